@@ -1,0 +1,115 @@
+// Options shared by the commands that read logs, and the mapping from parsed options to the
+// timeline builder's options. No logic beyond argument shapes lives here.
+
+import type { Argv } from 'yargs';
+import { UsageError, parseOverride } from '../ingest/sources.js';
+import { ZoneError, parseZone } from '../parse/time.js';
+import { EVENT_TYPES, SOURCE_KINDS, type EventType } from '../parse/types.js';
+import type { BuildOptions } from '../timeline/build.js';
+
+export interface InputArgs {
+  paths: string[];
+  kind: string[];
+  host: string[];
+  tz: string[];
+  'tz-out'?: string;
+  progress: boolean;
+  jobs?: number;
+}
+
+export function withInputOptions<T>(y: Argv<T>) {
+  return y
+    .positional('paths', {
+      describe: 'log files, folders (read recursively), globs, or - for stdin',
+      type: 'string',
+      array: true,
+      default: [] as string[],
+    })
+    .option('kind', {
+      describe: `set the kind of matching files: GLOB=KIND (${SOURCE_KINDS.join(', ')})`,
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      requiresArg: true,
+    })
+    .option('host', {
+      describe: 'set the host of matching files: GLOB=NAME (default: the first folder below the input folder)',
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      requiresArg: true,
+    })
+    .option('tz', {
+      describe: 'zone of sources whose layout does not fix one (ZONE), or force the zone of matching files (GLOB=ZONE); default +08:00',
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      requiresArg: true,
+    })
+    .option('tz-out', {
+      describe: 'zone for times in the output (default: the zone of the inputs)',
+      type: 'string',
+      requiresArg: true,
+    })
+    .option('progress', {
+      describe: 'show progress on stderr (only when it is a terminal)',
+      type: 'boolean',
+      default: true,
+    })
+    .option('jobs', {
+      describe: 'worker threads for parsing (default: one per core for large inputs; 0 = none)',
+      type: 'number',
+      requiresArg: true,
+    });
+}
+
+export function buildOptionsFrom(a: InputArgs): BuildOptions {
+  if (!a.paths.length) throw new UsageError('no input: give log files, folders, globs, or - for stdin');
+  const kind = a.kind.map((s) => {
+    const [glob, value] = parseOverride(s);
+    if (!(SOURCE_KINDS as readonly string[]).includes(value)) {
+      throw new UsageError(`--kind ${s}: unknown kind "${value}" (one of ${SOURCE_KINDS.join(', ')})`);
+    }
+    return [glob, value] as [string, string];
+  });
+  const host = a.host.map((s) => parseOverride(s));
+  let tzDefault: string | undefined;
+  const tzRules: Array<[string, string]> = [];
+  for (const s of a.tz) {
+    const eq = s.lastIndexOf('=');
+    try {
+      if (eq < 0) {
+        tzDefault = parseZone(s).name;
+      } else {
+        const [glob, zone] = parseOverride(s);
+        tzRules.push([glob, parseZone(zone).name]);
+      }
+    } catch (e) {
+      if (e instanceof ZoneError) throw new UsageError(`--tz ${s}: ${e.message}`);
+      throw e;
+    }
+  }
+  if (a['tz-out'] !== undefined) zoneArg(a['tz-out'], '--tz-out');
+  if (a.jobs !== undefined && (!Number.isInteger(a.jobs) || a.jobs < 0)) throw new UsageError('--jobs must be a whole number >= 0');
+  return { inputs: a.paths, kind, host, tzDefault, tzRules, workers: a.jobs };
+}
+
+export function zoneArg(value: string, flag: string) {
+  try {
+    return parseZone(value);
+  } catch (e) {
+    if (e instanceof ZoneError) throw new UsageError(`${flag} ${value}: ${e.message}`);
+    throw e;
+  }
+}
+
+export function typesArg(values: string[]): EventType[] | null {
+  const list = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  if (!list.length) return null;
+  for (const t of list) {
+    if (!(EVENT_TYPES as readonly string[]).includes(t)) {
+      throw new UsageError(`--type ${t}: unknown event type (one of ${EVENT_TYPES.join(', ')})`);
+    }
+  }
+  return list as EventType[];
+}

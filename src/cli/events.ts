@@ -1,0 +1,73 @@
+// `rmq-diag events`: wires options to the timeline builder and the events report.
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { paletteFor } from '../report/escape.js';
+import { writeEvents } from '../report/events.js';
+import { buildTimeline } from '../timeline/build.js';
+import { parseTimeArg } from '../timeline/time-args.js';
+import { dominantZone } from '../timeline/zone-out.js';
+import { buildOptionsFrom, typesArg, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { progressOn } from './progress.js';
+import { exitWith, inputExitCode, type CommandResult } from './result.js';
+
+interface EventsArgs extends InputArgs {
+  type: string[];
+  since?: string;
+  until?: string;
+  json: boolean;
+  all: boolean;
+}
+
+export function eventsCommand(result: CommandResult): CommandModule<object, EventsArgs> {
+  return {
+    command: 'events [paths..]',
+    describe: 'print the merged event timeline of RocketMQ logs, and account for every line read',
+    builder: (y: Argv) =>
+      withInputOptions(y)
+        .option('type', {
+          describe: 'only these event types (comma-separated or repeated)',
+          type: 'string',
+          array: true,
+          default: [] as string[],
+          requiresArg: true,
+        })
+        .option('since', { describe: 'only events at or after this time', type: 'string', requiresArg: true })
+        .option('until', { describe: 'only events at or before this time', type: 'string', requiresArg: true })
+        .option('json', { describe: 'NDJSON: one event per line, then one summary line (docs/json.md)', type: 'boolean', default: false })
+        .option('all', { describe: "also print records that match no RocketMQ message (type 'other')", type: 'boolean', default: false })
+        .example('$0 events incident/', 'every event from every host under incident/')
+        .example('$0 events incident/ --type busy-reply,rpc-timeout --since 14:40', 'two event types from 14:40 on')
+        .example("$0 events 'logs/**/rocketmq_client.log*' --json | jq .fields", 'NDJSON for scripts')
+        .example('zcat broker.log.gz | $0 events - --kind -=broker', 'read stdin') as unknown as Argv<EventsArgs>,
+    handler: async (args: ArgumentsCamelCase<EventsArgs>) => {
+      const opts = buildOptionsFrom(args);
+      const types = typesArg(args.type);
+      const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
+      const progress = progressOn(process.stderr, args.progress);
+      const timeline = await buildTimeline({
+        ...opts,
+        types,
+        keepOther: args.all,
+        onProgress: (d, t) => progress.update(d, t),
+      });
+      try {
+        progress.clear();
+        const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
+        const anchor = timeline.first;
+        const since = args.since !== undefined ? parseTimeArg(args.since, zone, anchor) : null;
+        const until = args.until !== undefined ? parseTimeArg(args.until, zone, anchor) : null;
+        const out = process.stdout;
+        await writeEvents(timeline, out, {
+          json: args.json,
+          zone,
+          since,
+          until,
+          width: out.isTTY ? out.columns || 80 : Infinity,
+          palette: paletteFor(out),
+        });
+        exitWith(result, inputExitCode(timeline));
+      } finally {
+        timeline.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,1888 @@
+// Catalogue data: RocketMQ log message texts -> typed events.
+//
+// Each entry names the literal keywords that must appear in a line, the pattern (never anchored at
+// the start: the text may sit inside a stack line or after an application prefix), the versions and
+// the class that print it, and samples that the tests run. Format strings and versions come from
+// the Apache RocketMQ sources; samples are built from those format strings or copied from real
+// pasted logs.
+//
+// ORDER MATTERS: matchMessage returns the first entry (in this order) whose pattern matches, among
+// the entries whose keywords occur in the line. More specific wordings come before generic ones.
+
+import type { EventFields } from './types.js';
+import type { CatalogueEntry } from './catalogue.js';
+
+type G = Record<string, string | undefined>;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers (exported for the matcher and the tests)
+
+/**
+ * Normalise an address as printed: trim, strip surrounding `<>`, strip one leading `/`
+ * (InetSocketAddress.toString()). Anything else is kept verbatim, including redacted or damaged
+ * forms (`x.x.x.x10911`, `ocketmq-namesrv/10.0.0.1:9876`). Empty text and Java's `null` -> null.
+ */
+export function normAddr(s: string | null | undefined): string | null {
+  if (s == null) return null;
+  let t = s.trim();
+  if (t.startsWith('<') && t.endsWith('>')) t = t.slice(1, -1).trim();
+  if (t.startsWith('/')) t = t.slice(1).trim();
+  if (t === '' || t === 'null') return null;
+  return t;
+}
+
+/** A number from digits, or null when absent or not numeric. */
+export function num(s: string | null | undefined): number | null {
+  if (s == null) return null;
+  const t = s.trim();
+  if (t === '') return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** Text as printed (trimmed), or null when empty or Java's `null`. */
+function str(s: string | null | undefined): string | null {
+  if (s == null) return null;
+  const t = s.trim();
+  return t === '' || t === 'null' ? null : t;
+}
+
+/** The address inside a channel bracket: 4.x `A`, 5.3.1+ `addr=A, id=X`. */
+function chanAddr(inner: string | null | undefined): string | null {
+  if (inner == null) return null;
+  const m = /^\s*addr=(.*?), id=/.exec(inner);
+  return normAddr(m !== null ? m[1] : inner);
+}
+
+/** A broker address from `ip:port` or 5.x `BrokerIdentityInfo [clusterName=c, brokerAddr=ip:port]`. */
+function identityAddr(s: string | null | undefined): string | null {
+  if (s == null) return null;
+  const m = /brokerAddr=([^,\]\s]*)/.exec(s);
+  return normAddr(m !== null ? m[1] : s);
+}
+
+/** Split an address list: `[a, b]`, `a;b`, `a,b`. Empty items are dropped. */
+function splitAddrs(s: string | null | undefined): string[] {
+  if (s == null) return [];
+  let t = s.trim();
+  if (t.startsWith('[') && t.endsWith(']')) t = t.slice(1, -1);
+  if (t.trim() === 'null') return [];
+  return t
+    .split(/[;,]/)
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+}
+
+/** `BrokersSent: [a, null, null]` -> ['a', 'null', 'null']: unused retry slots print `null` and are kept. */
+function splitSent(s: string | null | undefined): string[] {
+  if (s == null || s.trim() === '') return [];
+  return s.split(',').map((x) => x.trim());
+}
+
+function bool(s: string | null | undefined): boolean | null {
+  if (s === 'true') return true;
+  if (s === 'false') return false;
+  return null;
+}
+
+/** `V4_9_8` -> `4.9.8`, `V5_0_0_SNAPSHOT` -> `5.0.0-SNAPSHOT`; other text verbatim; absent -> null. */
+function normVersion(s: string | null | undefined): string | null {
+  const t = str(s);
+  if (t === null) return null;
+  const m = /^V(\d+)_(\d+)_(\d+)(?:_(.+))?$/.exec(t);
+  if (m === null) return t;
+  return `${m[1]}.${m[2]}.${m[3]}${m[4] !== undefined ? `-${m[4]}` : ''}`;
+}
+
+/** Lower bound in ms of a [PAGECACHERT] bucket label: `<=0ms`, `0~10ms`, `500ms~1s`, `1~2s`, `10s~`. */
+function bucketLowerMs(label: string): number | null {
+  const t = label.trim();
+  if (/^<=\s*0\s*m?s$/.test(t)) return 0;
+  const m = /^(\d+)\s*(ms|s)?\s*~\s*(?:\d+\s*)?(ms|s)?$/.exec(t);
+  if (m === null) return null;
+  const unit = m[2] ?? m[3] ?? 'ms';
+  return Number(m[1]) * (unit === 's' ? 1000 : 1);
+}
+
+/** Distinct broker names of a TopicRouteData.toString(), from its BrokerData (else QueueData) items. */
+function routeBrokers(data: string): string[] {
+  const names: string[] = [];
+  for (const m of data.matchAll(/BrokerData \[[^\]]*?brokerName=([^,\]\s]+)/g)) {
+    if (!names.includes(m[1])) names.push(m[1]);
+  }
+  if (names.length === 0) {
+    for (const m of data.matchAll(/brokerName=([^,\]\s]+)/g)) {
+      if (!names.includes(m[1])) names.push(m[1]);
+    }
+  }
+  return names;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field builders, one per event type, so that every event of a type has the same keys.
+
+const busy = (reason: string, g: G): EventFields => ({
+  reason,
+  waitMs: num(g.wait),
+  queueSize: num(g.size),
+  code: num(g.code),
+  brokerAddr: normAddr(g.broker),
+});
+
+const attempt = (g: G): EventFields => {
+  const mq = g.mq ?? '';
+  const m = /topic=([^,\]]*)(?:, brokerName=([^,\]]*))?(?:, queueId=(-?\d+))?/.exec(mq);
+  return {
+    invokeId: str(g.invoke),
+    rtMs: num(g.rt),
+    topic: m !== null ? str(m[1]) : null,
+    brokerName: m !== null ? str(m[2]) : null,
+    queueId: m !== null ? num(m[3]) : null,
+    cause: null,
+  };
+};
+
+const connect = (raw: string | null | undefined): EventFields => {
+  const t = raw == null ? '' : raw.trim();
+  if (t.startsWith('[')) {
+    return { addr: t, addrs: splitAddrs(t) };
+  }
+  const addr = normAddr(t);
+  return { addr, addrs: addr === null ? [] : [addr] };
+};
+
+const closed = (addr: string | null, reason: string, result: boolean | null = null): EventFields => ({
+  addr,
+  reason,
+  result,
+});
+
+const routeFail = (topic: string | null, cause: string | null = null): EventFields => ({
+  topic,
+  cause,
+  addr: null,
+});
+
+const registered = (f: Partial<Record<'brokerName' | 'brokerAddr' | 'namesrvAddr' | 'haAddr', string | null>> & { brokerId?: number | null }): EventFields => ({
+  brokerName: f.brokerName ?? null,
+  brokerAddr: f.brokerAddr ?? null,
+  namesrvAddr: f.namesrvAddr ?? null,
+  brokerId: f.brokerId ?? null,
+  haAddr: f.haAddr ?? null,
+});
+
+const removed = (brokerName: string | null, brokerAddr: string | null, reason: string): EventFields => ({
+  brokerName,
+  brokerAddr,
+  reason,
+});
+
+const slow = (what: string, g: G): EventFields => ({
+  costMs: num(g.ms),
+  what,
+  bodyLength: num(g.len),
+});
+
+const startup = (role: string, f: { version?: string | null; group?: string | null; brokerName?: string | null; brokerAddr?: string | null } = {}): EventFields => ({
+  role,
+  version: f.version ?? null,
+  group: f.group ?? null,
+  brokerName: f.brokerName ?? null,
+  brokerAddr: f.brokerAddr ?? null,
+});
+
+const shutdown = (role: string): EventFields => ({ role, version: null });
+
+const heartbeat = (g: G): EventFields => ({
+  brokerName: str(g.name),
+  brokerId: num(g.id),
+  brokerAddr: normAddr(g.addr),
+});
+
+const diskFull = (ratio: number | null, code: number | null): EventFields => ({ ratio, code });
+
+// ---------------------------------------------------------------------------------------------
+// Pattern pieces
+
+/** Optional `CODE: n  DESC: ` prefix of MQBrokerException / MQClientException messages (any spacing). */
+const CODE = String.raw`(?:CODE:\s*(?<code>-?\d+)\s*DESC:\s*)?`;
+/** Optional ` BROKER: addr` suffix of MQBrokerException (4.8.0+), anywhere later on the line. */
+const BROKER = String.raw`(?:.*?\bBROKER:\s*(?<broker>\S+))?`;
+/** Optional `, period in queue: Nms, size of queue: N` part of the BrokerFastFailure texts. */
+const PERIOD = String.raw`(?:.*?period in queue:\s*(?<wait>-?\d+)\s*ms(?:,\s*size of queue:\s*(?<size>-?\d+))?)?`;
+
+function busyPattern(token: string): RegExp {
+  return new RegExp(`${CODE}\\[${token}\\]${PERIOD}${BROKER}`);
+}
+
+const CLIENT_PIPE = 'NETTY CLIENT PIPELINE: ';
+const SERVER_PIPE = 'NETTY SERVER PIPELINE: ';
+
+function pipeline(
+  id: string,
+  side: 'client' | 'server',
+  event: string,
+  keyword: string,
+  pattern: RegExp,
+  versions: string,
+  format: string,
+  samples: CatalogueEntry['samples'],
+  versionHint?: string,
+): CatalogueEntry {
+  return {
+    id,
+    type: 'pipeline',
+    keywords: [keyword],
+    pattern,
+    versions,
+    source: side === 'client' ? 'remoting/netty/NettyRemotingClient$NettyConnectManageHandler' : 'remoting/netty/NettyRemotingServer$NettyConnectManageHandler',
+    format,
+    fields: (g) => ({ side, event, addr: chanAddr(g.a) }),
+    ...(versionHint !== undefined ? { versionHint } : {}),
+    samples,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The entries, in precedence order.
+
+export const ENTRIES: CatalogueEntry[] = [
+  // ---- busy-reply: broker flow-control answers (SYSTEM_BUSY / SYSTEM_ERROR remarks) ----------
+  {
+    id: 'busy-reply/timeout-clean-queue',
+    type: 'busy-reply',
+    keywords: ['[TIMEOUT_CLEAN_QUEUE]'],
+    pattern: busyPattern('TIMEOUT_CLEAN_QUEUE'),
+    versions: 'all',
+    source: 'broker/latency/BrokerFastFailure',
+    format: '[TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %sms, size of queue: %d',
+    fields: (g) => busy('TIMEOUT_CLEAN_QUEUE', g),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 205ms, size of queue: 5 BROKER: 10.0.0.1:10911',
+        fields: { reason: 'TIMEOUT_CLEAN_QUEUE', waitMs: 205, queueSize: 5, code: 2, brokerAddr: '10.0.0.1:10911' },
+      },
+      {
+        text: 'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 309ms, size of queue: 4',
+        fields: { waitMs: 309, queueSize: 4, code: 2, brokerAddr: null },
+      },
+      {
+        text: 'Caused by: com.aliyun.openservices.shade.com.alibaba.rocketmq.client.exception.MQBrokerException: CODE: 2 DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 2006ms, size of queue: 681',
+        fields: { waitMs: 2006, queueSize: 681, code: 2 },
+      },
+      {
+        text: 'publish topic:top-save-log error:CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 209ms, size of queue: 0',
+        fields: { waitMs: 209, queueSize: 0, code: 2 },
+      },
+      {
+        text: 'send failed: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 201ms, size of queue: 12 BROKER: 192.168.0.7:10911 For more information, please visit the url, https://rocketmq.apache.org/docs/bestPractice/06FAQ',
+        fields: { waitMs: 201, queueSize: 12, brokerAddr: '192.168.0.7:10911' },
+      },
+      { text: '[TIMEOUT_CLEAN_QUEUE]broker busy', fields: { waitMs: null, queueSize: null, code: null } },
+    ],
+  },
+  {
+    id: 'busy-reply/pcbusy-clean-queue',
+    type: 'busy-reply',
+    keywords: ['[PCBUSY_CLEAN_QUEUE]'],
+    pattern: busyPattern('PCBUSY_CLEAN_QUEUE'),
+    versions: 'all',
+    source: 'broker/latency/BrokerFastFailure',
+    format: '[PCBUSY_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %sms, size of queue: %d',
+    fields: (g) => busy('PCBUSY_CLEAN_QUEUE', g),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: [PCBUSY_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 12ms, size of queue: 301 BROKER: 10.0.0.2:10911',
+        fields: { reason: 'PCBUSY_CLEAN_QUEUE', waitMs: 12, queueSize: 301, code: 2, brokerAddr: '10.0.0.2:10911' },
+      },
+    ],
+  },
+  {
+    id: 'busy-reply/pc-synchronized',
+    type: 'busy-reply',
+    keywords: ['[PC_SYNCHRONIZED]'],
+    pattern: busyPattern('PC_SYNCHRONIZED'),
+    versions: 'all (code 1 up to 5.2.0, code 2 from 5.3.0)',
+    source: 'broker/processor/SendMessageProcessor',
+    format: '[PC_SYNCHRONIZED]broker busy, start flow control for a while',
+    fields: (g) => busy('PC_SYNCHRONIZED', g),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 1  DESC: [PC_SYNCHRONIZED]broker busy, start flow control for a while BROKER: 10.0.0.1:10911',
+        fields: { reason: 'PC_SYNCHRONIZED', waitMs: null, queueSize: null, code: 1, brokerAddr: '10.0.0.1:10911' },
+      },
+      {
+        text: 'MQBrokerException: CODE: 2  DESC: [PC_SYNCHRONIZED]broker busy, start flow control for a while',
+        fields: { code: 2, brokerAddr: null },
+      },
+    ],
+  },
+  {
+    id: 'busy-reply/rejectrequest',
+    type: 'busy-reply',
+    keywords: ['[REJECTREQUEST]'],
+    pattern: busyPattern('REJECTREQUEST'),
+    versions: 'all',
+    source: 'remoting/netty/NettyRemotingAbstract',
+    format: '[REJECTREQUEST]system busy, start flow control for a while',
+    fields: (g) => busy('REJECTREQUEST', g),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: [REJECTREQUEST]system busy, start flow control for a while BROKER: 10.0.0.1:10911',
+        fields: { reason: 'REJECTREQUEST', code: 2, waitMs: null, queueSize: null, brokerAddr: '10.0.0.1:10911' },
+      },
+    ],
+  },
+  {
+    id: 'busy-reply/overload',
+    type: 'busy-reply',
+    keywords: ['[OVERLOAD]'],
+    pattern: busyPattern('OVERLOAD'),
+    versions: 'all',
+    source: 'remoting/netty/NettyRemotingAbstract',
+    format: '[OVERLOAD]system busy, start flow control for a while',
+    fields: (g) => busy('OVERLOAD', g),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: [OVERLOAD]system busy, start flow control for a while',
+        fields: { reason: 'OVERLOAD', code: 2, brokerAddr: null },
+      },
+    ],
+  },
+
+  // ---- send-failed / send-call-timeout: what the send() caller gets --------------------------
+  {
+    id: 'send-failed/still-failed',
+    type: 'send-failed',
+    keywords: ['times, still failed'],
+    pattern: /Send \[(?<n>\d+)\] times, still failed, cost \[(?<cost>-?\d+)\]ms(?:, Topic: (?<topic>[^,\s]*))?(?:, BrokersSent: \[(?<sent>[^\]]*))?/,
+    versions: 'all',
+    source: 'client/impl/producer/DefaultMQProducerImpl (MQClientException)',
+    format: 'Send [%d] times, still failed, cost [%d]ms, Topic: %s, BrokersSent: %s',
+    fields: (g) => ({
+      attempts: num(g.n),
+      costMs: num(g.cost),
+      topic: str(g.topic),
+      brokersSent: splitSent(g.sent),
+    }),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.client.exception.MQClientException: Send [3] times, still failed, cost [12]ms, Topic: T, BrokersSent: [broker-a, broker-b, broker-a]',
+        fields: { attempts: 3, costMs: 12, topic: 'T', brokersSent: ['broker-a', 'broker-b', 'broker-a'] },
+      },
+      {
+        text: 'org.apache.rocketmq.client.exception.MQClientException: Send [1] times, still failed, cost [5]ms, Topic: SSP_VC_COMMAND_CFG_PULL_PUSH_RESPOND_RECORD, BrokersSent: [broker-ssp-11]',
+        fields: { attempts: 1, costMs: 5, topic: 'SSP_VC_COMMAND_CFG_PULL_PUSH_RESPOND_RECORD', brokersSent: ['broker-ssp-11'] },
+      },
+      {
+        text: '10:52:07,674 ERROR [RocketMQSupport] Send [1] times, still failed, cost [3003]ms, Topic: autoPolicy, BrokersSent: [broker-a, null, null]',
+        fields: { attempts: 1, costMs: 3003, topic: 'autoPolicy', brokersSent: ['broker-a', 'null', 'null'] },
+      },
+    ],
+  },
+  {
+    id: 'send-call-timeout/producer',
+    type: 'send-call-timeout',
+    keywords: ['sendDefaultImpl call timeout', 'sendSelectImpl call timeout', 'sendKernelImpl call timeout', 'DEFAULT ASYNC send call timeout'],
+    pattern: /(?<api>sendDefaultImpl|sendSelectImpl|sendKernelImpl|DEFAULT ASYNC send) call timeout/,
+    versions: 'all',
+    source: 'client/impl/producer/DefaultMQProducerImpl (RemotingTooMuchRequestException)',
+    format: 'sendDefaultImpl call timeout | sendSelectImpl call timeout | sendKernelImpl call timeout | DEFAULT ASYNC send call timeout',
+    fields: (g) => ({ api: str(g.api) }),
+    samples: [
+      { text: 'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: sendDefaultImpl call timeout', fields: { api: 'sendDefaultImpl' } },
+      { text: 'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: sendSelectImpl call timeout', fields: { api: 'sendSelectImpl' } },
+      { text: 'RemotingTooMuchRequestException: sendKernelImpl call timeout', fields: { api: 'sendKernelImpl' } },
+      { text: 'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: DEFAULT ASYNC send call timeout', fields: { api: 'DEFAULT ASYNC send' } },
+    ],
+  },
+  {
+    id: 'send-call-timeout/send-message',
+    type: 'send-call-timeout',
+    keywords: ['sendMessage call timeout'],
+    pattern: /(?<api>sendMessage) call timeout/,
+    versions: 'all',
+    source: 'client/impl/MQClientAPIImpl (RemotingTooMuchRequestException)',
+    format: 'sendMessage call timeout',
+    fields: (g) => ({ api: str(g.api) }),
+    samples: [{ text: 'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: sendMessage call timeout', fields: { api: 'sendMessage' } }],
+  },
+  {
+    id: 'send-call-timeout/bare',
+    type: 'send-call-timeout',
+    keywords: ['RemotingTooMuchRequestException: call timeout'],
+    pattern: /RemotingTooMuchRequestException: call timeout/,
+    versions: 'all',
+    source: 'client/impl/producer/DefaultMQProducerImpl (send to an explicit queue; RemotingTooMuchRequestException)',
+    format: 'call timeout',
+    fields: () => ({ api: null }),
+    samples: [{ text: 'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: call timeout', fields: { api: null } }],
+  },
+
+  // ---- send-attempt-failed: one failed attempt inside the retry loop -------------------------
+  {
+    id: 'send-attempt-failed/unformatted',
+    type: 'send-attempt-failed',
+    keywords: ['sendKernelImpl exception'],
+    pattern: /sendKernelImpl exception, (?:resend at once|throw exception), InvokeID: %s, RT: %sms, Broker: %s/,
+    versions: '5.1.0-5.2.0',
+    versionHint: '5.1.0-5.2.0',
+    source: 'client/impl/producer/DefaultMQProducerImpl',
+    format: 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s (printed literally: SLF4J does not substitute %s)',
+    causeFromNext: true,
+    fields: () => ({ invokeId: null, rtMs: null, topic: null, brokerName: null, queueId: null, cause: null }),
+    samples: [
+      {
+        text: 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s',
+        fields: { invokeId: null, rtMs: null, topic: null, brokerName: null, queueId: null, cause: null },
+      },
+      { text: 'sendKernelImpl exception, throw exception, InvokeID: %s, RT: %sms, Broker: %s', fields: { rtMs: null } },
+    ],
+  },
+  {
+    id: 'send-attempt-failed/resend',
+    type: 'send-attempt-failed',
+    keywords: ['sendKernelImpl exception'],
+    pattern: /sendKernelImpl exception, resend at once, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+)\s*ms(?:, Broker: (?<mq>.*))?/,
+    versions: '4.2.0-5.0.0, >=5.3.0',
+    source: 'client/impl/producer/DefaultMQProducerImpl',
+    format: 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s',
+    causeFromNext: true,
+    fields: (g) => attempt(g),
+    samples: [
+      {
+        text: 'sendKernelImpl exception, resend at once, InvokeID: -4223562238651452357, RT: 8ms, Broker: MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=2]',
+        fields: { invokeId: '-4223562238651452357', rtMs: 8, topic: 'TopicTest', brokerName: 'broker-a', queueId: 2, cause: null },
+      },
+      {
+        text: ' sendKernelImpl exception, resend at once, InvokeID: 1069917335695137265, RT: 1501ms, Broker: MessageQueue [topic=AAA_BUSINESS, brokerName=broker-b, queueId=5]',
+        fields: { invokeId: '1069917335695137265', rtMs: 1501, topic: 'AAA_BUSINESS', brokerName: 'broker-b', queueId: 5 },
+      },
+      {
+        text: '2024-05-20 14:03:14.486 WARN  [23817] [main] [o.a.r.c.i.p.DefaultMQProducerImpl#?:?] - sendKernelImpl exception, resend at once, InvokeID: 812371, RT: 3004ms, Broker: MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=1]',
+        fields: { invokeId: '812371', rtMs: 3004, brokerName: 'broker-a', queueId: 1 },
+      },
+    ],
+  },
+  {
+    id: 'send-attempt-failed/throw',
+    type: 'send-attempt-failed',
+    keywords: ['sendKernelImpl exception'],
+    pattern: /sendKernelImpl exception, throw exception, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+)\s*ms(?:, Broker: (?<mq>.*))?/,
+    versions: '4.2.0-5.0.0, >=5.3.0',
+    source: 'client/impl/producer/DefaultMQProducerImpl',
+    format: 'sendKernelImpl exception, throw exception, InvokeID: %s, RT: %sms, Broker: %s',
+    causeFromNext: true,
+    fields: (g) => attempt(g),
+    samples: [
+      {
+        text: 'sendKernelImpl exception, throw exception, InvokeID: 77, RT: 15ms, Broker: MessageQueue [topic=T, brokerName=broker-c, queueId=0]',
+        fields: { invokeId: '77', rtMs: 15, topic: 'T', brokerName: 'broker-c', queueId: 0 },
+      },
+    ],
+  },
+  {
+    id: 'send-attempt-failed/bare',
+    type: 'send-attempt-failed',
+    keywords: ['sendKernelImpl exception'],
+    pattern: /sendKernelImpl exception\s*$/,
+    versions: '<4.2.0 (3.x)',
+    versionHint: '<4.2.0',
+    source: 'client/impl/producer/DefaultMQProducerImpl',
+    format: 'sendKernelImpl exception',
+    causeFromNext: true,
+    fields: () => ({ invokeId: null, rtMs: null, topic: null, brokerName: null, queueId: null, cause: null }),
+    samples: [{ text: '2018-02-06 18:44:08,425 WARN RocketmqClient(520) - sendKernelImpl exception', fields: { rtMs: null, topic: null } }],
+  },
+
+  // ---- connect-failed ------------------------------------------------------------------------
+  {
+    id: 'connect-failed/name-server-address-url',
+    type: 'connect-failed',
+    keywords: ['connect to '],
+    pattern: /\bconnect to <?(?<a>[^>\s]*)>? failed, maybe the domain name/,
+    versions: 'all',
+    source: 'common/namesrv/TopAddressing',
+    format: 'connect to <url> failed, maybe the domain name <ws addr> not bind in /etc/hosts',
+    fields: (g) => connect(g.a),
+    samples: [
+      {
+        text: 'connect to http://jmenv.tbsite.net:8080/rocketmq/nsaddr failed, maybe the domain name jmenv.tbsite.net not bind in /etc/hosts',
+        fields: { addr: 'http://jmenv.tbsite.net:8080/rocketmq/nsaddr' },
+      },
+    ],
+  },
+  {
+    id: 'connect-failed/name-server-list',
+    type: 'connect-failed',
+    keywords: ['connect to '],
+    pattern: /\bconnect to <?(?<a>\[[^\]]*\])>? failed/,
+    versions: '<5.3.0',
+    versionHint: '<5.3.0',
+    source: 'remoting/netty/NettyRemotingClient (RemotingConnectException)',
+    format: 'connect to [ns1:9876, ns2:9876] failed',
+    fields: (g) => connect(g.a),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to [ns1:9876, ns2:9876] failed',
+        fields: { addr: '[ns1:9876, ns2:9876]', addrs: ['ns1:9876', 'ns2:9876'] },
+      },
+      { text: 'RemotingConnectException: connect to [localhost:9876] failed', fields: { addr: '[localhost:9876]', addrs: ['localhost:9876'] } },
+    ],
+  },
+  {
+    id: 'connect-failed/angle',
+    type: 'connect-failed',
+    keywords: ['connect to '],
+    pattern: /\bconnect to <(?<a>.*?)> failed/,
+    versions: '<4.6.0',
+    versionHint: '<4.6.0',
+    source: 'remoting/exception/RemotingConnectException',
+    format: 'connect to <addr> failed',
+    fields: (g) => connect(g.a),
+    samples: [
+      {
+        text: 'Caused by: org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to <x.x.x.x10911> failed',
+        fields: { addr: 'x.x.x.x10911', addrs: ['x.x.x.x10911'] },
+      },
+      { text: 'RemotingConnectException: connect to <null> failed', fields: { addr: null, addrs: [] } },
+      {
+        text: 'RemotingConnectException: connect to <8.130.123.101 #change you own physical IP Address:10909> failed',
+        fields: { addr: '8.130.123.101 #change you own physical IP Address:10909' },
+      },
+    ],
+  },
+  {
+    id: 'connect-failed/plain',
+    type: 'connect-failed',
+    keywords: ['connect to '],
+    // After `ConnectException: ` any address text is accepted (damaged pastes); elsewhere only a
+    // space-free one, so application texts like `connect to Redis at x failed` are not taken.
+    pattern: /(?:ConnectException: connect to (?<a>.*?)|\bconnect to (?!master )(?<b>\S+)) failed/,
+    versions: '>=4.6.0',
+    source: 'remoting/exception/RemotingConnectException',
+    format: 'connect to addr failed',
+    fields: (g) => connect(g.a ?? g.b),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed',
+        fields: { addr: '10.0.0.1:10911', addrs: ['10.0.0.1:10911'] },
+      },
+      { text: 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to null failed', fields: { addr: null, addrs: [] } },
+      {
+        text: 'RemotingConnectException: connect to 8.130.123.101 #change you own physical IP Address:10909 failed',
+        fields: { addr: '8.130.123.101 #change you own physical IP Address:10909' },
+      },
+      { text: 'send failed: connect to 10.0.0.1:10911 failed', fields: { addr: '10.0.0.1:10911' } },
+    ],
+  },
+  {
+    id: 'connect-failed/create-channel-failed',
+    type: 'connect-failed',
+    keywords: ['connect remote host['],
+    pattern: /createChannel: connect remote host\[(?<a>[^\]]*)\] failed/,
+    versions: '<5.3.0',
+    versionHint: '<5.3.0',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'createChannel: connect remote host[{}] failed, {}',
+    fields: (g) => connect(g.a),
+    samples: [
+      {
+        text: 'createChannel: connect remote host[10.0.0.1:10911] failed, DefaultChannelPromise@3c5a99da(failure: io.netty.channel.AbstractChannel$AnnotatedConnectException: Connection refused: /10.0.0.1:10911)',
+        fields: { addr: '10.0.0.1:10911', addrs: ['10.0.0.1:10911'] },
+      },
+    ],
+  },
+  {
+    id: 'connect-failed/create-channel-timeout',
+    type: 'connect-failed',
+    keywords: ['connect remote host['],
+    pattern: /createChannel: connect remote host\[(?<a>[^\]]*)\] timeout/,
+    versions: '<5.3.0',
+    versionHint: '<5.3.0',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'createChannel: connect remote host[{}] timeout {}ms, {}',
+    fields: (g) => connect(g.a),
+    samples: [
+      {
+        text: 'createChannel: connect remote host[10.0.0.9:9876] timeout 3000ms, DefaultChannelPromise@1b2c3d4e(incomplete)',
+        fields: { addr: '10.0.0.9:9876', addrs: ['10.0.0.9:9876'] },
+      },
+    ],
+  },
+
+  // ---- rpc-timeout ---------------------------------------------------------------------------
+  {
+    id: 'rpc-timeout/wait-response-slash',
+    type: 'rpc-timeout',
+    keywords: ['wait response on the channel'],
+    pattern: /wait response on the channel <(?<a>\/.*?)> timeout(?:,\s*(?<ms>-?\d+)\s*\(ms\))?/,
+    versions: '>=5.2.0',
+    versionHint: '>=5.2.0',
+    source: 'remoting/exception/RemotingTimeoutException (NettyRemotingAbstract.invokeSyncImpl)',
+    format: 'wait response on the channel <{remoteAddress}> timeout, {timeoutMillis}(ms)',
+    fields: (g) => ({ addr: normAddr(g.a), timeoutMs: num(g.ms) }),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel </10.0.0.1:10911> timeout, 2998(ms)',
+        fields: { addr: '10.0.0.1:10911', timeoutMs: 2998 },
+      },
+      {
+        text: 'RemotingTimeoutException: wait response on the channel </rmq-ns.example.com/10.0.0.5:9876> timeout, 3000(ms)',
+        fields: { addr: 'rmq-ns.example.com/10.0.0.5:9876', timeoutMs: 3000 },
+      },
+    ],
+  },
+  {
+    id: 'rpc-timeout/wait-response',
+    type: 'rpc-timeout',
+    keywords: ['wait response on the channel'],
+    pattern: /wait response on the channel (?:<(?<a>.*?)>|(?<b>\S*)) timeout(?:,\s*(?<ms>-?\d+)\s*\(ms\))?/,
+    versions: 'all',
+    source: 'remoting/exception/RemotingTimeoutException (NettyRemotingAbstract.invokeSyncImpl)',
+    format: 'wait response on the channel <{addr}> timeout, {timeoutMillis}(ms)',
+    fields: (g) => ({ addr: normAddr(g.a ?? g.b), timeoutMs: num(g.ms) }),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <192.168.253.38:10911> timeout, 3000(ms)',
+        fields: { addr: '192.168.253.38:10911', timeoutMs: 3000 },
+      },
+      {
+        text: 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <1:10909> timeout, 1500(ms)',
+        fields: { addr: '1:10909', timeoutMs: 1500 },
+      },
+      {
+        text: 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <ocketmq-namesrv-prod01.cloud.bz/xx.x.xx.xx:9876> timeout, 6000(ms)',
+        fields: { addr: 'ocketmq-namesrv-prod01.cloud.bz/xx.x.xx.xx:9876', timeoutMs: 6000 },
+      },
+      { text: 'RemotingTimeoutException: wait response on the channel <10.*.*.*:10909> timeout, 3000(ms)', fields: { addr: '10.*.*.*:10909' } },
+      { text: 'RemotingTimeoutException: wait response on the channel <null> timeout, 3000(ms)', fields: { addr: null, timeoutMs: 3000 } },
+    ],
+  },
+  {
+    id: 'rpc-timeout/invoke-sync-wait-531',
+    type: 'rpc-timeout',
+    keywords: ['invokeSync: wait response timeout exception'],
+    pattern: /invokeSync: wait response timeout exception, the channel\[addr=(?<a>[^,\]]*), id=[^\]]*\]/,
+    versions: '>=5.3.1',
+    versionHint: '>=5.3.1',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'invokeSync: wait response timeout exception, the channel[addr={}, id={}]',
+    fields: (g) => ({ addr: normAddr(g.a), timeoutMs: null }),
+    samples: [
+      {
+        text: 'invokeSync: wait response timeout exception, the channel[addr=10.0.0.1:10911, id=5f3c2a1b]',
+        fields: { addr: '10.0.0.1:10911', timeoutMs: null },
+      },
+    ],
+  },
+  {
+    id: 'rpc-timeout/invoke-sync-wait',
+    type: 'rpc-timeout',
+    keywords: ['invokeSync: wait response timeout exception'],
+    pattern: /invokeSync: wait response timeout exception, the channel\[(?<a>[^\]]*)\]/,
+    versions: '<5.3.1',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'invokeSync: wait response timeout exception, the channel[{}]',
+    fields: (g) => ({ addr: normAddr(g.a), timeoutMs: null }),
+    samples: [
+      { text: 'invokeSync: wait response timeout exception, the channel[10.0.0.1:10911]', fields: { addr: '10.0.0.1:10911', timeoutMs: null } },
+      { text: 'invokeSync: wait response timeout exception, the channel[null]', fields: { addr: null } },
+    ],
+  },
+  {
+    id: 'rpc-timeout/call-the-addr',
+    type: 'rpc-timeout',
+    keywords: ['call the addr['],
+    pattern: /invoke(?:Sync|Async) call the addr\[(?<a>[^\]]*)\] timeout/,
+    versions: 'all',
+    source: 'remoting/netty/NettyRemotingClient (RemotingTimeoutException / RemotingTooMuchRequestException)',
+    format: 'invokeSync call the addr[{addr}] timeout | invokeAsync call the addr[{addr}] timeout',
+    fields: (g) => ({ addr: normAddr(g.a), timeoutMs: null }),
+    samples: [
+      { text: 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: invokeSync call the addr[10.0.0.1:10911] timeout', fields: { addr: '10.0.0.1:10911', timeoutMs: null } },
+      { text: 'RemotingTooMuchRequestException: invokeAsync call the addr[10.0.0.2:10911] timeout', fields: { addr: '10.0.0.2:10911' } },
+    ],
+  },
+
+  // ---- channel-closed ------------------------------------------------------------------------
+  {
+    id: 'channel-closed/connection-closed',
+    type: 'channel-closed',
+    keywords: ['close the connection to remote address['],
+    pattern: /closeChannel: close the connection to remote address\[(?<a>[^\]]*)\](?: result: (?<r>true|false))?/,
+    versions: 'all',
+    source: 'remoting/common/RemotingUtil (4.x), remoting/common/RemotingHelper (5.x)',
+    format: 'closeChannel: close the connection to remote address[{}] result: {}',
+    fields: (g) => closed(normAddr(g.a), 'close', bool(g.r)),
+    samples: [
+      {
+        text: 'closeChannel: close the connection to remote address[172.30.44.144:9876] result: true',
+        fields: { addr: '172.30.44.144:9876', reason: 'close', result: true },
+      },
+      { text: 'closeChannel: close the connection to remote address[] result: true', fields: { addr: null, result: true } },
+      { text: 'closeChannel: close the connection to remote address[xx.xx.xx.xx9876] result: false', fields: { addr: 'xx.xx.xx.xx9876', result: false } },
+    ],
+  },
+  {
+    id: 'channel-closed/timeout-531',
+    type: 'channel-closed',
+    keywords: ['close socket because of timeout'],
+    pattern: /invokeSync: close socket because of timeout, (?<ms>-?\d+)ms, channel\[addr=(?<a>[^,\]]*), id=[^\]]*\]/,
+    versions: '>=5.3.1',
+    versionHint: '>=5.3.1',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'invokeSync: close socket because of timeout, {}ms, channel[addr={}, id={}]',
+    fields: (g) => closed(normAddr(g.a), 'timeout'),
+    samples: [
+      {
+        text: 'invokeSync: close socket because of timeout, 3000ms, channel[addr=10.0.0.1:10911, id=5f3c2a1b]',
+        fields: { addr: '10.0.0.1:10911', reason: 'timeout', result: null },
+      },
+    ],
+  },
+  {
+    id: 'channel-closed/timeout',
+    type: 'channel-closed',
+    keywords: ['close socket because of timeout'],
+    pattern: /invokeSync: close socket because of timeout, (?<ms>-?\d+)ms, (?<a>.*?)\s*$/,
+    versions: '<5.3.1',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'invokeSync: close socket because of timeout, {}ms, {}',
+    fields: (g) => closed(normAddr(g.a), 'timeout'),
+    samples: [
+      { text: 'invokeSync: close socket because of timeout, 3000ms, 10.0.0.1:10911', fields: { addr: '10.0.0.1:10911', reason: 'timeout', result: null } },
+      { text: 'invokeSync: close socket because of timeout, 3000ms, null', fields: { addr: null } },
+    ],
+  },
+  {
+    id: 'channel-closed/removed-531',
+    type: 'channel-closed',
+    keywords: ['was removed from channel table'],
+    pattern: /closeChannel: the channel\[addr=(?<a>[^,\]]*), id=[^\]]*\] was removed from channel table/,
+    versions: '>=5.3.1',
+    versionHint: '>=5.3.1',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'closeChannel: the channel[addr={}, id={}] was removed from channel table',
+    fields: (g) => closed(normAddr(g.a), 'removed'),
+    samples: [
+      {
+        text: 'closeChannel: the channel[addr=10.0.0.1:10911, id=5f3c2a1b] was removed from channel table',
+        fields: { addr: '10.0.0.1:10911', reason: 'removed', result: null },
+      },
+    ],
+  },
+  {
+    id: 'channel-closed/removed',
+    type: 'channel-closed',
+    keywords: ['was removed from channel table'],
+    pattern: /closeChannel: the channel\[(?<a>[^\]]*)\] was removed from channel table/,
+    versions: '<5.3.1',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'closeChannel: the channel[{}] was removed from channel table',
+    fields: (g) => closed(normAddr(g.a), 'removed'),
+    samples: [
+      { text: 'closeChannel: the channel[192.168.0.153:10911] was removed from channel table', fields: { addr: '192.168.0.153:10911', reason: 'removed' } },
+      { text: 'closeChannel: the channel[xx.xx.xx.xx:9876] was removed from channel table', fields: { addr: 'xx.xx.xx.xx:9876' } },
+    ],
+  },
+  {
+    id: 'channel-closed/send-exception-532',
+    type: 'channel-closed',
+    keywords: ['send request exception, so close the channel['],
+    pattern: /invoke(?:Sync|Async|Oneway): send request exception, so close the channel\[addr=(?<a>[^,\]]*), id=[^\]]*\]/,
+    versions: '>=5.3.2',
+    versionHint: '>=5.3.2',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'invokeSync: send request exception, so close the channel[addr={}, id={}]',
+    fields: (g) => closed(normAddr(g.a), 'send-exception'),
+    samples: [
+      {
+        text: 'invokeSync: send request exception, so close the channel[addr=10.0.0.1:10911, id=5f3c2a1b]',
+        fields: { addr: '10.0.0.1:10911', reason: 'send-exception', result: null },
+      },
+    ],
+  },
+  {
+    id: 'channel-closed/send-exception',
+    type: 'channel-closed',
+    keywords: ['send request exception, so close the channel['],
+    pattern: /invoke(?:Sync|Async|Oneway): send request exception, so close the channel\[(?<a>[^\]]*)\]/,
+    versions: 'all (invokeSync text up to 5.3.1)',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'invokeSync: send request exception, so close the channel[{}] (also invokeAsync, invokeOneway)',
+    fields: (g) => closed(normAddr(g.a), 'send-exception'),
+    samples: [
+      { text: 'invokeSync: send request exception, so close the channel[10.0.0.1:10911]', fields: { addr: '10.0.0.1:10911', reason: 'send-exception' } },
+      { text: 'invokeAsync: send request exception, so close the channel[10.0.0.3:10911]', fields: { addr: '10.0.0.3:10911' } },
+    ],
+  },
+
+  // ---- name server selection and list --------------------------------------------------------
+  {
+    id: 'namesrv-chosen/chosen',
+    type: 'namesrv-chosen',
+    keywords: ['new name server is chosen'],
+    pattern: /new name server is chosen\. OLD: (?<old>.*?) , NEW: (?<nw>.*?)\. namesrvIndex = (?<idx>-?\d+)/,
+    versions: 'all',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'new name server is chosen. OLD: {} , NEW: {}. namesrvIndex = {}',
+    fields: (g) => ({ old: normAddr(g.old), new: normAddr(g.nw), namesrvIndex: num(g.idx) }),
+    samples: [
+      {
+        text: 'new name server is chosen. OLD: null , NEW: 10.0.0.5:9876. namesrvIndex = 412',
+        fields: { old: null, new: '10.0.0.5:9876', namesrvIndex: 412 },
+      },
+      {
+        text: 'new name server is chosen. OLD: 10.0.0.5:9876 , NEW: 10.0.0.6:9876. namesrvIndex = 413',
+        fields: { old: '10.0.0.5:9876', new: '10.0.0.6:9876', namesrvIndex: 413 },
+      },
+    ],
+  },
+  {
+    id: 'namesrv-list/updated',
+    type: 'namesrv-list',
+    keywords: ['name server address updated'],
+    pattern: /name server address updated\. NEW : (?<nw>\[[^\]]*\]?) , OLD: (?<old>.*?)\s*$/,
+    versions: 'all',
+    source: 'remoting/netty/NettyRemotingClient',
+    format: 'name server address updated. NEW : {} , OLD: {}',
+    fields: (g) => ({ addrs: splitAddrs(g.nw), old: str(g.old) }),
+    samples: [
+      {
+        text: '2020-04-24 15:21:30,030 INFO RocketmqRemoting - name server address updated. NEW : [127.0.0.1:9876] , OLD: null',
+        fields: { addrs: ['127.0.0.1:9876'], old: null },
+      },
+      {
+        text: 'name server address updated. NEW : [10.0.0.6:9876, 10.0.0.5:9876] , OLD: [10.0.0.5:9876]',
+        fields: { addrs: ['10.0.0.6:9876', '10.0.0.5:9876'], old: '[10.0.0.5:9876]' },
+      },
+    ],
+  },
+  {
+    id: 'namesrv-list/broker-user-specified',
+    type: 'namesrv-list',
+    keywords: ['Set user specified name server address'],
+    pattern: /Set user specified name server address: (?<l>.*?)\s*$/,
+    versions: 'all',
+    source: 'broker/BrokerController',
+    format: 'Set user specified name server address: {}',
+    fields: (g) => ({ addrs: splitAddrs(g.l), old: null }),
+    samples: [
+      {
+        text: 'Set user specified name server address: x.230:29876;x.203:29876;x.114:29876;x.191:29876;x.200:29876',
+        fields: { addrs: ['x.230:29876', 'x.203:29876', 'x.114:29876', 'x.191:29876', 'x.200:29876'], old: null },
+      },
+    ],
+  },
+  {
+    id: 'namesrv-list/user-specified',
+    type: 'namesrv-list',
+    keywords: ['user specified name server address'],
+    pattern: /user specified name server address: (?<l>.*?)\s*$/,
+    versions: 'all',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'user specified name server address: {}',
+    fields: (g) => ({ addrs: splitAddrs(g.l), old: null }),
+    samples: [{ text: 'user specified name server address: 10.0.0.5:9876;10.0.0.6:9876', fields: { addrs: ['10.0.0.5:9876', '10.0.0.6:9876'], old: null } }],
+  },
+  {
+    id: 'namesrv-list/fetched',
+    type: 'namesrv-list',
+    keywords: ['name server address changed'],
+    pattern: /name server address changed, old=(?<old>.*?), new=(?<nw>.*?)\s*$/,
+    versions: 'all',
+    source: 'client/impl/MQClientAPIImpl',
+    format: 'name server address changed, old=<old>, new=<addrs>',
+    fields: (g) => ({ addrs: splitAddrs(g.nw), old: str(g.old) }),
+    samples: [
+      {
+        text: 'name server address changed, old=null, new=10.0.0.5:9876;10.0.0.6:9876',
+        fields: { addrs: ['10.0.0.5:9876', '10.0.0.6:9876'], old: null },
+      },
+    ],
+  },
+  {
+    id: 'namesrv-list/broker-fetched',
+    type: 'namesrv-list',
+    keywords: ['name server address changed'],
+    pattern: /name server address changed, old: (?<old>.*?) new: (?<nw>.*?)\s*$/,
+    versions: 'all',
+    source: 'broker/out/BrokerOuterAPI',
+    format: 'name server address changed, old: {} new: {}',
+    fields: (g) => ({ addrs: splitAddrs(g.nw), old: str(g.old) }),
+    samples: [
+      {
+        text: 'name server address changed, old: 10.0.0.5:9876 new: 10.0.0.5:9876;10.0.0.7:9876',
+        fields: { addrs: ['10.0.0.5:9876', '10.0.0.7:9876'], old: '10.0.0.5:9876' },
+      },
+    ],
+  },
+
+  // ---- routes --------------------------------------------------------------------------------
+  {
+    id: 'route-update-failed/code-17',
+    type: 'route-update-failed',
+    keywords: ['No topic route info in name server'],
+    pattern: new RegExp(`${CODE}No topic route info in name server for the topic: ?(?<t>[^\\s,]*)`),
+    versions: 'all',
+    source: 'namesrv/processor/DefaultRequestProcessor (4.x), namesrv/processor/ClientRequestProcessor (5.x)',
+    format: 'CODE: 17  DESC: No topic route info in name server for the topic: <topic>',
+    fields: (g) => routeFail(str(g.t)),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.client.exception.MQClientException: CODE: 17  DESC: No topic route info in name server for the topic: TBW102',
+        fields: { topic: 'TBW102', cause: null, addr: null },
+      },
+      {
+        text: 'MQClientException: CODE: 17  DESC: No topic route info in name server for the topic: %RETRY%group_a See https://rocketmq.apache.org/docs/bestPractice/06FAQ for further details.',
+        fields: { topic: '%RETRY%group_a' },
+      },
+    ],
+  },
+  {
+    id: 'route-update-failed/scheduled-task',
+    type: 'route-update-failed',
+    keywords: ['ScheduledTask updateTopicRouteInfoFromNameServer exception'],
+    pattern: /ScheduledTask updateTopicRouteInfoFromNameServer exception/,
+    versions: 'all',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'ScheduledTask updateTopicRouteInfoFromNameServer exception',
+    causeFromNext: true,
+    fields: () => routeFail(null),
+    samples: [{ text: 'ScheduledTask updateTopicRouteInfoFromNameServer exception', fields: { topic: null, cause: null, addr: null } }],
+  },
+  {
+    id: 'route-update-failed/exception',
+    type: 'route-update-failed',
+    keywords: ['updateTopicRouteInfoFromNameServer Exception'],
+    pattern: /updateTopicRouteInfoFromNameServer Exception/,
+    versions: 'all',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'updateTopicRouteInfoFromNameServer Exception',
+    causeFromNext: true,
+    fields: () => routeFail(null),
+    samples: [
+      {
+        text: '2021-04-28 10:34:33 WARN MQClientFactoryScheduledThread - updateTopicRouteInfoFromNameServer Exception',
+        fields: { topic: null, cause: null, addr: null },
+      },
+    ],
+  },
+  {
+    id: 'route-update-failed/return-null',
+    type: 'route-update-failed',
+    keywords: ['getTopicRouteInfoFromNameServer return null'],
+    pattern: /getTopicRouteInfoFromNameServer return null, Topic: (?<t>[^\s.,\[\]]*)/,
+    versions: 'all',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'updateTopicRouteInfoFromNameServer, getTopicRouteInfoFromNameServer return null, Topic: {}. [{}]',
+    fields: (g) => routeFail(str(g.t)),
+    samples: [
+      {
+        text: 'updateTopicRouteInfoFromNameServer, getTopicRouteInfoFromNameServer return null, Topic: TopicTest. [10.0.0.9@12345]',
+        fields: { topic: 'TopicTest', cause: null },
+      },
+    ],
+  },
+  {
+    id: 'route-update-failed/not-exist-value',
+    type: 'route-update-failed',
+    keywords: ['RouteInfoFromNameServer is not exist value'],
+    pattern: /get Topic \[(?<t>[^\]]*)\] RouteInfoFromNameServer is not exist value/,
+    versions: 'all',
+    source: 'client/impl/MQClientAPIImpl',
+    format: 'get Topic [{}] RouteInfoFromNameServer is not exist value',
+    fields: (g) => routeFail(str(g.t)),
+    samples: [{ text: 'get Topic [%RETRY%group_a] RouteInfoFromNameServer is not exist value', fields: { topic: '%RETRY%group_a' } }],
+  },
+  {
+    id: 'route-update-failed/cpp',
+    type: 'route-update-failed',
+    keywords: ['] route failed'],
+    pattern: /Get topic\[(?<t>[^\]]*)\] route failed(?: \[(?<why>[^\]]*)\])?/,
+    versions: 'rocketmq-client-cpp',
+    source: 'rocketmq-client-cpp MQClientAPIImpl::getTopicRouteInfoFromNameServer',
+    format: 'Get topic[<topic>] route failed [<reason>]',
+    fields: (g) => routeFail(str(g.t), str(g.why)),
+    samples: [
+      {
+        text: '[2020-May-17 07:41:38.780542](warning):Get topic[TBW102] route failed [TOPIC_NOT_EXIST].[getTopicRouteInfoFromNameServer:324]',
+        fields: { topic: 'TBW102', cause: 'TOPIC_NOT_EXIST', addr: null },
+      },
+    ],
+  },
+  {
+    id: 'route-changed/changed',
+    type: 'route-changed',
+    keywords: ['route info changed'],
+    pattern: /the topic\[(?<t>[^\]]*)\] route info changed, old\[(?<rest>.*)/,
+    versions: 'all',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'the topic[{}] route info changed, old[{}] ,new[{}]',
+    fields: (g) => {
+      const rest = g.rest ?? '';
+      const cut = rest.indexOf('] ,new[');
+      const before = cut >= 0 ? rest.slice(0, cut) : rest;
+      const after = cut >= 0 ? rest.slice(cut + 7) : '';
+      return { topic: str(g.t), brokersBefore: routeBrokers(before), brokersAfter: routeBrokers(after) };
+    },
+    samples: [
+      {
+        text:
+          'the topic[TopicTest] route info changed, old[TopicRouteData [orderTopicConf=null, queueDatas=[QueueData [brokerName=broker-a, readQueueNums=4, writeQueueNums=4, perm=6, topicSysFlag=0], QueueData [brokerName=broker-b, readQueueNums=4, writeQueueNums=4, perm=6, topicSysFlag=0]], brokerDatas=[BrokerData [cluster=DefaultCluster, brokerName=broker-a, brokerAddrs={0=10.0.0.1:10911}], BrokerData [cluster=DefaultCluster, brokerName=broker-b, brokerAddrs={0=10.0.0.2:10911}]], filterServerTable={}]] ,new[TopicRouteData [orderTopicConf=null, queueDatas=[QueueData [brokerName=broker-b, readQueueNums=4, writeQueueNums=4, perm=6, topicSysFlag=0]], brokerDatas=[BrokerData [cluster=DefaultCluster, brokerName=broker-b, brokerAddrs={0=10.0.0.2:10911}]], filterServerTable={}]]',
+        fields: { topic: 'TopicTest', brokersBefore: ['broker-a', 'broker-b'], brokersAfter: ['broker-b'] },
+      },
+      {
+        text:
+          'the topic[T2] route info changed, old[TopicRouteData [orderTopicConf=null, queueDatas=[], brokerDatas=[], filterServerTable={}, topicQueueMappingInfo=null]] ,new[TopicRouteData [orderTopicConf=null, queueDatas=[QueueData [brokerName=broker-c, readQueueNums=8, writeQueueNums=8, perm=6, topicSysFlag=0]], brokerDatas=[BrokerData [cluster=c1, brokerName=broker-c, brokerAddrs={0=10.0.0.3:10911, 1=10.0.0.4:10911}, enableActingMaster=false]], filterServerTable={}, topicQueueMappingInfo=null]]',
+        fields: { topic: 'T2', brokersBefore: [], brokersAfter: ['broker-c'] },
+      },
+    ],
+  },
+  {
+    id: 'no-route/of-this-topic-colon',
+    type: 'no-route',
+    keywords: ['No route info of this topic'],
+    pattern: /No route info of this topic: ?(?<t>[^\s,]*)/,
+    versions: '>=4.6.0',
+    versionHint: '>=4.6.0',
+    source: 'client/impl/producer/DefaultMQProducerImpl (MQClientException)',
+    format: 'No route info of this topic: <topic>',
+    fields: (g) => ({ topic: str(g.t) }),
+    samples: [
+      { text: 'org.apache.rocketmq.client.exception.MQClientException: No route info of this topic: TopicTest', fields: { topic: 'TopicTest' } },
+      { text: 'MQClientException: No route info of this topic: TopicTest See https://rocketmq.apache.org/docs/bestPractice/06FAQ for further details.', fields: { topic: 'TopicTest' } },
+    ],
+  },
+  {
+    id: 'no-route/of-this-topic-comma',
+    type: 'no-route',
+    keywords: ['No route info of this topic'],
+    pattern: /No route info of this topic, ?(?<t>[^\s,]*)/,
+    versions: '<4.6.0',
+    versionHint: '<4.6.0',
+    source: 'client/impl/producer/DefaultMQProducerImpl (MQClientException)',
+    format: 'No route info of this topic, <topic>',
+    fields: (g) => ({ topic: str(g.t) }),
+    samples: [{ text: 'org.apache.rocketmq.client.exception.MQClientException: No route info of this topic, goods', fields: { topic: 'goods' } }],
+  },
+  {
+    id: 'no-route/for-this-topic',
+    type: 'no-route',
+    keywords: ['No route info for this topic'],
+    pattern: /No route info for this topic[,:] ?(?<t>[^\s,]*)/,
+    versions: 'all',
+    source: 'client/impl/producer/DefaultMQProducerImpl.sendSelectImpl (MQClientException)',
+    format: 'No route info for this topic, <topic>',
+    fields: (g) => ({ topic: str(g.t) }),
+    samples: [{ text: 'org.apache.rocketmq.client.exception.MQClientException: No route info for this topic, OrderTopic', fields: { topic: 'OrderTopic' } }],
+  },
+
+  // ---- broker registration (namesrv side and broker side) -------------------------------------
+  {
+    id: 'broker-registered/new-broker',
+    type: 'broker-registered',
+    keywords: ['new broker registered'],
+    pattern: /new broker registered, (?<who>.*?) HA(?:Server|Service): (?<ha>.*?)\s*$/,
+    versions: 'all (HAServer up to 4.x, HAService in 5.x)',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: 'new broker registered, {} HAServer: {} (5.x: new broker registered, {} HAService: {})',
+    fields: (g) => registered({ brokerAddr: identityAddr(g.who), haAddr: normAddr(g.ha) }),
+    samples: [
+      {
+        text: '2021-12-11 16:11:59 INFO RemotingExecutorThread_2 - new broker registered, 192.168.56.3:10911 HAServer: 10.0.2.6:10912',
+        fields: { brokerAddr: '192.168.56.3:10911', haAddr: '10.0.2.6:10912', brokerName: null, namesrvAddr: null, brokerId: null },
+      },
+      {
+        text: 'new broker registered, BrokerIdentityInfo [clusterName=DefaultCluster, brokerAddr=10.0.0.1:10911] HAService: 10.0.0.1:10912',
+        fields: { brokerAddr: '10.0.0.1:10911', haAddr: '10.0.0.1:10912' },
+      },
+    ],
+  },
+  {
+    id: 'broker-registered/register-broker-id',
+    type: 'broker-registered',
+    keywords: ['register broker['],
+    pattern: /register broker\[(?<id>-?\d+)\]\s*to name server (?<ns>\S+) OK/,
+    versions: '4.x',
+    source: 'broker/out/BrokerOuterAPI',
+    format: 'register broker[{}]to name server {} OK',
+    fields: (g) => registered({ namesrvAddr: normAddr(g.ns), brokerId: num(g.id) }),
+    samples: [
+      { text: 'register broker[0]to name server 192.168.1.5:9876 OK', fields: { namesrvAddr: '192.168.1.5:9876', brokerId: 0, brokerAddr: null, brokerName: null } },
+      { text: '2019-12-04 17:31:44 INFO brokerOutApi_thread_2 - register broker[2]to name server 192.168.111.213:9876 OK', fields: { namesrvAddr: '192.168.111.213:9876', brokerId: 2 } },
+    ],
+  },
+  {
+    id: 'broker-registered/register-broker',
+    type: 'broker-registered',
+    keywords: ['register broker to name server'],
+    pattern: /register broker to name server (?<ns>\S+) OK/,
+    versions: '4.x',
+    source: 'broker/out/BrokerOuterAPI',
+    format: 'register broker to name server {} OK',
+    fields: (g) => registered({ namesrvAddr: normAddr(g.ns) }),
+    samples: [{ text: '2021-12-21 16:30:27 INFO brokerOutApi_thread_2 - register broker to name server x.191:29876 OK', fields: { namesrvAddr: 'x.191:29876', brokerId: null } }],
+  },
+  {
+    id: 'broker-registered/registering-completed',
+    type: 'broker-registered',
+    keywords: ['Registering current broker to name server completed'],
+    pattern: /Registering current broker to name server completed\. TargetHost=(?<ns>\S*)/,
+    versions: '>=5.0.0',
+    versionHint: '>=5.0.0',
+    source: 'broker/out/BrokerOuterAPI',
+    format: 'Registering current broker to name server completed. TargetHost={}',
+    fields: (g) => registered({ namesrvAddr: normAddr(g.ns) }),
+    samples: [
+      {
+        text: '2024-05-20 14:03:17 INFO brokerOutApi_thread_2 - Registering current broker to name server completed. TargetHost=192.168.1.5:9876',
+        fields: { namesrvAddr: '192.168.1.5:9876' },
+      },
+    ],
+  },
+  {
+    id: 'register-failed/register-broker-exception',
+    type: 'register-failed',
+    keywords: ['registerBroker Exception'],
+    pattern: /registerBroker Exception, (?<ns>\S+)/,
+    versions: '4.x',
+    source: 'broker/out/BrokerOuterAPI',
+    format: 'registerBroker Exception, {}',
+    fields: (g) => ({ namesrvAddr: normAddr(g.ns) }),
+    samples: [
+      {
+        text: '  2020-09-10 16:42:03 WARN BrokerControllerScheduledThread1 - registerBroker Exception, rocketmq-namesrv-prod01.cloud.bz:9876',
+        fields: { namesrvAddr: 'rocketmq-namesrv-prod01.cloud.bz:9876' },
+      },
+    ],
+  },
+  {
+    id: 'register-failed/namesrv-register-exception',
+    type: 'register-failed',
+    keywords: ['registerBroker Exception'],
+    pattern: /registerBroker Exception\s*$/,
+    versions: 'all',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: 'registerBroker Exception',
+    fields: () => ({ namesrvAddr: null }),
+    samples: [{ text: '2024-05-20 14:03:17 ERROR RemotingExecutorThread_3 - registerBroker Exception', fields: { namesrvAddr: null } }],
+  },
+  {
+    id: 'register-failed/failed-to-register',
+    type: 'register-failed',
+    keywords: ['Failed to register current broker to name server'],
+    pattern: /Failed to register current broker to name server\. TargetHost=(?<ns>\S*)/,
+    versions: '>=5.0.0',
+    versionHint: '>=5.0.0',
+    source: 'broker/out/BrokerOuterAPI',
+    format: 'Failed to register current broker to name server. TargetHost={}',
+    fields: (g) => ({ namesrvAddr: normAddr(g.ns) }),
+    samples: [{ text: 'Failed to register current broker to name server. TargetHost=192.168.1.5:9876', fields: { namesrvAddr: '192.168.1.5:9876' } }],
+  },
+  {
+    id: 'register-failed/register-broker-all',
+    type: 'register-failed',
+    keywords: ['registerBrokerAll Exception'],
+    pattern: /registerBrokerAll Exception/,
+    versions: 'all',
+    source: 'broker/BrokerController',
+    format: 'registerBrokerAll Exception',
+    fields: () => ({ namesrvAddr: null }),
+    samples: [{ text: '2024-05-20 14:03:17 ERROR BrokerControllerScheduledThread1 - registerBrokerAll Exception', fields: { namesrvAddr: null } }],
+  },
+  {
+    id: 'register-failed/deadline',
+    type: 'register-failed',
+    keywords: ['does NOT complete within deadline'],
+    pattern: /Registration to one or more name servers does NOT complete within deadline/,
+    versions: '>=5.0.0',
+    versionHint: '>=5.0.0',
+    source: 'broker/out/BrokerOuterAPI',
+    format: 'Registration to one or more name servers does NOT complete within deadline. Timeout threshold: {}ms',
+    fields: () => ({ namesrvAddr: null }),
+    samples: [{ text: 'Registration to one or more name servers does NOT complete within deadline. Timeout threshold: 24000ms', fields: { namesrvAddr: null } }],
+  },
+
+  // ---- namesrv: broker expiry and removal ----------------------------------------------------
+  {
+    id: 'broker-expired/identity',
+    type: 'broker-expired',
+    keywords: ['The broker channel expired'],
+    pattern: /The broker channel expired, (?<who>Broker(?:Identity|Addr)Info \[[^\]]*\]) (?<ms>-?\d+)ms/,
+    versions: '>=5.0.0',
+    versionHint: '>=5.0.0',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: 'The broker channel expired, {} {}ms (first arg BrokerAddrInfo, printed as BrokerIdentityInfo [...])',
+    fields: (g) => ({ brokerAddr: identityAddr(g.who), idleMs: num(g.ms) }),
+    samples: [
+      {
+        text: 'The broker channel expired, BrokerIdentityInfo [clusterName=DefaultCluster, brokerAddr=10.0.0.1:10911] 120000ms',
+        fields: { brokerAddr: '10.0.0.1:10911', idleMs: 120000 },
+      },
+    ],
+  },
+  {
+    id: 'broker-expired/addr',
+    type: 'broker-expired',
+    keywords: ['The broker channel expired'],
+    pattern: /The broker channel expired, (?<who>.*?) (?<ms>-?\d+)ms/,
+    versions: 'all (4.x prints the address)',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: 'The broker channel expired, {} {}ms',
+    fields: (g) => ({ brokerAddr: identityAddr(g.who), idleMs: num(g.ms) }),
+    samples: [
+      { text: '2024-05-20 14:08:05 WARN NSScheduledThread1 - The broker channel expired, 192.168.1.10:10911 120000ms', fields: { brokerAddr: '192.168.1.10:10911', idleMs: 120000 } },
+    ],
+  },
+  {
+    id: 'broker-removed/channel-destroyed-submit',
+    type: 'broker-removed',
+    keywords: ["the broker's channel destroyed"],
+    pattern: /the broker's channel destroyed, submit the unregister request at once/,
+    versions: '>=5.0.0',
+    versionHint: '>=5.0.0',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: "the broker's channel destroyed, submit the unregister request at once, broker info: {}, submit result: {}",
+    fields: () => removed(null, null, 'channel-destroyed'),
+    samples: [
+      {
+        text: "the broker's channel destroyed, submit the unregister request at once, broker info: org.apache.rocketmq.remoting.protocol.header.namesrv.UnRegisterBrokerRequestHeader@6d06d69c, submit result: true",
+        fields: { brokerName: null, brokerAddr: null, reason: 'channel-destroyed' },
+      },
+    ],
+  },
+  {
+    id: 'broker-removed/channel-destroyed',
+    type: 'broker-removed',
+    keywords: ["the broker's channel destroyed"],
+    pattern: /the broker's channel destroyed, (?<a>.*?), clean it's data structure at once/,
+    versions: '4.x',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: "the broker's channel destroyed, {}, clean it's data structure at once",
+    fields: (g) => removed(null, identityAddr(g.a), 'channel-destroyed'),
+    samples: [
+      { text: "the broker's channel destroyed, 10.0.0.1:10911, clean it's data structure at once", fields: { brokerAddr: '10.0.0.1:10911', reason: 'channel-destroyed', brokerName: null } },
+    ],
+  },
+  {
+    id: 'broker-removed/remove-broker-addr',
+    type: 'broker-removed',
+    keywords: ['from brokerAddrTable'],
+    pattern: /remove brokerAddr\[(?<id>-?\d+), (?<a>[^\]]*)\] from brokerAddrTable, because channel destroyed/,
+    versions: 'all',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: 'remove brokerAddr[{}, {}] from brokerAddrTable, because channel destroyed',
+    fields: (g) => removed(null, normAddr(g.a), 'remove'),
+    samples: [
+      { text: 'remove brokerAddr[0, 10.0.0.1:10911] from brokerAddrTable, because channel destroyed', fields: { brokerAddr: '10.0.0.1:10911', reason: 'remove', brokerName: null } },
+    ],
+  },
+  {
+    id: 'broker-removed/remove-broker-name',
+    type: 'broker-removed',
+    keywords: ['from brokerAddrTable'],
+    pattern: /remove brokerName\[(?<n>[^\]]*)\] from brokerAddrTable, because channel destroyed/,
+    versions: 'all',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: 'remove brokerName[{}] from brokerAddrTable, because channel destroyed',
+    fields: (g) => removed(str(g.n), null, 'remove'),
+    samples: [{ text: 'remove brokerName[broker-a] from brokerAddrTable, because channel destroyed', fields: { brokerName: 'broker-a', brokerAddr: null, reason: 'remove' } }],
+  },
+  {
+    id: 'broker-removed/unregister-live',
+    type: 'broker-removed',
+    keywords: ['unregisterBroker, remove'],
+    pattern: /unregisterBroker, remove from brokerLiveTable OK, (?<a>.*?)\s*$/,
+    versions: 'all',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: 'unregisterBroker, remove from brokerLiveTable {}, {} (only OK lines)',
+    fields: (g) => removed(null, identityAddr(g.a), 'unregister'),
+    samples: [
+      { text: 'unregisterBroker, remove from brokerLiveTable OK, 10.0.0.1:10911', fields: { brokerAddr: '10.0.0.1:10911', reason: 'unregister' } },
+      {
+        text: 'unregisterBroker, remove from brokerLiveTable OK, BrokerIdentityInfo [clusterName=DefaultCluster, brokerAddr=10.0.0.2:10911]',
+        fields: { brokerAddr: '10.0.0.2:10911', reason: 'unregister' },
+      },
+    ],
+  },
+  {
+    id: 'broker-removed/unregister-addr',
+    type: 'broker-removed',
+    keywords: ['from brokerAddrTable'],
+    pattern: /unregisterBroker, remove addr from brokerAddrTable OK, (?<a>.*?)\s*$/,
+    versions: 'all',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: 'unregisterBroker, remove addr from brokerAddrTable {}, {} (only OK lines)',
+    fields: (g) => removed(null, identityAddr(g.a), 'unregister'),
+    samples: [{ text: 'unregisterBroker, remove addr from brokerAddrTable OK, 10.0.0.1:10911', fields: { brokerAddr: '10.0.0.1:10911', reason: 'unregister' } }],
+  },
+  {
+    id: 'broker-removed/unregister-name',
+    type: 'broker-removed',
+    keywords: ['from brokerAddrTable'],
+    pattern: /unregisterBroker, remove name from brokerAddrTable OK, (?<n>.*?)\s*$/,
+    versions: 'all',
+    source: 'namesrv/routeinfo/RouteInfoManager',
+    format: 'unregisterBroker, remove name from brokerAddrTable OK, {}',
+    fields: (g) => removed(str(g.n), null, 'unregister'),
+    samples: [{ text: 'unregisterBroker, remove name from brokerAddrTable OK, broker-a', fields: { brokerName: 'broker-a', brokerAddr: null, reason: 'unregister' } }],
+  },
+
+  // ---- client heartbeats ---------------------------------------------------------------------
+  {
+    id: 'heartbeat-failed/v2-failed',
+    type: 'heartbeat-failed',
+    keywords: ['sendHeartbeatToAllBrokerV2 send heart beat to broker['],
+    pattern: /sendHeartbeatToAllBrokerV2 send heart beat to broker\[(?<name>\S*) (?<id>-?\d+) (?<addr>[^\]]*)\] failed/,
+    versions: '5.x (heartbeat v2)',
+    versionHint: '>=5.0.0',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'sendHeartbeatToAllBrokerV2 send heart beat to broker[{} {} {}] failed',
+    fields: (g) => heartbeat(g),
+    samples: [
+      { text: 'sendHeartbeatToAllBrokerV2 send heart beat to broker[broker-a 0 10.0.0.1:10911] failed', fields: { brokerName: 'broker-a', brokerId: 0, brokerAddr: '10.0.0.1:10911' } },
+    ],
+  },
+  {
+    id: 'heartbeat-failed/v2-not-up',
+    type: 'heartbeat-failed',
+    keywords: ['sendHeartbeatToAllBrokerV2 send heart beat to broker['],
+    pattern: /sendHeartbeatToAllBrokerV2 send heart beat to broker\[(?<name>\S*) (?<id>-?\d+) (?<addr>[^\]]*)\] exception, because the broker not up/,
+    versions: '5.x (heartbeat v2)',
+    versionHint: '>=5.0.0',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'sendHeartbeatToAllBrokerV2 send heart beat to broker[{} {} {}] exception, because the broker not up, forget it',
+    fields: (g) => heartbeat(g),
+    samples: [
+      {
+        text: 'sendHeartbeatToAllBrokerV2 send heart beat to broker[broker-a 1 10.0.0.2:10911] exception, because the broker not up, forget it',
+        fields: { brokerName: 'broker-a', brokerId: 1, brokerAddr: '10.0.0.2:10911' },
+      },
+    ],
+  },
+  {
+    id: 'heartbeat-failed/failed',
+    type: 'heartbeat-failed',
+    keywords: ['send heart beat to broker['],
+    pattern: /send heart beat to broker\[(?<name>\S*) (?<id>-?\d+) (?<addr>[^\]]*)\] failed/,
+    versions: 'all',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'send heart beat to broker[{} {} {}] failed',
+    fields: (g) => heartbeat(g),
+    samples: [
+      { text: '2024-05-20 14:03:41,041 INFO RocketmqClient - send heart beat to broker[broker-a 0 10.0.0.1:10911] failed', fields: { brokerName: 'broker-a', brokerId: 0, brokerAddr: '10.0.0.1:10911' } },
+    ],
+  },
+  {
+    id: 'heartbeat-failed/not-up',
+    type: 'heartbeat-failed',
+    keywords: ['send heart beat to broker['],
+    pattern: /send heart beat to broker\[(?<name>\S*) (?<id>-?\d+) (?<addr>[^\]]*)\] exception, because the broker not up/,
+    versions: 'all',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'send heart beat to broker[{} {} {}] exception, because the broker not up, forget it',
+    fields: (g) => heartbeat(g),
+    samples: [
+      {
+        text: 'send heart beat to broker[broker-b 0 10.0.0.2:10911] exception, because the broker not up, forget it',
+        fields: { brokerName: 'broker-b', brokerId: 0, brokerAddr: '10.0.0.2:10911' },
+      },
+    ],
+  },
+
+  // ---- broker store: disk full, slow puts, jstack --------------------------------------------
+  {
+    id: 'disk-full/service-not-available',
+    type: 'disk-full',
+    keywords: ['service not available now'],
+    pattern: new RegExp(`${CODE}service not available now\\. It may be caused by one of the following reasons: the broker's disk is full(?: \\[(?<du>[^\\]]*)\\])?`),
+    versions: 'all recent 4.x and 5.x',
+    source: 'broker/processor/SendMessageProcessor',
+    format: "service not available now. It may be caused by one of the following reasons: the broker's disk is full [<diskUtil>], messages are put to the slave, message store has been shut down, etc.",
+    fields: (g) => diskFull(num(/CL:\s*(-?\d+(?:\.\d+)?)/.exec(g.du ?? '')?.[1]), num(g.code)),
+    samples: [
+      {
+        text: "org.apache.rocketmq.client.exception.MQBrokerException: CODE: 14  DESC: service not available now. It may be caused by one of the following reasons: the broker's disk is full [CL:  0.96 CQ:  0.96 INDEX:  0.96], messages are put to the slave, message store has been shut down, etc. BROKER: 10.0.0.1:10911",
+        fields: { ratio: 0.96, code: 14 },
+      },
+    ],
+  },
+  {
+    id: 'disk-full/service-not-available-old',
+    type: 'disk-full',
+    keywords: ['service not available now'],
+    pattern: new RegExp(`${CODE}service not available now, maybe disk full(?:,\\s*(?<du>CL:[^,]*))?`),
+    versions: 'older 4.x and 3.x',
+    source: 'broker/processor/SendMessageProcessor',
+    format: 'service not available now, maybe disk full, <diskUtil>, maybe your broker machine memory too small.',
+    fields: (g) => diskFull(num(/CL:\s*(-?\d+(?:\.\d+)?)/.exec(g.du ?? '')?.[1]), num(g.code)),
+    samples: [
+      {
+        text: 'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 14  DESC: service not available now, maybe disk full, CL: 0.87 CQ: 0.87 INDEX: 0.87, maybe your broker machine memory too small.',
+        fields: { ratio: 0.87, code: 14 },
+      },
+      { text: 'MQBrokerException: CODE: 14  DESC: service not available now, maybe disk full', fields: { ratio: null, code: 14 } },
+    ],
+  },
+  {
+    id: 'disk-full/physic',
+    type: 'disk-full',
+    keywords: ['disk maybe full soon', 'disk of commitLog maybe full soon'],
+    pattern: /physic disk (?:of commitLog )?maybe full soon,? (?:used )?(?<r>-?\d+(?:\.\d+)?(?:[eE]-?\d+)?)/,
+    versions: 'all',
+    source: 'store/DefaultMessageStore$CleanCommitLogService',
+    format: 'physic disk maybe full soon <ratio>, so mark disk full, storePathPhysic=<path>',
+    fields: (g) => diskFull(num(g.r), null),
+    samples: [
+      { text: 'physic disk maybe full soon 0.92, so mark disk full, storePathPhysic=/home/rocketmq/store/commitlog', fields: { ratio: 0.92, code: null } },
+      { text: 'physic disk of commitLog maybe full soon, used 0.91, so mark disk full', fields: { ratio: 0.91 } },
+    ],
+  },
+  {
+    id: 'disk-full/logics',
+    type: 'disk-full',
+    keywords: ['disk maybe full soon'],
+    pattern: /logics disk maybe full soon,? (?<r>-?\d+(?:\.\d+)?(?:[eE]-?\d+)?)/,
+    versions: 'all',
+    source: 'store/DefaultMessageStore$CleanConsumeQueueService',
+    format: 'logics disk maybe full soon <ratio>, so mark disk full',
+    fields: (g) => diskFull(num(g.r), null),
+    samples: [{ text: 'logics disk maybe full soon 0.95, so mark disk full', fields: { ratio: 0.95, code: null } }],
+  },
+  {
+    id: 'disk-full/not-writable',
+    type: 'disk-full',
+    keywords: ['message store is not writable'],
+    pattern: /the message store is not writable/,
+    versions: '4.x',
+    source: 'store/DefaultMessageStore',
+    format: "the message store is not writable. It may be caused by one of the following reasons: the broker's disk is full, write to logic queue error, write to index file error, etc",
+    fields: () => diskFull(null, null),
+    samples: [
+      {
+        text: "the message store is not writable. It may be caused by one of the following reasons: the broker's disk is full, write to logic queue error, write to index file error, etc",
+        fields: { ratio: null, code: null },
+      },
+    ],
+  },
+  {
+    id: 'disk-full/not-writeable',
+    type: 'disk-full',
+    keywords: ['message store is not writeable'],
+    pattern: /message store is not writeable, so putMessage is forbidden/,
+    versions: '5.x',
+    source: 'broker/util/HookUtils',
+    format: 'message store is not writeable, so putMessage is forbidden <flagBits>',
+    fields: () => diskFull(null, null),
+    samples: [{ text: 'message store is not writeable, so putMessage is forbidden 16', fields: { ratio: null, code: null } }],
+  },
+  {
+    id: 'store-slow/in-lock',
+    type: 'store-slow',
+    keywords: ['in lock cost time(ms)'],
+    pattern: /putMessages? in lock cost time\(ms\)=(?<ms>-?\d+)(?:, bodyLength=(?<len>-?\d+))?/,
+    versions: '>=4.4.0',
+    source: 'store/CommitLog',
+    format: '[NOTIFYME]putMessage in lock cost time(ms)={}, bodyLength={} AppendMessageResult={} (also putMessages)',
+    fields: (g) => slow('in-lock', g),
+    samples: [
+      {
+        text: "2024-05-20 14:05:02 WARN SendMessageThread_3 - [NOTIFYME]putMessage in lock cost time(ms)=612, bodyLength=1024 AppendMessageResult=AppendMessageResult{status=PUT_OK, wroteOffset=1073741824, wroteBytes=1190, msgId='C0A8010A00002A9F0000000040000000', storeTimestamp=1716184502000, logicsOffset=1200, pagecacheRT=611, msgNum=1}",
+        fields: { costMs: 612, what: 'in-lock', bodyLength: 1024 },
+      },
+      { text: '[NOTIFYME]putMessages in lock cost time(ms)=540, bodyLength=4096 AppendMessageResult=null', fields: { costMs: 540, bodyLength: 4096 } },
+    ],
+  },
+  {
+    id: 'store-slow/not-in-lock-eclipse',
+    type: 'store-slow',
+    keywords: ['not in lock eclipse time(ms)'],
+    pattern: /putMessage not in lock eclipse time\(ms\)=(?<ms>-?\d+)(?:, bodyLength=(?<len>-?\d+))?/,
+    versions: '4.4.0-4.5.1',
+    versionHint: '4.4.0-4.5.1',
+    source: 'store/DefaultMessageStore',
+    format: 'putMessage not in lock eclipse time(ms)={}, bodyLength={}',
+    fields: (g) => slow('not-in-lock', g),
+    samples: [{ text: 'putMessage not in lock eclipse time(ms)=730, bodyLength=512', fields: { costMs: 730, what: 'not-in-lock', bodyLength: 512 } }],
+  },
+  {
+    id: 'store-slow/not-in-lock-elapsed',
+    type: 'store-slow',
+    keywords: ['not in lock elapsed time(ms)'],
+    pattern: /putMessage not in lock elapsed time\(ms\)=(?<ms>-?\d+)(?:, bodyLength=(?<len>-?\d+))?/,
+    versions: '4.5.2-4.9.8',
+    versionHint: '4.5.2-4.9.8',
+    source: 'store/DefaultMessageStore',
+    format: 'putMessage not in lock elapsed time(ms)={}, bodyLength={}',
+    fields: (g) => slow('not-in-lock', g),
+    samples: [
+      { text: '2021-09-13 01:44:35 WARN SendMessageThread_14 - putMessage not in lock elapsed time(ms)=980, bodyLength=22', fields: { costMs: 980, what: 'not-in-lock', bodyLength: 22 } },
+    ],
+  },
+  {
+    id: 'store-slow/batch-not-in-lock-elapsed',
+    type: 'store-slow',
+    keywords: ['not in lock elapsed time(ms)'],
+    pattern: /not in lock elapsed time\(ms\)=(?<ms>-?\d+)(?:, bodyLength=(?<len>-?\d+))?/,
+    versions: '4.5.2-4.9.8',
+    versionHint: '4.5.2-4.9.8',
+    source: 'store/DefaultMessageStore (batch put)',
+    format: 'not in lock elapsed time(ms)={}, bodyLength={}',
+    fields: (g) => slow('not-in-lock', g),
+    samples: [{ text: 'not in lock elapsed time(ms)=650, bodyLength=8192', fields: { costMs: 650, what: 'not-in-lock', bodyLength: 8192 } }],
+  },
+  {
+    id: 'store-slow/batch-not-in-lock-eclipse',
+    type: 'store-slow',
+    keywords: ['not in lock eclipse time(ms)'],
+    pattern: /not in lock eclipse time\(ms\)=(?<ms>-?\d+)(?:, bodyLength=(?<len>-?\d+))?/,
+    versions: '4.4.0-4.5.1, >=5.0.0',
+    source: 'store/DefaultMessageStore (batch put)',
+    format: 'not in lock eclipse time(ms)={}, bodyLength={}',
+    fields: (g) => slow('not-in-lock', g),
+    samples: [{ text: 'not in lock eclipse time(ms)=701, bodyLength=2048', fields: { costMs: 701, what: 'not-in-lock', bodyLength: 2048 } }],
+  },
+  {
+    id: 'store-slow/in-lock-eclipse',
+    type: 'store-slow',
+    keywords: ['putMessage in lock eclipse time(ms)', 'putMessages in lock eclipse time(ms)'],
+    pattern: /putMessages? in lock eclipse time\(ms\)\s*=?\s*(?<ms>-?\d+)(?:, bodyLength=(?<len>-?\d+))?/,
+    versions: '3.x',
+    versionHint: '<4.4.0',
+    source: 'store/CommitLog',
+    format: 'putMessage in lock eclipse time(ms) {}',
+    fields: (g) => slow('in-lock', g),
+    samples: [
+      { text: '2018-05-16 13:36:23 WARN SendMessageThread_101 - putMessage in lock eclipse time(ms) 1382\t', fields: { costMs: 1382, what: 'in-lock', bodyLength: null } },
+    ],
+  },
+  {
+    id: 'store-slow/commitlog-put-cost',
+    type: 'store-slow',
+    keywords: ['CommitLog#putMessage cost'],
+    pattern: /CommitLog#putMessage cost (?<ms>-?\d+)\s*ms(?:, topic=[^,]*)?(?:, bodyLength=(?<len>-?\d+))?/,
+    versions: '>=5.0.0',
+    versionHint: '>=5.0.0',
+    source: 'store/DefaultMessageStore',
+    format: 'DefaultMessageStore#putMessage: CommitLog#putMessage cost {}ms, topic={}, bodyLength={}',
+    fields: (g) => slow('not-in-lock', g),
+    samples: [
+      { text: 'DefaultMessageStore#putMessage: CommitLog#putMessage cost 812ms, topic=TopicTest, bodyLength=128', fields: { costMs: 812, what: 'not-in-lock', bodyLength: 128 } },
+    ],
+  },
+  {
+    id: 'store-slow/pagecachert',
+    type: 'store-slow',
+    keywords: ['[PAGECACHERT]'],
+    pattern: /\[PAGECACHERT\] TotalPut (?<total>-?\d+), PutMessageDistributeTime(?<dist>.*)/,
+    versions: 'all',
+    source: 'store/StoreStatsService',
+    format: '[PAGECACHERT] TotalPut {}, PutMessageDistributeTime {}',
+    fields: (g) => {
+      let costMs: number | null = null;
+      let slowPuts = 0;
+      for (const m of (g.dist ?? '').matchAll(/\[([^\]]*)\]:(\d+)/g)) {
+        const lower = bucketLowerMs(m[1]);
+        const count = Number(m[2]);
+        if (lower === null || count === 0) continue;
+        if (costMs === null || lower > costMs) costMs = lower;
+        if (lower >= 500) slowPuts += count;
+      }
+      return { costMs, what: 'pagecachert', bodyLength: null, totalPut: num(g.total), slowPuts };
+    },
+    samples: [
+      {
+        text: '[PAGECACHERT] TotalPut 1200, PutMessageDistributeTime [<=0ms]:900 [0~10ms]:290 [10~50ms]:10 [50~100ms]:0 [100~200ms]:0 [200~500ms]:0 [500ms~1s]:0 [1~2s]:0 [2~3s]:0 [3~4s]:0 [4~5s]:0 [5~10s]:0 [10s~]:0',
+        fields: { costMs: 10, what: 'pagecachert', totalPut: 1200, slowPuts: 0, bodyLength: null },
+      },
+      {
+        text: '[PAGECACHERT] TotalPut 5000, PutMessageDistributeTime [<=0ms]:4000 [0~10ms]:900 [10~50ms]:50 [50~100ms]:20 [100~200ms]:10 [200~500ms]:5 [500ms~1s]:7 [1~2s]:6 [2~3s]:2 [3~4s]:0 [4~5s]:0 [5~10s]:0 [10s~]:0',
+        fields: { costMs: 2000, totalPut: 5000, slowPuts: 15 },
+      },
+      { text: '[PAGECACHERT] TotalPut 0, PutMessageDistributeTime [<=0ms]:0 [0~10ms]:0 [10s~]:0', fields: { costMs: null, totalPut: 0, slowPuts: 0 } },
+    ],
+  },
+  {
+    id: 'store-slow/flush',
+    type: 'store-slow',
+    keywords: ['Flush data to disk costs'],
+    pattern: /Flush data to disk costs (?<ms>-?\d+) ms/,
+    versions: 'all',
+    source: 'store/CommitLog$FlushRealTimeService',
+    format: 'Flush data to disk costs {} ms',
+    fields: (g) => slow('flush', g),
+    samples: [{ text: 'Flush data to disk costs 1204 ms', fields: { costMs: 1204, what: 'flush', bodyLength: null } }],
+  },
+  {
+    id: 'store-slow/commit',
+    type: 'store-slow',
+    keywords: ['Commit data to file costs'],
+    pattern: /Commit data to file costs (?<ms>-?\d+) ms/,
+    versions: 'all',
+    source: 'store/CommitLog$CommitRealTimeService',
+    format: 'Commit data to file costs {} ms',
+    fields: (g) => slow('commit', g),
+    samples: [{ text: 'Commit data to file costs 560 ms', fields: { costMs: 560, what: 'commit' } }],
+  },
+  {
+    id: 'store-slow/mapped-file',
+    type: 'store-slow',
+    keywords: ['create mappedFile spent time(ms)'],
+    pattern: /create mappedFile spent time\(ms\) (?<ms>-?\d+)/,
+    versions: 'all',
+    source: 'store/AllocateMappedFileService',
+    format: 'create mappedFile spent time(ms) <elapsed> queue size <n> <path> <size>',
+    fields: (g) => slow('mapped-file', g),
+    samples: [
+      { text: 'create mappedFile spent time(ms) 35 queue size 0 /home/rocketmq/store/commitlog/00000000001073741824 1073741824', fields: { costMs: 35, what: 'mapped-file' } },
+    ],
+  },
+  {
+    id: 'broker-jstack/jstack',
+    type: 'broker-jstack',
+    keywords: ['broker jstack'],
+    pattern: /\bbroker jstack\b/,
+    versions: '>=5.0.0',
+    versionHint: '>=5.0.0',
+    source: 'broker/latency/BrokerFastFailure',
+    format: 'broker jstack \\n <thread dump>',
+    fields: () => ({}),
+    samples: [{ text: '2024-05-20 14:03:07 WARN BrokerFastFailureScheduledThread1 - broker jstack ', fields: {} }],
+  },
+
+  // ---- watermark ------------------------------------------------------------------------------
+  {
+    id: 'watermark/namesrv',
+    type: 'watermark',
+    keywords: ['[WATERMARK] ClientQueueSize'],
+    pattern: /\[WATERMARK\] ClientQueueSize:\s*(?<s>-?\d+) ClientQueueSlowTime:\s*(?<ms>-?\d+)/,
+    versions: '>=5.0.0',
+    versionHint: '>=5.0.0',
+    source: 'namesrv/NamesrvController',
+    format: '[WATERMARK] ClientQueueSize:{} ClientQueueSlowTime:{} DefaultQueueSize:{} DefaultQueueSlowTime:{}',
+    fields: (g) => ({ queue: 'namesrv-client', size: num(g.s), slowMs: num(g.ms) }),
+    samples: [
+      {
+        text: '2024-05-20 14:03:18 INFO NamesrvWatermarkThread - [WATERMARK] ClientQueueSize:3 ClientQueueSlowTime:12 DefaultQueueSize:0 DefaultQueueSlowTime:0',
+        fields: { queue: 'namesrv-client', size: 3, slowMs: 12 },
+      },
+    ],
+  },
+  {
+    id: 'watermark/broker',
+    type: 'watermark',
+    keywords: ['[WATERMARK]'],
+    pattern: /\[WATERMARK\] (?<q>[A-Za-z][A-Za-z ]*?) Queue Size: (?<s>-?\d+) SlowTimeMills: (?<ms>-?\d+)/,
+    versions: 'all (4.x: Send, Pull, Query, Transaction; 5.x adds Lite Pull, ClientManager, Heartbeat, Ack, Admin)',
+    source: 'broker/BrokerController',
+    format: '[WATERMARK] Send Queue Size: {} SlowTimeMills: {} (5.3.3: [WATERMARK] {} Queue Size: {} SlowTimeMills: {})',
+    fields: (g) => ({ queue: str(g.q), size: num(g.s), slowMs: num(g.ms) }),
+    samples: [
+      { text: '2024-05-20 14:03:18 - [WATERMARK] Send Queue Size: 37 SlowTimeMills: 184', fields: { queue: 'Send', size: 37, slowMs: 184 } },
+      { text: '[WATERMARK] Lite Pull Queue Size: 0 SlowTimeMills: 0', fields: { queue: 'Lite Pull', size: 0, slowMs: 0 } },
+      { text: '[WATERMARK] ClientManager Queue Size: 2 SlowTimeMills: 5', fields: { queue: 'ClientManager', size: 2, slowMs: 5 } },
+    ],
+  },
+
+  // ---- Netty pipeline (client side) ----------------------------------------------------------
+  pipeline('pipeline/client-connect-local', 'client', 'connect', `${CLIENT_PIPE}CONNECT`, /NETTY CLIENT PIPELINE: CONNECT\s+(?!UNKNOWN\s)(?!null\s)\S+ => (?<a>.*?)\s*$/, '>=5.3.2', 'NETTY CLIENT PIPELINE: CONNECT  {local} => {remote}', [
+    { text: 'NETTY CLIENT PIPELINE: CONNECT  10.0.0.2 => 10.0.0.1:10911', fields: { side: 'client', event: 'connect', addr: '10.0.0.1:10911' } },
+  ], '>=5.3.2'),
+  pipeline('pipeline/client-connect', 'client', 'connect', `${CLIENT_PIPE}CONNECT`, /NETTY CLIENT PIPELINE: CONNECT\s+\S+ => (?<a>.*?)\s*$/, '<5.3.2', 'NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => {}', [
+    { text: '2024-05-20 14:03:11,483 INFO RocketmqRemoting - NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => 10.0.0.1:10911', fields: { side: 'client', event: 'connect', addr: '10.0.0.1:10911' } },
+  ]),
+  pipeline('pipeline/client-active-531', 'client', 'active', `${CLIENT_PIPE}ACTIVE`, /NETTY CLIENT PIPELINE: ACTIVE, (?<a>[^,]*), channelId=/, '>=5.3.1', 'NETTY CLIENT PIPELINE: ACTIVE, {}, channelId={}', [
+    { text: 'NETTY CLIENT PIPELINE: ACTIVE, 10.0.0.1:10911, channelId=5f3c2a1b', fields: { side: 'client', event: 'active', addr: '10.0.0.1:10911' } },
+  ], '>=5.3.1'),
+  pipeline('pipeline/client-active', 'client', 'active', `${CLIENT_PIPE}ACTIVE`, /NETTY CLIENT PIPELINE: ACTIVE,?\s*(?<a>.*?)\s*$/, '5.2.0-5.3.0', 'NETTY CLIENT PIPELINE: ACTIVE, {}', [
+    { text: 'NETTY CLIENT PIPELINE: ACTIVE, 10.0.0.1:10911', fields: { side: 'client', event: 'active', addr: '10.0.0.1:10911' } },
+  ], '5.2.0-5.3.0'),
+  pipeline('pipeline/client-disconnect', 'client', 'disconnect', `${CLIENT_PIPE}DISCONNECT`, /NETTY CLIENT PIPELINE: DISCONNECT\s*(?<a>.*?)\s*$/, 'all', 'NETTY CLIENT PIPELINE: DISCONNECT {}', [
+    { text: 'NETTY CLIENT PIPELINE: DISCONNECT 10.0.0.1:10911', fields: { side: 'client', event: 'disconnect', addr: '10.0.0.1:10911' } },
+  ]),
+  pipeline('pipeline/client-close-531', 'client', 'close', `${CLIENT_PIPE}CLOSE channel[`, /NETTY CLIENT PIPELINE: CLOSE channel\[(?<a>[^\]]*)\]/, '>=5.3.1', 'NETTY CLIENT PIPELINE: CLOSE channel[addr={}, id={}]', [
+    { text: 'NETTY CLIENT PIPELINE: CLOSE channel[addr=10.0.0.1:10911, id=5f3c2a1b]', fields: { side: 'client', event: 'close', addr: '10.0.0.1:10911' } },
+    { text: 'NETTY CLIENT PIPELINE: CLOSE channel[addr=, id=5f3c2a1b]', fields: { addr: null } },
+  ], '>=5.3.1'),
+  pipeline('pipeline/client-close', 'client', 'close', `${CLIENT_PIPE}CLOSE`, /NETTY CLIENT PIPELINE: CLOSE\s*(?<a>.*?)\s*$/, '<5.3.1', 'NETTY CLIENT PIPELINE: CLOSE {}', [
+    { text: '2020-12-01 19:19:24,024 INFO RocketmqRemoting - NETTY CLIENT PIPELINE: CLOSE 192.168.0.153:10911', fields: { side: 'client', event: 'close', addr: '192.168.0.153:10911' } },
+    { text: 'NETTY CLIENT PIPELINE: CLOSE ', fields: { addr: null } },
+    { text: 'NETTY CLIENT PIPELINE: CLOSE xx.xx.xx.xx:9876', fields: { addr: 'xx.xx.xx.xx:9876' } },
+  ]),
+  pipeline('pipeline/client-inactive-531', 'client', 'inactive', `${CLIENT_PIPE}channelInactive, the channel[addr=`, /NETTY CLIENT PIPELINE: channelInactive, the channel\[(?<a>addr=[^\]]*)\]/, '>=5.3.1', 'NETTY CLIENT PIPELINE: channelInactive, the channel[addr={}, id={}]', [
+    { text: 'NETTY CLIENT PIPELINE: channelInactive, the channel[addr=10.0.0.1:10911, id=5f3c2a1b]', fields: { side: 'client', event: 'inactive', addr: '10.0.0.1:10911' } },
+  ], '>=5.3.1'),
+  pipeline('pipeline/client-inactive', 'client', 'inactive', `${CLIENT_PIPE}channelInactive`, /NETTY CLIENT PIPELINE: channelInactive, the channel\[(?<a>[^\]]*)\]/, '5.1.3-5.3.0', 'NETTY CLIENT PIPELINE: channelInactive, the channel[{}]', [
+    { text: '2023-10-30 08:48:42 INFO NettyClientWorkerThread_3 - NETTY CLIENT PIPELINE: channelInactive, the channel[172.30.44.144:9876]', fields: { side: 'client', event: 'inactive', addr: '172.30.44.144:9876' } },
+  ], '5.1.3-5.3.0'),
+  pipeline('pipeline/client-idle-531', 'client', 'idle', `${CLIENT_PIPE}IDLE exception channel[`, /NETTY CLIENT PIPELINE: IDLE exception channel\[(?<a>[^\]]*)\]/, '>=5.3.1', 'NETTY CLIENT PIPELINE: IDLE exception channel[addr={}, id={}]', [
+    { text: 'NETTY CLIENT PIPELINE: IDLE exception channel[addr=10.0.0.5:9876, id=5f3c2a1b]', fields: { side: 'client', event: 'idle', addr: '10.0.0.5:9876' } },
+  ], '>=5.3.1'),
+  pipeline('pipeline/client-idle', 'client', 'idle', `${CLIENT_PIPE}IDLE exception`, /NETTY CLIENT PIPELINE: IDLE exception \[(?<a>[^\]]*)\]/, '<5.3.1', 'NETTY CLIENT PIPELINE: IDLE exception [{}]', [
+    { text: '2024-09-25 16:20:39 WARN NettyClientWorkerThread_3 - NETTY CLIENT PIPELINE: IDLE exception [10.169.133.146:9876]', fields: { side: 'client', event: 'idle', addr: '10.169.133.146:9876' } },
+  ]),
+  pipeline('pipeline/client-exception-531', 'client', 'exception', `${CLIENT_PIPE}exceptionCaught channel[`, /NETTY CLIENT PIPELINE: exceptionCaught channel\[(?<a>[^\]]*)\]/, '>=5.3.1', 'NETTY CLIENT PIPELINE: exceptionCaught channel[addr={}, id={}]', [
+    { text: 'NETTY CLIENT PIPELINE: exceptionCaught channel[addr=10.0.0.1:10911, id=5f3c2a1b]', fields: { side: 'client', event: 'exception', addr: '10.0.0.1:10911' } },
+  ], '>=5.3.1'),
+  pipeline('pipeline/client-exception', 'client', 'exception', `${CLIENT_PIPE}exceptionCaught`, /NETTY CLIENT PIPELINE: exceptionCaught(?: (?!exception\.)(?<a>.*?))?\s*$/, '<5.3.1', 'NETTY CLIENT PIPELINE: exceptionCaught {} (the following `exceptionCaught exception.` line is not an event)', [
+    { text: 'NETTY CLIENT PIPELINE: exceptionCaught 10.0.0.1:10911', fields: { side: 'client', event: 'exception', addr: '10.0.0.1:10911' } },
+  ]),
+
+  // ---- Netty pipeline (server side: broker remoting.log, namesrv.log) ------------------------
+  pipeline('pipeline/server-registered', 'server', 'registered', `${SERVER_PIPE}channelRegistered`, /NETTY SERVER PIPELINE: channelRegistered\s*(?<a>.*?)\s*$/, 'all', 'NETTY SERVER PIPELINE: channelRegistered {}', [
+    { text: '2021-12-11 16:11:50 INFO NettyServerCodecThread_1 - NETTY SERVER PIPELINE: channelRegistered 192.168.56.1:61585', fields: { side: 'server', event: 'registered', addr: '192.168.56.1:61585' } },
+  ]),
+  pipeline('pipeline/server-unregistered', 'server', 'unregistered', `${SERVER_PIPE}channelUnregistered`, /NETTY SERVER PIPELINE: channelUnregistered, the channel\[(?<a>[^\]]*)\]/, 'all', 'NETTY SERVER PIPELINE: channelUnregistered, the channel[{}]', [
+    { text: 'NETTY SERVER PIPELINE: channelUnregistered, the channel[172.30.44.144:57198]', fields: { side: 'server', event: 'unregistered', addr: '172.30.44.144:57198' } },
+  ]),
+  pipeline('pipeline/server-active', 'server', 'active', `${SERVER_PIPE}channelActive`, /NETTY SERVER PIPELINE: channelActive, the channel\[(?<a>[^\]]*)\]/, 'all', 'NETTY SERVER PIPELINE: channelActive, the channel[{}]', [
+    { text: 'NETTY SERVER PIPELINE: channelActive, the channel[192.168.56.1:61585]', fields: { side: 'server', event: 'active', addr: '192.168.56.1:61585' } },
+  ]),
+  pipeline('pipeline/server-inactive', 'server', 'inactive', `${SERVER_PIPE}channelInactive`, /NETTY SERVER PIPELINE: channelInactive, the channel\[(?<a>[^\]]*)\]/, 'all', 'NETTY SERVER PIPELINE: channelInactive, the channel[{}]', [
+    { text: '2024-05-20 14:06:40 INFO NettyServerCodecThread_5 - NETTY SERVER PIPELINE: channelInactive, the channel[192.168.1.20:53412]', fields: { side: 'server', event: 'inactive', addr: '192.168.1.20:53412' } },
+  ]),
+  pipeline('pipeline/server-idle', 'server', 'idle', `${SERVER_PIPE}IDLE exception`, /NETTY SERVER PIPELINE: IDLE exception (?:channel)?\[(?<a>[^\]]*)\]/, 'all', 'NETTY SERVER PIPELINE: IDLE exception [{}]', [
+    { text: 'NETTY SERVER PIPELINE: IDLE exception [10.0.0.30:51234]', fields: { side: 'server', event: 'idle', addr: '10.0.0.30:51234' } },
+  ]),
+  pipeline('pipeline/server-exception', 'server', 'exception', `${SERVER_PIPE}exceptionCaught`, /NETTY SERVER PIPELINE: exceptionCaught(?: (?!exception\.)(?<a>.*?))?\s*$/, 'all', 'NETTY SERVER PIPELINE: exceptionCaught {} (the following `exceptionCaught exception.` line is not an event)', [
+    { text: 'NETTY SERVER PIPELINE: exceptionCaught 10.0.0.30:51234', fields: { side: 'server', event: 'exception', addr: '10.0.0.30:51234' } },
+  ]),
+
+  // ---- process lifecycle ---------------------------------------------------------------------
+  {
+    id: 'startup/client-instance',
+    type: 'startup',
+    keywords: ['Created a new client Instance'],
+    pattern: /Created a new client Instance(?:.*?ClientVersion:\s*(?<v>[^,\s]+))?/,
+    versions: 'all',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'Created a new client Instance, InstanceIndex:{}, ClientID:{}, ClientConfig:{}, ClientVersion:{}, SerializerType:{}',
+    fields: (g) => startup('client', { version: normVersion(g.v) }),
+    samples: [
+      {
+        text: 'Created a new client Instance, InstanceIndex:0, ClientID:10.0.0.9@12345, ClientConfig:ClientConfig [namesrvAddr=10.0.0.5:9876, clientIP=10.0.0.9, instanceName=12345, clientCallbackExecutorThreads=8, pollNameServerInterval=30000, heartbeatBrokerInterval=30000, persistConsumerOffsetInterval=5000, pullTimeDelayMillsWhenException=1000, unitMode=false, unitName=null, vipChannelEnabled=false, useTLS=false, language=JAVA, namespace=null, mqClientApiTimeout=3000], ClientVersion:V4_9_8, SerializerType:JSON',
+        fields: { role: 'client', version: '4.9.8', group: null, brokerName: null, brokerAddr: null },
+      },
+    ],
+  },
+  {
+    id: 'startup/client-factory',
+    type: 'startup',
+    keywords: ['] start OK'],
+    pattern: /the client factory \[(?<id>[^\]]*)\] start OK/,
+    versions: 'all',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'the client factory [{}] start OK',
+    fields: () => startup('client'),
+    samples: [{ text: 'the client factory [10.0.0.9@12345] start OK', fields: { role: 'client', version: null } }],
+  },
+  {
+    id: 'startup/producer',
+    type: 'startup',
+    keywords: ['] start OK'],
+    pattern: /the producer \[(?<g>[^\]]*)\] start OK/,
+    versions: 'all',
+    source: 'client/impl/producer/DefaultMQProducerImpl',
+    format: 'the producer [{}] start OK. sendMessageWithVIPChannel={}',
+    fields: (g) => startup('producer', { group: str(g.g) }),
+    samples: [{ text: 'the producer [please_rename_unique_group_name] start OK. sendMessageWithVIPChannel=false', fields: { role: 'producer', group: 'please_rename_unique_group_name' } }],
+  },
+  {
+    id: 'startup/consumer',
+    type: 'startup',
+    keywords: ['] start OK'],
+    pattern: /the consumer \[(?<g>[^\]]*)\] start OK/,
+    versions: 'all',
+    source: 'client/impl/consumer/DefaultMQPushConsumerImpl',
+    format: 'the consumer [{}] start OK.',
+    fields: (g) => startup('consumer', { group: str(g.g) }),
+    samples: [{ text: 'the consumer [group_a] start OK.', fields: { role: 'consumer', group: 'group_a' } }],
+  },
+  {
+    id: 'startup/broker',
+    type: 'startup',
+    keywords: ['] boot success'],
+    pattern: /The broker\[(?<n>[^,\]]*), (?<a>[^\]]*)\] boot success/,
+    versions: 'all',
+    source: 'broker/BrokerStartup',
+    format: 'The broker[<brokerName>, <brokerAddr>] boot success. serializeType=<type> [and name server is <namesrvAddr>]',
+    fields: (g) => startup('broker', { brokerName: str(g.n), brokerAddr: normAddr(g.a) }),
+    samples: [
+      {
+        text: '2024-05-20 14:03:07 INFO main - The broker[broker-a, 192.168.1.10:10911] boot success. serializeType=JSON and name server is 192.168.1.5:9876',
+        fields: { role: 'broker', brokerName: 'broker-a', brokerAddr: '192.168.1.10:10911', version: null, group: null },
+      },
+    ],
+  },
+  {
+    id: 'startup/namesrv',
+    type: 'startup',
+    keywords: ['The Name Server boot success'],
+    pattern: /The Name Server boot success/,
+    versions: 'all (5.3.3 appends `, address <ip>:<port>`)',
+    source: 'namesrv/NamesrvStartup',
+    format: 'The Name Server boot success. serializeType=<type>',
+    fields: () => startup('namesrv'),
+    samples: [
+      { text: '2021-12-11 16:11:50 INFO main - The Name Server boot success. serializeType=JSON', fields: { role: 'namesrv', version: null } },
+      { text: 'The Name Server boot success. serializeType=JSON, address 0.0.0.0:9876', fields: { role: 'namesrv' } },
+    ],
+  },
+  {
+    id: 'shutdown/client-factory',
+    type: 'shutdown',
+    keywords: ['] shutdown OK'],
+    pattern: /the client factory \[(?<id>[^\]]*)\] shutdown OK/,
+    versions: 'all',
+    source: 'client/impl/factory/MQClientInstance',
+    format: 'the client factory [{}] shutdown OK',
+    fields: () => shutdown('client'),
+    samples: [{ text: 'the client factory [10.0.0.9@12345] shutdown OK', fields: { role: 'client', version: null } }],
+  },
+  {
+    id: 'shutdown/broker-hook',
+    type: 'shutdown',
+    keywords: ['Shutdown hook was invoked'],
+    pattern: /Shutdown hook was invoked, (?<n>\d+)/,
+    versions: 'all',
+    source: 'broker/BrokerStartup',
+    format: 'Shutdown hook was invoked, {}',
+    fields: () => shutdown('broker'),
+    samples: [{ text: '2019-12-04 17:31:52 INFO ShutdownHook - Shutdown hook was invoked, 1', fields: { role: 'broker', version: null } }],
+  },
+  {
+    id: 'shutdown/broker-hook-over',
+    type: 'shutdown',
+    keywords: ['Shutdown hook over'],
+    pattern: /Shutdown hook over, consuming total time\(ms\): (?<ms>\d+)/,
+    versions: 'all',
+    source: 'broker/BrokerStartup',
+    format: 'Shutdown hook over, consuming total time(ms): {}',
+    fields: () => shutdown('broker'),
+    samples: [{ text: 'Shutdown hook over, consuming total time(ms): 3320', fields: { role: 'broker' } }],
+  },
+  {
+    id: 'shutdown/namesrv-hook',
+    type: 'shutdown',
+    keywords: ['shutdown hook was invoked'],
+    pattern: /shutdown hook was invoked, (?<n>\d+) times\./,
+    versions: 'all',
+    source: 'srvutil/ShutdownHookThread',
+    format: 'shutdown hook was invoked, <n> times.',
+    fields: () => shutdown('namesrv'),
+    samples: [{ text: 'shutdown hook was invoked, 1 times.', fields: { role: 'namesrv', version: null } }],
+  },
+  {
+    id: 'shutdown/namesrv-hook-done',
+    type: 'shutdown',
+    keywords: ['shutdown hook done'],
+    pattern: /shutdown hook done, consuming time total\(ms\): (?<ms>\d+)/,
+    versions: 'all',
+    source: 'srvutil/ShutdownHookThread',
+    format: 'shutdown hook done, consuming time total(ms): <t>',
+    fields: () => shutdown('namesrv'),
+    samples: [{ text: 'shutdown hook done, consuming time total(ms): 120', fields: { role: 'namesrv' } }],
+  },
+];

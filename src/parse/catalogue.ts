@@ -1,0 +1,222 @@
+// The message catalogue: which RocketMQ log message texts become which typed events.
+//
+// The entries themselves are data (catalogue-data.ts): literal keywords, a pattern, the versions and
+// class that produce the text, a converter from regex groups to typed fields, and sample lines that
+// the tests run. This module indexes them and matches lines against them.
+//
+// Matching cost: a line that contains no keyword costs one regex test (KEYWORD_PREFILTER, or the
+// scan at the top of matchMessage). A line that contains keywords runs only the patterns of the
+// entries that own those keywords, in catalogue order (the order decides precedence).
+
+import type { EventFields, EventType } from './types.js';
+import { ENTRIES, normAddr } from './catalogue-data.js';
+
+export interface CatalogueEntry {
+  /** Unique, `<type>/<variant>`, e.g. 'busy-reply/timeout-clean-queue'. */
+  id: string;
+  type: EventType;
+  /** Literal substrings; a line must contain at least one of them before `pattern` is tried. */
+  keywords: string[];
+  /** Not anchored at the start (the text may sit inside a stack line or after an app prefix). No g/y flag. */
+  pattern: RegExp;
+  /** Versions that print this wording, e.g. '4.3.0-5.0.0', '>=5.1.0', 'all'. */
+  versions: string;
+  /** Class that logs or throws it, e.g. 'broker/latency/BrokerFastFailure'. */
+  source: string;
+  /** The message as written in the source (`{}` SLF4J placeholder, `%s`/`%d` String.format), for docs. */
+  format?: string;
+  /** Converts the named groups to typed fields (numbers as numbers). */
+  fields: (g: Record<string, string | undefined>, text: string) => EventFields;
+  /** Set when this wording pins a version range. */
+  versionHint?: string;
+  /** The event's `cause` (and `addr` for route-update-failed) comes from the exception on the next lines. */
+  causeFromNext?: boolean;
+  /** Lines built from the real format strings and real excerpts; the tests run them all. */
+  samples: Array<{ text: string; fields?: Partial<EventFields> }>;
+}
+
+export interface CatalogueMatch {
+  type: EventType;
+  fields: EventFields;
+  entry: CatalogueEntry;
+}
+
+/** Catalogue entries in precedence order (the first entry whose pattern matches wins). */
+export const CATALOGUE: readonly CatalogueEntry[] = Object.freeze(ENTRIES.slice());
+
+/**
+ * Field names per event type: the public `--json` contract. Every event of a type carries all of
+ * its `required` fields (null when unknown); `optional` fields appear only on some entries.
+ */
+export const EVENT_FIELDS: Readonly<Record<EventType, { required: readonly string[]; optional?: readonly string[] }>> = {
+  'busy-reply': { required: ['reason', 'waitMs', 'queueSize', 'code', 'brokerAddr'] },
+  'send-attempt-failed': { required: ['invokeId', 'rtMs', 'topic', 'brokerName', 'queueId', 'cause'] },
+  'send-failed': { required: ['attempts', 'costMs', 'topic', 'brokersSent'] },
+  'send-call-timeout': { required: ['api'] },
+  'rpc-timeout': { required: ['addr', 'timeoutMs'] },
+  'connect-failed': { required: ['addr', 'addrs'] },
+  'channel-closed': { required: ['addr', 'reason', 'result'] },
+  'namesrv-chosen': { required: ['old', 'new', 'namesrvIndex'] },
+  'namesrv-list': { required: ['addrs', 'old'] },
+  'route-update-failed': { required: ['topic', 'cause', 'addr'] },
+  'route-changed': { required: ['topic', 'brokersBefore', 'brokersAfter'] },
+  'no-route': { required: ['topic'] },
+  'broker-registered': { required: ['brokerName', 'brokerAddr', 'namesrvAddr', 'brokerId', 'haAddr'] },
+  'broker-expired': { required: ['brokerAddr', 'idleMs'] },
+  'broker-removed': { required: ['brokerName', 'brokerAddr', 'reason'] },
+  watermark: { required: ['queue', 'size', 'slowMs'] },
+  'store-slow': { required: ['costMs', 'what', 'bodyLength'], optional: ['totalPut', 'slowPuts'] },
+  pipeline: { required: ['side', 'event', 'addr'] },
+  startup: { required: ['role', 'version', 'group', 'brokerName', 'brokerAddr'] },
+  shutdown: { required: ['role', 'version'] },
+  'heartbeat-failed': { required: ['brokerName', 'brokerId', 'brokerAddr'] },
+  'register-failed': { required: ['namesrvAddr'] },
+  'disk-full': { required: ['ratio', 'code'] },
+  'broker-jstack': { required: [] },
+  other: { required: [] },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Keyword index
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+interface TrieNode {
+  kids: Map<string, TrieNode>;
+  end: boolean;
+}
+
+/**
+ * A regex source that matches any of `words`, written as a trie so that at each position the
+ * engine follows one branch per character instead of trying every keyword in turn. Where one
+ * keyword is a prefix of another, the longer one is preferred (greedy optional group).
+ */
+function trieSource(words: readonly string[]): string {
+  const root: TrieNode = { kids: new Map(), end: false };
+  for (const w of words) {
+    let node = root;
+    for (const ch of w) {
+      let next = node.kids.get(ch);
+      if (next === undefined) {
+        next = { kids: new Map(), end: false };
+        node.kids.set(ch, next);
+      }
+      node = next;
+    }
+    node.end = true;
+  }
+  const emit = (node: TrieNode): string => {
+    const alts: string[] = [];
+    for (const [ch, kid] of node.kids) alts.push(escapeRegExp(ch) + emit(kid));
+    if (alts.length === 0) return '';
+    const body = alts.length === 1 ? alts[0] : `(?:${alts.join('|')})`;
+    if (!node.end) return body;
+    return `(?:${alts.join('|')})?`;
+  };
+  return emit(root);
+}
+
+const KEYWORDS: readonly string[] = [...new Set(CATALOGUE.flatMap((e) => e.keywords))].sort();
+
+/**
+ * keyword -> indexes of the entries to try when that keyword is found. A found keyword also
+ * implies every keyword that is a substring of it (the scan reports only the longest keyword at
+ * each position), so those entries are included too. Indexes are sorted (catalogue order).
+ */
+const CANDIDATES: ReadonlyMap<string, readonly number[]> = (() => {
+  const map = new Map<string, number[]>();
+  for (const kw of KEYWORDS) {
+    const ids: number[] = [];
+    CATALOGUE.forEach((e, i) => {
+      if (e.keywords.some((k) => kw.includes(k))) ids.push(i);
+    });
+    map.set(kw, ids);
+  }
+  return map;
+})();
+
+const KEYWORD_SOURCE = trieSource(KEYWORDS);
+
+/** True iff a line may match some entry (it contains at least one catalogue keyword). No g flag. */
+export const KEYWORD_PREFILTER: RegExp = new RegExp(KEYWORD_SOURCE);
+
+/** The same alternation with the g flag, used to find every keyword in a line. */
+const KEYWORD_SCAN = new RegExp(KEYWORD_SOURCE, 'g');
+
+/** Candidate entry indexes for a line, in catalogue order; null when the line has no keyword. */
+function candidatesOf(text: string): readonly number[] | null {
+  KEYWORD_SCAN.lastIndex = 0;
+  const first = KEYWORD_SCAN.exec(text);
+  if (first === null) return null;
+  let result = CANDIDATES.get(first[0]) ?? [];
+  let merged: Set<number> | null = null;
+  KEYWORD_SCAN.lastIndex = first.index + 1;
+  for (let m = KEYWORD_SCAN.exec(text); m !== null; m = KEYWORD_SCAN.exec(text)) {
+    const ids = CANDIDATES.get(m[0]);
+    if (ids !== undefined && ids !== result) {
+      if (merged === null) merged = new Set(result);
+      for (const id of ids) merged.add(id);
+    }
+    KEYWORD_SCAN.lastIndex = m.index + 1;
+  }
+  if (merged !== null) result = [...merged].sort((a, b) => a - b);
+  return result;
+}
+
+/**
+ * Match one line of text (a message, or a stack/continuation line). Returns the first matching
+ * entry in catalogue order, or null. A line with no keyword costs one regex scan.
+ */
+export function matchMessage(text: string): CatalogueMatch | null {
+  const cands = candidatesOf(text);
+  if (cands === null) return null;
+  for (const i of cands) {
+    const entry = CATALOGUE[i];
+    const m = entry.pattern.exec(text);
+    if (m !== null) {
+      return { type: entry.type, fields: entry.fields(m.groups ?? {}, text), entry };
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Addresses inside exception lines
+
+const CAUSE_ADDR_PATTERNS: readonly RegExp[] = [
+  /wait response on the channel <(.*?)> timeout/,
+  /wait response on the channel (\S*) timeout/,
+  /\bconnect to <(.*?)> failed/,
+  /\bconnect to (?!master )(.*?) failed/,
+  /send request to <(.*?)> failed/,
+  /call the addr\[([^\]]*)\] timeout/,
+  /wait response from (\S+?) timeout/,
+  /send request failed to (\S+?)\.? Request:/,
+  /connect remote host\[([^\]]*)\]/,
+  /the channel\[(.*)\] is not writable/,
+  /\bBROKER:\s*(\S+)/,
+];
+
+/**
+ * Extract an address from an exception line (for cause/addr filling), e.g. from
+ * 'RemotingTimeoutException: wait response on the channel <10.0.0.1:9876> timeout, 3000(ms)'
+ * -> '10.0.0.1:9876'; null if none.
+ */
+export function addrFromCause(text: string): string | null {
+  for (const re of CAUSE_ADDR_PATTERNS) {
+    const m = re.exec(text);
+    if (m === null) continue;
+    let raw = m[1] ?? '';
+    // Netty Channel.toString(): `[id: 0x.., /local => /remote]` (3.x/4.0) or `[id: 0x.., L:/local - R:/remote]`.
+    const arrow = raw.lastIndexOf('=>');
+    const remote = raw.lastIndexOf('R:');
+    if (arrow >= 0 || remote >= 0) {
+      raw = raw.slice(arrow >= 0 ? arrow + 2 : remote + 2).replace(/\]+$/, '');
+    }
+    const addr = normAddr(raw);
+    if (addr !== null) return addr;
+  }
+  return null;
+}

@@ -1,0 +1,245 @@
+// Line layouts as data, in the spirit of lnav's format files: each layout is a header pattern with
+// named groups, a timestamp format, where its zone comes from, and sample lines that a test checks.
+// Sources: ../shared/rocketmq (RocketMQ's own logback/inner-logger patterns) and the layouts seen in
+// real pastes (FORMATS.md L1-L17). A source locks on to the layout that matched its first lines and
+// falls back to the others only for lines that do not match it (mixed pastes).
+
+import type { SourceKind } from './types.js';
+
+const LEVEL = '(?<level>TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)';
+
+export interface Layout {
+  id: string;
+  title: string;
+  /** Header pattern. Groups: ts, level, thread, logger, msg, and optional pid, line, method, mdc. */
+  header: RegExp;
+  /** Timestamp format of the `ts` group (see compileTimestamp), or null when the layout has no time. */
+  ts: string | null;
+  /** Characters before the timestamp (e.g. `[`). */
+  tsPrefix?: string;
+  /**
+   * Where the zone comes from: `gmt8` = fixed at GMT+8 by RocketMQ's pattern; `printed` = in the
+   * timestamp itself; `source` = the JVM/application zone (default +08:00, `--tz` overrides).
+   */
+  zone: 'gmt8' | 'printed' | 'source';
+  /** The layout prints a time of day only (no date). */
+  timeOnly?: boolean;
+  /** The message is on the line after the header (log4j `%l` pastes, L8). */
+  messageOnNextLine?: boolean;
+  /** The 4.3.0-4.7.1 inner logger printed seconds where millis belong (`,sss`). */
+  fakeMillisCheck?: boolean;
+  /** The kind this layout implies when the file name says nothing. */
+  impliesKind: SourceKind;
+  /** Version range this layout pins, when it does. */
+  versionHint?: string;
+  /** Lower wins when two layouts match the same number of detection lines. */
+  priority: number;
+  samples: string[];
+}
+
+export const LAYOUTS: readonly Layout[] = [
+  {
+    id: 'rocketmq-server',
+    title: 'RocketMQ server logback `yyyy-MM-dd HH:mm:ss LEVEL thread - msg` (also the 4.0-4.2 client logback binding)',
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}) ${LEVEL} (?<thread>[^\\s-][^ ]*(?: [^ -][^ ]*)*?) - (?<msg>.*)$`),
+    ts: 'yyyy-MM-dd HH:mm:ss',
+    zone: 'gmt8',
+    impliesKind: 'broker',
+    priority: 10,
+    samples: [
+      '2024-09-25 16:20:39 WARN NettyClientWorkerThread_3 - NETTY CLIENT PIPELINE: IDLE exception [10.169.133.146:9876]',
+      '2021-04-28 10:34:33 WARN MQClientFactoryScheduledThread - updateTopicRouteInfoFromNameServer Exception',
+    ],
+  },
+  {
+    id: 'rocketmq-server-nothread',
+    title: 'RocketMQ stats.log `yyyy-MM-dd HH:mm:ss LEVEL - msg`',
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}) ${LEVEL} - (?<msg>.*)$`),
+    ts: 'yyyy-MM-dd HH:mm:ss',
+    zone: 'gmt8',
+    impliesKind: 'stats',
+    priority: 9,
+    samples: ['2024-05-20 14:04:00 INFO - [TOPIC_PUT_NUMS] [TopicTest] Stats In One Minute, SUM: 120 TPS: 2.00 AVGPT: 1.00'],
+  },
+  {
+    id: 'rocketmq-bare',
+    title: 'RocketMQ watermark.log / protection.log `yyyy-MM-dd HH:mm:ss - msg`',
+    header: /^(?<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) - (?<msg>.*)$/,
+    ts: 'yyyy-MM-dd HH:mm:ss',
+    zone: 'gmt8',
+    impliesKind: 'watermark',
+    priority: 8,
+    samples: ['2024-05-20 14:03:18 - [WATERMARK] Send Queue Size: 37 SlowTimeMills: 184'],
+  },
+  {
+    id: 'rocketmq-client-inner',
+    title: 'RocketMQ client 4.3-5.0 inner logger `yyyy-MM-dd HH:mm:ss,SSS LEVEL Logger - msg`',
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} (?<logger>[A-Za-z_$][\\w$.]*) - (?<msg>.*)$`),
+    ts: 'yyyy-MM-dd HH:mm:ss,SSS',
+    zone: 'source',
+    fakeMillisCheck: true,
+    impliesKind: 'client',
+    versionHint: '4.3.0-5.0.0',
+    priority: 10,
+    samples: [
+      '2020-12-01 19:19:24,024 INFO RocketmqRemoting - NETTY CLIENT PIPELINE: CLOSE 192.168.0.153:10911',
+      '2024-05-20 14:03:11,490 WARN RocketmqClient - sendKernelImpl exception, resend at once, InvokeID: -4223562238651452357, RT: 8ms, Broker: MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=2]',
+    ],
+  },
+  {
+    id: 'rocketmq-client-log4j',
+    title: 'RocketMQ client 4.0-4.2 log4j/log4j2 binding, or log4j `%c{1}(%L)`: `yyyy-MM-dd HH:mm:ss,SSS LEVEL Logger(line) - msg`',
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} {1,2}(?<logger>[A-Za-z_$][\\w$.]*)\\((?<line>\\d+|\\?)\\) - (?<msg>.*)$`),
+    ts: 'yyyy-MM-dd HH:mm:ss,SSS',
+    zone: 'source',
+    impliesKind: 'client',
+    priority: 11,
+    samples: ['2018-02-06 18:44:08,425 WARN RocketmqClient(520) - sendKernelImpl exception'],
+  },
+  {
+    id: 'rocketmq-client-5x',
+    title: 'RocketMQ client 5.1+ logback `yyyy-MM-dd HH:mm:ss.SSS LEVEL [pid] [thread] [logger#method:line] - msg`',
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) ${LEVEL} {1,2}\\[(?<pid>\\d+)\\] \\[(?<thread>[^\\]]*)\\] \\[(?<logger>[^#\\]]*)#(?<method>[^:\\]]*):(?<line>[^\\]]*)\\] - (?<msg>.*)$`),
+    ts: 'yyyy-MM-dd HH:mm:ss.SSS',
+    zone: 'gmt8',
+    impliesKind: 'client',
+    versionHint: '>=5.1.0',
+    priority: 5,
+    samples: [
+      '2024-05-20 14:03:11.483 INFO  [23817] [NettyClientWorkerThread_1] [RocketmqRemoting#?:?] - NETTY CLIENT PIPELINE: CONNECT  10.0.0.2 => 10.0.0.1:10911',
+    ],
+  },
+  {
+    id: 'spring-boot',
+    title: 'Spring Boot 2.x default `yyyy-MM-dd HH:mm:ss.SSS  LEVEL pid --- [thread] logger : msg`',
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) {1,2}${LEVEL} +(?<pid>\\d+) --- \\[ *(?<thread>[^\\]]*?)\\] (?<logger>\\S+) *: (?<msg>.*)$`),
+    ts: 'yyyy-MM-dd HH:mm:ss.SSS',
+    zone: 'source',
+    impliesKind: 'app',
+    priority: 20,
+    samples: ['2024-01-15 10:00:01.123  INFO 4242 --- [           main] c.e.order.OrderApplication               : Started OrderApplication in 3.2 seconds'],
+  },
+  {
+    id: 'spring-boot-3',
+    title: 'Spring Boot 3.x default `yyyy-MM-ddTHH:mm:ss.SSS+hh:mm  LEVEL pid --- [app] [thread] logger : msg`',
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(?:Z|[+-]\\d{2}:\\d{2})) {1,2}${LEVEL} +(?<pid>\\d+) --- (?:\\[(?<mdc>[^\\]]*)\\] )?\\[ *(?<thread>[^\\]]*?)\\] (?<logger>\\S+) *: (?<msg>.*)$`),
+    ts: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
+    zone: 'printed',
+    impliesKind: 'app',
+    priority: 20,
+    samples: ['2024-01-15T10:00:01.123+08:00  INFO 4242 --- [order] [           main] c.e.order.OrderApplication               : Started'],
+  },
+  {
+    id: 'logback-line',
+    title: 'logback `%d [thread] LEVEL logger:line  msg` (no ` - `, L4)',
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>[\\w$.]+):(?<line>\\d+) {1,2}(?<msg>.*)$`),
+    ts: 'yyyy-MM-dd HH:mm:ss.SSS',
+    zone: 'source',
+    impliesKind: 'app',
+    priority: 21,
+    samples: [
+      '2020-11-02 14:00:01.253 [NettyClientPublicExecutor_2] ERROR c.a.c.s.b.r.integration.RocketMQMessageHandler:220  RocketMQ Message hasn\'t been sent.',
+    ],
+  },
+  {
+    id: 'logback-app',
+    title: 'logback/log4j `%d [thread] LEVEL logger - msg` (L3)',
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>\\S+) - (?<msg>.*)$`),
+    ts: 'yyyy-MM-dd HH:mm:ss.SSS',
+    zone: 'source',
+    impliesKind: 'app',
+    priority: 22,
+    samples: [
+      '2018-12-30 21:26:12.523 [pool-4-thread-1] ERROR com.alibaba.otter.canal.rocketmq.CanalRocketMQProducer - send flat message to hashed partition error',
+    ],
+  },
+  {
+    id: 'level-thread-mdc',
+    title: 'level before thread, MDC trace id, `Line:` (L10): `%d LEVEL [thread] [TID:..] logger Line:N - msg`',
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3}) ${LEVEL} {1,2}\\[(?<thread>[^\\]]+)\\] (?:\\[(?<mdc>[^\\]]*)\\] )?(?<logger>\\S+)(?: Line:(?<line>\\d+))? - (?<msg>.*)$`),
+    ts: 'yyyy-MM-dd HH:mm:ss.SSS',
+    zone: 'source',
+    impliesKind: 'app',
+    priority: 23,
+    samples: [
+      '2023-11-21 07:57:00.168 ERROR [DubboServerHandler-172.20.30.111:17690-thread-193] [TID:e66d07f2] c.sohu.tv.mq.rocketmq.RocketMQProducer Line:284 - send error',
+    ],
+  },
+  {
+    id: 'time-only',
+    title: 'logback console default, time only (L5, L6 RuoYi `[method,line] - `): `HH:mm:ss.SSS [thread] LEVEL logger - msg`',
+    header: new RegExp(`^(?<ts>\\d{2}:\\d{2}:\\d{2}\\.\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>\\S+) - (?:\\[(?<method>[\\w$]+),(?<line>\\d+)\\] - )?(?<msg>.*)$`),
+    ts: 'HH:mm:ss.SSS',
+    zone: 'source',
+    timeOnly: true,
+    impliesKind: 'app',
+    priority: 30,
+    samples: [
+      '04:21:23.861 [NettyClientSelector_1] INFO  RocketmqRemoting - closeChannel: close the connection to remote address[10.0.0.1:10911] result: true',
+      '15:50:28.835 [MQClientFactoryScheduledThread] INFO  RocketmqRemoting - [info,90] - createChannel: begin to connect remote host[x.x.x.x:10911] asynchronously',
+    ],
+  },
+  {
+    id: 'jboss',
+    title: 'JBoss/WildFly `HH:mm:ss,SSS LEVEL [category] (thread) msg` (L11)',
+    header: new RegExp(`^(?<ts>\\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} {1,2}\\[(?<logger>[^\\]]+)\\] (?:\\((?<thread>[^)]+)\\) )?(?<msg>.*)$`),
+    ts: 'HH:mm:ss,SSS',
+    zone: 'source',
+    timeOnly: true,
+    impliesKind: 'app',
+    priority: 31,
+    samples: ['10:52:07,674 ERROR [RocketMQSupport] Send [1] times, still failed, cost [3003]ms, Topic: autoPolicy, BrokersSent: [broker-a, null, null]'],
+  },
+  {
+    id: 'two-digit-year',
+    title: 'old com.alibaba client `yy-MM-dd HH:mm:ss LEVEL thread - msg` (L12)',
+    header: new RegExp(`^(?<ts>\\d{2}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}) ${LEVEL} (?<thread>[^\\s-][^ ]*(?: [^ -][^ ]*)*?) - (?<msg>.*)$`),
+    ts: 'yy-MM-dd HH:mm:ss',
+    // DERIVED: the 3.x client's logback pattern fixed GMT+8 like its 4.0 successor.
+    zone: 'gmt8',
+    impliesKind: 'client',
+    versionHint: '3.x',
+    priority: 12,
+    samples: ['16-11-02 10:56:03 ERROR PullMessageService - pullKernelImpl exception'],
+  },
+  {
+    id: 'bracket-ts',
+    title: 'bracketed timestamp `[yyyy-MM-dd HH:mm:ss.SSS] LEVEL msg` (L9)',
+    header: new RegExp(`^\\[(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3})\\] ${LEVEL} {1,2}(?<msg>.*)$`),
+    ts: 'yyyy-MM-dd HH:mm:ss.SSS',
+    tsPrefix: '[',
+    zone: 'source',
+    impliesKind: 'app',
+    priority: 24,
+    samples: ['[2018-12-10 03:29:44.384] ERROR op=global_exception_handler_print_error'],
+  },
+  {
+    id: 'rocketmq-client-cpp',
+    title: 'rocketmq-client-cpp `[yyyy-Mon-dd HH:mm:ss.ffffff](level):msg[function:line]` (L13)',
+    header: /^\[(?<ts>\d{4}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6})\]\((?<level>[a-z]+)\):(?<msg>.*?)(?:\[(?<method>[\w~:]+):(?<line>\d+)\])?\s*$/,
+    ts: 'yyyy-MMM-dd HH:mm:ss.SSSSSS',
+    tsPrefix: '[',
+    zone: 'source',
+    impliesKind: 'client',
+    versionHint: 'cpp',
+    priority: 13,
+    samples: ['[2020-May-17 07:41:38.780542](warning):Get topic[TBW102] route failed [TOPIC_NOT_EXIST].[getTopicRouteInfoFromNameServer:324]'],
+  },
+  {
+    id: 'log4j-location',
+    title: 'log4j `%l` paste, no time, message on the next line (L8): `[thread] LEVEL Logger.method (File.java:N)`',
+    header: new RegExp(`^\\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>[\\w$.]+)\\.(?<method>[\\w$<>]+) \\((?<file>[^:()]+):(?<line>\\d+)\\) ?(?<msg>)$`),
+    ts: null,
+    zone: 'source',
+    messageOnNextLine: true,
+    impliesKind: 'app',
+    priority: 40,
+    samples: ['[NettyClientSelector_1] INFO  RocketmqRemoting.info (Slf4jLoggerFactory.java:95) '],
+  },
+];
+
+export const LAYOUT_BY_ID: ReadonlyMap<string, Layout> = new Map(LAYOUTS.map((l) => [l.id, l]));
+
+/** Pseudo-layouts reported in the accounting when no header layout applies. */
+export const LAYOUT_SLS = 'aliyun-sls-copy';
+export const LAYOUT_NONE = 'none';

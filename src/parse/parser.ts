@@ -1,0 +1,648 @@
+// One source's lines -> records -> typed events, with exact accounting.
+//
+// Every line lands in exactly one count:
+//   records       a line that starts a record: a header of a known layout, the first line of an
+//                 exception printed without a header (L15 pastes), or an SLS copy's `+N` marker;
+//   continuation  a line that belongs to the record above: stack frames, `Caused by:`, `... N more`,
+//                 FAQ lines, wrapped message lines, the blank line after a 4.x client stack;
+//   unknown       a line outside any record (a paste that starts mid-stack, a header cut off,
+//                 a message with an application prefix and no header); still searched for events;
+//   unreadable    reported by the reader (binary, over-long).
+// Events are found in header messages and in any other line (stack lines included), at the line
+// where the text appears; one record yields one event of a kind even when a `Caused by:` chain
+// repeats the same text.
+
+import { KEYWORD_PREFILTER, addrFromCause, matchMessage } from './catalogue.js';
+import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
+import { compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
+import { GMT8, parseZone, type Zone } from './time.js';
+import type { EventFields, EventType, RmqEvent, SourceAccounting, SourceKind } from './types.js';
+
+export interface SourceParserOptions {
+  file: string;
+  host: string;
+  sourceIndex: number;
+  kindHint: SourceKind | null;
+  kindForced: boolean;
+  /** Zone for layouts whose zone is the JVM's/application's. */
+  defaultZone: Zone;
+  /** Zone forced by `--tz GLOB=ZONE`: applies whatever the layout says. */
+  forcedZone?: Zone | null;
+  /** Emit `other` events for records that match no catalogue entry. */
+  keepOther?: boolean;
+  /** Lines kept to detect the layout before locking on. */
+  detectLines?: number;
+}
+
+export interface ParseIssue {
+  file: string;
+  line: number | null;
+  message: string;
+}
+
+interface CompiledLayout {
+  layout: Layout;
+  ts: TimestampReader | null;
+  tsAt: number;
+}
+
+const COMPILED: CompiledLayout[] = LAYOUTS.map((layout) => ({
+  layout,
+  ts: layout.ts ? compileTimestamp(layout.ts) : null,
+  tsAt: layout.tsPrefix?.length ?? 0,
+})).sort((a, b) => a.layout.priority - b.layout.priority);
+
+const EXCEPTION_START = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:Exception|Error|Throwable)(?::|$)/;
+const EXCEPTION_ANYWHERE = /(?:^|\s|: )((?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*(?:Exception|Error)))(?::\s*(.*))?$/;
+const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.jar/;
+const CLIENT_VERSION = /ClientVersion:V(\d+)_(\d+)_(\d+)/;
+const SLS_MARK = /^\+\d+$/;
+const SLS_TS = /^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\]$/;
+const SLS_TS_READER = compileTimestamp('yyyy-MM-dd HH:mm:ss');
+
+interface OpenRecord {
+  line: number;
+  text: string;
+  ts: number | null;
+  clock: string | undefined;
+  level: string | null;
+  thread: string | null;
+  logger: string | null;
+  /** Events of this record, held until the record closes (fields may still be filled from later lines). */
+  events: RmqEvent[];
+  /** Event waiting for its cause from the next exception line. */
+  needsCause: RmqEvent | null;
+  /** Number of lines since the header (for messageOnNextLine). */
+  lines: number;
+  matchedAny: boolean;
+}
+
+export class SourceParser {
+  private readonly opts: SourceParserOptions;
+  private readonly emit: (e: RmqEvent) => void;
+  private readonly detectLimit: number;
+  private detectBuf: Array<[string, number]> | null = [];
+  private detectNonBlank = 0;
+
+  private primary: CompiledLayout | null = null;
+  private current: CompiledLayout | null = null;
+  private sls = false;
+  private zone: Zone = GMT8;
+  private zoneName = '+08:00';
+  private kind: SourceKind = 'unknown';
+
+  private rec: OpenRecord | null = null;
+  private loose: RmqEvent | null = null;
+  private seq = 0;
+  private lastTs: number | null = null;
+  private firstTs: number | null = null;
+  private wrapRun = 0;
+
+  // Fake millis (4.3.0-4.7.1 inner logger): decided from the first records, events held until then.
+  private fakeMillis: boolean | null = null;
+  private fakeVotes = 0;
+  private fakeSeconds = new Set<number>();
+  private held: RmqEvent[] | null = null;
+
+  private readonly versionHints = new Set<string>();
+  readonly issues: ParseIssue[] = [];
+  private readonly acc: SourceAccounting;
+  private layoutsSeen = new Set<string>();
+
+  constructor(opts: SourceParserOptions, emit: (e: RmqEvent) => void) {
+    this.opts = opts;
+    this.emit = emit;
+    this.detectLimit = opts.detectLines ?? 64;
+    this.acc = {
+      path: opts.file,
+      kind: 'unknown',
+      host: opts.host,
+      layout: LAYOUT_NONE,
+      zone: '',
+      lines: 0,
+      records: 0,
+      continuation: 0,
+      unknown: 0,
+      unreadable: 0,
+      events: {},
+    };
+  }
+
+  line(text: string, lineNo: number): void {
+    this.acc.lines++;
+    if (this.detectBuf) {
+      this.detectBuf.push([text, lineNo]);
+      if (text.trim().length > 0) this.detectNonBlank++;
+      if (this.detectNonBlank >= this.detectLimit) this.decide();
+      return;
+    }
+    this.process(text, lineNo);
+  }
+
+  unreadable(lineNo: number, reason: string): void {
+    this.acc.lines++;
+    this.acc.unreadable++;
+    if (this.acc.unreadable <= 3) this.issues.push({ file: this.opts.file, line: lineNo, message: reason });
+  }
+
+  /** Close the source: flush the open record and held events; returns the accounting. */
+  end(): SourceAccounting {
+    if (this.detectBuf) this.decide();
+    this.closeRecord();
+    if (this.loose) {
+      const ev = this.loose;
+      this.loose = null;
+      this.deliver(ev);
+    }
+    if (this.held) this.releaseHeld(this.fakeVotes > 0 && this.fakeSeconds.size > 0);
+    if (this.acc.unreadable > 3) {
+      this.issues.push({
+        file: this.opts.file,
+        line: null,
+        message: `${this.acc.unreadable} unreadable lines in all (the first 3 are listed)`,
+      });
+    }
+    this.acc.kind = this.kind;
+    this.acc.zone = this.zoneName;
+    this.acc.layout = this.layoutName();
+    if (this.versionHints.size) this.acc.versionHints = [...this.versionHints];
+    return this.acc;
+  }
+
+  get firstTime(): number | null {
+    return this.firstTs;
+  }
+  get lastTime(): number | null {
+    return this.lastTs;
+  }
+
+  // ---- layout detection -------------------------------------------------------------------
+
+  private decide(): void {
+    const buf = this.detectBuf ?? [];
+    this.detectBuf = null;
+    let best: CompiledLayout | null = null;
+    let bestCount = 0;
+    for (const c of COMPILED) {
+      let n = 0;
+      for (const [text] of buf) if (this.matchHeader(c, stripDebris(text)) !== null) n++;
+      if (n > bestCount) {
+        best = c;
+        bestCount = n;
+      }
+    }
+    if (!best) {
+      let marks = 0;
+      for (let i = 0; i + 1 < buf.length; i++) if (SLS_MARK.test(buf[i][0]) && SLS_TS.test(buf[i + 1][0])) marks++;
+      if (marks > 0) this.sls = true;
+    }
+    this.primary = best;
+    this.current = best;
+    this.setZoneAndKind(buf);
+    if (!best && !this.sls && buf.length > 0) {
+      this.issues.push({
+        file: this.opts.file,
+        line: null,
+        message: 'no known log layout in the first lines: read as plain text (records have no time)',
+      });
+    }
+    for (const [text, n] of buf) this.process(text, n);
+  }
+
+  private setZoneAndKind(buf: Array<[string, number]>): void {
+    const layout = this.primary?.layout;
+    if (this.opts.forcedZone) {
+      this.zone = this.opts.forcedZone;
+    } else if (layout && layout.zone === 'gmt8') {
+      this.zone = GMT8;
+    } else if (this.sls) {
+      this.zone = this.opts.defaultZone;
+    } else {
+      this.zone = this.opts.defaultZone;
+    }
+    this.zoneName = layout?.zone === 'printed' && !this.opts.forcedZone ? 'printed' : this.zone.name;
+    if (layout?.versionHint) this.versionHints.add(layout.versionHint);
+
+    if (this.opts.kindForced && this.opts.kindHint) {
+      this.kind = this.opts.kindHint;
+      return;
+    }
+    const fromContent = this.kindFromContent(buf);
+    const hint = this.opts.kindHint;
+    if (hint && (fromContent === null || compatible(hint, fromContent))) this.kind = hint;
+    else if (fromContent) {
+      if (hint && hint !== fromContent) {
+        this.issues.push({
+          file: this.opts.file,
+          line: null,
+          message: `named like a ${hint} log but reads like a ${fromContent} log: treated as ${fromContent}`,
+        });
+      }
+      this.kind = fromContent;
+    } else this.kind = hint ?? 'unknown';
+  }
+
+  private kindFromContent(buf: Array<[string, number]>): SourceKind | null {
+    const layout = this.primary?.layout;
+    const sample = buf.map(([t]) => t).join('\n');
+    if (!layout) {
+      return /rocketmq|RocketMQ|MQClientException|MQBrokerException/.test(sample) ? 'app' : null;
+    }
+    switch (layout.id) {
+      case 'rocketmq-bare':
+        return /\[WATERMARK\]/.test(sample) ? 'watermark' : 'broker';
+      case 'rocketmq-server-nothread':
+        return 'stats';
+      case 'rocketmq-server':
+      case 'two-digit-year': {
+        if (/ (NSScheduledThread\d*|NSScanScheduledThread) - |Name Server boot success|new broker registered|scanNotActiveBroker/.test(sample))
+          return 'namesrv';
+        if (/ (?:MQClientFactoryScheduledThread|PullMessageService|RebalanceService|NettyClientPublicExecutor_\d+) - /.test(sample) &&
+          !/ (brokerOutApi_thread_|SendMessageThread_|BrokerControllerScheduledThread)/.test(sample))
+          return 'client';
+        if (/putMessage|\[PAGECACHERT\]|\[STORETPS\]|CommitLog|AllocateMappedFileService|FlushRealTimeService/.test(sample) &&
+          !/ brokerOutApi_thread_/.test(sample))
+          return 'store';
+        if (/NETTY SERVER PIPELINE/.test(sample) && !/ (brokerOutApi_thread_|BrokerControllerScheduledThread|main) - /.test(sample))
+          return 'remoting';
+        return 'broker';
+      }
+      default:
+        return layout.impliesKind;
+    }
+  }
+
+  private layoutName(): string {
+    if (this.primary) {
+      const others = [...this.layoutsSeen].filter((l) => l !== this.primary!.layout.id);
+      return others.length ? `${this.primary.layout.id}+${others.join('+')}` : this.primary.layout.id;
+    }
+    if (this.sls) return LAYOUT_SLS;
+    return LAYOUT_NONE;
+  }
+
+  // ---- per line -----------------------------------------------------------------------------
+
+  private matchHeader(c: CompiledLayout, text: string): RegExpExecArray | null {
+    if (c.ts && !c.ts.shape(text, c.tsAt)) return null;
+    if (!c.ts && text.charCodeAt(0) !== 91 /* [ */) return null;
+    return c.layout.header.exec(text);
+  }
+
+  private process(raw: string, lineNo: number): void {
+    if (this.loose) this.settleLoose(raw);
+    if (this.sls) {
+      this.processSls(raw, lineNo);
+      return;
+    }
+    const c0 = raw.charCodeAt(0);
+    // Header candidates start with a digit or `[`, or carry paste debris (backtick, `**`, indent).
+    if ((c0 >= 48 && c0 <= 57) || c0 === 91 || c0 === 96 || c0 === 42 || c0 === 32) {
+      const text = c0 >= 48 && c0 <= 57 ? raw : stripDebris(raw);
+      let m: RegExpExecArray | null = null;
+      let layout = this.current;
+      if (layout) m = this.matchHeader(layout, text);
+      if (!m) {
+        const c1 = text.charCodeAt(0);
+        if ((c1 >= 48 && c1 <= 57) || c1 === 91) {
+          for (const c of COMPILED) {
+            if (c === this.current) continue;
+            m = this.matchHeader(c, text);
+            if (m) {
+              layout = c;
+              this.current = c;
+              break;
+            }
+          }
+        }
+      }
+      if (m && layout) {
+        this.openRecord(layout, m, this.unwrap(text), lineNo);
+        return;
+      }
+    }
+    if (this.rec) {
+      this.acc.continuation++;
+      this.continuation(raw, lineNo);
+      return;
+    }
+    if (raw.length === 0 || raw.trim().length === 0) {
+      this.acc.unknown++;
+      return;
+    }
+    const trimmed = raw.trim();
+    if (EXCEPTION_START.test(trimmed)) {
+      this.acc.records++;
+      this.rec = this.newRecord(lineNo, trimmed, null, undefined, null, null, null);
+      this.scan(trimmed, lineNo);
+      return;
+    }
+    // Outside any record: count as unknown, but still find the events it shows.
+    this.acc.unknown++;
+    this.scanLoose(trimmed, lineNo);
+  }
+
+  private processSls(raw: string, lineNo: number): void {
+    // Aliyun SLS console copy: `+N` / `[ts]` / `content:` / payload. Each `+N` is a record.
+    if (SLS_MARK.test(raw)) {
+      this.closeRecord();
+      this.acc.records++;
+      this.rec = this.newRecord(lineNo, raw, null, undefined, null, null, null);
+      return;
+    }
+    if (this.rec) {
+      this.acc.continuation++;
+      const m = SLS_TS.exec(raw);
+      if (m && this.rec.lines === 0) {
+        const f = SLS_TS_READER.read(m[1]);
+        if (f) this.rec.ts = this.toUtc(f);
+        this.noteTs(this.rec.ts);
+        this.rec.lines++;
+        return;
+      }
+      this.rec.lines++;
+      if (raw === 'content:') return;
+      if (this.rec.text === this.rec.text.trimEnd() && SLS_MARK.test(this.rec.text)) this.rec.text = raw;
+      this.scan(raw, lineNo);
+      return;
+    }
+    if (raw.trim().length === 0) this.acc.unknown++;
+    else {
+      this.acc.unknown++;
+      this.scanLoose(raw.trim(), lineNo);
+    }
+  }
+
+  private openRecord(c: CompiledLayout, m: RegExpExecArray, text: string, lineNo: number): void {
+    this.closeRecord();
+    this.acc.records++;
+    this.layoutsSeen.add(c.layout.id);
+    const g = m.groups ?? {};
+    let ts: number | null = null;
+    let clock: string | undefined;
+    if (c.ts && g.ts) {
+      const f = c.ts.read(g.ts);
+      if (f) {
+        if (c.layout.fakeMillisCheck && this.fakeMillis !== false) this.voteFakeMillis(f);
+        if (this.fakeMillis === true) f.ms = 0;
+        if (f.hasDate) ts = this.toUtc(f);
+        else clock = g.ts;
+      }
+    }
+    this.noteTs(ts);
+    const msg = g.msg ?? '';
+    const unwrapped = text !== m.input ? this.headerMsgAfterUnwrap(text, msg) : msg;
+    this.rec = this.newRecord(lineNo, text, ts, clock, g.level ?? null, g.thread?.trim() || null, g.logger ?? null);
+    if (unwrapped) this.scan(unwrapped, lineNo);
+  }
+
+  private headerMsgAfterUnwrap(text: string, msg: string): string {
+    // The header regex ran on the wrapped text; take the message from the unwrapped line instead.
+    const at = text.indexOf(msg.slice(0, Math.min(msg.length, 12)));
+    return at >= 0 ? text.slice(at) : msg;
+  }
+
+  private newRecord(
+    line: number,
+    text: string,
+    ts: number | null,
+    clock: string | undefined,
+    level: string | null,
+    thread: string | null,
+    logger: string | null,
+  ): OpenRecord {
+    return { line, text, ts, clock, level, thread, logger, events: [], needsCause: null, lines: 0, matchedAny: false };
+  }
+
+  private continuation(raw: string, lineNo: number): void {
+    const rec = this.rec!;
+    rec.lines++;
+    if (raw.length === 0) return;
+    if (rec.needsCause) {
+      const t = raw.trim();
+      const m = EXCEPTION_ANYWHERE.exec(t.startsWith('Caused by: ') ? t.slice(11) : t);
+      if (m && t.length > 0 && !t.startsWith('at ')) {
+        const ev = rec.needsCause;
+        ev.fields.cause = m[3] !== undefined ? `${m[2]}: ${m[3]}` : m[2];
+        if ('addr' in ev.fields && ev.fields.addr == null) ev.fields.addr = addrFromCause(t);
+        rec.needsCause = null;
+      } else if (!t.startsWith('Message{')) {
+        rec.needsCause = null;
+      }
+    }
+    const c0 = raw.charCodeAt(0);
+    // Stack frames carry no messages; the jar names in them tell the client version.
+    if (c0 === 9 || c0 === 32) {
+      const t = raw.trimStart();
+      if (t.startsWith('at ')) {
+        if (t.includes('.jar')) this.noteJar(t);
+        return;
+      }
+    } else if (c0 === 97 /* a */ && raw.startsWith('at ')) {
+      if (raw.includes('.jar')) this.noteJar(raw);
+      return;
+    }
+    this.scan(raw, lineNo);
+  }
+
+  private noteJar(frame: string): void {
+    const m = JAR_VERSION.exec(frame);
+    if (m) this.versionHints.add(m[1]);
+  }
+
+  /** Look for catalogue messages in one line of the open record. */
+  private scan(text: string, lineNo: number): void {
+    if (!KEYWORD_PREFILTER.test(text)) return;
+    const hit = matchMessage(text);
+    if (!hit) return;
+    const rec = this.rec!;
+    rec.matchedAny = true;
+    // One occurrence per record: a `Caused by:` chain repeats the same message, and a wrapper line
+    // (`updateTopicRouteInfoFromNameServer Exception`) is completed by the exception under it.
+    for (const e of rec.events) {
+      if (e.type === hit.type && compatibleFields(e.fields, hit.fields)) {
+        for (const [k, v] of Object.entries(hit.fields)) if (e.fields[k] == null && v != null) e.fields[k] = v;
+        return;
+      }
+    }
+    const ev = this.makeEvent(hit.type, hit.fields, lineNo, rec.text, rec);
+    if (hit.entry.id) ev.entry = hit.entry.id;
+    if (hit.entry.versionHint) {
+      ev.versionHint = hit.entry.versionHint;
+      this.versionHints.add(hit.entry.versionHint);
+    }
+    if (hit.type === 'startup') {
+      const v = CLIENT_VERSION.exec(text);
+      if (v) this.versionHints.add(`${v[1]}.${v[2]}.${v[3]}`);
+    }
+    if (hit.entry.causeFromNext) rec.needsCause = ev;
+    rec.events.push(ev);
+  }
+
+  /** A line outside any record: its event stands alone, with no time. */
+  private scanLoose(text: string, lineNo: number): void {
+    if (!KEYWORD_PREFILTER.test(text)) return;
+    const hit = matchMessage(text);
+    if (!hit) return;
+    const ev = this.makeEvent(hit.type, hit.fields, lineNo, text, null);
+    if (hit.entry.id) ev.entry = hit.entry.id;
+    if (hit.entry.versionHint) ev.versionHint = hit.entry.versionHint;
+    // Its cause may be printed on the next line (L16: ` sendKernelImpl exception, ...` then the exception).
+    if (hit.entry.causeFromNext) this.loose = ev;
+    else this.deliver(ev);
+  }
+
+  /** Fill a loose event's cause from the line after it, then let it go. */
+  private settleLoose(raw: string): void {
+    const ev = this.loose!;
+    this.loose = null;
+    const t = raw.trim();
+    const m = EXCEPTION_ANYWHERE.exec(t.startsWith('Caused by: ') ? t.slice(11) : t);
+    if (m && !t.startsWith('at ')) {
+      ev.fields.cause = m[3] !== undefined ? `${m[2]}: ${m[3]}` : m[2];
+      if ('addr' in ev.fields && ev.fields.addr == null) ev.fields.addr = addrFromCause(t);
+    }
+    this.deliver(ev);
+  }
+
+  private makeEvent(type: EventType, fields: EventFields, line: number, text: string, rec: OpenRecord | null): RmqEvent {
+    return {
+      ts: rec ? rec.ts : null,
+      ...(rec?.clock ? { clock: rec.clock } : {}),
+      host: this.opts.host,
+      kind: this.kind,
+      file: this.opts.file,
+      line,
+      level: rec ? rec.level : null,
+      thread: rec ? rec.thread : null,
+      logger: rec ? rec.logger : null,
+      type,
+      fields: { ...fields },
+      text,
+      source: this.opts.sourceIndex,
+      seq: 0,
+    };
+  }
+
+  private closeRecord(): void {
+    const rec = this.rec;
+    if (!rec) return;
+    this.rec = null;
+    if (rec.events.length === 0 && this.opts.keepOther) {
+      rec.events.push(this.makeEvent('other', {}, rec.line, rec.text, rec));
+    }
+    for (const e of rec.events) this.deliver(e);
+  }
+
+  private deliver(e: RmqEvent): void {
+    if (e.type !== 'other') this.acc.events[e.type] = (this.acc.events[e.type] ?? 0) + 1;
+    if (this.held) {
+      this.held.push(e);
+      return;
+    }
+    e.seq = this.seq++;
+    this.emit(e);
+  }
+
+  // ---- time ---------------------------------------------------------------------------------
+
+  private toUtc(f: TsFields): number {
+    if (f.offsetMin !== null && !this.opts.forcedZone) {
+      return Date.UTC(f.y, f.mo - 1, f.d, f.h, f.mi, f.s, f.ms) - f.offsetMin * 60000;
+    }
+    return this.zone.toUtc(f.y, f.mo, f.d, f.h, f.mi, f.s, f.ms);
+  }
+
+  private noteTs(ts: number | null): void {
+    if (ts === null) return;
+    if (this.firstTs === null) this.firstTs = ts;
+    if (this.lastTs === null || ts > this.lastTs) this.lastTs = ts;
+  }
+
+  private voteFakeMillis(f: TsFields): void {
+    if (this.fakeMillis !== null) return;
+    if (this.held === null) this.held = [];
+    if (f.ms !== f.s) {
+      this.releaseHeld(false);
+      return;
+    }
+    this.fakeVotes++;
+    if (f.s !== 0) this.fakeSeconds.add(f.s);
+    // Three distinct non-zero seconds all echoed in the millis: 1 in 10^9 by chance.
+    if (this.fakeSeconds.size >= 3) this.releaseHeld(true);
+  }
+
+  private releaseHeld(fake: boolean): void {
+    this.fakeMillis = fake;
+    const held = this.held ?? [];
+    this.held = null;
+    if (fake) {
+      this.versionHints.delete('4.3.0-5.0.0');
+      this.versionHints.add('4.3.0-4.7.1');
+      this.issues.push({
+        file: this.opts.file,
+        line: null,
+        message: 'the millisecond field repeats the seconds (client 4.3.0-4.7.1 logger bug): read as .000',
+      });
+    }
+    for (const e of held) {
+      if (fake && e.ts !== null) e.ts -= ((e.ts % 1000) + 1000) % 1000;
+      e.seq = this.seq++;
+      this.emit(e);
+    }
+    if (fake && this.rec && this.rec.ts !== null) this.rec.ts -= ((this.rec.ts % 1000) + 1000) % 1000;
+  }
+
+  // ---- paste damage -------------------------------------------------------------------------
+
+  /** Undo a terminal hard wrap: a run of spaces inserted at column 80 (FORMATS.md §5). */
+  private unwrap(text: string): string {
+    if (text.length <= 100) return text;
+    let out = text;
+    for (let col = 80; col < out.length - 20; col += 80) {
+      if (out.charCodeAt(col) !== 32 || out.charCodeAt(col + 19) !== 32) continue;
+      let end = col;
+      while (end < out.length && out.charCodeAt(end) === 32) end++;
+      const run = end - col;
+      if (run < 20) continue;
+      if (this.wrapRun === 0) this.wrapRun = run;
+      const remove = Math.min(run, this.wrapRun);
+      out = out.slice(0, col) + out.slice(col + remove);
+    }
+    return out;
+  }
+}
+
+function stripDebris(raw: string): string {
+  let t = raw;
+  if (t.startsWith('**')) t = t.slice(2);
+  if (t.startsWith('`')) t = t.slice(1);
+  if (t.charCodeAt(0) === 32) t = t.trimStart();
+  if (t.endsWith('**')) t = t.slice(0, -2);
+  if (t.endsWith('`')) t = t.slice(0, -1);
+  return t;
+}
+
+function compatible(hint: SourceKind, content: SourceKind): boolean {
+  if (hint === content) return true;
+  // Server logback files share one layout: trust the name among server kinds.
+  const server: SourceKind[] = ['broker', 'namesrv', 'remoting', 'store', 'stats', 'watermark'];
+  if (server.includes(hint) && server.includes(content)) return hint !== 'watermark' || content === 'watermark';
+  if (hint === 'client' && content === 'app') return true;
+  return false;
+}
+
+/** Same event told twice: no field has two different non-null values. */
+function compatibleFields(a: EventFields, b: EventFields): boolean {
+  for (const k of Object.keys(b)) {
+    const x = a[k];
+    const y = b[k];
+    if (x == null || y == null || k === 'cause') continue;
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.join('\u0000') !== y.join('\u0000')) return false;
+    } else if (x !== y) return false;
+  }
+  return true;
+}
+
+export { parseZone };

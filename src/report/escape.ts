@@ -1,0 +1,51 @@
+// Log text is data: a log line must never drive the terminal. Control characters and ANSI escapes
+// inside log text are shown escaped (`\x1b`, `\t`), and long texts are cut to the column budget.
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+export function escapeText(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    if (c === '\t') return '\\t';
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** Escape, then cut to `width` columns with an ellipsis. */
+export function clip(text: string, width: number): string {
+  const t = escapeText(text);
+  if (width <= 0) return '';
+  return t.length <= width ? t : t.slice(0, Math.max(0, width - 1)) + '…';
+}
+
+export interface Palette {
+  red(s: string): string;
+  yellow(s: string): string;
+  green(s: string): string;
+  cyan(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+const id = (s: string) => s;
+const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+
+export const PLAIN: Palette = { red: id, yellow: id, green: id, cyan: id, dim: id, bold: id };
+export const ANSI: Palette = {
+  red: wrap(31, 39),
+  yellow: wrap(33, 39),
+  green: wrap(32, 39),
+  cyan: wrap(36, 39),
+  dim: wrap(2, 22),
+  bold: wrap(1, 22),
+};
+
+/** Colour only on a TTY, and never with NO_COLOR (https://no-color.org) or FORCE_COLOR=0. */
+export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Palette {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return PLAIN;
+  if (env.FORCE_COLOR === '0') return PLAIN;
+  return stream.isTTY ? ANSI : PLAIN;
+}

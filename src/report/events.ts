@@ -1,0 +1,230 @@
+// `rmq-diag events` output: the merged timeline as a table for people or NDJSON for machines,
+// then the accounting of every input line. The NDJSON schema is documented in docs/json.md.
+
+import Table from 'cli-table3';
+import { formatDuration, intervalToDuration } from 'date-fns';
+import { formatIso, formatShort, type Zone } from '../parse/time.js';
+import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
+import type { Timeline } from '../timeline/build.js';
+import { clip, escapeText, type Palette } from './escape.js';
+
+export interface EventsOutputOptions {
+  json: boolean;
+  zone: Zone;
+  since: number | null;
+  until: number | null;
+  /** Terminal width; Infinity when not a terminal (nothing is cut). */
+  width: number;
+  palette: Palette;
+  /** Called before the first event line is written (e.g. to clear a progress line). */
+  beforeFirst?: () => void;
+}
+
+export interface Writer {
+  write(s: string): unknown;
+}
+
+export const JSON_SCHEMA_VERSION = 1;
+
+/** One event as the stable JSON object (docs/json.md). */
+export function eventToJson(e: RmqEvent, zone: Zone): Record<string, unknown> {
+  const o: Record<string, unknown> = {
+    time: e.ts === null ? null : formatIso(e.ts, zone),
+  };
+  if (e.clock) o.clock = e.clock;
+  o.host = e.host;
+  o.kind = e.kind;
+  o.file = e.file;
+  o.line = e.line;
+  o.level = e.level;
+  o.thread = e.thread;
+  o.logger = e.logger;
+  o.type = e.type;
+  o.fields = e.fields;
+  o.text = e.text;
+  if (e.entry) o.entry = e.entry;
+  if (e.versionHint) o.versionHint = e.versionHint;
+  return o;
+}
+
+export function inputToJson(a: SourceAccounting): Record<string, unknown> {
+  const events = Object.values(a.events).reduce((s, n) => s + (n ?? 0), 0);
+  return {
+    path: a.path,
+    kind: a.kind,
+    host: a.host,
+    layout: a.layout,
+    zone: a.zone,
+    lines: a.lines,
+    records: a.records,
+    events,
+    eventsByType: a.events,
+    continuation: a.continuation,
+    unknown: a.unknown,
+    unreadable: a.unreadable,
+    ...(a.encoding ? { encoding: a.encoding } : {}),
+    ...(a.versionHints ? { versionHints: a.versionHints } : {}),
+  };
+}
+
+function fieldText(v: FieldValue): string {
+  if (v === null) return '-';
+  if (Array.isArray(v)) return `[${v.join(',')}]`;
+  return String(v);
+}
+
+/** Key fields of an event, compact: `reason=TIMEOUT_CLEAN_QUEUE waitMs=401 queueSize=34`. */
+export function eventDetail(e: RmqEvent): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(e.fields)) {
+    if (v === null || v === undefined) continue;
+    parts.push(`${k}=${fieldText(v)}`);
+  }
+  return parts.length ? parts.join(' ') : e.text.trim();
+}
+
+function shortFile(file: string): string {
+  const i = file.lastIndexOf('/');
+  return i >= 0 ? file.slice(i + 1) : file;
+}
+
+export async function writeEvents(timeline: Timeline, out: Writer, o: EventsOutputOptions): Promise<number> {
+  let n = 0;
+  const p = o.palette;
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    o.beforeFirst?.();
+    if (!o.json) {
+      out.write(header(timeline, o));
+      out.write(p.bold(row(['TIME', 'HOST', 'TYPE', 'DETAIL', 'WHERE'], o.width)) + '\n');
+    }
+  };
+  for await (const e of timeline.events()) {
+    if (o.since !== null && (e.ts === null || e.ts < o.since)) continue;
+    if (o.until !== null && (e.ts === null || e.ts > o.until)) continue;
+    start();
+    n++;
+    if (o.json) {
+      out.write(JSON.stringify(eventToJson(e, o.zone)) + '\n');
+      continue;
+    }
+    const time = e.ts === null ? (e.clock ?? '-') : formatShort(e.ts, o.zone);
+    const detail = e.type === 'other' ? e.text.trim() : eventDetail(e);
+    const line = row([time, e.host, e.type, detail, `${shortFile(e.file)}:${e.line}`], o.width);
+    out.write(colourFor(e, p)(line) + '\n');
+  }
+  start();
+  if (o.json) {
+    out.write(JSON.stringify(summaryJson(timeline, o.zone, n)) + '\n');
+  } else {
+    if (n === 0) out.write(p.dim('(no events match)') + '\n');
+    out.write('\n' + accountingTable(timeline.accounting, o.width) + '\n');
+    out.write(issuesText(timeline, p));
+  }
+  return n;
+}
+
+function colourFor(e: RmqEvent, p: Palette): (s: string) => string {
+  if (e.type === 'other') return p.dim;
+  if (e.level === 'ERROR' || e.level === 'FATAL') return p.red;
+  if (e.level === 'WARN' || e.level === 'WARNING' || e.level === 'warning') return p.yellow;
+  return (s) => s;
+}
+
+/** Fixed columns: time 23, host 14, type 20, where 28, detail gets the rest (at least 16). */
+function row(cells: string[], width: number): string {
+  const [time, host, type, detail, where] = cells;
+  const fixed = [23, 14, 20];
+  const whereW = Number.isFinite(width) ? Math.min(28, Math.max(12, Math.floor(width / 5))) : where.length;
+  const detailW = Number.isFinite(width) ? Math.max(16, width - fixed.reduce((a, b) => a + b + 1, 0) - whereW - 1) : Infinity;
+  const pad = (s: string, w: number) => {
+    const c = clip(s, w);
+    return c + ' '.repeat(Math.max(0, w - c.length));
+  };
+  const d = Number.isFinite(detailW) ? pad(detail, detailW) : escapeText(detail);
+  return `${pad(time, 23)} ${pad(host, 14)} ${pad(type, 20)} ${d} ${Number.isFinite(width) ? clip(where, whereW) : where}`;
+}
+
+function header(t: Timeline, o: EventsOutputOptions): string {
+  const hosts = [...new Set(t.sources.map((s) => s.host))];
+  const lines = [
+    `inputs: ${t.sources.length} file${t.sources.length === 1 ? '' : 's'} from ${hosts.length} host${hosts.length === 1 ? '' : 's'} (${clip(hosts.join(', '), Math.max(20, (Number.isFinite(o.width) ? o.width : 200) - 30))})`,
+  ];
+  if (t.first !== null && t.last !== null) {
+    const dur = formatDuration(intervalToDuration({ start: t.first, end: t.last })) || '0 seconds';
+    lines.push(`window: ${formatShort(t.first, o.zone)} .. ${formatShort(t.last, o.zone)} (${dur})`);
+  }
+  lines.push(zoneNote(t, o.zone));
+  return lines.join('\n') + '\n\n';
+}
+
+export function zoneNote(t: Timeline, out: Zone): string {
+  const assumed =
+    !t.defaultZoneChosen && t.accounting.some((a) => a.zone === t.defaultZone.name && sourceZoneIsAssumed(a));
+  return (
+    `times in ${out.name}` +
+    (assumed ? `; sources whose layout does not fix a zone were read as ${t.defaultZone.name} (default; --tz to change)` : '')
+  );
+}
+
+const FIXED_ZONE_LAYOUTS = new Set([
+  'rocketmq-server',
+  'rocketmq-server-nothread',
+  'rocketmq-bare',
+  'rocketmq-client-5x',
+  'two-digit-year',
+  'spring-boot-3',
+]);
+
+function sourceZoneIsAssumed(a: SourceAccounting): boolean {
+  const primary = a.layout.split('+')[0];
+  return !FIXED_ZONE_LAYOUTS.has(primary);
+}
+
+export function accountingTable(acc: SourceAccounting[], width: number): string {
+  const narrow = Number.isFinite(width) && width < 110;
+  const head = narrow
+    ? ['source', 'kind', 'lines', 'records', 'cont.', 'unkn.', 'unrd.', 'events']
+    : ['source', 'kind', 'host', 'layout', 'zone', 'lines', 'records', 'cont.', 'unknown', 'unread.', 'events'];
+  const fixed = narrow ? [8, 8, 8, 7, 7, 7, 8] : [10, 14, 24, 8, 9, 9, 8, 9, 9, 8];
+  const srcW = Number.isFinite(width) ? Math.max(14, width - fixed.reduce((a, b) => a + b, 0) - (head.length + 1)) : 60;
+  const table = new Table({
+    head,
+    colWidths: [srcW, ...fixed],
+    wordWrap: true,
+    wrapOnWordBoundary: false,
+    style: { head: [], border: [] },
+  });
+  for (const a of acc) {
+    const events = Object.values(a.events).reduce((s, n) => s + (n ?? 0), 0);
+    const cells = narrow
+      ? [escapeText(a.path), a.kind, a.lines, a.records, a.continuation, a.unknown, a.unreadable, events]
+      : [escapeText(a.path), a.kind, escapeText(a.host), a.layout, a.zone, a.lines, a.records, a.continuation, a.unknown, a.unreadable, events];
+    table.push(cells.map(String));
+  }
+  return table.toString();
+}
+
+function issuesText(t: Timeline, p: Palette): string {
+  if (!t.issues.length) return '';
+  return t.issues.map((i) => p.yellow(`note: ${escapeText(i.file)}${i.line !== null ? `:${i.line}` : ''}: ${escapeText(i.message)}`)).join('\n') + '\n';
+}
+
+export function summaryJson(t: Timeline, zone: Zone, events: number): Record<string, unknown> {
+  return {
+    schemaVersion: JSON_SCHEMA_VERSION,
+    summary: {
+      zone: zone.name,
+      defaultZone: t.defaultZone.name,
+      window: {
+        start: t.first === null ? null : formatIso(t.first, zone),
+        end: t.last === null ? null : formatIso(t.last, zone),
+      },
+      events,
+      inputs: t.accounting.map(inputToJson),
+      issues: t.issues,
+    },
+  };
+}

@@ -1,0 +1,205 @@
+// Inputs -> sources -> parsed (in parallel) -> one merged, time-ordered event stream.
+//
+// Sources are parsed whole before the merge starts (phase 1), each into a small in-memory batch
+// plus a spill file; the merge (phase 2) streams from those, so memory holds only a window of
+// events per source. Large inputs are parsed by worker threads (one per core), biggest file first.
+
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { globMatch } from '../ingest/glob.js';
+import { resolveInputs, type InputIssue, type SourceSpec } from '../ingest/sources.js';
+import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
+import { parseZone, type Zone } from '../parse/time.js';
+import { cursorOf, mergeEvents } from './merge.js';
+import { parseSource, type ParseJob, type ParsedSource } from './parse-source.js';
+
+export interface BuildOptions {
+  inputs: string[];
+  kind?: Array<[string, string]>;
+  host?: Array<[string, string]>;
+  /** `--tz ZONE` (default for sources whose layout does not fix the zone). */
+  tzDefault?: string;
+  /** `--tz GLOB=ZONE` (forces the zone of matching sources). */
+  tzRules?: Array<[string, string]>;
+  keepOther?: boolean;
+  types?: EventType[] | null;
+  /** Worker threads: 0 = parse in this thread; default: one per core for inputs over 32 MiB. */
+  workers?: number;
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
+  cwd?: string;
+}
+
+export interface Timeline {
+  sources: SourceSpec[];
+  accounting: SourceAccounting[];
+  issues: InputIssue[];
+  /** Zone used for sources whose layout does not fix one, and whether the user chose it. */
+  defaultZone: Zone;
+  defaultZoneChosen: boolean;
+  first: number | null;
+  last: number | null;
+  bytes: number;
+  /** The merged stream; call once. */
+  events(): AsyncGenerator<RmqEvent>;
+  /** Remove spill files. */
+  close(): void;
+}
+
+const WORKER_THRESHOLD = 32 << 20;
+
+export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
+  const defaultZone = parseZone(opts.tzDefault ?? '+08:00');
+  const tzRules = (opts.tzRules ?? []).map(([g, z]) => [g, parseZone(z).name] as const);
+  const { sources, issues } = await resolveInputs(opts.inputs, {
+    kind: opts.kind as Array<[string, never]> | undefined,
+    host: opts.host,
+    cwd: opts.cwd,
+  });
+
+  const spillDir = mkdtempSync(join(tmpdir(), 'rmq-diag-'));
+  const jobs: ParseJob[] = sources.map((spec, index) => {
+    const rule = tzRules.find(([g]) => matchesSource(g, spec));
+    return {
+      index,
+      spec,
+      defaultZone: defaultZone.name,
+      forcedZone: rule ? rule[1] : null,
+      keepOther: opts.keepOther ?? false,
+      types: opts.types ?? null,
+      spillDir,
+    };
+  });
+
+  const sizes = sources.map((s) => sizeOf(s));
+  const total = sizes.reduce((a, b) => a + b, 0);
+  let done = 0;
+  const progress = (bytes: number) => {
+    done += bytes;
+    opts.onProgress?.(done, total);
+  };
+  const nWorkers =
+    opts.workers ?? (total >= WORKER_THRESHOLD && jobs.length > 1 ? Math.min(availableParallelism(), jobs.length) : 0);
+
+  let parsed: ParsedSource[];
+  try {
+    parsed = nWorkers > 0 ? await runInWorkers(jobs, sizes, nWorkers, progress) : await runHere(jobs, progress);
+  } catch (err) {
+    rmSync(spillDir, { recursive: true, force: true });
+    throw err;
+  }
+  parsed.sort((a, b) => a.index - b.index);
+
+  let first: number | null = null;
+  let last: number | null = null;
+  let bytes = 0;
+  for (const p of parsed) {
+    issues.push(...p.issues);
+    bytes += p.bytes;
+    if (p.firstTs !== null && (first === null || p.firstTs < first)) first = p.firstTs;
+    if (p.lastTs !== null && (last === null || p.lastTs > last)) last = p.lastTs;
+  }
+
+  let used = false;
+  return {
+    sources,
+    accounting: parsed.map((p) => p.accounting),
+    issues,
+    defaultZone,
+    defaultZoneChosen: opts.tzDefault !== undefined,
+    first,
+    last,
+    bytes,
+    events() {
+      if (used) throw new Error('Timeline.events() can be called once');
+      used = true;
+      return mergeEvents(parsed.map((p) => cursorOf(p.spill, p.events)));
+    },
+    close() {
+      rmSync(spillDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function matchesSource(glob: string, spec: SourceSpec): boolean {
+  return globMatch(glob, spec.display) || globMatch(glob, spec.path) || globMatch(glob, basename(spec.path));
+}
+
+function sizeOf(spec: SourceSpec): number {
+  if (spec.path === '-') return 0;
+  try {
+    return statSync(spec.path).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function runHere(jobs: ParseJob[], progress: (n: number) => void): Promise<ParsedSource[]> {
+  const out: ParsedSource[] = [];
+  for (const job of jobs) {
+    let last = 0;
+    const r = await parseSource(job, (b) => {
+      progress(b - last);
+      last = b;
+    });
+    progress(r.bytes - last);
+    out.push(r);
+  }
+  return out;
+}
+
+function runInWorkers(
+  jobs: ParseJob[],
+  sizes: number[],
+  n: number,
+  progress: (n: number) => void,
+): Promise<ParsedSource[]> {
+  // Biggest first, so the last file to finish is a small one. stdin stays in this thread.
+  const queue = jobs.filter((j) => j.spec.path !== '-').sort((a, b) => sizes[b.index] - sizes[a.index]);
+  const local = jobs.filter((j) => j.spec.path === '-');
+  const results: ParsedSource[] = [];
+  return new Promise((resolve, reject) => {
+    let running = 0;
+    let failed = false;
+    const workerUrl = new URL('./worker.js', import.meta.url);
+    const startWorker = () => {
+      const w = new Worker(workerUrl);
+      running++;
+      const feed = () => {
+        const job = queue.shift();
+        if (!job) {
+          w.postMessage({ exit: true });
+          return;
+        }
+        w.postMessage({ job });
+      };
+      w.on('message', (msg: { progress?: number; result?: ParsedSource; progressTail?: number; error?: string }) => {
+        if (msg.progress) progress(msg.progress);
+        if (msg.result) {
+          progress(msg.progressTail ?? 0);
+          results.push(msg.result);
+          feed();
+        }
+        if (msg.error) {
+          failed = true;
+          reject(new Error(msg.error));
+          void w.terminate();
+        }
+      });
+      w.on('error', (err) => {
+        failed = true;
+        reject(err);
+      });
+      w.on('exit', () => {
+        running--;
+        if (running === 0 && !failed) {
+          runHere(local, progress).then((r) => resolve([...results, ...r]), reject);
+        }
+      });
+      feed();
+    };
+    for (let i = 0; i < Math.max(1, Math.min(n, queue.length)); i++) startWorker();
+    if (queue.length === 0 && running === 0) runHere(local, progress).then(resolve, reject);
+  });
+}

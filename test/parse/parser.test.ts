@@ -1,0 +1,241 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SourceParser } from '../../src/parse/parser.js';
+import { parseZone } from '../../src/parse/time.js';
+import type { RmqEvent, SourceAccounting, SourceKind } from '../../src/parse/types.js';
+
+const REAL = join(__dirname, '..', 'fixtures', 'real');
+
+function parseLines(lines: string[], opts: { kindHint?: SourceKind | null; keepOther?: boolean; tz?: string } = {}) {
+  const events: RmqEvent[] = [];
+  const p = new SourceParser(
+    {
+      file: 'f.log',
+      host: 'h',
+      sourceIndex: 0,
+      kindHint: opts.kindHint ?? null,
+      kindForced: false,
+      defaultZone: parseZone(opts.tz ?? '+08:00'),
+      keepOther: opts.keepOther,
+    },
+    (e) => events.push(e),
+  );
+  lines.forEach((l, i) => p.line(l, i + 1));
+  const acc = p.end();
+  return { events, acc, issues: p.issues };
+}
+
+function fileLines(name: string): string[] {
+  const text = readFileSync(join(REAL, name), 'utf8');
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+function balanced(acc: SourceAccounting): boolean {
+  return acc.lines === acc.records + acc.continuation + acc.unknown + acc.unreadable;
+}
+
+const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
+
+describe('real excerpts', () => {
+  const files = readdirSync(REAL).filter((f) => f.endsWith('.log'));
+
+  it('every file accounts for every line', () => {
+    for (const f of files) {
+      const { acc } = parseLines(fileLines(f));
+      expect(balanced(acc), f).toBe(true);
+      expect(acc.lines, f).toBe(fileLines(f).length);
+    }
+  });
+
+  it('detects the layouts FORMATS.md names', () => {
+    const expected: Record<string, string> = {
+      '01-sca-timeout-clean-queue-app-log.log': 'logback-line',
+      '05-putmessage-in-lock-eclipse-3.2.6.log': 'rocketmq-server',
+      '09-aliyun-sls-timeout-clean-queue-mangled.log': 'aliyun-sls-copy',
+      '15-sendkernelimpl-1500ms-no-header.log': 'none',
+      '17-canal-wait-response-on-channel.log': 'logback-app',
+      '19-log4j-location-closechannel-senddefaultimpl-timeout.log': 'log4j-location',
+      '25-client-log-closechannel-shutdown-fake-millis.log': 'rocketmq-client-inner',
+      '29-jboss-style-send-1-times-still-failed.log': 'jboss',
+      '31-cpp-client-get-topic-route-failed.log': 'rocketmq-client-cpp',
+      '35-broker-log-terminal-wrapped-register-shutdown.log': 'rocketmq-server',
+      '41-broker-registerbroker-exception-hostname-channel.log': 'rocketmq-server',
+      '47-alibaba-3.4.6-yy-date-channel-not-writable.log': 'two-digit-year',
+    };
+    for (const [f, layout] of Object.entries(expected)) expect(parseLines(fileLines(f)).acc.layout, f).toBe(layout);
+  });
+
+  it('reads a headerless stack paste as one record with its frames as continuation (L15)', () => {
+    const { acc, events } = parseLines(fileLines('03-timeout-clean-queue-bare-stack.log'));
+    expect(acc).toMatchObject({ records: 1, continuation: 8, unknown: 0 });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'busy-reply', line: 1, ts: null, fields: { waitMs: 309, queueSize: 4 } });
+  });
+
+  it('fills the cause of a send attempt from the exception on the next line (L16)', () => {
+    const { events, acc } = parseLines(fileLines('15-sendkernelimpl-1500ms-no-header.log'));
+    expect(acc.unknown).toBe(1);
+    const attempt = events.find((e) => e.type === 'send-attempt-failed')!;
+    expect(attempt.fields).toMatchObject({ rtMs: 1501, brokerName: 'broker-b', queueId: 5, topic: 'AAA_BUSINESS' });
+    expect(attempt.fields.cause).toMatch(/^RemotingTimeoutException: wait response on the channel <1:10909> timeout, 1500\(ms\)/);
+    expect(events.find((e) => e.type === 'rpc-timeout')!.fields).toMatchObject({ addr: '1:10909', timeoutMs: 1500 });
+  });
+
+  it('reads the Aliyun SLS copy: one record per +N, time from the [ts] line, whitespace-collapsed CODE: 2', () => {
+    const { events, acc } = parseLines(fileLines('09-aliyun-sls-timeout-clean-queue-mangled.log'));
+    expect(acc.records).toBe(10);
+    expect(balanced(acc)).toBe(true);
+    const busy = events.filter((e) => e.type === 'busy-reply');
+    expect(busy).toHaveLength(1);
+    expect(busy[0]).toMatchObject({ line: 4, fields: { waitMs: 2006, queueSize: 681 } });
+    expect(iso(busy[0].ts)).toBe('2022-01-23T12:28:38.000Z');
+  });
+
+  it('reads the message of a log4j %l header from the next line (L8)', () => {
+    const { events } = parseLines(fileLines('19-log4j-location-closechannel-senddefaultimpl-timeout.log'));
+    expect(events.map((e) => e.type)).toEqual(['send-call-timeout', 'channel-closed']);
+    expect(events[1]).toMatchObject({ line: 7, thread: 'NettyClientSelector_1', level: 'INFO', fields: { addr: null } });
+  });
+
+  it('treats the 4.3.0-4.7.1 fake millis as .000 and says so', () => {
+    const { events, acc, issues } = parseLines(fileLines('25-client-log-closechannel-shutdown-fake-millis.log'));
+    expect(acc.versionHints).toContain('4.3.0-4.7.1');
+    expect(issues.some((i) => /repeats the seconds/.test(i.message))).toBe(true);
+    for (const e of events) expect(iso(e.ts)).toBe('2020-12-01T11:19:24.000Z');
+    expect(events[0]).toMatchObject({ logger: 'RocketmqRemoting', thread: null });
+  });
+
+  it('keeps real millis of a 4.8+ inner-logger file', () => {
+    const lines = [
+      '2024-05-20 14:03:11,482 INFO RocketmqRemoting - createChannel: begin to connect remote host[10.0.0.1:10911] asynchronously',
+      '2024-05-20 14:03:12,483 INFO RocketmqRemoting - NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => 10.0.0.1:10911',
+      '2024-05-20 14:03:13,013 INFO RocketmqRemoting - NETTY CLIENT PIPELINE: CLOSE 10.0.0.1:10911',
+    ];
+    const { events } = parseLines(lines);
+    expect(events.map((e) => iso(e.ts))).toEqual(['2024-05-20T06:03:12.483Z', '2024-05-20T06:03:13.013Z']);
+  });
+
+  it('undoes a terminal hard wrap at column 80 (FORMATS.md §5)', () => {
+    const { events } = parseLines(fileLines('35-broker-log-terminal-wrapped-register-shutdown.log'));
+    const reg = events.filter((e) => e.type === 'broker-registered');
+    expect(reg.map((e) => e.fields.namesrvAddr)).toEqual(['192.168.111.213:9876', '192.168.111.212:9876', '192.168.111.214:9876']);
+    expect(events.some((e) => e.type === 'shutdown')).toBe(true);
+  });
+
+  it('takes the time of day of time-only layouts as clock, with no date', () => {
+    const { events } = parseLines(fileLines('29-jboss-style-send-1-times-still-failed.log'));
+    expect(events[0]).toMatchObject({ type: 'send-failed', ts: null, clock: '10:52:07,674', logger: 'RocketMQSupport' });
+    expect(events[0].fields.brokersSent).toEqual(['broker-a', 'null', 'null']);
+  });
+
+  it('merges a wrapper line and the exception under it into one event (fixture 23)', () => {
+    const { events } = parseLines(fileLines('23-update-topic-route-tbw102-code17.log'));
+    const r = events.filter((e) => e.type === 'route-update-failed');
+    expect(r).toHaveLength(1);
+    expect(r[0]).toMatchObject({ line: 1, fields: { topic: 'TBW102' } });
+    expect(String(r[0].fields.cause)).toMatch(/CODE: 17/);
+  });
+
+  it('finds the client version in jar names of stack frames', () => {
+    expect(parseLines(fileLines('17-canal-wait-response-on-channel.log')).acc.versionHints).toContain('4.3.0');
+  });
+
+  it('reads server times as GMT+8 whatever the default zone', () => {
+    const { events } = parseLines(fileLines('05-putmessage-in-lock-eclipse-3.2.6.log'), { tz: 'UTC' });
+    expect(iso(events[0].ts)).toBe('2018-05-16T05:36:23.000Z');
+  });
+
+  it('reads application times in the default zone', () => {
+    const { events } = parseLines(fileLines('17-canal-wait-response-on-channel.log'), { tz: 'UTC' });
+    expect(iso(events[0].ts)).toBe('2018-12-30T21:26:12.523Z');
+  });
+
+  it('emits other records only when asked', () => {
+    const lines = fileLines('45-namesrv-log-new-broker-registered-ha-mismatch.log');
+    const without = parseLines(lines);
+    const withOther = parseLines(lines, { keepOther: true });
+    expect(without.events.some((e) => e.type === 'other')).toBe(false);
+    expect(withOther.events.filter((e) => e.type !== 'other')).toHaveLength(without.events.length);
+    expect(withOther.events).toHaveLength(without.acc.records);
+  });
+});
+
+describe('kinds from content', () => {
+  it('tells a NameServer log from a broker log by its threads', () => {
+    expect(parseLines(fileLines('45-namesrv-log-new-broker-registered-ha-mismatch.log')).acc.kind).toBe('namesrv');
+    expect(parseLines(fileLines('43-broker-update-namesrvaddr-register-ok.log')).acc.kind).toBe('broker');
+  });
+  it('trusts the file name among server kinds', () => {
+    expect(parseLines(fileLines('05-putmessage-in-lock-eclipse-3.2.6.log'), { kindHint: 'store' }).acc.kind).toBe('store');
+  });
+  it('says so when the name and the content disagree', () => {
+    const r = parseLines(fileLines('25-client-log-closechannel-shutdown-fake-millis.log'), { kindHint: 'watermark' });
+    expect(r.acc.kind).toBe('client');
+    expect(r.issues.some((i) => /reads like a client log/.test(i.message))).toBe(true);
+  });
+});
+
+describe('mixed and damaged input', () => {
+  it('switches layout for lines of another layout and counts them as records', () => {
+    const lines = [
+      '2024-05-20 14:03:07 INFO main - The broker[broker-a, 192.168.1.10:10911] boot success. serializeType=JSON',
+      '2024-05-20 14:03:17 INFO brokerOutApi_thread_1 - register broker[0]to name server 192.168.1.5:9876 OK',
+      '2024-05-20 14:03:18 - [WATERMARK] Send Queue Size: 37 SlowTimeMills: 184',
+      '\tat x.y.Z(Z.java:1)',
+      '2024-05-20 14:03:19 INFO brokerOutApi_thread_1 - register broker[0]to name server 192.168.1.6:9876 OK',
+    ];
+    const { acc, events } = parseLines(lines);
+    expect(acc).toMatchObject({ records: 4, continuation: 1, unknown: 0, layout: 'rocketmq-server+rocketmq-bare' });
+    expect(events.map((e) => e.type)).toEqual(['startup', 'broker-registered', 'watermark', 'broker-registered']);
+  });
+
+  it('counts lines before the first record as unknown', () => {
+    const lines = ['\tat a.b.C(C.java:1)', '\t... 3 more', '2024-05-20 14:03:07 INFO main - hello', '\tat x'];
+    expect(parseLines(lines).acc).toMatchObject({ unknown: 2, records: 1, continuation: 1 });
+  });
+
+  it('a blank line after a 4.x client stack belongs to the record', () => {
+    const lines = [
+      '2024-05-20 14:03:11,490 WARN RocketmqClient - sendKernelImpl exception, resend at once, InvokeID: 1, RT: 8ms, Broker: MessageQueue [topic=T, brokerName=broker-a, queueId=2]',
+      'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed',
+      '\tat org.apache.rocketmq.remoting.netty.NettyRemotingClient.invokeSync(NettyRemotingClient.java:407)',
+      '',
+      '2024-05-20 14:03:11,491 WARN RocketmqClient - Message{topic=\'T\', flag=0}',
+    ];
+    const { acc, events } = parseLines(lines);
+    expect(acc).toMatchObject({ records: 2, continuation: 3, unknown: 0 });
+    expect(events.map((e) => e.type)).toEqual(['send-attempt-failed', 'connect-failed']);
+    expect(events[0].fields.cause).toBe('RemotingConnectException: connect to 10.0.0.1:10911 failed');
+  });
+
+  it('never crashes and accounts every line for random text, cut lines and shuffled layouts', () => {
+    const pool = readdirSync(REAL)
+      .filter((f) => f.endsWith('.log'))
+      .flatMap((f) => fileLines(f));
+    const lineArb = fc.oneof(
+      fc.constantFrom(...pool),
+      fc.constantFrom(...pool).chain((l) => fc.nat({ max: Math.max(0, l.length) }).map((n) => l.slice(0, n))),
+      fc.constantFrom(...pool).chain((l) => fc.nat({ max: Math.max(0, l.length) }).map((n) => l.slice(n))),
+      fc.string({ maxLength: 200 }),
+      fc.string({ unit: 'binary', maxLength: 120 }),
+    );
+    fc.assert(
+      fc.property(fc.array(lineArb, { maxLength: 150 }), fc.boolean(), (lines, keepOther) => {
+        const { acc, events } = parseLines(lines, { keepOther });
+        expect(balanced(acc)).toBe(true);
+        expect(acc.lines).toBe(lines.length);
+        for (const e of events) {
+          expect(e.line).toBeGreaterThanOrEqual(1);
+          expect(e.line).toBeLessThanOrEqual(lines.length);
+        }
+        const seqs = events.map((e) => e.seq);
+        expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
