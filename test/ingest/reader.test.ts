@@ -1,0 +1,392 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Readable } from 'node:stream';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readSource, readStream, type LineSink, type ReadOptions, type ReadResult } from '../../src/ingest/reader.js';
+import type { SourceSpec } from '../../src/ingest/sources.js';
+
+type Ev = ['line', number, string] | ['unreadable', number, string];
+
+function collector(): { sink: LineSink; events: Ev[] } {
+  const events: Ev[] = [];
+  return {
+    events,
+    sink: {
+      line: (text, n) => events.push(['line', n, text]),
+      unreadable: (n, reason) => events.push(['unreadable', n, reason]),
+    },
+  };
+}
+
+function chunked(buf: Buffer, sizes: number[] = []): Readable {
+  const chunks: Buffer[] = [];
+  let pos = 0;
+  let i = 0;
+  while (pos < buf.length) {
+    const n = sizes.length > 0 ? Math.max(1, sizes[i++ % sizes.length]) : buf.length;
+    chunks.push(buf.subarray(pos, pos + n));
+    pos += n;
+  }
+  return Readable.from(chunks);
+}
+
+async function read(input: Buffer | string, opts?: ReadOptions, sizes?: number[]) {
+  const { sink, events } = collector();
+  const buf = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  const res = await readStream(chunked(buf, sizes), 'test.log', sink, opts);
+  return { res, events, texts: events.filter((e) => e[0] === 'line').map((e) => e[2]) };
+}
+
+let tmp: string;
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rmq-reader-'));
+});
+afterEach(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function spec(p: string, display = path.basename(p)): SourceSpec {
+  return { path: p, display, host: 'h', kindHint: null, kindForced: false, gz: false, group: 'h/x', rotation: 0 };
+}
+
+describe('line accounting', () => {
+  it.each([
+    ['', []],
+    ['a', ['a']],
+    ['a\n', ['a']],
+    ['a\nb', ['a', 'b']],
+    ['a\nb\n', ['a', 'b']],
+    ['\n', ['']],
+    ['\n\n', ['', '']],
+    ['a\n\nb\n', ['a', '', 'b']],
+  ])('%j -> %j', async (input, expected) => {
+    const { res, texts, events } = await read(input);
+    expect(texts).toEqual(expected);
+    expect(res.lines).toBe(expected.length);
+    expect(events.map((e) => e[1])).toEqual(expected.map((_, i) => i + 1));
+    expect(res.bytes).toBe(Buffer.byteLength(input));
+    expect(res.decompressedBytes).toBe(Buffer.byteLength(input));
+  });
+
+  it('is the same whatever the chunk boundaries (incl. split UTF-8 characters)', async () => {
+    const text = 'héllo wörld 中文\r\nsecond 😀 line\nthird';
+    const whole = await read(text);
+    for (const size of [1, 2, 3, 5, 7]) {
+      const part = await read(text, {}, [size]);
+      expect(part.events).toEqual(whole.events);
+      expect(part.res.encoding).toBe('utf-8');
+    }
+    expect(whole.texts).toEqual(['héllo wörld 中文', 'second 😀 line', 'third']);
+  });
+});
+
+describe('terminators and encodings', () => {
+  it('strips the \\r of CRLF and reports crlf', async () => {
+    const { res, texts } = await read('a\r\nb\r\nc\r\n');
+    expect(texts).toEqual(['a', 'b', 'c']);
+    expect(res.crlf).toBe(true);
+    const lf = await read('a\nb\r x\n');
+    expect(lf.texts).toEqual(['a', 'b\r x']);
+    expect(lf.res.crlf).toBe(false);
+  });
+
+  it('drops a UTF-8 byte-order mark from line 1', async () => {
+    const { texts, res } = await read(Buffer.from([0xef, 0xbb, 0xbf, 0x61, 0x0a, 0x62]));
+    expect(texts).toEqual(['a', 'b']);
+    expect(res.lines).toBe(2);
+  });
+
+  it('decodes a GBK line (中文 = d6 d0 ce c4)', async () => {
+    const gbkLine = Buffer.concat([Buffer.from('INFO '), Buffer.from([0xd6, 0xd0, 0xce, 0xc4]), Buffer.from('\n')]);
+    const { res, texts } = await read(Buffer.concat([Buffer.from('plain ascii\n'), gbkLine]));
+    expect(texts).toEqual(['plain ascii', 'INFO 中文']);
+    expect(res.encoding).toBe('gbk');
+    expect(res.issues).toEqual([]);
+  });
+
+  it('reports mixed UTF-8 and GBK once per file', async () => {
+    const gbkLine = Buffer.from([0xd6, 0xd0, 0xce, 0xc4, 0x0a]);
+    const { res, texts } = await read(Buffer.concat([Buffer.from('utf8 中文\n'), gbkLine, gbkLine]));
+    expect(texts).toEqual(['utf8 中文', '中文', '中文']);
+    expect(res.encoding).toBe('mixed');
+    expect(res.issues).toEqual([
+      {
+        file: 'test.log',
+        line: 2,
+        message: 'mixed encodings: 2 lines decoded as GBK (first at line 2), the rest as UTF-8',
+      },
+    ]);
+  });
+
+  it('decodes invalid UTF-8 with replacement characters and one issue', async () => {
+    const bad = Buffer.from([0x61, 0xff, 0x62, 0x0a]); // 0xff is neither UTF-8 nor GBK
+    const latin1 = Buffer.from('caf\xe9 au lait\n', 'latin1'); // e9 20 is not GBK either
+    const { res, texts } = await read(Buffer.concat([Buffer.from('ok\n'), bad, Buffer.from('fine\n'), bad, latin1]));
+    expect(texts).toEqual(['ok', 'a\ufffdb', 'fine', 'a\ufffdb', 'caf\ufffd au lait']);
+    expect(res.encoding).toBe('utf-8');
+    expect(res.issues).toEqual([
+      {
+        file: 'test.log',
+        line: 2,
+        message: '3 lines not valid UTF-8 or GBK (first at line 2), shown with replacement characters',
+      },
+    ]);
+  });
+
+  it('marks binary lines unreadable (NUL, or >30% control bytes)', async () => {
+    const input = Buffer.concat([
+      Buffer.from('good\n'),
+      Buffer.from([0x61, 0x00, 0x62, 0x0a]),
+      Buffer.from('\x01\x02\x03abcd\n'),
+      Buffer.from('\x1b[31mred\x1b[0m\ttab\f\n'),
+      Buffer.from('end'),
+    ]);
+    const { res, events } = await read(input);
+    expect(events).toEqual([
+      ['line', 1, 'good'],
+      ['unreadable', 2, 'binary data'],
+      ['unreadable', 3, 'binary data'],
+      ['line', 4, '\x1b[31mred\x1b[0m\ttab\f'],
+      ['line', 5, 'end'],
+    ]);
+    expect(res.lines).toBe(5);
+  });
+
+  it('skips a binary file with one issue', async () => {
+    const f = path.join(tmp, 'lib.jar');
+    fs.writeFileSync(f, randomBytes(200_000));
+    const { sink, events } = collector();
+    const res = await readSource(spec(f), sink);
+    expect(events).toEqual([]);
+    expect(res.lines).toBe(0);
+    expect(res.encoding).toBe('binary');
+    expect(res.issues).toEqual([{ file: 'lib.jar', line: null, message: 'binary file, skipped' }]);
+  });
+
+  it('skips a gzipped binary file, and stops reading it', async () => {
+    const { res, events } = await read(gzipSync(randomBytes(300_000)), {}, [4096]);
+    expect(events).toEqual([]);
+    expect(res.encoding).toBe('binary');
+    expect(res.issues.map((i) => i.message)).toEqual(['binary file, skipped']);
+    expect(res.decompressedBytes).toBeLessThan(300_000);
+  });
+
+  it('skips a control-heavy file too', async () => {
+    const bytes = Buffer.alloc(1000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = i % 3 === 0 ? 0x41 : 0x01;
+    const { res, events } = await read(bytes);
+    expect(events).toEqual([]);
+    expect(res.issues.map((i) => i.message)).toEqual(['binary file, skipped']);
+  });
+});
+
+describe('long lines', () => {
+  it('reports a line longer than maxLineBytes once and skips it', async () => {
+    const input = `short\n${'x'.repeat(100)}\nafter\n${'y'.repeat(11)}`;
+    for (const sizes of [[], [1], [7], [33]]) {
+      const { res, events } = await read(input, { maxLineBytes: 10 }, sizes);
+      expect(events).toEqual([
+        ['line', 1, 'short'],
+        ['unreadable', 2, 'line longer than 10 bytes (100 bytes)'],
+        ['line', 3, 'after'],
+        ['unreadable', 4, 'line longer than 10 bytes (11 bytes)'],
+      ]);
+      expect(res.lines).toBe(4);
+    }
+  });
+
+  it('uses 1 MiB by default', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 5, 0x61);
+    const input = Buffer.concat([Buffer.from('a\n'), big, Buffer.from('\nb\n')]);
+    const { res, events } = await read(input, {}, [1 << 20]);
+    expect(events).toEqual([
+      ['line', 1, 'a'],
+      ['unreadable', 2, `line longer than 1 MiB (${big.length} bytes)`],
+      ['line', 3, 'b'],
+    ]);
+    expect(res.lines).toBe(3);
+  });
+
+  it('accepts a line of exactly maxLineBytes', async () => {
+    const { events } = await read(`${'z'.repeat(10)}\n`, { maxLineBytes: 10 }, [3]);
+    expect(events).toEqual([['line', 1, 'z'.repeat(10)]]);
+  });
+});
+
+describe('gzip', () => {
+  it('reads gzip detected by magic bytes, with or without .gz, in any chunking', async () => {
+    const text = 'one\ntwo\r\nthree';
+    const gz = gzipSync(text);
+    for (const sizes of [[], [1], [5]]) {
+      const { res, texts } = await read(gz, {}, sizes);
+      expect(texts).toEqual(['one', 'two', 'three']);
+      expect(res.bytes).toBe(gz.length);
+      expect(res.decompressedBytes).toBe(Buffer.byteLength(text));
+    }
+    const f = path.join(tmp, 'no-extension');
+    fs.writeFileSync(f, gz);
+    const { sink, events } = collector();
+    const res = await readSource(spec(f), sink);
+    expect(events.map((e) => e[2])).toEqual(['one', 'two', 'three']);
+    expect(res.issues).toEqual([]);
+  });
+
+  it('reads multi-member gzip', async () => {
+    const { texts } = await read(Buffer.concat([gzipSync('a\nb'), gzipSync('c\n')]));
+    expect(texts).toEqual(['a', 'bc']);
+  });
+
+  it('keeps the lines of a truncated gzip and names the last line', async () => {
+    const lines = Array.from({ length: 20000 }, (_, i) => `line ${i} ${(i * 7919) % 10007}`);
+    const gz = gzipSync(lines.join('\n') + '\n');
+    const f = path.join(tmp, 'broker.1.log.gz');
+    fs.writeFileSync(f, gz.subarray(0, Math.floor(gz.length / 2)));
+    const { sink, events } = collector();
+    const res = await readSource(spec(f, 'otherdays/broker.1.log.gz'), sink);
+    expect(res.lines).toBeGreaterThan(1000);
+    expect(res.lines).toBe(events.length);
+    // every complete line is intact; the last one may be cut short
+    for (let i = 0; i < events.length - 1; i++) expect(events[i]).toEqual(['line', i + 1, lines[i]]);
+    expect(lines[events.length - 1].startsWith(events[events.length - 1][2])).toBe(true);
+    expect(res.issues).toEqual([
+      {
+        file: 'otherdays/broker.1.log.gz',
+        line: res.lines,
+        message: `broken gzip data after line ${res.lines}: unexpected end of file`,
+      },
+    ]);
+  });
+
+  it('reports corrupt gzip data without throwing', async () => {
+    const gz = gzipSync(Array.from({ length: 5000 }, (_, i) => `row ${i}`).join('\n'));
+    const bad = Buffer.from(gz);
+    for (let i = 200; i < 260; i++) bad[i] ^= 0x5a;
+    const { res } = await read(bad);
+    expect(res.issues).toHaveLength(1);
+    expect(res.issues[0].message).toMatch(/^broken gzip data after line \d+: \S.*$/);
+    expect(res.issues[0].line).toBe(res.lines);
+  });
+
+  it('streams a thousandfold .gz in bounded memory', async () => {
+    const gc = exposeGc();
+    const lineBlock = Buffer.from('2024-01-01 00:00:00,000 INFO main - compressible line of text\n'.repeat(16384)); // ~1 MiB
+    const member = gzipSync(lineBlock, { level: 9 });
+    const members = 50;
+    const gz = Buffer.concat(Array.from({ length: members }, () => member)); // ~50 MiB inflated
+    expect((lineBlock.length * members) / gz.length).toBeGreaterThan(300);
+    const giant = Buffer.concat(Array.from({ length: members }, () => gzipSync(Buffer.alloc(1 << 20, 0x61), { level: 9 })));
+    expect((members << 20) / giant.length).toBeGreaterThan(900); // ~ thousandfold
+
+    for (const [input, expectLines, inflated] of [
+      [gz, 16384 * members, members * lineBlock.length],
+      [giant, 1, members * (1 << 20)], // one 50 MiB line: must be skipped, not accumulated
+    ] as const) {
+      gc();
+      const base = memory();
+      const samples: number[] = [];
+      const sample = (): void => {
+        gc();
+        samples.push(memory() - base);
+      };
+      let count = 0;
+      const sink: LineSink = {
+        line: () => {
+          if (++count % 50_000 === 0) sample();
+        },
+        unreadable: () => {
+          count++;
+          sample();
+        },
+      };
+      // zlib inflates on the thread pool, so a timer samples memory all along the inflation
+      const timer = setInterval(sample, 5);
+      let res: ReadResult;
+      try {
+        res = await readStream(chunked(input, [4096]), 'big.gz', sink);
+      } finally {
+        clearInterval(timer);
+      }
+      expect(res.lines).toBe(expectLines);
+      expect(res.decompressedBytes).toBe(inflated);
+      // Freed buffers can be released a little after a GC on a busy machine, so a single sample may
+      // be high; holding the data (50 MiB) would lift most samples far above these bounds.
+      samples.sort((a, b) => a - b);
+      expect(samples.length).toBeGreaterThanOrEqual(4);
+      expect(samples[Math.floor(samples.length / 2)]).toBeLessThan(16 * 1024 * 1024);
+      expect(samples[samples.length - 1]).toBeLessThan(40 * 1024 * 1024);
+    }
+  });
+});
+
+function exposeGc(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
+function memory(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+describe('files, stdin, progress, abort', () => {
+  it('reports a missing file as an issue with 0 lines', async () => {
+    const { sink, events } = collector();
+    const res = await readSource(spec(path.join(tmp, 'gone.log'), 'gone.log'), sink);
+    expect(events).toEqual([]);
+    expect(res.lines).toBe(0);
+    expect(res.issues).toEqual([{ file: 'gone.log', line: null, message: 'no such file or directory: gone.log' }]);
+  });
+
+  it('reports a directory given as a file', async () => {
+    const { sink } = collector();
+    const res = await readSource(spec(tmp, 'somedir'), sink);
+    expect(res.issues).toEqual([{ file: 'somedir', line: null, message: 'is a directory: somedir' }]);
+  });
+
+  it('reads stdin for "-" (gzip detection included)', async () => {
+    const stdin = Readable.from([gzipSync('from\nstdin\n')]);
+    const spy = vi.spyOn(process, 'stdin', 'get').mockReturnValue(stdin as unknown as typeof process.stdin);
+    try {
+      const { sink, events } = collector();
+      const res = await readSource(spec('-', '-'), sink);
+      expect(events).toEqual([
+        ['line', 1, 'from'],
+        ['line', 2, 'stdin'],
+      ]);
+      expect(res.lines).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('reports progress in raw bytes', async () => {
+    const f = path.join(tmp, 'p.log');
+    const data = Buffer.from('abc\n'.repeat(1_000_000));
+    fs.writeFileSync(f, data);
+    const seen: number[] = [];
+    const { sink } = collector();
+    const res = await readSource(spec(f), sink, { onProgress: (n) => seen.push(n) });
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen[seen.length - 1]).toBe(data.length);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    expect(res.lines).toBe(1_000_000);
+  });
+
+  it('rejects when aborted', async () => {
+    const ac = new AbortController();
+    let n = 0;
+    const sink: LineSink = {
+      line: () => {
+        if (++n === 10) ac.abort();
+      },
+      unreadable: () => {},
+    };
+    const chunks = Array.from({ length: 200 }, () => Buffer.from('x\n'.repeat(40_000)));
+    await expect(readStream(Readable.from(chunks), 'x', sink, { signal: ac.signal })).rejects.toThrow(/abort/i);
+  });
+});
