@@ -41,7 +41,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-server',
     title: 'RocketMQ server logback `yyyy-MM-dd HH:mm:ss LEVEL thread - msg` (also the 4.0-4.2 client logback binding)',
-    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}) ${LEVEL} (?<thread>[^\\s-][^ ]*(?: [^ -][^ ]*)*?) - (?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}) ${LEVEL} (?<thread>[^\\s-][^ ]*(?: [^ -][^ ]*)*?) - `),
     ts: 'yyyy-MM-dd HH:mm:ss',
     zone: 'gmt8',
     impliesKind: 'broker',
@@ -54,7 +54,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-server-nothread',
     title: 'RocketMQ stats.log `yyyy-MM-dd HH:mm:ss LEVEL - msg`',
-    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}) ${LEVEL} - (?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}) ${LEVEL} - `),
     ts: 'yyyy-MM-dd HH:mm:ss',
     zone: 'gmt8',
     impliesKind: 'stats',
@@ -64,7 +64,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-bare',
     title: 'RocketMQ watermark.log / protection.log `yyyy-MM-dd HH:mm:ss - msg`',
-    header: /^(?<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) - (?<msg>.*)$/,
+    header: /^(?<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) - /,
     ts: 'yyyy-MM-dd HH:mm:ss',
     zone: 'gmt8',
     impliesKind: 'watermark',
@@ -74,7 +74,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-client-inner',
     title: 'RocketMQ client 4.3-5.0 inner logger `yyyy-MM-dd HH:mm:ss,SSS LEVEL Logger - msg`',
-    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} (?<logger>[A-Za-z_$][\\w$.]*) - (?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} (?<logger>[A-Za-z_$][\\w$.]*) - `),
     ts: 'yyyy-MM-dd HH:mm:ss,SSS',
     zone: 'source',
     fakeMillisCheck: true,
@@ -89,7 +89,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-client-log4j',
     title: 'RocketMQ client 4.0-4.2 log4j/log4j2 binding, or log4j `%c{1}(%L)`: `yyyy-MM-dd HH:mm:ss,SSS LEVEL Logger(line) - msg`',
-    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} {1,2}(?<logger>[A-Za-z_$][\\w$.]*)\\((?<line>\\d+|\\?)\\) - (?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} {1,2}(?<logger>[A-Za-z_$][\\w$.]*)\\((?<line>\\d+|\\?)\\) - `),
     ts: 'yyyy-MM-dd HH:mm:ss,SSS',
     zone: 'source',
     impliesKind: 'client',
@@ -99,7 +99,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-client-5x',
     title: 'RocketMQ client 5.1+ logback `yyyy-MM-dd HH:mm:ss.SSS LEVEL [pid] [thread] [logger#method:line] - msg`',
-    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) ${LEVEL} {1,2}\\[(?<pid>\\d+)\\] \\[(?<thread>[^\\]]*)\\] \\[(?<logger>[^#\\]]*)#(?<method>[^:\\]]*):(?<line>[^\\]]*)\\] - (?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) ${LEVEL} {1,2}\\[(?<pid>\\d+)\\] \\[(?<thread>[^\\]]*)\\] \\[(?<logger>[^#\\]]*)#(?<method>[^:\\]]*):(?<line>[^\\]]*)\\] - `),
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     zone: 'gmt8',
     impliesKind: 'client',
@@ -112,7 +112,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'spring-boot',
     title: 'Spring Boot 2.x default `yyyy-MM-dd HH:mm:ss.SSS  LEVEL pid --- [thread] logger : msg`',
-    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) {1,2}${LEVEL} +(?<pid>\\d+) --- \\[ *(?<thread>[^\\]]*?)\\] (?<logger>\\S+) *: (?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) {1,2}${LEVEL} +(?<pid>\\d+) --- \\[ *(?<thread>[^\\]]*?)\\] (?<logger>\\S+) *: `),
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     zone: 'source',
     impliesKind: 'app',
@@ -122,7 +122,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'spring-boot-3',
     title: 'Spring Boot 3.x default `yyyy-MM-ddTHH:mm:ss.SSS+hh:mm  LEVEL pid --- [app] [thread] logger : msg`',
-    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(?:Z|[+-]\\d{2}:\\d{2})) {1,2}${LEVEL} +(?<pid>\\d+) --- (?:\\[(?<mdc>[^\\]]*)\\] )?\\[ *(?<thread>[^\\]]*?)\\] (?<logger>\\S+) *: (?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(?:Z|[+-]\\d{2}:\\d{2})) {1,2}${LEVEL} +(?<pid>\\d+) --- (?:\\[(?<mdc>[^\\]]*)\\] )?\\[ *(?<thread>[^\\]]*?)\\] (?<logger>\\S+) *: `),
     ts: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
     zone: 'printed',
     impliesKind: 'app',
@@ -132,7 +132,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'logback-line',
     title: 'logback `%d [thread] LEVEL logger:line  msg` (no ` - `, L4)',
-    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>[\\w$.]+):(?<line>\\d+) {1,2}(?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>[\\w$.]+):(?<line>\\d+) {1,2}`),
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     zone: 'source',
     impliesKind: 'app',
@@ -144,7 +144,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'logback-app',
     title: 'logback/log4j `%d [thread] LEVEL logger - msg` (L3)',
-    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>\\S+) - (?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>\\S+) - `),
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     zone: 'source',
     impliesKind: 'app',
@@ -156,7 +156,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'level-thread-mdc',
     title: 'level before thread, MDC trace id, `Line:` (L10): `%d LEVEL [thread] [TID:..] logger Line:N - msg`',
-    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3}) ${LEVEL} {1,2}\\[(?<thread>[^\\]]+)\\] (?:\\[(?<mdc>[^\\]]*)\\] )?(?<logger>\\S+)(?: Line:(?<line>\\d+))? - (?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3}) ${LEVEL} {1,2}\\[(?<thread>[^\\]]+)\\] (?:\\[(?<mdc>[^\\]]*)\\] )?(?<logger>\\S+)(?: Line:(?<line>\\d+))? - `),
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     zone: 'source',
     impliesKind: 'app',
@@ -193,7 +193,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'two-digit-year',
     title: 'old com.alibaba client `yy-MM-dd HH:mm:ss LEVEL thread - msg` (L12)',
-    header: new RegExp(`^(?<ts>\\d{2}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}) ${LEVEL} (?<thread>[^\\s-][^ ]*(?: [^ -][^ ]*)*?) - (?<msg>.*)$`),
+    header: new RegExp(`^(?<ts>\\d{2}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}) ${LEVEL} (?<thread>[^\\s-][^ ]*(?: [^ -][^ ]*)*?) - `),
     ts: 'yy-MM-dd HH:mm:ss',
     // DERIVED: the 3.x client's logback pattern fixed GMT+8 like its 4.0 successor.
     zone: 'gmt8',
@@ -205,7 +205,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'bracket-ts',
     title: 'bracketed timestamp `[yyyy-MM-dd HH:mm:ss.SSS] LEVEL msg` (L9)',
-    header: new RegExp(`^\\[(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3})\\] ${LEVEL} {1,2}(?<msg>.*)$`),
+    header: new RegExp(`^\\[(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3})\\] ${LEVEL} {1,2}`),
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     tsPrefix: '[',
     zone: 'source',
@@ -228,7 +228,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'log4j-location',
     title: 'log4j `%l` paste, no time, message on the next line (L8): `[thread] LEVEL Logger.method (File.java:N)`',
-    header: new RegExp(`^\\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>[\\w$.]+)\\.(?<method>[\\w$<>]+) \\((?<file>[^:()]+):(?<line>\\d+)\\) ?(?<msg>)$`),
+    header: new RegExp(`^\\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>[\\w$.]+)\\.(?<method>[\\w$<>]+) \\((?<file>[^:()]+):(?<line>\\d+)\\) ?$`),
     ts: null,
     zone: 'source',
     messageOnNextLine: true,

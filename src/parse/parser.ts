@@ -63,7 +63,11 @@ const SLS_TS_READER = compileTimestamp('yyyy-MM-dd HH:mm:ss');
 interface OpenRecord {
   line: number;
   text: string;
-  ts: number | null;
+  /** Epoch ms; undefined until read (see recTs), null when the record has no date. */
+  ts: number | null | undefined;
+  tsText: string | null;
+  tsReader: TimestampReader | null;
+  fakeCheck: boolean;
   clock: string | undefined;
   level: string | null;
   thread: string | null;
@@ -92,6 +96,8 @@ export class SourceParser {
   private kind: SourceKind = 'unknown';
 
   private rec: OpenRecord | null = null;
+  private lastDated: OpenRecord | null = null;
+  private lastLayout: CompiledLayout | null = null;
   private loose: RmqEvent | null = null;
   private seq = 0;
   private lastTs: number | null = null;
@@ -149,6 +155,7 @@ export class SourceParser {
   end(): SourceAccounting {
     if (this.detectBuf) this.decide();
     this.closeRecord();
+    if (this.lastDated) this.recTs(this.lastDated);
     if (this.loose) {
       const ev = this.loose;
       this.loose = null;
@@ -355,8 +362,10 @@ export class SourceParser {
       const m = SLS_TS.exec(raw);
       if (m && this.rec.lines === 0) {
         const f = SLS_TS_READER.read(m[1]);
-        if (f) this.rec.ts = this.toUtc(f);
-        this.noteTs(this.rec.ts);
+        if (f) {
+          this.rec.ts = this.toUtc(f);
+          this.noteTs(this.rec.ts);
+        }
         this.rec.lines++;
         return;
       }
@@ -376,24 +385,42 @@ export class SourceParser {
   private openRecord(c: CompiledLayout, m: RegExpExecArray, text: string, lineNo: number): void {
     this.closeRecord();
     this.acc.records++;
-    this.layoutsSeen.add(c.layout.id);
+    if (c !== this.lastLayout) {
+      this.layoutsSeen.add(c.layout.id);
+      this.lastLayout = c;
+    }
     const g = m.groups ?? {};
-    let ts: number | null = null;
-    let clock: string | undefined;
+    const rec = this.newRecord(lineNo, text, undefined, undefined, g.level ?? null, g.thread?.trim() || null, g.logger ?? null);
     if (c.ts && g.ts) {
-      const f = c.ts.read(g.ts);
+      rec.tsText = g.ts;
+      rec.tsReader = c.ts;
+      rec.fakeCheck = c.layout.fakeMillisCheck === true;
+      this.lastDated = rec;
+    } else rec.ts = null;
+    this.rec = rec;
+    // Time is read lazily: most records yield no event. The first records are read at once
+    // (the window's start, the fake-millis vote).
+    if (this.firstTs === null || (rec.fakeCheck && this.fakeMillis === null)) this.recTs(rec);
+    const msg = g.msg ?? m.input.slice(m[0].length);
+    const unwrapped = text !== m.input ? this.headerMsgAfterUnwrap(text, msg) : msg;
+    if (unwrapped) this.scan(unwrapped, lineNo);
+  }
+
+  /** The record's time, read on first use. */
+  private recTs(rec: OpenRecord): number | null {
+    if (rec.ts !== undefined) return rec.ts;
+    rec.ts = null;
+    if (rec.tsText !== null && rec.tsReader) {
+      const f = rec.tsReader.read(rec.tsText);
       if (f) {
-        if (c.layout.fakeMillisCheck && this.fakeMillis !== false) this.voteFakeMillis(f);
+        if (rec.fakeCheck && this.fakeMillis === null) this.voteFakeMillis(f);
         if (this.fakeMillis === true) f.ms = 0;
-        if (f.hasDate) ts = this.toUtc(f);
-        else clock = g.ts;
+        if (f.hasDate) rec.ts = this.toUtc(f);
+        else rec.clock = rec.tsText;
       }
     }
-    this.noteTs(ts);
-    const msg = g.msg ?? '';
-    const unwrapped = text !== m.input ? this.headerMsgAfterUnwrap(text, msg) : msg;
-    this.rec = this.newRecord(lineNo, text, ts, clock, g.level ?? null, g.thread?.trim() || null, g.logger ?? null);
-    if (unwrapped) this.scan(unwrapped, lineNo);
+    this.noteTs(rec.ts);
+    return rec.ts;
   }
 
   private headerMsgAfterUnwrap(text: string, msg: string): string {
@@ -405,13 +432,28 @@ export class SourceParser {
   private newRecord(
     line: number,
     text: string,
-    ts: number | null,
+    ts: number | null | undefined,
     clock: string | undefined,
     level: string | null,
     thread: string | null,
     logger: string | null,
   ): OpenRecord {
-    return { line, text, ts, clock, level, thread, logger, events: [], needsCause: null, lines: 0, matchedAny: false };
+    return {
+      line,
+      text,
+      ts,
+      tsText: null,
+      tsReader: null,
+      fakeCheck: false,
+      clock,
+      level,
+      thread,
+      logger,
+      events: [],
+      needsCause: null,
+      lines: 0,
+      matchedAny: false,
+    };
   }
 
   private continuation(raw: string, lineNo: number): void {
@@ -506,8 +548,9 @@ export class SourceParser {
   }
 
   private makeEvent(type: EventType, fields: EventFields, line: number, text: string, rec: OpenRecord | null): RmqEvent {
+    const ts = rec ? this.recTs(rec) : null;
     return {
-      ts: rec ? rec.ts : null,
+      ts,
       ...(rec?.clock ? { clock: rec.clock } : {}),
       host: this.opts.host,
       kind: this.kind,
@@ -517,7 +560,7 @@ export class SourceParser {
       thread: rec ? rec.thread : null,
       logger: rec ? rec.logger : null,
       type,
-      fields: { ...fields },
+      fields,
       text,
       source: this.opts.sourceIndex,
       seq: 0,
@@ -590,7 +633,7 @@ export class SourceParser {
       e.seq = this.seq++;
       this.emit(e);
     }
-    if (fake && this.rec && this.rec.ts !== null) this.rec.ts -= ((this.rec.ts % 1000) + 1000) % 1000;
+    if (fake && this.rec && typeof this.rec.ts === 'number') this.rec.ts -= ((this.rec.ts % 1000) + 1000) % 1000;
   }
 
   // ---- paste damage -------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { formatDuration, intervalToDuration } from 'date-fns';
 import { formatIso, formatShort, type Zone } from '../parse/time.js';
 import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { Timeline } from '../timeline/build.js';
+import { BufferedOut } from './buffered.js';
 import { clip, escapeText, type Palette } from './escape.js';
 
 export interface EventsOutputOptions {
@@ -88,8 +89,10 @@ function shortFile(file: string): string {
   return i >= 0 ? file.slice(i + 1) : file;
 }
 
-export async function writeEvents(timeline: Timeline, out: Writer, o: EventsOutputOptions): Promise<number> {
+export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOutputOptions): Promise<number> {
   let n = 0;
+  const buf = new BufferedOut(sink);
+  const out = { write: (s: string) => buf.push(s) };
   const p = o.palette;
   let started = false;
   const start = () => {
@@ -107,13 +110,15 @@ export async function writeEvents(timeline: Timeline, out: Writer, o: EventsOutp
     start();
     n++;
     if (o.json) {
-      out.write(JSON.stringify(eventToJson(e, o.zone)) + '\n');
+      const wait = out.write(JSON.stringify(eventToJson(e, o.zone)) + '\n');
+      if (wait) await wait;
       continue;
     }
     const time = e.ts === null ? (e.clock ?? '-') : formatShort(e.ts, o.zone);
     const detail = e.type === 'other' ? e.text.trim() : eventDetail(e);
     const line = row([time, e.host, e.type, detail, `${shortFile(e.file)}:${e.line}`], o.width);
-    out.write(colourFor(e, p)(line) + '\n');
+    const wait = out.write(colourFor(e, p)(line) + '\n');
+    if (wait) await wait;
   }
   start();
   if (o.json) {
@@ -123,6 +128,7 @@ export async function writeEvents(timeline: Timeline, out: Writer, o: EventsOutp
     out.write('\n' + accountingTable(timeline.accounting, o.width) + '\n');
     out.write(issuesText(timeline, p));
   }
+  await buf.flush();
   return n;
 }
 

@@ -11,21 +11,29 @@ export interface EventCursor {
   next(): Promise<RmqEvent | null>;
 }
 
-/** Events from a spill file (NDJSON) and then an in-memory tail. */
+/** Events from a spill file (one JSON array per line) and then an in-memory tail. */
 export function cursorOf(spill: string | null, tail: RmqEvent[]): EventCursor {
   let lines: AsyncIterator<string> | null = null;
   let spillDone = spill === null;
+  let batch: RmqEvent[] = [];
+  let b = 0;
   let i = 0;
   return {
     async next() {
-      if (!spillDone) {
+      while (!spillDone) {
+        if (b < batch.length) return batch[b++];
         if (!lines) {
           const rl = createInterface({ input: createReadStream(spill!, { highWaterMark: 1 << 20 }), crlfDelay: Infinity });
           lines = rl[Symbol.asyncIterator]();
         }
         const r = await lines.next();
-        if (!r.done) return JSON.parse(r.value) as RmqEvent;
-        spillDone = true;
+        if (r.done) {
+          spillDone = true;
+          batch = [];
+        } else {
+          batch = JSON.parse(r.value) as RmqEvent[];
+          b = 0;
+        }
       }
       return i < tail.length ? tail[i++] : null;
     },

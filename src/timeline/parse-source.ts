@@ -20,7 +20,7 @@ export interface ParseJob {
   /** Keep only these types (null: all). Accounting still counts every event. */
   types: EventType[] | null;
   spillDir: string;
-  /** Events held in memory before spilling to disk. */
+  /** Events held in memory before spilling a batch to disk (memory per source is about one batch). */
   spillAt?: number;
 }
 
@@ -28,7 +28,7 @@ export interface ParsedSource {
   index: number;
   accounting: SourceAccounting;
   issues: InputIssue[];
-  /** Spilled events (NDJSON, in order), followed by `events`. */
+  /** Spilled events (one JSON array of events per line, in order), followed by `events`. */
   spill: string | null;
   events: RmqEvent[];
   count: number;
@@ -39,22 +39,21 @@ export interface ParsedSource {
 }
 
 export async function parseSource(job: ParseJob, onProgress?: (bytes: number) => void): Promise<ParsedSource> {
-  const spillAt = job.spillAt ?? 20000;
+  const spillAt = job.spillAt ?? 2000;
   const keepTypes = job.types ? new Set<EventType>(job.types) : null;
   let events: RmqEvent[] = [];
   let spillPath: string | null = null;
   let fd = -1;
   let count = 0;
 
+  // Spilled as one JSON array per batch: a few large JSON calls cost far less than many small ones.
   const flush = () => {
     if (!events.length) return;
     if (fd < 0) {
       spillPath = join(job.spillDir, `source-${job.index}.ndjson`);
       fd = openSync(spillPath, 'w');
     }
-    let chunk = '';
-    for (const e of events) chunk += JSON.stringify(e) + '\n';
-    writeSync(fd, chunk);
+    writeSync(fd, JSON.stringify(events) + '\n');
     events = [];
   };
 
