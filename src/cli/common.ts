@@ -6,6 +6,7 @@ import { UsageError, parseOverride } from '../ingest/sources.js';
 import { ZoneError, parseZone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType } from '../parse/types.js';
 import type { BuildOptions } from '../timeline/build.js';
+import { STDIN_ARG } from './result.js';
 
 export interface InputArgs {
   paths: string[];
@@ -65,8 +66,10 @@ export function withInputOptions<T>(y: Argv<T>) {
 
 export function buildOptionsFrom(a: InputArgs): BuildOptions {
   if (!a.paths.length) throw new UsageError('no input: give log files, folders, globs, or - for stdin');
+  const inputs = a.paths.map((p) => (p === STDIN_ARG ? '-' : p));
   const kind = a.kind.map((s) => {
-    const [glob, value] = parseOverride(s);
+    const [g, value] = parseOverride(s);
+    const glob = g === STDIN_ARG ? '-' : g;
     if (!(SOURCE_KINDS as readonly string[]).includes(value)) {
       throw new UsageError(`--kind ${s}: unknown kind "${value}" (one of ${SOURCE_KINDS.join(', ')})`);
     }
@@ -91,7 +94,7 @@ export function buildOptionsFrom(a: InputArgs): BuildOptions {
   }
   if (a['tz-out'] !== undefined) zoneArg(a['tz-out'], '--tz-out');
   if (a.jobs !== undefined && (!Number.isInteger(a.jobs) || a.jobs < 0)) throw new UsageError('--jobs must be a whole number >= 0');
-  return { inputs: a.paths, kind, host, tzDefault, tzRules, workers: a.jobs };
+  return { inputs, kind, host, tzDefault, tzRules, workers: a.jobs };
 }
 
 export function zoneArg(value: string, flag: string) {

@@ -7,7 +7,7 @@ import { parseTimeArg } from '../timeline/time-args.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, typesArg, withInputOptions, zoneArg, type InputArgs } from './common.js';
 import { progressOn } from './progress.js';
-import { exitWith, inputExitCode, type CommandResult } from './result.js';
+import { exitWith, inputExitCode, type CliIo, type CommandResult } from './result.js';
 
 interface EventsArgs extends InputArgs {
   type: string[];
@@ -17,7 +17,7 @@ interface EventsArgs extends InputArgs {
   all: boolean;
 }
 
-export function eventsCommand(result: CommandResult): CommandModule<object, EventsArgs> {
+export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<object, EventsArgs> {
   return {
     command: 'events [paths..]',
     describe: 'print the merged event timeline of RocketMQ logs, and account for every line read',
@@ -42,7 +42,7 @@ export function eventsCommand(result: CommandResult): CommandModule<object, Even
       const opts = buildOptionsFrom(args);
       const types = typesArg(args.type);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
-      const progress = progressOn(process.stderr, args.progress);
+      const progress = progressOn(io.stderr, args.progress);
       const timeline = await buildTimeline({
         ...opts,
         types,
@@ -55,14 +55,14 @@ export function eventsCommand(result: CommandResult): CommandModule<object, Even
         const anchor = timeline.first;
         const since = args.since !== undefined ? parseTimeArg(args.since, zone, anchor) : null;
         const until = args.until !== undefined ? parseTimeArg(args.until, zone, anchor) : null;
-        const out = process.stdout;
+        const out = io.stdout;
         await writeEvents(timeline, out, {
           json: args.json,
           zone,
           since,
           until,
           width: out.isTTY ? out.columns || 80 : Infinity,
-          palette: paletteFor(out),
+          palette: paletteFor(out, io.env),
         });
         exitWith(result, inputExitCode(timeline));
       } finally {

@@ -6,25 +6,26 @@ import yargs from 'yargs';
 import { UsageError } from '../ingest/sources.js';
 import { TimeArgError } from '../timeline/time-args.js';
 import { eventsCommand } from './events.js';
-import type { CommandResult } from './result.js';
+import { STDIN_ARG, processIo, type CliIo, type CommandResult } from './result.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../../package.json') as { version: string };
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const result: CommandResult = { code: 0 };
   let usageFailure: string | null = null;
-  const cli = yargs(argv)
+  // yargs drops a lone `-`; carry it through as a sentinel (see STDIN_ARG).
+  const cli = yargs(argv.map((a) => (a === '-' ? STDIN_ARG : a)))
     .scriptName('rmq-diag')
     .usage('$0 <command> [options]\n\nReads RocketMQ client, broker and NameServer logs, merges them into one timeline, and names what happened.')
-    .command(eventsCommand(result))
+    .command(eventsCommand(result, io))
     .demandCommand(1, 'name a command: events')
     .strict()
     .recommendCommands()
     .help()
     .alias('help', 'h')
     .version(pkg.version)
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    .wrap(Math.min(100, io.stdout.columns || 100))
     .epilogue('Exit codes: 0 clean, 1 findings at or above --severity, 2 usage or input error.\nDocs: README.md, docs/json.md, docs/events.md')
     .exitProcess(false)
     .fail((msg, err) => {
@@ -35,13 +36,13 @@ export async function main(argv: string[]): Promise<number> {
     await cli.parseAsync();
   } catch (err) {
     if (err instanceof UsageError || err instanceof TimeArgError) {
-      process.stderr.write(`rmq-diag: ${err.message}\n`);
+      io.stderr.write(`rmq-diag: ${err.message}\n`);
       return 2;
     }
     throw err;
   }
   if (usageFailure !== null) {
-    process.stderr.write(`rmq-diag: ${usageFailure}\nRun 'rmq-diag --help' for usage.\n`);
+    io.stderr.write(`rmq-diag: ${usageFailure}\nRun 'rmq-diag --help' for usage.\n`);
     return 2;
   }
   return result.code;

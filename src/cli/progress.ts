@@ -5,7 +5,7 @@ export interface Progress {
   clear(): void;
 }
 
-export function progressOn(stream: NodeJS.WriteStream, enabled = true): Progress {
+export function progressOn(stream: NodeJS.WritableStream & { isTTY?: boolean }, enabled = true): Progress {
   const start = Date.now();
   let shown = false;
   let lastDraw = 0;

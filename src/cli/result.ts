@@ -1,5 +1,8 @@
 import type { Timeline } from '../timeline/build.js';
 
+/** Stands for `-` (stdin) between main() and the commands. */
+export const STDIN_ARG = '\u0000stdin';
+
 /** The exit code a command sets; yargs handlers cannot return one. */
 export interface CommandResult {
   code: number;
@@ -13,4 +16,15 @@ export function exitWith(r: CommandResult, code: number): void {
 export function inputExitCode(t: Timeline): number {
   const read = t.accounting.reduce((n, a) => n + a.lines, 0);
   return t.sources.length === 0 || (read === 0 && t.issues.length > 0) ? 2 : 0;
+}
+
+/** Where a command writes; tests pass their own. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WriteStream | (NodeJS.WritableStream & { isTTY?: boolean });
+  env: NodeJS.ProcessEnv;
+}
+
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
 }

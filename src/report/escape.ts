@@ -49,3 +49,24 @@ export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv =
   if (env.FORCE_COLOR === '0') return PLAIN;
   return stream.isTTY ? ANSI : PLAIN;
 }
+
+/** Word-wrap escaped text to `width` columns; continuation lines are indented by `indent` spaces. */
+export function wrapText(text: string, width: number, indent = 2): string {
+  const t = escapeText(text);
+  if (!Number.isFinite(width) || t.length <= width) return t;
+  const out: string[] = [];
+  let line = '';
+  for (const word of t.split(' ')) {
+    const room = width - (out.length ? indent : 0);
+    if (line && line.length + 1 + word.length > room) {
+      out.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+    while (line.length > width - indent) {
+      out.push(line.slice(0, width - indent));
+      line = line.slice(width - indent);
+    }
+  }
+  if (line) out.push(line);
+  return out.map((l, i) => (i ? ' '.repeat(indent) + l : l)).join('\n');
+}

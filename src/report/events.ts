@@ -7,7 +7,7 @@ import { formatIso, formatShort, type Zone } from '../parse/time.js';
 import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { Timeline } from '../timeline/build.js';
 import { BufferedOut } from './buffered.js';
-import { clip, escapeText, type Palette } from './escape.js';
+import { clip, escapeText, wrapText, type Palette } from './escape.js';
 
 export interface EventsOutputOptions {
   json: boolean;
@@ -126,7 +126,7 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
   } else {
     if (n === 0) out.write(p.dim('(no events match)') + '\n');
     out.write('\n' + accountingTable(timeline.accounting, o.width) + '\n');
-    out.write(issuesText(timeline, p));
+    out.write(issuesText(timeline, p, o.width));
   }
   await buf.flush();
   return n;
@@ -139,18 +139,25 @@ function colourFor(e: RmqEvent, p: Palette): (s: string) => string {
   return (s) => s;
 }
 
-/** Fixed columns: time 23, host 14, type 20, where 28, detail gets the rest (at least 16). */
+/**
+ * Columns: time, host, type, detail, where. Below 100 columns the time loses its year (the header
+ * shows the window) and `where` is left out; detail takes the rest. Not on a terminal: nothing is cut.
+ */
 function row(cells: string[], width: number): string {
   const [time, host, type, detail, where] = cells;
-  const fixed = [23, 14, 20];
-  const whereW = Number.isFinite(width) ? Math.min(28, Math.max(12, Math.floor(width / 5))) : where.length;
-  const detailW = Number.isFinite(width) ? Math.max(16, width - fixed.reduce((a, b) => a + b + 1, 0) - whereW - 1) : Infinity;
   const pad = (s: string, w: number) => {
     const c = clip(s, w);
     return c + ' '.repeat(Math.max(0, w - c.length));
   };
-  const d = Number.isFinite(detailW) ? pad(detail, detailW) : escapeText(detail);
-  return `${pad(time, 23)} ${pad(host, 14)} ${pad(type, 20)} ${d} ${Number.isFinite(width) ? clip(where, whereW) : where}`;
+  if (!Number.isFinite(width)) return `${pad(time, 23)} ${pad(host, 14)} ${pad(type, 20)} ${escapeText(detail)} ${escapeText(where)}`;
+  if (width < 100) {
+    const t = /^\d{4}-/.test(time) ? time.slice(5) : time;
+    const detailW = Math.max(10, width - 18 - 12 - 19 - 3);
+    return `${pad(t, 18)} ${pad(host, 12)} ${pad(type, 19)} ${clip(detail, detailW)}`.trimEnd();
+  }
+  const whereW = Math.min(32, Math.floor(width / 5));
+  const detailW = width - 23 - 14 - 20 - whereW - 4;
+  return `${pad(time, 23)} ${pad(host, 14)} ${pad(type, 20)} ${pad(detail, detailW)} ${clip(where, whereW)}`;
 }
 
 function header(t: Timeline, o: EventsOutputOptions): string {
@@ -163,7 +170,8 @@ function header(t: Timeline, o: EventsOutputOptions): string {
     lines.push(`window: ${formatShort(t.first, o.zone)} .. ${formatShort(t.last, o.zone)} (${dur})`);
   }
   lines.push(zoneNote(t, o.zone));
-  return lines.join('\n') + '\n\n';
+  const w = Number.isFinite(o.width) ? o.width : Infinity;
+  return lines.map((l) => (Number.isFinite(w) ? clip(l, w) : l)).join('\n') + '\n\n';
 }
 
 export function zoneNote(t: Timeline, out: Zone): string {
@@ -213,9 +221,9 @@ export function accountingTable(acc: SourceAccounting[], width: number): string 
   return table.toString();
 }
 
-function issuesText(t: Timeline, p: Palette): string {
+function issuesText(t: Timeline, p: Palette, width: number): string {
   if (!t.issues.length) return '';
-  return t.issues.map((i) => p.yellow(`note: ${escapeText(i.file)}${i.line !== null ? `:${i.line}` : ''}: ${escapeText(i.message)}`)).join('\n') + '\n';
+  return t.issues.map((i) => p.yellow(wrapText(`note: ${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}`, width))).join('\n') + '\n';
 }
 
 export function summaryJson(t: Timeline, zone: Zone, events: number): Record<string, unknown> {

@@ -1,0 +1,139 @@
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { ROOT, ndjson, run, runBin } from './helpers.js';
+
+const REAL = join(ROOT, 'test', 'fixtures', 'real');
+
+function lineCount(file: string): number {
+  const t = readFileSync(file, 'utf8');
+  if (!t.length) return 0;
+  return t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
+}
+
+describe('rmq-diag events --json', () => {
+  it('prints one event per line, then a summary whose counts add up to the file line counts', async () => {
+    const r = await run(['events', REAL, '--json']);
+    expect(r.code).toBe(0);
+    const lines = ndjson(r.stdout);
+    const summary = lines.pop()!;
+    expect(summary.schemaVersion).toBe(1);
+    expect(lines.every((e) => typeof e.type === 'string' && e.type !== 'other')).toBe(true);
+    expect(summary.summary.events).toBe(lines.length);
+    for (const input of summary.summary.inputs) {
+      expect(input.lines, input.path).toBe(lineCount(join(ROOT, input.path)));
+      expect(input.records + input.continuation + input.unknown + input.unreadable, input.path).toBe(input.lines);
+    }
+    const first = lines.find((e) => e.type === 'busy-reply' && e.time !== null)!;
+    expect(Object.keys(first)).toEqual(
+      expect.arrayContaining(['time', 'host', 'kind', 'file', 'line', 'level', 'thread', 'logger', 'type', 'fields', 'text']),
+    );
+    expect(first.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+08:00$/);
+  });
+
+  it('filters by --type, --since and --until', async () => {
+    const r = await run(['events', REAL, '--json', '--type', 'store-slow', '--since', '2018-05-16 09:15', '--until', '2018-05-16T13:00:00+08:00']);
+    const events = ndjson(r.stdout).filter((e) => e.type);
+    // This paste is newest first: each source keeps its own order in the merge.
+    expect(events.map((e) => e.fields.costMs)).toEqual([1111, 1060, 1154, 1310, 1573]);
+  });
+
+  it('writes times in --tz-out', async () => {
+    const r = await run(['events', join(REAL, '05-putmessage-in-lock-eclipse-3.2.6.log'), '--json', '--tz-out', 'UTC']);
+    expect(ndjson(r.stdout)[0].time).toBe('2018-05-16T05:36:23.000+00:00');
+  });
+
+  it('--all adds other records', async () => {
+    const f = join(REAL, '45-namesrv-log-new-broker-registered-ha-mismatch.log');
+    const some = ndjson((await run(['events', f, '--json'])).stdout).filter((e) => e.type);
+    const all = ndjson((await run(['events', f, '--json', '--all'])).stdout).filter((e) => e.type);
+    expect(all.length).toBe(24);
+    expect(all.filter((e) => e.type !== 'other')).toEqual(some);
+  });
+});
+
+describe('rmq-diag events for people', () => {
+  it('prints a table and the accounting, without colour when not a terminal', async () => {
+    const r = await run(['events', join(REAL, '17-canal-wait-response-on-channel.log')]);
+    expect(r.stdout).toMatch(/TIME\s+HOST\s+TYPE\s+DETAIL\s+WHERE/);
+    expect(r.stdout).toMatch(/rpc-timeout\s+addr=192\.168\.253\.38:10911 timeoutMs=3000/);
+    expect(r.stdout).toMatch(/records/);
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('fits 80 columns on a terminal, and respects NO_COLOR', async () => {
+    const r = await run(['events', REAL], { tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    for (const line of r.stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+    const coloured = await run(['events', REAL], { tty: true, columns: 80 });
+    expect(coloured.stdout).toMatch(/\u001b\[3\dm/);
+  });
+
+  it('never lets log text drive the terminal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-esc-'));
+    const f = join(dir, 'broker.log');
+    writeFileSync(f, '2024-05-20 14:03:17 INFO brokerOutApi_thread_1 - register broker[0]to name server 10.0.0.1:9876\u001b[2J\u001b]0;pwned\u0007 OK\n');
+    const r = await run(['events', f, '--all'], { tty: true, columns: 200 });
+    expect(r.stdout).not.toContain('\u001b[2J');
+    expect(r.stdout).not.toContain('\u0007');
+    expect(r.stdout).toContain('\\x1b[2J');
+  });
+});
+
+describe('bad input', () => {
+  it('names a missing file, goes on with the rest, exit 0', async () => {
+    const r = await run(['events', join(REAL, 'nope.log'), join(REAL, '13-app-message-prefix-timeout-clean-queue.log')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/no such file or directory: .*nope\.log/);
+    expect(r.stdout).toMatch(/busy-reply/);
+  });
+
+  it('exit 2 when nothing could be read', async () => {
+    const r = await run(['events', join(REAL, 'nope.log')]);
+    expect(r.code).toBe(2);
+  });
+
+  it('exit 2 with a one-line message for usage errors, no stack', async () => {
+    for (const args of [['events'], ['events', REAL, '--type', 'nonsense'], ['events', REAL, '--tz', 'Mars/Base'], ['events', REAL, '--kind', 'x=martian'], ['frobnicate']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/^rmq-diag: /);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('reports a broken gzip with the last good line and keeps what it read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-gz-'));
+    mkdirSync(join(dir, 'h1'));
+    const text = readFileSync(join(REAL, '05-putmessage-in-lock-eclipse-3.2.6.log'));
+    const gz = gzipSync(Buffer.concat(Array(200).fill(text)));
+    writeFileSync(join(dir, 'h1', 'store.log.gz'), gz.subarray(0, Math.floor(gz.length * 0.6)));
+    const r = await run(['events', dir, '--json']);
+    const lines = ndjson(r.stdout);
+    const summary = lines.pop()!.summary;
+    expect(summary.issues.some((i: any) => /broken gzip data after line \d+/.test(i.message))).toBe(true);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(summary.inputs[0].host).toBe('h1');
+  });
+});
+
+describe('the executable', () => {
+  it('prints its version and help with examples', () => {
+    const v = runBin(['--version']);
+    expect(v.code).toBe(0);
+    expect(v.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    const h = runBin(['events', '--help']);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toMatch(/Examples:/);
+    expect(h.stdout).toMatch(/--since/);
+  });
+
+  it('reads stdin as -', () => {
+    const r = runBin(['events', '-', '--json'], readFileSync(join(REAL, '17-canal-wait-response-on-channel.log')));
+    expect(r.code).toBe(0);
+    const events = ndjson(r.stdout).filter((e) => e.type);
+    expect(events[0]).toMatchObject({ file: '-', type: 'rpc-timeout' });
+  });
+});

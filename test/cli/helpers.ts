@@ -1,0 +1,45 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '../../src/cli/main.js';
+
+export const ROOT = join(__dirname, '..', '..');
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the CLI in this process with captured output (not a TTY unless asked). */
+export async function run(args: string[], opts: { tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+  const out = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
+  const err = new PassThrough() as PassThrough & { isTTY?: boolean };
+  out.isTTY = opts.tty ?? false;
+  out.columns = opts.columns;
+  err.isTTY = false;
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (d) => (stdout += d));
+  err.on('data', (d) => (stderr += d));
+  const code = await main(args, { stdout: out, stderr: err, env: opts.env ?? {} });
+  return { code, stdout, stderr };
+}
+
+/** Run the built executable (dist/ is built by `npm test`'s pretest). */
+export function runBin(args: string[], input?: string | Buffer, env: NodeJS.ProcessEnv = {}): Run {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'rmq-diag.js'), ...args], {
+    cwd: ROOT,
+    input,
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function ndjson(text: string): Array<Record<string, any>> {
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
