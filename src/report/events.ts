@@ -4,6 +4,7 @@
 import Table from 'cli-table3';
 import { formatDuration, intervalToDuration } from 'date-fns';
 import { formatIso, formatShort, type Zone } from '../parse/time.js';
+import { decodeEvent, encodeEvent } from '../parse/event-codec.js';
 import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { Timeline } from '../timeline/build.js';
 import { BufferedOut } from './buffered.js';
@@ -29,23 +30,12 @@ export const JSON_SCHEMA_VERSION = 1;
 
 /** One event as the stable JSON object (docs/json.md). */
 export function eventToJson(e: RmqEvent, zone: Zone): Record<string, unknown> {
-  const o: Record<string, unknown> = {
-    time: e.ts === null ? null : formatIso(e.ts, zone),
-  };
-  if (e.clock) o.clock = e.clock;
-  o.host = e.host;
-  o.kind = e.kind;
-  o.file = e.file;
-  o.line = e.line;
-  o.level = e.level;
-  o.thread = e.thread;
-  o.logger = e.logger;
-  o.type = e.type;
-  o.fields = e.fields;
-  o.text = e.text;
-  if (e.entry) o.entry = e.entry;
-  if (e.versionHint) o.versionHint = e.versionHint;
-  return o;
+  return JSON.parse(eventJsonLine(e.ts, encodeEvent(e), zone)) as Record<string, unknown>;
+}
+
+/** The JSON line of an encoded event: its time in the output zone, then the rest as encoded. */
+export function eventJsonLine(ts: number | null, json: string, zone: Zone): string {
+  return `{"time":${ts === null ? 'null' : `"${formatIso(ts, zone)}"`},${json.slice(1)}`;
 }
 
 export function inputToJson(a: SourceAccounting): Record<string, unknown> {
@@ -104,16 +94,17 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
       out.write(p.bold(row(['TIME', 'HOST', 'TYPE', 'DETAIL', 'WHERE'], o.width)) + '\n');
     }
   };
-  for await (const e of timeline.events()) {
-    if (o.since !== null && (e.ts === null || e.ts < o.since)) continue;
-    if (o.until !== null && (e.ts === null || e.ts > o.until)) continue;
+  for (const m of timeline.encoded()) {
+    if (o.since !== null && (m.ts === null || m.ts < o.since)) continue;
+    if (o.until !== null && (m.ts === null || m.ts > o.until)) continue;
     start();
     n++;
     if (o.json) {
-      const wait = out.write(JSON.stringify(eventToJson(e, o.zone)) + '\n');
+      const wait = out.write(eventJsonLine(m.ts, m.json, o.zone) + '\n');
       if (wait) await wait;
       continue;
     }
+    const e = decodeEvent(m, m.source, m.seq);
     const time = e.ts === null ? (e.clock ?? '-') : formatShort(e.ts, o.zone);
     const detail = e.type === 'other' ? e.text.trim() : eventDetail(e);
     const line = row([time, e.host, e.type, detail, `${shortFile(e.file)}:${e.line}`], o.width);

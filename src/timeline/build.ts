@@ -12,7 +12,8 @@ import { globMatch } from '../ingest/glob.js';
 import { resolveInputs, type InputIssue, type SourceSpec } from '../ingest/sources.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
-import { cursorOf, mergeEvents } from './merge.js';
+import { decodeEvent } from '../parse/event-codec.js';
+import { SourceCursor, mergeEncoded, type MergedEvent } from './merge.js';
 import { parseSource, type ParseJob, type ParsedSource } from './parse-source.js';
 
 export interface BuildOptions {
@@ -41,8 +42,10 @@ export interface Timeline {
   first: number | null;
   last: number | null;
   bytes: number;
-  /** The merged stream; call once. */
-  events(): AsyncGenerator<RmqEvent>;
+  /** The merged stream, encoded (src/parse/event-codec.ts); call once (or events() once). */
+  encoded(): Generator<MergedEvent>;
+  /** The merged stream as event objects; call once. */
+  events(): Generator<RmqEvent>;
   /** Remove spill files. */
   close(): void;
 }
@@ -102,6 +105,11 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   }
 
   let used = false;
+  const encoded = () => {
+    if (used) throw new Error('the timeline can be read once');
+    used = true;
+    return mergeEncoded(parsed.map((p) => new SourceCursor(p.index, p.spill, p.tail)));
+  };
   return {
     sources,
     accounting: parsed.map((p) => p.accounting),
@@ -111,10 +119,9 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     first,
     last,
     bytes,
-    events() {
-      if (used) throw new Error('Timeline.events() can be called once');
-      used = true;
-      return mergeEvents(parsed.map((p) => cursorOf(p.spill, p.events)));
+    encoded,
+    *events() {
+      for (const m of encoded()) yield decodeEvent(m, m.source, m.seq);
     },
     close() {
       rmSync(spillDir, { recursive: true, force: true });
@@ -164,7 +171,8 @@ function runInWorkers(
     let failed = false;
     const workerUrl = new URL('./worker.js', import.meta.url);
     const startWorker = () => {
-      const w = new Worker(workerUrl);
+      // A worker keeps one batch of events and one chunk of text: a small heap makes its GC keep up.
+      const w = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 32 } });
       running++;
       const feed = () => {
         const job = queue.shift();

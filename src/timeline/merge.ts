@@ -1,52 +1,74 @@
 // K-way merge of per-source event streams by time. Ties keep input order: by source index, then by
-// the order within the source. An event with no time (a headerless paste, a time-only layout) sorts
-// at the last time seen before it in its own source, so it stays beside its neighbours.
+// the order within the source (each source keeps its own order; logs are written in time order).
+// An event with no time (a headerless paste, a time-only layout) sorts at the last time seen
+// before it in its own source, so it stays beside its neighbours.
 
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import type { RmqEvent } from '../parse/types.js';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { decodeLine, type EncodedEvent } from '../parse/event-codec.js';
 
-export interface EventCursor {
-  /** Next event, or null at the end. */
-  next(): Promise<RmqEvent | null>;
+export interface MergedEvent extends EncodedEvent {
+  source: number;
+  seq: number;
 }
 
-/** Events from a spill file (one JSON array per line) and then an in-memory tail. */
-export function cursorOf(spill: string | null, tail: RmqEvent[]): EventCursor {
-  let lines: AsyncIterator<string> | null = null;
-  let spillDone = spill === null;
-  let batch: RmqEvent[] = [];
-  let b = 0;
-  let i = 0;
-  return {
-    async next() {
-      while (!spillDone) {
-        if (b < batch.length) return batch[b++];
-        if (!lines) {
-          const rl = createInterface({ input: createReadStream(spill!, { highWaterMark: 1 << 20 }), crlfDelay: Infinity });
-          lines = rl[Symbol.asyncIterator]();
-        }
-        const r = await lines.next();
-        if (r.done) {
-          spillDone = true;
-          batch = [];
-        } else {
-          batch = JSON.parse(r.value) as RmqEvent[];
-          b = 0;
-        }
-      }
-      return i < tail.length ? tail[i++] : null;
-    },
-  };
+/** Encoded events of one source: its spill file (read in 64 KiB pieces), then its in-memory tail. */
+export class SourceCursor {
+  private fd = -1;
+  private lines: string[] = [];
+  private li = 0;
+  private partial = '';
+  private spillDone: boolean;
+  private ti = 0;
+  private readonly buf = Buffer.allocUnsafe(1 << 16);
+  seq = 0;
+
+  constructor(
+    readonly source: number,
+    private readonly spill: string | null,
+    private readonly tail: string[],
+  ) {
+    this.spillDone = spill === null;
+  }
+
+  next(): EncodedEvent | null {
+    while (!this.spillDone) {
+      if (this.li < this.lines.length) return decodeLine(this.lines[this.li++]);
+      this.fill();
+    }
+    return this.ti < this.tail.length ? decodeLine(this.tail[this.ti++]) : null;
+  }
+
+  private fill(): void {
+    if (this.fd < 0) this.fd = openSync(this.spill!, 'r');
+    const n = readSync(this.fd, this.buf, 0, this.buf.length, null);
+    if (n === 0) {
+      closeSync(this.fd);
+      this.spillDone = true;
+      this.lines = [];
+      return;
+    }
+    // Encoded lines are JSON: UTF-8 without raw newlines. A piece may end inside a character;
+    // cut at the last newline and keep the rest as bytes-safe text for the next piece.
+    const last = this.buf.lastIndexOf(10, n - 1);
+    if (last < 0) {
+      this.partial += this.buf.toString('utf8', 0, n);
+      this.lines = [];
+      this.li = 0;
+      return;
+    }
+    const text = this.partial + this.buf.toString('utf8', 0, last);
+    this.partial = last + 1 < n ? this.buf.toString('utf8', last + 1, n) : '';
+    this.lines = text.split('\n');
+    this.li = 0;
+  }
 }
 
 interface HeapItem {
   key: number;
   source: number;
   seq: number;
-  event: RmqEvent;
-  cursor: EventCursor;
-  lastKey: number;
+  ev: EncodedEvent;
+  cursor: SourceCursor;
 }
 
 function less(a: HeapItem, b: HeapItem): boolean {
@@ -94,19 +116,19 @@ class Heap {
   }
 }
 
-/** Merge cursors into one ordered stream. */
-export async function* mergeEvents(cursors: EventCursor[]): AsyncGenerator<RmqEvent> {
+/** Merge cursors into one ordered stream of encoded events. */
+export function* mergeEncoded(cursors: SourceCursor[]): Generator<MergedEvent> {
   const heap = new Heap();
-  const load = async (cursor: EventCursor, lastKey: number) => {
-    const e = await cursor.next();
-    if (!e) return;
-    const key = e.ts ?? lastKey;
-    heap.push({ key, source: e.source, seq: e.seq, event: e, cursor, lastKey: key });
+  const load = (cursor: SourceCursor, lastKey: number) => {
+    const ev = cursor.next();
+    if (!ev) return;
+    const key = ev.ts ?? lastKey;
+    heap.push({ key, source: cursor.source, seq: cursor.seq++, ev, cursor });
   };
-  await Promise.all(cursors.map((c) => load(c, -Infinity)));
+  for (const c of cursors) load(c, -Infinity);
   while (heap.size) {
     const top = heap.pop()!;
-    yield top.event;
-    await load(top.cursor, top.lastKey);
+    yield { ts: top.ev.ts, json: top.ev.json, source: top.source, seq: top.seq };
+    load(top.cursor, top.key);
   }
 }

@@ -1,14 +1,16 @@
 // Read and parse one source into its ordered events. Runs in the main thread for small inputs and in
-// worker threads for large ones (see build.ts). Events beyond a small in-memory batch are spilled to a
-// temporary NDJSON file, so memory stays flat however many events a source yields.
+// worker threads for large ones (see build.ts). Events travel encoded (src/parse/event-codec.ts);
+// beyond a small in-memory batch they are spilled to a temporary file, one per line, so memory stays
+// flat however many events a source yields.
 
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSource } from '../ingest/reader.js';
 import type { InputIssue, SourceSpec } from '../ingest/sources.js';
+import { encodeLine } from '../parse/event-codec.js';
 import { SourceParser } from '../parse/parser.js';
 import { parseZone } from '../parse/time.js';
-import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
+import type { EventType, SourceAccounting } from '../parse/types.js';
 
 export interface ParseJob {
   index: number;
@@ -20,7 +22,7 @@ export interface ParseJob {
   /** Keep only these types (null: all). Accounting still counts every event. */
   types: EventType[] | null;
   spillDir: string;
-  /** Events held in memory before spilling a batch to disk (memory per source is about one batch). */
+  /** Encoded events held in memory before they are appended to the spill file. */
   spillAt?: number;
 }
 
@@ -28,9 +30,9 @@ export interface ParsedSource {
   index: number;
   accounting: SourceAccounting;
   issues: InputIssue[];
-  /** Spilled events (one JSON array of events per line, in order), followed by `events`. */
+  /** Spilled events (encoded lines, in order), followed by `tail`. */
   spill: string | null;
-  events: RmqEvent[];
+  tail: string[];
   count: number;
   firstTs: number | null;
   lastTs: number | null;
@@ -39,22 +41,21 @@ export interface ParsedSource {
 }
 
 export async function parseSource(job: ParseJob, onProgress?: (bytes: number) => void): Promise<ParsedSource> {
-  const spillAt = job.spillAt ?? 2000;
+  const spillAt = job.spillAt ?? 500;
   const keepTypes = job.types ? new Set<EventType>(job.types) : null;
-  let events: RmqEvent[] = [];
+  let tail: string[] = [];
   let spillPath: string | null = null;
   let fd = -1;
   let count = 0;
 
-  // Spilled as one JSON array per batch: a few large JSON calls cost far less than many small ones.
   const flush = () => {
-    if (!events.length) return;
+    if (!tail.length) return;
     if (fd < 0) {
-      spillPath = join(job.spillDir, `source-${job.index}.ndjson`);
+      spillPath = join(job.spillDir, `source-${job.index}.events`);
       fd = openSync(spillPath, 'w');
     }
-    writeSync(fd, JSON.stringify(events) + '\n');
-    events = [];
+    writeSync(fd, tail.join('\n') + '\n');
+    tail = [];
   };
 
   const parser = new SourceParser(
@@ -70,9 +71,9 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     },
     (e) => {
       if (keepTypes && !keepTypes.has(e.type)) return;
-      events.push(e);
+      tail.push(encodeLine(e));
       count++;
-      if (events.length >= spillAt) flush();
+      if (tail.length >= spillAt) flush();
     },
   );
 
@@ -87,7 +88,7 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     accounting,
     issues,
     spill: spillPath,
-    events,
+    tail,
     count,
     firstTs: parser.firstTime,
     lastTs: parser.lastTime,
