@@ -35,7 +35,24 @@ export function eventToJson(e: RmqEvent, zone: Zone): Record<string, unknown> {
 
 /** The JSON line of an encoded event: its time in the output zone, then the rest as encoded. */
 export function eventJsonLine(ts: number | null, json: string, zone: Zone): string {
-  return `{"time":${ts === null ? 'null' : `"${formatIso(ts, zone)}"`},${json.slice(1)}`;
+  return `{"time":${ts === null ? 'null' : `"${isoCached(ts, zone)}"`},${json.slice(1)}`;
+}
+
+// Events come in time order: most share their second with the one before.
+let isoSecond = NaN;
+let isoZone: Zone | null = null;
+let isoText = '';
+function isoCached(ts: number, zone: Zone): string {
+  const sec = Math.floor(ts / 1000);
+  if (sec !== isoSecond || zone !== isoZone) {
+    isoSecond = sec;
+    isoZone = zone;
+    isoText = formatIso(sec * 1000, zone);
+  }
+  const ms = ts - sec * 1000;
+  if (ms === 0) return isoText;
+  // isoText is `yyyy-MM-ddTHH:mm:ss.000+hh:mm`: put the millis in place of `000`.
+  return isoText.slice(0, 20) + (ms < 10 ? '00' : ms < 100 ? '0' : '') + ms + isoText.slice(23);
 }
 
 export function inputToJson(a: SourceAccounting): Record<string, unknown> {

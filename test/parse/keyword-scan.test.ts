@@ -1,0 +1,53 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE, KEYWORD_PREFILTER } from '../../src/parse/catalogue.js';
+import { keywordScanner } from '../../src/parse/keyword-scan.js';
+import { hasKeyword } from '../../src/parse/parser.js';
+
+const keywords = [...new Set(CATALOGUE.flatMap((e) => e.keywords))];
+const REAL = join(__dirname, '..', 'fixtures', 'real');
+
+describe('keyword scanner', () => {
+  it('finds each keyword at the start, middle and end of a line', () => {
+    for (const k of keywords) {
+      expect(hasKeyword(k), k).toBe(true);
+      expect(hasKeyword(`2024-05-20 14:03:07 INFO x - ${k}`), k).toBe(true);
+      expect(hasKeyword(`${k} trailing text`), k).toBe(true);
+      expect(hasKeyword(k.slice(0, -1)), k).toBe(k.slice(0, -1) !== k && keywords.some((o) => k.slice(0, -1).includes(o)));
+    }
+  });
+
+  it('agrees with the catalogue prefilter regex on every real excerpt line', () => {
+    for (const f of readdirSync(REAL).filter((x) => x.endsWith('.log'))) {
+      for (const line of readFileSync(join(REAL, f), 'utf8').split('\n')) {
+        expect(hasKeyword(line), line).toBe(KEYWORD_PREFILTER.test(line));
+      }
+    }
+  });
+
+  it('agrees with the regex on random text built from keyword pieces, including non-Latin-1 characters', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(...keywords),
+      fc.constantFrom(...keywords).map((k) => k.slice(0, Math.max(1, k.length - 2))),
+      fc.constantFrom(...keywords).map((k) => k.slice(2)),
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('中文', '\u0100\u0101', 'Ā', '\u2028'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        expect(hasKeyword(text)).toBe(KEYWORD_PREFILTER.test(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('handles short keyword sets and empty input', () => {
+    expect(keywordScanner([])('anything')).toBe(false);
+    expect(keywordScanner(['a'])('xxa')).toBe(true);
+    expect(keywordScanner(['ab', 'cd'])('xxcd')).toBe(true);
+    expect(keywordScanner(['abc'])('')).toBe(false);
+  });
+});
