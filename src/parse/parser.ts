@@ -70,6 +70,13 @@ interface OpenRecord {
   ts: number | null | undefined;
   tsText: string | null;
   tsReader: TimestampReader | null;
+  /** Layout of the header, and the header text not yet parsed (null once parsed). */
+  layout: CompiledLayout | null;
+  matched: string | null;
+  /** The header's message, once parsed. */
+  msg: string;
+  /** Still looking for a RocketMQ jar version in this record's stack frames. */
+  jarCheck: boolean;
   fakeCheck: boolean;
   clock: string | undefined;
   level: string | null;
@@ -294,9 +301,15 @@ export class SourceParser {
   // ---- per line -----------------------------------------------------------------------------
 
   private matchHeader(c: CompiledLayout, text: string): RegExpExecArray | null {
-    if (c.ts && !c.ts.shape(text, c.tsAt)) return null;
-    if (!c.ts && text.charCodeAt(0) !== 91 /* [ */) return null;
-    return c.layout.header.exec(text);
+    return this.isHeader(c, text) ? c.layout.header.exec(text) : null;
+  }
+
+  /** Cheap: a shape check, then a regex test that builds no match object. */
+  private isHeader(c: CompiledLayout, text: string): boolean {
+    if (c.ts) {
+      if (!c.ts.shape(text, c.tsAt)) return false;
+    } else if (text.charCodeAt(0) !== 91 /* [ */) return false;
+    return c.layout.header.test(text);
   }
 
   private process(raw: string, lineNo: number): void {
@@ -309,16 +322,13 @@ export class SourceParser {
     // Header candidates start with a digit or `[`, or carry paste debris (backtick, `**`, indent).
     if ((c0 >= 48 && c0 <= 57) || c0 === 91 || c0 === 96 || c0 === 42 || c0 === 32) {
       const text = c0 >= 48 && c0 <= 57 ? raw : stripDebris(raw);
-      let m: RegExpExecArray | null = null;
-      let layout = this.current;
-      if (layout) m = this.matchHeader(layout, text);
-      if (!m) {
+      let layout: CompiledLayout | null = null;
+      if (this.current && this.isHeader(this.current, text)) layout = this.current;
+      else {
         const c1 = text.charCodeAt(0);
         if ((c1 >= 48 && c1 <= 57) || c1 === 91) {
           for (const c of COMPILED) {
-            if (c === this.current) continue;
-            m = this.matchHeader(c, text);
-            if (m) {
+            if (c !== this.current && this.isHeader(c, text)) {
               layout = c;
               this.current = c;
               break;
@@ -326,8 +336,8 @@ export class SourceParser {
           }
         }
       }
-      if (m && layout) {
-        this.openRecord(layout, m, this.unwrap(text), lineNo);
+      if (layout) {
+        this.openRecord(layout, text, lineNo);
         return;
       }
     }
@@ -385,33 +395,51 @@ export class SourceParser {
     }
   }
 
-  private openRecord(c: CompiledLayout, m: RegExpExecArray, text: string, lineNo: number): void {
+  private openRecord(c: CompiledLayout, matched: string, lineNo: number): void {
     this.closeRecord();
     this.acc.records++;
     if (c !== this.lastLayout) {
       this.layoutsSeen.add(c.layout.id);
       this.lastLayout = c;
     }
-    const g = m.groups ?? {};
-    const rec = this.newRecord(lineNo, text, undefined, undefined, g.level ?? null, g.thread?.trim() || null, g.logger ?? null);
-    if (c.ts && g.ts) {
-      rec.tsText = g.ts;
+    const rec = this.newRecord(lineNo, this.unwrap(matched), undefined, undefined, null, null, null);
+    rec.layout = c;
+    rec.matched = matched;
+    if (c.ts) {
       rec.tsReader = c.ts;
       rec.fakeCheck = c.layout.fakeMillisCheck === true;
       this.lastDated = rec;
     } else rec.ts = null;
     this.rec = rec;
-    // Time is read lazily: most records yield no event. The first records are read at once
-    // (the window's start, the fake-millis vote).
+    // The header's fields and time are read lazily: most records yield no event. The first
+    // records are read at once (the window's start, the fake-millis vote).
     if (this.firstTs === null || (rec.fakeCheck && this.fakeMillis === null)) this.recTs(rec);
+    if (hasKeyword(matched)) {
+      const msg = this.recHeader(rec);
+      if (msg) this.scan(msg, lineNo);
+    }
+  }
+
+  /** Parse the record's header (once): level, thread, logger, time text; returns the message. */
+  private recHeader(rec: OpenRecord): string {
+    const c = rec.layout;
+    if (!c || rec.matched === null) return rec.msg;
+    const m = c.layout.header.exec(rec.matched)!;
+    rec.matched = null;
+    const g = m.groups ?? {};
+    rec.level = g.level ?? null;
+    rec.thread = g.thread?.trim() || null;
+    rec.logger = g.logger ?? null;
+    if (c.ts && g.ts) rec.tsText = g.ts;
     const msg = g.msg ?? m.input.slice(m[0].length);
-    const unwrapped = text !== m.input ? this.headerMsgAfterUnwrap(text, msg) : msg;
-    if (unwrapped) this.scan(unwrapped, lineNo);
+    rec.msg = rec.text !== m.input ? this.headerMsgAfterUnwrap(rec.text, msg) : msg;
+    return rec.msg;
   }
 
   /** The record's time, read on first use. */
   private recTs(rec: OpenRecord): number | null {
     if (rec.ts !== undefined) return rec.ts;
+    if (rec.matched !== null) this.recHeader(rec);
     rec.ts = null;
     if (rec.tsText !== null && rec.tsReader) {
       const f = rec.tsReader.read(rec.tsText);
@@ -447,6 +475,10 @@ export class SourceParser {
       ts,
       tsText: null,
       tsReader: null,
+      layout: null,
+      matched: null,
+      msg: '',
+      jarCheck: true,
       fakeCheck: false,
       clock,
       level,
@@ -478,13 +510,15 @@ export class SourceParser {
     const c0 = raw.charCodeAt(0);
     // Stack frames carry no messages; the jar names in them tell the client version.
     if (c0 === 9 || c0 === 32) {
-      const t = raw.trimStart();
-      if (t.startsWith('at ')) {
-        if (t.includes('.jar')) this.noteJar(t);
+      let i = 1;
+      while (i < raw.length && (raw.charCodeAt(i) === 32 || raw.charCodeAt(i) === 9)) i++;
+      // `at ...` frames and `... N more` / `... N common frames omitted`.
+      if (raw.startsWith('at ', i) || raw.startsWith('... ', i)) {
+        if (raw.charCodeAt(i) === 97 && this.rec!.jarCheck && raw.includes('.jar', i)) this.noteJar(raw);
         return;
       }
     } else if (c0 === 97 /* a */ && raw.startsWith('at ')) {
-      if (raw.includes('.jar')) this.noteJar(raw);
+      if (this.rec!.jarCheck && raw.includes('.jar')) this.noteJar(raw);
       return;
     }
     this.scan(raw, lineNo);
@@ -492,7 +526,11 @@ export class SourceParser {
 
   private noteJar(frame: string): void {
     const m = JAR_VERSION.exec(frame);
-    if (m) this.versionHints.add(m[1]);
+    if (m) {
+      this.versionHints.add(m[1]);
+      // One version per stack is enough: the rest of its frames name the same jars.
+      this.rec!.jarCheck = false;
+    }
   }
 
   /** Look for catalogue messages in one line of the open record. */
@@ -552,6 +590,7 @@ export class SourceParser {
 
   private makeEvent(type: EventType, fields: EventFields, line: number, text: string, rec: OpenRecord | null): RmqEvent {
     const ts = rec ? this.recTs(rec) : null;
+    if (rec && rec.matched !== null) this.recHeader(rec);
     return {
       ts,
       ...(rec?.clock ? { clock: rec.clock } : {}),

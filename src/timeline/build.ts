@@ -172,7 +172,7 @@ function runInWorkers(
     const workerUrl = new URL('./worker.js', import.meta.url);
     const startWorker = () => {
       // A worker keeps one batch of events and one chunk of text: a small heap makes its GC keep up.
-      const w = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 32 } });
+      const w = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 16 } });
       running++;
       const feed = () => {
         const job = queue.shift();
