@@ -1,0 +1,133 @@
+// Runs every enabled rule in one pass over the merged event stream, then collects findings ordered
+// by severity and time. A rule sees only the event types its visitor names.
+
+import type { EventType, RmqEvent } from '../parse/types.js';
+import { clientVersionOf } from './versions.js';
+import {
+  severityRank,
+  type ClientVersion,
+  type Evidence,
+  type Finding,
+  type Rule,
+  type RuleContext,
+  type SettingValue,
+  type SourceInfo,
+  type Visitor,
+} from './types.js';
+
+export interface EngineOptions {
+  rules: readonly Rule[];
+  /** `--set name=value`, already typed (see parseSettings). */
+  settings?: Record<string, SettingValue>;
+  sources: readonly SourceInfo[];
+}
+
+export class SettingError extends Error {}
+
+export const MAX_EVIDENCE = 5;
+
+export function toEvidence(x: RmqEvent | Evidence): Evidence {
+  return { file: x.file, line: x.line, time: 'ts' in x ? x.ts : x.time, text: x.text };
+}
+
+/** Type `--set` values against the settings the enabled rules declare. */
+export function parseSettings(rules: readonly Rule[], specs: string[]): Record<string, SettingValue> {
+  const known = new Map<string, SettingValue>();
+  for (const r of rules) for (const [k, m] of Object.entries(r.meta.settings)) known.set(k, m.default);
+  const out: Record<string, SettingValue> = {};
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new SettingError(`--set ${spec}: expected NAME=VALUE`);
+    const name = spec.slice(0, eq).trim();
+    const raw = spec.slice(eq + 1).trim();
+    if (!known.has(name)) {
+      throw new SettingError(`--set ${spec}: no enabled rule has a setting "${name}" (see rmq-diag rules)`);
+    }
+    const def = known.get(name)!;
+    if (typeof def === 'number') {
+      const v = Number(raw.replace(/ms$/, ''));
+      if (!Number.isFinite(v)) throw new SettingError(`--set ${spec}: "${raw}" is not a number`);
+      out[name] = v;
+    } else if (typeof def === 'boolean') {
+      if (!/^(true|false)$/i.test(raw)) throw new SettingError(`--set ${spec}: "${raw}" is not true or false`);
+      out[name] = raw.toLowerCase() === 'true';
+    } else out[name] = raw;
+  }
+  return out;
+}
+
+export class RuleRunner {
+  private readonly handlers = new Map<EventType, Array<(e: RmqEvent) => void>>();
+  private readonly visitors: Visitor[] = [];
+  private readonly findings: Finding[] = [];
+  private readonly versionCache = new Map<string, ClientVersion>();
+
+  constructor(private readonly opts: EngineOptions) {
+    for (const rule of opts.rules) {
+      const settings: Record<string, SettingValue> = {};
+      for (const [k, m] of Object.entries(rule.meta.settings)) settings[k] = opts.settings?.[k] ?? m.default;
+      const ctx: RuleContext = {
+        settings,
+        sources: opts.sources,
+        report: (f) => {
+          this.findings.push({
+            rule: rule.meta.id,
+            severity: f.severity ?? rule.meta.severity,
+            title: f.title,
+            start: f.start,
+            end: f.end,
+            subject: f.subject,
+            metrics: f.metrics,
+            evidence: f.evidence.slice(0, MAX_EVIDENCE).map(toEvidence),
+            explanation: f.explanation,
+            advice: f.advice,
+          });
+        },
+        clientVersion: (host) => {
+          let v = this.versionCache.get(host);
+          if (!v) this.versionCache.set(host, (v = clientVersionOf(host, opts.sources)));
+          return v;
+        },
+      };
+      const visitor = rule.create(ctx);
+      this.visitors.push(visitor);
+      for (const [type, fn] of Object.entries(visitor)) {
+        if (type === 'end' || typeof fn !== 'function') continue;
+        let list = this.handlers.get(type as EventType);
+        if (!list) this.handlers.set(type as EventType, (list = []));
+        list.push(fn as (e: RmqEvent) => void);
+      }
+    }
+  }
+
+  /** Event types some rule reads: the others need not be decoded at all. */
+  get wanted(): ReadonlySet<EventType> {
+    return new Set(this.handlers.keys());
+  }
+
+  visit(e: RmqEvent): void {
+    const list = this.handlers.get(e.type);
+    if (list) for (const fn of list) fn(e);
+  }
+
+  finish(): Finding[] {
+    for (const v of this.visitors) v.end?.();
+    return sortFindings(this.findings);
+  }
+}
+
+export function sortFindings(findings: Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) =>
+      severityRank(a.severity) - severityRank(b.severity) ||
+      (a.start ?? Infinity) - (b.start ?? Infinity) ||
+      a.rule.localeCompare(b.rule),
+  );
+}
+
+/** Run rules over events (tests and the programmatic API). */
+export function runRules(opts: EngineOptions, events: Iterable<RmqEvent>): Finding[] {
+  const runner = new RuleRunner(opts);
+  for (const e of events) runner.visit(e);
+  return runner.finish();
+}

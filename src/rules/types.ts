@@ -1,0 +1,103 @@
+// The rule engine's contract, in ESLint's shape: a rule is a module with `meta` and `create(ctx)`,
+// which returns a visitor keyed by event type and an `end()` that reports findings. Rule ids,
+// finding fields and metric names are public (docs/analyze.md).
+
+import type { EventType, RmqEvent } from '../parse/types.js';
+
+export type Severity = 'critical' | 'error' | 'warning' | 'info';
+export const SEVERITIES: readonly Severity[] = ['critical', 'error', 'warning', 'info'];
+
+export function severityRank(s: Severity): number {
+  return SEVERITIES.indexOf(s);
+}
+
+export type SettingValue = number | boolean | string;
+
+export interface SettingMeta {
+  default: SettingValue;
+  description: string;
+  /** Milliseconds, counts, ... shown in `rmq-diag rules`. */
+  unit?: string;
+}
+
+export interface RuleMeta {
+  id: string;
+  title: string;
+  severity: Severity;
+  description: string;
+  /** RocketMQ versions and settings the rule concerns, in words. */
+  versions: string;
+  /** Settings the user may know better than the defaults (`--set name=value`). */
+  settings: Record<string, SettingMeta>;
+  /** Event types the visitor reads (documentation, and the engine skips rules that need none present). */
+  events: EventType[];
+}
+
+export interface Evidence {
+  file: string;
+  line: number;
+  time: number | null;
+  text: string;
+}
+
+export interface Subject {
+  broker?: string;
+  brokerAddr?: string;
+  namesrvAddr?: string;
+  client?: string;
+  host?: string;
+  topic?: string;
+}
+
+export type MetricValue = number | string | boolean | null | string[];
+
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  title: string;
+  start: number | null;
+  end: number | null;
+  subject: Subject;
+  metrics: Record<string, MetricValue>;
+  evidence: Evidence[];
+  explanation: string;
+  advice: string[];
+}
+
+export type FindingInput = Omit<Finding, 'rule' | 'severity' | 'evidence'> & {
+  severity?: Severity;
+  evidence: Array<RmqEvent | Evidence>;
+};
+
+/** What a rule knows about one client host, from the layouts and wording of its logs. */
+export interface ClientVersion {
+  /** e.g. `4.8.0`, `4.3.0-4.7.1`, `>=5.1.0`, or `unknown`. */
+  range: string;
+  /** The exact version when a jar name or ClientVersion printed it. */
+  exact: string | null;
+  /** clientCloseSocketIfTimeout default for that range: false before 4.9.1, true from 4.9.1; null when unknown. */
+  closeSocketIfTimeout: boolean | null;
+}
+
+export interface SourceInfo {
+  path: string;
+  host: string;
+  kind: string;
+  versionHints: string[];
+}
+
+export interface RuleContext {
+  readonly settings: Readonly<Record<string, SettingValue>>;
+  readonly sources: readonly SourceInfo[];
+  /** Report a finding; severity defaults to the rule's. Evidence is cut to the first five. */
+  report(f: FindingInput): void;
+  /** The client version range of a host's client logs. */
+  clientVersion(host: string): ClientVersion;
+}
+
+export type Visitor = { [T in EventType]?: (e: RmqEvent) => void } & { end?: () => void };
+
+export interface Rule {
+  meta: RuleMeta;
+  create(ctx: RuleContext): Visitor;
+}
