@@ -300,6 +300,17 @@ export function fsErrorMessage(err: unknown, display: string): string {
   }
 }
 
+/** The real path, or null after recording why it could not be had. */
+async function realpathOrIssue(abs: string, ctx: Ctx): Promise<string | null> {
+  try {
+    return await fsp.realpath(abs);
+  } catch (err) {
+    const d = displayOf(abs, ctx.cwd);
+    ctx.issues.push({ file: d, line: null, message: fsErrorMessage(err, d) });
+    return null;
+  }
+}
+
 function addCandidate(ctx: Ctx, c: Candidate): void {
   if (ctx.byReal.has(c.real)) return;
   ctx.byReal.set(c.real, c);
@@ -351,26 +362,14 @@ async function walkFolder(ctx: Ctx, root: string, hostRoot: string = root): Prom
       }
       if (isDir) {
         if (SKIP_DIRS.has(e.name.toLowerCase())) continue;
-        let real: string;
-        try {
-          real = await fsp.realpath(abs);
-        } catch (err) {
-          const d = displayOf(abs, ctx.cwd);
-          ctx.issues.push({ file: d, line: null, message: fsErrorMessage(err, d) });
-          continue;
-        }
+        const real = await realpathOrIssue(abs, ctx);
+        if (real === null) continue;
         if (ctx.visitedDirs.has(real)) continue;
         ctx.visitedDirs.add(real);
         subdirs.push(abs);
       } else if (isFile && looksLikeLog(e.name)) {
-        let real: string;
-        try {
-          real = await fsp.realpath(abs);
-        } catch (err) {
-          const d = displayOf(abs, ctx.cwd);
-          ctx.issues.push({ file: d, line: null, message: fsErrorMessage(err, d) });
-          continue;
-        }
+        const real = await realpathOrIssue(abs, ctx);
+        if (real === null) continue;
         addCandidate(ctx, { abs, real, walkRoot: hostRoot, special: false });
       }
     }
