@@ -2,7 +2,8 @@
 // then the accounting of every input line. The NDJSON schema is documented in docs/json.md.
 
 import Table from 'cli-table3';
-import { formatDuration, intervalToDuration } from 'date-fns';
+import { formatDuration } from 'date-fns/formatDuration';
+import { intervalToDuration } from 'date-fns/intervalToDuration';
 import { formatIso, formatShort, type Zone } from '../parse/time.js';
 import { decodeEvent, encodeEvent } from '../parse/event-codec.js';
 import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
