@@ -15,8 +15,9 @@ export function formatMs(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '-';
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60000) return `${(ms / 1000).toFixed(ms < 10000 ? 1 : 0)} s`;
-  const m = Math.floor(ms / 60000);
-  const s = Math.round((ms % 60000) / 1000);
+  const total = Math.round(ms / 1000);
+  const m = Math.floor(total / 60);
+  const s = total % 60;
   return s ? `${m} min ${s} s` : `${m} min`;
 }
 

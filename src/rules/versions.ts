@@ -26,8 +26,10 @@ function bounds(hint: string): [number[], number[]] | null {
   if (ge) return [parse(ge[1])!, [99, 0, 0]];
   const lt = /^<(\d+\.\d+\.\d+)$/.exec(hint);
   if (lt) {
-    const v = parse(lt[1])!;
-    return [[0, 0, 0], [v[0], v[1], v[2] - 1 < 0 ? 0 : v[2] - 1]];
+    // Just below v: the previous patch, or the previous minor's last patch, or the previous major's.
+    const [a, b, c] = parse(lt[1])!;
+    const below = c > 0 ? [a, b, c - 1] : b > 0 ? [a, b - 1, 99] : [a - 1, 99, 99];
+    return [[0, 0, 0], below];
   }
   if (hint === '3.x') return [[3, 0, 0], [3, 99, 99]];
   return null;

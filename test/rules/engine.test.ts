@@ -60,3 +60,18 @@ describe('client versions', () => {
     expect(clientVersionOf('other', src(['4.8.0']))).toMatchObject({ range: 'unknown' });
   });
 });
+
+describe('rule helpers', () => {
+  it('formats durations without 60-second minutes', async () => {
+    const { formatMs } = await import('../../src/rules/util.js');
+    expect(formatMs(659_700)).toBe('11 min');
+    expect(formatMs(706_000)).toBe('11 min 46 s');
+    expect(formatMs(799)).toBe('799 ms');
+    expect(formatMs(12_400)).toBe('12 s');
+    expect(formatMs(9_400)).toBe('9.4 s');
+  });
+  it('reads an upper bound below x.y.0 as the previous minor', () => {
+    const src = [{ path: 'p', host: 'h', kind: 'client', versionHints: ['<4.4.0'] }];
+    expect(clientVersionOf('h', src).range).toBe('<=4.3.99');
+  });
+});

@@ -1,0 +1,177 @@
+// send-timeout-budget: `RemotingTooMuchRequestException: sendDefaultImpl call timeout`. The
+// synchronous send gives all its attempts one budget, sendMsgTimeout (3000 ms); before each further
+// attempt it checks the clock and, when the budget is spent, throws this instead of retrying
+// (client facts §4.2). With the defaults, one attempt that uses the whole 3 s (a broker or host that
+// accepts the connection but never answers) leaves no time for a retry on another broker.
+//
+// Decision: one finding per client host. The call timeout is thrown to the caller (only the
+// application logs it); the client log holds the failed attempt just before it (`sendKernelImpl
+// exception, resend at once, ... RT: 3003ms`), which names the broker. Each call timeout is joined
+// with the latest unjoined attempt of the same host that ended within 1.5 s before it (4.3.0-4.7.1
+// clients print fake milliseconds, so a client line can read up to a second early). Copies of one
+// failure in two files of a host (within 2 s) count once.
+
+import type { RmqEvent } from '../parse/types.js';
+import type { MetricValue, Rule } from './types.js';
+import { CrossLogDedup, clientVersions, duration, num, plural, str, versionSide } from './broker-busy.js';
+
+interface Hit {
+  ev: RmqEvent;
+  host: string;
+  attempt: RmqEvent | null;
+}
+
+interface Group {
+  host: string;
+  n: number;
+  joined: number;
+  brokers: Map<string, number>;
+  maxRt: number | null;
+  first: RmqEvent;
+  last: RmqEvent;
+  firstAttempt: RmqEvent | null;
+  maxRtAttempt: RmqEvent | null;
+}
+
+/** How far before the call timeout its last attempt may be logged. */
+const BEFORE_MS = 1500;
+/** How far after (lines of one millisecond can come in either order). */
+const AFTER_MS = 100;
+
+const rule: Rule = {
+  meta: {
+    id: 'send-timeout-budget',
+    title: 'Send budget spent: sendDefaultImpl call timeout',
+    severity: 'error',
+    description:
+      'Finds sends that ended with "sendDefaultImpl call timeout": an attempt used up the whole sendMsgTimeout, so no retry could go to another broker; joins the failed attempt and the broker it went to.',
+    versions: 'All client versions (DefaultMQProducerImpl.sendDefaultImpl); 5.x adds sendMsgMaxTimeoutPerRequest.',
+    settings: {
+      sendMsgTimeout: { default: 3000, description: 'Producer setting: time budget of one send, all attempts included', unit: 'ms' },
+    },
+    events: ['send-call-timeout', 'send-attempt-failed'],
+  },
+
+  create(ctx) {
+    const budget = Number(ctx.settings.sendMsgTimeout);
+    const groups = new Map<string, Group>();
+    // Recent attempts per host not yet joined to a call timeout (bounded).
+    const recent = new Map<string, RmqEvent[]>();
+    const used = new WeakSet<RmqEvent>();
+
+    const record = (h: Hit) => {
+      let g = groups.get(h.host);
+      if (!g) groups.set(h.host, (g = { host: h.host, n: 0, joined: 0, brokers: new Map(), maxRt: null, first: h.ev, last: h.ev, firstAttempt: null, maxRtAttempt: null }));
+      g.n++;
+      if (h.ev.ts !== null && (g.first.ts === null || h.ev.ts < g.first.ts)) g.first = h.ev;
+      if (h.ev.ts !== null && (g.last.ts === null || h.ev.ts >= g.last.ts)) g.last = h.ev;
+      const a = h.attempt;
+      if (!a) return;
+      g.joined++;
+      g.firstAttempt ??= a;
+      const b = str(a, 'brokerName');
+      if (b) g.brokers.set(b, (g.brokers.get(b) ?? 0) + 1);
+      const rt = num(a, 'rtMs');
+      if (rt !== null && (g.maxRt === null || rt > g.maxRt)) (g.maxRt = rt), (g.maxRtAttempt = a);
+    };
+    const dedup = new CrossLogDedup<Hit>(record);
+
+    const takeAttempt = (host: string, ts: number | null): RmqEvent | null => {
+      const ring = recent.get(host);
+      if (!ring || ts === null) return null;
+      for (let i = ring.length - 1; i >= 0; i--) {
+        const a = ring[i];
+        if (a.ts === null || used.has(a)) continue;
+        if (a.ts <= ts + AFTER_MS && a.ts >= ts - BEFORE_MS) {
+          used.add(a);
+          return a;
+        }
+      }
+      return null;
+    };
+
+    const report = (g: Group) => {
+      const cv = clientVersions(ctx, [g.host]);
+      const brokers = [...g.brokers.entries()].sort((a, b) => b[1] - a[1]).map(([b]) => b);
+      const whole = g.maxRt !== null && g.maxRt >= 0.9 * budget;
+      const ex: string[] = [];
+      ex.push(`${plural(g.n, 'send')} on ${g.host} gave up with RemotingTooMuchRequestException: sendDefaultImpl call timeout.`);
+      ex.push(
+        `A synchronous send has one time budget for all its attempts, sendMsgTimeout (${budget} ms). Each attempt gets what is left of it, and before a retry the producer checks the clock: once the budget is spent it throws "sendDefaultImpl call timeout" instead of trying another broker (the retry loop's "Send [N] times" error is dropped).`,
+      );
+      if (g.joined) {
+        const to = brokers.length ? ` to ${brokers.join(', ')}` : '';
+        ex.push(
+          whole
+            ? `The failed attempt${to} took up to ${g.maxRt} ms (RT in the client log), the whole budget, so no retry was possible: the broker or its host did not answer in time (a hung host, a stalled broker, a network black hole, or a connect that hung). A refused connection, by contrast, fails fast and is retried.`
+            : `The attempts${to} took up to ${g.maxRt ?? '?'} ms each; together with route lookups and earlier attempts they used up the ${budget} ms budget.`,
+        );
+      } else ex.push(`The client log with the failed attempt is not among the logs given (or has no matching line), so the broker it went to is not known.`);
+      if (g.n > 1 && brokers.length <= 1 && g.first.ts !== null && g.last.ts !== null && g.last.ts > g.first.ts) {
+        ex.push(`The failures span ${duration(g.last.ts - g.first.ts)}: the broker stayed in the producer's route all that time (a route drops a broker only after the NameServer removes it and the client polls again).`);
+      }
+
+      const adv: string[] = [];
+      adv.push(`Find out why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${budget} ms: its host, its GC and store logs, and the network between them; then check whether the NameServer still listed it.`);
+      if (versionSide(cv, '5.0.0') !== 'below') adv.push(`On a 5.x client that has sendMsgMaxTimeoutPerRequest, set it (e.g. ${Math.round(budget / 3)} ms with sendMsgTimeout ${budget}) so one attempt cannot use the whole budget and a retry can go to another broker.`);
+      adv.push('Consider sendLatencyFaultEnable=true: a broker whose attempt timed out is then avoided by later sends for a while instead of being picked again.');
+      adv.push('A larger sendMsgTimeout alone does not help against a broker that never answers: the first attempt waits for the whole budget either way.');
+
+      const evidence: RmqEvent[] = [];
+      for (const e of [g.maxRtAttempt, g.first, g.firstAttempt, g.last]) if (e && !evidence.includes(e)) evidence.push(e);
+
+      const metrics: Record<string, MetricValue> = {
+        failedSends: g.n,
+        sendMsgTimeoutMs: budget,
+        brokers,
+        attemptsJoined: g.joined,
+        maxAttemptRtMs: g.maxRt,
+        clientVersion: cv,
+      };
+      ctx.report({
+        title: `${plural(g.n, 'send')} on ${g.host} ran out of the ${budget} ms send budget (sendDefaultImpl call timeout)${brokers.length ? ` after an attempt to ${brokers.join(', ')}` : ''}`,
+        start: g.first.ts,
+        end: g.last.ts,
+        subject: brokers.length === 1 ? { host: g.host, broker: brokers[0] } : { host: g.host },
+        metrics,
+        evidence,
+        explanation: ex.join(' '),
+        advice: adv,
+      });
+    };
+
+    return {
+      'send-attempt-failed': (e) => {
+        dedup.tick(e.ts);
+        // An attempt logged just after the call timeout (same millisecond, other file first).
+        let late = false;
+        dedup.forEachPending((h, ts) => {
+          if (!late && !h.attempt && h.host === e.host && e.ts !== null && e.ts >= ts && e.ts <= ts + AFTER_MS) {
+            h.attempt = e;
+            used.add(e);
+            late = true;
+          }
+        });
+        if (late) return;
+        let ring = recent.get(e.host);
+        if (!ring) recent.set(e.host, (ring = []));
+        ring.push(e);
+        if (ring.length > 64) ring.shift();
+      },
+      'send-call-timeout': (e) => {
+        dedup.tick(e.ts);
+        if (str(e, 'api') !== 'sendDefaultImpl') return;
+        const hit: Hit = { ev: e, host: e.host, attempt: takeAttempt(e.host, e.ts) };
+        dedup.add(`${e.host}|sendDefaultImpl`, e.ts, e.file, hit, (kept, dup) => {
+          kept.attempt ??= dup.attempt;
+        });
+      },
+      end() {
+        dedup.flush();
+        for (const g of groups.values()) report(g);
+      },
+    };
+  },
+};
+
+export default rule;
