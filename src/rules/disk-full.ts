@@ -15,7 +15,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, Subject } from './types.js';
-import { AttemptIndex, BrokerHosts, CrossLogDedup, brokerLabel, clientVersions, num, plural, str } from './broker-busy.js';
+import { AttemptIndex, BrokerHosts, CrossLogDedup, brokerLabel, clientVersions, num, plural, str } from './send-path.js';
 
 interface Hit {
   ev: RmqEvent;

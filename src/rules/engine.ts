@@ -62,7 +62,7 @@ export class RuleRunner {
   private readonly findings: Finding[] = [];
   private readonly versionCache = new Map<string, ClientVersion>();
 
-  constructor(private readonly opts: EngineOptions) {
+  constructor(opts: EngineOptions) {
     for (const rule of opts.rules) {
       const settings: Record<string, SettingValue> = {};
       for (const [k, m] of Object.entries(rule.meta.settings)) settings[k] = opts.settings?.[k] ?? m.default;

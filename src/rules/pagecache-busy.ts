@@ -24,7 +24,7 @@ import {
   serverVersion,
   str,
   versionSide,
-} from './broker-busy.js';
+} from './send-path.js';
 
 const REASONS = ['PCBUSY_CLEAN_QUEUE', 'PC_SYNCHRONIZED', 'REJECTREQUEST'] as const;
 type Reason = (typeof REASONS)[number];

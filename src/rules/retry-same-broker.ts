@@ -16,7 +16,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
-import { clientVersions, num, plural, rangeBounds, cmpV, str, strs, versionSide } from './broker-busy.js';
+import { clientVersions, num, plural, rangeBounds, cmpV, str, strs, versionSide } from './send-path.js';
 
 interface Attempt {
   ev: RmqEvent;

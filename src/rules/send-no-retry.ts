@@ -17,7 +17,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, Subject } from './types.js';
-import { AttemptIndex, CrossLogDedup, clientVersions, num, plural, rangeOverlaps, str, strs, versionSide } from './broker-busy.js';
+import { AttemptIndex, CrossLogDedup, clientVersions, num, plural, rangeOverlaps, str, strs, versionSide } from './send-path.js';
 
 type Shape = 'single-pass' | 'budget' | 'stopped' | 'selector' | 'not-retried-code';
 

@@ -13,7 +13,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
-import { CrossLogDedup, clientVersions, duration, num, plural, str, versionSide } from './broker-busy.js';
+import { CrossLogDedup, clientVersions, duration, num, plural, str, versionSide } from './send-path.js';
 
 interface Hit {
   ev: RmqEvent;
