@@ -1,0 +1,429 @@
+// broker-down-detection: how each NameServer learned that a broker was gone (server facts §7).
+//
+// - `expired`: silence. The broker sent no registration for brokerChannelExpiredMs (120 s):
+//   either the inactive-broker scan found it (`The broker channel expired, addr 120000ms`, then the
+//   `remove ...` lines without "the broker's channel destroyed"), or the idle timer closed the
+//   broker's connection after 120 s without traffic (`NETTY SERVER PIPELINE: IDLE exception [ip:port]`,
+//   then `the broker's channel destroyed, addr, clean it's data structure at once`; with the
+//   default serverChannelMaxIdleTimeSeconds=120 this comes a few seconds before the scan would).
+//   The broker hung (or the network dropped silently) with its TCP connection open.
+// - `destroyed`: the connection was closed from the broker's side (channelInactive or
+//   exceptionCaught, then "the broker's channel destroyed"): a crash, kill, restart or reboot.
+// - `unregistered`: graceful shutdown (`unregisterBroker, remove from brokerLiveTable OK, addr`).
+//   In 5.x the BatchUnregistrationService logs the same lines after a destroyed or expired channel:
+//   those stay `destroyed` / `expired`.
+// A destroyed channel whose cause was not logged is classified by the time since the broker's last
+// heartbeat: about the expiry time or more means silence (`expired`), never a crash.
+//
+// detectMs runs from the last heartbeat (the broker's own `register broker ... to name server N OK`
+// line for that NameServer, or the NameServer's `new broker registered` line), or else from the
+// first client failure against the broker, to the removal.
+//
+// With no NameServer log, a broker's own shutdown (`Shutdown hook was invoked`, or its NameServer
+// channels closed on the `ShutdownHook` thread) means its hook unregistered it from every NameServer:
+// reported as `unregistered`, inferred, with the NameServers it registered with (`a;b`).
+//
+// Severity: info for unregistered, warning for destroyed (a crash or kill: clients follow within
+// one poll), error for expired (a hang: clients time out for up to expiry + scan + poll, ~160 s).
+
+import type { EventType, RmqEvent } from '../parse/types.js';
+import { formatMs } from './util.js';
+import type { Rule, Severity, Visitor } from './types.js';
+import {
+  AddressBook,
+  addrInText,
+  addrKey,
+  BOOK_EVENTS,
+  clockOf,
+  isBrokerEvent,
+  isClientEvent,
+  isConnectCause,
+  isTimeoutCause,
+  ipOf,
+  mergeVisitors,
+  orderEvidence,
+  portOf,
+  NAMESRV_PORT,
+  ROUTING_SETTINGS,
+} from './routing.js';
+
+type Detection = 'expired' | 'destroyed' | 'unregistered';
+type Path = 'scan' | 'idle' | 'close' | 'exception' | 'unregister' | 'silence' | 'unknown';
+
+interface Removal {
+  nsHost: string;
+  addr: string | null;
+  name: string | null;
+  detection: Detection | null;
+  path: Path;
+  first: RmqEvent;
+  lines: RmqEvent[];
+  pipe: RmqEvent | null;
+  /** 5.x `the broker's channel destroyed, submit the unregister request` without an address yet. */
+  submitted: boolean;
+  brokerRegs: Map<string, Map<string, RmqEvent>>;
+  nsReg: RmqEvent | null;
+}
+
+interface Shutdown {
+  host: string;
+  signal: RmqEvent;
+  namesrvs: Set<string>;
+  lastReg: RmqEvent | null;
+}
+
+const GROUP_MS = 15000;
+const PIPE_RING = 64;
+const FAIL_EPISODE_GAP_MS = 300000;
+
+const rule: Rule = {
+  meta: {
+    id: 'broker-down-detection',
+    title: 'How each NameServer learned a broker was gone',
+    severity: 'warning',
+    description:
+      "Classifies each NameServer's removal of a broker: expired (silence: scan expiry or idle channel; a hang with TCP open), destroyed (connection closed: crash, kill, restart) or unregistered (graceful shutdown), with the time from the last heartbeat to the removal.",
+    versions: '4.x (expiry scan every 10 s, `the broker\'s channel destroyed, addr, ...`) and 5.x (scan every 5 s, `... submit the unregister request at once` then BatchUnregistrationService lines)',
+    settings: { brokerChannelExpiredMs: ROUTING_SETTINGS.brokerChannelExpiredMs },
+    events: [...new Set<EventType>([...BOOK_EVENTS, 'broker-expired', 'broker-removed', 'broker-registered', 'pipeline', 'shutdown', 'channel-closed', 'send-attempt-failed', 'heartbeat-failed', 'rpc-timeout', 'connect-failed'])],
+  },
+  create(ctx) {
+    const expiredMs = ctx.settings.brokerChannelExpiredMs as number;
+    const book = new AddressBook(ctx.sources);
+    const pipes = new Map<string, RmqEvent[]>();
+    const removals: Removal[] = [];
+    const recent = new Map<string, Removal>();
+    /** broker host -> NameServer -> last `register broker ... OK`. */
+    const brokerRegs = new Map<string, Map<string, RmqEvent>>();
+    /** `${nsHost}|${brokerAddr}` -> last `new broker registered`. */
+    const nsRegs = new Map<string, RmqEvent>();
+    const failStarts = new Map<string, RmqEvent[]>();
+    const lastFail = new Map<string, number>();
+    const shutdowns: Shutdown[] = [];
+    const openShutdown = new Map<string, Shutdown>();
+
+    const snapshot = () => new Map([...brokerRegs].map(([h, m]) => [h, new Map(m)]));
+
+    const within = (a: RmqEvent, b: RmqEvent, ms: number) => a.ts === null || b.ts === null || Math.abs(b.ts - a.ts) <= ms;
+
+    /** The latest pipeline line of this NameServer for the broker's IP before a removal: idle wins. */
+    const pipeFor = (nsHost: string, addr: string | null, at: RmqEvent): RmqEvent | null => {
+      const ip = ipOf(addr);
+      const ring = pipes.get(nsHost) ?? [];
+      let best: RmqEvent | null = null;
+      for (let i = ring.length - 1; i >= 0; i--) {
+        const p = ring[i];
+        if (at.ts !== null && p.ts !== null && (p.ts > at.ts + 2000 || p.ts < at.ts - GROUP_MS)) continue;
+        if (ip && ipOf(p.fields.addr as string | null) !== ip) continue;
+        if (p.fields.event === 'idle') return p;
+        best ??= p;
+      }
+      return best;
+    };
+
+    const classifyByPipe = (r: Removal) => {
+      const p = pipeFor(r.nsHost, r.addr, r.first);
+      if (!p) return;
+      r.pipe = p;
+      if (p.fields.event === 'idle') {
+        r.detection = 'expired';
+        r.path = 'idle';
+      } else {
+        r.detection = 'destroyed';
+        r.path = p.fields.event === 'exception' ? 'exception' : 'close';
+      }
+    };
+
+    const start = (e: RmqEvent, addr: string | null, name: string | null, detection: Detection | null, path: Path): Removal => {
+      const r: Removal = {
+        nsHost: e.host,
+        addr,
+        name,
+        detection,
+        path,
+        first: e,
+        lines: [],
+        pipe: null,
+        submitted: false,
+        brokerRegs: snapshot(),
+        nsReg: addr ? (nsRegs.get(`${e.host}|${addr}`) ?? null) : null,
+      };
+      removals.push(r);
+      recent.set(e.host, r);
+      return r;
+    };
+
+    /** The removal this line belongs to: same NameServer, within the grouping window, same broker. */
+    const current = (e: RmqEvent, addr: string | null, name: string | null): Removal | null => {
+      const r = recent.get(e.host);
+      if (!r || !within(r.first, e, GROUP_MS)) return null;
+      if (addr && r.addr && r.addr !== addr) return null;
+      if (name && r.name && r.name !== name) return null;
+      return r;
+    };
+
+    const attach = (r: Removal, e: RmqEvent, addr: string | null, name: string | null) => {
+      if (addr && !r.addr) {
+        r.addr = addr;
+        r.nsReg = nsRegs.get(`${r.nsHost}|${addr}`) ?? null;
+      }
+      if (name && !r.name) r.name = name;
+      if (r.lines.length < 3) r.lines.push(e);
+    };
+
+    const clientFailure = (e: RmqEvent, addr: string | null) => {
+      const k = addrKey(addr);
+      if (!k || e.ts === null || book.isNamesrv(k)) return;
+      const prev = lastFail.get(k);
+      lastFail.set(k, e.ts);
+      if (prev !== undefined && e.ts - prev <= FAIL_EPISODE_GAP_MS) return;
+      let list = failStarts.get(k);
+      if (!list) failStarts.set(k, (list = []));
+      if (list.length < 16) list.push(e);
+    };
+
+    const noteShutdown = (e: RmqEvent, nsAddr: string | null) => {
+      let s = openShutdown.get(e.host);
+      if (s && !within(s.signal, e, 300000)) s = undefined;
+      if (!s) {
+        const regs = brokerRegs.get(e.host);
+        let lastReg: RmqEvent | null = null;
+        for (const r of regs?.values() ?? []) if (!lastReg || (r.ts ?? 0) > (lastReg.ts ?? 0)) lastReg = r;
+        s = { host: e.host, signal: e, namesrvs: new Set(regs?.keys() ?? []), lastReg };
+        openShutdown.set(e.host, s);
+        if (shutdowns.length < 256) shutdowns.push(s);
+      }
+      if (nsAddr) s.namesrvs.add(nsAddr);
+    };
+
+    const own: Visitor = {
+      pipeline: (e) => {
+        if (e.kind !== 'namesrv' || e.fields.side !== 'server') return;
+        if (!['idle', 'inactive', 'exception'].includes(e.fields.event as string)) return;
+        let ring = pipes.get(e.host);
+        if (!ring) pipes.set(e.host, (ring = []));
+        ring.push(e);
+        if (ring.length > PIPE_RING) ring.shift();
+      },
+      'broker-registered': (e) => {
+        const ns = addrKey(e.fields.namesrvAddr as string | null);
+        const addr = addrKey(e.fields.brokerAddr as string | null);
+        if (ns && isBrokerEvent(e)) {
+          let m = brokerRegs.get(e.host);
+          if (!m) brokerRegs.set(e.host, (m = new Map()));
+          m.set(ns, e);
+        } else if (addr && e.kind === 'namesrv') nsRegs.set(`${e.host}|${addr}`, e);
+      },
+      'broker-expired': (e) => {
+        const addr = addrKey(e.fields.brokerAddr as string | null);
+        const r = current(e, addr, null);
+        if (r && r.detection === null) {
+          r.detection = 'expired';
+          r.path = 'scan';
+          attach(r, e, addr, null);
+          return;
+        }
+        start(e, addr, null, 'expired', 'scan');
+      },
+      'broker-removed': (e) => {
+        const addr = addrKey(e.fields.brokerAddr as string | null);
+        const name = (e.fields.brokerName as string | null) ?? null;
+        const reason = e.fields.reason as string;
+        if (e.entry === 'broker-removed/channel-destroyed' || e.entry === 'broker-removed/channel-destroyed-submit') {
+          const r = current(e, addr, name);
+          if (r) {
+            // The expiry scan of 5.x submits the unregister too; a graceful unregister may be followed by the close.
+            attach(r, e, addr, name);
+            if (e.entry.endsWith('submit') && !r.addr) r.submitted = true;
+            return;
+          }
+          const n = start(e, addr, name, null, 'unknown');
+          n.submitted = e.entry.endsWith('submit');
+          if (addr) classifyByPipe(n);
+          return;
+        }
+        if (reason === 'unregister') {
+          const r = current(e, addr, name);
+          if (r) {
+            const hadAddr = !!r.addr;
+            attach(r, e, addr, name);
+            if (!hadAddr && r.addr && r.detection === null) classifyByPipe(r);
+            return;
+          }
+          start(e, addr, name, 'unregistered', 'unregister');
+          return;
+        }
+        // `remove brokerAddr[...] / brokerName[...] from brokerAddrTable, because channel destroyed`
+        const r = current(e, addr, name);
+        if (r) {
+          attach(r, e, addr, name);
+          return;
+        }
+        // 4.x prints the destroyed line before these; without it this is the expiry path.
+        start(e, addr, name, null, 'unknown');
+      },
+      shutdown: (e) => {
+        if (e.fields.role === 'broker' && isBrokerEvent(e)) noteShutdown(e, null);
+      },
+      'channel-closed': (e) => {
+        // The broker's hook closes its NameServer channels after unregistering (BrokerOuterAPI.shutdown).
+        if (!isBrokerEvent(e) || e.thread !== 'ShutdownHook') return;
+        const a = e.fields.addr as string | null;
+        if (a && (book.isNamesrv(a) || portOf(a) === NAMESRV_PORT)) noteShutdown(e, addrKey(a));
+      },
+      'send-attempt-failed': (e) => {
+        if (!isClientEvent(e)) return;
+        const cause = (e.fields.cause as string | null) ?? null;
+        if (isTimeoutCause(cause) || isConnectCause(cause)) clientFailure(e, addrInText(cause));
+      },
+      'heartbeat-failed': (e) => {
+        if (isClientEvent(e) && !e.entry?.endsWith('not-up')) clientFailure(e, e.fields.brokerAddr as string | null);
+      },
+      'rpc-timeout': (e) => {
+        if (isClientEvent(e)) clientFailure(e, e.fields.addr as string | null);
+      },
+      'connect-failed': (e) => {
+        const addrs = (e.fields.addrs as string[]) ?? [];
+        if (isClientEvent(e) && addrs.length === 1) clientFailure(e, addrs[0]);
+      },
+      end() {
+        for (const r of removals) reportRemoval(r);
+        for (const s of shutdowns) reportShutdown(s);
+      },
+    };
+
+    function lastHeartbeat(r: Removal, ns: string | null, addr: string | null): RmqEvent | null {
+      const cands: RmqEvent[] = [];
+      if (r.nsReg) cands.push(r.nsReg);
+      const host = book.hostOfBrokerAddr(addr);
+      const regs = host ? r.brokerRegs.get(host) : undefined;
+      if (regs) {
+        const exact = ns ? regs.get(ns) : undefined;
+        if (exact) cands.push(exact);
+        else for (const v of regs.values()) cands.push(v);
+      }
+      let best: RmqEvent | null = null;
+      for (const c of cands) {
+        if (c.ts === null || r.first.ts === null || c.ts > r.first.ts) continue;
+        if (!best || c.ts > best.ts!) best = c;
+      }
+      return best;
+    }
+
+    function firstClientFailure(addr: string | null, before: RmqEvent): RmqEvent | null {
+      const list = addr ? (failStarts.get(addr) ?? []) : [];
+      let best: RmqEvent | null = null;
+      for (const f of list) {
+        if (f.ts === null || before.ts === null || f.ts > before.ts || before.ts - f.ts > 600000) continue;
+        if (!best || f.ts > best.ts!) best = f;
+      }
+      return best;
+    }
+
+    function reportRemoval(r: Removal) {
+      const addr = r.addr ?? (book.brokerAddrsOf(r.name).length === 1 ? book.brokerAddrsOf(r.name)[0] : null);
+      const name = r.name ?? book.brokerNameOf(addr);
+      const ns = book.namesrvAddrOfHost(r.nsHost);
+      const hb = lastHeartbeat(r, ns, addr);
+      const fail = hb ? null : firstClientFailure(addr, r.first);
+      const from = hb ?? fail;
+      const detectMs = from && from.ts !== null && r.first.ts !== null ? r.first.ts - from.ts : null;
+      let detection = r.detection;
+      let path = r.path;
+      if (detection === null) {
+        const silent = hb && detectMs !== null && detectMs >= expiredMs - GROUP_MS;
+        const removeOnly = r.first.type === 'broker-removed' && r.first.fields.reason === 'remove';
+        if (silent || (removeOnly && detectMs === null)) {
+          detection = 'expired';
+          path = 'silence';
+        } else {
+          detection = 'destroyed';
+          path = 'unknown';
+        }
+      }
+      const who = name && addr ? `${name} (${addr})` : (name ?? addr ?? 'a broker');
+      const nsText = ns ? `NameServer ${ns} (${r.nsHost})` : `The NameServer on ${r.nsHost}`;
+      const since = from
+        ? `${formatMs(detectMs)} after ${hb ? `its last heartbeat (registration at ${clockOf(hb)})` : `the first client failure against it (${clockOf(fail)})`}`
+        : 'with no earlier heartbeat or client failure in the logs';
+      let how: string;
+      let advice: string[];
+      let severity: Severity;
+      const removedAt = clockOf(r.first);
+      if (detection === 'expired') {
+        severity = 'error';
+        const why =
+          path === 'scan'
+            ? `its inactive-broker scan (every 10 s in 4.x, 5 s in 5.x) found no registration for more than ${formatMs(expiredMs)} ("The broker channel expired")`
+            : path === 'idle'
+              ? `its idle timer closed the broker's connection after it carried no traffic for serverChannelMaxIdleTimeSeconds (120 s by default): "NETTY SERVER PIPELINE: IDLE exception" at ${clockOf(r.pipe)}, then "the broker's channel destroyed". The NameServer words it as a destroyed channel, but the cause is silence, not a closed connection`
+              : `the removal came about the ${formatMs(expiredMs)} expiry after the last heartbeat, with no closed connection logged`;
+        how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${why}. The broker stopped registering while its TCP connection stayed open, so it hung (process or host freeze, long GC, reboot stuck in a self-test) or the network dropped silently; a crash or a shutdown closes the connection and is removed at once. Until the removal, and for up to one client route poll after it, clients keep sending to the broker and time out (see stale-route).`;
+        advice = [
+          `Find why ${who} went silent around ${clockOf(hb ?? fail ?? r.first)} while its connections stayed open: check the host (freeze, memory fault, reboot), GC logs and the network.`,
+          'A hung broker costs clients up to expiry + scan + poll (about 160 s) of timeouts; keep NameServers on other hosts than brokers so that the NameServer that must notice is not hung too (see colocated-namesrv).',
+        ];
+      } else if (detection === 'destroyed') {
+        severity = 'warning';
+        const cause = r.pipe ? `the broker's connection closed (NETTY SERVER PIPELINE: ${r.pipe.fields.event === 'exception' ? 'exceptionCaught' : 'channelInactive'} at ${clockOf(r.pipe)})` : "the broker's connection closed (the NameServer logged \"the broker's channel destroyed\"; the close itself was not in the logs)";
+        how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${cause}, and the NameServer dropped the broker at once. The broker process or host went away without unregistering: a crash, kill -9, restart or reboot. Clients follow at their next route poll (within ${formatMs(30000)}); sends in between fail fast and are retried on another broker.`;
+        advice = [
+          `Find why ${who} went down at ${removedAt}: the broker's hs_err_pid*.log and stdout, the kernel log (OOM killer), and the host's reboot history.`,
+          'For planned restarts use mqshutdown (SIGTERM) so that the broker unregisters first.',
+        ];
+      } else {
+        severity = 'info';
+        how = `${nsText} removed ${who} at ${removedAt}, ${since}, because the broker unregistered ("unregisterBroker, remove from brokerLiveTable OK"): a graceful shutdown, whose hook sends UNREGISTER_BROKER to every NameServer. Clients drop the broker at their next route poll; sends to it in between are refused and retried on another broker.`;
+        advice = ['Planned shutdown: nothing to fix. Producers ride through it with the default retries (retryTimesWhenSendFailed=2); make sure other brokers serve the same topics.'];
+      }
+      ctx.report({
+        severity,
+        title:
+          `${ns ? `NameServer ${ns}` : `NameServer on ${r.nsHost}`} learned ${name ?? addr ?? 'a broker'} was gone by ` +
+          `${detection === 'expired' ? (path === 'idle' ? 'expiry (idle channel)' : 'expiry') : detection === 'destroyed' ? 'a closed connection' : 'unregistration'}` +
+          (detectMs !== null ? `, ${formatMs(detectMs)} after ${hb ? 'its last heartbeat' : 'the first client failure'}` : ''),
+        start: from?.ts ?? r.first.ts,
+        end: r.first.ts,
+        subject: { host: r.nsHost, ...(name ? { broker: name } : {}), ...(addr ? { brokerAddr: addr } : {}), ...(ns ? { namesrvAddr: ns } : {}) },
+        metrics: { detection, detectMs, namesrvAddr: ns, path, detectFrom: hb ? 'heartbeat' : fail ? 'client-failure' : null },
+        evidence: orderEvidence([r.first, r.pipe, from, ...r.lines]),
+        explanation: how,
+        advice,
+      });
+    }
+
+    function reportShutdown(s: Shutdown) {
+      const broker = book.brokerOfHost(s.host);
+      // A NameServer log that shows the removal wins.
+      const covered = removals.some((r) => {
+        const addr = r.addr ?? (book.brokerAddrsOf(r.name).length === 1 ? book.brokerAddrsOf(r.name)[0] : null);
+        const sameBroker = (broker.addr && addr === broker.addr) || (addr && book.hostOfBrokerAddr(addr) === s.host);
+        return sameBroker && r.first.ts !== null && s.signal.ts !== null && r.first.ts >= s.signal.ts - 10000 && r.first.ts <= s.signal.ts + 120000;
+      });
+      if (covered) return;
+      const ns = [...s.namesrvs];
+      const nsText = ns.length ? ns.join(';') : null;
+      const who = broker.name && broker.addr ? `${broker.name} (${broker.addr})` : (broker.name ?? broker.addr ?? `the broker on ${s.host}`);
+      const detectMs = s.lastReg && s.lastReg.ts !== null && s.signal.ts !== null ? s.signal.ts - s.lastReg.ts : null;
+      ctx.report({
+        severity: 'info',
+        title: `${who} shut down gracefully and unregistered from ${ns.length ? `${ns.length} NameServer${ns.length === 1 ? '' : 's'}` : 'its NameServers'} (inferred from the broker log)`,
+        start: s.lastReg?.ts ?? s.signal.ts,
+        end: s.signal.ts,
+        subject: { host: s.host, ...(broker.name ? { broker: broker.name } : {}), ...(broker.addr ? { brokerAddr: broker.addr } : {}), ...(nsText ? { namesrvAddr: nsText } : {}) },
+        metrics: { detection: 'unregistered', detectMs, namesrvAddr: nsText, path: 'inferred', detectFrom: s.lastReg ? 'heartbeat' : null },
+        evidence: orderEvidence([s.signal, s.lastReg]),
+        explanation:
+          `${who} ran its shutdown hook at ${clockOf(s.signal)}${s.lastReg ? `, ${formatMs(detectMs)} after its last registration (${clockOf(s.lastReg)})` : ''}. ` +
+          `The hook unregisters the broker from every NameServer (${nsText ?? 'the ones it registered with'}) before it closes its connections, so the NameServers dropped it at once ("unregisterBroker, remove from brokerLiveTable OK") rather than after the ${formatMs(expiredMs)} expiry. No NameServer log was given to confirm it.`,
+        advice: [
+          'Planned shutdown: nothing to fix if it was intended. If it was not, find who sent the signal (the hook runs on SIGTERM/SIGINT or System.exit, not on kill -9).',
+        ],
+      });
+    }
+
+    return mergeVisitors(book.visitor(), own);
+  },
+};
+
+export default rule;

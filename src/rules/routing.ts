@@ -1,0 +1,508 @@
+// Shared helpers for the routing rules (stale-route, namesrv-stuck, broker-down-detection,
+// colocated-namesrv, broker-register-failed): address parsing, and an address book that learns
+// which broker name owns which address, which addresses are NameServers, and which host (log
+// folder) has which IP, from startup, route, registration and connection events.
+//
+// How a host's address is learned (first that applies):
+// - a broker boot line on the host (`The broker[name, ip:port] boot success ...`) gives its IP;
+// - a 5.3.3 NameServer boot line (`..., address ip:port`) gives its NameServer address;
+// - a client's `Created a new client Instance ... clientIP=...` gives a client host's IP;
+// - a host folder named by an IP;
+// - a NameServer host is matched to a NameServer address by connections: a client whose IP is
+//   known connects to NameServer N (`NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => N`) at t, and the
+//   NameServer log of host H shows `channelActive` from that client IP within a second or two
+//   of t; the address with most such matches wins (each address goes to one host);
+// - at last by elimination: one NameServer host and one NameServer address left over.
+// All state is bounded: maps keyed by hosts, brokers and addresses, and capped connection samples.
+
+import type { EventType, RmqEvent } from '../parse/types.js';
+import type { SourceInfo, Visitor } from './types.js';
+
+/** NameServer default port. */
+export const NAMESRV_PORT = 9876;
+/** 4.x scans for inactive brokers every 10 s (5.x every 5 s): the longer one bounds the wait. */
+export const SCAN_NOT_ACTIVE_BROKER_MS = 10000;
+/** Default registration period of a broker (registerNameServerPeriod). */
+export const REGISTER_PERIOD_MS = 30000;
+
+export const ROUTING_SETTINGS = {
+  brokerChannelExpiredMs: {
+    default: 120000,
+    description: 'NameServer expiry of a broker that sent no registration (BROKER_CHANNEL_EXPIRED_TIME / heartbeatTimeoutMillis)',
+    unit: 'ms',
+  },
+  pollNameServerInterval: {
+    default: 30000,
+    description: "client route poll period (ClientConfig.pollNameServerInterval)",
+    unit: 'ms',
+  },
+} as const;
+
+const CLIENT_KINDS = new Set(['client', 'app']);
+const BROKER_KINDS = new Set(['broker', 'remoting']);
+
+export function isClientEvent(e: RmqEvent): boolean {
+  return CLIENT_KINDS.has(e.kind);
+}
+
+export function isBrokerEvent(e: RmqEvent): boolean {
+  return BROKER_KINDS.has(e.kind);
+}
+
+// ---- addresses ------------------------------------------------------------------------------
+
+/**
+ * The comparable form of an address: no leading `/`, no `host/` prefix (`rocketmq-ns/10.0.0.1:9876`
+ * and RocketMQ's first-letter-lost `ocketmq-ns/10.0.0.1:9876` both give `10.0.0.1:9876`), lower case.
+ */
+export function addrKey(addr: string | null | undefined): string | null {
+  if (!addr) return null;
+  let a = addr.trim();
+  const slash = a.lastIndexOf('/');
+  if (slash >= 0) a = a.slice(slash + 1);
+  a = a.toLowerCase();
+  return a || null;
+}
+
+/** The host part of an address (`10.0.0.1:9876` -> `10.0.0.1`). */
+export function ipOf(addr: string | null | undefined): string | null {
+  const k = addrKey(addr);
+  if (!k) return null;
+  const colon = k.lastIndexOf(':');
+  return colon > 0 ? k.slice(0, colon) : k;
+}
+
+export function portOf(addr: string | null | undefined): number | null {
+  const k = addrKey(addr);
+  if (!k) return null;
+  const m = /:(\d+)$/.exec(k);
+  return m ? Number(m[1]) : null;
+}
+
+/** The address an exception text names: `<addr>`, `connect to addr failed`, `channel[addr]`. */
+export function addrInText(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const m =
+    /<([^<>\s]+)>/.exec(text) ??
+    /connect to (\S+) failed/.exec(text) ??
+    /send request to (\S+) failed/.exec(text) ??
+    /channel\[(?:addr=)?([^\],\s]+)/.exec(text);
+  if (!m) return null;
+  const a = m[1].replace(/^</, '').replace(/>$/, '');
+  if (!a || a === 'null' || a.startsWith('[')) return null;
+  return a;
+}
+
+/**
+ * Whether an exception text or cause says a remoting call got no answer in time (not a refused
+ * connection, and not a broker's busy or error reply such as `[TIMEOUT_CLEAN_QUEUE]`).
+ */
+export function isTimeoutCause(cause: string | null | undefined): boolean {
+  if (!cause || /MQBrokerException|CODE: ?\d|_CLEAN_QUEUE|ConnectException/.test(cause)) return false;
+  return /RemotingTimeoutException|wait response on the channel|call timeout|call the addr\[[^\]]*\] timeout|wait response timeout/.test(cause);
+}
+
+/** Whether an exception text or cause says a connection could not be made. */
+export function isConnectCause(cause: string | null | undefined): boolean {
+  return !!cause && /RemotingConnectException|connect to \S+ failed|Connection refused|ConnectException/.test(cause);
+}
+
+/** `a;b;c`, `[a, b]` or `a,b` -> list. */
+export function splitAddrs(s: string): string[] {
+  return s
+    .replace(/^\[|\]$/g, '')
+    .split(/[;,]\s*/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+/** Broker name -> addresses printed in a route line's `BrokerData [brokerName=..., brokerAddrs={0=ip:port, ...}` items. */
+export function brokerDataIn(text: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const re = /BrokerData \[brokerName=([^,\]\s]+), brokerAddrs=\{([^}]*)\}/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    for (const part of m[2].split(/,\s*/)) {
+      const eq = part.indexOf('=');
+      if (eq > 0) out.push([m[1], part.slice(eq + 1).trim()]);
+    }
+  }
+  return out;
+}
+
+function isIp(s: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(s);
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V, cap: number): void {
+  let list = m.get(k);
+  if (!list) m.set(k, (list = []));
+  if (list.length < cap) list.push(v);
+}
+
+function addTo<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
+  let s = m.get(k);
+  if (!s) m.set(k, (s = new Set()));
+  s.add(v);
+}
+
+/** Combine visitors: handlers for the same event type run in the order given. */
+export function mergeVisitors(...visitors: Visitor[]): Visitor {
+  const out: Record<string, (e: RmqEvent) => void> = {};
+  const ends: Array<() => void> = [];
+  for (const v of visitors) {
+    for (const [k, fn] of Object.entries(v)) {
+      if (typeof fn !== 'function') continue;
+      if (k === 'end') {
+        ends.push(fn as () => void);
+        continue;
+      }
+      const f = fn as (e: RmqEvent) => void;
+      const prev = out[k];
+      out[k] = prev
+        ? (e) => {
+            prev(e);
+            f(e);
+          }
+        : f;
+    }
+  }
+  const merged = out as Visitor;
+  if (ends.length) merged.end = () => ends.forEach((f) => f());
+  return merged;
+}
+
+/** Event types the address book reads (rules add them to their meta.events). */
+export const BOOK_EVENTS: EventType[] = [
+  'startup',
+  'namesrv-list',
+  'namesrv-chosen',
+  'route-changed',
+  'route-update-failed',
+  'heartbeat-failed',
+  'send-attempt-failed',
+  'broker-registered',
+  'register-failed',
+  'broker-expired',
+  'broker-removed',
+  'pipeline',
+];
+
+const MAX_CONNECTS_PER_HOST = 64;
+const MAX_ACCEPTS_PER_HOST = 512;
+
+export class AddressBook {
+  private readonly namesrvs = new Set<string>();
+  private readonly nameByAddr = new Map<string, string>();
+  private readonly addrsByName = new Map<string, Set<string>>();
+  private readonly brokerAddrs = new Set<string>();
+  /** host -> IPs known directly (boot lines, folder names). */
+  private readonly directIps = new Map<string, Set<string>>();
+  /** host -> NameServer address known directly (5.3.3 boot line). */
+  private readonly directNs = new Map<string, string>();
+  private readonly clientIp = new Map<string, string>();
+  /** Broker host -> its broker (boot line). */
+  private readonly brokerOnHost = new Map<string, { name: string | null; addr: string }>();
+  private readonly connects = new Map<string, Array<{ ts: number; addr: string }>>();
+  private readonly accepts = new Map<string, Array<{ ts: number; ip: string }>>();
+  private readonly hostKinds = new Map<string, Set<string>>();
+  /** Ground for colocation: `name server is a;b` / namesrv-list events seen (first one kept). */
+  readonly namesrvListEvent = new Map<string, RmqEvent>();
+  private nsOfHost: Map<string, string> | null = null;
+
+  constructor(sources: readonly SourceInfo[]) {
+    for (const s of sources) {
+      addTo(this.hostKinds, s.host, s.kind);
+      if (isIp(s.host)) addTo(this.directIps, s.host, s.host);
+    }
+  }
+
+  // ---- learning ----
+
+  noteBroker(name: string | null | undefined, addr: string | null | undefined): void {
+    const k = addrKey(addr);
+    if (!k || this.namesrvs.has(k)) return;
+    this.brokerAddrs.add(k);
+    if (name && name !== 'null') {
+      this.nameByAddr.set(k, name);
+      addTo(this.addrsByName, name, k);
+    }
+  }
+
+  noteNamesrv(addr: string | null | undefined, e?: RmqEvent): void {
+    const k = addrKey(addr);
+    if (!k || k === 'null') return;
+    if (!this.namesrvs.has(k)) {
+      this.namesrvs.add(k);
+      this.nsOfHost = null;
+    }
+    if (e && !this.namesrvListEvent.has(k)) this.namesrvListEvent.set(k, e);
+  }
+
+  private readonly handlers: Visitor = {
+    startup: (e) => {
+      const f = e.fields;
+      if (f.role === 'broker' && typeof f.brokerAddr === 'string') {
+        this.noteBroker(f.brokerName as string | null, f.brokerAddr);
+        const ip = ipOf(f.brokerAddr);
+        if (ip) addTo(this.directIps, e.host, ip);
+        this.brokerOnHost.set(e.host, { name: (f.brokerName as string | null) ?? null, addr: addrKey(f.brokerAddr)! });
+        const ns = /name server is (\S+)/.exec(e.text);
+        if (ns) for (const a of splitAddrs(ns[1])) this.noteNamesrv(a, e);
+        this.nsOfHost = null;
+      } else if (f.role === 'namesrv') {
+        const m = /address (\S+):(\d+)/.exec(e.text);
+        if (m) {
+          const a = `${m[1]}:${m[2]}`;
+          this.noteNamesrv(a);
+          this.directNs.set(e.host, addrKey(a)!);
+          addTo(this.directIps, e.host, m[1]);
+          this.nsOfHost = null;
+        }
+      } else if (f.role === 'client') {
+        const m = /clientIP=([^,\s\]]+)/.exec(e.text) ?? /ClientID:(\d{1,3}(?:\.\d{1,3}){3})@/.exec(e.text);
+        if (m) {
+          this.clientIp.set(e.host, m[1]);
+          this.nsOfHost = null;
+        }
+      }
+    },
+    'namesrv-list': (e) => {
+      for (const a of (e.fields.addrs as string[]) ?? []) this.noteNamesrv(a, e);
+    },
+    'namesrv-chosen': (e) => {
+      this.noteNamesrv(e.fields.new as string | null);
+      this.noteNamesrv(e.fields.old as string | null);
+    },
+    'route-changed': (e) => {
+      for (const [name, addr] of brokerDataIn(e.text)) this.noteBroker(name, addr);
+    },
+    'route-update-failed': (e) => {
+      if (e.fields.addr) this.noteNamesrv(e.fields.addr as string);
+    },
+    'heartbeat-failed': (e) => this.noteBroker(e.fields.brokerName as string | null, e.fields.brokerAddr as string | null),
+    'send-attempt-failed': (e) => {
+      const a = addrInText(e.fields.cause as string | null);
+      if (a && !this.isNamesrv(a)) this.noteBroker(e.fields.brokerName as string | null, a);
+    },
+    'broker-registered': (e) => {
+      if (e.fields.namesrvAddr) this.noteNamesrv(e.fields.namesrvAddr as string);
+      if (e.fields.brokerAddr) this.noteBroker(e.fields.brokerName as string | null, e.fields.brokerAddr as string);
+    },
+    'register-failed': (e) => {
+      if (e.fields.namesrvAddr) this.noteNamesrv(e.fields.namesrvAddr as string);
+    },
+    'broker-expired': (e) => this.noteBroker(null, e.fields.brokerAddr as string | null),
+    'broker-removed': (e) => {
+      if (e.fields.brokerAddr) this.noteBroker(e.fields.brokerName as string | null, e.fields.brokerAddr as string);
+    },
+    pipeline: (e) => {
+      if (e.ts === null) return;
+      const f = e.fields;
+      const addr = f.addr as string | null;
+      if (!addr) return;
+      if (f.side === 'client' && f.event === 'connect' && isClientEvent(e) && this.isNamesrv(addr)) {
+        push(this.connects, e.host, { ts: e.ts, addr: addrKey(addr)! }, MAX_CONNECTS_PER_HOST);
+        this.nsOfHost = null;
+      } else if (f.side === 'server' && f.event === 'active' && e.kind === 'namesrv') {
+        const ip = ipOf(addr);
+        if (ip) push(this.accepts, e.host, { ts: e.ts, ip }, MAX_ACCEPTS_PER_HOST);
+        this.nsOfHost = null;
+      }
+    },
+  };
+
+  /** The book's handlers; merge them first so that rules see an up-to-date book. */
+  visitor(): Visitor {
+    return this.handlers;
+  }
+
+  // ---- queries ----
+
+  /** A NameServer address: listed as one, or on port 9876. */
+  isNamesrv(addr: string | null | undefined): boolean {
+    const k = addrKey(addr);
+    if (!k) return false;
+    return this.namesrvs.has(k) || portOf(k) === NAMESRV_PORT;
+  }
+
+  get namesrvAddrs(): string[] {
+    return [...this.namesrvs];
+  }
+
+  get knownBrokerAddrs(): string[] {
+    return [...this.brokerAddrs];
+  }
+
+  brokerNameOf(addr: string | null | undefined): string | null {
+    const k = addrKey(addr);
+    return (k && this.nameByAddr.get(k)) ?? null;
+  }
+
+  brokerAddrsOf(name: string | null | undefined): string[] {
+    return name ? [...(this.addrsByName.get(name) ?? [])] : [];
+  }
+
+  hasKind(host: string, kind: string): boolean {
+    return this.hostKinds.get(host)?.has(kind) ?? false;
+  }
+
+  hostsOfKind(kind: string): string[] {
+    return [...this.hostKinds].filter(([, k]) => k.has(kind)).map(([h]) => h);
+  }
+
+  /** NameServer address of a host whose namesrv.log we read (see the header for how). */
+  namesrvAddrOfHost(host: string): string | null {
+    return this.resolveNamesrvHosts().get(host) ?? null;
+  }
+
+  /** IPs of a host: direct, its NameServer address, its client IP. */
+  ipsOfHost(host: string): Set<string> {
+    const out = new Set(this.directIps.get(host) ?? []);
+    const ns = this.namesrvAddrOfHost(host);
+    if (ns) out.add(ipOf(ns)!);
+    const c = this.clientIp.get(host);
+    if (c) out.add(c);
+    return out;
+  }
+
+  /** The host (log folder) with this IP, preferring server hosts. */
+  hostOfIp(ip: string | null | undefined): string | null {
+    if (!ip) return null;
+    const hosts = new Set<string>([...this.hostKinds.keys(), ...this.directIps.keys()]);
+    let clientMatch: string | null = null;
+    for (const h of hosts) {
+      if (!this.ipsOfHost(h).has(ip)) continue;
+      if (this.hasKind(h, 'broker') || this.hasKind(h, 'namesrv') || this.hasKind(h, 'remoting')) return h;
+      clientMatch ??= h;
+    }
+    return clientMatch;
+  }
+
+  /** The broker a broker host runs: its boot line, or a known broker address on one of its IPs. */
+  brokerOfHost(host: string): { name: string | null; addr: string | null } {
+    const boot = this.brokerOnHost.get(host);
+    if (boot) return { name: boot.name ?? this.brokerNameOf(boot.addr), addr: boot.addr };
+    const ips = this.ipsOfHost(host);
+    const candidates = [...this.brokerAddrs].filter((a) => ips.has(ipOf(a)!));
+    // Prefer the usual listen port over VIP/HA ports.
+    candidates.sort((a, b) => Number(portOf(a) !== 10911) - Number(portOf(b) !== 10911));
+    const addr = candidates[0] ?? null;
+    return { name: this.brokerNameOf(addr), addr };
+  }
+
+  /** The host whose broker has this address. */
+  hostOfBrokerAddr(addr: string | null | undefined): string | null {
+    const k = addrKey(addr);
+    if (!k) return null;
+    for (const [h, b] of this.brokerOnHost) if (b.addr === k) return h;
+    return this.hostOfIp(ipOf(k));
+  }
+
+  /** Client IP of a client host, when its startup line printed one. */
+  clientIpOf(host: string): string | null {
+    return this.clientIp.get(host) ?? null;
+  }
+
+  private resolveNamesrvHosts(): Map<string, string> {
+    if (this.nsOfHost) return this.nsOfHost;
+    const result = new Map<string, string>();
+    const taken = new Set<string>();
+    const nsHosts = this.hostsOfKind('namesrv');
+    // 1. Direct: the host's own boot line or IP.
+    for (const h of nsHosts) {
+      let ns = this.directNs.get(h) ?? null;
+      if (!ns) {
+        const ips = this.directIps.get(h) ?? new Set<string>();
+        const matches = [...this.namesrvs].filter((a) => ips.has(ipOf(a)!));
+        matches.sort((a, b) => Number(portOf(a) !== NAMESRV_PORT) - Number(portOf(b) !== NAMESRV_PORT));
+        ns = matches[0] ?? null;
+      }
+      if (ns && !taken.has(ns)) {
+        result.set(h, ns);
+        taken.add(ns);
+      }
+    }
+    // 2. Connections: client IP X connected to N at t; host H accepted a channel from X near t.
+    const connectsByIp = new Map<string, Array<{ ts: number; addr: string }>>();
+    for (const [client, list] of this.connects) {
+      const ip = this.clientIp.get(client);
+      if (!ip) continue;
+      const all = connectsByIp.get(ip) ?? [];
+      all.push(...list);
+      connectsByIp.set(ip, all);
+    }
+    const votes: Array<{ host: string; ns: string; n: number }> = [];
+    for (const h of nsHosts) {
+      if (result.has(h)) continue;
+      const tally = new Map<string, number>();
+      for (const acc of this.accepts.get(h) ?? []) {
+        for (const c of connectsByIp.get(acc.ip) ?? []) {
+          // Server times have no milliseconds: the accept is logged in the connect's second or the next.
+          if (acc.ts >= c.ts - 1000 && acc.ts <= c.ts + 2000) tally.set(c.addr, (tally.get(c.addr) ?? 0) + 1);
+        }
+      }
+      for (const [ns, n] of tally) votes.push({ host: h, ns, n });
+    }
+    votes.sort((a, b) => b.n - a.n || a.host.localeCompare(b.host));
+    for (const v of votes) {
+      if (result.has(v.host) || taken.has(v.ns)) continue;
+      result.set(v.host, v.ns);
+      taken.add(v.ns);
+    }
+    // 3. Elimination: one NameServer host left and one NameServer address not on another known host.
+    const leftHosts = nsHosts.filter((h) => !result.has(h));
+    if (leftHosts.length === 1) {
+      const otherIps = new Set<string>();
+      for (const [h, ips] of this.directIps) if (h !== leftHosts[0]) for (const ip of ips) otherIps.add(ip);
+      const leftNs = [...this.namesrvs].filter((a) => !taken.has(a) && !otherIps.has(ipOf(a)!));
+      if (leftNs.length === 1) result.set(leftHosts[0], leftNs[0]);
+    }
+    this.nsOfHost = result;
+    return result;
+  }
+}
+
+/** Keep the first `n` items and the latest one: bounded evidence candidates. */
+export class EvidenceKeeper {
+  private readonly head: RmqEvent[] = [];
+  last: RmqEvent | null = null;
+  constructor(private readonly n = 2) {}
+  add(e: RmqEvent): void {
+    if (this.head.length < this.n) this.head.push(e);
+    else this.last = e;
+  }
+  get first(): RmqEvent | null {
+    return this.head[0] ?? null;
+  }
+  all(): RmqEvent[] {
+    return this.last ? [...this.head, this.last] : [...this.head];
+  }
+}
+
+/** Sort evidence by time (nulls keep their place), drop duplicates and nulls, cut to five. */
+export function orderEvidence(events: Array<RmqEvent | null | undefined>, max = 5): RmqEvent[] {
+  const seen = new Set<string>();
+  const out: RmqEvent[] = [];
+  for (const e of events) {
+    if (!e) continue;
+    const k = `${e.file}:${e.line}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(e);
+  }
+  const kept = out.slice(0, max);
+  return kept.sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.source - b.source || a.line - b.line);
+}
+
+/**
+ * The time of an event as its log printed it (`14:42:11` / `14:42:11,044`), for explanations: the
+ * logs' own wall clock reads better than UTC. Falls back to ISO UTC, or "an unknown time".
+ */
+export function clockOf(e: RmqEvent | null | undefined): string {
+  if (!e) return 'an unknown time';
+  if (e.clock) return e.clock;
+  const m = /\b(\d{2}:\d{2}:\d{2})(?:[,.](\d{3}))?/.exec(e.text.slice(0, 40));
+  if (m) return m[1];
+  return e.ts === null ? 'an unknown time' : new Date(e.ts).toISOString();
+}

@@ -1,0 +1,397 @@
+// stale-route: a client keeps sending to (and heartbeating) a broker that stopped answering, until
+// its route drops the broker or the broker answers again.
+//
+// Per client host and broker address, an episode opens at the first failure (a failed send
+// attempt, a failed heartbeat, or a timeout / refused connection to the broker address that
+// neither explains) and closes when a route change of that client drops the broker
+// (`brokersBefore` has it, `brokersAfter` not), or, when no drop comes, at the last failure
+// (the broker recovered, or the logs end). A gap longer than the routing bound between two
+// failures also closes it.
+//
+// Routing bound: the NameServer drops a silent broker after brokerChannelExpiredMs (120 s) found by
+// a scan (every 10 s in 4.x, 5 s in 5.x), and the client polls the NameServer every
+// pollNameServerInterval (30 s): 160 s with the defaults. A crash (connection closed) or a
+// graceful shutdown is removed at once, so the client follows within one poll.
+//
+// Severity: critical when the stale window exceeds the bound (the route could not be refreshed,
+// typically because the route polls failed: see namesrv-stuck); warning when within the bound but
+// longer than one poll; windows within one poll (a restart or crash the retries cover) are not
+// reported. Heartbeat failures are counted here (no separate heartbeat rule).
+//
+// Counting: one failed send is logged as `invokeSync: wait response timeout exception`, then
+// `sendKernelImpl exception ...` with the RemotingTimeoutException under it; one failed
+// heartbeat likewise. The send or heartbeat line is the occurrence; a timeout or connect failure
+// to the broker within 1.5 s of one (or of another such line) is part of it.
+
+import type { EventType, RmqEvent } from '../parse/types.js';
+import { formatMs, Occurrences } from './util.js';
+import type { Rule, Visitor } from './types.js';
+import {
+  AddressBook,
+  addrInText,
+  addrKey,
+  BOOK_EVENTS,
+  clockOf,
+  isClientEvent,
+  isConnectCause,
+  isTimeoutCause,
+  mergeVisitors,
+  orderEvidence,
+  ROUTING_SETTINGS,
+  SCAN_NOT_ACTIVE_BROKER_MS,
+} from './routing.js';
+
+const NEAR_MS = 1500;
+const NEAR_LINES = 40;
+const MAX_DROPS_PER_HOST = 32;
+
+interface Episode {
+  host: string;
+  addr: string | null;
+  name: string | null;
+  first: RmqEvent;
+  last: RmqEvent;
+  /** A failure of the middle, for evidence. */
+  middle: RmqEvent | null;
+  failures: number;
+  /** Failed send attempts (each `sendKernelImpl exception` once). */
+  failedAttempts: number;
+  /** Sends that failed in the end: a timed-out attempt (it waited for the whole remaining budget) or a `throw exception` attempt. */
+  failedSends: number;
+  heartbeats: number;
+  timeouts: number;
+  connectFailures: number;
+  /** Timeout / connect lines not yet tied to a send or heartbeat. */
+  pending: RmqEvent | null;
+  lastPrimary: RmqEvent | null;
+  /** Whether the last send/heartbeat has been counted as a timeout or a connect failure. */
+  lastClassified: boolean;
+  recentSends: Array<{ id: string | null; ts: number | null; file: string }>;
+  routePolls: number;
+  routePollNs: string | null;
+  firstRoutePoll: RmqEvent | null;
+  end: RmqEvent | null;
+  endReason: 'route-drop' | 'failures-stopped';
+}
+
+function near(a: RmqEvent, b: RmqEvent, ms = NEAR_MS): boolean {
+  if (a.ts !== null && b.ts !== null) return Math.abs(a.ts - b.ts) <= ms;
+  return a.file === b.file && Math.abs(a.line - b.line) <= NEAR_LINES;
+}
+
+function gap(a: RmqEvent, b: RmqEvent): number | null {
+  return a.ts !== null && b.ts !== null ? b.ts - a.ts : null;
+}
+
+const rule: Rule = {
+  meta: {
+    id: 'stale-route',
+    title: 'Client kept using a broker that stopped answering',
+    severity: 'critical',
+    description:
+      'A client keeps sending to (or heartbeating) a broker after the broker stopped answering, until its route drops the broker or the broker comes back. Compares the stale window with what routing allows (NameServer expiry + scan + one client poll).',
+    versions: 'all (4.x and 5.x clients; heartbeat failures are INFO up to 5.0.0, WARN from 5.1.0)',
+    settings: { ...ROUTING_SETTINGS },
+    events: [...new Set<EventType>([...BOOK_EVENTS, 'send-attempt-failed', 'heartbeat-failed', 'rpc-timeout', 'connect-failed', 'route-changed', 'route-update-failed', 'broker-expired', 'broker-removed'])],
+  },
+  create(ctx) {
+    const expiredMs = ctx.settings.brokerChannelExpiredMs as number;
+    const pollMs = ctx.settings.pollNameServerInterval as number;
+    const boundMs = expiredMs + SCAN_NOT_ACTIVE_BROKER_MS + pollMs;
+    const book = new AddressBook(ctx.sources);
+    const open = new Map<string, Map<string, Episode>>();
+    const done: Episode[] = [];
+    const drops = new Map<string, Array<{ name: string; e: RmqEvent }>>();
+    const routePolls = new Occurrences<RmqEvent>(2000);
+    /** First NameServer-side removal of each broker address (evidence and explanation). */
+    const removals = new Map<string, RmqEvent>();
+
+    const episodesOf = (host: string) => {
+      let m = open.get(host);
+      if (!m) open.set(host, (m = new Map()));
+      return m;
+    };
+
+    const close = (ep: Episode, end: RmqEvent | null, reason: Episode['endReason']) => {
+      flushPending(ep);
+      ep.end = end;
+      ep.endReason = reason;
+      episodesOf(ep.host).delete(ep.addr ?? `name:${ep.name}`);
+      done.push(ep);
+    };
+
+    function flushPending(ep: Episode) {
+      if (!ep.pending) return;
+      ep.failures++;
+      classify(ep, ep.pending.type === 'rpc-timeout' ? 'timeout' : 'RemotingConnectException');
+      ep.pending = null;
+    }
+
+    const episodeFor = (e: RmqEvent, addr: string | null, name: string | null): Episode | null => {
+      const a = addrKey(addr) ?? (name ? book.brokerAddrsOf(name).length === 1 ? book.brokerAddrsOf(name)[0] : null : null);
+      const n = name ?? book.brokerNameOf(a);
+      if (!a && !n) return null;
+      const key = a ?? `name:${n}`;
+      const eps = episodesOf(e.host);
+      let ep = eps.get(key);
+      if (ep) {
+        const g = gap(ep.last, e);
+        if (g !== null && g > boundMs) {
+          close(ep, null, 'failures-stopped');
+          ep = undefined;
+        }
+      }
+      if (!ep) {
+        ep = {
+          host: e.host,
+          addr: a,
+          name: n,
+          first: e,
+          last: e,
+          middle: null,
+          failures: 0,
+          failedAttempts: 0,
+          failedSends: 0,
+          heartbeats: 0,
+          timeouts: 0,
+          connectFailures: 0,
+          pending: null,
+          lastPrimary: null,
+          lastClassified: false,
+          recentSends: [],
+          routePolls: 0,
+          routePollNs: null,
+          firstRoutePoll: null,
+          end: null,
+          endReason: 'failures-stopped',
+        };
+        eps.set(key, ep);
+      }
+      if (!ep.name && n) ep.name = n;
+      return ep;
+    };
+
+    const touch = (ep: Episode, e: RmqEvent) => {
+      if (ep.failures === 3 && e !== ep.pending) ep.middle = e;
+      ep.last = e;
+    };
+
+    const primary = (e: RmqEvent, addr: string | null, name: string | null, kind: 'send' | 'heartbeat') => {
+      const ep = episodeFor(e, addr, name);
+      if (!ep) return;
+      const cause = (e.fields.cause as string | null) ?? null;
+      if (kind === 'send') {
+        const id = (e.fields.invokeId as string | null) ?? null;
+        // The same attempt told twice (client log and an application log that carries it).
+        const dup = ep.recentSends.some((s) => (id !== null ? s.id === id : s.file !== e.file && s.ts !== null && e.ts !== null && Math.abs(s.ts - e.ts) <= 100));
+        ep.recentSends.push({ id, ts: e.ts, file: e.file });
+        if (ep.recentSends.length > 16) ep.recentSends.shift();
+        if (dup) return;
+        ep.failedAttempts++;
+        // A sync send waits for what is left of its budget, so a timed-out attempt ends the send;
+        // a refused one is retried on another broker unless it was the last (`throw exception`).
+        if (isTimeoutCause(cause) || e.entry === 'send-attempt-failed/throw') ep.failedSends++;
+      } else {
+        if (ep.lastPrimary && ep.lastPrimary.type === 'heartbeat-failed' && ep.lastPrimary.file !== e.file && near(ep.lastPrimary, e, 2000)) return;
+        ep.heartbeats++;
+      }
+      let classified = classify(ep, cause);
+      // A timeout line that announced this send or heartbeat is part of it.
+      if (ep.pending && near(ep.pending, e)) {
+        if (ep.failures === 0) ep.first = e;
+        if (!classified) classified = classify(ep, ep.pending.type === 'rpc-timeout' ? 'timeout' : 'RemotingConnectException');
+        ep.pending = null;
+      }
+      flushPending(ep);
+      ep.failures++;
+      ep.lastPrimary = e;
+      ep.lastClassified = classified;
+      touch(ep, e);
+    };
+
+    function classify(ep: Episode, cause: string | null): boolean {
+      if (isConnectCause(cause)) ep.connectFailures++;
+      else if (isTimeoutCause(cause)) ep.timeouts++;
+      else return false;
+      return true;
+    }
+
+    const secondary = (e: RmqEvent, addr: string, timeout: boolean) => {
+      if (book.isNamesrv(addr)) return;
+      const ep = episodeFor(e, addr, null);
+      if (!ep) return;
+      if (ep.lastPrimary && near(ep.lastPrimary, e)) {
+        if (!ep.lastClassified) ep.lastClassified = classify(ep, timeout ? 'timeout' : 'RemotingConnectException');
+        return;
+      }
+      if (ep.pending && near(ep.pending, e)) return;
+      flushPending(ep);
+      ep.pending = e;
+      touch(ep, e);
+    };
+
+    const own: Visitor = {
+      'send-attempt-failed': (e) => {
+        if (!isClientEvent(e)) return;
+        const cause = (e.fields.cause as string | null) ?? null;
+        // Only a broker that does not answer: a busy or error reply (MQBrokerException) is an answer.
+        if (!isTimeoutCause(cause) && !isConnectCause(cause) && !/SendRequestException/.test(cause ?? '')) return;
+        primary(e, addrInText(cause), (e.fields.brokerName as string | null) ?? null, 'send');
+      },
+      'heartbeat-failed': (e) => {
+        if (!isClientEvent(e)) return;
+        // `... exception, because the broker not up, forget it`: the broker is no longer in any route.
+        if (e.entry?.endsWith('not-up')) return;
+        primary(e, (e.fields.brokerAddr as string | null) ?? null, (e.fields.brokerName as string | null) ?? null, 'heartbeat');
+      },
+      'rpc-timeout': (e) => {
+        if (!isClientEvent(e) || !e.fields.addr) return;
+        secondary(e, e.fields.addr as string, true);
+      },
+      'connect-failed': (e) => {
+        if (!isClientEvent(e)) return;
+        const addrs = (e.fields.addrs as string[]) ?? [];
+        if (addrs.length === 1) secondary(e, addrs[0], false);
+      },
+      'route-update-failed': (e) => {
+        if (!isClientEvent(e)) return;
+        const cause = (e.fields.cause as string | null) ?? null;
+        if (!isTimeoutCause(cause) && !isConnectCause(cause)) return;
+        if (!routePolls.add(e.host, e)) return;
+        for (const ep of episodesOf(e.host).values()) {
+          ep.routePolls++;
+          ep.routePollNs ??= (e.fields.addr as string | null) ?? null;
+          ep.firstRoutePoll ??= e;
+        }
+      },
+      'route-changed': (e) => {
+        if (!isClientEvent(e)) return;
+        const before = (e.fields.brokersBefore as string[]) ?? [];
+        const after = (e.fields.brokersAfter as string[]) ?? [];
+        if (!after.length && !e.text.includes(',new[')) return;
+        for (const name of before) {
+          if (after.includes(name)) continue;
+          const addrs = book.brokerAddrsOf(name);
+          let matched = false;
+          for (const ep of [...episodesOf(e.host).values()]) {
+            if (ep.name === name || (ep.addr && addrs.includes(ep.addr))) {
+              close(ep, e, 'route-drop');
+              matched = true;
+            }
+          }
+          if (!matched) {
+            let list = drops.get(e.host);
+            if (!list) drops.set(e.host, (list = []));
+            if (list.length < MAX_DROPS_PER_HOST) list.push({ name, e });
+          }
+        }
+      },
+      'broker-expired': (e) => {
+        const k = addrKey(e.fields.brokerAddr as string | null);
+        if (k && !removals.has(k)) removals.set(k, e);
+      },
+      'broker-removed': (e) => {
+        const k = addrKey(e.fields.brokerAddr as string | null);
+        if (k && e.fields.reason !== 'unregister' && !removals.has(k)) removals.set(k, e);
+      },
+      end() {
+        for (const eps of open.values()) {
+          for (const ep of [...eps.values()]) {
+            // A drop seen before the broker's name was known.
+            const name = ep.name ?? book.brokerNameOf(ep.addr);
+            const drop = (drops.get(ep.host) ?? []).find((d) => d.name === name && (d.e.ts ?? 0) >= (ep.first.ts ?? 0));
+            ep.name = name;
+            close(ep, drop?.e ?? null, drop ? 'route-drop' : 'failures-stopped');
+          }
+        }
+        for (const ep of done) report(ep);
+      },
+    };
+
+    function report(ep: Episode) {
+      const endEvent = ep.end ?? ep.last;
+      const staleMs = gap(ep.first, endEvent);
+      if (staleMs === null || staleMs <= pollMs) return;
+      const within = staleMs <= boundMs;
+      const name = ep.name ?? book.brokerNameOf(ep.addr);
+      const broker = name ?? ep.addr ?? 'a broker';
+      const who = name && ep.addr ? `${name} (${ep.addr})` : broker;
+      const removal = ep.addr ? (removals.get(ep.addr) ?? null) : null;
+      const removalInWindow = removal && removal.ts !== null && ep.first.ts !== null && removal.ts >= ep.first.ts && (endEvent.ts === null || removal.ts <= endEvent.ts) ? removal : null;
+      const version = ctx.clientVersion(ep.host);
+
+      const others = ep.failures - ep.failedAttempts - ep.heartbeats;
+      const counted = [
+        ep.failedAttempts ? `${ep.failedAttempts} failed send attempt${ep.failedAttempts === 1 ? '' : 's'} (${ep.failedSends} lost the send)` : '',
+        ep.heartbeats ? `${ep.heartbeats} failed heartbeat${ep.heartbeats === 1 ? '' : 's'}` : '',
+        others > 0 ? `${others} other timeout${others === 1 ? '' : 's'} or refused connection${others === 1 ? '' : 's'}` : '',
+      ].filter(Boolean);
+      const how = ep.timeouts >= ep.connectFailures ? 'timed out (the broker accepted connections but did not answer)' : 'were refused (nothing listening)';
+      const endText =
+        ep.endReason === 'route-drop'
+          ? `until its route dropped ${broker} at ${clockOf(ep.end)}`
+          : `until the failures stopped at ${clockOf(ep.last)} (no route change dropped the broker: it answered again, or the logs end)`;
+
+      let reason = '';
+      if (!within) {
+        if (ep.routePolls > 0) {
+          reason = ` The route could not be refreshed: ${ep.routePolls} route poll${ep.routePolls === 1 ? '' : 's'} of this client to NameServer ${ep.routePollNs ?? '(unknown)'} failed during the window (first at ${clockOf(ep.firstRoutePoll)}), so it kept its old route (see namesrv-stuck).`;
+          if (removalInWindow) {
+            const ns = book.namesrvAddrOfHost(removalInWindow.host);
+            reason += ` ${ns ? `NameServer ${ns}` : `The NameServer on ${removalInWindow.host}`} had removed the broker at ${clockOf(removalInWindow)}, ${formatMs(gap(removalInWindow, endEvent))} before this client learned it.`;
+          }
+        } else if (removalInWindow) {
+          reason = ` A NameServer removed ${broker} at ${clockOf(removalInWindow)}, yet this client kept the broker for ${formatMs(gap(removalInWindow, endEvent))} more: its NameServer may not have removed it, or its route polls were not logged.`;
+        } else {
+          reason = ' No NameServer removal of the broker was seen: it may have kept registering while not serving clients (half-alive), or the NameServer logs are missing.';
+        }
+      }
+      const explanation =
+        `${ep.host} first failed against ${who} at ${clockOf(ep.first)} and kept sending to it ${endText}: ${formatMs(staleMs)}, ` +
+        `${ep.failures} failure${ep.failures === 1 ? '' : 's'}: ${counted.join(', ') || 'timeouts'}. The calls ${how}` +
+        (ep.failedAttempts ? '; a timed-out attempt spends what is left of the send budget, so that send fails, while a refused one is retried on another broker. ' : '. ') +
+        `A client only stops using a broker when its route (polled every ${formatMs(pollMs)}) no longer lists it, and a NameServer drops a silent broker only after ${formatMs(expiredMs)} without registration (found by a scan every 5-10 s): ` +
+        `${formatMs(boundMs)} at most. This window is ${within ? 'within' : `${formatMs(staleMs - boundMs)} longer than`} that bound.` +
+        reason +
+        (version.range !== 'unknown' ? ` Client version: ${version.range}.` : '');
+
+      const advice: string[] = [];
+      if (!within && ep.routePolls > 0) {
+        advice.push(`Fix the NameServer side first: see the namesrv-stuck finding for ${ep.host} (upgrade the client to 4.9.1+ or start it with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true so that a timed-out NameServer channel is closed and the next NameServer is tried).`);
+      }
+      advice.push(`Find why ${who} stopped answering at ${clockOf(ep.first)} (host freeze, long GC, network loss): a hang with the TCP connection open is only noticed after the ${formatMs(expiredMs)} expiry, a crash at once.`);
+      if (ep.timeouts > 0 && ep.failedAttempts > 0) {
+        advice.push(
+          'A timed-out send is not retried (its budget is spent). Enable latency fault tolerance on the producer (setSendLatencyFaultEnable(true); off by default) so that a broker that took 3 s is avoided for 180 s (4.x) or isolated for a few seconds (5.1.4+) instead of being picked again by round robin.',
+        );
+      }
+      if (!within && ep.routePolls === 0) advice.push('Collect the NameServer logs (namesrv.log) of the cluster to see when, and whether, each NameServer removed the broker.');
+
+      const severity = within ? 'warning' : 'critical';
+      ctx.report({
+        severity,
+        title: `${ep.host} kept using ${broker} for ${formatMs(staleMs)} after it stopped answering (${ep.failures} failure${ep.failures === 1 ? '' : 's'}; ${within ? 'within' : 'beyond'} the ${formatMs(boundMs)} routing bound)`,
+        start: ep.first.ts,
+        end: endEvent.ts,
+        subject: { client: ep.host, host: ep.host, ...(name ? { broker: name } : {}), ...(ep.addr ? { brokerAddr: ep.addr } : {}) },
+        metrics: {
+          staleMs,
+          failures: ep.failures,
+          failedSends: ep.failedSends,
+          failedAttempts: ep.failedAttempts,
+          heartbeatFailures: ep.heartbeats,
+          routePollFailures: ep.routePolls,
+          withinRoutingBound: within,
+          boundMs,
+        },
+        evidence: orderEvidence([ep.first, ep.end, ep.firstRoutePoll, removalInWindow, ep.last, ep.middle]),
+        explanation,
+        advice,
+      });
+    }
+
+    return mergeVisitors(book.visitor(), own);
+  },
+};
+
+export default rule;

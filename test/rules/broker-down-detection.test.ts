@@ -1,0 +1,182 @@
+// broker-down-detection: namesrv.log / broker.log cases with the exact texts of server facts §6-§7
+// (4.9.8 and 5.3.3 RouteInfoManager, NettyRemotingServer pipeline lines) and the bundled samples.
+import { readFileSync } from 'node:fs';
+import rule from '../../src/rules/broker-down-detection.js';
+import { ruleTester } from './rule-tester.js';
+
+const srv = (day: string) => (time: string, level: string, thread: string, msg: string) => `${day} ${time} ${level} ${thread} - ${msg}`;
+const s20 = srv('2020-12-22');
+
+/** broker-a on mq-node-100 (4.8.0): boot line and registrations every 30 s, the last at 14:41:58. */
+const brokerA = [
+  s20('14:35:28', 'INFO', 'main', 'The broker[broker-a, 192.168.3.100:10911] boot success. serializeType=JSON and name server is 192.168.3.100:9876;192.168.3.101:9876'),
+  s20('14:41:28', 'INFO', 'brokerOutApi_thread_1', 'register broker[0]to name server 192.168.3.100:9876 OK'),
+  s20('14:41:28', 'INFO', 'brokerOutApi_thread_2', 'register broker[0]to name server 192.168.3.101:9876 OK'),
+  s20('14:41:58', 'INFO', 'brokerOutApi_thread_4', 'register broker[0]to name server 192.168.3.100:9876 OK'),
+  s20('14:41:58', 'INFO', 'brokerOutApi_thread_3', 'register broker[0]to name server 192.168.3.101:9876 OK'),
+  '',
+].join('\n');
+
+/** broker-b on mq-node-101, the NameServer's host: its boot line tells the host's address. */
+const brokerB = [
+  s20('14:30:02', 'INFO', 'main', 'The broker[broker-b, 192.168.3.101:10911] boot success. serializeType=JSON and name server is 192.168.3.100:9876;192.168.3.101:9876'),
+  s20('14:41:42', 'INFO', 'brokerOutApi_thread_1', 'register broker[0]to name server 192.168.3.101:9876 OK'),
+  '',
+].join('\n');
+
+/** seed-outage, mq-node-101/namesrv.log: the 4.x scan expiry (no "the broker's channel destroyed" line). */
+const scanExpiry = [
+  s20('14:35:26', 'INFO', 'NettyServerCodecThread_8', 'NETTY SERVER PIPELINE: channelRegistered 192.168.3.22:53026'),
+  s20('14:35:26', 'INFO', 'NettyServerCodecThread_8', 'NETTY SERVER PIPELINE: channelActive, the channel[192.168.3.22:53026]'),
+  s20('14:44:05', 'WARN', 'NSScheduledThread1', 'The broker channel expired, 192.168.3.100:10911 120000ms'),
+  s20('14:44:05', 'INFO', 'NSScheduledThread1', 'remove brokerAddr[0, 192.168.3.100:10911] from brokerAddrTable, because channel destroyed'),
+  s20('14:44:05', 'INFO', 'NSScheduledThread1', 'remove brokerName[broker-a] from brokerAddrTable, because channel destroyed'),
+  s20('14:44:05', 'INFO', 'NSScheduledThread1', 'remove brokerName[broker-a], clusterName[DefaultCluster] from clusterAddrTable, because channel destroyed'),
+  s20('14:44:05', 'INFO', 'NettyServerNIOSelector_3_1', 'closeChannel: close the connection to remote address[192.168.3.100:40126] result: true'),
+  s20('14:44:05', 'INFO', 'NettyServerCodecThread_2', 'NETTY SERVER PIPELINE: channelInactive, the channel[192.168.3.100:40126]'),
+  s20('14:44:05', 'INFO', 'NettyServerCodecThread_2', 'NETTY SERVER PIPELINE: channelUnregistered, the channel[192.168.3.100:40126]'),
+  '',
+].join('\n');
+
+/**
+ * The same hang with the default serverChannelMaxIdleTimeSeconds=120 (server facts §7.3-§7.4): the idle
+ * handler closes the silent channel 120 s after the last read and the NameServer logs the channel as
+ * destroyed, a few seconds before its scan would have expired it.
+ */
+const idleExpiry = [
+  s20('14:43:58', 'WARN', 'NettyServerCodecThread_2', 'NETTY SERVER PIPELINE: IDLE exception [192.168.3.100:40126]'),
+  s20('14:43:58', 'INFO', 'NettyServerNIOSelector_3_1', 'closeChannel: close the connection to remote address[192.168.3.100:40126] result: true'),
+  s20('14:43:58', 'INFO', 'NettyServerCodecThread_2', 'NETTY SERVER PIPELINE: channelInactive, the channel[192.168.3.100:40126]'),
+  s20('14:43:58', 'INFO', 'NettyEventExecutor', "the broker's channel destroyed, 192.168.3.100:10911, clean it's data structure at once"),
+  s20('14:43:58', 'INFO', 'NettyEventExecutor', 'remove brokerAddr[0, 192.168.3.100:10911] from brokerAddrTable, because channel destroyed'),
+  s20('14:43:58', 'INFO', 'NettyEventExecutor', 'remove brokerName[broker-a] from brokerAddrTable, because channel destroyed'),
+  s20('14:43:58', 'INFO', 'NettyServerCodecThread_2', 'NETTY SERVER PIPELINE: channelUnregistered, the channel[192.168.3.100:40126]'),
+  '',
+].join('\n');
+
+/** A crash or kill: the broker's side closes the connection, the NameServer drops the broker at once. */
+const crash = [
+  s20('14:42:05', 'INFO', 'NettyServerCodecThread_2', 'NETTY SERVER PIPELINE: channelInactive, the channel[192.168.3.100:40126]'),
+  s20('14:42:05', 'INFO', 'NettyServerCodecThread_2', 'NETTY SERVER PIPELINE: channelUnregistered, the channel[192.168.3.100:40126]'),
+  s20('14:42:05', 'INFO', 'NettyEventExecutor', "the broker's channel destroyed, 192.168.3.100:10911, clean it's data structure at once"),
+  s20('14:42:05', 'INFO', 'NettyEventExecutor', 'remove brokerAddr[0, 192.168.3.100:10911] from brokerAddrTable, because channel destroyed'),
+  s20('14:42:05', 'INFO', 'NettyEventExecutor', 'remove brokerName[broker-a] from brokerAddrTable, because channel destroyed'),
+  '',
+].join('\n');
+
+/** healthy-restart, mq-ns-1/namesrv.log (4.9.4): graceful unregistration. */
+const s24 = srv('2024-03-12');
+const graceful = [
+  s24('10:08:21', 'INFO', 'RemotingExecutorThread_7', 'cluster [DefaultCluster] brokerName [broker-a] master address change from 10.10.1.21:10911 to 10.10.1.21:10911'),
+  s24('10:08:32', 'INFO', 'RemotingExecutorThread_2', 'unregisterBroker, remove from brokerLiveTable OK, 10.10.1.21:10911'),
+  s24('10:08:32', 'INFO', 'RemotingExecutorThread_2', 'unregisterBroker, remove addr from brokerAddrTable OK, 10.10.1.21:10911'),
+  s24('10:08:32', 'INFO', 'RemotingExecutorThread_2', 'unregisterBroker, remove name from brokerAddrTable OK, broker-a'),
+  s24('10:08:32', 'INFO', 'RemotingExecutorThread_2', 'unregisterBroker, remove name from clusterAddrTable OK, broker-a'),
+  s24('10:08:32', 'INFO', 'NettyServerCodecThread_7', 'NETTY SERVER PIPELINE: channelInactive, the channel[10.10.1.21:58149]'),
+  '',
+].join('\n');
+const brokerAHealthy = [
+  s24('10:08:21', 'INFO', 'brokerOutApi_thread_4', 'register broker[0]to name server 10.10.1.11:9876 OK'),
+  s24('10:08:21', 'INFO', 'brokerOutApi_thread_4', 'register broker[0]to name server 10.10.1.12:9876 OK'),
+  s24('10:08:30', 'INFO', 'ShutdownHook', 'Shutdown hook was invoked, 1'),
+  s24('10:08:32', 'INFO', 'ShutdownHook', 'unregisterBroker OK, NamesrvAddr: 10.10.1.11:9876'),
+  s24('10:08:32', 'INFO', 'ShutdownHook', 'unregisterBroker OK, NamesrvAddr: 10.10.1.12:9876'),
+  s24('10:08:32', 'INFO', 'ShutdownHook', 'Shutdown hook over, consuming total time(ms): 2126'),
+  s24('10:09:13', 'INFO', 'main', 'The broker[broker-a, 10.10.1.21:10911] boot success. serializeType=JSON and name server is 10.10.1.11:9876;10.10.1.12:9876'),
+  '',
+].join('\n');
+
+/** 5.3.x NameServer: an idle channel, then the asynchronous unregistration of the BatchUnregistrationService. */
+const s5 = srv('2024-05-20');
+const idle5 = [
+  s5('14:03:17', 'INFO', 'NettyServerCodecThread_1', 'NETTY SERVER PIPELINE: channelActive, the channel[10.0.0.1:53412]'),
+  s5('14:03:17', 'INFO', 'ClientRequestExecutorThread_1', 'new broker registered, BrokerIdentityInfo [clusterName=DefaultCluster, brokerAddr=10.0.0.1:10911] HAService: 10.0.0.1:10912'),
+  s5('14:08:05', 'INFO', 'NSScanScheduledThread', 'start scanNotActiveBroker'),
+  s5('14:08:07', 'WARN', 'NettyServerCodecThread_3', 'NETTY SERVER PIPELINE: IDLE exception [10.0.0.1:53412]'),
+  s5(
+    '14:08:07',
+    'INFO',
+    'NettyEventExecutor',
+    "the broker's channel destroyed, submit the unregister request at once, broker info: org.apache.rocketmq.remoting.protocol.header.namesrv.UnRegisterBrokerRequestHeader@6d06d69c, submit result: true",
+  ),
+  s5('14:08:07', 'INFO', 'NettyServerCodecThread_3', 'NETTY SERVER PIPELINE: channelInactive, the channel[10.0.0.1:53412]'),
+  s5('14:08:07', 'INFO', 'org.apache.rocketmq.namesrv.routeinfo.BatchUnregistrationService', 'unregisterBroker, remove from brokerLiveTable OK, BrokerIdentityInfo [clusterName=DefaultCluster, brokerAddr=10.0.0.1:10911]'),
+  s5('14:08:07', 'INFO', 'org.apache.rocketmq.namesrv.routeinfo.BatchUnregistrationService', 'unregisterBroker, remove addr from brokerAddrTable OK, BrokerIdentityInfo [clusterName=DefaultCluster, brokerAddr=10.0.0.1:10911]'),
+  s5('14:08:07', 'INFO', 'org.apache.rocketmq.namesrv.routeinfo.BatchUnregistrationService', 'unregisterBroker, remove name from brokerAddrTable OK, broker-a'),
+  '',
+].join('\n');
+const broker5 = [
+  s5('14:03:17', 'INFO', 'main', 'The broker[broker-a, 10.0.0.1:10911] boot success. serializeType=JSON and name server is 10.0.0.5:9876'),
+  s5('14:05:47', 'INFO', 'brokerOutApi_thread_2', 'Registering current broker to name server completed. TargetHost=10.0.0.5:9876'),
+  '',
+].join('\n');
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/real/${name}`, import.meta.url), 'utf8');
+
+ruleTester(rule, {
+  valid: [
+    {
+      name: 'a NameServer that only sees registrations and client channels',
+      files: { 'mq-ns-1/namesrv.log': graceful.split('\n').slice(0, 1).join('\n') + '\n', 'mq-node-101/namesrv.log': scanExpiry.split('\n').slice(0, 2).join('\n') + '\n' },
+    },
+    { name: 'real 45: a NameServer boot and a new broker, nothing removed', files: { 'ns/namesrv.log': fixture('45-namesrv-log-new-broker-registered-ha-mismatch.log') } },
+    { name: "real 39: the NameServer's own client channel idles out: no broker is removed", files: { 'ns/namesrv.log': fixture('39-namesrv-wsl-idle-close-reconnect.log') } },
+  ],
+  invalid: [
+    {
+      name: 'seed outage: NameServer 192.168.3.101 expires broker-a by its scan, 127 s after the last heartbeat',
+      files: { 'mq-node-101/namesrv.log': scanExpiry, 'mq-node-100/broker.log': brokerA, 'mq-node-101/broker.log': brokerB },
+      findings: [
+        {
+          severity: 'error',
+          subject: { host: 'mq-node-101', broker: 'broker-a', brokerAddr: '192.168.3.100:10911', namesrvAddr: '192.168.3.101:9876' },
+          metrics: { detection: 'expired', detectMs: 127000, namesrvAddr: '192.168.3.101:9876', path: 'scan', detectFrom: 'heartbeat' },
+          evidence: ['mq-node-101/namesrv.log:3', 'mq-node-100/broker.log:5'],
+          start: '2020-12-22T14:41:58+08:00',
+          end: '2020-12-22T14:44:05+08:00',
+          mentions: ['The broker channel expired', 'hung'],
+        },
+      ],
+    },
+    {
+      name: 'the idle path (default 120 s idle): IDLE exception then channel destroyed is an expiry, not a crash',
+      files: { 'mq-node-101/namesrv.log': idleExpiry, 'mq-node-100/broker.log': brokerA, 'mq-node-101/broker.log': brokerB },
+      findings: [
+        {
+          severity: 'error',
+          subject: { broker: 'broker-a', namesrvAddr: '192.168.3.101:9876' },
+          metrics: { detection: 'expired', detectMs: 120000, path: 'idle' },
+          evidence: ['mq-node-101/namesrv.log:1', 'mq-node-101/namesrv.log:4'],
+          mentions: ['IDLE exception', 'silence'],
+        },
+      ],
+    },
+    {
+      name: 'a crash: channelInactive, then channel destroyed, 7 s after the last heartbeat',
+      files: { 'mq-node-101/namesrv.log': crash, 'mq-node-100/broker.log': brokerA, 'mq-node-101/broker.log': brokerB },
+      findings: [{ severity: 'warning', metrics: { detection: 'destroyed', detectMs: 7000, path: 'close', namesrvAddr: '192.168.3.101:9876' }, mentions: ['crash'] }],
+    },
+    {
+      name: 'healthy restart: graceful unregistration, 11 s after the last heartbeat (the broker-side hook is not reported twice)',
+      files: { 'mq-ns-1/namesrv.log': graceful, 'mq-broker-a/broker.log': brokerAHealthy },
+      findings: [{ severity: 'info', subject: { host: 'mq-ns-1', broker: 'broker-a', brokerAddr: '10.10.1.21:10911' }, metrics: { detection: 'unregistered', detectMs: 11000, path: 'unregister' } }],
+    },
+    {
+      name: '5.x: IDLE exception, submit, then BatchUnregistrationService lines: expired, not unregistered',
+      files: { 'ns5/namesrv.log': idle5, 'broker5/broker.log': broker5 },
+      findings: [{ severity: 'error', subject: { broker: 'broker-a', brokerAddr: '10.0.0.1:10911' }, metrics: { detection: 'expired', path: 'idle', detectMs: 140000 } }],
+    },
+    {
+      name: 'real 35: a broker log alone shows the shutdown hook after registrations with three NameServers',
+      files: { 'broker-35/broker.log': fixture('35-broker-log-terminal-wrapped-register-shutdown.log') },
+      findings: [
+        {
+          severity: 'info',
+          subject: { host: 'broker-35' },
+          metrics: { detection: 'unregistered', detectMs: 8000, path: 'inferred', namesrvAddr: '192.168.111.213:9876;192.168.111.212:9876;192.168.111.214:9876' },
+          evidence: ['broker-35/broker.log:6'],
+        },
+      ],
+    },
+  ],
+});
