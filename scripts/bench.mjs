@@ -5,10 +5,10 @@
 // folder (scripts/bench-gen.mjs), then times, as child processes with stdout to /dev/null:
 //   - floor:  a plain Node line count over the same files (1 MiB reads, '\n' counted with
 //             indexOf, gunzip for .gz), i.e. the cost of just reading the bytes in Node;
-//   - each command of COMMANDS below (rmq-diag events --json);
+//   - each command of COMMANDS below (rmq-diag events --json, rmq-diag analyze --json);
 //   - lnav, headless, when it is on PATH.
-// It prints, per tool, wall-clock seconds (process start to exit), MB/s, peak RSS, the ratio
-// events/floor, and the targets. --json writes the figures as JSON to stdout (the table then goes
+// It prints, per tool, wall-clock seconds (process start to exit), MB/s, peak RSS, the ratios
+// events/floor and analyze/events, and the targets. --json writes the figures as JSON to stdout (the table then goes
 // to stderr).
 //
 // Options:
@@ -16,7 +16,7 @@
 //   --seed N          generator seed (default 1)
 //   --hosts N         host folders in the set (default 4)
 //   --runs N          timed runs per tool (default 3; figures are min and median). 0 = generate only
-//   --only LIST       only these tools, comma-separated: floor, lnav, or a command name (events)
+//   --only LIST       only these tools, comma-separated: floor, lnav, or a command name (events, analyze)
 //   --keep            keep the generated set for the next run (the default)
 //   --no-keep         delete the set after the run
 //   --clean           delete every generated set and exit
@@ -46,15 +46,16 @@ const BIN = path.join(ROOT, 'bin', 'rmq-diag.js');
 // ---------------------------------------------------------------------------------------------
 // Commands to time. Each row gets the data folder and returns the arguments after `node`.
 // To time another command, add a row (its name can then be used with --only). The first row is
-// the one the targets and the events/floor ratio are computed for.
+// the one the targets and the events/floor ratio are computed for. `okCodes`: exit codes that are
+// no failure (analyze exits 1 when it has findings).
 // ---------------------------------------------------------------------------------------------
 
 const COMMANDS = [
   { name: 'events', label: 'rmq-diag events --json', argv: (data) => [BIN, 'events', data, '--json'] },
-  // { name: 'analyze', label: 'rmq-diag analyze --json', argv: (data) => [BIN, 'analyze', data, '--json'] },
+  { name: 'analyze', label: 'rmq-diag analyze --json', argv: (data) => [BIN, 'analyze', data, '--json'], okCodes: [0, 1] },
 ];
 
-const TARGETS = { mbPerSec: 150, ratio: 0.25, rssMB: 200 };
+const TARGETS = { mbPerSec: 150, ratio: 0.25, rssMB: 200, analyzeVsEvents: 1.3 };
 
 // ---------------------------------------------------------------------------------------------
 // The floor, run as a child: `node bench.mjs --floor-child LISTFILE` (one path a line, a
@@ -312,7 +313,7 @@ async function measure(cmd, args) {
 const lnavPath = onPath('lnav');
 const tools = [];
 if (wants('floor')) tools.push({ name: 'floor', label: 'floor (node line count)', cmd: process.execPath, args: [SELF, '--floor-child', listFile] });
-for (const c of COMMANDS) if (wants(c.name)) tools.push({ name: c.name, label: c.label, cmd: process.execPath, args: c.argv(dataDir) });
+for (const c of COMMANDS) if (wants(c.name)) tools.push({ name: c.name, label: c.label, cmd: process.execPath, args: c.argv(dataDir), okCodes: c.okCodes ?? [0] });
 if (wants('lnav') && lnavPath) tools.push({ name: 'lnav', label: 'lnav -n -q', cmd: lnavPath, args: ['-n', '-q', ...files.map((f) => f.abs)] });
 
 if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) && tools.some((t) => COMMANDS.some((c) => c.name === t.name))) {
@@ -332,7 +333,7 @@ if (opts.runs > 0 && tools.length > 0) {
     for (const t of tools) {
       const m = await measure(t.cmd, t.args);
       results.get(t.name).runs.push(m);
-      if (m.code !== 0 || m.signal) {
+      if (!(t.okCodes ?? [0]).includes(m.code) || m.signal) {
         const tail = m.stderr.trim().split('\n').slice(-5).join('\n    ');
         log(`bench: ${t.label} exited with ${m.signal ?? m.code}${tail ? `:\n    ${tail}` : ''}`);
       }
@@ -410,11 +411,19 @@ const ratio =
   main && floor
     ? { median: round(main.mbPerSecMedian / floor.mbPerSecMedian, 3), best: round(main.mbPerSecBest / floor.mbPerSecBest, 3) }
     : null;
+// analyze reads what events reads and runs the rules in the same pass: its cost over events.
+const analyzeVsEvents =
+  figures.analyze && figures.events
+    ? { median: round(figures.analyze.wallSecondsMedian / figures.events.wallSecondsMedian, 3), best: round(figures.analyze.wallSecondsMin / figures.events.wallSecondsMin, 3) }
+    : null;
 const targets = [];
 if (main) {
   targets.push({ name: `${COMMANDS[0].name} throughput (median)`, target: `>= ${TARGETS.mbPerSec} MB/s`, value: main.mbPerSecMedian, unit: 'MB/s', pass: main.mbPerSecMedian >= TARGETS.mbPerSec });
   if (ratio) targets.push({ name: `${COMMANDS[0].name}/floor ratio (median)`, target: `>= ${TARGETS.ratio}`, value: ratio.median, unit: '', pass: ratio.median >= TARGETS.ratio });
   targets.push({ name: `${COMMANDS[0].name} peak RSS (max)`, target: `< ${TARGETS.rssMB} MB`, value: main.peakRssMBMax, unit: 'MB', pass: main.peakRssMBMax < TARGETS.rssMB });
+}
+if (analyzeVsEvents) {
+  targets.push({ name: 'analyze/events wall clock (median)', target: `<= ${TARGETS.analyzeVsEvents}`, value: analyzeVsEvents.median, unit: '', pass: analyzeVsEvents.median <= TARGETS.analyzeVsEvents });
 }
 
 const gzFiles = files.filter((f) => f.gz);
@@ -480,6 +489,10 @@ if (ratio) {
   L.push('');
   L.push(`ratio ${COMMANDS[0].name}/floor: ${n(ratio.median, 3)} (median MB/s), ${n(ratio.best, 3)} (best)`);
 }
+if (analyzeVsEvents) {
+  if (!ratio) L.push('');
+  L.push(`ratio analyze/events: ${n(analyzeVsEvents.median, 3)} (median wall clock), ${n(analyzeVsEvents.best, 3)} (best)`);
+}
 if (targets.length) {
   L.push('');
   L.push('targets');
@@ -498,7 +511,7 @@ L.push('MB = 10^6 bytes. MB/s = bytes on disk / wall-clock seconds; raw = decomp
 out.write(`${L.join('\n')}\n`);
 
 if (opts.json) {
-  process.stdout.write(`${JSON.stringify({ schemaVersion: 1, machine, data, runs: opts.runs, tools: figures, lnav: lnavPath ? 'timed' : 'not installed', ratio, targets, verify }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ schemaVersion: 1, machine, data, runs: opts.runs, tools: figures, lnav: lnavPath ? 'timed' : 'not installed', ratio, analyzeVsEvents, targets, verify }, null, 2)}\n`);
 }
 
 if (!opts.keep) {

@@ -4,29 +4,55 @@
 import { createRequire } from 'node:module';
 import yargs from 'yargs';
 import { UsageError } from '../ingest/sources.js';
+import { ALL_RULES } from '../rules/index.js';
+import type { Rule } from '../rules/types.js';
 import { TimeArgError } from '../timeline/time-args.js';
+import { analyzeCommand } from './analyze.js';
 import { eventsCommand } from './events.js';
+import { rulesCommand } from './rules.js';
 import { STDIN_ARG, processIo, type CliIo, type CommandResult } from './result.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../../package.json') as { version: string };
 
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+/** What main() runs with; tests pass their own rules. */
+export interface MainDeps {
+  rules?: readonly Rule[];
+}
+
+/**
+ * Arguments as yargs should see them: a lone `-` (which yargs drops) becomes a sentinel (see
+ * STDIN_ARG), and `--no-rule` (which yargs would read as the negation of `--rule`) becomes
+ * `--skip-rule` (not after `--`).
+ */
+export function normaliseArgv(argv: string[]): string[] {
+  const end = argv.indexOf('--');
+  return argv.map((a, i) => {
+    if (a === '-') return STDIN_ARG;
+    if (end >= 0 && i >= end) return a;
+    if (a === '--no-rule' || a.startsWith('--no-rule=')) return `--skip-rule${a.slice('--no-rule'.length)}`;
+    return a;
+  });
+}
+
+export async function main(argv: string[], io: CliIo = processIo(), deps: MainDeps = {}): Promise<number> {
   const result: CommandResult = { code: 0 };
+  const rules = deps.rules ?? ALL_RULES;
   let usageFailure: string | null = null;
-  // yargs drops a lone `-`; carry it through as a sentinel (see STDIN_ARG).
-  const cli = yargs(argv.map((a) => (a === '-' ? STDIN_ARG : a)))
+  const cli = yargs(normaliseArgv(argv))
     .scriptName('rmq-diag')
     .usage('$0 <command> [options]\n\nReads RocketMQ client, broker and NameServer logs, merges them into one timeline, and names what happened.')
     .command(eventsCommand(result, io))
-    .demandCommand(1, 'name a command: events')
+    .command(analyzeCommand(result, io, rules))
+    .command(rulesCommand(result, io, rules))
+    .demandCommand(1, 'name a command: events, analyze, rules')
     .strict()
     .recommendCommands()
     .help()
     .alias('help', 'h')
     .version(pkg.version)
     .wrap(Math.min(100, io.stdout.columns || 100))
-    .epilogue('Exit codes: 0 clean, 1 findings at or above --severity, 2 usage or input error.\nDocs: README.md, docs/json.md, docs/events.md')
+    .epilogue('Exit codes: 0 clean, 1 findings at or above --severity, 2 usage or input error.\nDocs: README.md, docs/analyze.md, docs/json.md, docs/events.md')
     .exitProcess(false)
     .fail((msg, err) => {
       if (err) throw err;

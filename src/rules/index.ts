@@ -1,7 +1,30 @@
 // Every rule, in the order `rmq-diag rules` lists them. Ids are a public contract.
+import brokerBusy from './broker-busy.js';
+import brokerDownDetection from './broker-down-detection.js';
+import brokerRegisterFailed from './broker-register-failed.js';
+import colocatedNamesrv from './colocated-namesrv.js';
+import diskFull from './disk-full.js';
+import namesrvStuck from './namesrv-stuck.js';
+import pagecacheBusy from './pagecache-busy.js';
+import retrySameBroker from './retry-same-broker.js';
+import sendNoRetry from './send-no-retry.js';
+import sendTimeoutBudget from './send-timeout-budget.js';
+import staleRoute from './stale-route.js';
 import type { Rule } from './types.js';
 
-export const ALL_RULES: readonly Rule[] = [];
+export const ALL_RULES: readonly Rule[] = [
+  brokerBusy,
+  pagecacheBusy,
+  staleRoute,
+  namesrvStuck,
+  brokerDownDetection,
+  colocatedNamesrv,
+  sendTimeoutBudget,
+  sendNoRetry,
+  retrySameBroker,
+  brokerRegisterFailed,
+  diskFull,
+];
 
 export function ruleById(id: string): Rule | undefined {
   return ALL_RULES.find((r) => r.meta.id === id);

@@ -1,0 +1,179 @@
+// `rmq-diag analyze`: wires options to the timeline builder, the rule engine and the reports.
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { UsageError } from '../ingest/sources.js';
+import { BufferedOut } from '../report/buffered.js';
+import { paletteFor } from '../report/escape.js';
+import { renderFindingsJson } from '../report/findings-json.js';
+import { renderFindingsMarkdown } from '../report/findings-markdown.js';
+import { atOrAbove, renderFindingsText, type AnalyzeReport } from '../report/findings-text.js';
+import { analyze, settingsInEffect } from '../rules/analyze.js';
+import { parseSettings, SettingError } from '../rules/engine.js';
+import { SEVERITIES, type Rule, type SettingValue, type Severity } from '../rules/types.js';
+import { buildTimeline } from '../timeline/build.js';
+import { dominantZone } from '../timeline/zone-out.js';
+import { buildOptionsFrom, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { progressOn } from './progress.js';
+import { exitWith, inputExitCode, type CliIo, type CommandResult } from './result.js';
+
+export const FORMATS = ['text', 'json', 'markdown'] as const;
+export type Format = (typeof FORMATS)[number];
+
+interface AnalyzeArgs extends InputArgs {
+  json: boolean;
+  format?: string;
+  severity: string;
+  show: string;
+  rule: string[];
+  'skip-rule': string[];
+  set: string[];
+  verbose: boolean;
+}
+
+/** `--json` is `--format json`; both given and different is a usage error. */
+export function formatArg(json: boolean, format: string | undefined): Format {
+  if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format ${format}: unknown format (one of ${FORMATS.join(', ')})`);
+  }
+  if (json && format !== undefined && format !== 'json') throw new UsageError(`--json and --format ${format} disagree`);
+  return json ? 'json' : ((format ?? 'text') as Format);
+}
+
+export function severityArg(value: string, flag: string): Severity {
+  const v = value.toLowerCase();
+  if (!(SEVERITIES as readonly string[]).includes(v)) {
+    throw new UsageError(`${flag} ${value}: unknown severity (one of ${SEVERITIES.join(', ')})`);
+  }
+  return v as Severity;
+}
+
+function idList(values: string[]): string[] {
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** The rules `--rule` and `--skip-rule` leave enabled; unknown ids are usage errors. */
+export function selectRules(all: readonly Rule[], only: string[], skip: string[]): Rule[] {
+  const known = new Set(all.map((r) => r.meta.id));
+  const onlyIds = idList(only);
+  const skipIds = idList(skip);
+  for (const [flag, ids] of [
+    ['--rule', onlyIds],
+    ['--no-rule', skipIds],
+  ] as const) {
+    for (const id of ids) {
+      if (!known.has(id)) {
+        const list = known.size ? [...known].join(', ') : 'none are registered';
+        throw new UsageError(`${flag} ${id}: unknown rule (rules: ${list}; see rmq-diag rules)`);
+      }
+    }
+  }
+  return all.filter((r) => (onlyIds.length === 0 || onlyIds.includes(r.meta.id)) && !skipIds.includes(r.meta.id));
+}
+
+export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly Rule[]): CommandModule<object, AnalyzeArgs> {
+  return {
+    command: 'analyze [paths..]',
+    describe: 'name what happened: findings with figures, evidence and advice, and a timeline of milestones',
+    builder: (y: Argv) =>
+      withInputOptions(y)
+        .option('format', {
+          describe: 'report format: text (for people), json (docs/analyze.md), markdown (a postmortem draft)',
+          type: 'string',
+          choices: FORMATS as unknown as string[],
+          requiresArg: true,
+        })
+        .option('json', { describe: 'the report as one JSON document (same as --format json)', type: 'boolean', default: false })
+        .option('severity', {
+          describe: 'exit code 1 when a finding at or above this severity exists (critical, error, warning, info)',
+          type: 'string',
+          default: 'warning',
+          requiresArg: true,
+        })
+        .option('show', {
+          describe: 'show findings at or above this severity (the exit code still follows --severity)',
+          type: 'string',
+          default: 'info',
+          requiresArg: true,
+        })
+        .option('rule', {
+          describe: 'run only these rules (ids, comma-separated or repeated; see rmq-diag rules)',
+          type: 'string',
+          array: true,
+          // One value per flag, so that paths may follow: `--no-rule a incident/`.
+          nargs: 1,
+          default: [] as string[],
+          requiresArg: true,
+        })
+        .option('skip-rule', {
+          describe: 'do not run these rules (also spelled --no-rule)',
+          type: 'string',
+          array: true,
+          nargs: 1,
+          default: [] as string[],
+          requiresArg: true,
+        })
+        .option('set', {
+          describe: 'a rule setting you know better than the default: NAME=VALUE (repeatable; see rmq-diag rules)',
+          type: 'string',
+          array: true,
+          nargs: 1,
+          default: [] as string[],
+          requiresArg: true,
+        })
+        .option('verbose', { alias: 'v', describe: 'also the per-file accounting table', type: 'boolean', default: false })
+        .example('$0 analyze incident/', 'findings for every host under incident/')
+        .example('$0 analyze incident/ --severity error', 'exit code 1 only for error or critical findings')
+        .example('$0 analyze incident/ --no-rule broker-busy --set waitTimeMillsInSendQueue=500', 'skip a rule, change a setting')
+        .example('$0 analyze incident/ --format markdown > postmortem.md', 'a postmortem draft')
+        .example('$0 analyze incident/ --json | jq .findings', 'JSON for scripts') as unknown as Argv<AnalyzeArgs>,
+    handler: async (args: ArgumentsCamelCase<AnalyzeArgs>) => {
+      // Arguments first: a typo must not cost a read of a large incident.
+      const format = formatArg(args.json, args.format);
+      const severity = severityArg(args.severity, '--severity');
+      const show = severityArg(args.show, '--show');
+      const enabled = selectRules(rules, args.rule, args['skip-rule']);
+      let changed: Record<string, SettingValue>;
+      try {
+        changed = parseSettings(enabled, args.set);
+      } catch (e) {
+        if (e instanceof SettingError) throw new UsageError(e.message);
+        throw e;
+      }
+      const opts = buildOptionsFrom(args);
+      const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
+      const progress = progressOn(io.stderr, args.progress);
+      const timeline = await buildTimeline({ ...opts, onProgress: (d, t) => progress.update(d, t) });
+      try {
+        const analysis = analyze(timeline, { rules: enabled, settings: changed, show });
+        progress.clear();
+        const report: AnalyzeReport = {
+          timeline,
+          analysis,
+          rules: enabled.map((r) => r.meta.id),
+          settings: settingsInEffect(enabled, changed),
+          changed,
+          severity,
+          show,
+          zone: tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone),
+        };
+        const out = io.stdout;
+        const text =
+          format === 'json'
+            ? renderFindingsJson(report)
+            : format === 'markdown'
+              ? renderFindingsMarkdown(report)
+              : renderFindingsText(report, {
+                  width: out.isTTY ? out.columns || 80 : Infinity,
+                  palette: paletteFor(out, io.env),
+                  verbose: args.verbose,
+                });
+        const buf = new BufferedOut(out);
+        buf.push(text);
+        await buf.flush();
+        exitWith(result, atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0);
+        exitWith(result, inputExitCode(timeline));
+      } finally {
+        timeline.close();
+      }
+    },
+  };
+}

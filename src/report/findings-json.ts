@@ -1,0 +1,89 @@
+// `rmq-diag analyze --json`: one JSON document (docs/analyze.md). Times are ISO-8601 with the offset
+// of the output zone, or null when unknown. Keys are a stable contract within a schemaVersion.
+
+import { formatIso, type Zone } from '../parse/time.js';
+import type { Finding, Rule } from '../rules/types.js';
+import { inputToJson } from './events.js';
+import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport } from './findings-text.js';
+import type { Milestone } from './milestones.js';
+
+export const ANALYZE_SCHEMA_VERSION = 1;
+
+const iso = (ts: number | null, zone: Zone) => (ts === null ? null : formatIso(ts, zone));
+
+export function findingToJson(f: Finding, zone: Zone): Record<string, unknown> {
+  return {
+    rule: f.rule,
+    severity: f.severity,
+    title: f.title,
+    start: iso(f.start, zone),
+    end: iso(f.end, zone),
+    subject: { ...f.subject },
+    metrics: { ...f.metrics },
+    evidence: f.evidence.map((e) => ({ file: e.file, line: e.line, time: iso(e.time, zone), text: e.text })),
+    explanation: f.explanation,
+    advice: [...f.advice],
+  };
+}
+
+export function milestoneToJson(m: Milestone, zone: Zone): Record<string, unknown> {
+  return {
+    time: iso(m.time, zone),
+    host: m.host,
+    kind: m.kind,
+    what: m.what,
+    file: m.file,
+    line: m.line,
+    ...(m.rule !== undefined ? { rule: m.rule } : {}),
+  };
+}
+
+export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
+  const t = r.timeline;
+  const all = r.analysis.findings;
+  const shown = atOrAbove(all, r.show);
+  return {
+    schemaVersion: ANALYZE_SCHEMA_VERSION,
+    inputs: t.accounting.map(inputToJson),
+    summary: {
+      window: { start: iso(t.first, r.zone), end: iso(t.last, r.zone) },
+      zone: r.zone.name,
+      defaultZone: t.defaultZone.name,
+      hosts: hostsOf(t.accounting),
+      totals: totalsOf(t.accounting),
+      findings: { total: all.length, ...countBySeverity(all), shown: shown.length },
+      severity: r.severity,
+      atOrAboveSeverity: atOrAbove(all, r.severity).length,
+      show: r.show,
+      rules: [...r.rules],
+      settings: { ...r.settings },
+      milestonesOmitted: r.analysis.omittedMilestones,
+      issues: t.issues,
+    },
+    findings: shown.map((f) => findingToJson(f, r.zone)),
+    milestones: r.analysis.milestones.map((m) => milestoneToJson(m, r.zone)),
+  };
+}
+
+/** The document as printed: indented two spaces, one trailing newline. */
+export function renderFindingsJson(r: AnalyzeReport): string {
+  return `${JSON.stringify(analysisToJson(r), null, 2)}\n`;
+}
+
+/** `rmq-diag rules --json`: the rule catalogue. */
+export function rulesToJson(rules: readonly Rule[]): Record<string, unknown> {
+  return {
+    schemaVersion: ANALYZE_SCHEMA_VERSION,
+    rules: rules.map((r) => ({
+      id: r.meta.id,
+      title: r.meta.title,
+      severity: r.meta.severity,
+      description: r.meta.description,
+      versions: r.meta.versions,
+      events: [...r.meta.events],
+      settings: Object.fromEntries(
+        Object.entries(r.meta.settings).map(([k, m]) => [k, { default: m.default, description: m.description, ...(m.unit ? { unit: m.unit } : {}) }]),
+      ),
+    })),
+  };
+}

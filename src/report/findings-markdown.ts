@@ -1,0 +1,182 @@
+// `rmq-diag analyze --format markdown`: the report as a postmortem draft (GitHub-flavoured
+// Markdown): a summary, a findings table, one section per finding, and a mermaid timeline of the
+// milestones. Log text stays inside code fences; table cells are escaped.
+
+import { formatShort, type Zone } from '../parse/time.js';
+import type { Finding, Rule } from '../rules/types.js';
+import { formatMs } from '../rules/util.js';
+import type { Timeline } from '../timeline/build.js';
+import { escapeText } from './escape.js';
+import { zoneNote } from './events.js';
+import {
+  EVIDENCE_SHOWN,
+  atOrAbove,
+  commonDir,
+  countBySeverity,
+  hostsOf,
+  metricText,
+  oneDay,
+  relativeTo,
+  severityWord,
+  subjectText,
+  timeText,
+  totalsOf,
+  windowText,
+  type AnalyzeReport,
+} from './findings-text.js';
+import type { Milestone } from './milestones.js';
+
+/** A table cell: one line, with the characters that would end the cell or start markup escaped. */
+export function mdCell(text: string): string {
+  return escapeText(text).replace(/[\\|`*_[\]<>]/g, (c) => `\\${c}`);
+}
+
+/** Inline prose from the rules: one paragraph, no raw HTML. */
+function mdText(text: string): string {
+  return escapeText(text).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A fenced code block whose fence is longer than any backtick run inside. */
+export function codeBlock(lines: string[], info = 'text'): string {
+  const body = lines.map(escapeText).join('\n');
+  let longest = 0;
+  for (const m of body.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${info}\n${body}\n${fence}`;
+}
+
+const num = (n: number) => n.toLocaleString('en-US');
+
+export function renderFindingsMarkdown(r: AnalyzeReport): string {
+  const t = r.timeline;
+  const zone = r.zone;
+  const sameDay = oneDay(t.first, t.last, zone);
+  const all = r.analysis.findings;
+  const shown = atOrAbove(all, r.show);
+  const counts = countBySeverity(all);
+  const base = commonDir(t.accounting.map((a) => a.path));
+  const out: string[] = [];
+
+  out.push('# RocketMQ incident analysis', '');
+  const hosts = hostsOf(t.accounting);
+  const tot = totalsOf(t.accounting);
+  out.push('| | |', '|---|---|');
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  out.push(`| inputs | ${mdCell(`${plural(t.accounting.length, 'file')} from ${plural(hosts.length, 'host')}: ${hosts.join(', ')}`)} |`);
+  if (t.first !== null && t.last !== null) {
+    out.push(`| window | ${mdCell(`${formatShort(t.first, zone)} .. ${formatShort(t.last, zone)} (${formatMs(t.last - t.first)})`)} |`);
+  }
+  out.push(`| times | ${mdCell(zoneNote(t as Timeline, zone))} |`);
+  out.push(
+    `| lines read | ${mdCell(`${num(tot.lines)}: ${num(tot.records)} records, ${num(tot.continuation)} continuation, ${num(tot.unknown)} unknown, ${num(tot.unreadable)} unreadable; ${num(tot.events)} events`)} |`,
+  );
+  const changed = Object.entries(r.changed).map(([k, v]) => `${k}=${v}`);
+  out.push(`| rules | ${mdCell(`${r.rules.length} run${changed.length ? `; --set ${changed.join(', ')}` : ''}`)} |`);
+  out.push(`| findings | ${mdCell(all.length ? Object.entries(counts).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(', ') : 'none')} |`);
+  out.push('');
+  if (t.issues.length) {
+    out.push('Input notes:', '');
+    for (const i of t.issues) out.push(`- ${mdCell(`${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}`)}`);
+    out.push('');
+  }
+
+  out.push('## Findings', '');
+  if (!shown.length) out.push(all.length ? `No findings at ${r.show} or above.` : 'No findings.', '');
+  else {
+    out.push('| # | severity | rule | title | window | subject |', '|---|---|---|---|---|---|');
+    shown.forEach((f, i) => {
+      out.push(
+        `| ${i + 1} | ${severityWord(f.severity)} | ${mdCell(f.rule)} | ${mdCell(f.title)} | ${mdCell(windowText(f, zone, sameDay))} | ${mdCell(subjectText(f.subject))} |`,
+      );
+    });
+    out.push('');
+  }
+  const hidden = all.length - shown.length;
+  if (hidden > 0) out.push(`${hidden} finding${hidden === 1 ? '' : 's'} below ${r.show} not shown.`, '');
+
+  shown.forEach((f, i) => out.push(...findingSection(f, i + 1, zone, sameDay, base)));
+
+  if (r.analysis.milestones.length) {
+    out.push('## Timeline', '');
+    out.push(...milestoneTable(r.analysis.milestones, zone, sameDay), '');
+    out.push(mermaidTimeline(r.analysis.milestones, zone, sameDay), '');
+    if (r.analysis.omittedMilestones > 0) out.push(`${r.analysis.omittedMilestones} more milestones not shown.`, '');
+  }
+  return out.join('\n');
+}
+
+function findingSection(f: Finding, n: number, zone: Zone, sameDay: boolean, base: string): string[] {
+  const out: string[] = [];
+  out.push(`### ${n}. ${severityWord(f.severity)}: ${mdText(f.title)} (\`${f.rule.replace(/`/g, '')}\`)`, '');
+  out.push(`- **Subject:** ${mdCell(subjectText(f.subject))}`);
+  out.push(`- **Window:** ${mdCell(windowText(f, zone, sameDay))}`, '');
+  const metrics = Object.entries(f.metrics);
+  if (metrics.length) {
+    out.push('| metric | value |', '|---|---|');
+    for (const [k, v] of metrics) out.push(`| ${mdCell(k)} | ${mdCell(metricText(k, v, zone))} |`);
+    out.push('');
+  }
+  if (f.explanation) out.push(mdText(f.explanation), '');
+  if (f.advice.length) {
+    out.push('**Advice**', '');
+    for (const a of f.advice) out.push(`- ${mdText(a)}`);
+    out.push('');
+  }
+  if (f.evidence.length) {
+    out.push('**Evidence**', '');
+    out.push(
+      codeBlock(f.evidence.slice(0, EVIDENCE_SHOWN).map((e) => `${relativeTo(e.file, base)}:${e.line}  ${timeText(e.time, zone, sameDay)}  ${e.text.trim()}`)),
+      '',
+    );
+  }
+  return out;
+}
+
+function milestoneTable(ms: readonly Milestone[], zone: Zone, sameDay: boolean): string[] {
+  const out = ['| time | host | what |', '|---|---|---|'];
+  for (const m of ms) out.push(`| ${timeText(m.time, zone, sameDay, false)} | ${mdCell(m.host)} | ${mdCell(m.what)} |`);
+  return out;
+}
+
+/**
+ * Text for a mermaid timeline. A period may not contain `:` or `#` (times are written `14.42.05`);
+ * an event ends at `: ` and `#` starts a comment; `;` and angle brackets are replaced too.
+ */
+export function mermaidText(text: string): string {
+  return escapeText(text)
+    .replace(/#/g, '№')
+    .replace(/;/g, ',')
+    .replace(/</g, '‹')
+    .replace(/>/g, '›')
+    .replace(/:(?=\s|$)/g, ' -')
+    .replace(/`/g, "'");
+}
+
+export function mermaidTimeline(ms: readonly Milestone[], zone: Zone, sameDay: boolean): string {
+  const lines = ['```mermaid', 'timeline', `    title Milestones (times in ${zone.name})`];
+  let period: string | null = null;
+  for (const m of ms) {
+    const p = timeText(m.time, zone, sameDay, false).replace(/:/g, '.');
+    // The table above has the finding titles; the diagram stays short.
+    const what = m.kind === 'finding-start' && m.rule ? (m.what.startsWith(`${m.rule} begins`) ? `${m.rule} begins` : m.rule) : m.what;
+    const event = mermaidText(`${m.host} - ${what}`);
+    if (p === period) lines.push(`        : ${event}`);
+    else lines.push(`    ${p === '-' ? 'unknown time' : p} : ${event}`);
+    period = p;
+  }
+  lines.push('```');
+  return lines.join('\n');
+}
+
+/** `rmq-diag rules --format markdown`: the rule table of docs/analyze.md. */
+export function renderRulesMarkdown(rules: readonly Rule[]): string {
+  const out = ['| rule | severity | title | versions | settings (default) |', '|---|---|---|---|---|'];
+  for (const r of rules) {
+    const m = r.meta;
+    const settings = Object.entries(m.settings)
+      .map(([k, s]) => `${mdCell(k)} (${mdCell(String(s.default))}${s.unit ? ` ${mdCell(s.unit)}` : ''})`)
+      .join(', ');
+    out.push(`| \`${m.id.replace(/`/g, '')}\` | ${m.severity} | ${mdCell(m.title)} | ${mdCell(m.versions)} | ${settings || '-'} |`);
+  }
+  return `${out.join('\n')}\n`;
+}

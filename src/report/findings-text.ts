@@ -1,0 +1,373 @@
+// `rmq-diag analyze` for people: what was read, then each finding (severity, rule, title, subject,
+// window, figures, explanation, advice, evidence), then a short timeline of milestones. Fits the
+// terminal width; colour comes from the palette (none off a terminal or with NO_COLOR). Text from the
+// logs is escaped everywhere (src/report/escape.ts).
+
+import Table from 'cli-table3';
+import { formatShort, type Zone } from '../parse/time.js';
+import type { SourceAccounting } from '../parse/types.js';
+import type { Analysis } from '../rules/analyze.js';
+import {
+  severityRank,
+  SEVERITIES,
+  type Finding,
+  type MetricValue,
+  type Rule,
+  type SettingValue,
+  type Severity,
+  type Subject,
+} from '../rules/types.js';
+import { formatMs } from '../rules/util.js';
+import type { Timeline } from '../timeline/build.js';
+import { clip, escapeText, type Palette } from './escape.js';
+import { accountingTable, zoneNote } from './events.js';
+import type { Milestone } from './milestones.js';
+
+/** What the timeline tells the report: the accounting and the window. */
+export type ReportTimeline = Pick<Timeline, 'accounting' | 'issues' | 'first' | 'last' | 'defaultZone' | 'defaultZoneChosen'>;
+
+/** Everything an analyze report shows, whatever its format. */
+export interface AnalyzeReport {
+  timeline: ReportTimeline;
+  analysis: Analysis;
+  /** Ids of the rules that ran. */
+  rules: string[];
+  /** Every setting of the rules that ran, with the value in effect. */
+  settings: Record<string, SettingValue>;
+  /** The `--set` values. */
+  changed: Record<string, SettingValue>;
+  /** Exit code 1 when a finding at or above it exists. */
+  severity: Severity;
+  /** Findings below it are counted but not shown. */
+  show: Severity;
+  /** Zone of the times shown. */
+  zone: Zone;
+}
+
+export interface TextOptions {
+  /** Terminal width; Infinity when not a terminal (prose is then wrapped at 100, log text is not cut). */
+  width: number;
+  palette: Palette;
+  /** Also the per-file accounting table. */
+  verbose: boolean;
+}
+
+export const EVIDENCE_SHOWN = 5;
+const PROSE_WIDTH = 100;
+
+// --- shared by the three formats ---------------------------------------------------------------
+
+export function atOrAbove(findings: readonly Finding[], level: Severity): Finding[] {
+  const rank = severityRank(level);
+  return findings.filter((f) => severityRank(f.severity) <= rank);
+}
+
+export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
+  const out = { critical: 0, error: 0, warning: 0, info: 0 } as Record<Severity, number>;
+  for (const f of findings) out[f.severity]++;
+  return out;
+}
+
+export interface Totals {
+  files: number;
+  lines: number;
+  records: number;
+  continuation: number;
+  unknown: number;
+  unreadable: number;
+  events: number;
+}
+
+export function totalsOf(acc: readonly SourceAccounting[]): Totals {
+  const t: Totals = { files: acc.length, lines: 0, records: 0, continuation: 0, unknown: 0, unreadable: 0, events: 0 };
+  for (const a of acc) {
+    t.lines += a.lines;
+    t.records += a.records;
+    t.continuation += a.continuation;
+    t.unknown += a.unknown;
+    t.unreadable += a.unreadable;
+    for (const n of Object.values(a.events)) t.events += n ?? 0;
+  }
+  return t;
+}
+
+export function hostsOf(acc: readonly SourceAccounting[]): string[] {
+  return [...new Set(acc.map((a) => a.host))];
+}
+
+/** `client app-1, broker broker-a (10.0.0.1:10911), NameServer 10.0.0.1:9876, topic T, host h`. */
+export function subjectText(s: Subject): string {
+  const parts: string[] = [];
+  if (s.client) parts.push(`client ${s.client}`);
+  if (s.broker && s.brokerAddr) parts.push(`broker ${s.broker} (${s.brokerAddr})`);
+  else if (s.broker || s.brokerAddr) parts.push(`broker ${s.broker ?? s.brokerAddr}`);
+  if (s.namesrvAddr) parts.push(`NameServer ${s.namesrvAddr}`);
+  if (s.topic) parts.push(`topic ${s.topic}`);
+  if (s.host && s.host !== s.client) parts.push(`host ${s.host}`);
+  return parts.join(', ') || '-';
+}
+
+/**
+ * Metric names ending in `Ms` are milliseconds: `799 ms`, `706000 ms (11 min 46 s)`; names ending in
+ * `At` holding epoch milliseconds are times, shown in the output zone.
+ */
+export function metricText(name: string, v: MetricValue, zone?: Zone): string {
+  if (v === null) return '-';
+  if (Array.isArray(v)) return v.length ? v.join(', ') : '-';
+  if (typeof v === 'number' && zone && /At$/.test(name) && Number.isInteger(v) && v > 1e11) return formatShort(v, zone);
+  if (typeof v === 'number') {
+    const n = Number.isInteger(v) ? String(v) : String(Math.round(v * 100) / 100);
+    if (/Ms$/.test(name) && Number.isFinite(v)) return Math.abs(v) < 1000 ? `${n} ms` : `${n} ms (${formatMs(v)})`;
+    return n;
+  }
+  return String(v);
+}
+
+/** The folder all paths share (with its trailing `/`), so file names can be shown relative to it. */
+export function commonDir(paths: readonly string[]): string {
+  const dirs = paths.filter((p) => p !== '-').map((p) => p.slice(0, p.lastIndexOf('/') + 1));
+  if (!dirs.length) return '';
+  let prefix = dirs[0];
+  for (const d of dirs) {
+    while (!d.startsWith(prefix)) prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
+  }
+  return prefix;
+}
+
+export function relativeTo(file: string, base: string): string {
+  return base && file.startsWith(base) ? file.slice(base.length) : file;
+}
+
+/** True when the window lies within one calendar day of the zone: times can drop the date. */
+export function oneDay(first: number | null, last: number | null, zone: Zone): boolean {
+  if (first === null || last === null) return true;
+  return formatShort(first, zone).slice(0, 10) === formatShort(last, zone).slice(0, 10);
+}
+
+/** `14:42:11.000` within one day, else `2020-12-22 14:42:11.000`; `-` when unknown. */
+export function timeText(ts: number | null, zone: Zone, sameDay: boolean, millis = true): string {
+  if (ts === null) return '-';
+  const s = formatShort(ts, zone);
+  const t = sameDay ? s.slice(11) : s;
+  return millis ? t : t.slice(0, -4);
+}
+
+export function windowText(f: Finding, zone: Zone, sameDay: boolean): string {
+  if (f.start === null && f.end === null) return 'unknown';
+  if (f.end === null || f.end === f.start) return timeText(f.start ?? f.end, zone, sameDay);
+  const dur = f.start !== null ? ` (${formatMs(f.end - f.start)})` : '';
+  return `${timeText(f.start, zone, sameDay)} – ${timeText(f.end, zone, sameDay)}${dur}`;
+}
+
+export function severityWord(s: Severity): string {
+  return s.toUpperCase();
+}
+
+const num = (n: number) => n.toLocaleString('en-US');
+
+// --- text ------------------------------------------------------------------------------------
+
+export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
+  const W = Number.isFinite(o.width) ? Math.max(40, o.width) : PROSE_WIDTH;
+  const cut = Number.isFinite(o.width);
+  const p = o.palette;
+  const t = r.timeline;
+  const sameDay = oneDay(t.first, t.last, r.zone);
+  const shown = atOrAbove(r.analysis.findings, r.show);
+  const counts = countBySeverity(r.analysis.findings);
+  const out: string[] = [];
+
+  // Header.
+  const total = r.analysis.findings.length;
+  const bySev = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`);
+  out.push(p.bold(wrapIndented(`rmq-diag analyze: ${total === 0 ? 'no findings' : `${total} finding${total === 1 ? '' : 's'} (${bySev.join(', ')})`}`, W)));
+  out.push('');
+  const hosts = hostsOf(t.accounting);
+  const field = (name: string, text: string) => hang(`${name.padEnd(8)}`, text, W);
+  out.push(field('inputs', `${t.accounting.length} file${t.accounting.length === 1 ? '' : 's'} from ${hosts.length} host${hosts.length === 1 ? '' : 's'} (${hosts.join(', ')})`));
+  if (t.first !== null && t.last !== null) {
+    out.push(field('window', `${formatShort(t.first, r.zone)} .. ${formatShort(t.last, r.zone)} (${formatMs(t.last - t.first)})`));
+  }
+  out.push(field('zone', zoneNote(t as Timeline, r.zone)));
+  const tot = totalsOf(t.accounting);
+  out.push(
+    field(
+      'read',
+      `${num(tot.lines)} lines: ${num(tot.records)} records, ${num(tot.continuation)} continuation, ${num(tot.unknown)} unknown, ${num(tot.unreadable)} unreadable; ${num(tot.events)} events`,
+    ),
+  );
+  const changed = Object.entries(r.changed).map(([k, v]) => `${k}=${v}`);
+  out.push(
+    field(
+      'rules',
+      `${r.rules.length ? r.rules.length : 'no rules'} run${changed.length ? `; --set ${changed.join(', ')}` : ''}; exit code 1 at ${r.severity} or above; showing ${r.show} and above`,
+    ),
+  );
+  // The accounting table has a narrow form (76 columns and up) below 110 columns, and a wide one
+  // that needs 134: between the two, the narrow one fits.
+  if (o.verbose && t.accounting.length) out.push('', accountingTable(t.accounting, o.width >= 134 ? o.width : Math.min(o.width, 109)));
+  for (const i of t.issues) out.push(p.yellow(wrapIndented(`note: ${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}`, W)));
+  out.push('');
+
+  // Findings.
+  if (!shown.length) {
+    out.push(total ? p.dim(`No findings at ${r.show} or above.`) : p.green('No findings.'));
+  }
+  const base = commonDir(t.accounting.map((a) => a.path));
+  shown.forEach((f, i) => {
+    out.push(...findingText(f, i + 1, r.zone, sameDay, base, W, cut, p), '');
+  });
+  const hidden = total - shown.length;
+  if (hidden > 0) out.push(p.dim(wrapIndented(`${hidden} finding${hidden === 1 ? '' : 's'} below ${r.show} not shown (--show info shows all).`, W)), '');
+
+  // Timeline.
+  if (r.analysis.milestones.length) {
+    out.push(p.bold('Timeline'));
+    out.push(...milestoneLines(r.analysis.milestones, r.zone, sameDay, W));
+    if (r.analysis.omittedMilestones > 0) out.push(p.dim(`  (${r.analysis.omittedMilestones} more milestones not shown)`));
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+function sevColour(s: Severity, p: Palette): (x: string) => string {
+  if (s === 'critical') return (x) => p.bold(p.red(x));
+  if (s === 'error') return p.red;
+  if (s === 'warning') return p.yellow;
+  return p.cyan;
+}
+
+function findingText(f: Finding, n: number, zone: Zone, sameDay: boolean, base: string, W: number, cut: boolean, p: Palette): string[] {
+  const out: string[] = [];
+  const head = wrapIndented(`${n}. ${severityWord(f.severity)}  ${f.rule}  ${f.title}`, W, 3);
+  out.push(...head.split('\n').map((l) => sevColour(f.severity, p)(l)));
+  out.push(hang('   subject  ', subjectText(f.subject), W));
+  out.push(hang('   window   ', windowText(f, zone, sameDay), W));
+  const metrics = Object.entries(f.metrics);
+  if (metrics.length) out.push(indent(figuresTable(metrics, W - 3, zone), 3));
+  if (f.explanation) out.push('', indent(wrapLines(f.explanation, W - 3).join('\n'), 3));
+  if (f.advice.length) {
+    out.push('', `   ${p.bold('advice')}`);
+    for (const a of f.advice) out.push(hang('   - ', a, W));
+  }
+  if (f.evidence.length) {
+    out.push('', `   ${p.bold('evidence')}`);
+    for (const e of f.evidence.slice(0, EVIDENCE_SHOWN)) {
+      const loc = `${escapeText(relativeTo(e.file, base))}:${e.line}`;
+      const prefix = `   ${loc}  ${timeText(e.time, zone, sameDay)}  `;
+      const text = e.text.trim();
+      // On a narrow terminal the text goes under its place, so that more of it shows.
+      if (!cut) out.push(p.dim(prefix) + escapeText(text));
+      else if (W - prefix.length >= 40) out.push(p.dim(prefix) + clip(text, W - prefix.length));
+      else out.push(p.dim(clip(prefix.trimEnd(), W)), `     ${clip(text, W - 5)}`);
+    }
+  }
+  return out;
+}
+
+/** A two-column table of figures (metric | value), at most `width` columns wide, nothing cut. */
+export function figuresTable(metrics: Array<[string, MetricValue]>, width: number, zone?: Zone): string {
+  const rows = metrics.map(([k, v]) => [escapeText(k), escapeText(metricText(k, v, zone))]);
+  const nameW = Math.min(Math.max(6, ...rows.map((r) => r[0].length)), Math.max(8, Math.floor((width - 7) / 3)));
+  const valueW = Math.max(8, Math.min(Math.max(5, ...rows.map((r) => r[1].length)), width - 7 - nameW));
+  const table = new Table({
+    head: ['metric', 'value'],
+    colWidths: [nameW + 2, valueW + 2],
+    wordWrap: false,
+    style: { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+  for (const [k, v] of rows) table.push([hardWrap(k, nameW), hardWrap(v, valueW)]);
+  return table.toString();
+}
+
+/** Word-wrap to `width`, breaking words longer than the width. */
+function hardWrap(text: string, width: number): string {
+  return wrapLines(text, width).join('\n');
+}
+
+/**
+ * Escape, then word-wrap: the first line to `width`, the others to `width - indent` (the caller
+ * indents them). Words longer than a line are broken.
+ */
+export function wrapLines(text: string, width: number, indent = 0): string[] {
+  const t = escapeText(text);
+  const out: string[] = [];
+  let line = '';
+  const room = () => (out.length ? width - indent : width);
+  for (const word of t.split(' ')) {
+    if (line && line.length + 1 + word.length > room()) {
+      out.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+    while (line.length > room()) {
+      const r = room();
+      out.push(line.slice(0, r));
+      line = line.slice(r);
+    }
+  }
+  if (line || !out.length) out.push(line);
+  return out;
+}
+
+/** Word-wrapped, continuation lines indented by `indent` spaces; no line longer than `width`. */
+export function wrapIndented(text: string, width: number, indent = 2): string {
+  return wrapLines(text, width, indent)
+    .map((l, i) => (i ? ' '.repeat(indent) + l : l))
+    .join('\n');
+}
+
+function milestoneLines(ms: readonly Milestone[], zone: Zone, sameDay: boolean, W: number): string[] {
+  const hostW = Math.min(16, Math.max(4, ...ms.map((m) => m.host.length)));
+  return ms.map((m) => {
+    const host = clip(m.host, hostW);
+    return hang(`  ${timeText(m.time, zone, sameDay, false)}  ${host.padEnd(hostW)}  `, m.what, W);
+  });
+}
+
+/** `prefix` then `text` word-wrapped to the width, continuation lines aligned under the text. */
+export function hang(prefix: string, text: string, width: number): string {
+  const room = Math.max(20, width - prefix.length);
+  const lines = wrapLines(text, room);
+  return lines.map((l, i) => (i ? ' '.repeat(prefix.length) : prefix) + l).join('\n');
+}
+
+function indent(text: string, n: number): string {
+  const pad = ' '.repeat(n);
+  return text
+    .split('\n')
+    .map((l) => pad + l)
+    .join('\n');
+}
+
+// --- `rmq-diag rules` ------------------------------------------------------------------------
+
+/** Setting lines of a rule: `name = default unit: description`. */
+export function settingLines(rule: Rule): string[] {
+  return Object.entries(rule.meta.settings).map(
+    ([k, m]) => `${k} = ${String(m.default)}${m.unit ? ` ${m.unit}` : ''}: ${m.description}`,
+  );
+}
+
+/** The rule catalogue as a table: id, default severity, then title, versions and settings. */
+export function renderRulesText(rules: readonly Rule[], o: { width: number; palette: Palette }): string {
+  if (!rules.length) return `${o.palette.dim('(no rules registered)')}\n`;
+  const W = Number.isFinite(o.width) ? Math.max(50, o.width) : 120;
+  const idW = Math.min(Math.max(4, ...rules.map((r) => r.meta.id.length)), Math.floor(W / 3));
+  const sevW = 8;
+  const restW = W - idW - sevW - 10;
+  const table = new Table({
+    head: ['rule', 'severity', 'what it finds'],
+    colWidths: [idW + 2, sevW + 2, restW + 2],
+    wordWrap: false,
+    style: { head: [], border: [] },
+  });
+  for (const r of rules) {
+    const m = r.meta;
+    const text = [m.title, `versions: ${m.versions}`];
+    const settings = settingLines(r);
+    if (settings.length) text.push('settings:', ...settings.map((s) => `- ${s}`));
+    table.push([hardWrap(m.id, idW), m.severity, text.map((l) => wrapIndented(l, restW, 2)).join('\n')]);
+  }
+  return `${table.toString()}\n${o.palette.dim(wrapIndented('Change a setting with --set NAME=VALUE; run only some rules with --rule ID, skip some with --no-rule ID.', W))}\n`;
+}

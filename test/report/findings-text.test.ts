@@ -1,0 +1,264 @@
+import { describe, expect, it } from 'vitest';
+import { parseZone } from '../../src/parse/time.js';
+import type { SourceAccounting } from '../../src/parse/types.js';
+import { ANSI, PLAIN, paletteFor } from '../../src/report/escape.js';
+import {
+  commonDir,
+  figuresTable,
+  metricText,
+  renderFindingsText,
+  renderRulesText,
+  subjectText,
+  wrapLines,
+  type AnalyzeReport,
+} from '../../src/report/findings-text.js';
+import type { Milestone } from '../../src/report/milestones.js';
+import { sortFindings } from '../../src/rules/engine.js';
+import type { Finding, Rule } from '../../src/rules/types.js';
+
+const zone = parseZone('+08:00');
+const T = (hms: string) => Date.parse(`2020-12-22T${hms}+08:00`);
+// eslint-disable-next-line no-control-regex
+const ANSI_RE = /\u001b\[[0-9;]*m/g;
+
+const acc = (path: string, host: string, kind: SourceAccounting['kind'], lines: number, events: SourceAccounting['events']): SourceAccounting => ({
+  path,
+  kind,
+  host,
+  layout: kind === 'client' ? 'rocketmq-client-inner' : 'rocketmq-server',
+  zone: '+08:00',
+  lines,
+  records: lines - 10,
+  continuation: 10,
+  unknown: 0,
+  unreadable: 0,
+  events,
+});
+
+const finding = (over: Partial<Finding>): Finding => ({
+  rule: 'test-rule',
+  severity: 'warning',
+  title: 'Something happened',
+  start: T('14:42:00'),
+  end: T('14:43:00'),
+  subject: { host: 'app-order-01' },
+  metrics: {},
+  evidence: [],
+  explanation: 'An explanation long enough to be wrapped at eighty columns when the terminal is narrow, word by word.',
+  advice: ['Do this first.', 'Then that.'],
+  ...over,
+});
+
+const stuck = finding({
+  rule: 'namesrv-stuck',
+  severity: 'critical',
+  title: 'app-order-01 stayed bound to NameServer 192.168.3.100:9876, which did not answer, for 11 min 46 s',
+  start: T('14:42:19'),
+  end: T('14:54:05'),
+  subject: { client: 'app-order-01', namesrvAddr: '192.168.3.100:9876' },
+  metrics: { stuckMs: 706000, timeouts: 23, detection: 'connection reset', brokersAffected: ['broker-a', 'broker-b'] },
+  evidence: [
+    { file: 'incident/app-order-01/rocketmq_client.log', line: 120, time: T('14:42:19.281'), text: 'updateTopicRouteInfoFromNameServer Exception\twith tab' },
+    { file: 'incident/app-order-01/rocketmq_client.log', line: 2898, time: T('14:53:46.281'), text: 'new name server is chosen \u001b[2J\u001b]0;pwned\u0007 done' },
+  ],
+});
+const busy = finding({
+  rule: 'broker-busy',
+  severity: 'warning',
+  title: 'broker-b refused sends: 73 TIMEOUT_CLEAN_QUEUE replies',
+  start: T('14:05:24'),
+  end: T('14:13:46'),
+  subject: { broker: 'broker-b', brokerAddr: '192.168.1.12:10911' },
+  metrics: { rejections: 73, maxWaitMs: 799, maxQueueSize: 2703 },
+  evidence: [{ file: 'incident/app-feed-01/app.log', line: 7, time: T('14:05:24.100'), text: 'x'.repeat(300) }],
+});
+const note = finding({ rule: 'note-rule', severity: 'info', title: 'For information', start: T('14:50:00'), end: null, metrics: { failures: 0 } });
+
+const milestones: Milestone[] = [
+  { time: T('14:44:05'), host: 'mq-node-101', kind: 'broker-expired', what: 'NameServer expired broker 192.168.3.100:10911 (no registration for over 120 s)', file: 'x', line: 13 },
+  { time: T('14:53:46.281'), host: 'app-order-01', kind: 'namesrv-switch', what: 'client switched NameServer 192.168.3.100:9876 → 192.168.3.101:9876', file: 'y', line: 2898 },
+];
+
+function report(over: Partial<AnalyzeReport> = {}, findings: Finding[] = [note, busy, stuck]): AnalyzeReport {
+  return {
+    timeline: {
+      accounting: [
+        acc('incident/app-order-01/rocketmq_client.log', 'app-order-01', 'client', 2926, { 'rpc-timeout': 23, 'namesrv-chosen': 2 }),
+        acc('incident/mq-node-101/namesrv.log', 'mq-node-101', 'namesrv', 51, { 'broker-expired': 1 }),
+      ],
+      issues: [],
+      first: T('14:35:00'),
+      last: T('14:59:59'),
+      defaultZone: zone,
+      defaultZoneChosen: false,
+    },
+    analysis: { findings: sortFindings(findings), milestones, omittedMilestones: 0 },
+    rules: ['broker-busy', 'namesrv-stuck', 'note-rule'],
+    settings: { waitTimeMillsInSendQueue: 200 },
+    changed: {},
+    severity: 'warning',
+    show: 'info',
+    zone,
+    ...over,
+  };
+}
+
+const render = (r: AnalyzeReport, width = 80, palette = PLAIN, verbose = false) => renderFindingsText(r, { width, palette, verbose });
+
+describe('analyze text report', () => {
+  it('starts with the counts, the inputs, the window, the zone note and the accounting', () => {
+    const lines = render(report(), 120).split('\n');
+    expect(lines[0]).toBe('rmq-diag analyze: 3 findings (1 critical, 1 warning, 1 info)');
+    const head = lines.slice(0, 10).join('\n');
+    expect(head).toMatch(/^inputs {2}2 files from 2 hosts \(app-order-01, mq-node-101\)$/m);
+    expect(head).toMatch(/^window {2}2020-12-22 14:35:00\.000 \.\. 2020-12-22 14:59:59\.000 \(24 min 59 s\)$/m);
+    expect(head).toMatch(/^zone {4}times in \+08:00; sources whose layout does not fix a zone were read as/m);
+    expect(head).toMatch(/^read {4}2,977 lines: 2,957 records, 20 continuation, 0 unknown, 0 unreadable; 26 events$/m);
+    expect(head).toMatch(/^rules {3}3 run; exit code 1 at warning or above/m);
+    // The per-file table only with --verbose.
+    expect(render(report())).not.toMatch(/│ source/);
+    expect(render(report(), 80, PLAIN, true)).toMatch(/│ source\s+│ kind/);
+  });
+
+  it('orders findings by severity, then time, each with subject, window, figures, advice and evidence', () => {
+    const text = render(report(), 120);
+    const at = (s: string) => text.indexOf(s);
+    expect(at('1. CRITICAL  namesrv-stuck')).toBeGreaterThan(0);
+    expect(at('2. WARNING  broker-busy')).toBeGreaterThan(at('1. CRITICAL'));
+    expect(at('3. INFO  note-rule')).toBeGreaterThan(at('2. WARNING'));
+    expect(text).toContain('   subject  client app-order-01, NameServer 192.168.3.100:9876');
+    expect(text).toContain('   window   14:42:19.000 – 14:54:05.000 (11 min 46 s)');
+    expect(text).toContain('   subject  broker broker-b (192.168.1.12:10911)');
+    expect(text).toMatch(/│ stuckMs +│ 706000 ms \(11 min 46 s\) +│/);
+    expect(text).toMatch(/│ maxWaitMs +│ 799 ms +│/);
+    expect(text).toMatch(/│ brokersAffected +│ broker-a, broker-b +│/);
+    expect(text).toContain('   - Do this first.');
+    // Evidence relative to the folder all inputs share, with the time of day (one-day window).
+    expect(text).toContain('   app-order-01/rocketmq_client.log:120  14:42:19.281  updateTopicRouteInfoFromNameServer Exception\\twith tab');
+    expect(text).toMatch(/Timeline\n {2}14:44:05 {2}mq-node-101 {3}NameServer expired broker/);
+  });
+
+  it('fits 80 columns, coloured or not', () => {
+    for (const palette of [PLAIN, ANSI]) {
+      for (const verbose of [false, true]) {
+        const text = render(report(), 80, palette, verbose).replace(ANSI_RE, '');
+        for (const line of text.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
+      }
+    }
+    const narrow = render(report(), 50).split('\n');
+    for (const line of narrow) expect([...line].length, line).toBeLessThanOrEqual(50);
+    for (const width of [100, 120, 140]) {
+      for (const line of render(report(), width, PLAIN, true).split('\n')) expect([...line].length, line).toBeLessThanOrEqual(width);
+    }
+  });
+
+  it('never lets evidence text drive the terminal', () => {
+    for (const palette of [PLAIN, ANSI]) {
+      const text = render(report(), 200, palette);
+      expect(text).not.toContain('\u0007');
+      expect(text).not.toContain('\u001b[2J');
+      expect(text).not.toContain('\u001b]0;');
+      expect(text).toContain('\\x1b[2J\\x1b]0;pwned\\x07 done');
+    }
+  });
+
+  it('uses colour only from the palette: none with NO_COLOR or off a terminal', () => {
+    expect(paletteFor({ isTTY: true }, { NO_COLOR: '1' })).toBe(PLAIN);
+    expect(paletteFor({ isTTY: false }, {})).toBe(PLAIN);
+    expect(render(report())).not.toMatch(/\u001b\[/);
+    const coloured = render(report(), 80, ANSI);
+    expect(coloured).toMatch(/\u001b\[31m1\. CRITICAL/);
+    expect(coloured).toMatch(/\u001b\[33m2\. WARNING/);
+  });
+
+  it('clips long evidence on a terminal, keeps it whole otherwise', () => {
+    expect(render(report(), 120)).toMatch(/^ {3}app-feed-01\/app\.log:7 {2}14:05:24\.100 {2}x{79}…$/m);
+    // Narrow: the text goes under its place.
+    expect(render(report(), 80)).toMatch(/^ {3}app-order-01\/rocketmq_client\.log:120 {2}14:42:19\.281\n {5}updateTopicRouteInfoFromNameServer/m);
+    expect(render(report(), Infinity)).toContain('x'.repeat(300));
+  });
+
+  it('shows findings at or above --show and says how many it left out', () => {
+    const text = render(report({ show: 'warning' }));
+    expect(text).not.toContain('note-rule');
+    expect(text).toContain('1 finding below warning not shown');
+    expect(render(report({}, []))).toMatch(/^rmq-diag analyze: no findings$/m);
+    expect(render(report({}, []))).toMatch(/^No findings\.$/m);
+    expect(render(report({ show: 'critical' }, [busy]))).toMatch(/^No findings at critical or above\.$/m);
+  });
+
+  it('names --set values and input notes in the header', () => {
+    const text = render(report({ changed: { waitTimeMillsInSendQueue: 500 } }));
+    expect(text).toMatch(/^rules {3}3 run; --set waitTimeMillsInSendQueue=500;/m);
+    const r = report();
+    r.timeline.issues = [{ file: 'incident/x.log', line: 3, message: 'binary data skipped' }];
+    expect(render(r)).toContain('note: incident/x.log:3: binary data skipped');
+  });
+});
+
+describe('report helpers', () => {
+  it('formats metrics: milliseconds also for people, lists, nulls', () => {
+    expect(metricText('maxWaitMs', 799)).toBe('799 ms');
+    expect(metricText('stuckMs', 706000)).toBe('706000 ms (11 min 46 s)');
+    expect(metricText('detectMs', 127000)).toBe('127000 ms (2 min 7 s)');
+    expect(metricText('rejections', 73)).toBe('73');
+    expect(metricText('ratio', 1 / 3)).toBe('0.33');
+    expect(metricText('x', null)).toBe('-');
+    expect(metricText('x', ['a', 'b'])).toBe('a, b');
+    expect(metricText('x', true)).toBe('true');
+    expect(metricText('switchedAt', T('14:53:46.281'), zone)).toBe('2020-12-22 14:53:46.281');
+    expect(metricText('switchedAt', T('14:53:46.281'))).toBe(String(T('14:53:46.281')));
+  });
+
+  it('names the subject', () => {
+    expect(subjectText({ broker: 'broker-a', brokerAddr: '1.1.1.1:10911', topic: 'T' })).toBe('broker broker-a (1.1.1.1:10911), topic T');
+    expect(subjectText({ brokerAddr: '1.1.1.1:10911', host: 'h', client: 'c' })).toBe('client c, broker 1.1.1.1:10911, host h');
+    expect(subjectText({})).toBe('-');
+  });
+
+  it('finds the folder inputs share', () => {
+    expect(commonDir(['a/b/c.log', 'a/b/d/e.log', 'a/b/f/g.log'])).toBe('a/b/');
+    expect(commonDir(['a/x.log', 'b/y.log'])).toBe('');
+    expect(commonDir(['/abs/h1/x.log', '/abs/h2/y.log', '-'])).toBe('/abs/');
+    expect(commonDir(['x.log'])).toBe('');
+  });
+
+  it('wraps to the width, breaking words longer than a line', () => {
+    const text = `short ${'y'.repeat(30)} words here and there`;
+    const lines = wrapLines(text, 12, 2);
+    expect(lines[0].length).toBeLessThanOrEqual(12);
+    for (const l of lines.slice(1)) expect(l.length).toBeLessThanOrEqual(10);
+    expect(lines.join(' ').replace(/ /g, '')).toBe(text.replace(/ /g, ''));
+    expect(wrapLines('a\tb', 80)).toEqual(['a\\tb']);
+  });
+
+  it('keeps figures tables within the width and loses nothing', () => {
+    const table = figuresTable([['brokersAffected', ['192.168.3.100:10911', '192.168.3.101:10911', 'z'.repeat(60)]]], 40);
+    for (const line of table.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(40);
+    expect(table.replace(/[│\s]/g, '')).toContain('z'.repeat(20));
+    expect(table).not.toContain('…');
+  });
+});
+
+describe('rmq-diag rules table', () => {
+  const rule: Rule = {
+    meta: {
+      id: 'broker-busy',
+      title: 'Broker refuses sends with flow control',
+      severity: 'error',
+      description: 'd',
+      versions: 'all brokers',
+      settings: { waitTimeMillsInSendQueue: { default: 200, unit: 'ms', description: 'the broker setting of the same name' } },
+      events: ['busy-reply'],
+    },
+    create: () => ({}),
+  };
+  it('lists id, severity, title, versions and settings with defaults, within the width', () => {
+    const text = renderRulesText([rule], { width: 80, palette: PLAIN });
+    expect(text).toMatch(/│ broker-busy\s+│ error\s+│ Broker refuses sends with flow control/);
+    expect(text).toContain('versions: all brokers');
+    expect(text).toContain('- waitTimeMillsInSendQueue = 200 ms: the broker');
+    for (const line of text.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
+    expect(renderRulesText([], { width: 80, palette: PLAIN })).toContain('(no rules registered)');
+  });
+});
