@@ -1,0 +1,463 @@
+// Broker: registration with every NameServer, the send thread pool and its queue, BrokerFastFailure,
+// page-cache-busy and whole-broker stalls. Server facts §2, §3, §4, §5, §6.
+//
+// Send path: a request is refused at admission while the page cache is busy ([REJECTREQUEST]) or
+// when the queue is full ([OVERLOAD]); otherwise it waits in the send queue (capacity 10000) for one
+// of the send threads. BrokerFastFailure looks at the *head* of the queue every 10 ms: while the
+// page cache is busy it drains the queue ([PCBUSY_CLEAN_QUEUE]); then it removes heads that waited
+// at least waitTimeMillsInSendQueue (200 ms) ([TIMEOUT_CLEAN_QUEUE]). In a steady overload the
+// reported waits are therefore 200-209 ms; a stall that freezes the workers and the cleaner (GC,
+// safepoint) reports waits as long as the stall.
+
+import { Priority, type Timer } from './kernel.js';
+import type { JavaException, Level, LogFile, LogSink } from './log.js';
+import { Process, RequestCode, ResponseCode, type Channel, type Host, type Listener, type Network, type Request } from './network.js';
+import type { Rng } from './random.js';
+import { RemotingClient } from './remoting.js';
+import { spawn } from './coroutine.js';
+import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js';
+import { atLeast, serverProfile, type ServerProfile } from './versions.js';
+import type { Zone } from '../parse/time.js';
+
+export interface ServiceTime {
+  /** Mean time a send thread spends on one put, ms. */
+  meanMs: number;
+  sdMs: number;
+}
+
+export interface BrokerConfig {
+  name: string;
+  /** `ip:port` (listen port, 10911). */
+  addr: string;
+  version: string;
+  role: 'master' | 'slave';
+  cluster: string;
+  namesrvAddrs: string[];
+  topics: TopicConfig[];
+  /** Cores of the host (send threads are min(cores, 4) from 4.9.1). */
+  cores?: number;
+  sendMessageThreadPoolNums?: number;
+  sendThreadPoolQueueCapacity?: number;
+  waitTimeMillsInSendQueue?: number;
+  brokerFastFailureEnable?: boolean;
+  osPageCacheBusyTimeOutMills?: number;
+  registerNameServerPeriodMs?: number;
+  registerBrokerTimeoutMills?: number;
+  /** Normal put service time. */
+  service?: ServiceTime;
+  /** Write watermark.log (every second after 10 s). */
+  watermark?: boolean;
+}
+
+interface SendTask {
+  createMs: number;
+  ch: Channel;
+  req: Request;
+}
+
+const TIMEOUT_CLEAN = '[TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %sms, size of queue: %d';
+const PCBUSY_CLEAN = '[PCBUSY_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %sms, size of queue: %d';
+
+function busyText(format: string, waitMs: number, size: number): string {
+  return format.replace('%s', String(Math.floor(waitMs))).replace('%d', String(size));
+}
+
+export class Broker extends Process implements Listener {
+  readonly profile: ServerProfile;
+  readonly addr: string;
+  readonly port: number;
+  readonly threads: number;
+  private readonly capacity: number;
+  private readonly waitMaxMs: number;
+  private readonly pcBusyMs: number;
+  private readonly fastFailure: boolean;
+  private normal: ServiceTime;
+  private overload: { untilMs: number; service: ServiceTime } | null = null;
+  private readonly remoting: RemotingClient;
+  private readonly brokerLog: LogFile;
+  private readonly remotingLog: LogFile;
+  private readonly storeLog: LogFile;
+  private readonly watermarkLog: LogFile | null;
+
+  // send pool
+  private queue: SendTask[] = [];
+  private head = 0;
+  private busyWorkers = 0;
+  private cleanerBaseMs = 0;
+  private cleanerTimer: Timer | null = null;
+  private lastCleanerMs = Number.NEGATIVE_INFINITY;
+  private lastJstackMs = Number.NEGATIVE_INFINITY;
+  // stalls and the page cache
+  private stalledUntilMs = 0;
+  private ioFrozen = false;
+  private heldArrivals: Array<() => void> = [];
+  private lockBeginMs = 0;
+  private lockUntilMs = 0;
+  private outThread = 0;
+  private codecThread = 0;
+  private producers = new Set<Channel>();
+  private readonly epochMs: number;
+
+  /** Busy replies sent, by reason (tests, reports). */
+  readonly busyReplies: Array<{ atMs: number; reason: string; waitMs: number | null; size: number | null }> = [];
+
+  constructor(
+    net: Network,
+    host: Host,
+    readonly config: BrokerConfig,
+    sink: LogSink,
+    zone: Zone,
+    private readonly rng: Rng,
+  ) {
+    super(net, host, `broker:${config.name}`);
+    this.profile = serverProfile(config.version);
+    this.epochMs = sink.startEpochMs;
+    this.addr = config.addr;
+    this.port = Number(config.addr.slice(config.addr.lastIndexOf(':') + 1));
+    this.threads = config.sendMessageThreadPoolNums ?? this.profile.sendThreadPoolNums(config.cores ?? 8);
+    this.capacity = config.sendThreadPoolQueueCapacity ?? 10000;
+    this.waitMaxMs = config.waitTimeMillsInSendQueue ?? 200;
+    this.pcBusyMs = config.osPageCacheBusyTimeOutMills ?? 1000;
+    this.fastFailure = config.brokerFastFailureEnable ?? true;
+    this.normal = config.service ?? { meanMs: 0.5, sdMs: 0.2 };
+    const file = (name: string, kind: 'broker' | 'remoting' | 'store' | 'watermark', layout: 'server' | 'server-bare' = 'server') =>
+      sink.file({ host: host.name, name, kind, layout, zone });
+    this.brokerLog = file('broker.log', 'broker');
+    this.remotingLog = file('remoting.log', 'remoting');
+    this.storeLog = file('store.log', 'store');
+    this.watermarkLog = config.watermark === false ? null : file('watermark.log', 'watermark', 'server-bare');
+    this.remoting = new RemotingClient({
+      proc: this,
+      profile: this.profile.remoting,
+      log: (level, msg, exc) => this.remotingLog.write(level, 'brokerOutApi_thread_1', null, msg, exc),
+      closeSocketIfTimeout: this.profile.closeSocketIfTimeout,
+      connectTimeoutMs: 3000,
+      channelMaxIdleMs: 120000,
+      rng,
+    });
+  }
+
+  private get brokerId(): number {
+    return this.config.role === 'master' ? MASTER_ID : 1;
+  }
+
+  private writeBroker(level: Level, thread: string, msg: string, exc?: JavaException): void {
+    this.brokerLog.write(level, thread, null, msg, exc);
+  }
+
+  // ---- life -------------------------------------------------------------------------------
+
+  protected boot(): void {
+    this.cleanerBaseMs = this.nowMs + 1000;
+    this.remoting.updateNameServerAddressList(this.config.namesrvAddrs, false);
+    this.net.listen(this, this.port, this);
+    this.net.listen(this, this.port - 2, this); // fastRemotingServer (the VIP channel)
+    const ns = this.config.namesrvAddrs.join(';');
+    this.writeBroker('INFO', 'main', `The broker[${this.config.name}, ${this.addr}] boot success. serializeType=JSON and name server is ${ns}`);
+    this.registerBrokerAll();
+    const period = Math.max(10000, Math.min(this.config.registerNameServerPeriodMs ?? 30000, 60000));
+    this.every(period, 10000, () => this.registerBrokerAll());
+    if (this.watermarkLog) this.every(1000, 10000, () => this.printWaterMark());
+  }
+
+  protected onKilled(): void {
+    this.remoting.reset();
+    this.queue = [];
+    this.head = 0;
+    this.busyWorkers = 0;
+    this.cleanerTimer?.cancel();
+    this.cleanerTimer = null;
+    this.stalledUntilMs = 0;
+    this.heldArrivals = [];
+    this.lockUntilMs = 0;
+    this.producers = new Set();
+    this.overload = null;
+  }
+
+  // ---- registration (BrokerOuterAPI.registerBrokerAll) ------------------------------------
+
+  private registerBrokerAll(): void {
+    const body: RegisterBrokerBody = {
+      cluster: this.config.cluster,
+      brokerName: this.config.name,
+      brokerAddr: this.addr,
+      brokerId: this.brokerId,
+      haAddr: `${this.host.ip}:${this.port + 1}`,
+      topics: this.config.topics,
+    };
+    const timeoutMs = this.config.registerBrokerTimeoutMills ?? this.profile.registerBrokerTimeoutMills;
+    for (const ns of this.config.namesrvAddrs) {
+      this.outThread = (this.outThread % 4) + 1;
+      const thread = `brokerOutApi_thread_${this.outThread}`;
+      spawn(this.remoting.invokeSync(ns, RequestCode.REGISTER_BROKER, body, timeoutMs)).then((r) => {
+        if (r.ok && r.resp.code === ResponseCode.SUCCESS) {
+          this.writeBroker(
+            'INFO',
+            thread,
+            this.profile.is5 ? `Registering current broker to name server completed. TargetHost=${ns}` : `register broker[${this.brokerId}]to name server ${ns} OK`,
+          );
+        } else {
+          const exc: JavaException = r.ok
+            ? { cls: 'org.apache.rocketmq.client.exception.MQBrokerException', msg: `CODE: ${r.resp.code}  DESC: ${r.resp.remark}` }
+            : r.exc;
+          if (this.profile.is5) this.writeBroker('ERROR', thread, `Failed to register current broker to name server. TargetHost=${ns}`, exc);
+          else this.writeBroker('WARN', thread, `registerBroker Exception, ${ns}`, exc);
+        }
+      });
+    }
+  }
+
+  // ---- Netty server events -----------------------------------------------------------------
+
+  private nettyThread(): string {
+    this.codecThread = (this.codecThread % 8) + 1;
+    return `NettyServerCodecThread_${this.codecThread}`;
+  }
+
+  onAccept(ch: Channel): void {
+    this.remotingLog.write('INFO', this.nettyThread(), null, `NETTY SERVER PIPELINE: channelActive, the channel[${ch.localAddr}]`);
+  }
+
+  onInactive(ch: Channel, why: 'fin' | 'rst'): void {
+    const t = this.nettyThread();
+    if (why === 'rst') {
+      this.remotingLog.write('WARN', t, null, `NETTY SERVER PIPELINE: exceptionCaught ${ch.localAddr}`);
+      this.remotingLog.write('WARN', t, null, 'NETTY SERVER PIPELINE: exceptionCaught exception.', { cls: 'java.io.IOException', msg: 'Connection reset by peer' });
+    }
+    this.remotingLog.write('INFO', t, null, `NETTY SERVER PIPELINE: channelInactive, the channel[${ch.localAddr}]`);
+    this.producers.delete(ch);
+  }
+
+  onRequest(ch: Channel, req: Request): void {
+    if (this.ioFrozen && this.nowMs < this.stalledUntilMs) {
+      this.heldArrivals.push(() => this.onRequest(ch, req));
+      return;
+    }
+    switch (req.code) {
+      case RequestCode.SEND_MESSAGE:
+        this.admitSend(ch, req);
+        return;
+      case RequestCode.HEART_BEAT: {
+        if (!this.producers.has(ch)) {
+          this.producers.add(ch);
+          const hb = req.body as { group: string; clientId: string };
+          const info = `ClientChannelInfo [channel=[id: 0x${ch.shortId}, L:/${this.addr} - R:/${ch.localAddr}], clientId=${hb.clientId}, language=JAVA, version=0, lastUpdateTimestamp=${Math.floor(this.epochMs + this.nowMs)}]`;
+          this.writeBroker('INFO', 'HeartbeatThread_1', `new producer connected, group: ${hb.group} channel: ${info}`);
+        }
+        this.net.reply(ch, { opaque: req.opaque, code: ResponseCode.SUCCESS, remark: null, body: null });
+        return;
+      }
+      default:
+        this.net.reply(ch, { opaque: req.opaque, code: 3, remark: ` request type ${req.code} not supported`, body: null });
+    }
+  }
+
+  // ---- send queue ---------------------------------------------------------------------------
+
+  private get queueSize(): number {
+    return this.queue.length - this.head;
+  }
+
+  private isStalled(): boolean {
+    return this.nowMs < this.stalledUntilMs;
+  }
+
+  /** DefaultMessageStore.isOSPageCacheBusy: one put holds the CommitLog lock for more than 1 s. */
+  isOSPageCacheBusy(): boolean {
+    const now = this.nowMs;
+    return now < this.lockUntilMs && now - this.lockBeginMs > this.pcBusyMs;
+  }
+
+  private busyReply(ch: Channel, req: Request, code: number, remark: string, reason: string, waitMs: number | null, size: number | null): void {
+    this.busyReplies.push({ atMs: this.nowMs, reason, waitMs, size });
+    this.net.reply(ch, { opaque: req.opaque, code, remark, body: null });
+  }
+
+  private admitSend(ch: Channel, req: Request): void {
+    if (this.isOSPageCacheBusy()) {
+      this.busyReply(ch, req, ResponseCode.SYSTEM_BUSY, '[REJECTREQUEST]system busy, start flow control for a while', 'REJECTREQUEST', null, null);
+      return;
+    }
+    if (this.queueSize >= this.capacity) {
+      this.busyReply(ch, req, ResponseCode.SYSTEM_BUSY, '[OVERLOAD]system busy, start flow control for a while', 'OVERLOAD', null, null);
+      return;
+    }
+    this.queue.push({ createMs: this.nowMs, ch, req });
+    this.armCleaner();
+    this.dispatch();
+  }
+
+  private shift(): SendTask | undefined {
+    if (this.head >= this.queue.length) return undefined;
+    const t = this.queue[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    return t;
+  }
+
+  private peek(): SendTask | undefined {
+    return this.head < this.queue.length ? this.queue[this.head] : undefined;
+  }
+
+  private drawService(): number {
+    const s = this.overload !== null && this.nowMs < this.overload.untilMs ? this.overload.service : this.normal;
+    return Math.max(0.05, this.rng.normal(s.meanMs, s.sdMs));
+  }
+
+  private dispatch(): void {
+    while (!this.isStalled() && this.busyWorkers < this.threads) {
+      const task = this.shift();
+      if (task === undefined) return;
+      this.busyWorkers++;
+      const startMs = this.nowMs;
+      if (this.isOSPageCacheBusy()) {
+        // The store checks the page cache before taking the lock.
+        const code = atLeast(this.profile.v, '5.3.0') ? ResponseCode.SYSTEM_BUSY : ResponseCode.SYSTEM_ERROR;
+        this.after(0.05, () => this.finish(task, code, '[PC_SYNCHRONIZED]broker busy, start flow control for a while'));
+        continue;
+      }
+      let doneAt = startMs + this.drawService();
+      if (this.lockUntilMs > startMs) doneAt = Math.max(doneAt, this.lockUntilMs + this.drawService());
+      this.at(doneAt, () => this.complete(task, startMs));
+    }
+  }
+
+  private complete(task: SendTask, startMs: number): void {
+    if (this.isStalled()) {
+      this.at(this.stalledUntilMs, () => this.complete(task, startMs));
+      return;
+    }
+    if (this.nowMs < this.lockUntilMs) {
+      this.at(this.lockUntilMs + this.drawService(), () => this.complete(task, startMs));
+      return;
+    }
+    const elapsedMs = this.nowMs - startMs;
+    if (elapsedMs > 500) {
+      const t = `SendMessageThread_${(this.busyWorkers % this.threads) + 1}`;
+      const ms = Math.floor(elapsedMs);
+      this.storeLog.write('WARN', t, null, `[NOTIFYME]putMessage in lock cost time(ms)=${ms}, bodyLength=5 AppendMessageResult=AppendMessageResult{status=PUT_OK}`);
+      this.storeLog.write(
+        'WARN',
+        t,
+        null,
+        this.profile.is5 ? `DefaultMessageStore#putMessage: CommitLog#putMessage cost ${ms}ms, topic=${(task.req.body as { topic: string }).topic}, bodyLength=5` : `putMessage not in lock elapsed time(ms)=${ms}, bodyLength=5`,
+      );
+    }
+    this.finish(task, ResponseCode.SUCCESS, null);
+  }
+
+  private finish(task: SendTask, code: number, remark: string | null): void {
+    this.busyWorkers--;
+    if (code !== ResponseCode.SUCCESS) this.busyReplies.push({ atMs: this.nowMs, reason: 'PC_SYNCHRONIZED', waitMs: null, size: null });
+    this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? { queueOffset: 0 } : null });
+    this.dispatch();
+  }
+
+  // ---- BrokerFastFailure --------------------------------------------------------------------
+
+  /** The cleaner runs every 10 ms from 1 s after boot; only ticks that can find work are scheduled. */
+  private armCleaner(): void {
+    if (!this.fastFailure || this.cleanerTimer !== null) return;
+    const period = 10;
+    const base = this.cleanerBaseMs;
+    let t = this.nowMs <= base ? base : base + Math.ceil((this.nowMs - base) / period) * period;
+    if (t <= this.lastCleanerMs) t = this.lastCleanerMs + period;
+    this.cleanerTimer = this.at(t, () => this.cleanerTick(), Priority.timer);
+  }
+
+  private cleanerTick(): void {
+    this.cleanerTimer = null;
+    if (this.isStalled()) return; // the resume runs it
+    this.lastCleanerMs = this.nowMs;
+    this.cleanExpiredRequest();
+    if (this.queueSize > 0 || this.isOSPageCacheBusy()) this.armCleaner();
+  }
+
+  private cleanExpiredRequest(): void {
+    while (this.isOSPageCacheBusy()) {
+      const t = this.shift();
+      if (t === undefined) break;
+      const waitMs = this.nowMs - t.createMs;
+      const size = this.queueSize;
+      this.busyReply(t.ch, t.req, ResponseCode.SYSTEM_BUSY, busyText(PCBUSY_CLEAN, waitMs, size), 'PCBUSY_CLEAN_QUEUE', waitMs, size);
+    }
+    let cleaned = false;
+    for (;;) {
+      const t = this.peek();
+      if (t === undefined) break;
+      const behind = this.nowMs - t.createMs;
+      if (behind < this.waitMaxMs) break;
+      this.shift();
+      const size = this.queueSize;
+      cleaned = true;
+      this.busyReply(t.ch, t.req, ResponseCode.SYSTEM_BUSY, busyText(TIMEOUT_CLEAN, behind, size), 'TIMEOUT_CLEAN_QUEUE', behind, size);
+    }
+    if (cleaned && this.profile.jstackOnClean && this.nowMs - this.lastJstackMs >= 15000) {
+      this.lastJstackMs = this.nowMs;
+      this.writeBroker('WARN', 'BrokerFastFailureScheduledThread1', 'broker jstack \n "main"                                  TID: 1 STATE: WAITING');
+    }
+  }
+
+  // ---- watermark ----------------------------------------------------------------------------
+
+  private printWaterMark(): void {
+    if (this.isStalled() || this.watermarkLog === null) return;
+    const head = this.peek();
+    const slow = head === undefined ? 0 : Math.max(0, Math.floor(this.nowMs - head.createMs));
+    const names = this.profile.is5 ? ['Send', 'Pull', 'Query', 'Lite Pull', 'Transaction', 'ClientManager', 'Heartbeat', 'Ack', 'Admin'] : ['Send', 'Pull', 'Query', 'Transaction'];
+    for (const n of names) {
+      const size = n === 'Send' ? this.queueSize : 0;
+      this.watermarkLog.write('INFO', null, null, `[WATERMARK] ${n} Queue Size: ${size} SlowTimeMills: ${n === 'Send' ? slow : 0}`);
+    }
+  }
+
+  // ---- faults -------------------------------------------------------------------------------
+
+  /**
+   * A whole-broker stall (GC, safepoint): send threads and the cleaner stop for durationMs. With
+   * ioFrozen the Netty threads stop too (arrivals are queued when it ends, with fresh timestamps);
+   * otherwise requests keep entering the send queue and age during the stall.
+   */
+  stall(durationMs: number, ioFrozen: boolean): void {
+    const until = this.nowMs + durationMs;
+    if (until <= this.stalledUntilMs) return;
+    this.stalledUntilMs = until;
+    this.ioFrozen = ioFrozen;
+    this.at(until, () => this.resume(), Priority.fault);
+  }
+
+  private resume(): void {
+    if (this.isStalled()) return; // extended by a later stall
+    this.ioFrozen = false;
+    // The fixed-rate cleaner catches up first, then the workers take what is left.
+    this.cleanerTimer?.cancel();
+    this.cleanerTimer = null;
+    this.lastCleanerMs = this.nowMs;
+    this.cleanExpiredRequest();
+    this.dispatch();
+    const held = this.heldArrivals;
+    this.heldArrivals = [];
+    for (const a of held) a();
+    if (this.queueSize > 0) this.armCleaner();
+  }
+
+  /** A slow store: puts take `service` for durationMs (queue builds up when arrivals exceed capacity). */
+  setOverload(durationMs: number, service: ServiceTime): void {
+    this.overload = { untilMs: this.nowMs + durationMs, service };
+  }
+
+  /** One put holds the CommitLog lock for durationMs; after osPageCacheBusyTimeOutMills the page cache is busy. */
+  slowPut(durationMs: number): void {
+    this.lockBeginMs = this.nowMs;
+    this.lockUntilMs = this.nowMs + durationMs;
+    this.busyWorkers++;
+    this.at(this.pcBusyMs + 0.001 + this.nowMs, () => this.armCleaner());
+    this.at(this.lockUntilMs, () => {
+      this.storeLog.write('WARN', 'SendMessageThread_1', null, `[NOTIFYME]putMessage in lock cost time(ms)=${Math.floor(durationMs)}, bodyLength=5 AppendMessageResult=AppendMessageResult{status=PUT_OK}`);
+      this.busyWorkers--;
+      this.dispatch();
+    });
+  }
+}

@@ -1,0 +1,603 @@
+// MQClientInstance with one DefaultMQProducer: the scheduled tasks (route poll, cleanOfflineBroker,
+// heartbeats) on one scheduler thread, the producer's send loop with its time budget, queue
+// selection with lastBrokerName avoidance and the latency fault tables, and MessageQueueSelector
+// sends. Client facts §3, §4, §5.
+//
+// The send budget (§4.2): attempts share sendMsgTimeout (3000 ms). An attempt that fails fast
+// (connection refused, a retryable broker code) leaves time for the next one, on another broker;
+// an attempt that uses the whole budget (a read timeout on a hung broker) leaves none, and the send
+// ends with `sendDefaultImpl call timeout` instead of `Send [N] times, still failed`.
+
+import { type Co, Signal, spawn, wait } from './coroutine.js';
+import { assert, Priority } from './kernel.js';
+import { exceptionText, type JavaException, type Level, type LogFile, type LogSink } from './log.js';
+import type { ClientMetrics, Recorder } from './metrics.js';
+import { Process, RequestCode, ResponseCode, type Host, type Network } from './network.js';
+import type { Rng } from './random.js';
+import { Exceptions, RemotingClient } from './remoting.js';
+import { brokerNames, DEFAULT_TOPIC, MASTER_ID, PERM_WRITE, routeText, sameRoute, type TopicRouteData } from './route.js';
+import { clientProfile, type ClientProfile } from './versions.js';
+import type { Zone } from '../parse/time.js';
+
+export interface ClientSettings {
+  /** ClientConfig.pollNameServerInterval (30 s). */
+  pollNameServerIntervalMs?: number;
+  /** ClientConfig.heartbeatBrokerInterval (30 s). */
+  heartbeatBrokerIntervalMs?: number;
+  /** ClientConfig.mqClientApiTimeout (3000 ms): route queries and heartbeats. */
+  mqClientApiTimeoutMs?: number;
+  /** DefaultMQProducer.sendMsgTimeout (3000 ms). */
+  sendMsgTimeoutMs?: number;
+  /** DefaultMQProducer.retryTimesWhenSendFailed (2: at most 3 attempts). */
+  retryTimesWhenSendFailed?: number;
+  /** DefaultMQProducer.sendLatencyFaultEnable (false). */
+  sendLatencyFaultEnable?: boolean;
+  /** NettyClientConfig.connectTimeoutMillis (3000 ms). */
+  connectTimeoutMs?: number;
+  /** Client channel ALL_IDLE time (120 s). */
+  clientChannelMaxIdleTimeSeconds?: number;
+  /** -Dcom.rocketmq.remoting.client.closeSocketIfTimeout (4.9.1+ only; earlier versions ignore it). */
+  clientCloseSocketIfTimeout?: boolean;
+}
+
+export interface ClientConfig {
+  /** Client name: its host. */
+  name: string;
+  version: string;
+  namesrvAddrList: string[];
+  /** Name server the first selection lands on, or 'random' (namesrvIndex drawn like the client does). */
+  namesrv: string;
+  group: string;
+  topic: string;
+  /** Application send rate (Poisson arrivals), sends per second; each send runs on its own thread. */
+  sendRatePerSec: number;
+  /** Sends go through a MessageQueueSelector (sendSelectImpl: one attempt, no retry). */
+  selector: boolean;
+  /** First application send, ms after the client starts. */
+  sendStartMs: number;
+  pid: number;
+  settings: ClientSettings;
+}
+
+interface MessageQueue {
+  topic: string;
+  brokerName: string;
+  queueId: number;
+}
+
+interface TopicPublishInfo {
+  queues: MessageQueue[];
+  /** sendWhichQueue: a new publish info starts from a random index. */
+  index: number;
+}
+
+interface FaultItem {
+  latencyMs: number;
+  startMs: number;
+  reachable: boolean;
+}
+
+type Attempt =
+  | { ok: true }
+  | { ok: false; kind: 'remoting' | 'client'; exc: JavaException; timeout: boolean }
+  | { ok: false; kind: 'broker'; code: number; exc: JavaException; timeout: false };
+
+type SendOutcome = { ok: true } | { ok: false; exc: JavaException; callTimeout: boolean };
+
+/** MQFaultStrategy tables (§5). */
+const LATENCY_4X = { latencyMax: [50, 100, 550, 1000, 2000, 3000, 15000], notAvailable: [0, 0, 30000, 60000, 120000, 180000, 600000], isolationMs: 30000 };
+const LATENCY_514 = { latencyMax: [50, 100, 550, 1800, 3000, 5000, 15000], notAvailable: [0, 0, 2000, 5000, 6000, 10000, 30000], isolationMs: 10000 };
+
+export function computeNotAvailableDuration(tables: typeof LATENCY_4X, latencyMs: number): number {
+  for (let i = tables.latencyMax.length - 1; i >= 0; i--) if (latencyMs >= tables.latencyMax[i]) return tables.notAvailable[i];
+  return 0;
+}
+
+const MQ_CLIENT_EXCEPTION = 'org.apache.rocketmq.client.exception.MQClientException';
+const MQ_BROKER_EXCEPTION = 'org.apache.rocketmq.client.exception.MQBrokerException';
+
+/** Serial scheduled thread (MQClientFactoryScheduledThread): one task at a time, late ticks coalesce. */
+class SchedulerThread {
+  private busy = false;
+  private readonly queue: Array<[string, () => Co<void>]> = [];
+  private readonly queued = new Set<string>();
+
+  submit(key: string, task: () => Co<void>): void {
+    if (this.queued.has(key)) return;
+    this.queued.add(key);
+    this.queue.push([key, task]);
+    if (!this.busy) this.runNext();
+  }
+
+  private runNext(): void {
+    const next = this.queue.shift();
+    if (next === undefined) {
+      this.busy = false;
+      return;
+    }
+    this.busy = true;
+    this.queued.delete(next[0]);
+    spawn(next[1]()).then(() => this.runNext());
+  }
+}
+
+export class Client extends Process {
+  readonly profile: ClientProfile;
+  readonly metrics: ClientMetrics;
+  private readonly s: Required<Omit<ClientSettings, 'clientCloseSocketIfTimeout'>> & { closeSocketIfTimeout: boolean };
+  private readonly remoting: RemotingClient;
+  private readonly clientLog: LogFile;
+  private readonly appLog: LogFile;
+  private readonly clientId: string;
+  private sched = new SchedulerThread();
+  private topicRouteTable = new Map<string, TopicRouteData>();
+  private brokerAddrTable = new Map<string, Map<number, string>>();
+  private publishInfo = new Map<string, TopicPublishInfo>();
+  private routeInFlight = new Map<string, Signal<{ abort: JavaException | null }>>();
+  private faultItems = new Map<string, FaultItem>();
+  private whichItemWorst = 0;
+  private heartbeatTimes = 0;
+  private sendThreads = 0;
+  private msgKey = 0;
+
+  constructor(
+    net: Network,
+    host: Host,
+    readonly config: ClientConfig,
+    sink: LogSink,
+    zone: Zone,
+    private readonly recorder: Recorder,
+    private readonly rng: Rng,
+    private readonly appRng: Rng,
+  ) {
+    super(net, host, `client:${config.name}`);
+    this.profile = clientProfile(config.version);
+    const st = config.settings;
+    this.s = {
+      pollNameServerIntervalMs: st.pollNameServerIntervalMs ?? 30000,
+      heartbeatBrokerIntervalMs: st.heartbeatBrokerIntervalMs ?? 30000,
+      mqClientApiTimeoutMs: st.mqClientApiTimeoutMs ?? 3000,
+      sendMsgTimeoutMs: st.sendMsgTimeoutMs ?? 3000,
+      retryTimesWhenSendFailed: st.retryTimesWhenSendFailed ?? 2,
+      sendLatencyFaultEnable: st.sendLatencyFaultEnable ?? false,
+      connectTimeoutMs: st.connectTimeoutMs ?? 3000,
+      clientChannelMaxIdleTimeSeconds: st.clientChannelMaxIdleTimeSeconds ?? 120,
+      // Before 4.9.1 the field is hard-coded false; from 4.9.1 the system property decides (default true).
+      closeSocketIfTimeout: this.profile.closeSocketIfTimeout ? st.clientCloseSocketIfTimeout ?? true : false,
+    };
+    this.metrics = recorder.client(config.name, config.version);
+    this.clientId = `${host.ip}@${config.pid}`;
+    const inner = this.profile.layout === 'inner';
+    this.clientLog = sink.file({
+      host: host.name,
+      name: 'rocketmq_client.log',
+      kind: 'client',
+      layout: inner ? 'client-inner' : 'client-logback',
+      zone,
+      fakeMillis: this.profile.fakeMillis,
+      flattenNewlines: inner && this.profile.flattenNewlines,
+      pid: config.pid,
+    });
+    this.appLog = sink.file({ host: host.name, name: 'app.log', kind: 'app', layout: 'app', zone });
+    this.remoting = new RemotingClient({
+      proc: this,
+      profile: this.profile,
+      log: (level, msg, exc) => this.clientLog.write(level, 'NettyClientWorkerThread_1', 'RocketmqRemoting', msg, exc),
+      closeSocketIfTimeout: this.s.closeSocketIfTimeout,
+      connectTimeoutMs: this.s.connectTimeoutMs,
+      channelMaxIdleMs: this.s.clientChannelMaxIdleTimeSeconds * 1000,
+      rng,
+      onTimeout: () => this.metrics.timeouts++,
+      onNamesrvChosen: (_old, addr, index) => this.metrics.namesrvChosen.push({ atMs: this.nowMs, addr, namesrvIndex: index }),
+    });
+  }
+
+  private logClient(level: Level, msg: string, exc?: JavaException, logger5 = 'o.a.r.c.i.f.MQClientInstance', thread5 = 'MQClientFactoryScheduledThread'): void {
+    this.clientLog.write(level, thread5, this.profile.layout === 'inner' ? 'RocketmqClient' : logger5, msg, exc);
+  }
+
+  // ---- life -------------------------------------------------------------------------------
+
+  protected boot(): void {
+    const c = this.config;
+    this.remoting.reset();
+    this.remoting.updateNameServerAddressList(c.namesrvAddrList, true);
+    const list = this.remoting.namesrvAddrList;
+    const r = this.rng.int(999);
+    if (c.namesrv === 'random') this.remoting.namesrvIndex = r;
+    else {
+      const p = list.indexOf(c.namesrv);
+      assert(p >= 0, `client ${c.name}: name server ${c.namesrv} is not in its list ${list.join(';')}`);
+      this.remoting.namesrvIndex = r + ((((p - (r + 1)) % list.length) + list.length) % list.length);
+    }
+    this.logClient('INFO', `user specified name server address: ${c.namesrvAddrList.join(';')}`);
+    const cfg = `ClientConfig [namesrvAddr=${c.namesrvAddrList.join(';')}, clientIP=${this.host.ip}, instanceName=${c.pid}, clientCallbackExecutorThreads=8, pollNameServerInterval=${this.s.pollNameServerIntervalMs}, heartbeatBrokerInterval=${this.s.heartbeatBrokerIntervalMs}, persistConsumerOffsetInterval=5000, pullTimeDelayMillsWhenException=1000, unitMode=false, unitName=null, vipChannelEnabled=${this.profile.vipChannel}, useTLS=false, language=JAVA, namespace=null, mqClientApiTimeout=${this.s.mqClientApiTimeoutMs}]`;
+    this.logClient('INFO', `Created a new client Instance, InstanceIndex:0, ClientID:${this.clientId}, ClientConfig:${cfg}, ClientVersion:${this.profile.versionConstant}, SerializerType:JSON`);
+    this.logClient('INFO', `the client factory [${this.clientId}] start OK`);
+    this.logClient('INFO', `the producer [${c.group}] start OK. sendMessageWithVIPChannel=${this.profile.vipChannel}`, undefined, 'o.a.r.c.i.p.DefaultMQProducerImpl', 'main');
+    this.publishInfo.set(DEFAULT_TOPIC, { queues: [], index: 0 });
+    this.every(this.s.pollNameServerIntervalMs, 10, () => this.sched.submit('route', () => this.pollRoutes()));
+    this.every(this.s.heartbeatBrokerIntervalMs, 1000, () => this.sched.submit('heartbeat', () => this.cleanAndHeartbeat()));
+    if (c.sendRatePerSec > 0) this.after(c.sendStartMs, () => this.nextArrival(), Priority.app);
+  }
+
+  protected onKilled(): void {
+    this.remoting.reset();
+    this.sched = new SchedulerThread();
+    this.topicRouteTable = new Map();
+    this.brokerAddrTable = new Map();
+    this.publishInfo = new Map();
+    this.routeInFlight = new Map();
+    this.faultItems = new Map();
+  }
+
+  private nextArrival(): void {
+    spawn(this.send());
+    this.after(this.appRng.exponential(1000 / this.config.sendRatePerSec), () => this.nextArrival(), Priority.app);
+  }
+
+  // ---- route (MQClientInstance.updateTopicRouteInfoFromNameServer) -------------------------
+
+  private *pollRoutes(): Co<void> {
+    for (const topic of [...this.publishInfo.keys()]) {
+      const abort = yield* this.updateTopicRoute(topic);
+      if (abort !== null) {
+        // The IllegalStateException aborts the round (the other topics wait for the next one).
+        this.logClient('ERROR', 'ScheduledTask updateTopicRouteInfoFromNameServer exception', {
+          cls: 'java.lang.IllegalStateException',
+          msg: exceptionText(abort),
+          cause: abort,
+        });
+        return;
+      }
+    }
+  }
+
+  /** Returns the remoting exception that aborts the caller (IllegalStateException), else null. */
+  private *updateTopicRoute(topic: string): Co<JavaException | null> {
+    const inFlight = this.routeInFlight.get(topic);
+    if (inFlight !== undefined) return (yield* wait(inFlight)).abort;
+    const done = new Signal<{ abort: JavaException | null }>();
+    this.routeInFlight.set(topic, done);
+    const abort = yield* this.fetchRoute(topic);
+    this.routeInFlight.delete(topic);
+    done.resolve({ abort });
+    return abort;
+  }
+
+  private *fetchRoute(topic: string): Co<JavaException | null> {
+    const r = yield* this.remoting.invokeSync(null, RequestCode.GET_ROUTEINFO_BY_TOPIC, { topic }, this.s.mqClientApiTimeoutMs);
+    if (!r.ok) {
+      this.metrics.routeUpdateFailures++;
+      this.logClient('ERROR', 'updateTopicRouteInfoFromNameServer Exception', r.exc);
+      return r.exc;
+    }
+    if (r.resp.code !== ResponseCode.SUCCESS) {
+      if (topic !== DEFAULT_TOPIC) {
+        this.metrics.routeUpdateFailures++;
+        this.logClient('WARN', 'updateTopicRouteInfoFromNameServer Exception', this.clientException(`CODE: ${r.resp.code}  DESC: ${r.resp.remark}`));
+      }
+      return null;
+    }
+    const route = r.resp.body as TopicRouteData;
+    const old = this.topicRouteTable.get(topic);
+    const routeChanged = !sameRoute(old, route);
+    if (routeChanged) this.logClient('INFO', `the topic[${topic}] route info changed, old[${routeText(old)}] ,new[${routeText(route)}]`);
+    const tp = this.publishInfo.get(topic);
+    if (!routeChanged && tp !== undefined && tp.queues.length > 0) return null;
+    for (const bd of route.brokerDatas) this.brokerAddrTable.set(bd.brokerName, new Map(bd.brokerAddrs));
+    this.publishInfo.set(topic, this.toPublishInfo(topic, route));
+    this.logClient('INFO', `topicRouteTable.put. Topic = ${topic}, TopicRouteData[${routeText(route)}]`);
+    this.topicRouteTable.set(topic, route);
+    if (routeChanged) {
+      this.metrics.routeChanges.push({ atMs: this.nowMs, topic, brokersBefore: brokerNames(old), brokersAfter: brokerNames(route) });
+    }
+    return null;
+  }
+
+  /** topicRouteData2TopicPublishInfo: writable queues of brokers that have a master. */
+  private toPublishInfo(topic: string, route: TopicRouteData): TopicPublishInfo {
+    const queues: MessageQueue[] = [];
+    const qds = [...route.queueDatas].sort((a, b) => a.brokerName.localeCompare(b.brokerName));
+    for (const q of qds) {
+      if ((q.perm & PERM_WRITE) === 0) continue;
+      const bd = route.brokerDatas.find((b) => b.brokerName === q.brokerName);
+      if (bd === undefined || !bd.brokerAddrs.some(([id]) => id === MASTER_ID)) continue;
+      for (let i = 0; i < q.writeQueueNums; i++) queues.push({ topic, brokerName: q.brokerName, queueId: i });
+    }
+    return { queues, index: this.rng.int(0x7fffffff) };
+  }
+
+  private addrInRoutes(addr: string): boolean {
+    for (const r of this.topicRouteTable.values()) {
+      for (const bd of r.brokerDatas) if (bd.brokerAddrs.some(([, a]) => a === addr)) return true;
+    }
+    return false;
+  }
+
+  // ---- cleanOfflineBroker + heartbeats -----------------------------------------------------
+
+  private *cleanAndHeartbeat(): Co<void> {
+    for (const [name, addrs] of [...this.brokerAddrTable]) {
+      for (const [id, addr] of [...addrs]) {
+        if (this.addrInRoutes(addr)) continue;
+        addrs.delete(id);
+        this.logClient('INFO', `the broker addr[${name} ${addr}] is offline, remove it`);
+      }
+      if (addrs.size === 0) {
+        this.brokerAddrTable.delete(name);
+        this.logClient('INFO', `the broker[${name}] name's host is offline, remove it`);
+      }
+    }
+    const times = this.heartbeatTimes++;
+    for (const [name, addrs] of [...this.brokerAddrTable]) {
+      const addr = addrs.get(MASTER_ID);
+      if (addr === undefined) continue; // a producer-only client heartbeats masters only
+      const r = yield* this.remoting.invokeSync(addr, RequestCode.HEART_BEAT, { group: this.config.group, clientId: this.clientId }, this.s.mqClientApiTimeoutMs);
+      const who = `broker[${name} ${MASTER_ID} ${addr}]`;
+      if (r.ok) {
+        if (times % 20 === 0) this.logClient('INFO', `send heart beat to ${who} success`);
+      } else if (this.addrInRoutes(addr)) this.logClient(this.profile.heartbeatFailLevel, `send heart beat to ${who} failed`, r.exc);
+      else this.logClient(this.profile.heartbeatFailLevel, `send heart beat to ${who} exception, because the broker not up, forget it`, r.exc);
+    }
+  }
+
+  // ---- fault strategy (MQFaultStrategy) ----------------------------------------------------
+
+  private get tables(): typeof LATENCY_4X {
+    return this.profile.faultTables === 'latency-514' ? LATENCY_514 : LATENCY_4X;
+  }
+
+  private updateFaultItem(brokerName: string, latencyMs: number, isolation: boolean, reachable: boolean): void {
+    if (!this.s.sendLatencyFaultEnable) return;
+    const t = this.tables;
+    const duration = computeNotAvailableDuration(t, isolation ? t.isolationMs : latencyMs);
+    const prev = this.faultItems.get(brokerName);
+    if (this.profile.faultTables === 'latency-514') {
+      const startMs = Math.max(prev?.startMs ?? 0, this.nowMs + duration);
+      this.faultItems.set(brokerName, { latencyMs, startMs, reachable });
+    } else this.faultItems.set(brokerName, { latencyMs, startMs: this.nowMs + duration, reachable: true });
+  }
+
+  private isAvailable(brokerName: string): boolean {
+    const f = this.faultItems.get(brokerName);
+    return f === undefined || this.nowMs >= f.startMs;
+  }
+
+  private isReachable(brokerName: string): boolean {
+    return this.faultItems.get(brokerName)?.reachable ?? true;
+  }
+
+  private roundRobin(tp: TopicPublishInfo, lastBrokerName: string | null): MessageQueue {
+    const size = tp.queues.length;
+    if (lastBrokerName !== null) {
+      for (let i = 0; i < size; i++) {
+        tp.index = (tp.index + 1) | 0;
+        const mq = tp.queues[Math.abs(tp.index) % size];
+        if (mq.brokerName !== lastBrokerName) return mq;
+      }
+    }
+    tp.index = (tp.index + 1) | 0;
+    return tp.queues[Math.abs(tp.index) % size];
+  }
+
+  private selectOneMessageQueue(tp: TopicPublishInfo, lastBrokerName: string | null, retry: boolean): MessageQueue | null {
+    const size = tp.queues.length;
+    if (size === 0) return null;
+    if (this.profile.faultTables === 'latency-514') {
+      if (this.s.sendLatencyFaultEnable && retry) tp.index = this.rng.int(0x7fffffff);
+      const probe = (ok: (mq: MessageQueue) => boolean): MessageQueue | null => {
+        for (let i = 0; i < size; i++) {
+          tp.index = (tp.index + 1) | 0;
+          const mq = tp.queues[Math.abs(tp.index) % size];
+          if (ok(mq)) return mq;
+        }
+        return null;
+      };
+      const notLast = (mq: MessageQueue): boolean => mq.brokerName !== lastBrokerName;
+      if (this.s.sendLatencyFaultEnable) {
+        return (
+          probe((mq) => this.isAvailable(mq.brokerName) && notLast(mq)) ??
+          probe((mq) => this.isReachable(mq.brokerName) && notLast(mq)) ??
+          this.roundRobin(tp, null)
+        );
+      }
+      return probe(notLast) ?? this.roundRobin(tp, null);
+    }
+    if (!this.s.sendLatencyFaultEnable) return this.roundRobin(tp, lastBrokerName);
+    // 4.x enabled: an available broker (≤4.7.1: preferring the last one), else pickOneAtLeast.
+    tp.index = (tp.index + 1) | 0;
+    let index = tp.index;
+    for (let i = 0; i < size; i++) {
+      const mq = tp.queues[Math.abs(index++) % size];
+      if (this.isAvailable(mq.brokerName)) {
+        if (!this.profile.faultPrefersLastBroker || lastBrokerName === null || mq.brokerName === lastBrokerName) return mq;
+      }
+    }
+    const notBest = this.pickOneAtLeast();
+    if (notBest !== null) {
+      const writeQueueNums = tp.queues.filter((q) => q.brokerName === notBest).length;
+      if (writeQueueNums > 0) {
+        tp.index = (tp.index + 1) | 0;
+        return { topic: tp.queues[0].topic, brokerName: notBest, queueId: Math.abs(tp.index) % writeQueueNums };
+      }
+      this.faultItems.delete(notBest);
+    }
+    return this.roundRobin(tp, null);
+  }
+
+  private pickOneAtLeast(): string | null {
+    const items = this.rng.shuffle([...this.faultItems.entries()]);
+    if (items.length === 0) return null;
+    const now = this.nowMs;
+    items.sort(([, a], [, b]) => {
+      const aa = now >= a.startMs ? 0 : 1;
+      const bb = now >= b.startMs ? 0 : 1;
+      if (aa !== bb) return aa - bb;
+      if (a.latencyMs !== b.latencyMs) return a.latencyMs - b.latencyMs;
+      return a.startMs - b.startMs;
+    });
+    const half = Math.floor(items.length / 2);
+    if (half <= 0) return items[0][0];
+    this.whichItemWorst = (this.whichItemWorst + 1) | 0;
+    return items[Math.abs(this.whichItemWorst) % half][0];
+  }
+
+  // ---- send ---------------------------------------------------------------------------------
+
+  private clientException(msg: string, cause?: JavaException): JavaException {
+    const text = msg.includes('\nSee ') ? msg : `${msg}\nFor more information, please visit the url, ${this.profile.faqUrl}`;
+    return { cls: MQ_CLIENT_EXCEPTION, msg: text, ...(cause ? { cause } : {}) };
+  }
+
+  private brokerException(code: number, remark: string | null, addr: string): JavaException {
+    let msg = `CODE: ${code}  DESC: ${remark}`;
+    if (this.profile.brokerAddrInException) msg += ` BROKER: ${addr}`;
+    if (!msg.includes('\nSee ')) msg += `\nFor more information, please visit the url, ${this.profile.faqUrl}`;
+    return { cls: MQ_BROKER_EXCEPTION, msg };
+  }
+
+  private *send(): Co<void> {
+    const m = this.metrics;
+    m.sends++;
+    this.sendThreads = (this.sendThreads % 8) + 1;
+    const thread = `sender-${this.sendThreads}`;
+    const r = this.config.selector ? yield* this.sendSelectImpl() : yield* this.sendDefaultImpl(thread);
+    if (r.ok) {
+      m.okSends++;
+      return;
+    }
+    if (r.callTimeout) m.sendCallTimeouts++;
+    this.appLog.write('ERROR', thread, `com.example.${this.config.group.toLowerCase()}.Publisher`, `send message failed, topic=${this.config.topic}`, r.exc);
+    this.recorder.sendFailed(m, this.nowMs);
+  }
+
+  private readyPublishInfo(topic: string): TopicPublishInfo | null {
+    const tp = this.publishInfo.get(topic);
+    return tp !== undefined && tp.queues.length > 0 ? tp : null;
+  }
+
+  /** tryToFindTopicPublishInfo: a topic seen for the first time is fetched on the send path. */
+  private *tryToFindTopicPublishInfo(topic: string): Co<{ tp: TopicPublishInfo | null } | { exc: JavaException }> {
+    let tp = this.publishInfo.get(topic);
+    if (tp === undefined || tp.queues.length === 0) {
+      if (tp === undefined) this.publishInfo.set(topic, { queues: [], index: 0 });
+      const abort = yield* this.updateTopicRoute(topic);
+      if (abort !== null) return { exc: { cls: 'java.lang.IllegalStateException', msg: exceptionText(abort), cause: abort } };
+      tp = this.publishInfo.get(topic);
+    }
+    return { tp: tp !== undefined && tp.queues.length > 0 ? tp : null };
+  }
+
+  private *sendDefaultImpl(thread: string): Co<SendOutcome> {
+    const topic = this.config.topic;
+    const begin = this.nowMs;
+    // The InvokeID (random.nextLong()) only shows in failure logs: drawn when first needed.
+    let invokeId: string | null = null;
+    let tp = this.readyPublishInfo(topic);
+    if (tp === null) {
+      const found = yield* this.tryToFindTopicPublishInfo(topic);
+      if ('exc' in found) return { ok: false, exc: found.exc, callTimeout: false };
+      tp = found.tp;
+    }
+    if (tp === null) {
+      const text = this.profile.noRouteColon ? `No route info of this topic: ${topic}` : `No route info of this topic, ${topic}`;
+      return { ok: false, exc: this.clientException(`${text}\nSee ${this.profile.faqUrl} for further details.`), callTimeout: false };
+    }
+    const timeout = this.s.sendMsgTimeoutMs;
+    const timesTotal = 1 + this.s.retryTimesWhenSendFailed;
+    const brokersSent: Array<string | null> = new Array(timesTotal).fill(null);
+    let mq: MessageQueue | null = null;
+    let lastExc: JavaException | null = null;
+    let callTimeout = false;
+    let times = 0;
+    for (; times < timesTotal; times++) {
+      const lastBrokerName: string | null = mq === null ? null : mq.brokerName;
+      const selected = this.selectOneMessageQueue(tp, lastBrokerName, times > 0);
+      if (selected === null) break;
+      mq = selected;
+      brokersSent[times] = mq.brokerName;
+      const beginPrev = this.nowMs;
+      const costTime = beginPrev - begin;
+      if (timeout < costTime) {
+        callTimeout = true;
+        break;
+      }
+      const a = yield* this.sendKernelImpl(mq, timeout - costTime);
+      const rtMs = this.nowMs - beginPrev;
+      if (a.ok) {
+        this.updateFaultItem(mq.brokerName, rtMs, false, true);
+        return { ok: true };
+      }
+      this.metrics.failedAttempts++;
+      // 4.x isolates on any exception; 5.1.4+ isolates on remoting and broker errors only, and marks
+      // a broker error unreachable (the detector, off by default, would make it reachable again).
+      if (a.kind === 'broker') this.updateFaultItem(mq.brokerName, rtMs, true, false);
+      else if (a.kind === 'remoting') this.updateFaultItem(mq.brokerName, rtMs, true, true);
+      else this.updateFaultItem(mq.brokerName, rtMs, this.profile.faultTables === 'latency-4x', true);
+      invokeId ??= this.rng.javaLong();
+      this.logAttemptFailure(thread, invokeId, rtMs, mq, a.exc);
+      lastExc = a.exc;
+      if (a.kind === 'broker' && !this.profile.retryResponseCodes.includes(a.code)) return { ok: false, exc: a.exc, callTimeout: false };
+    }
+    if (callTimeout) return { ok: false, exc: Exceptions.tooMuch('sendDefaultImpl call timeout'), callTimeout: true };
+    const info = `Send [${times}] times, still failed, cost [${Math.floor(this.nowMs - begin)}]ms, Topic: ${topic}, BrokersSent: [${brokersSent.map((b) => b ?? 'null').join(', ')}]\nSee ${this.profile.faqUrl} for further details.`;
+    return { ok: false, exc: this.clientException(info, lastExc ?? undefined), callTimeout: false };
+  }
+
+  private logAttemptFailure(thread: string, invokeId: string, rtMs: number, mq: MessageQueue, exc: JavaException): void {
+    const mqText = `MessageQueue [topic=${mq.topic}, brokerName=${mq.brokerName}, queueId=${mq.queueId}]`;
+    const text = this.profile.sendKernelUnformatted
+      ? 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s'
+      : `sendKernelImpl exception, resend at once, InvokeID: ${invokeId}, RT: ${Math.floor(rtMs)}ms, Broker: ${mqText}`;
+    const logger = 'o.a.r.c.i.p.DefaultMQProducerImpl';
+    this.logClient('WARN', text, exc, logger, thread);
+    if (this.profile.logMessageBody) {
+      this.logClient('WARN', `Message{topic='${mq.topic}', flag=0, properties={WAIT=true}, body=[104, 101, 108, 108, 111], transactionId='null'}`, undefined, logger, thread);
+    }
+  }
+
+  /** sendSelectImpl: one attempt on the queue the selector picks; no retry, no fault update (§4.4). */
+  private *sendSelectImpl(): Co<SendOutcome> {
+    const topic = this.config.topic;
+    const begin = this.nowMs;
+    const found = yield* this.tryToFindTopicPublishInfo(topic);
+    if ('exc' in found) return { ok: false, exc: found.exc, callTimeout: false };
+    if (found.tp === null) {
+      return { ok: false, exc: this.clientException(`No route info for this topic, ${topic}\nSee ${this.profile.faqUrl} for further details.`), callTimeout: false };
+    }
+    const queues = found.tp.queues;
+    const key = this.msgKey++;
+    const mq = queues[key % queues.length];
+    const costTime = this.nowMs - begin;
+    if (this.s.sendMsgTimeoutMs < costTime) return { ok: false, exc: Exceptions.tooMuch('sendSelectImpl call timeout'), callTimeout: true };
+    const a = yield* this.sendKernelImpl(mq, this.s.sendMsgTimeoutMs - costTime);
+    if (a.ok) return { ok: true };
+    return { ok: false, exc: a.exc, callTimeout: false };
+  }
+
+  private *sendKernelImpl(mq: MessageQueue, timeoutMs: number): Co<Attempt> {
+    let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
+    if (addr === null) {
+      yield* this.tryToFindTopicPublishInfo(mq.topic);
+      addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
+    }
+    if (addr === null) return { ok: false, kind: 'client', exc: this.clientException(`The broker[${mq.brokerName}] not exist`), timeout: false };
+    if (this.profile.vipChannel) {
+      const i = addr.lastIndexOf(':');
+      addr = `${addr.slice(0, i)}:${Number(addr.slice(i + 1)) - 2}`;
+    }
+    const body = { topic: mq.topic, queueId: mq.queueId, producerGroup: this.config.group };
+    const r = yield* this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, timeoutMs);
+    if (!r.ok) return { ok: false, kind: 'remoting', exc: r.exc, timeout: r.why === 'timeout' };
+    const code = r.resp.code;
+    // FLUSH_DISK_TIMEOUT (10), SLAVE_NOT_AVAILABLE (11), FLUSH_SLAVE_TIMEOUT (12) return a SendResult.
+    if (code === ResponseCode.SUCCESS || code === 10 || code === 11 || code === 12) return { ok: true };
+    return { ok: false, kind: 'broker', code, exc: this.brokerException(code, r.resp.remark, addr), timeout: false };
+  }
+
+  /** The name server the client currently uses (tests). */
+  get chosenNamesrv(): string | null {
+    return this.remoting.namesrvAddrChoosed;
+  }
+}

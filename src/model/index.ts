@@ -1,0 +1,22 @@
+// The embedded model of a RocketMQ cluster (see docs/model.md): run a scenario, get the events its
+// components' logs would hold, in the parsers' schema, and the metrics of the run.
+
+export { runScenario } from './scenario.js';
+export type {
+  BootDelays,
+  BrokerSummary,
+  Fault,
+  RunOptions,
+  RunResult,
+  Scenario,
+  ScenarioBroker,
+  ScenarioClient,
+  ScenarioNameServer,
+  ScenarioTopic,
+} from './scenario.js';
+export type { ClientSettings } from './client.js';
+export type { ServiceTime } from './broker.js';
+export type { ClientMetrics, NamesrvRemoval, RouteChange } from './metrics.js';
+export { Kernel, Priority, AssertionError } from './kernel.js';
+export { RandomSource, Rng } from './random.js';
+export { clientProfile, serverProfile, parseVersion, type ClientProfile, type ServerProfile } from './versions.js';

@@ -1,0 +1,319 @@
+// Log output of the model. Components write records (level, thread, logger, message, exception) to
+// named log files; the sink renders each record the way the real component's layout would, and
+// turns it into typed events with the parsers' own message catalogue, so a simulated timeline has
+// exactly the event types, fields and texts that parsing the real logs would give.
+//
+// Record -> events follows the parser: the message and every non-frame line of the stack are looked
+// up in the catalogue; one record gives one event per type (a repeated message fills the first);
+// an entry marked "cause from next lines" takes its cause (and addr) from the exception under it.
+
+import { addrFromCause, matchMessage } from '../parse/catalogue.js';
+import type { Zone } from '../parse/time.js';
+import type { EventFields, RmqEvent, SourceKind } from '../parse/types.js';
+import { fail } from './kernel.js';
+
+/** A Java exception as printed by printStackTrace / logback. */
+export interface JavaException {
+  /** Fully qualified class name. */
+  cls: string;
+  /** getMessage(); may contain `\n` (FAQ suffixes); null prints the class alone. */
+  msg: string | null;
+  /** `at ...` frames without the leading tab; a default pair is used when absent. */
+  frames?: string[];
+  cause?: JavaException;
+}
+
+/** `class: message` as Throwable.toString() prints it (first line of the message only for logs). */
+export function exceptionText(e: JavaException): string {
+  return e.msg === null ? e.cls : `${e.cls}: ${e.msg}`;
+}
+
+export type Layout =
+  | 'server' // %d{yyy-MM-dd HH:mm:ss,GMT+8} %p %t - %m%n
+  | 'server-bare' // %d{yyy-MM-dd HH:mm:ss,GMT+8} - %m%n (watermark.log)
+  | 'client-inner' // 4.3.0-5.0.0 inner logger: date,SSS LEVEL logger - msg, CRLF, JVM zone
+  | 'client-logback' // 5.1.0+: date.SSS LEVEL  [pid] [thread] [logger#?:?] - msg, GMT+8
+  | 'app'; // the application's logback: date.SSS [thread] LEVEL logger - msg
+
+export type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
+export interface LogFileSpec {
+  host: string;
+  /** File name as the component writes it, e.g. `rocketmq_client.log`. */
+  name: string;
+  kind: SourceKind;
+  layout: Layout;
+  /** Zone of the printed times (layouts fixed at GMT+8 ignore it). */
+  zone: Zone;
+  /** 4.3.0-4.7.1 inner logger: the millis field repeats the seconds. */
+  fakeMillis?: boolean;
+  /** Process id printed by the 5.x client layout. */
+  pid?: number;
+  /** Replace `\n` in messages by a space (4.9.3+ inner logger). */
+  flattenNewlines?: boolean;
+}
+
+export interface LogSinkOptions {
+  /** Epoch ms of model time 0. */
+  startEpochMs: number;
+  /** The model clock. */
+  nowMs: () => number;
+  /** Keep the rendered lines of every file (for writing simulated logs); off by default. */
+  keepLines?: boolean;
+}
+
+const EXCEPTION_ANYWHERE = /(?:^|\s|: )((?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*(?:Exception|Error)))(?::\s*(.*))?$/;
+
+const DEFAULT_FRAMES: Record<string, string[]> = {
+  RemotingTimeoutException: [
+    'org.apache.rocketmq.remoting.netty.NettyRemotingAbstract.invokeSyncImpl(NettyRemotingAbstract.java:427)',
+    'org.apache.rocketmq.remoting.netty.NettyRemotingClient.invokeSync(NettyRemotingClient.java:375)',
+  ],
+  RemotingConnectException: [
+    'org.apache.rocketmq.remoting.netty.NettyRemotingClient.invokeSync(NettyRemotingClient.java:394)',
+    'org.apache.rocketmq.client.impl.MQClientAPIImpl.sendMessageSync(MQClientAPIImpl.java:440)',
+  ],
+  RemotingSendRequestException: [
+    'org.apache.rocketmq.remoting.netty.NettyRemotingAbstract.invokeSyncImpl(NettyRemotingAbstract.java:429)',
+    'org.apache.rocketmq.remoting.netty.NettyRemotingClient.invokeSync(NettyRemotingClient.java:375)',
+  ],
+  RemotingTooMuchRequestException: [
+    'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendDefaultImpl(DefaultMQProducerImpl.java:667)',
+    'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.send(DefaultMQProducerImpl.java:1343)',
+  ],
+  MQBrokerException: [
+    'org.apache.rocketmq.client.impl.MQClientAPIImpl.processSendResponse(MQClientAPIImpl.java:665)',
+    'org.apache.rocketmq.client.impl.MQClientAPIImpl.sendMessageSync(MQClientAPIImpl.java:442)',
+  ],
+  MQClientException: [
+    'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendDefaultImpl(DefaultMQProducerImpl.java:681)',
+    'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.send(DefaultMQProducerImpl.java:1343)',
+  ],
+  IllegalStateException: [
+    'org.apache.rocketmq.client.impl.factory.MQClientInstance.updateTopicRouteInfoFromNameServer(MQClientInstance.java:720)',
+    'org.apache.rocketmq.client.impl.factory.MQClientInstance$3.run(MQClientInstance.java:289)',
+  ],
+  IOException: [
+    'sun.nio.ch.FileDispatcherImpl.read0(Native Method)',
+    'sun.nio.ch.SocketDispatcher.read(SocketDispatcher.java:39)',
+  ],
+  AnnotatedConnectException: [
+    'sun.nio.ch.SocketChannelImpl.checkConnect(Native Method)',
+    'sun.nio.ch.SocketChannelImpl.finishConnect(SocketChannelImpl.java:717)',
+  ],
+};
+
+function framesOf(e: JavaException): string[] {
+  if (e.frames) return e.frames;
+  const simple = e.cls.slice(e.cls.lastIndexOf('.') + 1).replace(/^.*\$/, '');
+  return DEFAULT_FRAMES[simple] ?? ['java.lang.Thread.run(Thread.java:748)'];
+}
+
+/** The lines of a printed stack trace (JDK style for the inner logger, logback style otherwise). */
+export function stackLines(e: JavaException, style: 'jdk' | 'logback'): string[] {
+  const out: string[] = [];
+  let cur: JavaException | undefined = e;
+  let prefix = '';
+  while (cur) {
+    const msgLines = (cur.msg ?? '').split('\n');
+    out.push(prefix + (cur.msg === null ? cur.cls : `${cur.cls}: ${msgLines[0]}`));
+    for (let i = 1; i < msgLines.length; i++) out.push(msgLines[i]);
+    const frames = framesOf(cur);
+    for (const f of frames) out.push(`\tat ${f}`);
+    if (prefix !== '') out.push(style === 'jdk' ? '\t... 12 more' : '\t... 12 common frames omitted');
+    prefix = 'Caused by: ';
+    cur = cur.cause;
+  }
+  return out;
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+/** An open log file of one component. */
+export class LogFile {
+  /** Lines written so far (records, continuation lines and blank lines). */
+  lineCount = 0;
+  private seq = 0;
+  readonly path: string;
+  readonly lines: string[] | null;
+
+  constructor(
+    private readonly sink: LogSink,
+    readonly spec: LogFileSpec,
+    readonly sourceIndex: number,
+    keepLines: boolean,
+  ) {
+    this.path = `sim:${spec.host}/${spec.name}`;
+    this.lines = keepLines ? [] : null;
+  }
+
+  /** Write one record; returns the events it gives (already added to the sink). */
+  write(level: Level, thread: string | null, logger: string | null, message: string, exc?: JavaException): void {
+    const spec = this.spec;
+    const atMs = this.sink.nowMs();
+    const epochMs = this.sink.startEpochMs + atMs;
+    let msg = message;
+    if (spec.flattenNewlines) msg = msg.replace(/[\r\n]/g, ' ');
+    const msgLines = msg.split('\n');
+    const header = this.header(epochMs, level, thread, logger);
+    const lines: string[] = [header + msgLines[0]];
+    for (let i = 1; i < msgLines.length; i++) lines.push(msgLines[i]);
+    if (exc) {
+      const jdk = spec.layout === 'client-inner';
+      for (const l of stackLines(exc, jdk ? 'jdk' : 'logback')) lines.push(l);
+      if (jdk) lines.push('');
+    }
+    const firstLine = this.lineCount + 1;
+    this.lineCount += lines.length;
+    if (this.lines) for (const l of lines) this.lines.push(l);
+    this.toEvents(lines, msgLines[0], firstLine, Math.floor(epochMs), level, thread, logger);
+  }
+
+  private cachedSecond = Number.NaN;
+  private cachedDate = '';
+
+  /** `yyyy-MM-dd HH:mm:ss` of the printed zone, cached per second. */
+  private dateText(epochMs: number): string {
+    const second = Math.floor(epochMs / 1000);
+    if (second !== this.cachedSecond) {
+      const spec = this.spec;
+      const fixedGmt8 = spec.layout === 'server' || spec.layout === 'server-bare' || spec.layout === 'client-logback';
+      const offsetMin = fixedGmt8 ? 480 : spec.zone.offsetAt(epochMs);
+      const d = new Date(second * 1000 + offsetMin * 60000);
+      this.cachedDate = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)} ${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}`;
+      this.cachedSecond = second;
+    }
+    return this.cachedDate;
+  }
+
+  private header(epochMs: number, level: Level, thread: string | null, logger: string | null): string {
+    const spec = this.spec;
+    const date = this.dateText(epochMs);
+    const ms = pad(Math.floor(epochMs) % 1000, 3);
+    const seconds = pad(Math.floor(epochMs / 1000) % 60, 3);
+    switch (spec.layout) {
+      case 'server':
+        return `${date} ${level} ${thread ?? 'main'} - `;
+      case 'server-bare':
+        return `${date} - `;
+      case 'client-inner':
+        return `${date},${spec.fakeMillis ? seconds : ms} ${level} ${logger ?? 'RocketmqClient'} - `;
+      case 'client-logback':
+        return `${date}.${ms} ${level.padEnd(5)} [${spec.pid ?? 1}] [${thread ?? 'main'}] [${logger ?? 'RocketmqClient'}#?:?] - `;
+      case 'app':
+        return `${date}.${ms} [${thread ?? 'main'}] ${level} ${logger ?? 'app'} - `;
+    }
+  }
+
+  private toEvents(
+    lines: string[],
+    message: string,
+    firstLine: number,
+    ts: number,
+    level: Level,
+    thread: string | null,
+    logger: string | null,
+  ): void {
+    const spec = this.spec;
+    // What the parser reads from each layout: server headers carry a thread, client ones a logger.
+    const evLevel = spec.layout === 'server-bare' ? null : level;
+    const evThread = spec.layout === 'server' || spec.layout === 'client-logback' || spec.layout === 'app' ? thread ?? 'main' : null;
+    const evLogger =
+      spec.layout === 'client-inner' || spec.layout === 'client-logback' ? logger ?? 'RocketmqClient' : spec.layout === 'app' ? logger ?? 'app' : null;
+    const found: RmqEvent[] = [];
+    let needsCause: RmqEvent | null = null;
+    for (let i = 0; i < lines.length; i++) {
+      const raw = lines[i];
+      let text = raw;
+      if (i === 0) text = message;
+      else {
+        if (needsCause) {
+          const t = raw.trim();
+          const m = EXCEPTION_ANYWHERE.exec(t.startsWith('Caused by: ') ? t.slice(11) : t);
+          if (m && t.length > 0 && !t.startsWith('at ')) {
+            needsCause.fields.cause = m[3] !== undefined ? `${m[2]}: ${m[3]}` : m[2];
+            if ('addr' in needsCause.fields && needsCause.fields.addr == null) needsCause.fields.addr = addrFromCause(t);
+            needsCause = null;
+          } else if (!t.startsWith('Message{')) needsCause = null;
+        }
+        if (raw.length === 0 || raw.startsWith('\tat ') || raw.startsWith('\t... ')) continue;
+      }
+      const hit = matchMessage(text);
+      if (hit === null) continue;
+      const same = found.find((e) => e.type === hit.type && compatibleFields(e.fields, hit.fields));
+      if (same) {
+        for (const [k, v] of Object.entries(hit.fields)) if (same.fields[k] == null && v != null) same.fields[k] = v;
+        continue;
+      }
+      const ev: RmqEvent = {
+        ts,
+        host: spec.host,
+        kind: spec.kind,
+        file: this.path,
+        line: firstLine + i,
+        level: evLevel,
+        thread: evThread,
+        logger: evLogger,
+        type: hit.type,
+        fields: hit.fields,
+        text: lines[0],
+        entry: hit.entry.id,
+        ...(hit.entry.versionHint ? { versionHint: hit.entry.versionHint } : {}),
+        source: this.sourceIndex,
+        seq: 0,
+      };
+      if (hit.entry.causeFromNext) needsCause = ev;
+      found.push(ev);
+    }
+    for (const ev of found) {
+      ev.seq = this.seq++;
+      this.sink.add(ev);
+    }
+  }
+}
+
+function compatibleFields(a: EventFields, b: EventFields): boolean {
+  for (const k of Object.keys(b)) {
+    const x = a[k];
+    const y = b[k];
+    if (x == null || y == null || k === 'cause') continue;
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.join('\u0000') !== y.join('\u0000')) return false;
+    } else if (x !== y) return false;
+  }
+  return true;
+}
+
+/** All log files of a run, and the events they gave, in time order. */
+export class LogSink {
+  readonly events: RmqEvent[] = [];
+  readonly files = new Map<string, LogFile>();
+  readonly startEpochMs: number;
+  readonly nowMs: () => number;
+  private readonly keepLines: boolean;
+  private lastTs = Number.NEGATIVE_INFINITY;
+
+  constructor(opts: LogSinkOptions) {
+    this.startEpochMs = opts.startEpochMs;
+    this.nowMs = opts.nowMs;
+    this.keepLines = opts.keepLines ?? false;
+  }
+
+  file(spec: LogFileSpec): LogFile {
+    const key = `${spec.host}/${spec.name}`;
+    let f = this.files.get(key);
+    if (f === undefined) {
+      f = new LogFile(this, spec, this.files.size, this.keepLines);
+      this.files.set(key, f);
+    }
+    return f;
+  }
+
+  add(ev: RmqEvent): void {
+    if (ev.ts === null || ev.ts < this.lastTs) fail(`events must come in time order (${ev.ts} after ${this.lastTs})`);
+    this.lastTs = ev.ts;
+    this.events.push(ev);
+  }
+}

@@ -1,0 +1,497 @@
+// Hosts, processes and TCP channels.
+//
+// Host states (decided from the seed outage: a host that froze for a reboot with a long hardware
+// self-test kept its TCP connections open, and nobody got a connection error):
+// - up: normal.
+// - hung: everything on the host is frozen. Established channels stay open and active at the peers;
+//   what is sent to the host is never answered (callers time out), new connects get no SYN-ACK
+//   (they time out). Timers of its processes do not run; what reached it is held and handled if it
+//   resumes ('up'), dropped if it reboots.
+// - down: its processes are dead, the OS is alive: channels are closed (peers see the close at
+//   once), connects are refused.
+// - rebooting: the OS came back with a fresh TCP stack: every old channel is reset (peers get a
+//   RST); each process boots after its own delay, and connects to a port are refused until the
+//   process behind it has booted. The host is 'up' again once all of them run.
+// Partitions drop every packet between two hosts in both directions (no RST, no FIN).
+
+import { assert, Kernel, Priority, type Gate, type Task, type Timer } from './kernel.js';
+
+export type HostState = 'up' | 'hung' | 'down' | 'rebooting';
+
+export interface Request {
+  /** RequestCode, e.g. 10 SEND_MESSAGE, 34 HEART_BEAT, 103 REGISTER_BROKER, 105 GET_ROUTEINFO_BY_TOPIC. */
+  code: number;
+  opaque: number;
+  body: unknown;
+}
+
+export interface Response {
+  opaque: number;
+  /** ResponseCode: 0 SUCCESS, 1 SYSTEM_ERROR, 2 SYSTEM_BUSY, 17 TOPIC_NOT_EXIST, ... */
+  code: number;
+  remark: string | null;
+  body: unknown;
+}
+
+export const RequestCode = {
+  SEND_MESSAGE: 10,
+  HEART_BEAT: 34,
+  REGISTER_BROKER: 103,
+  GET_ROUTEINFO_BY_TOPIC: 105,
+} as const;
+
+export const ResponseCode = {
+  SUCCESS: 0,
+  SYSTEM_ERROR: 1,
+  SYSTEM_BUSY: 2,
+  TOPIC_NOT_EXIST: 17,
+} as const;
+
+/** What a process that listens on a port does with its server-side channels. */
+export interface Listener {
+  onAccept(ch: Channel): void;
+  onRequest(ch: Channel, req: Request): void;
+  /** The peer closed (fin) or reset (rst) the channel. */
+  onInactive(ch: Channel, why: 'fin' | 'rst'): void;
+}
+
+/** What a process that opened a channel does with its events. */
+export interface ChannelHandler {
+  onResponse(ch: Channel, resp: Response): void;
+  onInactive(ch: Channel, why: 'fin' | 'rst'): void;
+}
+
+export class Host {
+  state: HostState = 'up';
+  readonly processes: Process[] = [];
+  private held: Array<() => void> = [];
+  private nextPort = 50000;
+
+  constructor(
+    readonly name: string,
+    readonly ip: string,
+  ) {}
+
+  /** Hold a callback until the host resumes (it is dropped if the host reboots or goes down). */
+  hold(fn: () => void): void {
+    this.held.push(fn);
+  }
+
+  takeHeld(): Array<() => void> {
+    const h = this.held;
+    this.held = [];
+    return h;
+  }
+
+  dropHeld(): void {
+    this.held = [];
+  }
+
+  ephemeralPort(): number {
+    const p = this.nextPort++;
+    if (this.nextPort > 65000) this.nextPort = 50000;
+    return p;
+  }
+}
+
+/**
+ * A process on a host (NameServer, broker, client JVM). Its callbacks go through `gate`: they are
+ * dropped once the process died (incarnation changed), held while the host is hung, run otherwise.
+ */
+export abstract class Process implements Gate {
+  incarnation = 0;
+  alive = false;
+
+  constructor(
+    readonly net: Network,
+    readonly host: Host,
+    readonly label: string,
+  ) {
+    host.processes.push(this);
+  }
+
+  get kernel(): Kernel {
+    return this.net.kernel;
+  }
+
+  get nowMs(): number {
+    return this.net.kernel.nowMs;
+  }
+
+  /** Start the process (boot). */
+  start(): void {
+    assert(!this.alive, `${this.label}: started twice`);
+    this.alive = true;
+    this.boot();
+  }
+
+  /**
+   * The process dies (crash, host down or reboot): its state is lost, its callbacks are dropped, its
+   * channels are gone and the peers see `fin` (the OS closed the sockets) or `rst` (a new TCP stack).
+   */
+  kill(why: 'fin' | 'rst'): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.incarnation++;
+    this.net.unlistenAll(this);
+    this.net.dropProcessChannels(this, why);
+    this.onKilled();
+  }
+
+  protected abstract boot(): void;
+  protected abstract onKilled(): void;
+
+  /** Gate: run only in the incarnation that scheduled it; hold while the host is hung. */
+  admit(inc: number, fn: Task): boolean {
+    if (inc !== this.incarnation || !this.alive) return false;
+    if (this.host.state === 'hung') {
+      this.host.hold(() => {
+        if (this.admit(inc, fn)) fn();
+      });
+      return false;
+    }
+    return true;
+  }
+
+  /** Wrap a callback so that it obeys the process's life and its host's state. */
+  guard(fn: () => void): () => void {
+    const inc = this.incarnation;
+    return () => {
+      if (this.admit(inc, fn)) fn();
+    };
+  }
+
+  after(delayMs: number, fn: () => void, priority: number = Priority.process): Timer {
+    return this.kernel.schedule(this.kernel.nowMs + delayMs, priority, fn, this, this.incarnation);
+  }
+
+  at(atMs: number, fn: () => void, priority: number = Priority.process): Timer {
+    return this.kernel.schedule(atMs, priority, fn, this, this.incarnation);
+  }
+
+  /**
+   * A fixed-rate timer of this process. Runs missed while the host is hung collapse into one run
+   * when it resumes; the timer stops when the process dies.
+   */
+  every(periodMs: number, initialDelayMs: number, fn: () => void): Timer {
+    const inc = this.incarnation;
+    let heldRun = false;
+    const handle = this.kernel.every(periodMs, initialDelayMs, () => {
+      if (inc !== this.incarnation || !this.alive) {
+        handle.cancel();
+        return;
+      }
+      if (this.host.state === 'hung') {
+        if (!heldRun) {
+          heldRun = true;
+          this.host.hold(() => {
+            heldRun = false;
+            if (inc === this.incarnation && this.alive) fn();
+          });
+        }
+        return;
+      }
+      fn();
+    });
+    return handle;
+  }
+}
+
+/** A TCP connection from a client process to a listening address. */
+export class Channel {
+  clientOpen = true;
+  serverOpen = true;
+  clientLastIoMs: number;
+  serverLastIoMs: number;
+  handler: ChannelHandler | null = null;
+  /** Incarnations of the two processes when the channel was made: a restarted process does not inherit it. */
+  readonly clientInc: number;
+  readonly serverInc: number;
+
+  constructor(
+    readonly id: number,
+    readonly client: Process,
+    readonly server: Process,
+    readonly listener: Listener,
+    /** `ip:port` the client connected to. */
+    readonly remoteAddr: string,
+    /** `ip:ephemeralPort` of the client side, as the server prints it. */
+    readonly localAddr: string,
+    nowMs: number,
+  ) {
+    this.clientLastIoMs = nowMs;
+    this.serverLastIoMs = nowMs;
+    this.clientInc = client.incarnation;
+    this.serverInc = server.incarnation;
+  }
+
+  /** Netty's isActive() as the client sees it. */
+  get active(): boolean {
+    return this.clientOpen;
+  }
+
+  /** Netty's short channel id (8 hex digits). */
+  get shortId(): string {
+    return ((Math.imul(this.id, 0x9e3779b1) | 0x10000000) >>> 0).toString(16).padStart(8, '0');
+  }
+}
+
+export type ConnectResult = { ok: true; ch: Channel } | { ok: false; why: 'refused' | 'timeout' };
+
+export interface NetworkOptions {
+  /** One-way latency between two hosts, ms. */
+  latencyMs: number;
+}
+
+export class Network {
+  readonly hosts = new Map<string, Host>();
+  private readonly byIp = new Map<string, Host>();
+  private readonly listeners = new Map<string, { proc: Process; listener: Listener }>();
+  private readonly partitions = new Set<string>();
+  private readonly channels = new Set<Channel>();
+  private nextChannelId = 1;
+  readonly latencyMs: number;
+
+  constructor(
+    readonly kernel: Kernel,
+    opts: NetworkOptions,
+  ) {
+    assert(opts.latencyMs >= 0, 'latency must not be negative');
+    this.latencyMs = opts.latencyMs;
+  }
+
+  addHost(name: string, ip: string): Host {
+    assert(!this.hosts.has(name), `host ${name} defined twice`);
+    assert(!this.byIp.has(ip), `ip ${ip} used by two hosts`);
+    const h = new Host(name, ip);
+    this.hosts.set(name, h);
+    this.byIp.set(ip, h);
+    return h;
+  }
+
+  host(name: string): Host {
+    const h = this.hosts.get(name);
+    assert(h !== undefined, `unknown host ${name}`);
+    return h;
+  }
+
+  hostOfAddr(addr: string): Host | undefined {
+    return this.byIp.get(addr.slice(0, addr.lastIndexOf(':')));
+  }
+
+  listen(proc: Process, port: number, listener: Listener): void {
+    const addr = `${proc.host.ip}:${port}`;
+    assert(!this.listeners.has(addr), `${addr} is already listening`);
+    this.listeners.set(addr, { proc, listener });
+  }
+
+  unlistenAll(proc: Process): void {
+    for (const [addr, l] of this.listeners) if (l.proc === proc) this.listeners.delete(addr);
+  }
+
+  partition(a: string, b: string): void {
+    this.partitions.add(pairKey(a, b));
+  }
+
+  heal(a: string, b: string): void {
+    this.partitions.delete(pairKey(a, b));
+  }
+
+  /** Packets can flow between the two hosts (no partition; a hung host still receives into its buffers). */
+  linked(a: Host, b: Host): boolean {
+    return a === b || this.partitions.size === 0 || !this.partitions.has(pairKey(a.name, b.name));
+  }
+
+  private hopMs(a: Host, b: Host): number {
+    return a === b ? 0 : this.latencyMs;
+  }
+
+  /**
+   * Open a channel. cb is called once, on the caller's process: connected, refused (nobody listens on
+   * a live OS), or timeout after timeoutMs (hung host, partition, unknown address).
+   */
+  connect(proc: Process, addr: string, timeoutMs: number, cb: (r: ConnectResult) => void): void {
+    const target = this.hostOfAddr(addr);
+    const from = proc.host;
+    let result: ConnectResult | null = null;
+    const deliver = proc.guard(() => cb(result!));
+    const settle = (r: ConnectResult): void => {
+      if (result !== null) return;
+      result = r;
+      deliver();
+    };
+    if (target === undefined || !this.linked(from, target) || target.state === 'hung') {
+      this.kernel.after(timeoutMs, Priority.network, () => settle({ ok: false, why: 'timeout' }));
+      return;
+    }
+    const rtt = 2 * this.hopMs(from, target);
+    const l = this.listeners.get(addr);
+    if (l === undefined || target.state === 'down' || !l.proc.alive) {
+      this.kernel.after(rtt, Priority.network, () => settle({ ok: false, why: 'refused' }));
+      return;
+    }
+    const ch = new Channel(
+      this.nextChannelId++,
+      proc,
+      l.proc,
+      l.listener,
+      addr,
+      `${from.ip}:${from.ephemeralPort()}`,
+      this.kernel.nowMs,
+    );
+    this.channels.add(ch);
+    this.kernel.after(this.hopMs(from, target), Priority.network, () => {
+      if (!this.serverLive(ch)) return;
+      ch.server.guard(() => {
+        if (ch.serverOpen) ch.listener.onAccept(ch);
+      })();
+    });
+    this.kernel.after(rtt, Priority.network, () => settle(ch.clientOpen ? { ok: true, ch } : { ok: false, why: 'refused' }));
+  }
+
+  private serverLive(ch: Channel): boolean {
+    return ch.server.incarnation === ch.serverInc && ch.server.alive;
+  }
+
+  private clientLive(ch: Channel): boolean {
+    return ch.client.incarnation === ch.clientInc && ch.client.alive;
+  }
+
+  /** Client writes a request. Returns false when the client side is already closed. */
+  send(ch: Channel, req: Request): boolean {
+    if (!ch.clientOpen) return false;
+    ch.clientLastIoMs = this.kernel.nowMs;
+    const from = ch.client.host;
+    const to = ch.server.host;
+    if (!this.linked(from, to)) return true; // lost on the way: the caller will time out
+    this.kernel.schedule(this.kernel.nowMs + this.hopMs(from, to), Priority.network, () => this.requestArrived(ch, req), ch.server, ch.serverInc);
+    return true;
+  }
+
+  private requestArrived(ch: Channel, req: Request): void {
+    if (!ch.serverOpen) {
+      // The far end no longer knows this connection: it answers with a RST.
+      this.resetClientSide(ch);
+      return;
+    }
+    ch.serverLastIoMs = this.kernel.nowMs;
+    ch.listener.onRequest(ch, req);
+  }
+
+  /** Server writes a response. */
+  reply(ch: Channel, resp: Response): void {
+    if (!ch.serverOpen) return;
+    ch.serverLastIoMs = this.kernel.nowMs;
+    const from = ch.server.host;
+    const to = ch.client.host;
+    if (!this.linked(from, to)) return;
+    this.kernel.schedule(this.kernel.nowMs + this.hopMs(from, to), Priority.network, () => this.responseArrived(ch, resp), ch.client, ch.clientInc);
+  }
+
+  private responseArrived(ch: Channel, resp: Response): void {
+    if (!ch.clientOpen) return;
+    ch.clientLastIoMs = this.kernel.nowMs;
+    ch.handler?.onResponse(ch, resp);
+  }
+
+  /** One side closes the channel (FIN to the other side). */
+  close(ch: Channel, side: 'client' | 'server'): void {
+    if (side === 'client') {
+      if (!ch.clientOpen) return;
+      ch.clientOpen = false;
+      this.notifyServer(ch, 'fin');
+    } else {
+      if (!ch.serverOpen) return;
+      ch.serverOpen = false;
+      this.notifyClient(ch, 'fin');
+    }
+    if (!ch.clientOpen && !ch.serverOpen) this.channels.delete(ch);
+  }
+
+  private notifyServer(ch: Channel, why: 'fin' | 'rst'): void {
+    const from = ch.client.host;
+    const to = ch.server.host;
+    if (!this.linked(from, to)) return;
+    this.kernel.after(this.hopMs(from, to), Priority.network, () => {
+      if (!this.serverLive(ch)) return;
+      ch.server.guard(() => {
+        if (!ch.serverOpen) return;
+        ch.serverOpen = false;
+        this.channels.delete(ch);
+        ch.listener.onInactive(ch, why);
+      })();
+    });
+  }
+
+  private notifyClient(ch: Channel, why: 'fin' | 'rst'): void {
+    const from = ch.server.host;
+    const to = ch.client.host;
+    if (!this.linked(from, to)) return;
+    this.kernel.after(this.hopMs(from, to), Priority.network, () => {
+      if (!this.clientLive(ch)) return;
+      ch.client.guard(() => {
+        if (!ch.clientOpen) return;
+        ch.clientOpen = false;
+        this.channels.delete(ch);
+        ch.handler?.onInactive(ch, why);
+      })();
+    });
+  }
+
+  private resetClientSide(ch: Channel): void {
+    const from = ch.server.host;
+    const to = ch.client.host;
+    if (!this.linked(from, to)) return;
+    this.kernel.after(this.hopMs(from, to), Priority.network, () => {
+      if (!this.clientLive(ch)) return;
+      ch.client.guard(() => {
+        if (!ch.clientOpen) return;
+        ch.clientOpen = false;
+        this.channels.delete(ch);
+        ch.handler?.onInactive(ch, 'rst');
+      })();
+    });
+  }
+
+  /**
+   * A process died (with its host, or alone): its ends of every channel are gone; the peers learn it
+   * at once (`fin` when the process dies on a live OS, `rst` after a reboot).
+   */
+  dropProcessChannels(proc: Process, why: 'fin' | 'rst'): void {
+    for (const ch of [...this.channels]) {
+      const clientHere = ch.client === proc;
+      const serverHere = ch.server === proc;
+      if (!clientHere && !serverHere) continue;
+      if (clientHere && ch.clientOpen) {
+        ch.clientOpen = false;
+        if (ch.serverOpen) this.notifyServer(ch, why);
+      }
+      if (serverHere && ch.serverOpen) {
+        ch.serverOpen = false;
+        if (ch.clientOpen) this.notifyClient(ch, why);
+      }
+      if (!ch.clientOpen && !ch.serverOpen) this.channels.delete(ch);
+    }
+  }
+
+  /**
+   * Watch one side of a channel for ALL_IDLE (no read and no write for idleMs), Netty's
+   * IdleStateHandler(0, 0, idle). onIdle runs on the owning process.
+   */
+  watchIdle(ch: Channel, side: 'client' | 'server', idleMs: number, onIdle: () => void): void {
+    const owner = side === 'client' ? ch.client : ch.server;
+    const check = (): void => {
+      const open = side === 'client' ? ch.clientOpen : ch.serverOpen;
+      if (!open) return;
+      const last = side === 'client' ? ch.clientLastIoMs : ch.serverLastIoMs;
+      const due = last + idleMs;
+      if (this.kernel.nowMs >= due) onIdle();
+      else owner.at(due, check, Priority.timer);
+    };
+    owner.at((side === 'client' ? ch.clientLastIoMs : ch.serverLastIoMs) + idleMs, check, Priority.timer);
+  }
+}
+
+function pairKey(a: string, b: string): string {
+  return a < b ? `${a}|${b}` : `${b}|${a}`;
+}

@@ -1,0 +1,417 @@
+// NettyRemotingClient: the channel table, name server selection, invokeSync and the pipeline
+// events, as the client (and the broker's BrokerOuterAPI) run them. Client facts §2.
+//
+// The rules that make the seed outage:
+// - A name server call reuses the chosen name server's channel as long as it is active; the index
+//   rotates (and another name server is tried) only when there is no active channel (§2.4).
+// - A timeout closes the channel only when clientCloseSocketIfTimeout is true: false up to 4.9.0,
+//   true from 4.9.1 (§2.1). A timed-out channel to a hung host stays active, so the client keeps it.
+// - Connect time counts against the call's timeout (invokeSync subtracts it, §2.5).
+
+import { type Co, Mutex, Signal, wait } from './coroutine.js';
+import { Priority, type Timer } from './kernel.js';
+import type { JavaException, Level } from './log.js';
+import type { Channel, ChannelHandler, Process, Response } from './network.js';
+import type { Rng } from './random.js';
+import type { ClientProfile } from './versions.js';
+
+const EX = 'org.apache.rocketmq.remoting.exception.';
+
+export const Exceptions = {
+  timeout(addrText: string, timeoutMs: number): JavaException {
+    return { cls: `${EX}RemotingTimeoutException`, msg: `wait response on the channel <${addrText}> timeout, ${Math.floor(timeoutMs)}(ms)` };
+  },
+  timeoutText(msg: string): JavaException {
+    return { cls: `${EX}RemotingTimeoutException`, msg };
+  },
+  connect(addr: string, angle: boolean): JavaException {
+    return { cls: `${EX}RemotingConnectException`, msg: angle ? `connect to <${addr}> failed` : `connect to ${addr} failed` };
+  },
+  sendRequest(addr: string): JavaException {
+    return { cls: `${EX}RemotingSendRequestException`, msg: `send request to <${addr}> failed` };
+  },
+  tooMuch(msg: string): JavaException {
+    return { cls: `${EX}RemotingTooMuchRequestException`, msg };
+  },
+  connectionReset(): JavaException {
+    return { cls: 'java.io.IOException', msg: 'Connection reset by peer' };
+  },
+  connectRefused(addr: string): JavaException {
+    return { cls: 'io.netty.channel.AbstractChannel$AnnotatedConnectException', msg: `Connection refused: /${addr}` };
+  },
+};
+
+export type RpcResult =
+  | { ok: true; resp: Response }
+  | { ok: false; exc: JavaException; why: 'timeout' | 'connect' | 'send' };
+
+export interface RemotingClientOptions {
+  proc: Process;
+  profile: ClientProfile;
+  /** Writes a RocketmqRemoting record. */
+  log: (level: Level, msg: string, exc?: JavaException) => void;
+  closeSocketIfTimeout: boolean;
+  connectTimeoutMs: number;
+  /** Client channel ALL_IDLE time (clientChannelMaxIdleTimeSeconds, 120 s). */
+  channelMaxIdleMs: number;
+  rng: Rng;
+  /** Called for every invokeSync that timed out (metrics). */
+  onTimeout?: (addr: string) => void;
+  /** Called when a name server is chosen. */
+  onNamesrvChosen?: (oldAddr: string | null, newAddr: string, index: number) => void;
+}
+
+class ChannelWrapper {
+  ch: Channel | null = null;
+  connecting = true;
+  refused = false;
+  readonly done = new Signal<void>();
+  readonly futureId: string;
+  constructor(
+    readonly addr: string,
+    futureId: string,
+  ) {
+    this.futureId = futureId;
+  }
+  isOK(): boolean {
+    return this.ch !== null && this.ch.active;
+  }
+}
+
+export class RemotingClient implements ChannelHandler {
+  private channelTables = new Map<string, ChannelWrapper>();
+  private pending = new Map<number, Signal<Response | null>>();
+  private opaqueNext = 1;
+  private nsLock = new Mutex();
+  namesrvAddrList: string[] = [];
+  namesrvAddrChoosed: string | null = null;
+  namesrvIndex = 0;
+
+  constructor(private readonly o: RemotingClientOptions) {}
+
+  private get now(): number {
+    return this.o.proc.nowMs;
+  }
+
+  /** Forget everything (the process died). */
+  reset(): void {
+    this.channelTables = new Map();
+    this.pending = new Map();
+    this.deadlines = [];
+    this.deadlineTimer = null;
+    this.nsLock = new Mutex();
+    this.namesrvAddrChoosed = null;
+    this.namesrvAddrList = [];
+  }
+
+  /** updateNameServerAddressList: shuffles a new list and logs it (§2.4). */
+  updateNameServerAddressList(addrs: readonly string[], shuffle: boolean): void {
+    const old = this.namesrvAddrList;
+    const same = old.length === addrs.length && addrs.every((a) => old.includes(a));
+    if (same) return;
+    const list = [...addrs];
+    if (shuffle) this.o.rng.shuffle(list);
+    this.namesrvAddrList = list;
+    this.o.log('INFO', `name server address updated. NEW : [${list.join(', ')}] , OLD: ${old.length ? `[${old.join(', ')}]` : 'null'}`);
+    if (this.namesrvAddrChoosed !== null && !list.includes(this.namesrvAddrChoosed)) this.namesrvAddrChoosed = null;
+  }
+
+  // ---- texts ------------------------------------------------------------------------------
+
+  private chanText(addr: string, ch: Channel | null): string {
+    return this.o.profile.channelIdForm && ch ? `addr=${addr}, id=${ch.shortId}` : addr;
+  }
+
+  private remoteText(ch: Channel): string {
+    return this.o.profile.timeoutAddrSlash ? `/${ch.remoteAddr}` : ch.remoteAddr;
+  }
+
+  private future(state: string): string {
+    return `DefaultChannelPromise@${this.o.rng.uint32().toString(16)}(${state})`;
+  }
+
+  // ---- invokeSync --------------------------------------------------------------------------
+
+  /** NettyRemotingClient.invokeSync; addr null means "the chosen name server". */
+  *invokeSync(addr: string | null, code: number, body: unknown, timeoutMs: number): Co<RpcResult> {
+    const p = this.o.profile;
+    const begin = this.now;
+    let ch: Channel | null;
+    const cached = addr === null ? undefined : this.channelTables.get(addr);
+    if (cached !== undefined && cached.isOK()) ch = cached.ch;
+    else {
+      const got = yield* this.getAndCreateChannel(addr);
+      if ('exc' in got) return { ok: false, exc: got.exc, why: 'connect' };
+      ch = got.ch;
+    }
+    if (ch !== null && ch.clientOpen) {
+      const cost = this.now - begin;
+      if (timeoutMs < cost) {
+        return { ok: false, exc: Exceptions.timeoutText(`invokeSync call the addr[${addr}] timeout`), why: 'timeout' };
+      }
+      const left = timeoutMs - cost;
+      // invokeSyncImpl: write the request, wait for the response or the deadline.
+      let r: RpcResult;
+      const opaque = this.opaqueNext++;
+      const sig = new Signal<Response | null>();
+      this.pending.set(opaque, sig);
+      if (!this.o.proc.net.send(ch, { code, opaque, body })) {
+        this.pending.delete(opaque);
+        this.o.log('WARN', `send a request command to channel <${this.remoteText(ch)}> failed.`);
+        r = { ok: false, exc: Exceptions.sendRequest(ch.remoteAddr), why: 'send' };
+      } else {
+        // waitResponse returns a little after the deadline (the 3001-3003 ms RTs of real logs).
+        this.addDeadline(this.now + left + this.o.rng.uniform(0.5, 3), opaque);
+        const resp = sig.settled ? sig.value : ((yield sig as Signal<unknown>) as Response | null);
+        if (resp !== null) return { ok: true, resp };
+        r = { ok: false, exc: Exceptions.timeout(this.remoteText(ch), left), why: 'timeout' };
+      }
+      const who = this.chanText(p.invokeWarnsChannelAddr ? ch.remoteAddr : String(addr), ch);
+      if (r.why === 'timeout') {
+        this.o.onTimeout?.(ch.remoteAddr);
+        const shouldClose = !p.closeGuard || left > 100 || left > timeoutMs / 4;
+        if (this.o.closeSocketIfTimeout && shouldClose) {
+          this.closeChannel(addr, ch);
+          this.o.log('WARN', `invokeSync: close socket because of timeout, ${timeoutMs}ms, ${who}`);
+        }
+        this.o.log('WARN', `invokeSync: wait response timeout exception, the channel[${who}]`);
+      } else {
+        this.o.log('WARN', `invokeSync: send request exception, so close the channel[${who}]`);
+        this.closeChannel(addr, ch);
+      }
+      return r;
+    }
+    this.closeChannel(addr, ch);
+    return { ok: false, exc: Exceptions.connect(String(addr), p.connectExceptionAngle), why: 'connect' };
+  }
+
+  // Response deadlines: one timer per client at the earliest deadline, not one per request.
+  private deadlines: Array<[number, number]> = [];
+  private deadlineTimer: Timer | null = null;
+
+  private addDeadline(atMs: number, opaque: number): void {
+    const h = this.deadlines;
+    h.push([atMs, opaque]);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (h[p][0] <= h[i][0]) break;
+      [h[p], h[i]] = [h[i], h[p]];
+      i = p;
+    }
+    this.armDeadlines();
+  }
+
+  private popDeadline(): [number, number] {
+    const h = this.deadlines;
+    const top = h[0];
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= h.length) break;
+        const r = l + 1;
+        const c = r < h.length && h[r][0] < h[l][0] ? r : l;
+        if (h[i][0] <= h[c][0]) break;
+        [h[i], h[c]] = [h[c], h[i]];
+        i = c;
+      }
+    }
+    return top;
+  }
+
+  private armDeadlines(): void {
+    // Responses usually come first: drop deadlines whose request is no longer pending.
+    while (this.deadlines.length > 0 && !this.pending.has(this.deadlines[0][1])) this.popDeadline();
+    if (this.deadlines.length === 0) return;
+    const at = this.deadlines[0][0];
+    if (this.deadlineTimer !== null && !this.deadlineTimer.cancelled && this.deadlineTimer.atMs <= at) return;
+    this.deadlineTimer?.cancel();
+    this.deadlineTimer = this.o.proc.at(at, () => this.fireDeadlines(), Priority.timer);
+  }
+
+  private fireDeadlines(): void {
+    this.deadlineTimer = null;
+    while (this.deadlines.length > 0 && this.deadlines[0][0] <= this.now) {
+      const [, opaque] = this.popDeadline();
+      const sig = this.pending.get(opaque);
+      if (sig === undefined) continue;
+      this.pending.delete(opaque);
+      sig.resolve(null);
+    }
+    this.armDeadlines();
+  }
+
+  onResponse(_ch: Channel, resp: Response): void {
+    const sig = this.pending.get(resp.opaque);
+    if (sig === undefined) return; // late response: the caller gave up
+    this.pending.delete(resp.opaque);
+    sig.resolve(resp);
+  }
+
+  // ---- channels ----------------------------------------------------------------------------
+
+  private *getAndCreateChannel(addr: string | null): Co<{ ch: Channel | null } | { exc: JavaException }> {
+    if (addr === null) return yield* this.getAndCreateNameserverChannel();
+    const cw = this.channelTables.get(addr);
+    if (cw !== undefined && cw.isOK()) return { ch: cw.ch };
+    return { ch: yield* this.createChannel(addr) };
+  }
+
+  /** §2.4: reuse the chosen name server while its channel is active; otherwise rotate the index. */
+  private *getAndCreateNameserverChannel(): Co<{ ch: Channel | null } | { exc: JavaException }> {
+    let addr = this.namesrvAddrChoosed;
+    if (addr !== null) {
+      const cw = this.channelTables.get(addr);
+      if (cw !== undefined && cw.isOK()) return { ch: cw.ch };
+    }
+    const list = this.namesrvAddrList;
+    yield* wait(this.nsLock.acquire());
+    try {
+      addr = this.namesrvAddrChoosed;
+      if (addr !== null) {
+        const cw = this.channelTables.get(addr);
+        if (cw !== undefined && cw.isOK()) return { ch: cw.ch };
+      }
+      if (list.length === 0) return { ch: null };
+      const tries = this.o.profile.namesrvLoopAll ? list.length : 1;
+      for (let i = 0; i < tries; i++) {
+        this.namesrvIndex = (this.namesrvIndex + 1) | 0;
+        const newAddr = list[Math.abs(this.namesrvIndex) % list.length];
+        this.namesrvAddrChoosed = newAddr;
+        this.o.log('INFO', `new name server is chosen. OLD: ${addr ?? 'null'} , NEW: ${newAddr}. namesrvIndex = ${this.namesrvIndex}`);
+        this.o.onNamesrvChosen?.(addr, newAddr, this.namesrvIndex);
+        const ch = yield* this.createChannel(newAddr);
+        if (ch !== null) return { ch };
+      }
+      const what = this.o.profile.namesrvLoopAll ? `[${list.join(', ')}]` : 'null';
+      return { exc: Exceptions.connect(what, this.o.profile.connectExceptionAngle) };
+    } finally {
+      this.nsLock.release();
+    }
+  }
+
+  /** createChannel (§2.2): reuse an active channel, wait on a connect in progress, or connect. */
+  private *createChannel(addr: string): Co<Channel | null> {
+    const p = this.o.profile;
+    let cw = this.channelTables.get(addr);
+    if (cw !== undefined && cw.isOK()) return cw.ch;
+    if (cw === undefined || !cw.connecting) {
+      if (cw !== undefined) this.channelTables.delete(addr);
+      this.o.log('INFO', `createChannel: begin to connect remote host[${addr}] asynchronously`);
+      const fresh = new ChannelWrapper(addr, this.o.rng.uint32().toString(16));
+      cw = fresh;
+      this.channelTables.set(addr, fresh);
+      const local = p.v[0] > 5 || (p.v[0] === 5 && (p.v[1] > 3 || (p.v[1] === 3 && p.v[2] >= 2))) ? this.o.proc.host.ip : 'UNKNOWN';
+      this.o.log('INFO', `NETTY CLIENT PIPELINE: CONNECT  ${local} => ${addr}`);
+      this.o.proc.net.connect(this.o.proc, addr, this.o.connectTimeoutMs, (r) => {
+        fresh.connecting = false;
+        if (r.ok) {
+          fresh.ch = r.ch;
+          r.ch.handler = this;
+          this.o.proc.net.watchIdle(r.ch, 'client', this.o.channelMaxIdleMs, () => this.onIdle(r.ch));
+        } else fresh.refused = r.why === 'refused';
+        fresh.done.resolve();
+      });
+    }
+    const target = cw;
+    const timedOut = yield* wait(this.waitFor(target.done, this.o.connectTimeoutMs));
+    if (timedOut || (!target.isOK() && !target.refused)) {
+      if (p.createChannelOutcomeLogs) {
+        this.o.log('WARN', `createChannel: connect remote host[${addr}] timeout ${this.o.connectTimeoutMs}ms, ${this.future('incomplete')}`);
+      }
+      return null;
+    }
+    if (target.isOK()) {
+      if (p.createChannelOutcomeLogs) this.o.log('INFO', `createChannel: connect remote host[${addr}] success, ${this.future('success')}`);
+      return target.ch;
+    }
+    if (p.createChannelOutcomeLogs) {
+      const cause = Exceptions.connectRefused(addr);
+      const text = `createChannel: connect remote host[${addr}] failed, ${this.future(`failure: ${cause.cls}: ${cause.msg}`)}`;
+      this.o.log('WARN', text, p.createChannelFailedStack ? cause : undefined);
+    }
+    return null;
+  }
+
+  /** Resolves true when ms passed before the signal. */
+  private waitFor(s: Signal<void>, ms: number): Signal<boolean> {
+    const out = new Signal<boolean>();
+    s.then(() => out.resolve(false));
+    if (!out.settled) this.o.proc.after(ms, () => out.resolve(true), Priority.timer);
+    return out;
+  }
+
+  /** closeChannel(addr, channel), from the invoke paths (§2.3). */
+  closeChannel(addr: string | null, ch: Channel | null): void {
+    if (ch === null) return;
+    const addrRemote = addr ?? ch.remoteAddr;
+    const prev = this.channelTables.get(addrRemote);
+    const t = this.chanText(addrRemote, ch);
+    this.o.log('INFO', `closeChannel: begin close the channel[${t}] Found: ${prev !== undefined}`);
+    if (prev === undefined) {
+      this.o.log('INFO', `closeChannel: the channel[${t}] has been removed from the channel table before`);
+    } else if (prev.ch !== ch) {
+      this.o.log('INFO', `closeChannel: the channel[${t}] has been closed before, and has been created again, nothing to do.`);
+    } else {
+      this.channelTables.delete(addrRemote);
+      this.o.log('INFO', `closeChannel: the channel[${t}] was removed from channel table`);
+    }
+    this.lowLevelClose(ch);
+  }
+
+  private lowLevelClose(ch: Channel): void {
+    this.o.proc.net.close(ch, 'client');
+    const p = this.o.profile;
+    this.o.log('INFO', p.channelIdForm ? `NETTY CLIENT PIPELINE: CLOSE channel[addr=${ch.remoteAddr}, id=${ch.shortId}]` : `NETTY CLIENT PIPELINE: CLOSE ${ch.remoteAddr}`);
+    this.o.log('INFO', `closeChannel: close the connection to remote address[${ch.remoteAddr}] result: true`);
+  }
+
+  /** closeChannel(channel), from the pipeline handlers. */
+  private closeByChannel(ch: Channel): void {
+    let key: string | null = null;
+    for (const [k, cw] of this.channelTables) {
+      if (cw.ch === ch) {
+        key = k;
+        break;
+      }
+    }
+    const p = this.o.profile;
+    if (key === null) {
+      const who = p.channelIdForm ? `addr=${ch.remoteAddr}, id=${ch.shortId}` : 'null';
+      this.o.log('INFO', `eventCloseChannel: the channel[${who}] has been removed from the channel table before`);
+    } else {
+      this.channelTables.delete(key);
+      this.o.log('INFO', `closeChannel: the channel[${this.chanText(key, ch)}] was removed from channel table`);
+    }
+    this.lowLevelClose(ch);
+  }
+
+  /** The peer closed (FIN) or reset (RST) the channel (§2.6). */
+  onInactive(ch: Channel, why: 'fin' | 'rst'): void {
+    const p = this.o.profile;
+    if (why === 'rst') {
+      if (p.channelIdForm) {
+        this.o.log('WARN', `NETTY CLIENT PIPELINE: exceptionCaught channel[addr=${ch.remoteAddr}, id=${ch.shortId}]`, Exceptions.connectionReset());
+      } else {
+        this.o.log('WARN', `NETTY CLIENT PIPELINE: exceptionCaught ${ch.remoteAddr}`);
+        this.o.log('WARN', 'NETTY CLIENT PIPELINE: exceptionCaught exception.', Exceptions.connectionReset());
+      }
+      this.closeByChannel(ch);
+      return;
+    }
+    // A FIN passes no handler before 5.1.3: the dead wrapper stays until the next use finds it inactive.
+    if (p.channelInactiveLog) {
+      this.o.log('INFO', p.channelIdForm ? `NETTY CLIENT PIPELINE: channelInactive, the channel[addr=${ch.remoteAddr}, id=${ch.shortId}]` : `NETTY CLIENT PIPELINE: channelInactive, the channel[${ch.remoteAddr}]`);
+      this.closeByChannel(ch);
+    }
+  }
+
+  private onIdle(ch: Channel): void {
+    const p = this.o.profile;
+    this.o.log('WARN', p.channelIdForm ? `NETTY CLIENT PIPELINE: IDLE exception channel[addr=${ch.remoteAddr}, id=${ch.shortId}]` : `NETTY CLIENT PIPELINE: IDLE exception [${ch.remoteAddr}]`);
+    this.closeByChannel(ch);
+  }
+}

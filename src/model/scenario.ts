@@ -1,0 +1,383 @@
+// A scenario is data (JSON-serialisable): the cluster, the clients and a fault schedule. runScenario
+// builds the model from it and runs it with one explicit seed; the result is the event timeline the
+// components' logs would give (same types and fields as the parsers), plus metrics.
+
+import { parseZone } from '../parse/time.js';
+import type { RmqEvent } from '../parse/types.js';
+import { Broker, type ServiceTime } from './broker.js';
+import { Client, type ClientSettings } from './client.js';
+import { assert, Kernel, Priority } from './kernel.js';
+import { LogSink } from './log.js';
+import { Recorder, type ClientMetrics, type NamesrvRemoval } from './metrics.js';
+import { NameServer } from './namesrv.js';
+import { Network, type Host } from './network.js';
+import { RandomSource } from './random.js';
+import { DEFAULT_TOPIC, type TopicConfig } from './route.js';
+import { parseVersion } from './versions.js';
+
+export interface ScenarioNameServer {
+  /** `ip:port`. */
+  addr: string;
+  host: string;
+  version?: string;
+  serverChannelMaxIdleTimeSeconds?: number;
+  scanNotActiveBrokerIntervalMs?: number;
+  brokerChannelExpiredTimeMs?: number;
+}
+
+export interface ScenarioBroker {
+  name: string;
+  /** `ip:port` (10911). */
+  addr: string;
+  host: string;
+  role?: 'master' | 'slave';
+  cluster?: string;
+  version?: string;
+  /** Default: every NameServer of the scenario. */
+  namesrvAddrs?: string[];
+  cores?: number;
+  sendMessageThreadPoolNums?: number;
+  sendThreadPoolQueueCapacity?: number;
+  waitTimeMillsInSendQueue?: number;
+  osPageCacheBusyTimeOutMills?: number;
+  registerNameServerPeriodMs?: number;
+  registerBrokerTimeoutMills?: number;
+  service?: ServiceTime;
+}
+
+export interface ScenarioTopic {
+  name: string;
+  /** Read and write queues per broker (4). */
+  queues?: number;
+  /** Brokers (names) that host it; default every master. */
+  brokers?: string[];
+}
+
+export interface ScenarioClient {
+  host: string;
+  /** Default: a 10.250.x.y address. */
+  ip?: string;
+  version: string;
+  /** Default: every NameServer, in scenario order (the client shuffles it). */
+  namesrvAddrList?: string[];
+  /** The name server the client binds to at start, or 'random' (default). */
+  namesrv?: string;
+  group?: string;
+  topic: string;
+  sendRatePerSec: number;
+  /** Send through a MessageQueueSelector (no retry). */
+  selector?: boolean;
+  /** Client start, ms (default 1000 plus a small stagger). */
+  startAtMs?: number;
+  /** First send, ms after the start (default 1000). */
+  sendStartMs?: number;
+  settings?: ClientSettings;
+}
+
+/** Delays from a host's return to each process's boot (the seed outage: 12 s and 25 s). */
+export interface BootDelays {
+  namesrvMs?: number;
+  brokerMs?: number;
+  clientMs?: number;
+}
+
+export type Fault =
+  | { atMs: number; host: string; state: 'hung' | 'up' | 'down' | 'reboot'; boot?: BootDelays }
+  | { atMs: number; broker: string; stall: { durationMs: number; ioFrozen?: boolean } }
+  | { atMs: number; broker: string; overload: { durationMs: number; serviceMs: number; sdMs?: number } }
+  | { atMs: number; broker: string; slowPut: { durationMs: number } }
+  | { atMs: number; partition: [string, string]; durationMs?: number }
+  | { atMs: number; heal: [string, string] };
+
+export interface Scenario {
+  name?: string;
+  /** Epoch ms of model time 0. */
+  startEpochMs: number;
+  /** Zone of client and application logs (the JVM default zone); default `+08:00`. */
+  zone?: string;
+  /** Default version of NameServers and brokers. */
+  serverVersion?: string;
+  /** One-way network latency between hosts, ms (default 0.5). */
+  latencyMs?: number;
+  /** Brokers announce TBW102 (autoCreateTopicEnable, default true). */
+  autoCreateTopicEnable?: boolean;
+  nameServers: ScenarioNameServer[];
+  brokers: ScenarioBroker[];
+  topics: ScenarioTopic[];
+  clients: ScenarioClient[];
+  faults?: Fault[];
+}
+
+export interface RunOptions {
+  /** The run's only source of randomness (32-bit unsigned). */
+  seed: number;
+  /** Model time to stop at, ms. */
+  untilMs: number;
+  /** Keep the rendered log lines per file (for writing simulated logs). */
+  keepLines?: boolean;
+  /** Write the brokers' watermark.log (default true). */
+  watermark?: boolean;
+}
+
+export interface BrokerSummary {
+  busyReplies: number;
+  byReason: Record<string, number>;
+  waitMsMin: number | null;
+  waitMsMax: number | null;
+}
+
+export interface RunResult {
+  scenario: string;
+  seed: number;
+  untilMs: number;
+  events: RmqEvent[];
+  metrics: {
+    clients: Record<string, ClientMetrics>;
+    removals: NamesrvRemoval[];
+    /** Every successful registration (broker at NameServer). */
+    registrations: Array<{ atMs: number; namesrv: string; brokerAddr: string }>;
+    brokers: Record<string, BrokerSummary>;
+  };
+  /** Rendered lines per file path (`sim:<host>/<file>`), when keepLines was set. */
+  logs?: Record<string, string[]>;
+  /** Kernel callbacks executed (a size measure, not a time). */
+  steps: number;
+}
+
+const DEFAULT_BOOT: Required<BootDelays> = { namesrvMs: 12000, brokerMs: 25000, clientMs: 30000 };
+
+function ipOf(addr: string): string {
+  const i = addr.lastIndexOf(':');
+  assert(i > 0, `address must be ip:port, got '${addr}'`);
+  return addr.slice(0, i);
+}
+
+export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
+  assert(opts.untilMs > 0, 'untilMs must be positive');
+  const kernel = new Kernel();
+  const random = new RandomSource(opts.seed);
+  const zone = parseZone(scenario.zone ?? '+08:00');
+  const sink = new LogSink({ startEpochMs: scenario.startEpochMs, nowMs: () => kernel.nowMs, keepLines: opts.keepLines });
+  const net = new Network(kernel, { latencyMs: scenario.latencyMs ?? 0.5 });
+  const recorder = new Recorder();
+  const serverVersion = scenario.serverVersion ?? '4.9.8';
+
+  // Hosts: one IP each, from the addresses placed on them.
+  const hostIps = new Map<string, string>();
+  const place = (host: string, ip: string): void => {
+    const prev = hostIps.get(host);
+    assert(prev === undefined || prev === ip, `host ${host} has two addresses: ${prev} and ${ip}`);
+    hostIps.set(host, ip);
+  };
+  for (const ns of scenario.nameServers) place(ns.host, ipOf(ns.addr));
+  for (const b of scenario.brokers) place(b.host, ipOf(b.addr));
+  scenario.clients.forEach((c, i) => {
+    const ip = c.ip ?? hostIps.get(c.host) ?? `10.250.${(i >> 8) & 255}.${(i & 255) + 1}`;
+    place(c.host, ip);
+  });
+  for (const [name, ip] of hostIps) net.addHost(name, ip);
+  /** Bumped by every down/reboot, so that boots scheduled by an earlier one are dropped. */
+  const hostEpochs: Record<string, number> = Object.fromEntries([...net.hosts.keys()].map((h) => [h, 0]));
+
+  const nsAddrs = scenario.nameServers.map((n) => n.addr);
+  const nameServers = scenario.nameServers.map(
+    (n) =>
+      new NameServer(
+        net,
+        net.host(n.host),
+        {
+          addr: n.addr,
+          version: n.version ?? serverVersion,
+          serverChannelMaxIdleTimeSeconds: n.serverChannelMaxIdleTimeSeconds,
+          scanNotActiveBrokerIntervalMs: n.scanNotActiveBrokerIntervalMs,
+          brokerChannelExpiredTimeMs: n.brokerChannelExpiredTimeMs,
+        },
+        sink,
+        zone,
+        recorder,
+      ),
+  );
+
+  const masters = scenario.brokers.filter((b) => (b.role ?? 'master') === 'master').map((b) => b.name);
+  const brokers = new Map<string, Broker>();
+  for (const b of scenario.brokers) {
+    const topics: TopicConfig[] = [];
+    if (scenario.autoCreateTopicEnable ?? true) topics.push({ topic: DEFAULT_TOPIC, readQueueNums: 8, writeQueueNums: 8, perm: 7 });
+    for (const t of scenario.topics) {
+      const on = t.brokers ?? masters;
+      if (!on.includes(b.name)) continue;
+      const q = t.queues ?? 4;
+      topics.push({ topic: t.name, readQueueNums: q, writeQueueNums: q, perm: 6 });
+    }
+    assert(!brokers.has(b.name), `broker ${b.name} defined twice`);
+    brokers.set(
+      b.name,
+      new Broker(
+        net,
+        net.host(b.host),
+        {
+          name: b.name,
+          addr: b.addr,
+          version: b.version ?? serverVersion,
+          role: b.role ?? 'master',
+          cluster: b.cluster ?? 'DefaultCluster',
+          namesrvAddrs: b.namesrvAddrs ?? nsAddrs,
+          topics,
+          cores: b.cores,
+          sendMessageThreadPoolNums: b.sendMessageThreadPoolNums,
+          sendThreadPoolQueueCapacity: b.sendThreadPoolQueueCapacity,
+          waitTimeMillsInSendQueue: b.waitTimeMillsInSendQueue,
+          osPageCacheBusyTimeOutMills: b.osPageCacheBusyTimeOutMills,
+          registerNameServerPeriodMs: b.registerNameServerPeriodMs,
+          registerBrokerTimeoutMills: b.registerBrokerTimeoutMills,
+          service: b.service,
+          watermark: opts.watermark ?? true,
+        },
+        sink,
+        zone,
+        random.stream(`broker:${b.name}`),
+      ),
+    );
+  }
+
+  const clients = scenario.clients.map((c, i) => {
+    parseVersion(c.version);
+    return new Client(
+      net,
+      net.host(c.host),
+      {
+        name: c.host,
+        version: c.version,
+        namesrvAddrList: c.namesrvAddrList ?? nsAddrs,
+        namesrv: c.namesrv ?? 'random',
+        group: c.group ?? `PID_${c.host.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}`,
+        topic: c.topic,
+        sendRatePerSec: c.sendRatePerSec,
+        selector: c.selector ?? false,
+        sendStartMs: c.sendStartMs ?? 1000,
+        pid: 20000 + i * 7,
+        settings: c.settings ?? {},
+      },
+      sink,
+      zone,
+      recorder,
+      random.stream(`client:${c.host}`),
+      random.stream(`app:${c.host}`),
+    );
+  });
+
+  // Boot: NameServers first, then brokers (they register at once), then clients.
+  for (const ns of nameServers) kernel.schedule(0, Priority.process, () => ns.start());
+  for (const b of brokers.values()) kernel.schedule(100, Priority.process, () => b.start());
+  scenario.clients.forEach((c, i) => {
+    const at = c.startAtMs ?? 1000 + ((i * 97) % 1000);
+    kernel.schedule(at, Priority.process, () => clients[i].start());
+  });
+
+  for (const f of scenario.faults ?? []) scheduleFault(f);
+
+  function scheduleFault(f: Fault): void {
+    assert(f.atMs >= 0, 'fault time must not be negative');
+    kernel.schedule(f.atMs, Priority.fault, () => applyFault(f));
+  }
+
+  /** Boot the host's processes after their delays; the host is 'up' once all of them run. */
+  function startLater(host: Host, boot: BootDelays | undefined): void {
+    const d = { ...DEFAULT_BOOT, ...boot };
+    host.state = 'rebooting';
+    const epoch = ++hostEpochs[host.name];
+    let left = host.processes.length;
+    if (left === 0) host.state = 'up';
+    for (const p of host.processes) {
+      const delay = p instanceof NameServer ? d.namesrvMs : p instanceof Broker ? d.brokerMs : d.clientMs;
+      kernel.after(delay, Priority.process, () => {
+        if (hostEpochs[host.name] !== epoch || host.state !== 'rebooting') return; // hung or down again meanwhile
+        if (!p.alive) p.start();
+        if (--left === 0) host.state = 'up';
+      });
+    }
+  }
+
+  function applyFault(f: Fault): void {
+    if ('state' in f) {
+      const host = net.host(f.host);
+      switch (f.state) {
+        case 'hung':
+          host.state = 'hung';
+          return;
+        case 'up': {
+          const was = host.state;
+          if (was === 'hung') {
+            host.state = 'up';
+            for (const fn of host.takeHeld()) fn();
+          } else if (was === 'down') startLater(host, f.boot ?? { namesrvMs: 0, brokerMs: 0, clientMs: 0 });
+          return;
+        }
+        case 'down':
+          host.dropHeld();
+          host.state = 'down';
+          hostEpochs[host.name]++;
+          for (const p of host.processes) p.kill('fin');
+          return;
+        case 'reboot':
+          host.dropHeld();
+          for (const p of host.processes) p.kill('rst');
+          startLater(host, f.boot);
+          return;
+      }
+    }
+    if ('stall' in f) return broker(f.broker).stall(f.stall.durationMs, f.stall.ioFrozen ?? false);
+    if ('overload' in f) return broker(f.broker).setOverload(f.overload.durationMs, { meanMs: f.overload.serviceMs, sdMs: f.overload.sdMs ?? f.overload.serviceMs / 10 });
+    if ('slowPut' in f) return broker(f.broker).slowPut(f.slowPut.durationMs);
+    if ('partition' in f) {
+      const [a, b] = f.partition;
+      net.host(a);
+      net.host(b);
+      net.partition(a, b);
+      if (f.durationMs !== undefined) kernel.after(f.durationMs, Priority.fault, () => net.heal(a, b));
+      return;
+    }
+    if ('heal' in f) net.heal(f.heal[0], f.heal[1]);
+  }
+
+  function broker(name: string): Broker {
+    const b = brokers.get(name);
+    assert(b !== undefined, `fault names unknown broker ${name}`);
+    return b;
+  }
+
+  kernel.run(opts.untilMs);
+
+  const brokerSummaries: Record<string, BrokerSummary> = {};
+  for (const [name, b] of brokers) {
+    const byReason: Record<string, number> = {};
+    let min: number | null = null;
+    let max: number | null = null;
+    for (const r of b.busyReplies) {
+      byReason[r.reason] = (byReason[r.reason] ?? 0) + 1;
+      if (r.waitMs !== null) {
+        min = min === null ? r.waitMs : Math.min(min, r.waitMs);
+        max = max === null ? r.waitMs : Math.max(max, r.waitMs);
+      }
+    }
+    brokerSummaries[name] = { busyReplies: b.busyReplies.length, byReason, waitMsMin: min, waitMsMax: max };
+  }
+  const result: RunResult = {
+    scenario: scenario.name ?? 'scenario',
+    seed: opts.seed,
+    untilMs: opts.untilMs,
+    events: sink.events,
+    metrics: {
+      clients: Object.fromEntries([...recorder.clients].map(([k, v]) => [k, v])),
+      removals: recorder.removals,
+      registrations: recorder.registrations,
+      brokers: brokerSummaries,
+    },
+    steps: kernel.executedCount,
+  };
+  if (opts.keepLines) {
+    result.logs = {};
+    for (const f of sink.files.values()) result.logs[f.path] = f.lines ?? [];
+  }
+  return result;
+}

@@ -1,0 +1,154 @@
+// Version profiles: what a RocketMQ release does differently, as data the components read.
+// Each field names the fact it follows (shared client and server facts, by section).
+
+import { assert } from './kernel.js';
+
+export type Version = readonly [number, number, number];
+
+export function parseVersion(text: string): Version {
+  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(text.trim());
+  assert(m !== null, `version must look like 4.9.8, got '${text}'`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+export function compareVersions(a: Version, b: Version): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/** a >= b, both as text. */
+export function atLeast(v: Version, min: string): boolean {
+  return compareVersions(v, parseVersion(min)) >= 0;
+}
+
+/** Client log layout: the 4.3.0-5.0.0 inner logger (CRLF, JVM zone) or the 5.1.0+ shaded logback. */
+export type ClientLayout = 'inner' | 'logback';
+
+export type FaultTables = 'latency-4x' | 'latency-514';
+
+export interface ClientProfile {
+  readonly version: string;
+  readonly v: Version;
+  readonly layout: ClientLayout;
+  /** 4.3.0-4.7.1: the millis field repeats the seconds (client facts §1.4). */
+  readonly fakeMillis: boolean;
+  /** 4.3.0-4.9.2 print `\n` in messages raw; 4.9.3+ flatten them to spaces (§1.4). */
+  readonly flattenNewlines: boolean;
+  /** false up to 4.9.0 (hard-coded), true from 4.9.1 (system property default) (§2.1). */
+  readonly closeSocketIfTimeout: boolean;
+  /** 5.1.4+: close on timeout only if enough of the timeout was left (§2.1). */
+  readonly closeGuard: boolean;
+  /** < 5.3.0 loops over every name server when the chosen one has no usable channel; 5.3.0+ picks one per call (§2.4). */
+  readonly namesrvLoopAll: boolean;
+  /** < 5.3.0 logs createChannel success/failed/timeout; 5.3.0+ only `begin to connect` (§2.2). */
+  readonly createChannelOutcomeLogs: boolean;
+  /** 4.x logs the connect failure with its stack; 5.x without (§2.2). */
+  readonly createChannelFailedStack: boolean;
+  /** ≤4.5.2 `connect to <addr> failed`; 4.6.0+ `connect to addr failed` (§2.8). */
+  readonly connectExceptionAngle: boolean;
+  /** 5.3.1+ `channel[addr=…, id=…]` forms (§2.3, §2.5). */
+  readonly channelIdForm: boolean;
+  /** 5.1.1+ invokeSync warnings print the resolved channel address instead of the addr argument (§2.5). */
+  readonly invokeWarnsChannelAddr: boolean;
+  /** 5.2.0+ RemotingTimeoutException prints `</ip:port>` (§2.5, §2.8). */
+  readonly timeoutAddrSlash: boolean;
+  /** 5.1.3+ log `NETTY CLIENT PIPELINE: channelInactive` when the peer closes (§2.6). */
+  readonly channelInactiveLog: boolean;
+  /** Heartbeat failure level: INFO up to 5.0.0, WARN from 5.1.0 (§3.4). */
+  readonly heartbeatFailLevel: 'INFO' | 'WARN';
+  /** 5.1.0-5.2.0 print `sendKernelImpl exception, resend at once, InvokeID: %s, …` literally (§4.2). */
+  readonly sendKernelUnformatted: boolean;
+  /** The `Message{…}` WARN after a failed attempt: 4.x-5.1.1 (§4.2). */
+  readonly logMessageBody: boolean;
+  /** MQBrokerException text ends with ` BROKER: addr` from 4.8.0 (§4.5). */
+  readonly brokerAddrInException: boolean;
+  readonly faqUrl: string;
+  /** Response codes that make the SYNC send loop retry (§4.1). */
+  readonly retryResponseCodes: readonly number[];
+  readonly faultTables: FaultTables;
+  /** ≤4.7.1: the latency-fault step 1 prefers the *same* broker on a retry (§5.1). */
+  readonly faultPrefersLastBroker: boolean;
+  /** 4.3.0-4.5.0 send through the VIP channel (broker port - 2) (§3.1). */
+  readonly vipChannel: boolean;
+  /** `No route info of this topic: T` (4.6.0+) or `No route info of this topic, T` (§4.2). */
+  readonly noRouteColon: boolean;
+  /** `ClientVersion:V4_8_0`. */
+  readonly versionConstant: string;
+}
+
+export function clientProfile(version: string): ClientProfile {
+  const v = parseVersion(version);
+  assert(atLeast(v, '4.3.0'), `client versions before 4.3.0 are not modelled (got ${version})`);
+  const is5 = v[0] >= 5;
+  const codes = [17, 14, 1, 16, 204, 205];
+  if (atLeast(v, '5.3.0')) codes.push(2);
+  if (atLeast(v, '5.3.1')) codes.push(1500);
+  return {
+    version,
+    v,
+    layout: atLeast(v, '5.1.0') ? 'logback' : 'inner',
+    fakeMillis: !atLeast(v, '4.8.0'),
+    flattenNewlines: atLeast(v, '4.9.3'),
+    closeSocketIfTimeout: atLeast(v, '4.9.1'),
+    closeGuard: atLeast(v, '5.1.4'),
+    namesrvLoopAll: !atLeast(v, '5.3.0'),
+    createChannelOutcomeLogs: !atLeast(v, '5.3.0'),
+    createChannelFailedStack: !is5,
+    connectExceptionAngle: !atLeast(v, '4.6.0'),
+    channelIdForm: atLeast(v, '5.3.1'),
+    invokeWarnsChannelAddr: atLeast(v, '5.1.1'),
+    timeoutAddrSlash: atLeast(v, '5.2.0'),
+    channelInactiveLog: atLeast(v, '5.1.3'),
+    heartbeatFailLevel: atLeast(v, '5.1.0') ? 'WARN' : 'INFO',
+    sendKernelUnformatted: atLeast(v, '5.1.0') && !atLeast(v, '5.3.0'),
+    logMessageBody: !atLeast(v, '5.1.2'),
+    brokerAddrInException: atLeast(v, '4.8.0'),
+    faqUrl: atLeast(v, '5.1.0') ? 'https://rocketmq.apache.org/docs/bestPractice/06FAQ' : 'http://rocketmq.apache.org/docs/faq/',
+    retryResponseCodes: codes,
+    faultTables: atLeast(v, '5.1.4') ? 'latency-514' : 'latency-4x',
+    faultPrefersLastBroker: !atLeast(v, '4.8.0'),
+    vipChannel: !atLeast(v, '4.5.1'),
+    noRouteColon: atLeast(v, '4.6.0'),
+    versionConstant: `V${v[0]}_${v[1]}_${v[2]}`,
+  };
+}
+
+export interface ServerProfile {
+  readonly version: string;
+  readonly v: Version;
+  readonly is5: boolean;
+  /** Broker send threads: 1 in 4.4.0-4.9.0, min(cores, 4) from 4.9.1 (server facts §2.3). */
+  sendThreadPoolNums(cores: number): number;
+  /** 6000 in 4.x, 24000 in 5.x (§6.1). */
+  readonly registerBrokerTimeoutMills: number;
+  /** NameServer liveness scan: every 10 s after 5 s (4.x), every 5 s after 5 ms (5.x) (§7.2). */
+  readonly scanNotActiveBrokerIntervalMs: number;
+  readonly scanInitialDelayMs: number;
+  /** 4.9.4-4.9.8 NameServers log `master address change` on every registration (§7.3). */
+  readonly masterAddressChangeLine: boolean;
+  /** The broker's own remoting client closes the socket on timeout (same history as the client). */
+  readonly closeSocketIfTimeout: boolean;
+  /** 5.x BrokerFastFailure dumps a jstack after a TIMEOUT_CLEAN_QUEUE purge, at most every 15 s (§2.4). */
+  readonly jstackOnClean: boolean;
+  /** The client-side texts of the server's own remoting client. */
+  readonly remoting: ClientProfile;
+}
+
+export function serverProfile(version: string): ServerProfile {
+  const v = parseVersion(version);
+  assert(atLeast(v, '4.3.0'), `server versions before 4.3.0 are not modelled (got ${version})`);
+  const is5 = v[0] >= 5;
+  return {
+    version,
+    v,
+    is5,
+    sendThreadPoolNums: (cores) => (atLeast(v, '4.9.1') ? Math.min(cores, 4) : 1),
+    registerBrokerTimeoutMills: is5 ? 24000 : 6000,
+    scanNotActiveBrokerIntervalMs: is5 ? 5000 : 10000,
+    scanInitialDelayMs: is5 ? 5 : 5000,
+    masterAddressChangeLine: atLeast(v, '4.9.4') && !is5,
+    closeSocketIfTimeout: atLeast(v, '4.9.1'),
+    jstackOnClean: is5,
+    remoting: clientProfile(version),
+  };
+}

@@ -1,0 +1,115 @@
+// Broker busy: BrokerFastFailure's head-only check every 10 ms answers [TIMEOUT_CLEAN_QUEUE] to heads
+// that waited 200 ms, so a steady overload reports 200-209 ms; a stall that freezes the send threads
+// and the cleaner reports waits as long as the stall.
+
+import { describe, expect, it } from 'vitest';
+import type { RmqEvent } from '../../src/parse/types.js';
+import { runScenario, type Fault, type Scenario } from '../../src/model/scenario.js';
+import { serverProfile } from '../../src/model/versions.js';
+import { client } from './scenarios.js';
+
+const START = Date.UTC(2023, 5, 14, 12, 0, 0);
+
+function busyScenario(faults: Fault[], opts: { clientVersion?: string; brokers?: number } = {}): Scenario {
+  const n = opts.brokers ?? 1;
+  const v = opts.clientVersion ?? '4.9.4';
+  return {
+    name: 'broker-busy',
+    startEpochMs: START,
+    serverVersion: '4.9.4',
+    nameServers: [{ addr: '192.168.1.5:9876', host: 'mq-ns' }],
+    brokers: Array.from({ length: n }, (_, i) => ({
+      name: `broker-${String.fromCharCode(98 + i)}`,
+      addr: `192.168.1.${12 + i}:10911`,
+      host: `mq-broker-${String.fromCharCode(98 + i)}`,
+      sendMessageThreadPoolNums: 1,
+    })),
+    topics: [{ name: 'TopicFeed' }],
+    clients: [
+      client('app-feed-01', v, 'random', { topic: 'TopicFeed', sendRatePerSec: 200 }),
+      client('app-feed-02', v, 'random', { topic: 'TopicFeed', sendRatePerSec: 200 }),
+    ],
+    faults,
+  };
+}
+
+/** busy-reply events as the clients log them (the broker itself logs nothing in 4.x). */
+function clientBusy(events: RmqEvent[], reason: string, fromMs: number, toMs: number): RmqEvent[] {
+  return events.filter(
+    (e) =>
+      e.type === 'busy-reply' &&
+      e.file.endsWith('/rocketmq_client.log') &&
+      e.fields.reason === reason &&
+      e.ts! >= START + fromMs &&
+      e.ts! < START + toMs,
+  );
+}
+
+describe('Broker send queue and BrokerFastFailure', () => {
+  const seed = 614;
+
+  it(`arrivals above capacity give TIMEOUT_CLEAN_QUEUE replies with waits of 200-209 ms (seed ${seed})`, () => {
+    // 1 send thread at 4 ms a put serves 250/s; the two producers offer 400/s for 5 s.
+    const r = runScenario(busyScenario([{ atMs: 60000, broker: 'broker-b', overload: { durationMs: 5000, serviceMs: 4 } }]), { seed, untilMs: 80000 });
+    const busy = clientBusy(r.events, 'TIMEOUT_CLEAN_QUEUE', 60000, 70000);
+    expect(busy.length).toBeGreaterThan(100);
+    for (const e of busy) {
+      expect(e.fields.waitMs).toBeGreaterThanOrEqual(200);
+      expect(e.fields.waitMs).toBeLessThan(210);
+      expect(e.fields.code).toBe(2);
+      expect(e.fields.brokerAddr).toBe('192.168.1.12:10911');
+      expect(e.text).toContain('sendKernelImpl exception, resend at once');
+    }
+    // 4.9.4 does not retry SYSTEM_BUSY: every busy reply reaches the application.
+    const m = Object.values(r.metrics.clients);
+    expect(m.reduce((a, c) => a + c.failedSends, 0)).toBe(m.reduce((a, c) => a + c.failedAttempts, 0));
+    expect(r.events.some((e) => e.type === 'busy-reply' && e.file.endsWith('/app.log'))).toBe(true);
+    // watermark.log shows the head waiting about 200 ms.
+    const marks = r.events.filter((e) => e.type === 'watermark' && e.fields.queue === 'Send' && (e.fields.slowMs as number) >= 190);
+    expect(marks.length).toBeGreaterThan(0);
+    expect(r.metrics.brokers['broker-b'].waitMsMax!).toBeLessThan(210);
+  });
+
+  it('a 600 ms broker stall gives waits far above the threshold (400-800 ms)', () => {
+    const r = runScenario(busyScenario([{ atMs: 120000, broker: 'broker-b', stall: { durationMs: 600 } }]), { seed, untilMs: 125000 });
+    const busy = clientBusy(r.events, 'TIMEOUT_CLEAN_QUEUE', 120000, 125000);
+    expect(busy.length).toBeGreaterThan(10);
+    const waits = busy.map((e) => e.fields.waitMs as number);
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(200);
+    expect(Math.max(...waits)).toBeGreaterThanOrEqual(400);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(800);
+    // No busy replies outside the stall.
+    expect(clientBusy(r.events, 'TIMEOUT_CLEAN_QUEUE', 0, 120000)).toEqual([]);
+  });
+
+  it('a put holding the lock > 1 s makes the page cache busy: PCBUSY purge, then REJECTREQUEST at admission', () => {
+    const r = runScenario(busyScenario([{ atMs: 90000, broker: 'broker-b', slowPut: { durationMs: 2500 } }]), { seed, untilMs: 95000 });
+    const pcbusy = clientBusy(r.events, 'PCBUSY_CLEAN_QUEUE', 90000, 95000);
+    const reject = clientBusy(r.events, 'REJECTREQUEST', 90000, 95000);
+    expect(pcbusy.length).toBeGreaterThan(0);
+    expect(reject.length).toBeGreaterThan(0);
+    // The purge drains the queue at the first tick after the lock has been held 1 s.
+    expect(Math.min(...pcbusy.map((e) => e.ts!))).toBeGreaterThanOrEqual(START + 91000);
+    expect(Math.min(...reject.map((e) => e.ts!))).toBeGreaterThanOrEqual(START + 91000);
+    expect(Math.max(...reject.map((e) => e.ts!))).toBeLessThanOrEqual(START + 92510);
+    expect(r.events.some((e) => e.type === 'store-slow' && e.fields.costMs === 2500)).toBe(true);
+  });
+
+  it('5.3.0+ clients retry SYSTEM_BUSY on another broker; 4.9.4 clients throw it', () => {
+    const faults: Fault[] = [{ atMs: 60000, broker: 'broker-b', overload: { durationMs: 5000, serviceMs: 6 } }];
+    const old = runScenario(busyScenario(faults, { brokers: 2 }), { seed, untilMs: 70000 });
+    const fresh = runScenario(busyScenario(faults, { brokers: 2, clientVersion: '5.3.0' }), { seed, untilMs: 70000 });
+    const sum = (r: typeof old, k: 'failedSends' | 'failedAttempts') => Object.values(r.metrics.clients).reduce((a, c) => a + c[k], 0);
+    expect(sum(old, 'failedAttempts')).toBeGreaterThan(20);
+    expect(sum(old, 'failedSends')).toBe(sum(old, 'failedAttempts'));
+    expect(sum(fresh, 'failedAttempts')).toBeGreaterThan(20);
+    expect(sum(fresh, 'failedSends')).toBeLessThan(sum(fresh, 'failedAttempts') / 10);
+  });
+
+  it('send threads by version: 1 up to 4.9.0, min(cores, 4) from 4.9.1', () => {
+    expect(serverProfile('4.8.0').sendThreadPoolNums(16)).toBe(1);
+    expect(serverProfile('4.9.0').sendThreadPoolNums(16)).toBe(1);
+    expect(serverProfile('4.9.1').sendThreadPoolNums(16)).toBe(4);
+    expect(serverProfile('5.3.3').sendThreadPoolNums(2)).toBe(2);
+  });
+});

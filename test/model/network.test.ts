@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { Kernel } from '../../src/model/kernel.js';
+import { Network, Process, type Channel, type ChannelHandler, type ConnectResult, type Listener, type Request, type Response } from '../../src/model/network.js';
+
+/** Answers every request at once. */
+class Echo extends Process implements Listener {
+  handled = 0;
+  inactive: string[] = [];
+  protected boot(): void {
+    this.net.listen(this, 9876, this);
+  }
+  protected onKilled(): void {}
+  onAccept(): void {}
+  onRequest(ch: Channel, req: Request): void {
+    this.handled++;
+    this.net.reply(ch, { opaque: req.opaque, code: 0, remark: null, body: null });
+  }
+  onInactive(_ch: Channel, why: 'fin' | 'rst'): void {
+    this.inactive.push(why);
+  }
+}
+
+/** Connects, sends, and records what comes back. */
+class Caller extends Process implements ChannelHandler {
+  connects: Array<{ atMs: number; r: ConnectResult['ok'] | string }> = [];
+  responses: number[] = [];
+  inactive: Array<{ atMs: number; why: string }> = [];
+  ch: Channel | null = null;
+  protected boot(): void {}
+  protected onKilled(): void {}
+  connect(addr: string): void {
+    this.net.connect(this, addr, 3000, (r) => {
+      this.connects.push({ atMs: this.nowMs, r: r.ok ? true : r.why });
+      if (r.ok) {
+        this.ch = r.ch;
+        r.ch.handler = this;
+      }
+    });
+  }
+  send(opaque: number): boolean {
+    return this.net.send(this.ch!, { code: 105, opaque, body: null });
+  }
+  onResponse(_ch: Channel, resp: Response): void {
+    this.responses.push(resp.opaque);
+  }
+  onInactive(_ch: Channel, why: 'fin' | 'rst'): void {
+    this.inactive.push({ atMs: this.nowMs, why });
+  }
+}
+
+function world() {
+  const kernel = new Kernel();
+  const net = new Network(kernel, { latencyMs: 1 });
+  const server = new Echo(net, net.addHost('ns', '10.0.0.1'), 'echo');
+  const caller = new Caller(net, net.addHost('app', '10.0.0.9'), 'caller');
+  server.start();
+  caller.start();
+  return { kernel, net, server, caller };
+}
+
+describe('Network', () => {
+  it('connects in one round trip and answers requests', () => {
+    const { kernel, caller, server } = world();
+    caller.connect('10.0.0.1:9876');
+    kernel.run(10);
+    expect(caller.connects).toEqual([{ atMs: 2, r: true }]);
+    caller.send(1);
+    kernel.run(20);
+    expect(server.handled).toBe(1);
+    expect(caller.responses).toEqual([1]);
+  });
+
+  it('a hung host keeps the channel open and answers nothing; what it received is handled if it resumes', () => {
+    const { kernel, net, caller, server } = world();
+    caller.connect('10.0.0.1:9876');
+    kernel.run(10);
+    net.host('ns').state = 'hung';
+    expect(caller.send(7)).toBe(true);
+    kernel.run(60000);
+    expect(caller.ch!.clientOpen).toBe(true);
+    expect(server.handled).toBe(0);
+    expect(caller.responses).toEqual([]);
+    // A new connect gets no SYN-ACK: it times out.
+    caller.connect('10.0.0.1:9876');
+    kernel.run(70000);
+    expect(caller.connects[1]).toEqual({ atMs: 63000, r: 'timeout' });
+    net.host('ns').state = 'up';
+    for (const fn of net.host('ns').takeHeld()) fn();
+    kernel.run(70010);
+    expect(server.handled).toBe(1);
+    expect(caller.responses).toEqual([7]);
+  });
+
+  it('a dead process refuses connects; a reboot resets the peers', () => {
+    const { kernel, caller, server } = world();
+    caller.connect('10.0.0.1:9876');
+    kernel.run(10);
+    server.kill('rst');
+    kernel.run(20);
+    expect(caller.inactive).toEqual([{ atMs: 11, why: 'rst' }]);
+    expect(caller.send(1)).toBe(false);
+    caller.connect('10.0.0.1:9876');
+    kernel.run(30);
+    expect(caller.connects[1]).toEqual({ atMs: 22, r: 'refused' });
+    server.start();
+    caller.connect('10.0.0.1:9876');
+    kernel.run(40);
+    expect(caller.connects[2].r).toBe(true);
+  });
+
+  it('a partition drops packets both ways without closing anything', () => {
+    const { kernel, net, caller, server } = world();
+    caller.connect('10.0.0.1:9876');
+    kernel.run(10);
+    net.partition('app', 'ns');
+    caller.send(3);
+    kernel.run(5000);
+    expect(server.handled).toBe(0);
+    expect(caller.ch!.clientOpen).toBe(true);
+    net.heal('app', 'ns');
+    caller.send(4);
+    kernel.run(5010);
+    expect(caller.responses).toEqual([4]);
+  });
+
+  it('reports ALL_IDLE after the idle time without reads or writes', () => {
+    const { kernel, net, caller } = world();
+    caller.connect('10.0.0.1:9876');
+    kernel.run(10);
+    const idleAt: number[] = [];
+    net.watchIdle(caller.ch!, 'client', 120000, () => idleAt.push(kernel.nowMs));
+    kernel.run(60000);
+    caller.send(1); // a write at 60 s moves the deadline
+    kernel.run(400000);
+    expect(idleAt).toEqual([180002]);
+  });
+});

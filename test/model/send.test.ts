@@ -1,0 +1,126 @@
+// The producer's send path: the retry loop and its time budget, lastBrokerName avoidance,
+// MessageQueueSelector sends without retry, and the latency fault tables.
+
+import { describe, expect, it } from 'vitest';
+import { computeNotAvailableDuration } from '../../src/model/client.js';
+import { runScenario, type Fault, type Scenario, type ScenarioClient } from '../../src/model/scenario.js';
+import { BROKER_A, client, seedOutage } from './scenarios.js';
+
+const NS_110 = '192.168.3.110:9876';
+const FAULT_AT_MS = 300000;
+
+function cluster(clients: ScenarioClient[], faults: Fault[]): Scenario {
+  const sc = seedOutage({ separateNameServers: true, clients });
+  sc.faults = faults;
+  return sc;
+}
+
+describe('send retries and the time budget', () => {
+  const seed = 77;
+
+  it(`a default send retries on another broker after a fast failure (connection refused) (seed ${seed})`, () => {
+    const sc = cluster([client('app-order-01', '4.9.4', NS_110, { sendRatePerSec: 10 })], [{ atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'down' }]);
+    const r = runScenario(sc, { seed, untilMs: FAULT_AT_MS + 60000 });
+    const m = r.metrics.clients['app-order-01'];
+    const attempts = r.events.filter((e) => e.type === 'send-attempt-failed');
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const e of attempts) {
+      expect(e.fields.brokerName).toBe('broker-a');
+      expect(e.fields.cause).toBe(`RemotingConnectException: connect to ${BROKER_A} failed`);
+      expect(e.fields.rtMs).toBeLessThan(50);
+    }
+    // Every one of them was retried on broker-b and succeeded: the application saw nothing.
+    expect(m.failedAttempts).toBe(attempts.length);
+    expect(m.failedSends).toBe(0);
+    expect(r.events.filter((e) => e.file.endsWith('/app.log'))).toEqual([]);
+  });
+
+  it('a read timeout on a hung broker uses the whole 3000 ms: `sendDefaultImpl call timeout`, no second attempt', () => {
+    const sc = cluster([client('app-order-01', '4.8.0', NS_110, { sendRatePerSec: 5 })], [{ atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'hung' }]);
+    const r = runScenario(sc, { seed, untilMs: FAULT_AT_MS + 60000 });
+    const m = r.metrics.clients['app-order-01'];
+    const attempts = r.events.filter((e) => e.type === 'send-attempt-failed');
+    const timeouts = r.events.filter((e) => e.type === 'send-call-timeout');
+    expect(attempts.length).toBeGreaterThan(5);
+    expect(timeouts).toHaveLength(attempts.length);
+    for (const e of attempts) {
+      expect(e.fields.brokerName).toBe('broker-a');
+      expect(e.fields.rtMs).toBeGreaterThanOrEqual(3000);
+      expect(e.fields.rtMs).toBeLessThanOrEqual(3003);
+      expect(String(e.fields.cause)).toMatch(/^RemotingTimeoutException: wait response on the channel <192\.168\.3\.100:10911> timeout, \d+\(ms\)$/);
+    }
+    for (const e of timeouts) {
+      expect(e.fields.api).toBe('sendDefaultImpl');
+      expect(e.file).toBe('sim:app-order-01/app.log');
+    }
+    expect(m.sendCallTimeouts).toBe(m.failedSends);
+    expect(m.failedAttempts).toBe(m.failedSends);
+    expect(r.events.some((e) => e.type === 'send-failed')).toBe(false);
+  });
+
+  it('when every broker fails fast the send ends with `Send [3] times, still failed`, avoiding the last broker each time', () => {
+    const sc = cluster(
+      [client('app-order-01', '4.9.4', NS_110, { sendRatePerSec: 5 })],
+      [
+        { atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'down' },
+        { atMs: FAULT_AT_MS, host: 'mq-node-101', state: 'down' },
+      ],
+    );
+    const r = runScenario(sc, { seed, untilMs: FAULT_AT_MS + 20000 });
+    const failed = r.events.filter((e) => e.type === 'send-failed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const e of failed) {
+      expect(e.fields.attempts).toBe(3);
+      const sent = e.fields.brokersSent as string[];
+      expect(sent).toHaveLength(3);
+      expect(sent[1]).not.toBe(sent[0]);
+      expect(sent[2]).not.toBe(sent[1]);
+      expect(e.fields.costMs).toBeLessThan(100);
+    }
+  });
+
+  it('a MessageQueueSelector send does not retry: the first failure reaches the application', () => {
+    const sel = client('app-sel', '4.9.4', NS_110, { sendRatePerSec: 10, selector: true });
+    const dflt = client('app-default', '4.9.4', NS_110, { sendRatePerSec: 10 });
+    const r = runScenario(cluster([sel, dflt], [{ atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'down' }]), { seed, untilMs: FAULT_AT_MS + 60000 });
+    const s = r.metrics.clients['app-sel'];
+    const d = r.metrics.clients['app-default'];
+    expect(s.failedSends).toBeGreaterThan(0);
+    expect(s.failedAttempts).toBe(0);
+    expect(r.events.some((e) => e.host === 'app-sel' && e.type === 'send-attempt-failed')).toBe(false);
+    // The application gets the raw connect exception (sendSelectImpl has no "Send [N] times" wrapper).
+    const appEvents = r.events.filter((e) => e.file === 'sim:app-sel/app.log');
+    expect(appEvents.length).toBe(s.failedSends);
+    expect(appEvents.every((e) => e.type === 'connect-failed' && e.fields.addr === BROKER_A)).toBe(true);
+    // The default producer, same fault, same time: retried, no application error.
+    expect(d.failedAttempts).toBeGreaterThan(0);
+    expect(d.failedSends).toBe(0);
+  });
+});
+
+describe('latency fault tolerance (sendLatencyFaultEnable)', () => {
+  const seed = 78;
+
+  it('4.x tables: a timeout isolates the broker for 600 s; without it every send keeps trying it', () => {
+    const on = client('app-on', '4.9.4', NS_110, { sendRatePerSec: 5 }, { sendLatencyFaultEnable: true });
+    const off = client('app-off', '4.9.4', NS_110, { sendRatePerSec: 5 });
+    const r = runScenario(cluster([on, off], [{ atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'hung' }]), { seed, untilMs: FAULT_AT_MS + 100000 });
+    const mOn = r.metrics.clients['app-on'];
+    const mOff = r.metrics.clients['app-off'];
+    // Only the sends already on their way to broker-a when the first timeout came back fail.
+    expect(mOn.failedAttempts).toBeGreaterThan(0);
+    expect(mOn.failedAttempts).toBeLessThanOrEqual(20);
+    expect(mOff.failedAttempts).toBeGreaterThan(100);
+  });
+
+  it('notAvailableDuration by version', () => {
+    const t4 = { latencyMax: [50, 100, 550, 1000, 2000, 3000, 15000], notAvailable: [0, 0, 30000, 60000, 120000, 180000, 600000], isolationMs: 30000 };
+    expect(computeNotAvailableDuration(t4, 549)).toBe(0);
+    expect(computeNotAvailableDuration(t4, 550)).toBe(30000);
+    expect(computeNotAvailableDuration(t4, 3000)).toBe(180000);
+    expect(computeNotAvailableDuration(t4, t4.isolationMs)).toBe(600000);
+    const t514 = { latencyMax: [50, 100, 550, 1800, 3000, 5000, 15000], notAvailable: [0, 0, 2000, 5000, 6000, 10000, 30000], isolationMs: 10000 };
+    expect(computeNotAvailableDuration(t514, t514.isolationMs)).toBe(10000);
+    expect(computeNotAvailableDuration(t514, 2000)).toBe(5000);
+  });
+});
