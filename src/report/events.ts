@@ -135,6 +135,7 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
   } else {
     if (n === 0) out.write(p.dim('(no events match)') + '\n');
     out.write('\n' + accountingTable(timeline.accounting, o.width) + '\n');
+    out.write(eventsByTypeText(timeline.accounting, o.width));
     out.write(issuesText(timeline, p, o.width));
   }
   await buf.flush();
@@ -204,6 +205,19 @@ const FIXED_ZONE_LAYOUTS = new Set([
 function sourceZoneIsAssumed(a: SourceAccounting): boolean {
   const primary = a.layout.split('+')[0];
   return !FIXED_ZONE_LAYOUTS.has(primary);
+}
+
+/** Per source, its events by type (the table has room for the total only). */
+export function eventsByTypeText(acc: SourceAccounting[], width: number): string {
+  const lines: string[] = [];
+  for (const a of acc) {
+    const parts = Object.entries(a.events)
+      .filter(([, n]) => (n ?? 0) > 0)
+      .sort((x, y) => (y[1] ?? 0) - (x[1] ?? 0) || x[0].localeCompare(y[0]))
+      .map(([t, n]) => `${t} ${n}`);
+    if (parts.length) lines.push(wrapText(`${a.path}: ${parts.join(', ')}`, width - 2, 4));
+  }
+  return lines.length ? `events by type:\n${lines.map((l) => `  ${l.replace(/\n/g, '\n  ')}`).join('\n')}\n` : '';
 }
 
 export function accountingTable(acc: SourceAccounting[], width: number): string {

@@ -137,3 +137,12 @@ describe('the executable', () => {
     expect(events[0]).toMatchObject({ file: '-', type: 'rpc-timeout' });
   });
 });
+
+describe('closing accounting', () => {
+  it('lists each source with its events by type', async () => {
+    const r = await run(['events', join(REAL, '15-sendkernelimpl-1500ms-no-header.log'), join(REAL, '05-putmessage-in-lock-eclipse-3.2.6.log')]);
+    expect(r.stdout).toMatch(/events by type:\n/);
+    expect(r.stdout).toMatch(/15-sendkernelimpl-1500ms-no-header\.log: rpc-timeout 1, send-attempt-failed 1/);
+    expect(r.stdout).toMatch(/05-putmessage-in-lock-eclipse-3\.2\.6\.log: store-slow 8/);
+  });
+});
