@@ -201,6 +201,19 @@ const heartbeat = (g: G): EventFields => ({
 
 const diskFull = (ratio: number | null, code: number | null): EventFields => ({ ratio, code });
 
+const storeSync = (
+  status: string,
+  f: { topic?: string | null; brokerName?: string | null; queueId?: number | null; addr?: string | null; intervalMs?: number | null; behindBytes?: number | null } = {},
+): EventFields => ({
+  status,
+  topic: f.topic ?? null,
+  brokerName: f.brokerName ?? null,
+  queueId: f.queueId ?? null,
+  addr: f.addr ?? null,
+  intervalMs: f.intervalMs ?? null,
+  behindBytes: f.behindBytes ?? null,
+});
+
 // ---------------------------------------------------------------------------------------------
 // Pattern pieces
 
@@ -1637,6 +1650,165 @@ export const ENTRIES: CatalogueEntry[] = [
     fields: (g) => slow('mapped-file', g),
     samples: [
       { text: 'create mappedFile spent time(ms) 35 queue size 0 /home/rocketmq/store/commitlog/00000000001073741824 1073741824', fields: { costMs: 35, what: 'mapped-file' } },
+    ],
+  },
+  // ---- store-sync: SYNC_FLUSH / SYNC_MASTER results and master/slave replication ------------
+  {
+    id: 'store-sync/send-result',
+    type: 'store-sync',
+    keywords: ['SendResult [sendStatus=FLUSH_DISK_TIMEOUT', 'SendResult [sendStatus=FLUSH_SLAVE_TIMEOUT', 'SendResult [sendStatus=SLAVE_NOT_AVAILABLE'],
+    pattern:
+      /SendResult \[sendStatus=(?<status>FLUSH_DISK_TIMEOUT|FLUSH_SLAVE_TIMEOUT|SLAVE_NOT_AVAILABLE)\b(?:[^\]]*?messageQueue=MessageQueue \[topic=(?<topic>[^,\]]*), brokerName=(?<bn>[^,\]]*), queueId=(?<q>-?\d+)\])?/,
+    versions: 'all (printed by the application, not by RocketMQ)',
+    source: 'client/producer/SendResult (toString, logged by the application)',
+    format: 'SendResult [sendStatus=<status>, msgId=<id>, offsetMsgId=<id>, messageQueue=MessageQueue [topic=<t>, brokerName=<b>, queueId=<n>], queueOffset=<n>]',
+    fields: (g) => storeSync(g.status ?? '', { topic: str(g.topic), brokerName: str(g.bn), queueId: num(g.q) }),
+    samples: [
+      {
+        text: '2024-05-20 14:05:07.412 [order-sender-2] INFO  com.acme.order.mq.OrderPublisher - send result: SendResult [sendStatus=FLUSH_SLAVE_TIMEOUT, msgId=0A0000090C1A18B4AAC2591D5A6E0003, offsetMsgId=0A00000100002A9F00000000402A51C8, messageQueue=MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=2], queueOffset=10482]',
+        fields: { status: 'FLUSH_SLAVE_TIMEOUT', topic: 'TopicTest', brokerName: 'broker-a', queueId: 2, addr: null, intervalMs: null, behindBytes: null },
+      },
+      {
+        text: 'SendResult [sendStatus=FLUSH_DISK_TIMEOUT, msgId=C0A8010A30391B6D4EAC6B2E1F9A0000, offsetMsgId=C0A8010B00002A9F0000000000A1B2C3, messageQueue=MessageQueue [topic=order_events, brokerName=broker-b, queueId=0], queueOffset=77]',
+        fields: { status: 'FLUSH_DISK_TIMEOUT', topic: 'order_events', brokerName: 'broker-b', queueId: 0 },
+      },
+      {
+        text: 'sync send returned SendResult [sendStatus=SLAVE_NOT_AVAILABLE, msgId=0A0000090C1A18B4AAC2591D5A6E0004, offsetMsgId=0A00000100002A9F00000000402A5300, messageQueue=MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=3], queueOffset=10483, recallHandle=null]',
+        fields: { status: 'SLAVE_NOT_AVAILABLE', brokerName: 'broker-a', queueId: 3 },
+      },
+      {
+        text: 'SendResult [sendStatus=FLUSH_DISK_TIMEOUT, msgId=0A0000090C1A18B4AAC2591D5A6E0005, messageQueue=MessageQueue [topic=T, brokerName=broker-c, queueId=1], queueOffset=5]',
+        fields: { status: 'FLUSH_DISK_TIMEOUT', topic: 'T', brokerName: 'broker-c', queueId: 1 },
+      },
+    ],
+  },
+  {
+    id: 'store-sync/groupcommit-failed',
+    type: 'store-sync',
+    keywords: ['do groupcommit, wait for flush failed'],
+    pattern: /do groupcommit, wait for flush failed, topic: (?<topic>\S*)/,
+    versions: '<=4.9.0 (send path; silent from 4.9.1)',
+    versionHint: '<4.9.1',
+    source: 'store/CommitLog (handleDiskFlush)',
+    format: 'do groupcommit, wait for flush failed, topic: <topic> tags: <tags> client address: <bornHost>',
+    fields: (g) => storeSync('FLUSH_DISK_TIMEOUT', { topic: str(g.topic) }),
+    samples: [
+      {
+        text: '2020-06-11 10:21:45 ERROR SendMessageThread_5 - do groupcommit, wait for flush failed, topic: TopicTest tags: TagA client address: 10.0.0.9',
+        fields: { status: 'FLUSH_DISK_TIMEOUT', topic: 'TopicTest', brokerName: null, queueId: null, addr: null },
+      },
+    ],
+  },
+  {
+    id: 'store-sync/sync-transfer-failed',
+    type: 'store-sync',
+    keywords: ['do sync transfer other node, wait return, but failed'],
+    pattern: /do sync transfer other node, wait return, but failed, topic: (?<topic>\S*)/,
+    versions: '<=4.9.0 (send path; silent from 4.9.1)',
+    versionHint: '<4.9.1',
+    source: 'store/CommitLog (handleHA)',
+    format: 'do sync transfer other node, wait return, but failed, topic: <topic> tags: <tags> client address: <bornHost>',
+    fields: (g) => storeSync('FLUSH_SLAVE_TIMEOUT', { topic: str(g.topic) }),
+    samples: [
+      {
+        text: '2020-06-11 10:22:03 ERROR SendMessageThread_2 - do sync transfer other node, wait return, but failed, topic: TopicTest tags: TagA client address: 10.0.0.9',
+        fields: { status: 'FLUSH_SLAVE_TIMEOUT', topic: 'TopicTest', addr: null },
+      },
+      { text: 'do sync transfer other node, wait return, but failed, topic: order_events client address: app-host-1', fields: { status: 'FLUSH_SLAVE_TIMEOUT', topic: 'order_events' } },
+    ],
+  },
+  {
+    id: 'store-sync/ha-client-expired',
+    type: 'store-sync',
+    keywords: ['HAClient, housekeeping, found this connection['],
+    pattern: /HAClient, housekeeping, found this connection\[(?<a>[^\]]*)\] expired, (?<ms>-?\d+)/,
+    versions: 'all (4.x HAClient; 5.x AutoRecoverHAClient)',
+    source: 'store/ha/HAService$HAClient (4.x), store/ha/DefaultHAClient (5.x)',
+    format: 'HAClient, housekeeping, found this connection[<masterAddress>] expired, <interval> (5.x: AutoRecoverHAClient, ...)',
+    fields: (g) => storeSync('HA_CONNECTION_EXPIRED', { addr: normAddr(g.a), intervalMs: num(g.ms) }),
+    samples: [
+      {
+        text: '2024-05-20 14:06:31 WARN HAClient - HAClient, housekeeping, found this connection[10.0.0.1:10912] expired, 20011',
+        fields: { status: 'HA_CONNECTION_EXPIRED', addr: '10.0.0.1:10912', intervalMs: 20011, topic: null, behindBytes: null },
+      },
+      {
+        text: '2024-05-20 14:06:31 WARN DefaultHAClient - AutoRecoverHAClient, housekeeping, found this connection[10.0.0.1:10912] expired, 20004',
+        fields: { status: 'HA_CONNECTION_EXPIRED', addr: '10.0.0.1:10912', intervalMs: 20004 },
+      },
+    ],
+  },
+  {
+    id: 'store-sync/ha-connection-expired',
+    type: 'store-sync',
+    keywords: ['ha housekeeping, found this connection['],
+    pattern: /ha housekeeping, found this connection\[(?<a>[^\]]*)\] expired, (?<ms>-?\d+)/,
+    versions: 'all',
+    source: 'store/ha/HAConnection$ReadSocketService (5.x DefaultHAConnection)',
+    format: 'ha housekeeping, found this connection[<slaveAddress>] expired, <interval>',
+    fields: (g) => storeSync('HA_CONNECTION_EXPIRED', { addr: normAddr(g.a), intervalMs: num(g.ms) }),
+    samples: [
+      {
+        text: '2024-05-20 14:06:29 WARN ReadSocketService - ha housekeeping, found this connection[/10.0.0.2:50312] expired, 20002',
+        fields: { status: 'HA_CONNECTION_EXPIRED', addr: '10.0.0.2:50312', intervalMs: 20002 },
+      },
+    ],
+  },
+  {
+    id: 'store-sync/ha-master-not-responding',
+    type: 'store-sync',
+    keywords: ['HAClient, master not response some time'],
+    pattern: /HAClient, master not response some time, so close connection/,
+    versions: 'all (4.x HAClient; 5.x AutoRecoverHAClient)',
+    source: 'store/ha/HAService$HAClient (4.x), store/ha/DefaultHAClient (5.x)',
+    format: 'HAClient, master not response some time, so close connection (5.x: AutoRecoverHAClient, ...)',
+    fields: () => storeSync('HA_MASTER_NOT_RESPONDING'),
+    samples: [
+      { text: '2024-05-20 14:06:31 WARN HAClient - HAClient, master not response some time, so close connection', fields: { status: 'HA_MASTER_NOT_RESPONDING', addr: null, intervalMs: null } },
+      { text: 'AutoRecoverHAClient, master not response some time, so close connection', fields: { status: 'HA_MASTER_NOT_RESPONDING' } },
+    ],
+  },
+  {
+    id: 'store-sync/ha-connect-failed',
+    type: 'store-sync',
+    keywords: ['HAClient connect to master'],
+    pattern: /HAClient connect to master (?<a>\S+) failed/,
+    versions: '5.x (every 5 s while the master is unreachable; AutoSwitchHAClient in controller mode)',
+    versionHint: '>=5.0.0',
+    source: 'store/ha/DefaultHAClient',
+    format: 'HAClient connect to master {} failed',
+    fields: (g) => storeSync('HA_CONNECT_FAILED', { addr: normAddr(g.a) }),
+    samples: [
+      { text: '2024-05-20 14:06:36 WARN DefaultHAClient - HAClient connect to master 10.0.0.1:10912 failed', fields: { status: 'HA_CONNECT_FAILED', addr: '10.0.0.1:10912', intervalMs: null } },
+      { text: 'AutoSwitchHAClient connect to master 10.0.0.1:30912 failed', fields: { status: 'HA_CONNECT_FAILED', addr: '10.0.0.1:30912' } },
+      { text: 'HAClient connect to master null failed', fields: { status: 'HA_CONNECT_FAILED', addr: null } },
+    ],
+  },
+  {
+    id: 'store-sync/slave-fall-behind',
+    type: 'store-sync',
+    keywords: ['Slave fall behind master: '],
+    pattern: /Slave fall behind master: (?<n>-?\d+) bytes/,
+    versions: '4.x (master, every 60 s; with no slave attached the whole commit log counts as behind)',
+    source: 'broker/BrokerController (printMasterAndSlaveDiff)',
+    format: 'Slave fall behind master: {} bytes',
+    fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: num(g.n) }),
+    samples: [
+      { text: '2024-03-12 10:04:51 INFO BrokerControllerScheduledThread1 - Slave fall behind master: 4608671516 bytes', fields: { status: 'SLAVE_BEHIND', behindBytes: 4608671516, addr: null } },
+    ],
+  },
+  {
+    id: 'store-sync/slave-fall-behind-5x',
+    type: 'store-sync',
+    keywords: ['CommitLog: slave fall behind master '],
+    pattern: /CommitLog: slave fall behind master (?<n>-?\d+)\s*bytes/,
+    versions: '5.x (master, every 60 s, only while a slave is connected)',
+    versionHint: '>=5.0.0',
+    source: 'broker/BrokerController (printMasterAndSlaveDiff)',
+    format: 'CommitLog: slave fall behind master {}bytes',
+    fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: num(g.n) }),
+    samples: [
+      { text: '2024-05-20 14:04:17 INFO BrokerControllerScheduledThread1 - CommitLog: slave fall behind master 0bytes', fields: { status: 'SLAVE_BEHIND', behindBytes: 0 } },
+      { text: 'CommitLog: slave fall behind master 402653184bytes', fields: { behindBytes: 402653184 } },
     ],
   },
   {

@@ -74,6 +74,7 @@ export const EVENT_FIELDS: Readonly<Record<EventType, { required: readonly strin
   'disk-full': { required: ['ratio', 'code'] },
   'broker-jstack': { required: [] },
   other: { required: [] },
+  'store-sync': { required: ['status', 'topic', 'brokerName', 'queueId', 'addr', 'intervalMs', 'behindBytes'] },
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ export type EventType =
   | 'register-failed'
   | 'disk-full'
   | 'broker-jstack'
+  | 'store-sync'
   | 'other';
 
 export const EVENT_TYPES: readonly EventType[] = [
@@ -77,6 +78,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'register-failed',
   'disk-full',
   'broker-jstack',
+  'store-sync',
   'other',
 ];
 

@@ -10,6 +10,7 @@ import retrySameBroker from './retry-same-broker.js';
 import sendNoRetry from './send-no-retry.js';
 import sendTimeoutBudget from './send-timeout-budget.js';
 import staleRoute from './stale-route.js';
+import storeSync from './store-sync.js';
 import type { Rule } from './types.js';
 
 export const ALL_RULES: readonly Rule[] = [
@@ -24,6 +25,7 @@ export const ALL_RULES: readonly Rule[] = [
   retrySameBroker,
   brokerRegisterFailed,
   diskFull,
+  storeSync,
 ];
 
 export function ruleById(id: string): Rule | undefined {

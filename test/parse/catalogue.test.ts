@@ -121,6 +121,14 @@ describe('precedence', () => {
     expect(matchMessage('NETTY CLIENT PIPELINE: CLOSE channel[addr=10.0.0.1:10911, id=0a1b2c3d]')!.entry.versionHint).toBe('>=5.3.1');
     expect(matchMessage('NETTY CLIENT PIPELINE: CLOSE 10.0.0.1:10911')!.entry.versionHint).toBeUndefined();
   });
+  it('the 5.x HA client connect failure is store-sync, not a remoting connect-failed', () => {
+    expectMatch('HAClient connect to master 10.0.0.1:10912 failed', 'store-sync', { status: 'HA_CONNECT_FAILED', addr: '10.0.0.1:10912' });
+  });
+  it('a SEND_OK SendResult is not an event', () => {
+    expect(
+      matchMessage('SendResult [sendStatus=SEND_OK, msgId=0A0000090C1A18B4AAC2591D5A6E0003, offsetMsgId=0A00000100002A9F00000000402A51C8, messageQueue=MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=2], queueOffset=10482]'),
+    ).toBeNull();
+  });
   it('marks entries whose cause comes from the next lines', () => {
     expect(matchMessage('updateTopicRouteInfoFromNameServer Exception')!.entry.causeFromNext).toBe(true);
     expect(matchMessage('sendKernelImpl exception, resend at once, InvokeID: 1, RT: 2ms, Broker: MessageQueue [topic=T, brokerName=b, queueId=0]')!.entry.causeFromNext).toBe(true);
@@ -329,7 +337,6 @@ describe('lines that are not catalogue messages', () => {
     'eventCloseChannel: the channel[null] has been removed from the channel table before',
     'NETTY CLIENT PIPELINE: exceptionCaught exception.',
     'NETTY SERVER PIPELINE: exceptionCaught exception.',
-    'HAClient connect to master 10.0.0.1:10912 failed',
     'Unable to connect to Redis at cache-1 failed',
     'unregisterBroker, remove from brokerLiveTable Failed, 10.0.0.1:10911',
     'join thread NettyEventExecutor eclipse time(ms) 2 90000',
