@@ -6,7 +6,9 @@
 //   - floor:  a plain Node line count over the same files (1 MiB reads, '\n' counted with
 //             indexOf, gunzip for .gz), i.e. the cost of just reading the bytes in Node;
 //   - each command of COMMANDS below (rmq-diag events --json, rmq-diag analyze --json);
-//   - lnav, headless, when it is on PATH.
+//   - lnav, headless, when it is on PATH;
+// and then runs scripts/bench-tui.mjs (the TUI's first screen and per-key redraw on a synthetic
+// 1M-event timeline) unless --json is given or --only leaves tui out.
 // It prints, per tool, wall-clock seconds (process start to exit), MB/s, peak RSS, the ratios
 // events/floor and analyze/events, and the targets. --json writes the figures as JSON to stdout (the table then goes
 // to stderr).
@@ -16,7 +18,8 @@
 //   --seed N          generator seed (default 1)
 //   --hosts N         host folders in the set (default 4)
 //   --runs N          timed runs per tool (default 3; figures are min and median). 0 = generate only
-//   --only LIST       only these tools, comma-separated: floor, lnav, or a command name (events, analyze)
+//   --only LIST       only these tools, comma-separated: floor, lnav, a command name (events, analyze),
+//                     or tui (the TUI's redraw times, scripts/bench-tui.mjs; no data set needed)
 //   --keep            keep the generated set for the next run (the default)
 //   --no-keep         delete the set after the run
 //   --clean           delete every generated set and exit
@@ -165,7 +168,7 @@ function parseArgs(argv) {
   } catch (e) {
     usage(e.message);
   }
-  const known = ['floor', 'lnav', ...COMMANDS.map((c) => c.name)];
+  const known = ['floor', 'lnav', 'tui', ...COMMANDS.map((c) => c.name)];
   for (const t of o.only ?? []) if (!known.includes(t)) usage(`--only: unknown tool ${t} (known: ${known.join(', ')})`);
   return o;
 }
@@ -174,6 +177,20 @@ const opts = parseArgs(process.argv.slice(2));
 const out = opts.json ? process.stderr : process.stdout; // the table
 const log = (s) => process.stderr.write(`${s}\n`); // progress
 const wants = (name) => opts.only === null || opts.only.includes(name);
+
+// The TUI's figures (scripts/bench-tui.mjs): a synthetic 1M-event timeline, no files. Run at the
+// end of the table (not with --json, whose stdout is one JSON document).
+const TUI_BENCH = path.join(ROOT, 'scripts', 'bench-tui.mjs');
+function benchTui() {
+  if (!wants('tui') || opts.json || opts.clean) return;
+  out.write('\n');
+  const r = spawnSync(process.execPath, [TUI_BENCH], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) log(`bench: ${path.relative(ROOT, TUI_BENCH)} exited with ${r.signal ?? r.status}`);
+}
+if (opts.only && opts.only.every((t) => t === 'tui')) {
+  benchTui();
+  process.exit(0);
+}
 
 if (opts.clean) {
   fs.rmSync(opts.dir, { recursive: true, force: true });
@@ -518,3 +535,5 @@ if (!opts.keep) {
   fs.rmSync(setDir, { recursive: true, force: true });
   log(`bench: deleted ${setDir}`);
 }
+
+if (opts.runs > 0) benchTui();

@@ -14,6 +14,7 @@ import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, withInputOptions, zoneArg, type InputArgs } from './common.js';
 import { progressOn } from './progress.js';
 import { exitWith, inputExitCode, type CliIo, type CommandResult } from './result.js';
+import { openTui } from './tui.js';
 
 export const FORMATS = ['text', 'json', 'markdown'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -27,6 +28,7 @@ interface AnalyzeArgs extends InputArgs {
   'skip-rule': string[];
   set: string[];
   verbose: boolean;
+  tui: boolean;
 }
 
 /** `--json` is `--format json`; both given and different is a usage error. */
@@ -120,11 +122,13 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
           requiresArg: true,
         })
         .option('verbose', { alias: 'v', describe: 'also the per-file accounting table', type: 'boolean', default: false })
+        .option('tui', { describe: 'open the findings and the timeline in the terminal UI instead (same as rmq-diag tui)', type: 'boolean', default: false })
         .example('$0 analyze incident/', 'findings for every host under incident/')
         .example('$0 analyze incident/ --severity error', 'exit code 1 only for error or critical findings')
         .example('$0 analyze incident/ --no-rule broker-busy --set waitTimeMillsInSendQueue=500', 'skip a rule, change a setting')
         .example('$0 analyze incident/ --format markdown > postmortem.md', 'a postmortem draft')
-        .example('$0 analyze incident/ --json | jq .findings', 'JSON for scripts') as unknown as Argv<AnalyzeArgs>,
+        .example('$0 analyze incident/ --json | jq .findings', 'JSON for scripts')
+        .example('$0 analyze incident/ --tui', 'the same findings in the terminal UI') as unknown as Argv<AnalyzeArgs>,
     handler: async (args: ArgumentsCamelCase<AnalyzeArgs>) => {
       // Arguments first: a typo must not cost a read of a large incident.
       const format = formatArg(args.json, args.format);
@@ -137,6 +141,12 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
       } catch (e) {
         if (e instanceof SettingError) throw new UsageError(e.message);
         throw e;
+      }
+      if (args.tui) {
+        // The report options choose what is printed; the TUI shows everything.
+        if (args.json || args.format !== undefined) throw new UsageError('--tui and --format/--json disagree: the TUI is the report');
+        exitWith(result, await openTui(args, io, enabled, changed, true));
+        return;
       }
       const opts = buildOptionsFrom(args);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;

@@ -9,7 +9,9 @@ import type { Rule } from '../rules/types.js';
 import { TimeArgError } from '../timeline/time-args.js';
 import { analyzeCommand } from './analyze.js';
 import { eventsCommand } from './events.js';
+import { replayCommand } from './replay.js';
 import { rulesCommand } from './rules.js';
+import { tuiCommand } from './tui.js';
 import { STDIN_ARG, processIo, type CliIo, type CommandResult } from './result.js';
 
 const require = createRequire(import.meta.url);
@@ -45,14 +47,16 @@ export async function main(argv: string[], io: CliIo = processIo(), deps: MainDe
     .command(eventsCommand(result, io))
     .command(analyzeCommand(result, io, rules))
     .command(rulesCommand(result, io, rules))
-    .demandCommand(1, 'name a command: events, analyze, rules')
+    .command(replayCommand(result, io))
+    .command(tuiCommand(result, io, rules))
+    .demandCommand(1, 'name a command: events, analyze, rules, replay, tui')
     .strict()
     .recommendCommands()
     .help()
     .alias('help', 'h')
     .version(pkg.version)
     .wrap(Math.min(100, io.stdout.columns || 100))
-    .epilogue('Exit codes: 0 clean, 1 findings at or above --severity, 2 usage or input error.\nDocs: README.md, docs/analyze.md, docs/json.md, docs/events.md')
+    .epilogue('Exit codes: 0 clean, 1 findings at or above --severity (replay: not reproduced), 2 usage or input error.\nDocs: README.md, docs/analyze.md, docs/replay.md, docs/json.md, docs/events.md, docs/tui.md')
     .exitProcess(false)
     .fail((msg, err) => {
       if (err) throw err;

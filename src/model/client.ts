@@ -55,6 +55,8 @@ export interface ClientConfig {
   selector: boolean;
   /** First application send, ms after the client starts. */
   sendStartMs: number;
+  /** Application sends at these model times (ascending) instead of Poisson arrivals: a replayed trace. */
+  sendTimesMs?: readonly number[];
   pid: number;
   settings: ClientSettings;
 }
@@ -218,7 +220,8 @@ export class Client extends Process {
     this.publishInfo.set(DEFAULT_TOPIC, { queues: [], index: 0 });
     this.every(this.s.pollNameServerIntervalMs, 10, () => this.sched.submit('route', () => this.pollRoutes()));
     this.every(this.s.heartbeatBrokerIntervalMs, 1000, () => this.sched.submit('heartbeat', () => this.cleanAndHeartbeat()));
-    if (c.sendRatePerSec > 0) this.after(c.sendStartMs, () => this.nextArrival(), Priority.app);
+    if (c.sendTimesMs !== undefined) this.nextTraced(0);
+    else if (c.sendRatePerSec > 0) this.after(c.sendStartMs, () => this.nextArrival(), Priority.app);
   }
 
   protected onKilled(): void {
@@ -229,6 +232,19 @@ export class Client extends Process {
     this.publishInfo = new Map();
     this.routeInFlight = new Map();
     this.faultItems = new Map();
+  }
+
+  /** The next traced send at or after now (a client that restarts skips what it missed). */
+  private nextTraced(from: number): void {
+    const times = this.config.sendTimesMs!;
+    let i = from;
+    while (i < times.length && times[i] < this.nowMs) i++;
+    if (i >= times.length) return;
+    const next = (): void => {
+      spawn(this.send());
+      this.nextTraced(i + 1);
+    };
+    this.after(times[i] - this.nowMs, next, Priority.app);
   }
 
   private nextArrival(): void {

@@ -23,6 +23,8 @@ export interface ScenarioNameServer {
   serverChannelMaxIdleTimeSeconds?: number;
   scanNotActiveBrokerIntervalMs?: number;
   brokerChannelExpiredTimeMs?: number;
+  /** When the NameServer starts, model ms (default 0). */
+  startAtMs?: number;
 }
 
 export interface ScenarioBroker {
@@ -43,6 +45,8 @@ export interface ScenarioBroker {
   registerNameServerPeriodMs?: number;
   registerBrokerTimeoutMills?: number;
   service?: ServiceTime;
+  /** When the broker starts (and registers), model ms (default 100). */
+  startAtMs?: number;
 }
 
 export interface ScenarioTopic {
@@ -71,6 +75,8 @@ export interface ScenarioClient {
   startAtMs?: number;
   /** First send, ms after the start (default 1000). */
   sendStartMs?: number;
+  /** Send at these model times (a trace of the application's sends) instead of Poisson arrivals at sendRatePerSec. */
+  sendTimesMs?: number[];
   settings?: ClientSettings;
 }
 
@@ -255,6 +261,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
         sendRatePerSec: c.sendRatePerSec,
         selector: c.selector ?? false,
         sendStartMs: c.sendStartMs ?? 1000,
+        sendTimesMs: c.sendTimesMs ? [...c.sendTimesMs].sort((a, b) => a - b) : undefined,
         pid: 20000 + i * 7,
         settings: c.settings ?? {},
       },
@@ -267,8 +274,19 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
   });
 
   // Boot: NameServers first, then brokers (they register at once), then clients.
-  for (const ns of nameServers) kernel.schedule(0, Priority.process, () => ns.start());
-  for (const b of brokers.values()) kernel.schedule(100, Priority.process, () => b.start());
+  // A start time (startAtMs) sets the phase of the process's timers; a fault may have booted it first.
+  scenario.nameServers.forEach((n, i) => {
+    const ns = nameServers[i];
+    kernel.schedule(n.startAtMs ?? 0, Priority.process, () => {
+      if (!ns.alive) ns.start();
+    });
+  });
+  for (const b of scenario.brokers) {
+    const broker = brokers.get(b.name)!;
+    kernel.schedule(b.startAtMs ?? 100, Priority.process, () => {
+      if (!broker.alive) broker.start();
+    });
+  }
   scenario.clients.forEach((c, i) => {
     const at = c.startAtMs ?? 1000 + ((i * 97) % 1000);
     kernel.schedule(at, Priority.process, () => clients[i].start());

@@ -1,0 +1,199 @@
+// `rmq-diag replay`: infers a scenario from logs (or reads a scenario file), runs it in the cluster
+// model, compares the simulated milestones with the observed ones, and answers what-if questions.
+// Exit codes: 0 reproduced (or a scenario file without observations), 1 not reproduced, 2 usage or input error.
+
+import { writeFileSync } from 'node:fs';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { UsageError } from '../ingest/sources.js';
+import { AssertionError } from '../model/index.js';
+import { parseZone } from '../parse/time.js';
+import { BufferedOut } from '../report/buffered.js';
+import { paletteFor } from '../report/escape.js';
+import { emitLogs } from '../replay/emit.js';
+import { prettyJson, ScenarioError, scenarioFileJson } from '../replay/file.js';
+import { checkInferred, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
+import { renderReplayJson, renderReplayText } from '../replay/report.js';
+import { replay } from '../replay/run.js';
+import type { ReplayInput } from '../replay/types.js';
+import { parseAssignments, WHAT_IF_KEYS, WhatIfError, type Variant } from '../replay/whatif.js';
+import { parseTimeArg, TimeArgError } from '../timeline/time-args.js';
+import { dominantZone } from '../timeline/zone-out.js';
+import { buildOptionsFrom, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { progressOn } from './progress.js';
+import { exitWith, STDIN_ARG, type CliIo, type CommandResult } from './result.js';
+
+interface ReplayArgs extends InputArgs {
+  seed: number;
+  until?: string;
+  set: string[];
+  'what-if': string[];
+  runs: number;
+  json: boolean;
+  'save-scenario'?: string;
+  'emit-logs'?: string;
+  verbose: boolean;
+}
+
+/** `--until`: a time (ISO, date-time or time of day in the output zone) or a run length (`90s`, `25m`, `1h`, `1500000ms`). */
+export function untilArg(value: string, startEpochMs: number, zoneName: string): number {
+  const d = /^(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)$/i.exec(value.trim());
+  if (d) {
+    const unit = d[2].toLowerCase();
+    const ms = Number(d[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3600000 : 60000);
+    if (ms <= 0) throw new UsageError(`--until ${value}: the run must last longer than 0`);
+    return Math.round(ms);
+  }
+  let at: number;
+  try {
+    at = parseTimeArg(value, parseZone(zoneName), startEpochMs);
+  } catch (e) {
+    if (e instanceof TimeArgError) throw new UsageError(`--until ${value}: ${e.message}`);
+    throw e;
+  }
+  if (!Number.isFinite(at)) throw new UsageError(`--until ${value}: expected a time (14:55, 2020-12-22T14:55:00+08:00) or a run length (25m)`);
+  if (at <= startEpochMs) throw new UsageError(`--until ${value}: before the start of the run`);
+  return at - startEpochMs;
+}
+
+function variantsFrom(set: string[], whatIf: string[]): Variant[] {
+  const out: Variant[] = [];
+  try {
+    if (set.length) {
+      const assignments = set.flatMap((s) => parseAssignments(s, '--set'));
+      out.push({ label: set.join(','), assignments });
+    }
+    for (const w of whatIf) out.push({ label: w, assignments: parseAssignments(w, '--what-if') });
+  } catch (e) {
+    if (e instanceof WhatIfError) throw new UsageError(e.message);
+    throw e;
+  }
+  return out;
+}
+
+export function replayCommand(result: CommandResult, io: CliIo): CommandModule<object, ReplayArgs> {
+  return {
+    command: 'replay [paths..]',
+    describe: 'replay the incident in a simulated cluster, compare it with the logs, and answer what-if questions',
+    builder: (y: Argv) =>
+      withInputOptions(y)
+        .positional('paths', {
+          describe: 'log files, folders, globs (a scenario is inferred from them), or one scenario file (.json)',
+          type: 'string',
+          array: true,
+          default: [] as string[],
+        })
+        .option('seed', { describe: 'seed of the run (the model’s only randomness)', type: 'number', default: 1, requiresArg: true })
+        .option('until', {
+          describe: 'end of the run: a time (14:55, ISO) or a length from the run’s start (25m, 1500s); default: end of the logs plus 1 min',
+          type: 'string',
+          requiresArg: true,
+        })
+        .option('set', {
+          describe: 'what-if: KEY=VALUE (repeatable; all together form one variant); prefix a client, broker or NameServer to limit it: app-1.clientVersion=4.9.4',
+          type: 'string',
+          array: true,
+          nargs: 1,
+          default: [] as string[],
+          requiresArg: true,
+        })
+        .option('what-if', {
+          describe: "what-if: one variant 'k=v,k2=v2' (repeatable: one variant each)",
+          type: 'string',
+          array: true,
+          nargs: 1,
+          default: [] as string[],
+          requiresArg: true,
+        })
+        .option('runs', {
+          describe: 'also run every variant with N seeds (from --seed), NameServer bindings drawn per seed: p50 / p95',
+          type: 'number',
+          default: 0,
+          requiresArg: true,
+        })
+        .option('json', { describe: 'one JSON document (docs/replay.md)', type: 'boolean', default: false })
+        .option('save-scenario', { describe: 'write the scenario (with provenance and observations) to FILE, to edit and replay', type: 'string', requiresArg: true })
+        .option('emit-logs', { describe: 'write the simulated logs as DIR/<host>/<file> (rmq-diag analyze DIR reads them)', type: 'string', requiresArg: true })
+        .option('verbose', { alias: 'v', describe: 'list every default and where every inferred value came from', type: 'boolean', default: false })
+        .example('$0 replay incident/', 'infer a scenario, replay it, compare the milestones')
+        .example('$0 replay incident/ --set clientCloseSocketIfTimeout=true', 'what if the clients closed a timed-out channel')
+        .example("$0 replay incident/ --what-if clientVersion=4.9.4 --what-if 'namesrvOnOwnHosts=true' --runs 20", 'two variants, 20 seeds each')
+        .example('$0 replay incident/ --save-scenario s.json && $0 replay s.json', 'save the scenario, edit it, replay it')
+        .example('$0 replay incident/ --emit-logs sim/ && $0 analyze sim/', 'the simulated logs, read back')
+        .epilogue(`what-if keys: ${Object.keys(WHAT_IF_KEYS).join(', ')} (docs/replay.md)`) as unknown as Argv<ReplayArgs>,
+    handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
+      // Arguments first: a typo must not cost a read of a large incident.
+      if (!Number.isInteger(args.seed) || args.seed < 0 || args.seed > 0xffffffff) throw new UsageError('--seed must be a whole number from 0 to 4294967295');
+      if (!Number.isInteger(args.runs) || args.runs < 0 || args.runs > 1000) throw new UsageError('--runs must be a whole number from 0 to 1000');
+      const variants = variantsFrom(args.set, args['what-if']);
+      const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
+      const paths = args.paths.filter((p) => p !== STDIN_ARG);
+
+      let input: ReplayInput;
+      try {
+        const file = paths.length === args.paths.length ? scenarioArg(paths) : null;
+        if (file) {
+          input = loadScenarioFile(file.path, file.json);
+          if (tzOut) input.zone = tzOut.name;
+        } else {
+          const opts = buildOptionsFrom(args);
+          const progress = progressOn(io.stderr, args.progress);
+          const { input: inferred, timeline } = await inferFromLogs(
+            { ...opts, onProgress: (d, t) => progress.update(d, t) },
+            (t) => (tzOut ?? dominantZone(t.accounting, t.defaultZone)).name,
+            args.paths.map((p) => (p === STDIN_ARG ? '-' : p)).join(' '),
+          );
+          progress.clear();
+          for (const i of timeline.issues) io.stderr.write(`note: ${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}\n`);
+          const read = timeline.accounting.reduce((n, x) => n + x.lines, 0);
+          if (timeline.sources.length === 0 || (read === 0 && timeline.issues.length > 0)) {
+            io.stderr.write('rmq-diag: nothing could be read\n');
+            return exitWith(result, 2);
+          }
+          const problem = checkInferred(inferred);
+          if (problem) throw new UsageError(problem);
+          input = inferred;
+        }
+      } catch (e) {
+        if (e instanceof ScenarioError) throw new UsageError(e.message);
+        throw e;
+      }
+      const untilMs = args.until !== undefined ? untilArg(args.until, input.scenario.startEpochMs, input.zone) : undefined;
+      if (untilMs !== undefined) input.untilMs = untilMs;
+
+      let report;
+      try {
+        report = replay(input, { seed: args.seed, untilMs, variants, runs: args.runs, keepLines: args['emit-logs'] !== undefined });
+      } catch (e) {
+        if (e instanceof WhatIfError) throw new UsageError(e.message);
+        if (e instanceof AssertionError) throw new UsageError(`the scenario cannot run: ${e.message}`);
+        throw e;
+      }
+      let saved: string | null = null;
+      if (args['save-scenario'] !== undefined) {
+        saved = args['save-scenario'];
+        try {
+          writeFileSync(saved, prettyJson(scenarioFileJson(input)) + '\n');
+        } catch (e) {
+          throw new UsageError(`--save-scenario ${saved}: ${(e as Error).message}`);
+        }
+      }
+      let emitted: { dir: string; files: number } | null = null;
+      if (args['emit-logs'] !== undefined) {
+        const dir = args['emit-logs'];
+        try {
+          emitted = { dir, files: emitLogs(report.run, dir) };
+        } catch (e) {
+          throw new UsageError(`--emit-logs ${dir}: ${(e as Error).message}`);
+        }
+      }
+      const out = io.stdout;
+      const text = args.json
+        ? renderReplayJson(report, { emitted, saved })
+        : renderReplayText(report, { palette: paletteFor(out, io.env), verbose: args.verbose, emitted, saved });
+      const buf = new BufferedOut(out);
+      buf.push(text);
+      await buf.flush();
+      exitWith(result, report.verdict === 'not-reproduced' ? 1 : 0);
+    },
+  };
+}

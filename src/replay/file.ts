@@ -1,0 +1,502 @@
+// The scenario file (docs/replay.md): a JSON document holding the scenario to run, the observed
+// milestones it is compared with, where every inferred value came from and which values are defaults.
+// `replay PATHS --save-scenario s.json` writes one; `replay s.json` reads it back. A bare scenario
+// (an object with nameServers, brokers, clients) is accepted too. Every problem is one line naming
+// the field: `scenario.clients[1].namesrvAddrList: expected an array of addresses`.
+
+import { formatIso, parseZone, ZoneError } from '../parse/time.js';
+import type { Scenario } from '../model/index.js';
+import { MILESTONE_NAMES, type BusyFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from './types.js';
+
+export const SCENARIO_FILE_VERSION = 1;
+
+export class ScenarioError extends Error {}
+
+type Json = unknown;
+type Obj = Record<string, Json>;
+
+const isObj = (v: Json): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const ADDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}):(\d{1,5})$/;
+const IP = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+const VERSION = /^(\d+)\.(\d+)\.(\d+)$/;
+
+function fail(path: string, msg: string): never {
+  throw new ScenarioError(`${path}: ${msg}`);
+}
+
+function isAddr(v: Json): v is string {
+  if (typeof v !== 'string') return false;
+  const m = ADDR.exec(v);
+  return m !== null && [1, 2, 3, 4].every((i) => Number(m[i]) <= 255) && Number(m[5]) > 0 && Number(m[5]) < 65536;
+}
+
+function versionAtLeast430(v: string): boolean {
+  const m = VERSION.exec(v)!;
+  const n = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return n[0] > 4 || (n[0] === 4 && n[1] >= 3);
+}
+
+/** Reads the fields of one object, checking types and that no unknown field is left. */
+class Fields {
+  private readonly seen = new Set<string>();
+  constructor(
+    readonly o: Obj,
+    readonly path: string,
+  ) {}
+
+  private get(key: string): Json {
+    this.seen.add(key);
+    return this.o[key];
+  }
+
+  has(key: string): boolean {
+    return this.o[key] !== undefined;
+  }
+
+  str(key: string, required: boolean, what = 'a non-empty string'): string | undefined {
+    const v = this.get(key);
+    if (v === undefined && !required) return undefined;
+    if (typeof v !== 'string' || v.trim() === '') fail(`${this.path}.${key}`, `expected ${what}`);
+    return v;
+  }
+
+  num(key: string, required: boolean, opts: { min?: number; int?: boolean; what?: string } = {}): number | undefined {
+    const v = this.get(key);
+    if (v === undefined && !required) return undefined;
+    const what = opts.what ?? `${opts.int ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` >= ${opts.min}` : ''}`;
+    if (typeof v !== 'number' || !Number.isFinite(v) || (opts.int && !Number.isInteger(v)) || (opts.min !== undefined && v < opts.min)) {
+      fail(`${this.path}.${key}`, `expected ${what}`);
+    }
+    return v;
+  }
+
+  bool(key: string): boolean | undefined {
+    const v = this.get(key);
+    if (v === undefined) return undefined;
+    if (typeof v !== 'boolean') fail(`${this.path}.${key}`, 'expected true or false');
+    return v;
+  }
+
+  addr(key: string, required: boolean): string | undefined {
+    const v = this.get(key);
+    if (v === undefined && !required) return undefined;
+    if (!isAddr(v)) fail(`${this.path}.${key}`, 'expected an address ip:port');
+    return v;
+  }
+
+  addrs(key: string): string[] | undefined {
+    const v = this.get(key);
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || v.length === 0 || !v.every(isAddr)) fail(`${this.path}.${key}`, 'expected an array of addresses');
+    return v as string[];
+  }
+
+  version(key: string, required: boolean): string | undefined {
+    const v = this.str(key, required, 'a version like 4.9.4');
+    if (v === undefined) return undefined;
+    if (!VERSION.test(v)) fail(`${this.path}.${key}`, 'expected a version like 4.9.4');
+    if (!versionAtLeast430(v)) fail(`${this.path}.${key}`, `versions before 4.3.0 are not modelled (got ${v})`);
+    return v;
+  }
+
+  oneOf<T extends string>(key: string, values: readonly T[]): T | undefined {
+    const v = this.get(key);
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) fail(`${this.path}.${key}`, `expected one of ${values.join(', ')}`);
+    return v as T;
+  }
+
+  obj(key: string, required: boolean): Fields | undefined {
+    const v = this.get(key);
+    if (v === undefined && !required) return undefined;
+    if (!isObj(v)) fail(`${this.path}.${key}`, 'expected an object');
+    return new Fields(v, `${this.path}.${key}`);
+  }
+
+  arr(key: string, required: boolean, what: string): Json[] | undefined {
+    const v = this.get(key);
+    if (v === undefined && !required) return undefined;
+    if (!Array.isArray(v)) fail(`${this.path}.${key}`, `expected an array of ${what}`);
+    return v;
+  }
+
+  any(key: string): Json {
+    return this.get(key);
+  }
+
+  /** Unknown fields are mistakes (a misspelt setting would silently take its default). */
+  done(): void {
+    for (const k of Object.keys(this.o)) if (!this.seen.has(k)) fail(`${this.path}.${k}`, 'unknown field');
+  }
+}
+
+function eachObj(list: Json[], path: string, fn: (f: Fields, i: number) => void): void {
+  list.forEach((v, i) => {
+    if (!isObj(v)) fail(`${path}[${i}]`, 'expected an object');
+    const f = new Fields(v, `${path}[${i}]`);
+    fn(f, i);
+    f.done();
+  });
+}
+
+const CLIENT_SETTINGS: Record<string, 'ms' | 'int' | 'bool' | 'seconds'> = {
+  pollNameServerIntervalMs: 'ms',
+  heartbeatBrokerIntervalMs: 'ms',
+  mqClientApiTimeoutMs: 'ms',
+  sendMsgTimeoutMs: 'ms',
+  retryTimesWhenSendFailed: 'int',
+  sendLatencyFaultEnable: 'bool',
+  connectTimeoutMs: 'ms',
+  clientChannelMaxIdleTimeSeconds: 'seconds',
+  clientCloseSocketIfTimeout: 'bool',
+};
+
+/** Checks a scenario object; returns it typed, or throws ScenarioError naming the first bad field. */
+export function validateScenario(v: Json, path = 'scenario'): Scenario {
+  if (!isObj(v)) fail(path, 'expected an object');
+  const f = new Fields(v, path);
+  f.str('name', false);
+  f.num('startEpochMs', true, { min: 0, what: 'epoch milliseconds (a number)' });
+  const zone = f.str('zone', false, 'a zone like +08:00');
+  if (zone !== undefined) {
+    try {
+      parseZone(zone);
+    } catch (e) {
+      if (e instanceof ZoneError) fail(`${path}.zone`, e.message);
+      throw e;
+    }
+  }
+  f.version('serverVersion', false);
+  f.num('latencyMs', false, { min: 0 });
+  f.bool('autoCreateTopicEnable');
+
+  const hostIp = new Map<string, { ip: string; at: string }>();
+  const place = (host: string, ip: string, at: string) => {
+    const prev = hostIp.get(host);
+    if (prev && prev.ip !== ip) fail(at, `host ${host} already has the address ${prev.ip} (${prev.at}); one host has one IP`);
+    if (!prev) hostIp.set(host, { ip, at });
+  };
+  const ipOf = (addr: string) => addr.slice(0, addr.lastIndexOf(':'));
+
+  const nsList = f.arr('nameServers', true, 'NameServers')!;
+  if (nsList.length === 0) fail(`${path}.nameServers`, 'expected an array of NameServers (at least one)');
+  const nsAddrs = new Set<string>();
+  eachObj(nsList, `${path}.nameServers`, (n, i) => {
+    const addr = n.addr('addr', true)!;
+    if (nsAddrs.has(addr)) fail(`${path}.nameServers[${i}].addr`, `${addr} is listed twice`);
+    nsAddrs.add(addr);
+    const host = n.str('host', true)!;
+    place(host, ipOf(addr), `${path}.nameServers[${i}].host`);
+    n.version('version', false);
+    n.num('serverChannelMaxIdleTimeSeconds', false, { min: 1 });
+    n.num('scanNotActiveBrokerIntervalMs', false, { min: 1 });
+    n.num('brokerChannelExpiredTimeMs', false, { min: 1 });
+    n.num('startAtMs', false, { min: 0 });
+  });
+
+  const brokerList = f.arr('brokers', true, 'brokers')!;
+  if (brokerList.length === 0) fail(`${path}.brokers`, 'expected an array of brokers (at least one)');
+  const brokerNames = new Set<string>();
+  const brokerAddrs = new Set<string>();
+  eachObj(brokerList, `${path}.brokers`, (b, i) => {
+    const p = `${path}.brokers[${i}]`;
+    const name = b.str('name', true)!;
+    if (brokerNames.has(name)) fail(`${p}.name`, `broker ${name} is defined twice`);
+    brokerNames.add(name);
+    const addr = b.addr('addr', true)!;
+    if (brokerAddrs.has(addr) || nsAddrs.has(addr)) fail(`${p}.addr`, `${addr} is used twice`);
+    brokerAddrs.add(addr);
+    const host = b.str('host', true)!;
+    place(host, ipOf(addr), `${p}.host`);
+    b.oneOf('role', ['master', 'slave'] as const);
+    b.str('cluster', false);
+    b.version('version', false);
+    const ns = b.addrs('namesrvAddrs');
+    ns?.forEach((a, k) => nsAddrs.has(a) || fail(`${p}.namesrvAddrs[${k}]`, `${a} is not one of scenario.nameServers`));
+    b.num('cores', false, { min: 1, int: true });
+    b.num('sendMessageThreadPoolNums', false, { min: 1, int: true });
+    b.num('sendThreadPoolQueueCapacity', false, { min: 1, int: true });
+    b.num('waitTimeMillsInSendQueue', false, { min: 1 });
+    b.num('osPageCacheBusyTimeOutMills', false, { min: 1 });
+    b.num('registerNameServerPeriodMs', false, { min: 1 });
+    b.num('registerBrokerTimeoutMills', false, { min: 1 });
+    b.num('startAtMs', false, { min: 0 });
+    const svc = b.obj('service', false);
+    if (svc) {
+      svc.num('meanMs', true, { min: 0 });
+      svc.num('sdMs', true, { min: 0 });
+      svc.done();
+    }
+  });
+
+  const topicList = f.arr('topics', true, 'topics')!;
+  const topicNames = new Set<string>(['TBW102']);
+  eachObj(topicList, `${path}.topics`, (t, i) => {
+    topicNames.add(t.str('name', true)!);
+    t.num('queues', false, { min: 1, int: true });
+    const on = t.any('brokers');
+    if (on !== undefined) {
+      if (!Array.isArray(on) || on.length === 0 || !on.every((x) => typeof x === 'string')) fail(`${path}.topics[${i}].brokers`, 'expected an array of broker names');
+      (on as string[]).forEach((n, k) => brokerNames.has(n) || fail(`${path}.topics[${i}].brokers[${k}]`, `unknown broker ${n}`));
+    }
+  });
+
+  const clientList = f.arr('clients', true, 'clients')!;
+  const clientHosts = new Set<string>();
+  eachObj(clientList, `${path}.clients`, (c, i) => {
+    const p = `${path}.clients[${i}]`;
+    const host = c.str('host', true)!;
+    if (clientHosts.has(host)) fail(`${p}.host`, `client ${host} is defined twice (one client per host)`);
+    clientHosts.add(host);
+    const ip = c.str('ip', false, 'an IPv4 address');
+    if (ip !== undefined) {
+      if (!IP.test(ip)) fail(`${p}.ip`, 'expected an IPv4 address');
+      place(host, ip, `${p}.ip`);
+    }
+    c.version('version', true);
+    const list = c.addrs('namesrvAddrList');
+    list?.forEach((a, k) => nsAddrs.has(a) || fail(`${p}.namesrvAddrList[${k}]`, `${a} is not one of scenario.nameServers`));
+    const bound = c.str('namesrv', false, "an address from namesrvAddrList or 'random'");
+    if (bound !== undefined && bound !== 'random') {
+      if (!isAddr(bound)) fail(`${p}.namesrv`, "expected an address from namesrvAddrList or 'random'");
+      if (!(list ?? [...nsAddrs]).includes(bound)) fail(`${p}.namesrv`, `${bound} is not in the client's NameServer list`);
+    }
+    c.str('group', false);
+    const topic = c.str('topic', true)!;
+    if (!topicNames.has(topic)) fail(`${p}.topic`, `topic ${topic} is not in scenario.topics`);
+    c.num('sendRatePerSec', true, { min: 0 });
+    c.bool('selector');
+    c.num('startAtMs', false, { min: 0 });
+    c.num('sendStartMs', false, { min: 0 });
+    const times = c.any('sendTimesMs');
+    if (times !== undefined && (!Array.isArray(times) || !times.every((t) => typeof t === 'number' && Number.isFinite(t) && t >= 0))) {
+      fail(`${p}.sendTimesMs`, 'expected an array of model times (ms >= 0)');
+    }
+    const s = c.obj('settings', false);
+    if (s) {
+      for (const [key, kind] of Object.entries(CLIENT_SETTINGS)) {
+        if (kind === 'bool') s.bool(key);
+        else s.num(key, false, { min: kind === 'int' ? 0 : 1, int: kind === 'int' });
+      }
+      s.done();
+    }
+  });
+
+  const faults = f.arr('faults', false, 'faults');
+  const hosts = new Set<string>(hostIp.keys());
+  for (const h of clientHosts) hosts.add(h);
+  if (faults) {
+    eachObj(faults, `${path}.faults`, (x, i) => {
+      const p = `${path}.faults[${i}]`;
+      x.num('atMs', true, { min: 0 });
+      const knownHost = (key: string, v: string) => hosts.has(v) || fail(`${p}.${key}`, `unknown host ${v}`);
+      const knownBroker = (v: string) => brokerNames.has(v) || fail(`${p}.broker`, `unknown broker ${v}`);
+      if (x.has('state')) {
+        knownHost('host', x.str('host', true)!);
+        x.oneOf('state', ['hung', 'up', 'down', 'reboot'] as const);
+        const boot = x.obj('boot', false);
+        if (boot) {
+          boot.num('namesrvMs', false, { min: 0 });
+          boot.num('brokerMs', false, { min: 0 });
+          boot.num('clientMs', false, { min: 0 });
+          boot.done();
+        }
+      } else if (x.has('stall')) {
+        knownBroker(x.str('broker', true)!);
+        const s = x.obj('stall', true)!;
+        s.num('durationMs', true, { min: 0 });
+        s.bool('ioFrozen');
+        s.done();
+      } else if (x.has('overload')) {
+        knownBroker(x.str('broker', true)!);
+        const o = x.obj('overload', true)!;
+        o.num('durationMs', true, { min: 0 });
+        o.num('serviceMs', true, { min: 0 });
+        o.num('sdMs', false, { min: 0 });
+        o.done();
+      } else if (x.has('slowPut')) {
+        knownBroker(x.str('broker', true)!);
+        const o = x.obj('slowPut', true)!;
+        o.num('durationMs', true, { min: 0 });
+        o.done();
+      } else if (x.has('partition') || x.has('heal')) {
+        const key = x.has('partition') ? 'partition' : 'heal';
+        const pair = x.any(key);
+        if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((h) => typeof h === 'string')) fail(`${p}.${key}`, 'expected two host names');
+        (pair as string[]).forEach((h) => knownHost(key, h));
+        if (key === 'partition') x.num('durationMs', false, { min: 0 });
+      } else {
+        fail(p, 'expected a fault: state (hung, up, down, reboot), stall, overload, slowPut, partition or heal');
+      }
+    });
+  }
+  f.done();
+  return v as unknown as Scenario;
+}
+
+// ---- the file -----------------------------------------------------------------------------------
+
+/** Does this parsed JSON look like a scenario file (as opposed to some other JSON)? */
+export function looksLikeScenario(v: Json): boolean {
+  return isObj(v) && ('rmqDiagScenario' in v || 'scenario' in v || ('nameServers' in v && 'clients' in v));
+}
+
+function isoOrFail(v: Json, path: string): number {
+  const t = typeof v === 'string' ? Date.parse(v) : Number.NaN;
+  if (!Number.isFinite(t)) fail(path, 'expected an ISO time with an offset, like 2020-12-22T14:42:00.000+08:00');
+  return t;
+}
+
+function readObserved(v: Json, path: string): Observed {
+  if (!isObj(v)) fail(path, 'expected an object');
+  const f = new Fields(v, path);
+  const w = f.obj('window', true)!;
+  const window = { first: isoOrFail(w.any('first'), `${w.path}.first`), last: isoOrFail(w.any('last'), `${w.path}.last`) };
+  w.done();
+  const hostList = f.any('hosts');
+  if (!Array.isArray(hostList) || !hostList.every((h) => typeof h === 'string')) fail(`${path}.hosts`, 'expected an array of host names');
+  const milestones: MilestoneTime[] = [];
+  eachObj(f.arr('milestones', true, 'milestones')!, `${path}.milestones`, (m) => {
+    const name = m.oneOf('name', MILESTONE_NAMES)!;
+    if (name === undefined) fail(`${m.path}.name`, `expected one of ${MILESTONE_NAMES.join(', ')}`);
+    const subject = m.str('subject', true)!;
+    const ts = isoOrFail(m.any('time'), `${m.path}.time`);
+    const ev = m.any('evidence');
+    if (ev !== null && ev !== undefined && typeof ev !== 'string') fail(`${m.path}.evidence`, 'expected file:line or null');
+    const detail = m.str('detail', false);
+    milestones.push({ name, subject, ...(detail !== undefined ? { detail } : {}), ts, evidence: (ev as string | null | undefined) ?? null });
+  });
+  const clients: Record<string, ClientFailures> = {};
+  const c = f.obj('clients', true)!;
+  for (const key of Object.keys(c.o)) {
+    const x = c.obj(key, true)!;
+    const first = x.any('first');
+    const last = x.any('last');
+    clients[key] = {
+      source: x.oneOf('source', ['app', 'client'] as const) ?? 'app',
+      failedSends: x.num('failedSends', true, { min: 0, int: true })!,
+      firstTs: first === null ? null : isoOrFail(first, `${x.path}.first`),
+      lastTs: last === null ? null : isoOrFail(last, `${x.path}.last`),
+      timeouts: x.num('timeouts', true, { min: 0, int: true })!,
+    };
+    x.done();
+  }
+  c.done();
+  const busy: BusyFigure[] = [];
+  eachObj(f.arr('busy', false, 'busy windows') ?? [], `${path}.busy`, (b) => {
+    const wait = (key: string) => {
+      const v = b.any(key);
+      if (v === null) return null;
+      if (typeof v !== 'number') fail(`${b.path}.${key}`, 'expected a number or null');
+      return v;
+    };
+    busy.push({
+      broker: b.str('broker', true)!,
+      kind: b.oneOf('kind', ['overload', 'stall'] as const)!,
+      from: isoOrFail(b.any('from'), `${b.path}.from`),
+      to: isoOrFail(b.any('to'), `${b.path}.to`),
+      replies: b.num('replies', true, { min: 0, int: true })!,
+      waitMinMs: wait('waitMinMs'),
+      waitMaxMs: wait('waitMaxMs'),
+    });
+  });
+  f.done();
+  return { window, hosts: hostList as string[], milestones, clients, busy };
+}
+
+/** Reads a scenario file (already JSON-parsed); `name` is used in the `source` line. */
+export function readScenarioFile(v: Json, name: string): ReplayInput {
+  if (!isObj(v)) fail('file', 'expected a JSON object');
+  if (!('rmqDiagScenario' in v) && !('scenario' in v)) {
+    // A bare scenario.
+    const scenario = validateScenario(v, 'scenario');
+    return { scenario, untilMs: defaultUntil(scenario), zone: scenario.zone ?? '+08:00', observed: null, provenance: {}, defaults: {}, notes: [], source: `scenario file ${name}` };
+  }
+  const f = new Fields(v, 'file');
+  const version = f.num('rmqDiagScenario', false, { int: true, min: 1 });
+  if (version !== undefined && version > SCENARIO_FILE_VERSION) fail('rmqDiagScenario', `this rmq-diag reads version ${SCENARIO_FILE_VERSION}, not ${version}`);
+  f.str('about', false);
+  const source = f.str('source', false);
+  const zone = f.str('zone', false, 'a zone like +08:00') ?? '+08:00';
+  try {
+    parseZone(zone);
+  } catch (e) {
+    if (e instanceof ZoneError) fail('zone', e.message);
+    throw e;
+  }
+  const scenario = validateScenario(f.any('scenario'), 'scenario');
+  const untilMs = f.num('untilMs', false, { min: 1 }) ?? defaultUntil(scenario);
+  const obs = f.any('observed');
+  const observed = obs === undefined || obs === null ? null : readObserved(obs, 'observed');
+  const provenance = f.any('provenance') ?? {};
+  if (!isObj(provenance)) fail('provenance', 'expected an object');
+  for (const [k, p] of Object.entries(provenance)) {
+    if (!isObj(p) || typeof p.rule !== 'string' || !Array.isArray(p.evidence) || !p.evidence.every((e) => typeof e === 'string')) {
+      fail(`provenance.${k}`, 'expected { rule, evidence: [file:line, ...] }');
+    }
+  }
+  const defaults = f.any('defaults') ?? {};
+  if (!isObj(defaults) || !Object.values(defaults).every((d) => typeof d === 'string')) fail('defaults', 'expected an object of strings');
+  const notes = f.any('notes') ?? [];
+  if (!Array.isArray(notes) || !notes.every((n) => typeof n === 'string')) fail('notes', 'expected an array of strings');
+  f.done();
+  return {
+    scenario,
+    untilMs,
+    zone,
+    observed,
+    provenance: provenance as ReplayInput['provenance'],
+    defaults: defaults as ReplayInput['defaults'],
+    notes: notes as string[],
+    source: source ? `${source} (scenario file ${name})` : `scenario file ${name}`,
+  };
+}
+
+/** Without a stated length: one minute after the last fault or client start, at least ten minutes. */
+function defaultUntil(sc: Scenario): number {
+  const times = [...(sc.faults ?? []).map((f) => f.atMs + ('stall' in f ? f.stall.durationMs : 'overload' in f ? f.overload.durationMs : 0)), ...sc.clients.map((c) => c.startAtMs ?? 0)];
+  return Math.max(600000, Math.max(0, ...times) + 300000);
+}
+
+/** The scenario file for an input (what --save-scenario writes). */
+export function scenarioFileJson(input: ReplayInput): Record<string, unknown> {
+  const zone = parseZone(input.zone);
+  const iso = (t: number | null) => (t === null ? null : formatIso(t, zone));
+  const o = input.observed;
+  return {
+    rmqDiagScenario: SCENARIO_FILE_VERSION,
+    about: 'rmq-diag replay scenario (docs/replay.md). Edit scenario.* and run: rmq-diag replay THIS_FILE. Times in scenario are model ms from scenario.startEpochMs.',
+    source: input.source,
+    zone: input.zone,
+    untilMs: input.untilMs,
+    scenario: input.scenario,
+    observed: o
+      ? {
+          window: { first: iso(o.window.first), last: iso(o.window.last) },
+          hosts: o.hosts,
+          milestones: o.milestones.map((m) => ({ name: m.name, subject: m.subject, ...(m.detail !== undefined ? { detail: m.detail } : {}), time: iso(m.ts), evidence: m.evidence })),
+          clients: Object.fromEntries(
+            Object.entries(o.clients).map(([k, c]) => [k, { source: c.source, failedSends: c.failedSends, first: iso(c.firstTs), last: iso(c.lastTs), timeouts: c.timeouts }]),
+          ),
+          busy: o.busy.map((b) => ({ ...b, from: iso(b.from), to: iso(b.to) })),
+        }
+      : null,
+    provenance: input.provenance,
+    defaults: input.defaults,
+    notes: input.notes,
+  };
+}
+
+/** JSON indented two spaces, with arrays of numbers and strings on one line (sendTimesMs stays readable). */
+export function prettyJson(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (!value.length) return '[]';
+    if (value.every((v) => v === null || typeof v !== 'object')) return `[${value.map((v) => JSON.stringify(v) ?? 'null').join(', ')}]`;
+    return `[\n${value.map((v) => inner + prettyJson(v, inner)).join(',\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  if (!entries.length) return '{}';
+  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${prettyJson(v, inner)}`).join(',\n')}\n${indent}}`;
+}

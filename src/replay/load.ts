@@ -1,0 +1,76 @@
+// The two ways into a replay: logs (a timeline is built, read once, and a scenario inferred from it)
+// or a scenario file. Also tells a scenario file from log inputs.
+
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { commonDir } from '../report/findings-text.js';
+import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
+import { collect } from './collect.js';
+import { looksLikeScenario, readScenarioFile, ScenarioError, validateScenario } from './file.js';
+import { inferScenario } from './infer.js';
+import type { ReplayInput } from './types.js';
+
+export interface FromLogs {
+  input: ReplayInput;
+  /** Accounting and issues of the timeline (it is closed already). */
+  timeline: Pick<Timeline, 'accounting' | 'issues' | 'sources' | 'first' | 'last' | 'defaultZone'>;
+}
+
+/** Builds the timeline, infers the scenario, and closes the timeline. `zone` is the output zone (null: the inputs'). */
+export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) => string, source: string): Promise<FromLogs> {
+  const timeline = await buildTimeline({ ...opts, keepOther: true, types: null });
+  try {
+    const base = commonDir(timeline.accounting.map((a) => a.path));
+    const hosts = new Set(timeline.accounting.map((a) => a.host));
+    const c = collect(timeline.events(), timeline.accounting, base, timeline.first, timeline.last);
+    const input = inferScenario(c, {
+      zone: timeline.defaultZone.name,
+      source: `${source}: ${timeline.accounting.length} files from ${hosts.size} hosts`,
+    });
+    input.zone = zoneOut(timeline);
+    return { input, timeline };
+  } finally {
+    timeline.close();
+  }
+}
+
+/** Checks that an inferred scenario can run; the message says what the logs lacked. */
+export function checkInferred(input: ReplayInput): string | null {
+  const sc = input.scenario;
+  if (!sc.clients.length) return 'no producer client in the logs (a replay needs the rocketmq_client.log of at least one client)';
+  if (!sc.nameServers.length) return 'no NameServer address in the logs';
+  if (!sc.brokers.length) return 'no broker in the logs (no route, broker boot line or heartbeat names one)';
+  try {
+    validateScenario(sc);
+  } catch (e) {
+    if (e instanceof ScenarioError) return `the inferred scenario is not runnable: ${e.message}`;
+    throw e;
+  }
+  return null;
+}
+
+/** When the only input is a `.json` file that holds a scenario: its parsed content; otherwise null. */
+export function scenarioArg(paths: string[]): { path: string; json: unknown } | null {
+  const jsons = paths.filter((p) => /\.json$/i.test(p) && existsSync(p) && statSync(p).isFile());
+  if (!jsons.length) return null;
+  for (const p of jsons) {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(p, 'utf8'));
+    } catch (e) {
+      throw new ScenarioError(`${p}: not valid JSON (${(e as Error).message})`);
+    }
+    if (!looksLikeScenario(json)) continue;
+    if (paths.length > 1) throw new ScenarioError(`${p} is a scenario file: give it alone, not with other inputs`);
+    return { path: p, json };
+  }
+  return null;
+}
+
+export function loadScenarioFile(path: string, json: unknown): ReplayInput {
+  try {
+    return readScenarioFile(json, path);
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new ScenarioError(`${path}: ${e.message}`);
+    throw e;
+  }
+}

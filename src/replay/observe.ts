@@ -1,0 +1,194 @@
+// The milestones of an incident, read the same way from the real logs and from a simulated run (the
+// model gives events in the parsers' schema): fault starts, each NameServer's removal of a failed
+// broker, and per client its first failed send, NameServer switch, route drop and return of the
+// broker, and last failed send. Also the send failures and timeouts per client and the busy replies
+// per busy fault, for the figures beside the milestones.
+
+import type { Scenario } from '../model/index.js';
+import type { RmqEvent } from '../parse/types.js';
+import type { BusyFigure, ClientFailures, MilestoneTime } from './types.js';
+
+/** Event types a milestone or figure reads (the rest of a timeline can be dropped). */
+export const MILESTONE_TYPES: ReadonlySet<string> = new Set([
+  'namesrv-chosen',
+  'route-changed',
+  'broker-expired',
+  'broker-removed',
+  'busy-reply',
+  'send-call-timeout',
+  'send-failed',
+  'no-route',
+  'send-attempt-failed',
+  'rpc-timeout',
+]);
+
+/** What the application receives when a send fails (the types an application log shows). */
+const FAILURE_TYPES = new Set(['send-call-timeout', 'send-failed', 'busy-reply', 'no-route']);
+
+export interface MilestoneContext {
+  /** Fault starts, epoch ms, with their subject (`mq-node-100 hung`, `broker-b stall`). */
+  faults: Array<{ ts: number; subject: string }>;
+  /** The earliest fault, epoch ms; null without faults. */
+  faultStart: number | null;
+  /** Failures and timeouts after this are not counted (the end of the observed window). */
+  untilTs: number;
+  /** Where a client's failed sends are read: its application log (`app`) or its client log (`client`: failed attempts). */
+  clients: Array<{ host: string; failureSource: 'app' | 'client' }>;
+  nameServers: Array<{ addr: string; host: string }>;
+  /** Brokers whose host hung, went down or rebooted: routes drop them. */
+  faultyBrokers: Array<{ name: string; addr: string }>;
+  busyWindows: Array<{ broker: string; addr: string; kind: 'overload' | 'stall'; from: number; to: number }>;
+}
+
+export function faultSubject(f: NonNullable<Scenario['faults']>[number]): string {
+  if ('state' in f) return `${f.host} ${f.state}`;
+  if ('stall' in f) return `${f.broker} stall`;
+  if ('overload' in f) return `${f.broker} overload`;
+  if ('slowPut' in f) return `${f.broker} slow put`;
+  if ('partition' in f) return `${f.partition.join(' / ')} partition`;
+  return `${f.heal.join(' / ')} heal`;
+}
+
+/** The milestone context of a scenario. */
+export function contextOf(sc: Scenario, untilTs: number, failureSource: (host: string) => 'app' | 'client'): MilestoneContext {
+  // Subjects are keys: the second stall of a broker is `broker-b stall (2)`.
+  const seen = new Map<string, number>();
+  const faults = [...(sc.faults ?? [])]
+    .sort((a, b) => a.atMs - b.atMs)
+    .map((f) => {
+      const base = faultSubject(f);
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      return { ts: sc.startEpochMs + f.atMs, subject: n === 1 ? base : `${base} (${n})` };
+    });
+  const faultHosts = new Set<string>();
+  for (const f of sc.faults ?? []) if ('state' in f && f.state !== 'up') faultHosts.add(f.host);
+  for (const f of sc.faults ?? []) if ('partition' in f) f.partition.forEach((h) => faultHosts.add(h));
+  const busyWindows: MilestoneContext['busyWindows'] = [];
+  for (const f of sc.faults ?? []) {
+    const b = sc.brokers.find((x) => 'broker' in f && x.name === f.broker);
+    if (!b) continue;
+    const from = sc.startEpochMs + f.atMs;
+    if ('overload' in f) busyWindows.push({ broker: b.name, addr: b.addr, kind: 'overload', from, to: from + f.overload.durationMs });
+    if ('stall' in f) busyWindows.push({ broker: b.name, addr: b.addr, kind: 'stall', from, to: from + f.stall.durationMs });
+  }
+  return {
+    faults,
+    faultStart: faults.length ? Math.min(...faults.map((f) => f.ts)) : null,
+    untilTs,
+    clients: sc.clients.map((c) => ({ host: c.host, failureSource: failureSource(c.host) })),
+    nameServers: sc.nameServers.map((n) => ({ addr: n.addr, host: n.host })),
+    faultyBrokers: sc.brokers.filter((b) => faultHosts.has(b.host)).map((b) => ({ name: b.name, addr: b.addr })),
+    busyWindows,
+  };
+}
+
+export interface Observation {
+  milestones: MilestoneTime[];
+  clients: Record<string, ClientFailures>;
+  busy: BusyFigure[];
+}
+
+/** Failed sends of a client: one per record (a record may hold a failure and its cause). */
+export function failuresOf(events: readonly RmqEvent[], host: string, source: 'app' | 'client', fromTs: number, untilTs: number): RmqEvent[] {
+  const picked = events.filter(
+    (e) =>
+      e.host === host &&
+      e.ts !== null &&
+      e.ts >= fromTs &&
+      e.ts <= untilTs &&
+      (source === 'app' ? e.kind === 'app' && FAILURE_TYPES.has(e.type) : e.kind === 'client' && e.type === 'send-attempt-failed'),
+  );
+  // Same file and millisecond: as many failures as the most frequent type among them.
+  const out: RmqEvent[] = [];
+  let i = 0;
+  while (i < picked.length) {
+    let j = i;
+    while (j < picked.length && picked[j].ts === picked[i].ts && picked[j].file === picked[i].file) j++;
+    const byType = new Map<string, RmqEvent[]>();
+    for (let k = i; k < j; k++) byType.set(picked[k].type, [...(byType.get(picked[k].type) ?? []), picked[k]]);
+    let best: RmqEvent[] = [];
+    for (const list of byType.values()) if (list.length > best.length) best = list;
+    out.push(...best);
+    i = j;
+  }
+  return out;
+}
+
+/** The milestones and figures of a run (or of the real logs), in time order of the scenario's subjects. */
+export function observe(events: readonly RmqEvent[], ctx: MilestoneContext, ref: (e: RmqEvent) => string): Observation {
+  const milestones: MilestoneTime[] = [];
+  for (const f of ctx.faults) milestones.push({ name: 'fault-start', subject: f.subject, ts: f.ts, evidence: null });
+  const from = ctx.faultStart ?? -Infinity;
+  const after = events.filter((e) => e.ts !== null && e.ts >= from && e.ts <= ctx.untilTs);
+
+  for (const ns of ctx.nameServers) {
+    for (const b of ctx.faultyBrokers) {
+      const e = after.find(
+        (x) =>
+          x.host === ns.host &&
+          x.kind === 'namesrv' &&
+          ((x.type === 'broker-expired' && x.fields.brokerAddr === b.addr) ||
+            (x.type === 'broker-removed' && (x.fields.brokerAddr === b.addr || x.fields.brokerName === b.name))),
+      );
+      if (e) milestones.push({ name: 'namesrv-removal', subject: `${ns.addr} removes ${b.name}`, ts: e.ts!, evidence: ref(e) });
+    }
+  }
+
+  const clients: Record<string, ClientFailures> = {};
+  const faulty = new Set(ctx.faultyBrokers.map((b) => b.name));
+  for (const c of ctx.clients) {
+    const failures = failuresOf(after, c.host, c.failureSource, from, ctx.untilTs);
+    const timeouts = after.filter((e) => e.host === c.host && e.kind === 'client' && e.type === 'rpc-timeout' && (e.entry ?? '').startsWith('rpc-timeout/invoke-sync-wait')).length;
+    clients[c.host] = {
+      source: c.failureSource,
+      failedSends: failures.length,
+      firstTs: failures.length ? failures[0].ts : null,
+      lastTs: failures.length ? failures[failures.length - 1].ts : null,
+      timeouts,
+    };
+    if (failures.length) milestones.push({ name: 'first-failure', subject: c.host, ts: failures[0].ts!, evidence: ref(failures[0]) });
+    const mine = after.filter((e) => e.host === c.host && e.kind === 'client');
+    const sw = mine.find((e) => e.type === 'namesrv-chosen' && e.fields.old !== null);
+    if (sw) milestones.push({ name: 'namesrv-switch', subject: c.host, detail: `to ${String(sw.fields.new)}`, ts: sw.ts!, evidence: ref(sw) });
+    const drop = mine.find((e) => {
+      if (e.type !== 'route-changed') return false;
+      const before = (e.fields.brokersBefore as string[]) ?? [];
+      const now = (e.fields.brokersAfter as string[]) ?? [];
+      return before.some((b) => faulty.has(b) && !now.includes(b));
+    });
+    if (drop) {
+      const lost = ((drop.fields.brokersBefore as string[]) ?? []).filter((b) => faulty.has(b) && !((drop.fields.brokersAfter as string[]) ?? []).includes(b));
+      milestones.push({ name: 'route-drop', subject: c.host, detail: `drops ${lost.join(', ')}`, ts: drop.ts!, evidence: ref(drop) });
+      const back = mine.find((e) => e.type === 'route-changed' && e.ts! >= drop.ts! && lost.some((b) => ((e.fields.brokersAfter as string[]) ?? []).includes(b)));
+      if (back) milestones.push({ name: 'route-back', subject: c.host, detail: `regains ${lost.join(', ')}`, ts: back.ts!, evidence: ref(back) });
+    }
+    if (failures.length) {
+      const last = failures[failures.length - 1];
+      milestones.push({ name: 'outage-end', subject: c.host, ts: last.ts!, evidence: ref(last) });
+    }
+  }
+
+  const busy: BusyFigure[] = ctx.busyWindows.map((w) => {
+    const replies = events.filter(
+      (e) =>
+        e.type === 'busy-reply' &&
+        e.kind === 'client' &&
+        e.ts !== null &&
+        e.ts >= w.from &&
+        e.ts <= w.to + 3000 &&
+        (e.fields.brokerAddr === null || e.fields.brokerAddr === w.addr),
+    );
+    const waits = replies.map((e) => e.fields.waitMs).filter((v): v is number => typeof v === 'number');
+    return {
+      broker: w.broker,
+      kind: w.kind,
+      from: w.from,
+      to: w.to,
+      replies: replies.length,
+      waitMinMs: waits.length ? Math.min(...waits) : null,
+      waitMaxMs: waits.length ? Math.max(...waits) : null,
+    };
+  });
+  return { milestones, clients, busy };
+}

@@ -1,0 +1,320 @@
+// `rmq-diag replay` output: for people (the scenario in short, milestones observed vs simulated with
+// their deltas, the verdict, outages, what-if and runs tables) and as one JSON document
+// (docs/replay.md, schemaVersion 1). Times are in the output zone; text from the logs is escaped.
+
+import { formatIso, formatShort, parseZone, type Zone } from '../parse/time.js';
+import { escapeText, type Palette } from '../report/escape.js';
+import { formatMs } from '../rules/util.js';
+import type { Fault, Scenario } from '../model/index.js';
+import { prettyJson } from './file.js';
+import { signedMs, type MilestoneRow, type ReplayReport, type Stat, type VariantResult } from './run.js';
+
+export const REPLAY_SCHEMA_VERSION = 1;
+
+export interface ReplayTextOptions {
+  palette: Palette;
+  verbose: boolean;
+  /** `--emit-logs`: where the simulated logs went and how many files. */
+  emitted?: { dir: string; files: number } | null;
+  /** `--save-scenario`: where the scenario was written. */
+  saved?: string | null;
+}
+
+const MILESTONE_LABEL: Record<string, string> = {
+  'fault-start': 'fault start',
+  'namesrv-removal': 'NameServer removes',
+  'first-failure': 'first failed send',
+  'namesrv-switch': 'NameServer switch',
+  'route-drop': 'route drops broker',
+  'route-back': 'route regains broker',
+  'outage-end': 'last failed send',
+};
+
+const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Left-aligned columns separated by two spaces (the last column is not padded). */
+function columns(rows: string[][], indent = '  '): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, [...c].length)));
+  return rows
+    .map((r) => indent + r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length))).join('  ').trimEnd())
+    .join('\n');
+}
+
+function sameDay(times: number[], zone: Zone): boolean {
+  const days = new Set(times.map((t) => formatShort(t, zone).slice(0, 10)));
+  return days.size <= 1;
+}
+
+
+function faultText(f: Fault, sc: Scenario, t: (ms: number) => string): string {
+  const at = t(sc.startEpochMs + f.atMs);
+  if ('state' in f) {
+    const boot = f.boot && f.state === 'reboot' ? ` (${[f.boot.namesrvMs !== undefined ? `NameServer boots after ${formatMs(f.boot.namesrvMs)}` : '', f.boot.brokerMs !== undefined ? `broker after ${formatMs(f.boot.brokerMs)}` : ''].filter(Boolean).join(', ')})` : '';
+    return `${at}  ${f.host} ${f.state}${boot}`;
+  }
+  if ('stall' in f) return `${at}  ${f.broker} stalls ${f.stall.durationMs} ms`;
+  if ('overload' in f) return `${at}  ${f.broker} overloaded for ${formatMs(f.overload.durationMs)} (puts take ${f.overload.serviceMs} ms)`;
+  if ('slowPut' in f) return `${at}  ${f.broker} slow put ${f.slowPut.durationMs} ms`;
+  if ('partition' in f) return `${at}  ${f.partition.join(' / ')} partitioned${f.durationMs !== undefined ? ` for ${formatMs(f.durationMs)}` : ''}`;
+  return `${at}  ${f.heal.join(' / ')} healed`;
+}
+
+function statusText(r: MilestoneRow): string {
+  switch (r.status) {
+    case 'ok':
+      return 'ok';
+    case 'diverged':
+      return 'DIVERGED';
+    case 'not-simulated':
+      return 'not simulated';
+    case 'not-observed':
+      return r.name === 'fault-start' ? '' : 'not in the logs';
+    case 'unobservable':
+      return 'no logs of this host';
+    case 'beyond-run':
+      return 'after the end of the run';
+    default:
+      return '';
+  }
+}
+
+function outcomeCell(v: VariantResult, client: string): string {
+  const c = v.clients.find((x) => x.client === client);
+  if (!c) return '-';
+  return c.failedSends ? `${formatMs(c.outageMs)}, ${c.failedSends} failed` : 'no failed send';
+}
+
+function statText(s: Stat, ms: boolean): string {
+  if (s.p50 === null || s.p95 === null) return '-';
+  return ms ? `${formatMs(s.p50)} / ${formatMs(s.p95)}` : `${s.p50} / ${s.p95}`;
+}
+
+export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string {
+  const p = o.palette;
+  const zone = parseZone(r.input.zone);
+  const sc = r.input.scenario;
+  const obs = r.input.observed;
+  const allTimes = [sc.startEpochMs, sc.startEpochMs + r.untilMs, ...(obs ? [obs.window.first, obs.window.last] : [])];
+  const oneDay = sameDay(allTimes, zone);
+  const t = (ms: number) => (oneDay ? formatShort(ms, zone).slice(11) : formatShort(ms, zone));
+  const out: string[] = [];
+  const verdictWord =
+    r.verdict === 'reproduced' ? p.green('reproduced') : r.verdict === 'not-reproduced' ? p.red('not reproduced') : 'ran (nothing observed to compare with)';
+  out.push(`${p.bold('rmq-diag replay')}: ${verdictWord} (seed ${r.seed})`);
+  out.push('');
+  out.push(`source    ${escapeText(r.input.source)}`);
+  if (obs) out.push(`observed  ${formatShort(obs.window.first, zone)} .. ${formatShort(obs.window.last, zone)} (${zone.name})`);
+  out.push(
+    `run       ${formatShort(sc.startEpochMs, zone)} .. ${formatShort(sc.startEpochMs + r.untilMs, zone)}: ${count(sc.nameServers.length, 'NameServer')}, ${count(sc.brokers.length, 'broker')}, ${count(sc.clients.length, 'client')}, ${count((sc.faults ?? []).length, 'fault')}; seed ${r.seed}`,
+  );
+
+  // The scenario in short.
+  out.push('');
+  out.push(p.bold('scenario') + (Object.keys(r.input.provenance).length ? p.dim('  (where each value came from: --verbose, --json or --save-scenario)') : ''));
+  const rows: string[][] = [];
+  for (const n of sc.nameServers) {
+    rows.push(['NameServer', n.addr, `on ${n.host}`, `${n.version ?? sc.serverVersion ?? '4.9.8'}${n.serverChannelMaxIdleTimeSeconds ? `, idle close ${n.serverChannelMaxIdleTimeSeconds} s` : ''}`]);
+  }
+  for (const b of sc.brokers) {
+    const extra = [b.version ?? sc.serverVersion ?? '4.9.8', b.sendMessageThreadPoolNums ? `${b.sendMessageThreadPoolNums} send thread${b.sendMessageThreadPoolNums === 1 ? '' : 's'}` : '', b.waitTimeMillsInSendQueue && b.waitTimeMillsInSendQueue !== 200 ? `wait limit ${b.waitTimeMillsInSendQueue} ms` : '']
+      .filter(Boolean)
+      .join(', ');
+    rows.push(['broker', `${b.name} ${b.addr}`, `on ${b.host}`, extra]);
+  }
+  for (const c of sc.clients) {
+    const s = c.settings ?? {};
+    const bits = [
+      c.version,
+      `bound to ${c.namesrv ?? 'random'}`,
+      c.topic,
+      c.sendTimesMs ? `${c.sendTimesMs.length} sends as logged` : `${c.sendRatePerSec} sends/s`,
+      `sendMsgTimeout ${s.sendMsgTimeoutMs ?? 3000} ms`,
+      s.sendLatencyFaultEnable ? 'latency fault on' : '',
+    ].filter(Boolean);
+    rows.push(['client', c.host, c.ip ? `at ${c.ip}` : '', bits.join(', ')]);
+  }
+  out.push(columns(rows.map((x) => x.map(escapeText))));
+  if ((sc.faults ?? []).length) out.push(columns((sc.faults ?? []).map((f) => ['fault', faultText(f, sc, t)]).map((x) => x.map(escapeText))));
+  else out.push('  no fault');
+  const nDefaults = Object.keys(r.input.defaults).length;
+  if (nDefaults) out.push(p.dim(`  ${nDefaults} values are defaults, not in the logs${o.verbose ? ':' : ' (--verbose lists them)'}`));
+  if (o.verbose) {
+    for (const [k, v] of Object.entries(r.input.defaults)) out.push(`    ${k} = ${escapeText(v)}`);
+    if (Object.keys(r.input.provenance).length) {
+      out.push('  inferred from:');
+      for (const [k, v] of Object.entries(r.input.provenance)) out.push(`    ${k}: ${escapeText(v.rule)}${v.evidence.length ? ` [${v.evidence.join(', ')}]` : ''}`);
+    }
+  }
+  for (const n of r.input.notes) out.push(p.dim(`  note: ${escapeText(n)}`));
+
+  // Milestones.
+  out.push('');
+  out.push(p.bold('milestones') + (obs ? ' observed vs simulated (reproduced within max(10 s, 10% of the time since the fault start))' : ' (simulated)'));
+  const mrows: string[][] = [obs ? ['milestone', 'subject', 'observed', 'simulated', 'delta', ''] : ['milestone', 'subject', 'simulated']];
+  for (const m of r.milestones) {
+    const subject = `${m.subject}${(m.simulated ?? m.observed)?.detail ? ` ${(m.simulated ?? m.observed)!.detail}` : ''}`;
+    if (!obs) {
+      mrows.push([MILESTONE_LABEL[m.name], subject, m.simulated ? t(m.simulated.ts) : '-']);
+      continue;
+    }
+    const status = statusText(m);
+    mrows.push([
+      MILESTONE_LABEL[m.name],
+      subject,
+      m.observed ? t(m.observed.ts) : '-',
+      m.simulated ? t(m.simulated.ts) : '-',
+      m.deltaMs !== null ? signedMs(m.deltaMs) : '',
+      status === 'DIVERGED' ? p.red(status) : status,
+    ]);
+  }
+  out.push(columns(mrows.map((x) => x.map((c, i) => (i === 5 ? c : escapeText(c))))));
+  if (r.busy.length) {
+    out.push('');
+    out.push(p.bold('busy replies') + (obs ? ' observed vs simulated (longest wait within max(10 ms, 10%))' : ''));
+    const brows: string[][] = [obs ? ['broker', 'window', 'observed', 'simulated', ''] : ['broker', 'window', 'simulated']];
+    const fig = (f: { replies: number; waitMinMs: number | null; waitMaxMs: number | null } | null) =>
+      f === null ? '-' : f.replies ? `${f.replies} replies, waited ${f.waitMinMs}-${f.waitMaxMs} ms` : 'none';
+    for (const b of r.busy) {
+      const w = `${b.kind} ${t(b.simulated.from)}-${t(b.simulated.to)}`;
+      brows.push(obs ? [b.broker, w, fig(b.observed), fig(b.simulated), b.status === 'diverged' ? p.red('DIVERGED') : b.status === 'ok' ? 'ok' : ''] : [b.broker, w, fig(b.simulated)]);
+    }
+    out.push(columns(brows));
+  }
+  out.push('');
+  if (r.verdict === 'reproduced') {
+    const n = r.milestones.filter((m) => m.status === 'ok').length;
+    const beyond = r.milestones.filter((m) => m.status === 'beyond-run').length;
+    out.push(
+      `${p.bold('verdict')}  ${p.green('reproduced')}: ${n} milestones${r.busy.length ? ` and ${r.busy.length} busy windows` : ''} within tolerance${beyond ? ` (${beyond} after the end of the run not compared)` : ''}`,
+    );
+  } else if (r.verdict === 'not-reproduced') {
+    out.push(`${p.bold('verdict')}  ${p.red('not reproduced')}:`);
+    for (const d of r.divergences) out.push(`  - ${escapeText(d)}`);
+  } else out.push(`${p.bold('verdict')}  nothing observed to compare with (a scenario file without observations)`);
+
+  // Outages.
+  out.push('');
+  out.push(p.bold('outages') + ' (first to last failed send)');
+  const orows: string[][] = [obs ? ['client', 'observed', 'simulated'] : ['client', 'simulated']];
+  const cell = (ms: number | null, n: number | null) => (ms === null ? '-' : n ? `${formatMs(ms)} (${n} failed sends)` : 'no failed send');
+  for (const x of r.outages) {
+    orows.push(obs ? [x.client, cell(x.observedMs, x.observedFailedSends), cell(x.simulatedMs, x.simulatedFailedSends)] : [x.client, cell(x.simulatedMs, x.simulatedFailedSends)]);
+  }
+  out.push(columns(orows.map((x) => x.map(escapeText))));
+
+  // What-if.
+  if (r.whatIf.length) {
+    out.push('');
+    out.push(`${p.bold('what-if')} (seed ${r.seed}, same sends; outage and failed sends per client)`);
+    const all = [r.baseline, ...r.whatIf];
+    const wrows: string[][] = [['', ...all.map((v) => v.label)]];
+    for (const c of sc.clients) wrows.push([c.host, ...all.map((v) => outcomeCell(v, c.host))]);
+    wrows.push(['failed sends', ...all.map((v) => String(v.failedSends))]);
+    wrows.push(['timeouts', ...all.map((v) => String(v.timeouts))]);
+    out.push(columns(wrows.map((x) => x.map(escapeText))));
+    for (const v of r.whatIf) for (const n of v.notes) out.push(p.dim(`  note (${escapeText(v.label)}): ${escapeText(n)}`));
+  }
+
+  if (r.runs) {
+    const seeds = r.runs.seeds;
+    out.push('');
+    out.push(`${p.bold('runs')}: ${seeds.length} seeds (${seeds[0]}..${seeds[seeds.length - 1]}), NameServer bindings drawn per seed; outage p50 / p95, failed sends p50 / p95`);
+    const rrows: string[][] = [['', ...r.runs.variants.map((v) => v.label)]];
+    for (const c of sc.clients) {
+      rrows.push([
+        c.host,
+        ...r.runs.variants.map((v) => {
+          const x = v.clients.find((k) => k.client === c.host)!;
+          return `${statText(x.outageMs, true)}; ${statText(x.failedSends, false)}`;
+        }),
+      ]);
+    }
+    rrows.push(['failed sends', ...r.runs.variants.map((v) => statText(v.failedSends, false))]);
+    out.push(columns(rrows.map((x) => x.map(escapeText))));
+  }
+  if (o.saved) out.push('', `scenario written to ${escapeText(o.saved)} (edit it and run: rmq-diag replay ${escapeText(o.saved)})`);
+  if (o.emitted) out.push('', `simulated logs: ${o.emitted.files} files under ${escapeText(o.emitted.dir)} (read them with: rmq-diag analyze ${escapeText(o.emitted.dir)})`);
+  return out.join('\n') + '\n';
+}
+
+// ---- JSON ---------------------------------------------------------------------------------------
+
+function variantJson(v: VariantResult): Record<string, unknown> {
+  return {
+    label: v.label,
+    set: v.set,
+    outages: v.clients.map((c) => ({ client: c.client, simulatedMs: c.outageMs, failedSends: c.failedSends, timeouts: c.timeouts })),
+    failedSends: v.failedSends,
+    timeouts: v.timeouts,
+    notes: v.notes,
+  };
+}
+
+export function replayToJson(r: ReplayReport, extra: { emitted?: { dir: string; files: number } | null; saved?: string | null } = {}): Record<string, unknown> {
+  const zone = parseZone(r.input.zone);
+  const iso = (t: number | null | undefined) => (t === null || t === undefined ? null : formatIso(t, zone));
+  const obs = r.input.observed;
+  return {
+    schemaVersion: REPLAY_SCHEMA_VERSION,
+    seed: r.seed,
+    source: r.input.source,
+    zone: zone.name,
+    window: obs ? { first: iso(obs.window.first), last: iso(obs.window.last) } : null,
+    run: { start: iso(r.input.scenario.startEpochMs), end: iso(r.input.scenario.startEpochMs + r.untilMs), untilMs: r.untilMs },
+    scenario: r.input.scenario,
+    provenance: r.input.provenance,
+    defaults: r.input.defaults,
+    notes: r.input.notes,
+    milestones: r.milestones.map((m) => ({
+      name: m.name,
+      subject: m.subject,
+      observed: iso(m.observed?.ts),
+      simulated: iso(m.simulated?.ts),
+      deltaMs: m.deltaMs,
+      toleranceMs: m.toleranceMs,
+      status: m.status,
+      observedDetail: m.observed?.detail ?? null,
+      simulatedDetail: m.simulated?.detail ?? null,
+      evidence: m.observed?.evidence ?? null,
+    })),
+    busy: r.busy.map((b) => ({
+      broker: b.broker,
+      kind: b.kind,
+      from: iso(b.simulated.from),
+      to: iso(b.simulated.to),
+      observed: b.observed ? { replies: b.observed.replies, waitMinMs: b.observed.waitMinMs, waitMaxMs: b.observed.waitMaxMs } : null,
+      simulated: { replies: b.simulated.replies, waitMinMs: b.simulated.waitMinMs, waitMaxMs: b.simulated.waitMaxMs },
+      toleranceMs: b.toleranceMs,
+      status: b.status,
+    })),
+    verdict: r.verdict,
+    divergences: r.divergences,
+    outages: r.outages.map((o) => ({
+      client: o.client,
+      observedMs: o.observedMs,
+      simulatedMs: o.simulatedMs,
+      observedFailedSends: o.observedFailedSends,
+      simulatedFailedSends: o.simulatedFailedSends,
+    })),
+    baseline: variantJson(r.baseline),
+    whatIf: r.whatIf.map(variantJson),
+    runs: r.runs
+      ? {
+          seeds: r.runs.seeds,
+          variants: r.runs.variants.map((v) => ({
+            label: v.label,
+            set: v.set,
+            outages: v.clients.map((c) => ({ client: c.client, p50Ms: c.outageMs.p50, p95Ms: c.outageMs.p95, failedSendsP50: c.failedSends.p50, failedSendsP95: c.failedSends.p95 })),
+            failedSends: { p50: v.failedSends.p50, p95: v.failedSends.p95 },
+          })),
+        }
+      : null,
+    emitted: extra.emitted ?? null,
+    savedScenario: extra.saved ?? null,
+  };
+}
+
+export function renderReplayJson(r: ReplayReport, extra: { emitted?: { dir: string; files: number } | null; saved?: string | null } = {}): string {
+  return prettyJson(replayToJson(r, extra)) + '\n';
+}

@@ -1,0 +1,251 @@
+// Running a replay: the scenario with one seed (NameServer bindings as inferred), its milestones
+// beside the observed ones and the verdict; then each what-if variant with the same seed; with
+// --runs, every variant again over N seeds with the bindings drawn per seed, as p50/p95.
+
+import { runScenario, type RunResult, type Scenario } from '../model/index.js';
+import type { RmqEvent } from '../parse/types.js';
+import { formatMs, percentile } from '../rules/util.js';
+import { contextOf, observe, type MilestoneContext, type Observation } from './observe.js';
+import type { BusyFigure, ClientFailures, MilestoneName, MilestoneTime, ReplayInput } from './types.js';
+import { applyVariant, type Variant } from './whatif.js';
+
+/** A milestone is reproduced within max(10 s, 10% of its observed offset from the fault start). */
+export const TOLERANCE_MIN_MS = 10000;
+export const TOLERANCE_FRACTION = 0.1;
+/** A busy window's longest wait is reproduced within max(10 ms, 10%). */
+export const WAIT_TOLERANCE_MIN_MS = 10;
+
+export interface ReplayOptions {
+  seed: number;
+  /** Model ms to run; default: the input's (end of the observed window plus a margin). */
+  untilMs?: number;
+  variants: Variant[];
+  /** Seeds for the distribution (0: none). */
+  runs: number;
+  /** Keep the rendered lines of the baseline run (for --emit-logs). */
+  keepLines?: boolean;
+}
+
+export type MilestoneStatus = 'ok' | 'diverged' | 'not-simulated' | 'not-observed' | 'unobservable' | 'simulated-only' | 'beyond-run';
+
+export interface MilestoneRow {
+  name: MilestoneName;
+  subject: string;
+  observed: MilestoneTime | null;
+  simulated: MilestoneTime | null;
+  deltaMs: number | null;
+  toleranceMs: number | null;
+  status: MilestoneStatus;
+}
+
+export interface BusyRow {
+  broker: string;
+  kind: 'overload' | 'stall';
+  observed: BusyFigure | null;
+  simulated: BusyFigure;
+  toleranceMs: number | null;
+  status: 'ok' | 'diverged' | 'simulated-only';
+}
+
+export interface ClientOutcome {
+  client: string;
+  outageMs: number;
+  failedSends: number;
+  timeouts: number;
+}
+
+export interface VariantResult {
+  label: string;
+  set: Record<string, string>;
+  notes: string[];
+  clients: ClientOutcome[];
+  failedSends: number;
+  timeouts: number;
+}
+
+export interface Stat {
+  p50: number | null;
+  p95: number | null;
+}
+
+export interface RunsResult {
+  seeds: number[];
+  variants: Array<{ label: string; set: Record<string, string>; clients: Array<{ client: string; outageMs: Stat; failedSends: Stat }>; failedSends: Stat }>;
+}
+
+export interface ReplayReport {
+  input: ReplayInput;
+  seed: number;
+  untilMs: number;
+  milestones: MilestoneRow[];
+  busy: BusyRow[];
+  verdict: 'reproduced' | 'not-reproduced' | 'not-compared';
+  /** What diverged, one line each. */
+  divergences: string[];
+  outages: Array<{ client: string; observedMs: number | null; simulatedMs: number; observedFailedSends: number | null; simulatedFailedSends: number }>;
+  baseline: VariantResult;
+  whatIf: VariantResult[];
+  runs: RunsResult | null;
+  /** The baseline run (its logs when keepLines was set). */
+  run: RunResult;
+}
+
+/** `+24 s`, `-3 min 15 s`, `-500 ms`. */
+export function signedMs(ms: number): string {
+  if (ms === 0) return '0 ms';
+  return `${ms > 0 ? '+' : '-'}${formatMs(Math.abs(ms))}`;
+}
+
+const outage = (c: ClientFailures): number => (c.firstTs !== null && c.lastTs !== null ? c.lastTs - c.firstTs : 0);
+
+export function simRef(e: RmqEvent): string {
+  return `${e.file.replace(/^sim:/, '')}:${e.line}`;
+}
+
+function contextFor(input: ReplayInput, sc: Scenario, untilMs: number): MilestoneContext {
+  const untilTs = input.observed ? input.observed.window.last : sc.startEpochMs + untilMs;
+  const source = (host: string) => input.observed?.clients[host]?.source ?? 'app';
+  return contextOf(sc, untilTs, source);
+}
+
+function outcome(sc: Scenario, r: RunResult, obs: Observation): Pick<VariantResult, 'clients' | 'failedSends' | 'timeouts'> {
+  const clients = sc.clients.map((c) => {
+    const o = obs.clients[c.host];
+    return { client: c.host, outageMs: o ? outage(o) : 0, failedSends: o?.failedSends ?? 0, timeouts: r.metrics.clients[c.host]?.timeouts ?? 0 };
+  });
+  return { clients, failedSends: clients.reduce((n, c) => n + c.failedSends, 0), timeouts: clients.reduce((n, c) => n + c.timeouts, 0) };
+}
+
+function setOf(v: Variant): Record<string, string> {
+  return Object.fromEntries(v.assignments.map((a) => [a.subject === null ? a.key : `${a.subject}.${a.key}`, a.value]));
+}
+
+/** Bindings drawn per seed: every client's `namesrv` becomes random. */
+function randomBindings(sc: Scenario): Scenario {
+  return { ...sc, clients: sc.clients.map((c) => ({ ...c, namesrv: 'random' })) };
+}
+
+export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
+  const untilMs = opts.untilMs ?? input.untilMs;
+  const sc = input.scenario;
+  const run = runScenario(sc, { seed: opts.seed, untilMs, keepLines: opts.keepLines });
+  const ctx = contextFor(input, sc, untilMs);
+  const sim = observe(run.events, ctx, simRef);
+  // Faults after the end of the run did not happen in it.
+  const runEnd = sc.startEpochMs + untilMs;
+  sim.milestones = sim.milestones.filter((m) => m.name !== 'fault-start' || m.ts <= runEnd);
+
+  // Milestones side by side.
+  const observed = input.observed;
+  const faultStartObserved = observed ? Math.min(...observed.milestones.filter((m) => m.name === 'fault-start').map((m) => m.ts)) : null;
+  const rows: MilestoneRow[] = [];
+  const key = (m: MilestoneTime) => `${m.name}\u0000${m.subject}`;
+  const simBy = new Map(sim.milestones.map((m) => [key(m), m]));
+  const used = new Set<string>();
+  for (const o of observed?.milestones ?? []) {
+    const s = simBy.get(key(o)) ?? null;
+    used.add(key(o));
+    let deltaMs: number | null = null;
+    let toleranceMs: number | null = null;
+    const beyond = o.ts > runEnd;
+    let status: MilestoneStatus = beyond ? 'beyond-run' : 'not-simulated';
+    if (s && !beyond) {
+      deltaMs = s.ts - o.ts;
+      const offset = faultStartObserved !== null && Number.isFinite(faultStartObserved) ? Math.abs(o.ts - faultStartObserved) : 0;
+      toleranceMs = Math.max(TOLERANCE_MIN_MS, Math.round(offset * TOLERANCE_FRACTION));
+      status = Math.abs(deltaMs) <= toleranceMs ? 'ok' : 'diverged';
+    }
+    rows.push({ name: o.name, subject: o.subject, observed: o, simulated: s, deltaMs, toleranceMs, status });
+  }
+  for (const s of sim.milestones) {
+    if (used.has(key(s))) continue;
+    let status: MilestoneStatus = observed ? 'not-observed' : 'simulated-only';
+    if (observed && s.name === 'namesrv-removal') {
+      const ns = sc.nameServers.find((n) => s.subject.startsWith(`${n.addr} `));
+      if (ns && !observed.hosts.includes(ns.host)) status = 'unobservable';
+    }
+    if (observed && s.name === 'fault-start') status = 'not-observed';
+    rows.push({ name: s.name, subject: s.subject, observed: null, simulated: s, deltaMs: null, toleranceMs: null, status });
+  }
+  const at = (r: MilestoneRow) => r.observed?.ts ?? r.simulated?.ts ?? 0;
+  rows.sort((a, b) => at(a) - at(b) || a.name.localeCompare(b.name) || a.subject.localeCompare(b.subject));
+
+  // Busy windows: replies and their longest wait.
+  const busy: BusyRow[] = sim.busy.map((s, i) => {
+    const o = observed?.busy.find((b, k) => k === i && b.broker === s.broker && b.kind === s.kind) ?? null;
+    if (!o) return { broker: s.broker, kind: s.kind, observed: null, simulated: s, toleranceMs: null, status: 'simulated-only' };
+    const tol = o.waitMaxMs === null ? null : Math.max(WAIT_TOLERANCE_MIN_MS, Math.round(o.waitMaxMs * TOLERANCE_FRACTION));
+    const ok = o.replies === 0 ? s.replies === 0 : s.replies > 0 && (tol === null || (s.waitMaxMs !== null && Math.abs(s.waitMaxMs - o.waitMaxMs!) <= tol));
+    return { broker: s.broker, kind: s.kind, observed: o, simulated: s, toleranceMs: tol, status: ok ? 'ok' : 'diverged' };
+  });
+
+  const divergences: string[] = [];
+  for (const r of rows) {
+    if (r.status === 'diverged') divergences.push(`${r.name} ${r.subject}: ${signedMs(r.deltaMs!)} off (tolerance ${formatMs(r.toleranceMs)})`);
+    if (r.status === 'not-simulated') divergences.push(`${r.name} ${r.subject}: in the logs, not in the simulation`);
+    if (r.status === 'not-observed' && r.name !== 'fault-start') divergences.push(`${r.name} ${r.subject}: in the simulation, not in the logs`);
+  }
+  for (const b of busy) {
+    if (b.status !== 'diverged') continue;
+    const o = b.observed!;
+    divergences.push(
+      `${b.broker} ${b.kind} busy replies: ${b.simulated.replies} simulated (longest wait ${b.simulated.waitMaxMs ?? '-'} ms) vs ${o.replies} observed (longest wait ${o.waitMaxMs ?? '-'} ms)`,
+    );
+  }
+  const verdict: ReplayReport['verdict'] = !observed ? 'not-compared' : divergences.length ? 'not-reproduced' : 'reproduced';
+
+  const outages = sc.clients.map((c) => {
+    const o = observed?.clients[c.host] ?? null;
+    const s = sim.clients[c.host];
+    return {
+      client: c.host,
+      observedMs: o ? outage(o) : null,
+      simulatedMs: s ? outage(s) : 0,
+      observedFailedSends: o ? o.failedSends : null,
+      simulatedFailedSends: s?.failedSends ?? 0,
+    };
+  });
+
+  const baseline: VariantResult = { label: 'baseline', set: {}, notes: [], ...outcome(sc, run, sim) };
+  const variants = opts.variants.map((v) => ({ v, ...applyVariant(sc, v) }));
+  const whatIf: VariantResult[] = variants.map(({ v, scenario, notes }) => {
+    const r = runScenario(scenario, { seed: opts.seed, untilMs });
+    const o = observe(r.events, contextFor(input, scenario, untilMs), simRef);
+    return { label: v.label, set: setOf(v), notes, ...outcome(scenario, r, o) };
+  });
+
+  let runs: RunsResult | null = null;
+  if (opts.runs > 0) {
+    const seeds = Array.from({ length: opts.runs }, (_, i) => (opts.seed + i) >>> 0);
+    const all = [{ label: 'baseline', set: {} as Record<string, string>, scenario: sc, explicit: new Set<string>() }, ...variants.map(({ v, scenario }) => ({
+      label: v.label,
+      set: setOf(v),
+      scenario,
+      explicit: new Set(v.assignments.filter((a) => a.key === 'namesrv').map((a) => a.subject ?? '*')),
+    }))];
+    runs = {
+      seeds,
+      variants: all.map((x) => {
+        // Bindings drawn per seed, unless the variant sets them.
+        const drawn = x.explicit.has('*') ? x.scenario : { ...randomBindings(x.scenario), clients: x.scenario.clients.map((c) => (x.explicit.has(c.host) ? c : { ...c, namesrv: 'random' })) };
+        const per = seeds.map((seed) => {
+          const r = runScenario(drawn, { seed, untilMs });
+          return outcome(drawn, r, observe(r.events, contextFor(input, drawn, untilMs), simRef));
+        });
+        const stat = (values: number[]): Stat => ({ p50: percentile(values, 50), p95: percentile(values, 95) });
+        return {
+          label: x.label,
+          set: x.set,
+          clients: drawn.clients.map((c, i) => ({
+            client: c.host,
+            outageMs: stat(per.map((p) => p.clients[i].outageMs)),
+            failedSends: stat(per.map((p) => p.clients[i].failedSends)),
+          })),
+          failedSends: stat(per.map((p) => p.failedSends)),
+        };
+      }),
+    };
+  }
+
+  return { input, seed: opts.seed, untilMs, milestones: rows, busy, verdict, divergences, outages, baseline, whatIf, runs, run };
+}

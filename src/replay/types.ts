@@ -1,0 +1,88 @@
+// Types shared by the replay: what inference produces (a scenario with the provenance of every value,
+// the defaults it had to take, the observed milestones), what a replay run reports.
+
+import type { Scenario } from '../model/index.js';
+
+/** Where an inferred value came from: the rule applied and the log lines (`file:line`) it read. */
+export interface Provenance {
+  rule: string;
+  evidence: string[];
+}
+
+/** Keyed by the value's path in the scenario file, e.g. `scenario.clients[0].namesrv`. */
+export type ProvenanceMap = Record<string, Provenance>;
+
+/** Values the logs did not give: path -> `value (why)`. */
+export type DefaultsMap = Record<string, string>;
+
+export const MILESTONE_NAMES = [
+  'fault-start',
+  'namesrv-removal',
+  'first-failure',
+  'namesrv-switch',
+  'route-drop',
+  'route-back',
+  'outage-end',
+] as const;
+export type MilestoneName = (typeof MILESTONE_NAMES)[number];
+
+/** One moment of the incident, observed in the logs or in a simulated run. */
+export interface MilestoneTime {
+  name: MilestoneName;
+  /** What it is about (the key a simulated milestone is matched on): a fault, a NameServer and broker, a client. */
+  subject: string;
+  /** What happened, when the subject does not say it: `to 192.168.3.101:9876`, `drops broker-a`. */
+  detail?: string;
+  /** Epoch ms. */
+  ts: number;
+  /** `file:line` of the line that shows it (observed side; null for fault starts, which are inferred). */
+  evidence: string | null;
+}
+
+/** Send failures of one client (first to last failed send is its outage). */
+export interface ClientFailures {
+  /** Where they were read: the application log, or the client log's failed attempts (no application log). */
+  source: 'app' | 'client';
+  failedSends: number;
+  firstTs: number | null;
+  lastTs: number | null;
+  /** invokeSync timeouts the client logged. */
+  timeouts: number;
+}
+
+/** Busy replies of one broker within one busy fault's window. */
+export interface BusyFigure {
+  broker: string;
+  kind: 'overload' | 'stall';
+  /** Window of the fault (epoch ms) in which replies are counted. */
+  from: number;
+  to: number;
+  replies: number;
+  waitMinMs: number | null;
+  waitMaxMs: number | null;
+}
+
+/** What the logs showed, kept beside the scenario so that a saved scenario replays to the same comparison. */
+export interface Observed {
+  window: { first: number; last: number };
+  /** Hosts whose logs were read (a milestone of another host cannot have been observed). */
+  hosts: string[];
+  milestones: MilestoneTime[];
+  clients: Record<string, ClientFailures>;
+  busy: BusyFigure[];
+}
+
+/** Everything a replay needs: the scenario and what it is compared with. */
+export interface ReplayInput {
+  scenario: Scenario;
+  /** Default run length, model ms (end of the observed window plus a margin). */
+  untilMs: number;
+  /** Zone of the times printed. */
+  zone: string;
+  observed: Observed | null;
+  provenance: ProvenanceMap;
+  defaults: DefaultsMap;
+  notes: string[];
+  /** One line: where the scenario came from. */
+  source: string;
+}

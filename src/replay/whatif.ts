@@ -1,0 +1,251 @@
+// What-if variants: `--set KEY=VALUE` (all together, one variant) and `--what-if 'k=v,k2=v2'` (one
+// variant each). A key applies to every client, broker or NameServer it belongs to, or to one when
+// prefixed with its name: `app-order-01.clientVersion=4.9.4`, `broker-b.waitTimeMillsInSendQueue=500`,
+// `192.168.3.101:9876.serverChannelMaxIdleTimeSeconds=120`. The table of keys is in docs/replay.md.
+
+import type { Scenario, ScenarioBroker, ScenarioClient, ScenarioNameServer } from '../model/index.js';
+
+export class WhatIfError extends Error {}
+
+export interface Assignment {
+  /** Client host, broker name or NameServer address the key is limited to; null: all of them. */
+  subject: string | null;
+  key: string;
+  value: string;
+}
+
+export interface Variant {
+  /** As the user wrote it: `clientCloseSocketIfTimeout=true`. */
+  label: string;
+  assignments: Assignment[];
+}
+
+type Target = 'client' | 'broker' | 'namesrv' | 'scenario';
+type ValueKind = 'bool' | 'ms' | 'int' | 'number' | 'version' | 'binding';
+
+interface KeySpec {
+  target: Target;
+  kind: ValueKind;
+  /** Field written (settings.* for client settings). */
+  field: string;
+  describe: string;
+}
+
+/** Every key `--set` and `--what-if` accept (names as in RocketMQ's configuration, ms for times). */
+export const WHAT_IF_KEYS: Record<string, KeySpec> = {
+  clientVersion: { target: 'client', kind: 'version', field: 'version', describe: 'client release (its defaults and log layout follow)' },
+  clientCloseSocketIfTimeout: {
+    target: 'client',
+    kind: 'bool',
+    field: 'settings.clientCloseSocketIfTimeout',
+    describe: '-Dcom.rocketmq.remoting.client.closeSocketIfTimeout; read from 4.9.1 (older clients are run as 4.9.1 to honour true)',
+  },
+  sendLatencyFaultEnable: { target: 'client', kind: 'bool', field: 'settings.sendLatencyFaultEnable', describe: 'producer latency fault tolerance' },
+  sendMsgTimeout: { target: 'client', kind: 'ms', field: 'settings.sendMsgTimeoutMs', describe: 'send budget, ms' },
+  retryTimesWhenSendFailed: { target: 'client', kind: 'int', field: 'settings.retryTimesWhenSendFailed', describe: 'retries of a sync send' },
+  pollNameServerInterval: { target: 'client', kind: 'ms', field: 'settings.pollNameServerIntervalMs', describe: 'route poll period, ms' },
+  heartbeatBrokerInterval: { target: 'client', kind: 'ms', field: 'settings.heartbeatBrokerIntervalMs', describe: 'heartbeat period, ms' },
+  mqClientApiTimeout: { target: 'client', kind: 'ms', field: 'settings.mqClientApiTimeoutMs', describe: 'route query and heartbeat timeout, ms' },
+  connectTimeoutMillis: { target: 'client', kind: 'ms', field: 'settings.connectTimeoutMs', describe: 'connect timeout, ms' },
+  clientChannelMaxIdleTimeSeconds: { target: 'client', kind: 'int', field: 'settings.clientChannelMaxIdleTimeSeconds', describe: 'client channel idle close, s' },
+  sendRatePerSec: { target: 'client', kind: 'number', field: 'sendRatePerSec', describe: 'application sends per second' },
+  namesrv: { target: 'client', kind: 'binding', field: 'namesrv', describe: "the NameServer the client binds to at start, or 'random'" },
+  waitTimeMillsInSendQueue: { target: 'broker', kind: 'ms', field: 'waitTimeMillsInSendQueue', describe: 'send queue wait before [TIMEOUT_CLEAN_QUEUE], ms' },
+  sendMessageThreadPoolNums: { target: 'broker', kind: 'int', field: 'sendMessageThreadPoolNums', describe: 'send threads' },
+  sendThreadPoolQueueCapacity: { target: 'broker', kind: 'int', field: 'sendThreadPoolQueueCapacity', describe: 'send queue capacity' },
+  osPageCacheBusyTimeOutMills: { target: 'broker', kind: 'ms', field: 'osPageCacheBusyTimeOutMills', describe: 'page cache busy threshold, ms' },
+  registerNameServerPeriod: { target: 'broker', kind: 'ms', field: 'registerNameServerPeriodMs', describe: 'registration period, ms (10000-60000)' },
+  registerBrokerTimeoutMills: { target: 'broker', kind: 'ms', field: 'registerBrokerTimeoutMills', describe: 'registration timeout, ms' },
+  brokerVersion: { target: 'broker', kind: 'version', field: 'version', describe: 'broker release' },
+  serverChannelMaxIdleTimeSeconds: { target: 'namesrv', kind: 'int', field: 'serverChannelMaxIdleTimeSeconds', describe: 'NameServer idle close of a channel, s' },
+  scanNotActiveBrokerInterval: { target: 'namesrv', kind: 'ms', field: 'scanNotActiveBrokerIntervalMs', describe: 'NameServer expiry scan period, ms' },
+  brokerChannelExpiredTime: { target: 'namesrv', kind: 'ms', field: 'brokerChannelExpiredTimeMs', describe: 'NameServer broker expiry, ms' },
+  namesrvVersion: { target: 'namesrv', kind: 'version', field: 'version', describe: 'NameServer release' },
+  serverVersion: { target: 'scenario', kind: 'version', field: 'serverVersion', describe: 'default release of NameServers and brokers' },
+  latencyMs: { target: 'scenario', kind: 'number', field: 'latencyMs', describe: 'one-way network latency, ms' },
+  namesrvOnOwnHosts: { target: 'scenario', kind: 'bool', field: '', describe: 'move NameServers that share a host with a broker or client to hosts of their own' },
+};
+
+/** Model field names accepted too (`sendMsgTimeoutMs`). */
+const ALIASES: Record<string, string> = {
+  sendMsgTimeoutMs: 'sendMsgTimeout',
+  pollNameServerIntervalMs: 'pollNameServerInterval',
+  heartbeatBrokerIntervalMs: 'heartbeatBrokerInterval',
+  mqClientApiTimeoutMs: 'mqClientApiTimeout',
+  connectTimeoutMs: 'connectTimeoutMillis',
+  registerNameServerPeriodMs: 'registerNameServerPeriod',
+  scanNotActiveBrokerIntervalMs: 'scanNotActiveBrokerInterval',
+  brokerChannelExpiredTimeMs: 'brokerChannelExpiredTime',
+  version: 'clientVersion',
+};
+
+function canonical(key: string): string | null {
+  if (key in WHAT_IF_KEYS) return key;
+  if (key in ALIASES) return ALIASES[key];
+  const lower = key.toLowerCase();
+  const hit = Object.keys(WHAT_IF_KEYS).find((k) => k.toLowerCase() === lower);
+  return hit ?? null;
+}
+
+/** `k=v,k2=v2` (or one `k=v`) into assignments; `flag` names the option in messages. */
+export function parseAssignments(text: string, flag: string): Assignment[] {
+  const out: Assignment[] = [];
+  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new WhatIfError(`${flag} ${part}: expected KEY=VALUE`);
+    const full = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    const dot = full.lastIndexOf('.');
+    const rawKey = dot >= 0 ? full.slice(dot + 1) : full;
+    const subject = dot >= 0 ? full.slice(0, dot) : null;
+    const key = canonical(rawKey);
+    if (key === null) throw new WhatIfError(`${flag} ${part}: unknown setting ${rawKey} (one of ${Object.keys(WHAT_IF_KEYS).join(', ')})`);
+    if (value === '') throw new WhatIfError(`${flag} ${part}: no value`);
+    checkValue(WHAT_IF_KEYS[key], value, `${flag} ${part}`);
+    out.push({ subject, key, value });
+  }
+  if (!out.length) throw new WhatIfError(`${flag}: expected KEY=VALUE`);
+  return out;
+}
+
+function checkValue(spec: KeySpec, v: string, where: string): void {
+  switch (spec.kind) {
+    case 'bool':
+      if (v !== 'true' && v !== 'false') throw new WhatIfError(`${where}: expected true or false`);
+      return;
+    case 'ms':
+    case 'number':
+      if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0) throw new WhatIfError(`${where}: expected a positive number${spec.kind === 'ms' ? ' of ms' : ''}`);
+      return;
+    case 'int':
+      if (!/^\d+$/.test(v)) throw new WhatIfError(`${where}: expected a whole number`);
+      return;
+    case 'version': {
+      const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(v);
+      if (!m) throw new WhatIfError(`${where}: expected a version like 4.9.4`);
+      if (Number(m[1]) < 4 || (Number(m[1]) === 4 && Number(m[2]) < 3)) throw new WhatIfError(`${where}: versions before 4.3.0 are not modelled`);
+      return;
+    }
+    case 'binding':
+      if (v !== 'random' && !/^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(v)) throw new WhatIfError(`${where}: expected a NameServer address or random`);
+  }
+}
+
+function convert(spec: KeySpec, v: string): boolean | number | string {
+  if (spec.kind === 'bool') return v === 'true';
+  if (spec.kind === 'ms' || spec.kind === 'int' || spec.kind === 'number') return Number(v);
+  return v;
+}
+
+function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = obj;
+  for (const p of parts.slice(0, -1)) {
+    if (typeof cur[p] !== 'object' || cur[p] === null) cur[p] = {};
+    cur = cur[p] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]] = value;
+}
+
+function lessThan(a: string, b: string): boolean {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] < pb[i];
+  return false;
+}
+
+/** The scenario with the variant applied (a copy), and notes on what it had to adapt. */
+export function applyVariant(base: Scenario, v: Variant): { scenario: Scenario; notes: string[] } {
+  const sc = JSON.parse(JSON.stringify(base)) as Scenario;
+  const notes: string[] = [];
+  let ownHosts = false;
+  for (const a of v.assignments) {
+    const spec = WHAT_IF_KEYS[a.key];
+    const value = convert(spec, a.value);
+    const where = a.subject === null ? a.key : `${a.subject}.${a.key}`;
+    if (spec.target === 'scenario') {
+      if (a.subject !== null) throw new WhatIfError(`${where}=${a.value}: ${a.key} applies to the whole scenario, not to ${a.subject}`);
+      if (a.key === 'namesrvOnOwnHosts') ownHosts = value === true;
+      else setPath(sc as unknown as Record<string, unknown>, spec.field, value);
+      continue;
+    }
+    const all: Array<ScenarioClient | ScenarioBroker | ScenarioNameServer> =
+      spec.target === 'client' ? sc.clients : spec.target === 'broker' ? sc.brokers : sc.nameServers;
+    const nameOf = (x: ScenarioClient | ScenarioBroker | ScenarioNameServer): string =>
+      spec.target === 'client' ? (x as ScenarioClient).host : spec.target === 'broker' ? (x as ScenarioBroker).name : (x as ScenarioNameServer).addr;
+    const targets = a.subject === null ? all : all.filter((x) => nameOf(x) === a.subject);
+    if (!targets.length) {
+      const names = all.map(nameOf).join(', ');
+      throw new WhatIfError(`${where}=${a.value}: no ${spec.target === 'namesrv' ? 'NameServer' : spec.target} ${a.subject} (${spec.target}s: ${names || 'none'})`);
+    }
+    for (const t of targets) {
+      if (a.key === 'namesrv' && value !== 'random') {
+        const c = t as ScenarioClient;
+        const list = c.namesrvAddrList ?? sc.nameServers.map((n) => n.addr);
+        if (!list.includes(value as string)) throw new WhatIfError(`${where}=${a.value}: ${a.value} is not in ${c.host}'s NameServer list (${list.join(', ')})`);
+      }
+      setPath(t as unknown as Record<string, unknown>, spec.field, value);
+      if (a.key === 'sendRatePerSec' && (t as ScenarioClient).sendTimesMs) {
+        delete (t as ScenarioClient).sendTimesMs;
+        notes.push(`${(t as ScenarioClient).host}: sends at ${a.value}/s (Poisson) instead of the logged send times`);
+      }
+    }
+  }
+  // clientCloseSocketIfTimeout is hard-coded false before 4.9.1: honouring true needs 4.9.1.
+  for (const c of sc.clients) {
+    if (c.settings?.clientCloseSocketIfTimeout === true && lessThan(c.version, '4.9.1')) {
+      const touched = v.assignments.some((a) => a.key === 'clientCloseSocketIfTimeout' && (a.subject === null || a.subject === c.host));
+      if (touched) {
+        notes.push(`${c.host}: client ${c.version} hard-codes clientCloseSocketIfTimeout=false (the property is read from 4.9.1); run as 4.9.1`);
+        c.version = '4.9.1';
+      }
+    }
+  }
+  if (ownHosts) notes.push(...moveNameServers(sc));
+  return { scenario: sc, notes };
+}
+
+/** Moves each NameServer that shares its host with another process to a host of its own (a free IP in the same /24). */
+function moveNameServers(sc: Scenario): string[] {
+  const notes: string[] = [];
+  const used = new Set<string>();
+  const ipOf = (addr: string) => addr.slice(0, addr.lastIndexOf(':'));
+  for (const n of sc.nameServers) used.add(ipOf(n.addr));
+  for (const b of sc.brokers) used.add(ipOf(b.addr));
+  for (const c of sc.clients) if (c.ip) used.add(c.ip);
+  const hostNames = new Set([...sc.nameServers.map((n) => n.host), ...sc.brokers.map((b) => b.host), ...sc.clients.map((c) => c.host)]);
+  const rename = new Map<string, string>();
+  for (const n of sc.nameServers) {
+    const shared = sc.brokers.some((b) => b.host === n.host) || sc.clients.some((c) => c.host === n.host) || sc.nameServers.some((o) => o !== n && o.host === n.host);
+    if (!shared) continue;
+    const ip = ipOf(n.addr);
+    const prefix = ip.slice(0, ip.lastIndexOf('.') + 1);
+    let last = 250;
+    while (last > 1 && used.has(`${prefix}${last}`)) last--;
+    const newIp = `${prefix}${last}`;
+    used.add(newIp);
+    let host = `${n.host}-namesrv`;
+    for (let k = 2; hostNames.has(host); k++) host = `${n.host}-namesrv${k}`;
+    hostNames.add(host);
+    const addr = `${newIp}:${n.addr.slice(n.addr.lastIndexOf(':') + 1)}`;
+    notes.push(`NameServer ${n.addr} moved from ${n.host} to its own host ${host} (${addr})`);
+    rename.set(n.addr, addr);
+    n.addr = addr;
+    n.host = host;
+  }
+  if (!rename.size) notes.push('namesrvOnOwnHosts: every NameServer already has a host of its own');
+  const map = (a: string) => rename.get(a) ?? a;
+  for (const b of sc.brokers) if (b.namesrvAddrs) b.namesrvAddrs = b.namesrvAddrs.map(map);
+  for (const c of sc.clients) {
+    if (c.namesrvAddrList) c.namesrvAddrList = c.namesrvAddrList.map(map);
+    if (c.namesrv && c.namesrv !== 'random') c.namesrv = map(c.namesrv);
+  }
+  return notes;
+}
+
+/** The list of keys for help texts. */
+export function whatIfKeysText(): string {
+  return Object.entries(WHAT_IF_KEYS)
+    .map(([k, s]) => `${k} (${s.target === 'namesrv' ? 'NameServer' : s.target}): ${s.describe}`)
+    .join('\n');
+}

@@ -1,0 +1,192 @@
+// The TUI once the timeline is loaded: holds the view state, maps keys to view-model actions, lays
+// the panes out for the terminal's size (following resizes) and draws them. All decisions are in
+// the view model (src/tui/model.ts) and the key table (src/tui/keys.ts); this only wires them.
+import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { useEffect, useRef, useState } from 'react';
+import { oneDay } from '../../report/findings-text.js';
+import type { HeaderInfo } from '../format.js';
+import { keyAction, splitInput } from '../keys.js';
+import { layoutFor, MIN_COLUMNS, MIN_ROWS, type Layout } from '../layout.js';
+import type { Action, Dims, TuiModel, ViewState } from '../model.js';
+import { ColorContext } from '../theme.js';
+import { DetailPane } from './DetailPane.js';
+import { EventList } from './EventList.js';
+import { FindingsPane } from './FindingsPane.js';
+import { Header } from './Header.js';
+import { Help } from './Help.js';
+import { StatusLine } from './StatusLine.js';
+import { Lines } from './StyledLine.js';
+import { TimeStrip } from './TimeStrip.js';
+
+export interface Size {
+  columns: number;
+  rows: number;
+}
+
+/** The terminal's size, following resizes; or the fixed size given (tests). */
+export function useTerminalSize(fixed?: Size): Size {
+  const { stdout } = useStdout();
+  const read = (): Size => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    if (fixed) return;
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stdout, fixed]);
+  return fixed ?? size;
+}
+
+export interface AppProps {
+  model: TuiModel;
+  header: HeaderInfo;
+  /** Colour on (default) or off (NO_COLOR). */
+  color?: boolean;
+  /** A fixed size instead of the terminal's (tests). */
+  size?: Size;
+  /** Called when the user quits, before ink exits. */
+  onQuit?: () => void;
+  /** Start from this state (tests, bench). */
+  initial?: (model: TuiModel, dims: Dims) => ViewState;
+}
+
+/** The model's dims for a layout: the list's rows as the events pane would show them. */
+export function dimsOf(l: Layout, size: Size, hosts: readonly string[]): Dims {
+  const listRows = l.listRows || layoutFor({ columns: size.columns, rows: size.rows, hosts, focus: 'events', detail: false }).listRows;
+  return { listRows: Math.max(1, listRows), stripCols: l.stripCols, findingRows: l.findingRows };
+}
+
+export function App({ model, header, color = true, size, onQuit, initial }: AppProps) {
+  const term = useTerminalSize(size);
+  const { exit } = useApp();
+  const hosts = model.store.hosts;
+  const layoutOf = (s: ViewState) => layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: s.focus, detail: s.detail });
+  const dimsFor = (s: ViewState) => dimsOf(layoutOf(s), term, hosts);
+  const [state, setState] = useState<ViewState>(() => {
+    const probe = layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: 'events', detail: false });
+    const dims = dimsOf(probe, term, hosts);
+    return initial ? initial(model, dims) : model.initial(dims);
+  });
+  // Keys can come faster than renders (a paste, a held key): each one starts from the last result.
+  const latest = useRef(state);
+
+  const dispatch = (action: Action) => {
+    const cur = model.fit(latest.current, dimsFor(latest.current));
+    const reduced = model.reduce(cur, action, dimsFor(cur));
+    const next = model.fit(reduced, dimsFor(reduced));
+    latest.current = next;
+    setState(next);
+  };
+
+  useInput((input, key) => {
+    for (const [i, k] of splitInput(input, key)) {
+      const action = keyAction(latest.current, i, k);
+      if (!action) continue;
+      if (action.type === 'quit') {
+        onQuit?.();
+        exit();
+        return;
+      }
+      dispatch(action);
+    }
+  });
+
+  // A long search goes on a step at a time, with a frame (its progress) and the keys in between.
+  const job = state.searching;
+  useEffect(() => {
+    if (!job) return;
+    const id = setImmediate(() => dispatch({ type: 'searchStep' }));
+    return () => clearImmediate(id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [job]);
+
+  const s = model.fit(state, dimsFor(state));
+  const L = layoutOf(s);
+  const zone = header.zone;
+  const sameDay = oneDay(header.first, header.last, zone);
+
+  if (L.tooSmall) {
+    return (
+      <Text>
+        The terminal is {term.columns}x{term.rows}: rmq-diag tui needs at least {MIN_COLUMNS}x{MIN_ROWS} (80x24 or more is best). q quits.
+      </Text>
+    );
+  }
+  if (s.help) {
+    return (
+      <ColorContext.Provider value={color}>
+        <Help width={L.width} height={L.height} />
+      </ColorContext.Provider>
+    );
+  }
+
+  const dims = dimsFor(s);
+  const rows = model.rows(s.filter);
+  const visible = model.visible(s, dims);
+  const strip = model.strip(s, L.stripCols, L.maxHostRows);
+  const hostWidth = Math.max(4, ...hosts.map((h) => h.length));
+  const event = s.cursor >= 0 ? model.store.get(s.cursor) : null;
+  const evidenceFor = (model.evidenceFor.get(s.cursor) ?? []).map((index) => ({ index, finding: model.findings[index] }));
+  const list = (width: number, height: number) => (
+    <EventList
+      model={model}
+      rows={visible.slice(0, height)}
+      cursor={s.cursor}
+      focused={s.focus === 'events'}
+      search={s.search}
+      width={width}
+      height={height}
+      zone={zone}
+      sameDay={sameDay}
+      hostWidth={hostWidth}
+    />
+  );
+  const findings = (width: number, height: number) => (
+    <FindingsPane
+      findings={model.findings}
+      selected={Math.max(0, s.finding)}
+      scroll={s.findingScroll}
+      focused={s.focus === 'findings'}
+      zone={zone}
+      sameDay={sameDay}
+      width={width}
+      height={height}
+    />
+  );
+  const detail = (width: number, height: number) => <DetailPane event={event} findings={evidenceFor} zone={zone} width={width} height={height} />;
+
+  let body;
+  if (L.wide) {
+    const side = s.detail && s.focus === 'events' ? detail(L.sideWidth, L.bodyRows) : findings(L.sideWidth, L.bodyRows);
+    body = (
+      <Box flexDirection="row" height={L.bodyRows}>
+        {list(L.listWidth, L.bodyRows - 1)}
+        <Lines lines={Array.from({ length: L.bodyRows }, () => [{ text: '│', dim: true }])} height={L.bodyRows} width={1} />
+        {side}
+      </Box>
+    );
+  } else if (s.focus === 'findings') {
+    body = findings(L.width, L.bodyRows);
+  } else {
+    body = (
+      <Box flexDirection="column" height={L.bodyRows}>
+        {list(L.width, L.listRows)}
+        {s.detail ? detail(L.width, L.detailRows) : null}
+      </Box>
+    );
+  }
+
+  return (
+    <ColorContext.Provider value={color}>
+      <Box flexDirection="column" width={L.width} height={L.height}>
+        <Header info={header} width={L.width} />
+        <TimeStrip view={strip} labelWidth={L.labelWidth} width={L.width} zone={zone} sameDay={sameDay} />
+        {body}
+        <StatusLine state={s} row={model.cursorRow(s)} listed={rows.length} total={model.store.length} findings={model.findings.length} width={L.width} />
+      </Box>
+    </ColorContext.Provider>
+  );
+}

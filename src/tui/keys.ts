@@ -1,0 +1,123 @@
+// Keys: one table (the help screen and docs/tui.md list it) and the mapping from a key press to a
+// view-model action. Pure: tested without ink.
+
+import type { Action, ViewState } from './model.js';
+
+/** The parts of ink's Key this mapping reads. */
+export interface KeyInfo {
+  upArrow?: boolean;
+  downArrow?: boolean;
+  leftArrow?: boolean;
+  rightArrow?: boolean;
+  pageUp?: boolean;
+  pageDown?: boolean;
+  home?: boolean;
+  end?: boolean;
+  return?: boolean;
+  escape?: boolean;
+  tab?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  ctrl?: boolean;
+  meta?: boolean;
+  shift?: boolean;
+}
+
+export interface KeyHelp {
+  keys: string;
+  does: string;
+}
+
+/** Every key, as the help screen shows it. */
+export const KEYS: readonly KeyHelp[] = [
+  { keys: '↑ ↓  j k', does: 'previous / next event (findings pane: finding)' },
+  { keys: 'PgUp PgDn  ctrl-b ctrl-f', does: 'page up / down (findings pane: scroll its text)' },
+  { keys: 'Home End  g G', does: 'first / last event (findings pane: finding)' },
+  { keys: '← →  h l', does: 'previous / next bucket of the time strip' },
+  { keys: '+ -', does: 'zoom the time strip in / out around the cursor' },
+  { keys: 'n N', does: 'next / previous finding: its window and evidence' },
+  { keys: '/', does: 'search; Enter jumps to the next listed match' },
+  { keys: '] [', does: 'next / previous match; Esc stops a long search' },
+  { keys: 'f', does: 'filter: type:a,b host:glob level:warn finding:N' },
+  { keys: 'Esc', does: 'close help, prompt or detail; else clear filters' },
+  { keys: 'Tab', does: 'switch between the event list and the findings pane' },
+  { keys: 'Enter', does: 'open / close the detail (findings: list evidence)' },
+  { keys: '?', does: 'this help' },
+  { keys: 'q  ctrl-c', does: 'quit' },
+];
+
+export type KeyResult = Action | { type: 'quit' } | null;
+
+/**
+ * ink hands over keys that arrive in one read (key repeat, a busy terminal, a paste) as one string:
+ * split it back into keys, Enter, Tab and Backspace included.
+ */
+export function splitInput(input: string, key: KeyInfo): Array<[string, KeyInfo]> {
+  const chars = Array.from(input);
+  const special = key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown || key.home || key.end || key.escape || key.ctrl || key.meta;
+  if (chars.length <= 1 || special) return [[input, key]];
+  return chars.map((ch): [string, KeyInfo] => {
+    if (ch === '\r' || ch === '\n') return ['', { return: true }];
+    if (ch === '\t') return ['', { tab: true }];
+    if (ch === '\u007f' || ch === '\b') return ['', { backspace: true }];
+    return [ch, { shift: /[A-Z]/.test(ch) }];
+  });
+}
+
+export function keyAction(s: ViewState, input: string, key: KeyInfo): KeyResult {
+  if (key.ctrl && input === 'c') return { type: 'quit' };
+  if (s.searching) {
+    if (key.escape) return { type: 'cancel' };
+    return input === 'q' && !key.ctrl ? { type: 'quit' } : null;
+  }
+  if (s.prompt) {
+    if (key.return) return { type: 'submit' };
+    if (key.escape) return { type: 'cancel' };
+    if (key.backspace || key.delete) return { type: 'backspace' };
+    if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return null;
+    return input ? { type: 'type', text: input } : null;
+  }
+  if (s.help) return { type: 'help', open: false };
+  const findings = s.focus === 'findings';
+  if (key.escape) {
+    if (s.detail && !findings) return { type: 'detail', open: false };
+    return { type: 'clear' };
+  }
+  if (key.tab) return { type: 'focus' };
+  if (key.return) return findings ? { type: 'focus', pane: 'events' } : { type: 'detail' };
+  if (key.upArrow || (input === 'k' && !key.ctrl)) return findings ? { type: 'finding', by: -1 } : { type: 'move', by: -1 };
+  if (key.downArrow || (input === 'j' && !key.ctrl)) return findings ? { type: 'finding', by: 1 } : { type: 'move', by: 1 };
+  if (key.pageUp || (key.ctrl && input === 'b')) return findings ? { type: 'scrollFinding', by: -10 } : { type: 'page', by: -1 };
+  if (key.pageDown || (key.ctrl && input === 'f')) return findings ? { type: 'scrollFinding', by: 10 } : { type: 'page', by: 1 };
+  if (key.home || input === 'g') return findings ? { type: 'selectFinding', index: 0 } : { type: 'home' };
+  if (key.end || input === 'G') return findings ? { type: 'selectFinding', index: -1 } : { type: 'end' };
+  if (key.leftArrow || input === 'h') return { type: 'step', by: -1 };
+  if (key.rightArrow || input === 'l') return { type: 'step', by: 1 };
+  if (key.ctrl || key.meta) return null;
+  switch (input) {
+    case 'q':
+      return { type: 'quit' };
+    case '+':
+    case '=':
+      return { type: 'zoom', by: 1 };
+    case '-':
+    case '_':
+      return { type: 'zoom', by: -1 };
+    case 'n':
+      return { type: 'finding', by: 1 };
+    case 'N':
+      return { type: 'finding', by: -1 };
+    case '/':
+      return { type: 'prompt', kind: 'search' };
+    case 'f':
+      return { type: 'prompt', kind: 'filter' };
+    case ']':
+      return s.search ? { type: 'search', query: s.search, by: 1 } : { type: 'prompt', kind: 'search' };
+    case '[':
+      return s.search ? { type: 'search', query: s.search, by: -1 } : { type: 'prompt', kind: 'search' };
+    case '?':
+      return { type: 'help', open: true };
+    default:
+      return null;
+  }
+}

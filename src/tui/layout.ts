@@ -1,0 +1,100 @@
+// Where each pane goes for a terminal size: pure, so a resize is a new layout and nothing else.
+//
+//   header (2 lines)
+//   time strip: axis line, one line per host (or the busiest and "+N hosts"), the findings band
+//   body: below 120 columns one pane at a time (the event list, with the detail pane under it when
+//         open; or the findings pane); from 120 columns the list on the left and the detail or
+//         findings pane on the right
+//   status line (1 line)
+//
+// The last terminal line stays empty: ink keeps its cursor there, and a frame as tall as the
+// terminal would be redrawn from a cleared screen on every key.
+
+import type { Pane } from './model.js';
+
+export const WIDE_COLUMNS = 120;
+export const MIN_COLUMNS = 60;
+export const MIN_ROWS = 16;
+
+export interface Layout {
+  width: number;
+  /** Lines drawn (terminal rows - 1). */
+  height: number;
+  /** Too small to draw anything useful. */
+  tooSmall: boolean;
+  wide: boolean;
+  headerRows: number;
+  /** Most host rows the strip may use (see TuiModel.hostRows). */
+  maxHostRows: number;
+  /** Host rows the strip uses. */
+  hostRows: number;
+  labelWidth: number;
+  stripCols: number;
+  stripRows: number;
+  bodyRows: number;
+  listWidth: number;
+  /** Width of the right-hand pane (wide layout only, else 0). */
+  sideWidth: number;
+  /** Event rows of the list (its column header not counted); 0 when the list is hidden. */
+  listRows: number;
+  /** Lines of the detail pane under the list (narrow layout, when open). */
+  detailRows: number;
+  /** Lines of the findings pane (the whole body, or the right-hand pane). */
+  findingRows: number;
+}
+
+export interface LayoutInput {
+  columns: number;
+  rows: number;
+  hosts: readonly string[];
+  focus: Pane;
+  detail: boolean;
+}
+
+export function layoutFor(i: LayoutInput): Layout {
+  const width = Math.max(1, i.columns);
+  const height = Math.max(1, i.rows - 1);
+  const tooSmall = i.columns < MIN_COLUMNS || i.rows < MIN_ROWS;
+  const wide = width >= WIDE_COLUMNS;
+  const headerRows = 2;
+  const maxHostRows = Math.max(1, Math.min(8, Math.floor((height - 11) / 2)));
+  const hostRows = Math.min(i.hosts.length || 1, maxHostRows);
+  const longest = Math.max(8, ...i.hosts.slice(0, hostRows).map((h) => h.length), i.hosts.length > hostRows ? 9 : 0);
+  const labelWidth = Math.min(wide ? 16 : 13, longest);
+  const stripCols = Math.max(1, width - labelWidth - 1);
+  const stripRows = hostRows + 2;
+  const bodyRows = Math.max(2, height - headerRows - stripRows - 1);
+  let listWidth = width;
+  let sideWidth = 0;
+  let listRows = bodyRows - 1;
+  let detailRows = 0;
+  let findingRows = bodyRows;
+  if (wide) {
+    listWidth = Math.floor(width * 0.6);
+    sideWidth = width - listWidth - 1;
+  } else if (i.focus === 'findings') {
+    listRows = 0;
+  } else if (i.detail) {
+    // The detail pane gets most of the room; the list keeps a few rows around the selected one.
+    detailRows = Math.min(bodyRows - 2, Math.max(8, Math.floor((bodyRows * 3) / 5)));
+    listRows = bodyRows - 1 - detailRows;
+  }
+  return {
+    width,
+    height,
+    tooSmall,
+    wide,
+    headerRows,
+    maxHostRows,
+    hostRows,
+    labelWidth,
+    stripCols,
+    stripRows,
+    bodyRows,
+    listWidth,
+    sideWidth,
+    listRows: Math.max(0, listRows),
+    detailRows,
+    findingRows,
+  };
+}

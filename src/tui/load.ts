@@ -1,0 +1,68 @@
+// From a built timeline to what the TUI shows, in one pass over the merged stream: every event goes
+// into the compact store, and the events the enabled rules read are decoded and fed to the rule
+// engine on the way (the same findings `analyze` reports). The pass yields to the event loop every
+// few milliseconds, so the loading screen keeps drawing and `q` still quits.
+
+import type { EventType, RmqEvent } from '../parse/types.js';
+import { sourcesOf } from '../rules/analyze.js';
+import { RuleRunner } from '../rules/engine.js';
+import type { Finding, Rule, SettingValue } from '../rules/types.js';
+import type { Timeline } from '../timeline/build.js';
+import { ColumnsBuilder, SpillSink, MemorySink, type EventStore, type RawSink } from './store.js';
+
+export interface LoadOptions {
+  rules: readonly Rule[];
+  settings?: Record<string, SettingValue>;
+  /** Events decoded so far, and an estimate of the total (records read). */
+  onProgress?: (events: number, estimate: number) => void;
+  /** Stop early (the user quit while loading): the partial store is closed and null returned. */
+  signal?: { aborted: boolean };
+  /** Keep the JSON in memory instead of a spill file (tests). */
+  inMemory?: boolean;
+  /** Milliseconds of work between yields to the event loop. */
+  sliceMs?: number;
+}
+
+export interface Loaded {
+  store: EventStore;
+  findings: Finding[];
+}
+
+export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded | null> {
+  const runner = new RuleRunner({ rules: o.rules, settings: o.settings, sources: sourcesOf(t) });
+  const wanted: ReadonlySet<EventType> = runner.wanted;
+  const sink: RawSink = o.inMemory ? new MemorySink() : new SpillSink();
+  const builder = new ColumnsBuilder(
+    t.sources.map((s) => ({ file: s.display, host: s.host })),
+    sink,
+  );
+  const estimate = t.accounting.reduce((n, a) => n + a.records, 0);
+  const slice = o.sliceMs ?? 30;
+  let deadline = performance.now() + slice;
+  try {
+    for (const m of t.encoded()) {
+      const type = builder.add(m.ts, m.json, m.source);
+      if (wanted.has(type)) {
+        const e = JSON.parse(m.json) as RmqEvent;
+        e.ts = m.ts;
+        e.source = m.source;
+        e.seq = m.seq;
+        runner.visit(e);
+      }
+      if ((builder.count & 1023) === 0 && performance.now() >= deadline) {
+        o.onProgress?.(builder.count, estimate);
+        await new Promise((r) => setImmediate(r));
+        if (o.signal?.aborted) {
+          builder.finish().close();
+          return null;
+        }
+        deadline = performance.now() + slice;
+      }
+    }
+  } catch (err) {
+    builder.finish().close();
+    throw err;
+  }
+  o.onProgress?.(builder.count, Math.max(estimate, builder.count));
+  return { store: builder.finish(), findings: runner.finish() };
+}

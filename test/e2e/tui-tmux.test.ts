@@ -1,0 +1,86 @@
+// The built TUI in a real pseudo-terminal: tmux runs `rmq-diag tui` on the seed outage at 100x30;
+// keys go in with send-keys, the screen comes out with capture-pane. Needs dist/ (npm test builds it
+// first) and tmux (CI installs it); without either the test fails and says why.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(__dirname, '..', '..');
+
+function tmuxAvailable(): boolean {
+  const r = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
+  return !r.error && r.status === 0;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+describe('rmq-diag tui in a pseudo-terminal', () => {
+  it('shows the header and the findings, follows keys, and ends on q', async () => {
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
+      throw new Error('dist/ is missing: run `npm run build` first (`npm test` builds it in pretest)');
+    }
+    if (!tmuxAvailable()) {
+      throw new Error('tmux is not installed: this test runs the TUI in a tmux pseudo-terminal (CI installs it in .ci/run; locally: apt-get install tmux)');
+    }
+    const socket = `rmq-diag-test-${process.pid}`;
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-tmux-'));
+    const codeFile = join(dir, 'code');
+    const env: NodeJS.ProcessEnv = { ...process.env, TERM: process.env.TERM || 'xterm-256color' };
+    delete env.TMUX;
+    const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', env, cwd: ROOT });
+    const screen = () => tmux('capture-pane', '-p', '-t', 'tui').stdout ?? '';
+    const waitFor = async (what: RegExp, ms = 15000) => {
+      const end = Date.now() + ms;
+      let last = '';
+      while (Date.now() < end) {
+        last = screen();
+        if (what.test(last)) return last;
+        await sleep(100);
+      }
+      throw new Error(`the screen never showed ${what}; it shows:\n${last}`);
+    };
+    const alive = () => tmux('has-session', '-t', 'tui').status === 0;
+    try {
+      const command = `${quote(process.execPath)} bin/rmq-diag.js tui samples/seed-outage; echo $? > ${quote(codeFile)}`;
+      const started = tmux('new-session', '-d', '-s', 'tui', '-x', '100', '-y', '30', '-c', ROOT, command);
+      expect(started.status, started.stderr).toBe(0);
+
+      let s = await waitFor(/\[events\] 1\/11,538/);
+      const lines = s.split('\n');
+      expect(lines[0]).toMatch(/^rmq-diag {2}2020-12-22 14:35:00 – 14:59:59 \(24 min 59 s\) {2}times in \+08:00/);
+      expect(lines[1]).toMatch(/^4 hosts · 14 files · 11,538 events · 8 findings: 2 critical, 5 error, 1 warning/);
+      expect(s).toMatch(/^app-order-01 /m);
+      expect(s).toMatch(/^mq-node-101 +█/m);
+      expect(s).toMatch(/^findings /m);
+      expect(s).toMatch(/TIME +HOST +KIND +LEVEL +TYPE +TEXT/);
+
+      tmux('send-keys', '-t', 'tui', 'n');
+      s = await waitFor(/finding:1/);
+      expect(s).toMatch(/zoom/);
+      expect(s).toMatch(/◆ 14:42:11\.044 app-order-01 client +WARN +send-attempt-failed/);
+
+      tmux('send-keys', '-t', 'tui', 'Tab');
+      s = await waitFor(/\[findings\]/);
+      expect(s).toMatch(/ 1 CRIT stale-route +app-order-01 kept using broker-a/);
+      expect(s).toMatch(/ 2 CRIT namesrv-stuck /);
+      expect(s).toMatch(/window +14:42:11\.044 – 14:53:46\.285 \(11 min 35 s\)/);
+
+      tmux('send-keys', '-t', 'tui', '?');
+      await waitFor(/rmq-diag tui: keys/);
+      tmux('send-keys', '-t', 'tui', 'Escape');
+      await waitFor(/\[findings\]/);
+
+      tmux('send-keys', '-t', 'tui', 'q');
+      const end = Date.now() + 10000;
+      while (alive() && Date.now() < end) await sleep(100);
+      expect(alive()).toBe(false);
+      expect(readFileSync(codeFile, 'utf8').trim()).toBe('0');
+    } finally {
+      tmux('kill-server');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,107 @@
+// The scenario file: what --save-scenario writes reads back to the same input; hand-edited mistakes
+// are one line each, naming the field.
+
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { prettyJson, readScenarioFile, ScenarioError, scenarioFileJson, validateScenario } from '../../src/replay/file.js';
+import { inferFromLogs } from '../../src/replay/load.js';
+import { renderReplayJson } from '../../src/replay/report.js';
+import { replay } from '../../src/replay/run.js';
+import type { ReplayInput } from '../../src/replay/types.js';
+
+const SEED = join(__dirname, '..', '..', 'samples', 'seed-outage');
+
+function minimal(): Record<string, any> {
+  return {
+    startEpochMs: Date.UTC(2024, 0, 1),
+    nameServers: [
+      { addr: '10.0.0.1:9876', host: 'ns-1' },
+      { addr: '10.0.0.2:9876', host: 'ns-2' },
+    ],
+    brokers: [{ name: 'broker-a', addr: '10.0.0.11:10911', host: 'b-1' }],
+    topics: [{ name: 'T' }],
+    clients: [
+      { host: 'app-1', version: '4.9.4', topic: 'T', sendRatePerSec: 1 },
+      { host: 'app-2', version: '4.8.0', topic: 'T', sendRatePerSec: 1, namesrvAddrList: ['10.0.0.1:9876'] },
+    ],
+    faults: [{ atMs: 60000, host: 'b-1', state: 'hung' }],
+  };
+}
+
+function messageOf(v: unknown): string {
+  try {
+    validateScenario(v);
+  } catch (e) {
+    if (e instanceof ScenarioError) return e.message;
+    throw e;
+  }
+  return 'valid';
+}
+
+describe('scenario validation', () => {
+  it('accepts a minimal scenario', () => {
+    expect(messageOf(minimal())).toBe('valid');
+  });
+
+  it.each([
+    [(s: any) => (s.clients[1].namesrvAddrList = '10.0.0.1:9876'), 'scenario.clients[1].namesrvAddrList: expected an array of addresses'],
+    [(s: any) => (s.clients[1].namesrvAddrList = ['10.0.0.1']), 'scenario.clients[1].namesrvAddrList: expected an array of addresses'],
+    [(s: any) => (s.clients[1].namesrvAddrList = ['10.0.0.9:9876']), 'scenario.clients[1].namesrvAddrList[0]: 10.0.0.9:9876 is not one of scenario.nameServers'],
+    [(s: any) => (s.clients[1].namesrv = '10.0.0.2:9876'), "scenario.clients[1].namesrv: 10.0.0.2:9876 is not in the client's NameServer list"],
+    [(s: any) => delete s.startEpochMs, 'scenario.startEpochMs: expected epoch milliseconds (a number)'],
+    [(s: any) => (s.clients[0].sendRate = 3), 'scenario.clients[0].sendRate: unknown field'],
+    [(s: any) => (s.clients[0].version = '4.2.0'), 'scenario.clients[0].version: versions before 4.3.0 are not modelled (got 4.2.0)'],
+    [(s: any) => (s.clients[0].settings = { sendMsgTimeoutMs: 'long' }), 'scenario.clients[0].settings.sendMsgTimeoutMs: expected a number >= 1'],
+    [(s: any) => (s.faults[0].host = 'b-9'), 'scenario.faults[0].host: unknown host b-9'],
+    [(s: any) => (s.faults[0] = { atMs: 1, broker: 'broker-z', stall: { durationMs: 5 } }), 'scenario.faults[0].broker: unknown broker broker-z'],
+    [(s: any) => (s.faults[0] = { atMs: 1, host: 'b-1' }), 'scenario.faults[0]: expected a fault: state (hung, up, down, reboot), stall, overload, slowPut, partition or heal'],
+    [(s: any) => (s.brokers[0].host = 'ns-1'), 'scenario.brokers[0].host: host ns-1 already has the address 10.0.0.1 (scenario.nameServers[0].host); one host has one IP'],
+    [(s: any) => (s.clients[0].topic = 'U'), 'scenario.clients[0].topic: topic U is not in scenario.topics'],
+    [(s: any) => (s.nameServers = []), 'scenario.nameServers: expected an array of NameServers (at least one)'],
+  ])('rejects a bad field with one line naming it (%#)', (edit, message) => {
+    const s = minimal();
+    edit(s);
+    expect(messageOf(s)).toBe(message);
+  });
+});
+
+describe('the scenario file', () => {
+  let input: ReplayInput;
+  beforeAll(async () => {
+    input = (await inferFromLogs({ inputs: [SEED] }, () => '+08:00', 'seed-outage')).input;
+  });
+
+  it('reads back to the same input and the same replay', () => {
+    const text = prettyJson(scenarioFileJson(input));
+    const back = readScenarioFile(JSON.parse(text), 's.json');
+    expect(back.scenario).toEqual(input.scenario);
+    expect(back.observed).toEqual(input.observed);
+    expect(back.provenance).toEqual(input.provenance);
+    expect(back.defaults).toEqual(input.defaults);
+    expect(back.untilMs).toBe(input.untilMs);
+    const a = JSON.parse(renderReplayJson(replay(input, { seed: 3, variants: [], runs: 0 })));
+    const b = JSON.parse(renderReplayJson(replay(back, { seed: 3, variants: [], runs: 0 })));
+    delete a.source;
+    delete b.source;
+    expect(b).toEqual(a);
+  });
+
+  it('keeps arrays of numbers on one line', () => {
+    const text = prettyJson(scenarioFileJson(input));
+    expect(text).toMatch(/"sendTimesMs": \[\d+, \d+/);
+    expect(text.split('\n').length).toBeLessThan(600);
+  });
+
+  it('names the field of a bad observation', () => {
+    const file = JSON.parse(prettyJson(scenarioFileJson(input)));
+    file.observed.milestones[0].time = 'yesterday';
+    expect(() => readScenarioFile(file, 's.json')).toThrow('observed.milestones[0].time: expected an ISO time with an offset');
+  });
+
+  it('runs a bare scenario with nothing to compare with', () => {
+    const bare = readScenarioFile(minimal(), 'bare.json');
+    const r = replay(bare, { seed: 1, variants: [], runs: 0, untilMs: 200000 });
+    expect(r.verdict).toBe('not-compared');
+    expect(r.milestones.some((m) => m.name === 'fault-start' && m.simulated !== null)).toBe(true);
+  });
+});

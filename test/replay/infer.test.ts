@@ -1,0 +1,128 @@
+// Inference over the bundled samples: topology, client bindings and settings, the fault schedule, and
+// the provenance of every value (checked against samples/*/expected.json).
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Fault } from '../../src/model/index.js';
+import { inferFromLogs } from '../../src/replay/load.js';
+import type { ReplayInput } from '../../src/replay/types.js';
+
+const ROOT = join(__dirname, '..', '..');
+const SEED = join(ROOT, 'samples', 'seed-outage');
+const BUSY = join(ROOT, 'samples', 'broker-busy');
+
+async function infer(dir: string): Promise<ReplayInput> {
+  return (await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir)).input;
+}
+
+const expected = (dir: string) => JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')).groundTruth;
+const at = (input: ReplayInput, f: Fault) => input.scenario.startEpochMs + f.atMs;
+
+describe('inference from the seed outage', () => {
+  let input: ReplayInput;
+  const truth = expected(SEED);
+  beforeAll(async () => {
+    input = await infer(SEED);
+  });
+
+  it('places the NameServers and brokers on their hosts', () => {
+    const sc = input.scenario;
+    expect(sc.nameServers.map((n) => [n.addr, n.host])).toEqual([
+      ['192.168.3.100:9876', 'mq-node-100'],
+      ['192.168.3.101:9876', 'mq-node-101'],
+    ]);
+    expect(sc.brokers.map((b) => [b.name, b.addr, b.host])).toEqual([
+      ['broker-a', '192.168.3.100:10911', 'mq-node-100'],
+      ['broker-b', '192.168.3.101:10911', 'mq-node-101'],
+    ]);
+    expect(sc.serverVersion).toBe('4.8.0');
+    // The property dump of the rebooted NameServer: 300 s idle time (samples/README.md).
+    expect(sc.nameServers[0].serverChannelMaxIdleTimeSeconds).toBe(300);
+    expect(input.provenance['scenario.nameServers[0].serverChannelMaxIdleTimeSeconds'].evidence[0]).toMatch(/^mq-node-100\/namesrv\.log:\d+$/);
+  });
+
+  it('binds each client to the NameServer it chose, with its version and settings', () => {
+    const byHost = Object.fromEntries(input.scenario.clients.map((c) => [c.host, c]));
+    for (const [host, gt] of Object.entries(truth.clients) as Array<[string, { clientVersion: string; boundNameServer: string }]>) {
+      expect(byHost[host].version).toBe(gt.clientVersion);
+      expect(byHost[host].namesrv).toBe(gt.boundNameServer);
+    }
+    expect(byHost['app-order-01'].topic).toBe('TopicOrder');
+    expect(byHost['app-pay-01'].topic).toBe('TopicPay');
+    expect(byHost['app-order-01'].settings?.sendMsgTimeoutMs).toBe(3000);
+    // Every send the application logged is replayed at its time (sent + failed).
+    expect(byHost['app-order-01'].sendTimesMs).toHaveLength(truth.clients['app-order-01'].sendsOk + truth.clients['app-order-01'].appErrors);
+    expect(input.provenance['scenario.clients[0].namesrv'].evidence[0]).toMatch(/^app-order-01\/rocketmq_client\.log:\d+$/);
+    // What the logs do not say is a stated default.
+    expect(input.defaults['scenario.clients[0].settings.sendLatencyFaultEnable']).toMatch(/^false/);
+    expect(input.defaults['scenario.clients[0].settings.clientCloseSocketIfTimeout']).toMatch(/^false \(hard-coded before 4\.9\.1/);
+  });
+
+  it('finds the hang of mq-node-100 and its reboot', () => {
+    const faults = input.scenario.faults!;
+    expect(faults.map((f) => ('state' in f ? `${f.host} ${f.state}` : '?'))).toEqual(['mq-node-100 hung', 'mq-node-100 reboot']);
+    expect(at(input, faults[0])).toBe(Date.parse(truth.hang.start));
+    // Back on the network when the first connection reset came (14:53:38).
+    expect(Math.abs(at(input, faults[1]) - Date.parse(truth.hang.hostBack))).toBeLessThan(1000);
+    const boot = (faults[1] as Extract<Fault, { state: string }>).boot!;
+    expect(at(input, faults[1]) + boot.namesrvMs!).toBeGreaterThanOrEqual(Date.parse(truth.hang.nameServerBootSuccess));
+    expect(at(input, faults[1]) + boot.brokerMs!).toBeLessThan(Date.parse(truth.hang.brokerBootSuccess) + 1000);
+    const hang = input.provenance['scenario.faults[0]'];
+    expect(hang.rule).toMatch(/silence/);
+    expect(hang.evidence.some((e) => e.startsWith('mq-node-100/'))).toBe(true);
+    expect(input.provenance['scenario.faults[1]'].evidence[0]).toMatch(/^app-order-01\/rocketmq_client\.log:\d+$/);
+  });
+
+  it('records where every inferred value came from', () => {
+    for (const [path, p] of Object.entries(input.provenance)) {
+      expect(path).toMatch(/^scenario\./);
+      expect(p.rule.length).toBeGreaterThan(5);
+      for (const e of p.evidence) expect(e).toMatch(/^[\w.-]+\/[\w.-]+:\d+$/);
+    }
+    for (const k of ['addr', 'host']) expect(input.provenance[`scenario.nameServers[1].${k}`].evidence.length).toBeGreaterThan(0);
+  });
+
+  it('reads the observed milestones of the ground truth', () => {
+    const m = (name: string, subject: string) => input.observed!.milestones.find((x) => x.name === name && x.subject === subject)!.ts;
+    expect(m('namesrv-removal', '192.168.3.101:9876 removes broker-a')).toBe(Date.parse(truth.brokerA.expiredOn.at));
+    expect(m('namesrv-switch', 'app-order-01')).toBe(Date.parse('2020-12-22T14:53:46.281+08:00'));
+    expect(m('route-drop', 'app-pay-01')).toBe(Date.parse(truth.clients['app-pay-01'].routeLostBrokerA));
+    const order = input.observed!.clients['app-order-01'];
+    expect(order.failedSends).toBe(truth.clients['app-order-01'].appErrors);
+    expect(Math.round((order.lastTs! - order.firstTs!) / 1000)).toBe(truth.clients['app-order-01'].outageSec);
+  });
+});
+
+describe('inference from the broker-busy sample', () => {
+  let input: ReplayInput;
+  const truth = expected(BUSY);
+  beforeAll(async () => {
+    input = await infer(BUSY);
+  });
+
+  it('finds the overload window and the three stalls of broker-b', () => {
+    const faults = input.scenario.faults!;
+    const overload = faults.filter((f) => 'overload' in f);
+    const stalls = faults.filter((f): f is Extract<Fault, { stall: unknown }> => 'stall' in f);
+    expect(overload).toHaveLength(1);
+    expect(overload[0]).toMatchObject({ broker: 'broker-b' });
+    const from = at(input, overload[0]);
+    expect(from).toBeLessThanOrEqual(Date.parse(truth.episodes[0].from));
+    expect(from).toBeGreaterThan(Date.parse(truth.episodes[0].from) - 20000);
+    expect(stalls.map((s) => s.stall.durationMs)).toEqual(truth.episodes[1].maxWaitPerStall.map((s: { maxWaitMs: number }) => s.maxWaitMs));
+    expect(input.provenance['scenario.faults[0]'].evidence.some((e) => e.startsWith('mq-broker-b/watermark.log:'))).toBe(true);
+  });
+
+  it('estimates the send rates from the applications’ statistics lines', () => {
+    for (const c of input.scenario.clients) {
+      expect(c.sendRatePerSec).toBeGreaterThan(150);
+      expect(c.sendRatePerSec).toBeLessThan(300);
+      expect(c.sendTimesMs).toBeUndefined();
+    }
+    expect(input.provenance['scenario.clients[0].sendRatePerSec'].rule).toMatch(/statistics/);
+    // The NameServers left no logs: their hosts are defaults.
+    expect(input.defaults['scenario.nameServers[0].host']).toMatch(/no log folder/);
+    expect(input.scenario.brokers.find((b) => b.name === 'broker-b')!.host).toBe('mq-broker-b');
+  });
+});

@@ -1,0 +1,36 @@
+// What the replay added to the model: start times of NameServers and brokers (the phase of their
+// timers) and replayed send times (a trace instead of Poisson arrivals).
+
+import { describe, expect, it } from 'vitest';
+import { runScenario, type Scenario } from '../../src/model/index.js';
+
+const START = Date.UTC(2024, 0, 1, 2, 0, 0);
+
+function scenario(extra: Partial<Scenario['clients'][number]> = {}): Scenario {
+  return {
+    startEpochMs: START,
+    serverVersion: '4.9.4',
+    nameServers: [{ addr: '10.0.0.1:9876', host: 'ns-1', startAtMs: 3000 }],
+    brokers: [{ name: 'broker-a', addr: '10.0.0.11:10911', host: 'b-1', startAtMs: 17500 }],
+    topics: [{ name: 'T' }],
+    clients: [{ host: 'app-1', version: '4.9.4', topic: 'T', sendRatePerSec: 50, startAtMs: 20000, ...extra }],
+  };
+}
+
+describe('model extensions used by the replay', () => {
+  it('starts NameServers and brokers when told: registrations follow the broker’s start', () => {
+    const r = runScenario(scenario(), { seed: 1, untilMs: 90000 });
+    const regs = r.metrics.registrations.map((x) => x.atMs);
+    expect(Math.min(...regs)).toBeGreaterThanOrEqual(17500);
+    // Then every 30 s from 10 s after the start.
+    expect(regs.some((t) => t >= 27500 && t < 27600)).toBe(true);
+    expect(regs.some((t) => t >= 57500 && t < 57600)).toBe(true);
+  });
+
+  it('sends at the traced times instead of at the rate', () => {
+    const times = [25000, 25500, 26000, 40000, 41000];
+    const r = runScenario(scenario({ sendTimesMs: times }), { seed: 1, untilMs: 60000 });
+    expect(r.metrics.clients['app-1'].sends).toBe(times.length);
+    expect(r.metrics.clients['app-1'].okSends).toBe(times.length);
+  });
+});

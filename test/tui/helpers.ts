@@ -1,0 +1,110 @@
+import type { EventType, RmqEvent, SourceKind } from '../../src/parse/types.js';
+import { parseZone } from '../../src/parse/time.js';
+import type { Finding } from '../../src/rules/types.js';
+import { storeFromEvents } from '../../src/tui/store.js';
+import { TuiModel } from '../../src/tui/model.js';
+import type { HeaderInfo } from '../../src/tui/format.js';
+
+export const ZONE = parseZone('+08:00');
+/** 2020-12-22 14:00:00 +08:00 */
+export const T0 = Date.UTC(2020, 11, 22, 6, 0, 0);
+
+const lines = new Map<string, number>();
+
+export function ev(p: Partial<RmqEvent> & { at: number; host?: string }): RmqEvent {
+  const host = p.host ?? 'app-1';
+  const file = p.file ?? `inc/${host}/rocketmq_client.log`;
+  const line = p.line ?? (lines.get(file) ?? 0) + 1;
+  lines.set(file, line);
+  const type: EventType = p.type ?? 'other';
+  return {
+    ts: p.ts === undefined ? T0 + p.at : p.ts,
+    host,
+    kind: (p.kind ?? 'client') as SourceKind,
+    file,
+    line,
+    level: p.level === undefined ? 'INFO' : p.level,
+    thread: p.thread ?? null,
+    logger: p.logger ?? null,
+    type,
+    fields: p.fields ?? {},
+    text: p.text ?? `2020-12-22 14:00:00,000 ${p.level ?? 'INFO'} RocketmqClient - ${type} number ${line}`,
+    source: 0,
+    seq: 0,
+    ...(p.clock ? { clock: p.clock } : {}),
+  };
+}
+
+/** Resets line numbering (each test file builds its own events). */
+export function resetLines(): void {
+  lines.clear();
+}
+
+export function finding(p: Partial<Finding> & { rule: string }): Finding {
+  return {
+    severity: 'error',
+    title: `${p.rule} happened`,
+    start: null,
+    end: null,
+    subject: {},
+    metrics: {},
+    evidence: [],
+    explanation: 'Because.',
+    advice: ['Do something.'],
+    ...p,
+  };
+}
+
+/** Events sorted by time, stable. */
+export function sorted(events: RmqEvent[]): RmqEvent[] {
+  return events.map((e, i) => [e, i] as const).sort((a, b) => (a[0].ts ?? 0) - (b[0].ts ?? 0) || a[1] - b[1]).map(([e]) => e);
+}
+
+export function modelOf(events: RmqEvent[], findings: Finding[] = [], ruleEvents: Record<string, EventType[]> = {}) {
+  const store = storeFromEvents(sorted(events));
+  // A clock that stands still: search steps are bounded by rows only, so tests are deterministic.
+  return new TuiModel({ store, findings, zone: ZONE, ruleEvents: new Map(Object.entries(ruleEvents)), now: () => 0 });
+}
+
+export function headerOf(model: TuiModel): HeaderInfo {
+  const s = model.store;
+  return {
+    hosts: s.hosts,
+    files: s.sources.length,
+    events: s.length,
+    first: s.length ? s.t[0] : null,
+    last: s.length ? s.t[s.length - 1] : null,
+    zone: ZONE,
+    zoneNote: 'times in +08:00',
+    findings: model.findings,
+    notes: 0,
+  };
+}
+
+/**
+ * A small incident: four hosts over 10 minutes, a burst of rpc-timeouts on app-1 from minute 4 to 6,
+ * and two findings quoting some of them.
+ */
+export function incident() {
+  resetLines();
+  const events: RmqEvent[] = [];
+  const S = 1000;
+  for (let s = 0; s < 600; s += 5) {
+    events.push(ev({ at: s * S, host: 'app-1', text: `2020-12-22 14:00:00,000 INFO OrderService - order ${s}` }));
+    events.push(ev({ at: s * S + 1, host: 'broker-a', kind: 'broker', file: 'inc/broker-a/broker.log', type: 'watermark', level: null, fields: { queue: 'Send', size: s } }));
+  }
+  for (let s = 240; s < 360; s += 3) {
+    events.push(ev({ at: s * S + 2, host: 'app-1', type: 'rpc-timeout', level: 'WARN', fields: { addr: '10.0.0.1:10911', timeoutMs: 3000 }, text: `2020-12-22 14:04:00,000 WARN RocketmqRemoting - invokeSync: wait response timeout exception, the channel[10.0.0.1:10911] s=${s}` }));
+  }
+  events.push(ev({ at: 250 * S, host: 'ns-1', kind: 'namesrv', file: 'inc/ns-1/namesrv.log', type: 'broker-expired', level: 'WARN', text: '2020-12-22 14:04:10 WARN NSScheduledThread1 - The broker channel expired, 10.0.0.1:10911 120000ms' }));
+  events.push(ev({ at: 300 * S, host: 'app-2', type: 'send-failed', level: 'ERROR', text: '2020-12-22 14:05:00,000 ERROR RocketmqClient - send failed: 中文消息 \u001b[31mred\u001b[0m' }));
+  const all = sorted(events);
+  const timeouts = all.filter((e) => e.type === 'rpc-timeout');
+  const quote = (e: RmqEvent) => ({ file: e.file, line: e.line, time: e.ts, text: e.text });
+  const findings: Finding[] = [
+    finding({ rule: 'stale-route', severity: 'critical', title: 'app-1 kept using broker-a', start: T0 + 240 * S, end: T0 + 357 * S + 2, evidence: [quote(timeouts[0]), quote(timeouts[timeouts.length - 1])], metrics: { failures: 40, staleMs: 117002 } }),
+    finding({ rule: 'broker-down-detection', severity: 'warning', title: 'ns-1 noticed broker-a late', start: T0 + 250 * S, end: T0 + 250 * S, evidence: [quote(all.find((e) => e.type === 'broker-expired')!)] }),
+  ];
+  const model = modelOf(all, findings, { 'stale-route': ['rpc-timeout', 'send-failed'], 'broker-down-detection': ['broker-expired'] });
+  return { model, events: all, findings };
+}

@@ -1,0 +1,72 @@
+// Loading a real incident: every event into the store, the same findings analyze reports, in one pass.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ALL_RULES } from '../../src/rules/index.js';
+import { analyze } from '../../src/rules/analyze.js';
+import { buildTimeline } from '../../src/timeline/build.js';
+import { loadTimeline } from '../../src/tui/load.js';
+import { TuiModel } from '../../src/tui/model.js';
+import { parseZone } from '../../src/parse/time.js';
+
+const ROOT = join(__dirname, '..', '..');
+const SAMPLE = join(ROOT, 'samples', 'seed-outage');
+const build = () => buildTimeline({ inputs: [SAMPLE], keepOther: true, cwd: ROOT, workers: 0 });
+
+describe('loadTimeline', () => {
+  it('stores every record, in merge order, and finds what analyze finds', async () => {
+    const t = await build();
+    const progress: number[] = [];
+    const loaded = await loadTimeline(t, { rules: ALL_RULES, onProgress: (n) => progress.push(n), sliceMs: 0 });
+    t.close();
+    expect(loaded).not.toBeNull();
+    const { store, findings } = loaded!;
+    try {
+      const again = await build();
+      let n = 0;
+      let last = -Infinity;
+      let sameOrder = true;
+      for (const e of again.events()) {
+        if (n < store.length) {
+          const got = store.get(n);
+          if (got.file !== e.file || got.line !== e.line || got.type !== e.type || got.ts !== e.ts) sameOrder = false;
+        }
+        n++;
+      }
+      again.close();
+      expect(store.length).toBe(n);
+      expect(n).toBe(11538);
+      expect(sameOrder).toBe(true);
+      for (let i = 0; i < store.length; i++) {
+        expect(store.t[i]).toBeGreaterThanOrEqual(last);
+        last = store.t[i];
+      }
+      expect(progress.length).toBeGreaterThan(1);
+
+      const other = await build();
+      const expected = analyze(other, { rules: ALL_RULES, milestones: false }).findings;
+      other.close();
+      expect(JSON.parse(JSON.stringify(findings))).toEqual(JSON.parse(JSON.stringify(expected)));
+      expect(findings.map((f) => f.rule)).toContain('stale-route');
+
+      // Every line a finding quotes is an event of the store.
+      const model = new TuiModel({ store, findings, zone: parseZone('+08:00') });
+      findings.forEach((f, i) => {
+        const quoted = new Set(f.evidence.map((e) => `${e.file}:${e.line}`));
+        const found = new Set([...model.evidence[i]].map((k) => `${store.fileOf(k)}:${store.line[k]}`));
+        expect(found).toEqual(quoted);
+      });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('stops when aborted, and leaves nothing behind', async () => {
+    const t = await build();
+    const signal = { aborted: false };
+    const loaded = await loadTimeline(t, { rules: ALL_RULES, signal, sliceMs: 0, onProgress: () => (signal.aborted = true) });
+    t.close();
+    expect(loaded).toBeNull();
+    expect(existsSync(SAMPLE)).toBe(true);
+  });
+});
