@@ -29,13 +29,22 @@ export interface MainDeps {
  */
 export function normaliseArgv(argv: string[]): string[] {
   const end = argv.indexOf('--');
-  return argv.map((a, i) => {
-    if (a === '-') return STDIN_ARG;
-    if (end >= 0 && i >= end) return a;
-    if (a === '--no-rule' || a.startsWith('--no-rule=')) return `--skip-rule${a.slice('--no-rule'.length)}`;
-    return a;
-  });
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-') out.push(STDIN_ARG);
+    else if (end >= 0 && i >= end) out.push(a);
+    else if (a === '--no-rule' || a.startsWith('--no-rule=')) out.push(`--skip-rule${a.slice('--no-rule'.length)}`);
+    else if (GLOB_VALUE_OPTIONS.has(a) && i + 1 < argv.length && argv[i + 1].startsWith('-') && argv[i + 1] !== '--') {
+      // `--kind -=broker` (stdin): a value starting with `-` would be read as flags.
+      out.push(`${a}=${argv[++i]}`);
+    } else out.push(a);
+  }
+  return out;
 }
+
+/** Options whose GLOB=VALUE may start with `-` (the stdin source). */
+const GLOB_VALUE_OPTIONS = new Set(['--kind', '--host', '--tz']);
 
 export async function main(argv: string[], io: CliIo = processIo(), deps: MainDeps = {}): Promise<number> {
   const result: CommandResult = { code: 0 };

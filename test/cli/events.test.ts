@@ -146,3 +146,12 @@ describe('closing accounting', () => {
     expect(r.stdout).toMatch(/05-putmessage-in-lock-eclipse-3\.2\.6\.log: store-slow 8/);
   });
 });
+
+describe('stdin with an override', () => {
+  it('reads `--kind -=broker` as the kind of stdin, as the README shows', () => {
+    const r = runBin(['events', '-', '--kind', '-=store', '--json'], readFileSync(join(REAL, '05-putmessage-in-lock-eclipse-3.2.6.log')));
+    expect(r.code, r.stderr).toBe(0);
+    const summary = ndjson(r.stdout).pop()!.summary;
+    expect(summary.inputs[0]).toMatchObject({ path: '-', kind: 'store' });
+  });
+});
