@@ -30,9 +30,9 @@ export interface KeyHelp {
 
 /** Every key, as the help screen shows it. */
 export const KEYS: readonly KeyHelp[] = [
-  { keys: '↑ ↓  j k', does: 'previous / next event (findings pane: finding)' },
-  { keys: 'PgUp PgDn  ctrl-b ctrl-f', does: 'page up / down (findings pane: scroll its text)' },
-  { keys: 'Home End  g G', does: 'first / last event (findings pane: finding)' },
+  { keys: '↑ ↓  j k', does: 'previous / next event (or finding, or replay line)' },
+  { keys: 'PgUp PgDn  ctrl-b ctrl-f', does: 'page up / down (findings, replay: scroll the text)' },
+  { keys: 'Home End  g G', does: 'first / last event (or finding; replay: top, end)' },
   { keys: '← →  h l', does: 'previous / next bucket of the time strip' },
   { keys: '+ -', does: 'zoom the time strip in / out around the cursor' },
   { keys: 'n N', does: 'next / previous finding: its window and evidence' },
@@ -40,7 +40,8 @@ export const KEYS: readonly KeyHelp[] = [
   { keys: '] [', does: 'next / previous match; Esc stops a long search' },
   { keys: 'f', does: 'filter: type:a,b host:glob level:warn finding:N' },
   { keys: 'Esc', does: 'close help, prompt or detail; else clear filters' },
-  { keys: 'Tab', does: 'switch between the event list and the findings pane' },
+  { keys: 'Tab', does: 'cycle the event list, findings and replay panes' },
+  { keys: 'r', does: 'replay tab: observed vs simulated lanes, milestones' },
   { keys: 'Enter', does: 'open / close the detail (findings: list evidence)' },
   { keys: '?', does: 'this help' },
   { keys: 'q  ctrl-c', does: 'quit' },
@@ -79,6 +80,15 @@ export function keyAction(s: ViewState, input: string, key: KeyInfo): KeyResult 
   }
   if (s.help) return { type: 'help', open: false };
   const findings = s.focus === 'findings';
+  if (s.focus === 'replay') {
+    if (key.escape || key.return || (input === 'r' && !key.ctrl && !key.meta)) return { type: 'focus', pane: 'events' };
+    if (key.upArrow || (input === 'k' && !key.ctrl)) return { type: 'scrollReplay', by: -1 };
+    if (key.downArrow || (input === 'j' && !key.ctrl)) return { type: 'scrollReplay', by: 1 };
+    if (key.pageUp || (key.ctrl && input === 'b')) return { type: 'scrollReplay', by: -10 };
+    if (key.pageDown || (key.ctrl && input === 'f')) return { type: 'scrollReplay', by: 10 };
+    if (key.home || input === 'g') return { type: 'scrollReplay', by: -Infinity };
+    if (key.end || input === 'G') return { type: 'scrollReplay', by: Infinity };
+  }
   if (key.escape) {
     if (s.detail && !findings) return { type: 'detail', open: false };
     return { type: 'clear' };
@@ -97,6 +107,8 @@ export function keyAction(s: ViewState, input: string, key: KeyInfo): KeyResult 
   switch (input) {
     case 'q':
       return { type: 'quit' };
+    case 'r':
+      return { type: 'focus', pane: 'replay' };
     case '+':
     case '=':
       return { type: 'zoom', by: 1 };

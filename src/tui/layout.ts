@@ -6,6 +6,7 @@
 //         open; or the findings pane); from 120 columns the list on the left and the detail or
 //         findings pane on the right
 //   status line (1 line)
+// The replay tab takes the place of the strip and the body, at every width.
 //
 // The last terminal line stays empty: ink keeps its cursor there, and a frame as tall as the
 // terminal would be redrawn from a cleared screen on every key.
@@ -41,6 +42,8 @@ export interface Layout {
   detailRows: number;
   /** Lines of the findings pane (the whole body, or the right-hand pane). */
   findingRows: number;
+  /** Lines of the replay tab (it takes the strip's and the body's place, full width). */
+  replayRows: number;
 }
 
 export interface LayoutInput {
@@ -96,5 +99,6 @@ export function layoutFor(i: LayoutInput): Layout {
     listRows: Math.max(0, listRows),
     detailRows,
     findingRows,
+    replayRows: Math.max(2, height - headerRows - 1),
   };
 }

@@ -8,9 +8,10 @@ import { globMatch } from '../ingest/glob.js';
 import type { Zone } from '../parse/time.js';
 import { EVENT_TYPES, type EventType, type RmqEvent } from '../parse/types.js';
 import { severityRank, type Finding } from '../rules/types.js';
+import { REPLAY_OFF, replayTextRows, type ReplayStatus } from './replay.js';
 import { LEVEL_WORDS, OTHER_TYPE, levelRank, type EventStore } from './store.js';
 
-export type Pane = 'events' | 'findings';
+export type Pane = 'events' | 'findings' | 'replay';
 
 /** What the list shows. Lists are globs; an entry starting with `!` excludes. */
 export interface Filter {
@@ -53,6 +54,10 @@ export interface ViewState {
   searching: SearchJob | null;
   /** One-line feedback in the status line, until the next key. */
   message: string | null;
+  /** The replay tab: off (no replay here), under way, failed (why), or its result. */
+  replay: ReplayStatus;
+  /** First line of the replay tab's text (milestones, outages) shown. */
+  replayScroll: number;
 }
 
 export interface SearchJob {
@@ -74,6 +79,8 @@ export interface Dims {
   stripCols: number;
   /** Lines of the findings pane's text on screen (for paging it). */
   findingRows?: number;
+  /** Lines of the replay tab's scrolling text on screen. */
+  replayRows?: number;
 }
 
 export type Action =
@@ -86,6 +93,8 @@ export type Action =
   | { type: 'finding'; by: 1 | -1 }
   | { type: 'selectFinding'; index: number } // negative: from the end
   | { type: 'scrollFinding'; by: number }
+  | { type: 'scrollReplay'; by: number } // ±Infinity: to the top / bottom
+  | { type: 'replay'; status: ReplayStatus }
   | { type: 'focus'; pane?: Pane }
   | { type: 'detail'; open?: boolean }
   | { type: 'help'; open?: boolean }
@@ -393,6 +402,8 @@ export class TuiModel {
       search: '',
       searching: null,
       message: null,
+      replay: REPLAY_OFF,
+      replayScroll: 0,
     };
     return this.scroll(s, dims, 'minimal');
   }
@@ -434,9 +445,25 @@ export class TuiModel {
       case 'scrollFinding':
         return { ...s, findingScroll: Math.max(0, s.findingScroll + a.by) };
       case 'focus': {
-        const pane = a.pane ?? (s.focus === 'events' ? 'findings' : 'events');
+        const replay = s.replay.kind !== 'off';
+        let pane = a.pane;
+        if (!pane) {
+          // Tab cycles events → findings → replay; a pane with nothing to show is left out.
+          const cycle: Pane[] = ['events', ...(this.findings.length ? ['findings' as const] : []), ...(replay ? ['replay' as const] : [])];
+          if (cycle.length === 1) return { ...s, message: 'no findings' };
+          pane = cycle[(cycle.indexOf(s.focus) + 1) % cycle.length];
+        }
         if (pane === 'findings' && !this.findings.length) return { ...s, message: 'no findings' };
+        if (pane === 'replay' && !replay) return { ...s, message: 'no replay here' };
         return { ...s, focus: pane };
+      }
+      case 'scrollReplay': {
+        const max = Math.max(0, replayTextRows(s.replay) - (dims.replayRows ?? 1));
+        return { ...s, replayScroll: Math.max(0, Math.min(max, s.replayScroll + a.by)) };
+      }
+      case 'replay': {
+        const next = { ...s, replay: a.status, replayScroll: 0 };
+        return a.status.kind === 'off' && s.focus === 'replay' ? { ...next, focus: 'events' } : next;
       }
       case 'detail':
         return { ...s, detail: a.open ?? !s.detail };

@@ -16,6 +16,7 @@ import { Root, type LoadTask, type Ready } from './components/Root.js';
 import type { HeaderInfo } from './format.js';
 import { loadTimeline } from './load.js';
 import { TuiModel } from './model.js';
+import { startReplay, type ReplayTask } from './replay-run.js';
 import type { EventStore } from './store.js';
 
 export interface RunTuiOptions {
@@ -92,7 +93,9 @@ function startLoad(o: RunTuiOptions, session: Session): LoadTask {
     const zone = o.zoneOut ?? dominantZone(t.accounting, t.defaultZone);
     const ruleEvents = new Map<string, readonly EventType[]>(o.rules.map((r) => [r.meta.id, r.meta.events]));
     const model = new TuiModel({ store: loaded.store, findings: loaded.findings, zone, ruleEvents });
-    return { model, header: headerOf(t, model, zone) };
+    // The replay tab: the same inputs inferred, run and compared, off the screen's thread.
+    session.replay = startReplay(o.build, zone.name);
+    return { model, header: headerOf(t, model, zone), replay: session.replay.promise };
   })();
   return task;
 }
@@ -101,12 +104,13 @@ interface Session {
   timeline: Timeline | null;
   store: EventStore | null;
   failure: string | null;
+  replay: ReplayTask | null;
 }
 
 /** Runs the TUI until the user quits; returns the exit code (0, or 2 when nothing could be read). */
 export async function runTui(o: RunTuiOptions): Promise<number> {
   const { stdout, stderr } = o;
-  const session: Session = { timeline: null, store: null, failure: null };
+  const session: Session = { timeline: null, store: null, failure: null, replay: null };
   let onScreen = true;
   const leave = () => {
     if (!onScreen) return;
@@ -143,6 +147,7 @@ export async function runTui(o: RunTuiOptions): Promise<number> {
     leave();
   }
   task.abort();
+  session.replay?.cancel();
   try {
     await task.promise;
   } catch (err) {

@@ -4,6 +4,7 @@ import type { Finding } from '../../src/rules/types.js';
 import { storeFromEvents } from '../../src/tui/store.js';
 import { TuiModel } from '../../src/tui/model.js';
 import type { HeaderInfo } from '../../src/tui/format.js';
+import type { ReplayView } from '../../src/tui/replay.js';
 
 export const ZONE = parseZone('+08:00');
 /** 2020-12-22 14:00:00 +08:00 */
@@ -107,4 +108,38 @@ export function incident() {
   ];
   const model = modelOf(all, findings, { 'stale-route': ['rpc-timeout', 'send-failed'], 'broker-down-detection': ['broker-expired'] });
   return { model, events: all, findings };
+}
+
+/**
+ * A replay result for the incident above (a stub of what src/tui/replay-run.ts computes): broker-a
+ * hangs at minute 3:50, app-1's first failure is reproduced 500 ms late, its last one 40 s late
+ * (diverged), ns-1's removal of broker-a is not simulated.
+ */
+export function stubView(model: TuiModel): ReplayView {
+  const S = 1000;
+  const simT: number[] = [];
+  const simHost: number[] = [];
+  for (let s = 0; s < 600; s += 10) {
+    simT.push(T0 + s * S, T0 + s * S + 1);
+    simHost.push(0, 1);
+  }
+  void model;
+  return {
+    verdict: 'not-reproduced',
+    divergences: ['outage-end app-1: +40 s off (tolerance 11.7 s)', 'namesrv-removal 10.0.0.9:9876 removes broker-a: in the logs, not in the simulation'],
+    seed: 1,
+    milestones: [
+      { name: 'fault-start', subject: 'broker-a hung', host: 'broker-a', observed: T0 + 230 * S, simulated: T0 + 230 * S, deltaMs: 0, status: 'ok' },
+      { name: 'first-failure', subject: 'app-1', host: 'app-1', observed: T0 + 240 * S + 2, simulated: T0 + 240 * S + 502, deltaMs: 500, status: 'ok' },
+      { name: 'namesrv-removal', subject: '10.0.0.9:9876 removes broker-a', host: 'ns-1', observed: T0 + 250 * S, simulated: null, deltaMs: null, status: 'not-simulated' },
+      { name: 'outage-end', subject: 'app-1', host: 'app-1', observed: T0 + 357 * S + 2, simulated: T0 + 397 * S + 2, deltaMs: 40000, status: 'diverged' },
+    ],
+    outages: [
+      { client: 'app-1', observedMs: 117000, simulatedMs: 157000, observedFailedSends: 40, simulatedFailedSends: 52 },
+      { client: 'app-2', observedMs: 0, simulatedMs: 0, observedFailedSends: 1, simulatedFailedSends: 0 },
+    ],
+    simHosts: ['app-1', 'broker-a'],
+    simT: Float64Array.from(simT),
+    simHost: Uint16Array.from(simHost),
+  };
 }

@@ -6,8 +6,10 @@ import { useEffect, useRef, useState } from 'react';
 import { oneDay } from '../../report/findings-text.js';
 import type { HeaderInfo } from '../format.js';
 import { keyAction, splitInput } from '../keys.js';
+import { zoomNote } from '../format.js';
 import { layoutFor, MIN_COLUMNS, MIN_ROWS, type Layout } from '../layout.js';
 import type { Action, Dims, TuiModel, ViewState } from '../model.js';
+import { laneHosts, replayHeadRows, type ReplayStatus } from '../replay.js';
 import { ColorContext } from '../theme.js';
 import { DetailPane } from './DetailPane.js';
 import { EventList } from './EventList.js';
@@ -15,6 +17,7 @@ import { FindingsPane } from './FindingsPane.js';
 import { Header } from './Header.js';
 import { Help } from './Help.js';
 import { StatusLine } from './StatusLine.js';
+import { ReplayPane } from './ReplayPane.js';
 import { Lines } from './StyledLine.js';
 import { TimeStrip } from './TimeStrip.js';
 
@@ -51,6 +54,8 @@ export interface AppProps {
   onQuit?: () => void;
   /** Start from this state (tests, bench). */
   initial?: (model: TuiModel, dims: Dims) => ViewState;
+  /** The replay under way (the replay tab shows 'replaying…' until it settles); none: no replay tab. */
+  replay?: Promise<ReplayStatus>;
 }
 
 /** The model's dims for a layout: the list's rows as the events pane would show them. */
@@ -59,16 +64,26 @@ export function dimsOf(l: Layout, size: Size, hosts: readonly string[]): Dims {
   return { listRows: Math.max(1, listRows), stripCols: l.stripCols, findingRows: l.findingRows };
 }
 
-export function App({ model, header, color = true, size, onQuit, initial }: AppProps) {
+/** Lines of the replay tab's scrolling text for a layout and a replay status. */
+export function replayTextRows(l: Layout, model: TuiModel, status: ReplayStatus): number {
+  const lanes = status.kind === 'done' ? laneHosts(model, status.view).length : 0;
+  return Math.max(1, l.replayRows - replayHeadRows(status, lanes, l.replayRows) - 1);
+}
+
+export function App({ model, header, color = true, size, onQuit, initial, replay }: AppProps) {
   const term = useTerminalSize(size);
   const { exit } = useApp();
   const hosts = model.store.hosts;
   const layoutOf = (s: ViewState) => layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: s.focus, detail: s.detail });
-  const dimsFor = (s: ViewState) => dimsOf(layoutOf(s), term, hosts);
+  const dimsFor = (s: ViewState): Dims => {
+    const l = layoutOf(s);
+    return { ...dimsOf(l, term, hosts), replayRows: replayTextRows(l, model, s.replay) };
+  };
   const [state, setState] = useState<ViewState>(() => {
     const probe = layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: 'events', detail: false });
     const dims = dimsOf(probe, term, hosts);
-    return initial ? initial(model, dims) : model.initial(dims);
+    const s0 = initial ? initial(model, dims) : model.initial(dims);
+    return replay ? { ...s0, replay: { kind: 'running' } } : s0;
   });
   // Keys can come faster than renders (a paste, a held key): each one starts from the last result.
   const latest = useRef(state);
@@ -93,6 +108,20 @@ export function App({ model, header, color = true, size, onQuit, initial }: AppP
       dispatch(action);
     }
   });
+
+  // The replay settles in the background; the tab shows it when it does.
+  useEffect(() => {
+    if (!replay) return;
+    let live = true;
+    replay.then(
+      (status) => live && dispatch({ type: 'replay', status }),
+      (err: unknown) => live && dispatch({ type: 'replay', status: { kind: 'failed', reason: err instanceof Error ? err.message : String(err) } }),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [replay]);
 
   // A long search goes on a step at a time, with a frame (its progress) and the keys in between.
   const job = state.searching;
@@ -159,6 +188,28 @@ export function App({ model, header, color = true, size, onQuit, initial }: AppP
   const detail = (width: number, height: number) => <DetailPane event={event} findings={evidenceFor} zone={zone} width={width} height={height} />;
 
   let body;
+  if (s.focus === 'replay') {
+    return (
+      <ColorContext.Provider value={color}>
+        <Box flexDirection="column" width={L.width} height={L.height}>
+          <Header info={header} width={L.width} />
+          <ReplayPane
+            model={model}
+            status={s.replay}
+            strip={strip}
+            axisNote={zoomNote(strip.zoom, strip.bucketMs)}
+            labelWidth={L.labelWidth}
+            scroll={s.replayScroll}
+            width={L.width}
+            height={L.replayRows}
+            zone={zone}
+            sameDay={sameDay}
+          />
+          <StatusLine state={s} row={model.cursorRow(s)} listed={rows.length} total={model.store.length} findings={model.findings.length} width={L.width} />
+        </Box>
+      </ColorContext.Provider>
+    );
+  }
   if (L.wide) {
     const side = s.detail && s.focus === 'events' ? detail(L.sideWidth, L.bodyRows) : findings(L.sideWidth, L.bodyRows);
     body = (

@@ -3,6 +3,7 @@ import { useApp, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import type { HeaderInfo } from '../format.js';
 import type { TuiModel } from '../model.js';
+import type { ReplayStatus } from '../replay.js';
 import { ColorContext } from '../theme.js';
 import { App, useTerminalSize, type Size } from './App.js';
 import { Loading, type LoadPhase } from './Loading.js';
@@ -10,6 +11,8 @@ import { Loading, type LoadPhase } from './Loading.js';
 export interface Ready {
   model: TuiModel;
   header: HeaderInfo;
+  /** The replay started once the timeline was loaded (the replay tab). */
+  replay?: Promise<ReplayStatus>;
 }
 
 /** A load running outside React: its phase now, its progress, its result (null: nothing to show). */
@@ -56,7 +59,7 @@ export function Root({ task, color, size }: RootProps) {
     },
     { isActive: ready === null },
   );
-  if (ready) return <App model={ready.model} header={ready.header} color={color} size={size} />;
+  if (ready) return <App model={ready.model} header={ready.header} color={color} size={size} replay={ready.replay} />;
   return (
     <ColorContext.Provider value={color}>
       <Loading phase={phase} width={term.columns} height={Math.max(1, term.rows - 1)} />

@@ -24,7 +24,7 @@ export function statusLine(p: StatusLineProps): Line {
     line.push({ text: hint, dim: true });
     return fitLine(line, p.width);
   }
-  const left: Line = [{ text: s.focus === 'events' ? '[events]' : '[findings]', bold: true }];
+  const left: Line = [{ text: `[${s.focus}]`, bold: true }];
   if (s.message) left.push({ text: ` ${s.message}`, color: 'yellow' });
   else {
     left.push({ text: p.listed ? ` ${n(p.row + 1)}/${n(p.listed)}` : ' 0 listed' });

@@ -1,0 +1,57 @@
+// Runs the replay for the TUI's replay tab: the scenario inferred from the same inputs, run in the
+// cluster model with seed 1, compared with the logs (what `rmq-diag replay` does without what-ifs).
+// It runs in a worker thread when the compiled worker is there, so the screen never waits for it;
+// otherwise (tests on the sources) in this thread after a turn of the event loop.
+
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { AssertionError } from '../model/index.js';
+import { checkInferred, inferFromLogs } from '../replay/load.js';
+import { replay } from '../replay/run.js';
+import type { BuildOptions } from '../timeline/build.js';
+import { replayViewOf, type ReplayStatus } from './replay.js';
+
+/** The replay's result as the tab shows it; failures become a one-line reason, never an exception. */
+export async function replayFromLogs(build: BuildOptions, zone: string): Promise<ReplayStatus> {
+  if (build.inputs.includes('-')) return { kind: 'failed', reason: 'the logs came on stdin and cannot be read a second time (rmq-diag replay FILES replays saved logs)' };
+  try {
+    const { input, timeline } = await inferFromLogs({ ...build, onProgress: undefined }, () => zone, build.inputs.join(' '));
+    const read = timeline.accounting.reduce((n, a) => n + a.lines, 0);
+    if (timeline.sources.length === 0 || read === 0) return { kind: 'failed', reason: 'nothing could be read' };
+    const problem = checkInferred(input);
+    if (problem) return { kind: 'failed', reason: problem };
+    const report = replay(input, { seed: 1, variants: [], runs: 0 });
+    return { kind: 'done', view: replayViewOf(report) };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return { kind: 'failed', reason: e instanceof AssertionError ? `the scenario cannot run: ${msg}` : msg.split('\n')[0] };
+  }
+}
+
+export interface ReplayTask {
+  promise: Promise<ReplayStatus>;
+  /** Stops the worker (the user quit). */
+  cancel(): void;
+}
+
+/** Starts the replay in the background. */
+export function startReplay(build: BuildOptions, zone: string): ReplayTask {
+  const { onProgress: _drop, ...options } = build;
+  const url = new URL('./replay-worker.js', import.meta.url);
+  if (!existsSync(fileURLToPath(url))) {
+    let cancelled = false;
+    const promise = new Promise<void>((r) => setImmediate(r)).then(() =>
+      cancelled ? ({ kind: 'failed', reason: 'cancelled' } as ReplayStatus) : replayFromLogs(options, zone),
+    );
+    return { promise, cancel: () => (cancelled = true) };
+  }
+  const worker = new Worker(url);
+  const promise = new Promise<ReplayStatus>((resolve) => {
+    worker.once('message', (m: ReplayStatus) => resolve(m));
+    worker.once('error', (e) => resolve({ kind: 'failed', reason: e.message.split('\n')[0] }));
+    worker.once('exit', () => resolve({ kind: 'failed', reason: 'the replay stopped' }));
+  }).finally(() => void worker.terminate());
+  worker.postMessage({ build: options, zone });
+  return { promise, cancel: () => void worker.terminate() };
+}
