@@ -8,7 +8,8 @@
 //   - each command of COMMANDS below (rmq-diag events --json, rmq-diag analyze --json);
 //   - lnav, headless, when it is on PATH;
 // and then runs scripts/bench-tui.mjs (the TUI's first screen and per-key redraw on a synthetic
-// 1M-event timeline) unless --json is given or --only leaves tui out.
+// 1M-event timeline) and scripts/bench-model.mjs (the cluster model: one 10-minute incident and
+// 100 seeded runs) unless --json is given or --only leaves them out.
 // It prints, per tool, wall-clock seconds (process start to exit), MB/s, peak RSS, the ratios
 // events/floor and analyze/events, and the targets. --json writes the figures as JSON to stdout (the table then goes
 // to stderr).
@@ -19,7 +20,8 @@
 //   --hosts N         host folders in the set (default 4)
 //   --runs N          timed runs per tool (default 3; figures are min and median). 0 = generate only
 //   --only LIST       only these tools, comma-separated: floor, lnav, a command name (events, analyze),
-//                     or tui (the TUI's redraw times, scripts/bench-tui.mjs; no data set needed)
+//                     tui (the TUI's redraw times, scripts/bench-tui.mjs; no data set needed)
+//                     or model (the cluster model, scripts/bench-model.mjs; no data set needed)
 //   --keep            keep the generated set for the next run (the default)
 //   --no-keep         delete the set after the run
 //   --clean           delete every generated set and exit
@@ -168,7 +170,7 @@ function parseArgs(argv) {
   } catch (e) {
     usage(e.message);
   }
-  const known = ['floor', 'lnav', 'tui', ...COMMANDS.map((c) => c.name)];
+  const known = ['floor', 'lnav', 'tui', 'model', ...COMMANDS.map((c) => c.name)];
   for (const t of o.only ?? []) if (!known.includes(t)) usage(`--only: unknown tool ${t} (known: ${known.join(', ')})`);
   return o;
 }
@@ -187,8 +189,17 @@ function benchTui() {
   const r = spawnSync(process.execPath, [TUI_BENCH], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) log(`bench: ${path.relative(ROOT, TUI_BENCH)} exited with ${r.signal ?? r.status}`);
 }
-if (opts.only && opts.only.every((t) => t === 'tui')) {
+// The model's figures (scripts/bench-model.mjs): a 10-minute incident, one run and 100 seeded runs.
+const MODEL_BENCH = path.join(ROOT, 'scripts', 'bench-model.mjs');
+function benchModel() {
+  if (!wants('model') || opts.json || opts.clean) return;
+  out.write('\n');
+  const r = spawnSync(process.execPath, [MODEL_BENCH], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) log(`bench: ${path.relative(ROOT, MODEL_BENCH)} exited with ${r.signal ?? r.status}`);
+}
+if (opts.only && opts.only.every((t) => t === 'tui' || t === 'model')) {
   benchTui();
+  benchModel();
   process.exit(0);
 }
 
@@ -536,4 +547,7 @@ if (!opts.keep) {
   log(`bench: deleted ${setDir}`);
 }
 
-if (opts.runs > 0) benchTui();
+if (opts.runs > 0) {
+  benchTui();
+  benchModel();
+}

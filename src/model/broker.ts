@@ -19,6 +19,9 @@ import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js
 import { atLeast, serverProfile, type ServerProfile } from './versions.js';
 import type { Zone } from '../parse/time.js';
 
+/** The body of a successful send response (nobody reads or changes it; one object for all). */
+const SEND_RESULT_BODY = Object.freeze({ queueOffset: 0 });
+
 export interface ServiceTime {
   /** Mean time a send thread spends on one put, ms. */
   meanMs: number;
@@ -320,9 +323,11 @@ export class Broker extends Process implements Listener {
       }
       let doneAt = startMs + this.drawService();
       if (this.lockUntilMs > startMs) doneAt = Math.max(doneAt, this.lockUntilMs + this.drawService());
-      this.at(doneAt, () => this.complete(task, startMs));
+      this.at2(doneAt, this.completeFn, task, startMs);
     }
   }
+
+  private readonly completeFn = (task: SendTask, startMs: number): void => this.complete(task, startMs);
 
   private complete(task: SendTask, startMs: number): void {
     if (this.isStalled()) {
@@ -351,7 +356,7 @@ export class Broker extends Process implements Listener {
   private finish(task: SendTask, code: number, remark: string | null): void {
     this.busyWorkers--;
     if (code !== ResponseCode.SUCCESS) this.busyReplies.push({ atMs: this.nowMs, reason: 'PC_SYNCHRONIZED', waitMs: null, size: null });
-    this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? { queueOffset: 0 } : null });
+    this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? SEND_RESULT_BODY : null });
     this.dispatch();
   }
 
@@ -364,8 +369,10 @@ export class Broker extends Process implements Listener {
     const base = this.cleanerBaseMs;
     let t = this.nowMs <= base ? base : base + Math.ceil((this.nowMs - base) / period) * period;
     if (t <= this.lastCleanerMs) t = this.lastCleanerMs + period;
-    this.cleanerTimer = this.at(t, () => this.cleanerTick(), Priority.timer);
+    this.cleanerTimer = this.at(t, this.cleanerTickFn, Priority.timer);
   }
+
+  private readonly cleanerTickFn = (): void => this.cleanerTick();
 
   private cleanerTick(): void {
     this.cleanerTimer = null;

@@ -12,9 +12,9 @@ import { type Co, Signal, spawn, wait } from './coroutine.js';
 import { assert, Priority } from './kernel.js';
 import { exceptionText, type JavaException, type Level, type LogFile, type LogSink } from './log.js';
 import type { ClientMetrics, Recorder } from './metrics.js';
-import { Process, RequestCode, ResponseCode, type Host, type Network } from './network.js';
+import { Process, RequestCode, ResponseCode, type Host, type Network, type Response } from './network.js';
 import type { Rng } from './random.js';
-import { Exceptions, RemotingClient } from './remoting.js';
+import { CachedCall, Exceptions, RemotingClient, type RpcResult } from './remoting.js';
 import { brokerNames, DEFAULT_TOPIC, MASTER_ID, PERM_WRITE, routeText, sameRoute, type TopicRouteData } from './route.js';
 import { clientProfile, type ClientProfile } from './versions.js';
 import type { Zone } from '../parse/time.js';
@@ -65,6 +65,8 @@ interface MessageQueue {
   topic: string;
   brokerName: string;
   queueId: number;
+  /** The send request body for this queue, made once (nobody changes it). */
+  body?: { topic: string; queueId: number; producerGroup: string };
 }
 
 interface TopicPublishInfo {
@@ -85,6 +87,51 @@ type Attempt =
   | { ok: false; kind: 'broker'; code: number; exc: JavaException; timeout: false };
 
 type SendOutcome = { ok: true } | { ok: false; exc: JavaException; callTimeout: boolean };
+
+const ATTEMPT_OK: Attempt = { ok: true };
+const SENDER_THREADS = Array.from({ length: 9 }, (_, i) => `sender-${i}`);
+const SEND_OK: SendOutcome = { ok: true };
+
+/** The state of one sendDefaultImpl in callback form; it is also the continuation of its invokes. */
+class DefaultSend extends CachedCall {
+  readonly brokersSent: Array<string | null>;
+  times = 0;
+  mq: MessageQueue | null = null;
+  lastExc: JavaException | null = null;
+  invokeId: string | null = null;
+  /** Start of the current attempt. */
+  beginPrev = 0;
+  /** Broker address of the current attempt. */
+  addr = '';
+  constructor(
+    private readonly client: Client,
+    readonly thread: string,
+    readonly tp: TopicPublishInfo,
+    readonly begin: number,
+    readonly timesTotal: number,
+  ) {
+    super();
+    const sent: Array<string | null> = [];
+    for (let i = 0; i < timesTotal; i++) sent.push(null);
+    this.brokersSent = sent;
+  }
+  onResponse(resp: Response): void {
+    this.client.attemptDone(this, this.client.attemptOfResponse(resp, this.addr));
+  }
+  onFailure(r: RpcResult & { ok: false }): void {
+    this.client.attemptDone(this, this.client.attemptOf(r, this.addr));
+  }
+  /** The result of an invokeSync coroutine (when the channel was not ready). */
+  rpcDone(r: RpcResult): void {
+    this.client.attemptDone(this, this.client.attemptOf(r, this.addr));
+  }
+}
+
+/** The VIP channel (4.3.0-4.5.0): the broker port minus 2. */
+function vipAddr(addr: string): string {
+  const i = addr.lastIndexOf(':');
+  return `${addr.slice(0, i)}:${Number(addr.slice(i + 1)) - 2}`;
+}
 
 /** MQFaultStrategy tables (§5). */
 const LATENCY_4X = { latencyMax: [50, 100, 550, 1000, 2000, 3000, 15000], notAvailable: [0, 0, 30000, 60000, 120000, 180000, 600000], isolationMs: 30000 };
@@ -241,15 +288,17 @@ export class Client extends Process {
     while (i < times.length && times[i] < this.nowMs) i++;
     if (i >= times.length) return;
     const next = (): void => {
-      spawn(this.send());
+      this.startSend();
       this.nextTraced(i + 1);
     };
     this.after(times[i] - this.nowMs, next, Priority.app);
   }
 
+  private readonly nextArrivalFn = (): void => this.nextArrival();
+
   private nextArrival(): void {
-    spawn(this.send());
-    this.after(this.appRng.exponential(1000 / this.config.sendRatePerSec), () => this.nextArrival(), Priority.app);
+    this.startSend();
+    this.after(this.appRng.exponential(1000 / this.config.sendRatePerSec), this.nextArrivalFn, Priority.app);
   }
 
   // ---- route (MQClientInstance.updateTopicRouteInfoFromNameServer) -------------------------
@@ -473,12 +522,32 @@ export class Client extends Process {
     return { cls: MQ_BROKER_EXCEPTION, msg };
   }
 
-  private *send(): Co<void> {
+  /**
+   * One application send (DefaultMQProducer.send). The common case runs in callback form (no
+   * coroutine): a ready route, a known broker address and an active channel. Anything else (a route
+   * to fetch, a channel to open) falls back to the coroutines below, with the same effects in the
+   * same order.
+   */
+  private startSend(): void {
     const m = this.metrics;
     m.sends++;
     this.sendThreads = (this.sendThreads % 8) + 1;
-    const thread = `sender-${this.sendThreads}`;
-    const r = this.config.selector ? yield* this.sendSelectImpl() : yield* this.sendDefaultImpl(thread);
+    const thread = SENDER_THREADS[this.sendThreads];
+    if (this.config.selector) {
+      spawn(this.sendSelectImpl()).then((r) => this.sendDone(thread, r));
+      return;
+    }
+    const tp = this.readyPublishInfo(this.config.topic);
+    if (tp === null) {
+      spawn(this.sendDefaultImpl(thread)).then((r) => this.sendDone(thread, r));
+      return;
+    }
+    const timesTotal = 1 + this.s.retryTimesWhenSendFailed;
+    this.sendAttempt(new DefaultSend(this, thread, tp, this.nowMs, timesTotal));
+  }
+
+  private sendDone(thread: string, r: SendOutcome): void {
+    const m = this.metrics;
     if (r.ok) {
       m.okSends++;
       return;
@@ -486,6 +555,59 @@ export class Client extends Process {
     if (r.callTimeout) m.sendCallTimeouts++;
     this.appLog.write('ERROR', thread, `com.example.${this.config.group.toLowerCase()}.Publisher`, `send message failed, topic=${this.config.topic}`, r.exc);
     this.recorder.sendFailed(m, this.nowMs);
+  }
+
+  /** The attempt loop of sendDefaultImpl in callback form (from the first selection on). */
+  private sendAttempt(op: DefaultSend): void {
+    const timeout = this.s.sendMsgTimeoutMs;
+    if (op.times >= op.timesTotal) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent, op.lastExc, false));
+    const lastBrokerName: string | null = op.mq === null ? null : op.mq.brokerName;
+    const selected = this.selectOneMessageQueue(op.tp, lastBrokerName, op.times > 0);
+    if (selected === null) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent, op.lastExc, false));
+    const mq = selected;
+    op.mq = mq;
+    op.brokersSent[op.times] = mq.brokerName;
+    op.beginPrev = this.nowMs;
+    const costTime = op.beginPrev - op.begin;
+    if (timeout < costTime) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent, op.lastExc, true));
+    const left = timeout - costTime;
+    let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
+    if (addr === null) {
+      spawn(this.sendKernelImpl(mq, left)).then((a) => this.attemptDone(op, a));
+      return;
+    }
+    if (this.profile.vipChannel) addr = vipAddr(addr);
+    const body = (mq.body ??= { topic: mq.topic, queueId: mq.queueId, producerGroup: this.config.group });
+    op.addr = addr;
+    if (!this.remoting.invokeCached(addr, RequestCode.SEND_MESSAGE, body, left, op)) spawn(this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, left)).then((r) => op.rpcDone(r));
+  }
+
+  /** @internal (DefaultSend) */
+  attemptDone(op: DefaultSend, a: Attempt): void {
+    const mq = op.mq!;
+    const rtMs = this.nowMs - op.beginPrev;
+    if (a.ok) {
+      this.updateFaultItem(mq.brokerName, rtMs, false, true);
+      return this.sendDone(op.thread, SEND_OK);
+    }
+    this.metrics.failedAttempts++;
+    if (a.kind === 'broker') this.updateFaultItem(mq.brokerName, rtMs, true, false);
+    else if (a.kind === 'remoting') this.updateFaultItem(mq.brokerName, rtMs, true, true);
+    else this.updateFaultItem(mq.brokerName, rtMs, this.profile.faultTables === 'latency-4x', true);
+    op.invokeId ??= this.rng.javaLong();
+    this.logAttemptFailure(op.thread, op.invokeId, rtMs, mq, a.exc);
+    op.lastExc = a.exc;
+    if (a.kind === 'broker' && !this.profile.retryResponseCodes.includes(a.code)) return this.sendDone(op.thread, { ok: false, exc: a.exc, callTimeout: false });
+    op.times++;
+    this.sendAttempt(op);
+  }
+
+  /** How sendDefaultImpl ends when no attempt succeeded. */
+  private sendFailedOutcome(begin: number, times: number, brokersSent: Array<string | null>, lastExc: JavaException | null, callTimeout: boolean): SendOutcome {
+    if (callTimeout) return { ok: false, exc: Exceptions.tooMuch('sendDefaultImpl call timeout'), callTimeout: true };
+    const topic = this.config.topic;
+    const info = `Send [${times}] times, still failed, cost [${Math.floor(this.nowMs - begin)}]ms, Topic: ${topic}, BrokersSent: [${brokersSent.map((b) => b ?? 'null').join(', ')}]\nSee ${this.profile.faqUrl} for further details.`;
+    return { ok: false, exc: this.clientException(info, lastExc ?? undefined), callTimeout: false };
   }
 
   private readyPublishInfo(topic: string): TopicPublishInfo | null {
@@ -556,9 +678,7 @@ export class Client extends Process {
       lastExc = a.exc;
       if (a.kind === 'broker' && !this.profile.retryResponseCodes.includes(a.code)) return { ok: false, exc: a.exc, callTimeout: false };
     }
-    if (callTimeout) return { ok: false, exc: Exceptions.tooMuch('sendDefaultImpl call timeout'), callTimeout: true };
-    const info = `Send [${times}] times, still failed, cost [${Math.floor(this.nowMs - begin)}]ms, Topic: ${topic}, BrokersSent: [${brokersSent.map((b) => b ?? 'null').join(', ')}]\nSee ${this.profile.faqUrl} for further details.`;
-    return { ok: false, exc: this.clientException(info, lastExc ?? undefined), callTimeout: false };
+    return this.sendFailedOutcome(begin, times, brokersSent, lastExc, callTimeout);
   }
 
   private logAttemptFailure(thread: string, invokeId: string, rtMs: number, mq: MessageQueue, exc: JavaException): void {
@@ -599,17 +719,25 @@ export class Client extends Process {
       addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     }
     if (addr === null) return { ok: false, kind: 'client', exc: this.clientException(`The broker[${mq.brokerName}] not exist`), timeout: false };
-    if (this.profile.vipChannel) {
-      const i = addr.lastIndexOf(':');
-      addr = `${addr.slice(0, i)}:${Number(addr.slice(i + 1)) - 2}`;
-    }
+    if (this.profile.vipChannel) addr = vipAddr(addr);
     const body = { topic: mq.topic, queueId: mq.queueId, producerGroup: this.config.group };
     const r = yield* this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, timeoutMs);
+    return this.attemptOf(r, addr);
+  }
+
+  /** The outcome of one attempt from its invokeSync result. */
+  /** @internal (DefaultSend) */
+  attemptOf(r: RpcResult, addr: string): Attempt {
     if (!r.ok) return { ok: false, kind: 'remoting', exc: r.exc, timeout: r.why === 'timeout' };
-    const code = r.resp.code;
+    return this.attemptOfResponse(r.resp, addr);
+  }
+
+  /** @internal (DefaultSend) The outcome of one attempt from the broker's response. */
+  attemptOfResponse(resp: Response, addr: string): Attempt {
+    const code = resp.code;
     // FLUSH_DISK_TIMEOUT (10), SLAVE_NOT_AVAILABLE (11), FLUSH_SLAVE_TIMEOUT (12) return a SendResult.
-    if (code === ResponseCode.SUCCESS || code === 10 || code === 11 || code === 12) return { ok: true };
-    return { ok: false, kind: 'broker', code, exc: this.brokerException(code, r.resp.remark, addr), timeout: false };
+    if (code === ResponseCode.SUCCESS || code === 10 || code === 11 || code === 12) return ATTEMPT_OK;
+    return { ok: false, kind: 'broker', code, exc: this.brokerException(code, resp.remark, addr), timeout: false };
   }
 
   /** The name server the client currently uses (tests). */

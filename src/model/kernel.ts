@@ -29,12 +29,17 @@ export const Priority = {
 
 export type Task = () => void;
 
+/** A callback with up to two arguments, scheduled without a closure (schedule2). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Call = (a: any, b: any) => void;
+
 /**
  * Decides whether a callback may run now (a process gate: dropped when its process died, held while
  * its host is hung). Returning false means the gate dropped or kept the task.
  */
 export interface Gate {
-  admit(inc: number, fn: Task): boolean;
+  /** `fn(a, b)` is the task (plain tasks ignore the arguments). */
+  admit(inc: number, fn: Call, a: unknown, b: unknown): boolean;
 }
 
 /** A scheduled callback; cancel() makes it a no-op (it stays in the heap until its time). */
@@ -49,17 +54,24 @@ class Entry implements Timer {
     readonly atMs: number,
     readonly priority: number,
     readonly seq: number,
-    public fn: Task | null,
+    public fn: Call | null,
     readonly gate: Gate | null,
     readonly inc: number,
+    public a: unknown,
+    public b: unknown,
   ) {}
   get cancelled(): boolean {
     return this.fn === null;
   }
   cancel(): void {
     this.fn = null;
+    this.a = undefined;
+    this.b = undefined;
   }
 }
+
+/** Sequence numbers stay below 2^40, so priority * 2^40 + seq orders by priority, then sequence. */
+const KEY_SCALE = 2 ** 40;
 
 function before(a: Entry, b: Entry): boolean {
   if (a.atMs !== b.atMs) return a.atMs < b.atMs;
@@ -78,7 +90,7 @@ export class Periodic implements Timer {
     private readonly priority: number,
     private readonly fn: Task,
   ) {
-    this.arm(firstAtMs, 0);
+    this.arm(firstAtMs);
   }
   get atMs(): number {
     return this.next?.atMs ?? Number.POSITIVE_INFINITY;
@@ -91,18 +103,32 @@ export class Periodic implements Timer {
     this.next?.cancel();
     this.next = null;
   }
-  private arm(atMs: number, runs: number): void {
+  private arm(atMs: number): void {
     // Fixed rate: the k-th run is due at first + k * period, however long the runs take.
-    this.next = this.kernel.schedule(atMs, this.priority, () => {
-      if (this.stopped) return;
-      this.arm(atMs + this.periodMs, runs + 1);
-      this.fn();
-    });
+    this.next = this.kernel.schedule2(atMs, this.priority, Periodic.tick, this, atMs);
+  }
+
+  private static tick(p: Periodic, atMs: number): void {
+    if (p.stopped) return;
+    p.arm(atMs + p.periodMs);
+    p.fn();
   }
 }
 
 export class Kernel {
   private readonly heap: Entry[] = [];
+  private hAt = new Float64Array(1024);
+  private hKey = new Float64Array(1024);
+  /**
+   * A FIFO lane beside the heap for network deliveries (schedule2 at Priority.network): they are
+   * mostly scheduled at now + the same hop, i.e. in (time, priority, sequence) order, so they can wait
+   * in arrival order instead of going through the heap. An entry that would not keep the lane sorted
+   * goes to the heap; run() takes the earlier of the two heads, so the order of callbacks is the same.
+   */
+  private lane: Array<Entry | undefined> = new Array<Entry | undefined>(1024).fill(undefined);
+  private laneMask = 1023;
+  private laneHead = 0;
+  private laneSize = 0;
   private seqNext = 0;
   private now = 0;
   private executed = 0;
@@ -119,15 +145,25 @@ export class Kernel {
 
   /** Entries in the queue, cancelled ones included. */
   get pendingCount(): number {
-    return this.heap.length;
+    return this.heap.length + this.laneSize;
   }
 
   /** Run fn at atMs; with a gate, only if the gate admits it then (see Gate). */
   schedule(atMs: number, priority: number, fn: Task, gate: Gate | null = null, inc = 0): Timer {
     if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
     if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
-    const e = new Entry(atMs, priority, this.seqNext++, fn, gate, inc);
+    const e = new Entry(atMs, priority, this.seqNext++, fn, gate, inc, undefined, undefined);
     this.push(e);
+    return e;
+  }
+
+  /** schedule(atMs, priority, () => fn(a, b), gate, inc) without allocating the closure (hot paths). */
+  schedule2<A, B>(atMs: number, priority: number, fn: (a: A, b: B) => void, a: A, b: B, gate: Gate | null = null, inc = 0): Timer {
+    if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
+    if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
+    const e = new Entry(atMs, priority, this.seqNext++, fn as Call, gate, inc, a, b);
+    if (priority === Priority.network && (this.laneSize === 0 || !before(e, this.lane[(this.laneHead + this.laneSize - 1) & this.laneMask]!))) this.lanePush(e);
+    else this.push(e);
     return e;
   }
 
@@ -150,15 +186,30 @@ export class Kernel {
     this.running = true;
     try {
       const heap = this.heap;
-      while (heap.length > 0 && heap[0].atMs <= untilMs) {
-        const e = this.pop();
+      for (;;) {
+        let e: Entry;
+        const first = this.laneSize > 0 ? this.lane[this.laneHead]! : null;
+        if (first !== null && (heap.length === 0 || before(first, heap[0]))) {
+          e = first;
+          if (e.atMs > untilMs) break;
+          this.lane[this.laneHead] = undefined;
+          this.laneHead = (this.laneHead + 1) & this.laneMask;
+          this.laneSize--;
+        } else {
+          if (heap.length === 0 || this.hAt[0] > untilMs) break;
+          e = this.pop();
+        }
         if (e.fn === null) continue;
         this.now = e.atMs;
         const fn = e.fn;
+        const a = e.a;
+        const b = e.b;
         e.fn = null;
-        if (e.gate !== null && !e.gate.admit(e.inc, fn)) continue;
+        e.a = undefined;
+        e.b = undefined;
+        if (e.gate !== null && !e.gate.admit(e.inc, fn, a, b)) continue;
         this.executed++;
-        fn();
+        fn(a, b);
       }
       this.now = untilMs;
     } finally {
@@ -166,17 +217,53 @@ export class Kernel {
     }
   }
 
+  /** Append to the lane (a ring buffer that doubles when full). */
+  private lanePush(e: Entry): void {
+    if (this.laneSize === this.lane.length) {
+      const old = this.lane;
+      const grown = new Array<Entry | undefined>(old.length * 2).fill(undefined);
+      for (let i = 0; i < this.laneSize; i++) grown[i] = old[(this.laneHead + i) & this.laneMask];
+      this.lane = grown;
+      this.laneMask = grown.length - 1;
+      this.laneHead = 0;
+    }
+    this.lane[(this.laneHead + this.laneSize) & this.laneMask] = e;
+    this.laneSize++;
+  }
+
+  // The heap's order keys sit in typed arrays beside it (time; priority * 2^40 + sequence), so that
+  // sifting compares numbers in contiguous memory instead of loading each entry.
+
+  private growKeys(): void {
+    const at = new Float64Array(this.hAt.length * 2);
+    const key = new Float64Array(this.hKey.length * 2);
+    at.set(this.hAt);
+    key.set(this.hKey);
+    this.hAt = at;
+    this.hKey = key;
+  }
+
   private push(e: Entry): void {
     const heap = this.heap;
     let i = heap.length;
     heap.push(e);
+    if (i >= this.hAt.length) this.growKeys();
+    const hAt = this.hAt;
+    const hKey = this.hKey;
+    const at = e.atMs;
+    const key = e.priority * KEY_SCALE + e.seq;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(e, heap[parent])) break;
+      const pa = hAt[parent];
+      if (pa < at || (pa === at && hKey[parent] < key)) break;
       heap[i] = heap[parent];
+      hAt[i] = pa;
+      hKey[i] = hKey[parent];
       i = parent;
     }
     heap[i] = e;
+    hAt[i] = at;
+    hKey[i] = key;
   }
 
   private pop(): Entry {
@@ -185,17 +272,31 @@ export class Kernel {
     const last = heap.pop()!;
     const n = heap.length;
     if (n > 0) {
+      const hAt = this.hAt;
+      const hKey = this.hKey;
+      const la = hAt[n];
+      const lk = hKey[n];
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= n) break;
         const r = l + 1;
-        const c = r < n && before(heap[r], heap[l]) ? r : l;
-        if (!before(heap[c], last)) break;
+        let c = l;
+        if (r < n) {
+          const ra = hAt[r];
+          const lat = hAt[l];
+          if (ra < lat || (ra === lat && hKey[r] < hKey[l])) c = r;
+        }
+        const ca = hAt[c];
+        if (ca > la || (ca === la && hKey[c] > lk)) break;
         heap[i] = heap[c];
+        hAt[i] = ca;
+        hKey[i] = hKey[c];
         i = c;
       }
       heap[i] = last;
+      hAt[i] = la;
+      hKey[i] = lk;
     }
     return top;
   }

@@ -7,9 +7,9 @@
 // up in the catalogue; one record gives one event per type (a repeated message fills the first);
 // an entry marked "cause from next lines" takes its cause (and addr) from the exception under it.
 
-import { addrFromCause, matchMessage } from '../parse/catalogue.js';
+import { addrFromCause, matchMessage, type CatalogueMatch } from '../parse/catalogue.js';
 import type { Zone } from '../parse/time.js';
-import type { EventFields, RmqEvent, SourceKind } from '../parse/types.js';
+import type { EventFields, FieldValue, RmqEvent, SourceKind } from '../parse/types.js';
 import { fail } from './kernel.js';
 
 /** A Java exception as printed by printStackTrace / logback. */
@@ -103,10 +103,18 @@ const DEFAULT_FRAMES: Record<string, string[]> = {
   ],
 };
 
+const THREAD_RUN_FRAMES = ['java.lang.Thread.run(Thread.java:748)'];
+const FRAMES_BY_CLASS = new Map<string, string[]>();
+
 function framesOf(e: JavaException): string[] {
   if (e.frames) return e.frames;
-  const simple = e.cls.slice(e.cls.lastIndexOf('.') + 1).replace(/^.*\$/, '');
-  return DEFAULT_FRAMES[simple] ?? ['java.lang.Thread.run(Thread.java:748)'];
+  let frames = FRAMES_BY_CLASS.get(e.cls);
+  if (frames === undefined) {
+    const simple = e.cls.slice(e.cls.lastIndexOf('.') + 1).replace(/^.*\$/, '');
+    frames = DEFAULT_FRAMES[simple] ?? THREAD_RUN_FRAMES;
+    FRAMES_BY_CLASS.set(e.cls, frames);
+  }
+  return frames;
 }
 
 /** The lines of a printed stack trace (JDK style for the inner logger, logback style otherwise). */
@@ -123,6 +131,35 @@ export function stackLines(e: JavaException, style: 'jdk' | 'logback'): string[]
     if (prefix !== '') out.push(style === 'jdk' ? '\t... 12 more' : '\t... 12 common frames omitted');
     prefix = 'Caused by: ';
     cur = cur.cause;
+  }
+  return out;
+}
+
+/**
+ * matchMessage with a memo, for the lines under a record's message (exception and FAQ lines): the
+ * model prints the same few over and over, while its messages mostly differ (times, ids), so those
+ * are matched directly. The catalogue match is a pure function of the text; a hit is handed out as
+ * a copy (its fields are filled in afterwards). The memo is dropped when it grows large.
+ */
+const MATCH_MEMO = new Map<string, CatalogueMatch | null>();
+const MATCH_MEMO_MAX = 20000;
+
+function matchCached(text: string): CatalogueMatch | null {
+  let hit = MATCH_MEMO.get(text);
+  if (hit === undefined) {
+    hit = matchMessage(text);
+    if (MATCH_MEMO.size >= MATCH_MEMO_MAX) MATCH_MEMO.clear();
+    MATCH_MEMO.set(text, hit === null ? null : { type: hit.type, fields: copyFields(hit.fields), entry: hit.entry });
+    return hit;
+  }
+  return hit === null ? null : { type: hit.type, fields: copyFields(hit.fields), entry: hit.entry };
+}
+
+function copyFields(f: EventFields): EventFields {
+  const out: EventFields = {};
+  for (const k in f) {
+    const v: FieldValue = f[k];
+    out[k] = Array.isArray(v) ? (v.slice() as FieldValue) : v;
   }
   return out;
 }
@@ -155,8 +192,9 @@ export class LogFile {
     const atMs = this.sink.nowMs();
     const epochMs = this.sink.startEpochMs + atMs;
     let msg = message;
-    if (spec.flattenNewlines) msg = msg.replace(/[\r\n]/g, ' ');
-    const msgLines = msg.split('\n');
+    const multiLine = msg.indexOf('\n') >= 0;
+    if (spec.flattenNewlines && (multiLine || msg.indexOf('\r') >= 0)) msg = msg.replace(/[\r\n]/g, ' ');
+    const msgLines = multiLine && msg.indexOf('\n') >= 0 ? msg.split('\n') : [msg];
     const header = this.header(epochMs, level, thread, logger);
     const lines: string[] = [header + msgLines[0]];
     for (let i = 1; i < msgLines.length; i++) lines.push(msgLines[i]);
@@ -240,30 +278,48 @@ export class LogFile {
         }
         if (raw.length === 0 || raw.startsWith('\tat ') || raw.startsWith('\t... ')) continue;
       }
-      const hit = matchMessage(text);
+      const hit = i === 0 ? matchMessage(text) : matchCached(text);
       if (hit === null) continue;
       const same = found.find((e) => e.type === hit.type && compatibleFields(e.fields, hit.fields));
       if (same) {
         for (const [k, v] of Object.entries(hit.fields)) if (same.fields[k] == null && v != null) same.fields[k] = v;
         continue;
       }
-      const ev: RmqEvent = {
-        ts,
-        host: spec.host,
-        kind: spec.kind,
-        file: this.path,
-        line: firstLine + i,
-        level: evLevel,
-        thread: evThread,
-        logger: evLogger,
-        type: hit.type,
-        fields: hit.fields,
-        text: lines[0],
-        entry: hit.entry.id,
-        ...(hit.entry.versionHint ? { versionHint: hit.entry.versionHint } : {}),
-        source: this.sourceIndex,
-        seq: 0,
-      };
+      // Two literals rather than a spread: the same keys in the same order, without the copy.
+      const ev: RmqEvent = hit.entry.versionHint
+        ? {
+            ts,
+            host: spec.host,
+            kind: spec.kind,
+            file: this.path,
+            line: firstLine + i,
+            level: evLevel,
+            thread: evThread,
+            logger: evLogger,
+            type: hit.type,
+            fields: hit.fields,
+            text: lines[0],
+            entry: hit.entry.id,
+            versionHint: hit.entry.versionHint,
+            source: this.sourceIndex,
+            seq: 0,
+          }
+        : {
+            ts,
+            host: spec.host,
+            kind: spec.kind,
+            file: this.path,
+            line: firstLine + i,
+            level: evLevel,
+            thread: evThread,
+            logger: evLogger,
+            type: hit.type,
+            fields: hit.fields,
+            text: lines[0],
+            entry: hit.entry.id,
+            source: this.sourceIndex,
+            seq: 0,
+          };
       if (hit.entry.causeFromNext) needsCause = ev;
       found.push(ev);
     }

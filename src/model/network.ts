@@ -14,7 +14,7 @@
 //   process behind it has booted. The host is 'up' again once all of them run.
 // Partitions drop every packet between two hosts in both directions (no RST, no FIN).
 
-import { assert, Kernel, Priority, type Gate, type Task, type Timer } from './kernel.js';
+import { assert, Kernel, Priority, type Call, type Gate, type Timer } from './kernel.js';
 
 export type HostState = 'up' | 'hung' | 'down' | 'rebooting';
 
@@ -142,11 +142,11 @@ export abstract class Process implements Gate {
   protected abstract onKilled(): void;
 
   /** Gate: run only in the incarnation that scheduled it; hold while the host is hung. */
-  admit(inc: number, fn: Task): boolean {
+  admit(inc: number, fn: Call, a?: unknown, b?: unknown): boolean {
     if (inc !== this.incarnation || !this.alive) return false;
     if (this.host.state === 'hung') {
       this.host.hold(() => {
-        if (this.admit(inc, fn)) fn();
+        if (this.admit(inc, fn, a, b)) fn(a, b);
       });
       return false;
     }
@@ -167,6 +167,11 @@ export abstract class Process implements Gate {
 
   at(atMs: number, fn: () => void, priority: number = Priority.process): Timer {
     return this.kernel.schedule(atMs, priority, fn, this, this.incarnation);
+  }
+
+  /** at(atMs, () => fn(a, b), priority) without the closure (hot paths). */
+  at2<A, B>(atMs: number, fn: (a: A, b: B) => void, a: A, b: B, priority: number = Priority.process): Timer {
+    return this.kernel.schedule2(atMs, priority, fn, a, b, this, this.incarnation);
   }
 
   /**
@@ -364,9 +369,12 @@ export class Network {
     const from = ch.client.host;
     const to = ch.server.host;
     if (!this.linked(from, to)) return true; // lost on the way: the caller will time out
-    this.kernel.schedule(this.kernel.nowMs + this.hopMs(from, to), Priority.network, () => this.requestArrived(ch, req), ch.server, ch.serverInc);
+    this.kernel.schedule2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.requestArrivedFn, ch, req, ch.server, ch.serverInc);
     return true;
   }
+
+  private readonly requestArrivedFn = (ch: Channel, req: Request): void => this.requestArrived(ch, req);
+  private readonly responseArrivedFn = (ch: Channel, resp: Response): void => this.responseArrived(ch, resp);
 
   private requestArrived(ch: Channel, req: Request): void {
     if (!ch.serverOpen) {
@@ -385,7 +393,7 @@ export class Network {
     const from = ch.server.host;
     const to = ch.client.host;
     if (!this.linked(from, to)) return;
-    this.kernel.schedule(this.kernel.nowMs + this.hopMs(from, to), Priority.network, () => this.responseArrived(ch, resp), ch.client, ch.clientInc);
+    this.kernel.schedule2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.responseArrivedFn, ch, resp, ch.client, ch.clientInc);
   }
 
   private responseArrived(ch: Channel, resp: Response): void {

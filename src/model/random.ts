@@ -24,8 +24,9 @@ function splitmix32(state: { s: number }): number {
   return (z ^ (z >>> 16)) >>> 0;
 }
 
-function rotl(x: number, k: number): number {
-  return ((x << k) | (x >>> (32 - k))) >>> 0;
+/** Rotate left, as a signed 32-bit integer. */
+function rotl32(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
 }
 
 /** One stream: xoshiro128**. */
@@ -38,26 +39,26 @@ export class Rng {
 
   constructor(seed32: number) {
     const st = { s: seed32 >>> 0 };
-    this.a = splitmix32(st);
-    this.b = splitmix32(st);
-    this.c = splitmix32(st);
-    this.d = splitmix32(st);
+    // The state is kept as signed 32-bit integers (small integers to V8, no boxing); the bits are
+    // those of the unsigned algorithm.
+    this.a = splitmix32(st) | 0;
+    this.b = splitmix32(st) | 0;
+    this.c = splitmix32(st) | 0;
+    this.d = splitmix32(st) | 0;
     if ((this.a | this.b | this.c | this.d) === 0) this.a = 1;
   }
 
   /** Uniform 32-bit unsigned integer. */
   uint32(): number {
-    const result = Math.imul(rotl(Math.imul(this.b, 5) >>> 0, 7), 9) >>> 0;
-    const t = (this.b << 9) >>> 0;
+    const b = this.b;
+    const result = Math.imul(rotl32(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
     this.c ^= this.a;
-    this.d ^= this.b;
-    this.b ^= this.c;
+    this.d ^= b;
+    this.b = b ^ this.c;
     this.a ^= this.d;
     this.c ^= t;
-    this.d = rotl(this.d, 11);
-    this.a >>>= 0;
-    this.b >>>= 0;
-    this.c >>>= 0;
+    this.d = rotl32(this.d, 11);
     return result;
   }
 

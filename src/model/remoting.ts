@@ -78,9 +78,77 @@ class ChannelWrapper {
   }
 }
 
+/**
+ * A callback-form invokeSync (invokeCached): the caller's own object waits in the response table, so
+ * a request allocates no closure. One call at a time per object (it may be reused for the next).
+ */
+export abstract class CachedCall implements Waiter {
+  private remoting: RemotingClient | null = null;
+  private callAddr = '';
+  private callCh: Channel | null = null;
+  private callTimeoutMs = 0;
+
+  /** @internal */
+  bind(remoting: RemotingClient, addr: string, ch: Channel, timeoutMs: number): void {
+    this.remoting = remoting;
+    this.callAddr = addr;
+    this.callCh = ch;
+    this.callTimeoutMs = timeoutMs;
+  }
+
+  resolve(resp: Response | null): void {
+    if (resp !== null) this.onResponse(resp);
+    else this.onFailure(this.remoting!.timedOut(this.callAddr, this.callCh!, this.callTimeoutMs, this.callTimeoutMs));
+  }
+
+  /** The response came. */
+  abstract onResponse(resp: Response): void;
+  /** The call failed (timeout, send failure), as invokeSync would have returned it. */
+  abstract onFailure(r: RpcResult & { ok: false }): void;
+}
+
+/** What waits for a response: a coroutine's signal, or a callback-form call (invokeCached). */
+interface Waiter {
+  resolve(resp: Response | null): void;
+}
+
+/**
+ * The response table (opaque -> waiter). A Map that stays small but sees one insert and one delete
+ * per request reallocates its hash table over and over; here a delete only clears the value, and the
+ * table is rebuilt from the live entries once most of it is cleared.
+ */
+class PendingTable {
+  private map = new Map<number, Waiter | undefined>();
+  private live = 0;
+
+  get(opaque: number): Waiter | undefined {
+    return this.map.get(opaque);
+  }
+
+  has(opaque: number): boolean {
+    return this.map.get(opaque) !== undefined;
+  }
+
+  set(opaque: number, w: Waiter): void {
+    if (this.map.get(opaque) === undefined) this.live++;
+    this.map.set(opaque, w);
+  }
+
+  delete(opaque: number): void {
+    if (this.map.get(opaque) === undefined) return;
+    this.map.set(opaque, undefined);
+    this.live--;
+    if (this.map.size >= 1024 && this.map.size > 4 * this.live) {
+      const next = new Map<number, Waiter | undefined>();
+      for (const [k, v] of this.map) if (v !== undefined) next.set(k, v);
+      this.map = next;
+    }
+  }
+}
+
 export class RemotingClient implements ChannelHandler {
   private channelTables = new Map<string, ChannelWrapper>();
-  private pending = new Map<number, Signal<Response | null>>();
+  private pending = new PendingTable();
   private opaqueNext = 1;
   private nsLock = new Mutex();
   namesrvAddrList: string[] = [];
@@ -96,8 +164,9 @@ export class RemotingClient implements ChannelHandler {
   /** Forget everything (the process died). */
   reset(): void {
     this.channelTables = new Map();
-    this.pending = new Map();
-    this.deadlines = [];
+    this.pending = new PendingTable();
+    this.dlAt = [];
+    this.dlOpaque = [];
     this.deadlineTimer = null;
     this.nsLock = new Mutex();
     this.namesrvAddrChoosed = null;
@@ -151,71 +220,111 @@ export class RemotingClient implements ChannelHandler {
       }
       const left = timeoutMs - cost;
       // invokeSyncImpl: write the request, wait for the response or the deadline.
-      let r: RpcResult;
       const opaque = this.opaqueNext++;
       const sig = new Signal<Response | null>();
       this.pending.set(opaque, sig);
-      if (!this.o.proc.net.send(ch, { code, opaque, body })) {
-        this.pending.delete(opaque);
-        this.o.log('WARN', `send a request command to channel <${this.remoteText(ch)}> failed.`);
-        r = { ok: false, exc: Exceptions.sendRequest(ch.remoteAddr), why: 'send' };
-      } else {
-        // waitResponse returns a little after the deadline (the 3001-3003 ms RTs of real logs).
-        this.addDeadline(this.now + left + this.o.rng.uniform(0.5, 3), opaque);
-        const resp = sig.settled ? sig.value : ((yield sig as Signal<unknown>) as Response | null);
-        if (resp !== null) return { ok: true, resp };
-        r = { ok: false, exc: Exceptions.timeout(this.remoteText(ch), left), why: 'timeout' };
-      }
-      const who = this.chanText(p.invokeWarnsChannelAddr ? ch.remoteAddr : String(addr), ch);
-      if (r.why === 'timeout') {
-        this.o.onTimeout?.(ch.remoteAddr);
-        const shouldClose = !p.closeGuard || left > 100 || left > timeoutMs / 4;
-        if (this.o.closeSocketIfTimeout && shouldClose) {
-          this.closeChannel(addr, ch);
-          this.o.log('WARN', `invokeSync: close socket because of timeout, ${timeoutMs}ms, ${who}`);
-        }
-        this.o.log('WARN', `invokeSync: wait response timeout exception, the channel[${who}]`);
-      } else {
-        this.o.log('WARN', `invokeSync: send request exception, so close the channel[${who}]`);
-        this.closeChannel(addr, ch);
-      }
-      return r;
+      if (!this.o.proc.net.send(ch, { code, opaque, body })) return this.sendFailed(addr, ch, opaque);
+      // waitResponse returns a little after the deadline (the 3001-3003 ms RTs of real logs).
+      this.addDeadline(this.now + left + this.o.rng.uniform(0.5, 3), opaque);
+      const resp = sig.settled ? sig.value : ((yield sig as Signal<unknown>) as Response | null);
+      if (resp !== null) return { ok: true, resp };
+      return this.timedOut(addr, ch, timeoutMs, left);
     }
     this.closeChannel(addr, ch);
     return { ok: false, exc: Exceptions.connect(String(addr), p.connectExceptionAngle), why: 'connect' };
   }
 
-  // Response deadlines: one timer per client at the earliest deadline, not one per request.
-  private deadlines: Array<[number, number]> = [];
+  /**
+   * invokeSync in callback form, for the hot path of sends: when the channel table holds an active
+   * channel for addr, it does exactly what invokeSync does (same writes, draws, timers and logs, in
+   * the same order) and calls k with the result, and returns true; otherwise it does nothing and
+   * returns false (the caller then runs invokeSync).
+   */
+  invokeCached(addr: string, code: number, body: unknown, timeoutMs: number, call: CachedCall): boolean {
+    const cached = this.channelTables.get(addr);
+    if (cached === undefined || !cached.isOK()) return false;
+    const ch = cached.ch!;
+    if (timeoutMs < 0) {
+      call.onFailure({ ok: false, exc: Exceptions.timeoutText(`invokeSync call the addr[${addr}] timeout`), why: 'timeout' });
+      return true;
+    }
+    const opaque = this.opaqueNext++;
+    call.bind(this, addr, ch, timeoutMs);
+    this.pending.set(opaque, call);
+    if (!this.o.proc.net.send(ch, { code, opaque, body })) {
+      call.onFailure(this.sendFailed(addr, ch, opaque));
+      return true;
+    }
+    this.addDeadline(this.now + timeoutMs + this.o.rng.uniform(0.5, 3), opaque);
+    return true;
+  }
+
+  /** invokeSyncImpl could not write the request. */
+  private sendFailed(addr: string | null, ch: Channel, opaque: number): RpcResult & { ok: false } {
+    this.pending.delete(opaque);
+    this.o.log('WARN', `send a request command to channel <${this.remoteText(ch)}> failed.`);
+    const p = this.o.profile;
+    const who = this.chanText(p.invokeWarnsChannelAddr ? ch.remoteAddr : String(addr), ch);
+    this.o.log('WARN', `invokeSync: send request exception, so close the channel[${who}]`);
+    this.closeChannel(addr, ch);
+    return { ok: false, exc: Exceptions.sendRequest(ch.remoteAddr), why: 'send' };
+  }
+
+  /** invokeSync after the wait for a response ran out. */
+  timedOut(addr: string | null, ch: Channel, timeoutMs: number, left: number): RpcResult & { ok: false } {
+    const p = this.o.profile;
+    const r: RpcResult & { ok: false } = { ok: false, exc: Exceptions.timeout(this.remoteText(ch), left), why: 'timeout' };
+    const who = this.chanText(p.invokeWarnsChannelAddr ? ch.remoteAddr : String(addr), ch);
+    this.o.onTimeout?.(ch.remoteAddr);
+    const shouldClose = !p.closeGuard || left > 100 || left > timeoutMs / 4;
+    if (this.o.closeSocketIfTimeout && shouldClose) {
+      this.closeChannel(addr, ch);
+      this.o.log('WARN', `invokeSync: close socket because of timeout, ${timeoutMs}ms, ${who}`);
+    }
+    this.o.log('WARN', `invokeSync: wait response timeout exception, the channel[${who}]`);
+    return r;
+  }
+
+  // Response deadlines: one timer per client at the earliest deadline, not one per request. A binary
+  // heap on atMs kept in two parallel arrays (deadline, opaque), so that a request allocates nothing.
+  private dlAt: number[] = [];
+  private dlOpaque: number[] = [];
   private deadlineTimer: Timer | null = null;
 
   private addDeadline(atMs: number, opaque: number): void {
-    const h = this.deadlines;
-    h.push([atMs, opaque]);
-    let i = h.length - 1;
+    const at = this.dlAt;
+    const op = this.dlOpaque;
+    let i = at.length;
+    at.push(atMs);
+    op.push(opaque);
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (h[p][0] <= h[i][0]) break;
-      [h[p], h[i]] = [h[i], h[p]];
+      if (at[p] <= at[i]) break;
+      swap(at, op, p, i);
       i = p;
     }
     this.armDeadlines();
   }
 
-  private popDeadline(): [number, number] {
-    const h = this.deadlines;
-    const top = h[0];
-    const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
+  /** Removes the earliest deadline; returns its opaque. */
+  private popDeadline(): number {
+    const at = this.dlAt;
+    const op = this.dlOpaque;
+    const top = op[0];
+    const lastAt = at.pop()!;
+    const lastOp = op.pop()!;
+    const n = at.length;
+    if (n > 0) {
+      at[0] = lastAt;
+      op[0] = lastOp;
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
-        if (l >= h.length) break;
+        if (l >= n) break;
         const r = l + 1;
-        const c = r < h.length && h[r][0] < h[l][0] ? r : l;
-        if (h[i][0] <= h[c][0]) break;
-        [h[i], h[c]] = [h[c], h[i]];
+        const c = r < n && at[r] < at[l] ? r : l;
+        if (at[i] <= at[c]) break;
+        swap(at, op, i, c);
         i = c;
       }
     }
@@ -224,18 +333,20 @@ export class RemotingClient implements ChannelHandler {
 
   private armDeadlines(): void {
     // Responses usually come first: drop deadlines whose request is no longer pending.
-    while (this.deadlines.length > 0 && !this.pending.has(this.deadlines[0][1])) this.popDeadline();
-    if (this.deadlines.length === 0) return;
-    const at = this.deadlines[0][0];
+    while (this.dlAt.length > 0 && !this.pending.has(this.dlOpaque[0])) this.popDeadline();
+    if (this.dlAt.length === 0) return;
+    const at = this.dlAt[0];
     if (this.deadlineTimer !== null && !this.deadlineTimer.cancelled && this.deadlineTimer.atMs <= at) return;
     this.deadlineTimer?.cancel();
-    this.deadlineTimer = this.o.proc.at(at, () => this.fireDeadlines(), Priority.timer);
+    this.deadlineTimer = this.o.proc.at(at, this.fireDeadlinesFn, Priority.timer);
   }
+
+  private readonly fireDeadlinesFn = (): void => this.fireDeadlines();
 
   private fireDeadlines(): void {
     this.deadlineTimer = null;
-    while (this.deadlines.length > 0 && this.deadlines[0][0] <= this.now) {
-      const [, opaque] = this.popDeadline();
+    while (this.dlAt.length > 0 && this.dlAt[0] <= this.now) {
+      const opaque = this.popDeadline();
       const sig = this.pending.get(opaque);
       if (sig === undefined) continue;
       this.pending.delete(opaque);
@@ -414,4 +525,13 @@ export class RemotingClient implements ChannelHandler {
     this.o.log('WARN', p.channelIdForm ? `NETTY CLIENT PIPELINE: IDLE exception channel[addr=${ch.remoteAddr}, id=${ch.shortId}]` : `NETTY CLIENT PIPELINE: IDLE exception [${ch.remoteAddr}]`);
     this.closeByChannel(ch);
   }
+}
+
+function swap(at: number[], op: number[], i: number, j: number): void {
+  const t = at[i];
+  at[i] = at[j];
+  at[j] = t;
+  const o = op[i];
+  op[i] = op[j];
+  op[j] = o;
 }

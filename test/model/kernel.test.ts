@@ -22,6 +22,37 @@ describe('Kernel', () => {
     expect(k.nowMs).toBe(100);
   });
 
+  it('keeps the (time, priority, sequence) order across the network lane and the heap', () => {
+    // schedule2 at Priority.network goes to a FIFO lane while it stays sorted, else to the heap; the
+    // callbacks must come out exactly as if everything were in one queue. Compare with a sort.
+    const k = new Kernel();
+    const rng = new RandomSource(7).stream('kernel-lane');
+    const expected: Array<{ at: number; prio: number; seq: number }> = [];
+    const seen: number[] = [];
+    let seq = 0;
+    const add = (at: number, prio: number, viaLane: boolean): void => {
+      const id = seq++;
+      expected.push({ at, prio, seq: id });
+      if (viaLane) k.schedule2(at, prio, (x: number) => seen.push(x), id, null);
+      else k.schedule(at, prio, () => seen.push(id));
+    };
+    let t = 0;
+    for (let i = 0; i < 3000; i++) {
+      t += rng.int(3) === 0 ? 0 : rng.uniform(0, 2);
+      const r = rng.int(10);
+      if (r < 6) add(t + 0.5, Priority.network, true); // a hop: mostly in order
+      else if (r < 7) add(t + rng.uniform(0, 1), Priority.network, true); // out of order: the heap
+      else add(t + rng.uniform(0, 5), [Priority.fault, Priority.process, Priority.timer][rng.int(3)], false);
+    }
+    // A cancelled lane entry is skipped.
+    const cancelled = k.schedule2(t + 0.5, Priority.network, () => seen.push(-1), 0, 0);
+    cancelled.cancel();
+    k.run(t + 10);
+    expected.sort((a, b) => a.at - b.at || a.prio - b.prio || a.seq - b.seq);
+    expect(seen).toEqual(expected.map((e) => e.seq));
+    expect(k.pendingCount).toBe(0);
+  });
+
   it('runs fixed-rate tasks at initial + k * period and stops them on cancel', () => {
     const k = new Kernel();
     const at: number[] = [];
