@@ -5,7 +5,7 @@ import { formatIso, type Zone } from '../parse/time.js';
 import type { Finding, Rule } from '../rules/types.js';
 import { inputToJson } from './events.js';
 import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport } from './findings-text.js';
-import type { Milestone } from './milestones.js';
+import type { Milestone } from '../rules/milestones.js';
 
 export const ANALYZE_SCHEMA_VERSION = 1;
 

@@ -24,7 +24,7 @@ import {
   windowText,
   type AnalyzeReport,
 } from './findings-text.js';
-import type { Milestone } from './milestones.js';
+import type { Milestone } from '../rules/milestones.js';
 
 /** A table cell: one line, with the characters that would end the cell or start markup escaped. */
 export function mdCell(text: string): string {

@@ -21,7 +21,7 @@ import { formatMs } from '../rules/util.js';
 import type { Timeline } from '../timeline/build.js';
 import { clip, escapeText, type Palette } from './escape.js';
 import { accountingTable, zoneNote } from './events.js';
-import type { Milestone } from './milestones.js';
+import type { Milestone } from '../rules/milestones.js';
 
 /** What the timeline tells the report: the accounting and the window. */
 export type ReportTimeline = Pick<Timeline, 'accounting' | 'issues' | 'first' | 'last' | 'defaultZone' | 'defaultZoneChosen'>;

@@ -2,7 +2,7 @@
 // collector. Events that neither an enabled rule nor the collector reads are not decoded.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { MilestoneCollector, type Milestone } from '../report/milestones.js';
+import { MilestoneCollector, type Milestone } from './milestones.js';
 import type { Timeline } from '../timeline/build.js';
 import { RuleRunner } from './engine.js';
 import type { Finding, Rule, SettingValue, Severity, SourceInfo } from './types.js';
@@ -22,7 +22,7 @@ export interface AnalysisOptions extends AnalyzeOptions {
 export interface Analysis {
   /** Every finding, ordered by severity then time. */
   findings: Finding[];
-  /** Bounded, in time order (src/report/milestones.ts). */
+  /** Bounded, in time order (src/rules/milestones.ts). */
   milestones: Milestone[];
   /** Milestones left out to keep the list bounded. */
   omittedMilestones: number;

@@ -12,7 +12,7 @@ import {
   wrapLines,
   type AnalyzeReport,
 } from '../../src/report/findings-text.js';
-import type { Milestone } from '../../src/report/milestones.js';
+import type { Milestone } from '../../src/rules/milestones.js';
 import { sortFindings } from '../../src/rules/engine.js';
 import type { Finding, Rule } from '../../src/rules/types.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EventFields, EventType, RmqEvent } from '../../src/parse/types.js';
-import { MAX_MILESTONES, MilestoneCollector, type Milestone } from '../../src/report/milestones.js';
+import { MAX_MILESTONES, MilestoneCollector, type Milestone } from '../../src/rules/milestones.js';
 import { analyze, analyzeTimeline } from '../../src/rules/analyze.js';
 import type { Finding, Rule } from '../../src/rules/types.js';
 import { buildTimeline } from '../../src/timeline/build.js';

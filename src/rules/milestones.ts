@@ -5,7 +5,7 @@
 // them; bounded whatever the size of the input.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { severityRank, type Finding, type Severity } from '../rules/types.js';
+import { severityRank, type Finding, type Severity } from './types.js';
 
 export type MilestoneKind =
   | 'startup'
