@@ -8,6 +8,7 @@ import { escapeText } from '../report/escape.js';
 import { metricText, subjectText, windowText } from '../report/findings-text.js';
 import type { Finding, Severity } from '../rules/types.js';
 import { formatMs } from '../rules/util.js';
+import type { RecordView } from './record.js';
 
 export type Color = 'red' | 'yellow' | 'green' | 'cyan' | 'blue' | 'magenta' | 'gray' | 'white';
 
@@ -328,8 +329,47 @@ function labelled(label: string, text: string, width: number, labelWidth: number
   ]);
 }
 
+/** Cut into pieces of `width` cells, spaces or not (a stack frame stays on its first line). */
+function hardWrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (cells(rest) > width) {
+    const head = takeCells(rest, width) || rest.slice(0, 1);
+    out.push(head);
+    rest = rest.slice(head.length);
+  }
+  out.push(rest);
+  return out;
+}
+
+/**
+ * The whole record as read from its file: a label with its line numbers, then every line escaped and
+ * wrapped; `▶` marks the event's own line when the record starts above it (an event in a stack).
+ */
+export function recordLines(r: RecordView & { kind: 'ok' }, eventLine: number, width: number, labelWidth = 7): Line[] {
+  const last = r.first + r.lines.length - 1;
+  const out: Line[] = [
+    [
+      { text: fit('record', labelWidth) + ' ', dim: true },
+      { text: r.lines.length > 1 ? `lines ${r.first}-${last}` : `line ${r.first}`, dim: true },
+      ...(r.truncated ? [{ text: ` (cut at ${r.lines.length} lines; more follows)`, dim: true }] : []),
+    ],
+  ];
+  r.lines.forEach((text, i) => {
+    const mark = r.first + i === eventLine && r.first !== eventLine ? '▶ ' : '  ';
+    hardWrap(escapeText(text), Math.max(10, width - 2)).forEach((chunk, j) => out.push([{ text: j === 0 ? mark : '  ', color: 'cyan' }, { text: chunk }]));
+  });
+  return out;
+}
+
 /** The detail pane: the record's text, its typed fields, where it is, and the findings it is evidence for. */
-export function detailLines(e: RmqEvent, findings: ReadonlyArray<{ index: number; finding: Finding }>, zone: Zone, width: number): Line[] {
+export function detailLines(
+  e: RmqEvent,
+  findings: ReadonlyArray<{ index: number; finding: Finding }>,
+  zone: Zone,
+  width: number,
+  record?: RecordView,
+): Line[] {
   const out: Line[] = [];
   const when = e.ts === null ? (e.clock ?? 'no time') : `${formatShort(e.ts, zone)} ${zone.name}`;
   out.push([
@@ -348,7 +388,10 @@ export function detailLines(e: RmqEvent, findings: ReadonlyArray<{ index: number
   if (e.thread) where.push({ text: '  thread ', dim: true }, { text: escapeText(e.thread) });
   if (e.logger) where.push({ text: '  logger ', dim: true }, { text: escapeText(e.logger) });
   out.push(where);
-  out.push(...labelled('text', escapeText(e.text), width, L));
+  if (record?.kind === 'ok') out.push(...recordLines(record, e.line, width, L));
+  else {
+    out.push(...labelled('text', escapeText(e.text), width, L));
+  }
   const fields = Object.entries(e.fields).filter(([, v]) => v !== null && v !== undefined);
   if (fields.length) out.push(...labelled('fields', fields.map(([k, v]) => `${k}=${escapeText(fieldText(v))}`).join('  '), width, L));
   if (e.versionHint) out.push(...labelled('version', escapeText(e.versionHint), width, L));
@@ -369,6 +412,8 @@ export function detailLines(e: RmqEvent, findings: ReadonlyArray<{ index: number
       );
     }
   } else out.push([{ text: 'evidence for no finding', dim: true }]);
+  // Why only the first line is shown: last, so the fields and findings stay in view.
+  if (record?.kind === 'unavailable') out.push(...labelled('record', escapeText(record.reason), width, L, 'gray'));
   return out.map((l) => fitLine(l, width, false));
 }
 

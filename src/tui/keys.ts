@@ -31,7 +31,7 @@ export interface KeyHelp {
 /** Every key, as the help screen shows it. */
 export const KEYS: readonly KeyHelp[] = [
   { keys: '↑ ↓  j k', does: 'previous / next event (or finding, or replay line)' },
-  { keys: 'PgUp PgDn  ctrl-b ctrl-f', does: 'page up / down (findings, replay: scroll the text)' },
+  { keys: 'PgUp PgDn  ctrl-b ctrl-f', does: 'page up / down (findings, replay, open detail: scroll it)' },
   { keys: 'Home End  g G', does: 'first / last event (or finding; replay: top, end)' },
   { keys: '← →  h l', does: 'previous / next bucket of the time strip' },
   { keys: '+ -', does: 'zoom the time strip in / out around the cursor' },
@@ -97,8 +97,9 @@ export function keyAction(s: ViewState, input: string, key: KeyInfo): KeyResult 
   if (key.return) return findings ? { type: 'focus', pane: 'events' } : { type: 'detail' };
   if (key.upArrow || (input === 'k' && !key.ctrl)) return findings ? { type: 'finding', by: -1 } : { type: 'move', by: -1 };
   if (key.downArrow || (input === 'j' && !key.ctrl)) return findings ? { type: 'finding', by: 1 } : { type: 'move', by: 1 };
-  if (key.pageUp || (key.ctrl && input === 'b')) return findings ? { type: 'scrollFinding', by: -10 } : { type: 'page', by: -1 };
-  if (key.pageDown || (key.ctrl && input === 'f')) return findings ? { type: 'scrollFinding', by: 10 } : { type: 'page', by: 1 };
+  const detail = s.detail && !findings;
+  if (key.pageUp || (key.ctrl && input === 'b')) return detail ? { type: 'scrollDetail', by: -1 } : findings ? { type: 'scrollFinding', by: -10 } : { type: 'page', by: -1 };
+  if (key.pageDown || (key.ctrl && input === 'f')) return detail ? { type: 'scrollDetail', by: 1 } : findings ? { type: 'scrollFinding', by: 10 } : { type: 'page', by: 1 };
   if (key.home || input === 'g') return findings ? { type: 'selectFinding', index: 0 } : { type: 'home' };
   if (key.end || input === 'G') return findings ? { type: 'selectFinding', index: -1 } : { type: 'end' };
   if (key.leftArrow || input === 'h') return { type: 'step', by: -1 };

@@ -33,7 +33,7 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
   const wanted: ReadonlySet<EventType> = runner.wanted;
   const sink: RawSink = o.inMemory ? new MemorySink() : new SpillSink();
   const builder = new ColumnsBuilder(
-    t.sources.map((s) => ({ file: s.display, host: s.host })),
+    t.sources.map((s) => ({ file: s.display, host: s.host, path: s.path })),
     sink,
   );
   const estimate = t.accounting.reduce((n, a) => n + a.records, 0);

@@ -58,6 +58,8 @@ export interface ViewState {
   replay: ReplayStatus;
   /** First line of the replay tab's text (milestones, outages) shown. */
   replayScroll: number;
+  /** First line of the detail pane's text shown (back to 0 when the cursor moves); none: 0. */
+  detailScroll?: number;
 }
 
 export interface SearchJob {
@@ -81,6 +83,9 @@ export interface Dims {
   findingRows?: number;
   /** Lines of the replay tab's scrolling text on screen. */
   replayRows?: number;
+  /** Lines of the detail pane on screen (its title included), and of its whole text. */
+  detailRows?: number;
+  detailLines?: number;
 }
 
 export type Action =
@@ -97,6 +102,7 @@ export type Action =
   | { type: 'replay'; status: ReplayStatus }
   | { type: 'focus'; pane?: Pane }
   | { type: 'detail'; open?: boolean }
+  | { type: 'scrollDetail'; by: number } // pages of the detail pane
   | { type: 'help'; open?: boolean }
   | { type: 'prompt'; kind: 'search' | 'filter' }
   | { type: 'type'; text: string }
@@ -404,6 +410,7 @@ export class TuiModel {
       message: null,
       replay: REPLAY_OFF,
       replayScroll: 0,
+      detailScroll: 0,
     };
     return this.scroll(s, dims, 'minimal');
   }
@@ -414,6 +421,13 @@ export class TuiModel {
   }
 
   reduce(s0: ViewState, a: Action, dims: Dims): ViewState {
+    const next = this.reduceOnce(s0, a, dims);
+    // The detail pane's text starts at its top for every event and every opening.
+    if ((next.cursor !== s0.cursor || next.detail !== s0.detail) && next.detailScroll) return { ...next, detailScroll: 0 };
+    return next;
+  }
+
+  private reduceOnce(s0: ViewState, a: Action, dims: Dims): ViewState {
     const s: ViewState = s0.message === null ? s0 : { ...s0, message: null };
     const rows = this.rows(s.filter);
     const row = this.cursorRow(s);
@@ -467,6 +481,11 @@ export class TuiModel {
       }
       case 'detail':
         return { ...s, detail: a.open ?? !s.detail };
+      case 'scrollDetail': {
+        const page = Math.max(1, (dims.detailRows ?? 10) - 2);
+        const max = Math.max(0, (dims.detailLines ?? 0) - Math.max(1, (dims.detailRows ?? 10) - 1));
+        return { ...s, detailScroll: Math.max(0, Math.min(max, (s.detailScroll ?? 0) + a.by * page)) };
+      }
       case 'help':
         return { ...s, help: a.open ?? !s.help };
       case 'prompt':

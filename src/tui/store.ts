@@ -17,6 +17,8 @@ const UNKNOWN_KIND = SOURCE_KINDS.indexOf('unknown');
 export interface StoreSource {
   file: string;
   host: string;
+  /** Where to read the file again (the detail pane's whole record); '-' for stdin; default `file`. */
+  path?: string;
 }
 
 /**
@@ -151,6 +153,12 @@ export class EventStore implements EventColumns {
 
   fileOf(i: number): string {
     return this.sources[this.source[i]].file;
+  }
+
+  /** Where event i's file can be read again ('-': stdin, it cannot). */
+  pathOf(i: number): string {
+    const s = this.sources[this.source[i]];
+    return s.path ?? s.file;
   }
 
   typeOf(i: number): EventType {

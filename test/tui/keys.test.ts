@@ -80,6 +80,14 @@ describe('keyAction', () => {
     expect(keyAction({ ...BASE, help: true }, 'j', {})).toEqual({ type: 'help', open: false });
   });
 
+  it('PgUp PgDn scroll the open detail pane; the arrows still move the cursor', () => {
+    const s = { ...BASE, detail: true };
+    expect(keyAction(s, '', { pageDown: true })).toEqual({ type: 'scrollDetail', by: 1 });
+    expect(keyAction(s, 'b', { ctrl: true })).toEqual({ type: 'scrollDetail', by: -1 });
+    expect(keyAction(s, '', { downArrow: true })).toEqual({ type: 'move', by: 1 });
+    expect(keyAction(BASE, '', { pageDown: true })).toEqual({ type: 'page', by: 1 });
+  });
+
   it('repeats the last search with ] and [', () => {
     const s = { ...BASE, search: 'timeout' };
     expect(keyAction(s, ']', {})).toEqual({ type: 'search', query: 'timeout', by: 1 });

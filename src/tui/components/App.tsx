@@ -11,7 +11,8 @@ import { layoutFor, MIN_COLUMNS, MIN_ROWS, type Layout } from '../layout.js';
 import type { Action, Dims, TuiModel, ViewState } from '../model.js';
 import { laneHosts, replayHeadRows, type ReplayStatus } from '../replay.js';
 import { ColorContext } from '../theme.js';
-import { DetailPane } from './DetailPane.js';
+import { cachedRecord, type RecordView } from '../record.js';
+import { DetailPane, detailBody } from './DetailPane.js';
 import { EventList } from './EventList.js';
 import { FindingsPane } from './FindingsPane.js';
 import { Header } from './Header.js';
@@ -56,6 +57,8 @@ export interface AppProps {
   initial?: (model: TuiModel, dims: Dims) => ViewState;
   /** The replay under way (the replay tab shows 'replaying…' until it settles); none: no replay tab. */
   replay?: Promise<ReplayStatus>;
+  /** Milliseconds the cursor must rest before the detail pane reads its record (held keys read nothing). */
+  recordDelayMs?: number;
 }
 
 /** The model's dims for a layout: the list's rows as the events pane would show them. */
@@ -70,14 +73,27 @@ export function replayTextRows(l: Layout, model: TuiModel, status: ReplayStatus)
   return Math.max(1, l.replayRows - replayHeadRows(status, lanes, l.replayRows) - 1);
 }
 
-export function App({ model, header, color = true, size, onQuit, initial, replay }: AppProps) {
+const READING: RecordView = { kind: 'reading' };
+
+export function App({ model, header, color = true, size, onQuit, initial, replay, recordDelayMs = 40 }: AppProps) {
   const term = useTerminalSize(size);
   const { exit } = useApp();
   const hosts = model.store.hosts;
+  // The selected event's whole record, read from its file while the detail pane is open.
+  const [record, setRecord] = useState<{ cursor: number; view: RecordView } | null>(null);
+  const recordRef = useRef(record);
+  recordRef.current = record;
+  const recordOf = (cursor: number): RecordView => (recordRef.current?.cursor === cursor ? recordRef.current.view : READING);
   const layoutOf = (s: ViewState) => layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: s.focus, detail: s.detail });
+  const detailWidth = (l: Layout) => (l.wide ? l.sideWidth : l.width);
+  const detailRows = (l: Layout) => (l.wide ? l.bodyRows : l.detailRows);
   const dimsFor = (s: ViewState): Dims => {
     const l = layoutOf(s);
-    return { ...dimsOf(l, term, hosts), replayRows: replayTextRows(l, model, s.replay) };
+    const dims: Dims = { ...dimsOf(l, term, hosts), replayRows: replayTextRows(l, model, s.replay) };
+    if (!s.detail || s.cursor < 0) return dims;
+    const evidence = (model.evidenceFor.get(s.cursor) ?? []).map((index) => ({ index, finding: model.findings[index] }));
+    const body = detailBody({ event: model.store.get(s.cursor), findings: evidence, zone: header.zone, width: detailWidth(l), record: recordOf(s.cursor) });
+    return { ...dims, detailRows: detailRows(l), detailLines: body.length };
   };
   const [state, setState] = useState<ViewState>(() => {
     const probe = layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: 'events', detail: false });
@@ -122,6 +138,25 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [replay]);
+
+  // The detail pane reads the selected record from its file once the cursor rests; moving on stops it.
+  const wantRecord = state.detail && state.focus === 'events' && state.cursor >= 0 ? state.cursor : -1;
+  useEffect(() => {
+    if (wantRecord < 0 || recordRef.current?.cursor === wantRecord) return;
+    const ctl = new AbortController();
+    const store = model.store;
+    const id = setTimeout(() => {
+      cachedRecord(store.pathOf(wantRecord), store.line[wantRecord], store.fileOf(wantRecord), ctl.signal).then(
+        (view) => !ctl.signal.aborted && setRecord({ cursor: wantRecord, view }),
+        (err: unknown) => !ctl.signal.aborted && setRecord({ cursor: wantRecord, view: { kind: 'unavailable', reason: err instanceof Error ? err.message : String(err) } }),
+      );
+    }, recordDelayMs);
+    return () => {
+      clearTimeout(id);
+      ctl.abort();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [wantRecord, model]);
 
   // A long search goes on a step at a time, with a frame (its progress) and the keys in between.
   const job = state.searching;
@@ -185,7 +220,9 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
       height={height}
     />
   );
-  const detail = (width: number, height: number) => <DetailPane event={event} findings={evidenceFor} zone={zone} width={width} height={height} />;
+  const detail = (width: number, height: number) => (
+    <DetailPane event={event} findings={evidenceFor} zone={zone} width={width} height={height} record={recordOf(s.cursor)} scroll={s.detailScroll ?? 0} />
+  );
 
   let body;
   if (s.focus === 'replay') {
