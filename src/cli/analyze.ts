@@ -11,7 +11,7 @@ import { parseSettings, SettingError } from '../rules/engine.js';
 import { SEVERITIES, type Rule, type SettingValue, type Severity } from '../rules/types.js';
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, withInputOptions, withRuleOptions, zoneArg, type InputArgs } from './common.js';
 import { progressOn } from './progress.js';
 import { exitWith, inputExitCode, type CliIo, type CommandResult } from './result.js';
 import { openTui } from './tui.js';
@@ -76,7 +76,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
     command: 'analyze [paths..]',
     describe: 'name what happened: findings with figures, evidence and advice, and a timeline of milestones',
     builder: (y: Argv) =>
-      withInputOptions(y)
+      withRuleOptions(withInputOptions(y))
         .option('format', {
           describe: 'report format: text (for people), json (docs/analyze.md), markdown (a postmortem draft)',
           type: 'string',
@@ -94,31 +94,6 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
           describe: 'show findings at or above this severity (the exit code still follows --severity)',
           type: 'string',
           default: 'info',
-          requiresArg: true,
-        })
-        .option('rule', {
-          describe: 'run only these rules (ids, comma-separated or repeated; see rmq-diag rules)',
-          type: 'string',
-          array: true,
-          // One value per flag, so that paths may follow: `--no-rule a incident/`.
-          nargs: 1,
-          default: [] as string[],
-          requiresArg: true,
-        })
-        .option('skip-rule', {
-          describe: 'do not run these rules (also spelled --no-rule)',
-          type: 'string',
-          array: true,
-          nargs: 1,
-          default: [] as string[],
-          requiresArg: true,
-        })
-        .option('set', {
-          describe: 'a rule setting you know better than the default: NAME=VALUE (repeatable; see rmq-diag rules)',
-          type: 'string',
-          array: true,
-          nargs: 1,
-          default: [] as string[],
           requiresArg: true,
         })
         .option('verbose', { alias: 'v', describe: 'also the per-file accounting table', type: 'boolean', default: false })

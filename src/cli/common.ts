@@ -116,3 +116,33 @@ export function typesArg(values: string[]): EventType[] | null {
   }
   return list as EventType[];
 }
+
+/** Options choosing and tuning rules, shared by `analyze` and `tui`. */
+export function withRuleOptions<T>(y: Argv<T>) {
+  return y
+    .option('rule', {
+      describe: 'run only these rules (ids, comma-separated or repeated; see rmq-diag rules)',
+      type: 'string',
+      array: true,
+      // One value per flag, so that paths may follow: `--no-rule a incident/`.
+      nargs: 1,
+      default: [] as string[],
+      requiresArg: true,
+    })
+    .option('skip-rule', {
+      describe: 'do not run these rules (also spelled --no-rule)',
+      type: 'string',
+      array: true,
+      nargs: 1,
+      default: [] as string[],
+      requiresArg: true,
+    })
+    .option('set', {
+      describe: 'a rule setting you know better than the default: NAME=VALUE (repeatable; see rmq-diag rules)',
+      type: 'string',
+      array: true,
+      nargs: 1,
+      default: [] as string[],
+      requiresArg: true,
+    });
+}

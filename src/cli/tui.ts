@@ -9,7 +9,7 @@ import { ANSI, paletteFor } from '../report/escape.js';
 import { parseSettings, SettingError } from '../rules/engine.js';
 import type { Rule, SettingValue } from '../rules/types.js';
 import { selectRules } from './analyze.js';
-import { buildOptionsFrom, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, withInputOptions, withRuleOptions, zoneArg, type InputArgs } from './common.js';
 import { exitWith, type CliIo, type CommandResult } from './result.js';
 
 interface TuiArgs extends InputArgs {
@@ -107,31 +107,7 @@ export function tuiCommand(result: CommandResult, io: CliIo, rules: readonly Rul
     command: 'tui [paths..]',
     describe: 'the merged timeline and the findings in a full-screen terminal UI (docs/tui.md)',
     builder: (y: Argv) =>
-      withInputOptions(y)
-        .option('rule', {
-          describe: 'run only these rules (ids, comma-separated or repeated; see rmq-diag rules)',
-          type: 'string',
-          array: true,
-          nargs: 1,
-          default: [] as string[],
-          requiresArg: true,
-        })
-        .option('skip-rule', {
-          describe: 'do not run these rules (also spelled --no-rule)',
-          type: 'string',
-          array: true,
-          nargs: 1,
-          default: [] as string[],
-          requiresArg: true,
-        })
-        .option('set', {
-          describe: 'a rule setting: NAME=VALUE (repeatable; see rmq-diag rules)',
-          type: 'string',
-          array: true,
-          nargs: 1,
-          default: [] as string[],
-          requiresArg: true,
-        })
+      withRuleOptions(withInputOptions(y))
         .option('other', {
           describe: "also list records that are no RocketMQ event (type 'other', dimmed); --no-other leaves them out",
           type: 'boolean',
