@@ -31,31 +31,8 @@ const SINGLE_SEED = 31337;
 const TARGETS = { singleRunSeconds: 2, batchSeconds: 60, batchRuns: 100 };
 const WORKER_FLAGS = ['--single-threaded-gc'];
 
-/** The incident: the same cluster and faults as the model's performance smoke test. */
-function incident() {
-  return {
-    name: 'bench-incident',
-    startEpochMs: Date.UTC(2024, 2, 12, 2, 0, 0),
-    serverVersion: '4.9.4',
-    nameServers: [
-      { addr: '10.10.1.11:9876', host: 'mq-ns-1' },
-      { addr: '10.10.1.12:9876', host: 'mq-ns-2' },
-    ],
-    brokers: [1, 2, 3, 4].map((i) => ({ name: `broker-${i}`, addr: `10.10.1.${20 + i}:10911`, host: `mq-broker-${i}` })),
-    topics: [{ name: 'TopicLoad', queues: 8 }],
-    clients: Array.from({ length: 50 }, (_, i) => ({
-      host: `app-${String(i + 1).padStart(2, '0')}`,
-      version: i % 2 === 0 ? '4.8.0' : '4.9.4',
-      topic: 'TopicLoad',
-      sendRatePerSec: 20,
-    })),
-    faults: [
-      { atMs: 120000, host: 'mq-broker-2', state: 'hung' },
-      { atMs: 300000, host: 'mq-broker-2', state: 'reboot' },
-      { atMs: 420000, broker: 'broker-3', stall: { durationMs: 600 } },
-    ],
-  };
-}
+/** The incident: src/model/load-incident.ts (also the model's performance smoke test). */
+let incident = null;
 
 /** One run: wall ms and the size of what it produced. */
 function runOnce(runScenario, seed) {
@@ -74,7 +51,9 @@ function runOnce(runScenario, seed) {
 // ---- worker: take seeds from the main process until it says stop -------------------------------
 
 if (process.argv[2] === '--worker') {
-  const { runScenario } = await import(pathToFileURL(MODEL).href);
+  const model = await import(pathToFileURL(MODEL).href);
+  const { runScenario } = model;
+  incident = model.loadIncident;
   process.on('message', (seed) => {
     if (seed === null) process.exit(0);
     process.send(runOnce(runScenario, seed));
@@ -101,7 +80,9 @@ async function main() {
     process.stderr.write('bench-model: dist/model is missing, run `npm run build` first\n');
     process.exit(2);
   }
-  const { runScenario } = await import(pathToFileURL(MODEL).href);
+  const model = await import(pathToFileURL(MODEL).href);
+  const { runScenario } = model;
+  incident = model.loadIncident;
 
   // One run, three times: the first includes the JIT's warm-up, the median is the figure.
   const singles = [];

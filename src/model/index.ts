@@ -2,6 +2,7 @@
 // components' logs would hold, in the parsers' schema, and the metrics of the run.
 
 export { runScenario } from './scenario.js';
+export { loadIncident, LOAD_INCIDENT_MS } from './load-incident.js';
 export type {
   BootDelays,
   BrokerSummary,

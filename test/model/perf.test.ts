@@ -2,33 +2,13 @@
 // each. Prints the wall time; asserts behaviour only (timing depends on the machine).
 
 import { expect, it } from 'vitest';
+import { loadIncident } from '../../src/model/load-incident.js';
 import { runScenario, type Scenario } from '../../src/model/scenario.js';
 
 const seed = 31337;
 
 it(`10-minute incident, 4 brokers, 2 NameServers, 50 producers x 20 sends/s completes (seed ${seed})`, () => {
-  const scenario: Scenario = {
-    name: 'load-smoke',
-    startEpochMs: Date.UTC(2024, 2, 12, 2, 0, 0),
-    serverVersion: '4.9.4',
-    nameServers: [
-      { addr: '10.10.1.11:9876', host: 'mq-ns-1' },
-      { addr: '10.10.1.12:9876', host: 'mq-ns-2' },
-    ],
-    brokers: [1, 2, 3, 4].map((i) => ({ name: `broker-${i}`, addr: `10.10.1.${20 + i}:10911`, host: `mq-broker-${i}` })),
-    topics: [{ name: 'TopicLoad', queues: 8 }],
-    clients: Array.from({ length: 50 }, (_, i) => ({
-      host: `app-${String(i + 1).padStart(2, '0')}`,
-      version: i % 2 === 0 ? '4.8.0' : '4.9.4',
-      topic: 'TopicLoad',
-      sendRatePerSec: 20,
-    })),
-    faults: [
-      { atMs: 120000, host: 'mq-broker-2', state: 'hung' },
-      { atMs: 300000, host: 'mq-broker-2', state: 'reboot' },
-      { atMs: 420000, broker: 'broker-3', stall: { durationMs: 600 } },
-    ],
-  };
+  const scenario: Scenario = loadIncident();
   const wallStart = performance.now();
   const r = runScenario(scenario, { seed, untilMs: 600000 });
   const wallMs = performance.now() - wallStart;
