@@ -8,6 +8,7 @@
 // an entry marked "cause from next lines" takes its cause (and addr) from the exception under it.
 
 import { addrFromCause, matchMessage, type CatalogueMatch } from '../parse/catalogue.js';
+import { compatibleFields } from '../parse/parser.js';
 import type { Zone } from '../parse/time.js';
 import type { EventFields, FieldValue, RmqEvent, SourceKind } from '../parse/types.js';
 import { fail } from './kernel.js';
@@ -330,17 +331,6 @@ export class LogFile {
   }
 }
 
-function compatibleFields(a: EventFields, b: EventFields): boolean {
-  for (const k of Object.keys(b)) {
-    const x = a[k];
-    const y = b[k];
-    if (x == null || y == null || k === 'cause') continue;
-    if (Array.isArray(x) && Array.isArray(y)) {
-      if (x.join('\u0000') !== y.join('\u0000')) return false;
-    } else if (x !== y) return false;
-  }
-  return true;
-}
 
 /** All log files of a run, and the events they gave, in time order. */
 export class LogSink {

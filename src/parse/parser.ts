@@ -718,7 +718,7 @@ function compatible(hint: SourceKind, content: SourceKind): boolean {
 }
 
 /** Same event told twice: no field has two different non-null values. */
-function compatibleFields(a: EventFields, b: EventFields): boolean {
+export function compatibleFields(a: EventFields, b: EventFields): boolean {
   for (const k of Object.keys(b)) {
     const x = a[k];
     const y = b[k];

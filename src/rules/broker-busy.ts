@@ -156,15 +156,9 @@ const rule: Rule = {
     const side = new BrokerSide();
     const groups = new Map<string, Group>();
 
-    const keyOf = (name: string | null, addr: string | null) => {
-      if (addr) return `a:${addr}`;
-      if (name && hosts.alias.has(name)) return `a:${hosts.alias.get(name)}`;
-      return name ? `n:${name}` : '?';
-    };
-
     const record = (h: Hit) => {
       hosts.learn(h.name, h.addr);
-      const key = keyOf(h.name, h.addr);
+      const key = hosts.key(h.name, h.addr);
       let g = groups.get(key);
       if (!g) {
         g = { name: h.name, addr: h.addr, n: 0, bursts: [], extraBursts: 0, untimed: 0, hist: new Map(), minWait: null, maxWait: null, maxQueue: null, stalls: 0, clients: new Set(), episodes: [], first: h.ev, maxEv: h.ev, maxEvWait: h.wait ?? -1 };

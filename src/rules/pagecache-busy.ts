@@ -95,15 +95,9 @@ const rule: Rule = {
     const groups = new Map<string, Group>();
     const storeHosts = new Map<string, Group>();
 
-    const keyOf = (name: string | null, addr: string | null) => {
-      if (addr) return `a:${addr}`;
-      if (name && hosts.alias.has(name)) return `a:${hosts.alias.get(name)}`;
-      return name ? `n:${name}` : '?';
-    };
-
     const record = (h: Hit) => {
       hosts.learn(h.name, h.addr);
-      const key = keyOf(h.name, h.addr);
+      const key = hosts.key(h.name, h.addr);
       let g = groups.get(key);
       if (!g) groups.set(key, (g = newGroup()));
       g.name ??= h.name;

@@ -186,6 +186,13 @@ export class BrokerHosts {
     if (name && addr && !this.alias.has(name)) this.alias.set(name, addr);
   }
 
+  /** One key per broker: its address when known (directly or through its name), else its name. */
+  key(name: string | null, addr: string | null): string {
+    if (addr) return `a:${addr}`;
+    if (name && this.alias.has(name)) return `a:${this.alias.get(name)}`;
+    return name ? `n:${name}` : '?';
+  }
+
   nameOf(addr: string): string | null {
     for (const [n, a] of this.alias) if (a === addr) return n;
     return null;
