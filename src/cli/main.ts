@@ -46,6 +46,9 @@ export function normaliseArgv(argv: string[]): string[] {
 /** Options whose GLOB=VALUE may start with `-` (the stdin source). */
 const GLOB_VALUE_OPTIONS = new Set(['--kind', '--host', '--tz']);
 
+/** A usage mistake yargs found (unknown option, missing command). */
+class YargsUsage extends Error {}
+
 export async function main(argv: string[], io: CliIo = processIo(), deps: MainDeps = {}): Promise<number> {
   const result: CommandResult = { code: 0 };
   const rules = deps.rules ?? ALL_RULES;
@@ -69,11 +72,18 @@ export async function main(argv: string[], io: CliIo = processIo(), deps: MainDe
     .exitProcess(false)
     .fail((msg, err) => {
       if (err) throw err;
+      // Throw, so that yargs stops here: returning would let it run the command anyway (an unknown
+      // option would only be reported after the whole input was read).
       usageFailure = msg;
+      throw new YargsUsage(msg);
     });
   try {
     await cli.parseAsync();
   } catch (err) {
+    if (err instanceof YargsUsage) {
+      io.stderr.write(`rmq-diag: ${usageFailure}\nRun 'rmq-diag --help' for usage.\n`);
+      return 2;
+    }
     if (err instanceof UsageError || err instanceof TimeArgError) {
       io.stderr.write(`rmq-diag: ${err.message}\n`);
       return 2;

@@ -276,6 +276,8 @@ interface Ctx {
   visitedDirs: Set<string>;
   byReal: Map<string, Candidate>;
   order: Candidate[];
+  /** Log files met by folder walks, including ones already listed by another input. */
+  logFilesSeen: number;
 }
 
 /** A one-line, user-facing message for a file-system error on `display`. */
@@ -370,6 +372,7 @@ async function walkFolder(ctx: Ctx, root: string, hostRoot: string = root): Prom
       } else if (isFile && looksLikeLog(e.name)) {
         const real = await realpathOrIssue(abs, ctx);
         if (real === null) continue;
+        ctx.logFilesSeen++;
         addCandidate(ctx, { abs, real, walkRoot: hostRoot, special: false });
       }
     }
@@ -387,7 +390,13 @@ async function addNamed(ctx: Ctx, abs: string, display: string): Promise<void> {
     return;
   }
   if (st.isDirectory()) {
+    // A folder already walked as part of another input is not empty.
+    const walked = ctx.visitedDirs.has(await fsp.realpath(abs).catch(() => abs));
+    const before = ctx.logFilesSeen;
     await walkFolder(ctx, abs);
+    if (!walked && ctx.logFilesSeen === before) {
+      ctx.issues.push({ file: display, line: null, message: `no log files in folder: ${display}` });
+    }
     return;
   }
   const special = st.isFIFO() || st.isCharacterDevice();
@@ -531,7 +540,7 @@ export async function resolveInputs(
 ): Promise<{ sources: SourceSpec[]; issues: InputIssue[] }> {
   validateOverrides(opts);
   const cwd = path.resolve(opts.cwd ?? process.cwd());
-  const ctx: Ctx = { cwd, issues: [], visitedDirs: new Set(), byReal: new Map(), order: [] };
+  const ctx: Ctx = { cwd, issues: [], visitedDirs: new Set(), byReal: new Map(), order: [], logFilesSeen: 0 };
   let stdin = false;
 
   for (const arg of args) {

@@ -155,3 +155,19 @@ describe('stdin with an override', () => {
     expect(summary.inputs[0]).toMatchObject({ path: '-', kind: 'store' });
   });
 });
+
+describe('usage mistakes stop before any input is read', () => {
+  it('an unknown option: exit 2, nothing printed on stdout', async () => {
+    const r = await run(['analyze', join(ROOT, 'samples', 'broker-busy'), '--bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^rmq-diag: Unknown argument: bogus/);
+  });
+
+  it('an empty folder says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-empty-'));
+    const r = await run(['events', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/no log files in folder: /);
+  });
+});
