@@ -1,0 +1,326 @@
+// One running lab cluster: its scratch folder, hosts, JVMs and the commands that start each process
+// the way the release's scripts would (mqnamesrv, mqbroker -c, a service with the client inside).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serverLogbackConfigs } from './logback.js';
+import { clientClasspath, extractResource, serverClasspath, type Toolchain } from './maven.js';
+import { BRIDGE_ADDR } from './net.js';
+import {
+  CLIENT_JVM_FLAGS,
+  SERVER_JVM_FLAGS,
+  isRunning,
+  signal,
+  startJvm,
+  stopJvm,
+  tail,
+  waitFor,
+  type LabJvm,
+} from './procs.js';
+import { namesrvAddr, type BrokerProcess, type Host, type NamesrvProcess, type ProducerProcess, type Scenario } from './scenario.js';
+
+const STORE_FS_SIZE = '256m';
+
+export function isV4(version: string): boolean {
+  return version.startsWith('4.');
+}
+
+function properties(entries: Record<string, string | number | boolean | undefined>): string {
+  return (
+    Object.entries(entries)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n') + '\n'
+  );
+}
+
+export class Cluster {
+  readonly jvms: LabJvm[] = [];
+  private readonly mounts: string[] = [];
+  private readonly homeDir: string;
+  private serverCp = new Map<string, string[]>();
+  private readonly logbackFiles = new Map<string, string>();
+
+  constructor(
+    readonly scenario: Scenario,
+    readonly tool: Toolchain,
+    /** Scratch folder of this run: everything but the recorded logs. */
+    readonly scratch: string,
+    readonly log: (line: string) => void,
+  ) {
+    this.homeDir = join(scratch, 'rocketmq-home');
+  }
+
+  /** user.home of a host: its logs/ folder is what the recording keeps. */
+  userHome(host: string): string {
+    return join(this.scratch, 'hosts', host, 'home');
+  }
+
+  private hostDir(host: string): string {
+    return join(this.scratch, 'hosts', host);
+  }
+
+  sendsFile(host: string): string {
+    return join(this.hostDir(host), 'sends.tsv');
+  }
+
+  /** Resolves and compiles everything before any host exists, so a Maven problem costs nothing. */
+  prepare(): void {
+    const s = this.scenario;
+    mkdirSync(join(this.homeDir, 'conf'), { recursive: true });
+    for (const [name, xml] of Object.entries(serverLogbackConfigs())) writeFileSync(join(this.homeDir, 'conf', name), xml);
+    for (const v of new Set([s.versions.namesrv, s.versions.broker])) {
+      const cp = serverClasspath(this.tool, v);
+      this.serverCp.set(v, cp);
+      if (!isV4(v)) {
+        // The 5.x release copies these resources into conf/ and points -Drmq.logback.configurationFile at them.
+        for (const [module, res] of [
+          ['rocketmq-namesrv-', 'rmq.namesrv.logback.xml'],
+          ['rocketmq-broker-', 'rmq.broker.logback.xml'],
+          ['rocketmq-tools-', 'rmq.tools.logback.xml'],
+        ]) {
+          const jars = cp.filter((j) => j.split('/').pop()!.startsWith(module + v));
+          const file = extractResource(this.tool, jars, res, join(this.homeDir, 'conf'));
+          if (file) this.logbackFiles.set(res, file);
+        }
+      }
+    }
+    for (const h of s.hosts) {
+      mkdirSync(join(this.userHome(h.name), 'logs'), { recursive: true });
+      for (const p of h.processes) if (p.kind === 'producer') clientClasspath(this.tool, p.version);
+    }
+  }
+
+  private serverFlags(version: string, logback: string): Record<string, string> {
+    const props: Record<string, string> = { 'rocketmq.home.dir': this.homeDir };
+    const file = this.logbackFiles.get(logback);
+    if (!isV4(version) && file) props['rmq.logback.configurationFile'] = file;
+    return props;
+  }
+
+  private launch(host: Host, role: LabJvm['role'], version: string, mainClass: string, args: string[], props: Record<string, string>, stdin = false): LabJvm {
+    const classpath = role === 'producer' ? clientClasspath(this.tool, version) : this.serverCp.get(version)!;
+    const j = startJvm({
+      java: this.tool.java,
+      host: host.name,
+      role,
+      inNamespace: true,
+      flags: role === 'producer' ? CLIENT_JVM_FLAGS : SERVER_JVM_FLAGS,
+      systemProperties: { 'user.home': this.userHome(host.name), ...props },
+      classpath,
+      mainClass,
+      args,
+      outFile: join(this.hostDir(host.name), `${role}.out`),
+      cwd: this.hostDir(host.name),
+      stdinPipe: stdin,
+    });
+    this.jvms.push(j);
+    return j;
+  }
+
+  private async waitBoot(j: LabJvm, mark: string, text: string, what: string): Promise<void> {
+    const booted = () => {
+      const out = existsSync(j.outFile) ? readFileSync(j.outFile, 'utf8') : '';
+      const at = out.lastIndexOf(mark);
+      return at >= 0 && out.includes(text, at);
+    };
+    const ok = await waitFor(booted, 90_000, j);
+    if (!ok) throw new Error(`${what} on ${j.host} did not start:\n${tail(j.outFile)}`);
+  }
+
+  async startNamesrv(host: Host, p: NamesrvProcess): Promise<LabJvm> {
+    const v = this.scenario.versions.namesrv;
+    const dir = this.hostDir(host.name);
+    const conf = join(dir, 'namesrv.conf');
+    writeFileSync(
+      conf,
+      properties({
+        listenPort: 9876,
+        // Kept off the recorded home: the NameServer's KV store and its properties file.
+        kvConfigPath: join(dir, 'namesrv-store', 'kvConfig.json'),
+        configStorePath: join(dir, 'namesrv-store', 'namesrv.properties'),
+        ...p.settings,
+      }),
+    );
+    const mark = this.markOut(host.name, 'namesrv');
+    const j = this.launch(host, 'namesrv', v, 'org.apache.rocketmq.namesrv.NamesrvStartup', ['-c', conf], this.serverFlags(v, 'rmq.namesrv.logback.xml'));
+    await this.waitBoot(j, mark, 'The Name Server boot success', 'NameServer');
+    return j;
+  }
+
+  private storeDir(host: string): string {
+    return join(this.hostDir(host), 'store');
+  }
+
+  async startBroker(host: Host, p: BrokerProcess): Promise<LabJvm> {
+    const s = this.scenario;
+    const v = s.versions.broker;
+    const store = this.storeDir(host.name);
+    if (!this.mounts.includes(store)) {
+      // Each broker's store on its own small tmpfs: fast on any disk, and a disk-full fault can fill it.
+      mkdirSync(store, { recursive: true });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${STORE_FS_SIZE}`, 'tmpfs', store]);
+      this.mounts.push(store);
+    }
+    const conf = join(this.hostDir(host.name), 'broker.conf');
+    writeFileSync(
+      conf,
+      properties({
+        brokerClusterName: s.brokerClusterName ?? 'DefaultCluster',
+        brokerName: p.brokerName,
+        brokerId: p.brokerId,
+        brokerRole: p.brokerId === 0 ? 'ASYNC_MASTER' : 'SLAVE',
+        flushDiskType: 'ASYNC_FLUSH',
+        namesrvAddr: namesrvAddr(s),
+        brokerIP1: host.addr,
+        brokerIP2: host.addr,
+        listenPort: 10911,
+        storePathRootDir: store,
+        storePathCommitLog: join(store, 'commitlog'),
+        // Small files so a few brokers fit in memory; the names changed in 4.9 (mapedFile... before).
+        mappedFileSizeCommitLog: 16 * 1024 * 1024,
+        mapedFileSizeCommitLog: 16 * 1024 * 1024,
+        mappedFileSizeConsumeQueue: 60_000,
+        mapedFileSizeConsumeQueue: 60_000,
+        ...p.settings,
+      }),
+    );
+    const mark = this.markOut(host.name, 'broker');
+    const j = this.launch(host, 'broker', v, 'org.apache.rocketmq.broker.BrokerStartup', ['-c', conf], this.serverFlags(v, 'rmq.broker.logback.xml'));
+    await this.waitBoot(j, mark, 'boot success', 'broker');
+    return j;
+  }
+
+  // Boot messages are searched after a mark, so a restarted JVM is not taken for booted by its
+  // previous run's output.
+  private markOut(host: string, role: string): string {
+    const file = join(this.hostDir(host), `${role}.out`);
+    const mark = `\n--- lab: start ${new Date().toISOString()} ---\n`;
+    writeFileSync(file, mark, { flag: 'a' });
+    return mark;
+  }
+
+  /** mqadmin updateTopic for every topic on the cluster, from the lab's side of the bridge. */
+  createTopics(): void {
+    const s = this.scenario;
+    const v = s.versions.broker;
+    const home = join(this.scratch, 'admin');
+    mkdirSync(home, { recursive: true });
+    for (const t of s.topics) {
+      const props = { ...this.serverFlags(v, 'rmq.tools.logback.xml'), 'user.home': home, 'user.timezone': 'Asia/Shanghai' };
+      const args = [
+        ...SERVER_JVM_FLAGS.filter((f) => !f.startsWith('-Xms')),
+        ...Object.entries(props).map(([k, val]) => `-D${k}=${val}`),
+        '-cp',
+        this.serverCp.get(v)!.join(':'),
+        'org.apache.rocketmq.tools.command.MQAdminStartup',
+        'updateTopic',
+        '-n',
+        namesrvAddr(s),
+        '-c',
+        s.brokerClusterName ?? 'DefaultCluster',
+        '-t',
+        t.name,
+        '-r',
+        String(t.queues),
+        '-w',
+        String(t.queues),
+      ];
+      const out = execFileSync(this.tool.java, args, { encoding: 'utf8', env: { ...process.env, TZ: 'Asia/Shanghai' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      if (!/create topic to .* success/.test(out)) throw new Error(`mqadmin updateTopic ${t.name} failed:\n${out.trim()}`);
+      this.log(`topic ${t.name}: ${t.queues} queues on every master`);
+    }
+  }
+
+  startProducer(host: Host, p: ProducerProcess): LabJvm {
+    const s = this.scenario;
+    const dir = this.hostDir(host.name);
+    const conf = join(dir, 'producer.properties');
+    writeFileSync(
+      conf,
+      properties({
+        namesrvAddr: namesrvAddr(s, p.namesrvHosts),
+        group: p.group,
+        topic: p.topic,
+        rate: p.rate,
+        threads: p.threads ?? 4,
+        bodySize: p.bodySize ?? 256,
+        appLogger: p.appLogger,
+        selectorQueue: p.selectorQueue,
+        sendsFile: this.sendsFile(host.name),
+        ...p.settings,
+      }),
+    );
+    return this.launch(
+      host,
+      'producer',
+      p.version,
+      'com.example.lab.LabProducer',
+      [conf],
+      {
+        LOG_FILE: join(this.userHome(host.name), 'logs', 'app.log'),
+        'logback.configurationFile': join(this.tool.labDir, 'client', 'logback-app.xml'),
+        ...p.systemProperties,
+      },
+      true,
+    );
+  }
+
+  /** The NameServer address the producer's client chose first (`new name server is chosen`), if yet. */
+  boundNamesrv(host: string): string | null {
+    const logs = join(this.userHome(host), 'logs');
+    for (const f of [join(logs, 'rocketmqlogs', 'rocketmq_client.log'), join(logs, 'app.log')]) {
+      if (!existsSync(f)) continue;
+      const m = /new name server is chosen\. OLD: null , NEW: (\S+)\./.exec(readFileSync(f, 'utf8'));
+      if (m) return m[1];
+    }
+    return null;
+  }
+
+  /** Forgets a producer attempt that bound to the wrong NameServer: its JVM, logs and sends. */
+  async discardProducer(j: LabJvm): Promise<void> {
+    await stopJvm(j, 'SIGKILL', 1000);
+    this.jvms.splice(this.jvms.indexOf(j), 1);
+    rmSync(join(this.userHome(j.host), 'logs'), { recursive: true, force: true });
+    mkdirSync(join(this.userHome(j.host), 'logs'), { recursive: true });
+    rmSync(this.sendsFile(j.host), { force: true });
+  }
+
+  jvmsOf(host: string): LabJvm[] {
+    return this.jvms.filter((j) => j.host === host && isRunning(j));
+  }
+
+  signalHost(host: string, sig: NodeJS.Signals): number[] {
+    const list = this.jvmsOf(host);
+    for (const j of list) signal(j, sig);
+    return list.map((j) => j.pid);
+  }
+
+  /** Fills the broker's store file system to `ratio` (a disk-full fault); returns the filler's path. */
+  fillStore(host: string, ratio: number): string {
+    const store = this.storeDir(host);
+    const filler = join(store, 'lab-filler');
+    const df = execFileSync('df', ['-B1', '--output=size,used', store], { encoding: 'utf8' }).trim().split('\n')[1].trim().split(/\s+/).map(Number);
+    const bytes = Math.max(0, Math.floor(df[0] * ratio - df[1]));
+    execFileSync('fallocate', ['-l', String(bytes), filler]);
+    return filler;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.jvms.map((j) => stopJvm(j, 'SIGKILL', 2000)));
+  }
+
+  unmountAll(): void {
+    for (const m of this.mounts.splice(0)) {
+      try {
+        execFileSync('umount', ['-l', m], { stdio: 'ignore' });
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  static bridgeAddr(): string {
+    return BRIDGE_ADDR;
+  }
+}

@@ -1,0 +1,127 @@
+// lab.json: what a recording is, written from the lab's own knowledge (never from the logs): the
+// versions, settings, topology, the true fault schedule, and what every application's sends really
+// gave. docs/lab.md documents its shape.
+import { brokers, namesrvAddr, namesrvHosts, producers, type FaultKind, type Scenario } from './scenario.js';
+
+export interface FaultRecord {
+  kind: FaultKind;
+  host: string;
+  start: Date;
+  end: Date | null;
+  detail: { pids?: number[]; linkUp?: Date; stopped?: Date };
+}
+
+export interface SendRecord {
+  start: number;
+  end: number;
+  outcome: 'ok' | 'fail' | 'shed';
+  /** brokerName:queueId of a successful send. */
+  queue: string;
+  /** The send status, or the exception's class and message. */
+  detail: string;
+}
+
+/** ISO-8601 with milliseconds in the lab's zone (+08:00), the zone every host's logs are in. */
+export function isoLab(d: Date | number): string {
+  const ms = typeof d === 'number' ? d : d.getTime();
+  return new Date(ms + 8 * 3600_000).toISOString().replace('Z', '+08:00');
+}
+
+function sendSummary(rows: SendRecord[]) {
+  const failed = rows.filter((r) => r.outcome === 'fail');
+  const byException: Record<string, number> = {};
+  for (const r of failed) {
+    const cls = r.detail.split(':')[0].split('.').pop()!;
+    byException[cls] = (byException[cls] ?? 0) + 1;
+  }
+  const byBroker: Record<string, number> = {};
+  for (const r of rows.filter((x) => x.outcome === 'ok')) {
+    const b = r.queue.split(':')[0];
+    byBroker[b] = (byBroker[b] ?? 0) + 1;
+  }
+  return {
+    total: rows.filter((r) => r.outcome !== 'shed').length,
+    ok: rows.length - failed.length - rows.filter((r) => r.outcome === 'shed').length,
+    failed: failed.length,
+    shed: rows.filter((r) => r.outcome === 'shed').length,
+    firstFailure: failed.length ? isoLab(failed[0].end) : null,
+    lastFailure: failed.length ? isoLab(failed[failed.length - 1].end) : null,
+    failuresByException: byException,
+    okByBroker: byBroker,
+  };
+}
+
+export function buildLabJson(r: {
+  scenario: Scenario;
+  javaVersion: string;
+  startedAt: Date;
+  faultsFrom: Date;
+  endedAt: Date;
+  faults: FaultRecord[];
+  boundTo: Map<string, string>;
+  discardedAttempts: Map<string, number>;
+  sends: Map<string, SendRecord[]>;
+}) {
+  const s = r.scenario;
+  const clientVersions = [...new Set(producers(s).map((p) => p.producer.version))].sort();
+  return {
+    scenario: s.scenario,
+    description: s.description,
+    versions: { namesrv: s.versions.namesrv, broker: s.versions.broker, client: clientVersions },
+    java: r.javaVersion,
+    timeZone: '+08:00',
+    window: { start: isoLab(r.startedAt), faultsFrom: isoLab(r.faultsFrom), end: isoLab(r.endedAt) },
+    brokerClusterName: s.brokerClusterName ?? 'DefaultCluster',
+    namesrvAddr: namesrvAddr(s),
+    topics: s.topics,
+    hosts: s.hosts.map((h) => {
+      const roles: string[] = [];
+      let brokerName: string | undefined;
+      for (const p of h.processes) {
+        if (p.kind === 'namesrv') roles.push('namesrv');
+        if (p.kind === 'broker') {
+          roles.push(p.brokerId === 0 ? 'broker-master' : 'broker-slave');
+          brokerName = p.brokerName;
+        }
+        if (p.kind === 'producer') roles.push('producer');
+      }
+      return { name: h.name, addr: h.addr, roles, ...(brokerName ? { brokerName } : {}) };
+    }),
+    servers: {
+      namesrv: namesrvHosts(s).map((h) => ({ host: h.name, addr: `${h.addr}:9876`, settings: h.processes.find((p) => p.kind === 'namesrv')?.settings ?? {} })),
+      brokers: brokers(s).map(({ host, broker }) => ({
+        host: host.name,
+        brokerName: broker.brokerName,
+        brokerId: broker.brokerId,
+        addr: `${host.addr}:10911`,
+        settings: broker.settings ?? {},
+      })),
+    },
+    clients: producers(s).map(({ host, producer: p }) => ({
+      host: host.name,
+      version: p.version,
+      group: p.group,
+      topic: p.topic,
+      namesrvAddrs: namesrvAddr(s, p.namesrvHosts).split(';'),
+      boundNamesrv: r.boundTo.get(host.name) ?? null,
+      restartsToBind: r.discardedAttempts.get(host.name) ?? 0,
+      rate: p.rate,
+      threads: p.threads ?? 4,
+      selectorQueue: p.selectorQueue ?? null,
+      settings: p.settings ?? {},
+      systemProperties: p.systemProperties ?? {},
+      sends: sendSummary(r.sends.get(host.name) ?? []),
+    })),
+    faults: r.faults.map((f) => ({
+      kind: f.kind,
+      host: f.host,
+      start: isoLab(f.start),
+      end: f.end ? isoLab(f.end) : null,
+      ...(f.detail.linkUp ? { linkUp: isoLab(f.detail.linkUp) } : {}),
+      ...(f.detail.stopped ? { stopped: isoLab(f.detail.stopped) } : {}),
+      pids: f.detail.pids ?? [],
+    })),
+  };
+}
+
+export type LabJson = ReturnType<typeof buildLabJson>;

@@ -1,0 +1,324 @@
+// `npm run lab -- record SCENARIO`: start the scenario's cluster on its own hosts, let it settle,
+// inject the faults at their times, copy every host's logs, stop everything, and write the recording
+// with lab.json (versions, settings, topology and the true fault schedule).
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync, truncateSync, openSync, readSync, closeSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { Cluster, isV4 } from './cluster.js';
+import { buildLabJson, type FaultRecord, type SendRecord } from './labjson.js';
+import { javaVersion, type Toolchain } from './maven.js';
+import { createBridge, createHost, removeAll, setLink, wipeHost } from './net.js';
+import { sleep, stopJvm, type LabJvm } from './procs.js';
+import { brokers, faultEnd, namesrvHosts, producers, type Fault, type Host, type Scenario } from './scenario.js';
+
+const BIND_ATTEMPTS = 12;
+
+export interface RecordOptions {
+  out: string;
+  force: boolean;
+  keepScratch: boolean;
+}
+
+export const LOCK_FILE = join(tmpdir(), 'rmq-lab-recording.lock');
+
+/** Only one recording at a time: they would share the bridge and the addresses. */
+export function takeLock(): void {
+  if (existsSync(LOCK_FILE)) {
+    const pid = Number(readFileSync(LOCK_FILE, 'utf8').trim());
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = true;
+    } catch {
+      alive = false;
+    }
+    if (alive && pid !== process.pid) throw new Error(`another recording runs (pid ${pid}); wait for it or stop it`);
+    // A dead run's namespaces and bridge are ours to remove.
+    removeAll();
+  }
+  writeFileSync(LOCK_FILE, `${process.pid}\n`);
+}
+
+export function releaseLock(): void {
+  try {
+    if (readFileSync(LOCK_FILE, 'utf8').trim() === String(process.pid)) unlinkSync(LOCK_FILE);
+  } catch {
+    // not ours or gone
+  }
+}
+
+class Recording {
+  readonly faults: FaultRecord[] = [];
+  readonly cluster: Cluster;
+  readonly startedAt = new Date();
+  faultsFrom = new Date();
+  boundTo = new Map<string, string>();
+  discardedAttempts = new Map<string, number>();
+
+  constructor(
+    readonly s: Scenario,
+    readonly tool: Toolchain,
+    readonly scratch: string,
+    readonly log: (line: string) => void,
+  ) {
+    this.cluster = new Cluster(s, tool, scratch, log);
+  }
+
+  host(name: string): Host {
+    return this.s.hosts.find((h) => h.name === name)!;
+  }
+
+  async startHostProcesses(h: Host): Promise<void> {
+    for (const p of h.processes) if (p.kind === 'namesrv') await this.cluster.startNamesrv(h, p);
+    for (const p of h.processes) if (p.kind === 'broker') await this.cluster.startBroker(h, p);
+    for (const p of h.processes) if (p.kind === 'producer') this.cluster.startProducer(h, p);
+  }
+
+  async startCluster(): Promise<void> {
+    createBridge();
+    for (const h of this.s.hosts) createHost(h.name, h.addr);
+    for (const h of namesrvHosts(this.s)) {
+      for (const p of h.processes) if (p.kind === 'namesrv') await this.cluster.startNamesrv(h, p);
+      this.log(`${h.name}: NameServer ${this.s.versions.namesrv} up at ${h.addr}:9876`);
+    }
+    // Masters first: a slave finds its master's HA address through the NameServer.
+    const all = brokers(this.s).sort((a, b) => a.broker.brokerId - b.broker.brokerId);
+    for (const { host, broker } of all) {
+      await this.cluster.startBroker(host, broker);
+      this.log(`${host.name}: ${broker.brokerName} ${broker.brokerId === 0 ? 'master' : 'slave'} ${this.s.versions.broker} up at ${host.addr}:10911`);
+    }
+    this.cluster.createTopics();
+    for (const { host, producer } of producers(this.s)) await this.startBoundProducer(host, producer);
+  }
+
+  private async startBoundProducer(host: Host, p: Scenario['hosts'][number]['processes'][number] & { kind: 'producer' }): Promise<void> {
+    const want = p.bindTo ? `${this.host(p.bindTo).addr}:9876` : null;
+    for (let attempt = 1; attempt <= BIND_ATTEMPTS; attempt++) {
+      const j = this.cluster.startProducer(host, p);
+      let bound: string | null = null;
+      const until = Date.now() + 40_000;
+      while (!bound && Date.now() < until && j.child.exitCode === null) {
+        await sleep(250);
+        bound = this.cluster.boundNamesrv(host.name);
+      }
+      if (!bound) throw new Error(`${host.name}: the producer chose no NameServer in 40 s (see ${j.outFile})`);
+      if (!want || bound === want) {
+        this.boundTo.set(host.name, bound);
+        this.log(`${host.name}: producer ${p.group} (client ${p.version}) bound to NameServer ${bound}`);
+        return;
+      }
+      this.discardedAttempts.set(host.name, attempt);
+      await this.cluster.discardProducer(j);
+    }
+    throw new Error(`${host.name}: the client did not bind to ${want} in ${BIND_ATTEMPTS} starts`);
+  }
+
+  private at(f: Fault): number {
+    return this.faultsFrom.getTime() + f.at * 1000;
+  }
+
+  private producerJvm(host: string): LabJvm | undefined {
+    return this.cluster.jvmsOf(host).find((j) => j.role === 'producer');
+  }
+
+  async runFault(f: Fault): Promise<void> {
+    await sleep(this.at(f) - Date.now());
+    const h = this.host(f.host);
+    const rec: FaultRecord = { kind: f.kind, host: f.host, start: new Date(), end: null, detail: {} };
+    this.faults.push(rec);
+    switch (f.kind) {
+      case 'hang': {
+        // SIGSTOP freezes the JVMs; the kernel still answers TCP, so peers' calls time out.
+        rec.detail.pids = this.cluster.signalHost(f.host, 'SIGSTOP');
+        this.log(`fault: ${f.host} hangs (SIGSTOP ${rec.detail.pids.join(' ')})`);
+        await sleep(this.at(f) + f.seconds! * 1000 - Date.now());
+        rec.end = new Date();
+        // A host that reboots out of its hang never runs again before it dies.
+        if (this.s.faults.some((g) => g.kind === 'reboot' && g.host === f.host && g.at === f.at + f.seconds!)) return;
+        this.cluster.signalHost(f.host, 'SIGCONT');
+        this.log(`fault: ${f.host} resumes (SIGCONT)`);
+        return;
+      }
+      case 'reboot': {
+        setLink(h.addr, false);
+        const list = this.cluster.jvmsOf(f.host);
+        rec.detail.pids = list.map((j) => j.pid);
+        this.log(`fault: ${f.host} reboots (link down, processes killed)`);
+        await Promise.all(list.map((j) => stopJvm(j, 'SIGKILL', 1000)));
+        wipeHost(h.name, h.addr);
+        await sleep(this.at(f) + f.downSeconds! * 1000 - Date.now());
+        setLink(h.addr, true);
+        rec.detail.linkUp = new Date();
+        this.log(`fault: ${f.host} back on the network, nothing listening`);
+        await sleep((f.bootSeconds ?? 0) * 1000);
+        rec.end = new Date();
+        await this.startHostProcesses(h);
+        this.log(`fault: ${f.host} processes started again`);
+        return;
+      }
+      case 'crash': {
+        const list = this.cluster.jvmsOf(f.host).filter((j) => j.role !== 'producer');
+        rec.detail.pids = list.map((j) => j.pid);
+        this.log(`fault: ${f.host} crashes (SIGKILL ${rec.detail.pids.join(' ')})`);
+        await Promise.all(list.map((j) => stopJvm(j, 'SIGKILL', 1000)));
+        if (f.downSeconds === undefined) return;
+        await sleep(this.at(f) + f.downSeconds * 1000 - Date.now());
+        rec.end = new Date();
+        await this.startServers(h);
+        this.log(`fault: ${f.host} started again`);
+        return;
+      }
+      case 'restart': {
+        const list = this.cluster.jvmsOf(f.host).filter((j) => j.role !== 'producer');
+        rec.detail.pids = list.map((j) => j.pid);
+        this.log(`fault: ${f.host} planned restart (SIGTERM)`);
+        await Promise.all(list.map((j) => stopJvm(j, 'SIGTERM', 60_000)));
+        rec.detail.stopped = new Date();
+        await sleep(this.at(f) + f.downSeconds! * 1000 - Date.now());
+        rec.end = new Date();
+        await this.startServers(h);
+        this.log(`fault: ${f.host} started again`);
+        return;
+      }
+      case 'overload': {
+        const load = f.load!;
+        for (const p of load.producers) this.producerJvm(p)?.child.stdin?.write(`load ${load.rate} ${load.threads}${load.async ? ' async' : ''}\n`);
+        this.log(`fault: overload of ${f.host} (${load.producers.join(', ')} at ${load.rate}/s on ${load.threads} threads)`);
+        await sleep(f.seconds! * 1000);
+        for (const p of load.producers) {
+          const base = producers(this.s).find((x) => x.host.name === p)!.producer;
+          this.producerJvm(p)?.child.stdin?.write(`load ${base.rate} ${base.threads ?? 4}\n`);
+        }
+        rec.end = new Date();
+        this.log(`fault: overload of ${f.host} over`);
+        return;
+      }
+      case 'disk-full': {
+        const filler = this.cluster.fillStore(f.host, 0.97);
+        this.log(`fault: ${f.host} store disk full`);
+        await sleep(f.seconds! * 1000);
+        rmSync(filler, { force: true });
+        rec.end = new Date();
+        this.log(`fault: ${f.host} store disk freed`);
+        return;
+      }
+    }
+  }
+
+  private async startServers(h: Host): Promise<void> {
+    for (const p of h.processes) if (p.kind === 'namesrv') await this.cluster.startNamesrv(h, p);
+    for (const p of h.processes) if (p.kind === 'broker') await this.cluster.startBroker(h, p);
+  }
+
+  /** Copies every host's logs/ as a collector would while the cluster runs. */
+  collect(dest: string): void {
+    for (const h of this.s.hosts) {
+      const from = join(this.cluster.userHome(h.name), 'logs');
+      const to = join(dest, h.name, 'logs');
+      if (!existsSync(from)) continue;
+      cpSync(from, to, { recursive: true, dereference: false });
+      for (const f of walk(to)) dropPartialLastLine(f);
+    }
+  }
+
+  sends(): Map<string, SendRecord[]> {
+    const out = new Map<string, SendRecord[]>();
+    for (const { host } of producers(this.s)) {
+      const file = this.cluster.sendsFile(host.name);
+      const rows = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+      out.set(
+        host.name,
+        rows.map((r) => {
+          const [start, end, outcome, queue, detail] = r.split('\t');
+          return { start: Number(start), end: Number(end), outcome: outcome as SendRecord['outcome'], queue, detail };
+        }),
+      );
+    }
+    return out;
+  }
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...walk(p));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+// A file copied while its writer runs can end inside a line; that part was not written yet.
+function dropPartialLastLine(file: string): void {
+  if (file.endsWith('.gz')) return;
+  const size = statSync(file).size;
+  if (size === 0) return;
+  const fd = openSync(file, 'r');
+  const chunk = Buffer.alloc(Math.min(size, 1 << 20));
+  readSync(fd, chunk, 0, chunk.length, size - chunk.length);
+  closeSync(fd);
+  if (chunk[chunk.length - 1] === 0x0a) return;
+  const nl = chunk.lastIndexOf(0x0a);
+  truncateSync(file, nl < 0 ? 0 : size - chunk.length + nl + 1);
+}
+
+export async function record(s: Scenario, tool: Toolchain, opts: RecordOptions, log: (line: string) => void): Promise<string> {
+  if (existsSync(opts.out) && readdirSync(opts.out).length > 0 && !opts.force) {
+    throw new Error(`${opts.out} exists; remove it or pass --force to record over it`);
+  }
+  takeLock();
+  const scratch = mkdtempSync(join(tmpdir(), `rmq-lab-${s.scenario}-`));
+  const rec = new Recording(s, tool, scratch, log);
+  let stopping = false;
+  const cleanup = async () => {
+    if (stopping) return;
+    stopping = true;
+    await rec.cluster.stopAll();
+    rec.cluster.unmountAll();
+    removeAll();
+    if (!opts.keepScratch) rmSync(scratch, { recursive: true, force: true });
+    releaseLock();
+  };
+  const onSignal = (sig: NodeJS.Signals) => {
+    log(`${sig}: stopping the lab and removing its hosts`);
+    void cleanup().then(() => process.exit(sig === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    rec.cluster.prepare();
+    await rec.startCluster();
+    rec.faultsFrom = new Date(Date.now() + s.settleSeconds * 1000);
+    log(`settling for ${s.settleSeconds} s; faults from ${rec.faultsFrom.toISOString()}`);
+    const ends = s.faults.map((f) => faultEnd(f) ?? f.at);
+    const endAt = rec.faultsFrom.getTime() + (Math.max(0, ...ends) + s.tailSeconds) * 1000;
+    await Promise.all(s.faults.map((f) => rec.runFault(f)));
+    await sleep(endAt - Date.now());
+    const endedAt = new Date();
+    const staging = join(dirname(opts.out), `.${s.scenario}.recording-${process.pid}`);
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+    rec.collect(staging);
+    const labJson = buildLabJson({
+      scenario: s,
+      javaVersion: javaVersion(tool),
+      startedAt: rec.startedAt,
+      faultsFrom: rec.faultsFrom,
+      endedAt,
+      faults: rec.faults,
+      boundTo: rec.boundTo,
+      discardedAttempts: rec.discardedAttempts,
+      sends: rec.sends(),
+    });
+    writeFileSync(join(staging, 'lab.json'), JSON.stringify(labJson, null, 2) + '\n');
+    if (existsSync(opts.out)) rmSync(opts.out, { recursive: true, force: true });
+    renameSync(staging, opts.out);
+    return relative(process.cwd(), opts.out) || '.';
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await cleanup();
+  }
+}
+
+export { isV4 };
