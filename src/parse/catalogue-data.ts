@@ -118,6 +118,28 @@ function routeBrokers(data: string): string[] {
   return names;
 }
 
+/**
+ * The brokers of a TopicRouteData.toString() a producer writes to: a master address (brokerId 0) in
+ * its BrokerData and a writable QueueData (perm & PERM_WRITE). MQClientInstance
+ * .topicRouteData2TopicPublishInfo (4.x and 5.x) skips the others, so a broker whose master left the
+ * route is gone for producers even while its slave is still listed. Null when the text shows no
+ * BrokerData (a truncated paste).
+ */
+function routeWritable(data: string): string[] | null {
+  const masters = new Set<string>();
+  let any = false;
+  for (const m of data.matchAll(/BrokerData \[[^\]]*?brokerName=([^,\]\s]+), brokerAddrs=\{([^}]*)\}/g)) {
+    any = true;
+    if (/(?:^|,\s*)0=/.test(m[2])) masters.add(m[1]);
+  }
+  if (!any) return /brokerDatas=\[\]|^null\]?\s*$/.test(data) ? [] : null;
+  const names: string[] = [];
+  for (const m of data.matchAll(/QueueData \[brokerName=([^,\]\s]+),[^\]]*?perm=(\d+)/g)) {
+    if (masters.has(m[1]) && (Number(m[2]) & 2) !== 0 && !names.includes(m[1])) names.push(m[1]);
+  }
+  return names;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Field builders, one per event type, so that every event of a type has the same keys.
 
@@ -1038,7 +1060,13 @@ export const ENTRIES: CatalogueEntry[] = [
       const cut = rest.indexOf('] ,new[');
       const before = cut >= 0 ? rest.slice(0, cut) : rest;
       const after = cut >= 0 ? rest.slice(cut + 7) : '';
-      return { topic: str(g.t), brokersBefore: routeBrokers(before), brokersAfter: routeBrokers(after) };
+      return {
+        topic: str(g.t),
+        brokersBefore: routeBrokers(before),
+        brokersAfter: routeBrokers(after),
+        writableBefore: routeWritable(before),
+        writableAfter: routeWritable(after),
+      };
     },
     samples: [
       {
@@ -1049,7 +1077,25 @@ export const ENTRIES: CatalogueEntry[] = [
       {
         text:
           'the topic[T2] route info changed, old[TopicRouteData [orderTopicConf=null, queueDatas=[], brokerDatas=[], filterServerTable={}, topicQueueMappingInfo=null]] ,new[TopicRouteData [orderTopicConf=null, queueDatas=[QueueData [brokerName=broker-c, readQueueNums=8, writeQueueNums=8, perm=6, topicSysFlag=0]], brokerDatas=[BrokerData [cluster=c1, brokerName=broker-c, brokerAddrs={0=10.0.0.3:10911, 1=10.0.0.4:10911}, enableActingMaster=false]], filterServerTable={}, topicQueueMappingInfo=null]]',
-        fields: { topic: 'T2', brokersBefore: [], brokersAfter: ['broker-c'] },
+        fields: { topic: 'T2', brokersBefore: [], brokersAfter: ['broker-c'], writableBefore: [], writableAfter: ['broker-c'] },
+      },
+      {
+        // A 4.9.4 NameServer expired broker-a's master; its slave is still listed (lab recording seed-outage).
+        text:
+          'the topic[TopicPay] route info changed, old[TopicRouteData [orderTopicConf=null, queueDatas=[QueueData [brokerName=broker-b, readQueueNums=4, writeQueueNums=4, perm=6, topicSysFlag=0], QueueData [brokerName=broker-a, readQueueNums=4, writeQueueNums=4, perm=6, topicSysFlag=0]], brokerDatas=[BrokerData [brokerName=broker-b, brokerAddrs={0=10.213.0.12:10911, 1=10.213.0.14:10911}], BrokerData [brokerName=broker-a, brokerAddrs={0=10.213.0.11:10911, 1=10.213.0.13:10911}]], filterServerTable={}]] ,new[TopicRouteData [orderTopicConf=null, queueDatas=[QueueData [brokerName=broker-b, readQueueNums=4, writeQueueNums=4, perm=6, topicSysFlag=0], QueueData [brokerName=broker-a, readQueueNums=4, writeQueueNums=4, perm=6, topicSysFlag=0]], brokerDatas=[BrokerData [brokerName=broker-b, brokerAddrs={0=10.213.0.12:10911, 1=10.213.0.14:10911}], BrokerData [brokerName=broker-a, brokerAddrs={1=10.213.0.13:10911}]], filterServerTable={}]]',
+        fields: {
+          topic: 'TopicPay',
+          brokersBefore: ['broker-b', 'broker-a'],
+          brokersAfter: ['broker-b', 'broker-a'],
+          writableBefore: ['broker-b', 'broker-a'],
+          writableAfter: ['broker-b'],
+        },
+      },
+      {
+        // Write permission wiped (mqadmin wipeWritePerm): perm 4 is read-only.
+        text:
+          'the topic[T3] route info changed, old[TopicRouteData [orderTopicConf=null, queueDatas=[QueueData [brokerName=broker-a, readQueueNums=4, writeQueueNums=4, perm=6, topicSysFlag=0]], brokerDatas=[BrokerData [brokerName=broker-a, brokerAddrs={0=10.0.0.1:10911}]], filterServerTable={}]] ,new[TopicRouteData [orderTopicConf=null, queueDatas=[QueueData [brokerName=broker-a, readQueueNums=4, writeQueueNums=4, perm=4, topicSysFlag=0]], brokerDatas=[BrokerData [brokerName=broker-a, brokerAddrs={0=10.0.0.1:10911}]], filterServerTable={}]]',
+        fields: { topic: 'T3', brokersBefore: ['broker-a'], brokersAfter: ['broker-a'], writableBefore: ['broker-a'], writableAfter: [] },
       },
     ],
   },

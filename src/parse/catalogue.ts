@@ -59,7 +59,7 @@ export const EVENT_FIELDS: Readonly<Record<EventType, { required: readonly strin
   'namesrv-chosen': { required: ['old', 'new', 'namesrvIndex'] },
   'namesrv-list': { required: ['addrs', 'old'] },
   'route-update-failed': { required: ['topic', 'cause', 'addr'] },
-  'route-changed': { required: ['topic', 'brokersBefore', 'brokersAfter'] },
+  'route-changed': { required: ['topic', 'brokersBefore', 'brokersAfter', 'writableBefore', 'writableAfter'] },
   'no-route': { required: ['topic'] },
   'broker-registered': { required: ['brokerName', 'brokerAddr', 'namesrvAddr', 'brokerId', 'haAddr'] },
   'broker-expired': { required: ['brokerAddr', 'idleMs'] },

@@ -6,6 +6,7 @@
 
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { severityRank, type Finding, type Severity } from './types.js';
+import { routeDelta, writableAfter, writableBefore } from '../parse/route-change.js';
 
 export type MilestoneKind =
   | 'startup'
@@ -213,9 +214,9 @@ export class MilestoneCollector {
   }
 
   private route(e: RmqEvent): void {
-    const before = e.fields.brokersBefore;
-    const after = e.fields.brokersAfter;
-    if (!Array.isArray(before) || !Array.isArray(after)) return;
+    const before = writableBefore(e);
+    const after = writableAfter(e);
+    if (before === null || after === null) return;
     // Most route changes keep the broker set (queue counts, a new master address): no allocation.
     let same = before.length === after.length;
     if (same) for (const b of before) if (!after.includes(b)) same = false;
@@ -223,8 +224,7 @@ export class MilestoneCollector {
     const topic = str(e.fields.topic) ?? '?';
     const routeKey = `${e.host}|${topic}`;
     let left = this.routeLeft.get(routeKey);
-    const lost = before.filter((b) => !after.includes(b));
-    const added = after.filter((b) => !before.includes(b));
+    const { lost, gained: added } = routeDelta(e);
     if (lost.length) {
       if (!left) this.routeLeft.set(routeKey, (left = new Set()));
       for (const b of lost) left.add(b);

@@ -17,6 +17,7 @@
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
 import { clientVersions, num, plural, rangeBounds, cmpV, str, strs, versionSide } from './send-path.js';
+import { writableAfter } from '../parse/route-change.js';
 
 interface Attempt {
   ev: RmqEvent;
@@ -199,7 +200,7 @@ const rule: Rule = {
     return {
       'route-changed': (e) => {
         const t = str(e, 'topic');
-        const after = strs(e, 'brokersAfter');
+        const after = writableAfter(e) ?? [];
         if (t && after.length) routes.set(`${e.host}|${t}`, after);
       },
       'send-attempt-failed': (e) => {
