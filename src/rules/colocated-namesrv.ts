@@ -20,11 +20,13 @@ import {
   AddressBook,
   addrInText,
   addrKey,
+  attemptOutcome,
   BOOK_EVENTS,
   clockOf,
   ipOf,
   isConnectCause,
   isTimeoutCause,
+  LeftoverEchoes,
   mergeVisitors,
   NAMESRV_PORT,
   orderEvidence,
@@ -86,6 +88,7 @@ const rule: Rule = {
     };
 
     const roleOf = (addr: string): 'ns' | 'broker' => (book.isNamesrv(addr) ? 'ns' : 'broker');
+    const echoes = new LeftoverEchoes();
 
     const own: Visitor = {
       'route-update-failed': (e) => {
@@ -95,7 +98,7 @@ const rule: Rule = {
       },
       'rpc-timeout': (e) => {
         const a = e.fields.addr as string | null;
-        if (a) fail(e, a, roleOf(a), `bare|${e.host}`, true);
+        if (a) echoes.hold(e, a, () => fail(e, a, roleOf(a), `bare|${e.host}`, true));
       },
       'connect-failed': (e) => {
         for (const a of (e.fields.addrs as string[]) ?? []) fail(e, a, roleOf(a), `bare|${e.host}`, true);
@@ -105,6 +108,9 @@ const rule: Rule = {
       },
       'send-attempt-failed': (e) => {
         const cause = (e.fields.cause as string | null) ?? null;
+        echoes.tick(e.ts);
+        // An attempt given no time says nothing about its broker.
+        if (attemptOutcome(e) === 'leftover') return echoes.leftover(e, addrInText(cause));
         if (isTimeoutCause(cause) || isConnectCause(cause)) {
           const a = addrInText(cause);
           if (a) fail(e, a, roleOf(a), `send|${(e.fields.invokeId as string | null) ?? `${e.file}:${e.line}`}`);
@@ -118,6 +124,7 @@ const rule: Rule = {
         if (e.fields.reason === 'channel-destroyed') fail(e, e.fields.brokerAddr as string | null, 'broker', `destroyed|${e.host}`);
       },
       end() {
+        echoes.flush();
         const brokerByIp = new Map<string, string[]>();
         for (const a of book.knownBrokerAddrs) {
           const ip = ipOf(a)!;

@@ -107,6 +107,89 @@ export function isConnectCause(cause: string | null | undefined): boolean {
   return !!cause && /RemotingConnectException|connect to \S+ failed|Connection refused|ConnectException/.test(cause);
 }
 
+/**
+ * What one failed send attempt (`sendKernelImpl exception, resend at once, ... RT: Nms`) says about
+ * its broker and its send. DefaultMQProducerImpl.sendDefaultImpl (4.x and 5.x) gives each attempt
+ * what is left of sendMsgTimeout and stops when nothing is left (`sendDefaultImpl call timeout`).
+ * - `spent`: the call waited for (nearly) all the time it was given: the send is over.
+ * - `fast`: it failed at once (a refused connection, a channel closed under it, a 4.9.1+ client's
+ *   channel closed after an earlier timeout): the loop tries another broker, the send may succeed.
+ * - `leftover`: it was given almost no time (`timeout, 0(ms)`), or was stopped before the call
+ *   (`sendKernelImpl call timeout`): the send had already spent its budget on another attempt, and
+ *   the attempt says nothing about this broker (a healthy broker's late answer is then logged as
+ *   `receive response, but not matched any request`).
+ */
+export function attemptOutcome(e: RmqEvent): 'spent' | 'fast' | 'leftover' {
+  const cause = (e.fields.cause as string | null) ?? '';
+  if (/(?:sendKernelImpl|sendDefaultImpl) call timeout/.test(cause)) return 'leftover';
+  const rt = typeof e.fields.rtMs === 'number' ? e.fields.rtMs : null;
+  if (!isTimeoutCause(cause)) return 'fast';
+  const given = /timeout, (\d+)\(ms\)/.exec(cause);
+  const budget = given ? Number(given[1]) : null;
+  if (budget !== null && budget < LEFTOVER_BUDGET_MS) return 'leftover';
+  if (rt === null) return 'spent';
+  if (budget !== null) return rt >= budget * 0.9 ? 'spent' : 'fast';
+  return rt >= SPENT_MIN_MS ? 'spent' : 'fast';
+}
+
+/** A call given less than this cannot get an answer even from a healthy broker. */
+const LEFTOVER_BUDGET_MS = 100;
+/** Without the budget in the text, a timed-out attempt this long took the send's budget. */
+const SPENT_MIN_MS = 1000;
+
+/**
+ * Timeouts that only echo a leftover attempt (attemptOutcome): the `invokeSync: wait response
+ * timeout exception` line of a call that was given no time. The two lines are logged by different
+ * threads within a few ms, in either order, so a timeout is held `windowMs` before it counts.
+ * Bounded: a few held timeouts and recent leftovers per host.
+ */
+export class LeftoverEchoes {
+  private held: Array<{ e: RmqEvent; addr: string; commit: () => void }> = [];
+  private readonly recent: Array<{ e: RmqEvent; addr: string }> = [];
+
+  constructor(private readonly windowMs = 1500) {}
+
+  private near(a: RmqEvent, b: RmqEvent): boolean {
+    return a.host === b.host && a.ts !== null && b.ts !== null && Math.abs(a.ts - b.ts) <= this.windowMs;
+  }
+
+  /** A leftover attempt against `addr`: timeouts of that address around it are its echoes. */
+  leftover(e: RmqEvent, addr: string | null): void {
+    const a = addrKey(addr);
+    if (!a) return;
+    this.held = this.held.filter((h) => !(h.addr === a && this.near(h.e, e)));
+    this.recent.push({ e, addr: a });
+    if (this.recent.length > 64) this.recent.shift();
+  }
+
+  /** Whether a timeout of `addr` is the echo of a leftover attempt seen before it. */
+  isEcho(e: RmqEvent, addr: string | null): boolean {
+    const a = addrKey(addr);
+    return !!a && this.recent.some((r) => r.addr === a && this.near(r.e, e));
+  }
+
+  /** A timeout of `addr`: `commit` runs once it is known not to be an echo. */
+  hold(e: RmqEvent, addr: string | null, commit: () => void): void {
+    this.tick(e.ts);
+    const a = addrKey(addr);
+    if (!a || e.ts === null) return commit();
+    if (this.isEcho(e, a)) return;
+    this.held.push({ e, addr: a, commit });
+    if (this.held.length > 256) this.held.shift()!.commit();
+  }
+
+  tick(ts: number | null): void {
+    if (ts === null) return;
+    while (this.held.length && this.held[0].e.ts! < ts - this.windowMs) this.held.shift()!.commit();
+  }
+
+  flush(): void {
+    const rest = this.held;
+    this.held = [];
+    for (const h of rest) h.commit();
+  }
+}
+
 /** `a;b;c`, `[a, b]` or `a,b` -> list. */
 export function splitAddrs(s: string): string[] {
   return s

@@ -4,7 +4,7 @@
 // Per client host and broker address, an episode opens at the first failure (a failed send
 // attempt, a failed heartbeat, or a timeout / refused connection to the broker address that
 // neither explains) and closes when a route change of that client drops the broker
-// (`brokersBefore` has it, `brokersAfter` not), or, when no drop comes, at the last failure
+// (the producer wrote to it before and not after: parse/route-change), or, when no drop comes, at the last failure
 // (the broker recovered, or the logs end). A gap longer than the routing bound between two
 // failures also closes it.
 //
@@ -26,15 +26,18 @@
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { formatMs, Occurrences } from './util.js';
 import type { Rule, Visitor } from './types.js';
+import { routeDelta, writableAfter } from '../parse/route-change.js';
 import {
   AddressBook,
   addrInText,
   addrKey,
+  attemptOutcome,
   BOOK_EVENTS,
   clockOf,
   isClientEvent,
   isConnectCause,
   isTimeoutCause,
+  LeftoverEchoes,
   mergeVisitors,
   orderEvidence,
   ROUTING_SETTINGS,
@@ -42,6 +45,7 @@ import {
 } from './routing.js';
 
 const NEAR_MS = 1500;
+const DROP_GRACE_MS = 3500;
 const NEAR_LINES = 40;
 const MAX_DROPS_PER_HOST = 32;
 
@@ -112,11 +116,15 @@ const rule: Rule = {
       return m;
     };
 
+    /** Episodes just closed by a route drop: sends begun before the drop still belong to them. */
+    const dropped = new Map<string, Episode>();
     const close = (ep: Episode, end: RmqEvent | null, reason: Episode['endReason']) => {
       flushPending(ep);
       ep.end = end;
       ep.endReason = reason;
-      episodesOf(ep.host).delete(ep.addr ?? `name:${ep.name}`);
+      const key = ep.addr ?? `name:${ep.name}`;
+      episodesOf(ep.host).delete(key);
+      if (reason === 'route-drop') dropped.set(`${ep.host}|${key}`, ep);
       done.push(ep);
     };
 
@@ -134,6 +142,14 @@ const rule: Rule = {
       const key = a ?? `name:${n}`;
       const eps = episodesOf(e.host);
       let ep = eps.get(key);
+      // A send that began before its route dropped the broker (it logs when it ends: RT after).
+      const gone = ep ? undefined : dropped.get(`${e.host}|${key}`);
+      if (gone && gone.end?.ts != null && e.ts !== null) {
+        // A send tells its RT; the timeout line logged just before it does not: it may be that
+        // send's (DROP_GRACE_MS, the default send budget and a margin).
+        const began = e.type === 'send-attempt-failed' && typeof e.fields.rtMs === 'number' ? e.ts - e.fields.rtMs : e.ts - DROP_GRACE_MS;
+        if (began <= gone.end.ts) return gone;
+      }
       if (ep) {
         const g = gap(ep.last, e);
         if (g !== null && g > boundMs) {
@@ -177,6 +193,12 @@ const rule: Rule = {
     };
 
     const primary = (e: RmqEvent, addr: string | null, name: string | null, kind: 'send' | 'heartbeat') => {
+      // An attempt given no time is the tail of a send that already failed elsewhere.
+      const outcome = kind === 'send' ? attemptOutcome(e) : null;
+      if (outcome === 'leftover') {
+        forgetLeftover(e, addr, name);
+        return;
+      }
       const ep = episodeFor(e, addr, name);
       if (!ep) return;
       const cause = (e.fields.cause as string | null) ?? null;
@@ -188,9 +210,10 @@ const rule: Rule = {
         if (ep.recentSends.length > 16) ep.recentSends.shift();
         if (dup) return;
         ep.failedAttempts++;
-        // A sync send waits for what is left of its budget, so a timed-out attempt ends the send;
-        // a refused one is retried on another broker unless it was the last (`throw exception`).
-        if (isTimeoutCause(cause) || e.entry === 'send-attempt-failed/throw') ep.failedSends++;
+        // A sync send waits for what is left of its budget, so an attempt that waited it out ends
+        // the send; one that failed at once is retried on another broker unless it was the last
+        // (`throw exception`).
+        if (outcome === 'spent' || e.entry === 'send-attempt-failed/throw') ep.failedSends++;
       } else {
         if (ep.lastPrimary && ep.lastPrimary.type === 'heartbeat-failed' && ep.lastPrimary.file !== e.file && near(ep.lastPrimary, e, 2000)) return;
         ep.heartbeats++;
@@ -209,6 +232,20 @@ const rule: Rule = {
       touch(ep, e);
     };
 
+    // The `invokeSync: wait response timeout` line that announced a leftover attempt is part of it.
+    // (the two lines come in either order: they are logged by different threads).
+    const echoes = new LeftoverEchoes();
+    function forgetLeftover(e: RmqEvent, addr: string | null, name: string | null) {
+      const a = addrKey(addr) ?? (name && book.brokerAddrsOf(name).length === 1 ? book.brokerAddrsOf(name)[0] : null);
+      echoes.leftover(e, a);
+      const eps = episodesOf(e.host);
+      const key = a ?? (name ? `name:${name}` : null);
+      const ep = key ? eps.get(key) : undefined;
+      if (!ep || !ep.pending || !near(ep.pending, e)) return;
+      ep.pending = null;
+      if (ep.failures === 0) eps.delete(key!);
+    }
+
     function classify(ep: Episode, cause: string | null): boolean {
       if (isConnectCause(cause)) ep.connectFailures++;
       else if (isTimeoutCause(cause)) ep.timeouts++;
@@ -218,6 +255,7 @@ const rule: Rule = {
 
     const secondary = (e: RmqEvent, addr: string, timeout: boolean) => {
       if (book.isNamesrv(addr)) return;
+      if (timeout && echoes.isEcho(e, addr)) return;
       const ep = episodeFor(e, addr, null);
       if (!ep) return;
       if (ep.lastPrimary && near(ep.lastPrimary, e)) {
@@ -266,11 +304,9 @@ const rule: Rule = {
       },
       'route-changed': (e) => {
         if (!isClientEvent(e)) return;
-        const before = (e.fields.brokersBefore as string[]) ?? [];
-        const after = (e.fields.brokersAfter as string[]) ?? [];
+        const after = writableAfter(e) ?? [];
         if (!after.length && !e.text.includes(',new[')) return;
-        for (const name of before) {
-          if (after.includes(name)) continue;
+        for (const name of routeDelta(e).lost) {
           const addrs = book.brokerAddrsOf(name);
           let matched = false;
           for (const ep of [...episodesOf(e.host).values()]) {
