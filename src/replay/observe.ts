@@ -6,6 +6,8 @@
 
 import type { Scenario } from '../model/index.js';
 import type { RmqEvent } from '../parse/types.js';
+import { routeDelta, writableAfter } from '../parse/route-change.js';
+import { SERVER_KINDS } from './collect.js';
 import type { BusyFigure, ClientFailures, MilestoneTime } from './types.js';
 
 /** Event types a milestone or figure reads (the rest of a timeline can be dropped). */
@@ -115,12 +117,22 @@ export function failuresOf(events: readonly RmqEvent[], host: string, source: 'a
   return out;
 }
 
+/** Files whose every time is a whole second. */
+function wholeSecondFiles(events: readonly RmqEvent[]): Set<string> {
+  const coarse = new Map<string, boolean>();
+  for (const e of events) if (e.ts !== null) coarse.set(e.file, (coarse.get(e.file) ?? true) && e.ts % 1000 === 0);
+  return new Set([...coarse].filter(([, v]) => v).map(([f]) => f));
+}
+
 /** The milestones and figures of a run (or of the real logs), in time order of the scenario's subjects. */
 export function observe(events: readonly RmqEvent[], ctx: MilestoneContext, ref: (e: RmqEvent) => string): Observation {
   const milestones: MilestoneTime[] = [];
   for (const f of ctx.faults) milestones.push({ name: 'fault-start', subject: f.subject, ts: f.ts, evidence: null });
   const from = ctx.faultStart ?? -Infinity;
-  const after = events.filter((e) => e.ts !== null && e.ts >= from && e.ts <= ctx.untilTs);
+  // Server logs (and the 4.3.0-4.7.1 client's fake milliseconds) print whole seconds: a line of the
+  // fault's own second may have been written after it began.
+  const whole = wholeSecondFiles(events);
+  const after = events.filter((e) => e.ts !== null && e.ts + (SERVER_KINDS.has(e.kind) || whole.has(e.file) ? 999 : 0) >= from && e.ts <= ctx.untilTs);
 
   for (const ns of ctx.nameServers) {
     for (const b of ctx.faultyBrokers) {
@@ -151,16 +163,11 @@ export function observe(events: readonly RmqEvent[], ctx: MilestoneContext, ref:
     const mine = after.filter((e) => e.host === c.host && e.kind === 'client');
     const sw = mine.find((e) => e.type === 'namesrv-chosen' && e.fields.old !== null);
     if (sw) milestones.push({ name: 'namesrv-switch', subject: c.host, detail: `to ${String(sw.fields.new)}`, ts: sw.ts!, evidence: ref(sw) });
-    const drop = mine.find((e) => {
-      if (e.type !== 'route-changed') return false;
-      const before = (e.fields.brokersBefore as string[]) ?? [];
-      const now = (e.fields.brokersAfter as string[]) ?? [];
-      return before.some((b) => faulty.has(b) && !now.includes(b));
-    });
+    const drop = mine.find((e) => e.type === 'route-changed' && routeDelta(e).lost.some((b) => faulty.has(b)));
     if (drop) {
-      const lost = ((drop.fields.brokersBefore as string[]) ?? []).filter((b) => faulty.has(b) && !((drop.fields.brokersAfter as string[]) ?? []).includes(b));
+      const lost = routeDelta(drop).lost.filter((b) => faulty.has(b));
       milestones.push({ name: 'route-drop', subject: c.host, detail: `drops ${lost.join(', ')}`, ts: drop.ts!, evidence: ref(drop) });
-      const back = mine.find((e) => e.type === 'route-changed' && e.ts! >= drop.ts! && lost.some((b) => ((e.fields.brokersAfter as string[]) ?? []).includes(b)));
+      const back = mine.find((e) => e.type === 'route-changed' && e.ts! >= drop.ts! && lost.some((b) => (writableAfter(e) ?? []).includes(b)));
       if (back) milestones.push({ name: 'route-back', subject: c.host, detail: `regains ${lost.join(', ')}`, ts: back.ts!, evidence: ref(back) });
     }
     if (failures.length) {
