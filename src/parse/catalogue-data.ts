@@ -1160,6 +1160,30 @@ export const ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
+    // Logged on every registration of a master, also when nothing changed (old == new): the
+    // NameServer's view of each 30 s heartbeat.
+    id: 'broker-registered/master-address-change',
+    type: 'broker-registered',
+    keywords: ['master address change from'],
+    pattern: /cluster \[(?<cluster>[^\]]*)\] brokerName \[(?<name>[^\]]*)\] master address change from (?<old>\S+) to (?<addr>\S+)/,
+    versions: '4.9.4-4.9.8',
+    versionHint: '4.9.4-4.9.8',
+    source: 'namesrv/routeinfo/RouteInfoManager.registerBroker',
+    format: 'cluster [{}] brokerName [{}] master address change from {} to {}',
+    fields: (g) => registered({ brokerName: str(g.name), brokerAddr: normAddr(g.addr), brokerId: 0 }),
+    samples: [
+      {
+        // Lab recording seed-outage (NameServer 4.9.4).
+        text: '2026-12-01 17:53:24 INFO RemotingExecutorThread_6 - cluster [DefaultCluster] brokerName [broker-a] master address change from 10.213.0.11:10911 to 10.213.0.11:10911',
+        fields: { brokerName: 'broker-a', brokerAddr: '10.213.0.11:10911', brokerId: 0, namesrvAddr: null },
+      },
+      {
+        text: 'cluster [DefaultCluster] brokerName [broker-b] master address change from null to 10.213.0.12:10911',
+        fields: { brokerName: 'broker-b', brokerAddr: '10.213.0.12:10911', brokerId: 0 },
+      },
+    ],
+  },
+  {
     id: 'broker-registered/register-broker-id',
     type: 'broker-registered',
     keywords: ['register broker['],
@@ -1629,6 +1653,25 @@ export const ENTRIES: CatalogueEntry[] = [
     fields: (g) => slow('not-in-lock', g),
     samples: [
       { text: 'DefaultMessageStore#putMessage: CommitLog#putMessage cost 812ms, topic=TopicTest, bodyLength=128', fields: { costMs: 812, what: 'not-in-lock', bodyLength: 128 } },
+    ],
+  },
+  {
+    // stats.log, once a minute (hour, day) per statistic and key (StatsItem.printAtMinutes).
+    id: 'stats/in-one',
+    type: 'stats',
+    keywords: ['] Stats In One '],
+    pattern: /\[(?<stat>[A-Z_]+)\] \[(?<key>[^\]]*)\] Stats In One (?<window>Minute|Hour|Day), SUM: (?<sum>-?\d+) TPS: (?<tps>-?[\d.]+) AVGPT: (?<avgpt>-?[\d.]+)/,
+    versions: 'all',
+    source: 'common/stats/StatsItem',
+    format: '[%s] [%s] Stats In One Minute, SUM: %d TPS: %.2f AVGPT: %.2f (also Hour, Day)',
+    fields: (g) => ({ stat: str(g.stat), key: str(g.key), window: (g.window ?? '').toLowerCase(), sum: num(g.sum), tps: num(g.tps), avgpt: num(g.avgpt) }),
+    samples: [
+      {
+        // Lab recording seed-outage (broker 4.9.4).
+        text: '2026-12-01 17:58:00 INFO - [TOPIC_PUT_NUMS] [TopicPay] Stats In One Minute, SUM: 120 TPS: 2.00 AVGPT: 1.00',
+        fields: { stat: 'TOPIC_PUT_NUMS', key: 'TopicPay', window: 'minute', sum: 120, tps: 2, avgpt: 1 },
+      },
+      { text: '[BROKER_PUT_NUMS] [DefaultCluster] Stats In One Hour, SUM: 7000 TPS: 1.94 AVGPT: 0.00', fields: { stat: 'BROKER_PUT_NUMS', key: 'DefaultCluster', window: 'hour', sum: 7000 } },
     ],
   },
   {

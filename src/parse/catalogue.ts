@@ -75,6 +75,7 @@ export const EVENT_FIELDS: Readonly<Record<EventType, { required: readonly strin
   'broker-jstack': { required: [] },
   other: { required: [] },
   'store-sync': { required: ['status', 'topic', 'brokerName', 'queueId', 'addr', 'intervalMs', 'behindBytes'] },
+  stats: { required: ['stat', 'key', 'window', 'sum', 'tps', 'avgpt'] },
 };
 
 // ---------------------------------------------------------------------------------------------
