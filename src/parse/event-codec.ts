@@ -28,6 +28,7 @@ export function encodeEvent(e: RmqEvent): string {
   o.text = e.text;
   if (e.entry) o.entry = e.entry;
   if (e.versionHint) o.versionHint = e.versionHint;
+  if (e.sendPath) o.sendPath = e.sendPath;
   return JSON.stringify(o);
 }
 

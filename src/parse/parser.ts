@@ -57,6 +57,36 @@ const EXCEPTION_START = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)
 const EXCEPTION_ANYWHERE = /(?:^|\s|: )((?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*(?:Exception|Error)))(?::\s*(.*))?$/;
 const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.jar/;
 const CLIENT_VERSION = /ClientVersion:V(\d+)_(\d+)_(\d+)/;
+const PRODUCER_IMPL = 'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.';
+
+/**
+ * Which send method of DefaultMQProducerImpl (4.x and 5.x) a failure went through, from the frames
+ * of its stack, innermost first: sendKernelImpl makes one attempt; its caller tells whether a retry
+ * loop was around it: sendDefaultImpl (the retry loop), sendSelectImpl (a MessageQueueSelector, one
+ * attempt), or send(msg, mq) (an explicit queue, one attempt).
+ */
+function sendPathOf(method: string, seen: RmqEvent['sendPath'] | 'kernel' | undefined): RmqEvent['sendPath'] | 'kernel' | undefined {
+  if (method === 'sendKernelImpl') return seen ?? 'kernel';
+  if (method === 'sendDefaultImpl') return 'default';
+  if (method === 'sendSelectImpl') return 'select';
+  // `send(Message, MessageQueue, ...)` calls sendKernelImpl itself; other callers (send -> sendDefaultImpl) come later.
+  if (method === 'send' && seen === 'kernel') return 'queue';
+  return seen;
+}
+
+/** The send path of a printed stack (lines with their `at ` frames), for writers of simulated logs. */
+export function stackSendPath(lines: readonly string[]): RmqEvent['sendPath'] | undefined {
+  let seen: RmqEvent['sendPath'] | 'kernel' | undefined;
+  for (const l of lines) {
+    const at = l.indexOf('at ' + PRODUCER_IMPL);
+    if (at < 0) continue;
+    const from = at + 3 + PRODUCER_IMPL.length;
+    seen = sendPathOf(l.slice(from, l.indexOf('(', from)), seen);
+    if (seen !== undefined && seen !== 'kernel') return seen;
+  }
+  return undefined;
+}
+
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
 export const hasKeyword = keywordScanner(CATALOGUE.flatMap((e) => e.keywords));
 const SLS_MARK = /^\+\d+$/;
@@ -77,6 +107,8 @@ interface OpenRecord {
   msg: string;
   /** Still looking for a RocketMQ jar version in this record's stack frames. */
   jarCheck: boolean;
+  /** The producer's send method seen in this record's stack (see sendPathOf), once known. */
+  sendPath: RmqEvent['sendPath'] | 'kernel' | undefined;
   fakeCheck: boolean;
   clock: string | undefined;
   level: string | null;
@@ -479,6 +511,7 @@ export class SourceParser {
       matched: null,
       msg: '',
       jarCheck: true,
+      sendPath: undefined,
       fakeCheck: false,
       clock,
       level,
@@ -514,14 +547,22 @@ export class SourceParser {
       while (i < raw.length && (raw.charCodeAt(i) === 32 || raw.charCodeAt(i) === 9)) i++;
       // `at ...` frames and `... N more` / `... N common frames omitted`.
       if (raw.startsWith('at ', i) || raw.startsWith('... ', i)) {
-        if (raw.charCodeAt(i) === 97 && this.rec!.jarCheck && raw.includes('.jar', i)) this.noteJar(raw);
+        if (raw.charCodeAt(i) === 97) this.frame(raw, i + 3);
         return;
       }
     } else if (c0 === 97 /* a */ && raw.startsWith('at ')) {
-      if (this.rec!.jarCheck && raw.includes('.jar')) this.noteJar(raw);
+      this.frame(raw, 3);
       return;
     }
     this.scan(raw, lineNo);
+  }
+
+  private frame(raw: string, at: number): void {
+    const rec = this.rec!;
+    if (rec.jarCheck && raw.includes('.jar', at)) this.noteJar(raw);
+    if (rec.events.length && (rec.sendPath === undefined || rec.sendPath === 'kernel') && raw.startsWith(PRODUCER_IMPL, at)) {
+      rec.sendPath = sendPathOf(raw.slice(at + PRODUCER_IMPL.length, raw.indexOf('(', at)), rec.sendPath);
+    }
   }
 
   private noteJar(frame: string): void {
@@ -616,7 +657,11 @@ export class SourceParser {
     if (rec.events.length === 0 && this.opts.keepOther) {
       rec.events.push(this.makeEvent('other', {}, rec.line, rec.text, rec));
     }
-    for (const e of rec.events) this.deliver(e);
+    const path = rec.sendPath === 'kernel' ? undefined : rec.sendPath;
+    for (const e of rec.events) {
+      if (path) e.sendPath = path;
+      this.deliver(e);
+    }
   }
 
   private deliver(e: RmqEvent): void {

@@ -51,6 +51,7 @@ export type EventType =
   | 'disk-full'
   | 'broker-jstack'
   | 'store-sync'
+  | 'stats'
   | 'other';
 
 export const EVENT_TYPES: readonly EventType[] = [
@@ -79,6 +80,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'disk-full',
   'broker-jstack',
   'store-sync',
+  'stats',
   'other',
 ];
 
@@ -108,6 +110,12 @@ export interface RmqEvent {
   entry?: string;
   /** Version hint from the layout or message wording, e.g. `4.3.0-4.7.1`. */
   versionHint?: string;
+  /**
+   * The producer's send method the record's stack trace went through (DefaultMQProducerImpl):
+   * `default` (sendDefaultImpl, the retry loop), `select` (sendSelectImpl, a MessageQueueSelector:
+   * one attempt), `queue` (send to an explicit MessageQueue: one attempt). Absent without such a stack.
+   */
+  sendPath?: 'default' | 'select' | 'queue';
   /** Index of the source in input order (ties in the merge keep this order). */
   source: number;
   /** Sequence number within the source (stable order). */

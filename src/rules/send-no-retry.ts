@@ -16,10 +16,20 @@
 // (client log and application log, within 2 s) count once.
 
 import type { RmqEvent } from '../parse/types.js';
+import { AddressBook, BOOK_EVENTS, mergeVisitors } from './routing.js';
 import type { MetricValue, Rule, Subject } from './types.js';
 import { AttemptIndex, CrossLogDedup, clientVersions, num, plural, rangeOverlaps, str, strs, versionSide } from './send-path.js';
 
-type Shape = 'single-pass' | 'budget' | 'stopped' | 'selector' | 'not-retried-code';
+type Shape = 'single-pass' | 'budget' | 'stopped' | 'selector' | 'queue' | 'not-retried-code';
+
+/** What the application got from a one-attempt send, by event type. */
+const ONE_ATTEMPT_REASONS: Partial<Record<string, string>> = {
+  'connect-failed': 'connection refused',
+  'rpc-timeout': 'timeout',
+  'send-call-timeout': 'call timeout',
+  'busy-reply': 'broker busy',
+  'send-attempt-failed': 'failed attempt',
+};
 
 interface Hit {
   ev: RmqEvent;
@@ -46,6 +56,8 @@ interface Group {
 }
 
 /** Flow-control replies that carry SYSTEM_BUSY (code 2) whatever the broker version prints. */
+const ADDR = /^[^\s:]+:\d+$/;
+
 const CODE2 = new Set(['TIMEOUT_CLEAN_QUEUE', 'PCBUSY_CLEAN_QUEUE', 'REJECTREQUEST', 'OVERLOAD']);
 
 const rule: Rule = {
@@ -59,11 +71,12 @@ const rule: Rule = {
     settings: {
       sendMsgTimeout: { default: 3000, description: 'Producer setting: time budget of one send, all attempts included', unit: 'ms' },
     },
-    events: ['send-failed', 'send-call-timeout', 'busy-reply', 'send-attempt-failed'],
+    events: [...new Set([...BOOK_EVENTS, 'send-failed', 'send-call-timeout', 'busy-reply', 'send-attempt-failed', 'connect-failed', 'rpc-timeout'] as const)],
   },
 
   create(ctx) {
     const budget = Number(ctx.settings.sendMsgTimeout);
+    const book = new AddressBook(ctx.sources);
     const attempts = new AttemptIndex();
     const groups = new Map<string, Group>();
 
@@ -91,7 +104,12 @@ const rule: Rule = {
       const cv = clientVersions(ctx, [g.host]);
       const brokers = [...g.brokers.entries()].sort((a, b) => b[1] - a[1]).map(([b]) => b);
       const subject: Subject = { host: g.host };
-      if (brokers.length === 1) subject.broker = brokers[0];
+      if (brokers.length === 1) {
+        // One-attempt failures name the broker by address: give its name too, from the routes.
+        const name = ADDR.test(brokers[0]) ? book.brokerNameOf(brokers[0]) : brokers[0];
+        if (name) subject.broker = name;
+        if (ADDR.test(brokers[0])) subject.brokerAddr = brokers[0];
+      }
       const ex: string[] = [];
       const adv: string[] = [];
       let title = '';
@@ -117,11 +135,13 @@ const rule: Rule = {
         ex.push(`${sends} failed with "Send [1] times, still failed" after ${g.maxCost ?? '?'} ms, with the other BrokersSent slots unused (null)${brokers.length ? `; the one attempt went to ${brokers.join(', ')}` : ''}.`);
         ex.push('Retries were allowed (several slots) and the time budget was not spent, yet the retry loop ended after the first attempt, so no other broker was tried; the failed attempt in the client log ("sendKernelImpl exception ...") and the cause under this exception tell why.');
         adv.push('Read the cause under the "Send [1] times" exception and the client log around it; check the topic route on this client (route changes) and the broker the attempt went to.');
-      } else if (g.shape === 'selector') {
-        title = `${sends} on ${g.host} with a MessageQueueSelector ran out of time (sendSelectImpl call timeout): orderly sends are never retried`;
-        ex.push(`${sends} ended with RemotingTooMuchRequestException: sendSelectImpl call timeout.`);
+      } else if (g.shape === 'selector' || g.shape === 'queue') {
+        const rs = [...g.reasons.entries()].map(([r, c]) => `${c} ${r}`).join(', ');
+        const how = g.shape === 'selector' ? 'a MessageQueueSelector' : 'an explicit MessageQueue';
+        title = `${sends} on ${g.host} through ${how} failed after their single attempt (${rs}): such sends are never retried`;
+        ex.push(`${sends} sent through ${how}${brokers.length ? ` to ${brokers.join(', ')}` : ''} failed and reached the application (${rs}); their stack traces go through DefaultMQProducerImpl.${g.shape === 'selector' ? 'sendSelectImpl' : 'send(Message, MessageQueue)'}.`);
         ex.push(
-          'A send with a MessageQueueSelector (orderly send) goes through sendSelectImpl, which calls sendKernelImpl once: no retry loop, no avoidance of a failed broker, no fault-table update. The queue is chosen by the application, so the client cannot move the message elsewhere, and the one attempt used the whole sendMsgTimeout.',
+          `That path calls sendKernelImpl once: no retry loop, no avoidance of a failed broker, no fault-table update. The queue is chosen by the application${g.shape === 'selector' ? ' (orderly send)' : ''}, so the client cannot move the message elsewhere; until the route drops a dead broker, every send to its queues fails.`,
         );
         adv.push('Retry in the application (the selector keeps the same queue, so ordering is kept), and find why the chosen broker did not answer.');
         adv.push('If strict ordering is not needed, send without a selector so the client can retry on another broker.');
@@ -156,7 +176,19 @@ const rule: Rule = {
       ctx.report({ title, start: g.first.ts, end: g.last.ts, subject, metrics, evidence, explanation: ex.join(' '), advice: adv });
     };
 
-    return {
+    /**
+     * A failure whose stack went through sendSelectImpl or send(msg, mq): the one attempt such sends
+     * get. Counted from the record that holds the stack (the application's, or the client's).
+     */
+    const oneAttempt = (e: RmqEvent): boolean => {
+      if (e.sendPath !== 'select' && e.sendPath !== 'queue') return false;
+      const reason = ONE_ATTEMPT_REASONS[e.type] ?? e.type;
+      const addr = str(e, 'addr') ?? str(e, 'brokerAddr');
+      add(`${e.host}|${e.sendPath}|${e.file}:${e.line}`, { ev: e, host: e.host, shape: e.sendPath === 'select' ? 'selector' : 'queue', brokers: addr ? [addr] : [], slots: null, costMs: null, reason, code: null });
+      return true;
+    };
+
+    return mergeVisitors(book.visitor(), {
       'send-attempt-failed': (e) => {
         dedup.tick(e.ts);
         attempts.add(e);
@@ -174,11 +206,21 @@ const rule: Rule = {
       },
       'send-call-timeout': (e) => {
         dedup.tick(e.ts);
+        if (oneAttempt(e)) return;
         if (str(e, 'api') !== 'sendSelectImpl') return;
-        add(`${e.host}|sendSelectImpl`, { ev: e, host: e.host, shape: 'selector', brokers: [], slots: null, costMs: null, reason: null, code: null });
+        add(`${e.host}|sendSelectImpl`, { ev: e, host: e.host, shape: 'selector', brokers: [], slots: null, costMs: null, reason: 'call timeout', code: null });
+      },
+      'connect-failed': (e) => {
+        dedup.tick(e.ts);
+        oneAttempt(e);
+      },
+      'rpc-timeout': (e) => {
+        dedup.tick(e.ts);
+        oneAttempt(e);
       },
       'busy-reply': (e) => {
         dedup.tick(e.ts);
+        if (oneAttempt(e)) return;
         const reason = str(e, 'reason');
         const code = num(e, 'code') ?? (reason && CODE2.has(reason) ? 2 : null);
         if (code !== 2 || !reason) return;
@@ -192,7 +234,7 @@ const rule: Rule = {
         dedup.flush();
         for (const g of groups.values()) report(g);
       },
-    };
+    });
   },
 };
 
