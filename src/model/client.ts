@@ -10,7 +10,14 @@
 
 import { type Co, Signal, spawn, wait } from './coroutine.js';
 import { assert, Priority } from './kernel.js';
-import { exceptionText, type JavaException, type Level, type LogFile, type LogSink } from './log.js';
+import { exceptionText, thrownThrough, type JavaException, type Level, type LogFile, type LogSink } from './log.js';
+
+/** DefaultMQProducerImpl frames of a send through a MessageQueueSelector (rocketmq-client 4.8.0). */
+const SELECT_FRAMES = [
+  'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendKernelImpl(DefaultMQProducerImpl.java:854)',
+  'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendSelectImpl(DefaultMQProducerImpl.java:1126)',
+  'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.send(DefaultMQProducerImpl.java:1092)',
+];
 import type { ClientMetrics, Recorder } from './metrics.js';
 import { Process, RequestCode, ResponseCode, type Host, type Network, type Response } from './network.js';
 import type { Rng } from './random.js';
@@ -53,6 +60,8 @@ export interface ClientConfig {
   sendRatePerSec: number;
   /** Sends go through a MessageQueueSelector (sendSelectImpl: one attempt, no retry). */
   selector: boolean;
+  /** The selector always picks this index of the topic's queue list (one ordering key); unset: a new key per send. */
+  selectorQueue?: number;
   /** First application send, ms after the client starts. */
   sendStartMs: number;
   /** Application sends at these model times (ascending) instead of Poisson arrivals: a replayed trace. */
@@ -703,13 +712,14 @@ export class Client extends Process {
       return { ok: false, exc: this.clientException(`No route info for this topic, ${topic}\nSee ${this.profile.faqUrl} for further details.`), callTimeout: false };
     }
     const queues = found.tp.queues;
-    const key = this.msgKey++;
+    const key = this.config.selectorQueue ?? this.msgKey++;
     const mq = queues[key % queues.length];
     const costTime = this.nowMs - begin;
     if (this.s.sendMsgTimeoutMs < costTime) return { ok: false, exc: Exceptions.tooMuch('sendSelectImpl call timeout'), callTimeout: true };
     const a = yield* this.sendKernelImpl(mq, this.s.sendMsgTimeoutMs - costTime);
     if (a.ok) return { ok: true };
-    return { ok: false, exc: a.exc, callTimeout: false };
+    // Thrown to the application as it is: its stack goes through sendKernelImpl and sendSelectImpl.
+    return { ok: false, exc: thrownThrough(a.exc, SELECT_FRAMES), callTimeout: false };
   }
 
   private *sendKernelImpl(mq: MessageQueue, timeoutMs: number): Co<Attempt> {

@@ -8,7 +8,7 @@
 // an entry marked "cause from next lines" takes its cause (and addr) from the exception under it.
 
 import { addrFromCause, matchMessage, type CatalogueMatch } from '../parse/catalogue.js';
-import { compatibleFields } from '../parse/parser.js';
+import { compatibleFields, stackSendPath } from '../parse/parser.js';
 import type { Zone } from '../parse/time.js';
 import type { EventFields, FieldValue, RmqEvent, SourceKind } from '../parse/types.js';
 import { fail } from './kernel.js';
@@ -116,6 +116,14 @@ function framesOf(e: JavaException): string[] {
     FRAMES_BY_CLASS.set(e.cls, frames);
   }
   return frames;
+}
+
+/**
+ * The exception as thrown further up: its frames followed by the callers' (`sendKernelImpl`, then
+ * `sendSelectImpl` for a selector send), so the printed stack shows the path the send took.
+ */
+export function thrownThrough(e: JavaException, callers: readonly string[]): JavaException {
+  return { ...e, frames: [...framesOf(e), ...callers] };
 }
 
 /** The lines of a printed stack trace (JDK style for the inner logger, logback style otherwise). */
@@ -324,7 +332,9 @@ export class LogFile {
       if (hit.entry.causeFromNext) needsCause = ev;
       found.push(ev);
     }
+    const sendPath = found.length && lines.length > 2 ? stackSendPath(lines) : undefined;
     for (const ev of found) {
+      if (sendPath) ev.sendPath = sendPath;
       ev.seq = this.seq++;
       this.sink.add(ev);
     }

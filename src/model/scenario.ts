@@ -71,6 +71,8 @@ export interface ScenarioClient {
   sendRatePerSec: number;
   /** Send through a MessageQueueSelector (no retry). */
   selector?: boolean;
+  /** With `selector`: the selector always picks this index of the topic's queue list (queues sorted by broker name). */
+  selectorQueue?: number;
   /** Client start, ms (default 1000 plus a small stagger). */
   startAtMs?: number;
   /** First send, ms after the start (default 1000). */
@@ -260,6 +262,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
         topic: c.topic,
         sendRatePerSec: c.sendRatePerSec,
         selector: c.selector ?? false,
+        selectorQueue: c.selectorQueue,
         sendStartMs: c.sendStartMs ?? 1000,
         sendTimesMs: c.sendTimesMs ? [...c.sendTimesMs].sort((a, b) => a - b) : undefined,
         pid: 20000 + i * 7,

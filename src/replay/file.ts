@@ -266,6 +266,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     if (!topicNames.has(topic)) fail(`${p}.topic`, `topic ${topic} is not in scenario.topics`);
     c.num('sendRatePerSec', true, { min: 0 });
     c.bool('selector');
+    c.num('selectorQueue', false, { min: 0, int: true });
     c.num('startAtMs', false, { min: 0 });
     c.num('sendStartMs', false, { min: 0 });
     const times = c.any('sendTimesMs');
