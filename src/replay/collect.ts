@@ -75,6 +75,8 @@ export interface Collected {
   appStats: Map<string, Array<{ ts: number; sent: number; failed: number; event: RmqEvent }>>;
   /** Application `key=value` settings of the producer (`sendMsgTimeout=3000`), per host. */
   appProps: Map<string, Map<string, { value: string; event: RmqEvent }>>;
+  /** Brokers' stats.log `[TOPIC_PUT_NUMS] [topic] Stats In One Minute, SUM: n`: messages stored per topic, broker host and minute. */
+  topicPuts: Array<{ host: string; topic: string; ts: number; sum: number; event: RmqEvent }>;
 }
 
 const PROP_LINE = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/;
@@ -99,6 +101,7 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
     appSends: new Map(),
     appStats: new Map(),
     appProps: new Map(),
+    topicPuts: [],
   };
   let counter = 0;
   for (const e of events) {
@@ -126,6 +129,12 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
       continue;
     }
     if (e.type === 'store-slow' && e.fields.what === 'pagecachert') continue;
+    if (e.type === 'stats') {
+      if (e.fields.stat === 'TOPIC_PUT_NUMS' && e.fields.window === 'minute' && e.ts !== null && typeof e.fields.sum === 'number') {
+        out.topicPuts.push({ host: e.host, topic: String(e.fields.key), ts: e.ts, sum: e.fields.sum, event: e });
+      }
+      continue;
+    }
     // Pipeline: resets seen by peers, and the connections a NameServer accepted (who talked to it).
     if (KEPT.has(e.type) || (e.type === 'pipeline' && (e.fields.event === 'exception' || (kind === 'namesrv' && e.fields.event === 'active')))) {
       out.events.push(e);

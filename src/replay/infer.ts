@@ -13,7 +13,7 @@ import { relativeTo } from '../report/findings-text.js';
 import { clientVersionOf } from '../rules/versions.js';
 import type { SourceInfo } from '../rules/types.js';
 import { SERVER_KINDS, type Collected, type Silence } from './collect.js';
-import { contextOf, failuresOf, observe } from './observe.js';
+import { contextOf, failuresOf, isAppFailure, observe } from './observe.js';
 import type { DefaultsMap, ProvenanceMap, ReplayInput } from './types.js';
 
 /** Model time 0 is this long before the first line, so that every process runs when the window opens. */
@@ -428,6 +428,58 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     topics.push(topic);
   }
 
+  // The brokers' own count of a topic's stored messages (stats.log, per minute): in a minute when
+  // every master of the topic logged, their sum is what all its producers sent and had stored. The
+  // busiest such minute is a healthy one; the producers of the topic share it equally.
+  function topicRate(topic: string): { rate: number; rule: string; evidence: RmqEvent[] } | null {
+    const masters = new Set(brokerNames.map((n) => brokerHost.get(n)?.value).filter((h): h is string => !!h));
+    const lines = c.topicPuts.filter((x) => x.topic === topic && masters.has(x.host));
+    if (!masters.size || !lines.length) return null;
+    const byMinute = new Map<number, typeof lines>();
+    for (const l of lines) {
+      const m = Math.round(l.ts / 60000);
+      byMinute.set(m, [...(byMinute.get(m) ?? []), l]);
+    }
+    let best: typeof lines | null = null;
+    for (const list of byMinute.values()) {
+      if (new Set(list.map((l) => l.host)).size < masters.size) continue;
+      if (!best || list.reduce((n, l) => n + l.sum, 0) > best.reduce((n, l) => n + l.sum, 0)) best = list;
+    }
+    if (!best) return null;
+    const total = best.reduce((n, l) => n + l.sum, 0);
+    if (total <= 0) return null;
+    return {
+      rate: total / 60,
+      rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged`,
+      evidence: best.map((l) => l.event),
+    };
+  }
+  // Sends through a MessageQueueSelector: the stack traces of their failures go through
+  // DefaultMQProducerImpl.sendSelectImpl. When every failure hit one broker at about the whole send
+  // rate, the selector kept picking one queue (one ordering key): the first of that broker's.
+  function inferSelector(client: ScenarioClient, p: string, mine: readonly RmqEvent[], rate: number): void {
+    const selected = mine.filter((e) => e.sendPath === 'select' && (e.kind === 'client' || isAppFailure(e)));
+    if (!selected.length) return;
+    client.selector = true;
+    prov(`${p}.selector`, 'failed sends whose stack trace goes through DefaultMQProducerImpl.sendSelectImpl (one attempt, no retry)', [selected[0]]);
+    const names = new Set(selected.map((e) => nameOfBrokerAddr.get(String(e.fields.addr ?? e.fields.brokerAddr)) ?? null));
+    const span = (selected[selected.length - 1].ts! - selected[0].ts!) / 1000;
+    const [name] = [...names];
+    if (names.size !== 1 || name === null || selected.length < 3 || span <= 0 || selected.length / span < 0.7 * rate) {
+      def(`${p}.selectorQueue`, 'none (a new ordering key per send: the failures did not take every send to one broker)');
+      return;
+    }
+    const topic = topics.find((t) => t.name === client.topic);
+    const onTopic = [...(topicInfo.get(client.topic)?.brokers ?? brokerNames)].filter((b) => brokerOf(b)).sort();
+    const at = onTopic.indexOf(name);
+    if (at < 0) return;
+    client.selectorQueue = at * (topic?.queues ?? 4);
+    prov(`${p}.selectorQueue`, `every failed send went to ${name} at about the whole send rate (${selected.length} in ${Math.round(span)} s): one ordering key, the first queue of ${name}`, [selected[0], selected[selected.length - 1]]);
+  }
+
+  /** Clients whose rate is their topic's stored rate: shared once every client's topic is known. */
+  const sharedRates: Array<{ client: ScenarioClient; path: string }> = [];
+
   // ---- clients --------------------------------------------------------------------------------
   const clientSources = (h: string) => c.sources.filter((s) => s.host === h);
   const clients: ScenarioClient[] = [];
@@ -604,6 +656,14 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
         prov(`${p}.sendRatePerSec`, `sends the application logged (${sends.count} sent, ${failed} failed in ${Math.round(span)} s)`, [sends.firstEvent, sends.lastEvent]);
       }
     }
+    if (rate === null) {
+      const fromStats = topicRate(client.topic);
+      if (fromStats) {
+        rate = fromStats.rate;
+        sharedRates.push({ client, path: `${p}.sendRatePerSec` });
+        prov(`${p}.sendRatePerSec`, fromStats.rule, fromStats.evidence);
+      }
+    }
     if (rate === null && appFailures.length >= 2) {
       const span = (appFailures[appFailures.length - 1].ts! - appFailures[0].ts!) / 1000;
       if (span > 0) {
@@ -649,6 +709,12 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     }
     clients.push(client);
   }
+  for (const { client, path } of sharedRates) {
+    const n = clients.filter((x) => x.topic === client.topic).length;
+    client.sendRatePerSec = round2(client.sendRatePerSec / n);
+    if (n > 1) provenance[path].rule += `, shared by the ${n} clients sending to it`;
+  }
+  clients.forEach((client, i) => inferSelector(client, `scenario.clients[${i}]`, events.filter((e) => e.host === client.host), client.sendRatePerSec));
 
   // ---- start times of the servers (the phase of their timers) ---------------------------------
   nameServers.forEach((ns, i) => {
@@ -711,9 +777,10 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
           (e.type === 'register-failed' && addrs.has(String(e.fields.namesrvAddr)))),
     );
     const shutdown = events.find((e) => e.type === 'shutdown' && e.host === h && e.ts !== null && e.ts >= fromTs - 10000 && e.ts <= fromTs);
+    // A whole-second line of the silence's first second may be later than the host's last line.
     const refused = events.filter(
       (e) =>
-        inGap(e, 0) &&
+        (inGap(e, 0) || (e.host !== h && e.ts === fromTs && coarse(e))) &&
         e.ts! <= fromTs + 15000 &&
         ((e.type === 'connect-failed' && ((e.fields.addrs as string[]) ?? []).some((a) => addrs.has(a)) && e.entry !== 'connect-failed/create-channel-timeout') ||
           (e.type === 'broker-removed' && e.fields.reason !== 'remove' && (names.has(String(e.fields.brokerName)) || addrs.has(String(e.fields.brokerAddr))))),
@@ -727,7 +794,7 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     const startEvidence: RmqEvent[] = [s.from];
     if (shutdown || (refused.length && !timeouts.length)) {
       state = 'down';
-      startTs = shutdown ? when(shutdown) : Math.min(latest(s.from) + 1, ...refused.map((e) => e.ts!));
+      startTs = shutdown ? when(shutdown) : Math.min(latest(s.from) + 1, ...refused.map((e) => when(e)));
       startEvidence.push(...(shutdown ? [shutdown] : refused.slice(0, 2)));
     } else if (timeouts.length) {
       state = 'hung';

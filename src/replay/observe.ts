@@ -13,6 +13,7 @@ import type { BusyFigure, ClientFailures, MilestoneTime } from './types.js';
 /** Event types a milestone or figure reads (the rest of a timeline can be dropped). */
 export const MILESTONE_TYPES: ReadonlySet<string> = new Set([
   'namesrv-chosen',
+  'connect-failed',
   'route-changed',
   'broker-expired',
   'broker-removed',
@@ -26,6 +27,13 @@ export const MILESTONE_TYPES: ReadonlySet<string> = new Set([
 
 /** What the application receives when a send fails (the types an application log shows). */
 const FAILURE_TYPES = new Set(['send-call-timeout', 'send-failed', 'busy-reply', 'no-route']);
+/** What a one-attempt send (selector, explicit queue) throws to the application as it is. */
+const ONE_ATTEMPT_TYPES = new Set(['connect-failed', 'rpc-timeout']);
+
+/** Whether an application-log event is a send the application lost. */
+export function isAppFailure(e: RmqEvent): boolean {
+  return FAILURE_TYPES.has(e.type) || (ONE_ATTEMPT_TYPES.has(e.type) && (e.sendPath === 'select' || e.sendPath === 'queue'));
+}
 
 export interface MilestoneContext {
   /** Fault starts, epoch ms, with their subject (`mq-node-100 hung`, `broker-b stall`). */
@@ -99,7 +107,7 @@ export function failuresOf(events: readonly RmqEvent[], host: string, source: 'a
       e.ts !== null &&
       e.ts >= fromTs &&
       e.ts <= untilTs &&
-      (source === 'app' ? e.kind === 'app' && FAILURE_TYPES.has(e.type) : e.kind === 'client' && e.type === 'send-attempt-failed'),
+      (source === 'app' ? e.kind === 'app' && isAppFailure(e) : e.kind === 'client' && e.type === 'send-attempt-failed'),
   );
   // Same file and millisecond: as many failures as the most frequent type among them.
   const out: RmqEvent[] = [];
