@@ -244,6 +244,7 @@ export class Cluster {
         topic: p.topic,
         rate: p.rate,
         threads: p.threads ?? 4,
+        async: p.async,
         bodySize: p.bodySize ?? 256,
         appLogger: p.appLogger,
         selectorQueue: p.selectorQueue,

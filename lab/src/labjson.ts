@@ -107,6 +107,7 @@ export function buildLabJson(r: {
       restartsToBind: r.discardedAttempts.get(host.name) ?? 0,
       rate: p.rate,
       threads: p.threads ?? 4,
+      async: p.async ?? false,
       selectorQueue: p.selectorQueue ?? null,
       settings: p.settings ?? {},
       systemProperties: p.systemProperties ?? {},

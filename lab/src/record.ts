@@ -187,7 +187,7 @@ class Recording {
         await sleep(f.seconds! * 1000);
         for (const p of load.producers) {
           const base = producers(this.s).find((x) => x.host.name === p)!.producer;
-          this.producerJvm(p)?.child.stdin?.write(`load ${base.rate} ${base.threads ?? 4}\n`);
+          this.producerJvm(p)?.child.stdin?.write(`load ${base.rate} ${base.threads ?? 4}${base.async ? ' async' : ''}\n`);
         }
         rec.end = new Date();
         this.log(`fault: overload of ${f.host} over`);

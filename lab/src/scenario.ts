@@ -28,6 +28,8 @@ export interface ProducerProcess {
   /** Sends per second in steady state, and the application's sending threads. */
   rate: number;
   threads?: number;
+  /** Send with a SendCallback (many requests in flight), as batch jobs do. */
+  async?: boolean;
   bodySize?: number;
   /** The application's logger for its own failures (app.log). */
   appLogger?: string;

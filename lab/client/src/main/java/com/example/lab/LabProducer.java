@@ -11,6 +11,7 @@
  *   selectorQueue                             optional: send through a MessageQueueSelector that
  *                                             always picks this index of the topic's queue list
  *   rate, threads                             sends per second, and the sending threads
+ *   async                                     true: send with a SendCallback (rate-driven, threads unused)
  *   bodySize                                  bytes per message body
  *   sendsFile                                 where every send's outcome is appended (ground truth)
  *   appLogger                                 the application logger's name
@@ -53,6 +54,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 public final class LabProducer {
+    /** Picks the queue at the given index of the topic's queue list (ordered messages of one key). */
+    private static final MessageQueueSelector SELECT_BY_INDEX = (mqs, m, arg) -> mqs.get((Integer) arg % mqs.size());
+
     private final Properties conf;
     private final Logger log;
     private final DefaultMQProducer producer;
@@ -97,6 +101,7 @@ public final class LabProducer {
     private void run() throws Exception {
         producer.start();
         log.info("Publisher started: group={}, topic={}, namesrvAddr={}", producer.getProducerGroup(), topic, producer.getNamesrvAddr());
+        async = Boolean.parseBoolean(conf.getProperty("async", "false"));
         setLoad(Double.parseDouble(conf.getProperty("rate", "1")), Integer.parseInt(conf.getProperty("threads", "4")));
         BufferedReader control = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
@@ -159,7 +164,7 @@ public final class LabProducer {
             if (selectorQueue == null) {
                 r = producer.send(msg);
             } else {
-                r = producer.send(msg, (MessageQueueSelector) (mqs, m, arg) -> mqs.get((Integer) arg % mqs.size()), selectorQueue);
+                r = producer.send(msg, SELECT_BY_INDEX, selectorQueue);
             }
             MessageQueue mq = r.getMessageQueue();
             record(start, System.currentTimeMillis(), "ok", mq.getBrokerName() + ":" + mq.getQueueId(), String.valueOf(r.getSendStatus()));
@@ -174,20 +179,25 @@ public final class LabProducer {
         String key = "evt-" + id;
         Message msg = new Message(topic, "lab", key, body);
         long start = System.currentTimeMillis();
-        try {
-            producer.send(msg, new SendCallback() {
-                @Override
-                public void onSuccess(SendResult r) {
-                    MessageQueue mq = r.getMessageQueue();
-                    record(start, System.currentTimeMillis(), "ok", mq.getBrokerName() + ":" + mq.getQueueId(), String.valueOf(r.getSendStatus()));
-                }
+        SendCallback callback = new SendCallback() {
+            @Override
+            public void onSuccess(SendResult r) {
+                MessageQueue mq = r.getMessageQueue();
+                record(start, System.currentTimeMillis(), "ok", mq.getBrokerName() + ":" + mq.getQueueId(), String.valueOf(r.getSendStatus()));
+            }
 
-                @Override
-                public void onException(Throwable e) {
-                    log.error("Failed to publish event asynchronously, topic={}, key={}", topic, key, e);
-                    record(start, System.currentTimeMillis(), "fail", "", e.getClass().getName() + ": " + firstLine(e.getMessage()));
-                }
-            });
+            @Override
+            public void onException(Throwable e) {
+                log.error("Failed to publish event asynchronously, topic={}, key={}", topic, key, e);
+                record(start, System.currentTimeMillis(), "fail", "", e.getClass().getName() + ": " + firstLine(e.getMessage()));
+            }
+        };
+        try {
+            if (selectorQueue == null) {
+                producer.send(msg, callback);
+            } else {
+                producer.send(msg, SELECT_BY_INDEX, selectorQueue, callback);
+            }
         } catch (Exception e) {
             log.error("Failed to publish event asynchronously, topic={}, key={}", topic, key, e);
             record(start, System.currentTimeMillis(), "fail", "", e.getClass().getName() + ": " + firstLine(e.getMessage()));
