@@ -235,6 +235,14 @@ const rule: Rule = {
             // The expiry scan of 5.x submits the unregister too; a graceful unregister may be followed by the close.
             attach(r, e, addr, name);
             if (e.entry.endsWith('submit') && !r.addr) r.submitted = true;
+            // 5.x: the BatchUnregistrationService may log its `unregisterBroker` lines before the
+            // submit line that caused them (other threads, same second): the channel was destroyed.
+            if (e.entry.endsWith('submit') && r.detection === 'unregistered' && r.path === 'unregister') {
+              r.submitted = true;
+              r.detection = null;
+              r.path = 'unknown';
+              if (r.addr) classifyByPipe(r);
+            }
             return;
           }
           const n = start(e, addr, name, null, 'unknown');

@@ -86,6 +86,7 @@ export function addrInText(text: string | null | undefined): string | null {
     /<([^<>\s]+)>/.exec(text) ??
     /connect to (\S+) failed/.exec(text) ??
     /send request to (\S+) failed/.exec(text) ??
+    /call the addr\[([^\]\s]+)\]/.exec(text) ??
     /channel\[(?:addr=)?([^\],\s]+)/.exec(text);
   if (!m) return null;
   const a = m[1].replace(/^</, '').replace(/>$/, '');
@@ -115,14 +116,20 @@ export function isConnectCause(cause: string | null | undefined): boolean {
  * - `fast`: it failed at once (a refused connection, a channel closed under it, a 4.9.1+ client's
  *   channel closed after an earlier timeout): the loop tries another broker, the send may succeed.
  * - `leftover`: it was given almost no time (`timeout, 0(ms)`), or was stopped before the call
- *   (`sendKernelImpl call timeout`): the send had already spent its budget on another attempt, and
+ *   (`sendKernelImpl call timeout` and its kin, `invokeSync call the addr[...] timeout`): the send had already
+ *   spent its budget on another attempt, and
  *   the attempt says nothing about this broker (a healthy broker's late answer is then logged as
  *   `receive response, but not matched any request`).
  */
 export function attemptOutcome(e: RmqEvent): 'spent' | 'fast' | 'leftover' {
   const cause = (e.fields.cause as string | null) ?? '';
-  if (/(?:sendKernelImpl|sendDefaultImpl) call timeout/.test(cause)) return 'leftover';
+  // RemotingTooMuchRequestException `<method> call timeout`: a budget check before the call
+  // (sendDefaultImpl, sendKernelImpl, MQClientAPIImpl.sendMessage, sendSelectImpl).
+  if (/\b(?:sendKernelImpl|sendDefaultImpl|sendMessage|sendSelectImpl) call timeout/.test(cause)) return 'leftover';
   const rt = typeof e.fields.rtMs === 'number' ? e.fields.rtMs : null;
+  // NettyRemotingClient.invokeSync (4.9.x, 5.x) throws this before the request is written when the
+  // budget is gone; only a channel that took the budget to open makes it the broker's doing.
+  if (/invokeSync call the addr\[[^\]]*\] timeout/.test(cause)) return rt !== null && rt >= SPENT_MIN_MS ? 'spent' : 'leftover';
   if (!isTimeoutCause(cause)) return 'fast';
   const given = /timeout, (\d+)\(ms\)/.exec(cause);
   const budget = given ? Number(given[1]) : null;
@@ -335,7 +342,8 @@ export class AddressBook {
         this.nsOfHost = null;
       } else if (f.role === 'namesrv') {
         const m = /address (\S+):(\d+)/.exec(e.text);
-        if (m) {
+        // A NameServer bound to every interface prints 0.0.0.0: no address of its own.
+        if (m && m[1] !== '0.0.0.0' && m[1] !== '::' && m[1] !== '[::]') {
           const a = `${m[1]}:${m[2]}`;
           this.noteNamesrv(a);
           this.directNs.set(e.host, addrKey(a)!);

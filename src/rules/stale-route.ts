@@ -46,6 +46,10 @@ import {
 
 const NEAR_MS = 1500;
 const DROP_GRACE_MS = 3500;
+/** An application's lost send follows the failed attempt that lost it within a send budget (and a margin). */
+const SEND_WINDOW_MS = 4000;
+/** ... or precedes its client line by this much at most (other file, same moment). */
+const APP_LAG_MS = 1000;
 const NEAR_LINES = 40;
 const MAX_DROPS_PER_HOST = 32;
 
@@ -62,6 +66,8 @@ interface Episode {
   failedAttempts: number;
   /** Sends that failed in the end: a timed-out attempt (it waited for the whole remaining budget) or a `throw exception` attempt. */
   failedSends: number;
+  /** Failed sends as the application logged them (its exceptions), tied to this episode by the attempt before them. */
+  appFailures: number;
   heartbeats: number;
   timeouts: number;
   connectFailures: number;
@@ -96,7 +102,7 @@ const rule: Rule = {
       'A client keeps sending to (or heartbeating) a broker after the broker stopped answering, until its route drops the broker or the broker comes back. Compares the stale window with what routing allows (NameServer expiry + scan + one client poll).',
     versions: 'all (4.x and 5.x clients; heartbeat failures are INFO up to 5.0.0, WARN from 5.1.0)',
     settings: { ...ROUTING_SETTINGS },
-    events: [...new Set<EventType>([...BOOK_EVENTS, 'send-attempt-failed', 'heartbeat-failed', 'rpc-timeout', 'connect-failed', 'route-changed', 'route-update-failed', 'broker-expired', 'broker-removed'])],
+    events: [...new Set<EventType>([...BOOK_EVENTS, 'send-attempt-failed', 'send-call-timeout', 'send-failed', 'heartbeat-failed', 'rpc-timeout', 'connect-failed', 'route-changed', 'route-update-failed', 'broker-expired', 'broker-removed'])],
   },
   create(ctx) {
     const expiredMs = ctx.settings.brokerChannelExpiredMs as number;
@@ -168,6 +174,7 @@ const rule: Rule = {
           failures: 0,
           failedAttempts: 0,
           failedSends: 0,
+          appFailures: 0,
           heartbeats: 0,
           timeouts: 0,
           connectFailures: 0,
@@ -214,6 +221,12 @@ const rule: Rule = {
         // the send; one that failed at once is retried on another broker unless it was the last
         // (`throw exception`).
         if (outcome === 'spent' || e.entry === 'send-attempt-failed/throw') ep.failedSends++;
+        lastAttempt.set(e.host, { ep, e });
+        const waiting = appPending.get(e.host);
+        if (waiting !== undefined && waiting.ts !== null && e.ts !== null && e.ts - waiting.ts <= APP_LAG_MS) {
+          ep.appFailures += waiting.n;
+          appPending.delete(e.host);
+        }
       } else {
         if (ep.lastPrimary && ep.lastPrimary.type === 'heartbeat-failed' && ep.lastPrimary.file !== e.file && near(ep.lastPrimary, e, 2000)) return;
         ep.heartbeats++;
@@ -268,7 +281,36 @@ const rule: Rule = {
       touch(ep, e);
     };
 
+    // The application's own record of a lost send (its exception in app.log) is the count that
+    // matters: a client log cannot always tell a spent attempt from a quick one (5.1.0-5.2.0 print
+    // `RT: %sms`). Each is tied to the episode of the attempt that lost it, logged just before.
+    const lastAttempt = new Map<string, { ep: Episode; e: RmqEvent }>();
+    /** Application failures logged before the client's line of their attempt (same millisecond, other file first). */
+    const appPending = new Map<string, { ts: number | null; n: number }>();
+    const appHosts = new Set<string>();
+    const appSeen = new Map<string, string[]>();
+    const appFailure = (e: RmqEvent) => {
+      if (e.kind !== 'app' || e.ts === null) return;
+      // One record, one lost send (a wrapper and the cause under it are two events of one record).
+      const seen = appSeen.get(e.host) ?? [];
+      const key = `${e.file}|${e.text}`;
+      if (seen.includes(key)) return;
+      seen.push(key);
+      if (seen.length > 16) seen.shift();
+      appSeen.set(e.host, seen);
+      appHosts.add(e.host);
+      // The last failed attempt of this host within a send budget before it lost this send.
+      const last = lastAttempt.get(e.host);
+      if (last && last.e.ts !== null && e.ts - last.e.ts <= SEND_WINDOW_MS) last.ep.appFailures++;
+      else {
+        const p = appPending.get(e.host);
+        appPending.set(e.host, { ts: p?.ts ?? e.ts, n: (p?.n ?? 0) + 1 });
+      }
+    };
+
     const own: Visitor = {
+      'send-call-timeout': appFailure,
+      'send-failed': appFailure,
       'send-attempt-failed': (e) => {
         if (!isClientEvent(e)) return;
         const cause = (e.fields.cause as string | null) ?? null;
@@ -358,7 +400,7 @@ const rule: Rule = {
 
       const others = ep.failures - ep.failedAttempts - ep.heartbeats;
       const counted = [
-        ep.failedAttempts ? `${ep.failedAttempts} failed send attempt${ep.failedAttempts === 1 ? '' : 's'} (${ep.failedSends} lost the send)` : '',
+        ep.failedAttempts ? `${ep.failedAttempts} failed send attempt${ep.failedAttempts === 1 ? '' : 's'} (${appHosts.has(ep.host) ? `${ep.appFailures} sends lost, as the application logged them` : `${ep.failedSends} lost the send`})` : '',
         ep.heartbeats ? `${ep.heartbeats} failed heartbeat${ep.heartbeats === 1 ? '' : 's'}` : '',
         others > 0 ? `${others} other timeout${others === 1 ? '' : 's'} or refused connection${others === 1 ? '' : 's'}` : '',
       ].filter(Boolean);
@@ -413,7 +455,7 @@ const rule: Rule = {
         metrics: {
           staleMs,
           failures: ep.failures,
-          failedSends: ep.failedSends,
+          failedSends: appHosts.has(ep.host) ? ep.appFailures : ep.failedSends,
           failedAttempts: ep.failedAttempts,
           heartbeatFailures: ep.heartbeats,
           routePollFailures: ep.routePolls,
