@@ -5,7 +5,8 @@
 // - up: normal.
 // - hung: everything on the host is frozen. Established channels stay open and active at the peers;
 //   what is sent to the host is never answered (callers time out), new connects get no SYN-ACK
-//   (they time out). Timers of its processes do not run; what reached it is held and handled if it
+//   (they time out) unless only its processes froze (acceptsWhileHung: SIGSTOP, a long pause): then
+//   the OS completes them into the listen backlog and they get no answer either. Timers of its processes do not run; what reached it is held and handled if it
 //   resumes ('up'), dropped if it reboots.
 // - down: its processes are dead, the OS is alive: channels are closed (peers see the close at
 //   once), connects are refused.
@@ -63,6 +64,8 @@ export interface ChannelHandler {
 
 export class Host {
   state: HostState = 'up';
+  /** While hung: the OS is alive (only the processes froze), so new connects complete into the listen backlog. */
+  acceptsWhileHung = false;
   readonly processes: Process[] = [];
   private held: Array<() => void> = [];
   private nextPort = 50000;
@@ -325,7 +328,7 @@ export class Network {
       result = r;
       deliver();
     };
-    if (target === undefined || !this.linked(from, target) || target.state === 'hung') {
+    if (target === undefined || !this.linked(from, target) || (target.state === 'hung' && !target.acceptsWhileHung)) {
       this.kernel.after(timeoutMs, Priority.network, () => settle({ ok: false, why: 'timeout' }));
       return;
     }

@@ -90,7 +90,14 @@ export interface BootDelays {
 }
 
 export type Fault =
-  | { atMs: number; host: string; state: 'hung' | 'up' | 'down' | 'reboot'; boot?: BootDelays }
+  | {
+      atMs: number;
+      host: string;
+      state: 'hung' | 'up' | 'down' | 'reboot';
+      boot?: BootDelays;
+      /** With `hung`: only the processes froze (SIGSTOP, a stop-the-world pause); the OS still completes new TCP connections, which then get no answer. */
+      processesOnly?: boolean;
+    }
   | { atMs: number; broker: string; stall: { durationMs: number; ioFrozen?: boolean } }
   | { atMs: number; broker: string; overload: { durationMs: number; serviceMs: number; sdMs?: number } }
   | { atMs: number; broker: string; slowPut: { durationMs: number } }
@@ -325,6 +332,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
       switch (f.state) {
         case 'hung':
           host.state = 'hung';
+          host.acceptsWhileHung = f.processesOnly === true;
           return;
         case 'up': {
           const was = host.state;

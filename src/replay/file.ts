@@ -295,6 +295,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
       if (x.has('state')) {
         knownHost('host', x.str('host', true)!);
         x.oneOf('state', ['hung', 'up', 'down', 'reboot'] as const);
+        x.bool('processesOnly');
         const boot = x.obj('boot', false);
         if (boot) {
           boot.num('namesrvMs', false, { min: 0 });
