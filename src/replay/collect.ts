@@ -135,8 +135,12 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
       }
       continue;
     }
-    // Pipeline: resets seen by peers, and the connections a NameServer accepted (who talked to it).
-    if (KEPT.has(e.type) || (e.type === 'pipeline' && (e.fields.event === 'exception' || (kind === 'namesrv' && e.fields.event === 'active')))) {
+    // Pipeline: resets seen by peers, the connections a NameServer accepted (who talked to it), and
+    // the connections clients opened (a silent host that still accepts them only stopped its processes).
+    if (
+      KEPT.has(e.type) ||
+      (e.type === 'pipeline' && (e.fields.event === 'exception' || (kind === 'namesrv' && e.fields.event === 'active') || (e.fields.side === 'client' && e.fields.event === 'connect')))
+    ) {
       out.events.push(e);
       continue;
     }

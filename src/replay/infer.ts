@@ -732,10 +732,16 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   brokers.forEach((b, i) => {
     const p = `scenario.brokers[${i}].startAtMs`;
     const period = b.registerNameServerPeriodMs ?? 30000;
-    const reg = events.find((e) => e.type === 'broker-registered' && e.kind === 'broker' && e.host === b.host && e.ts !== null);
+    const regs = events.filter((e) => e.type === 'broker-registered' && e.kind === 'broker' && e.host === b.host && e.ts !== null);
+    // A NameServer expires a broker 120 s after its last registration of any kind (the periodic
+    // one, or one a topic creation triggered): the one before the broker went silent sets the
+    // expiry, so the model's periodic registrations are placed on it.
+    const silentFrom = Math.min(...c.silences.filter((x) => x.host === b.host).map((x) => x.from.ts!), Infinity);
+    const before = regs.filter((e) => e.ts! <= silentFrom);
+    const reg = before.length ? before[before.length - 1] : regs[regs.length - 1];
     if (reg) {
       b.startAtMs = 10000 + mod(rel(when(reg)) - 20000, period);
-      prov(p, `placed so that its registrations (every ${period / 1000} s) happen when the logged ones did`, [reg]);
+      prov(p, `placed so that its registrations (every ${period / 1000} s) include the last one logged ${before.length && silentFrom < Infinity ? 'before it went silent' : ''}`.trimEnd(), [reg]);
     } else def(p, '100 ms into the run (the phase of its registrations is not in the logs)');
   });
 
@@ -815,13 +821,24 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
       }
       return [];
     }
+    // A frozen OS leaves new connects unanswered (`connect ... timeout`); stopped processes on a live
+    // OS let them complete (peers reconnect, as 4.9.1+ clients do after closing a timed-out channel).
+    let processesOnly = false;
+    if (state === 'hung') {
+      const connectTimeouts = events.some((e) => inGap(e, 0) && e.type === 'connect-failed' && e.entry === 'connect-failed/create-channel-timeout' && ((e.fields.addrs as string[]) ?? []).some((a) => addrs.has(a)));
+      const reconnected = events.find((e) => inGap(e, 0) && e.ts! > startTs + 1000 && e.type === 'pipeline' && e.fields.side === 'client' && e.fields.event === 'connect' && addrs.has(String(e.fields.addr)));
+      if (reconnected && !connectTimeouts) {
+        processesOnly = true;
+        startEvidence.push(reconnected);
+      }
+    }
     const out: Pending[] = [];
     out.push({
-      fault: { atMs: rel(startTs), host: h, state },
+      fault: { atMs: rel(startTs), host: h, state, ...(processesOnly ? { processesOnly } : {}) },
       defaults: [],
       rule:
         state === 'hung'
-        ? `${lastLine}; peers timed out against its addresses (${timeouts.length} timeouts)`
+        ? `${lastLine}; peers timed out against its addresses (${timeouts.length} timeouts)${processesOnly ? '; new connections to it still completed, so only its processes froze' : ''}`
         : shutdown
           ? `the shutdown hook, then ${Math.round((endTs - fromTs) / 1000)} s of silence`
           : `${lastLine}; peers found its ports closed (refused connections, destroyed channels)`,
