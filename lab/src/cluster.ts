@@ -1,7 +1,7 @@
 // One running lab cluster: its scratch folder, hosts, JVMs and the commands that start each process
 // the way the release's scripts would (mqnamesrv, mqbroker -c, a service with the client inside).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serverLogbackConfigs } from './logback.js';
 import { clientClasspath, extractResource, serverClasspath, type Toolchain } from './maven.js';
@@ -20,6 +20,21 @@ import {
 import { namesrvAddr, type BrokerProcess, type Host, type NamesrvProcess, type ProducerProcess, type Scenario } from './scenario.js';
 
 const STORE_FS_SIZE = '256m';
+const CPU_CGROUP_ROOT = '/sys/fs/cgroup/cpu';
+
+/** Removes the CPU cgroups a run (or a killed one) left, moving their processes back first. */
+export function removeCpuLimits(): void {
+  if (!existsSync(CPU_CGROUP_ROOT)) return;
+  for (const d of readdirSync(CPU_CGROUP_ROOT).filter((x) => x.startsWith('rmqlab-'))) {
+    const dir = join(CPU_CGROUP_ROOT, d);
+    try {
+      for (const pid of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) writeFileSync(join(CPU_CGROUP_ROOT, 'cgroup.procs'), pid);
+      rmdirSync(dir);
+    } catch {
+      // in use or gone
+    }
+  }
+}
 
 export function isV4(version: string): boolean {
   return version.startsWith('4.');
@@ -247,6 +262,7 @@ export class Cluster {
         async: p.async,
         bodySize: p.bodySize ?? 256,
         appLogger: p.appLogger,
+        appLogStacks: p.appLogStacks,
         selectorQueue: p.selectorQueue,
         sendsFile: this.sendsFile(host.name),
         ...p.settings,
@@ -305,6 +321,32 @@ export class Cluster {
     const bytes = Math.max(0, Math.floor(df[0] * ratio - df[1]));
     execFileSync('fallocate', ['-l', String(bytes), filler]);
     return filler;
+  }
+
+  /**
+   * Limits the host's JVMs to `share` of one CPU (cgroup v1 cpu controller, CFS quota per 100 ms),
+   * as a container CPU limit would; `null` lifts the limit.
+   */
+  limitCpu(host: string, share: number | null): void {
+    const dir = join(CPU_CGROUP_ROOT, `rmqlab-${host}`);
+    if (share === null) {
+      if (!existsSync(dir)) return;
+      for (const pid of readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+        try {
+          writeFileSync(join(CPU_CGROUP_ROOT, 'cgroup.procs'), pid);
+        } catch {
+          // gone
+        }
+      }
+      rmdirSync(dir);
+      return;
+    }
+    if (!existsSync(CPU_CGROUP_ROOT)) throw new Error(`a CPU quota needs the cgroup v1 cpu controller (${CPU_CGROUP_ROOT})`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'cpu.cfs_period_us'), '100000');
+    writeFileSync(join(dir, 'cpu.cfs_quota_us'), String(Math.round(share * 100000)));
+    // Every thread of the JVMs (cgroup.procs moves the whole process).
+    for (const j of this.jvmsOf(host)) writeFileSync(join(dir, 'cgroup.procs'), String(j.pid));
   }
 
   async stopAll(): Promise<void> {

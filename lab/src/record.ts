@@ -4,7 +4,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync, truncateSync, openSync, readSync, closeSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { Cluster, isV4 } from './cluster.js';
+import { Cluster, isV4, removeCpuLimits } from './cluster.js';
 import { buildLabJson, type FaultRecord, type SendRecord } from './labjson.js';
 import { javaVersion, type Toolchain } from './maven.js';
 import { createBridge, createHost, removeAll, setLink, wipeHost } from './net.js';
@@ -182,6 +182,10 @@ class Recording {
       }
       case 'overload': {
         const load = f.load!;
+        if (f.cpuQuota !== undefined) {
+          this.cluster.limitCpu(f.host, f.cpuQuota);
+          rec.detail.cpuQuota = f.cpuQuota;
+        }
         for (const p of load.producers) this.producerJvm(p)?.child.stdin?.write(`load ${load.rate} ${load.threads}${load.async ? ' async' : ''}\n`);
         this.log(`fault: overload of ${f.host} (${load.producers.join(', ')} at ${load.rate}/s on ${load.threads} threads)`);
         await sleep(f.seconds! * 1000);
@@ -189,6 +193,7 @@ class Recording {
           const base = producers(this.s).find((x) => x.host.name === p)!.producer;
           this.producerJvm(p)?.child.stdin?.write(`load ${base.rate} ${base.threads ?? 4}${base.async ? ' async' : ''}\n`);
         }
+        if (f.cpuQuota !== undefined) this.cluster.limitCpu(f.host, null);
         rec.end = new Date();
         this.log(`fault: overload of ${f.host} over`);
         return;
@@ -274,6 +279,7 @@ export async function record(s: Scenario, tool: Toolchain, opts: RecordOptions, 
     if (stopping) return;
     stopping = true;
     await rec.cluster.stopAll();
+    removeCpuLimits();
     rec.cluster.unmountAll();
     removeAll();
     if (!opts.keepScratch) rmSync(scratch, { recursive: true, force: true });

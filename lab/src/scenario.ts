@@ -33,6 +33,8 @@ export interface ProducerProcess {
   bodySize?: number;
   /** The application's logger for its own failures (app.log). */
   appLogger?: string;
+  /** false: the application logs a failure on one line, without its stack trace (default true). */
+  appLogStacks?: boolean;
   /** DefaultMQProducer settings: sendMsgTimeout, retryTimesWhenSendFailed, sendLatencyFaultEnable, pollNameServerInterval, heartbeatBrokerInterval. */
   settings?: Record<string, string | number | boolean>;
   /** JVM system properties, e.g. com.rocketmq.remoting.client.closeSocketIfTimeout. */
@@ -69,6 +71,11 @@ export interface Fault {
   bootSeconds?: number;
   /** overload: the load the named producers put on the host's broker meanwhile. */
   load?: { producers: string[]; rate: number; threads: number; async?: boolean };
+  /**
+   * overload: the share of one CPU the host's JVMs may use meanwhile (a cgroup CPU quota, as a
+   * container CPU limit would), so that the load exceeds what the broker can serve.
+   */
+  cpuQuota?: number;
 }
 
 export interface Scenario {
@@ -153,6 +160,7 @@ function checkFault(where: string, f: Fault, hosts: Map<string, Host>): void {
       }
       if (!(load.rate > 0 && load.rate <= 5000)) fail(`${where}.load.rate`, 'must be 1 to 5000');
       if (!(Number.isInteger(load.threads) && load.threads >= 1 && load.threads <= 256)) fail(`${where}.load.threads`, 'must be 1 to 256');
+      if (f.cpuQuota !== undefined && !(f.cpuQuota >= 0.01 && f.cpuQuota <= 1)) fail(`${where}.cpuQuota`, 'must be 0.01 to 1 (a share of one CPU)');
       return;
     }
     case 'reboot':

@@ -15,6 +15,8 @@
  *   bodySize                                  bytes per message body
  *   sendsFile                                 where every send's outcome is appended (ground truth)
  *   appLogger                                 the application logger's name
+ *   appLogStacks                              false: log a failure on one line (`e.toString()`), as
+ *                                             batch jobs with many failures often do
  *
  * Standard input steers it while it runs: `load RATE THREADS [async]` changes the load (an overload;
  * `async` sends with a SendCallback, as batch jobs do, so many requests are in flight at once), `stop`
@@ -69,6 +71,7 @@ public final class LabProducer {
     private final ThreadPoolExecutor workers;
     private ScheduledFuture<?> ticker;
     private volatile boolean async;
+    private final boolean appLogStacks;
 
     private LabProducer(Properties conf) throws IOException {
         this.conf = conf;
@@ -78,6 +81,7 @@ public final class LabProducer {
         Arrays.fill(body, (byte) 'x');
         String selector = conf.getProperty("selectorQueue");
         this.selectorQueue = selector == null || selector.isEmpty() ? null : Integer.valueOf(selector);
+        this.appLogStacks = !"false".equals(conf.getProperty("appLogStacks"));
         this.sends = new PrintWriter(new OutputStreamWriter(
             new FileOutputStream(conf.getProperty("sendsFile"), true), StandardCharsets.UTF_8), true);
         this.workers = new ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
@@ -170,7 +174,7 @@ public final class LabProducer {
             record(start, System.currentTimeMillis(), "ok", mq.getBrokerName() + ":" + mq.getQueueId(), String.valueOf(r.getSendStatus()));
         } catch (Exception e) {
             long end = System.currentTimeMillis();
-            log.error("Failed to publish event, topic={}, key={}", topic, key, e);
+            failed("Failed to publish event", key, e);
             record(start, end, "fail", "", e.getClass().getName() + ": " + firstLine(e.getMessage()));
         }
     }
@@ -188,7 +192,7 @@ public final class LabProducer {
 
             @Override
             public void onException(Throwable e) {
-                log.error("Failed to publish event asynchronously, topic={}, key={}", topic, key, e);
+                failed("Failed to publish event asynchronously", key, e);
                 record(start, System.currentTimeMillis(), "fail", "", e.getClass().getName() + ": " + firstLine(e.getMessage()));
             }
         };
@@ -199,8 +203,16 @@ public final class LabProducer {
                 producer.send(msg, SELECT_BY_INDEX, selectorQueue, callback);
             }
         } catch (Exception e) {
-            log.error("Failed to publish event asynchronously, topic={}, key={}", topic, key, e);
+            failed("Failed to publish event asynchronously", key, e);
             record(start, System.currentTimeMillis(), "fail", "", e.getClass().getName() + ": " + firstLine(e.getMessage()));
+        }
+    }
+
+    private void failed(String what, String key, Throwable e) {
+        if (appLogStacks) {
+            log.error("{}, topic={}, key={}", what, topic, key, e);
+        } else {
+            log.error("{}, topic={}, key={}: {}", what, topic, key, String.valueOf(e).replace('\n', ' '));
         }
     }
 
