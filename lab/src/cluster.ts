@@ -221,29 +221,36 @@ export class Cluster {
     const v = s.versions.broker;
     const home = join(this.scratch, 'admin');
     mkdirSync(home, { recursive: true });
+    const masterAddr = (name: string) => {
+      const host = s.hosts.find((h) => h.processes.some((p) => p.kind === 'broker' && p.brokerName === name && p.brokerId === 0))!;
+      return `${host.addr}:10911`;
+    };
     for (const t of s.topics) {
-      const props = { ...this.serverFlags(v, 'rmq.tools.logback.xml'), 'user.home': home, 'user.timezone': 'Asia/Shanghai' };
-      const args = [
-        ...SERVER_JVM_FLAGS.filter((f) => !f.startsWith('-Xms')),
-        ...Object.entries(props).map(([k, val]) => `-D${k}=${val}`),
-        '-cp',
-        this.serverCp.get(v)!.join(':'),
-        'org.apache.rocketmq.tools.command.MQAdminStartup',
-        'updateTopic',
-        '-n',
-        namesrvAddr(s),
-        '-c',
-        s.brokerClusterName ?? 'DefaultCluster',
-        '-t',
-        t.name,
-        '-r',
-        String(t.queues),
-        '-w',
-        String(t.queues),
-      ];
-      const out = execFileSync(this.tool.java, args, { encoding: 'utf8', env: { ...process.env, TZ: 'Asia/Shanghai' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      if (!/create topic to .* success/.test(out)) throw new Error(`mqadmin updateTopic ${t.name} failed:\n${out.trim()}`);
-      this.log(`topic ${t.name}: ${t.queues} queues on every master`);
+      // `-c cluster`: every master; `-b addr`: one broker.
+      const targets = t.brokers ? t.brokers.map((b) => ['-b', masterAddr(b)]) : [['-c', s.brokerClusterName ?? 'DefaultCluster']];
+      for (const target of targets) {
+        const props = { ...this.serverFlags(v, 'rmq.tools.logback.xml'), 'user.home': home, 'user.timezone': 'Asia/Shanghai' };
+        const args = [
+          ...SERVER_JVM_FLAGS.filter((f) => !f.startsWith('-Xms')),
+          ...Object.entries(props).map(([k, val]) => `-D${k}=${val}`),
+          '-cp',
+          this.serverCp.get(v)!.join(':'),
+          'org.apache.rocketmq.tools.command.MQAdminStartup',
+          'updateTopic',
+          '-n',
+          namesrvAddr(s),
+          ...target,
+          '-t',
+          t.name,
+          '-r',
+          String(t.queues),
+          '-w',
+          String(t.queues),
+        ];
+        const out = execFileSync(this.tool.java, args, { encoding: 'utf8', env: { ...process.env, TZ: 'Asia/Shanghai' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        if (!/create topic to .* success/.test(out)) throw new Error(`mqadmin updateTopic ${t.name} failed:\n${out.trim()}`);
+      }
+      this.log(`topic ${t.name}: ${t.queues} queues on ${t.brokers ? t.brokers.join(', ') : 'every master'}`);
     }
   }
 

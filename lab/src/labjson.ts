@@ -85,7 +85,7 @@ export function buildLabJson(r: {
         }
         if (p.kind === 'producer') roles.push('producer');
       }
-      return { name: h.name, addr: h.addr, roles, ...(brokerName ? { brokerName } : {}) };
+      return { name: h.name, addr: h.addr, roles, ...(brokerName ? { brokerName } : {}), collected: h.collect !== false };
     }),
     servers: {
       namesrv: namesrvHosts(s).map((h) => ({ host: h.name, addr: `${h.addr}:9876`, settings: h.processes.find((p) => p.kind === 'namesrv')?.settings ?? {} })),

@@ -60,13 +60,13 @@ const TOOLS: FileAppender[] = [
 
 function appenderXml(a: FileAppender, dir: string): string {
   const inner = a.async ? `${a.name}_inner` : a.name;
-  const otherdays = dir ? `otherdays/${dir}` : 'otherdays';
+  const otherdays = `otherdays/${dir}`;
   const lines = [
     `  <appender name="${inner}" class="ch.qos.logback.core.rolling.RollingFileAppender">`,
     `    <file>\${user.home}/logs/rocketmqlogs/${dir}${a.file}.log</file>`,
     '    <append>true</append>',
     '    <rollingPolicy class="ch.qos.logback.core.rolling.FixedWindowRollingPolicy">',
-    `      <fileNamePattern>\${user.home}/logs/rocketmqlogs/${otherdays}/${a.file}.%i.log.gz</fileNamePattern>`,
+    `      <fileNamePattern>\${user.home}/logs/rocketmqlogs/${otherdays}${a.file}.%i.log.gz</fileNamePattern>`,
     '      <minIndex>1</minIndex>',
     `      <maxIndex>${a.maxIndex}</maxIndex>`,
     '    </rollingPolicy>',

@@ -218,6 +218,7 @@ class Recording {
   /** Copies every host's logs/ as a collector would while the cluster runs. */
   collect(dest: string): void {
     for (const h of this.s.hosts) {
+      if (h.collect === false) continue;
       const from = join(this.cluster.userHome(h.name), 'logs');
       const to = join(dest, h.name, 'logs');
       if (!existsSync(from)) continue;

@@ -54,6 +54,8 @@ export interface Host {
   /** IPv4 address on the lab's bridge (10.213.0.0/24). */
   addr: string;
   processes: LabProcess[];
+  /** false: its logs are not part of the recording (another team's application, whose logs an operator would not have). */
+  collect?: boolean;
 }
 
 export type FaultKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'overload' | 'disk-full';
@@ -83,7 +85,8 @@ export interface Scenario {
   description: string;
   versions: { namesrv: string; broker: string };
   brokerClusterName?: string;
-  topics: { name: string; queues: number }[];
+  /** Topics created before the applications start: on every master, or on the named brokers only. */
+  topics: { name: string; queues: number; brokers?: string[] }[];
   /** Seconds from the last application start to the first fault. */
   settleSeconds: number;
   /** Seconds from the end of the last fault to the end of the recording. */
@@ -189,6 +192,8 @@ export function validateScenario(s: Scenario): Scenario {
     if (!/^[A-Za-z0-9_%-]{1,64}$/.test(t.name ?? '')) fail(`topics[${i}].name`, 'missing or not a topic name');
     if (!(Number.isInteger(t.queues) && t.queues >= 1 && t.queues <= 64)) fail(`topics[${i}].queues`, 'must be 1 to 64');
   }
+  const brokerNames = new Set(s.hosts.flatMap((h) => h.processes.filter((p): p is BrokerProcess => p.kind === 'broker').map((p) => p.brokerName)));
+  for (const [i, t] of s.topics.entries()) for (const b of t.brokers ?? []) if (!brokerNames.has(b)) fail(`topics[${i}].brokers`, `no broker ${b}`);
   const names = new Set<string>();
   const addrs = new Set<string>();
   for (const [i, h] of s.hosts.entries()) {

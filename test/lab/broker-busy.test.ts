@@ -1,0 +1,71 @@
+// Ground truth: broker busy from a send-queue backlog (samples/lab/broker-busy). broker-b (4.9.4, one
+// send thread) is flooded for 45 s by a batch job's asynchronous sends to a topic of its own, while
+// its JVM is held to 3 % of a CPU (a cgroup quota, as a container CPU limit); during the flood it
+// also stalls for 0.8 s (SIGSTOP), and once more later under the normal load. The batch job's logs
+// are not collected (another team's application); app-feed-01 sends synchronously to both brokers.
+//
+// What RocketMQ must do: BrokerFastFailure (every 10 ms, when the JVM gets CPU) answers the requests
+// that waited in the send queue 200 ms or more with SYSTEM_BUSY `[TIMEOUT_CLEAN_QUEUE]`; under the
+// quota the broker runs a few ms of every 100 ms period, so the waits come in steps of about 100 ms
+// and reach a second. Client 4.9.4 does not retry SYSTEM_BUSY (not in retryResponseCodes before
+// 5.3.0): every busy reply to app-feed-01 is a lost send. broker-a is never busy. The stall under the
+// normal load finds an empty queue: requests are read only once the JVM runs again
+// (RequestTask.createTimestamp), so it rejects nothing.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeReport, client, expectNear, fault, findingsOf, recording, replayReport } from './recording.js';
+
+const r = recording('broker-busy');
+const overload = fault(r, 'overload', 'mq-broker-b');
+const stall = fault(r, 'hang', 'mq-broker-b', 0);
+const feed = client(r, 'app-feed-01');
+
+describe('lab broker busy: analyze', () => {
+  let report: any;
+  beforeAll(async () => ({ report } = await analyzeReport(r)));
+
+  it('names broker-b busy, with the rejections app-feed-01 lost and waits far over the limit', () => {
+    expect(feed.sends.failuresByException).toEqual({ MQBrokerException: feed.sends.failed });
+    const f = findingsOf(report, 'broker-busy');
+    expect(f.map((x: any) => x.subject.broker)).toEqual(['broker-b']);
+    expect(f[0].subject.brokerAddr).toBe('10.213.0.22:10911');
+    expect(f[0].metrics).toMatchObject({ rejections: feed.sends.failed, thresholdMs: 200 });
+    expect(f[0].metrics.maxWaitMs).toBeGreaterThan(800);
+    expect(f[0].metrics.minWaitMs).toBeGreaterThanOrEqual(200);
+    // The broker's own watermark shows the backlog behind the replies.
+    expect(f[0].metrics.maxWatermarkQueue).toBeGreaterThan(1000);
+    expectNear(f[0].start, overload.startMs, 0, 5000, 'first busy reply');
+    expectNear(f[0].end, overload.endMs!, 1000, 5000, 'last busy reply');
+  });
+
+  it('every busy reply was a lost send: 4.9.4 does not retry SYSTEM_BUSY', () => {
+    const f = findingsOf(report, 'send-no-retry', { host: 'app-feed-01' });
+    expect(f).toHaveLength(1);
+    expect(f[0].metrics).toMatchObject({ shape: 'not-retried-code', failedSends: feed.sends.failed, code: 2 });
+  });
+
+  it('nothing else went wrong', () => {
+    for (const rule of ['stale-route', 'namesrv-stuck', 'broker-down-detection', 'send-timeout-budget', 'pagecache-busy', 'disk-full']) {
+      expect(findingsOf(report, rule), rule).toEqual([]);
+    }
+  });
+});
+
+describe('lab broker busy: replay', () => {
+  let report: any;
+  beforeAll(async () => ({ report } = await replayReport(r)));
+
+  it('infers broker-b overloaded from the start of the flood, and the stall within it', () => {
+    const faults = report.scenario.faults;
+    const over = faults.find((f: any) => f.broker === 'broker-b' && f.overload);
+    expect(over).toBeDefined();
+    expectNear(report.scenario.startEpochMs + over.atMs, overload.startMs, 2000, 2000, 'inferred overload');
+    const stalls = faults.filter((f: any) => f.broker === 'broker-b' && f.stall).map((f: any) => report.scenario.startEpochMs + f.atMs);
+    expect(stalls.some((t: number) => Math.abs(t - stall.startMs) <= 1000), 'the stall of the flood').toBe(true);
+    expect(faults.filter((f: any) => f.broker === 'broker-a')).toEqual([]);
+  });
+
+  it('replays app-feed-01 losing sends from the start of the overload', () => {
+    const first = report.milestones.find((m: any) => m.name === 'first-failure' && m.subject === 'app-feed-01');
+    expect(first.status).toBe('ok');
+  });
+});
