@@ -3,8 +3,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toolchain, toolchainProblem } from './maven.js';
-import { networkProblem, removeAll } from './net.js';
-import { record } from './record.js';
+import { networkProblem } from './net.js';
+import { cleanLeftovers, record } from './record.js';
 import { loadScenario, ScenarioError } from './scenario.js';
 
 const labDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd === 'clean') {
-    const removed = removeAll();
+    const removed = cleanLeftovers();
     log(removed.length ? `removed ${removed.join(', ')}` : 'nothing to remove');
     return 0;
   }

@@ -2,10 +2,10 @@
 // the way the release's scripts would (mqnamesrv, mqbroker -c, a service with the client inside).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverLogbackConfigs } from './logback.js';
 import { clientClasspath, extractResource, serverClasspath, type Toolchain } from './maven.js';
-import { BRIDGE_ADDR } from './net.js';
 import {
   CLIENT_JVM_FLAGS,
   SERVER_JVM_FLAGS,
@@ -21,6 +21,23 @@ import { namesrvAddr, type BrokerProcess, type Host, type NamesrvProcess, type P
 
 const STORE_FS_SIZE = '256m';
 const CPU_CGROUP_ROOT = '/sys/fs/cgroup/cpu';
+
+/** Unmounts the broker store file systems a killed run left under its scratch folder. */
+export function removeStaleMounts(): string[] {
+  const prefix = join(tmpdir(), 'rmq-lab-');
+  const gone: string[] = [];
+  for (const line of readFileSync('/proc/mounts', 'utf8').split('\n')) {
+    const at = line.split(' ')[1];
+    if (!at || !at.startsWith(prefix)) continue;
+    try {
+      execFileSync('umount', ['-l', at], { stdio: 'ignore' });
+      gone.push(at);
+    } catch {
+      // already gone
+    }
+  }
+  return gone;
+}
 
 /** Removes the CPU cgroups a run (or a killed one) left, moving their processes back first. */
 export function removeCpuLimits(): void {
@@ -370,7 +387,4 @@ export class Cluster {
     }
   }
 
-  static bridgeAddr(): string {
-    return BRIDGE_ADDR;
-  }
 }

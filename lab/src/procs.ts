@@ -116,11 +116,6 @@ export async function waitFor(test: () => boolean, timeoutMs: number, j?: LabJvm
   return test();
 }
 
-export function fileHas(path: string, text: string | RegExp): boolean {
-  if (!existsSync(path)) return false;
-  const s = readFileSync(path, 'utf8');
-  return typeof text === 'string' ? s.includes(text) : text.test(s);
-}
 
 export function tail(path: string, lines = 15): string {
   if (!existsSync(path)) return '(no output)';

@@ -4,7 +4,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync, truncateSync, openSync, readSync, closeSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { Cluster, isV4, removeCpuLimits } from './cluster.js';
+import { Cluster, removeCpuLimits, removeStaleMounts } from './cluster.js';
 import { buildLabJson, type FaultRecord, type SendRecord } from './labjson.js';
 import { javaVersion, type Toolchain } from './maven.js';
 import { createBridge, createHost, removeAll, setLink, wipeHost } from './net.js';
@@ -33,10 +33,16 @@ export function takeLock(): void {
       alive = false;
     }
     if (alive && pid !== process.pid) throw new Error(`another recording runs (pid ${pid}); wait for it or stop it`);
-    // A dead run's namespaces and bridge are ours to remove.
-    removeAll();
+    // A dead run's namespaces, bridge, CPU limits and store mounts are ours to remove.
+    cleanLeftovers();
   }
   writeFileSync(LOCK_FILE, `${process.pid}\n`);
+}
+
+/** Removes what a killed run can leave behind: namespaces, the bridge, CPU cgroups, store mounts. */
+export function cleanLeftovers(): string[] {
+  removeCpuLimits();
+  return [...removeStaleMounts(), ...removeAll()];
 }
 
 export function releaseLock(): void {
@@ -328,4 +334,3 @@ export async function record(s: Scenario, tool: Toolchain, opts: RecordOptions, 
   }
 }
 
-export { isV4 };
