@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import yargs from 'yargs';
 import { UsageError } from '../ingest/sources.js';
+import { isClosedOutput } from '../report/buffered.js';
 import { ALL_RULES } from '../rules/index.js';
 import type { Rule } from '../rules/types.js';
 import { TimeArgError } from '../timeline/time-args.js';
@@ -49,7 +50,52 @@ const GLOB_VALUE_OPTIONS = new Set(['--kind', '--host', '--tz']);
 /** A usage mistake yargs found (unknown option, missing command). */
 class YargsUsage extends Error {}
 
+/**
+ * The exit code of a run whose stdout reader went away (`| head`): 128 + SIGPIPE, what a shell shows
+ * for any program a closed pipe ends (`yes | head -1`), so that `set -o pipefail` scripts see the
+ * same as with coreutils.
+ */
+export const CLOSED_OUTPUT_CODE = 141;
+
+/**
+ * A closed stdout must end the run quietly: its write errors are noted here (not thrown from an event
+ * handler), and the command stops at its next write (src/report/buffered.ts). Errors on stderr are
+ * dropped: there is nowhere left to say them. The listeners stay: an error can come after the run.
+ */
+function watchOutput(io: CliIo): { closed(): boolean; failed(): Error | null } {
+  let closed = false;
+  let failed: Error | null = null;
+  const onOut = (err: Error) => {
+    if (isClosedOutput(err)) closed = true;
+    else failed ??= err;
+  };
+  const onErr = () => {};
+  io.stdout.on('error', onOut);
+  io.stderr.on('error', onErr);
+  return { closed: () => closed, failed: () => failed };
+}
+
 export async function main(argv: string[], io: CliIo = processIo(), deps: MainDeps = {}): Promise<number> {
+  const watch = watchOutput(io);
+  let code: number;
+  try {
+    code = await runMain(argv, io, deps);
+  } catch (err) {
+    if (watch.closed() || isClosedOutput(err)) return CLOSED_OUTPUT_CODE;
+    if (!watch.failed()) throw err;
+    code = 2;
+  }
+  if (watch.closed()) return CLOSED_OUTPUT_CODE;
+  const failed = watch.failed();
+  if (failed) {
+    // A full disk under `> report.txt`: the output is incomplete, and that must not look like success.
+    io.stderr.write(`rmq-diag: cannot write the output: ${failed.message}\n`);
+    return 2;
+  }
+  return code;
+}
+
+async function runMain(argv: string[], io: CliIo, deps: MainDeps): Promise<number> {
   const result: CommandResult = { code: 0 };
   const rules = deps.rules ?? ALL_RULES;
   let usageFailure: string | null = null;
