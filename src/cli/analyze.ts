@@ -11,9 +11,9 @@ import { parseSettings, SettingError } from '../rules/engine.js';
 import { SEVERITIES, type Rule, type SettingValue, type Severity } from '../rules/types.js';
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, withInputOptions, withRuleOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, sayInputs, withInputOptions, withRuleOptions, zoneArg, type InputArgs } from './common.js';
 import { progressOn } from './progress.js';
-import { exitWith, inputExitCode, type CliIo, type CommandResult } from './result.js';
+import { exitWith, type CliIo, type CommandResult } from './result.js';
 import { openTui } from './tui.js';
 
 export const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -128,8 +128,9 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
       const progress = progressOn(io.stderr, args.progress);
       const timeline = await buildTimeline({ ...opts, onProgress: (d, t) => progress.update(d, t) });
       try {
-        const analysis = analyze(timeline, { rules: enabled, settings: changed, show });
         progress.clear();
+        if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
+        const analysis = analyze(timeline, { rules: enabled, settings: changed, show });
         const report: AnalyzeReport = {
           timeline,
           analysis,
@@ -155,7 +156,6 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         buf.push(text);
         await buf.flush();
         exitWith(result, atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0);
-        exitWith(result, inputExitCode(timeline));
       } finally {
         timeline.close();
       }

@@ -5,8 +5,9 @@ import type { Argv } from 'yargs';
 import { UsageError, parseOverride } from '../ingest/sources.js';
 import { ZoneError, parseZone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType } from '../parse/types.js';
-import type { BuildOptions } from '../timeline/build.js';
-import { STDIN_ARG } from './result.js';
+import { noRocketmqEvent, nothingToDiagnose, noteLine } from '../report/notes.js';
+import type { BuildOptions, Timeline } from '../timeline/build.js';
+import { STDIN_ARG, type CliIo } from './result.js';
 
 export interface InputArgs {
   paths: string[];
@@ -145,4 +146,21 @@ export function withRuleOptions<T>(y: Argv<T>) {
       default: [] as string[],
       requiresArg: true,
     });
+}
+
+/**
+ * The input notes, on stderr; then, when the inputs hold nothing to diagnose, one line saying so.
+ * Returns 2 in that case (the command prints no report), else 0.
+ */
+export function sayInputs(t: Pick<Timeline, 'sources' | 'accounting' | 'issues'>, io: CliIo, inputs: readonly string[]): number {
+  for (const i of t.issues) io.stderr.write(`${noteLine(i)}\n`);
+  const named = inputs.map((p) => (p === STDIN_ARG ? '-' : p));
+  const nothing = nothingToDiagnose(t, named);
+  if (nothing === null) {
+    const none = noRocketmqEvent(t, named);
+    if (none) io.stderr.write(`${none}\n`);
+    return 0;
+  }
+  io.stderr.write(`rmq-diag: ${nothing}\n`);
+  return 2;
 }

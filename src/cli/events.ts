@@ -5,9 +5,9 @@ import { writeEvents } from '../report/events.js';
 import { buildTimeline } from '../timeline/build.js';
 import { parseTimeArg } from '../timeline/time-args.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, typesArg, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, sayInputs, typesArg, withInputOptions, zoneArg, type InputArgs } from './common.js';
 import { progressOn } from './progress.js';
-import { exitWith, inputExitCode, type CliIo, type CommandResult } from './result.js';
+import { exitWith, type CliIo, type CommandResult } from './result.js';
 
 interface EventsArgs extends InputArgs {
   type: string[];
@@ -51,6 +51,7 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
       });
       try {
         progress.clear();
+        if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
         const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
         const anchor = timeline.first;
         const since = args.since !== undefined ? parseTimeArg(args.since, zone, anchor) : null;
@@ -64,7 +65,6 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
           width: out.isTTY ? out.columns || 80 : Infinity,
           palette: paletteFor(out, io.env),
         });
-        exitWith(result, inputExitCode(timeline));
       } finally {
         timeline.close();
       }

@@ -18,7 +18,7 @@ import type { ReplayInput } from '../replay/types.js';
 import { parseAssignments, WHAT_IF_KEYS, WhatIfError, type Variant } from '../replay/whatif.js';
 import { parseTimeArg, TimeArgError } from '../timeline/time-args.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, sayInputs, withInputOptions, zoneArg, type InputArgs } from './common.js';
 import { progressOn } from './progress.js';
 import { exitWith, STDIN_ARG, type CliIo, type CommandResult } from './result.js';
 
@@ -143,12 +143,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
             args.paths.map((p) => (p === STDIN_ARG ? '-' : p)).join(' '),
           );
           progress.clear();
-          for (const i of timeline.issues) io.stderr.write(`note: ${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}\n`);
-          const read = timeline.accounting.reduce((n, x) => n + x.lines, 0);
-          if (timeline.sources.length === 0 || (read === 0 && timeline.issues.length > 0)) {
-            io.stderr.write('rmq-diag: nothing could be read\n');
-            return exitWith(result, 2);
-          }
+          if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
           const problem = checkInferred(inferred);
           if (problem) throw new UsageError(problem);
           input = inferred;

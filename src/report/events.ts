@@ -136,7 +136,6 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
     if (n === 0) out.write(p.dim('(no events match)') + '\n');
     out.write('\n' + accountingTable(timeline.accounting, o.width) + '\n');
     out.write(eventsByTypeText(timeline.accounting, o.width));
-    out.write(issuesText(timeline, p, o.width));
   }
   await buf.flush();
   return n;
@@ -242,11 +241,6 @@ export function accountingTable(acc: SourceAccounting[], width: number): string 
     table.push(cells.map(String));
   }
   return table.toString();
-}
-
-function issuesText(t: Timeline, p: Palette, width: number): string {
-  if (!t.issues.length) return '';
-  return t.issues.map((i) => p.yellow(wrapText(`note: ${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}`, width))).join('\n') + '\n';
 }
 
 export function summaryJson(t: Timeline, zone: Zone, events: number): Record<string, unknown> {

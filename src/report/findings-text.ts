@@ -206,7 +206,7 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
   // The accounting table has a narrow form (76 columns and up) below 110 columns, and a wide one
   // that needs 134: between the two, the narrow one fits.
   if (o.verbose && t.accounting.length) out.push('', accountingTable(t.accounting, o.width >= 134 ? o.width : Math.min(o.width, 109)));
-  for (const i of t.issues) out.push(p.yellow(wrapIndented(`note: ${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}`, W)));
+  if (t.issues.length) out.push(field('notes', `${t.issues.length} about the inputs, on stderr`));
   out.push('');
 
   // Findings.
@@ -227,7 +227,9 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
     if (r.analysis.omittedMilestones > 0) out.push(p.dim(`  (${r.analysis.omittedMilestones} more milestones not shown)`));
     out.push('');
   }
-  return out.join('\n');
+  // Every line ends with a newline, the last one too (a report with no milestone ends on its findings).
+  const text = out.join('\n');
+  return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 function sevColour(s: Severity, p: Palette): (x: string) => string {

@@ -86,13 +86,16 @@ describe('bad input', () => {
   it('names a missing file, goes on with the rest, exit 0', async () => {
     const r = await run(['events', join(REAL, 'nope.log'), join(REAL, '13-app-message-prefix-timeout-clean-queue.log')]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/no such file or directory: .*nope\.log/);
+    expect(r.stderr).toMatch(/^note: .*nope\.log: no such file or directory: .*nope\.log$/m);
+    expect(r.stdout).not.toMatch(/nope\.log/);
     expect(r.stdout).toMatch(/busy-reply/);
   });
 
-  it('exit 2 when nothing could be read', async () => {
+  it('exit 2 when nothing could be read, said on stderr, nothing on stdout', async () => {
     const r = await run(['events', join(REAL, 'nope.log')]);
     expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^rmq-diag: nothing could be read from .*nope\.log$/m);
   });
 
   it('exit 2 with a one-line message for usage errors, no stack', async () => {
@@ -168,6 +171,7 @@ describe('usage mistakes stop before any input is read', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rmq-empty-'));
     const r = await run(['events', dir]);
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/no log files in folder: /);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`note: ${dir}: no log files in folder: ${dir}\nrmq-diag: nothing could be read from ${dir}\n`);
   });
 });
