@@ -2,14 +2,14 @@
 // model, compares the simulated milestones with the observed ones, and answers what-if questions.
 // Exit codes: 0 reproduced (or a scenario file without observations), 1 not reproduced, 2 usage or input error.
 
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { UsageError } from '../ingest/sources.js';
 import { AssertionError } from '../model/index.js';
 import { parseZone } from '../parse/time.js';
 import { BufferedOut } from '../report/buffered.js';
 import { paletteFor } from '../report/escape.js';
-import { emitLogs } from '../replay/emit.js';
+import { checkEmitDir, EmitError, emitLogs } from '../replay/emit.js';
 import { prettyJson, ScenarioError, scenarioFileJson } from '../replay/file.js';
 import { checkInferred, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
 import { renderReplayJson, renderReplayText } from '../replay/report.js';
@@ -31,6 +31,7 @@ interface ReplayArgs extends InputArgs {
   json: boolean;
   'save-scenario'?: string;
   'emit-logs'?: string;
+  force: boolean;
   verbose: boolean;
 }
 
@@ -53,6 +54,33 @@ export function untilArg(value: string, startEpochMs: number, zoneName: string):
   if (!Number.isFinite(at)) throw new UsageError(`--until ${value}: expected a time (14:55, 2020-12-22T14:55:00+08:00) or a run length (25m)`);
   if (at <= startEpochMs) throw new UsageError(`--until ${value}: before the start of the run`);
   return at - startEpochMs;
+}
+
+function emitGuard(fn: () => void, dir: string): void {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof EmitError) throw new UsageError(`--emit-logs ${dir}: ${e.message}`);
+    throw new UsageError(`--emit-logs ${dir}: ${(e as Error).message}`);
+  }
+}
+
+/** True when `path` is one of the files the run read (the same file, whatever the name). */
+function isInput(path: string, inputs: readonly string[]): boolean {
+  let target;
+  try {
+    target = statSync(path);
+  } catch {
+    return false;
+  }
+  return inputs.some((p) => {
+    try {
+      const s = statSync(p);
+      return s.dev === target.dev && s.ino === target.ino;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function variantsFrom(set: string[], whatIf: string[]): Variant[] {
@@ -112,7 +140,8 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         })
         .option('json', { describe: 'one JSON document (docs/replay.md)', type: 'boolean', default: false })
         .option('save-scenario', { describe: 'write the scenario (with provenance and observations) to FILE, to edit and replay', type: 'string', requiresArg: true })
-        .option('emit-logs', { describe: 'write the simulated logs as DIR/<host>/<file> (rmq-diag analyze DIR reads them)', type: 'string', requiresArg: true })
+        .option('emit-logs', { describe: 'write the simulated logs as DIR/<host>/<file> (rmq-diag analyze DIR reads them); DIR must be new or empty', type: 'string', requiresArg: true })
+        .option('force', { describe: '--emit-logs may write into a folder that is not empty, replacing files of the same names (never an input)', type: 'boolean', default: false })
         .option('verbose', { alias: 'v', describe: 'list every default and where every inferred value came from', type: 'boolean', default: false })
         .example('$0 replay incident/', 'infer a scenario, replay it, compare the milestones')
         .example('$0 replay incident/ --set clientCloseSocketIfTimeout=true', 'what if the clients closed a timed-out channel')
@@ -129,9 +158,12 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       const paths = args.paths.filter((p) => p !== STDIN_ARG);
 
       let input: ReplayInput;
+      // What the run read: never written over (--save-scenario, --emit-logs).
+      let inputs: string[] = [];
       try {
         const file = paths.length === args.paths.length ? scenarioArg(paths) : null;
         if (file) {
+          inputs = [file.path];
           input = loadScenarioFile(file.path, file.json);
           if (tzOut) input.zone = tzOut.name;
         } else {
@@ -143,6 +175,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
             args.paths.map((p) => (p === STDIN_ARG ? '-' : p)).join(' '),
           );
           progress.clear();
+          inputs = timeline.sources.map((s) => s.path);
           if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
           const problem = checkInferred(inferred);
           if (problem) throw new UsageError(problem);
@@ -152,6 +185,8 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         if (e instanceof ScenarioError) throw new UsageError(e.message);
         throw e;
       }
+      const emitDir = args['emit-logs'];
+      if (emitDir !== undefined) emitGuard(() => checkEmitDir(emitDir, args.force, inputs), emitDir);
       const untilMs = args.until !== undefined ? untilArg(args.until, input.scenario.startEpochMs, input.zone) : undefined;
       if (untilMs !== undefined) input.untilMs = untilMs;
 
@@ -166,6 +201,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       let saved: string | null = null;
       if (args['save-scenario'] !== undefined) {
         saved = args['save-scenario'];
+        if (isInput(saved, inputs)) throw new UsageError(`--save-scenario ${saved}: an input of this run is never written over`);
         try {
           writeFileSync(saved, prettyJson(scenarioFileJson(input)) + '\n');
         } catch (e) {
@@ -173,13 +209,8 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         }
       }
       let emitted: { dir: string; files: number } | null = null;
-      if (args['emit-logs'] !== undefined) {
-        const dir = args['emit-logs'];
-        try {
-          emitted = { dir, files: emitLogs(report.run, dir) };
-        } catch (e) {
-          throw new UsageError(`--emit-logs ${dir}: ${(e as Error).message}`);
-        }
+      if (emitDir !== undefined) {
+        emitGuard(() => (emitted = { dir: emitDir, files: emitLogs(report.run, emitDir, { force: args.force, inputs }) }), emitDir);
       }
       const out = io.stdout;
       const text = args.json
