@@ -100,7 +100,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         .option('tui', { describe: 'open the findings and the timeline in the terminal UI instead (same as rmq-diag tui)', type: 'boolean', default: false })
         .example('$0 analyze incident/', 'findings for every host under incident/')
         .example('$0 analyze incident/ --severity error', 'exit code 1 only for error or critical findings')
-        .example('$0 analyze incident/ --no-rule broker-busy --set waitTimeMillsInSendQueue=500', 'skip a rule, change a setting')
+        .example('$0 analyze incident/ --no-rule colocated-namesrv --set waitTimeMillsInSendQueue=500', 'skip a rule, change a setting')
         .example('$0 analyze incident/ --format markdown > postmortem.md', 'a postmortem draft')
         .example('$0 analyze incident/ --json | jq .findings', 'JSON for scripts')
         .example('$0 analyze incident/ --tui', 'the same findings in the terminal UI') as unknown as Argv<AnalyzeArgs>,

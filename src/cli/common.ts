@@ -31,6 +31,7 @@ export function withInputOptions<T>(y: Argv<T>) {
       describe: `set the kind of matching files: GLOB=KIND (${SOURCE_KINDS.join(', ')})`,
       type: 'string',
       array: true,
+      nargs: 1,
       default: [] as string[],
       requiresArg: true,
     })
@@ -38,6 +39,7 @@ export function withInputOptions<T>(y: Argv<T>) {
       describe: 'set the host of matching files: GLOB=NAME (default: the first folder below the input folder)',
       type: 'string',
       array: true,
+      nargs: 1,
       default: [] as string[],
       requiresArg: true,
     })
@@ -45,6 +47,7 @@ export function withInputOptions<T>(y: Argv<T>) {
       describe: 'zone of sources whose layout does not fix one (ZONE), or force the zone of matching files (GLOB=ZONE); default +08:00',
       type: 'string',
       array: true,
+      nargs: 1,
       default: [] as string[],
       requiresArg: true,
     })

@@ -27,6 +27,7 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
           describe: 'only these event types (comma-separated or repeated)',
           type: 'string',
           array: true,
+          nargs: 1,
           default: [] as string[],
           requiresArg: true,
         })

@@ -107,6 +107,15 @@ async function runMain(argv: string[], io: CliIo, deps: MainDeps): Promise<numbe
     .command(rulesCommand(result, io, rules))
     .command(replayCommand(result, io))
     .command(tuiCommand(result, io, rules))
+    // `--` ends the options: what follows is paths, even when it starts with `-`.
+    .parserConfiguration({ 'populate--': true })
+    .middleware((a) => {
+      const rest = a['--'];
+      if (Array.isArray(rest)) {
+        a.paths = [...((a.paths as string[] | undefined) ?? []), ...rest.map(String)];
+        delete a['--'];
+      }
+    })
     .demandCommand(1, 'name a command: events, analyze, rules, replay, tui')
     .strict()
     .recommendCommands()
