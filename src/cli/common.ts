@@ -7,6 +7,8 @@ import { ZoneError, parseZone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType } from '../parse/types.js';
 import { noRocketmqEvent, nothingToDiagnose, noteLine } from '../report/notes.js';
 import type { BuildOptions, Timeline } from '../timeline/build.js';
+import { parseTimeSpec, resolveTime, TimeArgError, type TimeSpec, type TimeWindow } from '../timeline/time-args.js';
+import type { Zone } from '../parse/time.js';
 import { STDIN_ARG, type CliIo } from './result.js';
 
 export interface InputArgs {
@@ -166,4 +168,40 @@ export function sayInputs(t: Pick<Timeline, 'sources' | 'accounting' | 'issues'>
   }
   io.stderr.write(`rmq-diag: ${nothing}\n`);
   return 2;
+}
+
+/** A `--since`/`--until` value, read (and checked) when the command line is, before any input. */
+export interface TimeOption {
+  flag: string;
+  value: string;
+  spec: TimeSpec;
+}
+
+export function timeOption(flag: string, value: string | undefined): TimeOption | null {
+  if (value === undefined) return null;
+  try {
+    return { flag, value, spec: parseTimeSpec(value) };
+  } catch (e) {
+    if (e instanceof TimeArgError) throw new UsageError(`${flag} ${value}: ${e.message}`);
+    throw e;
+  }
+}
+
+export function resolveTimeOption(t: TimeOption, zone: Zone, w: TimeWindow): number {
+  try {
+    return resolveTime(t.spec, t.value, zone, w);
+  } catch (e) {
+    if (e instanceof TimeArgError) throw new UsageError(`${t.flag} ${t.value}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** `--since` and `--until` against the window; a reversed pair is a usage error. */
+export function timeRange(since: TimeOption | null, until: TimeOption | null, zone: Zone, w: TimeWindow): { since: number | null; until: number | null } {
+  const from = since ? resolveTimeOption(since, zone, w) : null;
+  const to = until ? resolveTimeOption(until, zone, w) : null;
+  if (from !== null && to !== null && from > to) {
+    throw new UsageError(`--since ${since!.value} is after --until ${until!.value}: nothing can be between them`);
+  }
+  return { since: from, until: to };
 }

@@ -3,9 +3,8 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { paletteFor } from '../report/escape.js';
 import { writeEvents } from '../report/events.js';
 import { buildTimeline } from '../timeline/build.js';
-import { parseTimeArg } from '../timeline/time-args.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, sayInputs, typesArg, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, sayInputs, timeOption, timeRange, typesArg, withInputOptions, zoneArg, type InputArgs } from './common.js';
 import { progressOn } from './progress.js';
 import { exitWith, type CliIo, type CommandResult } from './result.js';
 
@@ -31,8 +30,8 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
           default: [] as string[],
           requiresArg: true,
         })
-        .option('since', { describe: 'only events at or after this time', type: 'string', requiresArg: true })
-        .option('until', { describe: 'only events at or before this time', type: 'string', requiresArg: true })
+        .option('since', { describe: 'only events at or after this time: 14:40, 2020-12-22T14:40:00+08:00, +5m (from the start), -10m (before the end)', type: 'string', requiresArg: true })
+        .option('until', { describe: 'only events at or before this time (same forms as --since)', type: 'string', requiresArg: true })
         .option('json', { describe: 'NDJSON: one event per line, then one summary line (docs/json.md)', type: 'boolean', default: false })
         .option('all', { describe: "also print records that match no RocketMQ message (type 'other')", type: 'boolean', default: false })
         .example('$0 events incident/', 'every event from every host under incident/')
@@ -43,6 +42,8 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
       const opts = buildOptionsFrom(args);
       const types = typesArg(args.type);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
+      const sinceArg = timeOption('--since', args.since);
+      const untilArg = timeOption('--until', args.until);
       const progress = progressOn(io.stderr, args.progress);
       const timeline = await buildTimeline({
         ...opts,
@@ -54,9 +55,7 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
         progress.clear();
         if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
         const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
-        const anchor = timeline.first;
-        const since = args.since !== undefined ? parseTimeArg(args.since, zone, anchor) : null;
-        const until = args.until !== undefined ? parseTimeArg(args.until, zone, anchor) : null;
+        const { since, until } = timeRange(sinceArg, untilArg, zone, timeline);
         const out = io.stdout;
         await writeEvents(timeline, out, {
           json: args.json,

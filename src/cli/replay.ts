@@ -6,7 +6,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { UsageError } from '../ingest/sources.js';
 import { AssertionError } from '../model/index.js';
-import { parseZone } from '../parse/time.js';
+import { formatShort, parseZone } from '../parse/time.js';
 import { BufferedOut } from '../report/buffered.js';
 import { paletteFor } from '../report/escape.js';
 import { checkEmitDir, EmitError, emitLogs } from '../replay/emit.js';
@@ -16,9 +16,8 @@ import { renderReplayJson, renderReplayText } from '../replay/report.js';
 import { replay } from '../replay/run.js';
 import type { ReplayInput } from '../replay/types.js';
 import { parseAssignments, WHAT_IF_KEYS, WhatIfError, type Variant } from '../replay/whatif.js';
-import { parseTimeArg, TimeArgError } from '../timeline/time-args.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, sayInputs, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, resolveTimeOption, sayInputs, timeOption, withInputOptions, zoneArg, type InputArgs, type TimeOption } from './common.js';
 import { progressOn } from './progress.js';
 import { exitWith, STDIN_ARG, type CliIo, type CommandResult } from './result.js';
 
@@ -35,24 +34,13 @@ interface ReplayArgs extends InputArgs {
   verbose: boolean;
 }
 
-/** `--until`: a time (ISO, date-time or time of day in the output zone) or a run length (`90s`, `25m`, `1h`, `1500000ms`). */
-export function untilArg(value: string, startEpochMs: number, zoneName: string): number {
-  const d = /^(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)$/i.exec(value.trim());
-  if (d) {
-    const unit = d[2].toLowerCase();
-    const ms = Number(d[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3600000 : 60000);
-    if (ms <= 0) throw new UsageError(`--until ${value}: the run must last longer than 0`);
-    return Math.round(ms);
-  }
-  let at: number;
-  try {
-    at = parseTimeArg(value, parseZone(zoneName), startEpochMs);
-  } catch (e) {
-    if (e instanceof TimeArgError) throw new UsageError(`--until ${value}: ${e.message}`);
-    throw e;
-  }
-  if (!Number.isFinite(at)) throw new UsageError(`--until ${value}: expected a time (14:55, 2020-12-22T14:55:00+08:00) or a run length (25m)`);
-  if (at <= startEpochMs) throw new UsageError(`--until ${value}: before the start of the run`);
+/**
+ * `--until`: a time (docs: the forms of --since/--until) read against the run: `25m` or `+25m` is a run
+ * length from the run's start, `-5m` is before the end of the logs. Returns the run length in ms.
+ */
+export function untilArg(t: TimeOption, startEpochMs: number, zoneName: string, logsEnd: number | null): number {
+  const at = resolveTimeOption(t, parseZone(zoneName), { first: startEpochMs, last: logsEnd });
+  if (at <= startEpochMs) throw new UsageError(`--until ${t.value}: at or before the start of the run (${formatShort(startEpochMs, parseZone(zoneName))})`);
   return at - startEpochMs;
 }
 
@@ -112,7 +100,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         })
         .option('seed', { describe: 'seed of the run (the model’s only randomness)', type: 'number', default: 1, requiresArg: true })
         .option('until', {
-          describe: 'end of the run: a time (14:55, ISO) or a length from the run’s start (25m, 1500s); default: end of the logs plus 1 min',
+          describe: 'end of the run: a time (14:55, ISO), a length from the run’s start (25m, +1500s) or before the end of the logs (-2m); default: end of the logs plus 1 min',
           type: 'string',
           requiresArg: true,
         })
@@ -154,6 +142,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       if (!Number.isInteger(args.seed) || args.seed < 0 || args.seed > 0xffffffff) throw new UsageError('--seed must be a whole number from 0 to 4294967295');
       if (!Number.isInteger(args.runs) || args.runs < 0 || args.runs > 1000) throw new UsageError('--runs must be a whole number from 0 to 1000');
       const variants = variantsFrom(args.set, args['what-if']);
+      const until = timeOption('--until', args.until);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const paths = args.paths.filter((p) => p !== STDIN_ARG);
 
@@ -187,7 +176,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       }
       const emitDir = args['emit-logs'];
       if (emitDir !== undefined) emitGuard(() => checkEmitDir(emitDir, args.force, inputs), emitDir);
-      const untilMs = args.until !== undefined ? untilArg(args.until, input.scenario.startEpochMs, input.zone) : undefined;
+      const untilMs = until ? untilArg(until, input.scenario.startEpochMs, input.zone, input.observed?.window.last ?? null) : undefined;
       if (untilMs !== undefined) input.untilMs = untilMs;
 
       let report;
@@ -219,7 +208,8 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       const buf = new BufferedOut(out);
       buf.push(text);
       await buf.flush();
-      exitWith(result, report.verdict === 'not-reproduced' ? 1 : 0);
+      // Nothing compared is no reproduction either.
+      exitWith(result, report.verdict === 'not-reproduced' || report.verdict === 'nothing-compared' ? 1 : 0);
     },
   };
 }

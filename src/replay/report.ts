@@ -90,6 +90,16 @@ function statText(s: Stat, ms: boolean): string {
   return ms ? `${formatMs(s.p50)} / ${formatMs(s.p95)}` : `${s.p50} / ${s.p95}`;
 }
 
+/** Why a run with observations compared nothing: its window holds no fault, or no observed milestone. */
+export function nothingComparedText(r: ReplayReport, t: (ms: number) => string): string {
+  const sc = r.input.scenario;
+  const run = `the run (${t(sc.startEpochMs)} .. ${t(sc.startEpochMs + r.untilMs)})`;
+  if (r.firstFaultAt !== null && r.firstFaultAt > sc.startEpochMs + r.untilMs) {
+    return `${run} holds no fault: the first starts at ${t(r.firstFaultAt)} (--until after it, or leave --until out)`;
+  }
+  return `no milestone of the logs falls in ${run}; nothing is reproduced`;
+}
+
 export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string {
   const p = o.palette;
   const zone = parseZone(r.input.zone);
@@ -100,7 +110,13 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
   const t = (ms: number) => (oneDay ? formatShort(ms, zone).slice(11) : formatShort(ms, zone));
   const out: string[] = [];
   const verdictWord =
-    r.verdict === 'reproduced' ? p.green('reproduced') : r.verdict === 'not-reproduced' ? p.red('not reproduced') : 'ran (nothing observed to compare with)';
+    r.verdict === 'reproduced'
+      ? p.green('reproduced')
+      : r.verdict === 'not-reproduced'
+        ? p.red('not reproduced')
+        : r.verdict === 'nothing-compared'
+          ? p.yellow('nothing compared')
+          : 'ran (nothing observed to compare with)';
   out.push(`${p.bold('rmq-diag replay')}: ${verdictWord} (seed ${r.seed})`);
   out.push('');
   out.push(`source    ${escapeText(r.input.source)}`);
@@ -191,6 +207,8 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
   } else if (r.verdict === 'not-reproduced') {
     out.push(`${p.bold('verdict')}  ${p.red('not reproduced')}:`);
     for (const d of r.divergences) out.push(`  - ${escapeText(d)}`);
+  } else if (r.verdict === 'nothing-compared') {
+    out.push(`${p.bold('verdict')}  ${p.yellow('nothing compared')}: ${nothingComparedText(r, t)}`);
   } else out.push(`${p.bold('verdict')}  nothing observed to compare with (a scenario file without observations)`);
 
   // Outages.

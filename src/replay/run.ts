@@ -79,7 +79,13 @@ export interface ReplayReport {
   untilMs: number;
   milestones: MilestoneRow[];
   busy: BusyRow[];
-  verdict: 'reproduced' | 'not-reproduced' | 'not-compared';
+  /**
+   * `nothing-compared`: there were observations, but no milestone of them fell in the run (a run that
+   * ends before the fault, say): nothing is reproduced then. `not-compared`: no observations at all.
+   */
+  verdict: 'reproduced' | 'not-reproduced' | 'nothing-compared' | 'not-compared';
+  /** Start of the scenario's first fault (epoch ms), or null without faults. */
+  firstFaultAt: number | null;
   /** What diverged, one line each. */
   divergences: string[];
   outages: Array<{ client: string; observedMs: number | null; simulatedMs: number; observedFailedSends: number | null; simulatedFailedSends: number }>;
@@ -192,7 +198,16 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
       `${b.broker} ${b.kind} busy replies: ${b.simulated.replies} simulated (longest wait ${b.simulated.waitMaxMs ?? '-'} ms) vs ${o.replies} observed (longest wait ${o.waitMaxMs ?? '-'} ms)`,
     );
   }
-  const verdict: ReplayReport['verdict'] = !observed ? 'not-compared' : divergences.length ? 'not-reproduced' : 'reproduced';
+  const compared = rows.filter((r) => r.status === 'ok' || r.status === 'diverged').length + busy.filter((b) => b.observed).length;
+  const verdict: ReplayReport['verdict'] = !observed
+    ? 'not-compared'
+    : divergences.length
+      ? 'not-reproduced'
+      : compared === 0
+        ? 'nothing-compared'
+        : 'reproduced';
+  const faultTimes = (sc.faults ?? []).map((f) => sc.startEpochMs + f.atMs);
+  const firstFaultAt = faultTimes.length ? Math.min(...faultTimes) : null;
 
   const outages = sc.clients.map((c) => {
     const o = observed?.clients[c.host] ?? null;
@@ -247,5 +262,5 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
     };
   }
 
-  return { input, seed: opts.seed, untilMs, milestones: rows, busy, verdict, divergences, outages, baseline, whatIf, runs, run };
+  return { input, seed: opts.seed, untilMs, milestones: rows, busy, verdict, firstFaultAt, divergences, outages, baseline, whatIf, runs, run };
 }

@@ -35,7 +35,7 @@ export interface ReplayOutage {
 
 /** What the replay tab shows: plain data (structured-cloneable). */
 export interface ReplayView {
-  verdict: 'reproduced' | 'not-reproduced' | 'not-compared';
+  verdict: ReplayReport['verdict'];
   divergences: string[];
   seed: number;
   milestones: ReplayMilestone[];
@@ -235,6 +235,7 @@ export function laneLines(lanes: ReplayLanes, labelWidth: number, cursorCol: num
 const VERDICT_WORD: Record<ReplayView['verdict'], string> = {
   reproduced: 'reproduced',
   'not-reproduced': 'not reproduced',
+  'nothing-compared': 'nothing compared (no fault in the run)',
   'not-compared': 'ran (nothing observed to compare with)',
 };
 
