@@ -7,6 +7,7 @@ import { ZoneError, parseZone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType } from '../parse/types.js';
 import { noRocketmqEvent, nothingToDiagnose, noteLine } from '../report/notes.js';
 import type { BuildOptions, Timeline } from '../timeline/build.js';
+import { listMatcher, unknownType } from '../timeline/event-filter.js';
 import { parseTimeSpec, resolveTime, TimeArgError, type TimeSpec, type TimeWindow } from '../timeline/time-args.js';
 import type { Zone } from '../parse/time.js';
 import { STDIN_ARG, type CliIo } from './result.js';
@@ -15,6 +16,8 @@ export interface InputArgs {
   paths: string[];
   kind: string[];
   host: string[];
+  'set-kind': string[];
+  'set-host': string[];
   tz: string[];
   'tz-out'?: string;
   progress: boolean;
@@ -29,8 +32,24 @@ export function withInputOptions<T>(y: Argv<T>) {
       array: true,
       default: [] as string[],
     })
+    .option('set-kind', {
+      describe: `set the kind of matching files: GLOB=KIND (${SOURCE_KINDS.join(', ')}); also --kind GLOB=KIND`,
+      type: 'string',
+      array: true,
+      nargs: 1,
+      default: [] as string[],
+      requiresArg: true,
+    })
+    .option('set-host', {
+      describe: 'set the host of matching files: GLOB=NAME (default: the first folder below the input folder); also --host GLOB=NAME',
+      type: 'string',
+      array: true,
+      nargs: 1,
+      default: [] as string[],
+      requiresArg: true,
+    })
     .option('kind', {
-      describe: `set the kind of matching files: GLOB=KIND (${SOURCE_KINDS.join(', ')})`,
+      describe: 'events: only events from files of this kind (glob, !KIND excludes); GLOB=KIND: as --set-kind',
       type: 'string',
       array: true,
       nargs: 1,
@@ -38,7 +57,7 @@ export function withInputOptions<T>(y: Argv<T>) {
       requiresArg: true,
     })
     .option('host', {
-      describe: 'set the host of matching files: GLOB=NAME (default: the first folder below the input folder)',
+      describe: 'events: only events from this host (glob, !NAME excludes); GLOB=NAME: as --set-host',
       type: 'string',
       array: true,
       nargs: 1,
@@ -70,18 +89,34 @@ export function withInputOptions<T>(y: Argv<T>) {
     });
 }
 
-export function buildOptionsFrom(a: InputArgs): BuildOptions {
+/** `--host` and `--kind` values: GLOB=VALUE sets (like --set-host, --set-kind), a bare value filters. */
+export function hostKindFilters(a: InputArgs): { hosts: string[]; kinds: string[] } {
+  const bare = (values: string[]) => values.flatMap((v) => (v.includes('=') ? [] : v.split(',').map((x) => x.trim()).filter(Boolean)));
+  return { hosts: bare(a.host), kinds: bare(a.kind) };
+}
+
+/**
+ * The timeline builder's options. `filters`: the command filters events by host and kind (`events`);
+ * elsewhere a bare `--host NAME` or `--kind KIND` is a usage error that says what is meant.
+ */
+export function buildOptionsFrom(a: InputArgs, o: { filters?: boolean } = {}): BuildOptions {
+  if (!o.filters) {
+    const bad = [...a.host.map((v) => ['--host', v, '--set-host GLOB=NAME']), ...a.kind.map((v) => ['--kind', v, '--set-kind GLOB=KIND'])].find(([, v]) => !v.includes('='));
+    if (bad) throw new UsageError(`${bad[0]} ${bad[1]}: only events filters by ${bad[0].slice(2)}; to set it for matching files give ${bad[2]}`);
+  }
   if (!a.paths.length) throw new UsageError('no input: give log files, folders, globs, or - for stdin');
   const inputs = a.paths.map((p) => (p === STDIN_ARG ? '-' : p));
-  const kind = a.kind.map((s) => {
+  const setKind = [...(a['set-kind'] ?? []), ...a.kind.filter((v) => v.includes('='))];
+  const setHost = [...(a['set-host'] ?? []), ...a.host.filter((v) => v.includes('='))];
+  const kind = setKind.map((s) => {
     const [g, value] = parseOverride(s);
     const glob = g === STDIN_ARG ? '-' : g;
     if (!(SOURCE_KINDS as readonly string[]).includes(value)) {
-      throw new UsageError(`--kind ${s}: unknown kind "${value}" (one of ${SOURCE_KINDS.join(', ')})`);
+      throw new UsageError(`--set-kind ${s}: unknown kind "${value}" (one of ${SOURCE_KINDS.join(', ')})`);
     }
     return [glob, value] as [string, string];
   });
-  const host = a.host.map((s) => parseOverride(s));
+  const host = setHost.map((s) => parseOverride(s));
   let tzDefault: string | undefined;
   const tzRules: Array<[string, string]> = [];
   for (const s of a.tz) {
@@ -112,15 +147,17 @@ export function zoneArg(value: string, flag: string) {
   }
 }
 
-export function typesArg(values: string[]): EventType[] | null {
+/**
+ * `--type` values (comma-separated or repeated; globs; `!TYPE` excludes) as the concrete types to keep,
+ * or null for all. `other` (records that are no RocketMQ event) is kept only when `all` is set.
+ */
+export function typesArg(values: string[], all = false): EventType[] | null {
   const list = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   if (!list.length) return null;
-  for (const t of list) {
-    if (!(EVENT_TYPES as readonly string[]).includes(t)) {
-      throw new UsageError(`--type ${t}: unknown event type (one of ${EVENT_TYPES.join(', ')})`);
-    }
-  }
-  return list as EventType[];
+  const unknown = unknownType(list);
+  if (unknown !== null) throw new UsageError(`--type ${unknown}: unknown event type (one of ${EVENT_TYPES.join(', ')})`);
+  const keep = listMatcher(list);
+  return EVENT_TYPES.filter((t) => keep(t) && (t !== 'other' || all || list.includes('other')));
 }
 
 /** Options choosing and tuning rules, shared by `analyze` and `tui`. */

@@ -1,19 +1,45 @@
 // `rmq-diag events`: wires options to the timeline builder and the events report.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { paletteFor } from '../report/escape.js';
-import { writeEvents } from '../report/events.js';
+import { accountingLine, statsText, writeEvents } from '../report/events.js';
+import { UsageError } from '../ingest/sources.js';
+import { SOURCE_KINDS } from '../parse/types.js';
+import { eventMatcher, grepOf, isEventFiltered, levelOfWord, unknownKind, type EventFilter } from '../timeline/event-filter.js';
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, sayInputs, timeOption, timeRange, typesArg, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, hostKindFilters, sayInputs, timeOption, timeRange, typesArg, withInputOptions, zoneArg, type InputArgs } from './common.js';
 import { progressOn } from './progress.js';
 import { exitWith, type CliIo, type CommandResult } from './result.js';
 
 interface EventsArgs extends InputArgs {
   type: string[];
+  level?: string;
+  grep?: string;
+  'ignore-case': boolean;
   since?: string;
   until?: string;
   json: boolean;
   all: boolean;
+  stats: boolean;
+}
+
+/** `--host`, `--kind`, `--level`, `--grep`: checked before any input is read. */
+function eventFilterFrom(args: EventsArgs): EventFilter {
+  const { hosts, kinds } = hostKindFilters(args);
+  const unknown = unknownKind(kinds);
+  if (unknown !== null) throw new UsageError(`--kind ${unknown}: unknown kind (one of ${SOURCE_KINDS.join(', ')})`);
+  let minLevel: number | null = null;
+  if (args.level !== undefined) {
+    minLevel = levelOfWord(args.level);
+    if (minLevel === null) throw new UsageError(`--level ${args.level}: unknown level (trace, debug, info, warn, error, fatal)`);
+  }
+  let grep: RegExp | null = null;
+  if (args.grep !== undefined) {
+    const re = grepOf(args.grep, args['ignore-case']);
+    if (typeof re === 'string') throw new UsageError(`--grep ${args.grep}: ${re}`);
+    grep = re;
+  }
+  return { types: [], hosts, kinds, minLevel, grep };
 }
 
 export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<object, EventsArgs> {
@@ -22,8 +48,12 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
     describe: 'print the merged event timeline of RocketMQ logs, and account for every line read',
     builder: (y: Argv) =>
       withInputOptions(y)
+        .option('level', { describe: 'only events at this level or worse: trace, debug, info, warn, error, fatal (no level: info)', type: 'string', requiresArg: true })
+        .option('grep', { describe: "only events whose text matches this regular expression (JavaScript syntax)", type: 'string', requiresArg: true })
+        .option('ignore-case', { alias: 'i', describe: '--grep ignores case', type: 'boolean', default: false })
+        .option('stats', { describe: 'the per-file accounting table on stderr (default: one line)', type: 'boolean', default: false })
         .option('type', {
-          describe: 'only these event types (comma-separated or repeated)',
+          describe: 'only these event types (comma-separated or repeated; globs; !TYPE excludes)',
           type: 'string',
           array: true,
           nargs: 1,
@@ -39,8 +69,9 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
         .example("$0 events 'logs/**/rocketmq_client.log*' --json | jq .fields", 'NDJSON for scripts')
         .example('zcat broker.log.gz | $0 events - --kind -=broker', 'read stdin') as unknown as Argv<EventsArgs>,
     handler: async (args: ArgumentsCamelCase<EventsArgs>) => {
-      const opts = buildOptionsFrom(args);
-      const types = typesArg(args.type);
+      const opts = buildOptionsFrom(args, { filters: true });
+      const types = typesArg(args.type, args.all);
+      const filter = eventFilterFrom(args);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const sinceArg = timeOption('--since', args.since);
       const untilArg = timeOption('--until', args.until);
@@ -48,7 +79,7 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
       const timeline = await buildTimeline({
         ...opts,
         types,
-        keepOther: args.all,
+        keepOther: args.all || (types?.includes('other') ?? false),
         onProgress: (d, t) => progress.update(d, t),
       });
       try {
@@ -57,14 +88,18 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
         const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
         const { since, until } = timeRange(sinceArg, untilArg, zone, timeline);
         const out = io.stdout;
-        await writeEvents(timeline, out, {
+        const width = out.isTTY ? out.columns || 80 : Infinity;
+        const shown = await writeEvents(timeline, out, {
           json: args.json,
           zone,
           since,
           until,
-          width: out.isTTY ? out.columns || 80 : Infinity,
+          width,
           palette: paletteFor(out, io.env),
+          keep: isEventFiltered(filter) ? eventMatcher(filter) : null,
         });
+        if (args.stats) io.stderr.write(statsText(timeline, io.stderr.isTTY ? (io.stderr as { columns?: number }).columns || 80 : width));
+        else if (!args.json) io.stderr.write(`${accountingLine(timeline, shown)}\n`);
       } finally {
         timeline.close();
       }

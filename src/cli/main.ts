@@ -45,7 +45,7 @@ export function normaliseArgv(argv: string[]): string[] {
 }
 
 /** Options whose GLOB=VALUE may start with `-` (the stdin source). */
-const GLOB_VALUE_OPTIONS = new Set(['--kind', '--host', '--tz']);
+const GLOB_VALUE_OPTIONS = new Set(['--kind', '--host', '--set-kind', '--set-host', '--tz']);
 
 /** A usage mistake yargs found (unknown option, missing command). */
 class YargsUsage extends Error {}

@@ -38,7 +38,7 @@ export const KEYS: readonly KeyHelp[] = [
   { keys: 'n N', does: 'next / previous finding: its window and evidence' },
   { keys: '/', does: 'search; Enter jumps to the next listed match' },
   { keys: '] [', does: 'next / previous match; Esc stops a long search' },
-  { keys: 'f', does: 'filter: type:a,b host:glob level:warn finding:N' },
+  { keys: 'f', does: 'filter: type:a,b host:glob kind:k level:warn grep:RE finding:N' },
   { keys: 'Esc', does: 'close help, prompt or detail; else clear filters' },
   { keys: 'Tab', does: 'cycle the event list, findings and replay panes' },
   { keys: 'r', does: 'replay tab: observed vs simulated lanes, milestones' },

@@ -4,26 +4,29 @@
 // touches is proportional to what is on screen, except filter changes and zooming (one pass over
 // typed arrays) and search (a scan that stops at the first match).
 
-import { globMatch } from '../ingest/glob.js';
 import type { Zone } from '../parse/time.js';
-import { EVENT_TYPES, type EventType, type RmqEvent } from '../parse/types.js';
+import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent } from '../parse/types.js';
+import { grepOf, LEVEL_NAMES, levelOfWord, listMatcher, unknownKind, unknownType } from '../timeline/event-filter.js';
 import { severityRank, type Finding } from '../rules/types.js';
 import { REPLAY_OFF, replayTextRows, type ReplayStatus } from './replay.js';
-import { LEVEL_WORDS, OTHER_TYPE, levelRank, type EventStore } from './store.js';
+import { OTHER_TYPE, levelRank, type EventStore } from './store.js';
 
 export type Pane = 'events' | 'findings' | 'replay';
 
-/** What the list shows. Lists are globs; an entry starting with `!` excludes. */
+/** What the list shows (the syntax of src/timeline/event-filter.ts). Lists are globs; `!` excludes. */
 export interface Filter {
   types: readonly string[];
   hosts: readonly string[];
+  kinds: readonly string[];
   /** Only events at this level rank or worse (see levelRank). */
   minLevel: number | null;
+  /** Only events whose text matches this regular expression. */
+  grep: string | null;
   /** Only the evidence of this finding (index into the findings). */
   finding: number | null;
 }
 
-export const NO_FILTER: Filter = { types: [], hosts: [], minLevel: null, finding: null };
+export const NO_FILTER: Filter = { types: [], hosts: [], kinds: [], minLevel: null, grep: null, finding: null };
 
 export interface Prompt {
   kind: 'search' | 'filter';
@@ -334,20 +337,23 @@ export class TuiModel {
 
   private computeRows(f: Filter): RowList {
     const s = this.store;
-    if (!f.types.length && !f.hosts.length && f.minLevel === null && f.finding === null) return new AllRows(s.length);
+    if (!isFiltered(f)) return new AllRows(s.length);
     const typeOk = listMask(f.types, EVENT_TYPES);
     const hostOk = listMask(f.hosts, s.hosts);
+    const kindOk = listMask(f.kinds, SOURCE_KINDS);
     const srcOk = Uint8Array.from(s.hostOfSource, (h) => hostOk[h]);
     const lvlOk = Uint8Array.from(this.levelRanks, (r) => (f.minLevel === null || r >= f.minLevel ? 1 : 0));
-    const ok = (i: number) => typeOk[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]];
+    // The text is only in the encoded events: a grep decodes every event the other terms let through.
+    const grep = f.grep === null ? null : new RegExp(f.grep);
+    const ok = (i: number) => (typeOk[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]] & kindOk[s.kind[i]]) === 1 && (grep === null || grep.test(s.get(i).text));
     if (f.finding !== null) {
       const base = this.findingEvents(f.finding);
-      return new IndexRows(base.filter((i) => ok(i) === 1));
+      return new IndexRows(base.filter((i) => ok(i)));
     }
     let out = new Int32Array(Math.min(s.length, 1 << 16));
     let n = 0;
     for (let i = 0; i < s.length; i++) {
-      if (typeOk[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]]) {
+      if (ok(i)) {
         if (n === out.length) {
           const bigger = new Int32Array(Math.min(s.length, out.length * 2));
           bigger.set(out);
@@ -772,62 +778,83 @@ export class TuiModel {
 // --- filters and search ---------------------------------------------------------------------------
 
 export function isFiltered(f: Filter): boolean {
-  return f.types.length > 0 || f.hosts.length > 0 || f.minLevel !== null || f.finding !== null;
+  return f.types.length > 0 || f.hosts.length > 0 || f.kinds.length > 0 || f.minLevel !== null || f.grep !== null || f.finding !== null;
 }
 
 /** 1 for each name the list lets through (empty list: all). */
 function listMask(list: readonly string[], names: readonly string[]): Uint8Array {
-  const inc = list.filter((p) => !p.startsWith('!'));
-  const exc = list.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
-  return Uint8Array.from(names, (n) =>
-    (inc.length === 0 || inc.some((p) => globMatch(p, n))) && !exc.some((p) => globMatch(p, n)) ? 1 : 0,
-  );
+  const ok = listMatcher(list);
+  return Uint8Array.from(names, (n) => (ok(n) ? 1 : 0));
 }
 
-const LEVEL_NAMES = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
-
-/** The filter as the `f` prompt shows and reads it: `type:a,b host:app-* level:warn finding:2`. */
+/** The filter as the `f` prompt shows and reads it: `type:a,b host:app-* kind:broker level:warn grep:RE finding:2`. */
 export function filterText(f: Filter): string {
   const parts: string[] = [];
   if (f.types.length) parts.push(`type:${f.types.join(',')}`);
   if (f.hosts.length) parts.push(`host:${f.hosts.join(',')}`);
+  if (f.kinds.length) parts.push(`kind:${f.kinds.join(',')}`);
   if (f.minLevel !== null) parts.push(`level:${LEVEL_NAMES[f.minLevel] ?? f.minLevel}`);
+  if (f.grep !== null) parts.push(`grep:${/[\s"]/.test(f.grep) ? `"${f.grep}"` : f.grep}`);
   if (f.finding !== null) parts.push(`finding:${f.finding + 1}`);
   return parts.join(' ');
 }
 
+/** Space-separated terms; a value in double quotes may hold spaces (`grep:"wait response"`). */
+function filterTerms(text: string): string[] {
+  return [...text.matchAll(/(?:[^\s"]+|"[^"]*"?)+/g)].map((m) => m[0].replace(/"([^"]*)"?/g, '$1'));
+}
+
 /** Reads the `f` prompt: space-separated `key:value[,value]` terms. Returns a message when it cannot. */
 export function parseFilter(text: string, findings: number): Filter | string {
-  const f = { types: [] as string[], hosts: [] as string[], minLevel: null as number | null, finding: null as number | null };
-  for (const term of text.trim().split(/\s+/).filter(Boolean)) {
+  const f = {
+    types: [] as string[],
+    hosts: [] as string[],
+    kinds: [] as string[],
+    minLevel: null as number | null,
+    grep: null as string | null,
+    finding: null as number | null,
+  };
+  const keys = 'type, host, kind, level, grep, finding';
+  for (const term of filterTerms(text)) {
     const colon = term.indexOf(':');
     const key = colon < 0 ? '' : term.slice(0, colon).toLowerCase();
-    const values = term
-      .slice(colon + 1)
+    const raw = term.slice(colon + 1);
+    const values = raw
       .split(',')
       .map((v) => v.trim())
       .filter(Boolean);
-    if (colon < 0 || !values.length) return `filter: "${term}": expected key:value (type, host, level, finding)`;
+    if (colon < 0 || !values.length) return `filter: "${term}": expected key:value (${keys})`;
     switch (key) {
       case 'type':
-      case 't':
-        for (const v of values) {
-          const name = v.replace(/^!/, '');
-          if (!/[*?[{]/.test(name) && !(EVENT_TYPES as readonly string[]).includes(name)) {
-            return `filter: unknown event type "${name}"`;
-          }
-        }
+      case 't': {
+        const unknown = unknownType(values);
+        if (unknown !== null) return `filter: unknown event type "${unknown}"`;
         f.types.push(...values);
         break;
+      }
       case 'host':
       case 'h':
         f.hosts.push(...values);
         break;
+      case 'kind':
+      case 'k': {
+        const unknown = unknownKind(values);
+        if (unknown !== null) return `filter: unknown kind "${unknown}" (${SOURCE_KINDS.join(', ')})`;
+        f.kinds.push(...values);
+        break;
+      }
       case 'level':
       case 'l': {
-        const rank = LEVEL_WORDS[values[0].toLowerCase().replace(/\+$/, '')];
-        if (rank === undefined) return `filter: unknown level "${values[0]}" (trace, debug, info, warn, error, fatal)`;
+        const rank = levelOfWord(values[0]);
+        if (rank === null) return `filter: unknown level "${values[0]}" (trace, debug, info, warn, error, fatal)`;
         f.minLevel = rank;
+        break;
+      }
+      case 'grep':
+      case 'g': {
+        const re = grepOf(raw);
+        if (typeof re === 'string') return `filter: grep:${raw}: ${re}`;
+        f.grep = raw;
         break;
       }
       case 'finding':
@@ -838,7 +865,7 @@ export function parseFilter(text: string, findings: number): Filter | string {
         break;
       }
       default:
-        return `filter: unknown key "${key}" (type, host, level, finding)`;
+        return `filter: unknown key "${key}" (${keys})`;
     }
   }
   return f;

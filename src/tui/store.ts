@@ -21,44 +21,8 @@ export interface StoreSource {
   path?: string;
 }
 
-/**
- * Level ranks, for `level:warn` (that level and worse) and the colours of the time strip.
- * Unknown words and records without a level rank as INFO.
- */
-export function levelRank(level: string | null): number {
-  switch (level) {
-    case 'TRACE':
-    case 'FINEST':
-    case 'FINER':
-    case 'FINE':
-      return 0;
-    case 'DEBUG':
-    case 'CONFIG':
-      return 1;
-    case 'WARN':
-    case 'WARNING':
-      return 3;
-    case 'ERROR':
-    case 'SEVERE':
-      return 4;
-    case 'FATAL':
-    case 'CRITICAL':
-      return 5;
-    default:
-      return 2;
-  }
-}
-
-/** Level words as typed in a filter (`level:warn`), to their rank. */
-export const LEVEL_WORDS: Readonly<Record<string, number>> = {
-  trace: 0,
-  debug: 1,
-  info: 2,
-  warn: 3,
-  warning: 3,
-  error: 4,
-  fatal: 5,
-};
+// Level ranks (for `level:warn` and the colours of the time strip) have one home: the event filter.
+export { LEVEL_WORDS, levelRank } from '../timeline/event-filter.js';
 
 /** Per event: what the list, the filters and the time strip need without decoding anything. */
 export interface EventColumns {

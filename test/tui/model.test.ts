@@ -132,10 +132,27 @@ describe('filters', () => {
     expect(listed('type:send-*')).toBe(1);
   });
 
+  it('filter by kind and by a regular expression on the text, the syntax of events --kind/--grep', () => {
+    const all = listed('');
+    expect(listed('kind:client') + listed('kind:!client')).toBe(all);
+    expect(listed('kind:broker')).toBe(model.rows(NO_FILTER).length - listed('kind:!broker'));
+    const rpc = listed('type:rpc-timeout');
+    expect(listed('grep:"wait response timeout"')).toBe(rpc);
+    expect(listed('grep:"^2020-12-22 [0-9:,]+ WARN RocketmqRemoting - invokeSync.*s=[0-9]+$"')).toBe(rpc);
+    // s = 240, 243, ... 357: those from 300 on.
+    expect(listed('grep:s=3[0-9][0-9]$ type:rpc-timeout')).toBe(20);
+    expect(listed('g:WAIT')).toBe(0);
+    expect(parseFilter('grep:(x', 2)).toMatch(/^filter: grep:\(x: not a regular expression/);
+    expect(parseFilter('kind:martian', 2)).toMatch(/^filter: unknown kind "martian"/);
+    expect(filterText(parseFilter('grep:"a b"', 2) as never)).toBe('grep:"a b"');
+    const text = 'kind:broker,!app grep:a,b';
+    expect(filterText(parseFilter(text, 2) as never)).toBe(text);
+  });
+
   it('reads and writes the prompt syntax', () => {
     const text = 'type:rpc-timeout,!other host:app-* level:warn finding:2';
     expect(filterText(parseFilter(text, 2) as never)).toBe(text);
-    expect(parseFilter('t:watermark h:broker-a l:error+ f:1', 2)).toEqual({ types: ['watermark'], hosts: ['broker-a'], minLevel: 4, finding: 0 });
+    expect(parseFilter('t:watermark h:broker-a l:error+ f:1', 2)).toEqual({ types: ['watermark'], hosts: ['broker-a'], kinds: [], minLevel: 4, grep: null, finding: 0 });
     expect(parseFilter('', 2)).toEqual(NO_FILTER);
     expect(parseFilter('type:nope', 2)).toBe('filter: unknown event type "nope"');
     expect(parseFilter('colour:red', 2)).toMatch(/unknown key "colour"/);

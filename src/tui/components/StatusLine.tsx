@@ -18,7 +18,7 @@ export function statusLine(p: StatusLineProps): Line {
   const n = (x: number) => x.toLocaleString('en-US');
   if (s.prompt) {
     const label = s.prompt.kind === 'search' ? '/' : 'filter> ';
-    const hint = s.prompt.kind === 'search' ? '  Enter search · Esc cancel' : '  type:a,b host:glob level:warn finding:N · Enter apply · Esc cancel';
+    const hint = s.prompt.kind === 'search' ? '  Enter search · Esc cancel' : '  type:a,b host:glob kind:k level:warn grep:RE finding:N · Enter apply · Esc cancel';
     const line: Line = [{ text: label, bold: true }, { text: s.prompt.text }, { text: '█' }];
     if (s.message) line.push({ text: `  ${s.message}`, color: 'yellow' });
     line.push({ text: hint, dim: true });
