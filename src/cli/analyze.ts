@@ -11,9 +11,9 @@ import { parseSettings, SettingError } from '../rules/engine.js';
 import { SEVERITIES, type Rule, type SettingValue, type Severity } from '../rules/types.js';
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, sayInputs, withInputOptions, withRuleOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, examples, type InputArgs, sayInputs, withInputOptions, withRuleOptions, zoneArg } from './common.js';
 import { progressOn } from './progress.js';
-import { exitWith, type CliIo, type CommandResult } from './result.js';
+import { exitWith, widthOf, type CliIo, type CommandResult } from './result.js';
 import { openTui } from './tui.js';
 
 export const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -98,12 +98,16 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         })
         .option('verbose', { alias: 'v', describe: 'also the per-file accounting table', type: 'boolean', default: false })
         .option('tui', { describe: 'open the findings and the timeline in the terminal UI instead (same as rmq-diag tui)', type: 'boolean', default: false })
-        .example('$0 analyze incident/', 'findings for every host under incident/')
-        .example('$0 analyze incident/ --severity error', 'exit code 1 only for error or critical findings')
-        .example('$0 analyze incident/ --no-rule colocated-namesrv --set waitTimeMillsInSendQueue=500', 'skip a rule, change a setting')
-        .example('$0 analyze incident/ --format markdown > postmortem.md', 'a postmortem draft')
-        .example('$0 analyze incident/ --json | jq .findings', 'JSON for scripts')
-        .example('$0 analyze incident/ --tui', 'the same findings in the terminal UI') as unknown as Argv<AnalyzeArgs>,
+        .epilogue(
+          examples([
+            ['$0 analyze incident/', 'findings for every host under incident/'],
+            ['$0 analyze incident/ --severity error', 'exit code 1 only for error or critical findings'],
+            ['$0 analyze incident/ --no-rule disk-full --set sendMsgTimeout=5000', 'skip a rule, change a setting'],
+            ['$0 analyze incident/ --format markdown > postmortem.md', 'a postmortem draft'],
+            ['$0 analyze incident/ --json | jq .findings', 'JSON for scripts'],
+            ['$0 analyze incident/ --tui', 'the same findings in the terminal UI'],
+          ]),
+        ) as unknown as Argv<AnalyzeArgs>,
     handler: async (args: ArgumentsCamelCase<AnalyzeArgs>) => {
       // Arguments first: a typo must not cost a read of a large incident.
       const format = formatArg(args.json, args.format);
@@ -148,7 +152,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
             : format === 'markdown'
               ? renderFindingsMarkdown(report)
               : renderFindingsText(report, {
-                  width: out.isTTY ? out.columns || 80 : Infinity,
+                  width: widthOf(out, io.env),
                   palette: paletteFor(out, io.env),
                   verbose: args.verbose,
                 });

@@ -242,3 +242,12 @@ export function timeRange(since: TimeOption | null, until: TimeOption | null, zo
   }
   return { since: from, until: to };
 }
+
+/**
+ * Help examples as an epilogue: each command on a line of its own under a `#` line that says what it
+ * does, never wrapped inside (yargs' two-column examples break long commands), ready to copy.
+ * `$0` is the program's name.
+ */
+export function examples(list: ReadonlyArray<readonly [command: string, what: string]>): string {
+  return ['Examples:', ...list.flatMap(([cmd, what]) => [`  # ${what}`, `  ${cmd.replace(/\$0/g, 'rmq-diag')}`])].join('\n');
+}

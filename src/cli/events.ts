@@ -2,14 +2,15 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { paletteFor } from '../report/escape.js';
 import { accountingLine, statsText, writeEvents } from '../report/events.js';
+import { wrapIndented } from '../report/findings-text.js';
 import { UsageError } from '../ingest/sources.js';
 import { SOURCE_KINDS } from '../parse/types.js';
 import { eventMatcher, grepOf, isEventFiltered, levelOfWord, unknownKind, type EventFilter } from '../timeline/event-filter.js';
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, hostKindFilters, sayInputs, timeOption, timeRange, typesArg, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, examples, hostKindFilters, type InputArgs, sayInputs, timeOption, timeRange, typesArg, withInputOptions, zoneArg } from './common.js';
 import { progressOn } from './progress.js';
-import { exitWith, type CliIo, type CommandResult } from './result.js';
+import { exitWith, widthOf, type CliIo, type CommandResult } from './result.js';
 
 interface EventsArgs extends InputArgs {
   type: string[];
@@ -64,10 +65,16 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
         .option('until', { describe: 'only events at or before this time (same forms as --since)', type: 'string', requiresArg: true })
         .option('json', { describe: 'NDJSON: one event per line, then one summary line (docs/json.md)', type: 'boolean', default: false })
         .option('all', { describe: "also print records that match no RocketMQ message (type 'other')", type: 'boolean', default: false })
-        .example('$0 events incident/', 'every event from every host under incident/')
-        .example('$0 events incident/ --type busy-reply,rpc-timeout --since 14:40', 'two event types from 14:40 on')
-        .example("$0 events 'logs/**/rocketmq_client.log*' --json | jq .fields", 'NDJSON for scripts')
-        .example('zcat broker.log.gz | $0 events - --kind -=broker', 'read stdin') as unknown as Argv<EventsArgs>,
+        .epilogue(
+          examples([
+            ['$0 events incident/', 'every event from every host under incident/'],
+            ['$0 events incident/ --type busy-reply,rpc-timeout --since 14:40', 'two event types from 14:40 on'],
+            ["$0 events incident/ --type '!watermark' --level warn --host 'app-*'", 'warnings and worse on the app hosts, no watermark rows'],
+            ["$0 events incident/ --grep 'TIMEOUT_CLEAN_QUEUE' --since -10m", 'a regular expression, in the last 10 minutes'],
+            ["$0 events 'incident/**/rocketmq_client.log*' --json | jq .fields", 'NDJSON for scripts'],
+            ['zcat broker.log.gz | $0 events - --set-kind -=broker', 'read stdin'],
+          ]),
+        ) as unknown as Argv<EventsArgs>,
     handler: async (args: ArgumentsCamelCase<EventsArgs>) => {
       const opts = buildOptionsFrom(args, { filters: true });
       const types = typesArg(args.type, args.all);
@@ -88,7 +95,7 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
         const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
         const { since, until } = timeRange(sinceArg, untilArg, zone, timeline);
         const out = io.stdout;
-        const width = out.isTTY ? out.columns || 80 : Infinity;
+        const width = widthOf(out, io.env);
         const shown = await writeEvents(timeline, out, {
           json: args.json,
           zone,
@@ -98,8 +105,8 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
           palette: paletteFor(out, io.env),
           keep: isEventFiltered(filter) ? eventMatcher(filter) : null,
         });
-        if (args.stats) io.stderr.write(statsText(timeline, io.stderr.isTTY ? (io.stderr as { columns?: number }).columns || 80 : width));
-        else if (!args.json) io.stderr.write(`${accountingLine(timeline, shown)}\n`);
+        if (args.stats) io.stderr.write(statsText(timeline, widthOf(io.stderr, io.env)));
+        else if (!args.json) io.stderr.write(`${wrapIndented(accountingLine(timeline, shown), widthOf(io.stderr, io.env))}\n`);
       } finally {
         timeline.close();
       }

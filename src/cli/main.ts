@@ -13,7 +13,8 @@ import { eventsCommand } from './events.js';
 import { replayCommand } from './replay.js';
 import { rulesCommand } from './rules.js';
 import { tuiCommand } from './tui.js';
-import { STDIN_ARG, processIo, type CliIo, type CommandResult } from './result.js';
+import { STDIN_ARG, processIo, widthOf, type CliIo, type CommandResult } from './result.js';
+import { examples } from './common.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../../package.json') as { version: string };
@@ -122,8 +123,19 @@ async function runMain(argv: string[], io: CliIo, deps: MainDeps): Promise<numbe
     .help()
     .alias('help', 'h')
     .version(pkg.version)
-    .wrap(Math.min(100, io.stdout.columns || 100))
-    .epilogue('Exit codes: 0 clean, 1 findings at or above --severity (replay: not reproduced), 2 usage or input error.\nDocs: README.md, docs/analyze.md, docs/replay.md, docs/json.md, docs/events.md, docs/tui.md')
+    .wrap(Math.min(100, widthOf(io.stdout, io.env)))
+    .epilogue(
+      examples([
+        ['$0 analyze samples/seed-outage/', 'what happened in the bundled outage: findings, evidence, advice'],
+        ["$0 events samples/seed-outage/ --type '!watermark' --level warn", 'the merged timeline, filtered'],
+        ['$0 replay samples/seed-outage/', 'the outage replayed in a simulated cluster'],
+        ['$0 tui samples/seed-outage/', 'all of it in a terminal UI'],
+      ]),
+    )
+    .epilogue(
+      '\nExit codes: 0 clean, 1 findings at or above --severity (replay: not reproduced), 2 usage or input error, 141 stdout closed.\n' +
+        'Docs: README.md, docs/analyze.md, docs/replay.md, docs/json.md, docs/events.md, docs/tui.md',
+    )
     .exitProcess(false)
     .fail((msg, err) => {
       if (err) throw err;

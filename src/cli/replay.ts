@@ -17,9 +17,9 @@ import { replay } from '../replay/run.js';
 import type { ReplayInput } from '../replay/types.js';
 import { parseAssignments, WHAT_IF_KEYS, WhatIfError, type Variant } from '../replay/whatif.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, resolveTimeOption, sayInputs, timeOption, withInputOptions, zoneArg, type InputArgs, type TimeOption } from './common.js';
+import { buildOptionsFrom, examples, type InputArgs, resolveTimeOption, sayInputs, timeOption, type TimeOption, withInputOptions, zoneArg } from './common.js';
 import { progressOn } from './progress.js';
-import { exitWith, STDIN_ARG, type CliIo, type CommandResult } from './result.js';
+import { exitWith, STDIN_ARG, widthOf, type CliIo, type CommandResult } from './result.js';
 
 interface ReplayArgs extends InputArgs {
   seed: number;
@@ -131,12 +131,17 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         .option('emit-logs', { describe: 'write the simulated logs as DIR/<host>/<file> (rmq-diag analyze DIR reads them); DIR must be new or empty', type: 'string', requiresArg: true })
         .option('force', { describe: '--emit-logs may write into a folder that is not empty, replacing files of the same names (never an input)', type: 'boolean', default: false })
         .option('verbose', { alias: 'v', describe: 'list every default and where every inferred value came from', type: 'boolean', default: false })
-        .example('$0 replay incident/', 'infer a scenario, replay it, compare the milestones')
-        .example('$0 replay incident/ --set clientCloseSocketIfTimeout=true', 'what if the clients closed a timed-out channel')
-        .example("$0 replay incident/ --what-if clientVersion=4.9.4 --what-if 'namesrvOnOwnHosts=true' --runs 20", 'two variants, 20 seeds each')
-        .example('$0 replay incident/ --save-scenario s.json && $0 replay s.json', 'save the scenario, edit it, replay it')
-        .example('$0 replay incident/ --emit-logs sim/ && $0 analyze sim/', 'the simulated logs, read back')
-        .epilogue(`what-if keys: ${Object.keys(WHAT_IF_KEYS).join(', ')} (docs/replay.md)`) as unknown as Argv<ReplayArgs>,
+        .epilogue(
+          examples([
+            ['$0 replay incident/', 'infer a scenario, replay it, compare the milestones'],
+            ['$0 replay incident/ --set clientCloseSocketIfTimeout=true', 'what if the clients closed a timed-out channel'],
+            ['$0 replay incident/ --what-if clientVersion=4.9.4,sendMsgTimeout=5000', 'one variant of two settings'],
+            ['$0 replay incident/ --what-if namesrvOnOwnHosts=true --runs 20', 'one variant, 20 seeds: p50 / p95'],
+            ['$0 replay incident/ --save-scenario s.json && $0 replay s.json', 'save the scenario, edit it, replay it'],
+            ['$0 replay incident/ --emit-logs sim/ && $0 analyze sim/', 'the simulated logs, read back'],
+          ]),
+        )
+        .epilogue(`\nwhat-if keys: ${Object.keys(WHAT_IF_KEYS).join(', ')} (docs/replay.md)`) as unknown as Argv<ReplayArgs>,
     handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
       // Arguments first: a typo must not cost a read of a large incident.
       if (!Number.isInteger(args.seed) || args.seed < 0 || args.seed > 0xffffffff) throw new UsageError('--seed must be a whole number from 0 to 4294967295');
@@ -181,7 +186,13 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
 
       let report;
       try {
-        report = replay(input, { seed: args.seed, untilMs, variants, runs: args.runs, keepLines: args['emit-logs'] !== undefined });
+        // The runs are synchronous: a line on a terminal (written at once) is how they show progress.
+        const progress = progressOn(io.stderr, args.progress, (done, total) => `replay: run ${done}/${total}`);
+        try {
+          report = replay(input, { seed: args.seed, untilMs, variants, runs: args.runs, keepLines: args['emit-logs'] !== undefined, onRun: (d, t) => progress.update(d, t) });
+        } finally {
+          progress.clear();
+        }
       } catch (e) {
         if (e instanceof WhatIfError) throw new UsageError(e.message);
         if (e instanceof AssertionError) throw new UsageError(`the scenario cannot run: ${e.message}`);
@@ -204,7 +215,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       const out = io.stdout;
       const text = args.json
         ? renderReplayJson(report, { emitted, saved })
-        : renderReplayText(report, { palette: paletteFor(out, io.env), verbose: args.verbose, emitted, saved });
+        : renderReplayText(report, { palette: paletteFor(out, io.env), verbose: args.verbose, emitted, saved, width: widthOf(out, io.env) });
       const buf = new BufferedOut(out);
       buf.push(text);
       await buf.flush();

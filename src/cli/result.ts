@@ -20,3 +20,13 @@ export interface CliIo {
 export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env };
 }
+
+/**
+ * The width text output fits: the terminal's on a TTY; off one, `COLUMNS` (a positive whole number)
+ * or 80, as `ls` and `rg` do, so that `analyze | less` and CI logs stay readable.
+ */
+export function widthOf(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number {
+  if (stream.isTTY && stream.columns) return stream.columns;
+  const c = Number(env.COLUMNS);
+  return Number.isInteger(c) && c > 0 ? c : 80;
+}

@@ -24,6 +24,8 @@ export interface ReplayOptions {
   runs: number;
   /** Keep the rendered lines of the baseline run (for --emit-logs). */
   keepLines?: boolean;
+  /** Called after each simulated run (baseline, variants, seeded runs) with how many of how many. */
+  onRun?: (done: number, total: number) => void;
 }
 
 export type MilestoneStatus = 'ok' | 'diverged' | 'not-simulated' | 'not-observed' | 'unobservable' | 'simulated-only' | 'beyond-run';
@@ -134,7 +136,11 @@ function randomBindings(sc: Scenario): Scenario {
 export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
   const untilMs = opts.untilMs ?? input.untilMs;
   const sc = input.scenario;
+  const totalRuns = (1 + opts.variants.length) * (1 + Math.max(0, opts.runs));
+  let runsDone = 0;
+  const ran = () => opts.onRun?.(++runsDone, totalRuns);
   const run = runScenario(sc, { seed: opts.seed, untilMs, keepLines: opts.keepLines });
+  ran();
   const ctx = contextFor(input, sc, untilMs);
   const sim = observe(run.events, ctx, simRef);
   // Faults after the end of the run did not happen in it.
@@ -225,6 +231,7 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
   const variants = opts.variants.map((v) => ({ v, ...applyVariant(sc, v) }));
   const whatIf: VariantResult[] = variants.map(({ v, scenario, notes }) => {
     const r = runScenario(scenario, { seed: opts.seed, untilMs });
+    ran();
     const o = observe(r.events, contextFor(input, scenario, untilMs), simRef);
     return { label: v.label, set: setOf(v), notes, ...outcome(scenario, r, o) };
   });
@@ -245,6 +252,7 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
         const drawn = x.explicit.has('*') ? x.scenario : { ...randomBindings(x.scenario), clients: x.scenario.clients.map((c) => (x.explicit.has(c.host) ? c : { ...c, namesrv: 'random' })) };
         const per = seeds.map((seed) => {
           const r = runScenario(drawn, { seed, untilMs });
+          ran();
           return outcome(drawn, r, observe(r.events, contextFor(input, drawn, untilMs), simRef));
         });
         const stat = (values: number[]): Stat => ({ p50: percentile(values, 50), p95: percentile(values, 95) });

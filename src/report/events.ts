@@ -144,32 +144,22 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
 const num = (n: number) => n.toLocaleString('en-US');
 
 /**
- * The accounting in one line (stderr, after the events): `14 files from 4 hosts, 11,538 lines:
- * 9,000 records, ...; 537 of 11,538 events shown`.
+ * The accounting in one line (stderr, after the events): `15,329 lines in 14 files (0 unknown,
+ * 0 unreadable); 133 of 10,037 events`; --stats gives the table.
  */
 export function accountingLine(t: Pick<Timeline, 'accounting'>, shown: number): string {
   let lines = 0;
-  let records = 0;
-  let cont = 0;
   let unknown = 0;
   let unreadable = 0;
   let events = 0;
-  const hosts = new Set<string>();
   for (const a of t.accounting) {
     lines += a.lines;
-    records += a.records;
-    cont += a.continuation;
     unknown += a.unknown;
     unreadable += a.unreadable;
-    hosts.add(a.host);
     for (const v of Object.values(a.events)) events += v ?? 0;
   }
   const files = t.accounting.length;
-  return (
-    `${num(files)} file${files === 1 ? '' : 's'} from ${hosts.size} host${hosts.size === 1 ? '' : 's'}, ${num(lines)} lines: ` +
-    `${num(records)} records, ${num(cont)} continuation, ${num(unknown)} unknown, ${num(unreadable)} unreadable; ` +
-    `${shown === 0 ? 'no event matches' : `${num(shown)} of ${num(events)} events shown`} (--stats: per file)`
-  );
+  return `${num(lines)} lines in ${num(files)} file${files === 1 ? '' : 's'} (${num(unknown)} unknown, ${num(unreadable)} unreadable); ${num(shown)} of ${num(events)} events`;
 }
 
 /** `--stats`: the per-file table and each file's events by type. */
@@ -214,9 +204,9 @@ function header(t: Timeline, o: EventsOutputOptions): string {
     const dur = formatDuration(intervalToDuration({ start: t.first, end: t.last })) || '0 seconds';
     lines.push(`window: ${formatShort(t.first, o.zone)} .. ${formatShort(t.last, o.zone)} (${dur})`);
   }
-  lines.push(zoneNote(t, o.zone));
   const w = Number.isFinite(o.width) ? o.width : Infinity;
-  return lines.map((l) => (Number.isFinite(w) ? clip(l, w) : l)).join('\n') + '\n\n';
+  // The zone note is prose: wrapped, not cut.
+  return [...lines.map((l) => (Number.isFinite(w) ? clip(l, w) : l)), wrapText(zoneNote(t, o.zone), w)].join('\n') + '\n\n';
 }
 
 export function zoneNote(t: Timeline, out: Zone): string {

@@ -38,7 +38,7 @@ describe('events: hosts, kinds and zones', () => {
   it('says once which zone was assumed', async () => {
     const dir = incident();
     const r = await run(['events', dir]);
-    expect(r.stdout.match(/read as \+08:00 \(default; --tz to change\)/g)).toHaveLength(1);
+    expect(r.stdout.replace(/\n +/g, ' ').match(/read as \+08:00 \(default; --tz to change\)/g)).toHaveLength(1);
     expect((await run(['events', dir, '--tz', '+08:00'])).stdout).not.toMatch(/default; --tz to change/);
   });
 

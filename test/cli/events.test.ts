@@ -56,11 +56,11 @@ describe('rmq-diag events --json', () => {
 
 describe('rmq-diag events for people', () => {
   it('prints a table on stdout and the accounting in one line on stderr, without colour when not a terminal', async () => {
-    const r = await run(['events', join(REAL, '17-canal-wait-response-on-channel.log')]);
+    const r = await run(['events', join(REAL, '17-canal-wait-response-on-channel.log')], { env: { COLUMNS: '200' } });
     expect(r.stdout).toMatch(/TIME\s+HOST\s+TYPE\s+DETAIL/);
     expect(r.stdout).toMatch(/rpc-timeout\s+addr=192\.168\.253\.38:10911 timeoutMs=3000/);
     expect(r.stdout).not.toMatch(/records/);
-    expect(r.stderr).toMatch(/^1 file from 1 host, \d+ lines: \d+ records, \d+ continuation, 0 unknown, 0 unreadable; \d+ of \d+ events shown \(--stats: per file\)$/m);
+    expect(r.stderr).toMatch(/^\d+ lines in 1 file \(0 unknown, 0 unreadable\); \d+ of \d+ events$/m);
     expect(r.stdout + r.stderr).not.toMatch(/\u001b\[/);
   });
 
@@ -144,7 +144,7 @@ describe('the executable', () => {
 
 describe('closing accounting (--stats, on stderr)', () => {
   it('lists each source with its events by type', async () => {
-    const r = await run(['events', join(REAL, '15-sendkernelimpl-1500ms-no-header.log'), join(REAL, '05-putmessage-in-lock-eclipse-3.2.6.log'), '--stats']);
+    const r = await run(['events', join(REAL, '15-sendkernelimpl-1500ms-no-header.log'), join(REAL, '05-putmessage-in-lock-eclipse-3.2.6.log'), '--stats'], { env: { COLUMNS: '200' } });
     expect(r.stdout).not.toMatch(/events by type/);
     expect(r.stderr).toMatch(/events by type:\n/);
     expect(r.stderr).toMatch(/15-sendkernelimpl-1500ms-no-header\.log: rpc-timeout 1, send-attempt-failed 1/);

@@ -44,7 +44,7 @@ describe('times on the command line', () => {
 
   it('replay --until accepts the same forms; a run that ends before the fault is not called reproduced', async () => {
     for (const until of ['5m', '+5m', '14:39', '-20m']) {
-      const r = await spawnBin(['replay', SAMPLE, '--until', until]);
+      const r = await spawnBin(['replay', SAMPLE, '--until', until], { env: { COLUMNS: '200' } });
       expect(r.code, until).toBe(1);
       expect(r.stdout).toMatch(/^rmq-diag replay: nothing compared \(seed 1\)$/m);
       expect(r.stdout).toMatch(/^verdict {2}nothing compared: the run \(14:34:00\.000 \.\. 14:39:(00|59)\.000\) holds no fault: the first starts at 14:42:00\.000/m);
@@ -52,7 +52,7 @@ describe('times on the command line', () => {
     }
     const j = await spawnBin(['replay', SAMPLE, '--until', '5m', '--json']);
     expect(JSON.parse(j.stdout).verdict).toBe('nothing-compared');
-    const iso = await spawnBin(['replay', SAMPLE, '--until', '2020-12-22T07:00:00Z']);
+    const iso = await spawnBin(['replay', SAMPLE, '--until', '2020-12-22T07:00:00Z'], { env: { COLUMNS: '200' } });
     expect(iso.code).toBe(0);
     expect(iso.stdout).toMatch(/^verdict {2}reproduced: 12 milestones within tolerance$/m);
   });
