@@ -121,3 +121,18 @@ export function grepOf(source: string, ignoreCase = false): RegExp | string {
     return `not a regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`;
   }
 }
+
+/**
+ * Noise: rows that tell nothing about an incident, hidden by the TUI until asked for. A watermark row
+ * whose queue head has not waited (SlowTimeMills 0: BrokerController's headSlowTimeMills of an
+ * empty or just-served queue, printed every second for every queue) is noise; records that are no
+ * RocketMQ event (`other`) are left out by the same switch (TuiModel).
+ */
+export function isNoise(type: string, fields: Readonly<Record<string, unknown>>): boolean {
+  return type === 'watermark' && fields.slowMs === 0;
+}
+
+/** isNoise on an encoded event (src/parse/event-codec.ts), without decoding it. */
+export function isNoiseEncoded(type: string, json: string): boolean {
+  return type === 'watermark' && /"slowMs":0[,}]/.test(json);
+}

@@ -24,9 +24,19 @@ export interface Filter {
   grep: string | null;
   /** Only the evidence of this finding (index into the findings). */
   finding: number | null;
+  /** Noise hidden: records that are no RocketMQ event and isNoise rows (`a` shows them). */
+  quiet?: boolean;
 }
 
+/** Everything listed. */
 export const NO_FILTER: Filter = { types: [], hosts: [], kinds: [], minLevel: null, grep: null, finding: null };
+/** What the TUI opens on (and Esc goes back to): the RocketMQ events that matter, noise hidden. */
+export const DEFAULT_FILTER: Filter = { ...NO_FILTER, quiet: true };
+
+/** The key of a filter for memos: its prompt text and the noise switch. */
+function filterKey(f: Filter): string {
+  return `${f.quiet ? 'quiet ' : ''}${filterText(f)}`;
+}
 
 export interface Prompt {
   kind: 'search' | 'filter';
@@ -98,7 +108,7 @@ export type Action =
   | { type: 'end' }
   | { type: 'step'; by: 1 | -1 }
   | { type: 'zoom'; by: 1 | -1 }
-  | { type: 'finding'; by: 1 | -1 }
+  | { type: 'finding'; by: 1 | -1; from?: 'selected' }
   | { type: 'selectFinding'; index: number } // negative: from the end
   | { type: 'scrollFinding'; by: number }
   | { type: 'scrollReplay'; by: number } // ±Infinity: to the top / bottom
@@ -115,6 +125,7 @@ export type Action =
   | { type: 'search'; query: string; by: 1 | -1 }
   | { type: 'searchStep' }
   | { type: 'filter'; filter: Filter }
+  | { type: 'noise' } // hide or show the noise
   | { type: 'clear' };
 
 /** Smallest window the strip zooms to. */
@@ -328,7 +339,7 @@ export class TuiModel {
 
   /** The listed rows for a filter (the last one is kept). */
   rows(f: Filter): RowList {
-    const key = filterText(f);
+    const key = filterKey(f);
     if (this.rowsMemo?.key === key) return this.rowsMemo.rows;
     const rows = this.computeRows(f);
     this.rowsMemo = { key, rows };
@@ -339,16 +350,24 @@ export class TuiModel {
     const s = this.store;
     if (!isFiltered(f)) return new AllRows(s.length);
     const typeOk = listMask(f.types, EVENT_TYPES);
+    if (f.quiet) typeOk[OTHER_TYPE] = 0;
+    const noise = f.quiet ? s.noise : null;
     const hostOk = listMask(f.hosts, s.hosts);
     const kindOk = listMask(f.kinds, SOURCE_KINDS);
     const srcOk = Uint8Array.from(s.hostOfSource, (h) => hostOk[h]);
     const lvlOk = Uint8Array.from(this.levelRanks, (r) => (f.minLevel === null || r >= f.minLevel ? 1 : 0));
     // The text is only in the encoded events: a grep decodes every event the other terms let through.
     const grep = f.grep === null ? null : new RegExp(f.grep);
-    const ok = (i: number) => (typeOk[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]] & kindOk[s.kind[i]]) === 1 && (grep === null || grep.test(s.get(i).text));
+    const typeOk2 = f.quiet ? listMask(f.types, EVENT_TYPES) : typeOk;
+    // ok2: the filter without the noise switch.
+    const ok2 = (i: number) => (typeOk2[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]] & kindOk[s.kind[i]]) === 1 && (grep === null || grep.test(s.get(i).text));
+    const ok = (i: number) =>
+      (typeOk[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]] & kindOk[s.kind[i]]) === 1 && (noise === null || noise[i] === 0) && (grep === null || grep.test(s.get(i).text));
     if (f.finding !== null) {
       const base = this.findingEvents(f.finding);
-      return new IndexRows(base.filter((i) => ok(i)));
+      // A record the finding quotes is listed even when it is noise.
+      const quoted = (i: number) => this.evidenceFor.get(i)?.includes(f.finding!) === true;
+      return new IndexRows(base.filter((i) => ok(i) || (f.quiet === true && quoted(i) && ok2(i))));
     }
     let out = new Int32Array(Math.min(s.length, 1 << 16));
     let n = 0;
@@ -399,13 +418,15 @@ export class TuiModel {
   }
 
   initial(dims: Dims): ViewState {
+    const listed = this.rows(DEFAULT_FILTER);
     const s: ViewState = {
-      filter: NO_FILTER,
-      cursor: this.store.length ? 0 : -1,
+      filter: DEFAULT_FILTER,
+      cursor: listed.length ? listed.at(0) : -1,
       top: 0,
       from: this.t0,
       to: this.t0 + this.span,
-      focus: 'events',
+      // The answer first: the findings list has the keys, the first finding selected.
+      focus: this.findings.length ? 'findings' : 'events',
       detail: false,
       help: false,
       finding: this.findings.length ? 0 : -1,
@@ -453,7 +474,9 @@ export class TuiModel {
       case 'finding': {
         const n = this.findings.length;
         if (!n) return { ...s, message: 'no findings' };
-        const cur = s.filter.finding ?? (a.by > 0 ? -1 : n);
+        // n/N: from the finding listed, else from the ends (the first `n` lists finding 1);
+        // ↑ ↓ in the findings: from the one selected there.
+        const cur = a.from === 'selected' && s.finding >= 0 && s.finding < n ? s.finding : (s.filter.finding ?? (a.by > 0 ? -1 : n));
         return this.selectFinding(s, (((cur + a.by) % n) + n) % n, dims);
       }
       case 'selectFinding': {
@@ -468,14 +491,15 @@ export class TuiModel {
         const replay = s.replay.kind !== 'off';
         let pane = a.pane;
         if (!pane) {
-          // Tab cycles events → findings → replay; a pane with nothing to show is left out.
-          const cycle: Pane[] = ['events', ...(this.findings.length ? ['findings' as const] : []), ...(replay ? ['replay' as const] : [])];
+          // Tab cycles findings → events → replay; a pane with nothing to show is left out.
+          const cycle: Pane[] = [...(this.findings.length ? ['findings' as const] : []), 'events', ...(replay ? ['replay' as const] : [])];
           if (cycle.length === 1) return { ...s, message: 'no findings' };
           pane = cycle[(cycle.indexOf(s.focus) + 1) % cycle.length];
         }
         if (pane === 'findings' && !this.findings.length) return { ...s, message: 'no findings' };
         if (pane === 'replay' && !replay) return { ...s, message: 'no replay here' };
-        return { ...s, focus: pane };
+        // The detail belongs to the pane it was opened in.
+        return { ...s, focus: pane, detail: pane === s.focus ? s.detail : false };
       }
       case 'scrollReplay': {
         const max = Math.max(0, replayTextRows(s.replay) - (dims.replayRows ?? 1));
@@ -511,7 +535,7 @@ export class TuiModel {
         if (kind === 'search') return this.search({ ...s, prompt: null }, text.trim() || s.search, 1, dims);
         const f = parseFilter(text, this.findings.length);
         if (typeof f === 'string') return { ...s, message: f };
-        return this.setFilter({ ...s, prompt: null }, f, dims);
+        return this.setFilter({ ...s, prompt: null }, { ...f, quiet: s.filter.quiet }, dims);
       }
       case 'search':
         return this.search(s, a.query, a.by, dims);
@@ -520,7 +544,12 @@ export class TuiModel {
       case 'filter':
         return this.setFilter(s, a.filter, dims);
       case 'clear':
-        return { ...this.setFilter(s, NO_FILTER, dims, 'center'), search: '', message: 'filters cleared' };
+        return { ...this.setFilter(s, DEFAULT_FILTER, dims, 'center'), search: '', message: 'filters cleared (noise hidden: a shows all)' };
+      case 'noise': {
+        const quiet = !s.filter.quiet;
+        const next = this.setFilter(s, { ...s.filter, quiet }, dims, 'center');
+        return { ...next, message: next.message ?? (quiet ? 'noise hidden (a shows all)' : 'all records listed (a hides the noise)') };
+      }
     }
   }
 
@@ -596,7 +625,7 @@ export class TuiModel {
 
   private selectFinding(s: ViewState, fi: number, dims: Dims): ViewState {
     const f = this.findings[fi];
-    const filter: Filter = { ...NO_FILTER, finding: fi };
+    const filter: Filter = { ...NO_FILTER, finding: fi, quiet: s.filter.quiet };
     const rows = this.rows(filter);
     const ev = this.findingEvents(fi);
     const start = f.start ?? (ev.length ? this.store.t[ev[0]] : null);
@@ -707,7 +736,7 @@ export class TuiModel {
 
   /** Bucket counts, remembered for the last two windows (all events and the listed ones). */
   private counts(f: Filter, from: number, to: number, n: number, rowOfHost: Uint8Array, labels: string[]): Uint32Array {
-    const key = `${filterText(f)}|${from}|${to}|${n}|${labels.join('\n')}`;
+    const key = `${filterKey(f)}|${from}|${to}|${n}|${labels.join('\n')}`;
     const hit = this.countsMemo.find((m) => m.key === key);
     if (hit) return hit.counts;
     const counts = this.bucketCounts(this.rows(f), from, to, n, rowOfHost, labels.length);
@@ -778,7 +807,7 @@ export class TuiModel {
 // --- filters and search ---------------------------------------------------------------------------
 
 export function isFiltered(f: Filter): boolean {
-  return f.types.length > 0 || f.hosts.length > 0 || f.kinds.length > 0 || f.minLevel !== null || f.grep !== null || f.finding !== null;
+  return f.types.length > 0 || f.hosts.length > 0 || f.kinds.length > 0 || f.minLevel !== null || f.grep !== null || f.finding !== null || f.quiet === true;
 }
 
 /** 1 for each name the list lets through (empty list: all). */

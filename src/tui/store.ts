@@ -23,6 +23,7 @@ export interface StoreSource {
 
 // Level ranks (for `level:warn` and the colours of the time strip) have one home: the event filter.
 export { LEVEL_WORDS, levelRank } from '../timeline/event-filter.js';
+import { isNoiseEncoded } from '../timeline/event-filter.js';
 
 /** Per event: what the list, the filters and the time strip need without decoding anything. */
 export interface EventColumns {
@@ -43,6 +44,8 @@ export interface EventColumns {
   readonly kind: Uint8Array;
   /** 1-based line in the file. */
   readonly line: Uint32Array;
+  /** 1 for noise (isNoise of src/timeline/event-filter.ts); absent: none known. */
+  readonly noise?: Uint8Array | null;
   /** Level words seen, upper case; index 0 is "no level" (null). */
   readonly levels: readonly (string | null)[];
   readonly sources: readonly StoreSource[];
@@ -70,6 +73,8 @@ export class EventStore implements EventColumns {
   readonly level: Uint8Array;
   readonly kind: Uint8Array;
   readonly line: Uint32Array;
+  /** 1 for noise (isNoise of src/timeline/event-filter.ts); null: none known. */
+  readonly noise: Uint8Array | null;
   readonly levels: readonly (string | null)[];
   readonly sources: readonly StoreSource[];
   readonly hosts: readonly string[];
@@ -91,6 +96,7 @@ export class EventStore implements EventColumns {
     this.level = cols.level;
     this.kind = cols.kind;
     this.line = cols.line;
+    this.noise = cols.noise ?? null;
     this.levels = cols.levels;
     this.sources = cols.sources;
     this.hosts = cols.hosts;
@@ -270,6 +276,7 @@ export class ColumnsBuilder {
   private type = new Uint8Array(this.cap);
   private level = new Uint8Array(this.cap);
   private kind = new Uint8Array(this.cap);
+  private noise = new Uint8Array(this.cap);
   private line = new Uint32Array(this.cap);
   private readonly levels: (string | null)[] = [null];
   private readonly levelIndex = new Map<string, number>();
@@ -304,6 +311,7 @@ export class ColumnsBuilder {
     end = json.indexOf('"', at + KEY_TYPE.length);
     const type = json.slice(at + KEY_TYPE.length, end) as EventType;
     this.type[i] = TYPE_INDEX.get(type) ?? OTHER_TYPE;
+    this.noise[i] = isNoiseEncoded(type, json) ? 1 : 0;
     this.source[i] = source;
     if (ts === null) {
       this.ts[i] = NaN;
@@ -339,6 +347,7 @@ export class ColumnsBuilder {
     this.level = grow(this.level, this.cap);
     this.kind = grow(this.kind, this.cap);
     this.line = grow(this.line, this.cap);
+    this.noise = grow(this.noise, this.cap);
   }
 
   finish(): EventStore {
@@ -366,6 +375,7 @@ export class ColumnsBuilder {
         level: this.level.subarray(0, n),
         kind: this.kind.subarray(0, n),
         line: this.line.subarray(0, n),
+        noise: this.noise.subarray(0, n),
         levels: this.levels,
         sources: this.sources,
         hosts,
