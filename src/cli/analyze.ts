@@ -85,7 +85,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         })
         .option('json', { describe: 'the report as one JSON document (same as --format json)', type: 'boolean', default: false })
         .option('severity', {
-          describe: 'exit code 1 when a finding at or above this severity exists (critical, error, warning, info)',
+          describe: 'exit code 1 when a finding at or above this severity exists (critical, error, warning, info; none: never)',
           type: 'string',
           default: 'warning',
           requiresArg: true,
@@ -111,7 +111,8 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
     handler: async (args: ArgumentsCamelCase<AnalyzeArgs>) => {
       // Arguments first: a typo must not cost a read of a large incident.
       const format = formatArg(args.json, args.format);
-      const severity = severityArg(args.severity, '--severity');
+      // `none`: findings never set the exit code (a demo, a report that must not fail a pipeline).
+      const severity = args.severity.toLowerCase() === 'none' ? 'none' : severityArg(args.severity, '--severity');
       const show = severityArg(args.show, '--show');
       const enabled = selectRules(rules, args.rule, args['skip-rule']);
       let changed: Record<string, SettingValue>;
@@ -153,7 +154,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
               ? renderFindingsMarkdown(report)
               : renderFindingsText(report, {
                   width: widthOf(out, io.env),
-                  palette: paletteFor(out, io.env),
+                  palette: paletteFor(out, io.env, io.color),
                   verbose: args.verbose,
                 });
         const buf = new BufferedOut(out);

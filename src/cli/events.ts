@@ -102,7 +102,7 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
           since,
           until,
           width,
-          palette: paletteFor(out, io.env),
+          palette: paletteFor(out, io.env, io.color),
           keep: isEventFiltered(filter) ? eventMatcher(filter) : null,
         });
         if (args.stats) io.stderr.write(statsText(timeline, widthOf(io.stderr, io.env)));

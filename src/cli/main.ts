@@ -2,7 +2,7 @@
 // chosen severity, 2 usage or input error.
 
 import { createRequire } from 'node:module';
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { UsageError } from '../ingest/sources.js';
 import { isClosedOutput } from '../report/buffered.js';
 import { ALL_RULES } from '../rules/index.js';
@@ -96,11 +96,48 @@ export async function main(argv: string[], io: CliIo = processIo(), deps: MainDe
   return code;
 }
 
-async function runMain(argv: string[], io: CliIo, deps: MainDeps): Promise<number> {
+/** Edit distance with transpositions (`tyep` is one from `type`), for did-you-mean on options. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** `Unknown argument: tyep` gets `; did you mean --type?` when one known option is close. */
+export function suggestOption(msg: string, known: readonly string[], argv: readonly string[] = []): string {
+  const m = /^Unknown arguments?: (.+)$/.exec(msg);
+  if (!m) return msg;
+  const hints: string[] = [];
+  for (const word of m[1].split(', ')) {
+    const w = word.replace(/^-+/, '');
+    let best: string | null = null;
+    let bestD = Infinity;
+    for (const k of known) {
+      const dd = distance(w, k);
+      if (dd < bestD) [best, bestD] = [k, dd];
+    }
+    // yargs reads `--no-rul` as the negation of `rul`: the hint keeps the `no-`.
+    const negated = argv.some((x) => x === `--no-${w}` || x.startsWith(`--no-${w}=`));
+    if (best !== null && bestD <= Math.max(1, Math.floor(w.length / 3))) hints.push(`--${negated ? 'no-' : ''}${best}`);
+  }
+  return hints.length ? `${msg}; did you mean ${hints.join(', ')}?` : msg;
+}
+
+const COLOR_MODES = ['auto', 'always', 'never'] as const;
+
+async function runMain(argv: string[], io0: CliIo, deps: MainDeps): Promise<number> {
+  // The commands get this object; `--color` is set on it once the command line is read.
+  const io: CliIo = { ...io0 };
   const result: CommandResult = { code: 0 };
   const rules = deps.rules ?? ALL_RULES;
   let usageFailure: string | null = null;
-  const cli = yargs(normaliseArgv(argv))
+  const cli: Argv = yargs(normaliseArgv(argv))
     .scriptName('rmq-diag')
     .usage('$0 <command> [options]\n\nReads RocketMQ client, broker and NameServer logs, merges them into one timeline, and names what happened.')
     .command(eventsCommand(result, io))
@@ -117,7 +154,19 @@ async function runMain(argv: string[], io: CliIo, deps: MainDeps): Promise<numbe
         delete a['--'];
       }
     })
-    .demandCommand(1, 'name a command: events, analyze, rules, replay, tui')
+    .option('color', {
+      describe: 'colour: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always, never',
+      type: 'string',
+      choices: COLOR_MODES as unknown as string[],
+      default: 'auto',
+      requiresArg: true,
+      global: true,
+    })
+    .middleware((a) => {
+      io.color = a.color as CliIo['color'];
+    })
+    .completion('completion', 'print a shell completion script: rmq-diag completion >> ~/.bashrc (or ~/.zshrc)')
+    .demandCommand(1, 'name a command: events, analyze, rules, replay, tui, completion')
     .strict()
     .recommendCommands()
     .help()
@@ -140,9 +189,11 @@ async function runMain(argv: string[], io: CliIo, deps: MainDeps): Promise<numbe
     .fail((msg, err) => {
       if (err) throw err;
       // Throw, so that yargs stops here: returning would let it run the command anyway (an unknown
-      // option would only be reported after the whole input was read).
-      usageFailure = msg;
-      throw new YargsUsage(msg);
+      // option would only be reported after the whole input was read). The options known here are
+      // those of the command being parsed (yargs re-populates its instance for each command).
+      const known = Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+      usageFailure = suggestOption(msg, known, argv);
+      throw new YargsUsage(usageFailure);
     });
   try {
     await cli.parseAsync();

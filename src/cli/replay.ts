@@ -215,7 +215,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       const out = io.stdout;
       const text = args.json
         ? renderReplayJson(report, { emitted, saved })
-        : renderReplayText(report, { palette: paletteFor(out, io.env), verbose: args.verbose, emitted, saved, width: widthOf(out, io.env) });
+        : renderReplayText(report, { palette: paletteFor(out, io.env, io.color), verbose: args.verbose, emitted, saved, width: widthOf(out, io.env) });
       const buf = new BufferedOut(out);
       buf.push(text);
       await buf.flush();

@@ -1,3 +1,5 @@
+import type { ColorMode } from '../report/escape.js';
+
 /** Stands for `-` (stdin) between main() and the commands. */
 export const STDIN_ARG = '\u0000stdin';
 
@@ -15,6 +17,8 @@ export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WriteStream | (NodeJS.WritableStream & { isTTY?: boolean });
   env: NodeJS.ProcessEnv;
+  /** `--color` (set once the command line is read). */
+  color?: ColorMode;
 }
 
 export function processIo(): CliIo {

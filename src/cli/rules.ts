@@ -38,7 +38,7 @@ export function rulesCommand(_result: CommandResult, io: CliIo, rules: readonly 
       const out = io.stdout;
       if (format === 'json') out.write(`${JSON.stringify(rulesToJson(rules), null, 2)}\n`);
       else if (format === 'markdown') out.write(renderRulesMarkdown(rules));
-      else out.write(renderRulesText(rules, { width: widthOf(out, io.env), palette: paletteFor(out, io.env) }));
+      else out.write(renderRulesText(rules, { width: widthOf(out, io.env), palette: paletteFor(out, io.env, io.color) }));
     },
   };
 }

@@ -83,7 +83,7 @@ export async function openTui(
       settings,
       zoneOut,
       other,
-      color: paletteFor(io.stdout, io.env) === ANSI,
+      color: paletteFor(io.stdout, io.env, io.color) === ANSI,
       stdin: keys.stream,
       stdout: io.stdout as NodeJS.WriteStream,
       stderr: io.stderr as NodeJS.WriteStream,

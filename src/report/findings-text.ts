@@ -36,8 +36,8 @@ export interface AnalyzeReport {
   settings: Record<string, SettingValue>;
   /** The `--set` values. */
   changed: Record<string, SettingValue>;
-  /** Exit code 1 when a finding at or above it exists. */
-  severity: Severity;
+  /** Exit code 1 when a finding at or above it exists; `none`: never (`--severity none`). */
+  severity: Severity | 'none';
   /** Findings below it are counted but not shown. */
   show: Severity;
   /** Zone of the times shown. */
@@ -57,7 +57,8 @@ const PROSE_WIDTH = 100;
 
 // --- shared by the three formats ---------------------------------------------------------------
 
-export function atOrAbove(findings: readonly Finding[], level: Severity): Finding[] {
+export function atOrAbove(findings: readonly Finding[], level: Severity | 'none'): Finding[] {
+  if (level === 'none') return [];
   const rank = severityRank(level);
   return findings.filter((f) => severityRank(f.severity) <= rank);
 }
@@ -200,7 +201,7 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
   out.push(
     field(
       'rules',
-      `${r.rules.length ? r.rules.length : 'no rules'} run${changed.length ? `; --set ${changed.join(', ')}` : ''}; exit code 1 at ${r.severity} or above; showing ${r.show} and above`,
+      `${r.rules.length ? r.rules.length : 'no rules'} run${changed.length ? `; --set ${changed.join(', ')}` : ''}; ${r.severity === 'none' ? 'exit code 0 whatever is found' : `exit code 1 at ${r.severity} or above`}; showing ${r.show} and above`,
     ),
   );
   // The accounting table has a narrow form (76 columns and up) below 110 columns, and a wide one

@@ -89,7 +89,8 @@ function stage(): string {
 
 function runShell(cmd: string, cwd: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-o', 'pipefail', '-c', cmd], { cwd, env: { PATH, HOME: cwd }, stdio: ['ignore', 'ignore', 'pipe'] });
+    // HOME is a temp folder: npm and npx keep their cache and logs there, never in the clone.
+    const child = spawn('bash', ['-o', 'pipefail', '-c', cmd], { cwd, env: { PATH, HOME: work, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
