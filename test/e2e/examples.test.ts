@@ -89,8 +89,11 @@ function stage(): string {
 
 function runShell(cmd: string, cwd: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    // HOME is a temp folder: npm and npx keep their cache and logs there, never in the clone.
-    const child = spawn('bash', ['-o', 'pipefail', '-c', cmd], { cwd, env: { PATH, HOME: work, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    // HOME is a temp folder: npm and npx keep their cache and logs there, never in the clone. `npx`
+    // would run the package's prepare script (a rebuild of dist/ under the other tests' feet):
+    // ignore-scripts keeps dist/ as `npm test` built it (`npm start` still runs its script).
+    const env = { PATH, HOME: work, npm_config_update_notifier: 'false', npm_config_ignore_scripts: 'true', npm_config_fund: 'false' };
+    const child = spawn('bash', ['-o', 'pipefail', '-c', cmd], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
@@ -132,23 +135,25 @@ describe('documented examples', () => {
     const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', env });
     const todo = unique.filter((e) => isTui(e.cmd));
     expect(todo.length).toBeGreaterThanOrEqual(4);
-    try {
-      for (const [k, e] of todo.entries()) {
-        const dir = stage();
-        const codeFile = join(dir, 'code');
-        const started = tmux('new-session', '-d', '-s', `ex${k}`, '-x', '100', '-y', '30', '-c', dir, `${e.cmd}; echo $? > code`);
-        expect(started.status, started.stderr).toBe(0);
-        const end = Date.now() + 30000;
-        let screen = '';
-        while (Date.now() < end && !/\[(events|findings)\]/.test(screen)) {
-          await new Promise((r) => setTimeout(r, 150));
-          screen = tmux('capture-pane', '-p', '-t', `ex${k}`).stdout ?? '';
-        }
-        expect(screen, `${e.where}: ${e.cmd}`).toMatch(/\[(events|findings)\]/);
-        tmux('send-keys', '-t', `ex${k}`, 'q');
-        while (Date.now() < end && !existsSync(codeFile)) await new Promise((r) => setTimeout(r, 100));
-        expect(existsSync(codeFile) ? readFileSync(codeFile, 'utf8').trim() : 'no exit', `${e.where}: ${e.cmd}`).toBe('0');
+    const one = async (e: (typeof todo)[number], k: number) => {
+      const dir = stage();
+      const codeFile = join(dir, 'code');
+      const started = tmux('new-session', '-d', '-s', `ex${k}`, '-x', '100', '-y', '30', '-c', dir, `${e.cmd}; echo $? > code`);
+      expect(started.status, started.stderr).toBe(0);
+      const end = Date.now() + 30000;
+      let screen = '';
+      while (Date.now() < end && !/\[(events|findings)\]/.test(screen)) {
+        await new Promise((r) => setTimeout(r, 150));
+        screen = tmux('capture-pane', '-p', '-t', `ex${k}`).stdout ?? '';
       }
+      expect(screen, `${e.where}: ${e.cmd}`).toMatch(/\[(events|findings)\]/);
+      tmux('send-keys', '-t', `ex${k}`, 'q');
+      while (Date.now() < end && !existsSync(codeFile)) await new Promise((r) => setTimeout(r, 100));
+      expect(existsSync(codeFile) ? readFileSync(codeFile, 'utf8').trim() : 'no exit', `${e.where}: ${e.cmd}`).toBe('0');
+    };
+    try {
+      // Two at a time: the machine has two cores.
+      for (let i = 0; i < todo.length; i += 2) await Promise.all(todo.slice(i, i + 2).map((e, j) => one(e, i + j)));
     } finally {
       tmux('kill-server');
     }
