@@ -1,7 +1,8 @@
 // `rmq-diag events`: wires options to the timeline builder and the events report.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { paletteFor } from '../report/escape.js';
-import { accountingLine, statsText, writeEvents } from '../report/events.js';
+import { statsText, writeEvents } from '../report/events.js';
+import { accountingLine } from '../report/notes.js';
 import { wrapIndented } from '../report/findings-text.js';
 import { UsageError } from '../ingest/sources.js';
 import { SOURCE_KINDS } from '../parse/types.js';

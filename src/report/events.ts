@@ -141,27 +141,6 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
   return n;
 }
 
-const num = (n: number) => n.toLocaleString('en-US');
-
-/**
- * The accounting in one line (stderr, after the events): `15,329 lines in 14 files (0 unknown,
- * 0 unreadable); 133 of 10,037 events`; --stats gives the table.
- */
-export function accountingLine(t: Pick<Timeline, 'accounting'>, shown: number): string {
-  let lines = 0;
-  let unknown = 0;
-  let unreadable = 0;
-  let events = 0;
-  for (const a of t.accounting) {
-    lines += a.lines;
-    unknown += a.unknown;
-    unreadable += a.unreadable;
-    for (const v of Object.values(a.events)) events += v ?? 0;
-  }
-  const files = t.accounting.length;
-  return `${num(lines)} lines in ${num(files)} file${files === 1 ? '' : 's'} (${num(unknown)} unknown, ${num(unreadable)} unreadable); ${num(shown)} of ${num(events)} events`;
-}
-
 /** `--stats`: the per-file table and each file's events by type. */
 export function statsText(t: Pick<Timeline, 'accounting'>, width: number): string {
   return `${accountingTable(t.accounting, width)}\n${eventsByTypeText(t.accounting, width)}`;
