@@ -1,6 +1,7 @@
 // `rmq-diag replay`: infers a scenario from logs (or reads a scenario file), runs it in the cluster
 // model, compares the simulated milestones with the observed ones, and answers what-if questions.
-// Exit codes: 0 reproduced (or a scenario file without observations), 1 not reproduced, 2 usage or input error.
+// Exit codes: 0 reproduced (or a scenario file without observations), 1 not reproduced or nothing
+// compared, 2 usage or input error.
 
 import { statSync, writeFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
@@ -44,12 +45,13 @@ export function untilArg(t: TimeOption, startEpochMs: number, zoneName: string, 
   return at - startEpochMs;
 }
 
+/** A refused or failed write of the simulated logs is a usage error naming the folder. */
 function emitGuard(fn: () => void, dir: string): void {
   try {
     fn();
   } catch (e) {
-    if (e instanceof EmitError) throw new UsageError(`--emit-logs ${dir}: ${e.message}`);
-    throw new UsageError(`--emit-logs ${dir}: ${(e as Error).message}`);
+    if (e instanceof EmitError || typeof (e as NodeJS.ErrnoException).code === 'string') throw new UsageError(`--emit-logs ${dir}: ${(e as Error).message}`);
+    throw e;
   }
 }
 

@@ -3,13 +3,17 @@
 // examples are whole lines. Notes and progress go to stderr; `replay --runs` shows progress on a
 // terminal. Through the built binary (a pseudo-terminal from script(1) for the progress).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, spawnBin } from './helpers.js';
 
-const SAMPLES = ['seed-outage', 'healthy-restart', 'broker-busy'];
+// Every bundled sample: a folder under samples/ (or a folder of one) with its ground truth.
+const SAMPLES = readdirSync(join(ROOT, 'samples'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .flatMap((d) => [d.name, ...readdirSync(join(ROOT, 'samples', d.name), { withFileTypes: true }).filter((x) => x.isDirectory()).map((x) => `${d.name}/${x.name}`)])
+  .filter((p) => ['expected.json', 'lab.json'].some((f) => existsSync(join(ROOT, 'samples', p, f))));
 const width = (l: string) => [...l.replace(/\u001b\[[0-9;]*m/g, '')].length;
 const longest = (text: string, skipNotes = false) =>
   Math.max(0, ...text.split('\n').filter((l) => !(skipNotes && /^(note: |rmq-diag: )/.test(l))).map(width));
@@ -22,6 +26,8 @@ function commandsFor(sample: string): string[][] {
 }
 
 describe('text fits 80 columns off a terminal (COLUMNS unset)', () => {
+  it('finds the bundled samples', () => expect(SAMPLES).toEqual(expect.arrayContaining(['seed-outage', 'healthy-restart', 'broker-busy'])));
+
   for (const sample of SAMPLES) {
     it(`every command on samples/${sample}`, async () => {
       const runs = await Promise.all(commandsFor(sample).map((args) => spawnBin(args).then((r) => ({ args, r }))));

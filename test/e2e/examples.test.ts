@@ -3,8 +3,10 @@
 // the user's own logs: each runs in a fresh folder where `incident/` is a copy of the bundled seed
 // outage, `samples/` the bundled samples and `broker.log.gz` a gzipped broker.log of it. Exit code 0
 // or 1 (findings, not reproduced) is a run; 2 and up is a failure. TUI examples run in a tmux
-// pseudo-terminal and are quit with q. Set-up lines that install, test or benchmark the project
-// itself (npm install, npm test, npm link, npm run bench, node scripts/...) are not run here.
+// pseudo-terminal and are quit with q. Only rmq-diag commands run (`rmq-diag ...`, `npx rmq-diag ...`,
+// `zcat FILE | rmq-diag ...`, `npm start`); the lines that install, test, benchmark or record the
+// project itself (npm install, npm test, npm link, npm run bench, npm run lab: that one starts a real
+// cluster) are set-up and are not run; any other line fails the test, to be sorted into one of the two.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '..', '..');
-const SKIP = /^(npm (install|test|link|ci|run bench)\b|node scripts\/)/;
+const RUN = /^(rmq-diag |npx rmq-diag |npm start$|zcat \S+ \| rmq-diag )/;
+const SETUP = /^(npm (install|test|link|ci|run (bench|lab))\b|node scripts\/)/;
 
 /** The ```sh blocks of a markdown file, each as its commands (comments removed), in order. */
 function shBlocks(file: string): string[][] {
@@ -65,7 +68,8 @@ function helpExamples(): string[] {
 const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const fromDocs = docs.flatMap((d) => shBlocks(join(ROOT, d)).flatMap((cmds, b) => cmds.map((cmd) => ({ where: d, block: `${d}#${b}`, cmd }))));
 const fromHelp = helpExamples().map((cmd, i) => ({ where: '--help', block: `help#${i}`, cmd }));
-const all = [...fromDocs, ...fromHelp].filter((e) => !SKIP.test(e.cmd));
+const listed = [...fromDocs, ...fromHelp];
+const all = listed.filter((e) => RUN.test(e.cmd));
 // A command shown twice runs once (the first place that shows it).
 const unique = [...new Map(all.map((e) => [e.cmd, e])).values()];
 const isTui = (cmd: string) => /rmq-diag (tui|analyze .*--tui)\b/.test(cmd);
@@ -101,6 +105,10 @@ function runShell(cmd: string, cwd: string): Promise<{ code: number; stderr: str
 }
 
 describe('documented examples', () => {
+  it('are rmq-diag commands or set-up lines (never anything else, never run blind)', () => {
+    expect(listed.filter((e) => !RUN.test(e.cmd) && !SETUP.test(e.cmd)).map((e) => `${e.where}: ${e.cmd}`)).toEqual([]);
+  });
+
   it('were found in README.md, docs/*.md and every --help', () => {
     expect(fromDocs.filter((e) => e.where === 'README.md').length).toBeGreaterThan(15);
     expect(fromHelp.length).toBeGreaterThan(20);
