@@ -112,7 +112,9 @@ const seq = [];
 const add = (name, key, n = 1) => {
   for (let i = 0; i < n; i++) seq.push([name, key]);
 };
-add('down', KEY.down, 15);
+// The TUI opens on the findings: Tab first, to move in the event list.
+add('tab', KEY.tab, 1);
+add('down', KEY.down, 14);
 add('j', 'j', 10);
 add('up', KEY.up, 5);
 add('pgdn', KEY.pgdn, 8);

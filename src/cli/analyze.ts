@@ -11,9 +11,9 @@ import { parseSettings, SettingError } from '../rules/engine.js';
 import { SEVERITIES, type Rule, type SettingValue, type Severity } from '../rules/types.js';
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, withInputOptions, withRuleOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, examples, type InputArgs, sayInputs, withInputOptions, withRuleOptions, zoneArg } from './common.js';
 import { progressOn } from './progress.js';
-import { exitWith, inputExitCode, type CliIo, type CommandResult } from './result.js';
+import { exitWith, widthOf, type CliIo, type CommandResult } from './result.js';
 import { openTui } from './tui.js';
 
 export const FORMATS = ['text', 'json', 'markdown'] as const;
@@ -85,7 +85,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         })
         .option('json', { describe: 'the report as one JSON document (same as --format json)', type: 'boolean', default: false })
         .option('severity', {
-          describe: 'exit code 1 when a finding at or above this severity exists (critical, error, warning, info)',
+          describe: 'exit code 1 when a finding at or above this severity exists (critical, error, warning, info; none: never)',
           type: 'string',
           default: 'warning',
           requiresArg: true,
@@ -98,16 +98,21 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         })
         .option('verbose', { alias: 'v', describe: 'also the per-file accounting table', type: 'boolean', default: false })
         .option('tui', { describe: 'open the findings and the timeline in the terminal UI instead (same as rmq-diag tui)', type: 'boolean', default: false })
-        .example('$0 analyze incident/', 'findings for every host under incident/')
-        .example('$0 analyze incident/ --severity error', 'exit code 1 only for error or critical findings')
-        .example('$0 analyze incident/ --no-rule broker-busy --set waitTimeMillsInSendQueue=500', 'skip a rule, change a setting')
-        .example('$0 analyze incident/ --format markdown > postmortem.md', 'a postmortem draft')
-        .example('$0 analyze incident/ --json | jq .findings', 'JSON for scripts')
-        .example('$0 analyze incident/ --tui', 'the same findings in the terminal UI') as unknown as Argv<AnalyzeArgs>,
+        .epilogue(
+          examples([
+            ['$0 analyze incident/', 'findings for every host under incident/'],
+            ['$0 analyze incident/ --severity error', 'exit code 1 only for error or critical findings'],
+            ['$0 analyze incident/ --no-rule disk-full --set sendMsgTimeout=5000', 'skip a rule, change a setting'],
+            ['$0 analyze incident/ --format markdown > postmortem.md', 'a postmortem draft'],
+            ['$0 analyze incident/ --json | jq .findings', 'JSON for scripts'],
+            ['$0 analyze incident/ --tui', 'the same findings in the terminal UI'],
+          ]),
+        ) as unknown as Argv<AnalyzeArgs>,
     handler: async (args: ArgumentsCamelCase<AnalyzeArgs>) => {
       // Arguments first: a typo must not cost a read of a large incident.
       const format = formatArg(args.json, args.format);
-      const severity = severityArg(args.severity, '--severity');
+      // `none`: findings never set the exit code (a demo, a report that must not fail a pipeline).
+      const severity = args.severity.toLowerCase() === 'none' ? 'none' : severityArg(args.severity, '--severity');
       const show = severityArg(args.show, '--show');
       const enabled = selectRules(rules, args.rule, args['skip-rule']);
       let changed: Record<string, SettingValue>;
@@ -128,8 +133,9 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
       const progress = progressOn(io.stderr, args.progress);
       const timeline = await buildTimeline({ ...opts, onProgress: (d, t) => progress.update(d, t) });
       try {
-        const analysis = analyze(timeline, { rules: enabled, settings: changed, show });
         progress.clear();
+        if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
+        const analysis = analyze(timeline, { rules: enabled, settings: changed, show });
         const report: AnalyzeReport = {
           timeline,
           analysis,
@@ -147,15 +153,14 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
             : format === 'markdown'
               ? renderFindingsMarkdown(report)
               : renderFindingsText(report, {
-                  width: out.isTTY ? out.columns || 80 : Infinity,
-                  palette: paletteFor(out, io.env),
+                  width: widthOf(out, io.env),
+                  palette: paletteFor(out, io.env, io.color),
                   verbose: args.verbose,
                 });
         const buf = new BufferedOut(out);
         buf.push(text);
         await buf.flush();
         exitWith(result, atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0);
-        exitWith(result, inputExitCode(timeline));
       } finally {
         timeline.close();
       }

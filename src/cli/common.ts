@@ -5,13 +5,19 @@ import type { Argv } from 'yargs';
 import { UsageError, parseOverride } from '../ingest/sources.js';
 import { ZoneError, parseZone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType } from '../parse/types.js';
-import type { BuildOptions } from '../timeline/build.js';
-import { STDIN_ARG } from './result.js';
+import { noRocketmqEvent, nothingToDiagnose, noteLine } from '../report/notes.js';
+import type { BuildOptions, Timeline } from '../timeline/build.js';
+import { listMatcher, unknownType } from '../timeline/event-filter.js';
+import { parseTimeSpec, resolveTime, TimeArgError, type TimeSpec, type TimeWindow } from '../timeline/time-args.js';
+import type { Zone } from '../parse/time.js';
+import { STDIN_ARG, type CliIo } from './result.js';
 
 export interface InputArgs {
   paths: string[];
   kind: string[];
   host: string[];
+  'set-kind': string[];
+  'set-host': string[];
   tz: string[];
   'tz-out'?: string;
   progress: boolean;
@@ -26,17 +32,35 @@ export function withInputOptions<T>(y: Argv<T>) {
       array: true,
       default: [] as string[],
     })
-    .option('kind', {
-      describe: `set the kind of matching files: GLOB=KIND (${SOURCE_KINDS.join(', ')})`,
+    .option('set-kind', {
+      describe: `set the kind of matching files: GLOB=KIND (${SOURCE_KINDS.join(', ')}); also --kind GLOB=KIND`,
       type: 'string',
       array: true,
+      nargs: 1,
+      default: [] as string[],
+      requiresArg: true,
+    })
+    .option('set-host', {
+      describe: 'set the host of matching files: GLOB=NAME (default: the first folder below the input folder); also --host GLOB=NAME',
+      type: 'string',
+      array: true,
+      nargs: 1,
+      default: [] as string[],
+      requiresArg: true,
+    })
+    .option('kind', {
+      describe: 'events: only events from files of this kind (glob, !KIND excludes); GLOB=KIND: as --set-kind',
+      type: 'string',
+      array: true,
+      nargs: 1,
       default: [] as string[],
       requiresArg: true,
     })
     .option('host', {
-      describe: 'set the host of matching files: GLOB=NAME (default: the first folder below the input folder)',
+      describe: 'events: only events from this host (glob, !NAME excludes); GLOB=NAME: as --set-host',
       type: 'string',
       array: true,
+      nargs: 1,
       default: [] as string[],
       requiresArg: true,
     })
@@ -44,6 +68,7 @@ export function withInputOptions<T>(y: Argv<T>) {
       describe: 'zone of sources whose layout does not fix one (ZONE), or force the zone of matching files (GLOB=ZONE); default +08:00',
       type: 'string',
       array: true,
+      nargs: 1,
       default: [] as string[],
       requiresArg: true,
     })
@@ -64,18 +89,34 @@ export function withInputOptions<T>(y: Argv<T>) {
     });
 }
 
-export function buildOptionsFrom(a: InputArgs): BuildOptions {
+/** `--host` and `--kind` values: GLOB=VALUE sets (like --set-host, --set-kind), a bare value filters. */
+export function hostKindFilters(a: InputArgs): { hosts: string[]; kinds: string[] } {
+  const bare = (values: string[]) => values.flatMap((v) => (v.includes('=') ? [] : v.split(',').map((x) => x.trim()).filter(Boolean)));
+  return { hosts: bare(a.host), kinds: bare(a.kind) };
+}
+
+/**
+ * The timeline builder's options. `filters`: the command filters events by host and kind (`events`);
+ * elsewhere a bare `--host NAME` or `--kind KIND` is a usage error that says what is meant.
+ */
+export function buildOptionsFrom(a: InputArgs, o: { filters?: boolean } = {}): BuildOptions {
+  if (!o.filters) {
+    const bad = [...a.host.map((v) => ['--host', v, '--set-host GLOB=NAME']), ...a.kind.map((v) => ['--kind', v, '--set-kind GLOB=KIND'])].find(([, v]) => !v.includes('='));
+    if (bad) throw new UsageError(`${bad[0]} ${bad[1]}: only events filters by ${bad[0].slice(2)}; to set it for matching files give ${bad[2]}`);
+  }
   if (!a.paths.length) throw new UsageError('no input: give log files, folders, globs, or - for stdin');
   const inputs = a.paths.map((p) => (p === STDIN_ARG ? '-' : p));
-  const kind = a.kind.map((s) => {
+  const setKind = [...(a['set-kind'] ?? []), ...a.kind.filter((v) => v.includes('='))];
+  const setHost = [...(a['set-host'] ?? []), ...a.host.filter((v) => v.includes('='))];
+  const kind = setKind.map((s) => {
     const [g, value] = parseOverride(s);
     const glob = g === STDIN_ARG ? '-' : g;
     if (!(SOURCE_KINDS as readonly string[]).includes(value)) {
-      throw new UsageError(`--kind ${s}: unknown kind "${value}" (one of ${SOURCE_KINDS.join(', ')})`);
+      throw new UsageError(`--set-kind ${s}: unknown kind "${value}" (one of ${SOURCE_KINDS.join(', ')})`);
     }
     return [glob, value] as [string, string];
   });
-  const host = a.host.map((s) => parseOverride(s));
+  const host = setHost.map((s) => parseOverride(s));
   let tzDefault: string | undefined;
   const tzRules: Array<[string, string]> = [];
   for (const s of a.tz) {
@@ -106,15 +147,17 @@ export function zoneArg(value: string, flag: string) {
   }
 }
 
-export function typesArg(values: string[]): EventType[] | null {
+/**
+ * `--type` values (comma-separated or repeated; globs; `!TYPE` excludes) as the concrete types to keep,
+ * or null for all. `other` (records that are no RocketMQ event) is kept only when `all` is set.
+ */
+export function typesArg(values: string[], all = false): EventType[] | null {
   const list = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   if (!list.length) return null;
-  for (const t of list) {
-    if (!(EVENT_TYPES as readonly string[]).includes(t)) {
-      throw new UsageError(`--type ${t}: unknown event type (one of ${EVENT_TYPES.join(', ')})`);
-    }
-  }
-  return list as EventType[];
+  const unknown = unknownType(list);
+  if (unknown !== null) throw new UsageError(`--type ${unknown}: unknown event type (one of ${EVENT_TYPES.join(', ')})`);
+  const keep = listMatcher(list);
+  return EVENT_TYPES.filter((t) => keep(t) && (t !== 'other' || all || list.includes('other')));
 }
 
 /** Options choosing and tuning rules, shared by `analyze` and `tui`. */
@@ -145,4 +188,66 @@ export function withRuleOptions<T>(y: Argv<T>) {
       default: [] as string[],
       requiresArg: true,
     });
+}
+
+/**
+ * The input notes, on stderr; then, when the inputs hold nothing to diagnose, one line saying so.
+ * Returns 2 in that case (the command prints no report), else 0.
+ */
+export function sayInputs(t: Pick<Timeline, 'sources' | 'accounting' | 'issues'>, io: CliIo, inputs: readonly string[]): number {
+  for (const i of t.issues) io.stderr.write(`${noteLine(i)}\n`);
+  const named = inputs.map((p) => (p === STDIN_ARG ? '-' : p));
+  const nothing = nothingToDiagnose(t, named);
+  if (nothing === null) {
+    const none = noRocketmqEvent(t, named);
+    if (none) io.stderr.write(`${none}\n`);
+    return 0;
+  }
+  io.stderr.write(`rmq-diag: ${nothing}\n`);
+  return 2;
+}
+
+/** A `--since`/`--until` value, read (and checked) when the command line is, before any input. */
+export interface TimeOption {
+  flag: string;
+  value: string;
+  spec: TimeSpec;
+}
+
+export function timeOption(flag: string, value: string | undefined): TimeOption | null {
+  if (value === undefined) return null;
+  try {
+    return { flag, value, spec: parseTimeSpec(value) };
+  } catch (e) {
+    if (e instanceof TimeArgError) throw new UsageError(`${flag} ${value}: ${e.message}`);
+    throw e;
+  }
+}
+
+export function resolveTimeOption(t: TimeOption, zone: Zone, w: TimeWindow): number {
+  try {
+    return resolveTime(t.spec, t.value, zone, w);
+  } catch (e) {
+    if (e instanceof TimeArgError) throw new UsageError(`${t.flag} ${t.value}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** `--since` and `--until` against the window; a reversed pair is a usage error. */
+export function timeRange(since: TimeOption | null, until: TimeOption | null, zone: Zone, w: TimeWindow): { since: number | null; until: number | null } {
+  const from = since ? resolveTimeOption(since, zone, w) : null;
+  const to = until ? resolveTimeOption(until, zone, w) : null;
+  if (from !== null && to !== null && from > to) {
+    throw new UsageError(`--since ${since!.value} is after --until ${until!.value}: nothing can be between them`);
+  }
+  return { since: from, until: to };
+}
+
+/**
+ * Help examples as an epilogue: each command on a line of its own under a `#` line that says what it
+ * does, never wrapped inside (yargs' two-column examples break long commands), ready to copy.
+ * `$0` is the program's name.
+ */
+export function examples(list: ReadonlyArray<readonly [command: string, what: string]>): string {
+  return ['Examples:', ...list.flatMap(([cmd, what]) => [`  # ${what}`, `  ${cmd.replace(/\$0/g, 'rmq-diag')}`])].join('\n');
 }

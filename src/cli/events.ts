@@ -1,20 +1,47 @@
 // `rmq-diag events`: wires options to the timeline builder and the events report.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { paletteFor } from '../report/escape.js';
-import { writeEvents } from '../report/events.js';
+import { statsText, writeEvents } from '../report/events.js';
+import { accountingLine } from '../report/notes.js';
+import { wrapIndented } from '../report/findings-text.js';
+import { UsageError } from '../ingest/sources.js';
+import { SOURCE_KINDS } from '../parse/types.js';
+import { eventMatcher, grepOf, isEventFiltered, levelOfWord, unknownKind, type EventFilter } from '../timeline/event-filter.js';
 import { buildTimeline } from '../timeline/build.js';
-import { parseTimeArg } from '../timeline/time-args.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, typesArg, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, examples, hostKindFilters, type InputArgs, sayInputs, timeOption, timeRange, typesArg, withInputOptions, zoneArg } from './common.js';
 import { progressOn } from './progress.js';
-import { exitWith, inputExitCode, type CliIo, type CommandResult } from './result.js';
+import { exitWith, widthOf, type CliIo, type CommandResult } from './result.js';
 
 interface EventsArgs extends InputArgs {
   type: string[];
+  level?: string;
+  grep?: string;
+  'ignore-case': boolean;
   since?: string;
   until?: string;
   json: boolean;
   all: boolean;
+  stats: boolean;
+}
+
+/** `--host`, `--kind`, `--level`, `--grep`: checked before any input is read. */
+function eventFilterFrom(args: EventsArgs): EventFilter {
+  const { hosts, kinds } = hostKindFilters(args);
+  const unknown = unknownKind(kinds);
+  if (unknown !== null) throw new UsageError(`--kind ${unknown}: unknown kind (one of ${SOURCE_KINDS.join(', ')})`);
+  let minLevel: number | null = null;
+  if (args.level !== undefined) {
+    minLevel = levelOfWord(args.level);
+    if (minLevel === null) throw new UsageError(`--level ${args.level}: unknown level (trace, debug, info, warn, error, fatal)`);
+  }
+  let grep: RegExp | null = null;
+  if (args.grep !== undefined) {
+    const re = grepOf(args.grep, args['ignore-case']);
+    if (typeof re === 'string') throw new UsageError(`--grep ${args.grep}: ${re}`);
+    grep = re;
+  }
+  return { types: [], hosts, kinds, minLevel, grep };
 }
 
 export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<object, EventsArgs> {
@@ -23,48 +50,64 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
     describe: 'print the merged event timeline of RocketMQ logs, and account for every line read',
     builder: (y: Argv) =>
       withInputOptions(y)
+        .option('level', { describe: 'only events at this level or worse: trace, debug, info, warn, error, fatal (no level: info)', type: 'string', requiresArg: true })
+        .option('grep', { describe: "only events whose text matches this regular expression (JavaScript syntax)", type: 'string', requiresArg: true })
+        .option('ignore-case', { alias: 'i', describe: '--grep ignores case', type: 'boolean', default: false })
+        .option('stats', { describe: 'the per-file accounting table on stderr (default: one line)', type: 'boolean', default: false })
         .option('type', {
-          describe: 'only these event types (comma-separated or repeated)',
+          describe: 'only these event types (comma-separated or repeated; globs; !TYPE excludes)',
           type: 'string',
           array: true,
+          nargs: 1,
           default: [] as string[],
           requiresArg: true,
         })
-        .option('since', { describe: 'only events at or after this time', type: 'string', requiresArg: true })
-        .option('until', { describe: 'only events at or before this time', type: 'string', requiresArg: true })
+        .option('since', { describe: 'only events at or after this time: 14:40, 2020-12-22T14:40:00+08:00, +5m (from the start), -10m (before the end)', type: 'string', requiresArg: true })
+        .option('until', { describe: 'only events at or before this time (same forms as --since)', type: 'string', requiresArg: true })
         .option('json', { describe: 'NDJSON: one event per line, then one summary line (docs/json.md)', type: 'boolean', default: false })
         .option('all', { describe: "also print records that match no RocketMQ message (type 'other')", type: 'boolean', default: false })
-        .example('$0 events incident/', 'every event from every host under incident/')
-        .example('$0 events incident/ --type busy-reply,rpc-timeout --since 14:40', 'two event types from 14:40 on')
-        .example("$0 events 'logs/**/rocketmq_client.log*' --json | jq .fields", 'NDJSON for scripts')
-        .example('zcat broker.log.gz | $0 events - --kind -=broker', 'read stdin') as unknown as Argv<EventsArgs>,
+        .epilogue(
+          examples([
+            ['$0 events incident/', 'every event from every host under incident/'],
+            ['$0 events incident/ --type busy-reply,rpc-timeout --since 14:40', 'two event types from 14:40 on'],
+            ["$0 events incident/ --type '!watermark' --level warn --host 'app-*'", 'warnings and worse on the app hosts, no watermark rows'],
+            ["$0 events incident/ --grep 'TIMEOUT_CLEAN_QUEUE' --since -10m", 'a regular expression, in the last 10 minutes'],
+            ["$0 events 'incident/**/rocketmq_client.log*' --json | jq .fields", 'NDJSON for scripts'],
+            ['zcat broker.log.gz | $0 events - --set-kind -=broker', 'read stdin'],
+          ]),
+        ) as unknown as Argv<EventsArgs>,
     handler: async (args: ArgumentsCamelCase<EventsArgs>) => {
-      const opts = buildOptionsFrom(args);
-      const types = typesArg(args.type);
+      const opts = buildOptionsFrom(args, { filters: true });
+      const types = typesArg(args.type, args.all);
+      const filter = eventFilterFrom(args);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
+      const sinceArg = timeOption('--since', args.since);
+      const untilArg = timeOption('--until', args.until);
       const progress = progressOn(io.stderr, args.progress);
       const timeline = await buildTimeline({
         ...opts,
         types,
-        keepOther: args.all,
+        keepOther: args.all || (types?.includes('other') ?? false),
         onProgress: (d, t) => progress.update(d, t),
       });
       try {
         progress.clear();
+        if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
         const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
-        const anchor = timeline.first;
-        const since = args.since !== undefined ? parseTimeArg(args.since, zone, anchor) : null;
-        const until = args.until !== undefined ? parseTimeArg(args.until, zone, anchor) : null;
+        const { since, until } = timeRange(sinceArg, untilArg, zone, timeline);
         const out = io.stdout;
-        await writeEvents(timeline, out, {
+        const width = widthOf(out, io.env);
+        const shown = await writeEvents(timeline, out, {
           json: args.json,
           zone,
           since,
           until,
-          width: out.isTTY ? out.columns || 80 : Infinity,
-          palette: paletteFor(out, io.env),
+          width,
+          palette: paletteFor(out, io.env, io.color),
+          keep: isEventFiltered(filter) ? eventMatcher(filter) : null,
         });
-        exitWith(result, inputExitCode(timeline));
+        if (args.stats) io.stderr.write(statsText(timeline, widthOf(io.stderr, io.env)));
+        else if (!args.json) io.stderr.write(`${wrapIndented(accountingLine(timeline, shown), widthOf(io.stderr, io.env))}\n`);
       } finally {
         timeline.close();
       }

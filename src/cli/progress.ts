@@ -5,7 +5,17 @@ export interface Progress {
   clear(): void;
 }
 
-export function progressOn(stream: NodeJS.WritableStream & { isTTY?: boolean }, enabled = true): Progress {
+/** What a progress line says: the bytes read by default. */
+export type ProgressText = (done: number, total: number, elapsedMs: number) => string;
+
+const reading: ProgressText = (done, total, elapsedMs) => {
+  const mb = (n: number) => (n / 1048576).toFixed(0);
+  const pct = total > 0 ? ` ${Math.min(100, Math.floor((done / total) * 100))}%` : '';
+  const rate = (done / 1048576 / (elapsedMs / 1000)).toFixed(0);
+  return `reading ${mb(done)}/${mb(total)} MB${pct} (${rate} MB/s)`;
+};
+
+export function progressOn(stream: NodeJS.WritableStream & { isTTY?: boolean }, enabled = true, text: ProgressText = reading): Progress {
   const start = Date.now();
   let shown = false;
   let lastDraw = 0;
@@ -17,10 +27,7 @@ export function progressOn(stream: NodeJS.WritableStream & { isTTY?: boolean }, 
       if (now - start < 1000 || now - lastDraw < 100) return;
       lastDraw = now;
       shown = true;
-      const mb = (n: number) => (n / 1048576).toFixed(0);
-      const pct = total > 0 ? ` ${Math.min(100, Math.floor((done / total) * 100))}%` : '';
-      const rate = (done / 1048576 / ((now - start) / 1000)).toFixed(0);
-      stream.write(`\r\u001b[2Kreading ${mb(done)}/${mb(total)} MB${pct} (${rate} MB/s)`);
+      stream.write(`\r\u001b[2K${text(done, total, now - start)}`);
     },
     clear() {
       if (shown) stream.write('\r\u001b[2K');

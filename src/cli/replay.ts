@@ -1,26 +1,26 @@
 // `rmq-diag replay`: infers a scenario from logs (or reads a scenario file), runs it in the cluster
 // model, compares the simulated milestones with the observed ones, and answers what-if questions.
-// Exit codes: 0 reproduced (or a scenario file without observations), 1 not reproduced, 2 usage or input error.
+// Exit codes: 0 reproduced (or a scenario file without observations), 1 not reproduced or nothing
+// compared, 2 usage or input error.
 
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { UsageError } from '../ingest/sources.js';
 import { AssertionError } from '../model/index.js';
-import { parseZone } from '../parse/time.js';
+import { formatShort, parseZone } from '../parse/time.js';
 import { BufferedOut } from '../report/buffered.js';
 import { paletteFor } from '../report/escape.js';
-import { emitLogs } from '../replay/emit.js';
+import { checkEmitDir, EmitError, emitLogs } from '../replay/emit.js';
 import { prettyJson, ScenarioError, scenarioFileJson } from '../replay/file.js';
 import { checkInferred, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
 import { renderReplayJson, renderReplayText } from '../replay/report.js';
 import { replay } from '../replay/run.js';
 import type { ReplayInput } from '../replay/types.js';
 import { parseAssignments, WHAT_IF_KEYS, WhatIfError, type Variant } from '../replay/whatif.js';
-import { parseTimeArg, TimeArgError } from '../timeline/time-args.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, withInputOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, examples, type InputArgs, resolveTimeOption, sayInputs, timeOption, type TimeOption, withInputOptions, zoneArg } from './common.js';
 import { progressOn } from './progress.js';
-import { exitWith, STDIN_ARG, type CliIo, type CommandResult } from './result.js';
+import { exitWith, STDIN_ARG, widthOf, type CliIo, type CommandResult } from './result.js';
 
 interface ReplayArgs extends InputArgs {
   seed: number;
@@ -31,28 +31,46 @@ interface ReplayArgs extends InputArgs {
   json: boolean;
   'save-scenario'?: string;
   'emit-logs'?: string;
+  force: boolean;
   verbose: boolean;
 }
 
-/** `--until`: a time (ISO, date-time or time of day in the output zone) or a run length (`90s`, `25m`, `1h`, `1500000ms`). */
-export function untilArg(value: string, startEpochMs: number, zoneName: string): number {
-  const d = /^(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)$/i.exec(value.trim());
-  if (d) {
-    const unit = d[2].toLowerCase();
-    const ms = Number(d[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3600000 : 60000);
-    if (ms <= 0) throw new UsageError(`--until ${value}: the run must last longer than 0`);
-    return Math.round(ms);
-  }
-  let at: number;
+/**
+ * `--until`: a time (docs: the forms of --since/--until) read against the run: `25m` or `+25m` is a run
+ * length from the run's start, `-5m` is before the end of the logs. Returns the run length in ms.
+ */
+export function untilArg(t: TimeOption, startEpochMs: number, zoneName: string, logsEnd: number | null): number {
+  const at = resolveTimeOption(t, parseZone(zoneName), { first: startEpochMs, last: logsEnd });
+  if (at <= startEpochMs) throw new UsageError(`--until ${t.value}: at or before the start of the run (${formatShort(startEpochMs, parseZone(zoneName))})`);
+  return at - startEpochMs;
+}
+
+/** A refused or failed write of the simulated logs is a usage error naming the folder. */
+function emitGuard(fn: () => void, dir: string): void {
   try {
-    at = parseTimeArg(value, parseZone(zoneName), startEpochMs);
+    fn();
   } catch (e) {
-    if (e instanceof TimeArgError) throw new UsageError(`--until ${value}: ${e.message}`);
+    if (e instanceof EmitError || typeof (e as NodeJS.ErrnoException).code === 'string') throw new UsageError(`--emit-logs ${dir}: ${(e as Error).message}`);
     throw e;
   }
-  if (!Number.isFinite(at)) throw new UsageError(`--until ${value}: expected a time (14:55, 2020-12-22T14:55:00+08:00) or a run length (25m)`);
-  if (at <= startEpochMs) throw new UsageError(`--until ${value}: before the start of the run`);
-  return at - startEpochMs;
+}
+
+/** True when `path` is one of the files the run read (the same file, whatever the name). */
+function isInput(path: string, inputs: readonly string[]): boolean {
+  let target;
+  try {
+    target = statSync(path);
+  } catch {
+    return false;
+  }
+  return inputs.some((p) => {
+    try {
+      const s = statSync(p);
+      return s.dev === target.dev && s.ino === target.ino;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function variantsFrom(set: string[], whatIf: string[]): Variant[] {
@@ -84,7 +102,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         })
         .option('seed', { describe: 'seed of the run (the model’s only randomness)', type: 'number', default: 1, requiresArg: true })
         .option('until', {
-          describe: 'end of the run: a time (14:55, ISO) or a length from the run’s start (25m, 1500s); default: end of the logs plus 1 min',
+          describe: 'end of the run: a time (14:55, ISO), a length from the run’s start (25m, +1500s) or before the end of the logs (-2m); default: end of the logs plus 1 min',
           type: 'string',
           requiresArg: true,
         })
@@ -112,26 +130,36 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         })
         .option('json', { describe: 'one JSON document (docs/replay.md)', type: 'boolean', default: false })
         .option('save-scenario', { describe: 'write the scenario (with provenance and observations) to FILE, to edit and replay', type: 'string', requiresArg: true })
-        .option('emit-logs', { describe: 'write the simulated logs as DIR/<host>/<file> (rmq-diag analyze DIR reads them)', type: 'string', requiresArg: true })
+        .option('emit-logs', { describe: 'write the simulated logs as DIR/<host>/<file> (rmq-diag analyze DIR reads them); DIR must be new or empty', type: 'string', requiresArg: true })
+        .option('force', { describe: '--emit-logs may write into a folder that is not empty, replacing files of the same names (never an input)', type: 'boolean', default: false })
         .option('verbose', { alias: 'v', describe: 'list every default and where every inferred value came from', type: 'boolean', default: false })
-        .example('$0 replay incident/', 'infer a scenario, replay it, compare the milestones')
-        .example('$0 replay incident/ --set clientCloseSocketIfTimeout=true', 'what if the clients closed a timed-out channel')
-        .example("$0 replay incident/ --what-if clientVersion=4.9.4 --what-if 'namesrvOnOwnHosts=true' --runs 20", 'two variants, 20 seeds each')
-        .example('$0 replay incident/ --save-scenario s.json && $0 replay s.json', 'save the scenario, edit it, replay it')
-        .example('$0 replay incident/ --emit-logs sim/ && $0 analyze sim/', 'the simulated logs, read back')
-        .epilogue(`what-if keys: ${Object.keys(WHAT_IF_KEYS).join(', ')} (docs/replay.md)`) as unknown as Argv<ReplayArgs>,
+        .epilogue(
+          examples([
+            ['$0 replay incident/', 'infer a scenario, replay it, compare the milestones'],
+            ['$0 replay incident/ --set clientCloseSocketIfTimeout=true', 'what if the clients closed a timed-out channel'],
+            ['$0 replay incident/ --what-if clientVersion=4.9.4,sendMsgTimeout=5000', 'one variant of two settings'],
+            ['$0 replay incident/ --what-if namesrvOnOwnHosts=true --runs 20', 'one variant, 20 seeds: p50 / p95'],
+            ['$0 replay incident/ --save-scenario s.json && $0 replay s.json', 'save the scenario, edit it, replay it'],
+            ['$0 replay incident/ --emit-logs sim/ && $0 analyze sim/', 'the simulated logs, read back'],
+          ]),
+        )
+        .epilogue(`\nwhat-if keys: ${Object.keys(WHAT_IF_KEYS).join(', ')} (docs/replay.md)`) as unknown as Argv<ReplayArgs>,
     handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
       // Arguments first: a typo must not cost a read of a large incident.
       if (!Number.isInteger(args.seed) || args.seed < 0 || args.seed > 0xffffffff) throw new UsageError('--seed must be a whole number from 0 to 4294967295');
       if (!Number.isInteger(args.runs) || args.runs < 0 || args.runs > 1000) throw new UsageError('--runs must be a whole number from 0 to 1000');
       const variants = variantsFrom(args.set, args['what-if']);
+      const until = timeOption('--until', args.until);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const paths = args.paths.filter((p) => p !== STDIN_ARG);
 
       let input: ReplayInput;
+      // What the run read: never written over (--save-scenario, --emit-logs).
+      let inputs: string[] = [];
       try {
         const file = paths.length === args.paths.length ? scenarioArg(paths) : null;
         if (file) {
+          inputs = [file.path];
           input = loadScenarioFile(file.path, file.json);
           if (tzOut) input.zone = tzOut.name;
         } else {
@@ -143,12 +171,8 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
             args.paths.map((p) => (p === STDIN_ARG ? '-' : p)).join(' '),
           );
           progress.clear();
-          for (const i of timeline.issues) io.stderr.write(`note: ${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}\n`);
-          const read = timeline.accounting.reduce((n, x) => n + x.lines, 0);
-          if (timeline.sources.length === 0 || (read === 0 && timeline.issues.length > 0)) {
-            io.stderr.write('rmq-diag: nothing could be read\n');
-            return exitWith(result, 2);
-          }
+          inputs = timeline.sources.map((s) => s.path);
+          if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
           const problem = checkInferred(inferred);
           if (problem) throw new UsageError(problem);
           input = inferred;
@@ -157,12 +181,20 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         if (e instanceof ScenarioError) throw new UsageError(e.message);
         throw e;
       }
-      const untilMs = args.until !== undefined ? untilArg(args.until, input.scenario.startEpochMs, input.zone) : undefined;
+      const emitDir = args['emit-logs'];
+      if (emitDir !== undefined) emitGuard(() => checkEmitDir(emitDir, args.force, inputs), emitDir);
+      const untilMs = until ? untilArg(until, input.scenario.startEpochMs, input.zone, input.observed?.window.last ?? null) : undefined;
       if (untilMs !== undefined) input.untilMs = untilMs;
 
       let report;
       try {
-        report = replay(input, { seed: args.seed, untilMs, variants, runs: args.runs, keepLines: args['emit-logs'] !== undefined });
+        // The runs are synchronous: a line on a terminal (written at once) is how they show progress.
+        const progress = progressOn(io.stderr, args.progress, (done, total) => `replay: run ${done}/${total}`);
+        try {
+          report = replay(input, { seed: args.seed, untilMs, variants, runs: args.runs, keepLines: args['emit-logs'] !== undefined, onRun: (d, t) => progress.update(d, t) });
+        } finally {
+          progress.clear();
+        }
       } catch (e) {
         if (e instanceof WhatIfError) throw new UsageError(e.message);
         if (e instanceof AssertionError) throw new UsageError(`the scenario cannot run: ${e.message}`);
@@ -171,6 +203,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       let saved: string | null = null;
       if (args['save-scenario'] !== undefined) {
         saved = args['save-scenario'];
+        if (isInput(saved, inputs)) throw new UsageError(`--save-scenario ${saved}: an input of this run is never written over`);
         try {
           writeFileSync(saved, prettyJson(scenarioFileJson(input)) + '\n');
         } catch (e) {
@@ -178,22 +211,18 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         }
       }
       let emitted: { dir: string; files: number } | null = null;
-      if (args['emit-logs'] !== undefined) {
-        const dir = args['emit-logs'];
-        try {
-          emitted = { dir, files: emitLogs(report.run, dir) };
-        } catch (e) {
-          throw new UsageError(`--emit-logs ${dir}: ${(e as Error).message}`);
-        }
+      if (emitDir !== undefined) {
+        emitGuard(() => (emitted = { dir: emitDir, files: emitLogs(report.run, emitDir, { force: args.force, inputs }) }), emitDir);
       }
       const out = io.stdout;
       const text = args.json
         ? renderReplayJson(report, { emitted, saved })
-        : renderReplayText(report, { palette: paletteFor(out, io.env), verbose: args.verbose, emitted, saved });
+        : renderReplayText(report, { palette: paletteFor(out, io.env, io.color), verbose: args.verbose, emitted, saved, width: widthOf(out, io.env) });
       const buf = new BufferedOut(out);
       buf.push(text);
       await buf.flush();
-      exitWith(result, report.verdict === 'not-reproduced' ? 1 : 0);
+      // Nothing compared is no reproduction either.
+      exitWith(result, report.verdict === 'not-reproduced' || report.verdict === 'nothing-compared' ? 1 : 0);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Timeline } from '../timeline/build.js';
+import type { ColorMode } from '../report/escape.js';
 
 /** Stands for `-` (stdin) between main() and the commands. */
 export const STDIN_ARG = '\u0000stdin';
@@ -12,19 +12,25 @@ export function exitWith(r: CommandResult, code: number): void {
   r.code = Math.max(r.code, code);
 }
 
-/** 2 when nothing could be read at all (every input missing or unreadable), else 0. */
-export function inputExitCode(t: Timeline): number {
-  const read = t.accounting.reduce((n, a) => n + a.lines, 0);
-  return t.sources.length === 0 || (read === 0 && t.issues.length > 0) ? 2 : 0;
-}
-
 /** Where a command writes; tests pass their own. */
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WriteStream | (NodeJS.WritableStream & { isTTY?: boolean });
   env: NodeJS.ProcessEnv;
+  /** `--color` (set once the command line is read). */
+  color?: ColorMode;
 }
 
 export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+}
+
+/**
+ * The width text output fits: the terminal's on a TTY; off one, `COLUMNS` (a positive whole number)
+ * or 80, as `ls` and `rg` do, so that `analyze | less` and CI logs stay readable.
+ */
+export function widthOf(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number {
+  if (stream.isTTY && stream.columns) return stream.columns;
+  const c = Number(env.COLUMNS);
+  return Number.isInteger(c) && c > 0 ? c : 80;
 }

@@ -6,7 +6,8 @@ import { renderRulesMarkdown } from '../report/findings-markdown.js';
 import { renderRulesText } from '../report/findings-text.js';
 import type { Rule } from '../rules/types.js';
 import { FORMATS, formatArg } from './analyze.js';
-import type { CliIo, CommandResult } from './result.js';
+import { examples } from './common.js';
+import { widthOf, type CliIo, type CommandResult } from './result.js';
 
 interface RulesArgs {
   json: boolean;
@@ -26,14 +27,18 @@ export function rulesCommand(_result: CommandResult, io: CliIo, rules: readonly 
           requiresArg: true,
         })
         .option('json', { describe: 'the catalogue as JSON (same as --format json)', type: 'boolean', default: false })
-        .example('$0 rules', 'every rule, its default severity and settings')
-        .example('$0 rules --json | jq -r ".rules[].id"', 'the rule ids') as unknown as Argv<RulesArgs>,
+        .epilogue(
+          examples([
+            ['$0 rules', 'every rule, its default severity and settings'],
+            ['$0 rules --json | jq -r ".rules[].id"', 'the rule ids'],
+          ]),
+        ) as unknown as Argv<RulesArgs>,
     handler: (args: ArgumentsCamelCase<RulesArgs>) => {
       const format = formatArg(args.json, args.format);
       const out = io.stdout;
       if (format === 'json') out.write(`${JSON.stringify(rulesToJson(rules), null, 2)}\n`);
       else if (format === 'markdown') out.write(renderRulesMarkdown(rules));
-      else out.write(renderRulesText(rules, { width: out.isTTY ? out.columns || 80 : Infinity, palette: paletteFor(out, io.env) }));
+      else out.write(renderRulesText(rules, { width: widthOf(out, io.env), palette: paletteFor(out, io.env, io.color) }));
     },
   };
 }

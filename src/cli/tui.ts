@@ -9,7 +9,7 @@ import { ANSI, paletteFor } from '../report/escape.js';
 import { parseSettings, SettingError } from '../rules/engine.js';
 import type { Rule, SettingValue } from '../rules/types.js';
 import { selectRules } from './analyze.js';
-import { buildOptionsFrom, withInputOptions, withRuleOptions, zoneArg, type InputArgs } from './common.js';
+import { buildOptionsFrom, examples, type InputArgs, withInputOptions, withRuleOptions, zoneArg } from './common.js';
 import { exitWith, type CliIo, type CommandResult } from './result.js';
 
 interface TuiArgs extends InputArgs {
@@ -83,7 +83,7 @@ export async function openTui(
       settings,
       zoneOut,
       other,
-      color: paletteFor(io.stdout, io.env) === ANSI,
+      color: paletteFor(io.stdout, io.env, io.color) === ANSI,
       stdin: keys.stream,
       stdout: io.stdout as NodeJS.WriteStream,
       stderr: io.stderr as NodeJS.WriteStream,
@@ -113,10 +113,14 @@ export function tuiCommand(result: CommandResult, io: CliIo, rules: readonly Rul
           type: 'boolean',
           default: true,
         })
-        .example('$0 tui incident/', 'every host under incident/: time strip, events, findings')
-        .example('$0 tui incident/ --no-other', 'only RocketMQ events (less memory on very large inputs)')
-        .example('zcat broker.log.gz | $0 tui - --kind=-=broker', 'logs on stdin, keys from the terminal')
-        .epilogue('Keys: ? in the TUI lists them all. Needs a terminal; exit code 2 without one (use analyze or events).') as unknown as Argv<TuiArgs>,
+        .epilogue(
+          examples([
+            ['$0 tui incident/', 'every host under incident/: findings, time strip, events'],
+            ['$0 tui incident/ --no-other', 'only RocketMQ events (less memory on very large inputs)'],
+            ['zcat broker.log.gz | $0 tui - --set-kind -=broker', 'logs on stdin, keys from the terminal'],
+          ]),
+        )
+        .epilogue('\nKeys: ? in the TUI lists them all. Needs a terminal; exit code 2 without one (use analyze or events).') as unknown as Argv<TuiArgs>,
     handler: async (args: ArgumentsCamelCase<TuiArgs>) => {
       const enabled = selectRules(rules, args.rule, args['skip-rule']);
       const settings = ruleSettings(enabled, args.set);

@@ -14,6 +14,8 @@ export const REPLAY_SCHEMA_VERSION = 1;
 export interface ReplayTextOptions {
   palette: Palette;
   verbose: boolean;
+  /** Columns the text fits (tables shrink, prose wraps); default 80. */
+  width?: number;
   /** `--emit-logs`: where the simulated logs went and how many files. */
   emitted?: { dir: string; files: number } | null;
   /** `--save-scenario`: where the scenario was written. */
@@ -32,13 +34,93 @@ const MILESTONE_LABEL: Record<string, string> = {
 
 const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Left-aligned columns separated by two spaces (the last column is not padded). */
-function columns(rows: string[][], indent = '  '): string {
+// eslint-disable-next-line no-control-regex
+const ANSI_SGR = /\u001b\[[0-9;]*m/g;
+const visible = (s: string): number => [...s.replace(ANSI_SGR, '')].length;
+
+/** Words of `text` in lines of at most `room` columns (a word longer than that is broken). */
+function wrapWords(text: string, room: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    let w = word;
+    if (line && visible(line) + 1 + visible(w) > room) {
+      out.push(line);
+      line = '';
+    }
+    while (visible((line ? `${line} ` : '') + w) > room && !w.includes('\u001b')) {
+      const cut = room - (line ? visible(line) + 1 : 0);
+      if (cut <= 0) {
+        out.push(line);
+        line = '';
+        continue;
+      }
+      out.push((line ? `${line} ` : '') + [...w].slice(0, cut).join(''));
+      line = '';
+      w = [...w].slice(cut).join('');
+    }
+    line = line ? `${line} ${w}` : w;
+  }
+  out.push(line);
+  return out;
+}
+
+/** `head` (may hold colour) then `text` word-wrapped to `width`, the following lines indented by `indent`. */
+function flow(head0: string, text0: string, width: number, indent = 2): string {
+  // Leading spaces of the text belong to the head (the word split would drop them).
+  const lead = /^ */.exec(text0)![0];
+  const head = head0 + lead;
+  const text = text0.slice(lead.length);
+  const first = width - visible(head);
+  const words = wrapWords(text, Math.max(20, first));
+  if (words.length === 1) return head + words[0];
+  const rest = wrapWords(words.slice(1).join(' '), Math.max(20, width - indent));
+  return [head + words[0], ...rest.map((l) => ' '.repeat(indent) + l)].join('\n');
+}
+
+/**
+ * Left-aligned columns separated by two spaces, fitted to `width`: while the table is too wide, the
+ * widest column gets narrower (down to 8), and its cells wrap at spaces onto more lines of the row.
+ * Nothing is cut. The last column is not padded.
+ */
+function columns(rows: string[][], width: number, indent = '  '): string {
+  const n = Math.max(0, ...rows.map((r) => r.length));
   const widths: number[] = [];
-  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, [...c].length)));
-  return rows
-    .map((r) => indent + r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length))).join('  ').trimEnd())
-    .join('\n');
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, visible(c))));
+  const total = () => indent.length + widths.reduce((a, b) => a + b, 0) + 2 * (n - 1);
+  while (total() > width) {
+    let k = -1;
+    for (let i = 0; i < n; i++) if (widths[i] > 8 && (k < 0 || widths[i] > widths[k])) k = i;
+    if (k < 0) break;
+    widths[k]--;
+  }
+  const out: string[] = [];
+  for (const r of rows) {
+    const cells = r.map((c, i) => wrapWords(c, widths[i]));
+    const height = Math.max(1, ...cells.map((c) => c.length));
+    for (let k = 0; k < height; k++) {
+      const parts = cells.map((c, i) => {
+        const text = c[k] ?? '';
+        return i === cells.length - 1 ? text : text + ' '.repeat(Math.max(0, widths[i] - visible(text)));
+      });
+      out.push((indent + parts.join('  ')).trimEnd());
+    }
+  }
+  return out.join('\n');
+}
+
+/** A table whose columns are variants: side by side when it fits, else one block per variant. */
+function variantTable(rows: string[][], width: number): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, visible(c))));
+  if (2 + widths.reduce((a, b) => a + b + 2, 0) - 2 <= width) return columns(rows, width);
+  const [head, ...body] = rows;
+  const out: string[] = [];
+  for (let j = 1; j < head.length; j++) {
+    out.push(flow('  ', head[j], width, 4));
+    out.push(columns(body.map((r) => [r[0], r[j] ?? '']), width, '    '));
+  }
+  return out.join('\n');
 }
 
 function sameDay(times: number[], zone: Zone): boolean {
@@ -90,8 +172,19 @@ function statText(s: Stat, ms: boolean): string {
   return ms ? `${formatMs(s.p50)} / ${formatMs(s.p95)}` : `${s.p50} / ${s.p95}`;
 }
 
+/** Why a run with observations compared nothing: its window holds no fault, or no observed milestone. */
+export function nothingComparedText(r: ReplayReport, t: (ms: number) => string): string {
+  const sc = r.input.scenario;
+  const run = `the run (${t(sc.startEpochMs)} .. ${t(sc.startEpochMs + r.untilMs)})`;
+  if (r.firstFaultAt !== null && r.firstFaultAt > sc.startEpochMs + r.untilMs) {
+    return `${run} holds no fault: the first starts at ${t(r.firstFaultAt)} (--until after it, or leave --until out)`;
+  }
+  return `no milestone of the logs falls in ${run}; nothing is reproduced`;
+}
+
 export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string {
   const p = o.palette;
+  const W = Math.max(40, o.width ?? 80);
   const zone = parseZone(r.input.zone);
   const sc = r.input.scenario;
   const obs = r.input.observed;
@@ -100,18 +193,29 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
   const t = (ms: number) => (oneDay ? formatShort(ms, zone).slice(11) : formatShort(ms, zone));
   const out: string[] = [];
   const verdictWord =
-    r.verdict === 'reproduced' ? p.green('reproduced') : r.verdict === 'not-reproduced' ? p.red('not reproduced') : 'ran (nothing observed to compare with)';
-  out.push(`${p.bold('rmq-diag replay')}: ${verdictWord} (seed ${r.seed})`);
+    r.verdict === 'reproduced'
+      ? p.green('reproduced')
+      : r.verdict === 'not-reproduced'
+        ? p.red('not reproduced')
+        : r.verdict === 'nothing-compared'
+          ? p.yellow('nothing compared')
+          : 'ran (nothing observed to compare with)';
+  out.push(flow(`${p.bold('rmq-diag replay')}: `, `${verdictWord} (seed ${r.seed})`, W));
   out.push('');
-  out.push(`source    ${escapeText(r.input.source)}`);
-  if (obs) out.push(`observed  ${formatShort(obs.window.first, zone)} .. ${formatShort(obs.window.last, zone)} (${zone.name})`);
+  out.push(flow('source    ', escapeText(r.input.source), W, 10));
+  if (obs) out.push(flow('observed  ', `${formatShort(obs.window.first, zone)} .. ${formatShort(obs.window.last, zone)} (${zone.name})`, W, 10));
   out.push(
-    `run       ${formatShort(sc.startEpochMs, zone)} .. ${formatShort(sc.startEpochMs + r.untilMs, zone)}: ${count(sc.nameServers.length, 'NameServer')}, ${count(sc.brokers.length, 'broker')}, ${count(sc.clients.length, 'client')}, ${count((sc.faults ?? []).length, 'fault')}; seed ${r.seed}`,
+    flow(
+      'run       ',
+      `${formatShort(sc.startEpochMs, zone)} .. ${formatShort(sc.startEpochMs + r.untilMs, zone)}: ${count(sc.nameServers.length, 'NameServer')}, ${count(sc.brokers.length, 'broker')}, ${count(sc.clients.length, 'client')}, ${count((sc.faults ?? []).length, 'fault')}; seed ${r.seed}`,
+      W,
+      10,
+    ),
   );
 
   // The scenario in short.
   out.push('');
-  out.push(p.bold('scenario') + (Object.keys(r.input.provenance).length ? p.dim('  (where each value came from: --verbose, --json or --save-scenario)') : ''));
+  out.push(flow(p.bold('scenario'), Object.keys(r.input.provenance).length ? p.dim('  (where each value came from: --verbose, --json or --save-scenario)') : '', W));
   const rows: string[][] = [];
   for (const n of sc.nameServers) {
     rows.push(['NameServer', n.addr, `on ${n.host}`, `${n.version ?? sc.serverVersion ?? '4.9.8'}${n.serverChannelMaxIdleTimeSeconds ? `, idle close ${n.serverChannelMaxIdleTimeSeconds} s` : ''}`]);
@@ -134,23 +238,23 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
     ].filter(Boolean);
     rows.push(['client', c.host, c.ip ? `at ${c.ip}` : '', bits.join(', ')]);
   }
-  out.push(columns(rows.map((x) => x.map(escapeText))));
-  if ((sc.faults ?? []).length) out.push(columns((sc.faults ?? []).map((f) => ['fault', faultText(f, sc, t)]).map((x) => x.map(escapeText))));
+  out.push(columns(rows.map((x) => x.map(escapeText)), W));
+  if ((sc.faults ?? []).length) out.push(columns((sc.faults ?? []).map((f) => ['fault', faultText(f, sc, t)]).map((x) => x.map(escapeText)), W));
   else out.push('  no fault');
   const nDefaults = Object.keys(r.input.defaults).length;
-  if (nDefaults) out.push(p.dim(`  ${nDefaults} values are defaults, not in the logs${o.verbose ? ':' : ' (--verbose lists them)'}`));
+  if (nDefaults) out.push(p.dim(flow('  ', `${nDefaults} values are defaults, not in the logs${o.verbose ? ':' : ' (--verbose lists them)'}`, W, 4)));
   if (o.verbose) {
-    for (const [k, v] of Object.entries(r.input.defaults)) out.push(`    ${k} = ${escapeText(v)}`);
+    for (const [k, v] of Object.entries(r.input.defaults)) out.push(flow(`    ${k} = `, escapeText(v), W, 6));
     if (Object.keys(r.input.provenance).length) {
       out.push('  inferred from:');
-      for (const [k, v] of Object.entries(r.input.provenance)) out.push(`    ${k}: ${escapeText(v.rule)}${v.evidence.length ? ` [${v.evidence.join(', ')}]` : ''}`);
+      for (const [k, v] of Object.entries(r.input.provenance)) out.push(flow(`    ${k}: `, `${escapeText(v.rule)}${v.evidence.length ? ` [${v.evidence.map(escapeText).join(', ')}]` : ''}`, W, 6));
     }
   }
-  for (const n of r.input.notes) out.push(p.dim(`  note: ${escapeText(n)}`));
+  for (const n of r.input.notes) out.push(p.dim(flow('  note: ', escapeText(n), W, 4)));
 
   // Milestones.
   out.push('');
-  out.push(p.bold('milestones') + (obs ? ' observed vs simulated (reproduced within max(10 s, 10% of the time since the fault start))' : ' (simulated)'));
+  out.push(flow(p.bold('milestones'), obs ? ' observed vs simulated (reproduced within max(10 s, 10% of the time since the fault start))' : ' (simulated)', W));
   const mrows: string[][] = [obs ? ['milestone', 'subject', 'observed', 'simulated', 'delta', ''] : ['milestone', 'subject', 'simulated']];
   for (const m of r.milestones) {
     const subject = `${m.subject}${(m.simulated ?? m.observed)?.detail ? ` ${(m.simulated ?? m.observed)!.detail}` : ''}`;
@@ -168,10 +272,10 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
       status === 'DIVERGED' ? p.red(status) : status,
     ]);
   }
-  out.push(columns(mrows.map((x) => x.map((c, i) => (i === 5 ? c : escapeText(c))))));
+  out.push(columns(mrows.map((x) => x.map((c, i) => (i === 5 ? c : escapeText(c)))), W));
   if (r.busy.length) {
     out.push('');
-    out.push(p.bold('busy replies') + (obs ? ' observed vs simulated (longest wait within max(10 ms, 10%))' : ''));
+    out.push(flow(p.bold('busy replies'), obs ? ' observed vs simulated (longest wait within max(10 ms, 10%))' : '', W));
     const brows: string[][] = [obs ? ['broker', 'window', 'observed', 'simulated', ''] : ['broker', 'window', 'simulated']];
     const fig = (f: { replies: number; waitMinMs: number | null; waitMaxMs: number | null } | null) =>
       f === null ? '-' : f.replies ? `${f.replies} replies, waited ${f.waitMinMs}-${f.waitMaxMs} ms` : 'none';
@@ -179,19 +283,26 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
       const w = `${b.kind} ${t(b.simulated.from)}-${t(b.simulated.to)}`;
       brows.push(obs ? [b.broker, w, fig(b.observed), fig(b.simulated), b.status === 'diverged' ? p.red('DIVERGED') : b.status === 'ok' ? 'ok' : ''] : [b.broker, w, fig(b.simulated)]);
     }
-    out.push(columns(brows));
+    out.push(columns(brows, W));
   }
   out.push('');
   if (r.verdict === 'reproduced') {
     const n = r.milestones.filter((m) => m.status === 'ok').length;
     const beyond = r.milestones.filter((m) => m.status === 'beyond-run').length;
     out.push(
-      `${p.bold('verdict')}  ${p.green('reproduced')}: ${n} milestones${r.busy.length ? ` and ${r.busy.length} busy windows` : ''} within tolerance${beyond ? ` (${beyond} after the end of the run not compared)` : ''}`,
+      flow(
+        `${p.bold('verdict')}  ${p.green('reproduced')}: `,
+        `${n} milestones${r.busy.length ? ` and ${r.busy.length} busy windows` : ''} within tolerance${beyond ? ` (${beyond} after the end of the run not compared)` : ''}`,
+        W,
+        9,
+      ),
     );
   } else if (r.verdict === 'not-reproduced') {
     out.push(`${p.bold('verdict')}  ${p.red('not reproduced')}:`);
-    for (const d of r.divergences) out.push(`  - ${escapeText(d)}`);
-  } else out.push(`${p.bold('verdict')}  nothing observed to compare with (a scenario file without observations)`);
+    for (const d of r.divergences) out.push(flow('  - ', escapeText(d), W, 4));
+  } else if (r.verdict === 'nothing-compared') {
+    out.push(flow(`${p.bold('verdict')}  ${p.yellow('nothing compared')}: `, nothingComparedText(r, t), W, 9));
+  } else out.push(flow(`${p.bold('verdict')}  `, 'nothing observed to compare with (a scenario file without observations)', W, 9));
 
   // Outages.
   out.push('');
@@ -201,25 +312,25 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
   for (const x of r.outages) {
     orows.push(obs ? [x.client, cell(x.observedMs, x.observedFailedSends), cell(x.simulatedMs, x.simulatedFailedSends)] : [x.client, cell(x.simulatedMs, x.simulatedFailedSends)]);
   }
-  out.push(columns(orows.map((x) => x.map(escapeText))));
+  out.push(columns(orows.map((x) => x.map(escapeText)), W));
 
   // What-if.
   if (r.whatIf.length) {
     out.push('');
-    out.push(`${p.bold('what-if')} (seed ${r.seed}, same sends; outage and failed sends per client)`);
+    out.push(flow(p.bold('what-if'), ` (seed ${r.seed}, same sends; outage and failed sends per client)`, W));
     const all = [r.baseline, ...r.whatIf];
     const wrows: string[][] = [['', ...all.map((v) => v.label)]];
     for (const c of sc.clients) wrows.push([c.host, ...all.map((v) => outcomeCell(v, c.host))]);
     wrows.push(['failed sends', ...all.map((v) => String(v.failedSends))]);
     wrows.push(['timeouts', ...all.map((v) => String(v.timeouts))]);
-    out.push(columns(wrows.map((x) => x.map(escapeText))));
-    for (const v of r.whatIf) for (const n of v.notes) out.push(p.dim(`  note (${escapeText(v.label)}): ${escapeText(n)}`));
+    out.push(variantTable(wrows.map((x) => x.map(escapeText)), W));
+    for (const v of r.whatIf) for (const n of v.notes) out.push(p.dim(flow(`  note (${escapeText(v.label)}): `, escapeText(n), W, 4)));
   }
 
   if (r.runs) {
     const seeds = r.runs.seeds;
     out.push('');
-    out.push(`${p.bold('runs')}: ${seeds.length} seeds (${seeds[0]}..${seeds[seeds.length - 1]}), NameServer bindings drawn per seed; outage p50 / p95, failed sends p50 / p95`);
+    out.push(flow(`${p.bold('runs')}: `, `${seeds.length} seeds (${seeds[0]}..${seeds[seeds.length - 1]}), NameServer bindings drawn per seed; outage p50 / p95, failed sends p50 / p95`, W));
     const rrows: string[][] = [['', ...r.runs.variants.map((v) => v.label)]];
     for (const c of sc.clients) {
       rrows.push([
@@ -231,10 +342,10 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
       ]);
     }
     rrows.push(['failed sends', ...r.runs.variants.map((v) => statText(v.failedSends, false))]);
-    out.push(columns(rrows.map((x) => x.map(escapeText))));
+    out.push(variantTable(rrows.map((x) => x.map(escapeText)), W));
   }
-  if (o.saved) out.push('', `scenario written to ${escapeText(o.saved)} (edit it and run: rmq-diag replay ${escapeText(o.saved)})`);
-  if (o.emitted) out.push('', `simulated logs: ${o.emitted.files} files under ${escapeText(o.emitted.dir)} (read them with: rmq-diag analyze ${escapeText(o.emitted.dir)})`);
+  if (o.saved) out.push('', flow('', `scenario written to ${escapeText(o.saved)} (edit it and run: rmq-diag replay ${escapeText(o.saved)})`, W));
+  if (o.emitted) out.push('', flow('', `simulated logs: ${o.emitted.files} files under ${escapeText(o.emitted.dir)} (read them with: rmq-diag analyze ${escapeText(o.emitted.dir)})`, W));
   return out.join('\n') + '\n';
 }
 

@@ -24,6 +24,8 @@ export interface ReplayOptions {
   runs: number;
   /** Keep the rendered lines of the baseline run (for --emit-logs). */
   keepLines?: boolean;
+  /** Called after each simulated run (baseline, variants, seeded runs) with how many of how many. */
+  onRun?: (done: number, total: number) => void;
 }
 
 export type MilestoneStatus = 'ok' | 'diverged' | 'not-simulated' | 'not-observed' | 'unobservable' | 'simulated-only' | 'beyond-run';
@@ -79,7 +81,13 @@ export interface ReplayReport {
   untilMs: number;
   milestones: MilestoneRow[];
   busy: BusyRow[];
-  verdict: 'reproduced' | 'not-reproduced' | 'not-compared';
+  /**
+   * `nothing-compared`: there were observations, but no milestone of them fell in the run (a run that
+   * ends before the fault, say): nothing is reproduced then. `not-compared`: no observations at all.
+   */
+  verdict: 'reproduced' | 'not-reproduced' | 'nothing-compared' | 'not-compared';
+  /** Start of the scenario's first fault (epoch ms), or null without faults. */
+  firstFaultAt: number | null;
   /** What diverged, one line each. */
   divergences: string[];
   outages: Array<{ client: string; observedMs: number | null; simulatedMs: number; observedFailedSends: number | null; simulatedFailedSends: number }>;
@@ -128,7 +136,11 @@ function randomBindings(sc: Scenario): Scenario {
 export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
   const untilMs = opts.untilMs ?? input.untilMs;
   const sc = input.scenario;
+  const totalRuns = (1 + opts.variants.length) * (1 + Math.max(0, opts.runs));
+  let runsDone = 0;
+  const ran = () => opts.onRun?.(++runsDone, totalRuns);
   const run = runScenario(sc, { seed: opts.seed, untilMs, keepLines: opts.keepLines });
+  ran();
   const ctx = contextFor(input, sc, untilMs);
   const sim = observe(run.events, ctx, simRef);
   // Faults after the end of the run did not happen in it.
@@ -192,7 +204,16 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
       `${b.broker} ${b.kind} busy replies: ${b.simulated.replies} simulated (longest wait ${b.simulated.waitMaxMs ?? '-'} ms) vs ${o.replies} observed (longest wait ${o.waitMaxMs ?? '-'} ms)`,
     );
   }
-  const verdict: ReplayReport['verdict'] = !observed ? 'not-compared' : divergences.length ? 'not-reproduced' : 'reproduced';
+  const compared = rows.filter((r) => r.status === 'ok' || r.status === 'diverged').length + busy.filter((b) => b.observed).length;
+  const verdict: ReplayReport['verdict'] = !observed
+    ? 'not-compared'
+    : divergences.length
+      ? 'not-reproduced'
+      : compared === 0
+        ? 'nothing-compared'
+        : 'reproduced';
+  const faultTimes = (sc.faults ?? []).map((f) => sc.startEpochMs + f.atMs);
+  const firstFaultAt = faultTimes.length ? Math.min(...faultTimes) : null;
 
   const outages = sc.clients.map((c) => {
     const o = observed?.clients[c.host] ?? null;
@@ -210,6 +231,7 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
   const variants = opts.variants.map((v) => ({ v, ...applyVariant(sc, v) }));
   const whatIf: VariantResult[] = variants.map(({ v, scenario, notes }) => {
     const r = runScenario(scenario, { seed: opts.seed, untilMs });
+    ran();
     const o = observe(r.events, contextFor(input, scenario, untilMs), simRef);
     return { label: v.label, set: setOf(v), notes, ...outcome(scenario, r, o) };
   });
@@ -230,6 +252,7 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
         const drawn = x.explicit.has('*') ? x.scenario : { ...randomBindings(x.scenario), clients: x.scenario.clients.map((c) => (x.explicit.has(c.host) ? c : { ...c, namesrv: 'random' })) };
         const per = seeds.map((seed) => {
           const r = runScenario(drawn, { seed, untilMs });
+          ran();
           return outcome(drawn, r, observe(r.events, contextFor(input, drawn, untilMs), simRef));
         });
         const stat = (values: number[]): Stat => ({ p50: percentile(values, 50), p95: percentile(values, 95) });
@@ -247,5 +270,5 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
     };
   }
 
-  return { input, seed: opts.seed, untilMs, milestones: rows, busy, verdict, divergences, outages, baseline, whatIf, runs, run };
+  return { input, seed: opts.seed, untilMs, milestones: rows, busy, verdict, firstFaultAt, divergences, outages, baseline, whatIf, runs, run };
 }

@@ -1,7 +1,21 @@
 // Output in large chunks: one write per line costs more than building the line. Honours
-// backpressure on pipes (a slow `| less` must not make memory grow).
+// backpressure on pipes (a slow `| less` must not make memory grow), and stops the run as soon as
+// the reader has gone (`| head`): writing on would only read the rest of the input for nothing.
 
-import { once } from 'node:events';
+/** The reader of stdout has gone (a closed pipe): the run ends quietly. */
+export class OutputClosed extends Error {
+  constructor() {
+    super('output closed');
+    this.name = 'OutputClosed';
+  }
+}
+
+/** EPIPE and friends: what a write to a pipe whose reader has gone fails with. */
+export function isClosedOutput(err: unknown): boolean {
+  if (err instanceof OutputClosed) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
+}
 
 export interface Sink {
   write(s: string): boolean | unknown;
@@ -28,11 +42,32 @@ export class BufferedOut {
     const chunk = this.parts.join('');
     this.parts = [];
     this.size = 0;
+    const state = this.out as { destroyed?: boolean; writableEnded?: boolean };
+    if (state.destroyed || state.writableEnded) throw new OutputClosed();
     const ok = this.out.write(chunk);
     const emitter = this.out as unknown as NodeJS.EventEmitter;
     if (ok === false && typeof emitter.once === 'function') {
-      return once(emitter, 'drain').then(() => undefined);
+      return drained(emitter);
     }
     return undefined;
   }
+}
+
+/** Resolves on 'drain'; a pipe closed meanwhile emits 'error' or 'close' instead (no drain will come). */
+function drained(emitter: NodeJS.EventEmitter): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (err?: unknown) => {
+      emitter.off('drain', onDrain);
+      emitter.off('close', onClose);
+      emitter.off('error', onError);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = () => done();
+    const onClose = () => done(new OutputClosed());
+    const onError = (err: unknown) => done(err);
+    emitter.on('drain', onDrain);
+    emitter.on('close', onClose);
+    emitter.on('error', onError);
+  });
 }

@@ -43,10 +43,18 @@ export const ANSI: Palette = {
   bold: wrap(1, 22),
 };
 
-/** Colour only on a TTY, and never with NO_COLOR (https://no-color.org) or FORCE_COLOR=0. */
-export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Palette {
+/** `--color`: `auto` follows the terminal and the environment; `always` and `never` win over both. */
+export type ColorMode = 'auto' | 'always' | 'never';
+
+/**
+ * Colour: `--color always|never` decides; else never with NO_COLOR (https://no-color.org) or
+ * FORCE_COLOR=0, always with another FORCE_COLOR, and otherwise only on a TTY.
+ */
+export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env, mode: ColorMode = 'auto'): Palette {
+  if (mode !== 'auto') return mode === 'always' ? ANSI : PLAIN;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return PLAIN;
-  if (env.FORCE_COLOR === '0') return PLAIN;
+  if (env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return PLAIN;
+  if (env.FORCE_COLOR !== undefined) return ANSI;
   return stream.isTTY ? ANSI : PLAIN;
 }
 

@@ -21,6 +21,8 @@ export interface EventsOutputOptions {
   palette: Palette;
   /** Called before the first event line is written (e.g. to clear a progress line). */
   beforeFirst?: () => void;
+  /** Only the events it keeps (the filters of src/timeline/event-filter.ts); null: all. */
+  keep?: ((e: RmqEvent) => boolean) | null;
 }
 
 export interface Writer {
@@ -112,9 +114,13 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
       out.write(p.bold(row(['TIME', 'HOST', 'TYPE', 'DETAIL', 'WHERE'], o.width)) + '\n');
     }
   };
+  const keep = o.keep ?? null;
   for (const m of timeline.encoded()) {
     if (o.since !== null && (m.ts === null || m.ts < o.since)) continue;
     if (o.until !== null && (m.ts === null || m.ts > o.until)) continue;
+    // JSON lines are written as encoded; an event is decoded only to be filtered or shown as text.
+    const e = keep !== null || !o.json ? decodeEvent(m, m.source, m.seq) : null;
+    if (keep !== null && !keep(e!)) continue;
     start();
     n++;
     if (o.json) {
@@ -122,7 +128,7 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
       if (wait) await wait;
       continue;
     }
-    const e = decodeEvent(m, m.source, m.seq);
+    if (e === null) continue;
     const time = e.ts === null ? (e.clock ?? '-') : formatShort(e.ts, o.zone);
     const detail = e.type === 'other' ? e.text.trim() : eventDetail(e);
     const line = row([time, e.host, e.type, detail, `${shortFile(e.file)}:${e.line}`], o.width);
@@ -130,16 +136,14 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
     if (wait) await wait;
   }
   start();
-  if (o.json) {
-    out.write(JSON.stringify(summaryJson(timeline, o.zone, n)) + '\n');
-  } else {
-    if (n === 0) out.write(p.dim('(no events match)') + '\n');
-    out.write('\n' + accountingTable(timeline.accounting, o.width) + '\n');
-    out.write(eventsByTypeText(timeline.accounting, o.width));
-    out.write(issuesText(timeline, p, o.width));
-  }
+  if (o.json) out.write(JSON.stringify(summaryJson(timeline, o.zone, n)) + '\n');
   await buf.flush();
   return n;
+}
+
+/** `--stats`: the per-file table and each file's events by type. */
+export function statsText(t: Pick<Timeline, 'accounting'>, width: number): string {
+  return `${accountingTable(t.accounting, width)}\n${eventsByTypeText(t.accounting, width)}`;
 }
 
 function colourFor(e: RmqEvent, p: Palette): (s: string) => string {
@@ -179,9 +183,9 @@ function header(t: Timeline, o: EventsOutputOptions): string {
     const dur = formatDuration(intervalToDuration({ start: t.first, end: t.last })) || '0 seconds';
     lines.push(`window: ${formatShort(t.first, o.zone)} .. ${formatShort(t.last, o.zone)} (${dur})`);
   }
-  lines.push(zoneNote(t, o.zone));
   const w = Number.isFinite(o.width) ? o.width : Infinity;
-  return lines.map((l) => (Number.isFinite(w) ? clip(l, w) : l)).join('\n') + '\n\n';
+  // The zone note is prose: wrapped, not cut.
+  return [...lines.map((l) => (Number.isFinite(w) ? clip(l, w) : l)), wrapText(zoneNote(t, o.zone), w)].join('\n') + '\n\n';
 }
 
 export function zoneNote(t: Timeline, out: Zone): string {
@@ -244,13 +248,9 @@ export function accountingTable(acc: SourceAccounting[], width: number): string 
   return table.toString();
 }
 
-function issuesText(t: Timeline, p: Palette, width: number): string {
-  if (!t.issues.length) return '';
-  return t.issues.map((i) => p.yellow(wrapText(`note: ${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}`, width))).join('\n') + '\n';
-}
-
 export function summaryJson(t: Timeline, zone: Zone, events: number): Record<string, unknown> {
   return {
+    type: 'summary',
     schemaVersion: JSON_SCHEMA_VERSION,
     summary: {
       zone: zone.name,

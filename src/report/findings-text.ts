@@ -36,8 +36,8 @@ export interface AnalyzeReport {
   settings: Record<string, SettingValue>;
   /** The `--set` values. */
   changed: Record<string, SettingValue>;
-  /** Exit code 1 when a finding at or above it exists. */
-  severity: Severity;
+  /** Exit code 1 when a finding at or above it exists; `none`: never (`--severity none`). */
+  severity: Severity | 'none';
   /** Findings below it are counted but not shown. */
   show: Severity;
   /** Zone of the times shown. */
@@ -57,7 +57,8 @@ const PROSE_WIDTH = 100;
 
 // --- shared by the three formats ---------------------------------------------------------------
 
-export function atOrAbove(findings: readonly Finding[], level: Severity): Finding[] {
+export function atOrAbove(findings: readonly Finding[], level: Severity | 'none'): Finding[] {
+  if (level === 'none') return [];
   const rank = severityRank(level);
   return findings.filter((f) => severityRank(f.severity) <= rank);
 }
@@ -200,13 +201,13 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
   out.push(
     field(
       'rules',
-      `${r.rules.length ? r.rules.length : 'no rules'} run${changed.length ? `; --set ${changed.join(', ')}` : ''}; exit code 1 at ${r.severity} or above; showing ${r.show} and above`,
+      `${r.rules.length ? r.rules.length : 'no rules'} run${changed.length ? `; --set ${changed.join(', ')}` : ''}; ${r.severity === 'none' ? 'exit code 0 whatever is found' : `exit code 1 at ${r.severity} or above`}; showing ${r.show} and above`,
     ),
   );
   // The accounting table has a narrow form (76 columns and up) below 110 columns, and a wide one
   // that needs 134: between the two, the narrow one fits.
   if (o.verbose && t.accounting.length) out.push('', accountingTable(t.accounting, o.width >= 134 ? o.width : Math.min(o.width, 109)));
-  for (const i of t.issues) out.push(p.yellow(wrapIndented(`note: ${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}`, W)));
+  if (t.issues.length) out.push(field('notes', `${t.issues.length} about the inputs, on stderr`));
   out.push('');
 
   // Findings.
@@ -227,7 +228,9 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
     if (r.analysis.omittedMilestones > 0) out.push(p.dim(`  (${r.analysis.omittedMilestones} more milestones not shown)`));
     out.push('');
   }
-  return out.join('\n');
+  // Every line ends with a newline, the last one too (a report with no milestone ends on its findings).
+  const text = out.join('\n');
+  return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 function sevColour(s: Severity, p: Palette): (x: string) => string {

@@ -493,6 +493,7 @@ export function headerLines(h: HeaderInfo, width: number): Line[] {
     h.first === null || h.last === null
       ? 'no dated events'
       : `${formatShort(h.first, h.zone).slice(0, 19)} – ${formatShort(h.last, h.zone).slice(sameDay ? 11 : 0, 19)} (${durationText(h.last - h.first)})`;
+  const n = (x: number) => x.toLocaleString('en-US');
   const l1: Line = [
     { text: 'rmq-diag', bold: true, color: 'cyan' },
     { text: `  ${window}  ` },
@@ -500,22 +501,54 @@ export function headerLines(h: HeaderInfo, width: number): Line[] {
   ];
   const by: Record<Severity, number> = { critical: 0, error: 0, warning: 0, info: 0 };
   for (const f of h.findings) by[f.severity]++;
-  const n = (x: number) => x.toLocaleString('en-US');
-  const l2: Line = [
-    { text: `${n(h.hosts.length)} host${h.hosts.length === 1 ? '' : 's'} · ${n(h.files)} file${h.files === 1 ? '' : 's'} · ${n(h.events)} events · ` },
-    { text: `${h.findings.length} finding${h.findings.length === 1 ? '' : 's'}`, bold: true },
-  ];
+  // The findings themselves are listed under the header, each title whole when selected: the header
+  // only counts them (a title cut here would hide the answer).
+  const l2: Line = [{ text: h.findings.length ? `${h.findings.length} finding${h.findings.length === 1 ? '' : 's'}` : 'no findings', bold: true }];
   const sevs = (['critical', 'error', 'warning', 'info'] as const).filter((s) => by[s] > 0);
   if (sevs.length) {
     l2.push({ text: ': ' });
     sevs.forEach((s, i) => l2.push({ text: `${by[s]} ${s}${i < sevs.length - 1 ? ', ' : ''}`, color: SEVERITY_COLOR[s], bold: true }));
   }
+  l2.push({ text: ` · ${n(h.hosts.length)} host${h.hosts.length === 1 ? '' : 's'} · ${n(h.files)} file${h.files === 1 ? '' : 's'} · ${n(h.events)} events` });
   if (h.notes) l2.push({ text: ` · ${h.notes} input note${h.notes === 1 ? '' : 's'} (printed on exit)`, dim: true });
-  if (h.findings.length) {
-    const top = h.findings[0];
-    l2.push({ text: ' · top: ', dim: true }, { text: top.rule, bold: true }, { text: ` ${escapeText(top.title)}` });
-  }
   return [fitLine(l1, width), fitLine(l2, width)];
+}
+
+/**
+ * The findings list under the header: `rows` lines, one per finding, the selected one on two lines
+ * (its whole title, cut only past them), scrolled to keep it in view; `▶` marks the finding whose
+ * evidence is listed.
+ */
+export function findingsListLines(findings: readonly Finding[], selected: number, listed: number | null, focused: boolean, width: number, rows: number): Line[] {
+  const n = findings.length;
+  if (!n || rows <= 0) return [];
+  const sel = Math.max(0, Math.min(n - 1, selected));
+  // The selected finding takes two lines; when not all fit, the last line says how many more there are.
+  const room = Math.max(1, rows - 1);
+  const shown = n <= room ? n : Math.max(1, room - 1);
+  const first = Math.max(0, Math.min(sel - Math.floor((shown - 1) / 2), n - shown));
+  const out: Line[] = [];
+  for (let i = first; i < first + shown; i++) {
+    const f = findings[i];
+    const head: Line = [
+      { text: i === listed ? '▶' : ' ', color: 'cyan', bold: true },
+      { text: `${String(i + 1).padStart(2)} ` },
+      { text: fit(SEVERITY_SHORT[f.severity], 4), color: SEVERITY_COLOR[f.severity], bold: true },
+      { text: ` ${fit(f.rule, 22)} `, bold: true },
+    ];
+    const style = (l: Line): Line => (i !== sel ? l : l.map((x) => (focused ? { ...x, inverse: true } : { ...x, underline: true })));
+    if (i !== sel) {
+      out.push(fitLine([...head, { text: escapeText(f.title) }], width));
+      continue;
+    }
+    // The selected one: the rule id unpadded, the title on the rest of the line and the next one.
+    const own: Line = [...head.slice(0, 3), { text: ` ${f.rule}  `, bold: true }];
+    const title = wrap(escapeText(f.title), Math.max(10, width - lineCells(own)));
+    out.push(style(fitLine([...own, { text: title[0] ?? '' }], width)));
+    out.push(style(fitLine([{ text: '    ' }, { text: title.slice(1).join(' ') }], width)));
+  }
+  if (n > shown && out.length < rows) out.push(fitLine([{ text: `   ${n - shown} more: ↑ ↓ in the findings`, dim: true }], width));
+  return out.slice(0, rows);
 }
 
 // --- the time strip --------------------------------------------------------------------------------

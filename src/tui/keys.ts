@@ -30,19 +30,20 @@ export interface KeyHelp {
 
 /** Every key, as the help screen shows it. */
 export const KEYS: readonly KeyHelp[] = [
-  { keys: '↑ ↓  j k', does: 'previous / next event (or finding, or replay line)' },
-  { keys: 'PgUp PgDn  ctrl-b ctrl-f', does: 'page up / down (findings, replay, open detail: scroll it)' },
+  { keys: '↑ ↓  j k', does: 'previous / next event (findings: finding)' },
+  { keys: 'PgUp PgDn  ctrl-b ctrl-f', does: 'page up / down (findings, replay, detail: scroll)' },
   { keys: 'Home End  g G', does: 'first / last event (or finding; replay: top, end)' },
   { keys: '← →  h l', does: 'previous / next bucket of the time strip' },
   { keys: '+ -', does: 'zoom the time strip in / out around the cursor' },
   { keys: 'n N', does: 'next / previous finding: its window and evidence' },
   { keys: '/', does: 'search; Enter jumps to the next listed match' },
   { keys: '] [', does: 'next / previous match; Esc stops a long search' },
-  { keys: 'f', does: 'filter: type:a,b host:glob level:warn finding:N' },
+  { keys: 'f', does: 'filter: type: host: kind: level: grep: finding:' },
+  { keys: 'a', does: 'show all records / hide the noise again' },
   { keys: 'Esc', does: 'close help, prompt or detail; else clear filters' },
-  { keys: 'Tab', does: 'cycle the event list, findings and replay panes' },
+  { keys: 'Tab', does: 'cycle findings, event list, replay tab' },
   { keys: 'r', does: 'replay tab: observed vs simulated lanes, milestones' },
-  { keys: 'Enter', does: 'open / close the detail (findings: list evidence)' },
+  { keys: 'Enter', does: 'open / close the detail (findings: in full)' },
   { keys: '?', does: 'this help' },
   { keys: 'q  ctrl-c', does: 'quit' },
 ];
@@ -90,14 +91,15 @@ export function keyAction(s: ViewState, input: string, key: KeyInfo): KeyResult 
     if (key.end || input === 'G') return { type: 'scrollReplay', by: Infinity };
   }
   if (key.escape) {
-    if (s.detail && !findings) return { type: 'detail', open: false };
+    if (s.detail) return { type: 'detail', open: false };
     return { type: 'clear' };
   }
   if (key.tab) return { type: 'focus' };
-  if (key.return) return findings ? { type: 'focus', pane: 'events' } : { type: 'detail' };
-  if (key.upArrow || (input === 'k' && !key.ctrl)) return findings ? { type: 'finding', by: -1 } : { type: 'move', by: -1 };
-  if (key.downArrow || (input === 'j' && !key.ctrl)) return findings ? { type: 'finding', by: 1 } : { type: 'move', by: 1 };
+  if (key.return) return { type: 'detail' };
+  if (key.upArrow || (input === 'k' && !key.ctrl)) return findings ? { type: 'finding', by: -1, from: 'selected' } : { type: 'move', by: -1 };
+  if (key.downArrow || (input === 'j' && !key.ctrl)) return findings ? { type: 'finding', by: 1, from: 'selected' } : { type: 'move', by: 1 };
   const detail = s.detail && !findings;
+  // In the findings, the pages scroll the finding's text (Enter shows it in full).
   if (key.pageUp || (key.ctrl && input === 'b')) return detail ? { type: 'scrollDetail', by: -1 } : findings ? { type: 'scrollFinding', by: -10 } : { type: 'page', by: -1 };
   if (key.pageDown || (key.ctrl && input === 'f')) return detail ? { type: 'scrollDetail', by: 1 } : findings ? { type: 'scrollFinding', by: 10 } : { type: 'page', by: 1 };
   if (key.home || input === 'g') return findings ? { type: 'selectFinding', index: 0 } : { type: 'home' };
@@ -110,6 +112,8 @@ export function keyAction(s: ViewState, input: string, key: KeyInfo): KeyResult 
       return { type: 'quit' };
     case 'r':
       return { type: 'focus', pane: 'replay' };
+    case 'a':
+      return { type: 'noise' };
     case '+':
     case '=':
       return { type: 'zoom', by: 1 };

@@ -1,10 +1,14 @@
 // Where each pane goes for a terminal size: pure, so a resize is a new layout and nothing else.
 //
 //   header (2 lines)
+//   summary: the incident in a few lines, above everything it sums up (no lines yet: the summary
+//         is not built; `summaryRows` is its place)
+//   findings list: one line per finding, the selected one on two (its whole title), as many as fit
+//         in about a third of the room; on every pane but the replay tab
 //   time strip: axis line, one line per host (or the busiest and "+N hosts"), the findings band
 //   body: below 120 columns one pane at a time (the event list, with the detail pane under it when
-//         open; or the findings pane); from 120 columns the list on the left and the detail or
-//         findings pane on the right
+//         open; or the selected finding in full, after Enter in the findings); from 120 columns the
+//         list on the left and the event's detail or the selected finding in full on the right
 //   status line (1 line)
 // The replay tab takes the place of the strip and the body, at every width.
 //
@@ -25,6 +29,10 @@ export interface Layout {
   tooSmall: boolean;
   wide: boolean;
   headerRows: number;
+  /** Lines of the incident summary above the findings (0: there is none yet). */
+  summaryRows: number;
+  /** Lines of the findings list (0 without findings). */
+  findingListRows: number;
   /** Most host rows the strip may use (see TuiModel.hostRows). */
   maxHostRows: number;
   /** Host rows the strip uses. */
@@ -40,7 +48,7 @@ export interface Layout {
   listRows: number;
   /** Lines of the detail pane under the list (narrow layout, when open). */
   detailRows: number;
-  /** Lines of the findings pane (the whole body, or the right-hand pane). */
+  /** Lines of the selected finding in full (the whole body, or the right-hand pane). */
   findingRows: number;
   /** Lines of the replay tab (it takes the strip's and the body's place, full width). */
   replayRows: number;
@@ -52,6 +60,8 @@ export interface LayoutInput {
   hosts: readonly string[];
   focus: Pane;
   detail: boolean;
+  /** How many findings there are (the findings list is as long as it needs, up to its share). */
+  findings?: number;
 }
 
 export function layoutFor(i: LayoutInput): Layout {
@@ -66,7 +76,11 @@ export function layoutFor(i: LayoutInput): Layout {
   const labelWidth = Math.min(wide ? 16 : 13, longest);
   const stripCols = Math.max(1, width - labelWidth - 1);
   const stripRows = hostRows + 2;
-  const bodyRows = Math.max(2, height - headerRows - stripRows - 1);
+  const summaryRows = 0;
+  const room = height - headerRows - summaryRows - stripRows - 1;
+  const n = i.findings ?? 0;
+  const findingListRows = n ? Math.min(n + 1, Math.max(3, Math.floor(room / 3))) : 0;
+  const bodyRows = Math.max(2, room - findingListRows);
   let listWidth = width;
   let sideWidth = 0;
   let listRows = bodyRows - 1;
@@ -75,9 +89,9 @@ export function layoutFor(i: LayoutInput): Layout {
   if (wide) {
     listWidth = Math.floor(width * 0.6);
     sideWidth = width - listWidth - 1;
-  } else if (i.focus === 'findings') {
+  } else if (i.focus === 'findings' && i.detail) {
     listRows = 0;
-  } else if (i.detail) {
+  } else if (i.detail && i.focus === 'events') {
     // The detail pane gets most of the room; the list keeps a few rows around the selected one.
     detailRows = Math.min(bodyRows - 2, Math.max(8, Math.floor((bodyRows * 3) / 5)));
     listRows = bodyRows - 1 - detailRows;
@@ -88,6 +102,8 @@ export function layoutFor(i: LayoutInput): Layout {
     tooSmall,
     wide,
     headerRows,
+    summaryRows,
+    findingListRows,
     maxHostRows,
     hostRows,
     labelWidth,

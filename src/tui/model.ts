@@ -4,26 +4,39 @@
 // touches is proportional to what is on screen, except filter changes and zooming (one pass over
 // typed arrays) and search (a scan that stops at the first match).
 
-import { globMatch } from '../ingest/glob.js';
 import type { Zone } from '../parse/time.js';
-import { EVENT_TYPES, type EventType, type RmqEvent } from '../parse/types.js';
+import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent } from '../parse/types.js';
+import { grepOf, LEVEL_NAMES, levelOfWord, listMatcher, unknownKind, unknownType } from '../timeline/event-filter.js';
 import { severityRank, type Finding } from '../rules/types.js';
 import { REPLAY_OFF, replayTextRows, type ReplayStatus } from './replay.js';
-import { LEVEL_WORDS, OTHER_TYPE, levelRank, type EventStore } from './store.js';
+import { OTHER_TYPE, levelRank, type EventStore } from './store.js';
 
 export type Pane = 'events' | 'findings' | 'replay';
 
-/** What the list shows. Lists are globs; an entry starting with `!` excludes. */
+/** What the list shows (the syntax of src/timeline/event-filter.ts). Lists are globs; `!` excludes. */
 export interface Filter {
   types: readonly string[];
   hosts: readonly string[];
+  kinds: readonly string[];
   /** Only events at this level rank or worse (see levelRank). */
   minLevel: number | null;
+  /** Only events whose text matches this regular expression. */
+  grep: string | null;
   /** Only the evidence of this finding (index into the findings). */
   finding: number | null;
+  /** Noise hidden: records that are no RocketMQ event and isNoise rows (`a` shows them). */
+  quiet?: boolean;
 }
 
-export const NO_FILTER: Filter = { types: [], hosts: [], minLevel: null, finding: null };
+/** Everything listed. */
+export const NO_FILTER: Filter = { types: [], hosts: [], kinds: [], minLevel: null, grep: null, finding: null };
+/** What the TUI opens on (and Esc goes back to): the RocketMQ events that matter, noise hidden. */
+export const DEFAULT_FILTER: Filter = { ...NO_FILTER, quiet: true };
+
+/** The key of a filter for memos: its prompt text and the noise switch. */
+function filterKey(f: Filter): string {
+  return `${f.quiet ? 'quiet ' : ''}${filterText(f)}`;
+}
 
 export interface Prompt {
   kind: 'search' | 'filter';
@@ -95,7 +108,7 @@ export type Action =
   | { type: 'end' }
   | { type: 'step'; by: 1 | -1 }
   | { type: 'zoom'; by: 1 | -1 }
-  | { type: 'finding'; by: 1 | -1 }
+  | { type: 'finding'; by: 1 | -1; from?: 'selected' }
   | { type: 'selectFinding'; index: number } // negative: from the end
   | { type: 'scrollFinding'; by: number }
   | { type: 'scrollReplay'; by: number } // ±Infinity: to the top / bottom
@@ -112,6 +125,7 @@ export type Action =
   | { type: 'search'; query: string; by: 1 | -1 }
   | { type: 'searchStep' }
   | { type: 'filter'; filter: Filter }
+  | { type: 'noise' } // hide or show the noise
   | { type: 'clear' };
 
 /** Smallest window the strip zooms to. */
@@ -325,7 +339,7 @@ export class TuiModel {
 
   /** The listed rows for a filter (the last one is kept). */
   rows(f: Filter): RowList {
-    const key = filterText(f);
+    const key = filterKey(f);
     if (this.rowsMemo?.key === key) return this.rowsMemo.rows;
     const rows = this.computeRows(f);
     this.rowsMemo = { key, rows };
@@ -334,20 +348,31 @@ export class TuiModel {
 
   private computeRows(f: Filter): RowList {
     const s = this.store;
-    if (!f.types.length && !f.hosts.length && f.minLevel === null && f.finding === null) return new AllRows(s.length);
+    if (!isFiltered(f)) return new AllRows(s.length);
     const typeOk = listMask(f.types, EVENT_TYPES);
+    if (f.quiet) typeOk[OTHER_TYPE] = 0;
+    const noise = f.quiet ? s.noise : null;
     const hostOk = listMask(f.hosts, s.hosts);
+    const kindOk = listMask(f.kinds, SOURCE_KINDS);
     const srcOk = Uint8Array.from(s.hostOfSource, (h) => hostOk[h]);
     const lvlOk = Uint8Array.from(this.levelRanks, (r) => (f.minLevel === null || r >= f.minLevel ? 1 : 0));
-    const ok = (i: number) => typeOk[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]];
+    // The text is only in the encoded events: a grep decodes every event the other terms let through.
+    const grep = f.grep === null ? null : new RegExp(f.grep);
+    const typeOk2 = f.quiet ? listMask(f.types, EVENT_TYPES) : typeOk;
+    // ok2: the filter without the noise switch.
+    const ok2 = (i: number) => (typeOk2[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]] & kindOk[s.kind[i]]) === 1 && (grep === null || grep.test(s.get(i).text));
+    const ok = (i: number) =>
+      (typeOk[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]] & kindOk[s.kind[i]]) === 1 && (noise === null || noise[i] === 0) && (grep === null || grep.test(s.get(i).text));
     if (f.finding !== null) {
       const base = this.findingEvents(f.finding);
-      return new IndexRows(base.filter((i) => ok(i) === 1));
+      // A record the finding quotes is listed even when it is noise.
+      const quoted = (i: number) => this.evidenceFor.get(i)?.includes(f.finding!) === true;
+      return new IndexRows(base.filter((i) => ok(i) || (f.quiet === true && quoted(i) && ok2(i))));
     }
     let out = new Int32Array(Math.min(s.length, 1 << 16));
     let n = 0;
     for (let i = 0; i < s.length; i++) {
-      if (typeOk[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]]) {
+      if (ok(i)) {
         if (n === out.length) {
           const bigger = new Int32Array(Math.min(s.length, out.length * 2));
           bigger.set(out);
@@ -393,13 +418,15 @@ export class TuiModel {
   }
 
   initial(dims: Dims): ViewState {
+    const listed = this.rows(DEFAULT_FILTER);
     const s: ViewState = {
-      filter: NO_FILTER,
-      cursor: this.store.length ? 0 : -1,
+      filter: DEFAULT_FILTER,
+      cursor: listed.length ? listed.at(0) : -1,
       top: 0,
       from: this.t0,
       to: this.t0 + this.span,
-      focus: 'events',
+      // The answer first: the findings list has the keys, the first finding selected.
+      focus: this.findings.length ? 'findings' : 'events',
       detail: false,
       help: false,
       finding: this.findings.length ? 0 : -1,
@@ -447,7 +474,9 @@ export class TuiModel {
       case 'finding': {
         const n = this.findings.length;
         if (!n) return { ...s, message: 'no findings' };
-        const cur = s.filter.finding ?? (a.by > 0 ? -1 : n);
+        // n/N: from the finding listed, else from the ends (the first `n` lists finding 1);
+        // ↑ ↓ in the findings: from the one selected there.
+        const cur = a.from === 'selected' && s.finding >= 0 && s.finding < n ? s.finding : (s.filter.finding ?? (a.by > 0 ? -1 : n));
         return this.selectFinding(s, (((cur + a.by) % n) + n) % n, dims);
       }
       case 'selectFinding': {
@@ -462,14 +491,15 @@ export class TuiModel {
         const replay = s.replay.kind !== 'off';
         let pane = a.pane;
         if (!pane) {
-          // Tab cycles events → findings → replay; a pane with nothing to show is left out.
-          const cycle: Pane[] = ['events', ...(this.findings.length ? ['findings' as const] : []), ...(replay ? ['replay' as const] : [])];
+          // Tab cycles findings → events → replay; a pane with nothing to show is left out.
+          const cycle: Pane[] = [...(this.findings.length ? ['findings' as const] : []), 'events', ...(replay ? ['replay' as const] : [])];
           if (cycle.length === 1) return { ...s, message: 'no findings' };
           pane = cycle[(cycle.indexOf(s.focus) + 1) % cycle.length];
         }
         if (pane === 'findings' && !this.findings.length) return { ...s, message: 'no findings' };
         if (pane === 'replay' && !replay) return { ...s, message: 'no replay here' };
-        return { ...s, focus: pane };
+        // The detail belongs to the pane it was opened in.
+        return { ...s, focus: pane, detail: pane === s.focus ? s.detail : false };
       }
       case 'scrollReplay': {
         const max = Math.max(0, replayTextRows(s.replay) - (dims.replayRows ?? 1));
@@ -505,7 +535,7 @@ export class TuiModel {
         if (kind === 'search') return this.search({ ...s, prompt: null }, text.trim() || s.search, 1, dims);
         const f = parseFilter(text, this.findings.length);
         if (typeof f === 'string') return { ...s, message: f };
-        return this.setFilter({ ...s, prompt: null }, f, dims);
+        return this.setFilter({ ...s, prompt: null }, { ...f, quiet: s.filter.quiet }, dims);
       }
       case 'search':
         return this.search(s, a.query, a.by, dims);
@@ -514,7 +544,12 @@ export class TuiModel {
       case 'filter':
         return this.setFilter(s, a.filter, dims);
       case 'clear':
-        return { ...this.setFilter(s, NO_FILTER, dims, 'center'), search: '', message: 'filters cleared' };
+        return { ...this.setFilter(s, DEFAULT_FILTER, dims, 'center'), search: '', message: 'filters cleared (noise hidden: a shows all)' };
+      case 'noise': {
+        const quiet = !s.filter.quiet;
+        const next = this.setFilter(s, { ...s.filter, quiet }, dims, 'center');
+        return { ...next, message: next.message ?? (quiet ? 'noise hidden (a shows all)' : 'all records listed (a hides the noise)') };
+      }
     }
   }
 
@@ -590,7 +625,7 @@ export class TuiModel {
 
   private selectFinding(s: ViewState, fi: number, dims: Dims): ViewState {
     const f = this.findings[fi];
-    const filter: Filter = { ...NO_FILTER, finding: fi };
+    const filter: Filter = { ...NO_FILTER, finding: fi, quiet: s.filter.quiet };
     const rows = this.rows(filter);
     const ev = this.findingEvents(fi);
     const start = f.start ?? (ev.length ? this.store.t[ev[0]] : null);
@@ -701,7 +736,7 @@ export class TuiModel {
 
   /** Bucket counts, remembered for the last two windows (all events and the listed ones). */
   private counts(f: Filter, from: number, to: number, n: number, rowOfHost: Uint8Array, labels: string[]): Uint32Array {
-    const key = `${filterText(f)}|${from}|${to}|${n}|${labels.join('\n')}`;
+    const key = `${filterKey(f)}|${from}|${to}|${n}|${labels.join('\n')}`;
     const hit = this.countsMemo.find((m) => m.key === key);
     if (hit) return hit.counts;
     const counts = this.bucketCounts(this.rows(f), from, to, n, rowOfHost, labels.length);
@@ -772,62 +807,83 @@ export class TuiModel {
 // --- filters and search ---------------------------------------------------------------------------
 
 export function isFiltered(f: Filter): boolean {
-  return f.types.length > 0 || f.hosts.length > 0 || f.minLevel !== null || f.finding !== null;
+  return f.types.length > 0 || f.hosts.length > 0 || f.kinds.length > 0 || f.minLevel !== null || f.grep !== null || f.finding !== null || f.quiet === true;
 }
 
 /** 1 for each name the list lets through (empty list: all). */
 function listMask(list: readonly string[], names: readonly string[]): Uint8Array {
-  const inc = list.filter((p) => !p.startsWith('!'));
-  const exc = list.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
-  return Uint8Array.from(names, (n) =>
-    (inc.length === 0 || inc.some((p) => globMatch(p, n))) && !exc.some((p) => globMatch(p, n)) ? 1 : 0,
-  );
+  const ok = listMatcher(list);
+  return Uint8Array.from(names, (n) => (ok(n) ? 1 : 0));
 }
 
-const LEVEL_NAMES = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
-
-/** The filter as the `f` prompt shows and reads it: `type:a,b host:app-* level:warn finding:2`. */
+/** The filter as the `f` prompt shows and reads it: `type:a,b host:app-* kind:broker level:warn grep:RE finding:2`. */
 export function filterText(f: Filter): string {
   const parts: string[] = [];
   if (f.types.length) parts.push(`type:${f.types.join(',')}`);
   if (f.hosts.length) parts.push(`host:${f.hosts.join(',')}`);
+  if (f.kinds.length) parts.push(`kind:${f.kinds.join(',')}`);
   if (f.minLevel !== null) parts.push(`level:${LEVEL_NAMES[f.minLevel] ?? f.minLevel}`);
+  if (f.grep !== null) parts.push(`grep:${/[\s"]/.test(f.grep) ? `"${f.grep}"` : f.grep}`);
   if (f.finding !== null) parts.push(`finding:${f.finding + 1}`);
   return parts.join(' ');
 }
 
+/** Space-separated terms; a value in double quotes may hold spaces (`grep:"wait response"`). */
+function filterTerms(text: string): string[] {
+  return [...text.matchAll(/(?:[^\s"]+|"[^"]*"?)+/g)].map((m) => m[0].replace(/"([^"]*)"?/g, '$1'));
+}
+
 /** Reads the `f` prompt: space-separated `key:value[,value]` terms. Returns a message when it cannot. */
 export function parseFilter(text: string, findings: number): Filter | string {
-  const f = { types: [] as string[], hosts: [] as string[], minLevel: null as number | null, finding: null as number | null };
-  for (const term of text.trim().split(/\s+/).filter(Boolean)) {
+  const f = {
+    types: [] as string[],
+    hosts: [] as string[],
+    kinds: [] as string[],
+    minLevel: null as number | null,
+    grep: null as string | null,
+    finding: null as number | null,
+  };
+  const keys = 'type, host, kind, level, grep, finding';
+  for (const term of filterTerms(text)) {
     const colon = term.indexOf(':');
     const key = colon < 0 ? '' : term.slice(0, colon).toLowerCase();
-    const values = term
-      .slice(colon + 1)
+    const raw = term.slice(colon + 1);
+    const values = raw
       .split(',')
       .map((v) => v.trim())
       .filter(Boolean);
-    if (colon < 0 || !values.length) return `filter: "${term}": expected key:value (type, host, level, finding)`;
+    if (colon < 0 || !values.length) return `filter: "${term}": expected key:value (${keys})`;
     switch (key) {
       case 'type':
-      case 't':
-        for (const v of values) {
-          const name = v.replace(/^!/, '');
-          if (!/[*?[{]/.test(name) && !(EVENT_TYPES as readonly string[]).includes(name)) {
-            return `filter: unknown event type "${name}"`;
-          }
-        }
+      case 't': {
+        const unknown = unknownType(values);
+        if (unknown !== null) return `filter: unknown event type "${unknown}"`;
         f.types.push(...values);
         break;
+      }
       case 'host':
       case 'h':
         f.hosts.push(...values);
         break;
+      case 'kind':
+      case 'k': {
+        const unknown = unknownKind(values);
+        if (unknown !== null) return `filter: unknown kind "${unknown}" (${SOURCE_KINDS.join(', ')})`;
+        f.kinds.push(...values);
+        break;
+      }
       case 'level':
       case 'l': {
-        const rank = LEVEL_WORDS[values[0].toLowerCase().replace(/\+$/, '')];
-        if (rank === undefined) return `filter: unknown level "${values[0]}" (trace, debug, info, warn, error, fatal)`;
+        const rank = levelOfWord(values[0]);
+        if (rank === null) return `filter: unknown level "${values[0]}" (trace, debug, info, warn, error, fatal)`;
         f.minLevel = rank;
+        break;
+      }
+      case 'grep':
+      case 'g': {
+        const re = grepOf(raw);
+        if (typeof re === 'string') return `filter: grep:${raw}: ${re}`;
+        f.grep = raw;
         break;
       }
       case 'finding':
@@ -838,7 +894,7 @@ export function parseFilter(text: string, findings: number): Filter | string {
         break;
       }
       default:
-        return `filter: unknown key "${key}" (type, host, level, finding)`;
+        return `filter: unknown key "${key}" (${keys})`;
     }
   }
   return f;

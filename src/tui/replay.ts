@@ -35,7 +35,7 @@ export interface ReplayOutage {
 
 /** What the replay tab shows: plain data (structured-cloneable). */
 export interface ReplayView {
-  verdict: 'reproduced' | 'not-reproduced' | 'not-compared';
+  verdict: ReplayReport['verdict'];
   divergences: string[];
   seed: number;
   milestones: ReplayMilestone[];
@@ -171,7 +171,7 @@ export function replayLanes(model: TuiModel, view: ReplayView, from: number, to:
   const col = (ms: number) => Math.min(n - 1, Math.floor((ms - from) / w));
   const s = model.store;
   const storeLane = Int32Array.from(s.hosts, (h) => laneOf.get(h) ?? pairs - 1);
-  const all = model.rows({ types: [], hosts: [], minLevel: null, finding: null });
+  const all = model.rows({ types: [], hosts: [], kinds: [], minLevel: null, grep: null, finding: null });
   const end = model.rowByTime(all, to);
   for (let r = model.rowByTime(all, from); r < end; r++) {
     const i = all.at(r);
@@ -235,6 +235,7 @@ export function laneLines(lanes: ReplayLanes, labelWidth: number, cursorCol: num
 const VERDICT_WORD: Record<ReplayView['verdict'], string> = {
   reproduced: 'reproduced',
   'not-reproduced': 'not reproduced',
+  'nothing-compared': 'nothing compared (no fault in the run)',
   'not-compared': 'ran (nothing observed to compare with)',
 };
 

@@ -8,7 +8,7 @@ import { buildTimeline, type BuildOptions } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import type { Zone } from '../parse/time.js';
 import { zoneNote } from '../report/events.js';
-import { escapeText } from '../report/escape.js';
+import { nothingToDiagnose, noteLine } from '../report/notes.js';
 import type { EventType } from '../parse/types.js';
 import type { Rule, SettingValue } from '../rules/types.js';
 import type { LoadPhase } from './components/Loading.js';
@@ -75,9 +75,9 @@ function startLoad(o: RunTuiOptions, session: Session): LoadTask {
     const t = await buildTimeline({ ...o.build, keepOther: o.other, onProgress: (done, total) => emit({ kind: 'reading', done, total }) });
     session.timeline = t;
     if (signal.aborted) return null;
-    const read = t.accounting.reduce((n, a) => n + a.lines, 0);
-    if (t.sources.length === 0 || (read === 0 && t.issues.length > 0)) {
-      session.failure = 'nothing could be read';
+    const nothing = nothingToDiagnose(t, o.build.inputs);
+    if (nothing !== null) {
+      session.failure = nothing;
       return null;
     }
     const loaded = await loadTimeline(t, {
@@ -158,7 +158,7 @@ export async function runTui(o: RunTuiOptions): Promise<number> {
     process.off('exit', onExit);
   }
   const t = session.timeline as Timeline | null;
-  for (const i of t?.issues ?? []) stderr.write(`note: ${escapeText(i.file)}${i.line !== null ? `:${i.line}` : ''}: ${escapeText(i.message)}\n`);
+  for (const i of t?.issues ?? []) stderr.write(`${noteLine(i)}\n`);
   if (error) throw error;
   if (session.failure) {
     stderr.write(`rmq-diag tui: ${session.failure}\n`);

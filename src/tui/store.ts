@@ -21,44 +21,9 @@ export interface StoreSource {
   path?: string;
 }
 
-/**
- * Level ranks, for `level:warn` (that level and worse) and the colours of the time strip.
- * Unknown words and records without a level rank as INFO.
- */
-export function levelRank(level: string | null): number {
-  switch (level) {
-    case 'TRACE':
-    case 'FINEST':
-    case 'FINER':
-    case 'FINE':
-      return 0;
-    case 'DEBUG':
-    case 'CONFIG':
-      return 1;
-    case 'WARN':
-    case 'WARNING':
-      return 3;
-    case 'ERROR':
-    case 'SEVERE':
-      return 4;
-    case 'FATAL':
-    case 'CRITICAL':
-      return 5;
-    default:
-      return 2;
-  }
-}
-
-/** Level words as typed in a filter (`level:warn`), to their rank. */
-export const LEVEL_WORDS: Readonly<Record<string, number>> = {
-  trace: 0,
-  debug: 1,
-  info: 2,
-  warn: 3,
-  warning: 3,
-  error: 4,
-  fatal: 5,
-};
+// Level ranks (for `level:warn` and the colours of the time strip) have one home: the event filter.
+export { LEVEL_WORDS, levelRank } from '../timeline/event-filter.js';
+import { isNoiseEncoded } from '../timeline/event-filter.js';
 
 /** Per event: what the list, the filters and the time strip need without decoding anything. */
 export interface EventColumns {
@@ -79,6 +44,8 @@ export interface EventColumns {
   readonly kind: Uint8Array;
   /** 1-based line in the file. */
   readonly line: Uint32Array;
+  /** 1 for noise (isNoise of src/timeline/event-filter.ts); absent: none known. */
+  readonly noise?: Uint8Array | null;
   /** Level words seen, upper case; index 0 is "no level" (null). */
   readonly levels: readonly (string | null)[];
   readonly sources: readonly StoreSource[];
@@ -106,6 +73,8 @@ export class EventStore implements EventColumns {
   readonly level: Uint8Array;
   readonly kind: Uint8Array;
   readonly line: Uint32Array;
+  /** 1 for noise (isNoise of src/timeline/event-filter.ts); null: none known. */
+  readonly noise: Uint8Array | null;
   readonly levels: readonly (string | null)[];
   readonly sources: readonly StoreSource[];
   readonly hosts: readonly string[];
@@ -127,6 +96,7 @@ export class EventStore implements EventColumns {
     this.level = cols.level;
     this.kind = cols.kind;
     this.line = cols.line;
+    this.noise = cols.noise ?? null;
     this.levels = cols.levels;
     this.sources = cols.sources;
     this.hosts = cols.hosts;
@@ -306,6 +276,7 @@ export class ColumnsBuilder {
   private type = new Uint8Array(this.cap);
   private level = new Uint8Array(this.cap);
   private kind = new Uint8Array(this.cap);
+  private noise = new Uint8Array(this.cap);
   private line = new Uint32Array(this.cap);
   private readonly levels: (string | null)[] = [null];
   private readonly levelIndex = new Map<string, number>();
@@ -340,6 +311,7 @@ export class ColumnsBuilder {
     end = json.indexOf('"', at + KEY_TYPE.length);
     const type = json.slice(at + KEY_TYPE.length, end) as EventType;
     this.type[i] = TYPE_INDEX.get(type) ?? OTHER_TYPE;
+    this.noise[i] = isNoiseEncoded(type, json) ? 1 : 0;
     this.source[i] = source;
     if (ts === null) {
       this.ts[i] = NaN;
@@ -375,6 +347,7 @@ export class ColumnsBuilder {
     this.level = grow(this.level, this.cap);
     this.kind = grow(this.kind, this.cap);
     this.line = grow(this.line, this.cap);
+    this.noise = grow(this.noise, this.cap);
   }
 
   finish(): EventStore {
@@ -402,6 +375,7 @@ export class ColumnsBuilder {
         level: this.level.subarray(0, n),
         kind: this.kind.subarray(0, n),
         line: this.line.subarray(0, n),
+        noise: this.noise.subarray(0, n),
         levels: this.levels,
         sources: this.sources,
         hosts,

@@ -86,7 +86,9 @@ describe('rmq-diag analyze --json with the registered rules', () => {
     }
     expect(doc.milestones.some((m: any) => m.kind === 'namesrv-switch' && m.time === '2020-12-22T14:53:46.281+08:00')).toBe(true);
     expect(r.code).toBe(doc.summary.atOrAboveSeverity > 0 ? 1 : 0);
-    expect(r.stderr).toBe('');
+    // The sample's one input note is in the document and on stderr.
+    expect(doc.summary.issues).toHaveLength(1);
+    expect(r.stderr).toBe(`note: ${doc.summary.issues[0].file}: ${doc.summary.issues[0].message}\n`);
   });
 
   it('exit 2 for usage and input errors, with a one-line message', async () => {

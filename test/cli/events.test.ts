@@ -35,7 +35,7 @@ describe('rmq-diag events --json', () => {
 
   it('filters by --type, --since and --until', async () => {
     const r = await run(['events', REAL, '--json', '--type', 'store-slow', '--since', '2018-05-16 09:15', '--until', '2018-05-16T13:00:00+08:00']);
-    const events = ndjson(r.stdout).filter((e) => e.type);
+    const events = ndjson(r.stdout).filter((e) => e.type !== 'summary');
     // This paste is newest first: each source keeps its own order in the merge.
     expect(events.map((e) => e.fields.costMs)).toEqual([1111, 1060, 1154, 1310, 1573]);
   });
@@ -47,20 +47,21 @@ describe('rmq-diag events --json', () => {
 
   it('--all adds other records', async () => {
     const f = join(REAL, '45-namesrv-log-new-broker-registered-ha-mismatch.log');
-    const some = ndjson((await run(['events', f, '--json'])).stdout).filter((e) => e.type);
-    const all = ndjson((await run(['events', f, '--json', '--all'])).stdout).filter((e) => e.type);
+    const some = ndjson((await run(['events', f, '--json'])).stdout).filter((e) => e.type !== 'summary');
+    const all = ndjson((await run(['events', f, '--json', '--all'])).stdout).filter((e) => e.type !== 'summary');
     expect(all.length).toBe(24);
     expect(all.filter((e) => e.type !== 'other')).toEqual(some);
   });
 });
 
 describe('rmq-diag events for people', () => {
-  it('prints a table and the accounting, without colour when not a terminal', async () => {
-    const r = await run(['events', join(REAL, '17-canal-wait-response-on-channel.log')]);
-    expect(r.stdout).toMatch(/TIME\s+HOST\s+TYPE\s+DETAIL\s+WHERE/);
+  it('prints a table on stdout and the accounting in one line on stderr, without colour when not a terminal', async () => {
+    const r = await run(['events', join(REAL, '17-canal-wait-response-on-channel.log')], { env: { COLUMNS: '200' } });
+    expect(r.stdout).toMatch(/TIME\s+HOST\s+TYPE\s+DETAIL/);
     expect(r.stdout).toMatch(/rpc-timeout\s+addr=192\.168\.253\.38:10911 timeoutMs=3000/);
-    expect(r.stdout).toMatch(/records/);
-    expect(r.stdout).not.toMatch(/\u001b\[/);
+    expect(r.stdout).not.toMatch(/records/);
+    expect(r.stderr).toMatch(/^\d+ lines in 1 file \(0 unknown, 0 unreadable\); \d+ of \d+ events$/m);
+    expect(r.stdout + r.stderr).not.toMatch(/\u001b\[/);
   });
 
   it('fits 80 columns on a terminal, and respects NO_COLOR', async () => {
@@ -86,13 +87,16 @@ describe('bad input', () => {
   it('names a missing file, goes on with the rest, exit 0', async () => {
     const r = await run(['events', join(REAL, 'nope.log'), join(REAL, '13-app-message-prefix-timeout-clean-queue.log')]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/no such file or directory: .*nope\.log/);
+    expect(r.stderr).toMatch(/^note: .*nope\.log: no such file or directory: .*nope\.log$/m);
+    expect(r.stdout).not.toMatch(/nope\.log/);
     expect(r.stdout).toMatch(/busy-reply/);
   });
 
-  it('exit 2 when nothing could be read', async () => {
+  it('exit 2 when nothing could be read, said on stderr, nothing on stdout', async () => {
     const r = await run(['events', join(REAL, 'nope.log')]);
     expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^rmq-diag: nothing could be read from .*nope\.log$/m);
   });
 
   it('exit 2 with a one-line message for usage errors, no stack', async () => {
@@ -133,17 +137,18 @@ describe('the executable', () => {
   it('reads stdin as -', () => {
     const r = runBin(['events', '-', '--json'], readFileSync(join(REAL, '17-canal-wait-response-on-channel.log')));
     expect(r.code).toBe(0);
-    const events = ndjson(r.stdout).filter((e) => e.type);
+    const events = ndjson(r.stdout).filter((e) => e.type !== 'summary');
     expect(events[0]).toMatchObject({ file: '-', type: 'rpc-timeout' });
   });
 });
 
-describe('closing accounting', () => {
+describe('closing accounting (--stats, on stderr)', () => {
   it('lists each source with its events by type', async () => {
-    const r = await run(['events', join(REAL, '15-sendkernelimpl-1500ms-no-header.log'), join(REAL, '05-putmessage-in-lock-eclipse-3.2.6.log')]);
-    expect(r.stdout).toMatch(/events by type:\n/);
-    expect(r.stdout).toMatch(/15-sendkernelimpl-1500ms-no-header\.log: rpc-timeout 1, send-attempt-failed 1/);
-    expect(r.stdout).toMatch(/05-putmessage-in-lock-eclipse-3\.2\.6\.log: store-slow 8/);
+    const r = await run(['events', join(REAL, '15-sendkernelimpl-1500ms-no-header.log'), join(REAL, '05-putmessage-in-lock-eclipse-3.2.6.log'), '--stats'], { env: { COLUMNS: '200' } });
+    expect(r.stdout).not.toMatch(/events by type/);
+    expect(r.stderr).toMatch(/events by type:\n/);
+    expect(r.stderr).toMatch(/15-sendkernelimpl-1500ms-no-header\.log: rpc-timeout 1, send-attempt-failed 1/);
+    expect(r.stderr).toMatch(/05-putmessage-in-lock-eclipse-3\.2\.6\.log: store-slow 8/);
   });
 });
 
@@ -168,6 +173,7 @@ describe('usage mistakes stop before any input is read', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rmq-empty-'));
     const r = await run(['events', dir]);
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/no log files in folder: /);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`note: ${dir}: no log files in folder: ${dir}\nrmq-diag: nothing could be read from ${dir}\n`);
   });
 });

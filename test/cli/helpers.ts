@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main.js';
@@ -42,4 +43,44 @@ export function ndjson(text: string): Array<Record<string, any>> {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));
+}
+
+export interface SpawnedRun extends Run {
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * Run the built executable with real pipes. `closeAfter`: close our end of its stdout once that many
+ * lines came (what `| head -N` does). `tty`-less, no colour unless env says so.
+ */
+export function spawnBin(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; closeAfter?: number; input?: string | Buffer; cwd?: string; stdoutFile?: string } = {},
+): Promise<SpawnedRun> {
+  return new Promise((resolve, reject) => {
+    const fd = opts.stdoutFile !== undefined ? openSync(opts.stdoutFile, 'w') : null;
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'rmq-diag.js'), ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: { PATH: process.env.PATH, ...opts.env },
+      stdio: ['pipe', fd ?? 'pipe', 'pipe'],
+    });
+    if (fd !== null) closeSync(fd);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout?.on('data', (d: string) => {
+      stdout += d;
+      if (opts.closeAfter !== undefined && stdout.split('\n').length > opts.closeAfter) {
+        stdout = stdout.split('\n').slice(0, opts.closeAfter).join('\n') + '\n';
+        child.stdout?.destroy();
+      }
+    });
+    child.stdout?.on('error', () => {});
+    child.stderr.on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
+    child.stdin.on('error', () => {});
+    child.stdin.end(opts.input ?? '');
+  });
 }

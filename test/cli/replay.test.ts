@@ -16,7 +16,8 @@ describe('rmq-diag replay on the seed outage', () => {
   let json: Run;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rmq-replay-'));
-    text = await run(['replay', SEED, '--set', 'clientCloseSocketIfTimeout=true', '--what-if', 'namesrvOnOwnHosts=true', '--save-scenario', join(dir, 's.json')]);
+    // Wide, so that each table row is one line (test/cli/widths.test.ts checks the fitting).
+    text = await run(['replay', SEED, '--set', 'clientCloseSocketIfTimeout=true', '--what-if', 'namesrvOnOwnHosts=true', '--save-scenario', join(dir, 's.json')], { env: { COLUMNS: '200' } });
     json = await run(['replay', SEED, '--json', '--set', 'clientCloseSocketIfTimeout=true', '--what-if', 'namesrvOnOwnHosts=true']);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -18,7 +18,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 describe('rmq-diag tui in a pseudo-terminal', () => {
-  it('shows the header and the findings, follows keys, and ends on q', async () => {
+  it('opens on the findings over the events that matter, follows keys, and ends on q', async () => {
     if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
       throw new Error('dist/ is missing: run `npm run build` first (`npm test` builds it in pretest)');
     }
@@ -48,30 +48,46 @@ describe('rmq-diag tui in a pseudo-terminal', () => {
       const started = tmux('new-session', '-d', '-s', 'tui', '-x', '100', '-y', '30', '-c', ROOT, command);
       expect(started.status, started.stderr).toBe(0);
 
-      let s = await waitFor(/\[events\] 1\/11,538/);
+      // It opens on the answer: the findings, the first selected with its whole title, over the
+      // RocketMQ events that matter (no idle watermark row, no record that is no RocketMQ event).
+      let s = await waitFor(/\[findings\] 1\/[\d,]+ of 11,538 · noise hidden \(a: all\)/);
       const lines = s.split('\n');
       expect(lines[0]).toMatch(/^rmq-diag {2}2020-12-22 14:35:00 – 14:59:59 \(24 min 59 s\) {2}times in \+08:00/);
-      expect(lines[1]).toMatch(/^4 hosts · 14 files · 11,538 events · 8 findings: 2 critical, 5 error, 1 warning/);
+      expect(lines[1]).toMatch(/^8 findings: 2 critical, 5 error, 1 warning · 4 hosts · 14 files · 11,538 events/);
+      expect(`${lines[2]} ${lines[3]}`.replace(/\s+/g, ' ')).toMatch(
+        /^ 1 CRIT stale-route app-order-01 kept using broker-a for 11 min 35 s after it stopped answering \(97 failures; beyond the 2 min 40 s routing bound\) ?$/,
+      );
+      expect(lines[4]).toMatch(/^ {2}2 CRIT namesrv-stuck /);
       expect(s).toMatch(/^app-order-01 /m);
       expect(s).toMatch(/^mq-node-101 +█/m);
       expect(s).toMatch(/^findings /m);
       expect(s).toMatch(/TIME +HOST +KIND +LEVEL +TYPE +TEXT/);
+      expect(s).not.toMatch(/Queue Size: 0 SlowTim/);
+      expect(s).not.toMatch(/ other /);
 
+      // One key shows everything.
+      tmux('send-keys', '-t', 'tui', 'a');
+      s = await waitFor(/all records listed/);
+      expect(s).toMatch(/\[WATERMARK\] Send Queue Size: 0 SlowTim/);
+      tmux('send-keys', '-t', 'tui', 'a');
+      s = await waitFor(/noise hidden \(a shows all\)/);
+
+      // n: the first finding's evidence, its window in the strip, and the screen names it.
       tmux('send-keys', '-t', 'tui', 'n');
-      s = await waitFor(/finding:1/);
+      s = await waitFor(/finding 1\/8 stale-route/);
+      expect(s).toMatch(/^▶ 1 CRIT stale-route/m);
       expect(s).toMatch(/zoom/);
       expect(s).toMatch(/◆ 14:42:11\.044 app-order-01 client +WARN +send-attempt-failed/);
 
-      tmux('send-keys', '-t', 'tui', 'Tab');
-      s = await waitFor(/\[findings\]/);
-      expect(s).toMatch(/ 1 CRIT stale-route +app-order-01 kept using broker-a/);
-      expect(s).toMatch(/ 2 CRIT namesrv-stuck /);
+      // Enter: the finding in full.
+      tmux('send-keys', '-t', 'tui', 'Enter');
+      s = await waitFor(/── finding 1\/8/);
       expect(s).toMatch(/window +14:42:11\.044 – 14:53:46\.285 \(11 min 35 s\)/);
 
       tmux('send-keys', '-t', 'tui', '?');
       await waitFor(/rmq-diag tui: keys/);
       tmux('send-keys', '-t', 'tui', 'Escape');
-      await waitFor(/\[findings\]/);
+      await waitFor(/── finding 1\/8/);
 
       tmux('send-keys', '-t', 'tui', 'q');
       const end = Date.now() + 10000;

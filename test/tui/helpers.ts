@@ -2,7 +2,7 @@ import type { EventType, RmqEvent, SourceKind } from '../../src/parse/types.js';
 import { parseZone } from '../../src/parse/time.js';
 import type { Finding } from '../../src/rules/types.js';
 import { storeFromEvents } from '../../src/tui/store.js';
-import { TuiModel } from '../../src/tui/model.js';
+import { NO_FILTER, TuiModel, type Dims, type ViewState } from '../../src/tui/model.js';
 import type { HeaderInfo } from '../../src/tui/format.js';
 import type { ReplayView } from '../../src/tui/replay.js';
 
@@ -142,4 +142,13 @@ export function stubView(model: TuiModel): ReplayView {
     simT: Float64Array.from(simT),
     simHost: Uint16Array.from(simHost),
   };
+}
+
+/**
+ * The state most view-model tests start from: every record listed, the event list focused (the TUI
+ * opens on the findings with the noise hidden; test/tui/opening.test.ts tests that).
+ */
+export function allListed(model: TuiModel, dims: Dims): ViewState {
+  const s = model.initial(dims);
+  return model.reduce({ ...s, focus: 'events', filter: NO_FILTER, cursor: model.store.length ? 0 : -1, top: 0 }, { type: 'move', by: 0 }, dims);
 }

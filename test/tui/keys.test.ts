@@ -56,13 +56,16 @@ describe('keyAction', () => {
     expect(keyAction(BASE, input, key)).toEqual(action);
   });
 
-  it('in the findings pane, up and down choose a finding, pages scroll it, Enter goes back to the list', () => {
+  it('in the findings, up and down choose a finding from the selected one, pages scroll it, Enter shows it in full', () => {
     const s = { ...BASE, focus: 'findings' as const };
-    expect(keyAction(s, 'j', {})).toEqual({ type: 'finding', by: 1 });
-    expect(keyAction(s, '', { upArrow: true })).toEqual({ type: 'finding', by: -1 });
+    expect(keyAction(s, 'j', {})).toEqual({ type: 'finding', by: 1, from: 'selected' });
+    expect(keyAction(s, '', { upArrow: true })).toEqual({ type: 'finding', by: -1, from: 'selected' });
+    expect(keyAction(s, 'n', {})).toEqual({ type: 'finding', by: 1 });
     expect(keyAction(s, '', { pageDown: true })).toEqual({ type: 'scrollFinding', by: 10 });
     expect(keyAction(s, 'G', {})).toEqual({ type: 'selectFinding', index: -1 });
-    expect(keyAction(s, '', { return: true })).toEqual({ type: 'focus', pane: 'events' });
+    expect(keyAction(s, '', { return: true })).toEqual({ type: 'detail' });
+    expect(keyAction({ ...s, detail: true }, '', { escape: true })).toEqual({ type: 'detail', open: false });
+    expect(keyAction(s, 'a', {})).toEqual({ type: 'noise' });
   });
 
   it('while typing in a prompt, keys are text; Enter, Esc and Backspace edit', () => {

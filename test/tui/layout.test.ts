@@ -9,7 +9,12 @@ describe('layout', () => {
     expect(l.headerRows + l.stripRows + l.bodyRows + 1).toBe(l.height);
     const d = layoutFor({ columns: 80, rows: 24, hosts, focus: 'events', detail: true });
     expect([d.listRows, d.detailRows]).toEqual([5, 8]);
-    expect(layoutFor({ columns: 80, rows: 24, hosts, focus: 'findings', detail: false })).toMatchObject({ listRows: 0, findingRows: 14 });
+    // The findings list goes above the strip; the selected finding in full takes the body after Enter.
+    const f = layoutFor({ columns: 80, rows: 24, hosts, focus: 'findings', detail: false, findings: 8 });
+    expect(f).toMatchObject({ summaryRows: 0, findingListRows: 4, bodyRows: 10, listRows: 9 });
+    expect(f.headerRows + f.summaryRows + f.findingListRows + f.stripRows + f.bodyRows + 1).toBe(f.height);
+    expect(layoutFor({ columns: 80, rows: 24, hosts, focus: 'findings', detail: true, findings: 8 })).toMatchObject({ listRows: 0, findingRows: 10 });
+    expect(layoutFor({ columns: 80, rows: 24, hosts, focus: 'findings', detail: false, findings: 2 }).findingListRows).toBe(3);
   });
 
   it('puts the list and a side pane next to each other from 120 columns', () => {

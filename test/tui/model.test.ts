@@ -8,6 +8,7 @@ import {
   CLASS_WARN,
   CLASSES,
   MIN_SPAN_MS,
+  DEFAULT_FILTER,
   NO_FILTER,
   SEARCH_CHUNK,
   filterText,
@@ -18,11 +19,11 @@ import {
   type ViewState,
 } from '../../src/tui/model.js';
 import { storeFromEvents } from '../../src/tui/store.js';
-import { T0, ZONE, ev, incident, modelOf, resetLines } from './helpers.js';
+import { T0, ZONE, allListed, ev, incident, modelOf, resetLines } from './helpers.js';
 
 const DIMS: Dims = { listRows: 10, stripCols: 100 };
 
-function run(model: TuiModel, actions: Action[], s: ViewState = model.initial(DIMS), dims = DIMS): ViewState {
+function run(model: TuiModel, actions: Action[], s: ViewState = allListed(model, DIMS), dims = DIMS): ViewState {
   for (const a of actions) s = model.reduce(s, a, dims);
   return s;
 }
@@ -33,8 +34,8 @@ const secondsOf = (m: TuiModel, s: ViewState) => (m.store.t[s.cursor] - T0) / 10
 describe('cursor and scrolling', () => {
   const { model } = incident();
 
-  it('starts at the first event with the whole window in the strip', () => {
-    const s = model.initial(DIMS);
+  it('starts (everything listed) at the first event with the whole window in the strip', () => {
+    const s = allListed(model, DIMS);
     expect(model.store.length).toBe(282);
     expect(s).toMatchObject({ cursor: 0, top: 0, from: T0, focus: 'events', filter: NO_FILTER, finding: 0, prompt: null });
     expect(s.to - s.from).toBe(595002);
@@ -105,7 +106,7 @@ describe('zoom', () => {
   });
 
   it('stops at the smallest window', () => {
-    let s = model.initial(DIMS);
+    let s = allListed(model, DIMS);
     for (let i = 0; i < 20; i++) s = run(model, [{ type: 'zoom', by: 1 }], s);
     expect(s.to - s.from).toBeGreaterThanOrEqual(MIN_SPAN_MS);
     expect(s.to - s.from).toBeLessThan(2 * MIN_SPAN_MS);
@@ -132,10 +133,27 @@ describe('filters', () => {
     expect(listed('type:send-*')).toBe(1);
   });
 
+  it('filter by kind and by a regular expression on the text, the syntax of events --kind/--grep', () => {
+    const all = listed('');
+    expect(listed('kind:client') + listed('kind:!client')).toBe(all);
+    expect(listed('kind:broker')).toBe(model.rows(NO_FILTER).length - listed('kind:!broker'));
+    const rpc = listed('type:rpc-timeout');
+    expect(listed('grep:"wait response timeout"')).toBe(rpc);
+    expect(listed('grep:"^2020-12-22 [0-9:,]+ WARN RocketmqRemoting - invokeSync.*s=[0-9]+$"')).toBe(rpc);
+    // s = 240, 243, ... 357: those from 300 on.
+    expect(listed('grep:s=3[0-9][0-9]$ type:rpc-timeout')).toBe(20);
+    expect(listed('g:WAIT')).toBe(0);
+    expect(parseFilter('grep:(x', 2)).toMatch(/^filter: grep:\(x: not a regular expression/);
+    expect(parseFilter('kind:martian', 2)).toMatch(/^filter: unknown kind "martian"/);
+    expect(filterText(parseFilter('grep:"a b"', 2) as never)).toBe('grep:"a b"');
+    const text = 'kind:broker,!app grep:a,b';
+    expect(filterText(parseFilter(text, 2) as never)).toBe(text);
+  });
+
   it('reads and writes the prompt syntax', () => {
     const text = 'type:rpc-timeout,!other host:app-* level:warn finding:2';
     expect(filterText(parseFilter(text, 2) as never)).toBe(text);
-    expect(parseFilter('t:watermark h:broker-a l:error+ f:1', 2)).toEqual({ types: ['watermark'], hosts: ['broker-a'], minLevel: 4, finding: 0 });
+    expect(parseFilter('t:watermark h:broker-a l:error+ f:1', 2)).toEqual({ types: ['watermark'], hosts: ['broker-a'], kinds: [], minLevel: 4, grep: null, finding: 0 });
     expect(parseFilter('', 2)).toEqual(NO_FILTER);
     expect(parseFilter('type:nope', 2)).toBe('filter: unknown event type "nope"');
     expect(parseFilter('colour:red', 2)).toMatch(/unknown key "colour"/);
@@ -168,16 +186,21 @@ describe('filters', () => {
   it('empties the list when nothing matches, and Esc (clear) brings everything back', () => {
     let s = run(model, [{ type: 'move', by: 7 }, { type: 'filter', filter: { ...NO_FILTER, hosts: ['nobody'] } }]);
     expect([s.cursor, s.message]).toEqual([-1, 'nothing matches the filter']);
+    // Esc goes back to what the TUI opens on: the noise (here the `other` records) hidden.
     s = run(model, [{ type: 'clear' }], s);
-    expect(s.filter).toEqual(NO_FILTER);
-    expect(s.cursor).toBe(0);
-    expect(s.message).toBe('filters cleared');
+    expect(s.filter).toEqual(DEFAULT_FILTER);
+    expect(model.store.typeOf(s.cursor)).toBe('watermark');
+    expect(s.message).toBe('filters cleared (noise hidden: a shows all)');
+    s = run(model, [{ type: 'noise' }], s);
+    expect(s.filter).toEqual({ ...NO_FILTER, quiet: false });
+    expect(model.rows(s.filter).length).toBe(282);
+    expect(s.message).toBe('all records listed (a hides the noise)');
   });
 });
 
 describe('search', () => {
   const { model, events } = incident();
-  const search = (q: string, s = model.initial(DIMS)) => run(model, [{ type: 'prompt', kind: 'search' }, { type: 'type', text: q }, { type: 'submit' }], s);
+  const search = (q: string, s = allListed(model, DIMS)) => run(model, [{ type: 'prompt', kind: 'search' }, { type: 'type', text: q }, { type: 'submit' }], s);
 
   it('jumps to the next event containing the text, case-insensitively, in text and fields', () => {
     let s = search('S=249');
@@ -225,7 +248,7 @@ describe('search', () => {
     const n = SEARCH_CHUNK * 2 + 500;
     const m = modelOf(Array.from({ length: n }, (_, i) => ev({ at: i, text: `n=${i};` })));
     const dims = { listRows: 5, stripCols: 50 };
-    let s = run(m, [{ type: 'search', query: `n=${n - 10};`, by: 1 }], m.initial(dims), dims);
+    let s = run(m, [{ type: 'search', query: `n=${n - 10};`, by: 1 }], allListed(m, dims), dims);
     expect(s.searching).toMatchObject({ done: SEARCH_CHUNK });
     expect(s.message).toMatch(/^searching "n=\d+;": 48% \(Esc stops\)$/);
     expect(s.cursor).toBe(0);
@@ -240,7 +263,7 @@ describe('search', () => {
     let clock = 0;
     const events = Array.from({ length: SEARCH_CHUNK }, (_, i) => ev({ at: i, text: `n=${i};` }));
     const m = new TuiModel({ store: storeFromEvents(events), findings: [], zone: ZONE, now: () => (clock += 10) });
-    const s = run(m, [{ type: 'search', query: 'nowhere', by: 1 }], m.initial(DIMS));
+    const s = run(m, [{ type: 'search', query: 'nowhere', by: 1 }], allListed(m, DIMS));
     expect(s.searching!.done).toBeGreaterThan(0);
     expect(s.searching!.done).toBeLessThan(SEARCH_CHUNK);
     expect(s.searching!.done % 512).toBe(0);
@@ -293,8 +316,8 @@ describe('findings', () => {
     expect(run(model, [{ type: 'focus' }, { type: 'focus' }]).focus).toBe('events');
     resetLines();
     const bare = modelOf([ev({ at: 0 })]);
-    expect(run(bare, [{ type: 'focus' }], bare.initial(DIMS))).toMatchObject({ focus: 'events', message: 'no findings' });
-    expect(run(bare, [{ type: 'finding', by: 1 }], bare.initial(DIMS)).message).toBe('no findings');
+    expect(run(bare, [{ type: 'focus' }], allListed(bare, DIMS))).toMatchObject({ focus: 'events', message: 'no findings' });
+    expect(run(bare, [{ type: 'finding', by: 1 }], allListed(bare, DIMS)).message).toBe('no findings');
   });
 });
 
@@ -352,7 +375,7 @@ describe('time strip', () => {
   it('keeps the shape of everything when filtered, marking buckets with nothing listed', () => {
     const s = run(model, [{ type: 'filter', filter: { ...NO_FILTER, types: ['rpc-timeout'] } }]);
     const v = model.strip(s, 100, 8);
-    const full = model.strip(model.initial(DIMS), 100, 8);
+    const full = model.strip(allListed(model, DIMS), 100, 8);
     expect([...v.rows[0].height]).toEqual([...full.rows[0].height]);
     expect(v.rows[0].cls[0]).toBe(CLASS_UNLISTED);
     expect(v.rows[0].cls[Math.floor(300_000 / v.bucketMs)]).toBe(CLASS_WARN);

@@ -13,10 +13,10 @@ import {
   verdictLine,
   type ReplayStatus,
 } from '../../src/tui/replay.js';
-import { T0, ZONE, incident, stubView } from './helpers.js';
+import { T0, ZONE, allListed, incident, stubView } from './helpers.js';
 
 const DIMS: Dims = { listRows: 10, stripCols: 100, replayRows: 5 };
-const run = (model: TuiModel, actions: Action[], s: ViewState = model.initial(DIMS)) => actions.reduce((x, a) => model.reduce(x, a, DIMS), s);
+const run = (model: TuiModel, actions: Action[], s: ViewState = allListed(model, DIMS)) => actions.reduce((x, a) => model.reduce(x, a, DIMS), s);
 const text = (l: ReturnType<typeof verdictLine>) => l.map((s) => s.text).join('').trimEnd();
 
 describe('replay lanes', () => {
@@ -83,9 +83,11 @@ describe('replay text', () => {
 describe('replay state and keys', () => {
   it('Tab cycles through the replay tab once there is one; r goes there and back', () => {
     const { model } = incident();
+    // From the event list: findings, then the list again; with a replay, the replay tab after the list.
     expect(run(model, [{ type: 'focus' }, { type: 'focus' }]).focus).toBe('events');
     const s = run(model, [{ type: 'replay', status: { kind: 'running' } }]);
-    expect(run(model, [{ type: 'focus' }, { type: 'focus' }], s).focus).toBe('replay');
+    expect(run(model, [{ type: 'focus' }], s).focus).toBe('replay');
+    expect(run(model, [{ type: 'focus' }, { type: 'focus' }], s).focus).toBe('findings');
     expect(run(model, [{ type: 'focus' }, { type: 'focus' }, { type: 'focus' }], s).focus).toBe('events');
     expect(run(model, [{ type: 'focus', pane: 'replay' }]).message).toBe('no replay here');
     expect(keyAction(s, 'r', {})).toEqual({ type: 'focus', pane: 'replay' });

@@ -14,7 +14,7 @@ import { ColorContext } from '../theme.js';
 import { cachedRecord, type RecordView } from '../record.js';
 import { DetailPane, detailBody } from './DetailPane.js';
 import { EventList } from './EventList.js';
-import { FindingsPane } from './FindingsPane.js';
+import { FindingsList, FindingText } from './FindingsPane.js';
 import { Header } from './Header.js';
 import { Help } from './Help.js';
 import { StatusLine } from './StatusLine.js';
@@ -84,19 +84,20 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
   const recordRef = useRef(record);
   recordRef.current = record;
   const recordOf = (cursor: number): RecordView => (recordRef.current?.cursor === cursor ? recordRef.current.view : READING);
-  const layoutOf = (s: ViewState) => layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: s.focus, detail: s.detail });
+  const nFindings = model.findings.length;
+  const layoutOf = (s: ViewState) => layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: s.focus, detail: s.detail, findings: nFindings });
   const detailWidth = (l: Layout) => (l.wide ? l.sideWidth : l.width);
   const detailRows = (l: Layout) => (l.wide ? l.bodyRows : l.detailRows);
   const dimsFor = (s: ViewState): Dims => {
     const l = layoutOf(s);
     const dims: Dims = { ...dimsOf(l, term, hosts), replayRows: replayTextRows(l, model, s.replay) };
-    if (!s.detail || s.cursor < 0) return dims;
+    if (!s.detail || s.focus !== 'events' || s.cursor < 0) return dims;
     const evidence = (model.evidenceFor.get(s.cursor) ?? []).map((index) => ({ index, finding: model.findings[index] }));
     const body = detailBody({ event: model.store.get(s.cursor), findings: evidence, zone: header.zone, width: detailWidth(l), record: recordOf(s.cursor) });
     return { ...dims, detailRows: detailRows(l), detailLines: body.length };
   };
   const [state, setState] = useState<ViewState>(() => {
-    const probe = layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: 'events', detail: false });
+    const probe = layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: 'events', detail: false, findings: nFindings });
     const dims = dimsOf(probe, term, hosts);
     const s0 = initial ? initial(model, dims) : model.initial(dims);
     return replay ? { ...s0, replay: { kind: 'running' } } : s0;
@@ -208,17 +209,11 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
       hostWidth={hostWidth}
     />
   );
-  const findings = (width: number, height: number) => (
-    <FindingsPane
-      findings={model.findings}
-      selected={Math.max(0, s.finding)}
-      scroll={s.findingScroll}
-      focused={s.focus === 'findings'}
-      zone={zone}
-      sameDay={sameDay}
-      width={width}
-      height={height}
-    />
+  const findingsList = (
+    <FindingsList findings={model.findings} selected={Math.max(0, s.finding)} listed={s.filter.finding} focused={s.focus === 'findings'} width={L.width} height={L.findingListRows} />
+  );
+  const findingText = (width: number, height: number) => (
+    <FindingText findings={model.findings} selected={Math.max(0, s.finding)} scroll={s.findingScroll} zone={zone} sameDay={sameDay} width={width} height={height} />
   );
   const detail = (width: number, height: number) => (
     <DetailPane event={event} findings={evidenceFor} zone={zone} width={width} height={height} record={recordOf(s.cursor)} scroll={s.detailScroll ?? 0} />
@@ -242,13 +237,13 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
             zone={zone}
             sameDay={sameDay}
           />
-          <StatusLine state={s} row={model.cursorRow(s)} listed={rows.length} total={model.store.length} findings={model.findings.length} width={L.width} />
+          <StatusLine state={s} row={model.cursorRow(s)} listed={rows.length} total={model.store.length} findings={model.findings} width={L.width} />
         </Box>
       </ColorContext.Provider>
     );
   }
   if (L.wide) {
-    const side = s.detail && s.focus === 'events' ? detail(L.sideWidth, L.bodyRows) : findings(L.sideWidth, L.bodyRows);
+    const side = s.detail && s.focus === 'events' ? detail(L.sideWidth, L.bodyRows) : findingText(L.sideWidth, L.bodyRows);
     body = (
       <Box flexDirection="row" height={L.bodyRows}>
         {list(L.listWidth, L.bodyRows - 1)}
@@ -256,13 +251,13 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
         {side}
       </Box>
     );
-  } else if (s.focus === 'findings') {
-    body = findings(L.width, L.bodyRows);
+  } else if (s.focus === 'findings' && s.detail) {
+    body = findingText(L.width, L.bodyRows);
   } else {
     body = (
       <Box flexDirection="column" height={L.bodyRows}>
         {list(L.width, L.listRows)}
-        {s.detail ? detail(L.width, L.detailRows) : null}
+        {s.detail && s.focus === 'events' ? detail(L.width, L.detailRows) : null}
       </Box>
     );
   }
@@ -271,9 +266,11 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
     <ColorContext.Provider value={color}>
       <Box flexDirection="column" width={L.width} height={L.height}>
         <Header info={header} width={L.width} />
+        {/* The incident summary goes here (L.summaryRows), above the findings it sums up. */}
+        {L.findingListRows ? findingsList : null}
         <TimeStrip view={strip} labelWidth={L.labelWidth} width={L.width} zone={zone} sameDay={sameDay} />
         {body}
-        <StatusLine state={s} row={model.cursorRow(s)} listed={rows.length} total={model.store.length} findings={model.findings.length} width={L.width} />
+        <StatusLine state={s} row={model.cursorRow(s)} listed={rows.length} total={model.store.length} findings={model.findings} width={L.width} />
       </Box>
     </ColorContext.Provider>
   );

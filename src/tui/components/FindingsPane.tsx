@@ -1,33 +1,43 @@
-// The findings: one line each, and the selected one in full (title, figures, explanation, advice).
+// The findings: the list under the header (one line each, the selected one on two), and the selected
+// finding in full (title, figures, explanation, advice, evidence), scrolling.
 import type { Zone } from '../../parse/time.js';
 import type { Finding } from '../../rules/types.js';
-import { findingLines, findingListLine, fitLine, type Line } from '../format.js';
+import { findingLines, findingsListLines, fitLine, type Line } from '../format.js';
 import { Lines } from './StyledLine.js';
 
-export interface FindingsPaneProps {
+export interface FindingsListProps {
+  findings: readonly Finding[];
+  selected: number;
+  /** The finding whose evidence the event list shows, or null. */
+  listed: number | null;
+  focused: boolean;
+  width: number;
+  height: number;
+}
+
+export function FindingsList(p: FindingsListProps) {
+  return <Lines lines={findingsListLines(p.findings, p.selected, p.listed, p.focused, p.width, p.height)} height={p.height} width={p.width} />;
+}
+
+export interface FindingTextProps {
   findings: readonly Finding[];
   selected: number;
   scroll: number;
-  focused: boolean;
   zone: Zone;
   sameDay: boolean;
   width: number;
   height: number;
 }
 
-export function FindingsPane(p: FindingsPaneProps) {
+export function FindingText(p: FindingTextProps) {
   const n = p.findings.length;
   if (!n) return <Lines lines={[[{ text: 'no findings: the rules found nothing wrong in these logs', dim: true }]]} height={p.height} width={p.width} />;
-  const listH = Math.min(n, Math.max(3, Math.floor(p.height / 3)));
-  const first = Math.max(0, Math.min(p.selected - Math.floor(listH / 2), n - listH));
-  const lines: Line[] = [];
-  for (let i = first; i < first + listH; i++) lines.push(findingListLine(p.findings[i], i, p.width, i === p.selected, p.focused));
-  const textH = p.height - listH - 1;
-  const f = p.findings[Math.max(0, p.selected)];
+  const f = p.findings[Math.max(0, Math.min(n - 1, p.selected))];
   const text = findingLines(f, p.zone, p.sameDay, p.width);
+  const textH = p.height - 1;
   const scroll = Math.max(0, Math.min(p.scroll, text.length - textH));
   const more = text.length - scroll - textH;
-  lines.push(
+  const lines: Line[] = [
     fitLine(
       [
         { text: `── finding ${p.selected + 1}/${n} `, dim: true },
@@ -36,7 +46,7 @@ export function FindingsPane(p: FindingsPaneProps) {
       ],
       p.width,
     ),
-  );
-  lines.push(...text.slice(scroll, scroll + textH));
+    ...text.slice(scroll, scroll + textH),
+  ];
   return <Lines lines={lines} height={p.height} width={p.width} />;
 }

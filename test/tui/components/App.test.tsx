@@ -2,7 +2,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/tui/components/App.js';
-import { headerOf, incident } from '../helpers.js';
+import { allListed, headerOf, incident } from '../helpers.js';
 import { KEY, lines, press, ready, screen, status, type, width, type Rendered } from './harness.js';
 
 let app: Rendered | null = null;
@@ -11,9 +11,12 @@ afterEach(() => {
   app = null;
 });
 
+// These tests start with every record listed and the event list focused; what the TUI opens on (the
+// findings, the noise hidden) is test/tui/components/opening.test.tsx's. The findings list takes
+// lines 2-4 (two findings, the selected one on two lines), the strip 5-10, the list from 11.
 async function open(columns: number, rows: number, onQuit?: () => void) {
   const { model } = incident();
-  app = render(<App model={model} header={headerOf(model)} size={{ columns, rows }} onQuit={onQuit} />);
+  app = render(<App model={model} header={headerOf(model)} size={{ columns, rows }} onQuit={onQuit} initial={allListed} />);
   await ready();
   return app;
 }
@@ -30,12 +33,14 @@ describe('at 80x24', () => {
     expectFits(a, 80, 24);
     const l = lines(a);
     expect(l[0]).toMatch(/^rmq-diag {2}2020-12-22 14:00:00 – 14:09:55 \(9 min 55 s\) {2}times in \+08:00/);
-    expect(l[1]).toMatch(/^4 hosts · 4 files · 282 events · 2 findings: 1 critical, 1 warning · top: stale/);
-    expect(l[2]).toMatch(/^ {9}▼14:00:00 +all · 8\.4 s\/col +14:09:55$/);
-    expect(l.slice(3, 7).map((x) => x.slice(0, 9))).toEqual(['app-1    ', 'broker-a ', 'ns-1     ', 'app-2    ']);
-    expect(l[7]).toMatch(/^findings +━+ *$/);
-    expect(l[8]).toMatch(/^ {2}TIME +HOST +KIND +LEVEL +TYPE +TEXT *$/);
-    expect(l[9]).toMatch(/^ {2}14:00:00\.000 app-1 +client INFO +other +order 0 *$/);
+    expect(l[1]).toMatch(/^2 findings: 1 critical, 1 warning · 4 hosts · 4 files · 282 events *$/);
+    expect(l[2]).toMatch(/^ {2}1 CRIT stale-route {2}app-1 kept using broker-a/);
+    expect(l[4]).toMatch(/^ {2}2 WARN broker-down-detection  ns-1 noticed broker-a late/);
+    expect(l[5]).toMatch(/^ {9}▼14:00:00 +all · 8\.4 s\/col +14:09:55$/);
+    expect(l.slice(6, 10).map((x) => x.slice(0, 9))).toEqual(['app-1    ', 'broker-a ', 'ns-1     ', 'app-2    ']);
+    expect(l[10]).toMatch(/^findings +━+ *$/);
+    expect(l[11]).toMatch(/^ {2}TIME +HOST +KIND +LEVEL +TYPE +TEXT *$/);
+    expect(l[12]).toMatch(/^ {2}14:00:00\.000 app-1 +client INFO +other +order 0 *$/);
     expect(status(a)).toMatch(/^\[events\] 1\/282 .*\? help · q quit$/);
   });
 
@@ -46,15 +51,15 @@ describe('at 80x24', () => {
     await press(a, 'k');
     expect(status(a)).toMatch(/^\[events\] 3\/282/);
     await press(a, KEY.pageDown);
-    expect(status(a)).toMatch(/^\[events\] 15\/282/);
+    expect(status(a)).toMatch(/^\[events\] 12\/282/);
     await press(a, 'G');
     expect(status(a)).toMatch(/^\[events\] 282\/282/);
-    expect(lines(a)[2]).toMatch(/14:09:55▼$/);
+    expect(lines(a)[5]).toMatch(/14:09:55▼$/);
     expect(lines(a)[21]).toMatch(/^ {2}14:09:55\.001 broker-a/);
     await press(a, 'g');
     expect(status(a)).toMatch(/^\[events\] 1\/282/);
     await press(a, KEY.right);
-    expect(lines(a)[2]).toMatch(/^ {10}▼14:00:10/);
+    expect(lines(a)[5]).toMatch(/^ {10}▼14:00:10/);
   });
 
   it('filters with f: the list and the status line say what is listed', async () => {
@@ -64,10 +69,10 @@ describe('at 80x24', () => {
     await type(a, 'type:rpc-timeout');
     await press(a, KEY.enter);
     expect(status(a)).toMatch(/^\[events\] 1\/40 of 282 · type:rpc-timeout/);
-    const rows = lines(a).slice(9, 22);
+    const rows = lines(a).slice(12, 22);
     for (const r of rows) expect(r).toMatch(/ rpc-timeout +invokeSync: wait response/);
     await press(a, KEY.escape);
-    expect(status(a)).toMatch(/^\[events\] filters cleared/);
+    expect(status(a)).toMatch(/^\[events\] filters cleared \(noise hidden: a shows all\)/);
   });
 
   it('says what is wrong with a filter and keeps it for editing', async () => {
@@ -80,17 +85,18 @@ describe('at 80x24', () => {
     expect(status(a)).toMatch(/^\[events\] 1\/282/);
   });
 
-  it('n jumps to the first finding: its evidence listed, its window in the strip; Tab shows it in full', async () => {
+  it('n jumps to the first finding: its evidence listed, its window in the strip, the finding named; Tab, Enter show it in full', async () => {
     const a = await open(80, 24);
     await press(a, 'n');
-    expect(status(a)).toMatch(/^\[events\] 1\/40 of 282 · finding:1/);
+    expect(status(a)).toMatch(/^\[events\] 1\/40 of 282 · finding 1\/2 stale-route/);
     const l = lines(a);
-    expect(l[2]).toMatch(/^ {14}▼14:04:00 +zoom 4\.2x · 2\.0 s\/col +14:06:08$/);
-    expect(l[7]).toMatch(/^findings +━+ *$/);
-    expect(l[9]).toMatch(/^◆ 14:04:00\.002 app-1 .* rpc-timeout/);
-    await press(a, KEY.tab);
+    expect(l[2]).toMatch(/^▶ 1 CRIT stale-route {2}app-1 kept using broker-a/);
+    expect(l[5]).toMatch(/^ {14}▼14:04:00 +zoom 4\.2x · 2\.0 s\/col +14:06:08$/);
+    expect(l[10]).toMatch(/^findings +━+ *$/);
+    expect(l[12]).toMatch(/^◆ 14:04:00\.002 app-1 .* rpc-timeout/);
+    await press(a, KEY.tab, KEY.enter);
     const f = screen(a);
-    expect(f).toMatch(/ 1 CRIT stale-route +app-1 kept using broker-a/);
+    expect(f).toMatch(/▶ 1 CRIT stale-route +app-1 kept using broker-a/);
     expect(f).toMatch(/ 2 WARN broker-down-detection +ns-1 noticed broker-a late/);
     expect(f).toMatch(/── finding 1\/2/);
     expect(f).toMatch(/subject +-/);
@@ -99,12 +105,12 @@ describe('at 80x24', () => {
     expect(status(a)).toMatch(/^\[findings\]/);
     await press(a, KEY.down);
     expect(screen(a)).toMatch(/── finding 2\/2/);
-    expect(status(a)).toMatch(/1\/1 of 282 · finding:2/);
-    await press(a, KEY.enter);
-    expect(status(a)).toMatch(/^\[events\] 1\/1 of 282 · finding:2/);
-    expect(lines(a)[9]).toMatch(/^◆ 14:04:10\.000 ns-1 +nsrv +WARN +broker-expired +The broker channel expired/);
+    expect(status(a)).toMatch(/1\/1 of 282 · finding 2\/2 broker-down-detection/);
+    await press(a, KEY.enter, KEY.tab);
+    expect(status(a)).toMatch(/^\[events\] 1\/1 of 282 · finding 2\/2 broker-down-detection/);
+    expect(lines(a)[12]).toMatch(/^◆ 14:04:10\.000 ns-1 +nsrv +WARN +broker-expired +The broker channel expired/);
     await press(a, 'N');
-    expect(status(a)).toMatch(/finding:1/);
+    expect(status(a)).toMatch(/finding 1\/2 stale-route/);
   });
 
   it('Enter opens the detail pane: text, fields, file:line and the finding it is evidence for', async () => {
@@ -172,14 +178,15 @@ describe('resizing', () => {
     const a = await open(120, 30);
     expectFits(a, 120, 30);
     const l = lines(a);
-    expect(l[8]).toMatch(/^ {2}TIME .*│ 1 CRIT stale-route/);
+    expect(l[11]).toMatch(/^ {2}TIME .*│── finding 1\/2/);
+    expect(l[12]).toMatch(/│CRIT {2}stale-route/);
     await press(a, KEY.enter);
-    expect(lines(a)[8]).toMatch(/│── detail/);
+    expect(lines(a)[11]).toMatch(/│── detail/);
   });
 
   it('reflows when the terminal changes size', async () => {
     const { model } = incident();
-    const a = (app = render(<App model={model} header={headerOf(model)} />));
+    const a = (app = render(<App model={model} header={headerOf(model)} initial={allListed} />));
     await ready();
     const out = a.stdout as unknown as { columns: number; rows: number; emit(e: string): void };
     const resize = async (columns: number, rows: number) => {
@@ -191,21 +198,21 @@ describe('resizing', () => {
     };
     await resize(120, 30);
     expectFits(a, 120, 30);
-    expect(lines(a)[8]).toContain('│');
+    expect(lines(a)[11]).toContain('│');
     await resize(80, 24);
     expectFits(a, 80, 24);
-    expect(lines(a)[8]).not.toContain('│');
+    expect(lines(a)[11]).not.toContain('│');
     await resize(40, 10);
     expect(screen(a).replace(/\s+/g, ' ')).toMatch(/The terminal is 40x10: rmq-diag tui needs at least 60x16/);
   });
 
   it('keeps the selected row on screen when the list gets shorter', async () => {
     const { model } = incident();
-    const a = (app = render(<App model={model} header={headerOf(model)} size={{ columns: 120, rows: 40 }} />));
+    const a = (app = render(<App model={model} header={headerOf(model)} size={{ columns: 120, rows: 40 }} initial={allListed} />));
     await ready();
     await press(a, ...Array(25).fill('j'));
     expect(status(a)).toMatch(/26\/282/);
-    a.rerender(<App model={model} header={headerOf(model)} size={{ columns: 80, rows: 24 }} />);
+    a.rerender(<App model={model} header={headerOf(model)} size={{ columns: 80, rows: 24 }} initial={allListed} />);
     await ready();
     expectFits(a, 80, 24);
     expect(screen(a)).toMatch(/14:01:00\.001 broker-a/);

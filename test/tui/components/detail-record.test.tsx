@@ -11,6 +11,7 @@ import { loadTimeline } from '../../../src/tui/load.js';
 import { TuiModel } from '../../../src/tui/model.js';
 import { headerOf } from '../../../src/tui/run.js';
 import { KEY, press, ready, screen, type Rendered } from './harness.js';
+import { allListed } from '../helpers.js';
 
 async function until(app: Rendered, re: RegExp, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
@@ -34,7 +35,7 @@ describe('the detail pane on the bundled sample', () => {
     }
     expect(at).toBeGreaterThanOrEqual(0);
     const app = render(
-      <App model={model} header={header} color={false} size={{ columns: 80, rows: 24 }} initial={(m, d) => ({ ...m.initial(d), cursor: at, detail: true })} />,
+      <App model={model} header={header} color={false} size={{ columns: 80, rows: 24 }} initial={(m, d) => ({ ...allListed(m, d), cursor: at, detail: true })} />,
     );
     try {
       await ready();

@@ -2,14 +2,14 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DetailPane } from '../../../src/tui/components/DetailPane.js';
-import { FindingsPane } from '../../../src/tui/components/FindingsPane.js';
+import { FindingsList, FindingText } from '../../../src/tui/components/FindingsPane.js';
 import { Header } from '../../../src/tui/components/Header.js';
 import { Help } from '../../../src/tui/components/Help.js';
 import { StatusLine } from '../../../src/tui/components/StatusLine.js';
 import { TimeStrip } from '../../../src/tui/components/TimeStrip.js';
 import { EventList } from '../../../src/tui/components/EventList.js';
 import { NO_FILTER } from '../../../src/tui/model.js';
-import { ZONE, headerOf, incident } from '../helpers.js';
+import { ZONE, allListed, headerOf, incident } from '../helpers.js';
 import { width, type Rendered } from './harness.js';
 
 let app: Rendered | null = null;
@@ -23,14 +23,14 @@ const frame = (el: React.ReactElement) => {
 };
 
 describe('Header', () => {
-  it.each([80, 120])('says the window, the zone, hosts, files, events and findings by severity at %i columns', (cols) => {
+  it.each([80, 120])('says the window, the zone, the findings by severity, hosts, files and events at %i columns', (cols) => {
     const { model } = incident();
     const f = frame(<Header info={headerOf(model)} width={cols} />).split('\n');
     expect(f).toHaveLength(2);
     expect(f[0]).toMatch(/^rmq-diag {2}2020-12-22 14:00:00 – 14:09:55 \(9 min 55 s\) {2}times in \+08:00 *$/);
-    expect(f[1]).toMatch(/^4 hosts · 4 files · 282 events · 2 findings: 1 critical, 1 warning · top: stale/);
+    // No finding's title here: the findings list under the header has them whole.
+    expect(f[1]).toMatch(/^2 findings: 1 critical, 1 warning · 4 hosts · 4 files · 282 events *$/);
     for (const l of f) expect(width(l)).toBeLessThanOrEqual(cols);
-    if (cols === 120) expect(f[1]).toMatch(/top: stale-route app-1 kept using broker-a *$/);
   });
 });
 
@@ -49,7 +49,7 @@ describe('TimeStrip', () => {
 describe('EventList', () => {
   it.each([80, 120])('draws only the rows asked for, under a column header, at %i columns', (cols) => {
     const { model } = incident();
-    const s = model.initial({ listRows: 5, stripCols: 50 });
+    const s = allListed(model, { listRows: 5, stripCols: 50 });
     const rows = model.visible(s, { listRows: 5, stripCols: 50 });
     const f = frame(<EventList model={model} rows={rows} cursor={s.cursor} focused search="" width={cols} height={5} zone={ZONE} sameDay hostWidth={8} />).split('\n');
     expect(f).toHaveLength(6);
@@ -87,15 +87,34 @@ describe('DetailPane', () => {
   });
 });
 
-describe('FindingsPane', () => {
-  it.each([80, 47])('lists the findings and shows the selected one in full at %i columns', (cols) => {
+describe('FindingsList', () => {
+  it.each([80, 47])('lists the findings, the selected one whole on two lines, at %i columns', (cols) => {
     const { model } = incident();
-    const f = frame(<FindingsPane findings={model.findings} selected={0} scroll={0} focused zone={ZONE} sameDay width={cols} height={16} />);
+    const l = frame(<FindingsList findings={model.findings} selected={0} listed={null} focused width={cols} height={3} />).split('\n');
+    expect(l).toHaveLength(3);
+    expect(l[0]).toMatch(/^ {2}1 CRIT stale-route/);
+    expect(`${l[0]} ${l[1]}`.replace(/\s+/g, ' ')).toMatch(/app-1 kept using broker-a/);
+    expect(l[2]).toMatch(/^ {2}2 WARN broker-down-detection/);
+    for (const x of l) expect(width(x)).toBeLessThanOrEqual(cols);
+  });
+
+  it('marks the finding whose evidence is listed, and says how many more there are', () => {
+    const { model } = incident();
+    const many = [...model.findings, ...model.findings, ...model.findings];
+    const l = frame(<FindingsList findings={many} selected={1} listed={1} focused={false} width={80} height={4} />).split('\n');
+    expect(l[0]).toMatch(/^▶ 2 WARN broker-down-detection/);
+    expect(l[2]).toMatch(/^ {2}3 CRIT stale-route/);
+    expect(l[3]).toMatch(/^ {3}4 more: ↑ ↓ in the findings/);
+  });
+});
+
+describe('FindingText', () => {
+  it.each([80, 47])('shows the selected finding in full at %i columns', (cols) => {
+    const { model } = incident();
+    const f = frame(<FindingText findings={model.findings} selected={0} scroll={0} zone={ZONE} sameDay width={cols} height={16} />);
     const l = f.split('\n');
     expect(l).toHaveLength(16);
-    expect(l[0]).toMatch(/^ 1 CRIT stale-route/);
-    expect(l[1]).toMatch(/^ 2 WARN broker-down-detection/);
-    expect(f).toMatch(/── finding 1\/2/);
+    expect(l[0]).toMatch(/^── finding 1\/2/);
     expect(f).toMatch(/CRIT {2}stale-route/);
     expect(f).toMatch(/app-1 kept using broker-a/);
     expect(f).toMatch(/window +14:04:00\.000 – 14:05:57\.002/);
@@ -106,25 +125,29 @@ describe('FindingsPane', () => {
 
   it('scrolls the finding with PgDn (scroll) to its advice and evidence', () => {
     const { model } = incident();
-    const f = frame(<FindingsPane findings={model.findings} selected={0} scroll={8} focused zone={ZONE} sameDay width={80} height={10} />);
+    const f = frame(<FindingText findings={model.findings} selected={0} scroll={8} zone={ZONE} sameDay width={80} height={10} />);
     expect(f).toMatch(/advice/);
     expect(f).toMatch(/ {2}- Do something\./);
   });
 
   it('says when there are none', () => {
-    expect(frame(<FindingsPane findings={[]} selected={0} scroll={0} focused zone={ZONE} sameDay width={80} height={3} />)).toMatch(/no findings/);
+    expect(frame(<FindingText findings={[]} selected={0} scroll={0} zone={ZONE} sameDay width={80} height={3} />)).toMatch(/no findings/);
   });
 });
 
 describe('StatusLine', () => {
   const { model } = incident();
-  const base = model.initial({ listRows: 10, stripCols: 50 });
+  const base = allListed(model, { listRows: 10, stripCols: 50 });
   it('says where you are, what is filtered and searched, and the keys', () => {
-    const f = frame(<StatusLine state={{ ...base, filter: { ...NO_FILTER, types: ['rpc-timeout'] }, search: 'boom' }} row={4} listed={40} total={282} findings={2} width={120} />);
+    const f = frame(<StatusLine state={{ ...base, filter: { ...NO_FILTER, types: ['rpc-timeout'] }, search: 'boom' }} row={4} listed={40} total={282} findings={model.findings} width={120} />);
     expect(f).toMatch(/^\[events\] 5\/40 of 282 · type:rpc-timeout · \/boom +n\/N findings · Tab · \/ search · f filter · \? help · q quit$/);
   });
+  it('names the finding whose evidence is listed, and says the noise is hidden', () => {
+    const f = frame(<StatusLine state={{ ...base, filter: { ...NO_FILTER, finding: 1, quiet: true } }} row={0} listed={1} total={282} findings={model.findings} width={120} />);
+    expect(f).toMatch(/^\[events\] 1\/1 of 282 · finding 2\/2 broker-down-detection · noise hidden \(a: all\) /);
+  });
   it('shows the prompt while typing', () => {
-    const f = frame(<StatusLine state={{ ...base, prompt: { kind: 'search', text: 'time' } }} row={0} listed={282} total={282} findings={2} width={80} />);
+    const f = frame(<StatusLine state={{ ...base, prompt: { kind: 'search', text: 'time' } }} row={0} listed={282} total={282} findings={model.findings} width={80} />);
     expect(f).toMatch(/^\/time█ {2}Enter search · Esc cancel/);
   });
 });

@@ -82,14 +82,16 @@ describe('the replay tab (stubbed replay)', () => {
     );
     try {
       await ready();
-      await press(app, KEY.tab);
+      // It opens on the findings; Tab: the event list, the replay tab, the findings again.
       expect(status(app)).toMatch(/^\[findings\]/);
+      await press(app, KEY.tab);
+      expect(status(app)).toMatch(/^\[events\]/);
       await press(app, KEY.tab);
       expect(status(app)).toMatch(/^\[replay\]/);
       await until(app, /cannot replay/);
       expect(lines(app)[2]).toBe('replay  cannot replay: no NameServer address in the logs');
       await press(app, KEY.tab);
-      expect(status(app)).toMatch(/^\[events\]/);
+      expect(status(app)).toMatch(/^\[findings\]/);
       await press(app, '?');
       expect(screen(app)).toMatch(/\n {2}r +replay tab: observed vs simulated lanes, milestones/);
     } finally {
@@ -103,9 +105,9 @@ describe('the replay tab (stubbed replay)', () => {
     try {
       await ready();
       await press(app, 'r');
-      expect(status(app)).toMatch(/^\[events\] no replay here/);
+      expect(status(app)).toMatch(/^\[findings\] no replay here/);
       await press(app, KEY.tab, KEY.tab);
-      expect(status(app)).toMatch(/^\[events\]/);
+      expect(status(app)).toMatch(/^\[findings\]/);
     } finally {
       app.unmount();
     }

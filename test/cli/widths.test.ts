@@ -1,0 +1,117 @@
+// Text output fits its width: the terminal's, or off a terminal COLUMNS (else 80), in every command
+// and on every bundled sample; evidence is cut with an ellipsis in text and whole in JSON; help
+// examples are whole lines. Notes and progress go to stderr; `replay --runs` shows progress on a
+// terminal. Through the built binary (a pseudo-terminal from script(1) for the progress).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, spawnBin } from './helpers.js';
+
+// Every bundled sample: a folder under samples/ (or a folder of one) with its ground truth.
+const SAMPLES = readdirSync(join(ROOT, 'samples'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .flatMap((d) => [d.name, ...readdirSync(join(ROOT, 'samples', d.name), { withFileTypes: true }).filter((x) => x.isDirectory()).map((x) => `${d.name}/${x.name}`)])
+  .filter((p) => ['expected.json', 'lab.json'].some((f) => existsSync(join(ROOT, 'samples', p, f))));
+const width = (l: string) => [...l.replace(/\u001b\[[0-9;]*m/g, '')].length;
+const longest = (text: string, skipNotes = false) =>
+  Math.max(0, ...text.split('\n').filter((l) => !(skipNotes && /^(note: |rmq-diag: )/.test(l))).map(width));
+
+// The verbose forms print everything the plain ones do, and more.
+function commandsFor(sample: string): string[][] {
+  const s = `samples/${sample}/`;
+  const what = sample === 'seed-outage' ? ['--what-if', 'namesrvOnOwnHosts=true', '--what-if', 'clientVersion=4.9.4', '--runs', '2'] : [];
+  return [['events', s, '--stats', '--all'], ['analyze', s, '--verbose'], ['replay', s, '--verbose', ...what]];
+}
+
+describe('text fits 80 columns off a terminal (COLUMNS unset)', () => {
+  it('finds the bundled samples', () => expect(SAMPLES).toEqual(expect.arrayContaining(['seed-outage', 'healthy-restart', 'broker-busy'])));
+
+  for (const sample of SAMPLES) {
+    it(`every command on samples/${sample}`, async () => {
+      const runs = await Promise.all(commandsFor(sample).map((args) => spawnBin(args).then((r) => ({ args, r }))));
+      for (const { args, r } of runs) {
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBeLessThanOrEqual(1);
+        expect(longest(r.stdout), args.join(' ')).toBeLessThanOrEqual(80);
+        // Notes and errors are one line each, whatever their length; everything else fits.
+        expect(longest(r.stderr, true), args.join(' ')).toBeLessThanOrEqual(80);
+      }
+    });
+  }
+
+  it('rules and every --help', async () => {
+    const cmds = [['rules'], ['--help'], ...['events', 'analyze', 'rules', 'replay', 'tui'].map((c) => [c, '--help'])];
+    for (const args of cmds) {
+      const r = await spawnBin(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(longest(r.stdout), args.join(' ')).toBeLessThanOrEqual(80);
+    }
+  });
+});
+
+describe('COLUMNS sets the width off a terminal', () => {
+  it('analyze at COLUMNS=120 uses the room, at COLUMNS=60 fits it', async () => {
+    const wide = await spawnBin(['analyze', 'samples/seed-outage/'], { env: { COLUMNS: '120' } });
+    expect(longest(wide.stdout)).toBeLessThanOrEqual(120);
+    expect(longest(wide.stdout)).toBeGreaterThan(80);
+    const narrow = await spawnBin(['replay', 'samples/seed-outage/'], { env: { COLUMNS: '60' } });
+    expect(longest(narrow.stdout)).toBeLessThanOrEqual(60);
+  });
+
+  it('evidence lines are cut with an ellipsis in text, and whole in JSON', async () => {
+    const text = await spawnBin(['analyze', 'samples/seed-outage/']);
+    const json = await spawnBin(['analyze', 'samples/seed-outage/', '--json']);
+    const evidence = JSON.parse(json.stdout).findings.flatMap((f: { evidence: Array<{ text: string }> }) => f.evidence.map((e) => e.text.trim()));
+    const long = evidence.find((t: string) => t.length > 80)!;
+    expect(long).toBeDefined();
+    const cut = text.stdout.split('\n').find((l) => l.endsWith('…') && long.startsWith(l.trim().replace(/^.*?\d{2}:\d{2}:\d{2}\.\d{3}  /, '').slice(0, -1)));
+    expect(cut, 'a cut evidence line').toBeDefined();
+    expect(json.stdout).toContain(JSON.stringify(long).slice(1, -1));
+  });
+});
+
+describe('help examples', () => {
+  it('are whole commands, one per line, under a line saying what they do', async () => {
+    for (const c of ['events', 'analyze', 'rules', 'replay', 'tui']) {
+      const r = await spawnBin([c, '--help'], { env: { COLUMNS: '80' } });
+      const lines = r.stdout.split('\n');
+      const at = lines.indexOf('Examples:');
+      expect(at, c).toBeGreaterThan(0);
+      const block = lines.slice(at + 1, lines.findIndex((l, i) => i > at && !l.startsWith('  ')));
+      expect(block.length % 2, c).toBe(0);
+      for (let i = 0; i < block.length; i += 2) {
+        expect(block[i], c).toMatch(/^ {2}# \S/);
+        expect(block[i + 1], c).toMatch(/^ {2}(rmq-diag|zcat) \S/);
+      }
+    }
+  });
+});
+
+describe('streams', () => {
+  it('replay puts its notes on stderr, like analyze and events', async () => {
+    for (const c of ['events', 'analyze', 'replay']) {
+      const r = await spawnBin([c, 'samples/seed-outage/']);
+      expect(r.stdout, c).not.toMatch(/^note: /m);
+      expect(r.stderr, c).toMatch(/^note: samples\/seed-outage\/app-pay-01\/rocketmq_client\.log: the millisecond field repeats the seconds/m);
+    }
+  });
+
+  it('replay --runs shows its progress on a terminal, on stderr only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-progress-'));
+    try {
+      const out = join(dir, 'out.txt');
+      const log = join(dir, 'tty.log');
+      const cmd = `${JSON.stringify(process.execPath)} bin/rmq-diag.js replay samples/seed-outage/ --runs 60 > ${JSON.stringify(out)}`;
+      const r = spawnSync('script', ['-q', '-e', '-c', cmd, log], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, TERM: 'xterm' } });
+      if (r.error) throw new Error(`script(1) is needed for this test (util-linux): ${r.error.message}`);
+      expect(r.status).toBe(0);
+      const tty = readFileSync(log, 'utf8');
+      expect(tty).toMatch(/\r\u001b\[2Kreplay: run \d+\/61/);
+      expect(readFileSync(out, 'utf8')).not.toMatch(/replay: run|\u001b/);
+      expect(readFileSync(out, 'utf8')).toMatch(/^runs: 60 seeds/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
