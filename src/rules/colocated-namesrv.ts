@@ -109,8 +109,10 @@ const rule: Rule = {
       'send-attempt-failed': (e) => {
         const cause = (e.fields.cause as string | null) ?? null;
         echoes.tick(e.ts);
-        // An attempt given no time says nothing about its broker.
-        if (attemptOutcome(e) === 'leftover') return echoes.leftover(e, addrInText(cause));
+        // An attempt given no time, or one that failed at once (a channel the client closed under
+        // it), says nothing about its broker; nor does the timeout line it was logged with.
+        const outcome = attemptOutcome(e);
+        if (outcome === 'leftover' || (outcome === 'fast' && !isConnectCause(cause))) return echoes.leftover(e, addrInText(cause));
         if (isTimeoutCause(cause) || isConnectCause(cause)) {
           const a = addrInText(cause);
           if (a) fail(e, a, roleOf(a), `send|${(e.fields.invokeId as string | null) ?? `${e.file}:${e.line}`}`);

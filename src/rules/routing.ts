@@ -127,9 +127,10 @@ export function attemptOutcome(e: RmqEvent): 'spent' | 'fast' | 'leftover' {
   // (sendDefaultImpl, sendKernelImpl, MQClientAPIImpl.sendMessage, sendSelectImpl).
   if (/\b(?:sendKernelImpl|sendDefaultImpl|sendMessage|sendSelectImpl) call timeout/.test(cause)) return 'leftover';
   const rt = typeof e.fields.rtMs === 'number' ? e.fields.rtMs : null;
-  // NettyRemotingClient.invokeSync (4.9.x, 5.x) throws this before the request is written when the
-  // budget is gone; only a channel that took the budget to open makes it the broker's doing.
-  if (/invokeSync call the addr\[[^\]]*\] timeout/.test(cause)) return rt !== null && rt >= SPENT_MIN_MS ? 'spent' : 'leftover';
+  // NettyRemotingClient.invokeSync throws this before the request is written when the budget is gone
+  // (`invokeSync call timeout` up to 4.9.x, `invokeSync call the addr[...] timeout` later); only a
+  // channel that took the budget to open makes it the broker's doing.
+  if (/invokeSync call (?:the addr\[[^\]]*\] )?timeout/.test(cause)) return rt !== null && rt >= SPENT_MIN_MS ? 'spent' : 'leftover';
   if (!isTimeoutCause(cause)) return 'fast';
   const given = /timeout, (\d+)\(ms\)/.exec(cause);
   const budget = given ? Number(given[1]) : null;

@@ -68,6 +68,12 @@ interface Episode {
   failedSends: number;
   /** Failed sends as the application logged them (its exceptions), tied to this episode by the attempt before them. */
   appFailures: number;
+  /**
+   * Failures that show the broker itself not answering: an attempt that waited out its time, a
+   * refused or failed connect, a failed heartbeat. Quick failures alone (a channel the client closed
+   * under its requests: 4.9.1-5.1.3 close a healthy broker's channel on a leftover timeout) are not.
+   */
+  evidence: number;
   heartbeats: number;
   timeouts: number;
   connectFailures: number;
@@ -175,6 +181,7 @@ const rule: Rule = {
           failedAttempts: 0,
           failedSends: 0,
           appFailures: 0,
+          evidence: 0,
           heartbeats: 0,
           timeouts: 0,
           connectFailures: 0,
@@ -221,7 +228,11 @@ const rule: Rule = {
         // the send; one that failed at once is retried on another broker unless it was the last
         // (`throw exception`).
         if (outcome === 'spent' || e.entry === 'send-attempt-failed/throw') ep.failedSends++;
-        lastAttempt.set(e.host, { ep, e });
+        if (outcome === 'spent' || isConnectCause(cause)) ep.evidence++;
+        const ring = lastAttempts.get(e.host) ?? [];
+        ring.push({ ep, e });
+        if (ring.length > 8) ring.shift();
+        lastAttempts.set(e.host, ring);
         const waiting = appPending.get(e.host);
         if (waiting !== undefined && waiting.ts !== null && e.ts !== null && e.ts - waiting.ts <= APP_LAG_MS) {
           ep.appFailures += waiting.n;
@@ -230,6 +241,7 @@ const rule: Rule = {
       } else {
         if (ep.lastPrimary && ep.lastPrimary.type === 'heartbeat-failed' && ep.lastPrimary.file !== e.file && near(ep.lastPrimary, e, 2000)) return;
         ep.heartbeats++;
+        ep.evidence++;
       }
       let classified = classify(ep, cause);
       // A timeout line that announced this send or heartbeat is part of it.
@@ -277,6 +289,7 @@ const rule: Rule = {
       }
       if (ep.pending && near(ep.pending, e)) return;
       flushPending(ep);
+      if (!timeout) ep.evidence++;
       ep.pending = e;
       touch(ep, e);
     };
@@ -284,7 +297,8 @@ const rule: Rule = {
     // The application's own record of a lost send (its exception in app.log) is the count that
     // matters: a client log cannot always tell a spent attempt from a quick one (5.1.0-5.2.0 print
     // `RT: %sms`). Each is tied to the episode of the attempt that lost it, logged just before.
-    const lastAttempt = new Map<string, { ep: Episode; e: RmqEvent }>();
+    /** Recent failed attempts per host (the send an application failure ends is among them). */
+    const lastAttempts = new Map<string, Array<{ ep: Episode; e: RmqEvent }>>();
     /** Application failures logged before the client's line of their attempt (same millisecond, other file first). */
     const appPending = new Map<string, { ts: number | null; n: number }>();
     const appHosts = new Set<string>();
@@ -299,9 +313,12 @@ const rule: Rule = {
       if (seen.length > 16) seen.shift();
       appSeen.set(e.host, seen);
       appHosts.add(e.host);
-      // The last failed attempt of this host within a send budget before it lost this send.
-      const last = lastAttempt.get(e.host);
-      if (last && last.e.ts !== null && e.ts - last.e.ts <= SEND_WINDOW_MS) last.ep.appFailures++;
+      // A failed attempt of this host within a send budget before it lost this send: the latest one
+      // against a broker that did fail (a quick failure on a healthy broker's closed channel may
+      // come last in a send whose time went to the failed broker).
+      const recent = (lastAttempts.get(e.host) ?? []).filter((a) => a.e.ts !== null && e.ts! - a.e.ts <= SEND_WINDOW_MS);
+      const last = [...recent].reverse().find((a) => a.ep.evidence > 0) ?? recent[recent.length - 1];
+      if (last) last.ep.appFailures++;
       else {
         const p = appPending.get(e.host);
         appPending.set(e.host, { ts: p?.ts ?? e.ts, n: (p?.n ?? 0) + 1 });
@@ -389,7 +406,7 @@ const rule: Rule = {
     function report(ep: Episode) {
       const endEvent = ep.end ?? ep.last;
       const staleMs = gap(ep.first, endEvent);
-      if (staleMs === null || staleMs <= pollMs) return;
+      if (staleMs === null || staleMs <= pollMs || ep.evidence === 0) return;
       const within = staleMs <= boundMs;
       const name = ep.name ?? book.brokerNameOf(ep.addr);
       const broker = name ?? ep.addr ?? 'a broker';
