@@ -11,6 +11,7 @@ import {
   SERVER_JVM_FLAGS,
   isRunning,
   signal,
+  sleep,
   startJvm,
   stopJvm,
   tail,
@@ -233,11 +234,13 @@ export class Cluster {
   }
 
   /** mqadmin updateTopic for every topic on the cluster, from the lab's side of the bridge. */
-  createTopics(): void {
+  async createTopics(): Promise<void> {
     const s = this.scenario;
     const v = s.versions.broker;
     const home = join(this.scratch, 'admin');
     mkdirSync(home, { recursive: true });
+    const masterAddrs = () =>
+      s.hosts.filter((h) => h.processes.some((p) => p.kind === 'broker' && p.brokerId === 0)).map((h) => `${h.addr}:10911`);
     const masterAddr = (name: string) => {
       const host = s.hosts.find((h) => h.processes.some((p) => p.kind === 'broker' && p.brokerName === name && p.brokerId === 0))!;
       return `${host.addr}:10911`;
@@ -264,8 +267,18 @@ export class Cluster {
           '-w',
           String(t.queues),
         ];
-        const out = execFileSync(this.tool.java, args, { encoding: 'utf8', env: { ...process.env, TZ: 'Asia/Shanghai' }, stdio: ['ignore', 'pipe', 'pipe'] });
-        if (!/create topic to .* success/.test(out)) throw new Error(`mqadmin updateTopic ${t.name} failed:\n${out.trim()}`);
+        // `-c` creates the topic on the masters the NameServer knows: one that has not registered
+        // yet is missed, so every intended master must be named in the output (else try again).
+        const want = t.brokers ? [target[1]] : masterAddrs();
+        let out = '';
+        for (let attempt = 1; attempt <= 10; attempt++) {
+          out = execFileSync(this.tool.java, args, { encoding: 'utf8', env: { ...process.env, TZ: 'Asia/Shanghai' }, stdio: ['ignore', 'pipe', 'pipe'] });
+          const missing = want.filter((a) => !out.includes(`create topic to ${a} success`));
+          if (!missing.length) break;
+          if (attempt === 10) throw new Error(`mqadmin updateTopic ${t.name} did not reach ${missing.join(', ')}:\n${out.trim()}`);
+          this.log(`topic ${t.name}: ${missing.join(', ')} not registered yet; trying again`);
+          await sleep(3000);
+        }
       }
       this.log(`topic ${t.name}: ${t.queues} queues on ${t.brokers ? t.brokers.join(', ') : 'every master'}`);
     }
@@ -348,10 +361,10 @@ export class Cluster {
   }
 
   /**
-   * Limits the host's JVMs to `share` of one CPU (cgroup v1 cpu controller, CFS quota per 100 ms),
+   * Limits the host's JVMs to `share` of one CPU (cgroup v1 cpu controller, CFS quota per period),
    * as a container CPU limit would; `null` lifts the limit.
    */
-  limitCpu(host: string, share: number | null): void {
+  limitCpu(host: string, share: number | null, periodMs = 100): void {
     const dir = join(CPU_CGROUP_ROOT, `rmqlab-${host}`);
     if (share === null) {
       if (!existsSync(dir)) return;
@@ -367,8 +380,8 @@ export class Cluster {
     }
     if (!existsSync(CPU_CGROUP_ROOT)) throw new Error(`a CPU quota needs the cgroup v1 cpu controller (${CPU_CGROUP_ROOT})`);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'cpu.cfs_period_us'), '100000');
-    writeFileSync(join(dir, 'cpu.cfs_quota_us'), String(Math.round(share * 100000)));
+    writeFileSync(join(dir, 'cpu.cfs_period_us'), String(periodMs * 1000));
+    writeFileSync(join(dir, 'cpu.cfs_quota_us'), String(Math.max(1000, Math.round(share * periodMs * 1000))));
     // Every thread of the JVMs (cgroup.procs moves the whole process).
     for (const j of this.jvmsOf(host)) writeFileSync(join(dir, 'cgroup.procs'), String(j.pid));
   }

@@ -8,7 +8,7 @@ export interface FaultRecord {
   host: string;
   start: Date;
   end: Date | null;
-  detail: { pids?: number[]; linkUp?: Date; stopped?: Date; cpuQuota?: number };
+  detail: { pids?: number[]; linkUp?: Date; stopped?: Date; cpuQuota?: number; cpuPeriodMs?: number };
 }
 
 export interface SendRecord {
@@ -120,7 +120,7 @@ export function buildLabJson(r: {
       end: f.end ? isoLab(f.end) : null,
       ...(f.detail.linkUp ? { linkUp: isoLab(f.detail.linkUp) } : {}),
       ...(f.detail.stopped ? { stopped: isoLab(f.detail.stopped) } : {}),
-      ...(f.detail.cpuQuota !== undefined ? { cpuQuota: f.detail.cpuQuota } : {}),
+      ...(f.detail.cpuQuota !== undefined ? { cpuQuota: f.detail.cpuQuota, cpuPeriodMs: f.detail.cpuPeriodMs } : {}),
       pids: f.detail.pids ?? [],
     })),
   };

@@ -93,7 +93,7 @@ class Recording {
       await this.cluster.startBroker(host, broker);
       this.log(`${host.name}: ${broker.brokerName} ${broker.brokerId === 0 ? 'master' : 'slave'} ${this.s.versions.broker} up at ${host.addr}:10911`);
     }
-    this.cluster.createTopics();
+    await this.cluster.createTopics();
     for (const { host, producer } of producers(this.s)) await this.startBoundProducer(host, producer);
   }
 
@@ -189,8 +189,9 @@ class Recording {
       case 'overload': {
         const load = f.load!;
         if (f.cpuQuota !== undefined) {
-          this.cluster.limitCpu(f.host, f.cpuQuota);
+          this.cluster.limitCpu(f.host, f.cpuQuota, f.cpuPeriodMs);
           rec.detail.cpuQuota = f.cpuQuota;
+          rec.detail.cpuPeriodMs = f.cpuPeriodMs ?? 100;
         }
         for (const p of load.producers) this.producerJvm(p)?.child.stdin?.write(`load ${load.rate} ${load.threads}${load.async ? ' async' : ''}\n`);
         this.log(`fault: overload of ${f.host} (${load.producers.join(', ')} at ${load.rate}/s on ${load.threads} threads)`);

@@ -78,6 +78,8 @@ export interface Fault {
    * container CPU limit would), so that the load exceeds what the broker can serve.
    */
   cpuQuota?: number;
+  /** The quota's period in ms (cpu.cfs_period_us; default 100, as Kubernetes uses). */
+  cpuPeriodMs?: number;
 }
 
 export interface Scenario {
@@ -164,6 +166,7 @@ function checkFault(where: string, f: Fault, hosts: Map<string, Host>): void {
       if (!(load.rate > 0 && load.rate <= 5000)) fail(`${where}.load.rate`, 'must be 1 to 5000');
       if (!(Number.isInteger(load.threads) && load.threads >= 1 && load.threads <= 256)) fail(`${where}.load.threads`, 'must be 1 to 256');
       if (f.cpuQuota !== undefined && !(f.cpuQuota >= 0.01 && f.cpuQuota <= 1)) fail(`${where}.cpuQuota`, 'must be 0.01 to 1 (a share of one CPU)');
+      if (f.cpuPeriodMs !== undefined && !(Number.isInteger(f.cpuPeriodMs) && f.cpuPeriodMs >= 1 && f.cpuPeriodMs <= 1000)) fail(`${where}.cpuPeriodMs`, 'must be 1 to 1000 ms');
       return;
     }
     case 'reboot':
