@@ -31,7 +31,7 @@ export function normAddr(s: string | null | undefined): string | null {
   return t;
 }
 
-/** A number from digits, or null when absent or not numeric. */
+/** A number from digits, or null when absent, redacted (`xxx`) or not numeric. */
 export function num(s: string | null | undefined): number | null {
   if (s == null) return null;
   const t = s.trim();
@@ -40,8 +40,19 @@ export function num(s: string | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/**
+ * A 64-bit integer (a commit log offset, a byte count): a number while it is exact, else its digits as
+ * a string (beyond 2^53 a JSON number would lose the last digits).
+ */
+export function int64(s: string | null | undefined): number | string | null {
+  const n = num(s);
+  if (n === null || Number.isSafeInteger(n)) return n;
+  const t = s!.trim();
+  return /^-?\d+$/.test(t) ? t.replace(/^(-?)0+(?=\d)/, '$1') : n;
+}
+
 /** Text as printed (trimmed), or null when empty or Java's `null`. */
-function str(s: string | null | undefined): string | null {
+export function str(s: string | null | undefined): string | null {
   if (s == null) return null;
   const t = s.trim();
   return t === '' || t === 'null' ? null : t;
@@ -121,7 +132,7 @@ function routeBrokers(data: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // Field builders, one per event type, so that every event of a type has the same keys.
 
-const busy = (reason: string, g: G): EventFields => ({
+export const busy = (reason: string, g: G): EventFields => ({
   reason,
   waitMs: num(g.wait),
   queueSize: num(g.size),
@@ -142,7 +153,7 @@ const attempt = (g: G): EventFields => {
   };
 };
 
-const connect = (raw: string | null | undefined): EventFields => {
+export const connect = (raw: string | null | undefined): EventFields => {
   const t = raw == null ? '' : raw.trim();
   if (t.startsWith('[')) {
     return { addr: t, addrs: splitAddrs(t) };
@@ -151,13 +162,13 @@ const connect = (raw: string | null | undefined): EventFields => {
   return { addr, addrs: addr === null ? [] : [addr] };
 };
 
-const closed = (addr: string | null, reason: string, result: boolean | null = null): EventFields => ({
+export const closed = (addr: string | null, reason: string, result: boolean | null = null): EventFields => ({
   addr,
   reason,
   result,
 });
 
-const routeFail = (topic: string | null, cause: string | null = null): EventFields => ({
+export const routeFail = (topic: string | null, cause: string | null = null): EventFields => ({
   topic,
   cause,
   addr: null,
@@ -183,7 +194,7 @@ const slow = (what: string, g: G): EventFields => ({
   bodyLength: num(g.len),
 });
 
-const startup = (role: string, f: { version?: string | null; group?: string | null; brokerName?: string | null; brokerAddr?: string | null } = {}): EventFields => ({
+export const startup = (role: string, f: { version?: string | null; group?: string | null; brokerName?: string | null; brokerAddr?: string | null } = {}): EventFields => ({
   role,
   version: f.version ?? null,
   group: f.group ?? null,
@@ -203,7 +214,7 @@ const diskFull = (ratio: number | null, code: number | null): EventFields => ({ 
 
 const storeSync = (
   status: string,
-  f: { topic?: string | null; brokerName?: string | null; queueId?: number | null; addr?: string | null; intervalMs?: number | null; behindBytes?: number | null } = {},
+  f: { topic?: string | null; brokerName?: string | null; queueId?: number | null; addr?: string | null; intervalMs?: number | null; behindBytes?: number | string | null } = {},
 ): EventFields => ({
   status,
   topic: f.topic ?? null,
@@ -571,7 +582,7 @@ export const ENTRIES: CatalogueEntry[] = [
     keywords: ['connect to '],
     // After `ConnectException: ` any address text is accepted (damaged pastes); elsewhere only a
     // space-free one, so application texts like `connect to Redis at x failed` are not taken.
-    pattern: /(?:ConnectException: connect to (?<a>.*?)|\bconnect to (?!master )(?<b>\S+)) failed/,
+    pattern: /(?:ConnectException: connect to (?<a>.*?)|\bconnect to (?!master |namesrv failed\.)(?<b>\S+)) failed/,
     versions: '>=4.6.0',
     source: 'remoting/exception/RemotingConnectException',
     format: 'connect to addr failed',
@@ -702,6 +713,45 @@ export const ENTRIES: CatalogueEntry[] = [
       { text: 'invokeSync: wait response timeout exception, the channel[10.0.0.1:10911]', fields: { addr: '10.0.0.1:10911', timeoutMs: null } },
       { text: 'invokeSync: wait response timeout exception, the channel[null]', fields: { addr: null } },
     ],
+  },
+  {
+    id: 'rpc-timeout/invoke-sync-call-timeout',
+    type: 'rpc-timeout',
+    keywords: ['invokeSync call timeout'],
+    pattern: /invokeSync call timeout/,
+    versions: '4.3.0-4.9.8',
+    versionHint: '4.3.0-4.9.8',
+    source: 'remoting/netty/NettyRemotingClient.invokeSync (RemotingTimeoutException: the time budget was spent before the call)',
+    format: 'invokeSync call timeout',
+    fields: () => ({ addr: null, timeoutMs: null }),
+    samples: [{ text: 'Caused by: org.apache.rocketmq.remoting.exception.RemotingTimeoutException: invokeSync call timeout', fields: { addr: null, timeoutMs: null } }],
+  },
+  {
+    id: 'rpc-timeout/async-send-wait-response',
+    type: 'rpc-timeout',
+    keywords: ['wait response timeout '],
+    pattern: /wait response timeout (?<ms>-?\d+)ms/,
+    versions: '<5.2.0 (3.x com.alibaba.rocketmq too)',
+    versionHint: '<5.2.0',
+    source: 'client/impl/MQClientAPIImpl.sendMessageAsync (MQClientException in the send callback)',
+    format: 'wait response timeout <timeoutMillis>ms',
+    fields: (g) => ({ addr: null, timeoutMs: num(g.ms) }),
+    samples: [
+      { text: 'com.alibaba.rocketmq.client.exception.MQClientException: wait response timeout 10000ms', fields: { addr: null, timeoutMs: 10000 } },
+      { text: 'org.apache.rocketmq.client.exception.MQClientException: wait response timeout 0ms', fields: { timeoutMs: 0 } },
+    ],
+  },
+  {
+    id: 'rpc-timeout/async-send-wait-response-cost',
+    type: 'rpc-timeout',
+    keywords: ['wait response timeout, cost='],
+    pattern: /wait response timeout, cost=(?<ms>-?\d+)/,
+    versions: '>=5.2.0',
+    versionHint: '>=5.2.0',
+    source: 'client/impl/MQClientAPIImpl.sendMessageAsync (MQClientException in the send callback)',
+    format: 'wait response timeout, cost=<ms>',
+    fields: () => ({ addr: null, timeoutMs: null }),
+    samples: [{ text: 'org.apache.rocketmq.client.exception.MQClientException: wait response timeout, cost=3002', fields: { addr: null, timeoutMs: null } }],
   },
   {
     id: 'rpc-timeout/call-the-addr',
@@ -1791,7 +1841,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '4.x (master, every 60 s; with no slave attached the whole commit log counts as behind)',
     source: 'broker/BrokerController (printMasterAndSlaveDiff)',
     format: 'Slave fall behind master: {} bytes',
-    fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: num(g.n) }),
+    fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: int64(g.n) }),
     samples: [
       { text: '2024-03-12 10:04:51 INFO BrokerControllerScheduledThread1 - Slave fall behind master: 4608671516 bytes', fields: { status: 'SLAVE_BEHIND', behindBytes: 4608671516, addr: null } },
     ],
@@ -1805,10 +1855,12 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.0.0',
     source: 'broker/BrokerController (printMasterAndSlaveDiff)',
     format: 'CommitLog: slave fall behind master {}bytes',
-    fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: num(g.n) }),
+    fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: int64(g.n) }),
     samples: [
       { text: '2024-05-20 14:04:17 INFO BrokerControllerScheduledThread1 - CommitLog: slave fall behind master 0bytes', fields: { status: 'SLAVE_BEHIND', behindBytes: 0 } },
       { text: 'CommitLog: slave fall behind master 402653184bytes', fields: { behindBytes: 402653184 } },
+      // An offset beyond 2^53 stays exact (as its digits).
+      { text: 'CommitLog: slave fall behind master 9223372036854775807bytes', fields: { behindBytes: '9223372036854775807' } },
     ],
   },
   {
@@ -2045,6 +2097,30 @@ export const ENTRIES: CatalogueEntry[] = [
     format: 'shutdown hook was invoked, <n> times.',
     fields: () => shutdown('namesrv'),
     samples: [{ text: 'shutdown hook was invoked, 1 times.', fields: { role: 'namesrv', version: null } }],
+  },
+  {
+    id: 'shutdown/hook-no-times',
+    type: 'shutdown',
+    keywords: ['shutdown hook was invoked'],
+    pattern: /shutdown hook was invoked, (?<n>\d+)(?! times)/,
+    versions: '3.x broker and NameServer, 4.0.0 NameServer',
+    source: 'broker/BrokerStartup (3.x), namesrv/NamesrvStartup (3.x, 4.0.0-incubating)',
+    format: 'shutdown hook was invoked, <n>',
+    roleFromKind: true,
+    fields: () => shutdown('broker'),
+    samples: [{ text: '2016-07-12 21:36:05 INFO ShutdownHook - shutdown hook was invoked, 1', fields: { version: null } }],
+  },
+  {
+    id: 'shutdown/hook-over-old',
+    type: 'shutdown',
+    keywords: ['shutdown hook over'],
+    pattern: /shutdown hook over, consuming time total\(ms\): (?<ms>\d+)/,
+    versions: '3.x broker and NameServer, 4.0.0 NameServer',
+    source: 'broker/BrokerStartup (3.x), namesrv/NamesrvStartup (3.x, 4.0.0-incubating)',
+    format: 'shutdown hook over, consuming time total(ms): <t>',
+    roleFromKind: true,
+    fields: () => shutdown('broker'),
+    samples: [{ text: 'shutdown hook over, consuming time total(ms): 2301', fields: { version: null } }],
   },
   {
     id: 'shutdown/namesrv-hook-done',

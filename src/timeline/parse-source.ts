@@ -10,6 +10,7 @@ import type { InputIssue, SourceSpec } from '../ingest/sources.js';
 import { encodeLine } from '../parse/event-codec.js';
 import { SourceParser } from '../parse/parser.js';
 import { parseZone } from '../parse/time.js';
+import { ReorderWindow } from './reorder.js';
 import type { EventType, SourceAccounting } from '../parse/types.js';
 
 export interface ParseJob {
@@ -24,7 +25,12 @@ export interface ParseJob {
   spillDir: string;
   /** Encoded events held in memory before they are appended to the spill file. */
   spillAt?: number;
+  /** Layouts of the user (`--pattern`), as pattern texts: compiled in the thread that parses. */
+  patterns?: string[];
 }
+
+/** Events of one source held to put a paste that is out of time order back in order. */
+const REORDER_WINDOW = 2048;
 
 export interface ParsedSource {
   index: number;
@@ -58,6 +64,10 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     tail = [];
   };
 
+  const window = new ReorderWindow(REORDER_WINDOW, (line) => {
+    tail.push(line);
+    if (tail.length >= spillAt) flush();
+  });
   const parser = new SourceParser(
     {
       file: job.spec.display,
@@ -71,14 +81,14 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     },
     (e) => {
       if (keepTypes && !keepTypes.has(e.type)) return;
-      tail.push(encodeLine(e));
+      window.push(e.ts, encodeLine(e));
       count++;
-      if (tail.length >= spillAt) flush();
     },
   );
 
   const result = await readSource(job.spec, parser, { onProgress });
   const accounting = parser.end();
+  window.flush();
   if (spillPath) flush();
   if (fd >= 0) closeSync(fd);
   const issues: InputIssue[] = [...result.issues, ...parser.issues];
