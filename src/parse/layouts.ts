@@ -26,7 +26,8 @@ export interface Layout {
   tsPrefix?: string;
   /**
    * The characters a header can start with, for layouts whose time is absent or not at a fixed
-   * position (JSON lines, logrus' level-first TTY form). Default: `[` when `ts` is null.
+   * position (JSON lines, logrus' level-first TTY form). Default: `[` when `ts` is null. An empty
+   * string lets every line be tried (a `--pattern` that starts with a field other than the date).
    */
   starts?: string;
   /**
@@ -39,6 +40,8 @@ export interface Layout {
    * timestamp itself; `source` = the JVM/application zone (default +08:00, `--tz` overrides).
    */
   zone: 'gmt8' | 'printed' | 'source';
+  /** A zone the pattern itself fixes (`%d{..., GMT+8}` of a `--pattern`): used like `gmt8`. */
+  fixedZone?: string;
   /** The layout prints a time of day only (no date). */
   timeOnly?: boolean;
   /** The message is on the line after the header (log4j `%l` pastes, L8). */

@@ -57,6 +57,7 @@ export function compileLayout(layout: Layout): CompiledLayout {
   let starts: Uint8Array | null = null;
   if (startChars !== null) {
     starts = new Uint8Array(128);
+    if (startChars === '') starts.fill(1);
     for (const ch of startChars) starts[ch.charCodeAt(0) & 127] = 1;
   }
   return { layout, ts: layout.ts ? compileTimestamp(layout.ts) : null, tsAt: layout.tsPrefix?.length ?? 0, starts };
@@ -281,6 +282,8 @@ export class SourceParser {
       this.zone = this.opts.forcedZone;
     } else if (layout && layout.zone === 'gmt8') {
       this.zone = GMT8;
+    } else if (layout?.fixedZone) {
+      this.zone = parseZone(layout.fixedZone);
     } else if (this.sls) {
       this.zone = this.opts.defaultZone;
     } else {

@@ -9,6 +9,7 @@ import { readSource } from '../ingest/reader.js';
 import type { InputIssue, SourceSpec } from '../ingest/sources.js';
 import { encodeLine } from '../parse/event-codec.js';
 import { SourceParser } from '../parse/parser.js';
+import { compilePattern } from '../parse/pattern.js';
 import { parseZone } from '../parse/time.js';
 import { ReorderWindow } from './reorder.js';
 import type { EventType, SourceAccounting } from '../parse/types.js';
@@ -78,6 +79,7 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
       defaultZone: parseZone(job.defaultZone),
       forcedZone: job.forcedZone ? parseZone(job.forcedZone) : null,
       keepOther: job.keepOther,
+      layouts: job.patterns?.length ? job.patterns.map((p, i) => compilePattern(p, `pattern-${i + 1}`)) : undefined,
     },
     (e) => {
       if (keepTypes && !keepTypes.has(e.type)) return;
