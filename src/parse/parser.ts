@@ -155,10 +155,6 @@ export class SourceParser {
   private layoutsSeen = new Set<string>();
   private readonly compiled: readonly CompiledLayout[];
   private readonly starts: Uint8Array;
-  // Order of the dated records: a paste copied newest first has more steps back than forward.
-  private prevTs: number | null = null;
-  private stepsBack = 0;
-  private stepsForward = 0;
 
   constructor(opts: SourceParserOptions, emit: (e: RmqEvent) => void) {
     this.opts = opts;
@@ -226,10 +222,6 @@ export class SourceParser {
   get firstTime(): number | null {
     return this.firstTs;
   }
-  /** The dated records mostly go back in time: a paste copied newest first (or a reversed `tac`). */
-  get newestFirst(): boolean {
-    return this.stepsBack >= 2 && this.stepsBack > this.stepsForward;
-  }
   get lastTime(): number | null {
     return this.lastTs;
   }
@@ -242,6 +234,8 @@ export class SourceParser {
     let best: CompiledLayout | null = null;
     let bestCount = 0;
     const texts = buf.map(([text]) => stripPaste(text));
+    // A paste numbered by an editor: its headers behind the numbers count too.
+    const unnumbered = texts.map(stripLineNumber);
     for (const pass of [false, true]) {
       // Fallback layouts only when no listed layout matches at all and the text is no SLS copy.
       if (pass) {
@@ -255,7 +249,10 @@ export class SourceParser {
       for (const c of this.compiled) {
         if ((c.layout.fallback === true) !== pass) continue;
         let n = 0;
-        for (const text of texts) if (this.matchHeader(c, text) !== null) n++;
+        texts.forEach((text, i) => {
+          const bare = unnumbered[i];
+          if (this.matchHeader(c, text) !== null || (bare !== text && this.matchHeader(c, bare) !== null)) n++;
+        });
         if (n > bestCount) {
           best = c;
           bestCount = n;
@@ -742,11 +739,6 @@ export class SourceParser {
     if (ts === null) return;
     if (this.firstTs === null || ts < this.firstTs) this.firstTs = ts;
     if (this.lastTs === null || ts > this.lastTs) this.lastTs = ts;
-    if (this.prevTs !== null) {
-      if (ts < this.prevTs) this.stepsBack++;
-      else if (ts > this.prevTs) this.stepsForward++;
-    }
-    this.prevTs = ts;
   }
 
   private voteFakeMillis(f: TsFields): void {

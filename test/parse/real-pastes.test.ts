@@ -166,6 +166,40 @@ describe('damaged pastes', () => {
   });
 });
 
+describe('real excerpts with the damage of a blog code view, a mail quote and an 80-column fold', () => {
+  function parseLines(lines: string[]) {
+    const events: RmqEvent[] = [];
+    const p = new SourceParser({ file: 'f', host: 'h', sourceIndex: 0, kindHint: null, kindForced: false, defaultZone: parseZone('+08:00') }, (e) => events.push(e));
+    lines.forEach((l, i) => p.line(l, i + 1));
+    return { events, acc: p.end() };
+  }
+  const strip = (events: RmqEvent[]) => events.map((e) => ({ type: e.type, ts: e.ts, line: e.line, fields: e.fields }));
+
+  it('a line number before every line changes nothing', () => {
+    const lines = fileLines('25-client-log-closechannel-shutdown-fake-millis.log');
+    const plain = parseLines(lines);
+    const numbered = parseLines(lines.map((l, i) => `${i + 1} ${l}`));
+    expect(numbered.acc.layout).toBe(plain.acc.layout);
+    expect(strip(numbered.events)).toEqual(strip(plain.events));
+    expect(numbered.events.length).toBeGreaterThan(0);
+  });
+
+  it('`> ` before every line changes nothing', () => {
+    const lines = fileLines('23-update-topic-route-tbw102-code17.log');
+    const plain = parseLines(lines);
+    const quoted = parseLines(lines.map((l) => `> ${l}`));
+    expect(strip(quoted.events).map((e) => [e.type, e.ts, e.fields.topic])).toEqual(strip(plain.events).map((e) => [e.type, e.ts, e.fields.topic]));
+  });
+
+  it('a message folded at column 80 still matches, at its first line', () => {
+    const header = fileLines('25-client-log-closechannel-shutdown-fake-millis.log').find((l) => l.includes('was removed from channel table'))!;
+    const { events } = parseLines([header.slice(0, 80), header.slice(80)]);
+    const plain = parseLines([header]).events;
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: plain[0].type, line: 1, fields: plain[0].fields });
+  });
+});
+
 // A date in the text of an event's record: the event must carry a time.
 const FULL_DATE = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}|\d{4}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}|[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{4} \d{2}:\d{2}:\d{2}/;
 
