@@ -246,6 +246,44 @@ export const LAYOUTS: readonly Layout[] = [
     samples: ['[2020-May-17 07:41:38.780542](warning):Get topic[TBW102] route failed [TOPIC_NOT_EXIST].[getTopicRouteInfoFromNameServer:324]'],
   },
   {
+    id: 'rocketmq-client-log4j-comma',
+    title: 'com.alibaba 3.x client log4j `yyyy-MM-dd HH:mm:ss,SSS LEVEL Logger , msg`',
+    // As pasted in alibaba/rocketmq issue 514 (3.x client, `RocketmqClient , send heart beat ...`).
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} {1,2}(?<logger>[A-Za-z_$][\\w$.]*) , `),
+    ts: 'yyyy-MM-dd HH:mm:ss,SSS',
+    zone: 'source',
+    impliesKind: 'client',
+    versionHint: '3.x',
+    priority: 12,
+    samples: ['2018-02-25 09:11:18,566 WARN  RocketmqRemoting , invokeSync: wait response timeout exception, the channel[172.16.66.11:10911]'],
+  },
+  {
+    id: 'rocketmq-clients-cpp',
+    title: 'rocketmq-clients C++ 5.x (spdlog) `yyyy-MM-dd HH:mm:ss.SSS [--I--] [thread] msg file:line`',
+    // cpp/source/log/LoggerImpl.cpp DEFAULT_PATTERN "%Y-%m-%d %H:%M:%S.%e [%^--%L--%$] [%7t] %v %@" (cpp-5.0.4 on).
+    header: /^(?<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}) \[--(?<level>[TDIWEC])--\] \[ *(?<thread>\d+)\] /,
+    ts: 'yyyy-MM-dd HH:mm:ss.SSS',
+    zone: 'source',
+    impliesKind: 'client',
+    versionHint: 'cpp-5.x',
+    priority: 19,
+    samples: ['2024-05-20 14:03:11.483 [--W--] [     77] Failed to send heartbeat to target_host=10.0.0.1:8081. gRPC code: 14, message: failed to connect to all addresses /src/ClientManagerImpl.cpp:196'],
+  },
+  {
+    id: 'rocketmq-clients-cpp-zone',
+    title: 'rocketmq-clients C++ 5.x, earlier pattern `[yyyy/MM/dd-HH:mm:ss.SSS +hh:mm] [logger] [---I---] [thread N] msg file:line`',
+    // cpp/source/log/LoggerImpl.cpp, the pattern before "%Y-%m-%d ..." (kept there as a comment):
+    // "[%Y/%m/%d-%H:%M:%S.%e %z] [%n] [%^---%L---%$] [thread %t] %v %@".
+    header: /^\[(?<ts>\d{4}\/\d{2}\/\d{2}-\d{2}:\d{2}:\d{2}\.\d{3} [+-]\d{2}:\d{2})\] \[(?<logger>[^\]]*)\] \[---(?<level>[TDIWEC])---\] \[thread (?<thread>\d+)\] /,
+    ts: 'yyyy/MM/dd-HH:mm:ss.SSS XXX',
+    tsPrefix: '[',
+    zone: 'printed',
+    impliesKind: 'client',
+    versionHint: 'cpp-5.x',
+    priority: 19,
+    samples: ['[2023/09/21-14:19:20.749 +00:00] [rocketmq_logger] [---I---] [thread 77] ClientManager[ResourceNamespace=] created /workspaces/l2test/l2test/libs/cpp/source/client/ClientManagerImpl.cpp:86'],
+  },
+  {
     id: 'rocketmq-client-cpp-iso',
     title: 'rocketmq-client-cpp with a numeric month `[yyyy-MM-dd HH:mm:ss.ffffff](level):msg[function:line]`',
     // Boost.Log's TimeStamp of src/log/Logging.cpp (2.x) as some builds print it.

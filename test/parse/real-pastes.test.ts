@@ -109,6 +109,32 @@ describe('clients that are not the Java one', () => {
   });
 });
 
+describe('pasted layouts that still print a time', () => {
+  it('3.x client log4j with ` , ` before the message: the timeout, the attempt and its cause', () => {
+    const { events, acc } = parse('87-alibaba-3x-client-log4j-comma-invokesync-timeout.log');
+    expect(acc).toMatchObject({ layout: 'rocketmq-client-log4j-comma', records: 4, continuation: 8, unknown: 0, kind: 'client' });
+    expect(types(events)).toEqual(['rpc-timeout', 'send-attempt-failed', 'rpc-timeout']);
+    expect(events.map((e) => e.line)).toEqual([3, 4, 5]);
+    expect(events[0]).toMatchObject({ logger: 'RocketmqRemoting', level: 'WARN', fields: { addr: '172.16.66.11:10911' } });
+    expect(events[1].fields.cause).toBe('RemotingTimeoutException: wait response on the channel <172.16.66.11:10911> timeout, 3000(ms)');
+    expect(iso(events[1].ts)).toBe('2018-02-25T01:11:18.566Z');
+  });
+
+  it('rocketmq-clients C++ 5.x with its printed offset, after lines of the application', () => {
+    const events: RmqEvent[] = [];
+    const p = new SourceParser({ file: 'f', host: 'h', sourceIndex: 0, kindHint: null, kindForced: false, defaultZone: parseZone('+08:00'), keepOther: true }, (e) => events.push(e));
+    fileLines('89-clients-cpp5-zone-layout-after-app-lines.log').forEach((l, i) => p.line(l, i + 1));
+    const acc = p.end();
+    expect(acc).toMatchObject({ layout: 'rocketmq-clients-cpp-zone', records: 4, unknown: 5 });
+    expect(events.map((e) => [e.line, e.level, e.thread, iso(e.ts)])).toEqual([
+      [6, 'I', '77', '2023-09-21T14:19:20.749Z'],
+      [7, 'D', '77', '2023-09-21T14:19:20.751Z'],
+      [8, 'I', '77', '2023-09-21T14:19:20.751Z'],
+      [9, 'D', '77', '2023-09-21T14:19:20.761Z'],
+    ]);
+  });
+});
+
 describe('wordings by version', () => {
   it('3.x broker: `shutdown hook was invoked, 1` (lower case, no `times.`) is the broker shutting down', () => {
     const { events, acc } = parse('81-alibaba-3x-broker-shutdown-hook-lowercase.log');
