@@ -79,7 +79,6 @@ const EXCEPTION_START = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)
 const EXCEPTION_ANYWHERE = /(?:^|\s|: )((?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*(?:Exception|Error)))(?::\s*(.*))?$/;
 const NOT_A_TAIL = /^(?:Caused by:|For more information|See http|Message\{|\.\.\. \d)/;
 const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.jar/;
-const CLIENT_VERSION = /ClientVersion:V(\d+)_(\d+)_(\d+)/;
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
 export const hasKeyword = keywordScanner(CATALOGUE.flatMap((e) => e.keywords));
 const SLS_MARK = /^\+\d+$/;
@@ -650,10 +649,7 @@ export class SourceParser {
       ev.versionHint = hit.entry.versionHint;
       this.versionHints.add(hit.entry.versionHint);
     }
-    if (hit.type === 'startup') {
-      const v = CLIENT_VERSION.exec(text);
-      if (v) this.versionHints.add(`${v[1]}.${v[2]}.${v[3]}`);
-    }
+    if (hit.type === 'startup' && typeof hit.fields.version === 'string') this.versionHints.add(hit.fields.version);
     if (hit.entry.causeFromNext) rec.needsCause = ev;
     rec.events.push(ev);
   }

@@ -153,10 +153,10 @@ describe('wordings by version', () => {
     expect(events[0].fields.role).toBe('namesrv');
   });
 
-  it('4.3-4.9 `invokeSync call timeout` (the budget spent before the call) is an RPC timeout', () => {
+  it('4.3.0-4.9.2 `invokeSync call timeout` (the budget spent before the call) is an RPC timeout', () => {
     const { events, acc } = parse('83-spring-invokesync-call-timeout-4.9.1.log');
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'rpc-timeout', entry: 'rpc-timeout/invoke-sync-call-timeout', versionHint: '4.3.0-4.9.8', ts: null });
+    expect(events[0]).toMatchObject({ type: 'rpc-timeout', entry: 'rpc-timeout/invoke-sync-call-timeout', versionHint: '4.3.0-4.9.2', ts: null });
     expect(acc.versionHints).toContain('4.9.1');
   });
 
