@@ -233,7 +233,7 @@ const CODE = String.raw`(?:CODE:\s*(?<code>-?\d+)\s*DESC:\s*)?`;
 /** Optional ` BROKER: addr` suffix of MQBrokerException (4.8.0+), anywhere later on the line. */
 const BROKER = String.raw`(?:.*?\bBROKER:\s*(?<broker>\S+))?`;
 /** Optional `, period in queue: Nms, size of queue: N` part of the BrokerFastFailure texts. */
-const PERIOD = String.raw`(?:.*?period in queue:\s*(?<wait>-?\d+)\s*ms(?:,\s*size of queue:\s*(?<size>-?\d+))?)?`;
+const PERIOD = String.raw`(?:.*?period in queue:\s*(?<wait>-?\d+|[xX*]+)\s*ms(?:,\s*size of queue:\s*(?<size>-?\d+|[xX*]+))?)?`;
 
 function busyPattern(token: string): RegExp {
   return new RegExp(`${CODE}\\[${token}\\]${PERIOD}${BROKER}`);
@@ -303,6 +303,10 @@ export const ENTRIES: CatalogueEntry[] = [
         fields: { waitMs: 201, queueSize: 12, brokerAddr: '192.168.0.7:10911' },
       },
       { text: '[TIMEOUT_CLEAN_QUEUE]broker busy', fields: { waitMs: null, queueSize: null, code: null } },
+      {
+        text: 'MQBrokerException: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: xxxms, size of queue: xx BROKER: 10.x.x.x:10911',
+        fields: { waitMs: null, queueSize: null, code: 2, brokerAddr: '10.x.x.x:10911' },
+      },
     ],
   },
   {
@@ -379,7 +383,8 @@ export const ENTRIES: CatalogueEntry[] = [
     id: 'send-failed/still-failed',
     type: 'send-failed',
     keywords: ['times, still failed'],
-    pattern: /Send \[(?<n>\d+)\] times, still failed, cost \[(?<cost>-?\d+)\]ms(?:, Topic: (?<topic>[^,\s]*))?(?:, BrokersSent: \[(?<sent>[^\]]*))?/,
+    // A number redacted in a paste (`xxx`) still matches, and gives null.
+    pattern: /Send \[(?<n>\d+|[xX*]+)\] times, still failed, cost \[(?<cost>-?\d+|[xX*]+)\]ms(?:, Topic: (?<topic>[^,\s]*))?(?:, BrokersSent: \[(?<sent>[^\]]*))?/,
     versions: 'all',
     source: 'client/impl/producer/DefaultMQProducerImpl (MQClientException)',
     format: 'Send [%d] times, still failed, cost [%d]ms, Topic: %s, BrokersSent: %s',
@@ -402,6 +407,7 @@ export const ENTRIES: CatalogueEntry[] = [
         text: '10:52:07,674 ERROR [RocketMQSupport] Send [1] times, still failed, cost [3003]ms, Topic: autoPolicy, BrokersSent: [broker-a, null, null]',
         fields: { attempts: 1, costMs: 3003, topic: 'autoPolicy', brokersSent: ['broker-a', 'null', 'null'] },
       },
+      { text: 'MQClientException: Send [3] times, still failed, cost [xxxx]ms, Topic: xxx_topic, BrokersSent: [broker-a, broker-b, broker-a]', fields: { attempts: 3, costMs: null, topic: 'xxx_topic' } },
     ],
   },
   {
@@ -467,7 +473,7 @@ export const ENTRIES: CatalogueEntry[] = [
     id: 'send-attempt-failed/resend',
     type: 'send-attempt-failed',
     keywords: ['sendKernelImpl exception'],
-    pattern: /sendKernelImpl exception, resend at once, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+)\s*ms(?:, Broker: (?<mq>.*))?/,
+    pattern: /sendKernelImpl exception, resend at once, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+|[xX*]+)\s*ms(?:, Broker: (?<mq>.*))?/,
     versions: '4.2.0-5.0.0, >=5.3.0',
     source: 'client/impl/producer/DefaultMQProducerImpl',
     format: 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s',
@@ -486,13 +492,17 @@ export const ENTRIES: CatalogueEntry[] = [
         text: '2024-05-20 14:03:14.486 WARN  [23817] [main] [o.a.r.c.i.p.DefaultMQProducerImpl#?:?] - sendKernelImpl exception, resend at once, InvokeID: 812371, RT: 3004ms, Broker: MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=1]',
         fields: { invokeId: '812371', rtMs: 3004, brokerName: 'broker-a', queueId: 1 },
       },
+      {
+        text: 'sendKernelImpl exception, resend at once, InvokeID: xxxxxxxx, RT: xxxms, Broker: MessageQueue [topic=xxx, brokerName=broker-a, queueId=3]',
+        fields: { invokeId: 'xxxxxxxx', rtMs: null, brokerName: 'broker-a', queueId: 3 },
+      },
     ],
   },
   {
     id: 'send-attempt-failed/throw',
     type: 'send-attempt-failed',
     keywords: ['sendKernelImpl exception'],
-    pattern: /sendKernelImpl exception, throw exception, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+)\s*ms(?:, Broker: (?<mq>.*))?/,
+    pattern: /sendKernelImpl exception, throw exception, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+|[xX*]+)\s*ms(?:, Broker: (?<mq>.*))?/,
     versions: '4.2.0-5.0.0, >=5.3.0',
     source: 'client/impl/producer/DefaultMQProducerImpl',
     format: 'sendKernelImpl exception, throw exception, InvokeID: %s, RT: %sms, Broker: %s',
