@@ -4,6 +4,8 @@
 // comes out in time order, with memory bounded by the window whatever the input size. An event with no
 // time keeps the place of the event before it; equal times keep their order in the file.
 
+import { Heap } from './heap.js';
+
 interface Held {
   key: number;
   seq: number;
@@ -11,7 +13,7 @@ interface Held {
 }
 
 export class ReorderWindow {
-  private readonly heap: Held[] = [];
+  private readonly heap = new Heap<Held>(before);
   private lastKey = -Infinity;
   private seq = 0;
 
@@ -23,42 +25,13 @@ export class ReorderWindow {
   push(ts: number | null, line: string): void {
     const key = ts ?? this.lastKey;
     this.lastKey = key;
-    const h = this.heap;
-    h.push({ key, seq: this.seq++, line });
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!before(h[i], h[p])) break;
-      [h[i], h[p]] = [h[p], h[i]];
-      i = p;
-    }
-    if (h.length > this.size) this.out(this.pop());
+    this.heap.push({ key, seq: this.seq++, line });
+    if (this.heap.size > this.size) this.out(this.heap.pop()!.line);
   }
 
   /** Let every held event go, oldest first. */
   flush(): void {
-    while (this.heap.length) this.out(this.pop());
-  }
-
-  private pop(): string {
-    const h = this.heap;
-    const top = h[0];
-    const last = h.pop()!;
-    if (h.length) {
-      h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && before(h[l], h[m])) m = l;
-        if (r < h.length && before(h[r], h[m])) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
-        i = m;
-      }
-    }
-    return top.line;
+    for (let h = this.heap.pop(); h !== undefined; h = this.heap.pop()) this.out(h.line);
   }
 }
 
