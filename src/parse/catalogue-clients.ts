@@ -47,7 +47,7 @@ const grpcAttempt = (text: string): EventFields => ({
 
 /** `endpoints=ipv4:10.0.0.1:8081` (Java, C#: Endpoints#toString) or Go's `endpoints=scheme:IPv4 addresses:{...}`. */
 function endpoints(text: string): string | null {
-  const m = /\bendpoints=(.*?)(?:, (?:clientId|messageId|requestId|code)=|$)/.exec(text);
+  const m = /\bendpoints=(.*?)(?:, (?:clientId|messageId|requestId|code)=|$)/.exec(text.trimEnd());
   return m === null ? null : str(m[1]);
 }
 
@@ -379,6 +379,23 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     samples: [
       { text: 'Failed to fetch topic route, clientId=host@1234@0@x, topic=TopicTest', fields: { topic: 'TopicTest', cause: null } },
       { text: 'query route for topic=TopicTest failed: error=ClientError { kind: RpcTimeout }', fields: { topic: 'TopicTest', cause: 'ClientError { kind: RpcTimeout }' } },
+    ],
+  },
+  {
+    id: 'channel-closed/grpc-stream',
+    type: 'channel-closed',
+    keywords: ['Exception raised from stream response observer'],
+    pattern: /Exception raised from stream response observer/,
+    versions: 'rocketmq-clients Java 5.x',
+    source: 'rocketmq-clients java/client/.../impl/ClientSessionImpl.java (java-5.0.7): the telemetry stream to the proxy broke',
+    format: 'Exception raised from stream response observer, clientId={}, endpoints={}',
+    fields: (_g, text) => closed(endpoints(text), 'stream-error'),
+    versionHint: '5.x-grpc',
+    samples: [
+      {
+        text: '2024-08-17 16:48:04.256 ERROR [60776] [RocketmqClientAsyncWorker-0-14] [o.a.r.c.j.i.ClientSessionImpl#?:?] - Exception raised from stream response observer, clientId=ElijahMBP19.local@60776@0@2odcwjmfyo, endpoints=ipv4:192.168.101.128:18081',
+        fields: { addr: 'ipv4:192.168.101.128:18081', reason: 'stream-error', result: null },
+      },
     ],
   },
   {

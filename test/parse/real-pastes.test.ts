@@ -100,6 +100,14 @@ describe('clients that are not the Java one', () => {
     expect(iso(events[0].ts)).toBe('2023-10-17T03:44:47.442Z');
   });
 
+  it('rocketmq-clients Java 5.x: the broken stream to a proxy, at GMT+8 as its layout fixes', () => {
+    const { events, acc } = parse('91-java5-grpc-client-proxy-stream-unavailable.log', { tz: 'UTC' });
+    expect(acc).toMatchObject({ layout: 'rocketmq-client-5x', records: 3, continuation: 4, kind: 'client' });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'channel-closed', line: 3, level: 'ERROR', thread: 'RocketmqClientAsyncWorker-0-14', fields: { addr: 'ipv4:192.168.101.128:18081', reason: 'stream-error' } });
+    expect(iso(events[0].ts)).toBe('2024-08-17T08:48:04.256Z');
+  });
+
   it('ali-ons (Aliyun ONS, Node.js): the JavaScript date with its GMT offset, one route failure', () => {
     const { events, acc } = parse('77-ali-ons-node-update-route-error.log', { tz: 'UTC' });
     expect(acc).toMatchObject({ layout: 'ali-ons-node', records: 1, continuation: 7, unknown: 0 });
