@@ -15,7 +15,7 @@
 import { CATALOGUE, addrFromCause, matchMessage, type CatalogueMatch } from './catalogue.js';
 import { keywordScanner } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
-import { compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
+import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
 import { GMT8, parseZone, type Zone } from './time.js';
 import type { EventFields, EventType, RmqEvent, SourceAccounting, SourceKind } from './types.js';
 
@@ -49,6 +49,17 @@ interface CompiledLayout {
   tsAt: number;
   /** First characters a header may have (char codes < 128), when the time is no fixed-position gate. */
   starts: Uint8Array | null;
+  /** First characters a header of this layout can have at all (1 = may). */
+  first: Uint8Array;
+}
+
+/** The characters a timestamp format can start with: digits, or capitals for `MMM`/`EEE`, or its literal. */
+function firstOfFormat(format: string, t: Uint8Array): void {
+  const c = format[0];
+  if (format.startsWith('MMM') || format.startsWith('EEE')) for (let k = 65; k <= 90; k++) t[k] = 1;
+  else if (c === "'") t[format.charCodeAt(1) & 127] = 1;
+  else if (/[yMdHmsS]/.test(c) || format === ISO8601) for (let k = 48; k <= 57; k++) t[k] = 1;
+  else t[format.charCodeAt(0) & 127] = 1;
 }
 
 /** A layout as the parser uses it: its time reader and its cheap first test. */
@@ -60,13 +71,26 @@ export function compileLayout(layout: Layout): CompiledLayout {
     if (startChars === '') starts.fill(1);
     for (const ch of startChars) starts[ch.charCodeAt(0) & 127] = 1;
   }
-  return { layout, ts: layout.ts ? compileTimestamp(layout.ts) : null, tsAt: layout.tsPrefix?.length ?? 0, starts };
+  let first = starts;
+  if (first === null) {
+    first = new Uint8Array(128);
+    if (layout.tsPrefix) first[layout.tsPrefix.charCodeAt(0) & 127] = 1;
+    else firstOfFormat(layout.ts!, first);
+  }
+  return { layout, ts: layout.ts ? compileTimestamp(layout.ts) : null, tsAt: layout.tsPrefix?.length ?? 0, starts, first };
+}
+
+/** Per first character, the layouts whose header can start with it, in priority order. */
+function byFirstChar(layouts: readonly CompiledLayout[]): CompiledLayout[][] {
+  const t: CompiledLayout[][] = Array.from({ length: 128 }, () => []);
+  for (const l of layouts) for (let c = 0; c < 128; c++) if (l.first[c]) t[c].push(l);
+  return t;
 }
 
 const byPriority = (a: CompiledLayout, b: CompiledLayout) => a.layout.priority - b.layout.priority;
 const BUILT_IN: CompiledLayout[] = LAYOUTS.map(compileLayout).sort(byPriority);
 
-/** Characters a header of some built-in layout can start with (digits and `[` always). */
+/** Characters a header of some layout can start with (digits and `[` always: a line number or debris may hide one). */
 function headerStarts(layouts: readonly CompiledLayout[]): Uint8Array {
   const t = new Uint8Array(128);
   for (let c = 48; c <= 57; c++) t[c] = 1;
@@ -154,12 +178,14 @@ export class SourceParser {
   private layoutsSeen = new Set<string>();
   private readonly compiled: readonly CompiledLayout[];
   private readonly starts: Uint8Array;
+  private readonly byFirst: CompiledLayout[][];
 
   constructor(opts: SourceParserOptions, emit: (e: RmqEvent) => void) {
     this.opts = opts;
     this.emit = emit;
     this.compiled = opts.layouts?.length ? [...opts.layouts.map(compileLayout), ...BUILT_IN] : BUILT_IN;
     this.starts = this.compiled === BUILT_IN ? BUILT_IN_STARTS : headerStarts(this.compiled);
+    this.byFirst = this.compiled === BUILT_IN ? BUILT_IN_BY_FIRST : byFirstChar(this.compiled);
     this.detectLimit = opts.detectLines ?? 64;
     this.acc = {
       path: opts.file,
@@ -411,7 +437,7 @@ export class SourceParser {
     if (this.current && this.isHeader(this.current, text)) return this.current;
     const c1 = text.charCodeAt(0);
     if (c1 >= 128 || this.starts[c1] !== 1) return null;
-    for (const c of this.compiled) {
+    for (const c of this.byFirst[c1]) {
       if (c !== this.current && this.isHeader(c, text)) {
         this.current = c;
         return c;
@@ -795,6 +821,7 @@ export class SourceParser {
 }
 
 const BUILT_IN_STARTS = headerStarts(BUILT_IN);
+const BUILT_IN_BY_FIRST = byFirstChar(BUILT_IN);
 
 /**
  * A pasted header without its debris: `> ` quote marks (Markdown, mail; nested too), an indent,

@@ -112,82 +112,87 @@ export function compileTimestamp(format: string): TimestampReader {
   }
   const hasDate = ops.some((o) => o.kind === 'num' && (o.field === 'y' || o.field === 'y2'));
 
-  const reader: TimestampReader = {
-    format,
-    width: Number.isFinite(width) ? width : -1,
-    shape(line: string, at: number): boolean {
-      if (line.length < at + digitAt.length) return false;
-      for (let k = 0; k < digitAt.length; k++) {
-        const c = line.charCodeAt(at + k);
-        const isDigit = c >= 48 && c <= 57;
-        if (digitAt[k] !== isDigit) return false;
-      }
-      return true;
-    },
-    read(text: string): TsFields | null {
-      const f: TsFields = { y: 0, mo: 1, d: 1, h: 0, mi: 0, s: 0, ms: 0, offsetMin: null, hasDate };
-      let p = 0;
-      for (const op of ops) {
-        if (op.kind === 'lit') {
-          p++;
-        } else if (op.kind === 'num') {
-          let v = 0;
-          for (let k = 0; k < op.width; k++) {
-            const c = text.charCodeAt(p + k) - 48;
-            if (c < 0 || c > 9) return null;
-            v = v * 10 + c;
-          }
-          p += op.width;
-          switch (op.field) {
-            case 'y':
-              f.y = v;
-              break;
-            case 'y2':
-              f.y = 2000 + v;
-              break;
-            case 'mo':
-              f.mo = v;
-              break;
-            case 'd':
-              f.d = v;
-              break;
-            case 'h':
-              f.h = v;
-              break;
-            case 'mi':
-              f.mi = v;
-              break;
-            case 's':
-              f.s = v;
-              break;
-            case 'ms':
-              f.ms = v;
-              break;
-            case 'us':
-              f.ms = Math.floor(v / 1000);
-              break;
-            case 'ms10':
-              f.ms = Math.floor(v / 10);
-              break;
-          }
-        } else if (op.kind === 'dow') {
-          p += 3;
-        } else if (op.kind === 'mon') {
-          const m = MONTHS[text.slice(p, p + 3)];
-          if (!m) return null;
-          f.mo = m;
-          p += 3;
-        } else {
-          const off = readOffset(text.slice(p));
-          if (off === null) return null;
-          f.offsetMin = off;
+  const reader = makeReader(format, Number.isFinite(width) ? width : -1, makeShape(digitAt), (text: string): TsFields | null => {
+    const f: TsFields = { y: 0, mo: 1, d: 1, h: 0, mi: 0, s: 0, ms: 0, offsetMin: null, hasDate };
+    let p = 0;
+    for (const op of ops) {
+      if (op.kind === 'lit') {
+        p++;
+      } else if (op.kind === 'num') {
+        let v = 0;
+        for (let k = 0; k < op.width; k++) {
+          const c = text.charCodeAt(p + k) - 48;
+          if (c < 0 || c > 9) return null;
+          v = v * 10 + c;
         }
+        p += op.width;
+        switch (op.field) {
+          case 'y':
+            f.y = v;
+            break;
+          case 'y2':
+            f.y = 2000 + v;
+            break;
+          case 'mo':
+            f.mo = v;
+            break;
+          case 'd':
+            f.d = v;
+            break;
+          case 'h':
+            f.h = v;
+            break;
+          case 'mi':
+            f.mi = v;
+            break;
+          case 's':
+            f.s = v;
+            break;
+          case 'ms':
+            f.ms = v;
+            break;
+          case 'us':
+            f.ms = Math.floor(v / 1000);
+            break;
+          case 'ms10':
+            f.ms = Math.floor(v / 10);
+            break;
+        }
+      } else if (op.kind === 'dow') {
+        p += 3;
+      } else if (op.kind === 'mon') {
+        const m = MONTHS[text.slice(p, p + 3)];
+        if (!m) return null;
+        f.mo = m;
+        p += 3;
+      } else {
+        const off = readOffset(text.slice(p));
+        if (off === null) return null;
+        f.offsetMin = off;
       }
-      return inRange(f) ? f : null;
-    },
-  };
+    }
+    return inRange(f) ? f : null;
+  });
   cache.set(format, reader);
   return reader;
+}
+
+// Every reader is made here, and every shape test by makeShape, so that the parser's calls to them stay
+// monomorphic (they run on every line).
+function makeReader(format: string, width: number, shape: TimestampReader['shape'], read: TimestampReader['read']): TimestampReader {
+  return { format, read, shape, width };
+}
+
+function makeShape(digitAt: readonly boolean[]): TimestampReader['shape'] {
+  return (line: string, at: number): boolean => {
+    if (line.length < at + digitAt.length) return false;
+    for (let k = 0; k < digitAt.length; k++) {
+      const c = line.charCodeAt(at + k);
+      const isDigit = c >= 48 && c <= 57;
+      if (digitAt[k] !== isDigit) return false;
+    }
+    return true;
+  };
 }
 
 function inRange(f: TsFields): boolean {
@@ -207,40 +212,28 @@ function readOffset(rest: string): number | null {
 
 const ISO_TEXT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
-const ISO_READER: TimestampReader = {
-  format: ISO8601,
-  width: -1,
-  shape(line: string, at: number): boolean {
-    if (line.length < at + 19) return false;
-    for (let k = 0; k < 19; k++) {
-      const c = line.charCodeAt(at + k);
-      const isDigit = c >= 48 && c <= 57;
-      if (k === 4 || k === 7 || k === 10 || k === 13 || k === 16) {
-        if (isDigit) return false;
-      } else if (!isDigit) return false;
-    }
-    return true;
-  },
-  read(text: string): TsFields | null {
-    const m = ISO_TEXT.exec(text);
-    if (!m) return null;
-    const frac = m[7] ?? '';
-    const f: TsFields = {
-      y: Number(m[1]),
-      mo: Number(m[2]),
-      d: Number(m[3]),
-      h: Number(m[4]),
-      mi: Number(m[5]),
-      s: Number(m[6]),
-      ms: frac === '' ? 0 : Math.floor(Number(frac.slice(0, 3).padEnd(3, '0'))),
-      offsetMin: null,
-      hasDate: true,
-    };
-    if (m[8] !== undefined) {
-      const off = readOffset(m[8]);
-      if (off === null) return null;
-      f.offsetMin = off;
-    }
-    return inRange(f) ? f : null;
-  },
-};
+// yyyy-MM-dd?HH:mm:ss: digits but at 4, 7, 10, 13, 16.
+const ISO_SHAPE = Array.from({ length: 19 }, (_, k) => ![4, 7, 10, 13, 16].includes(k));
+
+const ISO_READER: TimestampReader = makeReader(ISO8601, -1, makeShape(ISO_SHAPE), (text: string): TsFields | null => {
+  const m = ISO_TEXT.exec(text);
+  if (!m) return null;
+  const frac = m[7] ?? '';
+  const f: TsFields = {
+    y: Number(m[1]),
+    mo: Number(m[2]),
+    d: Number(m[3]),
+    h: Number(m[4]),
+    mi: Number(m[5]),
+    s: Number(m[6]),
+    ms: frac === '' ? 0 : Math.floor(Number(frac.slice(0, 3).padEnd(3, '0'))),
+    offsetMin: null,
+    hasDate: true,
+  };
+  if (m[8] !== undefined) {
+    const off = readOffset(m[8]);
+    if (off === null) return null;
+    f.offsetMin = off;
+  }
+  return inRange(f) ? f : null;
+});

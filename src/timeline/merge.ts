@@ -5,7 +5,6 @@
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { decodeLine, type EncodedEvent } from '../parse/event-codec.js';
-import { Heap } from './heap.js';
 
 export interface MergedEvent extends EncodedEvent {
   source: number;
@@ -78,9 +77,48 @@ function less(a: HeapItem, b: HeapItem): boolean {
   return a.seq < b.seq;
 }
 
+class Heap {
+  private a: HeapItem[] = [];
+  get size(): number {
+    return this.a.length;
+  }
+  push(x: HeapItem): void {
+    const a = this.a;
+    a.push(x);
+    let i = a.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!less(a[i], a[p])) break;
+      [a[i], a[p]] = [a[p], a[i]];
+      i = p;
+    }
+  }
+  pop(): HeapItem | undefined {
+    const a = this.a;
+    if (!a.length) return undefined;
+    const top = a[0];
+    const last = a.pop()!;
+    if (a.length) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && less(a[l], a[m])) m = l;
+        if (r < a.length && less(a[r], a[m])) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m], a[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
 /** Merge cursors into one ordered stream of encoded events. */
 export function* mergeEncoded(cursors: SourceCursor[]): Generator<MergedEvent> {
-  const heap = new Heap<HeapItem>(less);
+  const heap = new Heap();
   const load = (cursor: SourceCursor, lastKey: number) => {
     const ev = cursor.next();
     if (!ev) return;

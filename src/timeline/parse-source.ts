@@ -31,7 +31,7 @@ export interface ParseJob {
 }
 
 /** Events of one source held to put a paste that is out of time order back in order. */
-const REORDER_WINDOW = 2048;
+const REORDER_WINDOW = 256;
 
 export interface ParsedSource {
   index: number;

@@ -4,18 +4,17 @@
 // comes out in time order, with memory bounded by the window whatever the input size. An event with no
 // time keeps the place of the event before it; equal times keep their order in the file.
 
-import { Heap } from './heap.js';
-
 interface Held {
   key: number;
-  seq: number;
   line: string;
 }
 
 export class ReorderWindow {
-  private readonly heap = new Heap<Held>(before);
+  // Held events sorted by key from `head` on; a file in time order only appends (one comparison per
+  // event), so the window costs next to nothing where it is not needed.
+  private held: Held[] = [];
+  private head = 0;
   private lastKey = -Infinity;
-  private seq = 0;
 
   constructor(
     private readonly size: number,
@@ -25,16 +24,26 @@ export class ReorderWindow {
   push(ts: number | null, line: string): void {
     const key = ts ?? this.lastKey;
     this.lastKey = key;
-    this.heap.push({ key, seq: this.seq++, line });
-    if (this.heap.size > this.size) this.out(this.heap.pop()!.line);
+    const h = this.held;
+    let i = h.length;
+    // After the last held event with a key <= this one: equal keys keep their order in the file.
+    while (i > this.head && h[i - 1].key > key) i--;
+    if (i === h.length) h.push({ key, line });
+    else h.splice(i, 0, { key, line });
+    if (h.length - this.head > this.size) this.out(this.take());
   }
 
   /** Let every held event go, oldest first. */
   flush(): void {
-    for (let h = this.heap.pop(); h !== undefined; h = this.heap.pop()) this.out(h.line);
+    while (this.head < this.held.length) this.out(this.take());
   }
-}
 
-function before(a: Held, b: Held): boolean {
-  return a.key !== b.key ? a.key < b.key : a.seq < b.seq;
+  private take(): string {
+    const line = this.held[this.head++].line;
+    if (this.head >= 1024 && this.head * 2 >= this.held.length) {
+      this.held = this.held.slice(this.head);
+      this.head = 0;
+    }
+    return line;
+  }
 }
