@@ -1157,7 +1157,7 @@ export const ENTRIES: CatalogueEntry[] = [
   {
     id: 'broker-registered/new-broker',
     type: 'broker-registered',
-    keywords: ['new broker registered', 'new broker registerd'],
+    keywords: ['new broker register'],
     pattern: /new broker register(?:e)?d, (?<who>.*?) HA(?:Server|Service): (?<ha>.*?)\s*$/,
     versions: 'all (4.0-4.1 and 3.x print `registerd`; HAServer up to 4.x, HAService in 5.x)',
     source: 'namesrv/routeinfo/RouteInfoManager',

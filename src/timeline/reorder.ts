@@ -4,15 +4,11 @@
 // comes out in time order, with memory bounded by the window whatever the input size. An event with no
 // time keeps the place of the event before it; equal times keep their order in the file.
 
-interface Held {
-  key: number;
-  line: string;
-}
-
 export class ReorderWindow {
-  // Held events sorted by key from `head` on; a file in time order only appends (one comparison per
-  // event), so the window costs next to nothing where it is not needed.
-  private held: Held[] = [];
+  // Held events, sorted by key from `head` on, in two parallel arrays (no object per event); a file in
+  // time order only appends (one comparison per event), so the window costs next to nothing there.
+  private keys: number[] = [];
+  private lines: string[] = [];
   private head = 0;
   private lastKey = -Infinity;
 
@@ -24,24 +20,31 @@ export class ReorderWindow {
   push(ts: number | null, line: string): void {
     const key = ts ?? this.lastKey;
     this.lastKey = key;
-    const h = this.held;
-    let i = h.length;
+    const keys = this.keys;
+    let i = keys.length;
     // After the last held event with a key <= this one: equal keys keep their order in the file.
-    while (i > this.head && h[i - 1].key > key) i--;
-    if (i === h.length) h.push({ key, line });
-    else h.splice(i, 0, { key, line });
-    if (h.length - this.head > this.size) this.out(this.take());
+    while (i > this.head && keys[i - 1] > key) i--;
+    if (i === keys.length) {
+      keys.push(key);
+      this.lines.push(line);
+    } else {
+      keys.splice(i, 0, key);
+      this.lines.splice(i, 0, line);
+    }
+    if (keys.length - this.head > this.size) this.out(this.take());
   }
 
   /** Let every held event go, oldest first. */
   flush(): void {
-    while (this.head < this.held.length) this.out(this.take());
+    while (this.head < this.keys.length) this.out(this.take());
   }
 
   private take(): string {
-    const line = this.held[this.head++].line;
-    if (this.head >= 1024 && this.head * 2 >= this.held.length) {
-      this.held = this.held.slice(this.head);
+    const line = this.lines[this.head];
+    this.lines[this.head++] = '';
+    if (this.head >= 1024 && this.head * 2 >= this.keys.length) {
+      this.keys = this.keys.slice(this.head);
+      this.lines = this.lines.slice(this.head);
       this.head = 0;
     }
     return line;
