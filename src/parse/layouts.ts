@@ -248,7 +248,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-client-log4j-comma',
     title: 'com.alibaba 3.x client log4j `yyyy-MM-dd HH:mm:ss,SSS LEVEL Logger , msg`',
-    // As pasted in alibaba/rocketmq issue 514 (3.x client, `RocketmqClient , send heart beat ...`).
+    // As real 3.x client logs print it (test/fixtures/real/87-*).
     header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} {1,2}(?<logger>[A-Za-z_$][\\w$.]*) , `),
     ts: 'yyyy-MM-dd HH:mm:ss,SSS',
     zone: 'source',
@@ -260,7 +260,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-clients-cpp',
     title: 'rocketmq-clients C++ 5.x (spdlog) `yyyy-MM-dd HH:mm:ss.SSS [--I--] [thread] msg file:line`',
-    // cpp/source/log/LoggerImpl.cpp DEFAULT_PATTERN "%Y-%m-%d %H:%M:%S.%e [%^--%L--%$] [%7t] %v %@" (cpp-5.0.4 on).
+    // rocketmq-clients cpp/source/log/LoggerImpl.cpp DEFAULT_PATTERN "%Y-%m-%d %H:%M:%S.%e [%^--%L--%$] [%7t] %v %@" (cpp-5.0.4 on).
     header: /^(?<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}) \[--(?<level>[TDIWEC])--\] \[ *(?<thread>\d+)\] /,
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     zone: 'source',
@@ -272,7 +272,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-clients-cpp-zone',
     title: 'rocketmq-clients C++ 5.x, earlier pattern `[yyyy/MM/dd-HH:mm:ss.SSS +hh:mm] [logger] [---I---] [thread N] msg file:line`',
-    // cpp/source/log/LoggerImpl.cpp, the pattern before "%Y-%m-%d ..." (kept there as a comment):
+    // rocketmq-clients cpp/source/log/LoggerImpl.cpp, the pattern before "%Y-%m-%d ..." (kept there as a comment):
     // "[%Y/%m/%d-%H:%M:%S.%e %z] [%n] [%^---%L---%$] [thread %t] %v %@".
     header: /^\[(?<ts>\d{4}\/\d{2}\/\d{2}-\d{2}:\d{2}:\d{2}\.\d{3} [+-]\d{2}:\d{2})\] \[(?<logger>[^\]]*)\] \[---(?<level>[TDIWEC])---\] \[thread (?<thread>\d+)\] /,
     ts: 'yyyy/MM/dd-HH:mm:ss.SSS XXX',
@@ -286,7 +286,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-client-cpp-iso',
     title: 'rocketmq-client-cpp with a numeric month `[yyyy-MM-dd HH:mm:ss.ffffff](level):msg[function:line]`',
-    // Boost.Log's TimeStamp of src/log/Logging.cpp (2.x) as some builds print it.
+    // rocketmq-client-cpp src/log/Logging.cpp (2.2.0): Boost.Log's TimeStamp, as some builds print it.
     header: /^\[(?<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6})\]\((?<level>[a-z]+)\):(?<msg>.*?)(?:\[(?<method>[\w~:]+):(?<line>\d+)\])?\s*$/,
     ts: 'yyyy-MM-dd HH:mm:ss.SSSSSS',
     tsPrefix: '[',
@@ -299,7 +299,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'rocketmq-client-cpp-spdlog',
     title: 'rocketmq-client-cpp re_dev (spdlog) `[yyyy-MM-dd HH:mm:ss.SSS] [level] [thread@N] - msg [function:line]`',
-    // spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] [thread@%t] - %v [%@ (%!)]") in src/log/Logging.cpp (re_dev).
+    // rocketmq-client-cpp src/log/Logging.cpp (re_dev): spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] [thread@%t] - %v [%@ (%!)]").
     header: /^\[(?<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3})\] \[(?<level>[a-z]+)\] \[thread@(?<thread>\d+)\] - (?<msg>.*?)(?: \[(?<method>[\w~:]+)(?::(?<line>\d+))?(?: \([^)]*\))?\])?\s*$/,
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     tsPrefix: '[',
@@ -312,7 +312,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'go-logrus-text',
     title: 'rocketmq-client-go 2.x (logrus, not a terminal) `time="ISO" level=warning msg="..." key=value`',
-    // rlog/log.go (v2.0.0-v2.1.2): logrus.New() with its default TextFormatter, RFC 3339 times.
+    // rocketmq-client-go rlog/log.go (v2.0.0-v2.1.2): logrus.New() with its default TextFormatter, RFC 3339 times.
     header: /^time="(?<ts>[^"]+)" level=(?<level>[a-z]+) /,
     ts: ISO8601,
     tsPrefix: 'time="',
@@ -351,7 +351,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'go-zap-json',
     title: 'rocketmq-clients Go 5.x (zap JSON) `{"level":"warn","ts":"ISO","caller":"golang/producer.go:253","msg":"..."}`',
-    // golang/pkg/zaplog/logger.go (golang/v5.1.2): JSON encoder, RFC 3339 times, short caller.
+    // rocketmq-clients golang/pkg/zaplog/logger.go (golang/v5.1.2): JSON encoder, RFC 3339 times, short caller.
     header: new RegExp(`^\\{"level":"(?<level>[a-z]+)","ts":"(?<ts>${ISO})"(?:,"logger":"(?<thread>[^"]*)")?(?:,"caller":"(?<logger>[^"]*)")?,"msg":`),
     ts: ISO8601,
     starts: '{',
@@ -378,7 +378,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'dotnet-nlog',
     title: 'rocketmq-clients C# 5.x (NLog) `yyyy-MM-dd HH:mm:ss.ffff LEVEL [pid] [thread] [callsite:line] msg`',
-    // csharp/rocketmq-client-csharp/rocketmq-client-csharp.nlog (rocketmq-client-csharp-5.0.0):
+    // rocketmq-clients csharp/rocketmq-client-csharp/rocketmq-client-csharp.nlog (rocketmq-client-csharp-5.0.0):
     // ${longdate} ${level:uppercase=true:padding=-5} [${processid}] [${threadid}] [${callsite}:${callsite-linenumber}] ${message}
     header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{4}) ${LEVEL} *\\[(?<pid>\\d+)\\] \\[(?<thread>[^\\]]*)\\] \\[(?<logger>[^\\]]*?):(?<line>\\d*)\\] `),
     ts: 'yyyy-MM-dd HH:mm:ss.SSSS',
@@ -391,7 +391,7 @@ export const LAYOUTS: readonly Layout[] = [
   {
     id: 'ali-ons-node',
     title: 'ali-ons (Node.js client of Aliyun ONS) `[Wed Dec 04 2019 21:14:05 GMT+0800 (zone)][pid: N][Logger] msg`',
-    // JavaScript's Date#toString, as in the pastes of ali-sdk/ali-ons issue 93.
+    // JavaScript's Date#toString, as ali-ons prints it (test/fixtures/real/77-*).
     header: /^\[(?<ts>[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{4} \d{2}:\d{2}:\d{2} GMT[+-]\d{4})(?: \([^)]*\))?\]\[pid: (?<pid>\d+)\]\[(?<logger>[^\]]*)\] /,
     ts: "EEE MMM dd yyyy HH:mm:ss 'GMT'XXX",
     tsPrefix: '[',
