@@ -3,7 +3,7 @@
 // beyond a small in-memory batch they are spilled to a temporary file, one per line, so memory stays
 // flat however many events a source yields.
 
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSource } from '../ingest/reader.js';
 import type { InputIssue, SourceSpec } from '../ingest/sources.js';
@@ -32,6 +32,11 @@ export interface ParseJob {
 
 /** Events of one source held to put a paste that is out of time order back in order. */
 const REORDER_WINDOW = 256;
+/**
+ * Only pastes get the window: stdin and files under this size. A larger file was written by a logger,
+ * in time order, and is passed on as it comes (the window would cost a few per cent of the parse).
+ */
+const PASTE_MAX_BYTES = 8 << 20;
 
 export interface ParsedSource {
   index: number;
@@ -65,10 +70,11 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     tail = [];
   };
 
-  const window = new ReorderWindow(REORDER_WINDOW, (line) => {
+  const keep = (line: string) => {
     tail.push(line);
     if (tail.length >= spillAt) flush();
-  });
+  };
+  const window = isPaste(job.spec) ? new ReorderWindow(REORDER_WINDOW, keep) : null;
   const parser = new SourceParser(
     {
       file: job.spec.display,
@@ -83,14 +89,15 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     },
     (e) => {
       if (keepTypes && !keepTypes.has(e.type)) return;
-      window.push(e.ts, encodeLine(e));
+      if (window) window.push(e.ts, encodeLine(e));
+      else keep(encodeLine(e));
       count++;
     },
   );
 
   const result = await readSource(job.spec, parser, { onProgress });
   const accounting = parser.end();
-  window.flush();
+  window?.flush();
   if (spillPath) flush();
   if (fd >= 0) closeSync(fd);
   const issues: InputIssue[] = [...result.issues, ...parser.issues];
@@ -107,4 +114,13 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     bytes: result.bytes,
     encoding: result.encoding,
   };
+}
+
+function isPaste(spec: SourceSpec): boolean {
+  if (spec.path === '-') return true;
+  try {
+    return statSync(spec.path).size < PASTE_MAX_BYTES;
+  } catch {
+    return true; // the reader says what is wrong with the file
+  }
 }
