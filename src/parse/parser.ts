@@ -398,7 +398,9 @@ export class SourceParser {
     if (c0 < 128 && (this.starts[c0] === 1 || c0 === 96 || c0 === 42 || c0 === 32 || c0 === 62)) {
       const digit = c0 >= 48 && c0 <= 57;
       let text = digit || this.starts[c0] === 1 ? raw : stripPaste(raw);
-      let layout = this.headerLayout(text);
+      // Most lines are headers of the layout the source is locked on: that test comes first, inline.
+      const cur = this.current;
+      let layout = cur !== null && this.isHeader(cur, text) ? cur : this.otherLayout(text);
       if (layout === null && digit) {
         const rest = stripLineNumber(raw);
         if (rest !== raw) {
@@ -435,6 +437,11 @@ export class SourceParser {
   /** The layout whose header `text` is: the current one first, then the others in priority order. */
   private headerLayout(text: string): CompiledLayout | null {
     if (this.current && this.isHeader(this.current, text)) return this.current;
+    return this.otherLayout(text);
+  }
+
+  /** A layout other than the current one whose header `text` is (it becomes the current one). */
+  private otherLayout(text: string): CompiledLayout | null {
     const c1 = text.charCodeAt(0);
     if (c1 >= 128 || this.starts[c1] !== 1) return null;
     for (const c of this.byFirst[c1]) {
