@@ -3,6 +3,7 @@
 
 import type { Argv } from 'yargs';
 import { UsageError, parseOverride } from '../ingest/sources.js';
+import { PatternError, patternArg } from '../parse/pattern.js';
 import { ZoneError, parseZone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType } from '../parse/types.js';
 import { noRocketmqEvent, nothingToDiagnose, noteLine } from '../report/notes.js';
@@ -19,6 +20,7 @@ export interface InputArgs {
   'set-kind': string[];
   'set-host': string[];
   tz: string[];
+  pattern: string[];
   'tz-out'?: string;
   progress: boolean;
   jobs?: number;
@@ -66,6 +68,14 @@ export function withInputOptions<T>(y: Argv<T>) {
     })
     .option('tz', {
       describe: 'zone of sources whose layout does not fix one (ZONE), or force the zone of matching files (GLOB=ZONE); default +08:00',
+      type: 'string',
+      array: true,
+      nargs: 1,
+      default: [] as string[],
+      requiresArg: true,
+    })
+    .option('pattern', {
+      describe: "your application's log layout: a logback/log4j2 pattern ('%d [%thread] %-5level %logger - %msg%n'), a logback.xml/log4j2.xml, or GLOB=either (docs/events.md)",
       type: 'string',
       array: true,
       nargs: 1,
@@ -135,7 +145,15 @@ export function buildOptionsFrom(a: InputArgs, o: { filters?: boolean } = {}): B
   }
   if (a['tz-out'] !== undefined) zoneArg(a['tz-out'], '--tz-out');
   if (a.jobs !== undefined && (!Number.isInteger(a.jobs) || a.jobs < 0)) throw new UsageError('--jobs must be a whole number >= 0');
-  return { inputs, kind, host, tzDefault, tzRules, workers: a.jobs };
+  const patterns = (a.pattern ?? []).map((s) => {
+    try {
+      return patternArg(s);
+    } catch (e) {
+      if (e instanceof PatternError) throw new UsageError(e.message);
+      throw e;
+    }
+  });
+  return { inputs, kind, host, tzDefault, tzRules, workers: a.jobs, patterns };
 }
 
 export function zoneArg(value: string, flag: string) {

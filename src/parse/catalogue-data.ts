@@ -31,7 +31,7 @@ export function normAddr(s: string | null | undefined): string | null {
   return t;
 }
 
-/** A number from digits, or null when absent or not numeric. */
+/** A number from digits, or null when absent, redacted (`xxx`) or not numeric. */
 export function num(s: string | null | undefined): number | null {
   if (s == null) return null;
   const t = s.trim();
@@ -40,8 +40,19 @@ export function num(s: string | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/**
+ * A 64-bit integer (a commit log offset, a byte count): a number while it is exact, else its digits as
+ * a string (beyond 2^53 a JSON number would lose the last digits).
+ */
+export function int64(s: string | null | undefined): number | string | null {
+  const n = num(s);
+  if (n === null || Number.isSafeInteger(n)) return n;
+  const t = s!.trim();
+  return /^-?\d+$/.test(t) ? t.replace(/^(-?)0+(?=\d)/, '$1') : n;
+}
+
 /** Text as printed (trimmed), or null when empty or Java's `null`. */
-function str(s: string | null | undefined): string | null {
+export function str(s: string | null | undefined): string | null {
   if (s == null) return null;
   const t = s.trim();
   return t === '' || t === 'null' ? null : t;
@@ -143,7 +154,7 @@ function routeWritable(data: string): string[] | null {
 // ---------------------------------------------------------------------------------------------
 // Field builders, one per event type, so that every event of a type has the same keys.
 
-const busy = (reason: string, g: G): EventFields => ({
+export const busy = (reason: string, g: G): EventFields => ({
   reason,
   waitMs: num(g.wait),
   queueSize: num(g.size),
@@ -164,7 +175,7 @@ const attempt = (g: G): EventFields => {
   };
 };
 
-const connect = (raw: string | null | undefined): EventFields => {
+export const connect = (raw: string | null | undefined): EventFields => {
   const t = raw == null ? '' : raw.trim();
   if (t.startsWith('[')) {
     return { addr: t, addrs: splitAddrs(t) };
@@ -173,13 +184,13 @@ const connect = (raw: string | null | undefined): EventFields => {
   return { addr, addrs: addr === null ? [] : [addr] };
 };
 
-const closed = (addr: string | null, reason: string, result: boolean | null = null): EventFields => ({
+export const closed = (addr: string | null, reason: string, result: boolean | null = null): EventFields => ({
   addr,
   reason,
   result,
 });
 
-const routeFail = (topic: string | null, cause: string | null = null): EventFields => ({
+export const routeFail = (topic: string | null, cause: string | null = null): EventFields => ({
   topic,
   cause,
   addr: null,
@@ -205,7 +216,7 @@ const slow = (what: string, g: G): EventFields => ({
   bodyLength: num(g.len),
 });
 
-const startup = (role: string, f: { version?: string | null; group?: string | null; brokerName?: string | null; brokerAddr?: string | null } = {}): EventFields => ({
+export const startup = (role: string, f: { version?: string | null; group?: string | null; brokerName?: string | null; brokerAddr?: string | null } = {}): EventFields => ({
   role,
   version: f.version ?? null,
   group: f.group ?? null,
@@ -225,7 +236,7 @@ const diskFull = (ratio: number | null, code: number | null): EventFields => ({ 
 
 const storeSync = (
   status: string,
-  f: { topic?: string | null; brokerName?: string | null; queueId?: number | null; addr?: string | null; intervalMs?: number | null; behindBytes?: number | null } = {},
+  f: { topic?: string | null; brokerName?: string | null; queueId?: number | null; addr?: string | null; intervalMs?: number | null; behindBytes?: number | string | null } = {},
 ): EventFields => ({
   status,
   topic: f.topic ?? null,
@@ -244,7 +255,7 @@ const CODE = String.raw`(?:CODE:\s*(?<code>-?\d+)\s*DESC:\s*)?`;
 /** Optional ` BROKER: addr` suffix of MQBrokerException (4.8.0+), anywhere later on the line. */
 const BROKER = String.raw`(?:.*?\bBROKER:\s*(?<broker>\S+))?`;
 /** Optional `, period in queue: Nms, size of queue: N` part of the BrokerFastFailure texts. */
-const PERIOD = String.raw`(?:.*?period in queue:\s*(?<wait>-?\d+)\s*ms(?:,\s*size of queue:\s*(?<size>-?\d+))?)?`;
+const PERIOD = String.raw`(?:.*?period in queue:\s*(?<wait>-?\d+|[xX*]+)\s*ms(?:,\s*size of queue:\s*(?<size>-?\d+|[xX*]+))?)?`;
 
 function busyPattern(token: string): RegExp {
   return new RegExp(`${CODE}\\[${token}\\]${PERIOD}${BROKER}`);
@@ -314,6 +325,10 @@ export const ENTRIES: CatalogueEntry[] = [
         fields: { waitMs: 201, queueSize: 12, brokerAddr: '192.168.0.7:10911' },
       },
       { text: '[TIMEOUT_CLEAN_QUEUE]broker busy', fields: { waitMs: null, queueSize: null, code: null } },
+      {
+        text: 'MQBrokerException: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: xxxms, size of queue: xx BROKER: 10.x.x.x:10911',
+        fields: { waitMs: null, queueSize: null, code: 2, brokerAddr: '10.x.x.x:10911' },
+      },
     ],
   },
   {
@@ -390,7 +405,8 @@ export const ENTRIES: CatalogueEntry[] = [
     id: 'send-failed/still-failed',
     type: 'send-failed',
     keywords: ['times, still failed'],
-    pattern: /Send \[(?<n>\d+)\] times, still failed, cost \[(?<cost>-?\d+)\]ms(?:, Topic: (?<topic>[^,\s]*))?(?:, BrokersSent: \[(?<sent>[^\]]*))?/,
+    // A number redacted in a paste (`xxx`) still matches, and gives null.
+    pattern: /Send \[(?<n>\d+|[xX*]+)\] times, still failed, cost \[(?<cost>-?\d+|[xX*]+)\]ms(?:, Topic: (?<topic>[^,\s]*))?(?:, BrokersSent: \[(?<sent>[^\]]*))?/,
     versions: 'all',
     source: 'client/impl/producer/DefaultMQProducerImpl (MQClientException)',
     format: 'Send [%d] times, still failed, cost [%d]ms, Topic: %s, BrokersSent: %s',
@@ -413,6 +429,7 @@ export const ENTRIES: CatalogueEntry[] = [
         text: '10:52:07,674 ERROR [RocketMQSupport] Send [1] times, still failed, cost [3003]ms, Topic: autoPolicy, BrokersSent: [broker-a, null, null]',
         fields: { attempts: 1, costMs: 3003, topic: 'autoPolicy', brokersSent: ['broker-a', 'null', 'null'] },
       },
+      { text: 'MQClientException: Send [3] times, still failed, cost [xxxx]ms, Topic: xxx_topic, BrokersSent: [broker-a, broker-b, broker-a]', fields: { attempts: 3, costMs: null, topic: 'xxx_topic' } },
     ],
   },
   {
@@ -420,7 +437,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'send-call-timeout',
     keywords: ['sendDefaultImpl call timeout', 'sendSelectImpl call timeout', 'sendKernelImpl call timeout', 'DEFAULT ASYNC send call timeout'],
     pattern: /(?<api>sendDefaultImpl|sendSelectImpl|sendKernelImpl|DEFAULT ASYNC send) call timeout/,
-    versions: 'all',
+    versions: '>=4.3.0',
     source: 'client/impl/producer/DefaultMQProducerImpl (RemotingTooMuchRequestException)',
     format: 'sendDefaultImpl call timeout | sendSelectImpl call timeout | sendKernelImpl call timeout | DEFAULT ASYNC send call timeout',
     fields: (g) => ({ api: str(g.api) }),
@@ -436,7 +453,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'send-call-timeout',
     keywords: ['sendMessage call timeout'],
     pattern: /(?<api>sendMessage) call timeout/,
-    versions: 'all',
+    versions: '>=4.3.0',
     source: 'client/impl/MQClientAPIImpl (RemotingTooMuchRequestException)',
     format: 'sendMessage call timeout',
     fields: (g) => ({ api: str(g.api) }),
@@ -447,7 +464,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'send-call-timeout',
     keywords: ['RemotingTooMuchRequestException: call timeout'],
     pattern: /RemotingTooMuchRequestException: call timeout/,
-    versions: 'all',
+    versions: '>=4.3.0',
     source: 'client/impl/producer/DefaultMQProducerImpl (send to an explicit queue; RemotingTooMuchRequestException)',
     format: 'call timeout',
     fields: () => ({ api: null }),
@@ -478,7 +495,7 @@ export const ENTRIES: CatalogueEntry[] = [
     id: 'send-attempt-failed/resend',
     type: 'send-attempt-failed',
     keywords: ['sendKernelImpl exception'],
-    pattern: /sendKernelImpl exception, resend at once, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+)\s*ms(?:, Broker: (?<mq>.*))?/,
+    pattern: /sendKernelImpl exception, resend at once, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+|[xX*]+)\s*ms(?:, Broker: (?<mq>.*))?/,
     versions: '4.2.0-5.0.0, >=5.3.0',
     source: 'client/impl/producer/DefaultMQProducerImpl',
     format: 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s',
@@ -497,13 +514,17 @@ export const ENTRIES: CatalogueEntry[] = [
         text: '2024-05-20 14:03:14.486 WARN  [23817] [main] [o.a.r.c.i.p.DefaultMQProducerImpl#?:?] - sendKernelImpl exception, resend at once, InvokeID: 812371, RT: 3004ms, Broker: MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=1]',
         fields: { invokeId: '812371', rtMs: 3004, brokerName: 'broker-a', queueId: 1 },
       },
+      {
+        text: 'sendKernelImpl exception, resend at once, InvokeID: xxxxxxxx, RT: xxxms, Broker: MessageQueue [topic=xxx, brokerName=broker-a, queueId=3]',
+        fields: { invokeId: 'xxxxxxxx', rtMs: null, brokerName: 'broker-a', queueId: 3 },
+      },
     ],
   },
   {
     id: 'send-attempt-failed/throw',
     type: 'send-attempt-failed',
     keywords: ['sendKernelImpl exception'],
-    pattern: /sendKernelImpl exception, throw exception, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+)\s*ms(?:, Broker: (?<mq>.*))?/,
+    pattern: /sendKernelImpl exception, throw exception, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+|[xX*]+)\s*ms(?:, Broker: (?<mq>.*))?/,
     versions: '4.2.0-5.0.0, >=5.3.0',
     source: 'client/impl/producer/DefaultMQProducerImpl',
     format: 'sendKernelImpl exception, throw exception, InvokeID: %s, RT: %sms, Broker: %s',
@@ -593,7 +614,7 @@ export const ENTRIES: CatalogueEntry[] = [
     keywords: ['connect to '],
     // After `ConnectException: ` any address text is accepted (damaged pastes); elsewhere only a
     // space-free one, so application texts like `connect to Redis at x failed` are not taken.
-    pattern: /(?:ConnectException: connect to (?<a>.*?)|\bconnect to (?!master )(?<b>\S+)) failed/,
+    pattern: /(?:ConnectException: connect to (?<a>.*?)|\bconnect to (?!master |namesrv failed\.)(?<b>\S+)) failed/,
     versions: '>=4.6.0',
     source: 'remoting/exception/RemotingConnectException',
     format: 'connect to addr failed',
@@ -726,11 +747,51 @@ export const ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
+    id: 'rpc-timeout/invoke-sync-call-timeout',
+    type: 'rpc-timeout',
+    keywords: ['invokeSync call timeout'],
+    pattern: /invokeSync call timeout/,
+    versions: '4.3.0-4.9.2',
+    versionHint: '4.3.0-4.9.2',
+    source: 'remoting/netty/NettyRemotingClient.invokeSync (RemotingTimeoutException: the time budget was spent before the call)',
+    format: 'invokeSync call timeout',
+    fields: () => ({ addr: null, timeoutMs: null }),
+    samples: [{ text: 'Caused by: org.apache.rocketmq.remoting.exception.RemotingTimeoutException: invokeSync call timeout', fields: { addr: null, timeoutMs: null } }],
+  },
+  {
+    id: 'rpc-timeout/async-send-wait-response',
+    type: 'rpc-timeout',
+    keywords: ['wait response timeout '],
+    pattern: /wait response timeout (?<ms>-?\d+)ms/,
+    versions: '<5.2.0 (3.x com.alibaba.rocketmq too)',
+    versionHint: '<5.2.0',
+    source: 'client/impl/MQClientAPIImpl.sendMessageAsync (MQClientException in the send callback)',
+    format: 'wait response timeout <timeoutMillis>ms',
+    fields: (g) => ({ addr: null, timeoutMs: num(g.ms) }),
+    samples: [
+      { text: 'com.alibaba.rocketmq.client.exception.MQClientException: wait response timeout 10000ms', fields: { addr: null, timeoutMs: 10000 } },
+      { text: 'org.apache.rocketmq.client.exception.MQClientException: wait response timeout 0ms', fields: { timeoutMs: 0 } },
+    ],
+  },
+  {
+    id: 'rpc-timeout/async-send-wait-response-cost',
+    type: 'rpc-timeout',
+    keywords: ['wait response timeout, cost='],
+    pattern: /wait response timeout, cost=(?<ms>-?\d+)/,
+    versions: '>=5.2.0',
+    versionHint: '>=5.2.0',
+    source: 'client/impl/MQClientAPIImpl.sendMessageAsync (MQClientException in the send callback)',
+    format: 'wait response timeout, cost=<ms>',
+    fields: () => ({ addr: null, timeoutMs: null }),
+    samples: [{ text: 'org.apache.rocketmq.client.exception.MQClientException: wait response timeout, cost=3002', fields: { addr: null, timeoutMs: null } }],
+  },
+  {
     id: 'rpc-timeout/call-the-addr',
     type: 'rpc-timeout',
     keywords: ['call the addr['],
     pattern: /invoke(?:Sync|Async) call the addr\[(?<a>[^\]]*)\] timeout/,
-    versions: 'all',
+    versions: '>=4.9.3 (replaces invokeSync call timeout)',
+    versionHint: '>=4.9.3',
     source: 'remoting/netty/NettyRemotingClient (RemotingTimeoutException / RemotingTooMuchRequestException)',
     format: 'invokeSync call the addr[{addr}] timeout | invokeAsync call the addr[{addr}] timeout',
     fields: (g) => ({ addr: normAddr(g.a), timeoutMs: null }),
@@ -859,7 +920,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'namesrv-chosen',
     keywords: ['new name server is chosen'],
     pattern: /new name server is chosen\. OLD: (?<old>.*?) , NEW: (?<nw>.*?)\. namesrvIndex = (?<idx>-?\d+)/,
-    versions: 'all',
+    versions: '>=4.1.0 (4.0.0 logs no pick)',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'new name server is chosen. OLD: {} , NEW: {}. namesrvIndex = {}',
     fields: (g) => ({ old: normAddr(g.old), new: normAddr(g.nw), namesrvIndex: num(g.idx) }),
@@ -879,7 +940,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'namesrv-list',
     keywords: ['name server address updated'],
     pattern: /name server address updated\. NEW : (?<nw>\[[^\]]*\]?) , OLD: (?<old>.*?)\s*$/,
-    versions: 'all',
+    versions: '>=4.1.0',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'name server address updated. NEW : {} , OLD: {}',
     fields: (g) => ({ addrs: splitAddrs(g.nw), old: str(g.old) }),
@@ -1142,13 +1203,17 @@ export const ENTRIES: CatalogueEntry[] = [
   {
     id: 'broker-registered/new-broker',
     type: 'broker-registered',
-    keywords: ['new broker registered'],
-    pattern: /new broker registered, (?<who>.*?) HA(?:Server|Service): (?<ha>.*?)\s*$/,
-    versions: 'all (HAServer up to 4.x, HAService in 5.x)',
+    keywords: ['new broker register'],
+    pattern: /new broker register(?:e)?d, (?<who>.*?) HA(?:Server|Service): (?<ha>.*?)\s*$/,
+    versions: 'all (4.0-4.1 and 3.x print `registerd`; HAServer up to 4.x, HAService in 5.x)',
     source: 'namesrv/routeinfo/RouteInfoManager',
-    format: 'new broker registered, {} HAServer: {} (5.x: new broker registered, {} HAService: {})',
+    format: 'new broker registered, {} HAServer: {} (4.0-4.1: new broker registerd, ...; 5.x: ... HAService: {})',
     fields: (g) => registered({ brokerAddr: identityAddr(g.who), haAddr: normAddr(g.ha) }),
     samples: [
+      {
+        text: '2017-03-01 10:00:01 INFO RemotingExecutorThread_1 - new broker registerd, 10.0.0.1:10911 HAServer: 10.0.0.1:10912',
+        fields: { brokerAddr: '10.0.0.1:10911', haAddr: '10.0.0.1:10912' },
+      },
       {
         text: '2021-12-11 16:11:59 INFO RemotingExecutorThread_2 - new broker registered, 192.168.56.3:10911 HAServer: 10.0.2.6:10912',
         fields: { brokerAddr: '192.168.56.3:10911', haAddr: '10.0.2.6:10912', brokerName: null, namesrvAddr: null, brokerId: null },
@@ -1188,7 +1253,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'broker-registered',
     keywords: ['register broker['],
     pattern: /register broker\[(?<id>-?\d+)\]\s*to name server (?<ns>\S+) OK/,
-    versions: '4.x',
+    versions: '4.5.x-4.9.8',
     source: 'broker/out/BrokerOuterAPI',
     format: 'register broker[{}]to name server {} OK',
     fields: (g) => registered({ namesrvAddr: normAddr(g.ns), brokerId: num(g.id) }),
@@ -1202,7 +1267,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'broker-registered',
     keywords: ['register broker to name server'],
     pattern: /register broker to name server (?<ns>\S+) OK/,
-    versions: '4.x',
+    versions: '3.x-4.4.0',
     source: 'broker/out/BrokerOuterAPI',
     format: 'register broker to name server {} OK',
     fields: (g) => registered({ namesrvAddr: normAddr(g.ns) }),
@@ -1419,8 +1484,8 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'heartbeat-failed',
     keywords: ['sendHeartbeatToAllBrokerV2 send heart beat to broker['],
     pattern: /sendHeartbeatToAllBrokerV2 send heart beat to broker\[(?<name>\S*) (?<id>-?\d+) (?<addr>[^\]]*)\] failed/,
-    versions: '5.x (heartbeat v2)',
-    versionHint: '>=5.0.0',
+    versions: '>=5.1.3 (heartbeat v2)',
+    versionHint: '>=5.1.3',
     source: 'client/impl/factory/MQClientInstance',
     format: 'sendHeartbeatToAllBrokerV2 send heart beat to broker[{} {} {}] failed',
     fields: (g) => heartbeat(g),
@@ -1433,8 +1498,8 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'heartbeat-failed',
     keywords: ['sendHeartbeatToAllBrokerV2 send heart beat to broker['],
     pattern: /sendHeartbeatToAllBrokerV2 send heart beat to broker\[(?<name>\S*) (?<id>-?\d+) (?<addr>[^\]]*)\] exception, because the broker not up/,
-    versions: '5.x (heartbeat v2)',
-    versionHint: '>=5.0.0',
+    versions: '>=5.1.3 (heartbeat v2)',
+    versionHint: '>=5.1.3',
     source: 'client/impl/factory/MQClientInstance',
     format: 'sendHeartbeatToAllBrokerV2 send heart beat to broker[{} {} {}] exception, because the broker not up, forget it',
     fields: (g) => heartbeat(g),
@@ -1539,7 +1604,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'disk-full',
     keywords: ['message store is not writable'],
     pattern: /the message store is not writable/,
-    versions: '4.x',
+    versions: '4.8.0-4.9.8',
     source: 'store/DefaultMessageStore',
     format: "the message store is not writable. It may be caused by one of the following reasons: the broker's disk is full, write to logic queue error, write to index file error, etc",
     fields: () => diskFull(null, null),
@@ -1555,7 +1620,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'disk-full',
     keywords: ['message store is not writeable'],
     pattern: /message store is not writeable, so putMessage is forbidden/,
-    versions: '5.x',
+    versions: '4.0.0-4.6.1, >=5.0.0',
     source: 'broker/util/HookUtils',
     format: 'message store is not writeable, so putMessage is forbidden <flagBits>',
     fields: () => diskFull(null, null),
@@ -1566,7 +1631,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'store-slow',
     keywords: ['in lock cost time(ms)'],
     pattern: /putMessages? in lock cost time\(ms\)=(?<ms>-?\d+)(?:, bodyLength=(?<len>-?\d+))?/,
-    versions: '>=4.4.0',
+    versions: 'all 4.x and 5.x',
     source: 'store/CommitLog',
     format: '[NOTIFYME]putMessage in lock cost time(ms)={}, bodyLength={} AppendMessageResult={} (also putMessages)',
     fields: (g) => slow('in-lock', g),
@@ -1583,8 +1648,8 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'store-slow',
     keywords: ['not in lock eclipse time(ms)'],
     pattern: /putMessage not in lock eclipse time\(ms\)=(?<ms>-?\d+)(?:, bodyLength=(?<len>-?\d+))?/,
-    versions: '4.4.0-4.5.1',
-    versionHint: '4.4.0-4.5.1',
+    versions: '4.0.0-4.5.1',
+    versionHint: '<4.5.2',
     source: 'store/DefaultMessageStore',
     format: 'putMessage not in lock eclipse time(ms)={}, bodyLength={}',
     fields: (g) => slow('not-in-lock', g),
@@ -1621,7 +1686,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'store-slow',
     keywords: ['not in lock eclipse time(ms)'],
     pattern: /not in lock eclipse time\(ms\)=(?<ms>-?\d+)(?:, bodyLength=(?<len>-?\d+))?/,
-    versions: '4.4.0-4.5.1, >=5.0.0',
+    versions: '4.0.0-4.5.1, >=5.0.0',
     source: 'store/DefaultMessageStore (batch put)',
     format: 'not in lock eclipse time(ms)={}, bodyLength={}',
     fields: (g) => slow('not-in-lock', g),
@@ -1776,8 +1841,7 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'store-sync',
     keywords: ['do groupcommit, wait for flush failed'],
     pattern: /do groupcommit, wait for flush failed, topic: (?<topic>\S*)/,
-    versions: '<=4.9.0 (send path; silent from 4.9.1)',
-    versionHint: '<4.9.1',
+    versions: '4.0.0-4.9.0 (send path; 4.9.1-4.9.8 silent); 5.x again in CommitLog.handleDiskFlush',
     source: 'store/CommitLog (handleDiskFlush)',
     format: 'do groupcommit, wait for flush failed, topic: <topic> tags: <tags> client address: <bornHost>',
     fields: (g) => storeSync('FLUSH_DISK_TIMEOUT', { topic: str(g.topic) }),
@@ -1880,7 +1944,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '4.x (master, every 60 s; with no slave attached the whole commit log counts as behind)',
     source: 'broker/BrokerController (printMasterAndSlaveDiff)',
     format: 'Slave fall behind master: {} bytes',
-    fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: num(g.n) }),
+    fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: int64(g.n) }),
     samples: [
       { text: '2024-03-12 10:04:51 INFO BrokerControllerScheduledThread1 - Slave fall behind master: 4608671516 bytes', fields: { status: 'SLAVE_BEHIND', behindBytes: 4608671516, addr: null } },
     ],
@@ -1894,10 +1958,12 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.0.0',
     source: 'broker/BrokerController (printMasterAndSlaveDiff)',
     format: 'CommitLog: slave fall behind master {}bytes',
-    fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: num(g.n) }),
+    fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: int64(g.n) }),
     samples: [
       { text: '2024-05-20 14:04:17 INFO BrokerControllerScheduledThread1 - CommitLog: slave fall behind master 0bytes', fields: { status: 'SLAVE_BEHIND', behindBytes: 0 } },
       { text: 'CommitLog: slave fall behind master 402653184bytes', fields: { behindBytes: 402653184 } },
+      // An offset beyond 2^53 stays exact (as its digits).
+      { text: 'CommitLog: slave fall behind master 9223372036854775807bytes', fields: { behindBytes: '9223372036854775807' } },
     ],
   },
   {
@@ -2015,13 +2081,17 @@ export const ENTRIES: CatalogueEntry[] = [
   {
     id: 'startup/client-instance',
     type: 'startup',
-    keywords: ['Created a new client Instance'],
-    pattern: /Created a new client Instance(?:.*?ClientVersion:\s*(?<v>[^,\s]+))?/,
-    versions: 'all',
+    keywords: ['reated a new client Instance'],
+    pattern: /[Cc]reated a new client Instance(?:.*?(?:ClientVersion:\s*|\] )(?<v>V\d+_\d+_\d+\w*))?/,
+    versions: 'all (4.4.0 on: Created ..., ClientVersion:V4_9_8; up to 4.3.x: created ..., ClinetID: ... V4_3_0)',
     source: 'client/impl/factory/MQClientInstance',
-    format: 'Created a new client Instance, InstanceIndex:{}, ClientID:{}, ClientConfig:{}, ClientVersion:{}, SerializerType:{}',
+    format: 'Created a new client Instance, InstanceIndex:{}, ClientID:{}, ClientConfig:{}, ClientVersion:{}, SerializerType:{} (up to 4.3.x: created a new client Instance, FactoryIndex: {} ClinetID: {} {} {}, serializeType={})',
     fields: (g) => startup('client', { version: normVersion(g.v) }),
     samples: [
+      {
+        text: 'created a new client Instance, FactoryIndex: 0 ClinetID: 10.0.0.9@12345 ClientConfig [namesrvAddr=10.0.0.5:9876, clientIP=10.0.0.9, instanceName=12345, clientCallbackExecutorThreads=4, pollNameServerInterval=30000, heartbeatBrokerInterval=30000, persistConsumerOffsetInterval=5000, unitMode=false, unitName=null, vipChannelEnabled=true] V4_3_0, serializeType=JSON',
+        fields: { role: 'client', version: '4.3.0' },
+      },
       {
         text: 'Created a new client Instance, InstanceIndex:0, ClientID:10.0.0.9@12345, ClientConfig:ClientConfig [namesrvAddr=10.0.0.5:9876, clientIP=10.0.0.9, instanceName=12345, clientCallbackExecutorThreads=8, pollNameServerInterval=30000, heartbeatBrokerInterval=30000, persistConsumerOffsetInterval=5000, pullTimeDelayMillsWhenException=1000, unitMode=false, unitName=null, vipChannelEnabled=false, useTLS=false, language=JAVA, namespace=null, mqClientApiTimeout=3000], ClientVersion:V4_9_8, SerializerType:JSON',
         fields: { role: 'client', version: '4.9.8', group: null, brokerName: null, brokerAddr: null },
@@ -2134,6 +2204,30 @@ export const ENTRIES: CatalogueEntry[] = [
     format: 'shutdown hook was invoked, <n> times.',
     fields: () => shutdown('namesrv'),
     samples: [{ text: 'shutdown hook was invoked, 1 times.', fields: { role: 'namesrv', version: null } }],
+  },
+  {
+    id: 'shutdown/hook-no-times',
+    type: 'shutdown',
+    keywords: ['shutdown hook was invoked'],
+    pattern: /shutdown hook was invoked, (?<n>\d+)(?! times)/,
+    versions: '3.x broker and NameServer, 4.0.0 NameServer',
+    source: 'broker/BrokerStartup (3.x), namesrv/NamesrvStartup (3.x, 4.0.0-incubating)',
+    format: 'shutdown hook was invoked, <n>',
+    roleFromKind: true,
+    fields: () => shutdown('broker'),
+    samples: [{ text: '2016-07-12 21:36:05 INFO ShutdownHook - shutdown hook was invoked, 1', fields: { version: null } }],
+  },
+  {
+    id: 'shutdown/hook-over-old',
+    type: 'shutdown',
+    keywords: ['shutdown hook over'],
+    pattern: /shutdown hook over, consuming time total\(ms\): (?<ms>\d+)/,
+    versions: '3.x broker and NameServer, 4.0.0 NameServer',
+    source: 'broker/BrokerStartup (3.x), namesrv/NamesrvStartup (3.x, 4.0.0-incubating)',
+    format: 'shutdown hook over, consuming time total(ms): <t>',
+    roleFromKind: true,
+    fields: () => shutdown('broker'),
+    samples: [{ text: 'shutdown hook over, consuming time total(ms): 2301', fields: { version: null } }],
   },
   {
     id: 'shutdown/namesrv-hook-done',

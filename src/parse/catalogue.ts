@@ -10,6 +10,7 @@
 
 import type { EventFields, EventType } from './types.js';
 import { ENTRIES, normAddr } from './catalogue-data.js';
+import { CLIENT_ENTRIES } from './catalogue-clients.js';
 
 export interface CatalogueEntry {
   /** Unique, `<type>/<variant>`, e.g. 'busy-reply/timeout-clean-queue'. */
@@ -31,6 +32,8 @@ export interface CatalogueEntry {
   versionHint?: string;
   /** The event's `cause` (and `addr` for route-update-failed) comes from the exception on the next lines. */
   causeFromNext?: boolean;
+  /** The wording is the same in the broker and the NameServer: `role` is set from the source's kind. */
+  roleFromKind?: boolean;
   /** Lines built from the real format strings and real excerpts; the tests run them all. */
   samples: Array<{ text: string; fields?: Partial<EventFields> }>;
 }
@@ -41,8 +44,8 @@ export interface CatalogueMatch {
   entry: CatalogueEntry;
 }
 
-/** Catalogue entries in precedence order (the first entry whose pattern matches wins). */
-export const CATALOGUE: readonly CatalogueEntry[] = Object.freeze(ENTRIES.slice());
+/** Catalogue entries in precedence order (the first entry whose pattern matches wins): the Java client and servers, then the other clients. */
+export const CATALOGUE: readonly CatalogueEntry[] = Object.freeze([...ENTRIES, ...CLIENT_ENTRIES]);
 
 /**
  * Field names per event type: the public `--json` contract. Every event of a type carries all of
@@ -50,7 +53,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = Object.freeze(ENTRIES.slice(
  */
 export const EVENT_FIELDS: Readonly<Record<EventType, { required: readonly string[]; optional?: readonly string[] }>> = {
   'busy-reply': { required: ['reason', 'waitMs', 'queueSize', 'code', 'brokerAddr'] },
-  'send-attempt-failed': { required: ['invokeId', 'rtMs', 'topic', 'brokerName', 'queueId', 'cause'] },
+  'send-attempt-failed': { required: ['invokeId', 'rtMs', 'topic', 'brokerName', 'queueId', 'cause'], optional: ['attempt', 'maxAttempts', 'endpoints'] },
   'send-failed': { required: ['attempts', 'costMs', 'topic', 'brokersSent'] },
   'send-call-timeout': { required: ['api'] },
   'rpc-timeout': { required: ['addr', 'timeoutMs'] },

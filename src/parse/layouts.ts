@@ -4,9 +4,16 @@
 // real pastes (FORMATS.md L1-L17). A source locks on to the layout that matched its first lines and
 // falls back to the others only for lines that do not match it (mixed pastes).
 
+import { ISO8601 } from './timestamp.js';
 import type { SourceKind } from './types.js';
 
 const LEVEL = '(?<level>TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)';
+/** An ISO-8601 time as logrus, zap and log4j2 `%d{ISO8601_OFFSET_DATE_TIME_*}` print it (read with ISO8601). */
+const ISO = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}(?::?\d{2})?)?`;
+/** A full date and time at the start of a line, in any of the forms above, for the fallback layouts. */
+const ANY_DATE = String.raw`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}(?::?\d{2})?)?`;
+/** The level word anywhere in the next 100 characters, when there is one (fallback layouts). */
+const LEVEL_AHEAD = String.raw`(?:(?=[^\n]{0,100}?\b(?<level>TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b)|)`;
 
 export interface Layout {
   id: string;
@@ -18,10 +25,23 @@ export interface Layout {
   /** Characters before the timestamp (e.g. `[`). */
   tsPrefix?: string;
   /**
+   * The characters a header can start with, for layouts whose time is absent or not at a fixed
+   * position (JSON lines, logrus' level-first TTY form). Default: `[` when `ts` is null. An empty
+   * string lets every line be tried (a `--pattern` that starts with a field other than the date).
+   */
+  starts?: string;
+  /**
+   * A catch-all for lines that print a full date in no known layout: never chosen as a source's layout
+   * while another layout matches, and tried last.
+   */
+  fallback?: boolean;
+  /**
    * Where the zone comes from: `gmt8` = fixed at GMT+8 by RocketMQ's pattern; `printed` = in the
    * timestamp itself; `source` = the JVM/application zone (default +08:00, `--tz` overrides).
    */
   zone: 'gmt8' | 'printed' | 'source';
+  /** A zone the pattern itself fixes (`%d{..., GMT+8}` of a `--pattern`): used like `gmt8`. */
+  fixedZone?: string;
   /** The layout prints a time of day only (no date). */
   timeOnly?: boolean;
   /** The message is on the line after the header (log4j `%l` pastes, L8). */
@@ -226,6 +246,173 @@ export const LAYOUTS: readonly Layout[] = [
     samples: ['[2020-May-17 07:41:38.780542](warning):Get topic[TBW102] route failed [TOPIC_NOT_EXIST].[getTopicRouteInfoFromNameServer:324]'],
   },
   {
+    id: 'rocketmq-client-log4j-comma',
+    title: 'com.alibaba 3.x client log4j `yyyy-MM-dd HH:mm:ss,SSS LEVEL Logger , msg`',
+    // As real 3.x client logs print it (test/fixtures/real/87-*).
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} {1,2}(?<logger>[A-Za-z_$][\\w$.]*) , `),
+    ts: 'yyyy-MM-dd HH:mm:ss,SSS',
+    zone: 'source',
+    impliesKind: 'client',
+    versionHint: '3.x',
+    priority: 12,
+    samples: ['2018-02-25 09:11:18,566 WARN  RocketmqRemoting , invokeSync: wait response timeout exception, the channel[172.16.66.11:10911]'],
+  },
+  {
+    id: 'rocketmq-clients-cpp',
+    title: 'rocketmq-clients C++ 5.x (spdlog) `yyyy-MM-dd HH:mm:ss.SSS [--I--] [thread] msg file:line`',
+    // rocketmq-clients cpp/source/log/LoggerImpl.cpp DEFAULT_PATTERN "%Y-%m-%d %H:%M:%S.%e [%^--%L--%$] [%7t] %v %@" (cpp-5.0.4 on).
+    header: /^(?<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}) \[--(?<level>[TDIWEC])--\] \[ *(?<thread>\d+)\] /,
+    ts: 'yyyy-MM-dd HH:mm:ss.SSS',
+    zone: 'source',
+    impliesKind: 'client',
+    versionHint: 'cpp-5.x',
+    priority: 19,
+    samples: ['2024-05-20 14:03:11.483 [--W--] [     77] Failed to send heartbeat to target_host=10.0.0.1:8081. gRPC code: 14, message: failed to connect to all addresses /src/ClientManagerImpl.cpp:196'],
+  },
+  {
+    id: 'rocketmq-clients-cpp-zone',
+    title: 'rocketmq-clients C++ 5.x, earlier pattern `[yyyy/MM/dd-HH:mm:ss.SSS +hh:mm] [logger] [---I---] [thread N] msg file:line`',
+    // rocketmq-clients cpp/source/log/LoggerImpl.cpp, the pattern before "%Y-%m-%d ..." (kept there as a comment):
+    // "[%Y/%m/%d-%H:%M:%S.%e %z] [%n] [%^---%L---%$] [thread %t] %v %@".
+    header: /^\[(?<ts>\d{4}\/\d{2}\/\d{2}-\d{2}:\d{2}:\d{2}\.\d{3} [+-]\d{2}:\d{2})\] \[(?<logger>[^\]]*)\] \[---(?<level>[TDIWEC])---\] \[thread (?<thread>\d+)\] /,
+    ts: 'yyyy/MM/dd-HH:mm:ss.SSS XXX',
+    tsPrefix: '[',
+    zone: 'printed',
+    impliesKind: 'client',
+    versionHint: 'cpp-5.x',
+    priority: 19,
+    samples: ['[2023/09/21-14:19:20.749 +00:00] [rocketmq_logger] [---I---] [thread 77] ClientManager[ResourceNamespace=] created /workspaces/l2test/l2test/libs/cpp/source/client/ClientManagerImpl.cpp:86'],
+  },
+  {
+    id: 'rocketmq-client-cpp-iso',
+    title: 'rocketmq-client-cpp with a numeric month `[yyyy-MM-dd HH:mm:ss.ffffff](level):msg[function:line]`',
+    // rocketmq-client-cpp src/log/Logging.cpp (2.2.0): Boost.Log's TimeStamp, as some builds print it.
+    header: /^\[(?<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6})\]\((?<level>[a-z]+)\):(?<msg>.*?)(?:\[(?<method>[\w~:]+):(?<line>\d+)\])?\s*$/,
+    ts: 'yyyy-MM-dd HH:mm:ss.SSSSSS',
+    tsPrefix: '[',
+    zone: 'source',
+    impliesKind: 'client',
+    versionHint: 'cpp',
+    priority: 14,
+    samples: ['[2023-10-17 11:44:47.442250](warning):wait response timeout or get NULL response of code:105, so closeTransport of addr:[invokeSync:217]'],
+  },
+  {
+    id: 'rocketmq-client-cpp-spdlog',
+    title: 'rocketmq-client-cpp re_dev (spdlog) `[yyyy-MM-dd HH:mm:ss.SSS] [level] [thread@N] - msg [function:line]`',
+    // rocketmq-client-cpp src/log/Logging.cpp (re_dev): spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] [thread@%t] - %v [%@ (%!)]").
+    header: /^\[(?<ts>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3})\] \[(?<level>[a-z]+)\] \[thread@(?<thread>\d+)\] - (?<msg>.*?)(?: \[(?<method>[\w~:]+)(?::(?<line>\d+))?(?: \([^)]*\))?\])?\s*$/,
+    ts: 'yyyy-MM-dd HH:mm:ss.SSS',
+    tsPrefix: '[',
+    zone: 'source',
+    impliesKind: 'client',
+    versionHint: 'cpp',
+    priority: 15,
+    samples: ['[2021-01-29 16:41:41.136] [warning] [thread@969] - invokeSync: wait response timeout exception, the channel[172.18.139.100:10911] [invokeSync:242]'],
+  },
+  {
+    id: 'go-logrus-text',
+    title: 'rocketmq-client-go 2.x (logrus, not a terminal) `time="ISO" level=warning msg="..." key=value`',
+    // rocketmq-client-go rlog/log.go (v2.0.0-v2.1.2): logrus.New() with its default TextFormatter, RFC 3339 times.
+    header: /^time="(?<ts>[^"]+)" level=(?<level>[a-z]+) /,
+    ts: ISO8601,
+    tsPrefix: 'time="',
+    starts: 't',
+    zone: 'printed',
+    impliesKind: 'client',
+    versionHint: 'go',
+    priority: 16,
+    samples: ['time="2020-03-16T15:38:53Z" level=warning msg="send heart beat to broker error" underlayError="request timeout"'],
+  },
+  {
+    id: 'go-logrus-tty-full',
+    title: 'rocketmq-client-go 2.x (logrus on a terminal, full timestamp) `WARN[ISO] msg   key=value`',
+    header: new RegExp(`^(?<level>DEBU|INFO|WARN|ERRO|FATA|PANI|TRAC)\\[(?<ts>${ISO})\\] `),
+    ts: ISO8601,
+    tsPrefix: 'WARN[',
+    starts: 'DIWEFPT',
+    zone: 'printed',
+    impliesKind: 'client',
+    versionHint: 'go',
+    priority: 17,
+    samples: ['WARN[2020-03-16T15:38:53+08:00] send heart beat to broker error                underlayError="request timeout"'],
+  },
+  {
+    id: 'go-logrus-tty',
+    title: 'rocketmq-client-go 2.x (logrus on a terminal) `WARN[0002] msg   key=value`: seconds since start, no time',
+    header: /^(?<level>DEBU|INFO|WARN|ERRO|FATA|PANI|TRAC)\[\d+\] /,
+    ts: null,
+    starts: 'DIWEFPT',
+    zone: 'source',
+    impliesKind: 'client',
+    versionHint: 'go',
+    priority: 18,
+    samples: ['WARN[0002] query topic route from server error           underlayError="topic not exist"'],
+  },
+  {
+    id: 'go-zap-json',
+    title: 'rocketmq-clients Go 5.x (zap JSON) `{"level":"warn","ts":"ISO","caller":"golang/producer.go:253","msg":"..."}`',
+    // rocketmq-clients golang/pkg/zaplog/logger.go (golang/v5.1.2): JSON encoder, RFC 3339 times, short caller.
+    header: new RegExp(`^\\{"level":"(?<level>[a-z]+)","ts":"(?<ts>${ISO})"(?:,"logger":"(?<thread>[^"]*)")?(?:,"caller":"(?<logger>[^"]*)")?,"msg":`),
+    ts: ISO8601,
+    starts: '{',
+    zone: 'printed',
+    impliesKind: 'client',
+    versionHint: 'go-5.x',
+    priority: 19,
+    samples: ['{"level":"warn","ts":"2024-05-20T14:03:11+08:00","caller":"golang/producer.go:253","msg":"failed to send message, would attempt to resend right now, topic=TopicTest"}'],
+  },
+  {
+    id: 'go-zap-console',
+    title: 'Go zap console encoder `ISO LEVEL file.go:N [function] msg {json fields}` (rocketmq-client-go with a zap logger)',
+    header: new RegExp(`^(?<ts>${ISO})[\\t ]+(?<level>DEBUG|INFO|WARN|ERROR|DPANIC|PANIC|FATAL)[\\t ]+(?<logger>[^\\s:]+\\.go):(?<line>\\d+)[\\t ]+(?:(?<method>\\S+\\)\\.\\w+|github\\.com/\\S+)[\\t ]+)?`),
+    ts: ISO8601,
+    zone: 'printed',
+    impliesKind: 'client',
+    versionHint: 'go',
+    priority: 19,
+    samples: [
+      '2023-12-05T10:33:03+08:00 ERROR remote/remote_client.go:183 github.com/apache/rocketmq-client-go/v2/internal/remote.(*remotingClient).receiveResponse conn error, close connection {"underlayError": "read tcp 192.7.128.158:43358->192.183.1.196:9876: i/o timeout"}',
+      '2024-09-18T16:30:57.524+0800\tINFO\tv5@v5.1.1-rc1/client.go:494\tbegin to start the rocketmq client\t{"client_id": "SISDRV2412@17544@0@h01n9bsjvk"}',
+    ],
+  },
+  {
+    id: 'dotnet-nlog',
+    title: 'rocketmq-clients C# 5.x (NLog) `yyyy-MM-dd HH:mm:ss.ffff LEVEL [pid] [thread] [callsite:line] msg`',
+    // rocketmq-clients csharp/rocketmq-client-csharp/rocketmq-client-csharp.nlog (rocketmq-client-csharp-5.0.0):
+    // ${longdate} ${level:uppercase=true:padding=-5} [${processid}] [${threadid}] [${callsite}:${callsite-linenumber}] ${message}
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{4}) ${LEVEL} *\\[(?<pid>\\d+)\\] \\[(?<thread>[^\\]]*)\\] \\[(?<logger>[^\\]]*?):(?<line>\\d*)\\] `),
+    ts: 'yyyy-MM-dd HH:mm:ss.SSSS',
+    zone: 'source',
+    impliesKind: 'client',
+    versionHint: 'csharp-5.x',
+    priority: 19,
+    samples: ['2023-03-01 10:00:02.1234 WARN  [9160] [12] [Org.Apache.Rocketmq.Producer+<Send0>d__21.MoveNext:260] Failed to send message, topic=TopicTest, maxAttempts=3, attempt=1, endpoints=ipv4:10.0.0.1:8081'],
+  },
+  {
+    id: 'ali-ons-node',
+    title: 'ali-ons (Node.js client of Aliyun ONS) `[Wed Dec 04 2019 21:14:05 GMT+0800 (zone)][pid: N][Logger] msg`',
+    // JavaScript's Date#toString, as ali-ons prints it (test/fixtures/real/77-*).
+    header: /^\[(?<ts>[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{4} \d{2}:\d{2}:\d{2} GMT[+-]\d{4})(?: \([^)]*\))?\]\[pid: (?<pid>\d+)\]\[(?<logger>[^\]]*)\] /,
+    ts: "EEE MMM dd yyyy HH:mm:ss 'GMT'XXX",
+    tsPrefix: '[',
+    zone: 'printed',
+    impliesKind: 'client',
+    versionHint: 'ali-ons',
+    priority: 19,
+    samples: ['[Wed Dec 04 2019 21:14:05 GMT+0800 (中国标准时间)][pid: 7268][MQProducer] MQClientException: MQPushConsumer occurred an error'],
+  },
+  {
+    id: 'bracket-iso-level-logger',
+    title: 'log4j2 `[%d{ISO8601}][%-5p][%-25c{1.}] msg`: `[yyyy-MM-ddTHH:mm:ss,SSS][LEVEL][Logger   ] msg`',
+    header: new RegExp(`^\\[(?<ts>${ISO})\\]\\[${LEVEL} *\\]\\[(?<logger>[^\\]]*?) *\\] ?`),
+    ts: ISO8601,
+    tsPrefix: '[',
+    zone: 'source',
+    impliesKind: 'app',
+    priority: 25,
+    samples: ['[2021-03-04T10:15:30,123][WARN ][o.a.r.c.i.f.MQClientInstance] updateTopicRouteInfoFromNameServer Exception'],
+  },
+  {
     id: 'log4j-location',
     title: 'log4j `%l` paste, no time, message on the next line (L8): `[thread] LEVEL Logger.method (File.java:N)`',
     header: new RegExp(`^\\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>[\\w$.]+)\\.(?<method>[\\w$<>]+) \\((?<file>[^:()]+):(?<line>\\d+)\\) ?$`),
@@ -235,6 +422,29 @@ export const LAYOUTS: readonly Layout[] = [
     impliesKind: 'app',
     priority: 40,
     samples: ['[NettyClientSelector_1] INFO  RocketmqRemoting.info (Slf4jLoggerFactory.java:95) '],
+  },
+  {
+    id: 'dated-line',
+    title: 'any other line that starts with a full date and time (an application pattern not listed above)',
+    header: new RegExp(`^(?<ts>${ANY_DATE})(?=[\\s\\]|,;]|$)${LEVEL_AHEAD}`),
+    ts: ISO8601,
+    zone: 'source',
+    fallback: true,
+    impliesKind: 'app',
+    priority: 90,
+    samples: ['2015-09-07 15:43:21.969 ClientHouseKeepingService ERROR c.y.y.m.d.service.TopicExecutor---send msg :header version=1.0'],
+  },
+  {
+    id: 'dated-bracket',
+    title: 'any other line that starts with a bracketed full date and time `[date time]...`',
+    header: new RegExp(`^\\[(?<ts>${ANY_DATE})\\]${LEVEL_AHEAD}`),
+    ts: ISO8601,
+    tsPrefix: '[',
+    zone: 'source',
+    fallback: true,
+    impliesKind: 'app',
+    priority: 91,
+    samples: ['[2019-04-10 17:03:12.348][NettyClientPublicExecutor_2][ERROR] send message failed'],
   },
 ];
 

@@ -12,10 +12,10 @@
 // where the text appears; one record yields one event of a kind even when a `Caused by:` chain
 // repeats the same text.
 
-import { CATALOGUE, addrFromCause, matchMessage } from './catalogue.js';
+import { CATALOGUE, addrFromCause, matchMessage, type CatalogueMatch } from './catalogue.js';
 import { keywordScanner } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
-import { compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
+import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
 import { GMT8, parseZone, type Zone } from './time.js';
 import type { EventFields, EventType, RmqEvent, SourceAccounting, SourceKind } from './types.js';
 
@@ -33,6 +33,8 @@ export interface SourceParserOptions {
   keepOther?: boolean;
   /** Lines kept to detect the layout before locking on. */
   detectLines?: number;
+  /** Layouts of the user (`--pattern`), tried before the built-in ones. */
+  layouts?: readonly Layout[];
 }
 
 export interface ParseIssue {
@@ -45,18 +47,62 @@ interface CompiledLayout {
   layout: Layout;
   ts: TimestampReader | null;
   tsAt: number;
+  /** First characters a header may have (char codes < 128), when the time is no fixed-position gate. */
+  starts: Uint8Array | null;
+  /** First characters a header of this layout can have at all (1 = may). */
+  first: Uint8Array;
 }
 
-const COMPILED: CompiledLayout[] = LAYOUTS.map((layout) => ({
-  layout,
-  ts: layout.ts ? compileTimestamp(layout.ts) : null,
-  tsAt: layout.tsPrefix?.length ?? 0,
-})).sort((a, b) => a.layout.priority - b.layout.priority);
+/** The characters a timestamp format can start with: digits, or capitals for `MMM`/`EEE`, or its literal. */
+function firstOfFormat(format: string, t: Uint8Array): void {
+  const c = format[0];
+  if (format.startsWith('MMM') || format.startsWith('EEE')) for (let k = 65; k <= 90; k++) t[k] = 1;
+  else if (c === "'") t[format.charCodeAt(1) & 127] = 1;
+  else if (/[yMdHmsS]/.test(c) || format === ISO8601) for (let k = 48; k <= 57; k++) t[k] = 1;
+  else t[format.charCodeAt(0) & 127] = 1;
+}
+
+/** A layout as the parser uses it: its time reader and its cheap first test. */
+export function compileLayout(layout: Layout): CompiledLayout {
+  const startChars = layout.starts ?? (layout.ts ? null : '[');
+  let starts: Uint8Array | null = null;
+  if (startChars !== null) {
+    starts = new Uint8Array(128);
+    if (startChars === '') starts.fill(1);
+    for (const ch of startChars) starts[ch.charCodeAt(0) & 127] = 1;
+  }
+  let first = starts;
+  if (first === null) {
+    first = new Uint8Array(128);
+    if (layout.tsPrefix) first[layout.tsPrefix.charCodeAt(0) & 127] = 1;
+    else firstOfFormat(layout.ts!, first);
+  }
+  return { layout, ts: layout.ts ? compileTimestamp(layout.ts) : null, tsAt: layout.tsPrefix?.length ?? 0, starts, first };
+}
+
+/** Per first character, the layouts whose header can start with it, in priority order. */
+function byFirstChar(layouts: readonly CompiledLayout[]): CompiledLayout[][] {
+  const t: CompiledLayout[][] = Array.from({ length: 128 }, () => []);
+  for (const l of layouts) for (let c = 0; c < 128; c++) if (l.first[c]) t[c].push(l);
+  return t;
+}
+
+const byPriority = (a: CompiledLayout, b: CompiledLayout) => a.layout.priority - b.layout.priority;
+const BUILT_IN: CompiledLayout[] = LAYOUTS.map(compileLayout).sort(byPriority);
+
+/** Characters a header of some layout can start with (digits and `[` always: a line number or debris may hide one). */
+function headerStarts(layouts: readonly CompiledLayout[]): Uint8Array {
+  const t = new Uint8Array(128);
+  for (let c = 48; c <= 57; c++) t[c] = 1;
+  t[91] = 1;
+  for (const l of layouts) if (l.starts) for (let c = 0; c < 128; c++) if (l.starts[c]) t[c] = 1;
+  return t;
+}
 
 const EXCEPTION_START = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:Exception|Error|Throwable)(?::|$)/;
 const EXCEPTION_ANYWHERE = /(?:^|\s|: )((?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*(?:Exception|Error)))(?::\s*(.*))?$/;
+const NOT_A_TAIL = /^(?:Caused by:|For more information|See http|Message\{|\.\.\. \d)/;
 const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.jar/;
-const CLIENT_VERSION = /ClientVersion:V(\d+)_(\d+)_(\d+)/;
 const PRODUCER_IMPL = 'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.';
 
 /**
@@ -121,7 +167,13 @@ interface OpenRecord {
   /** Number of lines since the header (for messageOnNextLine). */
   lines: number;
   matchedAny: boolean;
+  /** The last line of text read in this record and its number: a message folded onto the next line is read joined. */
+  foldText: string | null;
+  foldLine: number;
 }
+
+/** A line this long that is followed by a line of text may have been folded (terminal, mail, 80 columns and up). */
+const FOLD_MIN = 60;
 
 export class SourceParser {
   private readonly opts: SourceParserOptions;
@@ -156,10 +208,16 @@ export class SourceParser {
   readonly issues: ParseIssue[] = [];
   private readonly acc: SourceAccounting;
   private layoutsSeen = new Set<string>();
+  private readonly compiled: readonly CompiledLayout[];
+  private readonly starts: Uint8Array;
+  private readonly byFirst: CompiledLayout[][];
 
   constructor(opts: SourceParserOptions, emit: (e: RmqEvent) => void) {
     this.opts = opts;
     this.emit = emit;
+    this.compiled = opts.layouts?.length ? [...opts.layouts.map(compileLayout), ...BUILT_IN] : BUILT_IN;
+    this.starts = this.compiled === BUILT_IN ? BUILT_IN_STARTS : headerStarts(this.compiled);
+    this.byFirst = this.compiled === BUILT_IN ? BUILT_IN_BY_FIRST : byFirstChar(this.compiled);
     this.detectLimit = opts.detectLines ?? 64;
     this.acc = {
       path: opts.file,
@@ -232,18 +290,32 @@ export class SourceParser {
     this.detectBuf = null;
     let best: CompiledLayout | null = null;
     let bestCount = 0;
-    for (const c of COMPILED) {
-      let n = 0;
-      for (const [text] of buf) if (this.matchHeader(c, stripDebris(text)) !== null) n++;
-      if (n > bestCount) {
-        best = c;
-        bestCount = n;
+    const texts = buf.map(([text]) => stripPaste(text));
+    // A paste numbered by an editor: its headers behind the numbers count too.
+    const unnumbered = texts.map(stripLineNumber);
+    for (const pass of [false, true]) {
+      // Fallback layouts only when no listed layout matches at all and the text is no SLS copy.
+      if (pass) {
+        let marks = 0;
+        for (let i = 0; i + 1 < buf.length; i++) if (SLS_MARK.test(buf[i][0]) && SLS_TS.test(buf[i + 1][0])) marks++;
+        if (marks > 0) {
+          this.sls = true;
+          break;
+        }
       }
-    }
-    if (!best) {
-      let marks = 0;
-      for (let i = 0; i + 1 < buf.length; i++) if (SLS_MARK.test(buf[i][0]) && SLS_TS.test(buf[i + 1][0])) marks++;
-      if (marks > 0) this.sls = true;
+      for (const c of this.compiled) {
+        if ((c.layout.fallback === true) !== pass) continue;
+        let n = 0;
+        texts.forEach((text, i) => {
+          const bare = unnumbered[i];
+          if (this.matchHeader(c, text) !== null || (bare !== text && this.matchHeader(c, bare) !== null)) n++;
+        });
+        if (n > bestCount) {
+          best = c;
+          bestCount = n;
+        }
+      }
+      if (best) break;
     }
     this.primary = best;
     this.current = best;
@@ -264,6 +336,8 @@ export class SourceParser {
       this.zone = this.opts.forcedZone;
     } else if (layout && layout.zone === 'gmt8') {
       this.zone = GMT8;
+    } else if (layout?.fixedZone) {
+      this.zone = parseZone(layout.fixedZone);
     } else if (this.sls) {
       this.zone = this.opts.defaultZone;
     } else {
@@ -336,11 +410,11 @@ export class SourceParser {
     return this.isHeader(c, text) ? c.layout.header.exec(text) : null;
   }
 
-  /** Cheap: a shape check, then a regex test that builds no match object. */
+  /** Cheap: a shape check (or first-character check), then a regex test that builds no match object. */
   private isHeader(c: CompiledLayout, text: string): boolean {
-    if (c.ts) {
-      if (!c.ts.shape(text, c.tsAt)) return false;
-    } else if (text.charCodeAt(0) !== 91 /* [ */) return false;
+    if (c.starts) {
+      if (c.starts[text.charCodeAt(0) & 127] !== 1) return false;
+    } else if (!c.ts!.shape(text, c.tsAt)) return false;
     return c.layout.header.test(text);
   }
 
@@ -351,21 +425,19 @@ export class SourceParser {
       return;
     }
     const c0 = raw.charCodeAt(0);
-    // Header candidates start with a digit or `[`, or carry paste debris (backtick, `**`, indent).
-    if ((c0 >= 48 && c0 <= 57) || c0 === 91 || c0 === 96 || c0 === 42 || c0 === 32) {
-      const text = c0 >= 48 && c0 <= 57 ? raw : stripDebris(raw);
-      let layout: CompiledLayout | null = null;
-      if (this.current && this.isHeader(this.current, text)) layout = this.current;
-      else {
-        const c1 = text.charCodeAt(0);
-        if ((c1 >= 48 && c1 <= 57) || c1 === 91) {
-          for (const c of COMPILED) {
-            if (c !== this.current && this.isHeader(c, text)) {
-              layout = c;
-              this.current = c;
-              break;
-            }
-          }
+    // Header candidates start with a digit, `[` or another layout's first character, or carry paste
+    // debris (backtick, `**`, indent, `> ` quote marks, an editor's line number).
+    if (c0 < 128 && (this.starts[c0] === 1 || c0 === 96 || c0 === 42 || c0 === 32 || c0 === 62)) {
+      const digit = c0 >= 48 && c0 <= 57;
+      let text = digit || this.starts[c0] === 1 ? raw : stripPaste(raw);
+      // Most lines are headers of the layout the source is locked on: that test comes first, inline.
+      const cur = this.current;
+      let layout = cur !== null && this.isHeader(cur, text) ? cur : this.otherLayout(text);
+      if (layout === null && digit) {
+        const rest = stripLineNumber(raw);
+        if (rest !== raw) {
+          layout = this.headerLayout(rest);
+          if (layout) text = rest;
         }
       }
       if (layout) {
@@ -392,6 +464,25 @@ export class SourceParser {
     // Outside any record: count as unknown, but still find the events it shows.
     this.acc.unknown++;
     this.scanLoose(trimmed, lineNo);
+  }
+
+  /** The layout whose header `text` is: the current one first, then the others in priority order. */
+  private headerLayout(text: string): CompiledLayout | null {
+    if (this.current && this.isHeader(this.current, text)) return this.current;
+    return this.otherLayout(text);
+  }
+
+  /** A layout other than the current one whose header `text` is (it becomes the current one). */
+  private otherLayout(text: string): CompiledLayout | null {
+    const c1 = text.charCodeAt(0);
+    if (c1 >= 128 || this.starts[c1] !== 1) return null;
+    for (const c of this.byFirst[c1]) {
+      if (c !== this.current && this.isHeader(c, text)) {
+        this.current = c;
+        return c;
+      }
+    }
+    return null;
   }
 
   private processSls(raw: string, lineNo: number): void {
@@ -521,6 +612,8 @@ export class SourceParser {
       needsCause: null,
       lines: 0,
       matchedAny: false,
+      foldText: text,
+      foldLine: line,
     };
   }
 
@@ -554,6 +647,13 @@ export class SourceParser {
       this.frame(raw, 3);
       return;
     }
+    const prev = rec.foldText;
+    const prevLine = rec.foldLine;
+    rec.foldText = raw;
+    rec.foldLine = lineNo;
+    if (prev !== null && prev.length >= FOLD_MIN && c0 !== 32 && c0 !== 9 && prev.charCodeAt(prev.length - 1) !== 32) {
+      if (this.scanFolded(prev, raw, prevLine)) return;
+    }
     this.scan(raw, lineNo);
   }
 
@@ -563,6 +663,29 @@ export class SourceParser {
     if (rec.events.length && (rec.sendPath === undefined || rec.sendPath === 'kernel') && raw.startsWith(PRODUCER_IMPL, at)) {
       rec.sendPath = sendPathOf(raw.slice(at + PRODUCER_IMPL.length, raw.indexOf('(', at)), rec.sendPath);
     }
+  }
+
+  /**
+   * A message folded at the end of a long line (a terminal or a mail at 80 columns, a blog's code box)
+   * goes on at the start of the next one: read the two joined. True when the join gave what neither
+   * line gives alone (the event is then at the first line).
+   */
+  private scanFolded(prev: string, raw: string, prevLine: number): boolean {
+    // A line that starts a thing of its own (an exception, a FAQ line) is no folded tail.
+    if (EXCEPTION_START.test(raw) || NOT_A_TAIL.test(raw)) return false;
+    const joined = prev + raw;
+    if (!hasKeyword(joined)) return false;
+    const hit = matchMessage(joined);
+    if (hit === null) return false;
+    const alone = hasKeyword(raw) ? matchMessage(raw) : null;
+    if (alone !== null && alone.entry === hit.entry) return false;
+    const before = hasKeyword(prev) ? matchMessage(prev) : null;
+    // The first line alone matched the same wording: the join must only fill what it left out.
+    if (before !== null && before.entry === hit.entry && !(compatibleFields(before.fields, hit.fields) && filled(hit.fields) > filled(before.fields))) {
+      return false;
+    }
+    this.addHit(hit, prevLine, joined);
+    return true;
   }
 
   private noteJar(frame: string): void {
@@ -579,6 +702,10 @@ export class SourceParser {
     if (!hasKeyword(text)) return;
     const hit = matchMessage(text);
     if (!hit) return;
+    this.addHit(hit, lineNo, text);
+  }
+
+  private addHit(hit: CatalogueMatch, lineNo: number, text: string): void {
     const rec = this.rec!;
     rec.matchedAny = true;
     // One occurrence per record: a `Caused by:` chain repeats the same message, and a wrapper line
@@ -589,16 +716,14 @@ export class SourceParser {
         return;
       }
     }
+    if (hit.entry.roleFromKind) hit.fields.role = this.kind === 'namesrv' ? 'namesrv' : 'broker';
     const ev = this.makeEvent(hit.type, hit.fields, lineNo, rec.text, rec);
     if (hit.entry.id) ev.entry = hit.entry.id;
     if (hit.entry.versionHint) {
       ev.versionHint = hit.entry.versionHint;
       this.versionHints.add(hit.entry.versionHint);
     }
-    if (hit.type === 'startup') {
-      const v = CLIENT_VERSION.exec(text);
-      if (v) this.versionHints.add(`${v[1]}.${v[2]}.${v[3]}`);
-    }
+    if (hit.type === 'startup' && typeof hit.fields.version === 'string') this.versionHints.add(hit.fields.version);
     if (hit.entry.causeFromNext) rec.needsCause = ev;
     rec.events.push(ev);
   }
@@ -608,6 +733,7 @@ export class SourceParser {
     if (!hasKeyword(text)) return;
     const hit = matchMessage(text);
     if (!hit) return;
+    if (hit.entry.roleFromKind) hit.fields.role = this.kind === 'namesrv' ? 'namesrv' : 'broker';
     const ev = this.makeEvent(hit.type, hit.fields, lineNo, text, null);
     if (hit.entry.id) ev.entry = hit.entry.id;
     if (hit.entry.versionHint) ev.versionHint = hit.entry.versionHint;
@@ -685,7 +811,7 @@ export class SourceParser {
 
   private noteTs(ts: number | null): void {
     if (ts === null) return;
-    if (this.firstTs === null) this.firstTs = ts;
+    if (this.firstTs === null || ts < this.firstTs) this.firstTs = ts;
     if (this.lastTs === null || ts > this.lastTs) this.lastTs = ts;
   }
 
@@ -721,6 +847,9 @@ export class SourceParser {
       this.emit(e);
     }
     if (fake && this.rec && typeof this.rec.ts === 'number') this.rec.ts -= ((this.rec.ts % 1000) + 1000) % 1000;
+    // The window was noted from the times as printed.
+    if (fake && this.firstTs !== null) this.firstTs -= ((this.firstTs % 1000) + 1000) % 1000;
+    if (fake && this.lastTs !== null) this.lastTs -= ((this.lastTs % 1000) + 1000) % 1000;
   }
 
   // ---- paste damage -------------------------------------------------------------------------
@@ -743,14 +872,28 @@ export class SourceParser {
   }
 }
 
-function stripDebris(raw: string): string {
+const BUILT_IN_STARTS = headerStarts(BUILT_IN);
+const BUILT_IN_BY_FIRST = byFirstChar(BUILT_IN);
+
+/**
+ * A pasted header without its debris: `> ` quote marks (Markdown, mail; nested too), an indent,
+ * a leading backtick or `**`, and the same at the end.
+ */
+function stripPaste(raw: string): string {
   let t = raw;
+  if (t.charCodeAt(0) === 62 /* > */) t = t.replace(/^(?:> ?)+/, '');
   if (t.startsWith('**')) t = t.slice(2);
   if (t.startsWith('`')) t = t.slice(1);
   if (t.charCodeAt(0) === 32) t = t.trimStart();
   if (t.endsWith('**')) t = t.slice(0, -2);
   if (t.endsWith('`')) t = t.slice(0, -1);
   return t;
+}
+
+/** A line without the number an editor or a blog's code view put before it (`12 `, `12: `, `12 | `, `12.\t`). */
+function stripLineNumber(raw: string): string {
+  const m = /^\d{1,6}(?:[:|.)]?[ \t]+|[:|]) ?/.exec(raw);
+  return m === null ? raw : raw.slice(m[0].length);
 }
 
 function compatible(hint: SourceKind, content: SourceKind): boolean {
@@ -760,6 +903,13 @@ function compatible(hint: SourceKind, content: SourceKind): boolean {
   if (server.includes(hint) && server.includes(content)) return hint !== 'watermark' || content === 'watermark';
   if (hint === 'client' && content === 'app') return true;
   return false;
+}
+
+/** Fields with a value. */
+function filled(f: EventFields): number {
+  let n = 0;
+  for (const v of Object.values(f)) if (v !== null && !(Array.isArray(v) && v.length === 0)) n++;
+  return n;
 }
 
 /** Same event told twice: no field has two different non-null values. */

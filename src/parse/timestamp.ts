@@ -1,5 +1,7 @@
 // Timestamp formats as data: a layout names its format (`yyyy-MM-dd HH:mm:ss,SSS`), and this module
-// compiles it once into a reader of fixed positions, so no Date parsing runs per line.
+// compiles it once into a reader of fixed positions, so no Date parsing runs per line. `ISO8601` names
+// the one variable form: `yyyy-MM-dd[T ]HH:mm:ss`, an optional fraction of 1-9 digits after `.` or
+// `,`, and an optional `Z` or offset (`+08:00`, `+0800`, `+08`), as logrus, zap and Spring Boot print it.
 
 export interface TsFields {
   y: number; // 0 when the format has no date
@@ -15,8 +17,9 @@ export interface TsFields {
 }
 
 type Op =
-  | { kind: 'num'; field: 'y' | 'y2' | 'mo' | 'd' | 'h' | 'mi' | 's' | 'ms' | 'us'; width: number }
+  | { kind: 'num'; field: 'y' | 'y2' | 'mo' | 'd' | 'h' | 'mi' | 's' | 'ms' | 'us' | 'ms10'; width: number }
   | { kind: 'mon' }
+  | { kind: 'dow' }
   | { kind: 'offset' }
   | { kind: 'lit' };
 
@@ -45,7 +48,11 @@ const TOKENS: Array<[string, Op]> = [
   ['mm', { kind: 'num', field: 'mi', width: 2 }],
   ['ss', { kind: 'num', field: 's', width: 2 }],
   ['SSSSSS', { kind: 'num', field: 'us', width: 6 }],
+  // NLog's `${longdate}` prints four fraction digits.
+  ['SSSS', { kind: 'num', field: 'ms10', width: 4 }],
   ['SSS', { kind: 'num', field: 'ms', width: 3 }],
+  // Day of the week (`Wed`), as JavaScript's Date#toString prints it: read over, not checked.
+  ['EEE', { kind: 'dow' }],
   ['XXX', { kind: 'offset' }],
 ];
 
@@ -61,9 +68,15 @@ export interface TimestampReader {
 
 const cache = new Map<string, TimestampReader>();
 
+export const ISO8601 = 'ISO8601';
+
 export function compileTimestamp(format: string): TimestampReader {
   const hit = cache.get(format);
   if (hit) return hit;
+  if (format === ISO8601) {
+    cache.set(format, ISO_READER);
+    return ISO_READER;
+  }
   const ops: Op[] = [];
   let i = 0;
   while (i < format.length) {
@@ -85,7 +98,7 @@ export function compileTimestamp(format: string): TimestampReader {
   let width = 0;
   for (const op of ops) {
     if (op.kind === 'num') width += op.width;
-    else if (op.kind === 'mon') width += 3;
+    else if (op.kind === 'mon' || op.kind === 'dow') width += 3;
     else if (op.kind === 'lit') width += 1;
     else width = -Infinity;
   }
@@ -94,85 +107,133 @@ export function compileTimestamp(format: string): TimestampReader {
   for (const op of ops) {
     if (op.kind === 'num') for (let k = 0; k < op.width; k++) digitAt.push(true);
     else if (op.kind === 'lit') digitAt.push(false);
-    else if (op.kind === 'mon') digitAt.push(false, false, false);
+    else if (op.kind === 'mon' || op.kind === 'dow') digitAt.push(false, false, false);
     else break;
   }
   const hasDate = ops.some((o) => o.kind === 'num' && (o.field === 'y' || o.field === 'y2'));
 
-  const reader: TimestampReader = {
-    format,
-    width: Number.isFinite(width) ? width : -1,
-    shape(line: string, at: number): boolean {
-      if (line.length < at + digitAt.length) return false;
-      for (let k = 0; k < digitAt.length; k++) {
-        const c = line.charCodeAt(at + k);
-        const isDigit = c >= 48 && c <= 57;
-        if (digitAt[k] !== isDigit) return false;
-      }
-      return true;
-    },
-    read(text: string): TsFields | null {
-      const f: TsFields = { y: 0, mo: 1, d: 1, h: 0, mi: 0, s: 0, ms: 0, offsetMin: null, hasDate };
-      let p = 0;
-      for (const op of ops) {
-        if (op.kind === 'lit') {
-          p++;
-        } else if (op.kind === 'num') {
-          let v = 0;
-          for (let k = 0; k < op.width; k++) {
-            const c = text.charCodeAt(p + k) - 48;
-            if (c < 0 || c > 9) return null;
-            v = v * 10 + c;
-          }
-          p += op.width;
-          switch (op.field) {
-            case 'y':
-              f.y = v;
-              break;
-            case 'y2':
-              f.y = 2000 + v;
-              break;
-            case 'mo':
-              f.mo = v;
-              break;
-            case 'd':
-              f.d = v;
-              break;
-            case 'h':
-              f.h = v;
-              break;
-            case 'mi':
-              f.mi = v;
-              break;
-            case 's':
-              f.s = v;
-              break;
-            case 'ms':
-              f.ms = v;
-              break;
-            case 'us':
-              f.ms = Math.floor(v / 1000);
-              break;
-          }
-        } else if (op.kind === 'mon') {
-          const m = MONTHS[text.slice(p, p + 3)];
-          if (!m) return null;
-          f.mo = m;
-          p += 3;
-        } else {
-          const rest = text.slice(p);
-          if (rest === 'Z') f.offsetMin = 0;
-          else {
-            const m = /^([+-])(\d{2}):?(\d{2})$/.exec(rest);
-            if (!m) return null;
-            f.offsetMin = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
-          }
+  const reader = makeReader(format, Number.isFinite(width) ? width : -1, makeShape(digitAt), (text: string): TsFields | null => {
+    const f: TsFields = { y: 0, mo: 1, d: 1, h: 0, mi: 0, s: 0, ms: 0, offsetMin: null, hasDate };
+    let p = 0;
+    for (const op of ops) {
+      if (op.kind === 'lit') {
+        p++;
+      } else if (op.kind === 'num') {
+        let v = 0;
+        for (let k = 0; k < op.width; k++) {
+          const c = text.charCodeAt(p + k) - 48;
+          if (c < 0 || c > 9) return null;
+          v = v * 10 + c;
         }
+        p += op.width;
+        switch (op.field) {
+          case 'y':
+            f.y = v;
+            break;
+          case 'y2':
+            f.y = 2000 + v;
+            break;
+          case 'mo':
+            f.mo = v;
+            break;
+          case 'd':
+            f.d = v;
+            break;
+          case 'h':
+            f.h = v;
+            break;
+          case 'mi':
+            f.mi = v;
+            break;
+          case 's':
+            f.s = v;
+            break;
+          case 'ms':
+            f.ms = v;
+            break;
+          case 'us':
+            f.ms = Math.floor(v / 1000);
+            break;
+          case 'ms10':
+            f.ms = Math.floor(v / 10);
+            break;
+        }
+      } else if (op.kind === 'dow') {
+        p += 3;
+      } else if (op.kind === 'mon') {
+        const m = MONTHS[text.slice(p, p + 3)];
+        if (!m) return null;
+        f.mo = m;
+        p += 3;
+      } else {
+        const off = readOffset(text.slice(p));
+        if (off === null) return null;
+        f.offsetMin = off;
       }
-      if (f.mo < 1 || f.mo > 12 || f.d < 1 || f.d > 31 || f.h > 23 || f.mi > 59 || f.s > 60) return null;
-      return f;
-    },
-  };
+    }
+    return inRange(f) ? f : null;
+  });
   cache.set(format, reader);
   return reader;
 }
+
+// Every reader is made here, and every shape test by makeShape, so that the parser's calls to them stay
+// monomorphic (they run on every line).
+function makeReader(format: string, width: number, shape: TimestampReader['shape'], read: TimestampReader['read']): TimestampReader {
+  return { format, read, shape, width };
+}
+
+function makeShape(digitAt: readonly boolean[]): TimestampReader['shape'] {
+  return (line: string, at: number): boolean => {
+    if (line.length < at + digitAt.length) return false;
+    for (let k = 0; k < digitAt.length; k++) {
+      const c = line.charCodeAt(at + k);
+      const isDigit = c >= 48 && c <= 57;
+      if (digitAt[k] !== isDigit) return false;
+    }
+    return true;
+  };
+}
+
+function inRange(f: TsFields): boolean {
+  return !(f.mo < 1 || f.mo > 12 || f.d < 1 || f.d > 31 || f.h > 23 || f.mi > 59 || f.s > 60);
+}
+
+/** `Z`, `+08:00`, `+0800` or `+08` -> minutes east of UTC; null for anything else. */
+function readOffset(rest: string): number | null {
+  if (rest === 'Z' || rest === 'z') return 0;
+  const m = /^([+-])(\d{2})(?::?(\d{2}))?$/.exec(rest);
+  if (!m) return null;
+  const h = Number(m[2]);
+  const mi = m[3] === undefined ? 0 : Number(m[3]);
+  if (h > 14 || mi > 59) return null;
+  return (m[1] === '-' ? -1 : 1) * (h * 60 + mi);
+}
+
+const ISO_TEXT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+// yyyy-MM-dd?HH:mm:ss: digits but at 4, 7, 10, 13, 16.
+const ISO_SHAPE = Array.from({ length: 19 }, (_, k) => ![4, 7, 10, 13, 16].includes(k));
+
+const ISO_READER: TimestampReader = makeReader(ISO8601, -1, makeShape(ISO_SHAPE), (text: string): TsFields | null => {
+  const m = ISO_TEXT.exec(text);
+  if (!m) return null;
+  const frac = m[7] ?? '';
+  const f: TsFields = {
+    y: Number(m[1]),
+    mo: Number(m[2]),
+    d: Number(m[3]),
+    h: Number(m[4]),
+    mi: Number(m[5]),
+    s: Number(m[6]),
+    ms: frac === '' ? 0 : Math.floor(Number(frac.slice(0, 3).padEnd(3, '0'))),
+    offsetMin: null,
+    hasDate: true,
+  };
+  if (m[8] !== undefined) {
+    const off = readOffset(m[8]);
+    if (off === null) return null;
+    f.offsetMin = off;
+  }
+  return inRange(f) ? f : null;
+});

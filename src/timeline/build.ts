@@ -25,6 +25,8 @@ export interface BuildOptions {
   /** `--tz GLOB=ZONE` (forces the zone of matching sources). */
   tzRules?: Array<[string, string]>;
   keepOther?: boolean;
+  /** `--pattern`: the user's layouts, each for the sources its glob matches (null: every source). */
+  patterns?: Array<{ glob: string | null; patterns: string[] }>;
   types?: EventType[] | null;
   /** Worker threads: 0 = parse in this thread; default: one per core for inputs over 32 MiB. */
   workers?: number;
@@ -72,6 +74,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
       keepOther: opts.keepOther ?? false,
       types: opts.types ?? null,
       spillDir,
+      patterns: (opts.patterns ?? []).filter((p) => p.glob === null || matchesSource(p.glob, spec)).flatMap((p) => p.patterns),
     };
   });
 

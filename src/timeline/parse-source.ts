@@ -3,13 +3,15 @@
 // beyond a small in-memory batch they are spilled to a temporary file, one per line, so memory stays
 // flat however many events a source yields.
 
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSource } from '../ingest/reader.js';
 import type { InputIssue, SourceSpec } from '../ingest/sources.js';
 import { encodeLine } from '../parse/event-codec.js';
 import { SourceParser } from '../parse/parser.js';
+import { compilePattern } from '../parse/pattern.js';
 import { parseZone } from '../parse/time.js';
+import { ReorderWindow } from './reorder.js';
 import type { EventType, SourceAccounting } from '../parse/types.js';
 
 export interface ParseJob {
@@ -24,7 +26,17 @@ export interface ParseJob {
   spillDir: string;
   /** Encoded events held in memory before they are appended to the spill file. */
   spillAt?: number;
+  /** Layouts of the user (`--pattern`), as pattern texts: compiled in the thread that parses. */
+  patterns?: string[];
 }
+
+/** Events of one source held to put a paste that is out of time order back in order. */
+const REORDER_WINDOW = 256;
+/**
+ * Only pastes get the window: stdin and files under this size. A larger file was written by a logger,
+ * in time order, and is passed on as it comes (the window would cost a few per cent of the parse).
+ */
+const PASTE_MAX_BYTES = 8 << 20;
 
 export interface ParsedSource {
   index: number;
@@ -58,6 +70,11 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     tail = [];
   };
 
+  const keep = (line: string) => {
+    tail.push(line);
+    if (tail.length >= spillAt) flush();
+  };
+  const window = isPaste(job.spec) ? new ReorderWindow(REORDER_WINDOW, keep) : null;
   const parser = new SourceParser(
     {
       file: job.spec.display,
@@ -68,17 +85,19 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
       defaultZone: parseZone(job.defaultZone),
       forcedZone: job.forcedZone ? parseZone(job.forcedZone) : null,
       keepOther: job.keepOther,
+      layouts: job.patterns?.length ? job.patterns.map((p, i) => compilePattern(p, `pattern-${i + 1}`)) : undefined,
     },
     (e) => {
       if (keepTypes && !keepTypes.has(e.type)) return;
-      tail.push(encodeLine(e));
+      if (window) window.push(e.ts, encodeLine(e));
+      else keep(encodeLine(e));
       count++;
-      if (tail.length >= spillAt) flush();
     },
   );
 
   const result = await readSource(job.spec, parser, { onProgress });
   const accounting = parser.end();
+  window?.flush();
   if (spillPath) flush();
   if (fd >= 0) closeSync(fd);
   const issues: InputIssue[] = [...result.issues, ...parser.issues];
@@ -95,4 +114,13 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     bytes: result.bytes,
     encoding: result.encoding,
   };
+}
+
+function isPaste(spec: SourceSpec): boolean {
+  if (spec.path === '-') return true;
+  try {
+    return statSync(spec.path).size < PASTE_MAX_BYTES;
+  } catch {
+    return true; // the reader says what is wrong with the file
+  }
 }

@@ -1,8 +1,9 @@
 // Every command example of README.md, docs/*.md (```sh blocks) and every --help runs, as written,
 // with the built binary as `rmq-diag` on PATH (what `npm link` gives). Examples name `incident/` for
 // the user's own logs: each runs in a fresh folder where `incident/` is a copy of the bundled seed
-// outage, `samples/` the bundled samples and `broker.log.gz` a gzipped broker.log of it. Exit code 0
-// or 1 (findings, not reproduced) is a run; 2 and up is a failure. TUI examples run in a tmux
+// outage, `samples/` the bundled samples and `broker.log.gz` a gzipped broker.log of it; `app/`,
+// `src/main/resources/logback.xml` and `log4j2.xml` are an application of the user's own
+// (--pattern). Exit code 0 or 1 (findings, not reproduced) is a run; 2 and up is a failure. TUI examples run in a tmux
 // pseudo-terminal and are quit with q. Only rmq-diag commands run (`rmq-diag ...`, `npx rmq-diag ...`,
 // `zcat FILE | rmq-diag ...`, `npm start`); the lines that install, test, benchmark or record the
 // project itself (npm install, npm test, npm link, npm run bench, npm run lab: that one starts a real
@@ -88,6 +89,25 @@ function stage(): string {
   cpSync(join(ROOT, 'samples', 'seed-outage'), join(dir, 'incident'), { recursive: true });
   symlinkSync(join(ROOT, 'samples'), join(dir, 'samples'));
   writeFileSync(join(dir, 'broker.log.gz'), gzipSync(readFileSync(join(ROOT, 'samples', 'seed-outage', 'mq-node-101', 'broker.log'))));
+  // The user's own application (the --pattern examples): a log in its logback pattern, and its
+  // logback.xml and log4j2.xml.
+  mkdirSync(join(dir, 'app'));
+  writeFileSync(
+    join(dir, 'app', 'app.log'),
+    '2024-05-20 14:03:11.490 [publisher-1] ERROR com.example.order.OrderPublisher - send failed, topic=TopicOrder\n' +
+      'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: sendDefaultImpl call timeout\n' +
+      '\tat org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendDefaultImpl(DefaultMQProducerImpl.java:667)\n',
+  );
+  const pattern = '%d{yyyy-MM-dd HH:mm:ss.SSS} [%thread] %-5level %logger{36} - %msg%n';
+  mkdirSync(join(dir, 'src', 'main', 'resources'), { recursive: true });
+  writeFileSync(
+    join(dir, 'src', 'main', 'resources', 'logback.xml'),
+    `<configuration>\n  <appender name="FILE" class="ch.qos.logback.core.FileAppender">\n    <file>app.log</file>\n    <encoder><pattern>${pattern}</pattern></encoder>\n  </appender>\n  <root level="INFO"><appender-ref ref="FILE"/></root>\n</configuration>\n`,
+  );
+  writeFileSync(
+    join(dir, 'log4j2.xml'),
+    `<Configuration>\n  <Appenders>\n    <File name="FILE" fileName="app.log"><PatternLayout pattern="${pattern}"/></File>\n  </Appenders>\n  <Loggers><Root level="info"><AppenderRef ref="FILE"/></Root></Loggers>\n</Configuration>\n`,
+  );
   return dir;
 }
 

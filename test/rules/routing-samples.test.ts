@@ -153,6 +153,8 @@ describe('routing rules on every real fixture', () => {
     '33-broker-remoting-log-shutdown-closechannel.log': [['broker-down-detection', { detection: 'unregistered', path: 'inferred' }]],
     '35-broker-log-terminal-wrapped-register-shutdown.log': [['broker-down-detection', { detection: 'unregistered', path: 'inferred', detectMs: 8000 }]],
     '41-broker-registerbroker-exception-hostname-channel.log': [['broker-register-failed', { failures: 1, timeouts: 1 }]],
+    // 3.x wording of the broker's shutdown hook (lower case, no `times.`).
+    '81-alibaba-3x-broker-shutdown-hook-lowercase.log': [['broker-down-detection', { detection: 'unregistered', path: 'inferred' }]],
   };
 
   it.each(files)('%s', async (name) => {
