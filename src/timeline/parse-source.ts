@@ -12,6 +12,12 @@ import { SourceParser } from '../parse/parser.js';
 import { parseZone } from '../parse/time.js';
 import type { EventType, SourceAccounting } from '../parse/types.js';
 
+/**
+ * Characters of encoded events held before a spill: a worker's heap is small (build.ts), and 500
+ * route dumps of 200 brokers (about 41 KB each) would not fit in it.
+ */
+const SPILL_CHARS = 1 << 20;
+
 export interface ParseJob {
   index: number;
   spec: SourceSpec;
@@ -24,6 +30,8 @@ export interface ParseJob {
   spillDir: string;
   /** Encoded events held in memory before they are appended to the spill file. */
   spillAt?: number;
+  /** ... or this many characters of them, whichever comes first (long route dumps). */
+  spillChars?: number;
 }
 
 export interface ParsedSource {
@@ -42,8 +50,10 @@ export interface ParsedSource {
 
 export async function parseSource(job: ParseJob, onProgress?: (bytes: number) => void): Promise<ParsedSource> {
   const spillAt = job.spillAt ?? 500;
+  const spillChars = job.spillChars ?? SPILL_CHARS;
   const keepTypes = job.types ? new Set<EventType>(job.types) : null;
   let tail: string[] = [];
+  let tailChars = 0;
   let spillPath: string | null = null;
   let fd = -1;
   let count = 0;
@@ -56,6 +66,7 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     }
     writeSync(fd, tail.join('\n') + '\n');
     tail = [];
+    tailChars = 0;
   };
 
   const parser = new SourceParser(
@@ -71,9 +82,11 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     },
     (e) => {
       if (keepTypes && !keepTypes.has(e.type)) return;
-      tail.push(encodeLine(e));
+      const line = encodeLine(e);
+      tail.push(line);
+      tailChars += line.length;
       count++;
-      if (tail.length >= spillAt) flush();
+      if (tail.length >= spillAt || tailChars >= spillChars) flush();
     },
   );
 

@@ -127,3 +127,59 @@ describe('binary regions, UTF-16, line ends', () => {
     expect(r.summary.inputs[0].lines).toBe(lf.summary.inputs[0].lines);
   });
 });
+
+describe('large and odd first lines do not crash a worker', () => {
+  it('40 MB of blank lines before the first record (two inputs: parsed in workers)', () => {
+    const dir = incident({ 'mq-node-100/broker.log': Buffer.concat([Buffer.alloc(40 << 20, 10), BROKER]), 'mq-node-101/broker.log': BROKER });
+    const r = events(dir, '--type', 'startup');
+    expect(r.code).toBe(0);
+    const input = r.summary.inputs.find((i) => i.path.includes('mq-node-100'))!;
+    expect(input.lines).toBe((40 << 20) + plain.summary.inputs[0].lines);
+    expect(input.unknown).toBe(40 << 20);
+    expect(input.records).toBe(plain.summary.inputs[0].records);
+    expect(input.events).toBe(plain.summary.events);
+  });
+
+  it('route dumps of 200 brokers (tens of KB a line) in inputs over 32 MiB', () => {
+    const queues = Array.from({ length: 200 }, (_, i) => `QueueData [brokerName=broker-${i}, readQueueNums=8, writeQueueNums=8, perm=6, topicSysFlag=0]`);
+    const brokers = Array.from({ length: 200 }, (_, i) => `BrokerData [cluster=c1, brokerName=broker-${i}, brokerAddrs={0=10.0.${i >> 8}.${i & 255}:10911}]`);
+    const route = `TopicRouteData [orderTopicConf=null, queueDatas=[${queues.join(', ')}], brokerDatas=[${brokers.join(', ')}], filterServerTable={}]`;
+    const line = (k: number) =>
+      `2024-05-20 14:03:${String(k % 60).padStart(2, '0')},${String(k % 1000).padStart(3, '0')} INFO RocketmqClient - the topic[T${k % 7}] route info changed, old[${route}] ,new[${route}]\n`;
+    // over 500 of them: a batch of 500 encoded events used to sit in a 32 MiB worker heap
+    const file = Buffer.from(Array.from({ length: 520 }, (_, k) => line(k)).join(''));
+    expect(file.length * 2).toBeGreaterThan(32 << 20);
+    const dir = incident({ 'app-1/rocketmq_client.log': file, 'app-2/rocketmq_client.log': file });
+    // analyze: every event is kept by the parse (events --type would drop them there), little is printed
+    const r = runBin(['analyze', dir, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).inputs.map((i: { events: number }) => i.events)).toEqual([520, 520]);
+  });
+});
+
+describe('times that do not exist', () => {
+  const header = (ts: string) => `${ts} WARN NettyClientWorkerThread_3 - NETTY CLIENT PIPELINE: IDLE exception [10.0.0.1:9876]`;
+
+  it('reads Feb 30, month 13, 24:00:00 and year 0000 as no time, and says so', () => {
+    const dir = incident({
+      'mq-node-100/broker.log': ['2024-02-30 14:03:18', '2024-13-01 14:03:18', '2024-05-01 24:00:00', '0000-05-01 10:00:00', '2024-04-31 10:00:00', '2024-05-01 10:00:00'].map(header).join('\n') + '\n',
+    });
+    const r = events(dir);
+    expect(r.events.map((e) => e.time)).toEqual([null, null, null, null, null, '2024-05-01T10:00:00.000+08:00']);
+    expect(r.summary.issues.map((i) => i.message)).toEqual(['5 records with a time that does not exist (first at line 1: 2024-02-30 14:03:18), read without a time']);
+  });
+
+  it('reads a two-digit year 99 as 1999 and 16 as 2016', () => {
+    const dir = incident({ 'app-1/client.log': ['99-11-02 10:56:03', '16-11-02 10:56:03'].map(header).join('\n') + '\n' });
+    expect(events(dir).events.map((e) => e.time)).toEqual(['1999-11-02T10:56:03.000+08:00', '2016-11-02T10:56:03.000+08:00']);
+  });
+
+  it('window.start is the earliest time, not the first one read', () => {
+    // a paste newest first
+    const dir = incident({ 'mq-node-100/broker.log': ['2024-05-01 10:05:00', '2024-05-01 10:03:00', '2024-05-01 10:01:00'].map(header).join('\n') + '\n' });
+    const r = runBin(['events', dir, '--json']);
+    const summary = ndjson(r.stdout).pop()!.summary;
+    expect(summary.window).toEqual({ start: '2024-05-01T10:01:00.000+08:00', end: '2024-05-01T10:05:00.000+08:00' });
+  });
+});
