@@ -3,6 +3,7 @@
 
 import { formatIso, type Zone } from '../parse/time.js';
 import type { Finding, Rule } from '../rules/types.js';
+import { jsonSafe } from './escape.js';
 import { inputToJson } from './events.js';
 import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport } from './findings-text.js';
 import type { Milestone } from '../rules/milestones.js';
@@ -67,7 +68,7 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
 
 /** The document as printed: indented two spaces, one trailing newline. */
 export function renderFindingsJson(r: AnalyzeReport): string {
-  return `${JSON.stringify(analysisToJson(r), null, 2)}\n`;
+  return `${jsonSafe(JSON.stringify(analysisToJson(r), null, 2))}\n`;
 }
 
 /** `rmq-diag rules --json`: the rule catalogue. */
