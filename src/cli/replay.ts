@@ -10,8 +10,8 @@ import { parseZone } from '../parse/time.js';
 import { BufferedOut } from '../report/buffered.js';
 import { paletteFor } from '../report/escape.js';
 import { emitLogs } from '../replay/emit.js';
-import { prettyJson, ScenarioError, scenarioFileJson } from '../replay/file.js';
-import { checkInferred, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
+import { prettyJson, ScenarioError, scenarioFileJson, spanText } from '../replay/file.js';
+import { checkInferred, DEFAULT_MAX_SPAN_MS, fitRun, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
 import { renderReplayJson, renderReplayText } from '../replay/report.js';
 import { replay } from '../replay/run.js';
 import type { ReplayInput } from '../replay/types.js';
@@ -31,17 +31,24 @@ interface ReplayArgs extends InputArgs {
   json: boolean;
   'save-scenario'?: string;
   'emit-logs'?: string;
+  'max-span'?: string;
   verbose: boolean;
+}
+
+/** A length: `90s`, `25m`, `1h`, `1500000ms`, `2d`; null when the text is none. */
+function lengthOf(value: string): number | null {
+  const d = /^(\d+(?:\.\d+)?)\s*(ms|s|m|min|h|d)$/i.exec(value.trim());
+  if (!d) return null;
+  const unit = d[2].toLowerCase();
+  return Math.round(Number(d[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3600000 : unit === 'd' ? 86400000 : 60000));
 }
 
 /** `--until`: a time (ISO, date-time or time of day in the output zone) or a run length (`90s`, `25m`, `1h`, `1500000ms`). */
 export function untilArg(value: string, startEpochMs: number, zoneName: string): number {
-  const d = /^(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)$/i.exec(value.trim());
-  if (d) {
-    const unit = d[2].toLowerCase();
-    const ms = Number(d[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3600000 : 60000);
-    if (ms <= 0) throw new UsageError(`--until ${value}: the run must last longer than 0`);
-    return Math.round(ms);
+  const length = lengthOf(value);
+  if (length !== null) {
+    if (length <= 0) throw new UsageError(`--until ${value}: the run must last longer than 0`);
+    return length;
   }
   let at: number;
   try {
@@ -53,6 +60,14 @@ export function untilArg(value: string, startEpochMs: number, zoneName: string):
   if (!Number.isFinite(at)) throw new UsageError(`--until ${value}: expected a time (14:55, 2020-12-22T14:55:00+08:00) or a run length (25m)`);
   if (at <= startEpochMs) throw new UsageError(`--until ${value}: before the start of the run`);
   return at - startEpochMs;
+}
+
+/** `--max-span`: the longest run allowed (a length). */
+export function maxSpanArg(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_SPAN_MS;
+  const length = lengthOf(value);
+  if (length === null || length <= 0) throw new UsageError(`--max-span ${value}: expected a length (6h, 90m, 2d)`);
+  return length;
 }
 
 function variantsFrom(set: string[], whatIf: string[]): Variant[] {
@@ -104,6 +119,11 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
           default: [] as string[],
           requiresArg: true,
         })
+        .option('max-span', {
+          describe: `the longest run allowed (default ${spanText(DEFAULT_MAX_SPAN_MS)}; the model keeps what it simulates, so memory grows with it): longer logs are replayed for this long from their start`,
+          type: 'string',
+          requiresArg: true,
+        })
         .option('runs', {
           describe: 'also run every variant with N seeds (from --seed), NameServer bindings drawn per seed: p50 / p95',
           type: 'number',
@@ -125,13 +145,16 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       if (!Number.isInteger(args.seed) || args.seed < 0 || args.seed > 0xffffffff) throw new UsageError('--seed must be a whole number from 0 to 4294967295');
       if (!Number.isInteger(args.runs) || args.runs < 0 || args.runs > 1000) throw new UsageError('--runs must be a whole number from 0 to 1000');
       const variants = variantsFrom(args.set, args['what-if']);
+      const maxSpanMs = maxSpanArg(args['max-span']);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const paths = args.paths.filter((p) => p !== STDIN_ARG);
 
       let input: ReplayInput;
+      let fromFile = false;
       try {
         const file = paths.length === args.paths.length ? scenarioArg(paths) : null;
         if (file) {
+          fromFile = true;
           input = loadScenarioFile(file.path, file.json);
           if (tzOut) input.zone = tzOut.name;
         } else {
@@ -159,6 +182,12 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       }
       const untilMs = args.until !== undefined ? untilArg(args.until, input.scenario.startEpochMs, input.zone) : undefined;
       if (untilMs !== undefined) input.untilMs = untilMs;
+      try {
+        fitRun(input, maxSpanMs, untilMs !== undefined ? `--until ${args.until}` : fromFile ? 'untilMs' : null);
+      } catch (e) {
+        if (e instanceof ScenarioError) throw new UsageError(e.message);
+        throw e;
+      }
 
       let report;
       try {

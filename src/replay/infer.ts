@@ -13,6 +13,7 @@ import { relativeTo } from '../report/findings-text.js';
 import { clientVersionOf } from '../rules/versions.js';
 import type { SourceInfo } from '../rules/types.js';
 import { SERVER_KINDS, type Collected, type Silence } from './collect.js';
+import { LIMITS } from './file.js';
 import { contextOf, failuresOf, observe } from './observe.js';
 import type { DefaultsMap, ProvenanceMap, ReplayInput } from './types.js';
 
@@ -631,7 +632,9 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
         .map((t) => rel(t))
         .filter((t) => t >= (client.startAtMs ?? 0))
         .sort((a, b) => a - b);
-      if (times.length) {
+      if (times.length > LIMITS.sendTimes) {
+        notes.push(`${host}: the application logged ${times.length.toLocaleString('en-US')} sends, more than a run replays one by one (${LIMITS.sendTimes.toLocaleString('en-US')}): sent at ${client.sendRatePerSec}/s instead`);
+      } else if (times.length) {
         client.sendTimesMs = times;
         prov(`${p}.sendTimesMs`, `every send the application logged (${sends.count} sent, ${failed.length} failed), at the time it began`, [sends.firstEvent, failed[0], sends.lastEvent]);
       }

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { commonDir } from '../report/findings-text.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
 import { collect } from './collect.js';
-import { looksLikeScenario, readScenarioFile, ScenarioError, validateScenario } from './file.js';
+import { looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, spanText, validateScenario } from './file.js';
 import { inferScenario } from './infer.js';
 import type { ReplayInput } from './types.js';
 
@@ -46,6 +46,29 @@ export function checkInferred(input: ReplayInput): string | null {
     throw e;
   }
   return null;
+}
+
+/**
+ * The longest run by default (--max-span raises it). The model keeps what every simulated process
+ * logged, so memory follows the simulated span: logs that span longer are replayed for this long
+ * from their start.
+ */
+export const DEFAULT_MAX_SPAN_MS = 6 * 3_600_000;
+
+/**
+ * Fits the run within the limits. An inferred run (as long as the logs) longer than `maxSpanMs` is
+ * cut to it, with a note; a length the user gave (`given`: `--until ...`, or a scenario file's
+ * `untilMs`) past it is refused, and so is a run that would send too much (ScenarioError, one line
+ * naming the field).
+ */
+export function fitRun(input: ReplayInput, maxSpanMs: number, given: string | null): void {
+  if (given === null && input.untilMs > maxSpanMs) {
+    const end = input.observed ? ` (to ${new Date(input.observed.window.last).toISOString().slice(0, 10)})` : '';
+    input.notes.push(`the logs span ${spanText(input.untilMs)}${end}, longer than a run may last: replayed for their first ${spanText(maxSpanMs)} (--max-span to raise it, --until to choose the end)`);
+    input.untilMs = maxSpanMs;
+  }
+  const problem = runSizeProblem(input.scenario, input.untilMs, maxSpanMs, given ?? 'untilMs');
+  if (problem) throw new ScenarioError(problem);
 }
 
 /** When the only input is a `.json` file that holds a scenario: its parsed content; otherwise null. */

@@ -7,7 +7,8 @@ import type { RmqEvent } from '../parse/types.js';
 import { formatMs, percentile } from '../rules/util.js';
 import { contextOf, observe, type MilestoneContext, type Observation } from './observe.js';
 import type { BusyFigure, ClientFailures, MilestoneName, MilestoneTime, ReplayInput } from './types.js';
-import { applyVariant, type Variant } from './whatif.js';
+import { runSizeProblem, ScenarioError, validateScenario } from './file.js';
+import { applyVariant, WhatIfError, type Variant } from './whatif.js';
 
 /** A milestone is reproduced within max(10 s, 10% of its observed offset from the fault start). */
 export const TOLERANCE_MIN_MS = 10000;
@@ -128,6 +129,19 @@ function randomBindings(sc: Scenario): Scenario {
 export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
   const untilMs = opts.untilMs ?? input.untilMs;
   const sc = input.scenario;
+  // Every variant within the limits before anything runs (a what-if rate of 1e308 is refused).
+  const variants = opts.variants.map((v) => {
+    const applied = applyVariant(sc, v);
+    try {
+      validateScenario(applied.scenario);
+    } catch (e) {
+      if (e instanceof ScenarioError) throw new WhatIfError(`${v.label}: ${e.message}`);
+      throw e;
+    }
+    const problem = runSizeProblem(applied.scenario, untilMs, Infinity);
+    if (problem) throw new WhatIfError(`${v.label}: ${problem}`);
+    return { v, ...applied };
+  });
   const run = runScenario(sc, { seed: opts.seed, untilMs, keepLines: opts.keepLines });
   const ctx = contextFor(input, sc, untilMs);
   const sim = observe(run.events, ctx, simRef);
@@ -207,7 +221,6 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
   });
 
   const baseline: VariantResult = { label: 'baseline', set: {}, notes: [], ...outcome(sc, run, sim) };
-  const variants = opts.variants.map((v) => ({ v, ...applyVariant(sc, v) }));
   const whatIf: VariantResult[] = variants.map(({ v, scenario, notes }) => {
     const r = runScenario(scenario, { seed: opts.seed, untilMs });
     const o = observe(r.events, contextFor(input, scenario, untilMs), simRef);

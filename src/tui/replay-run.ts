@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AssertionError } from '../model/index.js';
-import { checkInferred, inferFromLogs } from '../replay/load.js';
+import { checkInferred, DEFAULT_MAX_SPAN_MS, fitRun, inferFromLogs } from '../replay/load.js';
 import { replay } from '../replay/run.js';
 import type { BuildOptions } from '../timeline/build.js';
 import { replayViewOf, type ReplayStatus } from './replay.js';
@@ -21,6 +21,8 @@ export async function replayFromLogs(build: BuildOptions, zone: string): Promise
     if (timeline.sources.length === 0 || read === 0) return { kind: 'failed', reason: 'nothing could be read' };
     const problem = checkInferred(input);
     if (problem) return { kind: 'failed', reason: problem };
+    // The same limits as rmq-diag replay: logs longer than a run may last are replayed from their start.
+    fitRun(input, DEFAULT_MAX_SPAN_MS, null);
     const report = replay(input, { seed: 1, variants: [], runs: 0 });
     return { kind: 'done', view: replayViewOf(report) };
   } catch (e) {
