@@ -1,10 +1,13 @@
 // One pass over a merged timeline (records that match no RocketMQ message included) keeping what
 // inference needs: the typed events it reads, each server host's silences, watermark lines above the
 // busy threshold, property dumps of the servers, the addresses brokers print for their producer
-// connections, and the applications' own send lines. Bounded by the number of interesting lines,
-// not by the size of the input.
+// connections, and the applications' own send lines. Bounded whatever the size of the input: what
+// recurs all along (registrations, accepted connections, producer connections, statistics lines)
+// is kept as the few lines inference cites, and every kept list has a cap (KEEP_CAP per type and
+// host, LIMITS.sendTimes send times per host); what a cap dropped is counted in `dropped`.
 
 import type { RmqEvent, SourceAccounting, SourceKind } from '../parse/types.js';
+import { LIMITS } from './file.js';
 
 export const SERVER_KINDS: ReadonlySet<SourceKind> = new Set(['namesrv', 'broker', 'remoting', 'store', 'watermark', 'stats']);
 
@@ -16,7 +19,6 @@ const KEPT = new Set([
   'send-call-timeout',
   'rpc-timeout',
   'connect-failed',
-  'channel-closed',
   'namesrv-chosen',
   'namesrv-list',
   'route-update-failed',
@@ -34,6 +36,12 @@ const KEPT = new Set([
 
 /** A silence shorter than this is not looked at. */
 export const MIN_SILENCE_MS = 30000;
+/** Events of one type kept per host (failures of a long incident fit; a flood is cut). */
+export const KEEP_CAP = 20000;
+/** Registrations kept per broker host and NameServer: the first ones (inference cites three). */
+const REGISTRATIONS_KEPT = 3;
+/** A NameServer's accepted connections matter within this long of a client choosing a NameServer. */
+const ACCEPT_WINDOW_MS = 2000;
 
 export interface Silence {
   host: string;
@@ -42,6 +50,16 @@ export interface Silence {
   to: RmqEvent | null;
   /** Lines other hosts wrote meanwhile. */
   othersLogged: number;
+}
+
+export interface AppStats {
+  count: number;
+  /** Sent plus failed over all lines. */
+  total: number;
+  first: { ts: number; event: RmqEvent };
+  last: { ts: number; event: RmqEvent };
+  /** Milliseconds between consecutive lines (the first KEEP_CAP). */
+  gaps: number[];
 }
 
 export interface HostLines {
@@ -71,8 +89,10 @@ export interface Collected {
   producerLinks: Array<{ host: string; local: string; remoteIp: string; event: RmqEvent }>;
   /** Application lines that report a sent message (`msgId=`, `SEND_OK`), per host. */
   appSends: Map<string, { count: number; firstEvent: RmqEvent; lastEvent: RmqEvent; times: number[] }>;
-  /** Application statistics lines `sent=N[, failed=M]`, per host. */
-  appStats: Map<string, Array<{ ts: number; sent: number; failed: number; event: RmqEvent }>>;
+  /** Application statistics lines `sent=N[, failed=M]`, per host: their count and sum, the first and last, the gaps between them (capped). */
+  appStats: Map<string, AppStats>;
+  /** Events a cap left out, per `type host`. */
+  dropped: Map<string, number>;
   /** Application `key=value` settings of the producer (`sendMsgTimeout=3000`), per host. */
   appProps: Map<string, Map<string, { value: string; event: RmqEvent }>>;
 }
@@ -99,8 +119,24 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
     appSends: new Map(),
     appStats: new Map(),
     appProps: new Map(),
+    dropped: new Map(),
   };
   let counter = 0;
+  const perKey = new Map<string, number>();
+  /** Kept unless its type already has KEEP_CAP events from this host (then counted as dropped). */
+  const keep = (e: RmqEvent, key = `${e.type} ${e.host}`, cap = KEEP_CAP): boolean => {
+    const n = perKey.get(key) ?? 0;
+    if (n >= cap) {
+      if (cap === KEEP_CAP) out.dropped.set(key, (out.dropped.get(key) ?? 0) + 1);
+      return false;
+    }
+    perKey.set(key, n + 1);
+    return true;
+  };
+  // Accepted connections of the last ACCEPT_WINDOW_MS, and until when those that follow are kept.
+  let recentAccepts: RmqEvent[] = [];
+  let acceptUntil = -Infinity;
+  const linked = new Set<string>();
   for (const e of events) {
     counter++;
     const kind = kindOf.get(e.file) ?? e.kind;
@@ -126,9 +162,29 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
       continue;
     }
     if (e.type === 'store-slow' && e.fields.what === 'pagecachert') continue;
-    // Pipeline: resets seen by peers, and the connections a NameServer accepted (who talked to it).
-    if (KEPT.has(e.type) || (e.type === 'pipeline' && (e.fields.event === 'exception' || (kind === 'namesrv' && e.fields.event === 'active')))) {
-      out.events.push(e);
+    if (e.type === 'broker-registered') {
+      // Every broker re-registers every 30 s: its first registrations at each NameServer say all inference reads.
+      if (keep(e, `${e.type} ${e.host} ${e.kind} ${String(e.fields.namesrvAddr)} ${String(e.fields.brokerAddr)}`, REGISTRATIONS_KEPT)) out.events.push(e);
+      continue;
+    }
+    if (e.type === 'pipeline' && kind === 'namesrv' && e.fields.event === 'active') {
+      // The connections a NameServer accepted matter only next to a client choosing a NameServer.
+      if (e.ts !== null && e.ts <= acceptUntil) {
+        if (keep(e)) out.events.push(e);
+      } else if (e.ts !== null) {
+        recentAccepts.push(e);
+        while (recentAccepts.length > 4096 || e.ts - recentAccepts[0].ts! > ACCEPT_WINDOW_MS) recentAccepts.shift();
+      }
+      continue;
+    }
+    if (e.type === 'namesrv-chosen' && kind === 'client' && e.ts !== null) {
+      for (const a of recentAccepts) if (e.ts - a.ts! <= ACCEPT_WINDOW_MS && keep(a)) out.events.push(a);
+      recentAccepts = [];
+      acceptUntil = e.ts + ACCEPT_WINDOW_MS;
+    }
+    // Pipeline: resets seen by peers.
+    if (KEPT.has(e.type) || (e.type === 'pipeline' && e.fields.event === 'exception')) {
+      if (keep(e)) out.events.push(e);
       continue;
     }
     if (e.type !== 'other') continue;
@@ -142,7 +198,11 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
         continue;
       }
       const l = PRODUCER_LINK.exec(e.text);
-      if (l) out.producerLinks.push({ host: e.host, local: l[1], remoteIp: l[2], event: e });
+      // A broker logs every producer connection: the first one per host and local address tells the address.
+      if (l && !linked.has(`${e.host} ${l[1]}`)) {
+        linked.add(`${e.host} ${l[1]}`);
+        out.producerLinks.push({ host: e.host, local: l[1], remoteIp: l[2], event: e });
+      }
       continue;
     }
     if (kind === 'app') {
@@ -152,14 +212,21 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
         else {
           s.count++;
           s.lastEvent = e;
-          if (e.ts !== null) s.times.push(e.ts);
+          // Past the limit a run cannot replay them one by one anyway (infer.ts then sends at the rate).
+          if (e.ts !== null && s.times.length <= LIMITS.sendTimes) s.times.push(e.ts);
         }
       }
       const st = APP_STATS.exec(e.text);
       if (st && e.ts !== null) {
-        const list = out.appStats.get(e.host) ?? [];
-        list.push({ ts: e.ts, sent: Number(st[1]), failed: st[2] ? Number(st[2]) : 0, event: e });
-        out.appStats.set(e.host, list);
+        const n = Number(st[1]) + (st[2] ? Number(st[2]) : 0);
+        const a = out.appStats.get(e.host);
+        if (!a) out.appStats.set(e.host, { count: 1, total: n, first: { ts: e.ts, event: e }, last: { ts: e.ts, event: e }, gaps: [] });
+        else {
+          if (a.gaps.length < KEEP_CAP) a.gaps.push(e.ts - a.last.ts);
+          a.count++;
+          a.total += n;
+          a.last = { ts: e.ts, event: e };
+        }
       }
       for (const m of e.text.matchAll(APP_SETTING)) {
         const map = out.appProps.get(e.host) ?? new Map();

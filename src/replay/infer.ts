@@ -12,7 +12,7 @@ import type { RmqEvent, SourceKind } from '../parse/types.js';
 import { relativeTo } from '../report/findings-text.js';
 import { clientVersionOf } from '../rules/versions.js';
 import type { SourceInfo } from '../rules/types.js';
-import { SERVER_KINDS, type Collected, type Silence } from './collect.js';
+import { KEEP_CAP, SERVER_KINDS, type Collected, type Silence } from './collect.js';
 import { LIMITS } from './file.js';
 import { contextOf, failuresOf, observe } from './observe.js';
 import type { DefaultsMap, ProvenanceMap, ReplayInput } from './types.js';
@@ -584,17 +584,16 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     if (startTs !== null) client.startAtMs = Math.max(0, rel(startTs));
 
     // Send rate and first send.
-    const stats = c.appStats.get(host) ?? [];
+    const stats = c.appStats.get(host);
     const sends = c.appSends.get(host);
     const appFailures = mine.filter((e) => e.kind === 'app' && (e.type === 'send-call-timeout' || e.type === 'send-failed' || e.type === 'busy-reply' || e.type === 'no-route'));
     let rate: number | null = null;
-    if (stats.length >= 2) {
-      const gaps = stats.slice(1).map((s, k) => s.ts - stats[k].ts).sort((a, b) => a - b);
+    if (stats && stats.count >= 2) {
+      const gaps = [...stats.gaps].sort((a, b) => a - b);
       const period = gaps[Math.floor(gaps.length / 2)];
-      const total = stats.reduce((n, s) => n + s.sent + s.failed, 0);
       if (period > 0) {
-        rate = round2(total / stats.length / (period / 1000));
-        prov(`${p}.sendRatePerSec`, `the application’s statistics lines (sent=N every ${period / 1000} s)`, [stats[0].event, stats[stats.length - 1].event]);
+        rate = round2(stats.total / stats.count / (period / 1000));
+        prov(`${p}.sendRatePerSec`, `the application’s statistics lines (sent=N every ${period / 1000} s)`, [stats.first.event, stats.last.event]);
       }
     }
     if (rate === null && sends && sends.count >= 2 && sends.firstEvent.ts !== null && sends.lastEvent.ts !== null) {
@@ -936,6 +935,10 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   const ctx = contextOf(scenario, last, (h) => (hasApp(h) ? 'app' : 'client'));
   const obs = observe(events, ctx, ref);
   for (const cl of clients) if (!hasApp(cl.host)) notes.push(`${cl.host}: no application log; failed sends are counted from the client's failed attempts`);
+  for (const [key, n] of c.dropped) {
+    const [type, host] = key.split(' ');
+    notes.push(`${host}: only the first ${KEEP_CAP.toLocaleString('en-US')} ${type} events were read (${n.toLocaleString('en-US')} more left out, to keep memory bounded)`);
+  }
   return {
     scenario,
     untilMs,
