@@ -7,6 +7,8 @@
 // host, LIMITS.sendTimes send times per host); what a cap dropped is counted in `dropped`.
 
 import type { RmqEvent, SourceAccounting, SourceKind } from '../parse/types.js';
+import { decodeEvent } from '../parse/event-codec.js';
+import type { MergedEvent } from '../timeline/merge.js';
 import { LIMITS } from './file.js';
 
 export const SERVER_KINDS: ReadonlySet<SourceKind> = new Set(['namesrv', 'broker', 'remoting', 'store', 'watermark', 'stats']);
@@ -103,6 +105,52 @@ const APP_SEND = /msgId=|SEND_OK|sendStatus=SEND_OK/;
 const APP_STATS = /\bsent=(\d+)(?:,\s*failed=(\d+))?/;
 const APP_SETTING = /\b(sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=([^\s,]+)/g;
 
+const TYPE_AT = '"type":"';
+const LINE_AT = '"line":';
+const APP_HINT = /msgId=|SEND_OK|\bsent=\d|\b(?:sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=/;
+
+/**
+ * The merged timeline as events for collect(), without decoding what it does not read: a record that
+ * is no RocketMQ event (most of them) and holds nothing collect looks for (a server's start-up dump,
+ * a producer connection, an application's send, statistics or settings line) becomes a small
+ * stand-in with its time, host, kind, file and line only. Decoding every record made most of the
+ * garbage (and so most of the memory) of an inference.
+ */
+export function* leanEvents(merged: Iterable<MergedEvent>, sources: readonly SourceAccounting[]): Generator<RmqEvent> {
+  for (const m of merged) {
+    const json = m.json;
+    const at = json.indexOf(TYPE_AT);
+    const isOther = json.startsWith('other"', at + TYPE_AT.length);
+    const src = sources[m.source];
+    if (isOther && src) {
+      const server = SERVER_KINDS.has(src.kind);
+      const wanted = server
+        ? json.includes('new producer connected') || json.includes('"thread":"main"') || json.includes('"thread":null')
+        : src.kind === 'app' && APP_HINT.test(json);
+      if (!wanted) {
+        const l = json.indexOf(LINE_AT);
+        yield {
+          ts: m.ts,
+          host: src.host,
+          kind: src.kind,
+          file: src.path,
+          line: l >= 0 ? parseInt(json.slice(l + LINE_AT.length, l + LINE_AT.length + 12), 10) : 0,
+          level: null,
+          thread: null,
+          logger: null,
+          type: 'other',
+          fields: {},
+          text: '',
+          source: m.source,
+          seq: m.seq,
+        };
+        continue;
+      }
+    }
+    yield decodeEvent(m, m.source, m.seq);
+  }
+}
+
 export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[], base: string, first: number | null, last: number | null): Collected {
   const kindOf = new Map(sources.map((s) => [s.path, s.kind]));
   const out: Collected = {
@@ -137,6 +185,20 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
   let recentAccepts: RmqEvent[] = [];
   let acceptUntil = -Infinity;
   const linked = new Set<string>();
+  const lastRoute = new Map<string, string>();
+  /**
+   * Inference reads the text of start lines and of routes only (fields and file:line otherwise): a
+   * kept event drops its text, and a route its text when it repeats the last one of its client and
+   * topic (a client logs the same route dump again and again).
+   */
+  const lighten = (e: RmqEvent): RmqEvent => {
+    if (e.type === 'route-changed') {
+      const key = `${e.host} ${String(e.fields.topic)}`;
+      if (lastRoute.get(key) === e.text) e.text = '';
+      else lastRoute.set(key, e.text);
+    } else if (e.type !== 'startup') e.text = '';
+    return e;
+  };
   for (const e of events) {
     counter++;
     const kind = kindOf.get(e.file) ?? e.kind;
@@ -184,7 +246,7 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
     }
     // Pipeline: resets seen by peers.
     if (KEPT.has(e.type) || (e.type === 'pipeline' && e.fields.event === 'exception')) {
-      if (keep(e)) out.events.push(e);
+      if (keep(e)) out.events.push(lighten(e));
       continue;
     }
     if (e.type !== 'other') continue;

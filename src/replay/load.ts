@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { commonDir } from '../report/findings-text.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
-import { collect } from './collect.js';
+import { collect, leanEvents } from './collect.js';
 import { looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, spanText, validateScenario } from './file.js';
 import { inferScenario } from './infer.js';
 import type { ReplayInput } from './types.js';
@@ -21,7 +21,7 @@ export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) =
   try {
     const base = commonDir(timeline.accounting.map((a) => a.path));
     const hosts = new Set(timeline.accounting.map((a) => a.host));
-    const c = collect(timeline.events(), timeline.accounting, base, timeline.first, timeline.last);
+    const c = collect(leanEvents(timeline.encoded(), timeline.accounting), timeline.accounting, base, timeline.first, timeline.last);
     const input = inferScenario(c, {
       zone: timeline.defaultZone.name,
       source: `${source}: ${timeline.accounting.length} files from ${hosts.size} hosts`,

@@ -23,7 +23,7 @@ export async function replayFromLogs(build: BuildOptions, zone: string): Promise
     if (problem) return { kind: 'failed', reason: problem };
     // The same limits as rmq-diag replay: logs longer than a run may last are replayed from their start.
     fitRun(input, DEFAULT_MAX_SPAN_MS, null);
-    const report = replay(input, { seed: 1, variants: [], runs: 0 });
+    const report = replay(input, { seed: 1, variants: [], runs: 0, lanes: true });
     return { kind: 'done', view: replayViewOf(report) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
