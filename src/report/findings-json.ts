@@ -43,6 +43,7 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
   const t = r.timeline;
   const all = r.analysis.findings;
   const shown = atOrAbove(all, r.show);
+  const counts = countBySeverity(all, r.analysis.omittedFindings);
   return {
     schemaVersion: ANALYZE_SCHEMA_VERSION,
     inputs: t.accounting.map(inputToJson),
@@ -52,13 +53,14 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
       defaultZone: t.defaultZone.name,
       hosts: hostsOf(t.accounting),
       totals: totalsOf(t.accounting),
-      findings: { total: all.length, ...countBySeverity(all), shown: shown.length },
+      findings: { total: Object.values(counts).reduce((a, b) => a + b, 0), ...counts, shown: shown.length },
       severity: r.severity,
       atOrAboveSeverity: atOrAbove(all, r.severity).length,
       show: r.show,
       rules: [...r.rules],
       settings: { ...r.settings },
       milestonesOmitted: r.analysis.omittedMilestones,
+      findingsOmitted: r.analysis.omittedFindings ?? {},
       issues: t.issues,
     },
     findings: shown.map((f) => findingToJson(f, r.zone)),

@@ -15,6 +15,7 @@ import {
   countBySeverity,
   hostsOf,
   metricText,
+  omittedFindingsText,
   oneDay,
   relativeTo,
   severityWord,
@@ -68,7 +69,7 @@ export function renderFindingsMarkdown(r: AnalyzeReport): string {
   const sameDay = oneDay(t.first, t.last, zone);
   const all = r.analysis.findings;
   const shown = atOrAbove(all, r.show);
-  const counts = countBySeverity(all);
+  const counts = countBySeverity(all, r.analysis.omittedFindings);
   const base = commonDir(t.accounting.map((a) => a.path));
   const out: string[] = [];
 
@@ -110,6 +111,8 @@ export function renderFindingsMarkdown(r: AnalyzeReport): string {
   if (hidden > 0) out.push(`${hidden} finding${hidden === 1 ? '' : 's'} below ${r.show} not shown.`, '');
 
   shown.forEach((f, i) => out.push(...findingSection(f, i + 1, zone, sameDay, base)));
+  const omitted = omittedFindingsText(r.analysis.omittedFindings);
+  if (omitted) out.push(mdText(omitted), '');
 
   if (r.analysis.milestones.length) {
     out.push('## Timeline', '');
