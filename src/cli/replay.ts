@@ -164,6 +164,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
             { ...opts, onProgress: (d, t) => progress.update(d, t) },
             (t) => (tzOut ?? dominantZone(t.accounting, t.defaultZone)).name,
             args.paths.map((p) => (p === STDIN_ARG ? '-' : p)).join(' '),
+            maxSpanMs,
           );
           progress.clear();
           for (const i of timeline.issues) io.stderr.write(`note: ${i.file}${i.line !== null ? `:${i.line}` : ''}: ${i.message}\n`);

@@ -200,6 +200,8 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
     return e;
   };
   for (const e of events) {
+    // The timeline is in time order: past `last` (the end of what a run covers) nothing is read.
+    if (last !== null && e.ts !== null && e.ts > last) break;
     counter++;
     const kind = kindOf.get(e.file) ?? e.kind;
     if (e.ts !== null && SERVER_KINDS.has(kind)) {

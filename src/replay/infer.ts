@@ -834,7 +834,9 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     const attempt = lastAttempt.get(e.host);
     const name = byAddr ?? (attempt && attempt.ts === e.ts ? String(attempt.fields.brokerName) : undefined);
     if (!name || !brokerOf(name)) continue;
-    replies.set(name, [...(replies.get(name) ?? []), e]);
+    let list = replies.get(name);
+    if (!list) replies.set(name, (list = []));
+    list.push(e);
   }
   for (const name of [...replies.keys()].sort()) {
     const b = brokerOf(name)!;

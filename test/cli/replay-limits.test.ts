@@ -64,6 +64,6 @@ describe('replay limits', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.run.untilMs).toBe(6 * 3600000);
     expect(doc.verdict).toBe('reproduced');
-    expect(doc.notes.join('\n')).toMatch(/the logs span [\d,]+ days \(to 2100-01-01\), longer than a run may last: replayed for their first 6 h/);
+    expect(doc.notes.join('\n')).toMatch(/the logs span [\d,]+ days \(to 2100-01-01\), longer than a run may last: read and replayed for their first 6 h/);
   });
 });
