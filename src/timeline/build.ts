@@ -175,8 +175,10 @@ function runInWorkers(
       // A worker keeps one batch of events and one chunk of text: a small heap makes its GC keep up.
       const w = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 16 } });
       running++;
+      let current: ParseJob | null = null;
       const feed = () => {
         const job = queue.shift();
+        current = job ?? null;
         if (!job) {
           w.postMessage({ exit: true });
           return;
@@ -197,6 +199,14 @@ function runInWorkers(
         }
       });
       w.on('error', (err) => {
+        if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' && current) {
+          // A source too big for a worker's small heap (records of megabytes): parse it here, with
+          // this thread's heap, after the others; another worker takes the rest of the queue.
+          local.push(current);
+          current = null;
+          if (queue.length) startWorker();
+          return;
+        }
         failed = true;
         reject(err);
       });

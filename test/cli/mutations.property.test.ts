@@ -91,7 +91,7 @@ describe('damaged copies of real logs', () => {
         expect(s.inputs[0].lines).toBe(expectedLines(bytes));
         await check(['analyze', '--json'], file);
       }),
-      { numRuns: 120 },
+      { numRuns: 80 },
     );
   });
 
@@ -118,7 +118,7 @@ describe('damaged copies of real logs', () => {
           await check(['analyze', '--json'], file);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 40 },
     );
   });
 });

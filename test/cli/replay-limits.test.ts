@@ -29,10 +29,11 @@ function expectRefused(args: string[], message: RegExp): void {
 describe('replay limits', () => {
   it('--until 87600h is refused, naming the limit and --max-span', () => {
     expectRefused(['replay', SEED, '--until', '87600h'], /^rmq-diag: --until 87600h: a run of 3,650 days is past the limit of 6 h \(raise it with --max-span\)$/);
-    // raising the limit lets a longer run go
-    const r = runBin(['replay', SEED, '--until', '7h', '--max-span', '8h', '--json']);
+    // the limit is the flag's: a run past it is refused, one within it goes
+    expectRefused(['replay', SEED, '--until', '40m', '--max-span', '30m'], /^rmq-diag: --until 40m: a run of 40 min is past the limit of 30 min \(raise it with --max-span\)$/);
+    const r = runBin(['replay', SEED, '--until', '40m', '--max-span', '45m', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).run.untilMs).toBe(7 * 3600000);
+    expect(JSON.parse(r.stdout).run.untilMs).toBe(40 * 60000);
   });
 
   it('a send rate of 1e308 is refused with the field named (scenario file and what-if)', () => {
