@@ -37,6 +37,9 @@ export interface ReplayTask {
   cancel(): void;
 }
 
+/** Old-generation heap of the replay worker, MB. */
+const REPLAY_HEAP_MB = 128;
+
 /** Starts the replay in the background. */
 export function startReplay(build: BuildOptions, zone: string): ReplayTask {
   const { onProgress: _drop, ...options } = build;
@@ -48,10 +51,17 @@ export function startReplay(build: BuildOptions, zone: string): ReplayTask {
     );
     return { promise, cancel: () => (cancelled = true) };
   }
-  const worker = new Worker(url);
+  // A bounded heap: the replay's summary and run are small, and V8 then collects early instead of
+  // growing beside the TUI's own.
+  const worker = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: REPLAY_HEAP_MB } });
   const promise = new Promise<ReplayStatus>((resolve) => {
     worker.once('message', (m: ReplayStatus) => resolve(m));
-    worker.once('error', (e) => resolve({ kind: 'failed', reason: e.message.split('\n')[0] }));
+    worker.once('error', (e) =>
+      resolve({
+        kind: 'failed',
+        reason: (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the replay needs more than ${REPLAY_HEAP_MB} MB (rmq-diag replay runs it without this limit)` : e.message.split('\n')[0],
+      }),
+    );
     worker.once('exit', () => resolve({ kind: 'failed', reason: 'the replay stopped' }));
   }).finally(() => void worker.terminate());
   worker.postMessage({ build: options, zone });
