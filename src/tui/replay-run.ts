@@ -16,7 +16,9 @@ import { replayViewOf, type ReplayStatus } from './replay.js';
 export async function replayFromLogs(build: BuildOptions, zone: string): Promise<ReplayStatus> {
   if (build.inputs.includes('-')) return { kind: 'failed', reason: 'the logs came on stdin and cannot be read a second time (rmq-diag replay FILES replays saved logs)' };
   try {
-    const { input, timeline } = await inferFromLogs({ ...build, onProgress: undefined }, () => zone, build.inputs.join(' '));
+    // Parsed in this (background) thread, with no parse workers of its own: the TUI holds its
+    // timeline meanwhile, and more threads would add their heaps to it for a result nobody waits on.
+    const { input, timeline } = await inferFromLogs({ ...build, workers: 0, onProgress: undefined }, () => zone, build.inputs.join(' '));
     const read = timeline.accounting.reduce((n, a) => n + a.lines, 0);
     if (timeline.sources.length === 0 || read === 0) return { kind: 'failed', reason: 'nothing could be read' };
     const problem = checkInferred(input);
