@@ -1,19 +1,26 @@
 // Damaged and unusual inputs through the built executable: nothing read is lost, every line is
 // counted, and the run ends with exit code 0, 1 or 2 and no stack trace.
 
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, ndjson, runBin } from './helpers.js';
+
+// Inputs written for these tests are removed after them (some are tens of MB).
+const madeDirs: string[] = [];
+const made = (dir: string): string => (madeDirs.push(dir), dir);
+afterAll(() => {
+  for (const d of madeDirs) rmSync(d, { recursive: true, force: true });
+});
 
 const SEED = join(ROOT, 'samples', 'seed-outage');
 const BROKER = readFileSync(join(SEED, 'mq-node-100', 'broker.log'));
 const CLIENT = readFileSync(join(SEED, 'app-order-01', 'rocketmq_client.log'));
 
 function incident(files: Record<string, Buffer | string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rmq-damaged-'));
+  const dir = made(mkdtempSync(join(tmpdir(), 'rmq-damaged-')));
   for (const [rel, data] of Object.entries(files)) {
     mkdirSync(join(dir, rel, '..'), { recursive: true });
     writeFileSync(join(dir, rel), data);

@@ -1,17 +1,24 @@
 // Hostile text from the input through the built executable: bidirectional overrides and isolates
 // are shown escaped in every output, and names from the input are never Markdown.
 
-import { cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runBin } from './helpers.js';
+
+// Inputs written for these tests are removed after them (some are tens of MB).
+const madeDirs: string[] = [];
+const made = (dir: string): string => (madeDirs.push(dir), dir);
+afterAll(() => {
+  for (const d of madeDirs) rmSync(d, { recursive: true, force: true });
+});
 
 const SEED = join(ROOT, 'samples', 'seed-outage');
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 function copyOfSeed(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rmq-hostile-'));
+  const dir = made(mkdtempSync(join(tmpdir(), 'rmq-hostile-')));
   cpSync(SEED, dir, { recursive: true });
   return dir;
 }

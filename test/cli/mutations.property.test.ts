@@ -3,14 +3,21 @@
 // exit code 0, 1 or 2, no stack trace, the four counts sum to the file's line count, and every line
 // the text (or, for gzip, what inflates before the damage) shows is counted.
 
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expectedLines } from '../ingest/lines.js';
 import { ROOT, ndjson, run } from './helpers.js';
+
+// Inputs written for these tests are removed after them (some are tens of MB).
+const madeDirs: string[] = [];
+const made = (dir: string): string => (madeDirs.push(dir), dir);
+afterAll(() => {
+  for (const d of madeDirs) rmSync(d, { recursive: true, force: true });
+});
 
 const REAL = join(ROOT, 'test', 'fixtures', 'real');
 const FIXTURES: Buffer[] = [
@@ -79,7 +86,7 @@ async function check(args: string[], file: string): Promise<Summary> {
 }
 
 describe('damaged copies of real logs', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rmq-mutations-'));
+  const dir = made(mkdtempSync(join(tmpdir(), 'rmq-mutations-')));
 
   it('plain: every line counted once, whatever the damage', async () => {
     await fc.assert(

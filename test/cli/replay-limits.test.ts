@@ -2,14 +2,21 @@
 // with one line naming the field (exit 2), and logs longer than a run may last are replayed for the
 // longest run allowed, never grown without bound.
 
-import { cpSync, mkdtempSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runBin } from './helpers.js';
 
+// Inputs written for these tests are removed after them (some are tens of MB).
+const madeDirs: string[] = [];
+const made = (dir: string): string => (madeDirs.push(dir), dir);
+afterAll(() => {
+  for (const d of madeDirs) rmSync(d, { recursive: true, force: true });
+});
+
 const SEED = join(ROOT, 'samples', 'seed-outage');
-const tmp = () => mkdtempSync(join(tmpdir(), 'rmq-limits-'));
+const tmp = () => made(mkdtempSync(join(tmpdir(), 'rmq-limits-')));
 
 function savedScenario(): { path: string; json: any } {
   const path = join(tmp(), 's.json');

@@ -3,21 +3,28 @@
 // whose leftovers the next run removes).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runBin } from './helpers.js';
 
 const BIN = join(ROOT, 'bin', 'rmq-diag.js');
+// Inputs and temporary folders of these tests are removed after them.
+const madeDirs: string[] = [];
+const made = (dir: string): string => (madeDirs.push(dir), dir);
+afterAll(() => {
+  for (const d of madeDirs) rmSync(d, { recursive: true, force: true });
+});
+
 const BROKER = readFileSync(join(ROOT, 'samples', 'seed-outage', 'mq-node-100', 'broker.log'));
 
 function freshTmp(): string {
-  return mkdtempSync(join(tmpdir(), 'rmq-tmp-test-'));
+  return made(mkdtempSync(join(tmpdir(), 'rmq-tmp-test-')));
 }
 
 function incident(copies: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rmq-spill-input-'));
+  const dir = made(mkdtempSync(join(tmpdir(), 'rmq-spill-input-')));
   for (const host of ['mq-node-100', 'mq-node-101']) {
     mkdirSync(join(dir, host));
     writeFileSync(join(dir, host, 'broker.log'), Buffer.concat(Array(copies).fill(BROKER)));
