@@ -22,6 +22,8 @@
 //   --only LIST       only these tools, comma-separated: floor, lnav, a command name (events, analyze),
 //                     tui (the TUI's redraw times, scripts/bench-tui.mjs; no data set needed)
 //                     or model (the cluster model, scripts/bench-model.mjs; no data set needed)
+//                     or rss (peak RSS of events, analyze, replay, tui at 1 GiB and 5 GiB,
+//                     scripts/bench-rss.mjs; generates its own sets)
 //   --keep            keep the generated set for the next run (the default)
 //   --no-keep         delete the set after the run
 //   --clean           delete every generated set and exit
@@ -170,7 +172,7 @@ function parseArgs(argv) {
   } catch (e) {
     usage(e.message);
   }
-  const known = ['floor', 'lnav', 'tui', 'model', ...COMMANDS.map((c) => c.name)];
+  const known = ['floor', 'lnav', 'tui', 'model', 'rss', ...COMMANDS.map((c) => c.name)];
   for (const t of o.only ?? []) if (!known.includes(t)) usage(`--only: unknown tool ${t} (known: ${known.join(', ')})`);
   return o;
 }
@@ -189,6 +191,14 @@ function benchTui() {
   const r = spawnSync(process.execPath, [TUI_BENCH], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) log(`bench: ${path.relative(ROOT, TUI_BENCH)} exited with ${r.signal ?? r.status}`);
 }
+// Peak memory of events, analyze, replay and tui at 1 GiB and 5 GiB (scripts/bench-rss.mjs).
+const RSS_BENCH = path.join(ROOT, 'scripts', 'bench-rss.mjs');
+function benchRss() {
+  if (!wants('rss') || opts.json || opts.clean) return;
+  out.write('\n');
+  const r = spawnSync(process.execPath, [RSS_BENCH, '--dir', opts.dir, ...(opts.keep ? [] : ['--no-keep'])], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) log(`bench: ${path.relative(ROOT, RSS_BENCH)} exited with ${r.signal ?? r.status}`);
+}
 // The model's figures (scripts/bench-model.mjs): a 10-minute incident, one run and 100 seeded runs.
 const MODEL_BENCH = path.join(ROOT, 'scripts', 'bench-model.mjs');
 function benchModel() {
@@ -197,9 +207,10 @@ function benchModel() {
   const r = spawnSync(process.execPath, [MODEL_BENCH], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) log(`bench: ${path.relative(ROOT, MODEL_BENCH)} exited with ${r.signal ?? r.status}`);
 }
-if (opts.only && opts.only.every((t) => t === 'tui' || t === 'model')) {
+if (opts.only && opts.only.every((t) => t === 'tui' || t === 'model' || t === 'rss')) {
   benchTui();
   benchModel();
+  benchRss();
   process.exit(0);
 }
 
@@ -550,4 +561,5 @@ if (!opts.keep) {
 if (opts.runs > 0) {
   benchTui();
   benchModel();
+  benchRss();
 }

@@ -11,8 +11,8 @@ import { formatShort, parseZone } from '../parse/time.js';
 import { BufferedOut } from '../report/buffered.js';
 import { paletteFor } from '../report/escape.js';
 import { checkEmitDir, EmitError, emitLogs } from '../replay/emit.js';
-import { prettyJson, ScenarioError, scenarioFileJson } from '../replay/file.js';
-import { checkInferred, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
+import { prettyJson, ScenarioError, scenarioFileJson, spanText } from '../replay/file.js';
+import { checkInferred, DEFAULT_MAX_SPAN_MS, fitRun, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
 import { renderReplayJson, renderReplayText } from '../replay/report.js';
 import { replay } from '../replay/run.js';
 import type { ReplayInput } from '../replay/types.js';
@@ -32,6 +32,7 @@ interface ReplayArgs extends InputArgs {
   'save-scenario'?: string;
   'emit-logs'?: string;
   force: boolean;
+  'max-span'?: string;
   verbose: boolean;
 }
 
@@ -43,6 +44,14 @@ export function untilArg(t: TimeOption, startEpochMs: number, zoneName: string, 
   const at = resolveTimeOption(t, parseZone(zoneName), { first: startEpochMs, last: logsEnd });
   if (at <= startEpochMs) throw new UsageError(`--until ${t.value}: at or before the start of the run (${formatShort(startEpochMs, parseZone(zoneName))})`);
   return at - startEpochMs;
+}
+
+/** A length: `90s`, `25m`, `1h`, `1500000ms`, `2d`; null when the text is none. */
+function lengthOf(value: string): number | null {
+  const d = /^(\d+(?:\.\d+)?)\s*(ms|s|m|min|h|d)$/i.exec(value.trim());
+  if (!d) return null;
+  const unit = d[2].toLowerCase();
+  return Math.round(Number(d[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3600000 : unit === 'd' ? 86400000 : 60000));
 }
 
 /** A refused or failed write of the simulated logs is a usage error naming the folder. */
@@ -71,6 +80,14 @@ function isInput(path: string, inputs: readonly string[]): boolean {
       return false;
     }
   });
+}
+
+/** `--max-span`: the longest run allowed (a length). */
+export function maxSpanArg(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_SPAN_MS;
+  const length = lengthOf(value);
+  if (length === null || length <= 0) throw new UsageError(`--max-span ${value}: expected a length (6h, 90m, 2d)`);
+  return length;
 }
 
 function variantsFrom(set: string[], whatIf: string[]): Variant[] {
@@ -122,6 +139,11 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
           default: [] as string[],
           requiresArg: true,
         })
+        .option('max-span', {
+          describe: `the longest run allowed (default ${spanText(DEFAULT_MAX_SPAN_MS)}; the model keeps what it simulates, so memory grows with it): longer logs are replayed for this long from their start`,
+          type: 'string',
+          requiresArg: true,
+        })
         .option('runs', {
           describe: 'also run every variant with N seeds (from --seed), NameServer bindings drawn per seed: p50 / p95',
           type: 'number',
@@ -150,16 +172,19 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       if (!Number.isInteger(args.runs) || args.runs < 0 || args.runs > 1000) throw new UsageError('--runs must be a whole number from 0 to 1000');
       const variants = variantsFrom(args.set, args['what-if']);
       const until = timeOption('--until', args.until);
+      const maxSpanMs = maxSpanArg(args['max-span']);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const paths = args.paths.filter((p) => p !== STDIN_ARG);
 
       let input: ReplayInput;
       // What the run read: never written over (--save-scenario, --emit-logs).
       let inputs: string[] = [];
+      let fromFile = false;
       try {
         const file = paths.length === args.paths.length ? scenarioArg(paths) : null;
         if (file) {
           inputs = [file.path];
+          fromFile = true;
           input = loadScenarioFile(file.path, file.json);
           if (tzOut) input.zone = tzOut.name;
         } else {
@@ -169,6 +194,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
             { ...opts, onProgress: (d, t) => progress.update(d, t) },
             (t) => (tzOut ?? dominantZone(t.accounting, t.defaultZone)).name,
             args.paths.map((p) => (p === STDIN_ARG ? '-' : p)).join(' '),
+            maxSpanMs,
           );
           progress.clear();
           inputs = timeline.sources.map((s) => s.path);
@@ -185,6 +211,12 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       if (emitDir !== undefined) emitGuard(() => checkEmitDir(emitDir, args.force, inputs), emitDir);
       const untilMs = until ? untilArg(until, input.scenario.startEpochMs, input.zone, input.observed?.window.last ?? null) : undefined;
       if (untilMs !== undefined) input.untilMs = untilMs;
+      try {
+        fitRun(input, maxSpanMs, untilMs !== undefined ? `--until ${args.until}` : fromFile ? 'untilMs' : null);
+      } catch (e) {
+        if (e instanceof ScenarioError) throw new UsageError(e.message);
+        throw e;
+      }
 
       let report;
       try {

@@ -2,15 +2,22 @@
 //
 // Decisions:
 // - Accounting: `lines` = number of sink.line() calls + sink.unreadable() calls, and line numbers
-//   are 1, 2, 3, ... without gaps. A line is what '\n' separates: an empty input has 0 lines, a
-//   final line without '\n' counts, and an input ending in '\n' has no extra empty line.
-// - Terminators: '\n' ends a line. One trailing '\r' is removed from each line (CRLF), also from a
-//   last line at end of input; `crlf` is true when any "\r\n" was seen. A lone '\r' inside a line
-//   stays. A UTF-8 byte-order mark at the start of line 1 is dropped from the text.
+//   are 1, 2, 3, ... without gaps. A line ends at '\n', at "\r\n", or at a lone '\r' (classic Mac
+//   line ends, which some Windows tools still write): an empty input has 0 lines, a final line
+//   without a terminator counts, and an input ending in a terminator has no extra empty line.
+// - Terminators: one trailing '\r' is removed from each line (CRLF), also from a last line at end of
+//   input; `crlf` is true when any "\r\n" was seen, `cr` when a lone '\r' ended a line. A UTF-8
+//   byte-order mark at the start of line 1 is dropped from the text.
+// - UTF-16: a UTF-16LE or UTF-16BE byte-order mark at the start (Windows services write these) makes
+//   the whole input UTF-16; it is transcoded to UTF-8 before lines are split (`encoding` says which).
+//   UTF-16 without a mark is not guessed.
 // - Gzip is detected by the magic bytes 1f 8b at the start of the stream (file name ignored), also
-//   on stdin, and inflated with a zlib stream (multi-member files are fine). `bytes` counts raw
-//   (compressed) bytes read; `decompressedBytes` counts the bytes split into lines (equal to
-//   `bytes` for plain input). onProgress gets the running raw byte count.
+//   on stdin. Files are inflated with Node's zlib stream (fast, multi-member files are fine); on a
+//   zlib error the file is inflated again from its start by src/ingest/gunzip.ts, which delivers
+//   every byte inflated before the damage and names its compressed offset; the bytes already split
+//   into lines are skipped. Stdin (it cannot be read twice) goes through gunzip.ts from the start.
+//   `bytes` counts raw (compressed) bytes read; `decompressedBytes` counts the bytes split into
+//   lines (equal to `bytes` for plain input). onProgress gets the running raw byte count.
 // - Memory: chunks of 1 MiB from disk; a partial line is carried across chunks as bytes (copied, so
 //   no chunk stays pinned), and never more than maxLineBytes of it. A longer line is reported once,
 //   when its end is reached, as unreadable(lineNo, 'line longer than 1 MiB (N bytes)') with the exact
@@ -20,34 +27,38 @@
 //   (isAscii / isUtf8) and has none of the binary control bytes (one native indexOf per byte
 //   value, ~4x faster than a regex), it is decoded once (latin1 when pure ASCII, which is ~10x
 //   faster than the UTF-8 decoder; otherwise transcode() to UTF-16, ~2x faster than toString('utf8'))
-//   and split on '\n' in the string. Otherwise that block goes line by line (below).
-// - Per-line path, in this order: longer than maxLineBytes -> unreadable; binary (has a NUL byte,
-//   or more than 30% of its bytes are control characters other than \t \r \f \x1b; \v and DEL
-//   count) -> unreadable(lineNo, 'binary data'); valid UTF-8 -> UTF-8; valid GBK (fatal
+//   and split on '\n' in the string. Otherwise that block goes line by line (below). Chunks with no
+//   '\r' and no NUL (most) skip the normalisation below with two native indexOf calls.
+// - Binary data is judged by region, never by file: a crashed, pre-allocated file holds blocks of NUL
+//   bytes between its text, a junk line sits in a short log. A run of NUL_RUN or more NUL bytes is
+//   cut out of the byte stream (it adds no line; the text glued to it is read), counted and
+//   reported once per file. Then, per line, in this order: longer than maxLineBytes -> unreadable;
+//   binary (has a NUL byte, or more than 30% of its bytes are control characters other than \t \r
+//   \f \x1b; \v and DEL count) -> unreadable(lineNo, 'binary data'); valid UTF-8 -> UTF-8; valid
+//   UTF-8 in a region (a block of up to 64 KiB) where more than 30% of the bytes lie in binary
+//   lines (a .jar, an image, compressed data) -> unreadable 'binary data'; valid GBK (fatal
 //   TextDecoder('gbk')) with at least one double-byte character -> GBK; else UTF-8 with U+FFFD
-//   replacement characters.
-// - encoding: 'gbk' when GBK lines were seen and no other non-ASCII lines; 'mixed' when GBK lines
-//   and UTF-8 (or undecodable) non-ASCII lines were both seen; 'binary' for a skipped binary file;
-//   else 'utf-8'. Issues, at most one of each kind per file: undecodable lines (count and first
-//   line), GBK lines in a mixed file (count and first line). Binary and overlong lines are reported
-//   only through sink.unreadable(), not as issues.
-// - Binary file: the first 64 KiB (after gunzip) is examined before any line is emitted. If more
-//   than 30% of its bytes lie in binary lines (rule above), the file is skipped: one issue
-//   "binary file, skipped", lines = 0 (nothing is emitted), encoding 'binary'. Counting bytes in
-//   binary lines rather than control bytes alone also catches compressed data (a .jar, an image:
-//   ~11% control bytes, but most of its "lines" hold a NUL) and UTF-16 text. Lines that are merely
-//   not UTF-8/GBK (Latin-1 text, say) do not count: they are text.
+//   replacement characters (Latin-1 text, say). Clean text lines are never dropped for the company
+//   they keep.
+// - encoding: 'utf-16le'/'utf-16be' for a UTF-16 input; 'gbk' when GBK lines were seen and no other
+//   non-ASCII lines; 'mixed' when GBK lines and UTF-8 (or undecodable) non-ASCII lines were both
+//   seen; 'binary' when every line was binary; else 'utf-8'. Issues, at most one of each kind per
+//   file: undecodable lines (count and first line), GBK lines in a mixed file (count and first
+//   line), NUL blocks cut out (bytes, blocks, lines). Binary and overlong lines are reported only
+//   through sink.unreadable(), not as issues.
 // - Errors never throw: a missing or unreadable file gives one issue (e.g. "no such file or
-//   directory: X") and lines = 0; broken gzip (truncated or corrupt) keeps every line inflated so
-//   far, including a cut-off last line, and adds "broken gzip data after line N: <zlib message>"; any
-//   other read error after the start adds "read error after line N: <message>". Only an abort via
-//   opts.signal rejects (with the signal's reason).
+//   directory: X") and lines = 0; broken gzip keeps every line inflated before the damage, including
+//   a cut-off last line, and adds "broken gzip data at byte N after line L: <zlib message>" (L is the
+//   last whole line; the rest of the file is not read); trailing garbage after the last member is
+//   ignored, as gzip does, with a note; any other read error after the start adds "read error after
+//   line N: <message>". Only an abort via opts.signal rejects (with the signal's reason).
 
 import { isAscii, isUtf8, transcode } from 'node:buffer';
 import * as fs from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import * as zlib from 'node:zlib';
+import { ExactGunzip, type GzipStop } from './gunzip.js';
 import type { InputIssue, SourceSpec } from './sources.js';
 import { fsErrorMessage } from './sources.js';
 
@@ -70,15 +81,18 @@ export interface ReadResult {
   lines: number;
   bytes: number;
   decompressedBytes: number;
-  encoding: 'utf-8' | 'gbk' | 'mixed' | 'binary';
+  encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'gbk' | 'mixed' | 'binary';
   issues: InputIssue[];
   crlf: boolean;
+  /** A lone '\r' ended a line somewhere. */
+  cr: boolean;
 }
 
 const MiB = 1 << 20;
 const READ_CHUNK = MiB;
 const GUNZIP_CHUNK = 256 * 1024;
-const SNIFF_BYTES = 64 * 1024;
+/** A run of this many NUL bytes or more is a hole in the file (pre-allocated, crashed), not data. */
+export const NUL_RUN = 8;
 
 /** Control bytes that make text look binary: C0 except \t \n \f \r ESC, plus DEL. */
 const CONTROL = new Uint8Array(256);
@@ -88,9 +102,11 @@ CONTROL[0x7f] = 1;
 const CONTROL_BYTES: number[] = [];
 for (let b = 0; b < 256; b++) if (CONTROL[b]) CONTROL_BYTES.push(b);
 
-/** Any binary-looking control byte? One native memchr per byte value beats a regex by ~4x. */
 const DECODE_PIECE = 1 << 16;
+/** Binary data is judged over about this many bytes (see LineSplitter.note). */
+const REGION_BYTES = 1 << 16;
 
+/** Any binary-looking control byte? One native memchr per byte value beats a regex by ~4x. */
 function hasControlByte(buf: Buffer): boolean {
   for (let i = 0; i < CONTROL_BYTES.length; i++) {
     if (buf.indexOf(CONTROL_BYTES[i]) !== -1) return true;
@@ -158,26 +174,234 @@ function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+const CR = Buffer.from('\r');
+const LF = Buffer.from('\n');
+
 /**
- * Is the start of a file mostly binary? More than 30% of the sample's bytes lie in binary lines.
- * `complete` = the sample is the whole input (else its last, partial line is left out).
+ * Before lines are split: a UTF-16 input (by its byte-order mark) is transcoded to UTF-8, lone
+ * '\r' line ends become '\n', and runs of NUL_RUN or more NUL bytes are cut out. Chunks that need
+ * none of this pass through untouched (the usual case, decided by two native indexOf calls).
  */
-function sniffBinary(sample: Buffer, complete: boolean): boolean {
-  if (sample.length === 0) return false;
-  let bad = 0;
-  let total = 0;
-  let a = 0;
-  while (a < sample.length) {
-    let nl = sample.indexOf(10, a);
-    if (nl < 0) {
-      if (!complete && a > 0) break;
-      nl = sample.length;
-    }
-    if (isBinaryLine(sample, a, nl)) bad += nl - a;
-    total += nl - a + 1;
-    a = nl + 1;
+class TextStage {
+  private head: Buffer | null = Buffer.alloc(0);
+  private utf16: { decoder: TextDecoder; be: boolean; odd: number | null } | null = null;
+  /** The previous chunk ended in '\r': held back until the next byte says CRLF or lone CR. */
+  private pendingCr = false;
+  /** NUL bytes at the end of the previous chunk, held back until the run's length is known. */
+  private heldNul = 0;
+  private crMode: 'unknown' | 'keep' | 'lines' = 'unknown';
+  loneCr = false;
+  nulBytes = 0;
+  nulRuns = 0;
+  nulFirstLine = 0;
+  nulLastLine = 0;
+
+  constructor(
+    private readonly out: (chunk: Buffer) => void,
+    /** Line number the next byte handed out belongs to. */
+    private readonly lineAt: () => number,
+  ) {}
+
+  get encoding(): 'utf-16le' | 'utf-16be' | null {
+    return this.utf16 ? (this.utf16.be ? 'utf-16be' : 'utf-16le') : null;
   }
-  return bad * 10 > total * 3;
+
+  push(chunk: Buffer): void {
+    if (this.head) {
+      // The first two bytes decide UTF-16.
+      const head = this.head.length ? Buffer.concat([this.head, chunk]) : chunk;
+      if (head.length < 2) {
+        this.head = Buffer.from(head);
+        return;
+      }
+      this.head = null;
+      if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) {
+        const be = head[0] === 0xfe;
+        this.utf16 = { decoder: new TextDecoder('utf-16le'), be, odd: null };
+      }
+      chunk = head;
+    }
+    if (this.utf16) chunk = this.fromUtf16(chunk, false);
+    this.normalise(chunk);
+  }
+
+  end(): void {
+    if (this.head && this.head.length) {
+      const h = this.head;
+      this.head = null;
+      this.normalise(h);
+    }
+    if (this.utf16) this.normalise(this.fromUtf16(Buffer.alloc(0), true));
+    if (this.heldNul > 0) this.flushNul();
+    if (this.pendingCr) {
+      // A lone '\r' at the very end: it ends the last line.
+      this.pendingCr = false;
+      this.loneCr = true;
+      this.out(LF);
+    }
+  }
+
+  private fromUtf16(chunk: Buffer, last: boolean): Buffer {
+    const u = this.utf16!;
+    let bytes = chunk;
+    if (u.be) {
+      // Swap to little-endian (an odd byte waits for its partner).
+      const all = u.odd !== null ? Buffer.concat([Buffer.from([u.odd]), chunk]) : chunk;
+      const even = all.length & ~1;
+      u.odd = even < all.length ? all[even] : null;
+      bytes = Buffer.from(all.subarray(0, even));
+      bytes.swap16();
+      if (last && u.odd !== null) bytes = Buffer.concat([bytes, Buffer.from([u.odd])]); // decodes to U+FFFD
+    }
+    const text = u.decoder.decode(bytes, { stream: !last });
+    return Buffer.from(text, 'utf8');
+  }
+
+  private normalise(chunk: Buffer): void {
+    const len = chunk.length;
+    if (len === 0) return;
+    if (this.crMode === 'unknown') this.decideCr(chunk);
+    if (this.pendingCr) {
+      // The '\r' that ended the previous chunk: CRLF, or a line end of its own.
+      this.pendingCr = false;
+      this.out(chunk[0] === 10 ? CR : this.lone());
+    }
+    const firstNul = chunk.indexOf(0);
+    if (firstNul < 0 && this.heldNul === 0) {
+      if (this.crMode === 'keep') {
+        this.out(chunk);
+        return;
+      }
+      let cr = chunk.indexOf(13);
+      if (cr < 0) {
+        this.out(chunk);
+        return;
+      }
+      let copy: Buffer | null = null;
+      let end = len;
+      while (cr >= 0) {
+        if (cr === len - 1) {
+          this.pendingCr = true;
+          end = len - 1;
+          break;
+        }
+        if (chunk[cr + 1] !== 10) {
+          if (!copy) copy = Buffer.from(chunk);
+          copy[cr] = 10;
+          this.loneCr = true;
+        }
+        cr = chunk.indexOf(13, cr + 1);
+      }
+      const src = copy ?? chunk;
+      if (end > 0) this.out(src.subarray(0, end));
+      return;
+    }
+    this.normaliseSlow(chunk);
+  }
+
+  /**
+   * Lone '\r' ends lines only in a file whose first line ends so (a classic Mac file): in a file
+   * whose first line ends in '\n' or "\r\n", a stray '\r' stays inside its line, so that line
+   * numbers agree with grep -n and sed.
+   */
+  private decideCr(chunk: Buffer): void {
+    if (this.pendingCr) {
+      this.crMode = chunk[0] === 10 ? 'keep' : 'lines';
+      return;
+    }
+    const nl = chunk.indexOf(10);
+    const cr = chunk.indexOf(13);
+    if (cr < 0 || (nl >= 0 && nl < cr)) {
+      if (nl >= 0) this.crMode = 'keep';
+      return;
+    }
+    if (cr + 1 < chunk.length) this.crMode = chunk[cr + 1] === 10 ? 'keep' : 'lines';
+  }
+
+  private lone(): Buffer {
+    this.loneCr = true;
+    return LF;
+  }
+
+  /** A chunk with NUL bytes (or NULs held from the previous one): rebuilt piece by piece. */
+  private normaliseSlow(chunk: Buffer): void {
+    const len = chunk.length;
+    const out = Buffer.allocUnsafe(len + NUL_RUN);
+    const crLines = this.crMode !== 'keep';
+    let o = 0;
+    let i = 0;
+    let lines = this.lineAt();
+    let counted = 0;
+    const lineOf = (pos: number): number => {
+      const done = out.subarray(0, pos);
+      for (let k = done.indexOf(10, counted); k >= 0; k = done.indexOf(10, k + 1)) lines++;
+      counted = pos;
+      return lines;
+    };
+    while (i < len) {
+      const c = chunk[i];
+      if (c === 0 || this.heldNul > 0) {
+        let j = i;
+        while (j < len && chunk[j] === 0) j++;
+        const run = this.heldNul + (j - i);
+        if (j === len) {
+          this.heldNul = run;
+          i = j;
+          break;
+        }
+        this.heldNul = 0;
+        if (run >= NUL_RUN) this.countNul(run, lineOf(o));
+        else {
+          out.fill(0, o, o + run);
+          o += run;
+        }
+        i = j;
+        continue;
+      }
+      if (c === 13 && crLines) {
+        if (i === len - 1) {
+          this.pendingCr = true;
+          i++;
+          break;
+        }
+        if (chunk[i + 1] !== 10) {
+          this.loneCr = true;
+          out[o++] = 10;
+        } else out[o++] = 13;
+        i++;
+        continue;
+      }
+      // Copy up to the next NUL (or CR, when lone CRs end lines).
+      let next = len;
+      const nul = chunk.indexOf(0, i);
+      if (nul >= 0) next = nul;
+      if (crLines) {
+        const cr = chunk.indexOf(13, i);
+        if (cr >= 0 && cr < next) next = cr;
+      }
+      chunk.copy(out, o, i, next);
+      o += next - i;
+      i = next;
+    }
+    if (o > 0) this.out(out.subarray(0, o));
+  }
+
+  private flushNul(): void {
+    const run = this.heldNul;
+    this.heldNul = 0;
+    if (run >= NUL_RUN) this.countNul(run, this.lineAt());
+    else this.out(Buffer.alloc(run));
+  }
+
+  private countNul(run: number, line: number): void {
+    this.nulBytes += run;
+    if (this.nulRuns++ === 0) this.nulFirstLine = line;
+    this.nulLastLine = line;
+  }
 }
 
 /** Splits byte chunks into lines and feeds the sink. */
@@ -188,16 +412,39 @@ class LineSplitter {
   private carryLen = 0;
   private skipping = false;
   private skipLen = 0;
+  /** Bytes judged lately, and those in binary lines (halved past REGION_BYTES): the region's verdict. */
+  private recentAll = 0;
+  private recentBad = 0;
   utf8NonAscii = false;
   gbkLines = 0;
   firstGbk = 0;
   badLines = 0;
   firstBad = 0;
+  binaryLines = 0;
 
   constructor(
     private readonly sink: LineSink,
     private readonly max: number,
   ) {}
+
+  /** More than 30% of the bytes judged lately lie in binary lines: undecodable lines here are binary too. */
+  private get binaryRegion(): boolean {
+    return this.recentBad * 10 > this.recentAll * 3;
+  }
+
+  private note(bytes: number, bad: boolean): void {
+    this.recentAll += bytes;
+    if (bad) this.recentBad += bytes;
+    if (this.recentAll > REGION_BYTES) {
+      this.recentAll /= 2;
+      this.recentBad /= 2;
+    }
+  }
+
+  /** Line number of the next line (the carried partial line, if any). */
+  get nextLine(): number {
+    return this.lineNo + 1;
+  }
 
   push(chunk: Buffer): void {
     const len = chunk.length;
@@ -296,6 +543,7 @@ class LineSplitter {
     const sub = buf.subarray(s, e);
     const ascii = isAscii(sub);
     if ((ascii || isUtf8(sub)) && !hasControlByte(sub)) {
+      this.note(sub.length, false);
       let str: string;
       if (ascii) {
         str = sub.toString('latin1');
@@ -327,20 +575,28 @@ class LineSplitter {
       this.lineNo = n;
       return;
     }
+    // Look at the whole piece first, so that its first lines are judged with the rest of it.
+    for (let a = s; a <= e; ) {
+      let nl = buf.indexOf(10, a);
+      if (nl < 0 || nl > e) nl = e;
+      this.note(nl - a + 1, isBinaryLine(buf, a, nl));
+      a = nl + 1;
+    }
     let a = s;
     for (;;) {
       const nl = buf.indexOf(10, a);
       if (nl < 0 || nl >= e) {
-        this.emitBytes(buf, a, e, true);
+        this.emitBytes(buf, a, e, true, true);
         return;
       }
-      this.emitBytes(buf, a, nl, true);
+      this.emitBytes(buf, a, nl, true, true);
       a = nl + 1;
     }
   }
 
-  /** One line, buf[a, b) without its '\n'; `terminated` = a '\n' followed it. */
-  private emitBytes(buf: Buffer, a: number, b: number, terminated: boolean): void {
+  /** One line, buf[a, b) without its '\n'; `terminated` = a '\n' followed it; `noted` = already in the region's figures. */
+  private emitBytes(buf: Buffer, a: number, b: number, terminated: boolean, noted = false): void {
+    if (!noted) this.note(b - a + 1, b - a <= this.max && isBinaryLine(buf, a, b));
     if (b - a > this.max) {
       this.sink.unreadable(++this.lineNo, this.longMessage(b - a));
       return;
@@ -351,7 +607,7 @@ class LineSplitter {
       if (terminated) this.crlf = true;
     }
     if (isBinaryLine(buf, a, end)) {
-      this.sink.unreadable(++this.lineNo, 'binary data');
+      this.binary();
       return;
     }
     const sub = buf.subarray(a, end);
@@ -361,6 +617,10 @@ class LineSplitter {
       text = sub.toString('utf8');
       if (text.length !== sub.length) this.utf8NonAscii = true;
       if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    } else if (this.binaryRegion) {
+      // Not UTF-8 amid binary lines: compressed or binary data, even when it happens to be valid GBK.
+      this.binary();
+      return;
     } else {
       const g = decodeGbk(sub);
       if (g !== null) {
@@ -373,6 +633,11 @@ class LineSplitter {
     }
     this.lineNo = lineNo;
     this.sink.line(text, lineNo);
+  }
+
+  private binary(): void {
+    this.binaryLines++;
+    this.sink.unreadable(++this.lineNo, 'binary data');
   }
 }
 
@@ -392,13 +657,35 @@ function oneLine(err: unknown): string {
   return msg.split('\n')[0];
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 interface InternalReadOptions extends ReadOptions {
   /** The chunks share one buffer (fileChunks): valid only until the next chunk is asked for. */
   recycledChunks?: boolean;
+  /** The same bytes again from the start (a file): lets broken gzip be recovered exactly. */
+  reopen?: () => AsyncIterable<Buffer>;
+}
+
+/**
+ * Inflate with src/ingest/gunzip.ts, handing out the inflated bytes after the first `skip` (those
+ * a first pass already handed out). Returns what stopped it early, or null.
+ */
+async function inflateExact(
+  src: AsyncIterable<Buffer>,
+  skip: number,
+  deliver: (b: Buffer) => void,
+  signal: AbortSignal | undefined,
+): Promise<GzipStop | null> {
+  let seen = 0;
+  const gz = new ExactGunzip((b) => {
+    const at = seen;
+    seen += b.length;
+    if (seen <= skip) return;
+    deliver(at < skip ? b.subarray(skip - at) : b);
+  });
+  for await (const b of src) {
+    if (signal?.aborted || !gz.push(b)) break;
+  }
+  gz.end();
+  return gz.stop;
 }
 
 /** Read a stream (stdin, tests) as lines. Never rejects except on abort. */
@@ -411,8 +698,12 @@ export async function readStream(
   const max = Math.max(1, Math.floor(opts.maxLineBytes ?? MiB));
   const signal = opts.signal;
   const onProgress = opts.onProgress;
-  const result: ReadResult = { lines: 0, bytes: 0, decompressedBytes: 0, encoding: 'utf-8', issues: [], crlf: false };
+  const result: ReadResult = { lines: 0, bytes: 0, decompressedBytes: 0, encoding: 'utf-8', issues: [], crlf: false, cr: false };
   const splitter = new LineSplitter(sink, max);
+  const stage = new TextStage(
+    (c) => splitter.push(c),
+    () => splitter.nextLine,
+  );
   signal?.throwIfAborted();
 
   const it = stream[Symbol.asyncIterator]() as AsyncIterator<unknown>;
@@ -451,11 +742,13 @@ export async function readStream(
   }
   const first = head.length > 0 ? Buffer.concat(head, Math.min(headLen, 2)) : Buffer.alloc(0);
   const isGz = first.length === 2 && first[0] === 0x1f && first[1] === 0x8b;
+  const internal = opts as InternalReadOptions;
+  const native = isGz && internal.reopen !== undefined;
 
   // zlib may still read a chunk after the next one arrives: recycled buffers must be copied for it.
-  const copyForGunzip = (opts as InternalReadOptions).recycledChunks === true;
+  const copyForGunzip = native && internal.recycledChunks === true;
   async function* raw(): AsyncGenerator<Buffer> {
-    for (const b of head) yield isGz && copyForGunzip ? Buffer.from(b) : b;
+    for (const b of head) yield copyForGunzip ? Buffer.from(b) : b;
     head.length = 0;
     if (rawDone) return;
     for (;;) {
@@ -464,54 +757,40 @@ export async function readStream(
       const b = toBuffer(r.value);
       result.bytes += b.length;
       onProgress?.(result.bytes);
-      yield isGz && copyForGunzip ? Buffer.from(b) : b;
+      yield copyForGunzip ? Buffer.from(b) : b;
     }
   }
 
-  let text: AsyncIterable<Buffer>;
-  if (isGz) {
-    gunzip = zlib.createGunzip({ chunkSize: GUNZIP_CHUNK });
-    pipeline(Readable.from(raw(), { objectMode: false }), gunzip, () => {
-      // errors surface through the gunzip iteration below
-    });
-    text = gunzip;
-  } else {
-    text = raw();
-  }
-
-  // 2. Hold back the first 64 KiB to decide whether this is a binary file.
-  let sniffing = true;
-  let pending: Buffer[] = [];
-  let pendingLen = 0;
-  let binary = false;
-  const decide = (complete: boolean): void => {
-    sniffing = false;
-    const all = Buffer.concat(pending, pendingLen);
-    pending = [];
-    pendingLen = 0;
-    const sample = all.length > SNIFF_BYTES ? all.subarray(0, SNIFF_BYTES) : all;
-    if (sniffBinary(sample, complete && all.length <= SNIFF_BYTES)) {
-      binary = true;
-      return;
-    }
-    splitter.push(all);
+  const deliver = (chunk: Buffer): void => {
+    result.decompressedBytes += chunk.length;
+    stage.push(chunk);
   };
-
   let failure: unknown = null;
+  let gzStop: GzipStop | null = null;
   try {
-    for await (const c of text) {
-      if (signal?.aborted) break;
-      const chunk = toBuffer(c);
-      result.decompressedBytes += chunk.length;
-      if (sniffing) {
-        pending.push(chunk);
-        pendingLen += chunk.length;
-        if (pendingLen >= SNIFF_BYTES) {
-          decide(false);
-          if (binary) break;
+    if (!isGz) {
+      for await (const c of raw()) {
+        if (signal?.aborted) break;
+        deliver(c);
+      }
+    } else if (!native) {
+      gzStop = await inflateExact(raw(), 0, deliver, signal);
+    } else {
+      gunzip = zlib.createGunzip({ chunkSize: GUNZIP_CHUNK });
+      pipeline(Readable.from(raw(), { objectMode: false }), gunzip, () => {
+        // errors surface through the gunzip iteration below
+      });
+      try {
+        for await (const c of gunzip) {
+          if (signal?.aborted) break;
+          deliver(toBuffer(c));
         }
-      } else {
-        splitter.push(chunk);
+      } catch (err) {
+        if (!isZlibError(err)) throw err;
+        // Node's zlib drops the output of the failing call and does not say where it failed:
+        // inflate the file again exactly, skipping what was already split into lines.
+        gunzip.destroy();
+        gzStop = await inflateExact(internal.reopen!(), result.decompressedBytes, deliver, signal);
       }
     }
   } catch (err) {
@@ -521,24 +800,28 @@ export async function readStream(
     await stop();
     throw signal.reason;
   }
-  if (sniffing && !binary) decide(failure === null);
-
-  if (binary) {
-    await stop();
-    result.encoding = 'binary';
-    result.issues.push({ file: display, line: null, message: 'binary file, skipped' });
-    return result;
-  }
+  const lastGood = splitter.lineNo;
+  stage.end();
   splitter.end();
 
-  if (failure !== null) {
-    if (isGz && isZlibError(failure)) {
+  if (gzStop) {
+    if (gzStop.kind === 'trailing') {
       result.issues.push({
         file: display,
-        line: splitter.lineNo,
-        message: `broken gzip data after line ${splitter.lineNo}: ${oneLine(failure)}`,
+        line: null,
+        message: `trailing data after the gzip data at byte ${gzStop.offset}, ignored (as gzip does)`,
       });
-    } else if (result.bytes === 0) {
+    } else {
+      result.issues.push({
+        file: display,
+        line: lastGood,
+        message: `broken gzip data at byte ${gzStop.offset}, after line ${lastGood} (the last good line): ${gzStop.message}`,
+      });
+    }
+    await stop();
+  }
+  if (failure !== null) {
+    if (result.bytes === 0) {
       result.issues.push({ file: display, line: null, message: fsErrorMessage(failure, display) });
     } else {
       result.issues.push({
@@ -552,8 +835,20 @@ export async function readStream(
 
   result.lines = splitter.lineNo;
   result.crlf = splitter.crlf;
-  if (splitter.gbkLines > 0) {
+  result.cr = stage.loneCr;
+  const utf16 = stage.encoding;
+  if (utf16) result.encoding = utf16;
+  else if (splitter.binaryLines > 0 && splitter.binaryLines === splitter.lineNo) result.encoding = 'binary';
+  else if (splitter.gbkLines > 0) {
     result.encoding = splitter.utf8NonAscii || splitter.badLines > 0 ? 'mixed' : 'gbk';
+  }
+  if (stage.nulRuns > 0) {
+    const where = stage.nulFirstLine === stage.nulLastLine ? `line ${stage.nulFirstLine}` : `lines ${stage.nulFirstLine}-${stage.nulLastLine}`;
+    result.issues.push({
+      file: display,
+      line: stage.nulFirstLine,
+      message: `${plural(stage.nulBytes, 'NUL byte')} skipped in ${plural(stage.nulRuns, 'block')} (${where}; a pre-allocated or crashed file): the text around them is read`,
+    });
   }
   if (splitter.badLines > 0) {
     result.issues.push({
@@ -575,20 +870,22 @@ export async function readStream(
 /** Read one resolved source ('-' = stdin). Never rejects except on abort. */
 export async function readSource(src: SourceSpec, sink: LineSink, opts: ReadOptions = {}): Promise<ReadResult> {
   if (src.path === '-') return readStream(process.stdin, src.display, sink, opts);
+  const reopen = () => fileChunks(src.path);
   if (!src.gz) {
     const chunks = fileChunks(src.path) as unknown as NodeJS.ReadableStream;
-    const internal: InternalReadOptions = { ...opts, recycledChunks: true };
+    const internal: InternalReadOptions = { ...opts, recycledChunks: true, reopen };
     return readStream(chunks, src.display, sink, internal);
   }
   const stream = fs.createReadStream(src.path, { highWaterMark: READ_CHUNK });
-  return readStream(stream, src.display, sink, opts);
+  const internal: InternalReadOptions = { ...opts, reopen };
+  return readStream(stream, src.display, sink, internal);
 }
 
 /**
  * A plain file in 1 MiB reads into one recycled buffer. A stream allocates a new buffer per read,
  * and V8 collects those only after tens of MiB of them pile up (per worker thread). Safe because
- * every chunk is consumed (decoded or copied) before the next read; the first chunk, which the
- * binary sniffing may hold, gets a buffer of its own. Gzip goes through the stream path instead.
+ * every chunk is consumed (decoded or copied) before the next read. Gzip goes through the stream
+ * path instead (its exact recovery pass reads here: it consumes each chunk before the next).
  */
 async function* fileChunks(path: string): AsyncGenerator<Buffer> {
   // Synchronous reads: the parse waits for the data either way, and a read that returns at once
@@ -596,13 +893,10 @@ async function* fileChunks(path: string): AsyncGenerator<Buffer> {
   const fd = await new Promise<number>((resolve, reject) => fs.open(path, 'r', (err, fdOpen) => (err ? reject(err) : resolve(fdOpen))));
   try {
     const shared = Buffer.allocUnsafe(READ_CHUNK);
-    let first = true;
     for (;;) {
-      const target = first ? Buffer.allocUnsafe(READ_CHUNK) : shared;
-      const bytesRead = fs.readSync(fd, target, 0, READ_CHUNK, null);
+      const bytesRead = fs.readSync(fd, shared, 0, READ_CHUNK, null);
       if (bytesRead === 0) return;
-      first = false;
-      yield target.subarray(0, bytesRead);
+      yield shared.subarray(0, bytesRead);
     }
   } finally {
     fs.closeSync(fd);

@@ -61,6 +61,10 @@ export interface LogSinkOptions {
   nowMs: () => number;
   /** Keep the rendered lines of every file (for writing simulated logs); off by default. */
   keepLines?: boolean;
+  /** Keep only events of these types (default: all). A long run's heartbeats and registrations are most of its events. */
+  keepTypes?: ReadonlySet<string> | null;
+  /** Sees every event, kept or not, as it is added. */
+  onEvent?: (ev: RmqEvent) => void;
 }
 
 const EXCEPTION_ANYWHERE = /(?:^|\s|: )((?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*(?:Exception|Error)))(?::\s*(.*))?$/;
@@ -349,12 +353,16 @@ export class LogSink {
   readonly startEpochMs: number;
   readonly nowMs: () => number;
   private readonly keepLines: boolean;
+  private readonly keepTypes: ReadonlySet<string> | null;
+  private readonly onEvent: ((ev: RmqEvent) => void) | null;
   private lastTs = Number.NEGATIVE_INFINITY;
 
   constructor(opts: LogSinkOptions) {
     this.startEpochMs = opts.startEpochMs;
     this.nowMs = opts.nowMs;
     this.keepLines = opts.keepLines ?? false;
+    this.keepTypes = opts.keepTypes ?? null;
+    this.onEvent = opts.onEvent ?? null;
   }
 
   file(spec: LogFileSpec): LogFile {
@@ -370,6 +378,7 @@ export class LogSink {
   add(ev: RmqEvent): void {
     if (ev.ts === null || ev.ts < this.lastTs) fail(`events must come in time order (${ev.ts} after ${this.lastTs})`);
     this.lastTs = ev.ts;
-    this.events.push(ev);
+    this.onEvent?.(ev);
+    if (this.keepTypes === null || this.keepTypes.has(ev.type)) this.events.push(ev);
   }
 }

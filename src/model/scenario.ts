@@ -132,6 +132,10 @@ export interface RunOptions {
   keepLines?: boolean;
   /** Write the brokers' watermark.log (default true). */
   watermark?: boolean;
+  /** Keep only events of these types in the result (default: all; see LogSinkOptions). */
+  keepTypes?: ReadonlySet<string> | null;
+  /** Sees every event of the run as it happens. */
+  onEvent?: (ev: RmqEvent) => void;
 }
 
 export interface BrokerSummary {
@@ -172,7 +176,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
   const kernel = new Kernel();
   const random = new RandomSource(opts.seed);
   const zone = parseZone(scenario.zone ?? '+08:00');
-  const sink = new LogSink({ startEpochMs: scenario.startEpochMs, nowMs: () => kernel.nowMs, keepLines: opts.keepLines });
+  const sink = new LogSink({ startEpochMs: scenario.startEpochMs, nowMs: () => kernel.nowMs, keepLines: opts.keepLines, keepTypes: opts.keepTypes, onEvent: opts.onEvent });
   const net = new Network(kernel, { latencyMs: scenario.latencyMs ?? 0.5 });
   const recorder = new Recorder();
   const serverVersion = scenario.serverVersion ?? '4.9.8';

@@ -138,6 +138,9 @@ export const hasKeyword = keywordScanner(CATALOGUE.flatMap((e) => e.keywords));
 const SLS_MARK = /^\+\d+$/;
 const SLS_TS = /^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\]$/;
 const SLS_TS_READER = compileTimestamp('yyyy-MM-dd HH:mm:ss');
+/** Layout detection decides early past this much held text or this many held lines. */
+const DETECT_MAX_CHARS = 1 << 20;
+const DETECT_MAX_ENTRIES = 4096;
 
 interface OpenRecord {
   line: number;
@@ -179,8 +182,10 @@ export class SourceParser {
   private readonly opts: SourceParserOptions;
   private readonly emit: (e: RmqEvent) => void;
   private readonly detectLimit: number;
-  private detectBuf: Array<[string, number]> | null = [];
+  /** Lines held until the layout is known: [text, first line number, repeats] (identical lines in a row are held once). */
+  private detectBuf: Array<[string, number, number]> | null = [];
   private detectNonBlank = 0;
+  private detectChars = 0;
 
   private primary: CompiledLayout | null = null;
   private current: CompiledLayout | null = null;
@@ -196,6 +201,8 @@ export class SourceParser {
   private seq = 0;
   private lastTs: number | null = null;
   private firstTs: number | null = null;
+  private badTimes = 0;
+  private firstBadTime: { line: number; text: string } | null = null;
   private wrapRun = 0;
 
   // Fake millis (4.3.0-4.7.1 inner logger): decided from the first records, events held until then.
@@ -237,9 +244,22 @@ export class SourceParser {
   line(text: string, lineNo: number): void {
     this.acc.lines++;
     if (this.detectBuf) {
-      this.detectBuf.push([text, lineNo]);
-      if (text.trim().length > 0) this.detectNonBlank++;
-      if (this.detectNonBlank >= this.detectLimit) this.decide();
+      const blank = text.trim().length === 0;
+      if (blank && this.detectNonBlank === 0) {
+        // Before the first text no record is open: a blank line is outside any, whatever the layout.
+        this.acc.unknown++;
+        return;
+      }
+      const buf = this.detectBuf;
+      const last = buf.length ? buf[buf.length - 1] : null;
+      if (last && last[0] === text) last[2]++;
+      else {
+        buf.push([text, lineNo, 1]);
+        this.detectChars += text.length;
+      }
+      if (!blank) this.detectNonBlank++;
+      // Memory stays bounded whatever the first lines hold: decide early on long or many lines.
+      if (this.detectNonBlank >= this.detectLimit || this.detectChars > DETECT_MAX_CHARS || buf.length >= DETECT_MAX_ENTRIES) this.decide();
       return;
     }
     this.process(text, lineNo);
@@ -262,6 +282,15 @@ export class SourceParser {
       this.deliver(ev);
     }
     if (this.held) this.releaseHeld(this.fakeVotes > 0 && this.fakeSeconds.size > 0);
+    if (this.firstBadTime) {
+      const { line, text } = this.firstBadTime;
+      const n = this.badTimes;
+      this.issues.push({
+        file: this.opts.file,
+        line,
+        message: `${n} record${n === 1 ? '' : 's'} with a time that does not exist (first at line ${line}: ${text}), read without a time`,
+      });
+    }
     if (this.acc.unreadable > 3) {
       this.issues.push({
         file: this.opts.file,
@@ -308,7 +337,8 @@ export class SourceParser {
         let n = 0;
         texts.forEach((text, i) => {
           const bare = unnumbered[i];
-          if (this.matchHeader(c, text) !== null || (bare !== text && this.matchHeader(c, bare) !== null)) n++;
+          // Identical lines in a row are held once, with how many there were.
+          if (this.matchHeader(c, text) !== null || (bare !== text && this.matchHeader(c, bare) !== null)) n += buf[i][2];
         });
         if (n > bestCount) {
           best = c;
@@ -327,10 +357,10 @@ export class SourceParser {
         message: 'no known log layout in the first lines: read as plain text (records have no time)',
       });
     }
-    for (const [text, n] of buf) this.process(text, n);
+    for (const [text, n, repeats] of buf) for (let k = 0; k < repeats; k++) this.process(text, n + k);
   }
 
-  private setZoneAndKind(buf: Array<[string, number]>): void {
+  private setZoneAndKind(buf: Array<[string, number, number]>): void {
     const layout = this.primary?.layout;
     if (this.opts.forcedZone) {
       this.zone = this.opts.forcedZone;
@@ -365,7 +395,7 @@ export class SourceParser {
     } else this.kind = hint ?? 'unknown';
   }
 
-  private kindFromContent(buf: Array<[string, number]>): SourceKind | null {
+  private kindFromContent(buf: Array<[string, number, number]>): SourceKind | null {
     const layout = this.primary?.layout;
     const sample = buf.map(([t]) => t).join('\n');
     if (!layout) {
@@ -501,7 +531,7 @@ export class SourceParser {
         if (f) {
           this.rec.ts = this.toUtc(f);
           this.noteTs(this.rec.ts);
-        }
+        } else this.badTime(lineNo, m[1]);
         this.rec.lines++;
         return;
       }
@@ -571,7 +601,7 @@ export class SourceParser {
         if (this.fakeMillis === true) f.ms = 0;
         if (f.hasDate) rec.ts = this.toUtc(f);
         else rec.clock = rec.tsText;
-      }
+      } else this.badTime(rec.line, rec.tsText);
     }
     this.noteTs(rec.ts);
     return rec.ts;
@@ -809,10 +839,16 @@ export class SourceParser {
     return this.zone.toUtc(f.y, f.mo, f.d, f.h, f.mi, f.s, f.ms);
   }
 
+  /** The earliest and latest time read (a paste may be newest first; a clock may step back). */
   private noteTs(ts: number | null): void {
     if (ts === null) return;
     if (this.firstTs === null || ts < this.firstTs) this.firstTs = ts;
     if (this.lastTs === null || ts > this.lastTs) this.lastTs = ts;
+  }
+
+  /** A header whose time does not exist (Feb 30, month 13, 24:00:00, year 0000): the record has no time. */
+  private badTime(line: number, text: string): void {
+    if (this.badTimes++ === 0) this.firstBadTime = { line, text };
   }
 
   private voteFakeMillis(f: TsFields): void {

@@ -56,9 +56,25 @@ const TOKENS: Array<[string, Op]> = [
   ['XXX', { kind: 'offset' }],
 ];
 
+/**
+ * Years below this are damage: no JVM clock of the RocketMQ era prints them, and Date.UTC would read
+ * 0-99 as 1900-1999.
+ */
+const MIN_YEAR = 1000;
+
+function daysInMonth(y: number, mo: number): number {
+  if (mo === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
+}
+
+/** A two-digit year as POSIX strptime's %y reads it: 69-99 are 1969-1999, 00-68 are 2000-2068. */
+function fullYear(yy: number): number {
+  return yy >= 69 ? 1900 + yy : 2000 + yy;
+}
+
 export interface TimestampReader {
   format: string;
-  /** Read the timestamp text (exactly the `ts` group). Returns null when a field is out of range. */
+  /** Read the timestamp text (exactly the `ts` group). Returns null when a field is out of range or the date does not exist. */
   read(text: string): TsFields | null;
   /** True when the characters at `at` have the format's shape (digits where digits belong). Cheap. */
   shape(line: string, at: number): boolean;
@@ -131,7 +147,7 @@ export function compileTimestamp(format: string): TimestampReader {
             f.y = v;
             break;
           case 'y2':
-            f.y = 2000 + v;
+            f.y = fullYear(v);
             break;
           case 'mo':
             f.mo = v;
@@ -171,7 +187,10 @@ export function compileTimestamp(format: string): TimestampReader {
         f.offsetMin = off;
       }
     }
-    return inRange(f) ? f : null;
+    if (!inRange(f)) return null;
+    // An impossible date (Feb 30, Apr 31, year 0000) is damage, not a date to roll over into the next month.
+    if (hasDate && (f.y < MIN_YEAR || f.d > daysInMonth(f.y, f.mo))) return null;
+    return f;
   });
   cache.set(format, reader);
   return reader;

@@ -60,12 +60,20 @@ class Fields {
     return v;
   }
 
-  num(key: string, required: boolean, opts: { min?: number; int?: boolean; what?: string } = {}): number | undefined {
+  num(key: string, required: boolean, opts: { min?: number; max?: number; int?: boolean; what?: string } = {}): number | undefined {
     const v = this.get(key);
     if (v === undefined && !required) return undefined;
-    const what = opts.what ?? `${opts.int ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` >= ${opts.min}` : ''}`;
-    if (typeof v !== 'number' || !Number.isFinite(v) || (opts.int && !Number.isInteger(v)) || (opts.min !== undefined && v < opts.min)) {
-      fail(`${this.path}.${key}`, `expected ${what}`);
+    const range =
+      opts.max !== undefined ? ` from ${opts.min ?? 0} to ${opts.max.toLocaleString('en-US')}` : opts.min !== undefined ? ` >= ${opts.min}` : '';
+    const what = opts.what ?? `${opts.int ? 'a whole number' : 'a number'}${range}`;
+    if (
+      typeof v !== 'number' ||
+      !Number.isFinite(v) ||
+      (opts.int && !Number.isInteger(v)) ||
+      (opts.min !== undefined && v < opts.min) ||
+      (opts.max !== undefined && v > opts.max)
+    ) {
+      fail(`${this.path}.${key}`, `expected ${what}${typeof v === 'number' ? ` (got ${v})` : ''}`);
     }
     return v;
   }
@@ -113,10 +121,11 @@ class Fields {
     return new Fields(v, `${this.path}.${key}`);
   }
 
-  arr(key: string, required: boolean, what: string): Json[] | undefined {
+  arr(key: string, required: boolean, what: string, max = Infinity): Json[] | undefined {
     const v = this.get(key);
     if (v === undefined && !required) return undefined;
     if (!Array.isArray(v)) fail(`${this.path}.${key}`, `expected an array of ${what}`);
+    if (v.length > max) fail(`${this.path}.${key}`, `${v.length.toLocaleString('en-US')} ${what} is past the limit of ${max.toLocaleString('en-US')}`);
     return v;
   }
 
@@ -139,6 +148,34 @@ function eachObj(list: Json[], path: string, fn: (f: Fields, i: number) => void)
   });
 }
 
+/**
+ * What the model runs in bounded time and memory (docs/replay.md, "Limits"). A value past these is a
+ * mistake or damage (a send rate of 1e308, a fault a century away), rejected with the field's name.
+ */
+export const LIMITS = {
+  nameServers: 64,
+  brokers: 1000,
+  topics: 10000,
+  clients: 10000,
+  faults: 10000,
+  /** Sends per second of one client. */
+  sendRatePerSec: 10000,
+  /** Logged send times of one client. */
+  sendTimes: 1_000_000,
+  /** Sends of one run in all (rates over the run's length, and the logged send times). */
+  sendsPerRun: 5_000_000,
+  queues: 1024,
+  threads: 1024,
+  queueCapacity: 10_000_000,
+  retryTimesWhenSendFailed: 100,
+  /** Timeouts, periods and service times (settings), ms. */
+  settingMs: 86_400_000,
+  /** Times and lengths in model time (atMs, startAtMs, durations), ms: ten years. */
+  modelMs: 315_360_000_000,
+  /** The run's start: epoch ms up to 2100-01-01 (a later year is a damaged line). */
+  epochMs: 4_102_444_800_000,
+} as const;
+
 const CLIENT_SETTINGS: Record<string, 'ms' | 'int' | 'bool' | 'seconds'> = {
   pollNameServerIntervalMs: 'ms',
   heartbeatBrokerIntervalMs: 'ms',
@@ -156,7 +193,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
   if (!isObj(v)) fail(path, 'expected an object');
   const f = new Fields(v, path);
   f.str('name', false);
-  f.num('startEpochMs', true, { min: 0, what: 'epoch milliseconds (a number)' });
+  f.num('startEpochMs', true, { min: 0, max: LIMITS.epochMs, what: `epoch milliseconds up to ${LIMITS.epochMs} (2100-01-01)` });
   const zone = f.str('zone', false, 'a zone like +08:00');
   if (zone !== undefined) {
     try {
@@ -167,7 +204,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     }
   }
   f.version('serverVersion', false);
-  f.num('latencyMs', false, { min: 0 });
+  f.num('latencyMs', false, { min: 0, max: 60000 });
   f.bool('autoCreateTopicEnable');
 
   const hostIp = new Map<string, { ip: string; at: string }>();
@@ -178,7 +215,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
   };
   const ipOf = (addr: string) => addr.slice(0, addr.lastIndexOf(':'));
 
-  const nsList = f.arr('nameServers', true, 'NameServers')!;
+  const nsList = f.arr('nameServers', true, 'NameServers', LIMITS.nameServers)!;
   if (nsList.length === 0) fail(`${path}.nameServers`, 'expected an array of NameServers (at least one)');
   const nsAddrs = new Set<string>();
   eachObj(nsList, `${path}.nameServers`, (n, i) => {
@@ -188,13 +225,13 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     const host = n.str('host', true)!;
     place(host, ipOf(addr), `${path}.nameServers[${i}].host`);
     n.version('version', false);
-    n.num('serverChannelMaxIdleTimeSeconds', false, { min: 1 });
-    n.num('scanNotActiveBrokerIntervalMs', false, { min: 1 });
-    n.num('brokerChannelExpiredTimeMs', false, { min: 1 });
-    n.num('startAtMs', false, { min: 0 });
+    n.num('serverChannelMaxIdleTimeSeconds', false, { min: 1, max: LIMITS.settingMs / 1000 });
+    n.num('scanNotActiveBrokerIntervalMs', false, { min: 1, max: LIMITS.settingMs });
+    n.num('brokerChannelExpiredTimeMs', false, { min: 1, max: LIMITS.settingMs });
+    n.num('startAtMs', false, { min: 0, max: LIMITS.modelMs });
   });
 
-  const brokerList = f.arr('brokers', true, 'brokers')!;
+  const brokerList = f.arr('brokers', true, 'brokers', LIMITS.brokers)!;
   if (brokerList.length === 0) fail(`${path}.brokers`, 'expected an array of brokers (at least one)');
   const brokerNames = new Set<string>();
   const brokerAddrs = new Set<string>();
@@ -213,27 +250,27 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     b.version('version', false);
     const ns = b.addrs('namesrvAddrs');
     ns?.forEach((a, k) => nsAddrs.has(a) || fail(`${p}.namesrvAddrs[${k}]`, `${a} is not one of scenario.nameServers`));
-    b.num('cores', false, { min: 1, int: true });
-    b.num('sendMessageThreadPoolNums', false, { min: 1, int: true });
-    b.num('sendThreadPoolQueueCapacity', false, { min: 1, int: true });
-    b.num('waitTimeMillsInSendQueue', false, { min: 1 });
-    b.num('osPageCacheBusyTimeOutMills', false, { min: 1 });
-    b.num('registerNameServerPeriodMs', false, { min: 1 });
-    b.num('registerBrokerTimeoutMills', false, { min: 1 });
-    b.num('startAtMs', false, { min: 0 });
+    b.num('cores', false, { min: 1, max: LIMITS.threads, int: true });
+    b.num('sendMessageThreadPoolNums', false, { min: 1, max: LIMITS.threads, int: true });
+    b.num('sendThreadPoolQueueCapacity', false, { min: 1, max: LIMITS.queueCapacity, int: true });
+    b.num('waitTimeMillsInSendQueue', false, { min: 1, max: LIMITS.settingMs });
+    b.num('osPageCacheBusyTimeOutMills', false, { min: 1, max: LIMITS.settingMs });
+    b.num('registerNameServerPeriodMs', false, { min: 1, max: LIMITS.settingMs });
+    b.num('registerBrokerTimeoutMills', false, { min: 1, max: LIMITS.settingMs });
+    b.num('startAtMs', false, { min: 0, max: LIMITS.modelMs });
     const svc = b.obj('service', false);
     if (svc) {
-      svc.num('meanMs', true, { min: 0 });
-      svc.num('sdMs', true, { min: 0 });
+      svc.num('meanMs', true, { min: 0, max: LIMITS.settingMs });
+      svc.num('sdMs', true, { min: 0, max: LIMITS.settingMs });
       svc.done();
     }
   });
 
-  const topicList = f.arr('topics', true, 'topics')!;
+  const topicList = f.arr('topics', true, 'topics', LIMITS.topics)!;
   const topicNames = new Set<string>(['TBW102']);
   eachObj(topicList, `${path}.topics`, (t, i) => {
     topicNames.add(t.str('name', true)!);
-    t.num('queues', false, { min: 1, int: true });
+    t.num('queues', false, { min: 1, max: LIMITS.queues, int: true });
     const on = t.any('brokers');
     if (on !== undefined) {
       if (!Array.isArray(on) || on.length === 0 || !on.every((x) => typeof x === 'string')) fail(`${path}.topics[${i}].brokers`, 'expected an array of broker names');
@@ -241,7 +278,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     }
   });
 
-  const clientList = f.arr('clients', true, 'clients')!;
+  const clientList = f.arr('clients', true, 'clients', LIMITS.clients)!;
   const clientHosts = new Set<string>();
   eachObj(clientList, `${path}.clients`, (c, i) => {
     const p = `${path}.clients[${i}]`;
@@ -264,32 +301,37 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     c.str('group', false);
     const topic = c.str('topic', true)!;
     if (!topicNames.has(topic)) fail(`${p}.topic`, `topic ${topic} is not in scenario.topics`);
-    c.num('sendRatePerSec', true, { min: 0 });
+    c.num('sendRatePerSec', true, { min: 0, max: LIMITS.sendRatePerSec });
     c.bool('selector');
-    c.num('selectorQueue', false, { min: 0, int: true });
-    c.num('startAtMs', false, { min: 0 });
-    c.num('sendStartMs', false, { min: 0 });
+    c.num('selectorQueue', false, { min: 0, int: true, max: 65535 });
+    c.num('startAtMs', false, { min: 0, max: LIMITS.modelMs });
+    c.num('sendStartMs', false, { min: 0, max: LIMITS.modelMs });
     const times = c.any('sendTimesMs');
-    if (times !== undefined && (!Array.isArray(times) || !times.every((t) => typeof t === 'number' && Number.isFinite(t) && t >= 0))) {
-      fail(`${p}.sendTimesMs`, 'expected an array of model times (ms >= 0)');
+    if (times !== undefined && (!Array.isArray(times) || !times.every((t) => typeof t === 'number' && Number.isFinite(t) && t >= 0 && t <= LIMITS.modelMs))) {
+      fail(`${p}.sendTimesMs`, `expected an array of model times (ms from 0 to ${LIMITS.modelMs.toLocaleString('en-US')})`);
+    }
+    if (Array.isArray(times) && times.length > LIMITS.sendTimes) {
+      fail(`${p}.sendTimesMs`, `${times.length.toLocaleString('en-US')} send times is past the limit of ${LIMITS.sendTimes.toLocaleString('en-US')}`);
     }
     const s = c.obj('settings', false);
     if (s) {
       for (const [key, kind] of Object.entries(CLIENT_SETTINGS)) {
         if (kind === 'bool') s.bool(key);
-        else s.num(key, false, { min: kind === 'int' ? 0 : 1, int: kind === 'int' });
+        else if (kind === 'int') s.num(key, false, { min: 0, max: LIMITS.retryTimesWhenSendFailed, int: true });
+        else s.num(key, false, { min: 1, max: kind === 'seconds' ? LIMITS.settingMs / 1000 : LIMITS.settingMs });
       }
       s.done();
     }
   });
 
-  const faults = f.arr('faults', false, 'faults');
+  const faults = f.arr('faults', false, 'faults', LIMITS.faults);
   const hosts = new Set<string>(hostIp.keys());
   for (const h of clientHosts) hosts.add(h);
   if (faults) {
     eachObj(faults, `${path}.faults`, (x, i) => {
       const p = `${path}.faults[${i}]`;
-      x.num('atMs', true, { min: 0 });
+      x.num('atMs', true, { min: 0, max: LIMITS.modelMs });
+      const dur = (o: Fields, key: string, required: boolean) => o.num(key, required, { min: 0, max: LIMITS.modelMs });
       const knownHost = (key: string, v: string) => hosts.has(v) || fail(`${p}.${key}`, `unknown host ${v}`);
       const knownBroker = (v: string) => brokerNames.has(v) || fail(`${p}.broker`, `unknown broker ${v}`);
       if (x.has('state')) {
@@ -298,35 +340,35 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
         x.bool('processesOnly');
         const boot = x.obj('boot', false);
         if (boot) {
-          boot.num('namesrvMs', false, { min: 0 });
-          boot.num('brokerMs', false, { min: 0 });
-          boot.num('clientMs', false, { min: 0 });
+          dur(boot, 'namesrvMs', false);
+          dur(boot, 'brokerMs', false);
+          dur(boot, 'clientMs', false);
           boot.done();
         }
       } else if (x.has('stall')) {
         knownBroker(x.str('broker', true)!);
         const s = x.obj('stall', true)!;
-        s.num('durationMs', true, { min: 0 });
+        dur(s, 'durationMs', true);
         s.bool('ioFrozen');
         s.done();
       } else if (x.has('overload')) {
         knownBroker(x.str('broker', true)!);
         const o = x.obj('overload', true)!;
-        o.num('durationMs', true, { min: 0 });
-        o.num('serviceMs', true, { min: 0 });
-        o.num('sdMs', false, { min: 0 });
+        dur(o, 'durationMs', true);
+        o.num('serviceMs', true, { min: 0, max: LIMITS.settingMs });
+        o.num('sdMs', false, { min: 0, max: LIMITS.settingMs });
         o.done();
       } else if (x.has('slowPut')) {
         knownBroker(x.str('broker', true)!);
         const o = x.obj('slowPut', true)!;
-        o.num('durationMs', true, { min: 0 });
+        dur(o, 'durationMs', true);
         o.done();
       } else if (x.has('partition') || x.has('heal')) {
         const key = x.has('partition') ? 'partition' : 'heal';
         const pair = x.any(key);
         if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((h) => typeof h === 'string')) fail(`${p}.${key}`, 'expected two host names');
         (pair as string[]).forEach((h) => knownHost(key, h));
-        if (key === 'partition') x.num('durationMs', false, { min: 0 });
+        if (key === 'partition') dur(x, 'durationMs', false);
       } else {
         fail(p, 'expected a fault: state (hung, up, down, reboot), stall, overload, slowPut, partition or heal');
       }
@@ -427,7 +469,7 @@ export function readScenarioFile(v: Json, name: string): ReplayInput {
     throw e;
   }
   const scenario = validateScenario(f.any('scenario'), 'scenario');
-  const untilMs = f.num('untilMs', false, { min: 1 }) ?? defaultUntil(scenario);
+  const untilMs = f.num('untilMs', false, { min: 1, max: LIMITS.modelMs }) ?? defaultUntil(scenario);
   const obs = f.any('observed');
   const observed = obs === undefined || obs === null ? null : readObserved(obs, 'observed');
   const provenance = f.any('provenance') ?? {};
@@ -456,8 +498,48 @@ export function readScenarioFile(v: Json, name: string): ReplayInput {
 
 /** Without a stated length: one minute after the last fault or client start, at least ten minutes. */
 function defaultUntil(sc: Scenario): number {
-  const times = [...(sc.faults ?? []).map((f) => f.atMs + ('stall' in f ? f.stall.durationMs : 'overload' in f ? f.overload.durationMs : 0)), ...sc.clients.map((c) => c.startAtMs ?? 0)];
-  return Math.max(600000, Math.max(0, ...times) + 300000);
+  // A loop, not Math.max(...list): a spread of ten thousand values can overflow the stack.
+  let latest = 0;
+  for (const f of sc.faults ?? []) latest = Math.max(latest, f.atMs + ('stall' in f ? f.stall.durationMs : 'overload' in f ? f.overload.durationMs : 0));
+  for (const c of sc.clients) latest = Math.max(latest, c.startAtMs ?? 0);
+  return Math.max(600000, latest + 300000);
+}
+
+/** Sends a run of `untilMs` would make: the logged send times, or the rate over the time the client sends. */
+export function sendsOf(c: Scenario['clients'][number], untilMs: number): number {
+  if (c.sendTimesMs) return c.sendTimesMs.length;
+  return (c.sendRatePerSec * Math.max(0, untilMs - (c.startAtMs ?? 0) - (c.sendStartMs ?? 0))) / 1000;
+}
+
+/**
+ * The run's size within LIMITS: its length (at most `maxSpanMs`, which --max-span sets) and its sends
+ * in all. Returns the problem in one line naming the field, or null.
+ */
+export function runSizeProblem(sc: Scenario, untilMs: number, maxSpanMs: number, untilField = 'untilMs'): string | null {
+  if (!(untilMs <= maxSpanMs)) return `${untilField}: a run of ${spanText(untilMs)} is past the limit of ${spanText(maxSpanMs)} (raise it with --max-span)`;
+  let total = 0;
+  let top = -1;
+  let topSends = -1;
+  sc.clients.forEach((c, i) => {
+    const n = sendsOf(c, untilMs);
+    total += n;
+    if (n > topSends) [top, topSends] = [i, n];
+  });
+  if (total > LIMITS.sendsPerRun) {
+    const c = sc.clients[top];
+    const field = c.sendTimesMs ? `scenario.clients[${top}].sendTimesMs` : `scenario.clients[${top}].sendRatePerSec`;
+    return `${field}: the run would make about ${Math.round(total).toLocaleString('en-US')} sends in ${spanText(untilMs)}, past the limit of ${LIMITS.sendsPerRun.toLocaleString('en-US')} (lower the rate or shorten the run with --until)`;
+  }
+  return null;
+}
+
+/** 36 h, 90 min, 45 s: a length as a person reads it. */
+export function spanText(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  if (ms >= 2 * 86_400_000) return `${Math.round(ms / 86_400_000).toLocaleString('en-US')} days`;
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms >= 60000) return `${Math.round(ms / 60000)} min`;
+  return `${Math.round(ms / 1000)} s`;
 }
 
 /** The scenario file for an input (what --save-scenario writes). */

@@ -12,7 +12,8 @@ import type { RmqEvent, SourceKind } from '../parse/types.js';
 import { relativeTo } from '../report/findings-text.js';
 import { clientVersionOf } from '../rules/versions.js';
 import type { SourceInfo } from '../rules/types.js';
-import { SERVER_KINDS, type Collected, type Silence } from './collect.js';
+import { KEEP_CAP, SERVER_KINDS, type Collected, type Silence } from './collect.js';
+import { LIMITS } from './file.js';
 import { contextOf, failuresOf, isAppFailure, observe } from './observe.js';
 import type { DefaultsMap, ProvenanceMap, ReplayInput } from './types.js';
 
@@ -635,17 +636,16 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     if (startTs !== null) client.startAtMs = Math.max(0, rel(startTs));
 
     // Send rate and first send.
-    const stats = c.appStats.get(host) ?? [];
+    const stats = c.appStats.get(host);
     const sends = c.appSends.get(host);
     const appFailures = mine.filter((e) => e.kind === 'app' && (e.type === 'send-call-timeout' || e.type === 'send-failed' || e.type === 'busy-reply' || e.type === 'no-route'));
     let rate: number | null = null;
-    if (stats.length >= 2) {
-      const gaps = stats.slice(1).map((s, k) => s.ts - stats[k].ts).sort((a, b) => a - b);
+    if (stats && stats.count >= 2) {
+      const gaps = [...stats.gaps].sort((a, b) => a - b);
       const period = gaps[Math.floor(gaps.length / 2)];
-      const total = stats.reduce((n, s) => n + s.sent + s.failed, 0);
       if (period > 0) {
-        rate = round2(total / stats.length / (period / 1000));
-        prov(`${p}.sendRatePerSec`, `the application’s statistics lines (sent=N every ${period / 1000} s)`, [stats[0].event, stats[stats.length - 1].event]);
+        rate = round2(stats.total / stats.count / (period / 1000));
+        prov(`${p}.sendRatePerSec`, `the application’s statistics lines (sent=N every ${period / 1000} s)`, [stats.first.event, stats.last.event]);
       }
     }
     if (rate === null && sends && sends.count >= 2 && sends.firstEvent.ts !== null && sends.lastEvent.ts !== null) {
@@ -691,7 +691,9 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
         .map((t) => rel(t))
         .filter((t) => t >= (client.startAtMs ?? 0))
         .sort((a, b) => a - b);
-      if (times.length) {
+      if (times.length > LIMITS.sendTimes) {
+        notes.push(`${host}: the application logged ${times.length.toLocaleString('en-US')} sends, more than a run replays one by one (${LIMITS.sendTimes.toLocaleString('en-US')}): sent at ${client.sendRatePerSec}/s instead`);
+      } else if (times.length) {
         client.sendTimesMs = times;
         prov(`${p}.sendTimesMs`, `every send the application logged (${sends.count} sent, ${failed.length} failed), at the time it began`, [sends.firstEvent, failed[0], sends.lastEvent]);
       }
@@ -736,12 +738,12 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     // A NameServer expires a broker 120 s after its last registration of any kind (the periodic
     // one, or one a topic creation triggered): the one before the broker went silent sets the
     // expiry, so the model's periodic registrations are placed on it.
-    const silentFrom = Math.min(...c.silences.filter((x) => x.host === b.host).map((x) => x.from.ts!), Infinity);
-    const before = regs.filter((e) => e.ts! <= silentFrom);
-    const reg = before.length ? before[before.length - 1] : regs[regs.length - 1];
+    const silence = c.silences.filter((x) => x.host === b.host).sort((x, y) => x.from.ts! - y.from.ts!)[0];
+    const before = silence?.lastRegistration ?? null;
+    const reg = before ?? regs[regs.length - 1];
     if (reg) {
       b.startAtMs = 10000 + mod(rel(when(reg)) - 20000, period);
-      prov(p, `placed so that its registrations (every ${period / 1000} s) include the last one logged ${before.length && silentFrom < Infinity ? 'before it went silent' : ''}`.trimEnd(), [reg]);
+      prov(p, `placed so that its registrations (every ${period / 1000} s) include the last one logged${before ? ' before it went silent' : ''}`, [reg]);
     } else def(p, '100 ms into the run (the phase of its registrations is not in the logs)');
   });
 
@@ -916,7 +918,9 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     const attempt = lastAttempt.get(e.host);
     const name = byAddr ?? (attempt && attempt.ts === e.ts ? String(attempt.fields.brokerName) : undefined);
     if (!name || !brokerOf(name)) continue;
-    replies.set(name, [...(replies.get(name) ?? []), e]);
+    let list = replies.get(name);
+    if (!list) replies.set(name, (list = []));
+    list.push(e);
   }
   for (const name of [...replies.keys()].sort()) {
     const b = brokerOf(name)!;
@@ -1017,6 +1021,10 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   const ctx = contextOf(scenario, last, (h) => (hasApp(h) ? 'app' : 'client'));
   const obs = observe(events, ctx, ref);
   for (const cl of clients) if (!hasApp(cl.host)) notes.push(`${cl.host}: no application log; failed sends are counted from the client's failed attempts`);
+  for (const [key, n] of c.dropped) {
+    const [type, host] = key.split(' ');
+    notes.push(`${host}: only the first ${KEEP_CAP.toLocaleString('en-US')} ${type} events were read (${n.toLocaleString('en-US')} more left out, to keep memory bounded)`);
+  }
   return {
     scenario,
     untilMs,

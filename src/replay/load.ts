@@ -4,9 +4,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { commonDir } from '../report/findings-text.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
-import { collect } from './collect.js';
-import { looksLikeScenario, readScenarioFile, ScenarioError, validateScenario } from './file.js';
-import { inferScenario } from './infer.js';
+import { collect, leanEvents } from './collect.js';
+import { looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, spanText, validateScenario } from './file.js';
+import { inferScenario, LEAD_MS, MARGIN_MS } from './infer.js';
 import type { ReplayInput } from './types.js';
 
 export interface FromLogs {
@@ -15,18 +15,31 @@ export interface FromLogs {
   timeline: Pick<Timeline, 'accounting' | 'issues' | 'sources' | 'first' | 'last' | 'defaultZone'>;
 }
 
-/** Builds the timeline, infers the scenario, and closes the timeline. `zone` is the output zone (null: the inputs'). */
-export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) => string, source: string): Promise<FromLogs> {
+/**
+ * Builds the timeline, infers the scenario, and closes the timeline. `zone` is the output zone (null:
+ * the inputs'). Only the logs' first `maxSpanMs` are read (a run lasts no longer, see fitRun): time
+ * and memory stay those of that stretch however long the logs are.
+ */
+export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) => string, source: string, maxSpanMs = DEFAULT_MAX_SPAN_MS): Promise<FromLogs> {
   const timeline = await buildTimeline({ ...opts, keepOther: true, types: null });
   try {
     const base = commonDir(timeline.accounting.map((a) => a.path));
     const hosts = new Set(timeline.accounting.map((a) => a.host));
-    const c = collect(timeline.events(), timeline.accounting, base, timeline.first, timeline.last);
+    const first = timeline.first;
+    // The last line a run of maxSpanMs covers (inferScenario starts LEAD_MS before the first line and ends MARGIN_MS after the last).
+    const cut = first === null ? null : Math.floor(first / 1000) * 1000 - LEAD_MS + maxSpanMs - MARGIN_MS;
+    const last = cut !== null && timeline.last !== null && timeline.last > cut ? cut : timeline.last;
+    const c = collect(leanEvents(timeline.encoded(), timeline.accounting), timeline.accounting, base, first, last);
     const input = inferScenario(c, {
       zone: timeline.defaultZone.name,
       source: `${source}: ${timeline.accounting.length} files from ${hosts.size} hosts`,
     });
     input.zone = zoneOut(timeline);
+    if (last !== timeline.last && first !== null && timeline.last !== null) {
+      input.notes.push(
+        `the logs span ${spanText(timeline.last - first)} (to ${new Date(timeline.last).toISOString().slice(0, 10)}), longer than a run may last: read and replayed for their first ${spanText(maxSpanMs)} (--max-span to raise it)`,
+      );
+    }
     return { input, timeline };
   } finally {
     timeline.close();
@@ -46,6 +59,29 @@ export function checkInferred(input: ReplayInput): string | null {
     throw e;
   }
   return null;
+}
+
+/**
+ * The longest run by default (--max-span raises it). The model keeps what every simulated process
+ * logged, so memory follows the simulated span: logs that span longer are replayed for this long
+ * from their start.
+ */
+export const DEFAULT_MAX_SPAN_MS = 6 * 3_600_000;
+
+/**
+ * Fits the run within the limits. An inferred run (as long as the logs) longer than `maxSpanMs` is
+ * cut to it, with a note; a length the user gave (`given`: `--until ...`, or a scenario file's
+ * `untilMs`) past it is refused, and so is a run that would send too much (ScenarioError, one line
+ * naming the field).
+ */
+export function fitRun(input: ReplayInput, maxSpanMs: number, given: string | null): void {
+  if (given === null && input.untilMs > maxSpanMs) {
+    const end = input.observed ? ` (to ${new Date(input.observed.window.last).toISOString().slice(0, 10)})` : '';
+    input.notes.push(`the logs span ${spanText(input.untilMs)}${end}, longer than a run may last: replayed for their first ${spanText(maxSpanMs)} (--max-span to raise it, --until to choose the end)`);
+    input.untilMs = maxSpanMs;
+  }
+  const problem = runSizeProblem(input.scenario, input.untilMs, maxSpanMs, given ?? 'untilMs');
+  if (problem) throw new ScenarioError(problem);
 }
 
 /** When the only input is a `.json` file that holds a scenario: its parsed content; otherwise null. */

@@ -3,7 +3,7 @@
 // (docs/replay.md, schemaVersion 1). Times are in the output zone; text from the logs is escaped.
 
 import { formatIso, formatShort, parseZone, type Zone } from '../parse/time.js';
-import { escapeText, type Palette } from '../report/escape.js';
+import { escapeText, jsonSafe, type Palette } from '../report/escape.js';
 import { formatMs } from '../rules/util.js';
 import type { Fault, Scenario } from '../model/index.js';
 import { prettyJson } from './file.js';
@@ -427,5 +427,5 @@ export function replayToJson(r: ReplayReport, extra: { emitted?: { dir: string; 
 }
 
 export function renderReplayJson(r: ReplayReport, extra: { emitted?: { dir: string; files: number } | null; saved?: string | null } = {}): string {
-  return prettyJson(replayToJson(r, extra)) + '\n';
+  return jsonSafe(prettyJson(replayToJson(r, extra))) + '\n';
 }

@@ -5,9 +5,10 @@
 import { runScenario, type RunResult, type Scenario } from '../model/index.js';
 import type { RmqEvent } from '../parse/types.js';
 import { formatMs, percentile } from '../rules/util.js';
-import { contextOf, observe, type MilestoneContext, type Observation } from './observe.js';
+import { contextOf, MILESTONE_TYPES, observe, type MilestoneContext, type Observation } from './observe.js';
 import type { BusyFigure, ClientFailures, MilestoneName, MilestoneTime, ReplayInput } from './types.js';
-import { applyVariant, type Variant } from './whatif.js';
+import { runSizeProblem, ScenarioError, validateScenario } from './file.js';
+import { applyVariant, WhatIfError, type Variant } from './whatif.js';
 
 /** A milestone is reproduced within max(10 s, 10% of its observed offset from the fault start). */
 export const TOLERANCE_MIN_MS = 10000;
@@ -26,6 +27,15 @@ export interface ReplayOptions {
   keepLines?: boolean;
   /** Called after each simulated run (baseline, variants, seeded runs) with how many of how many. */
   onRun?: (done: number, total: number) => void;
+  /** Record the time and host of every event of the baseline run (the TUI's lanes). */
+  lanes?: boolean;
+}
+
+/** Every event of the baseline run as time and host (host: an index into `hosts`). */
+export interface RunLanes {
+  hosts: string[];
+  t: Float64Array;
+  h: Uint16Array;
 }
 
 export type MilestoneStatus = 'ok' | 'diverged' | 'not-simulated' | 'not-observed' | 'unobservable' | 'simulated-only' | 'beyond-run';
@@ -94,8 +104,40 @@ export interface ReplayReport {
   baseline: VariantResult;
   whatIf: VariantResult[];
   runs: RunsResult | null;
-  /** The baseline run (its logs when keepLines was set). */
+  /** The baseline run (its logs when keepLines was set); its events are those milestones read (MILESTONE_TYPES). */
   run: RunResult;
+  /** With the `lanes` option. */
+  lanes: RunLanes | null;
+}
+
+/**
+ * Time and host of every event, in typed arrays that grow by doubling: a long run has millions of
+ * events, and the run itself keeps only those milestones read.
+ */
+function laneRecorder(): { add: (e: RmqEvent) => void; done: () => RunLanes } {
+  const hosts: string[] = [];
+  const index = new Map<string, number>();
+  let t = new Float64Array(1 << 12);
+  let h = new Uint16Array(1 << 12);
+  let n = 0;
+  return {
+    add(e) {
+      if (e.type === 'other' || e.ts === null) return;
+      let i = index.get(e.host);
+      if (i === undefined) index.set(e.host, (i = hosts.push(e.host) - 1));
+      if (n === t.length) {
+        const t2 = new Float64Array(n * 2);
+        t2.set(t);
+        t = t2;
+        const h2 = new Uint16Array(n * 2);
+        h2.set(h);
+        h = h2;
+      }
+      t[n] = e.ts;
+      h[n++] = i;
+    },
+    done: () => ({ hosts, t: t.slice(0, n), h: h.slice(0, n) }),
+  };
 }
 
 /** `+24 s`, `-3 min 15 s`, `-500 ms`. */
@@ -139,7 +181,21 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
   const totalRuns = (1 + opts.variants.length) * (1 + Math.max(0, opts.runs));
   let runsDone = 0;
   const ran = () => opts.onRun?.(++runsDone, totalRuns);
-  const run = runScenario(sc, { seed: opts.seed, untilMs, keepLines: opts.keepLines });
+  // Every variant within the limits before anything runs (a what-if rate of 1e308 is refused).
+  const variants = opts.variants.map((v) => {
+    const applied = applyVariant(sc, v);
+    try {
+      validateScenario(applied.scenario);
+    } catch (e) {
+      if (e instanceof ScenarioError) throw new WhatIfError(`${v.label}: ${e.message}`);
+      throw e;
+    }
+    const problem = runSizeProblem(applied.scenario, untilMs, Infinity);
+    if (problem) throw new WhatIfError(`${v.label}: ${problem}`);
+    return { v, ...applied };
+  });
+  const lanes = opts.lanes ? laneRecorder() : null;
+  const run = runScenario(sc, { seed: opts.seed, untilMs, keepLines: opts.keepLines, keepTypes: MILESTONE_TYPES, onEvent: lanes?.add });
   ran();
   const ctx = contextFor(input, sc, untilMs);
   const sim = observe(run.events, ctx, simRef);
@@ -228,9 +284,8 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
   });
 
   const baseline: VariantResult = { label: 'baseline', set: {}, notes: [], ...outcome(sc, run, sim) };
-  const variants = opts.variants.map((v) => ({ v, ...applyVariant(sc, v) }));
   const whatIf: VariantResult[] = variants.map(({ v, scenario, notes }) => {
-    const r = runScenario(scenario, { seed: opts.seed, untilMs });
+    const r = runScenario(scenario, { seed: opts.seed, untilMs, keepTypes: MILESTONE_TYPES });
     ran();
     const o = observe(r.events, contextFor(input, scenario, untilMs), simRef);
     return { label: v.label, set: setOf(v), notes, ...outcome(scenario, r, o) };
@@ -251,7 +306,7 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
         // Bindings drawn per seed, unless the variant sets them.
         const drawn = x.explicit.has('*') ? x.scenario : { ...randomBindings(x.scenario), clients: x.scenario.clients.map((c) => (x.explicit.has(c.host) ? c : { ...c, namesrv: 'random' })) };
         const per = seeds.map((seed) => {
-          const r = runScenario(drawn, { seed, untilMs });
+          const r = runScenario(drawn, { seed, untilMs, keepTypes: MILESTONE_TYPES });
           ran();
           return outcome(drawn, r, observe(r.events, contextFor(input, drawn, untilMs), simRef));
         });
@@ -270,5 +325,5 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
     };
   }
 
-  return { input, seed: opts.seed, untilMs, milestones: rows, busy, verdict, firstFaultAt, divergences, outages, baseline, whatIf, runs, run };
+  return { input, seed: opts.seed, untilMs, milestones: rows, busy, verdict, firstFaultAt, divergences, outages, baseline, whatIf, runs, run, lanes: lanes?.done() ?? null };
 }

@@ -9,7 +9,7 @@ import { decodeEvent, encodeEvent } from '../parse/event-codec.js';
 import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { Timeline } from '../timeline/build.js';
 import { BufferedOut } from './buffered.js';
-import { clip, escapeText, wrapText, type Palette } from './escape.js';
+import { clip, escapeText, jsonSafe, wrapText, type Palette } from './escape.js';
 
 export interface EventsOutputOptions {
   json: boolean;
@@ -38,7 +38,7 @@ export function eventToJson(e: RmqEvent, zone: Zone): Record<string, unknown> {
 
 /** The JSON line of an encoded event: its time in the output zone, then the rest as encoded. */
 export function eventJsonLine(ts: number | null, json: string, zone: Zone): string {
-  return `{"time":${ts === null ? 'null' : `"${isoCached(ts, zone)}"`},${json.slice(1)}`;
+  return `{"time":${ts === null ? 'null' : `"${isoCached(ts, zone)}"`},${jsonSafe(json).slice(1)}`;
 }
 
 // Events come in time order: most share their second with the one before.
@@ -136,7 +136,7 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
     if (wait) await wait;
   }
   start();
-  if (o.json) out.write(JSON.stringify(summaryJson(timeline, o.zone, n)) + '\n');
+  if (o.json) out.write(jsonSafe(JSON.stringify(summaryJson(timeline, o.zone, n))) + '\n');
   await buf.flush();
   return n;
 }

@@ -3,6 +3,7 @@
 
 import { formatIso, type Zone } from '../parse/time.js';
 import type { Finding, Rule } from '../rules/types.js';
+import { jsonSafe } from './escape.js';
 import { inputToJson } from './events.js';
 import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport } from './findings-text.js';
 import type { Milestone } from '../rules/milestones.js';
@@ -42,6 +43,7 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
   const t = r.timeline;
   const all = r.analysis.findings;
   const shown = atOrAbove(all, r.show);
+  const counts = countBySeverity(all, r.analysis.omittedFindings);
   return {
     schemaVersion: ANALYZE_SCHEMA_VERSION,
     inputs: t.accounting.map(inputToJson),
@@ -51,13 +53,14 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
       defaultZone: t.defaultZone.name,
       hosts: hostsOf(t.accounting),
       totals: totalsOf(t.accounting),
-      findings: { total: all.length, ...countBySeverity(all), shown: shown.length },
+      findings: { total: Object.values(counts).reduce((a, b) => a + b, 0), ...counts, shown: shown.length },
       severity: r.severity,
       atOrAboveSeverity: atOrAbove(all, r.severity).length,
       show: r.show,
       rules: [...r.rules],
       settings: { ...r.settings },
       milestonesOmitted: r.analysis.omittedMilestones,
+      findingsOmitted: r.analysis.omittedFindings ?? {},
       issues: t.issues,
     },
     findings: shown.map((f) => findingToJson(f, r.zone)),
@@ -67,7 +70,7 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
 
 /** The document as printed: indented two spaces, one trailing newline. */
 export function renderFindingsJson(r: AnalyzeReport): string {
-  return `${JSON.stringify(analysisToJson(r), null, 2)}\n`;
+  return `${jsonSafe(JSON.stringify(analysisToJson(r), null, 2))}\n`;
 }
 
 /** `rmq-diag rules --json`: the rule catalogue. */

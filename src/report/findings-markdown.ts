@@ -15,6 +15,7 @@ import {
   countBySeverity,
   hostsOf,
   metricText,
+  omittedFindingsText,
   oneDay,
   relativeTo,
   severityWord,
@@ -26,14 +27,29 @@ import {
 } from './findings-text.js';
 import type { Milestone } from '../rules/milestones.js';
 
-/** A table cell: one line, with the characters that would end the cell or start markup escaped. */
+/**
+ * A table cell: one line, with the characters that would end the cell or start markup escaped
+ * (links and images, emphasis, code, HTML and entities, strikethrough): names from the input (a host
+ * folder named `[x](javascript:...)`) stay text.
+ */
 export function mdCell(text: string): string {
-  return escapeText(text).replace(/[\\|`*_[\]<>]/g, (c) => `\\${c}`);
+  return escapeText(text).replace(/[\\|`*_[\]<>&~]/g, (c) => `\\${c}`);
 }
 
-/** Inline prose from the rules: one paragraph, no raw HTML. */
+/**
+ * Inline prose from the rules: one paragraph. It names hosts, brokers and topics from the input, so
+ * it is escaped like a cell, except the rules' own code spans (`sendMsgTimeout`), which Markdown
+ * shows as they are (nothing inside a code span is markup).
+ */
 function mdText(text: string): string {
-  return escapeText(text).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const t = escapeText(text);
+  let out = '';
+  let at = 0;
+  for (const m of t.matchAll(/`[^`\n]+`/g)) {
+    out += mdCell(t.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + mdCell(t.slice(at));
 }
 
 /** A fenced code block whose fence is longer than any backtick run inside. */
@@ -53,7 +69,7 @@ export function renderFindingsMarkdown(r: AnalyzeReport): string {
   const sameDay = oneDay(t.first, t.last, zone);
   const all = r.analysis.findings;
   const shown = atOrAbove(all, r.show);
-  const counts = countBySeverity(all);
+  const counts = countBySeverity(all, r.analysis.omittedFindings);
   const base = commonDir(t.accounting.map((a) => a.path));
   const out: string[] = [];
 
@@ -95,6 +111,8 @@ export function renderFindingsMarkdown(r: AnalyzeReport): string {
   if (hidden > 0) out.push(`${hidden} finding${hidden === 1 ? '' : 's'} below ${r.show} not shown.`, '');
 
   shown.forEach((f, i) => out.push(...findingSection(f, i + 1, zone, sameDay, base)));
+  const omitted = omittedFindingsText(r.analysis.omittedFindings);
+  if (omitted) out.push(mdText(omitted), '');
 
   if (r.analysis.milestones.length) {
     out.push('## Timeline', '');

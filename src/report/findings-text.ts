@@ -17,6 +17,7 @@ import {
   type Severity,
   type Subject,
 } from '../rules/types.js';
+import { MAX_FINDINGS_PER_RULE, type OmittedFindings } from '../rules/engine.js';
 import { formatMs } from '../rules/util.js';
 import type { Timeline } from '../timeline/build.js';
 import { clip, escapeText, type Palette } from './escape.js';
@@ -63,10 +64,21 @@ export function atOrAbove(findings: readonly Finding[], level: Severity | 'none'
   return findings.filter((f) => severityRank(f.severity) <= rank);
 }
 
-export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
+export function countBySeverity(findings: readonly Finding[], omitted: OmittedFindings = {}): Record<Severity, number> {
   const out = { critical: 0, error: 0, warning: 0, info: 0 } as Record<Severity, number>;
   for (const f of findings) out[f.severity]++;
+  for (const bySeverity of Object.values(omitted)) for (const [sev, n] of Object.entries(bySeverity)) out[sev as Severity] += n ?? 0;
   return out;
+}
+
+/** One line on the findings each rule left out (it keeps its MAX_FINDINGS_PER_RULE most severe), or null. */
+export function omittedFindingsText(omitted: OmittedFindings = {}): string | null {
+  const parts = Object.entries(omitted).map(([rule, bySeverity]) => {
+    const n = Object.values(bySeverity).reduce((a, b) => a + (b ?? 0), 0);
+    return `${n.toLocaleString('en-US')} more ${rule}`;
+  });
+  if (!parts.length) return null;
+  return `${parts.join(', ')} findings not listed: each rule lists its ${MAX_FINDINGS_PER_RULE} most severe, earliest first (the counts above include them all).`;
 }
 
 export interface Totals {
@@ -175,11 +187,11 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
   const t = r.timeline;
   const sameDay = oneDay(t.first, t.last, r.zone);
   const shown = atOrAbove(r.analysis.findings, r.show);
-  const counts = countBySeverity(r.analysis.findings);
+  const counts = countBySeverity(r.analysis.findings, r.analysis.omittedFindings);
   const out: string[] = [];
 
   // Header.
-  const total = r.analysis.findings.length;
+  const total = SEVERITIES.reduce((n, s) => n + counts[s], 0);
   const bySev = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`);
   out.push(p.bold(wrapIndented(`rmq-diag analyze: ${total === 0 ? 'no findings' : `${total} finding${total === 1 ? '' : 's'} (${bySev.join(', ')})`}`, W)));
   out.push('');
@@ -218,8 +230,10 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
   shown.forEach((f, i) => {
     out.push(...findingText(f, i + 1, r.zone, sameDay, base, W, cut, p), '');
   });
-  const hidden = total - shown.length;
+  const hidden = r.analysis.findings.length - shown.length;
   if (hidden > 0) out.push(p.dim(wrapIndented(`${hidden} finding${hidden === 1 ? '' : 's'} below ${r.show} not shown (--show info shows all).`, W)), '');
+  const omitted = omittedFindingsText(r.analysis.omittedFindings);
+  if (omitted) out.push(p.dim(wrapIndented(omitted, W)), '');
 
   // Timeline.
   if (r.analysis.milestones.length) {

@@ -4,7 +4,7 @@
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { MilestoneCollector, type Milestone } from './milestones.js';
 import type { Timeline } from '../timeline/build.js';
-import { RuleRunner } from './engine.js';
+import { RuleRunner, type OmittedFindings } from './engine.js';
 import type { Finding, Rule, SettingValue, Severity, SourceInfo } from './types.js';
 
 export interface AnalyzeOptions {
@@ -26,6 +26,8 @@ export interface Analysis {
   milestones: Milestone[];
   /** Milestones left out to keep the list bounded. */
   omittedMilestones: number;
+  /** Findings left out per rule, by severity (each rule keeps its MAX_FINDINGS_PER_RULE most severe). */
+  omittedFindings: OmittedFindings;
 }
 
 export function sourcesOf(t: Timeline): SourceInfo[] {
@@ -64,7 +66,7 @@ export function analyze(t: Timeline, opts: AnalysisOptions): Analysis {
   }
   const findings = runner.finish();
   const ms = collector ? collector.finish(findings, opts.show ?? 'info') : { items: [], omitted: 0 };
-  return { findings, milestones: ms.items, omittedMilestones: ms.omitted };
+  return { findings, milestones: ms.items, omittedMilestones: ms.omitted, omittedFindings: runner.omitted };
 }
 
 /** Findings only (the rule tester and callers that need no milestones). */

@@ -11,6 +11,7 @@ import {
   type Rule,
   type RuleContext,
   type SettingValue,
+  type Severity,
   type SourceInfo,
   type Visitor,
 } from './types.js';
@@ -25,6 +26,15 @@ export interface EngineOptions {
 export class SettingError extends Error {}
 
 export const MAX_EVIDENCE = 5;
+/**
+ * Findings kept per rule: the most severe, earliest first. Steady trouble all along a week of logs
+ * makes a finding per episode (thousands); the rest are counted, so that memory and the report stay
+ * bounded whatever the input size.
+ */
+export const MAX_FINDINGS_PER_RULE = 20;
+
+/** Findings a rule made beyond MAX_FINDINGS_PER_RULE, by severity. */
+export type OmittedFindings = Record<string, Partial<Record<Severity, number>>>;
 
 export function toEvidence(x: RmqEvent | Evidence): Evidence {
   return { file: x.file, line: x.line, time: 'ts' in x ? x.ts : x.time, text: x.text };
@@ -59,7 +69,9 @@ export function parseSettings(rules: readonly Rule[], specs: string[]): Record<s
 export class RuleRunner {
   private readonly handlers = new Map<EventType, Array<(e: RmqEvent) => void>>();
   private readonly visitors: Visitor[] = [];
-  private readonly findings: Finding[] = [];
+  private readonly kept = new Map<string, Finding[]>();
+  /** Findings left out per rule (see MAX_FINDINGS_PER_RULE). */
+  readonly omitted: OmittedFindings = {};
   private readonly versionCache = new Map<string, ClientVersion>();
 
   constructor(opts: EngineOptions) {
@@ -70,7 +82,7 @@ export class RuleRunner {
         settings,
         sources: opts.sources,
         report: (f) => {
-          this.findings.push({
+          this.keep({
             rule: rule.meta.id,
             severity: f.severity ?? rule.meta.severity,
             title: f.title,
@@ -112,17 +124,27 @@ export class RuleRunner {
 
   finish(): Finding[] {
     for (const v of this.visitors) v.end?.();
-    return sortFindings(this.findings);
+    return sortFindings([...this.kept.values()].flat());
+  }
+
+  private keep(f: Finding): void {
+    let list = this.kept.get(f.rule);
+    if (!list) this.kept.set(f.rule, (list = []));
+    list.push(f);
+    if (list.length <= MAX_FINDINGS_PER_RULE) return;
+    list.sort(byRank);
+    const out = list.pop()!;
+    const counts = (this.omitted[out.rule] ??= {});
+    counts[out.severity] = (counts[out.severity] ?? 0) + 1;
   }
 }
 
+function byRank(a: Finding, b: Finding): number {
+  return severityRank(a.severity) - severityRank(b.severity) || (a.start ?? Infinity) - (b.start ?? Infinity) || a.rule.localeCompare(b.rule);
+}
+
 export function sortFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort(
-    (a, b) =>
-      severityRank(a.severity) - severityRank(b.severity) ||
-      (a.start ?? Infinity) - (b.start ?? Infinity) ||
-      a.rule.localeCompare(b.rule),
-  );
+  return [...findings].sort(byRank);
 }
 
 /** Run rules over events (tests and the programmatic API). */

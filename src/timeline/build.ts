@@ -4,9 +4,9 @@
 // plus a spill file; the merge (phase 2) streams from those, so memory holds only a window of
 // events per source. Large inputs are parsed by worker threads (one per core), biggest file first.
 
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { globMatch } from '../ingest/glob.js';
 import { resolveInputs, type InputIssue, type SourceSpec } from '../ingest/sources.js';
@@ -15,6 +15,7 @@ import { parseZone, type Zone } from '../parse/time.js';
 import { decodeEvent } from '../parse/event-codec.js';
 import { SourceCursor, mergeEncoded, type MergedEvent } from './merge.js';
 import { parseSource, type ParseJob, type ParsedSource } from './parse-source.js';
+import { createSpillDir, removeSpillDir, spillErrorOf } from './spill.js';
 
 export interface BuildOptions {
   inputs: string[];
@@ -63,7 +64,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     cwd: opts.cwd,
   });
 
-  const spillDir = mkdtempSync(join(tmpdir(), 'rmq-diag-'));
+  const spillDir = createSpillDir();
   const jobs: ParseJob[] = sources.map((spec, index) => {
     const rule = tzRules.find(([g]) => matchesSource(g, spec));
     return {
@@ -92,8 +93,8 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   try {
     parsed = nWorkers > 0 ? await runInWorkers(jobs, sizes, nWorkers, progress) : await runHere(jobs, progress);
   } catch (err) {
-    rmSync(spillDir, { recursive: true, force: true });
-    throw err;
+    removeSpillDir(spillDir);
+    throw spillErrorOf((err as NodeJS.ErrnoException).code) ?? err;
   }
   parsed.sort((a, b) => a.index - b.index);
 
@@ -127,7 +128,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
       for (const m of encoded()) yield decodeEvent(m, m.source, m.seq);
     },
     close() {
-      rmSync(spillDir, { recursive: true, force: true });
+      removeSpillDir(spillDir);
     },
   };
 }
@@ -177,15 +178,17 @@ function runInWorkers(
       // A worker keeps one batch of events and one chunk of text: a small heap makes its GC keep up.
       const w = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 16 } });
       running++;
+      let current: ParseJob | null = null;
       const feed = () => {
         const job = queue.shift();
+        current = job ?? null;
         if (!job) {
           w.postMessage({ exit: true });
           return;
         }
         w.postMessage({ job });
       };
-      w.on('message', (msg: { progress?: number; result?: ParsedSource; progressTail?: number; error?: string }) => {
+      w.on('message', (msg: { progress?: number; result?: ParsedSource; progressTail?: number; error?: string; code?: string }) => {
         if (msg.progress) progress(msg.progress);
         if (msg.result) {
           progress(msg.progressTail ?? 0);
@@ -194,11 +197,19 @@ function runInWorkers(
         }
         if (msg.error) {
           failed = true;
-          reject(new Error(msg.error));
+          reject(spillErrorOf(msg.code) ?? new Error(msg.error));
           void w.terminate();
         }
       });
       w.on('error', (err) => {
+        if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' && current) {
+          // A source too big for a worker's small heap (records of megabytes): parse it here, with
+          // this thread's heap, after the others; another worker takes the rest of the queue.
+          local.push(current);
+          current = null;
+          if (queue.length) startWorker();
+          return;
+        }
         failed = true;
         reject(err);
       });

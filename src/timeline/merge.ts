@@ -19,7 +19,7 @@ export class SourceCursor {
   private partial = '';
   private spillDone: boolean;
   private ti = 0;
-  private readonly buf = Buffer.allocUnsafe(1 << 16);
+  private readonly buf = Buffer.allocUnsafe(1 << 13);
   seq = 0;
 
   constructor(

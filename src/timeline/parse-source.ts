@@ -14,6 +14,12 @@ import { parseZone } from '../parse/time.js';
 import { ReorderWindow } from './reorder.js';
 import type { EventType, SourceAccounting } from '../parse/types.js';
 
+/**
+ * Characters of encoded events held before a spill: a worker's heap is small (build.ts), and 500
+ * route dumps of 200 brokers (about 41 KB each) would not fit in it.
+ */
+const SPILL_CHARS = 1 << 20;
+
 export interface ParseJob {
   index: number;
   spec: SourceSpec;
@@ -28,6 +34,8 @@ export interface ParseJob {
   spillAt?: number;
   /** Layouts of the user (`--pattern`), as pattern texts: compiled in the thread that parses. */
   patterns?: string[];
+  /** ... or this many characters of them, whichever comes first (long route dumps). */
+  spillChars?: number;
 }
 
 /** Events of one source held to put a paste that is out of time order back in order. */
@@ -54,8 +62,10 @@ export interface ParsedSource {
 
 export async function parseSource(job: ParseJob, onProgress?: (bytes: number) => void): Promise<ParsedSource> {
   const spillAt = job.spillAt ?? 500;
+  const spillChars = job.spillChars ?? SPILL_CHARS;
   const keepTypes = job.types ? new Set<EventType>(job.types) : null;
   let tail: string[] = [];
+  let tailChars = 0;
   let spillPath: string | null = null;
   let fd = -1;
   let count = 0;
@@ -68,11 +78,13 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     }
     writeSync(fd, tail.join('\n') + '\n');
     tail = [];
+    tailChars = 0;
   };
 
   const keep = (line: string) => {
     tail.push(line);
-    if (tail.length >= spillAt) flush();
+    tailChars += line.length;
+    if (tail.length >= spillAt || tailChars >= spillChars) flush();
   };
   const window = isPaste(job.spec) ? new ReorderWindow(REORDER_WINDOW, keep) : null;
   const parser = new SourceParser(

@@ -19,6 +19,12 @@ port.on('message', (msg: { job: ParseJob } | { exit: true }) => {
     }
   }).then(
     (result) => port.postMessage({ result, progressTail: result.bytes - reported }),
-    (err: unknown) => port.postMessage({ error: String(err instanceof Error ? err.message : err), index: msg.job.index }),
+    (err: unknown) =>
+      port.postMessage({
+        error: String(err instanceof Error ? err.message : err),
+        // fs errors (a full temporary folder) keep their code, for the main thread to name them
+        code: (err as NodeJS.ErrnoException | null)?.code,
+        index: msg.job.index,
+      }),
   );
 });

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AssertionError } from '../model/index.js';
-import { checkInferred, inferFromLogs } from '../replay/load.js';
+import { checkInferred, DEFAULT_MAX_SPAN_MS, fitRun, inferFromLogs } from '../replay/load.js';
 import { replay } from '../replay/run.js';
 import type { BuildOptions } from '../timeline/build.js';
 import { replayViewOf, type ReplayStatus } from './replay.js';
@@ -16,12 +16,16 @@ import { replayViewOf, type ReplayStatus } from './replay.js';
 export async function replayFromLogs(build: BuildOptions, zone: string): Promise<ReplayStatus> {
   if (build.inputs.includes('-')) return { kind: 'failed', reason: 'the logs came on stdin and cannot be read a second time (rmq-diag replay FILES replays saved logs)' };
   try {
-    const { input, timeline } = await inferFromLogs({ ...build, onProgress: undefined }, () => zone, build.inputs.join(' '));
+    // Parsed in this (background) thread, with no parse workers of its own: the TUI holds its
+    // timeline meanwhile, and more threads would add their heaps to it for a result nobody waits on.
+    const { input, timeline } = await inferFromLogs({ ...build, workers: 0, onProgress: undefined }, () => zone, build.inputs.join(' '));
     const read = timeline.accounting.reduce((n, a) => n + a.lines, 0);
     if (timeline.sources.length === 0 || read === 0) return { kind: 'failed', reason: 'nothing could be read' };
     const problem = checkInferred(input);
     if (problem) return { kind: 'failed', reason: problem };
-    const report = replay(input, { seed: 1, variants: [], runs: 0 });
+    // The same limits as rmq-diag replay: logs longer than a run may last are replayed from their start.
+    fitRun(input, DEFAULT_MAX_SPAN_MS, null);
+    const report = replay(input, { seed: 1, variants: [], runs: 0, lanes: true });
     return { kind: 'done', view: replayViewOf(report) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
@@ -35,6 +39,9 @@ export interface ReplayTask {
   cancel(): void;
 }
 
+/** Old-generation heap of the replay worker, MB. */
+const REPLAY_HEAP_MB = 128;
+
 /** Starts the replay in the background. */
 export function startReplay(build: BuildOptions, zone: string): ReplayTask {
   const { onProgress: _drop, ...options } = build;
@@ -46,10 +53,17 @@ export function startReplay(build: BuildOptions, zone: string): ReplayTask {
     );
     return { promise, cancel: () => (cancelled = true) };
   }
-  const worker = new Worker(url);
+  // A bounded heap: the replay's summary and run are small, and V8 then collects early instead of
+  // growing beside the TUI's own.
+  const worker = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: REPLAY_HEAP_MB } });
   const promise = new Promise<ReplayStatus>((resolve) => {
     worker.once('message', (m: ReplayStatus) => resolve(m));
-    worker.once('error', (e) => resolve({ kind: 'failed', reason: e.message.split('\n')[0] }));
+    worker.once('error', (e) =>
+      resolve({
+        kind: 'failed',
+        reason: (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the replay needs more than ${REPLAY_HEAP_MB} MB (rmq-diag replay runs it without this limit)` : e.message.split('\n')[0],
+      }),
+    );
     worker.once('exit', () => resolve({ kind: 'failed', reason: 'the replay stopped' }));
   }).finally(() => void worker.terminate());
   worker.postMessage({ build: options, zone });

@@ -51,8 +51,6 @@ export type ReplayStatus = { kind: 'off' } | { kind: 'running' } | { kind: 'fail
 
 export const REPLAY_OFF: ReplayStatus = { kind: 'off' };
 
-const OTHER = 'other';
-
 /** The host a milestone is about: the first word of its subject, a NameServer's or broker's host. */
 function milestoneHost(subject: string, report: ReplayReport): string | null {
   const sc = report.input.scenario;
@@ -65,20 +63,8 @@ function milestoneHost(subject: string, report: ReplayReport): string | null {
 }
 
 export function replayViewOf(report: ReplayReport): ReplayView {
-  const hosts: string[] = [];
-  const index = new Map<string, number>();
-  const t: number[] = [];
-  const h: number[] = [];
-  for (const e of report.run.events) {
-    if (e.type === OTHER || e.ts === null) continue;
-    let i = index.get(e.host);
-    if (i === undefined) {
-      i = hosts.push(e.host) - 1;
-      index.set(e.host, i);
-    }
-    t.push(e.ts);
-    h.push(i);
-  }
+  const lanes = report.lanes;
+  if (!lanes) throw new Error('replayViewOf needs a replay run with lanes');
   return {
     verdict: report.verdict,
     divergences: [...report.divergences],
@@ -93,9 +79,9 @@ export function replayViewOf(report: ReplayReport): ReplayView {
       status: m.status,
     })),
     outages: report.outages.map((o) => ({ ...o })),
-    simHosts: hosts,
-    simT: Float64Array.from(t),
-    simHost: Uint16Array.from(h),
+    simHosts: lanes.hosts,
+    simT: lanes.t,
+    simHost: lanes.h,
   };
 }
 

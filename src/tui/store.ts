@@ -2,11 +2,11 @@
 // type, level, kind, line), with each event's encoded JSON kept aside (in memory for tests, in a
 // spill file for real inputs) and decoded only when a row is drawn. Nothing here knows about ink.
 
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeEvent } from '../parse/event-codec.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent } from '../parse/types.js';
+import { createSpillDir, removeSpillDir } from '../timeline/spill.js';
 
 export const TYPE_INDEX: ReadonlyMap<EventType, number> = new Map(EVENT_TYPES.map((t, i) => [t, i]));
 export const OTHER_TYPE = EVENT_TYPES.indexOf('other');
@@ -177,8 +177,9 @@ export class SpillSink implements RawSink {
   private offsets = new Float64Array(1 << 16);
   private n = 0;
 
-  constructor(parent = tmpdir()) {
-    this.dir = mkdtempSync(join(parent, 'rmq-diag-tui-'));
+  constructor(parent?: string) {
+    // Removed on every way out of the process, like the timeline's spill (src/timeline/spill.ts).
+    this.dir = createSpillDir(parent);
     this.path = join(this.dir, 'events.jsonl');
     this.fd = openSync(this.path, 'w+');
   }
@@ -244,7 +245,7 @@ export class SpillSink implements RawSink {
         try {
           closeSync(fd);
         } finally {
-          rmSync(dir, { recursive: true, force: true });
+          removeSpillDir(dir);
         }
       },
     };

@@ -118,7 +118,7 @@ describe('bad input', () => {
     const r = await run(['events', dir, '--json']);
     const lines = ndjson(r.stdout);
     const summary = lines.pop()!.summary;
-    expect(summary.issues.some((i: any) => /broken gzip data after line \d+/.test(i.message))).toBe(true);
+    expect(summary.issues.some((i: any) => /broken gzip data at byte \d+, after line \d+/.test(i.message))).toBe(true);
     expect(lines.length).toBeGreaterThan(0);
     expect(summary.inputs[0].host).toBe('h1');
   });

@@ -34,6 +34,8 @@ export function runBin(args: string[], input?: string | Buffer, env: NodeJS.Proc
     input,
     env: { PATH: process.env.PATH, ...env },
     encoding: 'utf8',
+    // Whole outputs of large inputs (spawnSync's default of 1 MiB would close the pipe under them).
+    maxBuffer: 256 << 20,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

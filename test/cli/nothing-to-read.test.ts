@@ -37,7 +37,17 @@ describe('nothing to diagnose', () => {
     const cases: Array<[string, string[]]> = [
       [join(dir, 'nope.log'), [`note: ${join(dir, 'nope.log')}: no such file or directory: ${join(dir, 'nope.log')}`, `rmq-diag: nothing could be read from ${join(dir, 'nope.log')}`]],
       [empty, [`note: ${empty}: no log files in folder: ${empty}`, `rmq-diag: nothing could be read from ${empty}`]],
-      [binary, [`note: ${binary}: binary file, skipped`, `rmq-diag: nothing could be read from ${binary}: 1 file, 0 lines`]],
+      // Binary data is judged by region: its lines are read and counted as unreadable.
+      [
+        binary,
+        [
+          `note: ${binary}:1: binary data`,
+          `note: ${binary}:2: binary data`,
+          `note: ${binary}:3: binary data`,
+          `note: ${binary}: 17 unreadable lines in all (the first 3 are listed)`,
+          `rmq-diag: no RocketMQ log found in ${binary}: 1 file, 17 lines, 0 records of a known layout`,
+        ],
+      ],
     ];
     for (const [input, stderr] of cases) {
       for (const cmd of ['events', 'analyze', 'replay']) {

@@ -5,10 +5,12 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
+import * as zlib from 'node:zlib';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readSource, readStream, type LineSink, type ReadOptions, type ReadResult } from '../../src/ingest/reader.js';
 import type { SourceSpec } from '../../src/ingest/sources.js';
+import { expectedLines } from './lines.js';
 
 type Ev = ['line', number, string] | ['unreadable', number, string];
 
@@ -157,31 +159,95 @@ describe('terminators and encodings', () => {
     expect(res.lines).toBe(5);
   });
 
-  it('skips a binary file with one issue', async () => {
+  it('counts a binary file line by line as unreadable, never drops it whole', async () => {
     const f = path.join(tmp, 'lib.jar');
-    fs.writeFileSync(f, randomBytes(200_000));
+    const bytes = randomBytes(200_000);
+    fs.writeFileSync(f, bytes);
     const { sink, events } = collector();
     const res = await readSource(spec(f), sink);
-    expect(events).toEqual([]);
-    expect(res.lines).toBe(0);
-    expect(res.encoding).toBe('binary');
-    expect(res.issues).toEqual([{ file: 'lib.jar', line: null, message: 'binary file, skipped' }]);
+    expect(res.lines).toBe(expectedLines(bytes));
+    expect(events.length).toBe(res.lines);
+    // random bytes: the region is binary, so even lines with no NUL are unreadable
+    expect(events.filter((e) => e[0] === 'unreadable').length / res.lines).toBeGreaterThan(0.97);
+    expect(res.encoding === 'binary' || res.encoding === 'utf-8').toBe(true);
   });
 
-  it('skips a gzipped binary file, and stops reading it', async () => {
-    const { res, events } = await read(gzipSync(randomBytes(300_000)), {}, [4096]);
-    expect(events).toEqual([]);
-    expect(res.encoding).toBe('binary');
-    expect(res.issues.map((i) => i.message)).toEqual(['binary file, skipped']);
-    expect(res.decompressedBytes).toBeLessThan(300_000);
+  it('reads a gzipped binary file to its end, every line counted', async () => {
+    const bytes = randomBytes(300_000);
+    const { res, events } = await read(gzipSync(bytes), {}, [4096]);
+    expect(res.decompressedBytes).toBe(300_000);
+    expect(res.lines).toBe(expectedLines(bytes));
+    expect(events.filter((e) => e[0] === 'line').length).toBeLessThan(res.lines * 0.03);
   });
 
-  it('skips a control-heavy file too', async () => {
+  it('counts a control-heavy file as binary lines', async () => {
     const bytes = Buffer.alloc(1000);
     for (let i = 0; i < bytes.length; i++) bytes[i] = i % 3 === 0 ? 0x41 : 0x01;
     const { res, events } = await read(bytes);
-    expect(events).toEqual([]);
-    expect(res.issues.map((i) => i.message)).toEqual(['binary file, skipped']);
+    expect(events).toEqual([['unreadable', 1, 'binary data']]);
+    expect(res.encoding).toBe('binary');
+  });
+
+  it('reads the log after a block of NUL bytes (a crashed, pre-allocated file)', async () => {
+    const before = '2024-05-20 14:03:18 INFO main - before the crash\n';
+    const after = '2024-05-20 14:09:01 INFO main - after the restart\nsecond line\n';
+    const input = Buffer.concat([Buffer.from(before), Buffer.alloc(3 << 20), Buffer.from(after)]);
+    for (const sizes of [[], [4096], [1 << 20], [7]]) {
+      const { res, events } = await read(input, {}, sizes);
+      expect(events).toEqual([
+        ['line', 1, before.trimEnd()],
+        ['line', 2, '2024-05-20 14:09:01 INFO main - after the restart'],
+        ['line', 3, 'second line'],
+      ]);
+      expect(res.issues).toEqual([
+        {
+          file: 'test.log',
+          line: 2,
+          message: `${3 << 20} NUL bytes skipped in 1 block (line 2; a pre-allocated or crashed file): the text around them is read`,
+        },
+      ]);
+    }
+  });
+
+  it('keeps the text lines of a short file with one junk line', async () => {
+    const junk = Buffer.from([0x00, 0x9c, 0x01, 0x02, 0xff, 0x10, 0x0a]);
+    const input = Buffer.concat([Buffer.from('2024-05-20 14:03:18 INFO main - one\n'), junk, Buffer.from('2024-05-20 14:03:19 INFO main - two\n')]);
+    const { events } = await read(input);
+    expect(events).toEqual([
+      ['line', 1, '2024-05-20 14:03:18 INFO main - one'],
+      ['unreadable', 2, 'binary data'],
+      ['line', 3, '2024-05-20 14:03:19 INFO main - two'],
+    ]);
+  });
+
+  it('decodes UTF-16LE and UTF-16BE with a byte-order mark', async () => {
+    const text = '2024-05-20 14:03:18 INFO main - 中文 one\r\nsecond 😀\r\n';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.from(le);
+    be.swap16();
+    for (const [input, enc] of [
+      [le, 'utf-16le'],
+      [be, 'utf-16be'],
+    ] as const) {
+      for (const sizes of [[], [1], [3], [4096]]) {
+        const { res, texts } = await read(input, {}, sizes);
+        expect(texts).toEqual(['2024-05-20 14:03:18 INFO main - 中文 one', 'second 😀']);
+        expect(res.encoding).toBe(enc);
+        expect(res.issues).toEqual([]);
+      }
+    }
+  });
+
+  it('ends lines at lone CRs in a file whose line ends are lone CRs', async () => {
+    const lines = Array.from({ length: 435 }, (_, i) => `2024-05-20 14:03:${String(i % 60).padStart(2, '0')} INFO main - line ${i}`);
+    for (const sizes of [[], [1], [13], [4096]]) {
+      const { res, texts } = await read(lines.join('\r') + '\r', {}, sizes);
+      expect(texts).toEqual(lines);
+      expect(res.cr).toBe(true);
+    }
+    // In a file whose first line ends in LF, a stray CR stays inside its line (grep -n agrees).
+    const { texts } = await read('a\nb\rc\n');
+    expect(texts).toEqual(['a', 'b\rc']);
   });
 });
 
@@ -256,8 +322,8 @@ describe('gzip', () => {
     expect(res.issues).toEqual([
       {
         file: 'otherdays/broker.1.log.gz',
-        line: res.lines,
-        message: `broken gzip data after line ${res.lines}: unexpected end of file`,
+        line: res.lines - 1,
+        message: `broken gzip data at byte ${Math.floor(gz.length / 2)}, after line ${res.lines - 1} (the last good line): unexpected end of file`,
       },
     ]);
   });
@@ -268,8 +334,56 @@ describe('gzip', () => {
     for (let i = 200; i < 260; i++) bad[i] ^= 0x5a;
     const { res } = await read(bad);
     expect(res.issues).toHaveLength(1);
-    expect(res.issues[0].message).toMatch(/^broken gzip data after line \d+: \S.*$/);
-    expect(res.issues[0].line).toBe(res.lines);
+    expect(res.issues[0].message).toMatch(/^broken gzip data at byte \d+, after line \d+ \(the last good line\): \S.*$/);
+    expect(res.issues[0].line).toBeGreaterThanOrEqual(res.lines - 1);
+  });
+
+  it('keeps every line inflated before damage, from a file (native zlib, then the exact pass) or stdin', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `2024-05-20 14:03:18 INFO main - row ${i} ${(i * 7919) % 10007}`);
+    const text = Buffer.from(lines.join('\n') + '\n');
+    const gz = gzipSync(text);
+    const at = Math.floor(gz.length * 0.7);
+    const bad = Buffer.from(gz);
+    for (let i = at; i < at + 40; i++) bad[i] ^= 0x5a;
+    // What any decoder can show before the damage: the undamaged prefix, inflated.
+    const shown = inflatePrefix(gz.subarray(0, at)).toString('latin1').split('\n').slice(0, -1);
+    expect(shown.length).toBeGreaterThan(1000);
+    const f = path.join(tmp, 'broker.1.log.gz');
+    fs.writeFileSync(f, bad);
+    const file = collector();
+    const fromFile = await readSource({ ...spec(f), gz: true }, file.sink);
+    const fromStream = await read(bad, {}, [1000]);
+    for (const [res, events] of [
+      [fromFile, file.events],
+      [fromStream.res, fromStream.events],
+    ] as const) {
+      expect(events.slice(0, shown.length).map((e) => e[2])).toEqual(shown);
+      const issue = res.issues[0];
+      expect(issue.message).toMatch(/^broken gzip data at byte (\d+), after line (\d+) \(the last good line\): /);
+      const [, byte, line] = /at byte (\d+), after line (\d+)/.exec(issue.message)!.map(Number);
+      // zlib finds the damage where the bits stop making sense: at it or some way after it.
+      expect(byte).toBeGreaterThanOrEqual(at);
+      expect(byte).toBeLessThanOrEqual(gz.length);
+      expect(line).toBeGreaterThanOrEqual(shown.length);
+      expect(issue.line).toBe(line);
+    }
+    expect(file.events).toEqual(fromStream.events);
+  });
+
+  it('keeps every line of a gzip with trailing garbage, and says it was ignored', async () => {
+    const text = Array.from({ length: 4000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const input = Buffer.concat([gzipSync(text), Buffer.from('GARBAGE after the member')]);
+    const f = path.join(tmp, 'trailing.log.gz');
+    fs.writeFileSync(f, input);
+    const file = collector();
+    const res = await readSource({ ...spec(f), gz: true }, file.sink);
+    expect(res.lines).toBe(4000);
+    expect(res.issues).toEqual([
+      { file: 'trailing.log.gz', line: null, message: `trailing data after the gzip data at byte ${input.length - 24}, ignored (as gzip does)` },
+    ]);
+    const stream = await read(input, {}, [333]);
+    expect(stream.res.lines).toBe(4000);
+    expect(stream.res.issues.map((i) => i.message)).toEqual(res.issues.map((i) => i.message));
   });
 
   it('streams a thousandfold .gz in bounded memory', async () => {
@@ -303,25 +417,43 @@ describe('gzip', () => {
           sample();
         },
       };
-      // zlib inflates on the thread pool, so a timer samples memory all along the inflation
-      const timer = setInterval(sample, 5);
-      let res: ReadResult;
-      try {
-        res = await readStream(chunked(input, [4096]), 'big.gz', sink);
-      } finally {
-        clearInterval(timer);
+      // A stream is inflated by gunzip.ts (in this thread: sampled as the bytes come), a file by
+      // Node's zlib on the thread pool (sampled by a timer).
+      let chunks = 0;
+      const onProgress = () => {
+        if (++chunks % 2 === 0) sample();
+      };
+      const f = path.join(tmp, 'big.gz');
+      fs.writeFileSync(f, input);
+      for (const how of ['stream', 'file']) {
+        samples.length = 0;
+        const timer = setInterval(sample, 5);
+        let res: ReadResult;
+        try {
+          res =
+            how === 'stream'
+              ? await readStream(chunked(input, [4096]), 'big.gz', sink, { onProgress })
+              : await readSource({ ...spec(f), gz: true }, sink);
+        } finally {
+          clearInterval(timer);
+        }
+        expect(res.lines).toBe(expectLines);
+        expect(res.decompressedBytes).toBe(inflated);
+        // Freed buffers can be released a little after a GC on a busy machine, so a single sample may
+        // be high; holding the data (50 MiB) would lift most samples far above these bounds.
+        samples.sort((a, b) => a - b);
+        expect(samples.length, how).toBeGreaterThanOrEqual(4);
+        expect(samples[Math.floor(samples.length / 2)], how).toBeLessThan(16 * 1024 * 1024);
+        expect(samples[samples.length - 1], how).toBeLessThan(40 * 1024 * 1024);
       }
-      expect(res.lines).toBe(expectLines);
-      expect(res.decompressedBytes).toBe(inflated);
-      // Freed buffers can be released a little after a GC on a busy machine, so a single sample may
-      // be high; holding the data (50 MiB) would lift most samples far above these bounds.
-      samples.sort((a, b) => a - b);
-      expect(samples.length).toBeGreaterThanOrEqual(4);
-      expect(samples[Math.floor(samples.length / 2)]).toBeLessThan(16 * 1024 * 1024);
-      expect(samples[samples.length - 1]).toBeLessThan(40 * 1024 * 1024);
     }
   });
 });
+
+/** Inflate a cut-off gzip as far as its bytes go (what zcat shows before the cut). */
+function inflatePrefix(gz: Buffer): Buffer {
+  return zlib.gunzipSync(gz, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+}
 
 function exposeGc(): () => void {
   v8.setFlagsFromString('--expose-gc');

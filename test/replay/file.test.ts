@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prettyJson, readScenarioFile, ScenarioError, scenarioFileJson, validateScenario } from '../../src/replay/file.js';
+import { prettyJson, readScenarioFile, ScenarioError, scenarioFileJson, runSizeProblem, validateScenario } from '../../src/replay/file.js';
 import { inferFromLogs } from '../../src/replay/load.js';
 import { renderReplayJson } from '../../src/replay/report.js';
 import { replay } from '../../src/replay/run.js';
@@ -48,20 +48,36 @@ describe('scenario validation', () => {
     [(s: any) => (s.clients[1].namesrvAddrList = ['10.0.0.1']), 'scenario.clients[1].namesrvAddrList: expected an array of addresses'],
     [(s: any) => (s.clients[1].namesrvAddrList = ['10.0.0.9:9876']), 'scenario.clients[1].namesrvAddrList[0]: 10.0.0.9:9876 is not one of scenario.nameServers'],
     [(s: any) => (s.clients[1].namesrv = '10.0.0.2:9876'), "scenario.clients[1].namesrv: 10.0.0.2:9876 is not in the client's NameServer list"],
-    [(s: any) => delete s.startEpochMs, 'scenario.startEpochMs: expected epoch milliseconds (a number)'],
+    [(s: any) => delete s.startEpochMs, 'scenario.startEpochMs: expected epoch milliseconds up to 4102444800000 (2100-01-01)'],
     [(s: any) => (s.clients[0].sendRate = 3), 'scenario.clients[0].sendRate: unknown field'],
     [(s: any) => (s.clients[0].version = '4.2.0'), 'scenario.clients[0].version: versions before 4.3.0 are not modelled (got 4.2.0)'],
-    [(s: any) => (s.clients[0].settings = { sendMsgTimeoutMs: 'long' }), 'scenario.clients[0].settings.sendMsgTimeoutMs: expected a number >= 1'],
+    [(s: any) => (s.clients[0].settings = { sendMsgTimeoutMs: 'long' }), 'scenario.clients[0].settings.sendMsgTimeoutMs: expected a number from 1 to 86,400,000'],
     [(s: any) => (s.faults[0].host = 'b-9'), 'scenario.faults[0].host: unknown host b-9'],
     [(s: any) => (s.faults[0] = { atMs: 1, broker: 'broker-z', stall: { durationMs: 5 } }), 'scenario.faults[0].broker: unknown broker broker-z'],
     [(s: any) => (s.faults[0] = { atMs: 1, host: 'b-1' }), 'scenario.faults[0]: expected a fault: state (hung, up, down, reboot), stall, overload, slowPut, partition or heal'],
     [(s: any) => (s.brokers[0].host = 'ns-1'), 'scenario.brokers[0].host: host ns-1 already has the address 10.0.0.1 (scenario.nameServers[0].host); one host has one IP'],
     [(s: any) => (s.clients[0].topic = 'U'), 'scenario.clients[0].topic: topic U is not in scenario.topics'],
     [(s: any) => (s.nameServers = []), 'scenario.nameServers: expected an array of NameServers (at least one)'],
+    // limits: bounded time and memory
+    [(s: any) => (s.clients[0].sendRatePerSec = 1e308), 'scenario.clients[0].sendRatePerSec: expected a number from 0 to 10,000 (got 1e+308)'],
+    [(s: any) => (s.clients[0].settings = { retryTimesWhenSendFailed: 1e9 }), 'scenario.clients[0].settings.retryTimesWhenSendFailed: expected a whole number from 0 to 100 (got 1000000000)'],
+    [(s: any) => (s.faults[0].atMs = 1e15), 'scenario.faults[0].atMs: expected a number from 0 to 315,360,000,000 (got 1000000000000000)'],
+    [(s: any) => (s.topics = Array.from({ length: 10001 }, (_, i) => ({ name: `T${i}` }))), 'scenario.topics: 10,001 topics is past the limit of 10,000'],
+    [(s: any) => (s.clients[0].sendTimesMs = new Array(1_000_001).fill(5)), 'scenario.clients[0].sendTimesMs: 1,000,001 send times is past the limit of 1,000,000'],
   ])('rejects a bad field with one line naming it (%#)', (edit, message) => {
     const s = minimal();
     edit(s);
     expect(messageOf(s)).toBe(message);
+  });
+});
+
+describe('the size of a run', () => {
+  it('refuses a run longer than the limit, or one that would send too much, naming the field', () => {
+    const s = minimal();
+    expect(runSizeProblem(s, 3_600_000, 6 * 3_600_000)).toBeNull();
+    expect(runSizeProblem(s, 7 * 3_600_000, 6 * 3_600_000, '--until 7h')).toBe('--until 7h: a run of 7 h is past the limit of 6 h (raise it with --max-span)');
+    s.clients[1].sendRatePerSec = 10000;
+    expect(runSizeProblem(s, 3_600_000, Infinity)).toMatch(/^scenario\.clients\[1\]\.sendRatePerSec: the run would make about 36,00\d,\d{3} sends in 1 h, past the limit of 5,000,000/);
   });
 });
 

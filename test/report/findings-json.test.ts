@@ -99,6 +99,7 @@ describe('analyze --json', () => {
       rules: ['namesrv-stuck', 'minor'],
       settings: { routeTimeoutMs: 3000 },
       milestonesOmitted: 3,
+      findingsOmitted: {},
       issues: [{ file: 'incident/gone.log', line: null, message: 'no such file or directory' }],
     });
     expect(doc.findings[0]).toEqual({

@@ -82,7 +82,7 @@ describe('analyze --format markdown', () => {
     expect(md).toContain('| stuckMs | 706000 ms (11 min 46 s) |');
     expect(md).toContain('**Advice**\n\n- Check `clientCloseSocketIfTimeout`.');
     // Prose keeps no raw HTML.
-    expect(md).toContain('Because &lt;b&gt;bold&lt;/b&gt; things happen.');
+    expect(md).toContain('Because \\<b\\>bold\\</b\\> things happen.');
   });
 
   it('escapes | and backticks in table cells', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSettings, runRules, SettingError } from '../../src/rules/engine.js';
+import { MAX_FINDINGS_PER_RULE, parseSettings, RuleRunner, runRules, SettingError } from '../../src/rules/engine.js';
 import { clientVersionOf } from '../../src/rules/versions.js';
 import type { Rule } from '../../src/rules/types.js';
 import type { RmqEvent } from '../../src/parse/types.js';
@@ -73,5 +73,37 @@ describe('rule helpers', () => {
   it('reads an upper bound below x.y.0 as the previous minor', () => {
     const src = [{ path: 'p', host: 'h', kind: 'client', versionHints: ['<4.4.0'] }];
     expect(clientVersionOf('h', src).range).toBe('<=4.3.99');
+  });
+});
+
+describe('findings per rule are bounded', () => {
+  const episodes: Rule = {
+    meta: { id: 'episodes', title: 'One finding per episode', severity: 'warning', description: 'test rule', versions: 'all', settings: {}, events: ['rpc-timeout'] },
+    create(ctx) {
+      return {
+        'rpc-timeout': (e) =>
+          ctx.report({
+            severity: e.ts! % 50 === 0 ? 'critical' : 'warning',
+            title: `episode at ${e.ts}`,
+            start: e.ts,
+            end: e.ts,
+            subject: {},
+            metrics: {},
+            evidence: [e],
+            explanation: '',
+            advice: [],
+          }),
+      };
+    },
+  };
+
+  it(`keeps the ${MAX_FINDINGS_PER_RULE} most severe, earliest first, and counts the rest`, () => {
+    const runner = new RuleRunner({ rules: [episodes], sources: [] });
+    for (let ts = 1; ts <= 5000; ts++) runner.visit(ev('rpc-timeout', ts));
+    const kept = runner.finish();
+    expect(kept).toHaveLength(MAX_FINDINGS_PER_RULE);
+    // every critical (one in 50: 100 of them) outranks a warning; the earliest 20 criticals stay
+    expect(kept.map((f) => f.start)).toEqual(Array.from({ length: MAX_FINDINGS_PER_RULE }, (_, i) => (i + 1) * 50));
+    expect(runner.omitted).toEqual({ episodes: { critical: 80, warning: 4900 } });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cells, clipCells, fit, highlight, listColumns, listRow, messageOf, stripLines, wrap, zoomNote, type Line } from '../../src/tui/format.js';
+import { cells, clipCells, detailLines, fit, highlight, listColumns, listRow, messageOf, stripLines, wrap, zoomNote, type Line } from '../../src/tui/format.js';
 import { T0, ZONE, ev, resetLines } from './helpers.js';
 
 const text = (l: Line) => l.map((s) => s.text).join('');
@@ -43,6 +43,19 @@ describe('list rows', () => {
     expect(t).not.toMatch(/[\u0000-\u001f]/);
     expect(t).toContain('evil \\x1b[2J\\x07 bell\\ttab');
     expect(cells(t)).toBe(120);
+  });
+
+  it('shows bidirectional overrides and isolates escaped, in the list and the detail pane', () => {
+    resetLines();
+    const e = ev({ at: 0, type: 'send-failed', level: 'ERROR', host: 'app\u202e-1', text: '2020-12-22 14:00:00,000 ERROR x - pay \u202e1 ot 0001\u2066 isolate\u2069 \u2067\u2068' });
+    const cols = listColumns(120, true, 8);
+    const row = text(listRow(e, cols, 120, { zone: ZONE, sameDay: true, selected: false, focused: true, evidence: null, search: '' }));
+    const detail = detailLines(e, [], ZONE, 100).map(text).join('\n');
+    for (const t of [row, detail]) {
+      expect(t).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+      expect(t).toContain('pay \\u202e1 ot 0001\\u2066 isolate\\u2069');
+    }
+    expect(detail).toContain('app\\u202e-1');
   });
 
   it('dims records that are no RocketMQ event, colours types and levels, marks evidence', () => {

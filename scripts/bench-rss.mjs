@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+// Peak memory of every command at two input sizes: `node scripts/bench-rss.mjs [options]` (after
+// `npm run build`; `npm run bench` runs it at the end). Memory must not grow with the input: the
+// figures at 1 GiB and 5 GiB should be about the same, all under 300 MB.
+//
+// For each size it generates (once, then reuses) the benchmark log set (scripts/bench-gen.mjs) and
+// runs, as child processes with stdout to /dev/null and their peak RSS taken by `/usr/bin/time -f %M`
+// (or VmHWM polled from /proc):
+//   - rmq-diag events --json, analyze --json, replay --json;
+//   - rmq-diag tui in a tmux pseudo-terminal (120x40): until its first screen shows, then the replay
+//     tab until the background replay is done, then q. Its figure covers both (the replay runs in a
+//     worker of the same process). Skipped, with a note, when tmux is missing.
+//
+// Options:
+//   --sizes LIST   comma-separated sizes (default 1GiB,5GiB)
+//   --only LIST    events, analyze, replay, tui (default all)
+//   --dir PATH     where sets are kept (default: <os temp>/rmq-diag-bench, as npm run bench)
+//   --no-keep      delete each generated set after its runs
+//   --json         figures as JSON on stdout
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { generate, parseSize, fmtBytes, GEN_VERSION } from './bench-gen.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin', 'rmq-diag.js');
+const TARGET_MB = 300;
+
+function parseArgs(argv) {
+  const o = { sizes: ['1GiB', '5GiB'], only: null, dir: path.join(os.tmpdir(), 'rmq-diag-bench'), keep: true, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => {
+      if (i + 1 >= argv.length) fail(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--sizes') o.sizes = val().split(',').filter(Boolean);
+    else if (a === '--only') o.only = val().split(',').filter(Boolean);
+    else if (a === '--dir') o.dir = path.resolve(val());
+    else if (a === '--no-keep') o.keep = false;
+    else if (a === '--keep') o.keep = true;
+    else if (a === '--json') o.json = true;
+    else fail(`unknown option ${a}`);
+  }
+  for (const s of o.sizes) parseSize(s);
+  return o;
+}
+
+function fail(msg) {
+  process.stderr.write(`bench-rss: ${msg}\n`);
+  process.exit(2);
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const wants = (name) => opts.only === null || opts.only.includes(name);
+const log = (s) => process.stderr.write(`${s}\n`);
+if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) fail('dist/ is missing; run `npm run build` first');
+
+const TIME_BIN = '/usr/bin/time';
+const haveTime = fs.existsSync(TIME_BIN);
+
+/** The set for a size, as npm run bench names it (seed 1, 4 hosts), generated when missing. */
+async function dataSet(size) {
+  const bytes = parseSize(size);
+  const setDir = path.join(opts.dir, `${size.replace(/[^A-Za-z0-9.]/g, '')}-seed1-h4`);
+  const dataDir = path.join(setDir, 'data');
+  const marker = path.join(setDir, 'manifest.json');
+  try {
+    const m = JSON.parse(fs.readFileSync(marker, 'utf8'));
+    if (m.genVersion === GEN_VERSION && m.size === bytes) return { setDir, dataDir, manifest: m };
+  } catch {
+    // not there yet
+  }
+  fs.rmSync(setDir, { recursive: true, force: true });
+  fs.mkdirSync(setDir, { recursive: true });
+  log(`bench-rss: generating ${fmtBytes(bytes)} in ${dataDir}`);
+  const manifest = await generate({ dir: dataDir, size: bytes, seed: 1, hosts: 4 });
+  fs.writeFileSync(marker, `${JSON.stringify(manifest, null, 1)}\n`);
+  return { setDir, dataDir, manifest };
+}
+
+function peakOf(timeOut) {
+  try {
+    const lines = fs.readFileSync(timeOut, 'utf8').trim().split('\n');
+    return Number(lines[lines.length - 1]) || 0;
+  } catch {
+    return 0;
+  } finally {
+    fs.rmSync(timeOut, { force: true });
+  }
+}
+
+/** One command, stdout to /dev/null: seconds, peak RSS (kB), exit code. */
+async function measure(args, setDir) {
+  const timeOut = path.join(setDir, `rss-${process.pid}.txt`);
+  const devnull = fs.openSync('/dev/null', 'w');
+  const [file, argv] = haveTime ? [TIME_BIN, ['-f', '%M', '-o', timeOut, process.execPath, ...args]] : [process.execPath, args];
+  const t0 = Date.now();
+  const child = spawn(file, argv, { cwd: ROOT, stdio: ['ignore', devnull, 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  let hwm = 0;
+  const poll = haveTime ? null : setInterval(() => (hwm = Math.max(hwm, vmHWM(child.pid))), 5);
+  const [code] = await once(child, 'exit');
+  if (poll) clearInterval(poll);
+  fs.closeSync(devnull);
+  return { seconds: (Date.now() - t0) / 1000, rssKB: haveTime ? peakOf(timeOut) : hwm, code, stderr };
+}
+
+function vmHWM(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The TUI in tmux: first screen, then the replay tab until the replay is done, then q. */
+async function measureTui(dataDir, setDir) {
+  if (spawnSync('tmux', ['-V']).status !== 0) return null;
+  const socket = `rmq-diag-bench-${process.pid}`;
+  const timeOut = path.join(setDir, `rss-tui-${process.pid}.txt`);
+  const env = { ...process.env, TERM: process.env.TERM || 'xterm-256color' };
+  delete env.TMUX;
+  const tmux = (...a) => spawnSync('tmux', ['-L', socket, ...a], { encoding: 'utf8', env, cwd: ROOT });
+  const screen = () => tmux('capture-pane', '-p', '-t', 'b').stdout ?? '';
+  const run = [haveTime ? `${TIME_BIN} -f %M -o ${quote(timeOut)}` : '', quote(process.execPath), quote(BIN), 'tui', quote(dataDir)].join(' ');
+  const t0 = Date.now();
+  tmux('new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', `${run}; sleep 1`);
+  const until = async (re, ms) => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if (re.test(screen())) return true;
+      await sleep(200);
+    }
+    return false;
+  };
+  try {
+    const first = await until(/\[events\] 1\//, 600000);
+    const firstSeconds = (Date.now() - t0) / 1000;
+    tmux('send-keys', '-t', 'b', 'r');
+    const replayed = first && (await until(/^replay {2}(?!replaying)/m, 1200000));
+    const replaySeconds = (Date.now() - t0) / 1000;
+    tmux('send-keys', '-t', 'b', 'q');
+    await until(/^$/, 3000);
+    await sleep(1500);
+    return { seconds: firstSeconds, replaySeconds, replayed, rssKB: haveTime ? peakOf(timeOut) : 0, code: first ? 0 : 1, stderr: first ? '' : screen() };
+  } finally {
+    tmux('kill-server');
+  }
+}
+
+const figures = [];
+for (const size of opts.sizes) {
+  const { setDir, dataDir, manifest } = await dataSet(size);
+  const row = { size, bytes: manifest.bytes, commands: {} };
+  for (const [name, args, ok] of [
+    ['events', [BIN, 'events', dataDir, '--json'], [0]],
+    ['analyze', [BIN, 'analyze', dataDir, '--json'], [0, 1]],
+    ['replay', [BIN, 'replay', dataDir, '--json'], [0, 1]],
+  ]) {
+    if (!wants(name)) continue;
+    const m = await measure(args, setDir);
+    if (!ok.includes(m.code)) log(`bench-rss: ${name} at ${size} exited with ${m.code}: ${m.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    row.commands[name] = { seconds: Number(m.seconds.toFixed(1)), peakRssMB: Math.round((m.rssKB * 1024) / 1e6) };
+    log(`bench-rss: ${size} ${name}: ${m.seconds.toFixed(1)} s, peak RSS ${row.commands[name].peakRssMB} MB`);
+  }
+  if (wants('tui')) {
+    const m = await measureTui(dataDir, setDir);
+    if (m === null) log('bench-rss: tmux is missing: the TUI is not measured');
+    else {
+      if (m.code !== 0) log(`bench-rss: the TUI never showed its first screen at ${size}`);
+      row.commands.tui = { seconds: Number(m.seconds.toFixed(1)), replaySeconds: Number(m.replaySeconds.toFixed(1)), replayDone: m.replayed, peakRssMB: Math.round((m.rssKB * 1024) / 1e6) };
+      log(`bench-rss: ${size} tui: first screen ${m.seconds.toFixed(1)} s, replay tab done at ${m.replaySeconds.toFixed(1)} s, peak RSS ${row.commands.tui.peakRssMB} MB`);
+    }
+  }
+  figures.push(row);
+  if (!opts.keep) fs.rmSync(setDir, { recursive: true, force: true });
+}
+
+if (opts.json) {
+  process.stdout.write(`${JSON.stringify({ targetMB: TARGET_MB, figures }, null, 2)}\n`);
+} else {
+  const names = ['events', 'analyze', 'replay', 'tui'].filter(wants);
+  const out = process.stdout;
+  out.write(`Peak RSS, MB (target: under ${TARGET_MB} MB at every size, about the same at every size)\n\n`);
+  out.write(`| command | ${figures.map((f) => f.size).join(' | ')} |\n|---|${figures.map(() => '---').join('|')}|\n`);
+  for (const n of names) {
+    const cells = figures.map((f) => {
+      const c = f.commands[n];
+      return c ? `${c.peakRssMB} (${c.seconds} s${c.replaySeconds !== undefined ? `, replay ${c.replaySeconds} s` : ''})` : '-';
+    });
+    out.write(`| ${n} | ${cells.join(' | ')} |\n`);
+  }
+}

@@ -1,0 +1,118 @@
+// The temporary folders that hold parsed events between the parse and the merge (parse-source.ts),
+// and their removal on every way out: a normal end, an exception, process.exit, SIGINT, SIGTERM and
+// SIGHUP. What no handler sees (SIGKILL, V8 running out of memory) is removed by the next run: a
+// folder's name carries the process id that made it, and a run removes those of processes that are
+// gone. A missing, read-only or full temporary folder is a SpillError (one line, exit 2).
+
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '../ingest/sources.js';
+
+const PREFIX = 'rmq-diag-';
+/** `rmq-diag-<pid>-XXXXXX`, as spillDir() names them (mkdtemp adds six characters). */
+const NAME = /^rmq-diag-(\d+)-[A-Za-z0-9]{6}$/;
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+export class SpillError extends UsageError {}
+
+const live = new Set<string>();
+let hooked = false;
+
+/** Errors that mean the temporary folder cannot take our files (not a bug of ours). */
+const TEMP_TROUBLE = new Set(['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EFBIG', 'EMFILE', 'ENFILE']);
+
+const WORDS: Record<string, string> = {
+  ENOENT: 'it does not exist',
+  ENOTDIR: 'it is not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file size limit exceeded',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files',
+};
+
+/** The error as a SpillError when it is trouble with the temporary folder, else null. */
+export function spillErrorOf(code: string | undefined, where = tmpdir()): SpillError | null {
+  if (!code || !TEMP_TROUBLE.has(code)) return null;
+  return new SpillError(`cannot write temporary files in ${where} (${WORDS[code] ?? code}); set TMPDIR to a folder with room`);
+}
+
+/** A new spill folder (under the OS temporary folder by default), removed on every way out of the process. */
+export function createSpillDir(parent = tmpdir()): string {
+  removeDeadSpills(parent);
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(parent, `${PREFIX}${process.pid}-`));
+  } catch (e) {
+    throw spillErrorOf((e as NodeJS.ErrnoException).code, parent) ?? e;
+  }
+  live.add(dir);
+  hook();
+  return dir;
+}
+
+export function removeSpillDir(dir: string): void {
+  live.delete(dir);
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // already gone, or the folder went read-only: nothing more to do
+  }
+}
+
+function removeAll(): void {
+  for (const dir of [...live]) removeSpillDir(dir);
+}
+
+function hook(): void {
+  if (hooked) return;
+  hooked = true;
+  // 'exit' runs on a normal end, process.exit() and an uncaught exception; only sync work is possible there.
+  process.on('exit', removeAll);
+  for (const sig of SIGNALS) {
+    const onSignal = (): void => {
+      removeAll();
+      process.removeListener(sig, onSignal);
+      // Die of the signal as if no handler had been installed (a shell sees 130 for SIGINT), unless
+      // someone else handles it.
+      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+    };
+    process.on(sig, onSignal);
+  }
+}
+
+/** Spill folders of runs whose process is gone (killed with SIGKILL, out of memory). */
+function removeDeadSpills(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return; // createSpillDir reports a missing folder
+  }
+  for (const name of names) {
+    if (!name.startsWith(PREFIX)) continue;
+    const m = NAME.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || alive(pid)) continue;
+    try {
+      rmSync(join(parent, name), { recursive: true, force: true });
+    } catch {
+      // another user's, or in use: leave it
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

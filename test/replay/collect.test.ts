@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
+import { KEEP_CAP, collect } from '../../src/replay/collect.js';
+
+const T0 = Date.parse('2024-05-20T14:00:00+08:00');
+
+function ev(p: Partial<RmqEvent> & { at: number }): RmqEvent {
+  return {
+    ts: T0 + p.at,
+    host: 'h',
+    kind: 'broker',
+    file: 'h/broker.log',
+    line: 1,
+    level: 'INFO',
+    thread: 'main',
+    logger: null,
+    type: 'other',
+    fields: {},
+    text: 'x',
+    source: 0,
+    seq: 0,
+    ...p,
+  } as RmqEvent;
+}
+
+const sources = (): SourceAccounting[] =>
+  ['broker', 'namesrv', 'client'].map((kind) => ({
+    path: `${kind === 'client' ? 'app' : 'h'}/${kind}.log`,
+    kind: kind as SourceAccounting['kind'],
+    host: kind === 'client' ? 'app' : kind === 'namesrv' ? 'ns' : 'h',
+    layout: 'x',
+    zone: '+08:00',
+    lines: 0,
+    records: 0,
+    continuation: 0,
+    unknown: 0,
+    unreadable: 0,
+    events: {},
+  }));
+
+/** A day of a broker that re-registers, accepts connections and logs producer connections all along. */
+function* steadyDay(n: number): Generator<RmqEvent> {
+  for (let i = 0; i < n; i++) {
+    const at = i * 1000;
+    yield ev({ at, type: 'broker-registered', fields: { namesrvAddr: '10.0.0.1:9876', brokerAddr: '10.0.0.2:10911' } });
+    yield ev({ at, host: 'ns', kind: 'namesrv', file: 'ns/namesrv.log', type: 'pipeline', fields: { side: 'server', event: 'active', addr: `10.0.1.${i % 250}:5000${i % 10}` } });
+    yield ev({ at, text: `2024-05-20 14:00:00 INFO NettyServerCodecThread_1 - new producer connected, group: P, channel: [id: 0x1, L:/10.0.0.2:10911 - R:/10.0.1.${i % 250}:40000]` });
+    yield ev({ at, host: 'app', kind: 'client', file: 'app/client.log', type: 'rpc-timeout', fields: { addr: '10.0.0.2:10911' } });
+    if (i === n - 100) yield ev({ at, host: 'app', kind: 'client', file: 'app/client.log', type: 'namesrv-chosen', fields: { old: null, new: '10.0.0.1:9876' } });
+  }
+}
+
+describe('collect keeps a bounded summary of the timeline', () => {
+  it('keeps the few registrations, accepted connections and producer connections inference reads, and caps the rest', () => {
+    const n = 60000;
+    const c = collect(steadyDay(n), sources(), '', T0, T0 + n * 1000);
+    const byType = (t: string) => c.events.filter((e) => e.type === t);
+    expect(byType('broker-registered')).toHaveLength(3);
+    // only the accepted connections within 2 s of the client choosing a NameServer
+    const accepts = byType('pipeline');
+    expect(accepts.length).toBeGreaterThanOrEqual(3);
+    expect(accepts.length).toBeLessThanOrEqual(5);
+    expect(accepts.every((e) => Math.abs(e.ts! - (T0 + (n - 100) * 1000)) <= 2000)).toBe(true);
+    expect(c.producerLinks).toHaveLength(1);
+    expect(byType('rpc-timeout')).toHaveLength(KEEP_CAP);
+    expect(c.dropped.get('rpc-timeout app')).toBe(n - KEEP_CAP);
+  });
+});
