@@ -54,9 +54,13 @@ export interface BrokerConfig {
 
 interface SendTask {
   createMs: number;
-  ch: Channel;
+  /** Null for a send of a producer outside the scenario (its reply goes nowhere). */
+  ch: Channel | null;
   req: Request;
 }
+
+/** The request of a send from a producer outside the scenario (one object for all). */
+const BACKGROUND_SEND: Request = Object.freeze({ opaque: -1, code: RequestCode.SEND_MESSAGE, body: Object.freeze({ topic: 'background' }) }) as Request;
 
 const TIMEOUT_CLEAN = '[TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %sms, size of queue: %d';
 const PCBUSY_CLEAN = '[PCBUSY_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %sms, size of queue: %d';
@@ -271,12 +275,12 @@ export class Broker extends Process implements Listener {
     return now < this.lockUntilMs && now - this.lockBeginMs > this.pcBusyMs;
   }
 
-  private busyReply(ch: Channel, req: Request, code: number, remark: string, reason: string, waitMs: number | null, size: number | null): void {
+  private busyReply(ch: Channel | null, req: Request, code: number, remark: string, reason: string, waitMs: number | null, size: number | null): void {
     this.busyReplies.push({ atMs: this.nowMs, reason, waitMs, size });
-    this.net.reply(ch, { opaque: req.opaque, code, remark, body: null });
+    if (ch !== null) this.net.reply(ch, { opaque: req.opaque, code, remark, body: null });
   }
 
-  private admitSend(ch: Channel, req: Request): void {
+  private admitSend(ch: Channel | null, req: Request): void {
     if (this.isOSPageCacheBusy()) {
       this.busyReply(ch, req, ResponseCode.SYSTEM_BUSY, '[REJECTREQUEST]system busy, start flow control for a while', 'REJECTREQUEST', null, null);
       return;
@@ -356,7 +360,9 @@ export class Broker extends Process implements Listener {
   private finish(task: SendTask, code: number, remark: string | null): void {
     this.busyWorkers--;
     if (code !== ResponseCode.SUCCESS) this.busyReplies.push({ atMs: this.nowMs, reason: 'PC_SYNCHRONIZED', waitMs: null, size: null });
-    this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? SEND_RESULT_BODY : null });
+    if (task.ch !== null) {
+      this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? SEND_RESULT_BODY : null });
+    }
     this.dispatch();
   }
 
@@ -450,9 +456,24 @@ export class Broker extends Process implements Listener {
     if (this.queueSize > 0) this.armCleaner();
   }
 
-  /** A slow store: puts take `service` for durationMs (queue builds up when arrivals exceed capacity). */
-  setOverload(durationMs: number, service: ServiceTime): void {
-    this.overload = { untilMs: this.nowMs + durationMs, service };
+  /**
+   * A slow store: puts take `service` for durationMs (queue builds up when arrivals exceed capacity).
+   * `backgroundPerSec` adds sends from producers outside the scenario (Poisson arrivals, replies
+   * dropped): on a shared broker they are most of what fills the send queue.
+   */
+  setOverload(durationMs: number, service: ServiceTime, backgroundPerSec = 0): void {
+    const untilMs = this.nowMs + durationMs;
+    this.overload = { untilMs, service };
+    if (backgroundPerSec <= 0) return;
+    const meanGapMs = 1000 / backgroundPerSec;
+    const arrive = (): void => {
+      if (this.nowMs >= untilMs) return;
+      // Netty reads them like any request: held while the broker's IO is frozen.
+      if (this.ioFrozen && this.isStalled()) this.heldArrivals.push(() => this.admitSend(null, BACKGROUND_SEND));
+      else this.admitSend(null, BACKGROUND_SEND);
+      this.after(this.rng.exponential(meanGapMs), arrive);
+    };
+    this.after(this.rng.exponential(meanGapMs), arrive);
   }
 
   /** One put holds the CommitLog lock for durationMs; after osPageCacheBusyTimeOutMills the page cache is busy. */

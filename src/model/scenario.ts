@@ -99,7 +99,12 @@ export type Fault =
       processesOnly?: boolean;
     }
   | { atMs: number; broker: string; stall: { durationMs: number; ioFrozen?: boolean } }
-  | { atMs: number; broker: string; overload: { durationMs: number; serviceMs: number; sdMs?: number } }
+  | {
+      atMs: number;
+      broker: string;
+      /** backgroundPerSec: sends per second from producers outside the scenario (whose logs were not given). */
+      overload: { durationMs: number; serviceMs: number; sdMs?: number; backgroundPerSec?: number };
+    }
   | { atMs: number; broker: string; slowPut: { durationMs: number } }
   | { atMs: number; partition: [string, string]; durationMs?: number }
   | { atMs: number; heal: [string, string] };
@@ -360,7 +365,10 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
       }
     }
     if ('stall' in f) return broker(f.broker).stall(f.stall.durationMs, f.stall.ioFrozen ?? false);
-    if ('overload' in f) return broker(f.broker).setOverload(f.overload.durationMs, { meanMs: f.overload.serviceMs, sdMs: f.overload.sdMs ?? f.overload.serviceMs / 10 });
+    if ('overload' in f) {
+      const o = f.overload;
+      return broker(f.broker).setOverload(o.durationMs, { meanMs: o.serviceMs, sdMs: o.sdMs ?? o.serviceMs / 10 }, o.backgroundPerSec ?? 0);
+    }
     if ('slowPut' in f) return broker(f.broker).slowPut(f.slowPut.durationMs);
     if ('partition' in f) {
       const [a, b] = f.partition;

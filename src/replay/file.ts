@@ -158,7 +158,7 @@ export const LIMITS = {
   topics: 10000,
   clients: 10000,
   faults: 10000,
-  /** Sends per second of one client. */
+  /** Sends per second of one client, and of the producers outside the scenario in an overload. */
   sendRatePerSec: 10000,
   /** Logged send times of one client. */
   sendTimes: 1_000_000,
@@ -357,6 +357,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
         dur(o, 'durationMs', true);
         o.num('serviceMs', true, { min: 0, max: LIMITS.settingMs });
         o.num('sdMs', false, { min: 0, max: LIMITS.settingMs });
+        o.num('backgroundPerSec', false, { min: 0, max: LIMITS.sendRatePerSec });
         o.done();
       } else if (x.has('slowPut')) {
         knownBroker(x.str('broker', true)!);
@@ -525,7 +526,17 @@ export function runSizeProblem(sc: Scenario, untilMs: number, maxSpanMs: number,
     total += n;
     if (n > topSends) [top, topSends] = [i, n];
   });
+  (sc.faults ?? []).forEach((f, i) => {
+    if (!('overload' in f) || !f.overload.backgroundPerSec) return;
+    const n = (f.overload.backgroundPerSec * Math.max(0, Math.min(f.overload.durationMs, untilMs - f.atMs))) / 1000;
+    total += n;
+    if (n > topSends) [top, topSends] = [-1 - i, n];
+  });
   if (total > LIMITS.sendsPerRun) {
+    if (top < 0) {
+      const field = `scenario.faults[${-1 - top}].overload.backgroundPerSec`;
+      return `${field}: the run would make about ${Math.round(total).toLocaleString('en-US')} sends in ${spanText(untilMs)}, past the limit of ${LIMITS.sendsPerRun.toLocaleString('en-US')} (lower the rate or shorten the overload)`;
+    }
     const c = sc.clients[top];
     const field = c.sendTimesMs ? `scenario.clients[${top}].sendTimesMs` : `scenario.clients[${top}].sendRatePerSec`;
     return `${field}: the run would make about ${Math.round(total).toLocaleString('en-US')} sends in ${spanText(untilMs)}, past the limit of ${LIMITS.sendsPerRun.toLocaleString('en-US')} (lower the rate or shorten the run with --until)`;

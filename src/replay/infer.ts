@@ -31,6 +31,8 @@ const DEFAULT_TOPIC = 'TopicTest';
 const STALL_MARGIN_MS = 15;
 /** How much longer the oldest queued request waited than the stall lasted: the model answers it when the stall ends (a real broker adds up to its 10 ms cleaner tick). */
 const STALL_EXTRA_MS = 0;
+/** Busy replies closer than this came from one BrokerFastFailure pass (it answers a whole run of expired heads at once). */
+const RELEASE_GAP_MS = 50;
 
 const ADDR = /^\d{1,3}(?:\.\d{1,3}){3}:\d{1,5}$/;
 const ipOf = (addr: string): string => addr.slice(0, addr.lastIndexOf(':'));
@@ -927,31 +929,50 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     const list = replies.get(name)!;
     const waitLimit = b.waitTimeMillsInSendQueue ?? 200;
     for (const ep of split(list, 30000)) {
-      let overload: RmqEvent[] = [];
-      const flush = () => {
-        if (overload.length) pending.push(overloadFault(b, overload, waitLimit));
-        overload = [];
-      };
-      for (const cl of split(ep, 2000)) {
-        const waits = cl.map((e) => e.fields.waitMs).filter((w): w is number => typeof w === 'number');
-        const max = waits.length ? Math.max(...waits) : 0;
-        if (max <= waitLimit + STALL_MARGIN_MS) {
-          overload.push(...cl);
-          continue;
+      const clusters = split(ep, 2000);
+      const maxWait = (cl: RmqEvent[]) => Math.max(0, ...cl.map((e) => e.fields.waitMs).filter((w): w is number => typeof w === 'number'));
+      const held = (cl: RmqEvent[]) => maxWait(cl) > waitLimit + STALL_MARGIN_MS;
+      if (clusters.some((cl) => !held(cl))) {
+        // Replies near the limit mean a queue that stayed full (an overload) for the whole episode;
+        // longer waits within it (a CPU-throttled or pausing JVM) are stalls on top of it. The
+        // replies one cleaner pass sends come out together; its queue head had already waited up to
+        // the limit when the broker stopped, so it stood still about (wait - limit) ms.
+        pending.push(overloadFault(b, ep, waitLimit));
+        // A pass shows only the time since the previous one: a cleaner pass the quota cut short
+        // leaves expired heads for the next.
+        let ranAt = Number.NEGATIVE_INFINITY;
+        for (const pass of split(ep, RELEASE_GAP_MS)) {
+          const releasedAt = pass[0].ts!;
+          if (held(pass)) {
+            const max = maxWait(pass);
+            const durationMs = Math.round(Math.min(max - waitLimit, releasedAt - ranAt - 1));
+            if (durationMs >= STALL_MARGIN_MS) {
+              pending.push(stallFault(b, pass, max, durationMs, `the queue head of the overload had waited up to ${waitLimit} ms when it stopped`));
+            }
+          }
+          ranAt = releasedAt;
         }
-        flush();
-        const durationMs = Math.max(1, max - STALL_EXTRA_MS);
-        const at = cl[0].ts! - durationMs - 1;
-        const put = events.find((e) => e.type === 'store-slow' && e.host === b.host && e.fields.what === 'in-lock' && e.ts !== null && Math.abs(e.ts - cl[0].ts!) <= 2000);
-        pending.push({
-          fault: { atMs: rel(at), broker: b.name, stall: { durationMs } },
-          rule: `${cl.length} busy replies that waited up to ${max} ms, more than waitTimeMillsInSendQueue (${waitLimit} ms): the broker stood still about ${durationMs} ms before answering them`,
-          evidence: [cl[0], cl.find((e) => e.fields.waitMs === max), put],
-          defaults: [],
-        });
+        continue;
       }
-      flush();
+      for (const cl of clusters) {
+        const max = maxWait(cl);
+        pending.push(stallFault(b, cl, max, Math.max(1, max - STALL_EXTRA_MS), 'the first request that arrived in it waited as long'));
+      }
     }
+  }
+
+  function stallFault(b: ScenarioBroker, reps: RmqEvent[], max: number, durationMs: number, why: string): Pending {
+    const waitLimit = b.waitTimeMillsInSendQueue ?? 200;
+    const at = reps[0].ts! - durationMs - 1;
+    const put = events.find((e) => e.type === 'store-slow' && e.host === b.host && e.fields.what === 'in-lock' && e.ts !== null && Math.abs(e.ts - reps[0].ts!) <= 2000);
+    return {
+      fault: { atMs: rel(at), broker: b.name, stall: { durationMs } },
+      rule:
+        `${reps.length} busy replies that waited up to ${max} ms, more than waitTimeMillsInSendQueue (${waitLimit} ms): ` +
+        `the broker stood still about ${durationMs} ms before answering them (${why})`,
+      evidence: [reps[0], reps.find((e) => e.fields.waitMs === max), put],
+      defaults: [],
+    };
   }
 
   function overloadFault(b: ScenarioBroker, reps: RmqEvent[], waitLimit: number): Pending {
@@ -976,21 +997,52 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
       const on = t?.brokers ?? brokers.map((x) => x.name);
       if (on.includes(b.name)) arrival += cl.sendRatePerSec / on.length;
     }
+    const background = backgroundOf(b, from, to);
+    if (background) evidence.push(...background.evidence);
+    const total = arrival + (background?.rate ?? 0);
     const version = b.version ?? serverVersion;
     const threads = b.sendMessageThreadPoolNums ?? (cmpVersion(version, '4.9.1') >= 0 ? 4 : 1);
     const seconds = Math.max(1, (to - from) / 1000);
-    const excess = Math.min(0.3, Math.max(0.002, reps.length / Math.max(1, arrival * seconds)));
-    const serviceMs = arrival > 0 ? round2((threads * 1000) / (arrival * (1 - excess))) : 50;
-    if (arrival === 0) notes.push(`no simulated client sends to ${b.name}: its overload cannot be reproduced`);
+    // The replies that stalls held are theirs; the steady ones say by how much the senders overran it.
+    const steady = reps.filter((e) => typeof e.fields.waitMs !== 'number' || e.fields.waitMs <= waitLimit + STALL_MARGIN_MS).length;
+    const excess = Math.min(0.3, Math.max(0.002, steady / Math.max(1, arrival * seconds)));
+    const serviceMs = total > 0 ? round2((threads * 1000) / (total * (1 - excess))) : 50;
+    if (total === 0) notes.push(`no simulated client sends to ${b.name}: its overload cannot be reproduced`);
     const waits = reps.map((e) => e.fields.waitMs).filter((w): w is number => typeof w === 'number');
+    const overload: Extract<Fault, { overload: unknown }>['overload'] = { durationMs: Math.round(to - from), serviceMs };
+    if (background) overload.backgroundPerSec = background.rate;
     return {
-      fault: { atMs: rel(from), broker: b.name, overload: { durationMs: Math.round(to - from), serviceMs } },
+      fault: { atMs: rel(from), broker: b.name, overload },
       rule:
         `${reps.length} busy replies that waited ${Math.min(...waits)}-${Math.max(...waits)} ms (the limit is ${waitLimit} ms): a steady overload` +
-        `${run ? ', from the first to the last watermark second over half the limit' : ''}; puts slowed to ${serviceMs} ms on ${threads} send threads so that ` +
-        `the simulated clients (${round2(arrival)} sends/s to this broker) overrun it by ${round2(excess * 100)}%, as many as the logged replies suggest`,
+        `${run ? ', from the first to the last watermark second over half the limit' : ''}; ${background ? `${background.rule}; ` : ''}` +
+        `puts slowed to ${serviceMs} ms on ${threads} send thread${threads === 1 ? '' : 's'} so that the senders (${round2(total)} sends/s to this broker) overrun it by ` +
+        `${round2(excess * 100)}%, as many as the ${steady} logged replies near the limit suggest`,
       evidence,
       defaults: [],
+    };
+  }
+
+  // Producers whose logs were not given: the broker's stats.log counts what it stored of topics no
+  // simulated client sends. Their busiest minute that overlaps the overload is its background load
+  // (stored puts: the sends it rejected are not counted, so this is a floor).
+  function backgroundOf(b: ScenarioBroker, from: number, to: number): { rate: number; rule: string; evidence: RmqEvent[] } | null {
+    const sent = new Set(clients.map((cl) => cl.topic));
+    const lines = c.topicPuts.filter((x) => x.host === b.host && !sent.has(x.topic) && x.ts > from && x.ts - 60000 < to);
+    const byMinute = new Map<number, typeof lines>();
+    for (const l of lines) byMinute.set(l.ts, [...(byMinute.get(l.ts) ?? []), l]);
+    let best: typeof lines = [];
+    let bestSum = 0;
+    for (const list of byMinute.values()) {
+      const sum = list.reduce((n, l) => n + l.sum, 0);
+      if (sum > bestSum) [best, bestSum] = [list, sum];
+    }
+    if (bestSum <= 0) return null;
+    const topicNames = [...new Set(best.map((l) => l.topic))].sort();
+    return {
+      rate: round2(bestSum / 60),
+      rule: `its stats.log stored ${bestSum} messages of ${topicNames.join(', ')} in the busiest minute, which no client of the scenario sends: producers whose logs were not given, ${round2(bestSum / 60)} sends/s`,
+      evidence: best.map((l) => l.event),
     };
   }
 

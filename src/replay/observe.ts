@@ -75,12 +75,16 @@ export function contextOf(sc: Scenario, untilTs: number, failureSource: (host: s
   for (const f of sc.faults ?? []) if ('state' in f && f.state !== 'up') faultHosts.add(f.host);
   for (const f of sc.faults ?? []) if ('partition' in f) f.partition.forEach((h) => faultHosts.add(h));
   const busyWindows: MilestoneContext['busyWindows'] = [];
+  const overloads = (sc.faults ?? []).filter((f): f is Extract<typeof f, { overload: unknown }> => 'overload' in f);
   for (const f of sc.faults ?? []) {
     const b = sc.brokers.find((x) => 'broker' in f && x.name === f.broker);
     if (!b) continue;
     const from = sc.startEpochMs + f.atMs;
     if ('overload' in f) busyWindows.push({ broker: b.name, addr: b.addr, kind: 'overload', from, to: from + f.overload.durationMs });
-    if ('stall' in f) busyWindows.push({ broker: b.name, addr: b.addr, kind: 'stall', from, to: from + f.stall.durationMs });
+    // A stall within an overload of its broker (a throttled or pausing JVM) is compared in the
+    // overload's figures: its replies are among them.
+    const within = (o: (typeof overloads)[number]) => o.broker === b.name && f.atMs >= o.atMs && f.atMs <= o.atMs + o.overload.durationMs;
+    if ('stall' in f && !overloads.some(within)) busyWindows.push({ broker: b.name, addr: b.addr, kind: 'stall', from, to: from + f.stall.durationMs });
   }
   return {
     faults,

@@ -11,7 +11,10 @@
 // 5.3.0): every busy reply to app-feed-01 is a lost send. broker-a is never busy. The stall under the
 // normal load finds an empty queue: requests are read only once the JVM runs again
 // (RequestTask.createTimestamp), so it rejects nothing.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../cli/helpers.js';
 import { analyzeReport, client, expectNear, fault, findingsOf, recording, replayReport } from './recording.js';
 
 const r = recording('broker-busy');
@@ -53,19 +56,42 @@ describe('lab broker busy: analyze', () => {
 describe('lab broker busy: replay', () => {
   let report: any;
   beforeAll(async () => ({ report } = await replayReport(r)));
+  const batch = client(r, 'app-batch-01');
+  // The flood's rate is the scenario's (lab.json keeps the faults' times, not their load).
+  const flood = JSON.parse(readFileSync(join(ROOT, 'lab', 'scenarios', 'broker-busy.json'), 'utf8')).faults.find((f: any) => f.kind === 'overload').load.rate;
 
-  it('infers broker-b overloaded from the start of the flood, and the stall within it', () => {
+  it('infers broker-b overloaded for the whole flood, with the pauses of its throttled JVM on top', () => {
     const faults = report.scenario.faults;
-    const over = faults.find((f: any) => f.broker === 'broker-b' && f.overload);
-    expect(over).toBeDefined();
-    expectNear(report.scenario.startEpochMs + over.atMs, overload.startMs, 2000, 2000, 'inferred overload');
+    const over = faults.filter((f: any) => f.broker === 'broker-b' && f.overload);
+    expect(over).toHaveLength(1);
+    const from = report.scenario.startEpochMs + over[0].atMs;
+    expectNear(from, overload.startMs, 2000, 2000, 'inferred overload start');
+    expectNear(from + over[0].overload.durationMs, overload.endMs!, 1000, 4000, 'inferred overload end');
     const stalls = faults.filter((f: any) => f.broker === 'broker-b' && f.stall).map((f: any) => report.scenario.startEpochMs + f.atMs);
     expect(stalls.some((t: number) => Math.abs(t - stall.startMs) <= 1000), 'the stall of the flood').toBe(true);
+    expect(stalls.every((t: number) => t >= from && t <= from + over[0].overload.durationMs), 'every pause within the flood').toBe(true);
     expect(faults.filter((f: any) => f.broker === 'broker-a')).toEqual([]);
   });
 
-  it('replays app-feed-01 losing sends from the start of the overload', () => {
-    const first = report.milestones.find((m: any) => m.name === 'first-failure' && m.subject === 'app-feed-01');
-    expect(first.status).toBe('ok');
+  it('reads the batch job nobody gave logs of from broker-b’s stats.log, as the overload’s background load', () => {
+    const over = report.scenario.faults.find((f: any) => f.overload);
+    // Stored puts of TopicExport in the flood's minute: above the batch's normal rate, below its flood rate.
+    expect(over.overload.backgroundPerSec).toBeGreaterThan(batch.rate);
+    expect(over.overload.backgroundPerSec).toBeLessThan(flood);
+    expect(report.scenario.clients.map((c: any) => c.host)).toEqual(['app-feed-01']);
+    expect(report.provenance['scenario.faults[0]'].evidence.some((e: string) => e.startsWith('mq-broker-b/logs/rocketmqlogs/stats.log:'))).toBe(true);
+  });
+
+  it('replays app-feed-01 losing sends from the start of the flood to its end', () => {
+    for (const name of ['first-failure', 'outage-end']) {
+      const m = report.milestones.find((x: any) => x.name === name && x.subject === 'app-feed-01');
+      expect(m.status, name).toBe('ok');
+    }
+    const o = report.outages.find((x: any) => x.client === 'app-feed-01');
+    expect(o.simulatedFailedSends).toBeGreaterThan(feed.sends.failed * 0.5);
+    expect(o.simulatedFailedSends).toBeLessThan(feed.sends.failed * 1.5);
+    // The one busy window is the overload's; its waits reach far over the limit, as in the logs.
+    expect(report.busy).toHaveLength(1);
+    expect(report.busy[0].simulated.waitMaxMs).toBeGreaterThan(500);
   });
 });

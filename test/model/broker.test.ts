@@ -106,6 +106,29 @@ describe('Broker send queue and BrokerFastFailure', () => {
     expect(sum(fresh, 'failedSends')).toBeLessThan(sum(fresh, 'failedAttempts') / 10);
   });
 
+  it('producers outside the scenario fill the queue: a stall within their overload adds its length to the head’s 200 ms', () => {
+    // 1 send thread at 2.5 ms a put serves 400/s; the background offers 450/s (the two clients, 2/s
+    // more), so the queue stays full and its head near the limit; then the broker stops 500 ms.
+    const sc = busyScenario([
+      { atMs: 60000, broker: 'broker-b', overload: { durationMs: 10000, serviceMs: 2.5, backgroundPerSec: 450 } },
+      { atMs: 65000, broker: 'broker-b', stall: { durationMs: 500 } },
+    ]);
+    sc.clients.forEach((c) => (c.sendRatePerSec = 1));
+    const r = runScenario(sc, { seed, untilMs: 80000 });
+    const b = r.metrics.brokers['broker-b'];
+    // The background's rejections are the broker's, not the clients'.
+    const logged = clientBusy(r.events, 'TIMEOUT_CLEAN_QUEUE', 60000, 71000).length;
+    expect(b.busyReplies).toBeGreaterThan(10 * Math.max(1, logged));
+    expect(b.waitMsMax!).toBeGreaterThanOrEqual(650);
+    expect(b.waitMsMax!).toBeLessThanOrEqual(720);
+    // Nothing once the overload is over.
+    expect(clientBusy(r.events, 'TIMEOUT_CLEAN_QUEUE', 71000, 80000)).toEqual([]);
+    // Without the background the same clients never fill the queue.
+    const alone = busyScenario([{ atMs: 60000, broker: 'broker-b', overload: { durationMs: 10000, serviceMs: 2.5 } }]);
+    alone.clients.forEach((c) => (c.sendRatePerSec = 1));
+    expect(runScenario(alone, { seed, untilMs: 80000 }).metrics.brokers['broker-b'].busyReplies).toBe(0);
+  });
+
   it('send threads by version: 1 up to 4.9.0, min(cores, 4) from 4.9.1', () => {
     expect(serverProfile('4.8.0').sendThreadPoolNums(16)).toBe(1);
     expect(serverProfile('4.9.0').sendThreadPoolNums(16)).toBe(1);

@@ -60,6 +60,10 @@ describe('scenario validation', () => {
     [(s: any) => (s.nameServers = []), 'scenario.nameServers: expected an array of NameServers (at least one)'],
     // limits: bounded time and memory
     [(s: any) => (s.clients[0].sendRatePerSec = 1e308), 'scenario.clients[0].sendRatePerSec: expected a number from 0 to 10,000 (got 1e+308)'],
+    [
+      (s: any) => (s.faults[0] = { atMs: 1, broker: 'broker-a', overload: { durationMs: 5, serviceMs: 1, backgroundPerSec: 1e6 } }),
+      'scenario.faults[0].overload.backgroundPerSec: expected a number from 0 to 10,000 (got 1000000)',
+    ],
     [(s: any) => (s.clients[0].settings = { retryTimesWhenSendFailed: 1e9 }), 'scenario.clients[0].settings.retryTimesWhenSendFailed: expected a whole number from 0 to 100 (got 1000000000)'],
     [(s: any) => (s.faults[0].atMs = 1e15), 'scenario.faults[0].atMs: expected a number from 0 to 315,360,000,000 (got 1000000000000000)'],
     [(s: any) => (s.topics = Array.from({ length: 10001 }, (_, i) => ({ name: `T${i}` }))), 'scenario.topics: 10,001 topics is past the limit of 10,000'],
@@ -78,6 +82,11 @@ describe('the size of a run', () => {
     expect(runSizeProblem(s, 7 * 3_600_000, 6 * 3_600_000, '--until 7h')).toBe('--until 7h: a run of 7 h is past the limit of 6 h (raise it with --max-span)');
     s.clients[1].sendRatePerSec = 10000;
     expect(runSizeProblem(s, 3_600_000, Infinity)).toMatch(/^scenario\.clients\[1\]\.sendRatePerSec: the run would make about 36,00\d,\d{3} sends in 1 h, past the limit of 5,000,000/);
+    // An overload's background load counts, for the part of it within the run.
+    s.clients[1].sendRatePerSec = 1;
+    s.faults!.push({ atMs: 600_000, broker: 'broker-a', overload: { durationMs: 86_400_000, serviceMs: 1, backgroundPerSec: 2000 } });
+    expect(runSizeProblem(s, 3_600_000, Infinity)).toMatch(/^scenario\.faults\[1\]\.overload\.backgroundPerSec: the run would make about 6,00\d,\d{3} sends in 1 h/);
+    expect(runSizeProblem(s, 1_800_000, Infinity)).toBeNull();
   });
 });
 
