@@ -1,6 +1,8 @@
 // Types shared by the whole pipeline: what a parsed record and a typed event look like.
 // Event type names and field names are a public contract (users script against --json).
 
+import type { SourceActivity } from './activity.js';
+
 /** What kind of log a source is. */
 export type SourceKind =
   | 'client' // rocketmq_client.log
@@ -24,6 +26,9 @@ export const SOURCE_KINDS: readonly SourceKind[] = [
   'app',
   'unknown',
 ];
+
+/** The logs a RocketMQ server process writes (NameServer and broker): their silences are the host's. */
+export const SERVER_KINDS: ReadonlySet<SourceKind> = new Set<SourceKind>(['namesrv', 'broker', 'remoting', 'store', 'watermark', 'stats']);
 
 export type EventType =
   | 'busy-reply'
@@ -137,4 +142,6 @@ export interface SourceAccounting {
   events: Partial<Record<EventType, number>>;
   encoding?: string;
   versionHints?: string[];
+  /** When a server log (SERVER_KINDS) was written: its spans of activity (src/parse/activity.ts). */
+  activity?: SourceActivity;
 }

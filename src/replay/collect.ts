@@ -1,20 +1,21 @@
-// One pass over a merged timeline (records that match no RocketMQ message included) keeping what
-// inference needs: the typed events it reads, each server host's silences, watermark lines above the
-// busy threshold, property dumps of the servers, the addresses brokers print for their producer
-// connections, and the applications' own send lines. Bounded whatever the size of the input: what
-// recurs all along (registrations, accepted connections, producer connections, statistics lines)
-// is kept as the few lines inference cites, and every kept list has a cap (KEEP_CAP per type and
-// host, LIMITS.sendTimes send times per host); what a cap dropped is counted in `dropped`.
+// One pass over a merged timeline keeping what inference needs: the typed events it reads, watermark
+// lines above the busy threshold, property dumps of the servers, the addresses brokers print for
+// their producer connections, and the applications' own send lines (the records that are no event
+// but that inference reads: src/timeline/other-records.ts); each server host's silences come from
+// the sources' activity. Bounded whatever the size of the input: what recurs all along
+// (registrations, accepted connections, producer connections, statistics lines) is kept as the few
+// lines inference cites, and every kept list has a cap (KEEP_CAP per type and host, LIMITS.sendTimes
+// send times per host); what a cap dropped is counted in `dropped`.
 
-import type { RmqEvent, SourceAccounting, SourceKind } from '../parse/types.js';
-import { decodeEvent } from '../parse/event-codec.js';
-import type { MergedEvent } from '../timeline/merge.js';
+import { ACTIVITY_GAP_MS, hostSilences, type ActivityMark } from '../parse/activity.js';
+import { SERVER_KINDS, type EventType, type RmqEvent, type SourceAccounting } from '../parse/types.js';
+import { APP_SEND, APP_SETTING, APP_STATS, PROP_LINE, PRODUCER_LINK } from '../timeline/other-records.js';
 import { LIMITS } from './file.js';
 
-export const SERVER_KINDS: ReadonlySet<SourceKind> = new Set(['namesrv', 'broker', 'remoting', 'store', 'watermark', 'stats']);
+export { SERVER_KINDS };
 
 /** Typed events kept (watermark and the store's periodic histogram are summarised instead). */
-const KEPT = new Set([
+const KEPT = new Set<EventType>([
   'busy-reply',
   'send-attempt-failed',
   'send-failed',
@@ -36,8 +37,6 @@ const KEPT = new Set([
   'store-slow',
 ]);
 
-/** A silence shorter than this is not looked at. */
-export const MIN_SILENCE_MS = 30000;
 /** Events of one type kept per host (failures of a long incident fit; a flood is cut). */
 export const KEEP_CAP = 20000;
 /** Registrations kept per broker host and NameServer: the first ones (inference cites three). */
@@ -47,10 +46,10 @@ const ACCEPT_WINDOW_MS = 2000;
 
 export interface Silence {
   host: string;
-  /** Last line before the silence, and the first line after it (null: silent until the end). */
+  /** Last line before the silence, and the first line after it (null: silent until the end): file, line and time. */
   from: RmqEvent;
   to: RmqEvent | null;
-  /** Lines other hosts wrote meanwhile. */
+  /** Events and server logs of other hosts meanwhile (0: everyone was silent, nothing to tell). */
   othersLogged: number;
   /** The host's last own registration with a NameServer before the silence (it sets the expiry). */
   lastRegistration: RmqEvent | null;
@@ -70,9 +69,6 @@ export interface HostLines {
   count: number;
   first: number;
   last: number;
-  lastEvent: RmqEvent;
-  /** Global line counter when this host last logged (to count what other hosts wrote meanwhile). */
-  mark: number;
 }
 
 export interface Collected {
@@ -82,7 +78,7 @@ export interface Collected {
   first: number | null;
   last: number | null;
   events: RmqEvent[];
-  /** Server-log lines per host (every record, typed or not). */
+  /** Server-log records per host (every record, typed or not, from the sources' activity). */
   serverLines: Map<string, HostLines>;
   silences: Silence[];
   /** `Send` watermark lines whose head waited at least 100 ms, per host. */
@@ -103,59 +99,28 @@ export interface Collected {
   topicPuts: Array<{ host: string; topic: string; ts: number; sum: number; event: RmqEvent }>;
 }
 
-const PROP_LINE = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/;
-const PRODUCER_LINK = /new producer connected.*?L:\/?(\d{1,3}(?:\.\d{1,3}){3}:\d+) - R:\/?(\d{1,3}(?:\.\d{1,3}){3}):\d+/;
-const APP_SEND = /msgId=|SEND_OK|sendStatus=SEND_OK/;
-const APP_STATS = /\bsent=(\d+)(?:,\s*failed=(\d+))?/;
-const APP_SETTING = /\b(sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=([^\s,]+)/g;
+/** The event types collect reads: a timeline pass decodes these for it (and only these are counted). */
+export const COLLECTED_TYPES: ReadonlySet<EventType> = new Set<EventType>([...KEPT, 'watermark', 'stats', 'pipeline', 'other']);
 
-const TYPE_AT = '"type":"';
-const LINE_AT = '"line":';
-const APP_HINT = /msgId=|SEND_OK|\bsent=\d|\b(?:sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=/;
-
-/**
- * The merged timeline as events for collect(), without decoding what it does not read: a record that
- * is no RocketMQ event (most of them) and holds nothing collect looks for (a server's start-up dump,
- * a producer connection, an application's send, statistics or settings line) becomes a small
- * stand-in with its time, host, kind, file and line only. Decoding every record made most of the
- * garbage (and so most of the memory) of an inference.
- */
-export function* leanEvents(merged: Iterable<MergedEvent>, sources: readonly SourceAccounting[]): Generator<RmqEvent> {
-  for (const m of merged) {
-    const json = m.json;
-    const at = json.indexOf(TYPE_AT);
-    const isOther = json.startsWith('other"', at + TYPE_AT.length);
-    const src = sources[m.source];
-    if (isOther && src) {
-      const server = SERVER_KINDS.has(src.kind);
-      const wanted = server
-        ? json.includes('new producer connected') || json.includes('"thread":"main"') || json.includes('"thread":null')
-        : src.kind === 'app' && APP_HINT.test(json);
-      if (!wanted) {
-        const l = json.indexOf(LINE_AT);
-        yield {
-          ts: m.ts,
-          host: src.host,
-          kind: src.kind,
-          file: src.path,
-          line: l >= 0 ? parseInt(json.slice(l + LINE_AT.length, l + LINE_AT.length + 12), 10) : 0,
-          level: null,
-          thread: null,
-          logger: null,
-          type: 'other',
-          fields: {},
-          text: '',
-          source: m.source,
-          seq: m.seq,
-        };
-        continue;
-      }
-    }
-    yield decodeEvent(m, m.source, m.seq);
-  }
+export interface Collector {
+  readonly types: ReadonlySet<EventType>;
+  /** One event of the timeline, in time order (other types are ignored). */
+  visit(e: RmqEvent): void;
+  finish(): Collected;
 }
 
+/** collect() over a whole stream. */
 export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[], base: string, first: number | null, last: number | null): Collected {
+  const c = collector(sources, base, first, last);
+  for (const e of events) c.visit(e);
+  return c.finish();
+}
+
+/**
+ * The summary inference reads, built one event at a time (analyze feeds it from the same pass as
+ * its rules, replay from its own): see the top of this file.
+ */
+export function collector(sources: SourceAccounting[], base: string, first: number | null, last: number | null): Collector {
   const kindOf = new Map(sources.map((s) => [s.path, s.kind]));
   const out: Collected = {
     sources,
@@ -174,9 +139,13 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
     dropped: new Map(),
     topicPuts: [],
   };
-  /** Each broker host's last registration so far (a silence keeps the one before it). */
-  const lastReg = new Map<string, RmqEvent>();
-  let counter = 0;
+  const silences = serverSilences(sources, last);
+  out.silences = silences.list;
+  out.serverLines = silences.lines;
+  // Silences in order of their start, and those under way at the current event's time.
+  const pendingSilences = [...out.silences].sort((a, b) => a.from.ts! - b.from.ts!);
+  let nextSilence = 0;
+  let underWay: Silence[] = [];
   const perKey = new Map<string, number>();
   /** Kept unless its type already has KEEP_CAP events from this host (then counted as dropped). */
   const keep = (e: RmqEvent, key = `${e.type} ${e.host}`, cap = KEEP_CAP): boolean => {
@@ -206,47 +175,45 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
     } else if (e.type !== 'startup') e.text = '';
     return e;
   };
-  for (const e of events) {
+  let past = false;
+  const visit = (e: RmqEvent): void => {
     // The timeline is in time order: past `last` (the end of what a run covers) nothing is read.
-    if (last !== null && e.ts !== null && e.ts > last) break;
-    counter++;
-    const kind = kindOf.get(e.file) ?? e.kind;
-    if (e.ts !== null && SERVER_KINDS.has(kind)) {
-      const h = out.serverLines.get(e.host);
-      if (!h) out.serverLines.set(e.host, { count: 1, first: e.ts, last: e.ts, lastEvent: e, mark: counter });
-      else {
-        if (e.ts - h.last >= MIN_SILENCE_MS) {
-          out.silences.push({ host: e.host, from: h.lastEvent, to: e, othersLogged: counter - h.mark - 1, lastRegistration: lastReg.get(e.host) ?? null });
-        }
-        h.count++;
-        if (e.ts >= h.last) {
-          h.last = e.ts;
-          h.lastEvent = e;
-        }
-        h.mark = counter;
+    if (past || !COLLECTED_TYPES.has(e.type)) return;
+    if (last !== null && e.ts !== null && e.ts > last) {
+      past = true;
+      return;
+    }
+    if (e.ts !== null) {
+      // What other hosts wrote while a host was silent.
+      while (nextSilence < pendingSilences.length && pendingSilences[nextSilence].from.ts! < e.ts) underWay.push(pendingSilences[nextSilence++]);
+      if (underWay.length) {
+        underWay = underWay.filter((x) => x.to === null || x.to.ts! > e.ts!);
+        for (const x of underWay) if (x.host !== e.host) x.othersLogged++;
       }
     }
+    const kind = kindOf.get(e.file) ?? e.kind;
     if (e.type === 'watermark') {
       if (e.fields.queue === 'Send' && typeof e.fields.slowMs === 'number' && e.fields.slowMs >= 100) {
         const list = out.watermarkHigh.get(e.host) ?? [];
         list.push(e);
         out.watermarkHigh.set(e.host, list);
       }
-      continue;
+      return;
     }
-    if (e.type === 'store-slow' && e.fields.what === 'pagecachert') continue;
+    if (e.type === 'store-slow' && e.fields.what === 'pagecachert') return;
     if (e.type === 'stats') {
       if (e.fields.stat === 'TOPIC_PUT_NUMS' && e.fields.window === 'minute' && e.ts !== null && typeof e.fields.sum === 'number' && keep(e)) {
         out.topicPuts.push({ host: e.host, topic: String(e.fields.key), ts: e.ts, sum: e.fields.sum, event: e });
       }
-      continue;
+      return;
     }
     if (e.type === 'broker-registered') {
-      if (e.kind === 'broker') lastReg.set(e.host, e);
+      // The last registration before a silence sets the NameServers' expiry.
+      if (e.kind === 'broker' && e.ts !== null) for (const x of out.silences) if (x.host === e.host && x.from.ts! >= e.ts) x.lastRegistration = e;
       // Every broker re-registers every 30 s: its first registrations at each NameServer say all
       // inference reads, besides the last one before a silence (kept on the silence).
       if (keep(e, `${e.type} ${e.host} ${e.kind} ${String(e.fields.namesrvAddr)} ${String(e.fields.brokerAddr)}`, REGISTRATIONS_KEPT)) out.events.push(e);
-      continue;
+      return;
     }
     if (e.type === 'pipeline' && kind === 'namesrv' && e.fields.event === 'active') {
       // The connections a NameServer accepted matter only next to a client choosing a NameServer.
@@ -256,7 +223,7 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
         recentAccepts.push(e);
         while (recentAccepts.length > 4096 || e.ts - recentAccepts[0].ts! > ACCEPT_WINDOW_MS) recentAccepts.shift();
       }
-      continue;
+      return;
     }
     if (e.type === 'namesrv-chosen' && kind === 'client' && e.ts !== null) {
       for (const a of recentAccepts) if (e.ts - a.ts! <= ACCEPT_WINDOW_MS && keep(a)) out.events.push(a);
@@ -267,9 +234,9 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
     // accepts them only stopped its processes).
     if (KEPT.has(e.type) || (e.type === 'pipeline' && (e.fields.event === 'exception' || (e.fields.side === 'client' && e.fields.event === 'connect')))) {
       if (keep(e)) out.events.push(lighten(e));
-      continue;
+      return;
     }
-    if (e.type !== 'other') continue;
+    if (e.type !== 'other') return;
     if (SERVER_KINDS.has(kind)) {
       const p = PROP_LINE.exec(e.text);
       if (p && (e.thread === 'main' || e.thread === null)) {
@@ -277,7 +244,7 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
         const map = out.props.get(key) ?? new Map();
         map.set(p[1], { value: p[2], event: e });
         out.props.set(key, map);
-        continue;
+        return;
       }
       const l = PRODUCER_LINK.exec(e.text);
       // A broker logs every producer connection: the first one per host and local address tells the address.
@@ -285,7 +252,7 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
         linked.add(`${e.host} ${l[1]}`);
         out.producerLinks.push({ host: e.host, local: l[1], remoteIp: l[2], event: e });
       }
-      continue;
+      return;
     }
     if (kind === 'app') {
       if (APP_SEND.test(e.text) && e.level !== 'ERROR' && e.level !== 'WARN') {
@@ -316,12 +283,59 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
         out.appProps.set(e.host, map);
       }
     }
-  }
-  // Silences that last until the end of the logs.
-  if (last !== null) {
-    for (const [host, h] of out.serverLines) {
-      if (last - h.last >= MIN_SILENCE_MS) out.silences.push({ host, from: h.lastEvent, to: null, othersLogged: counter - h.mark, lastRegistration: lastReg.get(host) ?? null });
+  };
+  return { types: COLLECTED_TYPES, visit, finish: () => out };
+}
+
+/**
+ * Each server host's silences of 30 s or more, from its sources' activity (every record they wrote,
+ * src/parse/activity.ts): the same whether the timeline kept records that are no event or not. A
+ * silence that goes past `last` (the end of what a run covers) lasts to the end. `othersLogged`
+ * starts with the other hosts' server logs that wrote meanwhile; collect() adds the events.
+ */
+export function serverSilences(sources: readonly SourceAccounting[], last: number | null): { list: Silence[]; lines: Map<string, HostLines> } {
+  const byHost = new Map<string, Array<{ index: number; activity: NonNullable<SourceAccounting['activity']> }>>();
+  sources.forEach((s, index) => {
+    if (!SERVER_KINDS.has(s.kind) || !s.activity) return;
+    const list = byHost.get(s.host) ?? [];
+    list.push({ index, activity: s.activity });
+    byHost.set(s.host, list);
+  });
+  const lines = new Map<string, HostLines>();
+  const list: Silence[] = [];
+  const stand = (source: number, m: ActivityMark): RmqEvent => {
+    const src = sources[source];
+    return { ts: m.ts, host: src.host, kind: src.kind, file: src.path, line: m.line, level: null, thread: null, logger: null, type: 'other', fields: {}, text: '', source, seq: 0 };
+  };
+  for (const [host, own] of byHost) {
+    let count = 0;
+    let first = Infinity;
+    let lastTs = -Infinity;
+    for (const { activity: a } of own) {
+      count += a.records;
+      first = Math.min(first, a.first.ts);
+      lastTs = Math.max(lastTs, a.last.ts);
+    }
+    lines.set(host, { count, first, last: lastTs });
+    for (const h of hostSilences(host, own, last)) {
+      if (last !== null && h.from.mark.ts > last) continue;
+      const to = h.to && (last === null || h.to.mark.ts <= last) ? stand(h.to.source, h.to.mark) : null;
+      if (to === null && last !== null && last - h.from.mark.ts < ACTIVITY_GAP_MS) continue;
+      const s: Silence = { host, from: stand(h.from.source, h.from.mark), to, othersLogged: 0, lastRegistration: null };
+      const until = to?.ts ?? last ?? Infinity;
+      for (const [other, theirs] of byHost) {
+        if (other === host) continue;
+        if (theirs.some(({ activity: a }) => activeWithin(a, s.from.ts!, until))) s.othersLogged++;
+      }
+      list.push(s);
     }
   }
-  return out;
+  return { list, lines };
+}
+
+/** Whether a source wrote a record strictly between `from` and `to`. */
+function activeWithin(a: NonNullable<SourceAccounting['activity']>, from: number, to: number): boolean {
+  if (a.last.ts <= from || a.first.ts >= to) return false;
+  // Silent in between only if one gap covers the whole stretch.
+  return !a.gaps.some((g) => g.from.ts <= from && g.to.ts >= to);
 }

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { commonDir } from '../report/findings-text.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
-import { collect, leanEvents } from './collect.js';
+import { collect } from './collect.js';
 import { looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, spanText, validateScenario } from './file.js';
 import { inferScenario, LEAD_MS, MARGIN_MS } from './infer.js';
 import type { ReplayInput } from './types.js';
@@ -21,7 +21,7 @@ export interface FromLogs {
  * and memory stay those of that stretch however long the logs are.
  */
 export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) => string, source: string, maxSpanMs = DEFAULT_MAX_SPAN_MS): Promise<FromLogs> {
-  const timeline = await buildTimeline({ ...opts, keepOther: true, types: null });
+  const timeline = await buildTimeline({ ...opts, keepOther: 'inference', types: null });
   try {
     const base = commonDir(timeline.accounting.map((a) => a.path));
     const hosts = new Set(timeline.accounting.map((a) => a.host));
@@ -29,7 +29,7 @@ export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) =
     // The last line a run of maxSpanMs covers (inferScenario starts LEAD_MS before the first line and ends MARGIN_MS after the last).
     const cut = first === null ? null : Math.floor(first / 1000) * 1000 - LEAD_MS + maxSpanMs - MARGIN_MS;
     const last = cut !== null && timeline.last !== null && timeline.last > cut ? cut : timeline.last;
-    const c = collect(leanEvents(timeline.encoded(), timeline.accounting), timeline.accounting, base, first, last);
+    const c = collect(timeline.events(), timeline.accounting, base, first, last);
     const input = inferScenario(c, {
       zone: timeline.defaultZone.name,
       source: `${source}: ${timeline.accounting.length} files from ${hosts.size} hosts`,

@@ -25,7 +25,8 @@ export interface BuildOptions {
   tzDefault?: string;
   /** `--tz GLOB=ZONE` (forces the zone of matching sources). */
   tzRules?: Array<[string, string]>;
-  keepOther?: boolean;
+  /** Keep records that are no RocketMQ event (`other`): all, or only those replay's inference reads (src/timeline/other-records.ts). */
+  keepOther?: boolean | 'inference';
   /** `--pattern`: the user's layouts, each for the sources its glob matches (null: every source). */
   patterns?: Array<{ glob: string | null; patterns: string[] }>;
   types?: EventType[] | null;

@@ -11,6 +11,7 @@ import { encodeLine } from '../parse/event-codec.js';
 import { SourceParser } from '../parse/parser.js';
 import { compilePattern } from '../parse/pattern.js';
 import { parseZone } from '../parse/time.js';
+import { inferenceFilter } from './other-records.js';
 import { ReorderWindow } from './reorder.js';
 import type { EventType, SourceAccounting } from '../parse/types.js';
 
@@ -26,7 +27,7 @@ export interface ParseJob {
   /** Zone names (serialisable for workers). */
   defaultZone: string;
   forcedZone: string | null;
-  keepOther: boolean;
+  keepOther: boolean | 'inference';
   /** Keep only these types (null: all). Accounting still counts every event. */
   types: EventType[] | null;
   spillDir: string;
@@ -64,6 +65,7 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
   const spillAt = job.spillAt ?? 500;
   const spillChars = job.spillChars ?? SPILL_CHARS;
   const keepTypes = job.types ? new Set<EventType>(job.types) : null;
+  const inferenceReads = job.keepOther === 'inference' ? inferenceFilter() : null;
   let tail: string[] = [];
   let tailChars = 0;
   let spillPath: string | null = null;
@@ -96,11 +98,12 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
       kindForced: job.spec.kindForced,
       defaultZone: parseZone(job.defaultZone),
       forcedZone: job.forcedZone ? parseZone(job.forcedZone) : null,
-      keepOther: job.keepOther,
+      keepOther: job.keepOther !== false,
       layouts: job.patterns?.length ? job.patterns.map((p, i) => compilePattern(p, `pattern-${i + 1}`)) : undefined,
     },
     (e) => {
       if (keepTypes && !keepTypes.has(e.type)) return;
+      if (e.type === 'other' && inferenceReads !== null && !inferenceReads(e.kind, e.thread, e.text)) return;
       if (window) window.push(e.ts, encodeLine(e));
       else keep(encodeLine(e));
       count++;

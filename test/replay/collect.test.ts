@@ -66,3 +66,32 @@ describe('collect keeps a bounded summary of the timeline', () => {
     expect(c.dropped.get('rpc-timeout app')).toBe(n - KEEP_CAP);
   });
 });
+
+describe('silences come from the sources’ activity', () => {
+  it('a broker host silent while the client logged: its last registration before it, and what others wrote', () => {
+    const src = sources();
+    // broker.log of host h: a record every second to 60 s, then nothing until 200 s.
+    src[0].activity = { records: 62, first: { ts: T0, line: 1 }, last: { ts: T0 + 200000, line: 62 }, gaps: [{ from: { ts: T0 + 60000, line: 61 }, to: { ts: T0 + 200000, line: 62 } }], gapsDropped: 0 };
+    // The NameServer on host ns wrote all along.
+    src[1].activity = { records: 300, first: { ts: T0, line: 1 }, last: { ts: T0 + 299000, line: 300 }, gaps: [], gapsDropped: 0 };
+    const reg = (at: number) => ev({ at, type: 'broker-registered', fields: { namesrvAddr: '10.0.0.1:9876', brokerAddr: '10.0.0.2:10911' } });
+    const events = [reg(30000), reg(59000), ev({ at: 90000, host: 'app', kind: 'client', file: 'app/client.log', type: 'rpc-timeout', fields: { addr: '10.0.0.2:10911' } }), reg(201000)];
+    const c = collect(events, src, '', T0, T0 + 220000);
+    expect(c.silences).toHaveLength(1);
+    const s = c.silences[0];
+    expect(s.host).toBe('h');
+    expect([s.from.ts, s.from.file, s.from.line]).toEqual([T0 + 60000, 'h/broker.log', 61]);
+    expect([s.to?.ts, s.to?.line]).toEqual([T0 + 200000, 62]);
+    // the NameServer's log and the client's timeout
+    expect(s.othersLogged).toBe(2);
+    expect(s.lastRegistration?.ts).toBe(T0 + 59000);
+    expect(c.serverLines.get('h')).toEqual({ count: 62, first: T0, last: T0 + 200000 });
+  });
+
+  it('a silence past the end of what is read lasts to the end', () => {
+    const src = sources();
+    src[0].activity = { records: 3, first: { ts: T0, line: 1 }, last: { ts: T0 + 400000, line: 3 }, gaps: [{ from: { ts: T0 + 10000, line: 2 }, to: { ts: T0 + 400000, line: 3 } }], gapsDropped: 0 };
+    const c = collect([], src, '', T0, T0 + 100000);
+    expect(c.silences.map((s) => [s.from.ts, s.to])).toEqual([[T0 + 10000, null]]);
+  });
+});

@@ -1,0 +1,97 @@
+// When a server's log was written: its dated records as spans of activity, kept as the gaps of
+// ACTIVITY_GAP_MS or more between consecutive records. Every record counts (not only the ones that
+// are RocketMQ events), so a host's silence can be found without keeping its lines: analyze and
+// replay read the same silences from the accounting, however the timeline was built.
+
+/** A record: its time and 1-based line. */
+export interface ActivityMark {
+  ts: number;
+  line: number;
+}
+
+export interface SourceActivity {
+  /** Dated records seen. */
+  records: number;
+  /** The earliest and the latest record. */
+  first: ActivityMark;
+  last: ActivityMark;
+  /** Gaps of ACTIVITY_GAP_MS or more between consecutive records, in file order, `from` before `to` in time. */
+  gaps: Array<{ from: ActivityMark; to: ActivityMark }>;
+  /** Gaps past ACTIVITY_GAPS_KEPT, not kept. */
+  gapsDropped: number;
+}
+
+/** A silence shorter than this is not a silence (a NameServer 4.x logs nothing for minutes anyway). */
+export const ACTIVITY_GAP_MS = 30000;
+/** Gaps kept per source: a log written every 31 s for a year would have a million. */
+export const ACTIVITY_GAPS_KEPT = 10000;
+
+export class ActivityTracker {
+  private records = 0;
+  private first: ActivityMark | null = null;
+  private last: ActivityMark | null = null;
+  private prev: ActivityMark | null = null;
+  private readonly gaps: SourceActivity['gaps'] = [];
+  private gapsDropped = 0;
+
+  note(ts: number, line: number): void {
+    this.records++;
+    const prev = this.prev;
+    const mark = { ts, line };
+    this.prev = mark;
+    if (this.first === null || ts < this.first.ts) this.first = mark;
+    if (this.last === null || ts >= this.last.ts) this.last = mark;
+    if (prev === null) return;
+    // A paste may be newest first: a gap is the distance between neighbours either way.
+    if (Math.abs(ts - prev.ts) < ACTIVITY_GAP_MS) return;
+    if (this.gaps.length >= ACTIVITY_GAPS_KEPT) {
+      this.gapsDropped++;
+      return;
+    }
+    this.gaps.push(ts > prev.ts ? { from: prev, to: mark } : { from: mark, to: prev });
+  }
+
+  result(): SourceActivity | null {
+    if (this.first === null || this.last === null) return null;
+    return { records: this.records, first: this.first, last: this.last, gaps: this.gaps, gapsDropped: this.gapsDropped };
+  }
+}
+
+/** A stretch of time in which none of a host's server sources wrote a record. */
+export interface HostSilence {
+  host: string;
+  /** The last record before (its source's index and mark), and the first after (null: silent to the end). */
+  from: { source: number; mark: ActivityMark };
+  to: { source: number; mark: ActivityMark } | null;
+}
+
+/**
+ * The silences of one host of ACTIVITY_GAP_MS or more, from the activity of its sources (index,
+ * activity): a time is silent when it is in no source's span of activity. `end` is the end of all
+ * logs (a host silent from its last record to there is silent to the end).
+ */
+export function hostSilences(host: string, sources: ReadonlyArray<{ index: number; activity: SourceActivity }>, end: number | null): HostSilence[] {
+  // Each source's spans of activity, then their union in time order.
+  const spans: Array<{ from: { source: number; mark: ActivityMark }; to: { source: number; mark: ActivityMark } }> = [];
+  for (const { index, activity: a } of sources) {
+    const gaps = [...a.gaps].sort((x, y) => x.from.ts - y.from.ts);
+    let start = a.first;
+    for (const g of gaps) {
+      if (g.from.ts >= start.ts) spans.push({ from: { source: index, mark: start }, to: { source: index, mark: g.from } });
+      if (g.to.ts > start.ts) start = g.to;
+    }
+    spans.push({ from: { source: index, mark: start }, to: { source: index, mark: a.last } });
+  }
+  spans.sort((x, y) => x.from.mark.ts - y.from.mark.ts || x.to.mark.ts - y.to.mark.ts);
+  const out: HostSilence[] = [];
+  let cur: (typeof spans)[number] | null = null;
+  for (const s of spans) {
+    if (cur === null) cur = { ...s };
+    else if (s.from.mark.ts - cur.to.mark.ts >= ACTIVITY_GAP_MS) {
+      out.push({ host, from: cur.to, to: s.from });
+      cur = { ...s };
+    } else if (s.to.mark.ts > cur.to.mark.ts) cur.to = s.to;
+  }
+  if (cur !== null && end !== null && end - cur.to.mark.ts >= ACTIVITY_GAP_MS) out.push({ host, from: cur.to, to: null });
+  return out;
+}

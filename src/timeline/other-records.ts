@@ -1,0 +1,37 @@
+// Records that are no RocketMQ event but that replay's inference reads (and analyze's causes, which
+// are the same inference): a server's start-up property dump, a broker's producer connections, an
+// application's sent, statistics and settings lines. A timeline built with `keepOther: 'inference'`
+// keeps these and drops the other records, so both commands read the same events, and far fewer.
+
+import { SERVER_KINDS, type SourceKind } from '../parse/types.js';
+
+/** A server's property dump at start-up (BrokerStartup, NamesrvStartup: `key=value`, thread main or none). */
+export const PROP_LINE = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/;
+/** ProducerManager `new producer connected ... L:/local - R:/remote`: the broker's own address. */
+export const PRODUCER_LINK = /new producer connected.*?L:\/?(\d{1,3}(?:\.\d{1,3}){3}:\d+) - R:\/?(\d{1,3}(?:\.\d{1,3}){3}):\d+/;
+/** An application line that reports a sent message. */
+export const APP_SEND = /msgId=|SEND_OK|sendStatus=SEND_OK/;
+/** An application's statistics line. */
+export const APP_STATS = /\bsent=(\d+)(?:,\s*failed=(\d+))?/;
+/** An application's producer settings. */
+export const APP_SETTING = /\b(sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=([^\s,]+)/g;
+const APP_HINT = /msgId=|SEND_OK|\bsent=\d|\b(?:sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=/;
+
+/**
+ * Which records of one source that are no event inference reads. A broker logs every producer
+ * connection again (every heartbeat channel): the first one per local address tells all.
+ */
+export function inferenceFilter(): (kind: SourceKind, thread: string | null, text: string) => boolean {
+  const links = new Set<string>();
+  return (kind, thread, text) => {
+    if (SERVER_KINDS.has(kind)) {
+      if (thread === 'main' || thread === null) return true;
+      if (!text.includes('new producer connected')) return false;
+      const l = PRODUCER_LINK.exec(text);
+      if (!l || links.has(l[1])) return false;
+      links.add(l[1]);
+      return true;
+    }
+    return kind === 'app' && APP_HINT.test(text);
+  };
+}

@@ -1,0 +1,47 @@
+// A timeline for inference keeps the records that are no event only where inference reads them.
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildTimeline } from '../../src/timeline/build.js';
+import { inferenceFilter } from '../../src/timeline/other-records.js';
+
+describe('inferenceFilter', () => {
+  it('keeps a server’s start-up dump and its first producer connection per address, and an application’s sends', () => {
+    const reads = inferenceFilter();
+    expect(reads('broker', 'main', 'brokerIP1=10.0.0.2')).toBe(true);
+    const link = (r: string) => `new producer connected, group: P channel: ClientChannelInfo [channel=[id: 0x1, L:/10.0.0.2:10911 - R:/${r}:51234]`;
+    expect(reads('broker', 'HeartbeatThread_1', link('10.0.1.5'))).toBe(true);
+    expect(reads('broker', 'HeartbeatThread_2', link('10.0.1.6'))).toBe(false);
+    expect(reads('broker', 'SendMessageThread_1', 'something else')).toBe(false);
+    expect(reads('app', 'main', 'Sent order-1, msgId=0A0000')).toBe(true);
+    expect(reads('app', 'main', 'GET /health 200')).toBe(false);
+    expect(reads('client', 'main', 'msgId=0A0000')).toBe(false);
+  });
+});
+
+describe("keepOther: 'inference'", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-other-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps the records inference reads and counts every record, kept or not', async () => {
+    mkdirSync(join(dir, 'app-1'));
+    const file = join(dir, 'app-1', 'app.log');
+    writeFileSync(
+      file,
+      [
+        '2024-05-20 14:00:00.001  INFO 1 --- [main] com.example.Shop : GET /health 200',
+        '2024-05-20 14:00:00.002  INFO 1 --- [main] com.example.Shop : sent order-1, msgId=0A0000',
+        '2024-05-20 14:00:00.003  INFO 1 --- [main] com.example.Shop : GET /health 200',
+      ].join('\n') + '\n',
+    );
+    const t = await buildTimeline({ inputs: [file], keepOther: 'inference' });
+    try {
+      const events = [...t.events()];
+      expect(events.map((e) => e.text)).toEqual([expect.stringContaining('msgId=0A0000')]);
+      expect(t.accounting[0].records).toBe(3);
+    } finally {
+      t.close();
+    }
+  });
+});
