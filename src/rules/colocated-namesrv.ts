@@ -199,7 +199,7 @@ const rule: Rule = {
         explanation,
         advice: [
           'Run the NameServers on hosts (or VMs/containers on other machines) without brokers; two or three small dedicated NameServers are enough.',
-          'Upgrade clients to 4.9.1+ (or set -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true) so that a client leaves a NameServer that times out.',
+          'Run clients 4.9.1 or later: before 4.9.1 a client never leaves a NameServer that times out (no setting changes that); from 4.9.1 it closes the timed-out channel by default (-Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true).',
           `Find out what happened to ${where} around ${clockOf(f.ns.first ?? f.broker.first)}.`,
         ],
       });

@@ -21,6 +21,7 @@
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { formatMs, Occurrences } from './util.js';
 import type { Rule, Visitor } from './types.js';
+import { closeTimedOutChannelAdvice } from './versions.js';
 import { AddressBook, addrKey, BOOK_EVENTS, clockOf, isClientEvent, isTimeoutCause, mergeVisitors, orderEvidence } from './routing.js';
 
 interface Episode {
@@ -166,7 +167,7 @@ const rule: Rule = {
         ` Stuck for ${stuckMs !== null ? formatMs(stuckMs) : 'an unknown time (the lines have no dates)'}: all that time the client kept its old route, so it could not learn that brokers went away (see stale-route).` +
         (ep.closedOnTimeout ? ` The channel was closed on timeout at ${clockOf(ep.closedOnTimeout)}, yet the client stayed on ${ep.ns}.` : '');
       const advice = [
-        'Upgrade the client to 4.9.1 or later (clientCloseSocketIfTimeout defaults to true there), or start it with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true, so that a timed-out NameServer channel is closed and the next poll goes to another NameServer.',
+        closeTimedOutChannelAdvice(v, ep.host),
         'Keep NameServers off broker hosts: a host that hangs then takes a broker and the NameServer its clients ask about that broker down together (see colocated-namesrv).',
         `Find why NameServer ${ep.ns} stopped answering before ${clockOf(ep.first)} (the first timeout) while keeping its connections open: host freeze, reboot with a long self-test, long GC.`,
       ];

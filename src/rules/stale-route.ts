@@ -26,6 +26,7 @@
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { formatMs, Occurrences } from './util.js';
 import type { Rule, Visitor } from './types.js';
+import { closeTimedOutChannelAdvice } from './versions.js';
 import { routeDelta, writableAfter } from '../parse/route-change.js';
 import {
   AddressBook,
@@ -452,7 +453,7 @@ const rule: Rule = {
 
       const advice: string[] = [];
       if (!within && ep.routePolls > 0) {
-        advice.push(`Fix the NameServer side first: see the namesrv-stuck finding for ${ep.host} (upgrade the client to 4.9.1+ or start it with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true so that a timed-out NameServer channel is closed and the next NameServer is tried).`);
+        advice.push(`Fix the NameServer side first (see the namesrv-stuck finding for ${ep.host}). ${closeTimedOutChannelAdvice(version, ep.host)}`);
       }
       advice.push(`Find why ${who} stopped answering at ${clockOf(ep.first)} (host freeze, long GC, network loss): a hang with the TCP connection open is only noticed after the ${formatMs(expiredMs)} expiry, a crash at once.`);
       if (ep.timeouts > 0 && ep.failedAttempts > 0) {

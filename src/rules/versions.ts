@@ -58,3 +58,19 @@ export function clientVersionOf(host: string, sources: readonly SourceInfo[]): C
   const closeSocketIfTimeout = cmp(hi, v491) < 0 ? false : cmp(lo, v491) >= 0 ? true : null;
   return { range, exact, closeSocketIfTimeout };
 }
+
+/**
+ * What to change so that a client leaves a NameServer that times out, for its version. Before 4.9.1
+ * NettyClientConfig.clientCloseSocketIfTimeout is false and nothing sets it (the system property
+ * com.rocketmq.remoting.client.closeSocketIfTimeout is read from 4.9.1, NettySystemConfig, where it
+ * defaults to true): there, the upgrade is the only fix.
+ */
+export function closeTimedOutChannelAdvice(v: ClientVersion, who: string): string {
+  if (v.closeSocketIfTimeout === false) {
+    return `Upgrade ${who} (client ${v.range}) to 4.9.1 or later: before 4.9.1 a client never closes a NameServer channel that timed out (no setting changes that), so it keeps asking the NameServer that hangs; from 4.9.1 it closes it (-Dcom.rocketmq.remoting.client.closeSocketIfTimeout, true by default) and the next poll goes to another NameServer.`;
+  }
+  if (v.closeSocketIfTimeout === true) {
+    return `${who} (client ${v.range}) closes a NameServer channel that timed out by default: remove -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false from its start command if it is there.`;
+  }
+  return `Make sure ${who} runs client 4.9.1 or later (its version is not in the logs): before 4.9.1 a client never closes a NameServer channel that timed out, so it keeps asking the NameServer that hangs; from 4.9.1 it does unless started with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false.`;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FINDINGS_PER_RULE, parseSettings, RuleRunner, runRules, SettingError } from '../../src/rules/engine.js';
-import { clientVersionOf } from '../../src/rules/versions.js';
+import { clientVersionOf, closeTimedOutChannelAdvice } from '../../src/rules/versions.js';
 import type { Rule } from '../../src/rules/types.js';
 import type { RmqEvent } from '../../src/parse/types.js';
 
@@ -58,6 +58,16 @@ describe('client versions', () => {
     expect(clientVersionOf('h', src(['4.3.0-5.0.0']))).toMatchObject({ closeSocketIfTimeout: null });
     expect(clientVersionOf('h', src([]))).toMatchObject({ range: 'unknown', closeSocketIfTimeout: null });
     expect(clientVersionOf('other', src(['4.8.0']))).toMatchObject({ range: 'unknown' });
+  });
+
+  it('advise what closes a timed-out NameServer channel on that version only', () => {
+    const advice = (hints: string[]) => closeTimedOutChannelAdvice(clientVersionOf('h', src(hints)), 'app-1');
+    // Before 4.9.1 the system property is not read (NettySystemConfig has it from 4.9.1): only the upgrade helps.
+    expect(advice(['4.8.0'])).toMatch(/^Upgrade app-1 \(client 4\.8\.0\) to 4\.9\.1 or later/);
+    expect(advice(['4.8.0'])).not.toMatch(/closeSocketIfTimeout=true/);
+    expect(advice(['4.9.4'])).toMatch(/remove -Dcom\.rocketmq\.remoting\.client\.closeSocketIfTimeout=false/);
+    expect(advice(['4.9.4'])).not.toMatch(/Upgrade/);
+    expect(advice([])).toMatch(/^Make sure app-1 runs client 4\.9\.1 or later \(its version is not in the logs\)/);
   });
 });
 

@@ -134,7 +134,9 @@ ruleTester(rule, {
           start: '2020-12-22T14:42:19.282+08:00',
           end: '2020-12-22T14:53:46.281+08:00',
           evidence: ['app-order-01/rocketmq_client.log:5'],
-          mentions: ['4.9.1', 'closeSocketIfTimeout=true', NS101, 'broker hosts', '14:53:40'],
+          mentions: ['Upgrade app-order-01 (client 4.8.0) to 4.9.1', 'no setting changes that', NS101, 'broker hosts', '14:53:40'],
+          // Before 4.9.1 the system property does not exist (NettySystemConfig reads it from 4.9.1).
+          adviceOmits: ['start it with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true'],
         },
       ],
     },

@@ -28,6 +28,8 @@ export interface ExpectedFinding {
   evidence?: string[];
   /** Substrings the explanation or advice must contain. */
   mentions?: string[];
+  /** Substrings the advice must not contain (advice that would not work on that version, say). */
+  adviceOmits?: string[];
   start?: string;
   end?: string;
 }
@@ -81,6 +83,7 @@ export function ruleTester(rule: Rule, cases: { valid: RuleCase[]; invalid: Inva
             for (const ev of want.evidence) expect(where).toContain(ev);
           }
           for (const m of want.mentions ?? []) expect(`${got.explanation}\n${got.advice.join('\n')}`).toContain(m);
+          for (const m of want.adviceOmits ?? []) expect(got.advice.join('\n')).not.toContain(m);
           if (want.start) expect(got.start).toBe(Date.parse(want.start));
           if (want.end) expect(got.end).toBe(Date.parse(want.end));
           // Every finding explains itself and carries evidence.
