@@ -168,12 +168,15 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
    * topic (a client logs the same route dump again and again).
    */
   const lighten = (e: RmqEvent): RmqEvent => {
+    // A copy: the event may also be a rule's evidence (analyze feeds both from one pass).
     if (e.type === 'route-changed') {
       const key = `${e.host} ${String(e.fields.topic)}`;
-      if (lastRoute.get(key) === e.text) e.text = '';
-      else lastRoute.set(key, e.text);
-    } else if (e.type !== 'startup') e.text = '';
-    return e;
+      if (lastRoute.get(key) !== e.text) {
+        lastRoute.set(key, e.text);
+        return e;
+      }
+    } else if (e.type === 'startup') return e;
+    return { ...e, text: '' };
   };
   let past = false;
   const visit = (e: RmqEvent): void => {

@@ -1014,7 +1014,7 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     return {
       fault: { atMs: rel(from), broker: b.name, overload },
       rule:
-        `${reps.length} busy replies that waited ${Math.min(...waits)}-${Math.max(...waits)} ms (the limit is ${waitLimit} ms): a steady overload` +
+        `${reps.length} busy replies that waited ${Math.min(...waits)}-${Math.max(...waits)} ms (the limit is ${waitLimit} ms): an overload` +
         `${run ? ', from the first to the last watermark second over half the limit' : ''}; ${background ? `${background.rule}; ` : ''}` +
         `puts slowed to ${serviceMs} ms on ${threads} send thread${threads === 1 ? '' : 's'} so that the senders (${round2(total)} sends/s to this broker) overrun it by ` +
         `${round2(excess * 100)}%, as many as the ${steady} logged replies near the limit suggest`,

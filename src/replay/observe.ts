@@ -129,6 +129,24 @@ export function failuresOf(events: readonly RmqEvent[], host: string, source: 'a
   return out;
 }
 
+/** A client's failed sends from `fromTs` to `untilTs`, and its figures (the outage is first to last). */
+export function clientFailures(events: readonly RmqEvent[], host: string, source: 'app' | 'client', fromTs: number, untilTs: number): { failures: RmqEvent[]; figures: ClientFailures } {
+  const failures = failuresOf(events, host, source, fromTs, untilTs);
+  const timeouts = events.filter(
+    (e) => e.host === host && e.kind === 'client' && e.type === 'rpc-timeout' && e.ts !== null && e.ts <= untilTs && e.ts >= fromTs && (e.entry ?? '').startsWith('rpc-timeout/invoke-sync-wait'),
+  ).length;
+  return {
+    failures,
+    figures: {
+      source,
+      failedSends: failures.length,
+      firstTs: failures.length ? failures[0].ts : null,
+      lastTs: failures.length ? failures[failures.length - 1].ts : null,
+      timeouts,
+    },
+  };
+}
+
 /** Files whose every time is a whole second. */
 function wholeSecondFiles(events: readonly RmqEvent[]): Set<string> {
   const coarse = new Map<string, boolean>();
@@ -162,15 +180,8 @@ export function observe(events: readonly RmqEvent[], ctx: MilestoneContext, ref:
   const clients: Record<string, ClientFailures> = {};
   const faulty = new Set(ctx.faultyBrokers.map((b) => b.name));
   for (const c of ctx.clients) {
-    const failures = failuresOf(after, c.host, c.failureSource, from, ctx.untilTs);
-    const timeouts = after.filter((e) => e.host === c.host && e.kind === 'client' && e.type === 'rpc-timeout' && (e.entry ?? '').startsWith('rpc-timeout/invoke-sync-wait')).length;
-    clients[c.host] = {
-      source: c.failureSource,
-      failedSends: failures.length,
-      firstTs: failures.length ? failures[0].ts : null,
-      lastTs: failures.length ? failures[failures.length - 1].ts : null,
-      timeouts,
-    };
+    const { failures, figures } = clientFailures(after, c.host, c.failureSource, from, ctx.untilTs);
+    clients[c.host] = figures;
     if (failures.length) milestones.push({ name: 'first-failure', subject: c.host, ts: failures[0].ts!, evidence: ref(failures[0]) });
     const mine = after.filter((e) => e.host === c.host && e.kind === 'client');
     const sw = mine.find((e) => e.type === 'namesrv-chosen' && e.fields.old !== null);

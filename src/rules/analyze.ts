@@ -17,6 +17,8 @@ export interface AnalysisOptions extends AnalyzeOptions {
   milestones?: boolean;
   /** Findings below this severity add no milestones (default info: all do). */
   show?: Severity;
+  /** Others that read the same pass (replay's inference of the causes): they get every event of their types, in time order. */
+  observers?: ReadonlyArray<{ readonly types: ReadonlySet<EventType>; visit(e: RmqEvent): void }>;
 }
 
 export interface Analysis {
@@ -49,7 +51,8 @@ export function analyze(t: Timeline, opts: AnalysisOptions): Analysis {
   const collector = opts.milestones === false ? null : new MilestoneCollector();
   const forRules = runner.wanted;
   const forMilestones: ReadonlySet<EventType> = collector ? collector.types : new Set();
-  const wanted = new Set([...forRules, ...forMilestones]);
+  const observers = opts.observers ?? [];
+  const wanted = new Set([...forRules, ...forMilestones, ...observers.flatMap((o) => [...o.types])]);
   for (const m of t.encoded()) {
     // The type sits in the encoded JSON; read it without parsing the rest.
     const at = m.json.indexOf(TYPE_AT);
@@ -61,8 +64,10 @@ export function analyze(t: Timeline, opts: AnalysisOptions): Analysis {
     e.ts = m.ts;
     e.source = m.source;
     e.seq = m.seq;
-    runner.visit(e);
+    // Rules keep what they read past the visit (evidence, episodes); observers read the same object.
+    if (forRules.has(type)) runner.visit(e);
     if (forMilestones.has(type)) collector!.visit(e);
+    for (const o of observers) if (o.types.has(type)) o.visit(e);
   }
   const findings = runner.finish();
   const ms = collector ? collector.finish(findings, opts.show ?? 'info') : { items: [], omitted: 0 };
