@@ -176,6 +176,7 @@ function statText(s: Stat, ms: boolean): string {
 export function nothingComparedText(r: ReplayReport, t: (ms: number) => string): string {
   const sc = r.input.scenario;
   const run = `the run (${t(sc.startEpochMs)} .. ${t(sc.startEpochMs + r.untilMs)})`;
+  if (!sc.faults?.length) return `the logs show no fault (no hang, crash, restart, overload or stall was inferred): there is no incident to reproduce`;
   if (r.firstFaultAt !== null && r.firstFaultAt > sc.startEpochMs + r.untilMs) {
     return `${run} holds no fault: the first starts at ${t(r.firstFaultAt)} (--until after it, or leave --until out)`;
   }

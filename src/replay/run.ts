@@ -265,8 +265,9 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
     ? 'not-compared'
     : divergences.length
       ? 'not-reproduced'
-      : compared === 0
-        ? 'nothing-compared'
+      : compared === 0 || !sc.faults?.length
+        ? // A healthy cluster's bindings and routes match, but no incident was reproduced.
+          'nothing-compared'
         : 'reproduced';
   const faultTimes = (sc.faults ?? []).map((f) => sc.startEpochMs + f.atMs);
   const firstFaultAt = faultTimes.length ? Math.min(...faultTimes) : null;
