@@ -6,7 +6,8 @@ import { paletteFor } from '../report/escape.js';
 import { renderFindingsJson } from '../report/findings-json.js';
 import { renderFindingsMarkdown } from '../report/findings-markdown.js';
 import { atOrAbove, renderFindingsText, type AnalyzeReport } from '../report/findings-text.js';
-import { analyze, settingsInEffect } from '../rules/analyze.js';
+import { settingsInEffect } from '../rules/analyze.js';
+import { diagnose } from '../replay/diagnose.js';
 import { parseSettings, SettingError } from '../rules/engine.js';
 import { SEVERITIES, type Rule, type SettingValue, type Severity } from '../rules/types.js';
 import { buildTimeline } from '../timeline/build.js';
@@ -131,14 +132,16 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
       const opts = buildOptionsFrom(args);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const progress = progressOn(io.stderr, args.progress);
-      const timeline = await buildTimeline({ ...opts, onProgress: (d, t) => progress.update(d, t) });
+      // The records replay's inference reads too: the causes come from the same inference.
+      const timeline = await buildTimeline({ ...opts, keepOther: 'inference', onProgress: (d, t) => progress.update(d, t) });
       try {
         progress.clear();
         if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
-        const analysis = analyze(timeline, { rules: enabled, settings: changed, show });
+        const { analysis, incidents } = diagnose(timeline, { rules: enabled, settings: changed, show });
         const report: AnalyzeReport = {
           timeline,
           analysis,
+          incidents,
           rules: enabled.map((r) => r.meta.id),
           settings: settingsInEffect(enabled, changed),
           changed,

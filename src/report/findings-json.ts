@@ -7,13 +7,16 @@ import { jsonSafe } from './escape.js';
 import { inputToJson } from './events.js';
 import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport } from './findings-text.js';
 import type { Milestone } from '../rules/milestones.js';
+import { findingId, type Incident } from '../rules/incident.js';
 
-export const ANALYZE_SCHEMA_VERSION = 1;
+/** 2: `incidents` and finding ids (every key of 1 kept). */
+export const ANALYZE_SCHEMA_VERSION = 2;
 
 const iso = (ts: number | null, zone: Zone) => (ts === null ? null : formatIso(ts, zone));
 
-export function findingToJson(f: Finding, zone: Zone): Record<string, unknown> {
+export function findingToJson(f: Finding, zone: Zone, id?: string): Record<string, unknown> {
   return {
+    ...(id !== undefined ? { id } : {}),
     rule: f.rule,
     severity: f.severity,
     title: f.title,
@@ -43,6 +46,8 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
   const t = r.timeline;
   const all = r.analysis.findings;
   const shown = atOrAbove(all, r.show);
+  // Ids number every finding (the incidents name them), so a finding keeps its id under --show.
+  const ids = new Map(all.map((f, i) => [f, findingId(i)]));
   const counts = countBySeverity(all, r.analysis.omittedFindings);
   return {
     schemaVersion: ANALYZE_SCHEMA_VERSION,
@@ -63,8 +68,44 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
       findingsOmitted: r.analysis.omittedFindings ?? {},
       issues: t.issues,
     },
-    findings: shown.map((f) => findingToJson(f, r.zone)),
+    incidents: r.incidents.map((inc) => incidentToJson(inc, r.zone, new Set(shown.map((f) => ids.get(f)!)))),
+    findings: shown.map((f) => findingToJson(f, r.zone, ids.get(f))),
     milestones: r.analysis.milestones.map((m) => milestoneToJson(m, r.zone)),
+  };
+}
+
+/** An incident (docs/analyze.md, "The incident"); `shown`: the ids of the findings the document lists. */
+export function incidentToJson(inc: Incident, zone: Zone, shown: ReadonlySet<string>): Record<string, unknown> {
+  return {
+    id: inc.id,
+    title: inc.title,
+    start: iso(inc.start, zone),
+    end: iso(inc.end, zone),
+    causes: inc.causes.map((c) => ({
+      kind: c.kind,
+      host: c.host,
+      namesrvAddrs: [...c.namesrvAddrs],
+      brokers: c.brokers.map((b) => ({ ...b })),
+      start: iso(c.start, zone),
+      end: iso(c.end, zone),
+      recognisedBy: c.recognisedBy,
+      evidence: [...c.evidence],
+      detail: c.detail,
+    })),
+    impact: inc.impact.map((i) => ({
+      client: i.client,
+      start: iso(i.start, zone),
+      end: iso(i.end, zone),
+      durationMs: i.start !== null && i.end !== null ? i.end - i.start : null,
+      failedSends: i.failedSends,
+      source: i.source,
+      timeouts: i.timeouts,
+      clientVersion: i.clientVersion,
+      lastedBecause: i.lastedBecause,
+    })),
+    chain: inc.chain.map((s) => ({ time: iso(s.at, zone), text: s.text, evidence: s.evidence, finding: s.finding !== null && shown.has(s.finding) ? s.finding : null })),
+    advice: [...inc.advice],
+    findings: inc.findings.filter((id) => shown.has(id)),
   };
 }
 
@@ -73,10 +114,13 @@ export function renderFindingsJson(r: AnalyzeReport): string {
   return `${jsonSafe(JSON.stringify(analysisToJson(r), null, 2))}\n`;
 }
 
+/** `rules --json` is versioned on its own. */
+export const RULES_SCHEMA_VERSION = 1;
+
 /** `rmq-diag rules --json`: the rule catalogue. */
 export function rulesToJson(rules: readonly Rule[]): Record<string, unknown> {
   return {
-    schemaVersion: ANALYZE_SCHEMA_VERSION,
+    schemaVersion: RULES_SCHEMA_VERSION,
     rules: rules.map((r) => ({
       id: r.meta.id,
       title: r.meta.title,

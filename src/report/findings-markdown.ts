@@ -26,6 +26,7 @@ import {
   type AnalyzeReport,
 } from './findings-text.js';
 import type { Milestone } from '../rules/milestones.js';
+import type { Incident } from '../rules/incident.js';
 
 /**
  * A table cell: one line, with the characters that would end the cell or start markup escaped
@@ -74,6 +75,8 @@ export function renderFindingsMarkdown(r: AnalyzeReport): string {
   const out: string[] = [];
 
   out.push('# RocketMQ incident analysis', '');
+  // What happened comes first, as in the text report.
+  r.incidents.forEach((inc, i) => out.push(...incidentSection(inc, i + 1, zone, sameDay)));
   const hosts = hostsOf(t.accounting);
   const tot = totalsOf(t.accounting);
   out.push('| | |', '|---|---|');
@@ -121,6 +124,39 @@ export function renderFindingsMarkdown(r: AnalyzeReport): string {
     if (r.analysis.omittedMilestones > 0) out.push(`${r.analysis.omittedMilestones} more milestones not shown.`, '');
   }
   return out.join('\n');
+}
+
+function incidentSection(inc: Incident, n: number, zone: Zone, sameDay: boolean): string[] {
+  const at = (ts: number | null) => timeText(ts, zone, sameDay, false);
+  const span = (a: number | null, b: number | null) => (b === null ? `${at(a)} –` : `${at(a)} – ${at(b)}`);
+  const out: string[] = [`## Incident ${n}: ${mdText(inc.title)}`, ''];
+  out.push('| cause | when | what ran there | how it was recognised |', '|---|---|---|---|');
+  for (const c of inc.causes) {
+    const on = [...c.namesrvAddrs.map((a) => `NameServer ${a}`), ...c.brokers.map((b) => `${b.name} ${b.role} ${b.addr}`)].join(', ') || '-';
+    const how = `${c.recognisedBy}${c.detail ? ` (${c.detail})` : ''}${c.evidence.length ? `: ${c.evidence.slice(0, 3).join(', ')}` : ''}`;
+    out.push(`| ${mdCell(`${c.host} ${c.kind}`)} | ${mdCell(span(c.start, c.end))} | ${mdCell(on)} | ${mdCell(how)} |`);
+  }
+  out.push('');
+  if (inc.impact.length) {
+    out.push('| client | failed sends | from – to | timed-out calls | why it lasted |', '|---|---|---|---|---|');
+    for (const i of inc.impact) {
+      const dur = i.start !== null && i.end !== null && i.end > i.start ? ` (${formatMs(i.end - i.start)})` : '';
+      out.push(`| ${mdCell(i.client)} | ${i.failedSends} | ${mdCell(`${span(i.start, i.end)}${dur}`)} | ${i.timeouts} | ${mdCell(i.lastedBecause ?? '-')} |`);
+    }
+  } else out.push('No failed send in the logs.');
+  out.push('');
+  if (inc.chain.length) {
+    out.push('**How it unfolded**', '');
+    for (const s of inc.chain) out.push(`1. ${mdText(`${at(s.at)} ${s.text}`)}${s.finding ? ` (finding ${s.finding.slice(1)})` : ''}`);
+    out.push('');
+  }
+  if (inc.advice.length) {
+    out.push('**What to change**', '');
+    for (const a of inc.advice) out.push(`- ${mdText(a)}`);
+    out.push('');
+  }
+  if (inc.findings.length) out.push(`Findings: ${inc.findings.map((id) => id.slice(1)).join(', ')}.`, '');
+  return out;
 }
 
 function findingSection(f: Finding, n: number, zone: Zone, sameDay: boolean, base: string): string[] {

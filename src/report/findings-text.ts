@@ -22,7 +22,12 @@ import { formatMs } from '../rules/util.js';
 import type { Timeline } from '../timeline/build.js';
 import { clip, escapeText, type Palette } from './escape.js';
 import { accountingTable, zoneNote } from './events.js';
+import { hang, oneDay, timeText, wrapIndented, wrapLines } from './text-layout.js';
+
+export { hang, oneDay, timeText, wrapIndented, wrapLines };
 import type { Milestone } from '../rules/milestones.js';
+import type { Incident } from '../rules/incident.js';
+import { incidentCount, incidentLines } from './incident-text.js';
 
 /** What the timeline tells the report: the accounting and the window. */
 export type ReportTimeline = Pick<Timeline, 'accounting' | 'issues' | 'first' | 'last' | 'defaultZone' | 'defaultZoneChosen'>;
@@ -31,6 +36,8 @@ export type ReportTimeline = Pick<Timeline, 'accounting' | 'issues' | 'first' | 
 export interface AnalyzeReport {
   timeline: ReportTimeline;
   analysis: Analysis;
+  /** What happened, before the findings (src/rules/incident.ts); none when no cause was found. */
+  incidents: Incident[];
   /** Ids of the rules that ran. */
   rules: string[];
   /** Every setting of the rules that ran, with the value in effect. */
@@ -151,20 +158,6 @@ export function relativeTo(file: string, base: string): string {
   return base && file.startsWith(base) ? file.slice(base.length) : file;
 }
 
-/** True when the window lies within one calendar day of the zone: times can drop the date. */
-export function oneDay(first: number | null, last: number | null, zone: Zone): boolean {
-  if (first === null || last === null) return true;
-  return formatShort(first, zone).slice(0, 10) === formatShort(last, zone).slice(0, 10);
-}
-
-/** `14:42:11.000` within one day, else `2020-12-22 14:42:11.000`; `-` when unknown. */
-export function timeText(ts: number | null, zone: Zone, sameDay: boolean, millis = true): string {
-  if (ts === null) return '-';
-  const s = formatShort(ts, zone);
-  const t = sameDay ? s.slice(11) : s;
-  return millis ? t : t.slice(0, -4);
-}
-
 export function windowText(f: Finding, zone: Zone, sameDay: boolean): string {
   if (f.start === null && f.end === null) return 'unknown';
   if (f.end === null || f.end === f.start) return timeText(f.start ?? f.end, zone, sameDay);
@@ -193,8 +186,10 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
   // Header.
   const total = SEVERITIES.reduce((n, s) => n + counts[s], 0);
   const bySev = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`);
-  out.push(p.bold(wrapIndented(`rmq-diag analyze: ${total === 0 ? 'no findings' : `${total} finding${total === 1 ? '' : 's'} (${bySev.join(', ')})`}`, W)));
+  out.push(p.bold(wrapIndented(`rmq-diag analyze: ${incidentCount(r.incidents)}${total === 0 ? 'no findings' : `${total} finding${total === 1 ? '' : 's'} (${bySev.join(', ')})`}`, W)));
   out.push('');
+  // What happened comes first: the first screen shows the cause and the impact.
+  r.incidents.forEach((inc, i) => out.push(...incidentLines(inc, i + 1, r.zone, sameDay, W, p), ''));
   const hosts = hostsOf(t.accounting);
   const field = (name: string, text: string) => hang(`${name.padEnd(8)}`, text, W);
   out.push(field('inputs', `${t.accounting.length} file${t.accounting.length === 1 ? '' : 's'} from ${hosts.length} host${hosts.length === 1 ? '' : 's'} (${hosts.join(', ')})`));
@@ -303,50 +298,12 @@ function hardWrap(text: string, width: number): string {
   return wrapLines(text, width).join('\n');
 }
 
-/**
- * Escape, then word-wrap: the first line to `width`, the others to `width - indent` (the caller
- * indents them). Words longer than a line are broken.
- */
-export function wrapLines(text: string, width: number, indent = 0): string[] {
-  const t = escapeText(text);
-  const out: string[] = [];
-  let line = '';
-  const room = () => (out.length ? width - indent : width);
-  for (const word of t.split(' ')) {
-    if (line && line.length + 1 + word.length > room()) {
-      out.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-    while (line.length > room()) {
-      const r = room();
-      out.push(line.slice(0, r));
-      line = line.slice(r);
-    }
-  }
-  if (line || !out.length) out.push(line);
-  return out;
-}
-
-/** Word-wrapped, continuation lines indented by `indent` spaces; no line longer than `width`. */
-export function wrapIndented(text: string, width: number, indent = 2): string {
-  return wrapLines(text, width, indent)
-    .map((l, i) => (i ? ' '.repeat(indent) + l : l))
-    .join('\n');
-}
-
 function milestoneLines(ms: readonly Milestone[], zone: Zone, sameDay: boolean, W: number): string[] {
   const hostW = Math.min(16, Math.max(4, ...ms.map((m) => m.host.length)));
   return ms.map((m) => {
     const host = clip(m.host, hostW);
     return hang(`  ${timeText(m.time, zone, sameDay, false)}  ${host.padEnd(hostW)}  `, m.what, W);
   });
-}
-
-/** `prefix` then `text` word-wrapped to the width, continuation lines aligned under the text. */
-export function hang(prefix: string, text: string, width: number): string {
-  const room = Math.max(20, width - prefix.length);
-  const lines = wrapLines(text, room);
-  return lines.map((l, i) => (i ? ' '.repeat(prefix.length) : prefix) + l).join('\n');
 }
 
 function indent(text: string, n: number): string {

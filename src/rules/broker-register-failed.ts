@@ -169,7 +169,7 @@ const rule: Rule = {
         `Check NameServer ${ep.ns} around ${clockOf(ep.first)}: is the process up, is its host responsive, does namesrv.log show the broker's connection?`,
         `Check the network path from ${ep.host} to ${ep.ns} (firewall, DNS if the address is a host name).`,
       ];
-      if (long) advice.push('Clients bound to that NameServer get no fresh routes for this broker while it fails (see namesrv-stuck / stale-route); keep at least two NameServers on separate hosts.');
+      if (long) advice.push('Clients bound to that NameServer get no fresh routes for this broker while it fails Keep at least two NameServers on separate hosts: clients bound to that NameServer get no fresh routes for this broker while it fails (see namesrv-stuck / stale-route).');
       ctx.report({
         severity: long ? 'error' : 'warning',
         title: `${who === 'the broker' ? `The broker on ${ep.host}` : who} failed to register with NameServer ${ep.ns} ${ep.failures === 1 ? 'once' : times}${windowMs ? ` over ${formatMs(windowMs)}` : ''}${kinds ? ` (${kinds})` : ''}`,

@@ -67,9 +67,19 @@ describe('rmq-diag analyze --json with the registered rules', () => {
   it('prints the documented document; the exit code follows the findings', async () => {
     const r = await run(['analyze', SEED, '--json']);
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc)).toEqual(['schemaVersion', 'inputs', 'summary', 'findings', 'milestones']);
-    expect(doc.schemaVersion).toBe(1);
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'inputs', 'summary', 'incidents', 'findings', 'milestones']);
+    expect(doc.schemaVersion).toBe(2);
     expect(doc.inputs).toHaveLength(14);
+    // The seed outage is one incident: mq-node-100 hung, then rebooted; its findings are listed by id.
+    expect(doc.incidents).toHaveLength(1);
+    const inc = doc.incidents[0];
+    expect(Object.keys(inc)).toEqual(['id', 'title', 'start', 'end', 'causes', 'impact', 'chain', 'advice', 'findings']);
+    expect(inc.causes.map((c: any) => `${c.host} ${c.kind}`)).toEqual(['mq-node-100 hang', 'mq-node-100 reboot']);
+    expect(inc.impact.map((i: any) => i.client).sort()).toEqual(['app-order-01', 'app-pay-01']);
+    const ids = doc.findings.map((f: any) => f.id);
+    expect(ids).toEqual(doc.findings.map((_: unknown, i: number) => `F${i + 1}`));
+    for (const id of inc.findings) expect(ids).toContain(id);
+    expect(new Set(inc.advice).size).toBe(inc.advice.length);
     for (const i of doc.inputs) {
       expect(Object.keys(i)).toEqual(
         expect.arrayContaining(['path', 'kind', 'host', 'layout', 'zone', 'lines', 'records', 'events', 'continuation', 'unknown', 'unreadable']),
@@ -82,7 +92,7 @@ describe('rmq-diag analyze --json with the registered rules', () => {
     expect(doc.summary.hosts).toEqual(['app-order-01', 'app-pay-01', 'mq-node-100', 'mq-node-101']);
     expect(doc.summary.rules).toEqual(ALL_RULES.map((x) => x.meta.id));
     for (const f of doc.findings) {
-      expect(Object.keys(f)).toEqual(['rule', 'severity', 'title', 'start', 'end', 'subject', 'metrics', 'evidence', 'explanation', 'advice']);
+      expect(Object.keys(f)).toEqual(['id', 'rule', 'severity', 'title', 'start', 'end', 'subject', 'metrics', 'evidence', 'explanation', 'advice']);
     }
     expect(doc.milestones.some((m: any) => m.kind === 'namesrv-switch' && m.time === '2020-12-22T14:53:46.281+08:00')).toBe(true);
     expect(r.code).toBe(doc.summary.atOrAboveSeverity > 0 ? 1 : 0);
@@ -177,7 +187,7 @@ describe('rmq-diag analyze with rules that always report', () => {
   it('prints the report for people within 80 columns, without colour under NO_COLOR', async () => {
     const r = await runFake(['analyze', SEED], { tty: true, columns: 80, env: { NO_COLOR: '1' } });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^rmq-diag analyze: 3 findings \(1 critical, 1 warning, 1 info\)$/m);
+    expect(r.stdout).toMatch(/^rmq-diag analyze: 1 incident; 3 findings \(1 critical, 1 warning, 1 info\)$/m);
     expect(r.stdout).toMatch(/^1\. CRITICAL {2}always-critical {2}\d+ startups \\x1b\[31m seen$/m);
     expect(r.stdout).toMatch(/^Timeline$/m);
     expect(r.stdout).not.toMatch(/\u001b/);

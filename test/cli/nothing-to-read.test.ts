@@ -61,7 +61,7 @@ describe('nothing to diagnose', () => {
 
   it('a wrong folder beside a real incident: a note per file, the report of the rest', async () => {
     const r = await spawnBin(['analyze', 'samples/broker-busy/', empty, '--severity', 'critical']);
-    expect(r.stdout).toMatch(/^rmq-diag analyze: \d+ findings/);
+    expect(r.stdout).toMatch(/^rmq-diag analyze: 1 incident; \d+ findings/);
     expect(r.stderr).toContain(`note: ${empty}: no log files in folder: ${empty}\n`);
     expect(r.stderr).not.toMatch(/^rmq-diag:/m);
   });

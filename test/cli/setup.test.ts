@@ -22,7 +22,7 @@ describe('set-up', () => {
     expect(pkg.scripts.start).toBe('node bin/rmq-diag.js analyze samples/lab/seed-outage/ --severity none');
     const r = await spawnBin(['analyze', 'samples/lab/seed-outage/', '--severity', 'none']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^rmq-diag analyze: \d+ findings/);
+    expect(r.stdout).toMatch(/^rmq-diag analyze: 1 incident; \d+ findings/);
     expect(r.stdout).toMatch(/exit code 0 whatever is found/);
     const j = await spawnBin(['analyze', 'samples/lab/seed-outage/', '--severity', 'none', '--json']);
     expect(JSON.parse(j.stdout).summary).toMatchObject({ severity: 'none', atOrAboveSeverity: 0 });

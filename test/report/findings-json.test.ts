@@ -50,6 +50,7 @@ function report(over: Partial<AnalyzeReport> = {}): AnalyzeReport {
       defaultZone: zone,
       defaultZoneChosen: false,
     },
+    incidents: [],
     analysis: {
       findings,
       milestones: [
@@ -71,8 +72,9 @@ function report(over: Partial<AnalyzeReport> = {}): AnalyzeReport {
 describe('analyze --json', () => {
   it('has the documented shape', () => {
     const doc = JSON.parse(renderFindingsJson(report()));
-    expect(Object.keys(doc)).toEqual(['schemaVersion', 'inputs', 'summary', 'findings', 'milestones']);
-    expect(doc.schemaVersion).toBe(1);
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'inputs', 'summary', 'incidents', 'findings', 'milestones']);
+    expect(doc.schemaVersion).toBe(2);
+    expect(doc.incidents).toEqual([]);
     expect(doc.inputs[0]).toMatchObject({
       path: 'incident/app/rocketmq_client.log',
       kind: 'client',
@@ -103,6 +105,7 @@ describe('analyze --json', () => {
       issues: [{ file: 'incident/gone.log', line: null, message: 'no such file or directory' }],
     });
     expect(doc.findings[0]).toEqual({
+      id: 'F1',
       rule: 'namesrv-stuck',
       severity: 'critical',
       title: 'stuck',

@@ -48,6 +48,7 @@ function report(over: Partial<AnalyzeReport> = {}): AnalyzeReport {
       defaultZone: zone,
       defaultZoneChosen: false,
     },
+    incidents: [],
     analysis: {
       findings,
       milestones: [

@@ -1,0 +1,425 @@
+// analyze's incident (src/rules/incident.ts) from replay's inference: the causes are the faults the
+// inferred scenario holds, with the rule and the lines that placed each (so analyze and replay never
+// disagree about what happened); the impact is what observe() reads per client; the chain ties the
+// findings and the observed milestones to the causes in time order; the advice is said once.
+
+import type { Fault, Scenario } from '../model/index.js';
+import type { Cause, ChainStep, Impact, Incident } from '../rules/incident.js';
+import { findingId } from '../rules/incident.js';
+import type { ClientVersion, Finding } from '../rules/types.js';
+import { formatMs } from '../rules/util.js';
+import { closeTimedOutChannelAdvice } from '../rules/versions.js';
+import type { ClientFailures, MilestoneTime, ReplayInput } from './types.js';
+
+/** Causes this close (or overlapping) are one incident. */
+const JOIN_MS = 5 * 60000;
+/** Causes on one host this close are one incident (a broker busy again, a host back and down again). */
+const SAME_HOST_JOIN_MS = 15 * 60000;
+/** Steps of the chain are read up to this long after the incident's causes ended. */
+const IMPACT_AFTER_MS = 10 * 60000;
+/** A finding belongs to an incident when it overlaps the incident's window widened by this. */
+const FINDING_SLACK_MS = 5 * 60000;
+/** Steps of a chain (the findings say the rest). */
+const MAX_STEPS = 16;
+
+export interface IncidentOptions {
+  /** The version a client's logs tell (rules/versions.ts). */
+  clientVersion: (host: string) => ClientVersion;
+  /** A client's failed sends in a window, counted as observe() counts them. */
+  failures: (host: string, source: 'app' | 'client', fromTs: number, untilTs: number) => ClientFailures;
+}
+
+/** The incidents of an analysis: `findings` in the report's order (their index is their id). */
+export function buildIncidents(input: ReplayInput, findings: readonly Finding[], opts: IncidentOptions): Incident[] {
+  const causes = causesOf(input.scenario, input, findings);
+  if (!causes.length) return [];
+  const groups = groupCauses(causes);
+  const observed = input.observed;
+  const incidents: Incident[] = groups.map((g, i) => ({
+    id: `I${i + 1}`,
+    title: '',
+    start: Math.min(...g.map((c) => c.start)),
+    end: g.some((c) => c.end === null) ? null : Math.max(...g.map((c) => c.end!)),
+    causes: g,
+    impact: [],
+    chain: [],
+    advice: [],
+    findings: [],
+  }));
+  // Each incident hurt the clients that failed from its start to the next one's.
+  incidents.forEach((inc, k) => {
+    const from = inc.start - 1000;
+    const until = k + 1 < incidents.length ? incidents[k + 1].start - 1001 : Infinity;
+    for (const [client, all] of Object.entries(observed?.clients ?? {})) {
+      const f = opts.failures(client, all.source, from, until);
+      if (f.failedSends === 0 && f.timeouts === 0) continue;
+      const v = opts.clientVersion(client);
+      inc.impact.push({
+        client,
+        start: f.firstTs,
+        end: f.lastTs,
+        failedSends: f.failedSends,
+        source: f.source,
+        timeouts: f.timeouts,
+        clientVersion: v.range === 'unknown' ? null : v.range,
+        lastedBecause: null,
+      });
+    }
+  });
+  // A finding over two incidents (a broker's busy replies in two episodes) is listed under both.
+  findings.forEach((f, i) => {
+    for (const inc of incidents) if (belongsTo(f, inc, input.scenario)) inc.findings.push(findingId(i));
+  });
+  const milestones = observed?.milestones ?? [];
+  for (const inc of incidents) {
+    const mine = inc.findings.map((id) => ({ id, f: findings[Number(id.slice(1)) - 1] }));
+    inc.impact.sort((a, b) => b.failedSends - a.failedSends || a.client.localeCompare(b.client));
+    for (const im of inc.impact) im.lastedBecause = lastedBecause(im, inc, mine, milestones);
+    inc.chain = chainOf(inc, mine, milestones);
+    inc.advice = adviceOf(inc, mine, opts);
+    inc.title = titleOf(inc);
+  }
+  return incidents;
+}
+
+// ---- causes ----------------------------------------------------------------------------------
+
+type HostFault = Extract<Fault, { state: string }>;
+
+function onHost(sc: Scenario, host: string): Pick<Cause, 'namesrvAddrs' | 'brokers'> {
+  return {
+    namesrvAddrs: sc.nameServers.filter((n) => n.host === host).map((n) => n.addr),
+    brokers: sc.brokers.filter((b) => b.host === host).map((b) => ({ name: b.name, addr: b.addr, role: b.role ?? 'master' })),
+  };
+}
+
+/** The causes: host faults as episodes (a hang and the reboot after it are two causes), busy brokers, full disks. */
+export function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>, findings: readonly Finding[]): Cause[] {
+  const faults = sc.faults ?? [];
+  const at = (f: Fault) => sc.startEpochMs + f.atMs;
+  const prov = (i: number) => input.provenance[`scenario.faults[${i}]`] ?? { rule: 'given in the scenario', evidence: [] };
+  const out: Cause[] = [];
+  faults.forEach((f, i) => {
+    if (!('state' in f) || f.state === 'up') return;
+    const next = faults.slice(i + 1).find((x): x is HostFault => 'state' in x && x.host === f.host);
+    const p = prov(i);
+    const base = { host: f.host, ...onHost(sc, f.host), start: at(f), recognisedBy: p.rule, evidence: p.evidence };
+    if (f.state === 'hung') {
+      out.push({ ...base, kind: 'hang', end: next ? at(next) : null, detail: f.processesOnly ? 'only its processes froze: the host still accepted new connections' : null });
+    } else if (f.state === 'reboot') {
+      const boot = Math.max(f.boot?.namesrvMs ?? 0, f.boot?.brokerMs ?? 0);
+      out.push({ ...base, kind: 'reboot', end: at(f) + boot, detail: boot ? `its processes were up again ${formatMs(boot)} later` : null });
+    } else {
+      const planned = /shutdown hook/.test(p.rule);
+      const back = next && next.state === 'up' ? at(next) : null;
+      out.push({ ...base, kind: planned ? (back !== null ? 'restart' : 'shutdown') : 'crash', end: back, detail: back !== null ? `started again after ${formatMs(back - at(f))}` : null });
+    }
+  });
+  // A busy broker: its overload with the stalls within it, or stalls alone (close ones together).
+  const byBroker = new Map<string, Array<{ f: Fault; i: number }>>();
+  faults.forEach((f, i) => {
+    if (!('broker' in f) || !('overload' in f || 'stall' in f)) return;
+    byBroker.set(f.broker, [...(byBroker.get(f.broker) ?? []), { f, i }]);
+  });
+  for (const [name, list] of byBroker) {
+    const b = sc.brokers.find((x) => x.name === name);
+    if (!b) continue;
+    const base = { host: b.host, namesrvAddrs: [], brokers: [{ name, addr: b.addr, role: b.role ?? 'master' }] };
+    const endOf = (f: Fault) => at(f) + ('overload' in f ? f.overload.durationMs : 'stall' in f ? f.stall.durationMs : 0);
+    let cur: { start: number; end: number; overload: { f: Fault; i: number } | null; stalls: Array<{ f: Fault; i: number }> } | null = null;
+    const flush = () => {
+      if (!cur) return;
+      const stallMs = cur.stalls.map((s) => ('stall' in s.f ? s.f.stall.durationMs : 0));
+      const pauses = cur.stalls.length ? `${cur.stalls.length} pause${cur.stalls.length === 1 ? '' : 's'}, the longest ${formatMs(Math.max(...stallMs))}` : null;
+      const lead = cur.overload ?? cur.stalls[0];
+      const p = prov(lead.i);
+      out.push({
+        ...base,
+        kind: cur.overload ? 'overload' : 'stall',
+        start: cur.start,
+        end: cur.end,
+        // How the simulation is tuned to it (put times, overrun) is replay's business.
+        recognisedBy: p.rule.split('; ').filter((x) => !x.startsWith('puts slowed')).join('; '),
+        evidence: [...new Set([...p.evidence, ...cur.stalls.slice(0, 2).flatMap((s) => prov(s.i).evidence.slice(0, 1))])].slice(0, 6),
+        detail: cur.overload && pauses ? `${pauses} within it (a CPU-throttled or pausing JVM)` : pauses,
+      });
+      cur = null;
+    };
+    for (const x of list) {
+      const s = at(x.f);
+      const e = endOf(x.f);
+      if (cur && (s <= cur.end || (!cur.overload && !('overload' in x.f) && s - cur.end <= 30000))) {
+        cur.end = Math.max(cur.end, e);
+        if ('overload' in x.f && !cur.overload) cur.overload = x;
+        else cur.stalls.push(x);
+        continue;
+      }
+      flush();
+      cur = { start: s, end: e, overload: 'overload' in x.f ? x : null, stalls: 'stall' in x.f ? [x] : [] };
+    }
+    flush();
+  }
+  // A full disk: the disk-full rule is where that is recognised (the model has no disk).
+  for (const f of findings) {
+    if (f.rule !== 'disk-full' || f.start === null) continue;
+    const host = f.subject.host ?? f.subject.broker ?? 'unknown';
+    const b = sc.brokers.find((x) => x.name === f.subject.broker || x.host === host);
+    out.push({
+      kind: 'disk-full',
+      host: b?.host ?? host,
+      namesrvAddrs: [],
+      brokers: b ? [{ name: b.name, addr: b.addr, role: b.role ?? 'master' }] : [],
+      start: f.start,
+      end: f.end,
+      recognisedBy: `the disk-full rule: ${f.title}`,
+      evidence: f.evidence.slice(0, 3).map((e) => `${e.file}:${e.line}`),
+      detail: null,
+    });
+  }
+  return out.sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
+}
+
+function groupCauses(causes: Cause[]): Cause[][] {
+  const groups: Cause[][] = [];
+  let end = -Infinity;
+  for (const c of causes) {
+    const g = groups[groups.length - 1];
+    const sameHost = g?.some((x) => x.host === c.host && (x.end === null || c.start - x.end <= SAME_HOST_JOIN_MS));
+    if (g && (sameHost || c.start <= end + JOIN_MS)) g.push(c);
+    else groups.push([c]);
+    end = Math.max(end, c.end ?? Infinity);
+  }
+  return groups;
+}
+
+// ---- findings ----------------------------------------------------------------------------------
+
+/** A finding follows from an incident when it is about one of its hosts, brokers, NameServers or hurt clients, within its window. */
+function belongsTo(f: Finding, inc: Incident, sc: Scenario): boolean {
+  const from = inc.start - FINDING_SLACK_MS;
+  const to = (inc.end ?? Infinity) + FINDING_SLACK_MS;
+  if (f.start !== null && (f.start > to || (f.end ?? f.start) < from)) return false;
+  const hosts = new Set(inc.causes.map((c) => c.host));
+  const brokers = new Set(inc.causes.flatMap((c) => c.brokers.map((b) => b.name)));
+  const addrs = new Set(inc.causes.flatMap((c) => [...c.namesrvAddrs, ...c.brokers.map((b) => b.addr)]));
+  const clients = new Set(inc.impact.map((i) => i.client));
+  const s = f.subject;
+  if (s.host !== undefined && hosts.has(s.host)) return true;
+  if (s.broker !== undefined && brokers.has(s.broker)) return true;
+  if ((s.brokerAddr !== undefined && addrs.has(s.brokerAddr)) || (s.namesrvAddr !== undefined && addrs.has(s.namesrvAddr))) return true;
+  if (s.client !== undefined && clients.has(s.client)) return true;
+  if (s.host !== undefined && clients.has(s.host)) return true;
+  // A broker that failed to register with a NameServer on a failed host.
+  return s.host !== undefined && sc.brokers.some((b) => b.host === s.host) && s.namesrvAddr !== undefined && addrs.has(s.namesrvAddr);
+}
+
+// ---- why it lasted ------------------------------------------------------------------------------
+
+type Mine = ReadonlyArray<{ id: string; f: Finding }>;
+
+function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]): string | null {
+  const stuck = mine.find((x) => x.f.rule === 'namesrv-stuck' && x.f.subject.client === im.client);
+  if (stuck) {
+    const ns = String(stuck.f.subject.namesrvAddr);
+    const v = stuck.f.metrics.clientVersion;
+    const why =
+      stuck.f.metrics.closeSocketIfTimeout === false
+        ? `${v && v !== 'unknown' ? `client ${String(v)}: ` : ''}before 4.9.1 a client never closes a NameServer channel that timed out`
+        : 'its timed-out NameServer channel stayed open';
+    const until = stuck.f.metrics.switchedTo ? `until it switched to ${String(stuck.f.metrics.switchedTo)}` : 'to the end of the logs';
+    return `it kept asking NameServer ${ns}, which did not answer, ${until} (${why}), so its route kept the failed broker`;
+  }
+  const drop = milestones.find((m) => m.name === 'route-drop' && m.subject === im.client);
+  const removal = milestones.filter((m) => m.name === 'namesrv-removal').sort((a, b) => a.ts - b.ts)[0];
+  if (drop && removal && inc.causes.some((c) => c.kind === 'hang')) {
+    return `a hung broker keeps its connections open: the NameServer removed it ${formatMs(removal.ts - inc.start)} after the hang began (no registration for 120 s), and the client dropped it at its next route poll`;
+  }
+  if (drop) return `it sent to the failed broker until its route dropped it (its next route poll after a NameServer removed the broker)`;
+  const busy = inc.causes.find((c) => c.kind === 'overload' || c.kind === 'stall');
+  if (busy && !inc.causes.some((c) => c.kind === 'hang' || c.kind === 'crash' || c.kind === 'reboot')) {
+    const noRetry = mine.find((x) => x.f.rule === 'send-no-retry' && x.f.subject.host === im.client);
+    return `it lost sends while ${busy.brokers.map((b) => b.name).join(', ')} was busy${noRetry ? ', and it does not retry a busy reply (see send-no-retry)' : ''}`;
+  }
+  return null;
+}
+
+// ---- the chain ----------------------------------------------------------------------------------
+
+const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
+
+/** The cause as a step of the chain: what it did to the others (the cause section says what ran there). */
+function causeStep(c: Cause): string {
+  const brokers = c.brokers.map((b) => b.name).join(', ');
+  switch (c.kind) {
+    case 'hang':
+      return `${c.host} hung: ${c.detail ? 'its processes' : 'it'} stopped answering while its TCP connections stayed open`;
+    case 'reboot':
+      return `${c.host} rebooted: its old connections were reset${c.detail ? `, and ${c.detail}` : ''}`;
+    case 'crash':
+      return `${c.host} crashed: its ports closed at once`;
+    case 'restart':
+      return `${c.host} was shut down: its shutdown hook unregistered ${brokers || 'it'}${c.detail ? `; ${c.detail}` : ''}`;
+    case 'shutdown':
+      return `${c.host} was shut down and not started again in these logs`;
+    case 'overload':
+      return `${brokers} overloaded: its send queue stayed full${c.detail ? `, with ${c.detail}` : ''}`;
+    case 'stall':
+      return `${brokers} stood still${c.detail ? ` (${c.detail})` : ''}`;
+    case 'disk-full':
+      return `the disk of ${c.host} filled up`;
+  }
+}
+
+function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]): ChainStep[] {
+  const steps: ChainStep[] = [];
+  const add = (at: number | null, text: string, evidence: string | null, finding: string | null = null) => steps.push({ at, text, evidence, finding });
+  for (const c of inc.causes) add(c.start, causeStep(c), c.evidence[0] ?? null);
+  const from = inc.start - 10000;
+  const to = (inc.end ?? Infinity) + IMPACT_AFTER_MS;
+  const inWindow = (m: MilestoneTime) => m.ts >= from && m.ts <= to;
+  const hurt = new Set(inc.impact.map((i) => i.client));
+  for (const im of inc.impact) {
+    if (im.start !== null) add(im.start, `${im.client}: first failed send`, milestones.find((m) => m.name === 'first-failure' && m.subject === im.client)?.evidence ?? null);
+  }
+  for (const { id, f } of mine) {
+    const m = f.metrics;
+    if (f.rule === 'broker-down-detection') {
+      const how =
+        m.path === 'close'
+          ? 'on its closed connection, at once'
+          : m.path === 'unregister'
+            ? 'when it unregistered on shutdown'
+            : m.path === 'idle'
+              ? `when its idle connection timed out (${m.detectMs !== null ? formatMs(Number(m.detectMs)) : '120 s'} without a registration)`
+              : `by its scan, ${m.detectMs !== null ? formatMs(Number(m.detectMs)) : '120 s'} after the last registration`;
+      // The finding runs from the broker's last registration to the removal.
+      add(f.end ?? f.start, `NameServer ${String(m.namesrvAddr)} removed ${String(f.subject.broker ?? f.subject.brokerAddr)} ${how}`, lastRef(f), id);
+    } else if (f.rule === 'namesrv-stuck') {
+      const v = m.clientVersion && m.clientVersion !== 'unknown' ? ` (client ${String(m.clientVersion)})` : '';
+      add(f.start, `${String(f.subject.client)}${v} kept asking NameServer ${String(f.subject.namesrvAddr)} for routes: ${plural(Number(m.timeouts), 'poll')} timed out and it did not switch`, ref(f), id);
+    } else if (f.rule === 'broker-busy') {
+      add(f.start, `${String(f.subject.broker)} answered ${plural(Number(m.rejections), 'send')} with [TIMEOUT_CLEAN_QUEUE] broker busy (waits ${String(m.minWaitMs)}-${String(m.maxWaitMs)} ms)`, ref(f), id);
+    } else if (f.rule === 'stale-route' && m.withinRoutingBound === false) {
+      add(f.end, `${String(f.subject.client)} had sent to ${String(f.subject.broker)} for ${formatMs(Number(m.staleMs))}, ${formatMs(Number(m.staleMs) - Number(m.boundMs))} past the ${formatMs(Number(m.boundMs))} a route takes to drop a hung broker`, ref(f), id);
+    } else if (f.rule === 'send-no-retry') {
+      add(f.start, `${String(f.subject.host)} sends fail after one attempt (${noRetryText(String(m.shape))}): each failure is a lost send`, ref(f), id);
+    }
+  }
+  for (const m of milestones) {
+    if (!inWindow(m)) continue;
+    if (m.name === 'route-drop' && hurt.has(m.subject)) add(m.ts, `${m.subject}: its route ${m.detail ?? 'dropped the failed broker'} (a route poll)`, m.evidence);
+    if (m.name === 'namesrv-switch') add(m.ts, `${m.subject} switched NameServer ${m.detail ?? ''}`.trim(), m.evidence);
+    if (m.name === 'route-back' && hurt.has(m.subject)) add(m.ts, `${m.subject}: its route ${m.detail ?? 'regained the broker'}`, m.evidence);
+  }
+  for (const im of inc.impact) {
+    if (im.end !== null && im.end !== im.start) add(im.end, `${im.client}: last failed send`, milestones.find((m) => m.name === 'outage-end' && m.subject === im.client)?.evidence ?? null);
+  }
+  // A cause leads the steps of its own second (server logs print whole seconds).
+  const key = (x: ChainStep) => (x.at ?? Infinity) - (x.finding === null && inc.causes.some((c) => c.start === x.at) ? 1000 : 0);
+  steps.sort((a, b) => key(a) - key(b));
+  if (steps.length <= MAX_STEPS) return steps;
+  // Keep the causes and the first steps; the findings tell the rest.
+  return steps.slice(0, MAX_STEPS);
+}
+
+function noRetryText(shape: string): string {
+  if (shape === 'selector') return 'a MessageQueueSelector: sendSelectImpl makes one attempt';
+  if (shape === 'queue') return 'sent to one MessageQueue: one attempt';
+  if (shape === 'not-retried-code') return 'a response code the client does not retry';
+  return 'retries disabled';
+}
+
+const ref = (f: Finding): string | null => (f.evidence[0] ? `${f.evidence[0].file}:${f.evidence[0].line}` : null);
+const lastRef = (f: Finding): string | null => {
+  const e = f.evidence[f.evidence.length - 1];
+  return e ? `${e.file}:${e.line}` : null;
+};
+
+// ---- advice and title ---------------------------------------------------------------------------
+
+function adviceOf(inc: Incident, mine: Mine, opts: IncidentOptions): string[] {
+  const out: string[] = [];
+  const said: Array<Set<string>> = [];
+  const add = (a: string) => {
+    // Two rules often give the same advice in other words: what names nothing new is left out.
+    const names = adviceNames(a);
+    if (out.includes(a) || (names.size && said.some((s) => [...names].every((n) => s.has(n))))) return;
+    out.push(a);
+    said.push(names);
+  };
+  for (const c of inc.causes) {
+    if (c.kind === 'hang') add(`Find out why ${c.host} froze (kernel and hypervisor logs, memory, disk, long GC pauses): a host that hangs with its connections open is the slowest failure for RocketMQ to notice.`);
+    if (c.kind === 'crash') add(`Find out why the processes on ${c.host} died (kill -9, OOM killer, JVM crash files hs_err_pid*.log).`);
+    if ((c.kind === 'hang' || c.kind === 'crash' || c.kind === 'reboot') && c.namesrvAddrs.length && c.brokers.length) {
+      add(`Run the NameServers on hosts of their own: ${c.host} took NameServer ${c.namesrvAddrs.join(', ')} and ${c.brokers.map((b) => b.name).join(', ')} down together, and clients bound to that NameServer could not learn that the broker was gone.`);
+    }
+  }
+  for (const { f } of mine) if (f.rule === 'namesrv-stuck') add(closeTimedOutChannelAdvice(opts.clientVersion(String(f.subject.client)), String(f.subject.client)));
+  const timedOut = mine.some(({ f }) => f.advice.some((a) => /sendLatencyFaultEnable/i.test(a)));
+  if (timedOut) {
+    add('Enable sendLatencyFaultEnable on the producers (off by default): a broker whose send timed out is then avoided for a while (180 s after a 3 s timeout in 4.x, a few seconds from 5.1.4) instead of being picked again by round robin; a timed-out send is not retried.');
+  }
+  // The rest of what the findings advise, once each (the curated items above replace theirs).
+  const covered =
+    /^(Find why|Find out why|Find out what happened|Fix the NameServer side first|Keep NameServers off broker hosts|Run the NameServers on hosts|Run clients 4\.9\.1|Upgrade .* to 4\.9\.1|Make sure .* runs client 4\.9\.1|Check NameServer .* around|Check the network path)|sendLatencyFaultEnable|keep NameServers on other hosts/i;
+  const rules = new Set(mine.map(({ f }) => f.rule));
+  for (const { f } of mine) for (const a of f.advice) if (!covered.test(a) && !pointsInside(a, rules)) add(a);
+  return out.slice(0, 8);
+}
+
+/** Advice that only points at other rules' findings (`Fix the cause (see broker-busy)`) when one is in the incident. */
+function pointsInside(a: string, rules: ReadonlySet<string>): boolean {
+  const see = /\s*\(see ([\w-]+(?: \/ [\w-]+)*)\)\.?$/.exec(a);
+  return see !== null && see[1].split(' / ').some((r) => rules.has(r));
+}
+
+/**
+ * The technical names an advice turns on: identifiers (`MQBrokerException`, `sendLatencyFaultEnable`,
+ * `-Dcom.rocketmq...`), response codes and versions. Advice whose names another advice already gave
+ * says nothing new.
+ */
+export function adviceNames(a: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of a.matchAll(/-D[\w.]+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}[A-Z_]*\b|\bcode \d+|\b\d+\.\d+\.\d+\b/g)) out.add(m[0]);
+  return out;
+}
+
+function titleOf(inc: Incident): string {
+  // `broker-b overloaded, then stalled`: the brokers once.
+  const brokersOf = (c: Cause, i: number) => {
+    const names = c.brokers.map((b) => b.name).join(', ');
+    const before = i > 0 ? inc.causes[i - 1].brokers.map((b) => b.name).join(', ') : null;
+    return names === before ? '' : `${names} `;
+  };
+  const parts = inc.causes.map((c, i) => {
+    const dur = c.end !== null ? ` for ${formatMs(c.end - c.start)}` : '';
+    // `mq-node-a hung for 5 min, then rebooted`: the host once.
+    const who = i > 0 && inc.causes[i - 1].host === c.host ? '' : `${c.host} `;
+    switch (c.kind) {
+      case 'hang':
+        return `${who}hung${dur}${c.namesrvAddrs.length || c.brokers.length ? ` (${onHostShort(c)})` : ''}`;
+      case 'reboot':
+        return `${who}rebooted`;
+      case 'crash':
+        return `${c.host} crashed${c.brokers.length ? ` (${onHostShort(c)})` : ''}${c.end !== null ? `, back after ${formatMs(c.end - c.start)}` : ''}`;
+      case 'restart':
+        return `${c.host} restarted${c.brokers.length ? ` (${onHostShort(c)})` : ''}`;
+      case 'shutdown':
+        return `${c.host} shut down`;
+      case 'overload':
+        return `${brokersOf(c, i)}overloaded${dur}`;
+      case 'stall':
+        return `${brokersOf(c, i)}stalled`;
+      case 'disk-full':
+        return `disk full on ${c.host}`;
+    }
+  });
+  const hurt = inc.impact.filter((i) => i.failedSends > 0);
+  const lost = hurt.reduce((n, i) => n + i.failedSends, 0);
+  return `${parts.join(', then ')}${hurt.length ? `: ${plural(hurt.length, 'client')} lost ${plural(lost, 'send')}` : ''}`;
+}
+
+function onHostShort(c: Cause): string {
+  const ns = c.namesrvAddrs.length ? [c.namesrvAddrs.length === 1 ? 'a NameServer' : `${c.namesrvAddrs.length} NameServers`] : [];
+  return `${[...ns, ...c.brokers.map((b) => b.name)].join(' and ')} on it`;
+}

@@ -1,0 +1,73 @@
+// The incident, for people: first in the text report, so that the first screen (24 lines at 80
+// columns) shows what broke and who was hurt. Then why it lasted, how each cause was recognised,
+// the chain of steps, what to change, and which findings below tell the details.
+
+import type { Zone } from '../parse/time.js';
+import type { Cause, Incident } from '../rules/incident.js';
+import { formatMs } from '../rules/util.js';
+import type { Palette } from './escape.js';
+import { hang, timeText } from './text-layout.js';
+
+const LABEL = 11;
+
+export function incidentLines(inc: Incident, n: number, zone: Zone, sameDay: boolean, W: number, p: Palette): string[] {
+  const out: string[] = [];
+  const head = `INCIDENT ${n}  `;
+  out.push(p.bold(hang(head, inc.title, W)));
+  const at = (ts: number | null) => timeText(ts, zone, sameDay, false);
+  const span = (from: number | null, to: number | null) => (to === null ? `${at(from)} –` : `${at(from)} – ${at(to)}`);
+  const section = (label: string, lines: string[]) => {
+    lines.forEach((l, i) => out.push(hang(i === 0 ? `  ${label.padEnd(LABEL - 2)}` : ' '.repeat(LABEL), l, W)));
+  };
+  section(
+    'cause',
+    inc.causes.map((c, i) => `${span(c.start, c.end)}  ${causeText(c, i > 0 && inc.causes[i - 1].host === c.host)}`),
+  );
+  if (inc.impact.length) {
+    const w = Math.max(...inc.impact.map((i) => i.client.length));
+    section(
+      'impact',
+      inc.impact.map((i) => {
+        const lost = i.failedSends ? `${i.failedSends} send${i.failedSends === 1 ? '' : 's'} lost` : 'no send lost';
+        const win = i.start !== null ? `, ${span(i.start, i.end)}${i.end !== null && i.end > i.start ? ` (${formatMs(i.end - i.start)})` : ''}` : '';
+        const to = i.timeouts ? `, ${i.timeouts} call${i.timeouts === 1 ? '' : 's'} timed out` : '';
+        return `${i.client.padEnd(w)}  ${lost}${win}${to}`;
+      }),
+    );
+  } else section('impact', ['no failed send in the logs']);
+  // Clients hurt the same way are named together.
+  const why = new Map<string, string[]>();
+  for (const i of inc.impact) if (i.lastedBecause) why.set(i.lastedBecause, [...(why.get(i.lastedBecause) ?? []), i.client]);
+  if (why.size) section('why', [...why].map(([because, clients]) => `${clients.join(', ')}: ${because}.`));
+  section(
+    'seen',
+    inc.causes.map((c) => `${c.host} ${c.kind}: ${c.recognisedBy}${c.evidence.length ? ` (${c.evidence.slice(0, 2).join(', ')})` : ''}.`),
+  );
+  if (inc.chain.length) section('chain', inc.chain.map((s) => `${at(s.at)}  ${s.text}${s.finding ? ` [${s.finding.slice(1)}]` : ''}`));
+  if (inc.advice.length) section('change', inc.advice.map((a, i) => `${i + 1}. ${a}`));
+  if (inc.findings.length) section('findings', [`${inc.findings.map((id) => id.slice(1)).join(', ')} below`]);
+  return out;
+}
+
+/** `sameHost`: the cause before it was on the same host, which named what runs there. */
+function causeText(c: Cause, sameHost: boolean): string {
+  const on = sameHost ? '' : [...c.namesrvAddrs.map((a) => `NameServer ${a}`), ...c.brokers.map((b) => `${b.name} ${b.role} ${b.addr}`)].join(', ');
+  const what: Record<Cause['kind'], string> = {
+    hang: 'hung',
+    reboot: 'rebooted',
+    crash: 'crashed',
+    restart: 'restarted as planned',
+    shutdown: 'shut down',
+    overload: 'overloaded',
+    stall: 'stalled',
+    'disk-full': 'ran out of disk',
+  };
+  const subject = c.kind === 'overload' || c.kind === 'stall' ? `${c.brokers.map((b) => b.name).join(', ')} on ${c.host}` : c.host;
+  return `${subject} ${what[c.kind]}${on && c.kind !== 'overload' && c.kind !== 'stall' ? ` (${on})` : ''}${c.detail ? `: ${c.detail}` : ''}`;
+}
+
+/** The summary line's count: `1 incident; ` (nothing without incidents). */
+export function incidentCount(incidents: readonly Incident[]): string {
+  return incidents.length ? `${incidents.length} incident${incidents.length === 1 ? '' : 's'}; ` : '';
+}
+

@@ -1,0 +1,71 @@
+// The incident analyze names before its findings: what broke (causes on hosts), who was hurt and
+// for how long (impact per client), why it lasted that long (the mechanism, step by step), and what
+// to change, each once. Data only: replay's inference finds the causes (src/replay/incident.ts
+// builds these), the reports print them. docs/analyze.md ("The incident") describes every field.
+
+/** What happened to a host or a broker. */
+export type CauseKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'shutdown' | 'overload' | 'stall' | 'disk-full';
+
+export interface Cause {
+  kind: CauseKind;
+  host: string;
+  /** What ran on the host: its NameServers' addresses and its brokers. */
+  namesrvAddrs: string[];
+  brokers: Array<{ name: string; addr: string; role: 'master' | 'slave' }>;
+  start: number;
+  /** When it ended (the host answered again, the broker was back); null: not in the logs. */
+  end: number | null;
+  /** How it was recognised: the inference's rule, in words. */
+  recognisedBy: string;
+  /** `file:line` of the lines read. */
+  evidence: string[];
+  /** What else is known: `only its processes froze`, `12 pauses, the longest 1202 ms`. */
+  detail: string | null;
+}
+
+export interface Impact {
+  client: string;
+  /** First and last failed send (epoch ms). */
+  start: number | null;
+  end: number | null;
+  /** Sends the application lost (its exceptions), or the client's failed attempts without an application log. */
+  failedSends: number;
+  /** Where they were counted. */
+  source: 'app' | 'client';
+  /** Timed-out calls the client logged (invokeSync). */
+  timeouts: number;
+  /** The client version, when the logs tell it. */
+  clientVersion: string | null;
+  /** Why it lasted that long, in one sentence (null: the chain says it). */
+  lastedBecause: string | null;
+}
+
+/** One step of the mechanism, in time order. */
+export interface ChainStep {
+  at: number | null;
+  text: string;
+  /** `file:line` of the line that shows it, or null for a step the inference placed. */
+  evidence: string | null;
+  /** Id of the finding that tells it (`F3`), if one does. */
+  finding: string | null;
+}
+
+export interface Incident {
+  /** `I1`, `I2`, ... in time order. */
+  id: string;
+  title: string;
+  start: number;
+  end: number | null;
+  causes: Cause[];
+  impact: Impact[];
+  chain: ChainStep[];
+  /** What to change, each once. */
+  advice: string[];
+  /** Ids of the findings that follow from its causes (`F1`, ...). */
+  findings: string[];
+}
+
+/** Finding ids: `F1`, `F2`, ... in the report's order (severity, then time). */
+export function findingId(index: number): string {
+  return `F${index + 1}`;
+}
