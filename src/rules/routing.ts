@@ -435,6 +435,18 @@ export class AddressBook {
     return name ? [...(this.addrsByName.get(name) ?? [])] : [];
   }
 
+  /**
+   * The broker a failed send attempt went to, as name and address: the line's `Broker:` name, and
+   * the address its cause names (`wait response on the channel <addr>`); each found from the other
+   * when the line lacks it (5.1.0-5.2.0 print a literal `%s` for both).
+   */
+  brokerOfAttempt(e: RmqEvent): { name: string | null; addr: string | null } {
+    const fromCause = addrKey(addrInText(e.fields.cause as string | null));
+    const name = (e.fields.brokerName as string | null) ?? this.brokerNameOf(fromCause);
+    const addrs = this.brokerAddrsOf(name);
+    return { name, addr: fromCause ?? (addrs.length === 1 ? addrs[0] : null) };
+  }
+
   hasKind(host: string, kind: string): boolean {
     return this.hostKinds.get(host)?.has(kind) ?? false;
   }

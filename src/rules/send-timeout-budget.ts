@@ -4,6 +4,11 @@
 // (client facts §4.2). With the defaults, one attempt that uses the whole 3 s (a broker or host that
 // accepts the connection but never answers) leaves no time for a retry on another broker.
 //
+// When the last allowed attempt is the one that times out, the loop ends before the clock check, so
+// the caller gets `Send [N] times, still failed, cost [C]ms` instead, with C at or past the budget
+// (DefaultMQProducerImpl.sendDefaultImpl, 4.x and 5.x): the same spent budget, counted here too, so
+// that failedSends is every send the budget lost.
+//
 // Decision: one finding per client host. The call timeout is thrown to the caller (only the
 // application logs it); the client log holds the failed attempt just before it (`sendKernelImpl
 // exception, resend at once, ... RT: 3003ms`), which names the broker. Each call timeout is joined
@@ -13,19 +18,26 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
+import { AddressBook, attemptOutcome, BOOK_EVENTS, mergeVisitors } from './routing.js';
 import { CrossLogDedup, clientVersions, duration, num, plural, str, versionSide } from './send-path.js';
 
 interface Hit {
   ev: RmqEvent;
   host: string;
   attempt: RmqEvent | null;
+  /** `Send [N] times, still failed` at the budget, not the call timeout. */
+  retried: boolean;
 }
 
 interface Group {
   host: string;
   n: number;
+  /** Of n, the sends whose last attempt spent the budget (`Send [N] times, still failed`). */
+  retried: number;
   joined: number;
   brokers: Map<string, number>;
+  /** Address of each broker name (the subject carries both). */
+  addrs: Map<string, string>;
   maxRt: number | null;
   first: RmqEvent;
   last: RmqEvent;
@@ -49,11 +61,12 @@ const rule: Rule = {
     settings: {
       sendMsgTimeout: { default: 3000, description: 'Producer setting: time budget of one send, all attempts included', unit: 'ms' },
     },
-    events: ['send-call-timeout', 'send-attempt-failed'],
+    events: [...new Set([...BOOK_EVENTS, 'send-call-timeout', 'send-failed', 'send-attempt-failed'] as const)],
   },
 
   create(ctx) {
     const budget = Number(ctx.settings.sendMsgTimeout);
+    const book = new AddressBook(ctx.sources);
     const groups = new Map<string, Group>();
     // Recent attempts per host not yet joined to a call timeout (bounded).
     const recent = new Map<string, RmqEvent[]>();
@@ -61,50 +74,74 @@ const rule: Rule = {
 
     const record = (h: Hit) => {
       let g = groups.get(h.host);
-      if (!g) groups.set(h.host, (g = { host: h.host, n: 0, joined: 0, brokers: new Map(), maxRt: null, first: h.ev, last: h.ev, firstAttempt: null, maxRtAttempt: null }));
+      if (!g) groups.set(h.host, (g = { host: h.host, n: 0, retried: 0, joined: 0, brokers: new Map(), addrs: new Map(), maxRt: null, first: h.ev, last: h.ev, firstAttempt: null, maxRtAttempt: null }));
       g.n++;
+      if (h.retried) g.retried++;
       if (h.ev.ts !== null && (g.first.ts === null || h.ev.ts < g.first.ts)) g.first = h.ev;
       if (h.ev.ts !== null && (g.last.ts === null || h.ev.ts >= g.last.ts)) g.last = h.ev;
       const a = h.attempt;
       if (!a) return;
       g.joined++;
       g.firstAttempt ??= a;
-      const b = str(a, 'brokerName');
+      const { name: b, addr } = book.brokerOfAttempt(a);
       if (b) g.brokers.set(b, (g.brokers.get(b) ?? 0) + 1);
-      const rt = num(a, 'rtMs');
+      if (b && addr) g.addrs.set(b, addr);
+      // Without an RT (`RT: %sms`), the timeout its cause names is how long it waited.
+      const rt = num(a, 'rtMs') ?? timeoutOf(a);
       if (rt !== null && (g.maxRt === null || rt > g.maxRt)) (g.maxRt = rt), (g.maxRtAttempt = a);
     };
     const dedup = new CrossLogDedup<Hit>(record);
 
-    const takeAttempt = (host: string, ts: number | null): RmqEvent | null => {
+    // The send's own thread logged its attempts (the application calls send() on it), all with the
+    // send's InvokeID (spender() picks the one that spent the budget). Without threads in the log,
+    // the latest attempt of the host.
+    const takeAttempt = (host: string, ts: number | null, thread: string | null): RmqEvent | null => {
       const ring = recent.get(host);
       if (!ring || ts === null) return null;
-      for (let i = ring.length - 1; i >= 0; i--) {
-        const a = ring[i];
-        if (a.ts === null || used.has(a)) continue;
-        if (a.ts <= ts + AFTER_MS && a.ts >= ts - BEFORE_MS) {
-          used.add(a);
-          return a;
-        }
+      const near = (a: RmqEvent) => a.ts !== null && !used.has(a) && a.ts <= ts + AFTER_MS && a.ts >= ts - BEFORE_MS;
+      const own = thread ? ring.filter((a) => a.thread === thread && near(a)) : [];
+      if (own.length) {
+        const invokeId = own[own.length - 1].fields.invokeId ?? null;
+        // 5.1.0-5.2.0 print `InvokeID: %s`: a thread runs one synchronous send at a time, so its attempts just before are this send's.
+        const send = invokeId === null ? own : own.filter((a) => a.fields.invokeId === invokeId);
+        for (const a of send) used.add(a);
+        return spender(send);
       }
-      return null;
+      // The latest that waited its budget out, else the latest that was not given mere leftovers
+      // (those say nothing of the broker), else the latest.
+      const rank = { spent: 2, fast: 1, leftover: 0 } as const;
+      let pick: RmqEvent | null = null;
+      for (let i = ring.length - 1; i >= 0; i--) {
+        if (near(ring[i]) && (pick === null || rank[attemptOutcome(ring[i])] > rank[attemptOutcome(pick)])) pick = ring[i];
+      }
+      if (pick) used.add(pick);
+      return pick;
     };
 
     const report = (g: Group) => {
       const cv = clientVersions(ctx, [g.host]);
-      const brokers = [...g.brokers.entries()].sort((a, b) => b[1] - a[1]).map(([b]) => b);
+      const counted = [...g.brokers.entries()].sort((a, b) => b[1] - a[1]);
+      const brokers = counted.map(([b]) => b);
+      // The broker that spent (nearly) every budget is the subject: in a log without threads an
+      // attempt of another send can be joined now and then.
+      const main = counted.length && counted[0][1] >= 0.8 * g.joined ? counted[0][0] : null;
+      const to = main ?? counted.map(([b, n]) => `${b} (${n})`).join(', ');
       const whole = g.maxRt !== null && g.maxRt >= 0.9 * budget;
       const ex: string[] = [];
-      ex.push(`${plural(g.n, 'send')} on ${g.host} gave up with RemotingTooMuchRequestException: sendDefaultImpl call timeout.`);
+      const timeouts = g.n - g.retried;
+      ex.push(
+        g.retried === 0
+          ? `${plural(g.n, 'send')} on ${g.host} gave up with RemotingTooMuchRequestException: sendDefaultImpl call timeout.`
+          : `${plural(g.n, 'send')} on ${g.host} ran out of time: ${timeouts} gave up with RemotingTooMuchRequestException: sendDefaultImpl call timeout, and ${g.retried} with "Send [N] times, still failed" after ${budget} ms or more (the last allowed attempt timed out on what was left of the budget).`,
+      );
       ex.push(
         `A synchronous send has one time budget for all its attempts, sendMsgTimeout (${budget} ms). Each attempt gets what is left of it, and before a retry the producer checks the clock: once the budget is spent it throws "sendDefaultImpl call timeout" instead of trying another broker (the retry loop's "Send [N] times" error is dropped).`,
       );
       if (g.joined) {
-        const to = brokers.length ? ` to ${brokers.join(', ')}` : '';
         ex.push(
           whole
-            ? `The failed attempt${to} took up to ${g.maxRt} ms (RT in the client log), the whole budget, so no retry was possible: the broker or its host did not answer in time (a hung host, a stalled broker, a network black hole, or a connect that hung). A refused connection, by contrast, fails fast and is retried.`
-            : `The attempts${to} took up to ${g.maxRt ?? '?'} ms each; together with route lookups and earlier attempts they used up the ${budget} ms budget.`,
+            ? `The failed attempt${to ? ` to ${to}` : ''} took up to ${g.maxRt} ms (RT in the client log), the whole budget, so no retry was possible: the broker or its host did not answer in time (a hung host, a stalled broker, a network black hole, or a connect that hung). A refused connection, by contrast, fails fast and is retried.`
+            : `The attempts${to ? ` to ${to}` : ''} took up to ${g.maxRt ?? '?'} ms each; together with route lookups and earlier attempts they used up the ${budget} ms budget.`,
         );
       } else ex.push(`The client log with the failed attempt is not among the logs given (or has no matching line), so the broker it went to is not known.`);
       if (g.n > 1 && brokers.length <= 1 && g.first.ts !== null && g.last.ts !== null && g.last.ts > g.first.ts) {
@@ -122,6 +159,8 @@ const rule: Rule = {
 
       const metrics: Record<string, MetricValue> = {
         failedSends: g.n,
+        callTimeouts: timeouts,
+        retriesSpent: g.retried,
         sendMsgTimeoutMs: budget,
         brokers,
         attemptsJoined: g.joined,
@@ -129,10 +168,10 @@ const rule: Rule = {
         clientVersion: cv,
       };
       ctx.report({
-        title: `${plural(g.n, 'send')} on ${g.host} ran out of the ${budget} ms send budget (sendDefaultImpl call timeout)${brokers.length ? ` after an attempt to ${brokers.join(', ')}` : ''}`,
+        title: `${plural(g.n, 'send')} on ${g.host} ran out of the ${budget} ms send budget (${g.retried ? `${timeouts} sendDefaultImpl call timeout, ${g.retried} after their last retry` : 'sendDefaultImpl call timeout'})${main ? ` after an attempt to ${main}` : to ? ` after attempts to ${to}` : ''}`,
         start: g.first.ts,
         end: g.last.ts,
-        subject: brokers.length === 1 ? { host: g.host, broker: brokers[0] } : { host: g.host },
+        subject: main ? { host: g.host, broker: main, ...(g.addrs.has(main) ? { brokerAddr: g.addrs.get(main) } : {}) } : { host: g.host },
         metrics,
         evidence,
         explanation: ex.join(' '),
@@ -140,13 +179,14 @@ const rule: Rule = {
       });
     };
 
-    return {
+    return mergeVisitors(book.visitor(), {
       'send-attempt-failed': (e) => {
         dedup.tick(e.ts);
         // An attempt logged just after the call timeout (same millisecond, other file first).
         let late = false;
         dedup.forEachPending((h, ts) => {
-          if (!late && !h.attempt && h.host === e.host && e.ts !== null && e.ts >= ts && e.ts <= ts + AFTER_MS) {
+          const sameThread = h.ev.thread === null || e.thread === null || h.ev.thread === e.thread;
+          if (!late && !h.attempt && sameThread && h.host === e.host && e.ts !== null && e.ts >= ts && e.ts <= ts + AFTER_MS) {
             h.attempt = e;
             used.add(e);
             late = true;
@@ -161,8 +201,17 @@ const rule: Rule = {
       'send-call-timeout': (e) => {
         dedup.tick(e.ts);
         if (str(e, 'api') !== 'sendDefaultImpl') return;
-        const hit: Hit = { ev: e, host: e.host, attempt: takeAttempt(e.host, e.ts) };
+        const hit: Hit = { ev: e, host: e.host, attempt: takeAttempt(e.host, e.ts, e.thread), retried: false };
         dedup.add(`${e.host}|sendDefaultImpl`, e.ts, e.file, hit, (kept, dup) => {
+          kept.attempt ??= dup.attempt;
+        });
+      },
+      'send-failed': (e) => {
+        dedup.tick(e.ts);
+        const cost = num(e, 'costMs');
+        if (cost === null || cost < budget) return;
+        const hit: Hit = { ev: e, host: e.host, attempt: takeAttempt(e.host, e.ts, e.thread), retried: true };
+        dedup.add(`${e.host}|still-failed`, e.ts, e.file, hit, (kept, dup) => {
           kept.attempt ??= dup.attempt;
         });
       },
@@ -170,8 +219,26 @@ const rule: Rule = {
         dedup.flush();
         for (const g of groups.values()) report(g);
       },
-    };
+    });
   },
 };
+
+/**
+ * The attempt of one send that spent its budget: the slowest that waited it out (attemptOutcome
+ * `spent`); else the first that was not given mere leftovers (attempt 1 gets the whole budget, and a
+ * channel closed under a waiting request fails it late with no RT printed in 5.1.0-5.2.0).
+ */
+function spender(send: RmqEvent[]): RmqEvent {
+  const waited = (a: RmqEvent) => num(a, 'rtMs') ?? timeoutOf(a) ?? -1;
+  const spent = send.filter((a) => attemptOutcome(a) === 'spent');
+  if (spent.length) return spent.reduce((best, a) => (waited(a) > waited(best) ? a : best));
+  return send.find((a) => attemptOutcome(a) !== 'leftover') ?? send[0];
+}
+
+/** `wait response on the channel <addr> timeout, 3000(ms)`: the time the attempt waited. */
+function timeoutOf(a: RmqEvent): number | null {
+  const m = /timeout, (\d+)\s*\(ms\)/.exec(String(a.fields.cause ?? ''));
+  return m ? Number(m[1]) : null;
+}
 
 export default rule;

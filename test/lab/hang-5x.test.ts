@@ -58,6 +58,20 @@ describe('lab hang on 5.x: analyze', () => {
     }
   });
 
+  it('every send each client lost ran out of its budget against broker-a, also where 5.1.4 prints `%s`', () => {
+    // lab.json: every failure was a RemotingTooMuchRequestException (the call timeout) or an
+    // MQClientException `Send [3] times, still failed, cost [3000+]ms` (the last retry timed out).
+    for (const c of r.lab.clients) {
+      const f = findingsOf(report, 'send-timeout-budget', { host: c.host });
+      expect(f, c.host).toHaveLength(1);
+      expect(f[0].metrics.failedSends, c.host).toBe(c.sends.failed);
+      expect(f[0].metrics.callTimeouts, c.host).toBe(c.sends.failuresByException.RemotingTooMuchRequestException);
+      expect(f[0].metrics.retriesSpent, c.host).toBe(c.sends.failuresByException.MQClientException);
+      // app-pay-01 (5.1.4) prints `InvokeID: %s, RT: %sms, Broker: %s`: the broker comes from the cause's address.
+      expect(f[0].subject, c.host).toEqual({ host: c.host, broker: 'broker-a', brokerAddr: '10.213.0.21:10911' });
+    }
+  });
+
   it('nothing against broker-b, the NameServers or co-location', () => {
     expect(findingsOf(report, 'stale-route', { broker: 'broker-b' })).toEqual([]);
     for (const rule of ['namesrv-stuck', 'colocated-namesrv', 'broker-register-failed']) expect(findingsOf(report, rule), rule).toEqual([]);

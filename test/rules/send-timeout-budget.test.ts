@@ -32,12 +32,60 @@ function appCallTimeout(time: string, api = 'sendDefaultImpl'): string[] {
   ];
 }
 
+/** A 5.3.3 client's attempt (threads in the layout), from the lab's hang-5x recording. */
+function attempt53(time: string, thread: string, invokeId: string, rt: number, broker: string, addr: string, cause: string): string[] {
+  return [
+    `${time} WARN  [11415] [${thread}] [RocketmqRemoting#?:?] - invokeSync: wait response timeout exception, the channel[addr=${addr}, id=53c1c7e2]`,
+    `${time} WARN  [11415] [${thread}] [o.a.r.c.i.p.DefaultMQProducerImpl#?:?] - sendKernelImpl exception, resend at once, InvokeID: ${invokeId}, RT: ${rt}ms, Broker: MessageQueue [topic=TopicOrder, brokerName=${broker}, queueId=0]`,
+    `org.apache.rocketmq.remoting.exception.${cause}`,
+    '\tat org.apache.rocketmq.remoting.netty.NettyRemotingAbstract.invokeSyncImpl(NettyRemotingAbstract.java:507)',
+  ];
+}
+
+/** The application's `Send [3] times, still failed` (Spring Boot layout), from the same recording. */
+function appStillFailed(time: string, thread: string, cost: number): string[] {
+  return [
+    `${time} ERROR 11415 --- [${thread}] com.example.order.OrderEventPublisher    : Failed to publish event, topic=TopicOrder, key=evt-296`,
+    '',
+    `org.apache.rocketmq.client.exception.MQClientException: Send [3] times, still failed, cost [${cost}]ms, Topic: TopicOrder, BrokersSent: [broker-a, broker-b, broker-a]`,
+    'See https://rocketmq.apache.org/docs/bestPractice/06FAQ for further details.',
+    '\tat org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendDefaultImpl(DefaultMQProducerImpl.java:872)',
+    '',
+  ];
+}
+
+/** One send's three attempts on its thread: broker-a took the budget, the retries got nothing left. */
+const spentSend = (thread: string, invokeId: string) => [
+  ...attempt53('2026-12-01 19:32:45.689', thread, invokeId, 3000, 'broker-a', '10.213.0.21:10911', 'RemotingTimeoutException: wait response on the channel </10.213.0.21:10911> timeout, 2998(ms)'),
+  ...attempt53('2026-12-01 19:32:45.689', thread, invokeId, 0, 'broker-b', '10.213.0.22:10911', 'RemotingTimeoutException: invokeSync call the addr[10.213.0.22:10911] timeout'),
+  ...attempt53('2026-12-01 19:32:45.689', thread, invokeId, 0, 'broker-a', '10.213.0.21:10911', 'RemotingTimeoutException: invokeSync call the addr[10.213.0.21:10911] timeout'),
+];
+
 ruleTester(rule, {
   valid: [
+    {
+      name: 'a send that failed after its retries well within the budget is lost, but not to the budget',
+      files: { 'app-order-01/logs/app.log': lf(appStillFailed('2026-12-01 19:32:45.690', 'publisher-4', 1000)) },
+    },
     { name: 'an orderly send (sendSelectImpl) belongs to send-no-retry', files: { 'app-order-01/app.log': lf(appCallTimeout('2020-12-22 14:42:11.046', 'sendSelectImpl')) } },
     { name: 'a failed attempt that was retried (no call timeout)', files: { 'app-order-01/rocketmq_client.log': crlf(clientTimeout('2020-12-22 14:42:11,044', 1501)) } },
   ],
   invalid: [
+    {
+      name: "`Send [3] times, still failed` at the budget counts, joined with its thread's attempt that spent it (not a retry's leftover)",
+      files: {
+        'app-order-01/logs/rocketmqlogs/rocketmq_client.log': lf([...spentSend('publisher-4', '7880849379093471336'), ...spentSend('publisher-2', '-1562028100629244898')]),
+        'app-order-01/logs/app.log': lf([...appStillFailed('2026-12-01 19:32:45.690', 'publisher-4', 3000), ...appStillFailed('2026-12-01 19:32:45.691', 'publisher-2', 3003)]),
+      },
+      findings: [
+        {
+          severity: 'error',
+          subject: { host: 'app-order-01', broker: 'broker-a', brokerAddr: '10.213.0.21:10911' },
+          metrics: { failedSends: 2, callTimeouts: 0, retriesSpent: 2, brokers: ['broker-a'], attemptsJoined: 2, maxAttemptRtMs: 3000 },
+          mentions: ['the last allowed attempt timed out', 'Send [N] times, still failed'],
+        },
+      ],
+    },
     {
       name: 'the application error joined with the client attempt that used the whole budget',
       files: {
