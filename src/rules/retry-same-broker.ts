@@ -6,8 +6,8 @@
 // 4.8.0-5.1.3 ignore lastBrokerName in favour of the fault table.
 //
 // How one send is recognised: consecutive send-attempt-failed lines of one host, file and thread
-// (4.x client logs print no thread), same topic, where each next attempt ended about its own RT
-// after the previous one ("resend at once"); or a `Send [N] times ... BrokersSent: [broker-a,
+// (4.x client logs print no thread), same topic, with the same InvokeID where the lines print one,
+// else where each next attempt ended about its own RT after the previous one ("resend at once"); or a `Send [N] times ... BrokersSent: [broker-a,
 // broker-a, ...]` that repeats a broker. A chain and the send-failed of the same send count once.
 //
 // Decision: one finding per client host and broker. Severity error when some of those sends finally
@@ -100,6 +100,11 @@ const rule: Rule = {
       if (prev.topic && next.topic && prev.topic !== next.topic) return false;
       const a = prev.ev;
       const b = next.ev;
+      // sendDefaultImpl draws one InvokeID per send and prints it on each failed attempt (not
+      // 5.1.0-5.2.0's literal `%s`): two ids are two sends, one id is one send whatever the timing.
+      const ida = a.fields.invokeId ?? null;
+      const idb = b.fields.invokeId ?? null;
+      if (ida !== null && idb !== null) return ida === idb;
       if (a.ts === null || b.ts === null) return a.ts === null && b.ts === null && b.line > a.line && b.line - a.line < 80;
       const rt = num(b, 'rtMs');
       if (rt === null) return false;

@@ -14,9 +14,10 @@ const FRAMES = [
   '\tat org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendDefaultImpl(DefaultMQProducerImpl.java:575)',
 ];
 
-function attempt(time: string, rt: number, broker: string, cause = 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed'): string[] {
+/** A failed attempt; `invokeId` (one per send in sendDefaultImpl) defaults to one of its own. */
+function attempt(time: string, rt: number, broker: string, cause = 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed', invokeId = `-42235622${time.replace(/\D/g, '').slice(-11)}`): string[] {
   return [
-    `${time} WARN RocketmqClient - sendKernelImpl exception, resend at once, InvokeID: -4223562238651452357, RT: ${rt}ms, Broker: MessageQueue [topic=TopicTest, brokerName=${broker}, queueId=2]`,
+    `${time} WARN RocketmqClient - sendKernelImpl exception, resend at once, InvokeID: ${invokeId}, RT: ${rt}ms, Broker: MessageQueue [topic=TopicTest, brokerName=${broker}, queueId=2]`,
     cause,
     ...FRAMES,
     '',
@@ -36,6 +37,15 @@ const sendFailed = (time: string, brokers: string) => [
 
 ruleTester(rule, {
   valid: [
+    {
+      name: 'two sends whose failures look chained by their timing, but each with its own InvokeID (4.9.4, lab namesrv-hang)',
+      files: {
+        'app/rocketmq_client.log': crlf([
+          ...attempt('2026-12-01 21:52:33,813', 2002, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <10.213.0.11:10911> timeout, 2000(ms)', '2243563049262121213'),
+          ...attempt('2026-12-01 21:52:33,814', 3, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingSendRequestException: send request to <10.213.0.11:10911> failed', '-5069316205210329549'),
+        ]),
+      },
+    },
     {
       name: 'a failed attempt retried on another broker (no second failure), and another send much later',
       files: { 'app/rocketmq_client.log': crlf([...attempt('2024-03-12 10:08:34,737', 2, 'broker-a'), ...attempt('2024-03-12 10:08:40,359', 2, 'broker-a')]) },
@@ -61,14 +71,14 @@ ruleTester(rule, {
     },
     {
       name: 'a retry that went to another broker',
-      files: { 'app/rocketmq_client.log': crlf([...attempt('2024-05-20 14:03:11,490', 8, 'broker-a'), ...attempt('2024-05-20 14:03:11,499', 8, 'broker-b')]) },
+      files: { 'app/rocketmq_client.log': crlf([...attempt('2024-05-20 14:03:11,490', 8, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed', '-4223562238651452357'), ...attempt('2024-05-20 14:03:11,499', 8, 'broker-b', 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed', '-4223562238651452357')]) },
     },
   ],
   invalid: [
     {
       name: 'three attempts of one send on the only broker of the route',
       files: {
-        'app/rocketmq_client.log': crlf([routeOnlyA, ...attempt('2024-05-20 14:03:11,490', 8, 'broker-a'), ...attempt('2024-05-20 14:03:11,500', 9, 'broker-a'), ...attempt('2024-05-20 14:03:11,510', 9, 'broker-a')]),
+        'app/rocketmq_client.log': crlf([routeOnlyA, ...attempt('2024-05-20 14:03:11,490', 8, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed', '-4223562238651452357'), ...attempt('2024-05-20 14:03:11,500', 9, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed', '-4223562238651452357'), ...attempt('2024-05-20 14:03:11,510', 9, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed', '-4223562238651452357')]),
       },
       findings: [
         {
@@ -90,7 +100,7 @@ ruleTester(rule, {
     {
       name: 'the attempts in the client log and the Send [3] times in the application log are one send',
       files: {
-        'app/rocketmq_client.log': crlf([...attempt('2024-05-20 14:03:11,490', 8, 'broker-a'), ...attempt('2024-05-20 14:03:11,500', 9, 'broker-a'), ...attempt('2024-05-20 14:03:11,510', 9, 'broker-a')]),
+        'app/rocketmq_client.log': crlf([...attempt('2024-05-20 14:03:11,490', 8, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed', '-4223562238651452357'), ...attempt('2024-05-20 14:03:11,500', 9, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed', '-4223562238651452357'), ...attempt('2024-05-20 14:03:11,510', 9, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.1:10911 failed', '-4223562238651452357')]),
         'app/app.log': lf(sendFailed('2024-05-20 14:03:11.512', 'broker-a, broker-a, broker-a')),
       },
       findings: [{ metrics: { failedSends: 1, finallyFailed: 1 } }],
@@ -99,8 +109,8 @@ ruleTester(rule, {
       name: 'a 4.3.0-4.7.1 client (seconds repeated as millis): two attempts on one broker, then success',
       files: {
         'app/rocketmq_client.log': crlf([
-          ...attempt('2020-12-22 14:43:03,003', 1002, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <192.168.3.100:10911> timeout, 1000(ms)'),
-          ...attempt('2020-12-22 14:43:04,004', 1001, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <192.168.3.100:10911> timeout, 997(ms)'),
+          ...attempt('2020-12-22 14:43:03,003', 1002, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <192.168.3.100:10911> timeout, 1000(ms)', '-4223562238651452357'),
+          ...attempt('2020-12-22 14:43:04,004', 1001, 'broker-a', 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <192.168.3.100:10911> timeout, 997(ms)', '-4223562238651452357'),
         ]),
       },
       findings: [{ severity: 'warning', metrics: { failedSends: 1, finallyFailed: 0, maxAttempts: 2, clientVersion: '4.3.0-4.7.1' }, mentions: ['4.7.1 or older', 'sendLatencyFaultEnable'] }],
