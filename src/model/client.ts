@@ -274,6 +274,7 @@ export class Client extends Process {
     this.logClient('INFO', `the client factory [${this.clientId}] start OK`);
     this.logClient('INFO', `the producer [${c.group}] start OK. sendMessageWithVIPChannel=${this.profile.vipChannel}`, undefined, 'o.a.r.c.i.p.DefaultMQProducerImpl', 'main');
     this.publishInfo.set(DEFAULT_TOPIC, { queues: [], index: 0 });
+    if (this.profile.scanAvailableNameSrv) this.every(this.s.connectTimeoutMs, 0, () => this.remoting.scanAvailableNameSrv());
     this.every(this.s.pollNameServerIntervalMs, 10, () => this.sched.submit('route', () => this.pollRoutes()));
     this.every(this.s.heartbeatBrokerIntervalMs, 1000, () => this.sched.submit('heartbeat', () => this.cleanAndHeartbeat()));
     if (c.sendTimesMs !== undefined) this.nextTraced(0);

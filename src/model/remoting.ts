@@ -6,9 +6,11 @@
 //   rotates (and another name server is tried) only when there is no active channel (§2.4).
 // - A timeout closes the channel only when clientCloseSocketIfTimeout is true: false up to 4.9.0,
 //   true from 4.9.1 (§2.1). A timed-out channel to a hung host stays active, so the client keeps it.
+// - 5.0.0-5.2.0 clients reconnect every name server every 3 s (scanAvailableNameSrv), so a closed
+//   channel to a hung host that still accepts connections is back before the next call.
 // - Connect time counts against the call's timeout (invokeSync subtracts it, §2.5).
 
-import { type Co, Mutex, Signal, wait } from './coroutine.js';
+import { type Co, Mutex, Signal, spawn, wait } from './coroutine.js';
 import { Priority, type Timer } from './kernel.js';
 import type { JavaException, Level } from './log.js';
 import type { Channel, ChannelHandler, Process, Response } from './network.js';
@@ -402,6 +404,11 @@ export class RemotingClient implements ChannelHandler {
     } finally {
       this.nsLock.release();
     }
+  }
+
+  /** scanAvailableNameSrv (5.0.0-5.2.0): a channel to every name server of the list, made if missing. */
+  scanAvailableNameSrv(): void {
+    for (const addr of this.namesrvAddrList) spawn(this.getAndCreateChannel(addr));
   }
 
   /** createChannel (§2.2): reuse an active channel, wait on a connect in progress, or connect. */

@@ -38,6 +38,13 @@ export interface ClientProfile {
   readonly closeSocketIfTimeout: boolean;
   /** 5.1.4+: close on timeout only if enough of the timeout was left (§2.1). */
   readonly closeGuard: boolean;
+  /**
+   * 5.0.0-5.2.0: NettyRemotingClient.scanAvailableNameSrv connects every name server of the list
+   * every connectTimeoutMillis (3 s), so a channel closed after a timeout is opened again to a host
+   * that still accepts connections, and the chosen name server stays chosen. 5.3.0's MQClientInstance
+   * turns the scan off (setScanAvailableNameSrv(false)).
+   */
+  readonly scanAvailableNameSrv: boolean;
   /** < 5.3.0 loops over every name server when the chosen one has no usable channel; 5.3.0+ picks one per call (§2.4). */
   readonly namesrvLoopAll: boolean;
   /** < 5.3.0 logs createChannel success/failed/timeout; 5.3.0+ only `begin to connect` (§2.2). */
@@ -91,6 +98,7 @@ export function clientProfile(version: string): ClientProfile {
     flattenNewlines: atLeast(v, '4.9.3'),
     closeSocketIfTimeout: atLeast(v, '4.9.1'),
     closeGuard: atLeast(v, '5.1.4'),
+    scanAvailableNameSrv: atLeast(v, '5.0.0') && !atLeast(v, '5.3.0'),
     namesrvLoopAll: !atLeast(v, '5.3.0'),
     createChannelOutcomeLogs: !atLeast(v, '5.3.0'),
     createChannelFailedStack: !is5,

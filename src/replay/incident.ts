@@ -8,7 +8,7 @@ import type { Cause, ChainStep, Impact, Incident } from '../rules/incident.js';
 import { findingId } from '../rules/incident.js';
 import type { ClientVersion, Finding } from '../rules/types.js';
 import { formatMs } from '../rules/util.js';
-import { closeTimedOutChannelAdvice } from '../rules/versions.js';
+import { closeTimedOutChannelAdvice, stuckOnNamesrvReason } from '../rules/versions.js';
 import type { ClientFailures, MilestoneTime, ReplayInput } from './types.js';
 
 /** Causes this close (or overlapping) are one incident. */
@@ -74,7 +74,7 @@ export function buildIncidents(input: ReplayInput, findings: readonly Finding[],
   for (const inc of incidents) {
     const mine = inc.findings.map((id) => ({ id, f: findings[Number(id.slice(1)) - 1] }));
     inc.impact.sort((a, b) => b.failedSends - a.failedSends || a.client.localeCompare(b.client));
-    for (const im of inc.impact) im.lastedBecause = lastedBecause(im, inc, mine, milestones);
+    for (const im of inc.impact) im.lastedBecause = lastedBecause(im, inc, mine, milestones, opts);
     inc.chain = chainOf(inc, mine, milestones);
     inc.advice = adviceOf(inc, mine, opts);
     inc.title = titleOf(inc);
@@ -217,15 +217,11 @@ function belongsTo(f: Finding, inc: Incident, sc: Scenario): boolean {
 
 type Mine = ReadonlyArray<{ id: string; f: Finding }>;
 
-function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]): string | null {
+function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readonly MilestoneTime[], opts: IncidentOptions): string | null {
   const stuck = mine.find((x) => x.f.rule === 'namesrv-stuck' && x.f.subject.client === im.client);
   if (stuck) {
     const ns = String(stuck.f.subject.namesrvAddr);
-    const v = stuck.f.metrics.clientVersion;
-    const why =
-      stuck.f.metrics.closeSocketIfTimeout === false
-        ? `${v && v !== 'unknown' ? `client ${String(v)}: ` : ''}before 4.9.1 a client never closes a NameServer channel that timed out`
-        : 'its timed-out NameServer channel stayed open';
+    const why = stuckOnNamesrvReason(opts.clientVersion(im.client)) ?? 'its timed-out NameServer channel stayed open';
     const until = stuck.f.metrics.switchedTo ? `until it switched to ${String(stuck.f.metrics.switchedTo)}` : 'to the end of the logs';
     return `it kept asking NameServer ${ns}, which did not answer, ${until} (${why}), so its route kept the failed broker`;
   }

@@ -826,11 +826,20 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
       return [];
     }
     // A frozen OS leaves new connects unanswered (`connect ... timeout`); stopped processes on a live
-    // OS let them complete (peers reconnect, as 4.9.1+ clients do after closing a timed-out channel).
+    // OS let them complete (peers reconnect, as 4.9.1+ clients do after closing a timed-out channel,
+    // and 5.0.0-5.2.0 clients' name server scan every 3 s). Connects that time out after one completed
+    // are the host going down for its reboot (its link is down), not the hang.
     let processesOnly = false;
     if (state === 'hung') {
-      const connectTimeouts = events.some((e) => inGap(e, 0) && e.type === 'connect-failed' && e.entry === 'connect-failed/create-channel-timeout' && ((e.fields.addrs as string[]) ?? []).some((a) => addrs.has(a)));
       const reconnected = events.find((e) => inGap(e, 0) && e.ts! > startTs + 1000 && e.type === 'pipeline' && e.fields.side === 'client' && e.fields.event === 'connect' && addrs.has(String(e.fields.addr)));
+      const connectTimeouts = events.some(
+        (e) =>
+          inGap(e, 0) &&
+          (reconnected === undefined || e.ts! < reconnected.ts!) &&
+          e.type === 'connect-failed' &&
+          e.entry === 'connect-failed/create-channel-timeout' &&
+          ((e.fields.addrs as string[]) ?? []).some((a) => addrs.has(a)),
+      );
       if (reconnected && !connectTimeouts) {
         processesOnly = true;
         startEvidence.push(reconnected);

@@ -52,7 +52,7 @@ const rule: Rule = {
     severity: 'critical',
     description:
       'A client whose route updates keep timing out against one NameServer while others are listed, and which never switches because a timed-out channel is not closed (clientCloseSocketIfTimeout false, the default before 4.9.1).',
-    versions: 'clients 4.0.0-4.9.0 by default (clientCloseSocketIfTimeout hard-coded false); 4.9.1+ only with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false',
+    versions: 'clients 4.0.0-4.9.0 by default (clientCloseSocketIfTimeout hard-coded false); 5.0.0-5.2.0 while the hung host still accepts connections (the NameServer scan reconnects the closed channel); 4.9.1-4.9.x and 5.3.0+ only with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false',
     settings: {
       minTimeouts: { default: 2, description: 'route-poll timeouts against one NameServer before the client counts as stuck', unit: 'count' },
     },
@@ -151,7 +151,9 @@ const rule: Rule = {
       const closeText =
         v.closeSocketIfTimeout === false
           ? `Client ${v.range} does not close a channel on timeout (clientCloseSocketIfTimeout is false before 4.9.1 and cannot be configured there)`
-          : v.closeSocketIfTimeout === true
+          : v.rescansNameServers === true
+            ? `Client ${v.range} closes a timed-out channel, but its NameServer scan (NettyRemotingClient.scanAvailableNameSrv, 5.0.0-5.2.0, every 3 s) connects every listed NameServer again, and a hung host whose kernel still accepts connections gets a fresh channel that stays chosen`
+            : v.closeSocketIfTimeout === true
             ? `Client ${v.range} closes a timed-out channel by default (4.9.1+), so it must run with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false, or the timeouts did not come through invokeSync`
             : `The client version is ${v.range === 'unknown' ? 'unknown' : v.range}; clientCloseSocketIfTimeout is false before 4.9.1 and true by default from 4.9.1`;
       const freed = ep.switchEvent
@@ -184,6 +186,7 @@ const rule: Rule = {
           switchedAt: ep.switchEvent?.ts ?? null,
           clientVersion: v.range,
           closeSocketIfTimeout: v.closeSocketIfTimeout,
+          rescansNameServers: v.rescansNameServers,
         },
         evidence: orderEvidence([ep.first, ep.switchEvent, ep.list, ep.freedBy, ep.last]),
         explanation,

@@ -77,6 +77,11 @@ export interface ClientVersion {
   exact: string | null;
   /** clientCloseSocketIfTimeout default for that range: false before 4.9.1, true from 4.9.1; null when unknown. */
   closeSocketIfTimeout: boolean | null;
+  /**
+   * The client's NameServer scan (NettyRemotingClient.scanAvailableNameSrv, 5.0.0-5.2.0) that
+   * reconnects every NameServer every 3 s; null when the range straddles it.
+   */
+  rescansNameServers: boolean | null;
 }
 
 export interface SourceInfo {

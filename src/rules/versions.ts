@@ -51,12 +51,30 @@ export function clientVersionOf(host: string, sources: readonly SourceInfo[]): C
     if (cmp(b[1], hi) < 0) hi = b[1];
     if (parse(h)) exact = h;
   }
-  if (!known || cmp(lo, hi) > 0) return { range: 'unknown', exact: null, closeSocketIfTimeout: null };
+  if (!known || cmp(lo, hi) > 0) return { range: 'unknown', exact: null, closeSocketIfTimeout: null, rescansNameServers: null };
   const fmt = (v: number[]) => v.join('.');
   const range = exact ?? (cmp(hi, [99, 0, 0]) === 0 ? `>=${fmt(lo)}` : cmp(lo, [0, 0, 0]) === 0 ? `<=${fmt(hi)}` : `${fmt(lo)}-${fmt(hi)}`);
   const v491 = [4, 9, 1];
   const closeSocketIfTimeout = cmp(hi, v491) < 0 ? false : cmp(lo, v491) >= 0 ? true : null;
-  return { range, exact, closeSocketIfTimeout };
+  const [v500, v530] = [[5, 0, 0], [5, 3, 0]];
+  const rescansNameServers = cmp(hi, v500) < 0 || cmp(lo, v530) >= 0 ? false : cmp(lo, v500) >= 0 && cmp(hi, v530) < 0 ? true : null;
+  return { range, exact, closeSocketIfTimeout, rescansNameServers };
+}
+
+/**
+ * Why a client of this version stays on a NameServer whose host hangs with its TCP still open, or
+ * null when its version leaves it. Before 4.9.1 a timeout never closes the channel; 5.0.0-5.2.0
+ * close it, but NettyRemotingClient.scanAvailableNameSrv connects every listed NameServer again
+ * every connectTimeoutMillis (3 s), the host's kernel accepts, and getAndCreateNameserverChannel
+ * keeps the chosen one while its channel is active (5.3.0's MQClientInstance turns the scan off).
+ */
+export function stuckOnNamesrvReason(v: ClientVersion): string | null {
+  const at = v.range === 'unknown' ? '' : `client ${v.range}: `;
+  if (v.closeSocketIfTimeout === false) return `${at}before 4.9.1 a client never closes a NameServer channel that timed out`;
+  if (v.rescansNameServers === true) {
+    return `${at}5.0.0-5.2.0 clients close a NameServer channel that timed out, but their NameServer scan (every 3 s) connects it again to a host that still accepts connections, so it stays chosen`;
+  }
+  return null;
 }
 
 /**
@@ -66,6 +84,9 @@ export function clientVersionOf(host: string, sources: readonly SourceInfo[]): C
  * defaults to true): there, the upgrade is the only fix.
  */
 export function closeTimedOutChannelAdvice(v: ClientVersion, who: string): string {
+  if (v.rescansNameServers === true) {
+    return `Upgrade ${who} (client ${v.range}) to 5.3.0 or later: 5.0.0-5.2.0 clients close a NameServer channel that timed out, but their NameServer scan (every 3 s) connects it again to a host that still accepts connections, so they keep asking the NameServer that hangs; 5.3.0 turns that scan off in the client, and the next poll goes to another NameServer.`;
+  }
   if (v.closeSocketIfTimeout === false) {
     return `Upgrade ${who} (client ${v.range}) to 4.9.1 or later: before 4.9.1 a client never closes a NameServer channel that timed out (no setting changes that), so it keeps asking the NameServer that hangs; from 4.9.1 it closes it (-Dcom.rocketmq.remoting.client.closeSocketIfTimeout, true by default) and the next poll goes to another NameServer.`;
   }

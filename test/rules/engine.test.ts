@@ -52,7 +52,10 @@ describe('rule engine', () => {
 describe('client versions', () => {
   const src = (hints: string[], kind = 'client') => [{ path: 'p', host: 'h', kind, versionHints: hints }];
   it('narrows ranges and knows the close-on-timeout default', () => {
-    expect(clientVersionOf('h', src(['4.3.0-5.0.0', '4.8.0']))).toEqual({ range: '4.8.0', exact: '4.8.0', closeSocketIfTimeout: false });
+    expect(clientVersionOf('h', src(['4.3.0-5.0.0', '4.8.0']))).toEqual({ range: '4.8.0', exact: '4.8.0', closeSocketIfTimeout: false, rescansNameServers: false });
+    expect(clientVersionOf('h', src(['5.1.4']))).toMatchObject({ closeSocketIfTimeout: true, rescansNameServers: true });
+    expect(clientVersionOf('h', src(['5.3.3']))).toMatchObject({ closeSocketIfTimeout: true, rescansNameServers: false });
+    expect(clientVersionOf('h', src(['>=5.1.0']))).toMatchObject({ rescansNameServers: null });
     expect(clientVersionOf('h', src(['4.3.0-4.7.1']))).toMatchObject({ range: '4.3.0-4.7.1', closeSocketIfTimeout: false });
     expect(clientVersionOf('h', src(['>=5.1.0']))).toMatchObject({ range: '>=5.1.0', closeSocketIfTimeout: true });
     expect(clientVersionOf('h', src(['4.3.0-5.0.0']))).toMatchObject({ closeSocketIfTimeout: null });
