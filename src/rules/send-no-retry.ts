@@ -109,6 +109,7 @@ const rule: Rule = {
         const name = ADDR.test(brokers[0]) ? book.brokerNameOf(brokers[0]) : brokers[0];
         if (name) subject.broker = name;
         if (ADDR.test(brokers[0])) subject.brokerAddr = brokers[0];
+        else if (book.brokerAddrsOf(name).length === 1) subject.brokerAddr = book.brokerAddrsOf(name)[0];
       }
       const ex: string[] = [];
       const adv: string[] = [];

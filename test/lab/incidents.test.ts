@@ -85,6 +85,17 @@ for (const name of RECORDINGS) {
       for (const s of inc.chain) if (s.finding !== null) expect(inc.findings).toContain(s.finding);
     });
 
+    it('names a broker by its name and its address in every finding (one identity across sources)', () => {
+      // A master's or a slave's address: a slave registers under its master's brokerName.
+      const addrs = (name: string) => r.lab.servers.brokers.filter((b) => b.brokerName === name).map((b) => b.addr);
+      for (const f of report.findings) {
+        const s = f.subject;
+        if (s.broker === undefined && s.brokerAddr === undefined) continue;
+        expect(s.broker, `${f.id} ${f.rule}`).toBeDefined();
+        expect(addrs(s.broker), `${f.id} ${f.rule}`).toContain(s.brokerAddr);
+      }
+    });
+
     it("are replay's faults: the same hosts at the same times (one inference)", () => {
       const sc = replay.scenario;
       const hostOfBroker = new Map(sc.brokers.map((b: any) => [b.name, b.host]));
