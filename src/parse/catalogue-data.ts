@@ -1626,6 +1626,21 @@ export const ENTRIES: CatalogueEntry[] = [
     fields: () => diskFull(null, null),
     samples: [{ text: 'message store is not writeable, so putMessage is forbidden 16', fields: { ratio: null, code: null } }],
   },
+  // ---- disk-ok: the store's disk check marks the disk OK again --------------------------------
+  {
+    id: 'disk-ok/physic',
+    type: 'disk-ok',
+    keywords: ['disk space OK'],
+    pattern: /(?<which>physic|logics) disk space OK (?<r>-?\d+(?:\.\d+)?(?:[eE]-?\d+)?), so mark disk ok/,
+    versions: 'all',
+    source: 'store/DefaultMessageStore$CleanCommitLogService',
+    format: 'physic disk space OK <ratio>, so mark disk ok, storePathPhysic=<path> (logics disk space OK <ratio>, so mark disk ok)',
+    fields: (g) => ({ ratio: num(g.r), store: str(g.which) }),
+    samples: [
+      { text: 'physic disk space OK 0.01, so mark disk ok, storePathPhysic=/home/rocketmq/store/commitlog', fields: { ratio: 0.01, store: 'physic' } },
+      { text: 'logics disk space OK 0.45, so mark disk ok', fields: { ratio: 0.45, store: 'logics' } },
+    ],
+  },
   {
     id: 'store-slow/in-lock',
     type: 'store-slow',

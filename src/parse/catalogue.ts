@@ -75,6 +75,7 @@ export const EVENT_FIELDS: Readonly<Record<EventType, { required: readonly strin
   'heartbeat-failed': { required: ['brokerName', 'brokerId', 'brokerAddr'] },
   'register-failed': { required: ['namesrvAddr'] },
   'disk-full': { required: ['ratio', 'code'] },
+  'disk-ok': { required: ['ratio', 'store'] },
   'broker-jstack': { required: [] },
   other: { required: [] },
   'store-sync': { required: ['status', 'topic', 'brokerName', 'queueId', 'addr', 'intervalMs', 'behindBytes'] },

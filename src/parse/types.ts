@@ -54,6 +54,7 @@ export type EventType =
   | 'heartbeat-failed'
   | 'register-failed'
   | 'disk-full'
+  | 'disk-ok'
   | 'broker-jstack'
   | 'store-sync'
   | 'stats'
@@ -83,6 +84,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'heartbeat-failed',
   'register-failed',
   'disk-full',
+  'disk-ok',
   'broker-jstack',
   'store-sync',
   'stats',
