@@ -69,6 +69,9 @@ function busyText(format: string, waitMs: number, size: number): string {
   return format.replace('%s', String(Math.floor(waitMs))).replace('%d', String(size));
 }
 
+/** storePathRootDir's default for a broker run as user rocketmq (user.home + /store). */
+const STORE_PATH = '/home/rocketmq/store';
+
 export class Broker extends Process implements Listener {
   readonly profile: ServerProfile;
   readonly addr: string;
@@ -80,6 +83,8 @@ export class Broker extends Process implements Listener {
   private readonly fastFailure: boolean;
   private normal: ServiceTime;
   private overload: { untilMs: number; service: ServiceTime } | null = null;
+  /** The store marked its disk full (until it marks it OK): putMessage refuses every write. */
+  private diskFull: { untilMs: number; ratio: number; refused: number } | null = null;
   private readonly remoting: RemotingClient;
   private readonly brokerLog: LogFile;
   private readonly remotingLog: LogFile;
@@ -319,6 +324,10 @@ export class Broker extends Process implements Listener {
       if (task === undefined) return;
       this.busyWorkers++;
       const startMs = this.nowMs;
+      if (this.diskFull !== null && this.nowMs < this.diskFull.untilMs) {
+        this.refuseOnFullDisk(task);
+        continue;
+      }
       if (this.isOSPageCacheBusy()) {
         // The store checks the page cache before taking the lock.
         const code = atLeast(this.profile.v, '5.3.0') ? ResponseCode.SYSTEM_BUSY : ResponseCode.SYSTEM_ERROR;
@@ -359,7 +368,7 @@ export class Broker extends Process implements Listener {
 
   private finish(task: SendTask, code: number, remark: string | null): void {
     this.busyWorkers--;
-    if (code !== ResponseCode.SUCCESS) this.busyReplies.push({ atMs: this.nowMs, reason: 'PC_SYNCHRONIZED', waitMs: null, size: null });
+    if (code !== ResponseCode.SUCCESS && code !== ResponseCode.SERVICE_NOT_AVAILABLE) this.busyReplies.push({ atMs: this.nowMs, reason: 'PC_SYNCHRONIZED', waitMs: null, size: null });
     if (task.ch !== null) {
       this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? SEND_RESULT_BODY : null });
     }
@@ -454,6 +463,34 @@ export class Broker extends Process implements Listener {
     this.heldArrivals = [];
     for (const a of held) a();
     if (this.queueSize > 0) this.armCleaner();
+  }
+
+  /**
+   * The store's disk above diskSpaceWarningLevelRatio (0.90) for durationMs, from the moment
+   * CleanCommitLogService marked it full (it checks every 10 s): DefaultMessageStore.putMessage
+   * answers SERVICE_NOT_AVAILABLE (code 14, retried on another broker by every client) until the
+   * check marks the disk OK. 4.x and 5.x.
+   */
+  setDiskFull(durationMs: number, ratio: number, okRatio: number): void {
+    this.diskFull = { untilMs: this.nowMs + durationMs, ratio, refused: 0 };
+    const path = `storePathPhysic=${STORE_PATH}/commitlog`;
+    this.storeLog.write('ERROR', 'StoreScheduledThread1', null, `physic disk maybe full soon ${ratio}, so mark disk full, ${path}`);
+    this.after(durationMs, () => {
+      this.diskFull = null;
+      this.storeLog.write('INFO', 'StoreScheduledThread1', null, `physic disk space OK ${okRatio}, so mark disk ok, ${path}`);
+    });
+  }
+
+  private refuseOnFullDisk(task: SendTask): void {
+    const d = this.diskFull!;
+    // DefaultMessageStore.putMessage warns once per 50000 refusals (printTimes).
+    if (d.refused++ % 50000 === 0) {
+      this.storeLog.write('WARN', 'SendMessageThread_1', null, "the message store is not writable. It may be caused by one of the following reasons: the broker's disk is full, write to logic queue error, write to index file error, etc");
+    }
+    // SendMessageProcessor.diskUtil: `CL: %5.2f CQ: %5.2f INDEX: %5.2f`.
+    const r = d.ratio.toFixed(2).padStart(5);
+    const remark = `service not available now. It may be caused by one of the following reasons: the broker's disk is full [CL: ${r} CQ: ${r} INDEX: ${r}], messages are put to the slave, message store has been shut down, etc.`;
+    this.after(0.05, () => this.finish(task, ResponseCode.SERVICE_NOT_AVAILABLE, remark));
   }
 
   /**

@@ -45,6 +45,7 @@ export const ResponseCode = {
   SUCCESS: 0,
   SYSTEM_ERROR: 1,
   SYSTEM_BUSY: 2,
+  SERVICE_NOT_AVAILABLE: 14,
   TOPIC_NOT_EXIST: 17,
 } as const;
 

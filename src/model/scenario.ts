@@ -106,6 +106,8 @@ export type Fault =
       overload: { durationMs: number; serviceMs: number; sdMs?: number; backgroundPerSec?: number };
     }
   | { atMs: number; broker: string; slowPut: { durationMs: number } }
+  /** The store marked its disk full at atMs and OK again durationMs later (ratios as the store log prints them). */
+  | { atMs: number; broker: string; diskFull: { durationMs: number; ratio: number; okRatio: number } }
   | { atMs: number; partition: [string, string]; durationMs?: number }
   | { atMs: number; heal: [string, string] };
 
@@ -370,6 +372,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
       return broker(f.broker).setOverload(o.durationMs, { meanMs: o.serviceMs, sdMs: o.sdMs ?? o.serviceMs / 10 }, o.backgroundPerSec ?? 0);
     }
     if ('slowPut' in f) return broker(f.broker).slowPut(f.slowPut.durationMs);
+    if ('diskFull' in f) return broker(f.broker).setDiskFull(f.diskFull.durationMs, f.diskFull.ratio, f.diskFull.okRatio);
     if ('partition' in f) {
       const [a, b] = f.partition;
       net.host(a);

@@ -35,6 +35,8 @@ const KEPT = new Set<EventType>([
   'heartbeat-failed',
   'register-failed',
   'store-slow',
+  'disk-full',
+  'disk-ok',
 ]);
 
 /** Events of one type kept per host (failures of a long incident fit; a flood is cut). */

@@ -364,6 +364,13 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
         const o = x.obj('slowPut', true)!;
         dur(o, 'durationMs', true);
         o.done();
+      } else if (x.has('diskFull')) {
+        knownBroker(x.str('broker', true)!);
+        const o = x.obj('diskFull', true)!;
+        dur(o, 'durationMs', true);
+        o.num('ratio', true, { min: 0, max: 1 });
+        o.num('okRatio', true, { min: 0, max: 1 });
+        o.done();
       } else if (x.has('partition') || x.has('heal')) {
         const key = x.has('partition') ? 'partition' : 'heal';
         const pair = x.any(key);
@@ -371,7 +378,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
         (pair as string[]).forEach((h) => knownHost(key, h));
         if (key === 'partition') dur(x, 'durationMs', false);
       } else {
-        fail(p, 'expected a fault: state (hung, up, down, reboot), stall, overload, slowPut, partition or heal');
+        fail(p, 'expected a fault: state (hung, up, down, reboot), stall, overload, slowPut, diskFull, partition or heal');
       }
     });
   }

@@ -31,7 +31,7 @@ export interface IncidentOptions {
 
 /** The incidents of an analysis: `findings` in the report's order (their index is their id). */
 export function buildIncidents(input: ReplayInput, findings: readonly Finding[], opts: IncidentOptions): Incident[] {
-  const causes = causesOf(input.scenario, input, findings);
+  const causes = causesOf(input.scenario, input);
   if (!causes.length) return [];
   const groups = groupCauses(causes);
   const observed = input.observed;
@@ -94,7 +94,7 @@ function onHost(sc: Scenario, host: string): Pick<Cause, 'namesrvAddrs' | 'broke
 }
 
 /** The causes: host faults as episodes (a hang and the reboot after it are two causes), busy brokers, full disks. */
-export function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>, findings: readonly Finding[]): Cause[] {
+export function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[] {
   const faults = sc.faults ?? [];
   const at = (f: Fault) => sc.startEpochMs + f.atMs;
   const prov = (i: number) => input.provenance[`scenario.faults[${i}]`] ?? { rule: 'given in the scenario', evidence: [] };
@@ -159,23 +159,24 @@ export function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>, f
     }
     flush();
   }
-  // A full disk: the disk-full rule is where that is recognised (the model has no disk).
-  for (const f of findings) {
-    if (f.rule !== 'disk-full' || f.start === null) continue;
-    const host = f.subject.host ?? f.subject.broker ?? 'unknown';
-    const b = sc.brokers.find((x) => x.name === f.subject.broker || x.host === host);
+  // A full disk: from the store's mark-full line to its mark-OK line, as the inference placed it.
+  faults.forEach((f, i) => {
+    if (!('diskFull' in f)) return;
+    const b = sc.brokers.find((x) => x.name === f.broker);
+    if (!b) return;
+    const p = prov(i);
     out.push({
       kind: 'disk-full',
-      host: b?.host ?? host,
+      host: b.host,
       namesrvAddrs: [],
-      brokers: b ? [{ name: b.name, addr: b.addr, role: b.role ?? 'master' }] : [],
-      start: f.start,
-      end: f.end,
-      recognisedBy: `the disk-full rule: ${f.title}`,
-      evidence: f.evidence.slice(0, 3).map((e) => `${e.file}:${e.line}`),
-      detail: null,
+      brokers: [{ name: b.name, addr: b.addr, role: b.role ?? 'master' }],
+      start: at(f),
+      end: at(f) + f.diskFull.durationMs,
+      recognisedBy: p.rule,
+      evidence: p.evidence,
+      detail: `${Math.round(f.diskFull.ratio * 100)} % used: every write refused (SERVICE_NOT_AVAILABLE, which clients retry on another broker)`,
     });
-  }
+  });
   return out.sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
 }
 
@@ -410,9 +411,16 @@ function titleOf(inc: Incident): string {
         return `disk full on ${c.host}`;
     }
   });
-  const hurt = inc.impact.filter((i) => i.failedSends > 0);
+  // Lost sends as the applications counted them; clients without an application log show failed attempts.
+  const hurt = inc.impact.filter((i) => i.failedSends > 0 && i.source === 'app');
   const lost = hurt.reduce((n, i) => n + i.failedSends, 0);
-  return `${parts.join(', then ')}${hurt.length ? `: ${plural(hurt.length, 'client')} lost ${plural(lost, 'send')}` : ''}`;
+  const tried = inc.impact.filter((i) => i.failedSends > 0 && i.source === 'client');
+  const attempts = tried.reduce((n, i) => n + i.failedSends, 0);
+  const impact = [
+    hurt.length ? `${plural(hurt.length, 'client')} lost ${plural(lost, 'send')}` : '',
+    tried.length ? `${plural(attempts, 'failed attempt')} on ${plural(tried.length, 'client')} without an application log` : '',
+  ].filter(Boolean);
+  return `${parts.join(', then ')}${impact.length ? `: ${impact.join('; ')}` : ''}`;
 }
 
 function onHostShort(c: Cause): string {

@@ -970,6 +970,53 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     }
   }
 
+  pending.push(...diskFullFaults());
+
+  /**
+   * A full store disk, per broker: from the store's `mark disk full` line to its `mark disk ok` line
+   * (CleanCommitLogService checks every 10 s and logs each change once); without the store log, the
+   * clients' attempts that got its code-14 reply.
+   */
+  function diskFullFaults(): Pending[] {
+    const out: Pending[] = [];
+    for (const b of brokers) {
+      const marks = events.filter((e) => e.host === b.host && e.kind === 'store' && e.ts !== null && (e.type === 'disk-full' || e.type === 'disk-ok') && (e.type === 'disk-ok' || e.fields.ratio !== null));
+      // The failed attempts whose cause is the broker's code-14 reply naming a full disk.
+      const replies = events.filter(
+        (e) => e.type === 'send-attempt-failed' && e.ts !== null && e.fields.brokerName === b.name && /CODE: ?14\b.*disk is full/.test(String(e.fields.cause ?? '')),
+      );
+      let i = 0;
+      while (i < marks.length) {
+        const full = marks.slice(i).find((e) => e.type === 'disk-full');
+        if (!full) break;
+        const ok = marks.slice(marks.indexOf(full)).find((e) => e.type === 'disk-ok') ?? null;
+        const endTs = ok?.ts ?? Math.max(full.ts!, ...replies.map((e) => e.ts!).filter((t) => t >= full.ts!));
+        const ratio = Number(full.fields.ratio);
+        out.push({
+          fault: { atMs: rel(full.ts!), broker: b.name, diskFull: { durationMs: Math.max(1, endTs - full.ts!), ratio, okRatio: ok ? Number(ok.fields.ratio ?? ratio) : ratio } },
+          rule: `the store marked its disk full (${Math.round(ratio * 100)} % used)${ok ? ' and OK again' : ', and no line marked it OK again (the last refused write ends it)'}`,
+          evidence: [full, ok],
+          defaults: ok ? [] : [['durationMs', 'to the last SERVICE_NOT_AVAILABLE reply']],
+        });
+        i = ok ? marks.indexOf(ok) + 1 : marks.length;
+      }
+      if (out.some((p) => 'diskFull' in p.fault && p.fault.broker === b.name) || !replies.length) continue;
+      for (const run of split(replies, 30000)) {
+        const first = run[0];
+        const last = run[run.length - 1];
+        const cl = /CL:\s*(\d+(?:\.\d+)?)/.exec(String(first.fields.cause));
+        const ratio = cl ? Number(cl[1]) : 0.95;
+        out.push({
+          fault: { atMs: rel(first.ts!), broker: b.name, diskFull: { durationMs: Math.max(1, last.ts! - first.ts!), ratio, okRatio: ratio } },
+          rule: `${run.length} SERVICE_NOT_AVAILABLE replies that name a full disk, from the first to the last (the broker's store log was not given)`,
+          evidence: [first, last],
+          defaults: [],
+        });
+      }
+    }
+    return out;
+  }
+
   function stallFault(b: ScenarioBroker, reps: RmqEvent[], max: number, durationMs: number, why: string): Pending {
     const waitLimit = b.waitTimeMillsInSendQueue ?? 200;
     const at = reps[0].ts! - durationMs - 1;

@@ -55,6 +55,7 @@ export function faultSubject(f: NonNullable<Scenario['faults']>[number]): string
   if ('stall' in f) return `${f.broker} stall`;
   if ('overload' in f) return `${f.broker} overload`;
   if ('slowPut' in f) return `${f.broker} slow put`;
+  if ('diskFull' in f) return `${f.broker} disk full`;
   if ('partition' in f) return `${f.partition.join(' / ')} partition`;
   return `${f.heal.join(' / ')} heal`;
 }

@@ -138,6 +138,7 @@ function faultText(f: Fault, sc: Scenario, t: (ms: number) => string): string {
   if ('stall' in f) return `${at}  ${f.broker} stalls ${f.stall.durationMs} ms`;
   if ('overload' in f) return `${at}  ${f.broker} overloaded for ${formatMs(f.overload.durationMs)} (puts take ${f.overload.serviceMs} ms)`;
   if ('slowPut' in f) return `${at}  ${f.broker} slow put ${f.slowPut.durationMs} ms`;
+  if ('diskFull' in f) return `${at}  ${f.broker} disk full for ${formatMs(f.diskFull.durationMs)} (writes refused)`;
   if ('partition' in f) return `${at}  ${f.partition.join(' / ')} partitioned${f.durationMs !== undefined ? ` for ${formatMs(f.durationMs)}` : ''}`;
   return `${at}  ${f.heal.join(' / ')} healed`;
 }
@@ -179,6 +180,9 @@ export function nothingComparedText(r: ReplayReport, t: (ms: number) => string):
   if (!sc.faults?.length) return `the logs show no fault (no hang, crash, restart, overload or stall was inferred): there is no incident to reproduce`;
   if (r.firstFaultAt !== null && r.firstFaultAt > sc.startEpochMs + r.untilMs) {
     return `${run} holds no fault: the first starts at ${t(r.firstFaultAt)} (--until after it, or leave --until out)`;
+  }
+  if (r.firstFaultAt !== null) {
+    return `no milestone of the logs besides the faults' own starts falls in ${run} (no failed send, NameServer switch or route change): nothing is reproduced beyond the fault`;
   }
   return `no milestone of the logs falls in ${run}; nothing is reproduced`;
 }
@@ -293,7 +297,7 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
     out.push(
       flow(
         `${p.bold('verdict')}  ${p.green('reproduced')}: `,
-        `${n} milestones${r.busy.length ? ` and ${r.busy.length} busy windows` : ''} within tolerance${beyond ? ` (${beyond} after the end of the run not compared)` : ''}`,
+        `${n} milestone${n === 1 ? '' : 's'}${r.busy.length ? ` and ${r.busy.length} busy window${r.busy.length === 1 ? '' : 's'}` : ''} within tolerance${beyond ? ` (${beyond} after the end of the run not compared)` : ''}`,
         W,
         9,
       ),

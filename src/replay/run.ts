@@ -260,7 +260,8 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
       `${b.broker} ${b.kind} busy replies: ${b.simulated.replies} simulated (longest wait ${b.simulated.waitMaxMs ?? '-'} ms) vs ${o.replies} observed (longest wait ${o.waitMaxMs ?? '-'} ms)`,
     );
   }
-  const compared = rows.filter((r) => r.status === 'ok' || r.status === 'diverged').length + busy.filter((b) => b.observed).length;
+  // A fault's start is where the inference placed it: it always matches and proves nothing.
+  const compared = rows.filter((r) => r.name !== 'fault-start' && (r.status === 'ok' || r.status === 'diverged')).length + busy.filter((b) => b.observed).length;
   const verdict: ReplayReport['verdict'] = !observed
     ? 'not-compared'
     : divergences.length

@@ -28,7 +28,13 @@ export function incidentLines(inc: Incident, n: number, zone: Zone, sameDay: boo
     section(
       'impact',
       inc.impact.map((i) => {
-        const lost = i.failedSends ? `${i.failedSends} send${i.failedSends === 1 ? '' : 's'} lost` : 'no send lost';
+        // Without its application's log a client's failed attempts are all there is (a retry may have saved some).
+        const lost =
+          i.source === 'client'
+            ? `${i.failedSends} failed attempt${i.failedSends === 1 ? '' : 's'} (no application log)`
+            : i.failedSends
+              ? `${i.failedSends} send${i.failedSends === 1 ? '' : 's'} lost`
+              : 'no send lost';
         const win = i.start !== null ? `, ${span(i.start, i.end)}${i.end !== null && i.end > i.start ? ` (${formatMs(i.end - i.start)})` : ''}` : '';
         const to = i.timeouts ? `, ${i.timeouts} call${i.timeouts === 1 ? '' : 's'} timed out` : '';
         return `${i.client.padEnd(w)}  ${lost}${win}${to}`;

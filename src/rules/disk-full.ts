@@ -15,6 +15,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, Subject } from './types.js';
+import { AddressBook, BOOK_EVENTS, ipOf, mergeVisitors } from './routing.js';
 import { AttemptIndex, BrokerHosts, CrossLogDedup, brokerLabel, clientVersions, num, plural, str } from './send-path.js';
 
 interface Hit {
@@ -66,7 +67,7 @@ const rule: Rule = {
       diskSpaceCleanForciblyRatio: { default: 0.85, description: 'Broker system property rocketmq.broker.diskSpaceCleanForciblyRatio: usage above which files are deleted before they expire' },
       diskSpaceWarningLevelRatio: { default: 0.9, description: 'Broker system property rocketmq.broker.diskSpaceWarningLevelRatio: usage above which the disk is marked full and writes are refused' },
     },
-    events: ['disk-full', 'send-attempt-failed', 'startup'],
+    events: [...new Set([...BOOK_EVENTS, 'disk-full', 'send-attempt-failed', 'startup'] as const)],
   },
 
   create(ctx) {
@@ -74,6 +75,15 @@ const rule: Rule = {
     const forcibly = Number(ctx.settings.diskSpaceCleanForciblyRatio);
     const warning = Number(ctx.settings.diskSpaceWarningLevelRatio);
     const attempts = new AttemptIndex();
+    const book = new AddressBook(ctx.sources);
+    // MQBrokerException ` BROKER: <ip>` (4.8.0+): the broker when the attempt line does not name it (5.1.0-5.2.0 print `%s`).
+    const brokerOfReply = (e: RmqEvent, own: RmqEvent | null): string | null => {
+      // The event's text is its record's first line; the reply is the attempt's cause.
+      const ip = /\bBROKER: (\d+\.\d+\.\d+\.\d+)/.exec(`${e.text} ${String(own?.fields.cause ?? '')}`)?.[1];
+      if (!ip) return null;
+      const names = new Set(book.knownBrokerAddrs.filter((a) => ipOf(a) === ip).map((a) => book.brokerNameOf(a)));
+      return names.size === 1 ? [...names][0] : null;
+    };
     const hosts = new BrokerHosts(ctx.sources);
     const replyGroups = new Map<string, Group>();
     const storeGroups = new Map<string, Group>();
@@ -94,6 +104,8 @@ const rule: Rule = {
       const who = brokerLabel(g.name, null, g.host ? `The broker on ${g.host}` : 'A broker (not named in the logs)');
       const subject: Subject = {};
       if (g.name) subject.broker = g.name;
+      const addrs = book.brokerAddrsOf(g.name);
+      if (addrs.length === 1) subject.brokerAddr = addrs[0];
       if (g.host) subject.host = g.host;
       const r = g.maxRatio;
       const level =
@@ -148,7 +160,7 @@ const rule: Rule = {
       });
     };
 
-    return {
+    return mergeVisitors(book.visitor(), {
       'send-attempt-failed': (e) => {
         dedup.tick(e.ts);
         attempts.add(e);
@@ -159,7 +171,7 @@ const rule: Rule = {
         const entry = e.entry ?? '';
         if (e.kind === 'client' || e.kind === 'app' || entry.startsWith('disk-full/service-not-available')) {
           const own = attempts.sameRecord(e);
-          const hit: Hit = { ev: e, host: e.host, ratio, code: num(e, 'code'), name: own ? str(own, 'brokerName') : null };
+          const hit: Hit = { ev: e, host: e.host, ratio, code: num(e, 'code'), name: (own ? str(own, 'brokerName') : null) ?? brokerOfReply(e, own) };
           dedup.add(`${e.host}|${ratio}|${num(e, 'code')}`, e.ts, e.file, hit, (kept, dup) => {
             kept.name ??= dup.name;
           });
@@ -197,7 +209,7 @@ const rule: Rule = {
         }
         for (const g of all) report(g);
       },
-    };
+    });
   },
 };
 

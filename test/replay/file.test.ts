@@ -54,7 +54,7 @@ describe('scenario validation', () => {
     [(s: any) => (s.clients[0].settings = { sendMsgTimeoutMs: 'long' }), 'scenario.clients[0].settings.sendMsgTimeoutMs: expected a number from 1 to 86,400,000'],
     [(s: any) => (s.faults[0].host = 'b-9'), 'scenario.faults[0].host: unknown host b-9'],
     [(s: any) => (s.faults[0] = { atMs: 1, broker: 'broker-z', stall: { durationMs: 5 } }), 'scenario.faults[0].broker: unknown broker broker-z'],
-    [(s: any) => (s.faults[0] = { atMs: 1, host: 'b-1' }), 'scenario.faults[0]: expected a fault: state (hung, up, down, reboot), stall, overload, slowPut, partition or heal'],
+    [(s: any) => (s.faults[0] = { atMs: 1, host: 'b-1' }), 'scenario.faults[0]: expected a fault: state (hung, up, down, reboot), stall, overload, slowPut, diskFull, partition or heal'],
     [(s: any) => (s.brokers[0].host = 'ns-1'), 'scenario.brokers[0].host: host ns-1 already has the address 10.0.0.1 (scenario.nameServers[0].host); one host has one IP'],
     [(s: any) => (s.clients[0].topic = 'U'), 'scenario.clients[0].topic: topic U is not in scenario.topics'],
     [(s: any) => (s.nameServers = []), 'scenario.nameServers: expected an array of NameServers (at least one)'],
