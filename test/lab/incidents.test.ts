@@ -4,10 +4,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeReport, expectNear, ms, recording, replayReport, type Recording } from './recording.js';
 
-const RECORDINGS = ['crash', 'restart', 'selector', 'hang-5x', 'seed-outage', 'broker-busy', 'namesrv-hang'];
+const RECORDINGS = ['crash', 'restart', 'selector', 'hang-5x', 'seed-outage', 'broker-busy', 'namesrv-hang', 'disk-full'];
 
 /** The lab's fault kinds as the incident names them. */
-const KIND: Record<string, string> = { crash: 'crash', hang: 'hang', reboot: 'reboot', restart: 'restart', overload: 'overload' };
+const KIND: Record<string, string> = { crash: 'crash', hang: 'hang', reboot: 'reboot', restart: 'restart', overload: 'overload', 'disk-full': 'disk-full' };
 
 /**
  * A cause is placed from the logs: its start by the last line before a silence or the first busy
@@ -17,6 +17,8 @@ const START_EARLY = 2000;
 const START_LATE = 2000;
 const END_EARLY = 5000;
 const END_LATE = 25_000;
+/** DefaultMessageStore's CleanCommitLogService looks at the disk every 10 s (cleanResourceInterval). */
+const DISK_CHECK_MS = 10_500;
 
 /** The lab's pauses of a broker inside its overload: the incident names them in the overload's detail. */
 function nested(r: Recording, f: Recording['lab']['faults'][number]): boolean {
@@ -42,9 +44,10 @@ for (const name of RECORDINGS) {
         const c = causes[i];
         // A reboot's start is the hang's end, and both are known only up to the host's first sign of
         // life (its first connection reset or boot line).
-        const late = f.kind === 'reboot' ? END_LATE : START_LATE;
+        // A full disk is what the store's check (every 10 s) marked: full, then OK, up to 10 s late.
+        const late = f.kind === 'reboot' ? END_LATE : f.kind === 'disk-full' ? DISK_CHECK_MS : START_LATE;
         expectNear(c.start, ms(f.start), START_EARLY, late, `${f.kind} ${f.host} start`);
-        if (f.end) expectNear(c.end, ms(f.end), END_EARLY, END_LATE, `${f.kind} ${f.host} end`);
+        if (f.end) expectNear(c.end, ms(f.end), f.kind === 'disk-full' ? 0 : END_EARLY, f.kind === 'disk-full' ? DISK_CHECK_MS : END_LATE, `${f.kind} ${f.host} end`);
         expect(c.recognisedBy.length, 'how it was recognised').toBeGreaterThan(20);
         expect(c.evidence.length, 'its lines').toBeGreaterThan(0);
         for (const e of c.evidence) expect(e).toMatch(/^[\w./-]+:\d+$/);
