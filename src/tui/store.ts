@@ -321,6 +321,11 @@ export class SpillSink implements RawSink {
 // --- the store -----------------------------------------------------------------------------------
 
 const DECODED_CACHE = 4096;
+/**
+ * Characters of JSON the decoded events in the cache may come from: a line of a route dump is tens
+ * of KB, and a few thousand of them would cost more than everything else the store keeps.
+ */
+export const DECODED_CHARS = 8 << 20;
 
 interface StoreParts {
   length: number;
@@ -368,7 +373,8 @@ export class EventStore {
   private readonly leadingUndated: number;
   private readonly firstT: number;
   private readonly reader: RawReader;
-  private readonly decoded = new Map<number, RmqEvent>();
+  private readonly decoded = new Map<number, { e: RmqEvent; chars: number }>();
+  private decodedCharsSum = 0;
   private closed = false;
 
   constructor(p: StoreParts) {
@@ -536,23 +542,29 @@ export class EventStore {
     return this.reader.raw(pg.off[j], pg.len[j]);
   }
 
-  /** Event i, decoded (the last few thousand are cached). */
+  /** Event i, decoded (the last few thousand are cached, at most DECODED_CHARS of JSON). */
   get(i: number): RmqEvent {
-    let e = this.decoded.get(i);
-    if (e) return e;
-    const o = JSON.parse(this.raw(i)) as Omit<RmqEvent, 'ts' | 'source' | 'seq'>;
+    const hit = this.decoded.get(i);
+    if (hit) return hit.e;
+    const json = this.raw(i);
+    const o = JSON.parse(json) as Omit<RmqEvent, 'ts' | 'source' | 'seq'>;
     const pg = this.pageAt(i);
     const ts = pg.ts[i - pg.start];
-    e = { ...o, ts: Number.isNaN(ts) ? null : ts, source: pg.source[i - pg.start], seq: i } as RmqEvent;
-    if (this.decoded.size >= DECODED_CACHE) this.decoded.delete(this.decoded.keys().next().value as number);
-    this.decoded.set(i, e);
+    const e = { ...o, ts: Number.isNaN(ts) ? null : ts, source: pg.source[i - pg.start], seq: i } as RmqEvent;
+    while (this.decoded.size && (this.decoded.size >= DECODED_CACHE || this.decodedCharsSum + json.length > DECODED_CHARS)) {
+      const [oldest, { chars }] = this.decoded.entries().next().value as [number, { chars: number }];
+      this.decoded.delete(oldest);
+      this.decodedCharsSum -= chars;
+    }
+    this.decoded.set(i, { e, chars: json.length });
+    this.decodedCharsSum += json.length;
     return e;
   }
 
   /** The text of event i (a filter's grep), without filling the cache of decoded events. */
   textOf(i: number): string {
-    const e = this.decoded.get(i);
-    return e ? e.text : (JSON.parse(this.raw(i)) as { text: string }).text;
+    const hit = this.decoded.get(i);
+    return hit ? hit.e.text : (JSON.parse(this.raw(i)) as { text: string }).text;
   }
 
   fileOf(i: number): string {
@@ -571,8 +583,8 @@ export class EventStore {
 
   /**
    * Bytes of the arrays the store keeps in memory: the summary, the cached pages (all pages in the
-   * memory form), the scratch page and the JSON read block. The decoded events are a count
-   * (`decodedCount`, at most 4,096).
+   * memory form), the scratch page and the JSON read block. The decoded events are counted apart
+   * (`decodedCount`, at most 4,096, and `decodedChars`, the length of their JSON).
    */
   get retainedBytes(): number {
     let n = this.blocks.bytes + this.levelCell.byteLength + this.hostOfSource.byteLength + (this.reader.retainedBytes ?? 0);
@@ -583,6 +595,11 @@ export class EventStore {
 
   get decodedCount(): number {
     return this.decoded.size;
+  }
+
+  /** Characters of JSON the cached decoded events were read from (at most DECODED_CHARS). */
+  get decodedChars(): number {
+    return this.decodedCharsSum;
   }
 
   close(): void {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeEvent } from '../../src/parse/event-codec.js';
 import { EVENT_TYPES, SOURCE_KINDS } from '../../src/parse/types.js';
-import { CELLS, ColumnsBuilder, EVENT_BYTES, EventStore, SpillSink, TUNING, levelRank, storeFromEvents } from '../../src/tui/store.js';
+import { CELLS, ColumnsBuilder, DECODED_CHARS, EVENT_BYTES, EventStore, SpillSink, TUNING, levelRank, storeFromEvents } from '../../src/tui/store.js';
 import { DEFAULT_FILTER, NO_FILTER, type Dims } from '../../src/tui/model.js';
 import { syntheticModel } from '../../src/tui/synthetic.js';
 import { T0, TINY, ev, mixed, resetLines } from './helpers.js';
@@ -196,6 +196,28 @@ describe('the store on disk', () => {
 });
 
 describe('memory', () => {
+  it('keeps at most DECODED_CHARS of decoded JSON: a few hundred route-dump lines, not thousands', () => {
+    resetLines();
+    // A route dump of 200 brokers prints about 41 KB on one line.
+    const dump = (i: number) => `Route ${i}: ` + 'brokerDatas=[BrokerData [brokerName=broker-a, brokerAddrs={0=10.0.0.1:10911}], '.repeat(500);
+    const events = Array.from({ length: 1000 }, (_, i) => ev({ at: i, type: 'route-changed', text: dump(i) }));
+    const s = keep(storeFromEvents(events, new SpillSink(), TINY));
+    const e0 = s.get(0);
+    for (let i = 0; i < s.length; i++) expect(s.get(i).text).toBe(events[i].text);
+    expect(s.decodedChars).toBeLessThanOrEqual(DECODED_CHARS);
+    expect(s.decodedChars).toBeGreaterThan(DECODED_CHARS - 2 * s.raw(999).length);
+    const kept = s.decodedCount;
+    expect(kept).toBeLessThan(300);
+    expect(kept).toBeGreaterThan(100);
+    // The newest are the ones kept: event 999 comes from the cache (the same object), event 0 was
+    // given away and is decoded again.
+    expect(s.get(999)).toBe(s.get(999));
+    const again = s.get(0);
+    expect(again).not.toBe(e0);
+    expect(again).toEqual(e0);
+    expect(s.decodedCount).toBeLessThanOrEqual(kept);
+  });
+
   const DIMS: Dims = { listRows: 30, stripCols: 100 };
   /** Opens the TUI's model on n synthetic events and goes through what a session does. */
   function session(events: number, disk: boolean) {
