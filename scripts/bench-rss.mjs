@@ -144,7 +144,8 @@ async function measureTui(dataDir, setDir) {
     return false;
   };
   try {
-    const first = await until(/\[events\] 1\//, 600000);
+    // The status line of the first screen: the findings have the keys when there are any, else the list.
+    const first = await until(/\[(?:findings|events)\] 1\//, 600000);
     const firstSeconds = (Date.now() - t0) / 1000;
     tmux('send-keys', '-t', 'b', 'r');
     const replayed = first && (await until(/^replay {2}(?!replaying)/m, 1200000));

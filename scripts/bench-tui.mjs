@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The TUI benchmark: `node scripts/bench-tui.mjs [options]` (also run at the end of `npm run bench`).
 //
-// Builds a synthetic timeline in memory (src/tui/synthetic.ts: typed-array columns, each event's
-// JSON made up from its index when drawn; no files), renders the TUI with ink-testing-library in
-// React's production mode, and times:
+// Builds a synthetic timeline (src/tui/synthetic.ts: the store's columns written to a spill file as
+// for a real input, or kept in memory with --memory; each event's JSON made up from its index when
+// drawn), renders the TUI with ink-testing-library in React's production mode, and times:
 //   - building the view model (the columns, evidence matching, per-host counts);
 //   - the first screen (render until the first frame is written);
 //   - 100 key presses, each from the key until its frame is written: moves, pages, Home/End,
@@ -19,6 +19,7 @@
 // Options:
 //   --events N     events in the timeline (default 1000000)
 //   --size CxR     terminal size (default 120x40)
+//   --memory       the store's pages in memory instead of a spill file
 //   --json         figures as JSON on stdout
 
 process.env.NODE_ENV = 'production';
@@ -36,8 +37,9 @@ const opt = (name, def) => {
 const events = Number(opt('--events', '1000000'));
 const [columns, rows] = opt('--size', '120x40').split('x').map(Number);
 const json = args.includes('--json');
+const memory = args.includes('--memory');
 if (!Number.isInteger(events) || events < 1 || !(columns > 0) || !(rows > 0)) {
-  process.stderr.write('usage: node scripts/bench-tui.mjs [--events N] [--size CxR] [--json]\n');
+  process.stderr.write('usage: node scripts/bench-tui.mjs [--events N] [--size CxR] [--memory] [--json]\n');
   process.exit(2);
 }
 if (!existsSync(path.join(ROOT, 'dist', 'tui', 'synthetic.js'))) {
@@ -55,7 +57,7 @@ const now = () => process.hrtime.bigint();
 const tick = () => new Promise((r) => setImmediate(r));
 
 let t0 = now();
-const { model, header } = syntheticModel({ events });
+const { model, header } = syntheticModel({ events, disk: !memory });
 const buildMs = ms(t0, now());
 
 t0 = now();
@@ -158,6 +160,7 @@ for (const [name, key] of seq) {
 
 if (!(await until(() => /\[events\].*type:rpc-timeout/.test(app.lastFrame())))) throw new Error('the filter was not applied');
 app.unmount();
+model.store.close();
 
 const sorted = [...times].sort((x, y) => x - y);
 const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
@@ -165,6 +168,7 @@ const round = (x) => Math.round(x * 10) / 10;
 const figures = {
   events,
   size: `${columns}x${rows}`,
+  store: memory ? 'memory' : 'disk',
   node: process.version,
   buildModelMs: round(buildMs),
   firstScreenMs: round(firstScreenMs),
@@ -182,7 +186,7 @@ if (json) {
 } else {
   const n = (x) => x.toLocaleString('en-US');
   const L = [];
-  L.push(`rmq-diag tui benchmark: ${n(events)} synthetic events, ${columns}x${rows}, node ${process.version}, React production mode`);
+  L.push(`rmq-diag tui benchmark: ${n(events)} synthetic events (store ${figures.store}), ${columns}x${rows}, node ${process.version}, React production mode`);
   L.push(`  view model built     ${figures.buildModelMs} ms`);
   L.push(`  first screen         ${figures.firstScreenMs} ms`);
   L.push(`  100 key presses      median ${figures.keyMs.median} ms, p95 ${figures.keyMs.p95} ms, max ${figures.keyMs.max} ms (target: every key under 100 ms: ${figures.target.pass ? 'PASS' : 'FAIL'})`);

@@ -1,15 +1,19 @@
 // The TUI's view model, pure and without ink: what is selected, what is listed, what the time strip
 // shows. State is an immutable value; `reduce(state, action, dims)` returns the next one, and the
 // selectors (`rows`, `visible`, `strip`) compute what the components draw. Everything a key press
-// touches is proportional to what is on screen, except filter changes and zooming (one pass over
-// typed arrays) and search (a scan that stops at the first match).
+// touches is proportional to what is on screen, except filter changes (one pass over the store's
+// pages), zooming (a block of events per strip column, src/tui/rows.ts) and search (a scan that
+// stops at the first match).
 
 import type { Zone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent } from '../parse/types.js';
 import { grepOf, LEVEL_NAMES, levelOfWord, listMatcher, unknownKind, unknownType } from '../timeline/event-filter.js';
 import { severityRank, type Finding } from '../rules/types.js';
 import { REPLAY_OFF, replayTextRows, type ReplayStatus } from './replay.js';
-import { OTHER_TYPE, levelRank, type EventStore } from './store.js';
+import { AllRows, countBuckets, MatchRows, type RowList } from './rows.js';
+import { CELLS, OTHER_TYPE, levelRank, type EventStore, type Page } from './store.js';
+
+export type { RowList } from './rows.js';
 
 export type Pane = 'events' | 'findings' | 'replay';
 
@@ -140,45 +144,8 @@ export const CLASS_ERROR = 3;
 export const CLASS_UNLISTED = 4;
 /** Glyph heights of a strip cell: 0 (nothing) to 8 (the busiest bucket of the row). */
 export const GLYPH_LEVELS = 8;
-
-/** Listed rows: all events, or the indices a filter lets through (ascending). */
-export interface RowList {
-  readonly length: number;
-  /** Event index of row r. */
-  at(r: number): number;
-  /** First row whose event index is >= i (length when none). */
-  rowOf(i: number): number;
-}
-
-class AllRows implements RowList {
-  constructor(readonly length: number) {}
-  at(r: number): number {
-    return r;
-  }
-  rowOf(i: number): number {
-    return Math.max(0, Math.min(i, this.length));
-  }
-}
-
-class IndexRows implements RowList {
-  constructor(private readonly idx: Int32Array) {}
-  get length(): number {
-    return this.idx.length;
-  }
-  at(r: number): number {
-    return this.idx[r];
-  }
-  rowOf(i: number): number {
-    let lo = 0;
-    let hi = this.idx.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.idx[mid] < i) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-}
+/** The strip's class of each cell of the store's summary (level class x RocketMQ event or other). */
+const CLASS_OF_CELL = [CLASS_INFO, CLASS_OTHER, CLASS_WARN, CLASS_WARN, CLASS_ERROR, CLASS_ERROR];
 
 export interface StripRow {
   label: string;
@@ -218,6 +185,8 @@ export interface ModelData {
 }
 
 const EMPTY = new Int32Array(0);
+/** Filtered row lists kept (the current filter's and the one before, which a frame may still hold). */
+const ROWS_KEPT = 2;
 
 export class TuiModel {
   readonly store: EventStore;
@@ -234,10 +203,9 @@ export class TuiModel {
   readonly t1: number;
   private readonly ruleEvents: ReadonlyMap<string, readonly EventType[]>;
   private readonly now: () => number;
-  private readonly levelClass: Uint8Array;
   private readonly levelRanks: Uint8Array;
-  private readonly related = new Map<number, Int32Array>();
-  private rowsMemo: { key: string; rows: RowList } | null = null;
+  private readonly allRows: AllRows;
+  private rowsMemo: Array<{ key: string; rows: MatchRows }> = [];
   private countsMemo: Array<{ key: string; counts: Uint32Array }> = [];
 
   constructor(d: ModelData) {
@@ -247,12 +215,11 @@ export class TuiModel {
     this.ruleEvents = d.ruleEvents ?? new Map();
     this.now = d.now ?? (() => performance.now());
     const s = d.store;
-    this.t0 = s.length ? s.t[0] : 0;
-    this.t1 = s.length ? s.t[s.length - 1] : 0;
+    this.t0 = s.length ? s.tAt(0) : 0;
+    this.t1 = s.length ? s.tAt(s.length - 1) : 0;
     this.levelRanks = Uint8Array.from(s.levels, (l) => levelRank(l));
-    this.levelClass = Uint8Array.from(this.levelRanks, (r) => (r >= 4 ? CLASS_ERROR : r === 3 ? CLASS_WARN : CLASS_INFO));
-    this.hostCounts = new Uint32Array(s.hosts.length);
-    for (let i = 0; i < s.length; i++) this.hostCounts[s.hostOfSource[s.source[i]]]++;
+    this.allRows = new AllRows(s);
+    this.hostCounts = s.hostCounts();
     const { evidence, evidenceFor } = this.matchEvidence();
     this.evidence = evidence;
     this.evidenceFor = evidenceFor;
@@ -282,119 +249,87 @@ export class TuiModel {
     const perFinding: number[][] = this.findings.map(() => []);
     const evidenceFor = new Map<number, number[]>();
     if (wanted.size) {
-      for (let i = 0; i < s.length; i++) {
-        const lines = wanted.get(s.source[i]);
-        if (!lines) continue;
-        const fs = lines.get(s.line[i]);
-        if (!fs) continue;
-        evidenceFor.set(i, fs);
-        for (const fi of fs) perFinding[fi].push(i);
-      }
+      s.scan(0, s.length, 'line', (pg, j0, j1) => {
+        for (let j = j0; j < j1; j++) {
+          const lines = wanted.get(pg.source[j]);
+          if (!lines) continue;
+          const fs = lines.get(pg.line[j]);
+          if (!fs) continue;
+          evidenceFor.set(pg.start + j, fs);
+          for (const fi of fs) perFinding[fi].push(pg.start + j);
+        }
+      });
     }
     return { evidence: perFinding.map((l) => Int32Array.from(l)), evidenceFor };
   }
 
   // --- rows ------------------------------------------------------------------------------------
 
-  /**
-   * The events a finding's filter lists: its quoted evidence, and inside its window the events of
-   * the types its rule reads from the hosts its evidence comes from.
-   */
-  findingEvents(fi: number): Int32Array {
-    const hit = this.related.get(fi);
-    if (hit) return hit;
+  /** The window a finding's filter lists: its own, else that of its evidence (null: none). */
+  private findingWindow(fi: number): [number, number] | null {
     const f = this.findings[fi];
-    const s = this.store;
     const ev = this.evidence[fi] ?? EMPTY;
-    const hostOk = new Uint8Array(s.hosts.length);
-    for (const i of ev) hostOk[s.hostOfSource[s.source[i]]] = 1;
-    if (!ev.length) hostOk.fill(1);
-    const typeOk = new Uint8Array(EVENT_TYPES.length);
-    for (const t of this.ruleEvents.get(f.rule) ?? []) typeOk[EVENT_TYPES.indexOf(t)] = 1;
-    let start = f.start;
-    let end = f.end;
-    if (ev.length) {
-      start ??= s.t[ev[0]];
-      end ??= s.t[ev[ev.length - 1]];
-    }
-    const out: number[] = [];
-    let k = 0;
-    if (start !== null && end !== null) {
-      const all = new AllRows(s.length);
-      const r1 = this.rowByTime(all, end + 1);
-      for (let i = this.rowByTime(all, start); i < r1; i++) {
-        while (k < ev.length && ev[k] < i) out.push(ev[k++]);
-        if (k < ev.length && ev[k] === i) {
-          out.push(ev[k++]);
-          continue;
-        }
-        if (typeOk[s.type[i]] && hostOk[s.hostOfSource[s.source[i]]]) out.push(i);
-      }
-    }
-    while (k < ev.length) out.push(ev[k++]);
-    const arr = Int32Array.from(out);
-    this.related.set(fi, arr);
-    return arr;
+    const start = f.start ?? (ev.length ? this.store.tAt(ev[0]) : null);
+    const end = f.end ?? (ev.length ? this.store.tAt(ev[ev.length - 1]) : null);
+    return start === null || end === null ? null : [start, end];
   }
 
-  /** The listed rows for a filter (the last one is kept). */
+  /** The listed rows for a filter (the last two filters' are kept). */
   rows(f: Filter): RowList {
+    if (!isFiltered(f)) return this.allRows;
     const key = filterKey(f);
-    if (this.rowsMemo?.key === key) return this.rowsMemo.rows;
+    const hit = this.rowsMemo.find((m) => m.key === key);
+    if (hit) return hit.rows;
     const rows = this.computeRows(f);
-    this.rowsMemo = { key, rows };
+    this.rowsMemo = [{ key, rows }, ...this.rowsMemo];
+    for (const old of this.rowsMemo.splice(ROWS_KEPT)) old.rows.close();
     return rows;
   }
 
-  private computeRows(f: Filter): RowList {
+  private computeRows(f: Filter): MatchRows {
     const s = this.store;
-    if (!isFiltered(f)) return new AllRows(s.length);
     const typeOk = listMask(f.types, EVENT_TYPES);
     if (f.quiet) typeOk[OTHER_TYPE] = 0;
-    const noise = f.quiet ? s.noise : null;
+    const quiet = f.quiet === true;
     const hostOk = listMask(f.hosts, s.hosts);
     const kindOk = listMask(f.kinds, SOURCE_KINDS);
     const srcOk = Uint8Array.from(s.hostOfSource, (h) => hostOk[h]);
     const lvlOk = Uint8Array.from(this.levelRanks, (r) => (f.minLevel === null || r >= f.minLevel ? 1 : 0));
     // The text is only in the encoded events: a grep decodes every event the other terms let through.
     const grep = f.grep === null ? null : new RegExp(f.grep);
-    const typeOk2 = f.quiet ? listMask(f.types, EVENT_TYPES) : typeOk;
+    const typeOk2 = quiet ? listMask(f.types, EVENT_TYPES) : typeOk;
+    const text = (pg: Page, j: number) => grep === null || grep.test(s.textOf(pg.start + j));
     // ok2: the filter without the noise switch.
-    const ok2 = (i: number) => (typeOk2[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]] & kindOk[s.kind[i]]) === 1 && (grep === null || grep.test(s.get(i).text));
-    const ok = (i: number) =>
-      (typeOk[s.type[i]] & srcOk[s.source[i]] & lvlOk[s.level[i]] & kindOk[s.kind[i]]) === 1 && (noise === null || noise[i] === 0) && (grep === null || grep.test(s.get(i).text));
-    if (f.finding !== null) {
-      const base = this.findingEvents(f.finding);
+    const ok2 = (pg: Page, j: number) => (typeOk2[pg.type[j]] & srcOk[pg.source[j]] & lvlOk[pg.level[j]] & kindOk[pg.kind[j]]) === 1 && text(pg, j);
+    const ok = (pg: Page, j: number) =>
+      (typeOk[pg.type[j]] & srcOk[pg.source[j]] & lvlOk[pg.level[j]] & kindOk[pg.kind[j]]) === 1 && (!quiet || pg.noise[j] === 0) && text(pg, j);
+    if (f.finding === null) return MatchRows.select(s, { need: 'filter', ok });
+    // A finding lists its quoted evidence, and inside its window the events of the types its rule
+    // reads from the hosts its evidence comes from.
+    const fi = f.finding;
+    const ev = this.evidence[fi] ?? EMPTY;
+    const relHost = new Uint8Array(s.hosts.length);
+    for (const i of ev) relHost[s.hostAt(i)] = 1;
+    if (!ev.length) relHost.fill(1);
+    const relSrc = Uint8Array.from(s.hostOfSource, (h) => relHost[h]);
+    const relType = new Uint8Array(EVENT_TYPES.length);
+    for (const t of this.ruleEvents.get(this.findings[fi].rule) ?? []) relType[EVENT_TYPES.indexOf(t)] = 1;
+    const win = this.findingWindow(fi);
+    return MatchRows.select(s, {
+      from: win ? s.indexAtTime(win[0]) : 0,
+      to: win ? s.indexAtTime(win[1] + 1) : 0,
+      need: 'filter',
+      ok: (pg, j) => (relType[pg.type[j]] & relSrc[pg.source[j]]) === 1 && ok(pg, j),
       // A record the finding quotes is listed even when it is noise.
-      const quoted = (i: number) => this.evidenceFor.get(i)?.includes(f.finding!) === true;
-      return new IndexRows(base.filter((i) => ok(i) || (f.quiet === true && quoted(i) && ok2(i))));
-    }
-    let out = new Int32Array(Math.min(s.length, 1 << 16));
-    let n = 0;
-    for (let i = 0; i < s.length; i++) {
-      if (ok(i)) {
-        if (n === out.length) {
-          const bigger = new Int32Array(Math.min(s.length, out.length * 2));
-          bigger.set(out);
-          out = bigger;
-        }
-        out[n++] = i;
-      }
-    }
-    return new IndexRows(out.slice(0, n));
+      extra: ev,
+      extraOk: (pg, j) => ok(pg, j) || (quiet && ok2(pg, j)),
+    });
   }
 
   /** First row whose position time is >= ms (rows.length when none). */
   rowByTime(rows: RowList, ms: number): number {
-    const t = this.store.t;
-    let lo = 0;
-    let hi = rows.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (t[rows.at(mid)] < ms) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    // Position times never decrease with the event index, nor then with the row.
+    return rows.rowOf(this.store.indexAtTime(ms));
   }
 
   /** Row of the selected event in the listed rows (0 when none). */
@@ -578,7 +513,7 @@ export class TuiModel {
   /** Keep the selected event's time inside the strip's window. */
   private follow(s: ViewState, how: 'minimal' | 'center'): ViewState {
     if (s.cursor < 0) return s;
-    const t = this.store.t[s.cursor];
+    const t = this.store.tAt(s.cursor);
     if (t >= s.from && t < s.to) return s;
     const span = s.to - s.from;
     const from = how === 'center' ? t - span / 2 : t < s.from ? t - span * 0.1 : t - span * 0.9;
@@ -595,11 +530,11 @@ export class TuiModel {
   private step(s: ViewState, by: 1 | -1, dims: Dims): ViewState {
     const rows = this.rows(s.filter);
     if (s.cursor < 0) return s;
-    const t = this.store.t;
+    const t = (i: number) => this.store.tAt(i);
     const w = (s.to - s.from) / Math.max(1, dims.stripCols);
     const bucketOf = (ms: number) => Math.floor((ms - s.from) / w);
     const row = this.cursorRow(s);
-    const start = s.from + bucketOf(t[s.cursor]) * w;
+    const start = s.from + bucketOf(t(s.cursor)) * w;
     let r: number;
     if (by > 0) {
       r = this.rowByTime(rows, start + w);
@@ -609,7 +544,7 @@ export class TuiModel {
       const first = Math.min(row, this.rowByTime(rows, start));
       if (first === 0) return row === 0 ? { ...s, message: 'first event' } : this.moveTo(s, 0, dims, 'minimal');
       const prev = first - 1;
-      r = Math.min(prev, this.rowByTime(rows, s.from + bucketOf(t[rows.at(prev)]) * w));
+      r = Math.min(prev, this.rowByTime(rows, s.from + bucketOf(t(rows.at(prev))) * w));
     }
     return this.moveTo(s, r, dims, 'minimal');
   }
@@ -619,7 +554,7 @@ export class TuiModel {
     const next = by > 0 ? span / 2 : span * 2;
     if (by > 0 && span <= MIN_SPAN_MS) return { ...s, message: 'zoomed in as far as it goes' };
     if (by < 0 && span >= this.span) return { ...s, message: 'the whole window is shown' };
-    const c = s.cursor >= 0 ? this.store.t[s.cursor] : (s.from + s.to) / 2;
+    const c = s.cursor >= 0 ? this.store.tAt(s.cursor) : (s.from + s.to) / 2;
     return this.clampView(s, c - Math.min(next, this.span) / 2, next);
   }
 
@@ -627,9 +562,9 @@ export class TuiModel {
     const f = this.findings[fi];
     const filter: Filter = { ...NO_FILTER, finding: fi, quiet: s.filter.quiet };
     const rows = this.rows(filter);
-    const ev = this.findingEvents(fi);
-    const start = f.start ?? (ev.length ? this.store.t[ev[0]] : null);
-    const end = f.end ?? (ev.length ? this.store.t[ev[ev.length - 1]] : start);
+    const ev = this.evidence[fi] ?? EMPTY;
+    const start = f.start ?? (ev.length ? this.store.tAt(ev[0]) : null);
+    const end = f.end ?? (ev.length ? this.store.tAt(ev[ev.length - 1]) : start);
     let next: ViewState = { ...s, filter, finding: fi, findingScroll: 0, top: 0 };
     if (start !== null && end !== null) {
       const pad = Math.max((end - start) * 0.1, MIN_SPAN_MS / 2);
@@ -687,6 +622,15 @@ export class TuiModel {
     return { ...s, searching: { ...job, done: end }, message: `searching "${job.query}": ${Math.floor((100 * end) / n)}% (Esc stops)` };
   }
 
+  /** Bytes of the arrays the model and its store keep in memory (the sizes do not grow with the input). */
+  get retainedBytes(): number {
+    let n = this.store.retainedBytes + this.hostCounts.byteLength;
+    for (const m of this.rowsMemo) n += m.rows.retainedBytes;
+    for (const m of this.countsMemo) n += m.counts.byteLength;
+    for (const e of this.evidence) n += e.byteLength;
+    return n;
+  }
+
   // --- the time strip ----------------------------------------------------------------------------
 
   /** Which strip row each host is drawn in: every host its own, or the busiest and one row for the rest. */
@@ -720,16 +664,14 @@ export class TuiModel {
    * `(row * CLASSES + class) * n + bucket`. One pass over the listed rows inside the window.
    */
   bucketCounts(rows: RowList, from: number, to: number, n: number, rowOfHost: Uint8Array, nRows: number): Uint32Array {
-    const s = this.store;
+    const cells = countBuckets(this.store, rows, from, to, n, rowOfHost, nRows);
     const counts = new Uint32Array(nRows * CLASSES * n);
-    const w = (to - from) / n;
-    const end = this.rowByTime(rows, to);
-    for (let r = this.rowByTime(rows, from); r < end; r++) {
-      const i = rows.at(r);
-      const b = Math.min(n - 1, Math.floor((s.t[i] - from) / w));
-      const lc = this.levelClass[s.level[i]];
-      const cls = lc > CLASS_INFO ? lc : s.type[i] === OTHER_TYPE ? CLASS_OTHER : CLASS_INFO;
-      counts[(rowOfHost[s.hostOfSource[s.source[i]]] * CLASSES + cls) * n + b]++;
+    for (let r = 0; r < nRows; r++) {
+      for (let cell = 0; cell < CELLS; cell++) {
+        const src = (r * CELLS + cell) * n;
+        const dst = (r * CLASSES + CLASS_OF_CELL[cell]) * n;
+        for (let b = 0; b < n; b++) counts[dst + b] += cells[src + b];
+      }
     }
     return counts;
   }
@@ -788,7 +730,7 @@ export class TuiModel {
         if (fi === sel) selected[c] = 1;
       }
     });
-    const ct = s.cursor >= 0 ? this.store.t[s.cursor] : NaN;
+    const ct = s.cursor >= 0 ? this.store.tAt(s.cursor) : NaN;
     return {
       from: s.from,
       to: s.to,

@@ -12,7 +12,8 @@ import { escapeText } from '../report/escape.js';
 import { formatMs } from '../rules/util.js';
 import { fit, fitLine, type Color, type Line, type Seg } from './format.js';
 import type { TuiModel } from './model.js';
-import { OTHER_TYPE } from './store.js';
+import { countBuckets } from './rows.js';
+import { CELLS } from './store.js';
 
 export interface ReplayMilestone {
   name: string;
@@ -158,11 +159,13 @@ export function replayLanes(model: TuiModel, view: ReplayView, from: number, to:
   const s = model.store;
   const storeLane = Int32Array.from(s.hosts, (h) => laneOf.get(h) ?? pairs - 1);
   const all = model.rows({ types: [], hosts: [], kinds: [], minLevel: null, grep: null, finding: null });
-  const end = model.rowByTime(all, to);
-  for (let r = model.rowByTime(all, from); r < end; r++) {
-    const i = all.at(r);
-    if (s.type[i] === OTHER_TYPE) continue;
-    obs[storeLane[s.hostOfSource[s.source[i]]]][col(s.t[i])]++;
+  const cells = countBuckets(s, all, from, to, n, storeLane, pairs);
+  for (let lane = 0; lane < pairs; lane++) {
+    // Even cells are RocketMQ events (odd ones: records of type other).
+    for (let cell = 0; cell < CELLS; cell += 2) {
+      const base = (lane * CELLS + cell) * n;
+      for (let c = 0; c < n; c++) obs[lane][c] += cells[base + c];
+    }
   }
   const simLane = view.simHosts.map((h) => laneOf.get(h) ?? pairs - 1);
   for (let k = 0; k < view.simT.length; k++) {

@@ -1,12 +1,14 @@
 // A synthetic timeline of any size for the TUI's benchmark and tests: the columns are filled
 // directly (no files, no parsing) and each event's JSON is made up from its index when a row is
-// drawn, so a million events cost the typed arrays and nothing else. Deterministic.
+// drawn. The pages stay in memory, or go to a spill file as a real input's do (`disk`), so the
+// benchmark measures the store users get. Deterministic.
 
 import { encodeEvent } from '../parse/event-codec.js';
 import { parseZone, type Zone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent, type SourceKind } from '../parse/types.js';
 import type { Finding } from '../rules/types.js';
-import { EventStore, OTHER_TYPE, TYPE_INDEX, type StoreSource } from './store.js';
+import { createSpillDir, removeSpillDir } from '../timeline/spill.js';
+import { ColumnsBuilder, OTHER_TYPE, TYPE_INDEX, type EventStore, type RawSink, type StoreSource, type StoreTuning } from './store.js';
 import { TuiModel } from './model.js';
 import type { HeaderInfo } from './format.js';
 
@@ -18,6 +20,9 @@ export interface SyntheticOptions {
   /** Share of records that are no RocketMQ event (default 0.9). */
   otherShare?: number;
   start?: number;
+  /** The store's pages in a spill file (as for real inputs) instead of in memory. */
+  disk?: boolean;
+  tuning?: StoreTuning;
 }
 
 /** A 32-bit integer hash: the same index always makes the same event. */
@@ -53,84 +58,68 @@ export function syntheticModel(o: SyntheticOptions): Synthetic {
     sources.push({ file: `incident/${h}/${app ? 'app.log' : 'namesrv.log'}`, host: h });
     kinds.push(app ? 'app' : 'namesrv');
   }
-  const t = new Float64Array(n);
-  const ts = new Float64Array(n);
-  const source = new Uint16Array(n);
-  const type = new Uint8Array(n);
-  const level = new Uint8Array(n);
-  const kind = new Uint8Array(n);
-  const line = new Uint32Array(n);
   const lines = new Uint32Array(sources.length);
+  // The JSON is made up from the store's columns when a row is drawn (after the store is built).
+  const dir = o.disk ? createSpillDir() : null;
+  const sink: RawSink = {
+    at: 0,
+    bytes: 0,
+    dir,
+    append: () => {
+      throw new Error('synthetic events are pushed as columns');
+    },
+    finish: () => ({ raw: (at) => encodeEvent(eventAt(at)), close: () => dir && removeSpillDir(dir) }),
+  };
+  const b = new ColumnsBuilder(sources, sink, o.tuning);
+  const levelIds = LEVELS.map((l) => b.levelId(l));
   // A burst of failures in the middle tenth of the window.
   const burstFrom = start + span * 0.45;
   const burstTo = start + span * 0.55;
   for (let i = 0; i < n; i++) {
     const h = hash(i);
     const at = start + Math.floor((i * span) / n);
-    t[i] = at;
-    ts[i] = at;
     const src = h % sources.length;
-    source[i] = src;
-    kind[i] = SOURCE_KINDS.indexOf(kinds[src]);
-    line[i] = ++lines[src];
     const burst = at >= burstFrom && at < burstTo;
     const r = (h >>> 8) / 0x1000000;
     const rmq = r >= otherShare || (burst && r > otherShare / 2);
-    type[i] = rmq ? TYPE_INDEX.get(RMQ_TYPES[(h >>> 4) % (burst ? 3 : RMQ_TYPES.length)])! : OTHER_TYPE;
+    const type = rmq ? TYPE_INDEX.get(RMQ_TYPES[(h >>> 4) % (burst ? 3 : RMQ_TYPES.length)])! : OTHER_TYPE;
     const lv = hash(i, 1) % 100;
-    level[i] = burst && rmq ? 3 : lv < 3 ? 3 : lv < 10 ? 2 : 1;
+    const level = burst && rmq ? 3 : lv < 3 ? 3 : lv < 10 ? 2 : 1;
+    b.push(at, src, type, levelIds[level], SOURCE_KINDS.indexOf(kinds[src]), ++lines[src], false, i, 0);
   }
-  const raw = (i: number): string => encodeEvent(eventAt(i));
+  const st: EventStore = b.finish();
   const eventAt = (i: number): RmqEvent => {
-    const ty = EVENT_TYPES[type[i]];
-    const src = sources[source[i]];
-    const lv = LEVELS[level[i]];
+    const ty = st.typeOf(i);
+    const src = st.sources[st.sourceAt(i)];
+    const lv = st.levels[st.levelAt(i)];
     const h = hash(i, 2);
     const msg =
       ty === 'other'
         ? `processed order ${h % 100000} in ${h % 997} ms (batch ${i})`
         : `${ty} against 192.168.3.${100 + (h % 4)}:10911 after ${h % 3000} ms, invokeId ${i}`;
     return {
-      ts: ts[i],
+      ts: st.tAt(i),
       host: src.host,
-      kind: SOURCE_KINDS[kind[i]],
+      kind: SOURCE_KINDS[st.kindAt(i)],
       file: src.file,
-      line: line[i],
+      line: st.lineAt(i),
       level: lv,
       thread: `worker-${h % 16}`,
       logger: ty === 'other' ? 'com.example.OrderService' : 'RocketmqClient',
       type: ty,
       fields: ty === 'other' ? {} : { addr: `192.168.3.${100 + (h % 4)}:10911`, elapsedMs: h % 3000 },
       text: `2020-12-22 14:00:00,000 ${lv ?? 'INFO'} ${ty === 'other' ? 'OrderService' : 'RocketmqClient'} - ${msg}`,
-      source: source[i],
+      source: st.sourceAt(i),
       seq: i,
     };
   };
-  const store = new EventStore(
-    {
-      length: n,
-      t,
-      ts,
-      source,
-      type,
-      level,
-      kind,
-      line,
-      levels: LEVELS,
-      sources,
-      hosts,
-      hostOfSource: Uint16Array.from(sources, (s) => hosts.indexOf(s.host)),
-      dated: true,
-    },
-    { raw, close: () => {} },
-  );
   // Findings over the burst, quoting a few events of it as evidence.
   const evidenceIn = (from: number, to: number, k: number) => {
     const out: number[] = [];
     const a = Math.floor(((from - start) / span) * n);
     const b = Math.floor(((to - start) / span) * n);
-    for (let i = a; i < b && out.length < k; i += Math.max(1, Math.floor((b - a) / (k * 4)))) if (type[i] !== OTHER_TYPE) out.push(i);
-    return out.map((i) => ({ file: sources[source[i]].file, line: line[i], time: ts[i], text: eventAt(i).text }));
+    for (let i = a; i < b && out.length < k; i += Math.max(1, Math.floor((b - a) / (k * 4)))) if (st.typeAt(i) !== OTHER_TYPE) out.push(i);
+    return out.map((i) => ({ file: st.fileOf(i), line: st.lineAt(i), time: st.tAt(i), text: eventAt(i).text }));
   };
   const finding = (rule: string, severity: Finding['severity'], from: number, to: number, title: string): Finding => ({
     rule,
@@ -151,13 +140,13 @@ export function syntheticModel(o: SyntheticOptions): Synthetic {
     finding('send-no-retry', 'warning', start + span * 0.7, start + span * 0.72, 'sends not retried'),
   ];
   const ruleEvents = new Map<string, readonly EventType[]>(findings.map((f) => [f.rule, RMQ_TYPES.slice(0, 3)]));
-  const model = new TuiModel({ store, findings, zone, ruleEvents });
+  const model = new TuiModel({ store: st, findings, zone, ruleEvents });
   const header: HeaderInfo = {
     hosts,
     files: sources.length,
     events: n,
-    first: n ? t[0] : null,
-    last: n ? t[n - 1] : null,
+    first: n ? st.tAt(0) : null,
+    last: n ? st.tAt(n - 1) : null,
     zone,
     zoneNote: 'times in +08:00',
     findings,

@@ -1,7 +1,7 @@
 import type { EventType, RmqEvent, SourceKind } from '../../src/parse/types.js';
 import { parseZone } from '../../src/parse/time.js';
 import type { Finding } from '../../src/rules/types.js';
-import { storeFromEvents } from '../../src/tui/store.js';
+import { storeFromEvents, type EventStore, type StoreTuning } from '../../src/tui/store.js';
 import { NO_FILTER, TuiModel, type Dims, type ViewState } from '../../src/tui/model.js';
 import type { HeaderInfo } from '../../src/tui/format.js';
 import type { ReplayView } from '../../src/tui/replay.js';
@@ -61,8 +61,7 @@ export function sorted(events: RmqEvent[]): RmqEvent[] {
   return events.map((e, i) => [e, i] as const).sort((a, b) => (a[0].ts ?? 0) - (b[0].ts ?? 0) || a[1] - b[1]).map(([e]) => e);
 }
 
-export function modelOf(events: RmqEvent[], findings: Finding[] = [], ruleEvents: Record<string, EventType[]> = {}) {
-  const store = storeFromEvents(sorted(events));
+export function modelOf(events: RmqEvent[], findings: Finding[] = [], ruleEvents: Record<string, EventType[]> = {}, store = storeFromEvents(sorted(events))) {
   // A clock that stands still: search steps are bounded by rows only, so tests are deterministic.
   return new TuiModel({ store, findings, zone: ZONE, ruleEvents: new Map(Object.entries(ruleEvents)), now: () => 0 });
 }
@@ -73,8 +72,8 @@ export function headerOf(model: TuiModel): HeaderInfo {
     hosts: s.hosts,
     files: s.sources.length,
     events: s.length,
-    first: s.length ? s.t[0] : null,
-    last: s.length ? s.t[s.length - 1] : null,
+    first: s.length ? s.tAt(0) : null,
+    last: s.length ? s.tAt(s.length - 1) : null,
     zone: ZONE,
     zoneNote: 'times in +08:00',
     findings: model.findings,
@@ -86,7 +85,7 @@ export function headerOf(model: TuiModel): HeaderInfo {
  * A small incident: four hosts over 10 minutes, a burst of rpc-timeouts on app-1 from minute 4 to 6,
  * and two findings quoting some of them.
  */
-export function incident() {
+export function incident(store?: (events: RmqEvent[]) => EventStore) {
   resetLines();
   const events: RmqEvent[] = [];
   const S = 1000;
@@ -106,7 +105,7 @@ export function incident() {
     finding({ rule: 'stale-route', severity: 'critical', title: 'app-1 kept using broker-a', start: T0 + 240 * S, end: T0 + 357 * S + 2, evidence: [quote(timeouts[0]), quote(timeouts[timeouts.length - 1])], metrics: { failures: 40, staleMs: 117002 } }),
     finding({ rule: 'broker-down-detection', severity: 'warning', title: 'ns-1 noticed broker-a late', start: T0 + 250 * S, end: T0 + 250 * S, evidence: [quote(all.find((e) => e.type === 'broker-expired')!)] }),
   ];
-  const model = modelOf(all, findings, { 'stale-route': ['rpc-timeout', 'send-failed'], 'broker-down-detection': ['broker-expired'] });
+  const model = modelOf(all, findings, { 'stale-route': ['rpc-timeout', 'send-failed'], 'broker-down-detection': ['broker-expired'] }, store?.(all));
   return { model, events: all, findings };
 }
 
@@ -151,4 +150,35 @@ export function stubView(model: TuiModel): ReplayView {
 export function allListed(model: TuiModel, dims: Dims): ViewState {
   const s = model.initial(dims);
   return model.reduce({ ...s, focus: 'events', filter: NO_FILTER, cursor: model.store.length ? 0 : -1, top: 0 }, { type: 'move', by: 0 }, dims);
+}
+
+/** Pages of 16 events, two of them cached, blocks of 4 events at first and at most 8 blocks: everything crosses pages and blocks. */
+export const TINY: StoreTuning = { pageShift: 4, cachePages: 2, blockMin: 4, maxBlocks: 8, histBytes: 1 << 20, rowsInMemory: 16 };
+
+/** A mixed timeline: undated events first, a source stepping back, hosts, levels, noise, long and non-ASCII text. */
+export function mixed(n: number): RmqEvent[] {
+  resetLines();
+  const out: RmqEvent[] = [];
+  const hosts = ['app-1', 'app-2', 'broker-a', 'ns-1'];
+  const types = ['other', 'rpc-timeout', 'watermark', 'send-failed', 'other'] as const;
+  const levels = [null, 'INFO', 'WARN', 'ERROR', 'DEBUG', 'info '];
+  for (let i = 0; i < n; i++) {
+    const host = hosts[(i * 7) % hosts.length];
+    const type = types[(i * 3) % types.length];
+    const at = i < 40 ? null : i * 250 - (i % 11 === 0 ? 5000 : 0);
+    out.push(
+      ev({
+        at: at ?? 0,
+        ts: at === null ? null : T0 + at,
+        host,
+        kind: host.startsWith('app') ? 'client' : host === 'ns-1' ? 'namesrv' : 'broker',
+        file: `inc/${host}/${i % 2 ? 'a' : 'b'}.log`,
+        type,
+        level: levels[i % levels.length],
+        fields: type === 'watermark' ? { queue: 'Send', slowMs: i % 4 === 0 ? 0 : 12 } : {},
+        text: i % 13 === 0 ? `消息 ${i} ` + 'x'.repeat(700) : `line ${i} é`,
+      }),
+    );
+  }
+  return out;
 }

@@ -38,8 +38,8 @@ describe('loadTimeline', () => {
       expect(n).toBe(11538);
       expect(sameOrder).toBe(true);
       for (let i = 0; i < store.length; i++) {
-        expect(store.t[i]).toBeGreaterThanOrEqual(last);
-        last = store.t[i];
+        expect(store.tAt(i)).toBeGreaterThanOrEqual(last);
+        last = store.tAt(i);
       }
       expect(progress.length).toBeGreaterThan(1);
 
@@ -53,7 +53,7 @@ describe('loadTimeline', () => {
       const model = new TuiModel({ store, findings, zone: parseZone('+08:00') });
       findings.forEach((f, i) => {
         const quoted = new Set(f.evidence.map((e) => `${e.file}:${e.line}`));
-        const found = new Set([...model.evidence[i]].map((k) => `${store.fileOf(k)}:${store.line[k]}`));
+        const found = new Set([...model.evidence[i]].map((k) => `${store.fileOf(k)}:${store.lineAt(k)}`));
         expect(found).toEqual(quoted);
       });
     } finally {

@@ -1,5 +1,5 @@
 // The view model without ink: cursor, scrolling, zoom, filters, search, finding jump, bucket counts.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   CLASS_ERROR,
   CLASS_INFO,
@@ -18,8 +18,9 @@ import {
   TuiModel,
   type ViewState,
 } from '../../src/tui/model.js';
-import { storeFromEvents } from '../../src/tui/store.js';
-import { T0, ZONE, allListed, ev, incident, modelOf, resetLines } from './helpers.js';
+import { replayLanes } from '../../src/tui/replay.js';
+import { SpillSink, storeFromEvents } from '../../src/tui/store.js';
+import { T0, TINY, ZONE, allListed, ev, incident, modelOf, resetLines, stubView } from './helpers.js';
 
 const DIMS: Dims = { listRows: 10, stripCols: 100 };
 
@@ -29,7 +30,7 @@ function run(model: TuiModel, actions: Action[], s: ViewState = allListed(model,
 }
 
 const typeOf = (m: TuiModel, s: ViewState) => m.store.typeOf(s.cursor);
-const secondsOf = (m: TuiModel, s: ViewState) => (m.store.t[s.cursor] - T0) / 1000;
+const secondsOf = (m: TuiModel, s: ViewState) => (m.store.tAt(s.cursor) - T0) / 1000;
 
 describe('cursor and scrolling', () => {
   const { model } = incident();
@@ -70,7 +71,7 @@ describe('cursor and scrolling', () => {
     let s = run(model, [{ type: 'zoom', by: 1 }, { type: 'zoom', by: 1 }, { type: 'zoom', by: 1 }]);
     const span = s.to - s.from;
     s = run(model, [{ type: 'end' }], s);
-    const t = model.store.t[s.cursor];
+    const t = model.store.tAt(s.cursor);
     expect(t >= s.from && t < s.to).toBe(true);
     expect(s.to - s.from).toBe(span);
   });
@@ -95,7 +96,7 @@ describe('zoom', () => {
 
   it('halves and doubles the window around the cursor, within the data', () => {
     let s = run(model, [{ type: 'move', by: 130 }]);
-    const c = model.store.t[s.cursor];
+    const c = model.store.tAt(s.cursor);
     s = run(model, [{ type: 'zoom', by: 1 }], s);
     expect(s.to - s.from).toBe(595002 / 2);
     expect(s.from).toBe(c - 595002 / 4);
@@ -164,12 +165,12 @@ describe('filters', () => {
 
   it('applies through the prompt and keeps the place in the timeline', () => {
     let s = run(model, [{ type: 'move', by: 100 }]); // 245 s, in the burst
-    const before = model.store.t[s.cursor];
+    const before = model.store.tAt(s.cursor);
     s = run(model, [{ type: 'prompt', kind: 'filter' }, { type: 'type', text: 'type:rpc-timeoutx' }, { type: 'backspace' }, { type: 'submit' }], s);
     expect(s.prompt).toBeNull();
     expect(filterText(s.filter)).toBe('type:rpc-timeout');
     expect(typeOf(model, s)).toBe('rpc-timeout');
-    expect(model.store.t[s.cursor]).toBeGreaterThanOrEqual(before);
+    expect(model.store.tAt(s.cursor)).toBeGreaterThanOrEqual(before);
     expect(secondsOf(model, s)).toBe(246.002);
     // The prompt starts from the filter in effect.
     s = run(model, [{ type: 'prompt', kind: 'filter' }], s);
@@ -368,7 +369,7 @@ describe('time strip', () => {
     expect(v.band[col(300)]).toBe(0); // critical
     expect(v.selected[col(300)]).toBe(1);
     expect(v.selected[col(200)]).toBe(0);
-    expect(v.cursorCol).toBe(col((model.store.t[s.cursor] - T0) / 1000));
+    expect(v.cursorCol).toBe(col((model.store.tAt(s.cursor) - T0) / 1000));
     expect(v.zoom).toBe(1);
   });
 
@@ -380,5 +381,66 @@ describe('time strip', () => {
     expect(v.rows[0].cls[0]).toBe(CLASS_UNLISTED);
     expect(v.rows[0].cls[Math.floor(300_000 / v.bucketMs)]).toBe(CLASS_WARN);
     expect(v.rows[1].cls.every((c) => c === CLASS_UNLISTED || c === -1)).toBe(true);
+  });
+});
+
+describe('the same on disk, with small pages and blocks', () => {
+  // The in-memory store with its default sizes (blocks of 256 events: the strip counts event by
+  // event here) against pages of 16 events and blocks of 64 in a spill file.
+  const mem = incident().model;
+  const disk = incident((events) => storeFromEvents(events, new SpillSink(), TINY)).model;
+  afterAll(() => disk.store.close());
+
+  it('moves, filters, jumps to findings, searches and draws the strip and the replay lanes as in memory', () => {
+    const actions: Action[] = [
+      { type: 'move', by: 1 },
+      { type: 'page', by: 1 },
+      { type: 'end' },
+      { type: 'step', by: -1 },
+      { type: 'home' },
+      ...Array.from({ length: 3 }, () => ({ type: 'zoom', by: 1 }) as const),
+      ...Array.from({ length: 6 }, () => ({ type: 'step', by: 1 }) as const),
+      { type: 'zoom', by: -1 },
+      { type: 'finding', by: 1 },
+      { type: 'move', by: 3 },
+      { type: 'finding', by: 1 },
+      { type: 'finding', by: -1 },
+      { type: 'noise' },
+      { type: 'clear' },
+      { type: 'filter', filter: { ...NO_FILTER, types: ['rpc-timeout', 'send-failed'] } },
+      { type: 'page', by: 1 },
+      { type: 'step', by: -1 },
+      { type: 'filter', filter: { ...NO_FILTER, hosts: ['app-*'], minLevel: 3 } },
+      { type: 'filter', filter: { ...NO_FILTER, grep: 's=3[0-9]{2}$' } },
+      { type: 'end' },
+      { type: 'filter', filter: { ...NO_FILTER, kinds: ['broker'], quiet: true } },
+      { type: 'noise' },
+      { type: 'search', query: 'wait response', by: 1 },
+      { type: 'search', query: 'wait response', by: -1 },
+      { type: 'search', query: '中文', by: 1 },
+      { type: 'clear' },
+      { type: 'selectFinding', index: -1 },
+      { type: 'zoom', by: 1 },
+    ];
+    let a = mem.initial(DIMS);
+    let b = disk.initial(DIMS);
+    const same = (what: string) => {
+      expect([what, b]).toEqual([what, a]);
+      expect([what, disk.visible(b, DIMS)]).toEqual([what, mem.visible(a, DIMS)]);
+      expect([what, disk.rows(b.filter).length]).toEqual([what, mem.rows(a.filter).length]);
+      for (const cols of [100, 37, 3, 1]) expect([what, disk.strip(b, cols, 3)]).toEqual([what, mem.strip(a, cols, 3)]);
+      expect([what, replayLanes(disk, stubView(disk), b.from, b.to, 50, 8)]).toEqual([what, replayLanes(mem, stubView(mem), a.from, a.to, 50, 8)]);
+    };
+    expect(disk.store.blocks.size).toBe(64);
+    same('initial');
+    for (const act of actions) {
+      a = mem.reduce(a, act, DIMS);
+      b = disk.reduce(b, act, DIMS);
+      while (a.searching) a = mem.reduce(a, { type: 'searchStep' }, DIMS);
+      while (b.searching) b = disk.reduce(b, { type: 'searchStep' }, DIMS);
+      same(JSON.stringify(act));
+    }
+    expect(disk.evidence.map((e) => [...e])).toEqual(mem.evidence.map((e) => [...e]));
+    expect([...disk.evidenceFor]).toEqual([...mem.evidenceFor]);
   });
 });

@@ -147,7 +147,7 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
     const ctl = new AbortController();
     const store = model.store;
     const id = setTimeout(() => {
-      cachedRecord(store.pathOf(wantRecord), store.line[wantRecord], store.fileOf(wantRecord), ctl.signal).then(
+      cachedRecord(store.pathOf(wantRecord), store.lineAt(wantRecord), store.fileOf(wantRecord), ctl.signal).then(
         (view) => !ctl.signal.aborted && setRecord({ cursor: wantRecord, view }),
         (err: unknown) => !ctl.signal.aborted && setRecord({ cursor: wantRecord, view: { kind: 'unavailable', reason: err instanceof Error ? err.message : String(err) } }),
       );

@@ -31,7 +31,7 @@ describe('the detail pane on the bundled sample', () => {
     // sendKernelImpl exception at line 34 of app-order-01's client log, its stack from line 35.
     let at = -1;
     for (let i = 0; i < store.length && at < 0; i++) {
-      if (store.line[i] === 34 && store.fileOf(i).endsWith(join('app-order-01', 'rocketmq_client.log'))) at = i;
+      if (store.lineAt(i) === 34 && store.fileOf(i).endsWith(join('app-order-01', 'rocketmq_client.log'))) at = i;
     }
     expect(at).toBeGreaterThanOrEqual(0);
     const app = render(
