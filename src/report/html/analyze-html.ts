@@ -130,7 +130,7 @@ function incidentHtml(inc: Incident, n: number, c: Ctx): string {
   for (const k of inc.causes) {
     const on = [...k.namesrvAddrs.map((a) => `NameServer ${a}`), ...k.brokers.map((b) => `${b.name} ${b.role} ${b.addr}`)].join(', ') || '-';
     const how = `${k.recognisedBy}${k.detail ? ` (${k.detail})` : ''}`;
-    const ev = k.evidence.length ? `<div class="mono muted">${k.evidence.slice(0, 3).map(h).join(', ')}</div>` : '';
+    const ev = k.evidence.length ? `<div class="mono muted">${k.evidence.slice(0, 3).map((e) => h(relativeTo(e, c.base))).join(', ')}</div>` : '';
     out.push(`<tr><td><strong>${h(`${k.host} ${k.kind}`)}</strong></td><td class="mono">${h(span(k.start, k.end))}</td><td>${h(on)}</td><td>${h(how)}${ev}</td></tr>`);
   }
   out.push('</tbody></table>');
@@ -150,7 +150,7 @@ function incidentHtml(inc: Incident, n: number, c: Ctx): string {
     out.push('<h3>How it unfolded</h3><ol class="chain">');
     for (const s of inc.chain) {
       const f = s.finding ? ` <a href="#finding-${h(s.finding)}">(finding ${h(s.finding.slice(1))})</a>` : '';
-      const ev = s.evidence ? ` <span class="mono muted">${h(s.evidence)}</span>` : '';
+      const ev = s.evidence ? ` <span class="mono muted">${h(relativeTo(s.evidence, c.base))}</span>` : '';
       out.push(`<li><span class="mono">${h(at(s.at))}</span> ${h(s.text)}${f}${ev}</li>`);
     }
     out.push('</ol>');

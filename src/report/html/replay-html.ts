@@ -6,6 +6,7 @@
 import { formatShort, parseZone, type Zone } from '../../parse/time.js';
 import type { SourceAccounting } from '../../parse/types.js';
 import type { Fault, Scenario } from '../../model/index.js';
+import { MILESTONE_LABEL as LABEL, statusText } from '../../replay/report.js';
 import { signedMs, type MilestoneRow, type ReplayReport } from '../../replay/run.js';
 import { formatMs } from '../../rules/util.js';
 import { commonDir } from '../findings-text.js';
@@ -17,15 +18,6 @@ const PLOT_W = 860;
 const WIDTH = LABEL_W + PLOT_W + 40;
 const ROW_H = 30;
 
-const LABEL: Record<string, string> = {
-  'fault-start': 'fault start',
-  'namesrv-removal': 'NameServer removes',
-  'first-failure': 'first failed send',
-  'namesrv-switch': 'NameServer switch',
-  'route-drop': 'route drops broker',
-  'route-back': 'route regains broker',
-  'outage-end': 'last failed send',
-};
 
 const VERDICT: Record<ReplayReport['verdict'], string> = {
   reproduced: 'reproduced',
@@ -172,12 +164,11 @@ function milestonesSvg(r: ReplayReport, zone: Zone, runEnd: number, evidence: Ev
 }
 
 function milestoneTable(ms: readonly MilestoneRow[], zone: Zone, observed: boolean): string {
-  const status: Record<string, string> = { ok: 'ok', diverged: 'DIVERGED', 'not-simulated': 'not simulated', 'not-observed': 'not in the logs', unobservable: 'no logs of this host', 'beyond-run': 'after the end of the run', 'simulated-only': '' };
   const out = [`<table class="milestones"><thead><tr><th>milestone</th><th>subject</th>${observed ? '<th>observed</th>' : ''}<th>simulated</th>${observed ? '<th>delta</th><th></th>' : ''}</tr></thead><tbody>`];
   for (const m of ms) {
     const v = m.simulated ?? m.observed;
     const at = (x: { ts: number } | null) => (x ? formatShort(x.ts, zone).slice(11) : '-');
-    const st = m.name === 'fault-start' && m.status === 'not-observed' ? '' : status[m.status] ?? m.status;
+    const st = statusText(m);
     out.push(
       `<tr><td>${h(LABEL[m.name] ?? m.name)}</td><td>${h(`${m.subject}${v?.detail ? ` ${v.detail}` : ''}`)}</td>${observed ? `<td class="mono">${h(at(m.observed))}</td>` : ''}<td class="mono">${h(at(m.simulated))}</td>${observed ? `<td class="mono">${h(m.deltaMs !== null ? signedMs(m.deltaMs) : '')}</td><td class="${m.status === 'diverged' ? 'bad' : m.status === 'ok' ? 'ok' : 'muted'}">${h(st)}</td>` : ''}</tr>`,
     );
