@@ -1,10 +1,11 @@
 // `rmq-diag analyze`: wires options to the timeline builder, the rule engine and the reports.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { UsageError } from '../ingest/sources.js';
-import { BufferedOut } from '../report/buffered.js';
 import { paletteFor } from '../report/escape.js';
 import { renderFindingsJson } from '../report/findings-json.js';
 import { renderFindingsMarkdown } from '../report/findings-markdown.js';
+import { activityCollector } from '../report/html/activity.js';
+import { renderFindingsHtml } from '../report/html/analyze-html.js';
 import { atOrAbove, renderFindingsText, type AnalyzeReport } from '../report/findings-text.js';
 import { settingsInEffect } from '../rules/analyze.js';
 import { diagnose } from '../replay/diagnose.js';
@@ -13,11 +14,12 @@ import { SEVERITIES, type Rule, type SettingValue, type Severity } from '../rule
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, examples, type InputArgs, sayInputs, withInputOptions, withRuleOptions, zoneArg } from './common.js';
+import { checkOutput, writeReport } from './output.js';
 import { progressOn } from './progress.js';
 import { exitWith, widthOf, type CliIo, type CommandResult } from './result.js';
 import { openTui } from './tui.js';
 
-export const FORMATS = ['text', 'json', 'markdown'] as const;
+export const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 export type Format = (typeof FORMATS)[number];
 
 interface AnalyzeArgs extends InputArgs {
@@ -30,6 +32,7 @@ interface AnalyzeArgs extends InputArgs {
   set: string[];
   verbose: boolean;
   tui: boolean;
+  output?: string;
 }
 
 /** `--json` is `--format json`; both given and different is a usage error. */
@@ -79,12 +82,13 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
     builder: (y: Argv) =>
       withRuleOptions(withInputOptions(y))
         .option('format', {
-          describe: 'report format: text (for people), json (docs/analyze.md), markdown (a postmortem draft)',
+          describe: 'report format: text (for people), json (docs/analyze.md), markdown (a postmortem draft), html (one self-contained page with the incident drawn)',
           type: 'string',
           choices: FORMATS as unknown as string[],
           requiresArg: true,
         })
         .option('json', { describe: 'the report as one JSON document (same as --format json)', type: 'boolean', default: false })
+        .option('output', { alias: 'o', describe: 'write the report to FILE (created or replaced; never a folder or an input) instead of stdout', type: 'string', requiresArg: true })
         .option('severity', {
           describe: 'exit code 1 when a finding at or above this severity exists (critical, error, warning, info; none: never)',
           type: 'string',
@@ -105,6 +109,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
             ['$0 analyze incident/ --severity error', 'exit code 1 only for error or critical findings'],
             ['$0 analyze incident/ --no-rule disk-full --set sendMsgTimeout=5000', 'skip a rule, change a setting'],
             ['$0 analyze incident/ --format markdown > postmortem.md', 'a postmortem draft'],
+            ['$0 analyze incident/ --format html -o incident.html', 'one page with the incident drawn, to open in a browser'],
             ['$0 analyze incident/ --json | jq .findings', 'JSON for scripts'],
             ['$0 analyze incident/ --tui', 'the same findings in the terminal UI'],
           ]),
@@ -129,6 +134,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         exitWith(result, await openTui(args, io, enabled, changed, true));
         return;
       }
+      checkOutput(args.output, []);
       const opts = buildOptionsFrom(args);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const progress = progressOn(io.stderr, args.progress);
@@ -137,7 +143,9 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
       try {
         progress.clear();
         if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
-        const { analysis, incidents } = diagnose(timeline, { rules: enabled, settings: changed, show });
+        // The HTML timeline's buckets and marks come from the same pass.
+        const activity = format === 'html' ? activityCollector(timeline.accounting, timeline.first, timeline.last) : null;
+        const { analysis, incidents } = diagnose(timeline, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [] });
         const report: AnalyzeReport = {
           timeline,
           analysis,
@@ -148,6 +156,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
           severity,
           show,
           zone: tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone),
+          ...(activity ? { activity: activity.finish() } : {}),
         };
         const out = io.stdout;
         const text =
@@ -155,14 +164,14 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
             ? renderFindingsJson(report)
             : format === 'markdown'
               ? renderFindingsMarkdown(report)
-              : renderFindingsText(report, {
+              : format === 'html'
+                ? renderFindingsHtml(report)
+                : renderFindingsText(report, {
                   width: widthOf(out, io.env),
                   palette: paletteFor(out, io.env, io.color),
                   verbose: args.verbose,
                 });
-        const buf = new BufferedOut(out);
-        buf.push(text);
-        await buf.flush();
+        await writeReport(text, io, args.output, timeline.accounting.map((a) => a.path));
         exitWith(result, atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0);
       } finally {
         timeline.close();

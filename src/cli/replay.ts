@@ -3,22 +3,24 @@
 // Exit codes: 0 reproduced (or a scenario file without observations), 1 not reproduced or nothing
 // compared, 2 usage or input error.
 
-import { statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { UsageError } from '../ingest/sources.js';
 import { AssertionError } from '../model/index.js';
 import { formatShort, parseZone } from '../parse/time.js';
-import { BufferedOut } from '../report/buffered.js';
 import { paletteFor } from '../report/escape.js';
 import { checkEmitDir, EmitError, emitLogs } from '../replay/emit.js';
 import { prettyJson, ScenarioError, scenarioFileJson, spanText } from '../replay/file.js';
 import { checkInferred, DEFAULT_MAX_SPAN_MS, fitRun, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
-import { renderReplayJson, renderReplayText } from '../replay/report.js';
+import { renderReplayHtml } from '../report/html/replay-html.js';
+import type { SourceAccounting } from '../parse/types.js';
+import { nothingComparedText, renderReplayJson, renderReplayText } from '../replay/report.js';
 import { replay } from '../replay/run.js';
 import type { ReplayInput } from '../replay/types.js';
 import { parseAssignments, WHAT_IF_KEYS, WhatIfError, type Variant } from '../replay/whatif.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, examples, type InputArgs, resolveTimeOption, sayInputs, timeOption, type TimeOption, withInputOptions, zoneArg } from './common.js';
+import { checkOutput, isInput, writeReport } from './output.js';
 import { progressOn } from './progress.js';
 import { exitWith, STDIN_ARG, widthOf, type CliIo, type CommandResult } from './result.js';
 
@@ -29,6 +31,8 @@ interface ReplayArgs extends InputArgs {
   'what-if': string[];
   runs: number;
   json: boolean;
+  format?: string;
+  output?: string;
   'save-scenario'?: string;
   'emit-logs'?: string;
   force: boolean;
@@ -64,22 +68,13 @@ function emitGuard(fn: () => void, dir: string): void {
   }
 }
 
-/** True when `path` is one of the files the run read (the same file, whatever the name). */
-function isInput(path: string, inputs: readonly string[]): boolean {
-  let target;
-  try {
-    target = statSync(path);
-  } catch {
-    return false;
-  }
-  return inputs.some((p) => {
-    try {
-      const s = statSync(p);
-      return s.dev === target.dev && s.ino === target.ino;
-    } catch {
-      return false;
-    }
-  });
+export const REPLAY_FORMATS = ['text', 'json', 'html'] as const;
+
+/** `--json` is `--format json`; both given and different is a usage error. */
+function replayFormatArg(json: boolean, format: string | undefined): (typeof REPLAY_FORMATS)[number] {
+  if (format !== undefined && !(REPLAY_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format ${format}: unknown format (one of ${REPLAY_FORMATS.join(', ')})`);
+  if (json && format !== undefined && format !== 'json') throw new UsageError(`--json and --format ${format} disagree`);
+  return json ? 'json' : ((format ?? 'text') as (typeof REPLAY_FORMATS)[number]);
 }
 
 /** `--max-span`: the longest run allowed (a length). */
@@ -150,7 +145,9 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
           default: 0,
           requiresArg: true,
         })
-        .option('json', { describe: 'one JSON document (docs/replay.md)', type: 'boolean', default: false })
+        .option('json', { describe: 'one JSON document (docs/replay.md); same as --format json', type: 'boolean', default: false })
+        .option('format', { describe: 'report format: text (for people), json (docs/replay.md), html (one self-contained page: milestones observed vs simulated, what-if, runs)', type: 'string', choices: REPLAY_FORMATS as unknown as string[], requiresArg: true })
+        .option('output', { alias: 'o', describe: 'write the report to FILE (created or replaced; never a folder or an input) instead of stdout', type: 'string', requiresArg: true })
         .option('save-scenario', { describe: 'write the scenario (with provenance and observations) to FILE, to edit and replay', type: 'string', requiresArg: true })
         .option('emit-logs', { describe: 'write the simulated logs as DIR/<host>/<file> (rmq-diag analyze DIR reads them); DIR must be new or empty', type: 'string', requiresArg: true })
         .option('force', { describe: '--emit-logs may write into a folder that is not empty, replacing files of the same names (never an input)', type: 'boolean', default: false })
@@ -163,6 +160,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
             ['$0 replay incident/ --what-if namesrvOnOwnHosts=true --runs 20', 'one variant, 20 seeds: p50 / p95'],
             ['$0 replay incident/ --save-scenario s.json && $0 replay s.json', 'save the scenario, edit it, replay it'],
             ['$0 replay incident/ --emit-logs sim/ && $0 analyze sim/', 'the simulated logs, read back'],
+            ['$0 replay incident/ --runs 5 --format html -o replay.html', 'the replay as one page (what-if bars, the runs spread)'],
           ]),
         )
         .epilogue(`\nwhat-if keys: ${Object.keys(WHAT_IF_KEYS).join(', ')} (docs/replay.md)`) as unknown as Argv<ReplayArgs>,
@@ -175,6 +173,9 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       const maxSpanMs = maxSpanArg(args['max-span']);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const paths = args.paths.filter((p) => p !== STDIN_ARG);
+      const format = replayFormatArg(args.json, args.format);
+      checkOutput(args.output, []);
+      let accounting: SourceAccounting[] = [];
 
       let input: ReplayInput;
       // What the run read: never written over (--save-scenario, --emit-logs).
@@ -198,6 +199,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
           );
           progress.clear();
           inputs = timeline.sources.map((s) => s.path);
+          accounting = timeline.accounting;
           if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
           const problem = checkInferred(inferred);
           if (problem) throw new UsageError(problem);
@@ -247,12 +249,14 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         emitGuard(() => (emitted = { dir: emitDir, files: emitLogs(report.run, emitDir, { force: args.force, inputs }) }), emitDir);
       }
       const out = io.stdout;
-      const text = args.json
-        ? renderReplayJson(report, { emitted, saved })
-        : renderReplayText(report, { palette: paletteFor(out, io.env, io.color), verbose: args.verbose, emitted, saved, width: widthOf(out, io.env) });
-      const buf = new BufferedOut(out);
-      buf.push(text);
-      await buf.flush();
+      const zone = parseZone(report.input.zone);
+      const text =
+        format === 'json'
+          ? renderReplayJson(report, { emitted, saved })
+          : format === 'html'
+            ? renderReplayHtml(report, { accounting, nothingCompared: report.verdict === 'nothing-compared' ? nothingComparedText(report, (ms) => formatShort(ms, zone)) : undefined })
+            : renderReplayText(report, { palette: paletteFor(out, io.env, io.color), verbose: args.verbose, emitted, saved, width: widthOf(out, io.env) });
+      await writeReport(text, io, args.output, [...inputs, ...(saved !== null ? [saved] : [])]);
       // Nothing compared is no reproduction either.
       exitWith(result, report.verdict === 'not-reproduced' || report.verdict === 'nothing-compared' ? 1 : 0);
     },

@@ -22,7 +22,8 @@ export interface ReplayTextOptions {
   saved?: string | null;
 }
 
-const MILESTONE_LABEL: Record<string, string> = {
+/** A milestone's name in the reports. */
+export const MILESTONE_LABEL: Record<string, string> = {
   'fault-start': 'fault start',
   'namesrv-removal': 'NameServer removes',
   'first-failure': 'first failed send',
@@ -143,7 +144,8 @@ function faultText(f: Fault, sc: Scenario, t: (ms: number) => string): string {
   return `${at}  ${f.heal.join(' / ')} healed`;
 }
 
-function statusText(r: MilestoneRow): string {
+/** A milestone row's status in the reports ('' for a fault start the logs cannot show). */
+export function statusText(r: MilestoneRow): string {
   switch (r.status) {
     case 'ok':
       return 'ok';

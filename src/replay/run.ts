@@ -82,7 +82,13 @@ export interface Stat {
 
 export interface RunsResult {
   seeds: number[];
-  variants: Array<{ label: string; set: Record<string, string>; clients: Array<{ client: string; outageMs: Stat; failedSends: Stat }>; failedSends: Stat }>;
+  variants: Array<{
+    label: string;
+    set: Record<string, string>;
+    /** `outageBySeedMs`: each seed's outage, in the order of `seeds` (the spread the HTML report draws). */
+    clients: Array<{ client: string; outageMs: Stat; failedSends: Stat; outageBySeedMs: number[] }>;
+    failedSends: Stat;
+  }>;
 }
 
 export interface ReplayReport {
@@ -319,6 +325,7 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
           clients: drawn.clients.map((c, i) => ({
             client: c.host,
             outageMs: stat(per.map((p) => p.clients[i].outageMs)),
+            outageBySeedMs: per.map((p) => p.clients[i].outageMs),
             failedSends: stat(per.map((p) => p.clients[i].failedSends)),
           })),
           failedSends: stat(per.map((p) => p.failedSends)),

@@ -193,16 +193,21 @@ function milestoneTable(ms: readonly Milestone[], zone: Zone, sameDay: boolean):
 }
 
 /**
- * Text for a mermaid timeline. A period may not contain `:` or `#` (times are written `14.42.05`);
- * an event ends at `: ` and `#` starts a comment; `;` and angle brackets are replaced too.
+ * Text for a mermaid timeline, read alike by mermaid 10 and 11. Mermaid 10's timeline lexer takes a
+ * period as `[^#:\n;]+` and an event as `:\s[^#:\n;]+` (11 allows a `:` not followed by a space), so
+ * no `:` may stand in either: `: ` becomes ` -`, and the colon of an `ip:port` becomes `∶` (U+2236,
+ * which reads the same). `#` (a comment), `;` and `%%` (a comment in 10) are replaced too, and
+ * angle brackets and backticks, which renderers read as markup.
  */
 export function mermaidText(text: string): string {
   return escapeText(text)
     .replace(/#/g, '№')
     .replace(/;/g, ',')
+    .replace(/%%/g, '% %')
     .replace(/</g, '‹')
     .replace(/>/g, '›')
     .replace(/:(?=\s|$)/g, ' -')
+    .replace(/:/g, '∶')
     .replace(/`/g, "'");
 }
 

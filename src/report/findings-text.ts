@@ -28,6 +28,7 @@ export { hang, oneDay, timeText, wrapIndented, wrapLines };
 import type { Milestone } from '../rules/milestones.js';
 import type { Incident } from '../rules/incident.js';
 import { incidentCount, incidentLines } from './incident-text.js';
+import type { Activity } from './html/activity.js';
 
 /** What the timeline tells the report: the accounting and the window. */
 export type ReportTimeline = Pick<Timeline, 'accounting' | 'issues' | 'first' | 'last' | 'defaultZone' | 'defaultZoneChosen'>;
@@ -50,6 +51,8 @@ export interface AnalyzeReport {
   show: Severity;
   /** Zone of the times shown. */
   zone: Zone;
+  /** What the HTML timeline draws (sends and events per bucket, bindings), read in the same pass; only for `--format html`. */
+  activity?: Activity;
 }
 
 export interface TextOptions {
