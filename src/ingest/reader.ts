@@ -34,9 +34,10 @@
 //   cut out of the byte stream (it adds no line; the text glued to it is read), counted and
 //   reported once per file. Then, per line, in this order: longer than maxLineBytes -> unreadable;
 //   binary (has a NUL byte, or more than 30% of its bytes are control characters other than \t \r
-//   \f \x1b; \v and DEL count) -> unreadable(lineNo, 'binary data'); valid UTF-8 -> UTF-8; valid
-//   UTF-8 in a region (a block of up to 64 KiB) where more than 30% of the bytes lie in binary
-//   lines (a .jar, an image, compressed data) -> unreadable 'binary data'; valid GBK (fatal
+//   \f \x1b; \v and DEL count) -> unreadable(lineNo, 'binary data'); valid UTF-8 -> UTF-8; not
+//   UTF-8 in a region (the line and those before it, about the last 64 KiB; never lines after it,
+//   so that no verdict depends on how the input was chunked) where more than 30% of the bytes lie
+//   in binary lines (a .jar, an image, compressed data) -> unreadable 'binary data'; valid GBK (fatal
 //   TextDecoder('gbk')) with at least one double-byte character -> GBK; else UTF-8 with U+FFFD
 //   replacement characters (Latin-1 text, say). Clean text lines are never dropped for the company
 //   they keep.
@@ -469,6 +470,7 @@ class LineSplitter {
       if (total > this.max) {
         this.carry = [];
         this.carryLen = 0;
+        this.note(total + 1, false);
         this.sink.unreadable(++this.lineNo, this.longMessage(total));
       } else {
         this.carry.push(chunk.subarray(0, nl));
@@ -506,6 +508,7 @@ class LineSplitter {
   }
 
   private finishLong(): void {
+    this.note(this.skipLen + 1, false);
     this.sink.unreadable(++this.lineNo, this.longMessage(this.skipLen));
     this.skipping = false;
     this.skipLen = 0;
@@ -543,7 +546,14 @@ class LineSplitter {
     const sub = buf.subarray(s, e);
     const ascii = isAscii(sub);
     if ((ascii || isUtf8(sub)) && !hasControlByte(sub)) {
-      this.note(sub.length, false);
+      // Noted line by line, in order, as every other path notes its lines: the region's figures
+      // (and so every verdict) must not depend on where the chunks of the input were cut.
+      for (let a = s; a <= e; ) {
+        let nl = buf.indexOf(10, a);
+        if (nl < 0 || nl > e) nl = e;
+        this.note(nl - a + 1, false);
+        a = nl + 1;
+      }
       let str: string;
       if (ascii) {
         str = sub.toString('latin1');
@@ -575,28 +585,23 @@ class LineSplitter {
       this.lineNo = n;
       return;
     }
-    // Look at the whole piece first, so that its first lines are judged with the rest of it.
-    for (let a = s; a <= e; ) {
-      let nl = buf.indexOf(10, a);
-      if (nl < 0 || nl > e) nl = e;
-      this.note(nl - a + 1, isBinaryLine(buf, a, nl));
-      a = nl + 1;
-    }
+    // Each line is judged with the lines before it and itself, never with lines after it: a look
+    // at the rest of the piece would make a verdict depend on where the input's chunks were cut.
     let a = s;
     for (;;) {
       const nl = buf.indexOf(10, a);
       if (nl < 0 || nl >= e) {
-        this.emitBytes(buf, a, e, true, true);
+        this.emitBytes(buf, a, e, true);
         return;
       }
-      this.emitBytes(buf, a, nl, true, true);
+      this.emitBytes(buf, a, nl, true);
       a = nl + 1;
     }
   }
 
-  /** One line, buf[a, b) without its '\n'; `terminated` = a '\n' followed it; `noted` = already in the region's figures. */
-  private emitBytes(buf: Buffer, a: number, b: number, terminated: boolean, noted = false): void {
-    if (!noted) this.note(b - a + 1, b - a <= this.max && isBinaryLine(buf, a, b));
+  /** One line, buf[a, b) without its '\n'; `terminated` = a '\n' followed it. */
+  private emitBytes(buf: Buffer, a: number, b: number, terminated: boolean): void {
+    this.note(b - a + 1, b - a <= this.max && isBinaryLine(buf, a, b));
     if (b - a > this.max) {
       this.sink.unreadable(++this.lineNo, this.longMessage(b - a));
       return;

@@ -69,6 +69,13 @@ describe('reader properties', () => {
     );
   });
 
+  it('judges a line after a binary one the same whether its chunks were cut before it or not (a case fast-check found)', async () => {
+    const bytes = Uint8Array.from([10, 32, 13, 10, 1, 32, 10, 128, 32]);
+    const whole = await run(bytes, []);
+    expect(whole.events.map((e) => e[0])).toEqual(['l', 'l', 'u', 'l']);
+    expect((await run(bytes, [1])).events).toEqual(whole.events);
+  });
+
   it('gives the same events for any chunking as for one chunk, plain or gzip', async () => {
     await fc.assert(
       fc.asyncProperty(input, sizes, maxLine, async (bytes, sz, max) => {
