@@ -113,5 +113,5 @@ describe('streams', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000); // 60 replays through a pty: on a loaded machine they outlast the default timeout
 });
