@@ -4,7 +4,9 @@
 
 import { commonDir } from '../report/findings-text.js';
 import { analyze, sourcesOf, type Analysis, type AnalysisOptions } from '../rules/analyze.js';
+import type { EventType, RmqEvent } from '../parse/types.js';
 import type { Incident } from '../rules/incident.js';
+import type { Finding } from '../rules/types.js';
 import { clientVersionOf } from '../rules/versions.js';
 import type { Timeline } from '../timeline/build.js';
 import { collector } from './collect.js';
@@ -18,19 +20,39 @@ export interface Diagnosis {
 }
 
 /**
+ * The incidents' part of a pass over the timeline: an observer that collects what the inference
+ * reads, and, once the findings are known, the incidents. analyze and the TUI both run it.
+ */
+export interface IncidentPass {
+  readonly types: ReadonlySet<EventType>;
+  visit(e: RmqEvent): void;
+  finish(findings: readonly Finding[]): Incident[];
+}
+
+export function incidentPass(t: Timeline): IncidentPass {
+  const base = commonDir(t.accounting.map((a) => a.path));
+  const c = collector(t.accounting, base, t.first, t.last);
+  return {
+    types: c.types,
+    visit: (e) => c.visit(e),
+    finish(findings) {
+      const collected = c.finish();
+      const input = inferScenario(collected, { zone: t.defaultZone.name, source: 'analyze' });
+      const sources = sourcesOf(t);
+      return buildIncidents(input, findings, {
+        clientVersion: (h) => clientVersionOf(h, sources),
+        failures: (h, source, from, until) => clientFailures(collected.events, h, source, from, until).figures,
+      });
+    },
+  };
+}
+
+/**
  * The timeline must be built with `keepOther: 'inference'` (the records that are no event but that
  * inference reads), as replay builds it, so that both read the same events.
  */
 export function diagnose(t: Timeline, opts: AnalysisOptions): Diagnosis {
-  const base = commonDir(t.accounting.map((a) => a.path));
-  const c = collector(t.accounting, base, t.first, t.last);
-  const analysis = analyze(t, { ...opts, observers: [...(opts.observers ?? []), c] });
-  const collected = c.finish();
-  const input = inferScenario(collected, { zone: t.defaultZone.name, source: 'analyze' });
-  const sources = sourcesOf(t);
-  const incidents = buildIncidents(input, analysis.findings, {
-    clientVersion: (h) => clientVersionOf(h, sources),
-    failures: (h, source, from, until) => clientFailures(collected.events, h, source, from, until).figures,
-  });
-  return { analysis, incidents };
+  const pass = incidentPass(t);
+  const analysis = analyze(t, { ...opts, observers: [...(opts.observers ?? []), pass] });
+  return { analysis, incidents: pass.finish(analysis.findings) };
 }

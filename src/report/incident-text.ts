@@ -11,14 +11,23 @@ import { hang, timeText } from './text-layout.js';
 const LABEL = 11;
 
 export function incidentLines(inc: Incident, n: number, zone: Zone, sameDay: boolean, W: number, p: Palette): string[] {
+  return [...incidentHeadLines(inc, n, zone, sameDay, W, p), ...incidentRestLines(inc, zone, sameDay, W)];
+}
+
+const sectionOf =
+  (out: string[], W: number) =>
+  (label: string, lines: string[]): void => {
+    lines.forEach((l, i) => out.push(hang(i === 0 ? `  ${label.padEnd(LABEL - 2)}` : ' '.repeat(LABEL), l, W)));
+  };
+
+/** What broke and who was hurt: the title, the causes and the impact (the TUI's summary too). */
+export function incidentHeadLines(inc: Incident, n: number, zone: Zone, sameDay: boolean, W: number, p: Palette): string[] {
   const out: string[] = [];
   const head = `INCIDENT ${n}  `;
   out.push(p.bold(hang(head, inc.title, W)));
   const at = (ts: number | null) => timeText(ts, zone, sameDay, false);
   const span = (from: number | null, to: number | null) => (to === null ? `${at(from)} –` : `${at(from)} – ${at(to)}`);
-  const section = (label: string, lines: string[]) => {
-    lines.forEach((l, i) => out.push(hang(i === 0 ? `  ${label.padEnd(LABEL - 2)}` : ' '.repeat(LABEL), l, W)));
-  };
+  const section = sectionOf(out, W);
   section(
     'cause',
     inc.causes.map((c, i) => `${span(c.start, c.end)}  ${causeText(c, i > 0 && inc.causes[i - 1].host === c.host)}`),
@@ -41,6 +50,14 @@ export function incidentLines(inc: Incident, n: number, zone: Zone, sameDay: boo
       }),
     );
   } else section('impact', ['no failed send in the logs']);
+  return out;
+}
+
+/** Why it lasted, how each cause was seen, the chain, what to change, and the findings below. */
+function incidentRestLines(inc: Incident, zone: Zone, sameDay: boolean, W: number): string[] {
+  const out: string[] = [];
+  const at = (ts: number | null) => timeText(ts, zone, sameDay, false);
+  const section = sectionOf(out, W);
   // Clients hurt the same way are named together.
   const why = new Map<string, string[]>();
   for (const i of inc.impact) if (i.lastedBecause) why.set(i.lastedBecause, [...(why.get(i.lastedBecause) ?? []), i.client]);

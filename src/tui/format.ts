@@ -4,7 +4,9 @@
 
 import { formatShort, type Zone } from '../parse/time.js';
 import type { EventType, FieldValue, RmqEvent } from '../parse/types.js';
-import { escapeText } from '../report/escape.js';
+import { escapeText, PLAIN } from '../report/escape.js';
+import { incidentHeadLines } from '../report/incident-text.js';
+import type { Incident } from '../rules/incident.js';
 import { metricText, subjectText, windowText } from '../report/findings-text.js';
 import type { Finding, Severity } from '../rules/types.js';
 import { formatMs } from '../rules/util.js';
@@ -485,6 +487,27 @@ export interface HeaderInfo {
   zoneNote: string;
   findings: readonly Finding[];
   notes: number;
+}
+
+/**
+ * The incidents above the findings: what broke and who was hurt, as analyze's report opens (its
+ * title, causes and impact); the rest of it is `rmq-diag analyze`'s.
+ */
+/** Wide enough that no line of the summary wraps. */
+const UNWRAPPED = 100_000;
+
+export function incidentSummaryLines(incidents: readonly Incident[], zone: Zone, sameDay: boolean, width: number): Line[] {
+  const out: Line[] = [];
+  incidents.forEach((inc, i) => {
+    // Host and client names come from the input: escaped like every text from the logs.
+    // One line each (cut at the width): the title, every cause, every hurt client; Enter on a
+    // finding or `rmq-diag analyze` tells the rest.
+    incidentHeadLines(inc, i + 1, zone, sameDay, UNWRAPPED, PLAIN).forEach((raw, k) => {
+      const text = escapeText(raw);
+      out.push(fitLine(k === 0 ? [{ text, bold: true, color: 'yellow' }] : [{ text: text.slice(0, 11), dim: true }, { text: text.slice(11) }], width));
+    });
+  });
+  return out;
 }
 
 export function headerLines(h: HeaderInfo, width: number): Line[] {

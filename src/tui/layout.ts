@@ -1,8 +1,8 @@
 // Where each pane goes for a terminal size: pure, so a resize is a new layout and nothing else.
 //
 //   header (2 lines)
-//   summary: the incident in a few lines, above everything it sums up (no lines yet: the summary
-//         is not built; `summaryRows` is its place)
+//   summary: the incidents' causes and impact, above everything they sum up (up to 45 % of the
+//         room; none when no cause was found)
 //   findings list: one line per finding, the selected one on two (its whole title), as many as fit
 //         in about a third of the room; on every pane but the replay tab
 //   time strip: axis line, one line per host (or the busiest and "+N hosts"), the findings band
@@ -62,6 +62,8 @@ export interface LayoutInput {
   detail: boolean;
   /** How many findings there are (the findings list is as long as it needs, up to its share). */
   findings?: number;
+  /** Lines of the incident summary (it gets them, up to 45 % of the room). */
+  summary?: number;
 }
 
 export function layoutFor(i: LayoutInput): Layout {
@@ -76,7 +78,8 @@ export function layoutFor(i: LayoutInput): Layout {
   const labelWidth = Math.min(wide ? 16 : 13, longest);
   const stripCols = Math.max(1, width - labelWidth - 1);
   const stripRows = hostRows + 2;
-  const summaryRows = 0;
+  // The answer first: the summary may take nearly half of the room.
+  const summaryRows = Math.min(i.summary ?? 0, Math.max(0, Math.floor(((height - headerRows - stripRows - 1) * 9) / 20)));
   const room = height - headerRows - summaryRows - stripRows - 1;
   const n = i.findings ?? 0;
   const findingListRows = n ? Math.min(n + 1, Math.max(3, Math.floor(room / 3))) : 0;

@@ -12,6 +12,10 @@ import { ColumnsBuilder, SpillSink, MemorySink, type EventStore, type RawSink } 
 
 export interface LoadOptions {
   rules: readonly Rule[];
+  /** Also fed every event of its types in the same pass (the incidents' inference). */
+  observer?: { readonly types: ReadonlySet<EventType>; visit(e: RmqEvent): void };
+  /** Records of type `other` go into the store (shown dimmed) only when asked; else only the observer sees them. */
+  otherInStore?: boolean;
   settings?: Record<string, SettingValue>;
   /** Events decoded so far, and an estimate of the total (records read). */
   onProgress?: (events: number, estimate: number) => void;
@@ -28,6 +32,10 @@ export interface Loaded {
   findings: Finding[];
 }
 
+/** The encoded form's type key comes before any free text (event-codec's key order), as rules/analyze reads it. */
+const TYPE_AT = '"type":"';
+const OTHER_AT = '"type":"other"';
+
 export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded | null> {
   const runner = new RuleRunner({ rules: o.rules, settings: o.settings, sources: sourcesOf(t) });
   const wanted: ReadonlySet<EventType> = runner.wanted;
@@ -40,14 +48,20 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
   const slice = o.sliceMs ?? 30;
   let deadline = performance.now() + slice;
   try {
+    const observed = o.observer?.types ?? new Set<EventType>();
+    const otherInStore = o.otherInStore ?? true;
     for (const m of t.encoded()) {
-      const type = builder.add(m.ts, m.json, m.source);
-      if (wanted.has(type)) {
+      let type: EventType;
+      if (!otherInStore && m.json.startsWith(OTHER_AT, m.json.indexOf(TYPE_AT))) type = 'other';
+      else type = builder.add(m.ts, m.json, m.source);
+      const forRules = wanted.has(type);
+      if (forRules || observed.has(type)) {
         const e = JSON.parse(m.json) as RmqEvent;
         e.ts = m.ts;
         e.source = m.source;
         e.seq = m.seq;
-        runner.visit(e);
+        if (forRules) runner.visit(e);
+        if (observed.has(type)) o.observer!.visit(e);
       }
       if ((builder.count & 1023) === 0 && performance.now() >= deadline) {
         o.onProgress?.(builder.count, estimate);

@@ -8,6 +8,7 @@
 import type { Zone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent } from '../parse/types.js';
 import { grepOf, LEVEL_NAMES, levelOfWord, listMatcher, unknownKind, unknownType } from '../timeline/event-filter.js';
+import type { Incident } from '../rules/incident.js';
 import { severityRank, type Finding } from '../rules/types.js';
 import { REPLAY_OFF, replayTextRows, type ReplayStatus } from './replay.js';
 import { AllRows, countBuckets, MatchRows, type RowList } from './rows.js';
@@ -177,6 +178,8 @@ export interface ModelData {
   store: EventStore;
   /** In the order the findings pane lists them (severity, then time). */
   findings: readonly Finding[];
+  /** What happened, summed up above the findings (analyze's incidents). */
+  incidents?: readonly Incident[];
   zone: Zone;
   /** Rule id → event types the rule reads (rule meta), for a finding's evidence filter. */
   ruleEvents?: ReadonlyMap<string, readonly EventType[]>;
@@ -191,6 +194,7 @@ const ROWS_KEPT = 2;
 export class TuiModel {
   readonly store: EventStore;
   readonly findings: readonly Finding[];
+  readonly incidents: readonly Incident[];
   readonly zone: Zone;
   /** Per finding: the events it quotes as evidence (by file:line), ascending. */
   readonly evidence: readonly Int32Array[];
@@ -211,6 +215,7 @@ export class TuiModel {
   constructor(d: ModelData) {
     this.store = d.store;
     this.findings = d.findings;
+    this.incidents = d.incidents ?? [];
     this.zone = d.zone;
     this.ruleEvents = d.ruleEvents ?? new Map();
     this.now = d.now ?? (() => performance.now());

@@ -4,6 +4,7 @@
 
 import { render } from 'ink';
 import type { Timeline } from '../timeline/build.js';
+import { incidentPass } from '../replay/diagnose.js';
 import { buildTimeline, type BuildOptions } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import type { Zone } from '../parse/time.js';
@@ -72,7 +73,8 @@ function startLoad(o: RunTuiOptions, session: Session): LoadTask {
     for (const fn of listeners) fn(p);
   };
   task.promise = (async (): Promise<Ready | null> => {
-    const t = await buildTimeline({ ...o.build, keepOther: o.other, onProgress: (done, total) => emit({ kind: 'reading', done, total }) });
+    // The records the incidents' inference reads come too (as analyze reads them); the store keeps them only with --other.
+    const t = await buildTimeline({ ...o.build, keepOther: o.other ? true : 'inference', onProgress: (done, total) => emit({ kind: 'reading', done, total }) });
     session.timeline = t;
     if (signal.aborted) return null;
     const nothing = nothingToDiagnose(t, o.build.inputs);
@@ -80,9 +82,12 @@ function startLoad(o: RunTuiOptions, session: Session): LoadTask {
       session.failure = nothing;
       return null;
     }
+    const pass = incidentPass(t);
     const loaded = await loadTimeline(t, {
       rules: o.rules,
       settings: o.settings,
+      observer: pass,
+      otherInStore: o.other === true,
       signal,
       onProgress: (events, estimate) => emit({ kind: 'merging', events, estimate }),
     });
@@ -92,7 +97,7 @@ function startLoad(o: RunTuiOptions, session: Session): LoadTask {
     session.store = loaded.store;
     const zone = o.zoneOut ?? dominantZone(t.accounting, t.defaultZone);
     const ruleEvents = new Map<string, readonly EventType[]>(o.rules.map((r) => [r.meta.id, r.meta.events]));
-    const model = new TuiModel({ store: loaded.store, findings: loaded.findings, zone, ruleEvents });
+    const model = new TuiModel({ store: loaded.store, findings: loaded.findings, incidents: pass.finish(loaded.findings), zone, ruleEvents });
     // The replay tab: the same inputs inferred, run and compared, off the screen's thread.
     session.replay = startReplay(o.build, zone.name);
     return { model, header: headerOf(t, model, zone), replay: session.replay.promise };

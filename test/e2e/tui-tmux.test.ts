@@ -18,7 +18,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 describe('rmq-diag tui in a pseudo-terminal', () => {
-  it('opens on the findings over the events that matter, follows keys, and ends on q', async () => {
+  it('opens on the incident, then the findings over the events that matter, follows keys, and ends on q', async () => {
     if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
       throw new Error('dist/ is missing: run `npm run build` first (`npm test` builds it in pretest)');
     }
@@ -48,16 +48,22 @@ describe('rmq-diag tui in a pseudo-terminal', () => {
       const started = tmux('new-session', '-d', '-s', 'tui', '-x', '100', '-y', '30', '-c', ROOT, command);
       expect(started.status, started.stderr).toBe(0);
 
-      // It opens on the answer: the findings, the first selected with its whole title, over the
-      // RocketMQ events that matter (no idle watermark row, no record that is no RocketMQ event).
+      // It opens on the answer: the incident (what broke, who was hurt), then the findings, the
+      // first selected with its whole title, over the RocketMQ events that matter (no idle
+      // watermark row, no record that is no RocketMQ event).
       let s = await waitFor(/\[findings\] 1\/[\d,]+ of 11,538 · noise hidden \(a: all\)/);
       const lines = s.split('\n');
       expect(lines[0]).toMatch(/^rmq-diag {2}2020-12-22 14:35:00 – 14:59:59 \(24 min 59 s\) {2}times in \+08:00/);
       expect(lines[1]).toMatch(/^8 findings: 2 critical, 5 error, 1 warning · 4 hosts · 14 files · 11,538 events/);
-      expect(`${lines[2]} ${lines[3]}`.replace(/\s+/g, ' ')).toMatch(
+      expect(lines[2]).toMatch(/^INCIDENT 1 {2}mq-node-100 hung for 11 min 38 s \(a NameServer and broker-a on it\), then rebooted/);
+      expect(lines[3]).toMatch(/^ {2}cause {4}14:42:00 – 14:53:38 {2}mq-node-100 hung/);
+      expect(lines[4]).toMatch(/^ {11}14:53:38 – 14:54:03 {2}mq-node-100 rebooted/);
+      expect(lines[5]).toMatch(/^ {2}impact {3}app-order-01 {2}72 sends lost, 14:42:11 – 14:53:10/);
+      expect(lines[6]).toMatch(/^ {11}app-pay-01 {4}11 sends lost, 14:42:03 – 14:44:22/);
+      expect(`${lines[7]} ${lines[8]}`.replace(/\s+/g, ' ')).toMatch(
         /^ 1 CRIT stale-route app-order-01 kept using broker-a for 11 min 35 s after it stopped answering \(97 failures; beyond the 2 min 40 s routing bound\) ?$/,
       );
-      expect(lines[4]).toMatch(/^ {2}2 CRIT namesrv-stuck /);
+      expect(lines[9]).toMatch(/^ {2}2 CRIT namesrv-stuck /);
       expect(s).toMatch(/^app-order-01 /m);
       expect(s).toMatch(/^mq-node-101 +█/m);
       expect(s).toMatch(/^findings /m);

@@ -15,6 +15,11 @@ describe('layout', () => {
     expect(f.headerRows + f.summaryRows + f.findingListRows + f.stripRows + f.bodyRows + 1).toBe(f.height);
     expect(layoutFor({ columns: 80, rows: 24, hosts, focus: 'findings', detail: true, findings: 8 })).toMatchObject({ listRows: 0, findingRows: 10 });
     expect(layoutFor({ columns: 80, rows: 24, hosts, focus: 'findings', detail: false, findings: 2 }).findingListRows).toBe(3);
+    // The incident summary comes first, up to 45 % of the room under the header and the strip.
+    const s = layoutFor({ columns: 80, rows: 24, hosts, focus: 'findings', detail: false, findings: 8, summary: 5 });
+    expect(s).toMatchObject({ summaryRows: 5, findingListRows: 3 });
+    expect(s.headerRows + s.summaryRows + s.findingListRows + s.stripRows + s.bodyRows + 1).toBe(s.height);
+    expect(layoutFor({ columns: 80, rows: 24, hosts, focus: 'findings', detail: false, findings: 8, summary: 40 }).summaryRows).toBe(6);
   });
 
   it('puts the list and a side pane next to each other from 120 columns', () => {

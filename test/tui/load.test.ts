@@ -70,3 +70,24 @@ describe('loadTimeline', () => {
     expect(existsSync(SAMPLE)).toBe(true);
   });
 });
+
+describe('loadTimeline with the incidents’ inference', () => {
+  it('gives the incidents analyze gives, from the same pass, and keeps `other` records out of the store unless asked', async () => {
+    const { incidentPass, diagnose } = await import('../../src/replay/diagnose.js');
+    const t = await buildTimeline({ inputs: [SAMPLE], keepOther: 'inference', cwd: ROOT, workers: 0 });
+    const pass = incidentPass(t);
+    const loaded = await loadTimeline(t, { rules: ALL_RULES, observer: pass, otherInStore: false, inMemory: true, sliceMs: 0 });
+    const incidents = pass.finish(loaded!.findings);
+    t.close();
+    try {
+      const again = await buildTimeline({ inputs: [SAMPLE], keepOther: 'inference', cwd: ROOT, workers: 0 });
+      const d = diagnose(again, { rules: ALL_RULES });
+      again.close();
+      expect(incidents).toEqual(d.incidents);
+      expect(incidents.map((i) => i.causes.map((c) => `${c.host} ${c.kind}`))).toEqual([['mq-node-100 hang', 'mq-node-100 reboot']]);
+      for (let i = 0; i < loaded!.store.length; i++) expect(loaded!.store.get(i).type).not.toBe('other');
+    } finally {
+      loaded!.store.close();
+    }
+  });
+});

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { oneDay } from '../../report/findings-text.js';
 import type { HeaderInfo } from '../format.js';
 import { keyAction, splitInput } from '../keys.js';
-import { zoomNote } from '../format.js';
+import { incidentSummaryLines, zoomNote } from '../format.js';
 import { layoutFor, MIN_COLUMNS, MIN_ROWS, type Layout } from '../layout.js';
 import type { Action, Dims, TuiModel, ViewState } from '../model.js';
 import { laneHosts, replayHeadRows, type ReplayStatus } from '../replay.js';
@@ -85,7 +85,8 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
   recordRef.current = record;
   const recordOf = (cursor: number): RecordView => (recordRef.current?.cursor === cursor ? recordRef.current.view : READING);
   const nFindings = model.findings.length;
-  const layoutOf = (s: ViewState) => layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: s.focus, detail: s.detail, findings: nFindings });
+  const summary = incidentSummaryLines(model.incidents, header.zone, oneDay(header.first, header.last, header.zone), Math.max(1, term.columns));
+  const layoutOf = (s: ViewState) => layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: s.focus, detail: s.detail, findings: nFindings, summary: summary.length });
   const detailWidth = (l: Layout) => (l.wide ? l.sideWidth : l.width);
   const detailRows = (l: Layout) => (l.wide ? l.bodyRows : l.detailRows);
   const dimsFor = (s: ViewState): Dims => {
@@ -97,7 +98,7 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
     return { ...dims, detailRows: detailRows(l), detailLines: body.length };
   };
   const [state, setState] = useState<ViewState>(() => {
-    const probe = layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: 'events', detail: false, findings: nFindings });
+    const probe = layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: 'events', detail: false, findings: nFindings, summary: summary.length });
     const dims = dimsOf(probe, term, hosts);
     const s0 = initial ? initial(model, dims) : model.initial(dims);
     return replay ? { ...s0, replay: { kind: 'running' } } : s0;
@@ -266,7 +267,7 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
     <ColorContext.Provider value={color}>
       <Box flexDirection="column" width={L.width} height={L.height}>
         <Header info={header} width={L.width} />
-        {/* The incident summary goes here (L.summaryRows), above the findings it sums up. */}
+        {L.summaryRows ? <Lines lines={summary.slice(0, L.summaryRows)} height={L.summaryRows} width={L.width} /> : null}
         {L.findingListRows ? findingsList : null}
         <TimeStrip view={strip} labelWidth={L.labelWidth} width={L.width} zone={zone} sameDay={sameDay} />
         {body}

@@ -83,3 +83,37 @@ describe('noise', () => {
     expect(model.initial({ listRows: 10, stripCols: 50 })).toMatchObject({ focus: 'findings', finding: 0, filter: DEFAULT_FILTER });
   });
 });
+
+describe('the opening screen of a real incident', () => {
+  it('sums the incident up first: its title, causes and hurt clients, then the findings', async () => {
+    const { join } = await import('node:path');
+    const { ALL_RULES } = await import('../../../src/rules/index.js');
+    const { buildTimeline } = await import('../../../src/timeline/build.js');
+    const { loadTimeline } = await import('../../../src/tui/load.js');
+    const { TuiModel } = await import('../../../src/tui/model.js');
+    const { incidentPass } = await import('../../../src/replay/diagnose.js');
+    const { headerOf: headerOfTimeline } = await import('../../../src/tui/run.js');
+    const root = join(__dirname, '..', '..', '..');
+    const t = await buildTimeline({ inputs: [join(root, 'samples', 'seed-outage')], keepOther: 'inference', cwd: root, workers: 0 });
+    const pass = incidentPass(t);
+    const loaded = (await loadTimeline(t, { rules: ALL_RULES, observer: pass, otherInStore: false, inMemory: true, sliceMs: 0 }))!;
+    const model = new TuiModel({ store: loaded.store, findings: loaded.findings, incidents: pass.finish(loaded.findings), zone: t.defaultZone });
+    const header = headerOfTimeline(t, model, t.defaultZone);
+    t.close();
+    try {
+      app = render(<App model={model} header={header} size={{ columns: 80, rows: 24 }} />);
+      await ready();
+      const l = lines(app);
+      expect(l[2]).toMatch(/^INCIDENT 1 {2}mq-node-100 hung for 11 min 38 s/);
+      expect(l[3]).toMatch(/^ {2}cause {4}14:42:00 – 14:53:38 {2}mq-node-100 hung/);
+      expect(l[4]).toMatch(/^ {11}14:53:38 – 14:54:03 {2}mq-node-100 rebooted/);
+      expect(l[5]).toMatch(/^ {2}impact {3}app-order-01 {2}72 sends lost/);
+      expect(l[6]).toMatch(/^ {11}app-pay-01 {4}11 sends lost/);
+      expect(l[7]).toMatch(/^ {2}1 CRIT stale-route/);
+      for (const x of l) expect(x.length).toBeLessThanOrEqual(80);
+      expect(status(app)).toMatch(/^\[findings\] 1\//);
+    } finally {
+      loaded.store.close();
+    }
+  });
+});
