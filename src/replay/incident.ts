@@ -377,7 +377,7 @@ function pointsInside(a: string, rules: ReadonlySet<string>): boolean {
  */
 export function adviceNames(a: string): Set<string> {
   const out = new Set<string>();
-  for (const m of a.matchAll(/-D[\w.]+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}[A-Z_]*\b|\bcode \d+|\b\d+\.\d+\.\d+\b/g)) out.add(m[0]);
+  for (const m of a.matchAll(/-D[\w.]+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|\b[A-Z]{2,}[A-Z_]*\b|\bcode \d+|\b\d+\.\d+\.\d+\b/g)) out.add(m[0]);
   return out;
 }
 

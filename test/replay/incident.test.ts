@@ -1,0 +1,97 @@
+// The incident analyze names on the bundled samples, against their ground truth
+// (samples/*/expected.json): the causes on their hosts and times, the clients hurt with the sends
+// their applications lost, the chain in time order, and advice once. (The lab recordings, real
+// RocketMQ, are held to their lab.json in test/lab/incidents.test.ts.)
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../src/replay/diagnose.js';
+import { adviceNames } from '../../src/replay/incident.js';
+import type { Incident } from '../../src/rules/incident.js';
+import { ALL_RULES } from '../../src/rules/index.js';
+import { buildTimeline } from '../../src/timeline/build.js';
+
+const ROOT = join(__dirname, '..', '..');
+const truth = (name: string) => JSON.parse(readFileSync(join(ROOT, 'samples', name, 'expected.json'), 'utf8')).groundTruth;
+const ms = (iso: string) => Date.parse(iso);
+
+async function incidentsOf(name: string): Promise<Incident[]> {
+  const t = await buildTimeline({ inputs: [join(ROOT, 'samples', name)], keepOther: 'inference', cwd: ROOT, workers: 0 });
+  try {
+    return diagnose(t, { rules: ALL_RULES }).incidents;
+  } finally {
+    t.close();
+  }
+}
+
+/** `ts` in [want - before, want + after]. */
+function near(ts: number | null, want: number, before: number, after: number, what: string): void {
+  expect(ts, what).not.toBeNull();
+  expect(ts!, what).toBeGreaterThanOrEqual(want - before);
+  expect(ts!, what).toBeLessThanOrEqual(want + after);
+}
+
+describe('the incident of the bundled samples', () => {
+  it('seed-outage: mq-node-100 hung, then rebooted; both clients lost the sends their applications logged', async () => {
+    const g = truth('seed-outage');
+    const [inc, ...more] = await incidentsOf('seed-outage');
+    expect(more).toEqual([]);
+    expect(inc.causes.map((c) => `${c.host} ${c.kind}`)).toEqual(['mq-node-100 hang', 'mq-node-100 reboot']);
+    near(inc.causes[0].start, ms(g.hang.start), 1000, 1000, 'hang start');
+    near(inc.causes[0].end, ms(g.hang.hostBack), 1000, 1000, 'hang end: the host back');
+    near(inc.causes[1].end, ms(g.brokerBootSuccess ?? g.hang.brokerBootSuccess), 1000, 1000, 'processes up again');
+    expect(inc.causes[0].brokers).toEqual([{ name: 'broker-a', addr: '192.168.3.100:10911', role: 'master' }]);
+    expect(inc.causes[0].namesrvAddrs).toEqual(['192.168.3.100:9876']);
+    for (const [client, c] of Object.entries<any>(g.clients)) {
+      const i = inc.impact.find((x) => x.client === client)!;
+      expect(i.failedSends, client).toBe(c.appErrors);
+      expect(i.source, client).toBe('app');
+      near(i.start, ms(c.firstAppError), 0, 1000, `${client} first failure`);
+      near(i.end, ms(c.lastAppError), 0, 1000, `${client} last failure`);
+    }
+    // app-order-01 (4.8.0) stayed on the hung NameServer; app-pay-01 was on the other one.
+    expect(inc.impact.find((i) => i.client === 'app-order-01')!.lastedBecause).toMatch(/before 4\.9\.1 a client never closes/);
+    expect(inc.impact.find((i) => i.client === 'app-pay-01')!.lastedBecause).toMatch(/NameServer removed it .* next route poll/);
+    const expiry = inc.chain.find((s) => /removed broker-a by its scan/.test(s.text));
+    near(expiry?.at ?? null, ms(g.brokerA.expiredOn.at), 1000, 1000, 'the expiry step');
+  });
+
+  it('broker-busy: broker-b overloaded, then stalled, one incident; each client lost what its application logged', async () => {
+    const g = truth('broker-busy');
+    const [inc, ...more] = await incidentsOf('broker-busy');
+    expect(more).toEqual([]);
+    expect(inc.causes.map((c) => `${c.host} ${c.kind}`)).toEqual(['mq-broker-b overload', 'mq-broker-b stall']);
+    const [steady, stall] = g.episodes;
+    expect(inc.causes[0].start).toBeLessThanOrEqual(ms(steady.from));
+    expect(inc.causes[0].end).toBeGreaterThanOrEqual(ms(steady.to));
+    near(inc.causes[1].start, ms(stall.from), 1000, 1000, 'stall start (the truth is in whole seconds)');
+    expect(inc.causes[1].detail).toMatch(/3 pauses, the longest 799 ms/);
+    for (const [file, n] of Object.entries<number>(g.appErrorsPerAppLog)) {
+      const client = file.split('/')[0];
+      expect(inc.impact.find((i) => i.client === client)?.failedSends, client).toBe(n);
+    }
+  });
+
+  it('healthy-restart: a planned restart of mq-broker-a that cost no send', async () => {
+    const g = truth('healthy-restart');
+    const [inc, ...more] = await incidentsOf('healthy-restart');
+    expect(more).toEqual([]);
+    expect(inc.causes.map((c) => `${c.host} ${c.kind}`)).toEqual(['mq-broker-a restart']);
+    near(inc.causes[0].start, ms(g.restart.shutdownHookInvoked), 0, 1000, 'shutdown hook');
+    near(inc.causes[0].end, ms(g.restart.bootSuccess), 1000, 1000, 'started again');
+    expect(inc.impact).toEqual([]);
+  });
+});
+
+describe('advice once', () => {
+  it('leaves out advice whose names another advice already gave, keeps the rest', () => {
+    expect([...adviceNames('Catch MQBrokerException code 2 in the application and retry later, or move the producers to client 5.3.0+, which retries SYSTEM_BUSY on another broker.')]).toEqual(
+      expect.arrayContaining(['MQBrokerException', 'code 2', 'SYSTEM_BUSY']),
+    );
+    const covered = adviceNames('Catch MQBrokerException code 2 in the application and retry later, or move the producers to client 5.3.0+, which retries SYSTEM_BUSY on another broker.');
+    const again = adviceNames('Treat MQBrokerException code 2 in the application: back off and retry, or send to another topic/broker.');
+    expect([...again].every((n) => covered.has(n))).toBe(true);
+    const other = adviceNames('Enable sendLatencyFaultEnable on the producers (off by default).');
+    expect([...other].every((n) => covered.has(n))).toBe(false);
+  });
+});
