@@ -489,13 +489,13 @@ export interface HeaderInfo {
   notes: number;
 }
 
+/** Wide enough that no line of the summary wraps. */
+const UNWRAPPED = 100_000;
+
 /**
  * The incidents above the findings: what broke and who was hurt, as analyze's report opens (its
  * title, causes and impact); the rest of it is `rmq-diag analyze`'s.
  */
-/** Wide enough that no line of the summary wraps. */
-const UNWRAPPED = 100_000;
-
 export function incidentSummaryLines(incidents: readonly Incident[], zone: Zone, sameDay: boolean, width: number): Line[] {
   const out: Line[] = [];
   incidents.forEach((inc, i) => {
