@@ -30,8 +30,11 @@ export interface SourceParserOptions {
   defaultZone: Zone;
   /** Zone forced by `--tz GLOB=ZONE`: applies whatever the layout says. */
   forcedZone?: Zone | null;
-  /** Emit `other` events for records that match no catalogue entry. */
-  keepOther?: boolean;
+  /**
+   * Emit `other` events for records that match no catalogue entry; a function emits only those it
+   * accepts, decided before the event is built (most records are no event: building each costs).
+   */
+  keepOther?: boolean | ((kind: SourceKind, text: string) => boolean);
   /** Lines kept to detect the layout before locking on. */
   detectLines?: number;
   /** Layouts of the user (`--pattern`), tried before the built-in ones. */
@@ -836,7 +839,8 @@ export class SourceParser {
     const rec = this.rec;
     if (!rec) return;
     this.rec = null;
-    if (rec.events.length === 0 && this.opts.keepOther) {
+    const other = this.opts.keepOther;
+    if (rec.events.length === 0 && other && (other === true || other(this.kind, rec.text))) {
       rec.events.push(this.makeEvent('other', {}, rec.line, rec.text, rec));
     }
     const path = rec.sendPath === 'kernel' ? undefined : rec.sendPath;

@@ -18,6 +18,15 @@ export const APP_SETTING = /\b(sendMsgTimeout|retryTimesWhenSendFailed|sendLaten
 const APP_HINT = /msgId=|SEND_OK|\bsent=\d|\b(?:sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=/;
 
 /**
+ * The records inferenceFilter() can keep, judged by their text alone: the parser builds an `other`
+ * event only for these (it needs the thread, which costs, for the rest of the filter).
+ */
+export function inferenceCandidate(kind: SourceKind, text: string): boolean {
+  if (SERVER_KINDS.has(kind)) return text.includes('new producer connected') || PROP_LINE.test(text);
+  return kind === 'app' && APP_HINT.test(text);
+}
+
+/**
  * Which records of one source that are no event inference reads. A broker logs every producer
  * connection again (every heartbeat channel): the first one per local address tells all.
  */

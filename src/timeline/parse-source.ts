@@ -11,7 +11,7 @@ import { encodeLine } from '../parse/event-codec.js';
 import { SourceParser } from '../parse/parser.js';
 import { compilePattern } from '../parse/pattern.js';
 import { parseZone } from '../parse/time.js';
-import { inferenceFilter } from './other-records.js';
+import { inferenceCandidate, inferenceFilter } from './other-records.js';
 import { ReorderWindow } from './reorder.js';
 import type { EventType, SourceAccounting } from '../parse/types.js';
 
@@ -98,7 +98,7 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
       kindForced: job.spec.kindForced,
       defaultZone: parseZone(job.defaultZone),
       forcedZone: job.forcedZone ? parseZone(job.forcedZone) : null,
-      keepOther: job.keepOther !== false,
+      keepOther: job.keepOther === 'inference' ? inferenceCandidate : job.keepOther,
       layouts: job.patterns?.length ? job.patterns.map((p, i) => compilePattern(p, `pattern-${i + 1}`)) : undefined,
     },
     (e) => {
