@@ -36,7 +36,8 @@
 //   binary (has a NUL byte, or more than 30% of its bytes are control characters other than \t \r
 //   \f \x1b; \v and DEL count) -> unreadable(lineNo, 'binary data'); valid UTF-8 -> UTF-8; not
 //   UTF-8 in a region (the line and those before it, about the last 64 KiB; never lines after it,
-//   so that no verdict depends on how the input was chunked) where more than 30% of the bytes lie
+//   so that no verdict depends on how the input was chunked; a file's first 8 KiB of lines are
+//   judged together, as they come before any evidence) where more than 30% of the bytes lie
 //   in binary lines (a .jar, an image, compressed data) -> unreadable 'binary data'; valid GBK (fatal
 //   TextDecoder('gbk')) with at least one double-byte character -> GBK; else UTF-8 with U+FFFD
 //   replacement characters (Latin-1 text, say). Clean text lines are never dropped for the company
@@ -106,6 +107,8 @@ for (let b = 0; b < 256; b++) if (CONTROL[b]) CONTROL_BYTES.push(b);
 const DECODE_PIECE = 1 << 16;
 /** Binary data is judged over about this many bytes (see LineSplitter.note). */
 const REGION_BYTES = 1 << 16;
+/** A file's first lines, about this many bytes, are judged together (LineSplitter.held). */
+const PREFIX_BYTES = 1 << 13;
 
 /** Any binary-looking control byte? One native memchr per byte value beats a regex by ~4x. */
 function hasControlByte(buf: Buffer): boolean {
@@ -422,11 +425,42 @@ class LineSplitter {
   badLines = 0;
   firstBad = 0;
   binaryLines = 0;
+  /**
+   * The file's first lines, held until PREFIX_BYTES of them (or the end) have been noted and then
+   * judged together: a binary file's first lines come before any evidence that it is binary. The
+   * prefix ends at a line end counted in bytes, so it is the same however the input was chunked.
+   */
+  private held: Array<{ line: Buffer; terminated: boolean } | { long: number }> | null = [];
+  private heldBytes = 0;
 
   constructor(
     private readonly sink: LineSink,
     private readonly max: number,
   ) {}
+
+  private hold(entry: { line: Buffer; terminated: boolean } | { long: number }, bytes: number): void {
+    this.held!.push(entry);
+    this.heldBytes += bytes;
+    if (this.heldBytes >= PREFIX_BYTES) this.release();
+  }
+
+  /** Judge the held prefix (its lines are all in the region's figures by now) and stop holding. */
+  private release(): void {
+    const held = this.held;
+    if (held === null) return;
+    this.held = null;
+    for (const h of held) {
+      if ('long' in h) this.sink.unreadable(++this.lineNo, this.longMessage(h.long));
+      else this.judge(h.line, 0, h.line.length, h.terminated);
+    }
+  }
+
+  /** A line longer than maxLineBytes, `n` bytes. */
+  private long(n: number): void {
+    this.note(n + 1, false);
+    if (this.held !== null) this.hold({ long: n }, n + 1);
+    else this.sink.unreadable(++this.lineNo, this.longMessage(n));
+  }
 
   /** More than 30% of the bytes judged lately lie in binary lines: undecodable lines here are binary too. */
   private get binaryRegion(): boolean {
@@ -442,9 +476,14 @@ class LineSplitter {
     }
   }
 
+  /** Complete lines so far, the held prefix's included (they are numbered when it is judged). */
+  get linesSeen(): number {
+    return this.lineNo + (this.held?.length ?? 0);
+  }
+
   /** Line number of the next line (the carried partial line, if any). */
   get nextLine(): number {
-    return this.lineNo + 1;
+    return this.linesSeen + 1;
   }
 
   push(chunk: Buffer): void {
@@ -470,8 +509,7 @@ class LineSplitter {
       if (total > this.max) {
         this.carry = [];
         this.carryLen = 0;
-        this.note(total + 1, false);
-        this.sink.unreadable(++this.lineNo, this.longMessage(total));
+        this.long(total);
       } else {
         this.carry.push(chunk.subarray(0, nl));
         const line = Buffer.concat(this.carry, total);
@@ -491,7 +529,7 @@ class LineSplitter {
     if (last + 1 < len) this.appendCarry(chunk, last + 1, len);
   }
 
-  /** End of input: flush a last line without '\n'. */
+  /** End of input: flush a last line without '\n', and judge a prefix still held. */
   end(): void {
     if (this.skipping) {
       this.finishLong();
@@ -501,6 +539,7 @@ class LineSplitter {
       this.carryLen = 0;
       this.emitBytes(line, 0, line.length, false);
     }
+    this.release();
   }
 
   private longMessage(n: number): string {
@@ -508,8 +547,7 @@ class LineSplitter {
   }
 
   private finishLong(): void {
-    this.note(this.skipLen + 1, false);
-    this.sink.unreadable(++this.lineNo, this.longMessage(this.skipLen));
+    this.long(this.skipLen);
     this.skipping = false;
     this.skipLen = 0;
   }
@@ -545,7 +583,7 @@ class LineSplitter {
   private piece(buf: Buffer, s: number, e: number): void {
     const sub = buf.subarray(s, e);
     const ascii = isAscii(sub);
-    if ((ascii || isUtf8(sub)) && !hasControlByte(sub)) {
+    if (this.held === null && (ascii || isUtf8(sub)) && !hasControlByte(sub)) {
       // Noted line by line, in order, as every other path notes its lines: the region's figures
       // (and so every verdict) must not depend on where the chunks of the input were cut.
       for (let a = s; a <= e; ) {
@@ -601,11 +639,14 @@ class LineSplitter {
 
   /** One line, buf[a, b) without its '\n'; `terminated` = a '\n' followed it. */
   private emitBytes(buf: Buffer, a: number, b: number, terminated: boolean): void {
-    this.note(b - a + 1, b - a <= this.max && isBinaryLine(buf, a, b));
-    if (b - a > this.max) {
-      this.sink.unreadable(++this.lineNo, this.longMessage(b - a));
-      return;
-    }
+    if (b - a > this.max) return this.long(b - a);
+    this.note(b - a + 1, isBinaryLine(buf, a, b));
+    if (this.held !== null) return this.hold({ line: Buffer.from(buf.subarray(a, b)), terminated }, b - a + 1);
+    this.judge(buf, a, b, terminated);
+  }
+
+  /** Its verdict: binary, or its text in the encoding it decodes in. */
+  private judge(buf: Buffer, a: number, b: number, terminated: boolean): void {
     let end = b;
     if (end > a && buf[end - 1] === 13) {
       end--;
@@ -805,7 +846,7 @@ export async function readStream(
     await stop();
     throw signal.reason;
   }
-  const lastGood = splitter.lineNo;
+  const lastGood = splitter.linesSeen;
   stage.end();
   splitter.end();
 
