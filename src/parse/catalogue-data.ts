@@ -1545,15 +1545,21 @@ export const ENTRIES: CatalogueEntry[] = [
     id: 'disk-full/service-not-available',
     type: 'disk-full',
     keywords: ['service not available now'],
-    pattern: new RegExp(`${CODE}service not available now\\. It may be caused by one of the following reasons: the broker's disk is full(?: \\[(?<du>[^\\]]*)\\])?`),
+    pattern: new RegExp(`${CODE}service not available now\\. It may be caused by one of the following reasons: the broker's disk is full(?: \\[(?<du>[^\\]]*)\\])?${BROKER}`),
     versions: 'all recent 4.x and 5.x',
     source: 'broker/processor/SendMessageProcessor',
     format: "service not available now. It may be caused by one of the following reasons: the broker's disk is full [<diskUtil>], messages are put to the slave, message store has been shut down, etc.",
-    fields: (g) => diskFull(num(/CL:\s*(-?\d+(?:\.\d+)?)/.exec(g.du ?? '')?.[1]), num(g.code)),
+    // The broker's address (MQBrokerException ` BROKER: addr`, 4.8.0+) names the broker also where the attempt line prints `%s` (5.1.0-5.2.0).
+    fields: (g) => ({ ...diskFull(num(/CL:\s*(-?\d+(?:\.\d+)?)/.exec(g.du ?? '')?.[1]), num(g.code)), brokerAddr: normAddr(g.broker) }),
     samples: [
       {
         text: "org.apache.rocketmq.client.exception.MQBrokerException: CODE: 14  DESC: service not available now. It may be caused by one of the following reasons: the broker's disk is full [CL:  0.96 CQ:  0.96 INDEX:  0.96], messages are put to the slave, message store has been shut down, etc. BROKER: 10.0.0.1:10911",
-        fields: { ratio: 0.96, code: 14 },
+        fields: { ratio: 0.96, code: 14, brokerAddr: '10.0.0.1:10911' },
+      },
+      {
+        // lab disk-full recording, client 5.1.4
+        text: "org.apache.rocketmq.client.exception.MQBrokerException: CODE: 14  DESC: service not available now. It may be caused by one of the following reasons: the broker's disk is full [CL:  0.98 CQ:  0.98 INDEX:  0.98], messages are put to the slave, message store has been shut down, etc. BROKER: 10.213.0.21:10911",
+        fields: { ratio: 0.98, code: 14, brokerAddr: '10.213.0.21:10911' },
       },
     ],
   },

@@ -74,7 +74,7 @@ export const EVENT_FIELDS: Readonly<Record<EventType, { required: readonly strin
   shutdown: { required: ['role', 'version'] },
   'heartbeat-failed': { required: ['brokerName', 'brokerId', 'brokerAddr'] },
   'register-failed': { required: ['namesrvAddr'] },
-  'disk-full': { required: ['ratio', 'code'] },
+  'disk-full': { required: ['ratio', 'code'], optional: ['brokerAddr'] },
   'disk-ok': { required: ['ratio', 'store'] },
   'broker-jstack': { required: [] },
   other: { required: [] },

@@ -975,15 +975,15 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   /**
    * A full store disk, per broker: from the store's `mark disk full` line to its `mark disk ok` line
    * (CleanCommitLogService checks every 10 s and logs each change once); without the store log, the
-   * clients' attempts that got its code-14 reply.
+   * clients' code-14 replies that name it.
    */
   function diskFullFaults(): Pending[] {
     const out: Pending[] = [];
     for (const b of brokers) {
       const marks = events.filter((e) => e.host === b.host && e.kind === 'store' && e.ts !== null && (e.type === 'disk-full' || e.type === 'disk-ok') && (e.type === 'disk-ok' || e.fields.ratio !== null));
-      // The failed attempts whose cause is the broker's code-14 reply naming a full disk.
+      // The clients' code-14 replies naming a full disk, by the broker address they print.
       const replies = events.filter(
-        (e) => e.type === 'send-attempt-failed' && e.ts !== null && e.fields.brokerName === b.name && /CODE: ?14\b.*disk is full/.test(String(e.fields.cause ?? '')),
+        (e) => e.type === 'disk-full' && e.kind === 'client' && e.ts !== null && e.fields.code === 14 && typeof e.fields.brokerAddr === 'string' && nameOfBrokerAddr.get(e.fields.brokerAddr) === b.name,
       );
       let i = 0;
       while (i < marks.length) {
@@ -1004,8 +1004,7 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
       for (const run of split(replies, 30000)) {
         const first = run[0];
         const last = run[run.length - 1];
-        const cl = /CL:\s*(\d+(?:\.\d+)?)/.exec(String(first.fields.cause));
-        const ratio = cl ? Number(cl[1]) : 0.95;
+        const ratio = typeof first.fields.ratio === 'number' ? first.fields.ratio : 0.95;
         out.push({
           fault: { atMs: rel(first.ts!), broker: b.name, diskFull: { durationMs: Math.max(1, last.ts! - first.ts!), ratio, okRatio: ratio } },
           rule: `${run.length} SERVICE_NOT_AVAILABLE replies that name a full disk, from the first to the last (the broker's store log was not given)`,

@@ -15,7 +15,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, Subject } from './types.js';
-import { AddressBook, BOOK_EVENTS, ipOf, mergeVisitors } from './routing.js';
+import { AddressBook, BOOK_EVENTS, mergeVisitors } from './routing.js';
 import { AttemptIndex, BrokerHosts, CrossLogDedup, brokerLabel, clientVersions, num, plural, str } from './send-path.js';
 
 interface Hit {
@@ -76,14 +76,6 @@ const rule: Rule = {
     const warning = Number(ctx.settings.diskSpaceWarningLevelRatio);
     const attempts = new AttemptIndex();
     const book = new AddressBook(ctx.sources);
-    // MQBrokerException ` BROKER: <ip>` (4.8.0+): the broker when the attempt line does not name it (5.1.0-5.2.0 print `%s`).
-    const brokerOfReply = (e: RmqEvent, own: RmqEvent | null): string | null => {
-      // The event's text is its record's first line; the reply is the attempt's cause.
-      const ip = /\bBROKER: (\d+\.\d+\.\d+\.\d+)/.exec(`${e.text} ${String(own?.fields.cause ?? '')}`)?.[1];
-      if (!ip) return null;
-      const names = new Set(book.knownBrokerAddrs.filter((a) => ipOf(a) === ip).map((a) => book.brokerNameOf(a)));
-      return names.size === 1 ? [...names][0] : null;
-    };
     const hosts = new BrokerHosts(ctx.sources);
     const replyGroups = new Map<string, Group>();
     const storeGroups = new Map<string, Group>();
@@ -171,7 +163,8 @@ const rule: Rule = {
         const entry = e.entry ?? '';
         if (e.kind === 'client' || e.kind === 'app' || entry.startsWith('disk-full/service-not-available')) {
           const own = attempts.sameRecord(e);
-          const hit: Hit = { ev: e, host: e.host, ratio, code: num(e, 'code'), name: (own ? str(own, 'brokerName') : null) ?? brokerOfReply(e, own) };
+          // The reply's ` BROKER: addr` names the broker where the attempt line prints `%s` (5.1.0-5.2.0).
+          const hit: Hit = { ev: e, host: e.host, ratio, code: num(e, 'code'), name: (own ? str(own, 'brokerName') : null) ?? book.brokerNameOf(str(e, 'brokerAddr')) };
           dedup.add(`${e.host}|${ratio}|${num(e, 'code')}`, e.ts, e.file, hit, (kept, dup) => {
             kept.name ??= dup.name;
           });

@@ -48,6 +48,25 @@ describe('lab disk full: replay', () => {
     expectNear(report.scenario.startEpochMs + f.atMs + f.diskFull.durationMs, full.endMs!, 0, CHECK, 'marked OK');
   });
 
+  it("without the broker's store log, infers it from the clients' code-14 replies, by the broker address they print", async () => {
+    const { cpSync, mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-diskfull-'));
+    try {
+      cpSync(r.dir, dir, { recursive: true });
+      rmSync(join(dir, 'mq-broker-a', 'logs', 'rocketmqlogs', 'store.log'));
+      const { report: rep } = await replayReport({ ...r, dir });
+      const f = rep.scenario.faults.find((x: any) => x.diskFull);
+      expect(f).toMatchObject({ broker: 'broker-a', diskFull: { ratio: 0.98 } });
+      // The first and last refused attempts, a little after the marks (a send arrives within the second).
+      expectNear(rep.scenario.startEpochMs + f.atMs, full.startMs, 0, CHECK + 1000, 'first refusal');
+      expectNear(rep.scenario.startEpochMs + f.atMs + f.diskFull.durationMs, full.endMs!, 0, CHECK + 1000, 'last refusal');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('loses no simulated send either, and says there was nothing to hold the run to but the fault', () => {
     for (const o of report.outages) expect(o.simulated?.failedSends ?? 0, o.client).toBe(0);
     expect(report.verdict).toBe('nothing-compared');
