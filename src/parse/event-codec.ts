@@ -4,7 +4,7 @@
 // output zone and put in front. Built strings are fresh (not views into a decoded chunk), so keeping
 // them does not keep a whole chunk of input alive.
 
-import type { RmqEvent } from './types.js';
+import type { EventType, RmqEvent } from './types.js';
 
 export interface EncodedEvent {
   ts: number | null;
@@ -30,6 +30,17 @@ export function encodeEvent(e: RmqEvent): string {
   if (e.versionHint) o.versionHint = e.versionHint;
   if (e.sendPath) o.sendPath = e.sendPath;
   return JSON.stringify(o);
+}
+
+const TYPE_KEY = '"type":"';
+
+/**
+ * The event type of an encoded event, read without parsing the rest: `type` comes before any free
+ * text (encodeEvent's key order), and a key with its quotes cannot occur inside a JSON string.
+ */
+export function encodedType(json: string): EventType {
+  const at = json.indexOf(TYPE_KEY) + TYPE_KEY.length;
+  return json.slice(at, json.indexOf('"', at)) as EventType;
 }
 
 export function encodeLine(e: RmqEvent): string {

@@ -26,6 +26,7 @@ import {
   type AnalyzeReport,
 } from './findings-text.js';
 import type { Milestone } from '../rules/milestones.js';
+import { lostText } from './incident-text.js';
 import type { Incident } from '../rules/incident.js';
 
 /**
@@ -138,10 +139,10 @@ function incidentSection(inc: Incident, n: number, zone: Zone, sameDay: boolean)
   }
   out.push('');
   if (inc.impact.length) {
-    out.push('| client | failed sends | from – to | timed-out calls | why it lasted |', '|---|---|---|---|---|');
+    out.push('| client | lost | from – to | timed-out calls | why it lasted |', '|---|---|---|---|---|');
     for (const i of inc.impact) {
       const dur = i.start !== null && i.end !== null && i.end > i.start ? ` (${formatMs(i.end - i.start)})` : '';
-      out.push(`| ${mdCell(i.client)} | ${i.failedSends} | ${mdCell(`${span(i.start, i.end)}${dur}`)} | ${i.timeouts} | ${mdCell(i.lastedBecause ?? '-')} |`);
+      out.push(`| ${mdCell(i.client)} | ${lostText(i)} | ${mdCell(`${span(i.start, i.end)}${dur}`)} | ${i.timeouts} | ${mdCell(i.lastedBecause ?? '-')} |`);
     }
   } else out.push('No failed send in the logs.');
   out.push('');

@@ -3,12 +3,13 @@
 // the chain of steps, what to change, and which findings below tell the details.
 
 import type { Zone } from '../parse/time.js';
-import type { Cause, Incident } from '../rules/incident.js';
+import type { Cause, Impact, Incident } from '../rules/incident.js';
 import { formatMs } from '../rules/util.js';
 import type { Palette } from './escape.js';
 import { hang, timeText } from './text-layout.js';
 
-const LABEL = 11;
+/** Width of a section's label column (`  cause    `). */
+export const INCIDENT_LABEL = 11;
 
 export function incidentLines(inc: Incident, n: number, zone: Zone, sameDay: boolean, W: number, p: Palette): string[] {
   return [...incidentHeadLines(inc, n, zone, sameDay, W, p), ...incidentRestLines(inc, zone, sameDay, W)];
@@ -17,8 +18,17 @@ export function incidentLines(inc: Incident, n: number, zone: Zone, sameDay: boo
 const sectionOf =
   (out: string[], W: number) =>
   (label: string, lines: string[]): void => {
-    lines.forEach((l, i) => out.push(hang(i === 0 ? `  ${label.padEnd(LABEL - 2)}` : ' '.repeat(LABEL), l, W)));
+    lines.forEach((l, i) => out.push(hang(i === 0 ? `  ${label.padEnd(INCIDENT_LABEL - 2)}` : ' '.repeat(INCIDENT_LABEL), l, W)));
   };
+
+/**
+ * What a client lost, in words: the sends its application lost, or, without its application's log,
+ * its failed attempts (a retry may have saved some). Every report says it this way.
+ */
+export function lostText(i: Impact): string {
+  if (i.source === 'client') return `${i.failedSends} failed attempt${i.failedSends === 1 ? '' : 's'} (no application log)`;
+  return i.failedSends ? `${i.failedSends} send${i.failedSends === 1 ? '' : 's'} lost` : 'no send lost';
+}
 
 /** What broke and who was hurt: the title, the causes and the impact (the TUI's summary too). */
 export function incidentHeadLines(inc: Incident, n: number, zone: Zone, sameDay: boolean, W: number, p: Palette): string[] {
@@ -37,13 +47,7 @@ export function incidentHeadLines(inc: Incident, n: number, zone: Zone, sameDay:
     section(
       'impact',
       inc.impact.map((i) => {
-        // Without its application's log a client's failed attempts are all there is (a retry may have saved some).
-        const lost =
-          i.source === 'client'
-            ? `${i.failedSends} failed attempt${i.failedSends === 1 ? '' : 's'} (no application log)`
-            : i.failedSends
-              ? `${i.failedSends} send${i.failedSends === 1 ? '' : 's'} lost`
-              : 'no send lost';
+        const lost = lostText(i);
         const win = i.start !== null ? `, ${span(i.start, i.end)}${i.end !== null && i.end > i.start ? ` (${formatMs(i.end - i.start)})` : ''}` : '';
         const to = i.timeouts ? `, ${i.timeouts} call${i.timeouts === 1 ? '' : 's'} timed out` : '';
         return `${i.client.padEnd(w)}  ${lost}${win}${to}`;

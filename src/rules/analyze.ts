@@ -1,6 +1,7 @@
 // The programmatic analysis: one pass over a built timeline feeds the rule engine and the milestone
 // collector. Events that neither an enabled rule nor the collector reads are not decoded.
 
+import { encodedType } from '../parse/event-codec.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { MilestoneCollector, type Milestone } from './milestones.js';
 import type { Timeline } from '../timeline/build.js';
@@ -43,8 +44,6 @@ export function settingsInEffect(rules: readonly Rule[], settings: Record<string
   return out;
 }
 
-const TYPE_AT = '"type":"';
-
 /** Findings and milestones in one pass over the timeline. */
 export function analyze(t: Timeline, opts: AnalysisOptions): Analysis {
   const runner = new RuleRunner({ rules: opts.rules, settings: opts.settings, sources: sourcesOf(t) });
@@ -54,9 +53,7 @@ export function analyze(t: Timeline, opts: AnalysisOptions): Analysis {
   const observers = opts.observers ?? [];
   const wanted = new Set([...forRules, ...forMilestones, ...observers.flatMap((o) => [...o.types])]);
   for (const m of t.encoded()) {
-    // The type sits in the encoded JSON; read it without parsing the rest.
-    const at = m.json.indexOf(TYPE_AT);
-    const type = m.json.slice(at + TYPE_AT.length, m.json.indexOf('"', at + TYPE_AT.length)) as EventType;
+    const type = encodedType(m.json);
     if (!wanted.has(type)) continue;
     // decodeEvent without its spread copy: the parsed object takes the three keys in place (the
     // copy cost more than the parse on large inputs, where rules read most events).

@@ -132,12 +132,17 @@ export function attemptOutcome(e: RmqEvent): 'spent' | 'fast' | 'leftover' {
   // channel that took the budget to open makes it the broker's doing.
   if (/invokeSync call (?:the addr\[[^\]]*\] )?timeout/.test(cause)) return rt !== null && rt >= SPENT_MIN_MS ? 'spent' : 'leftover';
   if (!isTimeoutCause(cause)) return 'fast';
-  const given = /timeout, (\d+)\(ms\)/.exec(cause);
-  const budget = given ? Number(given[1]) : null;
+  const budget = givenTimeoutMs(cause);
   if (budget !== null && budget < LEFTOVER_BUDGET_MS) return 'leftover';
   if (rt === null) return 'spent';
   if (budget !== null) return rt >= budget * 0.9 ? 'spent' : 'fast';
   return rt >= SPENT_MIN_MS ? 'spent' : 'fast';
+}
+
+/** `wait response on the channel <addr> timeout, 3000(ms)`: the time the call was given (it waited that long). */
+export function givenTimeoutMs(cause: string | null | undefined): number | null {
+  const m = /timeout, (\d+)\s*\(ms\)/.exec(cause ?? '');
+  return m ? Number(m[1]) : null;
 }
 
 /** A call given less than this cannot get an answer even from a healthy broker. */

@@ -18,7 +18,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
-import { AddressBook, attemptOutcome, BOOK_EVENTS, mergeVisitors } from './routing.js';
+import { AddressBook, attemptOutcome, BOOK_EVENTS, givenTimeoutMs, mergeVisitors } from './routing.js';
 import { CrossLogDedup, clientVersions, duration, num, plural, str, versionSide } from './send-path.js';
 
 interface Hit {
@@ -87,7 +87,7 @@ const rule: Rule = {
       if (b) g.brokers.set(b, (g.brokers.get(b) ?? 0) + 1);
       if (b && addr) g.addrs.set(b, addr);
       // Without an RT (`RT: %sms`), the timeout its cause names is how long it waited.
-      const rt = num(a, 'rtMs') ?? timeoutOf(a);
+      const rt = num(a, 'rtMs') ?? givenTimeoutMs(a.fields.cause as string | null);
       if (rt !== null && (g.maxRt === null || rt > g.maxRt)) (g.maxRt = rt), (g.maxRtAttempt = a);
     };
     const dedup = new CrossLogDedup<Hit>(record);
@@ -229,16 +229,10 @@ const rule: Rule = {
  * channel closed under a waiting request fails it late with no RT printed in 5.1.0-5.2.0).
  */
 function spender(send: RmqEvent[]): RmqEvent {
-  const waited = (a: RmqEvent) => num(a, 'rtMs') ?? timeoutOf(a) ?? -1;
+  const waited = (a: RmqEvent) => num(a, 'rtMs') ?? givenTimeoutMs(a.fields.cause as string | null) ?? -1;
   const spent = send.filter((a) => attemptOutcome(a) === 'spent');
   if (spent.length) return spent.reduce((best, a) => (waited(a) > waited(best) ? a : best));
   return send.find((a) => attemptOutcome(a) !== 'leftover') ?? send[0];
-}
-
-/** `wait response on the channel <addr> timeout, 3000(ms)`: the time the attempt waited. */
-function timeoutOf(a: RmqEvent): number | null {
-  const m = /timeout, (\d+)\s*\(ms\)/.exec(String(a.fields.cause ?? ''));
-  return m ? Number(m[1]) : null;
 }
 
 export default rule;

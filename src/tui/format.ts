@@ -5,7 +5,7 @@
 import { formatShort, type Zone } from '../parse/time.js';
 import type { EventType, FieldValue, RmqEvent } from '../parse/types.js';
 import { escapeText, PLAIN } from '../report/escape.js';
-import { incidentHeadLines } from '../report/incident-text.js';
+import { INCIDENT_LABEL, incidentHeadLines } from '../report/incident-text.js';
 import type { Incident } from '../rules/incident.js';
 import { metricText, subjectText, windowText } from '../report/findings-text.js';
 import type { Finding, Severity } from '../rules/types.js';
@@ -504,7 +504,7 @@ export function incidentSummaryLines(incidents: readonly Incident[], zone: Zone,
     // finding or `rmq-diag analyze` tells the rest.
     incidentHeadLines(inc, i + 1, zone, sameDay, UNWRAPPED, PLAIN).forEach((raw, k) => {
       const text = escapeText(raw);
-      out.push(fitLine(k === 0 ? [{ text, bold: true, color: 'yellow' }] : [{ text: text.slice(0, 11), dim: true }, { text: text.slice(11) }], width));
+      out.push(fitLine(k === 0 ? [{ text, bold: true, color: 'yellow' }] : [{ text: text.slice(0, INCIDENT_LABEL), dim: true }, { text: text.slice(INCIDENT_LABEL) }], width));
     });
   });
   return out;

@@ -3,6 +3,7 @@
 // engine on the way (the same findings `analyze` reports). The pass yields to the event loop every
 // few milliseconds, so the loading screen keeps drawing and `q` still quits.
 
+import { encodedType } from '../parse/event-codec.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { sourcesOf } from '../rules/analyze.js';
 import { RuleRunner } from '../rules/engine.js';
@@ -32,10 +33,6 @@ export interface Loaded {
   findings: Finding[];
 }
 
-/** The encoded form's type key comes before any free text (event-codec's key order), as rules/analyze reads it. */
-const TYPE_AT = '"type":"';
-const OTHER_AT = '"type":"other"';
-
 export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded | null> {
   const runner = new RuleRunner({ rules: o.rules, settings: o.settings, sources: sourcesOf(t) });
   const wanted: ReadonlySet<EventType> = runner.wanted;
@@ -52,7 +49,7 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
     const otherInStore = o.otherInStore ?? true;
     for (const m of t.encoded()) {
       let type: EventType;
-      if (!otherInStore && m.json.startsWith(OTHER_AT, m.json.indexOf(TYPE_AT))) type = 'other';
+      if (!otherInStore && encodedType(m.json) === 'other') type = 'other';
       else type = builder.add(m.ts, m.json, m.source);
       const forRules = wanted.has(type);
       if (forRules || observed.has(type)) {

@@ -31,6 +31,7 @@ import {
   windowText,
   type AnalyzeReport,
 } from '../findings-text.js';
+import { lostText } from '../incident-text.js';
 import type { Activity, EvidenceLine, HostActivity } from './activity.js';
 import { axisSvg, h, htmlDocument, px, timeScale, tooltip, type EvidenceEntry, type EvidenceItem, type TimeScale } from './page.js';
 
@@ -136,12 +137,11 @@ function incidentHtml(inc: Incident, n: number, c: Ctx): string {
   out.push('</tbody></table>');
   out.push('<h3>Who was hurt</h3>');
   if (inc.impact.length) {
-    out.push('<table><thead><tr><th>client</th><th class="n">failed sends</th><th>from – to</th><th class="n">timed-out calls</th><th>why it lasted</th></tr></thead><tbody>');
+    out.push('<table><thead><tr><th>client</th><th>lost</th><th>from – to</th><th class="n">timed-out calls</th><th>why it lasted</th></tr></thead><tbody>');
     for (const i of inc.impact) {
       const dur = i.start !== null && i.end !== null && i.end > i.start ? ` (${formatMs(i.end - i.start)})` : '';
-      const counted = i.source === 'app' ? 'the application counted them' : 'failed attempts in the client log';
       out.push(
-        `<tr><td><strong>${h(i.client)}</strong>${i.clientVersion ? ` <span class="muted">${h(i.clientVersion)}</span>` : ''}</td><td class="n" title="${h(counted)}">${i.failedSends}</td><td class="mono">${h(`${span(i.start, i.end)}${dur}`)}</td><td class="n">${i.timeouts}</td><td>${h(i.lastedBecause ?? '-')}</td></tr>`,
+        `<tr><td><strong>${h(i.client)}</strong>${i.clientVersion ? ` <span class="muted">${h(i.clientVersion)}</span>` : ''}</td><td>${h(lostText(i))}</td><td class="mono">${h(`${span(i.start, i.end)}${dur}`)}</td><td class="n">${i.timeouts}</td><td>${h(i.lastedBecause ?? '-')}</td></tr>`,
       );
     }
     out.push('</tbody></table>');
