@@ -101,7 +101,8 @@ export class Broker extends Process implements Listener {
   private lastJstackMs = Number.NEGATIVE_INFINITY;
   // stalls and the page cache
   private stalledUntilMs = 0;
-  private ioFrozen = false;
+  /** Netty reads nothing until then (a JVM that gets no CPU); arrivals wait in the socket. */
+  private ioFrozenUntilMs = 0;
   private heldArrivals: Array<() => void> = [];
   private lockBeginMs = 0;
   private lockUntilMs = 0;
@@ -180,6 +181,7 @@ export class Broker extends Process implements Listener {
     this.cleanerTimer?.cancel();
     this.cleanerTimer = null;
     this.stalledUntilMs = 0;
+    this.ioFrozenUntilMs = 0;
     this.heldArrivals = [];
     this.lockUntilMs = 0;
     this.producers = new Set();
@@ -241,7 +243,7 @@ export class Broker extends Process implements Listener {
   }
 
   onRequest(ch: Channel, req: Request): void {
-    if (this.ioFrozen && this.nowMs < this.stalledUntilMs) {
+    if (this.isIoFrozen()) {
       this.heldArrivals.push(() => this.onRequest(ch, req));
       return;
     }
@@ -272,6 +274,10 @@ export class Broker extends Process implements Listener {
 
   private isStalled(): boolean {
     return this.nowMs < this.stalledUntilMs;
+  }
+
+  private isIoFrozen(): boolean {
+    return this.nowMs < this.ioFrozenUntilMs;
   }
 
   /** DefaultMessageStore.isOSPageCacheBusy: one put holds the CommitLog lock for more than 1 s. */
@@ -438,30 +444,44 @@ export class Broker extends Process implements Listener {
   // ---- faults -------------------------------------------------------------------------------
 
   /**
-   * A whole-broker stall (GC, safepoint): send threads and the cleaner stop for durationMs. With
-   * ioFrozen the Netty threads stop too (arrivals are queued when it ends, with fresh timestamps);
-   * otherwise requests keep entering the send queue and age during the stall.
+   * A whole-broker stall (GC, safepoint, a JVM out of CPU quota): send threads and the cleaner stop
+   * for durationMs. For its first ioFrozenMs the Netty threads stop too: arrivals wait in the socket
+   * and enter the send queue together when it ends, with that time as their start
+   * (NettyRemotingAbstract.processRequestCommand stamps a RequestTask when it reads the request);
+   * after that requests keep entering the send queue and age until the stall ends.
    */
-  stall(durationMs: number, ioFrozen: boolean): void {
+  stall(durationMs: number, ioFrozenMs = 0): void {
     const until = this.nowMs + durationMs;
+    if (ioFrozenMs > 0) {
+      const ioUntil = this.nowMs + Math.min(ioFrozenMs, durationMs);
+      if (ioUntil > this.ioFrozenUntilMs) {
+        this.ioFrozenUntilMs = ioUntil;
+        // At the stall's end resume() lets them in, after the cleaner's catch-up.
+        if (ioUntil < until) this.at(ioUntil, () => this.releaseArrivals(), Priority.fault);
+      }
+    }
     if (until <= this.stalledUntilMs) return;
     this.stalledUntilMs = until;
-    this.ioFrozen = ioFrozen;
     this.at(until, () => this.resume(), Priority.fault);
+  }
+
+  /** Netty reads what waited in the sockets, in the order it came. */
+  private releaseArrivals(): void {
+    if (this.isIoFrozen()) return; // extended by a later stall
+    const held = this.heldArrivals;
+    this.heldArrivals = [];
+    for (const a of held) a();
   }
 
   private resume(): void {
     if (this.isStalled()) return; // extended by a later stall
-    this.ioFrozen = false;
     // The fixed-rate cleaner catches up first, then the workers take what is left.
     this.cleanerTimer?.cancel();
     this.cleanerTimer = null;
     this.lastCleanerMs = this.nowMs;
     this.cleanExpiredRequest();
     this.dispatch();
-    const held = this.heldArrivals;
-    this.heldArrivals = [];
-    for (const a of held) a();
+    this.releaseArrivals();
     if (this.queueSize > 0) this.armCleaner();
   }
 
@@ -506,7 +526,7 @@ export class Broker extends Process implements Listener {
     const arrive = (): void => {
       if (this.nowMs >= untilMs) return;
       // Netty reads them like any request: held while the broker's IO is frozen.
-      if (this.ioFrozen && this.isStalled()) this.heldArrivals.push(() => this.admitSend(null, BACKGROUND_SEND));
+      if (this.isIoFrozen()) this.heldArrivals.push(() => this.admitSend(null, BACKGROUND_SEND));
       else this.admitSend(null, BACKGROUND_SEND);
       this.after(this.rng.exponential(meanGapMs), arrive);
     };

@@ -98,7 +98,7 @@ export type Fault =
       /** With `hung`: only the processes froze (SIGSTOP, a stop-the-world pause); the OS still completes new TCP connections, which then get no answer. */
       processesOnly?: boolean;
     }
-  | { atMs: number; broker: string; stall: { durationMs: number; ioFrozen?: boolean } }
+  | { atMs: number; broker: string; stall: { durationMs: number; ioFrozen?: boolean; ioFrozenMs?: number } }
   | {
       atMs: number;
       broker: string;
@@ -366,7 +366,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
           return;
       }
     }
-    if ('stall' in f) return broker(f.broker).stall(f.stall.durationMs, f.stall.ioFrozen ?? false);
+    if ('stall' in f) return broker(f.broker).stall(f.stall.durationMs, f.stall.ioFrozen ? f.stall.durationMs : (f.stall.ioFrozenMs ?? 0));
     if ('overload' in f) {
       const o = f.overload;
       return broker(f.broker).setOverload(o.durationMs, { meanMs: o.serviceMs, sdMs: o.sdMs ?? o.serviceMs / 10 }, o.backgroundPerSec ?? 0);

@@ -350,6 +350,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
         const s = x.obj('stall', true)!;
         dur(s, 'durationMs', true);
         s.bool('ioFrozen');
+        dur(s, 'ioFrozenMs', false);
         s.done();
       } else if (x.has('overload')) {
         knownBroker(x.str('broker', true)!);

@@ -947,19 +947,39 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
         // replies one cleaner pass sends come out together; its queue head had already waited up to
         // the limit when the broker stopped, so it stood still about (wait - limit) ms.
         pending.push(overloadFault(b, ep, waitLimit));
-        // A pass shows only the time since the previous one: a cleaner pass the quota cut short
-        // leaves expired heads for the next.
-        let ranAt = Number.NEGATIVE_INFINITY;
+        // Each held pass says the cleaner did not run from its longest waiter's arrival + the limit
+        // until the pass: that head would have been answered then. Spans that overlap were one stop:
+        // a pass the CPU quota cut short (cleanExpiredRequest runs only while the JVM gets CPU)
+        // leaves expired heads for the next, whose longest wait shows that the stop went on.
+        const spans: Array<{ from: number; to: number; reps: RmqEvent[]; max: number }> = [];
         for (const pass of split(ep, RELEASE_GAP_MS)) {
-          const releasedAt = pass[0].ts!;
-          if (held(pass)) {
-            const max = maxWait(pass);
-            const durationMs = Math.round(Math.min(max - waitLimit, releasedAt - ranAt - 1));
-            if (durationMs >= STALL_MARGIN_MS) {
-              pending.push(stallFault(b, pass, max, durationMs, `the queue head of the overload had waited up to ${waitLimit} ms when it stopped`));
-            }
+          if (!held(pass)) continue;
+          const max = maxWait(pass);
+          const to = pass[0].ts!;
+          const from = to - (max - waitLimit);
+          const last = spans[spans.length - 1];
+          if (last && from <= last.to) {
+            last.to = to;
+            last.reps.push(...pass);
+            last.max = Math.max(last.max, max);
+          } else spans.push({ from, to, reps: [...pass], max });
+        }
+        // Replies that started waiting in the same millisecond were read together: Netty got no CPU
+        // either, and the requests waited in the socket until it read them.
+        const readAt = new Map<number, number>();
+        for (const e of ep) if (typeof e.fields.waitMs === 'number') readAt.set(e.ts! - e.fields.waitMs, (readAt.get(e.ts! - e.fields.waitMs) ?? 0) + 1);
+        const bursts = [...readAt].filter(([t, n]) => n + (readAt.get(t - 1) ?? 0) >= 2).map(([t]) => t);
+        for (const s of spans) {
+          const why = `the queue head of the overload had waited up to ${waitLimit} ms when it stopped`;
+          const p = stallFault(b, s.reps, s.max, Math.round(s.to - s.from), why, s.to);
+          const read = Math.max(0, ...bursts.filter((t) => t > s.from && t < s.to));
+          if (read > 0 && 'stall' in p.fault) {
+            p.fault.stall.ioFrozenMs = Math.round(read - s.from);
+            const together = ep.filter((e) => typeof e.fields.waitMs === 'number' && e.ts! - e.fields.waitMs >= read - 1 && e.ts! - e.fields.waitMs <= read);
+            p.rule += `; ${together.length} replies started waiting in the same millisecond, ${p.fault.stall.ioFrozenMs} ms into it: it had read no request before then`;
+            p.evidence.push(together[0]);
           }
-          ranAt = releasedAt;
+          pending.push(p);
         }
         continue;
       }
@@ -1016,9 +1036,10 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     return out;
   }
 
-  function stallFault(b: ScenarioBroker, reps: RmqEvent[], max: number, durationMs: number, why: string): Pending {
+  /** A stall of durationMs that ends 1 ms before releasedAt (by default the first reply's time). */
+  function stallFault(b: ScenarioBroker, reps: RmqEvent[], max: number, durationMs: number, why: string, releasedAt = reps[0].ts!): Pending {
     const waitLimit = b.waitTimeMillsInSendQueue ?? 200;
-    const at = reps[0].ts! - durationMs - 1;
+    const at = releasedAt - durationMs - 1;
     const put = events.find((e) => e.type === 'store-slow' && e.host === b.host && e.fields.what === 'in-lock' && e.ts !== null && Math.abs(e.ts - reps[0].ts!) <= 2000);
     return {
       fault: { atMs: rel(at), broker: b.name, stall: { durationMs } },

@@ -136,7 +136,7 @@ function faultText(f: Fault, sc: Scenario, t: (ms: number) => string): string {
     const boot = f.boot && f.state === 'reboot' ? ` (${[f.boot.namesrvMs !== undefined ? `NameServer boots after ${formatMs(f.boot.namesrvMs)}` : '', f.boot.brokerMs !== undefined ? `broker after ${formatMs(f.boot.brokerMs)}` : ''].filter(Boolean).join(', ')})` : '';
     return `${at}  ${f.host} ${f.state}${boot}`;
   }
-  if ('stall' in f) return `${at}  ${f.broker} stalls ${f.stall.durationMs} ms`;
+  if ('stall' in f) return `${at}  ${f.broker} stalls ${f.stall.durationMs} ms${f.stall.ioFrozen ? ', reading nothing' : f.stall.ioFrozenMs ? `, reading nothing for the first ${f.stall.ioFrozenMs} ms` : ''}`;
   if ('overload' in f) return `${at}  ${f.broker} overloaded for ${formatMs(f.overload.durationMs)} (puts take ${f.overload.serviceMs} ms)`;
   if ('slowPut' in f) return `${at}  ${f.broker} slow put ${f.slowPut.durationMs} ms`;
   if ('diskFull' in f) return `${at}  ${f.broker} disk full for ${formatMs(f.diskFull.durationMs)} (writes refused)`;

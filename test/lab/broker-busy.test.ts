@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/helpers.js';
-import { analyzeReport, client, expectNear, fault, findingsOf, recording, replayReport } from './recording.js';
+import { analyzeReport, client, expectNear, expectReproduced, expectTopology, fault, findingsOf, recording, replayReport } from './recording.js';
 
 const r = recording('broker-busy');
 const overload = fault(r, 'overload', 'mq-broker-b');
@@ -93,5 +93,25 @@ describe('lab broker busy: replay', () => {
     // The one busy window is the overload's; its waits reach far over the limit, as in the logs.
     expect(report.busy).toHaveLength(1);
     expect(report.busy[0].simulated.waitMaxMs).toBeGreaterThan(500);
+  });
+
+  it('infers the lab topology and versions', () => expectTopology(r, report));
+  it('reproduces every milestone and the longest wait', () => expectReproduced(r, report));
+
+  it('reads the requests the throttled broker read together as a stall that read nothing until then', () => {
+    // 18:54:59.915: five replies waited 1199 ms, so broker-b read them in one go at 18:54:58.716.
+    const stalls = report.scenario.faults.filter((f: any) => f.broker === 'broker-b' && f.stall?.ioFrozenMs);
+    expect(stalls.length).toBeGreaterThan(0);
+    const read = Date.parse('2026-12-01T18:54:58.716+08:00');
+    const run = Date.parse(report.run.start);
+    expect(stalls.some((f: any) => Math.abs(run + f.atMs + f.stall.ioFrozenMs - read) <= 2)).toBe(true);
+  });
+
+  it('reproduces the longest wait app-feed-01 saw on other seeds too', async () => {
+    for (const seed of ['2', '3', '4']) {
+      const { report: other } = await replayReport(r, '--seed', seed);
+      const o = other.busy[0];
+      expect(Math.abs(o.simulated.waitMaxMs - o.observed.waitMaxMs), `seed ${seed}`).toBeLessThanOrEqual(o.observed.waitMaxMs * 0.1);
+    }
   });
 });
