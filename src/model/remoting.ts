@@ -43,6 +43,13 @@ export const Exceptions = {
   },
 };
 
+/**
+ * What a waiter gets when its channel closed under it: NettyRemotingAbstract.failFast (run by the
+ * client pipeline's close handler, every 4.x and 5.x line) fails the requests still waiting on that
+ * channel at once, and invokeSyncImpl throws RemotingSendRequestException for them.
+ */
+const FAILED_FAST: Response = Object.freeze({ opaque: -1, code: -1, remark: 'failFast', body: null });
+
 export type RpcResult =
   | { ok: true; resp: Response }
   | { ok: false; exc: JavaException; why: 'timeout' | 'connect' | 'send' };
@@ -99,8 +106,14 @@ export abstract class CachedCall implements Waiter {
   }
 
   resolve(resp: Response | null): void {
-    if (resp !== null) this.onResponse(resp);
+    if (resp === FAILED_FAST) this.onFailure(this.remoting!.sendRequestFailed(this.callAddr, this.callCh!));
+    else if (resp !== null) this.onResponse(resp);
     else this.onFailure(this.remoting!.timedOut(this.callAddr, this.callCh!, this.callTimeoutMs, this.callTimeoutMs));
+  }
+
+  /** @internal */
+  channel(): Channel | null {
+    return this.callCh;
   }
 
   /** The response came. */
@@ -112,6 +125,18 @@ export abstract class CachedCall implements Waiter {
 /** What waits for a response: a coroutine's signal, or a callback-form call (invokeCached). */
 interface Waiter {
   resolve(resp: Response | null): void;
+  /** The channel the request went out on. */
+  channel(): Channel | null;
+}
+
+/** invokeSync's wait in coroutine form. */
+class SyncWait extends Signal<Response | null> implements Waiter {
+  constructor(private readonly ch: Channel) {
+    super();
+  }
+  channel(): Channel | null {
+    return this.ch;
+  }
 }
 
 /**
@@ -134,6 +159,13 @@ class PendingTable {
   set(opaque: number, w: Waiter): void {
     if (this.map.get(opaque) === undefined) this.live++;
     this.map.set(opaque, w);
+  }
+
+  /** The live entries whose request went out on ch. */
+  on(ch: Channel): Array<[number, Waiter]> {
+    const out: Array<[number, Waiter]> = [];
+    for (const [k, w] of this.map) if (w !== undefined && w.channel() === ch) out.push([k, w]);
+    return out;
   }
 
   delete(opaque: number): void {
@@ -223,12 +255,13 @@ export class RemotingClient implements ChannelHandler {
       const left = timeoutMs - cost;
       // invokeSyncImpl: write the request, wait for the response or the deadline.
       const opaque = this.opaqueNext++;
-      const sig = new Signal<Response | null>();
+      const sig = new SyncWait(ch);
       this.pending.set(opaque, sig);
       if (!this.o.proc.net.send(ch, { code, opaque, body })) return this.sendFailed(addr, ch, opaque);
       // waitResponse returns a little after the deadline (the 3001-3003 ms RTs of real logs).
       this.addDeadline(this.now + left + this.o.rng.uniform(0.5, 3), opaque);
       const resp = sig.settled ? sig.value : ((yield sig as Signal<unknown>) as Response | null);
+      if (resp === FAILED_FAST) return this.sendRequestFailed(addr, ch);
       if (resp !== null) return { ok: true, resp };
       return this.timedOut(addr, ch, timeoutMs, left);
     }
@@ -265,6 +298,11 @@ export class RemotingClient implements ChannelHandler {
   private sendFailed(addr: string | null, ch: Channel, opaque: number): RpcResult & { ok: false } {
     this.pending.delete(opaque);
     this.o.log('WARN', `send a request command to channel <${this.remoteText(ch)}> failed.`);
+    return this.sendRequestFailed(addr, ch);
+  }
+
+  /** invokeSync caught RemotingSendRequestException: it closes the channel and throws it on. */
+  sendRequestFailed(addr: string | null, ch: Channel): RpcResult & { ok: false } {
     const p = this.o.profile;
     const who = this.chanText(p.invokeWarnsChannelAddr ? ch.remoteAddr : String(addr), ch);
     this.o.log('WARN', `invokeSync: send request exception, so close the channel[${who}]`);
@@ -485,6 +523,20 @@ export class RemotingClient implements ChannelHandler {
     const p = this.o.profile;
     this.o.log('INFO', p.channelIdForm ? `NETTY CLIENT PIPELINE: CLOSE channel[addr=${ch.remoteAddr}, id=${ch.shortId}]` : `NETTY CLIENT PIPELINE: CLOSE ${ch.remoteAddr}`);
     this.o.log('INFO', `closeChannel: close the connection to remote address[${ch.remoteAddr}] result: true`);
+    this.failFast(ch);
+  }
+
+  /**
+   * NettyRemotingAbstract.failFast from the close handler: the requests still waiting on ch fail now
+   * instead of at their deadlines. Their threads wake after the closing one has logged its own lines.
+   */
+  private failFast(ch: Channel): void {
+    const waiting = this.pending.on(ch);
+    if (waiting.length === 0) return;
+    for (const [opaque] of waiting) this.pending.delete(opaque);
+    this.o.proc.after(0, () => {
+      for (const [, w] of waiting) w.resolve(FAILED_FAST);
+    }, Priority.timer);
   }
 
   /** closeChannel(channel), from the pipeline handlers. */

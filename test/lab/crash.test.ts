@@ -7,7 +7,7 @@
 // .sendDefaultImpl), so the applications lose no send; the clients drop broker-a at their next route
 // poll (pollNameServerInterval, 30 s) and take it back at the first poll after it registers again.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeReport, expectNear, expectReproduced, expectTopology, fault, findingsOf, milestonesOf, recording, replayReport } from './recording.js';
+import { analyzeReport, expectNear, expectLostSends, expectReproduced, expectTopology, fault, findingsOf, milestonesOf, recording, replayReport } from './recording.js';
 
 const r = recording('crash');
 const crash = fault(r, 'crash', 'mq-broker-a');
@@ -70,4 +70,5 @@ describe('lab crash: replay', () => {
   });
 
   it('reproduces every milestone', () => expectReproduced(r, report));
+  it('loses about as many sends as each application counted', () => expectLostSends(r, report));
 });

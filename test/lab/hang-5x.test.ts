@@ -13,6 +13,7 @@ import {
   analyzeReport,
   client,
   expectNear,
+  expectLostSends,
   expectReproduced,
   expectTopology,
   fault,
@@ -96,4 +97,5 @@ describe('lab hang on 5.x: replay', () => {
   });
 
   it('reproduces every milestone', () => expectReproduced(r, report));
+  it('loses about as many sends as each application counted', () => expectLostSends(r, report));
 });

@@ -11,7 +11,7 @@
 //   every 3 s) connects the hung host again within a second, so the chosen NameServer keeps an
 //   active channel and stays chosen: stuck like 4.7.1 (5.3.0 turns the scan off in the client).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeReport, client, expectNear, expectReproduced, expectTopology, fault, findingsOf, milestonesOf, recording, replayReport } from './recording.js';
+import { analyzeReport, client, expectNear, expectLostSends, expectReproduced, expectTopology, fault, findingsOf, milestonesOf, recording, replayReport } from './recording.js';
 
 const r = recording('namesrv-hang');
 const hang = fault(r, 'hang', 'mq-node-a');
@@ -82,4 +82,5 @@ describe('lab NameServer hang, three client lines: replay', () => {
   });
 
   it('reproduces every milestone, 5.1.4 staying on the hung NameServer included', () => expectReproduced(r, report));
+  it('loses about as many sends as each application counted', () => expectLostSends(r, report));
 });

@@ -86,6 +86,23 @@ export function expectReproduced(r: Recording, report: any): void {
   expect(report.verdict).toBe('reproduced');
 }
 
+/**
+ * Each collected client loses about as many sends in the replay as its application counted: within
+ * 0.5-1.5x. (Before the model failed fast the sends waiting on a channel a 4.9.1+ client closed on a
+ * timeout, it lost 2-4x as many.)
+ */
+export function expectLostSends(r: Recording, report: any): void {
+  for (const c of r.lab.clients.filter((x) => hostOf(r, x.host).collected !== false)) {
+    const o = report.outages.find((x: any) => x.client === c.host);
+    const lost = o?.simulatedFailedSends ?? 0;
+    if (c.sends.failed === 0) expect(lost, `${c.host} simulated failed sends`).toBe(0);
+    else {
+      expect(lost, `${c.host}: ${lost} simulated vs ${c.sends.failed} failed sends`).toBeGreaterThanOrEqual(c.sends.failed * 0.5);
+      expect(lost, `${c.host}: ${lost} simulated vs ${c.sends.failed} failed sends`).toBeLessThanOrEqual(c.sends.failed * 1.5);
+    }
+  }
+}
+
 /** The inferred scenario has the lab's NameServers, master brokers, hosts, addresses and versions. */
 export function expectTopology(r: Recording, report: any): void {
   const sc = report.scenario;

@@ -6,7 +6,7 @@
 // brokerLiveTable OK"), neither by expiry nor by a closed channel. Sends that pick broker-a before
 // the next route poll are refused and retried on broker-b: the applications lose nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeReport, expectNear, expectReproduced, expectTopology, fault, findingsOf, milestonesOf, recording, replayReport } from './recording.js';
+import { analyzeReport, expectNear, expectLostSends, expectReproduced, expectTopology, fault, findingsOf, milestonesOf, recording, replayReport } from './recording.js';
 
 const r = recording('restart');
 const restart = fault(r, 'restart', 'mq-broker-a');
@@ -61,4 +61,5 @@ describe('lab restart: replay', () => {
   });
 
   it('reproduces every milestone', () => expectReproduced(r, report));
+  it('loses about as many sends as each application counted', () => expectLostSends(r, report));
 });

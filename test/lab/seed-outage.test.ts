@@ -21,6 +21,7 @@ import {
   analyzeReport,
   client,
   expectNear,
+  expectLostSends,
   expectReproduced,
   expectTopology,
   fault,
@@ -118,4 +119,5 @@ describe('lab seed outage: replay', () => {
   });
 
   it('reproduces every milestone', () => expectReproduced(r, report));
+  it('loses about as many sends as each application counted', () => expectLostSends(r, report));
 });

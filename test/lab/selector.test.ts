@@ -8,7 +8,7 @@
 // only broker-b's queues and the same index lands there, so the failures stop at the route drop.
 // The other producer's refused attempts are retried on broker-b and lose nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeReport, client, expectNear, expectReproduced, expectTopology, fault, findingsOf, milestonesOf, recording, replayReport } from './recording.js';
+import { analyzeReport, client, expectNear, expectLostSends, expectReproduced, expectTopology, fault, findingsOf, milestonesOf, recording, replayReport } from './recording.js';
 
 const r = recording('selector');
 const crash = fault(r, 'crash', 'mq-broker-a');
@@ -58,4 +58,5 @@ describe('lab selector: replay', () => {
   });
 
   it('reproduces every milestone', () => expectReproduced(r, report));
+  it('loses about as many sends as each application counted', () => expectLostSends(r, report));
 });

@@ -58,6 +58,25 @@ describe('send retries and the time budget', () => {
     expect(r.events.some((e) => e.type === 'send-failed')).toBe(false);
   });
 
+  it('4.9.1+: the timeout that closes the channel fails the other sends waiting on it at once (failFast), and they go to another broker', () => {
+    const sc = cluster([client('app-pay-01', '4.9.4', NS_110, { sendRatePerSec: 10 })], [{ atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'hung' }]);
+    const r = runScenario(sc, { seed, untilMs: FAULT_AT_MS + 60000 });
+    const attempts = r.events.filter((e) => e.type === 'send-attempt-failed' && e.fields.brokerName === 'broker-a');
+    const fast = attempts.filter((e) => String(e.fields.cause).startsWith('RemotingSendRequestException: send request to <192.168.3.100:10911> failed'));
+    const timedOut = attempts.filter((e) => String(e.fields.cause).startsWith('RemotingTimeoutException'));
+    expect(timedOut.length).toBeGreaterThan(0);
+    expect(fast.length).toBeGreaterThan(0);
+    // Each fails in the millisecond of a timeout on the same channel, well before its own deadline.
+    for (const e of fast) {
+      expect(timedOut.some((t) => t.ts === e.ts), `${e.text}`).toBe(true);
+      expect(e.fields.rtMs).toBeLessThan(3000);
+    }
+    // ...and is resent at once on broker-b, with budget left: the application sees none of them.
+    const app = r.events.filter((e) => e.file.endsWith('/app.log'));
+    expect(app.length).toBeGreaterThan(0);
+    expect(app.filter((e) => /RemotingSendRequestException/.test(e.text))).toEqual([]);
+  });
+
   it('when every broker fails fast the send ends with `Send [3] times, still failed`, avoiding the last broker each time', () => {
     const sc = cluster(
       [client('app-order-01', '4.9.4', NS_110, { sendRatePerSec: 5 })],
