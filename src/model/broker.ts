@@ -16,7 +16,9 @@ import type { Rng } from './random.js';
 import { RemotingClient } from './remoting.js';
 import { spawn } from './coroutine.js';
 import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js';
-import { atLeast, serverProfile, type ServerProfile } from './versions.js';
+import { serverProfile, type ServerProfile } from './versions.js';
+import { SERVER } from '../rocketmq/facts.js';
+import { factHolds } from '../rocketmq/versions.js';
 import type { Zone } from '../parse/time.js';
 
 /** The body of a successful send response (nobody reads or changes it; one object for all). */
@@ -336,7 +338,7 @@ export class Broker extends Process implements Listener {
       }
       if (this.isOSPageCacheBusy()) {
         // The store checks the page cache before taking the lock.
-        const code = atLeast(this.profile.v, '5.3.0') ? ResponseCode.SYSTEM_BUSY : ResponseCode.SYSTEM_ERROR;
+        const code = factHolds(SERVER.pcSynchronizedBusy, this.profile.v) ? ResponseCode.SYSTEM_BUSY : ResponseCode.SYSTEM_ERROR;
         this.after(0.05, () => this.finish(task, code, '[PC_SYNCHRONIZED]broker busy, start flow control for a while'));
         continue;
       }

@@ -1,24 +1,17 @@
 // Version profiles: what a RocketMQ release does differently, as data the components read.
-// Each field names the fact it follows (shared client and server facts, by section).
+// Facts that the rules and replay read too are in src/rocketmq/facts.ts; the rest are the model's own.
 
+import { CLIENT, SERVER } from '../rocketmq/facts.js';
+import { atLeast, factHolds, OLDEST_MODELLED, parseVersion as parseVersionText, type Version } from '../rocketmq/versions.js';
 import { assert } from './kernel.js';
 
-export type Version = readonly [number, number, number];
+export type { Version };
 
+/** A version the model can run, or an assertion failure naming it. */
 export function parseVersion(text: string): Version {
-  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(text.trim());
-  assert(m !== null, `version must look like 4.9.8, got '${text}'`);
-  return [Number(m[1]), Number(m[2]), Number(m[3])];
-}
-
-export function compareVersions(a: Version, b: Version): number {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return 0;
-}
-
-/** a >= b, both as text. */
-export function atLeast(v: Version, min: string): boolean {
-  return compareVersions(v, parseVersion(min)) >= 0;
+  const v = parseVersionText(text);
+  assert(v !== null, `version must look like 4.9.8, got '${text}'`);
+  return v;
 }
 
 /** Client log layout: the 4.3.0-5.0.0 inner logger (CRLF, JVM zone) or the 5.1.0+ shaded logback. */
@@ -85,20 +78,20 @@ export interface ClientProfile {
 
 export function clientProfile(version: string): ClientProfile {
   const v = parseVersion(version);
-  assert(atLeast(v, '4.3.0'), `client versions before 4.3.0 are not modelled (got ${version})`);
+  assert(atLeast(v, OLDEST_MODELLED), `client versions before ${OLDEST_MODELLED} are not modelled (got ${version})`);
   const is5 = v[0] >= 5;
   const codes = [17, 14, 1, 16, 204, 205];
-  if (atLeast(v, '5.3.0')) codes.push(2);
-  if (atLeast(v, '5.3.1')) codes.push(1500);
+  if (factHolds(CLIENT.retriesSystemBusy, v)) codes.push(2);
+  if (factHolds(CLIENT.retriesGoAway, v)) codes.push(1500);
   return {
     version,
     v,
     layout: atLeast(v, '5.1.0') ? 'logback' : 'inner',
     fakeMillis: !atLeast(v, '4.8.0'),
     flattenNewlines: atLeast(v, '4.9.3'),
-    closeSocketIfTimeout: atLeast(v, '4.9.1'),
+    closeSocketIfTimeout: factHolds(CLIENT.closeSocketIfTimeout, v),
     closeGuard: atLeast(v, '5.1.4'),
-    scanAvailableNameSrv: atLeast(v, '5.0.0') && !atLeast(v, '5.3.0'),
+    scanAvailableNameSrv: factHolds(CLIENT.scanAvailableNameSrv, v),
     namesrvLoopAll: !atLeast(v, '5.3.0'),
     createChannelOutcomeLogs: !atLeast(v, '5.3.0'),
     createChannelFailedStack: !is5,
@@ -114,7 +107,7 @@ export function clientProfile(version: string): ClientProfile {
     faqUrl: atLeast(v, '5.1.0') ? 'https://rocketmq.apache.org/docs/bestPractice/06FAQ' : 'http://rocketmq.apache.org/docs/faq/',
     retryResponseCodes: codes,
     faultTables: atLeast(v, '5.1.4') ? 'latency-514' : 'latency-4x',
-    faultPrefersLastBroker: !atLeast(v, '4.8.0'),
+    faultPrefersLastBroker: factHolds(CLIENT.faultPrefersLastBroker, v),
     vipChannel: !atLeast(v, '4.5.1'),
     noRouteColon: atLeast(v, '4.6.0'),
     versionConstant: `V${v[0]}_${v[1]}_${v[2]}`,
@@ -144,19 +137,19 @@ export interface ServerProfile {
 
 export function serverProfile(version: string): ServerProfile {
   const v = parseVersion(version);
-  assert(atLeast(v, '4.3.0'), `server versions before 4.3.0 are not modelled (got ${version})`);
+  assert(atLeast(v, OLDEST_MODELLED), `server versions before ${OLDEST_MODELLED} are not modelled (got ${version})`);
   const is5 = v[0] >= 5;
   return {
     version,
     v,
     is5,
-    sendThreadPoolNums: (cores) => (atLeast(v, '4.9.1') ? Math.min(cores, 4) : 1),
+    sendThreadPoolNums: (cores) => (factHolds(SERVER.sendThreadsFromCores, v) ? Math.min(cores, 4) : 1),
     registerBrokerTimeoutMills: is5 ? 24000 : 6000,
     scanNotActiveBrokerIntervalMs: is5 ? 5000 : 10000,
     scanInitialDelayMs: is5 ? 5 : 5000,
     masterAddressChangeLine: atLeast(v, '4.9.4') && !is5,
-    closeSocketIfTimeout: atLeast(v, '4.9.1'),
-    jstackOnClean: is5,
+    closeSocketIfTimeout: factHolds(CLIENT.closeSocketIfTimeout, v),
+    jstackOnClean: factHolds(SERVER.jstackOnClean, v),
     remoting: clientProfile(version),
   };
 }

@@ -6,7 +6,9 @@
 // (the waits in the busy replies). Every value records the lines it came from; what the logs do not
 // give takes a stated default.
 
-import type { Fault, Scenario, ScenarioBroker, ScenarioClient, ScenarioNameServer, ScenarioTopic } from '../model/index.js';
+import { serverProfile, type Fault, type Scenario, type ScenarioBroker, type ScenarioClient, type ScenarioNameServer, type ScenarioTopic } from '../model/index.js';
+import { CLIENT } from '../rocketmq/facts.js';
+import { OLDEST_MODELLED, pickVersion, rangeContains, versionAtLeast } from '../rocketmq/versions.js';
 import { formatIso, parseZone } from '../parse/time.js';
 import type { RmqEvent, SourceKind } from '../parse/types.js';
 import { relativeTo } from '../report/findings-text.js';
@@ -16,6 +18,9 @@ import { KEEP_CAP, SERVER_KINDS, type Collected, type Silence } from './collect.
 import { LIMITS } from './file.js';
 import { contextOf, failuresOf, isAppFailure, observe } from './observe.js';
 import type { DefaultsMap, ProvenanceMap, ReplayInput } from './types.js';
+
+/** The model runs releases from OLDEST_MODELLED: an older one runs as that. */
+const modelled = (v: string): string => (versionAtLeast(v, OLDEST_MODELLED) ? v : OLDEST_MODELLED);
 
 /** Model time 0 is this long before the first line, so that every process runs when the window opens. */
 export const LEAD_MS = 60000;
@@ -44,25 +49,6 @@ function cmpAddr(a: string, b: string): number {
   const pb = b.split(/[.:]/).map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
   return 0;
-}
-
-function cmpVersion(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
-  return 0;
-}
-
-/** A concrete version from a range as clientVersionOf prints it (`4.8.0`, `4.3.0-4.7.1`, `>=5.1.0`, `<=4.9.0`). */
-export function pickVersion(range: string, fallback: string): { version: string; exact: boolean } {
-  if (/^\d+\.\d+\.\d+$/.test(range)) return { version: range, exact: true };
-  let m = /^(\d+\.\d+\.\d+)-(\d+\.\d+\.\d+)$/.exec(range);
-  if (m) return { version: cmpVersion(m[2], '4.3.0') < 0 ? fallback : m[2], exact: false };
-  m = /^>=(\d+\.\d+\.\d+)$/.exec(range);
-  if (m) return { version: cmpVersion(m[1], '4.3.0') < 0 ? '4.3.0' : m[1], exact: false };
-  m = /^<=(\d+\.\d+\.\d+)$/.exec(range);
-  if (m) return { version: cmpVersion(m[1], '4.3.0') < 0 ? fallback : m[1], exact: false };
-  return { version: fallback, exact: false };
 }
 
 interface Named<T> {
@@ -596,7 +582,7 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     } else def(`${p}.settings.sendLatencyFaultEnable`, 'false (DefaultMQProducer default)');
     def(
       `${p}.settings.clientCloseSocketIfTimeout`,
-      cmpVersion(client.version, '4.9.1') < 0 ? `false (hard-coded before 4.9.1; client ${client.version})` : 'true (the system property’s default from 4.9.1)',
+      versionAtLeast(client.version, CLIENT.closeSocketIfTimeout.since) ? `true (the system property’s default from ${CLIENT.closeSocketIfTimeout.since})` : `false (hard-coded before ${CLIENT.closeSocketIfTimeout.since}; client ${client.version})`,
     );
     if (Object.keys(settings).length) client.settings = settings;
 
@@ -724,9 +710,9 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   nameServers.forEach((ns, i) => {
     const p = `scenario.nameServers[${i}].startAtMs`;
     const v = ns.version ?? serverVersion;
-    const is5 = cmpVersion(v, '5.0.0') >= 0;
-    const scanMs = is5 ? 5000 : 10000;
-    const initial = is5 ? 5 : 5000;
+    const profile = serverProfile(modelled(v));
+    const scanMs = profile.scanNotActiveBrokerIntervalMs;
+    const initial = profile.scanInitialDelayMs;
     const expiry = events.find((e) => e.type === 'broker-expired' && e.host === ns.host && e.kind === 'namesrv');
     if (expiry) {
       ns.startAtMs = mod(rel(when(expiry)) - initial, scanMs);
@@ -1077,7 +1063,8 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     if (background) evidence.push(...background.evidence);
     const total = arrival + (background?.rate ?? 0);
     const version = b.version ?? serverVersion;
-    const threads = b.sendMessageThreadPoolNums ?? (cmpVersion(version, '4.9.1') >= 0 ? 4 : 1);
+    // A server of 4 cores or more: the default pool is the most it can be.
+    const threads = b.sendMessageThreadPoolNums ?? serverProfile(modelled(version)).sendThreadPoolNums(4);
     const seconds = Math.max(1, (to - from) / 1000);
     // The replies that stalls held are theirs; the steady ones say by how much the senders overran it.
     const steady = reps.filter((e) => typeof e.fields.waitMs !== 'number' || e.fields.waitMs <= waitLimit + STALL_MARGIN_MS).length;
@@ -1163,18 +1150,6 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     notes,
     source: opts.source,
   };
-}
-
-function rangeContains(range: string, v: string): boolean {
-  if (range === 'unknown') return true;
-  if (/^\d+\.\d+\.\d+$/.test(range)) return range === v;
-  let m = /^(\d+\.\d+\.\d+)-(\d+\.\d+\.\d+)$/.exec(range);
-  if (m) return cmpVersion(v, m[1]) >= 0 && cmpVersion(v, m[2]) <= 0;
-  m = /^>=(\d+\.\d+\.\d+)$/.exec(range);
-  if (m) return cmpVersion(v, m[1]) >= 0;
-  m = /^<=(\d+\.\d+\.\d+)$/.exec(range);
-  if (m) return cmpVersion(v, m[1]) <= 0;
-  return false;
 }
 
 function round2(x: number): number {

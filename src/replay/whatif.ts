@@ -4,6 +4,8 @@
 // `192.168.3.101:9876.serverChannelMaxIdleTimeSeconds=120`. The table of keys is in docs/replay.md.
 
 import type { Scenario, ScenarioBroker, ScenarioClient, ScenarioNameServer } from '../model/index.js';
+import { CLIENT } from '../rocketmq/facts.js';
+import { versionAtLeast } from '../rocketmq/versions.js';
 
 export class WhatIfError extends Error {}
 
@@ -147,13 +149,6 @@ function setPath(obj: Record<string, unknown>, path: string, value: unknown): vo
   cur[parts[parts.length - 1]] = value;
 }
 
-function lessThan(a: string, b: string): boolean {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] < pb[i];
-  return false;
-}
-
 /** The scenario with the variant applied (a copy), and notes on what it had to adapt. */
 export function applyVariant(base: Scenario, v: Variant): { scenario: Scenario; notes: string[] } {
   const sc = JSON.parse(JSON.stringify(base)) as Scenario;
@@ -191,13 +186,14 @@ export function applyVariant(base: Scenario, v: Variant): { scenario: Scenario; 
       }
     }
   }
-  // clientCloseSocketIfTimeout is hard-coded false before 4.9.1: honouring true needs 4.9.1.
+  // clientCloseSocketIfTimeout is hard-coded false before its release: honouring true needs that one.
+  const since = CLIENT.closeSocketIfTimeout.since;
   for (const c of sc.clients) {
-    if (c.settings?.clientCloseSocketIfTimeout === true && lessThan(c.version, '4.9.1')) {
+    if (c.settings?.clientCloseSocketIfTimeout === true && !versionAtLeast(c.version, since)) {
       const touched = v.assignments.some((a) => a.key === 'clientCloseSocketIfTimeout' && (a.subject === null || a.subject === c.host));
       if (touched) {
-        notes.push(`${c.host}: client ${c.version} hard-codes clientCloseSocketIfTimeout=false (the property is read from 4.9.1); run as 4.9.1`);
-        c.version = '4.9.1';
+        notes.push(`${c.host}: client ${c.version} hard-codes clientCloseSocketIfTimeout=false (the property is read from ${since}); run as ${since}`);
+        c.version = since;
       }
     }
   }

@@ -16,7 +16,9 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
-import { clientVersions, num, plural, rangeBounds, cmpV, str, strs, versionSide } from './send-path.js';
+import { CLIENT } from '../rocketmq/facts.js';
+import { factOver, parseRange } from '../rocketmq/versions.js';
+import { clientVersions, num, plural, str, strs, versionSide } from './send-path.js';
 import { writableAfter } from '../parse/route-change.js';
 
 interface Attempt {
@@ -154,8 +156,8 @@ const rule: Rule = {
       const cv = clientVersions(ctx, [g.host]);
       const route = [...g.topics].map((t) => routes.get(`${g.host}|${t}`)).find((r) => r !== undefined) ?? null;
       const single = route !== null && route.length === 1;
-      const b = rangeBounds(cv);
-      const upTo471 = b !== null && cmpV(b[1], [4, 7, 1]) <= 0;
+      const b = parseRange(cv);
+      const upTo471 = b !== null && factOver(CLIENT.faultPrefersLastBroker, b) === true;
       const ex: string[] = [];
       ex.push(
         `${plural(g.n, 'send')} on ${g.host} retried on ${g.broker}, the broker that had just failed ${g.n === 1 ? 'it' : 'them'}` +

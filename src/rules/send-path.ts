@@ -23,48 +23,7 @@ export function strs(e: RmqEvent, k: string): string[] {
   return Array.isArray(v) ? v : [];
 }
 
-type V3 = [number, number, number];
-const TOP: V3 = [99, 0, 0];
-
-function parseV(s: string): V3 | null {
-  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(s);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
-}
-
-export function cmpV(a: V3, b: V3): number {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return 0;
-}
-
-/** Inclusive bounds of a ClientVersion.range (`4.9.4`, `4.3.0-4.7.1`, `>=5.1.0`, `<=4.7.1`); null when unknown. */
-export function rangeBounds(range: string): [V3, V3] | null {
-  const exact = parseV(range);
-  if (exact) return [exact, exact];
-  let m = /^(\d+\.\d+\.\d+)-(\d+\.\d+\.\d+)$/.exec(range);
-  if (m) return [parseV(m[1])!, parseV(m[2])!];
-  m = /^>=(\d+\.\d+\.\d+)$/.exec(range);
-  if (m) return [parseV(m[1])!, TOP];
-  m = /^<=(\d+\.\d+\.\d+)$/.exec(range);
-  if (m) return [[0, 0, 0], parseV(m[1])!];
-  return null;
-}
-
-/** Whether a whole version range is below `v`, at or above it, or straddles it / is unknown. */
-export function versionSide(range: string, v: string): 'below' | 'atLeast' | 'unknown' {
-  const b = rangeBounds(range);
-  const x = parseV(v)!;
-  if (!b) return 'unknown';
-  if (cmpV(b[1], x) < 0) return 'below';
-  if (cmpV(b[0], x) >= 0) return 'atLeast';
-  return 'unknown';
-}
-
-/** Whether a version range can overlap [lo, hi]: true, false, or null when the range is unknown. */
-export function rangeOverlaps(range: string, lo: string, hi: string): boolean | null {
-  const b = rangeBounds(range);
-  if (!b) return null;
-  return cmpV(b[0], parseV(hi)!) <= 0 && cmpV(b[1], parseV(lo)!) >= 0;
-}
+export { rangeOverlaps, versionSide } from '../rocketmq/versions.js';
 
 const SERVER_KINDS = new Set(['broker', 'store', 'watermark', 'remoting', 'stats']);
 

@@ -1,64 +1,23 @@
-// Client version range of a host, from the version hints its client logs carry (layout, wording,
-// jar names in stack frames, ClientVersion:Vx_y_z at startup). See shared facts: the inner logger
-// (4.3.0-5.0.0), its fake millis (4.3.0-4.7.1), the 5.1+ logback layout.
+// Client version range of a host, from the version hints its logs carry (the parser's layouts and
+// wording, jar names in stack frames, ClientVersion:Vx_y_z at startup), and what that range means
+// for a NameServer that hangs. The facts themselves are in src/rocketmq/facts.ts.
 
+import { CLIENT } from '../rocketmq/facts.js';
+import { factOver, formatRange, intersectHints } from '../rocketmq/versions.js';
 import type { ClientVersion, SourceInfo } from './types.js';
-
-const EXACT = /^(\d+)\.(\d+)\.(\d+)$/;
-
-function cmp(a: number[], b: number[]): number {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return 0;
-}
-
-function parse(v: string): number[] | null {
-  const m = EXACT.exec(v);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
-}
-
-/** Lower and upper bound of a hint (inclusive), or null when it says nothing about versions. */
-function bounds(hint: string): [number[], number[]] | null {
-  const exact = parse(hint);
-  if (exact) return [exact, exact];
-  const range = /^(\d+\.\d+\.\d+)-(\d+\.\d+\.\d+)$/.exec(hint);
-  if (range) return [parse(range[1])!, parse(range[2])!];
-  const ge = /^>=(\d+\.\d+\.\d+)$/.exec(hint);
-  if (ge) return [parse(ge[1])!, [99, 0, 0]];
-  const lt = /^<(\d+\.\d+\.\d+)$/.exec(hint);
-  if (lt) {
-    // Just below v: the previous patch, or the previous minor's last patch, or the previous major's.
-    const [a, b, c] = parse(lt[1])!;
-    const below = c > 0 ? [a, b, c - 1] : b > 0 ? [a, b - 1, 99] : [a - 1, 99, 99];
-    return [[0, 0, 0], below];
-  }
-  if (hint === '3.x') return [[3, 0, 0], [3, 99, 99]];
-  return null;
-}
 
 export function clientVersionOf(host: string, sources: readonly SourceInfo[]): ClientVersion {
   const hints = sources
     .filter((s) => s.host === host && (s.kind === 'client' || s.kind === 'app'))
     .flatMap((s) => s.versionHints);
-  let lo = [0, 0, 0];
-  let hi = [99, 0, 0];
-  let exact: string | null = null;
-  let known = false;
-  for (const h of hints) {
-    const b = bounds(h);
-    if (!b) continue;
-    known = true;
-    if (cmp(b[0], lo) > 0) lo = b[0];
-    if (cmp(b[1], hi) < 0) hi = b[1];
-    if (parse(h)) exact = h;
-  }
-  if (!known || cmp(lo, hi) > 0) return { range: 'unknown', exact: null, closeSocketIfTimeout: null, rescansNameServers: null };
-  const fmt = (v: number[]) => v.join('.');
-  const range = exact ?? (cmp(hi, [99, 0, 0]) === 0 ? `>=${fmt(lo)}` : cmp(lo, [0, 0, 0]) === 0 ? `<=${fmt(hi)}` : `${fmt(lo)}-${fmt(hi)}`);
-  const v491 = [4, 9, 1];
-  const closeSocketIfTimeout = cmp(hi, v491) < 0 ? false : cmp(lo, v491) >= 0 ? true : null;
-  const [v500, v530] = [[5, 0, 0], [5, 3, 0]];
-  const rescansNameServers = cmp(hi, v500) < 0 || cmp(lo, v530) >= 0 ? false : cmp(lo, v500) >= 0 && cmp(hi, v530) < 0 ? true : null;
-  return { range, exact, closeSocketIfTimeout, rescansNameServers };
+  const known = intersectHints(hints);
+  if (!known) return { range: 'unknown', exact: null, closeSocketIfTimeout: null, rescansNameServers: null };
+  return {
+    range: formatRange(known.range, known.exact),
+    exact: known.exact,
+    closeSocketIfTimeout: factOver(CLIENT.closeSocketIfTimeout, known.range),
+    rescansNameServers: factOver(CLIENT.scanAvailableNameSrv, known.range),
+  };
 }
 
 /**
