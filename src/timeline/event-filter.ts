@@ -4,6 +4,7 @@
 // with `!` excludes. A level means that level and worse; records without a level count as INFO.
 
 import { globMatch } from '../ingest/glob.js';
+import { encodedFieldIs } from '../parse/event-codec.js';
 import { EVENT_TYPES, SOURCE_KINDS } from '../parse/types.js';
 
 /** Level ranks; unknown words and records without a level rank as INFO. */
@@ -134,5 +135,5 @@ export function isNoise(type: string, fields: Readonly<Record<string, unknown>>)
 
 /** isNoise on an encoded event (src/parse/event-codec.ts), without decoding it. */
 export function isNoiseEncoded(type: string, json: string): boolean {
-  return type === 'watermark' && /"slowMs":0[,}]/.test(json);
+  return type === 'watermark' && encodedFieldIs(json, 'slowMs', 0);
 }

@@ -3,7 +3,7 @@
 // engine on the way (the same findings `analyze` reports). The pass yields to the event loop every
 // few milliseconds, so the loading screen keeps drawing and `q` still quits.
 
-import { encodedType } from '../parse/event-codec.js';
+import { decodeJson, encodedType } from '../parse/event-codec.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { sourcesOf } from '../rules/analyze.js';
 import { RuleRunner } from '../rules/engine.js';
@@ -53,10 +53,7 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
       else type = builder.add(m.ts, m.json, m.source);
       const forRules = wanted.has(type);
       if (forRules || observed.has(type)) {
-        const e = JSON.parse(m.json) as RmqEvent;
-        e.ts = m.ts;
-        e.source = m.source;
-        e.seq = m.seq;
+        const e = decodeJson(m.json, m.ts, m.source, m.seq);
         if (forRules) runner.visit(e);
         if (observed.has(type)) o.observer!.visit(e);
       }

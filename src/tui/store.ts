@@ -10,7 +10,7 @@
 
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeEvent } from '../parse/event-codec.js';
+import { decodeJson, encodedText, encodeEvent, readHeader, type EncodedHeader } from '../parse/event-codec.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent } from '../parse/types.js';
 import { createSpillDir, removeSpillDir } from '../timeline/spill.js';
 import { isNoiseEncoded, levelRank } from '../timeline/event-filter.js';
@@ -547,10 +547,9 @@ export class EventStore {
     const hit = this.decoded.get(i);
     if (hit) return hit.e;
     const json = this.raw(i);
-    const o = JSON.parse(json) as Omit<RmqEvent, 'ts' | 'source' | 'seq'>;
     const pg = this.pageAt(i);
     const ts = pg.ts[i - pg.start];
-    const e = { ...o, ts: Number.isNaN(ts) ? null : ts, source: pg.source[i - pg.start], seq: i } as RmqEvent;
+    const e = decodeJson(json, Number.isNaN(ts) ? null : ts, pg.source[i - pg.start], i);
     while (this.decoded.size && (this.decoded.size >= DECODED_CACHE || this.decodedCharsSum + json.length > DECODED_CHARS)) {
       const [oldest, { chars }] = this.decoded.entries().next().value as [number, { chars: number }];
       this.decoded.delete(oldest);
@@ -564,7 +563,7 @@ export class EventStore {
   /** The text of event i (a filter's grep), without filling the cache of decoded events. */
   textOf(i: number): string {
     const hit = this.decoded.get(i);
-    return hit ? hit.e.text : (JSON.parse(this.raw(i)) as { text: string }).text;
+    return hit ? hit.e.text : encodedText(this.raw(i));
   }
 
   fileOf(i: number): string {
@@ -615,18 +614,10 @@ export class EventStore {
 
 // --- building ------------------------------------------------------------------------------------
 
-const KEY_KIND = '"kind":"';
-const KEY_LINE = '"line":';
-const KEY_LEVEL = '"level":';
-const KEY_TYPE = '"type":"';
-
-/**
- * Builds the store from encoded events in merge order. The fields it needs sit at the front of
- * the JSON in a fixed order (encodeEvent), before any free text, and a key with its quotes cannot
- * occur inside a JSON string, so they are read by position without parsing the rest.
- */
+/** Builds the store from encoded events in merge order; the codec reads the columns' keys without decoding. */
 export class ColumnsBuilder {
   private n = 0;
+  private readonly header: EncodedHeader = { kind: '', line: 0, level: null, type: 'other' };
   private readonly size: number;
   private page: Page;
   private readonly pages: Page[] | null;
@@ -665,24 +656,12 @@ export class ColumnsBuilder {
 
   /** Adds one encoded event; returns its type (so callers need not read it again). */
   add(ts: number | null, json: string, source: number): EventType {
-    let at = json.indexOf(KEY_KIND);
-    let end = json.indexOf('"', at + KEY_KIND.length);
-    const kind = KIND_INDEX.get(json.slice(at + KEY_KIND.length, end)) ?? UNKNOWN_KIND;
-    at = json.indexOf(KEY_LINE, end);
-    end = json.indexOf(',', at);
-    const line = Number(json.slice(at + KEY_LINE.length, end)) || 0;
-    at = json.indexOf(KEY_LEVEL, end) + KEY_LEVEL.length;
-    let level = 0;
-    if (json.charCodeAt(at) === 34 /* " */) {
-      end = json.indexOf('"', at + 1);
-      level = this.levelId(json.slice(at + 1, end));
-    }
-    at = json.indexOf(KEY_TYPE, at);
-    end = json.indexOf('"', at + KEY_TYPE.length);
-    const type = json.slice(at + KEY_TYPE.length, end) as EventType;
+    const h = readHeader(json, this.header);
+    const kind = KIND_INDEX.get(h.kind) ?? UNKNOWN_KIND;
+    const level = h.level === null ? 0 : this.levelId(h.level);
     this.sink.append(json);
-    this.push(ts, source, TYPE_INDEX.get(type) ?? OTHER_TYPE, level, kind, line, isNoiseEncoded(type, json), this.sink.at, this.sink.bytes);
-    return type;
+    this.push(ts, source, TYPE_INDEX.get(h.type) ?? OTHER_TYPE, level, kind, h.line, isNoiseEncoded(h.type, json), this.sink.at, this.sink.bytes);
+    return h.type;
   }
 
   /** Adds one event by its columns (`level` from levelId, `at` and `bytes` where its JSON is). */

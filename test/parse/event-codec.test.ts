@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeJson, encodedFieldIs, encodedText, encodedType, encodeEvent, readHeader, type EncodedHeader } from '../../src/parse/event-codec.js';
+import { SourceParser } from '../../src/parse/parser.js';
+import { parseZone } from '../../src/parse/time.js';
+import type { RmqEvent, SourceKind } from '../../src/parse/types.js';
+
+const LAB = join(__dirname, '..', '..', 'samples', 'lab', 'broker-busy');
+
+function eventsOf(rel: string, kindHint: SourceKind | null): RmqEvent[] {
+  const events: RmqEvent[] = [];
+  const p = new SourceParser(
+    { file: rel, host: rel.split('/')[0], sourceIndex: 3, kindHint, kindForced: false, defaultZone: parseZone('+08:00'), keepOther: true },
+    (e) => events.push(e),
+  );
+  readFileSync(join(LAB, rel), 'utf8').split(/\r?\n/).forEach((l, i) => p.line(l, i + 1));
+  p.end();
+  return events;
+}
+
+describe('the event codec reads its own format', () => {
+  // Real recordings: a client log (stack traces, quotes and braces in text) and a broker's watermarks.
+  const events = [...eventsOf('app-feed-01/logs/rocketmqlogs/rocketmq_client.log', 'client'), ...eventsOf('mq-broker-b/logs/rocketmqlogs/watermark.log', 'watermark')];
+
+  it('header, type and text without decoding agree with the decoded event, for every event of real logs', () => {
+    expect(events.length).toBeGreaterThan(400);
+    const h: EncodedHeader = { kind: '', line: 0, level: null, type: 'other' };
+    for (const e of events) {
+      const json = encodeEvent(e);
+      readHeader(json, h);
+      expect([h.kind, h.line, h.level, h.type]).toEqual([e.kind, e.line, e.level, e.type]);
+      expect(encodedType(json)).toBe(e.type);
+      expect(encodedText(json)).toBe(e.text);
+      const d = decodeJson(json, e.ts, e.source, e.seq);
+      expect(d).toEqual(e);
+    }
+  });
+
+  it('a field is read as a number only where it is one, not inside text', () => {
+    const marks = events.filter((e) => e.type === 'watermark');
+    expect(marks.some((e) => e.fields.slowMs === 0) && marks.some((e) => e.fields.slowMs !== 0)).toBe(true);
+    for (const e of marks) expect(encodedFieldIs(encodeEvent(e), 'slowMs', 0), e.text).toBe(e.fields.slowMs === 0);
+    const fake = { ...marks[0], fields: { ...marks[0].fields, slowMs: 10 }, text: 'a line that says "slowMs":0, in its text' };
+    expect(encodedFieldIs(encodeEvent(fake), 'slowMs', 0)).toBe(false);
+    expect(encodedFieldIs(encodeEvent({ ...fake, fields: { slowMs: 0 } }), 'slowMs', 0)).toBe(true);
+    expect(encodedFieldIs(encodeEvent({ ...fake, fields: { slowMs: 0.5 } }), 'slowMs', 0)).toBe(false);
+  });
+});
