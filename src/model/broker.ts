@@ -135,12 +135,12 @@ export class Broker extends Process implements Listener {
     this.pcBusyMs = config.osPageCacheBusyTimeOutMills ?? 1000;
     this.fastFailure = config.brokerFastFailureEnable ?? true;
     this.normal = config.service ?? { meanMs: 0.5, sdMs: 0.2 };
-    const file = (name: string, kind: 'broker' | 'remoting' | 'store' | 'watermark', layout: 'server' | 'server-bare' = 'server') =>
+    const file = (name: string, kind: 'broker' | 'remoting' | 'store' | 'watermark', layout: 'rocketmq-server' | 'rocketmq-bare' = 'rocketmq-server') =>
       sink.file({ host: host.name, name, kind, layout, zone });
     this.brokerLog = file('broker.log', 'broker');
     this.remotingLog = file('remoting.log', 'remoting');
     this.storeLog = file('store.log', 'store');
-    this.watermarkLog = config.watermark === false ? null : file('watermark.log', 'watermark', 'server-bare');
+    this.watermarkLog = config.watermark === false ? null : file('watermark.log', 'watermark', 'rocketmq-bare');
     this.remoting = new RemotingClient({
       proc: this,
       profile: this.profile.remoting,

@@ -230,13 +230,13 @@ export class Client extends Process {
       host: host.name,
       name: 'rocketmq_client.log',
       kind: 'client',
-      layout: inner ? 'client-inner' : 'client-logback',
+      layout: inner ? 'rocketmq-client-inner' : 'rocketmq-client-5x',
       zone,
       fakeMillis: this.profile.fakeMillis,
       flattenNewlines: inner && this.profile.flattenNewlines,
       pid: config.pid,
     });
-    this.appLog = sink.file({ host: host.name, name: 'app.log', kind: 'app', layout: 'app', zone });
+    this.appLog = sink.file({ host: host.name, name: 'app.log', kind: 'app', layout: 'logback-app', zone });
     this.remoting = new RemotingClient({
       proc: this,
       profile: this.profile,

@@ -9,6 +9,7 @@
 
 import { addrFromCause, matchMessage, type CatalogueMatch } from '../parse/catalogue.js';
 import { compatibleFields, stackSendPath } from '../parse/parser.js';
+import { HeaderRenderer } from '../parse/render.js';
 import type { Zone } from '../parse/time.js';
 import type { EventFields, FieldValue, RmqEvent, SourceKind } from '../parse/types.js';
 import { fail } from './kernel.js';
@@ -29,12 +30,12 @@ export function exceptionText(e: JavaException): string {
   return e.msg === null ? e.cls : `${e.cls}: ${e.msg}`;
 }
 
-export type Layout =
-  | 'server' // %d{yyy-MM-dd HH:mm:ss,GMT+8} %p %t - %m%n
-  | 'server-bare' // %d{yyy-MM-dd HH:mm:ss,GMT+8} - %m%n (watermark.log)
-  | 'client-inner' // 4.3.0-5.0.0 inner logger: date,SSS LEVEL logger - msg, CRLF, JVM zone
-  | 'client-logback' // 5.1.0+: date.SSS LEVEL  [pid] [thread] [logger#?:?] - msg, GMT+8
-  | 'app'; // the application's logback: date.SSS [thread] LEVEL logger - msg
+/**
+ * The layouts the model writes, by their id in src/parse/layouts.ts (which both reads and renders
+ * them): the servers' logback (`rocketmq-server`, watermark.log's `rocketmq-bare`), the 4.3.0-5.0.0
+ * client inner logger (JVM zone; JDK-style stacks), the 5.1.0+ client logback, the application's.
+ */
+export type ModelLayout = 'rocketmq-server' | 'rocketmq-bare' | 'rocketmq-client-inner' | 'rocketmq-client-5x' | 'logback-app';
 
 export type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
@@ -43,7 +44,7 @@ export interface LogFileSpec {
   /** File name as the component writes it, e.g. `rocketmq_client.log`. */
   name: string;
   kind: SourceKind;
-  layout: Layout;
+  layout: ModelLayout;
   /** Zone of the printed times (layouts fixed at GMT+8 ignore it). */
   zone: Zone;
   /** 4.3.0-4.7.1 inner logger: the millis field repeats the seconds. */
@@ -177,10 +178,6 @@ function copyFields(f: EventFields): EventFields {
   return out;
 }
 
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
-}
-
 /** An open log file of one component. */
 export class LogFile {
   /** Lines written so far (records, continuation lines and blank lines). */
@@ -188,6 +185,10 @@ export class LogFile {
   private seq = 0;
   readonly path: string;
   readonly lines: string[] | null;
+  private readonly renderer: HeaderRenderer;
+  /** What the parser reads from the layout's header: a level, a thread, a logger. */
+  private readonly has: { level: boolean; thread: boolean; logger: boolean };
+  private readonly defaultLogger: string;
 
   constructor(
     private readonly sink: LogSink,
@@ -197,6 +198,10 @@ export class LogFile {
   ) {
     this.path = `sim:${spec.host}/${spec.name}`;
     this.lines = keepLines ? [] : null;
+    this.renderer = new HeaderRenderer(spec.layout, (epochMs) => spec.zone.offsetAt(epochMs), spec.fakeMillis ?? false);
+    const groups = this.renderer.layout.header.source;
+    this.has = { level: groups.includes('(?<level>'), thread: groups.includes('(?<thread>'), logger: groups.includes('(?<logger>') };
+    this.defaultLogger = spec.kind === 'app' ? 'app' : 'RocketmqClient';
   }
 
   /** Write one record; returns the events it gives (already added to the sink). */
@@ -208,11 +213,11 @@ export class LogFile {
     const multiLine = msg.indexOf('\n') >= 0;
     if (spec.flattenNewlines && (multiLine || msg.indexOf('\r') >= 0)) msg = msg.replace(/[\r\n]/g, ' ');
     const msgLines = multiLine && msg.indexOf('\n') >= 0 ? msg.split('\n') : [msg];
-    const header = this.header(epochMs, level, thread, logger);
+    const header = this.renderer.header({ epochMs, level, thread: thread ?? 'main', logger: logger ?? this.defaultLogger, pid: spec.pid ?? 1 });
     const lines: string[] = [header + msgLines[0]];
     for (let i = 1; i < msgLines.length; i++) lines.push(msgLines[i]);
     if (exc) {
-      const jdk = spec.layout === 'client-inner';
+      const jdk = spec.layout === 'rocketmq-client-inner';
       for (const l of stackLines(exc, jdk ? 'jdk' : 'logback')) lines.push(l);
       if (jdk) lines.push('');
     }
@@ -220,42 +225,6 @@ export class LogFile {
     this.lineCount += lines.length;
     if (this.lines) for (const l of lines) this.lines.push(l);
     this.toEvents(lines, msgLines[0], firstLine, Math.floor(epochMs), level, thread, logger);
-  }
-
-  private cachedSecond = Number.NaN;
-  private cachedDate = '';
-
-  /** `yyyy-MM-dd HH:mm:ss` of the printed zone, cached per second. */
-  private dateText(epochMs: number): string {
-    const second = Math.floor(epochMs / 1000);
-    if (second !== this.cachedSecond) {
-      const spec = this.spec;
-      const fixedGmt8 = spec.layout === 'server' || spec.layout === 'server-bare' || spec.layout === 'client-logback';
-      const offsetMin = fixedGmt8 ? 480 : spec.zone.offsetAt(epochMs);
-      const d = new Date(second * 1000 + offsetMin * 60000);
-      this.cachedDate = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)} ${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}`;
-      this.cachedSecond = second;
-    }
-    return this.cachedDate;
-  }
-
-  private header(epochMs: number, level: Level, thread: string | null, logger: string | null): string {
-    const spec = this.spec;
-    const date = this.dateText(epochMs);
-    const ms = pad(Math.floor(epochMs) % 1000, 3);
-    const seconds = pad(Math.floor(epochMs / 1000) % 60, 3);
-    switch (spec.layout) {
-      case 'server':
-        return `${date} ${level} ${thread ?? 'main'} - `;
-      case 'server-bare':
-        return `${date} - `;
-      case 'client-inner':
-        return `${date},${spec.fakeMillis ? seconds : ms} ${level} ${logger ?? 'RocketmqClient'} - `;
-      case 'client-logback':
-        return `${date}.${ms} ${level.padEnd(5)} [${spec.pid ?? 1}] [${thread ?? 'main'}] [${logger ?? 'RocketmqClient'}#?:?] - `;
-      case 'app':
-        return `${date}.${ms} [${thread ?? 'main'}] ${level} ${logger ?? 'app'} - `;
-    }
   }
 
   private toEvents(
@@ -268,11 +237,10 @@ export class LogFile {
     logger: string | null,
   ): void {
     const spec = this.spec;
-    // What the parser reads from each layout: server headers carry a thread, client ones a logger.
-    const evLevel = spec.layout === 'server-bare' ? null : level;
-    const evThread = spec.layout === 'server' || spec.layout === 'client-logback' || spec.layout === 'app' ? thread ?? 'main' : null;
-    const evLogger =
-      spec.layout === 'client-inner' || spec.layout === 'client-logback' ? logger ?? 'RocketmqClient' : spec.layout === 'app' ? logger ?? 'app' : null;
+    // What the parser reads from the layout: server headers carry a thread, client ones a logger.
+    const evLevel = this.has.level ? level : null;
+    const evThread = this.has.thread ? thread ?? 'main' : null;
+    const evLogger = this.has.logger ? logger ?? this.defaultLogger : null;
     const found: RmqEvent[] = [];
     let needsCause: RmqEvent | null = null;
     for (let i = 0; i < lines.length; i++) {

@@ -65,7 +65,7 @@ export class NameServer extends Process implements Listener {
     this.idleMs = (config.serverChannelMaxIdleTimeSeconds ?? 120) * 1000;
     this.scanMs = config.scanNotActiveBrokerIntervalMs ?? this.profile.scanNotActiveBrokerIntervalMs;
     this.expiredMs = config.brokerChannelExpiredTimeMs ?? 120000;
-    this.log = sink.file({ host: host.name, name: 'namesrv.log', kind: 'namesrv', layout: 'server', zone });
+    this.log = sink.file({ host: host.name, name: 'namesrv.log', kind: 'namesrv', layout: 'rocketmq-server', zone });
   }
 
   private write(level: Level, thread: string, msg: string, exc?: JavaException): void {

@@ -55,6 +55,13 @@ export interface Layout {
   /** Lower wins when two layouts match the same number of detection lines. */
   priority: number;
   samples: string[];
+  /**
+   * How rmq-diag writes a header in this layout (src/parse/render.ts): the header's text with `{ts}`
+   * (the time in `ts`'s format), `{level}`, `{thread}`, `{logger}`, `{pid}`, `{method}`, `{line}`,
+   * each optionally padded (`{level:<5}` left-aligned, `{thread:>15}` right-aligned, as logback's
+   * `%-5p`, `%15t`). A test renders every template and parses it back with `header`.
+   */
+  render?: string;
 }
 
 export const LAYOUTS: readonly Layout[] = [
@@ -66,6 +73,7 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'gmt8',
     impliesKind: 'broker',
     priority: 10,
+    render: '{ts} {level} {thread} - ',
     samples: [
       '2024-09-25 16:20:39 WARN NettyClientWorkerThread_3 - NETTY CLIENT PIPELINE: IDLE exception [10.169.133.146:9876]',
       '2021-04-28 10:34:33 WARN MQClientFactoryScheduledThread - updateTopicRouteInfoFromNameServer Exception',
@@ -79,6 +87,7 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'gmt8',
     impliesKind: 'stats',
     priority: 9,
+    render: '{ts} {level} - ',
     samples: ['2024-05-20 14:04:00 INFO - [TOPIC_PUT_NUMS] [TopicTest] Stats In One Minute, SUM: 120 TPS: 2.00 AVGPT: 1.00'],
   },
   {
@@ -89,6 +98,7 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'gmt8',
     impliesKind: 'watermark',
     priority: 8,
+    render: '{ts} - ',
     samples: ['2024-05-20 14:03:18 - [WATERMARK] Send Queue Size: 37 SlowTimeMills: 184'],
   },
   {
@@ -101,6 +111,7 @@ export const LAYOUTS: readonly Layout[] = [
     impliesKind: 'client',
     versionHint: '4.3.0-5.0.0',
     priority: 10,
+    render: '{ts} {level} {logger} - ',
     samples: [
       '2020-12-01 19:19:24,024 INFO RocketmqRemoting - NETTY CLIENT PIPELINE: CLOSE 192.168.0.153:10911',
       '2024-05-20 14:03:11,490 WARN RocketmqClient - sendKernelImpl exception, resend at once, InvokeID: -4223562238651452357, RT: 8ms, Broker: MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=2]',
@@ -114,6 +125,7 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'source',
     impliesKind: 'client',
     priority: 11,
+    render: '{ts} {level} {logger}({line}) - ',
     samples: ['2018-02-06 18:44:08,425 WARN RocketmqClient(520) - sendKernelImpl exception'],
   },
   {
@@ -125,6 +137,7 @@ export const LAYOUTS: readonly Layout[] = [
     impliesKind: 'client',
     versionHint: '>=5.1.0',
     priority: 5,
+    render: '{ts} {level:<5} [{pid}] [{thread}] [{logger}#{method}:{line}] - ',
     samples: [
       '2024-05-20 14:03:11.483 INFO  [23817] [NettyClientWorkerThread_1] [RocketmqRemoting#?:?] - NETTY CLIENT PIPELINE: CONNECT  10.0.0.2 => 10.0.0.1:10911',
     ],
@@ -137,6 +150,7 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'source',
     impliesKind: 'app',
     priority: 20,
+    render: '{ts} {level:>5} {pid} --- [{thread:>15}] {logger:<40} : ',
     samples: ['2024-01-15 10:00:01.123  INFO 4242 --- [           main] c.e.order.OrderApplication               : Started OrderApplication in 3.2 seconds'],
   },
   {
@@ -147,6 +161,7 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'printed',
     impliesKind: 'app',
     priority: 20,
+    render: '{ts} {level:>5} {pid} --- [{thread:>15}] {logger:<40} : ',
     samples: ['2024-01-15T10:00:01.123+08:00  INFO 4242 --- [order] [           main] c.e.order.OrderApplication               : Started'],
   },
   {
@@ -157,6 +172,7 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'source',
     impliesKind: 'app',
     priority: 21,
+    render: '{ts} [{thread}] {level:<5} {logger}:{line} ',
     samples: [
       '2020-11-02 14:00:01.253 [NettyClientPublicExecutor_2] ERROR c.a.c.s.b.r.integration.RocketMQMessageHandler:220  RocketMQ Message hasn\'t been sent.',
     ],
@@ -169,6 +185,7 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'source',
     impliesKind: 'app',
     priority: 22,
+    render: '{ts} [{thread}] {level} {logger} - ',
     samples: [
       '2018-12-30 21:26:12.523 [pool-4-thread-1] ERROR com.alibaba.otter.canal.rocketmq.CanalRocketMQProducer - send flat message to hashed partition error',
     ],
@@ -181,6 +198,7 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'source',
     impliesKind: 'app',
     priority: 23,
+    render: '{ts} {level:<5} [{thread}] {logger} - ',
     samples: [
       '2023-11-21 07:57:00.168 ERROR [DubboServerHandler-172.20.30.111:17690-thread-193] [TID:e66d07f2] c.sohu.tv.mq.rocketmq.RocketMQProducer Line:284 - send error',
     ],
@@ -194,6 +212,7 @@ export const LAYOUTS: readonly Layout[] = [
     timeOnly: true,
     impliesKind: 'app',
     priority: 30,
+    render: '{ts} [{thread}] {level:<5} {logger} - ',
     samples: [
       '04:21:23.861 [NettyClientSelector_1] INFO  RocketmqRemoting - closeChannel: close the connection to remote address[10.0.0.1:10911] result: true',
       '15:50:28.835 [MQClientFactoryScheduledThread] INFO  RocketmqRemoting - [info,90] - createChannel: begin to connect remote host[x.x.x.x:10911] asynchronously',
@@ -208,6 +227,7 @@ export const LAYOUTS: readonly Layout[] = [
     timeOnly: true,
     impliesKind: 'app',
     priority: 31,
+    render: '{ts} {level:<5} [{logger}] ({thread}) ',
     samples: ['10:52:07,674 ERROR [RocketMQSupport] Send [1] times, still failed, cost [3003]ms, Topic: autoPolicy, BrokersSent: [broker-a, null, null]'],
   },
   {
@@ -220,6 +240,7 @@ export const LAYOUTS: readonly Layout[] = [
     impliesKind: 'client',
     versionHint: '3.x',
     priority: 12,
+    render: '{ts} {level} {thread} - ',
     samples: ['16-11-02 10:56:03 ERROR PullMessageService - pullKernelImpl exception'],
   },
   {
@@ -231,6 +252,7 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'source',
     impliesKind: 'app',
     priority: 24,
+    render: '[{ts}] {level:<5} ',
     samples: ['[2018-12-10 03:29:44.384] ERROR op=global_exception_handler_print_error'],
   },
   {
@@ -255,6 +277,7 @@ export const LAYOUTS: readonly Layout[] = [
     impliesKind: 'client',
     versionHint: '3.x',
     priority: 12,
+    render: '{ts} {level:<5} {logger} , ',
     samples: ['2018-02-25 09:11:18,566 WARN  RocketmqRemoting , invokeSync: wait response timeout exception, the channel[172.16.66.11:10911]'],
   },
   {
@@ -386,6 +409,7 @@ export const LAYOUTS: readonly Layout[] = [
     impliesKind: 'client',
     versionHint: 'csharp-5.x',
     priority: 19,
+    render: '{ts} {level:<5} [{pid}] [{thread}] [{logger}:{line}] ',
     samples: ['2023-03-01 10:00:02.1234 WARN  [9160] [12] [Org.Apache.Rocketmq.Producer+<Send0>d__21.MoveNext:260] Failed to send message, topic=TopicTest, maxAttempts=3, attempt=1, endpoints=ipv4:10.0.0.1:8081'],
   },
   {

@@ -38,23 +38,62 @@ const MONTHS: Record<string, number> = {
   Dec: 12,
 };
 
-const TOKENS: Array<[string, Op]> = [
-  ['yyyy', { kind: 'num', field: 'y', width: 4 }],
-  ['yy', { kind: 'num', field: 'y2', width: 2 }],
-  ['MMM', { kind: 'mon' }],
-  ['MM', { kind: 'num', field: 'mo', width: 2 }],
-  ['dd', { kind: 'num', field: 'd', width: 2 }],
-  ['HH', { kind: 'num', field: 'h', width: 2 }],
-  ['mm', { kind: 'num', field: 'mi', width: 2 }],
-  ['ss', { kind: 'num', field: 's', width: 2 }],
-  ['SSSSSS', { kind: 'num', field: 'us', width: 6 }],
+/** Writes a token of a zoned time (`d` shifted by the zone offset, `ms` its millis, `off` the offset in minutes). */
+export type TimeWrite = (d: Date, ms: number, off: number, fakeMillis: boolean) => string;
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+const MONTH_NAMES = Object.keys(MONTHS);
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+// Each token is read and written here: the reader (compileTimestamp) and the writer (timeWriter) of a
+// layout's `ts` format share one table.
+const TOKENS: Array<[string, Op, TimeWrite]> = [
+  ['yyyy', { kind: 'num', field: 'y', width: 4 }, (d) => pad(d.getUTCFullYear(), 4)],
+  ['yy', { kind: 'num', field: 'y2', width: 2 }, (d) => pad(d.getUTCFullYear() % 100, 2)],
+  ['MMM', { kind: 'mon' }, (d) => MONTH_NAMES[d.getUTCMonth()]],
+  ['MM', { kind: 'num', field: 'mo', width: 2 }, (d) => pad(d.getUTCMonth() + 1, 2)],
+  ['dd', { kind: 'num', field: 'd', width: 2 }, (d) => pad(d.getUTCDate(), 2)],
+  ['HH', { kind: 'num', field: 'h', width: 2 }, (d) => pad(d.getUTCHours(), 2)],
+  ['mm', { kind: 'num', field: 'mi', width: 2 }, (d) => pad(d.getUTCMinutes(), 2)],
+  ['ss', { kind: 'num', field: 's', width: 2 }, (d) => pad(d.getUTCSeconds(), 2)],
+  ['SSSSSS', { kind: 'num', field: 'us', width: 6 }, (_d, ms) => `${pad(ms, 3)}000`],
   // NLog's `${longdate}` prints four fraction digits.
-  ['SSSS', { kind: 'num', field: 'ms10', width: 4 }],
-  ['SSS', { kind: 'num', field: 'ms', width: 3 }],
+  ['SSSS', { kind: 'num', field: 'ms10', width: 4 }, (_d, ms) => `${pad(ms, 3)}0`],
+  // The 4.3.0-4.7.1 inner logger printed the seconds where the millis belong.
+  ['SSS', { kind: 'num', field: 'ms', width: 3 }, (d, ms, _o, fake) => (fake ? pad(d.getUTCSeconds(), 3) : pad(ms, 3))],
   // Day of the week (`Wed`), as JavaScript's Date#toString prints it: read over, not checked.
-  ['EEE', { kind: 'dow' }],
-  ['XXX', { kind: 'offset' }],
+  ['EEE', { kind: 'dow' }, (d) => DAYS[d.getUTCDay()]],
+  ['XXX', { kind: 'offset' }, (_d, _ms, off) => (off === 0 ? 'Z' : `${off < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(off) / 60), 2)}:${pad(Math.abs(off) % 60, 2)}`)],
 ];
+
+/** A part of a written time: literal text or a token's writer. */
+export type TimeOp = string | TimeWrite;
+
+/**
+ * The writer of a `ts` format, split where the fraction of a second starts: the part before changes
+ * once a second (writers cache it), the part after on every line.
+ */
+export function timeWriter(format: string): { perSecond: TimeOp[]; perCall: TimeOp[] } {
+  const ops: TimeOp[] = [];
+  let i = 0;
+  let fractionAt = -1;
+  while (i < format.length) {
+    if (format[i] === "'") {
+      const end = format.indexOf("'", i + 1);
+      ops.push(format.slice(i + 1, end));
+      i = end + 1;
+      continue;
+    }
+    const tok = TOKENS.find(([t]) => format.startsWith(t, i));
+    if (tok) {
+      if (tok[0].startsWith('S') && fractionAt < 0) fractionAt = ops.length;
+      ops.push(tok[2]);
+      i += tok[0].length;
+    } else ops.push(format[i++]);
+  }
+  const cut = fractionAt < 0 ? ops.length : fractionAt;
+  return { perSecond: ops.slice(0, cut), perCall: ops.slice(cut) };
+}
 
 /**
  * Years below this are damage: no JVM clock of the RocketMQ era prints them, and Date.UTC would read
