@@ -3,12 +3,13 @@
 // turns it into typed events with the parsers' own message catalogue, so a simulated timeline has
 // exactly the event types, fields and texts that parsing the real logs would give.
 //
-// Record -> events follows the parser: the message and every non-frame line of the stack are looked
-// up in the catalogue; one record gives one event per type (a repeated message fills the first);
-// an entry marked "cause from next lines" takes its cause (and addr) from the exception under it.
+// Record -> events follows the parser, by the same rules (src/parse/record.ts): the message and
+// every non-frame line of the stack are looked up in the catalogue; one record gives one event per
+// type (a repeated message fills the first); an entry marked "cause from next lines" takes its cause
+// (and addr) from the exception under it.
 
-import { addrFromCause, matchMessage, type CatalogueMatch } from '../parse/catalogue.js';
-import { compatibleFields, stackSendPath } from '../parse/parser.js';
+import { matchMessage, type CatalogueMatch } from '../parse/catalogue.js';
+import { fillCause, mergeIntoRecord, stackSendPath } from '../parse/record.js';
 import { HeaderRenderer } from '../parse/render.js';
 import type { Zone } from '../parse/time.js';
 import type { EventFields, FieldValue, RmqEvent, SourceKind } from '../parse/types.js';
@@ -67,8 +68,6 @@ export interface LogSinkOptions {
   /** Sees every event, kept or not, as it is added. */
   onEvent?: (ev: RmqEvent) => void;
 }
-
-const EXCEPTION_ANYWHERE = /(?:^|\s|: )((?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*(?:Exception|Error)))(?::\s*(.*))?$/;
 
 const DEFAULT_FRAMES: Record<string, string[]> = {
   RemotingTimeoutException: [
@@ -248,24 +247,12 @@ export class LogFile {
       let text = raw;
       if (i === 0) text = message;
       else {
-        if (needsCause) {
-          const t = raw.trim();
-          const m = EXCEPTION_ANYWHERE.exec(t.startsWith('Caused by: ') ? t.slice(11) : t);
-          if (m && t.length > 0 && !t.startsWith('at ')) {
-            needsCause.fields.cause = m[3] !== undefined ? `${m[2]}: ${m[3]}` : m[2];
-            if ('addr' in needsCause.fields && needsCause.fields.addr == null) needsCause.fields.addr = addrFromCause(t);
-            needsCause = null;
-          } else if (!t.startsWith('Message{')) needsCause = null;
-        }
+        if (needsCause && fillCause(needsCause, raw) !== 'wait') needsCause = null;
         if (raw.length === 0 || raw.startsWith('\tat ') || raw.startsWith('\t... ')) continue;
       }
       const hit = i === 0 ? matchMessage(text) : matchCached(text);
       if (hit === null) continue;
-      const same = found.find((e) => e.type === hit.type && compatibleFields(e.fields, hit.fields));
-      if (same) {
-        for (const [k, v] of Object.entries(hit.fields)) if (same.fields[k] == null && v != null) same.fields[k] = v;
-        continue;
-      }
+      if (mergeIntoRecord(found, hit)) continue;
       // Two literals rather than a spread: the same keys in the same order, without the copy.
       const ev: RmqEvent = hit.entry.versionHint
         ? {

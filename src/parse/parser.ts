@@ -12,7 +12,8 @@
 // where the text appears; one record yields one event of a kind even when a `Caused by:` chain
 // repeats the same text.
 
-import { CATALOGUE, addrFromCause, matchMessage, type CatalogueMatch } from './catalogue.js';
+import { compatibleFields, fillCause, mergeIntoRecord, PRODUCER_IMPL, sendPathOf } from './record.js';
+import { CATALOGUE, matchMessage, type CatalogueMatch } from './catalogue.js';
 import { keywordScanner } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
@@ -104,38 +105,8 @@ function headerStarts(layouts: readonly CompiledLayout[]): Uint8Array {
 }
 
 const EXCEPTION_START = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:Exception|Error|Throwable)(?::|$)/;
-const EXCEPTION_ANYWHERE = /(?:^|\s|: )((?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*(?:Exception|Error)))(?::\s*(.*))?$/;
 const NOT_A_TAIL = /^(?:Caused by:|For more information|See http|Message\{|\.\.\. \d)/;
 const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.jar/;
-const PRODUCER_IMPL = 'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.';
-
-/**
- * Which send method of DefaultMQProducerImpl (4.x and 5.x) a failure went through, from the frames
- * of its stack, innermost first: sendKernelImpl makes one attempt; its caller tells whether a retry
- * loop was around it: sendDefaultImpl (the retry loop), sendSelectImpl (a MessageQueueSelector, one
- * attempt), or send(msg, mq) (an explicit queue, one attempt).
- */
-function sendPathOf(method: string, seen: RmqEvent['sendPath'] | 'kernel' | undefined): RmqEvent['sendPath'] | 'kernel' | undefined {
-  if (method === 'sendKernelImpl') return seen ?? 'kernel';
-  if (method === 'sendDefaultImpl') return 'default';
-  if (method === 'sendSelectImpl') return 'select';
-  // `send(Message, MessageQueue, ...)` calls sendKernelImpl itself; other callers (send -> sendDefaultImpl) come later.
-  if (method === 'send' && seen === 'kernel') return 'queue';
-  return seen;
-}
-
-/** The send path of a printed stack (lines with their `at ` frames), for writers of simulated logs. */
-export function stackSendPath(lines: readonly string[]): RmqEvent['sendPath'] | undefined {
-  let seen: RmqEvent['sendPath'] | 'kernel' | undefined;
-  for (const l of lines) {
-    const at = l.indexOf('at ' + PRODUCER_IMPL);
-    if (at < 0) continue;
-    const from = at + 3 + PRODUCER_IMPL.length;
-    seen = sendPathOf(l.slice(from, l.indexOf('(', from)), seen);
-    if (seen !== undefined && seen !== 'kernel') return seen;
-  }
-  return undefined;
-}
 
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
 export const hasKeyword = keywordScanner(CATALOGUE.flatMap((e) => e.keywords));
@@ -680,18 +651,7 @@ export class SourceParser {
     const rec = this.rec!;
     rec.lines++;
     if (raw.length === 0) return;
-    if (rec.needsCause) {
-      const t = raw.trim();
-      const m = EXCEPTION_ANYWHERE.exec(t.startsWith('Caused by: ') ? t.slice(11) : t);
-      if (m && t.length > 0 && !t.startsWith('at ')) {
-        const ev = rec.needsCause;
-        ev.fields.cause = m[3] !== undefined ? `${m[2]}: ${m[3]}` : m[2];
-        if ('addr' in ev.fields && ev.fields.addr == null) ev.fields.addr = addrFromCause(t);
-        rec.needsCause = null;
-      } else if (!t.startsWith('Message{')) {
-        rec.needsCause = null;
-      }
-    }
+    if (rec.needsCause && fillCause(rec.needsCause, raw) !== 'wait') rec.needsCause = null;
     const c0 = raw.charCodeAt(0);
     // Stack frames carry no messages; the jar names in them tell the client version.
     if (c0 === 9 || c0 === 32) {
@@ -767,14 +727,7 @@ export class SourceParser {
   private addHit(hit: CatalogueMatch, lineNo: number, text: string): void {
     const rec = this.rec!;
     rec.matchedAny = true;
-    // One occurrence per record: a `Caused by:` chain repeats the same message, and a wrapper line
-    // (`updateTopicRouteInfoFromNameServer Exception`) is completed by the exception under it.
-    for (const e of rec.events) {
-      if (e.type === hit.type && compatibleFields(e.fields, hit.fields)) {
-        for (const [k, v] of Object.entries(hit.fields)) if (e.fields[k] == null && v != null) e.fields[k] = v;
-        return;
-      }
-    }
+    if (mergeIntoRecord(rec.events, hit)) return;
     if (hit.entry.roleFromKind) hit.fields.role = this.kind === 'namesrv' ? 'namesrv' : 'broker';
     const ev = this.makeEvent(hit.type, hit.fields, lineNo, rec.text, rec);
     if (hit.entry.id) ev.entry = hit.entry.id;
@@ -805,12 +758,7 @@ export class SourceParser {
   private settleLoose(raw: string): void {
     const ev = this.loose!;
     this.loose = null;
-    const t = raw.trim();
-    const m = EXCEPTION_ANYWHERE.exec(t.startsWith('Caused by: ') ? t.slice(11) : t);
-    if (m && !t.startsWith('at ')) {
-      ev.fields.cause = m[3] !== undefined ? `${m[2]}: ${m[3]}` : m[2];
-      if ('addr' in ev.fields && ev.fields.addr == null) ev.fields.addr = addrFromCause(t);
-    }
+    fillCause(ev, raw);
     this.deliver(ev);
   }
 
@@ -976,19 +924,6 @@ function filled(f: EventFields): number {
   let n = 0;
   for (const v of Object.values(f)) if (v !== null && !(Array.isArray(v) && v.length === 0)) n++;
   return n;
-}
-
-/** Same event told twice: no field has two different non-null values. */
-export function compatibleFields(a: EventFields, b: EventFields): boolean {
-  for (const k of Object.keys(b)) {
-    const x = a[k];
-    const y = b[k];
-    if (x == null || y == null || k === 'cause') continue;
-    if (Array.isArray(x) && Array.isArray(y)) {
-      if (x.join('\u0000') !== y.join('\u0000')) return false;
-    } else if (x !== y) return false;
-  }
-  return true;
 }
 
 export { parseZone };

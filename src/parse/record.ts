@@ -1,0 +1,83 @@
+// What the events of one record are, given its lines: the rules both the parser (line by line, as
+// it reads a file) and the model (a whole record, as it writes one) follow, so that a simulated log
+// gives exactly the events that parsing the real one would.
+// - One occurrence per record and type: a `Caused by:` chain repeats the same message, and a wrapper
+//   line (`updateTopicRouteInfoFromNameServer Exception`) is completed by the exception under it.
+// - An entry marked "cause from next lines" takes its cause (and addr) from the exception under it.
+// - A failed send's stack says which DefaultMQProducerImpl method it went through.
+
+import { addrFromCause, type CatalogueMatch } from './catalogue.js';
+import type { EventFields, RmqEvent } from './types.js';
+
+/** An exception class (and message) anywhere in a line, as Throwable.toString() prints it. */
+const EXCEPTION_ANYWHERE = /(?:^|\s|: )((?:[A-Za-z_$][\w$]*\.)+([A-Za-z_$][\w$]*(?:Exception|Error)))(?::\s*(.*))?$/;
+
+/**
+ * Fills ev's cause from a continuation line of its record, when the line names an exception:
+ * `filled`; a `Message{...}` dump (printed between the warning and its exception) leaves it
+ * waiting: `wait`; any other line ends the wait: `none`.
+ */
+export function fillCause(ev: RmqEvent, raw: string): 'filled' | 'wait' | 'none' {
+  const t = raw.trim();
+  const m = EXCEPTION_ANYWHERE.exec(t.startsWith('Caused by: ') ? t.slice(11) : t);
+  if (m && !t.startsWith('at ')) {
+    ev.fields.cause = m[3] !== undefined ? `${m[2]}: ${m[3]}` : m[2];
+    if ('addr' in ev.fields && ev.fields.addr == null) ev.fields.addr = addrFromCause(t);
+    return 'filled';
+  }
+  return t.startsWith('Message{') ? 'wait' : 'none';
+}
+
+/** Same event told twice: no field has two different non-null values. */
+export function compatibleFields(a: EventFields, b: EventFields): boolean {
+  for (const k of Object.keys(b)) {
+    const x = a[k];
+    const y = b[k];
+    if (x == null || y == null || k === 'cause') continue;
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.join('\u0000') !== y.join('\u0000')) return false;
+    } else if (x !== y) return false;
+  }
+  return true;
+}
+
+/** When the record already has this event, fills the fields it lacks from the hit and returns true. */
+export function mergeIntoRecord(events: readonly RmqEvent[], hit: CatalogueMatch): boolean {
+  for (const e of events) {
+    if (e.type === hit.type && compatibleFields(e.fields, hit.fields)) {
+      for (const [k, v] of Object.entries(hit.fields)) if (e.fields[k] == null && v != null) e.fields[k] = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+export const PRODUCER_IMPL = 'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.';
+
+/**
+ * Which send method of DefaultMQProducerImpl (4.x and 5.x) a failure went through, from the frames
+ * of its stack, innermost first: sendKernelImpl makes one attempt; its caller tells whether a retry
+ * loop was around it: sendDefaultImpl (the retry loop), sendSelectImpl (a MessageQueueSelector, one
+ * attempt), or send(msg, mq) (an explicit queue, one attempt).
+ */
+export function sendPathOf(method: string, seen: RmqEvent['sendPath'] | 'kernel' | undefined): RmqEvent['sendPath'] | 'kernel' | undefined {
+  if (method === 'sendKernelImpl') return seen ?? 'kernel';
+  if (method === 'sendDefaultImpl') return 'default';
+  if (method === 'sendSelectImpl') return 'select';
+  // `send(Message, MessageQueue, ...)` calls sendKernelImpl itself; other callers (send -> sendDefaultImpl) come later.
+  if (method === 'send' && seen === 'kernel') return 'queue';
+  return seen;
+}
+
+/** The send path of a printed stack (lines with their `at ` frames), for writers of simulated logs. */
+export function stackSendPath(lines: readonly string[]): RmqEvent['sendPath'] | undefined {
+  let seen: RmqEvent['sendPath'] | 'kernel' | undefined;
+  for (const l of lines) {
+    const at = l.indexOf('at ' + PRODUCER_IMPL);
+    if (at < 0) continue;
+    const from = at + 3 + PRODUCER_IMPL.length;
+    seen = sendPathOf(l.slice(from, l.indexOf('(', from)), seen);
+    if (seen !== undefined && seen !== 'kernel') return seen;
+  }
+  return undefined;
+}
