@@ -21,7 +21,7 @@ export const WIDE_COLUMNS = 120;
 export const MIN_COLUMNS = 60;
 export const MIN_ROWS = 16;
 
-export interface Layout {
+export interface ScreenLayout {
   width: number;
   /** Lines drawn (terminal rows - 1). */
   height: number;
@@ -66,7 +66,7 @@ export interface LayoutInput {
   summary?: number;
 }
 
-export function layoutFor(i: LayoutInput): Layout {
+export function layoutFor(i: LayoutInput): ScreenLayout {
   const width = Math.max(1, i.columns);
   const height = Math.max(1, i.rows - 1);
   const tooSmall = i.columns < MIN_COLUMNS || i.rows < MIN_ROWS;

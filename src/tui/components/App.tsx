@@ -7,7 +7,7 @@ import { oneDay } from '../../report/findings-text.js';
 import type { HeaderInfo } from '../format.js';
 import { keyAction, splitInput } from '../keys.js';
 import { incidentSummaryLines, zoomNote } from '../format.js';
-import { layoutFor, MIN_COLUMNS, MIN_ROWS, type Layout } from '../layout.js';
+import { layoutFor, MIN_COLUMNS, MIN_ROWS, type ScreenLayout } from '../layout.js';
 import type { Action, Dims, TuiModel, ViewState } from '../model.js';
 import { laneHosts, replayHeadRows, type ReplayStatus } from '../replay.js';
 import { ColorContext } from '../theme.js';
@@ -62,13 +62,13 @@ export interface AppProps {
 }
 
 /** The model's dims for a layout: the list's rows as the events pane would show them. */
-export function dimsOf(l: Layout, size: Size, hosts: readonly string[]): Dims {
+export function dimsOf(l: ScreenLayout, size: Size, hosts: readonly string[]): Dims {
   const listRows = l.listRows || layoutFor({ columns: size.columns, rows: size.rows, hosts, focus: 'events', detail: false }).listRows;
   return { listRows: Math.max(1, listRows), stripCols: l.stripCols, findingRows: l.findingRows };
 }
 
 /** Lines of the replay tab's scrolling text for a layout and a replay status. */
-export function replayTextRows(l: Layout, model: TuiModel, status: ReplayStatus): number {
+export function replayPaneRows(l: ScreenLayout, model: TuiModel, status: ReplayStatus): number {
   const lanes = status.kind === 'done' ? laneHosts(model, status.view).length : 0;
   return Math.max(1, l.replayRows - replayHeadRows(status, lanes, l.replayRows) - 1);
 }
@@ -87,11 +87,11 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
   const nFindings = model.findings.length;
   const summary = incidentSummaryLines(model.incidents, header.zone, oneDay(header.first, header.last, header.zone), Math.max(1, term.columns));
   const layoutOf = (s: ViewState) => layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: s.focus, detail: s.detail, findings: nFindings, summary: summary.length });
-  const detailWidth = (l: Layout) => (l.wide ? l.sideWidth : l.width);
-  const detailRows = (l: Layout) => (l.wide ? l.bodyRows : l.detailRows);
+  const detailWidth = (l: ScreenLayout) => (l.wide ? l.sideWidth : l.width);
+  const detailRows = (l: ScreenLayout) => (l.wide ? l.bodyRows : l.detailRows);
   const dimsFor = (s: ViewState): Dims => {
     const l = layoutOf(s);
-    const dims: Dims = { ...dimsOf(l, term, hosts), replayRows: replayTextRows(l, model, s.replay) };
+    const dims: Dims = { ...dimsOf(l, term, hosts), replayRows: replayPaneRows(l, model, s.replay) };
     if (!s.detail || s.focus !== 'events' || s.cursor < 0) return dims;
     const evidence = (model.evidenceFor.get(s.cursor) ?? []).map((index) => ({ index, finding: model.findings[index] }));
     const body = detailBody({ event: model.store.get(s.cursor), findings: evidence, zone: header.zone, width: detailWidth(l), record: recordOf(s.cursor) });
