@@ -1,5 +1,6 @@
 // Broker: registration with every NameServer, the send thread pool and its queue, BrokerFastFailure,
-// page-cache-busy and whole-broker stalls. Server facts §2, §3, §4, §5, §6.
+// page-cache-busy and whole-broker stalls (BrokerController, BrokerFastFailure, BrokerOuterAPI,
+// DefaultMessageStore).
 //
 // Send path: a request is refused at admission while the page cache is busy ([REJECTREQUEST]) or
 // when the queue is full ([OVERLOAD]); otherwise it waits in the send queue (capacity 10000) for one

@@ -1,9 +1,9 @@
 // MQClientInstance with one DefaultMQProducer: the scheduled tasks (route poll, cleanOfflineBroker,
 // heartbeats) on one scheduler thread, the producer's send loop with its time budget, queue
 // selection with lastBrokerName avoidance and the latency fault tables, and MessageQueueSelector
-// sends. Client facts §3, §4, §5.
+// sends (MQClientInstance, DefaultMQProducerImpl, MQFaultStrategy; 4.x and 5.x).
 //
-// The send budget (§4.2): attempts share sendMsgTimeout (3000 ms). An attempt that fails fast
+// The send budget (DefaultMQProducerImpl.sendDefaultImpl): attempts share sendMsgTimeout (3000 ms). An attempt that fails fast
 // (connection refused, a retryable broker code) leaves time for the next one, on another broker;
 // an attempt that uses the whole budget (a read timeout on a hung broker) leaves none, and the send
 // ends with `sendDefaultImpl call timeout` instead of `Send [N] times, still failed`.
@@ -142,7 +142,7 @@ function vipAddr(addr: string): string {
   return `${addr.slice(0, i)}:${Number(addr.slice(i + 1)) - 2}`;
 }
 
-/** MQFaultStrategy tables (§5). */
+/** MQFaultStrategy tables (LatencyFaultToleranceImpl's latencyMax / notAvailableDuration). */
 const LATENCY_4X = { latencyMax: [50, 100, 550, 1000, 2000, 3000, 15000], notAvailable: [0, 0, 30000, 60000, 120000, 180000, 600000], isolationMs: 30000 };
 const LATENCY_514 = { latencyMax: [50, 100, 550, 1800, 3000, 5000, 15000], notAvailable: [0, 0, 2000, 5000, 6000, 10000, 30000], isolationMs: 10000 };
 
@@ -703,7 +703,7 @@ export class Client extends Process {
     }
   }
 
-  /** sendSelectImpl: one attempt on the queue the selector picks; no retry, no fault update (§4.4). */
+  /** sendSelectImpl: one attempt on the queue the selector picks; no retry, no fault update. */
   private *sendSelectImpl(): Co<SendOutcome> {
     const topic = this.config.topic;
     const begin = this.nowMs;

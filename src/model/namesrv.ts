@@ -1,5 +1,6 @@
 // NameServer: RouteInfoManager's tables, the registration and route-query handlers, the liveness
-// scan, and the Netty server events that remove a broker at once. Server facts §7.
+// scan, and the Netty server events that remove a broker at once (RouteInfoManager,
+// BrokerHousekeepingService).
 //
 // A broker leaves the route in one of three ways:
 // - its channel closes or is reset (FIN/RST): removed at once (onChannelDestroy);

@@ -1,14 +1,15 @@
 // NettyRemotingClient: the channel table, name server selection, invokeSync and the pipeline
-// events, as the client (and the broker's BrokerOuterAPI) run them. Client facts §2.
+// events, as the client (and the broker's BrokerOuterAPI) run them (NettyRemotingClient, 4.x and 5.x).
 //
 // The rules that make the seed outage:
 // - A name server call reuses the chosen name server's channel as long as it is active; the index
-//   rotates (and another name server is tried) only when there is no active channel (§2.4).
+//   rotates (and another name server is tried) only when there is no active channel
+//   (getAndCreateNameserverChannel).
 // - A timeout closes the channel only when clientCloseSocketIfTimeout is true: false up to 4.9.0,
-//   true from 4.9.1 (§2.1). A timed-out channel to a hung host stays active, so the client keeps it.
+//   true from 4.9.1 (NettyClientConfig, NettySystemConfig). A timed-out channel to a hung host stays active, so the client keeps it.
 // - 5.0.0-5.2.0 clients reconnect every name server every 3 s (scanAvailableNameSrv), so a closed
 //   channel to a hung host that still accepts connections is back before the next call.
-// - Connect time counts against the call's timeout (invokeSync subtracts it, §2.5).
+// - Connect time counts against the call's timeout (invokeSync subtracts it).
 
 import { type Co, Mutex, Signal, spawn, wait } from './coroutine.js';
 import { Priority, type Timer } from './kernel.js';
@@ -207,7 +208,7 @@ export class RemotingClient implements ChannelHandler {
     this.namesrvAddrList = [];
   }
 
-  /** updateNameServerAddressList: shuffles a new list and logs it (§2.4). */
+  /** updateNameServerAddressList: shuffles a new list and logs it. */
   updateNameServerAddressList(addrs: readonly string[], shuffle: boolean): void {
     const old = this.namesrvAddrList;
     const same = old.length === addrs.length && addrs.every((a) => old.includes(a));
@@ -411,7 +412,7 @@ export class RemotingClient implements ChannelHandler {
     return { ch: yield* this.createChannel(addr) };
   }
 
-  /** §2.4: reuse the chosen name server while its channel is active; otherwise rotate the index. */
+  /** getAndCreateNameserverChannel: reuse the chosen name server while its channel is active; otherwise rotate the index. */
   private *getAndCreateNameserverChannel(): Co<{ ch: Channel | null } | { exc: JavaException }> {
     let addr = this.namesrvAddrChoosed;
     if (addr !== null) {
@@ -449,7 +450,7 @@ export class RemotingClient implements ChannelHandler {
     for (const addr of this.namesrvAddrList) spawn(this.getAndCreateChannel(addr));
   }
 
-  /** createChannel (§2.2): reuse an active channel, wait on a connect in progress, or connect. */
+  /** createChannel: reuse an active channel, wait on a connect in progress, or connect. */
   private *createChannel(addr: string): Co<Channel | null> {
     const p = this.o.profile;
     let cw = this.channelTables.get(addr);
@@ -500,7 +501,7 @@ export class RemotingClient implements ChannelHandler {
     return out;
   }
 
-  /** closeChannel(addr, channel), from the invoke paths (§2.3). */
+  /** closeChannel(addr, channel), from the invoke paths. */
   closeChannel(addr: string | null, ch: Channel | null): void {
     if (ch === null) return;
     const addrRemote = addr ?? ch.remoteAddr;
@@ -559,7 +560,7 @@ export class RemotingClient implements ChannelHandler {
     this.lowLevelClose(ch);
   }
 
-  /** The peer closed (FIN) or reset (RST) the channel (§2.6). */
+  /** The peer closed (FIN) or reset (RST) the channel (NettyConnectManageHandler). */
   onInactive(ch: Channel, why: 'fin' | 'rst'): void {
     const p = this.o.profile;
     if (why === 'rst') {

@@ -23,13 +23,13 @@ export interface ClientProfile {
   readonly version: string;
   readonly v: Version;
   readonly layout: ClientLayout;
-  /** 4.3.0-4.7.1: the millis field repeats the seconds (client facts §1.4). */
+  /** 4.3.0-4.7.1: the millis field repeats the seconds (LoggingBuilder.DefaultLayout's `HH:mm:ss,sss`; `,SSS` from 4.8.0). */
   readonly fakeMillis: boolean;
-  /** 4.3.0-4.9.2 print `\n` in messages raw; 4.9.3+ flatten them to spaces (§1.4). */
+  /** 4.3.0-4.9.2 print `\n` in messages raw; 4.9.3+ flatten them to spaces (LoggingEvent.getRenderedMessage). */
   readonly flattenNewlines: boolean;
-  /** false up to 4.9.0 (hard-coded), true from 4.9.1 (system property default) (§2.1). */
+  /** false up to 4.9.0 (hard-coded), true from 4.9.1 (NettySystemConfig's system property default). */
   readonly closeSocketIfTimeout: boolean;
-  /** 5.1.4+: close on timeout only if enough of the timeout was left (§2.1). */
+  /** 5.1.4+: close on timeout only if enough of the timeout was left (NettyRemotingClient.invokeSync). */
   readonly closeGuard: boolean;
   /**
    * 5.0.0-5.2.0: NettyRemotingClient.scanAvailableNameSrv connects every name server of the list
@@ -38,39 +38,39 @@ export interface ClientProfile {
    * turns the scan off (setScanAvailableNameSrv(false)).
    */
   readonly scanAvailableNameSrv: boolean;
-  /** < 5.3.0 loops over every name server when the chosen one has no usable channel; 5.3.0+ picks one per call (§2.4). */
+  /** < 5.3.0 loops over every name server when the chosen one has no usable channel; 5.3.0+ picks one per call (NettyRemotingClient.getAndCreateNameserverChannel). */
   readonly namesrvLoopAll: boolean;
-  /** < 5.3.0 logs createChannel success/failed/timeout; 5.3.0+ only `begin to connect` (§2.2). */
+  /** < 5.3.0 logs createChannel success/failed/timeout; 5.3.0+ only `begin to connect` (NettyRemotingClient.createChannel). */
   readonly createChannelOutcomeLogs: boolean;
-  /** 4.x logs the connect failure with its stack; 5.x without (§2.2). */
+  /** 4.x logs the connect failure with its stack; 5.x without (NettyRemotingClient.createChannel). */
   readonly createChannelFailedStack: boolean;
-  /** ≤4.5.2 `connect to <addr> failed`; 4.6.0+ `connect to addr failed` (§2.8). */
+  /** ≤4.5.2 `connect to <addr> failed`; 4.6.0+ `connect to addr failed` (RemotingConnectException). */
   readonly connectExceptionAngle: boolean;
-  /** 5.3.1+ `channel[addr=…, id=…]` forms (§2.3, §2.5). */
+  /** 5.3.1+ `channel[addr=…, id=…]` forms (NettyRemotingClient's closeChannel and invokeSync logs). */
   readonly channelIdForm: boolean;
-  /** 5.1.1+ invokeSync warnings print the resolved channel address instead of the addr argument (§2.5). */
+  /** 5.1.1+ invokeSync warnings print the resolved channel address instead of the addr argument (NettyRemotingClient.invokeSync). */
   readonly invokeWarnsChannelAddr: boolean;
-  /** 5.2.0+ RemotingTimeoutException prints `</ip:port>` (§2.5, §2.8). */
+  /** 5.2.0+ RemotingTimeoutException prints `</ip:port>` (the channel's remote address as InetSocketAddress prints it). */
   readonly timeoutAddrSlash: boolean;
-  /** 5.1.3+ log `NETTY CLIENT PIPELINE: channelInactive` when the peer closes (§2.6). */
+  /** 5.1.3+ log `NETTY CLIENT PIPELINE: channelInactive` when the peer closes (NettyConnectManageHandler.channelInactive). */
   readonly channelInactiveLog: boolean;
-  /** Heartbeat failure level: INFO up to 5.0.0, WARN from 5.1.0 (§3.4). */
+  /** Heartbeat failure level: INFO up to 5.0.0, WARN from 5.1.0 (MQClientInstance.sendHeartbeatToAllBroker). */
   readonly heartbeatFailLevel: 'INFO' | 'WARN';
-  /** 5.1.0-5.2.0 print `sendKernelImpl exception, resend at once, InvokeID: %s, …` literally (§4.2). */
+  /** 5.1.0-5.2.0 print `sendKernelImpl exception, resend at once, InvokeID: %s, …` literally (DefaultMQProducerImpl.sendDefaultImpl). */
   readonly sendKernelUnformatted: boolean;
-  /** The `Message{…}` WARN after a failed attempt: 4.x-5.1.1 (§4.2). */
+  /** The `Message{…}` WARN after a failed attempt: 4.x-5.1.1 (DefaultMQProducerImpl.sendDefaultImpl). */
   readonly logMessageBody: boolean;
-  /** MQBrokerException text ends with ` BROKER: addr` from 4.8.0 (§4.5). */
+  /** MQBrokerException text ends with ` BROKER: addr` from 4.8.0 (MQBrokerException's brokerAddr). */
   readonly brokerAddrInException: boolean;
   readonly faqUrl: string;
-  /** Response codes that make the SYNC send loop retry (§4.1). */
+  /** Response codes that make the SYNC send loop retry (DefaultMQProducer.retryResponseCodes). */
   readonly retryResponseCodes: readonly number[];
   readonly faultTables: FaultTables;
-  /** ≤4.7.1: the latency-fault step 1 prefers the *same* broker on a retry (§5.1). */
+  /** ≤4.7.1: the latency-fault step 1 prefers the *same* broker on a retry (MQFaultStrategy.selectOneMessageQueue). */
   readonly faultPrefersLastBroker: boolean;
-  /** 4.3.0-4.5.0 send through the VIP channel (broker port - 2) (§3.1). */
+  /** 4.3.0-4.5.0 send through the VIP channel (broker port - 2; ClientConfig.vipChannelEnabled, true by default up to 4.5.0). */
   readonly vipChannel: boolean;
-  /** `No route info of this topic: T` (4.6.0+) or `No route info of this topic, T` (§4.2). */
+  /** `No route info of this topic: T` (4.6.0+) or `No route info of this topic, T` (DefaultMQProducerImpl.sendDefaultImpl). */
   readonly noRouteColon: boolean;
   /** `ClientVersion:V4_8_0`. */
   readonly versionConstant: string;
@@ -118,18 +118,18 @@ export interface ServerProfile {
   readonly version: string;
   readonly v: Version;
   readonly is5: boolean;
-  /** Broker send threads: 1 in 4.4.0-4.9.0, min(cores, 4) from 4.9.1 (server facts §2.3). */
+  /** Broker send threads: 1 in 4.4.0-4.9.0, min(cores, 4) from 4.9.1 (BrokerConfig.sendMessageThreadPoolNums). */
   sendThreadPoolNums(cores: number): number;
-  /** 6000 in 4.x, 24000 in 5.x (§6.1). */
+  /** 6000 in 4.x, 24000 in 5.x (BrokerConfig.registerBrokerTimeoutMills). */
   readonly registerBrokerTimeoutMills: number;
-  /** NameServer liveness scan: every 10 s after 5 s (4.x), every 5 s after 5 ms (5.x) (§7.2). */
+  /** NameServer liveness scan: every 10 s after 5 s (4.x), every 5 s after 5 ms (5.x) (NamesrvController's scanNotActiveBroker schedule). */
   readonly scanNotActiveBrokerIntervalMs: number;
   readonly scanInitialDelayMs: number;
-  /** 4.9.4-4.9.8 NameServers log `master address change` on every registration (§7.3). */
+  /** 4.9.4-4.9.8 NameServers log `master address change` on every registration (RouteInfoManager.registerBroker). */
   readonly masterAddressChangeLine: boolean;
   /** The broker's own remoting client closes the socket on timeout (same history as the client). */
   readonly closeSocketIfTimeout: boolean;
-  /** 5.x BrokerFastFailure dumps a jstack after a TIMEOUT_CLEAN_QUEUE purge, at most every 15 s (§2.4). */
+  /** 5.x BrokerFastFailure dumps a jstack after a TIMEOUT_CLEAN_QUEUE purge, at most every 15 s (BrokerFastFailure.cleanExpiredRequest). */
   readonly jstackOnClean: boolean;
   /** The client-side texts of the server's own remoting client. */
   readonly remoting: ClientProfile;

@@ -1,7 +1,8 @@
 // Line layouts as data, in the spirit of lnav's format files: each layout is a header pattern with
 // named groups, a timestamp format, where its zone comes from, and sample lines that a test checks.
-// Sources: ../shared/rocketmq (RocketMQ's own logback/inner-logger patterns) and the layouts seen in
-// real pastes (FORMATS.md L1-L17). A source locks on to the layout that matched its first lines and
+// Sources: RocketMQ's own logback and inner-logger patterns (the servers' logback XML, the client's
+// LoggingBuilder and 5.x logback XML) and the layouts of real pastes (test/fixtures/real, its
+// SOURCES.md). A source locks on to the layout that matched its first lines and
 // falls back to the others only for lines that do not match it (mixed pastes).
 
 import { ISO8601 } from './timestamp.js';
@@ -44,7 +45,7 @@ export interface Layout {
   fixedZone?: string;
   /** The layout prints a time of day only (no date). */
   timeOnly?: boolean;
-  /** The message is on the line after the header (log4j `%l` pastes, L8). */
+  /** The message is on the line after the header (log4j `%l` pastes). */
   messageOnNextLine?: boolean;
   /** The 4.3.0-4.7.1 inner logger printed seconds where millis belong (`,sss`). */
   fakeMillisCheck?: boolean;
@@ -166,7 +167,7 @@ export const LAYOUTS: readonly Layout[] = [
   },
   {
     id: 'logback-line',
-    title: 'logback `%d [thread] LEVEL logger:line  msg` (no ` - `, L4)',
+    title: 'logback `%d [thread] LEVEL logger:line  msg` (no ` - `)',
     header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>[\\w$.]+):(?<line>\\d+) {1,2}`),
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     zone: 'source',
@@ -179,7 +180,7 @@ export const LAYOUTS: readonly Layout[] = [
   },
   {
     id: 'logback-app',
-    title: 'logback/log4j `%d [thread] LEVEL logger - msg` (L3)',
+    title: 'logback/log4j `%d [thread] LEVEL logger - msg`',
     header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>\\S+) - `),
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     zone: 'source',
@@ -192,7 +193,7 @@ export const LAYOUTS: readonly Layout[] = [
   },
   {
     id: 'level-thread-mdc',
-    title: 'level before thread, MDC trace id, `Line:` (L10): `%d LEVEL [thread] [TID:..] logger Line:N - msg`',
+    title: 'level before thread, MDC trace id, `Line:`: `%d LEVEL [thread] [TID:..] logger Line:N - msg`',
     header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3}) ${LEVEL} {1,2}\\[(?<thread>[^\\]]+)\\] (?:\\[(?<mdc>[^\\]]*)\\] )?(?<logger>\\S+)(?: Line:(?<line>\\d+))? - `),
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     zone: 'source',
@@ -205,7 +206,7 @@ export const LAYOUTS: readonly Layout[] = [
   },
   {
     id: 'time-only',
-    title: 'logback console default, time only (L5, L6 RuoYi `[method,line] - `): `HH:mm:ss.SSS [thread] LEVEL logger - msg`',
+    title: 'logback console default, time only (also RuoYi with `[method,line] - `): `HH:mm:ss.SSS [thread] LEVEL logger - msg`',
     header: new RegExp(`^(?<ts>\\d{2}:\\d{2}:\\d{2}\\.\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>\\S+) - (?:\\[(?<method>[\\w$]+),(?<line>\\d+)\\] - )?(?<msg>.*)$`),
     ts: 'HH:mm:ss.SSS',
     zone: 'source',
@@ -220,7 +221,7 @@ export const LAYOUTS: readonly Layout[] = [
   },
   {
     id: 'jboss',
-    title: 'JBoss/WildFly `HH:mm:ss,SSS LEVEL [category] (thread) msg` (L11)',
+    title: 'JBoss/WildFly `HH:mm:ss,SSS LEVEL [category] (thread) msg`',
     header: new RegExp(`^(?<ts>\\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} {1,2}\\[(?<logger>[^\\]]+)\\] (?:\\((?<thread>[^)]+)\\) )?(?<msg>.*)$`),
     ts: 'HH:mm:ss,SSS',
     zone: 'source',
@@ -232,7 +233,7 @@ export const LAYOUTS: readonly Layout[] = [
   },
   {
     id: 'two-digit-year',
-    title: 'old com.alibaba client `yy-MM-dd HH:mm:ss LEVEL thread - msg` (L12)',
+    title: 'old com.alibaba client `yy-MM-dd HH:mm:ss LEVEL thread - msg`',
     header: new RegExp(`^(?<ts>\\d{2}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}) ${LEVEL} (?<thread>[^\\s-][^ ]*(?: [^ -][^ ]*)*?) - `),
     ts: 'yy-MM-dd HH:mm:ss',
     // DERIVED: the 3.x client's logback pattern fixed GMT+8 like its 4.0 successor.
@@ -245,7 +246,7 @@ export const LAYOUTS: readonly Layout[] = [
   },
   {
     id: 'bracket-ts',
-    title: 'bracketed timestamp `[yyyy-MM-dd HH:mm:ss.SSS] LEVEL msg` (L9)',
+    title: 'bracketed timestamp `[yyyy-MM-dd HH:mm:ss.SSS] LEVEL msg`',
     header: new RegExp(`^\\[(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[.,]\\d{3})\\] ${LEVEL} {1,2}`),
     ts: 'yyyy-MM-dd HH:mm:ss.SSS',
     tsPrefix: '[',
@@ -257,7 +258,7 @@ export const LAYOUTS: readonly Layout[] = [
   },
   {
     id: 'rocketmq-client-cpp',
-    title: 'rocketmq-client-cpp `[yyyy-Mon-dd HH:mm:ss.ffffff](level):msg[function:line]` (L13)',
+    title: 'rocketmq-client-cpp `[yyyy-Mon-dd HH:mm:ss.ffffff](level):msg[function:line]`',
     header: /^\[(?<ts>\d{4}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6})\]\((?<level>[a-z]+)\):(?<msg>.*?)(?:\[(?<method>[\w~:]+):(?<line>\d+)\])?\s*$/,
     ts: 'yyyy-MMM-dd HH:mm:ss.SSSSSS',
     tsPrefix: '[',
@@ -438,7 +439,7 @@ export const LAYOUTS: readonly Layout[] = [
   },
   {
     id: 'log4j-location',
-    title: 'log4j `%l` paste, no time, message on the next line (L8): `[thread] LEVEL Logger.method (File.java:N)`',
+    title: 'log4j `%l` paste, no time, message on the next line: `[thread] LEVEL Logger.method (File.java:N)`',
     header: new RegExp(`^\\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>[\\w$.]+)\\.(?<method>[\\w$<>]+) \\((?<file>[^:()]+):(?<line>\\d+)\\) ?$`),
     ts: null,
     zone: 'source',

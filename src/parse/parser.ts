@@ -2,7 +2,7 @@
 //
 // Every line lands in exactly one count:
 //   records       a line that starts a record: a header of a known layout, the first line of an
-//                 exception printed without a header (L15 pastes), or an SLS copy's `+N` marker;
+//                 exception printed without a header (a pasted stack), or an SLS copy's `+N` marker;
 //   continuation  a line that belongs to the record above: stack frames, `Caused by:`, `... N more`,
 //                 FAQ lines, wrapped message lines, the blank line after a 4.x client stack;
 //   unknown       a line outside any record (a paste that starts mid-stack, a header cut off,
@@ -749,7 +749,7 @@ export class SourceParser {
     const ev = this.makeEvent(hit.type, hit.fields, lineNo, text, null);
     if (hit.entry.id) ev.entry = hit.entry.id;
     if (hit.entry.versionHint) ev.versionHint = hit.entry.versionHint;
-    // Its cause may be printed on the next line (L16: ` sendKernelImpl exception, ...` then the exception).
+    // Its cause may be printed on the next line (a pasted ` sendKernelImpl exception, ...` with the exception under it).
     if (hit.entry.causeFromNext) this.loose = ev;
     else this.deliver(ev);
   }
@@ -868,7 +868,7 @@ export class SourceParser {
 
   // ---- paste damage -------------------------------------------------------------------------
 
-  /** Undo a terminal hard wrap: a run of spaces inserted at column 80 (FORMATS.md §5). */
+  /** Undo a terminal hard wrap: a run of spaces inserted at column 80 (a paste copied off a terminal). */
   private unwrap(text: string): string {
     if (text.length <= 100) return text;
     let out = text;
