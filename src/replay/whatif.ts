@@ -238,10 +238,3 @@ function moveNameServers(sc: Scenario): string[] {
   }
   return notes;
 }
-
-/** The list of keys for help texts. */
-export function whatIfKeysText(): string {
-  return Object.entries(WHAT_IF_KEYS)
-    .map(([k, s]) => `${k} (${s.target === 'namesrv' ? 'NameServer' : s.target}): ${s.describe}`)
-    .join('\n');
-}

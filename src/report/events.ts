@@ -5,7 +5,7 @@ import Table from 'cli-table3';
 import { formatDuration } from 'date-fns/formatDuration';
 import { intervalToDuration } from 'date-fns/intervalToDuration';
 import { formatIso, formatShort, type Zone } from '../parse/time.js';
-import { decodeEvent, encodeEvent } from '../parse/event-codec.js';
+import { decodeEvent } from '../parse/event-codec.js';
 import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { Timeline } from '../timeline/build.js';
 import { BufferedOut } from './buffered.js';
@@ -30,11 +30,6 @@ export interface Writer {
 }
 
 export const JSON_SCHEMA_VERSION = 1;
-
-/** One event as the stable JSON object (docs/json.md). */
-export function eventToJson(e: RmqEvent, zone: Zone): Record<string, unknown> {
-  return JSON.parse(eventJsonLine(e.ts, encodeEvent(e), zone)) as Record<string, unknown>;
-}
 
 /** The JSON line of an encoded event: its time in the output zone, then the rest as encoded. */
 export function eventJsonLine(ts: number | null, json: string, zone: Zone): string {

@@ -87,8 +87,6 @@ export interface EventFilter {
   grep: RegExp | null;
 }
 
-export const NO_EVENT_FILTER: EventFilter = { types: [], hosts: [], kinds: [], minLevel: null, grep: null };
-
 export function isEventFiltered(f: EventFilter): boolean {
   return f.types.length > 0 || f.hosts.length > 0 || f.kinds.length > 0 || f.minLevel !== null || f.grep !== null;
 }

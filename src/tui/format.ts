@@ -419,21 +419,6 @@ export function detailLines(
   return out.map((l) => fitLine(l, width, false));
 }
 
-/** One line per finding, for the findings pane's list. */
-export function findingListLine(f: Finding, index: number, width: number, selected: boolean, focused: boolean): Line {
-  const line = fitLine(
-    [
-      { text: `${String(index + 1).padStart(2)} ` },
-      { text: fit(SEVERITY_SHORT[f.severity], 4), color: SEVERITY_COLOR[f.severity], bold: true },
-      { text: ` ${fit(f.rule, 22)} `, bold: true },
-      { text: escapeText(f.title) },
-    ],
-    width,
-  );
-  if (!selected) return line;
-  return line.map((s) => (focused ? { ...s, inverse: true } : { ...s, underline: true }));
-}
-
 /** A finding in full: title, subject, window, figures, explanation, advice, evidence. */
 export function findingLines(f: Finding, zone: Zone, sameDay: boolean, width: number): Line[] {
   const out: Line[] = [];
