@@ -266,7 +266,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
         else {
           s.count++;
           s.lastEvent = e;
-          // Past the limit a run cannot replay them one by one anyway (infer.ts then sends at the rate).
+          // Past the limit a run cannot replay them one by one anyway (inference then sends at the rate).
           if (e.ts !== null && s.times.length <= LIMITS.sendTimes) s.times.push(e.ts);
         }
       }

@@ -1,0 +1,402 @@
+// The producers of the scenario, one per host with a rocketmq_client.log: version, address, the
+// NameServer list and the one it was bound to, group and topic, settings, start, send rate or every
+// send's time, first send, and whether it sends through a MessageQueueSelector.
+
+import type { ScenarioClient, ScenarioTopic } from '../../model/index.js';
+import { CLIENT } from '../../rocketmq/facts.js';
+import { pickVersion, versionAtLeast } from '../../rocketmq/versions.js';
+import type { RmqEvent } from '../../parse/types.js';
+import { clientVersionOf } from '../../rules/versions.js';
+import type { Collected } from '../collect.js';
+import { LIMITS } from '../file.js';
+import { failuresOf, isAppFailure } from '../observe.js';
+import { fileRef, mod, round2, type InferContext } from './context.js';
+import type { HostsResult } from './hosts.js';
+import type { ServersResult } from './servers.js';
+
+const DEFAULT_CLIENT_VERSION = '4.9.8';
+const DEFAULT_RATE = 1;
+const DEFAULT_TOPIC = 'TopicTest';
+
+type Settings = NonNullable<ScenarioClient['settings']>;
+type Sends = NonNullable<ReturnType<Collected['appSends']['get']>>;
+
+export interface ClientsResult {
+  clients: ScenarioClient[];
+  /** The servers' topics, and after them the ones a client sent to with no route in the logs. */
+  topics: ScenarioTopic[];
+}
+
+/** What a client's inference reads of the earlier stages. */
+interface Known {
+  hosts: HostsResult;
+  brokers: ServersResult['brokers'];
+  topics: ScenarioTopic[];
+}
+
+export function inferClients(ctx: InferContext, hosts: HostsResult, servers: Pick<ServersResult, 'brokers' | 'topics'>): ClientsResult {
+  const known: Known = { hosts, brokers: servers.brokers, topics: [...servers.topics] };
+  /** Clients whose rate is their topic's stored rate: shared once every client's topic is known. */
+  const sharedRates: Array<{ client: ScenarioClient; path: string }> = [];
+  const clients: ScenarioClient[] = [];
+  for (const host of ctx.clientHosts) {
+    const p = `scenario.clients[${clients.length}]`;
+    const { client, sharedRate } = inferClient(ctx, known, host, p);
+    if (sharedRate) sharedRates.push({ client, path: `${p}.sendRatePerSec` });
+    clients.push(client);
+  }
+  for (const { client, path } of sharedRates) {
+    const n = clients.filter((x) => x.topic === client.topic).length;
+    client.sendRatePerSec = round2(client.sendRatePerSec / n);
+    if (n > 1) ctx.provenance[path].rule += `, shared by the ${n} clients sending to it`;
+  }
+  clients.forEach((client, i) => inferSelector(ctx, known, client, `scenario.clients[${i}]`, ctx.events.filter((e) => e.host === client.host), client.sendRatePerSec));
+  return { clients, topics: known.topics };
+}
+
+/** One client; `sharedRate`: its rate is its topic's stored rate, to be shared with the topic's other clients. */
+function inferClient(ctx: InferContext, known: Known, host: string, p: string): { client: ScenarioClient; sharedRate: boolean } {
+  const { prov, def } = ctx;
+  const mine = ctx.events.filter((e) => e.host === host);
+  const cl = mine.filter((e) => e.kind === 'client');
+  prov(`${p}.host`, 'the folder of this rocketmq_client.log', [fileRef(ctx.c.sources.find((s) => s.host === host && s.kind === 'client')!.path)]);
+  const client: ScenarioClient = { host, version: clientVersion(ctx, host, cl, p), topic: '', sendRatePerSec: 0 };
+
+  const ip = known.hosts.hostIp.get(host);
+  if (ip) {
+    client.ip = ip.value;
+    prov(`${p}.ip`, ip.rule, ip.events);
+  } else def(`${p}.ip`, 'a 10.250.x.y address (not in the logs)');
+
+  const ns = clientNameServers(ctx, cl, p, known.hosts.nsAddrs);
+  if (ns.namesrvAddrList) client.namesrvAddrList = ns.namesrvAddrList;
+  if (ns.namesrv) client.namesrv = ns.namesrv;
+
+  const producer = cl.find((e) => e.type === 'startup' && e.fields.role === 'producer' && e.fields.group !== 'CLIENT_INNER_PRODUCER' && typeof e.fields.group === 'string');
+  if (producer) {
+    client.group = producer.fields.group as string;
+    prov(`${p}.group`, 'the producer start line', [producer]);
+  } else def(`${p}.group`, 'PID_<HOST> (no producer start line)');
+  client.topic = clientTopic(ctx, mine, p, known.topics);
+
+  const settings = clientSettings(ctx, host, cl, mine, p, client.version);
+  if (Object.keys(settings).length) client.settings = settings;
+
+  const start = clientStart(ctx, cl, p, settings);
+  if (start.startAtMs !== undefined) client.startAtMs = start.startAtMs;
+
+  const sends = ctx.c.appSends.get(host);
+  const rate = sendRate(ctx, known, host, mine, p, client.topic);
+  client.sendRatePerSec = rate.rate;
+  // The application's own send lines give every send's time: replay them as they happened.
+  if (sends && sends.count >= 2) {
+    const times = sendTimes(ctx, host, mine, p, sends, settings.sendMsgTimeoutMs ?? 3000, client.startAtMs ?? 0, client.sendRatePerSec);
+    if (times) client.sendTimesMs = times;
+  }
+  if (start.startTs !== null) {
+    const first = firstSend(ctx, cl, p, client.topic, start.startTs, sends);
+    if (first !== null) client.sendStartMs = first;
+  }
+  return { client, sharedRate: rate.shared };
+}
+
+/** ClientVersion of the start line or the other version hints (the rules' clientVersionOf); a range gives one picked from it. */
+function clientVersion(ctx: InferContext, host: string, cl: RmqEvent[], p: string): string {
+  const vr = clientVersionOf(host, ctx.sourceInfo);
+  const picked = pickVersion(vr.range, DEFAULT_CLIENT_VERSION);
+  const vEvent = cl.find((e) => e.type === 'startup' && typeof e.fields.version === 'string');
+  const sources = ctx.c.sources.filter((s) => s.host === host);
+  if (picked.exact) ctx.prov(`${p}.version`, vEvent ? 'ClientVersion in the client’s start line' : 'version hints of the client logs', vEvent ? [vEvent] : sources.map((s) => fileRef(s.path)));
+  else ctx.def(`${p}.version`, `${picked.version} (${vr.range === 'unknown' ? 'no version hint in the client logs' : `picked from the range ${vr.range} the client logs allow`})`);
+  return picked.version;
+}
+
+/**
+ * The NameServer list the client was given, and the one it was bound to: the first it chose (OLD
+ * null), or the one it switched away from when it started before the logs
+ * (NettyRemotingClient.getAndCreateNameserverChannel logs `new name server is chosen`).
+ */
+function clientNameServers(ctx: InferContext, cl: RmqEvent[], p: string, nsAddrs: string[]): { namesrvAddrList?: string[]; namesrv?: string } {
+  const out: { namesrvAddrList?: string[]; namesrv?: string } = {};
+  const userList = cl.find((e) => e.type === 'namesrv-list' && e.entry === 'namesrv-list/user-specified') ?? cl.find((e) => e.type === 'namesrv-list');
+  if (userList) {
+    const list = ((userList.fields.addrs as string[]) ?? []).filter((a) => nsAddrs.includes(a));
+    if (list.length) {
+      out.namesrvAddrList = list;
+      ctx.prov(`${p}.namesrvAddrList`, 'the NameServer list the client was given', [userList]);
+    }
+  }
+  if (!out.namesrvAddrList) ctx.def(`${p}.namesrvAddrList`, 'every NameServer');
+  const chosen = cl.find((e) => e.type === 'namesrv-chosen');
+  const bound = chosen ? (chosen.fields.old === null ? chosen.fields.new : chosen.fields.old) : null;
+  if (typeof bound === 'string' && (out.namesrvAddrList ?? nsAddrs).includes(bound)) {
+    out.namesrv = bound;
+    ctx.prov(`${p}.namesrv`, chosen!.fields.old === null ? 'the first NameServer the client chose' : 'the NameServer the client switched away from', [chosen]);
+  } else ctx.def(`${p}.namesrv`, 'random (the client draws its first index; no choice in the logs)');
+  return out;
+}
+
+/** The topic the client routed and sent to most; one with no route in the logs is added to `topics`. */
+function clientTopic(ctx: InferContext, mine: RmqEvent[], p: string, topics: ScenarioTopic[]): string {
+  const topicCount = new Map<string, { n: number; e: RmqEvent }>();
+  for (const e of mine) {
+    const t = e.fields.topic;
+    if ((e.type === 'route-changed' || e.type === 'send-attempt-failed' || e.type === 'send-failed') && typeof t === 'string' && t !== 'TBW102') {
+      const cur = topicCount.get(t);
+      topicCount.set(t, { n: (cur?.n ?? 0) + 1, e: cur?.e ?? e });
+    }
+  }
+  const topTopic = [...topicCount.entries()].sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]))[0];
+  if (topTopic) {
+    const topic = topTopic[0];
+    ctx.prov(`${p}.topic`, 'the topic the client routed and sent to most', [topTopic[1].e]);
+    if (!topics.some((t) => t.name === topic)) {
+      topics.push({ name: topic, queues: 4 });
+      ctx.def(`scenario.topics[${topics.length - 1}].queues`, '4 (defaultTopicQueueNums; no route of this topic in the logs)');
+      ctx.prov(`scenario.topics[${topics.length - 1}].name`, 'a topic the client sent to', [topTopic[1].e]);
+    }
+    return topic;
+  }
+  const topic = topics[0]?.name ?? DEFAULT_TOPIC;
+  ctx.def(`${p}.topic`, `${topic} (the client logged no topic)`);
+  if (!topics.some((t) => t.name === topic)) {
+    topics.push({ name: topic, queues: 4 });
+    ctx.def(`scenario.topics[${topics.length - 1}]`, `${topic} with 4 queues on every broker`);
+  }
+  return topic;
+}
+
+/**
+ * The ClientConfig the client printed at start, the producer's `key=value` settings in the
+ * application log, a send timeout from attempts that used the whole budget; closeSocketIfTimeout
+ * from the version (NettyClientConfig: hard-coded false before 4.9.1).
+ */
+function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], mine: RmqEvent[], p: string, version: string): Settings {
+  const { prov, def } = ctx;
+  const settings: Settings = {};
+  const instance = cl.find((e) => e.type === 'startup' && e.entry === 'startup/client-instance');
+  if (instance) {
+    for (const [key, field] of [
+      ['pollNameServerInterval', 'pollNameServerIntervalMs'],
+      ['heartbeatBrokerInterval', 'heartbeatBrokerIntervalMs'],
+      ['mqClientApiTimeout', 'mqClientApiTimeoutMs'],
+    ] as const) {
+      const m = new RegExp(`\\b${key}=(\\d+)`).exec(instance.text);
+      if (m) {
+        settings[field] = Number(m[1]);
+        prov(`${p}.settings.${field}`, 'the ClientConfig the client printed at start', [instance]);
+      }
+    }
+  }
+  const appProps = ctx.c.appProps.get(host) ?? new Map<string, { value: string; event: RmqEvent }>();
+  const attempts = cl.filter((e) => e.type === 'send-attempt-failed' && typeof e.fields.rtMs === 'number' && (e.fields.rtMs as number) >= 1000);
+  const callTimeouts = mine.filter((e) => e.type === 'send-call-timeout');
+  if (appProps.get('sendMsgTimeout') && Number(appProps.get('sendMsgTimeout')!.value) > 0) {
+    settings.sendMsgTimeoutMs = Number(appProps.get('sendMsgTimeout')!.value);
+    prov(`${p}.settings.sendMsgTimeoutMs`, 'sendMsgTimeout in the application log', [appProps.get('sendMsgTimeout')!.event]);
+  } else if (attempts.length && callTimeouts.length) {
+    const rts = attempts.map((e) => e.fields.rtMs as number).sort((a, b) => a - b);
+    const median = rts[Math.floor(rts.length / 2)];
+    settings.sendMsgTimeoutMs = Math.floor(median / 100) * 100;
+    prov(`${p}.settings.sendMsgTimeoutMs`, `attempts that used the whole budget (RT ${median} ms, then \`sendDefaultImpl call timeout\`)`, [attempts[0], callTimeouts[0]]);
+  } else def(`${p}.settings.sendMsgTimeoutMs`, '3000 (DefaultMQProducer default)');
+  const retry = appProps.get('retryTimesWhenSendFailed');
+  if (retry && /^\d+$/.test(retry.value)) {
+    settings.retryTimesWhenSendFailed = Number(retry.value);
+    prov(`${p}.settings.retryTimesWhenSendFailed`, 'retryTimesWhenSendFailed in the application log', [retry.event]);
+  } else def(`${p}.settings.retryTimesWhenSendFailed`, '2 (DefaultMQProducer default: 3 attempts)');
+  const lfe = appProps.get('sendLatencyFaultEnable');
+  if (lfe && /^(true|false)$/.test(lfe.value)) {
+    settings.sendLatencyFaultEnable = lfe.value === 'true';
+    prov(`${p}.settings.sendLatencyFaultEnable`, 'sendLatencyFaultEnable in the application log', [lfe.event]);
+  } else def(`${p}.settings.sendLatencyFaultEnable`, 'false (DefaultMQProducer default)');
+  def(
+    `${p}.settings.clientCloseSocketIfTimeout`,
+    versionAtLeast(version, CLIENT.closeSocketIfTimeout.since) ? `true (the system property’s default from ${CLIENT.closeSocketIfTimeout.since})` : `false (hard-coded before ${CLIENT.closeSocketIfTimeout.since}; client ${version})`,
+  );
+  return settings;
+}
+
+/**
+ * When the client started: its first route poll (MQClientInstance polls 10 ms after the start)
+ * or its start line; one that started before the logs is placed on the phase of its route polls.
+ * `startTs`: the epoch time of a start seen in the logs (null: none).
+ */
+function clientStart(ctx: InferContext, cl: RmqEvent[], p: string, settings: Settings): { startTs: number | null; startAtMs?: number } {
+  const { when } = ctx;
+  const firstChosen = cl.find((e) => e.type === 'namesrv-chosen' && e.fields.old === null);
+  const factory = cl.find((e) => e.type === 'startup' && (e.fields.role === 'client' || e.fields.role === 'producer'));
+  const apiTimeout = settings.mqClientApiTimeoutMs ?? 3000;
+  const poll = settings.pollNameServerIntervalMs ?? 30000;
+  let startTs: number | null = null;
+  if (firstChosen) {
+    startTs = when(firstChosen) - 11;
+    ctx.prov(`${p}.startAtMs`, 'the first route poll (10 ms after the client starts) chose a NameServer', [firstChosen, factory]);
+  } else if (factory) {
+    startTs = when(factory);
+    ctx.prov(`${p}.startAtMs`, 'the client start line', [factory]);
+  } else {
+    // Started before the window: the phase of its 30 s route polls.
+    const seenTopic = new Set<string>();
+    let anchor: { ts: number; e: RmqEvent } | null = null;
+    for (const e of cl) {
+      if (e.type === 'route-update-failed' && e.entry === 'route-update-failed/exception' && e.ts !== null) {
+        anchor = { ts: when(e) - apiTimeout - 2, e };
+        break;
+      }
+      if (e.type === 'route-changed' && e.ts !== null) {
+        const t = String(e.fields.topic);
+        if (seenTopic.has(t) || ((e.fields.brokersBefore as string[]) ?? []).length) {
+          anchor = { ts: when(e) - 3, e };
+          break;
+        }
+        seenTopic.add(t);
+      }
+    }
+    if (anchor) {
+      ctx.prov(`${p}.startAtMs`, `started before the logs: placed so that its route polls (every ${poll} ms) fall when the logged ones did`, [anchor.e]);
+      return { startTs, startAtMs: 30000 + mod(anchor.ts - 10 - ctx.startEpochMs - 30000, poll) };
+    }
+    ctx.def(`${p}.startAtMs`, 'about 1 s into the run (no start and no route poll in the logs)');
+  }
+  return startTs !== null ? { startTs, startAtMs: Math.max(0, ctx.rel(startTs)) } : { startTs };
+}
+
+/**
+ * The send rate, in order: the application's statistics lines, its sent and failed lines, the
+ * brokers' stored count of the topic (`shared`: to divide among its clients), twice the failures.
+ */
+function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[], p: string, topic: string): { rate: number; shared: boolean } {
+  const { prov } = ctx;
+  const stats = ctx.c.appStats.get(host);
+  const sends = ctx.c.appSends.get(host);
+  const appFailures = mine.filter((e) => e.kind === 'app' && (e.type === 'send-call-timeout' || e.type === 'send-failed' || e.type === 'busy-reply' || e.type === 'no-route'));
+  if (stats && stats.count >= 2) {
+    const gaps = [...stats.gaps].sort((a, b) => a - b);
+    const period = gaps[Math.floor(gaps.length / 2)];
+    if (period > 0) {
+      prov(`${p}.sendRatePerSec`, `the application’s statistics lines (sent=N every ${period / 1000} s)`, [stats.first.event, stats.last.event]);
+      return { rate: round2(stats.total / stats.count / (period / 1000)), shared: false };
+    }
+  }
+  if (sends && sends.count >= 2 && sends.firstEvent.ts !== null && sends.lastEvent.ts !== null) {
+    const failed = appFailures.filter((e) => e.ts! >= sends.firstEvent.ts! && e.ts! <= sends.lastEvent.ts!).length;
+    const span = (sends.lastEvent.ts - sends.firstEvent.ts) / 1000;
+    if (span > 0) {
+      prov(`${p}.sendRatePerSec`, `sends the application logged (${sends.count} sent, ${failed} failed in ${Math.round(span)} s)`, [sends.firstEvent, sends.lastEvent]);
+      return { rate: round2((sends.count + failed) / span), shared: false };
+    }
+  }
+  const fromStats = topicRate(ctx, known.hosts, topic);
+  if (fromStats) {
+    prov(`${p}.sendRatePerSec`, fromStats.rule, fromStats.evidence);
+    return { rate: fromStats.rate, shared: true };
+  }
+  if (appFailures.length >= 2) {
+    const span = (appFailures[appFailures.length - 1].ts! - appFailures[0].ts!) / 1000;
+    if (span > 0) {
+      prov(`${p}.sendRatePerSec`, 'twice the rate of failed sends (about half the queues were on the failing broker)', [appFailures[0], appFailures[appFailures.length - 1]]);
+      return { rate: round2(Math.max(0.1, (appFailures.length / span) * 2)), shared: false };
+    }
+  }
+  ctx.def(`${p}.sendRatePerSec`, `${DEFAULT_RATE} (the logs show no send rate)`);
+  return { rate: DEFAULT_RATE, shared: false };
+}
+
+/**
+ * The brokers' own count of a topic's stored messages (stats.log, per minute): in a minute when
+ * every master of the topic logged, their sum is what all its producers sent and had stored. The
+ * busiest such minute is a healthy one; the producers of the topic share it equally.
+ */
+function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate: number; rule: string; evidence: RmqEvent[] } | null {
+  const masters = new Set(hosts.brokerNames.map((n) => hosts.brokerHost.get(n)?.value).filter((h): h is string => !!h));
+  const lines = ctx.c.topicPuts.filter((x) => x.topic === topic && masters.has(x.host));
+  if (!masters.size || !lines.length) return null;
+  const byMinute = new Map<number, typeof lines>();
+  for (const l of lines) {
+    const m = Math.round(l.ts / 60000);
+    byMinute.set(m, [...(byMinute.get(m) ?? []), l]);
+  }
+  let best: typeof lines | null = null;
+  for (const list of byMinute.values()) {
+    if (new Set(list.map((l) => l.host)).size < masters.size) continue;
+    if (!best || list.reduce((n, l) => n + l.sum, 0) > best.reduce((n, l) => n + l.sum, 0)) best = list;
+  }
+  if (!best) return null;
+  const total = best.reduce((n, l) => n + l.sum, 0);
+  if (total <= 0) return null;
+  return {
+    rate: total / 60,
+    rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged`,
+    evidence: best.map((l) => l.event),
+  };
+}
+
+/**
+ * Every send the application logged, at the time it began (a sent line 2 ms after, a call timeout
+ * the budget + 3 ms after); undefined when there are more than a run replays one by one (a note).
+ */
+function sendTimes(ctx: InferContext, host: string, mine: RmqEvent[], p: string, sends: Sends, budget: number, startAtMs: number, rate: number): number[] | undefined {
+  const failed = failuresOf(mine, host, 'app', -Infinity, Infinity);
+  const times = [
+    ...sends.times.map((t) => t - 2),
+    ...failed.map((e) => {
+      if (e.type === 'send-call-timeout') return ctx.latest(e) - budget - 3;
+      if (e.type === 'send-failed' && typeof e.fields.costMs === 'number') return e.ts! - (e.fields.costMs as number);
+      return e.ts! - 2;
+    }),
+  ]
+    .map((t) => ctx.rel(t))
+    .filter((t) => t >= startAtMs)
+    .sort((a, b) => a - b);
+  if (times.length > LIMITS.sendTimes) {
+    ctx.notes.push(`${host}: the application logged ${times.length.toLocaleString('en-US')} sends, more than a run replays one by one (${LIMITS.sendTimes.toLocaleString('en-US')}): sent at ${rate}/s instead`);
+    return undefined;
+  }
+  if (!times.length) return undefined;
+  ctx.prov(`${p}.sendTimesMs`, `every send the application logged (${sends.count} sent, ${failed.length} failed), at the time it began`, [sends.firstEvent, failed[0], sends.lastEvent]);
+  return times;
+}
+
+/** Milliseconds from the start to the first send: its topic's route fetched on the send path, or the first send the application logged. */
+function firstSend(ctx: InferContext, cl: RmqEvent[], p: string, topic: string, startTs: number, sends: Sends | undefined): number | null {
+  const { when } = ctx;
+  const firstRoute = cl.find((e) => e.type === 'route-changed' && e.fields.topic === topic && !((e.fields.brokersBefore as string[]) ?? []).length);
+  const candidates = [firstRoute ? { ts: when(firstRoute) - 3, e: firstRoute } : null, sends ? { ts: when(sends.firstEvent) - 5, e: sends.firstEvent } : null].filter(
+    (x): x is { ts: number; e: RmqEvent } => x !== null && x.ts >= startTs,
+  );
+  candidates.sort((a, b) => a.ts - b.ts);
+  if (candidates.length) {
+    ctx.prov(`${p}.sendStartMs`, 'the first send (its route fetched on the send path, or the first send the application logged)', [candidates[0].e]);
+    return Math.max(0, Math.round(candidates[0].ts - startTs));
+  }
+  ctx.def(`${p}.sendStartMs`, '1000 (no first send in the logs)');
+  return null;
+}
+
+/**
+ * Sends through a MessageQueueSelector: the stack traces of their failures go through
+ * DefaultMQProducerImpl.sendSelectImpl. When every failure hit one broker at about the whole send
+ * rate, the selector kept picking one queue (one ordering key): the first of that broker's.
+ */
+function inferSelector(ctx: InferContext, known: Known, client: ScenarioClient, p: string, mine: readonly RmqEvent[], rate: number): void {
+  const { hosts, topics, brokers } = known;
+  const brokerOf = (name: string) => brokers.find((b) => b.name === name);
+  const selected = mine.filter((e) => e.sendPath === 'select' && (e.kind === 'client' || isAppFailure(e)));
+  if (!selected.length) return;
+  client.selector = true;
+  ctx.prov(`${p}.selector`, 'failed sends whose stack trace goes through DefaultMQProducerImpl.sendSelectImpl (one attempt, no retry)', [selected[0]]);
+  const names = new Set(selected.map((e) => hosts.nameOfBrokerAddr.get(String(e.fields.addr ?? e.fields.brokerAddr)) ?? null));
+  const span = (selected[selected.length - 1].ts! - selected[0].ts!) / 1000;
+  const [name] = [...names];
+  if (names.size !== 1 || name === null || selected.length < 3 || span <= 0 || selected.length / span < 0.7 * rate) {
+    ctx.def(`${p}.selectorQueue`, 'none (a new ordering key per send: the failures did not take every send to one broker)');
+    return;
+  }
+  const topic = topics.find((t) => t.name === client.topic);
+  const onTopic = [...(hosts.topicInfo.get(client.topic)?.brokers ?? hosts.brokerNames)].filter((b) => brokerOf(b)).sort();
+  const at = onTopic.indexOf(name);
+  if (at < 0) return;
+  client.selectorQueue = at * (topic?.queues ?? 4);
+  ctx.prov(`${p}.selectorQueue`, `every failed send went to ${name} at about the whole send rate (${selected.length} in ${Math.round(span)} s): one ordering key, the first queue of ${name}`, [selected[0], selected[selected.length - 1]]);
+}

@@ -1,0 +1,512 @@
+// The fault schedule: a server host's silence while others kept logging is a hang or a crash, and
+// its end a reboot or a return; busy replies are an overload or stalls of their broker; the store's
+// disk-full marks (or the clients' code-14 replies) a full disk. Faults are recorded in time order.
+
+import { serverProfile, type Fault, type ScenarioBroker, type ScenarioClient, type ScenarioNameServer, type ScenarioTopic } from '../../model/index.js';
+import { formatIso } from '../../parse/time.js';
+import type { RmqEvent } from '../../parse/types.js';
+import type { Silence } from '../collect.js';
+import { modelled, round2, split, type InferContext } from './context.js';
+import type { HostsResult } from './hosts.js';
+
+/** Defaults of the model (docs/model.md) that inference states when the logs are silent. */
+const DEFAULT_BOOT = { namesrvMs: 12000, brokerMs: 25000 };
+/** A busy reply that waited more than waitTimeMillsInSendQueue + this was held by a stall. */
+const STALL_MARGIN_MS = 15;
+/** How much longer the oldest queued request waited than the stall lasted: the model answers it when the stall ends (a real broker adds up to its 10 ms cleaner tick). */
+const STALL_EXTRA_MS = 0;
+/** Busy replies closer than this came from one BrokerFastFailure pass (it answers a whole run of expired heads at once). */
+const RELEASE_GAP_MS = 50;
+
+/** What the faults are read against: the earlier stages' results. */
+export interface FaultsInput {
+  hosts: Pick<HostsResult, 'nameOfBrokerAddr'>;
+  serverVersion: string;
+  nameServers: ScenarioNameServer[];
+  brokers: ScenarioBroker[];
+  topics: ScenarioTopic[];
+  clients: ScenarioClient[];
+}
+
+/** A fault with its provenance, recorded once the faults are in time order. */
+export interface Pending {
+  fault: Fault;
+  rule: string;
+  evidence: Array<RmqEvent | null | undefined>;
+  defaults: Array<[string, string]>;
+}
+
+type Boot = NonNullable<Extract<Fault, { state: string }>['boot']>;
+
+/** Every fault, in time order, with its provenance (`scenario.faults[i]`) and defaults recorded. */
+export function inferFaults(ctx: InferContext, input: FaultsInput): Fault[] {
+  const pending: Pending[] = [...silenceFaults(ctx, input), ...busyFaults(ctx, input), ...diskFullFaults(ctx, input)];
+  pending.sort((a, b) => a.fault.atMs - b.fault.atMs);
+  return pending.map((x, i) => {
+    ctx.prov(`scenario.faults[${i}]`, x.rule, x.evidence);
+    for (const [k, v] of x.defaults) ctx.def(`scenario.faults[${i}].${k}`, v);
+    return x.fault;
+  });
+}
+
+// ---- silences -----------------------------------------------------------------------------------
+
+export function silenceFaults(ctx: InferContext, input: FaultsInput): Pending[] {
+  const out: Pending[] = [];
+  for (const s of [...ctx.c.silences].sort((a, b) => a.from.ts! - b.from.ts! || a.host.localeCompare(b.host))) {
+    if (s.othersLogged === 0) continue;
+    out.push(...silenceFault(ctx, input, s));
+  }
+  return out;
+}
+
+/** A host that logs at least every 5 s (watermark.log): its silence starts right after its last line. */
+function regular(ctx: InferContext, h: string): boolean {
+  const l = ctx.c.serverLines.get(h);
+  return l !== undefined && l.count / Math.max(1, (l.last - l.first) / 1000) >= 0.2;
+}
+
+/** What peers logged against a silent host's addresses. */
+interface SilenceEvidence {
+  /** Requests to it that timed out during the silence: it hung. */
+  timeouts: RmqEvent[];
+  /** Its shutdown hook just before the silence. */
+  shutdown: RmqEvent | undefined;
+  /** Refused connections and destroyed channels at its start: its ports closed. */
+  refused: RmqEvent[];
+  /** Connections it reset: its new TCP stack answering old connections after a reboot. */
+  resets: RmqEvent[];
+  /** Its servers' boot lines after the silence. */
+  boots: RmqEvent[];
+}
+
+/** Whether `e` is another host's line within the silence (up to `slack` ms after it). */
+type InGap = (e: RmqEvent, slack?: number) => boolean;
+
+function silenceEvidence(ctx: InferContext, input: FaultsInput, s: Silence, inGap: InGap): SilenceEvidence {
+  const { events, coarse } = ctx;
+  const h = s.host;
+  const addrs = addrsOn(input, h);
+  const names = brokersOn(input, h);
+  const fromTs = s.from.ts!;
+  const timeouts = events.filter(
+    (e) =>
+      inGap(e, 0) &&
+      ((e.type === 'rpc-timeout' && addrs.has(String(e.fields.addr))) ||
+        (e.type === 'route-update-failed' && e.entry === 'route-update-failed/exception' && addrs.has(String(e.fields.addr)) && /Timeout/.test(String(e.fields.cause))) ||
+        (e.type === 'send-attempt-failed' && names.has(String(e.fields.brokerName)) && (e.fields.rtMs as number) >= 1000) ||
+        (e.type === 'heartbeat-failed' && addrs.has(String(e.fields.brokerAddr))) ||
+        (e.type === 'register-failed' && addrs.has(String(e.fields.namesrvAddr)))),
+  );
+  const shutdown = events.find((e) => e.type === 'shutdown' && e.host === h && e.ts !== null && e.ts >= fromTs - 10000 && e.ts <= fromTs);
+  // A whole-second line of the silence's first second may be later than the host's last line.
+  const refused = events.filter(
+    (e) =>
+      (inGap(e, 0) || (e.host !== h && e.ts === fromTs && coarse(e))) &&
+      e.ts! <= fromTs + 15000 &&
+      ((e.type === 'connect-failed' && ((e.fields.addrs as string[]) ?? []).some((a) => addrs.has(a)) && e.entry !== 'connect-failed/create-channel-timeout') ||
+        (e.type === 'broker-removed' && e.fields.reason !== 'remove' && (names.has(String(e.fields.brokerName)) || addrs.has(String(e.fields.brokerAddr))))),
+  );
+  const resets = events.filter((e) => inGap(e) && e.type === 'pipeline' && e.fields.event === 'exception' && addrs.has(String(e.fields.addr)));
+  const boots = s.to ? events.filter((e) => e.type === 'startup' && e.host === h && e.ts !== null && e.ts >= s.to!.ts! && e.ts <= s.to!.ts! + 120000 && (e.fields.role === 'broker' || e.fields.role === 'namesrv')) : [];
+  return { timeouts, shutdown, refused, resets, boots };
+}
+
+const addrsOn = (input: FaultsInput, h: string): Set<string> =>
+  new Set([...input.nameServers.filter((n) => n.host === h).map((n) => n.addr), ...input.brokers.filter((b) => b.host === h).map((b) => b.addr)]);
+const brokersOn = (input: FaultsInput, h: string): Set<string> => new Set(input.brokers.filter((b) => b.host === h).map((b) => b.name));
+
+/** The fault a silence starts (hung or down) and, if it ended in the logs, the one that ends it. */
+function silenceFault(ctx: InferContext, input: FaultsInput, s: Silence): Pending[] {
+  const h = s.host;
+  if (!addrsOn(input, h).size) return [];
+  const fromTs = s.from.ts!;
+  const endTs = s.to ? s.to.ts! : ctx.last;
+  const inGap: InGap = (e, slack = 5000) => e.host !== h && e.ts !== null && e.ts > fromTs && e.ts <= endTs + slack;
+  const ev = silenceEvidence(ctx, input, s, inGap);
+  const start = silenceStart(ctx, s, ev, endTs);
+  if (!start) return [];
+  const { state, startTs, startEvidence } = start;
+  // A frozen OS leaves new connects unanswered (`connect ... timeout`); stopped processes on a live
+  // OS let them complete (peers reconnect, as 4.9.1+ clients do after closing a timed-out channel,
+  // and 5.0.0-5.2.0 clients' name server scan every 3 s).
+  const reconnected = state === 'hung' ? reconnectedDuring(ctx, addrsOn(input, h), inGap, startTs) : undefined;
+  if (reconnected) startEvidence.push(reconnected);
+  const processesOnly = reconnected !== undefined;
+  const lastLine = `the last line ${h} wrote before ${Math.round((endTs - fromTs) / 1000)} s of silence while other hosts kept logging`;
+  const out: Pending[] = [];
+  out.push({
+    fault: { atMs: ctx.rel(startTs), host: h, state, ...(processesOnly ? { processesOnly } : {}) },
+    defaults: [],
+    rule:
+      state === 'hung'
+        ? `${lastLine}; peers timed out against its addresses (${ev.timeouts.length} timeouts)${processesOnly ? '; new connections to it still completed, so only its processes froze' : ''}`
+        : ev.shutdown
+          ? `the shutdown hook, then ${Math.round((endTs - fromTs) / 1000)} s of silence`
+          : `${lastLine}; peers found its ports closed (refused connections, destroyed channels)`,
+    evidence: startEvidence,
+  });
+  if (!s.to) return out;
+  out.push(returnFault(ctx, input, s, state, startTs, ev));
+  return out;
+}
+
+/**
+ * down: a shutdown hook, or refused connections and no timeout (its start: the hook, or the first
+ * refusal). hung: timeouts (its start: right after the last line of a regular logger, else the
+ * earliest timed-out request's send). null: no peer evidence (noted for a regular logger).
+ */
+function silenceStart(ctx: InferContext, s: Silence, ev: SilenceEvidence, endTs: number): { state: 'hung' | 'down'; startTs: number; startEvidence: RmqEvent[] } | null {
+  const { when, latest } = ctx;
+  const h = s.host;
+  const fromTs = s.from.ts!;
+  const startEvidence: RmqEvent[] = [s.from];
+  const { shutdown, refused, timeouts } = ev;
+  if (shutdown || (refused.length && !timeouts.length)) {
+    startEvidence.push(...(shutdown ? [shutdown] : refused.slice(0, 2)));
+    return { state: 'down', startTs: shutdown ? when(shutdown) : Math.min(latest(s.from) + 1, ...refused.map((e) => when(e))), startEvidence };
+  }
+  if (timeouts.length) {
+    const lastPlus = ctx.coarse(s.from) ? s.from.ts! + 1000 : s.from.ts! + 1;
+    const starts = timeouts
+      .map((e) => {
+        const took = e.type === 'rpc-timeout' ? (e.fields.timeoutMs as number | null) : e.type === 'send-attempt-failed' ? (e.fields.rtMs as number) : null;
+        return took ? latest(e) - took : null;
+      })
+      .filter((x): x is number => x !== null);
+    const evStart = starts.length ? Math.min(...starts) : null;
+    let startTs = regular(ctx, h) ? Math.min(lastPlus, evStart ?? Infinity) : (evStart ?? lastPlus);
+    startTs = Math.max(startTs, s.from.ts! + 1);
+    startEvidence.push(timeouts[0]);
+    return { state: 'hung', startTs, startEvidence };
+  }
+  if (regular(ctx, h)) {
+    ctx.notes.push(`${h} was silent from ${formatIso(fromTs, ctx.outZone)} for ${Math.round((endTs - fromTs) / 1000)} s, but no peer logged a timeout or a refused connection against it: not replayed`);
+  }
+  return null;
+}
+
+/**
+ * A connection a peer opened to the hung host a second or more into the hang, with no connect
+ * timing out before it: only the host's processes froze. Connects that time out after one completed
+ * are the host going down for its reboot (its link is down), not the hang.
+ */
+function reconnectedDuring(ctx: InferContext, addrs: Set<string>, inGap: InGap, startTs: number): RmqEvent | undefined {
+  const { events } = ctx;
+  const reconnected = events.find((e) => inGap(e, 0) && e.ts! > startTs + 1000 && e.type === 'pipeline' && e.fields.side === 'client' && e.fields.event === 'connect' && addrs.has(String(e.fields.addr)));
+  const connectTimeouts = events.some(
+    (e) =>
+      inGap(e, 0) &&
+      (reconnected === undefined || e.ts! < reconnected.ts!) &&
+      e.type === 'connect-failed' &&
+      e.entry === 'connect-failed/create-channel-timeout' &&
+      ((e.fields.addrs as string[]) ?? []).some((a) => addrs.has(a)),
+  );
+  return reconnected && !connectTimeouts ? reconnected : undefined;
+}
+
+/**
+ * How the silence ended: a hung host that reset connections rebooted then (boot delays from its
+ * boot lines); boot lines alone place a reboot (after a hang) or the processes' return (after a
+ * crash); lines again without a boot: it resumed.
+ */
+function returnFault(ctx: InferContext, input: FaultsInput, s: Silence, state: 'hung' | 'down', startTs: number, ev: SilenceEvidence): Pending {
+  const { when, rel } = ctx;
+  const h = s.host;
+  const { resets, boots } = ev;
+  const bootOf = (role: string) => boots.find((e) => e.fields.role === role);
+  const nsBoot = bootOf('namesrv');
+  const brBoot = bootOf('broker');
+  const hasNs = input.nameServers.some((n) => n.host === h);
+  const hasBroker = input.brokers.some((b) => b.host === h);
+  if (resets.length && state === 'hung') {
+    const at = resets[0].ts!;
+    const boot: Boot = {};
+    const evidence: RmqEvent[] = [resets[0]];
+    const defs: Array<[string, string]> = [];
+    if (hasNs) {
+      if (nsBoot && when(nsBoot) > at) {
+        boot.namesrvMs = Math.round(when(nsBoot) - at);
+        evidence.push(nsBoot);
+      } else defs.push(['boot.namesrvMs', `${DEFAULT_BOOT.namesrvMs} (no NameServer boot line after the reboot)`]);
+    }
+    if (hasBroker) {
+      if (brBoot && when(brBoot) > at) {
+        boot.brokerMs = Math.round(when(brBoot) - at);
+        evidence.push(brBoot);
+      } else defs.push(['boot.brokerMs', `${DEFAULT_BOOT.brokerMs} (no broker boot line after the reboot)`]);
+    }
+    return {
+      fault: { atMs: rel(at), host: h, state: 'reboot', boot },
+      rule: 'the first connection reset by the host (its new TCP stack answers old connections with RST); boot delays from its boot lines',
+      evidence,
+      defaults: defs,
+    };
+  }
+  if (boots.length && state === 'hung') {
+    const delays = boots.map((e) => when(e) - (e.fields.role === 'namesrv' ? DEFAULT_BOOT.namesrvMs : DEFAULT_BOOT.brokerMs));
+    const at = Math.max(startTs + 1, Math.min(...delays));
+    const boot: Boot = {};
+    if (nsBoot) boot.namesrvMs = Math.round(when(nsBoot) - at);
+    if (brBoot) boot.brokerMs = Math.round(when(brBoot) - at);
+    return {
+      fault: { atMs: rel(at), host: h, state: 'reboot', boot },
+      rule: 'boot lines after the silence and no connection reset seen: the reboot is placed the default boot delay before them',
+      evidence: boots,
+      defaults: [],
+    };
+  }
+  if (boots.length) {
+    const at = when(boots[0]);
+    const boot: Boot = { namesrvMs: 0, brokerMs: 0 };
+    if (nsBoot) boot.namesrvMs = Math.max(0, Math.round(when(nsBoot) - at));
+    if (brBoot) boot.brokerMs = Math.max(0, Math.round(when(brBoot) - at));
+    return { fault: { atMs: rel(at), host: h, state: 'up', boot }, rule: 'the processes’ boot lines after the silence', evidence: boots, defaults: [] };
+  }
+  return {
+    fault: { atMs: rel(when(s.to!)), host: h, state: 'up' },
+    rule: `the first line ${h} wrote after the silence (no boot line: it resumed)`,
+    evidence: [s.to],
+    defaults: [],
+  };
+}
+
+// ---- busy replies -------------------------------------------------------------------------------
+
+/**
+ * Busy replies (BrokerFastFailure's `[TIMEOUT_CLEAN_QUEUE]broker busy`): per broker, episodes at
+ * gaps over 30 s; steady waits near waitTimeMillsInSendQueue are an overload, longer ones a stall
+ * of the whole broker.
+ */
+export function busyFaults(ctx: InferContext, input: FaultsInput): Pending[] {
+  const out: Pending[] = [];
+  const replies = busyRepliesByBroker(ctx, input);
+  for (const name of [...replies.keys()].sort()) {
+    const b = input.brokers.find((x) => x.name === name)!;
+    const waitLimit = b.waitTimeMillsInSendQueue ?? 200;
+    for (const ep of split(replies.get(name)!, 30000)) {
+      const clusters = split(ep, 2000);
+      const held = (cl: RmqEvent[]) => maxWait(cl) > waitLimit + STALL_MARGIN_MS;
+      if (clusters.some((cl) => !held(cl))) {
+        out.push(...overloadWithStalls(ctx, input, b, ep, waitLimit));
+        continue;
+      }
+      for (const cl of clusters) {
+        const max = maxWait(cl);
+        out.push(stallFault(ctx, b, cl, max, Math.max(1, max - STALL_EXTRA_MS), 'the first request that arrived in it waited as long'));
+      }
+    }
+  }
+  return out;
+}
+
+const maxWait = (cl: RmqEvent[]): number => Math.max(0, ...cl.map((e) => e.fields.waitMs).filter((w): w is number => typeof w === 'number'));
+
+/** The clients' busy replies per broker: by the ` BROKER: addr` they print, or the broker of the attempt that failed with it. */
+function busyRepliesByBroker(ctx: InferContext, input: FaultsInput): Map<string, RmqEvent[]> {
+  const lastAttempt = new Map<string, RmqEvent>();
+  const replies = new Map<string, RmqEvent[]>();
+  for (const e of ctx.events) {
+    if (e.type === 'send-attempt-failed') lastAttempt.set(e.host, e);
+    if (e.type !== 'busy-reply' || e.kind !== 'client' || e.ts === null) continue;
+    const byAddr = typeof e.fields.brokerAddr === 'string' ? input.hosts.nameOfBrokerAddr.get(e.fields.brokerAddr) : undefined;
+    const attempt = lastAttempt.get(e.host);
+    const name = byAddr ?? (attempt && attempt.ts === e.ts ? String(attempt.fields.brokerName) : undefined);
+    if (!name || !input.brokers.some((x) => x.name === name)) continue;
+    let list = replies.get(name);
+    if (!list) replies.set(name, (list = []));
+    list.push(e);
+  }
+  return replies;
+}
+
+/**
+ * Replies near the limit mean a queue that stayed full (an overload) for the whole episode; longer
+ * waits within it (a CPU-throttled or pausing JVM) are stalls on top of it. The replies one cleaner
+ * pass sends come out together; its queue head had already waited up to the limit when the broker
+ * stopped, so it stood still about (wait - limit) ms.
+ */
+function overloadWithStalls(ctx: InferContext, input: FaultsInput, b: ScenarioBroker, ep: RmqEvent[], waitLimit: number): Pending[] {
+  const out: Pending[] = [overloadFault(ctx, input, b, ep, waitLimit)];
+  const held = (cl: RmqEvent[]) => maxWait(cl) > waitLimit + STALL_MARGIN_MS;
+  // Each held pass says the cleaner did not run from its longest waiter's arrival + the limit
+  // until the pass: that head would have been answered then. Spans that overlap were one stop: a
+  // pass the CPU quota cut short (cleanExpiredRequest runs only while the JVM gets CPU) leaves
+  // expired heads for the next, whose longest wait shows that the stop went on.
+  const spans: Array<{ from: number; to: number; reps: RmqEvent[]; max: number }> = [];
+  for (const pass of split(ep, RELEASE_GAP_MS)) {
+    if (!held(pass)) continue;
+    const max = maxWait(pass);
+    const to = pass[0].ts!;
+    const from = to - (max - waitLimit);
+    const last = spans[spans.length - 1];
+    if (last && from <= last.to) {
+      last.to = to;
+      last.reps.push(...pass);
+      last.max = Math.max(last.max, max);
+    } else spans.push({ from, to, reps: [...pass], max });
+  }
+  // Replies that started waiting in the same millisecond were read together: Netty got no CPU
+  // either, and the requests waited in the socket until it read them.
+  const readAt = new Map<number, number>();
+  for (const e of ep) if (typeof e.fields.waitMs === 'number') readAt.set(e.ts! - e.fields.waitMs, (readAt.get(e.ts! - e.fields.waitMs) ?? 0) + 1);
+  const bursts = [...readAt].filter(([t, n]) => n + (readAt.get(t - 1) ?? 0) >= 2).map(([t]) => t);
+  for (const s of spans) {
+    const why = `the queue head of the overload had waited up to ${waitLimit} ms when it stopped`;
+    const p = stallFault(ctx, b, s.reps, s.max, Math.round(s.to - s.from), why, s.to);
+    const read = Math.max(0, ...bursts.filter((t) => t > s.from && t < s.to));
+    if (read > 0 && 'stall' in p.fault) {
+      p.fault.stall.ioFrozenMs = Math.round(read - s.from);
+      const together = ep.filter((e) => typeof e.fields.waitMs === 'number' && e.ts! - e.fields.waitMs >= read - 1 && e.ts! - e.fields.waitMs <= read);
+      p.rule += `; ${together.length} replies started waiting in the same millisecond, ${p.fault.stall.ioFrozenMs} ms into it: it had read no request before then`;
+      p.evidence.push(together[0]);
+    }
+    out.push(p);
+  }
+  return out;
+}
+
+/** A stall of durationMs that ends 1 ms before releasedAt (by default the first reply's time). */
+function stallFault(ctx: InferContext, b: ScenarioBroker, reps: RmqEvent[], max: number, durationMs: number, why: string, releasedAt = reps[0].ts!): Pending {
+  const waitLimit = b.waitTimeMillsInSendQueue ?? 200;
+  const at = releasedAt - durationMs - 1;
+  const put = ctx.events.find((e) => e.type === 'store-slow' && e.host === b.host && e.fields.what === 'in-lock' && e.ts !== null && Math.abs(e.ts - reps[0].ts!) <= 2000);
+  return {
+    fault: { atMs: ctx.rel(at), broker: b.name, stall: { durationMs } },
+    rule:
+      `${reps.length} busy replies that waited up to ${max} ms, more than waitTimeMillsInSendQueue (${waitLimit} ms): ` +
+      `the broker stood still about ${durationMs} ms before answering them (${why})`,
+    evidence: [reps[0], reps.find((e) => e.fields.waitMs === max), put],
+    defaults: [],
+  };
+}
+
+function overloadFault(ctx: InferContext, input: FaultsInput, b: ScenarioBroker, reps: RmqEvent[], waitLimit: number): Pending {
+  const firstTs = reps[0].ts!;
+  const lastTs = reps[reps.length - 1].ts!;
+  // The watermark shows when the send queue's head started waiting (if the broker's watermark.log was given).
+  const marks = (ctx.c.watermarkHigh.get(b.host) ?? []).filter((e) => e.ts! >= firstTs - 60000 && e.ts! <= lastTs + 60000 && (e.fields.slowMs as number) >= waitLimit / 2);
+  let from = firstTs - waitLimit - 1000;
+  let to = lastTs + 1000;
+  const evidence: RmqEvent[] = [reps[0], reps[reps.length - 1]];
+  const run = marks.length ? runAround(marks, firstTs, lastTs) : null;
+  if (run) {
+    from = Math.min(from, run[0].ts!);
+    to = Math.max(to, run[run.length - 1].ts! + 1000);
+    evidence.push(run[0], run[run.length - 1]);
+  }
+  // Arrivals the simulated clients send to this broker; the service time makes the broker serve a
+  // little less than that, so that the queue head reaches the wait limit as in the logs.
+  let arrival = 0;
+  for (const cl of input.clients) {
+    const t = input.topics.find((x) => x.name === cl.topic);
+    const on = t?.brokers ?? input.brokers.map((x) => x.name);
+    if (on.includes(b.name)) arrival += cl.sendRatePerSec / on.length;
+  }
+  const background = backgroundOf(ctx, input, b, from, to);
+  if (background) evidence.push(...background.evidence);
+  const total = arrival + (background?.rate ?? 0);
+  const version = b.version ?? input.serverVersion;
+  // A server of 4 cores or more: the default pool is the most it can be.
+  const threads = b.sendMessageThreadPoolNums ?? serverProfile(modelled(version)).sendThreadPoolNums(4);
+  const seconds = Math.max(1, (to - from) / 1000);
+  // The replies that stalls held are theirs; the steady ones say by how much the senders overran it.
+  const steady = reps.filter((e) => typeof e.fields.waitMs !== 'number' || e.fields.waitMs <= waitLimit + STALL_MARGIN_MS).length;
+  const excess = Math.min(0.3, Math.max(0.002, steady / Math.max(1, arrival * seconds)));
+  const serviceMs = total > 0 ? round2((threads * 1000) / (total * (1 - excess))) : 50;
+  if (total === 0) ctx.notes.push(`no simulated client sends to ${b.name}: its overload cannot be reproduced`);
+  const waits = reps.map((e) => e.fields.waitMs).filter((w): w is number => typeof w === 'number');
+  const overload: Extract<Fault, { overload: unknown }>['overload'] = { durationMs: Math.round(to - from), serviceMs };
+  if (background) overload.backgroundPerSec = background.rate;
+  return {
+    fault: { atMs: ctx.rel(from), broker: b.name, overload },
+    rule:
+      `${reps.length} busy replies that waited ${Math.min(...waits)}-${Math.max(...waits)} ms (the limit is ${waitLimit} ms): an overload` +
+      `${run ? ', from the first to the last watermark second over half the limit' : ''}; ${background ? `${background.rule}; ` : ''}` +
+      `puts slowed to ${serviceMs} ms on ${threads} send thread${threads === 1 ? '' : 's'} so that the senders (${round2(total)} sends/s to this broker) overrun it by ` +
+      `${round2(excess * 100)}%, as many as the ${steady} logged replies near the limit suggest`,
+    evidence,
+    defaults: [],
+  };
+}
+
+/**
+ * Producers whose logs were not given: the broker's stats.log counts what it stored of topics no
+ * simulated client sends. Their busiest minute that overlaps the overload is its background load
+ * (stored puts: the sends it rejected are not counted, so this is a floor).
+ */
+function backgroundOf(ctx: InferContext, input: FaultsInput, b: ScenarioBroker, from: number, to: number): { rate: number; rule: string; evidence: RmqEvent[] } | null {
+  const sent = new Set(input.clients.map((cl) => cl.topic));
+  const lines = ctx.c.topicPuts.filter((x) => x.host === b.host && !sent.has(x.topic) && x.ts > from && x.ts - 60000 < to);
+  const byMinute = new Map<number, typeof lines>();
+  for (const l of lines) byMinute.set(l.ts, [...(byMinute.get(l.ts) ?? []), l]);
+  let best: typeof lines = [];
+  let bestSum = 0;
+  for (const list of byMinute.values()) {
+    const sum = list.reduce((n, l) => n + l.sum, 0);
+    if (sum > bestSum) [best, bestSum] = [list, sum];
+  }
+  if (bestSum <= 0) return null;
+  const topicNames = [...new Set(best.map((l) => l.topic))].sort();
+  return {
+    rate: round2(bestSum / 60),
+    rule: `its stats.log stored ${bestSum} messages of ${topicNames.join(', ')} in the busiest minute, which no client of the scenario sends: producers whose logs were not given, ${round2(bestSum / 60)} sends/s`,
+    evidence: best.map((l) => l.event),
+  };
+}
+
+/** The run of consecutive watermark seconds (gaps up to 3 s) that overlaps [from, to]. */
+function runAround(marks: RmqEvent[], from: number, to: number): RmqEvent[] | null {
+  const runs = split(marks, 3000);
+  const hit = runs.filter((r) => r[r.length - 1].ts! >= from - 5000 && r[0].ts! <= to);
+  if (!hit.length) return null;
+  return hit.flat();
+}
+
+// ---- full disks ---------------------------------------------------------------------------------
+
+/**
+ * A full store disk, per broker: from the store's `mark disk full` line to its `mark disk ok` line
+ * (CleanCommitLogService checks every 10 s and logs each change once); without the store log, the
+ * clients' code-14 replies that name it.
+ */
+export function diskFullFaults(ctx: InferContext, input: FaultsInput): Pending[] {
+  const { events, rel } = ctx;
+  const out: Pending[] = [];
+  for (const b of input.brokers) {
+    const marks = events.filter((e) => e.host === b.host && e.kind === 'store' && e.ts !== null && (e.type === 'disk-full' || e.type === 'disk-ok') && (e.type === 'disk-ok' || e.fields.ratio !== null));
+    // The clients' code-14 replies naming a full disk, by the broker address they print.
+    const replies = events.filter(
+      (e) =>
+        e.type === 'disk-full' && e.kind === 'client' && e.ts !== null && e.fields.code === 14 && typeof e.fields.brokerAddr === 'string' && input.hosts.nameOfBrokerAddr.get(e.fields.brokerAddr) === b.name,
+    );
+    let i = 0;
+    while (i < marks.length) {
+      const full = marks.slice(i).find((e) => e.type === 'disk-full');
+      if (!full) break;
+      const ok = marks.slice(marks.indexOf(full)).find((e) => e.type === 'disk-ok') ?? null;
+      const endTs = ok?.ts ?? Math.max(full.ts!, ...replies.map((e) => e.ts!).filter((t) => t >= full.ts!));
+      const ratio = Number(full.fields.ratio);
+      out.push({
+        fault: { atMs: rel(full.ts!), broker: b.name, diskFull: { durationMs: Math.max(1, endTs - full.ts!), ratio, okRatio: ok ? Number(ok.fields.ratio ?? ratio) : ratio } },
+        rule: `the store marked its disk full (${Math.round(ratio * 100)} % used)${ok ? ' and OK again' : ', and no line marked it OK again (the last refused write ends it)'}`,
+        evidence: [full, ok],
+        defaults: ok ? [] : [['durationMs', 'to the last SERVICE_NOT_AVAILABLE reply']],
+      });
+      i = ok ? marks.indexOf(ok) + 1 : marks.length;
+    }
+    if (out.some((p) => 'diskFull' in p.fault && p.fault.broker === b.name) || !replies.length) continue;
+    for (const run of split(replies, 30000)) {
+      const first = run[0];
+      const last = run[run.length - 1];
+      const ratio = typeof first.fields.ratio === 'number' ? first.fields.ratio : 0.95;
+      out.push({
+        fault: { atMs: rel(first.ts!), broker: b.name, diskFull: { durationMs: Math.max(1, last.ts! - first.ts!), ratio, okRatio: ratio } },
+        rule: `${run.length} SERVICE_NOT_AVAILABLE replies that name a full disk, from the first to the last (the broker's store log was not given)`,
+        evidence: [first, last],
+        defaults: [],
+      });
+    }
+  }
+  return out;
+}

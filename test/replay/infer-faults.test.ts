@@ -1,0 +1,78 @@
+// The faults stage: a hang from a server host's silence and the timeouts against it, and a stall
+// from busy replies that waited longer than waitTimeMillsInSendQueue.
+
+import { describe, expect, it } from 'vitest';
+import type { Fault } from '../../src/model/index.js';
+import { inferClients } from '../../src/replay/infer/clients.js';
+import type { InferContext } from '../../src/replay/infer/context.js';
+import { inferFaults } from '../../src/replay/infer/faults.js';
+import { inferHosts } from '../../src/replay/infer/hosts.js';
+import { inferServers, inferServerStarts } from '../../src/replay/infer/servers.js';
+import { contextOf, sampleLines, type Excerpt } from './infer-fixture.js';
+
+/** The stages before the faults, then the faults. */
+function faults(ctx: InferContext): Fault[] {
+  const hosts = inferHosts(ctx);
+  const servers = inferServers(ctx, hosts);
+  const { clients, topics } = inferClients(ctx, hosts, servers);
+  const { nameServers, brokers } = inferServerStarts(ctx, servers);
+  return inferFaults(ctx, { hosts, serverVersion: servers.serverVersion, nameServers, brokers, topics, clients });
+}
+
+const at = (ctx: InferContext, f: Fault) => ctx.startEpochMs + f.atMs;
+const HANG = 'lab/hang-5x';
+
+describe('inferFaults', () => {
+  // broker-a's watermark.log (a line a second) stops at 19:31:33 and resumes at 19:36:19, while
+  // broker-b's goes on; the client's send to broker-a times out at 19:31:36.693 (3000 ms).
+  const brokerA: Excerpt = { path: 'mq-broker-a/logs/rocketmqlogs/watermark.log', sample: `${HANG}/mq-broker-a/logs/rocketmqlogs/watermark.log`, lines: [1, 847] };
+  const brokerB: Excerpt = { path: 'mq-broker-b/logs/rocketmqlogs/watermark.log', sample: `${HANG}/mq-broker-b/logs/rocketmqlogs/watermark.log`, lines: [700, 3200] };
+  const client = (to: number): Excerpt => ({ path: 'app-order-01/logs/rocketmqlogs/rocketmq_client.log', sample: `${HANG}/app-order-01/logs/rocketmqlogs/rocketmq_client.log`, lines: [1, to] });
+
+  it('a silence during which peers timed out against the host is a hang; its first line after is its return', async () => {
+    const ctx = await contextOf([brokerA, brokerB, client(46)]);
+    const list = faults(ctx);
+    expect(list.map((f) => ('state' in f ? `${f.host} ${f.state}` : '?'))).toEqual(['mq-broker-a hung', 'mq-broker-a up']);
+    // A regular logger (watermark.log): the hang starts right after its last line, a whole second
+    // (19:31:33.999 at the latest), unless a timed-out request was sent earlier.
+    expect(at(ctx, list[0])).toBe(Date.parse('2026-12-01T19:31:34.000+08:00'));
+    const hang = ctx.provenance['scenario.faults[0]'];
+    expect(hang.rule).toMatch(/^the last line mq-broker-a wrote before 286 s of silence while other hosts kept logging; peers timed out against its addresses \(\d+ timeouts\)$/);
+    expect(hang.evidence[0]).toBe('mq-broker-a/logs/rocketmqlogs/watermark.log:846');
+    expect(hang.evidence[1]).toMatch(/^app-order-01\/logs\/rocketmqlogs\/rocketmq_client\.log:4[45]$/);
+    expect(at(ctx, list[1])).toBe(Date.parse('2026-12-01T19:36:19.500+08:00'));
+    expect(ctx.provenance['scenario.faults[1]']).toEqual({
+      rule: 'the first line mq-broker-a wrote after the silence (no boot line: it resumed)',
+      evidence: ['mq-broker-a/logs/rocketmqlogs/watermark.log:847'],
+    });
+  });
+
+  it('without timeouts against the host, the silence of a regular logger is only noted', async () => {
+    const ctx = await contextOf([brokerA, brokerB, client(30)]);
+    expect(faults(ctx)).toEqual([]);
+    expect(ctx.notes.some((n) => /^mq-broker-a was silent from .* for 286 s, but no peer logged a timeout or a refused connection against it: not replayed$/.test(n))).toBe(true);
+  });
+
+  it('busy replies that all waited longer than waitTimeMillsInSendQueue are a stall of their broker, as long as the longest wait', async () => {
+    const ctx = await contextOf([
+      {
+        path: 'app-feed-01/rocketmq_client.log',
+        // the routes (broker-b at 192.168.1.12:10911), then four sends refused at once, period in queue 400-401 ms
+        text: [...sampleOf(1, 30), ...sampleOf(517, 595)],
+      },
+    ]);
+    const list = faults(ctx);
+    expect(list).toEqual([{ atMs: expect.any(Number), broker: 'broker-b', stall: { durationMs: 401 } }]);
+    // It ends 1 ms before the first reply.
+    expect(at(ctx, list[0])).toBe(Date.parse('2023-06-14T20:13:21.711+08:00') - 401 - 1);
+    const p = ctx.provenance['scenario.faults[0]'];
+    expect(p.rule).toBe(
+      '4 busy replies that waited up to 401 ms, more than waitTimeMillsInSendQueue (200 ms): the broker stood still about 401 ms before answering them (the first request that arrived in it waited as long)',
+    );
+    expect(p.evidence[0]).toBe('rocketmq_client.log:32');
+  });
+});
+
+function sampleOf(from: number, to: number): string[] {
+  return sampleLines('broker-busy/app-feed-01/rocketmq_client.log', from, to);
+}
