@@ -6,7 +6,7 @@
 //   node scripts/make-samples.mjs --only=<name>   write one sample (expected.json too, not the README)
 //
 // Deterministic: no clock, no Math.random. Every sample has its own seeded PRNG, so the output is
-// byte-identical on every run and on every machine. Plain Node ESM, no dependencies.
+// byte-identical on every run and on every machine. Plain Node ESM; headers are written by the built layouts (`npm run build` first).
 //
 // Log texts, thread names, logger names, stack frames and their line numbers follow the Apache
 // RocketMQ sources of the versions each host runs (4.6.0, 4.8.0 and 4.9.4 clients and servers,
@@ -17,9 +17,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RENDER = path.join(ROOT, 'dist', 'parse', 'render.js');
+if (!fs.existsSync(RENDER)) {
+  process.stderr.write('make-samples: run `npm run build` first (headers are written by the built layouts)\n');
+  process.exit(2);
+}
+const { HeaderRenderer } = await import(pathToFileURL(RENDER).href);
 const OUT = path.join(ROOT, 'samples');
 const CHECK = process.argv.includes('--check');
 
@@ -197,41 +203,49 @@ class LogFile {
   }
 }
 
+// Headers are written by the layouts' own render templates (src/parse/layouts.ts, through the built
+// src/parse/render.ts), the definitions the parser reads them with. Every host runs in GMT+8.
+const renderers = new Map();
+function headerOf(layoutId, r, o) {
+  const key = `${layoutId}|${o.fakeMillis ? 1 : 0}`;
+  let h = renderers.get(key);
+  if (!h) renderers.set(key, (h = new HeaderRenderer(layoutId, () => ZONE_MS / 60000, o.fakeMillis ?? false)));
+  return h.header({ epochMs: r.t, level: r.level ?? 'INFO', thread: r.thread ?? 'main', logger: r.logger ?? '', pid: o.pid });
+}
+
 const LAYOUTS = {
   // logback %d{yyy-MM-dd HH:mm:ss,GMT+8} %p %t - %m%n (+ %ex). Packaging data is added by the caller.
-  server(r) {
-    let s = `${fmtSec(r.t)} ${r.level} ${r.thread} - ${r.msg}\n`;
+  server(r, o) {
+    let s = `${headerOf('rocketmq-server', r, o)}${r.msg}\n`;
     if (r.stack) s += stackLines(r.stack).join('\n') + '\n';
     return s;
   },
   // watermark.log: %d{yyy-MM-dd HH:mm:ss,GMT+8} - %m%n
-  watermark(r) {
-    return `${fmtSec(r.t)} - ${r.msg}\n`;
+  watermark(r, o) {
+    return `${headerOf('rocketmq-bare', r, o)}${r.msg}\n`;
   },
   // RocketMQ inner logger (client 4.3.0 - 5.0.0): date LEVEL logger - msg CRLF, stack CRLF, empty line.
   // 4.3.0-4.7.1 print the seconds again in place of the millis ("sss" pattern bug).
   client4(r, o) {
-    const p = parts(r.t);
-    const frac = o.fakeMillis ? p3(p.sec) : p3(p.ms);
-    let s = `${p.date} ${p.time},${frac} ${r.level} ${r.logger} - ${r.msg}\r\n`;
+    let s = `${headerOf('rocketmq-client-inner', r, o)}${r.msg}\r\n`;
     if (r.stack) s += stackLines(r.stack).map((l) => `${l}\r\n`).join('') + '\r\n';
     return s;
   },
   // client 5.1.x rmq.client.logback.xml: %d{yyy-MM-dd HH:mm:ss.SSS,GMT+8} %-5p [%pid] [%t] [%logger{12}#%M:%L] - %m%n
   client5(r, o) {
-    let s = `${fmtMs(r.t)} ${r.level.padEnd(5)} [${o.pid}] [${r.thread}] [${r.logger}#?:?] - ${r.msg}\n`;
+    let s = `${headerOf('rocketmq-client-5x', r, o)}${r.msg}\n`;
     if (r.stack) s += stackLines(r.stack).join('\n') + '\n';
     return s;
   },
   // Spring Boot 2.x file pattern: %d{yyyy-MM-dd HH:mm:ss.SSS} %5p ${PID} --- [%t] %-40.40logger{39} : %m%n%wEx
   spring(r, o) {
-    let s = `${fmtMs(r.t)} ${r.level.padStart(5)} ${o.pid} --- [${r.thread}] ${r.logger.padEnd(40).slice(0, 40)} : ${r.msg}\n`;
+    let s = `${headerOf('spring-boot', { ...r, logger: r.logger.slice(0, 40) }, o)}${r.msg}\n`;
     if (r.stack) s += '\n' + stackLines(r.stack).join('\n') + '\n\n';
     return s;
   },
   // plain logback: %d{yyyy-MM-dd HH:mm:ss.SSS} [%thread] %-5level %logger{36} - %msg%n
-  logback(r) {
-    let s = `${fmtMs(r.t)} [${r.thread}] ${r.level.padEnd(5)} ${r.logger} - ${r.msg}\n`;
+  logback(r, o) {
+    let s = `${headerOf('logback-app', r, o)}${r.msg}\n`;
     if (r.stack) s += stackLines(r.stack).join('\n') + '\n';
     return s;
   },

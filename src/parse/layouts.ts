@@ -151,7 +151,8 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'source',
     impliesKind: 'app',
     priority: 20,
-    render: '{ts} {level:>5} {pid} --- [{thread:>15}] {logger:<40} : ',
+    // Spring Boot's file pattern (its console one pads the thread to 15): both parse.
+    render: '{ts} {level:>5} {pid} --- [{thread}] {logger:<40} : ',
     samples: ['2024-01-15 10:00:01.123  INFO 4242 --- [           main] c.e.order.OrderApplication               : Started OrderApplication in 3.2 seconds'],
   },
   {
@@ -186,7 +187,8 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'source',
     impliesKind: 'app',
     priority: 22,
-    render: '{ts} [{thread}] {level} {logger} - ',
+    // logback's `%d [%thread] %-5level %logger - %msg`.
+    render: '{ts} [{thread}] {level:<5} {logger} - ',
     samples: [
       '2018-12-30 21:26:12.523 [pool-4-thread-1] ERROR com.alibaba.otter.canal.rocketmq.CanalRocketMQProducer - send flat message to hashed partition error',
     ],
