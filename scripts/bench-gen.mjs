@@ -25,13 +25,27 @@
 // watermark.log keeps its real cadence (4 lines a second) and sets that span.
 //
 // Fast: records are built from templates and constant stack traces, buffered to 1 MiB chunks and
-// written with one write call each (gzip runs on the libuv pool meanwhile). Plain Node, no deps.
+// written with one write call each (gzip runs on the libuv pool meanwhile). Plain Node; needs `npm run build`.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// Headers are written by the layouts' render templates (src/parse/layouts.ts through the built
+// src/parse/render.ts): the definitions the parser reads them with.
+const RENDER = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'parse', 'render.js');
+if (!fs.existsSync(RENDER)) {
+  process.stderr.write('bench-gen: run `npm run build` first (headers are written by the built layouts)\n');
+  process.exit(2);
+}
+const { HeaderRenderer } = await import(pathToFileURL(RENDER).href);
+/** A header writer of one layout; every machine of the set runs in GMT+8. */
+function headerWriter(layoutId) {
+  const r = new HeaderRenderer(layoutId, () => ZONE_MS / 60000);
+  return (epochMs, level, thread, logger, pid) => r.header({ epochMs, level, thread, logger, pid });
+}
 
 /** Bump when the generated content changes, so that cached sets are regenerated. */
 export const GEN_VERSION = 1;
@@ -125,35 +139,9 @@ function chooser(rng, table) {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Time formatting, cached per second. All logs here are in GMT+8 (servers by their pattern,
-// clients and the application by the JVM zone of the machines).
-// ---------------------------------------------------------------------------------------------
-
+// All logs here are in GMT+8 (servers by their pattern, clients and the application by the JVM zone
+// of the machines).
 const ZONE_MS = 8 * 3600 * 1000;
-const P2 = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
-const P3 = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
-
-class Clock {
-  constructor() {
-    this.sec = NaN;
-    this.str = '';
-  }
-  /** 'yyyy-MM-dd HH:mm:ss' */
-  s(ms) {
-    const sec = Math.floor(ms / 1000);
-    if (sec !== this.sec) {
-      const d = new Date(sec * 1000 + ZONE_MS);
-      this.sec = sec;
-      this.str = `${d.getUTCFullYear()}-${P2[d.getUTCMonth() + 1]}-${P2[d.getUTCDate()]} ${P2[d.getUTCHours()]}:${P2[d.getUTCMinutes()]}:${P2[d.getUTCSeconds()]}`;
-    }
-    return this.str;
-  }
-  /** 'yyyy-MM-dd HH:mm:ss' + sep + 'SSS' */
-  ms(ms, sep) {
-    return `${this.s(ms)}${sep}${P3[((ms % 1000) + 1000) % 1000]}`;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Constant stack traces (frames as printed, without the leading tab)
@@ -512,8 +500,8 @@ function stats() {
 
 /** broker.log, 4.9.8 texts, logback P-FULL */
 function brokerGen(rng, W, h, st) {
-  const c = new Clock();
-  const L = (t, level, thread, msg) => `${c.s(t)} ${level} ${thread} - ${msg}\n`;
+  const H = headerWriter('rocketmq-server');
+  const L = (t, level, thread, msg) => `${H(t, level, thread, '')}${msg}\n`;
   const chan = () => {
     const cip = `10.20.1.${rng.int(11, 60)}`;
     const port = rng.int(30000, 65000);
@@ -596,8 +584,8 @@ function brokerGen(rng, W, h, st) {
 
 /** remoting.log of the broker: Netty server pipeline lines and connection errors */
 function remotingGen(rng, W, h, st) {
-  const c = new Clock();
-  const L = (t, level, thread, msg) => `${c.s(t)} ${level} ${thread} - ${msg}\n`;
+  const H = headerWriter('rocketmq-server');
+  const L = (t, level, thread, msg) => `${H(t, level, thread, '')}${msg}\n`;
   const peer = () => `10.20.1.${rng.int(11, 60)}:${rng.int(30000, 65000)}`;
   const pick = chooser(rng, [
     [30, 'connect'],
@@ -628,8 +616,8 @@ function remotingGen(rng, W, h, st) {
 
 /** store.log, 4.9.8 texts */
 function storeGen(rng, W, h, st) {
-  const c = new Clock();
-  const L = (t, level, thread, msg) => `${c.s(t)} ${level} ${thread} - ${msg}\n`;
+  const H = headerWriter('rocketmq-server');
+  const L = (t, level, thread, msg) => `${H(t, level, thread, '')}${msg}\n`;
   const BUCKETS = ['<=0ms', '0~10ms', '10~50ms', '50~100ms', '100~200ms', '200~500ms', '500ms~1s', '1~2s', '2~3s', '3~4s', '4~5s', '5~10s', '10s~'];
   let offset = 1073741824 * rng.int(10, 90);
   const pick = chooser(rng, [
@@ -687,28 +675,28 @@ function storeGen(rng, W, h, st) {
 
 /** watermark.log: exactly 4 lines a second (4.9.8 queue names); gen(t) for one second */
 function watermarkGen(rng, W, h, st) {
-  const c = new Clock();
+  const H = headerWriter('rocketmq-bare');
   let hot = 0;
   return (t) => {
-    const ts = c.s(t);
+    const ts = H(t, 'INFO', '', '');
     if (hot > 0) hot--;
     else if (rng.chance(0.002)) hot = rng.int(3, 40);
     const sendSize = hot > 0 ? rng.int(5, 900) : rng.chance(0.1) ? rng.int(1, 3) : 0;
     const sendSlow = hot > 0 ? rng.int(20, 420) : 0;
     st.eventLines += 4;
     return (
-      `${ts} - [WATERMARK] Send Queue Size: ${sendSize} SlowTimeMills: ${sendSlow}\n` +
-      `${ts} - [WATERMARK] Pull Queue Size: ${rng.chance(0.2) ? rng.int(1, 20) : 0} SlowTimeMills: 0\n` +
-      `${ts} - [WATERMARK] Query Queue Size: 0 SlowTimeMills: 0\n` +
-      `${ts} - [WATERMARK] Transaction Queue Size: 0 SlowTimeMills: 0\n`
+      `${ts}[WATERMARK] Send Queue Size: ${sendSize} SlowTimeMills: ${sendSlow}\n` +
+      `${ts}[WATERMARK] Pull Queue Size: ${rng.chance(0.2) ? rng.int(1, 20) : 0} SlowTimeMills: 0\n` +
+      `${ts}[WATERMARK] Query Queue Size: 0 SlowTimeMills: 0\n` +
+      `${ts}[WATERMARK] Transaction Queue Size: 0 SlowTimeMills: 0\n`
     );
   };
 }
 
 /** namesrv.log, 4.9.8 texts */
 function namesrvGen(rng, W, h, st) {
-  const c = new Clock();
-  const L = (t, level, thread, msg) => `${c.s(t)} ${level} ${thread} - ${msg}\n`;
+  const H = headerWriter('rocketmq-server');
+  const L = (t, level, thread, msg) => `${H(t, level, thread, '')}${msg}\n`;
   const peer = () => `10.20.1.${rng.int(11, 60)}:${rng.int(30000, 65000)}`;
   const pick = chooser(rng, [
     [80, 'masterChange'],
@@ -775,9 +763,9 @@ function messageText(rng, topic) {
 
 /** rocketmq_client.log, client 4.9.4 inner logger: `date,SSS LEVEL Logger - msg` CRLF */
 function client4Gen(rng, W, h, st) {
-  const c = new Clock();
   const clientId = `${h.appIp}@${h.pidOrder}`;
-  const L = (t, level, logger, msg) => `${c.ms(t, ',')} ${level} ${logger} - ${msg}\r\n`;
+  const H = headerWriter('rocketmq-client-inner');
+  const L = (t, level, logger, msg) => `${H(t, level, '', logger)}${msg}\r\n`;
   const pick = chooser(rng, [
     [60, 'persist'],
     [3, 'heartbeat'],
@@ -878,10 +866,10 @@ function client4Gen(rng, W, h, st) {
 
 /** rocketmq_client.log of a 5.3.0 client (rmq.client.logback.xml, async appender: #?:?) */
 function client5Gen(rng, W, h, st) {
-  const c = new Clock();
   const pid = h.pidPay;
   const clientId = `${h.appIp}@${pid}#${rng.int(100000000, 999999999)}`;
-  const L = (t, level, thread, logger, msg) => `${c.ms(t, '.')} ${level.padEnd(5)} [${pid}] [${thread}] [${logger}#?:?] - ${msg}\n`;
+  const H = headerWriter('rocketmq-client-5x');
+  const L = (t, level, thread, logger, msg) => `${H(t, level, thread, logger, pid)}${msg}\n`;
   const R = 'RocketmqRemoting';
   const pick = chooser(rng, [
     [55, 'persist'],
@@ -953,10 +941,10 @@ function client5Gen(rng, W, h, st) {
 
 /** Spring Boot 2.x application log (order-service, uses the 4.9.4 client) */
 function appGen(rng, W, h, st) {
-  const c = new Clock();
   const pid = h.pidOrder;
   // %d %5p ${PID} --- [%t] %-40.40logger{39} : %m%n%wEx
-  const L = (t, level, thread, logger, msg) => `${c.ms(t, '.')} ${level.padStart(5)} ${pid} --- [${thread}] ${logger} : ${msg}\n`;
+  const H = headerWriter('spring-boot');
+  const L = (t, level, thread, logger, msg) => `${H(t, level, thread, logger, pid)}${msg}\n`;
   const lg = (s) => s.padEnd(40).slice(0, 40);
   const CTRL = lg('c.e.order.web.OrderController');
   const SVC = lg('c.e.order.service.OrderService');
