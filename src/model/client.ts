@@ -533,10 +533,9 @@ export class Client extends Process {
   }
 
   /**
-   * One application send (DefaultMQProducer.send). The common case runs in callback form (no
-   * coroutine): a ready route, a known broker address and an active channel. Anything else (a route
-   * to fetch, a channel to open) falls back to the coroutines below, with the same effects in the
-   * same order.
+   * One application send (DefaultMQProducer.send). sendDefaultImpl's attempt loop has one form, in
+   * callbacks (no coroutine per send): a route to fetch first, an attempt whose broker address or
+   * channel is not ready yet, run as coroutines and come back into it.
    */
   private startSend(): void {
     const m = this.metrics;
@@ -547,13 +546,14 @@ export class Client extends Process {
       spawn(this.sendSelectImpl()).then((r) => this.sendDone(thread, r));
       return;
     }
-    const tp = this.readyPublishInfo(this.config.topic);
-    if (tp === null) {
-      spawn(this.sendDefaultImpl(thread)).then((r) => this.sendDone(thread, r));
-      return;
-    }
+    const begin = this.nowMs;
     const timesTotal = 1 + this.s.retryTimesWhenSendFailed;
-    this.sendAttempt(new DefaultSend(this, thread, tp, this.nowMs, timesTotal));
+    const tp = this.readyPublishInfo(this.config.topic);
+    if (tp !== null) return this.sendAttempt(new DefaultSend(this, thread, tp, begin, timesTotal));
+    spawn(this.publishInfoForSend(this.config.topic)).then((r) => {
+      if ('exc' in r) this.sendDone(thread, { ok: false, exc: r.exc, callTimeout: false });
+      else this.sendAttempt(new DefaultSend(this, thread, r.tp, begin, timesTotal));
+    });
   }
 
   private sendDone(thread: string, r: SendOutcome): void {
@@ -601,6 +601,8 @@ export class Client extends Process {
       return this.sendDone(op.thread, SEND_OK);
     }
     this.metrics.failedAttempts++;
+    // 4.x isolates on any exception; 5.1.4+ isolates on remoting and broker errors only, and marks
+    // a broker error unreachable (the detector, off by default, would make it reachable again).
     if (a.kind === 'broker') this.updateFaultItem(mq.brokerName, rtMs, true, false);
     else if (a.kind === 'remoting') this.updateFaultItem(mq.brokerName, rtMs, true, true);
     else this.updateFaultItem(mq.brokerName, rtMs, this.profile.faultTables === 'latency-4x', true);
@@ -637,58 +639,13 @@ export class Client extends Process {
     return { tp: tp !== undefined && tp.queues.length > 0 ? tp : null };
   }
 
-  private *sendDefaultImpl(thread: string): Co<SendOutcome> {
-    const topic = this.config.topic;
-    const begin = this.nowMs;
-    // The InvokeID (random.nextLong()) only shows in failure logs: drawn when first needed.
-    let invokeId: string | null = null;
-    let tp = this.readyPublishInfo(topic);
-    if (tp === null) {
-      const found = yield* this.tryToFindTopicPublishInfo(topic);
-      if ('exc' in found) return { ok: false, exc: found.exc, callTimeout: false };
-      tp = found.tp;
-    }
-    if (tp === null) {
-      const text = this.profile.noRouteColon ? `No route info of this topic: ${topic}` : `No route info of this topic, ${topic}`;
-      return { ok: false, exc: this.clientException(`${text}\nSee ${this.profile.faqUrl} for further details.`), callTimeout: false };
-    }
-    const timeout = this.s.sendMsgTimeoutMs;
-    const timesTotal = 1 + this.s.retryTimesWhenSendFailed;
-    const brokersSent: Array<string | null> = new Array(timesTotal).fill(null);
-    let mq: MessageQueue | null = null;
-    let lastExc: JavaException | null = null;
-    let callTimeout = false;
-    let times = 0;
-    for (; times < timesTotal; times++) {
-      const lastBrokerName: string | null = mq === null ? null : mq.brokerName;
-      const selected = this.selectOneMessageQueue(tp, lastBrokerName, times > 0);
-      if (selected === null) break;
-      mq = selected;
-      brokersSent[times] = mq.brokerName;
-      const beginPrev = this.nowMs;
-      const costTime = beginPrev - begin;
-      if (timeout < costTime) {
-        callTimeout = true;
-        break;
-      }
-      const a = yield* this.sendKernelImpl(mq, timeout - costTime);
-      const rtMs = this.nowMs - beginPrev;
-      if (a.ok) {
-        this.updateFaultItem(mq.brokerName, rtMs, false, true);
-        return { ok: true };
-      }
-      this.metrics.failedAttempts++;
-      // 4.x isolates on any exception; 5.1.4+ isolates on remoting and broker errors only, and marks
-      // a broker error unreachable (the detector, off by default, would make it reachable again).
-      if (a.kind === 'broker') this.updateFaultItem(mq.brokerName, rtMs, true, false);
-      else if (a.kind === 'remoting') this.updateFaultItem(mq.brokerName, rtMs, true, true);
-      else this.updateFaultItem(mq.brokerName, rtMs, this.profile.faultTables === 'latency-4x', true);
-      invokeId ??= this.rng.javaLong();
-      this.logAttemptFailure(thread, invokeId, rtMs, mq, a.exc);
-      lastExc = a.exc;
-      if (a.kind === 'broker' && !this.profile.retryResponseCodes.includes(a.code)) return { ok: false, exc: a.exc, callTimeout: false };
-    }
-    return this.sendFailedOutcome(begin, times, brokersSent, lastExc, callTimeout);
+  /** sendDefaultImpl before its first attempt: the topic's route, fetched if not known yet; none ends the send. */
+  private *publishInfoForSend(topic: string): Co<{ tp: TopicPublishInfo } | { exc: JavaException }> {
+    const found = yield* this.tryToFindTopicPublishInfo(topic);
+    if ('exc' in found) return found;
+    if (found.tp !== null) return { tp: found.tp };
+    const text = this.profile.noRouteColon ? `No route info of this topic: ${topic}` : `No route info of this topic, ${topic}`;
+    return { exc: this.clientException(`${text}\nSee ${this.profile.faqUrl} for further details.`) };
   }
 
   private logAttemptFailure(thread: string, invokeId: string, rtMs: number, mq: MessageQueue, exc: JavaException): void {
