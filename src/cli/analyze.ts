@@ -1,6 +1,6 @@
 // `rmq-diag analyze`: wires options to the timeline builder, the rule engine and the reports.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { UsageError } from '../ingest/sources.js';
+import { UsageError } from '../util/errors.js';
 import { paletteFor } from '../report/escape.js';
 import { renderFindingsJson } from '../report/findings-json.js';
 import { renderFindingsMarkdown } from '../report/findings-markdown.js';

@@ -2,7 +2,7 @@
 // timeline builder's options. No logic beyond argument shapes lives here.
 
 import type { Argv } from 'yargs';
-import { UsageError, parseOverride } from '../ingest/sources.js';
+import { parseOverride } from '../ingest/sources.js';
 import { PatternError, patternArg } from '../parse/pattern.js';
 import { ZoneError, parseZone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType } from '../parse/types.js';
@@ -11,6 +11,7 @@ import type { BuildOptions, Timeline } from '../timeline/build.js';
 import { listMatcher, unknownType } from '../timeline/event-filter.js';
 import { parseTimeSpec, resolveTime, TimeArgError, type TimeSpec, type TimeWindow } from '../timeline/time-args.js';
 import type { Zone } from '../parse/time.js';
+import { UsageError } from '../util/errors.js';
 import { STDIN_ARG, type CliIo } from './result.js';
 
 export interface InputArgs {

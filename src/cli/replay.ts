@@ -5,7 +5,7 @@
 
 import { writeFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { UsageError } from '../ingest/sources.js';
+import { UsageError } from '../util/errors.js';
 import { AssertionError } from '../model/index.js';
 import { formatShort, parseZone } from '../parse/time.js';
 import { paletteFor } from '../report/escape.js';

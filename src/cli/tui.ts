@@ -4,7 +4,7 @@
 import { openSync } from 'node:fs';
 import { ReadStream } from 'node:tty';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { UsageError } from '../ingest/sources.js';
+import { UsageError } from '../util/errors.js';
 import { ANSI, paletteFor } from '../report/escape.js';
 import { parseSettings, SettingError } from '../rules/engine.js';
 import type { Rule, SettingValue } from '../rules/types.js';
