@@ -12,7 +12,7 @@ import { paletteFor } from '../report/escape.js';
 import { checkEmitDir, EmitError, emitLogs } from '../replay/emit.js';
 import { prettyJson, ScenarioError, scenarioFileJson, spanText } from '../replay/file.js';
 import { checkInferred, DEFAULT_MAX_SPAN_MS, fitRun, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
-import { renderReplayHtml } from '../report/html/replay-html.js';
+import { renderReplayHtml } from '../replay/report-html.js';
 import type { SourceAccounting } from '../parse/types.js';
 import { nothingComparedText, renderReplayJson, renderReplayText } from '../replay/report.js';
 import { replay } from '../replay/run.js';
