@@ -1,6 +1,6 @@
 // `rmq-diag analyze`: wires options to the timeline builder, the rule engine and the reports.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { UsageError } from '../ingest/sources.js';
+import { UsageError } from '../util/errors.js';
 import { paletteFor } from '../report/escape.js';
 import { renderFindingsJson } from '../report/findings-json.js';
 import { renderFindingsMarkdown } from '../report/findings-markdown.js';
@@ -9,18 +9,14 @@ import { renderFindingsHtml } from '../report/html/analyze-html.js';
 import { atOrAbove, renderFindingsText, type AnalyzeReport } from '../report/findings-text.js';
 import { settingsInEffect } from '../rules/analyze.js';
 import { diagnose } from '../replay/diagnose.js';
-import { parseSettings, SettingError } from '../rules/engine.js';
-import { SEVERITIES, type Rule, type SettingValue, type Severity } from '../rules/types.js';
+import { SEVERITIES, type Rule, type Severity } from '../rules/types.js';
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, examples, type InputArgs, sayInputs, withInputOptions, withRuleOptions, zoneArg } from './common.js';
+import { buildOptionsFrom, examples, FORMATS, formatArg, type InputArgs, ruleSettings, sayInputs, selectRules, withInputOptions, withRuleOptions, zoneArg } from './common.js';
 import { checkOutput, writeReport } from './output.js';
 import { progressOn } from './progress.js';
 import { exitWith, widthOf, type CliIo, type CommandResult } from './result.js';
-import { openTui } from './tui.js';
-
-export const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
-export type Format = (typeof FORMATS)[number];
+import { openTui } from './open-tui.js';
 
 interface AnalyzeArgs extends InputArgs {
   json: boolean;
@@ -35,44 +31,12 @@ interface AnalyzeArgs extends InputArgs {
   output?: string;
 }
 
-/** `--json` is `--format json`; both given and different is a usage error. */
-export function formatArg(json: boolean, format: string | undefined): Format {
-  if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`--format ${format}: unknown format (one of ${FORMATS.join(', ')})`);
-  }
-  if (json && format !== undefined && format !== 'json') throw new UsageError(`--json and --format ${format} disagree`);
-  return json ? 'json' : ((format ?? 'text') as Format);
-}
-
 export function severityArg(value: string, flag: string): Severity {
   const v = value.toLowerCase();
   if (!(SEVERITIES as readonly string[]).includes(v)) {
     throw new UsageError(`${flag} ${value}: unknown severity (one of ${SEVERITIES.join(', ')})`);
   }
   return v as Severity;
-}
-
-function idList(values: string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-}
-
-/** The rules `--rule` and `--skip-rule` leave enabled; unknown ids are usage errors. */
-export function selectRules(all: readonly Rule[], only: string[], skip: string[]): Rule[] {
-  const known = new Set(all.map((r) => r.meta.id));
-  const onlyIds = idList(only);
-  const skipIds = idList(skip);
-  for (const [flag, ids] of [
-    ['--rule', onlyIds],
-    ['--no-rule', skipIds],
-  ] as const) {
-    for (const id of ids) {
-      if (!known.has(id)) {
-        const list = known.size ? [...known].join(', ') : 'none are registered';
-        throw new UsageError(`${flag} ${id}: unknown rule (rules: ${list}; see rmq-diag rules)`);
-      }
-    }
-  }
-  return all.filter((r) => (onlyIds.length === 0 || onlyIds.includes(r.meta.id)) && !skipIds.includes(r.meta.id));
 }
 
 export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly Rule[]): CommandModule<object, AnalyzeArgs> {
@@ -121,13 +85,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
       const severity = args.severity.toLowerCase() === 'none' ? 'none' : severityArg(args.severity, '--severity');
       const show = severityArg(args.show, '--show');
       const enabled = selectRules(rules, args.rule, args['skip-rule']);
-      let changed: Record<string, SettingValue>;
-      try {
-        changed = parseSettings(enabled, args.set);
-      } catch (e) {
-        if (e instanceof SettingError) throw new UsageError(e.message);
-        throw e;
-      }
+      const changed = ruleSettings(enabled, args.set);
       if (args.tui) {
         // The report options choose what is printed; the TUI shows everything.
         if (args.json || args.format !== undefined) throw new UsageError('--tui and --format/--json disagree: the TUI is the report');

@@ -1,16 +1,20 @@
-// Options shared by the commands that read logs, and the mapping from parsed options to the
-// timeline builder's options. No logic beyond argument shapes lives here.
+// Options and argument helpers shared by the commands (the command modules never import each
+// other), and the mapping from parsed options to the timeline builder's options. No logic beyond
+// argument shapes lives here.
 
 import type { Argv } from 'yargs';
-import { UsageError, parseOverride } from '../ingest/sources.js';
+import { parseOverride } from '../ingest/sources.js';
 import { PatternError, patternArg } from '../parse/pattern.js';
 import { ZoneError, parseZone } from '../parse/time.js';
 import { EVENT_TYPES, SOURCE_KINDS, type EventType } from '../parse/types.js';
+import { parseSettings, SettingError } from '../rules/engine.js';
+import type { Rule, SettingValue } from '../rules/types.js';
 import { noRocketmqEvent, nothingToDiagnose, noteLine } from '../report/notes.js';
 import type { BuildOptions, Timeline } from '../timeline/build.js';
 import { listMatcher, unknownType } from '../timeline/event-filter.js';
 import { parseTimeSpec, resolveTime, TimeArgError, type TimeSpec, type TimeWindow } from '../timeline/time-args.js';
 import type { Zone } from '../parse/time.js';
+import { UsageError } from '../util/errors.js';
 import { STDIN_ARG, type CliIo } from './result.js';
 
 export interface InputArgs {
@@ -206,6 +210,52 @@ export function withRuleOptions<T>(y: Argv<T>) {
       default: [] as string[],
       requiresArg: true,
     });
+}
+
+/** The report formats of `analyze` (and of `rules`). */
+export const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** `--json` is `--format json`; both given and different is a usage error. */
+export function formatArg(json: boolean, format: string | undefined): Format {
+  if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format ${format}: unknown format (one of ${FORMATS.join(', ')})`);
+  }
+  if (json && format !== undefined && format !== 'json') throw new UsageError(`--json and --format ${format} disagree`);
+  return json ? 'json' : ((format ?? 'text') as Format);
+}
+
+function idList(values: string[]): string[] {
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** The rules `--rule` and `--skip-rule` leave enabled; unknown ids are usage errors. */
+export function selectRules(all: readonly Rule[], only: string[], skip: string[]): Rule[] {
+  const known = new Set(all.map((r) => r.meta.id));
+  const onlyIds = idList(only);
+  const skipIds = idList(skip);
+  for (const [flag, ids] of [
+    ['--rule', onlyIds],
+    ['--no-rule', skipIds],
+  ] as const) {
+    for (const id of ids) {
+      if (!known.has(id)) {
+        const list = known.size ? [...known].join(', ') : 'none are registered';
+        throw new UsageError(`${flag} ${id}: unknown rule (rules: ${list}; see rmq-diag rules)`);
+      }
+    }
+  }
+  return all.filter((r) => (onlyIds.length === 0 || onlyIds.includes(r.meta.id)) && !skipIds.includes(r.meta.id));
+}
+
+/** The `--set` values, checked against the enabled rules' settings; a bad one is a usage error. */
+export function ruleSettings(enabled: readonly Rule[], set: string[]): Record<string, SettingValue> {
+  try {
+    return parseSettings(enabled, set);
+  } catch (e) {
+    if (e instanceof SettingError) throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 /**

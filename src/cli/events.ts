@@ -4,7 +4,7 @@ import { paletteFor } from '../report/escape.js';
 import { statsText, writeEvents } from '../report/events.js';
 import { accountingLine } from '../report/notes.js';
 import { wrapIndented } from '../report/findings-text.js';
-import { UsageError } from '../ingest/sources.js';
+import { UsageError } from '../util/errors.js';
 import { SOURCE_KINDS } from '../parse/types.js';
 import { eventMatcher, grepOf, isEventFiltered, levelOfWord, unknownKind, type EventFilter } from '../timeline/event-filter.js';
 import { buildTimeline } from '../timeline/build.js';

@@ -3,7 +3,7 @@
 
 import { createRequire } from 'node:module';
 import yargs, { type Argv } from 'yargs';
-import { UsageError } from '../ingest/sources.js';
+import { UsageError } from '../util/errors.js';
 import { isClosedOutput } from '../report/buffered.js';
 import { ALL_RULES } from '../rules/index.js';
 import type { Rule } from '../rules/types.js';

@@ -3,7 +3,7 @@
 // or a file the run read, is refused before anything is written.
 
 import { statSync, writeFileSync } from 'node:fs';
-import { UsageError } from '../ingest/sources.js';
+import { UsageError } from '../util/errors.js';
 import { BufferedOut } from '../report/buffered.js';
 import type { CliIo } from './result.js';
 

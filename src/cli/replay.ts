@@ -5,14 +5,14 @@
 
 import { writeFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { UsageError } from '../ingest/sources.js';
+import { UsageError } from '../util/errors.js';
 import { AssertionError } from '../model/index.js';
 import { formatShort, parseZone } from '../parse/time.js';
 import { paletteFor } from '../report/escape.js';
 import { checkEmitDir, EmitError, emitLogs } from '../replay/emit.js';
 import { prettyJson, ScenarioError, scenarioFileJson, spanText } from '../replay/file.js';
 import { checkInferred, DEFAULT_MAX_SPAN_MS, fitRun, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
-import { renderReplayHtml } from '../report/html/replay-html.js';
+import { renderReplayHtml } from '../replay/report-html.js';
 import type { SourceAccounting } from '../parse/types.js';
 import { nothingComparedText, renderReplayJson, renderReplayText } from '../replay/report.js';
 import { replay } from '../replay/run.js';

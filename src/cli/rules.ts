@@ -5,8 +5,7 @@ import { rulesToJson } from '../report/findings-json.js';
 import { renderRulesMarkdown } from '../report/findings-markdown.js';
 import { renderRulesText } from '../report/findings-text.js';
 import type { Rule } from '../rules/types.js';
-import { FORMATS, formatArg } from './analyze.js';
-import { examples } from './common.js';
+import { examples, FORMATS, formatArg } from './common.js';
 import { widthOf, type CliIo, type CommandResult } from './result.js';
 
 interface RulesArgs {

@@ -81,8 +81,8 @@
 import { constants as fsConstants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import type { SourceKind } from '../parse/types.js';
-import { SOURCE_KINDS } from '../parse/types.js';
+import { UsageError } from '../util/errors.js';
+import { SOURCE_KINDS, type SourceKind } from './kinds.js';
 import { globMatch, globToRegExp, hasGlobMagic, maxDepth, splitStaticPrefix } from './glob.js';
 
 export interface SourceSpec {
@@ -114,14 +114,6 @@ export interface ResolveOptions {
   kind?: Array<[glob: string, kind: SourceKind]>;
   host?: Array<[glob: string, name: string]>;
   cwd?: string;
-}
-
-/** A command-line usage mistake; the message is meant for the user as is. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
 }
 
 const GENERIC_DIRS = new Set(['rocketmqlogs', 'logs', 'log', 'otherdays', 'other_days']);

@@ -4,7 +4,7 @@
 // same event types as the Java client's. Each entry names the repository, file and version that prints
 // the text. The entries come after the Java ones (catalogue-data.ts), so a Java wording always wins.
 
-import type { CatalogueEntry } from './catalogue.js';
+import type { CatalogueEntry } from './catalogue-entry.js';
 import type { EventFields } from './types.js';
 import { busy, closed, connect, normAddr, num, routeFail, startup, str } from './catalogue-data.js';
 

@@ -10,7 +10,7 @@
 // the entries whose keywords occur in the line. More specific wordings come before generic ones.
 
 import type { EventFields } from './types.js';
-import type { CatalogueEntry } from './catalogue.js';
+import type { CatalogueEntry } from './catalogue-entry.js';
 
 type G = Record<string, string | undefined>;
 

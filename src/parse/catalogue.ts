@@ -1,8 +1,9 @@
 // The message catalogue: which RocketMQ log message texts become which typed events.
 //
-// The entries themselves are data (catalogue-data.ts): literal keywords, a pattern, the versions and
-// class that produce the text, a converter from regex groups to typed fields, and sample lines that
-// the tests run. This module indexes them and matches lines against them.
+// The entries themselves are data (catalogue-data.ts; their shape in catalogue-entry.ts): literal
+// keywords, a pattern, the versions and class that produce the text, a converter from regex groups
+// to typed fields, and sample lines that the tests run. This module indexes them and matches lines
+// against them.
 //
 // Matching cost: a line that contains no keyword costs one regex test (KEYWORD_PREFILTER, or the
 // scan at the top of matchMessage). A line that contains keywords runs only the patterns of the
@@ -11,32 +12,7 @@
 import type { EventFields, EventType } from './types.js';
 import { ENTRIES, normAddr } from './catalogue-data.js';
 import { CLIENT_ENTRIES } from './catalogue-clients.js';
-
-export interface CatalogueEntry {
-  /** Unique, `<type>/<variant>`, e.g. 'busy-reply/timeout-clean-queue'. */
-  id: string;
-  type: EventType;
-  /** Literal substrings; a line must contain at least one of them before `pattern` is tried. */
-  keywords: string[];
-  /** Not anchored at the start (the text may sit inside a stack line or after an app prefix). No g/y flag. */
-  pattern: RegExp;
-  /** Versions that print this wording, e.g. '4.3.0-5.0.0', '>=5.1.0', 'all'. */
-  versions: string;
-  /** Class that logs or throws it, e.g. 'broker/latency/BrokerFastFailure'. */
-  source: string;
-  /** The message as written in the source (`{}` SLF4J placeholder, `%s`/`%d` String.format), for docs. */
-  format?: string;
-  /** Converts the named groups to typed fields (numbers as numbers). */
-  fields: (g: Record<string, string | undefined>, text: string) => EventFields;
-  /** Set when this wording pins a version range. */
-  versionHint?: string;
-  /** The event's `cause` (and `addr` for route-update-failed) comes from the exception on the next lines. */
-  causeFromNext?: boolean;
-  /** The wording is the same in the broker and the NameServer: `role` is set from the source's kind. */
-  roleFromKind?: boolean;
-  /** Lines built from the real format strings and real excerpts; the tests run them all. */
-  samples: Array<{ text: string; fields?: Partial<EventFields> }>;
-}
+import type { CatalogueEntry } from './catalogue-entry.js';
 
 export interface CatalogueMatch {
   type: EventType;

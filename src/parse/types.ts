@@ -1,31 +1,12 @@
 // Types shared by the whole pipeline: what a parsed record and a typed event look like.
 // Event type names and field names are a public contract (users script against --json).
 
+import type { SourceKind } from '../ingest/kinds.js';
 import type { SourceActivity } from './activity.js';
 
-/** What kind of log a source is. */
-export type SourceKind =
-  | 'client' // rocketmq_client.log
-  | 'broker' // broker.log / broker_default.log
-  | 'namesrv' // namesrv.log / namesrv_default.log
-  | 'remoting' // broker remoting.log
-  | 'store' // store.log / storeerror.log
-  | 'watermark' // watermark.log
-  | 'stats' // stats.log
-  | 'app' // an application log that carries RocketMQ client lines
-  | 'unknown';
-
-export const SOURCE_KINDS: readonly SourceKind[] = [
-  'client',
-  'broker',
-  'namesrv',
-  'remoting',
-  'store',
-  'watermark',
-  'stats',
-  'app',
-  'unknown',
-];
+// A source's kind is decided in ingest (from the file name); the pipeline reads it from here.
+export type { SourceKind } from '../ingest/kinds.js';
+export { SOURCE_KINDS } from '../ingest/kinds.js';
 
 /** The logs a RocketMQ server process writes (NameServer and broker): their silences are the host's. */
 export const SERVER_KINDS: ReadonlySet<SourceKind> = new Set<SourceKind>(['namesrv', 'broker', 'remoting', 'store', 'watermark', 'stats']);

@@ -7,6 +7,7 @@
 import type { Scenario } from '../model/index.js';
 import type { RmqEvent } from '../parse/types.js';
 import { routeDelta, writableAfter } from '../parse/route-change.js';
+import { isAppFailure } from '../parse/send-failure.js';
 import { SERVER_KINDS } from './collect.js';
 import type { BusyFigure, ClientFailures, MilestoneTime } from './types.js';
 
@@ -25,15 +26,8 @@ export const MILESTONE_TYPES: ReadonlySet<string> = new Set([
   'rpc-timeout',
 ]);
 
-/** What the application receives when a send fails (the types an application log shows). */
-const FAILURE_TYPES = new Set(['send-call-timeout', 'send-failed', 'busy-reply', 'no-route']);
-/** What a one-attempt send (selector, explicit queue) throws to the application as it is. */
-const ONE_ATTEMPT_TYPES = new Set(['connect-failed', 'rpc-timeout']);
-
-/** Whether an application-log event is a send the application lost. */
-export function isAppFailure(e: RmqEvent): boolean {
-  return FAILURE_TYPES.has(e.type) || (ONE_ATTEMPT_TYPES.has(e.type) && (e.sendPath === 'select' || e.sendPath === 'queue'));
-}
+// Re-exported for infer.ts, which reads it from here.
+export { isAppFailure };
 
 export interface MilestoneContext {
   /** Fault starts, epoch ms, with their subject (`mq-node-100 hung`, `broker-b stall`). */

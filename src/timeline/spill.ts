@@ -7,7 +7,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageError } from '../ingest/sources.js';
+import { UsageError } from '../util/errors.js';
 
 const PREFIX = 'rmq-diag-';
 /** `rmq-diag-<pid>-XXXXXX`, as spillDir() names them (mkdtemp adds six characters). */

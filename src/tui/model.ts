@@ -10,7 +10,7 @@ import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent } from '../par
 import { grepOf, LEVEL_NAMES, levelOfWord, listMatcher, unknownKind, unknownType } from '../timeline/event-filter.js';
 import type { Incident } from '../rules/incident.js';
 import { severityRank, type Finding } from '../rules/types.js';
-import { REPLAY_OFF, replayTextRows, type ReplayStatus } from './replay.js';
+import { REPLAY_OFF, replayTextRows, type ReplayStatus } from './replay-status.js';
 import { AllRows, countBuckets, MatchRows, type RowList } from './rows.js';
 import { CELLS, OTHER_TYPE, levelRank, type EventStore, type Page } from './store.js';
 

@@ -10,7 +10,8 @@ import { AssertionError } from '../model/index.js';
 import { checkInferred, DEFAULT_MAX_SPAN_MS, fitRun, inferFromLogs } from '../replay/load.js';
 import { replay } from '../replay/run.js';
 import type { BuildOptions } from '../timeline/build.js';
-import { replayViewOf, type ReplayStatus } from './replay.js';
+import type { ReplayStatus } from './replay-status.js';
+import { replayViewOf } from './replay.js';
 
 /** The replay's result as the tab shows it; failures become a one-line reason, never an exception. */
 export async function replayFromLogs(build: BuildOptions, zone: string): Promise<ReplayStatus> {

@@ -12,45 +12,9 @@ import { escapeText } from '../report/escape.js';
 import { formatMs } from '../rules/util.js';
 import { fit, fitLine, type Color, type Line, type Seg } from './format.js';
 import type { TuiModel } from './model.js';
+import type { ReplayStatus, ReplayView } from './replay-status.js';
 import { countBuckets } from './rows.js';
 import { CELLS } from './store.js';
-
-export interface ReplayMilestone {
-  name: string;
-  subject: string;
-  /** Host whose lanes carry its marks (a client, the faulty host, the NameServer's host), null when unknown. */
-  host: string | null;
-  observed: number | null;
-  simulated: number | null;
-  deltaMs: number | null;
-  status: MilestoneStatus;
-}
-
-export interface ReplayOutage {
-  client: string;
-  observedMs: number | null;
-  simulatedMs: number;
-  observedFailedSends: number | null;
-  simulatedFailedSends: number;
-}
-
-/** What the replay tab shows: plain data (structured-cloneable). */
-export interface ReplayView {
-  verdict: ReplayReport['verdict'];
-  divergences: string[];
-  seed: number;
-  milestones: ReplayMilestone[];
-  outages: ReplayOutage[];
-  /** Hosts of the simulated cluster; each simulated RocketMQ event's time (epoch ms) and host (index). */
-  simHosts: string[];
-  simT: Float64Array;
-  simHost: Uint16Array;
-}
-
-/** Where the replay is: not available here, under way, failed (why, in one line), done. */
-export type ReplayStatus = { kind: 'off' } | { kind: 'running' } | { kind: 'failed'; reason: string } | { kind: 'done'; view: ReplayView };
-
-export const REPLAY_OFF: ReplayStatus = { kind: 'off' };
 
 /** The host a milestone is about: the first word of its subject, a NameServer's or broker's host. */
 function milestoneHost(subject: string, report: ReplayReport): string | null {
@@ -321,11 +285,4 @@ export function replayText(status: ReplayStatus, width: number, zone: Zone, same
     );
   }
   return out;
-}
-
-/** Lines of the scrolling text (its length does not depend on the width: one line an item). */
-export function replayTextRows(status: ReplayStatus): number {
-  if (status.kind !== 'done') return 0;
-  const v = status.view;
-  return (v.divergences.length ? v.divergences.length + 1 : 0) + 1 + Math.max(1, v.milestones.length) + 1 + 1 + v.outages.length;
 }

@@ -1,5 +1,5 @@
 // `rmq-diag tui`: reads the logs, runs the rules and opens the full-screen TUI on the alternate
-// screen, then puts the terminal back and prints the input notes. The command line (src/cli/tui.ts)
+// screen, then puts the terminal back and prints the input notes. The command line (src/cli/open-tui.ts)
 // checks for a terminal and hands over here; nothing in this folder knows about yargs.
 
 import { render } from 'ink';

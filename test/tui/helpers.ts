@@ -4,7 +4,7 @@ import type { Finding } from '../../src/rules/types.js';
 import { storeFromEvents, type EventStore, type StoreTuning } from '../../src/tui/store.js';
 import { NO_FILTER, TuiModel, type Dims, type ViewState } from '../../src/tui/model.js';
 import type { HeaderInfo } from '../../src/tui/format.js';
-import type { ReplayView } from '../../src/tui/replay.js';
+import type { ReplayView } from '../../src/tui/replay-status.js';
 
 export const ZONE = parseZone('+08:00');
 /** 2020-12-22 14:00:00 +08:00 */

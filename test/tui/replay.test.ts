@@ -9,10 +9,9 @@ import {
   maxLanePairs,
   replayLanes,
   replayText,
-  replayTextRows,
   verdictLine,
-  type ReplayStatus,
 } from '../../src/tui/replay.js';
+import { replayTextRows, type ReplayStatus } from '../../src/tui/replay-status.js';
 import { T0, ZONE, allListed, incident, stubView } from './helpers.js';
 
 const DIMS: Dims = { listRows: 10, stripCols: 100, replayRows: 5 };

@@ -7,7 +7,7 @@
 
 import type { EventType, RmqEvent, SourceAccounting } from '../../parse/types.js';
 import { EVENT_TYPES } from '../../parse/types.js';
-import { isAppFailure } from '../../replay/observe.js';
+import { isAppFailure } from '../../parse/send-failure.js';
 import { MILESTONE_EVENT_TYPES } from '../../rules/milestones.js';
 import { APP_SEND } from '../../timeline/other-records.js';
 

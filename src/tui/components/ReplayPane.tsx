@@ -4,7 +4,8 @@
 import type { Zone } from '../../parse/time.js';
 import { fitLine, stripLines, type Line } from '../format.js';
 import type { StripView, TuiModel } from '../model.js';
-import { laneHosts, laneLines, maxLanePairs, replayHeadRows, replayLanes, replayText, verdictLine, type ReplayStatus } from '../replay.js';
+import type { ReplayStatus } from '../replay-status.js';
+import { laneHosts, laneLines, maxLanePairs, replayHeadRows, replayLanes, replayText, verdictLine } from '../replay.js';
 import { Lines } from './StyledLine.js';
 
 export interface ReplayPaneProps {

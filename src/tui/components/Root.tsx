@@ -3,7 +3,7 @@ import { useApp, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import type { HeaderInfo } from '../format.js';
 import type { TuiModel } from '../model.js';
-import type { ReplayStatus } from '../replay.js';
+import type { ReplayStatus } from '../replay-status.js';
 import { ColorContext } from '../theme.js';
 import { App, useTerminalSize, type Size } from './App.js';
 import { Loading, type LoadPhase } from './Loading.js';

@@ -2,16 +2,18 @@
 // each milestone observed (above) and simulated (below) on one time axis with its delta, the
 // faults as bands; the outages per client; the what-if variants as bars; the `--runs` spread per
 // client (every seed's outage, p50 and p95); the scenario, and the inputs with their accounting.
+// Here, not in src/report: it reads replay's report and the model's scenario, and src/report is below
+// both (it draws with src/report/html/page.ts like the analyze page).
 
-import { formatShort, parseZone, type Zone } from '../../parse/time.js';
-import type { SourceAccounting } from '../../parse/types.js';
-import type { Fault, Scenario } from '../../model/index.js';
-import { MILESTONE_LABEL as LABEL, statusText } from '../../replay/report.js';
-import { signedMs, type MilestoneRow, type ReplayReport } from '../../replay/run.js';
-import { formatMs } from '../../rules/util.js';
-import { commonDir } from '../findings-text.js';
-import { accountingHtml } from './analyze-html.js';
-import { axisSvg, h, htmlDocument, px, timeScale, tooltip, type EvidenceEntry } from './page.js';
+import { formatShort, parseZone, type Zone } from '../parse/time.js';
+import type { SourceAccounting } from '../parse/types.js';
+import type { Fault, Scenario } from '../model/index.js';
+import { MILESTONE_LABEL as LABEL, statusText } from './report.js';
+import { signedMs, type MilestoneRow, type ReplayReport } from './run.js';
+import { formatMs } from '../rules/util.js';
+import { commonDir } from '../report/findings-text.js';
+import { accountingHtml } from '../report/html/analyze-html.js';
+import { axisSvg, h, htmlDocument, px, timeScale, tooltip, type EvidenceEntry } from '../report/html/page.js';
 
 const LABEL_W = 260;
 const PLOT_W = 860;

@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// Golden outputs: pins the JSON output of every bundled sample and real fixture, so that a refactor
+// or speed work can show that no output changed.
+//
+//   node scripts/golden.mjs            check: run the built CLI, compare with test/golden/, exit 1 on a difference
+//   node scripts/golden.mjs --write    rewrite test/golden/ (only when an output change is intended)
+//   node scripts/golden.mjs --jobs=N   run N commands at once (default 2)
+//
+// Runs bin/rmq-diag.js (build first: `npm run build`) from the repository root with relative paths.
+// Per sample folder: `analyze --json`, `replay --json` (default seed) and `events --json`; per file of
+// test/fixtures/real: `analyze --json` and `events --json`. The analyze and replay reports are kept in
+// full (test/golden/<input>.<command>.json); `events` output is large, so only its sha256 and line
+// count are kept. test/golden/outputs.txt lists every output with its exit code, line count and sha256.
+//
+// What is normalised: the absolute path of the repository, should one ever be printed (it is not
+// today). Two runs, and a run with another TZ, TMPDIR, COLUMNS and LANG, gave byte-identical output:
+// the JSON outputs hold no wall-clock figures (durations in replay are simulated time), so nothing
+// else is touched. Log text that names temp folders of the lab's recordings is input data and stays.
+
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const GOLDEN = 'test/golden';
+const MANIFEST = 'outputs.txt';
+
+/** Every output the golden files pin, in a fixed order: { name, cmd, input, full }. */
+export function outputs(root = ROOT) {
+  const dirs = ['samples/broker-busy', 'samples/healthy-restart', 'samples/seed-outage'];
+  for (const d of fs.readdirSync(path.join(root, 'samples/lab'), { withFileTypes: true }).sort(byName)) {
+    if (d.isDirectory()) dirs.push(`samples/lab/${d.name}`);
+  }
+  const fixtures = fs
+    .readdirSync(path.join(root, 'test/fixtures/real'), { withFileTypes: true })
+    .sort(byName)
+    .filter((f) => f.isFile() && !f.name.endsWith('.md')) // SOURCES.md says where they come from
+    .map((f) => `test/fixtures/real/${f.name}`);
+  const out = [];
+  const add = (input, cmd) => out.push({ name: `${cmd} ${input}`, cmd, input, full: cmd !== 'events', file: goldenFile(input, cmd) });
+  for (const d of dirs) for (const cmd of ['analyze', 'replay', 'events']) add(d, cmd);
+  for (const f of fixtures) for (const cmd of ['analyze', 'events']) add(f, cmd);
+  return out;
+}
+
+function byName(a, b) {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** test/golden/samples/lab/crash.analyze.json, test/golden/fixtures/real/01-x.log.analyze.json */
+function goldenFile(input, cmd) {
+  return `${input.replace(/^test\//, '')}.${cmd}.json`;
+}
+
+/** Replaces what may legitimately differ between runs and machines (see the header). */
+export function normalise(text, root = ROOT) {
+  return text.split(root + path.sep).join('<repo>/').split(root).join('<repo>');
+}
+
+export function digest(text) {
+  return { sha256: createHash('sha256').update(text).digest('hex'), lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0) };
+}
+
+/** The first line where two texts differ (1-based), with both versions, or null when equal. */
+export function firstDifference(want, got) {
+  if (want === got) return null;
+  const lines = (t) => (t.endsWith('\n') ? t.slice(0, -1) : t).split('\n');
+  const a = lines(want);
+  const b = lines(got);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return { line: i + 1, want: a[i] ?? '<end of file>', got: b[i] ?? '<end of file>' };
+  }
+  // Same lines: only the newline at the end differs.
+  return { line: a.length, want: want.endsWith('\n') ? '<newline at end>' : '<no newline at end>', got: got.endsWith('\n') ? '<newline at end>' : '<no newline at end>' };
+}
+
+/** Runs one command of the built CLI; stdout kept for exit codes 0 and 1 (findings, not reproduced). */
+function runOne(o, root) {
+  return new Promise((resolve) => {
+    // A fixed environment: the caller's colour, zone or width settings must not reach the outputs.
+    const env = { PATH: process.env.PATH, NO_COLOR: '1' };
+    if (process.env.TMPDIR) env.TMPDIR = process.env.TMPDIR;
+    const child = spawn(process.execPath, ['bin/rmq-diag.js', o.cmd, o.input, '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (b) => out.push(b));
+    child.stderr.on('data', (b) => err.push(b));
+    child.on('close', (code, signal) => {
+      const stderr = Buffer.concat(err).toString('utf8');
+      if (code !== 0 && code !== 1) {
+        resolve({ ...o, error: `exited ${code ?? signal}: ${stderr.trim().split('\n').pop() ?? ''}` });
+      } else {
+        resolve({ ...o, code, text: normalise(Buffer.concat(out).toString('utf8'), root) });
+      }
+    });
+  });
+}
+
+/** Runs every output, `jobs` at a time; the slow ones (replay) start first so the pool ends together. */
+export async function runAll({ root = ROOT, jobs = 2 } = {}) {
+  const list = outputs(root);
+  const order = [...list.filter((o) => o.cmd === 'replay'), ...list.filter((o) => o.cmd !== 'replay')];
+  const results = new Map();
+  let next = 0;
+  const worker = async () => {
+    while (next < order.length) {
+      const o = order[next++];
+      results.set(o.name, await runOne(o, root));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+  return list.map((o) => results.get(o.name));
+}
+
+function manifestLine(r) {
+  const d = digest(r.text);
+  return `${r.code} ${d.lines} ${d.sha256} ${r.name}`;
+}
+
+function readManifest(dir) {
+  const file = path.join(dir, MANIFEST);
+  const map = new Map();
+  if (!fs.existsSync(file)) return map;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const m = /^(\d+) (\d+) ([0-9a-f]{64}) (\S+ .+)$/.exec(line);
+    if (m) map.set(m[4], { code: Number(m[1]), lines: Number(m[2]), sha256: m[3] });
+  }
+  return map;
+}
+
+/** Every golden file under dir, relative to it (the manifest excluded). */
+function goldenFiles(dir) {
+  const out = [];
+  const walk = (rel) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else if (r !== MANIFEST) out.push(r);
+    }
+  };
+  if (fs.existsSync(dir)) walk('');
+  return out.sort();
+}
+
+/**
+ * Compares the results with the golden files. Returns one entry per differing output:
+ * { name, what } where `what` says how it differs (for a full report, its first differing line).
+ */
+export function compare(results, dir = path.join(ROOT, GOLDEN)) {
+  const manifest = readManifest(dir);
+  const diffs = [];
+  for (const r of results) {
+    if (r.error) {
+      diffs.push({ name: r.name, what: r.error });
+      continue;
+    }
+    const want = manifest.get(r.name);
+    if (!want) {
+      diffs.push({ name: r.name, what: 'not in the golden files' });
+      continue;
+    }
+    const got = digest(r.text);
+    const what = [];
+    if (want.code !== r.code) what.push(`exit code ${r.code}, golden ${want.code}`);
+    if (r.full) {
+      const file = path.join(dir, r.file);
+      const d = fs.existsSync(file) ? firstDifference(fs.readFileSync(file, 'utf8'), r.text) : { missing: true };
+      if (d?.missing) what.push(`${GOLDEN}/${r.file} is missing`);
+      else if (d) what.push(`line ${d.line}: golden ${JSON.stringify(d.want)}, now ${JSON.stringify(d.got)}`);
+    }
+    if (want.sha256 !== got.sha256 && !(r.full && what.length)) what.push(`sha256 differs (${got.lines} lines, golden ${want.lines})`);
+    if (what.length) diffs.push({ name: r.name, what: what.join('; ') });
+  }
+  const names = new Set(results.map((r) => r.name));
+  for (const name of manifest.keys()) if (!names.has(name)) diffs.push({ name, what: 'in the golden files, no longer produced' });
+  const files = new Set(results.filter((r) => r.full).map((r) => r.file));
+  for (const f of goldenFiles(dir)) if (!files.has(f)) diffs.push({ name: `${GOLDEN}/${f}`, what: 'stale golden file, no output writes it' });
+  return diffs;
+}
+
+/** Rewrites the golden folder from the results; removes files no output writes any more. */
+export function write(results, dir = path.join(ROOT, GOLDEN)) {
+  const files = new Set();
+  for (const r of results) {
+    if (!r.full) continue;
+    files.add(r.file);
+    fs.mkdirSync(path.dirname(path.join(dir, r.file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, r.file), r.text);
+  }
+  for (const f of goldenFiles(dir)) if (!files.has(f)) fs.rmSync(path.join(dir, f));
+  fs.writeFileSync(path.join(dir, MANIFEST), results.map(manifestLine).join('\n') + '\n');
+}
+
+async function main(argv) {
+  const jobsArg = argv.find((a) => a.startsWith('--jobs='));
+  const jobs = jobsArg ? Number(jobsArg.slice(7)) : 2;
+  if (!fs.existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
+    process.stderr.write('golden: dist/ is missing: run `npm run build` first\n');
+    return 2;
+  }
+  const results = await runAll({ jobs });
+  const errors = results.filter((r) => r.error);
+  if (argv.includes('--write')) {
+    for (const r of errors) process.stderr.write(`golden: ${r.name}: ${r.error}\n`);
+    if (errors.length) return 2; // never pin a failed run
+    write(results);
+    process.stdout.write(`golden: wrote ${results.length} outputs to ${GOLDEN}/\n`);
+    return 0;
+  }
+  const diffs = compare(results);
+  for (const d of diffs) process.stdout.write(`differs: ${d.name}: ${d.what}\n`);
+  process.stdout.write(`golden: ${results.length - diffs.filter((d) => results.some((r) => r.name === d.name)).length} of ${results.length} outputs as pinned${diffs.length ? `, ${diffs.length} differences` : ''}\n`);
+  return errors.length ? 2 : diffs.length ? 1 : 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

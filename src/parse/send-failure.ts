@@ -1,0 +1,14 @@
+// What an application-log event means for the application: a send it lost. Read by replay (the
+// failed sends per client) and by the HTML report of analyze (sends per time bucket), so it lives
+// with the events, below both.
+import type { RmqEvent } from './types.js';
+
+/** What the application receives when a send fails (the types an application log shows). */
+const FAILURE_TYPES = new Set(['send-call-timeout', 'send-failed', 'busy-reply', 'no-route']);
+/** What a one-attempt send (selector, explicit queue) throws to the application as it is. */
+const ONE_ATTEMPT_TYPES = new Set(['connect-failed', 'rpc-timeout']);
+
+/** Whether an application-log event is a send the application lost. */
+export function isAppFailure(e: RmqEvent): boolean {
+  return FAILURE_TYPES.has(e.type) || (ONE_ATTEMPT_TYPES.has(e.type) && (e.sendPath === 'select' || e.sendPath === 'queue'));
+}
