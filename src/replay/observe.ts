@@ -26,9 +26,6 @@ export const MILESTONE_TYPES: ReadonlySet<string> = new Set([
   'rpc-timeout',
 ]);
 
-// Re-exported for infer.ts, which reads it from here.
-export { isAppFailure };
-
 export interface MilestoneContext {
   /** Fault starts, epoch ms, with their subject (`mq-node-100 hung`, `broker-b stall`). */
   faults: Array<{ ts: number; subject: string }>;
