@@ -24,6 +24,7 @@
 //                     or model (the cluster model, scripts/bench-model.mjs; no data set needed)
 //                     or rss (peak RSS of events, analyze, replay, tui at 1 GiB and 5 GiB,
 //                     scripts/bench-rss.mjs; generates its own sets)
+//                     or startup (`node -e 0` against `rmq-diag --version`, `--help`, `events --help`)
 //   --keep            keep the generated set for the next run (the default)
 //   --no-keep         delete the set after the run
 //   --clean           delete every generated set and exit
@@ -172,7 +173,7 @@ function parseArgs(argv) {
   } catch (e) {
     usage(e.message);
   }
-  const known = ['floor', 'lnav', 'tui', 'model', 'rss', ...COMMANDS.map((c) => c.name)];
+  const known = ['floor', 'lnav', 'tui', 'model', 'rss', 'startup', ...COMMANDS.map((c) => c.name)];
   for (const t of o.only ?? []) if (!known.includes(t)) usage(`--only: unknown tool ${t} (known: ${known.join(', ')})`);
   return o;
 }
@@ -207,7 +208,37 @@ function benchModel() {
   const r = spawnSync(process.execPath, [MODEL_BENCH], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) log(`bench: ${path.relative(ROOT, MODEL_BENCH)} exited with ${r.signal ?? r.status}`);
 }
-if (opts.only && opts.only.every((t) => t === 'tui' || t === 'model' || t === 'rss')) {
+// Start-up cost: what a command costs before it reads anything, against starting Node alone; rounds
+// alternate between the four so that the machine's load falls on all alike. Target: --version within
+// 2x of `node -e 0`.
+const STARTUP = [
+  { label: 'node -e 0', args: ['-e', '0'] },
+  { label: 'rmq-diag --version', args: [BIN, '--version'] },
+  { label: 'rmq-diag --help', args: [BIN, '--help'] },
+  { label: 'rmq-diag events --help', args: [BIN, 'events', '--help'] },
+];
+function benchStartup() {
+  if (!wants('startup') || opts.json || opts.clean) return;
+  const rounds = 11;
+  const times = STARTUP.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    STARTUP.forEach((c, i) => {
+      const t0 = process.hrtime.bigint();
+      const res = spawnSync(process.execPath, c.args, { cwd: ROOT, stdio: 'ignore' });
+      if (res.status !== 0) log(`bench: ${c.label} exited with ${res.signal ?? res.status}`);
+      times[i].push(Number(process.hrtime.bigint() - t0) / 1e6);
+    });
+  }
+  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  const base = median(times[0]);
+  const L = ['', `start-up, median of ${rounds} rounds (ms; x node -e 0)`];
+  STARTUP.forEach((c, i) => L.push(`  ${c.label.padEnd(26)}${median(times[i]).toFixed(0).padStart(6)}  ${(median(times[i]) / base).toFixed(2)}x`));
+  const ratio = median(times[1]) / base;
+  L.push(`  target: --version <= 2x of node -e 0: ${ratio.toFixed(2)}x ${ratio <= 2 ? 'PASS' : 'FAIL'}`);
+  out.write(`${L.join('\n')}\n`);
+}
+if (opts.only && opts.only.every((t) => t === 'tui' || t === 'model' || t === 'rss' || t === 'startup')) {
+  benchStartup();
   benchTui();
   benchModel();
   benchRss();
@@ -559,6 +590,7 @@ if (!opts.keep) {
 }
 
 if (opts.runs > 0) {
+  benchStartup();
   benchTui();
   benchModel();
   benchRss();

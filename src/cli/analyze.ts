@@ -1,35 +1,11 @@
 // `rmq-diag analyze`: wires options to the timeline builder, the rule engine and the reports.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { UsageError } from '../util/errors.js';
-import { paletteFor } from '../report/escape.js';
-import { renderFindingsJson } from '../report/findings-json.js';
-import { renderFindingsMarkdown } from '../report/findings-markdown.js';
-import { activityCollector } from '../report/html/activity.js';
-import { renderFindingsHtml } from '../report/html/analyze-html.js';
-import { atOrAbove, renderFindingsText, type AnalyzeReport } from '../report/findings-text.js';
-import { settingsInEffect } from '../rules/analyze.js';
-import { diagnose } from '../replay/diagnose.js';
 import { SEVERITIES, type Rule, type Severity } from '../rules/types.js';
-import { buildTimeline } from '../timeline/build.js';
-import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, examples, FORMATS, formatArg, type InputArgs, ruleSettings, sayInputs, selectRules, withInputOptions, withRuleOptions, zoneArg } from './common.js';
-import { checkOutput, writeReport } from './output.js';
-import { progressOn } from './progress.js';
-import { exitWith, widthOf, type CliIo, type CommandResult } from './result.js';
-import { openTui } from './open-tui.js';
-
-interface AnalyzeArgs extends InputArgs {
-  json: boolean;
-  format?: string;
-  severity: string;
-  show: string;
-  rule: string[];
-  'skip-rule': string[];
-  set: string[];
-  verbose: boolean;
-  tui: boolean;
-  output?: string;
-}
+import type { AnalyzeArgs } from './analyze-run.js';
+import { examples, FORMATS, formatArg, ruleSettings, selectRules, withInputOptions, withRuleOptions } from './common.js';
+import { checkOutput } from './output.js';
+import { exitWith, type CliIo, type CommandResult } from './result.js';
 
 export function severityArg(value: string, flag: string): Severity {
   const v = value.toLowerCase();
@@ -89,51 +65,14 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
       if (args.tui) {
         // The report options choose what is printed; the TUI shows everything.
         if (args.json || args.format !== undefined) throw new UsageError('--tui and --format/--json disagree: the TUI is the report');
+        const { openTui } = await import('./open-tui.js');
         exitWith(result, await openTui(args, io, enabled, changed, true));
         return;
       }
       checkOutput(args.output, []);
-      const opts = buildOptionsFrom(args);
-      const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
-      const progress = progressOn(io.stderr, args.progress);
-      // The records replay's inference reads too: the causes come from the same inference.
-      const timeline = await buildTimeline({ ...opts, keepOther: 'inference', onProgress: (d, t) => progress.update(d, t) });
-      try {
-        progress.clear();
-        if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
-        // The HTML timeline's buckets and marks come from the same pass.
-        const activity = format === 'html' ? activityCollector(timeline.accounting, timeline.first, timeline.last) : null;
-        const { analysis, incidents } = diagnose(timeline, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [] });
-        const report: AnalyzeReport = {
-          timeline,
-          analysis,
-          incidents,
-          rules: enabled.map((r) => r.meta.id),
-          settings: settingsInEffect(enabled, changed),
-          changed,
-          severity,
-          show,
-          zone: tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone),
-          ...(activity ? { activity: activity.finish() } : {}),
-        };
-        const out = io.stdout;
-        const text =
-          format === 'json'
-            ? renderFindingsJson(report)
-            : format === 'markdown'
-              ? renderFindingsMarkdown(report)
-              : format === 'html'
-                ? renderFindingsHtml(report)
-                : renderFindingsText(report, {
-                  width: widthOf(out, io.env),
-                  palette: paletteFor(out, io.env, io.color),
-                  verbose: args.verbose,
-                });
-        await writeReport(text, io, args.output, timeline.accounting.map((a) => a.path));
-        exitWith(result, atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0);
-      } finally {
-        timeline.close();
-      }
+      // The pipeline is loaded only now: `--help` and a bad option need none of it.
+      const { runAnalyze } = await import('./analyze-run.js');
+      exitWith(result, await runAnalyze(args, io, { format, severity, show, enabled, changed }));
     },
   };
 }

@@ -1,29 +1,11 @@
 // `rmq-diag events`: wires options to the timeline builder and the events report.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { paletteFor } from '../report/escape.js';
-import { statsText, writeEvents } from '../report/events.js';
-import { accountingLine } from '../report/notes.js';
-import { wrapIndented } from '../report/findings-text.js';
 import { UsageError } from '../util/errors.js';
 import { SOURCE_KINDS } from '../parse/types.js';
-import { eventMatcher, grepOf, isEventFiltered, levelOfWord, unknownKind, type EventFilter } from '../timeline/event-filter.js';
-import { buildTimeline } from '../timeline/build.js';
-import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, examples, hostKindFilters, type InputArgs, sayInputs, timeOption, timeRange, typesArg, withInputOptions, zoneArg } from './common.js';
-import { progressOn } from './progress.js';
-import { exitWith, widthOf, type CliIo, type CommandResult } from './result.js';
-
-interface EventsArgs extends InputArgs {
-  type: string[];
-  level?: string;
-  grep?: string;
-  'ignore-case': boolean;
-  since?: string;
-  until?: string;
-  json: boolean;
-  all: boolean;
-  stats: boolean;
-}
+import { grepOf, levelOfWord, unknownKind, type EventFilter } from '../timeline/event-filter.js';
+import { buildOptionsFrom, examples, hostKindFilters, timeOption, typesArg, withInputOptions, zoneArg } from './common.js';
+import { exitWith, type CliIo, type CommandResult } from './result.js';
+import type { EventsArgs } from './events-run.js';
 
 /** `--host`, `--kind`, `--level`, `--grep`: checked before any input is read. */
 function eventFilterFrom(args: EventsArgs): EventFilter {
@@ -83,34 +65,9 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const sinceArg = timeOption('--since', args.since);
       const untilArg = timeOption('--until', args.until);
-      const progress = progressOn(io.stderr, args.progress);
-      const timeline = await buildTimeline({
-        ...opts,
-        types,
-        keepOther: args.all || (types?.includes('other') ?? false),
-        onProgress: (d, t) => progress.update(d, t),
-      });
-      try {
-        progress.clear();
-        if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
-        const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
-        const { since, until } = timeRange(sinceArg, untilArg, zone, timeline);
-        const out = io.stdout;
-        const width = widthOf(out, io.env);
-        const shown = await writeEvents(timeline, out, {
-          json: args.json,
-          zone,
-          since,
-          until,
-          width,
-          palette: paletteFor(out, io.env, io.color),
-          keep: isEventFiltered(filter) ? eventMatcher(filter) : null,
-        });
-        if (args.stats) io.stderr.write(statsText(timeline, widthOf(io.stderr, io.env)));
-        else if (!args.json) io.stderr.write(`${wrapIndented(accountingLine(timeline, shown), widthOf(io.stderr, io.env))}\n`);
-      } finally {
-        timeline.close();
-      }
+      // The pipeline is loaded only now: `--help` and a bad option need none of it.
+      const { runEvents } = await import('./events-run.js');
+      exitWith(result, await runEvents(args, io, { opts, types, filter, tzOut, sinceArg, untilArg }));
     },
   };
 }

@@ -3,52 +3,14 @@
 // Exit codes: 0 reproduced (or a scenario file without observations), 1 not reproduced or nothing
 // compared, 2 usage or input error.
 
-import { writeFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { UsageError } from '../util/errors.js';
-import { AssertionError } from '../model/index.js';
-import { formatShort, parseZone } from '../parse/time.js';
-import { paletteFor } from '../report/escape.js';
-import { checkEmitDir, EmitError, emitLogs } from '../replay/emit.js';
-import { prettyJson, ScenarioError, scenarioFileJson, spanText } from '../replay/file.js';
-import { checkInferred, DEFAULT_MAX_SPAN_MS, fitRun, inferFromLogs, loadScenarioFile, scenarioArg } from '../replay/load.js';
-import { renderReplayHtml } from '../replay/report-html.js';
-import type { SourceAccounting } from '../parse/types.js';
-import { nothingComparedText, renderReplayJson, renderReplayText } from '../replay/report.js';
-import { replay } from '../replay/run.js';
-import type { ReplayInput } from '../replay/types.js';
+import { DEFAULT_MAX_SPAN_MS, spanText } from '../replay/file.js';
 import { parseAssignments, WHAT_IF_KEYS, WhatIfError, type Variant } from '../replay/whatif.js';
-import { dominantZone } from '../timeline/zone-out.js';
-import { buildOptionsFrom, examples, type InputArgs, resolveTimeOption, sayInputs, timeOption, type TimeOption, withInputOptions, zoneArg } from './common.js';
-import { checkOutput, isInput, writeReport } from './output.js';
-import { progressOn } from './progress.js';
-import { exitWith, STDIN_ARG, widthOf, type CliIo, type CommandResult } from './result.js';
-
-interface ReplayArgs extends InputArgs {
-  seed: number;
-  until?: string;
-  set: string[];
-  'what-if': string[];
-  runs: number;
-  json: boolean;
-  format?: string;
-  output?: string;
-  'save-scenario'?: string;
-  'emit-logs'?: string;
-  force: boolean;
-  'max-span'?: string;
-  verbose: boolean;
-}
-
-/**
- * `--until`: a time (docs: the forms of --since/--until) read against the run: `25m` or `+25m` is a run
- * length from the run's start, `-5m` is before the end of the logs. Returns the run length in ms.
- */
-export function untilArg(t: TimeOption, startEpochMs: number, zoneName: string, logsEnd: number | null): number {
-  const at = resolveTimeOption(t, parseZone(zoneName), { first: startEpochMs, last: logsEnd });
-  if (at <= startEpochMs) throw new UsageError(`--until ${t.value}: at or before the start of the run (${formatShort(startEpochMs, parseZone(zoneName))})`);
-  return at - startEpochMs;
-}
+import { examples, timeOption, withInputOptions, zoneArg } from './common.js';
+import { checkOutput } from './output.js';
+import { exitWith, STDIN_ARG, type CliIo, type CommandResult } from './result.js';
+import type { ReplayArgs } from './replay-run.js';
 
 /** A length: `90s`, `25m`, `1h`, `1500000ms`, `2d`; null when the text is none. */
 function lengthOf(value: string): number | null {
@@ -56,16 +18,6 @@ function lengthOf(value: string): number | null {
   if (!d) return null;
   const unit = d[2].toLowerCase();
   return Math.round(Number(d[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3600000 : unit === 'd' ? 86400000 : 60000));
-}
-
-/** A refused or failed write of the simulated logs is a usage error naming the folder. */
-function emitGuard(fn: () => void, dir: string): void {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof EmitError || typeof (e as NodeJS.ErrnoException).code === 'string') throw new UsageError(`--emit-logs ${dir}: ${(e as Error).message}`);
-    throw e;
-  }
 }
 
 export const REPLAY_FORMATS = ['text', 'json', 'html'] as const;
@@ -175,90 +127,9 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       const paths = args.paths.filter((p) => p !== STDIN_ARG);
       const format = replayFormatArg(args.json, args.format);
       checkOutput(args.output, []);
-      let accounting: SourceAccounting[] = [];
-
-      let input: ReplayInput;
-      // What the run read: never written over (--save-scenario, --emit-logs).
-      let inputs: string[] = [];
-      let fromFile = false;
-      try {
-        const file = paths.length === args.paths.length ? scenarioArg(paths) : null;
-        if (file) {
-          inputs = [file.path];
-          fromFile = true;
-          input = loadScenarioFile(file.path, file.json);
-          if (tzOut) input.zone = tzOut.name;
-        } else {
-          const opts = buildOptionsFrom(args);
-          const progress = progressOn(io.stderr, args.progress);
-          const { input: inferred, timeline } = await inferFromLogs(
-            { ...opts, onProgress: (d, t) => progress.update(d, t) },
-            (t) => (tzOut ?? dominantZone(t.accounting, t.defaultZone)).name,
-            args.paths.map((p) => (p === STDIN_ARG ? '-' : p)).join(' '),
-            maxSpanMs,
-          );
-          progress.clear();
-          inputs = timeline.sources.map((s) => s.path);
-          accounting = timeline.accounting;
-          if (sayInputs(timeline, io, args.paths) === 2) return exitWith(result, 2);
-          const problem = checkInferred(inferred);
-          if (problem) throw new UsageError(problem);
-          input = inferred;
-        }
-      } catch (e) {
-        if (e instanceof ScenarioError) throw new UsageError(e.message);
-        throw e;
-      }
-      const emitDir = args['emit-logs'];
-      if (emitDir !== undefined) emitGuard(() => checkEmitDir(emitDir, args.force, inputs), emitDir);
-      const untilMs = until ? untilArg(until, input.scenario.startEpochMs, input.zone, input.observed?.window.last ?? null) : undefined;
-      if (untilMs !== undefined) input.untilMs = untilMs;
-      try {
-        fitRun(input, maxSpanMs, untilMs !== undefined ? `--until ${args.until}` : fromFile ? 'untilMs' : null);
-      } catch (e) {
-        if (e instanceof ScenarioError) throw new UsageError(e.message);
-        throw e;
-      }
-
-      let report;
-      try {
-        // The runs are synchronous: a line on a terminal (written at once) is how they show progress.
-        const progress = progressOn(io.stderr, args.progress, (done, total) => `replay: run ${done}/${total}`);
-        try {
-          report = replay(input, { seed: args.seed, untilMs, variants, runs: args.runs, keepLines: args['emit-logs'] !== undefined, onRun: (d, t) => progress.update(d, t) });
-        } finally {
-          progress.clear();
-        }
-      } catch (e) {
-        if (e instanceof WhatIfError) throw new UsageError(e.message);
-        if (e instanceof AssertionError) throw new UsageError(`the scenario cannot run: ${e.message}`);
-        throw e;
-      }
-      let saved: string | null = null;
-      if (args['save-scenario'] !== undefined) {
-        saved = args['save-scenario'];
-        if (isInput(saved, inputs)) throw new UsageError(`--save-scenario ${saved}: an input of this run is never written over`);
-        try {
-          writeFileSync(saved, prettyJson(scenarioFileJson(input)) + '\n');
-        } catch (e) {
-          throw new UsageError(`--save-scenario ${saved}: ${(e as Error).message}`);
-        }
-      }
-      let emitted: { dir: string; files: number } | null = null;
-      if (emitDir !== undefined) {
-        emitGuard(() => (emitted = { dir: emitDir, files: emitLogs(report.run, emitDir, { force: args.force, inputs }) }), emitDir);
-      }
-      const out = io.stdout;
-      const zone = parseZone(report.input.zone);
-      const text =
-        format === 'json'
-          ? renderReplayJson(report, { emitted, saved })
-          : format === 'html'
-            ? renderReplayHtml(report, { accounting, nothingCompared: report.verdict === 'nothing-compared' ? nothingComparedText(report, (ms) => formatShort(ms, zone)) : undefined })
-            : renderReplayText(report, { palette: paletteFor(out, io.env, io.color), verbose: args.verbose, emitted, saved, width: widthOf(out, io.env) });
-      await writeReport(text, io, args.output, [...inputs, ...(saved !== null ? [saved] : [])]);
-      // Nothing compared is no reproduction either.
-      exitWith(result, report.verdict === 'not-reproduced' || report.verdict === 'nothing-compared' ? 1 : 0);
+      // The pipeline and the model are loaded only now: `--help` and a bad option need none of it.
+      const { runReplay } = await import('./replay-run.js');
+      exitWith(result, await runReplay(args, io, { variants, until, maxSpanMs, tzOut, paths, format }));
     },
   };
 }

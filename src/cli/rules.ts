@@ -1,9 +1,5 @@
 // `rmq-diag rules`: the rule catalogue (ids, default severities, versions, settings).
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { paletteFor } from '../report/escape.js';
-import { rulesToJson } from '../report/findings-json.js';
-import { renderRulesMarkdown } from '../report/findings-markdown.js';
-import { renderRulesText } from '../report/findings-text.js';
 import type { Rule } from '../rules/types.js';
 import { examples, FORMATS, formatArg } from './common.js';
 import { widthOf, type CliIo, type CommandResult } from './result.js';
@@ -32,12 +28,16 @@ export function rulesCommand(_result: CommandResult, io: CliIo, rules: readonly 
             ['$0 rules --json | jq -r ".rules[].id"', 'the rule ids'],
           ]),
         ) as unknown as Argv<RulesArgs>,
-    handler: (args: ArgumentsCamelCase<RulesArgs>) => {
+    handler: async (args: ArgumentsCamelCase<RulesArgs>) => {
       const format = formatArg(args.json, args.format);
       const out = io.stdout;
-      if (format === 'json') out.write(`${JSON.stringify(rulesToJson(rules), null, 2)}\n`);
-      else if (format === 'markdown') out.write(renderRulesMarkdown(rules));
-      else out.write(renderRulesText(rules, { width: widthOf(out, io.env), palette: paletteFor(out, io.env, io.color) }));
+      // The renderers are loaded for the format asked for only.
+      if (format === 'json') out.write(`${JSON.stringify((await import('../report/findings-json.js')).rulesToJson(rules), null, 2)}\n`);
+      else if (format === 'markdown') out.write((await import('../report/findings-markdown.js')).renderRulesMarkdown(rules));
+      else {
+        const [{ renderRulesText }, { paletteFor }] = await Promise.all([import('../report/findings-text.js'), import('../report/escape.js')]);
+        out.write(renderRulesText(rules, { width: widthOf(out, io.env), palette: paletteFor(out, io.env, io.color) }));
+      }
     },
   };
 }

@@ -2,7 +2,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import type { Rule } from '../rules/types.js';
 import { examples, type InputArgs, ruleSettings, selectRules, withInputOptions, withRuleOptions } from './common.js';
-import { openTui, type TuiDeps } from './open-tui.js';
+import type { TuiDeps } from './open-tui.js';
 import { exitWith, type CliIo, type CommandResult } from './result.js';
 
 interface TuiArgs extends InputArgs {
@@ -34,6 +34,7 @@ export function tuiCommand(result: CommandResult, io: CliIo, rules: readonly Rul
     handler: async (args: ArgumentsCamelCase<TuiArgs>) => {
       const enabled = selectRules(rules, args.rule, args['skip-rule']);
       const settings = ruleSettings(enabled, args.set);
+      const { openTui } = await import('./open-tui.js');
       exitWith(result, await openTui(args, io, enabled, settings, args.other, deps));
     },
   };

@@ -2,7 +2,7 @@
 // inference of the causes (the same collector and the same inferScenario a replay runs), then the
 // incidents that tie them together.
 
-import { commonDir } from '../report/findings-text.js';
+import { commonDir } from '../util/paths.js';
 import { analyze, sourcesOf, type Analysis, type AnalysisOptions } from '../rules/analyze.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import type { Incident } from '../rules/incident.js';

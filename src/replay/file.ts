@@ -152,6 +152,13 @@ function eachObj(list: Json[], path: string, fn: (f: Fields, i: number) => void)
  * What the model runs in bounded time and memory (docs/replay.md, "Limits"). A value past these is a
  * mistake or damage (a send rate of 1e308, a fault a century away), rejected with the field's name.
  */
+/**
+ * The longest run by default (--max-span raises it). The model keeps what every simulated process
+ * logged, so memory follows the simulated span: logs that span longer are replayed for this long
+ * from their start.
+ */
+export const DEFAULT_MAX_SPAN_MS = 6 * 3_600_000;
+
 export const LIMITS = {
   nameServers: 64,
   brokers: 1000,

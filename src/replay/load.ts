@@ -2,10 +2,12 @@
 // or a scenario file. Also tells a scenario file from log inputs.
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { commonDir } from '../report/findings-text.js';
+import { commonDir } from '../util/paths.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
 import { collect } from './collect.js';
-import { looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, spanText, validateScenario } from './file.js';
+import { DEFAULT_MAX_SPAN_MS, looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, spanText, validateScenario } from './file.js';
+
+export { DEFAULT_MAX_SPAN_MS };
 import { inferScenario, LEAD_MS, MARGIN_MS } from './infer.js';
 import type { ReplayInput } from './types.js';
 
@@ -61,12 +63,6 @@ export function checkInferred(input: ReplayInput): string | null {
   return null;
 }
 
-/**
- * The longest run by default (--max-span raises it). The model keeps what every simulated process
- * logged, so memory follows the simulated span: logs that span longer are replayed for this long
- * from their start.
- */
-export const DEFAULT_MAX_SPAN_MS = 6 * 3_600_000;
 
 /**
  * Fits the run within the limits. An inferred run (as long as the logs) longer than `maxSpanMs` is

@@ -11,7 +11,7 @@ import type { Fault, Scenario } from '../model/index.js';
 import { MILESTONE_LABEL as LABEL, statusText } from './report.js';
 import { signedMs, type MilestoneRow, type ReplayReport } from './run.js';
 import { formatMs } from '../rules/util.js';
-import { commonDir } from '../report/findings-text.js';
+import { commonDir } from '../util/paths.js';
 import { accountingHtml } from '../report/html/analyze-html.js';
 import { axisSvg, h, htmlDocument, px, timeScale, tooltip, type EvidenceEntry } from '../report/html/page.js';
 

@@ -5,7 +5,7 @@ import { formatIso, type Zone } from '../parse/time.js';
 import type { Finding, Rule } from '../rules/types.js';
 import { jsonSafe } from './escape.js';
 import { inputToJson } from './events.js';
-import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport } from './findings-text.js';
+import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport } from './summary.js';
 import type { Milestone } from '../rules/milestones.js';
 import { findingId, type Incident } from '../rules/incident.js';
 

@@ -8,23 +8,9 @@ import { formatMs } from '../rules/util.js';
 import type { Timeline } from '../timeline/build.js';
 import { escapeText } from './escape.js';
 import { zoneNote } from './events.js';
-import {
-  EVIDENCE_SHOWN,
-  atOrAbove,
-  commonDir,
-  countBySeverity,
-  hostsOf,
-  metricText,
-  omittedFindingsText,
-  oneDay,
-  relativeTo,
-  severityWord,
-  subjectText,
-  timeText,
-  totalsOf,
-  windowText,
-  type AnalyzeReport,
-} from './findings-text.js';
+import { oneDay, timeText } from './text-layout.js';
+import { EVIDENCE_SHOWN, atOrAbove, countBySeverity, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from './summary.js';
+import { commonDir, relativeTo } from '../util/paths.js';
 import type { Milestone } from '../rules/milestones.js';
 import { lostText } from './incident-text.js';
 import type { Incident } from '../rules/incident.js';

@@ -5,7 +5,7 @@
 import type { InputIssue } from '../ingest/sources.js';
 import type { SourceAccounting } from '../parse/types.js';
 import { escapeText } from './escape.js';
-import { totalsOf } from './findings-text.js';
+import { totalsOf } from './summary.js';
 
 /** `note: FILE:LINE: MESSAGE`, escaped (file names and messages can hold anything). */
 export function noteLine(i: InputIssue): string {

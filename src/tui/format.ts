@@ -7,7 +7,7 @@ import type { EventType, FieldValue, RmqEvent } from '../parse/types.js';
 import { escapeText, PLAIN } from '../report/escape.js';
 import { INCIDENT_LABEL, incidentHeadLines } from '../report/incident-text.js';
 import type { Incident } from '../rules/incident.js';
-import { metricText, subjectText, windowText } from '../report/findings-text.js';
+import { metricText, subjectText, windowText } from '../report/summary.js';
 import type { Finding, Severity } from '../rules/types.js';
 import { formatMs } from '../rules/util.js';
 import type { RecordView } from './record.js';

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { commonDir } from '../../src/report/findings-text.js';
+import { commonDir } from '../../src/util/paths.js';
 import { collect, type Collected } from '../../src/replay/collect.js';
 import { inferContext, type InferContext } from '../../src/replay/infer/context.js';
 import { buildTimeline } from '../../src/timeline/build.js';

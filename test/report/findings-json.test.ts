@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseZone } from '../../src/parse/time.js';
 import { analysisToJson, renderFindingsJson, rulesToJson } from '../../src/report/findings-json.js';
-import type { AnalyzeReport } from '../../src/report/findings-text.js';
+import type { AnalyzeReport } from '../../src/report/summary.js';
 import type { Finding, Rule } from '../../src/rules/types.js';
 
 const zone = parseZone('+08:00');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseZone } from '../../src/parse/time.js';
 import { codeBlock, mdCell, mermaidText, renderFindingsMarkdown, renderRulesMarkdown } from '../../src/report/findings-markdown.js';
-import type { AnalyzeReport } from '../../src/report/findings-text.js';
+import type { AnalyzeReport } from '../../src/report/summary.js';
 import { sortFindings } from '../../src/rules/engine.js';
 import type { Finding, Rule } from '../../src/rules/types.js';
 

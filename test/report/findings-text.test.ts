@@ -2,16 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseZone } from '../../src/parse/time.js';
 import type { SourceAccounting } from '../../src/parse/types.js';
 import { ANSI, PLAIN, paletteFor } from '../../src/report/escape.js';
-import {
-  commonDir,
-  figuresTable,
-  metricText,
-  renderFindingsText,
-  renderRulesText,
-  subjectText,
-  wrapLines,
-  type AnalyzeReport,
-} from '../../src/report/findings-text.js';
+import { figuresTable, renderFindingsText, renderRulesText } from '../../src/report/findings-text.js';
+import { wrapLines } from '../../src/report/text-layout.js';
+import { metricText, subjectText, type AnalyzeReport } from '../../src/report/summary.js';
+import { commonDir } from '../../src/util/paths.js';
 import type { Milestone } from '../../src/rules/milestones.js';
 import { sortFindings } from '../../src/rules/engine.js';
 import type { Finding, Rule } from '../../src/rules/types.js';

@@ -5,7 +5,7 @@
 import { OLDEST_MODELLED, versionAtLeast } from '../../rocketmq/versions.js';
 import { parseZone, type Zone } from '../../parse/time.js';
 import type { RmqEvent, SourceKind } from '../../parse/types.js';
-import { relativeTo } from '../../report/findings-text.js';
+import { relativeTo } from '../../util/paths.js';
 import type { SourceInfo } from '../../rules/types.js';
 import { SERVER_KINDS, type Collected } from '../collect.js';
 import type { DefaultsMap, ProvenanceMap } from '../types.js';

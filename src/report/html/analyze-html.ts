@@ -14,23 +14,9 @@ import { formatMs } from '../../rules/util.js';
 import type { Timeline } from '../../timeline/build.js';
 import { escapeText } from '../escape.js';
 import { zoneNote } from '../events.js';
-import {
-  EVIDENCE_SHOWN,
-  atOrAbove,
-  commonDir,
-  countBySeverity,
-  hostsOf,
-  metricText,
-  omittedFindingsText,
-  oneDay,
-  relativeTo,
-  severityWord,
-  subjectText,
-  timeText,
-  totalsOf,
-  windowText,
-  type AnalyzeReport,
-} from '../findings-text.js';
+import { oneDay, timeText } from '../text-layout.js';
+import { EVIDENCE_SHOWN, atOrAbove, countBySeverity, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from '../summary.js';
+import { commonDir, relativeTo } from '../../util/paths.js';
 import { lostText } from '../incident-text.js';
 import type { Activity, EvidenceLine, HostActivity } from './activity.js';
 import { axisSvg, h, htmlDocument, px, timeScale, tooltip, type EvidenceEntry, type EvidenceItem, type TimeScale } from './page.js';

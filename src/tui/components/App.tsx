@@ -3,7 +3,7 @@
 // the view model (src/tui/model.ts) and the key table (src/tui/keys.ts); this only wires them.
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import { useEffect, useRef, useState } from 'react';
-import { oneDay } from '../../report/findings-text.js';
+import { oneDay } from '../../report/text-layout.js';
 import type { HeaderInfo } from '../format.js';
 import { keyAction, splitInput } from '../keys.js';
 import { incidentSummaryLines, zoomNote } from '../format.js';

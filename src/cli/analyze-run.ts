@@ -1,0 +1,86 @@
+// `rmq-diag analyze` once its arguments are read: the timeline, the rules and the incident, the report.
+// Loaded by the command's handler only (src/cli/analyze.ts), so that `--help` and `--version` load none of it.
+import type { ArgumentsCamelCase } from 'yargs';
+import { paletteFor } from '../report/escape.js';
+import { renderFindingsJson } from '../report/findings-json.js';
+import { renderFindingsMarkdown } from '../report/findings-markdown.js';
+import { activityCollector } from '../report/html/activity.js';
+import { renderFindingsHtml } from '../report/html/analyze-html.js';
+import { renderFindingsText } from '../report/findings-text.js';
+import { atOrAbove, type AnalyzeReport } from '../report/summary.js';
+import { settingsInEffect } from '../rules/analyze.js';
+import type { Rule, Severity, SettingValue } from '../rules/types.js';
+import { diagnose } from '../replay/diagnose.js';
+import { buildTimeline } from '../timeline/build.js';
+import { dominantZone } from '../timeline/zone-out.js';
+import { buildOptionsFrom, sayInputs, zoneArg, type Format, type InputArgs } from './common.js';
+import { writeReport } from './output.js';
+import { progressOn } from './progress.js';
+import { widthOf, type CliIo } from './result.js';
+
+export interface AnalyzeArgs extends InputArgs {
+  json: boolean;
+  format?: string;
+  severity: string;
+  show: string;
+  rule: string[];
+  'skip-rule': string[];
+  set: string[];
+  verbose: boolean;
+  tui: boolean;
+  output?: string;
+}
+
+export interface AnalyzeChoices {
+  format: Format;
+  severity: Severity | 'none';
+  show: Severity;
+  enabled: readonly Rule[];
+  changed: Record<string, SettingValue>;
+}
+
+/** The run; returns the exit code. */
+export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliIo, c: AnalyzeChoices): Promise<number> {
+  const { format, severity, show, enabled, changed } = c;
+  const opts = buildOptionsFrom(args);
+  const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
+  const progress = progressOn(io.stderr, args.progress);
+  // The records replay's inference reads too: the causes come from the same inference.
+  const timeline = await buildTimeline({ ...opts, keepOther: 'inference', onProgress: (d, t) => progress.update(d, t) });
+  try {
+    progress.clear();
+    if (sayInputs(timeline, io, args.paths) === 2) return 2;
+    // The HTML timeline's buckets and marks come from the same pass.
+    const activity = format === 'html' ? activityCollector(timeline.accounting, timeline.first, timeline.last) : null;
+    const { analysis, incidents } = diagnose(timeline, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [] });
+    const report: AnalyzeReport = {
+      timeline,
+      analysis,
+      incidents,
+      rules: enabled.map((r) => r.meta.id),
+      settings: settingsInEffect(enabled, changed),
+      changed,
+      severity,
+      show,
+      zone: tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone),
+      ...(activity ? { activity: activity.finish() } : {}),
+    };
+    const out = io.stdout;
+    const text =
+      format === 'json'
+        ? renderFindingsJson(report)
+        : format === 'markdown'
+          ? renderFindingsMarkdown(report)
+          : format === 'html'
+            ? renderFindingsHtml(report)
+            : renderFindingsText(report, {
+              width: widthOf(out, io.env),
+              palette: paletteFor(out, io.env, io.color),
+              verbose: args.verbose,
+            });
+    await writeReport(text, io, args.output, timeline.accounting.map((a) => a.path));
+    return atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0;
+  } finally {
+    timeline.close();
+  }
+}

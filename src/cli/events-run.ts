@@ -1,0 +1,70 @@
+// `rmq-diag events` once its arguments are read: the timeline, then the events and the accounting.
+// Loaded by the command's handler only (src/cli/events.ts).
+import type { ArgumentsCamelCase } from 'yargs';
+import type { Zone } from '../parse/time.js';
+import type { EventType } from '../parse/types.js';
+import { paletteFor } from '../report/escape.js';
+import { statsText, writeEvents } from '../report/events.js';
+import { accountingLine } from '../report/notes.js';
+import { wrapIndented } from '../report/text-layout.js';
+import { buildTimeline, type BuildOptions } from '../timeline/build.js';
+import { eventMatcher, isEventFiltered, type EventFilter } from '../timeline/event-filter.js';
+import { dominantZone } from '../timeline/zone-out.js';
+import { type InputArgs, sayInputs, timeRange, type TimeOption } from './common.js';
+import { progressOn } from './progress.js';
+import { widthOf, type CliIo } from './result.js';
+
+export interface EventsArgs extends InputArgs {
+  type: string[];
+  level?: string;
+  grep?: string;
+  'ignore-case': boolean;
+  since?: string;
+  until?: string;
+  json: boolean;
+  all: boolean;
+  stats: boolean;
+}
+
+export interface EventsChoices {
+  opts: BuildOptions;
+  types: EventType[] | null;
+  filter: EventFilter;
+  tzOut: Zone | null;
+  sinceArg: TimeOption | null;
+  untilArg: TimeOption | null;
+}
+
+/** The run; returns the exit code. */
+export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo, c: EventsChoices): Promise<number> {
+  const { opts, types, filter, tzOut, sinceArg, untilArg } = c;
+  const progress = progressOn(io.stderr, args.progress);
+  const timeline = await buildTimeline({
+    ...opts,
+    types,
+    keepOther: args.all || (types?.includes('other') ?? false),
+    onProgress: (d, t) => progress.update(d, t),
+  });
+  try {
+    progress.clear();
+    if (sayInputs(timeline, io, args.paths) === 2) return 2;
+    const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
+    const { since, until } = timeRange(sinceArg, untilArg, zone, timeline);
+    const out = io.stdout;
+    const width = widthOf(out, io.env);
+    const shown = await writeEvents(timeline, out, {
+      json: args.json,
+      zone,
+      since,
+      until,
+      width,
+      palette: paletteFor(out, io.env, io.color),
+      keep: isEventFiltered(filter) ? eventMatcher(filter) : null,
+    });
+    if (args.stats) io.stderr.write(statsText(timeline, widthOf(io.stderr, io.env)));
+    else if (!args.json) io.stderr.write(`${wrapIndented(accountingLine(timeline, shown), widthOf(io.stderr, io.env))}\n`);
+  } finally {
+    timeline.close();
+  }
+  return 0;
+}
