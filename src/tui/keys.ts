@@ -1,7 +1,7 @@
 // Keys: one table (the help screen and docs/tui.md list it) and the mapping from a key press to a
 // view-model action. Pure: tested without ink.
 
-import type { Action, ViewState } from './model.js';
+import type { Action, ViewState } from './view-model.js';
 
 /** The parts of ink's Key this mapping reads. */
 export interface KeyInfo {

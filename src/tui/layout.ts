@@ -15,7 +15,7 @@
 // The last terminal line stays empty: ink keeps its cursor there, and a frame as tall as the
 // terminal would be redrawn from a cleared screen on every key.
 
-import type { Pane } from './model.js';
+import type { Pane } from './view-model.js';
 
 export const WIDE_COLUMNS = 120;
 export const MIN_COLUMNS = 60;

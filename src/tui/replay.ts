@@ -11,7 +11,7 @@ import { signedMs } from '../replay/run.js';
 import { escapeText } from '../report/escape.js';
 import { formatMs } from '../rules/util.js';
 import { fit, fitLine, type Color, type Line, type Seg } from './format.js';
-import type { TuiModel } from './model.js';
+import type { TuiModel } from './view-model.js';
 import type { ReplayStatus, ReplayView } from './replay-status.js';
 import { countBuckets } from './rows.js';
 import { CELLS } from './store.js';

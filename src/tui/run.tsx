@@ -16,7 +16,7 @@ import type { LoadPhase } from './components/Loading.js';
 import { Root, type LoadTask, type Ready } from './components/Root.js';
 import type { HeaderInfo } from './format.js';
 import { loadTimeline } from './load.js';
-import { TuiModel } from './model.js';
+import { TuiModel } from './view-model.js';
 import { startReplay, type ReplayTask } from './replay-run.js';
 import type { EventStore } from './store.js';
 

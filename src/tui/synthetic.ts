@@ -9,7 +9,7 @@ import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent, type SourceKi
 import type { Finding } from '../rules/types.js';
 import { createSpillDir, removeSpillDir } from '../timeline/spill.js';
 import { ColumnsBuilder, OTHER_TYPE, TYPE_INDEX, type EventStore, type RawSink, type StoreSource, type StoreTuning } from './store.js';
-import { TuiModel } from './model.js';
+import { TuiModel } from './view-model.js';
 import type { HeaderInfo } from './format.js';
 
 export interface SyntheticOptions {

@@ -2,7 +2,7 @@ import type { EventType, RmqEvent, SourceKind } from '../../src/parse/types.js';
 import { parseZone } from '../../src/parse/time.js';
 import type { Finding } from '../../src/rules/types.js';
 import { storeFromEvents, type EventStore, type StoreTuning } from '../../src/tui/store.js';
-import { NO_FILTER, TuiModel, type Dims, type ViewState } from '../../src/tui/model.js';
+import { NO_FILTER, TuiModel, type Dims, type ViewState } from '../../src/tui/view-model.js';
 import type { HeaderInfo } from '../../src/tui/format.js';
 import type { ReplayView } from '../../src/tui/replay-status.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { helpLines } from '../../src/tui/components/Help.js';
 import { KEYS, keyAction, splitInput, type KeyInfo } from '../../src/tui/keys.js';
-import { NO_FILTER, type ViewState } from '../../src/tui/model.js';
+import { NO_FILTER, type ViewState } from '../../src/tui/view-model.js';
 
 const BASE: ViewState = {
   filter: NO_FILTER,

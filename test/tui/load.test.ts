@@ -6,7 +6,7 @@ import { ALL_RULES } from '../../src/rules/index.js';
 import { analyze } from '../../src/rules/analyze.js';
 import { buildTimeline } from '../../src/timeline/build.js';
 import { loadTimeline } from '../../src/tui/load.js';
-import { TuiModel } from '../../src/tui/model.js';
+import { TuiModel } from '../../src/tui/view-model.js';
 import { parseZone } from '../../src/parse/time.js';
 
 const ROOT = join(__dirname, '..', '..');

@@ -1,7 +1,7 @@
 // The replay tab's view model, without ink: lanes and marks, the text, the state and the keys.
 import { describe, expect, it } from 'vitest';
 import { keyAction } from '../../src/tui/keys.js';
-import type { Action, Dims, TuiModel, ViewState } from '../../src/tui/model.js';
+import type { Action, Dims, TuiModel, ViewState } from '../../src/tui/view-model.js';
 import {
   MARK_BAD,
   MARK_NONE,

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { encodeEvent } from '../../src/parse/event-codec.js';
 import { EVENT_TYPES, SOURCE_KINDS } from '../../src/parse/types.js';
 import { CELLS, ColumnsBuilder, DECODED_CHARS, EVENT_BYTES, EventStore, SpillSink, TUNING, levelRank, storeFromEvents } from '../../src/tui/store.js';
-import { DEFAULT_FILTER, NO_FILTER, type Dims } from '../../src/tui/model.js';
+import { DEFAULT_FILTER, NO_FILTER, type Dims } from '../../src/tui/view-model.js';
 import { syntheticModel } from '../../src/tui/synthetic.js';
 import { T0, TINY, ev, mixed, resetLines } from './helpers.js';
 

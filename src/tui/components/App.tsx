@@ -1,6 +1,6 @@
 // The TUI once the timeline is loaded: holds the view state, maps keys to view-model actions, lays
 // the panes out for the terminal's size (following resizes) and draws them. All decisions are in
-// the view model (src/tui/model.ts) and the key table (src/tui/keys.ts); this only wires them.
+// the view model (src/tui/view-model.ts) and the key table (src/tui/keys.ts); this only wires them.
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { oneDay } from '../../report/text-layout.js';
@@ -8,7 +8,7 @@ import type { HeaderInfo } from '../format.js';
 import { keyAction, splitInput } from '../keys.js';
 import { incidentSummaryLines, zoomNote } from '../format.js';
 import { layoutFor, MIN_COLUMNS, MIN_ROWS, type ScreenLayout } from '../layout.js';
-import type { Action, Dims, TuiModel, ViewState } from '../model.js';
+import type { Action, Dims, TuiModel, ViewState } from '../view-model.js';
 import type { ReplayStatus } from '../replay-status.js';
 import { laneHosts, replayHeadRows } from '../replay.js';
 import { ColorContext } from '../theme.js';

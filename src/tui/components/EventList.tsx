@@ -2,7 +2,7 @@
 import type { Zone } from '../../parse/time.js';
 import { SEVERITIES, severityRank, type Severity } from '../../rules/types.js';
 import { listColumns, listHeader, listRow, type Line } from '../format.js';
-import type { TuiModel } from '../model.js';
+import type { TuiModel } from '../view-model.js';
 import { Lines } from './StyledLine.js';
 
 export interface EventListProps {

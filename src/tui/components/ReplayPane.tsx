@@ -3,7 +3,7 @@
 // the outages per client, scrolling.
 import type { Zone } from '../../parse/time.js';
 import { fitLine, stripLines, type Line } from '../format.js';
-import type { StripView, TuiModel } from '../model.js';
+import type { StripView, TuiModel } from '../view-model.js';
 import type { ReplayStatus } from '../replay-status.js';
 import { laneHosts, laneLines, maxLanePairs, replayHeadRows, replayLanes, replayText, verdictLine } from '../replay.js';
 import { Lines } from './StyledLine.js';

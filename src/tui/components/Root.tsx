@@ -2,7 +2,7 @@
 import { useApp, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import type { HeaderInfo } from '../format.js';
-import type { TuiModel } from '../model.js';
+import type { TuiModel } from '../view-model.js';
 import type { ReplayStatus } from '../replay-status.js';
 import { ColorContext } from '../theme.js';
 import { App, useTerminalSize, type Size } from './App.js';

@@ -1,6 +1,6 @@
 // The status line: the prompt while typing, else feedback or where you are and what is filtered.
 import type { Finding } from '../../rules/types.js';
-import { filterText, type ViewState } from '../model.js';
+import { filterText, type ViewState } from '../view-model.js';
 import { fitLine, lineCells, type Line } from '../format.js';
 import { Lines } from './StyledLine.js';
 

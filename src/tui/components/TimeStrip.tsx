@@ -1,7 +1,7 @@
 // The time strip: events per bucket, one row per host, the findings band, the cursor's column.
 import type { Zone } from '../../parse/time.js';
 import { stripLines, zoomNote } from '../format.js';
-import type { StripView } from '../model.js';
+import type { StripView } from '../view-model.js';
 import { Lines } from './StyledLine.js';
 
 export interface TimeStripProps {

@@ -8,7 +8,7 @@ import { ALL_RULES } from '../../../src/rules/index.js';
 import { buildTimeline } from '../../../src/timeline/build.js';
 import { App } from '../../../src/tui/components/App.js';
 import { loadTimeline } from '../../../src/tui/load.js';
-import { TuiModel } from '../../../src/tui/model.js';
+import { TuiModel } from '../../../src/tui/view-model.js';
 import { headerOf } from '../../../src/tui/run.js';
 import { KEY, press, ready, screen, type Rendered } from './harness.js';
 import { allListed } from '../helpers.js';

@@ -3,7 +3,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../../src/tui/components/App.js';
-import { DEFAULT_FILTER, NO_FILTER } from '../../../src/tui/model.js';
+import { DEFAULT_FILTER, NO_FILTER } from '../../../src/tui/view-model.js';
 import { T0, ev, finding, headerOf, incident, modelOf, resetLines, sorted } from '../helpers.js';
 import { KEY, lines, press, ready, screen, status, type Rendered } from './harness.js';
 
@@ -90,7 +90,7 @@ describe('the opening screen of a real incident', () => {
     const { ALL_RULES } = await import('../../../src/rules/index.js');
     const { buildTimeline } = await import('../../../src/timeline/build.js');
     const { loadTimeline } = await import('../../../src/tui/load.js');
-    const { TuiModel } = await import('../../../src/tui/model.js');
+    const { TuiModel } = await import('../../../src/tui/view-model.js');
     const { incidentPass } = await import('../../../src/replay/diagnose.js');
     const { headerOf: headerOfTimeline } = await import('../../../src/tui/run.js');
     const root = join(__dirname, '..', '..', '..');

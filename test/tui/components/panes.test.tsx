@@ -8,7 +8,7 @@ import { Help } from '../../../src/tui/components/Help.js';
 import { StatusLine } from '../../../src/tui/components/StatusLine.js';
 import { TimeStrip } from '../../../src/tui/components/TimeStrip.js';
 import { EventList } from '../../../src/tui/components/EventList.js';
-import { NO_FILTER } from '../../../src/tui/model.js';
+import { NO_FILTER } from '../../../src/tui/view-model.js';
 import { ZONE, allListed, headerOf, incident } from '../helpers.js';
 import { width, type Rendered } from './harness.js';
 

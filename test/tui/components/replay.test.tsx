@@ -8,7 +8,7 @@ import { parseZone } from '../../../src/parse/time.js';
 import { buildTimeline } from '../../../src/timeline/build.js';
 import { App } from '../../../src/tui/components/App.js';
 import { loadTimeline } from '../../../src/tui/load.js';
-import { TuiModel } from '../../../src/tui/model.js';
+import { TuiModel } from '../../../src/tui/view-model.js';
 import type { ReplayStatus } from '../../../src/tui/replay-status.js';
 import { startReplay } from '../../../src/tui/replay-run.js';
 import { headerOf as runHeaderOf } from '../../../src/tui/run.js';

@@ -17,7 +17,7 @@ import {
   type Dims,
   TuiModel,
   type ViewState,
-} from '../../src/tui/model.js';
+} from '../../src/tui/view-model.js';
 import { replayLanes } from '../../src/tui/replay.js';
 import { SpillSink, storeFromEvents } from '../../src/tui/store.js';
 import { T0, TINY, ZONE, allListed, ev, incident, modelOf, resetLines, stubView } from './helpers.js';
