@@ -1,7 +1,7 @@
 // `rmq-diag events`: wires options to the timeline builder and the events report.
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { UsageError } from '../util/errors.js';
-import { SOURCE_KINDS } from '../parse/types.js';
+import { SOURCE_KINDS } from '../ingest/kinds.js';
 import { grepOf, levelOfWord, unknownKind, type EventFilter } from '../timeline/event-filter.js';
 import { buildOptionsFrom, examples, hostKindFilters, timeOption, typesArg, withInputOptions, zoneArg } from './common.js';
 import { exitWith, type CliIo, type CommandResult } from './result.js';

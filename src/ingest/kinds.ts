@@ -1,6 +1,5 @@
 // What kind of log a source is: ingest tells it from the file name (and the parser confirms it from
 // the content). Here, below the parser, so that ingest imports nothing from the layers above it;
-// src/parse/types.ts re-exports both for the rest of the pipeline.
 
 /** What kind of log a source is. */
 export type SourceKind =
@@ -25,3 +24,6 @@ export const SOURCE_KINDS: readonly SourceKind[] = [
   'app',
   'unknown',
 ];
+
+/** The logs a RocketMQ server process writes (NameServer and broker): their silences are the host's. */
+export const SERVER_KINDS: ReadonlySet<SourceKind> = new Set<SourceKind>(['namesrv', 'broker', 'remoting', 'store', 'watermark', 'stats']);

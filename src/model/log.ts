@@ -12,7 +12,8 @@ import { matchMessage, type CatalogueMatch } from '../parse/catalogue.js';
 import { fillCause, mergeIntoRecord, stackSendPath } from '../parse/record.js';
 import { HeaderRenderer } from '../parse/render.js';
 import type { Zone } from '../parse/time.js';
-import type { EventFields, FieldValue, RmqEvent, SourceKind } from '../parse/types.js';
+import type { EventFields, FieldValue, RmqEvent } from '../parse/types.js';
+import type { SourceKind } from '../ingest/kinds.js';
 import { fail } from './kernel.js';
 
 /** A Java exception as printed by printStackTrace / logback. */

@@ -6,7 +6,7 @@
 // falls back to the others only for lines that do not match it (mixed pastes).
 
 import { ISO8601 } from './timestamp.js';
-import type { SourceKind } from './types.js';
+import type { SourceKind } from '../ingest/kinds.js';
 
 const LEVEL = '(?<level>TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)';
 /** An ISO-8601 time as logrus, zap and log4j2 `%d{ISO8601_OFFSET_DATE_TIME_*}` print it (read with ISO8601). */

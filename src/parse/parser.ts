@@ -19,7 +19,8 @@ import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
 import { GMT8, parseZone, type Zone } from './time.js';
 import { ActivityTracker } from './activity.js';
-import { SERVER_KINDS, type EventFields, type EventType, type RmqEvent, type SourceAccounting, type SourceKind } from './types.js';
+import { type EventFields, type EventType, type RmqEvent, type SourceAccounting } from './types.js';
+import { SERVER_KINDS, type SourceKind } from '../ingest/kinds.js';
 
 export interface SourceParserOptions {
   file: string;

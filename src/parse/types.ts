@@ -4,13 +4,6 @@
 import type { SourceKind } from '../ingest/kinds.js';
 import type { SourceActivity } from './activity.js';
 
-// A source's kind is decided in ingest (from the file name); the pipeline reads it from here.
-export type { SourceKind } from '../ingest/kinds.js';
-export { SOURCE_KINDS } from '../ingest/kinds.js';
-
-/** The logs a RocketMQ server process writes (NameServer and broker): their silences are the host's. */
-export const SERVER_KINDS: ReadonlySet<SourceKind> = new Set<SourceKind>(['namesrv', 'broker', 'remoting', 'store', 'watermark', 'stats']);
-
 export type EventType =
   | 'busy-reply'
   | 'send-attempt-failed'

@@ -8,11 +8,10 @@
 // send times per host); what a cap dropped is counted in `dropped`.
 
 import { ACTIVITY_GAP_MS, hostSilences, type ActivityMark } from '../parse/activity.js';
-import { SERVER_KINDS, type EventType, type RmqEvent, type SourceAccounting } from '../parse/types.js';
+import { type EventType, type RmqEvent, type SourceAccounting } from '../parse/types.js';
+import { SERVER_KINDS } from '../ingest/kinds.js';
 import { APP_SEND, APP_SETTING, APP_STATS, PROP_LINE, PRODUCER_LINK } from '../timeline/other-records.js';
 import { LIMITS } from './file.js';
-
-export { SERVER_KINDS };
 
 /** Typed events kept (watermark and the store's periodic histogram are summarised instead). */
 const KEPT = new Set<EventType>([

@@ -8,7 +8,7 @@ import type { Scenario } from '../model/index.js';
 import type { RmqEvent } from '../parse/types.js';
 import { routeDelta, writableAfter } from '../parse/route-change.js';
 import { isAppFailure } from '../parse/send-failure.js';
-import { SERVER_KINDS } from './collect.js';
+import { SERVER_KINDS } from '../ingest/kinds.js';
 import type { BusyFigure, ClientFailures, MilestoneTime } from './types.js';
 
 /** Event types a milestone or figure reads (the rest of a timeline can be dropped). */

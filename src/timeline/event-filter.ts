@@ -5,7 +5,8 @@
 
 import { globMatch } from '../ingest/glob.js';
 import { encodedFieldIs } from '../parse/event-codec.js';
-import { EVENT_TYPES, SOURCE_KINDS } from '../parse/types.js';
+import { EVENT_TYPES } from '../parse/types.js';
+import { SOURCE_KINDS } from '../ingest/kinds.js';
 
 /** Level ranks; unknown words and records without a level rank as INFO. */
 export function levelRank(level: string | null): number {

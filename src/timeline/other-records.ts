@@ -3,7 +3,7 @@
 // application's sent, statistics and settings lines. A timeline built with `keepOther: 'inference'`
 // keeps these and drops the other records, so both commands read the same events, and far fewer.
 
-import { SERVER_KINDS, type SourceKind } from '../parse/types.js';
+import { SERVER_KINDS, type SourceKind } from '../ingest/kinds.js';
 
 /** A server's property dump at start-up (BrokerStartup, NamesrvStartup: `key=value`, thread main or none). */
 export const PROP_LINE = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/;

@@ -11,7 +11,8 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeJson, encodedText, encodeEvent, readHeader, type EncodedHeader } from '../parse/event-codec.js';
-import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent } from '../parse/types.js';
+import { EVENT_TYPES, type EventType, type RmqEvent } from '../parse/types.js';
+import { SOURCE_KINDS } from '../ingest/kinds.js';
 import { createSpillDir, removeSpillDir } from '../timeline/spill.js';
 import { isNoiseEncoded, levelRank } from '../timeline/event-filter.js';
 

@@ -5,7 +5,8 @@
 
 import { encodeEvent } from '../parse/event-codec.js';
 import { parseZone, type Zone } from '../parse/time.js';
-import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent, type SourceKind } from '../parse/types.js';
+import { EVENT_TYPES, type EventType, type RmqEvent } from '../parse/types.js';
+import { SOURCE_KINDS, type SourceKind } from '../ingest/kinds.js';
 import type { Finding } from '../rules/types.js';
 import { createSpillDir, removeSpillDir } from '../timeline/spill.js';
 import { ColumnsBuilder, OTHER_TYPE, TYPE_INDEX, type EventStore, type RawSink, type StoreSource, type StoreTuning } from './store.js';

@@ -6,7 +6,8 @@
 // stops at the first match).
 
 import type { Zone } from '../parse/time.js';
-import { EVENT_TYPES, SOURCE_KINDS, type EventType, type RmqEvent } from '../parse/types.js';
+import { EVENT_TYPES, type EventType, type RmqEvent } from '../parse/types.js';
+import { SOURCE_KINDS } from '../ingest/kinds.js';
 import { grepOf, LEVEL_NAMES, levelOfWord, listMatcher, unknownKind, unknownType } from '../timeline/event-filter.js';
 import type { Incident } from '../rules/incident.js';
 import { severityRank, type Finding } from '../rules/types.js';

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { SourceParser } from '../../src/parse/parser.js';
 import { parseZone } from '../../src/parse/time.js';
-import type { RmqEvent, SourceKind } from '../../src/parse/types.js';
+import type { RmqEvent } from '../../src/parse/types.js';
+import type { SourceKind } from '../../src/ingest/kinds.js';
 import { runScenario } from '../../src/model/scenario.js';
 import { client, NS_A, NS_B, seedOutage } from './scenarios.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ACTIVITY_GAPS_KEPT, ActivityTracker, hostSilences, type SourceActivity } from '../../src/parse/activity.js';
 import { SourceParser } from '../../src/parse/parser.js';
 import { GMT8 } from '../../src/parse/time.js';
-import type { SourceKind } from '../../src/parse/types.js';
+import type { SourceKind } from '../../src/ingest/kinds.js';
 
 const T0 = Date.parse('2024-05-20T14:00:00+08:00');
 

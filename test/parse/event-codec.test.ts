@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeJson, encodedFieldIs, encodedText, encodedType, encodeEvent, readHeader, type EncodedHeader } from '../../src/parse/event-codec.js';
 import { SourceParser } from '../../src/parse/parser.js';
 import { parseZone } from '../../src/parse/time.js';
-import type { RmqEvent, SourceKind } from '../../src/parse/types.js';
+import type { RmqEvent } from '../../src/parse/types.js';
+import type { SourceKind } from '../../src/ingest/kinds.js';
 
 const LAB = join(__dirname, '..', '..', 'samples', 'lab', 'broker-busy');
 

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SourceParser } from '../../src/parse/parser.js';
 import { parseZone } from '../../src/parse/time.js';
-import type { RmqEvent, SourceAccounting, SourceKind } from '../../src/parse/types.js';
+import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
+import type { SourceKind } from '../../src/ingest/kinds.js';
 
 const REAL = join(__dirname, '..', 'fixtures', 'real');
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SourceParser } from '../../src/parse/parser.js';
 import { parseZone } from '../../src/parse/time.js';
-import type { RmqEvent, SourceKind } from '../../src/parse/types.js';
+import type { RmqEvent } from '../../src/parse/types.js';
+import type { SourceKind } from '../../src/ingest/kinds.js';
 
 const REAL = join(__dirname, '..', 'fixtures', 'real');
 

@@ -1,4 +1,5 @@
-import type { EventType, RmqEvent, SourceKind } from '../../src/parse/types.js';
+import type { EventType, RmqEvent } from '../../src/parse/types.js';
+import type { SourceKind } from '../../src/ingest/kinds.js';
 import { parseZone } from '../../src/parse/time.js';
 import type { Finding } from '../../src/rules/types.js';
 import { storeFromEvents, type EventStore, type StoreTuning } from '../../src/tui/store.js';

@@ -4,10 +4,11 @@
 
 import { OLDEST_MODELLED, versionAtLeast } from '../../rocketmq/versions.js';
 import { parseZone, type Zone } from '../../parse/time.js';
-import type { RmqEvent, SourceKind } from '../../parse/types.js';
+import type { RmqEvent } from '../../parse/types.js';
 import { relativeTo } from '../../util/paths.js';
 import type { SourceInfo } from '../../rules/types.js';
-import { SERVER_KINDS, type Collected } from '../collect.js';
+import { SERVER_KINDS, type SourceKind } from '../../ingest/kinds.js';
+import type { Collected } from '../collect.js';
 import type { DefaultsMap, ProvenanceMap } from '../types.js';
 
 /** Model time 0 is this long before the first line, so that every process runs when the window opens. */

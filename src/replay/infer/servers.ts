@@ -4,10 +4,10 @@
 
 import { serverProfile, type ScenarioBroker, type ScenarioNameServer, type ScenarioTopic } from '../../model/index.js';
 import { pickVersion, rangeContains } from '../../rocketmq/versions.js';
-import type { SourceKind } from '../../parse/types.js';
+import type { SourceKind } from '../../ingest/kinds.js';
 import { clientVersionOf } from '../../rules/versions.js';
 import type { SourceInfo } from '../../rules/types.js';
-import { SERVER_KINDS } from '../collect.js';
+import { SERVER_KINDS } from '../../ingest/kinds.js';
 import { fileRef, mod, modelled, type InferContext } from './context.js';
 import type { HostsResult } from './hosts.js';
 
