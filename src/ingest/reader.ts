@@ -63,6 +63,7 @@ import * as zlib from 'node:zlib';
 import { ExactGunzip, type GzipStop } from './gunzip.js';
 import type { InputIssue, SourceSpec } from './sources.js';
 import { fsErrorMessage } from './sources.js';
+import { plural } from '../util/text.js';
 
 export interface LineSink {
   /** text without the line terminator (a trailing \r of CRLF is removed); lineNo 1-based */
@@ -178,9 +179,6 @@ function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 const CR = Buffer.from('\r');
 const LF = Buffer.from('\n');

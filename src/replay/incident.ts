@@ -10,6 +10,7 @@ import type { ClientVersion, Finding } from '../rules/types.js';
 import { formatMs } from '../rules/util.js';
 import { closeTimedOutChannelAdvice, stuckOnNamesrvReason } from '../rules/versions.js';
 import type { ClientFailures, MilestoneTime, ReplayInput } from './types.js';
+import { plural } from '../util/text.js';
 
 /** Causes this close (or overlapping) are one incident. */
 const JOIN_MS = 5 * 60000;
@@ -242,7 +243,6 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
 
 // ---- the chain ----------------------------------------------------------------------------------
 
-const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 /** The cause as a step of the chain: what it did to the others (the cause section says what ran there). */
 function causeStep(c: Cause): string {

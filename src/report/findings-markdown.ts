@@ -14,6 +14,7 @@ import { commonDir, relativeTo } from '../util/paths.js';
 import type { Milestone } from '../rules/milestones.js';
 import { lostText } from './incident-text.js';
 import type { Incident } from '../rules/incident.js';
+import { plural } from '../util/text.js';
 
 /**
  * A table cell: one line, with the characters that would end the cell or start markup escaped
@@ -67,7 +68,6 @@ export function renderFindingsMarkdown(r: AnalyzeReport): string {
   const hosts = hostsOf(t.accounting);
   const tot = totalsOf(t.accounting);
   out.push('| | |', '|---|---|');
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   out.push(`| inputs | ${mdCell(`${plural(t.accounting.length, 'file')} from ${plural(hosts.length, 'host')}: ${hosts.join(', ')}`)} |`);
   if (t.first !== null && t.last !== null) {
     out.push(`| window | ${mdCell(`${formatShort(t.first, zone)} .. ${formatShort(t.last, zone)} (${formatMs(t.last - t.first)})`)} |`);

@@ -6,6 +6,7 @@ import type { InputIssue } from '../ingest/sources.js';
 import type { SourceAccounting } from '../parse/types.js';
 import { escapeText } from './escape.js';
 import { totalsOf } from './summary.js';
+import { counted } from '../util/text.js';
 
 /** `note: FILE:LINE: MESSAGE`, escaped (file names and messages can hold anything). */
 export function noteLine(i: InputIssue): string {
@@ -18,7 +19,6 @@ interface ReadInputs {
 }
 
 const num = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, word: string) => `${num(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * Why the inputs hold nothing to diagnose, or null when they do. Nothing is there when no line
@@ -30,16 +30,16 @@ export function nothingToDiagnose(t: ReadInputs, inputs: readonly string[]): str
   if (records > 0 || events > 0) return null;
   const where = escapeText(inputs.join(' '));
   if (t.sources.length === 0) return `nothing could be read from ${where}`;
-  const files = plural(t.sources.length, 'file');
+  const files = counted(t.sources.length, 'file');
   if (lines === 0) return `nothing could be read from ${where}: ${files}, 0 lines`;
-  return `no RocketMQ log found in ${where}: ${files}, ${plural(lines, 'line')}, 0 records of a known layout`;
+  return `no RocketMQ log found in ${where}: ${files}, ${counted(lines, 'line')}, 0 records of a known layout`;
 }
 
 /** A note when records were read but none is a RocketMQ message (an application's own log, say). */
 export function noRocketmqEvent(t: ReadInputs, inputs: readonly string[]): string | null {
   const { records, events } = totalsOf(t.accounting);
   if (records === 0 || events > 0) return null;
-  return `note: no RocketMQ event in ${escapeText(inputs.join(' '))}: ${plural(t.sources.length, 'file')}, ${plural(records, 'record')} of a known layout, none of them a RocketMQ message`;
+  return `note: no RocketMQ event in ${escapeText(inputs.join(' '))}: ${counted(t.sources.length, 'file')}, ${counted(records, 'record')} of a known layout, none of them a RocketMQ message`;
 }
 
 /**
@@ -48,5 +48,5 @@ export function noRocketmqEvent(t: ReadInputs, inputs: readonly string[]): strin
  */
 export function accountingLine(t: Pick<ReadInputs, 'accounting'>, shown: number): string {
   const x = totalsOf(t.accounting);
-  return `${num(x.lines)} lines in ${plural(x.files, 'file')} (${num(x.unknown)} unknown, ${num(x.unreadable)} unreadable); ${num(shown)} of ${num(x.events)} events`;
+  return `${num(x.lines)} lines in ${counted(x.files, 'file')} (${num(x.unknown)} unknown, ${num(x.unreadable)} unreadable); ${num(shown)} of ${num(x.events)} events`;
 }

@@ -8,7 +8,7 @@
 import { formatShort, type Zone } from '../../parse/time.js';
 import type { SourceAccounting } from '../../parse/types.js';
 import { findingId, type Incident } from '../../rules/incident.js';
-import type { Milestone, MilestoneKind } from '../../rules/milestones.js';
+import type { MilestoneKind } from '../../rules/milestones.js';
 import type { Finding } from '../../rules/types.js';
 import { formatMs } from '../../rules/util.js';
 import type { Timeline } from '../../timeline/build.js';
@@ -20,9 +20,9 @@ import { commonDir, relativeTo } from '../../util/paths.js';
 import { lostText } from '../incident-text.js';
 import type { Activity, EvidenceLine, HostActivity } from './activity.js';
 import { axisSvg, h, htmlDocument, px, timeScale, tooltip, type EvidenceEntry, type EvidenceItem, type TimeScale } from './page.js';
+import { counted } from '../../util/text.js';
 
 const num = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, word: string) => `${num(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** Geometry of the timeline (pixels of its viewBox). */
 const LABEL_W = 180;
@@ -76,7 +76,7 @@ export function renderFindingsHtml(r: AnalyzeReport): string {
   const bySev = Object.entries(counts).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
   const window = t.first !== null && t.last !== null ? `${formatShort(t.first, zone)} .. ${formatShort(t.last, zone)} (${formatMs(t.last - t.first)}, ${zone.name})` : 'no dated record';
   out.push(
-    `<p class="muted">${h(`${r.incidents.length ? plural(r.incidents.length, 'incident') + ', ' : ''}${total ? `${plural(total, 'finding')} (${bySev.join(', ')})` : 'no findings'}; ${window}; ${plural(hostsOf(t.accounting).length, 'host')}, ${plural(t.accounting.length, 'file')}`)}</p>`,
+    `<p class="muted">${h(`${r.incidents.length ? counted(r.incidents.length, 'incident') + ', ' : ''}${total ? `${counted(total, 'finding')} (${bySev.join(', ')})` : 'no findings'}; ${window}; ${counted(hostsOf(t.accounting).length, 'host')}, ${counted(t.accounting.length, 'file')}`)}</p>`,
     '</header>',
   );
 
@@ -91,7 +91,7 @@ export function renderFindingsHtml(r: AnalyzeReport): string {
   if (!shown.length) out.push(`<p>${all.length ? `No findings at ${h(r.show)} or above.` : 'No findings.'}</p>`);
   for (const f of shown) out.push(findingCard(f, ids.get(f)!, c));
   const hidden = all.length - shown.length;
-  if (hidden > 0) out.push(`<p class="muted">${h(`${plural(hidden, 'finding')} below ${r.show} not shown (--show info shows all).`)}</p>`);
+  if (hidden > 0) out.push(`<p class="muted">${h(`${counted(hidden, 'finding')} below ${r.show} not shown (--show info shows all).`)}</p>`);
   const omitted = omittedFindingsText(r.analysis.omittedFindings);
   if (omitted) out.push(`<p class="muted">${h(omitted)}</p>`);
 
@@ -106,7 +106,7 @@ export function renderFindingsHtml(r: AnalyzeReport): string {
   }
 
   out.push(inputsHtml(r, c));
-  return htmlDocument(`rmq-diag analyze: ${r.incidents[0]?.title ?? (total ? `${plural(total, 'finding')}` : 'no findings')}`, out.join('\n'), c.evidence);
+  return htmlDocument(`rmq-diag analyze: ${r.incidents[0]?.title ?? (total ? `${counted(total, 'finding')}` : 'no findings')}`, out.join('\n'), c.evidence);
 }
 
 function incidentHtml(inc: Incident, n: number, c: Ctx): string {
@@ -360,10 +360,10 @@ function inputsHtml(r: AnalyzeReport, c: Ctx): string {
   const tot = totalsOf(t.accounting);
   const out: string[] = ['<h2 id="inputs">Inputs</h2>'];
   out.push(
-    `<p>${h(`${plural(t.accounting.length, 'file')} from ${plural(hostsOf(t.accounting).length, 'host')}; ${num(tot.lines)} lines: ${num(tot.records)} records, ${num(tot.continuation)} continuation, ${num(tot.unknown)} unknown, ${num(tot.unreadable)} unreadable; ${num(tot.events)} events.`)}<br>${h(`Times: ${zoneNote(t as Timeline, c.zone)}`)}</p>`,
+    `<p>${h(`${counted(t.accounting.length, 'file')} from ${counted(hostsOf(t.accounting).length, 'host')}; ${num(tot.lines)} lines: ${num(tot.records)} records, ${num(tot.continuation)} continuation, ${num(tot.unknown)} unknown, ${num(tot.unreadable)} unreadable; ${num(tot.events)} events.`)}<br>${h(`Times: ${zoneNote(t as Timeline, c.zone)}`)}</p>`,
   );
   const changed = Object.entries(r.changed).map(([k, v]) => `${k}=${v}`);
-  out.push(`<p class="muted">${h(`${plural(r.rules.length, 'rule')} run${changed.length ? `; --set ${changed.join(', ')}` : ''}; showing ${r.show} and above.`)}</p>`);
+  out.push(`<p class="muted">${h(`${counted(r.rules.length, 'rule')} run${changed.length ? `; --set ${changed.join(', ')}` : ''}; showing ${r.show} and above.`)}</p>`);
   out.push(accountingHtml(t.accounting, c.base));
   if (t.issues.length) {
     out.push('<h3>Notes about the inputs</h3><ul class="tight">');
