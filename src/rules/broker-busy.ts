@@ -335,13 +335,19 @@ const rule: Rule = {
       const joined = where && side.has(where.host) ? where.host : null;
       const kinds = episodes.map((e) => kindOf(e.minWait, e.maxWait));
       const sideOf = (eps: Episode[]) => (joined ? side.over(joined, timed ? eps.map(win) : null) : null);
-      const withFolded = (sb: SideBucket | null, m: Map<string, SideBucket> | undefined) => {
+      // Over the told episodes and the folded ones, in time order (an equal figure keeps its first line).
+      const sideOver = (keep: (i: number) => boolean, m: Map<string, SideBucket> | undefined) => {
+        const pick = (from: number, to: number) => episodes.filter((_, i) => i >= from && i < to && keep(i));
+        if (!folded) return sideOf(pick(0, episodes.length));
+        const out = sideOf(pick(0, HEAD_EPISODES));
         const b = joined ? m?.get(joined) : undefined;
-        if (sb && b) mergeSide(sb, b);
-        return sb;
+        if (out && b) mergeSide(out, b);
+        const tail = sideOf(pick(HEAD_EPISODES, episodes.length));
+        if (out && tail) mergeSide(out, tail);
+        return out;
       };
-      const sideAll = withFolded(sideOf(episodes), folded?.side);
-      const sideBacklog = withFolded(sideOf(episodes.filter((_, i) => kinds[i] !== 'stall')), folded?.sideBacklog);
+      const sideAll = sideOver(() => true, folded?.side);
+      const sideBacklog = sideOver((i) => kinds[i] !== 'stall', folded?.sideBacklog);
       const p50 = histPercentile(g.hist, 50);
       const p99 = histPercentile(g.hist, 99);
       const overall = kindOf(g.minWait, g.maxWait);

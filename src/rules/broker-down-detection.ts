@@ -75,6 +75,7 @@ interface Shutdown {
   lastReg: RmqEvent | null;
   /** Brokers (address, name) a NameServer removed from 10 s before to 120 s after the signal. */
   removedNear: Map<string, { addr: string | null; name: string | null }>;
+  seq: number;
 }
 
 const GROUP_MS = 15000;
@@ -83,7 +84,8 @@ const SETTLE_MS = 60000;
 /** A shutdown the NameServers' logs show: their removal of that broker from 10 s before to 120 s after. */
 const SHUTDOWN_BEFORE_MS = 10000;
 const SHUTDOWN_AFTER_MS = 120000;
-const MAX_SHUTDOWNS = 256;
+/** Lines within this of a broker's shutdown signal belong to that shutdown (its hook closing channels). */
+const SHUTDOWN_OPEN_MS = 300000;
 const PIPE_RING = 64;
 const FAIL_EPISODE_GAP_MS = 300000;
 
@@ -117,8 +119,9 @@ const rule: Rule = {
     const nsRegs = new Map<string, RmqEvent>();
     const failStarts = new Map<string, RmqEvent[]>();
     const lastFail = new Map<string, number>();
+    /** Shutdowns not judged yet: later lines may still join them, or a NameServer's removal may show them. */
     const shutdowns: Shutdown[] = [];
-    let extraShutdowns = 0;
+    let shutdownsBegun = 0;
     const openShutdown = new Map<string, Shutdown>();
 
     const snapshot = () => new Map([...brokerRegs].map(([h, m]) => [h, new Map(m)]));
@@ -192,11 +195,24 @@ const rule: Rule = {
       s.removedNear.set(`${addr}|${name}`, { addr, name });
     };
 
+    const settleShutdown = (s: Shutdown) => {
+      const f = shutdownFinding(s);
+      // After every removal, in the order they began: the order their findings were told.
+      if (f) kept.offer(f, f.severity, f.start, Number.MAX_SAFE_INTEGER / 2 + s.seq);
+    };
+
     /** Judge the removals no later line can join. */
     const sweep = (now: number | null) => {
       if (now === null || now - lastSweep < 5000) return;
       lastSweep = now;
       for (const r of pending) if (r.first.ts !== null && now - r.first.ts > SETTLE_MS) settle(r);
+      // A shutdown once no line can join it and every removal that could show it is judged.
+      for (let i = 0; i < shutdowns.length; i++) {
+        const s = shutdowns[i];
+        if (s.signal.ts === null || now - s.signal.ts <= SHUTDOWN_OPEN_MS + SETTLE_MS) continue;
+        shutdowns.splice(i--, 1);
+        settleShutdown(s);
+      }
       while (settled.length && settled[0].ts < now - SETTLE_MS - SHUTDOWN_BEFORE_MS - SHUTDOWN_AFTER_MS) settled.shift();
     };
 
@@ -231,17 +247,15 @@ const rule: Rule = {
 
     const noteShutdown = (e: RmqEvent, nsAddr: string | null) => {
       let s = openShutdown.get(e.host);
-      if (s && !within(s.signal, e, 300000)) s = undefined;
+      if (s && !within(s.signal, e, SHUTDOWN_OPEN_MS)) s = undefined;
       if (!s) {
         const regs = brokerRegs.get(e.host);
         let lastReg: RmqEvent | null = null;
         for (const r of regs?.values() ?? []) if (!lastReg || (r.ts ?? 0) > (lastReg.ts ?? 0)) lastReg = r;
-        s = { host: e.host, signal: e, namesrvs: new Set(regs?.keys() ?? []), lastReg, removedNear: new Map() };
+        s = { host: e.host, signal: e, namesrvs: new Set(regs?.keys() ?? []), lastReg, removedNear: new Map(), seq: shutdownsBegun++ };
         openShutdown.set(e.host, s);
-        if (shutdowns.length < MAX_SHUTDOWNS) {
-          shutdowns.push(s);
-          for (const r of settled) noteRemovedNear(s, r.ts, r.addr, r.name);
-        } else extraShutdowns++;
+        shutdowns.push(s);
+        for (const r of settled) noteRemovedNear(s, r.ts, r.addr, r.name);
       }
       if (nsAddr) s.namesrvs.add(nsAddr);
     };
@@ -346,12 +360,7 @@ const rule: Rule = {
       },
       end() {
         for (const r of [...pending]) settle(r);
-        shutdowns.forEach((s, i) => {
-          const f = shutdownFinding(s);
-          if (f) kept.offer(f, f.severity, f.start, begun + i);
-        });
-        // Shutdowns beyond the cap, counted as findings (a NameServer log may have shown some of them).
-        ctx.omit('info', extraShutdowns);
+        for (const s of shutdowns.splice(0)) settleShutdown(s);
         for (const f of kept.take()) ctx.report(f);
       },
     };

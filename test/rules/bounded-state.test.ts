@@ -105,6 +105,7 @@ const watermark = (t: string, size: number, slow: number) => `2020-12-22 ${t} - 
 
 interface Case {
   rule: Rule;
+  name?: string;
   /** `host/file` -> lines read once, then the episode repeated. */
   files: Record<string, { once: string[]; episode: string[]; sep?: string }>;
   /** Findings each episode makes (counted or kept). */
@@ -140,6 +141,19 @@ const CASES: Case[] = [
     files: {
       'mq-node-100/broker.log': { once: [boot('broker-a', A)], episode: [registered('14:41:58', NS1), registered('14:41:58', NS2)] },
       'mq-node-101/namesrv.log': { once: [srv('14:30:00', 'INFO', 'main', 'The Name Server boot success. serializeType=JSON')], episode: expiry },
+    },
+    perEpisode: 1,
+    keepsFirst: true,
+  },
+  {
+    // Shutdowns without a NameServer log: each one a finding (the first 256 only, before).
+    rule: brokerDownDetection,
+    name: 'broker-down-detection, shutdowns',
+    files: {
+      'mq-node-100/broker.log': {
+        once: [boot('broker-a', A)],
+        episode: [registered('14:41:58', NS1), registered('14:41:58', NS2), srv('14:45:00', 'INFO', 'ShutdownHook', 'Shutdown hook was invoked, 1')],
+      },
     },
     perEpisode: 1,
     keepsFirst: true,
@@ -221,7 +235,7 @@ async function run(c: Case, tpl: Awaited<ReturnType<typeof template>>, n: number
 
 describe('rules keep bounded state', () => {
   for (const c of CASES) {
-    it(`${c.rule.meta.id}: the events held do not grow with the episodes, and the findings are those of the first ones`, async () => {
+    it(`${c.name ?? c.rule.meta.id}: the events held do not grow with the episodes, and the findings are those of the first ones`, async () => {
       const tpl = await template(c);
       expect(tpl.episode.length).toBeGreaterThan(0);
       const few = await run(c, tpl, 2000);
