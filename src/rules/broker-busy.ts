@@ -20,7 +20,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, Subject } from './types.js';
-import { type SideBucket, num, str, versionSide, rangeOverlaps, serverVersion, CrossLogDedup, AttemptIndex, BrokerHosts, BrokerSide, clock, duration, brokerLabel, plural, clientVersions } from './send-path.js';
+import { type SideBucket, num, str, versionSide, rangeOverlaps, serverVersion, CrossLogDedup, AttemptIndex, BrokerHosts, BrokerSide, clock, duration, brokerLabel, plural, clientVersions, emptySide, mergeSide } from './send-path.js';
 
 // ---------------------------------------------------------------------------------------------
 // The rule
@@ -63,6 +63,34 @@ interface Burst {
 
 const MAX_BURSTS = 200;
 
+/**
+ * Episodes told one by one per broker: the first HEAD_EPISODES and the latest TAIL_EPISODES.
+ * Those between are folded into one summary as they close (steady trouble over days makes
+ * hundreds), and the finding says how many (`episodesFolded`).
+ */
+const HEAD_EPISODES = 12;
+const TAIL_EPISODES = 12;
+
+type EpisodeKind = 'backlog' | 'stall' | 'backlog+stall';
+
+/** Episodes folded together: their sums and extremes, and the broker-side figures of their windows. */
+interface Folded {
+  n: number;
+  rejections: number;
+  stalls: number;
+  start: number;
+  end: number;
+  minWait: number | null;
+  maxWait: number | null;
+  maxQueue: number | null;
+  kinds: Record<EpisodeKind, number>;
+  firstEv: RmqEvent;
+  lastEv: RmqEvent;
+  /** Per broker host (which one is this broker's is known at the end): all windows, and the backlog episodes' only. */
+  side: Map<string, SideBucket>;
+  sideBacklog: Map<string, SideBucket>;
+}
+
 interface Group {
   name: string | null;
   addr: string | null;
@@ -76,7 +104,9 @@ interface Group {
   maxQueue: number | null;
   stalls: number;
   clients: Set<string>;
+  /** Told one by one, in time order: the first HEAD_EPISODES, then the latest. */
   episodes: Episode[];
+  folded: Folded | null;
   first: RmqEvent;
   maxEv: RmqEvent;
   maxEvWait: number;
@@ -102,6 +132,45 @@ function coalesce(eps: Episode[], gap: number): Episode[] {
     } else out.push({ ...e });
   }
   return out;
+}
+
+function mergeFolded(a: Folded | null, b: Folded | null): Folded | null {
+  if (!a || !b) return a ?? b;
+  const out: Folded = {
+    ...a,
+    n: a.n + b.n,
+    rejections: a.rejections + b.rejections,
+    stalls: a.stalls + b.stalls,
+    minWait: minN(a.minWait, b.minWait),
+    maxWait: maxN(a.maxWait, b.maxWait),
+    maxQueue: maxN(a.maxQueue, b.maxQueue),
+    kinds: { backlog: a.kinds.backlog + b.kinds.backlog, stall: a.kinds.stall + b.kinds.stall, 'backlog+stall': a.kinds['backlog+stall'] + b.kinds['backlog+stall'] },
+  };
+  if (b.start < a.start) (out.start = b.start), (out.firstEv = b.firstEv);
+  if (b.end > a.end) (out.end = b.end), (out.lastEv = b.lastEv);
+  for (const [which, from] of [['side', b.side], ['sideBacklog', b.sideBacklog]] as const) {
+    for (const [host, sb] of from) {
+      const mine = out[which].get(host);
+      if (mine) mergeSide(mine, sb);
+      else out[which].set(host, sb);
+    }
+  }
+  return out;
+}
+
+/** The folded episodes in one part of the explanation: how many, when, and their sums. */
+function foldedText(f: Folded): string {
+  const from = clock(f.firstEv);
+  const to = clock(f.lastEv);
+  const kinds = [
+    f.kinds.backlog ? `${f.kinds.backlog} steady overload` : '',
+    f.kinds.stall ? `${f.kinds.stall} broker stalls` : '',
+    f.kinds['backlog+stall'] ? `${f.kinds['backlog+stall']} backlog with stalls` : '',
+  ].filter(Boolean).join(', ');
+  return (
+    `${plural(f.n, 'more episode')} ${from && to ? `${from}-${to} ` : ''}not told one by one (${HEAD_EPISODES + 1}-${HEAD_EPISODES + f.n}): ${plural(f.rejections, 'rejection')}, ` +
+    `${f.minWait === f.maxWait ? `wait ${f.maxWait} ms` : `waits ${f.minWait}-${f.maxWait} ms`}${f.maxQueue !== null ? `, queue up to ${f.maxQueue}` : ''}: ${kinds}`
+  );
 }
 
 function addBurst(g: Group, b: Burst): void {
@@ -161,7 +230,7 @@ const rule: Rule = {
       const key = hosts.key(h.name, h.addr);
       let g = groups.get(key);
       if (!g) {
-        g = { name: h.name, addr: h.addr, n: 0, bursts: [], extraBursts: 0, untimed: 0, hist: new Map(), minWait: null, maxWait: null, maxQueue: null, stalls: 0, clients: new Set(), episodes: [], first: h.ev, maxEv: h.ev, maxEvWait: h.wait ?? -1 };
+        g = { name: h.name, addr: h.addr, n: 0, bursts: [], extraBursts: 0, untimed: 0, hist: new Map(), minWait: null, maxWait: null, maxQueue: null, stalls: 0, clients: new Set(), episodes: [], folded: null, first: h.ev, maxEv: h.ev, maxEvWait: h.wait ?? -1 };
         groups.set(key, g);
       }
       g.name ??= h.name;
@@ -199,12 +268,57 @@ const rule: Rule = {
         if ((h.wait ?? -1) > ep.repWait) (ep.rep = h.ev), (ep.repWait = h.wait ?? -1);
       } else {
         g.episodes.push({ start: ts, end: ts, n: 1, minWait: h.wait, maxWait: h.wait, stalls: stall ? 1 : 0, maxQueue: h.size, rep: h.ev, repWait: h.wait ?? -1, firstEv: h.ev, lastEv: h.ev });
+        foldMiddle(g);
       }
+    };
+
+    const win = (e: Episode): [number, number] => [e.start - 60000, e.end + 60000];
+
+    /** Fold the episodes between the first HEAD_EPISODES and the latest TAIL_EPISODES (closed: later ones began since). */
+    const foldMiddle = (g: Group) => {
+      while (g.episodes.length > HEAD_EPISODES + TAIL_EPISODES) {
+        const [e] = g.episodes.splice(HEAD_EPISODES, 1);
+        const kind = kindOf(e.minWait, e.maxWait);
+        const f = (g.folded ??= {
+          n: 0, rejections: 0, stalls: 0, start: e.start, end: e.end, minWait: null, maxWait: null, maxQueue: null,
+          kinds: { backlog: 0, stall: 0, 'backlog+stall': 0 }, firstEv: e.firstEv, lastEv: e.lastEv, side: new Map(), sideBacklog: new Map(),
+        });
+        f.n++;
+        f.rejections += e.n;
+        f.stalls += e.stalls;
+        if (e.start < f.start) (f.start = e.start), (f.firstEv = e.firstEv);
+        if (e.end >= f.end) (f.end = e.end), (f.lastEv = e.lastEv);
+        f.minWait = minN(f.minWait, e.minWait);
+        f.maxWait = maxN(f.maxWait, e.maxWait);
+        f.maxQueue = maxN(f.maxQueue, e.maxQueue);
+        f.kinds[kind]++;
+        // Its window's broker-side figures now, before the buckets go (BrokerSide.prune).
+        for (const host of side.hostNames) {
+          const b = side.over(host, [win(e)]);
+          mergeInto(f.side, host, b);
+          if (kind !== 'stall') mergeInto(f.sideBacklog, host, b);
+        }
+      }
+    };
+
+    const mergeInto = (m: Map<string, SideBucket>, host: string, b: SideBucket) => {
+      let out = m.get(host);
+      if (!out) m.set(host, (out = emptySide()));
+      mergeSide(out, b);
+    };
+
+    /** Minutes of broker-side figures the told episodes' windows need (and the old rule's two-minute margin). */
+    const keptMinutes = (): Set<number> => {
+      const out = new Set<number>();
+      for (const g of groups.values()) {
+        for (const e of g.episodes) for (let k = Math.floor(e.start / 60000) - 2; k <= Math.floor(e.end / 60000) + 2; k++) out.add(k);
+      }
+      return out;
     };
 
     const dedup = new CrossLogDedup<Hit>(record);
 
-    const kindOf = (minW: number | null, maxW: number | null): 'backlog' | 'stall' | 'backlog+stall' => {
+    const kindOf = (minW: number | null, maxW: number | null): EpisodeKind => {
       const line = threshold + STALL_MARGIN_MS;
       if (maxW === null || maxW <= line) return 'backlog';
       if (minW !== null && minW > line) return 'stall';
@@ -212,14 +326,28 @@ const rule: Rule = {
     };
 
     const report = (g: Group, onlyGroup: boolean) => {
-      const episodes = coalesce(g.episodes, gap);
+      const timed = g.episodes.length > 0;
+      g.episodes = coalesce(g.episodes, gap);
+      foldMiddle(g);
+      const episodes = g.episodes;
+      const folded = g.folded;
       const where = hosts.resolve(g.name, g.addr, onlyGroup);
       const joined = where && side.has(where.host) ? where.host : null;
-      const win = (e: Episode): [number, number] => [e.start - 60000, e.end + 60000];
       const kinds = episodes.map((e) => kindOf(e.minWait, e.maxWait));
-      const sideOf = (eps: Episode[]) => (joined ? side.over(joined, g.episodes.length ? eps.map(win) : null) : null);
-      const sideAll = sideOf(episodes);
-      const sideBacklog = sideOf(episodes.filter((_, i) => kinds[i] !== 'stall'));
+      const sideOf = (eps: Episode[]) => (joined ? side.over(joined, timed ? eps.map(win) : null) : null);
+      // Over the told episodes and the folded ones, in time order (an equal figure keeps its first line).
+      const sideOver = (keep: (i: number) => boolean, m: Map<string, SideBucket> | undefined) => {
+        const pick = (from: number, to: number) => episodes.filter((_, i) => i >= from && i < to && keep(i));
+        if (!folded) return sideOf(pick(0, episodes.length));
+        const out = sideOf(pick(0, HEAD_EPISODES));
+        const b = joined ? m?.get(joined) : undefined;
+        if (out && b) mergeSide(out, b);
+        const tail = sideOf(pick(HEAD_EPISODES, episodes.length));
+        if (out && tail) mergeSide(out, tail);
+        return out;
+      };
+      const sideAll = sideOver(() => true, folded?.side);
+      const sideBacklog = sideOver((i) => kinds[i] !== 'stall', folded?.sideBacklog);
       const p50 = histPercentile(g.hist, 50);
       const p99 = histPercentile(g.hist, 99);
       const overall = kindOf(g.minWait, g.maxWait);
@@ -260,18 +388,22 @@ const rule: Rule = {
         return bits.length ? ` (broker: ${bits.join(', ')})` : '';
       };
       if (episodes.length) {
+        // With folded episodes, the latest ones keep their numbers in the whole list.
+        const numberOf = (i: number) => (folded && i >= HEAD_EPISODES ? i + folded.n + 1 : i + 1);
         const parts = episodes.map((e, i) => {
           const k = kinds[i];
-          const after = i > 0 ? `, ${duration(e.start - episodes[i - 1].end)} after the previous one` : '';
+          const prevEnd = folded && i === HEAD_EPISODES ? folded.end : i > 0 ? episodes[i - 1].end : null;
+          const after = prevEnd !== null ? `, ${duration(e.start - prevEnd)} after the previous one` : '';
           const from = clock(e.firstEv);
           const to = clock(e.lastEv);
           const when = from && to ? (from === to ? ` at ${from}` : ` ${from}-${to}`) : '';
           const what = k === 'backlog' ? 'steady overload (backlog)' : k === 'stall' ? 'broker stalls' : 'backlog with stalls';
           return (
-            `${i === 0 ? 'Episode' : 'episode'} ${i + 1}${when} (${duration(e.end - e.start)}${after}): ${plural(e.n, 'rejection')}, ${e.minWait === e.maxWait ? `wait ${e.maxWait} ms` : `waits ${e.minWait}-${e.maxWait} ms`}` +
+            `${i === 0 ? 'Episode' : 'episode'} ${numberOf(i)}${when} (${duration(e.end - e.start)}${after}): ${plural(e.n, 'rejection')}, ${e.minWait === e.maxWait ? `wait ${e.maxWait} ms` : `waits ${e.minWait}-${e.maxWait} ms`}` +
             `${e.maxQueue !== null ? `, queue up to ${e.maxQueue}` : ''}: ${what}${sideText(sideOf([e]))}`
           );
         });
+        if (folded) parts.splice(HEAD_EPISODES, 0, foldedText(folded));
         ex.push(`${parts.join('; ')}.`);
       } else if (sideAll) ex.push(`No rejection has a time${sideText(sideAll)}.`);
       const bursts = [...g.bursts].sort((a, b) => a.start - b.start);
@@ -332,8 +464,10 @@ const rule: Rule = {
         p99WaitMs: p99,
         maxQueueSize: g.maxQueue,
         thresholdMs: threshold,
-        episodes: episodes.length,
+        episodes: episodes.length + (folded?.n ?? 0),
         episodeKinds: kinds,
+        // The episodes not told one by one (nor in episodeKinds): their sums are in the explanation.
+        ...(folded ? { episodesFolded: folded.n } : {}),
         cause: overall,
         stalls: g.stalls,
         stallBursts: nBursts,
@@ -371,7 +505,6 @@ const rule: Rule = {
           dedup.tick(e.ts);
           return;
         }
-        side.noteRejection(e.ts);
         const wait = num(e, 'waitMs');
         const size = num(e, 'queueSize');
         const addr = str(e, 'brokerAddr');
@@ -392,11 +525,11 @@ const rule: Rule = {
       },
       watermark: (e) => {
         dedup.tick(e.ts);
-        side.prune(e.ts);
+        side.prune(e.ts, keptMinutes);
         side.watermark(e);
       },
       'store-slow': (e) => {
-        side.prune(e.ts);
+        side.prune(e.ts, keptMinutes);
         side.storeSlow(e);
       },
       'broker-jstack': (e) => side.jstack(e),
@@ -425,6 +558,7 @@ const rule: Rule = {
           into.stalls += g.stalls;
           for (const c of g.clients) into.clients.add(c);
           into.episodes.push(...g.episodes);
+          into.folded = mergeFolded(into.folded, g.folded);
           for (const b of g.bursts) addBurst(into, b);
           into.extraBursts += g.extraBursts;
           if (g.first.ts !== null && (into.first.ts === null || g.first.ts < into.first.ts)) into.first = g.first;

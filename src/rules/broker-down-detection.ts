@@ -27,8 +27,8 @@
 // one poll), error for expired (a hang: clients time out for up to expiry + scan + poll, ~160 s).
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { formatMs } from './util.js';
-import type { Rule, Severity, Visitor } from './types.js';
+import { FindingKeeper, formatMs } from './util.js';
+import type { FindingInput, Rule, Severity, Visitor } from './types.js';
 import {
   AddressBook,
   addrInText,
@@ -61,8 +61,11 @@ interface Removal {
   pipe: RmqEvent | null;
   /** 5.x `the broker's channel destroyed, submit the unregister request` without an address yet. */
   submitted: boolean;
-  brokerRegs: Map<string, Map<string, RmqEvent>>;
+  /** The brokers' last registrations when the removal began; dropped once it is judged. */
+  brokerRegs: Map<string, Map<string, RmqEvent>> | null;
   nsReg: RmqEvent | null;
+  /** Its place in the order removals begin (the order their findings are told). */
+  seq: number;
 }
 
 interface Shutdown {
@@ -70,9 +73,19 @@ interface Shutdown {
   signal: RmqEvent;
   namesrvs: Set<string>;
   lastReg: RmqEvent | null;
+  /** Brokers (address, name) a NameServer removed from 10 s before to 120 s after the signal. */
+  removedNear: Map<string, { addr: string | null; name: string | null }>;
+  seq: number;
 }
 
 const GROUP_MS = 15000;
+/** A removal is judged once the lines read are this far past its first (later lines cannot join it). */
+const SETTLE_MS = 60000;
+/** A shutdown the NameServers' logs show: their removal of that broker from 10 s before to 120 s after. */
+const SHUTDOWN_BEFORE_MS = 10000;
+const SHUTDOWN_AFTER_MS = 120000;
+/** Lines within this of a broker's shutdown signal belong to that shutdown (its hook closing channels). */
+const SHUTDOWN_OPEN_MS = 300000;
 const PIPE_RING = 64;
 const FAIL_EPISODE_GAP_MS = 300000;
 
@@ -91,7 +104,14 @@ const rule: Rule = {
     const expiredMs = ctx.settings.brokerChannelExpiredMs as number;
     const book = new AddressBook(ctx.sources);
     const pipes = new Map<string, RmqEvent[]>();
-    const removals: Removal[] = [];
+    /** Removals that later lines may still join (the latest per NameServer, and those under SETTLE_MS old). */
+    const pending = new Set<Removal>();
+    /** Judged removals of the last few minutes, for shutdowns noted after them. */
+    const settled: Array<{ ts: number; addr: string | null; name: string | null }> = [];
+    let begun = 0;
+    let lastSweep = -Infinity;
+    // Each removal's finding is made when it is judged; only those that can be kept stay.
+    const kept = new FindingKeeper<FindingInput & { severity: Severity }>(ctx);
     const recent = new Map<string, Removal>();
     /** broker host -> NameServer -> last `register broker ... OK`. */
     const brokerRegs = new Map<string, Map<string, RmqEvent>>();
@@ -99,7 +119,9 @@ const rule: Rule = {
     const nsRegs = new Map<string, RmqEvent>();
     const failStarts = new Map<string, RmqEvent[]>();
     const lastFail = new Map<string, number>();
+    /** Shutdowns not judged yet: later lines may still join them, or a NameServer's removal may show them. */
     const shutdowns: Shutdown[] = [];
+    let shutdownsBegun = 0;
     const openShutdown = new Map<string, Shutdown>();
 
     const snapshot = () => new Map([...brokerRegs].map(([h, m]) => [h, new Map(m)]));
@@ -147,10 +169,51 @@ const rule: Rule = {
         submitted: false,
         brokerRegs: snapshot(),
         nsReg: addr ? (nsRegs.get(`${e.host}|${addr}`) ?? null) : null,
+        seq: begun++,
       };
-      removals.push(r);
+      const prev = recent.get(e.host);
       recent.set(e.host, r);
+      pending.add(r);
+      // Lines join only the NameServer's latest removal: the one before is complete.
+      if (prev) settle(prev);
       return r;
+    };
+
+    /** Judge a complete removal (with what the logs told so far), keep its finding if it can be kept, drop its detail. */
+    const settle = (r: Removal) => {
+      if (!pending.delete(r)) return;
+      const f = removalFinding(r);
+      kept.offer(f, f.severity, f.start, r.seq);
+      r.brokerRegs = null;
+      if (r.first.ts === null) return;
+      for (const s of shutdowns) noteRemovedNear(s, r.first.ts, r.addr, r.name);
+      settled.push({ ts: r.first.ts, addr: r.addr, name: r.name });
+    };
+
+    const noteRemovedNear = (s: Shutdown, ts: number, addr: string | null, name: string | null) => {
+      if (s.signal.ts === null || ts < s.signal.ts - SHUTDOWN_BEFORE_MS || ts > s.signal.ts + SHUTDOWN_AFTER_MS) return;
+      s.removedNear.set(`${addr}|${name}`, { addr, name });
+    };
+
+    const settleShutdown = (s: Shutdown) => {
+      const f = shutdownFinding(s);
+      // After every removal, in the order they began: the order their findings were told.
+      if (f) kept.offer(f, f.severity, f.start, Number.MAX_SAFE_INTEGER / 2 + s.seq);
+    };
+
+    /** Judge the removals no later line can join. */
+    const sweep = (now: number | null) => {
+      if (now === null || now - lastSweep < 5000) return;
+      lastSweep = now;
+      for (const r of pending) if (r.first.ts !== null && now - r.first.ts > SETTLE_MS) settle(r);
+      // A shutdown once no line can join it and every removal that could show it is judged.
+      for (let i = 0; i < shutdowns.length; i++) {
+        const s = shutdowns[i];
+        if (s.signal.ts === null || now - s.signal.ts <= SHUTDOWN_OPEN_MS + SETTLE_MS) continue;
+        shutdowns.splice(i--, 1);
+        settleShutdown(s);
+      }
+      while (settled.length && settled[0].ts < now - SETTLE_MS - SHUTDOWN_BEFORE_MS - SHUTDOWN_AFTER_MS) settled.shift();
     };
 
     /** The removal this line belongs to: same NameServer, within the grouping window, same broker. */
@@ -184,14 +247,15 @@ const rule: Rule = {
 
     const noteShutdown = (e: RmqEvent, nsAddr: string | null) => {
       let s = openShutdown.get(e.host);
-      if (s && !within(s.signal, e, 300000)) s = undefined;
+      if (s && !within(s.signal, e, SHUTDOWN_OPEN_MS)) s = undefined;
       if (!s) {
         const regs = brokerRegs.get(e.host);
         let lastReg: RmqEvent | null = null;
         for (const r of regs?.values() ?? []) if (!lastReg || (r.ts ?? 0) > (lastReg.ts ?? 0)) lastReg = r;
-        s = { host: e.host, signal: e, namesrvs: new Set(regs?.keys() ?? []), lastReg };
+        s = { host: e.host, signal: e, namesrvs: new Set(regs?.keys() ?? []), lastReg, removedNear: new Map(), seq: shutdownsBegun++ };
         openShutdown.set(e.host, s);
-        if (shutdowns.length < 256) shutdowns.push(s);
+        shutdowns.push(s);
+        for (const r of settled) noteRemovedNear(s, r.ts, r.addr, r.name);
       }
       if (nsAddr) s.namesrvs.add(nsAddr);
     };
@@ -295,16 +359,26 @@ const rule: Rule = {
         if (isClientEvent(e) && addrs.length === 1) clientFailure(e, addrs[0]);
       },
       end() {
-        for (const r of removals) reportRemoval(r);
-        for (const s of shutdowns) reportShutdown(s);
+        for (const r of [...pending]) settle(r);
+        for (const s of shutdowns.splice(0)) settleShutdown(s);
+        for (const f of kept.take()) ctx.report(f);
       },
     };
+    // Every line read moves the clock that judges the removals no later line can join.
+    for (const [type, fn] of Object.entries(own)) {
+      if (type === 'end' || typeof fn !== 'function') continue;
+      const handler = fn as (e: RmqEvent) => void;
+      (own as Record<string, (e: RmqEvent) => void>)[type] = (e) => {
+        sweep(e.ts);
+        handler(e);
+      };
+    }
 
     function lastHeartbeat(r: Removal, ns: string | null, addr: string | null): RmqEvent | null {
       const cands: RmqEvent[] = [];
       if (r.nsReg) cands.push(r.nsReg);
       const host = book.hostOfBrokerAddr(addr);
-      const regs = host ? r.brokerRegs.get(host) : undefined;
+      const regs = host ? r.brokerRegs?.get(host) : undefined;
       if (regs) {
         const exact = ns ? regs.get(ns) : undefined;
         if (exact) cands.push(exact);
@@ -328,7 +402,7 @@ const rule: Rule = {
       return best;
     }
 
-    function reportRemoval(r: Removal) {
+    function removalFinding(r: Removal): FindingInput & { severity: Severity } {
       const addr = r.addr ?? (book.brokerAddrsOf(r.name).length === 1 ? book.brokerAddrsOf(r.name)[0] : null);
       const name = r.name ?? book.brokerNameOf(addr);
       const ns = book.namesrvAddrOfHost(r.nsHost);
@@ -384,7 +458,7 @@ const rule: Rule = {
         how = `${nsText} removed ${who} at ${removedAt}, ${since}, because the broker unregistered ("unregisterBroker, remove from brokerLiveTable OK"): a graceful shutdown, whose hook sends UNREGISTER_BROKER to every NameServer. Clients drop the broker at their next route poll; sends to it in between are refused and retried on another broker.`;
         advice = ['Planned shutdown: nothing to fix. Producers ride through it with the default retries (retryTimesWhenSendFailed=2); make sure other brokers serve the same topics.'];
       }
-      ctx.report({
+      return {
         severity,
         title:
           `${ns ? `NameServer ${ns}` : `NameServer on ${r.nsHost}`} learned ${name ?? addr ?? 'a broker'} was gone by ` +
@@ -397,23 +471,22 @@ const rule: Rule = {
         evidence: orderEvidence([r.first, r.pipe, from, ...r.lines]),
         explanation: how,
         advice,
-      });
+      };
     }
 
-    function reportShutdown(s: Shutdown) {
+    function shutdownFinding(s: Shutdown): (FindingInput & { severity: Severity }) | null {
       const broker = book.brokerOfHost(s.host);
       // A NameServer log that shows the removal wins.
-      const covered = removals.some((r) => {
+      const covered = [...s.removedNear.values()].some((r) => {
         const addr = r.addr ?? (book.brokerAddrsOf(r.name).length === 1 ? book.brokerAddrsOf(r.name)[0] : null);
-        const sameBroker = (broker.addr && addr === broker.addr) || (addr && book.hostOfBrokerAddr(addr) === s.host);
-        return sameBroker && r.first.ts !== null && s.signal.ts !== null && r.first.ts >= s.signal.ts - 10000 && r.first.ts <= s.signal.ts + 120000;
+        return (broker.addr && addr === broker.addr) || (addr && book.hostOfBrokerAddr(addr) === s.host);
       });
-      if (covered) return;
+      if (covered) return null;
       const ns = [...s.namesrvs];
       const nsText = ns.length ? ns.join(';') : null;
       const who = broker.name && broker.addr ? `${broker.name} (${broker.addr})` : (broker.name ?? broker.addr ?? `the broker on ${s.host}`);
       const detectMs = s.lastReg && s.lastReg.ts !== null && s.signal.ts !== null ? s.signal.ts - s.lastReg.ts : null;
-      ctx.report({
+      return {
         severity: 'info',
         title: `${who} shut down gracefully and unregistered from ${ns.length ? `${ns.length} NameServer${ns.length === 1 ? '' : 's'}` : 'its NameServers'} (inferred from the broker log)`,
         start: s.lastReg?.ts ?? s.signal.ts,
@@ -427,7 +500,7 @@ const rule: Rule = {
         advice: [
           'Planned shutdown: nothing to fix if it was intended. If it was not, find who sent the signal (the hook runs on SIGTERM/SIGINT or System.exit, not on kill -9).',
         ],
-      });
+      };
     }
 
     return mergeVisitors(book.visitor(), own);

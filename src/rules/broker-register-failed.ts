@@ -15,7 +15,7 @@
 // NameServer that is alive but gets no registration for that long drops the broker.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { formatMs, Occurrences } from './util.js';
+import { FindingKeeper, formatMs, Occurrences } from './util.js';
 import type { Rule, Visitor } from './types.js';
 import { AddressBook, addrKey, BOOK_EVENTS, clockOf, isBrokerEvent, mergeVisitors, orderEvidence, REGISTER_PERIOD_MS, ROUTING_SETTINGS } from './routing.js';
 
@@ -52,7 +52,9 @@ const rule: Rule = {
     const expiredMs = ctx.settings.brokerChannelExpiredMs as number;
     const book = new AddressBook(ctx.sources);
     const open = new Map<string, Episode>();
-    const done: Episode[] = [];
+    // Closed episodes: only those whose finding can be among the kept ones stay (the others are counted).
+    const done = new FindingKeeper<Episode>(ctx);
+    let closed = 0;
     const occurrences = new Occurrences<RmqEvent>(2000);
     const lastFailure = new Map<string, { e: RmqEvent; ep: Episode; counted: boolean }>();
     const lastOk = new Map<string, Map<string, RmqEvent>>();
@@ -60,7 +62,7 @@ const rule: Rule = {
     const closeEp = (key: string, ep: Episode, recovered: RmqEvent | null) => {
       ep.recovered = recovered;
       open.delete(key);
-      done.push(ep);
+      done.offer(ep, isLong(ep) ? 'error' : 'warning', ep.first.ts, closed++);
     };
 
     const cause = (e: RmqEvent, timeout: boolean) => {
@@ -118,13 +120,20 @@ const rule: Rule = {
       },
       end() {
         for (const [key, ep] of [...open]) closeEp(key, ep, null);
-        for (const ep of done) report(ep);
+        for (const ep of done.take()) report(ep);
       },
     };
 
+    const windowOf = (ep: Episode) => (ep.first.ts !== null && ep.last.ts !== null ? ep.last.ts - ep.first.ts : null);
+    /** Failures over more than the expiry: a NameServer that is alive drops the broker. */
+    function isLong(ep: Episode): boolean {
+      const w = windowOf(ep);
+      return w !== null && w > expiredMs;
+    }
+
     function report(ep: Episode) {
-      const windowMs = ep.first.ts !== null && ep.last.ts !== null ? ep.last.ts - ep.first.ts : null;
-      const long = windowMs !== null && windowMs > expiredMs;
+      const windowMs = windowOf(ep);
+      const long = isLong(ep);
       const times = `${ep.failures} time${ep.failures === 1 ? '' : 's'}`;
       const kinds = [ep.timeouts ? `${ep.timeouts} timeout${ep.timeouts === 1 ? '' : 's'}` : '', ep.connectFailures ? `${ep.connectFailures} refused connection${ep.connectFailures === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
       if (ep.namesrvSide) {

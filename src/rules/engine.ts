@@ -4,6 +4,7 @@
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { clientVersionOf } from './versions.js';
 import {
+  SEVERITIES,
   severityRank,
   type ClientVersion,
   type Evidence,
@@ -70,12 +71,15 @@ export class RuleRunner {
   private readonly handlers = new Map<EventType, Array<(e: RmqEvent) => void>>();
   private readonly visitors: Visitor[] = [];
   private readonly kept = new Map<string, Finding[]>();
-  /** Findings left out per rule (see MAX_FINDINGS_PER_RULE). */
+  /** Findings left out per rule (see MAX_FINDINGS_PER_RULE); filled by finish(), rules in their order, severities in theirs. */
   readonly omitted: OmittedFindings = {};
+  private readonly omittedCounts = new Map<string, Map<Severity, number>>();
+  private readonly ruleIds: string[] = [];
   private readonly versionCache = new Map<string, ClientVersion>();
 
   constructor(opts: EngineOptions) {
     for (const rule of opts.rules) {
+      this.ruleIds.push(rule.meta.id);
       const settings: Record<string, SettingValue> = {};
       for (const [k, m] of Object.entries(rule.meta.settings)) settings[k] = opts.settings?.[k] ?? m.default;
       const ctx: RuleContext = {
@@ -95,6 +99,7 @@ export class RuleRunner {
             advice: f.advice,
           });
         },
+        omit: (severity, n = 1) => this.count(rule.meta.id, severity, n),
         clientVersion: (host) => {
           let v = this.versionCache.get(host);
           if (!v) this.versionCache.set(host, (v = clientVersionOf(host, opts.sources)));
@@ -124,7 +129,21 @@ export class RuleRunner {
 
   finish(): Finding[] {
     for (const v of this.visitors) v.end?.();
+    for (const id of this.ruleIds) {
+      const counts = this.omittedCounts.get(id);
+      if (!counts) continue;
+      const out: Partial<Record<Severity, number>> = {};
+      for (const s of SEVERITIES) if (counts.has(s)) out[s] = counts.get(s);
+      this.omitted[id] = out;
+    }
     return sortFindings([...this.kept.values()].flat());
+  }
+
+  private count(rule: string, severity: Severity, n: number): void {
+    if (n <= 0) return;
+    let counts = this.omittedCounts.get(rule);
+    if (!counts) this.omittedCounts.set(rule, (counts = new Map()));
+    counts.set(severity, (counts.get(severity) ?? 0) + n);
   }
 
   private keep(f: Finding): void {
@@ -134,8 +153,7 @@ export class RuleRunner {
     if (list.length <= MAX_FINDINGS_PER_RULE) return;
     list.sort(byRank);
     const out = list.pop()!;
-    const counts = (this.omitted[out.rule] ??= {});
-    counts[out.severity] = (counts[out.severity] ?? 0) + 1;
+    this.count(out.rule, out.severity, 1);
   }
 }
 

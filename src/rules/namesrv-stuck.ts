@@ -19,7 +19,7 @@
 // (or its list is not in the logs). Severity: critical.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { formatMs, Occurrences } from './util.js';
+import { FindingKeeper, formatMs, Occurrences } from './util.js';
 import type { Rule, Visitor } from './types.js';
 import { closeTimedOutChannelAdvice } from './versions.js';
 import { AddressBook, addrKey, BOOK_EVENTS, clockOf, isClientEvent, isTimeoutCause, mergeVisitors, orderEvidence } from './routing.js';
@@ -62,7 +62,9 @@ const rule: Rule = {
     const minTimeouts = ctx.settings.minTimeouts as number;
     const book = new AddressBook(ctx.sources);
     const clients = new Map<string, ClientState>();
-    const done: Episode[] = [];
+    // Closed episodes: only those whose finding can be among the kept ones stay (the others are counted).
+    const done = new FindingKeeper<Episode>(ctx);
+    let closed = 0;
     const polls = new Occurrences<RmqEvent>(2000);
 
     const stateOf = (host: string): ClientState => {
@@ -84,7 +86,8 @@ const rule: Rule = {
     const close = (s: ClientState, sw: RmqEvent | null) => {
       if (!s.ep) return;
       s.ep.switchEvent = sw;
-      done.push(s.ep);
+      if (reported(s.ep)) done.offer(s.ep, rule.meta.severity, s.ep.first.ts, closed);
+      closed++;
       s.ep = null;
     };
 
@@ -135,15 +138,22 @@ const rule: Rule = {
       },
       end() {
         for (const s of clients.values()) close(s, null);
-        for (const ep of done) report(ep);
+        for (const ep of done.take()) report(ep);
       },
     };
 
-    function report(ep: Episode) {
-      if (ep.timeouts < minTimeouts) return;
+    function othersListed(ep: Episode): string[] {
       const listed = ep.list ? ((ep.list.fields.addrs as string[]) ?? []).map((a) => addrKey(a)!) : [];
-      const others = listed.filter((a) => a !== ep.ns);
-      if (ep.list && others.length === 0) return; // a single NameServer: nothing to switch to
+      return listed.filter((a) => a !== ep.ns);
+    }
+
+    /** Whether the closed episode makes a finding: enough timeouts, and another NameServer to switch to. */
+    function reported(ep: Episode): boolean {
+      return ep.timeouts >= minTimeouts && !(ep.list && othersListed(ep).length === 0);
+    }
+
+    function report(ep: Episode) {
+      const others = othersListed(ep);
       const endEvent = ep.switchEvent ?? ep.last;
       const stuckMs = ep.first.ts !== null && endEvent.ts !== null ? endEvent.ts - ep.first.ts : null;
       const v = ctx.clientVersion(ep.host);

@@ -186,30 +186,46 @@ export interface SideBucket {
 
 const emptyBucket = (): SideBucket => ({ wmSize: 0, wmSizeEv: null, wmSlow: 0, wmSlowEv: null, store: 0, storeEv: null, inLock: 0, inLockEv: null, jstack: 0, jstackEv: null });
 
+/** Merge broker-side figures into `out` (the larger figure and its line; jstack dumps add up). */
+export function mergeSide(out: SideBucket, b: SideBucket): void {
+  if (b.wmSize > out.wmSize) (out.wmSize = b.wmSize), (out.wmSizeEv = b.wmSizeEv);
+  if (b.wmSlow > out.wmSlow) (out.wmSlow = b.wmSlow), (out.wmSlowEv = b.wmSlowEv);
+  if (b.store > out.store) (out.store = b.store), (out.storeEv = b.storeEv);
+  if (b.inLock > out.inLock) (out.inLock = b.inLock), (out.inLockEv = b.inLockEv);
+  out.jstack += b.jstack;
+  out.jstackEv ??= b.jstackEv;
+}
+
+export const emptySide = (): SideBucket => emptyBucket();
+
 export class BrokerSide {
   private readonly hosts = new Map<string, Map<number, SideBucket>>();
-  /** Minutes with a rejection: only buckets near them are kept once they are old. */
-  private readonly hot = new Set<number>();
   private pruned = 0;
 
-  /** A client saw a rejection at `ts`: keep the broker-side minutes around it. */
-  noteRejection(ts: number | null): void {
-    if (ts !== null) this.hot.add(Math.floor(ts / 60000));
-  }
-
-  /** Drop buckets more than three minutes old that no rejection came near (bounded state). */
-  prune(now: number | null): void {
+  /**
+   * Drop buckets more than three minutes old that no kept episode's window needs: `kept` gives
+   * the minutes still wanted (bounded state; asked once a minute of the logs).
+   */
+  prune(now: number | null, kept: () => ReadonlySet<number>): void {
     if (now === null || now - this.pruned < 60000) return;
     this.pruned = now;
     const limit = Math.floor(now / 60000) - 3;
+    const keep = kept();
     for (const m of this.hosts.values()) {
-      for (const k of m.keys()) {
-        if (k < 0 || k >= limit) continue;
-        let near = false;
-        for (let d = -2; d <= 2 && !near; d++) near = this.hot.has(k + d);
-        if (!near) m.delete(k);
-      }
+      for (const k of m.keys()) if (k >= 0 && k < limit && !keep.has(k)) m.delete(k);
     }
+  }
+
+  /** Hosts with broker-side figures. */
+  get hostNames(): string[] {
+    return [...this.hosts.keys()];
+  }
+
+  /** Buckets in memory (tests: the state stays bounded). */
+  get buckets(): number {
+    let n = 0;
+    for (const m of this.hosts.values()) n += m.size;
+    return n;
   }
 
   private bucket(e: RmqEvent): SideBucket {
@@ -263,13 +279,7 @@ export class BrokerSide {
     }
     for (const k of [...keys].sort((x, y) => x - y)) {
       const b = m.get(k);
-      if (!b) continue;
-      if (b.wmSize > out.wmSize) (out.wmSize = b.wmSize), (out.wmSizeEv = b.wmSizeEv);
-      if (b.wmSlow > out.wmSlow) (out.wmSlow = b.wmSlow), (out.wmSlowEv = b.wmSlowEv);
-      if (b.store > out.store) (out.store = b.store), (out.storeEv = b.storeEv);
-      if (b.inLock > out.inLock) (out.inLock = b.inLock), (out.inLockEv = b.inLockEv);
-      out.jstack += b.jstack;
-      out.jstackEv ??= b.jstackEv;
+      if (b) mergeSide(out, b);
     }
     return out;
   }

@@ -24,8 +24,8 @@
 // to the broker within 1.5 s of one (or of another such line) is part of it.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { formatMs, Occurrences } from './util.js';
-import type { Rule, Visitor } from './types.js';
+import { FindingKeeper, formatMs, Occurrences } from './util.js';
+import type { Rule, Severity, Visitor } from './types.js';
 import { closeTimedOutChannelAdvice } from './versions.js';
 import { routeDelta, writableAfter } from '../parse/route-change.js';
 import {
@@ -89,6 +89,8 @@ interface Episode {
   firstRoutePoll: RmqEvent | null;
   end: RmqEvent | null;
   endReason: 'route-drop' | 'failures-stopped';
+  /** Its place in the order episodes close (the order their findings are told). */
+  seq: number;
 }
 
 function near(a: RmqEvent, b: RmqEvent, ms = NEAR_MS): boolean {
@@ -117,7 +119,9 @@ const rule: Rule = {
     const boundMs = expiredMs + SCAN_NOT_ACTIVE_BROKER_MS + pollMs;
     const book = new AddressBook(ctx.sources);
     const open = new Map<string, Map<string, Episode>>();
-    const done: Episode[] = [];
+    // Closed episodes: only those whose finding can be among the kept ones stay (the others are counted).
+    const done = new FindingKeeper<Episode>(ctx);
+    let closed = 0;
     const drops = new Map<string, Array<{ name: string; e: RmqEvent }>>();
     const routePolls = new Occurrences<RmqEvent>(2000);
     /** First NameServer-side removal of each broker address (evidence and explanation). */
@@ -129,16 +133,28 @@ const rule: Rule = {
       return m;
     };
 
-    /** Episodes just closed by a route drop: sends begun before the drop still belong to them. */
+    /**
+     * Episodes just closed by a route drop: sends begun before the drop still belong to them, so an
+     * episode is judged once the next drop of its client and broker takes its place (or at the end).
+     */
     const dropped = new Map<string, Episode>();
     const close = (ep: Episode, end: RmqEvent | null, reason: Episode['endReason']) => {
       flushPending(ep);
       ep.end = end;
       ep.endReason = reason;
+      ep.seq = closed++;
       const key = ep.addr ?? `name:${ep.name}`;
       episodesOf(ep.host).delete(key);
-      if (reason === 'route-drop') dropped.set(`${ep.host}|${key}`, ep);
-      done.push(ep);
+      if (reason !== 'route-drop') return finished(ep);
+      const prev = dropped.get(`${ep.host}|${key}`);
+      dropped.set(`${ep.host}|${key}`, ep);
+      if (prev) finished(prev);
+    };
+
+    /** An episode nothing can change any more: kept for the report if its finding can be among the kept ones. */
+    const finished = (ep: Episode) => {
+      const j = judge(ep);
+      if (j) done.offer(ep, j.severity, ep.first.ts, ep.seq);
     };
 
     function flushPending(ep: Episode) {
@@ -195,6 +211,7 @@ const rule: Rule = {
           firstRoutePoll: null,
           end: null,
           endReason: 'failures-stopped',
+          seq: -1,
         };
         eps.set(key, ep);
       }
@@ -400,14 +417,25 @@ const rule: Rule = {
             close(ep, drop?.e ?? null, drop ? 'route-drop' : 'failures-stopped');
           }
         }
-        for (const ep of done) report(ep);
+        for (const ep of dropped.values()) finished(ep);
+        dropped.clear();
+        for (const ep of done.take()) report(ep);
       },
     };
 
+    /**
+     * Whether a closed episode makes a finding, and its severity: reported when it lasted longer
+     * than one poll and the broker itself failed to answer; critical beyond the routing bound.
+     */
+    function judge(ep: Episode): { severity: Severity; staleMs: number } | null {
+      const staleMs = gap(ep.first, ep.end ?? ep.last);
+      if (staleMs === null || staleMs <= pollMs || ep.evidence === 0) return null;
+      return { severity: staleMs <= boundMs ? 'warning' : 'critical', staleMs };
+    }
+
     function report(ep: Episode) {
       const endEvent = ep.end ?? ep.last;
-      const staleMs = gap(ep.first, endEvent);
-      if (staleMs === null || staleMs <= pollMs || ep.evidence === 0) return;
+      const staleMs = judge(ep)!.staleMs;
       const within = staleMs <= boundMs;
       const name = ep.name ?? book.brokerNameOf(ep.addr);
       const broker = name ?? ep.addr ?? 'a broker';
@@ -463,7 +491,7 @@ const rule: Rule = {
       }
       if (!within && ep.routePolls === 0) advice.push('Collect the NameServer logs (namesrv.log) of the cluster to see when, and whether, each NameServer removed the broker.');
 
-      const severity = within ? 'warning' : 'critical';
+      const severity: Severity = within ? 'warning' : 'critical';
       ctx.report({
         severity,
         title: `${ep.host} kept using ${broker} for ${formatMs(staleMs)} after it stopped answering (${ep.failures} failure${ep.failures === 1 ? '' : 's'}; ${within ? 'within' : 'beyond'} the ${formatMs(boundMs)} routing bound)`,

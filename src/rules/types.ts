@@ -96,6 +96,11 @@ export interface RuleContext {
   readonly sources: readonly SourceInfo[];
   /** Report a finding; severity defaults to the rule's. Evidence is cut to the first five. */
   report(f: FindingInput): void;
+  /**
+   * Count findings the rule made but did not report because they could not be among its
+   * MAX_FINDINGS_PER_RULE most severe (it chose them itself, so as not to keep every episode).
+   */
+  omit(severity: Severity, n?: number): void;
   /** The client version range of a host's client logs. */
   clientVersion(host: string): ClientVersion;
 }

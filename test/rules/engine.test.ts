@@ -41,6 +41,17 @@ describe('rule engine', () => {
     expect(runRules({ rules: [counting], sources: [], settings: { minimum: 8 } }, events)).toEqual([]);
   });
 
+  it('counts the findings a rule left out itself, in rule and severity order', () => {
+    const omitting = (id: string): Rule => ({
+      ...counting,
+      meta: { ...counting.meta, id },
+      create: (ctx) => ({ end: () => (ctx.omit('info', 2), ctx.omit('critical'), ctx.omit('info')) }),
+    });
+    const runner = new RuleRunner({ rules: [omitting('b'), omitting('a')], sources: [] });
+    expect(runner.finish()).toEqual([]);
+    expect(JSON.stringify(runner.omitted)).toBe('{"b":{"critical":1,"info":3},"a":{"critical":1,"info":3}}');
+  });
+
   it('types --set values and rejects unknown names and bad values', () => {
     expect(parseSettings([counting], ['minimum=5'])).toEqual({ minimum: 5 });
     expect(() => parseSettings([counting], ['nope=1'])).toThrow(SettingError);
