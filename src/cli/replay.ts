@@ -5,7 +5,8 @@
 
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { UsageError } from '../util/errors.js';
-import { DEFAULT_MAX_SPAN_MS, spanText } from '../replay/file.js';
+import { DEFAULT_MAX_SPAN_MS } from '../replay/file.js';
+import { spanText } from '../util/durations.js';
 import { parseAssignments, WHAT_IF_KEYS, WhatIfError, type Variant } from '../replay/whatif.js';
 import { examples, timeOption, withInputOptions, zoneArg } from './common.js';
 import { checkOutput } from './output.js';

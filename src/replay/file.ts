@@ -7,6 +7,7 @@
 import { formatIso, parseZone, ZoneError } from '../parse/time.js';
 import type { Scenario } from '../model/index.js';
 import { MILESTONE_NAMES, type BusyFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from './types.js';
+import { spanText } from '../util/durations.js';
 
 export const SCENARIO_FILE_VERSION = 1;
 
@@ -559,14 +560,6 @@ export function runSizeProblem(sc: Scenario, untilMs: number, maxSpanMs: number,
   return null;
 }
 
-/** 36 h, 90 min, 45 s: a length as a person reads it. */
-export function spanText(ms: number): string {
-  if (!Number.isFinite(ms)) return String(ms);
-  if (ms >= 2 * 86_400_000) return `${Math.round(ms / 86_400_000).toLocaleString('en-US')} days`;
-  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
-  if (ms >= 60000) return `${Math.round(ms / 60000)} min`;
-  return `${Math.round(ms / 1000)} s`;
-}
 
 /** The scenario file for an input (what --save-scenario writes). */
 export function scenarioFileJson(input: ReplayInput): Record<string, unknown> {

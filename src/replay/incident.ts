@@ -7,7 +7,7 @@ import type { Fault, Scenario } from '../model/index.js';
 import type { Cause, ChainStep, Impact, Incident } from '../rules/incident.js';
 import { findingId } from '../rules/incident.js';
 import type { ClientVersion, Finding } from '../rules/types.js';
-import { formatMs } from '../rules/util.js';
+import { formatMs } from '../util/durations.js';
 import { closeTimedOutChannelAdvice, stuckOnNamesrvReason } from '../rules/versions.js';
 import type { ClientFailures, MilestoneTime, ReplayInput } from './types.js';
 import { plural } from '../util/text.js';

@@ -5,7 +5,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { commonDir } from '../util/paths.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
 import { collect } from './collect.js';
-import { DEFAULT_MAX_SPAN_MS, looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, spanText, validateScenario } from './file.js';
+import { DEFAULT_MAX_SPAN_MS, looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, validateScenario } from './file.js';
+import { spanText } from '../util/durations.js';
 
 export { DEFAULT_MAX_SPAN_MS };
 import { inferScenario, LEAD_MS, MARGIN_MS } from './infer.js';

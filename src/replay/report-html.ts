@@ -10,7 +10,7 @@ import type { SourceAccounting } from '../parse/types.js';
 import type { Fault, Scenario } from '../model/index.js';
 import { MILESTONE_LABEL as LABEL, statusText } from './report.js';
 import { signedMs, type MilestoneRow, type ReplayReport } from './run.js';
-import { formatMs } from '../rules/util.js';
+import { formatMs } from '../util/durations.js';
 import { commonDir } from '../util/paths.js';
 import { accountingHtml } from '../report/html/analyze-html.js';
 import { axisSvg, h, htmlDocument, px, timeScale, tooltip, type EvidenceEntry } from '../report/html/page.js';

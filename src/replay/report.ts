@@ -4,7 +4,7 @@
 
 import { formatIso, formatShort, parseZone, type Zone } from '../parse/time.js';
 import { escapeText, jsonSafe, type Palette } from '../report/escape.js';
-import { formatMs } from '../rules/util.js';
+import { formatMs } from '../util/durations.js';
 import type { Fault, Scenario } from '../model/index.js';
 import { prettyJson } from './file.js';
 import { signedMs, type MilestoneRow, type ReplayReport, type Stat, type VariantResult } from './run.js';

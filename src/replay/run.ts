@@ -4,7 +4,8 @@
 
 import { runScenario, type RunResult, type Scenario } from '../model/index.js';
 import type { RmqEvent } from '../parse/types.js';
-import { formatMs, percentile } from '../rules/util.js';
+import { percentile } from '../rules/util.js';
+import { formatMs } from '../util/durations.js';
 import { contextOf, MILESTONE_TYPES, observe, type MilestoneContext, type Observation } from './observe.js';
 import type { BusyFigure, ClientFailures, MilestoneName, MilestoneTime, ReplayInput } from './types.js';
 import { runSizeProblem, ScenarioError, validateScenario } from './file.js';

@@ -4,7 +4,7 @@
 
 import { formatShort, type Zone } from '../parse/time.js';
 import type { Finding, Rule } from '../rules/types.js';
-import { formatMs } from '../rules/util.js';
+import { formatMs } from '../util/durations.js';
 import type { Timeline } from '../timeline/build.js';
 import { escapeText } from './escape.js';
 import { zoneNote } from './events.js';

@@ -7,7 +7,7 @@ import Table from 'cli-table3';
 import { formatShort, type Zone } from '../parse/time.js';
 import type { Milestone } from '../rules/milestones.js';
 import { SEVERITIES, type Finding, type MetricValue, type Rule, type Severity } from '../rules/types.js';
-import { formatMs } from '../rules/util.js';
+import { formatMs } from '../util/durations.js';
 import type { Timeline } from '../timeline/build.js';
 import { commonDir, relativeTo } from '../util/paths.js';
 import { clip, escapeText, type Palette } from './escape.js';

@@ -4,7 +4,7 @@
 
 import type { Zone } from '../parse/time.js';
 import type { Cause, Impact, Incident } from '../rules/incident.js';
-import { formatMs } from '../rules/util.js';
+import { formatMs } from '../util/durations.js';
 import type { Palette } from './escape.js';
 import { hang, timeText } from './text-layout.js';
 

@@ -8,7 +8,7 @@ import type { Analysis } from '../rules/analyze.js';
 import { MAX_FINDINGS_PER_RULE, type OmittedFindings } from '../rules/engine.js';
 import type { Incident } from '../rules/incident.js';
 import { severityRank, type Finding, type MetricValue, type SettingValue, type Severity, type Subject } from '../rules/types.js';
-import { formatMs } from '../rules/util.js';
+import { formatMs } from '../util/durations.js';
 import type { Timeline } from '../timeline/build.js';
 import type { Activity } from './html/activity.js';
 import { timeText } from './text-layout.js';

@@ -150,3 +150,9 @@ export function factOver(f: VersionFact, r: VersionRange): boolean | null {
   const all = compareVersions(r.lo, since) >= 0 && (until === null || compareVersions(r.hi, until) < 0);
   return all ? true : null;
 }
+
+/** factOver for a range as printed; null when the range is unknown (or a list of several). */
+export function factIn(f: VersionFact, range: string): boolean | null {
+  const r = parseRange(range);
+  return r === null ? null : factOver(f, r);
+}

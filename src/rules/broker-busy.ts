@@ -20,7 +20,11 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, Subject } from './types.js';
-import { type SideBucket, num, str, versionSide, rangeOverlaps, serverVersion, CrossLogDedup, AttemptIndex, BrokerHosts, BrokerSide, clock, duration, brokerLabel, plural, clientVersions, emptySide, mergeSide } from './send-path.js';
+import { type SideBucket, num, str, serverVersion, CrossLogDedup, AttemptIndex, BrokerHosts, BrokerSide, clock, brokerLabel, clientVersions, emptySide, mergeSide } from './send-path.js';
+import { factIn, rangeOverlaps } from '../rocketmq/versions.js';
+import { formatMs } from '../util/durations.js';
+import { plural } from '../util/text.js';
+import { CLIENT, SERVER } from '../rocketmq/facts.js';
 
 // ---------------------------------------------------------------------------------------------
 // The rule
@@ -393,13 +397,13 @@ const rule: Rule = {
         const parts = episodes.map((e, i) => {
           const k = kinds[i];
           const prevEnd = folded && i === HEAD_EPISODES ? folded.end : i > 0 ? episodes[i - 1].end : null;
-          const after = prevEnd !== null ? `, ${duration(e.start - prevEnd)} after the previous one` : '';
+          const after = prevEnd !== null ? `, ${formatMs(e.start - prevEnd)} after the previous one` : '';
           const from = clock(e.firstEv);
           const to = clock(e.lastEv);
           const when = from && to ? (from === to ? ` at ${from}` : ` ${from}-${to}`) : '';
           const what = k === 'backlog' ? 'steady overload (backlog)' : k === 'stall' ? 'broker stalls' : 'backlog with stalls';
           return (
-            `${i === 0 ? 'Episode' : 'episode'} ${numberOf(i)}${when} (${duration(e.end - e.start)}${after}): ${plural(e.n, 'rejection')}, ${e.minWait === e.maxWait ? `wait ${e.maxWait} ms` : `waits ${e.minWait}-${e.maxWait} ms`}` +
+            `${i === 0 ? 'Episode' : 'episode'} ${numberOf(i)}${when} (${formatMs(e.end - e.start)}${after}): ${plural(e.n, 'rejection')}, ${e.minWait === e.maxWait ? `wait ${e.maxWait} ms` : `waits ${e.minWait}-${e.maxWait} ms`}` +
             `${e.maxQueue !== null ? `, queue up to ${e.maxQueue}` : ''}: ${what}${sideText(sideOf([e]))}`
           );
         });
@@ -422,13 +426,13 @@ const rule: Rule = {
           `A put held the CommitLog lock about as long as the longest wait (${sideAll.inLock} ms): had only the disk been slow, the cleaner would still have rejected requests at ${threshold}-${threshold + 10} ms, so the whole process stopped: a JVM-wide pause (GC) or CPU starvation.`,
         );
       }
-      if (versionSide(cv, '5.3.0') === 'below') ex.push(`The clients (${cv}) do not retry SYSTEM_BUSY (it joins retryResponseCodes in 5.3.0), so each rejection went straight to the application.`);
+      if (factIn(CLIENT.retriesSystemBusy, cv) === false) ex.push(`The clients (${cv}) do not retry SYSTEM_BUSY (it joins retryResponseCodes in 5.3.0), so each rejection went straight to the application.`);
 
       // --- advice by cause ---
       const adv: string[] = [];
       if (hasStall) {
         adv.push(
-          `Find what froze the broker at the stall times: GC logs (long stop-the-world pauses), CPU starvation or steal on the host, swapping${versionSide(bv, '5.0.0') === 'atLeast' ? '; the "broker jstack" dumps in broker.log show the threads' : ''}.`,
+          `Find what froze the broker at the stall times: GC logs (long stop-the-world pauses), CPU starvation or steal on the host, swapping${factIn(SERVER.jstackOnClean, bv) === true ? '; the "broker jstack" dumps in broker.log show the threads' : ''}.`,
         );
         if (cbBug) adv.push('If the broker runs 4.7.1-4.9.2, upgrade it to 4.9.3 or later: there, callbacks in the send queue block BrokerFastFailure and zero the watermark head age.');
       }
@@ -439,7 +443,7 @@ const rule: Rule = {
       }
       if (hasBacklog) adv.push('Spread the send load: give the topic write queues on more brokers (or add brokers) so no single send queue backs up, and smooth bursty producers.');
       adv.push(`Do not just raise waitTimeMillsInSendQueue: requests would only wait longer in the same queue, and the client's send budget (sendMsgTimeout, 3000 ms) still runs out.`);
-      if (versionSide(cv, '5.3.0') !== 'atLeast') adv.push('Catch MQBrokerException code 2 in the application and retry later, or move the producers to client 5.3.0+, which retries SYSTEM_BUSY on another broker.');
+      if (factIn(CLIENT.retriesSystemBusy, cv) !== true) adv.push('Catch MQBrokerException code 2 in the application and retry later, or move the producers to client 5.3.0+, which retries SYSTEM_BUSY on another broker.');
 
       // --- evidence: the longest wait, the first rejection, the broker side, then the other episodes ---
       const evidence: RmqEvent[] = [];

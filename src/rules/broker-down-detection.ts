@@ -27,7 +27,8 @@
 // one poll), error for expired (a hang: clients time out for up to expiry + scan + poll, ~160 s).
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { FindingKeeper, formatMs } from './util.js';
+import { FindingKeeper } from './util.js';
+import { formatMs } from '../util/durations.js';
 import type { FindingInput, Rule, Severity, Visitor } from './types.js';
 import {
   AddressBook,

@@ -15,7 +15,8 @@
 // NameServer that is alive but gets no registration for that long drops the broker.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { FindingKeeper, formatMs, Occurrences } from './util.js';
+import { FindingKeeper, Occurrences } from './util.js';
+import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
 import { AddressBook, addrKey, BOOK_EVENTS, clockOf, isBrokerEvent, mergeVisitors, orderEvidence, REGISTER_PERIOD_MS, ROUTING_SETTINGS } from './routing.js';
 

@@ -14,7 +14,8 @@
 // failed, and with it the NameServer that should have noticed).
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { formatMs, Occurrences } from './util.js';
+import { Occurrences } from './util.js';
+import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
 import {
   AddressBook,

@@ -16,7 +16,8 @@
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, Subject } from './types.js';
 import { AddressBook, BOOK_EVENTS, mergeVisitors } from './routing.js';
-import { AttemptIndex, BrokerHosts, CrossLogDedup, brokerLabel, clientVersions, num, plural, str } from './send-path.js';
+import { AttemptIndex, BrokerHosts, CrossLogDedup, brokerLabel, clientVersions, num, str } from './send-path.js';
+import { plural } from '../util/text.js';
 
 interface Hit {
   ev: RmqEvent;

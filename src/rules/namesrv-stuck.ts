@@ -19,7 +19,8 @@
 // (or its list is not in the logs). Severity: critical.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { FindingKeeper, formatMs, Occurrences } from './util.js';
+import { FindingKeeper, Occurrences } from './util.js';
+import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
 import { closeTimedOutChannelAdvice } from './versions.js';
 import { AddressBook, addrKey, BOOK_EVENTS, clockOf, isClientEvent, isTimeoutCause, mergeVisitors, orderEvidence } from './routing.js';

@@ -13,18 +13,10 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, Subject } from './types.js';
-import {
-  AttemptIndex,
-  BrokerHosts,
-  CrossLogDedup,
-  brokerLabel,
-  clientVersions,
-  num,
-  plural,
-  serverVersion,
-  str,
-  versionSide,
-} from './send-path.js';
+import { AttemptIndex, BrokerHosts, CrossLogDedup, brokerLabel, clientVersions, num, serverVersion, str } from './send-path.js';
+import { plural } from '../util/text.js';
+import { factIn, versionSide } from '../rocketmq/versions.js';
+import { CLIENT } from '../rocketmq/facts.js';
 
 const REASONS = ['PCBUSY_CLEAN_QUEUE', 'PC_SYNCHRONIZED', 'REJECTREQUEST'] as const;
 type Reason = (typeof REASONS)[number];
@@ -133,7 +125,7 @@ const rule: Rule = {
       if (g.byReason.REJECTREQUEST && !g.byReason.PCBUSY_CLEAN_QUEUE && !g.byReason.PC_SYNCHRONIZED && !g.slowLocks) {
         ex.push('[REJECTREQUEST] alone can have other causes: the transient store pool ran out of buffers (transientStorePoolEnable=true), or, on 5.x brokers, the send reached a slave.');
       }
-      const notRetried = versionSide(cv, '5.3.0') === 'below';
+      const notRetried = factIn(CLIENT.retriesSystemBusy, cv) === false;
       if (rejections) {
         ex.push(
           notRetried
@@ -148,7 +140,7 @@ const rule: Rule = {
         'Give the commit log a faster or dedicated disk, and keep other heavy I/O off it.',
         `Raising osPageCacheBusyTimeOutMills only lets a stalled put hold the lock longer before sends are refused; it does not make the disk faster.`,
       ];
-      if (rejections && versionSide(cv, '5.3.0') !== 'atLeast') adv.push('Handle MQBrokerException code 2 in the application (retry later or on another broker), or move the producers to client 5.3.0+, which retries SYSTEM_BUSY.');
+      if (rejections && factIn(CLIENT.retriesSystemBusy, cv) !== true) adv.push('Handle MQBrokerException code 2 in the application (retry later or on another broker), or move the producers to client 5.3.0+, which retries SYSTEM_BUSY.');
 
       const evidence: RmqEvent[] = [];
       if (g.maxInLockEv) evidence.push(g.maxInLockEv);

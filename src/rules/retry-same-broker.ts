@@ -17,8 +17,9 @@
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
 import { CLIENT } from '../rocketmq/facts.js';
-import { factOver, parseRange } from '../rocketmq/versions.js';
-import { clientVersions, num, plural, str, strs, versionSide } from './send-path.js';
+import { factIn, factOver, parseRange } from '../rocketmq/versions.js';
+import { clientVersions, num, str, strs } from './send-path.js';
+import { plural } from '../util/text.js';
 import { writableAfter } from '../parse/route-change.js';
 
 interface Attempt {
@@ -124,8 +125,8 @@ const rule: Rule = {
       if (!m) return true;
       const code = Number(m[1]);
       if ([1, 14, 16, 17, 204, 205].includes(code)) return true;
-      const side = versionSide(ctx.clientVersion(a.ev.host).range, code === 1500 ? '5.3.1' : '5.3.0');
-      return (code === 2 || code === 1500) && side !== 'below';
+      const retries = factIn(code === 1500 ? CLIENT.retriesGoAway : CLIENT.retriesSystemBusy, ctx.clientVersion(a.ev.host).range);
+      return (code === 2 || code === 1500) && retries !== false;
     };
 
     const flag = (c: Chain) => {
@@ -179,7 +180,7 @@ const rule: Rule = {
       }
       const adv: string[] = [];
       if (single || route === null) adv.push('Give the topic write queues on at least two brokers, so a retry has another broker to go to.');
-      if (upTo471 || versionSide(cv, '4.8.0') === 'unknown') adv.push('If sendLatencyFaultEnable=true on a client 4.7.1 or older, upgrade the client to 4.8.0 or later, or turn the fault strategy off.');
+      if (upTo471 || factIn(CLIENT.faultPrefersLastBroker, cv) === null) adv.push('If sendLatencyFaultEnable=true on a client 4.7.1 or older, upgrade the client to 4.8.0 or later, or turn the fault strategy off.');
       adv.push(`Find why ${g.broker} failed the attempts (the exception under each "sendKernelImpl exception" line).`);
       const evidence: RmqEvent[] = [];
       for (const e of g.samples) if (!evidence.includes(e)) evidence.push(e);

@@ -18,7 +18,10 @@
 import type { RmqEvent } from '../parse/types.js';
 import { AddressBook, BOOK_EVENTS, mergeVisitors } from './routing.js';
 import type { MetricValue, Rule, Subject } from './types.js';
-import { AttemptIndex, CrossLogDedup, clientVersions, num, plural, rangeOverlaps, str, strs, versionSide } from './send-path.js';
+import { AttemptIndex, CrossLogDedup, clientVersions, num, str, strs } from './send-path.js';
+import { plural } from '../util/text.js';
+import { factIn, rangeOverlaps } from '../rocketmq/versions.js';
+import { CLIENT } from '../rocketmq/facts.js';
 
 type Shape = 'single-pass' | 'budget' | 'stopped' | 'selector' | 'queue' | 'not-retried-code';
 
@@ -225,7 +228,7 @@ const rule: Rule = {
         const reason = str(e, 'reason');
         const code = num(e, 'code') ?? (reason && CODE2.has(reason) ? 2 : null);
         if (code !== 2 || !reason) return;
-        if (versionSide(ctx.clientVersion(e.host).range, '5.3.0') !== 'below') return;
+        if (factIn(CLIENT.retriesSystemBusy, ctx.clientVersion(e.host).range) !== false) return;
         const own = attempts.sameRecord(e);
         const name = own ? str(own, 'brokerName') : null;
         const broker = str(e, 'brokerAddr') ?? name;

@@ -5,7 +5,6 @@
 import type { RmqEvent } from '../parse/types.js';
 import { clientVersionOf } from './versions.js';
 import type { RuleContext, SourceInfo } from './types.js';
-import { formatMs } from './util.js';
 
 
 export function num(e: RmqEvent, k: string): number | null {
@@ -23,7 +22,6 @@ export function strs(e: RmqEvent, k: string): string[] {
   return Array.isArray(v) ? v : [];
 }
 
-export { rangeOverlaps, versionSide } from '../rocketmq/versions.js';
 
 const SERVER_KINDS = new Set(['broker', 'store', 'watermark', 'remoting', 'stats']);
 
@@ -293,20 +291,12 @@ export function clock(e: RmqEvent | null | undefined): string | null {
   return m ? m[1] : null;
 }
 
-/** formatMs, rounded to whole seconds from a minute on (formatMs can print `10 min 60 s`). */
-export function duration(ms: number): string {
-  return formatMs(ms >= 60000 ? Math.round(ms / 1000) * 1000 : ms);
-}
-
 /** `broker-b (192.168.1.12:10911)`, `broker-b`, `192.168.1.12:10911`, or a fallback. */
 export function brokerLabel(name: string | null, addr: string | null, fallback = 'a broker'): string {
   if (name && addr) return `${name} (${addr})`;
   return name ?? addr ?? fallback;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** Unique, non-unknown client version ranges of hosts, joined. */
 export function clientVersions(ctx: RuleContext, hosts: Iterable<string>): string {

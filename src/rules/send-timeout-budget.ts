@@ -19,7 +19,11 @@
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
 import { AddressBook, attemptOutcome, BOOK_EVENTS, givenTimeoutMs, mergeVisitors } from './routing.js';
-import { CrossLogDedup, clientVersions, duration, num, plural, str, versionSide } from './send-path.js';
+import { CrossLogDedup, clientVersions, num, str } from './send-path.js';
+import { formatMs } from '../util/durations.js';
+import { plural } from '../util/text.js';
+import { CLIENT } from '../rocketmq/facts.js';
+import { factIn, versionSide } from '../rocketmq/versions.js';
 
 interface Hit {
   ev: RmqEvent;
@@ -145,12 +149,18 @@ const rule: Rule = {
         );
       } else ex.push(`The client log with the failed attempt is not among the logs given (or has no matching line), so the broker it went to is not known.`);
       if (g.n > 1 && brokers.length <= 1 && g.first.ts !== null && g.last.ts !== null && g.last.ts > g.first.ts) {
-        ex.push(`The failures span ${duration(g.last.ts - g.first.ts)}: the broker stayed in the producer's route all that time (a route drops a broker only after the NameServer removes it and the client polls again).`);
+        ex.push(`The failures span ${formatMs(g.last.ts - g.first.ts)}: the broker stayed in the producer's route all that time (a route drops a broker only after the NameServer removes it and the client polls again).`);
       }
 
       const adv: string[] = [];
       adv.push(`Find out why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${budget} ms: its host, its GC and store logs, and the network between them; then check whether the NameServer still listed it.`);
-      if (versionSide(cv, '5.0.0') !== 'below') adv.push(`On a 5.x client that has sendMsgMaxTimeoutPerRequest, set it (e.g. ${Math.round(budget / 3)} ms with sendMsgTimeout ${budget}) so one attempt cannot use the whole budget and a retry can go to another broker.`);
+      // DefaultMQProducer.sendMsgMaxTimeoutPerRequest caps one attempt's share of the budget, from client 5.3.3 only.
+      const perRequest = `sendMsgMaxTimeoutPerRequest (e.g. ${Math.round(budget / 3)} ms with sendMsgTimeout ${budget})`;
+      const capped = factIn(CLIENT.sendMsgMaxTimeoutPerRequest, cv);
+      const why = 'so one attempt cannot use the whole budget and a retry can go to another broker';
+      if (capped === true) adv.push(`Set ${perRequest} ${why}.`);
+      else if (capped === null) adv.push(`On client 5.3.3 or later, set ${perRequest} ${why}.`);
+      else if (versionSide(cv, '5.0.0') === 'atLeast') adv.push(`Client 5.3.3 and later can cap one attempt with ${perRequest}, ${why}; ${cv} has no such setting.`);
       adv.push('Consider sendLatencyFaultEnable=true: a broker whose attempt timed out is then avoided by later sends for a while instead of being picked again.');
       adv.push('A larger sendMsgTimeout alone does not help against a broker that never answers: the first attempt waits for the whole budget either way.');
 

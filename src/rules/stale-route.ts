@@ -24,7 +24,8 @@
 // to the broker within 1.5 s of one (or of another such line) is part of it.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import { FindingKeeper, formatMs, Occurrences } from './util.js';
+import { FindingKeeper, Occurrences } from './util.js';
+import { formatMs } from '../util/durations.js';
 import type { Rule, Severity, Visitor } from './types.js';
 import { closeTimedOutChannelAdvice } from './versions.js';
 import { routeDelta, writableAfter } from '../parse/route-change.js';

@@ -34,7 +34,11 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, Subject } from './types.js';
-import { BrokerHosts, CrossLogDedup, brokerLabel, duration, num, plural, serverVersion, str, versionSide } from './send-path.js';
+import { BrokerHosts, CrossLogDedup, brokerLabel, num, serverVersion, str } from './send-path.js';
+import { formatMs } from '../util/durations.js';
+import { plural } from '../util/text.js';
+import { SERVER } from '../rocketmq/facts.js';
+import { factIn } from '../rocketmq/versions.js';
 
 const HA_GAP_MS = 30000;
 
@@ -359,7 +363,7 @@ const rule: Rule = {
         const storeGiven = ctx.sources.some((src) => src.kind === 'store' && a.hosts.has(src.host));
         if (storeGiven) {
           ex.push(
-            `The broker's store.log was given but holds no flush or slave timeout line: brokers from 4.9.1 no longer log these timeouts on the send path${versionSide(bv, '4.9.1') === 'atLeast' ? ` (this broker's logs say ${bv})` : ''}, so the application's SendResult is the only trace.`,
+            `The broker's store.log was given but holds no flush or slave timeout line: brokers from 4.9.1 no longer log these timeouts on the send path${factIn(SERVER.logsSyncTimeouts, bv) === false ? ` (this broker's logs say ${bv})` : ''}, so the application's SendResult is the only trace.`,
           );
         } else {
           ex.push(
@@ -380,7 +384,7 @@ const rule: Rule = {
         }
         if (a.haMasterSide) sides.push(`on the master, ${plural(a.haMasterSide, 'housekeeping expiry', 'housekeeping expiries')} (nothing from the slave for 20 s)`);
         ex.push(
-          `The master/slave (HA) connection had trouble: ${sides.join('; ')}. The longest episode lasted about ${duration(a.haDownMs)}${haDown ? `, longer than ${duration(haDownLimit)}` : ''}. While the slave is not connected, a SYNC_MASTER answers SLAVE_NOT_AVAILABLE and an ASYNC_MASTER's slave falls behind.`,
+          `The master/slave (HA) connection had trouble: ${sides.join('; ')}. The longest episode lasted about ${formatMs(a.haDownMs)}${haDown ? `, longer than ${formatMs(haDownLimit)}` : ''}. While the slave is not connected, a SYNC_MASTER answers SLAVE_NOT_AVAILABLE and an ASYNC_MASTER's slave falls behind.`,
         );
         if (!a.haConnectFailed) ex.push('4.x slaves retry the connection every 5 s without logging the failures, so an HA outage there can be longer than its lines show.');
       }
@@ -436,7 +440,7 @@ const rule: Rule = {
       }
 
       const titleParts = [...parts];
-      if (a.ha) titleParts.push(`HA connection trouble for ${duration(a.haDownMs)}`);
+      if (a.ha) titleParts.push(`HA connection trouble for ${formatMs(a.haDownMs)}`);
       if (lag) titleParts.push(`slave ${bytes(a.maxBehind!)} behind`);
       const metrics: Record<string, MetricValue> = {
         failures,

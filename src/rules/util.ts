@@ -12,16 +12,6 @@ export function percentile(values: readonly number[], p: number): number | null 
   return sorted[rank - 1];
 }
 
-/** `799 ms`, `12.4 s`, `11 min 46 s`: durations for titles and explanations. */
-export function formatMs(ms: number | null): string {
-  if (ms === null || !Number.isFinite(ms)) return '-';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60000) return `${(ms / 1000).toFixed(ms < 10000 ? 1 : 0)} s`;
-  const total = Math.round(ms / 1000);
-  const m = Math.floor(total / 60);
-  const s = total % 60;
-  return s ? `${m} min ${s} s` : `${m} min`;
-}
 
 /**
  * Counts occurrences, not log lines: the same failure told twice (the client log and the

@@ -9,7 +9,7 @@ import { INCIDENT_LABEL, incidentHeadLines } from '../report/incident-text.js';
 import type { Incident } from '../rules/incident.js';
 import { metricText, subjectText, windowText } from '../report/summary.js';
 import type { Finding, Severity } from '../rules/types.js';
-import { formatMs } from '../rules/util.js';
+import { formatMs } from '../util/durations.js';
 import type { RecordView } from './record.js';
 
 export type Color = 'red' | 'yellow' | 'green' | 'cyan' | 'blue' | 'magenta' | 'gray' | 'white';

@@ -9,7 +9,7 @@ import { formatShort, type Zone } from '../parse/time.js';
 import type { MilestoneStatus, ReplayReport } from '../replay/run.js';
 import { signedMs } from '../replay/run.js';
 import { escapeText } from '../report/escape.js';
-import { formatMs } from '../rules/util.js';
+import { formatMs } from '../util/durations.js';
 import { fit, fitLine, type Color, type Line, type Seg } from './format.js';
 import type { TuiModel } from './view-model.js';
 import type { ReplayStatus, ReplayView } from './replay-status.js';

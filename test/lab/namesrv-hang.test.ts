@@ -56,6 +56,13 @@ describe('lab NameServer hang, three client lines: analyze', () => {
     expect(findingsOf(report, 'retry-same-broker')).toEqual([]);
   });
 
+  it('advises sendMsgMaxTimeoutPerRequest by version: 5.1.4 has no such setting (DefaultMQProducer has it from 5.3.3)', () => {
+    const advice = findingsOf(report, 'send-timeout-budget').flatMap((f: any) => f.advice as string[]);
+    const perRequest = advice.filter((a) => a.includes('sendMsgMaxTimeoutPerRequest'));
+    expect(perRequest.length).toBeGreaterThan(0);
+    for (const a of perRequest) expect(a).toMatch(/^Client 5\.3\.3 and later can cap one attempt .* 5\.1\.4 has no such setting\.$/);
+  });
+
   it('the incident tells each client why it lasted, by its version', () => {
     const inc = report.incidents[0];
     const why = Object.fromEntries(inc.impact.map((i: any) => [i.client, i.lastedBecause]));

@@ -87,7 +87,7 @@ describe('client versions', () => {
 
 describe('rule helpers', () => {
   it('formats durations without 60-second minutes', async () => {
-    const { formatMs } = await import('../../src/rules/util.js');
+    const { formatMs } = await import('../../src/util/durations.js');
     expect(formatMs(659_700)).toBe('11 min');
     expect(formatMs(706_000)).toBe('11 min 46 s');
     expect(formatMs(799)).toBe('799 ms');

@@ -10,7 +10,7 @@ import type { SourceAccounting } from '../../parse/types.js';
 import { findingId, type Incident } from '../../rules/incident.js';
 import type { MilestoneKind } from '../../rules/milestones.js';
 import type { Finding } from '../../rules/types.js';
-import { formatMs } from '../../rules/util.js';
+import { formatMs } from '../../util/durations.js';
 import type { Timeline } from '../../timeline/build.js';
 import { escapeText } from '../escape.js';
 import { zoneNote } from '../events.js';
