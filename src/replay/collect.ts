@@ -42,6 +42,8 @@ const KEPT = new Set<EventType>([
 export const KEEP_CAP = 20000;
 /** Registrations kept per broker host and NameServer: the first ones (inference cites three). */
 const REGISTRATIONS_KEPT = 3;
+/** How long after a silence's end the peers' resets and reconnects still tell about it (inference reads 5 s). */
+const PAST_SILENCE_MS = 10000;
 /** A NameServer's accepted connections matter within this long of a client choosing a NameServer. */
 const ACCEPT_WINDOW_MS = 2000;
 
@@ -179,6 +181,9 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     } else if (e.type === 'startup') return e;
     return { ...e, text: '' };
   };
+  /** Within a silence of another host, or up to PAST_SILENCE_MS after it. */
+  const duringSilence = (e: RmqEvent): boolean =>
+    e.ts !== null && out.silences.some((x) => x.host !== e.host && e.ts! > x.from.ts! && (x.to === null || e.ts! <= x.to.ts! + PAST_SILENCE_MS));
   let past = false;
   const visit = (e: RmqEvent): void => {
     // The timeline is in time order: past `last` (the end of what a run covers) nothing is read.
@@ -237,6 +242,9 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     // Pipeline: resets seen by peers, and the connections clients opened (a silent host that still
     // accepts them only stopped its processes).
     if (KEPT.has(e.type) || (e.type === 'pipeline' && (e.fields.event === 'exception' || (e.fields.side === 'client' && e.fields.event === 'connect')))) {
+      // Resets and reconnects tell inference about a silent host only (infer/faults.ts reads them
+      // from a silence's start to 5 s past its end): elsewhere they are the ordinary churn of channels.
+      if (e.type === 'pipeline' && !duringSilence(e)) return;
       if (keep(e)) out.events.push(lighten(e));
       return;
     }
