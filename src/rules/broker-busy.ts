@@ -1,11 +1,11 @@
 // broker-busy: sends rejected with `[TIMEOUT_CLEAN_QUEUE]` by a broker's BrokerFastFailure.
 //
-// Mechanism (server facts §2): a scheduled thread (BrokerFastFailureScheduledThread1) looks at the
+// Mechanism (BrokerFastFailure.cleanExpiredRequest): a scheduled thread (BrokerFastFailureScheduledThread1) looks at the
 // HEAD of the send queue every 10 ms and rejects it once it has waited waitTimeMillsInSendQueue
 // (200 ms). Worker threads never check a task's age. So a steady backlog shows as waits of
 // 200-210 ms; a much longer wait means the check itself did not run for that long: the broker JVM
 // stalled (GC pause, CPU starvation), or on brokers 4.7.1-4.9.2 a CompletableFuture callback at the
-// queue head stopped the check (§2.6).
+// queue head stopped the check.
 //
 // Decision: ONE FINDING PER BROKER, not per episode. The episodes (split when no rejection for more
 // than 60 s) are told apart in the explanation and in the metrics (`episodes`, `episodeKinds`,

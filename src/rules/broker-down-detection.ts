@@ -1,4 +1,4 @@
-// broker-down-detection: how each NameServer learned that a broker was gone (server facts §7).
+// broker-down-detection: how each NameServer learned that a broker was gone (RouteInfoManager.scanNotActiveBroker, BrokerHousekeepingService).
 //
 // - `expired`: silence. The broker sent no registration for brokerChannelExpiredMs (120 s):
 //   either the inactive-broker scan found it (`The broker channel expired, addr 120000ms`, then the

@@ -1,4 +1,4 @@
-// broker-register-failed: a broker that cannot register with a NameServer (server facts §6).
+// broker-register-failed: a broker that cannot register with a NameServer (BrokerOuterAPI.registerBrokerAll).
 //
 // A broker registers with every NameServer every 30 s (registerNameServerPeriod; request timeout
 // 6 s in 4.x, 24 s in 5.x). Failures are `registerBroker Exception, <ns>` (4.x, WARN + stack) and

@@ -2,7 +2,7 @@
 // not available now. It may be caused by one of the following reasons: the broker's disk is full
 // [CL: 0.96 CQ: 0.96 INDEX: 0.96], ...` (the CL figure is the commit-log disk usage ratio). Broker
 // side: `physic disk maybe full soon 0.92, so mark disk full` (store.log), the logics variant, and
-// the "not writable"/"not writeable" store lines (server facts §3.3, §3.4, §4.5).
+// the "not writable"/"not writeable" store lines (DefaultMessageStore.CleanCommitLogService, putMessage).
 //
 // Levels (DefaultMessageStore.CleanCommitLogService): above diskMaxUsedSpaceRatio (75 %) the broker
 // deletes expired commit-log files at any hour, not only at deleteWhen; above

@@ -1,7 +1,7 @@
 // namesrv-stuck: a client whose route polls keep timing out against one NameServer while other
 // NameServers are listed, and which does not move to another one.
 //
-// Mechanism (client facts §2.4, §2.5): NettyRemotingClient reuses the cached channel to the chosen
+// Mechanism (NettyRemotingClient.getAndCreateNameserverChannel, invokeSync): NettyRemotingClient reuses the cached channel to the chosen
 // NameServer as long as the channel is active, and only picks the next NameServer (logging
 // `new name server is chosen`) when there is none. A timed-out call closes the channel only when
 // clientCloseSocketIfTimeout is true: hard-coded false in 4.0.0-4.9.0, true by default from 4.9.1

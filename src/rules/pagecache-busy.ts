@@ -1,6 +1,6 @@
 // pagecache-busy: the broker's page cache was "busy": one put held the CommitLog lock longer than
 // osPageCacheBusyTimeOutMills (1000 ms). Sends are then refused with one of three texts, which
-// differ only by where the request was caught (server facts §3): `[REJECTREQUEST]` at admission
+// differ only by where the request was caught (SendMessageProcessor, DefaultMessageStore.isOSPageCacheBusy, BrokerFastFailure): `[REJECTREQUEST]` at admission
 // (before it was queued), `[PCBUSY_CLEAN_QUEUE]` while it sat in the send queue (BrokerFastFailure
 // drains the queue whatever the age), `[PC_SYNCHRONIZED]` when it reached the store. On the broker
 // the stall shows in store.log as `[NOTIFYME]putMessage in lock cost time(ms)=...` above 1000 ms.

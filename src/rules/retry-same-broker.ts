@@ -1,6 +1,6 @@
 // retry-same-broker: a send whose retry went to the broker that had just failed it. On a retry,
 // sendDefaultImpl passes the failed broker as lastBrokerName and the queue selector avoids it
-// (client facts §5): with the fault strategy off (default) it takes the first queue of another
+// (MQFaultStrategy.selectOneMessageQueue): with the fault strategy off (default) it takes the first queue of another
 // broker and falls back to plain round robin only when there is none (a single-broker route);
 // with sendLatencyFaultEnable=true, clients up to 4.7.1 PREFERRED the same broker on a retry, and
 // 4.8.0-5.1.3 ignore lastBrokerName in favour of the fault table.

@@ -1,5 +1,5 @@
 // send-no-retry: sends that failed after ONE attempt, so neither a retry nor the avoidance of the
-// failed broker could help (client facts §4.1-§4.4). Three shapes:
+// failed broker could help (DefaultMQProducerImpl.sendDefaultImpl, sendSelectImpl; DefaultMQProducer.retryResponseCodes). Three shapes:
 //   - `Send [1] times, still failed, ... BrokersSent: [...]`. The length of BrokersSent is the number
 //     of attempts allowed: one slot means retryTimesWhenSendFailed=0 or an ASYNC/ONEWAY send
 //     (sendDefaultImpl makes a single pass for them; async retries happen only in the response

@@ -1,7 +1,7 @@
 // send-timeout-budget: `RemotingTooMuchRequestException: sendDefaultImpl call timeout`. The
 // synchronous send gives all its attempts one budget, sendMsgTimeout (3000 ms); before each further
 // attempt it checks the clock and, when the budget is spent, throws this instead of retrying
-// (client facts §4.2). With the defaults, one attempt that uses the whole 3 s (a broker or host that
+// (DefaultMQProducerImpl.sendDefaultImpl). With the defaults, one attempt that uses the whole 3 s (a broker or host that
 // accepts the connection but never answers) leaves no time for a retry on another broker.
 //
 // When the last allowed attempt is the one that times out, the loop ends before the clock check, so

@@ -1,5 +1,5 @@
 // store-sync: a message stored on the master but not made durable or replicated in time, and the
-// master/slave (HA) trouble behind it (server facts §3.3, §4.2, §4.6, §9; client facts §4.1-4.2).
+// master/slave (HA) trouble behind it (CommitLog's group commit and HA transfer, SendResult's status; DefaultMQProducerImpl.sendDefaultImpl).
 //
 // The broker answers FLUSH_DISK_TIMEOUT (SYNC_FLUSH: the flush was not confirmed within
 // syncFlushTimeout), FLUSH_SLAVE_TIMEOUT (SYNC_MASTER: the slave did not acknowledge within
