@@ -7,6 +7,7 @@
 import { formatIso, parseZone, ZoneError } from '../parse/time.js';
 import type { Scenario } from '../model/index.js';
 import { MILESTONE_NAMES, type BusyFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from './types.js';
+import { OLDEST_MODELLED, parseVersion, versionAtLeast } from '../rocketmq/versions.js';
 import { spanText } from '../util/durations.js';
 
 export const SCENARIO_FILE_VERSION = 1;
@@ -19,7 +20,6 @@ type Obj = Record<string, Json>;
 const isObj = (v: Json): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const ADDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}):(\d{1,5})$/;
 const IP = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-const VERSION = /^(\d+)\.(\d+)\.(\d+)$/;
 
 function fail(path: string, msg: string): never {
   throw new ScenarioError(`${path}: ${msg}`);
@@ -29,12 +29,6 @@ function isAddr(v: Json): v is string {
   if (typeof v !== 'string') return false;
   const m = ADDR.exec(v);
   return m !== null && [1, 2, 3, 4].every((i) => Number(m[i]) <= 255) && Number(m[5]) > 0 && Number(m[5]) < 65536;
-}
-
-function versionAtLeast430(v: string): boolean {
-  const m = VERSION.exec(v)!;
-  const n = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return n[0] > 4 || (n[0] === 4 && n[1] >= 3);
 }
 
 /** Reads the fields of one object, checking types and that no unknown field is left. */
@@ -103,8 +97,8 @@ class Fields {
   version(key: string, required: boolean): string | undefined {
     const v = this.str(key, required, 'a version like 4.9.4');
     if (v === undefined) return undefined;
-    if (!VERSION.test(v)) fail(`${this.path}.${key}`, 'expected a version like 4.9.4');
-    if (!versionAtLeast430(v)) fail(`${this.path}.${key}`, `versions before 4.3.0 are not modelled (got ${v})`);
+    if (parseVersion(v) === null) fail(`${this.path}.${key}`, 'expected a version like 4.9.4');
+    if (!versionAtLeast(v, OLDEST_MODELLED)) fail(`${this.path}.${key}`, `versions before ${OLDEST_MODELLED} are not modelled (got ${v})`);
     return v;
   }
 

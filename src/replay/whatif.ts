@@ -5,7 +5,7 @@
 
 import type { Scenario, ScenarioBroker, ScenarioClient, ScenarioNameServer } from '../model/index.js';
 import { CLIENT } from '../rocketmq/facts.js';
-import { versionAtLeast } from '../rocketmq/versions.js';
+import { OLDEST_MODELLED, parseVersion, versionAtLeast } from '../rocketmq/versions.js';
 
 export class WhatIfError extends Error {}
 
@@ -123,9 +123,8 @@ function checkValue(spec: KeySpec, v: string, where: string): void {
       if (!/^\d+$/.test(v)) throw new WhatIfError(`${where}: expected a whole number`);
       return;
     case 'version': {
-      const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(v);
-      if (!m) throw new WhatIfError(`${where}: expected a version like 4.9.4`);
-      if (Number(m[1]) < 4 || (Number(m[1]) === 4 && Number(m[2]) < 3)) throw new WhatIfError(`${where}: versions before 4.3.0 are not modelled`);
+      if (parseVersion(v) === null) throw new WhatIfError(`${where}: expected a version like 4.9.4`);
+      if (!versionAtLeast(v, OLDEST_MODELLED)) throw new WhatIfError(`${where}: versions before ${OLDEST_MODELLED} are not modelled`);
       return;
     }
     case 'binding':

@@ -36,6 +36,6 @@ export const SERVER = {
   logsSyncTimeouts: { since: null, until: '4.9.1' },
   /** 5.x BrokerFastFailure dumps a jstack after a TIMEOUT_CLEAN_QUEUE purge (at most every 15 s). */
   jstackOnClean: { since: '5.0.0', until: null },
-  /** PC_SYNCHRONIZED is answered with SYSTEM_BUSY from 5.3.0 (SYSTEM_ERROR before). */
+  /** SendMessageProcessor answers OS_PAGE_CACHE_BUSY (`[PC_SYNCHRONIZED]`) with SYSTEM_BUSY from 5.3.0, SYSTEM_ERROR before. */
   pcSynchronizedBusy: { since: '5.3.0', until: null },
 } as const satisfies Record<string, VersionFact>;
