@@ -46,6 +46,12 @@ const REGISTRATIONS_KEPT = 3;
 const PAST_SILENCE_MS = 10000;
 /** A NameServer's accepted connections matter within this long of a client choosing a NameServer. */
 const ACCEPT_WINDOW_MS = 2000;
+/** Times the text of one route dump is kept per client and topic (inference reads the first three lines naming a broker). */
+const ROUTE_TEXTS_KEPT = 3;
+/** Distinct strings shared among kept events (past it, new strings are kept as they are). */
+const INTERNED_MAX = 65536;
+/** Field values up to this long are shared (longer ones are causes and dumps, seldom the same). */
+const INTERNED_LENGTH = 200;
 
 export interface Silence {
   host: string;
@@ -91,7 +97,8 @@ export interface Collected {
   /** Broker-side `new producer connected ... L:/local - R:/remote`: the broker's own address on its host. */
   producerLinks: Array<{ host: string; local: string; remoteIp: string; event: RmqEvent }>;
   /** Application lines that report a sent message (`msgId=`, `SEND_OK`), per host. */
-  appSends: Map<string, { count: number; firstEvent: RmqEvent; lastEvent: RmqEvent; times: number[] }>;
+  /** `times`: every send's time (up to LIMITS.sendTimes + 1), or null when the collector was told not to keep them. */
+  appSends: Map<string, { count: number; firstEvent: RmqEvent; lastEvent: RmqEvent; times: number[] | null }>;
   /** Application statistics lines `sent=N[, failed=M]`, per host: their count and sum, the first and last, the gaps between them (capped). */
   appStats: Map<string, AppStats>;
   /** Events a cap left out, per `type host`. */
@@ -104,6 +111,14 @@ export interface Collected {
 
 /** The event types collect reads: a timeline pass decodes these for it (and only these are counted). */
 export const COLLECTED_TYPES: ReadonlySet<EventType> = new Set<EventType>([...KEPT, 'watermark', 'stats', 'pipeline', 'other']);
+
+export interface CollectOptions {
+  /**
+   * Keep the time of every send an application logged (default), for a run to replay them as they
+   * happened; analyze's incidents read the counts only.
+   */
+  sendTimes?: boolean;
+}
 
 export interface Collector {
   readonly types: ReadonlySet<EventType>;
@@ -123,7 +138,8 @@ export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[],
  * The summary inference reads, built one event at a time (analyze feeds it from the same pass as
  * its rules, replay from its own): see the top of this file.
  */
-export function collector(sources: SourceAccounting[], base: string, first: number | null, last: number | null): Collector {
+export function collector(sources: SourceAccounting[], base: string, first: number | null, last: number | null, opts: CollectOptions = {}): Collector {
+  const keepTimes = opts.sendTimes ?? true;
   const kindOf = new Map(sources.map((s) => [s.path, s.kind]));
   const out: Collected = {
     sources,
@@ -164,22 +180,50 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   let recentAccepts: RmqEvent[] = [];
   let acceptUntil = -Infinity;
   const linked = new Set<string>();
-  const lastRoute = new Map<string, string>();
+  const routeDumps = new Map<string, number>();
+  const shared = interner();
+  const strings = shared.string;
   /**
-   * Inference reads the text of start lines and of routes only (fields and file:line otherwise): a
-   * kept event drops its text, and a route its text when it repeats the last one of its client and
-   * topic (a client logs the same route dump again and again).
+   * What inference reads of a kept event, in as few bytes as it can be (a copy: the event may also
+   * be a rule's evidence, analyze feeds both from one pass). Inference reads the text of start
+   * lines and of routes only (fields and file:line otherwise). A client logs the same route dumps
+   * again and again (a route that flaps between two states): a dump's text is kept the first
+   * ROUTE_TEXTS_KEPT times its client logs it for its topic, which are all the readers take (the
+   * first three lines naming a broker's address; the union of the dumps' brokers and queues). The
+   * strings that repeat from event to event (names, threads, loggers, catalogue entries, short
+   * field values) are shared, not one copy per event.
    */
   const lighten = (e: RmqEvent): RmqEvent => {
-    // A copy: the event may also be a rule's evidence (analyze feeds both from one pass).
-    if (e.type === 'route-changed') {
-      const key = `${e.host} ${String(e.fields.topic)}`;
-      if (lastRoute.get(key) !== e.text) {
-        lastRoute.set(key, e.text);
-        return e;
+    let text = '';
+    if (e.type === 'startup') text = e.text;
+    else if (e.type === 'route-changed') {
+      const key = `${e.host} ${String(e.fields.topic)} ${routeDumpKey(e.text)}`;
+      const n = routeDumps.get(key) ?? 0;
+      if (n < ROUTE_TEXTS_KEPT) {
+        routeDumps.set(key, n + 1);
+        text = e.text;
       }
-    } else if (e.type === 'startup') return e;
-    return { ...e, text: '' };
+    }
+    const out: RmqEvent = {
+      ts: e.ts,
+      host: strings(e.host),
+      kind: e.kind,
+      file: strings(e.file),
+      line: e.line,
+      level: e.level === null ? null : strings(e.level),
+      thread: e.thread === null ? null : strings(e.thread),
+      logger: e.logger === null ? null : strings(e.logger),
+      type: e.type,
+      fields: sharedFields(e.fields, shared),
+      text,
+      source: e.source,
+      seq: e.seq,
+    };
+    if (e.clock !== undefined) out.clock = strings(e.clock);
+    if (e.entry !== undefined) out.entry = strings(e.entry);
+    if (e.versionHint !== undefined) out.versionHint = strings(e.versionHint);
+    if (e.sendPath !== undefined) out.sendPath = e.sendPath;
+    return out;
   };
   /** Within a silence of another host, or up to PAST_SILENCE_MS after it. */
   const duringSilence = (e: RmqEvent): boolean =>
@@ -269,12 +313,12 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     if (kind === 'app') {
       if (APP_SEND.test(e.text) && e.level !== 'ERROR' && e.level !== 'WARN') {
         const s = out.appSends.get(e.host);
-        if (!s) out.appSends.set(e.host, { count: 1, firstEvent: e, lastEvent: e, times: e.ts !== null ? [e.ts] : [] });
+        if (!s) out.appSends.set(e.host, { count: 1, firstEvent: e, lastEvent: e, times: !keepTimes ? null : e.ts !== null ? [e.ts] : [] });
         else {
           s.count++;
           s.lastEvent = e;
           // Past the limit a run cannot replay them one by one anyway (inference then sends at the rate).
-          if (e.ts !== null && s.times.length <= LIMITS.sendTimes) s.times.push(e.ts);
+          if (s.times !== null && e.ts !== null && s.times.length <= LIMITS.sendTimes) s.times.push(e.ts);
         }
       }
       const st = APP_STATS.exec(e.text);
@@ -350,4 +394,65 @@ function activeWithin(a: NonNullable<SourceAccounting['activity']>, from: number
   if (a.last.ts <= from || a.first.ts >= to) return false;
   // Silent in between only if one gap covers the whole stretch.
   return !a.gaps.some((g) => g.from.ts <= from && g.to.ts >= to);
+}
+
+/** One shared copy of each short string and list of names it is given (up to INTERNED_MAX of each). */
+interface Interner {
+  string(v: string): string;
+  list<T extends readonly unknown[]>(v: T): T;
+}
+
+function interner(): Interner {
+  const strings = new Map<string, string>();
+  const lists = new Map<string, readonly unknown[]>();
+  const string = (v: string): string => {
+    const had = strings.get(v);
+    if (had !== undefined) return had;
+    if (strings.size < INTERNED_MAX && v.length <= INTERNED_LENGTH) strings.set(v, v);
+    return v;
+  };
+  return {
+    string,
+    // Routes repeat the same few lists of brokers; none is changed after parsing.
+    list<T extends readonly unknown[]>(v: T): T {
+      const key = v.join('\u0000');
+      const had = lists.get(key);
+      if (had !== undefined && had.length === v.length && had.every((x, i) => x === v[i])) return had as T;
+      const copy = v.map((x) => (typeof x === 'string' ? string(x) : x)) as unknown as T;
+      if (lists.size < INTERNED_MAX && key.length <= INTERNED_LENGTH * 4) lists.set(key, copy);
+      return copy;
+    },
+  };
+}
+
+/**
+ * An event's fields with their short strings and lists of names shared. A send's InvokeID is
+ * dropped: unique to each send, and nothing of inference reads it.
+ */
+function sharedFields(fields: RmqEvent['fields'], shared: Interner): RmqEvent['fields'] {
+  const out: RmqEvent['fields'] = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (k === 'invokeId') continue;
+    if (typeof v === 'string') out[k] = shared.string(v);
+    else if (Array.isArray(v)) out[k] = shared.list(v);
+    else out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * What tells one route dump from another: its text after the first TopicRouteData (the header
+ * before it holds the time), as two 32-bit FNV-1a hashes and the length (the text itself would
+ * cost what it saves).
+ */
+function routeDumpKey(text: string): string {
+  const at = text.indexOf('TopicRouteData');
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = at < 0 ? 0 : at; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `${text.length - at} ${a >>> 0} ${b >>> 0}`;
 }

@@ -31,7 +31,8 @@ export interface IncidentPass {
 
 export function incidentPass(t: Timeline): IncidentPass {
   const base = commonDir(t.accounting.map((a) => a.path));
-  const c = collector(t.accounting, base, t.first, t.last);
+  // The incidents read how many sends failed, not when each send began (a run replays those).
+  const c = collector(t.accounting, base, t.first, t.last, { sendTimes: false });
   return {
     types: c.types,
     visit: (e) => c.visit(e),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
-import { KEEP_CAP, collect } from '../../src/replay/collect.js';
+import { KEEP_CAP, collect, collector } from '../../src/replay/collect.js';
 
 const T0 = Date.parse('2024-05-20T14:00:00+08:00');
 
@@ -64,6 +64,59 @@ describe('collect keeps a bounded summary of the timeline', () => {
     expect(c.producerLinks).toHaveLength(1);
     expect(byType('rpc-timeout')).toHaveLength(KEEP_CAP);
     expect(c.dropped.get('rpc-timeout app')).toBe(n - KEEP_CAP);
+  });
+
+  it('keeps a route dump’s text the first three times a client logs it for its topic, and every new dump', () => {
+    const dump = (brokers: string[]) =>
+      `old[TopicRouteData [queueDatas=[], brokerDatas=[]]], new[TopicRouteData [queueDatas=[${brokers.map((b) => `QueueData [brokerName=${b}, readQueueNums=4, writeQueueNums=4, perm=6]`).join(', ')}]]]`;
+    // A route that flaps between two states all day, and a third state once at the end.
+    const flapping = function* (): Generator<RmqEvent> {
+      for (let i = 0; i < 200; i++) {
+        const brokers = i % 2 ? ['broker-a'] : ['broker-a', 'broker-b'];
+        yield ev({ at: i * 1000, host: 'app', kind: 'client', file: 'app/client.log', type: 'route-changed', fields: { topic: 'T' }, text: `2024-05-20 14:00:${i} INFO - the topic[T] route info changed, ${dump(brokers)}` });
+      }
+      yield ev({ at: 300000, host: 'app', kind: 'client', file: 'app/client.log', type: 'route-changed', fields: { topic: 'T' }, text: `2024-05-20 14:05:00 INFO - the topic[T] route info changed, ${dump(['broker-c'])}` });
+      // The same dump for another topic is another route.
+      yield ev({ at: 301000, host: 'app', kind: 'client', file: 'app/client.log', type: 'route-changed', fields: { topic: 'U' }, text: `2024-05-20 14:05:01 INFO - the topic[U] route info changed, ${dump(['broker-a'])}` });
+    };
+    const c = collect(flapping(), sources(), '', T0, T0 + 400000);
+    const routes = c.events.filter((e) => e.type === 'route-changed');
+    expect(routes).toHaveLength(202);
+    const withText = routes.filter((e) => e.text !== '');
+    // three of each state (the header's time differs, the dump does not), the third state, the other topic
+    expect(withText.map((e) => e.ts! - T0)).toEqual([0, 1000, 2000, 3000, 4000, 5000, 300000, 301000]);
+  });
+
+  it('shares the lists of names that repeat from event to event and drops what inference never reads', () => {
+    const fails = function* (): Generator<RmqEvent> {
+      for (let i = 0; i < 3; i++) {
+        // each event with lists of its own, as the parser makes them
+        yield ev({ at: i, host: 'app', kind: 'client', file: 'app/client.log', type: 'route-changed', fields: { topic: 'T', brokersAfter: ['broker-a', 'broker-b'], writableAfter: i < 2 ? ['broker-a'] : ['broker-b'] } });
+        yield ev({ at: i, host: 'app', kind: 'client', file: 'app/client.log', type: 'send-attempt-failed', fields: { invokeId: String(1000 + i), brokerName: 'broker-a', rtMs: 3001 }, text: 'a whole line' });
+      }
+    };
+    const c = collect(fails(), sources(), '', T0, T0 + 10);
+    const routes = c.events.filter((e) => e.type === 'route-changed');
+    const failed = c.events.filter((e) => e.type === 'send-attempt-failed');
+    expect(failed.map((e) => e.fields)).toEqual([0, 1, 2].map(() => ({ brokerName: 'broker-a', rtMs: 3001 })));
+    expect(failed.every((e) => e.text === '')).toBe(true);
+    expect(routes.map((e) => e.fields.writableAfter)).toEqual([['broker-a'], ['broker-a'], ['broker-b']]);
+    expect(routes[0].fields.brokersAfter).toBe(routes[2].fields.brokersAfter);
+    expect(routes[0].fields.writableAfter).toBe(routes[1].fields.writableAfter);
+    expect(routes[1].fields.writableAfter).not.toBe(routes[2].fields.writableAfter);
+  });
+
+  it('keeps every send time of an application unless told not to (analyze reads the counts only)', () => {
+    const src: SourceAccounting[] = [{ ...sources()[2], path: 'app/app.log', kind: 'app' }];
+    const sends = () => [0, 10, 20].map((at) => ev({ at, host: 'app', kind: 'app', file: 'app/app.log', level: 'INFO', text: `send ok msgId=7F00000100002A9F0000000000000${at} SEND_OK` }));
+    const replay = collector(src, '', T0, T0 + 100);
+    const counts = collector(src, '', T0, T0 + 100, { sendTimes: false });
+    for (const e of sends()) {
+      replay.visit(e);
+      counts.visit(e);
+    }
+    expect(replay.finish().appSends.get('app')).toMatchObject({ count: 3, times: [T0, T0 + 10, T0 + 20] });
+    expect(counts.finish().appSends.get('app')).toMatchObject({ count: 3, times: null });
   });
 });
 

@@ -90,8 +90,8 @@ function inferClient(ctx: InferContext, known: Known, host: string, p: string): 
   const rate = sendRate(ctx, known, host, mine, p, client.topic);
   client.sendRatePerSec = rate.rate;
   // The application's own send lines give every send's time: replay them as they happened.
-  if (sends && sends.count >= 2) {
-    const times = sendTimes(ctx, host, mine, p, sends, settings.sendMsgTimeoutMs ?? 3000, client.startAtMs ?? 0, client.sendRatePerSec);
+  if (sends && sends.count >= 2 && sends.times !== null) {
+    const times = sendTimes(ctx, host, mine, p, sends, sends.times, settings.sendMsgTimeoutMs ?? 3000, client.startAtMs ?? 0, client.sendRatePerSec);
     if (times) client.sendTimesMs = times;
   }
   if (start.startTs !== null) {
@@ -337,10 +337,10 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
  * Every send the application logged, at the time it began (a sent line 2 ms after, a call timeout
  * the budget + 3 ms after); undefined when there are more than a run replays one by one (a note).
  */
-function sendTimes(ctx: InferContext, host: string, mine: RmqEvent[], p: string, sends: Sends, budget: number, startAtMs: number, rate: number): number[] | undefined {
+function sendTimes(ctx: InferContext, host: string, mine: RmqEvent[], p: string, sends: Sends, logged: readonly number[], budget: number, startAtMs: number, rate: number): number[] | undefined {
   const failed = failuresOf(mine, host, 'app', -Infinity, Infinity);
   const times = [
-    ...sends.times.map((t) => t - 2),
+    ...logged.map((t) => t - 2),
     ...failed.map((e) => {
       if (e.type === 'send-call-timeout') return ctx.latest(e) - budget - 3;
       if (e.type === 'send-failed' && typeof e.fields.costMs === 'number') return e.ts! - (e.fields.costMs as number);
