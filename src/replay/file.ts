@@ -6,7 +6,8 @@
 
 import { formatIso, parseZone, ZoneError } from '../parse/time.js';
 import type { Scenario } from '../model/index.js';
-import { MILESTONE_NAMES, type BusyFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from './types.js';
+import { COMPARED_MILESTONES } from '../rules/milestones.js';
+import { type BusyFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from './types.js';
 import { OLDEST_MODELLED, parseVersion, versionAtLeast } from '../rocketmq/versions.js';
 import { spanText } from '../util/durations.js';
 
@@ -412,8 +413,9 @@ function readObserved(v: Json, path: string): Observed {
   if (!Array.isArray(hostList) || !hostList.every((h) => typeof h === 'string')) fail(`${path}.hosts`, 'expected an array of host names');
   const milestones: MilestoneTime[] = [];
   eachObj(f.arr('milestones', true, 'milestones')!, `${path}.milestones`, (m) => {
-    const name = m.oneOf('name', MILESTONE_NAMES)!;
-    if (name === undefined) fail(`${m.path}.name`, `expected one of ${MILESTONE_NAMES.join(', ')}`);
+    // Files saved before analyze and replay shared one vocabulary of moments called route-lost route-drop.
+    const name = m.any('name') === 'route-drop' ? 'route-lost' : m.oneOf('name', COMPARED_MILESTONES)!;
+    if (name === undefined) fail(`${m.path}.name`, `expected one of ${COMPARED_MILESTONES.join(', ')}`);
     const subject = m.str('subject', true)!;
     const ts = isoOrFail(m.any('time'), `${m.path}.time`);
     const ev = m.any('evidence');

@@ -227,7 +227,7 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
     const until = stuck.f.metrics.switchedTo ? `until it switched to ${String(stuck.f.metrics.switchedTo)}` : 'to the end of the logs';
     return `it kept asking NameServer ${ns}, which did not answer, ${until} (${why}), so its route kept the failed broker`;
   }
-  const drop = milestones.find((m) => m.name === 'route-drop' && m.subject === im.client);
+  const drop = milestones.find((m) => m.name === 'route-lost' && m.subject === im.client);
   const removal = milestones.filter((m) => m.name === 'namesrv-removal').sort((a, b) => a.ts - b.ts)[0];
   if (drop && removal && inc.causes.some((c) => c.kind === 'hang')) {
     return `a hung broker keeps its connections open: the NameServer removed it ${formatMs(removal.ts - inc.start)} after the hang began (no registration for 120 s), and the client dropped it at its next route poll`;
@@ -304,7 +304,7 @@ function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]
   }
   for (const m of milestones) {
     if (!inWindow(m)) continue;
-    if (m.name === 'route-drop' && hurt.has(m.subject)) add(m.ts, `${m.subject}: its route ${m.detail ?? 'dropped the failed broker'} (a route poll)`, m.evidence);
+    if (m.name === 'route-lost' && hurt.has(m.subject)) add(m.ts, `${m.subject}: its route ${m.detail ?? 'dropped the failed broker'} (a route poll)`, m.evidence);
     if (m.name === 'namesrv-switch') add(m.ts, `${m.subject} switched NameServer ${m.detail ?? ''}`.trim(), m.evidence);
     if (m.name === 'route-back' && hurt.has(m.subject)) add(m.ts, `${m.subject}: its route ${m.detail ?? 'regained the broker'}`, m.evidence);
   }

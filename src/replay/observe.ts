@@ -181,7 +181,7 @@ export function observe(events: readonly RmqEvent[], ctx: MilestoneContext, ref:
     const drop = mine.find((e) => e.type === 'route-changed' && routeDelta(e).lost.some((b) => faulty.has(b)));
     if (drop) {
       const lost = routeDelta(drop).lost.filter((b) => faulty.has(b));
-      milestones.push({ name: 'route-drop', subject: c.host, detail: `drops ${lost.join(', ')}`, ts: drop.ts!, evidence: ref(drop) });
+      milestones.push({ name: 'route-lost', subject: c.host, detail: `drops ${lost.join(', ')}`, ts: drop.ts!, evidence: ref(drop) });
       const back = mine.find((e) => e.type === 'route-changed' && e.ts! >= drop.ts! && lost.some((b) => (writableAfter(e) ?? []).includes(b)));
       if (back) milestones.push({ name: 'route-back', subject: c.host, detail: `regains ${lost.join(', ')}`, ts: back.ts!, evidence: ref(back) });
     }

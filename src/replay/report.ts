@@ -6,6 +6,7 @@ import { formatIso, formatShort, parseZone, type Zone } from '../parse/time.js';
 import { escapeText, jsonSafe, type Palette } from '../report/escape.js';
 import { formatMs } from '../util/durations.js';
 import type { Fault, Scenario } from '../model/index.js';
+import type { ComparedMilestone } from '../rules/milestones.js';
 import { prettyJson } from './file.js';
 import { signedMs, type MilestoneRow, type ReplayReport, type Stat, type VariantResult } from './run.js';
 
@@ -23,12 +24,12 @@ export interface ReplayTextOptions {
 }
 
 /** A milestone's name in the reports. */
-export const MILESTONE_LABEL: Record<string, string> = {
+export const MILESTONE_LABEL: Record<ComparedMilestone, string> = {
   'fault-start': 'fault start',
   'namesrv-removal': 'NameServer removes',
   'first-failure': 'first failed send',
   'namesrv-switch': 'NameServer switch',
-  'route-drop': 'route drops broker',
+  'route-lost': 'route drops broker',
   'route-back': 'route regains broker',
   'outage-end': 'last failed send',
 };

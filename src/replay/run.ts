@@ -7,7 +7,8 @@ import type { RmqEvent } from '../parse/types.js';
 import { percentile } from '../rules/util.js';
 import { formatMs } from '../util/durations.js';
 import { contextOf, MILESTONE_TYPES, observe, type MilestoneContext, type Observation } from './observe.js';
-import type { BusyFigure, ClientFailures, MilestoneName, MilestoneTime, ReplayInput } from './types.js';
+import type { ComparedMilestone } from '../rules/milestones.js';
+import type { BusyFigure, ClientFailures, MilestoneTime, ReplayInput } from './types.js';
 import { runSizeProblem, ScenarioError, validateScenario } from './file.js';
 import { applyVariant, WhatIfError, type Variant } from './whatif.js';
 
@@ -42,7 +43,7 @@ export interface RunLanes {
 export type MilestoneStatus = 'ok' | 'diverged' | 'not-simulated' | 'not-observed' | 'unobservable' | 'simulated-only' | 'beyond-run';
 
 export interface MilestoneRow {
-  name: MilestoneName;
+  name: ComparedMilestone;
   subject: string;
   observed: MilestoneTime | null;
   simulated: MilestoneTime | null;

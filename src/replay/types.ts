@@ -2,6 +2,7 @@
 // the defaults it had to take, the observed milestones), what a replay run reports.
 
 import type { Scenario } from '../model/index.js';
+import type { ComparedMilestone } from '../rules/milestones.js';
 
 /** Where an inferred value came from: the rule applied and the log lines (`file:line`) it read. */
 export interface Provenance {
@@ -15,20 +16,9 @@ export type ProvenanceMap = Record<string, Provenance>;
 /** Values the logs did not give: path -> `value (why)`. */
 export type DefaultsMap = Record<string, string>;
 
-export const MILESTONE_NAMES = [
-  'fault-start',
-  'namesrv-removal',
-  'first-failure',
-  'namesrv-switch',
-  'route-drop',
-  'route-back',
-  'outage-end',
-] as const;
-export type MilestoneName = (typeof MILESTONE_NAMES)[number];
-
 /** One moment of the incident, observed in the logs or in a simulated run. */
 export interface MilestoneTime {
-  name: MilestoneName;
+  name: ComparedMilestone;
   /** What it is about (the key a simulated milestone is matched on): a fault, a NameServer and broker, a client. */
   subject: string;
   /** What happened, when the subject does not say it: `to 192.168.3.101:9876`, `drops broker-a`. */

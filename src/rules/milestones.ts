@@ -8,24 +8,43 @@ import type { EventType, RmqEvent } from '../parse/types.js';
 import { severityRank, type Finding, type Severity } from './types.js';
 import { routeDelta, writableAfter, writableBefore } from '../parse/route-change.js';
 
-export type MilestoneKind =
-  | 'startup'
-  | 'shutdown'
-  | 'broker-expired'
-  | 'broker-removed'
-  | 'namesrv-switch'
-  | 'route-lost'
-  | 'route-back'
-  | 'busy-first'
-  | 'busy-last'
-  | 'finding-start'
-  | 'finding-end';
+/**
+ * The moments of an incident, one name for each, whoever tells them: analyze's timeline of the
+ * logs (TimelineMilestoneKind) and replay's comparison of a run with the logs (ComparedMilestone,
+ * src/replay/observe.ts) name the same moment the same way.
+ */
+export const MILESTONE_KINDS = [
+  'fault-start',
+  'startup',
+  'shutdown',
+  'broker-expired',
+  'broker-removed',
+  /** A NameServer dropping a failed broker, either way (broker-expired or broker-removed): what a run is compared on. */
+  'namesrv-removal',
+  'first-failure',
+  'namesrv-switch',
+  'route-lost',
+  'route-back',
+  'busy-first',
+  'busy-last',
+  'outage-end',
+  'finding-start',
+  'finding-end',
+] as const;
+export type MilestoneKind = (typeof MILESTONE_KINDS)[number];
+
+/** The moments replay compares, simulated against observed (docs/replay.md). */
+export const COMPARED_MILESTONES = ['fault-start', 'namesrv-removal', 'first-failure', 'namesrv-switch', 'route-lost', 'route-back', 'outage-end'] as const satisfies readonly MilestoneKind[];
+export type ComparedMilestone = (typeof COMPARED_MILESTONES)[number];
+
+/** The moments of analyze's timeline: what one line of the logs shows (a fault's start and a client's outage are replay's inference). */
+export type TimelineMilestoneKind = Exclude<MilestoneKind, 'fault-start' | 'namesrv-removal' | 'first-failure' | 'outage-end'>;
 
 export interface Milestone {
   /** Epoch ms; null when the record carries no date. */
   time: number | null;
   host: string;
-  kind: MilestoneKind;
+  kind: TimelineMilestoneKind;
   /** One line, generated (names and addresses come from the logs: escape before printing). */
   what: string;
   /** Where the (first merged) line was logged; null for findings. */
@@ -66,7 +85,7 @@ const HEAD = MAX_MILESTONES;
 const TAIL = 20;
 
 /** Lower tiers are kept first when there are too many milestones. */
-const TIER: Record<MilestoneKind, number> = {
+const TIER: Record<TimelineMilestoneKind, number> = {
   'finding-start': 0,
   'finding-end': 0,
   startup: 1,
@@ -81,7 +100,7 @@ const TIER: Record<MilestoneKind, number> = {
 };
 
 interface Draft {
-  kind: MilestoneKind;
+  kind: TimelineMilestoneKind;
   time: number | null;
   /** time, or the last time seen before it (records without a date sort beside their neighbours). */
   key: number;
@@ -113,7 +132,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 
 export class MilestoneCollector {
   readonly types: ReadonlySet<EventType> = new Set(MILESTONE_EVENT_TYPES);
-  private readonly stores = new Map<MilestoneKind, KindStore>();
+  private readonly stores = new Map<TimelineMilestoneKind, KindStore>();
   private readonly open = new Map<string, Draft>();
   private readonly lastTold = new Map<string, number>();
   private readonly routeLeft = new Map<string, Set<string>>();
@@ -260,12 +279,12 @@ export class MilestoneCollector {
     return prev === undefined || !(t - prev < rearmMs);
   }
 
-  private draftOf(kind: MilestoneKind, e: RmqEvent, key: number, group: string, items: string[], notes: string[]): Draft {
+  private draftOf(kind: TimelineMilestoneKind, e: RmqEvent, key: number, group: string, items: string[], notes: string[]): Draft {
     return { kind, time: e.ts, key, order: this.order++, host: e.host, file: e.file, line: e.line, group, items, notes };
   }
 
   /** Merge into an open milestone of the same kind, host and subject within MERGE_MS, or start one. */
-  private add(kind: MilestoneKind, e: RmqEvent, group: string, items: string[], notes: string[]): void {
+  private add(kind: TimelineMilestoneKind, e: RmqEvent, group: string, items: string[], notes: string[]): void {
     const key = e.ts ?? this.lastTs;
     const mergeKey = `${kind}|${e.host}|${group}`;
     const open = this.open.get(mergeKey);

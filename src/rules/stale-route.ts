@@ -89,7 +89,7 @@ interface Episode {
   routePollNs: string | null;
   firstRoutePoll: RmqEvent | null;
   end: RmqEvent | null;
-  endReason: 'route-drop' | 'failures-stopped';
+  endReason: 'route-lost' | 'failures-stopped';
   /** Its place in the order episodes close (the order their findings are told). */
   seq: number;
 }
@@ -146,7 +146,7 @@ const rule: Rule = {
       ep.seq = closed++;
       const key = ep.addr ?? `name:${ep.name}`;
       episodesOf(ep.host).delete(key);
-      if (reason !== 'route-drop') return finished(ep);
+      if (reason !== 'route-lost') return finished(ep);
       const prev = dropped.get(`${ep.host}|${key}`);
       dropped.set(`${ep.host}|${key}`, ep);
       if (prev) finished(prev);
@@ -389,7 +389,7 @@ const rule: Rule = {
           let matched = false;
           for (const ep of [...episodesOf(e.host).values()]) {
             if (ep.name === name || (ep.addr && addrs.includes(ep.addr))) {
-              close(ep, e, 'route-drop');
+              close(ep, e, 'route-lost');
               matched = true;
             }
           }
@@ -415,7 +415,7 @@ const rule: Rule = {
             const name = ep.name ?? book.brokerNameOf(ep.addr);
             const drop = (drops.get(ep.host) ?? []).find((d) => d.name === name && (d.e.ts ?? 0) >= (ep.first.ts ?? 0));
             ep.name = name;
-            close(ep, drop?.e ?? null, drop ? 'route-drop' : 'failures-stopped');
+            close(ep, drop?.e ?? null, drop ? 'route-lost' : 'failures-stopped');
           }
         }
         for (const ep of dropped.values()) finished(ep);
@@ -453,7 +453,7 @@ const rule: Rule = {
       ].filter(Boolean);
       const how = ep.timeouts >= ep.connectFailures ? 'timed out (the broker accepted connections but did not answer)' : 'were refused (nothing listening)';
       const endText =
-        ep.endReason === 'route-drop'
+        ep.endReason === 'route-lost'
           ? `until its route dropped ${broker} at ${clockOf(ep.end)}`
           : `until the failures stopped at ${clockOf(ep.last)} (no route change dropped the broker: it answered again, or the logs end)`;
 

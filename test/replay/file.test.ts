@@ -123,6 +123,16 @@ describe('the scenario file', () => {
     expect(() => readScenarioFile(file, 's.json')).toThrow('observed.milestones[0].time: expected an ISO time with an offset');
   });
 
+  it('reads the old name of a route losing a broker (route-drop) as route-lost, and no other unknown name', () => {
+    const file = JSON.parse(prettyJson(scenarioFileJson(input)));
+    const at = file.observed.milestones.findIndex((m: { name: string }) => m.name === 'route-lost');
+    expect(at).toBeGreaterThanOrEqual(0);
+    file.observed.milestones[at].name = 'route-drop';
+    expect(readScenarioFile(file, 's.json').observed).toEqual(input.observed);
+    file.observed.milestones[at].name = 'route-gone';
+    expect(() => readScenarioFile(file, 's.json')).toThrow(`observed.milestones[${at}].name: expected one of fault-start, namesrv-removal`);
+  });
+
   it('runs a bare scenario with nothing to compare with', () => {
     const bare = readScenarioFile(minimal(), 'bare.json');
     const r = replay(bare, { seed: 1, variants: [], runs: 0, untilMs: 200000 });

@@ -87,7 +87,7 @@ describe('inference from the seed outage', () => {
     const m = (name: string, subject: string) => input.observed!.milestones.find((x) => x.name === name && x.subject === subject)!.ts;
     expect(m('namesrv-removal', '192.168.3.101:9876 removes broker-a')).toBe(Date.parse(truth.brokerA.expiredOn.at));
     expect(m('namesrv-switch', 'app-order-01')).toBe(Date.parse('2020-12-22T14:53:46.281+08:00'));
-    expect(m('route-drop', 'app-pay-01')).toBe(Date.parse(truth.clients['app-pay-01'].routeLostBrokerA));
+    expect(m('route-lost', 'app-pay-01')).toBe(Date.parse(truth.clients['app-pay-01'].routeLostBrokerA));
     const order = input.observed!.clients['app-order-01'];
     expect(order.failedSends).toBe(truth.clients['app-order-01'].appErrors);
     expect(Math.round((order.lastTs! - order.firstTs!) / 1000)).toBe(truth.clients['app-order-01'].outageSec);

@@ -34,7 +34,7 @@ describe('replay of the seed outage', () => {
     const compared = report.milestones.filter((m) => m.observed && m.simulated);
     expect(compared.length).toBeGreaterThanOrEqual(10);
     for (const m of compared) expect(Math.abs(m.deltaMs!)).toBeLessThanOrEqual(m.toleranceMs!);
-    for (const name of ['first-failure', 'namesrv-removal', 'namesrv-switch', 'route-drop', 'route-back', 'outage-end']) {
+    for (const name of ['first-failure', 'namesrv-removal', 'namesrv-switch', 'route-lost', 'route-back', 'outage-end']) {
       expect(compared.some((m) => m.name === name)).toBe(true);
     }
   });

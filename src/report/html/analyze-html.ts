@@ -8,7 +8,7 @@
 import { formatShort, type Zone } from '../../parse/time.js';
 import type { SourceAccounting } from '../../parse/types.js';
 import { findingId, type Incident } from '../../rules/incident.js';
-import type { MilestoneKind } from '../../rules/milestones.js';
+import type { TimelineMilestoneKind } from '../../rules/milestones.js';
 import type { Finding } from '../../rules/types.js';
 import { formatMs } from '../../util/durations.js';
 import type { Timeline } from '../../timeline/build.js';
@@ -162,7 +162,7 @@ function roleOf(a: HostActivity): { rank: number; label: string } {
   return { rank, label: parts.join(' + ') || [...k].join(', ') };
 }
 
-const MARK_KINDS: Partial<Record<MilestoneKind, { shape: 'up' | 'down' | 'diamond' | 'square' | 'cross'; colour: string }>> = {
+const MARK_KINDS: Partial<Record<TimelineMilestoneKind, { shape: 'up' | 'down' | 'diamond' | 'square' | 'cross'; colour: string }>> = {
   startup: { shape: 'up', colour: '#2e7d32' },
   shutdown: { shape: 'down', colour: '#c62828' },
   'broker-expired': { shape: 'cross', colour: '#6a1b9a' },
