@@ -6,6 +6,7 @@
 import type { Fault, Scenario } from '../model/index.js';
 import type { Cause, ChainStep, Impact, Incident } from '../rules/incident.js';
 import { findingId } from '../rules/incident.js';
+import type { AdviceTopic } from '../rules/advice.js';
 import type { ClientVersion, Finding } from '../rules/types.js';
 import { formatMs } from '../util/durations.js';
 import { closeTimedOutChannelAdvice, stuckOnNamesrvReason } from '../rules/versions.js';
@@ -352,15 +353,21 @@ function adviceOf(inc: Incident, mine: Mine, opts: IncidentOptions): string[] {
     }
   }
   for (const { f } of mine) if (f.rule === 'namesrv-stuck') add(closeTimedOutChannelAdvice(opts.clientVersion(String(f.subject.client)), String(f.subject.client)));
-  const timedOut = mine.some(({ f }) => f.advice.some((a) => /sendLatencyFaultEnable/i.test(a)));
-  if (timedOut) {
+  const topics = (f: Finding): Array<AdviceTopic | null> => f.adviceTopics ?? f.advice.map(() => null);
+  if (mine.some(({ f }) => topics(f).includes('latency-fault'))) {
     add('Enable sendLatencyFaultEnable on the producers (off by default): a broker whose send timed out is then avoided for a while (180 s after a 3 s timeout in 4.x, a few seconds from 5.1.4) instead of being picked again by round robin; a timed-out send is not retried.');
   }
-  // The rest of what the findings advise, once each (the curated items above replace theirs).
-  const covered =
-    /^(Find why|Find out why|Find out what happened|Fix the NameServer side first|Keep NameServers off broker hosts|Run the NameServers on hosts|Run clients 4\.9\.1|Upgrade .* to 4\.9\.1|Make sure .* runs client 4\.9\.1|Check NameServer .* around|Check the network path)|sendLatencyFaultEnable|keep NameServers on other hosts/i;
+  // The rest of what the findings advise, once each. Advice with a topic is what the items above
+  // say in the incident's own words (why each cause's host failed, where NameServers run, the
+  // client version, the fault strategy), or looks for a cause the incident has already named (the
+  // NameServer a broker could not register with): it is left out.
   const rules = new Set(mine.map(({ f }) => f.rule));
-  for (const { f } of mine) for (const a of f.advice) if (!covered.test(a) && !pointsInside(a, rules)) add(a);
+  for (const { f } of mine) {
+    const t = topics(f);
+    f.advice.forEach((a, i) => {
+      if (t[i] === null && !pointsInside(a, rules)) add(a);
+    });
+  }
   return out.slice(0, 8);
 }
 

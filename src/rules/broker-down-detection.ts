@@ -47,6 +47,7 @@ import {
   NAMESRV_PORT,
   ROUTING_SETTINGS,
 } from './routing.js';
+import { about, type TopicAdvice } from './advice.js';
 
 type Detection = 'expired' | 'destroyed' | 'unregistered';
 type Path = 'scan' | 'idle' | 'close' | 'exception' | 'unregister' | 'silence' | 'unknown';
@@ -430,7 +431,7 @@ const rule: Rule = {
         ? `${formatMs(detectMs)} after ${hb ? `its last heartbeat (registration at ${clockOf(hb)})` : `the first client failure against it (${clockOf(fail)})`}`
         : 'with no earlier heartbeat or client failure in the logs';
       let how: string;
-      let advice: string[];
+      let advice: Array<string | TopicAdvice>;
       let severity: Severity;
       const removedAt = clockOf(r.first);
       if (detection === 'expired') {
@@ -443,15 +444,18 @@ const rule: Rule = {
               : `the removal came about the ${formatMs(expiredMs)} expiry after the last heartbeat, with no closed connection logged`;
         how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${why}. The broker stopped registering while its TCP connection stayed open, so it hung (process or host freeze, long GC, reboot stuck in a self-test) or the network dropped silently; a crash or a shutdown closes the connection and is removed at once. Until the removal, and for up to one client route poll after it, clients keep sending to the broker and time out (see stale-route).`;
         advice = [
-          `Find why ${who} went silent around ${clockOf(hb ?? fail ?? r.first)} while its connections stayed open: check the host (freeze, memory fault, reboot), GC logs and the network.`,
-          'A hung broker costs clients up to expiry + scan + poll (about 160 s) of timeouts; keep NameServers on other hosts than brokers so that the NameServer that must notice is not hung too (see colocated-namesrv).',
+          about('find-cause', `Find why ${who} went silent around ${clockOf(hb ?? fail ?? r.first)} while its connections stayed open: check the host (freeze, memory fault, reboot), GC logs and the network.`),
+          about(
+            'namesrv-placement',
+            'A hung broker costs clients up to expiry + scan + poll (about 160 s) of timeouts; keep NameServers on other hosts than brokers so that the NameServer that must notice is not hung too (see colocated-namesrv).',
+          ),
         ];
       } else if (detection === 'destroyed') {
         severity = 'warning';
         const cause = r.pipe ? `the broker's connection closed (NETTY SERVER PIPELINE: ${r.pipe.fields.event === 'exception' ? 'exceptionCaught' : 'channelInactive'} at ${clockOf(r.pipe)})` : "the broker's connection closed (the NameServer logged \"the broker's channel destroyed\"; the close itself was not in the logs)";
         how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${cause}, and the NameServer dropped the broker at once. The broker process or host went away without unregistering: a crash, kill -9, restart or reboot. Clients follow at their next route poll (within ${formatMs(30000)}); sends in between fail fast and are retried on another broker.`;
         advice = [
-          `Find why ${who} went down at ${removedAt}: the broker's hs_err_pid*.log and stdout, the kernel log (OOM killer), and the host's reboot history.`,
+          about('find-cause', `Find why ${who} went down at ${removedAt}: the broker's hs_err_pid*.log and stdout, the kernel log (OOM killer), and the host's reboot history.`),
           'For planned restarts use mqshutdown (SIGTERM) so that the broker unregisters first.',
         ];
       } else {

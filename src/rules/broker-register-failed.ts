@@ -19,6 +19,7 @@ import { FindingKeeper, Occurrences } from './util.js';
 import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
 import { AddressBook, addrKey, BOOK_EVENTS, clockOf, isBrokerEvent, mergeVisitors, orderEvidence, REGISTER_PERIOD_MS, ROUTING_SETTINGS } from './routing.js';
+import { about, type TopicAdvice } from './advice.js';
 
 interface Episode {
   host: string;
@@ -175,11 +176,11 @@ const rule: Rule = {
         kindText +
         otherText +
         recovery;
-      const advice = [
-        `Check NameServer ${ep.ns} around ${clockOf(ep.first)}: is the process up, is its host responsive, does namesrv.log show the broker's connection?`,
-        `Check the network path from ${ep.host} to ${ep.ns} (firewall, DNS if the address is a host name).`,
+      const advice: Array<string | TopicAdvice> = [
+        about('check-namesrv', `Check NameServer ${ep.ns} around ${clockOf(ep.first)}: is the process up, is its host responsive, does namesrv.log show the broker's connection?`),
+        about('check-namesrv', `Check the network path from ${ep.host} to ${ep.ns} (firewall, DNS if the address is a host name).`),
       ];
-      if (long) advice.push('Clients bound to that NameServer get no fresh routes for this broker while it fails Keep at least two NameServers on separate hosts: clients bound to that NameServer get no fresh routes for this broker while it fails (see namesrv-stuck / stale-route).');
+      if (long) advice.push('Keep at least two NameServers on separate hosts: clients bound to that NameServer get no fresh routes for this broker while it fails (see namesrv-stuck / stale-route).');
       ctx.report({
         severity: long ? 'error' : 'warning',
         title: `${who === 'the broker' ? `The broker on ${ep.host}` : who} failed to register with NameServer ${ep.ns} ${ep.failures === 1 ? 'once' : times}${windowMs ? ` over ${formatMs(windowMs)}` : ''}${kinds ? ` (${kinds})` : ''}`,

@@ -33,6 +33,7 @@ import {
   orderEvidence,
   portOf,
 } from './routing.js';
+import { about } from './advice.js';
 
 interface RoleFailures {
   /** Occurrences of the telling events: failed sends, heartbeats, route polls, registrations, expiries. */
@@ -199,9 +200,12 @@ const rule: Rule = {
         evidence: orderEvidence([f.ns.first, f.broker.first, book.namesrvListEvent.get(nsAddr) ?? null, f.ns.last, f.broker.last]),
         explanation,
         advice: [
-          'Run the NameServers on hosts (or VMs/containers on other machines) without brokers; two or three small dedicated NameServers are enough.',
-          'Run clients 4.9.1-4.9.x or 5.3.0 and later: before 4.9.1 a client never leaves a NameServer that times out (no setting changes that); from 4.9.1 it closes the timed-out channel by default (-Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true), but 5.0.0-5.2.0 clients connect it again at once (their NameServer scan) while the host still accepts connections.',
-          `Find out what happened to ${where} around ${clockOf(f.ns.first ?? f.broker.first)}.`,
+          about('namesrv-placement', 'Run the NameServers on hosts (or VMs/containers on other machines) without brokers; two or three small dedicated NameServers are enough.'),
+          about(
+            'close-timed-out-channel',
+            'Run clients 4.9.1-4.9.x or 5.3.0 and later: before 4.9.1 a client never leaves a NameServer that times out (no setting changes that); from 4.9.1 it closes the timed-out channel by default (-Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true), but 5.0.0-5.2.0 clients connect it again at once (their NameServer scan) while the host still accepts connections.',
+          ),
+          about('find-cause', `Find out what happened to ${where} around ${clockOf(f.ns.first ?? f.broker.first)}.`),
         ],
       });
     }

@@ -96,7 +96,8 @@ export class RuleRunner {
             metrics: f.metrics,
             evidence: f.evidence.slice(0, MAX_EVIDENCE).map(toEvidence),
             explanation: f.explanation,
-            advice: f.advice,
+            advice: f.advice.map((a) => (typeof a === 'string' ? a : a.text)),
+            ...(f.advice.some((a) => typeof a !== 'string') ? { adviceTopics: f.advice.map((a) => (typeof a === 'string' ? null : a.topic)) } : {}),
           });
         },
         omit: (severity, n = 1) => this.count(rule.meta.id, severity, n),

@@ -24,6 +24,7 @@ import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
 import { closeTimedOutChannelAdvice } from './versions.js';
 import { AddressBook, addrKey, BOOK_EVENTS, clockOf, isClientEvent, isTimeoutCause, mergeVisitors, orderEvidence } from './routing.js';
+import { about } from './advice.js';
 
 interface Episode {
   host: string;
@@ -180,9 +181,9 @@ const rule: Rule = {
         ` Stuck for ${stuckMs !== null ? formatMs(stuckMs) : 'an unknown time (the lines have no dates)'}: all that time the client kept its old route, so it could not learn that brokers went away (see stale-route).` +
         (ep.closedOnTimeout ? ` The channel was closed on timeout at ${clockOf(ep.closedOnTimeout)}, yet the client stayed on ${ep.ns}.` : '');
       const advice = [
-        closeTimedOutChannelAdvice(v, ep.host),
-        'Keep NameServers off broker hosts: a host that hangs then takes a broker and the NameServer its clients ask about that broker down together (see colocated-namesrv).',
-        `Find why NameServer ${ep.ns} stopped answering before ${clockOf(ep.first)} (the first timeout) while keeping its connections open: host freeze, reboot with a long self-test, long GC.`,
+        about('close-timed-out-channel', closeTimedOutChannelAdvice(v, ep.host)),
+        about('namesrv-placement', 'Keep NameServers off broker hosts: a host that hangs then takes a broker and the NameServer its clients ask about that broker down together (see colocated-namesrv).'),
+        about('find-cause', `Find why NameServer ${ep.ns} stopped answering before ${clockOf(ep.first)} (the first timeout) while keeping its connections open: host freeze, reboot with a long self-test, long GC.`),
       ];
       ctx.report({
         title: `${ep.host} stuck on NameServer ${ep.ns}${stuckMs !== null ? ` for ${formatMs(stuckMs)}` : ''} (${ep.timeouts} route-poll timeout${ep.timeouts === 1 ? '' : 's'}${switchedTo ? `, then switched to ${switchedTo}` : ', never switched'})`,

@@ -21,6 +21,7 @@ import { factIn, factOver, parseRange } from '../rocketmq/versions.js';
 import { clientVersions, num, str, strs } from './send-path.js';
 import { plural } from '../util/text.js';
 import { writableAfter } from '../parse/route-change.js';
+import { about, type TopicAdvice } from './advice.js';
 
 interface Attempt {
   ev: RmqEvent;
@@ -178,10 +179,10 @@ const rule: Rule = {
           `With sendLatencyFaultEnable=true, clients up to 4.7.1 preferred the same broker on a retry, and 4.8.0-5.1.3 ignore lastBrokerName in favour of the fault table (a failed broker is then avoided only once it is marked unavailable)${cv !== 'unknown' ? `; this client is ${cv}` : ''}.`,
         );
       }
-      const adv: string[] = [];
+      const adv: Array<string | TopicAdvice> = [];
       if (single || route === null) adv.push('Give the topic write queues on at least two brokers, so a retry has another broker to go to.');
       if (upTo471 || factIn(CLIENT.faultPrefersLastBroker, cv) === null) adv.push('If sendLatencyFaultEnable=true on a client 4.7.1 or older, upgrade the client to 4.8.0 or later, or turn the fault strategy off.');
-      adv.push(`Find why ${g.broker} failed the attempts (the exception under each "sendKernelImpl exception" line).`);
+      adv.push(about('find-cause', `Find why ${g.broker} failed the attempts (the exception under each "sendKernelImpl exception" line).`));
       const evidence: RmqEvent[] = [];
       for (const e of g.samples) if (!evidence.includes(e)) evidence.push(e);
       const metrics: Record<string, MetricValue> = {

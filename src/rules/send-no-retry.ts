@@ -22,6 +22,7 @@ import { AttemptIndex, CrossLogDedup, clientVersions, num, str, strs } from './s
 import { plural } from '../util/text.js';
 import { factIn, rangeOverlaps } from '../rocketmq/versions.js';
 import { CLIENT } from '../rocketmq/facts.js';
+import { about, type TopicAdvice } from './advice.js';
 
 type Shape = 'single-pass' | 'budget' | 'stopped' | 'selector' | 'queue' | 'not-retried-code';
 
@@ -115,7 +116,7 @@ const rule: Rule = {
         else if (book.brokerAddrsOf(name).length === 1) subject.brokerAddr = book.brokerAddrsOf(name)[0];
       }
       const ex: string[] = [];
-      const adv: string[] = [];
+      const adv: Array<string | TopicAdvice> = [];
       let title = '';
       const sends = plural(g.n, 'send');
       if (g.shape === 'single-pass') {
@@ -132,8 +133,8 @@ const rule: Rule = {
         ex.push(
           `The retries were allowed, but all attempts share one budget, sendMsgTimeout (${budget} ms): the first attempt used it up, so the loop ended before a retry could go to another broker (newer clients report this case as "sendDefaultImpl call timeout").`,
         );
-        adv.push(`Find why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${budget} ms (a broker that was down or not started, a hung host, a network black hole).`);
-        adv.push('Consider sendLatencyFaultEnable=true so a broker that timed out is avoided by the next sends.');
+        adv.push(about('find-cause', `Find why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${budget} ms (a broker that was down or not started, a hung host, a network black hole).`));
+        adv.push(about('latency-fault', 'Consider sendLatencyFaultEnable=true so a broker that timed out is avoided by the next sends.'));
       } else if (g.shape === 'stopped') {
         title = `${sends} on ${g.host} failed after a single attempt although retries were allowed (Send [1] times)`;
         ex.push(`${sends} failed with "Send [1] times, still failed" after ${g.maxCost ?? '?'} ms, with the other BrokersSent slots unused (null)${brokers.length ? `; the one attempt went to ${brokers.join(', ')}` : ''}.`);

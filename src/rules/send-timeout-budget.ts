@@ -24,6 +24,7 @@ import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
 import { CLIENT } from '../rocketmq/facts.js';
 import { factIn, versionSide } from '../rocketmq/versions.js';
+import { about, type TopicAdvice } from './advice.js';
 
 interface Hit {
   ev: RmqEvent;
@@ -152,8 +153,8 @@ const rule: Rule = {
         ex.push(`The failures span ${formatMs(g.last.ts - g.first.ts)}: the broker stayed in the producer's route all that time (a route drops a broker only after the NameServer removes it and the client polls again).`);
       }
 
-      const adv: string[] = [];
-      adv.push(`Find out why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${budget} ms: its host, its GC and store logs, and the network between them; then check whether the NameServer still listed it.`);
+      const adv: Array<string | TopicAdvice> = [];
+      adv.push(about('find-cause', `Find out why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${budget} ms: its host, its GC and store logs, and the network between them; then check whether the NameServer still listed it.`));
       // DefaultMQProducer.sendMsgMaxTimeoutPerRequest caps one attempt's share of the budget, from client 5.3.3 only.
       const perRequest = `sendMsgMaxTimeoutPerRequest (e.g. ${Math.round(budget / 3)} ms with sendMsgTimeout ${budget})`;
       const capped = factIn(CLIENT.sendMsgMaxTimeoutPerRequest, cv);
@@ -161,7 +162,7 @@ const rule: Rule = {
       if (capped === true) adv.push(`Set ${perRequest} ${why}.`);
       else if (capped === null) adv.push(`On client 5.3.3 or later, set ${perRequest} ${why}.`);
       else if (versionSide(cv, '5.0.0') === 'atLeast') adv.push(`Client 5.3.3 and later can cap one attempt with ${perRequest}, ${why}; ${cv} has no such setting.`);
-      adv.push('Consider sendLatencyFaultEnable=true: a broker whose attempt timed out is then avoided by later sends for a while instead of being picked again.');
+      adv.push(about('latency-fault', 'Consider sendLatencyFaultEnable=true: a broker whose attempt timed out is then avoided by later sends for a while instead of being picked again.'));
       adv.push('A larger sendMsgTimeout alone does not help against a broker that never answers: the first attempt waits for the whole budget either way.');
 
       const evidence: RmqEvent[] = [];

@@ -45,6 +45,7 @@ import {
   ROUTING_SETTINGS,
   SCAN_NOT_ACTIVE_BROKER_MS,
 } from './routing.js';
+import { about, type TopicAdvice } from './advice.js';
 
 const NEAR_MS = 1500;
 const DROP_GRACE_MS = 3500;
@@ -480,14 +481,17 @@ const rule: Rule = {
         reason +
         (version.range !== 'unknown' ? ` Client version: ${version.range}.` : '');
 
-      const advice: string[] = [];
+      const advice: Array<string | TopicAdvice> = [];
       if (!within && ep.routePolls > 0) {
-        advice.push(`Fix the NameServer side first (see the namesrv-stuck finding for ${ep.host}). ${closeTimedOutChannelAdvice(version, ep.host)}`);
+        advice.push(about('close-timed-out-channel', `Fix the NameServer side first (see the namesrv-stuck finding for ${ep.host}). ${closeTimedOutChannelAdvice(version, ep.host)}`));
       }
-      advice.push(`Find why ${who} stopped answering at ${clockOf(ep.first)} (host freeze, long GC, network loss): a hang with the TCP connection open is only noticed after the ${formatMs(expiredMs)} expiry, a crash at once.`);
+      advice.push(about('find-cause', `Find why ${who} stopped answering at ${clockOf(ep.first)} (host freeze, long GC, network loss): a hang with the TCP connection open is only noticed after the ${formatMs(expiredMs)} expiry, a crash at once.`));
       if (ep.timeouts > 0 && ep.failedAttempts > 0) {
         advice.push(
-          'A timed-out send is not retried (its budget is spent). Enable latency fault tolerance on the producer (setSendLatencyFaultEnable(true); off by default) so that a broker that took 3 s is avoided for 180 s (4.x) or isolated for a few seconds (5.1.4+) instead of being picked again by round robin.',
+          about(
+            'latency-fault',
+            'A timed-out send is not retried (its budget is spent). Enable latency fault tolerance on the producer (setSendLatencyFaultEnable(true); off by default) so that a broker that took 3 s is avoided for 180 s (4.x) or isolated for a few seconds (5.1.4+) instead of being picked again by round robin.',
+          ),
         );
       }
       if (!within && ep.routePolls === 0) advice.push('Collect the NameServer logs (namesrv.log) of the cluster to see when, and whether, each NameServer removed the broker.');

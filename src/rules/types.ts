@@ -3,6 +3,7 @@
 // finding fields and metric names are public (docs/analyze.md).
 
 import type { EventType, RmqEvent } from '../parse/types.js';
+import type { AdviceTopic, TopicAdvice } from './advice.js';
 
 export type Severity = 'critical' | 'error' | 'warning' | 'info';
 export const SEVERITIES: readonly Severity[] = ['critical', 'error', 'warning', 'info'];
@@ -62,11 +63,14 @@ export interface Finding {
   evidence: Evidence[];
   explanation: string;
   advice: string[];
+  /** The topic of each advice, where it has one (src/rules/advice.ts); absent: none has. */
+  adviceTopics?: Array<AdviceTopic | null>;
 }
 
-export type FindingInput = Omit<Finding, 'rule' | 'severity' | 'evidence'> & {
+export type FindingInput = Omit<Finding, 'rule' | 'severity' | 'evidence' | 'advice' | 'adviceTopics'> & {
   severity?: Severity;
   evidence: Array<RmqEvent | Evidence>;
+  advice: Array<string | TopicAdvice>;
 };
 
 /** What a rule knows about one client host, from the layouts and wording of its logs. */

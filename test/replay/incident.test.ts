@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/replay/diagnose.js';
+import { diagnose, incidentPass } from '../../src/replay/diagnose.js';
+import { analyze } from '../../src/rules/analyze.js';
+import type { Finding } from '../../src/rules/types.js';
 import { adviceNames } from '../../src/replay/incident.js';
 import type { Incident } from '../../src/rules/incident.js';
 import { ALL_RULES } from '../../src/rules/index.js';
@@ -93,5 +95,42 @@ describe('advice once', () => {
     expect([...again].every((n) => covered.has(n))).toBe(true);
     const other = adviceNames('Enable sendLatencyFaultEnable on the producers (off by default).');
     expect([...other].every((n) => covered.has(n))).toBe(false);
+  });
+});
+
+describe('advice by topic', () => {
+  /** seed-outage's incident, from its findings as `edit` leaves them. */
+  async function adviceWith(edit: (fs: Finding[]) => Finding[]): Promise<string[]> {
+    const t = await buildTimeline({ inputs: [join(ROOT, 'samples', 'seed-outage')], keepOther: 'inference', cwd: ROOT, workers: 0 });
+    try {
+      const pass = incidentPass(t);
+      const analysis = analyze(t, { rules: ALL_RULES, observers: [pass] });
+      return pass.finish(edit(analysis.findings))[0].advice;
+    } finally {
+      t.close();
+    }
+  }
+  const ENABLE = /^Enable sendLatencyFaultEnable on the producers/;
+
+  it('says the fault strategy in its own words once a finding advises it, and leaves out the findings’ own words for it', async () => {
+    let own: string[] = [];
+    const advice = await adviceWith((fs) => {
+      own = fs.flatMap((f) => f.advice.filter((_, i) => f.adviceTopics?.[i] === 'latency-fault'));
+      return fs;
+    });
+    expect(own.length).toBeGreaterThan(0);
+    expect(advice.filter((a) => ENABLE.test(a))).toHaveLength(1);
+    for (const a of own) expect(advice).not.toContain(a);
+  });
+
+  it('goes by the topic, not the words: a finding that names sendLatencyFaultEnable for another reason keeps its advice and asks for nothing', async () => {
+    const oldStrategy = 'If sendLatencyFaultEnable=true on a client 4.7.1 or older, upgrade the client to 4.8.0 or later, or turn the fault strategy off.';
+    const advice = await adviceWith((fs) => {
+      const kept = fs.map((f) => ({ ...f, advice: f.advice.filter((_, i) => f.adviceTopics?.[i] !== 'latency-fault'), adviceTopics: f.adviceTopics?.filter((t) => t !== 'latency-fault') }));
+      const broker = kept.find((f) => f.subject.brokerAddr === '192.168.3.100:10911')!;
+      return [...kept, { ...broker, rule: 'retry-same-broker', advice: [oldStrategy], adviceTopics: undefined }];
+    });
+    expect(advice).toContain(oldStrategy);
+    expect(advice.some((a) => ENABLE.test(a))).toBe(false);
   });
 });
