@@ -31,7 +31,7 @@ export interface AnalyzeArgs extends InputArgs {
   output?: string;
 }
 
-export interface AnalyzeChoices {
+interface AnalyzeChoices {
   format: Format;
   severity: Severity | 'none';
   show: Severity;

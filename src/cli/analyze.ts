@@ -7,7 +7,7 @@ import { examples, FORMATS, formatArg, ruleSettings, selectRules, withInputOptio
 import { checkOutput } from './output.js';
 import { exitWith, type CliIo, type CommandResult } from './result.js';
 
-export function severityArg(value: string, flag: string): Severity {
+function severityArg(value: string, flag: string): Severity {
   const v = value.toLowerCase();
   if (!(SEVERITIES as readonly string[]).includes(v)) {
     throw new UsageError(`${flag} ${value}: unknown severity (one of ${SEVERITIES.join(', ')})`);

@@ -26,7 +26,7 @@ export interface EventsArgs extends InputArgs {
   stats: boolean;
 }
 
-export interface EventsChoices {
+interface EventsChoices {
   opts: BuildOptions;
   types: EventType[] | null;
   filter: EventFilter;

@@ -20,7 +20,7 @@ const require = createRequire(import.meta.url);
 const pkg = require('../../package.json') as { version: string };
 
 /** What main() runs with; tests pass their own rules. */
-export interface MainDeps {
+interface MainDeps {
   rules?: readonly Rule[];
 }
 
@@ -56,7 +56,7 @@ class YargsUsage extends Error {}
  * for any program a closed pipe ends (`yes | head -1`), so that `set -o pipefail` scripts see the
  * same as with coreutils.
  */
-export const CLOSED_OUTPUT_CODE = 141;
+const CLOSED_OUTPUT_CODE = 141;
 
 /**
  * A closed stdout must end the run quietly: its write errors are noted here (not thrown from an event
@@ -110,7 +110,7 @@ function distance(a: string, b: string): number {
 }
 
 /** `Unknown argument: tyep` gets `; did you mean --type?` when one known option is close. */
-export function suggestOption(msg: string, known: readonly string[], argv: readonly string[] = []): string {
+function suggestOption(msg: string, known: readonly string[], argv: readonly string[] = []): string {
   const m = /^Unknown arguments?: (.+)$/.exec(msg);
   if (!m) return msg;
   const hints: string[] = [];

@@ -13,7 +13,7 @@ export interface TuiDeps {
   stdin?: NodeJS.ReadStream & { isTTY?: boolean };
 }
 
-export const NOT_A_TERMINAL = (what: string) =>
+const NOT_A_TERMINAL = (what: string) =>
   `rmq-diag tui: the TUI needs an interactive terminal, and ${what} is not one.\n` +
   'Without a terminal, the same findings and events come from:\n' +
   '  rmq-diag analyze PATHS...   findings with figures, evidence and advice (--json, --format markdown)\n' +

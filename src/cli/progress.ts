@@ -6,7 +6,7 @@ export interface Progress {
 }
 
 /** What a progress line says: the bytes read by default. */
-export type ProgressText = (done: number, total: number, elapsedMs: number) => string;
+type ProgressText = (done: number, total: number, elapsedMs: number) => string;
 
 const reading: ProgressText = (done, total, elapsedMs) => {
   const mb = (n: number) => (n / 1048576).toFixed(0);

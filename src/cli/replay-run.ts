@@ -58,7 +58,7 @@ function emitGuard(fn: () => void, dir: string): void {
   }
 }
 
-export interface ReplayChoices {
+interface ReplayChoices {
   variants: Variant[];
   until: TimeOption | null;
   maxSpanMs: number;

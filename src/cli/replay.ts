@@ -21,7 +21,7 @@ function lengthOf(value: string): number | null {
   return Math.round(Number(d[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3600000 : unit === 'd' ? 86400000 : 60000));
 }
 
-export const REPLAY_FORMATS = ['text', 'json', 'html'] as const;
+const REPLAY_FORMATS = ['text', 'json', 'html'] as const;
 
 /** `--json` is `--format json`; both given and different is a usage error. */
 function replayFormatArg(json: boolean, format: string | undefined): (typeof REPLAY_FORMATS)[number] {
@@ -31,7 +31,7 @@ function replayFormatArg(json: boolean, format: string | undefined): (typeof REP
 }
 
 /** `--max-span`: the longest run allowed (a length). */
-export function maxSpanArg(value: string | undefined): number {
+function maxSpanArg(value: string | undefined): number {
   if (value === undefined) return DEFAULT_MAX_SPAN_MS;
   const length = lengthOf(value);
   if (length === null || length <= 0) throw new UsageError(`--max-span ${value}: expected a length (6h, 90m, 2d)`);

@@ -110,7 +110,7 @@ export interface InputIssue {
   message: string;
 }
 
-export interface ResolveOptions {
+interface ResolveOptions {
   kind?: Array<[glob: string, kind: SourceKind]>;
   host?: Array<[glob: string, name: string]>;
   cwd?: string;

@@ -27,7 +27,7 @@ export const Priority = {
   app: 40,
 } as const;
 
-export type Task = () => void;
+type Task = () => void;
 
 /** A callback with up to two arguments, scheduled without a closure (schedule2). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -80,7 +80,7 @@ function before(a: Entry, b: Entry): boolean {
 }
 
 /** A periodic task's handle: cancel() stops all later runs. */
-export class Periodic implements Timer {
+class Periodic implements Timer {
   private next: Timer | null = null;
   private stopped = false;
   constructor(

@@ -37,11 +37,11 @@ export function exceptionText(e: JavaException): string {
  * them): the servers' logback (`rocketmq-server`, watermark.log's `rocketmq-bare`), the 4.3.0-5.0.0
  * client inner logger (JVM zone; JDK-style stacks), the 5.1.0+ client logback, the application's.
  */
-export type ModelLayout = 'rocketmq-server' | 'rocketmq-bare' | 'rocketmq-client-inner' | 'rocketmq-client-5x' | 'logback-app';
+type ModelLayout = 'rocketmq-server' | 'rocketmq-bare' | 'rocketmq-client-inner' | 'rocketmq-client-5x' | 'logback-app';
 
 export type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
-export interface LogFileSpec {
+interface LogFileSpec {
   host: string;
   /** File name as the component writes it, e.g. `rocketmq_client.log`. */
   name: string;

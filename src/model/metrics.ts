@@ -42,7 +42,7 @@ export interface NamesrvRemoval {
   reason: 'idle' | 'expired' | 'closed';
 }
 
-export interface NamesrvRegistration {
+interface NamesrvRegistration {
   atMs: number;
   namesrv: string;
   brokerAddr: string;

@@ -18,7 +18,7 @@ import { MASTER_ID, type BrokerData, type QueueData, type RegisterBrokerBody, ty
 import { serverProfile, type ServerProfile } from './versions.js';
 import type { Zone } from '../parse/time.js';
 
-export interface NameServerConfig {
+interface NameServerConfig {
   /** `ip:port`, e.g. `192.168.3.100:9876`. */
   addr: string;
   version: string;

@@ -17,7 +17,7 @@
 
 import { assert, Kernel, Priority, type Call, type Gate, type Timer } from './kernel.js';
 
-export type HostState = 'up' | 'hung' | 'down' | 'rebooting';
+type HostState = 'up' | 'hung' | 'down' | 'rebooting';
 
 export interface Request {
   /** RequestCode, e.g. 10 SEND_MESSAGE, 34 HEART_BEAT, 103 REGISTER_BROKER, 105 GET_ROUTEINFO_BY_TOPIC. */
@@ -247,7 +247,7 @@ export class Channel {
 
 export type ConnectResult = { ok: true; ch: Channel } | { ok: false; why: 'refused' | 'timeout' };
 
-export interface NetworkOptions {
+interface NetworkOptions {
   /** One-way latency between two hosts, ms. */
   latencyMs: number;
 }

@@ -55,7 +55,7 @@ export type RpcResult =
   | { ok: true; resp: Response }
   | { ok: false; exc: JavaException; why: 'timeout' | 'connect' | 'send' };
 
-export interface RemotingClientOptions {
+interface RemotingClientOptions {
   proc: Process;
   profile: ClientProfile;
   /** Writes a RocketmqRemoting record. */

@@ -48,7 +48,7 @@ export function queueDataText(q: QueueData): string {
   return `QueueData [brokerName=${q.brokerName}, readQueueNums=${q.readQueueNums}, writeQueueNums=${q.writeQueueNums}, perm=${q.perm}, topicSynFlag=0]`;
 }
 
-export function brokerDataText(b: BrokerData): string {
+function brokerDataText(b: BrokerData): string {
   const addrs = b.brokerAddrs.map(([id, a]) => `${id}=${a}`).join(', ');
   return `BrokerData [brokerName=${b.brokerName}, brokerAddrs={${addrs}}]`;
 }

@@ -15,9 +15,9 @@ export function parseVersion(text: string): Version {
 }
 
 /** Client log layout: the 4.3.0-5.0.0 inner logger (CRLF, JVM zone) or the 5.1.0+ shaded logback. */
-export type ClientLayout = 'inner' | 'logback';
+type ClientLayout = 'inner' | 'logback';
 
-export type FaultTables = 'latency-4x' | 'latency-514';
+type FaultTables = 'latency-4x' | 'latency-514';
 
 export interface ClientProfile {
   readonly version: string;

@@ -58,7 +58,7 @@ export class ActivityTracker {
 }
 
 /** A stretch of time in which none of a host's server sources wrote a record. */
-export interface HostSilence {
+interface HostSilence {
   host: string;
   /** The last record before (its source's index and mark), and the first after (null: silent to the end). */
   from: { source: number; mark: ActivityMark };

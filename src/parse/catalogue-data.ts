@@ -44,7 +44,7 @@ export function num(s: string | null | undefined): number | null {
  * A 64-bit integer (a commit log offset, a byte count): a number while it is exact, else its digits as
  * a string (beyond 2^53 a JSON number would lose the last digits).
  */
-export function int64(s: string | null | undefined): number | string | null {
+function int64(s: string | null | undefined): number | string | null {
   const n = num(s);
   if (n === null || Number.isSafeInteger(n)) return n;
   const t = s!.trim();

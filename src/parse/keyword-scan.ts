@@ -3,7 +3,7 @@
 // keyword?". A regex alternation answers it at about 2.5 ns per character; this skips ahead by up
 // to (shortest keyword - 1) characters at a time and answers it several times faster.
 
-export type KeywordScanner = (text: string) => boolean;
+type KeywordScanner = (text: string) => boolean;
 
 export function keywordScanner(keywords: readonly string[]): KeywordScanner {
   const words = [...new Set(keywords)].filter((k) => k.length > 0);

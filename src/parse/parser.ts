@@ -22,7 +22,7 @@ import { ActivityTracker } from './activity.js';
 import { type EventFields, type EventType, type RmqEvent, type SourceAccounting } from './types.js';
 import { SERVER_KINDS, type SourceKind } from '../ingest/kinds.js';
 
-export interface SourceParserOptions {
+interface SourceParserOptions {
   file: string;
   host: string;
   sourceIndex: number;
@@ -43,7 +43,7 @@ export interface SourceParserOptions {
   layouts?: readonly Layout[];
 }
 
-export interface ParseIssue {
+interface ParseIssue {
   file: string;
   line: number | null;
   message: string;
@@ -69,7 +69,7 @@ function firstOfFormat(format: string, t: Uint8Array): void {
 }
 
 /** A layout as the parser uses it: its time reader and its cheap first test. */
-export function compileLayout(layout: Layout): CompiledLayout {
+function compileLayout(layout: Layout): CompiledLayout {
   const startChars = layout.starts ?? (layout.ts ? null : '[');
   let starts: Uint8Array | null = null;
   if (startChars !== null) {

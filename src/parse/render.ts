@@ -6,7 +6,7 @@ import { LAYOUT_BY_ID, type Layout } from './layouts.js';
 import { timeWriter, type TimeOp } from './timestamp.js';
 
 /** What a header can say. */
-export interface HeaderValues {
+interface HeaderValues {
   epochMs: number;
   level: string;
   thread: string;

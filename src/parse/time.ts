@@ -103,7 +103,7 @@ function parseZoneUncached(spec: string): Zone {
   throw new ZoneError(`unknown time zone: ${spec} (use an offset like +08:00, UTC, or a name like Asia/Shanghai)`);
 }
 
-export function formatOffset(offsetMin: number): string {
+function formatOffset(offsetMin: number): string {
   const sign = offsetMin < 0 ? '-' : '+';
   const a = Math.abs(offsetMin);
   return `${sign}${pad2(Math.floor(a / 60))}:${pad2(a % 60)}`;

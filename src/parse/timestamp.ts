@@ -39,7 +39,7 @@ const MONTHS: Record<string, number> = {
 };
 
 /** Writes a token of a zoned time (`d` shifted by the zone offset, `ms` its millis, `off` the offset in minutes). */
-export type TimeWrite = (d: Date, ms: number, off: number, fakeMillis: boolean) => string;
+type TimeWrite = (d: Date, ms: number, off: number, fakeMillis: boolean) => string;
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 const MONTH_NAMES = Object.keys(MONTHS);

@@ -64,7 +64,7 @@ export interface Silence {
   lastRegistration: RmqEvent | null;
 }
 
-export interface AppStats {
+interface AppStats {
   count: number;
   /** Sent plus failed over all lines. */
   total: number;
@@ -74,7 +74,7 @@ export interface AppStats {
   gaps: number[];
 }
 
-export interface HostLines {
+interface HostLines {
   count: number;
   first: number;
   last: number;
@@ -110,9 +110,9 @@ export interface Collected {
 }
 
 /** The event types collect reads: a timeline pass decodes these for it (and only these are counted). */
-export const COLLECTED_TYPES: ReadonlySet<EventType> = new Set<EventType>([...KEPT, 'watermark', 'stats', 'pipeline', 'other']);
+const COLLECTED_TYPES: ReadonlySet<EventType> = new Set<EventType>([...KEPT, 'watermark', 'stats', 'pipeline', 'other']);
 
-export interface CollectOptions {
+interface CollectOptions {
   /**
    * Keep the time of every send an application logged (default), for a run to replay them as they
    * happened; analyze's incidents read the counts only.
@@ -120,7 +120,7 @@ export interface CollectOptions {
   sendTimes?: boolean;
 }
 
-export interface Collector {
+interface Collector {
   readonly types: ReadonlySet<EventType>;
   /** One event of the timeline, in time order (other types are ignored). */
   visit(e: RmqEvent): void;
@@ -349,7 +349,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
  * silence that goes past `last` (the end of what a run covers) lasts to the end. `othersLogged`
  * starts with the other hosts' server logs that wrote meanwhile; collect() adds the events.
  */
-export function serverSilences(sources: readonly SourceAccounting[], last: number | null): { list: Silence[]; lines: Map<string, HostLines> } {
+function serverSilences(sources: readonly SourceAccounting[], last: number | null): { list: Silence[]; lines: Map<string, HostLines> } {
   const byHost = new Map<string, Array<{ index: number; activity: NonNullable<SourceAccounting['activity']> }>>();
   sources.forEach((s, index) => {
     if (!SERVER_KINDS.has(s.kind) || !s.activity) return;

@@ -14,7 +14,7 @@ import { inferScenario } from './infer.js';
 import { buildIncidents } from './incident.js';
 import { clientFailures } from './observe.js';
 
-export interface Diagnosis {
+interface Diagnosis {
   analysis: Analysis;
   incidents: Incident[];
 }
@@ -23,7 +23,7 @@ export interface Diagnosis {
  * The incidents' part of a pass over the timeline: an observer that collects what the inference
  * reads, and, once the findings are known, the incidents. analyze and the TUI both run it.
  */
-export interface IncidentPass {
+interface IncidentPass {
   readonly types: ReadonlySet<EventType>;
   visit(e: RmqEvent): void;
   finish(findings: readonly Finding[]): Incident[];

@@ -18,7 +18,7 @@ const INNER_CLIENT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} /;
 /** Why the simulated logs were not written; the message is for the user as is. */
 export class EmitError extends Error {}
 
-export interface EmitOptions {
+interface EmitOptions {
   /** Write into a folder that is not empty, replacing files of the same names. */
   force?: boolean;
   /** Paths of the run's inputs: never written over, and DIR may not hold one unless `force`. */
@@ -26,7 +26,7 @@ export interface EmitOptions {
 }
 
 /** A host or file name as one safe path component: plain names stay, anything else is %-encoded. */
-export function safeName(name: string): string {
+function safeName(name: string): string {
   // eslint-disable-next-line no-control-regex
   const enc = name.replace(/[%/\\\u0000-\u001f\u007f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
   if (enc === '' || /^\.+$/.test(enc)) return enc.replace(/\./g, '%2E') || '%00';

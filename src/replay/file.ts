@@ -11,7 +11,7 @@ import { type BusyFigure, type ClientFailures, type MilestoneTime, type Observed
 import { OLDEST_MODELLED, parseVersion, versionAtLeast } from '../rocketmq/versions.js';
 import { spanText } from '../util/durations.js';
 
-export const SCENARIO_FILE_VERSION = 1;
+const SCENARIO_FILE_VERSION = 1;
 
 export class ScenarioError extends Error {}
 
@@ -519,7 +519,7 @@ function defaultUntil(sc: Scenario): number {
 }
 
 /** Sends a run of `untilMs` would make: the logged send times, or the rate over the time the client sends. */
-export function sendsOf(c: Scenario['clients'][number], untilMs: number): number {
+function sendsOf(c: Scenario['clients'][number], untilMs: number): number {
   if (c.sendTimesMs) return c.sendTimesMs.length;
   return (c.sendRatePerSec * Math.max(0, untilMs - (c.startAtMs ?? 0) - (c.sendStartMs ?? 0))) / 1000;
 }

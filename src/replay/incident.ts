@@ -24,7 +24,7 @@ const FINDING_SLACK_MS = 5 * 60000;
 /** Steps of a chain (the findings say the rest). */
 const MAX_STEPS = 16;
 
-export interface IncidentOptions {
+interface IncidentOptions {
   /** The version a client's logs tell (rules/versions.ts). */
   clientVersion: (host: string) => ClientVersion;
   /** A client's failed sends in a window, counted as observe() counts them. */
@@ -96,7 +96,7 @@ function onHost(sc: Scenario, host: string): Pick<Cause, 'namesrvAddrs' | 'broke
 }
 
 /** The causes: host faults as episodes (a hang and the reboot after it are two causes), busy brokers, full disks. */
-export function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[] {
+function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[] {
   const faults = sc.faults ?? [];
   const at = (f: Fault) => sc.startEpochMs + f.atMs;
   const prov = (i: number) => input.provenance[`scenario.faults[${i}]`] ?? { rule: 'given in the scenario', evidence: [] };

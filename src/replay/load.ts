@@ -12,7 +12,7 @@ export { DEFAULT_MAX_SPAN_MS };
 import { inferScenario, LEAD_MS, MARGIN_MS } from './infer.js';
 import type { ReplayInput } from './types.js';
 
-export interface FromLogs {
+interface FromLogs {
   input: ReplayInput;
   /** Accounting and issues of the timeline (it is closed already). */
   timeline: Pick<Timeline, 'accounting' | 'issues' | 'sources' | 'first' | 'last' | 'defaultZone'>;

@@ -41,7 +41,7 @@ export interface MilestoneContext {
   busyWindows: Array<{ broker: string; addr: string; kind: 'overload' | 'stall'; from: number; to: number }>;
 }
 
-export function faultSubject(f: NonNullable<Scenario['faults']>[number]): string {
+function faultSubject(f: NonNullable<Scenario['faults']>[number]): string {
   if ('state' in f) return `${f.host} ${f.state}`;
   if ('stall' in f) return `${f.broker} stall`;
   if ('overload' in f) return `${f.broker} overload`;

@@ -28,7 +28,7 @@ const VERDICT: Record<ReplayReport['verdict'], string> = {
   'not-compared': 'ran (nothing observed to compare with)',
 };
 
-export interface ReplayHtmlOptions {
+interface ReplayHtmlOptions {
   /** The inputs read, when the scenario was inferred from logs. */
   accounting?: readonly SourceAccounting[];
   /** Why nothing was compared (the text report's sentence). */
@@ -36,7 +36,7 @@ export interface ReplayHtmlOptions {
 }
 
 /** A fault's window in the run: what it is, on what, from when to when (epoch ms). */
-export function faultWindows(sc: Scenario, runEnd: number): Array<{ what: string; on: string; from: number; to: number }> {
+function faultWindows(sc: Scenario, runEnd: number): Array<{ what: string; on: string; from: number; to: number }> {
   const faults = sc.faults ?? [];
   const out: Array<{ what: string; on: string; from: number; to: number }> = [];
   faults.forEach((f: Fault, i) => {

@@ -10,9 +10,9 @@ import type { ComparedMilestone } from '../rules/milestones.js';
 import { prettyJson } from './file.js';
 import { signedMs, type MilestoneRow, type ReplayReport, type Stat, type VariantResult } from './run.js';
 
-export const REPLAY_SCHEMA_VERSION = 1;
+const REPLAY_SCHEMA_VERSION = 1;
 
-export interface ReplayTextOptions {
+interface ReplayTextOptions {
   palette: Palette;
   verbose: boolean;
   /** Columns the text fits (tables shrink, prose wraps); default 80. */
@@ -370,7 +370,7 @@ function variantJson(v: VariantResult): Record<string, unknown> {
   };
 }
 
-export function replayToJson(r: ReplayReport, extra: { emitted?: { dir: string; files: number } | null; saved?: string | null } = {}): Record<string, unknown> {
+function replayToJson(r: ReplayReport, extra: { emitted?: { dir: string; files: number } | null; saved?: string | null } = {}): Record<string, unknown> {
   const zone = parseZone(r.input.zone);
   const iso = (t: number | null | undefined) => (t === null || t === undefined ? null : formatIso(t, zone));
   const obs = r.input.observed;

@@ -13,12 +13,12 @@ import { runSizeProblem, ScenarioError, validateScenario } from './file.js';
 import { applyVariant, WhatIfError, type Variant } from './whatif.js';
 
 /** A milestone is reproduced within max(10 s, 10% of its observed offset from the fault start). */
-export const TOLERANCE_MIN_MS = 10000;
-export const TOLERANCE_FRACTION = 0.1;
+const TOLERANCE_MIN_MS = 10000;
+const TOLERANCE_FRACTION = 0.1;
 /** A busy window's longest wait is reproduced within max(10 ms, 10%). */
-export const WAIT_TOLERANCE_MIN_MS = 10;
+const WAIT_TOLERANCE_MIN_MS = 10;
 
-export interface ReplayOptions {
+interface ReplayOptions {
   seed: number;
   /** Model ms to run; default: the input's (end of the observed window plus a margin). */
   untilMs?: number;
@@ -34,7 +34,7 @@ export interface ReplayOptions {
 }
 
 /** Every event of the baseline run as time and host (host: an index into `hosts`). */
-export interface RunLanes {
+interface RunLanes {
   hosts: string[];
   t: Float64Array;
   h: Uint16Array;
@@ -52,7 +52,7 @@ export interface MilestoneRow {
   status: MilestoneStatus;
 }
 
-export interface BusyRow {
+interface BusyRow {
   broker: string;
   kind: 'overload' | 'stall';
   observed: BusyFigure | null;
@@ -61,7 +61,7 @@ export interface BusyRow {
   status: 'ok' | 'diverged' | 'simulated-only';
 }
 
-export interface ClientOutcome {
+interface ClientOutcome {
   client: string;
   outageMs: number;
   failedSends: number;
@@ -82,7 +82,7 @@ export interface Stat {
   p95: number | null;
 }
 
-export interface RunsResult {
+interface RunsResult {
   seeds: number[];
   variants: Array<{
     label: string;
@@ -156,7 +156,7 @@ export function signedMs(ms: number): string {
 
 const outage = (c: ClientFailures): number => (c.firstTs !== null && c.lastTs !== null ? c.lastTs - c.firstTs : 0);
 
-export function simRef(e: RmqEvent): string {
+function simRef(e: RmqEvent): string {
   return `${e.file.replace(/^sim:/, '')}:${e.line}`;
 }
 

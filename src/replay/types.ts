@@ -5,7 +5,7 @@ import type { Scenario } from '../model/index.js';
 import type { ComparedMilestone } from '../rules/milestones.js';
 
 /** Where an inferred value came from: the rule applied and the log lines (`file:line`) it read. */
-export interface Provenance {
+interface Provenance {
   rule: string;
   evidence: string[];
 }

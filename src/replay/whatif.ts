@@ -9,7 +9,7 @@ import { OLDEST_MODELLED, parseVersion, versionAtLeast } from '../rocketmq/versi
 
 export class WhatIfError extends Error {}
 
-export interface Assignment {
+interface Assignment {
   /** Client host, broker name or NameServer address the key is limited to; null: all of them. */
   subject: string | null;
   key: string;

@@ -3,7 +3,7 @@
 // the reader has gone (`| head`): writing on would only read the rest of the input for nothing.
 
 /** The reader of stdout has gone (a closed pipe): the run ends quietly. */
-export class OutputClosed extends Error {
+class OutputClosed extends Error {
   constructor() {
     super('output closed');
     this.name = 'OutputClosed';
@@ -17,7 +17,7 @@ export function isClosedOutput(err: unknown): boolean {
   return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
 }
 
-export interface Sink {
+interface Sink {
   write(s: string): boolean | unknown;
 }
 

@@ -11,7 +11,7 @@ import type { Timeline } from '../timeline/build.js';
 import { BufferedOut } from './buffered.js';
 import { clip, escapeText, jsonSafe, wrapText, type Palette } from './escape.js';
 
-export interface EventsOutputOptions {
+interface EventsOutputOptions {
   json: boolean;
   zone: Zone;
   since: number | null;
@@ -25,11 +25,11 @@ export interface EventsOutputOptions {
   keep?: ((e: RmqEvent) => boolean) | null;
 }
 
-export interface Writer {
+interface Writer {
   write(s: string): unknown;
 }
 
-export const JSON_SCHEMA_VERSION = 1;
+const JSON_SCHEMA_VERSION = 1;
 
 /** The JSON line of an encoded event: its time in the output zone, then the rest as encoded. */
 export function eventJsonLine(ts: number | null, json: string, zone: Zone): string {
@@ -80,7 +80,7 @@ function fieldText(v: FieldValue): string {
 }
 
 /** Key fields of an event, compact: `reason=TIMEOUT_CLEAN_QUEUE waitMs=401 queueSize=34`. */
-export function eventDetail(e: RmqEvent): string {
+function eventDetail(e: RmqEvent): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(e.fields)) {
     if (v === null || v === undefined) continue;
@@ -207,7 +207,7 @@ function sourceZoneIsAssumed(a: SourceAccounting): boolean {
 }
 
 /** Per source, its events by type (the table has room for the total only). */
-export function eventsByTypeText(acc: SourceAccounting[], width: number): string {
+function eventsByTypeText(acc: SourceAccounting[], width: number): string {
   const lines: string[] = [];
   for (const a of acc) {
     const parts = Object.entries(a.events)
@@ -243,7 +243,7 @@ export function accountingTable(acc: SourceAccounting[], width: number): string 
   return table.toString();
 }
 
-export function summaryJson(t: Timeline, zone: Zone, events: number): Record<string, unknown> {
+function summaryJson(t: Timeline, zone: Zone, events: number): Record<string, unknown> {
   return {
     type: 'summary',
     schemaVersion: JSON_SCHEMA_VERSION,

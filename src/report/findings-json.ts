@@ -10,11 +10,11 @@ import type { Milestone } from '../rules/milestones.js';
 import { findingId, type Incident } from '../rules/incident.js';
 
 /** 2: `incidents` and finding ids (every key of 1 kept). */
-export const ANALYZE_SCHEMA_VERSION = 2;
+const ANALYZE_SCHEMA_VERSION = 2;
 
 const iso = (ts: number | null, zone: Zone) => (ts === null ? null : formatIso(ts, zone));
 
-export function findingToJson(f: Finding, zone: Zone, id?: string): Record<string, unknown> {
+function findingToJson(f: Finding, zone: Zone, id?: string): Record<string, unknown> {
   return {
     ...(id !== undefined ? { id } : {}),
     rule: f.rule,
@@ -30,7 +30,7 @@ export function findingToJson(f: Finding, zone: Zone, id?: string): Record<strin
   };
 }
 
-export function milestoneToJson(m: Milestone, zone: Zone): Record<string, unknown> {
+function milestoneToJson(m: Milestone, zone: Zone): Record<string, unknown> {
   return {
     time: iso(m.time, zone),
     host: m.host,
@@ -75,7 +75,7 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
 }
 
 /** An incident (docs/analyze.md, "The incident"); `shown`: the ids of the findings the document lists. */
-export function incidentToJson(inc: Incident, zone: Zone, shown: ReadonlySet<string>): Record<string, unknown> {
+function incidentToJson(inc: Incident, zone: Zone, shown: ReadonlySet<string>): Record<string, unknown> {
   return {
     id: inc.id,
     title: inc.title,
@@ -115,7 +115,7 @@ export function renderFindingsJson(r: AnalyzeReport): string {
 }
 
 /** `rules --json` is versioned on its own. */
-export const RULES_SCHEMA_VERSION = 1;
+const RULES_SCHEMA_VERSION = 1;
 
 /** `rmq-diag rules --json`: the rule catalogue. */
 export function rulesToJson(rules: readonly Rule[]): Record<string, unknown> {

@@ -198,7 +198,7 @@ export function mermaidText(text: string): string {
     .replace(/`/g, "'");
 }
 
-export function mermaidTimeline(ms: readonly Milestone[], zone: Zone, sameDay: boolean): string {
+function mermaidTimeline(ms: readonly Milestone[], zone: Zone, sameDay: boolean): string {
   const lines = ['```mermaid', 'timeline', `    title Milestones (times in ${zone.name})`];
   let period: string | null = null;
   for (const m of ms) {

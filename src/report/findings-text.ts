@@ -16,7 +16,7 @@ import { incidentCount, incidentLines } from './incident-text.js';
 import { atOrAbove, countBySeverity, EVIDENCE_SHOWN, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from './summary.js';
 import { hang, oneDay, timeText, wrapIndented, wrapLines } from './text-layout.js';
 
-export interface TextOptions {
+interface TextOptions {
   /** Terminal width; Infinity when not a terminal (prose is then wrapped at 100, log text is not cut). */
   width: number;
   palette: Palette;
@@ -174,7 +174,7 @@ function indent(text: string, n: number): string {
 // --- `rmq-diag rules` ------------------------------------------------------------------------
 
 /** Setting lines of a rule: `name = default unit: description`. */
-export function settingLines(rule: Rule): string[] {
+function settingLines(rule: Rule): string[] {
   return Object.entries(rule.meta.settings).map(
     ([k, m]) => `${k} = ${String(m.default)}${m.unit ? ` ${m.unit}` : ''}: ${m.description}`,
   );

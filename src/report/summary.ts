@@ -14,7 +14,7 @@ import type { Activity } from './html/activity.js';
 import { timeText } from './text-layout.js';
 
 /** What the timeline tells the report: the accounting and the window. */
-export type ReportTimeline = Pick<Timeline, 'accounting' | 'issues' | 'first' | 'last' | 'defaultZone' | 'defaultZoneChosen'>;
+type ReportTimeline = Pick<Timeline, 'accounting' | 'issues' | 'first' | 'last' | 'defaultZone' | 'defaultZoneChosen'>;
 
 /** Everything an analyze report shows, whatever its format. */
 export interface AnalyzeReport {
@@ -62,7 +62,7 @@ export function omittedFindingsText(omitted: OmittedFindings = {}): string | nul
   return `${parts.join(', ')} findings not listed: each rule lists its ${MAX_FINDINGS_PER_RULE} most severe, earliest first (the counts above include them all).`;
 }
 
-export interface Totals {
+interface Totals {
   files: number;
   lines: number;
   records: number;

@@ -3,7 +3,7 @@
 // instead, so the incident tells which of the findings' advice it replaces by topic, not by
 // reading their texts.
 
-export const ADVICE_TOPICS = [
+const ADVICE_TOPICS = [
   /** Find out why a host, broker or NameServer stopped answering (the incident names each cause's host). */
   'find-cause',
   /** NameServers on hosts without brokers. */

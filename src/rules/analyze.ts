@@ -8,7 +8,7 @@ import type { Timeline } from '../timeline/build.js';
 import { RuleRunner, type OmittedFindings } from './engine.js';
 import type { Finding, Rule, SettingValue, Severity, SourceInfo } from './types.js';
 
-export interface AnalyzeOptions {
+interface AnalyzeOptions {
   rules: readonly Rule[];
   settings?: Record<string, SettingValue>;
 }

@@ -17,7 +17,7 @@ import {
   type Visitor,
 } from './types.js';
 
-export interface EngineOptions {
+interface EngineOptions {
   rules: readonly Rule[];
   /** `--set name=value`, already typed (see parseSettings). */
   settings?: Record<string, SettingValue>;
@@ -26,7 +26,7 @@ export interface EngineOptions {
 
 export class SettingError extends Error {}
 
-export const MAX_EVIDENCE = 5;
+const MAX_EVIDENCE = 5;
 /**
  * Findings kept per rule: the most severe, earliest first. Steady trouble all along a week of logs
  * makes a finding per episode (thousands); the rest are counted, so that memory and the report stay
@@ -37,7 +37,7 @@ export const MAX_FINDINGS_PER_RULE = 20;
 /** Findings a rule made beyond MAX_FINDINGS_PER_RULE, by severity. */
 export type OmittedFindings = Record<string, Partial<Record<Severity, number>>>;
 
-export function toEvidence(x: RmqEvent | Evidence): Evidence {
+function toEvidence(x: RmqEvent | Evidence): Evidence {
   return { file: x.file, line: x.line, time: 'ts' in x ? x.ts : x.time, text: x.text };
 }
 

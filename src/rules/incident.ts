@@ -4,7 +4,7 @@
 // builds these), the reports print them. docs/analyze.md ("The incident") describes every field.
 
 /** What happened to a host or a broker. */
-export type CauseKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'shutdown' | 'overload' | 'stall' | 'disk-full';
+type CauseKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'shutdown' | 'overload' | 'stall' | 'disk-full';
 
 export interface Cause {
   kind: CauseKind;

@@ -27,7 +27,3 @@ export const ALL_RULES: readonly Rule[] = [
   diskFull,
   storeSync,
 ];
-
-export function ruleById(id: string): Rule | undefined {
-  return ALL_RULES.find((r) => r.meta.id === id);
-}

@@ -13,7 +13,7 @@ import { routeDelta, writableAfter, writableBefore } from '../parse/route-change
  * logs (TimelineMilestoneKind) and replay's comparison of a run with the logs (ComparedMilestone,
  * src/replay/observe.ts) name the same moment the same way.
  */
-export const MILESTONE_KINDS = [
+const MILESTONE_KINDS = [
   'fault-start',
   'startup',
   'shutdown',
@@ -31,7 +31,7 @@ export const MILESTONE_KINDS = [
   'finding-start',
   'finding-end',
 ] as const;
-export type MilestoneKind = (typeof MILESTONE_KINDS)[number];
+type MilestoneKind = (typeof MILESTONE_KINDS)[number];
 
 /** The moments replay compares, simulated against observed (docs/replay.md). */
 export const COMPARED_MILESTONES = ['fault-start', 'namesrv-removal', 'first-failure', 'namesrv-switch', 'route-lost', 'route-back', 'outage-end'] as const satisfies readonly MilestoneKind[];
@@ -54,7 +54,7 @@ export interface Milestone {
   rule?: string;
 }
 
-export interface MilestoneList {
+interface MilestoneList {
   items: Milestone[];
   /** Milestones left out to keep the list short. */
   omitted: number;

@@ -572,23 +572,6 @@ export class AddressBook {
   }
 }
 
-/** Keep the first `n` items and the latest one: bounded evidence candidates. */
-export class EvidenceKeeper {
-  private readonly head: RmqEvent[] = [];
-  last: RmqEvent | null = null;
-  constructor(private readonly n = 2) {}
-  add(e: RmqEvent): void {
-    if (this.head.length < this.n) this.head.push(e);
-    else this.last = e;
-  }
-  get first(): RmqEvent | null {
-    return this.head[0] ?? null;
-  }
-  all(): RmqEvent[] {
-    return this.last ? [...this.head, this.last] : [...this.head];
-  }
-}
-
 /** Sort evidence by time (nulls keep their place), drop duplicates and nulls, cut to five. */
 export function orderEvidence(events: Array<RmqEvent | null | undefined>, max = 5): RmqEvent[] {
   const seen = new Set<string>();

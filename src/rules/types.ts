@@ -14,14 +14,14 @@ export function severityRank(s: Severity): number {
 
 export type SettingValue = number | boolean | string;
 
-export interface SettingMeta {
+interface SettingMeta {
   default: SettingValue;
   description: string;
   /** Milliseconds, counts, ... shown in `rmq-diag rules`. */
   unit?: string;
 }
 
-export interface RuleMeta {
+interface RuleMeta {
   id: string;
   title: string;
   severity: Severity;

@@ -1,6 +1,5 @@
 // Small helpers shared by rules.
 
-import type { RmqEvent } from '../parse/types.js';
 import { MAX_FINDINGS_PER_RULE } from './engine.js';
 import { severityRank, type RuleContext, type Severity } from './types.js';
 
@@ -97,13 +96,3 @@ export class FindingKeeper<T> {
   }
 }
 
-/** Pick up to `n` evidence events: the first, the last, and the most telling in between. */
-export function pickEvidence(events: readonly RmqEvent[], n = 5, score?: (e: RmqEvent) => number): RmqEvent[] {
-  if (events.length <= n) return [...events];
-  const first = events[0];
-  const last = events[events.length - 1];
-  const middle = events.slice(1, -1);
-  const ranked = score ? [...middle].sort((a, b) => score(b) - score(a)) : middle.filter((_, i) => i % Math.ceil(middle.length / (n - 2)) === 0);
-  const chosen = [first, ...ranked.slice(0, n - 2), last];
-  return chosen.sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.line - b.line);
-}

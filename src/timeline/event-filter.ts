@@ -93,7 +93,7 @@ export function isEventFiltered(f: EventFilter): boolean {
 }
 
 /** What a filter looks at in an event. */
-export interface Filterable {
+interface Filterable {
   type: string;
   host: string;
   kind: string;

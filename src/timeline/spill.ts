@@ -14,7 +14,7 @@ const PREFIX = 'rmq-diag-';
 const NAME = /^rmq-diag-(\d+)-[A-Za-z0-9]{6}$/;
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export class SpillError extends UsageError {}
+class SpillError extends UsageError {}
 
 const live = new Set<string>();
 let hooked = false;

@@ -129,13 +129,13 @@ function takeCells(s: string, width: number): string {
 
 // --- words and colours -----------------------------------------------------------------------------
 
-export const SEVERITY_COLOR: Record<Severity, Color> = { critical: 'magenta', error: 'red', warning: 'yellow', info: 'cyan' };
-export const SEVERITY_SHORT: Record<Severity, string> = { critical: 'CRIT', error: 'ERR', warning: 'WARN', info: 'INFO' };
+const SEVERITY_COLOR: Record<Severity, Color> = { critical: 'magenta', error: 'red', warning: 'yellow', info: 'cyan' };
+const SEVERITY_SHORT: Record<Severity, string> = { critical: 'CRIT', error: 'ERR', warning: 'WARN', info: 'INFO' };
 /** Band glyphs by severity rank, so the strip reads without colour too. */
-export const SEVERITY_GLYPH = ['█', '▓', '▒', '░'];
+const SEVERITY_GLYPH = ['█', '▓', '▒', '░'];
 
 /** How an event type is highlighted in the list: failures, connections, routing, lifecycle, metrics. */
-export function typeColor(t: EventType): Color | undefined {
+function typeColor(t: EventType): Color | undefined {
   switch (t) {
     case 'busy-reply':
     case 'send-attempt-failed':
@@ -171,7 +171,7 @@ export function typeColor(t: EventType): Color | undefined {
   }
 }
 
-export function levelColor(level: string | null): Color | undefined {
+function levelColor(level: string | null): Color | undefined {
   const l = level?.trim().toUpperCase();
   if (l === 'ERROR' || l === 'FATAL' || l === 'SEVERE') return 'red';
   if (l === 'WARN' || l === 'WARNING') return 'yellow';
@@ -194,20 +194,20 @@ const KIND_SHORT: Record<string, string> = {
 // --- times -----------------------------------------------------------------------------------------
 
 /** `14:42:11.044` when the whole window is one day in the zone, else `12-22 14:42:11.044`. */
-export function timeCell(e: Pick<RmqEvent, 'ts' | 'clock'>, zone: Zone, sameDay: boolean): string {
+function timeCell(e: Pick<RmqEvent, 'ts' | 'clock'>, zone: Zone, sameDay: boolean): string {
   if (e.ts === null) return e.clock ?? '-';
   const s = formatShort(e.ts, zone);
   return sameDay ? s.slice(11) : s.slice(5);
 }
 
 /** Short time for the strip's axis: `14:42:11`, or with the date when the window spans days. */
-export function axisTime(ms: number, zone: Zone, sameDay: boolean): string {
+function axisTime(ms: number, zone: Zone, sameDay: boolean): string {
   const s = formatShort(ms, zone);
   return sameDay ? s.slice(11, 19) : s.slice(5, 16);
 }
 
 /** `300 ms`, `2.3 s`, `24 min 59 s`. */
-export function durationText(ms: number): string {
+function durationText(ms: number): string {
   return formatMs(ms);
 }
 
@@ -228,7 +228,7 @@ export function messageOf(text: string): string {
 
 // --- the event list --------------------------------------------------------------------------------
 
-export interface ListColumns {
+interface ListColumns {
   time: number;
   host: number;
   kind: number;
@@ -256,7 +256,7 @@ export function listHeader(c: ListColumns, width: number): Line {
   return fitLine([{ text: t, bold: true }], width);
 }
 
-export interface RowOptions {
+interface RowOptions {
   zone: Zone;
   sameDay: boolean;
   selected: boolean;
@@ -291,7 +291,7 @@ export function listRow(e: RmqEvent, c: ListColumns, width: number, o: RowOption
  * When the first match of the search lies beyond what the column shows, the text starts a little
  * before it (with `…` in front), so the match is on screen.
  */
-export function aroundMatch(text: string, query: string, width: number): string {
+function aroundMatch(text: string, query: string, width: number): string {
   if (!query || cells(text) <= width) return text;
   const at = text.toLowerCase().indexOf(escapeText(query).toLowerCase());
   if (at < 0 || cells(text.slice(0, at + query.length)) <= width - 1) return text;
@@ -348,7 +348,7 @@ function hardWrap(text: string, width: number): string[] {
  * The whole record as read from its file: a label with its line numbers, then every line escaped and
  * wrapped; `▶` marks the event's own line when the record starts above it (an event in a stack).
  */
-export function recordLines(r: RecordView & { kind: 'ok' }, eventLine: number, width: number, labelWidth = 7): Line[] {
+function recordLines(r: RecordView & { kind: 'ok' }, eventLine: number, width: number, labelWidth = 7): Line[] {
   const last = r.first + r.lines.length - 1;
   const out: Line[] = [
     [
@@ -656,7 +656,7 @@ export function stripLines(
 }
 
 /** The parts of the model's StripView the lines need. */
-export interface StripViewLike {
+interface StripViewLike {
   from: number;
   to: number;
   cols: number;

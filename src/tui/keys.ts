@@ -23,7 +23,7 @@ export interface KeyInfo {
   shift?: boolean;
 }
 
-export interface KeyHelp {
+interface KeyHelp {
   keys: string;
   does: string;
 }
@@ -48,7 +48,7 @@ export const KEYS: readonly KeyHelp[] = [
   { keys: 'q  ctrl-c', does: 'quit' },
 ];
 
-export type KeyResult = Action | { type: 'quit' } | null;
+type KeyResult = Action | { type: 'quit' } | null;
 
 /**
  * ink hands over keys that arrive in one read (key repeat, a busy terminal, a paste) as one string:

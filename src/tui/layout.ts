@@ -17,7 +17,7 @@
 
 import type { Pane } from './view-model.js';
 
-export const WIDE_COLUMNS = 120;
+const WIDE_COLUMNS = 120;
 export const MIN_COLUMNS = 60;
 export const MIN_ROWS = 16;
 
@@ -54,7 +54,7 @@ export interface ScreenLayout {
   replayRows: number;
 }
 
-export interface LayoutInput {
+interface LayoutInput {
   columns: number;
   rows: number;
   hosts: readonly string[];

@@ -11,7 +11,7 @@ import type { Finding, Rule, SettingValue } from '../rules/types.js';
 import type { Timeline } from '../timeline/build.js';
 import { ColumnsBuilder, SpillSink, MemorySink, type EventStore, type RawSink } from './store.js';
 
-export interface LoadOptions {
+interface LoadOptions {
   rules: readonly Rule[];
   /** Also fed every event of its types in the same pass (the incidents' inference). */
   observer?: { readonly types: ReadonlySet<EventType>; visit(e: RmqEvent): void };

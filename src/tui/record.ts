@@ -11,9 +11,9 @@ import { LAYOUTS } from '../parse/layouts.js';
 
 /** Most lines of a record shown, and most characters. */
 export const RECORD_MAX_LINES = 400;
-export const RECORD_MAX_CHARS = 64 * 1024;
+const RECORD_MAX_CHARS = 64 * 1024;
 /** How far back to look for the header of a record when the event's line is inside it (a stack line). */
-export const RECORD_LOOKBACK = 200;
+const RECORD_LOOKBACK = 200;
 
 const CANCELLED: RecordView = { kind: 'unavailable', reason: 'reading cancelled' };
 

@@ -3,7 +3,7 @@
 // view model: the model holds this state and the drawing reads the model, without a circle.
 import type { MilestoneStatus, ReplayReport } from '../replay/run.js';
 
-export interface ReplayMilestone {
+interface ReplayMilestone {
   name: string;
   subject: string;
   /** Host whose lanes carry its marks (a client, the faulty host, the NameServer's host), null when unknown. */
@@ -14,7 +14,7 @@ export interface ReplayMilestone {
   status: MilestoneStatus;
 }
 
-export interface ReplayOutage {
+interface ReplayOutage {
   client: string;
   observedMs: number | null;
   simulatedMs: number;

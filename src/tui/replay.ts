@@ -56,9 +56,9 @@ export function replayViewOf(report: ReplayReport): ReplayView {
 export const MARK_NONE = -1;
 export const MARK_OK = 0;
 export const MARK_BAD = 1;
-export const MARK_OTHER = 2;
+const MARK_OTHER = 2;
 
-export interface ReplayLanes {
+interface ReplayLanes {
   labels: string[];
   /** Per lane, per column: glyph height 0..8 (log scale per row). */
   observed: Uint8Array[];
@@ -96,7 +96,7 @@ function heights(counts: Uint32Array): Uint8Array {
   return out;
 }
 
-export function markOf(status: MilestoneStatus): number {
+function markOf(status: MilestoneStatus): number {
   if (status === 'ok') return MARK_OK;
   if (status === 'diverged' || status === 'not-simulated' || status === 'not-observed') return MARK_BAD;
   return MARK_OTHER;
@@ -157,7 +157,7 @@ export function replayLanes(model: TuiModel, view: ReplayView, from: number, to:
 // --- lines -----------------------------------------------------------------------------------------
 
 const BARS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-export const MILESTONE_MARK = '◆';
+const MILESTONE_MARK = '◆';
 const MARK_COLOR: Array<Color | undefined> = ['green', 'red', 'gray'];
 
 function laneCells(height: Uint8Array, marks: Int8Array, cursorCol: number, color: Color): Line {

@@ -20,7 +20,7 @@ import { TuiModel } from './view-model.js';
 import { startReplay, type ReplayTask } from './replay-run.js';
 import type { EventStore } from './store.js';
 
-export interface RunTuiOptions {
+interface RunTuiOptions {
   build: BuildOptions;
   rules: readonly Rule[];
   settings: Record<string, SettingValue>;

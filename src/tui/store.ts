@@ -198,7 +198,7 @@ export class Blocks {
 // --- the encoded JSON ----------------------------------------------------------------------------
 
 /** Reads back the encoded JSON of an event (src/parse/event-codec.ts, without its time). */
-export interface RawReader {
+interface RawReader {
   /** The JSON at `at` (as RawSink.append gave it), `bytes` long. */
   raw(at: number, bytes: number): string;
   close(): void;

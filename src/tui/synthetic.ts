@@ -5,7 +5,7 @@
 
 import { encodeEvent } from '../parse/event-codec.js';
 import { parseZone, type Zone } from '../parse/time.js';
-import { EVENT_TYPES, type EventType, type RmqEvent } from '../parse/types.js';
+import type { EventType, RmqEvent } from '../parse/types.js';
 import { SOURCE_KINDS, type SourceKind } from '../ingest/kinds.js';
 import type { Finding } from '../rules/types.js';
 import { createSpillDir, removeSpillDir } from '../timeline/spill.js';
@@ -13,7 +13,7 @@ import { ColumnsBuilder, OTHER_TYPE, TYPE_INDEX, type EventStore, type RawSink, 
 import { TuiModel } from './view-model.js';
 import type { HeaderInfo } from './format.js';
 
-export interface SyntheticOptions {
+interface SyntheticOptions {
   events: number;
   hosts?: number;
   /** Window, ms (default one hour). */
@@ -37,7 +37,7 @@ function hash(i: number, salt = 0): number {
 const RMQ_TYPES: EventType[] = ['rpc-timeout', 'send-attempt-failed', 'busy-reply', 'route-changed', 'namesrv-chosen', 'watermark', 'channel-closed', 'broker-registered'];
 const LEVELS = [null, 'INFO', 'WARN', 'ERROR'];
 
-export interface Synthetic {
+interface Synthetic {
   model: TuiModel;
   header: HeaderInfo;
 }

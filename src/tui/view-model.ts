@@ -20,7 +20,7 @@ export type { RowList } from './rows.js';
 export type Pane = 'events' | 'findings' | 'replay';
 
 /** What the list shows (the syntax of src/timeline/event-filter.ts). Lists are globs; `!` excludes. */
-export interface Filter {
+interface Filter {
   types: readonly string[];
   hosts: readonly string[];
   kinds: readonly string[];
@@ -44,7 +44,7 @@ function filterKey(f: Filter): string {
   return `${f.quiet ? 'quiet ' : ''}${filterText(f)}`;
 }
 
-export interface Prompt {
+interface Prompt {
   kind: 'search' | 'filter';
   text: string;
 }
@@ -81,7 +81,7 @@ export interface ViewState {
   detailScroll?: number;
 }
 
-export interface SearchJob {
+interface SearchJob {
   query: string;
   by: 1 | -1;
   /** Row the search started from, and rows looked at so far. */
@@ -92,7 +92,7 @@ export interface SearchJob {
 /** Most rows a search step looks at. */
 export const SEARCH_CHUNK = 10000;
 /** A search step also stops after this long, so a frame (and Esc) comes at least this often. */
-export const SEARCH_STEP_MS = 20;
+const SEARCH_STEP_MS = 20;
 
 /** Screen sizes the model needs: rows of the list on screen, columns of the time strip. */
 export interface Dims {
@@ -145,11 +145,11 @@ export const CLASS_ERROR = 3;
 /** Strip cells with events of which none is listed (a filter is on). */
 export const CLASS_UNLISTED = 4;
 /** Glyph heights of a strip cell: 0 (nothing) to 8 (the busiest bucket of the row). */
-export const GLYPH_LEVELS = 8;
+const GLYPH_LEVELS = 8;
 /** The strip's class of each cell of the store's summary (level class x RocketMQ event or other). */
 const CLASS_OF_CELL = [CLASS_INFO, CLASS_OTHER, CLASS_WARN, CLASS_WARN, CLASS_ERROR, CLASS_ERROR];
 
-export interface StripRow {
+interface StripRow {
   label: string;
   /** Per column: glyph height 0..GLYPH_LEVELS. */
   height: Uint8Array;
@@ -175,7 +175,7 @@ export interface StripView {
   cursorTime: number;
 }
 
-export interface ModelData {
+interface ModelData {
   store: EventStore;
   /** In the order the findings pane lists them (severity, then time). */
   findings: readonly Finding[];
@@ -754,7 +754,7 @@ export class TuiModel {
 
 // --- filters and search ---------------------------------------------------------------------------
 
-export function isFiltered(f: Filter): boolean {
+function isFiltered(f: Filter): boolean {
   return f.types.length > 0 || f.hosts.length > 0 || f.kinds.length > 0 || f.minLevel !== null || f.grep !== null || f.finding !== null || f.quiet === true;
 }
 
@@ -853,7 +853,7 @@ function escapeRegExp(s: string): string {
 }
 
 /** What a search looks in: the record's text, its field values, host, file, thread, logger, type, level. */
-export function searchText(e: RmqEvent): string {
+function searchText(e: RmqEvent): string {
   const parts = [e.text, e.host, e.file, e.thread ?? '', e.logger ?? '', e.type, e.level ?? ''];
   for (const v of Object.values(e.fields)) if (v !== null) parts.push(Array.isArray(v) ? v.join(',') : String(v));
   return parts.join('\n');

@@ -22,7 +22,7 @@ const DEFAULT_TOPIC = 'TopicTest';
 type Settings = NonNullable<ScenarioClient['settings']>;
 type Sends = NonNullable<ReturnType<Collected['appSends']['get']>>;
 
-export interface ClientsResult {
+interface ClientsResult {
   clients: ScenarioClient[];
   /** The servers' topics, and after them the ones a client sent to with no route in the logs. */
   topics: ScenarioTopic[];

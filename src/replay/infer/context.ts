@@ -30,7 +30,7 @@ export interface Named<T> {
   rule: string;
 }
 
-export type Props = Map<string, { value: string; event: RmqEvent }>;
+type Props = Map<string, { value: string; event: RmqEvent }>;
 
 export interface InferContext {
   readonly c: Collected;

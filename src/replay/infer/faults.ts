@@ -19,7 +19,7 @@ const STALL_EXTRA_MS = 0;
 const RELEASE_GAP_MS = 50;
 
 /** What the faults are read against: the earlier stages' results. */
-export interface FaultsInput {
+interface FaultsInput {
   hosts: Pick<HostsResult, 'nameOfBrokerAddr'>;
   serverVersion: string;
   nameServers: ScenarioNameServer[];
@@ -29,7 +29,7 @@ export interface FaultsInput {
 }
 
 /** A fault with its provenance, recorded once the faults are in time order. */
-export interface Pending {
+interface Pending {
   fault: Fault;
   rule: string;
   evidence: Array<RmqEvent | null | undefined>;
@@ -51,7 +51,7 @@ export function inferFaults(ctx: InferContext, input: FaultsInput): Fault[] {
 
 // ---- silences -----------------------------------------------------------------------------------
 
-export function silenceFaults(ctx: InferContext, input: FaultsInput): Pending[] {
+function silenceFaults(ctx: InferContext, input: FaultsInput): Pending[] {
   const out: Pending[] = [];
   for (const s of [...ctx.c.silences].sort((a, b) => a.from.ts! - b.from.ts! || a.host.localeCompare(b.host))) {
     if (s.othersLogged === 0) continue;
@@ -278,7 +278,7 @@ function returnFault(ctx: InferContext, input: FaultsInput, s: Silence, state: '
  * gaps over 30 s; steady waits near waitTimeMillsInSendQueue are an overload, longer ones a stall
  * of the whole broker.
  */
-export function busyFaults(ctx: InferContext, input: FaultsInput): Pending[] {
+function busyFaults(ctx: InferContext, input: FaultsInput): Pending[] {
   const out: Pending[] = [];
   const replies = busyRepliesByBroker(ctx, input);
   for (const name of [...replies.keys()].sort()) {
@@ -470,7 +470,7 @@ function runAround(marks: RmqEvent[], from: number, to: number): RmqEvent[] | nu
  * (CleanCommitLogService checks every 10 s and logs each change once); without the store log, the
  * clients' code-14 replies that name it.
  */
-export function diskFullFaults(ctx: InferContext, input: FaultsInput): Pending[] {
+function diskFullFaults(ctx: InferContext, input: FaultsInput): Pending[] {
   const { events, rel } = ctx;
   const out: Pending[] = [];
   for (const b of input.brokers) {

@@ -5,14 +5,14 @@
 import type { RmqEvent } from '../../parse/types.js';
 import { ADDR, cmpAddr, dashed, ipOf, type InferContext, type Named } from './context.js';
 
-export interface TopicInfo {
+interface TopicInfo {
   /** The largest writeQueueNums of its QueueData (0: none seen). */
   queues: number;
   brokers: Set<string>;
   events: RmqEvent[];
 }
 
-export interface RoutesResult {
+interface RoutesResult {
   /** Master broker name -> address, with the rule and lines that gave it. */
   brokerAddr: Map<string, Named<string>>;
   brokerNames: string[];
@@ -40,7 +40,7 @@ export function inferHosts(ctx: InferContext): HostsResult {
 }
 
 /** The addresses clients were given or chose, brokers booted with, and brokers registered with. */
-export function nameServerAddresses(ctx: InferContext): { nsSeen: Map<string, RmqEvent[]>; nsAddrs: string[] } {
+function nameServerAddresses(ctx: InferContext): { nsSeen: Map<string, RmqEvent[]>; nsAddrs: string[] } {
   const nsSeen = new Map<string, RmqEvent[]>();
   const addNs = (addr: unknown, e: RmqEvent): void => {
     if (typeof addr !== 'string' || !ADDR.test(addr)) return;
@@ -65,7 +65,7 @@ export function nameServerAddresses(ctx: InferContext): { nsSeen: Map<string, Rm
  * Master brokers and topics: the BrokerData and QueueData of the routes clients logged (a
  * TopicRouteData dump), the broker boot line (which wins over a route), client heartbeats.
  */
-export function brokersFromRoutes(ctx: InferContext): RoutesResult {
+function brokersFromRoutes(ctx: InferContext): RoutesResult {
   const brokerAddr = new Map<string, Named<string>>();
   const setBroker = (name: string, addr: string, e: RmqEvent, rule: string, strong = false): void => {
     if (!ADDR.test(addr)) return;
@@ -108,7 +108,7 @@ export function brokersFromRoutes(ctx: InferContext): RoutesResult {
 }
 
 /** A host's IP, first rule first: broker boot line, brokerIP1, a producer connection's local address, the client ID, the NameServer boot line. */
-export function hostAddresses(ctx: InferContext): Map<string, Named<string>> {
+function hostAddresses(ctx: InferContext): Map<string, Named<string>> {
   const hostIp = new Map<string, Named<string>>();
   for (const e of ctx.events) {
     if (e.type === 'startup' && e.fields.role === 'broker' && typeof e.fields.brokerAddr === 'string' && ADDR.test(e.fields.brokerAddr)) {
@@ -143,7 +143,7 @@ function setIp(hostIp: Map<string, Named<string>>, host: string, ip: string, e: 
  * host with its address, a free host whose name contains its name, the only one left, a host with
  * its address, `host-<ip>`. A host still without an address takes its broker's (added to `hostIp`).
  */
-export function brokersOnHosts(ctx: InferContext, routes: RoutesResult, hostIp: Map<string, Named<string>>): Map<string, Named<string>> {
+function brokersOnHosts(ctx: InferContext, routes: RoutesResult, hostIp: Map<string, Named<string>>): Map<string, Named<string>> {
   const { brokerAddr, brokerNames } = routes;
   const { brokerHosts, propsOf } = ctx;
   const brokerHost = new Map<string, Named<string>>();
@@ -195,7 +195,7 @@ export function brokersOnHosts(ctx: InferContext, routes: RoutesResult, hostIp: 
  * that accepted a client's connection as it chose this NameServer, the only one left, `host-<ip>`.
  * A host still without an address takes its NameServer's (added to `hostIp`).
  */
-export function nameServersOnHosts(ctx: InferContext, nsAddrs: string[], hostIp: Map<string, Named<string>>): Map<string, Named<string>> {
+function nameServersOnHosts(ctx: InferContext, nsAddrs: string[], hostIp: Map<string, Named<string>>): Map<string, Named<string>> {
   const { events, nsHosts, clientHosts } = ctx;
   const nsHost = new Map<string, Named<string>>();
   for (const addr of nsAddrs) {

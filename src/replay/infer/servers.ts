@@ -37,7 +37,7 @@ const rangeOf = (hints: string[]): string => clientVersionOf('-', [{ path: '', h
  * The server logs' version hints; if they give a range only, the clients' exact version when it
  * lies in it (a cluster and its clients are often one release); otherwise one picked from the range.
  */
-export function inferServerVersion(ctx: InferContext, serverHints: SourceInfo[]): string {
+function inferServerVersion(ctx: InferContext, serverHints: SourceInfo[]): string {
   const clientRanges = ctx.clientHosts.map((h) => clientVersionOf(h, ctx.sourceInfo));
   const serverRange = rangeOf(serverHints.flatMap((s) => s.versionHints));
   const sameAsClients = clientRanges.find((r) => r.exact !== null && rangeContains(serverRange, r.exact));
@@ -55,7 +55,7 @@ export function inferServerVersion(ctx: InferContext, serverHints: SourceInfo[])
   return serverVersion;
 }
 
-export function inferNameServers(ctx: InferContext, hosts: HostsResult): ScenarioNameServer[] {
+function inferNameServers(ctx: InferContext, hosts: HostsResult): ScenarioNameServer[] {
   const { prov, def } = ctx;
   const nameServers: ScenarioNameServer[] = hosts.nsAddrs.map((addr, i) => {
     const p = `scenario.nameServers[${i}]`;
@@ -93,7 +93,7 @@ export function inferNameServers(ctx: InferContext, hosts: HostsResult): Scenari
   return nameServers;
 }
 
-export function inferBrokers(ctx: InferContext, hosts: HostsResult, serverHints: SourceInfo[], serverVersion: string): ScenarioBroker[] {
+function inferBrokers(ctx: InferContext, hosts: HostsResult, serverHints: SourceInfo[], serverVersion: string): ScenarioBroker[] {
   const { prov, def } = ctx;
   return hosts.brokerNames.map((name, i) => {
     const p = `scenario.brokers[${i}]`;
@@ -130,7 +130,7 @@ export function inferBrokers(ctx: InferContext, hosts: HostsResult, serverHints:
   });
 }
 
-export function inferTopics(ctx: InferContext, hosts: HostsResult, brokers: ScenarioBroker[]): ScenarioTopic[] {
+function inferTopics(ctx: InferContext, hosts: HostsResult, brokers: ScenarioBroker[]): ScenarioTopic[] {
   const topics: ScenarioTopic[] = [];
   for (const name of [...hosts.topicInfo.keys()].sort()) {
     const t = hosts.topicInfo.get(name)!;

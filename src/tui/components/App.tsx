@@ -45,7 +45,7 @@ export function useTerminalSize(fixed?: Size): Size {
   return fixed ?? size;
 }
 
-export interface AppProps {
+interface AppProps {
   model: TuiModel;
   header: HeaderInfo;
   /** Colour on (default) or off (NO_COLOR). */
@@ -63,13 +63,13 @@ export interface AppProps {
 }
 
 /** The model's dims for a layout: the list's rows as the events pane would show them. */
-export function dimsOf(l: ScreenLayout, size: Size, hosts: readonly string[]): Dims {
+function dimsOf(l: ScreenLayout, size: Size, hosts: readonly string[]): Dims {
   const listRows = l.listRows || layoutFor({ columns: size.columns, rows: size.rows, hosts, focus: 'events', detail: false }).listRows;
   return { listRows: Math.max(1, listRows), stripCols: l.stripCols, findingRows: l.findingRows };
 }
 
 /** Lines of the replay tab's scrolling text for a layout and a replay status. */
-export function replayPaneRows(l: ScreenLayout, model: TuiModel, status: ReplayStatus): number {
+function replayPaneRows(l: ScreenLayout, model: TuiModel, status: ReplayStatus): number {
   const lanes = status.kind === 'done' ? laneHosts(model, status.view).length : 0;
   return Math.max(1, l.replayRows - replayHeadRows(status, lanes, l.replayRows) - 1);
 }

@@ -7,7 +7,7 @@ import { detailLines, fitLine, type Line } from '../format.js';
 import type { RecordView } from '../record.js';
 import { Lines } from './StyledLine.js';
 
-export interface DetailPaneProps {
+interface DetailPaneProps {
   event: RmqEvent | null;
   findings: ReadonlyArray<{ index: number; finding: Finding }>;
   zone: Zone;

@@ -5,7 +5,7 @@ import { listColumns, listHeader, listRow, type Line } from '../format.js';
 import type { TuiModel } from '../view-model.js';
 import { Lines } from './StyledLine.js';
 
-export interface EventListProps {
+interface EventListProps {
   model: TuiModel;
   /** Event indices of the rows on screen. */
   rows: readonly number[];
@@ -20,7 +20,7 @@ export interface EventListProps {
   hostWidth: number;
 }
 
-export function worstEvidence(model: TuiModel, i: number): Severity | null {
+function worstEvidence(model: TuiModel, i: number): Severity | null {
   const fs = model.evidenceFor.get(i);
   if (!fs?.length) return null;
   return SEVERITIES[Math.min(...fs.map((f) => severityRank(model.findings[f].severity)))];

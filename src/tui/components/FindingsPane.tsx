@@ -5,7 +5,7 @@ import type { Finding } from '../../rules/types.js';
 import { findingLines, findingsListLines, fitLine, type Line } from '../format.js';
 import { Lines } from './StyledLine.js';
 
-export interface FindingsListProps {
+interface FindingsListProps {
   findings: readonly Finding[];
   selected: number;
   /** The finding whose evidence the event list shows, or null. */
@@ -19,7 +19,7 @@ export function FindingsList(p: FindingsListProps) {
   return <Lines lines={findingsListLines(p.findings, p.selected, p.listed, p.focused, p.width, p.height)} height={p.height} width={p.width} />;
 }
 
-export interface FindingTextProps {
+interface FindingTextProps {
   findings: readonly Finding[];
   selected: number;
   scroll: number;

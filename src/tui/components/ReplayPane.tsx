@@ -8,7 +8,7 @@ import type { ReplayStatus } from '../replay-status.js';
 import { laneHosts, laneLines, maxLanePairs, replayHeadRows, replayLanes, replayText, verdictLine } from '../replay.js';
 import { Lines } from './StyledLine.js';
 
-export interface ReplayPaneProps {
+interface ReplayPaneProps {
   model: TuiModel;
   status: ReplayStatus;
   /** The strip's window, columns and cursor (the lanes share its axis). */
@@ -23,7 +23,7 @@ export interface ReplayPaneProps {
 }
 
 /** Every line of the tab (exactly `height`). */
-export function replayPaneLines(p: ReplayPaneProps): Line[] {
+function replayPaneLines(p: ReplayPaneProps): Line[] {
   const lines: Line[] = [verdictLine(p.status, p.width)];
   if (p.status.kind === 'done') {
     const view = p.status.view;

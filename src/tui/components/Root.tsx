@@ -23,7 +23,7 @@ export interface LoadTask {
   abort(): void;
 }
 
-export interface RootProps {
+interface RootProps {
   task: LoadTask;
   color: boolean;
   size?: Size;

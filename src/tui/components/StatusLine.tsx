@@ -4,7 +4,7 @@ import { filterText, type ViewState } from '../view-model.js';
 import { fitLine, lineCells, type Line } from '../format.js';
 import { Lines } from './StyledLine.js';
 
-export interface StatusLineProps {
+interface StatusLineProps {
   state: ViewState;
   /** Row of the cursor and number of listed rows. */
   row: number;
@@ -14,7 +14,7 @@ export interface StatusLineProps {
   width: number;
 }
 
-export function statusLine(p: StatusLineProps): Line {
+function statusLine(p: StatusLineProps): Line {
   const s = p.state;
   const n = (x: number) => x.toLocaleString('en-US');
   if (s.prompt) {

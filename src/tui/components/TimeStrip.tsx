@@ -4,7 +4,7 @@ import { stripLines, zoomNote } from '../format.js';
 import type { StripView } from '../view-model.js';
 import { Lines } from './StyledLine.js';
 
-export interface TimeStripProps {
+interface TimeStripProps {
   view: StripView;
   labelWidth: number;
   width: number;
