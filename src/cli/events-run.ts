@@ -22,6 +22,7 @@ export interface EventsArgs extends InputArgs {
   since?: string;
   until?: string;
   json: boolean;
+  format?: 'table' | 'json' | 'events';
   all: boolean;
   stats: boolean;
 }
@@ -39,10 +40,13 @@ interface EventsChoices {
 export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo, c: EventsChoices): Promise<number> {
   const { opts, types, filter, tzOut, sinceArg, untilArg } = c;
   const progress = progressOn(io.stderr, args.progress);
+  const forInput = args.format === 'events';
+  const json = args.json || args.format === 'json' || forInput;
   const timeline = await buildTimeline({
     ...opts,
     types,
-    keepOther: args.all || (types?.includes('other') ?? false),
+    // For an input of analyze, replay or tui: the records their inference reads too.
+    keepOther: args.all || (types?.includes('other') ?? false) || (forInput ? 'inference' : false),
     onProgress: (d, t) => progress.update(d, t),
   });
   try {
@@ -53,7 +57,8 @@ export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo,
     const out = io.stdout;
     const width = widthOf(out, io.env);
     const shown = await writeEvents(timeline, out, {
-      json: args.json,
+      json,
+      forInput,
       zone,
       since,
       until,
@@ -62,7 +67,7 @@ export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo,
       keep: isEventFiltered(filter) ? eventMatcher(filter) : null,
     });
     if (args.stats) io.stderr.write(statsText(timeline, widthOf(io.stderr, io.env)));
-    else if (!args.json) io.stderr.write(`${wrapIndented(accountingLine(timeline, shown), widthOf(io.stderr, io.env))}\n`);
+    else if (!json) io.stderr.write(`${wrapIndented(accountingLine(timeline, shown), widthOf(io.stderr, io.env))}\n`);
   } finally {
     timeline.close();
   }

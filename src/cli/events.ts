@@ -47,6 +47,11 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
         .option('since', { describe: 'only events at or after this time: 14:40, 2020-12-22T14:40:00+08:00, +5m (from the start), -10m (before the end)', type: 'string', requiresArg: true })
         .option('until', { describe: 'only events at or before this time (same forms as --since)', type: 'string', requiresArg: true })
         .option('json', { describe: 'NDJSON: one event per line, then one summary line (docs/json.md)', type: 'boolean', default: false })
+        .option('format', {
+          describe: "table (default), json (as --json), or events: --json's lines with all that analyze, replay and tui read, to give them as an input instead of the logs (docs/json.md)",
+          choices: ['table', 'json', 'events'] as const,
+          requiresArg: true,
+        })
         .option('all', { describe: "also print records that match no RocketMQ message (type 'other')", type: 'boolean', default: false })
         .epilogue(
           examples([
@@ -55,6 +60,7 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
             ["$0 events incident/ --type '!watermark' --level warn --host 'app-*'", 'warnings and worse on the app hosts, no watermark rows'],
             ["$0 events incident/ --grep 'TIMEOUT_CLEAN_QUEUE' --since -10m", 'a regular expression, in the last 10 minutes'],
             ["$0 events 'incident/**/rocketmq_client.log*' --json | jq .fields", 'NDJSON for scripts'],
+            ['$0 events incident/mq-node-100 --format events > node-100.events', 'parse where the logs are, ship the events (`$0 analyze *.events`)'],
             ['zcat broker.log.gz | $0 events - --set-kind -=broker', 'read stdin'],
           ]),
         ) as unknown as Argv<EventsArgs>,

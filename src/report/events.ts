@@ -8,11 +8,14 @@ import { formatIso, formatShort, type Zone } from '../parse/time.js';
 import { decodeEvent } from '../parse/event-codec.js';
 import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { Timeline } from '../timeline/build.js';
+import type { EventsInputExtra } from '../timeline/events-input.js';
 import { BufferedOut } from './buffered.js';
 import { clip, escapeText, jsonSafe, wrapText, type Palette } from './escape.js';
 
 interface EventsOutputOptions {
   json: boolean;
+  /** `--format events`: the JSON lines, and a summary with what reading them back as an input needs (docs/json.md). */
+  forInput?: boolean;
   zone: Zone;
   since: number | null;
   until: number | null;
@@ -131,7 +134,7 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
     if (wait) await wait;
   }
   start();
-  if (o.json) out.write(jsonSafe(JSON.stringify(summaryJson(timeline, o.zone, n))) + '\n');
+  if (o.json) out.write(jsonSafe(JSON.stringify(o.forInput ? inputSummaryJson(timeline, o.zone, n) : summaryJson(timeline, o.zone, n))) + '\n');
   await buf.flush();
   return n;
 }
@@ -241,6 +244,21 @@ export function accountingTable(acc: SourceAccounting[], width: number): string 
     table.push(cells.map(String));
   }
   return table.toString();
+}
+
+/**
+ * `--format events`' summary: `--json`'s, and per input the times and sizes a timeline reads of a
+ * source besides its events (its first and last record, the bytes read, a server's activity), so
+ * that the file read back as an input (src/timeline/events-input.ts) gives the same timeline.
+ */
+function inputSummaryJson(t: Timeline, zone: Zone, events: number): Record<string, unknown> {
+  const s = summaryJson(t, zone, events) as { summary: Record<string, unknown> };
+  const inputs = t.accounting.map((a, i) => {
+    const span = t.spans?.[i];
+    const extra: EventsInputExtra = { firstTs: span?.first ?? null, lastTs: span?.last ?? null, bytes: span?.bytes ?? 0, ...(a.activity ? { activity: a.activity } : {}) };
+    return { ...inputToJson(a), ...extra };
+  });
+  return { ...s, summary: { ...s.summary, format: 'events', defaultZoneChosen: t.defaultZoneChosen, inputs } };
 }
 
 function summaryJson(t: Timeline, zone: Zone, events: number): Record<string, unknown> {

@@ -10,6 +10,7 @@ import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { globMatch } from '../ingest/glob.js';
 import { resolveInputs, type InputIssue, type SourceSpec } from '../ingest/sources.js';
+import { isEventsFile, readEventsFile } from './events-input.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
 import { decodeEvent } from '../parse/event-codec.js';
@@ -46,6 +47,8 @@ export interface Timeline {
   first: number | null;
   last: number | null;
   bytes: number;
+  /** Per source: its earliest and latest record, and the bytes read (`events --format events` writes them). */
+  spans?: Array<{ first: number | null; last: number | null; bytes: number }>;
   /** The merged stream, encoded (src/parse/event-codec.ts); call once (or events() once). */
   encoded(): Generator<MergedEvent>;
   /** The merged stream as event objects; call once. */
@@ -57,16 +60,30 @@ export interface Timeline {
 const WORKER_THRESHOLD = 32 << 20;
 
 export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
-  const defaultZone = parseZone(opts.tzDefault ?? '+08:00');
   const tzRules = (opts.tzRules ?? []).map(([g, z]) => [g, parseZone(z).name] as const);
-  const { sources, issues } = await resolveInputs(opts.inputs, {
+  const resolved = await resolveInputs(opts.inputs, {
     kind: opts.kind as Array<[string, never]> | undefined,
     host: opts.host,
     cwd: opts.cwd,
   });
+  const issues = resolved.issues;
 
   const spillDir = createSpillDir();
-  const jobs: ParseJob[] = sources.map((spec, index) => {
+  let given: Awaited<ReturnType<typeof eventsInputs>>;
+  try {
+    const types = opts.types ? new Set<EventType>(opts.types) : null;
+    const keepOther = opts.keepOther ?? false;
+    given = await eventsInputs(resolved.sources, spillDir, (type) => (types === null || types.has(type)) && (type !== 'other' || keepOther !== false));
+  } catch (err) {
+    removeSpillDir(spillDir);
+    throw spillErrorOf((err as NodeJS.ErrnoException).code) ?? err;
+  }
+  const sources = given.sources;
+  issues.push(...given.issues);
+  // Without --tz, events parsed elsewhere keep the default zone they were parsed with.
+  const defaultZone = parseZone(opts.tzDefault ?? given.defaultZone ?? '+08:00');
+  const jobs: ParseJob[] = sources.flatMap((spec, index) => {
+    if (given.parsed.has(index)) return [];
     const rule = tzRules.find(([g]) => matchesSource(g, spec));
     return {
       index,
@@ -77,10 +94,10 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
       types: opts.types ?? null,
       spillDir,
       patterns: (opts.patterns ?? []).filter((p) => p.glob === null || matchesSource(p.glob, spec)).flatMap((p) => p.patterns),
-    };
+    } satisfies ParseJob;
   });
 
-  const sizes = sources.map((s) => sizeOf(s));
+  const sizes = sources.map((s, i) => (given.parsed.has(i) ? 0 : sizeOf(s)));
   const total = sizes.reduce((a, b) => a + b, 0);
   let done = 0;
   const progress = (bytes: number) => {
@@ -93,6 +110,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   let parsed: ParsedSource[];
   try {
     parsed = nWorkers > 0 ? await runInWorkers(jobs, sizes, nWorkers, progress) : await runHere(jobs, progress);
+    parsed.push(...given.parsed.values());
   } catch (err) {
     removeSpillDir(spillDir);
     throw spillErrorOf((err as NodeJS.ErrnoException).code) ?? err;
@@ -120,10 +138,11 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     accounting: parsed.map((p) => p.accounting),
     issues,
     defaultZone,
-    defaultZoneChosen: opts.tzDefault !== undefined,
+    defaultZoneChosen: opts.tzDefault !== undefined || given.defaultZoneChosen,
     first,
     last,
     bytes,
+    spans: parsed.map((p) => ({ first: p.firstTs, last: p.lastTs, bytes: p.bytes })),
     encoded,
     *events() {
       for (const m of encoded()) yield decodeEvent(m, m.source, m.seq);
@@ -132,6 +151,32 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
       removeSpillDir(spillDir);
     },
   };
+}
+
+/**
+ * The sources once events files (src/timeline/events-input.ts) stand for the sources they were
+ * made from, in their place among the inputs: those are parsed already (`parsed`, by index).
+ */
+async function eventsInputs(specs: SourceSpec[], spillDir: string, keep: (type: EventType) => boolean): Promise<{ sources: SourceSpec[]; parsed: Map<number, ParsedSource>; issues: InputIssue[]; defaultZone: string | null; defaultZoneChosen: boolean }> {
+  const sources: SourceSpec[] = [];
+  const parsed = new Map<number, ParsedSource>();
+  const issues: InputIssue[] = [];
+  const zones = new Set<string>();
+  let chosen = false;
+  for (const spec of specs) {
+    if (!isEventsFile(spec)) {
+      sources.push(spec);
+      continue;
+    }
+    const got = await readEventsFile(spec, sources.length, spillDir, keep);
+    sources.push(...got.specs);
+    for (const p of got.parsed) parsed.set(p.index, p);
+    issues.push(...got.issues);
+    if (got.defaultZone !== null) zones.add(got.defaultZone);
+    chosen ||= got.defaultZoneChosen;
+  }
+  // Files parsed with different default zones: the usual default (each source keeps its own zone).
+  return { sources, parsed, issues, defaultZone: zones.size === 1 ? [...zones][0] : null, defaultZoneChosen: chosen };
 }
 
 function matchesSource(glob: string, spec: SourceSpec): boolean {

@@ -1,0 +1,197 @@
+// Events another rmq-diag parsed (`rmq-diag events --format events`, or `--json`) as an input: a
+// fleet parses where its logs live and ships only the events (docs/json.md, "Events as input").
+// Such a file holds the merged events of the sources it was made from, then a summary line with
+// their accounting. Each of those sources becomes a source of this timeline again, with its own
+// events in their own order, so the merge orders them exactly as it orders parsed logs.
+
+import { closeSync, createReadStream, openSync, readSync, writeSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import type { InputIssue, SourceSpec } from '../ingest/sources.js';
+import type { SourceActivity } from '../parse/activity.js';
+import type { EventType, SourceAccounting } from '../parse/types.js';
+import type { ParsedSource } from './parse-source.js';
+
+/** What the summary line of `--format events` adds to each input of `--json`'s (docs/json.md). */
+export interface EventsInputExtra {
+  /** Epoch ms of the source's earliest and latest record (null: none dated). */
+  firstTs: number | null;
+  lastTs: number | null;
+  bytes: number;
+  activity?: SourceActivity;
+}
+
+/** Every input of the summary line, and the parse it came from. */
+export interface EventsSummary {
+  format?: 'events';
+  defaultZone: string;
+  defaultZoneChosen?: boolean;
+  inputs: Array<SourceAccounting & Partial<EventsInputExtra> & { eventsByType?: SourceAccounting['events'] }>;
+  issues: InputIssue[];
+}
+
+/** An events file read back: its sources, each parsed already, from `firstIndex` on. */
+export interface EventsInput {
+  specs: SourceSpec[];
+  parsed: ParsedSource[];
+  issues: InputIssue[];
+  /** The default zone and whether its user chose it, as the summary says (null without a summary). */
+  defaultZone: string | null;
+  defaultZoneChosen: boolean;
+}
+
+const FIRST_BYTES = 512;
+/** Event lines of a source held before they go to its spill file (parse-source.ts holds 500). */
+const HELD = 500;
+
+/**
+ * Whether a file is events rmq-diag wrote: its first line is an event line of `events --json`
+ * (`{"time":...,"host":...`) or a summary line. Only plain files are looked at: a compressed
+ * events file is read as a log (gzip it after, if at all).
+ */
+export function isEventsFile(spec: SourceSpec): boolean {
+  if (spec.path === '-' || spec.gz) return false;
+  let fd = -1;
+  try {
+    fd = openSync(spec.path, 'r');
+    const buf = Buffer.alloc(FIRST_BYTES);
+    const n = readSync(fd, buf, 0, FIRST_BYTES, 0);
+    const head = buf.toString('utf8', 0, n);
+    return /^\{"time":(null|"[^"]*"),("clock":"[^"]*",)?"host":"/.test(head) || head.startsWith('{"type":"summary","schemaVersion":');
+  } catch {
+    return false; // the reader says what is wrong with the file
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
+/** One source of the file while it is read: its events held, then spilled. */
+class SourceEvents {
+  held: string[] = [];
+  spill: string | null = null;
+  private fd = -1;
+  count = 0;
+  firstTs: number | null = null;
+  lastTs: number | null = null;
+  readonly types: Partial<Record<EventType, number>> = {};
+  constructor(
+    readonly file: string,
+    readonly host: string,
+    readonly kind: SourceAccounting['kind'],
+    private readonly spillPath: string,
+  ) {}
+
+  add(ts: number | null, json: string, type: EventType): void {
+    this.held.push(`${ts === null ? '' : ts}\t${json}`);
+    this.count++;
+    this.types[type] = (this.types[type] ?? 0) + 1;
+    if (ts !== null) {
+      if (this.firstTs === null || ts < this.firstTs) this.firstTs = ts;
+      if (this.lastTs === null || ts > this.lastTs) this.lastTs = ts;
+    }
+    if (this.held.length >= HELD) this.flush();
+  }
+
+  flush(): void {
+    if (!this.held.length) return;
+    if (this.fd < 0) this.fd = openSync((this.spill = this.spillPath), 'w');
+    writeSync(this.fd, this.held.join('\n') + '\n');
+    this.held = [];
+  }
+
+  close(): void {
+    if (this.spill !== null) this.flush();
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
+/**
+ * The sources of an events file, from index `firstIndex` on, their events in spill files of
+ * `spillDir` (as a parse leaves them), of the types `keep` takes (as a parse keeps them: records
+ * that are no event only when asked). Lines that are neither an event nor the summary are issues.
+ */
+export async function readEventsFile(spec: SourceSpec, firstIndex: number, spillDir: string, keep: (type: EventType) => boolean): Promise<EventsInput> {
+  const issues: InputIssue[] = [];
+  const byFile = new Map<string, SourceEvents>();
+  let summary: EventsSummary | null = null;
+  let lineNo = 0;
+  const input = createReadStream(spec.path);
+  const lines = createInterface({ input: spec.gz ? input.pipe(createGunzip()) : input, crlfDelay: Infinity });
+  for await (const line of lines) {
+    lineNo++;
+    if (line === '') continue;
+    let o: { time?: string | null; type?: string; file?: string; host?: string; kind?: SourceAccounting['kind']; summary?: EventsSummary };
+    try {
+      o = JSON.parse(line);
+    } catch {
+      issues.push({ file: spec.display, line: lineNo, message: 'not an event line of rmq-diag events (not JSON): skipped' });
+      continue;
+    }
+    if (o.type === 'summary' && o.summary) {
+      summary = o.summary;
+      continue;
+    }
+    if (typeof o.file !== 'string' || typeof o.host !== 'string' || typeof o.type !== 'string' || !('time' in o)) {
+      issues.push({ file: spec.display, line: lineNo, message: 'not an event line of rmq-diag events (no time, host, file or type): skipped' });
+      continue;
+    }
+    const ts = o.time === null || o.time === undefined ? null : Date.parse(o.time);
+    if (ts !== null && !Number.isFinite(ts)) {
+      issues.push({ file: spec.display, line: lineNo, message: `not an event line of rmq-diag events (time ${JSON.stringify(o.time)}): skipped` });
+      continue;
+    }
+    let src = byFile.get(o.file);
+    // A source all of whose events the timeline leaves out is still one of its sources.
+    if (!keep(o.type as EventType)) {
+      if (!src) byFile.set(o.file, new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${firstIndex}-${byFile.size}.events`)));
+      continue;
+    }
+    if (!src) byFile.set(o.file, (src = new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${firstIndex}-${byFile.size}.events`))));
+    // The event as a parse encodes it: the line without its time (the keys after it are encodeEvent's).
+    src.add(ts, `{${line.slice(line.indexOf(',', line.indexOf('"time":') + 7) + 1)}`, o.type as EventType);
+  }
+  for (const s of byFile.values()) s.close();
+  if (summary === null) issues.push({ file: spec.display, line: null, message: 'no summary line at the end (cut short?): each file it holds events of is counted by its events alone' });
+  return assemble(spec, firstIndex, byFile, summary, issues);
+}
+
+/** The sources in the summary's order (the order they were read in), then any it does not name. */
+function assemble(spec: SourceSpec, firstIndex: number, byFile: Map<string, SourceEvents>, summary: EventsSummary | null, issues: InputIssue[]): EventsInput {
+  const specs: SourceSpec[] = [];
+  const parsed: ParsedSource[] = [];
+  const add = (accounting: SourceAccounting, events: SourceEvents | undefined, extra: Partial<EventsInputExtra>) => {
+    const index = firstIndex + specs.length;
+    specs.push({ path: accounting.path, display: accounting.path, host: accounting.host, kindHint: accounting.kind, kindForced: true, gz: false, group: `${accounting.host}/${basename(accounting.path)}`, rotation: 0 });
+    parsed.push({
+      index,
+      accounting,
+      issues: [],
+      spill: events?.spill ?? null,
+      tail: events?.held ?? [],
+      count: events?.count ?? 0,
+      firstTs: extra.firstTs !== undefined ? extra.firstTs : (events?.firstTs ?? null),
+      lastTs: extra.lastTs !== undefined ? extra.lastTs : (events?.lastTs ?? null),
+      bytes: extra.bytes ?? 0,
+      encoding: accounting.encoding ?? 'utf-8',
+    });
+  };
+  for (const input of summary?.inputs ?? []) {
+    const { firstTs, lastTs, bytes, activity, eventsByType, ...rest } = input;
+    const accounting: SourceAccounting = { ...rest, events: eventsByType ?? rest.events ?? {} };
+    // `events` of `--json` is the total; the accounting's is by type.
+    if (typeof (rest as { events?: unknown }).events === 'number') accounting.events = eventsByType ?? {};
+    if (activity) accounting.activity = activity;
+    add(accounting, byFile.get(input.path), { firstTs, lastTs, bytes });
+    byFile.delete(input.path);
+  }
+  for (const s of byFile.values()) {
+    add({ path: s.file, kind: s.kind, host: s.host, layout: 'none', zone: 'printed', lines: s.count, records: s.count, continuation: 0, unknown: 0, unreadable: 0, events: s.types }, s, {});
+  }
+  if (summary !== null && summary.format !== 'events') {
+    issues.push({ file: spec.display, line: null, message: 'made by events --json, not --format events: no records that are no event, and no activity of the servers (analyze and replay read less than from the logs)' });
+  }
+  issues.push(...(summary?.issues ?? []));
+  return { specs, parsed, issues, defaultZone: summary?.defaultZone ?? null, defaultZoneChosen: summary?.defaultZoneChosen ?? false };
+}
