@@ -1,0 +1,111 @@
+// Writing a message as RocketMQ prints it, from its catalogue entry: the entry's `format` (its
+// source's format string) with each placeholder filled by the argument its `args` names, so one
+// entry both reads and writes its wording. What rmq-diag writes itself (the model's logs) goes
+// through here, and test/parse/message-render.test.ts renders every entry and parses it back.
+
+import { CATALOGUE } from './catalogue.js';
+import type { CatalogueEntry, MessageArg, MessageForm } from './catalogue-entry.js';
+
+/** An argument's value: text, a number, a boolean, Java's `null`, or a list (printed `[a, b]`). */
+export type MessageValue = string | number | boolean | null | readonly (string | number | null)[];
+export type MessageArgs = Readonly<Record<string, MessageValue | undefined>>;
+
+type Part = string | ((a: MessageArgs) => string);
+
+/** String.valueOf, and List.toString for a list. */
+function javaText(v: MessageValue): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `[${v.map((x) => (x === null ? 'null' : String(x))).join(', ')}]`;
+  return String(v);
+}
+
+function argPart(where: string, arg: MessageArg): (a: MessageArgs) => string {
+  const name = typeof arg === 'string' ? arg : arg.name;
+  const as = typeof arg === 'string' ? null : arg.as;
+  const get = (a: MessageArgs): MessageValue => {
+    const v = a[name];
+    if (v === undefined) throw new Error(`message ${where}: no argument ${name}`);
+    return v;
+  };
+  switch (as) {
+    case null:
+      return (a) => javaText(get(a));
+    case 'socket':
+      // InetSocketAddress.toString(): `hostname/ip:port`, `/ip:port` when unresolved to a name.
+      return (a) => {
+        const v = get(a);
+        return v === null ? 'null' : `/${javaText(v)}`;
+      };
+    case 'semicolons':
+      return (a) => {
+        const v = get(a);
+        return Array.isArray(v) ? v.join(';') : javaText(v);
+      };
+    case 'fixed2':
+      return (a) => {
+        const v = get(a);
+        return typeof v === 'number' ? v.toFixed(2) : javaText(v);
+      };
+  }
+}
+
+/** SLF4J's `{}`; String.format's `%s`, `%d`, `%.2f` (and `%%`). */
+const SLF4J = /\{\}/g;
+const PRINTF = /%(?:%|\.2f|[sd])/g;
+
+/** The placeholders' positions of a format: [index, length] each. */
+export function placeholders(form: MessageForm): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const m of form.format.matchAll(form.printf ? PRINTF : SLF4J)) if (m[0] !== '%%') out.push([m.index, m[0].length]);
+  return out;
+}
+
+function compile(where: string, form: MessageForm): Part[] {
+  const slots = placeholders(form);
+  if (slots.length !== form.args.length) throw new Error(`message ${where}: ${slots.length} placeholders, ${form.args.length} arguments`);
+  const unescape = (s: string) => (form.printf ? s.replace(/%%/g, '%') : s);
+  const parts: Part[] = [];
+  let at = 0;
+  slots.forEach(([i, len], k) => {
+    if (i > at) parts.push(unescape(form.format.slice(at, i)));
+    parts.push(argPart(where, form.args[k]));
+    at = i + len;
+  });
+  if (at < form.format.length) parts.push(unescape(form.format.slice(at)));
+  return parts;
+}
+
+/** The wordings an entry can write: its own (name null) first, then its `forms`. Empty when it has no `args`. */
+export function messageForms(entry: CatalogueEntry): Array<[string | null, MessageForm]> {
+  const out: Array<[string | null, MessageForm]> = [];
+  if (entry.format !== undefined && entry.args !== undefined) out.push([null, { format: entry.format, args: entry.args, ...(entry.printf ? { printf: entry.printf } : {}) }]);
+  for (const [name, form] of Object.entries(entry.forms ?? {})) out.push([name, form]);
+  return out;
+}
+
+const ENTRY_BY_ID = new Map(CATALOGUE.map((e) => [e.id, e]));
+const COMPILED = new Map<string, Part[]>();
+
+function compiled(entryId: string, formName: string | null): Part[] {
+  const key = formName === null ? entryId : `${entryId}#${formName}`;
+  let parts = COMPILED.get(key);
+  if (parts === undefined) {
+    const entry = ENTRY_BY_ID.get(entryId);
+    if (entry === undefined) throw new Error(`no catalogue entry ${entryId}`);
+    const form = messageForms(entry).find(([n]) => n === formName)?.[1];
+    if (form === undefined) throw new Error(`catalogue entry ${entryId} has no ${formName === null ? 'args' : `form ${formName}`}`);
+    parts = compile(key, form);
+    COMPILED.set(key, parts);
+  }
+  return parts;
+}
+
+/**
+ * The message of catalogue entry `entryId` as RocketMQ prints it, from named arguments (event field
+ * names where the placeholder prints a field); `form` picks one of the entry's other wordings.
+ */
+export function renderMessage(entryId: string, args: MessageArgs = {}, form: string | null = null): string {
+  let s = '';
+  for (const p of compiled(entryId, form)) s += typeof p === 'string' ? p : p(args);
+  return s;
+}

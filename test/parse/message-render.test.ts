@@ -1,0 +1,111 @@
+// A catalogue entry both reads and writes its message: every wording of every entry is rendered from
+// the fields of the samples it matches and parsed back through the real matcher.
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE, EVENT_FIELDS, matchMessage } from '../../src/parse/catalogue.js';
+import { CLIENT_ENTRIES } from '../../src/parse/catalogue-clients.js';
+import type { CatalogueEntry, MessageForm } from '../../src/parse/catalogue-entry.js';
+import { messageForms, placeholders, renderMessage, type MessageArgs, type MessageValue } from '../../src/parse/message-render.js';
+import type { FieldValue } from '../../src/parse/types.js';
+
+// Entries rmq-diag only reads, and why: the other clients' wordings (catalogue-clients.ts, and the
+// C++ client's route line), as their layouts are read-only (render.test.ts): the model writes the
+// Java client's and the servers' logs only.
+const OTHER_CLIENT = "another client's wording; the model writes no such log";
+const NOT_RENDERED: Readonly<Record<string, string>> = Object.fromEntries(
+  [...CLIENT_ENTRIES.map((e) => e.id), 'route-update-failed/cpp'].map((id) => [id, OTHER_CLIENT]),
+);
+
+const argName = (a: MessageForm['args'][number]) => (typeof a === 'string' ? a : a.name);
+
+function fieldNames(entry: CatalogueEntry): Set<string> {
+  const f = EVENT_FIELDS[entry.type];
+  return new Set([...f.required, ...(f.optional ?? [])]);
+}
+
+/**
+ * The form as regexes over a sample: its literal text, each placeholder a group (the last one up to
+ * the end of the line), the groups lazy in one and greedy in the other (`The broker channel expired,
+ * {} {}ms` splits `BrokerIdentityInfo [a, b] 120000ms` only greedily).
+ */
+function formRegexes(form: MessageForm): RegExp[] {
+  const esc = (s: string) => (form.printf ? s.replace(/%%/g, '%') : s).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const slots = placeholders(form);
+  return ['(.*?)', '(.*)'].map((group) => {
+    let src = '';
+    let at = 0;
+    slots.forEach(([i, len], k) => {
+      src += esc(form.format.slice(at, i)) + (k === slots.length - 1 && i + len === form.format.length ? '(.*?)\\s*$' : group);
+      at = i + len;
+    });
+    return new RegExp(src + esc(form.format.slice(at)));
+  });
+}
+
+/**
+ * The arguments a sample was printed with: a placeholder that prints an event field takes the
+ * field's value as parsed (so rendering proves the field reads back into the same text), except
+ * where the field is null and the text was not Java's `null` (a redacted `xxx`, an empty address):
+ * that one is written as printed. Named arguments take the text as printed.
+ */
+function argsOf(entry: CatalogueEntry, form: MessageForm, raw: string[], fields: Record<string, FieldValue>): { args: Record<string, MessageValue>; bound: string[] } {
+  const names = fieldNames(entry);
+  const args: Record<string, MessageValue> = {};
+  const bound: string[] = [];
+  form.args.forEach((a, k) => {
+    const name = argName(a);
+    const v = fields[name];
+    if (names.has(name) && v !== undefined && (v !== null || raw[k] === 'null')) {
+      args[name] = v as MessageValue;
+      bound.push(name);
+    } else args[name] = raw[k];
+  });
+  return { args, bound };
+}
+
+const renderable = CATALOGUE.filter((e) => messageForms(e).length > 0);
+
+describe('catalogue messages render and parse back', () => {
+  it('every entry renders, or is listed with the reason it cannot', () => {
+    for (const e of CATALOGUE) expect(messageForms(e).length > 0 || e.id in NOT_RENDERED, `${e.id}: args, or NOT_RENDERED`).toBe(true);
+    for (const id of Object.keys(NOT_RENDERED)) {
+      const e = CATALOGUE.find((x) => x.id === id);
+      expect(e, id).toBeDefined();
+      expect(messageForms(e!), id).toEqual([]);
+    }
+  });
+
+  for (const entry of renderable) {
+    it(`${entry.id}: each wording renders a sample from its fields, and the text parses back`, () => {
+      for (const [name, form] of messageForms(entry)) {
+        const where = `${entry.id}${name === null ? '' : `#${name}`}`;
+        let printed = 0;
+        for (const sample of entry.samples) {
+          const parsed = matchMessage(sample.text);
+          expect(parsed?.entry.id, sample.text).toBe(entry.id);
+          for (const re of formRegexes(form)) {
+            const m = re.exec(sample.text);
+            if (m === null) continue;
+            const { args, bound } = argsOf(entry, form, m.slice(1), parsed!.fields);
+            const text = renderMessage(entry.id, args as MessageArgs, name);
+            // Another wording's sample may fit this form's literals and not its values (`topic: {} client address: {}` in `topic: T tags: A client address: h`).
+            if (!sample.text.includes(text)) continue;
+            printed++;
+            // The message after what printed it in the sample (an exception's class, a header), without what followed it.
+            const line = sample.text.slice(0, m.index) + text;
+            const back = matchMessage(line);
+            expect(back?.entry.id, `${where}: ${line}`).toBe(entry.id);
+            for (const f of bound) expect(back!.fields[f], `${line}: ${f}`).toEqual(args[f]);
+            break;
+          }
+        }
+        expect(printed, `${where}: a sample printed from ${JSON.stringify(form.format)}`).toBeGreaterThan(0);
+      }
+    });
+  }
+
+  it('a missing argument or an unknown entry is an error, not a text with a hole', () => {
+    const entry = renderable.find((e) => messageForms(e)[0][1].args.length > 0)!;
+    expect(() => renderMessage(entry.id, {})).toThrow(/no argument/);
+    expect(() => renderMessage('no-such/entry', {})).toThrow(/no catalogue entry/);
+  });
+});
