@@ -326,7 +326,7 @@ export class RemotingClient implements ChannelHandler {
     if (this.o.closeSocketIfTimeout && shouldClose) {
       this.closeChannel(addr, ch);
       const text = p.channelIdForm
-        ? `invokeSync: close socket because of timeout, ${timeoutMs}ms, addr=${who}, id=${ch.shortId}`
+        ? renderMessage('channel-closed/timeout-531', { timeoutMillis: timeoutMs, addr: who, channelId: ch.shortId })
         : renderMessage('channel-closed/timeout', { timeoutMillis: timeoutMs, addr: who });
       this.o.log('WARN', text);
     }
