@@ -1751,19 +1751,22 @@ export const ENTRIES: CatalogueEntry[] = [
   {
     id: 'disk-ok/physic',
     type: 'disk-ok',
-    keywords: ['disk space OK'],
-    pattern: /(?<which>physic|logics) disk space OK (?<r>-?\d+(?:\.\d+)?(?:[eE]-?\d+)?), so mark disk ok/,
+    keywords: ['disk space OK', 'disk space of commitLog OK'],
+    // 5.x's CleanCommitLogService.isSpaceFull says `physic disk space of commitLog OK` (5.0.0-5.3.3).
+    pattern: /(?<which>physic|logics) disk space (?:of commitLog )?OK (?<r>-?\d+(?:\.\d+)?(?:[eE]-?\d+)?), so mark disk ok/,
     versions: 'all',
     source: 'store/DefaultMessageStore$CleanCommitLogService',
     format: 'physic disk space OK {}, so mark disk ok, storePathPhysic={}',
     args: ['ratio', 'storePathPhysic'],
     forms: {
       logics: { format: 'logics disk space OK {}, so mark disk ok', args: ['ratio'] },
+      '5.x': { format: 'physic disk space of commitLog OK {}, so mark disk ok', args: ['ratio'] },
     },
     fields: (g) => ({ ratio: num(g.r), store: str(g.which) }),
     samples: [
       { text: 'physic disk space OK 0.01, so mark disk ok, storePathPhysic=/home/rocketmq/store/commitlog', fields: { ratio: 0.01, store: 'physic' } },
       { text: 'logics disk space OK 0.45, so mark disk ok', fields: { ratio: 0.45, store: 'logics' } },
+      { text: 'physic disk space of commitLog OK 0.62, so mark disk ok', fields: { ratio: 0.62, store: 'physic' } },
     ],
   },
   {
