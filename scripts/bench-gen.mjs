@@ -43,7 +43,7 @@ if (!fs.existsSync(RENDER)) {
 const { HeaderRenderer } = await import(pathToFileURL(RENDER).href);
 // Messages the catalogue knows are written by its entries (src/parse/message-render.ts): the same
 // definitions that read them.
-const { renderMessage: M } = await import(pathToFileURL(path.join(path.dirname(RENDER), 'message-render.js')).href);
+const { renderMessage: M, responseExceptionMessage } = await import(pathToFileURL(path.join(path.dirname(RENDER), 'message-render.js')).href);
 /** A header writer of one layout; every machine of the set runs in GMT+8. */
 function headerWriter(layoutId) {
   const r = new HeaderRenderer(layoutId, () => ZONE_MS / 60000);
@@ -850,7 +850,7 @@ function client4Gen(rng, W, h, st) {
         st.eventLines += 2;
         return (
           L(t, 'WARN', 'RocketmqClient', M('send-attempt-failed/resend', { invokeId: rng.javaLong(), rtMs: rng.int(200, 260), mq: mq(tp, b.brokerName, rng.int(0, 7)) })) +
-          `org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: ${M('busy-reply/timeout-clean-queue', { waitMs: wait, queueSize: rng.int(0, 40) })} BROKER: ${b.brokerAddr}\r\n` +
+          `org.apache.rocketmq.client.exception.MQBrokerException: ${responseExceptionMessage(2, M('busy-reply/timeout-clean-queue', { waitMs: wait, queueSize: rng.int(0, 40) }), b.brokerAddr)}\r\n` +
           'For more information, please visit the url, http://rocketmq.apache.org/docs/faq/\r\n' +
           BUSY494_CRLF +
           '\r\n' +
@@ -1030,7 +1030,7 @@ function appGen(rng, W, h, st) {
         return (
           L(t, 'ERROR', http(), PUB, `Send OrderCreatedEvent failed, orderNo=${orderNo()}`) +
           '\n' +
-          `org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: ${M('busy-reply/timeout-clean-queue', { waitMs: rng.int(200, 209), queueSize: rng.int(0, 60) })} BROKER: ${b.brokerAddr}\n` +
+          `org.apache.rocketmq.client.exception.MQBrokerException: ${responseExceptionMessage(2, M('busy-reply/timeout-clean-queue', { waitMs: rng.int(200, 209), queueSize: rng.int(0, 60) }), b.brokerAddr)}\n` +
           'For more information, please visit the url, http://rocketmq.apache.org/docs/faq/\n' +
           APP_BUSY_LF +
           '\n'

@@ -28,7 +28,7 @@ if (!fs.existsSync(RENDER)) {
 const { HeaderRenderer } = await import(pathToFileURL(RENDER).href);
 // Messages the catalogue knows are written by its entries (src/parse/message-render.ts): the same
 // definitions that read them.
-const { renderMessage: M } = await import(pathToFileURL(path.join(path.dirname(RENDER), 'message-render.js')).href);
+const { renderMessage: M, responseExceptionMessage } = await import(pathToFileURL(path.join(path.dirname(RENDER), 'message-render.js')).href);
 const OUT = path.join(ROOT, 'samples');
 const CHECK = process.argv.includes('--check');
 
@@ -1506,7 +1506,7 @@ class Client4 {
     const uniq = uniqId(this.ip, this.pid, tStart, this.msgCounter++);
     const props = { WAIT: 'true', TAGS: tags, UNIQ_KEY: uniq };
     if (keys) props.KEYS = keys;
-    const first = `CODE: 2  DESC: ${remark}` + (this.v >= '4.8' ? ` BROKER: ${brokerAddr}` : '');
+    const first = responseExceptionMessage(2, remark, this.v >= '4.8' ? brokerAddr : null);
     const trace = [
       `org.apache.rocketmq.client.exception.MQBrokerException: ${first}`,
       `For more information, please visit the url, ${FAQ4}`,

@@ -20,7 +20,7 @@ import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js
 import { serverProfile, type ServerProfile } from './versions.js';
 import { SERVER } from '../rocketmq/facts.js';
 import { factHolds } from '../rocketmq/versions.js';
-import { renderMessage } from '../parse/message-render.js';
+import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 
 /** The body of a successful send response (nobody reads or changes it; one object for all). */
@@ -219,7 +219,7 @@ export class Broker extends Process implements Listener {
           this.writeBroker('INFO', thread, text);
         } else {
           const exc: JavaException = r.ok
-            ? { cls: 'org.apache.rocketmq.client.exception.MQBrokerException', msg: `CODE: ${r.resp.code}  DESC: ${r.resp.remark}` }
+            ? { cls: 'org.apache.rocketmq.client.exception.MQBrokerException', msg: responseExceptionMessage(r.resp.code, r.resp.remark) }
             : r.exc;
           if (this.profile.is5) this.writeBroker('ERROR', thread, renderMessage('register-failed/failed-to-register', { namesrvAddr: ns }), exc);
           else this.writeBroker('WARN', thread, renderMessage('register-failed/register-broker-exception', { namesrvAddr: ns }), exc);

@@ -24,7 +24,7 @@ import type { Rng } from './random.js';
 import { CachedCall, Exceptions, RemotingClient, type RpcResult } from './remoting.js';
 import { brokerNames, DEFAULT_TOPIC, MASTER_ID, PERM_WRITE, routeText, sameRoute, type TopicRouteData } from './route.js';
 import { clientProfile, type ClientProfile } from './versions.js';
-import { renderMessage } from '../parse/message-render.js';
+import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 
 export interface ClientSettings {
@@ -353,7 +353,7 @@ export class Client extends Process {
     if (r.resp.code !== ResponseCode.SUCCESS) {
       if (topic !== DEFAULT_TOPIC) {
         this.metrics.routeUpdateFailures++;
-        this.logClient('WARN', renderMessage('route-update-failed/exception'), this.clientException(`CODE: ${r.resp.code}  DESC: ${r.resp.remark}`));
+        this.logClient('WARN', renderMessage('route-update-failed/exception'), this.clientException(responseExceptionMessage(r.resp.code, r.resp.remark)));
       }
       return null;
     }
@@ -529,8 +529,7 @@ export class Client extends Process {
   }
 
   private brokerException(code: number, remark: string | null, addr: string): JavaException {
-    let msg = `CODE: ${code}  DESC: ${remark}`;
-    if (this.profile.brokerAddrInException) msg += ` BROKER: ${addr}`;
+    let msg = responseExceptionMessage(code, remark, this.profile.brokerAddrInException ? addr : null);
     if (!msg.includes('\nSee ')) msg += `\nFor more information, please visit the url, ${this.profile.faqUrl}`;
     return { cls: MQ_BROKER_EXCEPTION, msg };
   }

@@ -109,3 +109,14 @@ export function renderMessage(entryId: string, args: MessageArgs = {}, form: str
   for (const p of compiled(entryId, form)) s += typeof p === 'string' ? p : p(args);
   return s;
 }
+
+/**
+ * The message of an MQBrokerException or an MQClientException built from a response:
+ * `CODE: <code>  DESC: <remark>`, with ` BROKER: <addr>` when the MQBrokerException names its broker
+ * (4.8.0+), as the catalogue's patterns read it before a remark. FAQUrl.attachDefaultURL's line
+ * (MQBrokerException, MQClientException, 4.x and 5.x) is the caller's to add.
+ */
+export function responseExceptionMessage(code: number, remark: string | null, brokerAddr: string | null = null): string {
+  const text = `CODE: ${code}  DESC: ${remark}`;
+  return brokerAddr === null ? text : `${text} BROKER: ${brokerAddr}`;
+}

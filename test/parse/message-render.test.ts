@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE, EVENT_FIELDS, matchMessage } from '../../src/parse/catalogue.js';
 import { CLIENT_ENTRIES } from '../../src/parse/catalogue-clients.js';
 import type { CatalogueEntry, MessageForm } from '../../src/parse/catalogue-entry.js';
-import { messageForms, placeholders, renderMessage, type MessageArgs, type MessageValue } from '../../src/parse/message-render.js';
+import { messageForms, placeholders, renderMessage, responseExceptionMessage, type MessageArgs, type MessageValue } from '../../src/parse/message-render.js';
 import type { FieldValue } from '../../src/parse/types.js';
 
 // Entries rmq-diag only reads, and why: the other clients' wordings (catalogue-clients.ts, and the
@@ -102,6 +102,26 @@ describe('catalogue messages render and parse back', () => {
       }
     });
   }
+
+  it('a remark in an MQBrokerException or MQClientException reads back with its code and broker', () => {
+    const remarks: Array<[string, MessageArgs]> = [
+      ['busy-reply/timeout-clean-queue', { waitMs: 207, queueSize: 31 }],
+      ['busy-reply/pcbusy-clean-queue', { waitMs: 12, queueSize: 301 }],
+      ['busy-reply/pc-synchronized', {}],
+      ['disk-full/service-not-available', { diskUtil: 'CL:  0.97 CQ:  0.97 INDEX:  0.97' }],
+    ];
+    for (const [id, args] of remarks) {
+      for (const [code, broker] of [[2, null], [14, '10.0.0.7:10911']] as const) {
+        const text = `org.apache.rocketmq.client.exception.MQBrokerException: ${responseExceptionMessage(code, renderMessage(id, args), broker)}`;
+        const m = matchMessage(text);
+        expect(m?.entry.id, text).toBe(id);
+        expect(m!.fields.code, text).toBe(code);
+        expect(m!.fields.brokerAddr ?? null, text).toBe(broker);
+      }
+    }
+    const route = matchMessage(`MQClientException: ${responseExceptionMessage(17, renderMessage('route-update-failed/code-17', { topic: 'TopicPay' }))}`);
+    expect([route?.entry.id, route?.fields.topic]).toEqual(['route-update-failed/code-17', 'TopicPay']);
+  });
 
   it('a missing argument or an unknown entry is an error, not a text with a hole', () => {
     const entry = renderable.find((e) => messageForms(e)[0][1].args.length > 0)!;
