@@ -371,7 +371,7 @@ export class Broker extends Process implements Listener {
       this.storeLog.write('WARN', t, null, inLockText(ms));
       const notInLock = this.profile.is5
         ? renderMessage('store-slow/commitlog-put-cost', { costMs: ms, topic: (task.req.body as { topic: string }).topic, bodyLength: 5 })
-        : renderMessage('store-slow/not-in-lock-elapsed', { costMs: ms, bodyLength: 5 });
+        : renderMessage(this.profile.notInLockEclipse ? 'store-slow/not-in-lock-eclipse' : 'store-slow/not-in-lock-elapsed', { costMs: ms, bodyLength: 5 });
       this.storeLog.write('WARN', t, null, notInLock);
     }
     this.finish(task, ResponseCode.SUCCESS, null);

@@ -129,6 +129,8 @@ export interface ServerProfile {
   readonly masterAddressChangeLine: boolean;
   /** The broker's own remoting client closes the socket on timeout (same history as the client). */
   readonly closeSocketIfTimeout: boolean;
+  /** Up to 4.5.1 the slow put is `putMessage not in lock eclipse time(ms)`, 4.5.2-4.9.8 `elapsed` (DefaultMessageStore.putMessage). */
+  readonly notInLockEclipse: boolean;
   /** 5.x BrokerFastFailure dumps a jstack after a TIMEOUT_CLEAN_QUEUE purge, at most every 15 s (BrokerFastFailure.cleanExpiredRequest). */
   readonly jstackOnClean: boolean;
   /** The client-side texts of the server's own remoting client. */
@@ -149,6 +151,7 @@ export function serverProfile(version: string): ServerProfile {
     scanInitialDelayMs: is5 ? 5 : 5000,
     masterAddressChangeLine: atLeast(v, '4.9.4') && !is5,
     closeSocketIfTimeout: factHolds(CLIENT.closeSocketIfTimeout, v),
+    notInLockEclipse: !atLeast(v, '4.5.2'),
     jstackOnClean: factHolds(SERVER.jstackOnClean, v),
     remoting: clientProfile(version),
   };
