@@ -215,7 +215,9 @@ export class Broker extends Process implements Listener {
         if (r.ok && r.resp.code === ResponseCode.SUCCESS) {
           const text = this.profile.is5
             ? renderMessage('broker-registered/registering-completed', { namesrvAddr: ns })
-            : renderMessage('broker-registered/register-broker-id', { brokerId: this.brokerId, namesrvAddr: ns });
+            : this.profile.registerOkBrokerId
+              ? renderMessage('broker-registered/register-broker-id', { brokerId: this.brokerId, namesrvAddr: ns })
+              : renderMessage('broker-registered/register-broker', { namesrvAddr: ns });
           this.writeBroker('INFO', thread, text);
         } else {
           const exc: JavaException = r.ok

@@ -81,8 +81,8 @@ export class NameServer extends Process implements Listener {
 
   protected boot(): void {
     const port = Number(this.addr.slice(this.addr.lastIndexOf(':') + 1));
-    const tip = this.profile.is5
-      ? renderMessage('startup/namesrv', { serializeType: 'JSON', bindAddress: '0.0.0.0', listenPort: port }, '5.3.3')
+    const tip = this.profile.namesrvBootAddress
+      ? renderMessage('startup/namesrv', { serializeType: 'JSON', bindAddress: '0.0.0.0', listenPort: port }, '5.1.0')
       : renderMessage('startup/namesrv', { serializeType: 'JSON' });
     this.write('INFO', 'main', tip);
     this.net.listen(this, port, this);

@@ -27,9 +27,10 @@ export const Exceptions = {
     const msg = renderMessage(slash ? 'rpc-timeout/wait-response-slash' : 'rpc-timeout/wait-response', { addr, timeoutMs: Math.floor(timeoutMs) });
     return { cls: `${EX}RemotingTimeoutException`, msg };
   },
-  /** invokeSync spent the call's time budget before it could send (4.9.3+). */
-  callTimeout(addr: string | null): JavaException {
-    return { cls: `${EX}RemotingTimeoutException`, msg: renderMessage('rpc-timeout/call-the-addr', { addr }) };
+  /** invokeSync spent the call's time budget before it could send; 4.9.3+ name the address. */
+  callTimeout(addr: string | null, namesAddr: boolean): JavaException {
+    const msg = namesAddr ? renderMessage('rpc-timeout/call-the-addr', { addr }) : renderMessage('rpc-timeout/invoke-sync-call-timeout');
+    return { cls: `${EX}RemotingTimeoutException`, msg };
   },
   connect(addr: string, angle: boolean): JavaException {
     return { cls: `${EX}RemotingConnectException`, msg: renderMessage(angle ? 'connect-failed/angle' : 'connect-failed/plain', { addr }) };
@@ -256,7 +257,7 @@ export class RemotingClient implements ChannelHandler {
     if (ch !== null && ch.clientOpen) {
       const cost = this.now - begin;
       if (timeoutMs < cost) {
-        return { ok: false, exc: Exceptions.callTimeout(addr), why: 'timeout' };
+        return { ok: false, exc: Exceptions.callTimeout(addr, this.o.profile.callTimeoutNamesAddr), why: 'timeout' };
       }
       const left = timeoutMs - cost;
       // invokeSyncImpl: write the request, wait for the response or the deadline.
@@ -286,7 +287,7 @@ export class RemotingClient implements ChannelHandler {
     if (cached === undefined || !cached.isOK()) return false;
     const ch = cached.ch!;
     if (timeoutMs < 0) {
-      call.onFailure({ ok: false, exc: Exceptions.callTimeout(addr), why: 'timeout' });
+      call.onFailure({ ok: false, exc: Exceptions.callTimeout(addr, this.o.profile.callTimeoutNamesAddr), why: 'timeout' });
       return true;
     }
     const opaque = this.opaqueNext++;
@@ -311,7 +312,10 @@ export class RemotingClient implements ChannelHandler {
   sendRequestFailed(addr: string | null, ch: Channel): RpcResult & { ok: false } {
     const p = this.o.profile;
     const who = p.invokeWarnsChannelAddr ? ch.remoteAddr : String(addr);
-    this.o.log('WARN', this.chanMessage('channel-closed/send-exception-532', 'channel-closed/send-exception', who, ch));
+    const text = p.sendExceptionIdForm
+      ? renderMessage('channel-closed/send-exception-532', { addr: who, channelId: ch.shortId })
+      : renderMessage('channel-closed/send-exception', { addr: who });
+    this.o.log('WARN', text);
     this.closeChannel(addr, ch);
     return { ok: false, exc: Exceptions.sendRequest(ch.remoteAddr), why: 'send' };
   }

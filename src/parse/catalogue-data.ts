@@ -2358,12 +2358,12 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'startup',
     keywords: ['The Name Server boot success'],
     pattern: /The Name Server boot success/,
-    versions: 'all (5.3.3 appends `, address <ip>:<port>`)',
+    versions: 'all (5.1.0+ append `, address <ip>:<port>`)',
     source: 'namesrv/NamesrvStartup',
     format: 'The Name Server boot success. serializeType={}',
     args: ['serializeType'],
     forms: {
-      '5.3.3': { format: 'The Name Server boot success. serializeType=%s, address %s:%d', args: ['serializeType', 'bindAddress', 'listenPort'], printf: true },
+      '5.1.0': { format: 'The Name Server boot success. serializeType=%s, address %s:%d', args: ['serializeType', 'bindAddress', 'listenPort'], printf: true },
     },
     fields: () => startup('namesrv'),
     samples: [
