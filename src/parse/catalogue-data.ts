@@ -1170,13 +1170,19 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /Get topic\[(?<t>[^\]]*)\] route failed(?: \[(?<why>[^\]]*)\])?/,
     versions: 'rocketmq-client-cpp',
     source: 'rocketmq-client-cpp MQClientAPIImpl::getTopicRouteInfoFromNameServer',
-    format: 'Get topic[<topic>] route failed [<reason>]',
+    format: 'Get topic[%s] route failed [TOPIC_NOT_EXIST].',
+    args: ['topic'],
+    printf: true,
+    forms: {
+      'Null Response': { format: 'Get topic[%s] route failed [Null Response].', args: ['topic'], printf: true },
+    },
     fields: (g) => routeFail(str(g.t), str(g.why)),
     samples: [
       {
         text: '[2020-May-17 07:41:38.780542](warning):Get topic[TBW102] route failed [TOPIC_NOT_EXIST].[getTopicRouteInfoFromNameServer:324]',
         fields: { topic: 'TBW102', cause: 'TOPIC_NOT_EXIST', addr: null },
       },
+      { text: '[2020-May-17 07:41:38.780542](warning):Get topic[TBW102] route failed [Null Response].[getTopicRouteInfoFromNameServer:334]', fields: { topic: 'TBW102', cause: 'Null Response' } },
     ],
   },
   {

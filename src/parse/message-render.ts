@@ -49,9 +49,9 @@ function argPart(where: string, arg: MessageArg): (a: MessageArgs) => string {
   }
 }
 
-/** SLF4J's `{}`; String.format's `%s`, `%d`, `%.2f` (and `%%`). */
+/** SLF4J's `{}`; printf's `%s`, `%d`, `%.2f` (String.format, the C++ client's) and Go's `%v` (and `%%`). */
 const SLF4J = /\{\}/g;
-const PRINTF = /%(?:%|\.2f|[sd])/g;
+const PRINTF = /%(?:%|\.2f|[sdv])/g;
 
 /** The placeholders' positions of a format: [index, length] each. */
 export function placeholders(form: MessageForm): Array<[number, number]> {
