@@ -32,13 +32,13 @@ export interface CatalogueEntry {
   source: string;
   /**
    * The message as written in the source: an SLF4J format (`{}`; a concatenation `"a[" + x + "]"` is
-   * written so too) or, with `printf`, a String.format one (`%s`, `%d`, `%.2f`). With `args` it is the
+   * written so too) or, with `printf`, a printf one (`%s`, `%d`, `%.2f`, Go's `%v`). With `args` it is the
    * text rmq-diag writes (message-render.ts); without, it only documents the wording.
    */
   format?: string;
   /** The argument that fills each placeholder of `format`, in order: an event field's name or a named argument. */
   args?: readonly MessageArg[];
-  /** `format` is String.format's, not SLF4J's. */
+  /** `format` is printf's (String.format, the C++ client's, Go's fmt), not SLF4J's. */
   printf?: true;
   /**
    * The other wordings of the same entry, by name (a version's, or each literal where the source

@@ -19,6 +19,21 @@ function javaText(v: MessageValue): string {
   return String(v);
 }
 
+/**
+ * `%.2f` as java.util.Formatter prints a double: the shortest decimal that reads back as it, rounded
+ * half up (1.005 gives 1.01; toFixed rounds the binary value, 1.00).
+ */
+export function javaFixed2(v: number): string {
+  const text = String(Math.abs(v));
+  if (!Number.isFinite(v) || /e/i.test(text)) return v.toFixed(2);
+  const [int, frac = ''] = text.split('.');
+  let cents = BigInt(int) * 100n + BigInt((frac + '00').slice(0, 2));
+  if (frac.length > 2 && frac[2] >= '5') cents += 1n;
+  const digits = cents.toString().padStart(3, '0');
+  const sign = v < 0 ? '-' : '';
+  return `${sign}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
 function argPart(where: string, arg: MessageArg): (a: MessageArgs) => string {
   const name = typeof arg === 'string' ? arg : arg.name;
   const as = typeof arg === 'string' ? null : arg.as;
@@ -44,7 +59,7 @@ function argPart(where: string, arg: MessageArg): (a: MessageArgs) => string {
     case 'fixed2':
       return (a) => {
         const v = get(a);
-        return typeof v === 'number' ? v.toFixed(2) : javaText(v);
+        return typeof v === 'number' ? javaFixed2(v) : javaText(v);
       };
   }
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, EVENT_FIELDS, matchMessage } from '../../src/parse/catalogue.js';
 import type { CatalogueEntry, MessageForm } from '../../src/parse/catalogue-entry.js';
-import { messageForms, placeholders, renderMessage, responseExceptionMessage, type MessageArgs, type MessageValue } from '../../src/parse/message-render.js';
+import { javaFixed2, messageForms, placeholders, renderMessage, responseExceptionMessage, type MessageArgs, type MessageValue } from '../../src/parse/message-render.js';
 import type { FieldValue } from '../../src/parse/types.js';
 
 // Entries whose message cannot be written from a format, and why: none today. (The other clients'
@@ -123,5 +123,21 @@ describe('catalogue messages render and parse back', () => {
     const entry = renderable.find((e) => messageForms(e)[0][1].args.length > 0)!;
     expect(() => renderMessage(entry.id, {})).toThrow(/no argument/);
     expect(() => renderMessage('no-such/entry', {})).toThrow(/no catalogue entry/);
+  });
+});
+
+describe('%.2f as java.util.Formatter prints it', () => {
+  it('rounds the shortest decimal half up and pads to two places', () => {
+    const cases: Array<[number, string]> = [
+      [1.005, '1.01'],
+      [2, '2.00'],
+      [1.94, '1.94'],
+      [0.125, '0.13'],
+      [0.994, '0.99'],
+      [9.995, '10.00'],
+      [-1.255, '-1.26'],
+      [1234567.891, '1234567.89'],
+    ];
+    for (const [v, want] of cases) expect(javaFixed2(v), String(v)).toBe(want);
   });
 });
