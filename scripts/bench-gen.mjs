@@ -41,6 +41,9 @@ if (!fs.existsSync(RENDER)) {
   process.exit(2);
 }
 const { HeaderRenderer } = await import(pathToFileURL(RENDER).href);
+// Messages the catalogue knows are written by its entries (src/parse/message-render.ts): the same
+// definitions that read them.
+const { renderMessage: M, responseExceptionMessage } = await import(pathToFileURL(path.join(path.dirname(RENDER), 'message-render.js')).href);
 /** A header writer of one layout; every machine of the set runs in GMT+8. */
 function headerWriter(layoutId) {
   const r = new HeaderRenderer(layoutId, () => ZONE_MS / 60000);
@@ -545,7 +548,7 @@ function brokerGen(rng, W, h, st) {
       case 'dispatch':
         return L(t, 'INFO', 'BrokerControllerScheduledThread1', `dispatch behind commit log ${rng.chance(0.9) ? 0 : rng.int(1, 90000)} bytes`);
       case 'slave':
-        return L(t, 'INFO', 'BrokerControllerScheduledThread1', `Slave fall behind master: ${rng.int(0, 4096)} bytes`);
+        return L(t, 'INFO', 'BrokerControllerScheduledThread1', M('store-sync/slave-fall-behind', { behindBytes: rng.int(0, 4096) }));
       case 'unregister': {
         return L(t, 'INFO', `ClientManageThread_${rng.int(1, 8)}`, `unregister a producer[${rng.pick(PGROUPS)}] from groupChannelTable ${chan().info}`);
       }
@@ -557,7 +560,7 @@ function brokerGen(rng, W, h, st) {
         // one line per name server per tick (catalogue: broker-registered)
         let s = '';
         for (const ns of W.namesrvs) {
-          s += L(t, 'INFO', `brokerOutApi_thread_${rng.int(1, 4)}`, `register broker[0]to name server ${ns} OK`);
+          s += L(t, 'INFO', `brokerOutApi_thread_${rng.int(1, 4)}`, M('broker-registered/register-broker-id', { brokerId: 0, namesrvAddr: ns }));
           st.eventLines++;
         }
         return s;
@@ -565,15 +568,15 @@ function brokerGen(rng, W, h, st) {
       case 'registerFail': {
         const ns = rng.pick(W.namesrvs);
         st.eventLines += 2; // registerBroker Exception + the timeout text in the trace
-        return L(t, 'WARN', `brokerOutApi_thread_${rng.int(1, 4)}`, `registerBroker Exception, ${ns}`) + `org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <${ns}> timeout, 6000(ms)\n` + REGISTER_LF;
+        return L(t, 'WARN', `brokerOutApi_thread_${rng.int(1, 4)}`, M('register-failed/register-broker-exception', { namesrvAddr: ns })) + `org.apache.rocketmq.remoting.exception.RemotingTimeoutException: ${M('rpc-timeout/wait-response', { addr: ns, timeoutMs: 6000 })}\n` + REGISTER_LF;
       }
       case 'restart': {
-        let s = L(t, 'INFO', 'ShutdownHook', `Shutdown hook was invoked, 1`);
-        s += L(t, 'INFO', 'ShutdownHook', `Shutdown hook over, consuming total time(ms): ${rng.int(800, 4000)}`);
+        let s = L(t, 'INFO', 'ShutdownHook', M('shutdown/broker-hook', { shutdownTimes: 1 }));
+        s += L(t, 'INFO', 'ShutdownHook', M('shutdown/broker-hook-over', { consumingTimeTotal: rng.int(800, 4000) }));
         const t2 = t + 1000;
         for (const p of PROPS) s += L(t2, 'INFO', 'main', p);
         for (const svc of SERVICES) s += L(t2, 'INFO', 'main', `Try to start service thread:${svc} started:false lastThread:null`);
-        s += L(t2, 'INFO', 'main', `The broker[${h.brokerName}, ${h.brokerAddr}] boot success. serializeType=JSON and name server is ${W.namesrvs.join(';')}`);
+        s += L(t2, 'INFO', 'main', M('startup/broker', { brokerName: h.brokerName, brokerAddr: h.brokerAddr, serializeType: 'JSON', namesrvAddr: W.namesrvs.join(';') }, 'namesrv'));
         st.eventLines += 3;
         return s;
       }
@@ -599,16 +602,16 @@ function remotingGen(rng, W, h, st) {
     switch (pick()) {
       case 'connect':
         st.eventLines += 2;
-        return L(t, 'INFO', th, `NETTY SERVER PIPELINE: channelRegistered ${a}`) + L(t, 'INFO', th, `NETTY SERVER PIPELINE: channelActive, the channel[${a}]`);
+        return L(t, 'INFO', th, M('pipeline/server-registered', { addr: a })) + L(t, 'INFO', th, M('pipeline/server-active', { addr: a }));
       case 'disconnect':
         st.eventLines += 3;
-        return L(t, 'INFO', th, `NETTY SERVER PIPELINE: channelInactive, the channel[${a}]`) + L(t, 'INFO', th, `NETTY SERVER PIPELINE: channelUnregistered, the channel[${a}]`) + L(t, 'INFO', 'NettyEventExecutor', `closeChannel: close the connection to remote address[${a}] result: true`);
+        return L(t, 'INFO', th, M('pipeline/server-inactive', { addr: a })) + L(t, 'INFO', th, M('pipeline/server-unregistered', { addr: a })) + L(t, 'INFO', 'NettyEventExecutor', M('channel-closed/connection-closed', { addr: a, result: true }));
       case 'reset':
         st.eventLines += 1;
-        return L(t, 'WARN', th, `NETTY SERVER PIPELINE: exceptionCaught ${a}`) + L(t, 'WARN', th, 'NETTY SERVER PIPELINE: exceptionCaught exception.') + RESET_LF;
+        return L(t, 'WARN', th, M('pipeline/server-exception', { addr: a })) + L(t, 'WARN', th, 'NETTY SERVER PIPELINE: exceptionCaught exception.') + RESET_LF;
       case 'idle':
         st.eventLines += 2;
-        return L(t, 'WARN', th, `NETTY SERVER PIPELINE: IDLE exception [${a}]`) + L(t, 'INFO', 'NettyEventExecutor', `closeChannel: close the connection to remote address[${a}] result: true`);
+        return L(t, 'WARN', th, M('pipeline/server-idle', { addr: a })) + L(t, 'INFO', 'NettyEventExecutor', M('channel-closed/connection-closed', { addr: a, result: true }));
     }
     return '';
   };
@@ -655,19 +658,23 @@ function storeGen(rng, W, h, st) {
           rest -= n;
           return `[${b}]:${n}`;
         });
-        return L(t, 'INFO', 'StoreStatsService', `[PAGECACHERT] TotalPut ${total}, PutMessageDistributeTime ${parts.join(' ')}`);
+        return L(t, 'INFO', 'StoreStatsService', M('store-slow/pagecachert', { totalPut: total, putMessageDistributeTime: parts.join(' ') }));
       }
       case 'inlock': {
         st.eventLines++;
         const ms = rng.int(501, 1800);
-        return L(t, 'WARN', `SendMessageThread_${rng.int(1, 4)}`, `[NOTIFYME]putMessage in lock cost time(ms)=${ms}, bodyLength=${rng.int(200, 4000)} AppendMessageResult=AppendMessageResult{status=PUT_OK, wroteOffset=${(offset += 1190)}, wroteBytes=1190, msgId='0A14000B00002A9F${offset.toString(16).toUpperCase().padStart(16, '0')}', storeTimestamp=${1716163200000 + rng.int(0, 86400000)}, logicsOffset=${rng.int(1000, 9000000)}, pagecacheRT=${ms - 1}, msgNum=1}`);
+        return L(t, 'WARN', `SendMessageThread_${rng.int(1, 4)}`, M('store-slow/in-lock', {
+          costMs: ms,
+          bodyLength: rng.int(200, 4000),
+          appendMessageResult: `AppendMessageResult{status=PUT_OK, wroteOffset=${(offset += 1190)}, wroteBytes=1190, msgId='0A14000B00002A9F${offset.toString(16).toUpperCase().padStart(16, '0')}', storeTimestamp=${1716163200000 + rng.int(0, 86400000)}, logicsOffset=${rng.int(1000, 9000000)}, pagecacheRT=${ms - 1}, msgNum=1}`,
+        }));
       }
       case 'mapped':
         st.eventLines++;
-        return L(t, 'WARN', 'AllocateMappedFileService', `create mappedFile spent time(ms) ${rng.int(11, 80)} queue size 0 /home/rocketmq/store/commitlog/${String((offset += 1073741824)).padStart(20, '0')} 1073741824`);
+        return L(t, 'WARN', 'AllocateMappedFileService', M('store-slow/mapped-file', { costMs: rng.int(11, 80), queueSize: 0, filePath: `/home/rocketmq/store/commitlog/${String((offset += 1073741824)).padStart(20, '0')}`, fileSize: 1073741824 }));
       case 'flush':
         st.eventLines++;
-        return L(t, 'INFO', 'FlushRealTimeService', `Flush data to disk costs ${rng.int(501, 2200)} ms`);
+        return L(t, 'INFO', 'FlushRealTimeService', M('store-slow/flush', { costMs: rng.int(501, 2200) }));
     }
     return '';
   };
@@ -685,10 +692,10 @@ function watermarkGen(rng, W, h, st) {
     const sendSlow = hot > 0 ? rng.int(20, 420) : 0;
     st.eventLines += 4;
     return (
-      `${ts}[WATERMARK] Send Queue Size: ${sendSize} SlowTimeMills: ${sendSlow}\n` +
-      `${ts}[WATERMARK] Pull Queue Size: ${rng.chance(0.2) ? rng.int(1, 20) : 0} SlowTimeMills: 0\n` +
-      `${ts}[WATERMARK] Query Queue Size: 0 SlowTimeMills: 0\n` +
-      `${ts}[WATERMARK] Transaction Queue Size: 0 SlowTimeMills: 0\n`
+      `${ts}${M('watermark/broker', { queue: 'Send', size: sendSize, slowMs: sendSlow })}\n` +
+      `${ts}${M('watermark/broker', { queue: 'Pull', size: rng.chance(0.2) ? rng.int(1, 20) : 0, slowMs: 0 })}\n` +
+      `${ts}${M('watermark/broker', { queue: 'Query', size: 0, slowMs: 0 })}\n` +
+      `${ts}${M('watermark/broker', { queue: 'Transaction', size: 0, slowMs: 0 })}\n`
     );
   };
 }
@@ -710,7 +717,7 @@ function namesrvGen(rng, W, h, st) {
     switch (pick()) {
       case 'masterChange': {
         const b = rng.pick(W.hosts);
-        return L(t, 'INFO', `RemotingExecutorThread_${rng.int(1, 8)}`, `cluster [DefaultCluster] brokerName [${b.brokerName}] master address change from ${b.brokerAddr} to ${b.brokerAddr}`);
+        return L(t, 'INFO', `RemotingExecutorThread_${rng.int(1, 8)}`, M('broker-registered/master-address-change', { clusterName: 'DefaultCluster', brokerName: b.brokerName, oldAddr: b.brokerAddr, brokerAddr: b.brokerAddr }));
       }
       case 'kv':
         return L(t, 'INFO', 'NSScheduledThread1', '--------------------------------------------------------') + L(t, 'INFO', 'NSScheduledThread1', 'configTable SIZE: 0');
@@ -718,27 +725,27 @@ function namesrvGen(rng, W, h, st) {
         const a = peer();
         const th = `NettyServerCodecThread_${rng.int(1, 8)}`;
         st.eventLines += 2;
-        return L(t, 'INFO', th, `NETTY SERVER PIPELINE: channelRegistered ${a}`) + L(t, 'INFO', th, `NETTY SERVER PIPELINE: channelActive, the channel[${a}]`);
+        return L(t, 'INFO', th, M('pipeline/server-registered', { addr: a })) + L(t, 'INFO', th, M('pipeline/server-active', { addr: a }));
       }
       case 'disconnect': {
         const a = peer();
         const th = `NettyServerCodecThread_${rng.int(1, 8)}`;
         st.eventLines += 3;
-        return L(t, 'INFO', th, `NETTY SERVER PIPELINE: channelInactive, the channel[${a}]`) + L(t, 'INFO', th, `NETTY SERVER PIPELINE: channelUnregistered, the channel[${a}]`) + L(t, 'INFO', 'NettyEventExecutor', `closeChannel: close the connection to remote address[${a}] result: true`);
+        return L(t, 'INFO', th, M('pipeline/server-inactive', { addr: a })) + L(t, 'INFO', th, M('pipeline/server-unregistered', { addr: a })) + L(t, 'INFO', 'NettyEventExecutor', M('channel-closed/connection-closed', { addr: a, result: true }));
       }
       case 'expire': {
         const b = rng.pick(W.hosts);
         st.eventLines += 3;
         return (
-          L(t, 'WARN', 'NSScheduledThread1', `The broker channel expired, ${b.brokerAddr} 120000ms`) +
-          L(t, 'INFO', 'NSScheduledThread1', `remove brokerAddr[0, ${b.brokerAddr}] from brokerAddrTable, because channel destroyed`) +
-          L(t, 'INFO', 'NettyEventExecutor', `closeChannel: close the connection to remote address[${b.ip}:${rng.int(30000, 65000)}] result: true`)
+          L(t, 'WARN', 'NSScheduledThread1', M('broker-expired/addr', { brokerAddr: b.brokerAddr, idleMs: 120000 })) +
+          L(t, 'INFO', 'NSScheduledThread1', M('broker-removed/remove-broker-addr', { brokerId: 0, brokerAddr: b.brokerAddr })) +
+          L(t, 'INFO', 'NettyEventExecutor', M('channel-closed/connection-closed', { addr: `${b.ip}:${rng.int(30000, 65000)}`, result: true }))
         );
       }
       case 'newBroker': {
         const b = rng.pick(W.hosts);
         st.eventLines++;
-        return L(t, 'INFO', `RemotingExecutorThread_${rng.int(1, 8)}`, `new broker registered, ${b.brokerAddr} HAServer: ${b.haAddr}`);
+        return L(t, 'INFO', `RemotingExecutorThread_${rng.int(1, 8)}`, M('broker-registered/new-broker', { brokerAddr: b.brokerAddr, haAddr: b.haAddr }));
       }
     }
     return '';
@@ -802,7 +809,7 @@ function client4Gen(rng, W, h, st) {
         st.eventLines += 1;
         return (
           L(t, 'INFO', 'RocketmqRemoting', `createChannel: begin to connect remote host[${b.brokerAddr}] asynchronously`) +
-          L(t, 'INFO', 'RocketmqRemoting', `NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => ${b.brokerAddr}`) +
+          L(t, 'INFO', 'RocketmqRemoting', M('pipeline/client-connect', { local: 'UNKNOWN', addr: b.brokerAddr })) +
           L(t + 3, 'INFO', 'RocketmqRemoting', `createChannel: connect remote host[${b.brokerAddr}] success, AbstractBootstrap$PendingRegistrationPromise@${rng.hex(8)}(success)`)
         );
       }
@@ -812,7 +819,7 @@ function client4Gen(rng, W, h, st) {
         const oldR = routeData(W, false, null);
         const newR = routeData(W, false, drop);
         st.eventLines += 1;
-        return L(t, 'INFO', 'RocketmqClient', `the topic[${tp}] route info changed, old[${oldR}] ,new[${newR}]`) + L(t, 'INFO', 'RocketmqClient', `topicRouteTable.put. Topic = ${tp}, TopicRouteData[${newR}]`);
+        return L(t, 'INFO', 'RocketmqClient', M('route-changed/changed', { topic: tp, old: oldR, new: newR })) + L(t, 'INFO', 'RocketmqClient', `topicRouteTable.put. Topic = ${tp}, TopicRouteData[${newR}]`);
       }
       case 'timeout': {
         // read timeout on an established channel (4.9.1+, closeSocketIfTimeout=true), then the failed attempt
@@ -822,14 +829,14 @@ function client4Gen(rng, W, h, st) {
         const rem = rng.int(2900, 3000);
         let s =
           L(t, 'INFO', 'RocketmqRemoting', `closeChannel: begin close the channel[${a}] Found: true`) +
-          L(t, 'INFO', 'RocketmqRemoting', `closeChannel: the channel[${a}] was removed from channel table`) +
-          L(t, 'WARN', 'RocketmqRemoting', `invokeSync: close socket because of timeout, 3000ms, ${a}`) +
-          L(t, 'WARN', 'RocketmqRemoting', `invokeSync: wait response timeout exception, the channel[${a}]`) +
-          L(t + 1, 'INFO', 'RocketmqRemoting', `NETTY CLIENT PIPELINE: CLOSE ${a}`) +
+          L(t, 'INFO', 'RocketmqRemoting', M('channel-closed/removed', { addr: a })) +
+          L(t, 'WARN', 'RocketmqRemoting', M('channel-closed/timeout', { timeoutMillis: 3000, addr: a })) +
+          L(t, 'WARN', 'RocketmqRemoting', M('rpc-timeout/invoke-sync-wait', { addr: a })) +
+          L(t + 1, 'INFO', 'RocketmqRemoting', M('pipeline/client-close', { addr: a })) +
           L(t + 1, 'INFO', 'RocketmqRemoting', `eventCloseChannel: the channel[null] has been removed from the channel table before`) +
-          L(t + 1, 'INFO', 'RocketmqRemoting', `closeChannel: close the connection to remote address[${a}] result: true`) +
-          L(t + 2, 'WARN', 'RocketmqClient', `sendKernelImpl exception, resend at once, InvokeID: ${rng.javaLong()}, RT: ${rem}ms, Broker: ${mq(tp, b.brokerName, rng.int(0, 7))}`) +
-          `org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <${a}> timeout, ${rem}(ms)\r\n` +
+          L(t + 1, 'INFO', 'RocketmqRemoting', M('channel-closed/connection-closed', { addr: a, result: true })) +
+          L(t + 2, 'WARN', 'RocketmqClient', M('send-attempt-failed/resend', { invokeId: rng.javaLong(), rtMs: rem, mq: mq(tp, b.brokerName, rng.int(0, 7)) })) +
+          `org.apache.rocketmq.remoting.exception.RemotingTimeoutException: ${M('rpc-timeout/wait-response', { addr: a, timeoutMs: rem })}\r\n` +
           SEND494_CRLF +
           '\r\n' +
           L(t + 2, 'WARN', 'RocketmqClient', messageText(rng, tp));
@@ -842,8 +849,8 @@ function client4Gen(rng, W, h, st) {
         const wait = rng.int(200, 209);
         st.eventLines += 2;
         return (
-          L(t, 'WARN', 'RocketmqClient', `sendKernelImpl exception, resend at once, InvokeID: ${rng.javaLong()}, RT: ${rng.int(200, 260)}ms, Broker: ${mq(tp, b.brokerName, rng.int(0, 7))}`) +
-          `org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: ${wait}ms, size of queue: ${rng.int(0, 40)} BROKER: ${b.brokerAddr}\r\n` +
+          L(t, 'WARN', 'RocketmqClient', M('send-attempt-failed/resend', { invokeId: rng.javaLong(), rtMs: rng.int(200, 260), mq: mq(tp, b.brokerName, rng.int(0, 7)) })) +
+          `org.apache.rocketmq.client.exception.MQBrokerException: ${responseExceptionMessage(2, M('busy-reply/timeout-clean-queue', { waitMs: wait, queueSize: rng.int(0, 40) }), b.brokerAddr)}\r\n` +
           'For more information, please visit the url, http://rocketmq.apache.org/docs/faq/\r\n' +
           BUSY494_CRLF +
           '\r\n' +
@@ -853,11 +860,11 @@ function client4Gen(rng, W, h, st) {
       case 'routeFail': {
         const ns = rng.pick(W.namesrvs);
         st.eventLines += 2;
-        return L(t, 'ERROR', 'RocketmqClient', 'updateTopicRouteInfoFromNameServer Exception') + `org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <${ns}> timeout, 3000(ms)\r\n` + ROUTE494_CRLF + '\r\n';
+        return L(t, 'ERROR', 'RocketmqClient', M('route-update-failed/exception')) + `org.apache.rocketmq.remoting.exception.RemotingTimeoutException: ${M('rpc-timeout/wait-response', { addr: ns, timeoutMs: 3000 })}\r\n` + ROUTE494_CRLF + '\r\n';
       }
       case 'chosen': {
         st.eventLines++;
-        return L(t, 'INFO', 'RocketmqRemoting', `new name server is chosen. OLD: ${rng.pick(W.namesrvs)} , NEW: ${rng.pick(W.namesrvs)}. namesrvIndex = ${rng.int(1, 999)}`);
+        return L(t, 'INFO', 'RocketmqRemoting', M('namesrv-chosen/chosen', { old: rng.pick(W.namesrvs), new: rng.pick(W.namesrvs), namesrvIndex: rng.int(1, 999) }));
       }
     }
     return '';
@@ -899,8 +906,8 @@ function client5Gen(rng, W, h, st) {
         st.eventLines += 2;
         return (
           L(t, 'INFO', 'MQClientFactoryScheduledThread', R, `createChannel: begin to connect remote host[${b.brokerAddr}] asynchronously`) +
-          L(t + 1, 'INFO', w, R, `NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => ${b.brokerAddr}`) +
-          L(t + 2, 'INFO', w, R, `NETTY CLIENT PIPELINE: ACTIVE, ${b.brokerAddr}`)
+          L(t + 1, 'INFO', w, R, M('pipeline/client-connect', { local: 'UNKNOWN', addr: b.brokerAddr })) +
+          L(t + 2, 'INFO', w, R, M('pipeline/client-active', { addr: b.brokerAddr }))
         );
       }
       case 'route': {
@@ -909,7 +916,7 @@ function client5Gen(rng, W, h, st) {
         const newR = routeData(W, true, drop);
         st.eventLines += 1;
         return (
-          L(t, 'INFO', 'MQClientFactoryScheduledThread', 'o.a.r.c.i.f.MQClientInstance', `the topic[${tp}] route info changed, old[${routeData(W, true, null)}] ,new[${newR}]`) +
+          L(t, 'INFO', 'MQClientFactoryScheduledThread', 'o.a.r.c.i.f.MQClientInstance', M('route-changed/changed', { topic: tp, old: routeData(W, true, null), new: newR })) +
           L(t, 'INFO', 'MQClientFactoryScheduledThread', 'o.a.r.c.i.f.MQClientInstance', `topicRouteTable.put. Topic = ${tp}, TopicRouteData[${newR}]`)
         );
       }
@@ -923,14 +930,14 @@ function client5Gen(rng, W, h, st) {
         st.eventLines += 7;
         return (
           L(t, 'INFO', th, R, `closeChannel: begin close the channel[${a}] Found: true`) +
-          L(t, 'INFO', th, R, `closeChannel: the channel[${a}] was removed from channel table`) +
-          L(t, 'WARN', th, R, `invokeSync: close socket because of timeout, 3000ms, ${a}`) +
-          L(t, 'WARN', th, R, `invokeSync: wait response timeout exception, the channel[${a}]`) +
-          L(t + 1, 'INFO', w, R, `NETTY CLIENT PIPELINE: CLOSE ${a}`) +
-          L(t + 1, 'INFO', w, R, `NETTY CLIENT PIPELINE: channelInactive, the channel[${a}]`) +
-          L(t + 1, 'INFO', w, R, `closeChannel: close the connection to remote address[${a}] result: true`) +
-          L(t + 2, 'WARN', th, 'o.a.r.c.i.p.DefaultMQProducerImpl', `sendKernelImpl exception, resend at once, InvokeID: ${rng.javaLong()}, RT: ${rem}ms, Broker: ${mq(tp, b.brokerName, rng.int(0, 7))}`) +
-          `org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel </${a}> timeout, ${rem}(ms)\n` +
+          L(t, 'INFO', th, R, M('channel-closed/removed', { addr: a })) +
+          L(t, 'WARN', th, R, M('channel-closed/timeout', { timeoutMillis: 3000, addr: a })) +
+          L(t, 'WARN', th, R, M('rpc-timeout/invoke-sync-wait', { addr: a })) +
+          L(t + 1, 'INFO', w, R, M('pipeline/client-close', { addr: a })) +
+          L(t + 1, 'INFO', w, R, M('pipeline/client-inactive', { addr: a })) +
+          L(t + 1, 'INFO', w, R, M('channel-closed/connection-closed', { addr: a, result: true })) +
+          L(t + 2, 'WARN', th, 'o.a.r.c.i.p.DefaultMQProducerImpl', M('send-attempt-failed/resend', { invokeId: rng.javaLong(), rtMs: rem, mq: mq(tp, b.brokerName, rng.int(0, 7)) })) +
+          `org.apache.rocketmq.remoting.exception.RemotingTimeoutException: ${M('rpc-timeout/wait-response-slash', { addr: a, timeoutMs: rem })}\n` +
           SEND530_LF
         );
       }
@@ -1010,10 +1017,10 @@ function appGen(rng, W, h, st) {
         return (
           L(t, 'ERROR', http(), PUB, `Send OrderCreatedEvent failed, orderNo=${orderNo()}`) +
           '\n' +
-          `org.apache.rocketmq.client.exception.MQClientException: Send [3] times, still failed, cost [${rng.int(3001, 3400)}]ms, Topic: OrderTopic, BrokersSent: [${sent.join(', ')}]\n` +
+          `org.apache.rocketmq.client.exception.MQClientException: ${M('send-failed/still-failed', { attempts: 3, costMs: rng.int(3001, 3400), topic: 'OrderTopic', brokersSent: sent })}\n` +
           'See http://rocketmq.apache.org/docs/faq/ for further details.\n' +
           APP_SENDFAILED_LF +
-          appSendFailedCause(`org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <${b.brokerAddr}> timeout, ${rng.int(900, 3000)}(ms)`) +
+          appSendFailedCause(`org.apache.rocketmq.remoting.exception.RemotingTimeoutException: ${M('rpc-timeout/wait-response', { addr: b.brokerAddr, timeoutMs: rng.int(900, 3000) })}`) +
           '\n'
         );
       }
@@ -1023,7 +1030,7 @@ function appGen(rng, W, h, st) {
         return (
           L(t, 'ERROR', http(), PUB, `Send OrderCreatedEvent failed, orderNo=${orderNo()}`) +
           '\n' +
-          `org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: ${rng.int(200, 209)}ms, size of queue: ${rng.int(0, 60)} BROKER: ${b.brokerAddr}\n` +
+          `org.apache.rocketmq.client.exception.MQBrokerException: ${responseExceptionMessage(2, M('busy-reply/timeout-clean-queue', { waitMs: rng.int(200, 209), queueSize: rng.int(0, 60) }), b.brokerAddr)}\n` +
           'For more information, please visit the url, http://rocketmq.apache.org/docs/faq/\n' +
           APP_BUSY_LF +
           '\n'
@@ -1034,7 +1041,7 @@ function appGen(rng, W, h, st) {
         return (
           L(t, 'ERROR', http(), PUB, `Send OrderCreatedEvent failed, orderNo=${orderNo()}`) +
           '\n' +
-          'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: sendDefaultImpl call timeout\n' +
+          `org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: ${M('send-call-timeout/producer')}\n` +
           APP_CALLTIMEOUT_LF +
           '\n'
         );

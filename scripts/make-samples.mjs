@@ -26,6 +26,9 @@ if (!fs.existsSync(RENDER)) {
   process.exit(2);
 }
 const { HeaderRenderer } = await import(pathToFileURL(RENDER).href);
+// Messages the catalogue knows are written by its entries (src/parse/message-render.ts): the same
+// definitions that read them.
+const { renderMessage: M, responseExceptionMessage } = await import(pathToFileURL(path.join(path.dirname(RENDER), 'message-render.js')).href);
 const OUT = path.join(ROOT, 'samples');
 const CHECK = process.argv.includes('--check');
 
@@ -523,12 +526,10 @@ function heartbeatFrames(v, top) {
 }
 
 const FAQ4 = 'http://rocketmq.apache.org/docs/faq/';
-const timeoutHead = (addr, ms) =>
-  `org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <${addr}> timeout, ${ms}(ms)`;
-const connectHead = (addr) => `org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to ${addr} failed`;
+const timeoutHead = (addr, ms) => `org.apache.rocketmq.remoting.exception.RemotingTimeoutException: ${M('rpc-timeout/wait-response', { addr, timeoutMs: ms })}`;
+const connectHead = (addr) => `org.apache.rocketmq.remoting.exception.RemotingConnectException: ${M('connect-failed/plain', { addr })}`;
 const sendReqHead = (addr) => `org.apache.rocketmq.remoting.exception.RemotingSendRequestException: send request to <${addr}> failed`;
-const busyRemark = (wait, size) =>
-  `[TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: ${wait}ms, size of queue: ${size}`;
+const busyRemark = (wait, size) => M('busy-reply/timeout-clean-queue', { waitMs: wait, queueSize: size });
 
 // ---------------------------------------------------------------------------------------------
 // RocketMQ toString forms
@@ -1013,20 +1014,20 @@ function brokerFiles(S, host) {
 
 /** watermark.log: 4.x prints Send, Pull, Query and Transaction once a second */
 function watermarkLines(wm, t, send, sendSlow, pull = 0, query = 0, tx = 0) {
-  wm.add(t, { msg: `[WATERMARK] Send Queue Size: ${send} SlowTimeMills: ${sendSlow}` });
-  wm.add(t, { msg: `[WATERMARK] Pull Queue Size: ${pull} SlowTimeMills: 0` });
-  wm.add(t, { msg: `[WATERMARK] Query Queue Size: ${query} SlowTimeMills: 0` });
-  wm.add(t, { msg: `[WATERMARK] Transaction Queue Size: ${tx} SlowTimeMills: 0` });
+  wm.add(t, { msg: M('watermark/broker', { queue: 'Send', size: send, slowMs: sendSlow }) });
+  wm.add(t, { msg: M('watermark/broker', { queue: 'Pull', size: pull, slowMs: 0 }) });
+  wm.add(t, { msg: M('watermark/broker', { queue: 'Query', size: query, slowMs: 0 }) });
+  wm.add(t, { msg: M('watermark/broker', { queue: 'Transaction', size: tx, slowMs: 0 }) });
 }
 
 /** netty server pipeline lines for an inbound connection (remoting.log on a broker, namesrv.log on a NameServer) */
 function srvConnect(f, t, codec, remote) {
-  f.add(t, { level: 'INFO', thread: codec, msg: `NETTY SERVER PIPELINE: channelRegistered ${remote}` });
-  f.add(t, { level: 'INFO', thread: codec, msg: `NETTY SERVER PIPELINE: channelActive, the channel[${remote}]` });
+  f.add(t, { level: 'INFO', thread: codec, msg: M('pipeline/server-registered', { addr: remote }) });
+  f.add(t, { level: 'INFO', thread: codec, msg: M('pipeline/server-active', { addr: remote }) });
 }
 function srvDisconnect(f, t, codec, remote) {
-  f.add(t, { level: 'INFO', thread: codec, msg: `NETTY SERVER PIPELINE: channelInactive, the channel[${remote}]` });
-  f.add(t, { level: 'INFO', thread: codec, msg: `NETTY SERVER PIPELINE: channelUnregistered, the channel[${remote}]` });
+  f.add(t, { level: 'INFO', thread: codec, msg: M('pipeline/server-inactive', { addr: remote }) });
+  f.add(t, { level: 'INFO', thread: codec, msg: M('pipeline/server-unregistered', { addr: remote }) });
 }
 
 /** the periodic lines of a running 4.x broker between `from` and `to` */
@@ -1051,7 +1052,7 @@ function brokerPeriodic(S, F, o) {
     F.broker.add(t, { level: 'INFO', thread: 'BrokerControllerScheduledThread1', msg: 'dispatch behind commit log 0 bytes' });
     // no slave attached: the whole commit log counts as "behind"
     const off = o.maxOffset(t);
-    F.broker.add(t + 1, { level: 'INFO', thread: 'BrokerControllerScheduledThread1', msg: `Slave fall behind master: ${off} bytes` });
+    F.broker.add(t + 1, { level: 'INFO', thread: 'BrokerControllerScheduledThread1', msg: M('store-sync/slave-fall-behind', { behindBytes: off }) });
   }
   // StoreStatsService prints once a minute
   for (let t = boot + MIN + 211; t < to; t += MIN + 1) {
@@ -1066,7 +1067,7 @@ function brokerPeriodic(S, F, o) {
       F.store.add(t, { level: 'INFO', thread: 'StoreStatsService', msg: `findPutMessageEntireTimePX 0.99=${s.p99}ms cost 0ms` });
       F.store.add(t, { level: 'INFO', thread: 'StoreStatsService', msg: `findPutMessageEntireTimePX 0.999=${s.p999}ms cost 0ms` });
     }
-    F.store.add(t, { level: 'INFO', thread: 'StoreStatsService', msg: `[PAGECACHERT] TotalPut ${s.total}, PutMessageDistributeTime ${s.dist}` });
+    F.store.add(t, { level: 'INFO', thread: 'StoreStatsService', msg: M('store-slow/pagecachert', { totalPut: s.total, putMessageDistributeTime: s.dist }) });
   }
 }
 const BUCKETS = ['[<=0ms]', '[0~10ms]', '[10~50ms]', '[50~100ms]', '[100~200ms]', '[200~500ms]', '[500ms~1s]', '[1~2s]', '[2~3s]', '[3~4s]', '[4~5s]', '[5~10s]', '[10s~]'];
@@ -1113,7 +1114,7 @@ function nsBoot(f, t, v, vars) {
   f.add(t + 180, { level: 'INFO', thread: 'main', msg: 'Server is running in TLS permissive mode' });
   f.add(t + 240, { level: 'INFO', thread: 'main', msg: 'SSLContext created for server' });
   f.add(t + 301, { level: 'INFO', thread: 'main', msg: 'Try to start service thread:FileWatchService started:false lastThread:null' });
-  f.add(t + 305, { level: 'INFO', thread: 'main', msg: `The Name Server boot success. serializeType=JSON` });
+  f.add(t + 305, { level: 'INFO', thread: 'main', msg: M('startup/namesrv', { serializeType: 'JSON' }) });
   f.add(t + 306, { level: 'INFO', thread: 'FileWatchService', msg: 'FileWatchService service started' });
 }
 
@@ -1153,7 +1154,7 @@ function brokerBoot(S, F, t0, o) {
   t += 30;
   F.store.add(t, { level: 'INFO', thread: 'main', msg: `load over, and the max phy offset = ${o.maxPhyOffset}` });
   t += 60;
-  F.broker.add(t, { level: 'INFO', thread: 'main', msg: `Set user specified name server address: ${namesrv}` });
+  F.broker.add(t, { level: 'INFO', thread: 'main', msg: M('namesrv-list/broker-user-specified', { addrs: namesrv }) });
   F.remoting.add(t + 2, { level: 'INFO', thread: 'main', msg: 'Server is running in TLS permissive mode' });
   F.remoting.add(t + 40, { level: 'INFO', thread: 'main', msg: 'SSLContext created for server' });
   F.remoting.add(t + 44, { level: 'INFO', thread: 'main', msg: 'Server is running in TLS permissive mode' });
@@ -1182,7 +1183,7 @@ function brokerBoot(S, F, t0, o) {
 
 /** broker registration outcome lines; returns nothing. thread: brokerOutApi_thread_N */
 function regOkLine(F, t, thread, ns) {
-  F.broker.add(t, { level: 'INFO', thread, msg: `register broker[0]to name server ${ns} OK` });
+  F.broker.add(t, { level: 'INFO', thread, msg: M('broker-registered/register-broker-id', { brokerId: 0, namesrvAddr: ns }) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1237,24 +1238,24 @@ class Client4 {
   startup(t) {
     const R = 'RocketmqRemoting';
     const C = 'RocketmqClient';
-    this.L(t, 'INFO', R, `name server address updated. NEW : [${this.nsList.join(', ')}] , OLD: null`);
-    this.L(t, 'INFO', C, `user specified name server address: ${this.namesrv}`);
+    this.L(t, 'INFO', R, M('namesrv-list/updated', { addrs: this.nsList, old: null }));
+    this.L(t, 'INFO', C, M('namesrv-list/user-specified', { addrs: this.namesrv }));
     const cfg =
       `ClientConfig [namesrvAddr=${this.namesrv}, clientIP=${this.ip}, instanceName=${this.instance}, clientCallbackExecutorThreads=8, ` +
       `pollNameServerInterval=30000, heartbeatBrokerInterval=30000, persistConsumerOffsetInterval=5000, pullTimeDelayMillsWhenException=1000, ` +
       `unitMode=false, unitName=null, vipChannelEnabled=false, useTLS=false, language=JAVA, namespace=null` +
       (this.v >= '4.9.4' ? ', mqClientApiTimeout=3000, enableStreamRequestType=false]' : ']');
     const ver = { '4.6.0': 'V4_6_0', '4.8.0': 'V4_8_0', '4.9.4': 'V4_9_4' }[this.v];
-    this.L(t + 3, 'INFO', C, `Created a new client Instance, InstanceIndex:0, ClientID:${this.clientId}, ClientConfig:${cfg}, ClientVersion:${ver}, SerializerType:JSON`);
+    this.L(t + 3, 'INFO', C, M('startup/client-instance', { instanceIndex: 0, clientId: this.clientId, clientConfig: cfg, clientVersion: ver, serializerType: 'JSON' }));
     this.L(t + 4, 'INFO', C, `Created new MQClientInstance for clientId:[${this.clientId}]`);
     const ts = t + 31;
     this.L(ts + 2, 'INFO', 'RocketmqCommon', 'Try to start service thread:PullMessageService started:false lastThread:null');
     this.L(ts + 2, 'INFO', C, 'PullMessageService service started');
     this.L(ts + 3, 'INFO', 'RocketmqCommon', 'Try to start service thread:RebalanceService started:false lastThread:null');
     this.L(ts + 3, 'INFO', C, 'RebalanceService service started');
-    this.L(ts + 4, 'INFO', C, 'the producer [CLIENT_INNER_PRODUCER] start OK. sendMessageWithVIPChannel=false');
-    this.L(ts + 4, 'INFO', C, `the client factory [${this.clientId}] start OK`);
-    this.L(ts + 5, 'INFO', C, `the producer [${this.group}] start OK. sendMessageWithVIPChannel=false`);
+    this.L(ts + 4, 'INFO', C, M('startup/producer', { group: 'CLIENT_INNER_PRODUCER', sendMessageWithVIPChannel: false }));
+    this.L(ts + 4, 'INFO', C, M('startup/client-factory', { clientId: this.clientId }));
+    this.L(ts + 5, 'INFO', C, M('startup/producer', { group: this.group, sendMessageWithVIPChannel: false }));
     this.routeT0 = ts + 10;
     this.hbT0 = ts + 1000;
     return ts + 5;
@@ -1266,7 +1267,7 @@ class Client4 {
     const c = this.ch.get(addr);
     if (c && c.open) return { ok: true, t };
     this.L(t, 'INFO', logger, `createChannel: begin to connect remote host[${addr}] asynchronously`);
-    this.L(t + 1, 'INFO', logger, `NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => ${addr}`);
+    this.L(t + 1, 'INFO', logger, M('pipeline/client-connect', { local: 'UNKNOWN', addr: addr }));
     const r = this.world.connect(addr, t);
     if (r === 'ok') {
       const port = this.rng.int(32768, 60999);
@@ -1281,7 +1282,7 @@ class Client4 {
       t + 2,
       'WARN',
       logger,
-      `createChannel: connect remote host[${addr}] failed, DefaultChannelPromise@${this.hash()}(failure: ${refusedText(addr)})`,
+      M('connect-failed/create-channel-failed', { addr, channelFuture: `DefaultChannelPromise@${this.hash()}(failure: ${refusedText(addr)})` }),
       refusedTrace(netty, addr),
     );
     this.m.connectRefused.push(t + 2);
@@ -1293,12 +1294,12 @@ class Client4 {
     if (!c || !c.open) return;
     const R = 'RocketmqRemoting';
     const netty = this.v >= '4.9' ? '4.1.65' : '4.0.42';
-    this.L(t, 'WARN', R, `NETTY CLIENT PIPELINE: exceptionCaught ${addr}`);
+    this.L(t, 'WARN', R, M('pipeline/client-exception', { addr }));
     this.L(t, 'WARN', R, 'NETTY CLIENT PIPELINE: exceptionCaught exception.', resetTrace(netty));
-    this.L(t + 1, 'INFO', R, `closeChannel: the channel[${addr}] was removed from channel table`);
-    this.L(t + 1, 'INFO', R, `NETTY CLIENT PIPELINE: CLOSE ${addr}`);
+    this.L(t + 1, 'INFO', R, M('channel-closed/removed', { addr }));
+    this.L(t + 1, 'INFO', R, M('pipeline/client-close', { addr }));
     this.L(t + 1, 'INFO', R, 'eventCloseChannel: the channel[null] has been removed from the channel table before');
-    this.L(t + 2, 'INFO', R, `closeChannel: close the connection to remote address[${addr}] result: true`);
+    this.L(t + 2, 'INFO', R, M('channel-closed/connection-closed', { addr, result: true }));
     c.open = false;
     c.closedAt = t;
     this.m.resets.push({ t, addr });
@@ -1306,11 +1307,11 @@ class Client4 {
   idleClose(t, addr) {
     const c = this.ch.get(addr);
     const R = 'RocketmqRemoting';
-    this.L(t, 'WARN', R, `NETTY CLIENT PIPELINE: IDLE exception [${addr}]`);
-    this.L(t, 'INFO', R, `closeChannel: the channel[${addr}] was removed from channel table`);
-    this.L(t + 1, 'INFO', R, `NETTY CLIENT PIPELINE: CLOSE ${addr}`);
+    this.L(t, 'WARN', R, M('pipeline/client-idle', { addr }));
+    this.L(t, 'INFO', R, M('channel-closed/removed', { addr }));
+    this.L(t + 1, 'INFO', R, M('pipeline/client-close', { addr }));
     this.L(t + 1, 'INFO', R, 'eventCloseChannel: the channel[null] has been removed from the channel table before');
-    this.L(t + 1, 'INFO', R, `closeChannel: close the connection to remote address[${addr}] result: true`);
+    this.L(t + 1, 'INFO', R, M('channel-closed/connection-closed', { addr, result: true }));
     c.open = false;
     c.closedAt = t;
     this.m.idle.push({ t, addr });
@@ -1359,7 +1360,7 @@ class Client4 {
     for (let i = 0; i < this.nsList.length; i++) {
       this.nsIndex++;
       const addr = this.nsList[Math.abs(this.nsIndex) % this.nsList.length];
-      this.L(t, 'INFO', R, `new name server is chosen. OLD: ${this.nsChosen} , NEW: ${addr}. namesrvIndex = ${this.nsIndex}`);
+      this.L(t, 'INFO', R, M('namesrv-chosen/chosen', { old: this.nsChosen, new: addr, namesrvIndex: this.nsIndex }));
       this.m.nsChosen.push({ t, old: this.nsChosen, addr, index: this.nsIndex });
       this.nsChosen = addr;
       const r = this.connect(t, addr);
@@ -1374,7 +1375,7 @@ class Client4 {
     if (old && sameRoute(old, rd)) return false;
     const C = 'RocketmqClient';
     const text = routeData(this.v, rd.queues, rd.brokers);
-    this.L(t, 'INFO', C, `the topic[${topic}] route info changed, old[${old ? old.text : 'null'}] ,new[${text}]`);
+    this.L(t, 'INFO', C, M('route-changed/changed', { topic, old: old ? old.text : 'null', new: text }));
     this.m.routeChanges.push({ t, topic, brokers: rd.brokers.map((b) => b.name).sort() });
     for (const b of rd.brokers) this.bat.set(b.name, b.addr);
     // topicRouteData2TopicPublishInfo: queue datas sorted by broker name, writable masters only
@@ -1418,9 +1419,9 @@ class Client4 {
       if (res.kind === 'timeout') {
         t = res.t + this.rng.int(0, 2);
         const head = timeoutHead(ns.addr, 3000);
-        this.L(t, 'WARN', R, 'invokeSync: wait response timeout exception, the channel[null]');
-        this.L(t, 'ERROR', C, 'updateTopicRouteInfoFromNameServer Exception', [head, ...routeFrames(this.v)]);
-        this.L(t + 1, 'ERROR', C, 'ScheduledTask updateTopicRouteInfoFromNameServer exception', routeIseTrace(this.v, head));
+        this.L(t, 'WARN', R, M('rpc-timeout/invoke-sync-wait', { addr: null }));
+        this.L(t, 'ERROR', C, M('route-update-failed/exception'), [head, ...routeFrames(this.v)]);
+        this.L(t + 1, 'ERROR', C, M('route-update-failed/scheduled-task'), routeIseTrace(this.v, head));
         this.m.routeTimeouts.push(t);
       } else {
         t = res.t + 2;
@@ -1428,8 +1429,8 @@ class Client4 {
         const head = sendReqHead(ns.addr);
         const tr = [head, ...routeFrames(this.v)];
         tr[1] = fr(PKG.NRA, 'invokeSyncImpl', CLIENT_LINES[this.v].invokeSyncImpl_sendreq);
-        this.L(t, 'ERROR', C, 'updateTopicRouteInfoFromNameServer Exception', tr);
-        this.L(t + 1, 'ERROR', C, 'ScheduledTask updateTopicRouteInfoFromNameServer exception', routeIseTrace(this.v, head));
+        this.L(t, 'ERROR', C, M('route-update-failed/exception'), tr);
+        this.L(t + 1, 'ERROR', C, M('route-update-failed/scheduled-task'), routeIseTrace(this.v, head));
       }
       break;
     }
@@ -1439,10 +1440,10 @@ class Client4 {
   /** invokeSync's handling of RemotingSendRequestException (the channel was reset under a request) */
   sendRequestFailed(t, addr, addrArg) {
     const R = 'RocketmqRemoting';
-    this.L(t, 'WARN', R, `invokeSync: send request exception, so close the channel[${addrArg}]`);
+    this.L(t, 'WARN', R, M('channel-closed/send-exception', { addr: addrArg }));
     this.L(t, 'INFO', R, `closeChannel: begin close the channel[${addr}] Found: false`);
     this.L(t, 'INFO', R, `closeChannel: the channel[${addr}] has been removed from the channel table before`);
-    this.L(t + 1, 'INFO', R, `closeChannel: close the connection to remote address[${addr}] result: true`);
+    this.L(t + 1, 'INFO', R, M('channel-closed/connection-closed', { addr, result: true }));
   }
 
   // --- heartbeat ------------------------------------------------------------------------------
@@ -1466,7 +1467,7 @@ class Client4 {
       const cn = this.connect(t, addr);
       t = cn.t;
       if (!cn.ok) {
-        this.L(t, 'INFO', C, `send heart beat to broker[${name} 0 ${addr}] failed`, [connectHead(addr), ...heartbeatFrames(this.v, 'connect')]);
+        this.L(t, 'INFO', C, M('heartbeat-failed/failed', { brokerName: name, brokerId: 0, brokerAddr: addr }), [connectHead(addr), ...heartbeatFrames(this.v, 'connect')]);
         this.m.hbFailed.push({ t, broker: name });
         continue;
       }
@@ -1480,15 +1481,15 @@ class Client4 {
         this.world.onHeartbeat?.(this, addr, t);
       } else if (res.kind === 'timeout') {
         t = res.t + this.rng.int(0, 2);
-        this.L(t, 'WARN', 'RocketmqRemoting', `invokeSync: wait response timeout exception, the channel[${addr}]`);
-        this.L(t, 'INFO', C, `send heart beat to broker[${name} 0 ${addr}] failed`, [timeoutHead(addr, 3000), ...heartbeatFrames(this.v, 'timeout')]);
+        this.L(t, 'WARN', 'RocketmqRemoting', M('rpc-timeout/invoke-sync-wait', { addr }));
+        this.L(t, 'INFO', C, M('heartbeat-failed/failed', { brokerName: name, brokerId: 0, brokerAddr: addr }), [timeoutHead(addr, 3000), ...heartbeatFrames(this.v, 'timeout')]);
         this.m.hbFailed.push({ t, broker: name });
       } else {
         t = res.t + 2;
         this.sendRequestFailed(t, addr, addr);
         const tr = [sendReqHead(addr), ...heartbeatFrames(this.v, 'timeout')];
         tr[1] = fr(PKG.NRA, 'invokeSyncImpl', CLIENT_LINES[this.v].invokeSyncImpl_sendreq);
-        this.L(t, 'INFO', C, `send heart beat to broker[${name} 0 ${addr}] failed`, tr);
+        this.L(t, 'INFO', C, M('heartbeat-failed/failed', { brokerName: name, brokerId: 0, brokerAddr: addr }), tr);
         this.m.hbFailed.push({ t, broker: name });
       }
     }
@@ -1505,7 +1506,7 @@ class Client4 {
     const uniq = uniqId(this.ip, this.pid, tStart, this.msgCounter++);
     const props = { WAIT: 'true', TAGS: tags, UNIQ_KEY: uniq };
     if (keys) props.KEYS = keys;
-    const first = `CODE: 2  DESC: ${remark}` + (this.v >= '4.8' ? ` BROKER: ${brokerAddr}` : '');
+    const first = responseExceptionMessage(2, remark, this.v >= '4.8' ? brokerAddr : null);
     const trace = [
       `org.apache.rocketmq.client.exception.MQBrokerException: ${first}`,
       `For more information, please visit the url, ${FAQ4}`,
@@ -1513,7 +1514,7 @@ class Client4 {
       ...this.appFrames,
     ];
     const invokeID = this.rng.javaLong();
-    this.L(tEnd, 'WARN', C, `sendKernelImpl exception, resend at once, InvokeID: ${invokeID}, RT: ${tEnd - tStart}ms, Broker: ${mqText(this.topic, mq.broker, mq.q)}`, trace);
+    this.L(tEnd, 'WARN', C, M('send-attempt-failed/resend', { invokeId: invokeID, rtMs: tEnd - tStart, mq: mqText(this.topic, mq.broker, mq.q) }), trace);
     this.L(tEnd, 'WARN', C, messageText(this.topic, props, body));
     return { trace, uniq };
   }
@@ -1572,7 +1573,7 @@ class Client4 {
       const begin = t;
       const cost = t - t0;
       if (cost > timeout) {
-        const err = { kind: 'callTimeout', head: 'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: sendDefaultImpl call timeout' };
+        const err = { kind: 'callTimeout', head: `org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: ${M('send-call-timeout/producer')}` };
         this.m.callTimeouts.push(t);
         return { ok: false, t, mq, uniq, error: err, lastErr, brokersSent };
       }
@@ -1580,7 +1581,7 @@ class Client4 {
       const invokeID = this.rng.javaLong();
       const fail = (tEnd, head, top, extra) => {
         const rt = tEnd - begin;
-        this.L(tEnd, 'WARN', C, `sendKernelImpl exception, resend at once, InvokeID: ${invokeID}, RT: ${rt}ms, Broker: ${mqText(topic, mq.broker, mq.q)}`, [head, ...sendFrames(this.v, top), ...this.appFrames]);
+        this.L(tEnd, 'WARN', C, M('send-attempt-failed/resend', { invokeId: invokeID, rtMs: rt, mq: mqText(topic, mq.broker, mq.q) }), [head, ...sendFrames(this.v, top), ...this.appFrames]);
         this.L(tEnd, 'WARN', C, msgText);
         lastErr = { head, top };
         t = tEnd + 1;
@@ -1601,7 +1602,7 @@ class Client4 {
       if (res.kind === 'timeout') {
         const wait = remaining - this.rng.int(0, 1);
         const tEnd = t + remaining + this.rng.int(1, 3);
-        this.L(tEnd, 'WARN', R, `invokeSync: wait response timeout exception, the channel[${addr}]`);
+        this.L(tEnd, 'WARN', R, M('rpc-timeout/invoke-sync-wait', { addr }));
         fail(tEnd, timeoutHead(addr, wait), 'timeout');
         this.m.sendTimeouts.push({ t: tEnd, broker: mq.broker });
       } else {
@@ -1611,7 +1612,7 @@ class Client4 {
         this.m.sendReqFailed.push(res.t);
       }
     }
-    const err = { kind: 'sendFailed', head: `org.apache.rocketmq.client.exception.MQClientException: Send [3] times, still failed, cost [${t - t0}]ms, Topic: ${topic}, BrokersSent: [${brokersSent.join(', ')}]` };
+    const err = { kind: 'sendFailed', head: `org.apache.rocketmq.client.exception.MQClientException: ${M('send-failed/still-failed', { attempts: 3, costMs: t - t0, topic, brokersSent })}` };
     return { ok: false, t, error: err, lastErr, brokersSent };
   }
 }
@@ -1881,7 +1882,7 @@ function seedOutage() {
   const appErrA = [];
   const appErrB = [];
   const tooMuch = (v, frames) => [
-    'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: sendDefaultImpl call timeout',
+    `org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: ${M('send-call-timeout/producer')}`,
     fr(PKG.DPI, 'sendDefaultImpl', CLIENT_LINES[v].sendDefaultImpl_toomuch),
     fr(PKG.DPI, 'send', CLIENT_LINES[v].send_timeout),
     fr(PKG.DPI, 'send', CLIENT_LINES[v].send),
@@ -1923,7 +1924,7 @@ function seedOutage() {
   // boot registration, then every 30 s from 10 s after start
   regOkLine(FA, A_REG, outThread(), NS100);
   regOkLine(FA, A_REG + 3, outThread(), NS101);
-  FA.broker.add(A_BOOTED, { level: 'INFO', thread: 'main', msg: `The broker[broker-a, ${A.addr}] boot success. serializeType=JSON and name server is ${NSCONF}` });
+  FA.broker.add(A_BOOTED, { level: 'INFO', thread: 'main', msg: M('startup/broker', { brokerName: 'broker-a', brokerAddr: A.addr, serializeType: 'JSON', namesrvAddr: NSCONF }, 'namesrv') });
   S.extra.brokerABootSuccess = A_BOOTED;
   for (let x = A_REG + 10 * SEC; x < END; x += 30 * SEC) {
     regOkLine(FA, x + 2, outThread(), NS100);
@@ -1935,7 +1936,7 @@ function seedOutage() {
   for (const [ns, d] of [[NS100, 0], [NS101, 1]]) {
     const th = outThread();
     FA.remoting.add(A_REG - 6 + d, { level: 'INFO', thread: th, msg: `createChannel: begin to connect remote host[${ns}] asynchronously` });
-    FA.remoting.add(A_REG - 5 + d, { level: 'INFO', thread: clientWorker(), msg: `NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => ${ns}` });
+    FA.remoting.add(A_REG - 5 + d, { level: 'INFO', thread: clientWorker(), msg: M('pipeline/client-connect', { local: 'UNKNOWN', addr: ns }) });
     FA.remoting.add(A_REG - 4 + d, { level: 'INFO', thread: th, msg: `createChannel: connect remote host[${ns}] success, DefaultChannelPromise@${jhash(rng)}(success)` });
   }
 
@@ -1952,7 +1953,7 @@ function seedOutage() {
     } else if (x < RST_B) {
       const th = outThread();
       const te = x + 6000 + rng.int(1, 3);
-      FB.remoting.add(te, { level: 'WARN', thread: th, msg: `invokeSync: wait response timeout exception, the channel[${NS100}]` });
+      FB.remoting.add(te, { level: 'WARN', thread: th, msg: M('rpc-timeout/invoke-sync-wait', { addr: NS100 }) });
       const tr = srvTrace(V, [
         timeoutHead(NS100, 6000),
         'at org.apache.rocketmq.remoting.netty.NettyRemotingAbstract.invokeSyncImpl(NettyRemotingAbstract.java:436)',
@@ -1962,16 +1963,16 @@ function seedOutage() {
         'at org.apache.rocketmq.broker.out.BrokerOuterAPI$1.run(BrokerOuterAPI.java:149)',
         ...JDK_POOL,
       ], 3);
-      FB.broker.add(te, { level: 'WARN', thread: th, msg: `registerBroker Exception, ${NS100}`, stack: tr });
+      FB.broker.add(te, { level: 'WARN', thread: th, msg: M('register-failed/register-broker-exception', { namesrvAddr: NS100 }), stack: tr });
       bTimeouts++;
       bRegFails.push(te);
     } else if (x < NS100_UP) {
       const th = outThread();
       FB.remoting.add(x + 1, { level: 'INFO', thread: th, msg: `createChannel: begin to connect remote host[${NS100}] asynchronously` });
-      FB.remoting.add(x + 2, { level: 'INFO', thread: clientWorker(), msg: `NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => ${NS100}` });
+      FB.remoting.add(x + 2, { level: 'INFO', thread: clientWorker(), msg: M('pipeline/client-connect', { local: 'UNKNOWN', addr: NS100 }) });
       FB.remoting.add(x + 3, {
         level: 'WARN', thread: th,
-        msg: `createChannel: connect remote host[${NS100}] failed, DefaultChannelPromise@${jhash(rng)}(failure: ${refusedText(NS100)})`,
+        msg: M('connect-failed/create-channel-failed', { addr: NS100, channelFuture: `DefaultChannelPromise@${jhash(rng)}(failure: ${refusedText(NS100)})` }),
         stack: srvTrace(V, refusedTrace('4.0.42', NS100), 1),
       });
       const tr = srvTrace(V, [
@@ -1982,7 +1983,7 @@ function seedOutage() {
         'at org.apache.rocketmq.broker.out.BrokerOuterAPI$1.run(BrokerOuterAPI.java:149)',
         ...JDK_POOL,
       ], 3);
-      FB.broker.add(x + 4, { level: 'WARN', thread: th, msg: `registerBroker Exception, ${NS100}`, stack: tr });
+      FB.broker.add(x + 4, { level: 'WARN', thread: th, msg: M('register-failed/register-broker-exception', { namesrvAddr: NS100 }), stack: tr });
       bRegFails.push(x + 4);
     } else {
       // NameServer 192.168.3.100 is back: new connection, first registration there
@@ -1991,7 +1992,7 @@ function seedOutage() {
       if (!S.extra.bBackOn100) {
         S.extra.bBackOn100 = x + 5;
         FB.remoting.add(x + 1, { level: 'INFO', thread: th, msg: `createChannel: begin to connect remote host[${NS100}] asynchronously` });
-        FB.remoting.add(x + 2, { level: 'INFO', thread: clientWorker(), msg: `NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => ${NS100}` });
+        FB.remoting.add(x + 2, { level: 'INFO', thread: clientWorker(), msg: M('pipeline/client-connect', { local: 'UNKNOWN', addr: NS100 }) });
         FB.remoting.add(x + 3, { level: 'INFO', thread: th, msg: `createChannel: connect remote host[${NS100}] success, DefaultChannelPromise@${jhash(rng)}(success)` });
         srvConnect(NSF100, x + 3, codec(), `${B.ip}:${port}`);
         const rt = `RemotingExecutorThread_${rng.int(1, 8)}`;
@@ -1999,7 +2000,7 @@ function seedOutage() {
           if (topicsA.some((y) => y.topic === tc.topic)) continue; // already registered by broker-a
           NSF100.add(x + 4, { level: 'INFO', thread: rt, msg: `new topic registered, ${tc.topic} ${queueData(V, 'broker-b', tc.q, tc.q, tc.perm)}` });
         }
-        NSF100.add(x + 4, { level: 'INFO', thread: rt, msg: `new broker registered, ${B.addr} HAServer: ${B.ha}` });
+        NSF100.add(x + 4, { level: 'INFO', thread: rt, msg: M('broker-registered/new-broker', { brokerAddr: B.addr, haAddr: B.ha }) });
       }
       regOkLine(FB, x + 5, th, NS100);
     }
@@ -2007,12 +2008,12 @@ function seedOutage() {
   // broker-b's connection to the old NameServer 192.168.3.100 is reset after the reboot
   {
     const w = clientWorker();
-    FB.remoting.add(RST_B, { level: 'WARN', thread: w, msg: `NETTY CLIENT PIPELINE: exceptionCaught ${NS100}` });
+    FB.remoting.add(RST_B, { level: 'WARN', thread: w, msg: M('pipeline/client-exception', { addr: NS100 }) });
     FB.remoting.add(RST_B, { level: 'WARN', thread: w, msg: 'NETTY CLIENT PIPELINE: exceptionCaught exception.', stack: srvTrace(V, resetTrace('4.0.42'), 1) });
-    FB.remoting.add(RST_B + 1, { level: 'INFO', thread: w, msg: `closeChannel: the channel[${NS100}] was removed from channel table` });
-    FB.remoting.add(RST_B + 1, { level: 'INFO', thread: w, msg: `NETTY CLIENT PIPELINE: CLOSE ${NS100}` });
+    FB.remoting.add(RST_B + 1, { level: 'INFO', thread: w, msg: M('channel-closed/removed', { addr: NS100 }) });
+    FB.remoting.add(RST_B + 1, { level: 'INFO', thread: w, msg: M('pipeline/client-close', { addr: NS100 }) });
     FB.remoting.add(RST_B + 1, { level: 'INFO', thread: w, msg: 'eventCloseChannel: the channel[null] has been removed from the channel table before' });
-    FB.remoting.add(RST_B + 2, { level: 'INFO', thread: 'NettyClientSelector_1', msg: `closeChannel: close the connection to remote address[${NS100}] result: true` });
+    FB.remoting.add(RST_B + 2, { level: 'INFO', thread: 'NettyClientSelector_1', msg: M('channel-closed/connection-closed', { addr: NS100, result: true }) });
   }
 
   // --- NameServer 192.168.3.101 ------------------------------------------------------------------
@@ -2021,9 +2022,9 @@ function seedOutage() {
   {
     const x = EXP101;
     const aPortOld = 40126;
-    NSF101.add(x, { level: 'WARN', thread: 'NSScheduledThread1', msg: `The broker channel expired, ${A.addr} 120000ms` });
-    NSF101.add(x, { level: 'INFO', thread: 'NSScheduledThread1', msg: `remove brokerAddr[0, ${A.addr}] from brokerAddrTable, because channel destroyed` });
-    NSF101.add(x, { level: 'INFO', thread: 'NSScheduledThread1', msg: 'remove brokerName[broker-a] from brokerAddrTable, because channel destroyed' });
+    NSF101.add(x, { level: 'WARN', thread: 'NSScheduledThread1', msg: M('broker-expired/addr', { brokerAddr: A.addr, idleMs: 120000 }) });
+    NSF101.add(x, { level: 'INFO', thread: 'NSScheduledThread1', msg: M('broker-removed/remove-broker-addr', { brokerId: 0, brokerAddr: A.addr }) });
+    NSF101.add(x, { level: 'INFO', thread: 'NSScheduledThread1', msg: M('broker-removed/remove-broker-name', { brokerName: 'broker-a' }) });
     NSF101.add(x, { level: 'INFO', thread: 'NSScheduledThread1', msg: 'remove brokerName[broker-a], clusterName[DefaultCluster] from clusterAddrTable, because channel destroyed' });
     // topicQueueTable is a HashMap: iterate in its order; broker-a owns a queue list in every topic it serves
     const allTopics = [...new Set([...topicsA.map((y) => y.topic), ...topicsB.map((y) => y.topic)])];
@@ -2034,7 +2035,7 @@ function seedOutage() {
       if (!topicsB.some((y) => y.topic === tp))
         NSF101.add(x, { level: 'INFO', thread: 'NSScheduledThread1', msg: `remove topic[${tp}] all queue, from topicQueueTable, because channel destroyed` });
     }
-    NSF101.add(x + 1, { level: 'INFO', thread: selector(), msg: `closeChannel: close the connection to remote address[${A.ip}:${aPortOld}] result: true` });
+    NSF101.add(x + 1, { level: 'INFO', thread: selector(), msg: M('channel-closed/connection-closed', { addr: `${A.ip}:${aPortOld}`, result: true }) });
     srvDisconnect(NSF101, x + 1, codec(), `${A.ip}:${aPortOld}`);
   }
   // broker-a registers again after its reboot
@@ -2045,7 +2046,7 @@ function seedOutage() {
       if (!topicsB.some((y) => y.topic === tc.topic))
         NSF101.add(AREG101, { level: 'INFO', thread: rt, msg: `new topic registered, ${tc.topic} ${queueData(V, 'broker-a', tc.q, tc.q, tc.perm)}` });
     }
-    NSF101.add(AREG101, { level: 'INFO', thread: rt, msg: `new broker registered, ${A.addr} HAServer: ${A.ha}` });
+    NSF101.add(AREG101, { level: 'INFO', thread: rt, msg: M('broker-registered/new-broker', { brokerAddr: A.addr, haAddr: A.ha }) });
   }
 
   // --- NameServer 192.168.3.100 ------------------------------------------------------------------
@@ -2057,7 +2058,7 @@ function seedOutage() {
     srvConnect(NSF100, A_REG - 3, codec(), `${A.ip}:${aPort100}`);
     const rt = `RemotingExecutorThread_${rng.int(1, 8)}`;
     for (const tc of topicsA) NSF100.add(A_REG + 1, { level: 'INFO', thread: rt, msg: `new topic registered, ${tc.topic} ${queueData(V, 'broker-a', tc.q, tc.q, tc.perm)}` });
-    NSF100.add(A_REG + 1, { level: 'INFO', thread: rt, msg: `new broker registered, ${A.addr} HAServer: ${A.ha}` });
+    NSF100.add(A_REG + 1, { level: 'INFO', thread: rt, msg: M('broker-registered/new-broker', { brokerAddr: A.addr, haAddr: A.ha }) });
   }
 
   // --- operators' mqadmin / dashboard probes (short connections) ---------------------------------
@@ -2275,15 +2276,15 @@ class Client5 {
   }
   startup(t) {
     const main = 'main';
-    this.L(t, 'INFO', main, 'R', `name server address updated. NEW : [${this.nsList.join(', ')}] , OLD: null`);
-    this.L(t, 'INFO', main, 'MCI', `user specified name server address: ${this.namesrv}`);
+    this.L(t, 'INFO', main, 'R', M('namesrv-list/updated', { addrs: this.nsList, old: null }));
+    this.L(t, 'INFO', main, 'MCI', M('namesrv-list/user-specified', { addrs: this.namesrv }));
     this.L(t + 1, 'WARN', main, 'MGR', `Returned Previous ProduceAccumulator for clientId:[${this.ip}@DEFAULT]`);
     const cfg =
       `ClientConfig [namesrvAddr=${this.namesrv}, clientIP=${this.ip}, instanceName=${this.instance}, clientCallbackExecutorThreads=8, ` +
       'pollNameServerInterval=30000, heartbeatBrokerInterval=30000, persistConsumerOffsetInterval=5000, pullTimeDelayMillsWhenException=1000, ' +
       'unitMode=false, unitName=null, vipChannelEnabled=false, useTLS=false, socksProxyConfig={}, language=JAVA, namespace=null, mqClientApiTimeout=3000, ' +
       'decodeReadBody=true, decodeDecompressBody=true, sendLatencyEnable=false, startDetectorEnable=false, enableStreamRequestType=false, useHeartbeatV2=false]';
-    this.L(t + 2, 'INFO', main, 'MCI', `Created a new client Instance, InstanceIndex:0, ClientID:${this.clientId}, ClientConfig:${cfg}, ClientVersion:V5_1_4, SerializerType:JSON`);
+    this.L(t + 2, 'INFO', main, 'MCI', M('startup/client-instance', { instanceIndex: 0, clientId: this.clientId, clientConfig: cfg, clientVersion: 'V5_1_4', serializerType: 'JSON' }));
     this.L(t + 2, 'INFO', main, 'MGR', `Created new MQClientInstance for clientId:[${this.clientId}]`);
     const ts = t + 27;
     // NettyRemotingClient.start(): scanAvailableNameSrv runs at once and connects to every name server
@@ -2293,9 +2294,9 @@ class Client5 {
       this.L(ts + 3, 'INFO', main, 'COMMON', `Start service thread:${svc} started:true lastThread:Thread[${svc},5,main]`);
       this.L(ts + 3, 'INFO', svc, svc === 'PullMessageService' ? 'PMS' : 'RBS', `${svc} service started`);
     }
-    this.L(ts + 4, 'INFO', main, 'DPI', 'the producer [CLIENT_INNER_PRODUCER] start OK. sendMessageWithVIPChannel=false');
-    this.L(ts + 4, 'INFO', main, 'MCI', `the client factory [${this.clientId}] start OK`);
-    this.L(ts + 6, 'INFO', main, 'DPI', `the producer [${this.group}] start OK. sendMessageWithVIPChannel=false`);
+    this.L(ts + 4, 'INFO', main, 'DPI', M('startup/producer', { group: 'CLIENT_INNER_PRODUCER', sendMessageWithVIPChannel: false }));
+    this.L(ts + 4, 'INFO', main, 'MCI', M('startup/client-factory', { clientId: this.clientId }));
+    this.L(ts + 6, 'INFO', main, 'DPI', M('startup/producer', { group: this.group, sendMessageWithVIPChannel: false }));
     for (const g of ['GuardForSyncSend', 'GuardForAsyncSend']) {
       const svc = `Client_${this.ip}@DEFAULT_${g}`;
       this.L(ts + 7, 'INFO', main, 'COMMON', `Try to start service thread:${svc} started:false lastThread:null`);
@@ -2310,7 +2311,7 @@ class Client5 {
     const c = this.ch.get(addr);
     if (c && c.open) return { ok: true, t };
     this.L(t, 'INFO', thread, 'R', `createChannel: begin to connect remote host[${addr}] asynchronously`);
-    this.L(t + 1, 'INFO', this.worker(), 'R', `NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => ${addr}`);
+    this.L(t + 1, 'INFO', this.worker(), 'R', M('pipeline/client-connect', { local: 'UNKNOWN', addr: addr }));
     const r = this.world.connect(addr, t);
     if (r === 'ok') {
       const port = this.rng.int(32768, 60999);
@@ -2320,7 +2321,7 @@ class Client5 {
       return { ok: true, t: t + 2 };
     }
     // 5.0.0 - 5.1.x: the failure is logged without a throwable
-    this.L(t + 2, 'WARN', thread, 'R', `createChannel: connect remote host[${addr}] failed, DefaultChannelPromise@${jhash(this.rng)}(failure: ${refusedText(addr)})`);
+    this.L(t + 2, 'WARN', thread, 'R', M('connect-failed/create-channel-failed', { addr, channelFuture: `DefaultChannelPromise@${jhash(this.rng)}(failure: ${refusedText(addr)})` }));
     this.m.connectRefused.push(t + 2);
     return { ok: false, t: t + 2 };
   }
@@ -2332,11 +2333,11 @@ class Client5 {
         const c = this.ch.get(addr);
         if (!c || !c.open || c.created >= f) continue;
         const w = this.worker();
-        this.L(f, 'INFO', w, 'R', `NETTY CLIENT PIPELINE: channelInactive, the channel[${addr}]`);
-        this.L(f, 'INFO', w, 'R', `closeChannel: the channel[${addr}] was removed from channel table`);
-        this.L(f + 1, 'INFO', w, 'R', `NETTY CLIENT PIPELINE: CLOSE ${addr}`);
+        this.L(f, 'INFO', w, 'R', M('pipeline/client-inactive', { addr }));
+        this.L(f, 'INFO', w, 'R', M('channel-closed/removed', { addr }));
+        this.L(f + 1, 'INFO', w, 'R', M('pipeline/client-close', { addr }));
         this.L(f + 1, 'INFO', w, 'R', 'eventCloseChannel: the channel[null] has been removed from the channel table before');
-        this.L(f + 1, 'INFO', 'NettyClientSelector_1', 'R', `closeChannel: close the connection to remote address[${addr}] result: true`);
+        this.L(f + 1, 'INFO', 'NettyClientSelector_1', 'R', M('channel-closed/connection-closed', { addr, result: true }));
         c.open = false;
         this.m.fin.push({ t: f, addr });
       }
@@ -2346,7 +2347,7 @@ class Client5 {
     const old = this.routes.get(topic);
     if (old && sameRoute(old, rd)) return false;
     const text = routeData('5.1.4', rd.queues, rd.brokers);
-    this.L(t, 'INFO', thread, 'MCI', `the topic[${topic}] route info changed, old[${old ? old.text : 'null'}] ,new[${text}]`);
+    this.L(t, 'INFO', thread, 'MCI', M('route-changed/changed', { topic, old: old ? old.text : 'null', new: text }));
     this.m.routeChanges.push({ t, topic, brokers: rd.brokers.map((b) => b.name).sort() });
     for (const b of rd.brokers) this.bat.set(b.name, b.addr);
     const mqs = [];
@@ -2368,7 +2369,7 @@ class Client5 {
     if (this.nsChosen && this.ch.get(this.nsChosen)?.open) return { t, addr: this.nsChosen };
     this.nsIndex++;
     const addr = this.nsList[Math.abs(this.nsIndex) % this.nsList.length];
-    this.L(t, 'INFO', thread, 'R', `new name server is chosen. OLD: ${this.nsChosen} , NEW: ${addr}. namesrvIndex = ${this.nsIndex}`);
+    this.L(t, 'INFO', thread, 'R', M('namesrv-chosen/chosen', { old: this.nsChosen, new: addr, namesrvIndex: this.nsIndex }));
     this.m.nsChosen.push({ t, old: this.nsChosen, addr, index: this.nsIndex });
     this.nsChosen = addr;
     const r = this.connect(t, addr, thread);
@@ -2433,7 +2434,7 @@ class Client5 {
         const tEnd = cn.t + this.rng.int(0, 1);
         const invokeID = this.rng.javaLong();
         void invokeID; // 5.1.0 - 5.2.0 pass %s placeholders to SLF4J: the values never reach the line
-        this.L(tEnd, 'WARN', thread, 'DPI', 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s', [connectHead(addr), ...sendFrames('5.1.4', 'connect'), ...this.appFrames]);
+        this.L(tEnd, 'WARN', thread, 'DPI', M('send-attempt-failed/unformatted'), [connectHead(addr), ...sendFrames('5.1.4', 'connect'), ...this.appFrames]);
         this.m.sendAttemptFailed.push({ t: tEnd, rt: tEnd - begin, broker: mq.broker });
         t = tEnd + 1;
         continue;
@@ -2638,13 +2639,13 @@ function healthyRestart() {
   const nsReg = (ns, tt, br, first) => {
     const f = NSF[ns];
     const th = execT();
-    f.add(tt, { level: 'INFO', thread: th, msg: `cluster [DefaultCluster] brokerName [${br.name}] master address change from ${first ? 'null' : br.addr} to ${br.addr}` });
+    f.add(tt, { level: 'INFO', thread: th, msg: M('broker-registered/master-address-change', { clusterName: 'DefaultCluster', brokerName: br.name, oldAddr: first ? 'null' : br.addr, brokerAddr: br.addr }) });
     if (first) {
       for (const tc of br === A ? topicsA : topicsB) {
         const other = br === A ? topicsB : topicsA;
         if (!other.some((y) => y.topic === tc.topic)) f.add(tt, { level: 'INFO', thread: th, msg: `new topic registered, ${tc.topic} ${queueData(V, br.name, tc.q, tc.q, tc.perm)}` });
       }
-      f.add(tt, { level: 'INFO', thread: th, msg: `new broker registered, ${br.addr} HAServer: ${br.ha}` });
+      f.add(tt, { level: 'INFO', thread: th, msg: M('broker-registered/new-broker', { brokerAddr: br.addr, haAddr: br.ha }) });
     }
   };
   // registrations every 30 s (4.9.4 NameServers log the "master address change" line every time)
@@ -2669,13 +2670,13 @@ function healthyRestart() {
     const d = ns === NS1 ? 0 : 1;
     const port = rng.int(32768, 60999);
     FA.remoting.add(A_REG - 6 + d, { level: 'INFO', thread: th, msg: `createChannel: begin to connect remote host[${ns}] asynchronously` });
-    FA.remoting.add(A_REG - 5 + d, { level: 'INFO', thread: `NettyClientWorkerThread_${rng.int(1, 4)}`, msg: `NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => ${ns}` });
+    FA.remoting.add(A_REG - 5 + d, { level: 'INFO', thread: `NettyClientWorkerThread_${rng.int(1, 4)}`, msg: M('pipeline/client-connect', { local: 'UNKNOWN', addr: ns }) });
     FA.remoting.add(A_REG - 4 + d, { level: 'INFO', thread: th, msg: `createChannel: connect remote host[${ns}] success, DefaultChannelPromise@${jhash(rng)}(success)` });
     srvConnect(NSF[ns], A_REG - 4 + d, codec(), `${A.ip}:${port}`);
     regOkLine(FA, regOn(ns) + 1, th, ns);
     nsReg(ns, regOn(ns), A, true);
   }
-  FA.broker.add(A_BOOTED, { level: 'INFO', thread: 'main', msg: `The broker[broker-a, ${A.addr}] boot success. serializeType=JSON and name server is ${NSCONF}` });
+  FA.broker.add(A_BOOTED, { level: 'INFO', thread: 'main', msg: M('startup/broker', { brokerName: 'broker-a', brokerAddr: A.addr, serializeType: 'JSON', namesrvAddr: NSCONF }, 'namesrv') });
   for (let x = A_REG + 10 * SEC; x < END; x += 30 * SEC) {
     regOkLine(FA, x + 2, outT(), NS1);
     regOkLine(FA, x + 3, outT(), NS2);
@@ -2690,7 +2691,7 @@ function healthyRestart() {
     const st = (tt, msg, level = 'INFO', thread = H) => FA.store.add(tt, { level, thread, msg });
     const rm = (tt, msg, level = 'INFO', thread = H) => FA.remoting.add(tt, { level, thread, msg });
     let x = SHUT;
-    b(x, 'Shutdown hook was invoked, 1');
+    b(x, M('shutdown/broker-hook', { shutdownTimes: 1 }));
     const svc = (name, file = b, interrupt = false, joinMs = 0, endFile = b) => {
       file(x, `Try to shutdown service thread:${name} started:true lastThread:Thread[${name},5,main]`);
       file(x, `shutdown thread ${name} interrupt ${interrupt}`);
@@ -2725,9 +2726,9 @@ function healthyRestart() {
       const f = NSF[ns];
       const th = execT();
       const tt = x + d;
-      f.add(tt, { level: 'INFO', thread: th, msg: `unregisterBroker, remove from brokerLiveTable OK, ${A.addr}` });
-      f.add(tt, { level: 'INFO', thread: th, msg: `unregisterBroker, remove addr from brokerAddrTable OK, ${A.addr}` });
-      f.add(tt, { level: 'INFO', thread: th, msg: 'unregisterBroker, remove name from brokerAddrTable OK, broker-a' });
+      f.add(tt, { level: 'INFO', thread: th, msg: M('broker-removed/unregister-live', { result: 'OK', brokerAddrInfo: A.addr }) });
+      f.add(tt, { level: 'INFO', thread: th, msg: M('broker-removed/unregister-addr', { result: 'OK', brokerAddrInfo: A.addr }) });
+      f.add(tt, { level: 'INFO', thread: th, msg: M('broker-removed/unregister-name', { brokerName: 'broker-a' }) });
       f.add(tt, { level: 'INFO', thread: th, msg: 'unregisterBroker, remove name from clusterAddrTable OK, broker-a' });
       const all = [...new Set([...topicsA.map((y) => y.topic), ...topicsB.map((y) => y.topic)])];
       for (const tp of javaHashOrder(all, 1024)) {
@@ -2742,10 +2743,10 @@ function healthyRestart() {
     for (const ns of [NS1, NS2]) {
       const w = `NettyClientWorkerThread_${rng.int(1, 4)}`;
       rm(x, `closeChannel: begin close the channel[${ns}] Found: true`);
-      rm(x, `closeChannel: the channel[${ns}] was removed from channel table`);
-      rm(x + 1, `NETTY CLIENT PIPELINE: CLOSE ${ns}`, 'INFO', w);
+      rm(x, M('channel-closed/removed', { addr: ns }));
+      rm(x + 1, M('pipeline/client-close', { addr: ns }), 'INFO', w);
       rm(x + 1, 'eventCloseChannel: the channel[null] has been removed from the channel table before', 'INFO', w);
-      rm(x + 1, `closeChannel: close the connection to remote address[${ns}] result: true`, 'INFO', 'NettyClientSelector_1');
+      rm(x + 1, M('channel-closed/connection-closed', { addr: ns, result: true }), 'INFO', 'NettyClientSelector_1');
       srvDisconnect(NSF[ns], x + 1, codec(), `${A.ip}:${rng.int(32768, 60999)}`);
       x += 1;
     }
@@ -2757,7 +2758,7 @@ function healthyRestart() {
     b(x, 'shutdown thread TransactionalMessageCheckService interrupt false');
     b(x + 1, 'End transaction check service thread!', 'INFO', 'TransactionalMessageCheckService');
     b(x + 1, 'join thread TransactionalMessageCheckService elapsed time(ms) 1 90000');
-    b(EXIT, `Shutdown hook over, consuming total time(ms): ${EXIT - SHUT}`);
+    b(EXIT, M('shutdown/broker-hook-over', { consumingTimeTotal: EXIT - SHUT }));
     S.extra.shutdownOver = EXIT;
   }
 
@@ -2960,8 +2961,8 @@ function brokerBusy() {
       c.ch.get(addr).remote = `${c.ip}:${port}`;
       if (addr === BB.addr) {
         const ct = codec();
-        F.remoting.add(tt, { level: 'INFO', thread: ct, msg: `NETTY SERVER PIPELINE: channelRegistered ${c.ip}:${port}` });
-        F.remoting.add(tt, { level: 'INFO', thread: ct, msg: `NETTY SERVER PIPELINE: channelActive, the channel[${c.ip}:${port}]` });
+        F.remoting.add(tt, { level: 'INFO', thread: ct, msg: M('pipeline/server-registered', { addr: `${c.ip}:${port}` }) });
+        F.remoting.add(tt, { level: 'INFO', thread: ct, msg: M('pipeline/server-active', { addr: `${c.ip}:${port}` }) });
       }
     },
     onHeartbeat(c, addr, tt) {
@@ -3088,8 +3089,8 @@ function brokerBusy() {
   });
   for (let x = BOOT + 10 * SEC + 1200; x < END; x += 30 * SEC) {
     if (x < START) continue;
-    F.broker.add(x + 2, { level: 'INFO', thread: `brokerOutApi_thread_${rng.int(1, 4)}`, msg: `register broker[0]to name server ${NS1} OK` });
-    F.broker.add(x + 3, { level: 'INFO', thread: `brokerOutApi_thread_${rng.int(1, 4)}`, msg: `register broker[0]to name server ${NS2} OK` });
+    F.broker.add(x + 2, { level: 'INFO', thread: `brokerOutApi_thread_${rng.int(1, 4)}`, msg: M('broker-registered/register-broker-id', { brokerId: 0, namesrvAddr: NS1 }) });
+    F.broker.add(x + 3, { level: 'INFO', thread: `brokerOutApi_thread_${rng.int(1, 4)}`, msg: M('broker-registered/register-broker-id', { brokerId: 0, namesrvAddr: NS2 }) });
   }
   // store.log during the pauses: the put holding the CommitLog lock and the puts queued behind it
   let wrote = 61813300224;
@@ -3103,14 +3104,18 @@ function brokerBusy() {
     const msgId = `C0A8010C00002A9F${(wrote + 0).toString(16).toUpperCase().padStart(16, '0')}`;
     F.store.add(end + 4, {
       level: 'WARN', thread: `SendMessageThread_${th[0]}`,
-      msg: `[NOTIFYME]putMessage in lock cost time(ms)=${inLock}, bodyLength=${body} AppendMessageResult=AppendMessageResult{status=PUT_OK, wroteOffset=${wrote}, wroteBytes=${bytes}, msgId='${msgId}', storeTimestamp=${p.at - 2}, logicsOffset=${logics}, pagecacheRT=${inLock - rng.int(0, 2)}, msgNum=1}`,
+      msg: M('store-slow/in-lock', {
+        costMs: inLock,
+        bodyLength: body,
+        appendMessageResult: `AppendMessageResult{status=PUT_OK, wroteOffset=${wrote}, wroteBytes=${bytes}, msgId='${msgId}', storeTimestamp=${p.at - 2}, logicsOffset=${logics}, pagecacheRT=${inLock - rng.int(0, 2)}, msgNum=1}`,
+      }),
     });
     wrote += bytes;
     logics += 1;
-    F.store.add(end + 4, { level: 'WARN', thread: `SendMessageThread_${th[0]}`, msg: `putMessage not in lock elapsed time(ms)=${inLock + 1}, bodyLength=${body}` });
+    F.store.add(end + 4, { level: 'WARN', thread: `SendMessageThread_${th[0]}`, msg: M('store-slow/not-in-lock-elapsed', { costMs: inLock + 1, bodyLength: body }) });
     for (let k = 1; k < 4; k++) {
       const b2 = rng.int(180, 1900);
-      F.store.add(end + 5 + k, { level: 'WARN', thread: `SendMessageThread_${th[k]}`, msg: `putMessage not in lock elapsed time(ms)=${inLock + 1 + k + rng.int(0, 2)}, bodyLength=${b2}` });
+      F.store.add(end + 5 + k, { level: 'WARN', thread: `SendMessageThread_${th[k]}`, msg: M('store-slow/not-in-lock-elapsed', { costMs: inLock + 1 + k + rng.int(0, 2), bodyLength: b2 }) });
       wrote += b2 + 210;
     }
     wrote += 1800000;

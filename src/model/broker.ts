@@ -20,6 +20,7 @@ import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js
 import { serverProfile, type ServerProfile } from './versions.js';
 import { SERVER } from '../rocketmq/facts.js';
 import { factHolds } from '../rocketmq/versions.js';
+import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 
 /** The body of a successful send response (nobody reads or changes it; one object for all). */
@@ -65,11 +66,14 @@ interface SendTask {
 /** The request of a send from a producer outside the scenario (one object for all). */
 const BACKGROUND_SEND: Request = Object.freeze({ opaque: -1, code: RequestCode.SEND_MESSAGE, body: Object.freeze({ topic: 'background' }) }) as Request;
 
-const TIMEOUT_CLEAN = '[TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %sms, size of queue: %d';
-const PCBUSY_CLEAN = '[PCBUSY_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %sms, size of queue: %d';
+/** BrokerFastFailure's remark for a request it drops from the send queue. */
+function busyText(entryId: 'busy-reply/timeout-clean-queue' | 'busy-reply/pcbusy-clean-queue', waitMs: number, size: number): string {
+  return renderMessage(entryId, { waitMs: Math.floor(waitMs), queueSize: size });
+}
 
-function busyText(format: string, waitMs: number, size: number): string {
-  return format.replace('%s', String(Math.floor(waitMs))).replace('%d', String(size));
+/** CommitLog's warning for a put that held the lock over 500 ms (the model's puts are 5 bytes). */
+function inLockText(costMs: number): string {
+  return renderMessage('store-slow/in-lock', { costMs, bodyLength: 5, appendMessageResult: 'AppendMessageResult{status=PUT_OK}' });
 }
 
 /** storePathRootDir's default for a broker run as user rocketmq (user.home + /store). */
@@ -169,7 +173,8 @@ export class Broker extends Process implements Listener {
     this.net.listen(this, this.port, this);
     this.net.listen(this, this.port - 2, this); // fastRemotingServer (the VIP channel)
     const ns = this.config.namesrvAddrs.join(';');
-    this.writeBroker('INFO', 'main', `The broker[${this.config.name}, ${this.addr}] boot success. serializeType=JSON and name server is ${ns}`);
+    const tip = renderMessage('startup/broker', { brokerName: this.config.name, brokerAddr: this.addr, serializeType: 'JSON', namesrvAddr: ns }, 'namesrv');
+    this.writeBroker('INFO', 'main', tip);
     this.registerBrokerAll();
     const period = Math.max(10000, Math.min(this.config.registerNameServerPeriodMs ?? 30000, 60000));
     this.every(period, 10000, () => this.registerBrokerAll());
@@ -208,17 +213,18 @@ export class Broker extends Process implements Listener {
       const thread = `brokerOutApi_thread_${this.outThread}`;
       spawn(this.remoting.invokeSync(ns, RequestCode.REGISTER_BROKER, body, timeoutMs)).then((r) => {
         if (r.ok && r.resp.code === ResponseCode.SUCCESS) {
-          this.writeBroker(
-            'INFO',
-            thread,
-            this.profile.is5 ? `Registering current broker to name server completed. TargetHost=${ns}` : `register broker[${this.brokerId}]to name server ${ns} OK`,
-          );
+          const text = this.profile.is5
+            ? renderMessage('broker-registered/registering-completed', { namesrvAddr: ns })
+            : this.profile.registerOkBrokerId
+              ? renderMessage('broker-registered/register-broker-id', { brokerId: this.brokerId, namesrvAddr: ns })
+              : renderMessage('broker-registered/register-broker', { namesrvAddr: ns });
+          this.writeBroker('INFO', thread, text);
         } else {
           const exc: JavaException = r.ok
-            ? { cls: 'org.apache.rocketmq.client.exception.MQBrokerException', msg: `CODE: ${r.resp.code}  DESC: ${r.resp.remark}` }
+            ? { cls: 'org.apache.rocketmq.client.exception.MQBrokerException', msg: responseExceptionMessage(r.resp.code, r.resp.remark) }
             : r.exc;
-          if (this.profile.is5) this.writeBroker('ERROR', thread, `Failed to register current broker to name server. TargetHost=${ns}`, exc);
-          else this.writeBroker('WARN', thread, `registerBroker Exception, ${ns}`, exc);
+          if (this.profile.is5) this.writeBroker('ERROR', thread, renderMessage('register-failed/failed-to-register', { namesrvAddr: ns }), exc);
+          else this.writeBroker('WARN', thread, renderMessage('register-failed/register-broker-exception', { namesrvAddr: ns }), exc);
         }
       });
     }
@@ -232,16 +238,16 @@ export class Broker extends Process implements Listener {
   }
 
   onAccept(ch: Channel): void {
-    this.remotingLog.write('INFO', this.nettyThread(), null, `NETTY SERVER PIPELINE: channelActive, the channel[${ch.localAddr}]`);
+    this.remotingLog.write('INFO', this.nettyThread(), null, renderMessage('pipeline/server-active', { addr: ch.localAddr }));
   }
 
   onInactive(ch: Channel, why: 'fin' | 'rst'): void {
     const t = this.nettyThread();
     if (why === 'rst') {
-      this.remotingLog.write('WARN', t, null, `NETTY SERVER PIPELINE: exceptionCaught ${ch.localAddr}`);
+      this.remotingLog.write('WARN', t, null, renderMessage('pipeline/server-exception', { addr: ch.localAddr }));
       this.remotingLog.write('WARN', t, null, 'NETTY SERVER PIPELINE: exceptionCaught exception.', { cls: 'java.io.IOException', msg: 'Connection reset by peer' });
     }
-    this.remotingLog.write('INFO', t, null, `NETTY SERVER PIPELINE: channelInactive, the channel[${ch.localAddr}]`);
+    this.remotingLog.write('INFO', t, null, renderMessage('pipeline/server-inactive', { addr: ch.localAddr }));
     this.producers.delete(ch);
   }
 
@@ -296,11 +302,11 @@ export class Broker extends Process implements Listener {
 
   private admitSend(ch: Channel | null, req: Request): void {
     if (this.isOSPageCacheBusy()) {
-      this.busyReply(ch, req, ResponseCode.SYSTEM_BUSY, '[REJECTREQUEST]system busy, start flow control for a while', 'REJECTREQUEST', null, null);
+      this.busyReply(ch, req, ResponseCode.SYSTEM_BUSY, renderMessage('busy-reply/rejectrequest'), 'REJECTREQUEST', null, null);
       return;
     }
     if (this.queueSize >= this.capacity) {
-      this.busyReply(ch, req, ResponseCode.SYSTEM_BUSY, '[OVERLOAD]system busy, start flow control for a while', 'OVERLOAD', null, null);
+      this.busyReply(ch, req, ResponseCode.SYSTEM_BUSY, renderMessage('busy-reply/overload'), 'OVERLOAD', null, null);
       return;
     }
     this.queue.push({ createMs: this.nowMs, ch, req });
@@ -340,7 +346,7 @@ export class Broker extends Process implements Listener {
       if (this.isOSPageCacheBusy()) {
         // The store checks the page cache before taking the lock.
         const code = factHolds(SERVER.pcSynchronizedBusy, this.profile.v) ? ResponseCode.SYSTEM_BUSY : ResponseCode.SYSTEM_ERROR;
-        this.after(0.05, () => this.finish(task, code, '[PC_SYNCHRONIZED]broker busy, start flow control for a while'));
+        this.after(0.05, () => this.finish(task, code, renderMessage('busy-reply/pc-synchronized')));
         continue;
       }
       let doneAt = startMs + this.drawService();
@@ -364,13 +370,11 @@ export class Broker extends Process implements Listener {
     if (elapsedMs > 500) {
       const t = `SendMessageThread_${(this.busyWorkers % this.threads) + 1}`;
       const ms = Math.floor(elapsedMs);
-      this.storeLog.write('WARN', t, null, `[NOTIFYME]putMessage in lock cost time(ms)=${ms}, bodyLength=5 AppendMessageResult=AppendMessageResult{status=PUT_OK}`);
-      this.storeLog.write(
-        'WARN',
-        t,
-        null,
-        this.profile.is5 ? `DefaultMessageStore#putMessage: CommitLog#putMessage cost ${ms}ms, topic=${(task.req.body as { topic: string }).topic}, bodyLength=5` : `putMessage not in lock elapsed time(ms)=${ms}, bodyLength=5`,
-      );
+      this.storeLog.write('WARN', t, null, inLockText(ms));
+      const notInLock = this.profile.is5
+        ? renderMessage('store-slow/commitlog-put-cost', { costMs: ms, topic: (task.req.body as { topic: string }).topic, bodyLength: 5 })
+        : renderMessage(this.profile.notInLockEclipse ? 'store-slow/not-in-lock-eclipse' : 'store-slow/not-in-lock-elapsed', { costMs: ms, bodyLength: 5 });
+      this.storeLog.write('WARN', t, null, notInLock);
     }
     this.finish(task, ResponseCode.SUCCESS, null);
   }
@@ -412,7 +416,7 @@ export class Broker extends Process implements Listener {
       if (t === undefined) break;
       const waitMs = this.nowMs - t.createMs;
       const size = this.queueSize;
-      this.busyReply(t.ch, t.req, ResponseCode.SYSTEM_BUSY, busyText(PCBUSY_CLEAN, waitMs, size), 'PCBUSY_CLEAN_QUEUE', waitMs, size);
+      this.busyReply(t.ch, t.req, ResponseCode.SYSTEM_BUSY, busyText('busy-reply/pcbusy-clean-queue', waitMs, size), 'PCBUSY_CLEAN_QUEUE', waitMs, size);
     }
     let cleaned = false;
     for (;;) {
@@ -423,11 +427,11 @@ export class Broker extends Process implements Listener {
       this.shift();
       const size = this.queueSize;
       cleaned = true;
-      this.busyReply(t.ch, t.req, ResponseCode.SYSTEM_BUSY, busyText(TIMEOUT_CLEAN, behind, size), 'TIMEOUT_CLEAN_QUEUE', behind, size);
+      this.busyReply(t.ch, t.req, ResponseCode.SYSTEM_BUSY, busyText('busy-reply/timeout-clean-queue', behind, size), 'TIMEOUT_CLEAN_QUEUE', behind, size);
     }
     if (cleaned && this.profile.jstackOnClean && this.nowMs - this.lastJstackMs >= 15000) {
       this.lastJstackMs = this.nowMs;
-      this.writeBroker('WARN', 'BrokerFastFailureScheduledThread1', 'broker jstack \n "main"                                  TID: 1 STATE: WAITING');
+      this.writeBroker('WARN', 'BrokerFastFailureScheduledThread1', renderMessage('broker-jstack/jstack', { jstack: '"main"                                  TID: 1 STATE: WAITING' }));
     }
   }
 
@@ -440,7 +444,7 @@ export class Broker extends Process implements Listener {
     const names = this.profile.is5 ? ['Send', 'Pull', 'Query', 'Lite Pull', 'Transaction', 'ClientManager', 'Heartbeat', 'Ack', 'Admin'] : ['Send', 'Pull', 'Query', 'Transaction'];
     for (const n of names) {
       const size = n === 'Send' ? this.queueSize : 0;
-      this.watermarkLog.write('INFO', null, null, `[WATERMARK] ${n} Queue Size: ${size} SlowTimeMills: ${n === 'Send' ? slow : 0}`);
+      this.watermarkLog.write('INFO', null, null, renderMessage('watermark/broker', { queue: n, size, slowMs: n === 'Send' ? slow : 0 }));
     }
   }
 
@@ -496,11 +500,11 @@ export class Broker extends Process implements Listener {
    */
   setDiskFull(durationMs: number, ratio: number, okRatio: number): void {
     this.diskFull = { untilMs: this.nowMs + durationMs, ratio, refused: 0 };
-    const path = `storePathPhysic=${STORE_PATH}/commitlog`;
-    this.storeLog.write('ERROR', 'StoreScheduledThread1', null, `physic disk maybe full soon ${ratio}, so mark disk full, ${path}`);
+    const storePathPhysic = `${STORE_PATH}/commitlog`;
+    this.storeLog.write('ERROR', 'StoreScheduledThread1', null, renderMessage('disk-full/physic', { ratio, storePathPhysic }));
     this.after(durationMs, () => {
       this.diskFull = null;
-      this.storeLog.write('INFO', 'StoreScheduledThread1', null, `physic disk space OK ${okRatio}, so mark disk ok, ${path}`);
+      this.storeLog.write('INFO', 'StoreScheduledThread1', null, renderMessage('disk-ok/physic', { ratio: okRatio, storePathPhysic }));
     });
   }
 
@@ -508,11 +512,11 @@ export class Broker extends Process implements Listener {
     const d = this.diskFull!;
     // DefaultMessageStore.putMessage warns once per 50000 refusals (printTimes).
     if (d.refused++ % 50000 === 0) {
-      this.storeLog.write('WARN', 'SendMessageThread_1', null, "the message store is not writable. It may be caused by one of the following reasons: the broker's disk is full, write to logic queue error, write to index file error, etc");
+      this.storeLog.write('WARN', 'SendMessageThread_1', null, renderMessage('disk-full/not-writable'));
     }
     // SendMessageProcessor.diskUtil: `CL: %5.2f CQ: %5.2f INDEX: %5.2f`.
     const r = d.ratio.toFixed(2).padStart(5);
-    const remark = `service not available now. It may be caused by one of the following reasons: the broker's disk is full [CL: ${r} CQ: ${r} INDEX: ${r}], messages are put to the slave, message store has been shut down, etc.`;
+    const remark = renderMessage('disk-full/service-not-available', { diskUtil: `CL: ${r} CQ: ${r} INDEX: ${r}` });
     this.after(0.05, () => this.finish(task, ResponseCode.SERVICE_NOT_AVAILABLE, remark));
   }
 
@@ -543,7 +547,7 @@ export class Broker extends Process implements Listener {
     this.busyWorkers++;
     this.at(this.pcBusyMs + 0.001 + this.nowMs, () => this.armCleaner());
     this.at(this.lockUntilMs, () => {
-      this.storeLog.write('WARN', 'SendMessageThread_1', null, `[NOTIFYME]putMessage in lock cost time(ms)=${Math.floor(durationMs)}, bodyLength=5 AppendMessageResult=AppendMessageResult{status=PUT_OK}`);
+      this.storeLog.write('WARN', 'SendMessageThread_1', null, inLockText(Math.floor(durationMs)));
       this.busyWorkers--;
       this.dispatch();
     });

@@ -24,6 +24,7 @@ import type { Rng } from './random.js';
 import { CachedCall, Exceptions, RemotingClient, type RpcResult } from './remoting.js';
 import { brokerNames, DEFAULT_TOPIC, MASTER_ID, PERM_WRITE, routeText, sameRoute, type TopicRouteData } from './route.js';
 import { clientProfile, type ClientProfile } from './versions.js';
+import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 
 export interface ClientSettings {
@@ -268,11 +269,13 @@ export class Client extends Process {
       assert(p >= 0, `client ${c.name}: name server ${c.namesrv} is not in its list ${list.join(';')}`);
       this.remoting.namesrvIndex = r + ((((p - (r + 1)) % list.length) + list.length) % list.length);
     }
-    this.logClient('INFO', `user specified name server address: ${c.namesrvAddrList.join(';')}`);
+    this.logClient('INFO', renderMessage('namesrv-list/user-specified', { addrs: c.namesrvAddrList }));
     const cfg = `ClientConfig [namesrvAddr=${c.namesrvAddrList.join(';')}, clientIP=${this.host.ip}, instanceName=${c.pid}, clientCallbackExecutorThreads=8, pollNameServerInterval=${this.s.pollNameServerIntervalMs}, heartbeatBrokerInterval=${this.s.heartbeatBrokerIntervalMs}, persistConsumerOffsetInterval=5000, pullTimeDelayMillsWhenException=1000, unitMode=false, unitName=null, vipChannelEnabled=${this.profile.vipChannel}, useTLS=false, language=JAVA, namespace=null, mqClientApiTimeout=${this.s.mqClientApiTimeoutMs}]`;
-    this.logClient('INFO', `Created a new client Instance, InstanceIndex:0, ClientID:${this.clientId}, ClientConfig:${cfg}, ClientVersion:${this.profile.versionConstant}, SerializerType:JSON`);
-    this.logClient('INFO', `the client factory [${this.clientId}] start OK`);
-    this.logClient('INFO', `the producer [${c.group}] start OK. sendMessageWithVIPChannel=${this.profile.vipChannel}`, undefined, 'o.a.r.c.i.p.DefaultMQProducerImpl', 'main');
+    const instance = { instanceIndex: 0, clientId: this.clientId, clientConfig: cfg, clientVersion: this.profile.versionConstant, serializerType: 'JSON' };
+    this.logClient('INFO', renderMessage('startup/client-instance', instance));
+    this.logClient('INFO', renderMessage('startup/client-factory', { clientId: this.clientId }));
+    const producer = renderMessage('startup/producer', { group: c.group, sendMessageWithVIPChannel: this.profile.vipChannel });
+    this.logClient('INFO', producer, undefined, 'o.a.r.c.i.p.DefaultMQProducerImpl', 'main');
     this.publishInfo.set(DEFAULT_TOPIC, { queues: [], index: 0 });
     if (this.profile.scanAvailableNameSrv) this.every(this.s.connectTimeoutMs, 0, () => this.remoting.scanAvailableNameSrv());
     this.every(this.s.pollNameServerIntervalMs, 10, () => this.sched.submit('route', () => this.pollRoutes()));
@@ -318,7 +321,7 @@ export class Client extends Process {
       const abort = yield* this.updateTopicRoute(topic);
       if (abort !== null) {
         // The IllegalStateException aborts the round (the other topics wait for the next one).
-        this.logClient('ERROR', 'ScheduledTask updateTopicRouteInfoFromNameServer exception', {
+        this.logClient('ERROR', renderMessage('route-update-failed/scheduled-task'), {
           cls: 'java.lang.IllegalStateException',
           msg: exceptionText(abort),
           cause: abort,
@@ -344,20 +347,20 @@ export class Client extends Process {
     const r = yield* this.remoting.invokeSync(null, RequestCode.GET_ROUTEINFO_BY_TOPIC, { topic }, this.s.mqClientApiTimeoutMs);
     if (!r.ok) {
       this.metrics.routeUpdateFailures++;
-      this.logClient('ERROR', 'updateTopicRouteInfoFromNameServer Exception', r.exc);
+      this.logClient('ERROR', renderMessage('route-update-failed/exception'), r.exc);
       return r.exc;
     }
     if (r.resp.code !== ResponseCode.SUCCESS) {
       if (topic !== DEFAULT_TOPIC) {
         this.metrics.routeUpdateFailures++;
-        this.logClient('WARN', 'updateTopicRouteInfoFromNameServer Exception', this.clientException(`CODE: ${r.resp.code}  DESC: ${r.resp.remark}`));
+        this.logClient('WARN', renderMessage('route-update-failed/exception'), this.clientException(responseExceptionMessage(r.resp.code, r.resp.remark)));
       }
       return null;
     }
     const route = r.resp.body as TopicRouteData;
     const old = this.topicRouteTable.get(topic);
     const routeChanged = !sameRoute(old, route);
-    if (routeChanged) this.logClient('INFO', `the topic[${topic}] route info changed, old[${routeText(old)}] ,new[${routeText(route)}]`);
+    if (routeChanged) this.logClient('INFO', renderMessage('route-changed/changed', { topic, old: routeText(old), new: routeText(route) }));
     const tp = this.publishInfo.get(topic);
     if (!routeChanged && tp !== undefined && tp.queues.length > 0) return null;
     for (const bd of route.brokerDatas) this.brokerAddrTable.set(bd.brokerName, new Map(bd.brokerAddrs));
@@ -409,11 +412,11 @@ export class Client extends Process {
       const addr = addrs.get(MASTER_ID);
       if (addr === undefined) continue; // a producer-only client heartbeats masters only
       const r = yield* this.remoting.invokeSync(addr, RequestCode.HEART_BEAT, { group: this.config.group, clientId: this.clientId }, this.s.mqClientApiTimeoutMs);
-      const who = `broker[${name} ${MASTER_ID} ${addr}]`;
+      const broker = { brokerName: name, brokerId: MASTER_ID, brokerAddr: addr };
       if (r.ok) {
-        if (times % 20 === 0) this.logClient('INFO', `send heart beat to ${who} success`);
-      } else if (this.addrInRoutes(addr)) this.logClient(this.profile.heartbeatFailLevel, `send heart beat to ${who} failed`, r.exc);
-      else this.logClient(this.profile.heartbeatFailLevel, `send heart beat to ${who} exception, because the broker not up, forget it`, r.exc);
+        if (times % 20 === 0) this.logClient('INFO', `send heart beat to broker[${name} ${MASTER_ID} ${addr}] success`);
+      } else if (this.addrInRoutes(addr)) this.logClient(this.profile.heartbeatFailLevel, renderMessage('heartbeat-failed/failed', broker), r.exc);
+      else this.logClient(this.profile.heartbeatFailLevel, renderMessage('heartbeat-failed/not-up', broker), r.exc);
     }
   }
 
@@ -526,8 +529,7 @@ export class Client extends Process {
   }
 
   private brokerException(code: number, remark: string | null, addr: string): JavaException {
-    let msg = `CODE: ${code}  DESC: ${remark}`;
-    if (this.profile.brokerAddrInException) msg += ` BROKER: ${addr}`;
+    let msg = responseExceptionMessage(code, remark, this.profile.brokerAddrInException ? addr : null);
     if (!msg.includes('\nSee ')) msg += `\nFor more information, please visit the url, ${this.profile.faqUrl}`;
     return { cls: MQ_BROKER_EXCEPTION, msg };
   }
@@ -616,9 +618,10 @@ export class Client extends Process {
 
   /** How sendDefaultImpl ends when no attempt succeeded. */
   private sendFailedOutcome(begin: number, times: number, brokersSent: Array<string | null>, lastExc: JavaException | null, callTimeout: boolean): SendOutcome {
-    if (callTimeout) return { ok: false, exc: Exceptions.tooMuch('sendDefaultImpl call timeout'), callTimeout: true };
+    if (callTimeout) return { ok: false, exc: Exceptions.tooMuch(renderMessage('send-call-timeout/producer')), callTimeout: true };
     const topic = this.config.topic;
-    const info = `Send [${times}] times, still failed, cost [${Math.floor(this.nowMs - begin)}]ms, Topic: ${topic}, BrokersSent: [${brokersSent.map((b) => b ?? 'null').join(', ')}]\nSee ${this.profile.faqUrl} for further details.`;
+    const failed = renderMessage('send-failed/still-failed', { attempts: times, costMs: Math.floor(this.nowMs - begin), topic, brokersSent });
+    const info = `${failed}\nSee ${this.profile.faqUrl} for further details.`;
     return { ok: false, exc: this.clientException(info, lastExc ?? undefined), callTimeout: false };
   }
 
@@ -644,15 +647,15 @@ export class Client extends Process {
     const found = yield* this.tryToFindTopicPublishInfo(topic);
     if ('exc' in found) return found;
     if (found.tp !== null) return { tp: found.tp };
-    const text = this.profile.noRouteColon ? `No route info of this topic: ${topic}` : `No route info of this topic, ${topic}`;
+    const text = renderMessage(this.profile.noRouteColon ? 'no-route/of-this-topic-colon' : 'no-route/of-this-topic-comma', { topic });
     return { exc: this.clientException(`${text}\nSee ${this.profile.faqUrl} for further details.`) };
   }
 
   private logAttemptFailure(thread: string, invokeId: string, rtMs: number, mq: MessageQueue, exc: JavaException): void {
     const mqText = `MessageQueue [topic=${mq.topic}, brokerName=${mq.brokerName}, queueId=${mq.queueId}]`;
     const text = this.profile.sendKernelUnformatted
-      ? 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s'
-      : `sendKernelImpl exception, resend at once, InvokeID: ${invokeId}, RT: ${Math.floor(rtMs)}ms, Broker: ${mqText}`;
+      ? renderMessage('send-attempt-failed/unformatted')
+      : renderMessage('send-attempt-failed/resend', { invokeId, rtMs: Math.floor(rtMs), mq: mqText });
     const logger = 'o.a.r.c.i.p.DefaultMQProducerImpl';
     this.logClient('WARN', text, exc, logger, thread);
     if (this.profile.logMessageBody) {
@@ -667,13 +670,14 @@ export class Client extends Process {
     const found = yield* this.tryToFindTopicPublishInfo(topic);
     if ('exc' in found) return { ok: false, exc: found.exc, callTimeout: false };
     if (found.tp === null) {
-      return { ok: false, exc: this.clientException(`No route info for this topic, ${topic}\nSee ${this.profile.faqUrl} for further details.`), callTimeout: false };
+      const text = renderMessage('no-route/for-this-topic', { topic });
+      return { ok: false, exc: this.clientException(`${text}\nSee ${this.profile.faqUrl} for further details.`), callTimeout: false };
     }
     const queues = found.tp.queues;
     const key = this.config.selectorQueue ?? this.msgKey++;
     const mq = queues[key % queues.length];
     const costTime = this.nowMs - begin;
-    if (this.s.sendMsgTimeoutMs < costTime) return { ok: false, exc: Exceptions.tooMuch('sendSelectImpl call timeout'), callTimeout: true };
+    if (this.s.sendMsgTimeoutMs < costTime) return { ok: false, exc: Exceptions.tooMuch(renderMessage('send-call-timeout/producer', {}, 'sendSelectImpl')), callTimeout: true };
     const a = yield* this.sendKernelImpl(mq, this.s.sendMsgTimeoutMs - costTime);
     if (a.ok) return { ok: true };
     // Thrown to the application as it is: its stack goes through sendKernelImpl and sendSelectImpl.

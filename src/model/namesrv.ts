@@ -16,6 +16,7 @@ import type { Recorder } from './metrics.js';
 import { Process, RequestCode, ResponseCode, type Channel, type Host, type Listener, type Network, type Request } from './network.js';
 import { MASTER_ID, type BrokerData, type QueueData, type RegisterBrokerBody, type TopicRouteData, queueDataText } from './route.js';
 import { serverProfile, type ServerProfile } from './versions.js';
+import { renderMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 
 interface NameServerConfig {
@@ -80,7 +81,10 @@ export class NameServer extends Process implements Listener {
 
   protected boot(): void {
     const port = Number(this.addr.slice(this.addr.lastIndexOf(':') + 1));
-    this.write('INFO', 'main', this.profile.is5 ? `The Name Server boot success. serializeType=JSON, address 0.0.0.0:${port}` : 'The Name Server boot success. serializeType=JSON');
+    const tip = this.profile.namesrvBootAddress
+      ? renderMessage('startup/namesrv', { serializeType: 'JSON', bindAddress: '0.0.0.0', listenPort: port }, '5.1.0')
+      : renderMessage('startup/namesrv', { serializeType: 'JSON' });
+    this.write('INFO', 'main', tip);
     this.net.listen(this, port, this);
     this.every(this.scanMs, this.profile.scanInitialDelayMs, () => this.scanNotActiveBroker());
   }
@@ -94,26 +98,26 @@ export class NameServer extends Process implements Listener {
   // ---- Netty server events ----------------------------------------------------------------
 
   onAccept(ch: Channel): void {
-    this.write('INFO', this.nettyThread(), `NETTY SERVER PIPELINE: channelActive, the channel[${ch.localAddr}]`);
+    this.write('INFO', this.nettyThread(), renderMessage('pipeline/server-active', { addr: ch.localAddr }));
     this.net.watchIdle(ch, 'server', this.idleMs, () => this.onIdle(ch));
   }
 
   onInactive(ch: Channel, why: 'fin' | 'rst'): void {
     const t = this.nettyThread();
     if (why === 'rst') {
-      this.write('WARN', t, `NETTY SERVER PIPELINE: exceptionCaught ${ch.localAddr}`);
+      this.write('WARN', t, renderMessage('pipeline/server-exception', { addr: ch.localAddr }));
       this.write('WARN', t, 'NETTY SERVER PIPELINE: exceptionCaught exception.', { cls: 'java.io.IOException', msg: 'Connection reset by peer' });
-      this.write('INFO', 'NettyEventExecutor', `closeChannel: close the connection to remote address[${ch.localAddr}] result: true`);
+      this.write('INFO', 'NettyEventExecutor', renderMessage('channel-closed/connection-closed', { addr: ch.localAddr, result: true }));
     }
-    this.write('INFO', t, `NETTY SERVER PIPELINE: channelInactive, the channel[${ch.localAddr}]`);
+    this.write('INFO', t, renderMessage('pipeline/server-inactive', { addr: ch.localAddr }));
     this.onChannelDestroy(ch, 'closed');
   }
 
   private onIdle(ch: Channel): void {
-    this.write('WARN', this.nettyThread(), `NETTY SERVER PIPELINE: IDLE exception [${ch.localAddr}]`);
+    this.write('WARN', this.nettyThread(), renderMessage('pipeline/server-idle', { addr: ch.localAddr }));
     this.net.close(ch, 'server');
-    this.write('INFO', 'NettyEventExecutor', `closeChannel: close the connection to remote address[${ch.localAddr}] result: true`);
-    this.write('INFO', this.nettyThread(), `NETTY SERVER PIPELINE: channelInactive, the channel[${ch.localAddr}]`);
+    this.write('INFO', 'NettyEventExecutor', renderMessage('channel-closed/connection-closed', { addr: ch.localAddr, result: true }));
+    this.write('INFO', this.nettyThread(), renderMessage('pipeline/server-inactive', { addr: ch.localAddr }));
     this.onChannelDestroy(ch, 'idle');
   }
 
@@ -129,7 +133,7 @@ export class NameServer extends Process implements Listener {
         const topic = (req.body as { topic: string }).topic;
         const route = this.pickupTopicRouteData(topic);
         if (route === null) {
-          const remark = `No topic route info in name server for the topic: ${topic}\nSee ${FAQ_4X} for further details.`;
+          const remark = `${renderMessage('route-update-failed/code-17', { topic })}\nSee ${FAQ_4X} for further details.`;
           this.net.reply(ch, { opaque: req.opaque, code: ResponseCode.TOPIC_NOT_EXIST, remark, body: null });
         } else this.net.reply(ch, { opaque: req.opaque, code: ResponseCode.SUCCESS, remark: null, body: route });
         return;
@@ -153,7 +157,8 @@ export class NameServer extends Process implements Listener {
     const oldAddr = brokerData.addrs.get(b.brokerId) ?? null;
     brokerData.addrs.set(b.brokerId, b.brokerAddr);
     if (this.profile.masterAddressChangeLine && b.brokerId === MASTER_ID) {
-      this.write('INFO', thread, `cluster [${b.cluster}] brokerName [${b.brokerName}] master address change from ${oldAddr} to ${b.brokerAddr}`);
+      const args = { clusterName: b.cluster, brokerName: b.brokerName, oldAddr, brokerAddr: b.brokerAddr };
+      this.write('INFO', thread, renderMessage('broker-registered/master-address-change', args));
     }
     if (b.brokerId === MASTER_ID) {
       for (const t of b.topics) {
@@ -169,8 +174,10 @@ export class NameServer extends Process implements Listener {
     this.brokerLiveTable.set(b.brokerAddr, { lastUpdateMs: this.nowMs, ch, brokerName: b.brokerName, brokerId: b.brokerId, cluster: b.cluster });
     this.recorder.registrations.push({ atMs: this.nowMs, namesrv: this.addr, brokerAddr: b.brokerAddr });
     if (prev === undefined) {
-      const who = this.profile.is5 ? this.identity(b.cluster, b.brokerAddr) : b.brokerAddr;
-      this.write('INFO', thread, `new broker registered, ${who} ${this.profile.is5 ? 'HAService' : 'HAServer'}: ${b.haAddr}`);
+      const text = this.profile.is5
+        ? renderMessage('broker-registered/new-broker', { brokerAddrInfo: this.identity(b.cluster, b.brokerAddr), haAddr: b.haAddr }, '5.x')
+        : renderMessage('broker-registered/new-broker', { brokerAddr: b.brokerAddr, haAddr: b.haAddr });
+      this.write('INFO', thread, text);
     }
   }
 
@@ -195,14 +202,16 @@ export class NameServer extends Process implements Listener {
     if (this.profile.is5) this.write('INFO', thread, 'start scanNotActiveBroker');
     for (const [addr, live] of [...this.brokerLiveTable]) {
       if (live.lastUpdateMs + this.expiredMs >= this.nowMs) continue;
-      const who = this.profile.is5 ? this.identity(live.cluster, addr) : addr;
-      this.write('WARN', thread, `The broker channel expired, ${who} ${this.expiredMs}ms`);
+      const text = this.profile.is5
+        ? renderMessage('broker-expired/identity', { brokerAddrInfo: this.identity(live.cluster, addr), idleMs: this.expiredMs })
+        : renderMessage('broker-expired/addr', { brokerAddr: addr, idleMs: this.expiredMs });
+      this.write('WARN', thread, text);
       this.net.close(live.ch, 'server');
       this.brokerLiveTable.delete(addr);
       this.recorder.removals.push({ atMs: this.nowMs, namesrv: this.addr, brokerAddr: addr, brokerName: live.brokerName, reason: 'expired' });
       if (this.profile.is5) this.submitUnregister(live, addr);
       else this.removeBroker(addr, live.brokerName, live.brokerId, live.cluster, thread);
-      this.after(0, () => this.write('INFO', 'NettyEventExecutor', `closeChannel: close the connection to remote address[${live.ch.localAddr}] result: true`), Priority.process);
+      this.after(0, () => this.write('INFO', 'NettyEventExecutor', renderMessage('channel-closed/connection-closed', { addr: live.ch.localAddr, result: true })), Priority.process);
     }
   }
 
@@ -223,30 +232,27 @@ export class NameServer extends Process implements Listener {
       this.submitUnregister(live, addr);
       return;
     }
-    this.write('INFO', 'NettyEventExecutor', `the broker's channel destroyed, ${addr}, clean it's data structure at once`);
+    this.write('INFO', 'NettyEventExecutor', renderMessage('broker-removed/channel-destroyed', { brokerAddr: addr }));
     this.removeBroker(addr, live.brokerName, live.brokerId, live.cluster, 'NettyEventExecutor');
   }
 
   /** 5.x: the destroy submits an unregister request; BatchUnregistrationService applies it. */
   private submitUnregister(live: LiveInfo, addr: string): void {
     const hash = (Math.imul(addr.length * 2654435761, live.ch.id) >>> 0).toString(16);
-    this.write(
-      'INFO',
-      'NettyEventExecutor',
-      `the broker's channel destroyed, submit the unregister request at once, broker info: org.apache.rocketmq.remoting.protocol.header.namesrv.UnRegisterBrokerRequestHeader@${hash}, submit result: true`,
-    );
+    const unRegisterRequest = `org.apache.rocketmq.remoting.protocol.header.namesrv.UnRegisterBrokerRequestHeader@${hash}`;
+    this.write('INFO', 'NettyEventExecutor', renderMessage('broker-removed/channel-destroyed-submit', { unRegisterRequest, result: true }));
     const thread = 'org.apache.rocketmq.namesrv.routeinfo.BatchUnregistrationService';
-    this.write('INFO', thread, `unregisterBroker, remove from brokerLiveTable OK, ${this.identity(live.cluster, addr)}`);
+    this.write('INFO', thread, renderMessage('broker-removed/unregister-live', { result: 'OK', brokerAddrInfo: this.identity(live.cluster, addr) }));
     this.removeTables(addr, live.brokerName, live.brokerId);
-    this.write('INFO', thread, `unregisterBroker, remove addr from brokerAddrTable OK, ${this.identity(live.cluster, addr)}`);
+    this.write('INFO', thread, renderMessage('broker-removed/unregister-addr', { result: 'OK', brokerAddrInfo: this.identity(live.cluster, addr) }));
   }
 
   /** 4.x RouteInfoManager.onChannelDestroy's removal lines. */
   private removeBroker(addr: string, brokerName: string, brokerId: number, cluster: string, thread: string): void {
-    this.write('INFO', thread, `remove brokerAddr[${brokerId}, ${addr}] from brokerAddrTable, because channel destroyed`);
+    this.write('INFO', thread, renderMessage('broker-removed/remove-broker-addr', { brokerId, brokerAddr: addr }));
     const { nameRemoved, topics } = this.removeTables(addr, brokerName, brokerId);
     if (!nameRemoved) return;
-    this.write('INFO', thread, `remove brokerName[${brokerName}] from brokerAddrTable, because channel destroyed`);
+    this.write('INFO', thread, renderMessage('broker-removed/remove-broker-name', { brokerName }));
     this.write('INFO', thread, `remove brokerName[${brokerName}], clusterName[${cluster}] from clusterAddrTable, because channel destroyed`);
     for (const [topic, removed, empty] of topics) {
       this.write('INFO', thread, `remove topic[${topic} ${removed ? queueDataText(removed) : 'null'}], from topicQueueTable, because channel destroyed`);

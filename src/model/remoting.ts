@@ -13,6 +13,7 @@
 
 import { type Co, Mutex, Signal, spawn, wait } from './coroutine.js';
 import { Priority, type Timer } from './kernel.js';
+import { renderMessage } from '../parse/message-render.js';
 import type { JavaException, Level } from './log.js';
 import type { Channel, ChannelHandler, Process, Response } from './network.js';
 import type { Rng } from './random.js';
@@ -21,14 +22,18 @@ import type { ClientProfile } from './versions.js';
 const EX = 'org.apache.rocketmq.remoting.exception.';
 
 export const Exceptions = {
-  timeout(addrText: string, timeoutMs: number): JavaException {
-    return { cls: `${EX}RemotingTimeoutException`, msg: `wait response on the channel <${addrText}> timeout, ${Math.floor(timeoutMs)}(ms)` };
+  /** 5.2.0+ print the channel's remoteAddress() (`/ip:port`), earlier ones the parsed address. */
+  timeout(addr: string, slash: boolean, timeoutMs: number): JavaException {
+    const msg = renderMessage(slash ? 'rpc-timeout/wait-response-slash' : 'rpc-timeout/wait-response', { addr, timeoutMs: Math.floor(timeoutMs) });
+    return { cls: `${EX}RemotingTimeoutException`, msg };
   },
-  timeoutText(msg: string): JavaException {
+  /** invokeSync spent the call's time budget before it could send; 4.9.3+ name the address. */
+  callTimeout(addr: string | null, namesAddr: boolean): JavaException {
+    const msg = namesAddr ? renderMessage('rpc-timeout/call-the-addr', { addr }) : renderMessage('rpc-timeout/invoke-sync-call-timeout');
     return { cls: `${EX}RemotingTimeoutException`, msg };
   },
   connect(addr: string, angle: boolean): JavaException {
-    return { cls: `${EX}RemotingConnectException`, msg: angle ? `connect to <${addr}> failed` : `connect to ${addr} failed` };
+    return { cls: `${EX}RemotingConnectException`, msg: renderMessage(angle ? 'connect-failed/angle' : 'connect-failed/plain', { addr }) };
   },
   sendRequest(addr: string): JavaException {
     return { cls: `${EX}RemotingSendRequestException`, msg: `send request to <${addr}> failed` };
@@ -216,14 +221,15 @@ export class RemotingClient implements ChannelHandler {
     const list = [...addrs];
     if (shuffle) this.o.rng.shuffle(list);
     this.namesrvAddrList = list;
-    this.o.log('INFO', `name server address updated. NEW : [${list.join(', ')}] , OLD: ${old.length ? `[${old.join(', ')}]` : 'null'}`);
+    this.o.log('INFO', renderMessage('namesrv-list/updated', { addrs: list, old: old.length ? old : null }));
     if (this.namesrvAddrChoosed !== null && !list.includes(this.namesrvAddrChoosed)) this.namesrvAddrChoosed = null;
   }
 
   // ---- texts ------------------------------------------------------------------------------
 
-  private chanText(addr: string, ch: Channel | null): string {
-    return this.o.profile.channelIdForm && ch ? `addr=${addr}, id=${ch.shortId}` : addr;
+  /** A catalogue message about a channel: its 5.3.1+ wording (`channel[addr=a, id=i]`) or the address alone. */
+  private chanMessage(withId: string, plain: string, addr: string, ch: Channel | null): string {
+    return this.o.profile.channelIdForm && ch ? renderMessage(withId, { addr, channelId: ch.shortId }) : renderMessage(plain, { addr });
   }
 
   private remoteText(ch: Channel): string {
@@ -251,7 +257,7 @@ export class RemotingClient implements ChannelHandler {
     if (ch !== null && ch.clientOpen) {
       const cost = this.now - begin;
       if (timeoutMs < cost) {
-        return { ok: false, exc: Exceptions.timeoutText(`invokeSync call the addr[${addr}] timeout`), why: 'timeout' };
+        return { ok: false, exc: Exceptions.callTimeout(addr, this.o.profile.callTimeoutNamesAddr), why: 'timeout' };
       }
       const left = timeoutMs - cost;
       // invokeSyncImpl: write the request, wait for the response or the deadline.
@@ -281,7 +287,7 @@ export class RemotingClient implements ChannelHandler {
     if (cached === undefined || !cached.isOK()) return false;
     const ch = cached.ch!;
     if (timeoutMs < 0) {
-      call.onFailure({ ok: false, exc: Exceptions.timeoutText(`invokeSync call the addr[${addr}] timeout`), why: 'timeout' });
+      call.onFailure({ ok: false, exc: Exceptions.callTimeout(addr, this.o.profile.callTimeoutNamesAddr), why: 'timeout' });
       return true;
     }
     const opaque = this.opaqueNext++;
@@ -305,8 +311,11 @@ export class RemotingClient implements ChannelHandler {
   /** invokeSync caught RemotingSendRequestException: it closes the channel and throws it on. */
   sendRequestFailed(addr: string | null, ch: Channel): RpcResult & { ok: false } {
     const p = this.o.profile;
-    const who = this.chanText(p.invokeWarnsChannelAddr ? ch.remoteAddr : String(addr), ch);
-    this.o.log('WARN', `invokeSync: send request exception, so close the channel[${who}]`);
+    const who = p.invokeWarnsChannelAddr ? ch.remoteAddr : String(addr);
+    const text = p.sendExceptionIdForm
+      ? renderMessage('channel-closed/send-exception-532', { addr: who, channelId: ch.shortId })
+      : renderMessage('channel-closed/send-exception', { addr: who });
+    this.o.log('WARN', text);
     this.closeChannel(addr, ch);
     return { ok: false, exc: Exceptions.sendRequest(ch.remoteAddr), why: 'send' };
   }
@@ -314,15 +323,18 @@ export class RemotingClient implements ChannelHandler {
   /** invokeSync after the wait for a response ran out. */
   timedOut(addr: string | null, ch: Channel, timeoutMs: number, left: number): RpcResult & { ok: false } {
     const p = this.o.profile;
-    const r: RpcResult & { ok: false } = { ok: false, exc: Exceptions.timeout(this.remoteText(ch), left), why: 'timeout' };
-    const who = this.chanText(p.invokeWarnsChannelAddr ? ch.remoteAddr : String(addr), ch);
+    const r: RpcResult & { ok: false } = { ok: false, exc: Exceptions.timeout(ch.remoteAddr, p.timeoutAddrSlash, left), why: 'timeout' };
+    const who = p.invokeWarnsChannelAddr ? ch.remoteAddr : String(addr);
     this.o.onTimeout?.(ch.remoteAddr);
     const shouldClose = !p.closeGuard || left > 100 || left > timeoutMs / 4;
     if (this.o.closeSocketIfTimeout && shouldClose) {
       this.closeChannel(addr, ch);
-      this.o.log('WARN', `invokeSync: close socket because of timeout, ${timeoutMs}ms, ${who}`);
+      const text = p.channelIdForm
+        ? renderMessage('channel-closed/timeout-531', { timeoutMillis: timeoutMs, addr: who, channelId: ch.shortId })
+        : renderMessage('channel-closed/timeout', { timeoutMillis: timeoutMs, addr: who });
+      this.o.log('WARN', text);
     }
-    this.o.log('WARN', `invokeSync: wait response timeout exception, the channel[${who}]`);
+    this.o.log('WARN', this.chanMessage('rpc-timeout/invoke-sync-wait-531', 'rpc-timeout/invoke-sync-wait', who, ch));
     return r;
   }
 
@@ -433,7 +445,7 @@ export class RemotingClient implements ChannelHandler {
         this.namesrvIndex = (this.namesrvIndex + 1) | 0;
         const newAddr = list[Math.abs(this.namesrvIndex) % list.length];
         this.namesrvAddrChoosed = newAddr;
-        this.o.log('INFO', `new name server is chosen. OLD: ${addr ?? 'null'} , NEW: ${newAddr}. namesrvIndex = ${this.namesrvIndex}`);
+        this.o.log('INFO', renderMessage('namesrv-chosen/chosen', { old: addr, new: newAddr, namesrvIndex: this.namesrvIndex }));
         this.o.onNamesrvChosen?.(addr, newAddr, this.namesrvIndex);
         const ch = yield* this.createChannel(newAddr);
         if (ch !== null) return { ch };
@@ -462,7 +474,7 @@ export class RemotingClient implements ChannelHandler {
       cw = fresh;
       this.channelTables.set(addr, fresh);
       const local = p.v[0] > 5 || (p.v[0] === 5 && (p.v[1] > 3 || (p.v[1] === 3 && p.v[2] >= 2))) ? this.o.proc.host.ip : 'UNKNOWN';
-      this.o.log('INFO', `NETTY CLIENT PIPELINE: CONNECT  ${local} => ${addr}`);
+      this.o.log('INFO', renderMessage(local === 'UNKNOWN' ? 'pipeline/client-connect' : 'pipeline/client-connect-local', { local, addr }));
       this.o.proc.net.connect(this.o.proc, addr, this.o.connectTimeoutMs, (r) => {
         fresh.connecting = false;
         if (r.ok) {
@@ -477,7 +489,8 @@ export class RemotingClient implements ChannelHandler {
     const timedOut = yield* wait(this.waitFor(target.done, this.o.connectTimeoutMs));
     if (timedOut || (!target.isOK() && !target.refused)) {
       if (p.createChannelOutcomeLogs) {
-        this.o.log('WARN', `createChannel: connect remote host[${addr}] timeout ${this.o.connectTimeoutMs}ms, ${this.future('incomplete')}`);
+        const text = renderMessage('connect-failed/create-channel-timeout', { addr, connectTimeoutMillis: this.o.connectTimeoutMs, channelFuture: this.future('incomplete') });
+        this.o.log('WARN', text);
       }
       return null;
     }
@@ -487,7 +500,7 @@ export class RemotingClient implements ChannelHandler {
     }
     if (p.createChannelOutcomeLogs) {
       const cause = Exceptions.connectRefused(addr);
-      const text = `createChannel: connect remote host[${addr}] failed, ${this.future(`failure: ${cause.cls}: ${cause.msg}`)}`;
+      const text = renderMessage('connect-failed/create-channel-failed', { addr, channelFuture: this.future(`failure: ${cause.cls}: ${cause.msg}`) });
       this.o.log('WARN', text, p.createChannelFailedStack ? cause : undefined);
     }
     return null;
@@ -506,7 +519,7 @@ export class RemotingClient implements ChannelHandler {
     if (ch === null) return;
     const addrRemote = addr ?? ch.remoteAddr;
     const prev = this.channelTables.get(addrRemote);
-    const t = this.chanText(addrRemote, ch);
+    const t = this.o.profile.channelIdForm ? `addr=${addrRemote}, id=${ch.shortId}` : addrRemote;
     this.o.log('INFO', `closeChannel: begin close the channel[${t}] Found: ${prev !== undefined}`);
     if (prev === undefined) {
       this.o.log('INFO', `closeChannel: the channel[${t}] has been removed from the channel table before`);
@@ -514,16 +527,15 @@ export class RemotingClient implements ChannelHandler {
       this.o.log('INFO', `closeChannel: the channel[${t}] has been closed before, and has been created again, nothing to do.`);
     } else {
       this.channelTables.delete(addrRemote);
-      this.o.log('INFO', `closeChannel: the channel[${t}] was removed from channel table`);
+      this.o.log('INFO', this.chanMessage('channel-closed/removed-531', 'channel-closed/removed', addrRemote, ch));
     }
     this.lowLevelClose(ch);
   }
 
   private lowLevelClose(ch: Channel): void {
     this.o.proc.net.close(ch, 'client');
-    const p = this.o.profile;
-    this.o.log('INFO', p.channelIdForm ? `NETTY CLIENT PIPELINE: CLOSE channel[addr=${ch.remoteAddr}, id=${ch.shortId}]` : `NETTY CLIENT PIPELINE: CLOSE ${ch.remoteAddr}`);
-    this.o.log('INFO', `closeChannel: close the connection to remote address[${ch.remoteAddr}] result: true`);
+    this.o.log('INFO', this.chanMessage('pipeline/client-close-531', 'pipeline/client-close', ch.remoteAddr, ch));
+    this.o.log('INFO', renderMessage('channel-closed/connection-closed', { addr: ch.remoteAddr, result: true }));
     this.failFast(ch);
   }
 
@@ -555,7 +567,7 @@ export class RemotingClient implements ChannelHandler {
       this.o.log('INFO', `eventCloseChannel: the channel[${who}] has been removed from the channel table before`);
     } else {
       this.channelTables.delete(key);
-      this.o.log('INFO', `closeChannel: the channel[${this.chanText(key, ch)}] was removed from channel table`);
+      this.o.log('INFO', this.chanMessage('channel-closed/removed-531', 'channel-closed/removed', key, ch));
     }
     this.lowLevelClose(ch);
   }
@@ -565,9 +577,9 @@ export class RemotingClient implements ChannelHandler {
     const p = this.o.profile;
     if (why === 'rst') {
       if (p.channelIdForm) {
-        this.o.log('WARN', `NETTY CLIENT PIPELINE: exceptionCaught channel[addr=${ch.remoteAddr}, id=${ch.shortId}]`, Exceptions.connectionReset());
+        this.o.log('WARN', renderMessage('pipeline/client-exception-531', { addr: ch.remoteAddr, channelId: ch.shortId }), Exceptions.connectionReset());
       } else {
-        this.o.log('WARN', `NETTY CLIENT PIPELINE: exceptionCaught ${ch.remoteAddr}`);
+        this.o.log('WARN', renderMessage('pipeline/client-exception', { addr: ch.remoteAddr }));
         this.o.log('WARN', 'NETTY CLIENT PIPELINE: exceptionCaught exception.', Exceptions.connectionReset());
       }
       this.closeByChannel(ch);
@@ -575,14 +587,13 @@ export class RemotingClient implements ChannelHandler {
     }
     // A FIN passes no handler before 5.1.3: the dead wrapper stays until the next use finds it inactive.
     if (p.channelInactiveLog) {
-      this.o.log('INFO', p.channelIdForm ? `NETTY CLIENT PIPELINE: channelInactive, the channel[addr=${ch.remoteAddr}, id=${ch.shortId}]` : `NETTY CLIENT PIPELINE: channelInactive, the channel[${ch.remoteAddr}]`);
+      this.o.log('INFO', this.chanMessage('pipeline/client-inactive-531', 'pipeline/client-inactive', ch.remoteAddr, ch));
       this.closeByChannel(ch);
     }
   }
 
   private onIdle(ch: Channel): void {
-    const p = this.o.profile;
-    this.o.log('WARN', p.channelIdForm ? `NETTY CLIENT PIPELINE: IDLE exception channel[addr=${ch.remoteAddr}, id=${ch.shortId}]` : `NETTY CLIENT PIPELINE: IDLE exception [${ch.remoteAddr}]`);
+    this.o.log('WARN', this.chanMessage('pipeline/client-idle-531', 'pipeline/client-idle', ch.remoteAddr, ch));
     this.closeByChannel(ch);
   }
 }

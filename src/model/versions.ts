@@ -48,12 +48,16 @@ export interface ClientProfile {
   readonly connectExceptionAngle: boolean;
   /** 5.3.1+ `channel[addr=…, id=…]` forms (NettyRemotingClient's closeChannel and invokeSync logs). */
   readonly channelIdForm: boolean;
+  /** invokeSync's `send request exception, so close the channel[...]` takes that form a release later, from 5.3.2. */
+  readonly sendExceptionIdForm: boolean;
   /** 5.1.1+ invokeSync warnings print the resolved channel address instead of the addr argument (NettyRemotingClient.invokeSync). */
   readonly invokeWarnsChannelAddr: boolean;
   /** 5.2.0+ RemotingTimeoutException prints `</ip:port>` (the channel's remote address as InetSocketAddress prints it). */
   readonly timeoutAddrSlash: boolean;
   /** 5.1.3+ log `NETTY CLIENT PIPELINE: channelInactive` when the peer closes (NettyConnectManageHandler.channelInactive). */
   readonly channelInactiveLog: boolean;
+  /** 4.9.3+ name the address when invokeSync's budget is spent before the call (`invokeSync call the addr[a] timeout`); earlier `invokeSync call timeout` (NettyRemotingClient.invokeSync). */
+  readonly callTimeoutNamesAddr: boolean;
   /** Heartbeat failure level: INFO up to 5.0.0, WARN from 5.1.0 (MQClientInstance.sendHeartbeatToAllBroker). */
   readonly heartbeatFailLevel: 'INFO' | 'WARN';
   /** 5.1.0-5.2.0 print `sendKernelImpl exception, resend at once, InvokeID: %s, …` literally (DefaultMQProducerImpl.sendDefaultImpl). */
@@ -97,9 +101,11 @@ export function clientProfile(version: string): ClientProfile {
     createChannelFailedStack: !is5,
     connectExceptionAngle: !atLeast(v, '4.6.0'),
     channelIdForm: atLeast(v, '5.3.1'),
+    sendExceptionIdForm: atLeast(v, '5.3.2'),
     invokeWarnsChannelAddr: atLeast(v, '5.1.1'),
     timeoutAddrSlash: atLeast(v, '5.2.0'),
     channelInactiveLog: atLeast(v, '5.1.3'),
+    callTimeoutNamesAddr: atLeast(v, '4.9.3'),
     heartbeatFailLevel: atLeast(v, '5.1.0') ? 'WARN' : 'INFO',
     sendKernelUnformatted: atLeast(v, '5.1.0') && !atLeast(v, '5.3.0'),
     logMessageBody: !atLeast(v, '5.1.2'),
@@ -129,6 +135,12 @@ export interface ServerProfile {
   readonly masterAddressChangeLine: boolean;
   /** The broker's own remoting client closes the socket on timeout (same history as the client). */
   readonly closeSocketIfTimeout: boolean;
+  /** 4.5.0+ name the broker id in `register broker[0]to name server a OK`; 4.4.0 and earlier `register broker to name server a OK` (BrokerOuterAPI.registerBrokerAll). */
+  readonly registerOkBrokerId: boolean;
+  /** 5.1.0+ NameServers add `, address <bind>:<port>` to `The Name Server boot success.` (NamesrvStartup). */
+  readonly namesrvBootAddress: boolean;
+  /** Up to 4.5.1 the slow put is `putMessage not in lock eclipse time(ms)`, 4.5.2-4.9.8 `elapsed` (DefaultMessageStore.putMessage). */
+  readonly notInLockEclipse: boolean;
   /** 5.x BrokerFastFailure dumps a jstack after a TIMEOUT_CLEAN_QUEUE purge, at most every 15 s (BrokerFastFailure.cleanExpiredRequest). */
   readonly jstackOnClean: boolean;
   /** The client-side texts of the server's own remoting client. */
@@ -149,6 +161,9 @@ export function serverProfile(version: string): ServerProfile {
     scanInitialDelayMs: is5 ? 5 : 5000,
     masterAddressChangeLine: atLeast(v, '4.9.4') && !is5,
     closeSocketIfTimeout: factHolds(CLIENT.closeSocketIfTimeout, v),
+    notInLockEclipse: !atLeast(v, '4.5.2'),
+    registerOkBrokerId: atLeast(v, '4.5.0'),
+    namesrvBootAddress: atLeast(v, '5.1.0'),
     jstackOnClean: factHolds(SERVER.jstackOnClean, v),
     remoting: clientProfile(version),
   };

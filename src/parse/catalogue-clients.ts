@@ -60,7 +60,9 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /send heart beat to broker error/,
     versions: 'rocketmq-client-go 2.0.0-2.1.2',
     source: 'rocketmq-client-go internal/client.go (rmqClient.SendHeartbeatToAllBrokerWithLock)',
-    format: 'send heart beat to broker error  underlayError=<error>',
+    // logrus fields (underlayError) follow the message.
+    format: 'send heart beat to broker error',
+    args: [],
     fields: () => heartbeat(null, null, null),
     versionHint: 'go',
     samples: [
@@ -74,7 +76,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /send heart beat to broker failed/,
     versions: 'rocketmq-client-go 2.0.0-2.1.2',
     source: 'rocketmq-client-go internal/client.go (rmqClient.SendHeartbeatToAllBrokerWithLock)',
-    format: 'send heart beat to broker failed  brokerAddr=<addr> brokerId=<id> brokerName=<name> responseCode=<code> remark=<remark>',
+    format: 'send heart beat to broker failed',
+    args: [],
     fields: (_g, text) => heartbeat(kv(text, 'brokerName'), num(kv(text, 'brokerId')), normAddr(kv(text, 'brokerAddr'))),
     versionHint: 'go',
     samples: [
@@ -95,7 +98,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /query topic route from server error/,
     versions: 'rocketmq-client-go 2.0.0-2.1.2',
     source: 'rocketmq-client-go internal/route.go (namesrvs.UpdateTopicRouteInfoWithDefault)',
-    format: 'query topic route from server error  underlayError=<error>',
+    format: 'query topic route from server error',
+    args: [],
     fields: (_g, text) => routeFail(null, underlay(text)),
     versionHint: 'go',
     samples: [
@@ -109,10 +113,17 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /queryTopicRouteInfoFromServer (?:return nil|failed)/,
     versions: 'rocketmq-client-go 2.0.0-2.1.2',
     source: 'rocketmq-client-go internal/route.go',
-    format: 'queryTopicRouteInfoFromServer return nil  topic=<topic> | queryTopicRouteInfoFromServer failed  topic=<topic>',
+    format: 'queryTopicRouteInfoFromServer return nil',
+    args: [],
+    forms: {
+      failed: { format: 'queryTopicRouteInfoFromServer failed', args: [] },
+    },
     fields: (_g, text) => routeFail(kv(text, 'topic')),
     versionHint: 'go',
-    samples: [{ text: 'WARN[0004] queryTopicRouteInfoFromServer return nil       topic=TopicTest', fields: { topic: 'TopicTest', cause: null } }],
+    samples: [
+      { text: 'WARN[0004] queryTopicRouteInfoFromServer return nil       topic=TopicTest', fields: { topic: 'TopicTest', cause: null } },
+      { text: 'ERRO[0004] queryTopicRouteInfoFromServer failed            topic=TopicTest', fields: { topic: 'TopicTest', cause: null } },
+    ],
   },
   {
     id: 'connect-failed/go-namesrv',
@@ -121,7 +132,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /connect to namesrv failed\./,
     versions: 'rocketmq-client-go 2.0.0-2.1.2',
     source: 'rocketmq-client-go internal/route.go (namesrvs.queryTopicRouteInfoFromServer: every NameServer failed)',
-    format: 'connect to namesrv failed.  namesrv=<list> topic=<topic>',
+    format: 'connect to namesrv failed.',
+    args: [],
     fields: () => connect(null),
     versionHint: 'go',
     samples: [{ text: 'time="2020-05-22T10:00:01+08:00" level=error msg="connect to namesrv failed." namesrv="&{[10.0.0.5:9876]}" topic=TopicTest', fields: { addr: null, addrs: [] } }],
@@ -133,7 +145,12 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /\btopic=(?<t>[^\s,]*?) route info not found/,
     versions: 'rocketmq-client-go 2.0.0-2.1.2',
     source: 'rocketmq-client-go producer/producer.go (defaultProducer.sendSync), consumer/push_consumer.go',
-    format: 'the topic=%s route info not found[, it may not exist]',
+    format: 'the topic=%s route info not found, it may not exist',
+    args: ['topic'],
+    printf: true,
+    forms: {
+      producer: { format: 'the topic=%s route info not found', args: ['topic'], printf: true },
+    },
     fields: (g) => ({ topic: str(g.t) }),
     versionHint: 'go',
     samples: [
@@ -148,7 +165,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /conn error, close connection/,
     versions: 'rocketmq-client-go 2.0.0-2.1.2',
     source: 'rocketmq-client-go internal/remote/remote_client.go (remotingClient.receiveResponse)',
-    format: 'conn error, close connection  underlayError=<net error>',
+    format: 'conn error, close connection',
+    args: [],
     fields: (_g, text) => closed(goRemote(text), 'conn-error'),
     versionHint: 'go',
     samples: [
@@ -165,7 +183,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /remoting conn closed/,
     versions: 'rocketmq-client-go 2.0.0-rc1-2.0.x',
     source: 'rocketmq-client-go internal/remote/remote_client.go',
-    format: 'remoting conn closed  remote=<addr>',
+    format: 'remoting conn closed',
+    args: [],
     fields: (_g, text) => closed(normAddr(kv(text, 'remote')), 'close'),
     versionHint: 'go',
     samples: [{ text: 'INFO[0004] remoting conn closed                          remote="118.190.213.42:80"', fields: { addr: '118.190.213.42:80', reason: 'close' } }],
@@ -180,6 +199,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     versions: 'rocketmq-client-cpp 1.2.x-2.2.0',
     source: 'rocketmq-client-cpp src/transport/ResponseFuture.cpp (ResponseFuture::waitResponse)',
     format: 'waitResponse of code:%d with opaque:%d timeout',
+    args: ['code', 'opaque'],
+    printf: true,
     fields: () => ({ addr: null, timeoutMs: null }),
     versionHint: 'cpp',
     samples: [{ text: '[2023-10-17 11:44:47.442126](warning):waitResponse of code:105 with opaque:8 timeout[waitResponse:61]', fields: { addr: null, timeoutMs: null } }],
@@ -192,6 +213,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     versions: 'rocketmq-client-cpp 2.x',
     source: 'rocketmq-client-cpp src/transport/TcpRemotingClient.cpp (invokeHeartBeat)',
     format: 'wait response timeout of heartbeat, so closeTransport of addr:%s',
+    args: ['brokerAddr'],
+    printf: true,
     fields: (g) => heartbeat(null, null, normAddr(g.a)),
     versionHint: 'cpp',
     samples: [{ text: 'wait response timeout of heartbeat, so closeTransport of addr:10.0.0.1:10911[invokeHeartBeat:181]', fields: { brokerAddr: '10.0.0.1:10911' } }],
@@ -204,6 +227,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     versions: 'rocketmq-client-cpp 1.2.x-2.2.0',
     source: 'rocketmq-client-cpp src/transport/TcpRemotingClient.cpp (TcpRemotingClient::invokeSync)',
     format: 'wait response timeout or get NULL response of code:%d, so closeTransport of addr:%s',
+    args: ['code', 'addr'],
+    printf: true,
     fields: (g) => ({ addr: normAddr(g.a), timeoutMs: null }),
     versionHint: 'cpp',
     samples: [
@@ -218,7 +243,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /wait response on the addr <(?<a>[^>]*)> timeout/,
     versions: 'rocketmq-client-cpp re_dev',
     source: 'rocketmq-client-cpp src/transport/TcpRemotingClient.cpp (re_dev, RemotingTimeoutException)',
-    format: 'wait response on the addr <addr> timeout',
+    format: 'wait response on the addr <{}> timeout',
+    args: ['addr'],
     fields: (g) => ({ addr: normAddr(g.a), timeoutMs: null }),
     versionHint: 'cpp',
     samples: [
@@ -236,6 +262,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     versions: 'rocketmq-client-cpp 1.2.x-2.2.0',
     source: 'rocketmq-client-cpp src/MQClientAPIImpl.cpp (MQClientAPIImpl::sendHearbeat)',
     format: 'sendHeartbeat to broker:%s failed',
+    args: ['brokerAddr'],
+    printf: true,
     fields: (g) => heartbeat(null, null, normAddr(g.a)),
     versionHint: 'cpp',
     samples: [{ text: '[2020-May-17 07:42:07.013348](warning):sendHeartbeat to broker:10.0.0.1:10911 failed[sendHearbeat:279]', fields: { brokerAddr: '10.0.0.1:10911' } }],
@@ -247,7 +275,10 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /CloseTransport of:(?<a>[^\s\[]+)(?=\s*\[|\s*$)/,
     versions: 'rocketmq-client-cpp 1.2.x-2.2.0, re_dev',
     source: 'rocketmq-client-cpp src/transport/TcpRemotingClient.cpp (TcpRemotingClient::CloseTransport)',
-    format: 'CloseTransport of:%s (not its `get timed_mutex timeout` nor its `end` line)',
+    // Not its `get timed_mutex timeout` nor its `end` line.
+    format: 'CloseTransport of:%s',
+    args: ['addr'],
+    printf: true,
     fields: (g) => closed(normAddr(g.a), 'close'),
     versionHint: 'cpp',
     samples: [
@@ -259,10 +290,16 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     id: 'send-attempt-failed/cpp',
     type: 'send-attempt-failed',
     keywords: ['send failed of times:'],
-    pattern: /send failed of times:(?<n>\d+),(?:brokerName:(?<b>[^\s\[]*)|mq:(?<mq>.*?)(?:\[|$))/,
+    // MQMessageQueue::toString prints `MessageQueue [topic=t, brokerName=b, queueId=n]` (2.1.0).
+    pattern: /send failed of times:(?<n>\d+),(?:brokerName:(?<b>[^\s\[]*)|mq:(?<mq>MessageQueue \[[^\]]*\]|[^\[]*))/,
     versions: 'rocketmq-client-cpp 1.2.x-2.2.0',
     source: 'rocketmq-client-cpp src/producer/DefaultMQProducerImpl.cpp (sendDefaultImpl, sendKernelImpl)',
-    format: 'send failed of times:%d,brokerName:%s | send failed of times:%d,mq:%s',
+    format: 'send failed of times:%d,brokerName:%s',
+    args: ['times', 'brokerName'],
+    printf: true,
+    forms: {
+      mq: { format: 'send failed of times:%d,mq:%s', args: ['times', 'mq'], printf: true },
+    },
     fields: (g) => {
       const mq = g.mq ?? '';
       return {
@@ -275,7 +312,11 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
       };
     },
     versionHint: 'cpp',
-    samples: [{ text: '[2020-May-17 07:43:07.013237](error):send failed of times:1,brokerName:broker-a[sendDefaultImpl:424]', fields: { brokerName: 'broker-a', topic: null } }],
+    samples: [
+      { text: '[2020-May-17 07:43:07.013237](error):send failed of times:1,brokerName:broker-a[sendDefaultImpl:424]', fields: { brokerName: 'broker-a', topic: null } },
+      // sendAutoRetrySelectImpl (MQMessageQueue::toString).
+      { text: 'send failed of times:2,mq:MessageQueue [topic=TopicTest, brokerName=broker-b, queueId=3][sendAutoRetrySelectImpl:592]', fields: { topic: 'TopicTest', brokerName: 'broker-b', queueId: 3 } },
+    ],
   },
   {
     id: 'connect-failed/cpp',
@@ -284,10 +325,18 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /can not connect to(?: server)?:(?<a>[^\s\[]+)/,
     versions: 'rocketmq-client-cpp 1.2.x-2.2.0',
     source: 'rocketmq-client-cpp src/transport/TcpRemotingClient.cpp, TcpTransport.cpp',
-    format: 'can not connect to:%s | can not connect to server:%s',
+    format: 'can not connect to:%s',
+    args: ['addr'],
+    printf: true,
+    forms: {
+      server: { format: 'can not connect to server:%s', args: ['addr'], printf: true },
+    },
     fields: (g) => connect(g.a),
     versionHint: 'cpp',
-    samples: [{ text: '[2020-May-17 07:41:38.780542](warning):can not connect to:10.0.0.1:10911[GetTransport:341]', fields: { addr: '10.0.0.1:10911', addrs: ['10.0.0.1:10911'] } }],
+    samples: [
+      { text: '[2020-May-17 07:41:38.780542](warning):can not connect to:10.0.0.1:10911[GetTransport:341]', fields: { addr: '10.0.0.1:10911', addrs: ['10.0.0.1:10911'] } },
+      { text: 'can not connect to server:10.0.0.1:10911', fields: { addr: '10.0.0.1:10911', addrs: ['10.0.0.1:10911'] } },
+    ],
   },
 
   // ---- rocketmq-clients 5.x (gRPC: Java, Go, C#, C++, Rust) ----------------------------------
@@ -298,7 +347,9 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /[Ff]ailed to send message due to too many requests?, would attempt to resend after/,
     versions: 'rocketmq-clients 5.x (Java ProducerImpl, Go producer.go, C# Producer.cs)',
     source: 'rocketmq-clients java/client/.../impl/producer/ProducerImpl.java (java-5.0.8), golang/producer.go (golang/v5.1.2), csharp/rocketmq-client-csharp/Producer.cs',
-    format: 'Failed to send message due to too many requests, would attempt to resend after {}, maxAttempts={}, attempt={}, topic={}, ...',
+    // Java's wording; Go's and C#'s order the fields otherwise.
+    format: 'Failed to send message due to too many requests, would attempt to resend after {}, maxAttempts={}, attempt={}, topic={}, messageId(s)={}, endpoints={}, clientId={}',
+    args: ['delay', 'maxAttempts', 'attempt', 'topic', 'messageIds', 'endpoints', 'clientId'],
     fields: () => busy('TOO_MANY_REQUESTS', {}),
     versionHint: '5.x-grpc',
     samples: [
@@ -316,6 +367,10 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     versions: 'rocketmq-clients 5.x (Java, Go, C#)',
     source: 'rocketmq-clients java/client/.../impl/producer/ProducerImpl.java (java-5.0.8), golang/producer.go (golang/v5.1.2), csharp/rocketmq-client-csharp/Producer.cs',
     format: 'Failed to send message(s) finally, run out of attempt times, maxAttempts={}, attempt={}, topic={}, messageId(s)={}, endpoints={}, clientId={}',
+    args: ['maxAttempts', 'attempts', 'topic', 'messageIds', 'endpoints', 'clientId'],
+    forms: {
+      go: { format: 'failed to send message(s) finally, run out of attempt times, topic=%s, messageId(s)=%v, maxAttempts=%d, attempt=%d, endpoints=%v, requestId=%s', args: ['topic', 'messageIds', 'maxAttempts', 'attempts', 'endpoints', 'requestId'], printf: true },
+    },
     fields: (_g, text) => ({ attempts: num(kv(text, 'attempt')), costMs: null, topic: kv(text, 'topic'), brokersSent: [] }),
     versionHint: '5.x-grpc',
     samples: [
@@ -336,7 +391,11 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /[Ff]ailed to send message, (?:would attempt to resend right now, )?(?=.*\b(?:maxAttempts|topic)=)/,
     versions: 'rocketmq-clients 5.x (Java, Go, C#)',
     source: 'rocketmq-clients java/client/.../impl/producer/ProducerImpl.java (java-5.0.8), golang/producer.go (golang/v5.1.2), csharp/rocketmq-client-csharp/Producer.cs',
-    format: 'Failed to send message, would attempt to resend right now, maxAttempts={}, attempt={}, topic={}, messageId(s)={}, endpoints={}, clientId={} (C#: Failed to send message, topic={}, maxAttempts={}, attempt={}, endpoints={}, ...)',
+    format: 'Failed to send message, would attempt to resend right now, maxAttempts={}, attempt={}, topic={}, messageId(s)={}, endpoints={}, clientId={}',
+    args: ['maxAttempts', 'attempt', 'topic', 'messageIds', 'endpoints', 'clientId'],
+    forms: {
+      csharp: { format: 'Failed to send message, topic={}, maxAttempts={}, attempt={}, endpoints={}, messageId={}, clientId={}', args: ['topic', 'maxAttempts', 'attempt', 'endpoints', 'messageId', 'clientId'] },
+    },
     causeFromNext: true,
     fields: (_g, text) => grpcAttempt(text),
     versionHint: '5.x-grpc',
@@ -358,7 +417,11 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /[Ff]ailed to send heartbeat(?:, code=\S+?, status message=\[.*?\])?, endpoints=|Failed to send heartbeat to target_host=/,
     versions: 'rocketmq-clients 5.x (Java ClientImpl, Go client.go, C# Client.cs, C++ ClientManagerImpl.cpp)',
     source: 'rocketmq-clients java/client/.../impl/ClientImpl.java (java-5.0.8), golang/client.go (golang/v5.1.2), csharp/rocketmq-client-csharp/Client.cs, cpp/source/client/ClientManagerImpl.cpp',
-    format: 'Failed to send heartbeat, endpoints={}, clientId={} | Failed to send heartbeat, code={}, status message=[{}], endpoints={}, clientId={} | Failed to send heartbeat to target_host={}. gRPC code: {}, message: {}',
+    format: 'Failed to send heartbeat, endpoints={}, clientId={}',
+    args: ['endpoints', 'clientId'],
+    forms: {
+      cpp: { format: 'Failed to send heartbeat to target_host={}. gRPC code: {}, message: {}', args: ['targetHost', 'code', 'message'] },
+    },
     fields: (_g, text) => heartbeat(null, null, endpoints(text) ?? str(/target_host=(\S+?)\.?(?:\s|$)/.exec(text)?.[1])),
     versionHint: '5.x-grpc',
     samples: [
@@ -373,7 +436,11 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /Failed to fetch topic route|Failed to send query route request to server|query route for topic=\S+ failed: error=/,
     versions: 'rocketmq-clients 5.x (Java ClientImpl, C# Client.cs, C++ ClientManagerImpl.cpp, Rust client.rs)',
     source: 'rocketmq-clients java/client/.../impl/ClientImpl.java (java-5.0.8), csharp/rocketmq-client-csharp/Client.cs, cpp/source/client/ClientManagerImpl.cpp, rust/src/client.rs',
-    format: 'Failed to fetch topic route, clientId={}, topic={} | Failed to fetch topic route for update cache, topic={}, clientId={} | query route for topic={} failed: error={}',
+    format: 'Failed to fetch topic route, clientId={}, topic={}',
+    args: ['clientId', 'topic'],
+    forms: {
+      rust: { format: 'query route for topic={} failed: error={}', args: ['topic', 'cause'] },
+    },
     fields: (_g, text) => routeFail(kv(text, 'topic'), str(/failed: error=(.*?)\s*$/.exec(text)?.[1])),
     versionHint: '5.x-grpc',
     samples: [
@@ -389,6 +456,7 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     versions: 'rocketmq-clients Java 5.x',
     source: 'rocketmq-clients java/client/.../impl/ClientSessionImpl.java (java-5.0.7): the telemetry stream to the proxy broke',
     format: 'Exception raised from stream response observer, clientId={}, endpoints={}',
+    args: ['clientId', 'endpoints'],
     fields: (_g, text) => closed(endpoints(text), 'stream-error'),
     versionHint: '5.x-grpc',
     samples: [
@@ -405,10 +473,17 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /[Bb]egin to start the rocketmq client/,
     versions: 'rocketmq-clients 5.x (Go client.go, Java ClientImpl)',
     source: 'rocketmq-clients golang/client.go (golang/v5.1.2), java/client/.../impl/ClientImpl.java',
-    format: 'begin to start the rocketmq client | Begin to start the rocketmq client, clientId={}',
+    format: 'begin to start the rocketmq client',
+    args: [],
+    forms: {
+      java: { format: 'Begin to start the rocketmq client, clientId={}', args: ['clientId'] },
+    },
     fields: () => startup('client'),
     versionHint: '5.x-grpc',
-    samples: [{ text: '2024-09-18T16:30:57.524+0800\tINFO\tv5@v5.1.1-rc1/client.go:494\tbegin to start the rocketmq client\t{"client_id": "SISDRV2412@17544@0@h01n9bsjvk"}', fields: { role: 'client', version: null } }],
+    samples: [
+      { text: '2024-09-18T16:30:57.524+0800\tINFO\tv5@v5.1.1-rc1/client.go:494\tbegin to start the rocketmq client\t{"client_id": "SISDRV2412@17544@0@h01n9bsjvk"}', fields: { role: 'client', version: null } },
+      { text: 'Begin to start the rocketmq client, clientId=host@1234@0@x', fields: { role: 'client' } },
+    ],
   },
 
   // ---- ali-ons (Node.js client of Aliyun ONS) -------------------------------------------------
@@ -419,7 +494,8 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     pattern: /updateAllTopicRouterInfo occurred error/,
     versions: 'ali-ons',
     source: 'ali-ons lib/mq_client.js (MQClient.updateAllTopicRouterInfo)',
-    format: '[mq:client] updateAllTopicRouterInfo occurred error, <cause>',
+    format: '[mq:client] updateAllTopicRouterInfo occurred error, {}',
+    args: ['message'],
     fields: () => routeFail(null),
     versionHint: 'ali-ons',
     samples: [

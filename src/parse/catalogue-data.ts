@@ -4,7 +4,9 @@
 // the start: the text may sit inside a stack line or after an application prefix), the versions and
 // the class that print it, and samples that the tests run. Format strings and versions come from
 // the Apache RocketMQ sources; samples are built from those format strings or copied from real
-// pasted logs.
+// pasted logs. An entry's format with its `args` is also how rmq-diag writes the message
+// (message-render.ts): a concatenation in the source is written as a `{}` format, and a test renders
+// every wording from its samples' fields and parses it back.
 //
 // ORDER MATTERS: matchMessage returns the first entry (in this order) whose pattern matches, among
 // the entries whose keywords occur in the line. More specific wordings come before generic ones.
@@ -283,6 +285,8 @@ function pipeline(
     versions,
     source: side === 'client' ? 'remoting/netty/NettyRemotingClient$NettyConnectManageHandler' : 'remoting/netty/NettyRemotingServer$NettyConnectManageHandler',
     format,
+    // NettyConnectManageHandler prints the remote address; CONNECT the local one first, 5.3.1+ the channel's id after it.
+    args: format.includes(' => ') ? ['local', 'addr'] : format.split('{}').length > 2 ? ['addr', 'channelId'] : ['addr'],
     fields: (g) => ({ side, event, addr: chanAddr(g.a) }),
     ...(versionHint !== undefined ? { versionHint } : {}),
     samples,
@@ -302,6 +306,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'broker/latency/BrokerFastFailure',
     format: '[TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %sms, size of queue: %d',
+    args: ['waitMs', 'queueSize'],
+    printf: true,
     fields: (g) => busy('TIMEOUT_CLEAN_QUEUE', g),
     samples: [
       {
@@ -339,6 +345,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'broker/latency/BrokerFastFailure',
     format: '[PCBUSY_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: %sms, size of queue: %d',
+    args: ['waitMs', 'queueSize'],
+    printf: true,
     fields: (g) => busy('PCBUSY_CLEAN_QUEUE', g),
     samples: [
       {
@@ -355,6 +363,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all (code 1 up to 5.2.0, code 2 from 5.3.0)',
     source: 'broker/processor/SendMessageProcessor',
     format: '[PC_SYNCHRONIZED]broker busy, start flow control for a while',
+    args: [],
     fields: (g) => busy('PC_SYNCHRONIZED', g),
     samples: [
       {
@@ -375,6 +384,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'remoting/netty/NettyRemotingAbstract',
     format: '[REJECTREQUEST]system busy, start flow control for a while',
+    args: [],
     fields: (g) => busy('REJECTREQUEST', g),
     samples: [
       {
@@ -391,6 +401,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'remoting/netty/NettyRemotingAbstract',
     format: '[OVERLOAD]system busy, start flow control for a while',
+    args: [],
     fields: (g) => busy('OVERLOAD', g),
     samples: [
       {
@@ -410,6 +421,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/producer/DefaultMQProducerImpl (MQClientException)',
     format: 'Send [%d] times, still failed, cost [%d]ms, Topic: %s, BrokersSent: %s',
+    args: ['attempts', 'costMs', 'topic', 'brokersSent'],
+    printf: true,
     fields: (g) => ({
       attempts: num(g.n),
       costMs: num(g.cost),
@@ -439,7 +452,13 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /(?<api>sendDefaultImpl|sendSelectImpl|sendKernelImpl|DEFAULT ASYNC send) call timeout/,
     versions: '>=4.3.0',
     source: 'client/impl/producer/DefaultMQProducerImpl (RemotingTooMuchRequestException)',
-    format: 'sendDefaultImpl call timeout | sendSelectImpl call timeout | sendKernelImpl call timeout | DEFAULT ASYNC send call timeout',
+    format: 'sendDefaultImpl call timeout',
+    args: [],
+    forms: {
+      sendSelectImpl: { format: 'sendSelectImpl call timeout', args: [] },
+      sendKernelImpl: { format: 'sendKernelImpl call timeout', args: [] },
+      'DEFAULT ASYNC send': { format: 'DEFAULT ASYNC send call timeout', args: [] },
+    },
     fields: (g) => ({ api: str(g.api) }),
     samples: [
       { text: 'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: sendDefaultImpl call timeout', fields: { api: 'sendDefaultImpl' } },
@@ -456,6 +475,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '>=4.3.0',
     source: 'client/impl/MQClientAPIImpl (RemotingTooMuchRequestException)',
     format: 'sendMessage call timeout',
+    args: [],
     fields: (g) => ({ api: str(g.api) }),
     samples: [{ text: 'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: sendMessage call timeout', fields: { api: 'sendMessage' } }],
   },
@@ -467,6 +487,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '>=4.3.0',
     source: 'client/impl/producer/DefaultMQProducerImpl (send to an explicit queue; RemotingTooMuchRequestException)',
     format: 'call timeout',
+    args: [],
     fields: () => ({ api: null }),
     samples: [{ text: 'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: call timeout', fields: { api: null } }],
   },
@@ -480,7 +501,12 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '5.1.0-5.2.0',
     versionHint: '5.1.0-5.2.0',
     source: 'client/impl/producer/DefaultMQProducerImpl',
-    format: 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s (printed literally: SLF4J does not substitute %s)',
+    // Logged through SLF4J with String.format's placeholders, which SLF4J leaves as they are (DefaultMQProducerImpl, 5.1.0-5.2.0).
+    format: 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s',
+    args: [],
+    forms: {
+      throw: { format: 'sendKernelImpl exception, throw exception, InvokeID: %s, RT: %sms, Broker: %s', args: [] },
+    },
     causeFromNext: true,
     fields: () => ({ invokeId: null, rtMs: null, topic: null, brokerName: null, queueId: null, cause: null }),
     samples: [
@@ -498,7 +524,10 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /sendKernelImpl exception, resend at once, InvokeID: (?<invoke>[^,\s]*), RT: (?<rt>-?\d+|[xX*]+)\s*ms(?:, Broker: (?<mq>.*))?/,
     versions: '4.2.0-5.0.0, >=5.3.0',
     source: 'client/impl/producer/DefaultMQProducerImpl',
+    // String.format up to 5.0.0, the same text through SLF4J `{}` from 5.3.0.
     format: 'sendKernelImpl exception, resend at once, InvokeID: %s, RT: %sms, Broker: %s',
+    args: ['invokeId', 'rtMs', 'mq'],
+    printf: true,
     causeFromNext: true,
     fields: (g) => attempt(g),
     samples: [
@@ -528,6 +557,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '4.2.0-5.0.0, >=5.3.0',
     source: 'client/impl/producer/DefaultMQProducerImpl',
     format: 'sendKernelImpl exception, throw exception, InvokeID: %s, RT: %sms, Broker: %s',
+    args: ['invokeId', 'rtMs', 'mq'],
+    printf: true,
     causeFromNext: true,
     fields: (g) => attempt(g),
     samples: [
@@ -546,6 +577,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '<4.2.0',
     source: 'client/impl/producer/DefaultMQProducerImpl',
     format: 'sendKernelImpl exception',
+    args: [],
     causeFromNext: true,
     fields: () => ({ invokeId: null, rtMs: null, topic: null, brokerName: null, queueId: null, cause: null }),
     samples: [{ text: '2018-02-06 18:44:08,425 WARN RocketmqClient(520) - sendKernelImpl exception', fields: { rtMs: null, topic: null } }],
@@ -559,7 +591,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /\bconnect to <?(?<a>[^>\s]*)>? failed, maybe the domain name/,
     versions: 'all',
     source: 'common/namesrv/TopAddressing',
-    format: 'connect to <url> failed, maybe the domain name <ws addr> not bind in /etc/hosts',
+    format: 'connect to {} failed, maybe the domain name {} not bind in /etc/hosts',
+    args: ['addr', 'wsAddr'],
     fields: (g) => connect(g.a),
     samples: [
       {
@@ -576,7 +609,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '<5.3.0',
     versionHint: '<5.3.0',
     source: 'remoting/netty/NettyRemotingClient (RemotingConnectException)',
-    format: 'connect to [ns1:9876, ns2:9876] failed',
+    format: 'connect to {} failed',
+    args: ['addr'],
     fields: (g) => connect(g.a),
     samples: [
       {
@@ -594,7 +628,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '<4.6.0',
     versionHint: '<4.6.0',
     source: 'remoting/exception/RemotingConnectException',
-    format: 'connect to <addr> failed',
+    format: 'connect to <{}> failed',
+    args: ['addr'],
     fields: (g) => connect(g.a),
     samples: [
       {
@@ -617,7 +652,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /(?:ConnectException: connect to (?<a>.*?)|\bconnect to (?!master |namesrv failed\.)(?<b>\S+)) failed/,
     versions: '>=4.6.0',
     source: 'remoting/exception/RemotingConnectException',
-    format: 'connect to addr failed',
+    format: 'connect to {} failed',
+    args: ['addr'],
     fields: (g) => connect(g.a ?? g.b),
     samples: [
       {
@@ -641,6 +677,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '<5.3.0',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'createChannel: connect remote host[{}] failed, {}',
+    args: ['addr', 'channelFuture'],
     fields: (g) => connect(g.a),
     samples: [
       {
@@ -658,6 +695,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '<5.3.0',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'createChannel: connect remote host[{}] timeout {}ms, {}',
+    args: ['addr', 'connectTimeoutMillis', 'channelFuture'],
     fields: (g) => connect(g.a),
     samples: [
       {
@@ -676,7 +714,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '>=5.2.0',
     versionHint: '>=5.2.0',
     source: 'remoting/exception/RemotingTimeoutException (NettyRemotingAbstract.invokeSyncImpl)',
-    format: 'wait response on the channel <{remoteAddress}> timeout, {timeoutMillis}(ms)',
+    format: 'wait response on the channel <{}> timeout, {}(ms)',
+    args: [{ name: 'addr', as: 'socket' }, 'timeoutMs'],
     fields: (g) => ({ addr: normAddr(g.a), timeoutMs: num(g.ms) }),
     samples: [
       {
@@ -696,7 +735,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /wait response on the channel (?:<(?<a>.*?)>|(?<b>\S*)) timeout(?:,\s*(?<ms>-?\d+)\s*\(ms\))?/,
     versions: 'all',
     source: 'remoting/exception/RemotingTimeoutException (NettyRemotingAbstract.invokeSyncImpl)',
-    format: 'wait response on the channel <{addr}> timeout, {timeoutMillis}(ms)',
+    format: 'wait response on the channel <{}> timeout, {}(ms)',
+    args: ['addr', 'timeoutMs'],
     fields: (g) => ({ addr: normAddr(g.a ?? g.b), timeoutMs: num(g.ms) }),
     samples: [
       {
@@ -724,6 +764,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.3.1',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'invokeSync: wait response timeout exception, the channel[addr={}, id={}]',
+    args: ['addr', 'channelId'],
     fields: (g) => ({ addr: normAddr(g.a), timeoutMs: null }),
     samples: [
       {
@@ -740,6 +781,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '<5.3.1',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'invokeSync: wait response timeout exception, the channel[{}]',
+    args: ['addr'],
     fields: (g) => ({ addr: normAddr(g.a), timeoutMs: null }),
     samples: [
       { text: 'invokeSync: wait response timeout exception, the channel[10.0.0.1:10911]', fields: { addr: '10.0.0.1:10911', timeoutMs: null } },
@@ -755,6 +797,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '4.3.0-4.9.2',
     source: 'remoting/netty/NettyRemotingClient.invokeSync (RemotingTimeoutException: the time budget was spent before the call)',
     format: 'invokeSync call timeout',
+    args: [],
     fields: () => ({ addr: null, timeoutMs: null }),
     samples: [{ text: 'Caused by: org.apache.rocketmq.remoting.exception.RemotingTimeoutException: invokeSync call timeout', fields: { addr: null, timeoutMs: null } }],
   },
@@ -766,7 +809,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '<5.2.0 (3.x com.alibaba.rocketmq too)',
     versionHint: '<5.2.0',
     source: 'client/impl/MQClientAPIImpl.sendMessageAsync (MQClientException in the send callback)',
-    format: 'wait response timeout <timeoutMillis>ms',
+    format: 'wait response timeout {}ms',
+    args: ['timeoutMs'],
     fields: (g) => ({ addr: null, timeoutMs: num(g.ms) }),
     samples: [
       { text: 'com.alibaba.rocketmq.client.exception.MQClientException: wait response timeout 10000ms', fields: { addr: null, timeoutMs: 10000 } },
@@ -781,7 +825,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '>=5.2.0',
     versionHint: '>=5.2.0',
     source: 'client/impl/MQClientAPIImpl.sendMessageAsync (MQClientException in the send callback)',
-    format: 'wait response timeout, cost=<ms>',
+    format: 'wait response timeout, cost={}',
+    args: ['cost'],
     fields: () => ({ addr: null, timeoutMs: null }),
     samples: [{ text: 'org.apache.rocketmq.client.exception.MQClientException: wait response timeout, cost=3002', fields: { addr: null, timeoutMs: null } }],
   },
@@ -793,7 +838,11 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '>=4.9.3 (replaces invokeSync call timeout)',
     versionHint: '>=4.9.3',
     source: 'remoting/netty/NettyRemotingClient (RemotingTimeoutException / RemotingTooMuchRequestException)',
-    format: 'invokeSync call the addr[{addr}] timeout | invokeAsync call the addr[{addr}] timeout',
+    format: 'invokeSync call the addr[{}] timeout',
+    args: ['addr'],
+    forms: {
+      invokeAsync: { format: 'invokeAsync call the addr[{}] timeout', args: ['addr'] },
+    },
     fields: (g) => ({ addr: normAddr(g.a), timeoutMs: null }),
     samples: [
       { text: 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: invokeSync call the addr[10.0.0.1:10911] timeout', fields: { addr: '10.0.0.1:10911', timeoutMs: null } },
@@ -810,6 +859,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'remoting/common/RemotingUtil (4.x), remoting/common/RemotingHelper (5.x)',
     format: 'closeChannel: close the connection to remote address[{}] result: {}',
+    args: ['addr', 'result'],
     fields: (g) => closed(normAddr(g.a), 'close', bool(g.r)),
     samples: [
       {
@@ -829,6 +879,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.3.1',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'invokeSync: close socket because of timeout, {}ms, channel[addr={}, id={}]',
+    args: ['timeoutMillis', 'addr', 'channelId'],
     fields: (g) => closed(normAddr(g.a), 'timeout'),
     samples: [
       {
@@ -845,6 +896,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '<5.3.1',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'invokeSync: close socket because of timeout, {}ms, {}',
+    args: ['timeoutMillis', 'addr'],
     fields: (g) => closed(normAddr(g.a), 'timeout'),
     samples: [
       { text: 'invokeSync: close socket because of timeout, 3000ms, 10.0.0.1:10911', fields: { addr: '10.0.0.1:10911', reason: 'timeout', result: null } },
@@ -860,6 +912,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.3.1',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'closeChannel: the channel[addr={}, id={}] was removed from channel table',
+    args: ['addr', 'channelId'],
     fields: (g) => closed(normAddr(g.a), 'removed'),
     samples: [
       {
@@ -876,6 +929,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '<5.3.1',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'closeChannel: the channel[{}] was removed from channel table',
+    args: ['addr'],
     fields: (g) => closed(normAddr(g.a), 'removed'),
     samples: [
       { text: 'closeChannel: the channel[192.168.0.153:10911] was removed from channel table', fields: { addr: '192.168.0.153:10911', reason: 'removed' } },
@@ -891,6 +945,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.3.2',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'invokeSync: send request exception, so close the channel[addr={}, id={}]',
+    args: ['addr', 'channelId'],
     fields: (g) => closed(normAddr(g.a), 'send-exception'),
     samples: [
       {
@@ -906,7 +961,11 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /invoke(?:Sync|Async|Oneway): send request exception, so close the channel\[(?<a>[^\]]*)\]/,
     versions: 'all (invokeSync text up to 5.3.1)',
     source: 'remoting/netty/NettyRemotingClient',
-    format: 'invokeSync: send request exception, so close the channel[{}] (also invokeAsync, invokeOneway)',
+    format: 'invokeSync: send request exception, so close the channel[{}]',
+    args: ['addr'],
+    forms: {
+      invokeAsync: { format: 'invokeAsync: send request exception, so close the channel[{}]', args: ['addr'] },
+    },
     fields: (g) => closed(normAddr(g.a), 'send-exception'),
     samples: [
       { text: 'invokeSync: send request exception, so close the channel[10.0.0.1:10911]', fields: { addr: '10.0.0.1:10911', reason: 'send-exception' } },
@@ -923,6 +982,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '>=4.1.0 (4.0.0 logs no pick)',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'new name server is chosen. OLD: {} , NEW: {}. namesrvIndex = {}',
+    args: ['old', 'new', 'namesrvIndex'],
     fields: (g) => ({ old: normAddr(g.old), new: normAddr(g.nw), namesrvIndex: num(g.idx) }),
     samples: [
       {
@@ -943,6 +1003,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '>=4.1.0',
     source: 'remoting/netty/NettyRemotingClient',
     format: 'name server address updated. NEW : {} , OLD: {}',
+    args: ['addrs', 'old'],
     fields: (g) => ({ addrs: splitAddrs(g.nw), old: str(g.old) }),
     samples: [
       {
@@ -963,6 +1024,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'broker/BrokerController',
     format: 'Set user specified name server address: {}',
+    args: [{ name: 'addrs', as: 'semicolons' }],
     fields: (g) => ({ addrs: splitAddrs(g.l), old: null }),
     samples: [
       {
@@ -979,6 +1041,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/factory/MQClientInstance',
     format: 'user specified name server address: {}',
+    args: [{ name: 'addrs', as: 'semicolons' }],
     fields: (g) => ({ addrs: splitAddrs(g.l), old: null }),
     samples: [{ text: 'user specified name server address: 10.0.0.5:9876;10.0.0.6:9876', fields: { addrs: ['10.0.0.5:9876', '10.0.0.6:9876'], old: null } }],
   },
@@ -989,7 +1052,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /name server address changed, old=(?<old>.*?), new=(?<nw>.*?)\s*$/,
     versions: 'all',
     source: 'client/impl/MQClientAPIImpl',
-    format: 'name server address changed, old=<old>, new=<addrs>',
+    format: 'name server address changed, old={}, new={}',
+    args: ['old', { name: 'addrs', as: 'semicolons' }],
     fields: (g) => ({ addrs: splitAddrs(g.nw), old: str(g.old) }),
     samples: [
       {
@@ -1006,6 +1070,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'broker/out/BrokerOuterAPI',
     format: 'name server address changed, old: {} new: {}',
+    args: ['old', { name: 'addrs', as: 'semicolons' }],
     fields: (g) => ({ addrs: splitAddrs(g.nw), old: str(g.old) }),
     samples: [
       {
@@ -1023,7 +1088,9 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: new RegExp(`${CODE}No topic route info in name server for the topic: ?(?<t>[^\\s,]*)`),
     versions: 'all',
     source: 'namesrv/processor/DefaultRequestProcessor (4.x), namesrv/processor/ClientRequestProcessor (5.x)',
-    format: 'CODE: 17  DESC: No topic route info in name server for the topic: <topic>',
+    // The remark; MQClientException puts `CODE: 17  DESC: ` before it on the client.
+    format: 'No topic route info in name server for the topic: {}',
+    args: ['topic'],
     fields: (g) => routeFail(str(g.t)),
     samples: [
       {
@@ -1044,6 +1111,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/factory/MQClientInstance',
     format: 'ScheduledTask updateTopicRouteInfoFromNameServer exception',
+    args: [],
     causeFromNext: true,
     fields: () => routeFail(null),
     samples: [{ text: 'ScheduledTask updateTopicRouteInfoFromNameServer exception', fields: { topic: null, cause: null, addr: null } }],
@@ -1056,6 +1124,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/factory/MQClientInstance',
     format: 'updateTopicRouteInfoFromNameServer Exception',
+    args: [],
     causeFromNext: true,
     fields: () => routeFail(null),
     samples: [
@@ -1073,6 +1142,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/factory/MQClientInstance',
     format: 'updateTopicRouteInfoFromNameServer, getTopicRouteInfoFromNameServer return null, Topic: {}. [{}]',
+    args: ['topic', 'clientId'],
     fields: (g) => routeFail(str(g.t)),
     samples: [
       {
@@ -1089,6 +1159,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/MQClientAPIImpl',
     format: 'get Topic [{}] RouteInfoFromNameServer is not exist value',
+    args: ['topic'],
     fields: (g) => routeFail(str(g.t)),
     samples: [{ text: 'get Topic [%RETRY%group_a] RouteInfoFromNameServer is not exist value', fields: { topic: '%RETRY%group_a' } }],
   },
@@ -1099,13 +1170,19 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /Get topic\[(?<t>[^\]]*)\] route failed(?: \[(?<why>[^\]]*)\])?/,
     versions: 'rocketmq-client-cpp',
     source: 'rocketmq-client-cpp MQClientAPIImpl::getTopicRouteInfoFromNameServer',
-    format: 'Get topic[<topic>] route failed [<reason>]',
+    format: 'Get topic[%s] route failed [TOPIC_NOT_EXIST].',
+    args: ['topic'],
+    printf: true,
+    forms: {
+      'Null Response': { format: 'Get topic[%s] route failed [Null Response].', args: ['topic'], printf: true },
+    },
     fields: (g) => routeFail(str(g.t), str(g.why)),
     samples: [
       {
         text: '[2020-May-17 07:41:38.780542](warning):Get topic[TBW102] route failed [TOPIC_NOT_EXIST].[getTopicRouteInfoFromNameServer:324]',
         fields: { topic: 'TBW102', cause: 'TOPIC_NOT_EXIST', addr: null },
       },
+      { text: '[2020-May-17 07:41:38.780542](warning):Get topic[TBW102] route failed [Null Response].[getTopicRouteInfoFromNameServer:334]', fields: { topic: 'TBW102', cause: 'Null Response' } },
     ],
   },
   {
@@ -1116,6 +1193,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/factory/MQClientInstance',
     format: 'the topic[{}] route info changed, old[{}] ,new[{}]',
+    args: ['topic', 'old', 'new'],
     fields: (g) => {
       const rest = g.rest ?? '';
       const cut = rest.indexOf('] ,new[');
@@ -1168,7 +1246,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '>=4.6.0',
     versionHint: '>=4.6.0',
     source: 'client/impl/producer/DefaultMQProducerImpl (MQClientException)',
-    format: 'No route info of this topic: <topic>',
+    format: 'No route info of this topic: {}',
+    args: ['topic'],
     fields: (g) => ({ topic: str(g.t) }),
     samples: [
       { text: 'org.apache.rocketmq.client.exception.MQClientException: No route info of this topic: TopicTest', fields: { topic: 'TopicTest' } },
@@ -1183,7 +1262,8 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '<4.6.0',
     versionHint: '<4.6.0',
     source: 'client/impl/producer/DefaultMQProducerImpl (MQClientException)',
-    format: 'No route info of this topic, <topic>',
+    format: 'No route info of this topic, {}',
+    args: ['topic'],
     fields: (g) => ({ topic: str(g.t) }),
     samples: [{ text: 'org.apache.rocketmq.client.exception.MQClientException: No route info of this topic, goods', fields: { topic: 'goods' } }],
   },
@@ -1194,7 +1274,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /No route info for this topic[,:] ?(?<t>[^\s,]*)/,
     versions: 'all',
     source: 'client/impl/producer/DefaultMQProducerImpl.sendSelectImpl (MQClientException)',
-    format: 'No route info for this topic, <topic>',
+    format: 'No route info for this topic, {}',
+    args: ['topic'],
     fields: (g) => ({ topic: str(g.t) }),
     samples: [{ text: 'org.apache.rocketmq.client.exception.MQClientException: No route info for this topic, OrderTopic', fields: { topic: 'OrderTopic' } }],
   },
@@ -1207,7 +1288,12 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /new broker register(?:e)?d, (?<who>.*?) HA(?:Server|Service): (?<ha>.*?)\s*$/,
     versions: 'all (4.0-4.1 and 3.x print `registerd`; HAServer up to 4.x, HAService in 5.x)',
     source: 'namesrv/routeinfo/RouteInfoManager',
-    format: 'new broker registered, {} HAServer: {} (4.0-4.1: new broker registerd, ...; 5.x: ... HAService: {})',
+    format: 'new broker registered, {} HAServer: {}',
+    args: ['brokerAddr', 'haAddr'],
+    forms: {
+      '4.0': { format: 'new broker registerd, {} HAServer: {}', args: ['brokerAddr', 'haAddr'] },
+      '5.x': { format: 'new broker registered, {} HAService: {}', args: ['brokerAddrInfo', 'haAddr'] },
+    },
     fields: (g) => registered({ brokerAddr: identityAddr(g.who), haAddr: normAddr(g.ha) }),
     samples: [
       {
@@ -1235,6 +1321,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '4.9.4-4.9.8',
     source: 'namesrv/routeinfo/RouteInfoManager.registerBroker',
     format: 'cluster [{}] brokerName [{}] master address change from {} to {}',
+    args: ['clusterName', 'brokerName', 'oldAddr', 'brokerAddr'],
     fields: (g) => registered({ brokerName: str(g.name), brokerAddr: normAddr(g.addr), brokerId: 0 }),
     samples: [
       {
@@ -1256,6 +1343,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '4.5.x-4.9.8',
     source: 'broker/out/BrokerOuterAPI',
     format: 'register broker[{}]to name server {} OK',
+    args: ['brokerId', 'namesrvAddr'],
     fields: (g) => registered({ namesrvAddr: normAddr(g.ns), brokerId: num(g.id) }),
     samples: [
       { text: 'register broker[0]to name server 192.168.1.5:9876 OK', fields: { namesrvAddr: '192.168.1.5:9876', brokerId: 0, brokerAddr: null, brokerName: null } },
@@ -1270,6 +1358,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '3.x-4.4.0',
     source: 'broker/out/BrokerOuterAPI',
     format: 'register broker to name server {} OK',
+    args: ['namesrvAddr'],
     fields: (g) => registered({ namesrvAddr: normAddr(g.ns) }),
     samples: [{ text: '2021-12-21 16:30:27 INFO brokerOutApi_thread_2 - register broker to name server x.191:29876 OK', fields: { namesrvAddr: 'x.191:29876', brokerId: null } }],
   },
@@ -1282,6 +1371,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.0.0',
     source: 'broker/out/BrokerOuterAPI',
     format: 'Registering current broker to name server completed. TargetHost={}',
+    args: ['namesrvAddr'],
     fields: (g) => registered({ namesrvAddr: normAddr(g.ns) }),
     samples: [
       {
@@ -1298,6 +1388,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '4.x',
     source: 'broker/out/BrokerOuterAPI',
     format: 'registerBroker Exception, {}',
+    args: ['namesrvAddr'],
     fields: (g) => ({ namesrvAddr: normAddr(g.ns) }),
     samples: [
       {
@@ -1314,6 +1405,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'namesrv/routeinfo/RouteInfoManager',
     format: 'registerBroker Exception',
+    args: [],
     fields: () => ({ namesrvAddr: null }),
     samples: [{ text: '2024-05-20 14:03:17 ERROR RemotingExecutorThread_3 - registerBroker Exception', fields: { namesrvAddr: null } }],
   },
@@ -1326,6 +1418,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.0.0',
     source: 'broker/out/BrokerOuterAPI',
     format: 'Failed to register current broker to name server. TargetHost={}',
+    args: ['namesrvAddr'],
     fields: (g) => ({ namesrvAddr: normAddr(g.ns) }),
     samples: [{ text: 'Failed to register current broker to name server. TargetHost=192.168.1.5:9876', fields: { namesrvAddr: '192.168.1.5:9876' } }],
   },
@@ -1337,6 +1430,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'broker/BrokerController',
     format: 'registerBrokerAll Exception',
+    args: [],
     fields: () => ({ namesrvAddr: null }),
     samples: [{ text: '2024-05-20 14:03:17 ERROR BrokerControllerScheduledThread1 - registerBrokerAll Exception', fields: { namesrvAddr: null } }],
   },
@@ -1349,6 +1443,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.0.0',
     source: 'broker/out/BrokerOuterAPI',
     format: 'Registration to one or more name servers does NOT complete within deadline. Timeout threshold: {}ms',
+    args: ['timeoutMills'],
     fields: () => ({ namesrvAddr: null }),
     samples: [{ text: 'Registration to one or more name servers does NOT complete within deadline. Timeout threshold: 24000ms', fields: { namesrvAddr: null } }],
   },
@@ -1362,7 +1457,9 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '>=5.0.0',
     versionHint: '>=5.0.0',
     source: 'namesrv/routeinfo/RouteInfoManager',
-    format: 'The broker channel expired, {} {}ms (first arg BrokerAddrInfo, printed as BrokerIdentityInfo [...])',
+    // The key is a BrokerAddrInfo, printed as `BrokerIdentityInfo [clusterName=c, brokerAddr=a]`.
+    format: 'The broker channel expired, {} {}ms',
+    args: ['brokerAddrInfo', 'idleMs'],
     fields: (g) => ({ brokerAddr: identityAddr(g.who), idleMs: num(g.ms) }),
     samples: [
       {
@@ -1379,6 +1476,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all (4.x prints the address)',
     source: 'namesrv/routeinfo/RouteInfoManager',
     format: 'The broker channel expired, {} {}ms',
+    args: ['brokerAddr', 'idleMs'],
     fields: (g) => ({ brokerAddr: identityAddr(g.who), idleMs: num(g.ms) }),
     samples: [
       { text: '2024-05-20 14:08:05 WARN NSScheduledThread1 - The broker channel expired, 192.168.1.10:10911 120000ms', fields: { brokerAddr: '192.168.1.10:10911', idleMs: 120000 } },
@@ -1393,6 +1491,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.0.0',
     source: 'namesrv/routeinfo/RouteInfoManager',
     format: "the broker's channel destroyed, submit the unregister request at once, broker info: {}, submit result: {}",
+    args: ['unRegisterRequest', 'result'],
     fields: () => removed(null, null, 'channel-destroyed'),
     samples: [
       {
@@ -1409,6 +1508,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '4.x',
     source: 'namesrv/routeinfo/RouteInfoManager',
     format: "the broker's channel destroyed, {}, clean it's data structure at once",
+    args: ['brokerAddr'],
     fields: (g) => removed(null, identityAddr(g.a), 'channel-destroyed'),
     samples: [
       { text: "the broker's channel destroyed, 10.0.0.1:10911, clean it's data structure at once", fields: { brokerAddr: '10.0.0.1:10911', reason: 'channel-destroyed', brokerName: null } },
@@ -1422,6 +1522,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'namesrv/routeinfo/RouteInfoManager',
     format: 'remove brokerAddr[{}, {}] from brokerAddrTable, because channel destroyed',
+    args: ['brokerId', 'brokerAddr'],
     fields: (g) => removed(null, normAddr(g.a), 'remove'),
     samples: [
       { text: 'remove brokerAddr[0, 10.0.0.1:10911] from brokerAddrTable, because channel destroyed', fields: { brokerAddr: '10.0.0.1:10911', reason: 'remove', brokerName: null } },
@@ -1435,6 +1536,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'namesrv/routeinfo/RouteInfoManager',
     format: 'remove brokerName[{}] from brokerAddrTable, because channel destroyed',
+    args: ['brokerName'],
     fields: (g) => removed(str(g.n), null, 'remove'),
     samples: [{ text: 'remove brokerName[broker-a] from brokerAddrTable, because channel destroyed', fields: { brokerName: 'broker-a', brokerAddr: null, reason: 'remove' } }],
   },
@@ -1445,7 +1547,9 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /unregisterBroker, remove from brokerLiveTable OK, (?<a>.*?)\s*$/,
     versions: 'all',
     source: 'namesrv/routeinfo/RouteInfoManager',
-    format: 'unregisterBroker, remove from brokerLiveTable {}, {} (only OK lines)',
+    // The first argument is `OK` or `Failed`; the pattern takes the OK lines only.
+    format: 'unregisterBroker, remove from brokerLiveTable {}, {}',
+    args: ['result', 'brokerAddrInfo'],
     fields: (g) => removed(null, identityAddr(g.a), 'unregister'),
     samples: [
       { text: 'unregisterBroker, remove from brokerLiveTable OK, 10.0.0.1:10911', fields: { brokerAddr: '10.0.0.1:10911', reason: 'unregister' } },
@@ -1462,7 +1566,9 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /unregisterBroker, remove addr from brokerAddrTable OK, (?<a>.*?)\s*$/,
     versions: 'all',
     source: 'namesrv/routeinfo/RouteInfoManager',
-    format: 'unregisterBroker, remove addr from brokerAddrTable {}, {} (only OK lines)',
+    // The first argument is `OK` or `Failed`; the pattern takes the OK lines only.
+    format: 'unregisterBroker, remove addr from brokerAddrTable {}, {}',
+    args: ['result', 'brokerAddrInfo'],
     fields: (g) => removed(null, identityAddr(g.a), 'unregister'),
     samples: [{ text: 'unregisterBroker, remove addr from brokerAddrTable OK, 10.0.0.1:10911', fields: { brokerAddr: '10.0.0.1:10911', reason: 'unregister' } }],
   },
@@ -1474,6 +1580,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'namesrv/routeinfo/RouteInfoManager',
     format: 'unregisterBroker, remove name from brokerAddrTable OK, {}',
+    args: ['brokerName'],
     fields: (g) => removed(str(g.n), null, 'unregister'),
     samples: [{ text: 'unregisterBroker, remove name from brokerAddrTable OK, broker-a', fields: { brokerName: 'broker-a', brokerAddr: null, reason: 'unregister' } }],
   },
@@ -1488,6 +1595,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.1.3',
     source: 'client/impl/factory/MQClientInstance',
     format: 'sendHeartbeatToAllBrokerV2 send heart beat to broker[{} {} {}] failed',
+    args: ['brokerName', 'brokerId', 'brokerAddr'],
     fields: (g) => heartbeat(g),
     samples: [
       { text: 'sendHeartbeatToAllBrokerV2 send heart beat to broker[broker-a 0 10.0.0.1:10911] failed', fields: { brokerName: 'broker-a', brokerId: 0, brokerAddr: '10.0.0.1:10911' } },
@@ -1502,6 +1610,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.1.3',
     source: 'client/impl/factory/MQClientInstance',
     format: 'sendHeartbeatToAllBrokerV2 send heart beat to broker[{} {} {}] exception, because the broker not up, forget it',
+    args: ['brokerName', 'brokerId', 'brokerAddr'],
     fields: (g) => heartbeat(g),
     samples: [
       {
@@ -1518,6 +1627,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/factory/MQClientInstance',
     format: 'send heart beat to broker[{} {} {}] failed',
+    args: ['brokerName', 'brokerId', 'brokerAddr'],
     fields: (g) => heartbeat(g),
     samples: [
       { text: '2024-05-20 14:03:41,041 INFO RocketmqClient - send heart beat to broker[broker-a 0 10.0.0.1:10911] failed', fields: { brokerName: 'broker-a', brokerId: 0, brokerAddr: '10.0.0.1:10911' } },
@@ -1531,6 +1641,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/factory/MQClientInstance',
     format: 'send heart beat to broker[{} {} {}] exception, because the broker not up, forget it',
+    args: ['brokerName', 'brokerId', 'brokerAddr'],
     fields: (g) => heartbeat(g),
     samples: [
       {
@@ -1548,7 +1659,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: new RegExp(`${CODE}service not available now\\. It may be caused by one of the following reasons: the broker's disk is full(?: \\[(?<du>[^\\]]*)\\])?${BROKER}`),
     versions: 'all recent 4.x and 5.x',
     source: 'broker/processor/SendMessageProcessor',
-    format: "service not available now. It may be caused by one of the following reasons: the broker's disk is full [<diskUtil>], messages are put to the slave, message store has been shut down, etc.",
+    format: "service not available now. It may be caused by one of the following reasons: the broker's disk is full [{}], messages are put to the slave, message store has been shut down, etc.",
+    args: ['diskUtil'],
     // The broker's address (MQBrokerException ` BROKER: addr`, 4.8.0+) names the broker also where the attempt line prints `%s` (5.1.0-5.2.0).
     fields: (g) => ({ ...diskFull(num(/CL:\s*(-?\d+(?:\.\d+)?)/.exec(g.du ?? '')?.[1]), num(g.code)), brokerAddr: normAddr(g.broker) }),
     samples: [
@@ -1570,7 +1682,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: new RegExp(`${CODE}service not available now, maybe disk full(?:,\\s*(?<du>CL:[^,]*))?`),
     versions: 'older 4.x and 3.x',
     source: 'broker/processor/SendMessageProcessor',
-    format: 'service not available now, maybe disk full, <diskUtil>, maybe your broker machine memory too small.',
+    format: 'service not available now, maybe disk full, {}, maybe your broker machine memory too small.',
+    args: ['diskUtil'],
     fields: (g) => diskFull(num(/CL:\s*(-?\d+(?:\.\d+)?)/.exec(g.du ?? '')?.[1]), num(g.code)),
     samples: [
       {
@@ -1587,7 +1700,12 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /physic disk (?:of commitLog )?maybe full soon,? (?:used )?(?<r>-?\d+(?:\.\d+)?(?:[eE]-?\d+)?)/,
     versions: 'all',
     source: 'store/DefaultMessageStore$CleanCommitLogService',
-    format: 'physic disk maybe full soon <ratio>, so mark disk full, storePathPhysic=<path>',
+    // Concatenated; 5.x's CommitLog check (DefaultMessageStore.CleanCommitLogService) says `of commitLog`.
+    format: 'physic disk maybe full soon {}, so mark disk full, storePathPhysic={}',
+    args: ['ratio', 'storePathPhysic'],
+    forms: {
+      '5.x': { format: 'physic disk of commitLog maybe full soon, used {}, so mark disk full', args: ['ratio'] },
+    },
     fields: (g) => diskFull(num(g.r), null),
     samples: [
       { text: 'physic disk maybe full soon 0.92, so mark disk full, storePathPhysic=/home/rocketmq/store/commitlog', fields: { ratio: 0.92, code: null } },
@@ -1601,7 +1719,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /logics disk maybe full soon,? (?<r>-?\d+(?:\.\d+)?(?:[eE]-?\d+)?)/,
     versions: 'all',
     source: 'store/DefaultMessageStore$CleanConsumeQueueService',
-    format: 'logics disk maybe full soon <ratio>, so mark disk full',
+    format: 'logics disk maybe full soon {}, so mark disk full',
+    args: ['ratio'],
     fields: (g) => diskFull(num(g.r), null),
     samples: [{ text: 'logics disk maybe full soon 0.95, so mark disk full', fields: { ratio: 0.95, code: null } }],
   },
@@ -1613,6 +1732,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '4.8.0-4.9.8',
     source: 'store/DefaultMessageStore',
     format: "the message store is not writable. It may be caused by one of the following reasons: the broker's disk is full, write to logic queue error, write to index file error, etc",
+    args: [],
     fields: () => diskFull(null, null),
     samples: [
       {
@@ -1628,7 +1748,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /message store is not writeable, so putMessage is forbidden/,
     versions: '4.0.0-4.6.1, >=5.0.0',
     source: 'broker/util/HookUtils',
-    format: 'message store is not writeable, so putMessage is forbidden <flagBits>',
+    format: 'message store is not writeable, so putMessage is forbidden {}',
+    args: ['flagBits'],
     fields: () => diskFull(null, null),
     samples: [{ text: 'message store is not writeable, so putMessage is forbidden 16', fields: { ratio: null, code: null } }],
   },
@@ -1636,15 +1757,22 @@ export const ENTRIES: CatalogueEntry[] = [
   {
     id: 'disk-ok/physic',
     type: 'disk-ok',
-    keywords: ['disk space OK'],
-    pattern: /(?<which>physic|logics) disk space OK (?<r>-?\d+(?:\.\d+)?(?:[eE]-?\d+)?), so mark disk ok/,
+    keywords: ['disk space OK', 'disk space of commitLog OK'],
+    // 5.x's CleanCommitLogService.isSpaceFull says `physic disk space of commitLog OK` (5.0.0-5.3.3).
+    pattern: /(?<which>physic|logics) disk space (?:of commitLog )?OK (?<r>-?\d+(?:\.\d+)?(?:[eE]-?\d+)?), so mark disk ok/,
     versions: 'all',
     source: 'store/DefaultMessageStore$CleanCommitLogService',
-    format: 'physic disk space OK <ratio>, so mark disk ok, storePathPhysic=<path> (logics disk space OK <ratio>, so mark disk ok)',
+    format: 'physic disk space OK {}, so mark disk ok, storePathPhysic={}',
+    args: ['ratio', 'storePathPhysic'],
+    forms: {
+      logics: { format: 'logics disk space OK {}, so mark disk ok', args: ['ratio'] },
+      '5.x': { format: 'physic disk space of commitLog OK {}, so mark disk ok', args: ['ratio'] },
+    },
     fields: (g) => ({ ratio: num(g.r), store: str(g.which) }),
     samples: [
       { text: 'physic disk space OK 0.01, so mark disk ok, storePathPhysic=/home/rocketmq/store/commitlog', fields: { ratio: 0.01, store: 'physic' } },
       { text: 'logics disk space OK 0.45, so mark disk ok', fields: { ratio: 0.45, store: 'logics' } },
+      { text: 'physic disk space of commitLog OK 0.62, so mark disk ok', fields: { ratio: 0.62, store: 'physic' } },
     ],
   },
   {
@@ -1654,7 +1782,11 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /putMessages? in lock cost time\(ms\)=(?<ms>-?\d+)(?:, bodyLength=(?<len>-?\d+))?/,
     versions: 'all 4.x and 5.x',
     source: 'store/CommitLog',
-    format: '[NOTIFYME]putMessage in lock cost time(ms)={}, bodyLength={} AppendMessageResult={} (also putMessages)',
+    format: '[NOTIFYME]putMessage in lock cost time(ms)={}, bodyLength={} AppendMessageResult={}',
+    args: ['costMs', 'bodyLength', 'appendMessageResult'],
+    forms: {
+      putMessages: { format: '[NOTIFYME]putMessages in lock cost time(ms)={}, bodyLength={} AppendMessageResult={}', args: ['costMs', 'bodyLength', 'appendMessageResult'] },
+    },
     fields: (g) => slow('in-lock', g),
     samples: [
       {
@@ -1673,6 +1805,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '<4.5.2',
     source: 'store/DefaultMessageStore',
     format: 'putMessage not in lock eclipse time(ms)={}, bodyLength={}',
+    args: ['costMs', 'bodyLength'],
     fields: (g) => slow('not-in-lock', g),
     samples: [{ text: 'putMessage not in lock eclipse time(ms)=730, bodyLength=512', fields: { costMs: 730, what: 'not-in-lock', bodyLength: 512 } }],
   },
@@ -1685,6 +1818,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '4.5.2-4.9.8',
     source: 'store/DefaultMessageStore',
     format: 'putMessage not in lock elapsed time(ms)={}, bodyLength={}',
+    args: ['costMs', 'bodyLength'],
     fields: (g) => slow('not-in-lock', g),
     samples: [
       { text: '2021-09-13 01:44:35 WARN SendMessageThread_14 - putMessage not in lock elapsed time(ms)=980, bodyLength=22', fields: { costMs: 980, what: 'not-in-lock', bodyLength: 22 } },
@@ -1699,6 +1833,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '4.5.2-4.9.8',
     source: 'store/DefaultMessageStore (batch put)',
     format: 'not in lock elapsed time(ms)={}, bodyLength={}',
+    args: ['costMs', 'bodyLength'],
     fields: (g) => slow('not-in-lock', g),
     samples: [{ text: 'not in lock elapsed time(ms)=650, bodyLength=8192', fields: { costMs: 650, what: 'not-in-lock', bodyLength: 8192 } }],
   },
@@ -1710,6 +1845,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '4.0.0-4.5.1, >=5.0.0',
     source: 'store/DefaultMessageStore (batch put)',
     format: 'not in lock eclipse time(ms)={}, bodyLength={}',
+    args: ['costMs', 'bodyLength'],
     fields: (g) => slow('not-in-lock', g),
     samples: [{ text: 'not in lock eclipse time(ms)=701, bodyLength=2048', fields: { costMs: 701, what: 'not-in-lock', bodyLength: 2048 } }],
   },
@@ -1722,6 +1858,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '<4.4.0',
     source: 'store/CommitLog',
     format: 'putMessage in lock eclipse time(ms) {}',
+    args: ['costMs'],
     fields: (g) => slow('in-lock', g),
     samples: [
       { text: '2018-05-16 13:36:23 WARN SendMessageThread_101 - putMessage in lock eclipse time(ms) 1382\t', fields: { costMs: 1382, what: 'in-lock', bodyLength: null } },
@@ -1736,6 +1873,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.0.0',
     source: 'store/DefaultMessageStore',
     format: 'DefaultMessageStore#putMessage: CommitLog#putMessage cost {}ms, topic={}, bodyLength={}',
+    args: ['costMs', 'topic', 'bodyLength'],
     fields: (g) => slow('not-in-lock', g),
     samples: [
       { text: 'DefaultMessageStore#putMessage: CommitLog#putMessage cost 812ms, topic=TopicTest, bodyLength=128', fields: { costMs: 812, what: 'not-in-lock', bodyLength: 128 } },
@@ -1749,7 +1887,13 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /\[(?<stat>[A-Z_]+)\] \[(?<key>[^\]]*)\] Stats In One (?<window>Minute|Hour|Day), SUM: (?<sum>-?\d+) TPS: (?<tps>-?[\d.]+) AVGPT: (?<avgpt>-?[\d.]+)/,
     versions: 'all',
     source: 'common/stats/StatsItem',
-    format: '[%s] [%s] Stats In One Minute, SUM: %d TPS: %.2f AVGPT: %.2f (also Hour, Day)',
+    format: '[%s] [%s] Stats In One Minute, SUM: %d TPS: %.2f AVGPT: %.2f',
+    args: ['stat', 'key', 'sum', { name: 'tps', as: 'fixed2' }, { name: 'avgpt', as: 'fixed2' }],
+    printf: true,
+    forms: {
+      Hour: { format: '[%s] [%s] Stats In One Hour, SUM: %d TPS: %.2f AVGPT: %.2f', args: ['stat', 'key', 'sum', { name: 'tps', as: 'fixed2' }, { name: 'avgpt', as: 'fixed2' }], printf: true },
+      Day: { format: '[%s] [%s] Stats In One Day, SUM: %d TPS: %.2f AVGPT: %.2f', args: ['stat', 'key', 'sum', { name: 'tps', as: 'fixed2' }, { name: 'avgpt', as: 'fixed2' }], printf: true },
+    },
     fields: (g) => ({ stat: str(g.stat), key: str(g.key), window: (g.window ?? '').toLowerCase(), sum: num(g.sum), tps: num(g.tps), avgpt: num(g.avgpt) }),
     samples: [
       {
@@ -1758,6 +1902,7 @@ export const ENTRIES: CatalogueEntry[] = [
         fields: { stat: 'TOPIC_PUT_NUMS', key: 'TopicPay', window: 'minute', sum: 120, tps: 2, avgpt: 1 },
       },
       { text: '[BROKER_PUT_NUMS] [DefaultCluster] Stats In One Hour, SUM: 7000 TPS: 1.94 AVGPT: 0.00', fields: { stat: 'BROKER_PUT_NUMS', key: 'DefaultCluster', window: 'hour', sum: 7000 } },
+      { text: '[BROKER_PUT_NUMS] [DefaultCluster] Stats In One Day, SUM: 168000 TPS: 1.94 AVGPT: 0.01', fields: { stat: 'BROKER_PUT_NUMS', window: 'day', sum: 168000, tps: 1.94, avgpt: 0.01 } },
     ],
   },
   {
@@ -1768,6 +1913,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'store/StoreStatsService',
     format: '[PAGECACHERT] TotalPut {}, PutMessageDistributeTime {}',
+    args: ['totalPut', 'putMessageDistributeTime'],
     fields: (g) => {
       let costMs: number | null = null;
       let slowPuts = 0;
@@ -1800,6 +1946,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'store/CommitLog$FlushRealTimeService',
     format: 'Flush data to disk costs {} ms',
+    args: ['costMs'],
     fields: (g) => slow('flush', g),
     samples: [{ text: 'Flush data to disk costs 1204 ms', fields: { costMs: 1204, what: 'flush', bodyLength: null } }],
   },
@@ -1811,6 +1958,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'store/CommitLog$CommitRealTimeService',
     format: 'Commit data to file costs {} ms',
+    args: ['costMs'],
     fields: (g) => slow('commit', g),
     samples: [{ text: 'Commit data to file costs 560 ms', fields: { costMs: 560, what: 'commit' } }],
   },
@@ -1821,7 +1969,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /create mappedFile spent time\(ms\) (?<ms>-?\d+)/,
     versions: 'all',
     source: 'store/AllocateMappedFileService',
-    format: 'create mappedFile spent time(ms) <elapsed> queue size <n> <path> <size>',
+    format: 'create mappedFile spent time(ms) {} queue size {} {} {}',
+    args: ['costMs', 'queueSize', 'filePath', 'fileSize'],
     fields: (g) => slow('mapped-file', g),
     samples: [
       { text: 'create mappedFile spent time(ms) 35 queue size 0 /home/rocketmq/store/commitlog/00000000001073741824 1073741824', fields: { costMs: 35, what: 'mapped-file' } },
@@ -1836,7 +1985,8 @@ export const ENTRIES: CatalogueEntry[] = [
       /SendResult \[sendStatus=(?<status>FLUSH_DISK_TIMEOUT|FLUSH_SLAVE_TIMEOUT|SLAVE_NOT_AVAILABLE)\b(?:[^\]]*?messageQueue=MessageQueue \[topic=(?<topic>[^,\]]*), brokerName=(?<bn>[^,\]]*), queueId=(?<q>-?\d+)\])?/,
     versions: 'all (printed by the application, not by RocketMQ)',
     source: 'client/producer/SendResult (toString, logged by the application)',
-    format: 'SendResult [sendStatus=<status>, msgId=<id>, offsetMsgId=<id>, messageQueue=MessageQueue [topic=<t>, brokerName=<b>, queueId=<n>], queueOffset=<n>]',
+    format: 'SendResult [sendStatus={}, msgId={}, offsetMsgId={}, messageQueue={}, queueOffset={}]',
+    args: ['status', 'msgId', 'offsetMsgId', 'messageQueue', 'queueOffset'],
     fields: (g) => storeSync(g.status ?? '', { topic: str(g.topic), brokerName: str(g.bn), queueId: num(g.q) }),
     samples: [
       {
@@ -1864,7 +2014,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /do groupcommit, wait for flush failed, topic: (?<topic>\S*)/,
     versions: '4.0.0-4.9.0 (send path; 4.9.1-4.9.8 silent); 5.x again in CommitLog.handleDiskFlush',
     source: 'store/CommitLog (handleDiskFlush)',
-    format: 'do groupcommit, wait for flush failed, topic: <topic> tags: <tags> client address: <bornHost>',
+    format: 'do groupcommit, wait for flush failed, topic: {} tags: {} client address: {}',
+    args: ['topic', 'tags', 'bornHost'],
     fields: (g) => storeSync('FLUSH_DISK_TIMEOUT', { topic: str(g.topic) }),
     samples: [
       {
@@ -1881,7 +2032,11 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '<=4.9.0 (send path; silent from 4.9.1)',
     versionHint: '<4.9.1',
     source: 'store/CommitLog (handleHA)',
-    format: 'do sync transfer other node, wait return, but failed, topic: <topic> tags: <tags> client address: <bornHost>',
+    format: 'do sync transfer other node, wait return, but failed, topic: {} tags: {} client address: {}',
+    args: ['topic', 'tags', 'bornHost'],
+    forms: {
+      batch: { format: 'do sync transfer other node, wait return, but failed, topic: {} client address: {}', args: ['topic', 'bornHost'] },
+    },
     fields: (g) => storeSync('FLUSH_SLAVE_TIMEOUT', { topic: str(g.topic) }),
     samples: [
       {
@@ -1898,7 +2053,11 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /HAClient, housekeeping, found this connection\[(?<a>[^\]]*)\] expired, (?<ms>-?\d+)/,
     versions: 'all (4.x HAClient; 5.x AutoRecoverHAClient)',
     source: 'store/ha/HAService$HAClient (4.x), store/ha/DefaultHAClient (5.x)',
-    format: 'HAClient, housekeeping, found this connection[<masterAddress>] expired, <interval> (5.x: AutoRecoverHAClient, ...)',
+    format: 'HAClient, housekeeping, found this connection[{}] expired, {}',
+    args: ['addr', 'intervalMs'],
+    forms: {
+      AutoRecoverHAClient: { format: 'AutoRecoverHAClient, housekeeping, found this connection[{}] expired, {}', args: ['addr', 'intervalMs'] },
+    },
     fields: (g) => storeSync('HA_CONNECTION_EXPIRED', { addr: normAddr(g.a), intervalMs: num(g.ms) }),
     samples: [
       {
@@ -1918,7 +2077,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /ha housekeeping, found this connection\[(?<a>[^\]]*)\] expired, (?<ms>-?\d+)/,
     versions: 'all',
     source: 'store/ha/HAConnection$ReadSocketService (5.x DefaultHAConnection)',
-    format: 'ha housekeeping, found this connection[<slaveAddress>] expired, <interval>',
+    format: 'ha housekeeping, found this connection[{}] expired, {}',
+    args: [{ name: 'addr', as: 'socket' }, 'intervalMs'],
     fields: (g) => storeSync('HA_CONNECTION_EXPIRED', { addr: normAddr(g.a), intervalMs: num(g.ms) }),
     samples: [
       {
@@ -1934,7 +2094,11 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /HAClient, master not response some time, so close connection/,
     versions: 'all (4.x HAClient; 5.x AutoRecoverHAClient)',
     source: 'store/ha/HAService$HAClient (4.x), store/ha/DefaultHAClient (5.x)',
-    format: 'HAClient, master not response some time, so close connection (5.x: AutoRecoverHAClient, ...)',
+    format: 'HAClient, master not response some time, so close connection',
+    args: [],
+    forms: {
+      AutoRecoverHAClient: { format: 'AutoRecoverHAClient, master not response some time, so close connection', args: [] },
+    },
     fields: () => storeSync('HA_MASTER_NOT_RESPONDING'),
     samples: [
       { text: '2024-05-20 14:06:31 WARN HAClient - HAClient, master not response some time, so close connection', fields: { status: 'HA_MASTER_NOT_RESPONDING', addr: null, intervalMs: null } },
@@ -1950,6 +2114,10 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.0.0',
     source: 'store/ha/DefaultHAClient',
     format: 'HAClient connect to master {} failed',
+    args: ['addr'],
+    forms: {
+      AutoSwitchHAClient: { format: 'AutoSwitchHAClient connect to master {} failed', args: ['addr'] },
+    },
     fields: (g) => storeSync('HA_CONNECT_FAILED', { addr: normAddr(g.a) }),
     samples: [
       { text: '2024-05-20 14:06:36 WARN DefaultHAClient - HAClient connect to master 10.0.0.1:10912 failed', fields: { status: 'HA_CONNECT_FAILED', addr: '10.0.0.1:10912', intervalMs: null } },
@@ -1965,6 +2133,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '4.x (master, every 60 s; with no slave attached the whole commit log counts as behind)',
     source: 'broker/BrokerController (printMasterAndSlaveDiff)',
     format: 'Slave fall behind master: {} bytes',
+    args: ['behindBytes'],
     fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: int64(g.n) }),
     samples: [
       { text: '2024-03-12 10:04:51 INFO BrokerControllerScheduledThread1 - Slave fall behind master: 4608671516 bytes', fields: { status: 'SLAVE_BEHIND', behindBytes: 4608671516, addr: null } },
@@ -1979,6 +2148,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.0.0',
     source: 'broker/BrokerController (printMasterAndSlaveDiff)',
     format: 'CommitLog: slave fall behind master {}bytes',
+    args: ['behindBytes'],
     fields: (g) => storeSync('SLAVE_BEHIND', { behindBytes: int64(g.n) }),
     samples: [
       { text: '2024-05-20 14:04:17 INFO BrokerControllerScheduledThread1 - CommitLog: slave fall behind master 0bytes', fields: { status: 'SLAVE_BEHIND', behindBytes: 0 } },
@@ -1995,9 +2165,14 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: '>=5.0.0',
     versionHint: '>=5.0.0',
     source: 'broker/latency/BrokerFastFailure',
-    format: 'broker jstack \\n <thread dump>',
+    format: 'broker jstack \n {}',
+    args: ['jstack'],
     fields: () => ({}),
-    samples: [{ text: '2024-05-20 14:03:07 WARN BrokerFastFailureScheduledThread1 - broker jstack ', fields: {} }],
+    samples: [
+      { text: '2024-05-20 14:03:07 WARN BrokerFastFailureScheduledThread1 - broker jstack ', fields: {} },
+      // The whole message: the dump follows on the next lines.
+      { text: 'broker jstack \n "main" Id=1 WAITING', fields: {} },
+    ],
   },
 
   // ---- watermark ------------------------------------------------------------------------------
@@ -2010,6 +2185,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versionHint: '>=5.0.0',
     source: 'namesrv/NamesrvController',
     format: '[WATERMARK] ClientQueueSize:{} ClientQueueSlowTime:{} DefaultQueueSize:{} DefaultQueueSlowTime:{}',
+    args: ['size', 'slowMs', 'defaultQueueSize', 'defaultQueueSlowTime'],
     fields: (g) => ({ queue: 'namesrv-client', size: num(g.s), slowMs: num(g.ms) }),
     samples: [
       {
@@ -2025,7 +2201,9 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /\[WATERMARK\] (?<q>[A-Za-z][A-Za-z ]*?) Queue Size: (?<s>-?\d+) SlowTimeMills: (?<ms>-?\d+)/,
     versions: 'all (4.x: Send, Pull, Query, Transaction; 5.x adds Lite Pull, ClientManager, Heartbeat, Ack, Admin)',
     source: 'broker/BrokerController',
-    format: '[WATERMARK] Send Queue Size: {} SlowTimeMills: {} (5.3.3: [WATERMARK] {} Queue Size: {} SlowTimeMills: {})',
+    // 5.3.3's format; 4.x writes each queue's name into its own literal (`[WATERMARK] Send Queue Size: {} ...`), the same text.
+    format: '[WATERMARK] {} Queue Size: {} SlowTimeMills: {}',
+    args: ['queue', 'size', 'slowMs'],
     fields: (g) => ({ queue: str(g.q), size: num(g.s), slowMs: num(g.ms) }),
     samples: [
       { text: '2024-05-20 14:03:18 - [WATERMARK] Send Queue Size: 37 SlowTimeMills: 184', fields: { queue: 'Send', size: 37, slowMs: 184 } },
@@ -2035,10 +2213,10 @@ export const ENTRIES: CatalogueEntry[] = [
   },
 
   // ---- Netty pipeline (client side) ----------------------------------------------------------
-  pipeline('pipeline/client-connect-local', 'client', 'connect', `${CLIENT_PIPE}CONNECT`, /NETTY CLIENT PIPELINE: CONNECT\s+(?!UNKNOWN\s)(?!null\s)\S+ => (?<a>.*?)\s*$/, '>=5.3.2', 'NETTY CLIENT PIPELINE: CONNECT  {local} => {remote}', [
+  pipeline('pipeline/client-connect-local', 'client', 'connect', `${CLIENT_PIPE}CONNECT`, /NETTY CLIENT PIPELINE: CONNECT\s+(?!UNKNOWN\s)(?!null\s)\S+ => (?<a>.*?)\s*$/, '>=5.3.2', 'NETTY CLIENT PIPELINE: CONNECT  {} => {}', [
     { text: 'NETTY CLIENT PIPELINE: CONNECT  10.0.0.2 => 10.0.0.1:10911', fields: { side: 'client', event: 'connect', addr: '10.0.0.1:10911' } },
   ], '>=5.3.2'),
-  pipeline('pipeline/client-connect', 'client', 'connect', `${CLIENT_PIPE}CONNECT`, /NETTY CLIENT PIPELINE: CONNECT\s+\S+ => (?<a>.*?)\s*$/, '<5.3.2', 'NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => {}', [
+  pipeline('pipeline/client-connect', 'client', 'connect', `${CLIENT_PIPE}CONNECT`, /NETTY CLIENT PIPELINE: CONNECT\s+\S+ => (?<a>.*?)\s*$/, '<5.3.2', 'NETTY CLIENT PIPELINE: CONNECT  {} => {}', [
     { text: '2024-05-20 14:03:11,483 INFO RocketmqRemoting - NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => 10.0.0.1:10911', fields: { side: 'client', event: 'connect', addr: '10.0.0.1:10911' } },
   ]),
   pipeline('pipeline/client-active-531', 'client', 'active', `${CLIENT_PIPE}ACTIVE`, /NETTY CLIENT PIPELINE: ACTIVE, (?<a>[^,]*), channelId=/, '>=5.3.1', 'NETTY CLIENT PIPELINE: ACTIVE, {}, channelId={}', [
@@ -2074,7 +2252,8 @@ export const ENTRIES: CatalogueEntry[] = [
   pipeline('pipeline/client-exception-531', 'client', 'exception', `${CLIENT_PIPE}exceptionCaught channel[`, /NETTY CLIENT PIPELINE: exceptionCaught channel\[(?<a>[^\]]*)\]/, '>=5.3.1', 'NETTY CLIENT PIPELINE: exceptionCaught channel[addr={}, id={}]', [
     { text: 'NETTY CLIENT PIPELINE: exceptionCaught channel[addr=10.0.0.1:10911, id=5f3c2a1b]', fields: { side: 'client', event: 'exception', addr: '10.0.0.1:10911' } },
   ], '>=5.3.1'),
-  pipeline('pipeline/client-exception', 'client', 'exception', `${CLIENT_PIPE}exceptionCaught`, /NETTY CLIENT PIPELINE: exceptionCaught(?: (?!exception\.)(?<a>.*?))?\s*$/, '<5.3.1', 'NETTY CLIENT PIPELINE: exceptionCaught {} (the following `exceptionCaught exception.` line is not an event)', [
+  // The `exceptionCaught exception.` line that follows (with the stack) is not an event.
+  pipeline('pipeline/client-exception', 'client', 'exception', `${CLIENT_PIPE}exceptionCaught`, /NETTY CLIENT PIPELINE: exceptionCaught(?: (?!exception\.)(?<a>.*?))?\s*$/, '<5.3.1', 'NETTY CLIENT PIPELINE: exceptionCaught {}', [
     { text: 'NETTY CLIENT PIPELINE: exceptionCaught 10.0.0.1:10911', fields: { side: 'client', event: 'exception', addr: '10.0.0.1:10911' } },
   ]),
 
@@ -2094,7 +2273,7 @@ export const ENTRIES: CatalogueEntry[] = [
   pipeline('pipeline/server-idle', 'server', 'idle', `${SERVER_PIPE}IDLE exception`, /NETTY SERVER PIPELINE: IDLE exception (?:channel)?\[(?<a>[^\]]*)\]/, 'all', 'NETTY SERVER PIPELINE: IDLE exception [{}]', [
     { text: 'NETTY SERVER PIPELINE: IDLE exception [10.0.0.30:51234]', fields: { side: 'server', event: 'idle', addr: '10.0.0.30:51234' } },
   ]),
-  pipeline('pipeline/server-exception', 'server', 'exception', `${SERVER_PIPE}exceptionCaught`, /NETTY SERVER PIPELINE: exceptionCaught(?: (?!exception\.)(?<a>.*?))?\s*$/, 'all', 'NETTY SERVER PIPELINE: exceptionCaught {} (the following `exceptionCaught exception.` line is not an event)', [
+  pipeline('pipeline/server-exception', 'server', 'exception', `${SERVER_PIPE}exceptionCaught`, /NETTY SERVER PIPELINE: exceptionCaught(?: (?!exception\.)(?<a>.*?))?\s*$/, 'all', 'NETTY SERVER PIPELINE: exceptionCaught {}', [
     { text: 'NETTY SERVER PIPELINE: exceptionCaught 10.0.0.30:51234', fields: { side: 'server', event: 'exception', addr: '10.0.0.30:51234' } },
   ]),
 
@@ -2106,7 +2285,11 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /[Cc]reated a new client Instance(?:.*?(?:ClientVersion:\s*|\] )(?<v>V\d+_\d+_\d+\w*))?/,
     versions: 'all (4.4.0 on: Created ..., ClientVersion:V4_9_8; up to 4.3.x: created ..., ClinetID: ... V4_3_0)',
     source: 'client/impl/factory/MQClientInstance',
-    format: 'Created a new client Instance, InstanceIndex:{}, ClientID:{}, ClientConfig:{}, ClientVersion:{}, SerializerType:{} (up to 4.3.x: created a new client Instance, FactoryIndex: {} ClinetID: {} {} {}, serializeType={})',
+    format: 'Created a new client Instance, InstanceIndex:{}, ClientID:{}, ClientConfig:{}, ClientVersion:{}, SerializerType:{}',
+    args: ['instanceIndex', 'clientId', 'clientConfig', 'clientVersion', 'serializerType'],
+    forms: {
+      '4.3': { format: 'created a new client Instance, FactoryIndex: {} ClinetID: {} {} {}, serializeType={}', args: ['instanceIndex', 'clientId', 'clientConfig', 'clientVersion', 'serializeType'] },
+    },
     fields: (g) => startup('client', { version: normVersion(g.v) }),
     samples: [
       {
@@ -2127,6 +2310,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/factory/MQClientInstance',
     format: 'the client factory [{}] start OK',
+    args: ['clientId'],
     fields: () => startup('client'),
     samples: [{ text: 'the client factory [10.0.0.9@12345] start OK', fields: { role: 'client', version: null } }],
   },
@@ -2138,6 +2322,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/producer/DefaultMQProducerImpl',
     format: 'the producer [{}] start OK. sendMessageWithVIPChannel={}',
+    args: ['group', 'sendMessageWithVIPChannel'],
     fields: (g) => startup('producer', { group: str(g.g) }),
     samples: [{ text: 'the producer [please_rename_unique_group_name] start OK. sendMessageWithVIPChannel=false', fields: { role: 'producer', group: 'please_rename_unique_group_name' } }],
   },
@@ -2149,6 +2334,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/consumer/DefaultMQPushConsumerImpl',
     format: 'the consumer [{}] start OK.',
+    args: ['group'],
     fields: (g) => startup('consumer', { group: str(g.g) }),
     samples: [{ text: 'the consumer [group_a] start OK.', fields: { role: 'consumer', group: 'group_a' } }],
   },
@@ -2159,7 +2345,12 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /The broker\[(?<n>[^,\]]*), (?<a>[^\]]*)\] boot success/,
     versions: 'all',
     source: 'broker/BrokerStartup',
-    format: 'The broker[<brokerName>, <brokerAddr>] boot success. serializeType=<type> [and name server is <namesrvAddr>]',
+    // Concatenated (String.format in 5.x); ` and name server is ` follows when namesrvAddr is set.
+    format: 'The broker[{}, {}] boot success. serializeType={}',
+    args: ['brokerName', 'brokerAddr', 'serializeType'],
+    forms: {
+      namesrv: { format: 'The broker[{}, {}] boot success. serializeType={} and name server is {}', args: ['brokerName', 'brokerAddr', 'serializeType', 'namesrvAddr'] },
+    },
     fields: (g) => startup('broker', { brokerName: str(g.n), brokerAddr: normAddr(g.a) }),
     samples: [
       {
@@ -2173,9 +2364,13 @@ export const ENTRIES: CatalogueEntry[] = [
     type: 'startup',
     keywords: ['The Name Server boot success'],
     pattern: /The Name Server boot success/,
-    versions: 'all (5.3.3 appends `, address <ip>:<port>`)',
+    versions: 'all (5.1.0+ append `, address <ip>:<port>`)',
     source: 'namesrv/NamesrvStartup',
-    format: 'The Name Server boot success. serializeType=<type>',
+    format: 'The Name Server boot success. serializeType={}',
+    args: ['serializeType'],
+    forms: {
+      '5.1.0': { format: 'The Name Server boot success. serializeType=%s, address %s:%d', args: ['serializeType', 'bindAddress', 'listenPort'], printf: true },
+    },
     fields: () => startup('namesrv'),
     samples: [
       { text: '2021-12-11 16:11:50 INFO main - The Name Server boot success. serializeType=JSON', fields: { role: 'namesrv', version: null } },
@@ -2190,6 +2385,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'client/impl/factory/MQClientInstance',
     format: 'the client factory [{}] shutdown OK',
+    args: ['clientId'],
     fields: () => shutdown('client'),
     samples: [{ text: 'the client factory [10.0.0.9@12345] shutdown OK', fields: { role: 'client', version: null } }],
   },
@@ -2201,6 +2397,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'broker/BrokerStartup',
     format: 'Shutdown hook was invoked, {}',
+    args: ['shutdownTimes'],
     fields: () => shutdown('broker'),
     samples: [{ text: '2019-12-04 17:31:52 INFO ShutdownHook - Shutdown hook was invoked, 1', fields: { role: 'broker', version: null } }],
   },
@@ -2212,6 +2409,7 @@ export const ENTRIES: CatalogueEntry[] = [
     versions: 'all',
     source: 'broker/BrokerStartup',
     format: 'Shutdown hook over, consuming total time(ms): {}',
+    args: ['consumingTimeTotal'],
     fields: () => shutdown('broker'),
     samples: [{ text: 'Shutdown hook over, consuming total time(ms): 3320', fields: { role: 'broker' } }],
   },
@@ -2222,7 +2420,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /shutdown hook was invoked, (?<n>\d+) times\./,
     versions: 'all',
     source: 'srvutil/ShutdownHookThread',
-    format: 'shutdown hook was invoked, <n> times.',
+    format: 'shutdown hook was invoked, {} times.',
+    args: ['shutdownTimes'],
     fields: () => shutdown('namesrv'),
     samples: [{ text: 'shutdown hook was invoked, 1 times.', fields: { role: 'namesrv', version: null } }],
   },
@@ -2233,7 +2432,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /shutdown hook was invoked, (?<n>\d+)(?! times)/,
     versions: '3.x broker and NameServer, 4.0.0 NameServer',
     source: 'broker/BrokerStartup (3.x), namesrv/NamesrvStartup (3.x, 4.0.0-incubating)',
-    format: 'shutdown hook was invoked, <n>',
+    format: 'shutdown hook was invoked, {}',
+    args: ['shutdownTimes'],
     roleFromKind: true,
     fields: () => shutdown('broker'),
     samples: [{ text: '2016-07-12 21:36:05 INFO ShutdownHook - shutdown hook was invoked, 1', fields: { version: null } }],
@@ -2245,7 +2445,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /shutdown hook over, consuming time total\(ms\): (?<ms>\d+)/,
     versions: '3.x broker and NameServer, 4.0.0 NameServer',
     source: 'broker/BrokerStartup (3.x), namesrv/NamesrvStartup (3.x, 4.0.0-incubating)',
-    format: 'shutdown hook over, consuming time total(ms): <t>',
+    format: 'shutdown hook over, consuming time total(ms): {}',
+    args: ['consumingTimeTotal'],
     roleFromKind: true,
     fields: () => shutdown('broker'),
     samples: [{ text: 'shutdown hook over, consuming time total(ms): 2301', fields: { version: null } }],
@@ -2257,7 +2458,8 @@ export const ENTRIES: CatalogueEntry[] = [
     pattern: /shutdown hook done, consuming time total\(ms\): (?<ms>\d+)/,
     versions: 'all',
     source: 'srvutil/ShutdownHookThread',
-    format: 'shutdown hook done, consuming time total(ms): <t>',
+    format: 'shutdown hook done, consuming time total(ms): {}',
+    args: ['consumingTimeTotal'],
     fields: () => shutdown('namesrv'),
     samples: [{ text: 'shutdown hook done, consuming time total(ms): 120', fields: { role: 'namesrv' } }],
   },

@@ -4,6 +4,20 @@
 
 import type { EventFields, EventType } from './types.js';
 
+/**
+ * How one placeholder prints its argument: Java's String.valueOf unless `as` says otherwise
+ * (`socket`: InetSocketAddress.toString(), `/` before the address; `semicolons`: a list joined by `;`
+ * as namesrvAddr is; `fixed2`: `%.2f`). A list prints as List.toString(), `[a, b]`.
+ */
+export type MessageArg = string | { name: string; as: 'socket' | 'semicolons' | 'fixed2' };
+
+/** One wording: its format and the arguments of its placeholders (see CatalogueEntry.format). */
+export interface MessageForm {
+  format: string;
+  args: readonly MessageArg[];
+  printf?: true;
+}
+
 export interface CatalogueEntry {
   /** Unique, `<type>/<variant>`, e.g. 'busy-reply/timeout-clean-queue'. */
   id: string;
@@ -16,8 +30,21 @@ export interface CatalogueEntry {
   versions: string;
   /** Class that logs or throws it, e.g. 'broker/latency/BrokerFastFailure'. */
   source: string;
-  /** The message as written in the source (`{}` SLF4J placeholder, `%s`/`%d` String.format), for docs. */
+  /**
+   * The message as written in the source: an SLF4J format (`{}`; a concatenation `"a[" + x + "]"` is
+   * written so too) or, with `printf`, a printf one (`%s`, `%d`, `%.2f`, Go's `%v`). With `args` it is the
+   * text rmq-diag writes (message-render.ts); without, it only documents the wording.
+   */
   format?: string;
+  /** The argument that fills each placeholder of `format`, in order: an event field's name or a named argument. */
+  args?: readonly MessageArg[];
+  /** `format` is printf's (String.format, the C++ client's, Go's fmt), not SLF4J's. */
+  printf?: true;
+  /**
+   * The other wordings of the same entry, by name (a version's, or each literal where the source
+   * throws several that differ in one word); rendered when asked for by that name.
+   */
+  forms?: Readonly<Record<string, MessageForm>>;
   /** Converts the named groups to typed fields (numbers as numbers). */
   fields: (g: Record<string, string | undefined>, text: string) => EventFields;
   /** Set when this wording pins a version range. */

@@ -129,6 +129,20 @@ describe('Broker send queue and BrokerFastFailure', () => {
     expect(runScenario(alone, { seed, untilMs: 80000 }).metrics.brokers['broker-b'].busyReplies).toBe(0);
   });
 
+  it('a put slowed past 500 ms is logged in the words of its version: eclipse up to 4.5.1, elapsed to 4.9.8, CommitLog#putMessage cost in 5.x', () => {
+    for (const [version, entry] of [
+      ['4.4.0', 'store-slow/not-in-lock-eclipse'],
+      ['4.9.4', 'store-slow/not-in-lock-elapsed'],
+      ['5.1.4', 'store-slow/commitlog-put-cost'],
+    ]) {
+      const sc = { ...busyScenario([{ atMs: 60000, broker: 'broker-b', overload: { durationMs: 2000, serviceMs: 600, sdMs: 1 } }]), serverVersion: version };
+      const r = runScenario(sc, { seed, untilMs: 62000 });
+      const slow = r.events.filter((e) => e.type === 'store-slow' && e.fields.what === 'not-in-lock');
+      expect(slow.length, version).toBeGreaterThan(0);
+      expect(new Set(slow.map((e) => e.entry)), version).toEqual(new Set([entry]));
+    }
+  });
+
   it('send threads by version: 1 up to 4.9.0, min(cores, 4) from 4.9.1', () => {
     expect(serverProfile('4.8.0').sendThreadPoolNums(16)).toBe(1);
     expect(serverProfile('4.9.0').sendThreadPoolNums(16)).toBe(1);
