@@ -14,7 +14,7 @@ export function parseVersion(text: string): Version | null {
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
 }
 
-function compareVersions(a: Version, b: Version): number {
+export function compareVersions(a: Version, b: Version): number {
   for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return 0;
 }
