@@ -12,6 +12,7 @@ import { type EventType, type RmqEvent, type SourceAccounting } from '../parse/t
 import { SERVER_KINDS } from '../ingest/kinds.js';
 import { APP_SEND, APP_SETTING, APP_STATS, PROP_LINE, PRODUCER_LINK } from '../timeline/other-records.js';
 import { LIMITS } from './file.js';
+import { isSyncTimeout } from './observe.js';
 
 /** Typed events kept (watermark and the store's periodic histogram are summarised instead). */
 const KEPT = new Set<EventType>([
@@ -44,6 +45,10 @@ export const KEEP_CAP = 20000;
 const REGISTRATIONS_KEPT = 3;
 /** How long after a silence's end the peers' resets and reconnects still tell about it (inference reads 5 s). */
 const PAST_SILENCE_MS = 10000;
+/** A broker's slow puts matter within this long of a client's busy reply (infer/faults.ts). */
+const STORE_WINDOW_MS = 2000;
+/** A client's invokeSync timeouts whose times are kept per host. */
+const SYNC_TIMEOUTS_KEPT = 1_000_000;
 /** A NameServer's accepted connections matter within this long of a client choosing a NameServer. */
 const ACCEPT_WINDOW_MS = 2000;
 /** Times the text of one route dump is kept per client and topic (inference reads the first three lines naming a broker). */
@@ -101,6 +106,8 @@ export interface Collected {
   appSends: Map<string, { count: number; firstEvent: RmqEvent; lastEvent: RmqEvent; times: number[] | null }>;
   /** Application statistics lines `sent=N[, failed=M]`, per host: their count and sum, the first and last, the gaps between them (capped). */
   appStats: Map<string, AppStats>;
+  /** The times of each client host's invokeSync timeouts (their events are kept only during a silence). */
+  syncTimeouts: Map<string, number[]>;
   /** Events a cap left out, per `type host`. */
   dropped: Map<string, number>;
   /** Application `key=value` settings of the producer (`sendMsgTimeout=3000`), per host. */
@@ -157,6 +164,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     appProps: new Map(),
     dropped: new Map(),
     topicPuts: [],
+    syncTimeouts: new Map(),
   };
   const silences = serverSilences(sources, last);
   out.silences = silences.list;
@@ -228,6 +236,45 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   /** Within a silence of another host, or up to PAST_SILENCE_MS after it. */
   const duringSilence = (e: RmqEvent): boolean =>
     e.ts !== null && out.silences.some((x) => x.host !== e.host && e.ts! > x.from.ts! && (x.to === null || e.ts! <= x.to.ts! + PAST_SILENCE_MS));
+  // Store lines of the last STORE_WINDOW_MS, and until when those that follow are kept.
+  let recentStore: RmqEvent[] = [];
+  let storeUntil = -Infinity;
+  /**
+   * Of some types inference reads only what is near something else (infer/faults.ts, infer/hosts.ts):
+   * elsewhere they recur all along a long log and tell it nothing. A client's invokeSync timeouts
+   * are counted outside a silence, so their times are kept (`syncTimeouts`) instead.
+   */
+  const wanted = (e: RmqEvent): boolean => {
+    switch (e.type) {
+      case 'rpc-timeout':
+        // Timeouts against a silent host tell how it failed; a client's are also counted for its impact.
+        if (isSyncTimeout(e) && e.ts !== null) {
+          const times = out.syncTimeouts.get(e.host);
+          if (!times) out.syncTimeouts.set(e.host, [e.ts]);
+          else if (times.length < SYNC_TIMEOUTS_KEPT) times.push(e.ts);
+        }
+        return duringSilence(e);
+      case 'register-failed':
+        // A broker's failed registrations: against a silent NameServer, or the first few naming each NameServer's address.
+        return duringSilence(e) || keep(e, `${e.type} ${e.host} ${e.kind} ${String(e.fields.namesrvAddr)}`, REGISTRATIONS_KEPT);
+      case 'store-slow':
+        // A put slow in the commit log's lock is read beside a client's busy reply (within STORE_WINDOW_MS).
+        if (e.fields.what !== 'in-lock' || e.ts === null) return false;
+        if (e.ts <= storeUntil) return true;
+        recentStore.push(e);
+        while (recentStore.length > 4096 || e.ts - recentStore[0].ts! > STORE_WINDOW_MS) recentStore.shift();
+        return false;
+      case 'busy-reply':
+        if (e.kind === 'client' && e.ts !== null) {
+          for (const x of recentStore) if (e.ts - x.ts! <= STORE_WINDOW_MS && keep(x)) out.events.push(lighten(x));
+          recentStore = [];
+          storeUntil = e.ts + STORE_WINDOW_MS;
+        }
+        return true;
+      default:
+        return true;
+    }
+  };
   let past = false;
   const visit = (e: RmqEvent): void => {
     // The timeline is in time order: past `last` (the end of what a run covers) nothing is read.
@@ -289,6 +336,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       // Resets and reconnects tell inference about a silent host only (infer/faults.ts reads them
       // from a silence's start to 5 s past its end): elsewhere they are the ordinary churn of channels.
       if (e.type === 'pipeline' && !duringSilence(e)) return;
+      if (!wanted(e)) return;
       if (keep(e)) out.events.push(lighten(e));
       return;
     }

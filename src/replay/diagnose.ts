@@ -42,7 +42,7 @@ export function incidentPass(t: Timeline): IncidentPass {
       const sources = sourcesOf(t);
       return buildIncidents(input, findings, {
         clientVersion: (h) => clientVersionOf(h, sources),
-        failures: (h, source, from, until) => clientFailures(collected.events, h, source, from, until).figures,
+        failures: (h, source, from, until) => clientFailures(collected.events, h, source, from, until, collected.syncTimeouts).figures,
       });
     },
   };

@@ -49,7 +49,7 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   const untilMs = last - startEpochMs + MARGIN_MS;
   const hasApp = (h: string) => c.sources.some((s) => s.host === h && s.kind === 'app');
   const obsCtx = contextOf(scenario, last, (h) => (hasApp(h) ? 'app' : 'client'));
-  const obs = observe(c.events, obsCtx, ctx.ref);
+  const obs = observe(c.events, obsCtx, ctx.ref, c.syncTimeouts);
   for (const cl of clients) if (!hasApp(cl.host)) notes.push(`${cl.host}: no application log; failed sends are counted from the client's failed attempts`);
   for (const [key, n] of c.dropped) {
     const [type, host] = key.split(' ');

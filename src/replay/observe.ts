@@ -121,12 +121,34 @@ export function failuresOf(events: readonly RmqEvent[], host: string, source: 'a
   return out;
 }
 
+/** The invokeSync timeouts a client logged (`rpc-timeout/invoke-sync-wait...`): what ClientFailures counts as `timeouts`. */
+export function isSyncTimeout(e: RmqEvent): boolean {
+  return e.kind === 'client' && e.type === 'rpc-timeout' && (e.entry ?? '').startsWith('rpc-timeout/invoke-sync-wait');
+}
+
+/**
+ * The times of each client host's invokeSync timeouts, in time order: where a caller keeps them
+ * apart from the events (replay/collect.ts keeps only these of a client's timeouts outside a
+ * silence), clientFailures counts them there.
+ */
+export type SyncTimeouts = ReadonlyMap<string, readonly number[]>;
+
 /** A client's failed sends from `fromTs` to `untilTs`, and its figures (the outage is first to last). */
-export function clientFailures(events: readonly RmqEvent[], host: string, source: 'app' | 'client', fromTs: number, untilTs: number): { failures: RmqEvent[]; figures: ClientFailures } {
+export function clientFailures(
+  events: readonly RmqEvent[],
+  host: string,
+  source: 'app' | 'client',
+  fromTs: number,
+  untilTs: number,
+  syncTimeouts?: SyncTimeouts,
+): { failures: RmqEvent[]; figures: ClientFailures } {
   const failures = failuresOf(events, host, source, fromTs, untilTs);
-  const timeouts = events.filter(
-    (e) => e.host === host && e.kind === 'client' && e.type === 'rpc-timeout' && e.ts !== null && e.ts <= untilTs && e.ts >= fromTs && (e.entry ?? '').startsWith('rpc-timeout/invoke-sync-wait'),
-  ).length;
+  const times = syncTimeouts?.get(host);
+  const timeouts = syncTimeouts
+    ? times
+      ? firstAfter(times, untilTs) - firstAtOrAfter(times, fromTs)
+      : 0
+    : events.filter((e) => e.host === host && e.ts !== null && e.ts <= untilTs && e.ts >= fromTs && isSyncTimeout(e)).length;
   return {
     failures,
     figures: {
@@ -139,6 +161,30 @@ export function clientFailures(events: readonly RmqEvent[], host: string, source
   };
 }
 
+/** Index of the first time >= t in ascending `times`. */
+function firstAtOrAfter(times: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the first time > t in ascending `times`. */
+function firstAfter(times: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Files whose every time is a whole second. */
 function wholeSecondFiles(events: readonly RmqEvent[]): Set<string> {
   const coarse = new Map<string, boolean>();
@@ -147,7 +193,7 @@ function wholeSecondFiles(events: readonly RmqEvent[]): Set<string> {
 }
 
 /** The milestones and figures of a run (or of the real logs), in time order of the scenario's subjects. */
-export function observe(events: readonly RmqEvent[], ctx: MilestoneContext, ref: (e: RmqEvent) => string): Observation {
+export function observe(events: readonly RmqEvent[], ctx: MilestoneContext, ref: (e: RmqEvent) => string, syncTimeouts?: SyncTimeouts): Observation {
   const milestones: MilestoneTime[] = [];
   for (const f of ctx.faults) milestones.push({ name: 'fault-start', subject: f.subject, ts: f.ts, evidence: null });
   const from = ctx.faultStart ?? -Infinity;
@@ -172,7 +218,7 @@ export function observe(events: readonly RmqEvent[], ctx: MilestoneContext, ref:
   const clients: Record<string, ClientFailures> = {};
   const faulty = new Set(ctx.faultyBrokers.map((b) => b.name));
   for (const c of ctx.clients) {
-    const { failures, figures } = clientFailures(after, c.host, c.failureSource, from, ctx.untilTs);
+    const { failures, figures } = clientFailures(after, c.host, c.failureSource, from, ctx.untilTs, syncTimeouts);
     clients[c.host] = figures;
     if (failures.length) milestones.push({ name: 'first-failure', subject: c.host, ts: failures[0].ts!, evidence: ref(failures[0]) });
     const mine = after.filter((e) => e.host === c.host && e.kind === 'client');

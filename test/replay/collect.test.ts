@@ -45,7 +45,7 @@ function* steadyDay(n: number): Generator<RmqEvent> {
     yield ev({ at, type: 'broker-registered', fields: { namesrvAddr: '10.0.0.1:9876', brokerAddr: '10.0.0.2:10911' } });
     yield ev({ at, host: 'ns', kind: 'namesrv', file: 'ns/namesrv.log', type: 'pipeline', fields: { side: 'server', event: 'active', addr: `10.0.1.${i % 250}:5000${i % 10}` } });
     yield ev({ at, text: `2024-05-20 14:00:00 INFO NettyServerCodecThread_1 - new producer connected, group: P, channel: [id: 0x1, L:/10.0.0.2:10911 - R:/10.0.1.${i % 250}:40000]` });
-    yield ev({ at, host: 'app', kind: 'client', file: 'app/client.log', type: 'rpc-timeout', fields: { addr: '10.0.0.2:10911' } });
+    yield ev({ at, host: 'app', kind: 'client', file: 'app/client.log', type: 'send-attempt-failed', fields: { brokerName: 'broker-a', rtMs: 3001 } });
     if (i === n - 100) yield ev({ at, host: 'app', kind: 'client', file: 'app/client.log', type: 'namesrv-chosen', fields: { old: null, new: '10.0.0.1:9876' } });
   }
 }
@@ -62,8 +62,34 @@ describe('collect keeps a bounded summary of the timeline', () => {
     expect(accepts.length).toBeLessThanOrEqual(5);
     expect(accepts.every((e) => Math.abs(e.ts! - (T0 + (n - 100) * 1000)) <= 2000)).toBe(true);
     expect(c.producerLinks).toHaveLength(1);
-    expect(byType('rpc-timeout')).toHaveLength(KEEP_CAP);
-    expect(c.dropped.get('rpc-timeout app')).toBe(n - KEEP_CAP);
+    expect(byType('send-attempt-failed')).toHaveLength(KEEP_CAP);
+    expect(c.dropped.get('send-attempt-failed app')).toBe(n - KEEP_CAP);
+  });
+
+  it('keeps what inference reads only near something else only there: timeouts in silences (a client’s counted all along), slow puts beside busy replies, the first failed registrations per NameServer', () => {
+    const src = sources();
+    // the broker host h wrote nothing from 100 s to 200 s
+    src[0].activity = { records: 2, first: { ts: T0, line: 1 }, last: { ts: T0 + 300000, line: 3 }, gaps: [{ from: { ts: T0 + 100000, line: 1 }, to: { ts: T0 + 200000, line: 2 } }], gapsDropped: 0 };
+    const client = { host: 'app', kind: 'client' as const, file: 'app/client.log' };
+    const day = function* (): Generator<RmqEvent> {
+      for (let at = 0; at < 300000; at += 10000) {
+        yield ev({ at, ...client, type: 'rpc-timeout', entry: 'rpc-timeout/invoke-sync-wait', fields: { addr: '10.0.0.2:10911', timeoutMs: 3000 } });
+        yield ev({ at, host: 'ns', kind: 'namesrv', file: 'ns/namesrv.log', type: 'rpc-timeout', fields: { addr: '10.0.0.2:10911' } });
+        yield ev({ at, type: 'register-failed', fields: { namesrvAddr: at % 20000 ? '10.0.0.1:9876' : '10.0.0.3:9876' } });
+        yield ev({ at: at + 500, kind: 'store', file: 'h/store.log', type: 'store-slow', fields: { what: 'in-lock', costMs: 600 } });
+        if (at === 250000) yield ev({ at: at + 1500, ...client, type: 'busy-reply', fields: { reason: 'TIMEOUT_CLEAN_QUEUE', waitMs: 400 } });
+      }
+    };
+    const c = collect(day(), src, '', T0, T0 + 300000);
+    const at = (type: string, host?: string) => c.events.filter((e) => e.type === type && (host === undefined || e.host === host)).map((e) => (e.ts! - T0) / 1000);
+    // another host's timeouts during h's silence (and up to 10 s after it), every one of the client's counted
+    expect(at('rpc-timeout', 'app')).toEqual([110, 120, 130, 140, 150, 160, 170, 180, 190, 200, 210]);
+    expect(at('rpc-timeout', 'ns')).toEqual([110, 120, 130, 140, 150, 160, 170, 180, 190, 200, 210]);
+    expect(c.syncTimeouts.get('app')).toHaveLength(30);
+    // the slow puts within 2 s of the busy reply (at 251.5 s): before it, and after it
+    expect(at('store-slow')).toEqual([250.5]);
+    // h's own failed registrations: never in its own silence; the first three for each address
+    expect(at('register-failed')).toEqual([0, 10, 20, 30, 40, 50]);
   });
 
   it('keeps a route dump’s text the first three times a client logs it for its topic, and every new dump', () => {
