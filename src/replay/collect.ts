@@ -4,8 +4,10 @@
 // but that inference reads: src/timeline/other-records.ts); each server host's silences come from
 // the sources' activity. Bounded whatever the size of the input: what recurs all along
 // (registrations, accepted connections, producer connections, statistics lines) is kept as the few
-// lines inference cites, and every kept list has a cap (KEEP_CAP per type and host, LIMITS.sendTimes
-// send times per host); what a cap dropped is counted in `dropped`.
+// lines inference cites; what it reads only near something else (peers' resets and timeouts during
+// a silence, slow puts beside a busy reply) only there; kept events lose what nothing reads (see
+// `lighten`); and every kept list has a cap (KEEP_CAP per type and host, LIMITS.sendTimes send times
+// per host); what a cap dropped is counted in `dropped`.
 
 import { ACTIVITY_GAP_MS, hostSilences, type ActivityMark } from '../parse/activity.js';
 import { type EventType, type RmqEvent, type SourceAccounting } from '../parse/types.js';
