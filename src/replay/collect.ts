@@ -343,54 +343,59 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       return;
     }
     if (e.type !== 'other') return;
-    if (SERVER_KINDS.has(kind)) {
-      const p = PROP_LINE.exec(e.text);
-      if (p && (e.thread === 'main' || e.thread === null)) {
-        const key = `${e.host}|${kind}`;
-        const map = out.props.get(key) ?? new Map();
-        map.set(p[1], { value: p[2], event: e });
-        out.props.set(key, map);
-        return;
-      }
-      const l = PRODUCER_LINK.exec(e.text);
-      // A broker logs every producer connection: the first one per host and local address tells the address.
-      if (l && !linked.has(`${e.host} ${l[1]}`)) {
-        linked.add(`${e.host} ${l[1]}`);
-        out.producerLinks.push({ host: e.host, local: l[1], remoteIp: l[2], event: e });
-      }
-      return;
-    }
-    if (kind === 'app') {
-      if (APP_SEND.test(e.text) && e.level !== 'ERROR' && e.level !== 'WARN') {
-        const s = out.appSends.get(e.host);
-        if (!s) out.appSends.set(e.host, { count: 1, firstEvent: e, lastEvent: e, times: !keepTimes ? null : e.ts !== null ? [e.ts] : [] });
-        else {
-          s.count++;
-          s.lastEvent = e;
-          // Past the limit a run cannot replay them one by one anyway (inference then sends at the rate).
-          if (s.times !== null && e.ts !== null && s.times.length <= LIMITS.sendTimes) s.times.push(e.ts);
-        }
-      }
-      const st = APP_STATS.exec(e.text);
-      if (st && e.ts !== null) {
-        const n = Number(st[1]) + (st[2] ? Number(st[2]) : 0);
-        const a = out.appStats.get(e.host);
-        if (!a) out.appStats.set(e.host, { count: 1, total: n, first: { ts: e.ts, event: e }, last: { ts: e.ts, event: e }, gaps: [] });
-        else {
-          if (a.gaps.length < KEEP_CAP) a.gaps.push(e.ts - a.last.ts);
-          a.count++;
-          a.total += n;
-          a.last = { ts: e.ts, event: e };
-        }
-      }
-      for (const m of e.text.matchAll(APP_SETTING)) {
-        const map = out.appProps.get(e.host) ?? new Map();
-        if (!map.has(m[1])) map.set(m[1], { value: m[2], event: e });
-        out.appProps.set(e.host, map);
-      }
-    }
+    if (SERVER_KINDS.has(kind)) serverRecord(out, e, kind, linked);
+    else if (kind === 'app') appRecord(out, e, keepTimes);
   };
   return { types: COLLECTED_TYPES, visit, finish: () => out };
+}
+
+/** A server's record that is no event: a line of its property dump, or a producer connection it logged. */
+function serverRecord(out: Collected, e: RmqEvent, kind: string, linked: Set<string>): void {
+  const p = PROP_LINE.exec(e.text);
+  if (p && (e.thread === 'main' || e.thread === null)) {
+    const key = `${e.host}|${kind}`;
+    const map = out.props.get(key) ?? new Map();
+    map.set(p[1], { value: p[2], event: e });
+    out.props.set(key, map);
+    return;
+  }
+  const l = PRODUCER_LINK.exec(e.text);
+  // A broker logs every producer connection: the first one per host and local address tells the address.
+  if (l && !linked.has(`${e.host} ${l[1]}`)) {
+    linked.add(`${e.host} ${l[1]}`);
+    out.producerLinks.push({ host: e.host, local: l[1], remoteIp: l[2], event: e });
+  }
+}
+
+/** An application's record that is no event: a sent message, its statistics, its producer settings. */
+function appRecord(out: Collected, e: RmqEvent, keepTimes: boolean): void {
+  if (APP_SEND.test(e.text) && e.level !== 'ERROR' && e.level !== 'WARN') {
+    const s = out.appSends.get(e.host);
+    if (!s) out.appSends.set(e.host, { count: 1, firstEvent: e, lastEvent: e, times: !keepTimes ? null : e.ts !== null ? [e.ts] : [] });
+    else {
+      s.count++;
+      s.lastEvent = e;
+      // Past the limit a run cannot replay them one by one anyway (inference then sends at the rate).
+      if (s.times !== null && e.ts !== null && s.times.length <= LIMITS.sendTimes) s.times.push(e.ts);
+    }
+  }
+  const st = APP_STATS.exec(e.text);
+  if (st && e.ts !== null) {
+    const n = Number(st[1]) + (st[2] ? Number(st[2]) : 0);
+    const a = out.appStats.get(e.host);
+    if (!a) out.appStats.set(e.host, { count: 1, total: n, first: { ts: e.ts, event: e }, last: { ts: e.ts, event: e }, gaps: [] });
+    else {
+      if (a.gaps.length < KEEP_CAP) a.gaps.push(e.ts - a.last.ts);
+      a.count++;
+      a.total += n;
+      a.last = { ts: e.ts, event: e };
+    }
+  }
+  for (const m of e.text.matchAll(APP_SETTING)) {
+    const map = out.appProps.get(e.host) ?? new Map();
+    if (!map.has(m[1])) map.set(m[1], { value: m[2], event: e });
+    out.appProps.set(e.host, map);
+  }
 }
 
 /**
