@@ -2,7 +2,7 @@
 // builds the model from it and runs it with one explicit seed; the result is the event timeline the
 // components' logs would give (same types and fields as the parsers), plus metrics.
 
-import { parseZone } from '../parse/time.js';
+import { parseZone, type Zone } from '../parse/time.js';
 import type { RmqEvent } from '../parse/types.js';
 import { Broker, type ServiceTime } from './broker.js';
 import { Client, type ClientSettings } from './client.js';
@@ -224,75 +224,9 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
       ),
   );
 
-  const masters = scenario.brokers.filter((b) => (b.role ?? 'master') === 'master').map((b) => b.name);
-  const brokers = new Map<string, Broker>();
-  for (const b of scenario.brokers) {
-    const topics: TopicConfig[] = [];
-    if (scenario.autoCreateTopicEnable ?? true) topics.push({ topic: DEFAULT_TOPIC, readQueueNums: 8, writeQueueNums: 8, perm: 7 });
-    for (const t of scenario.topics) {
-      const on = t.brokers ?? masters;
-      if (!on.includes(b.name)) continue;
-      const q = t.queues ?? 4;
-      topics.push({ topic: t.name, readQueueNums: q, writeQueueNums: q, perm: 6 });
-    }
-    assert(!brokers.has(b.name), `broker ${b.name} defined twice`);
-    brokers.set(
-      b.name,
-      new Broker(
-        net,
-        net.host(b.host),
-        {
-          name: b.name,
-          addr: b.addr,
-          version: b.version ?? serverVersion,
-          role: b.role ?? 'master',
-          cluster: b.cluster ?? 'DefaultCluster',
-          namesrvAddrs: b.namesrvAddrs ?? nsAddrs,
-          topics,
-          cores: b.cores,
-          sendMessageThreadPoolNums: b.sendMessageThreadPoolNums,
-          sendThreadPoolQueueCapacity: b.sendThreadPoolQueueCapacity,
-          waitTimeMillsInSendQueue: b.waitTimeMillsInSendQueue,
-          osPageCacheBusyTimeOutMills: b.osPageCacheBusyTimeOutMills,
-          registerNameServerPeriodMs: b.registerNameServerPeriodMs,
-          registerBrokerTimeoutMills: b.registerBrokerTimeoutMills,
-          service: b.service,
-          watermark: opts.watermark ?? true,
-        },
-        sink,
-        zone,
-        random.stream(`broker:${b.name}`),
-      ),
-    );
-  }
+  const brokers = brokersOf(scenario, net, nsAddrs, serverVersion, sink, zone, random, opts.watermark ?? true);
 
-  const clients = scenario.clients.map((c, i) => {
-    parseVersion(c.version);
-    return new Client(
-      net,
-      net.host(c.host),
-      {
-        name: c.host,
-        version: c.version,
-        namesrvAddrList: c.namesrvAddrList ?? nsAddrs,
-        namesrv: c.namesrv ?? 'random',
-        group: c.group ?? `PID_${c.host.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}`,
-        topic: c.topic,
-        sendRatePerSec: c.sendRatePerSec,
-        selector: c.selector ?? false,
-        selectorQueue: c.selectorQueue,
-        sendStartMs: c.sendStartMs ?? 1000,
-        sendTimesMs: c.sendTimesMs ? [...c.sendTimesMs].sort((a, b) => a - b) : undefined,
-        pid: 20000 + i * 7,
-        settings: c.settings ?? {},
-      },
-      sink,
-      zone,
-      recorder,
-      random.stream(`client:${c.host}`),
-      random.stream(`app:${c.host}`),
-    );
-  });
+  const clients = clientsOf(scenario, net, nsAddrs, sink, zone, recorder, random);
 
   // Boot: NameServers first, then brokers (they register at once), then clients.
   // A start time (startAtMs) sets the phase of the process's timers; a fault may have booted it first.
@@ -392,20 +326,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
 
   kernel.run(opts.untilMs);
 
-  const brokerSummaries: Record<string, BrokerSummary> = {};
-  for (const [name, b] of brokers) {
-    const byReason: Record<string, number> = {};
-    let min: number | null = null;
-    let max: number | null = null;
-    for (const r of b.busyReplies) {
-      byReason[r.reason] = (byReason[r.reason] ?? 0) + 1;
-      if (r.waitMs !== null) {
-        min = min === null ? r.waitMs : Math.min(min, r.waitMs);
-        max = max === null ? r.waitMs : Math.max(max, r.waitMs);
-      }
-    }
-    brokerSummaries[name] = { busyReplies: b.busyReplies.length, byReason, waitMsMin: min, waitMsMax: max };
-  }
+  const brokerSummaries = summariesOf(brokers);
   const result: RunResult = {
     scenario: scenario.name ?? 'scenario',
     seed: opts.seed,
@@ -424,4 +345,102 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
     for (const f of sink.files.values()) result.logs[f.path] = f.lines ?? [];
   }
   return result;
+}
+
+/** The brokers of a scenario, each with its topics' queues (TBW102 where topics are created automatically). */
+function brokersOf(scenario: Scenario, net: Network, nsAddrs: string[], serverVersion: string, sink: LogSink, zone: Zone, random: RandomSource, watermark: boolean): Map<string, Broker> {
+  const masters = scenario.brokers.filter((b) => (b.role ?? 'master') === 'master').map((b) => b.name);
+  const brokers = new Map<string, Broker>();
+  for (const b of scenario.brokers) {
+    const topics: TopicConfig[] = [];
+    if (scenario.autoCreateTopicEnable ?? true) topics.push({ topic: DEFAULT_TOPIC, readQueueNums: 8, writeQueueNums: 8, perm: 7 });
+    for (const t of scenario.topics) {
+      const on = t.brokers ?? masters;
+      if (!on.includes(b.name)) continue;
+      const q = t.queues ?? 4;
+      topics.push({ topic: t.name, readQueueNums: q, writeQueueNums: q, perm: 6 });
+    }
+    assert(!brokers.has(b.name), `broker ${b.name} defined twice`);
+    brokers.set(
+      b.name,
+      new Broker(
+        net,
+        net.host(b.host),
+        {
+          name: b.name,
+          addr: b.addr,
+          version: b.version ?? serverVersion,
+          role: b.role ?? 'master',
+          cluster: b.cluster ?? 'DefaultCluster',
+          namesrvAddrs: b.namesrvAddrs ?? nsAddrs,
+          topics,
+          cores: b.cores,
+          sendMessageThreadPoolNums: b.sendMessageThreadPoolNums,
+          sendThreadPoolQueueCapacity: b.sendThreadPoolQueueCapacity,
+          waitTimeMillsInSendQueue: b.waitTimeMillsInSendQueue,
+          osPageCacheBusyTimeOutMills: b.osPageCacheBusyTimeOutMills,
+          registerNameServerPeriodMs: b.registerNameServerPeriodMs,
+          registerBrokerTimeoutMills: b.registerBrokerTimeoutMills,
+          service: b.service,
+          watermark,
+        },
+        sink,
+        zone,
+        random.stream(`broker:${b.name}`),
+      ),
+    );
+  }
+
+  return brokers;
+}
+
+/** The producers of a scenario, with the defaults of a client the scenario leaves unsaid. */
+function clientsOf(scenario: Scenario, net: Network, nsAddrs: string[], sink: LogSink, zone: Zone, recorder: Recorder, random: RandomSource): Client[] {
+  return scenario.clients.map((c, i) => {
+    parseVersion(c.version);
+    return new Client(
+      net,
+      net.host(c.host),
+      {
+        name: c.host,
+        version: c.version,
+        namesrvAddrList: c.namesrvAddrList ?? nsAddrs,
+        namesrv: c.namesrv ?? 'random',
+        group: c.group ?? `PID_${c.host.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}`,
+        topic: c.topic,
+        sendRatePerSec: c.sendRatePerSec,
+        selector: c.selector ?? false,
+        selectorQueue: c.selectorQueue,
+        sendStartMs: c.sendStartMs ?? 1000,
+        sendTimesMs: c.sendTimesMs ? [...c.sendTimesMs].sort((a, b) => a - b) : undefined,
+        pid: 20000 + i * 7,
+        settings: c.settings ?? {},
+      },
+      sink,
+      zone,
+      recorder,
+      random.stream(`client:${c.host}`),
+      random.stream(`app:${c.host}`),
+    );
+  });
+
+}
+
+/** Each broker's busy replies: how many, by reason, and the shortest and longest wait. */
+function summariesOf(brokers: Map<string, Broker>): Record<string, BrokerSummary> {
+  const brokerSummaries: Record<string, BrokerSummary> = {};
+  for (const [name, b] of brokers) {
+    const byReason: Record<string, number> = {};
+    let min: number | null = null;
+    let max: number | null = null;
+    for (const r of b.busyReplies) {
+      byReason[r.reason] = (byReason[r.reason] ?? 0) + 1;
+      if (r.waitMs !== null) {
+        min = min === null ? r.waitMs : Math.min(min, r.waitMs);
+        max = max === null ? r.waitMs : Math.max(max, r.waitMs);
+      }
+    }
+    brokerSummaries[name] = { busyReplies: b.busyReplies.length, byReason, waitMsMin: min, waitMsMax: max };
+  }
+  return brokerSummaries;
 }
