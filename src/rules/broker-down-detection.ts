@@ -121,6 +121,7 @@ const rule: Rule = {
     const nsRegs = new Map<string, RmqEvent>();
     const failStarts = new Map<string, RmqEvent[]>();
     const lastFail = new Map<string, number>();
+    const judge: Judge = { book, expiredMs, failStarts };
     /** Shutdowns not judged yet: later lines may still join them, or a NameServer's removal may show them. */
     const shutdowns: Shutdown[] = [];
     let shutdownsBegun = 0;
@@ -184,7 +185,7 @@ const rule: Rule = {
     /** Judge a complete removal (with what the logs told so far), keep its finding if it can be kept, drop its detail. */
     const settle = (r: Removal) => {
       if (!pending.delete(r)) return;
-      const f = removalFinding(r);
+      const f = removalFinding(judge, r);
       kept.offer(f, f.severity, f.start, r.seq);
       r.brokerRegs = null;
       if (r.first.ts === null) return;
@@ -198,7 +199,7 @@ const rule: Rule = {
     };
 
     const settleShutdown = (s: Shutdown) => {
-      const f = shutdownFinding(s);
+      const f = shutdownFinding(judge, s);
       // After every removal, in the order they began: the order their findings were told.
       if (f) kept.offer(f, f.severity, f.start, Number.MAX_SAFE_INTEGER / 2 + s.seq);
     };
@@ -376,140 +377,154 @@ const rule: Rule = {
       };
     }
 
-    function lastHeartbeat(r: Removal, ns: string | null, addr: string | null): RmqEvent | null {
-      const cands: RmqEvent[] = [];
-      if (r.nsReg) cands.push(r.nsReg);
-      const host = book.hostOfBrokerAddr(addr);
-      const regs = host ? r.brokerRegs?.get(host) : undefined;
-      if (regs) {
-        const exact = ns ? regs.get(ns) : undefined;
-        if (exact) cands.push(exact);
-        else for (const v of regs.values()) cands.push(v);
-      }
-      let best: RmqEvent | null = null;
-      for (const c of cands) {
-        if (c.ts === null || r.first.ts === null || c.ts > r.first.ts) continue;
-        if (!best || c.ts > best.ts!) best = c;
-      }
-      return best;
-    }
-
-    function firstClientFailure(addr: string | null, before: RmqEvent): RmqEvent | null {
-      const list = addr ? (failStarts.get(addr) ?? []) : [];
-      let best: RmqEvent | null = null;
-      for (const f of list) {
-        if (f.ts === null || before.ts === null || f.ts > before.ts || before.ts - f.ts > 600000) continue;
-        if (!best || f.ts > best.ts!) best = f;
-      }
-      return best;
-    }
-
-    function removalFinding(r: Removal): FindingInput & { severity: Severity } {
-      const addr = r.addr ?? (book.brokerAddrsOf(r.name).length === 1 ? book.brokerAddrsOf(r.name)[0] : null);
-      const name = r.name ?? book.brokerNameOf(addr);
-      const ns = book.namesrvAddrOfHost(r.nsHost);
-      const hb = lastHeartbeat(r, ns, addr);
-      const fail = hb ? null : firstClientFailure(addr, r.first);
-      const from = hb ?? fail;
-      const detectMs = from && from.ts !== null && r.first.ts !== null ? r.first.ts - from.ts : null;
-      let detection = r.detection;
-      let path = r.path;
-      if (detection === null) {
-        const silent = hb && detectMs !== null && detectMs >= expiredMs - GROUP_MS;
-        const removeOnly = r.first.type === 'broker-removed' && r.first.fields.reason === 'remove';
-        if (silent || (removeOnly && detectMs === null)) {
-          detection = 'expired';
-          path = 'silence';
-        } else {
-          detection = 'destroyed';
-          path = 'unknown';
-        }
-      }
-      const who = name && addr ? `${name} (${addr})` : (name ?? addr ?? 'a broker');
-      const nsText = ns ? `NameServer ${ns} (${r.nsHost})` : `The NameServer on ${r.nsHost}`;
-      const since = from
-        ? `${formatMs(detectMs)} after ${hb ? `its last heartbeat (registration at ${clockOf(hb)})` : `the first client failure against it (${clockOf(fail)})`}`
-        : 'with no earlier heartbeat or client failure in the logs';
-      let how: string;
-      let advice: Array<string | TopicAdvice>;
-      let severity: Severity;
-      const removedAt = clockOf(r.first);
-      if (detection === 'expired') {
-        severity = 'error';
-        const why =
-          path === 'scan'
-            ? `its inactive-broker scan (every 10 s in 4.x, 5 s in 5.x) found no registration for more than ${formatMs(expiredMs)} ("The broker channel expired")`
-            : path === 'idle'
-              ? `its idle timer closed the broker's connection after it carried no traffic for serverChannelMaxIdleTimeSeconds (120 s by default): "NETTY SERVER PIPELINE: IDLE exception" at ${clockOf(r.pipe)}, then "the broker's channel destroyed". The NameServer words it as a destroyed channel, but the cause is silence, not a closed connection`
-              : `the removal came about the ${formatMs(expiredMs)} expiry after the last heartbeat, with no closed connection logged`;
-        how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${why}. The broker stopped registering while its TCP connection stayed open, so it hung (process or host freeze, long GC, reboot stuck in a self-test) or the network dropped silently; a crash or a shutdown closes the connection and is removed at once. Until the removal, and for up to one client route poll after it, clients keep sending to the broker and time out (see stale-route).`;
-        advice = [
-          about('find-cause', `Find why ${who} went silent around ${clockOf(hb ?? fail ?? r.first)} while its connections stayed open: check the host (freeze, memory fault, reboot), GC logs and the network.`),
-          about(
-            'namesrv-placement',
-            'A hung broker costs clients up to expiry + scan + poll (about 160 s) of timeouts; keep NameServers on other hosts than brokers so that the NameServer that must notice is not hung too (see colocated-namesrv).',
-          ),
-        ];
-      } else if (detection === 'destroyed') {
-        severity = 'warning';
-        const cause = r.pipe ? `the broker's connection closed (NETTY SERVER PIPELINE: ${r.pipe.fields.event === 'exception' ? 'exceptionCaught' : 'channelInactive'} at ${clockOf(r.pipe)})` : "the broker's connection closed (the NameServer logged \"the broker's channel destroyed\"; the close itself was not in the logs)";
-        how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${cause}, and the NameServer dropped the broker at once. The broker process or host went away without unregistering: a crash, kill -9, restart or reboot. Clients follow at their next route poll (within ${formatMs(30000)}); sends in between fail fast and are retried on another broker.`;
-        advice = [
-          about('find-cause', `Find why ${who} went down at ${removedAt}: the broker's hs_err_pid*.log and stdout, the kernel log (OOM killer), and the host's reboot history.`),
-          'For planned restarts use mqshutdown (SIGTERM) so that the broker unregisters first.',
-        ];
-      } else {
-        severity = 'info';
-        how = `${nsText} removed ${who} at ${removedAt}, ${since}, because the broker unregistered ("unregisterBroker, remove from brokerLiveTable OK"): a graceful shutdown, whose hook sends UNREGISTER_BROKER to every NameServer. Clients drop the broker at their next route poll; sends to it in between are refused and retried on another broker.`;
-        advice = ['Planned shutdown: nothing to fix. Producers ride through it with the default retries (retryTimesWhenSendFailed=2); make sure other brokers serve the same topics.'];
-      }
-      return {
-        severity,
-        title:
-          `${ns ? `NameServer ${ns}` : `NameServer on ${r.nsHost}`} learned ${name ?? addr ?? 'a broker'} was gone by ` +
-          `${detection === 'expired' ? (path === 'idle' ? 'expiry (idle channel)' : 'expiry') : detection === 'destroyed' ? 'a closed connection' : 'unregistration'}` +
-          (detectMs !== null ? `, ${formatMs(detectMs)} after ${hb ? 'its last heartbeat' : 'the first client failure'}` : ''),
-        start: from?.ts ?? r.first.ts,
-        end: r.first.ts,
-        subject: { host: r.nsHost, ...(name ? { broker: name } : {}), ...(addr ? { brokerAddr: addr } : {}), ...(ns ? { namesrvAddr: ns } : {}) },
-        metrics: { detection, detectMs, namesrvAddr: ns, path, detectFrom: hb ? 'heartbeat' : fail ? 'client-failure' : null },
-        evidence: orderEvidence([r.first, r.pipe, from, ...r.lines]),
-        explanation: how,
-        advice,
-      };
-    }
-
-    function shutdownFinding(s: Shutdown): (FindingInput & { severity: Severity }) | null {
-      const broker = book.brokerOfHost(s.host);
-      // A NameServer log that shows the removal wins.
-      const covered = [...s.removedNear.values()].some((r) => {
-        const addr = r.addr ?? (book.brokerAddrsOf(r.name).length === 1 ? book.brokerAddrsOf(r.name)[0] : null);
-        return (broker.addr && addr === broker.addr) || (addr && book.hostOfBrokerAddr(addr) === s.host);
-      });
-      if (covered) return null;
-      const ns = [...s.namesrvs];
-      const nsText = ns.length ? ns.join(';') : null;
-      const who = broker.name && broker.addr ? `${broker.name} (${broker.addr})` : (broker.name ?? broker.addr ?? `the broker on ${s.host}`);
-      const detectMs = s.lastReg && s.lastReg.ts !== null && s.signal.ts !== null ? s.signal.ts - s.lastReg.ts : null;
-      return {
-        severity: 'info',
-        title: `${who} shut down gracefully and unregistered from ${ns.length ? `${ns.length} NameServer${ns.length === 1 ? '' : 's'}` : 'its NameServers'} (inferred from the broker log)`,
-        start: s.lastReg?.ts ?? s.signal.ts,
-        end: s.signal.ts,
-        subject: { host: s.host, ...(broker.name ? { broker: broker.name } : {}), ...(broker.addr ? { brokerAddr: broker.addr } : {}), ...(nsText ? { namesrvAddr: nsText } : {}) },
-        metrics: { detection: 'unregistered', detectMs, namesrvAddr: nsText, path: 'inferred', detectFrom: s.lastReg ? 'heartbeat' : null },
-        evidence: orderEvidence([s.signal, s.lastReg]),
-        explanation:
-          `${who} ran its shutdown hook at ${clockOf(s.signal)}${s.lastReg ? `, ${formatMs(detectMs)} after its last registration (${clockOf(s.lastReg)})` : ''}. ` +
-          `The hook unregisters the broker from every NameServer (${nsText ?? 'the ones it registered with'}) before it closes its connections, so the NameServers dropped it at once ("unregisterBroker, remove from brokerLiveTable OK") rather than after the ${formatMs(expiredMs)} expiry. No NameServer log was given to confirm it.`,
-        advice: [
-          'Planned shutdown: nothing to fix if it was intended. If it was not, find who sent the signal (the hook runs on SIGTERM/SIGINT or System.exit, not on kill -9).',
-        ],
-      };
-    }
-
     return mergeVisitors(book.visitor(), own);
   },
 };
+
+/** What judging a removal or a shutdown reads of the rule's state. */
+interface Judge {
+  book: AddressBook;
+  expiredMs: number;
+  /** The first failed client sends to each broker address (of each run of failures). */
+  failStarts: Map<string, RmqEvent[]>;
+}
+
+function lastHeartbeat(j: Judge, r: Removal, ns: string | null, addr: string | null): RmqEvent | null {
+  const { book } = j;
+  const cands: RmqEvent[] = [];
+  if (r.nsReg) cands.push(r.nsReg);
+  const host = book.hostOfBrokerAddr(addr);
+  const regs = host ? r.brokerRegs?.get(host) : undefined;
+  if (regs) {
+    const exact = ns ? regs.get(ns) : undefined;
+    if (exact) cands.push(exact);
+    else for (const v of regs.values()) cands.push(v);
+  }
+  let best: RmqEvent | null = null;
+  for (const c of cands) {
+    if (c.ts === null || r.first.ts === null || c.ts > r.first.ts) continue;
+    if (!best || c.ts > best.ts!) best = c;
+  }
+  return best;
+}
+
+function firstClientFailure(j: Judge, addr: string | null, before: RmqEvent): RmqEvent | null {
+  const { failStarts } = j;
+  const list = addr ? (failStarts.get(addr) ?? []) : [];
+  let best: RmqEvent | null = null;
+  for (const f of list) {
+    if (f.ts === null || before.ts === null || f.ts > before.ts || before.ts - f.ts > 600000) continue;
+    if (!best || f.ts > best.ts!) best = f;
+  }
+  return best;
+}
+
+/** The finding of a removal, once no later line can join it. */
+function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severity } {
+  const { book, expiredMs } = j;
+  const addr = r.addr ?? (book.brokerAddrsOf(r.name).length === 1 ? book.brokerAddrsOf(r.name)[0] : null);
+  const name = r.name ?? book.brokerNameOf(addr);
+  const ns = book.namesrvAddrOfHost(r.nsHost);
+  const hb = lastHeartbeat(j, r, ns, addr);
+  const fail = hb ? null : firstClientFailure(j, addr, r.first);
+  const from = hb ?? fail;
+  const detectMs = from && from.ts !== null && r.first.ts !== null ? r.first.ts - from.ts : null;
+  let detection = r.detection;
+  let path = r.path;
+  if (detection === null) {
+    const silent = hb && detectMs !== null && detectMs >= expiredMs - GROUP_MS;
+    const removeOnly = r.first.type === 'broker-removed' && r.first.fields.reason === 'remove';
+    if (silent || (removeOnly && detectMs === null)) {
+      detection = 'expired';
+      path = 'silence';
+    } else {
+      detection = 'destroyed';
+      path = 'unknown';
+    }
+  }
+  const who = name && addr ? `${name} (${addr})` : (name ?? addr ?? 'a broker');
+  const nsText = ns ? `NameServer ${ns} (${r.nsHost})` : `The NameServer on ${r.nsHost}`;
+  const since = from
+    ? `${formatMs(detectMs)} after ${hb ? `its last heartbeat (registration at ${clockOf(hb)})` : `the first client failure against it (${clockOf(fail)})`}`
+    : 'with no earlier heartbeat or client failure in the logs';
+  let how: string;
+  let advice: Array<string | TopicAdvice>;
+  let severity: Severity;
+  const removedAt = clockOf(r.first);
+  if (detection === 'expired') {
+    severity = 'error';
+    const why =
+      path === 'scan'
+        ? `its inactive-broker scan (every 10 s in 4.x, 5 s in 5.x) found no registration for more than ${formatMs(expiredMs)} ("The broker channel expired")`
+        : path === 'idle'
+          ? `its idle timer closed the broker's connection after it carried no traffic for serverChannelMaxIdleTimeSeconds (120 s by default): "NETTY SERVER PIPELINE: IDLE exception" at ${clockOf(r.pipe)}, then "the broker's channel destroyed". The NameServer words it as a destroyed channel, but the cause is silence, not a closed connection`
+          : `the removal came about the ${formatMs(expiredMs)} expiry after the last heartbeat, with no closed connection logged`;
+    how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${why}. The broker stopped registering while its TCP connection stayed open, so it hung (process or host freeze, long GC, reboot stuck in a self-test) or the network dropped silently; a crash or a shutdown closes the connection and is removed at once. Until the removal, and for up to one client route poll after it, clients keep sending to the broker and time out (see stale-route).`;
+    advice = [
+      about('find-cause', `Find why ${who} went silent around ${clockOf(hb ?? fail ?? r.first)} while its connections stayed open: check the host (freeze, memory fault, reboot), GC logs and the network.`),
+      about(
+        'namesrv-placement',
+        'A hung broker costs clients up to expiry + scan + poll (about 160 s) of timeouts; keep NameServers on other hosts than brokers so that the NameServer that must notice is not hung too (see colocated-namesrv).',
+      ),
+    ];
+  } else if (detection === 'destroyed') {
+    severity = 'warning';
+    const cause = r.pipe ? `the broker's connection closed (NETTY SERVER PIPELINE: ${r.pipe.fields.event === 'exception' ? 'exceptionCaught' : 'channelInactive'} at ${clockOf(r.pipe)})` : "the broker's connection closed (the NameServer logged \"the broker's channel destroyed\"; the close itself was not in the logs)";
+    how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${cause}, and the NameServer dropped the broker at once. The broker process or host went away without unregistering: a crash, kill -9, restart or reboot. Clients follow at their next route poll (within ${formatMs(30000)}); sends in between fail fast and are retried on another broker.`;
+    advice = [
+      about('find-cause', `Find why ${who} went down at ${removedAt}: the broker's hs_err_pid*.log and stdout, the kernel log (OOM killer), and the host's reboot history.`),
+      'For planned restarts use mqshutdown (SIGTERM) so that the broker unregisters first.',
+    ];
+  } else {
+    severity = 'info';
+    how = `${nsText} removed ${who} at ${removedAt}, ${since}, because the broker unregistered ("unregisterBroker, remove from brokerLiveTable OK"): a graceful shutdown, whose hook sends UNREGISTER_BROKER to every NameServer. Clients drop the broker at their next route poll; sends to it in between are refused and retried on another broker.`;
+    advice = ['Planned shutdown: nothing to fix. Producers ride through it with the default retries (retryTimesWhenSendFailed=2); make sure other brokers serve the same topics.'];
+  }
+  return {
+    severity,
+    title:
+      `${ns ? `NameServer ${ns}` : `NameServer on ${r.nsHost}`} learned ${name ?? addr ?? 'a broker'} was gone by ` +
+      `${detection === 'expired' ? (path === 'idle' ? 'expiry (idle channel)' : 'expiry') : detection === 'destroyed' ? 'a closed connection' : 'unregistration'}` +
+      (detectMs !== null ? `, ${formatMs(detectMs)} after ${hb ? 'its last heartbeat' : 'the first client failure'}` : ''),
+    start: from?.ts ?? r.first.ts,
+    end: r.first.ts,
+    subject: { host: r.nsHost, ...(name ? { broker: name } : {}), ...(addr ? { brokerAddr: addr } : {}), ...(ns ? { namesrvAddr: ns } : {}) },
+    metrics: { detection, detectMs, namesrvAddr: ns, path, detectFrom: hb ? 'heartbeat' : fail ? 'client-failure' : null },
+    evidence: orderEvidence([r.first, r.pipe, from, ...r.lines]),
+    explanation: how,
+    advice,
+  };
+}
+
+/** The finding of a broker's shutdown hook, unless a NameServer's log showed its removal. */
+function shutdownFinding(j: Judge, s: Shutdown): (FindingInput & { severity: Severity }) | null {
+  const { book, expiredMs } = j;
+  const broker = book.brokerOfHost(s.host);
+  // A NameServer log that shows the removal wins.
+  const covered = [...s.removedNear.values()].some((r) => {
+    const addr = r.addr ?? (book.brokerAddrsOf(r.name).length === 1 ? book.brokerAddrsOf(r.name)[0] : null);
+    return (broker.addr && addr === broker.addr) || (addr && book.hostOfBrokerAddr(addr) === s.host);
+  });
+  if (covered) return null;
+  const ns = [...s.namesrvs];
+  const nsText = ns.length ? ns.join(';') : null;
+  const who = broker.name && broker.addr ? `${broker.name} (${broker.addr})` : (broker.name ?? broker.addr ?? `the broker on ${s.host}`);
+  const detectMs = s.lastReg && s.lastReg.ts !== null && s.signal.ts !== null ? s.signal.ts - s.lastReg.ts : null;
+  return {
+    severity: 'info',
+    title: `${who} shut down gracefully and unregistered from ${ns.length ? `${ns.length} NameServer${ns.length === 1 ? '' : 's'}` : 'its NameServers'} (inferred from the broker log)`,
+    start: s.lastReg?.ts ?? s.signal.ts,
+    end: s.signal.ts,
+    subject: { host: s.host, ...(broker.name ? { broker: broker.name } : {}), ...(broker.addr ? { brokerAddr: broker.addr } : {}), ...(nsText ? { namesrvAddr: nsText } : {}) },
+    metrics: { detection: 'unregistered', detectMs, namesrvAddr: nsText, path: 'inferred', detectFrom: s.lastReg ? 'heartbeat' : null },
+    evidence: orderEvidence([s.signal, s.lastReg]),
+    explanation:
+      `${who} ran its shutdown hook at ${clockOf(s.signal)}${s.lastReg ? `, ${formatMs(detectMs)} after its last registration (${clockOf(s.lastReg)})` : ''}. ` +
+      `The hook unregisters the broker from every NameServer (${nsText ?? 'the ones it registered with'}) before it closes its connections, so the NameServers dropped it at once ("unregisterBroker, remove from brokerLiveTable OK") rather than after the ${formatMs(expiredMs)} expiry. No NameServer log was given to confirm it.`,
+    advice: [
+      'Planned shutdown: nothing to fix if it was intended. If it was not, find who sent the signal (the hook runs on SIGTERM/SIGINT or System.exit, not on kill -9).',
+    ],
+  };
+}
 
 export default rule;
