@@ -26,7 +26,7 @@
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { FindingKeeper, Occurrences } from './util.js';
 import { formatMs } from '../util/durations.js';
-import type { Rule, Severity, Visitor } from './types.js';
+import type { Rule, RuleContext, Severity, Visitor } from './types.js';
 import { closeTimedOutChannelAdvice } from './versions.js';
 import { routeDelta, writableAfter } from '../parse/route-change.js';
 import {
@@ -155,7 +155,7 @@ const rule: Rule = {
 
     /** An episode nothing can change any more: kept for the report if its finding can be among the kept ones. */
     const finished = (ep: Episode) => {
-      const j = judge(ep);
+      const j = judge(w, ep);
       if (j) done.offer(ep, j.severity, ep.first.ts, ep.seq);
     };
 
@@ -323,6 +323,7 @@ const rule: Rule = {
     const appPending = new Map<string, { ts: number | null; n: number }>();
     const appHosts = new Set<string>();
     const appSeen = new Map<string, string[]>();
+    const w: Window = { ctx, book, expiredMs, pollMs, boundMs, removals, appHosts };
     const appFailure = (e: RmqEvent) => {
       if (e.kind !== 'app' || e.ts === null) return;
       // One record, one lost send (a wrapper and the cause under it are two events of one record).
@@ -421,106 +422,123 @@ const rule: Rule = {
         }
         for (const ep of dropped.values()) finished(ep);
         dropped.clear();
-        for (const ep of done.take()) report(ep);
+        for (const ep of done.take()) report(w, ep);
       },
     };
-
-    /**
-     * Whether a closed episode makes a finding, and its severity: reported when it lasted longer
-     * than one poll and the broker itself failed to answer; critical beyond the routing bound.
-     */
-    function judge(ep: Episode): { severity: Severity; staleMs: number } | null {
-      const staleMs = gap(ep.first, ep.end ?? ep.last);
-      if (staleMs === null || staleMs <= pollMs || ep.evidence === 0) return null;
-      return { severity: staleMs <= boundMs ? 'warning' : 'critical', staleMs };
-    }
-
-    function report(ep: Episode) {
-      const endEvent = ep.end ?? ep.last;
-      const staleMs = judge(ep)!.staleMs;
-      const within = staleMs <= boundMs;
-      const name = ep.name ?? book.brokerNameOf(ep.addr);
-      const broker = name ?? ep.addr ?? 'a broker';
-      const who = name && ep.addr ? `${name} (${ep.addr})` : broker;
-      const removal = ep.addr ? (removals.get(ep.addr) ?? null) : null;
-      const removalInWindow = removal && removal.ts !== null && ep.first.ts !== null && removal.ts >= ep.first.ts && (endEvent.ts === null || removal.ts <= endEvent.ts) ? removal : null;
-      const version = ctx.clientVersion(ep.host);
-
-      const others = ep.failures - ep.failedAttempts - ep.heartbeats;
-      const counted = [
-        ep.failedAttempts ? `${ep.failedAttempts} failed send attempt${ep.failedAttempts === 1 ? '' : 's'} (${appHosts.has(ep.host) ? `${ep.appFailures} sends lost, as the application logged them` : `${ep.failedSends} lost the send`})` : '',
-        ep.heartbeats ? `${ep.heartbeats} failed heartbeat${ep.heartbeats === 1 ? '' : 's'}` : '',
-        others > 0 ? `${others} other timeout${others === 1 ? '' : 's'} or refused connection${others === 1 ? '' : 's'}` : '',
-      ].filter(Boolean);
-      const how = ep.timeouts >= ep.connectFailures ? 'timed out (the broker accepted connections but did not answer)' : 'were refused (nothing listening)';
-      const endText =
-        ep.endReason === 'route-lost'
-          ? `until its route dropped ${broker} at ${clockOf(ep.end)}`
-          : `until the failures stopped at ${clockOf(ep.last)} (no route change dropped the broker: it answered again, or the logs end)`;
-
-      let reason = '';
-      if (!within) {
-        if (ep.routePolls > 0) {
-          reason = ` The route could not be refreshed: ${ep.routePolls} route poll${ep.routePolls === 1 ? '' : 's'} of this client to NameServer ${ep.routePollNs ?? '(unknown)'} failed during the window (first at ${clockOf(ep.firstRoutePoll)}), so it kept its old route (see namesrv-stuck).`;
-          if (removalInWindow) {
-            const ns = book.namesrvAddrOfHost(removalInWindow.host);
-            reason += ` ${ns ? `NameServer ${ns}` : `The NameServer on ${removalInWindow.host}`} had removed the broker at ${clockOf(removalInWindow)}, ${formatMs(gap(removalInWindow, endEvent))} before this client learned it.`;
-          }
-        } else if (removalInWindow) {
-          reason = ` A NameServer removed ${broker} at ${clockOf(removalInWindow)}, yet this client kept the broker for ${formatMs(gap(removalInWindow, endEvent))} more: its NameServer may not have removed it, or its route polls were not logged.`;
-        } else {
-          reason = ' No NameServer removal of the broker was seen: it may have kept registering while not serving clients (half-alive), or the NameServer logs are missing.';
-        }
-      }
-      const explanation =
-        `${ep.host} first failed against ${who} at ${clockOf(ep.first)} and kept sending to it ${endText}: ${formatMs(staleMs)}, ` +
-        `${ep.failures} failure${ep.failures === 1 ? '' : 's'}: ${counted.join(', ') || 'timeouts'}. The calls ${how}` +
-        (ep.failedAttempts ? '; a timed-out attempt spends what is left of the send budget, so that send fails, while a refused one is retried on another broker. ' : '. ') +
-        `A client only stops using a broker when its route (polled every ${formatMs(pollMs)}) no longer lists it, and a NameServer drops a silent broker only after ${formatMs(expiredMs)} without registration (found by a scan every 5-10 s): ` +
-        `${formatMs(boundMs)} at most. This window is ${within ? 'within' : `${formatMs(staleMs - boundMs)} longer than`} that bound.` +
-        reason +
-        (version.range !== 'unknown' ? ` Client version: ${version.range}.` : '');
-
-      const advice: Array<string | TopicAdvice> = [];
-      if (!within && ep.routePolls > 0) {
-        advice.push(about('close-timed-out-channel', `Fix the NameServer side first (see the namesrv-stuck finding for ${ep.host}). ${closeTimedOutChannelAdvice(version, ep.host)}`));
-      }
-      advice.push(about('find-cause', `Find why ${who} stopped answering at ${clockOf(ep.first)} (host freeze, long GC, network loss): a hang with the TCP connection open is only noticed after the ${formatMs(expiredMs)} expiry, a crash at once.`));
-      if (ep.timeouts > 0 && ep.failedAttempts > 0) {
-        advice.push(
-          about(
-            'latency-fault',
-            'A timed-out send is not retried (its budget is spent). Enable latency fault tolerance on the producer (setSendLatencyFaultEnable(true); off by default) so that a broker that took 3 s is avoided for 180 s (4.x) or isolated for a few seconds (5.1.4+) instead of being picked again by round robin.',
-          ),
-        );
-      }
-      if (!within && ep.routePolls === 0) advice.push('Collect the NameServer logs (namesrv.log) of the cluster to see when, and whether, each NameServer removed the broker.');
-
-      const severity: Severity = within ? 'warning' : 'critical';
-      ctx.report({
-        severity,
-        title: `${ep.host} kept using ${broker} for ${formatMs(staleMs)} after it stopped answering (${ep.failures} failure${ep.failures === 1 ? '' : 's'}; ${within ? 'within' : 'beyond'} the ${formatMs(boundMs)} routing bound)`,
-        start: ep.first.ts,
-        end: endEvent.ts,
-        subject: { client: ep.host, host: ep.host, ...(name ? { broker: name } : {}), ...(ep.addr ? { brokerAddr: ep.addr } : {}) },
-        metrics: {
-          staleMs,
-          failures: ep.failures,
-          failedSends: appHosts.has(ep.host) ? ep.appFailures : ep.failedSends,
-          failedAttempts: ep.failedAttempts,
-          heartbeatFailures: ep.heartbeats,
-          routePollFailures: ep.routePolls,
-          withinRoutingBound: within,
-          boundMs,
-        },
-        evidence: orderEvidence([ep.first, ep.end, ep.firstRoutePoll, removalInWindow, ep.last, ep.middle]),
-        explanation,
-        advice,
-      });
-    }
 
     return mergeVisitors(book.visitor(), own);
   },
 };
+
+/** What judging and telling an episode reads of the rule's settings and state. */
+interface Window {
+  ctx: RuleContext;
+  book: AddressBook;
+  expiredMs: number;
+  pollMs: number;
+  /** expiry + scan + poll: the longest a client can keep a dead broker in its route. */
+  boundMs: number;
+  /** The latest NameServer removal of each broker address. */
+  removals: Map<string, RmqEvent>;
+  /** Client hosts with an application log (failed sends are counted from it). */
+  appHosts: Set<string>;
+}
+
+/**
+ * Whether a closed episode makes a finding, and its severity: reported when it lasted longer
+ * than one poll and the broker itself failed to answer; critical beyond the routing bound.
+ */
+function judge(w: Window, ep: Episode): { severity: Severity; staleMs: number } | null {
+  const { pollMs, boundMs } = w;
+  const staleMs = gap(ep.first, ep.end ?? ep.last);
+  if (staleMs === null || staleMs <= pollMs || ep.evidence === 0) return null;
+  return { severity: staleMs <= boundMs ? 'warning' : 'critical', staleMs };
+}
+
+/** The finding of an episode that judge() keeps. */
+function report(w: Window, ep: Episode): void {
+  const { ctx, book, removals, appHosts, expiredMs, pollMs, boundMs } = w;
+  const endEvent = ep.end ?? ep.last;
+  const staleMs = judge(w, ep)!.staleMs;
+  const within = staleMs <= boundMs;
+  const name = ep.name ?? book.brokerNameOf(ep.addr);
+  const broker = name ?? ep.addr ?? 'a broker';
+  const who = name && ep.addr ? `${name} (${ep.addr})` : broker;
+  const removal = ep.addr ? (removals.get(ep.addr) ?? null) : null;
+  const removalInWindow = removal && removal.ts !== null && ep.first.ts !== null && removal.ts >= ep.first.ts && (endEvent.ts === null || removal.ts <= endEvent.ts) ? removal : null;
+  const version = ctx.clientVersion(ep.host);
+
+  const others = ep.failures - ep.failedAttempts - ep.heartbeats;
+  const counted = [
+    ep.failedAttempts ? `${ep.failedAttempts} failed send attempt${ep.failedAttempts === 1 ? '' : 's'} (${appHosts.has(ep.host) ? `${ep.appFailures} sends lost, as the application logged them` : `${ep.failedSends} lost the send`})` : '',
+    ep.heartbeats ? `${ep.heartbeats} failed heartbeat${ep.heartbeats === 1 ? '' : 's'}` : '',
+    others > 0 ? `${others} other timeout${others === 1 ? '' : 's'} or refused connection${others === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
+  const how = ep.timeouts >= ep.connectFailures ? 'timed out (the broker accepted connections but did not answer)' : 'were refused (nothing listening)';
+  const endText =
+    ep.endReason === 'route-lost'
+      ? `until its route dropped ${broker} at ${clockOf(ep.end)}`
+      : `until the failures stopped at ${clockOf(ep.last)} (no route change dropped the broker: it answered again, or the logs end)`;
+
+  let reason = '';
+  if (!within) {
+    if (ep.routePolls > 0) {
+      reason = ` The route could not be refreshed: ${ep.routePolls} route poll${ep.routePolls === 1 ? '' : 's'} of this client to NameServer ${ep.routePollNs ?? '(unknown)'} failed during the window (first at ${clockOf(ep.firstRoutePoll)}), so it kept its old route (see namesrv-stuck).`;
+      if (removalInWindow) {
+        const ns = book.namesrvAddrOfHost(removalInWindow.host);
+        reason += ` ${ns ? `NameServer ${ns}` : `The NameServer on ${removalInWindow.host}`} had removed the broker at ${clockOf(removalInWindow)}, ${formatMs(gap(removalInWindow, endEvent))} before this client learned it.`;
+      }
+    } else if (removalInWindow) {
+      reason = ` A NameServer removed ${broker} at ${clockOf(removalInWindow)}, yet this client kept the broker for ${formatMs(gap(removalInWindow, endEvent))} more: its NameServer may not have removed it, or its route polls were not logged.`;
+    } else {
+      reason = ' No NameServer removal of the broker was seen: it may have kept registering while not serving clients (half-alive), or the NameServer logs are missing.';
+    }
+  }
+  const explanation =
+    `${ep.host} first failed against ${who} at ${clockOf(ep.first)} and kept sending to it ${endText}: ${formatMs(staleMs)}, ` +
+    `${ep.failures} failure${ep.failures === 1 ? '' : 's'}: ${counted.join(', ') || 'timeouts'}. The calls ${how}` +
+    (ep.failedAttempts ? '; a timed-out attempt spends what is left of the send budget, so that send fails, while a refused one is retried on another broker. ' : '. ') +
+    `A client only stops using a broker when its route (polled every ${formatMs(pollMs)}) no longer lists it, and a NameServer drops a silent broker only after ${formatMs(expiredMs)} without registration (found by a scan every 5-10 s): ` +
+    `${formatMs(boundMs)} at most. This window is ${within ? 'within' : `${formatMs(staleMs - boundMs)} longer than`} that bound.` +
+    reason +
+    (version.range !== 'unknown' ? ` Client version: ${version.range}.` : '');
+
+  const advice: Array<string | TopicAdvice> = [];
+  if (!within && ep.routePolls > 0) {
+    advice.push(about('close-timed-out-channel', `Fix the NameServer side first (see the namesrv-stuck finding for ${ep.host}). ${closeTimedOutChannelAdvice(version, ep.host)}`));
+  }
+  advice.push(about('find-cause', `Find why ${who} stopped answering at ${clockOf(ep.first)} (host freeze, long GC, network loss): a hang with the TCP connection open is only noticed after the ${formatMs(expiredMs)} expiry, a crash at once.`));
+  if (ep.timeouts > 0 && ep.failedAttempts > 0) {
+    advice.push(
+      about(
+        'latency-fault',
+        'A timed-out send is not retried (its budget is spent). Enable latency fault tolerance on the producer (setSendLatencyFaultEnable(true); off by default) so that a broker that took 3 s is avoided for 180 s (4.x) or isolated for a few seconds (5.1.4+) instead of being picked again by round robin.',
+      ),
+    );
+  }
+  if (!within && ep.routePolls === 0) advice.push('Collect the NameServer logs (namesrv.log) of the cluster to see when, and whether, each NameServer removed the broker.');
+
+  const severity: Severity = within ? 'warning' : 'critical';
+  ctx.report({
+    severity,
+    title: `${ep.host} kept using ${broker} for ${formatMs(staleMs)} after it stopped answering (${ep.failures} failure${ep.failures === 1 ? '' : 's'}; ${within ? 'within' : 'beyond'} the ${formatMs(boundMs)} routing bound)`,
+    start: ep.first.ts,
+    end: endEvent.ts,
+    subject: { client: ep.host, host: ep.host, ...(name ? { broker: name } : {}), ...(ep.addr ? { brokerAddr: ep.addr } : {}) },
+    metrics: {
+      staleMs,
+      failures: ep.failures,
+      failedSends: appHosts.has(ep.host) ? ep.appFailures : ep.failedSends,
+      failedAttempts: ep.failedAttempts,
+      heartbeatFailures: ep.heartbeats,
+      routePollFailures: ep.routePolls,
+      withinRoutingBound: within,
+      boundMs,
+    },
+    evidence: orderEvidence([ep.first, ep.end, ep.firstRoutePoll, removalInWindow, ep.last, ep.middle]),
+    explanation,
+    advice,
+  });
+}
 
 export default rule;
