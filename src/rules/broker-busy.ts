@@ -19,7 +19,7 @@
 //
 
 import type { RmqEvent } from '../parse/types.js';
-import type { MetricValue, Rule, Subject } from './types.js';
+import type { MetricValue, Rule, RuleContext, Subject } from './types.js';
 import { type SideBucket, num, str, serverVersion, CrossLogDedup, AttemptIndex, BrokerHosts, BrokerSide, clock, brokerLabel, clientVersions, emptySide, mergeSide } from './send-path.js';
 import { factIn, rangeOverlaps } from '../rocketmq/versions.js';
 import { formatMs } from '../util/durations.js';
@@ -329,176 +329,7 @@ const rule: Rule = {
       return 'backlog+stall';
     };
 
-    const report = (g: Group, onlyGroup: boolean) => {
-      const timed = g.episodes.length > 0;
-      g.episodes = coalesce(g.episodes, gap);
-      foldMiddle(g);
-      const episodes = g.episodes;
-      const folded = g.folded;
-      const where = hosts.resolve(g.name, g.addr, onlyGroup);
-      const joined = where && side.has(where.host) ? where.host : null;
-      const kinds = episodes.map((e) => kindOf(e.minWait, e.maxWait));
-      const sideOf = (eps: Episode[]) => (joined ? side.over(joined, timed ? eps.map(win) : null) : null);
-      // Over the told episodes and the folded ones, in time order (an equal figure keeps its first line).
-      const sideOver = (keep: (i: number) => boolean, m: Map<string, SideBucket> | undefined) => {
-        const pick = (from: number, to: number) => episodes.filter((_, i) => i >= from && i < to && keep(i));
-        if (!folded) return sideOf(pick(0, episodes.length));
-        const out = sideOf(pick(0, HEAD_EPISODES));
-        const b = joined ? m?.get(joined) : undefined;
-        if (out && b) mergeSide(out, b);
-        const tail = sideOf(pick(HEAD_EPISODES, episodes.length));
-        if (out && tail) mergeSide(out, tail);
-        return out;
-      };
-      const sideAll = sideOver(() => true, folded?.side);
-      const sideBacklog = sideOver((i) => kinds[i] !== 'stall', folded?.sideBacklog);
-      const p50 = histPercentile(g.hist, 50);
-      const p99 = histPercentile(g.hist, 99);
-      const overall = kindOf(g.minWait, g.maxWait);
-      const hasStall = g.stalls > 0;
-      const hasBacklog = g.n > g.stalls;
-      const cv = clientVersions(ctx, g.clients);
-      const bv = joined ? serverVersion(joined, ctx.sources) : 'unknown';
-      const cbBug = rangeOverlaps(bv, '4.7.1', '4.9.2') !== false;
-      const who = brokerLabel(g.name, g.addr, where ? `The broker on ${where.host}` : 'A broker (not named in the logs)');
-      const subject: Subject = {};
-      if (g.name) subject.broker = g.name;
-      if (g.addr) subject.brokerAddr = g.addr;
-      if (where) subject.host = where.host;
-
-      // --- explanation ---
-      const ex: string[] = [];
-      ex.push(
-        `${who} answered ${plural(g.n, 'send')} with SYSTEM_BUSY (code 2) [TIMEOUT_CLEAN_QUEUE]` +
-          (g.maxWait === null ? '' : g.minWait === g.maxWait ? `, after ${g.n === 1 ? 'a wait' : 'waits'} of ${g.maxWait} ms in its send queue` : `, after waits in its send queue of ${g.minWait}-${g.maxWait} ms (p50 ${p50} ms, p99 ${p99} ms)`) +
-          (g.maxQueue !== null ? ` with up to ${g.maxQueue} requests still queued` : '') +
-          `, as seen by ${plural(g.clients.size, 'client host')}.`,
-      );
-      ex.push(
-        `BrokerFastFailure's own thread looks at the HEAD of the send queue every 10 ms and rejects it once it has waited waitTimeMillsInSendQueue (${threshold} ms); worker threads never check a task's age. ` +
-          `So waits of ${threshold}-${threshold + 10} ms mean a steady backlog (sends arrive faster than the send threads store them), while a wait far above that means the check itself did not run for that long: the broker JVM stalled (GC pause, CPU starvation)` +
-          (cbBug ? ', or, on brokers 4.7.1-4.9.2, a CompletableFuture callback at the queue head stopped the check' : '') +
-          '.',
-      );
-      const sideText = (sb: SideBucket | null): string => {
-        if (!sb) return '';
-        const bits: string[] = [];
-        if (sb.wmSize || sb.wmSlow) bits.push(`watermark send queue up to ${sb.wmSize}, head age up to ${sb.wmSlow} ms`);
-        if (sb.inLock) bits.push(`a put held the CommitLog lock ${sb.inLock} ms`);
-        if (sb.store && sb.store !== sb.inLock) {
-          bits.push(sb.storeEv && str(sb.storeEv, 'what') === 'pagecachert' ? `slowest puts in the ${sb.store} ms+ bucket of [PAGECACHERT]` : `put latency up to ${sb.store} ms`);
-        }
-        if (sb.jstack) bits.push(plural(sb.jstack, 'broker jstack dump'));
-        return bits.length ? ` (broker: ${bits.join(', ')})` : '';
-      };
-      if (episodes.length) {
-        // With folded episodes, the latest ones keep their numbers in the whole list.
-        const numberOf = (i: number) => (folded && i >= HEAD_EPISODES ? i + folded.n + 1 : i + 1);
-        const parts = episodes.map((e, i) => {
-          const k = kinds[i];
-          const prevEnd = folded && i === HEAD_EPISODES ? folded.end : i > 0 ? episodes[i - 1].end : null;
-          const after = prevEnd !== null ? `, ${formatMs(e.start - prevEnd)} after the previous one` : '';
-          const from = clock(e.firstEv);
-          const to = clock(e.lastEv);
-          const when = from && to ? (from === to ? ` at ${from}` : ` ${from}-${to}`) : '';
-          const what = k === 'backlog' ? 'steady overload (backlog)' : k === 'stall' ? 'broker stalls' : 'backlog with stalls';
-          return (
-            `${i === 0 ? 'Episode' : 'episode'} ${numberOf(i)}${when} (${formatMs(e.end - e.start)}${after}): ${plural(e.n, 'rejection')}, ${e.minWait === e.maxWait ? `wait ${e.maxWait} ms` : `waits ${e.minWait}-${e.maxWait} ms`}` +
-            `${e.maxQueue !== null ? `, queue up to ${e.maxQueue}` : ''}: ${what}${sideText(sideOf([e]))}`
-          );
-        });
-        if (folded) parts.splice(HEAD_EPISODES, 0, foldedText(folded));
-        ex.push(`${parts.join('; ')}.`);
-      } else if (sideAll) ex.push(`No rejection has a time${sideText(sideAll)}.`);
-      const bursts = [...g.bursts].sort((a, b) => a.start - b.start);
-      const nBursts = bursts.length + g.extraBursts;
-      if (hasStall) {
-        const listed = bursts.slice(0, 6).map((b) => `${clock(b.ev) ? `at ${clock(b.ev)} ` : ''}up to ${b.max} ms (${plural(b.n, 'rejection')})`);
-        ex.push(
-          `${plural(g.stalls, 'rejection')} waited more than ${threshold + STALL_MARGIN_MS} ms (up to ${g.maxWait} ms): the broker stalled, it did not just fall behind` +
-            (nBursts ? `; ${plural(nBursts, 'stall')}: ${listed.join(', ')}${nBursts > listed.length ? ', ...' : ''}` : '') +
-            '. Every request queued across a pause is rejected as soon as the broker resumes, with a wait about as long as the pause.',
-        );
-      }
-      if (where?.how === 'only') ex.push(`${where.host} is the only broker host given, so its logs are taken as this broker's.`);
-      if (hasStall && sideAll && sideAll.inLock && g.maxWait !== null && sideAll.inLock >= 0.8 * (g.maxWait - threshold) && sideAll.inLock < 1000) {
-        ex.push(
-          `A put held the CommitLog lock about as long as the longest wait (${sideAll.inLock} ms): had only the disk been slow, the cleaner would still have rejected requests at ${threshold}-${threshold + 10} ms, so the whole process stopped: a JVM-wide pause (GC) or CPU starvation.`,
-        );
-      }
-      if (factIn(CLIENT.retriesSystemBusy, cv) === false) ex.push(`The clients (${cv}) do not retry SYSTEM_BUSY (it joins retryResponseCodes in 5.3.0), so each rejection went straight to the application.`);
-
-      // --- advice by cause ---
-      const adv: string[] = [];
-      if (hasStall) {
-        adv.push(
-          `Find what froze the broker at the stall times: GC logs (long stop-the-world pauses), CPU starvation or steal on the host, swapping${factIn(SERVER.jstackOnClean, bv) === true ? '; the "broker jstack" dumps in broker.log show the threads' : ''}.`,
-        );
-        if (cbBug) adv.push('If the broker runs 4.7.1-4.9.2, upgrade it to 4.9.3 or later: there, callbacks in the send queue block BrokerFastFailure and zero the watermark head age.');
-      }
-      if (sideAll && sideAll.inLock >= 1000) {
-        adv.push(`A put held the CommitLog lock for ${sideAll.inLock} ms (page cache busy, see pagecache-busy): check disk latency and free memory for the page cache; consider transientStorePoolEnable=true.`);
-      } else if (hasBacklog && sideBacklog && sideBacklog.store >= 500) {
-        adv.push(`Puts were slow during the backlog (up to ${sideBacklog.store} ms in store.log): check the disk (iowait, utilisation, other I/O on the same device) before adding load.`);
-      }
-      if (hasBacklog) adv.push('Spread the send load: give the topic write queues on more brokers (or add brokers) so no single send queue backs up, and smooth bursty producers.');
-      adv.push(`Do not just raise waitTimeMillsInSendQueue: requests would only wait longer in the same queue, and the client's send budget (sendMsgTimeout, 3000 ms) still runs out.`);
-      if (factIn(CLIENT.retriesSystemBusy, cv) !== true) adv.push('Catch MQBrokerException code 2 in the application and retry later, or move the producers to client 5.3.0+, which retries SYSTEM_BUSY on another broker.');
-
-      // --- evidence: the longest wait, the first rejection, the broker side, then the other episodes ---
-      const evidence: RmqEvent[] = [];
-      const push = (e: RmqEvent | null | undefined) => {
-        if (e && !evidence.includes(e)) evidence.push(e);
-      };
-      push(g.maxEv);
-      push(g.first);
-      if (sideAll) {
-        push(sideAll.inLockEv ?? sideAll.storeEv);
-        push(sideAll.wmSlow >= threshold ? sideAll.wmSlowEv : sideAll.wmSizeEv);
-        push(sideAll.jstackEv);
-      }
-      for (const e of episodes) push(e.rep);
-      if (sideAll) push(sideAll.wmSizeEv);
-
-      const metrics: Record<string, MetricValue> = {
-        rejections: g.n,
-        maxWaitMs: g.maxWait,
-        minWaitMs: g.minWait,
-        p50WaitMs: p50,
-        p99WaitMs: p99,
-        maxQueueSize: g.maxQueue,
-        thresholdMs: threshold,
-        episodes: episodes.length + (folded?.n ?? 0),
-        episodeKinds: kinds,
-        // The episodes not told one by one (nor in episodeKinds): their sums are in the explanation.
-        ...(folded ? { episodesFolded: folded.n } : {}),
-        cause: overall,
-        stalls: g.stalls,
-        stallBursts: nBursts,
-        backlogRejections: g.n - g.stalls,
-        clients: g.clients.size,
-        clientVersion: cv,
-        maxWatermarkQueue: sideAll && sideAll.wmSize ? sideAll.wmSize : null,
-        maxWatermarkSlowMs: sideAll && sideAll.wmSlow ? sideAll.wmSlow : null,
-        maxStoreCostMs: sideAll && sideAll.store ? sideAll.store : null,
-        maxInLockMs: sideAll && sideAll.inLock ? sideAll.inLock : null,
-        jstacks: sideAll ? sideAll.jstack : null,
-        brokerVersion: joined ? bv : null,
-      };
-      const stallNote = !hasStall ? '' : g.stalls === g.n ? (g.n === 1 ? ', after a broker stall' : ', all after broker stalls') : `, ${g.stalls} after broker stalls`;
-      const waits = g.maxWait === null ? '' : g.n === 1 ? `: waited ${g.maxWait} ms` : `: waits up to ${g.maxWait} ms`;
-      ctx.report({
-        title: `${who} rejected ${plural(g.n, 'send')} with [TIMEOUT_CLEAN_QUEUE]${waits} (threshold ${threshold} ms)${stallNote}`,
-        start: episodes.length ? episodes[0].start : null,
-        end: episodes.length ? episodes[episodes.length - 1].end : null,
-        subject,
-        metrics,
-        evidence: evidence.slice(0, 5),
-        explanation: ex.join(' '),
-        advice: adv,
-      });
-    };
-
+    const busy: Busy = { ctx, threshold, gap, hosts, side, foldMiddle, kindOf, win };
     return {
       'send-attempt-failed': (e) => {
         dedup.tick(e.ts);
@@ -572,10 +403,196 @@ const rule: Rule = {
           if (!g.name && g.addr) g.name = hosts.nameOf(g.addr);
         }
         const onlyGroup = groups.size === 1;
-        for (const g of groups.values()) report(g, onlyGroup);
+        for (const g of groups.values()) report(busy, g, onlyGroup);
       },
     };
   },
 };
+
+/** What telling a broker's busy episodes reads of the rule's settings and state. */
+interface Busy {
+  ctx: RuleContext;
+  /** waitTimeMillsInSendQueue: a wait at most this much over it is a backlog, more a stall. */
+  threshold: number;
+  /** busyEpisodeGapMs: replies this close are one episode. */
+  gap: number;
+  hosts: BrokerHosts;
+  side: BrokerSide;
+  foldMiddle: (g: Group) => void;
+  kindOf: (minW: number | null, maxW: number | null) => EpisodeKind;
+  win: (e: Episode) => [number, number];
+}
+
+/** The finding of a broker's busy replies: its episodes told one by one, the folded ones summed. */
+function report(b: Busy, g: Group, onlyGroup: boolean): void {
+  const { ctx, threshold, gap, hosts, side, foldMiddle, kindOf, win } = b;
+  const timed = g.episodes.length > 0;
+  g.episodes = coalesce(g.episodes, gap);
+  foldMiddle(g);
+  const episodes = g.episodes;
+  const folded = g.folded;
+  const where = hosts.resolve(g.name, g.addr, onlyGroup);
+  const joined = where && side.has(where.host) ? where.host : null;
+  const kinds = episodes.map((e) => kindOf(e.minWait, e.maxWait));
+  const sideOf = (eps: Episode[]) => (joined ? side.over(joined, timed ? eps.map(win) : null) : null);
+  // Over the told episodes and the folded ones, in time order (an equal figure keeps its first line).
+  const sideOver = (keep: (i: number) => boolean, m: Map<string, SideBucket> | undefined) => {
+    const pick = (from: number, to: number) => episodes.filter((_, i) => i >= from && i < to && keep(i));
+    if (!folded) return sideOf(pick(0, episodes.length));
+    const out = sideOf(pick(0, HEAD_EPISODES));
+    const b = joined ? m?.get(joined) : undefined;
+    if (out && b) mergeSide(out, b);
+    const tail = sideOf(pick(HEAD_EPISODES, episodes.length));
+    if (out && tail) mergeSide(out, tail);
+    return out;
+  };
+  const sideAll = sideOver(() => true, folded?.side);
+  const sideBacklog = sideOver((i) => kinds[i] !== 'stall', folded?.sideBacklog);
+  const p50 = histPercentile(g.hist, 50);
+  const p99 = histPercentile(g.hist, 99);
+  const overall = kindOf(g.minWait, g.maxWait);
+  const hasStall = g.stalls > 0;
+  const hasBacklog = g.n > g.stalls;
+  const cv = clientVersions(ctx, g.clients);
+  const bv = joined ? serverVersion(joined, ctx.sources) : 'unknown';
+  const cbBug = rangeOverlaps(bv, '4.7.1', '4.9.2') !== false;
+  const who = brokerLabel(g.name, g.addr, where ? `The broker on ${where.host}` : 'A broker (not named in the logs)');
+  const subject: Subject = {};
+  if (g.name) subject.broker = g.name;
+  if (g.addr) subject.brokerAddr = g.addr;
+  if (where) subject.host = where.host;
+
+  // --- explanation ---
+  const ex: string[] = [];
+  ex.push(
+    `${who} answered ${plural(g.n, 'send')} with SYSTEM_BUSY (code 2) [TIMEOUT_CLEAN_QUEUE]` +
+      (g.maxWait === null ? '' : g.minWait === g.maxWait ? `, after ${g.n === 1 ? 'a wait' : 'waits'} of ${g.maxWait} ms in its send queue` : `, after waits in its send queue of ${g.minWait}-${g.maxWait} ms (p50 ${p50} ms, p99 ${p99} ms)`) +
+      (g.maxQueue !== null ? ` with up to ${g.maxQueue} requests still queued` : '') +
+      `, as seen by ${plural(g.clients.size, 'client host')}.`,
+  );
+  ex.push(
+    `BrokerFastFailure's own thread looks at the HEAD of the send queue every 10 ms and rejects it once it has waited waitTimeMillsInSendQueue (${threshold} ms); worker threads never check a task's age. ` +
+      `So waits of ${threshold}-${threshold + 10} ms mean a steady backlog (sends arrive faster than the send threads store them), while a wait far above that means the check itself did not run for that long: the broker JVM stalled (GC pause, CPU starvation)` +
+      (cbBug ? ', or, on brokers 4.7.1-4.9.2, a CompletableFuture callback at the queue head stopped the check' : '') +
+      '.',
+  );
+  const sideText = (sb: SideBucket | null): string => {
+    if (!sb) return '';
+    const bits: string[] = [];
+    if (sb.wmSize || sb.wmSlow) bits.push(`watermark send queue up to ${sb.wmSize}, head age up to ${sb.wmSlow} ms`);
+    if (sb.inLock) bits.push(`a put held the CommitLog lock ${sb.inLock} ms`);
+    if (sb.store && sb.store !== sb.inLock) {
+      bits.push(sb.storeEv && str(sb.storeEv, 'what') === 'pagecachert' ? `slowest puts in the ${sb.store} ms+ bucket of [PAGECACHERT]` : `put latency up to ${sb.store} ms`);
+    }
+    if (sb.jstack) bits.push(plural(sb.jstack, 'broker jstack dump'));
+    return bits.length ? ` (broker: ${bits.join(', ')})` : '';
+  };
+  if (episodes.length) {
+    // With folded episodes, the latest ones keep their numbers in the whole list.
+    const numberOf = (i: number) => (folded && i >= HEAD_EPISODES ? i + folded.n + 1 : i + 1);
+    const parts = episodes.map((e, i) => {
+      const k = kinds[i];
+      const prevEnd = folded && i === HEAD_EPISODES ? folded.end : i > 0 ? episodes[i - 1].end : null;
+      const after = prevEnd !== null ? `, ${formatMs(e.start - prevEnd)} after the previous one` : '';
+      const from = clock(e.firstEv);
+      const to = clock(e.lastEv);
+      const when = from && to ? (from === to ? ` at ${from}` : ` ${from}-${to}`) : '';
+      const what = k === 'backlog' ? 'steady overload (backlog)' : k === 'stall' ? 'broker stalls' : 'backlog with stalls';
+      return (
+        `${i === 0 ? 'Episode' : 'episode'} ${numberOf(i)}${when} (${formatMs(e.end - e.start)}${after}): ${plural(e.n, 'rejection')}, ${e.minWait === e.maxWait ? `wait ${e.maxWait} ms` : `waits ${e.minWait}-${e.maxWait} ms`}` +
+        `${e.maxQueue !== null ? `, queue up to ${e.maxQueue}` : ''}: ${what}${sideText(sideOf([e]))}`
+      );
+    });
+    if (folded) parts.splice(HEAD_EPISODES, 0, foldedText(folded));
+    ex.push(`${parts.join('; ')}.`);
+  } else if (sideAll) ex.push(`No rejection has a time${sideText(sideAll)}.`);
+  const bursts = [...g.bursts].sort((a, b) => a.start - b.start);
+  const nBursts = bursts.length + g.extraBursts;
+  if (hasStall) {
+    const listed = bursts.slice(0, 6).map((b) => `${clock(b.ev) ? `at ${clock(b.ev)} ` : ''}up to ${b.max} ms (${plural(b.n, 'rejection')})`);
+    ex.push(
+      `${plural(g.stalls, 'rejection')} waited more than ${threshold + STALL_MARGIN_MS} ms (up to ${g.maxWait} ms): the broker stalled, it did not just fall behind` +
+        (nBursts ? `; ${plural(nBursts, 'stall')}: ${listed.join(', ')}${nBursts > listed.length ? ', ...' : ''}` : '') +
+        '. Every request queued across a pause is rejected as soon as the broker resumes, with a wait about as long as the pause.',
+    );
+  }
+  if (where?.how === 'only') ex.push(`${where.host} is the only broker host given, so its logs are taken as this broker's.`);
+  if (hasStall && sideAll && sideAll.inLock && g.maxWait !== null && sideAll.inLock >= 0.8 * (g.maxWait - threshold) && sideAll.inLock < 1000) {
+    ex.push(
+      `A put held the CommitLog lock about as long as the longest wait (${sideAll.inLock} ms): had only the disk been slow, the cleaner would still have rejected requests at ${threshold}-${threshold + 10} ms, so the whole process stopped: a JVM-wide pause (GC) or CPU starvation.`,
+    );
+  }
+  if (factIn(CLIENT.retriesSystemBusy, cv) === false) ex.push(`The clients (${cv}) do not retry SYSTEM_BUSY (it joins retryResponseCodes in 5.3.0), so each rejection went straight to the application.`);
+
+  // --- advice by cause ---
+  const adv: string[] = [];
+  if (hasStall) {
+    adv.push(
+      `Find what froze the broker at the stall times: GC logs (long stop-the-world pauses), CPU starvation or steal on the host, swapping${factIn(SERVER.jstackOnClean, bv) === true ? '; the "broker jstack" dumps in broker.log show the threads' : ''}.`,
+    );
+    if (cbBug) adv.push('If the broker runs 4.7.1-4.9.2, upgrade it to 4.9.3 or later: there, callbacks in the send queue block BrokerFastFailure and zero the watermark head age.');
+  }
+  if (sideAll && sideAll.inLock >= 1000) {
+    adv.push(`A put held the CommitLog lock for ${sideAll.inLock} ms (page cache busy, see pagecache-busy): check disk latency and free memory for the page cache; consider transientStorePoolEnable=true.`);
+  } else if (hasBacklog && sideBacklog && sideBacklog.store >= 500) {
+    adv.push(`Puts were slow during the backlog (up to ${sideBacklog.store} ms in store.log): check the disk (iowait, utilisation, other I/O on the same device) before adding load.`);
+  }
+  if (hasBacklog) adv.push('Spread the send load: give the topic write queues on more brokers (or add brokers) so no single send queue backs up, and smooth bursty producers.');
+  adv.push(`Do not just raise waitTimeMillsInSendQueue: requests would only wait longer in the same queue, and the client's send budget (sendMsgTimeout, 3000 ms) still runs out.`);
+  if (factIn(CLIENT.retriesSystemBusy, cv) !== true) adv.push('Catch MQBrokerException code 2 in the application and retry later, or move the producers to client 5.3.0+, which retries SYSTEM_BUSY on another broker.');
+
+  // --- evidence: the longest wait, the first rejection, the broker side, then the other episodes ---
+  const evidence: RmqEvent[] = [];
+  const push = (e: RmqEvent | null | undefined) => {
+    if (e && !evidence.includes(e)) evidence.push(e);
+  };
+  push(g.maxEv);
+  push(g.first);
+  if (sideAll) {
+    push(sideAll.inLockEv ?? sideAll.storeEv);
+    push(sideAll.wmSlow >= threshold ? sideAll.wmSlowEv : sideAll.wmSizeEv);
+    push(sideAll.jstackEv);
+  }
+  for (const e of episodes) push(e.rep);
+  if (sideAll) push(sideAll.wmSizeEv);
+
+  const metrics: Record<string, MetricValue> = {
+    rejections: g.n,
+    maxWaitMs: g.maxWait,
+    minWaitMs: g.minWait,
+    p50WaitMs: p50,
+    p99WaitMs: p99,
+    maxQueueSize: g.maxQueue,
+    thresholdMs: threshold,
+    episodes: episodes.length + (folded?.n ?? 0),
+    episodeKinds: kinds,
+    // The episodes not told one by one (nor in episodeKinds): their sums are in the explanation.
+    ...(folded ? { episodesFolded: folded.n } : {}),
+    cause: overall,
+    stalls: g.stalls,
+    stallBursts: nBursts,
+    backlogRejections: g.n - g.stalls,
+    clients: g.clients.size,
+    clientVersion: cv,
+    maxWatermarkQueue: sideAll && sideAll.wmSize ? sideAll.wmSize : null,
+    maxWatermarkSlowMs: sideAll && sideAll.wmSlow ? sideAll.wmSlow : null,
+    maxStoreCostMs: sideAll && sideAll.store ? sideAll.store : null,
+    maxInLockMs: sideAll && sideAll.inLock ? sideAll.inLock : null,
+    jstacks: sideAll ? sideAll.jstack : null,
+    brokerVersion: joined ? bv : null,
+  };
+  const stallNote = !hasStall ? '' : g.stalls === g.n ? (g.n === 1 ? ', after a broker stall' : ', all after broker stalls') : `, ${g.stalls} after broker stalls`;
+  const waits = g.maxWait === null ? '' : g.n === 1 ? `: waited ${g.maxWait} ms` : `: waits up to ${g.maxWait} ms`;
+  ctx.report({
+    title: `${who} rejected ${plural(g.n, 'send')} with [TIMEOUT_CLEAN_QUEUE]${waits} (threshold ${threshold} ms)${stallNote}`,
+    start: episodes.length ? episodes[0].start : null,
+    end: episodes.length ? episodes[episodes.length - 1].end : null,
+    subject,
+    metrics,
+    evidence: evidence.slice(0, 5),
+    explanation: ex.join(' '),
+    advice: adv,
+  });
+}
 
 export default rule;
