@@ -33,7 +33,7 @@
 // than haDownMs (60 s).
 
 import type { RmqEvent } from '../parse/types.js';
-import type { MetricValue, Rule, Subject } from './types.js';
+import type { MetricValue, Rule, RuleContext, Subject } from './types.js';
 import { BrokerHosts, CrossLogDedup, brokerLabel, num, serverVersion, str } from './send-path.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
@@ -299,173 +299,7 @@ const rule: Rule = {
     const slaveAttached = (a: Agg) => a.behind5x || a.behindWentDown || a.ha > 0 || a.clientSlave + a.brokerSlave + a.notAvailable > 0;
     const lagCounts = (a: Agg) => a.maxBehind !== null && a.maxBehind > fallbehindMax && slaveAttached(a);
 
-    const report = (a: Agg) => {
-      const flushTimeouts = Math.max(a.clientFlush, a.brokerFlush);
-      const slaveTimeouts = Math.max(a.clientSlave, a.brokerSlave);
-      const failures = flushTimeouts + slaveTimeouts + a.notAvailable;
-      const lag = lagCounts(a);
-      if (!failures && !a.ha && !lag) return;
-
-      // The master: the host whose boot address a slave's HA lines name, else one that logged master-side lines.
-      const masterIps = new Set([...a.slaveHosts].map((h) => slaveMasterIp.get(h)).filter((x): x is string => !!x));
-      const byIp = [...a.hosts].find((h) => masterIps.has(ipOf(hostAddr.get(h) ?? null) ?? ''));
-      const primaryHost = byIp ?? [...a.masterHosts][0] ?? [...a.hosts].find((h) => !a.slaveHosts.has(h)) ?? [...a.hosts][0] ?? null;
-      const withAddr = [...a.hosts].filter((h) => hostAddr.has(h));
-      const addr = primaryHost && hostAddr.has(primaryHost) && (byIp || withAddr.length === 1 || a.masterHosts.has(primaryHost)) ? hostAddr.get(primaryHost)! : null;
-      const who = brokerLabel(a.name, addr, primaryHost ? `The broker on ${primaryHost}` : 'A broker (not named in the logs)');
-      const subject: Subject = {};
-      if (a.name) subject.broker = a.name;
-      if (addr) subject.brokerAddr = addr;
-      if (primaryHost) subject.host = primaryHost;
-      const haDown = a.ha > 0 && a.haDownMs > haDownLimit;
-      const severity = a.notAvailable > 0 || haDown ? 'error' : 'warning';
-
-      const ex: string[] = [];
-      const parts: string[] = [];
-      if (flushTimeouts) parts.push(`${plural(flushTimeouts, 'send')} answered FLUSH_DISK_TIMEOUT`);
-      if (slaveTimeouts) parts.push(`${plural(slaveTimeouts, 'send')} answered FLUSH_SLAVE_TIMEOUT`);
-      if (a.notAvailable) parts.push(`${plural(a.notAvailable, 'send')} answered SLAVE_NOT_AVAILABLE`);
-      if (parts.length) ex.push(`${who}: ${parts.join(', ')}${a.topics.size ? ` (topics ${[...a.topics].slice(0, 5).join(', ')})` : ''}.`);
-      else ex.push(`${who}: ${a.ha ? 'master/slave replication trouble' : 'the slave fell far behind'}, no non-OK send result in the logs given.`);
-
-      if (flushTimeouts) {
-        ex.push(
-          `FLUSH_DISK_TIMEOUT comes only from a broker with flushDiskType=SYNC_FLUSH: the message was written to the master's commit log, but the flush to disk was not confirmed within syncFlushTimeout (${flushTimeout} ms).`,
-        );
-      }
-      if (slaveTimeouts) {
-        ex.push(
-          `FLUSH_SLAVE_TIMEOUT comes only from a SYNC_MASTER: the message is stored on the master, but the slave did not acknowledge it within slaveTimeout (${slaveTimeout} ms; brokers before 4.9.3 wait syncFlushTimeout, ${flushTimeout} ms).`,
-        );
-      }
-      if (a.notAvailable) {
-        ex.push(
-          `SLAVE_NOT_AVAILABLE comes from a SYNC_MASTER that has no usable slave: none connected, or the slave more than haSlaveFallbehindMax (${bytes(fallbehindMax)}) behind. The message is stored on the master only; until the slave is back, every send to this broker gets the same answer and nothing is replicated synchronously.`,
-        );
-      }
-      if (failures) {
-        ex.push(
-          'The broker counts these as successful puts: the client gets a SendResult with that status and no exception, and the producer does not retry unless retryAnotherBrokerWhenNotStoreOK=true (default false). An application that treats a non-OK status as a failure and sends again creates a duplicate, since the first copy is stored.',
-        );
-      }
-
-      // Which side told it, and what the broker version means for that.
-      const brokerSide = a.brokerFlush + a.brokerSlave;
-      const clientSide = a.clientFlush + a.clientSlave;
-      if (brokerSide && clientSide) {
-        ex.push(`The broker logged ${plural(brokerSide, 'timeout')} in store.log and the application logged ${plural(clientSide, 'such SendResult')}; the same send can appear on both sides, so the larger count is used.`);
-      } else if (brokerSide) {
-        ex.push(
-          `The broker logged ${plural(brokerSide, 'timeout')} (\`do groupcommit, wait for flush failed\` / \`do sync transfer other node, wait return, but failed\`), which only brokers up to 4.9.0 do on the send path. No application log given shows the SendResults: the senders got a non-OK status and no exception, and unless the application checks sendStatus it took them as sent.`,
-        );
-      } else if (clientSide) {
-        const bv = primaryHost ? serverVersion(primaryHost, ctx.sources) : 'unknown';
-        const storeGiven = ctx.sources.some((src) => src.kind === 'store' && a.hosts.has(src.host));
-        if (storeGiven) {
-          ex.push(
-            `The broker's store.log was given but holds no flush or slave timeout line: brokers from 4.9.1 no longer log these timeouts on the send path${factIn(SERVER.logsSyncTimeouts, bv) === false ? ` (this broker's logs say ${bv})` : ''}, so the application's SendResult is the only trace.`,
-          );
-        } else {
-          ex.push(
-            'Only the application logs show these results, and no store.log of this broker was given. Brokers up to 4.9.0 also log the timeouts in store.log (`do groupcommit, wait for flush failed`, `do sync transfer other node, wait return, but failed`); from 4.9.1 they log nothing, so the SendResult may be the only trace.',
-          );
-        }
-      }
-      if (a.maxFlushCostMs !== null && flushTimeouts) ex.push(`store.log shows slow writes on this broker: up to ${a.maxFlushCostMs} ms for a put holding the CommitLog lock or a flush.`);
-
-      if (a.ha) {
-        const sides: string[] = [];
-        if (a.haSlaveSide) {
-          const what: string[] = [];
-          if (a.haConnectFailed) what.push(`${plural(a.haConnectFailed, 'failed connection')} to the master's HA port`);
-          if (a.haSlaveExpired) what.push(`${plural(a.haSlaveExpired, 'housekeeping expiry', 'housekeeping expiries')} (nothing from the master for the HA housekeeping interval, 20 s)`);
-          if (a.haNotResponding) what.push(`${plural(a.haNotResponding, 'close')} for "master not response"`);
-          sides.push(`on the slave, ${what.join(', ')}`);
-        }
-        if (a.haMasterSide) sides.push(`on the master, ${plural(a.haMasterSide, 'housekeeping expiry', 'housekeeping expiries')} (nothing from the slave for 20 s)`);
-        ex.push(
-          `The master/slave (HA) connection had trouble: ${sides.join('; ')}. The longest episode lasted about ${formatMs(a.haDownMs)}${haDown ? `, longer than ${formatMs(haDownLimit)}` : ''}. While the slave is not connected, a SYNC_MASTER answers SLAVE_NOT_AVAILABLE and an ASYNC_MASTER's slave falls behind.`,
-        );
-        if (!a.haConnectFailed) ex.push('4.x slaves retry the connection every 5 s without logging the failures, so an HA outage there can be longer than its lines show.');
-      }
-      if (a.maxBehind !== null && a.behindSamples) {
-        if (lag) {
-          ex.push(`The master reported the slave up to ${bytes(a.maxBehind)} behind (\`fall behind master\`), over haSlaveFallbehindMax (${bytes(fallbehindMax)}): the slave is not usable for SYNC_MASTER writes until it catches up.`);
-        } else if (a.maxBehind > fallbehindMax) {
-          ex.push(
-            `The master's \`Slave fall behind master\` figure reached ${bytes(a.maxBehind)} and never went down: 4.x masters print it even with no slave attached, and then it is the whole commit log, so it says only that no slave was reading.`,
-          );
-        }
-      }
-
-      const adv: string[] = [];
-      if (failures) adv.push('In the application, check SendResult.getSendStatus(): a non-OK status means stored on the master but not flushed or replicated as configured; do not resend it blindly (that duplicates the message), or set retryAnotherBrokerWhenNotStoreOK=true knowing that it may duplicate too.');
-      if (flushTimeouts) {
-        adv.push('Check the broker disk latency at those times (iostat await and utilisation, other I/O on the commit-log device, the page cache and swap); give the commit log a fast, dedicated disk.');
-        adv.push(`Raise syncFlushTimeout (${flushTimeout} ms) only if the disk is known to be slow in bursts; or use ASYNC_FLUSH and rely on a SYNC_MASTER slave for durability, the usual setup.`);
-      }
-      if (slaveTimeouts || a.notAvailable || a.ha || lag) {
-        adv.push('Check the slave: is it running, its GC pauses and disk, and the network between master and slave on the HA port (listen port + 1, 10912 by default).');
-      }
-      if (slaveTimeouts) adv.push(`Raise slaveTimeout (${slaveTimeout} ms; syncFlushTimeout on brokers before 4.9.3) only if the slave is healthy but far away.`);
-      if (a.notAvailable || lag) {
-        adv.push(`Watch the slave lag against haSlaveFallbehindMax (${bytes(fallbehindMax)}); a slave that has to catch up a large backlog stays unusable until it has.`);
-        adv.push('If availability matters more than a synchronous copy, use brokerRole=ASYNC_MASTER; otherwise run more than one broker group so producers can send elsewhere.');
-      }
-
-      // Evidence in order of importance, then the first five shown in time order.
-      const evidence: RmqEvent[] = [];
-      const add = (e: RmqEvent | null | undefined) => {
-        if (e && !evidence.includes(e)) evidence.push(e);
-      };
-      add(a.firstOf.SLAVE_NOT_AVAILABLE);
-      add(a.firstOf.FLUSH_SLAVE_TIMEOUT ?? a.brokerFirstOf.FLUSH_SLAVE_TIMEOUT);
-      add(a.firstOf.FLUSH_DISK_TIMEOUT ?? a.brokerFirstOf.FLUSH_DISK_TIMEOUT);
-      add(a.haDownFirst);
-      if (haDown) add(a.haDownLast);
-      if (lag) add(a.maxBehindEv);
-      add(a.brokerFirstOf.FLUSH_DISK_TIMEOUT);
-      add(a.brokerFirstOf.FLUSH_SLAVE_TIMEOUT);
-      add(a.firstOf.HA_MASTER);
-      add(a.firstOf.HA_SLAVE);
-      add(a.lastResult);
-      const shown = evidence.slice(0, 5).sort((x, y) => (x.ts ?? 0) - (y.ts ?? 0) || x.line - y.line);
-
-      let start = a.first;
-      let end = a.last;
-      if (lag && a.maxBehindEv?.ts != null) {
-        const t = a.maxBehindEv.ts;
-        if (start === null || t < start) start = t;
-        if (end === null || t > end) end = t;
-      }
-
-      const titleParts = [...parts];
-      if (a.ha) titleParts.push(`HA connection trouble for ${formatMs(a.haDownMs)}`);
-      if (lag) titleParts.push(`slave ${bytes(a.maxBehind!)} behind`);
-      const metrics: Record<string, MetricValue> = {
-        failures,
-        flushTimeouts,
-        slaveTimeouts,
-        slaveNotAvailable: a.notAvailable,
-        maxBehindBytes: a.maxBehind,
-        haEvents: a.ha,
-        haDownMs: a.ha ? a.haDownMs : null,
-        topics: [...a.topics].sort(),
-        clients: a.clients.size,
-      };
-      ctx.report({
-        severity,
-        title: `${who}: ${titleParts.join(', ')}`,
-        start,
-        end,
-        subject,
-        metrics,
-        evidence: shown,
-        explanation: ex.join(' '),
-        advice: adv,
-      });
-    };
-
+    const work: SyncWork = { ctx, flushTimeout, slaveTimeout, fallbehindMax, haDownLimit, hostAddr, slaveMasterIp, lagCounts };
     return {
       'store-sync': (e) => {
         dedup.tick(e.ts);
@@ -546,10 +380,191 @@ const rule: Rule = {
           for (const [h, n] of hostName) if (n === name) g.hosts.add(h);
           for (const [h, n] of resolved) if (n === name) g.hosts.add(h);
         }
-        for (const g of groups.values()) report(g);
+        for (const g of groups.values()) report(work, g);
       },
     };
   },
 };
+
+/** What telling store and replication trouble reads of the rule's settings and state. */
+interface SyncWork {
+  ctx: RuleContext;
+  flushTimeout: number;
+  slaveTimeout: number;
+  fallbehindMax: number;
+  haDownLimit: number;
+  hostAddr: Map<string, string>;
+  slaveMasterIp: Map<string, string>;
+  lagCounts: (a: Agg) => boolean;
+}
+
+/** The finding of one broker's (or host's) store and replication trouble. */
+function report(w: SyncWork, a: Agg): void {
+  const { ctx, flushTimeout, slaveTimeout, fallbehindMax, haDownLimit, hostAddr, slaveMasterIp, lagCounts } = w;
+  const flushTimeouts = Math.max(a.clientFlush, a.brokerFlush);
+  const slaveTimeouts = Math.max(a.clientSlave, a.brokerSlave);
+  const failures = flushTimeouts + slaveTimeouts + a.notAvailable;
+  const lag = lagCounts(a);
+  if (!failures && !a.ha && !lag) return;
+
+  // The master: the host whose boot address a slave's HA lines name, else one that logged master-side lines.
+  const masterIps = new Set([...a.slaveHosts].map((h) => slaveMasterIp.get(h)).filter((x): x is string => !!x));
+  const byIp = [...a.hosts].find((h) => masterIps.has(ipOf(hostAddr.get(h) ?? null) ?? ''));
+  const primaryHost = byIp ?? [...a.masterHosts][0] ?? [...a.hosts].find((h) => !a.slaveHosts.has(h)) ?? [...a.hosts][0] ?? null;
+  const withAddr = [...a.hosts].filter((h) => hostAddr.has(h));
+  const addr = primaryHost && hostAddr.has(primaryHost) && (byIp || withAddr.length === 1 || a.masterHosts.has(primaryHost)) ? hostAddr.get(primaryHost)! : null;
+  const who = brokerLabel(a.name, addr, primaryHost ? `The broker on ${primaryHost}` : 'A broker (not named in the logs)');
+  const subject: Subject = {};
+  if (a.name) subject.broker = a.name;
+  if (addr) subject.brokerAddr = addr;
+  if (primaryHost) subject.host = primaryHost;
+  const haDown = a.ha > 0 && a.haDownMs > haDownLimit;
+  const severity = a.notAvailable > 0 || haDown ? 'error' : 'warning';
+
+  const ex: string[] = [];
+  const parts: string[] = [];
+  if (flushTimeouts) parts.push(`${plural(flushTimeouts, 'send')} answered FLUSH_DISK_TIMEOUT`);
+  if (slaveTimeouts) parts.push(`${plural(slaveTimeouts, 'send')} answered FLUSH_SLAVE_TIMEOUT`);
+  if (a.notAvailable) parts.push(`${plural(a.notAvailable, 'send')} answered SLAVE_NOT_AVAILABLE`);
+  if (parts.length) ex.push(`${who}: ${parts.join(', ')}${a.topics.size ? ` (topics ${[...a.topics].slice(0, 5).join(', ')})` : ''}.`);
+  else ex.push(`${who}: ${a.ha ? 'master/slave replication trouble' : 'the slave fell far behind'}, no non-OK send result in the logs given.`);
+
+  if (flushTimeouts) {
+    ex.push(
+      `FLUSH_DISK_TIMEOUT comes only from a broker with flushDiskType=SYNC_FLUSH: the message was written to the master's commit log, but the flush to disk was not confirmed within syncFlushTimeout (${flushTimeout} ms).`,
+    );
+  }
+  if (slaveTimeouts) {
+    ex.push(
+      `FLUSH_SLAVE_TIMEOUT comes only from a SYNC_MASTER: the message is stored on the master, but the slave did not acknowledge it within slaveTimeout (${slaveTimeout} ms; brokers before 4.9.3 wait syncFlushTimeout, ${flushTimeout} ms).`,
+    );
+  }
+  if (a.notAvailable) {
+    ex.push(
+      `SLAVE_NOT_AVAILABLE comes from a SYNC_MASTER that has no usable slave: none connected, or the slave more than haSlaveFallbehindMax (${bytes(fallbehindMax)}) behind. The message is stored on the master only; until the slave is back, every send to this broker gets the same answer and nothing is replicated synchronously.`,
+    );
+  }
+  if (failures) {
+    ex.push(
+      'The broker counts these as successful puts: the client gets a SendResult with that status and no exception, and the producer does not retry unless retryAnotherBrokerWhenNotStoreOK=true (default false). An application that treats a non-OK status as a failure and sends again creates a duplicate, since the first copy is stored.',
+    );
+  }
+
+  // Which side told it, and what the broker version means for that.
+  const brokerSide = a.brokerFlush + a.brokerSlave;
+  const clientSide = a.clientFlush + a.clientSlave;
+  if (brokerSide && clientSide) {
+    ex.push(`The broker logged ${plural(brokerSide, 'timeout')} in store.log and the application logged ${plural(clientSide, 'such SendResult')}; the same send can appear on both sides, so the larger count is used.`);
+  } else if (brokerSide) {
+    ex.push(
+      `The broker logged ${plural(brokerSide, 'timeout')} (\`do groupcommit, wait for flush failed\` / \`do sync transfer other node, wait return, but failed\`), which only brokers up to 4.9.0 do on the send path. No application log given shows the SendResults: the senders got a non-OK status and no exception, and unless the application checks sendStatus it took them as sent.`,
+    );
+  } else if (clientSide) {
+    const bv = primaryHost ? serverVersion(primaryHost, ctx.sources) : 'unknown';
+    const storeGiven = ctx.sources.some((src) => src.kind === 'store' && a.hosts.has(src.host));
+    if (storeGiven) {
+      ex.push(
+        `The broker's store.log was given but holds no flush or slave timeout line: brokers from 4.9.1 no longer log these timeouts on the send path${factIn(SERVER.logsSyncTimeouts, bv) === false ? ` (this broker's logs say ${bv})` : ''}, so the application's SendResult is the only trace.`,
+      );
+    } else {
+      ex.push(
+        'Only the application logs show these results, and no store.log of this broker was given. Brokers up to 4.9.0 also log the timeouts in store.log (`do groupcommit, wait for flush failed`, `do sync transfer other node, wait return, but failed`); from 4.9.1 they log nothing, so the SendResult may be the only trace.',
+      );
+    }
+  }
+  if (a.maxFlushCostMs !== null && flushTimeouts) ex.push(`store.log shows slow writes on this broker: up to ${a.maxFlushCostMs} ms for a put holding the CommitLog lock or a flush.`);
+
+  if (a.ha) {
+    const sides: string[] = [];
+    if (a.haSlaveSide) {
+      const what: string[] = [];
+      if (a.haConnectFailed) what.push(`${plural(a.haConnectFailed, 'failed connection')} to the master's HA port`);
+      if (a.haSlaveExpired) what.push(`${plural(a.haSlaveExpired, 'housekeeping expiry', 'housekeeping expiries')} (nothing from the master for the HA housekeeping interval, 20 s)`);
+      if (a.haNotResponding) what.push(`${plural(a.haNotResponding, 'close')} for "master not response"`);
+      sides.push(`on the slave, ${what.join(', ')}`);
+    }
+    if (a.haMasterSide) sides.push(`on the master, ${plural(a.haMasterSide, 'housekeeping expiry', 'housekeeping expiries')} (nothing from the slave for 20 s)`);
+    ex.push(
+      `The master/slave (HA) connection had trouble: ${sides.join('; ')}. The longest episode lasted about ${formatMs(a.haDownMs)}${haDown ? `, longer than ${formatMs(haDownLimit)}` : ''}. While the slave is not connected, a SYNC_MASTER answers SLAVE_NOT_AVAILABLE and an ASYNC_MASTER's slave falls behind.`,
+    );
+    if (!a.haConnectFailed) ex.push('4.x slaves retry the connection every 5 s without logging the failures, so an HA outage there can be longer than its lines show.');
+  }
+  if (a.maxBehind !== null && a.behindSamples) {
+    if (lag) {
+      ex.push(`The master reported the slave up to ${bytes(a.maxBehind)} behind (\`fall behind master\`), over haSlaveFallbehindMax (${bytes(fallbehindMax)}): the slave is not usable for SYNC_MASTER writes until it catches up.`);
+    } else if (a.maxBehind > fallbehindMax) {
+      ex.push(
+        `The master's \`Slave fall behind master\` figure reached ${bytes(a.maxBehind)} and never went down: 4.x masters print it even with no slave attached, and then it is the whole commit log, so it says only that no slave was reading.`,
+      );
+    }
+  }
+
+  const adv: string[] = [];
+  if (failures) adv.push('In the application, check SendResult.getSendStatus(): a non-OK status means stored on the master but not flushed or replicated as configured; do not resend it blindly (that duplicates the message), or set retryAnotherBrokerWhenNotStoreOK=true knowing that it may duplicate too.');
+  if (flushTimeouts) {
+    adv.push('Check the broker disk latency at those times (iostat await and utilisation, other I/O on the commit-log device, the page cache and swap); give the commit log a fast, dedicated disk.');
+    adv.push(`Raise syncFlushTimeout (${flushTimeout} ms) only if the disk is known to be slow in bursts; or use ASYNC_FLUSH and rely on a SYNC_MASTER slave for durability, the usual setup.`);
+  }
+  if (slaveTimeouts || a.notAvailable || a.ha || lag) {
+    adv.push('Check the slave: is it running, its GC pauses and disk, and the network between master and slave on the HA port (listen port + 1, 10912 by default).');
+  }
+  if (slaveTimeouts) adv.push(`Raise slaveTimeout (${slaveTimeout} ms; syncFlushTimeout on brokers before 4.9.3) only if the slave is healthy but far away.`);
+  if (a.notAvailable || lag) {
+    adv.push(`Watch the slave lag against haSlaveFallbehindMax (${bytes(fallbehindMax)}); a slave that has to catch up a large backlog stays unusable until it has.`);
+    adv.push('If availability matters more than a synchronous copy, use brokerRole=ASYNC_MASTER; otherwise run more than one broker group so producers can send elsewhere.');
+  }
+
+  // Evidence in order of importance, then the first five shown in time order.
+  const evidence: RmqEvent[] = [];
+  const add = (e: RmqEvent | null | undefined) => {
+    if (e && !evidence.includes(e)) evidence.push(e);
+  };
+  add(a.firstOf.SLAVE_NOT_AVAILABLE);
+  add(a.firstOf.FLUSH_SLAVE_TIMEOUT ?? a.brokerFirstOf.FLUSH_SLAVE_TIMEOUT);
+  add(a.firstOf.FLUSH_DISK_TIMEOUT ?? a.brokerFirstOf.FLUSH_DISK_TIMEOUT);
+  add(a.haDownFirst);
+  if (haDown) add(a.haDownLast);
+  if (lag) add(a.maxBehindEv);
+  add(a.brokerFirstOf.FLUSH_DISK_TIMEOUT);
+  add(a.brokerFirstOf.FLUSH_SLAVE_TIMEOUT);
+  add(a.firstOf.HA_MASTER);
+  add(a.firstOf.HA_SLAVE);
+  add(a.lastResult);
+  const shown = evidence.slice(0, 5).sort((x, y) => (x.ts ?? 0) - (y.ts ?? 0) || x.line - y.line);
+
+  let start = a.first;
+  let end = a.last;
+  if (lag && a.maxBehindEv?.ts != null) {
+    const t = a.maxBehindEv.ts;
+    if (start === null || t < start) start = t;
+    if (end === null || t > end) end = t;
+  }
+
+  const titleParts = [...parts];
+  if (a.ha) titleParts.push(`HA connection trouble for ${formatMs(a.haDownMs)}`);
+  if (lag) titleParts.push(`slave ${bytes(a.maxBehind!)} behind`);
+  const metrics: Record<string, MetricValue> = {
+    failures,
+    flushTimeouts,
+    slaveTimeouts,
+    slaveNotAvailable: a.notAvailable,
+    maxBehindBytes: a.maxBehind,
+    haEvents: a.ha,
+    haDownMs: a.ha ? a.haDownMs : null,
+    topics: [...a.topics].sort(),
+    clients: a.clients.size,
+  };
+  ctx.report({
+    severity,
+    title: `${who}: ${titleParts.join(', ')}`,
+    start,
+    end,
+    subject,
+    metrics,
+    evidence: shown,
+    explanation: ex.join(' '),
+    advice: adv,
+  });
+}
 
 export default rule;
