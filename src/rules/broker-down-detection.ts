@@ -131,33 +131,7 @@ const rule: Rule = {
 
     const within = (a: RmqEvent, b: RmqEvent, ms: number) => a.ts === null || b.ts === null || Math.abs(b.ts - a.ts) <= ms;
 
-    /** The latest pipeline line of this NameServer for the broker's IP before a removal: idle wins. */
-    const pipeFor = (nsHost: string, addr: string | null, at: RmqEvent): RmqEvent | null => {
-      const ip = ipOf(addr);
-      const ring = pipes.get(nsHost) ?? [];
-      let best: RmqEvent | null = null;
-      for (let i = ring.length - 1; i >= 0; i--) {
-        const p = ring[i];
-        if (at.ts !== null && p.ts !== null && (p.ts > at.ts + 2000 || p.ts < at.ts - GROUP_MS)) continue;
-        if (ip && ipOf(p.fields.addr as string | null) !== ip) continue;
-        if (p.fields.event === 'idle') return p;
-        best ??= p;
-      }
-      return best;
-    };
-
-    const classifyByPipe = (r: Removal) => {
-      const p = pipeFor(r.nsHost, r.addr, r.first);
-      if (!p) return;
-      r.pipe = p;
-      if (p.fields.event === 'idle') {
-        r.detection = 'expired';
-        r.path = 'idle';
-      } else {
-        r.detection = 'destroyed';
-        r.path = p.fields.event === 'exception' ? 'exception' : 'close';
-      }
-    };
+    const classifyByPipe = (r: Removal) => classifyByPipeOf(pipes, r);
 
     const start = (e: RmqEvent, addr: string | null, name: string | null, detection: Detection | null, path: Path): Removal => {
       const r: Removal = {
@@ -292,51 +266,7 @@ const rule: Rule = {
         }
         start(e, addr, null, 'expired', 'scan');
       },
-      'broker-removed': (e) => {
-        const addr = addrKey(e.fields.brokerAddr as string | null);
-        const name = (e.fields.brokerName as string | null) ?? null;
-        const reason = e.fields.reason as string;
-        if (e.entry === 'broker-removed/channel-destroyed' || e.entry === 'broker-removed/channel-destroyed-submit') {
-          const r = current(e, addr, name);
-          if (r) {
-            // The expiry scan of 5.x submits the unregister too; a graceful unregister may be followed by the close.
-            attach(r, e, addr, name);
-            if (e.entry.endsWith('submit') && !r.addr) r.submitted = true;
-            // 5.x: the BatchUnregistrationService may log its `unregisterBroker` lines before the
-            // submit line that caused them (other threads, same second): the channel was destroyed.
-            if (e.entry.endsWith('submit') && r.detection === 'unregistered' && r.path === 'unregister') {
-              r.submitted = true;
-              r.detection = null;
-              r.path = 'unknown';
-              if (r.addr) classifyByPipe(r);
-            }
-            return;
-          }
-          const n = start(e, addr, name, null, 'unknown');
-          n.submitted = e.entry.endsWith('submit');
-          if (addr) classifyByPipe(n);
-          return;
-        }
-        if (reason === 'unregister') {
-          const r = current(e, addr, name);
-          if (r) {
-            const hadAddr = !!r.addr;
-            attach(r, e, addr, name);
-            if (!hadAddr && r.addr && r.detection === null) classifyByPipe(r);
-            return;
-          }
-          start(e, addr, name, 'unregistered', 'unregister');
-          return;
-        }
-        // `remove brokerAddr[...] / brokerName[...] from brokerAddrTable, because channel destroyed`
-        const r = current(e, addr, name);
-        if (r) {
-          attach(r, e, addr, name);
-          return;
-        }
-        // 4.x prints the destroyed line before these; without it this is the expiry path.
-        start(e, addr, name, null, 'unknown');
-      },
+      'broker-removed': (e) => brokerRemoved({ current, attach, start, classifyByPipe }, e),
       shutdown: (e) => {
         if (e.fields.role === 'broker' && isBrokerEvent(e)) noteShutdown(e, null);
       },
@@ -368,18 +298,108 @@ const rule: Rule = {
       },
     };
     // Every line read moves the clock that judges the removals no later line can join.
-    for (const [type, fn] of Object.entries(own)) {
-      if (type === 'end' || typeof fn !== 'function') continue;
-      const handler = fn as (e: RmqEvent) => void;
-      (own as Record<string, (e: RmqEvent) => void>)[type] = (e) => {
-        sweep(e.ts);
-        handler(e);
-      };
-    }
+    sweepFirst(own, sweep);
 
     return mergeVisitors(book.visitor(), own);
   },
 };
+
+/** The latest pipeline line of this NameServer for the broker's IP before a removal: idle wins. */
+function pipeFor(pipes: Map<string, RmqEvent[]>, nsHost: string, addr: string | null, at: RmqEvent): RmqEvent | null {
+  const ip = ipOf(addr);
+  const ring = pipes.get(nsHost) ?? [];
+  let best: RmqEvent | null = null;
+  for (let i = ring.length - 1; i >= 0; i--) {
+    const p = ring[i];
+    if (at.ts !== null && p.ts !== null && (p.ts > at.ts + 2000 || p.ts < at.ts - GROUP_MS)) continue;
+    if (ip && ipOf(p.fields.addr as string | null) !== ip) continue;
+    if (p.fields.event === 'idle') return p;
+    best ??= p;
+  }
+  return best;
+}
+
+/** A removal's detection from the NameServer's pipeline line before it: the idle timer, or a closed connection. */
+function classifyByPipeOf(pipes: Map<string, RmqEvent[]>, r: Removal): void {
+  const p = pipeFor(pipes, r.nsHost, r.addr, r.first);
+  if (!p) return;
+  r.pipe = p;
+  if (p.fields.event === 'idle') {
+    r.detection = 'expired';
+    r.path = 'idle';
+  } else {
+    r.detection = 'destroyed';
+    r.path = p.fields.event === 'exception' ? 'exception' : 'close';
+  }
+}
+
+/** What a NameServer's removal line does to the removals under way. */
+interface RemovalOps {
+  current: (e: RmqEvent, addr: string | null, name: string | null) => Removal | null;
+  attach: (r: Removal, e: RmqEvent, addr: string | null, name: string | null) => void;
+  start: (e: RmqEvent, addr: string | null, name: string | null, detection: Detection | null, path: Path) => Removal;
+  classifyByPipe: (r: Removal) => void;
+}
+
+/** A `broker-removed` line: a destroyed channel, an unregister, or the table removal after either. */
+function brokerRemoved(ops: RemovalOps, e: RmqEvent): void {
+  const { current, attach, start, classifyByPipe } = ops;
+    const addr = addrKey(e.fields.brokerAddr as string | null);
+    const name = (e.fields.brokerName as string | null) ?? null;
+    const reason = e.fields.reason as string;
+    if (e.entry === 'broker-removed/channel-destroyed' || e.entry === 'broker-removed/channel-destroyed-submit') {
+      const r = current(e, addr, name);
+      if (r) {
+        // The expiry scan of 5.x submits the unregister too; a graceful unregister may be followed by the close.
+        attach(r, e, addr, name);
+        if (e.entry.endsWith('submit') && !r.addr) r.submitted = true;
+        // 5.x: the BatchUnregistrationService may log its `unregisterBroker` lines before the
+        // submit line that caused them (other threads, same second): the channel was destroyed.
+        if (e.entry.endsWith('submit') && r.detection === 'unregistered' && r.path === 'unregister') {
+          r.submitted = true;
+          r.detection = null;
+          r.path = 'unknown';
+          if (r.addr) classifyByPipe(r);
+        }
+        return;
+      }
+      const n = start(e, addr, name, null, 'unknown');
+      n.submitted = e.entry.endsWith('submit');
+      if (addr) classifyByPipe(n);
+      return;
+    }
+    if (reason === 'unregister') {
+      const r = current(e, addr, name);
+      if (r) {
+        const hadAddr = !!r.addr;
+        attach(r, e, addr, name);
+        if (!hadAddr && r.addr && r.detection === null) classifyByPipe(r);
+        return;
+      }
+      start(e, addr, name, 'unregistered', 'unregister');
+      return;
+    }
+    // `remove brokerAddr[...] / brokerName[...] from brokerAddrTable, because channel destroyed`
+    const r = current(e, addr, name);
+    if (r) {
+      attach(r, e, addr, name);
+      return;
+    }
+    // 4.x prints the destroyed line before these; without it this is the expiry path.
+    start(e, addr, name, null, 'unknown');
+}
+
+/** Each handler of `own` but `end` calls `sweep` with the line's time first. */
+function sweepFirst(own: Visitor, sweep: (now: number | null) => void): void {
+  for (const [type, fn] of Object.entries(own)) {
+    if (type === 'end' || typeof fn !== 'function') continue;
+    const handler = fn as (e: RmqEvent) => void;
+    (own as Record<string, (e: RmqEvent) => void>)[type] = (e) => {
+      sweep(e.ts);
+      handler(e);
+    };
+  }
+}
 
 /** What judging a removal or a shutdown reads of the rule's state. */
 interface Judge {
