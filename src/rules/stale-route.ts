@@ -189,32 +189,7 @@ const rule: Rule = {
         }
       }
       if (!ep) {
-        ep = {
-          host: e.host,
-          addr: a,
-          name: n,
-          first: e,
-          last: e,
-          middle: null,
-          failures: 0,
-          failedAttempts: 0,
-          failedSends: 0,
-          appFailures: 0,
-          evidence: 0,
-          heartbeats: 0,
-          timeouts: 0,
-          connectFailures: 0,
-          pending: null,
-          lastPrimary: null,
-          lastClassified: false,
-          recentSends: [],
-          routePolls: 0,
-          routePollNs: null,
-          firstRoutePoll: null,
-          end: null,
-          endReason: 'failures-stopped',
-          seq: -1,
-        };
+        ep = newEpisode(e, a, n);
         eps.set(key, ep);
       }
       if (!ep.name && n) ep.name = n;
@@ -249,15 +224,7 @@ const rule: Rule = {
         // (`throw exception`).
         if (outcome === 'spent' || e.entry === 'send-attempt-failed/throw') ep.failedSends++;
         if (outcome === 'spent' || isConnectCause(cause)) ep.evidence++;
-        const ring = lastAttempts.get(e.host) ?? [];
-        ring.push({ ep, e });
-        if (ring.length > 8) ring.shift();
-        lastAttempts.set(e.host, ring);
-        const waiting = appPending.get(e.host);
-        if (waiting !== undefined && waiting.ts !== null && e.ts !== null && e.ts - waiting.ts <= APP_LAG_MS) {
-          ep.appFailures += waiting.n;
-          appPending.delete(e.host);
-        }
+        losses.attempt(ep, e);
       } else {
         if (ep.lastPrimary && ep.lastPrimary.type === 'heartbeat-failed' && ep.lastPrimary.file !== e.file && near(ep.lastPrimary, e, 2000)) return;
         ep.heartbeats++;
@@ -314,37 +281,9 @@ const rule: Rule = {
       touch(ep, e);
     };
 
-    // The application's own record of a lost send (its exception in app.log) is the count that
-    // matters: a client log cannot always tell a spent attempt from a quick one (5.1.0-5.2.0 print
-    // `RT: %sms`). Each is tied to the episode of the attempt that lost it, logged just before.
-    /** Recent failed attempts per host (the send an application failure ends is among them). */
-    const lastAttempts = new Map<string, Array<{ ep: Episode; e: RmqEvent }>>();
-    /** Application failures logged before the client's line of their attempt (same millisecond, other file first). */
-    const appPending = new Map<string, { ts: number | null; n: number }>();
-    const appHosts = new Set<string>();
-    const appSeen = new Map<string, string[]>();
-    const w: Window = { ctx, book, expiredMs, pollMs, boundMs, removals, appHosts };
-    const appFailure = (e: RmqEvent) => {
-      if (e.kind !== 'app' || e.ts === null) return;
-      // One record, one lost send (a wrapper and the cause under it are two events of one record).
-      const seen = appSeen.get(e.host) ?? [];
-      const key = `${e.file}|${e.text}`;
-      if (seen.includes(key)) return;
-      seen.push(key);
-      if (seen.length > 16) seen.shift();
-      appSeen.set(e.host, seen);
-      appHosts.add(e.host);
-      // A failed attempt of this host within a send budget before it lost this send: the latest one
-      // against a broker that did fail (a quick failure on a healthy broker's closed channel may
-      // come last in a send whose time went to the failed broker).
-      const recent = (lastAttempts.get(e.host) ?? []).filter((a) => a.e.ts !== null && e.ts! - a.e.ts <= SEND_WINDOW_MS);
-      const last = [...recent].reverse().find((a) => a.ep.evidence > 0) ?? recent[recent.length - 1];
-      if (last) last.ep.appFailures++;
-      else {
-        const p = appPending.get(e.host);
-        appPending.set(e.host, { ts: p?.ts ?? e.ts, n: (p?.n ?? 0) + 1 });
-      }
-    };
+    const losses = new AppLosses();
+    const w: Window = { ctx, book, expiredMs, pollMs, boundMs, removals, appHosts: losses.hosts };
+    const appFailure = (e: RmqEvent) => losses.failure(e);
 
     const own: Visitor = {
       'send-call-timeout': appFailure,
@@ -372,35 +311,10 @@ const rule: Rule = {
         if (addrs.length === 1) secondary(e, addrs[0], false);
       },
       'route-update-failed': (e) => {
-        if (!isClientEvent(e)) return;
-        const cause = (e.fields.cause as string | null) ?? null;
-        if (!isTimeoutCause(cause) && !isConnectCause(cause)) return;
-        if (!routePolls.add(e.host, e)) return;
-        for (const ep of episodesOf(e.host).values()) {
-          ep.routePolls++;
-          ep.routePollNs ??= (e.fields.addr as string | null) ?? null;
-          ep.firstRoutePoll ??= e;
-        }
+        if (isClientEvent(e)) routePollFailed(e, routePolls, episodesOf(e.host));
       },
       'route-changed': (e) => {
-        if (!isClientEvent(e)) return;
-        const after = writableAfter(e) ?? [];
-        if (!after.length && !e.text.includes(',new[')) return;
-        for (const name of routeDelta(e).lost) {
-          const addrs = book.brokerAddrsOf(name);
-          let matched = false;
-          for (const ep of [...episodesOf(e.host).values()]) {
-            if (ep.name === name || (ep.addr && addrs.includes(ep.addr))) {
-              close(ep, e, 'route-lost');
-              matched = true;
-            }
-          }
-          if (!matched) {
-            let list = drops.get(e.host);
-            if (!list) drops.set(e.host, (list = []));
-            if (list.length < MAX_DROPS_PER_HOST) list.push({ name, e });
-          }
-        }
+        if (isClientEvent(e)) routeChanged(e, book, episodesOf(e.host), (ep) => close(ep, e, 'route-lost'), drops);
       },
       'broker-expired': (e) => {
         const k = addrKey(e.fields.brokerAddr as string | null);
@@ -411,15 +325,7 @@ const rule: Rule = {
         if (k && e.fields.reason !== 'unregister' && !removals.has(k)) removals.set(k, e);
       },
       end() {
-        for (const eps of open.values()) {
-          for (const ep of [...eps.values()]) {
-            // A drop seen before the broker's name was known.
-            const name = ep.name ?? book.brokerNameOf(ep.addr);
-            const drop = (drops.get(ep.host) ?? []).find((d) => d.name === name && (d.e.ts ?? 0) >= (ep.first.ts ?? 0));
-            ep.name = name;
-            close(ep, drop?.e ?? null, drop ? 'route-lost' : 'failures-stopped');
-          }
-        }
+        for (const eps of open.values()) for (const ep of [...eps.values()]) closeAtEnd(ep, book, drops, close);
         for (const ep of dropped.values()) finished(ep);
         dropped.clear();
         for (const ep of done.take()) report(w, ep);
@@ -429,6 +335,129 @@ const rule: Rule = {
     return mergeVisitors(book.visitor(), own);
   },
 };
+
+// The application's own record of a lost send (its exception in app.log) is the count that
+// matters: a client log cannot always tell a spent attempt from a quick one (5.1.0-5.2.0 print
+// `RT: %sms`). Each is tied to the episode of the attempt that lost it, logged just before.
+class AppLosses {
+  /** Recent failed attempts per host (the send an application failure ends is among them). */
+  private readonly lastAttempts = new Map<string, Array<{ ep: Episode; e: RmqEvent }>>();
+  /** Application failures logged before the client's line of their attempt (same millisecond, other file first). */
+  private readonly pending = new Map<string, { ts: number | null; n: number }>();
+  private readonly seen = new Map<string, string[]>();
+  /** Client hosts with an application log. */
+  readonly hosts = new Set<string>();
+
+  /** A failed attempt of an episode: it may lose a send the application logged just before. */
+  attempt(ep: Episode, e: RmqEvent): void {
+    const ring = this.lastAttempts.get(e.host) ?? [];
+    ring.push({ ep, e });
+    if (ring.length > 8) ring.shift();
+    this.lastAttempts.set(e.host, ring);
+    const waiting = this.pending.get(e.host);
+    if (waiting !== undefined && waiting.ts !== null && e.ts !== null && e.ts - waiting.ts <= APP_LAG_MS) {
+      ep.appFailures += waiting.n;
+      this.pending.delete(e.host);
+    }
+  }
+
+  /** A send the application logged as failed. */
+  failure(e: RmqEvent): void {
+    if (e.kind !== 'app' || e.ts === null) return;
+    // One record, one lost send (a wrapper and the cause under it are two events of one record).
+    const seen = this.seen.get(e.host) ?? [];
+    const key = `${e.file}|${e.text}`;
+    if (seen.includes(key)) return;
+    seen.push(key);
+    if (seen.length > 16) seen.shift();
+    this.seen.set(e.host, seen);
+    this.hosts.add(e.host);
+    // A failed attempt of this host within a send budget before it lost this send: the latest one
+    // against a broker that did fail (a quick failure on a healthy broker's closed channel may
+    // come last in a send whose time went to the failed broker).
+    const recent = (this.lastAttempts.get(e.host) ?? []).filter((a) => a.e.ts !== null && e.ts! - a.e.ts <= SEND_WINDOW_MS);
+    const last = [...recent].reverse().find((a) => a.ep.evidence > 0) ?? recent[recent.length - 1];
+    if (last) last.ep.appFailures++;
+    else {
+      const p = this.pending.get(e.host);
+      this.pending.set(e.host, { ts: p?.ts ?? e.ts, n: (p?.n ?? 0) + 1 });
+    }
+  }
+}
+
+/**
+ * A client's route changed: each broker it lost ends the episodes against it; a loss no episode
+ * takes yet is kept (`drops`) for an episode whose broker's name is learnt later.
+ */
+function routeChanged(e: RmqEvent, book: AddressBook, eps: Map<string, Episode>, end: (ep: Episode) => void, drops: Map<string, Array<{ name: string; e: RmqEvent }>>): void {
+  const after = writableAfter(e) ?? [];
+  if (!after.length && !e.text.includes(',new[')) return;
+  for (const name of routeDelta(e).lost) {
+    const addrs = book.brokerAddrsOf(name);
+    let matched = false;
+    for (const ep of [...eps.values()]) {
+      if (ep.name === name || (ep.addr && addrs.includes(ep.addr))) {
+        end(ep);
+        matched = true;
+      }
+    }
+    if (!matched) {
+      let list = drops.get(e.host);
+      if (!list) drops.set(e.host, (list = []));
+      if (list.length < MAX_DROPS_PER_HOST) list.push({ name, e });
+    }
+  }
+}
+
+/** A route poll of a client that timed out or was refused: every episode of the client under way counts it. */
+function routePollFailed(e: RmqEvent, routePolls: Occurrences<RmqEvent>, eps: Map<string, Episode>): void {
+  const cause = (e.fields.cause as string | null) ?? null;
+  if (!isTimeoutCause(cause) && !isConnectCause(cause)) return;
+  if (!routePolls.add(e.host, e)) return;
+  for (const ep of eps.values()) {
+    ep.routePolls++;
+    ep.routePollNs ??= (e.fields.addr as string | null) ?? null;
+    ep.firstRoutePoll ??= e;
+  }
+}
+
+/** An episode still open when the logs end: by a route drop seen before the broker's name was known, or where its failures stopped. */
+function closeAtEnd(ep: Episode, book: AddressBook, drops: Map<string, Array<{ name: string; e: RmqEvent }>>, close: (ep: Episode, end: RmqEvent | null, reason: Episode['endReason']) => void): void {
+  const name = ep.name ?? book.brokerNameOf(ep.addr);
+  const drop = (drops.get(ep.host) ?? []).find((d) => d.name === name && (d.e.ts ?? 0) >= (ep.first.ts ?? 0));
+  ep.name = name;
+  close(ep, drop?.e ?? null, drop ? 'route-lost' : 'failures-stopped');
+}
+
+/** An episode begun by a client's failure against a broker (its address `a`, its name `n`). */
+function newEpisode(e: RmqEvent, a: string | null, n: string | null): Episode {
+  return {
+    host: e.host,
+    addr: a,
+    name: n,
+    first: e,
+    last: e,
+    middle: null,
+    failures: 0,
+    failedAttempts: 0,
+    failedSends: 0,
+    appFailures: 0,
+    evidence: 0,
+    heartbeats: 0,
+    timeouts: 0,
+    connectFailures: 0,
+    pending: null,
+    lastPrimary: null,
+    lastClassified: false,
+    recentSends: [],
+    routePolls: 0,
+    routePollNs: null,
+    firstRoutePoll: null,
+    end: null,
+    endReason: 'failures-stopped',
+    seq: -1,
+  };
+}
 
 /** What judging and telling an episode reads of the rule's settings and state. */
 interface Window {
