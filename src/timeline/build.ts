@@ -254,7 +254,9 @@ function runInWorkers(
       });
       feed();
     };
-    for (let i = 0; i < Math.max(1, Math.min(n, queue.length)); i++) startWorker();
+    // Counted first: each start takes a job off the queue.
+    const starts = Math.max(1, Math.min(n, queue.length));
+    for (let i = 0; i < starts; i++) startWorker();
     if (queue.length === 0 && running === 0) runHere(local, progress).then(resolve, reject);
   });
 }
