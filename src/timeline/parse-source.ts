@@ -66,6 +66,8 @@ export interface PartResult {
   lastLine: number;
   /** Producer links kept by the inference filter: [local address, index of the event in the part]. */
   links: Array<[string, number]>;
+  /** Notes of the reader (encoding, binary data), beside those of the parser. */
+  readerIssues: number;
 }
 
 /** Events of one source held to put a paste that is out of time order back in order. */
@@ -205,7 +207,7 @@ async function readPart(
     firstLine = countNewlines(spec.path, p.start) + 1;
   }
   const result = await readSource(spec, parser, { onProgress, range: { start: p.start, end: p.end, firstLine } });
-  const part: PartResult = { n: p.n, firstLine, info: parser.partInfo(), resumed, cr: result.cr, lastLine: result.lines, links: [] };
+  const part: PartResult = { n: p.n, firstLine, info: parser.partInfo(), resumed, cr: result.cr, lastLine: result.lines, links: [], readerIssues: result.issues.length };
   return { result, part };
 }
 

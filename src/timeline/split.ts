@@ -7,7 +7,7 @@
 // its end equals the later part's where it resumed (layout, zone, kind, the fake-millis vote, no
 // open paste fragment), the later part's first line is a header (so the earlier record ends there
 // in both), its line numbers follow on, and nothing was noted that a split could change (encoding,
-// unreadable or binary lines, times that do not exist, lone '\r' line ends). Otherwise the file is
+// unreadable or binary lines, lone '\r' line ends; any note of a later part). Otherwise the file is
 // parsed whole again (build.ts): a split only ever costs time.
 
 import { findCuts } from '../ingest/split.js';
@@ -49,7 +49,10 @@ export function joinRefusal(parts: readonly ParsedSource[]): string | null {
     const info = p.part?.info;
     if (!p.part || !info) return 'not a part';
     if (p.part.n !== i) return 'parts out of order';
-    if (p.issues.length > 0 || p.accounting.unreadable > 0 || info.badTimes > 0) return 'notes in a part';
+    // The reader's judgement of binary data carries across a cut, so its notes anywhere refuse the
+    // join; the parser's notes of the first part are the whole file's (its layout, the fake millis).
+    if (p.part.readerIssues > 0 || p.accounting.unreadable > 0) return 'notes in a part';
+    if (i > 0 && (p.issues.length > 0 || info.badTimes > 0)) return 'notes in a later part';
     if (p.encoding !== 'utf-8' || p.part.cr) return 'encoding or line ends';
     if (i === 0) continue;
     const before = parts[i - 1].part!;
@@ -110,7 +113,7 @@ export function joinParts(parts: readonly ParsedSource[]): ParsedSource {
   return {
     index: first.index,
     accounting: acc,
-    issues: [],
+    issues: first.issues,
     spill: first.spill,
     tail: first.tail,
     more,

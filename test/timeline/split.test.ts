@@ -95,6 +95,28 @@ describe('a file parsed in two parts', () => {
     });
   }
 
+  it('joins a file whose first part has a note of the parser (4.3.0-4.7.1 fake millis) as the whole', async () => {
+    const file = join(ROOT, 'samples/lab/namesrv-hang/app-order-01/logs/rocketmqlogs/rocketmq_client.log');
+    const bytes = readFileSync(file);
+    const spec = await specOf(file);
+    const whole = view(await parseSource(job(spec, false, { n: 0, start: 0, end: bytes.length, headEnd: bytes.length, last: true })));
+    expect(whole.issues.map((i) => i.message)).toContainEqual(expect.stringContaining('millisecond field repeats'));
+    const starts = lineStarts(bytes);
+    let accepted = 0;
+    for (let i = 100; i < starts.length; i += 31) {
+      const ps = await parts(spec, [starts[i]], bytes.length, bytes.length, false);
+      const r = joinRefusal(ps);
+      if (r !== null) {
+        // Most of this file is stack traces.
+        expect(r).toBe('the cut is inside a record');
+        continue;
+      }
+      accepted++;
+      expect(view(joinParts(ps)), `cut at line ${i + 2}`).toEqual(whole);
+    }
+    expect(accepted).toBeGreaterThan(10);
+  });
+
   it('gives the same in three parts', async () => {
     const file = join(ROOT, FILES[0]);
     const bytes = readFileSync(file);
