@@ -269,8 +269,24 @@ if (opts.clean) {
 // its manifest, reused by later runs.
 // ---------------------------------------------------------------------------------------------
 
+const MB = 1e6;
+
 // One set: generate (or reuse) it, time every tool on it, print its table; returns its figures.
 async function benchSet(kind) {
+  const set = await prepareSet(kind);
+  const timed = await timeTools(set);
+  const figs = figuresOf(set, timed);
+  const doc = report(kind, set, timed, figs);
+  if (!opts.keep) {
+    fs.rmSync(set.setDir, { recursive: true, force: true });
+    log(`bench: deleted ${set.setDir}`);
+  }
+  return doc;
+}
+
+// The set: generated once per (kind, size, seed, hosts, generator version), marked complete by
+// its manifest, reused by later runs.
+async function prepareSet(kind) {
   const sizeName = opts.size.replace(/[^A-Za-z0-9.]/g, '');
   const setName = kind === 'dense' ? `dense-${sizeName}-seed${opts.seed}` : `${sizeName}-seed${opts.seed}-h${opts.hosts}`;
   const setDir = path.join(opts.dir, setName);
@@ -317,81 +333,85 @@ async function benchSet(kind) {
   const files = manifest.files.map((f) => ({ ...f, abs: path.join(dataDir, f.path) }));
   const listFile = path.join(setDir, 'files.txt');
   fs.writeFileSync(listFile, files.map((f) => (f.gz ? `${f.abs} gz` : f.abs)).join('\n') + '\n');
+  return { setDir, dataDir, manifest, generated, files, listFile };
+}
 
-  // ---------------------------------------------------------------------------------------------
-  // Running one child process: wall clock around spawn..exit, peak RSS, stderr captured
-  // ---------------------------------------------------------------------------------------------
+// ---------------------------------------------------------------------------------------------
+// Running one child process: wall clock around spawn..exit, peak RSS, stderr captured
+// ---------------------------------------------------------------------------------------------
 
-  const TIME_BIN = '/usr/bin/time';
-  const haveTime = (() => {
+const TIME_BIN = '/usr/bin/time';
+const haveTime = (() => {
+  try {
+    fs.accessSync(TIME_BIN, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+function onPath(name) {
+  for (const d of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!d) continue;
+    const p = path.join(d, name);
     try {
-      fs.accessSync(TIME_BIN, fs.constants.X_OK);
-      return true;
+      fs.accessSync(p, fs.constants.X_OK);
+      if (fs.statSync(p).isFile()) return p;
     } catch {
-      return false;
+      // not here
     }
-  })();
-
-  function onPath(name) {
-    for (const d of (process.env.PATH ?? '').split(path.delimiter)) {
-      if (!d) continue;
-      const p = path.join(d, name);
-      try {
-        fs.accessSync(p, fs.constants.X_OK);
-        if (fs.statSync(p).isFile()) return p;
-      } catch {
-        // not here
-      }
-    }
-    return null;
   }
+  return null;
+}
 
-  function vmHWM(pid) {
+function vmHWM(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Run `cmd args` with stdout to /dev/null; returns { seconds, rssKB, code, signal, stderr }. */
+async function measure(cmd, args, setDir) {
+  const devnull = fs.openSync('/dev/null', 'w');
+  const timeOut = path.join(setDir, `time-${process.pid}.txt`);
+  const [file, argv] = haveTime ? [TIME_BIN, ['-f', '%M', '-o', timeOut, cmd, ...args]] : [cmd, args];
+  let stderr = '';
+  let hwm = 0;
+  const t0 = process.hrtime.bigint();
+  const child = spawn(file, argv, { cwd: ROOT, stdio: ['ignore', devnull, 'pipe'] });
+  const exited = once(child, 'exit');
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d) => {
+    if (stderr.length < 1 << 16) stderr += d;
+  });
+  let poll = null;
+  if (!haveTime) {
+    poll = setInterval(() => {
+      hwm = Math.max(hwm, vmHWM(child.pid));
+    }, 5);
+  }
+  const [code, signal] = await exited;
+  const t1 = process.hrtime.bigint();
+  if (poll) clearInterval(poll);
+  fs.closeSync(devnull);
+  let rssKB = hwm;
+  if (haveTime) {
     try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-      return m ? Number(m[1]) : 0;
+      const lines = fs.readFileSync(timeOut, 'utf8').trim().split('\n');
+      rssKB = Number(lines[lines.length - 1]) || 0;
+      fs.rmSync(timeOut, { force: true });
     } catch {
-      return 0;
+      rssKB = 0;
     }
   }
+  return { seconds: Number(t1 - t0) / 1e9, rssKB, code, signal, stderr };
+}
 
-  /** Run `cmd args` with stdout to /dev/null; returns { seconds, rssKB, code, signal, stderr }. */
-  async function measure(cmd, args) {
-    const devnull = fs.openSync('/dev/null', 'w');
-    const timeOut = path.join(setDir, `time-${process.pid}.txt`);
-    const [file, argv] = haveTime ? [TIME_BIN, ['-f', '%M', '-o', timeOut, cmd, ...args]] : [cmd, args];
-    let stderr = '';
-    let hwm = 0;
-    const t0 = process.hrtime.bigint();
-    const child = spawn(file, argv, { cwd: ROOT, stdio: ['ignore', devnull, 'pipe'] });
-    const exited = once(child, 'exit');
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (d) => {
-      if (stderr.length < 1 << 16) stderr += d;
-    });
-    let poll = null;
-    if (!haveTime) {
-      poll = setInterval(() => {
-        hwm = Math.max(hwm, vmHWM(child.pid));
-      }, 5);
-    }
-    const [code, signal] = await exited;
-    const t1 = process.hrtime.bigint();
-    if (poll) clearInterval(poll);
-    fs.closeSync(devnull);
-    let rssKB = hwm;
-    if (haveTime) {
-      try {
-        const lines = fs.readFileSync(timeOut, 'utf8').trim().split('\n');
-        rssKB = Number(lines[lines.length - 1]) || 0;
-        fs.rmSync(timeOut, { force: true });
-      } catch {
-        rssKB = 0;
-      }
-    }
-    return { seconds: Number(t1 - t0) / 1e9, rssKB, code, signal, stderr };
-  }
-
+// The tools, timed in rounds (each round runs every tool once, so that load falls on all alike).
+async function timeTools({ setDir, dataDir, files, listFile }) {
   // ---------------------------------------------------------------------------------------------
   // The tools
   // ---------------------------------------------------------------------------------------------
@@ -412,12 +432,12 @@ async function benchSet(kind) {
   if (opts.runs > 0 && tools.length > 0) {
     if (opts.warmup) {
       log('bench: warming the page cache (untimed line count)');
-      await measure(process.execPath, [SELF, '--floor-child', listFile]);
+      await measure(process.execPath, [SELF, '--floor-child', listFile], setDir);
     }
     for (let r = 1; r <= opts.runs; r++) {
       const parts = [];
       for (const t of tools) {
-        const m = await measure(t.cmd, t.args);
+        const m = await measure(t.cmd, t.args, setDir);
         results.get(t.name).runs.push(m);
         if (!(t.okCodes ?? [0]).includes(m.code) || m.signal) {
           const tail = m.stderr.trim().split('\n').slice(-5).join('\n    ');
@@ -455,12 +475,14 @@ async function benchSet(kind) {
       return { code, error: 'no summary line' };
     }
   }
+  return { tools, results, verify, lnavPath };
+}
 
+function figuresOf({ manifest, generated, files, dataDir }, { tools, results, lnavPath }) {
   // ---------------------------------------------------------------------------------------------
   // Figures
   // ---------------------------------------------------------------------------------------------
 
-  const MB = 1e6;
   const median = (a) => {
     const s = [...a].sort((x, y) => x - y);
     const n = s.length;
@@ -548,7 +570,10 @@ async function benchSet(kind) {
     lines: manifest.lines,
     eventLines: manifest.eventLines,
   };
+  return { figures, ratio, analyzeFloor, lnavFloor, analyzeVsEvents, targets, machine, data };
+}
 
+function report(kind, { generated, files }, { tools, verify, lnavPath }, { figures, ratio, analyzeFloor, lnavFloor, analyzeVsEvents, targets, machine, data }) {
   // ---------------------------------------------------------------------------------------------
   // Report
   // ---------------------------------------------------------------------------------------------
@@ -602,11 +627,6 @@ async function benchSet(kind) {
   L.push('');
   L.push('MB = 10^6 bytes. MB/s = bytes on disk / wall-clock seconds; raw = decompressed bytes / seconds.');
   out.write(`${L.join('\n')}\n`);
-
-  if (!opts.keep) {
-    fs.rmSync(setDir, { recursive: true, force: true });
-    log(`bench: deleted ${setDir}`);
-  }
   return { schemaVersion: 1, set: kind, machine, data, runs: opts.runs, tools: figures, lnav: lnavPath ? 'timed' : 'not installed', ratio, analyzeFloor, lnavFloor, analyzeVsEvents, targets, verify };
 }
 
