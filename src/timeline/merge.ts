@@ -13,7 +13,7 @@ export interface MergedEvent extends EncodedEvent {
 }
 
 /**
- * Encoded events of one source: its spill file (read in 64 KiB pieces), then its in-memory tail; a
+ * Encoded events of one source: its spill file (read in 8 KiB pieces), then its in-memory tail; a
  * file parsed in parts (split.ts) has one spill and tail per part, read one after the other.
  */
 export class SourceCursor {
@@ -29,7 +29,7 @@ export class SourceCursor {
   private k = 0;
   private drop: number[] = [];
   private di = 0;
-  private readonly buf = Buffer.allocUnsafe(1 << 16);
+  private readonly buf = Buffer.allocUnsafe(1 << 13);
   seq = 0;
 
   constructor(
