@@ -1230,6 +1230,87 @@ export async function generate({ dir, size, seed = 1, hosts: nHosts = 4, onProgr
   };
 }
 
+/**
+ * A record of a busy 4.9.4 client's rocketmq_client.log where most lines are events: channel
+ * closes and connects, response timeouts, NameServer switches, busy replies and route failures (one
+ * line each, no stack traces), with a fifth of ordinary offset lines between them.
+ */
+function denseClientGen(rng, W, h, st) {
+  const clientId = `${h.appIp}@${h.pidOrder}`;
+  const H = headerWriter('rocketmq-client-inner');
+  const L = (t, level, logger, msg) => `${H(t, level, '', logger)}${msg}\r\n`;
+  const pick = chooser(rng, [
+    [20, 'persist'],
+    [18, 'closed'],
+    [14, 'pipelineClose'],
+    [12, 'pipelineConnect'],
+    [16, 'waitTimeout'],
+    [10, 'closeSocket'],
+    [6, 'chosen'],
+    [4, 'routeFail'],
+  ]);
+  return (t) => {
+    const b = rng.pick(W.hosts);
+    const a = b.brokerAddr;
+    switch (pick()) {
+      case 'persist':
+        return L(t, 'INFO', 'RocketmqClient', `[persistAll] Group: ${rng.pick(CGROUPS)} ClientId: ${clientId} updateConsumeOffsetToBroker ${mq(rng.pick(TOPICS), b.brokerName, rng.int(0, 7))} ${rng.int(0, 90000000)}`);
+      case 'closed':
+        st.eventLines++;
+        return L(t, 'INFO', 'RocketmqRemoting', `closeChannel: close the connection to remote address[${a}] result: true`);
+      case 'pipelineClose':
+        st.eventLines++;
+        return L(t, 'INFO', 'RocketmqRemoting', `NETTY CLIENT PIPELINE: CLOSE ${a}`);
+      case 'pipelineConnect':
+        st.eventLines++;
+        return L(t, 'INFO', 'RocketmqRemoting', `NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => ${a}`);
+      case 'waitTimeout':
+        st.eventLines++;
+        return L(t, 'WARN', 'RocketmqRemoting', `invokeSync: wait response timeout exception, the channel[${a}]`);
+      case 'closeSocket':
+        st.eventLines++;
+        return L(t, 'WARN', 'RocketmqRemoting', `invokeSync: close socket because of timeout, 3000ms, ${a}`);
+      case 'chosen':
+        st.eventLines++;
+        return L(t, 'INFO', 'RocketmqRemoting', `new name server is chosen. OLD: ${rng.pick(W.namesrvs)} , NEW: ${rng.pick(W.namesrvs)}. namesrvIndex = ${rng.int(1, 999)}`);
+      case 'routeFail':
+        st.eventLines++;
+        return L(t, 'WARN', 'RocketmqClient', `get Topic [${rng.pick(TOPICS)}] RouteInfoFromNameServer is not exist value`);
+    }
+    return '';
+  };
+}
+
+/**
+ * The dense set: one client log of `size` bytes under app-1/logs/rocketmqlogs/ (about 80% of its
+ * lines are events), spanning 4 h. Same manifest shape as generate().
+ */
+export async function generateDense({ dir, size, seed = 1 }) {
+  const t0 = process.hrtime.bigint();
+  const W = world(4);
+  const h = { ...W.hosts[0], name: 'app-1' };
+  const rel = 'app-1/logs/rocketmqlogs/rocketmq_client.log';
+  fs.mkdirSync(path.join(dir, path.dirname(rel)), { recursive: true });
+  const totals = { lines: 0, eventLines: 0 };
+  const rng = (name) => new Rng(hashSeed(String(seed), 'dense', name));
+  const f = await runJob({ rel, kind: 'client4', factory: denseClientGen, budget: size, start: T0, len: 4 * 3600 * 1000, gz: false }, h, W, rng, totals, dir);
+  return {
+    genVersion: GEN_VERSION,
+    set: 'dense',
+    size,
+    seed,
+    hosts: 1,
+    files: [f],
+    bytes: f.bytes,
+    rawBytes: f.rawBytes,
+    gzBytes: 0,
+    gzRawBytes: 0,
+    lines: totals.lines,
+    eventLines: totals.eventLines,
+    genSeconds: Number(process.hrtime.bigint() - t0) / 1e9,
+  };
+}
+
 async function runJob(j, h, W, rng, totals, dir) {
   const file = path.join(dir, j.rel);
   const out = j.gz ? new GzOut(file) : new PlainOut(file);

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The throughput benchmark: `npm run bench [-- options]`.
 //
-// Generates (once, then reused) a mixed RocketMQ log set of about --size bytes under the OS temp
-// folder (scripts/bench-gen.mjs), then times, as child processes with stdout to /dev/null:
+// Generates (once, then reused) two RocketMQ log sets of about --size bytes each under the OS temp
+// folder (scripts/bench-gen.mjs): the mixed set (hosts with every kind of log, about 5% of the lines
+// events) and the dense set (one client log, about 80% events). On each it times, as child
+// processes with stdout to /dev/null:
 //   - floor:  a plain Node line count over the same files (1 MiB reads, '\n' counted with
 //             indexOf, gunzip for .gz), i.e. the cost of just reading the bytes in Node;
 //   - each command of COMMANDS below (rmq-diag events --json, rmq-diag analyze --json);
@@ -15,7 +17,9 @@
 // to stderr).
 //
 // Options:
-//   --size 1GiB       size of the set on disk (e.g. 200MiB for a quick run; default 1GiB)
+//   --size 1GiB       size of each set on disk (e.g. 200MiB for a quick run; default 1GiB)
+//   --set LIST        which sets, comma-separated (default mixed,dense): mixed (hosts with every kind of
+//                     log, a few per cent of the lines events), dense (one client log, about 80% events)
 //   --seed N          generator seed (default 1)
 //   --hosts N         host folders in the set (default 4)
 //   --runs N          timed runs per tool (default 3; figures are min and median). 0 = generate only
@@ -63,7 +67,8 @@ const COMMANDS = [
   { name: 'analyze', label: 'rmq-diag analyze --json', argv: (data) => [BIN, 'analyze', data, '--json'], okCodes: [0, 1] },
 ];
 
-const TARGETS = { mbPerSec: 150, ratio: 0.25, rssMB: 200, analyzeVsEvents: 1.3 };
+// analyzeRatio: issue 14 (analyze at half the floor's speed, on both sets).
+const TARGETS = { mbPerSec: 150, ratio: 0.25, rssMB: 200, analyzeVsEvents: 1.3, analyzeRatio: 0.5 };
 
 // ---------------------------------------------------------------------------------------------
 // The floor, run as a child: `node bench.mjs --floor-child LISTFILE` (one path a line, a
@@ -95,7 +100,7 @@ if (process.argv[2] === '--floor-child') {
 // Options
 // ---------------------------------------------------------------------------------------------
 
-const { generate, parseSize, fmtBytes, GEN_VERSION } = await import('./bench-gen.mjs');
+const { generate, generateDense, parseSize, fmtBytes, GEN_VERSION } = await import('./bench-gen.mjs');
 
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
@@ -107,7 +112,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { size: '1GiB', seed: 1, hosts: 4, runs: 3, only: null, keep: true, clean: false, warmup: true, verify: false, json: false, dir: path.join(os.tmpdir(), 'rmq-diag-bench') };
+  const o = { size: '1GiB', sets: ['mixed', 'dense'], seed: 1, hosts: 4, runs: 3, only: null, keep: true, clean: false, warmup: true, verify: false, json: false, dir: path.join(os.tmpdir(), 'rmq-diag-bench') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -123,6 +128,14 @@ function parseArgs(argv) {
     switch (flag) {
       case '--size':
         o.size = val();
+        break;
+      case '--set':
+        o.sets = val()
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
+        for (const x of o.sets) if (x !== 'mixed' && x !== 'dense') usage(`--set: unknown set ${x} (known: mixed, dense)`);
+        if (o.sets.length === 0) usage('--set needs mixed, dense or both');
         break;
       case '--seed':
         o.seed = int(val(), '--seed');
@@ -256,51 +269,72 @@ if (opts.clean) {
 // its manifest, reused by later runs.
 // ---------------------------------------------------------------------------------------------
 
-const setName = `${opts.size.replace(/[^A-Za-z0-9.]/g, '')}-seed${opts.seed}-h${opts.hosts}`;
-const setDir = path.join(opts.dir, setName);
-const dataDir = path.join(setDir, 'data');
-const marker = path.join(setDir, 'manifest.json');
+const MB = 1e6;
 
-function readManifest() {
-  try {
-    const m = JSON.parse(fs.readFileSync(marker, 'utf8'));
-    if (m.genVersion !== GEN_VERSION || m.size !== opts.bytes || m.seed !== opts.seed || m.hosts !== opts.hosts) return null;
-    for (const f of m.files) if (fs.statSync(path.join(dataDir, f.path)).size !== f.bytes) return null;
-    return m;
-  } catch {
-    return null;
+// One set: generate (or reuse) it, time every tool on it, print its table; returns its figures.
+async function benchSet(kind) {
+  const set = await prepareSet(kind);
+  const timed = await timeTools(set);
+  const figs = figuresOf(set, timed);
+  const doc = report(kind, set, timed, figs);
+  if (!opts.keep) {
+    fs.rmSync(set.setDir, { recursive: true, force: true });
+    log(`bench: deleted ${set.setDir}`);
   }
+  return doc;
 }
 
-let manifest = readManifest();
-let generated = false;
-if (manifest === null) {
-  fs.rmSync(setDir, { recursive: true, force: true });
-  fs.mkdirSync(setDir, { recursive: true });
-  log(`bench: generating ${fmtBytes(opts.bytes)} (seed ${opts.seed}, ${opts.hosts} hosts) in ${dataDir}`);
-  let last = -1;
-  manifest = await generate({
-    dir: dataDir,
-    size: opts.bytes,
-    seed: opts.seed,
-    hosts: opts.hosts,
-    onProgress: (done, total) => {
-      const pct = Math.floor((100 * done) / total / 10) * 10;
-      if (pct !== last && process.stderr.isTTY) process.stderr.write(`\r  ${pct}%`);
-      last = pct;
-    },
-  });
-  if (process.stderr.isTTY) process.stderr.write('\r');
-  fs.writeFileSync(marker, `${JSON.stringify(manifest, null, 1)}\n`);
-  generated = true;
-  log(`bench: generated ${manifest.files.length} files in ${manifest.genSeconds.toFixed(1)} s`);
-} else {
-  log(`bench: reusing ${dataDir}`);
-}
+// The set: generated once per (kind, size, seed, hosts, generator version), marked complete by
+// its manifest, reused by later runs.
+async function prepareSet(kind) {
+  const sizeName = opts.size.replace(/[^A-Za-z0-9.]/g, '');
+  const setName = kind === 'dense' ? `dense-${sizeName}-seed${opts.seed}` : `${sizeName}-seed${opts.seed}-h${opts.hosts}`;
+  const setDir = path.join(opts.dir, setName);
+  const dataDir = path.join(setDir, 'data');
+  const marker = path.join(setDir, 'manifest.json');
 
-const files = manifest.files.map((f) => ({ ...f, abs: path.join(dataDir, f.path) }));
-const listFile = path.join(setDir, 'files.txt');
-fs.writeFileSync(listFile, files.map((f) => (f.gz ? `${f.abs} gz` : f.abs)).join('\n') + '\n');
+  function readManifest() {
+    try {
+      const m = JSON.parse(fs.readFileSync(marker, 'utf8'));
+      if (m.genVersion !== GEN_VERSION || (m.set ?? 'mixed') !== kind || m.size !== opts.bytes || m.seed !== opts.seed || (kind === 'mixed' && m.hosts !== opts.hosts)) return null;
+      for (const f of m.files) if (fs.statSync(path.join(dataDir, f.path)).size !== f.bytes) return null;
+      return m;
+    } catch {
+      return null;
+    }
+  }
+
+  let manifest = readManifest();
+  let generated = false;
+  if (manifest === null) {
+    fs.rmSync(setDir, { recursive: true, force: true });
+    fs.mkdirSync(setDir, { recursive: true });
+    log(`bench: generating ${fmtBytes(opts.bytes)} (${kind === 'dense' ? 'one dense client log' : `${opts.hosts} hosts`}, seed ${opts.seed}) in ${dataDir}`);
+    let last = -1;
+    manifest = await (kind === 'dense' ? generateDense : generate)({
+      dir: dataDir,
+      size: opts.bytes,
+      seed: opts.seed,
+      hosts: opts.hosts,
+      onProgress: (done, total) => {
+        const pct = Math.floor((100 * done) / total / 10) * 10;
+        if (pct !== last && process.stderr.isTTY) process.stderr.write(`\r  ${pct}%`);
+        last = pct;
+      },
+    });
+    if (process.stderr.isTTY) process.stderr.write('\r');
+    fs.writeFileSync(marker, `${JSON.stringify(manifest, null, 1)}\n`);
+    generated = true;
+    log(`bench: generated ${manifest.files.length} files in ${manifest.genSeconds.toFixed(1)} s`);
+  } else {
+    log(`bench: reusing ${dataDir}`);
+  }
+
+  const files = manifest.files.map((f) => ({ ...f, abs: path.join(dataDir, f.path) }));
+  const listFile = path.join(setDir, 'files.txt');
+  fs.writeFileSync(listFile, files.map((f) => (f.gz ? `${f.abs} gz` : f.abs)).join('\n') + '\n');
+  return { setDir, dataDir, manifest, generated, files, listFile };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Running one child process: wall clock around spawn..exit, peak RSS, stderr captured
@@ -340,7 +374,7 @@ function vmHWM(pid) {
 }
 
 /** Run `cmd args` with stdout to /dev/null; returns { seconds, rssKB, code, signal, stderr }. */
-async function measure(cmd, args) {
+async function measure(cmd, args, setDir) {
   const devnull = fs.openSync('/dev/null', 'w');
   const timeOut = path.join(setDir, `time-${process.pid}.txt`);
   const [file, argv] = haveTime ? [TIME_BIN, ['-f', '%M', '-o', timeOut, cmd, ...args]] : [cmd, args];
@@ -376,217 +410,235 @@ async function measure(cmd, args) {
   return { seconds: Number(t1 - t0) / 1e9, rssKB, code, signal, stderr };
 }
 
-// ---------------------------------------------------------------------------------------------
-// The tools
-// ---------------------------------------------------------------------------------------------
+// The tools, timed in rounds (each round runs every tool once, so that load falls on all alike).
+async function timeTools({ setDir, dataDir, files, listFile }) {
+  // ---------------------------------------------------------------------------------------------
+  // The tools
+  // ---------------------------------------------------------------------------------------------
 
-const lnavPath = onPath('lnav');
-const tools = [];
-if (wants('floor')) tools.push({ name: 'floor', label: 'floor (node line count)', cmd: process.execPath, args: [SELF, '--floor-child', listFile] });
-for (const c of COMMANDS) if (wants(c.name)) tools.push({ name: c.name, label: c.label, cmd: process.execPath, args: c.argv(dataDir), okCodes: c.okCodes ?? [0] });
-if (wants('lnav') && lnavPath) tools.push({ name: 'lnav', label: 'lnav -n -q', cmd: lnavPath, args: ['-n', '-q', ...files.map((f) => f.abs)] });
+  const lnavPath = onPath('lnav');
+  const tools = [];
+  if (wants('floor')) tools.push({ name: 'floor', label: 'floor (node line count)', cmd: process.execPath, args: [SELF, '--floor-child', listFile] });
+  for (const c of COMMANDS) if (wants(c.name)) tools.push({ name: c.name, label: c.label, cmd: process.execPath, args: c.argv(dataDir), okCodes: c.okCodes ?? [0] });
+  if (wants('lnav') && lnavPath) tools.push({ name: 'lnav', label: 'lnav -n -q', cmd: lnavPath, args: ['-n', '-q', ...files.map((f) => f.abs)] });
 
-if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) && tools.some((t) => COMMANDS.some((c) => c.name === t.name))) {
-  log('bench: dist/ is missing; run `npm run build` first');
-  process.exit(2);
-}
-
-const results = new Map(tools.map((t) => [t.name, { runs: [] }]));
-
-if (opts.runs > 0 && tools.length > 0) {
-  if (opts.warmup) {
-    log('bench: warming the page cache (untimed line count)');
-    await measure(process.execPath, [SELF, '--floor-child', listFile]);
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) && tools.some((t) => COMMANDS.some((c) => c.name === t.name))) {
+    log('bench: dist/ is missing; run `npm run build` first');
+    process.exit(2);
   }
-  for (let r = 1; r <= opts.runs; r++) {
-    const parts = [];
-    for (const t of tools) {
-      const m = await measure(t.cmd, t.args);
-      results.get(t.name).runs.push(m);
-      if (!(t.okCodes ?? [0]).includes(m.code) || m.signal) {
-        const tail = m.stderr.trim().split('\n').slice(-5).join('\n    ');
-        log(`bench: ${t.label} exited with ${m.signal ?? m.code}${tail ? `:\n    ${tail}` : ''}`);
-      }
-      parts.push(`${t.name} ${m.seconds.toFixed(2)} s`);
+
+  const results = new Map(tools.map((t) => [t.name, { runs: [] }]));
+
+  if (opts.runs > 0 && tools.length > 0) {
+    if (opts.warmup) {
+      log('bench: warming the page cache (untimed line count)');
+      await measure(process.execPath, [SELF, '--floor-child', listFile], setDir);
     }
-    log(`bench: run ${r}/${opts.runs}: ${parts.join(', ')}`);
+    for (let r = 1; r <= opts.runs; r++) {
+      const parts = [];
+      for (const t of tools) {
+        const m = await measure(t.cmd, t.args, setDir);
+        results.get(t.name).runs.push(m);
+        if (!(t.okCodes ?? [0]).includes(m.code) || m.signal) {
+          const tail = m.stderr.trim().split('\n').slice(-5).join('\n    ');
+          log(`bench: ${t.label} exited with ${m.signal ?? m.code}${tail ? `:\n    ${tail}` : ''}`);
+        }
+        parts.push(`${t.name} ${m.seconds.toFixed(2)} s`);
+      }
+      log(`bench: run ${r}/${opts.runs}: ${parts.join(', ')}`);
+    }
   }
-}
 
-let verify = null;
-if (opts.verify && COMMANDS.length > 0) {
-  log('bench: verifying (untimed events run, reading back the summary line)');
-  verify = await readSummary(COMMANDS[0].argv(dataDir));
-}
-
-/** Run a command with stdout piped, keep only its last line (the NDJSON summary). */
-async function readSummary(args) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let tail = '';
-  let eventLines = 0;
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    for (let i = d.indexOf('\n'); i !== -1; i = d.indexOf('\n', i + 1)) eventLines++;
-    tail = (tail + d).slice(-(1 << 22));
-  });
-  const [code] = await once(child, 'close');
-  const last = tail.trimEnd().split('\n').pop();
-  try {
-    const s = JSON.parse(last).summary;
-    const sum = (k) => s.inputs.reduce((a, i) => a + (i[k] ?? 0), 0);
-    return { code, inputs: s.inputs.length, lines: sum('lines'), events: s.events, ndjsonLines: eventLines, issues: s.issues.length };
-  } catch {
-    return { code, error: 'no summary line' };
+  let verify = null;
+  if (opts.verify && COMMANDS.length > 0) {
+    log('bench: verifying (untimed events run, reading back the summary line)');
+    verify = await readSummary(COMMANDS[0].argv(dataDir));
   }
+
+  /** Run a command with stdout piped, keep only its last line (the NDJSON summary). */
+  async function readSummary(args) {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let tail = '';
+    let eventLines = 0;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => {
+      for (let i = d.indexOf('\n'); i !== -1; i = d.indexOf('\n', i + 1)) eventLines++;
+      tail = (tail + d).slice(-(1 << 22));
+    });
+    const [code] = await once(child, 'close');
+    const last = tail.trimEnd().split('\n').pop();
+    try {
+      const s = JSON.parse(last).summary;
+      const sum = (k) => s.inputs.reduce((a, i) => a + (i[k] ?? 0), 0);
+      return { code, inputs: s.inputs.length, lines: sum('lines'), events: s.events, ndjsonLines: eventLines, issues: s.issues.length };
+    } catch {
+      return { code, error: 'no summary line' };
+    }
+  }
+  return { tools, results, verify, lnavPath };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Figures
-// ---------------------------------------------------------------------------------------------
+function figuresOf({ manifest, generated, files, dataDir }, { tools, results, lnavPath }) {
+  // ---------------------------------------------------------------------------------------------
+  // Figures
+  // ---------------------------------------------------------------------------------------------
 
-const MB = 1e6;
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  const n = s.length;
-  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
-const round = (x, d = 3) => (Number.isFinite(x) ? Number(x.toFixed(d)) : null);
-
-const figures = {};
-for (const t of tools) {
-  const runs = results.get(t.name).runs;
-  if (runs.length === 0) continue;
-  const secs = runs.map((r) => r.seconds);
-  const rss = runs.map((r) => r.rssKB * 1024 / MB);
-  const min = Math.min(...secs);
-  const med = median(secs);
-  figures[t.name] = {
-    label: t.label,
-    wallSeconds: secs.map((s) => round(s)),
-    wallSecondsMin: round(min),
-    wallSecondsMedian: round(med),
-    mbPerSecBest: round(manifest.bytes / MB / min, 1),
-    mbPerSecMedian: round(manifest.bytes / MB / med, 1),
-    decompressedMbPerSecMedian: round(manifest.rawBytes / MB / med, 1),
-    peakRssMB: rss.map((x) => round(x, 1)),
-    peakRssMBMax: round(Math.max(...rss), 1),
-    peakRssMBMedian: round(median(rss), 1),
-    exitCodes: runs.map((r) => r.signal ?? r.code),
+  const median = (a) => {
+    const s = [...a].sort((x, y) => x - y);
+    const n = s.length;
+    return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
   };
+  const round = (x, d = 3) => (Number.isFinite(x) ? Number(x.toFixed(d)) : null);
+
+  const figures = {};
+  for (const t of tools) {
+    const runs = results.get(t.name).runs;
+    if (runs.length === 0) continue;
+    const secs = runs.map((r) => r.seconds);
+    const rss = runs.map((r) => r.rssKB * 1024 / MB);
+    const min = Math.min(...secs);
+    const med = median(secs);
+    figures[t.name] = {
+      label: t.label,
+      wallSeconds: secs.map((s) => round(s)),
+      wallSecondsMin: round(min),
+      wallSecondsMedian: round(med),
+      mbPerSecBest: round(manifest.bytes / MB / min, 1),
+      mbPerSecMedian: round(manifest.bytes / MB / med, 1),
+      decompressedMbPerSecMedian: round(manifest.rawBytes / MB / med, 1),
+      peakRssMB: rss.map((x) => round(x, 1)),
+      peakRssMBMax: round(Math.max(...rss), 1),
+      peakRssMBMedian: round(median(rss), 1),
+      exitCodes: runs.map((r) => r.signal ?? r.code),
+    };
+  }
+
+  const main = COMMANDS.length > 0 ? figures[COMMANDS[0].name] : undefined;
+  const floor = figures.floor;
+  const ratio =
+    main && floor
+      ? { median: round(main.mbPerSecMedian / floor.mbPerSecMedian, 3), best: round(main.mbPerSecBest / floor.mbPerSecBest, 3) }
+      : null;
+  // Issue 14's measure: analyze (and lnav, for comparison) as a share of the floor in the same run.
+  const ofFloor = (f) => (f && floor ? { median: round(f.mbPerSecMedian / floor.mbPerSecMedian, 3), best: round(f.mbPerSecBest / floor.mbPerSecBest, 3) } : null);
+  const analyzeFloor = ofFloor(figures.analyze);
+  const lnavFloor = ofFloor(figures.lnav);
+  // analyze reads what events reads and runs the rules in the same pass: its cost over events.
+  const analyzeVsEvents =
+    figures.analyze && figures.events
+      ? { median: round(figures.analyze.wallSecondsMedian / figures.events.wallSecondsMedian, 3), best: round(figures.analyze.wallSecondsMin / figures.events.wallSecondsMin, 3) }
+      : null;
+  const targets = [];
+  if (main) {
+    targets.push({ name: `${COMMANDS[0].name} throughput (median)`, target: `>= ${TARGETS.mbPerSec} MB/s`, value: main.mbPerSecMedian, unit: 'MB/s', pass: main.mbPerSecMedian >= TARGETS.mbPerSec });
+    if (ratio) targets.push({ name: `${COMMANDS[0].name}/floor ratio (median)`, target: `>= ${TARGETS.ratio}`, value: ratio.median, unit: '', pass: ratio.median >= TARGETS.ratio });
+    targets.push({ name: `${COMMANDS[0].name} peak RSS (max)`, target: `< ${TARGETS.rssMB} MB`, value: main.peakRssMBMax, unit: 'MB', pass: main.peakRssMBMax < TARGETS.rssMB });
+  }
+  if (analyzeFloor) targets.push({ name: 'analyze/floor ratio (median)', target: `>= ${TARGETS.analyzeRatio}`, value: analyzeFloor.median, unit: '', pass: analyzeFloor.median >= TARGETS.analyzeRatio });
+  if (analyzeVsEvents) {
+    targets.push({ name: 'analyze/events wall clock (median)', target: `<= ${TARGETS.analyzeVsEvents}`, value: analyzeVsEvents.median, unit: '', pass: analyzeVsEvents.median <= TARGETS.analyzeVsEvents });
+  }
+
+  const gzFiles = files.filter((f) => f.gz);
+  const machine = {
+    cores: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model?.trim() ?? 'unknown',
+    memoryGiB: round(os.totalmem() / 1024 ** 3, 1),
+    platform: `${process.platform} ${process.arch}`,
+    kernel: os.release(),
+    node: process.version,
+    rssSource: haveTime ? `${TIME_BIN} -f %M` : '/proc/<pid>/status VmHWM (polled)',
+    lnav: lnavPath ? lnavVersion(lnavPath) : null,
+  };
+  function lnavVersion(p) {
+    const r = spawnSync(p, ['-V'], { encoding: 'utf8', timeout: 5000 });
+    return (r.stdout ?? '').split('\n')[0].trim() || p;
+  }
+
+  const data = {
+    dir: dataDir,
+    generated,
+    genSeconds: round(manifest.genSeconds, 2),
+    seed: manifest.seed,
+    hosts: manifest.hosts,
+    files: files.length,
+    bytesOnDisk: manifest.bytes,
+    bytesDecompressed: manifest.rawBytes,
+    gzFiles: gzFiles.length,
+    gzBytesOnDisk: manifest.gzBytes,
+    gzBytesDecompressed: manifest.gzRawBytes,
+    lines: manifest.lines,
+    eventLines: manifest.eventLines,
+  };
+  return { figures, ratio, analyzeFloor, lnavFloor, analyzeVsEvents, targets, machine, data };
 }
 
-const main = COMMANDS.length > 0 ? figures[COMMANDS[0].name] : undefined;
-const floor = figures.floor;
-const ratio =
-  main && floor
-    ? { median: round(main.mbPerSecMedian / floor.mbPerSecMedian, 3), best: round(main.mbPerSecBest / floor.mbPerSecBest, 3) }
-    : null;
-// analyze reads what events reads and runs the rules in the same pass: its cost over events.
-const analyzeVsEvents =
-  figures.analyze && figures.events
-    ? { median: round(figures.analyze.wallSecondsMedian / figures.events.wallSecondsMedian, 3), best: round(figures.analyze.wallSecondsMin / figures.events.wallSecondsMin, 3) }
-    : null;
-const targets = [];
-if (main) {
-  targets.push({ name: `${COMMANDS[0].name} throughput (median)`, target: `>= ${TARGETS.mbPerSec} MB/s`, value: main.mbPerSecMedian, unit: 'MB/s', pass: main.mbPerSecMedian >= TARGETS.mbPerSec });
-  if (ratio) targets.push({ name: `${COMMANDS[0].name}/floor ratio (median)`, target: `>= ${TARGETS.ratio}`, value: ratio.median, unit: '', pass: ratio.median >= TARGETS.ratio });
-  targets.push({ name: `${COMMANDS[0].name} peak RSS (max)`, target: `< ${TARGETS.rssMB} MB`, value: main.peakRssMBMax, unit: 'MB', pass: main.peakRssMBMax < TARGETS.rssMB });
-}
-if (analyzeVsEvents) {
-  targets.push({ name: 'analyze/events wall clock (median)', target: `<= ${TARGETS.analyzeVsEvents}`, value: analyzeVsEvents.median, unit: '', pass: analyzeVsEvents.median <= TARGETS.analyzeVsEvents });
-}
+function report(kind, { generated, files }, { tools, verify, lnavPath }, { figures, ratio, analyzeFloor, lnavFloor, analyzeVsEvents, targets, machine, data }) {
+  // ---------------------------------------------------------------------------------------------
+  // Report
+  // ---------------------------------------------------------------------------------------------
 
-const gzFiles = files.filter((f) => f.gz);
-const machine = {
-  cores: os.availableParallelism(),
-  cpu: os.cpus()[0]?.model?.trim() ?? 'unknown',
-  memoryGiB: round(os.totalmem() / 1024 ** 3, 1),
-  platform: `${process.platform} ${process.arch}`,
-  kernel: os.release(),
-  node: process.version,
-  rssSource: haveTime ? `${TIME_BIN} -f %M` : '/proc/<pid>/status VmHWM (polled)',
-  lnav: lnavPath ? lnavVersion(lnavPath) : null,
-};
-function lnavVersion(p) {
-  const r = spawnSync(p, ['-V'], { encoding: 'utf8', timeout: 5000 });
-  return (r.stdout ?? '').split('\n')[0].trim() || p;
-}
+  const n = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
+  const pad = (s, w) => String(s).padEnd(w);
+  const lpad = (s, w) => String(s).padStart(w);
 
-const data = {
-  dir: dataDir,
-  generated,
-  genSeconds: round(manifest.genSeconds, 2),
-  seed: manifest.seed,
-  hosts: manifest.hosts,
-  files: files.length,
-  bytesOnDisk: manifest.bytes,
-  bytesDecompressed: manifest.rawBytes,
-  gzFiles: gzFiles.length,
-  gzBytesOnDisk: manifest.gzBytes,
-  gzBytesDecompressed: manifest.gzRawBytes,
-  lines: manifest.lines,
-  eventLines: manifest.eventLines,
-};
-
-// ---------------------------------------------------------------------------------------------
-// Report
-// ---------------------------------------------------------------------------------------------
-
-const n = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
-const pad = (s, w) => String(s).padEnd(w);
-const lpad = (s, w) => String(s).padStart(w);
-
-const L = [];
-L.push('rmq-diag benchmark');
-L.push(`machine  ${machine.cores} cores (os.availableParallelism), ${machine.cpu}, ${machine.memoryGiB} GiB RAM, ${machine.platform}, node ${machine.node}`);
-L.push(`data     ${data.dir} (${generated ? `generated in ${n(data.genSeconds)} s` : 'reused'})`);
-L.push(`         ${data.files} files, ${data.hosts} hosts: ${n(data.bytesOnDisk / MB)} MB on disk, ${n(data.bytesDecompressed / MB)} MB decompressed`);
-L.push(`         ${data.gzFiles} .gz files: ${n(data.gzBytesOnDisk / MB)} MB on disk, ${n(data.gzBytesDecompressed / MB)} MB decompressed (${n((100 * data.gzBytesDecompressed) / data.bytesDecompressed)}% of the content)`);
-L.push(`         ${data.lines.toLocaleString('en-US')} lines, ${n((100 * data.eventLines) / data.lines, 2)}% of them RocketMQ event lines (as generated)`);
-if (opts.runs > 0) L.push(`runs     ${opts.runs} per tool; wall clock = process start to exit; peak RSS from ${machine.rssSource}`);
-if (opts.runs === 0) L.push('runs     0: generated only');
-if (Object.keys(figures).length > 0 || (opts.runs > 0 && wants('lnav') && !lnavPath)) L.push('');
-const W = [26, 17, 23, 16, 18];
-const row = (cells) => cells.map((c, i) => (i === 0 ? pad(c, W[0]) : lpad(c, W[i]))).join('');
-if (Object.keys(figures).length > 0) L.push(row(['tool', 'wall s min/med', 'MB/s best/med', 'raw MB/s med', 'peak RSS MB max']));
-for (const t of tools) {
-  const f = figures[t.name];
-  if (!f) continue;
-  L.push(row([f.label, `${n(f.wallSecondsMin, 2)} / ${n(f.wallSecondsMedian, 2)}`, `${n(f.mbPerSecBest)} / ${n(f.mbPerSecMedian)}`, n(f.decompressedMbPerSecMedian), n(f.peakRssMBMax)]));
-}
-if (opts.runs > 0 && wants('lnav') && !lnavPath) L.push('lnav: not installed');
-if (ratio) {
+  const L = [];
+  L.push(`rmq-diag benchmark: ${kind === 'dense' ? 'the dense set (one client log, most lines events)' : 'the mixed set'}`);
+  L.push(`machine  ${machine.cores} cores (os.availableParallelism), ${machine.cpu}, ${machine.memoryGiB} GiB RAM, ${machine.platform}, node ${machine.node}`);
+  L.push(`data     ${data.dir} (${generated ? `generated in ${n(data.genSeconds)} s` : 'reused'})`);
+  L.push(`         ${data.files} files, ${data.hosts} hosts: ${n(data.bytesOnDisk / MB)} MB on disk, ${n(data.bytesDecompressed / MB)} MB decompressed`);
+  L.push(`         ${data.gzFiles} .gz files: ${n(data.gzBytesOnDisk / MB)} MB on disk, ${n(data.gzBytesDecompressed / MB)} MB decompressed (${n((100 * data.gzBytesDecompressed) / data.bytesDecompressed)}% of the content)`);
+  L.push(`         ${data.lines.toLocaleString('en-US')} lines, ${n((100 * data.eventLines) / data.lines, 2)}% of them RocketMQ event lines (as generated)`);
+  if (opts.runs > 0) L.push(`runs     ${opts.runs} per tool; wall clock = process start to exit; peak RSS from ${machine.rssSource}`);
+  if (opts.runs === 0) L.push('runs     0: generated only');
+  if (Object.keys(figures).length > 0 || (opts.runs > 0 && wants('lnav') && !lnavPath)) L.push('');
+  const W = [26, 17, 23, 16, 18];
+  const row = (cells) => cells.map((c, i) => (i === 0 ? pad(c, W[0]) : lpad(c, W[i]))).join('');
+  if (Object.keys(figures).length > 0) L.push(row(['tool', 'wall s min/med', 'MB/s best/med', 'raw MB/s med', 'peak RSS MB max']));
+  for (const t of tools) {
+    const f = figures[t.name];
+    if (!f) continue;
+    L.push(row([f.label, `${n(f.wallSecondsMin, 2)} / ${n(f.wallSecondsMedian, 2)}`, `${n(f.mbPerSecBest)} / ${n(f.mbPerSecMedian)}`, n(f.decompressedMbPerSecMedian), n(f.peakRssMBMax)]));
+  }
+  if (opts.runs > 0 && wants('lnav') && !lnavPath) L.push('lnav: not installed');
+  if (ratio) {
+    L.push('');
+    L.push(`ratio ${COMMANDS[0].name}/floor: ${n(ratio.median, 3)} (median MB/s), ${n(ratio.best, 3)} (best)`);
+  }
+  if (analyzeFloor) L.push(`ratio analyze/floor: ${n(analyzeFloor.median, 3)} (median MB/s), ${n(analyzeFloor.best, 3)} (best)`);
+  if (lnavFloor) L.push(`ratio lnav/floor: ${n(lnavFloor.median, 3)} (median MB/s), ${n(lnavFloor.best, 3)} (best)`);
+  if (analyzeVsEvents) {
+    if (!ratio && !analyzeFloor) L.push('');
+    L.push(`ratio analyze/events: ${n(analyzeVsEvents.median, 3)} (median wall clock), ${n(analyzeVsEvents.best, 3)} (best)`);
+  }
+  if (targets.length) {
+    L.push('');
+    L.push('targets');
+    for (const t of targets) L.push(`  ${pad(t.name, 40)}${pad(t.target, 14)}${lpad(`${n(t.value, t.unit ? 1 : 3)} ${t.unit}`, 14)}  ${t.pass ? 'PASS' : 'FAIL'}`);
+  }
+  if (verify) {
+    L.push('');
+    if (verify.error) L.push(`verify   ${verify.error} (exit ${verify.code})`);
+    else
+      L.push(
+        `verify   ${COMMANDS[0].name}: exit ${verify.code}, ${verify.inputs} inputs (${files.length} files), ${verify.lines.toLocaleString('en-US')} lines read (generated ${data.lines.toLocaleString('en-US')}${verify.lines === data.lines ? ', equal' : ', DIFFERENT'}), ${verify.events.toLocaleString('en-US')} events, ${verify.issues} issues`,
+      );
+  }
   L.push('');
-  L.push(`ratio ${COMMANDS[0].name}/floor: ${n(ratio.median, 3)} (median MB/s), ${n(ratio.best, 3)} (best)`);
+  L.push('MB = 10^6 bytes. MB/s = bytes on disk / wall-clock seconds; raw = decompressed bytes / seconds.');
+  out.write(`${L.join('\n')}\n`);
+  return { schemaVersion: 1, set: kind, machine, data, runs: opts.runs, tools: figures, lnav: lnavPath ? 'timed' : 'not installed', ratio, analyzeFloor, lnavFloor, analyzeVsEvents, targets, verify };
 }
-if (analyzeVsEvents) {
-  if (!ratio) L.push('');
-  L.push(`ratio analyze/events: ${n(analyzeVsEvents.median, 3)} (median wall clock), ${n(analyzeVsEvents.best, 3)} (best)`);
-}
-if (targets.length) {
-  L.push('');
-  L.push('targets');
-  for (const t of targets) L.push(`  ${pad(t.name, 40)}${pad(t.target, 14)}${lpad(`${n(t.value, t.unit ? 1 : 3)} ${t.unit}`, 14)}  ${t.pass ? 'PASS' : 'FAIL'}`);
-}
-if (verify) {
-  L.push('');
-  if (verify.error) L.push(`verify   ${verify.error} (exit ${verify.code})`);
-  else
-    L.push(
-      `verify   ${COMMANDS[0].name}: exit ${verify.code}, ${verify.inputs} inputs (${files.length} files), ${verify.lines.toLocaleString('en-US')} lines read (generated ${data.lines.toLocaleString('en-US')}${verify.lines === data.lines ? ', equal' : ', DIFFERENT'}), ${verify.events.toLocaleString('en-US')} events, ${verify.issues} issues`,
-    );
-}
-L.push('');
-L.push('MB = 10^6 bytes. MB/s = bytes on disk / wall-clock seconds; raw = decompressed bytes / seconds.');
-out.write(`${L.join('\n')}\n`);
 
+const docs = [];
+for (const kind of opts.sets) {
+  if (docs.length) out.write('\n');
+  docs.push(await benchSet(kind));
+}
 if (opts.json) {
-  process.stdout.write(`${JSON.stringify({ schemaVersion: 1, machine, data, runs: opts.runs, tools: figures, lnav: lnavPath ? 'timed' : 'not installed', ratio, analyzeVsEvents, targets, verify }, null, 2)}\n`);
-}
-
-if (!opts.keep) {
-  fs.rmSync(setDir, { recursive: true, force: true });
-  log(`bench: deleted ${setDir}`);
+  // One set: its document as before; several: one document holding each.
+  const doc = docs.length === 1 ? docs[0] : { schemaVersion: 2, sets: docs };
+  process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
 }
 
 if (opts.runs > 0) {

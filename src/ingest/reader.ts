@@ -78,6 +78,11 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** running count of raw bytes read */
   onProgress?: (bytesRead: number) => void;
+  /**
+   * A plain file's bytes [start, end) only, its first line numbered firstLine: one part of a file
+   * split at line starts (src/timeline/split.ts). Not for gzip or stdin.
+   */
+  range?: { start: number; end: number; firstLine: number };
 }
 
 export interface ReadResult {
@@ -744,6 +749,7 @@ export async function readStream(
   const onProgress = opts.onProgress;
   const result: ReadResult = { lines: 0, bytes: 0, decompressedBytes: 0, encoding: 'utf-8', issues: [], crlf: false, cr: false };
   const splitter = new LineSplitter(sink, max);
+  if (opts.range) splitter.lineNo = opts.range.firstLine - 1;
   const stage = new TextStage(
     (c) => splitter.push(c),
     () => splitter.nextLine,
@@ -915,6 +921,10 @@ export async function readStream(
 export async function readSource(src: SourceSpec, sink: LineSink, opts: ReadOptions = {}): Promise<ReadResult> {
   if (src.path === '-') return readStream(process.stdin, src.display, sink, opts);
   const reopen = () => fileChunks(src.path);
+  if (opts.range) {
+    const { start, end } = opts.range;
+    return readStream(fileChunks(src.path, start, end) as unknown as NodeJS.ReadableStream, src.display, sink, { ...opts, recycledChunks: true } as InternalReadOptions);
+  }
   if (!src.gz) {
     const chunks = fileChunks(src.path) as unknown as NodeJS.ReadableStream;
     const internal: InternalReadOptions = { ...opts, recycledChunks: true, reopen };
@@ -931,15 +941,16 @@ export async function readSource(src: SourceSpec, sink: LineSink, opts: ReadOpti
  * every chunk is consumed (decoded or copied) before the next read. Gzip goes through the stream
  * path instead (its exact recovery pass reads here: it consumes each chunk before the next).
  */
-async function* fileChunks(path: string): AsyncGenerator<Buffer> {
+async function* fileChunks(path: string, start = 0, end = Infinity): AsyncGenerator<Buffer> {
   // Synchronous reads: the parse waits for the data either way, and a read that returns at once
   // saves a trip through the thread pool per MiB (the page cache usually has the file).
   const fd = await new Promise<number>((resolve, reject) => fs.open(path, 'r', (err, fdOpen) => (err ? reject(err) : resolve(fdOpen))));
   try {
     const shared = Buffer.allocUnsafe(READ_CHUNK);
-    for (;;) {
-      const bytesRead = fs.readSync(fd, shared, 0, READ_CHUNK, null);
+    for (let at = start; at < end; ) {
+      const bytesRead = fs.readSync(fd, shared, 0, Math.min(READ_CHUNK, end - at), at);
       if (bytesRead === 0) return;
+      at += bytesRead;
       yield shared.subarray(0, bytesRead);
     }
   } finally {

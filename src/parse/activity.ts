@@ -26,8 +26,15 @@ export const ACTIVITY_GAP_MS = 30000;
 /** Gaps kept per source: a log written every 31 s for a year would have a million. */
 export const ACTIVITY_GAPS_KEPT = 10000;
 
+/** The first and the last record noted, in file order (where a part of a split file meets the next). */
+export interface ActivityEdges {
+  first: ActivityMark;
+  last: ActivityMark;
+}
+
 export class ActivityTracker {
   private records = 0;
+  private firstNoted: ActivityMark | null = null;
   private first: ActivityMark | null = null;
   private last: ActivityMark | null = null;
   private prev: ActivityMark | null = null;
@@ -39,6 +46,7 @@ export class ActivityTracker {
     const prev = this.prev;
     const mark = { ts, line };
     this.prev = mark;
+    if (this.firstNoted === null) this.firstNoted = mark;
     if (this.first === null || ts < this.first.ts) this.first = mark;
     if (this.last === null || ts >= this.last.ts) this.last = mark;
     if (prev === null) return;
@@ -51,10 +59,42 @@ export class ActivityTracker {
     this.gaps.push(ts > prev.ts ? { from: prev, to: mark } : { from: mark, to: prev });
   }
 
+  edges(): ActivityEdges | null {
+    return this.firstNoted && this.prev ? { first: this.firstNoted, last: this.prev } : null;
+  }
+
   result(): SourceActivity | null {
     if (this.first === null || this.last === null) return null;
     return { records: this.records, first: this.first, last: this.last, gaps: this.gaps, gapsDropped: this.gapsDropped };
   }
+}
+
+/**
+ * The activity of a file read in two parts (a before b), as one tracker over the whole file would
+ * have it: the gap across the cut is between a's last record and b's first, and the cap on kept
+ * gaps applies to them all in file order.
+ */
+export function joinActivity(
+  a: SourceActivity | null,
+  aEdges: ActivityEdges | null,
+  b: SourceActivity | null,
+  bEdges: ActivityEdges | null,
+): SourceActivity | null {
+  if (!a || !aEdges) return b;
+  if (!b || !bEdges) return a;
+  const gaps = [...a.gaps];
+  const prev = aEdges.last;
+  const mark = bEdges.first;
+  if (Math.abs(mark.ts - prev.ts) >= ACTIVITY_GAP_MS) gaps.push(mark.ts > prev.ts ? { from: prev, to: mark } : { from: mark, to: prev });
+  gaps.push(...b.gaps);
+  const over = Math.max(0, gaps.length - ACTIVITY_GAPS_KEPT);
+  return {
+    records: a.records + b.records,
+    first: b.first.ts < a.first.ts ? b.first : a.first,
+    last: b.last.ts >= a.last.ts ? b.last : a.last,
+    gaps: over ? gaps.slice(0, ACTIVITY_GAPS_KEPT) : gaps,
+    gapsDropped: a.gapsDropped + b.gapsDropped + over,
+  };
 }
 
 /** A stretch of time in which none of a host's server sources wrote a record. */

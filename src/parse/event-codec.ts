@@ -14,6 +14,60 @@ export interface EncodedEvent {
 
 /** The JSON object of an event, without `time` (keys in the documented order). */
 export function encodeEvent(e: RmqEvent): string {
+  // The usual event, written directly: what JSON.stringify gives for the object below, without
+  // building it (a dense log encodes millions). Anything else takes the general way.
+  const { host, kind, file, line, level, thread, logger, type, fields, text } = e;
+  if (
+    typeof host !== 'string' ||
+    typeof kind !== 'string' ||
+    typeof file !== 'string' ||
+    typeof line !== 'number' ||
+    typeof type !== 'string' ||
+    typeof text !== 'string' ||
+    typeof fields !== 'object' ||
+    fields === null ||
+    !nullOrString(level) ||
+    !nullOrString(thread) ||
+    !nullOrString(logger) ||
+    !optionalString(e.clock) ||
+    !optionalString(e.entry) ||
+    !optionalString(e.versionHint) ||
+    !optionalString(e.sendPath)
+  ) {
+    return encodeObject(e);
+  }
+  let out = e.clock ? `{"clock":${JSON.stringify(e.clock)},${sourcePrefix(host, kind, file)}` : `{${sourcePrefix(host, kind, file)}`;
+  out += `${Number.isFinite(line) ? line : 'null'},"level":${level === null ? 'null' : JSON.stringify(level)},"thread":${thread === null ? 'null' : JSON.stringify(thread)},"logger":${logger === null ? 'null' : JSON.stringify(logger)},"type":${JSON.stringify(type)},"fields":${JSON.stringify(fields)},"text":${JSON.stringify(text)}`;
+  if (e.entry) out += `,"entry":${JSON.stringify(e.entry)}`;
+  if (e.versionHint) out += `,"versionHint":${JSON.stringify(e.versionHint)}`;
+  if (e.sendPath) out += `,"sendPath":${JSON.stringify(e.sendPath)}`;
+  return `${out}}`;
+}
+
+function nullOrString(v: unknown): boolean {
+  return v === null || typeof v === 'string';
+}
+function optionalString(v: unknown): boolean {
+  return v === undefined || typeof v === 'string';
+}
+
+// A source's events share host, kind and file: their JSON is made once per source.
+let lastHost = '';
+let lastKind = '';
+let lastFile = '';
+let lastPrefix = '';
+function sourcePrefix(host: string, kind: string, file: string): string {
+  if (host !== lastHost || kind !== lastKind || file !== lastFile || lastPrefix === '') {
+    lastHost = host;
+    lastKind = kind;
+    lastFile = file;
+    lastPrefix = `"host":${JSON.stringify(host)},"kind":${JSON.stringify(kind)},"file":${JSON.stringify(file)},"line":`;
+  }
+  return lastPrefix;
+}
+
+/** encodeEvent the general way: the object, then JSON.stringify (which leaves out undefined values). */
+export function encodeObject(e: RmqEvent): string {
   const o: Record<string, unknown> = {};
   if (e.clock) o.clock = e.clock;
   o.host = e.host;

@@ -18,7 +18,7 @@ import { keywordScanner } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
 import { GMT8, parseZone, type Zone } from './time.js';
-import { ActivityTracker } from './activity.js';
+import { ActivityTracker, type ActivityEdges } from './activity.js';
 import { type EventFields, type EventType, type RmqEvent, type SourceAccounting } from './types.js';
 import { SERVER_KINDS, type SourceKind } from '../ingest/kinds.js';
 
@@ -43,7 +43,38 @@ interface SourceParserOptions {
   layouts?: readonly Layout[];
 }
 
-interface ParseIssue {
+/** SourceParser.stateAtCut: plain data, posted between threads. */
+export interface CutState {
+  decided: boolean;
+  primary: string | null;
+  current: string | null;
+  lastLayout: string | null;
+  sls: boolean;
+  zone: string;
+  kind: SourceKind;
+  activity: boolean;
+  fakeMillis: boolean | null;
+  fakeVotes: number;
+  fakeSeconds: number[];
+  held: boolean;
+  loose: boolean;
+  wrapRun: number;
+  timed: boolean;
+}
+
+/** SourceParser.partInfo. */
+export interface PartInfo {
+  /** The earlier part's state at its end (end(true)); null for the last part. */
+  cutState: CutState | null;
+  /** A later part: its first line after the cut. */
+  afterCut: 'header' | 'other' | null;
+  layoutsSeen: string[];
+  primary: string | null;
+  badTimes: number;
+  activityEdges: ActivityEdges | null;
+}
+
+export interface ParseIssue {
   file: string;
   line: number | null;
   message: string;
@@ -190,6 +221,10 @@ export class SourceParser {
   private held: RmqEvent[] | null = null;
 
   private readonly versionHints = new Set<string>();
+  /** A later part of a split file: what its first line after the cut was (null: no line yet). */
+  private afterCut: 'header' | 'other' | null = null;
+  private resumed = false;
+  private cutState: CutState | null = null;
   readonly issues: ParseIssue[] = [];
   private readonly acc: SourceAccounting;
   private layoutsSeen = new Set<string>();
@@ -240,7 +275,77 @@ export class SourceParser {
       if (this.detectNonBlank >= this.detectLimit || this.detectChars > DETECT_MAX_CHARS || buf.length >= DETECT_MAX_ENTRIES) this.decide();
       return;
     }
+    if (this.resumed && this.afterCut === null) {
+      const records = this.acc.records;
+      this.process(text, lineNo);
+      // Only a header starts a part as the unsplit parse goes on there (it closes the record before).
+      this.afterCut = this.acc.records > records && this.rec !== null && this.rec.layout !== null ? 'header' : 'other';
+      return;
+    }
     this.process(text, lineNo);
+  }
+
+  /** Whether the layout is still being detected (lines are held). */
+  get detecting(): boolean {
+    return this.detectBuf !== null;
+  }
+
+  /**
+   * The state that decides how the next line is read (and nothing counted): equal at the end of
+   * one part and at the start of the next, the parts read their lines as one parse would.
+   */
+  stateAtCut(): CutState {
+    return {
+      decided: this.detectBuf === null,
+      primary: this.primary?.layout.id ?? null,
+      current: this.current?.layout.id ?? null,
+      lastLayout: this.lastLayout?.layout.id ?? null,
+      sls: this.sls,
+      zone: this.zoneName,
+      kind: this.kind,
+      activity: this.activity !== null,
+      fakeMillis: this.fakeMillis,
+      fakeVotes: this.fakeVotes,
+      fakeSeconds: [...this.fakeSeconds].sort((a, b) => a - b),
+      held: this.held !== null,
+      loose: this.loose !== null,
+      wrapRun: this.wrapRun,
+      timed: this.firstTs !== null,
+    };
+  }
+
+  /**
+   * A later part of a split file starts here, its layout detected from the file's first lines
+   * (read before this, their events dropped): forget what those lines counted and the record they
+   * left open, keep what decides how lines are read (compared with the earlier part's end).
+   */
+  resumeAtCut(): CutState {
+    const state = this.stateAtCut();
+    this.rec = null;
+    this.loose = null;
+    this.lastDated = null;
+    this.acc.lines = this.acc.records = this.acc.continuation = this.acc.unknown = this.acc.unreadable = 0;
+    this.acc.events = {};
+    this.issues.length = 0;
+    this.badTimes = 0;
+    this.firstBadTime = null;
+    this.versionHints.clear();
+    this.layoutsSeen.clear();
+    if (this.activity) this.activity = new ActivityTracker();
+    this.resumed = true;
+    return state;
+  }
+
+  /** What joining this part with its neighbours needs beyond the accounting (src/timeline/split.ts). */
+  partInfo(): PartInfo {
+    return {
+      cutState: this.cutState,
+      afterCut: this.afterCut,
+      layoutsSeen: [...this.layoutsSeen],
+      primary: this.primary?.layout.id ?? null,
+      badTimes: this.badTimes,
+      activityEdges: this.activity?.edges() ?? null,
+    };
   }
 
   unreadable(lineNo: number, reason: string): void {
@@ -249,11 +354,17 @@ export class SourceParser {
     if (this.acc.unreadable <= 3) this.issues.push({ file: this.opts.file, line: lineNo, message: reason });
   }
 
-  /** Close the source: flush the open record and held events; returns the accounting. */
-  end(): SourceAccounting {
+  /**
+   * Close the source: flush the open record and held events; returns the accounting. `atCut`: the
+   * source goes on in another part (a file split at a record boundary, src/timeline/split.ts): its
+   * last dated record's time is then read where the file really ends, as an unsplit parse does.
+   */
+  end(atCut = false): SourceAccounting {
+    // An earlier part must have locked its layout before the cut, as the unsplit parse has there.
+    if (atCut) this.cutState = this.stateAtCut();
     if (this.detectBuf) this.decide();
     this.closeRecord();
-    if (this.lastDated) this.recTs(this.lastDated);
+    if (this.lastDated && !atCut) this.recTs(this.lastDated);
     if (this.loose) {
       const ev = this.loose;
       this.loose = null;
@@ -407,12 +518,7 @@ export class SourceParser {
   }
 
   private layoutName(): string {
-    if (this.primary) {
-      const others = [...this.layoutsSeen].filter((l) => l !== this.primary!.layout.id);
-      return others.length ? `${this.primary.layout.id}+${others.join('+')}` : this.primary.layout.id;
-    }
-    if (this.sls) return LAYOUT_SLS;
-    return LAYOUT_NONE;
+    return layoutNameOf(this.primary?.layout.id ?? null, this.layoutsSeen, this.sls);
   }
 
   // ---- per line -----------------------------------------------------------------------------
@@ -925,6 +1031,15 @@ function filled(f: EventFields): number {
   let n = 0;
   for (const v of Object.values(f)) if (v !== null && !(Array.isArray(v) && v.length === 0)) n++;
   return n;
+}
+
+/** The accounting's layout: the one locked on, then the others seen in the order first seen. */
+export function layoutNameOf(primary: string | null, seen: Iterable<string>, sls: boolean): string {
+  if (primary !== null) {
+    const others = [...seen].filter((l) => l !== primary);
+    return others.length ? `${primary}+${others.join('+')}` : primary;
+  }
+  return sls ? LAYOUT_SLS : LAYOUT_NONE;
 }
 
 export { parseZone };

@@ -2,9 +2,10 @@
 //
 // Sources are parsed whole before the merge starts (phase 1), each into a small in-memory batch
 // plus a spill file; the merge (phase 2) streams from those, so memory holds only a window of
-// events per source. Large inputs are parsed by worker threads (one per core), biggest file first.
+// events per source. Large inputs are parsed by worker threads (one per core), biggest file first;
+// a file too large for its share is parsed in parts, one per core, and joined (split.ts).
 
-import { statSync } from 'node:fs';
+import { statSync, unlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -17,6 +18,7 @@ import { decodeEvent } from '../parse/event-codec.js';
 import { SourceCursor, mergeEncoded, type MergedEvent } from './merge.js';
 import { parseSource, type ParseJob, type ParsedSource } from './parse-source.js';
 import { createSpillDir, removeSpillDir, spillErrorOf } from './spill.js';
+import { joinParts, joinRefusal, planParts } from './split.js';
 
 export interface BuildOptions {
   inputs: string[];
@@ -35,6 +37,8 @@ export interface BuildOptions {
   workers?: number;
   onProgress?: (bytesDone: number, bytesTotal: number) => void;
   cwd?: string;
+  /** Split files of at least minBytes into this many parts, also with no workers (tests; default: 64 MiB, one part per worker). */
+  split?: { minBytes: number; parts: number };
 }
 
 export interface Timeline {
@@ -104,12 +108,24 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     done += bytes;
     opts.onProgress?.(done, total);
   };
-  const nWorkers =
-    opts.workers ?? (total >= WORKER_THRESHOLD && jobs.length > 1 ? Math.min(availableParallelism(), jobs.length) : 0);
+  const cores = opts.workers ?? availableParallelism();
+  const work: ParseJob[] = [];
+  const split = new Set<number>();
+  for (const job of jobs) {
+    const parts = opts.split
+      ? planParts(job.spec, sizes[job.index], total, opts.split.parts, opts.split.minBytes)
+      : opts.workers === 0
+        ? null
+        : planParts(job.spec, sizes[job.index], total, cores);
+    if (parts) split.add(job.index);
+    for (const part of parts ?? [undefined]) work.push(part ? { ...job, part } : job);
+  }
+  const nWorkers = opts.workers ?? (total >= WORKER_THRESHOLD && work.length > 1 ? Math.min(cores, work.length) : 0);
 
   let parsed: ParsedSource[];
   try {
-    parsed = nWorkers > 0 ? await runInWorkers(jobs, sizes, nWorkers, progress) : await runHere(jobs, progress);
+    parsed = nWorkers > 0 ? await runInWorkers(work, sizes, nWorkers, progress) : await runHere(work, progress);
+    if (split.size) parsed = await joinSplit(parsed, jobs, split);
     parsed.push(...given.parsed.values());
   } catch (err) {
     removeSpillDir(spillDir);
@@ -131,7 +147,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   const encoded = () => {
     if (used) throw new Error('the timeline can be read once');
     used = true;
-    return mergeEncoded(parsed.map((p) => new SourceCursor(p.index, p.spill, p.tail)));
+    return mergeEncoded(parsed.map((p) => new SourceCursor(p.index, p.spill, p.tail, p.more)));
   };
   return {
     sources,
@@ -192,6 +208,22 @@ function sizeOf(spec: SourceSpec): number {
   }
 }
 
+/** The parts of each split source joined, or the source parsed again whole where they cannot be (split.ts). */
+async function joinSplit(parsed: ParsedSource[], jobs: ParseJob[], split: Set<number>): Promise<ParsedSource[]> {
+  const out = parsed.filter((p) => !split.has(p.index));
+  for (const index of split) {
+    const parts = parsed.filter((p) => p.index === index).sort((a, b) => a.part!.n - b.part!.n);
+    if (joinRefusal(parts) === null) {
+      out.push(joinParts(parts));
+      continue;
+    }
+    for (const p of parts) if (p.spill) unlinkSync(p.spill);
+    // jobs are by source, without the sources events files stand for: find the source's.
+    out.push(...(await runHere([jobs.find((j) => j.index === index)!], () => {})));
+  }
+  return out;
+}
+
 async function runHere(jobs: ParseJob[], progress: (n: number) => void): Promise<ParsedSource[]> {
   const out: ParsedSource[] = [];
   for (const job of jobs) {
@@ -213,7 +245,8 @@ function runInWorkers(
   progress: (n: number) => void,
 ): Promise<ParsedSource[]> {
   // Biggest first, so the last file to finish is a small one. stdin stays in this thread.
-  const queue = jobs.filter((j) => j.spec.path !== '-').sort((a, b) => sizes[b.index] - sizes[a.index]);
+  const size = (j: ParseJob) => (j.part ? j.part.end - j.part.start : sizes[j.index]);
+  const queue = jobs.filter((j) => j.spec.path !== '-').sort((a, b) => size(b) - size(a));
   const local = jobs.filter((j) => j.spec.path === '-');
   const results: ParsedSource[] = [];
   return new Promise((resolve, reject) => {
@@ -267,7 +300,9 @@ function runInWorkers(
       });
       feed();
     };
-    for (let i = 0; i < Math.max(1, Math.min(n, queue.length)); i++) startWorker();
+    // Counted first: each start takes a job off the queue.
+    const starts = Math.max(1, Math.min(n, queue.length));
+    for (let i = 0; i < starts; i++) startWorker();
     if (queue.length === 0 && running === 0) runHere(local, progress).then(resolve, reject);
   });
 }

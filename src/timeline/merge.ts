@@ -5,37 +5,74 @@
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { decodeLine, type EncodedEvent } from '../parse/event-codec.js';
+import type { SourcePart } from './parse-source.js';
 
 export interface MergedEvent extends EncodedEvent {
   source: number;
   seq: number;
 }
 
-/** Encoded events of one source: its spill file (read in 64 KiB pieces), then its in-memory tail. */
+/**
+ * Encoded events of one source: its spill file (read in 8 KiB pieces), then its in-memory tail; a
+ * file parsed in parts (split.ts) has one spill and tail per part, read one after the other.
+ */
 export class SourceCursor {
   private fd = -1;
   private lines: string[] = [];
   private li = 0;
   private partial = '';
+  private spill: string | null;
+  private tail: string[];
   private spillDone: boolean;
   private ti = 0;
+  /** The current part's events read so far, and those of them to skip (SourcePart.drop). */
+  private k = 0;
+  private drop: number[] = [];
+  private di = 0;
   private readonly buf = Buffer.allocUnsafe(1 << 13);
   seq = 0;
 
   constructor(
     readonly source: number,
-    private readonly spill: string | null,
-    private readonly tail: string[],
+    spill: string | null,
+    tail: string[],
+    private readonly more: SourcePart[] = [],
   ) {
+    this.spill = spill;
+    this.tail = tail;
     this.spillDone = spill === null;
   }
 
   next(): EncodedEvent | null {
-    while (!this.spillDone) {
-      if (this.li < this.lines.length) return decodeLine(this.lines[this.li++]);
-      this.fill();
+    for (;;) {
+      const line = this.nextLine();
+      if (line === null) return null;
+      const at = this.k++;
+      if (this.di < this.drop.length && this.drop[this.di] === at) {
+        this.di++;
+        continue;
+      }
+      return decodeLine(line);
     }
-    return this.ti < this.tail.length ? decodeLine(this.tail[this.ti++]) : null;
+  }
+
+  private nextLine(): string | null {
+    for (;;) {
+      while (!this.spillDone) {
+        if (this.li < this.lines.length) return this.lines[this.li++];
+        this.fill();
+      }
+      if (this.ti < this.tail.length) return this.tail[this.ti++];
+      const next = this.more.shift();
+      if (!next) return null;
+      this.spill = next.spill;
+      this.tail = next.tail;
+      this.spillDone = next.spill === null;
+      this.ti = 0;
+      this.k = 0;
+      this.drop = next.drop ?? [];
+      this.di = 0;
+    }
   }
 
   private fill(): void {
@@ -43,6 +80,7 @@ export class SourceCursor {
     const n = readSync(this.fd, this.buf, 0, this.buf.length, null);
     if (n === 0) {
       closeSync(this.fd);
+      this.fd = -1;
       this.spillDone = true;
       this.lines = [];
       return;

@@ -28,9 +28,10 @@ export function inferenceCandidate(kind: SourceKind, text: string): boolean {
 
 /**
  * Which records of one source that are no event inference reads. A broker logs every producer
- * connection again (every heartbeat channel): the first one per local address tells all.
+ * connection again (every heartbeat channel): the first one per local address tells all. `onLink`
+ * hears each one kept (a part of a split file keeps its own first ones: split.ts drops the repeats).
  */
-export function inferenceFilter(): (kind: SourceKind, thread: string | null, text: string) => boolean {
+export function inferenceFilter(onLink?: (local: string) => void): (kind: SourceKind, thread: string | null, text: string) => boolean {
   const links = new Set<string>();
   return (kind, thread, text) => {
     if (SERVER_KINDS.has(kind)) {
@@ -39,6 +40,7 @@ export function inferenceFilter(): (kind: SourceKind, thread: string | null, tex
       const l = PRODUCER_LINK.exec(text);
       if (!l || links.has(l[1])) return false;
       links.add(l[1]);
+      onLink?.(l[1]);
       return true;
     }
     return kind === 'app' && APP_HINT.test(text);

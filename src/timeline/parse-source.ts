@@ -5,10 +5,11 @@
 
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSource } from '../ingest/reader.js';
+import { readSource, type ReadResult } from '../ingest/reader.js';
+import { countNewlines } from '../ingest/split.js';
 import type { InputIssue, SourceSpec } from '../ingest/sources.js';
 import { encodeLine } from '../parse/event-codec.js';
-import { SourceParser } from '../parse/parser.js';
+import { SourceParser, type CutState, type PartInfo } from '../parse/parser.js';
 import { compilePattern } from '../parse/pattern.js';
 import { parseZone } from '../parse/time.js';
 import { inferenceCandidate, inferenceFilter } from './other-records.js';
@@ -37,6 +38,36 @@ export interface ParseJob {
   patterns?: string[];
   /** ... or this many characters of them, whichever comes first (long route dumps). */
   spillChars?: number;
+  /** One part of a large plain file split across workers (src/timeline/split.ts); absent: the whole source. */
+  part?: FilePart;
+}
+
+/** Bytes [start, end) of the file; a later part reads [0, headEnd) first to detect the layout. */
+export interface FilePart {
+  /** 0-based, in file order. */
+  n: number;
+  start: number;
+  end: number;
+  headEnd: number;
+  /** The part that ends at the file's end. */
+  last: boolean;
+}
+
+/** What joining the parts of a file needs (split.ts). */
+export interface PartResult {
+  n: number;
+  /** The number of the part's first line. */
+  firstLine: number;
+  info: PartInfo;
+  /** A later part: the parser's state where it resumed. */
+  resumed: CutState | null;
+  /** Lone '\r' line ends, and the number of the last line read. */
+  cr: boolean;
+  lastLine: number;
+  /** Producer links kept by the inference filter: [local address, index of the event in the part]. */
+  links: Array<[string, number]>;
+  /** Notes of the reader (encoding, binary data), beside those of the parser. */
+  readerIssues: number;
 }
 
 /** Events of one source held to put a paste that is out of time order back in order. */
@@ -45,15 +76,24 @@ const REORDER_WINDOW = 256;
  * Only pastes get the window: stdin and files under this size. A larger file was written by a logger,
  * in time order, and is passed on as it comes (the window would cost a few per cent of the parse).
  */
-const PASTE_MAX_BYTES = 8 << 20;
+export const PASTE_MAX_BYTES = 8 << 20;
+
+/** The events of a later part of a split file; `drop`: indices of its events to skip, increasing. */
+export interface SourcePart {
+  spill: string | null;
+  tail: string[];
+  drop?: number[];
+}
 
 export interface ParsedSource {
   index: number;
+  part?: PartResult;
   accounting: SourceAccounting;
   issues: InputIssue[];
-  /** Spilled events (encoded lines, in order), followed by `tail`. */
+  /** Spilled events (encoded lines, in order), followed by `tail`; a split file's parts follow in `more`. */
   spill: string | null;
   tail: string[];
+  more?: SourcePart[];
   count: number;
   firstTs: number | null;
   lastTs: number | null;
@@ -65,7 +105,9 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
   const spillAt = job.spillAt ?? 500;
   const spillChars = job.spillChars ?? SPILL_CHARS;
   const keepTypes = job.types ? new Set<EventType>(job.types) : null;
-  const inferenceReads = job.keepOther === 'inference' ? inferenceFilter() : null;
+  // A part's first producer link per address may be a repeat of an earlier part's: noted with its place.
+  const links: Array<[string, number]> = [];
+  const inferenceReads = job.keepOther === 'inference' ? inferenceFilter(job.part ? (local) => links.push([local, count]) : undefined) : null;
   let tail: string[] = [];
   let tailChars = 0;
   let spillPath: string | null = null;
@@ -75,7 +117,7 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
   const flush = () => {
     if (!tail.length) return;
     if (fd < 0) {
-      spillPath = join(job.spillDir, `source-${job.index}.events`);
+      spillPath = join(job.spillDir, job.part ? `source-${job.index}-${job.part.n}.events` : `source-${job.index}.events`);
       fd = openSync(spillPath, 'w');
     }
     writeSync(fd, tail.join('\n') + '\n');
@@ -88,7 +130,8 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     tailChars += line.length;
     if (tail.length >= spillAt || tailChars >= spillChars) flush();
   };
-  const window = isPaste(job.spec) ? new ReorderWindow(REORDER_WINDOW, keep) : null;
+  const window = !job.part && isPaste(job.spec) ? new ReorderWindow(REORDER_WINDOW, keep) : null;
+  let muted = false;
   const parser = new SourceParser(
     {
       file: job.spec.display,
@@ -102,6 +145,7 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
       layouts: job.patterns?.length ? job.patterns.map((p, i) => compilePattern(p, `pattern-${i + 1}`)) : undefined,
     },
     (e) => {
+      if (muted) return;
       if (keepTypes && !keepTypes.has(e.type)) return;
       if (e.type === 'other' && inferenceReads !== null && !inferenceReads(e.kind, e.thread, e.text)) return;
       if (window) window.push(e.ts, encodeLine(e));
@@ -110,8 +154,17 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     },
   );
 
-  const result = await readSource(job.spec, parser, { onProgress });
-  const accounting = parser.end();
+  let part: PartResult | undefined;
+  let result: ReadResult;
+  if (job.part) {
+    ({ result, part } = await readPart(job.part, job.spec, parser, onProgress, (m) => (muted = m)));
+  } else result = await readSource(job.spec, parser, { onProgress });
+  const accounting = parser.end(job.part !== undefined && !job.part.last);
+  if (part) {
+    part.info = parser.partInfo();
+    part.cr = result.cr;
+    part.links = links;
+  }
   window?.flush();
   if (spillPath) flush();
   if (fd >= 0) closeSync(fd);
@@ -119,6 +172,7 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
   if (result.encoding !== 'utf-8') accounting.encoding = result.encoding;
   return {
     index: job.index,
+    part,
     accounting,
     issues,
     spill: spillPath,
@@ -129,6 +183,32 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     bytes: result.bytes,
     encoding: result.encoding,
   };
+}
+
+/**
+ * Read one part of a file. A later part first reads the file's first lines with its events dropped,
+ * to lock the layout as the first part does, then forgets what they counted and goes on at its start.
+ */
+async function readPart(
+  p: FilePart,
+  spec: SourceSpec,
+  parser: SourceParser,
+  onProgress: ((bytes: number) => void) | undefined,
+  mute: (on: boolean) => void,
+): Promise<{ result: ReadResult; part: PartResult }> {
+  let resumed: CutState | null = null;
+  let firstLine = 1;
+  if (p.n > 0) {
+    mute(true);
+    const head = { line: (t: string, n: number) => parser.detecting && parser.line(t, n), unreadable: (n: number, r: string) => parser.detecting && parser.unreadable(n, r) };
+    await readSource(spec, head, { range: { start: 0, end: p.headEnd, firstLine: 1 } });
+    resumed = parser.resumeAtCut();
+    mute(false);
+    firstLine = countNewlines(spec.path, p.start) + 1;
+  }
+  const result = await readSource(spec, parser, { onProgress, range: { start: p.start, end: p.end, firstLine } });
+  const part: PartResult = { n: p.n, firstLine, info: parser.partInfo(), resumed, cr: result.cr, lastLine: result.lines, links: [], readerIssues: result.issues.length };
+  return { result, part };
 }
 
 function isPaste(spec: SourceSpec): boolean {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeJson, encodedFieldIs, encodedText, encodedType, encodeEvent, readHeader, type EncodedHeader } from '../../src/parse/event-codec.js';
+import fc from 'fast-check';
+import { decodeJson, encodedFieldIs, encodedText, encodedType, encodeEvent, encodeObject, readHeader, type EncodedHeader } from '../../src/parse/event-codec.js';
 import { SourceParser } from '../../src/parse/parser.js';
 import { parseZone } from '../../src/parse/time.js';
 import type { RmqEvent } from '../../src/parse/types.js';
@@ -46,5 +47,39 @@ describe('the event codec reads its own format', () => {
     expect(encodedFieldIs(encodeEvent(fake), 'slowMs', 0)).toBe(false);
     expect(encodedFieldIs(encodeEvent({ ...fake, fields: { slowMs: 0 } }), 'slowMs', 0)).toBe(true);
     expect(encodedFieldIs(encodeEvent({ ...fake, fields: { slowMs: 0.5 } }), 'slowMs', 0)).toBe(false);
+  });
+});
+
+describe('encodeEvent', () => {
+  it('writes what JSON.stringify writes for the event object, for real events and any others', () => {
+    const real = [...eventsOf('app-feed-01/logs/rocketmqlogs/rocketmq_client.log', 'client'), ...eventsOf('mq-broker-b/logs/rocketmqlogs/watermark.log', 'watermark')];
+    for (const e of real) expect(encodeEvent(e)).toBe(encodeObject(e));
+    const text = fc.string({ unit: 'binary' });
+    const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+    const event = fc.record({
+      ts: fc.constant(null),
+      clock: maybe(fc.oneof(text, fc.constant(''))),
+      host: fc.oneof(text, fc.constant('h')),
+      kind: fc.constantFrom('client', 'broker'),
+      file: fc.oneof(text, fc.constant('f')),
+      line: fc.oneof(fc.integer(), fc.double()),
+      level: fc.option(text),
+      thread: fc.option(fc.oneof(text, fc.constant(undefined))),
+      logger: fc.option(text),
+      type: fc.constantFrom('rpc-timeout', 'other'),
+      fields: fc.dictionary(text, fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.double())),
+      text,
+      entry: maybe(fc.oneof(text, fc.constant(''))),
+      versionHint: maybe(text),
+      sendPath: maybe(fc.constantFrom('default', 'select', 'queue')),
+      source: fc.nat(),
+      seq: fc.nat(),
+    });
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 1, maxLength: 4 }), (events) => {
+        for (const e of events) expect(encodeEvent(e as unknown as RmqEvent)).toBe(encodeObject(e as unknown as RmqEvent));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
