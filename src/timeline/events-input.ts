@@ -4,14 +4,15 @@
 // their accounting. Each of those sources becomes a source of this timeline again, with its own
 // events in their own order, so the merge orders them exactly as it orders parsed logs.
 
-import { closeSync, createReadStream, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
+import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import type { InputIssue, SourceSpec } from '../ingest/sources.js';
 import type { SourceActivity } from '../parse/activity.js';
 import type { EventType, SourceAccounting } from '../parse/types.js';
 import type { ParsedSource } from './parse-source.js';
+import { SPILL_CHARS, SPILL_LINES, SpillWriter } from './spill.js';
 
 /** What the summary line of `--format events` adds to each input of `--json`'s (docs/json.md). */
 export interface EventsInputExtra {
@@ -27,7 +28,7 @@ export interface EventsSummary {
   format?: 'events';
   defaultZone: string;
   defaultZoneChosen?: boolean;
-  inputs: Array<SourceAccounting & Partial<EventsInputExtra> & { eventsByType?: SourceAccounting['events'] }>;
+  inputs: Array<Omit<SourceAccounting, 'events'> & Partial<EventsInputExtra> & { events: number; eventsByType?: SourceAccounting['events'] }>;
   issues: InputIssue[];
 }
 
@@ -42,22 +43,22 @@ export interface EventsInput {
 }
 
 const FIRST_BYTES = 512;
-/** Event lines of a source held before they go to its spill file (parse-source.ts holds 500). */
-const HELD = 500;
+/** Compressed bytes read to see the first FIRST_BYTES of a gzipped file. */
+const FIRST_BYTES_GZ = 16 << 10;
 
 /**
  * Whether a file is events rmq-diag wrote: its first line is an event line of `events --json`
- * (`{"time":...,"host":...`) or a summary line. Only plain files are looked at: a compressed
- * events file is read as a log (gzip it after, if at all).
+ * (`{"time":...,"host":...`) or a summary line, plain or gzipped (as it is shipped).
  */
 export function isEventsFile(spec: SourceSpec): boolean {
-  if (spec.path === '-' || spec.gz) return false;
+  if (spec.path === '-') return false;
   let fd = -1;
   try {
     fd = openSync(spec.path, 'r');
-    const buf = Buffer.alloc(FIRST_BYTES);
-    const n = readSync(fd, buf, 0, FIRST_BYTES, 0);
-    const head = buf.toString('utf8', 0, n);
+    const buf = Buffer.alloc(spec.gz ? FIRST_BYTES_GZ : FIRST_BYTES);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    // The start of a gzip stream inflates on its own (a sync flush takes what is there).
+    const head = (spec.gz ? gunzipSync(buf.subarray(0, n), { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : buf.subarray(0, n)).toString('utf8', 0, FIRST_BYTES);
     return /^\{"time":(null|"[^"]*"),("clock":"[^"]*",)?"host":"/.test(head) || head.startsWith('{"type":"summary","schemaVersion":');
   } catch {
     return false; // the reader says what is wrong with the file
@@ -66,11 +67,9 @@ export function isEventsFile(spec: SourceSpec): boolean {
   }
 }
 
-/** One source of the file while it is read: its events held, then spilled. */
+/** One source of the file while it is read: its events, held then spilled as a parse's are. */
 class SourceEvents {
-  held: string[] = [];
-  spill: string | null = null;
-  private fd = -1;
+  readonly spill: SpillWriter;
   count = 0;
   firstTs: number | null = null;
   lastTs: number | null = null;
@@ -79,31 +78,19 @@ class SourceEvents {
     readonly file: string,
     readonly host: string,
     readonly kind: SourceAccounting['kind'],
-    private readonly spillPath: string,
-  ) {}
+    spillPath: string,
+  ) {
+    this.spill = new SpillWriter(spillPath, SPILL_LINES, SPILL_CHARS);
+  }
 
   add(ts: number | null, json: string, type: EventType): void {
-    this.held.push(`${ts === null ? '' : ts}\t${json}`);
+    this.spill.add(`${ts === null ? '' : ts}\t${json}`);
     this.count++;
     this.types[type] = (this.types[type] ?? 0) + 1;
     if (ts !== null) {
       if (this.firstTs === null || ts < this.firstTs) this.firstTs = ts;
       if (this.lastTs === null || ts > this.lastTs) this.lastTs = ts;
     }
-    if (this.held.length >= HELD) this.flush();
-  }
-
-  flush(): void {
-    if (!this.held.length) return;
-    if (this.fd < 0) this.fd = openSync((this.spill = this.spillPath), 'w');
-    writeSync(this.fd, this.held.join('\n') + '\n');
-    this.held = [];
-  }
-
-  close(): void {
-    if (this.spill !== null) this.flush();
-    if (this.fd >= 0) closeSync(this.fd);
-    this.fd = -1;
   }
 }
 
@@ -152,7 +139,7 @@ export async function readEventsFile(spec: SourceSpec, firstIndex: number, spill
     // The event as a parse encodes it: the line without its time (the keys after it are encodeEvent's).
     src.add(ts, `{${line.slice(line.indexOf(',', line.indexOf('"time":') + 7) + 1)}`, o.type as EventType);
   }
-  for (const s of byFile.values()) s.close();
+  for (const s of byFile.values()) s.spill.close();
   if (summary === null) issues.push({ file: spec.display, line: null, message: 'no summary line at the end (cut short?): each file it holds events of is counted by its events alone' });
   return assemble(spec, firstIndex, byFile, summary, issues);
 }
@@ -168,8 +155,8 @@ function assemble(spec: SourceSpec, firstIndex: number, byFile: Map<string, Sour
       index,
       accounting,
       issues: [],
-      spill: events?.spill ?? null,
-      tail: events?.held ?? [],
+      spill: events?.spill.path ?? null,
+      tail: events?.spill.tail ?? [],
       count: events?.count ?? 0,
       firstTs: extra.firstTs !== undefined ? extra.firstTs : (events?.firstTs ?? null),
       lastTs: extra.lastTs !== undefined ? extra.lastTs : (events?.lastTs ?? null),
@@ -178,10 +165,9 @@ function assemble(spec: SourceSpec, firstIndex: number, byFile: Map<string, Sour
     });
   };
   for (const input of summary?.inputs ?? []) {
-    const { firstTs, lastTs, bytes, activity, eventsByType, ...rest } = input;
-    const accounting: SourceAccounting = { ...rest, events: eventsByType ?? rest.events ?? {} };
-    // `events` of `--json` is the total; the accounting's is by type.
-    if (typeof (rest as { events?: unknown }).events === 'number') accounting.events = eventsByType ?? {};
+    // The summary's `events` is the file's total; the accounting's is by type (`eventsByType`).
+    const { firstTs, lastTs, bytes, activity, eventsByType, events: _total, ...rest } = input;
+    const accounting: SourceAccounting = { ...rest, events: eventsByType ?? {} };
     if (activity) accounting.activity = activity;
     add(accounting, byFile.get(input.path), { firstTs, lastTs, bytes });
     byFile.delete(input.path);

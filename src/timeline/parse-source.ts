@@ -3,7 +3,7 @@
 // beyond a small in-memory batch they are spilled to a temporary file, one per line, so memory stays
 // flat however many events a source yields.
 
-import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSource, type ReadResult } from '../ingest/reader.js';
 import { countNewlines } from '../ingest/split.js';
@@ -15,12 +15,8 @@ import { parseZone } from '../parse/time.js';
 import { inferenceCandidate, inferenceFilter } from './other-records.js';
 import { ReorderWindow } from './reorder.js';
 import type { EventType, SourceAccounting } from '../parse/types.js';
+import { SPILL_CHARS, SPILL_LINES, SpillWriter } from './spill.js';
 
-/**
- * Characters of encoded events held before a spill: a worker's heap is small (build.ts), and 500
- * route dumps of 200 brokers (about 41 KB each) would not fit in it.
- */
-const SPILL_CHARS = 1 << 20;
 
 export interface ParseJob {
   index: number;
@@ -102,34 +98,15 @@ export interface ParsedSource {
 }
 
 export async function parseSource(job: ParseJob, onProgress?: (bytes: number) => void): Promise<ParsedSource> {
-  const spillAt = job.spillAt ?? 500;
+  const spillAt = job.spillAt ?? SPILL_LINES;
   const spillChars = job.spillChars ?? SPILL_CHARS;
   const keepTypes = job.types ? new Set<EventType>(job.types) : null;
   // A part's first producer link per address may be a repeat of an earlier part's: noted with its place.
   const links: Array<[string, number]> = [];
   const inferenceReads = job.keepOther === 'inference' ? inferenceFilter(job.part ? (local) => links.push([local, count]) : undefined) : null;
-  let tail: string[] = [];
-  let tailChars = 0;
-  let spillPath: string | null = null;
-  let fd = -1;
+  const spill = new SpillWriter(join(job.spillDir, job.part ? `source-${job.index}-${job.part.n}.events` : `source-${job.index}.events`), spillAt, spillChars);
   let count = 0;
-
-  const flush = () => {
-    if (!tail.length) return;
-    if (fd < 0) {
-      spillPath = join(job.spillDir, job.part ? `source-${job.index}-${job.part.n}.events` : `source-${job.index}.events`);
-      fd = openSync(spillPath, 'w');
-    }
-    writeSync(fd, tail.join('\n') + '\n');
-    tail = [];
-    tailChars = 0;
-  };
-
-  const keep = (line: string) => {
-    tail.push(line);
-    tailChars += line.length;
-    if (tail.length >= spillAt || tailChars >= spillChars) flush();
-  };
+  const keep = (line: string) => spill.add(line);
   const window = !job.part && isPaste(job.spec) ? new ReorderWindow(REORDER_WINDOW, keep) : null;
   let muted = false;
   const parser = new SourceParser(
@@ -166,8 +143,7 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     part.links = links;
   }
   window?.flush();
-  if (spillPath) flush();
-  if (fd >= 0) closeSync(fd);
+  spill.close();
   const issues: InputIssue[] = [...result.issues, ...parser.issues];
   if (result.encoding !== 'utf-8') accounting.encoding = result.encoding;
   return {
@@ -175,8 +151,8 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     part,
     accounting,
     issues,
-    spill: spillPath,
-    tail,
+    spill: spill.path,
+    tail: spill.tail,
     count,
     firstTs: parser.firstTime,
     lastTs: parser.lastTime,

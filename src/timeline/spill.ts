@@ -4,7 +4,7 @@
 // folder's name carries the process id that made it, and a run removes those of processes that are
 // gone. A missing, read-only or full temporary folder is a SpillError (one line, exit 2).
 
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
@@ -114,5 +114,52 @@ function alive(pid: number): boolean {
   } catch (e) {
     // EPERM: it exists but belongs to someone else.
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Encoded events a source holds before they go to its spill file... */
+export const SPILL_LINES = 500;
+/** ...or this many characters of them, whichever comes first (long route dumps). */
+export const SPILL_CHARS = 1 << 20;
+
+/**
+ * One source's encoded events in order: the latest ones held (`tail`), the earlier ones appended to
+ * a spill file once `maxLines` or `maxChars` of them are held (a worker's heap is small, and 500
+ * route dumps of 200 brokers are about 20 MB). The merge reads the file, then the tail
+ * (merge.ts, SourceCursor).
+ */
+export class SpillWriter {
+  tail: string[] = [];
+  /** The spill file, once anything went to it. */
+  path: string | null = null;
+  private chars = 0;
+  private fd = -1;
+
+  constructor(
+    private readonly file: string,
+    private readonly maxLines: number,
+    private readonly maxChars: number,
+  ) {}
+
+  add(line: string): void {
+    this.tail.push(line);
+    this.chars += line.length;
+    if (this.tail.length >= this.maxLines || this.chars >= this.maxChars) this.flush();
+  }
+
+  /** The held lines to the file, which it opens the first time. */
+  flush(): void {
+    if (!this.tail.length) return;
+    if (this.fd < 0) this.fd = openSync((this.path = this.file), 'w');
+    writeSync(this.fd, this.tail.join('\n') + '\n');
+    this.tail = [];
+    this.chars = 0;
+  }
+
+  /** Done: once a file was started everything goes to it (the tail is then empty), else the lines stay held. */
+  close(): void {
+    if (this.path !== null) this.flush();
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
   }
 }

@@ -3,6 +3,7 @@
 // (the built binary), and analyze, replay and events over the parts must say what they say over the
 // logs, byte for byte (replay's `source` names its inputs, so it is left out).
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +37,10 @@ describe('events parsed in other processes, as an input', () => {
     expect(fromEvents.stdout).toBe(raw.stdout);
     // The parse's notes come with the events, once.
     expect(fromEvents.stderr).toBe(raw.stderr);
+    // shipped gzipped, read as they are
+    const gz = `${servers}.gz`;
+    writeFileSync(gz, gzipSync(readFileSync(servers)));
+    expect(runBin(['analyze', '--json', gz, clients]).stdout).toBe(raw.stdout);
     const replayRaw = runBin(['replay', '--json', 'samples/seed-outage']);
     const replayEvents = runBin(['replay', '--json', servers, clients]);
     expect(withoutSource(replayEvents.stdout)).toEqual(withoutSource(replayRaw.stdout));
