@@ -21,11 +21,14 @@ export function findCuts(path: string, size: number, parts: number): FileCuts | 
   const fd = fs.openSync(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(SEEK_BYTES);
-    const headLen = fs.readSync(fd, buf, 0, Math.min(HEAD_BYTES, SEEK_BYTES, size), 0);
+    const headLen = fs.readSync(fd, buf, 0, Math.min(SEEK_BYTES, size), 0);
     // gzip or UTF-16 by their first bytes: read whole.
     if (headLen >= 2 && ((buf[0] === 0x1f && buf[1] === 0x8b) || (buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))) return null;
-    // A header usually starts as the file's first line does (the year's digit, a bracket).
-    const lead = buf[0];
+    if (headLen === 0) return null;
+    // A header usually starts as the file's first line does (the year's digit, a bracket), after a
+    // UTF-8 byte-order mark if the file has one (no later line starts with it).
+    const bom = headLen >= 4 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
+    const lead = buf[bom ? 3 : 0];
     const headEnd = size <= HEAD_BYTES ? size : lineStartBefore(fd, HEAD_BYTES);
     const cuts: number[] = [];
     for (let k = 1; k < parts; k++) {
@@ -39,7 +42,7 @@ export function findCuts(path: string, size: number, parts: number): FileCuts | 
           break;
         }
       }
-      if (at < 0 || headLen === 0) return null;
+      if (at < 0) return null;
       const cut = from + at;
       if ((cuts.length && cut <= cuts[cuts.length - 1]) || cut >= size) return null;
       cuts.push(cut);

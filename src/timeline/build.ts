@@ -112,11 +112,8 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   const work: ParseJob[] = [];
   const split = new Set<number>();
   for (const job of jobs) {
-    const parts = opts.split
-      ? planParts(job.spec, sizes[job.index], total, opts.split.parts, opts.split.minBytes)
-      : opts.workers === 0
-        ? null
-        : planParts(job.spec, sizes[job.index], total, cores);
+    // Tests set the parts (opts.split); otherwise one per core, none when parsing in this thread.
+    const parts = planParts(job.spec, sizes[job.index], total, opts.split?.parts ?? (opts.workers === 0 ? 0 : cores), opts.split?.minBytes);
     if (parts) split.add(job.index);
     for (const part of parts ?? [undefined]) work.push(part ? { ...job, part } : job);
   }

@@ -163,6 +163,18 @@ describe('findCuts', () => {
     expect(found.headEnd).toBe(size);
   });
 
+  it('looks past a UTF-8 byte-order mark for how the first line begins', () => {
+    const file = join(dir, 'bom.log');
+    const lines: string[] = [];
+    for (let i = 0; i < 5000; i++) lines.push(i % 3 ? `\tat frame ${i}` : `2024-05-20 08:00:00,000 INFO record ${i}`);
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${lines.join('\n')}\n`)]));
+    const size = readFileSync(file).length;
+    const found = findCuts(file, size, 3)!;
+    const text = readFileSync(file, 'latin1');
+    expect(found.cuts).toHaveLength(2);
+    for (const c of found.cuts) expect(text.slice(c, c + 4)).toBe('2024');
+  });
+
   it('does not cut gzip or UTF-16 files, or one long line', () => {
     const gz = join(dir, 'b.log');
     writeFileSync(gz, Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.alloc(100000, 65)]));
