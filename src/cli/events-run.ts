@@ -47,6 +47,7 @@ export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo,
     types,
     // For an input of analyze, replay or tui: the records their inference reads too.
     keepOther: args.all || (types?.includes('other') ?? false) || (forInput ? 'inference' : false),
+    asJson: json,
     onProgress: (d, t) => progress.update(d, t),
   });
   try {

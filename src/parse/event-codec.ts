@@ -1,47 +1,46 @@
-// The compact form events travel in between parsing and output: one line per event,
-// `<ts>\t<json>`, where <ts> is epoch ms or empty, and <json> is the event's stable JSON object
-// without its time (docs/json.md). Output in JSON then needs no parse: the time is formatted in the
-// output zone and put in front. Built strings are fresh (not views into a decoded chunk), so keeping
-// them does not keep a whole chunk of input alive.
+// An event's JSON object without its time, the form of `events --json` (docs/json.md) and of the
+// TUI's store: output in JSON then needs no parse, the time is formatted in the output zone and put
+// in front. Between the parse and the rules events travel in the binary form (event-binary.ts);
+// this is where they become JSON. Built strings are fresh (not views into a decoded chunk), so
+// keeping them does not keep a whole chunk of input alive.
 
 import type { EventType, RmqEvent } from './types.js';
-
-export interface EncodedEvent {
-  ts: number | null;
-  /** JSON object text, starting with `{"host":`. */
-  json: string;
-}
 
 /** The JSON object of an event, without `time` (keys in the documented order). */
 export function encodeEvent(e: RmqEvent): string {
   // The usual event, written directly: what JSON.stringify gives for the object below, without
   // building it (a dense log encodes millions). Anything else takes the general way.
+  if (!isUsualEvent(e)) return encodeObject(e);
   const { host, kind, file, line, level, thread, logger, type, fields, text } = e;
-  if (
-    typeof host !== 'string' ||
-    typeof kind !== 'string' ||
-    typeof file !== 'string' ||
-    typeof line !== 'number' ||
-    typeof type !== 'string' ||
-    typeof text !== 'string' ||
-    typeof fields !== 'object' ||
-    fields === null ||
-    !nullOrString(level) ||
-    !nullOrString(thread) ||
-    !nullOrString(logger) ||
-    !optionalString(e.clock) ||
-    !optionalString(e.entry) ||
-    !optionalString(e.versionHint) ||
-    !optionalString(e.sendPath)
-  ) {
-    return encodeObject(e);
-  }
   let out = e.clock ? `{"clock":${JSON.stringify(e.clock)},${sourcePrefix(host, kind, file)}` : `{${sourcePrefix(host, kind, file)}`;
   out += `${Number.isFinite(line) ? line : 'null'},"level":${level === null ? 'null' : JSON.stringify(level)},"thread":${thread === null ? 'null' : JSON.stringify(thread)},"logger":${logger === null ? 'null' : JSON.stringify(logger)},"type":${JSON.stringify(type)},"fields":${JSON.stringify(fields)},"text":${JSON.stringify(text)}`;
   if (e.entry) out += `,"entry":${JSON.stringify(e.entry)}`;
   if (e.versionHint) out += `,"versionHint":${JSON.stringify(e.versionHint)}`;
   if (e.sendPath) out += `,"sendPath":${JSON.stringify(e.sendPath)}`;
   return `${out}}`;
+}
+
+/** Whether the event has the shape the parser gives (strings where strings belong): the fast encoders take those. */
+export function isUsualEvent(e: RmqEvent): boolean {
+  const { fields, level, thread, logger } = e;
+  return (
+    typeof e.host === 'string' &&
+    typeof e.kind === 'string' &&
+    typeof e.file === 'string' &&
+    typeof e.line === 'number' &&
+    typeof e.type === 'string' &&
+    typeof e.text === 'string' &&
+    typeof fields === 'object' &&
+    fields !== null &&
+    !Array.isArray(fields) &&
+    nullOrString(level) &&
+    nullOrString(thread) &&
+    nullOrString(logger) &&
+    optionalString(e.clock) &&
+    optionalString(e.entry) &&
+    optionalString(e.versionHint) &&
+    optionalString(e.sendPath)
+  );
 }
 
 function nullOrString(v: unknown): boolean {
@@ -95,12 +94,6 @@ const LEVEL_KEY = '"level":';
 // without parsing the rest: a key with its quotes cannot occur inside a JSON string (there its
 // quotes are escaped).
 
-/** The event type of an encoded event: `type` comes before any free text. */
-export function encodedType(json: string): EventType {
-  const at = json.indexOf(TYPE_KEY) + TYPE_KEY.length;
-  return json.slice(at, json.indexOf('"', at)) as EventType;
-}
-
 /** What a table of events keeps of each: source kind, line, level and type. */
 export interface EncodedHeader {
   kind: string;
@@ -133,21 +126,6 @@ export function encodedFieldIs(json: string, key: string, value: number): boolea
   if (at < 0) return false;
   const next = json.charCodeAt(at + key.length + 3 + String(value).length);
   return next === 44 /* , */ || next === 125 /* } */;
-}
-
-export function encodeLine(e: RmqEvent): string {
-  return `${e.ts === null ? '' : e.ts}\t${encodeEvent(e)}`;
-}
-
-export function decodeLine(line: string): EncodedEvent {
-  const tab = line.indexOf('\t');
-  const t = line.slice(0, tab);
-  return { ts: t === '' ? null : Number(t), json: line.slice(tab + 1) };
-}
-
-/** Back to an event object (for rules and tables). */
-export function decodeEvent(enc: EncodedEvent, source: number, seq: number): RmqEvent {
-  return decodeJson(enc.json, enc.ts, source, seq);
 }
 
 /**

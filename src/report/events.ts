@@ -5,7 +5,6 @@ import Table from 'cli-table3';
 import { formatDuration } from 'date-fns/formatDuration';
 import { intervalToDuration } from 'date-fns/intervalToDuration';
 import { formatIso, formatShort, type Zone } from '../parse/time.js';
-import { decodeEvent } from '../parse/event-codec.js';
 import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { Timeline } from '../timeline/build.js';
 import type { EventsInputExtra } from '../timeline/events-input.js';
@@ -116,13 +115,13 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
   for (const m of timeline.encoded()) {
     if (o.since !== null && (m.ts === null || m.ts < o.since)) continue;
     if (o.until !== null && (m.ts === null || m.ts > o.until)) continue;
-    // JSON lines are written as encoded; an event is decoded only to be filtered or shown as text.
-    const e = keep !== null || !o.json ? decodeEvent(m, m.source, m.seq) : null;
+    // JSON lines are written as they came (BuildOptions.asJson); an event is decoded only to be filtered or shown as text.
+    const e = keep !== null || !o.json ? m.event() : null;
     if (keep !== null && !keep(e!)) continue;
     start();
     n++;
     if (o.json) {
-      const wait = out.write(eventJsonLine(m.ts, m.json, o.zone) + '\n');
+      const wait = out.write(eventJsonLine(m.ts, m.json(), o.zone) + '\n');
       if (wait) await wait;
       continue;
     }

@@ -1,7 +1,6 @@
 // The programmatic analysis: one pass over a built timeline feeds the rule engine and the milestone
 // collector. Events that neither an enabled rule nor the collector reads are not decoded.
 
-import { decodeJson, encodedType } from '../parse/event-codec.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { MilestoneCollector, type Milestone } from './milestones.js';
 import type { Timeline } from '../timeline/build.js';
@@ -53,9 +52,9 @@ export function analyze(t: Timeline, opts: AnalysisOptions): Analysis {
   const observers = opts.observers ?? [];
   const wanted = new Set([...forRules, ...forMilestones, ...observers.flatMap((o) => [...o.types])]);
   for (const m of t.encoded()) {
-    const type = encodedType(m.json);
+    const type = m.type;
     if (!wanted.has(type)) continue;
-    const e = decodeJson(m.json, m.ts, m.source, m.seq);
+    const e = m.event();
     // Rules keep what they read past the visit (evidence, episodes); observers read the same object.
     if (forRules.has(type)) runner.visit(e);
     if (forMilestones.has(type)) collector!.visit(e);

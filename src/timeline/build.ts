@@ -14,7 +14,6 @@ import { resolveInputs, type InputIssue, type SourceSpec } from '../ingest/sourc
 import { isEventsFile, readEventsFile } from './events-input.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
-import { decodeEvent } from '../parse/event-codec.js';
 import { SourceCursor, mergeEncoded, type MergedEvent } from './merge.js';
 import { parseSource, type ParseJob, type ParsedSource } from './parse-source.js';
 import { createSpillDir, removeSpillDir, spillErrorOf } from './spill.js';
@@ -33,6 +32,8 @@ export interface BuildOptions {
   /** `--pattern`: the user's layouts, each for the sources its glob matches (null: every source). */
   patterns?: Array<{ glob: string | null; patterns: string[] }>;
   types?: EventType[] | null;
+  /** Events travel as their JSON text, made where they are parsed: for output as JSON lines (MergedEvent.json()). */
+  asJson?: boolean;
   /** Worker threads: 0 = parse in this thread; default: one per core for inputs over 32 MiB. */
   workers?: number;
   onProgress?: (bytesDone: number, bytesTotal: number) => void;
@@ -53,7 +54,10 @@ export interface Timeline {
   bytes: number;
   /** Per source: its earliest and latest record, and the bytes read (`events --format events` writes them). */
   spans?: Array<{ first: number | null; last: number | null; bytes: number }>;
-  /** The merged stream, encoded (src/parse/event-codec.ts); call once (or events() once). */
+  /**
+   * The merged stream in the binary form (src/parse/event-binary.ts): each event's time and type,
+   * decoded only when asked (MergedEvent, valid until the next); call once (or events() once).
+   */
   encoded(): Generator<MergedEvent>;
   /** The merged stream as event objects; call once. */
   events(): Generator<RmqEvent>;
@@ -97,6 +101,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
       keepOther: opts.keepOther ?? false,
       types: opts.types ?? null,
       spillDir,
+      asJson: opts.asJson,
       patterns: (opts.patterns ?? []).filter((p) => p.glob === null || matchesSource(p.glob, spec)).flatMap((p) => p.patterns),
     } satisfies ParseJob;
   });
@@ -158,7 +163,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     spans: parsed.map((p) => ({ first: p.firstTs, last: p.lastTs, bytes: p.bytes })),
     encoded,
     *events() {
-      for (const m of encoded()) yield decodeEvent(m, m.source, m.seq);
+      for (const m of encoded()) yield m.event();
     },
     close() {
       removeSpillDir(spillDir);

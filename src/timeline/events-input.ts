@@ -12,7 +12,7 @@ import type { InputIssue, SourceSpec } from '../ingest/sources.js';
 import type { SourceActivity } from '../parse/activity.js';
 import type { EventType, SourceAccounting } from '../parse/types.js';
 import type { ParsedSource } from './parse-source.js';
-import { SPILL_CHARS, SPILL_LINES, SpillWriter } from './spill.js';
+import { SpillWriter } from './spill.js';
 
 /** What the summary line of `--format events` adds to each input of `--json`'s (docs/json.md). */
 export interface EventsInputExtra {
@@ -80,11 +80,12 @@ class SourceEvents {
     readonly kind: SourceAccounting['kind'],
     spillPath: string,
   ) {
-    this.spill = new SpillWriter(spillPath, SPILL_LINES, SPILL_CHARS);
+    this.spill = new SpillWriter(spillPath);
   }
 
+  /** `json`: the event as encodeEvent writes it (its line without the time). */
   add(ts: number | null, json: string, type: EventType): void {
-    this.spill.add(`${ts === null ? '' : ts}\t${json}`);
+    this.spill.addEncoded(ts, type, json);
     this.count++;
     this.types[type] = (this.types[type] ?? 0) + 1;
     if (ts !== null) {
@@ -156,7 +157,7 @@ function assemble(spec: SourceSpec, firstIndex: number, byFile: Map<string, Sour
       accounting,
       issues: [],
       spill: events?.spill.path ?? null,
-      tail: events?.spill.tail ?? [],
+      tail: events?.spill.tail ?? null,
       count: events?.count ?? 0,
       firstTs: extra.firstTs !== undefined ? extra.firstTs : (events?.firstTs ?? null),
       lastTs: extra.lastTs !== undefined ? extra.lastTs : (events?.lastTs ?? null),

@@ -4,123 +4,174 @@
 // before it in its own source, so it stays beside its neighbours.
 
 import { closeSync, openSync, readSync } from 'node:fs';
-import { decodeLine, type EncodedEvent } from '../parse/event-codec.js';
+import { EventReader } from '../parse/event-binary.js';
+import type { EventType, RmqEvent } from '../parse/types.js';
 import type { SourcePart } from './parse-source.js';
 
-export interface MergedEvent extends EncodedEvent {
-  source: number;
-  seq: number;
+/** Bytes a cursor reads from its spill file at a time (a record larger than that grows its buffer). */
+const PIECE = 64 << 10;
+
+function asBuffer(b: Uint8Array | null): Buffer | null {
+  if (b === null || Buffer.isBuffer(b)) return b as Buffer | null;
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
 /**
- * Encoded events of one source: its spill file (read in 8 KiB pieces), then its in-memory tail; a
- * file parsed in parts (split.ts) has one spill and tail per part, read one after the other.
+ * The events of one source in the binary form (src/parse/event-binary.ts): its spill file, then its
+ * in-memory tail; a file parsed in parts (split.ts) has one spill and tail per part, each its own
+ * stream, read one after the other. After next() is true, `ts` and `type` are the event's and
+ * event() decodes it, until the next call.
  */
 export class SourceCursor {
+  private readonly reader = new EventReader();
   private fd = -1;
-  private lines: string[] = [];
-  private li = 0;
-  private partial = '';
   private spill: string | null;
-  private tail: string[];
-  private spillDone: boolean;
-  private ti = 0;
+  private tail: Buffer | null;
+  /** The bytes read from the spill file and not yet used: buf[at, end). */
+  private buf = Buffer.allocUnsafe(0);
+  private at = 0;
+  private end = 0;
+  private inFile: boolean;
+  private tailAt = 0;
   /** The current part's events read so far, and those of them to skip (SourcePart.drop). */
   private k = 0;
   private drop: number[] = [];
   private di = 0;
-  private readonly buf = Buffer.allocUnsafe(1 << 13);
   seq = 0;
 
   constructor(
     readonly source: number,
     spill: string | null,
-    tail: string[],
+    tail: Uint8Array | null,
     private readonly more: SourcePart[] = [],
   ) {
     this.spill = spill;
-    this.tail = tail;
-    this.spillDone = spill === null;
+    this.tail = asBuffer(tail);
+    this.inFile = spill !== null;
   }
 
-  next(): EncodedEvent | null {
+  get ts(): number | null {
+    return this.reader.ts;
+  }
+  get type(): EventType {
+    return this.reader.type;
+  }
+
+  /** The event next() found. */
+  event(seq: number): RmqEvent {
+    return this.reader.event(this.source, seq);
+  }
+
+  /** Its JSON text (event-codec.ts, encodeEvent). */
+  json(): string {
+    return this.reader.json();
+  }
+
+  next(): boolean {
     for (;;) {
-      const line = this.nextLine();
-      if (line === null) return null;
+      if (!this.nextRecord()) return false;
       const at = this.k++;
       if (this.di < this.drop.length && this.drop[this.di] === at) {
         this.di++;
         continue;
       }
-      return decodeLine(line);
+      return true;
     }
   }
 
-  private nextLine(): string | null {
+  private nextRecord(): boolean {
     for (;;) {
-      while (!this.spillDone) {
-        if (this.li < this.lines.length) return this.lines[this.li++];
+      while (this.inFile) {
+        const next = this.reader.read(this.buf, this.at, this.end);
+        if (next >= 0) {
+          this.at = next;
+          return true;
+        }
+        this.at = this.reader.stopped;
         this.fill();
       }
-      if (this.ti < this.tail.length) return this.tail[this.ti++];
-      const next = this.more.shift();
-      if (!next) return null;
-      this.spill = next.spill;
-      this.tail = next.tail;
-      this.spillDone = next.spill === null;
-      this.ti = 0;
+      if (this.tail !== null) {
+        const next = this.reader.read(this.tail, this.tailAt);
+        if (next >= 0) {
+          this.tailAt = next;
+          return true;
+        }
+      }
+      const part = this.more.shift();
+      if (!part) return false;
+      // Each part was written by its own writer: its shared strings start again.
+      this.reader.reset();
+      this.spill = part.spill;
+      this.tail = asBuffer(part.tail);
+      this.tailAt = 0;
+      this.inFile = part.spill !== null;
       this.k = 0;
-      this.drop = next.drop ?? [];
+      this.drop = part.drop ?? [];
       this.di = 0;
     }
   }
 
+  /** More of the spill file behind the bytes not yet used (the end of the file: on to the tail). */
   private fill(): void {
     if (this.fd < 0) this.fd = openSync(this.spill!, 'r');
-    const n = readSync(this.fd, this.buf, 0, this.buf.length, null);
-    if (n === 0) {
-      closeSync(this.fd);
-      this.fd = -1;
-      this.spillDone = true;
-      this.lines = [];
-      return;
-    }
-    // Encoded lines are JSON: UTF-8 without raw newlines. A piece may end inside a character;
-    // cut at the last newline and keep the rest as bytes-safe text for the next piece.
-    const last = this.buf.lastIndexOf(10, n - 1);
-    if (last < 0) {
-      this.partial += this.buf.toString('utf8', 0, n);
-      this.lines = [];
-      this.li = 0;
-      return;
-    }
-    const text = this.partial + this.buf.toString('utf8', 0, last);
-    this.partial = last + 1 < n ? this.buf.toString('utf8', last + 1, n) : '';
-    this.lines = text.split('\n');
-    this.li = 0;
+    const left = this.end - this.at;
+    const need = Math.max(PIECE, EventReader.needed(this.buf, this.at, this.end));
+    if (need > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(need);
+      this.buf.copy(bigger, 0, this.at, this.end);
+      this.buf = bigger;
+    } else if (left > 0) this.buf.copy(this.buf, 0, this.at, this.end);
+    this.at = 0;
+    this.end = left;
+    const n = readSync(this.fd, this.buf, left, this.buf.length - left, null);
+    this.end += n;
+    if (n > 0) return;
+    closeSync(this.fd);
+    this.fd = -1;
+    this.inFile = false;
+    // A piece smaller than PIECE again once a long record is past (memory stays bounded).
+    this.buf = Buffer.allocUnsafe(0);
+    this.end = 0;
+    if (left > 0) throw new Error(`${this.spill}: the spill file ends inside a record`);
   }
 }
 
-interface HeapItem {
-  key: number;
-  source: number;
-  seq: number;
-  ev: EncodedEvent;
-  cursor: SourceCursor;
+/**
+ * One event of the merged stream. Its event() and json() read the cursor's current record: they
+ * are valid while the consumer holds the event, before it asks the stream for the next one.
+ */
+export class MergedEvent {
+  constructor(
+    readonly ts: number | null,
+    readonly type: EventType,
+    readonly source: number,
+    readonly seq: number,
+    readonly key: number,
+    readonly cursor: SourceCursor,
+  ) {}
+
+  event(): RmqEvent {
+    return this.cursor.event(this.seq);
+  }
+
+  /** The event's JSON object without its time (event-codec.ts): the output form. */
+  json(): string {
+    return this.cursor.json();
+  }
 }
 
-function less(a: HeapItem, b: HeapItem): boolean {
+function less(a: MergedEvent, b: MergedEvent): boolean {
   if (a.key !== b.key) return a.key < b.key;
   if (a.source !== b.source) return a.source < b.source;
   return a.seq < b.seq;
 }
 
 class Heap {
-  private a: HeapItem[] = [];
+  private a: MergedEvent[] = [];
   get size(): number {
     return this.a.length;
   }
-  push(x: HeapItem): void {
+  push(x: MergedEvent): void {
     const a = this.a;
     a.push(x);
     let i = a.length - 1;
@@ -131,7 +182,7 @@ class Heap {
       i = p;
     }
   }
-  pop(): HeapItem | undefined {
+  pop(): MergedEvent | undefined {
     const a = this.a;
     if (!a.length) return undefined;
     const top = a[0];
@@ -154,19 +205,18 @@ class Heap {
   }
 }
 
-/** Merge cursors into one ordered stream of encoded events. */
+/** Merge cursors into one ordered stream (each event valid until the next is asked for: MergedEvent). */
 export function* mergeEncoded(cursors: SourceCursor[]): Generator<MergedEvent> {
   const heap = new Heap();
   const load = (cursor: SourceCursor, lastKey: number) => {
-    const ev = cursor.next();
-    if (!ev) return;
-    const key = ev.ts ?? lastKey;
-    heap.push({ key, source: cursor.source, seq: cursor.seq++, ev, cursor });
+    if (!cursor.next()) return;
+    const ts = cursor.ts;
+    heap.push(new MergedEvent(ts, cursor.type, cursor.source, cursor.seq++, ts ?? lastKey, cursor));
   };
   for (const c of cursors) load(c, -Infinity);
   while (heap.size) {
     const top = heap.pop()!;
-    yield { ts: top.ev.ts, json: top.ev.json, source: top.source, seq: top.seq };
+    yield top;
     load(top.cursor, top.key);
   }
 }

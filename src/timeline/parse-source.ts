@@ -1,21 +1,20 @@
 // Read and parse one source into its ordered events. Runs in the main thread for small inputs and in
-// worker threads for large ones (see build.ts). Events travel encoded (src/parse/event-codec.ts);
-// beyond a small in-memory batch they are spilled to a temporary file, one per line, so memory stays
-// flat however many events a source yields.
+// worker threads for large ones (see build.ts). Events travel in the binary form
+// (src/parse/event-binary.ts); beyond a small in-memory batch they are spilled to a temporary file,
+// so memory stays flat however many events a source yields.
 
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSource, type ReadResult } from '../ingest/reader.js';
 import { countNewlines } from '../ingest/split.js';
 import type { InputIssue, SourceSpec } from '../ingest/sources.js';
-import { encodeLine } from '../parse/event-codec.js';
 import { SourceParser, type CutState, type PartInfo } from '../parse/parser.js';
 import { compilePattern } from '../parse/pattern.js';
 import { parseZone } from '../parse/time.js';
 import { inferenceCandidate, inferenceFilter } from './other-records.js';
 import { ReorderWindow } from './reorder.js';
-import type { EventType, SourceAccounting } from '../parse/types.js';
-import { SPILL_CHARS, SPILL_LINES, SpillWriter } from './spill.js';
+import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
+import { SPILL_BYTES, SPILL_EVENTS, SpillWriter } from './spill.js';
 
 
 export interface ParseJob {
@@ -28,12 +27,14 @@ export interface ParseJob {
   /** Keep only these types (null: all). Accounting still counts every event. */
   types: EventType[] | null;
   spillDir: string;
-  /** Encoded events held in memory before they are appended to the spill file. */
+  /** Events held in memory before they are appended to the spill file... */
   spillAt?: number;
   /** Layouts of the user (`--pattern`), as pattern texts: compiled in the thread that parses. */
   patterns?: string[];
-  /** ... or this many characters of them, whichever comes first (long route dumps). */
-  spillChars?: number;
+  /** ... or this many bytes of them, whichever comes first (long route dumps). */
+  spillBytes?: number;
+  /** Events travel as their JSON text (the output is JSON lines: BuildOptions.asJson). */
+  asJson?: boolean;
   /** One part of a large plain file split across workers (src/timeline/split.ts); absent: the whole source. */
   part?: FilePart;
 }
@@ -77,7 +78,7 @@ export const PASTE_MAX_BYTES = 8 << 20;
 /** The events of a later part of a split file; `drop`: indices of its events to skip, increasing. */
 export interface SourcePart {
   spill: string | null;
-  tail: string[];
+  tail: Uint8Array | null;
   drop?: number[];
 }
 
@@ -86,9 +87,10 @@ export interface ParsedSource {
   part?: PartResult;
   accounting: SourceAccounting;
   issues: InputIssue[];
-  /** Spilled events (encoded lines, in order), followed by `tail`; a split file's parts follow in `more`. */
+  /** Spilled events (the binary form, in order), followed by `tail`; a split file's parts follow in `more`. */
   spill: string | null;
-  tail: string[];
+  /** A Buffer, or the Uint8Array a worker's Buffer arrives as. */
+  tail: Uint8Array | null;
   more?: SourcePart[];
   count: number;
   firstTs: number | null;
@@ -98,16 +100,16 @@ export interface ParsedSource {
 }
 
 export async function parseSource(job: ParseJob, onProgress?: (bytes: number) => void): Promise<ParsedSource> {
-  const spillAt = job.spillAt ?? SPILL_LINES;
-  const spillChars = job.spillChars ?? SPILL_CHARS;
+  const spillAt = job.spillAt ?? SPILL_EVENTS;
+  const spillBytes = job.spillBytes ?? SPILL_BYTES;
   const keepTypes = job.types ? new Set<EventType>(job.types) : null;
   // A part's first producer link per address may be a repeat of an earlier part's: noted with its place.
   const links: Array<[string, number]> = [];
   const inferenceReads = job.keepOther === 'inference' ? inferenceFilter(job.part ? (local) => links.push([local, count]) : undefined) : null;
-  const spill = new SpillWriter(join(job.spillDir, job.part ? `source-${job.index}-${job.part.n}.events` : `source-${job.index}.events`), spillAt, spillChars);
+  const spill = new SpillWriter(join(job.spillDir, job.part ? `source-${job.index}-${job.part.n}.events` : `source-${job.index}.events`), spillAt, spillBytes, job.asJson);
   let count = 0;
-  const keep = (line: string) => spill.add(line);
-  const window = !job.part && isPaste(job.spec) ? new ReorderWindow(REORDER_WINDOW, keep) : null;
+  const keep = (e: RmqEvent) => spill.add(e);
+  const window = !job.part && isPaste(job.spec) ? new ReorderWindow<RmqEvent>(REORDER_WINDOW, keep) : null;
   let muted = false;
   const parser = new SourceParser(
     {
@@ -125,8 +127,8 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
       if (muted) return;
       if (keepTypes && !keepTypes.has(e.type)) return;
       if (e.type === 'other' && inferenceReads !== null && !inferenceReads(e.kind, e.thread, e.text)) return;
-      if (window) window.push(e.ts, encodeLine(e));
-      else keep(encodeLine(e));
+      if (window) window.push(e.ts, e);
+      else keep(e);
       count++;
     },
   );

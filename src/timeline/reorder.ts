@@ -4,20 +4,20 @@
 // comes out in time order, with memory bounded by the window whatever the input size. An event with no
 // time keeps the place of the event before it; equal times keep their order in the file.
 
-export class ReorderWindow {
+export class ReorderWindow<T> {
   // Held events, sorted by key from `head` on, in two parallel arrays (no object per event); a file in
   // time order only appends (one comparison per event), so the window costs next to nothing there.
   private keys: number[] = [];
-  private lines: string[] = [];
+  private items: Array<T | undefined> = [];
   private head = 0;
   private lastKey = -Infinity;
 
   constructor(
     private readonly size: number,
-    private readonly out: (line: string) => void,
+    private readonly out: (item: T) => void,
   ) {}
 
-  push(ts: number | null, line: string): void {
+  push(ts: number | null, item: T): void {
     const key = ts ?? this.lastKey;
     this.lastKey = key;
     const keys = this.keys;
@@ -26,10 +26,10 @@ export class ReorderWindow {
     while (i > this.head && keys[i - 1] > key) i--;
     if (i === keys.length) {
       keys.push(key);
-      this.lines.push(line);
+      this.items.push(item);
     } else {
       keys.splice(i, 0, key);
-      this.lines.splice(i, 0, line);
+      this.items.splice(i, 0, item);
     }
     if (keys.length - this.head > this.size) this.out(this.take());
   }
@@ -39,14 +39,14 @@ export class ReorderWindow {
     while (this.head < this.keys.length) this.out(this.take());
   }
 
-  private take(): string {
-    const line = this.lines[this.head];
-    this.lines[this.head++] = '';
+  private take(): T {
+    const item = this.items[this.head] as T;
+    this.items[this.head++] = undefined;
     if (this.head >= 1024 && this.head * 2 >= this.keys.length) {
       this.keys = this.keys.slice(this.head);
-      this.lines = this.lines.slice(this.head);
+      this.items = this.items.slice(this.head);
       this.head = 0;
     }
-    return line;
+    return item;
   }
 }

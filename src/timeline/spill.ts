@@ -7,6 +7,8 @@
 import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EventWriter } from '../parse/event-binary.js';
+import type { RmqEvent } from '../parse/types.js';
 import { UsageError } from '../util/errors.js';
 
 const PREFIX = 'rmq-diag-';
@@ -117,48 +119,64 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Encoded events a source holds before they go to its spill file... */
-export const SPILL_LINES = 500;
-/** ...or this many characters of them, whichever comes first (long route dumps). */
-export const SPILL_CHARS = 1 << 20;
+/** Events a source holds before they go to its spill file (tests set fewer)... */
+export const SPILL_EVENTS = 1 << 16;
+/** ...or this many bytes of them, whichever comes first (long route dumps). */
+export const SPILL_BYTES = 256 << 10;
 
 /**
- * One source's encoded events in order: the latest ones held (`tail`), the earlier ones appended to
- * a spill file once `maxLines` or `maxChars` of them are held (a worker's heap is small, and 500
- * route dumps of 200 brokers are about 20 MB). The merge reads the file, then the tail
- * (merge.ts, SourceCursor).
+ * One source's events in order, in the binary form (src/parse/event-binary.ts): the latest ones
+ * held, the earlier ones appended to a spill file once `maxEvents` or `maxBytes` of them are held
+ * (a worker's heap is small, and 500 route dumps of 200 brokers are about 20 MB). At close, what
+ * never went to a file is the `tail`. The merge reads the file, then the tail (merge.ts, SourceCursor).
  */
 export class SpillWriter {
-  tail: string[] = [];
+  private readonly events: EventWriter;
   /** The spill file, once anything went to it. */
   path: string | null = null;
-  private chars = 0;
+  /** After close(): the events held, when none went to a file. */
+  tail: Buffer | null = null;
   private fd = -1;
 
   constructor(
     private readonly file: string,
-    private readonly maxLines: number,
-    private readonly maxChars: number,
-  ) {}
-
-  add(line: string): void {
-    this.tail.push(line);
-    this.chars += line.length;
-    if (this.tail.length >= this.maxLines || this.chars >= this.maxChars) this.flush();
+    private readonly maxEvents = SPILL_EVENTS,
+    private readonly maxBytes = SPILL_BYTES,
+    asJson = false,
+  ) {
+    this.events = new EventWriter(64 << 10, asJson);
   }
 
-  /** The held lines to the file, which it opens the first time. */
+  add(e: RmqEvent): void {
+    this.events.add(e);
+    this.held();
+  }
+
+  /** An event as its JSON text (encodeEvent's). */
+  addEncoded(ts: number | null, type: string, json: string): void {
+    this.events.addEncoded(ts, type, json);
+    this.held();
+  }
+
+  private held(): void {
+    const w = this.events;
+    if (w.count >= this.maxEvents || w.size >= this.maxBytes) this.flush();
+  }
+
+  /** The held events to the file, which it opens the first time. */
   flush(): void {
-    if (!this.tail.length) return;
+    const w = this.events;
+    if (w.size === 0) return;
     if (this.fd < 0) this.fd = openSync((this.path = this.file), 'w');
-    writeSync(this.fd, this.tail.join('\n') + '\n');
-    this.tail = [];
-    this.chars = 0;
+    const bytes = w.peek();
+    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
+    w.clear();
   }
 
-  /** Done: once a file was started everything goes to it (the tail is then empty), else the lines stay held. */
+  /** Done: once a file was started everything goes to it, else the events stay held as the tail. */
   close(): void {
     if (this.path !== null) this.flush();
+    else if (this.events.size > 0) this.tail = this.events.take();
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
   }

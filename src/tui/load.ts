@@ -3,7 +3,7 @@
 // engine on the way (the same findings `analyze` reports). The pass yields to the event loop every
 // few milliseconds, so the loading screen keeps drawing and `q` still quits.
 
-import { decodeJson, encodedType } from '../parse/event-codec.js';
+import { encodeEvent } from '../parse/event-codec.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { sourcesOf } from '../rules/analyze.js';
 import { RuleRunner } from '../rules/engine.js';
@@ -48,12 +48,13 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
     const observed = o.observer?.types ?? new Set<EventType>();
     const otherInStore = o.otherInStore ?? true;
     for (const m of t.encoded()) {
-      let type: EventType;
-      if (!otherInStore && encodedType(m.json) === 'other') type = 'other';
-      else type = builder.add(m.ts, m.json, m.source);
+      const type = m.type;
+      const inStore = otherInStore || type !== 'other';
       const forRules = wanted.has(type);
-      if (forRules || observed.has(type)) {
-        const e = decodeJson(m.json, m.ts, m.source, m.seq);
+      if (inStore || forRules || observed.has(type)) {
+        const e = m.event();
+        // The store keeps each event's JSON (its pages are read back from it).
+        if (inStore) builder.add(m.ts, encodeEvent(e), m.source);
         if (forRules) runner.visit(e);
         if (observed.has(type)) o.observer!.visit(e);
       }

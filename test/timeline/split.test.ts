@@ -10,6 +10,7 @@ import { parseSource, type FilePart, type ParseJob, type ParsedSource } from '..
 import { createSpillDir, removeSpillDir } from '../../src/timeline/spill.js';
 import { joinParts, joinRefusal } from '../../src/timeline/split.js';
 import { ActivityTracker, joinActivity } from '../../src/parse/activity.js';
+import { encodeEvent } from '../../src/parse/event-codec.js';
 
 const ROOT = join(__dirname, '..', '..');
 const spillDir = createSpillDir();
@@ -28,7 +29,7 @@ function job(spec: SourceSpec, keepOther: ParseJob['keepOther'] = false, part?: 
 function eventsOf(p: ParsedSource): string[] {
   const c = new SourceCursor(0, p.spill, p.tail, p.more?.map((m) => ({ ...m })));
   const out: string[] = [];
-  for (let e = c.next(); e; e = c.next()) out.push(`${e.ts}\t${e.json}`);
+  for (let n = 0; c.next(); n++) out.push(`${c.ts}\t${encodeEvent(c.event(n))}`);
   return out;
 }
 
@@ -205,7 +206,7 @@ describe('buildTimeline with a split file', () => {
       const read = async (split?: { minBytes: number; parts: number }) => {
         const t = await buildTimeline({ inputs, workers: 0, split, keepOther: 'inference' });
         try {
-          return { accounting: t.accounting, issues: t.issues, first: t.first, last: t.last, bytes: t.bytes, events: [...t.encoded()] };
+          return { accounting: t.accounting, issues: t.issues, first: t.first, last: t.last, bytes: t.bytes, events: Array.from(t.encoded(), (m) => `${m.ts}\t${m.source}\t${m.seq}\t${m.json()}`) };
         } finally {
           t.close();
         }

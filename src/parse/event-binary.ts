@@ -1,0 +1,463 @@
+// The binary form events travel in between the parse and the rules (issue 14): records in a byte
+// stream, numbers as numbers, repeated strings (threads, loggers, addresses, topics) sent once per
+// stream and then by number. It replaces JSON between the layers: a parse writes no JSON text and
+// the rules parse none; a consumer reads an event's type and time without decoding the rest, and
+// JSON is made only where it is the output (event-codec.ts, encodeEvent).
+//
+// Decoding gives the object decodeJson(encodeEvent(e)) gives, key order included (a property test
+// holds the two equal): numbers that JSON cannot hold become null or 0 as JSON.stringify makes
+// them, keys with undefined values are left out, and an event of an unusual shape travels as its
+// JSON text. Strings are written as Latin-1 when they are ASCII, else as UTF-16, so every string
+// comes back as it was (UTF-8 would turn a lone surrogate into U+FFFD).
+//
+// A stream: records, each `u32 length` (the whole record's, little-endian), `u8 tag`, then:
+//   STRING  a string, which gets the stream's next number;
+//   EVENT   u8 type, f64 ts, f64 line (NaN: null), u8 flags (which optional keys
+//           follow), host, kind, file, level, thread, logger, [clock], [entry], [versionHint],
+//           [sendPath], u8 field count, each field (key, value), text;
+//   JSON    u8 type, f64 ts, the event's JSON text (encodeEvent).
+// An event's tag has NO_TS set when its time is null.
+// A value that may be a shared string is `u16 number`, or NONE (null) or INLINE followed by the
+// string. A string is `u8 coding, u32 bytes, bytes`.
+
+import { encodeEvent, isUsualEvent } from './event-codec.js';
+import { EVENT_TYPES, type EventFields, type EventType, type FieldValue, type RmqEvent } from './types.js';
+
+const STRING = 1;
+const EVENT = 2;
+const JSON_EVENT = 3;
+/** Set in an event's tag when it has no time. */
+const NO_TS = 0x80;
+
+const NONE = 0xffff;
+const INLINE = 0xfffe;
+/** Strings numbered per stream; past this many, new ones are written in place (memory stays bounded). */
+const MAX_SHARED = 0x4000;
+/** Longer strings are written in place: sharing pays for names, not for messages. */
+const MAX_SHARED_CHARS = 160;
+
+const LATIN1 = 0;
+const UTF16 = 1;
+
+// Field values.
+const V_NULL = 0;
+const V_FALSE = 1;
+const V_TRUE = 2;
+const V_NUMBER = 3;
+const V_STRING = 4;
+const V_LIST = 5;
+const V_JSON = 6;
+
+const F_CLOCK = 1;
+const F_ENTRY = 2;
+const F_HINT = 4;
+const F_PATH = 8;
+
+const TYPE_NUMBER = new Map<EventType, number>(EVENT_TYPES.map((t, i) => [t, i]));
+
+/** Buffer's own coders, without write()'s argument checks (present on every Buffer since Node 0.x). */
+interface RawBuffer {
+  latin1Write(s: string, offset: number): number;
+  ucs2Write(s: string, offset: number): number;
+  latin1Slice(start: number, end: number): string;
+  ucs2Slice(start: number, end: number): string;
+}
+
+/** Writes events into a growing buffer; `take()` hands the bytes on and starts a new buffer of the same stream. */
+export class EventWriter {
+  private buf: Buffer;
+  private at = 0;
+  private readonly shared = new Map<string, number>();
+  // Reused per event: the fields' keys and the numbers of the strings they share.
+  private readonly keys: string[] = [];
+  private readonly refs: number[] = [];
+  private readonly lastOf: Array<string | null | undefined> = new Array<undefined>(6).fill(undefined);
+  private readonly refOf: number[] = new Array<number>(6).fill(NONE);
+  /** Events written since the last take(). */
+  count = 0;
+
+  /**
+   * `asJson`: every event as its JSON text (JSON records), for a run whose output is JSON lines:
+   * the text is then made where the parse runs, on every core, and written out as it comes.
+   */
+  constructor(
+    initial = 64 << 10,
+    private readonly asJson = false,
+  ) {
+    this.buf = Buffer.allocUnsafe(initial);
+  }
+
+  /** Bytes written since the last take(). */
+  get size(): number {
+    return this.at;
+  }
+
+  add(e: RmqEvent): void {
+    const type = TYPE_NUMBER.get(e.type);
+    if (this.asJson || type === undefined || !isUsualEvent(e)) {
+      this.addEncoded(e.ts, e.type, encodeEvent(e));
+      return;
+    }
+    // Shared strings first: each new one is a record of its own, before the event that uses it.
+    const host = this.slot(0, e.host);
+    const kind = this.slot(1, e.kind);
+    const file = this.slot(2, e.file);
+    const level = this.slot(3, e.level);
+    const thread = this.slot(4, e.thread);
+    const logger = this.slot(5, e.logger);
+    let flags = 0;
+    let clock = NONE;
+    let entry = NONE;
+    let hint = NONE;
+    let path = NONE;
+    if (e.clock) (flags |= F_CLOCK), (clock = this.ref(e.clock));
+    if (e.entry) (flags |= F_ENTRY), (entry = this.ref(e.entry));
+    if (e.versionHint) (flags |= F_HINT), (hint = this.ref(e.versionHint));
+    if (e.sendPath) (flags |= F_PATH), (path = this.ref(e.sendPath));
+    const fields = e.fields;
+    const keys = this.keys;
+    const refs = this.refs;
+    keys.length = 0;
+    refs.length = 0;
+    for (const k in fields) {
+      if (!Object.prototype.hasOwnProperty.call(fields, k)) continue;
+      const v = fields[k];
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue; // JSON leaves them out
+      keys.push(k);
+      refs.push(this.ref(k));
+      if (typeof v === 'string') refs.push(this.ref(v));
+      else if (isStringList(v)) for (const s of v) refs.push(this.ref(s));
+    }
+    if (keys.length > 255) {
+      this.addEncoded(e.ts, e.type, encodeEvent(e));
+      return;
+    }
+    const start = this.begin(EVENT | (e.ts === null ? NO_TS : 0), 1 + 8 + 8 + 1);
+    const b = this.buf;
+    b[this.at++] = type;
+    this.at = b.writeDoubleLE(tsOf(e.ts), this.at);
+    this.at = b.writeDoubleLE(Number.isFinite(e.line) ? e.line || 0 : NaN, this.at); // JSON: -0 is 0, NaN null
+    b[this.at++] = flags;
+    this.u16ref(host, e.host);
+    this.u16ref(kind, e.kind);
+    this.u16ref(file, e.file);
+    this.u16ref(level, e.level);
+    this.u16ref(thread, e.thread);
+    this.u16ref(logger, e.logger);
+    if (flags & F_CLOCK) this.u16ref(clock, e.clock!);
+    if (flags & F_ENTRY) this.u16ref(entry, e.entry!);
+    if (flags & F_HINT) this.u16ref(hint, e.versionHint!);
+    if (flags & F_PATH) this.u16ref(path, e.sendPath!);
+    this.ensure(1);
+    this.buf[this.at++] = keys.length;
+    let r = 0;
+    for (let i = 0; i < keys.length; i++) {
+      this.u16ref(refs[r++], keys[i]);
+      r = this.value(fields[keys[i]], refs, r);
+    }
+    this.str(e.text);
+    this.end(start);
+    this.count++;
+  }
+
+  /** The bytes written since the last call (a copy the caller owns); the stream's shared strings go on. */
+  take(): Buffer {
+    const out = Buffer.from(this.buf.subarray(0, this.at));
+    this.clear();
+    return out;
+  }
+
+  /** The bytes written since the last take(), as a view valid until the next add(). */
+  peek(): Buffer {
+    return this.buf.subarray(0, this.at);
+  }
+
+  /** Forget what was written since the last take() (after it was handed on through peek()). */
+  clear(): void {
+    this.at = 0;
+    this.count = 0;
+  }
+
+  /** An event as its JSON text (encodeEvent's): an event of a shape the record does not hold, or asJson's. */
+  addEncoded(ts: number | null, type: string, json: string): void {
+    const n = TYPE_NUMBER.get(type as EventType);
+    const start = this.begin(JSON_EVENT | (ts === null ? NO_TS : 0), 1 + 8);
+    this.buf[this.at++] = n ?? 255;
+    if (n === undefined) this.str(type);
+    this.ensure(8);
+    this.at = this.buf.writeDoubleLE(tsOf(ts), this.at);
+    this.str(json);
+    this.end(start);
+    this.count++;
+  }
+
+  private value(v: FieldValue, refs: number[], r: number): number {
+    this.ensure(9);
+    const b = this.buf;
+    if (v === null || (typeof v === 'number' && !Number.isFinite(v))) b[this.at++] = V_NULL;
+    else if (v === true) b[this.at++] = V_TRUE;
+    else if (v === false) b[this.at++] = V_FALSE;
+    else if (typeof v === 'number') {
+      b[this.at++] = V_NUMBER;
+      this.at = b.writeDoubleLE(v === 0 ? 0 : v, this.at); // -0 is 0 in JSON
+    } else if (typeof v === 'string') {
+      b[this.at++] = V_STRING;
+      this.u16ref(refs[r++], v);
+    } else if (isStringList(v)) {
+      b[this.at++] = V_LIST;
+      this.at = b.writeUInt32LE(v.length, this.at);
+      for (const s of v) this.u16ref(refs[r++], s);
+    } else {
+      b[this.at++] = V_JSON;
+      this.str(JSON.stringify(v));
+    }
+    return r;
+  }
+
+  /** ref() of a key the events of a source mostly share (host, kind, file, level...): the last one is kept beside its number. */
+  private slot(i: number, s: string | null): number {
+    if (s === this.lastOf[i]) return this.refOf[i];
+    const r = this.ref(s);
+    this.lastOf[i] = s;
+    this.refOf[i] = r;
+    return r;
+  }
+
+  /** The number of a shared string (written first as a STRING record when new), NONE for null, INLINE for one written in place. */
+  private ref(s: string | null): number {
+    if (s === null) return NONE;
+    const n = this.shared.get(s);
+    if (n !== undefined) return n;
+    if (s.length > MAX_SHARED_CHARS || this.shared.size >= MAX_SHARED) return INLINE;
+    const start = this.begin(STRING, 0);
+    this.str(s);
+    this.end(start);
+    const id = this.shared.size;
+    this.shared.set(s, id);
+    return id;
+  }
+
+  private u16ref(ref: number, s: string | null): void {
+    this.ensure(2);
+    this.at = this.buf.writeUInt16LE(ref, this.at);
+    if (ref === INLINE) this.str(s!);
+  }
+
+  private str(s: string): void {
+    this.ensure(5 + s.length * 2);
+    const b = this.buf as Buffer & RawBuffer;
+    // ASCII (one UTF-8 byte per character) as Latin-1, anything else as UTF-16: both exact.
+    if (Buffer.byteLength(s, 'utf8') === s.length) {
+      b[this.at] = LATIN1;
+      b.writeUInt32LE(s.length, this.at + 1);
+      this.at += 5 + b.latin1Write(s, this.at + 5);
+    } else {
+      b[this.at] = UTF16;
+      b.writeUInt32LE(s.length * 2, this.at + 1);
+      this.at += 5 + b.ucs2Write(s, this.at + 5);
+    }
+  }
+
+  private ensure(room: number): void {
+    if (this.at + room <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + room));
+    this.buf.copy(next, 0, 0, this.at);
+    this.buf = next;
+  }
+
+  /** Start a record (length, tag) with room for `room` more bytes; returns its start. */
+  private begin(tag: number, room: number): number {
+    this.ensure(5 + room);
+    const start = this.at;
+    this.buf[start + 4] = tag;
+    this.at = start + 5;
+    return start;
+  }
+
+  private end(start: number): void {
+    this.buf.writeUInt32LE(this.at - start, start);
+  }
+}
+
+function isStringList(v: unknown): v is string[] {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+  return true;
+}
+
+/** The time as the text form carried it (`${ts}` read back: -0 came back 0); null is the tag's NO_TS. */
+function tsOf(ts: number | null): number {
+  return ts === null || ts === 0 ? 0 : ts;
+}
+
+/**
+ * Reads a stream's records from buffers handed to it in order (read()), keeping the shared strings.
+ * After read() finds an event, `ts` and `type` are set and event() decodes it, until the next read().
+ */
+export class EventReader {
+  private readonly shared: string[] = [];
+  private buf: Buffer = Buffer.alloc(0);
+  private at = 0;
+  private rec = -1;
+  ts: number | null = null;
+  type: EventType = 'other';
+  /** Where read() stopped when it returned -1. */
+  stopped = 0;
+
+  /**
+   * The next event of `buf` from `offset` (strings on the way are taken in): the offset after it,
+   * or -1 when `buf` up to `end` holds no whole record from `stopped` on (the strings before it
+   * are taken: go on from there once more bytes are in; `needed()` says how many the record takes).
+   */
+  read(buf: Buffer, offset: number, end = buf.length): number {
+    let at = offset;
+    for (;;) {
+      this.stopped = at;
+      if (at + 4 > end) return -1;
+      const len = buf.readUInt32LE(at);
+      if (at + len > end) return -1;
+      const tag = buf[at + 4];
+      if (tag === STRING) {
+        this.buf = buf;
+        this.at = at + 5;
+        this.shared.push(this.str());
+        at += len;
+        continue;
+      }
+      this.buf = buf;
+      this.rec = at;
+      const t = buf[at + 5];
+      let p = at + 6;
+      if (t === 255) {
+        this.at = p;
+        this.type = this.str() as EventType;
+        p = this.at;
+      } else this.type = EVENT_TYPES[t];
+      this.ts = tag & NO_TS ? null : buf.readDoubleLE(p);
+      return at + len;
+    }
+  }
+
+  /** Bytes the record at `offset` of `buf` takes (at least its length's 4 bytes), of those up to `end`. */
+  static needed(buf: Buffer, offset: number, end = buf.length): number {
+    return offset + 4 > end ? 4 : buf.readUInt32LE(offset);
+  }
+
+  /** Forget the shared strings: the next buffer starts another stream. */
+  reset(): void {
+    this.shared.length = 0;
+  }
+
+  /** The JSON text of the event read last (encodeEvent's), as it travelled or made now. */
+  json(): string {
+    if ((this.buf[this.rec + 4] & ~NO_TS) !== JSON_EVENT) return encodeEvent(this.event(0, 0));
+    this.at = this.rec + 6;
+    if (this.buf[this.rec + 5] === 255) this.str();
+    this.at += 8;
+    return this.str();
+  }
+
+  /** The event read last, as decodeJson(encodeEvent(e), ts, source, seq) gives it. */
+  event(source: number, seq: number): RmqEvent {
+    const b = this.buf;
+    const tag = b[this.rec + 4] & ~NO_TS;
+    this.at = this.rec + 6;
+    if (b[this.rec + 5] === 255) this.str();
+    this.at += 8;
+    if (tag === JSON_EVENT) {
+      const e = JSON.parse(this.str()) as RmqEvent;
+      e.ts = this.ts;
+      e.source = source;
+      e.seq = seq;
+      return e;
+    }
+    const line = b.readDoubleLE(this.at);
+    const flags = b[this.at + 8];
+    this.at += 9;
+    const host = this.ref()!;
+    const kind = this.ref() as RmqEvent['kind'];
+    const file = this.ref()!;
+    const level = this.ref();
+    const thread = this.ref();
+    const logger = this.ref();
+    const clock = flags & F_CLOCK ? this.ref()! : undefined;
+    const entry = flags & F_ENTRY ? this.ref()! : undefined;
+    const versionHint = flags & F_HINT ? this.ref()! : undefined;
+    const sendPath = flags & F_PATH ? (this.ref() as RmqEvent['sendPath']) : undefined;
+    const n = b[this.at++];
+    const fields: EventFields = {};
+    for (let i = 0; i < n; i++) {
+      const k = this.ref()!;
+      const v = this.value();
+      // JSON.parse makes "__proto__" an own key; an assignment would set the prototype.
+      if (k === '__proto__') Object.defineProperty(fields, k, { value: v, enumerable: true, writable: true, configurable: true });
+      else fields[k] = v;
+    }
+    const text = this.str();
+    // The keys in the order JSON.parse(encodeEvent(e)) gives them, then decodeJson's three.
+    const e = (clock !== undefined ? { clock, host } : { host }) as RmqEvent;
+    e.kind = kind;
+    e.file = file;
+    e.line = Number.isNaN(line) ? (null as unknown as number) : line;
+    e.level = level;
+    e.thread = thread;
+    e.logger = logger;
+    e.type = this.type;
+    e.fields = fields;
+    e.text = text;
+    if (entry !== undefined) e.entry = entry;
+    if (versionHint !== undefined) e.versionHint = versionHint;
+    if (sendPath !== undefined) e.sendPath = sendPath;
+    e.ts = this.ts;
+    e.source = source;
+    e.seq = seq;
+    return e;
+  }
+
+  private value(): FieldValue {
+    const b = this.buf;
+    const tag = b[this.at++];
+    switch (tag) {
+      case V_NULL:
+        return null;
+      case V_FALSE:
+        return false;
+      case V_TRUE:
+        return true;
+      case V_NUMBER: {
+        const v = b.readDoubleLE(this.at);
+        this.at += 8;
+        return v;
+      }
+      case V_STRING:
+        return this.ref()!;
+      case V_LIST: {
+        const n = b.readUInt32LE(this.at);
+        this.at += 4;
+        const out: string[] = new Array(n);
+        for (let i = 0; i < n; i++) out[i] = this.ref()!;
+        return out;
+      }
+      default:
+        return JSON.parse(this.str()) as FieldValue;
+    }
+  }
+
+  private ref(): string | null {
+    const n = this.buf.readUInt16LE(this.at);
+    this.at += 2;
+    if (n === NONE) return null;
+    if (n === INLINE) return this.str();
+    return this.shared[n];
+  }
+
+  private str(): string {
+    const b = this.buf;
+    const coding = b[this.at];
+    const len = b.readUInt32LE(this.at + 1);
+    const start = this.at + 5;
+    this.at = start + len;
+    const raw = b as Buffer & RawBuffer;
+    return coding === LATIN1 ? raw.latin1Slice(start, start + len) : raw.ucs2Slice(start, start + len);
+  }
+}

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { EventReader, EventWriter } from '../../src/parse/event-binary.js';
+import { decodeJson, encodeEvent } from '../../src/parse/event-codec.js';
+import { SourceParser } from '../../src/parse/parser.js';
+import { parseZone } from '../../src/parse/time.js';
+import type { RmqEvent } from '../../src/parse/types.js';
+import type { SourceKind } from '../../src/ingest/kinds.js';
+
+const LAB = join(__dirname, '..', '..', 'samples', 'lab');
+
+function eventsOf(rel: string, kindHint: SourceKind | null): RmqEvent[] {
+  const events: RmqEvent[] = [];
+  const p = new SourceParser(
+    { file: rel, host: rel.split('/')[1], sourceIndex: 3, kindHint, kindForced: false, defaultZone: parseZone('+08:00'), keepOther: true },
+    (e) => events.push(e),
+  );
+  readFileSync(join(LAB, rel), 'utf8').split(/\r?\n/).forEach((l, i) => p.line(l, i + 1));
+  p.end();
+  return events;
+}
+
+/** Every event of the buffers, decoded, each buffer read with the reader where the one before left off. */
+function readAll(buffers: Buffer[]): RmqEvent[] {
+  const r = new EventReader();
+  const out: RmqEvent[] = [];
+  for (const b of buffers) {
+    let at = 0;
+    for (let next = r.read(b, at); next >= 0; next = r.read(b, at)) {
+      out.push(r.event(7, out.length));
+      at = next;
+    }
+    expect(at).toBe(b.length);
+  }
+  return out;
+}
+
+/** What the JSON trip gives: the reference the binary form must equal, key order included. */
+function viaJson(e: RmqEvent, seq: number): RmqEvent {
+  // The time went as text (`${ts}`, read back with Number).
+  return decodeJson(encodeEvent(e), e.ts === null ? null : Number(`${e.ts}`), 7, seq);
+}
+
+function sameAs(got: RmqEvent[], events: RmqEvent[]): void {
+  expect(got.length).toBe(events.length);
+  got.forEach((g, i) => {
+    const want = viaJson(events[i], i);
+    expect(g).toStrictEqual(want);
+    expect(JSON.stringify(g)).toBe(JSON.stringify(want));
+    expect(Object.keys(g.fields ?? {})).toEqual(Object.keys(want.fields ?? {}));
+  });
+}
+
+describe('the binary event form', () => {
+  const real = [
+    ...eventsOf('broker-busy/app-feed-01/logs/rocketmqlogs/rocketmq_client.log', 'client'),
+    ...eventsOf('broker-busy/mq-broker-b/logs/rocketmqlogs/watermark.log', 'watermark'),
+    ...eventsOf('namesrv-hang/app-pay-01/logs/app.log', 'app'),
+  ];
+
+  it('gives back what the JSON trip gives, for every event of real logs, whatever the buffers it is cut into', () => {
+    expect(real.length).toBeGreaterThan(400);
+    const w = new EventWriter(16);
+    const buffers: Buffer[] = [];
+    real.forEach((e, i) => {
+      w.add(e);
+      if (i % 37 === 36) buffers.push(w.take());
+    });
+    buffers.push(w.take());
+    sameAs(readAll(buffers), real);
+    // Shared strings: a thread or address is written once per stream, so the stream is smaller than its JSON.
+    const bytes = buffers.reduce((n, b) => n + b.length, 0);
+    const json = real.reduce((n, e) => n + Buffer.byteLength(encodeEvent(e)), 0);
+    expect(bytes).toBeLessThan(json);
+  });
+
+  it('gives each event its JSON text, made by the writer when it writes JSON (asJson) or by the reader', () => {
+    for (const asJson of [false, true]) {
+      const w = new EventWriter(64, asJson);
+      for (const e of real) w.add(e);
+      const b = w.take();
+      const r = new EventReader();
+      let at = 0;
+      real.forEach((e, i) => {
+        at = r.read(b, at);
+        expect([r.ts, r.type]).toEqual([e.ts, e.type]);
+        expect(r.json()).toBe(encodeEvent(e));
+        expect(r.event(7, i)).toStrictEqual(viaJson(e, i));
+      });
+      expect(at).toBe(b.length);
+    }
+  });
+
+  it('says when a buffer holds no whole event, and how many bytes the record needs', () => {
+    const w = new EventWriter();
+    w.add(real[0]);
+    const b = w.take();
+    const r = new EventReader();
+    for (let cut = 0; cut < b.length; cut++) {
+      expect(new EventReader().read(b.subarray(0, cut), 0)).toBe(-1);
+      expect(EventReader.needed(b.subarray(0, cut), 0)).toBe(cut < 4 ? 4 : b.readUInt32LE(0));
+    }
+    expect(r.read(b, 0)).toBe(b.length);
+    expect([r.ts, r.type]).toEqual([real[0].ts, real[0].type]);
+  });
+
+  it('gives back what the JSON trip gives for any event, odd shapes and strings included', () => {
+    const text = fc.string({ unit: 'binary' });
+    const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+    const value = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.double(), fc.array(text, { maxLength: 3 }), fc.constant(undefined), fc.array(fc.integer(), { maxLength: 2 }));
+    const event = fc.record({
+      ts: fc.oneof(fc.constant(null), fc.integer(), fc.double()),
+      clock: maybe(fc.oneof(text, fc.constant(''))),
+      host: fc.oneof(text, fc.constant('h')),
+      kind: fc.constantFrom('client', 'broker'),
+      file: fc.oneof(text, fc.constant('f')),
+      line: fc.oneof(fc.integer(), fc.double()),
+      level: fc.option(text),
+      thread: fc.option(fc.oneof(text, fc.constant(undefined))),
+      logger: fc.option(text),
+      type: fc.constantFrom('rpc-timeout', 'other', 'made-up'),
+      fields: fc.dictionary(fc.oneof(text, fc.constantFrom('__proto__', '1', 'brokerAddr')), value),
+      text: fc.oneof(text, fc.string({ unit: 'grapheme', maxLength: 400 })),
+      entry: maybe(fc.oneof(text, fc.constant(''))),
+      versionHint: maybe(text),
+      sendPath: maybe(fc.constantFrom('default', 'select', 'queue')),
+      source: fc.nat(),
+      seq: fc.nat(),
+    });
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 1, maxLength: 6 }), (events) => {
+        const w = new EventWriter(8);
+        const buffers: Buffer[] = [];
+        for (const e of events) {
+          w.add(e as unknown as RmqEvent);
+          buffers.push(w.take());
+        }
+        sameAs(readAll(buffers), events as unknown as RmqEvent[]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes numbers JSON cannot hold as JSON.stringify does, and drops what it drops', () => {
+    const e = { ...real[0], ts: Infinity, line: NaN, fields: { zero: -0, nan: NaN, inf: -Infinity, gone: undefined, list: ['a', 'b'], mixed: ['a', 1] } } as unknown as RmqEvent;
+    const w = new EventWriter();
+    w.add(e);
+    const [got] = readAll([w.take()]);
+    expect(Object.is(got.fields.zero, 0)).toBe(true);
+    expect(got.fields).toStrictEqual({ zero: 0, nan: null, inf: null, list: ['a', 'b'], mixed: ['a', 1] });
+    expect([got.ts, got.line]).toEqual([Infinity, null]);
+    sameAs([got], [e]);
+  });
+
+  it('stops sharing strings past its bound, and still gives every string back', () => {
+    const w = new EventWriter();
+    const base = real[0];
+    const many = Array.from({ length: 20000 }, (_, i) => ({ ...base, thread: `thread-${i}`, fields: { ...base.fields, brokerAddr: `10.0.${i >> 8}.${i & 255}:10911` } }));
+    for (const e of many) w.add(e);
+    sameAs(readAll([w.take()]), many);
+  });
+});
