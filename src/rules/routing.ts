@@ -57,12 +57,21 @@ export function isBrokerEvent(e: RmqEvent): boolean {
  */
 export function addrKey(addr: string | null | undefined): string | null {
   if (!addr) return null;
+  // Rules ask for the same few addresses millions of times: the answers are kept (a bounded memo).
+  const known = keys.get(addr);
+  if (known !== undefined) return known;
   let a = addr.trim();
   const slash = a.lastIndexOf('/');
   if (slash >= 0) a = a.slice(slash + 1);
   a = a.toLowerCase();
+  if (keys.size >= MEMO_MAX) keys.clear();
+  keys.set(addr, a || null);
   return a || null;
 }
+
+const MEMO_MAX = 4096;
+const keys = new Map<string, string | null>();
+const ports = new Map<string, number | null>();
 
 /** The host part of an address (`10.0.0.1:9876` -> `10.0.0.1`). */
 export function ipOf(addr: string | null | undefined): string | null {
@@ -75,8 +84,13 @@ export function ipOf(addr: string | null | undefined): string | null {
 export function portOf(addr: string | null | undefined): number | null {
   const k = addrKey(addr);
   if (!k) return null;
+  const known = ports.get(k);
+  if (known !== undefined) return known;
   const m = /:(\d+)$/.exec(k);
-  return m ? Number(m[1]) : null;
+  if (ports.size >= MEMO_MAX) ports.clear();
+  const port = m ? Number(m[1]) : null;
+  ports.set(k, port);
+  return port;
 }
 
 /** The address an exception text names: `<addr>`, `connect to addr failed`, `channel[addr]`. */

@@ -3,7 +3,6 @@
 // engine on the way (the same findings `analyze` reports). The pass yields to the event loop every
 // few milliseconds, so the loading screen keeps drawing and `q` still quits.
 
-import { encodeEvent } from '../parse/event-codec.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { sourcesOf } from '../rules/analyze.js';
 import { RuleRunner } from '../rules/engine.js';
@@ -49,12 +48,11 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
     const otherInStore = o.otherInStore ?? true;
     for (const m of t.encoded()) {
       const type = m.type;
-      const inStore = otherInStore || type !== 'other';
+      // The store keeps each event's JSON (its pages are read back from it).
+      if (otherInStore || type !== 'other') builder.add(m.ts, m.json(), m.source);
       const forRules = wanted.has(type);
-      if (inStore || forRules || observed.has(type)) {
+      if (forRules || observed.has(type)) {
         const e = m.event();
-        // The store keeps each event's JSON (its pages are read back from it).
-        if (inStore) builder.add(m.ts, encodeEvent(e), m.source);
         if (forRules) runner.visit(e);
         if (observed.has(type)) o.observer!.visit(e);
       }
