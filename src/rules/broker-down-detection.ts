@@ -31,20 +31,20 @@ import { FindingKeeper } from './util.js';
 import { formatMs } from '../util/durations.js';
 import type { FindingInput, Rule, Severity, Visitor } from './types.js';
 import {
+  addressBook,
   AddressBook,
   addrInText,
   addrKey,
   BOOK_EVENTS,
   clockOf,
+  ipOf,
   isBrokerEvent,
   isClientEvent,
   isConnectCause,
   isTimeoutCause,
-  ipOf,
-  mergeVisitors,
+  NAMESRV_PORT,
   orderEvidence,
   portOf,
-  NAMESRV_PORT,
   ROUTING_SETTINGS,
 } from './routing.js';
 import { about, type TopicAdvice } from './advice.js';
@@ -104,7 +104,7 @@ const rule: Rule = {
   },
   create(ctx) {
     const expiredMs = ctx.settings.brokerChannelExpiredMs as number;
-    const book = new AddressBook(ctx.sources);
+    const book = addressBook(ctx);
     const pipes = new Map<string, RmqEvent[]>();
     /** Removals that later lines may still join (the latest per NameServer, and those under SETTLE_MS old). */
     const pending = new Set<Removal>();
@@ -300,7 +300,7 @@ const rule: Rule = {
     // Every line read moves the clock that judges the removals no later line can join.
     sweepFirst(own, sweep);
 
-    return mergeVisitors(book.visitor(), own);
+    return own;
   },
 };
 

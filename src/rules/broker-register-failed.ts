@@ -18,7 +18,7 @@ import type { EventType, RmqEvent } from '../parse/types.js';
 import { FindingKeeper, Occurrences } from './util.js';
 import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
-import { AddressBook, addrKey, BOOK_EVENTS, clockOf, isBrokerEvent, mergeVisitors, orderEvidence, REGISTER_PERIOD_MS, ROUTING_SETTINGS } from './routing.js';
+import { addressBook, addrKey, BOOK_EVENTS, clockOf, isBrokerEvent, orderEvidence, REGISTER_PERIOD_MS, ROUTING_SETTINGS } from './routing.js';
 import { about, type TopicAdvice } from './advice.js';
 
 interface Episode {
@@ -52,7 +52,7 @@ const rule: Rule = {
   },
   create(ctx) {
     const expiredMs = ctx.settings.brokerChannelExpiredMs as number;
-    const book = new AddressBook(ctx.sources);
+    const book = addressBook(ctx);
     const open = new Map<string, Episode>();
     // Closed episodes: only those whose finding can be among the kept ones stay (the others are counted).
     const done = new FindingKeeper<Episode>(ctx);
@@ -202,7 +202,7 @@ const rule: Rule = {
       });
     }
 
-    return mergeVisitors(book.visitor(), own);
+    return own;
   },
 };
 

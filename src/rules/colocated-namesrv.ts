@@ -18,7 +18,7 @@ import { Occurrences } from './util.js';
 import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
 import {
-  AddressBook,
+  addressBook,
   addrInText,
   addrKey,
   attemptOutcome,
@@ -28,7 +28,6 @@ import {
   isConnectCause,
   isTimeoutCause,
   LeftoverEchoes,
-  mergeVisitors,
   NAMESRV_PORT,
   orderEvidence,
   portOf,
@@ -62,7 +61,7 @@ const rule: Rule = {
     events: [...new Set<EventType>([...BOOK_EVENTS, 'route-update-failed', 'rpc-timeout', 'connect-failed', 'register-failed', 'send-attempt-failed', 'heartbeat-failed', 'broker-expired', 'broker-removed'])],
   },
   create(ctx) {
-    const book = new AddressBook(ctx.sources);
+    const book = addressBook(ctx);
     const byIp = new Map<string, IpFailures>();
     const occ = new Occurrences<RmqEvent>(2000);
 
@@ -210,7 +209,7 @@ const rule: Rule = {
       });
     }
 
-    return mergeVisitors(book.visitor(), own);
+    return own;
   },
 };
 

@@ -15,7 +15,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, Subject } from './types.js';
-import { AddressBook, BOOK_EVENTS, mergeVisitors } from './routing.js';
+import { addressBook, BOOK_EVENTS } from './routing.js';
 import { AttemptIndex, BrokerHosts, CrossLogDedup, brokerLabel, clientVersions, num, str } from './send-path.js';
 import { plural } from '../util/text.js';
 
@@ -76,7 +76,7 @@ const rule: Rule = {
     const forcibly = Number(ctx.settings.diskSpaceCleanForciblyRatio);
     const warning = Number(ctx.settings.diskSpaceWarningLevelRatio);
     const attempts = new AttemptIndex();
-    const book = new AddressBook(ctx.sources);
+    const book = addressBook(ctx);
     const hosts = new BrokerHosts(ctx.sources);
     const replyGroups = new Map<string, Group>();
     const storeGroups = new Map<string, Group>();
@@ -153,7 +153,7 @@ const rule: Rule = {
       });
     };
 
-    return mergeVisitors(book.visitor(), {
+    return {
       'send-attempt-failed': (e) => {
         dedup.tick(e.ts);
         attempts.add(e);
@@ -203,7 +203,7 @@ const rule: Rule = {
         }
         for (const g of all) report(g);
       },
-    });
+    };
   },
 };
 

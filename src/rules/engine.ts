@@ -76,6 +76,10 @@ export class RuleRunner {
   private readonly omittedCounts = new Map<string, Map<Severity, number>>();
   private readonly ruleIds: string[] = [];
   private readonly versionCache = new Map<string, ClientVersion>();
+  /** Helpers the rules share (RuleContext.shared), and their handlers, which run before the rules'. */
+  private readonly helpers = new Map<object, { visitor(): Visitor }>();
+  private readonly first = new Map<EventType, Array<(e: RmqEvent) => void>>();
+  private readonly helperEnds: Array<() => void> = [];
 
   constructor(opts: EngineOptions) {
     for (const rule of opts.rules) {
@@ -106,29 +110,37 @@ export class RuleRunner {
           if (!v) this.versionCache.set(host, (v = clientVersionOf(host, opts.sources)));
           return v;
         },
+        shared: <T extends { visitor(): Visitor }>(key: object, make: () => T): T => {
+          let h = this.helpers.get(key) as T | undefined;
+          if (!h) {
+            this.helpers.set(key, (h = make()));
+            const v = h.visitor();
+            addHandlers(this.first, v);
+            if (v.end) this.helperEnds.push(v.end);
+          }
+          return h;
+        },
       };
       const visitor = rule.create(ctx);
       this.visitors.push(visitor);
-      for (const [type, fn] of Object.entries(visitor)) {
-        if (type === 'end' || typeof fn !== 'function') continue;
-        let list = this.handlers.get(type as EventType);
-        if (!list) this.handlers.set(type as EventType, (list = []));
-        list.push(fn as (e: RmqEvent) => void);
-      }
+      addHandlers(this.handlers, visitor);
     }
   }
 
-  /** Event types some rule reads: the others need not be decoded at all. */
+  /** Event types some rule (or a helper they share) reads: the others need not be decoded at all. */
   get wanted(): ReadonlySet<EventType> {
-    return new Set(this.handlers.keys());
+    return new Set([...this.first.keys(), ...this.handlers.keys()]);
   }
 
   visit(e: RmqEvent): void {
+    const pre = this.first.get(e.type);
+    if (pre) for (const fn of pre) fn(e);
     const list = this.handlers.get(e.type);
     if (list) for (const fn of list) fn(e);
   }
 
   finish(): Finding[] {
+    for (const end of this.helperEnds) end();
     for (const v of this.visitors) v.end?.();
     for (const id of this.ruleIds) {
       const counts = this.omittedCounts.get(id);
@@ -171,4 +183,14 @@ export function runRules(opts: EngineOptions, events: Iterable<RmqEvent>): Findi
   const runner = new RuleRunner(opts);
   for (const e of events) runner.visit(e);
   return runner.finish();
+}
+
+/** The visitor's handlers added to `into`, by event type, after those there. */
+function addHandlers(into: Map<EventType, Array<(e: RmqEvent) => void>>, visitor: Visitor): void {
+  for (const [type, fn] of Object.entries(visitor)) {
+    if (type === 'end' || typeof fn !== 'function') continue;
+    let list = into.get(type as EventType);
+    if (!list) into.set(type as EventType, (list = []));
+    list.push(fn as (e: RmqEvent) => void);
+  }
 }

@@ -23,7 +23,7 @@ import { FindingKeeper, Occurrences } from './util.js';
 import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
 import { closeTimedOutChannelAdvice } from './versions.js';
-import { AddressBook, addrKey, BOOK_EVENTS, clockOf, isClientEvent, isTimeoutCause, mergeVisitors, orderEvidence } from './routing.js';
+import { addressBook, addrKey, BOOK_EVENTS, clockOf, isClientEvent, isTimeoutCause, orderEvidence } from './routing.js';
 import { about } from './advice.js';
 
 interface Episode {
@@ -62,7 +62,7 @@ const rule: Rule = {
   },
   create(ctx) {
     const minTimeouts = ctx.settings.minTimeouts as number;
-    const book = new AddressBook(ctx.sources);
+    const book = addressBook(ctx);
     const clients = new Map<string, ClientState>();
     // Closed episodes: only those whose finding can be among the kept ones stay (the others are counted).
     const done = new FindingKeeper<Episode>(ctx);
@@ -206,7 +206,7 @@ const rule: Rule = {
       });
     }
 
-    return mergeVisitors(book.visitor(), own);
+    return own;
   },
 };
 

@@ -16,7 +16,7 @@
 // All state is bounded: maps keyed by hosts, brokers and addresses, and capped connection samples.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
-import type { SourceInfo, Visitor } from './types.js';
+import type { RuleContext, SourceInfo, Visitor } from './types.js';
 
 /** NameServer default port. */
 export const NAMESRV_PORT = 9876;
@@ -256,30 +256,13 @@ function addTo<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
   s.add(v);
 }
 
-/** Combine visitors: handlers for the same event type run in the order given. */
-export function mergeVisitors(...visitors: Visitor[]): Visitor {
-  const out: Record<string, (e: RmqEvent) => void> = {};
-  const ends: Array<() => void> = [];
-  for (const v of visitors) {
-    for (const [k, fn] of Object.entries(v)) {
-      if (typeof fn !== 'function') continue;
-      if (k === 'end') {
-        ends.push(fn as () => void);
-        continue;
-      }
-      const f = fn as (e: RmqEvent) => void;
-      const prev = out[k];
-      out[k] = prev
-        ? (e) => {
-            prev(e);
-            f(e);
-          }
-        : f;
-    }
-  }
-  const merged = out as Visitor;
-  if (ends.length) merged.end = () => ends.forEach((f) => f());
-  return merged;
+/**
+ * The run's address book: one for all rules, fed each event of BOOK_EVENTS before any rule's
+ * handler (the engine does it), so that rules see an up-to-date book. It is a function of the
+ * events and the sources alone (rules only ask it), so one book serves every rule.
+ */
+export function addressBook(ctx: RuleContext): AddressBook {
+  return ctx.shared(AddressBook, () => new AddressBook(ctx.sources));
 }
 
 /** Event types the address book reads (rules add them to their meta.events). */

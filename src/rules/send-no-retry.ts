@@ -16,7 +16,7 @@
 // (client log and application log, within 2 s) count once.
 
 import type { RmqEvent } from '../parse/types.js';
-import { AddressBook, BOOK_EVENTS, mergeVisitors } from './routing.js';
+import { addressBook, BOOK_EVENTS } from './routing.js';
 import type { MetricValue, Rule, Subject } from './types.js';
 import { AttemptIndex, CrossLogDedup, clientVersions, num, str, strs } from './send-path.js';
 import { plural } from '../util/text.js';
@@ -80,7 +80,7 @@ const rule: Rule = {
 
   create(ctx) {
     const budget = Number(ctx.settings.sendMsgTimeout);
-    const book = new AddressBook(ctx.sources);
+    const book = addressBook(ctx);
     const attempts = new AttemptIndex();
     const groups = new Map<string, Group>();
 
@@ -193,7 +193,7 @@ const rule: Rule = {
       return true;
     };
 
-    return mergeVisitors(book.visitor(), {
+    return {
       'send-attempt-failed': (e) => {
         dedup.tick(e.ts);
         attempts.add(e);
@@ -239,7 +239,7 @@ const rule: Rule = {
         dedup.flush();
         for (const g of groups.values()) report(g);
       },
-    });
+    };
   },
 };
 

@@ -18,7 +18,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
-import { AddressBook, attemptOutcome, BOOK_EVENTS, givenTimeoutMs, mergeVisitors } from './routing.js';
+import { addressBook, attemptOutcome, BOOK_EVENTS, givenTimeoutMs } from './routing.js';
 import { CrossLogDedup, clientVersions, num, str } from './send-path.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
@@ -71,7 +71,7 @@ const rule: Rule = {
 
   create(ctx) {
     const budget = Number(ctx.settings.sendMsgTimeout);
-    const book = new AddressBook(ctx.sources);
+    const book = addressBook(ctx);
     const groups = new Map<string, Group>();
     // Recent attempts per host not yet joined to a call timeout (bounded).
     const recent = new Map<string, RmqEvent[]>();
@@ -190,7 +190,7 @@ const rule: Rule = {
       });
     };
 
-    return mergeVisitors(book.visitor(), {
+    return {
       'send-attempt-failed': (e) => {
         dedup.tick(e.ts);
         // An attempt logged just after the call timeout (same millisecond, other file first).
@@ -230,7 +230,7 @@ const rule: Rule = {
         dedup.flush();
         for (const g of groups.values()) report(g);
       },
-    });
+    };
   },
 };
 

@@ -30,6 +30,7 @@ import type { Rule, RuleContext, Severity, Visitor } from './types.js';
 import { closeTimedOutChannelAdvice } from './versions.js';
 import { routeDelta, writableAfter } from '../parse/route-change.js';
 import {
+  addressBook,
   AddressBook,
   addrInText,
   addrKey,
@@ -40,7 +41,6 @@ import {
   isConnectCause,
   isTimeoutCause,
   LeftoverEchoes,
-  mergeVisitors,
   orderEvidence,
   ROUTING_SETTINGS,
   SCAN_NOT_ACTIVE_BROKER_MS,
@@ -119,7 +119,7 @@ const rule: Rule = {
     const expiredMs = ctx.settings.brokerChannelExpiredMs as number;
     const pollMs = ctx.settings.pollNameServerInterval as number;
     const boundMs = expiredMs + SCAN_NOT_ACTIVE_BROKER_MS + pollMs;
-    const book = new AddressBook(ctx.sources);
+    const book = addressBook(ctx);
     const open = new Map<string, Map<string, Episode>>();
     // Closed episodes: only those whose finding can be among the kept ones stay (the others are counted).
     const done = new FindingKeeper<Episode>(ctx);
@@ -332,7 +332,7 @@ const rule: Rule = {
       },
     };
 
-    return mergeVisitors(book.visitor(), own);
+    return own;
   },
 };
 

@@ -107,6 +107,12 @@ export interface RuleContext {
   omit(severity: Severity, n?: number): void;
   /** The client version range of a host's client logs. */
   clientVersion(host: string): ClientVersion;
+  /**
+   * One instance per run of a helper that reads events itself (routing.ts, addressBook): made by
+   * the first rule that asks for it under `key`, then fed each event of its visitor's types before
+   * any rule's handler runs.
+   */
+  shared<T extends { visitor(): Visitor }>(key: object, make: () => T): T;
 }
 
 export type Visitor = { [T in EventType]?: (e: RmqEvent) => void } & { end?: () => void };
