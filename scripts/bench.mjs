@@ -22,7 +22,7 @@
 //                     log, a few per cent of the lines events), dense (one client log, about 80% events)
 //   --seed N          generator seed (default 1)
 //   --hosts N         host folders in the set (default 4)
-//   --runs N          timed runs per tool (default 3; figures are min and median). 0 = generate only
+//   --runs N          timed runs per tool (default 5, in rounds; figures are min and median). 0 = generate only
 //   --only LIST       only these tools, comma-separated: floor, lnav, a command name (events, analyze),
 //                     tui (the TUI's redraw times, scripts/bench-tui.mjs; no data set needed)
 //                     or model (the cluster model, scripts/bench-model.mjs; no data set needed)
@@ -112,7 +112,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { size: '1GiB', sets: ['mixed', 'dense'], seed: 1, hosts: 4, runs: 3, only: null, keep: true, clean: false, warmup: true, verify: false, json: false, dir: path.join(os.tmpdir(), 'rmq-diag-bench') };
+  const o = { size: '1GiB', sets: ['mixed', 'dense'], seed: 1, hosts: 4, runs: 5, only: null, keep: true, clean: false, warmup: true, verify: false, json: false, dir: path.join(os.tmpdir(), 'rmq-diag-bench') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];

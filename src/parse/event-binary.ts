@@ -31,10 +31,19 @@ const NO_TS = 0x80;
 
 const NONE = 0xffff;
 const INLINE = 0xfffe;
-/** Strings numbered per stream; past this many, new ones are written in place (memory stays bounded). */
-const MAX_SHARED = 0x4000;
+/**
+ * Strings numbered per stream; past this many, new ones are written in place. The reader of every
+ * source holds its stream's table while the merge runs, so it is small: names (hosts, threads,
+ * loggers, addresses, topics, groups) are far fewer.
+ */
+const MAX_SHARED = 1024;
 /** Longer strings are written in place: sharing pays for names, not for messages. */
-const MAX_SHARED_CHARS = 160;
+const MAX_SHARED_CHARS = 64;
+/**
+ * A string is shared the second time it is seen among the last SEEN_MAX new ones: a value that
+ * never repeats (a msgId, an offset) is written in place and takes no number.
+ */
+const SEEN_MAX = 4096;
 
 const LATIN1 = 0;
 const UTF16 = 1;
@@ -68,6 +77,7 @@ export class EventWriter {
   private buf: Buffer;
   private at = 0;
   private readonly shared = new Map<string, number>();
+  private readonly seen = new Set<string>();
   // Reused per event: the fields' keys and the numbers of the strings they share.
   private readonly keys: string[] = [];
   private readonly refs: number[] = [];
@@ -117,18 +127,18 @@ export class EventWriter {
     const fields = e.fields;
     const keys = this.keys;
     const refs = this.refs;
-    keys.length = 0;
-    refs.length = 0;
+    let nkeys = 0;
+    let nrefs = 0;
     for (const k in fields) {
       if (!Object.prototype.hasOwnProperty.call(fields, k)) continue;
       const v = fields[k];
       if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue; // JSON leaves them out
-      keys.push(k);
-      refs.push(this.ref(k));
-      if (typeof v === 'string') refs.push(this.ref(v));
-      else if (isStringList(v)) for (const s of v) refs.push(this.ref(s));
+      keys[nkeys++] = k;
+      refs[nrefs++] = this.ref(k);
+      if (typeof v === 'string') refs[nrefs++] = this.ref(v);
+      else if (isStringList(v)) for (const s of v) refs[nrefs++] = this.ref(s);
     }
-    if (keys.length > 255) {
+    if (nkeys > 255) {
       this.addEncoded(e.ts, e.type, encodeEvent(e));
       return;
     }
@@ -149,9 +159,9 @@ export class EventWriter {
     if (flags & F_HINT) this.u16ref(hint, e.versionHint!);
     if (flags & F_PATH) this.u16ref(path, e.sendPath!);
     this.ensure(1);
-    this.buf[this.at++] = keys.length;
+    this.buf[this.at++] = nkeys;
     let r = 0;
-    for (let i = 0; i < keys.length; i++) {
+    for (let i = 0; i < nkeys; i++) {
       this.u16ref(refs[r++], keys[i]);
       r = this.value(fields[keys[i]], refs, r);
     }
@@ -218,7 +228,7 @@ export class EventWriter {
   private slot(i: number, s: string | null): number {
     if (s === this.lastOf[i]) return this.refOf[i];
     const r = this.ref(s);
-    this.lastOf[i] = s;
+    this.lastOf[i] = s === null ? null : fresh(s);
     this.refOf[i] = r;
     return r;
   }
@@ -229,11 +239,17 @@ export class EventWriter {
     const n = this.shared.get(s);
     if (n !== undefined) return n;
     if (s.length > MAX_SHARED_CHARS || this.shared.size >= MAX_SHARED) return INLINE;
+    if (!this.seen.has(s)) {
+      if (this.seen.size >= SEEN_MAX) this.seen.clear();
+      this.seen.add(fresh(s));
+      return INLINE;
+    }
+    this.seen.delete(s);
     const start = this.begin(STRING, 0);
     this.str(s);
     this.end(start);
     const id = this.shared.size;
-    this.shared.set(s, id);
+    this.shared.set(fresh(s), id);
     return id;
   }
 
@@ -277,6 +293,14 @@ export class EventWriter {
   private end(start: number): void {
     this.buf.writeUInt32LE(this.at - start, start);
   }
+}
+
+/**
+ * A flat copy of a string the writer keeps (its tables): a substring of a line is a view of the
+ * whole decoded piece of input, which it would keep alive (V8 makes such views from 13 characters on).
+ */
+function fresh(s: string): string {
+  return s.length < 13 ? s : Buffer.from(s, 'utf16le').toString('utf16le');
 }
 
 function isStringList(v: unknown): v is string[] {

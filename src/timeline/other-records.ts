@@ -4,6 +4,7 @@
 // keeps these and drops the other records, so both commands read the same events, and far fewer.
 
 import { SERVER_KINDS, type SourceKind } from '../ingest/kinds.js';
+import { keywordScanner } from '../parse/keyword-scan.js';
 
 /** A server's property dump at start-up (BrokerStartup, NamesrvStartup: `key=value`, thread main or none). */
 export const PROP_LINE = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/;
@@ -16,14 +17,21 @@ export const APP_STATS = /\bsent=(\d+)(?:,\s*failed=(\d+))?/;
 /** An application's producer settings. */
 export const APP_SETTING = /\b(sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=([^\s,]+)/g;
 const APP_HINT = /msgId=|SEND_OK|\bsent=\d|\b(?:sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=/;
+/** What APP_HINT needs in a line, found by a multi-keyword scan first: most application records have none (the regex tries at every character). */
+const APP_WORDS = keywordScanner(['msgId=', 'SEND_OK', 'sent=', 'sendMsgTimeout=', 'retryTimesWhenSendFailed=', 'sendLatencyFaultEnable=', 'namesrvAddr=']);
+
+function appHint(text: string): boolean {
+  return APP_WORDS(text) && APP_HINT.test(text);
+}
 
 /**
  * The records inferenceFilter() can keep, judged by their text alone: the parser builds an `other`
  * event only for these (it needs the thread, which costs, for the rest of the filter).
  */
 export function inferenceCandidate(kind: SourceKind, text: string): boolean {
-  if (SERVER_KINDS.has(kind)) return text.includes('new producer connected') || PROP_LINE.test(text);
-  return kind === 'app' && APP_HINT.test(text);
+  // A property line has a `=`: most server records have none, and the regex looks at every ` - `.
+  if (SERVER_KINDS.has(kind)) return text.includes('new producer connected') || (text.includes('=') && PROP_LINE.test(text));
+  return kind === 'app' && appHint(text);
 }
 
 /**
@@ -43,6 +51,6 @@ export function inferenceFilter(onLink?: (local: string) => void): (kind: Source
       onLink?.(l[1]);
       return true;
     }
-    return kind === 'app' && APP_HINT.test(text);
+    return kind === 'app' && appHint(text);
   };
 }

@@ -157,7 +157,8 @@ describe('the binary event form', () => {
   it('stops sharing strings past its bound, and still gives every string back', () => {
     const w = new EventWriter();
     const base = real[0];
-    const many = Array.from({ length: 20000 }, (_, i) => ({ ...base, thread: `thread-${i}`, fields: { ...base.fields, brokerAddr: `10.0.${i >> 8}.${i & 255}:10911` } }));
+    // Threads that repeat (shared until the table is full, then written in place) and values that never do.
+    const many = Array.from({ length: 20000 }, (_, i) => ({ ...base, thread: `thread-${i % 3000}`, fields: { ...base.fields, msgId: `7F000001${i}`, brokerAddr: `10.0.${(i % 2500) >> 8}.${i & 255}:10911` } }));
     for (const e of many) w.add(e);
     sameAs(readAll([w.take()]), many);
   });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildTimeline } from '../../src/timeline/build.js';
-import { inferenceFilter } from '../../src/timeline/other-records.js';
+import fc from 'fast-check';
+import { inferenceCandidate, inferenceFilter, PROP_LINE } from '../../src/timeline/other-records.js';
 
 describe('inferenceFilter', () => {
   it('keeps a server’s start-up dump and its first producer connection per address, and an application’s sends', () => {
@@ -17,6 +18,22 @@ describe('inferenceFilter', () => {
     expect(reads('app', 'main', 'Sent order-1, msgId=0A0000')).toBe(true);
     expect(reads('app', 'main', 'GET /health 200')).toBe(false);
     expect(reads('client', 'main', 'msgId=0A0000')).toBe(false);
+  });
+});
+
+describe('inferenceCandidate', () => {
+  it('takes what the regular expressions alone take (its keyword scan only skips records that cannot match)', () => {
+    const hint = /msgId=|SEND_OK|\bsent=\d|\b(?:sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=/;
+    const piece = fc.constantFrom(' - ', '=', 'msgId=', 'SEND_OK', 'sent=', 'sent=3', 'xsent=3', 'namesrvAddr=', '_sendMsgTimeout=', 'brokerIP1', 'new producer connected', ',', ';', ' ', '\t', 'a', '9', '\u00e9');
+    const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(fc.constantFrom('broker', 'namesrv', 'app', 'client'), text, (kind, t) => {
+        const server = kind === 'broker' || kind === 'namesrv';
+        const want = server ? t.includes('new producer connected') || PROP_LINE.test(t) : kind === 'app' && hint.test(t);
+        expect(inferenceCandidate(kind, t)).toBe(want);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
