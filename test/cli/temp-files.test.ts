@@ -70,8 +70,9 @@ async function killMidRun(sig: NodeJS.Signals): Promise<{ code: number | null; s
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));
-  // enough events for a spill; stdin stays open, so the run waits for more, mid-parse
-  for (let i = 0; i < 12; i++) child.stdin!.write(BROKER);
+  // enough events for a spill (past the reorder window and SPILL_BYTES of them); stdin stays open,
+  // so the run waits for more, mid-parse
+  for (let i = 0; i < 40; i++) child.stdin!.write(BROKER);
   const deadline = Date.now() + 15000;
   while (!listAll(tmp).some((f) => f.endsWith('.events'))) {
     if (Date.now() > deadline) throw new Error(`no spill file appeared: ${stderr}`);
