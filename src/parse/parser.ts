@@ -800,12 +800,11 @@ export class SourceParser {
     // A line that starts a thing of its own (an exception, a FAQ line) is no folded tail.
     if (EXCEPTION_START.test(raw) || NOT_A_TAIL.test(raw)) return false;
     const joined = prev + raw;
-    if (!hasKeyword(joined)) return false;
     const hit = matchMessage(joined);
     if (hit === null) return false;
-    const alone = hasKeyword(raw) ? matchMessage(raw) : null;
+    const alone = matchMessage(raw);
     if (alone !== null && alone.entry === hit.entry) return false;
-    const before = hasKeyword(prev) ? matchMessage(prev) : null;
+    const before = matchMessage(prev);
     // The first line alone matched the same wording: the join must only fill what it left out.
     if (before !== null && before.entry === hit.entry && !(compatibleFields(before.fields, hit.fields) && filled(hit.fields) > filled(before.fields))) {
       return false;
@@ -823,9 +822,8 @@ export class SourceParser {
     }
   }
 
-  /** Look for catalogue messages in one line of the open record. */
+  /** Look for catalogue messages in one line of the open record (matchMessage's keyword scan is the test: one pass). */
   private scan(text: string, lineNo: number): void {
-    if (!hasKeyword(text)) return;
     const hit = matchMessage(text);
     if (!hit) return;
     this.addHit(hit, lineNo, text);
@@ -849,7 +847,6 @@ export class SourceParser {
 
   /** A line outside any record: its event stands alone, with no time. */
   private scanLoose(text: string, lineNo: number): void {
-    if (!hasKeyword(text)) return;
     const hit = matchMessage(text);
     if (!hit) return;
     if (hit.entry.roleFromKind) hit.fields.role = this.kind === 'namesrv' ? 'namesrv' : 'broker';
