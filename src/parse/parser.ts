@@ -211,6 +211,10 @@ export class SourceParser {
   private lastTs: number | null = null;
   private firstTs: number | null = null;
   private badTimes = 0;
+  /** The second read last (see sameSecond): its reader, its text up to the fraction, its epoch ms. */
+  private secReader: TimestampReader | null = null;
+  private secText = '';
+  private secMs = 0;
   private firstBadTime: { line: number; text: string } | null = null;
   private wrapRun = 0;
 
@@ -466,6 +470,7 @@ export class SourceParser {
       this.zone = this.opts.defaultZone;
     }
     this.zoneName = layout?.zone === 'printed' && !this.opts.forcedZone ? 'printed' : this.zone.name;
+    this.secReader = null; // a second read in another zone is another instant
     if (layout?.versionHint) this.versionHints.add(layout.versionHint);
 
     if (this.opts.kindForced && this.opts.kindHint) {
@@ -685,15 +690,47 @@ export class SourceParser {
    */
   private quickTs(rec: OpenRecord, c: CompiledLayout): number | null {
     const reader = c.ts;
-    if (rec.ts === undefined && c.starts === null && reader !== null && reader.width > 0 && rec.matched !== null && !rec.fakeCheck) {
-      const f = reader.read(rec.matched.slice(c.tsAt, c.tsAt + reader.width));
-      if (f && f.hasDate) {
-        rec.ts = this.toUtc(f);
-        this.noteTs(rec.ts);
-        return rec.ts;
+    const line = rec.matched;
+    if (rec.ts === undefined && c.starts === null && reader !== null && reader.width > 0 && line !== null && !rec.fakeCheck) {
+      let ts = this.sameSecond(reader, line, c.tsAt);
+      if (ts === undefined) {
+        const f = reader.read(line.slice(c.tsAt, c.tsAt + reader.width));
+        if (f && f.hasDate) ts = this.keepSecond(reader, line, c.tsAt, f, this.toUtc(f));
+      }
+      if (ts !== undefined) {
+        rec.ts = ts;
+        this.noteTs(ts);
+        return ts;
       }
     }
     return this.recTs(rec);
+  }
+
+  /**
+   * The epoch ms of the time at `at` in `text` when it is in the second read last (consecutive
+   * records share it): the same reader, the same characters up to the fraction (the zone is the
+   * source's, set once); undefined when it is not, or when its fraction is no digits (read it in full).
+   */
+  private sameSecond(reader: TimestampReader, text: string, at: number): number | undefined {
+    if (reader !== this.secReader || text.length < at + reader.width || !text.startsWith(this.secText, at)) return undefined;
+    const from = at + reader.secondAt;
+    let v = 0;
+    for (let k = 0; k < reader.fracWidth; k++) {
+      const d = text.charCodeAt(from + k) - 48;
+      if (d < 0 || d > 9) return undefined;
+      v = v * 10 + d;
+    }
+    return this.secMs + Math.floor(v / reader.fracDiv);
+  }
+
+  /** Remember the second of a time just read in full (`ts`, from fields `f`); returns `ts`. */
+  private keepSecond(reader: TimestampReader, text: string, at: number, f: TsFields, ts: number): number {
+    if (reader.secondAt >= 0 && f.offsetMin === null) {
+      this.secReader = reader;
+      this.secText = text.slice(at, at + reader.secondAt);
+      this.secMs = ts - f.ms;
+    }
+    return ts;
   }
 
   /** The record's time, read on first use. */
@@ -701,14 +738,22 @@ export class SourceParser {
     if (rec.ts !== undefined) return rec.ts;
     if (rec.matched !== null) this.recHeader(rec);
     rec.ts = null;
-    if (rec.tsText !== null && rec.tsReader) {
-      const f = rec.tsReader.read(rec.tsText);
-      if (f) {
-        if (rec.fakeCheck && this.fakeMillis === null) this.voteFakeMillis(f);
-        if (this.fakeMillis === true) f.ms = 0;
-        if (f.hasDate) rec.ts = this.toUtc(f);
-        else rec.clock = rec.tsText;
-      } else this.badTime(rec.line, rec.tsText);
+    const text = rec.tsText;
+    const reader = rec.tsReader;
+    if (text !== null && reader) {
+      // While the fake millis are being voted on, every time is read in full (the vote reads its fields).
+      const voting = rec.fakeCheck && this.fakeMillis === null;
+      const same = voting ? undefined : this.sameSecond(reader, text, 0);
+      if (same !== undefined) rec.ts = this.fakeMillis === true ? this.secMs : same;
+      else {
+        const f = reader.read(text);
+        if (f) {
+          if (voting) this.voteFakeMillis(f);
+          if (this.fakeMillis === true) f.ms = 0;
+          if (f.hasDate) rec.ts = this.keepSecond(reader, text, 0, f, this.toUtc(f));
+          else rec.clock = text;
+        } else this.badTime(rec.line, text);
+      }
     }
     this.noteTs(rec.ts);
     return rec.ts;
