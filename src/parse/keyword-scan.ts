@@ -36,17 +36,6 @@ function tables(words: readonly string[], m: number): Tables {
   return { m, shift, table, ids };
 }
 
-/**
- * `word` at `start` in `text`: compared here rather than by startsWith, whose call costs more than
- * the comparison itself (most candidates differ in their first characters).
- */
-function at(text: string, word: string, start: number): boolean {
-  const n = word.length;
-  if (start + n > text.length) return false;
-  for (let k = 0; k < n; k++) if (text.charCodeAt(start + k) !== word.charCodeAt(k)) return false;
-  return true;
-}
-
 export function keywordScanner(keywords: readonly string[]): KeywordScanner {
   const words = [...new Set(keywords)].filter((k) => k.length > 0);
   if (!words.length) return () => false;
@@ -68,7 +57,7 @@ export function keywordScanner(keywords: readonly string[]): KeywordScanner {
       const list = table[h];
       if (list !== undefined) {
         const start = pos - m + 1;
-        for (let i = 0; i < list.length; i++) if (at(text, list[i], start)) return true;
+        for (let i = 0; i < list.length; i++) if (text.startsWith(list[i], start)) return true;
       }
       pos++;
     }
@@ -101,7 +90,7 @@ export function keywordHits(words: readonly string[]): KeywordHits {
       const list = table[h];
       if (list !== undefined) {
         const start = pos - m + 1;
-        for (let i = 0; i < list.length; i++) if (at(text, list[i], start)) out[found++] = ids[h]![i];
+        for (let i = 0; i < list.length; i++) if (text.startsWith(list[i], start)) out[found++] = ids[h]![i];
       }
       pos++;
     }
