@@ -588,12 +588,15 @@ class LineSplitter {
     const ascii = isAscii(sub);
     if (this.held === null && (ascii || isUtf8(sub)) && !hasControlByte(sub)) {
       // Noted line by line, in order, as every other path notes its lines: the region's figures
-      // (and so every verdict) must not depend on where the chunks of the input were cut.
-      for (let a = s; a <= e; ) {
-        let nl = buf.indexOf(10, a);
-        if (nl < 0 || nl > e) nl = e;
-        this.note(nl - a + 1, false);
-        a = nl + 1;
+      // (and so every verdict) must not depend on where the chunks of the input were cut. ASCII
+      // lines are as long in bytes as in characters: noted below, as they are handed out.
+      if (!ascii) {
+        for (let a = s; a <= e; ) {
+          let nl = buf.indexOf(10, a);
+          if (nl < 0 || nl > e) nl = e;
+          this.note(nl - a + 1, false);
+          a = nl + 1;
+        }
       }
       let str: string;
       if (ascii) {
@@ -608,6 +611,7 @@ class LineSplitter {
       let n = this.lineNo;
       for (let i = 0; i < parts.length; i++) {
         let t = parts[i];
+        if (ascii) this.note(t.length + 1, false);
         if (checkLen && t.length * 3 > this.max) {
           const bytes = Buffer.byteLength(t, 'utf8');
           if (bytes > this.max) {
