@@ -97,3 +97,46 @@ export function keywordHits(words: readonly string[]): KeywordHits {
     return found;
   };
 }
+
+/** Where the first occurrence of a keyword wholly inside bytes [from, to) starts, or -1. */
+type KeywordFind = (bytes: Uint8Array, from: number, to: number) => number;
+
+/**
+ * The keyword scan over ASCII bytes (a decoded piece's lines, before they are strings): a byte is
+ * its character there, and a keyword with another character cannot occur. Reading bytes is cheaper
+ * than reading a line string's characters, and one pass serves all the lines of a piece.
+ */
+export function keywordFinder(keywords: readonly string[]): KeywordFind {
+  const words = [...new Set(keywords)].filter((k) => k.length > 0 && /^[\x00-\x7f]*$/.test(k));
+  const matchesAt = (bytes: Uint8Array, word: string, start: number, to: number): boolean => {
+    const n = word.length;
+    if (start + n > to) return false;
+    for (let k = 0; k < n; k++) if (bytes[start + k] !== word.charCodeAt(k)) return false;
+    return true;
+  };
+  const m = words.length ? Math.min(...words.map((k) => k.length)) : 0;
+  if (m < 2) {
+    return (bytes, from, to) => {
+      for (let at = from; at < to; at++) for (const w of words) if (matchesAt(bytes, w, at, to)) return at;
+      return -1;
+    };
+  }
+  const { shift, table } = tables(words, m);
+  return (bytes: Uint8Array, from: number, to: number): number => {
+    let pos = from + m - 1;
+    while (pos < to) {
+      const s = shift[(bytes[pos - 1] << 8) | bytes[pos]];
+      if (s !== 0) {
+        pos += s;
+        continue;
+      }
+      const list = table[(bytes[pos - 1] << 8) | bytes[pos]];
+      if (list !== undefined) {
+        const start = pos - m + 1;
+        for (let i = 0; i < list.length; i++) if (matchesAt(bytes, list[i], start, to)) return start;
+      }
+      pos++;
+    }
+    return -1;
+  };
+}

@@ -14,7 +14,7 @@
 
 import { compatibleFields, fillCause, mergeIntoRecord, PRODUCER_IMPL, sendPathOf } from './record.js';
 import { CATALOGUE, matchMessage, type CatalogueMatch } from './catalogue.js';
-import { keywordScanner } from './keyword-scan.js';
+import { keywordFinder, keywordScanner } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
 import { GMT8, parseZone, type Zone } from './time.js';
@@ -142,6 +142,8 @@ const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.j
 
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
 export const hasKeyword = keywordScanner(CATALOGUE.flatMap((e) => e.keywords));
+/** The same keywords in a block of ASCII bytes (the reader's LineSink.findKeyword): line(text, n, false) = !hasKeyword(text). */
+const findKeyword = keywordFinder(CATALOGUE.flatMap((e) => e.keywords));
 const SLS_MARK = /^\+\d+$/;
 const SLS_TS = /^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\]$/;
 const SLS_TS_READER = compileTimestamp('yyyy-MM-dd HH:mm:ss');
@@ -258,7 +260,11 @@ export class SourceParser {
     };
   }
 
-  line(text: string, lineNo: number): void {
+  /** See LineSink.findKeyword: the reader says which lines of its ASCII blocks hold a catalogue keyword. */
+  readonly findKeyword = findKeyword;
+
+  /** `keyword`: whether the line holds a catalogue keyword (hasKeyword(text)), when the reader knows. */
+  line(text: string, lineNo: number, keyword?: boolean): void {
     this.acc.lines++;
     if (this.detectBuf) {
       const blank = text.trim().length === 0;
@@ -281,12 +287,12 @@ export class SourceParser {
     }
     if (this.resumed && this.afterCut === null) {
       const records = this.acc.records;
-      this.process(text, lineNo);
+      this.process(text, lineNo, keyword);
       // Only a header starts a part as the unsplit parse goes on there (it closes the record before).
       this.afterCut = this.acc.records > records && this.rec !== null && this.rec.layout !== null ? 'header' : 'other';
       return;
     }
-    this.process(text, lineNo);
+    this.process(text, lineNo, keyword);
   }
 
   /** Whether the layout is still being detected (lines are held). */
@@ -540,7 +546,8 @@ export class SourceParser {
     return c.layout.header.test(text);
   }
 
-  private process(raw: string, lineNo: number): void {
+  /** `keyword`: hasKeyword(raw), when known (see line). */
+  private process(raw: string, lineNo: number, keyword?: boolean): void {
     if (this.loose) this.settleLoose(raw);
     if (this.sls) {
       this.processSls(raw, lineNo);
@@ -563,13 +570,13 @@ export class SourceParser {
         }
       }
       if (layout) {
-        this.openRecord(layout, text, lineNo);
+        this.openRecord(layout, text, lineNo, text === raw ? keyword : undefined);
         return;
       }
     }
     if (this.rec) {
       this.acc.continuation++;
-      this.continuation(raw, lineNo);
+      this.continuation(raw, lineNo, keyword);
       return;
     }
     if (raw.length === 0 || raw.trim().length === 0) {
@@ -640,7 +647,8 @@ export class SourceParser {
     }
   }
 
-  private openRecord(c: CompiledLayout, matched: string, lineNo: number): void {
+  /** `keyword`: hasKeyword(matched), when known. */
+  private openRecord(c: CompiledLayout, matched: string, lineNo: number, keyword?: boolean): void {
     this.closeRecord();
     this.acc.records++;
     if (c !== this.lastLayout) {
@@ -662,7 +670,7 @@ export class SourceParser {
       const ts = this.quickTs(rec, c);
       if (ts !== null) this.activity.note(ts, lineNo);
     } else if (this.firstTs === null || (rec.fakeCheck && this.fakeMillis === null)) this.recTs(rec);
-    if (hasKeyword(matched)) {
+    if (keyword ?? hasKeyword(matched)) {
       const msg = this.recHeader(rec);
       if (msg) this.scan(msg, lineNo);
     }
@@ -799,7 +807,8 @@ export class SourceParser {
     };
   }
 
-  private continuation(raw: string, lineNo: number): void {
+  /** `keyword`: hasKeyword(raw), when known (false: the line alone holds no message). */
+  private continuation(raw: string, lineNo: number, keyword?: boolean): void {
     const rec = this.rec!;
     rec.lines++;
     if (raw.length === 0) return;
@@ -825,7 +834,7 @@ export class SourceParser {
     if (prev !== null && prev.length >= FOLD_MIN && c0 !== 32 && c0 !== 9 && prev.charCodeAt(prev.length - 1) !== 32) {
       if (this.scanFolded(prev, raw, prevLine)) return;
     }
-    this.scan(raw, lineNo);
+    if (keyword !== false) this.scan(raw, lineNo);
   }
 
   private frame(raw: string, at: number): void {

@@ -2,14 +2,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SourceParser } from '../../src/parse/parser.js';
+import { SourceParser, hasKeyword } from '../../src/parse/parser.js';
 import { parseZone } from '../../src/parse/time.js';
 import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
 import type { SourceKind } from '../../src/ingest/kinds.js';
 
 const REAL = join(__dirname, '..', 'fixtures', 'real');
 
-function parseLines(lines: string[], opts: { kindHint?: SourceKind | null; keepOther?: boolean; tz?: string } = {}) {
+function parseLines(lines: string[], opts: { kindHint?: SourceKind | null; keepOther?: boolean; tz?: string; told?: boolean; detectLines?: number } = {}) {
   const events: RmqEvent[] = [];
   const p = new SourceParser(
     {
@@ -20,10 +20,12 @@ function parseLines(lines: string[], opts: { kindHint?: SourceKind | null; keepO
       kindForced: false,
       defaultZone: parseZone(opts.tz ?? '+08:00'),
       keepOther: opts.keepOther,
+      detectLines: opts.detectLines,
     },
     (e) => events.push(e),
   );
-  lines.forEach((l, i) => p.line(l, i + 1));
+  // `told`: each line comes with whether it holds a keyword, as the reader tells it for ASCII blocks.
+  lines.forEach((l, i) => p.line(l, i + 1, opts.told ? hasKeyword(l) : undefined));
   const acc = p.end();
   return { events, acc, issues: p.issues };
 }
@@ -49,6 +51,15 @@ describe('real excerpts', () => {
       const { acc } = parseLines(fileLines(f));
       expect(balanced(acc), f).toBe(true);
       expect(acc.lines, f).toBe(fileLines(f).length);
+    }
+  });
+
+  it('reads the same whether or not the reader tells which lines hold a keyword', () => {
+    for (const f of files) {
+      // Lines held to detect the layout are read without being told: detect from the first two too.
+      for (const [keepOther, detectLines] of [[false, undefined], [true, undefined], [false, 2], [true, 2]] as const) {
+        expect(parseLines(fileLines(f), { keepOther, detectLines, told: true }), f).toEqual(parseLines(fileLines(f), { keepOther, detectLines }));
+      }
     }
   });
 
