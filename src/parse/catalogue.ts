@@ -5,15 +5,14 @@
 // to typed fields, and sample lines that the tests run. This module indexes them and matches lines
 // against them.
 //
-// Matching cost: a line that contains no keyword costs one keyword scan (the parser's hasKeyword, or
-// the scan at the top of matchMessage). A line that contains keywords runs only the patterns of the
+// Matching cost: a line that contains no keyword costs one regex test (KEYWORD_PREFILTER, or the
+// scan at the top of matchMessage). A line that contains keywords runs only the patterns of the
 // entries that own those keywords, in catalogue order (the order decides precedence).
 
 import type { EventFields, EventType } from './types.js';
 import { ENTRIES, normAddr } from './catalogue-data.js';
 import { CLIENT_ENTRIES } from './catalogue-clients.js';
 import type { CatalogueEntry } from './catalogue-entry.js';
-import { keywordHits } from './keyword-scan.js';
 
 export interface CatalogueMatch {
   type: EventType;
@@ -125,24 +124,24 @@ const KEYWORD_SOURCE = trieSource(KEYWORDS);
 /** True iff a line may match some entry (it contains at least one catalogue keyword). No g flag. */
 export const KEYWORD_PREFILTER: RegExp = new RegExp(KEYWORD_SOURCE);
 
-/** Every keyword occurrence in a line, by its index in KEYWORDS: one Wu-Manber pass (a regex with the g flag costs about twice as much). */
-const keywordsIn = keywordHits(KEYWORDS);
-const CANDIDATES_BY_ID: readonly (readonly number[])[] = KEYWORDS.map((kw) => CANDIDATES.get(kw)!);
-/** Reused: keywordsIn writes a line's hits here (only the first `n` are the line's). */
-const found: number[] = [];
+/** The same alternation with the g flag, used to find every keyword in a line. */
+const KEYWORD_SCAN = new RegExp(KEYWORD_SOURCE, 'g');
 
 /** Candidate entry indexes for a line, in catalogue order; null when the line has no keyword. */
 function candidatesOf(text: string): readonly number[] | null {
-  const n = keywordsIn(text, found);
-  if (n === 0) return null;
-  let result = CANDIDATES_BY_ID[found[0]];
+  KEYWORD_SCAN.lastIndex = 0;
+  const first = KEYWORD_SCAN.exec(text);
+  if (first === null) return null;
+  let result = CANDIDATES.get(first[0]) ?? [];
   let merged: Set<number> | null = null;
-  for (let i = 1; i < n; i++) {
-    const ids = CANDIDATES_BY_ID[found[i]];
-    if (ids !== result) {
+  KEYWORD_SCAN.lastIndex = first.index + 1;
+  for (let m = KEYWORD_SCAN.exec(text); m !== null; m = KEYWORD_SCAN.exec(text)) {
+    const ids = CANDIDATES.get(m[0]);
+    if (ids !== undefined && ids !== result) {
       if (merged === null) merged = new Set(result);
       for (const id of ids) merged.add(id);
     }
+    KEYWORD_SCAN.lastIndex = m.index + 1;
   }
   if (merged !== null) result = [...merged].sort((a, b) => a - b);
   return result;
@@ -150,7 +149,7 @@ function candidatesOf(text: string): readonly number[] | null {
 
 /**
  * Match one line of text (a message, or a stack/continuation line). Returns the first matching
- * entry in catalogue order, or null. A line with no keyword costs one keyword scan.
+ * entry in catalogue order, or null. A line with no keyword costs one regex scan.
  */
 export function matchMessage(text: string): CatalogueMatch | null {
   const cands = candidatesOf(text);

@@ -2,19 +2,15 @@
 // RocketMQ message, so the question asked of every line is "does it contain any catalogue
 // keyword?". A regex alternation answers it at about 2.5 ns per character; this skips ahead by up
 // to (shortest keyword - 1) characters at a time and answers it several times faster.
-// keywordHits asks the same scan for every keyword in a line (the catalogue's candidate entries).
+// keywordFinder asks the same of ASCII bytes, for the reader.
 
 type KeywordScanner = (text: string) => boolean;
-
-/** Writes the index (in `words`) of every keyword occurrence in `text` to `out` from 0, as the text goes; returns how many (`out` may be longer). */
-type KeywordHits = (text: string, out: number[]) => number;
 
 interface Tables {
   m: number;
   shift: Uint8Array;
-  /** Per hash of a keyword's block at m - 2, m - 1: the keywords ending their first m characters so, and their indexes. */
+  /** Per hash of a keyword's block at m - 2, m - 1: the keywords ending their first m characters so. */
   table: Array<string[] | undefined>;
-  ids: Array<number[] | undefined>;
 }
 
 /** Blocks are hashed to 16 bits; a collision only makes a shift smaller, never unsafe. */
@@ -22,8 +18,7 @@ function tables(words: readonly string[], m: number): Tables {
   const hash = (a: number, b: number) => ((a & 0xff) << 8) | (b & 0xff);
   const shift = new Uint8Array(65536).fill(Math.min(255, m - 1));
   const table: Array<string[] | undefined> = new Array(65536);
-  const ids: Array<number[] | undefined> = new Array(65536);
-  words.forEach((k, id) => {
+  for (const k of words) {
     for (let j = 1; j < m; j++) {
       const h = hash(k.charCodeAt(j - 1), k.charCodeAt(j));
       const s = m - 1 - j;
@@ -31,9 +26,8 @@ function tables(words: readonly string[], m: number): Tables {
     }
     const h = hash(k.charCodeAt(m - 2), k.charCodeAt(m - 1));
     (table[h] ??= []).push(k);
-    (ids[h] ??= []).push(id);
-  });
-  return { m, shift, table, ids };
+  }
+  return { m, shift, table };
 }
 
 export function keywordScanner(keywords: readonly string[]): KeywordScanner {
@@ -62,39 +56,6 @@ export function keywordScanner(keywords: readonly string[]): KeywordScanner {
       pos++;
     }
     return false;
-  };
-}
-
-/** Every occurrence of the keywords `words` (distinct, none empty), by their index in `words`. */
-export function keywordHits(words: readonly string[]): KeywordHits {
-  const m = words.length ? Math.min(...words.map((k) => k.length)) : 0;
-  if (m < 2) {
-    return (text, out) => {
-      let found = 0;
-      for (let i = 0; i < text.length; i++) words.forEach((k, id) => text.startsWith(k, i) && (out[found++] = id));
-      return found;
-    };
-  }
-  const { shift, table, ids } = tables(words, m);
-  return (text: string, out: number[]): number => {
-    let found = 0;
-    const n = text.length;
-    let pos = m - 1;
-    while (pos < n) {
-      const h = ((text.charCodeAt(pos - 1) & 0xff) << 8) | (text.charCodeAt(pos) & 0xff);
-      const s = shift[h];
-      if (s !== 0) {
-        pos += s;
-        continue;
-      }
-      const list = table[h];
-      if (list !== undefined) {
-        const start = pos - m + 1;
-        for (let i = 0; i < list.length; i++) if (text.startsWith(list[i], start)) out[found++] = ids[h]![i];
-      }
-      pos++;
-    }
-    return found;
   };
 }
 

@@ -672,7 +672,8 @@ export class SourceParser {
     } else if (this.firstTs === null || (rec.fakeCheck && this.fakeMillis === null)) this.recTs(rec);
     if (keyword ?? hasKeyword(matched)) {
       const msg = this.recHeader(rec);
-      if (msg) this.scan(msg, lineNo);
+      // The header holds a keyword, almost always in its message: matchMessage is the test.
+      if (msg) this.scan(msg, lineNo, true);
     }
   }
 
@@ -834,7 +835,7 @@ export class SourceParser {
     if (prev !== null && prev.length >= FOLD_MIN && c0 !== 32 && c0 !== 9 && prev.charCodeAt(prev.length - 1) !== 32) {
       if (this.scanFolded(prev, raw, prevLine)) return;
     }
-    if (keyword !== false) this.scan(raw, lineNo);
+    if (keyword !== false) this.scan(raw, lineNo, keyword);
   }
 
   private frame(raw: string, at: number): void {
@@ -854,11 +855,12 @@ export class SourceParser {
     // A line that starts a thing of its own (an exception, a FAQ line) is no folded tail.
     if (EXCEPTION_START.test(raw) || NOT_A_TAIL.test(raw)) return false;
     const joined = prev + raw;
+    if (!hasKeyword(joined)) return false;
     const hit = matchMessage(joined);
     if (hit === null) return false;
-    const alone = matchMessage(raw);
+    const alone = hasKeyword(raw) ? matchMessage(raw) : null;
     if (alone !== null && alone.entry === hit.entry) return false;
-    const before = matchMessage(prev);
+    const before = hasKeyword(prev) ? matchMessage(prev) : null;
     // The first line alone matched the same wording: the join must only fill what it left out.
     if (before !== null && before.entry === hit.entry && !(compatibleFields(before.fields, hit.fields) && filled(hit.fields) > filled(before.fields))) {
       return false;
@@ -876,8 +878,12 @@ export class SourceParser {
     }
   }
 
-  /** Look for catalogue messages in one line of the open record (matchMessage's keyword scan is the test: one pass). */
-  private scan(text: string, lineNo: number): void {
+  /**
+   * Look for catalogue messages in one line of the open record. `keyword`: the line is known to hold
+   * a keyword (or may: matchMessage finds none then), so the keyword test is skipped.
+   */
+  private scan(text: string, lineNo: number, keyword = false): void {
+    if (!keyword && !hasKeyword(text)) return;
     const hit = matchMessage(text);
     if (!hit) return;
     this.addHit(hit, lineNo, text);
@@ -901,6 +907,7 @@ export class SourceParser {
 
   /** A line outside any record: its event stands alone, with no time. */
   private scanLoose(text: string, lineNo: number): void {
+    if (!hasKeyword(text)) return;
     const hit = matchMessage(text);
     if (!hit) return;
     if (hit.entry.roleFromKind) hit.fields.role = this.kind === 'namesrv' ? 'namesrv' : 'broker';
