@@ -66,8 +66,14 @@ import { fsErrorMessage } from './sources.js';
 import { plural } from '../util/text.js';
 
 export interface LineSink {
-  /** text without the line terminator (a trailing \r of CRLF is removed); lineNo 1-based */
-  line(text: string, lineNo: number): void;
+  /**
+   * text without the line terminator (a trailing \r of CRLF is removed); lineNo 1-based. `keyword`,
+   * when the sink has findKeyword and the line came in an ASCII block: whether findKeyword found one
+   * of its keywords in the line (undefined: not looked for).
+   */
+  line(text: string, lineNo: number, keyword?: boolean): void;
+  /** Where the first of the sink's keywords starts in ASCII bytes [from, to), or -1: asked once per line that holds one, over a whole block. */
+  findKeyword?: (bytes: Uint8Array, from: number, to: number) => number;
   /** a line that could not be read as text */
   unreadable(lineNo: number, reason: string): void;
 }
@@ -588,12 +594,15 @@ class LineSplitter {
     const ascii = isAscii(sub);
     if (this.held === null && (ascii || isUtf8(sub)) && !hasControlByte(sub)) {
       // Noted line by line, in order, as every other path notes its lines: the region's figures
-      // (and so every verdict) must not depend on where the chunks of the input were cut.
-      for (let a = s; a <= e; ) {
-        let nl = buf.indexOf(10, a);
-        if (nl < 0 || nl > e) nl = e;
-        this.note(nl - a + 1, false);
-        a = nl + 1;
+      // (and so every verdict) must not depend on where the chunks of the input were cut. ASCII
+      // lines are as long in bytes as in characters: noted below, as they are handed out.
+      if (!ascii) {
+        for (let a = s; a <= e; ) {
+          let nl = buf.indexOf(10, a);
+          if (nl < 0 || nl > e) nl = e;
+          this.note(nl - a + 1, false);
+          a = nl + 1;
+        }
       }
       let str: string;
       if (ascii) {
@@ -606,8 +615,20 @@ class LineSplitter {
       const checkLen = sub.length > this.max;
       const sink = this.sink;
       let n = this.lineNo;
+      // ASCII: the lines' keywords are looked for in the bytes, the next one at `next` (a line's bytes start at `at`).
+      const find = ascii ? sink.findKeyword : undefined;
+      let next = find !== undefined ? find(buf, s, e) : -1;
+      let at = s;
       for (let i = 0; i < parts.length; i++) {
         let t = parts[i];
+        let keyword: boolean | undefined;
+        if (find !== undefined) {
+          const end = at + t.length;
+          keyword = next >= 0 && next < end;
+          if (keyword) next = find(buf, end + 1, e);
+          at = end + 1;
+        }
+        if (ascii) this.note(t.length + 1, false);
         if (checkLen && t.length * 3 > this.max) {
           const bytes = Buffer.byteLength(t, 'utf8');
           if (bytes > this.max) {
@@ -621,7 +642,7 @@ class LineSplitter {
           this.crlf = true;
         }
         if (n === 0 && t.charCodeAt(0) === 0xfeff) t = t.slice(1);
-        sink.line(t, ++n);
+        sink.line(t, ++n, keyword);
       }
       this.lineNo = n;
       return;

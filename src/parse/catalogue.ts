@@ -127,16 +127,35 @@ export const KEYWORD_PREFILTER: RegExp = new RegExp(KEYWORD_SOURCE);
 /** The same alternation with the g flag, used to find every keyword in a line. */
 const KEYWORD_SCAN = new RegExp(KEYWORD_SOURCE, 'g');
 
+/** A keyword told by its length and its first and last characters (a number: no string to hash). */
+const shapeOf = (len: number, first: number, last: number): number => (len << 16) | ((first & 0xff) << 8) | (last & 0xff);
+
+/** CANDIDATES by the shape of the keyword, where no other keyword has that shape. */
+const BY_SHAPE: ReadonlyMap<number, readonly number[]> = (() => {
+  const count = new Map<number, number>();
+  const shape = (k: string) => shapeOf(k.length, k.charCodeAt(0), k.charCodeAt(k.length - 1));
+  for (const k of KEYWORDS) count.set(shape(k), (count.get(shape(k)) ?? 0) + 1);
+  const map = new Map<number, readonly number[]>();
+  for (const k of KEYWORDS) if (count.get(shape(k)) === 1) map.set(shape(k), CANDIDATES.get(k)!);
+  return map;
+})();
+
+/** The candidates of a keyword the scan found at `at` in `text` (`kw`: what it matched). */
+function candidatesAt(kw: string, text: string, at: number): readonly number[] | undefined {
+  const n = kw.length;
+  return BY_SHAPE.get(shapeOf(n, text.charCodeAt(at), text.charCodeAt(at + n - 1))) ?? CANDIDATES.get(kw);
+}
+
 /** Candidate entry indexes for a line, in catalogue order; null when the line has no keyword. */
 function candidatesOf(text: string): readonly number[] | null {
   KEYWORD_SCAN.lastIndex = 0;
   const first = KEYWORD_SCAN.exec(text);
   if (first === null) return null;
-  let result = CANDIDATES.get(first[0]) ?? [];
+  let result = candidatesAt(first[0], text, first.index) ?? [];
   let merged: Set<number> | null = null;
   KEYWORD_SCAN.lastIndex = first.index + 1;
   for (let m = KEYWORD_SCAN.exec(text); m !== null; m = KEYWORD_SCAN.exec(text)) {
-    const ids = CANDIDATES.get(m[0]);
+    const ids = candidatesAt(m[0], text, m.index);
     if (ids !== undefined && ids !== result) {
       if (merged === null) merged = new Set(result);
       for (const id of ids) merged.add(id);

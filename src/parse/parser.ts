@@ -14,7 +14,7 @@
 
 import { compatibleFields, fillCause, mergeIntoRecord, PRODUCER_IMPL, sendPathOf } from './record.js';
 import { CATALOGUE, matchMessage, type CatalogueMatch } from './catalogue.js';
-import { keywordScanner } from './keyword-scan.js';
+import { keywordFinder, keywordScanner } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
 import { GMT8, parseZone, type Zone } from './time.js';
@@ -142,6 +142,8 @@ const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.j
 
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
 export const hasKeyword = keywordScanner(CATALOGUE.flatMap((e) => e.keywords));
+/** The same keywords in a block of ASCII bytes (the reader's LineSink.findKeyword): line(text, n, false) = !hasKeyword(text). */
+const findKeyword = keywordFinder(CATALOGUE.flatMap((e) => e.keywords));
 const SLS_MARK = /^\+\d+$/;
 const SLS_TS = /^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\]$/;
 const SLS_TS_READER = compileTimestamp('yyyy-MM-dd HH:mm:ss');
@@ -211,6 +213,10 @@ export class SourceParser {
   private lastTs: number | null = null;
   private firstTs: number | null = null;
   private badTimes = 0;
+  /** The second read last (see sameSecond): its reader, its text up to the fraction, its epoch ms. */
+  private secReader: TimestampReader | null = null;
+  private secText = '';
+  private secMs = 0;
   private firstBadTime: { line: number; text: string } | null = null;
   private wrapRun = 0;
 
@@ -254,7 +260,11 @@ export class SourceParser {
     };
   }
 
-  line(text: string, lineNo: number): void {
+  /** See LineSink.findKeyword: the reader says which lines of its ASCII blocks hold a catalogue keyword. */
+  readonly findKeyword = findKeyword;
+
+  /** `keyword`: whether the line holds a catalogue keyword (hasKeyword(text)), when the reader knows. */
+  line(text: string, lineNo: number, keyword?: boolean): void {
     this.acc.lines++;
     if (this.detectBuf) {
       const blank = text.trim().length === 0;
@@ -277,12 +287,12 @@ export class SourceParser {
     }
     if (this.resumed && this.afterCut === null) {
       const records = this.acc.records;
-      this.process(text, lineNo);
+      this.process(text, lineNo, keyword);
       // Only a header starts a part as the unsplit parse goes on there (it closes the record before).
       this.afterCut = this.acc.records > records && this.rec !== null && this.rec.layout !== null ? 'header' : 'other';
       return;
     }
-    this.process(text, lineNo);
+    this.process(text, lineNo, keyword);
   }
 
   /** Whether the layout is still being detected (lines are held). */
@@ -466,6 +476,7 @@ export class SourceParser {
       this.zone = this.opts.defaultZone;
     }
     this.zoneName = layout?.zone === 'printed' && !this.opts.forcedZone ? 'printed' : this.zone.name;
+    this.secReader = null; // a second read in another zone is another instant
     if (layout?.versionHint) this.versionHints.add(layout.versionHint);
 
     if (this.opts.kindForced && this.opts.kindHint) {
@@ -535,7 +546,8 @@ export class SourceParser {
     return c.layout.header.test(text);
   }
 
-  private process(raw: string, lineNo: number): void {
+  /** `keyword`: hasKeyword(raw), when known (see line). */
+  private process(raw: string, lineNo: number, keyword?: boolean): void {
     if (this.loose) this.settleLoose(raw);
     if (this.sls) {
       this.processSls(raw, lineNo);
@@ -558,13 +570,13 @@ export class SourceParser {
         }
       }
       if (layout) {
-        this.openRecord(layout, text, lineNo);
+        this.openRecord(layout, text, lineNo, text === raw ? keyword : undefined);
         return;
       }
     }
     if (this.rec) {
       this.acc.continuation++;
-      this.continuation(raw, lineNo);
+      this.continuation(raw, lineNo, keyword);
       return;
     }
     if (raw.length === 0 || raw.trim().length === 0) {
@@ -635,7 +647,8 @@ export class SourceParser {
     }
   }
 
-  private openRecord(c: CompiledLayout, matched: string, lineNo: number): void {
+  /** `keyword`: hasKeyword(matched), when known. */
+  private openRecord(c: CompiledLayout, matched: string, lineNo: number, keyword?: boolean): void {
     this.closeRecord();
     this.acc.records++;
     if (c !== this.lastLayout) {
@@ -657,9 +670,10 @@ export class SourceParser {
       const ts = this.quickTs(rec, c);
       if (ts !== null) this.activity.note(ts, lineNo);
     } else if (this.firstTs === null || (rec.fakeCheck && this.fakeMillis === null)) this.recTs(rec);
-    if (hasKeyword(matched)) {
+    if (keyword ?? hasKeyword(matched)) {
       const msg = this.recHeader(rec);
-      if (msg) this.scan(msg, lineNo);
+      // The header holds a keyword, almost always in its message: matchMessage is the test.
+      if (msg) this.scan(msg, lineNo, true);
     }
   }
 
@@ -685,15 +699,47 @@ export class SourceParser {
    */
   private quickTs(rec: OpenRecord, c: CompiledLayout): number | null {
     const reader = c.ts;
-    if (rec.ts === undefined && c.starts === null && reader !== null && reader.width > 0 && rec.matched !== null && !rec.fakeCheck) {
-      const f = reader.read(rec.matched.slice(c.tsAt, c.tsAt + reader.width));
-      if (f && f.hasDate) {
-        rec.ts = this.toUtc(f);
-        this.noteTs(rec.ts);
-        return rec.ts;
+    const line = rec.matched;
+    if (rec.ts === undefined && c.starts === null && reader !== null && reader.width > 0 && line !== null && !rec.fakeCheck) {
+      let ts = this.sameSecond(reader, line, c.tsAt);
+      if (ts === undefined) {
+        const f = reader.read(line.slice(c.tsAt, c.tsAt + reader.width));
+        if (f && f.hasDate) ts = this.keepSecond(reader, line, c.tsAt, f, this.toUtc(f));
+      }
+      if (ts !== undefined) {
+        rec.ts = ts;
+        this.noteTs(ts);
+        return ts;
       }
     }
     return this.recTs(rec);
+  }
+
+  /**
+   * The epoch ms of the time at `at` in `text` when it is in the second read last (consecutive
+   * records share it): the same reader, the same characters up to the fraction (the zone is the
+   * source's, set once); undefined when it is not, or when its fraction is no digits (read it in full).
+   */
+  private sameSecond(reader: TimestampReader, text: string, at: number): number | undefined {
+    if (reader !== this.secReader || text.length < at + reader.width || !text.startsWith(this.secText, at)) return undefined;
+    const from = at + reader.secondAt;
+    let v = 0;
+    for (let k = 0; k < reader.fracWidth; k++) {
+      const d = text.charCodeAt(from + k) - 48;
+      if (d < 0 || d > 9) return undefined;
+      v = v * 10 + d;
+    }
+    return this.secMs + Math.floor(v / reader.fracDiv);
+  }
+
+  /** Remember the second of a time just read in full (`ts`, from fields `f`); returns `ts`. */
+  private keepSecond(reader: TimestampReader, text: string, at: number, f: TsFields, ts: number): number {
+    if (reader.secondAt >= 0 && f.offsetMin === null) {
+      this.secReader = reader;
+      this.secText = text.slice(at, at + reader.secondAt);
+      this.secMs = ts - f.ms;
+    }
+    return ts;
   }
 
   /** The record's time, read on first use. */
@@ -701,14 +747,22 @@ export class SourceParser {
     if (rec.ts !== undefined) return rec.ts;
     if (rec.matched !== null) this.recHeader(rec);
     rec.ts = null;
-    if (rec.tsText !== null && rec.tsReader) {
-      const f = rec.tsReader.read(rec.tsText);
-      if (f) {
-        if (rec.fakeCheck && this.fakeMillis === null) this.voteFakeMillis(f);
-        if (this.fakeMillis === true) f.ms = 0;
-        if (f.hasDate) rec.ts = this.toUtc(f);
-        else rec.clock = rec.tsText;
-      } else this.badTime(rec.line, rec.tsText);
+    const text = rec.tsText;
+    const reader = rec.tsReader;
+    if (text !== null && reader) {
+      // While the fake millis are being voted on, every time is read in full (the vote reads its fields).
+      const voting = rec.fakeCheck && this.fakeMillis === null;
+      const same = voting ? undefined : this.sameSecond(reader, text, 0);
+      if (same !== undefined) rec.ts = this.fakeMillis === true ? this.secMs : same;
+      else {
+        const f = reader.read(text);
+        if (f) {
+          if (voting) this.voteFakeMillis(f);
+          if (this.fakeMillis === true) f.ms = 0;
+          if (f.hasDate) rec.ts = this.keepSecond(reader, text, 0, f, this.toUtc(f));
+          else rec.clock = text;
+        } else this.badTime(rec.line, text);
+      }
     }
     this.noteTs(rec.ts);
     return rec.ts;
@@ -754,7 +808,8 @@ export class SourceParser {
     };
   }
 
-  private continuation(raw: string, lineNo: number): void {
+  /** `keyword`: hasKeyword(raw), when known (false: the line alone holds no message). */
+  private continuation(raw: string, lineNo: number, keyword?: boolean): void {
     const rec = this.rec!;
     rec.lines++;
     if (raw.length === 0) return;
@@ -780,7 +835,7 @@ export class SourceParser {
     if (prev !== null && prev.length >= FOLD_MIN && c0 !== 32 && c0 !== 9 && prev.charCodeAt(prev.length - 1) !== 32) {
       if (this.scanFolded(prev, raw, prevLine)) return;
     }
-    this.scan(raw, lineNo);
+    if (keyword !== false) this.scan(raw, lineNo, keyword);
   }
 
   private frame(raw: string, at: number): void {
@@ -823,9 +878,12 @@ export class SourceParser {
     }
   }
 
-  /** Look for catalogue messages in one line of the open record. */
-  private scan(text: string, lineNo: number): void {
-    if (!hasKeyword(text)) return;
+  /**
+   * Look for catalogue messages in one line of the open record. `keyword`: the line is known to hold
+   * a keyword (or may: matchMessage finds none then), so the keyword test is skipped.
+   */
+  private scan(text: string, lineNo: number, keyword = false): void {
+    if (!keyword && !hasKeyword(text)) return;
     const hit = matchMessage(text);
     if (!hit) return;
     this.addHit(hit, lineNo, text);

@@ -119,6 +119,15 @@ export interface TimestampReader {
   shape(line: string, at: number): boolean;
   /** Fixed width of the timestamp, or -1 when it varies (offsets). */
   width: number;
+  /**
+   * A fixed-width dated time whose fraction of a second, if any, comes last: where the fraction starts
+   * (the width when there is none); -1 otherwise. Two such times equal up to here are the same second
+   * and differ by their fraction alone (the parser keeps the last second's epoch ms).
+   */
+  secondAt: number;
+  /** The fraction's digits, and what their value is divided by to give millis (1 for SSS). */
+  fracWidth: number;
+  fracDiv: number;
 }
 
 const cache = new Map<string, TimestampReader>();
@@ -166,8 +175,9 @@ export function compileTimestamp(format: string): TimestampReader {
     else break;
   }
   const hasDate = ops.some((o) => o.kind === 'num' && (o.field === 'y' || o.field === 'y2'));
+  const second = secondOf(ops, hasDate && Number.isFinite(width));
 
-  const reader = makeReader(format, Number.isFinite(width) ? width : -1, makeShape(digitAt), (text: string): TsFields | null => {
+  const reader = makeReader(format, Number.isFinite(width) ? width : -1, makeShape(digitAt), second, (text: string): TsFields | null => {
     const f: TsFields = { y: 0, mo: 1, d: 1, h: 0, mi: 0, s: 0, ms: 0, offsetMin: null, hasDate };
     let p = 0;
     for (const op of ops) {
@@ -237,8 +247,32 @@ export function compileTimestamp(format: string): TimestampReader {
 
 // Every reader is made here, and every shape test by makeShape, so that the parser's calls to them stay
 // monomorphic (they run on every line).
-function makeReader(format: string, width: number, shape: TimestampReader['shape'], read: TimestampReader['read']): TimestampReader {
-  return { format, read, shape, width };
+function makeReader(
+  format: string,
+  width: number,
+  shape: TimestampReader['shape'],
+  second: Pick<TimestampReader, 'secondAt' | 'fracWidth' | 'fracDiv'>,
+  read: TimestampReader['read'],
+): TimestampReader {
+  return { format, read, shape, width, secondAt: second.secondAt, fracWidth: second.fracWidth, fracDiv: second.fracDiv };
+}
+
+const NO_SECOND = { secondAt: -1, fracWidth: 0, fracDiv: 1 };
+
+/** Where a format's second ends (TimestampReader.secondAt): only when the fraction, if any, is its last part. */
+function secondOf(ops: readonly Op[], fixedAndDated: boolean): Pick<TimestampReader, 'secondAt' | 'fracWidth' | 'fracDiv'> {
+  if (!fixedAndDated) return NO_SECOND;
+  let at = 0;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
+    if (op.kind === 'num' && (op.field === 'ms' || op.field === 'us' || op.field === 'ms10')) {
+      if (i !== ops.length - 1) return NO_SECOND;
+      return { secondAt: at, fracWidth: op.width, fracDiv: op.field === 'us' ? 1000 : op.field === 'ms10' ? 10 : 1 };
+    }
+    if (op.kind === 'offset') return NO_SECOND;
+    at += op.kind === 'num' ? op.width : op.kind === 'lit' ? 1 : 3;
+  }
+  return { secondAt: at, fracWidth: 0, fracDiv: 1 };
 }
 
 function makeShape(digitAt: readonly boolean[]): TimestampReader['shape'] {
@@ -273,7 +307,7 @@ const ISO_TEXT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{
 // yyyy-MM-dd?HH:mm:ss: digits but at 4, 7, 10, 13, 16.
 const ISO_SHAPE = Array.from({ length: 19 }, (_, k) => ![4, 7, 10, 13, 16].includes(k));
 
-const ISO_READER: TimestampReader = makeReader(ISO8601, -1, makeShape(ISO_SHAPE), (text: string): TsFields | null => {
+const ISO_READER: TimestampReader = makeReader(ISO8601, -1, makeShape(ISO_SHAPE), NO_SECOND, (text: string): TsFields | null => {
   const m = ISO_TEXT.exec(text);
   if (!m) return null;
   const frac = m[7] ?? '';

@@ -51,3 +51,30 @@ describe('keyword scanner', () => {
     expect(keywordScanner(['abc'])('')).toBe(false);
   });
 });
+
+describe('keyword finder over bytes', () => {
+  it('finds where the first keyword of ASCII bytes starts, as hasKeyword tells a line', async () => {
+    const { keywordFinder } = await import('../../src/parse/keyword-scan.js');
+    const find = keywordFinder(keywords);
+    const ascii = (s: string) => /^[\x00-\x7f]*$/.test(s);
+    for (const f of readdirSync(REAL).filter((x) => x.endsWith('.log'))) {
+      for (const line of readFileSync(join(REAL, f), 'utf8').split('\n').filter(ascii)) {
+        const b = Buffer.from(`xx\n${line}\nyy`, 'latin1');
+        const at = find(b, 3, 3 + line.length);
+        expect(at >= 0, line).toBe(hasKeyword(line));
+        if (at >= 0) expect(keywords.some((k) => line.startsWith(k, at - 3)), line).toBe(true);
+        if (at >= 0) expect(keywords.some((k) => line.slice(0, at - 3 + k.length - 1).includes(k)), line).toBe(false);
+      }
+    }
+    const piece = fc.oneof(fc.constantFrom(...keywords), fc.constantFrom(...keywords).map((k) => k.slice(1)), fc.string({ maxLength: 8 }).filter(ascii));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (parts) => {
+        const text = parts.join('');
+        expect(find(Buffer.from(text, 'latin1'), 0, text.length) >= 0).toBe(hasKeyword(text));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(keywordFinder(['ab'])(Buffer.from('xab'), 0, 2)).toBe(-1); // must end before `to`
+    expect(keywordFinder(['a'])(Buffer.from('xxa'), 0, 3)).toBe(2);
+  });
+});

@@ -2,14 +2,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SourceParser } from '../../src/parse/parser.js';
+import { SourceParser, hasKeyword } from '../../src/parse/parser.js';
 import { parseZone } from '../../src/parse/time.js';
 import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
 import type { SourceKind } from '../../src/ingest/kinds.js';
 
 const REAL = join(__dirname, '..', 'fixtures', 'real');
 
-function parseLines(lines: string[], opts: { kindHint?: SourceKind | null; keepOther?: boolean; tz?: string } = {}) {
+function parseLines(lines: string[], opts: { kindHint?: SourceKind | null; keepOther?: boolean; tz?: string; told?: boolean; detectLines?: number } = {}) {
   const events: RmqEvent[] = [];
   const p = new SourceParser(
     {
@@ -20,10 +20,12 @@ function parseLines(lines: string[], opts: { kindHint?: SourceKind | null; keepO
       kindForced: false,
       defaultZone: parseZone(opts.tz ?? '+08:00'),
       keepOther: opts.keepOther,
+      detectLines: opts.detectLines,
     },
     (e) => events.push(e),
   );
-  lines.forEach((l, i) => p.line(l, i + 1));
+  // `told`: each line comes with whether it holds a keyword, as the reader tells it for ASCII blocks.
+  lines.forEach((l, i) => p.line(l, i + 1, opts.told ? hasKeyword(l) : undefined));
   const acc = p.end();
   return { events, acc, issues: p.issues };
 }
@@ -49,6 +51,15 @@ describe('real excerpts', () => {
       const { acc } = parseLines(fileLines(f));
       expect(balanced(acc), f).toBe(true);
       expect(acc.lines, f).toBe(fileLines(f).length);
+    }
+  });
+
+  it('reads the same whether or not the reader tells which lines hold a keyword', () => {
+    for (const f of files) {
+      // Lines held to detect the layout are read without being told: detect from the first two too.
+      for (const [keepOther, detectLines] of [[false, undefined], [true, undefined], [false, 2], [true, 2]] as const) {
+        expect(parseLines(fileLines(f), { keepOther, detectLines, told: true }), f).toEqual(parseLines(fileLines(f), { keepOther, detectLines }));
+      }
     }
   });
 
@@ -238,5 +249,43 @@ describe('mixed and damaged input', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('times read from the second before', () => {
+  // Records in the same second take its epoch ms and add their millis: the result must be the one a
+  // full read gives, also across DST changes and with lines whose time is damaged.
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const stamp = (d: Date, ms: number, sep: string) =>
+    `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${sep}${sep ? pad(ms, 3) : ''}`;
+  const walk = (from: string, steps: number) => {
+    const out: Array<[Date, number]> = [];
+    let t = Date.parse(from);
+    for (let i = 0; i < steps; i++) {
+      out.push([new Date(t), (i * 137) % 1000]);
+      t += [0, 0, 1000, 0, 1000 * 1799, 1000][i % 6]; // repeats, the next second, and jumps over the change
+    }
+    return out;
+  };
+
+  for (const tz of ['Europe/Berlin', '+08:00', 'America/Sao_Paulo']) {
+    it(`client times in ${tz}`, () => {
+      const lines = [...walk('2024-03-31T00:59:58Z', 60), ...walk('2024-10-27T00:29:58Z', 60)].map(([d, ms], i) =>
+        i === 17 ? `${stamp(d, ms, ',').slice(0, 20)}9x INFO RocketmqClient - line ${i}` : `${stamp(d, ms, ',')} INFO RocketmqClient - line ${i}`,
+      );
+      const { events } = parseLines(lines, { keepOther: true, tz, kindHint: 'client' });
+      expect(events.length).toBe(lines.length);
+      for (const e of events) {
+        const alone = parseLines([lines[e.line - 1]], { keepOther: true, tz, kindHint: 'client' }).events[0];
+        expect(e.ts, lines[e.line - 1]).toBe(alone.ts);
+      }
+    });
+  }
+
+  it('server times (every record read at once)', () => {
+    const lines = walk('2024-05-20T00:00:58Z', 60).map(([d], i) => `${stamp(d, 0, '')} INFO main - line ${i}`);
+    const { events } = parseLines(lines, { keepOther: true, kindHint: 'broker' });
+    expect(events.length).toBe(lines.length);
+    for (const e of events) expect(e.ts).toBe(parseLines([lines[e.line - 1]], { keepOther: true, kindHint: 'broker' }).events[0].ts);
   });
 });
