@@ -1,26 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EventReader, EventWriter } from '../../src/parse/event-binary.js';
 import { decodeJson, encodeEvent } from '../../src/parse/event-codec.js';
-import { SourceParser } from '../../src/parse/parser.js';
-import { parseZone } from '../../src/parse/time.js';
 import type { RmqEvent } from '../../src/parse/types.js';
-import type { SourceKind } from '../../src/ingest/kinds.js';
-
-const LAB = join(__dirname, '..', '..', 'samples', 'lab');
-
-function eventsOf(rel: string, kindHint: SourceKind | null): RmqEvent[] {
-  const events: RmqEvent[] = [];
-  const p = new SourceParser(
-    { file: rel, host: rel.split('/')[1], sourceIndex: 3, kindHint, kindForced: false, defaultZone: parseZone('+08:00'), keepOther: true },
-    (e) => events.push(e),
-  );
-  readFileSync(join(LAB, rel), 'utf8').split(/\r?\n/).forEach((l, i) => p.line(l, i + 1));
-  p.end();
-  return events;
-}
+import { anyEvent, recordedEvents } from './event-samples.js';
 
 /** Every event of the buffers, decoded, each buffer read with the reader where the one before left off. */
 function readAll(buffers: Buffer[]): RmqEvent[] {
@@ -55,9 +38,9 @@ function sameAs(got: RmqEvent[], events: RmqEvent[]): void {
 
 describe('the binary event form', () => {
   const real = [
-    ...eventsOf('broker-busy/app-feed-01/logs/rocketmqlogs/rocketmq_client.log', 'client'),
-    ...eventsOf('broker-busy/mq-broker-b/logs/rocketmqlogs/watermark.log', 'watermark'),
-    ...eventsOf('namesrv-hang/app-pay-01/logs/app.log', 'app'),
+    ...recordedEvents('broker-busy/app-feed-01/logs/rocketmqlogs/rocketmq_client.log', 'client'),
+    ...recordedEvents('broker-busy/mq-broker-b/logs/rocketmqlogs/watermark.log', 'watermark'),
+    ...recordedEvents('namesrv-hang/app-pay-01/logs/app.log', 'app'),
   ];
 
   it('gives back what the JSON trip gives, for every event of real logs, whatever the buffers it is cut into', () => {
@@ -107,37 +90,16 @@ describe('the binary event form', () => {
   });
 
   it('gives back what the JSON trip gives for any event, odd shapes and strings included', () => {
-    const text = fc.string({ unit: 'binary' });
-    const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
-    const value = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.double(), fc.array(text, { maxLength: 3 }), fc.constant(undefined), fc.array(fc.integer(), { maxLength: 2 }));
-    const event = fc.record({
-      ts: fc.oneof(fc.constant(null), fc.integer(), fc.double()),
-      clock: maybe(fc.oneof(text, fc.constant(''))),
-      host: fc.oneof(text, fc.constant('h')),
-      kind: fc.constantFrom('client', 'broker'),
-      file: fc.oneof(text, fc.constant('f')),
-      line: fc.oneof(fc.integer(), fc.double()),
-      level: fc.option(text),
-      thread: fc.option(fc.oneof(text, fc.constant(undefined))),
-      logger: fc.option(text),
-      type: fc.constantFrom('rpc-timeout', 'other', 'made-up'),
-      fields: fc.dictionary(fc.oneof(text, fc.constantFrom('__proto__', '1', 'brokerAddr')), value),
-      text: fc.oneof(text, fc.string({ unit: 'grapheme', maxLength: 400 })),
-      entry: maybe(fc.oneof(text, fc.constant(''))),
-      versionHint: maybe(text),
-      sendPath: maybe(fc.constantFrom('default', 'select', 'queue')),
-      source: fc.nat(),
-      seq: fc.nat(),
-    });
+    const event = anyEvent();
     fc.assert(
       fc.property(fc.array(event, { minLength: 1, maxLength: 6 }), (events) => {
         const w = new EventWriter(8);
         const buffers: Buffer[] = [];
         for (const e of events) {
-          w.add(e as unknown as RmqEvent);
+          w.add(e);
           buffers.push(w.take());
         }
-        sameAs(readAll(buffers), events as unknown as RmqEvent[]);
+        sameAs(readAll(buffers), events);
       }),
       { numRuns: 500 },
     );
