@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeJson, encodedFieldIs, encodedText, encodeEvent, encodeObject, readHeader, type EncodedHeader } from '../../src/parse/event-codec.js';
-import type { RmqEvent } from '../../src/parse/types.js';
 import { anyEvent, recordedEvents } from './event-samples.js';
 
 describe('the event codec reads its own format', () => {
