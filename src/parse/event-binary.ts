@@ -40,10 +40,11 @@ const MAX_SHARED = 1024;
 /** Longer strings are written in place: sharing pays for names, not for messages. */
 const MAX_SHARED_CHARS = 64;
 /**
- * A string is shared the second time it is seen among the last SEEN_MAX new ones: a value that
- * never repeats (a msgId, an offset) is written in place and takes no number.
+ * A string is shared the second time it is seen: a value that never repeats (a msgId, an offset) is
+ * written in place and takes no number. What was seen is a table of SEEN_SLOTS hashes, each new one
+ * in its slot (a collision only numbers a string early; no string is kept, so no piece of input is).
  */
-const SEEN_MAX = 4096;
+const SEEN_SLOTS = 4096;
 
 const LATIN1 = 0;
 const UTF16 = 1;
@@ -77,7 +78,9 @@ export class EventWriter {
   private buf: Buffer;
   private at = 0;
   private readonly shared = new Map<string, number>();
-  private readonly seen = new Set<string>();
+  private readonly seen = new Uint32Array(SEEN_SLOTS);
+  /** The shared strings by number, as flat copies (fresh). */
+  private readonly names: string[] = [];
   // Reused per event: the fields' keys and the numbers of the strings they share.
   private readonly keys: string[] = [];
   private readonly refs: number[] = [];
@@ -228,7 +231,8 @@ export class EventWriter {
   private slot(i: number, s: string | null): number {
     if (s === this.lastOf[i]) return this.refOf[i];
     const r = this.ref(s);
-    this.lastOf[i] = s === null ? null : fresh(s);
+    // The table's copy, never `s` itself (a view of a piece of input); one written in place is not kept.
+    this.lastOf[i] = s === null ? null : r < MAX_SHARED ? this.names[r] : undefined;
     this.refOf[i] = r;
     return r;
   }
@@ -239,17 +243,19 @@ export class EventWriter {
     const n = this.shared.get(s);
     if (n !== undefined) return n;
     if (s.length > MAX_SHARED_CHARS || this.shared.size >= MAX_SHARED) return INLINE;
-    if (!this.seen.has(s)) {
-      if (this.seen.size >= SEEN_MAX) this.seen.clear();
-      this.seen.add(fresh(s));
+    const h = hashOf(s);
+    const slot = h & (SEEN_SLOTS - 1);
+    if (this.seen[slot] !== h) {
+      this.seen[slot] = h;
       return INLINE;
     }
-    this.seen.delete(s);
     const start = this.begin(STRING, 0);
     this.str(s);
     this.end(start);
     const id = this.shared.size;
-    this.shared.set(fresh(s), id);
+    const copy = fresh(s);
+    this.shared.set(copy, id);
+    this.names.push(copy);
     return id;
   }
 
@@ -301,6 +307,13 @@ export class EventWriter {
  */
 function fresh(s: string): string {
   return s.length < 13 ? s : Buffer.from(s, 'utf16le').toString('utf16le');
+}
+
+/** FNV-1a over the string's code units (what the seen table keeps of a string). */
+function hashOf(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
 
 function isStringList(v: unknown): v is string[] {

@@ -116,10 +116,11 @@ export class SourceCursor {
     if (this.fd < 0) this.fd = openSync(this.spill!, 'r');
     const left = this.end - this.at;
     const need = Math.max(PIECE, EventReader.needed(this.buf, this.at, this.end));
-    if (need > this.buf.length) {
-      const bigger = Buffer.allocUnsafe(need);
-      this.buf.copy(bigger, 0, this.at, this.end);
-      this.buf = bigger;
+    // Grown for a long record, back to a piece once it is past (every source holds one at a time).
+    if (need > this.buf.length || (need === PIECE && this.buf.length > PIECE)) {
+      const next = Buffer.allocUnsafe(need);
+      this.buf.copy(next, 0, this.at, this.end);
+      this.buf = next;
     } else if (left > 0) this.buf.copy(this.buf, 0, this.at, this.end);
     this.at = 0;
     this.end = left;
@@ -129,7 +130,6 @@ export class SourceCursor {
     closeSync(this.fd);
     this.fd = -1;
     this.inFile = false;
-    // A piece smaller than PIECE again once a long record is past (memory stays bounded).
     this.buf = Buffer.allocUnsafe(0);
     this.end = 0;
     if (left > 0) throw new Error(`${this.spill}: the spill file ends inside a record`);
