@@ -73,6 +73,51 @@ interface RawBuffer {
   ucs2Slice(start: number, end: number): string;
 }
 
+// Little-endian numbers written and read byte by byte: Buffer's writeUInt16LE and the like check
+// their arguments on every call, a cost per field here (the offsets are in range by construction).
+const F64 = new Float64Array(1);
+const F64_BYTES = new Uint8Array(F64.buffer);
+/** The byte of F64_BYTES that is the i-th of the little-endian form (the platform's own order may differ). */
+const LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? [0, 1, 2, 3, 4, 5, 6, 7] : [7, 6, 5, 4, 3, 2, 1, 0];
+const [L0, L1, L2, L3, L4, L5, L6, L7] = LE;
+
+function putF64(b: Uint8Array, at: number, v: number): number {
+  F64[0] = v;
+  b[at] = F64_BYTES[L0];
+  b[at + 1] = F64_BYTES[L1];
+  b[at + 2] = F64_BYTES[L2];
+  b[at + 3] = F64_BYTES[L3];
+  b[at + 4] = F64_BYTES[L4];
+  b[at + 5] = F64_BYTES[L5];
+  b[at + 6] = F64_BYTES[L6];
+  b[at + 7] = F64_BYTES[L7];
+  return at + 8;
+}
+
+function getF64(b: Uint8Array, at: number): number {
+  F64_BYTES[L0] = b[at];
+  F64_BYTES[L1] = b[at + 1];
+  F64_BYTES[L2] = b[at + 2];
+  F64_BYTES[L3] = b[at + 3];
+  F64_BYTES[L4] = b[at + 4];
+  F64_BYTES[L5] = b[at + 5];
+  F64_BYTES[L6] = b[at + 6];
+  F64_BYTES[L7] = b[at + 7];
+  return F64[0];
+}
+
+function putU32(b: Uint8Array, at: number, v: number): number {
+  b[at] = v & 0xff;
+  b[at + 1] = (v >>> 8) & 0xff;
+  b[at + 2] = (v >>> 16) & 0xff;
+  b[at + 3] = v >>> 24;
+  return at + 4;
+}
+
+function getU32(b: Uint8Array, at: number): number {
+  return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16)) + b[at + 3] * 0x1000000;
+}
+
 /** Writes events into a growing buffer; `take()` hands the bytes on and starts a new buffer of the same stream. */
 export class EventWriter {
   private buf: Buffer;
@@ -148,8 +193,8 @@ export class EventWriter {
     const start = this.begin(EVENT | (e.ts === null ? NO_TS : 0), 1 + 8 + 8 + 1);
     const b = this.buf;
     b[this.at++] = type;
-    this.at = b.writeDoubleLE(tsOf(e.ts), this.at);
-    this.at = b.writeDoubleLE(Number.isFinite(e.line) ? e.line || 0 : NaN, this.at); // JSON: -0 is 0, NaN null
+    this.at = putF64(b, this.at, tsOf(e.ts));
+    this.at = putF64(b, this.at, Number.isFinite(e.line) ? e.line || 0 : NaN); // JSON: -0 is 0, NaN null
     b[this.at++] = flags;
     this.u16ref(host, e.host);
     this.u16ref(kind, e.kind);
@@ -198,7 +243,7 @@ export class EventWriter {
     this.buf[this.at++] = n ?? 255;
     if (n === undefined) this.str(type);
     this.ensure(8);
-    this.at = this.buf.writeDoubleLE(tsOf(ts), this.at);
+    this.at = putF64(this.buf, this.at, tsOf(ts));
     this.str(json);
     this.end(start);
     this.count++;
@@ -212,13 +257,13 @@ export class EventWriter {
     else if (v === false) b[this.at++] = V_FALSE;
     else if (typeof v === 'number') {
       b[this.at++] = V_NUMBER;
-      this.at = b.writeDoubleLE(v === 0 ? 0 : v, this.at); // -0 is 0 in JSON
+      this.at = putF64(b, this.at, v === 0 ? 0 : v); // -0 is 0 in JSON
     } else if (typeof v === 'string') {
       b[this.at++] = V_STRING;
       this.u16ref(refs[r++], v);
     } else if (isStringList(v)) {
       b[this.at++] = V_LIST;
-      this.at = b.writeUInt32LE(v.length, this.at);
+      this.at = putU32(b, this.at, v.length);
       for (const s of v) this.u16ref(refs[r++], s);
     } else {
       b[this.at++] = V_JSON;
@@ -260,8 +305,11 @@ export class EventWriter {
   }
 
   private u16ref(ref: number, s: string | null): void {
-    this.ensure(2);
-    this.at = this.buf.writeUInt16LE(ref, this.at);
+    if (this.at + 2 > this.buf.length) this.ensure(2);
+    const b = this.buf;
+    b[this.at] = ref & 0xff;
+    b[this.at + 1] = ref >>> 8;
+    this.at += 2;
     if (ref === INLINE) this.str(s!);
   }
 
@@ -271,11 +319,11 @@ export class EventWriter {
     // ASCII (one UTF-8 byte per character) as Latin-1, anything else as UTF-16: both exact.
     if (Buffer.byteLength(s, 'utf8') === s.length) {
       b[this.at] = LATIN1;
-      b.writeUInt32LE(s.length, this.at + 1);
+      putU32(b, this.at + 1, s.length);
       this.at += 5 + b.latin1Write(s, this.at + 5);
     } else {
       b[this.at] = UTF16;
-      b.writeUInt32LE(s.length * 2, this.at + 1);
+      putU32(b, this.at + 1, s.length * 2);
       this.at += 5 + b.ucs2Write(s, this.at + 5);
     }
   }
@@ -297,7 +345,7 @@ export class EventWriter {
   }
 
   private end(start: number): void {
-    this.buf.writeUInt32LE(this.at - start, start);
+    putU32(this.buf, start, this.at - start);
   }
 }
 
@@ -351,7 +399,7 @@ export class EventReader {
     for (;;) {
       this.stopped = at;
       if (at + 4 > end) return -1;
-      const len = buf.readUInt32LE(at);
+      const len = getU32(buf, at);
       if (at + len > end) return -1;
       const tag = buf[at + 4];
       if (tag === STRING) {
@@ -370,14 +418,14 @@ export class EventReader {
         this.type = this.str() as EventType;
         p = this.at;
       } else this.type = EVENT_TYPES[t];
-      this.ts = tag & NO_TS ? null : buf.readDoubleLE(p);
+      this.ts = tag & NO_TS ? null : getF64(buf, p);
       return at + len;
     }
   }
 
   /** Bytes the record at `offset` of `buf` takes (at least its length's 4 bytes), of those up to `end`. */
   static needed(buf: Buffer, offset: number, end = buf.length): number {
-    return offset + 4 > end ? 4 : buf.readUInt32LE(offset);
+    return offset + 4 > end ? 4 : getU32(buf, offset);
   }
 
   /** Forget the shared strings: the next buffer starts another stream. */
@@ -408,7 +456,7 @@ export class EventReader {
       e.seq = seq;
       return e;
     }
-    const line = b.readDoubleLE(this.at);
+    const line = getF64(b, this.at);
     const flags = b[this.at + 8];
     this.at += 9;
     const host = this.ref()!;
@@ -431,11 +479,20 @@ export class EventReader {
       else fields[k] = v;
     }
     const text = this.str();
-    // The keys in the order JSON.parse(encodeEvent(e)) gives them, then decodeJson's three.
+    const lineOrNull = Number.isNaN(line) ? (null as unknown as number) : line;
+    // The keys in the order JSON.parse(encodeEvent(e)) gives them, then decodeJson's three. The
+    // usual shapes as literals: one allocation of the object's final shape, not one step per key.
+    if (clock === undefined && versionHint === undefined && sendPath === undefined) {
+      const type = this.type;
+      const ts = this.ts;
+      return entry === undefined
+        ? { host, kind, file, line: lineOrNull, level, thread, logger, type, fields, text, ts, source, seq }
+        : { host, kind, file, line: lineOrNull, level, thread, logger, type, fields, text, entry, ts, source, seq };
+    }
     const e = (clock !== undefined ? { clock, host } : { host }) as RmqEvent;
     e.kind = kind;
     e.file = file;
-    e.line = Number.isNaN(line) ? (null as unknown as number) : line;
+    e.line = lineOrNull;
     e.level = level;
     e.thread = thread;
     e.logger = logger;
@@ -462,14 +519,14 @@ export class EventReader {
       case V_TRUE:
         return true;
       case V_NUMBER: {
-        const v = b.readDoubleLE(this.at);
+        const v = getF64(b, this.at);
         this.at += 8;
         return v;
       }
       case V_STRING:
         return this.ref()!;
       case V_LIST: {
-        const n = b.readUInt32LE(this.at);
+        const n = getU32(b, this.at);
         this.at += 4;
         const out: string[] = new Array(n);
         for (let i = 0; i < n; i++) out[i] = this.ref()!;
@@ -481,7 +538,8 @@ export class EventReader {
   }
 
   private ref(): string | null {
-    const n = this.buf.readUInt16LE(this.at);
+    const b = this.buf;
+    const n = b[this.at] | (b[this.at + 1] << 8);
     this.at += 2;
     if (n === NONE) return null;
     if (n === INLINE) return this.str();
@@ -491,7 +549,7 @@ export class EventReader {
   private str(): string {
     const b = this.buf;
     const coding = b[this.at];
-    const len = b.readUInt32LE(this.at + 1);
+    const len = getU32(b, this.at + 1);
     const start = this.at + 5;
     this.at = start + len;
     const raw = b as Buffer & RawBuffer;

@@ -8,6 +8,12 @@
 
 type KeywordScanner = (text: string) => boolean;
 
+/**
+ * Up to this many keywords, each is looked for with String#includes (V8's own string search): about
+ * twice as fast as the skip here for the application hints' seven, whose shortest has 5 characters.
+ */
+const FEW = 8;
+
 /** Hash of the block of three characters ending at a position (16 bits; see tables). */
 const block = (a: number, b: number, c: number): number => (((a & 0xff) << 8) ^ ((b & 0xff) << 4) ^ (c & 0xff) ^ ((a & 0xff) >> 1)) & 0xffff;
 
@@ -38,8 +44,11 @@ export function keywordScanner(keywords: readonly string[]): KeywordScanner {
   const words = [...new Set(keywords)].filter((k) => k.length > 0);
   if (!words.length) return () => false;
   const m = Math.min(...words.map((k) => k.length));
-  if (m < 3) {
-    return (text) => words.some((k) => text.includes(k));
+  if (m < 3 || words.length <= FEW) {
+    return (text) => {
+      for (let i = 0; i < words.length; i++) if (text.includes(words[i])) return true;
+      return false;
+    };
   }
   const { shift, table } = tables(words, m);
   return (text: string): boolean => {

@@ -840,7 +840,7 @@ export class SourceParser {
 
   private frame(raw: string, at: number): void {
     const rec = this.rec!;
-    if (rec.jarCheck && raw.includes('.jar', at)) this.noteJar(raw);
+    if (rec.jarCheck && raw.includes('.jar', at) && raw.includes('rocketmq-', at)) this.noteJar(raw);
     if (rec.events.length && (rec.sendPath === undefined || rec.sendPath === 'kernel') && raw.startsWith(PRODUCER_IMPL, at)) {
       rec.sendPath = sendPathOf(raw.slice(at + PRODUCER_IMPL.length, raw.indexOf('(', at)), rec.sendPath);
     }
