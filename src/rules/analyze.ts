@@ -50,15 +50,25 @@ export function analyze(t: Timeline, opts: AnalysisOptions): Analysis {
   const forRules = runner.wanted;
   const forMilestones: ReadonlySet<EventType> = collector ? collector.types : new Set();
   const observers = opts.observers ?? [];
-  const wanted = new Set([...forRules, ...forMilestones, ...observers.flatMap((o) => [...o.types])]);
+  // Per type, who reads it, in this order: the rules, the milestones, the observers. Types no one
+  // reads are not decoded.
+  const readers = new Map<EventType, Array<(e: RmqEvent) => void>>();
+  const add = (types: ReadonlySet<EventType>, visit: (e: RmqEvent) => void) => {
+    for (const type of types) {
+      const list = readers.get(type);
+      if (list) list.push(visit);
+      else readers.set(type, [visit]);
+    }
+  };
+  add(forRules, (e) => runner.visit(e));
+  if (collector) add(forMilestones, (e) => collector.visit(e));
+  for (const o of observers) add(o.types, (e) => o.visit(e));
   for (const m of t.encoded()) {
-    const type = m.type;
-    if (!wanted.has(type)) continue;
+    const list = readers.get(m.type);
+    if (list === undefined) continue;
     const e = m.event();
     // Rules keep what they read past the visit (evidence, episodes); observers read the same object.
-    if (forRules.has(type)) runner.visit(e);
-    if (forMilestones.has(type)) collector!.visit(e);
-    for (const o of observers) if (o.types.has(type)) o.visit(e);
+    for (let i = 0; i < list.length; i++) list[i](e);
   }
   const findings = runner.finish();
   const ms = collector ? collector.finish(findings, opts.show ?? 'info') : { items: [], omitted: 0 };

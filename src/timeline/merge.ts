@@ -171,6 +171,9 @@ class Heap {
   get size(): number {
     return this.a.length;
   }
+  peek(): MergedEvent | undefined {
+    return this.a[0];
+  }
   push(x: MergedEvent): void {
     const a = this.a;
     a.push(x);
@@ -215,8 +218,22 @@ export function* mergeEncoded(cursors: SourceCursor[]): Generator<MergedEvent> {
   };
   for (const c of cursors) load(c, -Infinity);
   while (heap.size) {
-    const top = heap.pop()!;
+    let top = heap.pop()!;
     yield top;
-    load(top.cursor, top.key);
+    // The same source's next events, as long as they sort before every other source's, go out
+    // without a trip through the heap (one source, or a source's run of events between others').
+    for (;;) {
+      const c = top.cursor;
+      if (!c.next()) break;
+      const ts = c.ts;
+      const m = new MergedEvent(ts, c.type, c.source, c.seq++, ts ?? top.key, c);
+      const other = heap.peek();
+      if (other !== undefined && less(other, m)) {
+        heap.push(m);
+        break;
+      }
+      yield m;
+      top = m;
+    }
   }
 }
