@@ -176,8 +176,17 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   let nextSilence = 0;
   let underWay: Silence[] = [];
   const perKey = new Map<string, number>();
+  // The usual key of a type and a host, made once: a dense log asks for it millions of times.
+  const usualKeys = new Map<string, Map<string, string>>();
+  const usualKey = (e: RmqEvent): string => {
+    let byHost = usualKeys.get(e.type);
+    if (byHost === undefined) usualKeys.set(e.type, (byHost = new Map()));
+    let key = byHost.get(e.host);
+    if (key === undefined) byHost.set(e.host, (key = `${e.type} ${e.host}`));
+    return key;
+  };
   /** Kept unless its type already has KEEP_CAP events from this host (then counted as dropped). */
-  const keep = (e: RmqEvent, key = `${e.type} ${e.host}`, cap = KEEP_CAP): boolean => {
+  const keep = (e: RmqEvent, key = usualKey(e), cap = KEEP_CAP): boolean => {
     const n = perKey.get(key) ?? 0;
     if (n >= cap) {
       if (cap === KEEP_CAP) out.dropped.set(key, (out.dropped.get(key) ?? 0) + 1);

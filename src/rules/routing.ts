@@ -171,7 +171,9 @@ const SPENT_MIN_MS = 1000;
  * Bounded: a few held timeouts and recent leftovers per host.
  */
 export class LeftoverEchoes {
+  /** Held timeouts in time order: those from `heldAt` on wait (a queue: a dense log holds thousands a second). */
   private held: Array<{ e: RmqEvent; addr: string; commit: () => void }> = [];
+  private heldAt = 0;
   private readonly recent: Array<{ e: RmqEvent; addr: string }> = [];
 
   constructor(private readonly windowMs = 1500) {}
@@ -184,7 +186,8 @@ export class LeftoverEchoes {
   leftover(e: RmqEvent, addr: string | null): void {
     const a = addrKey(addr);
     if (!a) return;
-    this.held = this.held.filter((h) => !(h.addr === a && this.near(h.e, e)));
+    this.held = this.held.slice(this.heldAt).filter((h) => !(h.addr === a && this.near(h.e, e)));
+    this.heldAt = 0;
     this.recent.push({ e, addr: a });
     if (this.recent.length > 64) this.recent.shift();
   }
@@ -202,18 +205,29 @@ export class LeftoverEchoes {
     if (!a || e.ts === null) return commit();
     if (this.isEcho(e, a)) return;
     this.held.push({ e, addr: a, commit });
-    if (this.held.length > 256) this.held.shift()!.commit();
+    if (this.held.length - this.heldAt > 256) this.commitOldest();
   }
 
   tick(ts: number | null): void {
     if (ts === null) return;
-    while (this.held.length && this.held[0].e.ts! < ts - this.windowMs) this.held.shift()!.commit();
+    while (this.heldAt < this.held.length && this.held[this.heldAt].e.ts! < ts - this.windowMs) this.commitOldest();
   }
 
   flush(): void {
-    const rest = this.held;
+    const rest = this.held.slice(this.heldAt);
     this.held = [];
+    this.heldAt = 0;
     for (const h of rest) h.commit();
+  }
+
+  /** Take the oldest held timeout off the queue, then let it count. */
+  private commitOldest(): void {
+    const h = this.held[this.heldAt++];
+    if (this.heldAt >= 1024 && this.heldAt * 2 >= this.held.length) {
+      this.held = this.held.slice(this.heldAt);
+      this.heldAt = 0;
+    }
+    h.commit();
   }
 }
 
