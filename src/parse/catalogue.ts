@@ -13,7 +13,6 @@ import type { EventFields, EventType } from './types.js';
 import { ENTRIES, normAddr } from './catalogue-data.js';
 import { CLIENT_ENTRIES } from './catalogue-clients.js';
 import type { CatalogueEntry } from './catalogue-entry.js';
-import { keywordEach } from './keyword-scan.js';
 
 export interface CatalogueMatch {
   type: EventType;
@@ -128,48 +127,35 @@ export const KEYWORD_PREFILTER: RegExp = new RegExp(KEYWORD_SOURCE);
 /** The same alternation with the g flag, used to find every keyword in a line. */
 const KEYWORD_SCAN = new RegExp(KEYWORD_SOURCE, 'g');
 
-/** The candidates of each keyword, by its index in KEYWORDS. */
-const CANDIDATES_OF: ReadonlyArray<readonly number[]> = KEYWORDS.map((k) => CANDIDATES.get(k)!);
+/** A keyword told by its length and its first and last characters (a number: no string to hash). */
+const shapeOf = (len: number, first: number, last: number): number => (len << 16) | ((first & 0xff) << 8) | (last & 0xff);
 
-/** Every keyword in a line (keyword-scan.ts): several times faster than KEYWORD_SCAN on a message. */
-const EACH_KEYWORD = keywordEach(KEYWORDS);
+/** CANDIDATES by the shape of the keyword, where no other keyword has that shape. */
+const BY_SHAPE: ReadonlyMap<number, readonly number[]> = (() => {
+  const count = new Map<number, number>();
+  const shape = (k: string) => shapeOf(k.length, k.charCodeAt(0), k.charCodeAt(k.length - 1));
+  for (const k of KEYWORDS) count.set(shape(k), (count.get(shape(k)) ?? 0) + 1);
+  const map = new Map<number, readonly number[]>();
+  for (const k of KEYWORDS) if (count.get(shape(k)) === 1) map.set(shape(k), CANDIDATES.get(k)!);
+  return map;
+})();
 
-// Per call of candidatesOf: the first keyword's candidates, and the union once a second one differs.
-let firstFound: readonly number[] | null = null;
-let mergedFound: Set<number> | null = null;
-const onKeyword = (word: number): void => {
-  const ids = CANDIDATES_OF[word];
-  if (firstFound === null) firstFound = ids;
-  else if (ids !== firstFound) {
-    if (mergedFound === null) mergedFound = new Set(firstFound);
-    for (const id of ids) mergedFound.add(id);
-  }
-};
-
-/**
- * Candidate entry indexes for a line, in catalogue order; null when the line has no keyword.
- * Every keyword found counts (a keyword inside a longer one found at the same place adds nothing:
- * the longer one's candidates hold its entries), so this is what the KEYWORD_SCAN alternation gives.
- */
-export function candidatesOf(text: string): readonly number[] | null {
-  firstFound = null;
-  mergedFound = null;
-  EACH_KEYWORD(text, onKeyword);
-  const merged = mergedFound as Set<number> | null;
-  if (merged !== null) return [...merged].sort((a, b) => a - b);
-  return firstFound;
+/** The candidates of a keyword the scan found at `at` in `text` (`kw`: what it matched). */
+function candidatesAt(kw: string, text: string, at: number): readonly number[] | undefined {
+  const n = kw.length;
+  return BY_SHAPE.get(shapeOf(n, text.charCodeAt(at), text.charCodeAt(at + n - 1))) ?? CANDIDATES.get(kw);
 }
 
-/** candidatesOf by the KEYWORD_SCAN alternation (the tests hold the two equal). */
-export function candidatesByRegex(text: string): readonly number[] | null {
+/** Candidate entry indexes for a line, in catalogue order; null when the line has no keyword. */
+function candidatesOf(text: string): readonly number[] | null {
   KEYWORD_SCAN.lastIndex = 0;
   const first = KEYWORD_SCAN.exec(text);
   if (first === null) return null;
-  let result = CANDIDATES.get(first[0]) ?? [];
+  let result = candidatesAt(first[0], text, first.index) ?? [];
   let merged: Set<number> | null = null;
   KEYWORD_SCAN.lastIndex = first.index + 1;
   for (let m = KEYWORD_SCAN.exec(text); m !== null; m = KEYWORD_SCAN.exec(text)) {
-    const ids = CANDIDATES.get(m[0]);
+    const ids = candidatesAt(m[0], text, m.index);
     if (ids !== undefined && ids !== result) {
       if (merged === null) merged = new Set(result);
       for (const id of ids) merged.add(id);
