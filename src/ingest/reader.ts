@@ -69,10 +69,11 @@ export interface LineSink {
   /**
    * text without the line terminator (a trailing \r of CRLF is removed); lineNo 1-based. `keyword`,
    * when the sink has findKeyword and the line came in an ASCII block: whether findKeyword found one
-   * of its keywords in the line (undefined: not looked for).
+   * of its keywords in the line (undefined: not looked for). `keywordAt`, when the line holds just
+   * one keyword occurrence (no other starts after it): where it starts in `text`.
    */
-  line(text: string, lineNo: number, keyword?: boolean): void;
-  /** Where the first of the sink's keywords starts in ASCII bytes [from, to), or -1: asked once per line that holds one, over a whole block. */
+  line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number): void;
+  /** Where the first of the sink's keywords starts in ASCII bytes [from, to), or -1: asked about once per line that holds one, over a whole block. */
   findKeyword?: (bytes: Uint8Array, from: number, to: number) => number;
   /** a line that could not be read as text */
   unreadable(lineNo: number, reason: string): void;
@@ -622,10 +623,19 @@ class LineSplitter {
       for (let i = 0; i < parts.length; i++) {
         let t = parts[i];
         let keyword: boolean | undefined;
+        let keywordAt: number | undefined;
         if (find !== undefined) {
           const end = at + t.length;
           keyword = next >= 0 && next < end;
-          if (keyword) next = find(buf, end + 1, e);
+          if (keyword) {
+            // The next keyword after this one: in this line (the line holds several), or the next line's.
+            const after = find(buf, next + 1, e);
+            if (after >= 0 && after < end) next = find(buf, end + 1, e);
+            else {
+              keywordAt = next - at;
+              next = after;
+            }
+          }
           at = end + 1;
         }
         if (ascii) this.note(t.length + 1, false);
@@ -642,7 +652,7 @@ class LineSplitter {
           this.crlf = true;
         }
         if (n === 0 && t.charCodeAt(0) === 0xfeff) t = t.slice(1);
-        sink.line(t, ++n, keyword);
+        sink.line(t, ++n, keyword, keywordAt);
       }
       this.lineNo = n;
       return;

@@ -166,12 +166,25 @@ function candidatesOf(text: string): readonly number[] | null {
   return result;
 }
 
+/** The alternation at one place (sticky): the longest keyword starting there, as KEYWORD_SCAN finds it. */
+const KEYWORD_AT = new RegExp(KEYWORD_SOURCE, 'y');
+
+/** candidatesOf a text whose only keyword occurrence starts at `at` (no other starts in it). */
+function candidatesOfOnly(text: string, at: number): readonly number[] | null {
+  KEYWORD_AT.lastIndex = at;
+  const m = KEYWORD_AT.exec(text);
+  if (m === null) return candidatesOf(text); // not as told: scan it all
+  return candidatesAt(m[0], text, at) ?? [];
+}
+
 /**
  * Match one line of text (a message, or a stack/continuation line). Returns the first matching
- * entry in catalogue order, or null. A line with no keyword costs one regex scan.
+ * entry in catalogue order, or null. A line with no keyword costs one regex scan. `keywordAt`, when
+ * known: where the text's only keyword occurrence starts (the reader found no other after it), or
+ * -1 when it holds none; the entries are then told by that keyword alone, without a scan.
  */
-export function matchMessage(text: string): CatalogueMatch | null {
-  const cands = candidatesOf(text);
+export function matchMessage(text: string, keywordAt?: number): CatalogueMatch | null {
+  const cands = keywordAt === undefined ? candidatesOf(text) : keywordAt < 0 ? null : candidatesOfOnly(text, keywordAt);
   if (cands === null) return null;
   for (const i of cands) {
     const entry = CATALOGUE[i];

@@ -263,8 +263,11 @@ export class SourceParser {
   /** See LineSink.findKeyword: the reader says which lines of its ASCII blocks hold a catalogue keyword. */
   readonly findKeyword = findKeyword;
 
-  /** `keyword`: whether the line holds a catalogue keyword (hasKeyword(text)), when the reader knows. */
-  line(text: string, lineNo: number, keyword?: boolean): void {
+  /**
+   * `keyword`: whether the line holds a catalogue keyword (hasKeyword(text)), when the reader knows;
+   * `keywordAt`: where the line's only keyword occurrence starts, when the reader knows it is alone.
+   */
+  line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number): void {
     this.acc.lines++;
     if (this.detectBuf) {
       const blank = text.trim().length === 0;
@@ -287,12 +290,12 @@ export class SourceParser {
     }
     if (this.resumed && this.afterCut === null) {
       const records = this.acc.records;
-      this.process(text, lineNo, keyword);
+      this.process(text, lineNo, keyword, keywordAt);
       // Only a header starts a part as the unsplit parse goes on there (it closes the record before).
       this.afterCut = this.acc.records > records && this.rec !== null && this.rec.layout !== null ? 'header' : 'other';
       return;
     }
-    this.process(text, lineNo, keyword);
+    this.process(text, lineNo, keyword, keywordAt);
   }
 
   /** Whether the layout is still being detected (lines are held). */
@@ -546,8 +549,8 @@ export class SourceParser {
     return c.layout.header.test(text);
   }
 
-  /** `keyword`: hasKeyword(raw), when known (see line). */
-  private process(raw: string, lineNo: number, keyword?: boolean): void {
+  /** `keyword`, `keywordAt`: see line. */
+  private process(raw: string, lineNo: number, keyword?: boolean, keywordAt?: number): void {
     if (this.loose) this.settleLoose(raw);
     if (this.sls) {
       this.processSls(raw, lineNo);
@@ -570,13 +573,14 @@ export class SourceParser {
         }
       }
       if (layout) {
-        this.openRecord(layout, text, lineNo, text === raw ? keyword : undefined);
+        if (text === raw) this.openRecord(layout, text, lineNo, keyword, keywordAt);
+        else this.openRecord(layout, text, lineNo);
         return;
       }
     }
     if (this.rec) {
       this.acc.continuation++;
-      this.continuation(raw, lineNo, keyword);
+      this.continuation(raw, lineNo, keyword, keywordAt);
       return;
     }
     if (raw.length === 0 || raw.trim().length === 0) {
@@ -647,8 +651,8 @@ export class SourceParser {
     }
   }
 
-  /** `keyword`: hasKeyword(matched), when known. */
-  private openRecord(c: CompiledLayout, matched: string, lineNo: number, keyword?: boolean): void {
+  /** `keyword`: hasKeyword(matched), when known; `keywordAt`: where its only keyword starts, when known. */
+  private openRecord(c: CompiledLayout, matched: string, lineNo: number, keyword?: boolean, keywordAt?: number): void {
     this.closeRecord();
     this.acc.records++;
     if (c !== this.lastLayout) {
@@ -673,7 +677,7 @@ export class SourceParser {
     if (keyword ?? hasKeyword(matched)) {
       const msg = this.recHeader(rec);
       // The header holds a keyword, almost always in its message: matchMessage is the test.
-      if (msg) this.scan(msg, lineNo, true);
+      if (msg) this.scan(msg, lineNo, true, keywordAt === undefined ? undefined : keywordInMessage(rec, matched, keywordAt));
     }
   }
 
@@ -808,8 +812,8 @@ export class SourceParser {
     };
   }
 
-  /** `keyword`: hasKeyword(raw), when known (false: the line alone holds no message). */
-  private continuation(raw: string, lineNo: number, keyword?: boolean): void {
+  /** `keyword`: hasKeyword(raw), when known (false: the line alone holds no message); `keywordAt`: see line. */
+  private continuation(raw: string, lineNo: number, keyword?: boolean, keywordAt?: number): void {
     const rec = this.rec!;
     rec.lines++;
     if (raw.length === 0) return;
@@ -835,7 +839,7 @@ export class SourceParser {
     if (prev !== null && prev.length >= FOLD_MIN && c0 !== 32 && c0 !== 9 && prev.charCodeAt(prev.length - 1) !== 32) {
       if (this.scanFolded(prev, raw, prevLine)) return;
     }
-    if (keyword !== false) this.scan(raw, lineNo, keyword);
+    if (keyword !== false) this.scan(raw, lineNo, keyword, keywordAt);
   }
 
   private frame(raw: string, at: number): void {
@@ -880,11 +884,12 @@ export class SourceParser {
 
   /**
    * Look for catalogue messages in one line of the open record. `keyword`: the line is known to hold
-   * a keyword (or may: matchMessage finds none then), so the keyword test is skipped.
+   * a keyword (or may: matchMessage finds none then), so the keyword test is skipped; `keywordAt`:
+   * where the text's only keyword starts (-1: it holds none), when known (see matchMessage).
    */
-  private scan(text: string, lineNo: number, keyword = false): void {
+  private scan(text: string, lineNo: number, keyword = false, keywordAt?: number): void {
     if (!keyword && !hasKeyword(text)) return;
-    const hit = matchMessage(text);
+    const hit = matchMessage(text, keywordAt);
     if (!hit) return;
     this.addHit(hit, lineNo, text);
   }
@@ -1101,3 +1106,15 @@ export function layoutNameOf(primary: string | null, seen: Iterable<string>, sls
 }
 
 export { parseZone };
+
+/**
+ * Where a header's only keyword (at `keywordAt` in the header line `matched`) is in its message:
+ * undefined when the message is not the line's tail (an unwrapped header), -1 when the keyword
+ * starts before the message (which then holds none: no other starts in the line).
+ */
+function keywordInMessage(rec: OpenRecord, matched: string, keywordAt: number): number | undefined {
+  const msg = rec.msg;
+  const off = matched.length - msg.length;
+  if (rec.text !== matched || off < 0 || !matched.endsWith(msg)) return undefined;
+  return keywordAt >= off ? keywordAt - off : -1;
+}

@@ -581,7 +581,7 @@ describe('keywords looked for in ASCII blocks', () => {
     for (let i = 0; i < 10000; i++) {
       const w = words[i % words.length];
       const kind = (i * 7919) % 6;
-      if (kind === 0) lines.push(`2024-05-20 10:00:00 INFO t - ${w}x${i}`);
+      if (kind === 0) lines.push(i % 3 ? `2024-05-20 10:00:00 INFO t - ${w}x${i}` : `2024-05-20 10:00:00 INFO t - ${w} and ${words[(i + 1) % words.length]}`);
       else if (kind === 1) lines.push(`${w.slice(0, -1)}|${w.slice(-1)} ${i}\r`); // cut by a byte: no keyword
       else if (kind === 2) lines.push(`${'y'.repeat(i % 200)}${w}`);
       else if (kind === 3 && i > 9900) lines.push(`中文 ${w}`); // not ASCII: its block is decoded as UTF-8, not looked at
@@ -590,11 +590,18 @@ describe('keywords looked for in ASCII blocks', () => {
     }
     const text = lines.join('\n') + '\n';
     for (const sizes of [[], [4096], [97, 1 << 16], [70000]]) {
-      const got: Array<[string, boolean | undefined]> = [];
-      const sink: LineSink = { line: (t, _n, k) => got.push([t, k]), unreadable: () => undefined, findKeyword: keywordFinder(words) };
+      const got: Array<[string, boolean | undefined, number | undefined]> = [];
+      const sink: LineSink = { line: (t, _n, k, at) => got.push([t, k, at]), unreadable: () => undefined, findKeyword: keywordFinder(words) };
       await readStream(chunked(Buffer.from(text, 'utf8'), sizes), 'k.log', sink);
       expect(got.map(([t]) => t)).toEqual(lines.map((l) => l.replace(/\r$/, '')));
-      for (const [t, k] of got) if (k !== undefined) expect(k, t).toBe(words.some((w) => t.includes(w)));
+      for (const [t, k, at] of got) {
+        if (k !== undefined) expect(k, t).toBe(words.some((w) => t.includes(w)));
+        if (k === undefined) expect(at, t).toBeUndefined();
+        if (!k) continue;
+        // Told where the keyword starts exactly when just one occurrence starts in the line.
+        const starts = [...t].flatMap((_, i) => (words.some((w) => t.startsWith(w, i)) ? [i] : []));
+        expect(at, t).toBe(starts.length === 1 ? starts[0] : undefined);
+      }
       // The first block (its first lines are judged together) and UTF-8 blocks go without: those lines are not told.
       expect(got.filter(([, k]) => k !== undefined).length).toBeGreaterThan(3000);
     }

@@ -2,6 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/parse/catalogue.js';
+import { keywordFinder } from '../../src/parse/keyword-scan.js';
 import { SourceParser, hasKeyword } from '../../src/parse/parser.js';
 import { parseZone } from '../../src/parse/time.js';
 import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
@@ -24,10 +26,20 @@ function parseLines(lines: string[], opts: { kindHint?: SourceKind | null; keepO
     },
     (e) => events.push(e),
   );
-  // `told`: each line comes with whether it holds a keyword, as the reader tells it for ASCII blocks.
-  lines.forEach((l, i) => p.line(l, i + 1, opts.told ? hasKeyword(l) : undefined));
+  // `told`: each line comes with whether it holds a keyword and where its only one starts, as the reader tells it for ASCII blocks.
+  lines.forEach((l, i) => p.line(l, i + 1, opts.told ? hasKeyword(l) : undefined, opts.told ? onlyKeywordAt(l) : undefined));
   const acc = p.end();
   return { events, acc, issues: p.issues };
+}
+
+const findKeyword = keywordFinder(CATALOGUE.flatMap((e) => e.keywords));
+
+/** Where an ASCII line's only keyword occurrence starts (the reader's keywordAt), else undefined. */
+function onlyKeywordAt(line: string): number | undefined {
+  if (!/^[\x00-\x7f]*$/.test(line)) return undefined;
+  const b = Buffer.from(line, 'latin1');
+  const first = findKeyword(b, 0, b.length);
+  return first >= 0 && findKeyword(b, first + 1, b.length) < 0 ? first : undefined;
 }
 
 function fileLines(name: string): string[] {
