@@ -47,7 +47,8 @@ export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo,
     types,
     // For an input of analyze, replay or tui: the records their inference reads too.
     keepOther: args.all || (types?.includes('other') ?? false) || (forInput ? 'inference' : false),
-    asJson: json,
+    // Made safe to show where it is parsed, on every core (the output would do it on one).
+    asJson: json ? 'safe' : false,
     onProgress: (d, t) => progress.update(d, t),
   });
   try {

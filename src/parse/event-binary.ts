@@ -16,11 +16,13 @@
 //           follow), host, kind, file, level, thread, logger, [clock], [entry], [versionHint],
 //           [sendPath], u8 field count, each field (key, value), text;
 //   JSON    u8 type, f64 ts, the event's JSON text (encodeEvent).
-// An event's tag has NO_TS set when its time is null.
+// An event's tag has NO_TS set when its time is null; a JSON record's has SAFE set when its text
+// was made safe to show (jsonSafe) where it was parsed.
 // A value that may be a shared string is `u16 number`, or NONE (null) or INLINE followed by the
 // string. A string is `u8 coding, u32 bytes, bytes`.
 
 import { encodeEvent, isUsualEvent } from './event-codec.js';
+import { jsonSafe } from '../util/text.js';
 import { EVENT_TYPES, type EventFields, type EventType, type FieldValue, type RmqEvent } from './types.js';
 
 const STRING = 1;
@@ -28,6 +30,9 @@ const EVENT = 2;
 const JSON_EVENT = 3;
 /** Set in an event's tag when it has no time. */
 const NO_TS = 0x80;
+/** Set in a JSON record's tag when its text is jsonSafe's already. */
+const SAFE = 0x40;
+const TAG_FLAGS = NO_TS | SAFE;
 
 const NONE = 0xffff;
 const INLINE = 0xfffe;
@@ -135,12 +140,13 @@ export class EventWriter {
   count = 0;
 
   /**
-   * `asJson`: every event as its JSON text (JSON records), for a run whose output is JSON lines:
+   * `asJson`: every event as its JSON text (JSON records), for a run whose output is JSON lines
+   * ('safe': made safe to show as well, jsonSafe, which the output then need not do on one core):
    * the text is then made where the parse runs, on every core, and written out as it comes.
    */
   constructor(
     initial = 64 << 10,
-    private readonly asJson = false,
+    private readonly asJson: boolean | 'safe' = false,
   ) {
     this.buf = Buffer.allocUnsafe(initial);
   }
@@ -153,7 +159,8 @@ export class EventWriter {
   add(e: RmqEvent): void {
     const type = TYPE_NUMBER.get(e.type);
     if (this.asJson || type === undefined || !isUsualEvent(e)) {
-      this.addEncoded(e.ts, e.type, encodeEvent(e));
+      if (this.asJson === 'safe') this.addEncoded(e.ts, e.type, jsonSafe(encodeEvent(e)), true);
+      else this.addEncoded(e.ts, e.type, encodeEvent(e));
       return;
     }
     // Shared strings first: each new one is a record of its own, before the event that uses it.
@@ -236,10 +243,13 @@ export class EventWriter {
     this.count = 0;
   }
 
-  /** An event as its JSON text (encodeEvent's): an event of a shape the record does not hold, or asJson's. */
-  addEncoded(ts: number | null, type: string, json: string): void {
+  /**
+   * An event as its JSON text (encodeEvent's): an event of a shape the record does not hold, or
+   * asJson's. `safe`: the text is jsonSafe's (the reader tells it, and output need not look again).
+   */
+  addEncoded(ts: number | null, type: string, json: string, safe = false): void {
     const n = TYPE_NUMBER.get(type as EventType);
-    const start = this.begin(JSON_EVENT | (ts === null ? NO_TS : 0), 1 + 8);
+    const start = this.begin(JSON_EVENT | (ts === null ? NO_TS : 0) | (safe ? SAFE : 0), 1 + 8);
     this.buf[this.at++] = n ?? 255;
     if (n === undefined) this.str(type);
     this.ensure(8);
@@ -433,9 +443,14 @@ export class EventReader {
     this.shared.length = 0;
   }
 
+  /** Whether json() of the event read last is jsonSafe's already (made so where it was parsed). */
+  get jsonIsSafe(): boolean {
+    return (this.buf[this.rec + 4] & SAFE) !== 0;
+  }
+
   /** The JSON text of the event read last (encodeEvent's), as it travelled or made now. */
   json(): string {
-    if ((this.buf[this.rec + 4] & ~NO_TS) !== JSON_EVENT) return encodeEvent(this.event(0, 0));
+    if ((this.buf[this.rec + 4] & ~TAG_FLAGS) !== JSON_EVENT) return encodeEvent(this.event(0, 0));
     this.at = this.rec + 6;
     if (this.buf[this.rec + 5] === 255) this.str();
     this.at += 8;
@@ -445,7 +460,7 @@ export class EventReader {
   /** The event read last, as decodeJson(encodeEvent(e), ts, source, seq) gives it. */
   event(source: number, seq: number): RmqEvent {
     const b = this.buf;
-    const tag = b[this.rec + 4] & ~NO_TS;
+    const tag = b[this.rec + 4] & ~TAG_FLAGS;
     this.at = this.rec + 6;
     if (b[this.rec + 5] === 255) this.str();
     this.at += 8;

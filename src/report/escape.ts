@@ -6,19 +6,8 @@
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/** The same characters that JSON.stringify leaves raw (it escapes C0 itself). */
-const JSON_RAW = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const HAS_JSON_RAW = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-
-/**
- * JSON text with those characters written as `\uXXXX` escapes: the same JSON value, but `cat` or a
- * terminal shows the escape, not a reordered line. They can only stand inside strings, where an
- * escape is valid.
- */
-export function jsonSafe(json: string): string {
-  if (!HAS_JSON_RAW.test(json)) return json;
-  return json.replace(JSON_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+// JSON text with those characters escaped: util/text.ts (the parse makes it too, on every core).
+export { jsonSafe } from '../util/text.js';
 
 export function escapeText(text: string): string {
   return text.replace(CONTROL, (c) => {

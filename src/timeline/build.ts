@@ -33,7 +33,7 @@ export interface BuildOptions {
   patterns?: Array<{ glob: string | null; patterns: string[] }>;
   types?: EventType[] | null;
   /** Events travel as their JSON text, made where they are parsed: for output as JSON lines (MergedEvent.json()). */
-  asJson?: boolean;
+  asJson?: boolean | 'safe';
   /** Worker threads: 0 = parse in this thread; default: one per core for inputs over 32 MiB. */
   workers?: number;
   onProgress?: (bytesDone: number, bytesTotal: number) => void;

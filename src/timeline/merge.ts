@@ -67,6 +67,11 @@ export class SourceCursor {
     return this.reader.json();
   }
 
+  /** Whether json() is jsonSafe's already (BuildOptions.asJson 'safe'). */
+  get jsonIsSafe(): boolean {
+    return this.reader.jsonIsSafe;
+  }
+
   next(): boolean {
     for (;;) {
       if (!this.nextRecord()) return false;
@@ -157,6 +162,11 @@ export class MergedEvent {
   /** The event's JSON object without its time (event-codec.ts): the output form. */
   json(): string {
     return this.cursor.json();
+  }
+
+  /** Whether json() is made safe to show already (util/text.ts, jsonSafe). */
+  get jsonIsSafe(): boolean {
+    return this.cursor.jsonIsSafe;
   }
 }
 

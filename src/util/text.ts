@@ -1,4 +1,4 @@
-// Counts in words, as every report and note writes them.
+// Counts in words, as every report and note writes them; JSON text made safe to show.
 
 /** `1 send`, `3 sends`, `2 replies` (with `many`): a count with its word. */
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -8,4 +8,22 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 /** The same with the digits grouped (`1,234 lines`), for the figures of a run's accounting. */
 export function counted(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The characters JSON.stringify leaves raw that a terminal must not get raw (it escapes C0 itself):
+ * C1 controls and DEL, line and paragraph separators, bidirectional marks, embeddings, overrides
+ * and isolates (report/escape.ts says why).
+ */
+const JSON_RAW = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const HAS_JSON_RAW = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * JSON text with those characters written as `\uXXXX` escapes: the same JSON value, but `cat` or a
+ * terminal shows the escape, not a reordered line. They can only stand inside strings, where an
+ * escape is valid. Applying it twice gives what once gives.
+ */
+export function jsonSafe(json: string): string {
+  if (!HAS_JSON_RAW.test(json)) return json;
+  return json.replace(JSON_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

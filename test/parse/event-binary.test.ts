@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { EventReader, EventWriter } from '../../src/parse/event-binary.js';
 import { decodeJson, encodeEvent } from '../../src/parse/event-codec.js';
 import type { RmqEvent } from '../../src/parse/types.js';
+import { jsonSafe } from '../../src/util/text.js';
 import { anyEvent, recordedEvents } from './event-samples.js';
 
 /** Every event of the buffers, decoded, each buffer read with the reader where the one before left off. */
@@ -74,6 +75,29 @@ describe('the binary event form', () => {
       });
       expect(at).toBe(b.length);
     }
+  });
+
+  it("makes the JSON text safe to show where it is written when asked ('safe'), and says so", () => {
+    const odd = { ...real[0], text: `${real[0].text} \u202e\u2028\u007f end`, fields: { ...real[0].fields, addr: '\u0085x' } } as RmqEvent;
+    for (const asJson of [false, true, 'safe'] as const) {
+      const w = new EventWriter(64, asJson);
+      for (const e of [...real, odd]) w.add(e);
+      w.addEncoded(odd.ts, odd.type, encodeEvent(odd)); // as an events file gives it: never said to be safe
+      const b = w.take();
+      const r = new EventReader();
+      let at = 0;
+      [...real, odd, odd].forEach((e, i) => {
+        at = r.read(b, at);
+        const safe = asJson === 'safe' && i <= real.length;
+        expect(r.jsonIsSafe).toBe(safe);
+        expect(r.json()).toBe(safe ? jsonSafe(encodeEvent(e)) : encodeEvent(e));
+        expect(JSON.parse(r.json())).toEqual(JSON.parse(encodeEvent(e)));
+        expect(r.event(7, i)).toStrictEqual(viaJson(e, i));
+      });
+      expect(at).toBe(b.length);
+    }
+    expect(jsonSafe(encodeEvent(odd))).not.toBe(encodeEvent(odd));
+    expect(jsonSafe(jsonSafe(encodeEvent(odd)))).toBe(jsonSafe(encodeEvent(odd)));
   });
 
   it('says when a buffer holds no whole event, and how many bytes the record needs', () => {
