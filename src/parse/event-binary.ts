@@ -12,12 +12,13 @@
 //
 // A stream: records, each `u32 length` (the whole record's, little-endian), `u8 tag`, then:
 //   STRING  a string, which gets the stream's next number;
-//   EVENT   u8 type, f64 ts, f64 line (NaN: null), u8 flags (which optional keys
-//           follow), host, kind, file, level, thread, logger, [clock], [entry], [versionHint],
-//           [sendPath], u8 field count, each field (key, value), text;
+//   EVENT   u8 type, f64 ts, [the event's JSON text], f64 line (NaN: null), u8 flags (which
+//           optional keys follow), host, kind, file, level, thread, logger, [clock], [entry],
+//           [versionHint], [sendPath], u8 field count, each field (key, value), text;
 //   JSON    u8 type, f64 ts, the event's JSON text (encodeEvent).
 // An event's tag has NO_TS set when its time is null; a JSON record's has SAFE set when its text
-// was made safe to show (jsonSafe) where it was parsed.
+// was made safe to show (jsonSafe) where it was parsed; an EVENT record's has WITH_JSON set when
+// it carries its JSON text too (asJson 'both': a consumer that keeps the text and reads the event).
 // A value that may be a shared string is `u16 number`, or NONE (null) or INLINE followed by the
 // string. A string is `u8 coding, u32 bytes, bytes`.
 
@@ -32,7 +33,9 @@ const JSON_EVENT = 3;
 const NO_TS = 0x80;
 /** Set in a JSON record's tag when its text is jsonSafe's already. */
 const SAFE = 0x40;
-const TAG_FLAGS = NO_TS | SAFE;
+/** Set in an EVENT record's tag when its JSON text follows its time. */
+const WITH_JSON = 0x20;
+const TAG_FLAGS = NO_TS | SAFE | WITH_JSON;
 
 const NONE = 0xffff;
 const INLINE = 0xfffe;
@@ -141,12 +144,13 @@ export class EventWriter {
 
   /**
    * `asJson`: every event as its JSON text (JSON records), for a run whose output is JSON lines
-   * ('safe': made safe to show as well, jsonSafe, which the output then need not do on one core):
+   * ('safe': made safe to show as well, jsonSafe, which the output then need not do on one core;
+   * 'both': beside the binary form, for a consumer that keeps the text and reads the event too):
    * the text is then made where the parse runs, on every core, and written out as it comes.
    */
   constructor(
     initial = 64 << 10,
-    private readonly asJson: boolean | 'safe' = false,
+    private readonly asJson: boolean | 'safe' | 'both' = false,
   ) {
     this.buf = Buffer.allocUnsafe(initial);
   }
@@ -158,7 +162,8 @@ export class EventWriter {
 
   add(e: RmqEvent): void {
     const type = TYPE_NUMBER.get(e.type);
-    if (this.asJson || type === undefined || !isUsualEvent(e)) {
+    const both = this.asJson === 'both';
+    if ((this.asJson && !both) || type === undefined || !isUsualEvent(e)) {
       if (this.asJson === 'safe') this.addEncoded(e.ts, e.type, jsonSafe(encodeEvent(e)), true);
       else this.addEncoded(e.ts, e.type, encodeEvent(e));
       return;
@@ -197,10 +202,14 @@ export class EventWriter {
       this.addEncoded(e.ts, e.type, encodeEvent(e));
       return;
     }
-    const start = this.begin(EVENT | (e.ts === null ? NO_TS : 0), 1 + 8 + 8 + 1);
+    const start = this.begin(EVENT | (e.ts === null ? NO_TS : 0) | (both ? WITH_JSON : 0), 1 + 8 + 8 + 1);
+    this.buf[this.at++] = type;
+    this.at = putF64(this.buf, this.at, tsOf(e.ts));
+    if (both) {
+      this.str(encodeEvent(e));
+      this.ensure(9);
+    }
     const b = this.buf;
-    b[this.at++] = type;
-    this.at = putF64(b, this.at, tsOf(e.ts));
     this.at = putF64(b, this.at, Number.isFinite(e.line) ? e.line || 0 : NaN); // JSON: -0 is 0, NaN null
     b[this.at++] = flags;
     this.u16ref(host, e.host);
@@ -450,7 +459,8 @@ export class EventReader {
 
   /** The JSON text of the event read last (encodeEvent's), as it travelled or made now. */
   json(): string {
-    if ((this.buf[this.rec + 4] & ~TAG_FLAGS) !== JSON_EVENT) return encodeEvent(this.event(0, 0));
+    const tag = this.buf[this.rec + 4];
+    if ((tag & ~TAG_FLAGS) !== JSON_EVENT && !(tag & WITH_JSON)) return encodeEvent(this.event(0, 0));
     this.at = this.rec + 6;
     if (this.buf[this.rec + 5] === 255) this.str();
     this.at += 8;
@@ -464,6 +474,7 @@ export class EventReader {
     this.at = this.rec + 6;
     if (b[this.rec + 5] === 255) this.str();
     this.at += 8;
+    if (b[this.rec + 4] & WITH_JSON) this.at += 5 + getU32(b, this.at + 1); // its JSON text, not read here
     if (tag === JSON_EVENT) {
       const e = JSON.parse(this.str()) as RmqEvent;
       e.ts = this.ts;

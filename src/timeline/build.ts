@@ -32,8 +32,12 @@ export interface BuildOptions {
   /** `--pattern`: the user's layouts, each for the sources its glob matches (null: every source). */
   patterns?: Array<{ glob: string | null; patterns: string[] }>;
   types?: EventType[] | null;
-  /** Events travel as their JSON text, made where they are parsed: for output as JSON lines (MergedEvent.json()). */
-  asJson?: boolean | 'safe';
+  /**
+   * Events travel as their JSON text, made where they are parsed: for output as JSON lines
+   * (MergedEvent.json()); 'safe': made safe to show too (util/text.ts, jsonSafe); 'both': beside
+   * the binary form, for a consumer that keeps the text and decodes the event as well (the TUI).
+   */
+  asJson?: boolean | 'safe' | 'both';
   /** Worker threads: 0 = parse in this thread; default: one per core for inputs over 32 MiB. */
   workers?: number;
   onProgress?: (bytesDone: number, bytesTotal: number) => void;

@@ -34,7 +34,7 @@ export interface ParseJob {
   /** ... or this many bytes of them, whichever comes first (long route dumps). */
   spillBytes?: number;
   /** Events travel as their JSON text (the output is JSON lines: BuildOptions.asJson). */
-  asJson?: boolean | 'safe';
+  asJson?: boolean | 'safe' | 'both';
   /** One part of a large plain file split across workers (src/timeline/split.ts); absent: the whole source. */
   part?: FilePart;
 }

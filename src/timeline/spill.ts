@@ -142,7 +142,7 @@ export class SpillWriter {
     private readonly file: string,
     private readonly maxEvents = SPILL_EVENTS,
     private readonly maxBytes = SPILL_BYTES,
-    asJson: boolean | 'safe' = false,
+    asJson: boolean | 'safe' | 'both' = false,
   ) {
     this.events = new EventWriter(64 << 10, asJson);
   }

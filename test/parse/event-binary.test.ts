@@ -61,7 +61,7 @@ describe('the binary event form', () => {
   });
 
   it('gives each event its JSON text, made by the writer when it writes JSON (asJson) or by the reader', () => {
-    for (const asJson of [false, true]) {
+    for (const asJson of [false, true, 'both'] as const) {
       const w = new EventWriter(64, asJson);
       for (const e of real) w.add(e);
       const b = w.take();
@@ -79,7 +79,7 @@ describe('the binary event form', () => {
 
   it("makes the JSON text safe to show where it is written when asked ('safe'), and says so", () => {
     const odd = { ...real[0], text: `${real[0].text} \u202e\u2028\u007f end`, fields: { ...real[0].fields, addr: '\u0085x' } } as RmqEvent;
-    for (const asJson of [false, true, 'safe'] as const) {
+    for (const asJson of [false, true, 'safe', 'both'] as const) {
       const w = new EventWriter(64, asJson);
       for (const e of [...real, odd]) w.add(e);
       w.addEncoded(odd.ts, odd.type, encodeEvent(odd)); // as an events file gives it: never said to be safe
@@ -116,14 +116,20 @@ describe('the binary event form', () => {
   it('gives back what the JSON trip gives for any event, odd shapes and strings included', () => {
     const event = anyEvent();
     fc.assert(
-      fc.property(fc.array(event, { minLength: 1, maxLength: 6 }), (events) => {
-        const w = new EventWriter(8);
+      fc.property(fc.array(event, { minLength: 1, maxLength: 6 }), fc.constantFrom(false as const, 'both' as const), (events, asJson) => {
+        const w = new EventWriter(8, asJson);
         const buffers: Buffer[] = [];
         for (const e of events) {
           w.add(e);
           buffers.push(w.take());
         }
         sameAs(readAll(buffers), events);
+        // With 'both', the JSON text comes back as encodeEvent made it, beside the event.
+        const r = new EventReader();
+        buffers.forEach((b, i) => {
+          expect(r.read(b, 0)).toBe(b.length);
+          expect(r.json()).toBe(encodeEvent(events[i]));
+        });
       }),
       { numRuns: 500 },
     );
