@@ -92,18 +92,43 @@ export function keywordFinder(keywords: readonly string[]): KeywordFind {
     };
   }
   const { shift, table } = tables(words, m);
+  if (m < 4) {
+    return (bytes: Uint8Array, from: number, to: number): number => {
+      let pos = from + m - 1;
+      while (pos < to) {
+        const s = shift[(bytes[pos - 1] << 8) | bytes[pos]];
+        if (s !== 0) {
+          pos += s;
+          continue;
+        }
+        const list = table[(bytes[pos - 1] << 8) | bytes[pos]];
+        if (list !== undefined) {
+          const start = pos - m + 1;
+          for (let i = 0; i < list.length; i++) if (matchesAt(bytes, list[i], start, to)) return start;
+        }
+        pos++;
+      }
+      return -1;
+    };
+  }
+  // A stop (shift 0) comes every 30 bytes or so of log text: each keyword of its bucket is first
+  // told by its first four bytes, read as one number, before it is compared byte by byte.
+  const heads = table.map((list) => (list === undefined ? undefined : Int32Array.from(list, (k) => k.charCodeAt(0) | (k.charCodeAt(1) << 8) | (k.charCodeAt(2) << 16) | (k.charCodeAt(3) << 24))));
   return (bytes: Uint8Array, from: number, to: number): number => {
     let pos = from + m - 1;
     while (pos < to) {
-      const s = shift[(bytes[pos - 1] << 8) | bytes[pos]];
+      const h = (bytes[pos - 1] << 8) | bytes[pos];
+      const s = shift[h];
       if (s !== 0) {
         pos += s;
         continue;
       }
-      const list = table[(bytes[pos - 1] << 8) | bytes[pos]];
+      const list = table[h];
       if (list !== undefined) {
         const start = pos - m + 1;
-        for (let i = 0; i < list.length; i++) if (matchesAt(bytes, list[i], start, to)) return start;
+        const head = bytes[start] | (bytes[start + 1] << 8) | (bytes[start + 2] << 16) | (bytes[start + 3] << 24);
+        const hs = heads[h]!;
+        for (let i = 0; i < hs.length; i++) if (hs[i] === head && matchesAt(bytes, list[i], start, to)) return start;
       }
       pos++;
     }

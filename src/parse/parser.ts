@@ -844,7 +844,8 @@ export class SourceParser {
 
   private frame(raw: string, at: number): void {
     const rec = this.rec!;
-    if (rec.jarCheck && raw.includes('.jar', at) && raw.includes('rocketmq-', at)) this.noteJar(raw);
+    // `rocketmq-` first: most frames name a jar (Spring's `~[spring-aop-5.3.23.jar:5.3.23]`), few RocketMQ's.
+    if (rec.jarCheck && raw.includes('rocketmq-', at) && raw.includes('.jar', at)) this.noteJar(raw);
     if (rec.events.length && (rec.sendPath === undefined || rec.sendPath === 'kernel') && raw.startsWith(PRODUCER_IMPL, at)) {
       rec.sendPath = sendPathOf(raw.slice(at + PRODUCER_IMPL.length, raw.indexOf('(', at)), rec.sendPath);
     }

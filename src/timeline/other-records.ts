@@ -4,7 +4,6 @@
 // keeps these and drops the other records, so both commands read the same events, and far fewer.
 
 import { SERVER_KINDS, type SourceKind } from '../ingest/kinds.js';
-import { keywordScanner } from '../parse/keyword-scan.js';
 
 /** A server's property dump at start-up (BrokerStartup, NamesrvStartup: `key=value`, thread main or none). */
 export const PROP_LINE = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/;
@@ -17,11 +16,27 @@ export const APP_STATS = /\bsent=(\d+)(?:,\s*failed=(\d+))?/;
 /** An application's producer settings. */
 export const APP_SETTING = /\b(sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=([^\s,]+)/g;
 const APP_HINT = /msgId=|SEND_OK|\bsent=\d|\b(?:sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=/;
-/** What APP_HINT needs in a line, found by a multi-keyword scan first: most application records have none (the regex tries at every character). */
-const APP_WORDS = keywordScanner(['msgId=', 'SEND_OK', 'sent=', 'sendMsgTimeout=', 'retryTimesWhenSendFailed=', 'sendLatencyFaultEnable=', 'namesrvAddr=']);
+/** The names APP_HINT needs before a `=`. */
+const APP_NAMES = ['msgId', 'sent', 'sendMsgTimeout', 'retryTimesWhenSendFailed', 'sendLatencyFaultEnable', 'namesrvAddr'];
+
+/**
+ * Whether a line holds what APP_HINT needs (SEND_OK, or one of APP_NAMES right before a `=`), looked
+ * for before the regex, which tries at every character: most application records have none. The
+ * `=` are found by the native search, and only the names that end there are compared.
+ */
+function appWords(text: string): boolean {
+  if (text.includes('SEND_OK')) return true;
+  for (let eq = text.indexOf('='); eq !== -1; eq = text.indexOf('=', eq + 1)) {
+    for (let i = 0; i < APP_NAMES.length; i++) {
+      const name = APP_NAMES[i];
+      if (eq >= name.length && text.startsWith(name, eq - name.length)) return true;
+    }
+  }
+  return false;
+}
 
 function appHint(text: string): boolean {
-  return APP_WORDS(text) && APP_HINT.test(text);
+  return appWords(text) && APP_HINT.test(text);
 }
 
 /**
