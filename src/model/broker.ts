@@ -351,7 +351,7 @@ export class Broker extends Process implements Listener {
       }
       let doneAt = startMs + this.drawService();
       if (this.lockUntilMs > startMs) doneAt = Math.max(doneAt, this.lockUntilMs + this.drawService());
-      this.at2(doneAt, this.completeFn, task, startMs);
+      this.post2(doneAt, this.completeFn, task, startMs);
     }
   }
 

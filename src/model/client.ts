@@ -307,11 +307,11 @@ export class Client extends Process {
     this.after(times[i] - this.nowMs, next, Priority.app);
   }
 
-  private readonly nextArrivalFn = (): void => this.nextArrival();
+  private readonly nextArrivalFn = (_a: null, _b: null): void => this.nextArrival();
 
   private nextArrival(): void {
     this.startSend();
-    this.after(this.appRng.exponential(1000 / this.config.sendRatePerSec), this.nextArrivalFn, Priority.app);
+    this.post2(this.nowMs + this.appRng.exponential(1000 / this.config.sendRatePerSec), this.nextArrivalFn, null, null, Priority.app);
   }
 
   // ---- route (MQClientInstance.updateTopicRouteInfoFromNameServer) -------------------------

@@ -51,14 +51,16 @@ export interface Timer {
 
 class Entry implements Timer {
   constructor(
-    readonly atMs: number,
-    readonly priority: number,
-    readonly seq: number,
+    public atMs: number,
+    public priority: number,
+    public seq: number,
     public fn: Call | null,
-    readonly gate: Gate | null,
-    readonly inc: number,
+    public gate: Gate | null,
+    public inc: number,
     public a: unknown,
     public b: unknown,
+    /** Posted (post2): nobody holds it, so run() recycles it once taken. */
+    readonly pooled: boolean,
   ) {}
   get cancelled(): boolean {
     return this.fn === null;
@@ -129,6 +131,8 @@ export class Kernel {
   private laneMask = 1023;
   private laneHead = 0;
   private laneSize = 0;
+  /** Entries of post2 that ran, for reuse. */
+  private readonly free: Entry[] = [];
   private seqNext = 0;
   private now = 0;
   private executed = 0;
@@ -152,7 +156,7 @@ export class Kernel {
   schedule(atMs: number, priority: number, fn: Task, gate: Gate | null = null, inc = 0): Timer {
     if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
     if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
-    const e = new Entry(atMs, priority, this.seqNext++, fn, gate, inc, undefined, undefined);
+    const e = new Entry(atMs, priority, this.seqNext++, fn, gate, inc, undefined, undefined, false);
     this.push(e);
     return e;
   }
@@ -161,10 +165,37 @@ export class Kernel {
   schedule2<A, B>(atMs: number, priority: number, fn: (a: A, b: B) => void, a: A, b: B, gate: Gate | null = null, inc = 0): Timer {
     if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
     if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
-    const e = new Entry(atMs, priority, this.seqNext++, fn as Call, gate, inc, a, b);
-    if (priority === Priority.network && (this.laneSize === 0 || !before(e, this.lane[(this.laneHead + this.laneSize - 1) & this.laneMask]!))) this.lanePush(e);
-    else this.push(e);
+    const e = new Entry(atMs, priority, this.seqNext++, fn as Call, gate, inc, a, b, false);
+    this.enqueue(e);
     return e;
+  }
+
+  /**
+   * schedule2 for a callback nobody cancels: no Timer is handed out, so its entry is taken from and
+   * returned to a free list (a run's millions of sends and deliveries allocate no entry each).
+   */
+  post2<A, B>(atMs: number, priority: number, fn: (a: A, b: B) => void, a: A, b: B, gate: Gate | null = null, inc = 0): void {
+    if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
+    if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
+    const seq = this.seqNext++;
+    let e = this.free.pop();
+    if (e === undefined) e = new Entry(atMs, priority, seq, fn as Call, gate, inc, a, b, true);
+    else {
+      e.atMs = atMs;
+      e.priority = priority;
+      e.seq = seq;
+      e.fn = fn as Call;
+      e.gate = gate;
+      e.inc = inc;
+      e.a = a;
+      e.b = b;
+    }
+    this.enqueue(e);
+  }
+
+  private enqueue(e: Entry): void {
+    if (e.priority === Priority.network && (this.laneSize === 0 || !before(e, this.lane[(this.laneHead + this.laneSize - 1) & this.laneMask]!))) this.lanePush(e);
+    else this.push(e);
   }
 
   after(delayMs: number, priority: number, fn: Task): Timer {
@@ -204,10 +235,16 @@ export class Kernel {
         const fn = e.fn;
         const a = e.a;
         const b = e.b;
+        const gate = e.gate;
+        const inc = e.inc;
         e.fn = null;
         e.a = undefined;
         e.b = undefined;
-        if (e.gate !== null && !e.gate.admit(e.inc, fn, a, b)) continue;
+        if (e.pooled) {
+          e.gate = null;
+          this.free.push(e);
+        }
+        if (gate !== null && !gate.admit(inc, fn, a, b)) continue;
         this.executed++;
         fn(a, b);
       }

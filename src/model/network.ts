@@ -183,6 +183,11 @@ export abstract class Process implements Gate {
     return this.kernel.schedule2(atMs, priority, fn, a, b, this, this.incarnation);
   }
 
+  /** at2 for a callback nobody cancels (Kernel.post2: no Timer, no allocation). */
+  post2<A, B>(atMs: number, fn: (a: A, b: B) => void, a: A, b: B, priority: number = Priority.process): void {
+    this.kernel.post2(atMs, priority, fn, a, b, this, this.incarnation);
+  }
+
   /**
    * A fixed-rate timer of this process. Runs missed while the host is hung collapse into one run
    * when it resumes; the timer stops when the process dies.
@@ -378,7 +383,7 @@ export class Network {
     const from = ch.client.host;
     const to = ch.server.host;
     if (!this.linked(from, to)) return true; // lost on the way: the caller will time out
-    this.kernel.schedule2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.requestArrivedFn, ch, req, ch.server, ch.serverInc);
+    this.kernel.post2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.requestArrivedFn, ch, req, ch.server, ch.serverInc);
     return true;
   }
 
@@ -402,7 +407,7 @@ export class Network {
     const from = ch.server.host;
     const to = ch.client.host;
     if (!this.linked(from, to)) return;
-    this.kernel.schedule2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.responseArrivedFn, ch, resp, ch.client, ch.clientInc);
+    this.kernel.post2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.responseArrivedFn, ch, resp, ch.client, ch.clientInc);
   }
 
   private responseArrived(ch: Channel, resp: Response): void {
