@@ -75,8 +75,8 @@ interface MessageQueue {
   topic: string;
   brokerName: string;
   queueId: number;
-  /** The send request body for this queue, made once (nobody changes it). */
-  body?: { topic: string; queueId: number; producerGroup: string };
+  /** The send request body for this queue, made once (nobody changes it); set from the start so that every queue has one shape. */
+  body: { topic: string; queueId: number; producerGroup: string } | undefined;
 }
 
 interface TopicPublishInfo {
@@ -104,8 +104,10 @@ const SEND_OK: SendOutcome = { ok: true };
 
 /** The state of one sendDefaultImpl in callback form; it is also the continuation of its invokes. */
 class DefaultSend extends CachedCall {
-  readonly brokersSent: Array<string | null>;
   times = 0;
+  /** The first attempt's broker; the list of all (sendDefaultImpl's brokersSent) is made on the first retry. */
+  private firstBroker: string | null = null;
+  private sent: Array<string | null> | null = null;
   mq: MessageQueue | null = null;
   lastExc: JavaException | null = null;
   invokeId: string | null = null;
@@ -121,9 +123,22 @@ class DefaultSend extends CachedCall {
     readonly timesTotal: number,
   ) {
     super();
-    const sent: Array<string | null> = [];
-    for (let i = 0; i < timesTotal; i++) sent.push(null);
-    this.brokersSent = sent;
+  }
+  /** brokersSent[times] = brokerName. */
+  setBroker(times: number, brokerName: string): void {
+    if (times === 0 && this.sent === null) {
+      this.firstBroker = brokerName;
+      return;
+    }
+    this.sent ??= this.brokersSent();
+    this.sent[times] = brokerName;
+  }
+  /** brokersSent: the broker of each attempt so far, null for the attempts not made. */
+  brokersSent(): Array<string | null> {
+    if (this.sent !== null) return this.sent;
+    const out: Array<string | null> = [this.firstBroker];
+    for (let i = 1; i < this.timesTotal; i++) out.push(null);
+    return out;
   }
   onResponse(resp: Response): void {
     this.client.attemptDone(this, this.client.attemptOfResponse(resp, this.addr));
@@ -381,7 +396,7 @@ export class Client extends Process {
       if ((q.perm & PERM_WRITE) === 0) continue;
       const bd = route.brokerDatas.find((b) => b.brokerName === q.brokerName);
       if (bd === undefined || !bd.brokerAddrs.some(([id]) => id === MASTER_ID)) continue;
-      for (let i = 0; i < q.writeQueueNums; i++) queues.push({ topic, brokerName: q.brokerName, queueId: i });
+      for (let i = 0; i < q.writeQueueNums; i++) queues.push({ topic, brokerName: q.brokerName, queueId: i, body: undefined });
     }
     return { queues, index: this.rng.int(0x7fffffff) };
   }
@@ -497,7 +512,7 @@ export class Client extends Process {
       const writeQueueNums = tp.queues.filter((q) => q.brokerName === notBest).length;
       if (writeQueueNums > 0) {
         tp.index = (tp.index + 1) | 0;
-        return { topic: tp.queues[0].topic, brokerName: notBest, queueId: Math.abs(tp.index) % writeQueueNums };
+        return { topic: tp.queues[0].topic, brokerName: notBest, queueId: Math.abs(tp.index) % writeQueueNums, body: undefined };
       }
       this.faultItems.delete(notBest);
     }
@@ -572,16 +587,16 @@ export class Client extends Process {
   /** The attempt loop of sendDefaultImpl in callback form (from the first selection on). */
   private sendAttempt(op: DefaultSend): void {
     const timeout = this.s.sendMsgTimeoutMs;
-    if (op.times >= op.timesTotal) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent, op.lastExc, false));
+    if (op.times >= op.timesTotal) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
     const lastBrokerName: string | null = op.mq === null ? null : op.mq.brokerName;
     const selected = this.selectOneMessageQueue(op.tp, lastBrokerName, op.times > 0);
-    if (selected === null) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent, op.lastExc, false));
+    if (selected === null) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
     const mq = selected;
     op.mq = mq;
-    op.brokersSent[op.times] = mq.brokerName;
+    op.setBroker(op.times, mq.brokerName);
     op.beginPrev = this.nowMs;
     const costTime = op.beginPrev - op.begin;
-    if (timeout < costTime) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent, op.lastExc, true));
+    if (timeout < costTime) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, true));
     const left = timeout - costTime;
     let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     if (addr === null) {
