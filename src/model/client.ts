@@ -9,7 +9,7 @@
 // ends with `sendDefaultImpl call timeout` instead of `Send [N] times, still failed`.
 
 import { type Co, Signal, spawn, wait } from './coroutine.js';
-import { assert, Priority } from './kernel.js';
+import { assert, fail, Priority } from './kernel.js';
 import { exceptionText, thrownThrough, type JavaException, type Level, type LogFile, type LogSink } from './log.js';
 
 /** DefaultMQProducerImpl frames of a send through a MessageQueueSelector (rocketmq-client 4.8.0). */
@@ -102,7 +102,11 @@ const ATTEMPT_OK: Attempt = { ok: true };
 const SENDER_THREADS = Array.from({ length: 9 }, (_, i) => `sender-${i}`);
 const SEND_OK: SendOutcome = { ok: true };
 
-/** The state of one sendDefaultImpl in callback form; it is also the continuation of its invokes. */
+/**
+ * The state of one sendDefaultImpl in callback form; it is also the continuation of its invokes.
+ * Once the send is done nothing refers to it (the response table dropped it before resolving it), so
+ * the client reuses it for a later send (Client.newSend, Client.opDone).
+ */
 class DefaultSend extends CachedCall {
   times = 0;
   /** The first attempt's broker; the list of all (sendDefaultImpl's brokersSent) is made on the first retry. */
@@ -115,14 +119,32 @@ class DefaultSend extends CachedCall {
   beginPrev = 0;
   /** Broker address of the current attempt. */
   addr = '';
+  /** Done and waiting for reuse (nothing may resolve it then). */
+  free = false;
   constructor(
     private readonly client: Client,
-    readonly thread: string,
-    readonly tp: TopicPublishInfo,
-    readonly begin: number,
-    readonly timesTotal: number,
+    public thread: string,
+    public tp: TopicPublishInfo,
+    public begin: number,
+    public timesTotal: number,
   ) {
     super();
+  }
+  /** The state of a new send, as the constructor leaves it. */
+  reuse(thread: string, tp: TopicPublishInfo, begin: number, timesTotal: number): void {
+    this.thread = thread;
+    this.tp = tp;
+    this.begin = begin;
+    this.timesTotal = timesTotal;
+    this.times = 0;
+    this.firstBroker = null;
+    this.sent = null;
+    this.mq = null;
+    this.lastExc = null;
+    this.invokeId = null;
+    this.beginPrev = 0;
+    this.addr = '';
+    this.free = false;
   }
   /** brokersSent[times] = brokerName. */
   setBroker(times: number, brokerName: string): void {
@@ -566,11 +588,27 @@ export class Client extends Process {
     const begin = this.nowMs;
     const timesTotal = 1 + this.s.retryTimesWhenSendFailed;
     const tp = this.readyPublishInfo(this.config.topic);
-    if (tp !== null) return this.sendAttempt(new DefaultSend(this, thread, tp, begin, timesTotal));
+    if (tp !== null) return this.sendAttempt(this.newSend(thread, tp, begin, timesTotal));
     spawn(this.publishInfoForSend(this.config.topic)).then((r) => {
       if ('exc' in r) this.sendDone(thread, { ok: false, exc: r.exc, callTimeout: false });
-      else this.sendAttempt(new DefaultSend(this, thread, r.tp, begin, timesTotal));
+      else this.sendAttempt(this.newSend(thread, r.tp, begin, timesTotal));
     });
+  }
+
+  private readonly freeSends: DefaultSend[] = [];
+
+  private newSend(thread: string, tp: TopicPublishInfo, begin: number, timesTotal: number): DefaultSend {
+    const op = this.freeSends.pop();
+    if (op === undefined) return new DefaultSend(this, thread, tp, begin, timesTotal);
+    op.reuse(thread, tp, begin, timesTotal);
+    return op;
+  }
+
+  /** The send ends: its outcome is told, and its state is free for the next send. */
+  private opDone(op: DefaultSend, r: SendOutcome): void {
+    this.sendDone(op.thread, r);
+    op.free = true;
+    this.freeSends.push(op);
   }
 
   private sendDone(thread: string, r: SendOutcome): void {
@@ -587,16 +625,16 @@ export class Client extends Process {
   /** The attempt loop of sendDefaultImpl in callback form (from the first selection on). */
   private sendAttempt(op: DefaultSend): void {
     const timeout = this.s.sendMsgTimeoutMs;
-    if (op.times >= op.timesTotal) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
+    if (op.times >= op.timesTotal) return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
     const lastBrokerName: string | null = op.mq === null ? null : op.mq.brokerName;
     const selected = this.selectOneMessageQueue(op.tp, lastBrokerName, op.times > 0);
-    if (selected === null) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
+    if (selected === null) return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
     const mq = selected;
     op.mq = mq;
     op.setBroker(op.times, mq.brokerName);
     op.beginPrev = this.nowMs;
     const costTime = op.beginPrev - op.begin;
-    if (timeout < costTime) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, true));
+    if (timeout < costTime) return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, true));
     const left = timeout - costTime;
     let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     if (addr === null) {
@@ -611,11 +649,12 @@ export class Client extends Process {
 
   /** @internal (DefaultSend) */
   attemptDone(op: DefaultSend, a: Attempt): void {
+    if (op.free) fail(`${this.config.name}: a send that is done got an attempt's result`);
     const mq = op.mq!;
     const rtMs = this.nowMs - op.beginPrev;
     if (a.ok) {
       this.updateFaultItem(mq.brokerName, rtMs, false, true);
-      return this.sendDone(op.thread, SEND_OK);
+      return this.opDone(op, SEND_OK);
     }
     this.metrics.failedAttempts++;
     // 4.x isolates on any exception; 5.1.4+ isolates on remoting and broker errors only, and marks
@@ -626,7 +665,7 @@ export class Client extends Process {
     op.invokeId ??= this.rng.javaLong();
     this.logAttemptFailure(op.thread, op.invokeId, rtMs, mq, a.exc);
     op.lastExc = a.exc;
-    if (a.kind === 'broker' && !this.profile.retryResponseCodes.includes(a.code)) return this.sendDone(op.thread, { ok: false, exc: a.exc, callTimeout: false });
+    if (a.kind === 'broker' && !this.profile.retryResponseCodes.includes(a.code)) return this.opDone(op, { ok: false, exc: a.exc, callTimeout: false });
     op.times++;
     this.sendAttempt(op);
   }
