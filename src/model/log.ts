@@ -9,7 +9,7 @@
 // (and addr) from the exception under it.
 
 import { matchMessage, type CatalogueMatch } from '../parse/catalogue.js';
-import { fillCause, mergeIntoRecord, stackSendPath } from '../parse/record.js';
+import { fillCause, mergeIntoRecord, PRODUCER_IMPL, stackSendPath } from '../parse/record.js';
 import { HeaderRenderer } from '../parse/render.js';
 import type { Zone } from '../parse/time.js';
 import type { EventFields, FieldValue, RmqEvent } from '../parse/types.js';
@@ -131,6 +131,19 @@ export function thrownThrough(e: JavaException, callers: readonly string[]): Jav
   return { ...e, frames: [...framesOf(e), ...callers] };
 }
 
+/** `\tat frame`, made once per frame (the frames are the model's constants). */
+const FRAME_LINES = new Map<string, string>();
+
+function frameLine(f: string): string {
+  let line = FRAME_LINES.get(f);
+  if (line === undefined) {
+    line = `\tat ${f}`;
+    if (FRAME_LINES.size >= 20000) FRAME_LINES.clear();
+    FRAME_LINES.set(f, line);
+  }
+  return line;
+}
+
 /** The lines of a printed stack trace (JDK style for the inner logger, logback style otherwise). */
 export function stackLines(e: JavaException, style: 'jdk' | 'logback'): string[] {
   const out: string[] = [];
@@ -141,7 +154,7 @@ export function stackLines(e: JavaException, style: 'jdk' | 'logback'): string[]
     out.push(prefix + (cur.msg === null ? cur.cls : `${cur.cls}: ${msgLines[0]}`));
     for (let i = 1; i < msgLines.length; i++) out.push(msgLines[i]);
     const frames = framesOf(cur);
-    for (const f of frames) out.push(`\tat ${f}`);
+    for (const f of frames) out.push(frameLine(f));
     if (prefix !== '') out.push(style === 'jdk' ? '\t... 12 more' : '\t... 12 common frames omitted');
     prefix = 'Caused by: ';
     cur = cur.cause;
@@ -176,6 +189,12 @@ function copyFields(f: EventFields): EventFields {
     out[k] = Array.isArray(v) ? (v.slice() as FieldValue) : v;
   }
   return out;
+}
+
+/** A line names DefaultMQProducerImpl: else stackSendPath finds nothing (it looks for `at ` and that name). */
+function namesProducer(lines: readonly string[]): boolean {
+  for (const l of lines) if (l.indexOf(PRODUCER_IMPL) >= 0) return true;
+  return false;
 }
 
 /** An open log file of one component. */
@@ -292,7 +311,7 @@ export class LogFile {
       if (hit.entry.causeFromNext) needsCause = ev;
       found.push(ev);
     }
-    const sendPath = found.length && lines.length > 2 ? stackSendPath(lines) : undefined;
+    const sendPath = found.length && lines.length > 2 && namesProducer(lines) ? stackSendPath(lines) : undefined;
     for (const ev of found) {
       if (sendPath) ev.sendPath = sendPath;
       ev.seq = this.seq++;
