@@ -233,7 +233,12 @@ export class LogFile {
     if (spec.flattenNewlines && (multiLine || msg.indexOf('\r') >= 0)) msg = msg.replace(/[\r\n]/g, ' ');
     const msgLines = multiLine && msg.indexOf('\n') >= 0 ? msg.split('\n') : [msg];
     const header = this.renderer.header({ epochMs, level, thread: thread ?? 'main', logger: logger ?? this.defaultLogger, pid: spec.pid ?? 1 });
-    const lines: string[] = [header + msgLines[0]];
+    // The message as a slice of the record's first line: slicing flattens that line, so a kept event
+    // holds one string for its text and for the fields matched from its message, not a rope of the
+    // header's pieces beside the message's own copy.
+    const first = header + msgLines[0];
+    const message0 = first.slice(header.length);
+    const lines: string[] = [first];
     for (let i = 1; i < msgLines.length; i++) lines.push(msgLines[i]);
     if (exc) {
       const jdk = spec.layout === 'rocketmq-client-inner';
@@ -243,7 +248,7 @@ export class LogFile {
     const firstLine = this.lineCount + 1;
     this.lineCount += lines.length;
     if (this.lines) for (const l of lines) this.lines.push(l);
-    this.toEvents(lines, msgLines[0], firstLine, Math.floor(epochMs), level, thread, logger);
+    this.toEvents(lines, message0, firstLine, Math.floor(epochMs), level, thread, logger);
   }
 
   private toEvents(
