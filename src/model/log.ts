@@ -182,6 +182,35 @@ function matchCached(text: string): CatalogueMatch | null {
   return hit === null ? null : { type: hit.type, fields: copyFields(hit.fields), entry: hit.entry };
 }
 
+/**
+ * fillCause with a memo: its effect is a function of the line alone (a cause, and an addr for an
+ * event whose addr is missing), and the model prints the same exception lines over and over, so the
+ * events share one cause string per line instead of each keeping a copy and the line it came from.
+ */
+interface CauseFill {
+  result: 'filled' | 'wait' | 'none';
+  cause: FieldValue | undefined;
+  addr: FieldValue | undefined;
+}
+const CAUSE_MEMO = new Map<string, CauseFill>();
+
+function fillCauseCached(ev: RmqEvent, raw: string): 'filled' | 'wait' | 'none' {
+  let c = CAUSE_MEMO.get(raw);
+  if (c === undefined) {
+    // A probe whose addr is missing, so that fillCause also tells the addr it would fill in.
+    const probe = { fields: { addr: null } as EventFields } as RmqEvent;
+    const result = fillCause(probe, raw);
+    c = { result, cause: probe.fields.cause, addr: probe.fields.addr };
+    if (CAUSE_MEMO.size >= MATCH_MEMO_MAX) CAUSE_MEMO.clear();
+    CAUSE_MEMO.set(raw, c);
+  }
+  if (c.result === 'filled') {
+    ev.fields.cause = c.cause!;
+    if ('addr' in ev.fields && ev.fields.addr == null) ev.fields.addr = c.addr!;
+  }
+  return c.result;
+}
+
 function copyFields(f: EventFields): EventFields {
   const out: EventFields = {};
   for (const k in f) {
@@ -272,7 +301,7 @@ export class LogFile {
       let text = raw;
       if (i === 0) text = message;
       else {
-        if (needsCause && fillCause(needsCause, raw) !== 'wait') needsCause = null;
+        if (needsCause && fillCauseCached(needsCause, raw) !== 'wait') needsCause = null;
         if (raw.length === 0 || raw.startsWith('\tat ') || raw.startsWith('\t... ')) continue;
       }
       const hit = i === 0 ? matchMessage(text) : matchCached(text);
