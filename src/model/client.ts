@@ -262,6 +262,8 @@ export class Client extends Process {
       closeSocketIfTimeout: this.profile.closeSocketIfTimeout ? st.clientCloseSocketIfTimeout ?? true : false,
     };
     this.metrics = recorder.client(config.name, config.version);
+    this.publisherLogger = `com.example.${config.group.toLowerCase()}.Publisher`;
+    this.sendFailedText = `send message failed, topic=${config.topic}`;
     this.clientId = `${host.ip}@${config.pid}`;
     const inner = this.profile.layout === 'inner';
     this.clientLog = sink.file({
@@ -596,6 +598,9 @@ export class Client extends Process {
   }
 
   private readonly freeSends: DefaultSend[] = [];
+  /** The application's logger and message for a failed send (made once: each failure's event keeps the logger). */
+  private publisherLogger = '';
+  private sendFailedText = '';
 
   private newSend(thread: string, tp: TopicPublishInfo, begin: number, timesTotal: number): DefaultSend {
     const op = this.freeSends.pop();
@@ -618,7 +623,7 @@ export class Client extends Process {
       return;
     }
     if (r.callTimeout) m.sendCallTimeouts++;
-    this.appLog.write('ERROR', thread, `com.example.${this.config.group.toLowerCase()}.Publisher`, `send message failed, topic=${this.config.topic}`, r.exc);
+    this.appLog.write('ERROR', thread, this.publisherLogger, this.sendFailedText, r.exc);
     this.recorder.sendFailed(m, this.nowMs);
   }
 
