@@ -257,18 +257,21 @@ export class LogFile {
     const spec = this.spec;
     const atMs = this.sink.nowMs();
     const epochMs = this.sink.startEpochMs + atMs;
-    let msg = message;
-    const multiLine = msg.indexOf('\n') >= 0;
-    if (spec.flattenNewlines && (multiLine || msg.indexOf('\r') >= 0)) msg = msg.replace(/[\r\n]/g, ' ');
-    const msgLines = multiLine && msg.indexOf('\n') >= 0 ? msg.split('\n') : [msg];
     const header = this.renderer.header({ epochMs, level, thread: thread ?? 'main', logger: logger ?? this.defaultLogger, pid: spec.pid ?? 1 });
     // The message as a slice of the record's first line: slicing flattens that line, so a kept event
     // holds one string for its text and for the fields matched from its message, not a rope of the
-    // header's pieces beside the message's own copy.
-    const first = header + msgLines[0];
-    const message0 = first.slice(header.length);
+    // header's pieces beside the message's own copy. The slice is also what is searched for line ends.
+    let first = header + message;
+    let message0 = first.slice(header.length);
     const lines: string[] = [first];
-    for (let i = 1; i < msgLines.length; i++) lines.push(msgLines[i]);
+    if (message0.indexOf('\n') >= 0 || (spec.flattenNewlines && message0.indexOf('\r') >= 0)) {
+      // The 4.9.3+ inner logger prints the message on one line; the others print its lines.
+      const msgLines = spec.flattenNewlines ? [message.replace(/[\r\n]/g, ' ')] : message.split('\n');
+      first = header + msgLines[0];
+      message0 = first.slice(header.length);
+      lines[0] = first;
+      for (let i = 1; i < msgLines.length; i++) lines.push(msgLines[i]);
+    }
     if (exc) {
       const jdk = spec.layout === 'rocketmq-client-inner';
       for (const l of stackLines(exc, jdk ? 'jdk' : 'logback')) lines.push(l);
