@@ -15,7 +15,10 @@
 // Options:
 //   --runs N       seeded runs in the batch (default 100; 0 skips the batch)
 //   --threads N    worker processes for the batch (default: os.availableParallelism())
+//   --dist DIR     time the build in DIR instead of this checkout's dist/ (to compare two builds)
 //   --json         figures as JSON on stdout
+// Each run also reports its CPU time (user + system of the process, GC and compiler threads
+// included): on a machine shared with other work it moves less than the wall time.
 
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +27,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fork } from 'node:child_process';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const MODEL = path.join(ROOT, 'dist', 'model', 'index.js');
+const distArg = process.argv.indexOf('--dist');
+const DIST = distArg >= 0 && distArg + 1 < process.argv.length ? path.resolve(process.argv[distArg + 1]) : path.join(ROOT, 'dist');
+const MODEL = path.join(DIST, 'model', 'index.js');
 
 const UNTIL_MS = 600000;
 const SINGLE_SEED = 31337;
@@ -34,18 +39,21 @@ const WORKER_FLAGS = ['--single-threaded-gc'];
 /** The incident: src/model/load-incident.ts (also the model's performance smoke test). */
 let incident = null;
 
-/** One run: wall ms and the size of what it produced. */
+/** One run: wall and CPU ms, and the size of what it produced. */
 function runOnce(runScenario, seed) {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const r = runScenario(incident(), { seed, untilMs: UNTIL_MS });
   const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   let sends = 0;
   let failedSends = 0;
   for (const c of Object.values(r.metrics.clients)) {
     sends += c.sends;
     failedSends += c.failedSends;
   }
-  return { seed, wallMs, events: r.events.length, steps: r.steps, sends, failedSends };
+  return { seed, wallMs, cpuMs, events: r.events.length, steps: r.steps, sends, failedSends };
 }
 
 // ---- worker: take seeds from the main process until it says stop -------------------------------
@@ -73,11 +81,11 @@ async function main() {
   const runs = Number(opt('--runs', String(TARGETS.batchRuns)));
   const threads = Number(opt('--threads', String(os.availableParallelism())));
   if (!Number.isInteger(runs) || runs < 0 || !Number.isInteger(threads) || threads < 1) {
-    process.stderr.write('usage: node scripts/bench-model.mjs [--runs N] [--threads N] [--json]\n');
+    process.stderr.write('usage: node scripts/bench-model.mjs [--runs N] [--threads N] [--dist DIR] [--json]\n');
     process.exit(2);
   }
   if (!existsSync(MODEL)) {
-    process.stderr.write('bench-model: dist/model is missing, run `npm run build` first\n');
+    process.stderr.write(`bench-model: ${MODEL} is missing, run \`npm run build\` first\n`);
     process.exit(2);
   }
   const model = await import(pathToFileURL(MODEL).href);
@@ -90,6 +98,7 @@ async function main() {
   const deterministic = singles.every((s) => s.events === singles[0].events && s.steps === singles[0].steps);
   const wall = singles.map((s) => s.wallMs).sort((a, b) => a - b);
   const median = wall[1];
+  const cpuMedian = singles.map((s) => s.cpuMs).sort((a, b) => a - b)[1];
   const one = singles[0];
   const simSeconds = UNTIL_MS / 1000;
 
@@ -98,6 +107,8 @@ async function main() {
     wallSecondsMedian: round(median / 1000, 3),
     wallSecondsBest: round(wall[0] / 1000, 3),
     wallSecondsRuns: singles.map((s) => round(s.wallMs / 1000, 3)),
+    cpuSecondsMedian: round(cpuMedian / 1000, 3),
+    cpuSecondsRuns: singles.map((s) => round(s.cpuMs / 1000, 3)),
     simSecondsPerWallSecond: round(simSeconds / (median / 1000), 1),
     eventsPerSecond: Math.round(one.events / (median / 1000)),
     stepsPerSecond: Math.round(one.steps / (median / 1000)),
@@ -117,6 +128,7 @@ async function main() {
     const events = results.reduce((a, r) => a + r.events, 0);
     const steps = results.reduce((a, r) => a + r.steps, 0);
     const per = results.map((r) => r.wallMs).sort((a, b) => a - b);
+    const perCpu = results.map((r) => r.cpuMs).sort((a, b) => a - b);
     batch = {
       runs,
       threads: Math.min(threads, runs),
@@ -126,6 +138,8 @@ async function main() {
       stepsPerSecond: Math.round(steps / (wallMs / 1000)),
       runSecondsMedian: round(per[Math.floor(per.length / 2)] / 1000, 3),
       runSecondsMax: round(per[per.length - 1] / 1000, 3),
+      runCpuSecondsMedian: round(perCpu[Math.floor(perCpu.length / 2)] / 1000, 3),
+      cpuSeconds: round(perCpu.reduce((a, x) => a + x, 0) / 1000, 1),
       eventsPerRunMin: Math.min(...results.map((r) => r.events)),
       eventsPerRunMax: Math.max(...results.map((r) => r.events)),
     };
@@ -137,7 +151,7 @@ async function main() {
   }
   const figures = {
     scenario: { durationSeconds: simSeconds, brokers: 4, nameServers: 2, producers: 50, sendsPerSecondEach: 20, faults: 'broker-2 host hung 120-300 s then reboot; broker-3 stall 600 ms at 420 s' },
-    machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+    machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, loadAverage: os.loadavg().map((x) => round(x, 2)) },
     single,
     batch,
     targets,
@@ -151,13 +165,15 @@ async function main() {
   const L = [];
   L.push(`rmq-diag model benchmark: ${simSeconds} s incident, 4 brokers, 2 NameServers, 50 producers x 20 sends/s, node ${process.version}`);
   L.push(`  one run (seed ${SINGLE_SEED})   median ${n(single.wallSecondsMedian, 2)} s (best ${n(single.wallSecondsBest, 2)} s, runs ${single.wallSecondsRuns.map((s) => n(s, 2)).join(', ')})${deterministic ? '' : ' NOT DETERMINISTIC'}`);
+  L.push(`                       CPU median ${n(single.cpuSecondsMedian, 2)} s (runs ${single.cpuSecondsRuns.map((s) => n(s, 2)).join(', ')})`);
   L.push(`                       ${n(single.simSecondsPerWallSecond, 1)} simulated s per wall s, ${n(single.eventsPerSecond)} events/s, ${n(single.stepsPerSecond)} steps/s, ${n(single.sendsPerSecond)} sends/s`);
   L.push(`                       ${n(single.sends)} sends (${n(single.failedSends)} failed), ${n(single.steps)} steps, ${n(single.events)} events`);
   if (batch) {
-    L.push(`  ${batch.runs} seeded runs       ${n(batch.wallSeconds, 1)} s on ${batch.threads} worker process${batch.threads === 1 ? '' : 'es'} (per run median ${n(batch.runSecondsMedian, 2)} s, max ${n(batch.runSecondsMax, 2)} s)`);
+    L.push(`  ${batch.runs} seeded runs       ${n(batch.wallSeconds, 1)} s on ${batch.threads} worker process${batch.threads === 1 ? '' : 'es'} (per run median ${n(batch.runSecondsMedian, 2)} s, max ${n(batch.runSecondsMax, 2)} s; CPU per run median ${n(batch.runCpuSecondsMedian, 2)} s)`);
     L.push(`                       ${n(batch.simSecondsPerWallSecond, 1)} simulated s per wall s, ${n(batch.eventsPerSecond)} events/s, ${n(batch.stepsPerSecond)} steps/s`);
   }
   for (const t of targets) L.push(`  target: ${t.name} ${t.target}: ${n(t.value, 2)} s ${t.pass ? 'PASS' : 'FAIL'}`);
+  L.push(`  load average at the end: ${figures.machine.loadAverage.join(', ')}`);
   process.stdout.write(`${L.join('\n')}\n`);
 }
 
@@ -173,7 +189,7 @@ function runBatch(runs, threads) {
     let next = 1;
     let live = threads;
     for (let i = 0; i < threads; i++) {
-      const w = fork(fileURLToPath(import.meta.url), ['--worker'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...WORKER_FLAGS] });
+      const w = fork(fileURLToPath(import.meta.url), ['--worker', '--dist', DIST], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...WORKER_FLAGS] });
       const feed = () => w.send(next <= runs ? next++ : null);
       w.on('message', (m) => {
         if (m !== 'ready') results.push(m);

@@ -99,7 +99,8 @@ export class Broker extends Process implements Listener {
   private readonly watermarkLog: LogFile | null;
 
   // send pool
-  private queue: SendTask[] = [];
+  /** The send queue from head on; the slots before head are cleared (a task taken is not kept alive). */
+  private queue: Array<SendTask | undefined> = [];
   private head = 0;
   private busyWorkers = 0;
   private cleanerBaseMs = 0;
@@ -316,7 +317,8 @@ export class Broker extends Process implements Listener {
 
   private shift(): SendTask | undefined {
     if (this.head >= this.queue.length) return undefined;
-    const t = this.queue[this.head++];
+    const t = this.queue[this.head];
+    this.queue[this.head++] = undefined;
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
@@ -351,7 +353,7 @@ export class Broker extends Process implements Listener {
       }
       let doneAt = startMs + this.drawService();
       if (this.lockUntilMs > startMs) doneAt = Math.max(doneAt, this.lockUntilMs + this.drawService());
-      this.at2(doneAt, this.completeFn, task, startMs);
+      this.post2(doneAt, this.completeFn, task, startMs);
     }
   }
 

@@ -9,7 +9,7 @@
 // ends with `sendDefaultImpl call timeout` instead of `Send [N] times, still failed`.
 
 import { type Co, Signal, spawn, wait } from './coroutine.js';
-import { assert, Priority } from './kernel.js';
+import { assert, fail, Priority } from './kernel.js';
 import { exceptionText, thrownThrough, type JavaException, type Level, type LogFile, type LogSink } from './log.js';
 
 /** DefaultMQProducerImpl frames of a send through a MessageQueueSelector (rocketmq-client 4.8.0). */
@@ -75,8 +75,8 @@ interface MessageQueue {
   topic: string;
   brokerName: string;
   queueId: number;
-  /** The send request body for this queue, made once (nobody changes it). */
-  body?: { topic: string; queueId: number; producerGroup: string };
+  /** The send request body for this queue, made once (nobody changes it); set from the start so that every queue has one shape. */
+  body: { topic: string; queueId: number; producerGroup: string } | undefined;
 }
 
 interface TopicPublishInfo {
@@ -102,10 +102,16 @@ const ATTEMPT_OK: Attempt = { ok: true };
 const SENDER_THREADS = Array.from({ length: 9 }, (_, i) => `sender-${i}`);
 const SEND_OK: SendOutcome = { ok: true };
 
-/** The state of one sendDefaultImpl in callback form; it is also the continuation of its invokes. */
+/**
+ * The state of one sendDefaultImpl in callback form; it is also the continuation of its invokes.
+ * Once the send is done nothing refers to it (the response table dropped it before resolving it), so
+ * the client reuses it for a later send (Client.newSend, Client.opDone).
+ */
 class DefaultSend extends CachedCall {
-  readonly brokersSent: Array<string | null>;
   times = 0;
+  /** The first attempt's broker; the list of all (sendDefaultImpl's brokersSent) is made on the first retry. */
+  private firstBroker: string | null = null;
+  private sent: Array<string | null> | null = null;
   mq: MessageQueue | null = null;
   lastExc: JavaException | null = null;
   invokeId: string | null = null;
@@ -113,17 +119,48 @@ class DefaultSend extends CachedCall {
   beginPrev = 0;
   /** Broker address of the current attempt. */
   addr = '';
+  /** Done and waiting for reuse (nothing may resolve it then). */
+  free = false;
   constructor(
     private readonly client: Client,
-    readonly thread: string,
-    readonly tp: TopicPublishInfo,
-    readonly begin: number,
-    readonly timesTotal: number,
+    public thread: string,
+    public tp: TopicPublishInfo,
+    public begin: number,
+    public timesTotal: number,
   ) {
     super();
-    const sent: Array<string | null> = [];
-    for (let i = 0; i < timesTotal; i++) sent.push(null);
-    this.brokersSent = sent;
+  }
+  /** The state of a new send, as the constructor leaves it. */
+  reuse(thread: string, tp: TopicPublishInfo, begin: number, timesTotal: number): void {
+    this.thread = thread;
+    this.tp = tp;
+    this.begin = begin;
+    this.timesTotal = timesTotal;
+    this.times = 0;
+    this.firstBroker = null;
+    this.sent = null;
+    this.mq = null;
+    this.lastExc = null;
+    this.invokeId = null;
+    this.beginPrev = 0;
+    this.addr = '';
+    this.free = false;
+  }
+  /** brokersSent[times] = brokerName. */
+  setBroker(times: number, brokerName: string): void {
+    if (times === 0 && this.sent === null) {
+      this.firstBroker = brokerName;
+      return;
+    }
+    this.sent ??= this.brokersSent();
+    this.sent[times] = brokerName;
+  }
+  /** brokersSent: the broker of each attempt so far, null for the attempts not made. */
+  brokersSent(): Array<string | null> {
+    if (this.sent !== null) return this.sent;
+    const out: Array<string | null> = [this.firstBroker];
+    for (let i = 1; i < this.timesTotal; i++) out.push(null);
+    return out;
   }
   onResponse(resp: Response): void {
     this.client.attemptDone(this, this.client.attemptOfResponse(resp, this.addr));
@@ -225,6 +262,8 @@ export class Client extends Process {
       closeSocketIfTimeout: this.profile.closeSocketIfTimeout ? st.clientCloseSocketIfTimeout ?? true : false,
     };
     this.metrics = recorder.client(config.name, config.version);
+    this.publisherLogger = `com.example.${config.group.toLowerCase()}.Publisher`;
+    this.sendFailedText = `send message failed, topic=${config.topic}`;
     this.clientId = `${host.ip}@${config.pid}`;
     const inner = this.profile.layout === 'inner';
     this.clientLog = sink.file({
@@ -307,11 +346,11 @@ export class Client extends Process {
     this.after(times[i] - this.nowMs, next, Priority.app);
   }
 
-  private readonly nextArrivalFn = (): void => this.nextArrival();
+  private readonly nextArrivalFn = (_a: null, _b: null): void => this.nextArrival();
 
   private nextArrival(): void {
     this.startSend();
-    this.after(this.appRng.exponential(1000 / this.config.sendRatePerSec), this.nextArrivalFn, Priority.app);
+    this.post2(this.nowMs + this.appRng.exponential(1000 / this.config.sendRatePerSec), this.nextArrivalFn, null, null, Priority.app);
   }
 
   // ---- route (MQClientInstance.updateTopicRouteInfoFromNameServer) -------------------------
@@ -381,7 +420,7 @@ export class Client extends Process {
       if ((q.perm & PERM_WRITE) === 0) continue;
       const bd = route.brokerDatas.find((b) => b.brokerName === q.brokerName);
       if (bd === undefined || !bd.brokerAddrs.some(([id]) => id === MASTER_ID)) continue;
-      for (let i = 0; i < q.writeQueueNums; i++) queues.push({ topic, brokerName: q.brokerName, queueId: i });
+      for (let i = 0; i < q.writeQueueNums; i++) queues.push({ topic, brokerName: q.brokerName, queueId: i, body: undefined });
     }
     return { queues, index: this.rng.int(0x7fffffff) };
   }
@@ -497,7 +536,7 @@ export class Client extends Process {
       const writeQueueNums = tp.queues.filter((q) => q.brokerName === notBest).length;
       if (writeQueueNums > 0) {
         tp.index = (tp.index + 1) | 0;
-        return { topic: tp.queues[0].topic, brokerName: notBest, queueId: Math.abs(tp.index) % writeQueueNums };
+        return { topic: tp.queues[0].topic, brokerName: notBest, queueId: Math.abs(tp.index) % writeQueueNums, body: undefined };
       }
       this.faultItems.delete(notBest);
     }
@@ -551,11 +590,30 @@ export class Client extends Process {
     const begin = this.nowMs;
     const timesTotal = 1 + this.s.retryTimesWhenSendFailed;
     const tp = this.readyPublishInfo(this.config.topic);
-    if (tp !== null) return this.sendAttempt(new DefaultSend(this, thread, tp, begin, timesTotal));
+    if (tp !== null) return this.sendAttempt(this.newSend(thread, tp, begin, timesTotal));
     spawn(this.publishInfoForSend(this.config.topic)).then((r) => {
       if ('exc' in r) this.sendDone(thread, { ok: false, exc: r.exc, callTimeout: false });
-      else this.sendAttempt(new DefaultSend(this, thread, r.tp, begin, timesTotal));
+      else this.sendAttempt(this.newSend(thread, r.tp, begin, timesTotal));
     });
+  }
+
+  private readonly freeSends: DefaultSend[] = [];
+  /** The application's logger and message for a failed send (made once: each failure's event keeps the logger). */
+  private publisherLogger = '';
+  private sendFailedText = '';
+
+  private newSend(thread: string, tp: TopicPublishInfo, begin: number, timesTotal: number): DefaultSend {
+    const op = this.freeSends.pop();
+    if (op === undefined) return new DefaultSend(this, thread, tp, begin, timesTotal);
+    op.reuse(thread, tp, begin, timesTotal);
+    return op;
+  }
+
+  /** The send ends: its outcome is told, and its state is free for the next send. */
+  private opDone(op: DefaultSend, r: SendOutcome): void {
+    this.sendDone(op.thread, r);
+    op.free = true;
+    this.freeSends.push(op);
   }
 
   private sendDone(thread: string, r: SendOutcome): void {
@@ -565,23 +623,23 @@ export class Client extends Process {
       return;
     }
     if (r.callTimeout) m.sendCallTimeouts++;
-    this.appLog.write('ERROR', thread, `com.example.${this.config.group.toLowerCase()}.Publisher`, `send message failed, topic=${this.config.topic}`, r.exc);
+    this.appLog.write('ERROR', thread, this.publisherLogger, this.sendFailedText, r.exc);
     this.recorder.sendFailed(m, this.nowMs);
   }
 
   /** The attempt loop of sendDefaultImpl in callback form (from the first selection on). */
   private sendAttempt(op: DefaultSend): void {
     const timeout = this.s.sendMsgTimeoutMs;
-    if (op.times >= op.timesTotal) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent, op.lastExc, false));
+    if (op.times >= op.timesTotal) return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
     const lastBrokerName: string | null = op.mq === null ? null : op.mq.brokerName;
     const selected = this.selectOneMessageQueue(op.tp, lastBrokerName, op.times > 0);
-    if (selected === null) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent, op.lastExc, false));
+    if (selected === null) return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
     const mq = selected;
     op.mq = mq;
-    op.brokersSent[op.times] = mq.brokerName;
+    op.setBroker(op.times, mq.brokerName);
     op.beginPrev = this.nowMs;
     const costTime = op.beginPrev - op.begin;
-    if (timeout < costTime) return this.sendDone(op.thread, this.sendFailedOutcome(op.begin, op.times, op.brokersSent, op.lastExc, true));
+    if (timeout < costTime) return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, true));
     const left = timeout - costTime;
     let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     if (addr === null) {
@@ -596,11 +654,12 @@ export class Client extends Process {
 
   /** @internal (DefaultSend) */
   attemptDone(op: DefaultSend, a: Attempt): void {
+    if (op.free) fail(`${this.config.name}: a send that is done got an attempt's result`);
     const mq = op.mq!;
     const rtMs = this.nowMs - op.beginPrev;
     if (a.ok) {
       this.updateFaultItem(mq.brokerName, rtMs, false, true);
-      return this.sendDone(op.thread, SEND_OK);
+      return this.opDone(op, SEND_OK);
     }
     this.metrics.failedAttempts++;
     // 4.x isolates on any exception; 5.1.4+ isolates on remoting and broker errors only, and marks
@@ -611,7 +670,7 @@ export class Client extends Process {
     op.invokeId ??= this.rng.javaLong();
     this.logAttemptFailure(op.thread, op.invokeId, rtMs, mq, a.exc);
     op.lastExc = a.exc;
-    if (a.kind === 'broker' && !this.profile.retryResponseCodes.includes(a.code)) return this.sendDone(op.thread, { ok: false, exc: a.exc, callTimeout: false });
+    if (a.kind === 'broker' && !this.profile.retryResponseCodes.includes(a.code)) return this.opDone(op, { ok: false, exc: a.exc, callTimeout: false });
     op.times++;
     this.sendAttempt(op);
   }

@@ -51,14 +51,16 @@ export interface Timer {
 
 class Entry implements Timer {
   constructor(
-    readonly atMs: number,
-    readonly priority: number,
-    readonly seq: number,
+    public atMs: number,
+    public priority: number,
+    public seq: number,
     public fn: Call | null,
-    readonly gate: Gate | null,
-    readonly inc: number,
+    public gate: Gate | null,
+    public inc: number,
     public a: unknown,
     public b: unknown,
+    /** Posted (post2): nobody holds it, so run() recycles it once taken. */
+    readonly pooled: boolean,
   ) {}
   get cancelled(): boolean {
     return this.fn === null;
@@ -72,12 +74,8 @@ class Entry implements Timer {
 
 /** Sequence numbers stay below 2^40, so priority * 2^40 + seq orders by priority, then sequence. */
 const KEY_SCALE = 2 ** 40;
-
-function before(a: Entry, b: Entry): boolean {
-  if (a.atMs !== b.atMs) return a.atMs < b.atMs;
-  if (a.priority !== b.priority) return a.priority < b.priority;
-  return a.seq < b.seq;
-}
+/** The order key of a lane entry is LANE_KEY + seq (the lane holds Priority.network only). */
+const LANE_KEY = Priority.network * KEY_SCALE;
 
 /** A periodic task's handle: cancel() stops all later runs. */
 class Periodic implements Timer {
@@ -124,11 +122,18 @@ export class Kernel {
    * mostly scheduled at now + the same hop, i.e. in (time, priority, sequence) order, so they can wait
    * in arrival order instead of going through the heap. An entry that would not keep the lane sorted
    * goes to the heap; run() takes the earlier of the two heads, so the order of callbacks is the same.
+   * Like the heap, the lane keeps its entries' times and sequence numbers in typed arrays, so that
+   * choosing between the heads reads no entry.
    */
   private lane: Array<Entry | undefined> = new Array<Entry | undefined>(1024).fill(undefined);
+  private laneAt = new Float64Array(1024);
+  private laneSeq = new Float64Array(1024);
+  private laneTailAt = 0;
   private laneMask = 1023;
   private laneHead = 0;
   private laneSize = 0;
+  /** Entries of post2 that ran, for reuse. */
+  private readonly free: Entry[] = [];
   private seqNext = 0;
   private now = 0;
   private executed = 0;
@@ -152,7 +157,7 @@ export class Kernel {
   schedule(atMs: number, priority: number, fn: Task, gate: Gate | null = null, inc = 0): Timer {
     if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
     if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
-    const e = new Entry(atMs, priority, this.seqNext++, fn, gate, inc, undefined, undefined);
+    const e = new Entry(atMs, priority, this.seqNext++, fn, gate, inc, undefined, undefined, false);
     this.push(e);
     return e;
   }
@@ -161,10 +166,38 @@ export class Kernel {
   schedule2<A, B>(atMs: number, priority: number, fn: (a: A, b: B) => void, a: A, b: B, gate: Gate | null = null, inc = 0): Timer {
     if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
     if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
-    const e = new Entry(atMs, priority, this.seqNext++, fn as Call, gate, inc, a, b);
-    if (priority === Priority.network && (this.laneSize === 0 || !before(e, this.lane[(this.laneHead + this.laneSize - 1) & this.laneMask]!))) this.lanePush(e);
-    else this.push(e);
+    const e = new Entry(atMs, priority, this.seqNext++, fn as Call, gate, inc, a, b, false);
+    this.enqueue(e);
     return e;
+  }
+
+  /**
+   * schedule2 for a callback nobody cancels: no Timer is handed out, so its entry is taken from and
+   * returned to a free list (a run's millions of sends and deliveries allocate no entry each).
+   */
+  post2<A, B>(atMs: number, priority: number, fn: (a: A, b: B) => void, a: A, b: B, gate: Gate | null = null, inc = 0): void {
+    if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
+    if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
+    const seq = this.seqNext++;
+    let e = this.free.pop();
+    if (e === undefined) e = new Entry(atMs, priority, seq, fn as Call, gate, inc, a, b, true);
+    else {
+      e.atMs = atMs;
+      e.priority = priority;
+      e.seq = seq;
+      e.fn = fn as Call;
+      e.gate = gate;
+      e.inc = inc;
+      e.a = a;
+      e.b = b;
+    }
+    this.enqueue(e);
+  }
+
+  private enqueue(e: Entry): void {
+    // Not before the lane's tail: a later sequence number at the same time comes after it.
+    if (e.priority === Priority.network && (this.laneSize === 0 || e.atMs >= this.laneTailAt)) this.lanePush(e);
+    else this.push(e);
   }
 
   after(delayMs: number, priority: number, fn: Task): Timer {
@@ -188,11 +221,12 @@ export class Kernel {
       const heap = this.heap;
       for (;;) {
         let e: Entry;
-        const first = this.laneSize > 0 ? this.lane[this.laneHead]! : null;
-        if (first !== null && (heap.length === 0 || before(first, heap[0]))) {
-          e = first;
-          if (e.atMs > untilMs) break;
-          this.lane[this.laneHead] = undefined;
+        const h = this.laneHead;
+        const lat = this.laneAt[h];
+        if (this.laneSize > 0 && (heap.length === 0 || lat < this.hAt[0] || (lat === this.hAt[0] && LANE_KEY + this.laneSeq[h] < this.hKey[0]))) {
+          if (lat > untilMs) break;
+          e = this.lane[h]!;
+          this.lane[h] = undefined;
           this.laneHead = (this.laneHead + 1) & this.laneMask;
           this.laneSize--;
         } else {
@@ -204,10 +238,16 @@ export class Kernel {
         const fn = e.fn;
         const a = e.a;
         const b = e.b;
+        const gate = e.gate;
+        const inc = e.inc;
         e.fn = null;
         e.a = undefined;
         e.b = undefined;
-        if (e.gate !== null && !e.gate.admit(e.inc, fn, a, b)) continue;
+        if (e.pooled) {
+          e.gate = null;
+          this.free.push(e);
+        }
+        if (gate !== null && !gate.admit(inc, fn, a, b)) continue;
         this.executed++;
         fn(a, b);
       }
@@ -220,14 +260,27 @@ export class Kernel {
   /** Append to the lane (a ring buffer that doubles when full). */
   private lanePush(e: Entry): void {
     if (this.laneSize === this.lane.length) {
-      const old = this.lane;
-      const grown = new Array<Entry | undefined>(old.length * 2).fill(undefined);
-      for (let i = 0; i < this.laneSize; i++) grown[i] = old[(this.laneHead + i) & this.laneMask];
+      const n = this.lane.length * 2;
+      const grown = new Array<Entry | undefined>(n).fill(undefined);
+      const at = new Float64Array(n);
+      const seq = new Float64Array(n);
+      for (let i = 0; i < this.laneSize; i++) {
+        const j = (this.laneHead + i) & this.laneMask;
+        grown[i] = this.lane[j];
+        at[i] = this.laneAt[j];
+        seq[i] = this.laneSeq[j];
+      }
       this.lane = grown;
-      this.laneMask = grown.length - 1;
+      this.laneAt = at;
+      this.laneSeq = seq;
+      this.laneMask = n - 1;
       this.laneHead = 0;
     }
-    this.lane[(this.laneHead + this.laneSize) & this.laneMask] = e;
+    const i = (this.laneHead + this.laneSize) & this.laneMask;
+    this.lane[i] = e;
+    this.laneAt[i] = e.atMs;
+    this.laneSeq[i] = e.seq;
+    this.laneTailAt = e.atMs;
     this.laneSize++;
   }
 

@@ -9,7 +9,7 @@
 // (and addr) from the exception under it.
 
 import { matchMessage, type CatalogueMatch } from '../parse/catalogue.js';
-import { fillCause, mergeIntoRecord, stackSendPath } from '../parse/record.js';
+import { fillCause, mergeIntoRecord, PRODUCER_IMPL, stackSendPath } from '../parse/record.js';
 import { HeaderRenderer } from '../parse/render.js';
 import type { Zone } from '../parse/time.js';
 import type { EventFields, FieldValue, RmqEvent } from '../parse/types.js';
@@ -131,6 +131,19 @@ export function thrownThrough(e: JavaException, callers: readonly string[]): Jav
   return { ...e, frames: [...framesOf(e), ...callers] };
 }
 
+/** `\tat frame`, made once per frame (the frames are the model's constants). */
+const FRAME_LINES = new Map<string, string>();
+
+function frameLine(f: string): string {
+  let line = FRAME_LINES.get(f);
+  if (line === undefined) {
+    line = `\tat ${f}`;
+    if (FRAME_LINES.size >= 20000) FRAME_LINES.clear();
+    FRAME_LINES.set(f, line);
+  }
+  return line;
+}
+
 /** The lines of a printed stack trace (JDK style for the inner logger, logback style otherwise). */
 export function stackLines(e: JavaException, style: 'jdk' | 'logback'): string[] {
   const out: string[] = [];
@@ -141,7 +154,7 @@ export function stackLines(e: JavaException, style: 'jdk' | 'logback'): string[]
     out.push(prefix + (cur.msg === null ? cur.cls : `${cur.cls}: ${msgLines[0]}`));
     for (let i = 1; i < msgLines.length; i++) out.push(msgLines[i]);
     const frames = framesOf(cur);
-    for (const f of frames) out.push(`\tat ${f}`);
+    for (const f of frames) out.push(frameLine(f));
     if (prefix !== '') out.push(style === 'jdk' ? '\t... 12 more' : '\t... 12 common frames omitted');
     prefix = 'Caused by: ';
     cur = cur.cause;
@@ -169,6 +182,35 @@ function matchCached(text: string): CatalogueMatch | null {
   return hit === null ? null : { type: hit.type, fields: copyFields(hit.fields), entry: hit.entry };
 }
 
+/**
+ * fillCause with a memo: its effect is a function of the line alone (a cause, and an addr for an
+ * event whose addr is missing), and the model prints the same exception lines over and over, so the
+ * events share one cause string per line instead of each keeping a copy and the line it came from.
+ */
+interface CauseFill {
+  result: 'filled' | 'wait' | 'none';
+  cause: FieldValue | undefined;
+  addr: FieldValue | undefined;
+}
+const CAUSE_MEMO = new Map<string, CauseFill>();
+
+function fillCauseCached(ev: RmqEvent, raw: string): 'filled' | 'wait' | 'none' {
+  let c = CAUSE_MEMO.get(raw);
+  if (c === undefined) {
+    // A probe whose addr is missing, so that fillCause also tells the addr it would fill in.
+    const probe = { fields: { addr: null } as EventFields } as RmqEvent;
+    const result = fillCause(probe, raw);
+    c = { result, cause: probe.fields.cause, addr: probe.fields.addr };
+    if (CAUSE_MEMO.size >= MATCH_MEMO_MAX) CAUSE_MEMO.clear();
+    CAUSE_MEMO.set(raw, c);
+  }
+  if (c.result === 'filled') {
+    ev.fields.cause = c.cause!;
+    if ('addr' in ev.fields && ev.fields.addr == null) ev.fields.addr = c.addr!;
+  }
+  return c.result;
+}
+
 function copyFields(f: EventFields): EventFields {
   const out: EventFields = {};
   for (const k in f) {
@@ -176,6 +218,12 @@ function copyFields(f: EventFields): EventFields {
     out[k] = Array.isArray(v) ? (v.slice() as FieldValue) : v;
   }
   return out;
+}
+
+/** A line names DefaultMQProducerImpl: else stackSendPath finds nothing (it looks for `at ` and that name). */
+function namesProducer(lines: readonly string[]): boolean {
+  for (const l of lines) if (l.indexOf(PRODUCER_IMPL) >= 0) return true;
+  return false;
 }
 
 /** An open log file of one component. */
@@ -209,13 +257,21 @@ export class LogFile {
     const spec = this.spec;
     const atMs = this.sink.nowMs();
     const epochMs = this.sink.startEpochMs + atMs;
-    let msg = message;
-    const multiLine = msg.indexOf('\n') >= 0;
-    if (spec.flattenNewlines && (multiLine || msg.indexOf('\r') >= 0)) msg = msg.replace(/[\r\n]/g, ' ');
-    const msgLines = multiLine && msg.indexOf('\n') >= 0 ? msg.split('\n') : [msg];
     const header = this.renderer.header({ epochMs, level, thread: thread ?? 'main', logger: logger ?? this.defaultLogger, pid: spec.pid ?? 1 });
-    const lines: string[] = [header + msgLines[0]];
-    for (let i = 1; i < msgLines.length; i++) lines.push(msgLines[i]);
+    // The message as a slice of the record's first line: slicing flattens that line, so a kept event
+    // holds one string for its text and for the fields matched from its message, not a rope of the
+    // header's pieces beside the message's own copy. The slice is also what is searched for line ends.
+    let first = header + message;
+    let message0 = first.slice(header.length);
+    const lines: string[] = [first];
+    if (message0.indexOf('\n') >= 0 || (spec.flattenNewlines && message0.indexOf('\r') >= 0)) {
+      // The 4.9.3+ inner logger prints the message on one line; the others print its lines.
+      const msgLines = spec.flattenNewlines ? [message.replace(/[\r\n]/g, ' ')] : message.split('\n');
+      first = header + msgLines[0];
+      message0 = first.slice(header.length);
+      lines[0] = first;
+      for (let i = 1; i < msgLines.length; i++) lines.push(msgLines[i]);
+    }
     if (exc) {
       const jdk = spec.layout === 'rocketmq-client-inner';
       for (const l of stackLines(exc, jdk ? 'jdk' : 'logback')) lines.push(l);
@@ -224,7 +280,7 @@ export class LogFile {
     const firstLine = this.lineCount + 1;
     this.lineCount += lines.length;
     if (this.lines) for (const l of lines) this.lines.push(l);
-    this.toEvents(lines, msgLines[0], firstLine, Math.floor(epochMs), level, thread, logger);
+    this.toEvents(lines, message0, firstLine, Math.floor(epochMs), level, thread, logger);
   }
 
   private toEvents(
@@ -248,7 +304,7 @@ export class LogFile {
       let text = raw;
       if (i === 0) text = message;
       else {
-        if (needsCause && fillCause(needsCause, raw) !== 'wait') needsCause = null;
+        if (needsCause && fillCauseCached(needsCause, raw) !== 'wait') needsCause = null;
         if (raw.length === 0 || raw.startsWith('\tat ') || raw.startsWith('\t... ')) continue;
       }
       const hit = i === 0 ? matchMessage(text) : matchCached(text);
@@ -292,7 +348,7 @@ export class LogFile {
       if (hit.entry.causeFromNext) needsCause = ev;
       found.push(ev);
     }
-    const sendPath = found.length && lines.length > 2 ? stackSendPath(lines) : undefined;
+    const sendPath = found.length && lines.length > 2 && namesProducer(lines) ? stackSendPath(lines) : undefined;
     for (const ev of found) {
       if (sendPath) ev.sendPath = sendPath;
       ev.seq = this.seq++;

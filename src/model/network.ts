@@ -149,12 +149,17 @@ export abstract class Process implements Gate {
   admit(inc: number, fn: Call, a?: unknown, b?: unknown): boolean {
     if (inc !== this.incarnation || !this.alive) return false;
     if (this.host.state === 'hung') {
-      this.host.hold(() => {
-        if (this.admit(inc, fn, a, b)) fn(a, b);
-      });
+      this.holdTask(inc, fn, a, b);
       return false;
     }
     return true;
+  }
+
+  /** Apart from admit: a closure in admit made V8 allocate its context on every call, hung or not. */
+  private holdTask(inc: number, fn: Call, a: unknown, b: unknown): void {
+    this.host.hold(() => {
+      if (this.admit(inc, fn, a, b)) fn(a, b);
+    });
   }
 
   /** Wrap a callback so that it obeys the process's life and its host's state. */
@@ -176,6 +181,11 @@ export abstract class Process implements Gate {
   /** at(atMs, () => fn(a, b), priority) without the closure (hot paths). */
   at2<A, B>(atMs: number, fn: (a: A, b: B) => void, a: A, b: B, priority: number = Priority.process): Timer {
     return this.kernel.schedule2(atMs, priority, fn, a, b, this, this.incarnation);
+  }
+
+  /** at2 for a callback nobody cancels (Kernel.post2: no Timer, no allocation). */
+  post2<A, B>(atMs: number, fn: (a: A, b: B) => void, a: A, b: B, priority: number = Priority.process): void {
+    this.kernel.post2(atMs, priority, fn, a, b, this, this.incarnation);
   }
 
   /**
@@ -373,7 +383,7 @@ export class Network {
     const from = ch.client.host;
     const to = ch.server.host;
     if (!this.linked(from, to)) return true; // lost on the way: the caller will time out
-    this.kernel.schedule2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.requestArrivedFn, ch, req, ch.server, ch.serverInc);
+    this.kernel.post2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.requestArrivedFn, ch, req, ch.server, ch.serverInc);
     return true;
   }
 
@@ -397,7 +407,7 @@ export class Network {
     const from = ch.server.host;
     const to = ch.client.host;
     if (!this.linked(from, to)) return;
-    this.kernel.schedule2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.responseArrivedFn, ch, resp, ch.client, ch.clientInc);
+    this.kernel.post2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.responseArrivedFn, ch, resp, ch.client, ch.clientInc);
   }
 
   private responseArrived(ch: Channel, resp: Response): void {

@@ -35,7 +35,9 @@ export class Rng {
   private b: number;
   private c: number;
   private d: number;
-  private spareNormal: number | null = null;
+  /** Box-Muller's second value, when hasSpare (a number field that is never null stays unboxed). */
+  private spareNormal = 0;
+  private hasSpare = false;
 
   constructor(seed32: number) {
     const st = { s: seed32 >>> 0 };
@@ -81,16 +83,16 @@ export class Rng {
   /** Normal (Box-Muller). */
   normal(mean: number, sd: number): number {
     if (sd === 0) return mean;
-    if (this.spareNormal !== null) {
-      const z = this.spareNormal;
-      this.spareNormal = null;
-      return mean + sd * z;
+    if (this.hasSpare) {
+      this.hasSpare = false;
+      return mean + sd * this.spareNormal;
     }
     let u = this.next();
     while (u === 0) u = this.next();
     const v = this.next();
     const r = Math.sqrt(-2 * Math.log(u));
     this.spareNormal = r * Math.sin(2 * Math.PI * v);
+    this.hasSpare = true;
     return mean + sd * r * Math.cos(2 * Math.PI * v);
   }
 

@@ -12,7 +12,7 @@
 // - Connect time counts against the call's timeout (invokeSync subtracts it).
 
 import { type Co, Mutex, Signal, spawn, wait } from './coroutine.js';
-import { Priority, type Timer } from './kernel.js';
+import { fail, Priority, type Timer } from './kernel.js';
 import { renderMessage } from '../parse/message-render.js';
 import type { JavaException, Level } from './log.js';
 import type { Channel, ChannelHandler, Process, Response } from './network.js';
@@ -146,43 +146,76 @@ class SyncWait extends Signal<Response | null> implements Waiter {
 }
 
 /**
- * The response table (opaque -> waiter). A Map that stays small but sees one insert and one delete
- * per request reallocates its hash table over and over; here a delete only clears the value, and the
- * table is rebuilt from the live entries once most of it is cleared.
+ * The response table (opaque -> waiter). Opaques are handed out in increasing order and every
+ * request has a deadline, so the live ones lie in a short window [base, top): a ring indexed by
+ * opaque, which a request neither hashes nor allocates in. The ring doubles when the window outgrows
+ * it; on() lists the live entries in opaque order, the order a Map would have kept them in. Free
+ * slots hold NaN, which no opaque equals (FAILED_FAST and the background sends use -1).
  */
 class PendingTable {
-  private map = new Map<number, Waiter | undefined>();
-  private live = 0;
+  private keys = new Float64Array(64).fill(NaN);
+  private vals: Array<Waiter | undefined> = new Array<Waiter | undefined>(64).fill(undefined);
+  private mask = 63;
+  /** No live opaque below base; every one set so far is below top. */
+  private base = 0;
+  private top = 0;
 
   get(opaque: number): Waiter | undefined {
-    return this.map.get(opaque);
+    const i = opaque & this.mask;
+    return this.keys[i] === opaque ? this.vals[i] : undefined;
   }
 
   has(opaque: number): boolean {
-    return this.map.get(opaque) !== undefined;
+    return this.keys[opaque & this.mask] === opaque;
   }
 
+  /** opaque is larger than every opaque set before. */
   set(opaque: number, w: Waiter): void {
-    if (this.map.get(opaque) === undefined) this.live++;
-    this.map.set(opaque, w);
+    if (!(opaque >= this.top)) fail(`pending: opaque ${opaque} after ${this.top}`);
+    if (this.base === this.top) this.base = opaque;
+    this.top = opaque + 1;
+    while (this.top - this.base > this.mask + 1) this.grow();
+    const i = opaque & this.mask;
+    this.keys[i] = opaque;
+    this.vals[i] = w;
   }
 
   /** The live entries whose request went out on ch. */
   on(ch: Channel): Array<[number, Waiter]> {
     const out: Array<[number, Waiter]> = [];
-    for (const [k, w] of this.map) if (w !== undefined && w.channel() === ch) out.push([k, w]);
+    for (let k = this.base; k < this.top; k++) {
+      const i = k & this.mask;
+      const w = this.vals[i];
+      if (this.keys[i] === k && w !== undefined && w.channel() === ch) out.push([k, w]);
+    }
     return out;
   }
 
   delete(opaque: number): void {
-    if (this.map.get(opaque) === undefined) return;
-    this.map.set(opaque, undefined);
-    this.live--;
-    if (this.map.size >= 1024 && this.map.size > 4 * this.live) {
-      const next = new Map<number, Waiter | undefined>();
-      for (const [k, v] of this.map) if (v !== undefined) next.set(k, v);
-      this.map = next;
+    const i = opaque & this.mask;
+    if (this.keys[i] !== opaque) return;
+    this.keys[i] = NaN;
+    this.vals[i] = undefined;
+    if (opaque !== this.base) return;
+    let b = this.base + 1;
+    while (b < this.top && this.keys[b & this.mask] !== b) b++;
+    this.base = b;
+  }
+
+  private grow(): void {
+    const n = (this.mask + 1) * 2;
+    const keys = new Float64Array(n).fill(NaN);
+    const vals = new Array<Waiter | undefined>(n).fill(undefined);
+    const mask = n - 1;
+    for (let k = this.base; k < this.top; k++) {
+      const i = k & this.mask;
+      if (this.keys[i] !== k) continue;
+      keys[k & mask] = k;
+      vals[k & mask] = this.vals[i];
     }
+    this.keys = keys;
+    this.vals = vals;
+    this.mask = mask;
   }
 }
 

@@ -53,6 +53,38 @@ describe('Kernel', () => {
     expect(k.pendingCount).toBe(0);
   });
 
+  it('post2 keeps the same order as schedule2 while it reuses the entries of callbacks that ran', () => {
+    // Callbacks post more (later) callbacks as they run, so that posted entries are taken from the
+    // free list while others still wait in the lane and the heap; the order must be that of a sort.
+    const k = new Kernel();
+    const rng = new RandomSource(11).stream('kernel-post2');
+    const expected: Array<{ at: number; prio: number; seq: number }> = [];
+    const seen: number[] = [];
+    let seq = 0;
+    const PRIOS = [Priority.fault, Priority.network, Priority.process, Priority.timer];
+    const post = (at: number, prio: number): void => {
+      const id = seq++;
+      expected.push({ at, prio, seq: id });
+      k.post2(at, prio, fire, id, at);
+    };
+    const fire = (id: number, at: number): void => {
+      seen.push(id);
+      if (seen.length < 4000) for (let n = rng.int(3); n > 0; n--) post(at + (rng.int(2) === 0 ? 0.5 : rng.uniform(0.01, 3)), PRIOS[rng.int(4)]);
+    };
+    for (let i = 0; i < 200; i++) {
+      const id = seq++;
+      const at = rng.uniform(0, 5);
+      expected.push({ at, prio: Priority.timer, seq: id });
+      k.schedule(at, Priority.timer, () => seen.push(id));
+      post(rng.uniform(0, 5), PRIOS[rng.int(4)]);
+    }
+    k.run(1e9);
+    expected.sort((a, b) => a.at - b.at || a.prio - b.prio || a.seq - b.seq);
+    expect(seen.length).toBeGreaterThan(1000);
+    expect(seen).toEqual(expected.map((e) => e.seq));
+    expect(k.pendingCount).toBe(0);
+  });
+
   it('runs fixed-rate tasks at initial + k * period and stops them on cancel', () => {
     const k = new Kernel();
     const at: number[] = [];
