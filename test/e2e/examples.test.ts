@@ -165,8 +165,10 @@ describe('documented examples', () => {
     expect(todo.length).toBeGreaterThanOrEqual(4);
     const one = async (e: (typeof todo)[number], k: number) => {
       const dir = stage();
+      // Written whole, then renamed: the file never shows before its code is in it (a read between
+      // the shell's creating it and writing it saw an empty file).
       const codeFile = join(dir, 'code');
-      const started = tmux('new-session', '-d', '-s', `ex${k}`, '-x', '100', '-y', '30', '-c', dir, `${e.cmd}; echo $? > code`);
+      const started = tmux('new-session', '-d', '-s', `ex${k}`, '-x', '100', '-y', '30', '-c', dir, `${e.cmd}; echo $? > code.part && mv code.part code`);
       expect(started.status, started.stderr).toBe(0);
       const end = Date.now() + 30000;
       let screen = '';
