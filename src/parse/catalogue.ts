@@ -100,7 +100,8 @@ function trieSource(words: readonly string[]): string {
   return emit(root);
 }
 
-const KEYWORDS: readonly string[] = [...new Set(CATALOGUE.flatMap((e) => e.keywords))].sort();
+/** Every catalogue keyword, once each (sorted): what the keyword scans look for. */
+export const KEYWORDS: readonly string[] = [...new Set(CATALOGUE.flatMap((e) => e.keywords))].sort();
 
 /**
  * keyword -> indexes of the entries to try when that keyword is found. A found keyword also

@@ -22,8 +22,8 @@ export function encodeEvent(e: RmqEvent): string {
 
 /**
  * JSON.stringify of a short string (a level, a thread, a logger, a type): quotes around it when
- * nothing in it needs an escape, else JSON.stringify's. Each call of JSON.stringify costs about
- * 60 ns before it looks at a character; a dense log encodes five such names per event.
+ * nothing in it needs an escape, else JSON.stringify's. A call of JSON.stringify has a cost of
+ * its own before it looks at a character, and a dense log encodes five such names per event.
  */
 function quote(s: string): string {
   for (let i = 0; i < s.length; i++) {

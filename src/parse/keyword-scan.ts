@@ -83,28 +83,13 @@ export function keywordFinder(keywords: readonly string[]): KeywordFind {
     };
   }
   const { shift, table } = tables(words, m);
-  if (m < 4) {
-    return (bytes: Uint8Array, from: number, to: number): number => {
-      let pos = from + m - 1;
-      while (pos < to) {
-        const s = shift[(bytes[pos - 1] << 8) | bytes[pos]];
-        if (s !== 0) {
-          pos += s;
-          continue;
-        }
-        const list = table[(bytes[pos - 1] << 8) | bytes[pos]];
-        if (list !== undefined) {
-          const start = pos - m + 1;
-          for (let i = 0; i < list.length; i++) if (matchesAt(bytes, list[i], start, to)) return start;
-        }
-        pos++;
-      }
-      return -1;
-    };
-  }
   // A stop (shift 0) comes every 30 bytes or so of log text: each keyword of its bucket is first
-  // told by its first four bytes, read as one number, before it is compared byte by byte.
-  const heads = table.map((list) => (list === undefined ? undefined : Int32Array.from(list, (k) => k.charCodeAt(0) | (k.charCodeAt(1) << 8) | (k.charCodeAt(2) << 16) | (k.charCodeAt(3) << 24))));
+  // told by its first bytes (up to four, as many as the shortest keyword has) read as one number,
+  // before it is compared byte by byte.
+  const n3 = m > 2 ? 1 : 0;
+  const n4 = m > 3 ? 1 : 0;
+  const headOf = (k: string) => k.charCodeAt(0) | (k.charCodeAt(1) << 8) | ((k.charCodeAt(2) * n3) << 16) | ((k.charCodeAt(3) * n4) << 24);
+  const heads = table.map((list) => (list === undefined ? undefined : Int32Array.from(list, headOf)));
   return (bytes: Uint8Array, from: number, to: number): number => {
     let pos = from + m - 1;
     while (pos < to) {
@@ -117,7 +102,7 @@ export function keywordFinder(keywords: readonly string[]): KeywordFind {
       const list = table[h];
       if (list !== undefined) {
         const start = pos - m + 1;
-        const head = bytes[start] | (bytes[start + 1] << 8) | (bytes[start + 2] << 16) | (bytes[start + 3] << 24);
+        const head = bytes[start] | (bytes[start + 1] << 8) | ((bytes[start + 2] * n3) << 16) | ((bytes[start + 3] * n4) << 24);
         const hs = heads[h]!;
         for (let i = 0; i < hs.length; i++) if (hs[i] === head && matchesAt(bytes, list[i], start, to)) return start;
       }

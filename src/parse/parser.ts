@@ -13,7 +13,7 @@
 // repeats the same text.
 
 import { compatibleFields, fillCause, mergeIntoRecord, PRODUCER_IMPL, sendPathOf } from './record.js';
-import { CATALOGUE, matchMessage, type CatalogueMatch } from './catalogue.js';
+import { KEYWORDS, matchMessage, type CatalogueMatch } from './catalogue.js';
 import { keywordFinder, keywordScanner } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
@@ -141,9 +141,9 @@ const NOT_A_TAIL = /^(?:Caused by:|For more information|See http|Message\{|\.\.\
 const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.jar/;
 
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
-export const hasKeyword = keywordScanner(CATALOGUE.flatMap((e) => e.keywords));
+export const hasKeyword = keywordScanner(KEYWORDS);
 /** The same keywords in a block of ASCII bytes (the reader's LineSink.findKeyword): line(text, n, false) = !hasKeyword(text). */
-const findKeyword = keywordFinder(CATALOGUE.flatMap((e) => e.keywords));
+const findKeyword = keywordFinder(KEYWORDS);
 const SLS_MARK = /^\+\d+$/;
 const SLS_TS = /^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\]$/;
 const SLS_TS_READER = compileTimestamp('yyyy-MM-dd HH:mm:ss');

@@ -13,11 +13,13 @@ export const PRODUCER_LINK = /new producer connected.*?L:\/?(\d{1,3}(?:\.\d{1,3}
 export const APP_SEND = /msgId=|SEND_OK|sendStatus=SEND_OK/;
 /** An application's statistics line. */
 export const APP_STATS = /\bsent=(\d+)(?:,\s*failed=(\d+))?/;
+/** The producer settings an application may log (DefaultMQProducer's names). */
+const SETTING_NAMES = ['sendMsgTimeout', 'retryTimesWhenSendFailed', 'sendLatencyFaultEnable', 'namesrvAddr'];
 /** An application's producer settings. */
-export const APP_SETTING = /\b(sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=([^\s,]+)/g;
-const APP_HINT = /msgId=|SEND_OK|\bsent=\d|\b(?:sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=/;
+export const APP_SETTING = new RegExp(`\\b(${SETTING_NAMES.join('|')})=([^\\s,]+)`, 'g');
+const APP_HINT = new RegExp(`msgId=|SEND_OK|\\bsent=\\d|\\b(?:${SETTING_NAMES.join('|')})=`);
 /** The names APP_HINT needs before a `=`. */
-const APP_NAMES = ['msgId', 'sent', 'sendMsgTimeout', 'retryTimesWhenSendFailed', 'sendLatencyFaultEnable', 'namesrvAddr'];
+const APP_NAMES = ['msgId', 'sent', ...SETTING_NAMES];
 
 /**
  * Whether a line holds what APP_HINT needs (SEND_OK, or one of APP_NAMES right before a `=`), looked

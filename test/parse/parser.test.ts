@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../../src/parse/catalogue.js';
+import { KEYWORDS } from '../../src/parse/catalogue.js';
 import { keywordFinder } from '../../src/parse/keyword-scan.js';
 import { SourceParser, hasKeyword } from '../../src/parse/parser.js';
 import { parseZone } from '../../src/parse/time.js';
@@ -32,7 +32,7 @@ function parseLines(lines: string[], opts: { kindHint?: SourceKind | null; keepO
   return { events, acc, issues: p.issues };
 }
 
-const findKeyword = keywordFinder(CATALOGUE.flatMap((e) => e.keywords));
+const findKeyword = keywordFinder(KEYWORDS);
 
 /** Where an ASCII line's only keyword occurrence starts (the reader's keywordAt), else undefined. */
 function onlyKeywordAt(line: string): number | undefined {
