@@ -68,13 +68,16 @@ import { plural } from '../util/text.js';
 export interface LineSink {
   /**
    * text without the line terminator (a trailing \r of CRLF is removed); lineNo 1-based. `keyword`,
-   * when the sink has findKeyword and the line came in an ASCII block: whether findKeyword found one
-   * of its keywords in the line (undefined: not looked for). `keywordAt`, when the line holds just
-   * one keyword occurrence (no other starts after it): where it starts in `text`.
+   * when the sink has keywordStarts and the line came in an ASCII block: whether one of its keywords
+   * starts in the line (undefined: not looked for). `keywordAt`, when the line holds just one
+   * keyword occurrence (no other starts after it): where it starts in `text`.
    */
   line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number): void;
-  /** Where the first of the sink's keywords starts in ASCII bytes [from, to), or -1: asked about once per line that holds one, over a whole block. */
-  findKeyword?: (bytes: Uint8Array, from: number, to: number) => number;
+  /**
+   * Every place where one of the sink's keywords starts in ASCII bytes [from, to), increasing (a view
+   * valid until the next call): asked once per block (src/parse/keyword-scan.ts, keywordStarts).
+   */
+  keywordStarts?: (bytes: Uint8Array, from: number, to: number) => Int32Array;
   /** a line that could not be read as text */
   unreadable(lineNo: number, reason: string): void;
 }
@@ -616,25 +619,26 @@ class LineSplitter {
       const checkLen = sub.length > this.max;
       const sink = this.sink;
       let n = this.lineNo;
-      // ASCII: the lines' keywords are looked for in the bytes, the next one at `next` (a line's bytes start at `at`).
-      const find = ascii ? sink.findKeyword : undefined;
-      let next = find !== undefined ? find(buf, s, e) : -1;
+      // ASCII: the lines' keywords are looked for in the bytes, all at once; starts[k] is the next
+      // one not yet passed (a line's bytes start at `at`).
+      const told = ascii && sink.keywordStarts !== undefined;
+      const starts = told ? sink.keywordStarts!(buf, s, e) : null;
+      const nStarts = starts === null ? 0 : starts.length;
+      let k = 0;
+      let next = nStarts > 0 ? starts![0] : -1;
       let at = s;
       for (let i = 0; i < parts.length; i++) {
         let t = parts[i];
         let keyword: boolean | undefined;
         let keywordAt: number | undefined;
-        if (find !== undefined) {
+        if (told) {
           const end = at + t.length;
           keyword = next >= 0 && next < end;
           if (keyword) {
-            // The next keyword after this one: in this line (the line holds several), or the next line's.
-            const after = find(buf, next + 1, e);
-            if (after >= 0 && after < end) next = find(buf, end + 1, e);
-            else {
-              keywordAt = next - at;
-              next = after;
-            }
+            // One start in the line: where; several: not told. Either way the next line's come next.
+            if (k + 1 >= nStarts || starts![k + 1] >= end) keywordAt = next - at;
+            while (k < nStarts && starts![k] < end) k++;
+            next = k < nStarts ? starts![k] : -1;
           }
           at = end + 1;
         }

@@ -2,7 +2,10 @@
 // RocketMQ message, so the question asked of every line is "does it contain any catalogue
 // keyword?". A regex alternation answers it at about 2.5 ns per character; this skips ahead by up
 // to (shortest keyword - 1) characters at a time and answers it several times faster.
-// keywordFinder asks the same of ASCII bytes, for the reader.
+// keywordFinder asks the same of ASCII bytes; keywordStarts (the same scan in WebAssembly) gives
+// the reader every keyword start of a block of them.
+
+import { WASM_BASE64 } from './keyword-scan-wasm.js';
 
 type KeywordScanner = (text: string) => boolean;
 
@@ -109,5 +112,121 @@ export function keywordFinder(keywords: readonly string[]): KeywordFind {
       pos++;
     }
     return -1;
+  };
+}
+
+/**
+ * Every position where a keyword wholly inside bytes [from, to) starts, in increasing order: a view
+ * valid until the next call (the same positions as calling a keywordFinder from each start + 1).
+ */
+export type KeywordStarts = (bytes: Uint8Array, from: number, to: number) => Int32Array;
+
+/** The layout keyword-scan.wat reads: tables, then the keywords' bytes. */
+const SHIFT_AT = 0;
+const BUCKET_AT = 65536;
+const BUCKETS_AT = 131072;
+const MAX_BUCKETS = 255;
+
+/** The little of WebAssembly used here (the project's TypeScript libraries do not declare it). */
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+};
+
+interface ScanExports {
+  mem: { buffer: ArrayBuffer; grow(pages: number): number };
+  scan: (from: number, to: number, out: number, m: number, bias: number) => number;
+}
+
+let wasmModule: object | null = null;
+
+/**
+ * keywordFinder's scan run as WebAssembly (keyword-scan.wat), for every start of a block at once:
+ * two to three times faster than the same loop in JavaScript, most on keyword-dense logs. Keywords
+ * shorter than four bytes, or more buckets than the tables hold, take keywordFinder instead.
+ */
+export function keywordStarts(keywords: readonly string[]): KeywordStarts {
+  const words = [...new Set(keywords)].filter((k) => k.length > 0 && /^[\x00-\x7f]*$/.test(k));
+  const m = words.length ? Math.min(...words.map((k) => k.length)) : 0;
+  const blocks = new Map<number, string[]>();
+  for (const k of words) {
+    const h = k.charCodeAt(m - 2) | (k.charCodeAt(m - 1) << 8);
+    const list = blocks.get(h);
+    if (list) list.push(k);
+    else blocks.set(h, [k]);
+  }
+  if (m < 4 || blocks.size > MAX_BUCKETS) return startsOf(keywordFinder(keywords));
+
+  const entriesAt = BUCKETS_AT + 8 * (MAX_BUCKETS + 1);
+  const wordsAt = entriesAt + 12 * words.length;
+  const tablesEnd = wordsAt + words.reduce((n, k) => n + k.length, 0);
+  wasmModule ??= new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
+  const { mem, scan } = new WebAssembly.Instance(wasmModule).exports as unknown as ScanExports;
+  const input = (tablesEnd + 15) & ~15;
+  let capacity = 0;
+  let bytesView = new Uint8Array(0);
+  let startsView = new Int32Array(0);
+  /** Room for `n` input bytes and as many starts. */
+  const room = (n: number) => {
+    if (n <= capacity) return;
+    capacity = (Math.max(n, 1 << 17) + 15) & ~15; // the starts after the input stay 4-byte aligned
+    const need = input + capacity + 4 * capacity + 4;
+    const pages = Math.ceil((need - mem.buffer.byteLength) / 65536);
+    if (pages > 0) mem.grow(pages);
+    bytesView = new Uint8Array(mem.buffer);
+    startsView = new Int32Array(mem.buffer);
+  };
+  room(1);
+  const u8 = new Uint8Array(mem.buffer);
+  const dv = new DataView(mem.buffer);
+  u8.fill(Math.min(255, m - 1), SHIFT_AT, SHIFT_AT + 65536);
+  for (const k of words) {
+    for (let j = 1; j < m; j++) {
+      const h = k.charCodeAt(j - 1) | (k.charCodeAt(j) << 8);
+      const s = m - 1 - j;
+      if (s < u8[SHIFT_AT + h]) u8[SHIFT_AT + h] = s;
+    }
+  }
+  let bucket = 0;
+  let entry = entriesAt;
+  let at = wordsAt;
+  for (const [h, list] of blocks) {
+    bucket++;
+    u8[BUCKET_AT + h] = bucket;
+    dv.setUint32(BUCKETS_AT + 8 * bucket, entry, true);
+    dv.setUint32(BUCKETS_AT + 8 * bucket + 4, list.length, true);
+    for (const k of list) {
+      dv.setUint32(entry, (k.charCodeAt(0) | (k.charCodeAt(1) << 8) | (k.charCodeAt(2) << 16) | (k.charCodeAt(3) << 24)) >>> 0, true);
+      dv.setUint32(entry + 4, at, true);
+      dv.setUint32(entry + 8, k.length, true);
+      entry += 12;
+      for (let i = 0; i < k.length; i++) u8[at++] = k.charCodeAt(i);
+    }
+  }
+  return (bytes, from, to) => {
+    const n = to - from;
+    if (n < m) return startsView.subarray(0, 0);
+    room(n);
+    bytesView.set(bytes.subarray(from, to), input);
+    const out = input + capacity;
+    const count = scan(input, input + n, out, m, input - from);
+    return startsView.subarray(out >> 2, (out >> 2) + count);
+  };
+}
+
+/** KeywordStarts by a keywordFinder, called from each start on. */
+function startsOf(find: KeywordFind): KeywordStarts {
+  let list = new Int32Array(64);
+  return (bytes, from, to) => {
+    let n = 0;
+    for (let at = find(bytes, from, to); at >= 0; at = find(bytes, at + 1, to)) {
+      if (n === list.length) {
+        const grown = new Int32Array(n * 2);
+        grown.set(list);
+        list = grown;
+      }
+      list[n++] = at;
+    }
+    return list.subarray(0, n);
   };
 }

@@ -14,7 +14,7 @@
 
 import { compatibleFields, fillCause, mergeIntoRecord, PRODUCER_IMPL, sendPathOf } from './record.js';
 import { KEYWORDS, matchMessage, type CatalogueMatch } from './catalogue.js';
-import { keywordFinder, keywordScanner } from './keyword-scan.js';
+import { keywordScanner, keywordStarts } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
 import { GMT8, parseZone, type Zone } from './time.js';
@@ -142,8 +142,8 @@ const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.j
 
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
 export const hasKeyword = keywordScanner(KEYWORDS);
-/** The same keywords in a block of ASCII bytes (the reader's LineSink.findKeyword): line(text, n, false) = !hasKeyword(text). */
-const findKeyword = keywordFinder(KEYWORDS);
+/** The same keywords in a block of ASCII bytes (the reader's LineSink.keywordStarts): line(text, n, false) = !hasKeyword(text). */
+const KEYWORD_STARTS = keywordStarts(KEYWORDS);
 const SLS_MARK = /^\+\d+$/;
 const SLS_TS = /^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\]$/;
 const SLS_TS_READER = compileTimestamp('yyyy-MM-dd HH:mm:ss');
@@ -260,8 +260,8 @@ export class SourceParser {
     };
   }
 
-  /** See LineSink.findKeyword: the reader says which lines of its ASCII blocks hold a catalogue keyword. */
-  readonly findKeyword = findKeyword;
+  /** See LineSink.keywordStarts: the reader says which lines of its ASCII blocks hold a catalogue keyword. */
+  readonly keywordStarts = KEYWORD_STARTS;
 
   /**
    * `keyword`: whether the line holds a catalogue keyword (hasKeyword(text)), when the reader knows;

@@ -575,7 +575,7 @@ describe('plain files read into a recycled buffer', () => {
 
 describe('keywords looked for in ASCII blocks', () => {
   it("tells each line whether it holds one of the sink's keywords, whatever the chunks, and nothing for other lines", async () => {
-    const { keywordFinder } = await import('../../src/parse/keyword-scan.js');
+    const { keywordStarts } = await import('../../src/parse/keyword-scan.js');
     const words = ['connect to ', 'closeChannel: close the connection', '[WATERMARK]', 'send heart beat to broker['];
     const lines: string[] = [];
     for (let i = 0; i < 10000; i++) {
@@ -591,7 +591,7 @@ describe('keywords looked for in ASCII blocks', () => {
     const text = lines.join('\n') + '\n';
     for (const sizes of [[], [4096], [97, 1 << 16], [70000]]) {
       const got: Array<[string, boolean | undefined, number | undefined]> = [];
-      const sink: LineSink = { line: (t, _n, k, at) => got.push([t, k, at]), unreadable: () => undefined, findKeyword: keywordFinder(words) };
+      const sink: LineSink = { line: (t, _n, k, at) => got.push([t, k, at]), unreadable: () => undefined, keywordStarts: keywordStarts(words) };
       await readStream(chunked(Buffer.from(text, 'utf8'), sizes), 'k.log', sink);
       expect(got.map(([t]) => t)).toEqual(lines.map((l) => l.replace(/\r$/, '')));
       for (const [t, k, at] of got) {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -76,5 +77,52 @@ describe('keyword finder over bytes', () => {
     );
     expect(keywordFinder(['ab'])(Buffer.from('xab'), 0, 2)).toBe(-1); // must end before `to`
     expect(keywordFinder(['a'])(Buffer.from('xxa'), 0, 3)).toBe(2);
+  });
+
+  it('gives every keyword start of a block in WebAssembly, the same as the finder called from each start on', async () => {
+    const { keywordFinder, keywordStarts } = await import('../../src/parse/keyword-scan.js');
+    const ascii = (s: string) => /^[\x00-\x7f]*$/.test(s);
+    /** The reference: the JavaScript finder, from each start + 1. */
+    const chain = (find: (b: Uint8Array, f: number, t: number) => number, b: Uint8Array, from: number, to: number) => {
+      const out: number[] = [];
+      for (let at = find(b, from, to); at >= 0; at = find(b, at + 1, to)) out.push(at);
+      return out;
+    };
+    const find = keywordFinder(keywords);
+    const starts = keywordStarts(keywords);
+    // Every real excerpt as one block, and cut at odd places (a keyword cut by `to` is not whole).
+    for (const f of readdirSync(REAL).filter((x) => x.endsWith('.log'))) {
+      const text = readFileSync(join(REAL, f), 'utf8').split('\n').filter(ascii).join('\n');
+      const b = Buffer.from(text, 'latin1');
+      for (const [from, to] of [[0, b.length], [7, b.length - 5], [b.length >> 1, b.length]]) {
+        expect([...starts(b, from, to)], f).toEqual(chain(find, b, from, to));
+      }
+    }
+    // Overlapping keywords, keywords at both ends, and nested ones (a keyword inside another).
+    const piece = fc.oneof(fc.constantFrom(...keywords), fc.constantFrom(...keywords).map((k) => k.slice(1)), fc.constantFrom(...keywords).map((k) => k.slice(0, -1)), fc.string({ maxLength: 8 }).filter(ascii));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), fc.nat(6), fc.nat(6), (parts, a, z) => {
+        const b = Buffer.from(parts.join(''), 'latin1');
+        const from = Math.min(a, b.length);
+        const to = Math.max(from, b.length - z);
+        expect([...starts(b, from, to)]).toEqual(chain(find, b, from, to));
+      }),
+      { numRuns: 3000 },
+    );
+    // A block larger than the first memory it was given: the memory grows, the answers stay.
+    const big = Buffer.from(Array.from({ length: 30000 }, (_, i) => (i % 7 ? `plain line ${i}` : `x ${keywords[i % keywords.length]} y`)).join('\n'), 'latin1');
+    expect(big.length).toBeGreaterThan(1 << 18);
+    expect([...starts(big, 0, big.length)]).toEqual(chain(find, big, 0, big.length));
+    expect([...starts(Buffer.from('short'), 0, 5)]).toEqual([]);
+    // Keywords shorter than four bytes take the JavaScript finder: the same answers.
+    const few = keywordStarts(['ab', 'abc', 'b']);
+    expect([...few(Buffer.from('xabcab b'), 0, 8)]).toEqual([1, 2, 4, 5, 7]);
+  });
+
+  it('runs the WebAssembly module its source assembles to', () => {
+    // scripts/build-wasm.mjs --check: the generated modules are what their .wat files assemble to now.
+    const r = spawnSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'build-wasm.mjs'), '--check'], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
   });
 });

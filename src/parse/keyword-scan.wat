@@ -1,0 +1,60 @@
+;; The byte keyword scan of keyword-scan.ts (Wu-Manber, blocks of two bytes) in WebAssembly: the same
+;; skip loop as keywordFinder, with no bounds checks and one 16-bit load per step, reporting every
+;; position where a keyword starts. scripts/build-wasm.mjs turns this file into keyword-scan-wasm.ts.
+;;
+;; Memory, as keywordStarts (keyword-scan.ts) lays it out:
+;;   [0, 65536)        shift per block: the block's two bytes b0 | b1 << 8 (0: a keyword's first m bytes may end here)
+;;   [65536, 131072)   bucket per block (0: none): the keywords whose first m bytes end with that block
+;;   [131072, +2048)   per bucket b at 131072 + 8b: u32 offset of its first entry, u32 number of entries
+;;   entries           12 bytes each: u32 the keyword's first four bytes, u32 offset of its bytes, u32 its length
+;;   then the keywords' bytes, the input and the output, where the caller says.
+(module
+  (memory (export "mem") 1)
+  ;; Every start of a keyword wholly inside [from, to), in increasing order, written as start - bias
+  ;; (u32) from out on; m is the shortest keyword's length (at least 4). Returns how many.
+  (func (export "scan") (param $from i32) (param $to i32) (param $out i32) (param $m i32) (param $bias i32) (result i32)
+    (local $pos i32) (local $h i32) (local $s i32) (local $n i32) (local $b i32)
+    (local $e i32) (local $ee i32) (local $start i32) (local $head i32) (local $w i32) (local $wl i32) (local $k i32)
+    (local.set $pos (i32.add (local.get $from) (i32.sub (local.get $m) (i32.const 1))))
+    (block $done
+      (loop $top
+        (br_if $done (i32.ge_u (local.get $pos) (local.get $to)))
+        (local.set $h (i32.load16_u (i32.sub (local.get $pos) (i32.const 1))))
+        (local.set $s (i32.load8_u (local.get $h)))
+        (if (local.get $s)
+          (then
+            (local.set $pos (i32.add (local.get $pos) (local.get $s)))
+            (br $top)))
+        (local.set $b (i32.load8_u (i32.add (local.get $h) (i32.const 65536))))
+        (if (local.get $b)
+          (then
+            (local.set $start (i32.sub (local.get $pos) (i32.sub (local.get $m) (i32.const 1))))
+            (local.set $head (i32.load (local.get $start)))
+            (local.set $e (i32.load (i32.add (i32.const 131072) (i32.shl (local.get $b) (i32.const 3)))))
+            (local.set $ee (i32.add (local.get $e) (i32.mul (i32.const 12)
+              (i32.load (i32.add (i32.const 131076) (i32.shl (local.get $b) (i32.const 3)))))))
+            (block $found
+              (loop $entries
+                (br_if $found (i32.ge_u (local.get $e) (local.get $ee)))
+                (block $next
+                  (br_if $next (i32.ne (i32.load (local.get $e)) (local.get $head)))
+                  (local.set $wl (i32.load (i32.add (local.get $e) (i32.const 8))))
+                  (br_if $next (i32.gt_u (i32.add (local.get $start) (local.get $wl)) (local.get $to)))
+                  (local.set $w (i32.load (i32.add (local.get $e) (i32.const 4))))
+                  (local.set $k (i32.const 4))
+                  (block $same
+                    (loop $cmp
+                      (br_if $same (i32.ge_u (local.get $k) (local.get $wl)))
+                      (br_if $next (i32.ne (i32.load8_u (i32.add (local.get $start) (local.get $k)))
+                                           (i32.load8_u (i32.add (local.get $w) (local.get $k)))))
+                      (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                      (br $cmp)))
+                  (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2)))
+                             (i32.sub (local.get $start) (local.get $bias)))
+                  (local.set $n (i32.add (local.get $n) (i32.const 1)))
+                  (br $found))
+                (local.set $e (i32.add (local.get $e) (i32.const 12)))
+                (br $entries)))))
+        (local.set $pos (i32.add (local.get $pos) (i32.const 1)))
+        (br $top)))
+    (local.get $n)))
