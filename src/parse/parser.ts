@@ -161,6 +161,8 @@ interface OpenRecord {
   /** Layout of the header, and the header text not yet parsed (null once parsed). */
   layout: CompiledLayout | null;
   matched: string | null;
+  /** The header regex's match of `matched`, when openRecord had it made (a header with a keyword). */
+  header: RegExpExecArray | null;
   /** The header's message, once parsed. */
   msg: string;
   /** Still looking for a RocketMQ jar version in this record's stack frames. */
@@ -172,7 +174,10 @@ interface OpenRecord {
   level: string | null;
   thread: string | null;
   logger: string | null;
-  /** Events of this record, held until the record closes (fields may still be filled from later lines). */
+  /**
+   * Events of this record, held until the record closes (fields may still be filled from later
+   * lines); NO_EVENTS until the first (most records have none: no array each).
+   */
   events: RmqEvent[];
   /** Event waiting for its cause from the next exception line. */
   needsCause: RmqEvent | null;
@@ -186,6 +191,9 @@ interface OpenRecord {
 
 /** A line this long that is followed by a line of text may have been folded (terminal, mail, 80 columns and up). */
 const FOLD_MIN = 60;
+
+/** OpenRecord.events of a record with none yet: shared, never pushed to (addHit gives a record its own). */
+const NO_EVENTS: RmqEvent[] = [];
 
 export class SourceParser {
   private readonly opts: SourceParserOptions;
@@ -541,6 +549,14 @@ export class SourceParser {
     return this.isHeader(c, text) ? c.layout.header.exec(text) : null;
   }
 
+  /** isHeader, with the match. */
+  private execHeader(c: CompiledLayout, text: string): RegExpExecArray | null {
+    if (c.starts) {
+      if (c.starts[text.charCodeAt(0) & 127] !== 1) return null;
+    } else if (!c.ts!.shape(text, c.tsAt)) return null;
+    return c.layout.header.exec(text);
+  }
+
   /** Cheap: a shape check (or first-character check), then a regex test that builds no match object. */
   private isHeader(c: CompiledLayout, text: string): boolean {
     if (c.starts) {
@@ -564,7 +580,13 @@ export class SourceParser {
       let text = digit || this.starts[c0] === 1 ? raw : stripPaste(raw);
       // Most lines are headers of the layout the source is locked on: that test comes first, inline.
       const cur = this.current;
-      let layout = cur !== null && this.isHeader(cur, text) ? cur : this.otherLayout(text);
+      let header: RegExpExecArray | null = null;
+      let layout: CompiledLayout | null;
+      if (cur !== null && keyword === true && text === raw) {
+        // A header with a keyword is parsed anyway (recHeader): one exec instead of a test and an exec.
+        header = this.execHeader(cur, text);
+        layout = header !== null ? cur : this.otherLayout(text);
+      } else layout = cur !== null && this.isHeader(cur, text) ? cur : this.otherLayout(text);
       if (layout === null && digit) {
         const rest = stripLineNumber(raw);
         if (rest !== raw) {
@@ -573,7 +595,7 @@ export class SourceParser {
         }
       }
       if (layout) {
-        if (text === raw) this.openRecord(layout, text, lineNo, keyword, keywordAt);
+        if (text === raw) this.openRecord(layout, text, lineNo, keyword, keywordAt, header);
         else this.openRecord(layout, text, lineNo);
         return;
       }
@@ -651,8 +673,11 @@ export class SourceParser {
     }
   }
 
-  /** `keyword`: hasKeyword(matched), when known; `keywordAt`: where its only keyword starts, when known. */
-  private openRecord(c: CompiledLayout, matched: string, lineNo: number, keyword?: boolean, keywordAt?: number): void {
+  /**
+   * `keyword`: hasKeyword(matched), when known; `keywordAt`: where its only keyword starts, when known;
+   * `header`: the header regex's match of `matched`, when made already.
+   */
+  private openRecord(c: CompiledLayout, matched: string, lineNo: number, keyword?: boolean, keywordAt?: number, header: RegExpExecArray | null = null): void {
     this.closeRecord();
     this.acc.records++;
     if (c !== this.lastLayout) {
@@ -662,6 +687,7 @@ export class SourceParser {
     const rec = this.newRecord(lineNo, this.unwrap(matched), undefined, undefined, null, null, null);
     rec.layout = c;
     rec.matched = matched;
+    rec.header = header;
     if (c.ts) {
       rec.tsReader = c.ts;
       rec.fakeCheck = c.layout.fakeMillisCheck === true;
@@ -685,8 +711,9 @@ export class SourceParser {
   private recHeader(rec: OpenRecord): string {
     const c = rec.layout;
     if (!c || rec.matched === null) return rec.msg;
-    const m = c.layout.header.exec(rec.matched)!;
+    const m = rec.header ?? c.layout.header.exec(rec.matched)!;
     rec.matched = null;
+    rec.header = null;
     const g = m.groups ?? {};
     rec.level = g.level ?? null;
     rec.thread = g.thread?.trim() || null;
@@ -795,6 +822,7 @@ export class SourceParser {
       tsReader: null,
       layout: null,
       matched: null,
+      header: null,
       msg: '',
       jarCheck: true,
       sendPath: undefined,
@@ -803,7 +831,7 @@ export class SourceParser {
       level,
       thread,
       logger,
-      events: [],
+      events: NO_EVENTS,
       needsCause: null,
       lines: 0,
       matchedAny: false,
@@ -908,7 +936,8 @@ export class SourceParser {
     }
     if (hit.type === 'startup' && typeof hit.fields.version === 'string') this.versionHints.add(hit.fields.version);
     if (hit.entry.causeFromNext) rec.needsCause = ev;
-    rec.events.push(ev);
+    if (rec.events === NO_EVENTS) rec.events = [ev];
+    else rec.events.push(ev);
   }
 
   /** A line outside any record: its event stands alone, with no time. */
@@ -960,7 +989,7 @@ export class SourceParser {
     this.rec = null;
     const other = this.opts.keepOther;
     if (rec.events.length === 0 && other && (other === true || other(this.kind, rec.text))) {
-      rec.events.push(this.makeEvent('other', {}, rec.line, rec.text, rec));
+      rec.events = [this.makeEvent('other', {}, rec.line, rec.text, rec)];
     }
     const path = rec.sendPath === 'kernel' ? undefined : rec.sendPath;
     for (const e of rec.events) {
