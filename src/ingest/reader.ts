@@ -69,13 +69,15 @@ export interface LineSink {
   /**
    * text without the line terminator (a trailing \r of CRLF is removed); lineNo 1-based. `keyword`,
    * when the sink has keywordStarts and the line came in an ASCII block: whether one of its keywords
-   * starts in the line (undefined: not looked for). `keywordAt`, when the line holds just one
-   * keyword occurrence (no other starts after it): where it starts in `text`.
+   * starts in the line (undefined: not looked for). `keywordAt`, when every other keyword occurrence
+   * of the line lies inside the longest keyword at its first (one occurrence alone, most often):
+   * where that first one starts in `text`.
    */
   line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number): void;
   /**
-   * Every place where one of the sink's keywords starts in ASCII bytes [from, to), increasing (a view
-   * valid until the next call): asked once per block (src/parse/keyword-scan.ts, keywordStarts).
+   * Every place where one of the sink's keywords starts in ASCII bytes [from, to), increasing, each
+   * with the length of the longest keyword starting there ([start, length, ...], a view valid until
+   * the next call): asked once per block (src/parse/keyword-scan.ts, keywordStarts).
    */
   keywordStarts?: (bytes: Uint8Array, from: number, to: number) => Int32Array;
   /** a line that could not be read as text */
@@ -620,7 +622,7 @@ class LineSplitter {
       const sink = this.sink;
       let n = this.lineNo;
       // ASCII: the lines' keywords are looked for in the bytes, all at once; starts[k] is the next
-      // one not yet passed (a line's bytes start at `at`).
+      // one not yet passed, starts[k + 1] its length (a line's bytes start at `at`).
       const told = ascii && sink.keywordStarts !== undefined;
       const starts = told ? sink.keywordStarts!(buf, s, e) : null;
       const nStarts = starts === null ? 0 : starts.length;
@@ -635,9 +637,12 @@ class LineSplitter {
           const end = at + t.length;
           keyword = next >= 0 && next < end;
           if (keyword) {
-            // One start in the line: where; several: not told. Either way the next line's come next.
-            if (k + 1 >= nStarts || starts![k + 1] >= end) keywordAt = next - at;
-            while (k < nStarts && starts![k] < end) k++;
+            // Told where the first keyword starts when the line's others lie inside it (a shorter
+            // keyword within a longer one tells no entry the longer one does not).
+            const outerEnd = next + starts![k + 1];
+            let inside = true;
+            for (k += 2; k < nStarts && starts![k] < end; k += 2) if (starts![k] + starts![k + 1] > outerEnd) inside = false;
+            if (inside) keywordAt = next - at;
             next = k < nStarts ? starts![k] : -1;
           }
           at = end + 1;

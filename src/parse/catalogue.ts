@@ -170,7 +170,11 @@ function candidatesOf(text: string): readonly number[] | null {
 /** The alternation at one place (sticky): the longest keyword starting there, as KEYWORD_SCAN finds it. */
 const KEYWORD_AT = new RegExp(KEYWORD_SOURCE, 'y');
 
-/** candidatesOf a text whose only keyword occurrence starts at `at` (no other starts in it). */
+/**
+ * candidatesOf a text whose first keyword occurrence starts at `at`, every other lying inside the
+ * longest keyword starting there: a keyword inside another is a substring of it, so its entries are
+ * among the longer one's CANDIDATES.
+ */
 function candidatesOfOnly(text: string, at: number): readonly number[] | null {
   KEYWORD_AT.lastIndex = at;
   const m = KEYWORD_AT.exec(text);
@@ -181,7 +185,8 @@ function candidatesOfOnly(text: string, at: number): readonly number[] | null {
 /**
  * Match one line of text (a message, or a stack/continuation line). Returns the first matching
  * entry in catalogue order, or null. A line with no keyword costs one regex scan. `keywordAt`, when
- * known: where the text's only keyword occurrence starts (the reader found no other after it), or
+ * known: where the text's first keyword occurrence starts, every other lying inside the longest
+ * keyword starting there (the reader found them all, src/ingest/reader.ts), or
  * -1 when it holds none; the entries are then told by that keyword alone, without a scan.
  */
 export function matchMessage(text: string, keywordAt?: number): CatalogueMatch | null {

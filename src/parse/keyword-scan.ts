@@ -116,8 +116,9 @@ export function keywordFinder(keywords: readonly string[]): KeywordFind {
 }
 
 /**
- * Every position where a keyword wholly inside bytes [from, to) starts, in increasing order: a view
- * valid until the next call (the same positions as calling a keywordFinder from each start + 1).
+ * Every position where a keyword wholly inside bytes [from, to) starts, in increasing order, each
+ * followed by the length of the longest keyword starting there: [start, length, start, length, ...],
+ * a view valid until the next call (the starts are those of a keywordFinder called from each start + 1).
  */
 export type KeywordStarts = (bytes: Uint8Array, from: number, to: number) => Int32Array;
 
@@ -155,7 +156,7 @@ export function keywordStarts(keywords: readonly string[]): KeywordStarts {
     if (list) list.push(k);
     else blocks.set(h, [k]);
   }
-  if (m < 4 || blocks.size > MAX_BUCKETS) return startsOf(keywordFinder(keywords));
+  if (m < 4 || blocks.size > MAX_BUCKETS) return startsOf(keywordFinder(keywords), words);
 
   const entriesAt = BUCKETS_AT + 8 * (MAX_BUCKETS + 1);
   const wordsAt = entriesAt + 12 * words.length;
@@ -170,7 +171,7 @@ export function keywordStarts(keywords: readonly string[]): KeywordStarts {
   const room = (n: number) => {
     if (n <= capacity) return;
     capacity = (Math.max(n, 1 << 17) + 15) & ~15; // the starts after the input stay 4-byte aligned
-    const need = input + capacity + 4 * capacity + 4;
+    const need = input + capacity + 8 * capacity + 8;
     const pages = Math.ceil((need - mem.buffer.byteLength) / 65536);
     if (pages > 0) mem.grow(pages);
     bytesView = new Uint8Array(mem.buffer);
@@ -210,22 +211,30 @@ export function keywordStarts(keywords: readonly string[]): KeywordStarts {
     bytesView.set(bytes.subarray(from, to), input);
     const out = input + capacity;
     const count = scan(input, input + n, out, m, input - from);
-    return startsView.subarray(out >> 2, (out >> 2) + count);
+    return startsView.subarray(out >> 2, (out >> 2) + 2 * count);
   };
 }
 
-/** KeywordStarts by a keywordFinder, called from each start on. */
-function startsOf(find: KeywordFind): KeywordStarts {
+/** KeywordStarts by a keywordFinder, called from each start on (short keywords: few, and tests). */
+function startsOf(find: KeywordFind, words: readonly string[]): KeywordStarts {
   let list = new Int32Array(64);
   return (bytes, from, to) => {
     let n = 0;
     for (let at = find(bytes, from, to); at >= 0; at = find(bytes, at + 1, to)) {
-      if (n === list.length) {
-        const grown = new Int32Array(n * 2);
+      if (n + 2 > list.length) {
+        const grown = new Int32Array(list.length * 2);
         grown.set(list);
         list = grown;
       }
+      let longest = 0;
+      for (const w of words) {
+        if (w.length <= longest || at + w.length > to) continue;
+        let k = 0;
+        while (k < w.length && bytes[at + k] === w.charCodeAt(k)) k++;
+        if (k === w.length) longest = w.length;
+      }
       list[n++] = at;
+      list[n++] = longest;
     }
     return list.subarray(0, n);
   };

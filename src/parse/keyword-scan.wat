@@ -1,6 +1,6 @@
 ;; The byte keyword scan of keyword-scan.ts (Wu-Manber, blocks of two bytes) in WebAssembly: the same
 ;; skip loop as keywordFinder, with no bounds checks and one 16-bit load per step, reporting every
-;; position where a keyword starts. scripts/build-wasm.mjs turns this file into keyword-scan-wasm.ts.
+;; position where a keyword starts and how long the longest keyword starting there is. scripts/build-wasm.mjs turns this file into keyword-scan-wasm.ts.
 ;;
 ;; Memory, as keywordStarts (keyword-scan.ts) lays it out:
 ;;   [0, 65536)        shift per block: the block's two bytes b0 | b1 << 8 (0: a keyword's first m bytes may end here)
@@ -10,11 +10,13 @@
 ;;   then the keywords' bytes, the input and the output, where the caller says.
 (module
   (memory (export "mem") 1)
-  ;; Every start of a keyword wholly inside [from, to), in increasing order, written as start - bias
-  ;; (u32) from out on; m is the shortest keyword's length (at least 4). Returns how many.
+  ;; Every start of a keyword wholly inside [from, to), in increasing order, from out on as two u32:
+  ;; start - bias, and the length of the longest keyword starting there (the keywords of one start
+  ;; share their first m bytes, so one bucket holds them all); m is the shortest keyword's length
+  ;; (at least 4). Returns how many starts.
   (func (export "scan") (param $from i32) (param $to i32) (param $out i32) (param $m i32) (param $bias i32) (result i32)
     (local $pos i32) (local $h i32) (local $s i32) (local $n i32) (local $b i32)
-    (local $e i32) (local $ee i32) (local $start i32) (local $head i32) (local $w i32) (local $wl i32) (local $k i32)
+    (local $e i32) (local $ee i32) (local $start i32) (local $head i32) (local $w i32) (local $wl i32) (local $k i32) (local $best i32)
     (local.set $pos (i32.add (local.get $from) (i32.sub (local.get $m) (i32.const 1))))
     (block $done
       (loop $top
@@ -33,9 +35,9 @@
             (local.set $e (i32.load (i32.add (i32.const 131072) (i32.shl (local.get $b) (i32.const 3)))))
             (local.set $ee (i32.add (local.get $e) (i32.mul (i32.const 12)
               (i32.load (i32.add (i32.const 131076) (i32.shl (local.get $b) (i32.const 3)))))))
-            (block $found
+            (block $bucket
               (loop $entries
-                (br_if $found (i32.ge_u (local.get $e) (local.get $ee)))
+                (br_if $bucket (i32.ge_u (local.get $e) (local.get $ee)))
                 (block $next
                   (br_if $next (i32.ne (i32.load (local.get $e)) (local.get $head)))
                   (local.set $wl (i32.load (i32.add (local.get $e) (i32.const 8))))
@@ -49,12 +51,17 @@
                                            (i32.load8_u (i32.add (local.get $w) (local.get $k)))))
                       (local.set $k (i32.add (local.get $k) (i32.const 1)))
                       (br $cmp)))
-                  (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2)))
-                             (i32.sub (local.get $start) (local.get $bias)))
-                  (local.set $n (i32.add (local.get $n) (i32.const 1)))
-                  (br $found))
+                  (if (i32.gt_u (local.get $wl) (local.get $best)) (then (local.set $best (local.get $wl)))))
                 (local.set $e (i32.add (local.get $e) (i32.const 12)))
-                (br $entries)))))
+                (br $entries)))
+            (if (local.get $best)
+              (then
+                (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3)))
+                           (i32.sub (local.get $start) (local.get $bias)))
+                (i32.store (i32.add (local.get $out) (i32.add (i32.shl (local.get $n) (i32.const 3)) (i32.const 4)))
+                           (local.get $best))
+                (local.set $n (i32.add (local.get $n) (i32.const 1)))
+                (local.set $best (i32.const 0))))))
         (local.set $pos (i32.add (local.get $pos) (i32.const 1)))
         (br $top)))
     (local.get $n)))

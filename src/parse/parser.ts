@@ -273,7 +273,8 @@ export class SourceParser {
 
   /**
    * `keyword`: whether the line holds a catalogue keyword (hasKeyword(text)), when the reader knows;
-   * `keywordAt`: where the line's only keyword occurrence starts, when the reader knows it is alone.
+   * `keywordAt`: where the line's first keyword occurrence starts, when the reader knows every other
+   * lies inside the longest keyword starting there (LineSink.line).
    */
   line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number): void {
     this.acc.lines++;
@@ -674,7 +675,7 @@ export class SourceParser {
   }
 
   /**
-   * `keyword`: hasKeyword(matched), when known; `keywordAt`: where its only keyword starts, when known;
+   * `keyword`: hasKeyword(matched), when known; `keywordAt`: where its first keyword starts, when the others lie inside it;
    * `header`: the header regex's match of `matched`, when made already.
    */
   private openRecord(c: CompiledLayout, matched: string, lineNo: number, keyword?: boolean, keywordAt?: number, header: RegExpExecArray | null = null): void {
@@ -914,7 +915,7 @@ export class SourceParser {
   /**
    * Look for catalogue messages in one line of the open record. `keyword`: the line is known to hold
    * a keyword (or may: matchMessage finds none then), so the keyword test is skipped; `keywordAt`:
-   * where the text's only keyword starts (-1: it holds none), when known (see matchMessage).
+   * where the text's first keyword starts when the others lie inside it (-1: it holds none), when known (see matchMessage).
    */
   private scan(text: string, lineNo: number, keyword = false, keywordAt?: number): void {
     if (!keyword && !hasKeyword(text)) return;
@@ -1138,13 +1139,14 @@ export function layoutNameOf(primary: string | null, seen: Iterable<string>, sls
 export { parseZone };
 
 /**
- * Where a header's only keyword (at `keywordAt` in the header line `matched`) is in its message:
- * undefined when the message is not the line's tail (an unwrapped header), -1 when the keyword
- * starts before the message (which then holds none: no other starts in the line).
+ * Where a header's first keyword (at `keywordAt` in the header line `matched`, the others inside it)
+ * is in its message: undefined when the message is not the line's tail (an unwrapped header) or
+ * when the keyword starts before the message (one inside it might start in the message: the
+ * message is scanned whole then, as it is without the reader's word).
  */
 function keywordInMessage(rec: OpenRecord, matched: string, keywordAt: number): number | undefined {
   const msg = rec.msg;
   const off = matched.length - msg.length;
   if (rec.text !== matched || off < 0 || !matched.endsWith(msg)) return undefined;
-  return keywordAt >= off ? keywordAt - off : -1;
+  return keywordAt >= off ? keywordAt - off : undefined;
 }

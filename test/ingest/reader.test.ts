@@ -576,12 +576,13 @@ describe('plain files read into a recycled buffer', () => {
 describe('keywords looked for in ASCII blocks', () => {
   it("tells each line whether it holds one of the sink's keywords, whatever the chunks, and nothing for other lines", async () => {
     const { keywordStarts } = await import('../../src/parse/keyword-scan.js');
-    const words = ['connect to ', 'closeChannel: close the connection', '[WATERMARK]', 'send heart beat to broker['];
+    const words = ['connect to ', 'closeChannel: close the connection', '[WATERMARK]', 'send heart beat to broker[', 'close the connection to', 'the connection'];
     const lines: string[] = [];
     for (let i = 0; i < 10000; i++) {
       const w = words[i % words.length];
       const kind = (i * 7919) % 6;
       if (kind === 0) lines.push(i % 3 ? `2024-05-20 10:00:00 INFO t - ${w}x${i}` : `2024-05-20 10:00:00 INFO t - ${w} and ${words[(i + 1) % words.length]}`);
+      else if (kind === 5 && i % 5 === 0) lines.push(`2024-05-20 10:00:00 INFO t - ${i % 2 ? 'closeChannel: close the connection to' : 'x connect to '}`); // one keyword inside another
       else if (kind === 1) lines.push(`${w.slice(0, -1)}|${w.slice(-1)} ${i}\r`); // cut by a byte: no keyword
       else if (kind === 2) lines.push(`${'y'.repeat(i % 200)}${w}`);
       else if (kind === 3 && i > 9900) lines.push(`中文 ${w}`); // not ASCII: its block is decoded as UTF-8, not looked at
@@ -598,9 +599,14 @@ describe('keywords looked for in ASCII blocks', () => {
         if (k !== undefined) expect(k, t).toBe(words.some((w) => t.includes(w)));
         if (k === undefined) expect(at, t).toBeUndefined();
         if (!k) continue;
-        // Told where the keyword starts exactly when just one occurrence starts in the line.
-        const starts = [...t].flatMap((_, i) => (words.some((w) => t.startsWith(w, i)) ? [i] : []));
-        expect(at, t).toBe(starts.length === 1 ? starts[0] : undefined);
+        // Told where the first keyword starts exactly when every other occurrence in the line lies
+        // inside the longest keyword starting there.
+        const starts = [...t].flatMap((_, i) => {
+          const n = Math.max(0, ...words.filter((w) => t.startsWith(w, i)).map((w) => w.length));
+          return n > 0 ? [[i, n]] : [];
+        });
+        const [first, len] = starts[0];
+        expect(at, t).toBe(starts.every(([i, n]) => i + n <= first + len) ? first : undefined);
       }
       // The first block (its first lines are judged together) and UTF-8 blocks go without: those lines are not told.
       expect(got.filter(([, k]) => k !== undefined).length).toBeGreaterThan(3000);

@@ -79,13 +79,16 @@ describe('keyword finder over bytes', () => {
     expect(keywordFinder(['a'])(Buffer.from('xxa'), 0, 3)).toBe(2);
   });
 
-  it('gives every keyword start of a block in WebAssembly, the same as the finder called from each start on', async () => {
+  it('gives every keyword start of a block and its longest keyword in WebAssembly, the starts of the finder called from each start on', async () => {
     const { keywordFinder, keywordStarts } = await import('../../src/parse/keyword-scan.js');
     const ascii = (s: string) => /^[\x00-\x7f]*$/.test(s);
     /** The reference: the JavaScript finder, from each start + 1. */
-    const chain = (find: (b: Uint8Array, f: number, t: number) => number, b: Uint8Array, from: number, to: number) => {
+    const chain = (find: (b: Uint8Array, f: number, t: number) => number, b: Uint8Array, from: number, to: number, words = keywords) => {
       const out: number[] = [];
-      for (let at = find(b, from, to); at >= 0; at = find(b, at + 1, to)) out.push(at);
+      const text = b.toString('latin1');
+      for (let at = find(b, from, to); at >= 0; at = find(b, at + 1, to)) {
+        out.push(at, Math.max(...words.filter((k) => text.startsWith(k, at) && at + k.length <= to).map((k) => k.length)));
+      }
       return out;
     };
     const find = keywordFinder(keywords);
@@ -116,7 +119,8 @@ describe('keyword finder over bytes', () => {
     expect([...starts(Buffer.from('short'), 0, 5)]).toEqual([]);
     // Keywords shorter than four bytes take the JavaScript finder: the same answers.
     const few = keywordStarts(['ab', 'abc', 'b']);
-    expect([...few(Buffer.from('xabcab b'), 0, 8)]).toEqual([1, 2, 4, 5, 7]);
+    expect([...few(Buffer.from('xabcab b'), 0, 8)]).toEqual([1, 3, 2, 1, 4, 2, 5, 1, 7, 1]);
+    expect([...few(Buffer.from('xabc'), 0, 3)]).toEqual([1, 2, 2, 1]); // `abc` does not end before `to`
   });
 
   it('runs the WebAssembly module its source assembles to', () => {

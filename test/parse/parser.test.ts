@@ -34,12 +34,19 @@ function parseLines(lines: string[], opts: { kindHint?: SourceKind | null; keepO
 
 const findKeyword = keywordFinder(KEYWORDS);
 
-/** Where an ASCII line's only keyword occurrence starts (the reader's keywordAt), else undefined. */
+/**
+ * Where an ASCII line's first keyword occurrence starts when every other lies inside the longest
+ * keyword starting there (the reader's keywordAt), else undefined.
+ */
 function onlyKeywordAt(line: string): number | undefined {
   if (!/^[\x00-\x7f]*$/.test(line)) return undefined;
   const b = Buffer.from(line, 'latin1');
   const first = findKeyword(b, 0, b.length);
-  return first >= 0 && findKeyword(b, first + 1, b.length) < 0 ? first : undefined;
+  if (first < 0) return undefined;
+  const longest = (at: number) => Math.max(...KEYWORDS.filter((k) => line.startsWith(k, at)).map((k) => k.length));
+  const end = first + longest(first);
+  for (let at = findKeyword(b, first + 1, b.length); at >= 0; at = findKeyword(b, at + 1, b.length)) if (at + longest(at) > end) return undefined;
+  return first;
 }
 
 function fileLines(name: string): string[] {
