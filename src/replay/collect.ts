@@ -12,7 +12,7 @@
 import { ACTIVITY_GAP_MS, hostSilences, type ActivityMark } from '../parse/activity.js';
 import { type EventType, type RmqEvent, type SourceAccounting } from '../parse/types.js';
 import { SERVER_KINDS } from '../ingest/kinds.js';
-import { APP_SEND, APP_SETTING, APP_STATS, PROP_LINE, PRODUCER_LINK } from '../timeline/other-records.js';
+import { APP_SEND, APP_SETTING, APP_STATS, PRODUCER_LINK, propLine } from '../timeline/other-records.js';
 import { LIMITS } from './file.js';
 import { isSyncTimeout } from './observe.js';
 
@@ -360,7 +360,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
 
 /** A server's record that is no event: a line of its property dump, or a producer connection it logged. */
 function serverRecord(out: Collected, e: RmqEvent, kind: string, linked: Set<string>): void {
-  const p = PROP_LINE.exec(e.text);
+  const p = propLine(e.text);
   if (p && (e.thread === 'main' || e.thread === null)) {
     const key = `${e.host}|${kind}`;
     const map = out.props.get(key) ?? new Map();

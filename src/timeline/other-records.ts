@@ -6,7 +6,19 @@
 import { SERVER_KINDS, type SourceKind } from '../ingest/kinds.js';
 
 /** A server's property dump at start-up (BrokerStartup, NamesrvStartup: `key=value`, thread main or none). */
-export const PROP_LINE = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/;
+const PROP_LINE = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/y;
+
+/**
+ * PROP_LINE's match in a line. It can only start at the line's last ` - `: what follows it (a name,
+ * `=`, a value without spaces, then spaces) holds no other. So the regex is tried there alone
+ * instead of at every character.
+ */
+export function propLine(text: string): RegExpExecArray | null {
+  const at = text.lastIndexOf(' - ');
+  if (at < 0) return null;
+  PROP_LINE.lastIndex = at;
+  return PROP_LINE.exec(text);
+}
 /** ProducerManager `new producer connected ... L:/local - R:/remote`: the broker's own address. */
 export const PRODUCER_LINK = /new producer connected.*?L:\/?(\d{1,3}(?:\.\d{1,3}){3}:\d+) - R:\/?(\d{1,3}(?:\.\d{1,3}){3}):\d+/;
 /** An application line that reports a sent message. */
@@ -46,8 +58,7 @@ function appHint(text: string): boolean {
  * event only for these (it needs the thread, which costs, for the rest of the filter).
  */
 export function inferenceCandidate(kind: SourceKind, text: string): boolean {
-  // A property line has a `=`: most server records have none, and the regex looks at every ` - `.
-  if (SERVER_KINDS.has(kind)) return text.includes('new producer connected') || (text.includes('=') && PROP_LINE.test(text));
+  if (SERVER_KINDS.has(kind)) return text.includes('new producer connected') || propLine(text) !== null;
   return kind === 'app' && appHint(text);
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildTimeline } from '../../src/timeline/build.js';
 import fc from 'fast-check';
-import { inferenceCandidate, inferenceFilter, PROP_LINE } from '../../src/timeline/other-records.js';
+import { inferenceCandidate, inferenceFilter, propLine } from '../../src/timeline/other-records.js';
 
 describe('inferenceFilter', () => {
   it('keeps a server’s start-up dump and its first producer connection per address, and an application’s sends', () => {
@@ -24,16 +24,23 @@ describe('inferenceFilter', () => {
 describe('inferenceCandidate', () => {
   it('takes what the regular expressions alone take (its keyword scan only skips records that cannot match)', () => {
     const hint = /msgId=|SEND_OK|\bsent=\d|\b(?:sendMsgTimeout|retryTimesWhenSendFailed|sendLatencyFaultEnable|namesrvAddr)=/;
-    const piece = fc.constantFrom(' - ', '=', 'msgId=', 'SEND_OK', 'sent=', 'sent=3', 'xsent=3', 'namesrvAddr=', '_sendMsgTimeout=', 'brokerIP1', 'new producer connected', ',', ';', ' ', '\t', 'a', '9', '\u00e9');
+    const prop = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/;
+    const piece = fc.constantFrom(' - ', '=', 'msgId=', 'SEND_OK', 'sent=', 'sent=3', 'xsent=3', 'namesrvAddr=', '_sendMsgTimeout=', 'brokerIP1', 'new producer connected', ',', ';', ' ', '\t', 'a', '9', '\u00e9', '-', ' -', '- ', '\u00a0', '\u3000');
     const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
     fc.assert(
       fc.property(fc.constantFrom('broker', 'namesrv', 'app', 'client'), text, (kind, t) => {
         const server = kind === 'broker' || kind === 'namesrv';
-        const want = server ? t.includes('new producer connected') || PROP_LINE.test(t) : kind === 'app' && hint.test(t);
+        const want = server ? t.includes('new producer connected') || prop.test(t) : kind === 'app' && hint.test(t);
         expect(inferenceCandidate(kind, t)).toBe(want);
+        // The property line's name and value, as the regex tried at every character gives them.
+        const m = prop.exec(t);
+        const got = propLine(t);
+        expect(got === null ? null : [got.index, got[1], got[2]]).toEqual(m === null ? null : [m.index, m[1], m[2]]);
       }),
-      { numRuns: 3000 },
+      { numRuns: 5000 },
     );
+    expect(propLine('2024-05-20 10:00:00 INFO main - a - brokerIP1=10.0.0.2 \t')?.[2]).toBe('10.0.0.2');
+    expect(propLine('x - a=b - c d')).toBeNull();
   });
 });
 
