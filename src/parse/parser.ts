@@ -165,6 +165,8 @@ interface OpenRecord {
   header: RegExpExecArray | null;
   /** The header's message, once parsed. */
   msg: string;
+  /** Where `msg` starts in the header line when it is the line's tail as matched (-1: not known so). */
+  msgAt: number;
   /** Still looking for a RocketMQ jar version in this record's stack frames. */
   jarCheck: boolean;
   /** The producer's send method seen in this record's stack (see sendPathOf), once known. */
@@ -722,6 +724,7 @@ export class SourceParser {
     if (c.ts && g.ts) rec.tsText = g.ts;
     const msg = g.msg ?? m.input.slice(m[0].length);
     rec.msg = rec.text !== m.input ? this.headerMsgAfterUnwrap(rec.text, msg) : msg;
+    if (g.msg === undefined && rec.text === m.input) rec.msgAt = m[0].length;
     return rec.msg;
   }
 
@@ -825,6 +828,7 @@ export class SourceParser {
       matched: null,
       header: null,
       msg: '',
+      msgAt: -1,
       jarCheck: true,
       sendPath: undefined,
       fakeCheck: false,
@@ -1145,6 +1149,7 @@ export { parseZone };
  * message is scanned whole then, as it is without the reader's word).
  */
 function keywordInMessage(rec: OpenRecord, matched: string, keywordAt: number): number | undefined {
+  if (rec.msgAt >= 0) return keywordAt >= rec.msgAt ? keywordAt - rec.msgAt : undefined;
   const msg = rec.msg;
   const off = matched.length - msg.length;
   if (rec.text !== matched || off < 0 || !matched.endsWith(msg)) return undefined;
