@@ -9,12 +9,25 @@ import { SERVER_KINDS, type SourceKind } from '../ingest/kinds.js';
 const PROP_LINE = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/y;
 
 /**
- * PROP_LINE's match in a line. It can only start at the line's last ` - `: what follows it (a name,
- * `=`, a value without spaces, then spaces) holds no other. So the regex is tried there alone
- * instead of at every character.
+ * PROP_LINE's match in a line. Its `name=value` is the line's last run of characters that are no
+ * space, `,` or `;` (trailing spaces aside), right after a ` - `: so the regex is tried there alone,
+ * found from the line's end, instead of at every character. A character past ASCII in that tail
+ * (a space of another script, say) has the regex tried at the last ` - ` instead, where any match
+ * starts (what follows it holds no other).
  */
 export function propLine(text: string): RegExpExecArray | null {
-  const at = text.lastIndexOf(' - ');
+  let end = text.length;
+  for (let c = text.charCodeAt(end - 1); end > 0 && (c === 32 || (c >= 9 && c <= 13)); c = text.charCodeAt(--end - 1));
+  let at = end;
+  for (; at > 0; at--) {
+    const c = text.charCodeAt(at - 1);
+    if (c >= 128) return propLineAt(text, text.lastIndexOf(' - '));
+    if (c === 32 || (c >= 9 && c <= 13) || c === 44 || c === 59) break;
+  }
+  return at >= 3 && text.startsWith(' - ', at - 3) ? propLineAt(text, at - 3) : null;
+}
+
+function propLineAt(text: string, at: number): RegExpExecArray | null {
   if (at < 0) return null;
   PROP_LINE.lastIndex = at;
   return PROP_LINE.exec(text);

@@ -41,6 +41,12 @@ describe('inferenceCandidate', () => {
     );
     expect(propLine('2024-05-20 10:00:00 INFO main - a - brokerIP1=10.0.0.2 \t')?.[2]).toBe('10.0.0.2');
     expect(propLine('x - a=b - c d')).toBeNull();
+    expect(propLine('x - a=b\u00a0')?.[2]).toBe('b'); // a trailing space of another script
+    expect(propLine('x - a=b\u00a0c')).toBeNull();
+    expect(propLine('x - a=\u00e9t\u00e9 ')?.[2]).toBe('\u00e9t\u00e9');
+    expect(propLine(' - a=b')?.[1]).toBe('a');
+    expect(propLine('- a=b')).toBeNull();
+    expect(propLine('')).toBeNull();
   });
 });
 
