@@ -24,6 +24,9 @@ const HAS_JSON_RAW = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\
  * escape is valid. Applying it twice gives what once gives.
  */
 export function jsonSafe(json: string): string {
+  // Most text is ASCII without DEL, which holds none of them: two native scans tell it several
+  // times faster than the regex (ASCII alone is as long in UTF-8 as in characters).
+  if (Buffer.byteLength(json, 'utf8') === json.length && json.indexOf('\x7f') < 0) return json;
   if (!HAS_JSON_RAW.test(json)) return json;
   return json.replace(JSON_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
