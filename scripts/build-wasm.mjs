@@ -1,7 +1,8 @@
 // Assemble the WebAssembly sources (src/**/*.wat) into TypeScript modules holding their bytes
 // (src/**/<name>-wasm.ts), so that the build needs no assembler and the package no .wasm files.
 // Run after editing a .wat file: `node scripts/build-wasm.mjs`. `--check` writes nothing and exits 1
-// when a module is not what its source assembles to (a test runs it).
+// when a module is not what its source assembles to (a test runs it); a source that does not
+// assemble is named with its line and column, and the script exits 1.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ function* watFiles(dir) {
 }
 
 /** The TypeScript module for one source: its bytes in base64, wrapped at 100 columns. */
-export function moduleText(watPath, bytes) {
+function moduleText(watPath, bytes) {
   const b64 = Buffer.from(bytes).toString('base64');
   const lines = b64.match(/.{1,96}/g) ?? [''];
   const name = relative(root, watPath).split('\\').join('/');
@@ -30,12 +31,20 @@ export function moduleText(watPath, bytes) {
 }
 
 const wabt = await wabtInit();
-let stale = 0;
+let failed = 0;
 for (const wat of watFiles(join(root, 'src'))) {
-  const mod = wabt.parseWat(wat, readFileSync(wat, 'utf8'));
-  mod.validate();
-  const { buffer } = mod.toBinary({});
-  mod.destroy();
+  let buffer;
+  try {
+    const mod = wabt.parseWat(relative(root, wat), readFileSync(wat, 'utf8'));
+    mod.validate();
+    ({ buffer } = mod.toBinary({}));
+    mod.destroy();
+  } catch (err) {
+    // wabt's message names the file, line and column of each error.
+    console.error(String(err instanceof Error ? err.message : err).trim());
+    failed++;
+    continue;
+  }
   const out = wat.replace(/\.wat$/, '-wasm.ts');
   const text = moduleText(wat, buffer);
   let old = null;
@@ -47,10 +56,10 @@ for (const wat of watFiles(join(root, 'src'))) {
   if (old === text) continue;
   if (check) {
     console.error(`${relative(root, out)} is not what ${relative(root, wat)} assembles to: run node scripts/build-wasm.mjs`);
-    stale++;
+    failed++;
   } else {
     writeFileSync(out, text);
     console.log(`wrote ${relative(root, out)} (${buffer.length} bytes of WebAssembly)`);
   }
 }
-process.exitCode = stale ? 1 : 0;
+process.exitCode = failed ? 1 : 0;

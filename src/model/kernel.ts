@@ -155,8 +155,7 @@ export class Kernel {
 
   /** Run fn at atMs; with a gate, only if the gate admits it then (see Gate). */
   schedule(atMs: number, priority: number, fn: Task, gate: Gate | null = null, inc = 0): Timer {
-    if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
-    if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
+    this.checkTime(atMs);
     const e = new Entry(atMs, priority, this.seqNext++, fn, gate, inc, undefined, undefined, false);
     this.push(e);
     return e;
@@ -164,8 +163,7 @@ export class Kernel {
 
   /** schedule(atMs, priority, () => fn(a, b), gate, inc) without allocating the closure (hot paths). */
   schedule2<A, B>(atMs: number, priority: number, fn: (a: A, b: B) => void, a: A, b: B, gate: Gate | null = null, inc = 0): Timer {
-    if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
-    if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
+    this.checkTime(atMs);
     const e = new Entry(atMs, priority, this.seqNext++, fn as Call, gate, inc, a, b, false);
     this.enqueue(e);
     return e;
@@ -176,8 +174,7 @@ export class Kernel {
    * returned to a free list (a run's millions of sends and deliveries allocate no entry each).
    */
   post2<A, B>(atMs: number, priority: number, fn: (a: A, b: B) => void, a: A, b: B, gate: Gate | null = null, inc = 0): void {
-    if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
-    if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
+    this.checkTime(atMs);
     const seq = this.seqNext++;
     let e = this.free.pop();
     if (e === undefined) e = new Entry(atMs, priority, seq, fn as Call, gate, inc, a, b, true);
@@ -192,6 +189,12 @@ export class Kernel {
       e.b = b;
     }
     this.enqueue(e);
+  }
+
+  /** A callback's time: not before now, and finite. */
+  private checkTime(atMs: number): void {
+    if (!(atMs >= this.now)) fail(`schedule: time ${atMs} is before now ${this.now} (or not a number)`);
+    if (atMs === Number.POSITIVE_INFINITY) fail('schedule: time must be finite');
   }
 
   private enqueue(e: Entry): void {

@@ -186,11 +186,11 @@ function candidatesOfOnly(text: string, at: number): readonly number[] | null {
  * Match one line of text (a message, or a stack/continuation line). Returns the first matching
  * entry in catalogue order, or null. A line with no keyword costs one regex scan. `keywordAt`, when
  * known: where the text's first keyword occurrence starts, every other lying inside the longest
- * keyword starting there (the reader found them all, src/ingest/reader.ts), or
- * -1 when it holds none; the entries are then told by that keyword alone, without a scan.
+ * keyword starting there (the reader found them all, src/ingest/reader.ts); the entries are then
+ * told by that keyword alone, without a scan.
  */
 export function matchMessage(text: string, keywordAt?: number): CatalogueMatch | null {
-  const cands = keywordAt === undefined ? candidatesOf(text) : keywordAt < 0 ? null : candidatesOfOnly(text, keywordAt);
+  const cands = keywordAt === undefined ? candidatesOf(text) : candidatesOfOnly(text, keywordAt);
   if (cands === null) return null;
   for (const i of cands) {
     const entry = CATALOGUE[i];

@@ -37,6 +37,12 @@ const SAFE = 0x40;
 const WITH_JSON = 0x20;
 const TAG_FLAGS = NO_TS | SAFE | WITH_JSON;
 
+/**
+ * How events travel (BuildOptions.asJson): false, the binary form; true, their JSON text; 'safe',
+ * their JSON text made safe to show (jsonSafe); 'both', the binary form with the JSON text beside it.
+ */
+export type EventsAsJson = boolean | 'safe' | 'both';
+
 const NONE = 0xffff;
 const INLINE = 0xfffe;
 /**
@@ -150,7 +156,7 @@ export class EventWriter {
    */
   constructor(
     initial = 64 << 10,
-    private readonly asJson: boolean | 'safe' | 'both' = false,
+    private readonly asJson: EventsAsJson = false,
   ) {
     this.buf = Buffer.allocUnsafe(initial);
   }

@@ -65,19 +65,21 @@ export function keywordScanner(keywords: readonly string[]): KeywordScanner {
 /** Where the first occurrence of a keyword wholly inside bytes [from, to) starts, or -1. */
 type KeywordFind = (bytes: Uint8Array, from: number, to: number) => number;
 
+/** Whether ASCII `word` is at `start` of `bytes`, wholly before `to`. */
+function matchesAt(bytes: Uint8Array, word: string, start: number, to: number): boolean {
+  const n = word.length;
+  if (start + n > to) return false;
+  for (let k = 0; k < n; k++) if (bytes[start + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
 /**
  * The keyword scan over ASCII bytes (a decoded piece's lines, before they are strings): a byte is
- * its character there, and a keyword with another character cannot occur. Reading bytes is cheaper
- * than reading a line string's characters, and one pass serves all the lines of a piece.
+ * its character there, and a keyword with another character cannot occur. keywordStarts runs the
+ * same loop as WebAssembly; this one is its reference and its way for keywords under four bytes.
  */
 export function keywordFinder(keywords: readonly string[]): KeywordFind {
   const words = [...new Set(keywords)].filter((k) => k.length > 0 && /^[\x00-\x7f]*$/.test(k));
-  const matchesAt = (bytes: Uint8Array, word: string, start: number, to: number): boolean => {
-    const n = word.length;
-    if (start + n > to) return false;
-    for (let k = 0; k < n; k++) if (bytes[start + k] !== word.charCodeAt(k)) return false;
-    return true;
-  };
   const m = words.length ? Math.min(...words.map((k) => k.length)) : 0;
   if (m < 2) {
     return (bytes, from, to) => {
@@ -86,13 +88,6 @@ export function keywordFinder(keywords: readonly string[]): KeywordFind {
     };
   }
   const { shift, table } = tables(words, m);
-  // A stop (shift 0) comes every 30 bytes or so of log text: each keyword of its bucket is first
-  // told by its first bytes (up to four, as many as the shortest keyword has) read as one number,
-  // before it is compared byte by byte.
-  const n3 = m > 2 ? 1 : 0;
-  const n4 = m > 3 ? 1 : 0;
-  const headOf = (k: string) => k.charCodeAt(0) | (k.charCodeAt(1) << 8) | ((k.charCodeAt(2) * n3) << 16) | ((k.charCodeAt(3) * n4) << 24);
-  const heads = table.map((list) => (list === undefined ? undefined : Int32Array.from(list, headOf)));
   return (bytes: Uint8Array, from: number, to: number): number => {
     let pos = from + m - 1;
     while (pos < to) {
@@ -105,9 +100,7 @@ export function keywordFinder(keywords: readonly string[]): KeywordFind {
       const list = table[h];
       if (list !== undefined) {
         const start = pos - m + 1;
-        const head = bytes[start] | (bytes[start + 1] << 8) | ((bytes[start + 2] * n3) << 16) | ((bytes[start + 3] * n4) << 24);
-        const hs = heads[h]!;
-        for (let i = 0; i < hs.length; i++) if (hs[i] === head && matchesAt(bytes, list[i], start, to)) return start;
+        for (let i = 0; i < list.length; i++) if (matchesAt(bytes, list[i], start, to)) return start;
       }
       pos++;
     }
@@ -221,12 +214,7 @@ function startsOf(find: KeywordFind, words: readonly string[]): KeywordStarts {
         list = grown;
       }
       let longest = 0;
-      for (const w of words) {
-        if (w.length <= longest || at + w.length > to) continue;
-        let k = 0;
-        while (k < w.length && bytes[at + k] === w.charCodeAt(k)) k++;
-        if (k === w.length) longest = w.length;
-      }
+      for (const w of words) if (w.length > longest && matchesAt(bytes, w, at, to)) longest = w.length;
       list[n++] = at;
       list[n++] = longest;
     }

@@ -453,7 +453,7 @@ export class SourceParser {
         texts.forEach((text, i) => {
           const bare = unnumbered[i];
           // Identical lines in a row are held once, with how many there were.
-          if (this.matchHeader(c, text) !== null || (bare !== text && this.matchHeader(c, bare) !== null)) n += buf[i][2];
+          if (this.isHeader(c, text) || (bare !== text && this.isHeader(c, bare))) n += buf[i][2];
         });
         if (n > bestCount) {
           best = c;
@@ -548,24 +548,19 @@ export class SourceParser {
 
   // ---- per line -----------------------------------------------------------------------------
 
-  private matchHeader(c: CompiledLayout, text: string): RegExpExecArray | null {
-    return this.isHeader(c, text) ? c.layout.header.exec(text) : null;
+  /** The cheap test before a layout's header regex: its first character, or the shape of its time. */
+  private mayBeHeader(c: CompiledLayout, text: string): boolean {
+    return c.starts ? c.starts[text.charCodeAt(0) & 127] === 1 : c.ts!.shape(text, c.tsAt);
   }
 
-  /** isHeader, with the match. */
-  private execHeader(c: CompiledLayout, text: string): RegExpExecArray | null {
-    if (c.starts) {
-      if (c.starts[text.charCodeAt(0) & 127] !== 1) return null;
-    } else if (!c.ts!.shape(text, c.tsAt)) return null;
-    return c.layout.header.exec(text);
-  }
-
-  /** Cheap: a shape check (or first-character check), then a regex test that builds no match object. */
+  /** Whether `text` is a header of layout `c`: the cheap test, then a regex test that builds no match object. */
   private isHeader(c: CompiledLayout, text: string): boolean {
-    if (c.starts) {
-      if (c.starts[text.charCodeAt(0) & 127] !== 1) return false;
-    } else if (!c.ts!.shape(text, c.tsAt)) return false;
-    return c.layout.header.test(text);
+    return this.mayBeHeader(c, text) && c.layout.header.test(text);
+  }
+
+  /** isHeader, with the match (for a header that is parsed anyway). */
+  private execHeader(c: CompiledLayout, text: string): RegExpExecArray | null {
+    return this.mayBeHeader(c, text) ? c.layout.header.exec(text) : null;
   }
 
   /** `keyword`, `keywordAt`: see line. */
@@ -919,7 +914,7 @@ export class SourceParser {
   /**
    * Look for catalogue messages in one line of the open record. `keyword`: the line is known to hold
    * a keyword (or may: matchMessage finds none then), so the keyword test is skipped; `keywordAt`:
-   * where the text's first keyword starts when the others lie inside it (-1: it holds none), when known (see matchMessage).
+   * where the text's first keyword starts when the others lie inside it, when known (see matchMessage).
    */
   private scan(text: string, lineNo: number, keyword = false, keywordAt?: number): void {
     if (!keyword && !hasKeyword(text)) return;

@@ -4,8 +4,10 @@
 // U+2066-U+2069, U+200E, U+200F, U+061C): they reorder what a terminal or a rendered report shows
 // ("Trojan Source", CVE-2021-42574), so a line could show text that is not there.
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+import { JSON_RAW_CHARS } from '../util/text.js';
+
+/** C0 controls, and what JSON.stringify leaves raw of the rest (util/text.ts). */
+const CONTROL = new RegExp(`[\\u0000-\\u001f${JSON_RAW_CHARS}]`, 'g');
 // JSON text with those characters escaped: util/text.ts (the parse makes it too, on every core).
 export { jsonSafe } from '../util/text.js';
 

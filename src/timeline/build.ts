@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { globMatch } from '../ingest/glob.js';
 import { resolveInputs, type InputIssue, type SourceSpec } from '../ingest/sources.js';
 import { isEventsFile, readEventsFile } from './events-input.js';
+import type { EventsAsJson } from '../parse/event-binary.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
 import { SourceCursor, mergeEncoded, type MergedEvent } from './merge.js';
@@ -37,7 +38,7 @@ export interface BuildOptions {
    * (MergedEvent.json()); 'safe': made safe to show too (util/text.ts, jsonSafe); 'both': beside
    * the binary form, for a consumer that keeps the text and decodes the event as well (the TUI).
    */
-  asJson?: boolean | 'safe' | 'both';
+  asJson?: EventsAsJson;
   /** Worker threads: 0 = parse in this thread; default: one per core for inputs over 32 MiB. */
   workers?: number;
   onProgress?: (bytesDone: number, bytesTotal: number) => void;

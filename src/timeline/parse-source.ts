@@ -13,6 +13,7 @@ import { compilePattern } from '../parse/pattern.js';
 import { parseZone } from '../parse/time.js';
 import { inferenceCandidate, inferenceFilter } from './other-records.js';
 import { ReorderWindow } from './reorder.js';
+import type { EventsAsJson } from '../parse/event-binary.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { SPILL_BYTES, SPILL_EVENTS, SpillWriter } from './spill.js';
 
@@ -34,7 +35,7 @@ export interface ParseJob {
   /** ... or this many bytes of them, whichever comes first (long route dumps). */
   spillBytes?: number;
   /** Events travel as their JSON text (the output is JSON lines: BuildOptions.asJson). */
-  asJson?: boolean | 'safe' | 'both';
+  asJson?: EventsAsJson;
   /** One part of a large plain file split across workers (src/timeline/split.ts); absent: the whole source. */
   part?: FilePart;
 }

@@ -7,7 +7,7 @@
 import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventWriter } from '../parse/event-binary.js';
+import { EventWriter, type EventsAsJson } from '../parse/event-binary.js';
 import type { RmqEvent } from '../parse/types.js';
 import { UsageError } from '../util/errors.js';
 
@@ -142,7 +142,7 @@ export class SpillWriter {
     private readonly file: string,
     private readonly maxEvents = SPILL_EVENTS,
     private readonly maxBytes = SPILL_BYTES,
-    asJson: boolean | 'safe' | 'both' = false,
+    asJson: EventsAsJson = false,
   ) {
     this.events = new EventWriter(64 << 10, asJson);
   }

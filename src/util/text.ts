@@ -13,10 +13,11 @@ export function counted(n: number, one: string, many = `${one}s`): string {
 /**
  * The characters JSON.stringify leaves raw that a terminal must not get raw (it escapes C0 itself):
  * C1 controls and DEL, line and paragraph separators, bidirectional marks, embeddings, overrides
- * and isolates (report/escape.ts says why).
+ * and isolates (report/escape.ts says why): a regex character class's text.
  */
-const JSON_RAW = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const HAS_JSON_RAW = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+export const JSON_RAW_CHARS = '\\u007f-\\u009f\\u2028\\u2029\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const JSON_RAW = new RegExp(`[${JSON_RAW_CHARS}]`, 'g');
+const HAS_JSON_RAW = new RegExp(`[${JSON_RAW_CHARS}]`);
 
 /**
  * JSON text with those characters written as `\uXXXX` escapes: the same JSON value, but `cat` or a
