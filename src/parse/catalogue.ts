@@ -13,6 +13,7 @@ import type { EventFields, EventType } from './types.js';
 import { ENTRIES, normAddr } from './catalogue-data.js';
 import { CLIENT_ENTRIES } from './catalogue-clients.js';
 import type { CatalogueEntry } from './catalogue-entry.js';
+import { keywordPlaces } from './keyword-scan.js';
 
 export interface CatalogueMatch {
   type: EventType;
@@ -125,8 +126,10 @@ const KEYWORD_SOURCE = trieSource(KEYWORDS);
 /** True iff a line may match some entry (it contains at least one catalogue keyword). No g flag. */
 export const KEYWORD_PREFILTER: RegExp = new RegExp(KEYWORD_SOURCE);
 
-/** The same alternation with the g flag, used to find every keyword in a line. */
-const KEYWORD_SCAN = new RegExp(KEYWORD_SOURCE, 'g');
+/** The alternation at one place (sticky): the longest keyword starting there, as KEYWORD_PREFILTER finds it. */
+const KEYWORD_AT = new RegExp(KEYWORD_SOURCE, 'y');
+/** Where a keyword may start (checked with KEYWORD_AT): a skip over the text instead of the alternation at every character. */
+const KEYWORD_PLACES = keywordPlaces(KEYWORDS);
 
 /** A keyword told by its length and its first and last characters (a number: no string to hash). */
 const shapeOf = (len: number, first: number, last: number): number => (len << 16) | ((first & 0xff) << 8) | (last & 0xff);
@@ -141,34 +144,50 @@ const BY_SHAPE: ReadonlyMap<number, readonly number[]> = (() => {
   return map;
 })();
 
-/** The candidates of a keyword the scan found at `at` in `text` (`kw`: what it matched). */
-function candidatesAt(kw: string, text: string, at: number): readonly number[] | undefined {
-  const n = kw.length;
-  return BY_SHAPE.get(shapeOf(n, text.charCodeAt(at), text.charCodeAt(at + n - 1))) ?? CANDIDATES.get(kw);
+/** The candidates of the longest keyword starting at `at` of `text`, or null when none starts there. */
+function candidatesAt(text: string, at: number): readonly number[] | null {
+  KEYWORD_AT.lastIndex = at;
+  if (!KEYWORD_AT.test(text)) return null;
+  const n = KEYWORD_AT.lastIndex - at;
+  return BY_SHAPE.get(shapeOf(n, text.charCodeAt(at), text.charCodeAt(at + n - 1))) ?? CANDIDATES.get(text.slice(at, at + n))!;
+}
+
+/**
+ * Unions of two candidate lists, by the lists: each is CANDIDATES' or an earlier union's, so a line
+ * with several keywords makes no list (a message of the model's and many a client line hold two).
+ * Bounded: cleared when full.
+ */
+const UNIONS = new Map<readonly number[], Map<readonly number[], readonly number[]>>();
+let unionCount = 0;
+const MAX_UNIONS = 4096;
+
+function union(a: readonly number[], b: readonly number[]): readonly number[] {
+  let byB = UNIONS.get(a);
+  let u = byB?.get(b);
+  if (u !== undefined) return u;
+  const set = new Set(a);
+  for (const id of b) set.add(id);
+  u = set.size === a.length ? a : set.size === b.length ? b : [...set].sort((x, y) => x - y);
+  if (unionCount >= MAX_UNIONS) {
+    UNIONS.clear();
+    unionCount = 0;
+  }
+  if (byB === undefined) UNIONS.set(a, (byB = new Map()));
+  byB.set(b, u);
+  unionCount++;
+  return u;
 }
 
 /** Candidate entry indexes for a line, in catalogue order; null when the line has no keyword. */
 function candidatesOf(text: string): readonly number[] | null {
-  KEYWORD_SCAN.lastIndex = 0;
-  const first = KEYWORD_SCAN.exec(text);
-  if (first === null) return null;
-  let result = candidatesAt(first[0], text, first.index) ?? [];
-  let merged: Set<number> | null = null;
-  KEYWORD_SCAN.lastIndex = first.index + 1;
-  for (let m = KEYWORD_SCAN.exec(text); m !== null; m = KEYWORD_SCAN.exec(text)) {
-    const ids = candidatesAt(m[0], text, m.index);
-    if (ids !== undefined && ids !== result) {
-      if (merged === null) merged = new Set(result);
-      for (const id of ids) merged.add(id);
-    }
-    KEYWORD_SCAN.lastIndex = m.index + 1;
+  let result: readonly number[] | null = null;
+  for (let at = KEYWORD_PLACES(text, 0); at >= 0; at = KEYWORD_PLACES(text, at + 1)) {
+    const ids = candidatesAt(text, at);
+    if (ids === null || ids === result) continue;
+    result = result === null ? ids : union(result, ids);
   }
-  if (merged !== null) result = [...merged].sort((a, b) => a - b);
   return result;
 }
-
-/** The alternation at one place (sticky): the longest keyword starting there, as KEYWORD_SCAN finds it. */
-const KEYWORD_AT = new RegExp(KEYWORD_SOURCE, 'y');
 
 /**
  * candidatesOf a text whose first keyword occurrence starts at `at`, every other lying inside the
@@ -176,15 +195,12 @@ const KEYWORD_AT = new RegExp(KEYWORD_SOURCE, 'y');
  * among the longer one's CANDIDATES.
  */
 function candidatesOfOnly(text: string, at: number): readonly number[] | null {
-  KEYWORD_AT.lastIndex = at;
-  const m = KEYWORD_AT.exec(text);
-  if (m === null) return candidatesOf(text); // not as told: scan it all
-  return candidatesAt(m[0], text, at) ?? [];
+  return candidatesAt(text, at) ?? candidatesOf(text); // not as told: scan it all
 }
 
 /**
  * Match one line of text (a message, or a stack/continuation line). Returns the first matching
- * entry in catalogue order, or null. A line with no keyword costs one regex scan. `keywordAt`, when
+ * entry in catalogue order, or null. A line with no keyword costs one skip over it. `keywordAt`, when
  * known: where the text's first keyword occurrence starts, every other lying inside the longest
  * keyword starting there (the reader found them all, src/ingest/reader.ts); the entries are then
  * told by that keyword alone, without a scan.

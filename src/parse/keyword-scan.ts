@@ -1,9 +1,9 @@
-// A multi-keyword substring test (Wu-Manber, blocks of two characters). Most log lines hold no
-// RocketMQ message, so the question asked of every line is "does it contain any catalogue
-// keyword?". A regex alternation answers it at about 2.5 ns per character; this skips ahead by up
-// to (shortest keyword - 1) characters at a time and answers it several times faster.
-// keywordFinder asks the same of ASCII bytes; keywordStarts (the same scan in WebAssembly) gives
-// the reader every keyword start of a block of them.
+// A multi-keyword substring scan (Wu-Manber). Most log lines hold no RocketMQ message, so the
+// question asked of every line is "does it contain any catalogue keyword?", and of a line that does,
+// "which, where?". A regex alternation answers them at every character; this skips ahead by up to
+// (shortest keyword - block + 1) characters at a time. keywordPlaces asks it of strings (blocks of
+// three characters); keywordFinder of ASCII bytes, and keywordStarts (the same loop in WebAssembly)
+// of a block of them at once, with blocks of two bytes.
 
 import { WASM_BASE64 } from './keyword-scan-wasm.js';
 
@@ -12,53 +12,82 @@ type KeywordScanner = (text: string) => boolean;
 interface Tables {
   m: number;
   shift: Uint8Array;
-  /** Per hash of a keyword's block at m - 2, m - 1: the keywords ending their first m characters so. */
+  /** Per number of a keyword's block ending at m - 1: the keywords ending their first m characters so. */
   table: Array<string[] | undefined>;
 }
 
-/** Blocks are hashed to 16 bits; a collision only makes a shift smaller, never unsafe. */
-function tables(words: readonly string[], m: number): Tables {
-  const hash = (a: number, b: number) => ((a & 0xff) << 8) | (b & 0xff);
-  const shift = new Uint8Array(65536).fill(Math.min(255, m - 1));
+/** Blocks of two characters are numbered as their low bytes (the WebAssembly scan reads them so). */
+const block2 = (s: string, end: number): number => ((s.charCodeAt(end - 1) & 0xff) << 8) | (s.charCodeAt(end) & 0xff);
+/** Blocks of three characters, mixed to 16 bits (the string scan's: fewer common blocks than two characters give). */
+const block3 = (s: string, end: number): number =>
+  (((s.charCodeAt(end - 2) & 0xff) * 31 + (s.charCodeAt(end - 1) & 0xff)) * 31 + (s.charCodeAt(end) & 0xff)) & 0xffff;
+
+/** Blocks are numbered in 16 bits; a collision only makes a shift smaller, never unsafe. */
+function tables(words: readonly string[], m: number, size: 2 | 3 = 2): Tables {
+  const hash = size === 2 ? block2 : block3;
+  const shift = new Uint8Array(65536).fill(Math.min(255, m - size + 1));
   const table: Array<string[] | undefined> = new Array(65536);
   for (const k of words) {
-    for (let j = 1; j < m; j++) {
-      const h = hash(k.charCodeAt(j - 1), k.charCodeAt(j));
+    for (let j = size - 1; j < m; j++) {
+      const h = hash(k, j);
       const s = m - 1 - j;
       if (s < shift[h]) shift[h] = s;
     }
-    const h = hash(k.charCodeAt(m - 2), k.charCodeAt(m - 1));
-    (table[h] ??= []).push(k);
+    (table[hash(k, m - 1)] ??= []).push(k);
   }
   return { m, shift, table };
 }
 
 export function keywordScanner(keywords: readonly string[]): KeywordScanner {
   const words = [...new Set(keywords)].filter((k) => k.length > 0);
-  if (!words.length) return () => false;
-  const m = Math.min(...words.map((k) => k.length));
-  if (m < 2) {
-    return (text) => words.some((k) => text.includes(k));
-  }
-  const { shift, table } = tables(words, m);
-  return (text: string): boolean => {
+  const places = keywordPlaces(words);
+  return (text) => {
+    for (let at = places(text, 0); at >= 0; at = places(text, at + 1)) {
+      for (let i = 0; i < words.length; i++) if (text.startsWith(words[i], at)) return true;
+    }
+    return false;
+  };
+}
+
+/**
+ * Where a keyword may start in a string, at or after `from`, or -1: every start of a keyword is
+ * among the places given, in increasing order, and the caller checks them (a sticky regex, native
+ * code, compares a long keyword faster than a loop over its characters can).
+ */
+export type KeywordPlaces = (text: string, from: number) => number;
+
+/**
+ * KeywordPlaces by Wu-Manber's skip over a string's characters in blocks of three (in blocks of two,
+ * the catalogue's keywords end in so many common pairs that the scan moved 2.7 characters a step): a
+ * place is where the block ending m - 1 further on ends the first m characters of some keyword with
+ * the same first character. A character above U+00FF counts as its low byte: only a shift is smaller.
+ */
+export function keywordPlaces(keywords: readonly string[]): KeywordPlaces {
+  const words = [...new Set(keywords)].filter((k) => k.length > 0);
+  const m = words.length ? Math.min(...words.map((k) => k.length)) : 0;
+  if (words.length === 0) return () => -1;
+  if (m < 3) return (text, from) => (Math.max(0, from) < text.length ? Math.max(0, from) : -1);
+  const { shift, table } = tables(words, m, 3);
+  // Per bucket, the first characters of its keywords (most buckets hold one or two).
+  const firsts: Array<number[] | undefined> = table.map((list) => (list === undefined ? undefined : [...new Set(list.map((k) => k.charCodeAt(0)))]));
+  return (text, from) => {
     const n = text.length;
-    let pos = m - 1;
+    let pos = Math.max(0, from) + m - 1;
     while (pos < n) {
-      const h = ((text.charCodeAt(pos - 1) & 0xff) << 8) | (text.charCodeAt(pos) & 0xff);
+      const h = block3(text, pos);
       const s = shift[h];
       if (s !== 0) {
         pos += s;
         continue;
       }
-      const list = table[h];
+      const list = firsts[h];
       if (list !== undefined) {
-        const start = pos - m + 1;
-        for (let i = 0; i < list.length; i++) if (text.startsWith(list[i], start)) return true;
+        const c = text.charCodeAt(pos - m + 1);
+        for (let i = 0; i < list.length; i++) if (list[i] === c) return pos - m + 1;
       }
       pos++;
     }
-    return false;
+    return -1;
   };
 }
 

@@ -394,6 +394,20 @@ describe('properties', () => {
     );
   });
 
+  it('matchMessage gives the first entry, in catalogue order, that has a keyword in the text and matches it', () => {
+    // The reference: no keyword scan, no candidate lists; every entry is tried.
+    const reference = (text: string) => CATALOGUE.find((e) => e.keywords.some((k) => text.includes(k)) && e.pattern.test(text))?.id ?? null;
+    const several = fc.array(fc.oneof(line, fc.constantFrom(...sampleTexts)), { minLength: 2, maxLength: 4 }).map((xs) => xs.join(' '));
+    fc.assert(
+      fc.property(fc.oneof(line, several), (text) => {
+        expect(matchMessage(text)?.entry.id ?? null).toBe(reference(text));
+      }),
+      { numRuns: 3000 },
+    );
+    const names = readFileSync(new URL('SOURCES.md', FIXTURES), 'utf8').match(/\d\d-[\w.-]+\.log/g) ?? [];
+    for (const name of new Set(names)) for (const l of fixtureLines(name)) expect(matchMessage(l)?.entry.id ?? null, l).toBe(reference(l));
+  });
+
   it('addrFromCause never throws and returns null or a non-empty trimmed string', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), line), (text) => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, KEYWORD_PREFILTER } from '../../src/parse/catalogue.js';
-import { keywordScanner } from '../../src/parse/keyword-scan.js';
+import { keywordPlaces, keywordScanner } from '../../src/parse/keyword-scan.js';
 import { hasKeyword } from '../../src/parse/parser.js';
 
 const keywords = [...new Set(CATALOGUE.flatMap((e) => e.keywords))];
@@ -50,6 +50,83 @@ describe('keyword scanner', () => {
     expect(keywordScanner(['a'])('xxa')).toBe(true);
     expect(keywordScanner(['ab', 'cd'])('xxcd')).toBe(true);
     expect(keywordScanner(['abc'])('')).toBe(false);
+  });
+});
+
+/** Every start of a keyword in a text, as the catalogue's alternation finds them. */
+function regexStarts(text: string): number[] {
+  const re = new RegExp(KEYWORD_PREFILTER.source, 'g');
+  const out: number[] = [];
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    out.push(m.index);
+    re.lastIndex = m.index + 1;
+  }
+  return out;
+}
+
+const cataloguePlaces = keywordPlaces(keywords);
+
+/** The places keywordPlaces gives, in order (checked increasing). */
+function places(text: string, words?: readonly string[]): number[] {
+  const next = words === undefined ? cataloguePlaces : keywordPlaces(words);
+  const out: number[] = [];
+  for (let at = next(text, 0); at >= 0; at = next(text, at + 1)) {
+    if (out.length > 0) expect(at).toBeGreaterThan(out[out.length - 1]);
+    out.push(at);
+  }
+  return out;
+}
+
+/** Every start is among the places, and every place that holds a keyword start is one. */
+function expectPlacesCover(text: string): number {
+  const given = new Set(places(text));
+  const starts = regexStarts(text);
+  for (const s of starts) expect(given.has(s), `${s} in ${JSON.stringify(text)}`).toBe(true);
+  return starts.length;
+}
+
+describe('keyword places in a string', () => {
+  it('gives every keyword start of every real excerpt line, and few other places', () => {
+    let found = 0;
+    let given = 0;
+    for (const f of readdirSync(REAL).filter((x) => x.endsWith('.log'))) {
+      for (const line of readFileSync(join(REAL, f), 'utf8').split('\n')) {
+        found += expectPlacesCover(line);
+        given += places(line).length;
+      }
+    }
+    expect(found).toBeGreaterThan(100);
+    // A skip that gave every character would pass the test above: the places must be few.
+    expect(given).toBeLessThan(found * 3);
+  });
+
+  it('gives every start in random text of keyword pieces, overlapping keywords and other scripts', () => {
+    const piece = fc.oneof(
+      fc.constantFrom(...keywords),
+      fc.constantFrom(...keywords).map((k) => k.slice(0, Math.max(1, k.length - 2))),
+      fc.constantFrom(...keywords).map((k) => k.slice(2)),
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('中文', '\u0100\u0101', 'Ā', '\u2028', '\u4e4e'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        expectPlacesCover(parts.join(''));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('starts at `from` and handles short keyword sets and empty input', () => {
+    const k = keywords[0];
+    const text = `${k} and ${k}`;
+    const second = text.lastIndexOf(k);
+    const from1 = cataloguePlaces(text, 1);
+    expect(from1).toBeGreaterThanOrEqual(1);
+    expect(from1).toBeLessThanOrEqual(second);
+    expect(places(text)).toContain(second);
+    expect(cataloguePlaces('', 0)).toBe(-1);
+    expect(places('xxabcdx', ['ab', 'abcd', 'bc'])).toEqual(expect.arrayContaining([2, 3]));
+    expect(places('anything', [])).toEqual([]);
   });
 });
 
