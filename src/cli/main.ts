@@ -131,6 +131,15 @@ function suggestOption(msg: string, known: readonly string[], argv: readonly str
 
 const COLOR_MODES = ['auto', 'always', 'never'] as const;
 
+/** Whether the command line may ask for help (`--help`, `-h`, also among other short flags, or a `help` word). */
+function asksHelp(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === 'help' || a === '--help' || a.startsWith('--help=') || (/^-[^-]/.test(a) && a.includes('h'))) return true;
+  }
+  return false;
+}
+
 async function runMain(argv: string[], io0: CliIo, deps: MainDeps): Promise<number> {
   // The commands get this object; `--color` is set on it once the command line is read.
   const io: CliIo = { ...io0 };
@@ -172,7 +181,10 @@ async function runMain(argv: string[], io0: CliIo, deps: MainDeps): Promise<numb
     .help()
     .alias('help', 'h')
     .version(pkg.version)
-    .wrap(Math.min(100, widthOf(io.stdout, io.env)))
+    // yargs renders the whole help text as a command starts (for a failure it might show it on:
+    // about 40 ms, most of it wrapping the lines); ours never shows it (the fail handler prints one
+    // line), so the text is laid out to the terminal only when help is asked for.
+    .wrap(asksHelp(argv) ? Math.min(100, widthOf(io.stdout, io.env)) : null)
     .epilogue(
       examples([
         ['$0 analyze samples/seed-outage/', 'what happened in the bundled outage: findings, evidence, advice'],

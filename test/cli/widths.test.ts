@@ -40,8 +40,9 @@ describe('text fits 80 columns off a terminal (COLUMNS unset)', () => {
     });
   }
 
-  it('rules and every --help', async () => {
-    const cmds = [['rules'], ['--help'], ...['events', 'analyze', 'rules', 'replay', 'tui'].map((c) => [c, '--help'])];
+  it('rules and every --help, -h and help', async () => {
+    // Every way of asking: help is laid out to the width only when asked for (cli/main.ts, asksHelp).
+    const cmds = [['rules'], ['--help'], ['-h'], ['help'], ['analyze', '-h'], ...['events', 'analyze', 'rules', 'replay', 'tui'].map((c) => [c, '--help'])];
     for (const args of cmds) {
       const r = await spawnBin(args);
       expect(r.code, args.join(' ')).toBe(0);
