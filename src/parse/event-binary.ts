@@ -22,7 +22,7 @@
 // A value that may be a shared string is `u16 number`, or NONE (null) or INLINE followed by the
 // string. A string is `u8 coding, u32 bytes, bytes`.
 
-import { encodeEvent, isUsualEvent } from './event-codec.js';
+import { encodeEvent, isUsualEvent, type EncodedHeader } from './event-codec.js';
 import { jsonSafe } from '../util/text.js';
 import { EVENT_TYPES, type EventFields, type EventType, type FieldValue, type RmqEvent } from './types.js';
 
@@ -471,6 +471,51 @@ export class EventReader {
     if (this.buf[this.rec + 5] === 255) this.str();
     this.at += 8;
     return this.str();
+  }
+
+  /** After jsonSpan() was true: the event's JSON text is spanBytes[spanStart, spanEnd). */
+  spanBytes: Buffer = this.buf;
+  spanStart = 0;
+  spanEnd = 0;
+
+  /**
+   * Where the JSON text of the event read last lies as UTF-8 bytes (a text that travelled as ASCII
+   * is written as Latin-1, the same bytes): true, and spanBytes, spanStart and spanEnd say where
+   * (valid until the next read()); false when it did not travel so (UTF-16, or no text: json()).
+   */
+  jsonSpan(): boolean {
+    const b = this.buf;
+    const tag = b[this.rec + 4];
+    if ((tag & ~TAG_FLAGS) !== JSON_EVENT && !(tag & WITH_JSON)) return false;
+    let at = this.rec + 6;
+    if (b[this.rec + 5] === 255) at += 5 + getU32(b, at + 1);
+    at += 8;
+    if (b[at] !== LATIN1) return false;
+    this.spanBytes = b;
+    this.spanStart = at + 5;
+    this.spanEnd = this.spanStart + getU32(b, at + 1);
+    return true;
+  }
+
+  /**
+   * The kind, line and level of the event read last into `out` (readHeader's answer, without its
+   * JSON text), when it travelled in the binary form: false for a JSON record.
+   */
+  header(out: EncodedHeader): boolean {
+    const b = this.buf;
+    const tag = b[this.rec + 4];
+    if ((tag & ~TAG_FLAGS) !== EVENT) return false;
+    this.at = this.rec + 6 + 8;
+    if (tag & WITH_JSON) this.at += 5 + getU32(b, this.at + 1);
+    const line = getF64(b, this.at);
+    this.at += 9;
+    this.ref(); // host
+    out.kind = this.ref() ?? '';
+    this.ref(); // file
+    out.level = this.ref();
+    out.line = line || 0; // null (NaN) reads 0, as readHeader reads it
+    out.type = this.type;
+    return true;
   }
 
   /** The event read last, as decodeJson(encodeEvent(e), ts, source, seq) gives it. */

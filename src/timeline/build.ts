@@ -17,7 +17,7 @@ import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
 import { SourceCursor, mergeEncoded, type MergedEvent } from './merge.js';
 import { parseSource, type ParseJob, type ParsedSource } from './parse-source.js';
-import { createSpillDir, removeSpillDir, spillErrorOf } from './spill.js';
+import { createSpillDir, removeSpillDir, removeSpillDirSoon, spillErrorOf } from './spill.js';
 import { joinParts, joinRefusal, planParts } from './split.js';
 
 export interface BuildOptions {
@@ -66,8 +66,8 @@ export interface Timeline {
   encoded(): Generator<MergedEvent>;
   /** The merged stream as event objects; call once. */
   events(): Generator<RmqEvent>;
-  /** Remove spill files. */
-  close(): void;
+  /** Remove spill files; `soon`: in the background (the caller goes on at once; see removeSpillDirSoon). */
+  close(soon?: boolean): void;
 }
 
 const WORKER_THRESHOLD = 32 << 20;
@@ -170,8 +170,9 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     *events() {
       for (const m of encoded()) yield m.event();
     },
-    close() {
-      removeSpillDir(spillDir);
+    close(soon = false) {
+      if (soon) removeSpillDirSoon(spillDir);
+      else removeSpillDir(spillDir);
     },
   };
 }

@@ -67,6 +67,11 @@ export class SourceCursor {
     return this.reader.json();
   }
 
+  /** The reader at the event next() found (EventReader.header, jsonSpan). */
+  get binary(): EventReader {
+    return this.reader;
+  }
+
   /** Whether json() is jsonSafe's already (BuildOptions.asJson 'safe'). */
   get jsonIsSafe(): boolean {
     return this.reader.jsonIsSafe;
@@ -167,6 +172,11 @@ export class MergedEvent {
   /** Whether json() is made safe to show already (util/text.ts, jsonSafe). */
   get jsonIsSafe(): boolean {
     return this.cursor.jsonIsSafe;
+  }
+
+  /** What the event's record tells without decoding it (its header, where its JSON text lies): valid until the next event. */
+  binary(): EventReader {
+    return this.cursor.binary;
   }
 }
 

@@ -4,7 +4,7 @@
 // folder's name carries the process id that made it, and a run removes those of processes that are
 // gone. A missing, read-only or full temporary folder is a SpillError (one line, exit 2).
 
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, rm, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventWriter, type EventsAsJson } from '../parse/event-binary.js';
@@ -64,6 +64,14 @@ export function removeSpillDir(dir: string): void {
   } catch {
     // already gone, or the folder went read-only: nothing more to do
   }
+}
+
+/**
+ * removeSpillDir in the background (the thread pool unlinks: removing large files takes a while on
+ * a file system that discards their blocks). Until it is gone, the exit hooks still remove it.
+ */
+export function removeSpillDirSoon(dir: string): void {
+  rm(dir, { recursive: true, force: true }, () => live.delete(dir));
 }
 
 function removeAll(): void {

@@ -3,6 +3,7 @@
 // engine on the way (the same findings `analyze` reports). The pass yields to the event loop every
 // few milliseconds, so the loading screen keeps drawing and `q` still quits.
 
+import type { EncodedHeader } from '../parse/event-codec.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { sourcesOf } from '../rules/analyze.js';
 import { RuleRunner } from '../rules/engine.js';
@@ -46,10 +47,16 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
   try {
     const observed = o.observer?.types ?? new Set<EventType>();
     const otherInStore = o.otherInStore ?? true;
+    const header: EncodedHeader = { kind: '', line: 0, level: null, type: 'other' };
     for (const m of t.encoded()) {
       const type = m.type;
-      // The store keeps each event's JSON (its pages are read back from it).
-      if (otherInStore || type !== 'other') builder.add(m.ts, m.json(), m.source);
+      // The store keeps each event's JSON (its pages are read back from it), taken as the bytes it
+      // travelled in when it can be, with the header the binary form holds.
+      if (otherInStore || type !== 'other') {
+        const r = m.binary();
+        if (r.header(header) && r.jsonSpan()) builder.addBytes(m.ts, header, r.spanBytes, r.spanStart, r.spanEnd, m.source);
+        else builder.add(m.ts, m.json(), m.source);
+      }
       const forRules = wanted.has(type);
       if (forRules || observed.has(type)) {
         const e = m.event();

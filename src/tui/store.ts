@@ -210,6 +210,8 @@ interface RawReader {
 export interface RawSink {
   /** Keeps one event's JSON; `at` and `bytes` then say where it is. */
   append(json: string): void;
+  /** append() of a JSON text given as its UTF-8 bytes, b[start, end). */
+  appendBytes(b: Buffer, start: number, end: number): void;
   readonly at: number;
   readonly bytes: number;
   /** A folder of the sink's own where the store also keeps its pages; null: they stay in memory. */
@@ -225,6 +227,9 @@ export class MemorySink implements RawSink {
   readonly dir = null;
   append(json: string): void {
     this.at = this.items.push(json) - 1;
+  }
+  appendBytes(b: Buffer, start: number, end: number): void {
+    this.append(b.toString('utf8', start, end));
   }
   finish(): RawReader {
     const items = this.items;
@@ -243,8 +248,9 @@ const READ_BLOCK = 1 << 20;
 export class SpillSink implements RawSink {
   readonly dir: string;
   private readonly fd: number;
-  private pending: string[] = [];
-  private pendingBytes = 0;
+  /** The lines not yet written: out[0, used). */
+  private out = Buffer.allocUnsafe(WRITE_CHUNK);
+  private used = 0;
   private written = 0;
   at = 0;
   bytes = 0;
@@ -256,21 +262,36 @@ export class SpillSink implements RawSink {
   }
 
   append(json: string): void {
-    this.at = this.written + this.pendingBytes;
-    this.bytes = Buffer.byteLength(json);
-    this.pending.push(json);
-    this.pendingBytes += this.bytes + 1;
-    if (this.pendingBytes >= WRITE_CHUNK) this.flush();
+    // UTF-8 takes at most three bytes per UTF-16 unit.
+    this.room(json.length * 3 + 1);
+    this.at = this.written + this.used;
+    this.bytes = this.out.write(json, this.used);
+    this.used += this.bytes;
+    this.out[this.used++] = 10;
+    if (this.used >= WRITE_CHUNK) this.flush();
+  }
+
+  appendBytes(b: Buffer, start: number, end: number): void {
+    this.room(end - start + 1);
+    this.at = this.written + this.used;
+    this.bytes = b.copy(this.out, this.used, start, end);
+    this.used += this.bytes;
+    this.out[this.used++] = 10;
+    if (this.used >= WRITE_CHUNK) this.flush();
+  }
+
+  /** Room for `n` more bytes in the buffer (what it holds is written first when needed). */
+  private room(n: number): void {
+    if (this.used + n <= this.out.length) return;
+    this.flush();
+    if (n > this.out.length) this.out = Buffer.allocUnsafe(n);
   }
 
   private flush(): void {
-    if (!this.pending.length) return;
-    const buf = Buffer.from(this.pending.join('\n') + '\n');
     let at = 0;
-    while (at < buf.length) at += writeSync(this.fd, buf, at, buf.length - at, this.written + at);
-    this.written += buf.length;
-    this.pending = [];
-    this.pendingBytes = 0;
+    while (at < this.used) at += writeSync(this.fd, this.out, at, this.used - at, this.written + at);
+    this.written += this.used;
+    this.used = 0;
   }
 
   finish(): RawReader {
@@ -663,6 +684,21 @@ export class ColumnsBuilder {
     this.sink.append(json);
     this.push(ts, source, TYPE_INDEX.get(h.type) ?? OTHER_TYPE, level, kind, h.line, isNoiseEncoded(h.type, json), this.sink.at, this.sink.bytes);
     return h.type;
+  }
+
+  /**
+   * add() of an event whose header is read already and whose JSON text is given as its UTF-8 bytes,
+   * b[start, end) (no string is made of it; a watermark line's is, its noise is read in the text).
+   */
+  addBytes(ts: number | null, h: EncodedHeader, b: Buffer, start: number, end: number, source: number): void {
+    if (h.type === 'watermark') {
+      this.add(ts, b.toString('utf8', start, end), source);
+      return;
+    }
+    const kind = KIND_INDEX.get(h.kind) ?? UNKNOWN_KIND;
+    const level = h.level === null ? 0 : this.levelId(h.level);
+    this.sink.appendBytes(b, start, end);
+    this.push(ts, source, TYPE_INDEX.get(h.type) ?? OTHER_TYPE, level, kind, h.line, false, this.sink.at, this.sink.bytes);
   }
 
   /** Adds one event by its columns (`level` from levelId, `at` and `bytes` where its JSON is). */

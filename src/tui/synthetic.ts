@@ -69,6 +69,9 @@ export function syntheticModel(o: SyntheticOptions): Synthetic {
     append: () => {
       throw new Error('synthetic events are pushed as columns');
     },
+    appendBytes: () => {
+      throw new Error('synthetic events are pushed as columns');
+    },
     finish: () => ({ raw: (at) => encodeEvent(eventAt(at)), close: () => dir && removeSpillDir(dir) }),
   };
   const b = new ColumnsBuilder(sources, sink, o.tuning);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EventReader, EventWriter } from '../../src/parse/event-binary.js';
-import { decodeJson, encodeEvent } from '../../src/parse/event-codec.js';
-import type { RmqEvent } from '../../src/parse/types.js';
+import { decodeJson, encodeEvent, isUsualEvent, readHeader, type EncodedHeader } from '../../src/parse/event-codec.js';
+import { EVENT_TYPES, type RmqEvent } from '../../src/parse/types.js';
 import { jsonSafe } from '../../src/util/text.js';
 import { anyEvent, recordedEvents } from './event-samples.js';
 
@@ -133,6 +133,43 @@ describe('the binary event form', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("tells an event's header as readHeader reads its JSON, and where its JSON text lies as UTF-8", () => {
+    const event = anyEvent();
+    const blank = (): EncodedHeader => ({ kind: '', line: -1, level: 'x', type: 'other' });
+    let spans = 0;
+    let headers = 0;
+    const check = (events: RmqEvent[], asJson: false | true | 'both') => {
+      const w = new EventWriter(8, asJson);
+      for (const e of events) w.add(e);
+      const b = w.take();
+      const r = new EventReader();
+      let at = 0;
+      for (const e of events) {
+        at = r.read(b, at);
+        const json = encodeEvent(e);
+        const h = blank();
+        if (r.header(h)) {
+          headers++;
+          // The level as decoded (readHeader slices the raw text: the two differ only for a level with escapes).
+          if (!/["\\\u0000-\u001f]/.test(String(e.level))) expect(h).toEqual(readHeader(json, blank()));
+        } else expect(asJson === true || !isUsualEvent(e) || !EVENT_TYPES.includes(e.type), 'a usual event of the binary form has a header').toBe(true);
+        if (asJson === true) expect(r.header(blank())).toBe(false);
+        if (r.jsonSpan()) {
+          spans++;
+          expect(asJson).not.toBe(false);
+          expect(r.spanBytes.subarray(r.spanStart, r.spanEnd).equals(Buffer.from(json))).toBe(true);
+        } else expect(asJson === false || Buffer.byteLength(json) !== json.length).toBe(true);
+      }
+    };
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 1, maxLength: 6 }), fc.constantFrom(false as const, true as const, 'both' as const), (events, asJson) => check(events, asJson)),
+      { numRuns: 500 },
+    );
+    for (const asJson of [false, true, 'both'] as const) check(real, asJson);
+    expect(spans).toBeGreaterThan(100);
+    expect(headers).toBeGreaterThan(100);
   });
 
   it('writes numbers JSON cannot hold as JSON.stringify does, and drops what it drops', () => {

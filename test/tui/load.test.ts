@@ -61,6 +61,30 @@ describe('loadTimeline', () => {
     }
   });
 
+  it("stores the same rows from the JSON text the parse made (the TUI's way) as from the events", async () => {
+    const viaEvents = await build();
+    const viaText = await buildTimeline({ inputs: [SAMPLE], keepOther: true, cwd: ROOT, workers: 0, asJson: 'both' });
+    const a = (await loadTimeline(viaEvents, { rules: ALL_RULES, sliceMs: 1000 }))!;
+    const b = (await loadTimeline(viaText, { rules: ALL_RULES, sliceMs: 1000 }))!;
+    viaEvents.close();
+    viaText.close();
+    try {
+      expect(b.store.length).toBe(a.store.length);
+      expect(a.store.length).toBeGreaterThan(10000);
+      const row = (s: typeof a.store, i: number) => [s.raw(i), s.typeAt(i), s.levelAt(i), s.kindAt(i), s.lineAt(i), s.noiseAt(i), s.tAt(i)];
+      let noise = 0;
+      for (let i = 0; i < a.store.length; i++) {
+        expect(row(b.store, i)).toEqual(row(a.store, i));
+        if (a.store.noiseAt(i)) noise++;
+      }
+      expect(noise).toBeGreaterThan(0);
+      expect(JSON.stringify(b.findings)).toBe(JSON.stringify(a.findings));
+    } finally {
+      a.store.close();
+      b.store.close();
+    }
+  });
+
   it('stops when aborted, and leaves nothing behind', async () => {
     const t = await build();
     const signal = { aborted: false };

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeEvent } from '../../src/parse/event-codec.js';
+import { encodeEvent, readHeader } from '../../src/parse/event-codec.js';
 import { EVENT_TYPES } from '../../src/parse/types.js';
 import { SOURCE_KINDS } from '../../src/ingest/kinds.js';
 import { CELLS, ColumnsBuilder, DECODED_CHARS, EVENT_BYTES, EventStore, SpillSink, TUNING, levelRank, storeFromEvents } from '../../src/tui/store.js';
@@ -74,7 +74,11 @@ describe('SpillSink', () => {
       const text = i % 7 === 0 ? `消息 ${i} ` + 'x'.repeat(900) : `line ${i} é`;
       const json = encodeEvent(ev({ at: i, text }));
       jsons.push(json);
-      b.add(T0 + i, json, 0);
+      // Every third as its UTF-8 bytes (the TUI's load takes them so from the parse), within a larger buffer.
+      if (i % 3 === 0) {
+        const bytes = Buffer.from(`xx${json}yy`);
+        b.addBytes(T0 + i, readHeader(json, { kind: '', line: 0, level: null, type: 'other' }), bytes, 2, bytes.length - 2, 0);
+      } else b.add(T0 + i, json, 0);
     }
     const s = b.finish();
     try {
