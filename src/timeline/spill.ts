@@ -155,8 +155,9 @@ export class SpillWriter {
     this.events = new EventWriter(64 << 10, asJson);
   }
 
-  add(e: RmqEvent): void {
-    this.events.add(e);
+  /** `inference`: see EventWriter.add. */
+  add(e: RmqEvent, inference = true): void {
+    this.events.add(e, inference);
     this.held();
   }
 
