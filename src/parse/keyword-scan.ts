@@ -39,11 +39,11 @@ function tables(words: readonly string[], m: number, size: 2 | 3 = 2): Tables {
 }
 
 export function keywordScanner(keywords: readonly string[]): KeywordScanner {
-  const words = [...new Set(keywords)].filter((k) => k.length > 0);
-  const places = keywordPlaces(words);
+  const { places, bucketAt } = stringScan(keywords);
   return (text) => {
     for (let at = places(text, 0); at >= 0; at = places(text, at + 1)) {
-      for (let i = 0; i < words.length; i++) if (text.startsWith(words[i], at)) return true;
+      const list = bucketAt(text, at);
+      for (let i = 0; i < list.length; i++) if (text.startsWith(list[i], at)) return true;
     }
     return false;
   };
@@ -56,21 +56,27 @@ export function keywordScanner(keywords: readonly string[]): KeywordScanner {
  */
 export type KeywordPlaces = (text: string, from: number) => number;
 
+export function keywordPlaces(keywords: readonly string[]): KeywordPlaces {
+  return stringScan(keywords).places;
+}
+
 /**
  * KeywordPlaces by Wu-Manber's skip over a string's characters in blocks of three (in blocks of two,
  * the catalogue's keywords end in so many common pairs that the scan moved 2.7 characters a step): a
  * place is where the block ending m - 1 further on ends the first m characters of some keyword with
  * the same first character. A character above U+00FF counts as its low byte: only a shift is smaller.
+ * `bucketAt`: the keywords that may start at a place (every one that does is among them).
  */
-export function keywordPlaces(keywords: readonly string[]): KeywordPlaces {
+function stringScan(keywords: readonly string[]): { places: KeywordPlaces; bucketAt: (text: string, at: number) => readonly string[] } {
   const words = [...new Set(keywords)].filter((k) => k.length > 0);
   const m = words.length ? Math.min(...words.map((k) => k.length)) : 0;
-  if (words.length === 0) return () => -1;
-  if (m < 3) return (text, from) => (Math.max(0, from) < text.length ? Math.max(0, from) : -1);
+  if (words.length === 0) return { places: () => -1, bucketAt: () => words };
+  if (m < 3) return { places: (text, from) => (Math.max(0, from) < text.length ? Math.max(0, from) : -1), bucketAt: () => words };
   const { shift, table } = tables(words, m, 3);
   // Per bucket, the first characters of its keywords (most buckets hold one or two).
   const firsts: Array<number[] | undefined> = table.map((list) => (list === undefined ? undefined : [...new Set(list.map((k) => k.charCodeAt(0)))]));
-  return (text, from) => {
+  const none: readonly string[] = [];
+  const places: KeywordPlaces = (text, from) => {
     const n = text.length;
     let pos = Math.max(0, from) + m - 1;
     while (pos < n) {
@@ -89,6 +95,8 @@ export function keywordPlaces(keywords: readonly string[]): KeywordPlaces {
     }
     return -1;
   };
+  const bucketAt = (text: string, at: number): readonly string[] => (at + m <= text.length ? (table[block3(text, at + m - 1)] ?? none) : none);
+  return { places, bucketAt };
 }
 
 /** Where the first occurrence of a keyword wholly inside bytes [from, to) starts, or -1. */
