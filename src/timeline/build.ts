@@ -262,8 +262,10 @@ function runInWorkers(
     let failed = false;
     const workerUrl = new URL('./worker.js', import.meta.url);
     const startWorker = () => {
-      // A worker keeps one batch of events and one chunk of text: a small heap makes its GC keep up.
-      const w = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 16 } });
+      // A worker keeps one batch of events and one chunk of text (its old generation holds 8-20 MB),
+      // so its heap can be small; but at a 32 MB limit V8 marked it about twice as often, and a
+      // parse took 10-15% more CPU than at 64 MB (docs/bench.md, issue 14).
+      const w = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 } });
       running++;
       let current: ParseJob | null = null;
       const feed = () => {
