@@ -18,9 +18,7 @@
 //   JSON    u8 type, f64 ts, the event's JSON text (encodeEvent).
 // An event's tag has NO_TS set when its time is null; a JSON record's has SAFE set when its text
 // was made safe to show (jsonSafe) where it was parsed; an EVENT record's has WITH_JSON set when
-// it carries its JSON text too (asJson 'both': a consumer that keeps the text and reads the event);
-// an event's has NOT_INFERENCE set when it is a record inference does not read (other-records.ts),
-// kept for a consumer that shows every record.
+// it carries its JSON text too (asJson 'both': a consumer that keeps the text and reads the event).
 // A value that may be a shared string is `u16 number`, or NONE (null) or INLINE followed by the
 // string. A string is `u8 coding, u32 bytes, bytes`.
 
@@ -37,9 +35,7 @@ const NO_TS = 0x80;
 const SAFE = 0x40;
 /** Set in an EVENT record's tag when its JSON text follows its time. */
 const WITH_JSON = 0x20;
-/** Set in an event's tag when inference does not read it (EventWriter.add's `inference`). */
-const NOT_INFERENCE = 0x10;
-const TAG_FLAGS = NO_TS | SAFE | WITH_JSON | NOT_INFERENCE;
+const TAG_FLAGS = NO_TS | SAFE | WITH_JSON;
 
 /**
  * How events travel (BuildOptions.asJson): false, the binary form; true, their JSON text; 'safe',
@@ -170,19 +166,13 @@ export class EventWriter {
     return this.at;
   }
 
-  /** `inference`: false for a record that is no event and that inference does not read (EventReader.inference). */
-  add(e: RmqEvent, inference = true): void {
-    const start = this.addRecord(e);
-    if (!inference) this.buf[start + 4] |= NOT_INFERENCE;
-  }
-
-  /** add(): where the event's record starts. */
-  private addRecord(e: RmqEvent): number {
+  add(e: RmqEvent): void {
     const type = TYPE_NUMBER.get(e.type);
     const both = this.asJson === 'both';
     if ((this.asJson && !both) || type === undefined || !isUsualEvent(e)) {
-      if (this.asJson === 'safe') return this.addEncoded(e.ts, e.type, jsonSafe(encodeEvent(e)), true);
-      return this.addEncoded(e.ts, e.type, encodeEvent(e));
+      if (this.asJson === 'safe') this.addEncoded(e.ts, e.type, jsonSafe(encodeEvent(e)), true);
+      else this.addEncoded(e.ts, e.type, encodeEvent(e));
+      return;
     }
     // Shared strings first: each new one is a record of its own, before the event that uses it.
     const host = this.slot(0, e.host);
@@ -214,7 +204,10 @@ export class EventWriter {
       if (typeof v === 'string') refs[nrefs++] = this.ref(v);
       else if (isStringList(v)) for (const s of v) refs[nrefs++] = this.ref(s);
     }
-    if (nkeys > 255) return this.addEncoded(e.ts, e.type, encodeEvent(e));
+    if (nkeys > 255) {
+      this.addEncoded(e.ts, e.type, encodeEvent(e));
+      return;
+    }
     const start = this.begin(EVENT | (e.ts === null ? NO_TS : 0) | (both ? WITH_JSON : 0), 1 + 8 + 8 + 1);
     this.buf[this.at++] = type;
     this.at = putF64(this.buf, this.at, tsOf(e.ts));
@@ -245,7 +238,6 @@ export class EventWriter {
     this.str(e.text);
     this.end(start);
     this.count++;
-    return start;
   }
 
   /** The bytes written since the last call (a copy the caller owns); the stream's shared strings go on. */
@@ -269,9 +261,8 @@ export class EventWriter {
   /**
    * An event as its JSON text (encodeEvent's): an event of a shape the record does not hold, or
    * asJson's. `safe`: the text is jsonSafe's (the reader tells it, and output need not look again).
-   * Returns where its record starts.
    */
-  addEncoded(ts: number | null, type: string, json: string, safe = false): number {
+  addEncoded(ts: number | null, type: string, json: string, safe = false): void {
     const n = TYPE_NUMBER.get(type as EventType);
     const start = this.begin(JSON_EVENT | (ts === null ? NO_TS : 0) | (safe ? SAFE : 0), 1 + 8);
     this.buf[this.at++] = n ?? 255;
@@ -281,7 +272,6 @@ export class EventWriter {
     this.str(json);
     this.end(start);
     this.count++;
-    return start;
   }
 
   private value(v: FieldValue, refs: number[], r: number): number {
@@ -466,11 +456,6 @@ export class EventReader {
   /** Forget the shared strings: the next buffer starts another stream. */
   reset(): void {
     this.shared.length = 0;
-  }
-
-  /** Whether inference reads the event read last (EventWriter.add's `inference`). */
-  get inference(): boolean {
-    return (this.buf[this.rec + 4] & NOT_INFERENCE) === 0;
   }
 
   /** Whether json() of the event read last is jsonSafe's already (made so where it was parsed). */

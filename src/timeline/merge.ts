@@ -37,10 +37,6 @@ export class SourceCursor {
   private k = 0;
   private drop: number[] = [];
   private di = 0;
-  /** The current part's events marked as what inference does not read (SourcePart.quiet). */
-  private quiet: number[] = [];
-  private qi = 0;
-  private quietHit = false;
   seq = 0;
 
   constructor(
@@ -81,11 +77,6 @@ export class SourceCursor {
     return this.reader.jsonIsSafe;
   }
 
-  /** Whether inference reads the event next() found (EventReader.inference, SourcePart.quiet). */
-  get inference(): boolean {
-    return !this.quietHit && this.reader.inference;
-  }
-
   next(): boolean {
     for (;;) {
       if (!this.nextRecord()) return false;
@@ -94,8 +85,6 @@ export class SourceCursor {
         this.di++;
         continue;
       }
-      this.quietHit = this.qi < this.quiet.length && this.quiet[this.qi] === at;
-      if (this.quietHit) this.qi++;
       return true;
     }
   }
@@ -129,8 +118,6 @@ export class SourceCursor {
       this.k = 0;
       this.drop = part.drop ?? [];
       this.di = 0;
-      this.quiet = part.quiet ?? [];
-      this.qi = 0;
     }
   }
 
@@ -185,11 +172,6 @@ export class MergedEvent {
   /** Whether json() is made safe to show already (util/text.ts, jsonSafe). */
   get jsonIsSafe(): boolean {
     return this.cursor.jsonIsSafe;
-  }
-
-  /** Whether inference reads the event (a record no event is marked when it does not: EventWriter.add). */
-  get inference(): boolean {
-    return this.cursor.inference;
   }
 
   /** What the event's record tells without decoding it (its header, where its JSON text lies): valid until the next event. */

@@ -64,8 +64,6 @@ export interface PartResult {
   lastLine: number;
   /** Producer links kept by the inference filter: [local address, index of the event in the part]. */
   links: Array<[string, number]>;
-  /** Every record that is no event was kept (keepOther true): a link an earlier part has is marked, not dropped. */
-  keptAll?: boolean;
   /** Notes of the reader (encoding, binary data), beside those of the parser. */
   readerIssues: number;
 }
@@ -83,8 +81,6 @@ export interface SourcePart {
   spill: string | null;
   tail: Uint8Array | null;
   drop?: number[];
-  /** Indices of its events inference does not read (beside those so marked where they were written), increasing. */
-  quiet?: number[];
 }
 
 export interface ParsedSource {
@@ -110,16 +106,10 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
   const keepTypes = job.types ? new Set<EventType>(job.types) : null;
   // A part's first producer link per address may be a repeat of an earlier part's: noted with its place.
   const links: Array<[string, number]> = [];
-  // The records that are no event inference reads: the only ones kept ('inference'), or marked among all (true).
-  const inferenceReads = job.keepOther !== false ? inferenceFilter(job.part ? (local) => links.push([local, count]) : undefined) : null;
-  const dropsOthers = job.keepOther === 'inference';
+  const inferenceReads = job.keepOther === 'inference' ? inferenceFilter(job.part ? (local) => links.push([local, count]) : undefined) : null;
   const spill = new SpillWriter(join(job.spillDir, job.part ? `source-${job.index}-${job.part.n}.events` : `source-${job.index}.events`), spillAt, spillBytes, job.asJson);
   let count = 0;
-  // Whether inference reads the event handed on: the one at hand, or, for those a paste's window
-  // holds, not when it is in `quiet`.
-  let reads = true;
-  const quiet = new Set<RmqEvent>();
-  const keep = (e: RmqEvent) => spill.add(e, window === null ? reads : !quiet.delete(e));
+  const keep = (e: RmqEvent) => spill.add(e);
   const window = !job.part && isPaste(job.spec) ? new ReorderWindow<RmqEvent>(REORDER_WINDOW, keep) : null;
   let muted = false;
   const parser = new SourceParser(
@@ -137,13 +127,9 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     (e) => {
       if (muted) return;
       if (keepTypes && !keepTypes.has(e.type)) return;
-      // Among all records (keepOther true) the parser's own test of the 'inference' parse comes first.
-      reads = e.type !== 'other' || inferenceReads === null || ((dropsOthers || inferenceCandidate(e.kind, e.text)) && inferenceReads(e.kind, e.thread, e.text));
-      if (!reads && dropsOthers) return;
-      if (window) {
-        if (!reads) quiet.add(e);
-        window.push(e.ts, e);
-      } else keep(e);
+      if (e.type === 'other' && inferenceReads !== null && !inferenceReads(e.kind, e.thread, e.text)) return;
+      if (window) window.push(e.ts, e);
+      else keep(e);
       count++;
     },
   );
@@ -158,7 +144,6 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
     part.info = parser.partInfo();
     part.cr = result.cr;
     part.links = links;
-    if (!dropsOthers) part.keptAll = true;
   }
   window?.flush();
   spill.close();

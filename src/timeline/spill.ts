@@ -155,9 +155,8 @@ export class SpillWriter {
     this.events = new EventWriter(64 << 10, asJson);
   }
 
-  /** `inference`: see EventWriter.add. */
-  add(e: RmqEvent, inference = true): void {
-    this.events.add(e, inference);
+  add(e: RmqEvent): void {
+    this.events.add(e);
     this.held();
   }
 

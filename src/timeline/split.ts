@@ -92,18 +92,13 @@ export function joinParts(parts: readonly ParsedSource[]): ParsedSource {
     for (const [type, n] of Object.entries(a.events) as Array<[keyof typeof a.events, number]>) acc.events[type] = (acc.events[type] ?? 0) + n;
     for (const h of a.versionHints ?? []) hints.add(h);
     for (const l of p.part!.info.layoutsSeen) seen.add(l);
-    const repeats: number[] = [];
+    const drop: number[] = [];
     for (const [local, at] of p.part!.links) {
-      if (links.has(local)) repeats.push(at);
+      if (links.has(local)) drop.push(at);
       else links.add(local);
     }
-    // Dropped where only what inference reads is kept; else kept, and marked as what it does not read.
-    if (!repeats.length) more.push({ spill: p.spill, tail: p.tail });
-    else if (p.part!.keptAll) more.push({ spill: p.spill, tail: p.tail, quiet: repeats });
-    else {
-      dropped += repeats.length;
-      more.push({ spill: p.spill, tail: p.tail, drop: repeats });
-    }
+    dropped += drop.length;
+    more.push(drop.length ? { spill: p.spill, tail: p.tail, drop } : { spill: p.spill, tail: p.tail });
     const e = p.part!.info.activityEdges;
     activity = joinActivity(activity, edges, a.activity ?? null, e);
     edges = edges && e ? { first: edges.first, last: e.last } : (edges ?? e);

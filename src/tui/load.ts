@@ -58,12 +58,10 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
         else builder.add(m.ts, m.json(), m.source);
       }
       const forRules = wanted.has(type);
-      // The observer reads what analyze gives it: of the records that are no event, those inference reads.
-      const forObserver = observed.has(type) && (type !== 'other' || m.inference);
-      if (forRules || forObserver) {
+      if (forRules || observed.has(type)) {
         const e = m.event();
         if (forRules) runner.visit(e);
-        if (forObserver) o.observer!.visit(e);
+        if (observed.has(type)) o.observer!.visit(e);
       }
       if ((builder.count & 1023) === 0 && performance.now() >= deadline) {
         o.onProgress?.(builder.count, estimate);

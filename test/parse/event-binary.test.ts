@@ -172,23 +172,6 @@ describe('the binary event form', () => {
     expect(headers).toBeGreaterThan(100);
   });
 
-  it('marks a record inference does not read, in every form, and reads it back the same otherwise', () => {
-    for (const asJson of [false, true, 'safe', 'both'] as const) {
-      const w = new EventWriter(16, asJson);
-      real.forEach((e, i) => w.add(e, i % 3 !== 0));
-      const b = w.take();
-      const r = new EventReader();
-      let at = 0;
-      real.forEach((e, i) => {
-        at = r.read(b, at);
-        expect(r.inference).toBe(i % 3 !== 0);
-        expect([r.ts, r.type]).toEqual([e.ts, e.type]);
-        expect(r.event(7, i)).toStrictEqual(viaJson(e, i));
-        if (asJson !== 'safe') expect(r.json()).toBe(encodeEvent(e));
-      });
-    }
-  });
-
   it('writes numbers JSON cannot hold as JSON.stringify does, and drops what it drops', () => {
     const e = { ...real[0], ts: Infinity, line: NaN, fields: { zero: -0, nan: NaN, inf: -Infinity, gone: undefined, list: ['a', 'b'], mixed: ['a', 1] } } as unknown as RmqEvent;
     const w = new EventWriter();

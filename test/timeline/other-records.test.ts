@@ -75,32 +75,3 @@ describe("keepOther: 'inference'", () => {
     }
   });
 });
-
-describe('keepOther: true', () => {
-  const ROOT = join(__dirname, '..', '..');
-  const key = (e: { file: string; line: number; type: string }) => `${e.file}:${e.line} ${e.type}`;
-
-  for (const sample of ['healthy-restart', 'seed-outage', 'lab/namesrv-hang']) {
-    it(`keeps every record and marks as read by inference exactly those keepOther 'inference' keeps: samples/${sample}`, async () => {
-      const inputs = [join(ROOT, 'samples', sample)];
-      const all = await buildTimeline({ inputs, keepOther: true, workers: 0 });
-      const kept = await buildTimeline({ inputs, keepOther: 'inference', workers: 0 });
-      try {
-        const read: string[] = [];
-        let others = 0;
-        for (const m of all.encoded()) {
-          if (m.type !== 'other') continue;
-          others++;
-          if (m.inference) read.push(key(m.event()));
-        }
-        const want = [...kept.events()].filter((e) => e.type === 'other').map(key);
-        expect(want.length).toBeGreaterThan(0);
-        expect(others).toBeGreaterThan(want.length);
-        expect(read).toEqual(want);
-      } finally {
-        all.close();
-        kept.close();
-      }
-    });
-  }
-});

@@ -29,8 +29,7 @@ function job(spec: SourceSpec, keepOther: ParseJob['keepOther'] = false, part?: 
 function eventsOf(p: ParsedSource): string[] {
   const c = new SourceCursor(0, p.spill, p.tail, p.more?.map((m) => ({ ...m })));
   const out: string[] = [];
-  // With the mark of the records inference does not read (keepOther true: a repeated producer link).
-  for (let n = 0; c.next(); n++) out.push(`${c.ts}\t${c.inference ? '' : 'not read: '}${encodeEvent(c.event(n))}`);
+  for (let n = 0; c.next(); n++) out.push(`${c.ts}\t${encodeEvent(c.event(n))}`);
   return out;
 }
 
