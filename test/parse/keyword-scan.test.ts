@@ -9,6 +9,14 @@ import { hasKeyword } from '../../src/parse/parser.js';
 
 const keywords = [...new Set(CATALOGUE.flatMap((e) => e.keywords))];
 const REAL = join(__dirname, '..', 'fixtures', 'real');
+/** Pieces of random lines: keywords, their heads and tails (overlaps), other text and other scripts. */
+const piece = fc.oneof(
+  fc.constantFrom(...keywords),
+  fc.constantFrom(...keywords).map((k) => k.slice(0, Math.max(1, k.length - 2))),
+  fc.constantFrom(...keywords).map((k) => k.slice(2)),
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom('中文', '\u0100\u0101', 'Ā', '\u2028', '\u4e4e'),
+);
 
 describe('keyword scanner', () => {
   it('finds each keyword at the start, middle and end of a line', () => {
@@ -29,13 +37,6 @@ describe('keyword scanner', () => {
   });
 
   it('agrees with the regex on random text built from keyword pieces, including non-Latin-1 characters', () => {
-    const piece = fc.oneof(
-      fc.constantFrom(...keywords),
-      fc.constantFrom(...keywords).map((k) => k.slice(0, Math.max(1, k.length - 2))),
-      fc.constantFrom(...keywords).map((k) => k.slice(2)),
-      fc.string({ maxLength: 12 }),
-      fc.constantFrom('中文', '\u0100\u0101', 'Ā', '\u2028'),
-    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
         const text = parts.join('');
@@ -101,13 +102,6 @@ describe('keyword places in a string', () => {
   });
 
   it('gives every start in random text of keyword pieces, overlapping keywords and other scripts', () => {
-    const piece = fc.oneof(
-      fc.constantFrom(...keywords),
-      fc.constantFrom(...keywords).map((k) => k.slice(0, Math.max(1, k.length - 2))),
-      fc.constantFrom(...keywords).map((k) => k.slice(2)),
-      fc.string({ maxLength: 12 }),
-      fc.constantFrom('中文', '\u0100\u0101', 'Ā', '\u2028', '\u4e4e'),
-    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
         expectPlacesCover(parts.join(''));
