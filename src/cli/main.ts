@@ -131,11 +131,11 @@ function suggestOption(msg: string, known: readonly string[], argv: readonly str
 
 const COLOR_MODES = ['auto', 'always', 'never'] as const;
 
-/** Whether the command line may ask for help (`--help`, `-h`, also among other short flags, or a `help` word). */
+/** Whether the command line may ask for help: `--help`, `-h` (alone or among other short flags), or a `help` word. */
 function asksHelp(argv: readonly string[]): boolean {
   for (const a of argv) {
     if (a === '--') return false;
-    if (a === 'help' || a === '--help' || a.startsWith('--help=') || (/^-[^-]/.test(a) && a.includes('h'))) return true;
+    if (a === 'help' || a === '--help' || a.startsWith('--help=') || /^-[A-Za-z]*h[A-Za-z]*$/.test(a)) return true;
   }
   return false;
 }

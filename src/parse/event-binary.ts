@@ -463,13 +463,29 @@ export class EventReader {
     return (this.buf[this.rec + 4] & SAFE) !== 0;
   }
 
+  /** Where the record read last goes on after its type and time (a type it names in place skipped). */
+  private afterTs(): number {
+    const at = this.rec + 6;
+    return (this.buf[this.rec + 5] === 255 ? at + 5 + getU32(this.buf, at + 1) : at) + 8;
+  }
+
+  /** afterTs(), past the JSON text an EVENT record carries beside its fields (WITH_JSON). */
+  private afterJson(): number {
+    const at = this.afterTs();
+    return this.buf[this.rec + 4] & WITH_JSON ? at + 5 + getU32(this.buf, at + 1) : at;
+  }
+
+  /** Where the JSON text of the record read last starts, or -1 when it carries none. */
+  private jsonAt(): number {
+    const tag = this.buf[this.rec + 4];
+    return (tag & ~TAG_FLAGS) === JSON_EVENT || tag & WITH_JSON ? this.afterTs() : -1;
+  }
+
   /** The JSON text of the event read last (encodeEvent's), as it travelled or made now. */
   json(): string {
-    const tag = this.buf[this.rec + 4];
-    if ((tag & ~TAG_FLAGS) !== JSON_EVENT && !(tag & WITH_JSON)) return encodeEvent(this.event(0, 0));
-    this.at = this.rec + 6;
-    if (this.buf[this.rec + 5] === 255) this.str();
-    this.at += 8;
+    const at = this.jsonAt();
+    if (at < 0) return encodeEvent(this.event(0, 0));
+    this.at = at;
     return this.str();
   }
 
@@ -484,30 +500,23 @@ export class EventReader {
    * (valid until the next read()); false when it did not travel so (UTF-16, or no text: json()).
    */
   jsonSpan(): boolean {
-    const b = this.buf;
-    const tag = b[this.rec + 4];
-    if ((tag & ~TAG_FLAGS) !== JSON_EVENT && !(tag & WITH_JSON)) return false;
-    let at = this.rec + 6;
-    if (b[this.rec + 5] === 255) at += 5 + getU32(b, at + 1);
-    at += 8;
-    if (b[at] !== LATIN1) return false;
-    this.spanBytes = b;
+    const at = this.jsonAt();
+    if (at < 0 || this.buf[at] !== LATIN1) return false;
+    this.spanBytes = this.buf;
     this.spanStart = at + 5;
-    this.spanEnd = this.spanStart + getU32(b, at + 1);
+    this.spanEnd = this.spanStart + getU32(this.buf, at + 1);
     return true;
   }
 
   /**
-   * The kind, line and level of the event read last into `out` (readHeader's answer, without its
-   * JSON text), when it travelled in the binary form: false for a JSON record.
+   * The kind, line and level of the event read last into `out` (readHeader's answer without its
+   * JSON text; the level as decoded, where readHeader slices the text raw), when it travelled in
+   * the binary form: false for a JSON record.
    */
   header(out: EncodedHeader): boolean {
-    const b = this.buf;
-    const tag = b[this.rec + 4];
-    if ((tag & ~TAG_FLAGS) !== EVENT) return false;
-    this.at = this.rec + 6 + 8;
-    if (tag & WITH_JSON) this.at += 5 + getU32(b, this.at + 1);
-    const line = getF64(b, this.at);
+    if ((this.buf[this.rec + 4] & ~TAG_FLAGS) !== EVENT) return false;
+    this.at = this.afterJson();
+    const line = getF64(this.buf, this.at);
     this.at += 9;
     this.ref(); // host
     out.kind = this.ref() ?? '';
@@ -522,10 +531,7 @@ export class EventReader {
   event(source: number, seq: number): RmqEvent {
     const b = this.buf;
     const tag = b[this.rec + 4] & ~TAG_FLAGS;
-    this.at = this.rec + 6;
-    if (b[this.rec + 5] === 255) this.str();
-    this.at += 8;
-    if (b[this.rec + 4] & WITH_JSON) this.at += 5 + getU32(b, this.at + 1); // its JSON text, not read here
+    this.at = this.afterJson();
     if (tag === JSON_EVENT) {
       const e = JSON.parse(this.str()) as RmqEvent;
       e.ts = this.ts;

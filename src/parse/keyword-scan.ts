@@ -62,7 +62,7 @@ export function keywordPlaces(keywords: readonly string[]): KeywordPlaces {
 
 /**
  * KeywordPlaces by Wu-Manber's skip over a string's characters in blocks of three (in blocks of two,
- * the catalogue's keywords end in so many common pairs that the scan moved 2.7 characters a step): a
+ * the catalogue's keywords end in so many common pairs that the scan moved under three characters a step): a
  * place is where the block ending m - 1 further on ends the first m characters of some keyword with
  * the same first character. A character above U+00FF counts as its low byte: only a shift is smaller.
  * `bucketAt`: the keywords that may start at a place (every one that does is among them).

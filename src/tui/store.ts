@@ -292,6 +292,8 @@ export class SpillSink implements RawSink {
     while (at < this.used) at += writeSync(this.fd, this.out, at, this.used - at, this.written + at);
     this.written += this.used;
     this.used = 0;
+    // Grown for one long record: back to the usual size once it is written.
+    if (this.out.length > WRITE_CHUNK) this.out = Buffer.allocUnsafe(WRITE_CHUNK);
   }
 
   finish(): RawReader {

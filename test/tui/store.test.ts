@@ -91,6 +91,19 @@ describe('SpillSink', () => {
     expect(() => s.close()).not.toThrow();
   });
 
+  it('reads back a record longer than its write buffer, and the records after it', () => {
+    resetLines();
+    const b = new ColumnsBuilder([{ file: 'f', host: 'h' }], new SpillSink());
+    const jsons = [0, 1, 2, 3].map((i) => encodeEvent(ev({ at: i, text: i === 1 ? 'y'.repeat(3 << 20) : `line ${i}` })));
+    jsons.forEach((json, i) => b.add(T0 + i, json, 0));
+    const s = b.finish();
+    try {
+      jsons.forEach((json, i) => expect(s.raw(i)).toBe(json));
+    } finally {
+      s.close();
+    }
+  });
+
   it('keeps its file in a temp folder of its own, removed on close', () => {
     resetLines();
     const parent = mkdtempSync(join(tmpdir(), 'rmq-diag-test-'));
