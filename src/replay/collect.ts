@@ -12,7 +12,7 @@
 import { ACTIVITY_GAP_MS, hostSilences, type ActivityMark } from '../parse/activity.js';
 import { type EventType, type RmqEvent, type SourceAccounting } from '../parse/types.js';
 import { SERVER_KINDS } from '../ingest/kinds.js';
-import { APP_SEND, APP_SETTING, APP_STATS, PRODUCER_LINK, propLine } from '../timeline/other-records.js';
+import { APP_SEND, APP_SETTING, APP_STATS, PRODUCER_LINK, inferenceReader, propLine } from '../timeline/other-records.js';
 import { LIMITS } from './file.js';
 import { isSyncTimeout } from './observe.js';
 
@@ -287,9 +287,13 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     }
   };
   let past = false;
+  // Of the records that are no event, only those a timeline for inference keeps: a timeline that
+  // kept them all (the TUI's) would otherwise count the rest as another host's lines during a
+  // silence, and find a fault analyze does not.
+  const readsOther = inferenceReader();
   const visit = (e: RmqEvent): void => {
     // The timeline is in time order: past `last` (the end of what a run covers) nothing is read.
-    if (past || !COLLECTED_TYPES.has(e.type)) return;
+    if (past || !COLLECTED_TYPES.has(e.type) || (e.type === 'other' && !readsOther(e))) return;
     if (last !== null && e.ts !== null && e.ts > last) {
       past = true;
       return;

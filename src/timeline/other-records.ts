@@ -4,6 +4,7 @@
 // keeps these and drops the other records, so both commands read the same events, and far fewer.
 
 import { SERVER_KINDS, type SourceKind } from '../ingest/kinds.js';
+import type { RmqEvent } from '../parse/types.js';
 
 /** A server's property dump at start-up (BrokerStartup, NamesrvStartup: `key=value`, thread main or none). */
 const PROP_LINE = / - ([A-Za-z][A-Za-z0-9]*)=([^\s,;]*)\s*$/y;
@@ -93,5 +94,22 @@ export function inferenceFilter(onLink?: (local: string) => void): (kind: Source
       return true;
     }
     return kind === 'app' && appHint(text);
+  };
+}
+
+/**
+ * Whether inference reads a record that is no event, as a timeline built with keepOther
+ * 'inference' judges it (inferenceCandidate, then inferenceFilter per source): for a reader fed
+ * every record (the TUI's timeline keeps them all, an events file may hold them all), so that it
+ * reads what analyze reads. One per stream: a source's repeated producer links are dropped as its
+ * parse drops them. On a stream that kept only these it keeps every one (each link comes once).
+ */
+export function inferenceReader(): (e: Pick<RmqEvent, 'source' | 'kind' | 'thread' | 'text'>) => boolean {
+  const bySource = new Map<number, ReturnType<typeof inferenceFilter>>();
+  return (e) => {
+    if (!inferenceCandidate(e.kind, e.text)) return false;
+    let reads = bySource.get(e.source);
+    if (reads === undefined) bySource.set(e.source, (reads = inferenceFilter()));
+    return reads(e.kind, e.thread, e.text);
   };
 }

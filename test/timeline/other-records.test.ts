@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildTimeline } from '../../src/timeline/build.js';
 import fc from 'fast-check';
-import { inferenceCandidate, inferenceFilter, propLine } from '../../src/timeline/other-records.js';
+import { inferenceCandidate, inferenceFilter, inferenceReader, propLine } from '../../src/timeline/other-records.js';
 
 describe('inferenceFilter', () => {
   it('keeps a server’s start-up dump and its first producer connection per address, and an application’s sends', () => {
@@ -74,4 +74,30 @@ describe("keepOther: 'inference'", () => {
       t.close();
     }
   });
+});
+
+describe('inferenceReader', () => {
+  const ROOT = join(__dirname, '..', '..');
+  const key = (e: { file: string; line: number; type: string }) => `${e.file}:${e.line} ${e.type}`;
+
+  for (const sample of ['healthy-restart', 'seed-outage', 'lab/namesrv-hang']) {
+    it(`reads, of every record kept, exactly those keepOther 'inference' keeps, and all of those: samples/${sample}`, async () => {
+      const inputs = [join(ROOT, 'samples', sample)];
+      const all = await buildTimeline({ inputs, keepOther: true, workers: 0 });
+      const kept = await buildTimeline({ inputs, keepOther: 'inference', workers: 0 });
+      try {
+        const reads = inferenceReader();
+        const others = [...all.events()].filter((e) => e.type === 'other');
+        const want = [...kept.events()].filter((e) => e.type === 'other');
+        expect(want.length).toBeGreaterThan(0);
+        expect(others.length).toBeGreaterThan(want.length);
+        expect(others.filter(reads).map(key)).toEqual(want.map(key));
+        const again = inferenceReader();
+        expect(want.filter(again).map(key)).toEqual(want.map(key));
+      } finally {
+        all.close();
+        kept.close();
+      }
+    });
+  }
 });

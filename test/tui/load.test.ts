@@ -1,5 +1,6 @@
 // Loading a real incident: every event into the store, the same findings analyze reports, in one pass.
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_RULES } from '../../src/rules/index.js';
@@ -112,6 +113,71 @@ describe('loadTimeline with the incidents’ inference', () => {
       for (let i = 0; i < loaded!.store.length; i++) expect(loaded!.store.get(i).type).not.toBe('other');
     } finally {
       loaded!.store.close();
+    }
+  });
+});
+
+describe('the TUI’s incidents with every record kept (--other, the default)', () => {
+  /** The incidents the TUI's one pass gives over a timeline that kept every record, and analyze's. */
+  async function both(inputs: string[]): Promise<[unknown, unknown]> {
+    const { incidentPass, diagnose } = await import('../../src/replay/diagnose.js');
+    const t = await buildTimeline({ inputs, keepOther: true, cwd: ROOT, workers: 0 });
+    const pass = incidentPass(t);
+    const loaded = await loadTimeline(t, { rules: ALL_RULES, observer: pass, inMemory: true, sliceMs: 0 });
+    const tui = pass.finish(loaded!.findings);
+    loaded!.store.close();
+    t.close();
+    const again = await buildTimeline({ inputs, keepOther: 'inference', cwd: ROOT, workers: 0 });
+    const d = diagnose(again, { rules: ALL_RULES });
+    again.close();
+    return [tui, d.incidents];
+  }
+
+  for (const sample of ['seed-outage', 'healthy-restart', 'broker-busy', 'lab/namesrv-hang', 'lab/crash']) {
+    it(`are analyze’s: samples/${sample}`, async () => {
+      const [tui, analyzed] = await both([join(ROOT, 'samples', sample)]);
+      expect(tui).toEqual(analyzed);
+    });
+  }
+
+  it('are analyze’s when only lines inference does not read interrupt a broker’s silence', async () => {
+    // The hung broker's host of the seed outage, and beside it an application that logged only its
+    // own business meanwhile (its start-up lines, then requests in its Spring Boot layout: no send,
+    // no statistics, no producer settings): no other host's log tells anything inference reads
+    // about the silence (14:41:59-14:53:50), so analyze names no fault for it.
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-tui-silence-'));
+    try {
+      const node = join(SAMPLE, 'mq-node-100');
+      mkdirSync(join(dir, 'mq-node-100'));
+      for (const f of readdirSync(node)) copyFileSync(join(node, f), join(dir, 'mq-node-100', f));
+      mkdirSync(join(dir, 'app-order-01'));
+      const start = readFileSync(join(SAMPLE, 'app-order-01', 'app.log'), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes(' --- [main] '));
+      expect(start.length).toBeGreaterThan(3);
+      const requests = Array.from({ length: 22 }, (_, i) => {
+        const t = new Date(Date.UTC(2020, 11, 22, 6, 42, 0) + i * 30000).toISOString().slice(11, 19);
+        return `2020-12-22 ${String(Number(t.slice(0, 2)) + 8).padStart(2, '0')}${t.slice(2)}.117  INFO 23817 --- [nio-8080-exec-${(i % 9) + 1}] c.acme.order.web.OrderController         : GET /orders/${1000 + i} 200 (${12 + i} ms)`;
+      });
+      writeFileSync(join(dir, 'app-order-01', 'app.log'), [...start, ...requests].join('\n') + '\n');
+      const [tui, analyzed] = await both([dir]);
+      expect(tui).toEqual(analyzed);
+      // The silence itself: found from the broker's own lines, with nothing read from others meanwhile.
+      const { collect } = await import('../../src/replay/collect.js');
+      const silences = async (keepOther: true | 'inference') => {
+        const t = await buildTimeline({ inputs: [dir], keepOther, workers: 0 });
+        try {
+          return collect(t.events(), t.accounting, dir, t.first, t.last).silences.map((x) => [x.host, x.from.line, x.to?.line, x.othersLogged]);
+        } finally {
+          t.close();
+        }
+      };
+      const want = await silences('inference');
+      expect(want.length).toBeGreaterThan(0);
+      expect(want.every((x) => x[3] === 0)).toBe(true);
+      expect(await silences(true)).toEqual(want);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
