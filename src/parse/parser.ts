@@ -965,22 +965,14 @@ export class SourceParser {
   private makeEvent(type: EventType, fields: EventFields, line: number, text: string, rec: OpenRecord | null): RmqEvent {
     const ts = rec ? this.recTs(rec) : null;
     if (rec && rec.matched !== null) this.recHeader(rec);
-    return {
-      ts,
-      ...(rec?.clock ? { clock: rec.clock } : {}),
-      host: this.opts.host,
-      kind: this.kind,
-      file: this.opts.file,
-      line,
-      level: rec ? rec.level : null,
-      thread: rec ? rec.thread : null,
-      logger: rec ? rec.logger : null,
-      type,
-      fields,
-      text,
-      source: this.opts.sourceIndex,
-      seq: 0,
-    };
+    const level = rec ? rec.level : null;
+    const thread = rec ? rec.thread : null;
+    const logger = rec ? rec.logger : null;
+    // Two literals rather than a spread of the clock (a copy per event): the same keys in the same order.
+    if (rec?.clock) {
+      return { ts, clock: rec.clock, host: this.opts.host, kind: this.kind, file: this.opts.file, line, level, thread, logger, type, fields, text, source: this.opts.sourceIndex, seq: 0 };
+    }
+    return { ts, host: this.opts.host, kind: this.kind, file: this.opts.file, line, level, thread, logger, type, fields, text, source: this.opts.sourceIndex, seq: 0 };
   }
 
   private closeRecord(): void {
