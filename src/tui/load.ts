@@ -36,7 +36,7 @@ export interface Loaded {
 export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded | null> {
   const runner = new RuleRunner({ rules: o.rules, settings: o.settings, sources: sourcesOf(t) });
   const wanted: ReadonlySet<EventType> = runner.wanted;
-  const sink: RawSink = o.inMemory ? new MemorySink() : new SpillSink(undefined, true);
+  const sink: RawSink = o.inMemory ? new MemorySink() : new SpillSink();
   const builder = new ColumnsBuilder(
     t.sources.map((s) => ({ file: s.display, host: s.host, path: s.path })),
     sink,
@@ -67,7 +67,6 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
         o.onProgress?.(builder.count, estimate);
         await new Promise((r) => setImmediate(r));
         if (o.signal?.aborted) {
-          await builder.drain();
           builder.finish().close();
           return null;
         }
@@ -75,12 +74,9 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
       }
     }
   } catch (err) {
-    // The sink's writes under way end before its file is closed (a failed one is the error already).
-    await builder.drain().catch(() => {});
     builder.finish().close();
     throw err;
   }
-  await builder.drain();
   o.onProgress?.(builder.count, Math.max(estimate, builder.count));
   return { store: builder.finish(), findings: runner.finish() };
 }

@@ -8,7 +8,7 @@
 // more): each block's first and last time and its events per host and cell, from which the time
 // strip and the replay lanes are counted. Nothing here knows about ink.
 
-import { closeSync, openSync, readSync, write, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeJson, encodedText, encodeEvent, readHeader, type EncodedHeader } from '../parse/event-codec.js';
 import { EVENT_TYPES, type EventType, type RmqEvent } from '../parse/types.js';
@@ -216,8 +216,6 @@ export interface RawSink {
   readonly bytes: number;
   /** A folder of the sink's own where the store also keeps its pages; null: they stay in memory. */
   readonly dir: string | null;
-  /** Resolves once everything appended so far is written (rejects with a write's error); before finish(). */
-  drain(): Promise<void>;
   finish(): RawReader;
 }
 
@@ -233,9 +231,6 @@ export class MemorySink implements RawSink {
   appendBytes(b: Buffer, start: number, end: number): void {
     this.append(b.toString('utf8', start, end));
   }
-  drain(): Promise<void> {
-    return Promise.resolve();
-  }
   finish(): RawReader {
     const items = this.items;
     return { raw: (at) => items[at], close: () => {} };
@@ -244,36 +239,23 @@ export class MemorySink implements RawSink {
 
 const WRITE_CHUNK = 1 << 20;
 const READ_BLOCK = 1 << 20;
-/** Chunks (of 1 MiB) being written at once in the background; past that a chunk is written in this thread, so the buffers stay bounded. */
-const WRITES_IN_FLIGHT = 16;
 
 /**
  * Writes the JSON lines to a file in a fresh temp folder (where the store's pages go too) and reads
  * them back by byte offset. Reads go through one 1 MiB block, so a scan in either direction (search)
- * costs one read per block. In the background, the chunks are written by the thread pool while the
- * load goes on: the kernel's copy of the JSON (about the input's size) into the page cache otherwise
- * holds up the load's one thread (docs/bench.md). At most WRITES_IN_FLIGHT at once.
+ * costs one read per block.
  */
 export class SpillSink implements RawSink {
   readonly dir: string;
   private readonly fd: number;
   /** The lines not yet written: out[0, used). */
-  private out: Buffer = Buffer.allocUnsafe(WRITE_CHUNK);
+  private out = Buffer.allocUnsafe(WRITE_CHUNK);
   private used = 0;
   private written = 0;
-  private inFlight = 0;
-  /** Chunks written, for the next ones. */
-  private readonly spare: Buffer[] = [];
-  private failure: Error | null = null;
-  private onDrained: (() => void) | null = null;
   at = 0;
   bytes = 0;
 
-  /** `background`: chunks are written by the thread pool (drain() before finish()); else in this thread as they fill. */
-  constructor(
-    parent?: string,
-    private readonly background = false,
-  ) {
+  constructor(parent?: string) {
     // Removed on every way out of the process, like the timeline's spill (src/timeline/spill.ts).
     this.dir = createSpillDir(parent);
     this.fd = openSync(join(this.dir, 'events.jsonl'), 'w+');
@@ -306,64 +288,16 @@ export class SpillSink implements RawSink {
   }
 
   private flush(): void {
-    if (this.failure) throw this.failure;
-    if (this.used === 0) return;
-    const chunk = this.out;
-    const length = this.used;
-    const position = this.written;
-    this.written += length;
-    this.used = 0;
-    if (!this.background || this.inFlight >= WRITES_IN_FLIGHT) {
-      this.writeHere(chunk, length, position);
-      return;
-    }
-    this.out = this.spare.pop() ?? Buffer.allocUnsafe(WRITE_CHUNK);
-    this.inFlight++;
-    const done = (err: Error | null) => {
-      this.inFlight--;
-      if (err) this.failure ??= err;
-      else if (chunk.length === WRITE_CHUNK) this.spare.push(chunk);
-      if (this.inFlight === 0) this.onDrained?.();
-    };
-    const rest = (at: number) =>
-      write(this.fd, chunk, at, length - at, position + at, (err, n) => {
-        if (err) done(err);
-        else if (at + n < length) rest(at + n);
-        else done(null);
-      });
-    rest(0);
-  }
-
-  private writeHere(chunk: Buffer, length: number, position: number): void {
     let at = 0;
-    while (at < length) at += writeSync(this.fd, chunk, at, length - at, position + at);
+    while (at < this.used) at += writeSync(this.fd, this.out, at, this.used - at, this.written + at);
+    this.written += this.used;
+    this.used = 0;
     // Grown for one long record: back to the usual size once it is written.
-    if (chunk.length > WRITE_CHUNK) this.out = Buffer.allocUnsafe(WRITE_CHUNK);
-  }
-
-  drain(): Promise<void> {
-    try {
-      this.flush();
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    return new Promise((resolve, reject) => {
-      const settle = () => {
-        this.onDrained = null;
-        if (this.failure) reject(this.failure);
-        else resolve();
-      };
-      if (this.inFlight === 0) settle();
-      else this.onDrained = settle;
-    });
+    if (this.out.length > WRITE_CHUNK) this.out = Buffer.allocUnsafe(WRITE_CHUNK);
   }
 
   finish(): RawReader {
-    // A chunk still being written would be read back short, and the file closed under the write.
-    if (this.inFlight > 0) throw new Error('SpillSink.finish: drain() first');
-    this.writeHere(this.out, this.used, this.written);
-    this.written += this.used;
-    this.used = 0;
+    this.flush();
     const { fd, dir } = this;
     const total = this.written;
     let block = Buffer.alloc(0);
@@ -824,11 +758,6 @@ export class ColumnsBuilder {
       this.levelIndex.set(word, id);
     }
     return id;
-  }
-
-  /** Resolves once the sink has written everything added so far (call before finish()). */
-  drain(): Promise<void> {
-    return this.sink.drain();
   }
 
   finish(): EventStore {

@@ -72,7 +72,6 @@ export function syntheticModel(o: SyntheticOptions): Synthetic {
     appendBytes: () => {
       throw new Error('synthetic events are pushed as columns');
     },
-    drain: () => Promise.resolve(),
     finish: () => ({ raw: (at) => encodeEvent(eventAt(at)), close: () => dir && removeSpillDir(dir) }),
   };
   const b = new ColumnsBuilder(sources, sink, o.tuning);
