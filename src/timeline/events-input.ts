@@ -6,11 +6,12 @@
 
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { constants as zlibConstants, createGunzip, gunzipSync } from 'node:zlib';
 import type { InputIssue, SourceSpec } from '../ingest/sources.js';
 import type { SourceActivity } from '../parse/activity.js';
-import type { EventType, SourceAccounting } from '../parse/types.js';
+import { isUsualEvent } from '../parse/event-codec.js';
+import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { ParsedSource } from './parse-source.js';
 import { SpillWriter } from './spill.js';
 
@@ -83,9 +84,10 @@ class SourceEvents {
     this.spill = new SpillWriter(spillPath);
   }
 
-  /** `json`: the event as encodeEvent writes it (its line without the time). */
-  add(ts: number | null, json: string, type: EventType): void {
-    this.spill.addEncoded(ts, type, json);
+  /** The event, or its JSON text as encodeEvent writes it (its line without the time) when it is of no usual shape. */
+  add(ts: number | null, type: EventType, event: RmqEvent | string): void {
+    if (typeof event === 'string') this.spill.addEncoded(ts, type, event);
+    else this.spill.add(event);
     this.count++;
     this.types[type] = (this.types[type] ?? 0) + 1;
     if (ts !== null) {
@@ -105,44 +107,97 @@ export async function readEventsFile(spec: SourceSpec, firstIndex: number, spill
   const byFile = new Map<string, SourceEvents>();
   let summary: EventsSummary | null = null;
   let lineNo = 0;
-  const input = createReadStream(spec.path);
-  const lines = createInterface({ input: spec.gz ? input.pipe(createGunzip()) : input, crlfDelay: Infinity });
-  for await (const line of lines) {
+  const line1 = (line: string): void => {
     lineNo++;
-    if (line === '') continue;
-    let o: { time?: string | null; type?: string; file?: string; host?: string; kind?: SourceAccounting['kind']; summary?: EventsSummary };
+    if (line === '') return;
+    let o: EventLine;
     try {
       o = JSON.parse(line);
     } catch {
       issues.push({ file: spec.display, line: lineNo, message: 'not an event line of rmq-diag events (not JSON): skipped' });
-      continue;
+      return;
     }
     if (o.type === 'summary' && o.summary) {
       summary = o.summary;
-      continue;
+      return;
     }
     if (typeof o.file !== 'string' || typeof o.host !== 'string' || typeof o.type !== 'string' || !('time' in o)) {
       issues.push({ file: spec.display, line: lineNo, message: 'not an event line of rmq-diag events (no time, host, file or type): skipped' });
-      continue;
+      return;
     }
     const ts = o.time === null || o.time === undefined ? null : Date.parse(o.time);
     if (ts !== null && !Number.isFinite(ts)) {
       issues.push({ file: spec.display, line: lineNo, message: `not an event line of rmq-diag events (time ${JSON.stringify(o.time)}): skipped` });
-      continue;
+      return;
     }
     let src = byFile.get(o.file);
     // A source all of whose events the timeline leaves out is still one of its sources.
     if (!keep(o.type as EventType)) {
       if (!src) byFile.set(o.file, new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${firstIndex}-${byFile.size}.events`)));
-      continue;
+      return;
     }
     if (!src) byFile.set(o.file, (src = new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${firstIndex}-${byFile.size}.events`))));
-    // The event as a parse encodes it: the line without its time (the keys after it are encodeEvent's).
-    src.add(ts, `{${line.slice(line.indexOf(',', line.indexOf('"time":') + 7) + 1)}`, o.type as EventType);
-  }
+    // The event in the binary form a parse writes (decoded later without parsing its JSON again); one
+    // of another shape as a parse encodes it: the line without its time (the keys after it are encodeEvent's).
+    src.add(ts, o.type as EventType, eventOf(o, ts) ?? `{${line.slice(line.indexOf(',', line.indexOf('"time":') + 7) + 1)}`);
+  };
+  const input = createReadStream(spec.path);
+  await eachLine(spec.gz ? input.pipe(createGunzip()) : input, line1);
   for (const s of byFile.values()) s.spill.close();
   if (summary === null) issues.push({ file: spec.display, line: null, message: 'no summary line at the end (cut short?): each file it holds events of is counted by its events alone' });
   return assemble(spec, firstIndex, byFile, summary, issues);
+}
+
+/** A line of an events file as JSON.parse gives it. */
+type EventLine = Partial<Omit<RmqEvent, 'ts' | 'type'>> & { time?: string | null; type?: string; summary?: EventsSummary };
+
+/** The keys of an event line: encodeEvent's, after the time. */
+const EVENT_KEYS: ReadonlySet<string> = new Set(['time', 'clock', 'host', 'kind', 'file', 'line', 'level', 'thread', 'logger', 'type', 'fields', 'text', 'entry', 'versionHint', 'sendPath']);
+
+/**
+ * The event a line of the usual shape holds (with its time `ts`), as a parse would have made it;
+ * null for a line with another key or a value of another kind, which keeps its JSON text whole.
+ */
+function eventOf(o: EventLine, ts: number | null): RmqEvent | null {
+  for (const k in o) if (!EVENT_KEYS.has(k)) return null;
+  const e = { ts, host: o.host, kind: o.kind, file: o.file, line: o.line, level: o.level, thread: o.thread, logger: o.logger, type: o.type, fields: o.fields, text: o.text, source: 0, seq: 0 } as RmqEvent;
+  if (o.clock !== undefined) e.clock = o.clock;
+  if (o.entry !== undefined) e.entry = o.entry;
+  if (o.versionHint !== undefined) e.versionHint = o.versionHint;
+  if (o.sendPath !== undefined) e.sendPath = o.sendPath;
+  return isUsualEvent(e) ? e : null;
+}
+
+/**
+ * Every line of a stream of UTF-8 text to `onLine`, split as readline splits them (`\n`, `\r\n`,
+ * and a lone `\r`), without a promise per line.
+ */
+export async function eachLine(input: NodeJS.ReadableStream, onLine: (line: string) => void): Promise<void> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  const lines = (text: string, last: boolean) => {
+    let at = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', at)) {
+      pieces(text.slice(at, nl), onLine);
+      at = nl + 1;
+    }
+    rest = text.slice(at);
+    if (last && rest !== '') pieces(rest, onLine);
+  };
+  for await (const chunk of input) lines(rest + decoder.write(chunk as Buffer), false);
+  lines(rest + decoder.end(), true);
+}
+
+/** A line up to a `\n`, with a `\r` at its end dropped and one inside it ending a line of its own. */
+function pieces(line: string, onLine: (line: string) => void): void {
+  if (line.indexOf('\r') < 0) {
+    onLine(line);
+    return;
+  }
+  const parts = line.split('\r');
+  // "a\r" is the line "a" (a \r\n); "a\rb" is two lines.
+  const n = parts[parts.length - 1] === '' ? parts.length - 1 : parts.length;
+  for (let i = 0; i < n; i++) onLine(parts[i]);
 }
 
 /** The sources in the summary's order (the order they were read in), then any it does not name. */

@@ -1,0 +1,89 @@
+// Reading an events file back (src/timeline/events-input.ts): its lines split as readline splits
+// them, and each event as the parse that wrote it had it, whether it travels on in the binary form
+// (the usual shape) or as its JSON text (any other).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { encodeEvent } from '../../src/parse/event-codec.js';
+import type { RmqEvent } from '../../src/parse/types.js';
+import { buildTimeline } from '../../src/timeline/build.js';
+import { eachLine } from '../../src/timeline/events-input.js';
+
+/** The bytes as chunks cut at the given places. */
+function chunked(bytes: Buffer, cuts: number[]): Readable {
+  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const c of [...at, bytes.length]) {
+    parts.push(bytes.subarray(from, c));
+    from = c;
+  }
+  return Readable.from(parts);
+}
+
+describe('eachLine', () => {
+  it('gives the lines readline gives, wherever the chunks are cut (\\n, \\r\\n, a lone \\r, characters of several bytes)', async () => {
+    const piece = fc.constantFrom('a', '{"x":1}', '\n', '\r\n', '\r', '消息', 'é', '\u{1F600}', ' ', '');
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(200), { maxLength: 6 }), async (pieces, cuts) => {
+        const bytes = Buffer.from(pieces.join(''));
+        const want: string[] = [];
+        for await (const l of createInterface({ input: chunked(bytes, cuts), crlfDelay: Infinity })) want.push(l);
+        const got: string[] = [];
+        await eachLine(chunked(bytes, cuts), (l) => got.push(l));
+        expect(got).toEqual(want);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('an events file read back', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-events-input-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const base: RmqEvent = {
+    ts: Date.parse('2024-05-20T14:00:00.000+08:00'),
+    host: 'app-1',
+    kind: 'client',
+    file: 'app-1/rocketmq_client.log',
+    line: 3,
+    level: 'WARN',
+    thread: null,
+    logger: 'RocketmqRemoting',
+    type: 'rpc-timeout',
+    fields: { addr: '10.0.0.2:10911', timeoutMs: 3000, list: ['a', 'b'], nested: { deep: [1, null] } },
+    text: 'invokeSync: wait response timeout exception, the channel[10.0.0.2:10911]',
+    source: 0,
+    seq: 0,
+  };
+  const line = (e: RmqEvent, extra = '') => `{"time":"2024-05-20T14:00:0${e.line}.000+08:00",${encodeEvent(e).slice(1, -1)}${extra}}`;
+
+  it('gives each event as its line has it, of the usual shape or not, in the order written', async () => {
+    const events: RmqEvent[] = [
+      { ...base, line: 1 },
+      { ...base, line: 2, clock: 'jvm', entry: 'rpc-timeout/wait-response', versionHint: '4.9.4', sendPath: 'kernel' },
+      // An own key "__proto__" (as JSON.parse makes one), and text past ASCII.
+      { ...base, line: 3, fields: JSON.parse('{"__proto__":"x","cause":"é 消息"}') },
+      { ...base, line: 4 },
+    ];
+    const lines = events.map((e) => line(e));
+    // A key no parse writes (another version's): the line travels whole, as its JSON text.
+    lines[3] = line(events[3], ',"later":true');
+    const file = join(dir, 'one.events');
+    writeFileSync(file, lines.join('\r\n') + '\n');
+    const t = await buildTimeline({ inputs: [file], workers: 0 });
+    try {
+      const got: string[] = [];
+      for (const m of t.encoded()) got.push(m.json());
+      expect(got.slice(0, 3)).toEqual(events.slice(0, 3).map((e) => encodeEvent(e)));
+      expect(JSON.parse(got[3]).later).toBe(true);
+      expect(t.issues.filter((i) => i.line !== null)).toEqual([]);
+    } finally {
+      t.close();
+    }
+  });
+});
