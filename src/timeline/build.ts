@@ -11,7 +11,8 @@ import { basename } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { globMatch } from '../ingest/glob.js';
 import { resolveInputs, type InputIssue, type SourceSpec } from '../ingest/sources.js';
-import { isEventsFile, readEventsFile } from './events-input.js';
+import { isEventsFile, readEventsFile, type EventsJob } from './events-input.js';
+import { readEventsFiles } from './events-workers.js';
 import type { EventsAsJson } from '../parse/event-binary.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
@@ -84,9 +85,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   const spillDir = createSpillDir();
   let given: Awaited<ReturnType<typeof eventsInputs>>;
   try {
-    const types = opts.types ? new Set<EventType>(opts.types) : null;
-    const keepOther = opts.keepOther ?? false;
-    given = await eventsInputs(resolved.sources, spillDir, (type) => (types === null || types.has(type)) && (type !== 'other' || keepOther !== false));
+    given = await eventsInputs(resolved.sources, { spillDir, types: opts.types ?? null, keepOther: opts.keepOther ?? false, asJson: opts.asJson ?? false }, opts.workers);
   } catch (err) {
     removeSpillDir(spillDir);
     throw spillErrorOf((err as NodeJS.ErrnoException).code) ?? err;
@@ -181,24 +180,36 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
  * The sources once events files (src/timeline/events-input.ts) stand for the sources they were
  * made from, in their place among the inputs: those are parsed already (`parsed`, by index).
  */
-async function eventsInputs(specs: SourceSpec[], spillDir: string, keep: (type: EventType) => boolean): Promise<{ sources: SourceSpec[]; parsed: Map<number, ParsedSource>; issues: InputIssue[]; defaultZone: string | null; defaultZoneChosen: boolean }> {
+async function eventsInputs(
+  specs: SourceSpec[],
+  how: Omit<EventsJob, 'spec' | 'firstIndex' | 'name'>,
+  workers: number | undefined,
+): Promise<{ sources: SourceSpec[]; parsed: Map<number, ParsedSource>; issues: InputIssue[]; defaultZone: string | null; defaultZoneChosen: boolean }> {
+  const files = specs.flatMap((spec, at) => (isEventsFile(spec) ? [{ spec, at }] : []));
+  // Each read from index 0; numbered below where they stand among the inputs.
+  const jobs: EventsJob[] = files.map(({ spec }, n) => ({ ...how, spec, firstIndex: 0, name: String(n) }));
+  const sizes = jobs.map((j) => sizeOf(j.spec));
+  const n = workers ?? (jobs.length > 1 && sizes.reduce((a, b) => a + b, 0) >= WORKER_THRESHOLD ? availableParallelism() : 0);
+  const got = n > 0 && jobs.length > 1 ? await readEventsFiles(jobs, sizes, n) : [];
+  for (let i = got.length; i < jobs.length; i++) got.push(await readEventsFile(jobs[i]));
   const sources: SourceSpec[] = [];
   const parsed = new Map<number, ParsedSource>();
   const issues: InputIssue[] = [];
   const zones = new Set<string>();
   let chosen = false;
-  for (const spec of specs) {
-    if (!isEventsFile(spec)) {
+  let next = 0;
+  specs.forEach((spec, at) => {
+    if (next >= files.length || files[next].at !== at) {
       sources.push(spec);
-      continue;
+      return;
     }
-    const got = await readEventsFile(spec, sources.length, spillDir, keep);
-    sources.push(...got.specs);
-    for (const p of got.parsed) parsed.set(p.index, p);
-    issues.push(...got.issues);
-    if (got.defaultZone !== null) zones.add(got.defaultZone);
-    chosen ||= got.defaultZoneChosen;
-  }
+    const file = got[next++];
+    for (const p of file.parsed) parsed.set((p.index += sources.length), p);
+    sources.push(...file.specs);
+    issues.push(...file.issues);
+    if (file.defaultZone !== null) zones.add(file.defaultZone);
+    chosen ||= file.defaultZoneChosen;
+  });
   // Files parsed with different default zones: the usual default (each source keeps its own zone).
   return { sources, parsed, issues, defaultZone: zones.size === 1 ? [...zones][0] : null, defaultZoneChosen: chosen };
 }

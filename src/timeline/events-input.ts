@@ -14,6 +14,7 @@ import { isUsualEvent } from '../parse/event-codec.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { ParsedSource } from './parse-source.js';
 import { SpillWriter } from './spill.js';
+import type { EventsAsJson } from '../parse/event-binary.js';
 
 /** What the summary line of `--format events` adds to each input of `--json`'s (docs/json.md). */
 export interface EventsInputExtra {
@@ -80,8 +81,9 @@ class SourceEvents {
     readonly host: string,
     readonly kind: SourceAccounting['kind'],
     spillPath: string,
+    asJson: EventsAsJson,
   ) {
-    this.spill = new SpillWriter(spillPath);
+    this.spill = new SpillWriter(spillPath, undefined, undefined, asJson);
   }
 
   /** The event, or its JSON text as encodeEvent writes it (its line without the time) when it is of no usual shape. */
@@ -97,12 +99,33 @@ class SourceEvents {
   }
 }
 
+/** Reading one events file, wherever it runs (a worker thread is sent this). */
+export interface EventsJob {
+  spec: SourceSpec;
+  /** The index of the file's first source in the timeline. */
+  firstIndex: number;
+  spillDir: string;
+  /** Its spill files are `events-<name>-<n>.events`. */
+  name: string;
+  /** Keep only these types (null: all); records that are no event only with keepOther. */
+  types: EventType[] | null;
+  keepOther: boolean | 'inference';
+  asJson: EventsAsJson;
+}
+
 /**
  * The sources of an events file, from index `firstIndex` on, their events in spill files of
- * `spillDir` (as a parse leaves them), of the types `keep` takes (as a parse keeps them: records
- * that are no event only when asked). Lines that are neither an event nor the summary are issues.
+ * `spillDir` (as a parse leaves them), of the types a parse would keep (records that are no event
+ * only when asked). Lines that are neither an event nor the summary are issues.
  */
-export async function readEventsFile(spec: SourceSpec, firstIndex: number, spillDir: string, keep: (type: EventType) => boolean): Promise<EventsInput> {
+export async function readEventsFile(job: EventsJob): Promise<EventsInput> {
+  const { spec, firstIndex, spillDir, asJson } = job;
+  const types = job.types ? new Set<EventType>(job.types) : null;
+  const keep = (type: EventType) => (types === null || types.has(type)) && (type !== 'other' || job.keepOther !== false);
+  // Events that travel as their JSON text (the output is JSON lines) keep their line's; else the binary form.
+  const asText = asJson !== false && asJson !== 'both';
+  const sourceOf = (o: EventLine & { file: string; host: string }) =>
+    new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${job.name}-${byFile.size}.events`), asText ? false : asJson);
   const issues: InputIssue[] = [];
   const byFile = new Map<string, SourceEvents>();
   let summary: EventsSummary | null = null;
@@ -133,13 +156,15 @@ export async function readEventsFile(spec: SourceSpec, firstIndex: number, spill
     let src = byFile.get(o.file);
     // A source all of whose events the timeline leaves out is still one of its sources.
     if (!keep(o.type as EventType)) {
-      if (!src) byFile.set(o.file, new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${firstIndex}-${byFile.size}.events`)));
+      if (!src) byFile.set(o.file, sourceOf(o as EventLine & { file: string; host: string }));
       return;
     }
-    if (!src) byFile.set(o.file, (src = new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${firstIndex}-${byFile.size}.events`))));
+    if (!src) byFile.set(o.file, (src = sourceOf(o as EventLine & { file: string; host: string })));
     // The event in the binary form a parse writes (decoded later without parsing its JSON again); one
-    // of another shape as a parse encodes it: the line without its time (the keys after it are encodeEvent's).
-    src.add(ts, o.type as EventType, eventOf(o, ts) ?? `{${line.slice(line.indexOf(',', line.indexOf('"time":') + 7) + 1)}`);
+    // of another shape, or for JSON output, as a parse encodes it: the line without its time (the
+    // keys after it are encodeEvent's).
+    const json = () => `{${line.slice(line.indexOf(',', line.indexOf('"time":') + 7) + 1)}`;
+    src.add(ts, o.type as EventType, (asText ? null : eventOf(o, ts)) ?? json());
   };
   const input = createReadStream(spec.path);
   await eachLine(spec.gz ? input.pipe(createGunzip()) : input, line1);

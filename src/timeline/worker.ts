@@ -1,13 +1,24 @@
-// Worker thread: parses the sources it is sent, one at a time, and posts each result back.
+// Worker thread: parses the sources it is sent (or reads the events files), one at a time, and posts each result back.
 import { parentPort } from 'node:worker_threads';
 import { parseSource, type ParseJob } from './parse-source.js';
+import { readEventsFile, type EventsJob } from './events-input.js';
 
 if (!parentPort) throw new Error('worker.ts must run as a worker thread');
 const port = parentPort;
 
-port.on('message', (msg: { job: ParseJob } | { exit: true }) => {
+/** A failure as the main thread reads it: fs errors (a full temporary folder) keep their code, for it to name them. */
+const failure = (err: unknown) => ({ error: String(err instanceof Error ? err.message : err), code: (err as NodeJS.ErrnoException | null)?.code });
+
+port.on('message', (msg: { job: ParseJob } | { events: EventsJob } | { exit: true }) => {
   if ('exit' in msg) {
     port.close();
+    return;
+  }
+  if ('events' in msg) {
+    readEventsFile(msg.events).then(
+      (eventsResult) => port.postMessage({ eventsResult }),
+      (err: unknown) => port.postMessage(failure(err)),
+    );
     return;
   }
   let reported = 0;
@@ -19,12 +30,6 @@ port.on('message', (msg: { job: ParseJob } | { exit: true }) => {
     }
   }).then(
     (result) => port.postMessage({ result, progressTail: result.bytes - reported }),
-    (err: unknown) =>
-      port.postMessage({
-        error: String(err instanceof Error ? err.message : err),
-        // fs errors (a full temporary folder) keep their code, for the main thread to name them
-        code: (err as NodeJS.ErrnoException | null)?.code,
-        index: msg.job.index,
-      }),
+    (err: unknown) => port.postMessage({ ...failure(err), index: msg.job.index }),
   );
 });

@@ -60,9 +60,11 @@ describe('an events file read back', () => {
     source: 0,
     seq: 0,
   };
-  const line = (e: RmqEvent, extra = '') => `{"time":"2024-05-20T14:00:0${e.line}.000+08:00",${encodeEvent(e).slice(1, -1)}${extra}}`;
+  /** The time an event's line gives it: second `line` of the minute. */
+  const timeOf = (e: RmqEvent) => `2024-05-20T14:00:0${e.line}.000+08:00`;
+  const line = (e: RmqEvent, extra = '') => `{"time":"${timeOf(e)}",${encodeEvent(e).slice(1, -1)}${extra}}`;
 
-  it('gives each event as its line has it, of the usual shape or not, in the order written', async () => {
+  for (const asJson of [false, true, 'both'] as const) it(`gives each event as its line has it, of the usual shape or not, in the order written (asJson ${asJson})`, async () => {
     const events: RmqEvent[] = [
       { ...base, line: 1 },
       { ...base, line: 2, clock: 'jvm', entry: 'rpc-timeout/wait-response', versionHint: '4.9.4', sendPath: 'kernel' },
@@ -73,17 +75,58 @@ describe('an events file read back', () => {
     const lines = events.map((e) => line(e));
     // A key no parse writes (another version's): the line travels whole, as its JSON text.
     lines[3] = line(events[3], ',"later":true');
-    const file = join(dir, 'one.events');
+    const file = join(dir, `one-${asJson}.events`);
     writeFileSync(file, lines.join('\r\n') + '\n');
-    const t = await buildTimeline({ inputs: [file], workers: 0 });
+    const t = await buildTimeline({ inputs: [file], workers: 0, asJson });
     try {
       const got: string[] = [];
-      for (const m of t.encoded()) got.push(m.json());
+      const decoded: RmqEvent[] = [];
+      for (const m of t.encoded()) {
+        got.push(m.json());
+        decoded.push(m.event());
+      }
       expect(got.slice(0, 3)).toEqual(events.slice(0, 3).map((e) => encodeEvent(e)));
+      expect(decoded.slice(0, 3)).toStrictEqual(events.slice(0, 3).map((e, i) => ({ ...JSON.parse(encodeEvent(e)), ts: Date.parse(timeOf(e)), source: 0, seq: i })));
       expect(JSON.parse(got[3]).later).toBe(true);
       expect(t.issues.filter((i) => i.line !== null)).toEqual([]);
     } finally {
       t.close();
+    }
+  });
+});
+
+describe('events files read by worker threads', () => {
+  it('give the timeline one thread gives: the same sources in the same places, the same events', async () => {
+    const { runBin } = await import('../cli/helpers.js');
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-events-workers-'));
+    try {
+      // The seed outage's hosts parsed by processes of their own, and a log beside them.
+      const files = ['mq-node-100', 'app-order-01', 'app-pay-01'].map((h) => {
+        const r = runBin(['events', `samples/seed-outage/${h}`, '--format', 'events']);
+        expect(r.code, r.stderr).toBe(0);
+        const f = join(dir, `${h}.events`);
+        writeFileSync(f, r.stdout);
+        return f;
+      });
+      const inputs = [files[0], join(__dirname, '..', '..', 'samples', 'seed-outage', 'mq-node-101'), files[1], files[2]];
+      // The built timeline (dist/, built by npm test's pretest): its workers run the built worker file.
+      const built = (await import(join(__dirname, '..', '..', 'dist', 'timeline', 'build.js'))) as { buildTimeline: typeof buildTimeline };
+      const read = async (workers: number) => {
+        const t = await built.buildTimeline({ inputs, workers, keepOther: 'inference' });
+        try {
+          const lines: string[] = [];
+          for (const m of t.encoded()) lines.push(`${m.source} ${m.ts} ${m.json()}`);
+          return { sources: t.sources.map((s) => `${s.host} ${s.path}`), accounting: t.accounting, issues: t.issues, lines };
+        } finally {
+          t.close();
+        }
+      };
+      const one = await read(0);
+      expect(one.sources.length).toBeGreaterThan(8);
+      expect(one.lines.length).toBeGreaterThan(1000);
+      expect(await read(2)).toEqual(one);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,0 +1,62 @@
+// Events files read on every core: a fleet ships one file per host (docs/json.md, "Events as
+// input"), and reading one is a JSON.parse per line, so the files are read by worker threads, one
+// file each at a time, biggest first, as parse-source's jobs are. The results come back in input
+// order, each from index 0 (the caller numbers their sources where they stand among the inputs).
+
+import { Worker } from 'node:worker_threads';
+import { readEventsFile, type EventsInput, type EventsJob } from './events-input.js';
+
+/** Each job's EventsInput, in the order of `jobs`; `sizes` orders the queue (largest first). */
+export function readEventsFiles(jobs: EventsJob[], sizes: number[], workers: number): Promise<EventsInput[]> {
+  const results: Array<EventsInput | undefined> = new Array<EventsInput | undefined>(jobs.length);
+  const queue = jobs.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a]);
+  // A file a worker could not read (out of memory: lines of megabytes) is read in this thread after.
+  const here: number[] = [];
+  return new Promise((resolve, reject) => {
+    let running = 0;
+    let failed = false;
+    const done = () => {
+      running--;
+      if (running > 0 || failed) return;
+      (async () => {
+        // And those no worker took (every worker ended on one of those).
+        for (const i of [...here, ...queue.splice(0)]) results[i] = await readEventsFile(jobs[i]);
+        return results as EventsInput[];
+      })().then(resolve, reject);
+    };
+    const start = () => {
+      const w = new Worker(new URL('./worker.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 } });
+      running++;
+      let current = -1;
+      const feed = () => {
+        current = queue.shift() ?? -1;
+        if (current < 0) w.postMessage({ exit: true });
+        else w.postMessage({ events: jobs[current] });
+      };
+      w.on('message', (msg: { eventsResult?: EventsInput; error?: string; code?: string }) => {
+        if (msg.eventsResult) {
+          results[current] = msg.eventsResult;
+          feed();
+        } else if (msg.error !== undefined && !failed) {
+          failed = true;
+          reject(Object.assign(new Error(msg.error), { code: msg.code }));
+          void w.terminate();
+        }
+      });
+      w.on('error', (err) => {
+        if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' && current >= 0) {
+          here.push(current);
+          current = -1;
+          return;
+        }
+        if (!failed) {
+          failed = true;
+          reject(err);
+        }
+      });
+      w.on('exit', done);
+      feed();
+    };
+    for (let i = 0; i < Math.max(1, Math.min(workers, jobs.length)); i++) start();
+  });
+}
