@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { globMatch } from '../ingest/glob.js';
 import { resolveInputs, type InputIssue, type SourceSpec } from '../ingest/sources.js';
 import { isEventsFile, readEventsFile, type EventsJob } from './events-input.js';
-import { readEventsFiles } from './events-workers.js';
+import { WORKER_LIMITS, WORKER_URL, readEventsFiles } from './events-workers.js';
 import type { EventsAsJson } from '../parse/event-binary.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
@@ -271,12 +271,8 @@ function runInWorkers(
   return new Promise((resolve, reject) => {
     let running = 0;
     let failed = false;
-    const workerUrl = new URL('./worker.js', import.meta.url);
     const startWorker = () => {
-      // A worker keeps one batch of events and one chunk of text (its old generation holds 8-20 MB),
-      // so its heap can be small; but at a 32 MB limit V8 marked it about twice as often, and a
-      // parse took 10-15% more CPU than at 64 MB (docs/bench.md, issue 14).
-      const w = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 } });
+      const w = new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS });
       running++;
       let current: ParseJob | null = null;
       const feed = () => {

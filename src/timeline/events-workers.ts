@@ -2,9 +2,21 @@
 // input"), and reading one is a JSON.parse per line, so the files are read by worker threads, one
 // file each at a time, biggest first, as parse-source's jobs are. The results come back in input
 // order, each from index 0 (the caller numbers their sources where they stand among the inputs).
+// The heap limits and the entry of every worker thread of the timeline live here too (build.ts's
+// parse workers are the same threads, sent parse jobs).
 
 import { Worker } from 'node:worker_threads';
 import { readEventsFile, type EventsInput, type EventsJob } from './events-input.js';
+
+/**
+ * The heap of a worker thread that parses or reads events (build.ts's workers and these). A worker
+ * keeps one batch of events and one chunk of text (its old generation holds 8-20 MB), so its heap
+ * can be small; but at a 32 MB limit V8 marked it about twice as often, and a parse took 10-15%
+ * more CPU than at 64 MB (docs/bench.md, issue 14).
+ */
+export const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
+/** The worker threads' entry (built next to this file). */
+export const WORKER_URL = new URL('./worker.js', import.meta.url);
 
 /** Each job's EventsInput, in the order of `jobs`; `sizes` orders the queue (largest first). */
 export function readEventsFiles(jobs: EventsJob[], sizes: number[], workers: number): Promise<EventsInput[]> {
@@ -15,6 +27,14 @@ export function readEventsFiles(jobs: EventsJob[], sizes: number[], workers: num
   return new Promise((resolve, reject) => {
     let running = 0;
     let failed = false;
+    const all: Worker[] = [];
+    // The first failure is the answer; the other workers stop (a live one would keep the process up).
+    const fail = (err: Error) => {
+      if (failed) return;
+      failed = true;
+      reject(err);
+      for (const x of all) void x.terminate();
+    };
     const done = () => {
       running--;
       if (running > 0 || failed) return;
@@ -25,7 +45,8 @@ export function readEventsFiles(jobs: EventsJob[], sizes: number[], workers: num
       })().then(resolve, reject);
     };
     const start = () => {
-      const w = new Worker(new URL('./worker.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 } });
+      const w = new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS });
+      all.push(w);
       running++;
       let current = -1;
       const feed = () => {
@@ -37,11 +58,7 @@ export function readEventsFiles(jobs: EventsJob[], sizes: number[], workers: num
         if (msg.eventsResult) {
           results[current] = msg.eventsResult;
           feed();
-        } else if (msg.error !== undefined && !failed) {
-          failed = true;
-          reject(Object.assign(new Error(msg.error), { code: msg.code }));
-          void w.terminate();
-        }
+        } else if (msg.error !== undefined) fail(Object.assign(new Error(msg.error), { code: msg.code }));
       });
       w.on('error', (err) => {
         if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' && current >= 0) {
@@ -49,10 +66,7 @@ export function readEventsFiles(jobs: EventsJob[], sizes: number[], workers: num
           current = -1;
           return;
         }
-        if (!failed) {
-          failed = true;
-          reject(err);
-        }
+        fail(err);
       });
       w.on('exit', done);
       feed();
