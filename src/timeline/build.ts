@@ -189,8 +189,8 @@ async function eventsInputs(
   // Each read from index 0; numbered below where they stand among the inputs.
   const jobs: EventsJob[] = files.map(({ spec }, n) => ({ ...how, spec, firstIndex: 0, name: String(n) }));
   const sizes = jobs.map((j) => sizeOf(j.spec));
-  const n = workers ?? (jobs.length > 1 && sizes.reduce((a, b) => a + b, 0) >= WORKER_THRESHOLD ? availableParallelism() : 0);
-  const got = n > 0 && jobs.length > 1 ? await readEventsFiles(jobs, sizes, n) : [];
+  const n = workers ?? (sizes.reduce((a, b) => a + b, 0) >= WORKER_THRESHOLD ? availableParallelism() : 0);
+  const got = n > 0 && jobs.length > 0 ? await readEventsFiles(jobs, sizes, n) : [];
   for (let i = got.length; i < jobs.length; i++) got.push(await readEventsFile(jobs[i]));
   const sources: SourceSpec[] = [];
   const parsed = new Map<number, ParsedSource>();

@@ -12,7 +12,7 @@ import type { InputIssue, SourceSpec } from '../ingest/sources.js';
 import type { SourceActivity } from '../parse/activity.js';
 import { isUsualEvent } from '../parse/event-codec.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
-import type { ParsedSource } from './parse-source.js';
+import type { ParsedSource, SourcePart } from './parse-source.js';
 import { SpillWriter } from './spill.js';
 import type { EventsAsJson } from '../parse/event-binary.js';
 
@@ -111,6 +111,29 @@ export interface EventsJob {
   types: EventType[] | null;
   keepOther: boolean | 'inference';
   asJson: EventsAsJson;
+  /** Bytes [start, end) of a plain file, cut right after a line's end (eventsParts); absent: the whole file. */
+  range?: { start: number; end: number };
+}
+
+/** One source's events in a part of an events file (or in the whole file). */
+interface PartSource {
+  file: string;
+  host: string;
+  kind: SourceAccounting['kind'];
+  spill: string | null;
+  tail: Uint8Array | null;
+  count: number;
+  firstTs: number | null;
+  lastTs: number | null;
+  types: Partial<Record<EventType, number>>;
+}
+
+/** What reading a part of an events file gives: its sources' events, the summary if it holds it, its notes (lines counted from the part's start). */
+export interface EventsPart {
+  sources: PartSource[];
+  summary: EventsSummary | null;
+  issues: InputIssue[];
+  lines: number;
 }
 
 /**
@@ -119,7 +142,12 @@ export interface EventsJob {
  * only when asked). Lines that are neither an event nor the summary are issues.
  */
 export async function readEventsFile(job: EventsJob): Promise<EventsInput> {
-  const { spec, firstIndex, spillDir, asJson } = job;
+  return joinEventsParts(job, [await readEventsPart(job)]);
+}
+
+/** readEventsFile's reading of the job's part (or whole file), before its sources are put together. */
+export async function readEventsPart(job: EventsJob): Promise<EventsPart> {
+  const { spec, spillDir, asJson } = job;
   const types = job.types ? new Set<EventType>(job.types) : null;
   const keep = (type: EventType) => (types === null || types.has(type)) && (type !== 'other' || job.keepOther !== false);
   // Events that travel as their JSON text (the output is JSON lines) keep their line's; else the binary form.
@@ -166,12 +194,79 @@ export async function readEventsFile(job: EventsJob): Promise<EventsInput> {
     const json = () => `{${line.slice(line.indexOf(',', line.indexOf('"time":') + 7) + 1)}`;
     src.add(ts, o.type as EventType, (asText ? null : eventOf(o, ts)) ?? json());
   };
-  const input = createReadStream(spec.path);
-  await eachLine(spec.gz ? input.pipe(createGunzip()) : input, line1);
-  for (const s of byFile.values()) s.spill.close();
-  if (summary === null) issues.push({ file: spec.display, line: null, message: 'no summary line at the end (cut short?): each file it holds events of is counted by its events alone' });
-  return assemble(spec, firstIndex, byFile, summary, issues);
+  const range = job.range;
+  if (!range || range.end > range.start) {
+    const input = range ? createReadStream(spec.path, { start: range.start, end: range.end - 1 }) : createReadStream(spec.path);
+    await eachLine(spec.gz ? input.pipe(createGunzip()) : input, line1);
+  }
+  const sources = [...byFile.values()].map((s): PartSource => {
+    s.spill.close();
+    return { file: s.file, host: s.host, kind: s.kind, spill: s.spill.path, tail: s.spill.tail, count: s.count, firstTs: s.firstTs, lastTs: s.lastTs, types: s.types };
+  });
+  return { sources, summary, issues, lines: lineNo };
 }
+
+/**
+ * The parts of an events file (in file order) put together: each source's events part after part
+ * (each part's stream its own, as a split log's), the notes' lines counted from the file's start.
+ */
+export function joinEventsParts(job: EventsJob, parts: readonly EventsPart[]): EventsInput {
+  const byFile = new Map<string, Joined>();
+  const issues: InputIssue[] = [];
+  let summary: EventsSummary | null = null;
+  let before = 0;
+  for (const part of parts) {
+    for (const i of part.issues) issues.push(i.line === null ? i : { ...i, line: i.line + before });
+    before += part.lines;
+    summary = part.summary ?? summary;
+    for (const s of part.sources) {
+      const j = byFile.get(s.file);
+      if (!j) {
+        byFile.set(s.file, { ...s, types: { ...s.types }, more: [] });
+        continue;
+      }
+      j.more.push({ spill: s.spill, tail: s.tail });
+      j.count += s.count;
+      if (s.firstTs !== null && (j.firstTs === null || s.firstTs < j.firstTs)) j.firstTs = s.firstTs;
+      if (s.lastTs !== null && (j.lastTs === null || s.lastTs > j.lastTs)) j.lastTs = s.lastTs;
+      for (const [t, n] of Object.entries(s.types) as Array<[EventType, number]>) j.types[t] = (j.types[t] ?? 0) + n;
+    }
+  }
+  if (summary === null) issues.push({ file: job.spec.display, line: null, message: 'no summary line at the end (cut short?): each file it holds events of is counted by its events alone' });
+  return assemble(job.spec, job.firstIndex, byFile, summary, issues);
+}
+
+/** A source's events over the parts: the first part's, then the others' in `more`. */
+type Joined = PartSource & { more: SourcePart[] };
+
+/**
+ * Where a plain events file of `size` bytes is cut into `n` parts of about the same size, each cut
+ * right after a line's end (null: not worth it, or no cut found). Lines are whole JSON values, so
+ * any line's end is a place to cut.
+ */
+export function eventsParts(path: string, size: number, n: number): Array<{ start: number; end: number }> | null {
+  if (n < 2) return null;
+  const cuts: number[] = [];
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(CUT_LOOK);
+    for (let k = 1; k < n; k++) {
+      const from = Math.max(Math.floor((size * k) / n), cuts.length ? cuts[cuts.length - 1] : 0);
+      const got = readSync(fd, buf, 0, CUT_LOOK, from);
+      const nl = buf.subarray(0, got).indexOf(10);
+      // A line longer than the look: no cut here (the part before takes it).
+      if (nl >= 0 && from + nl + 1 < size) cuts.push(from + nl + 1);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const starts = [0, ...new Set(cuts)];
+  if (starts.length < 2) return null;
+  return starts.map((start, i) => ({ start, end: i + 1 < starts.length ? starts[i + 1] : size }));
+}
+
+/** Bytes read at a planned cut to find the end of the line it falls in. */
+const CUT_LOOK = 1 << 20;
 
 /** A line of an events file as JSON.parse gives it. */
 type EventLine = Partial<Omit<RmqEvent, 'ts' | 'type'>> & { time?: string | null; type?: string; summary?: EventsSummary };
@@ -226,18 +321,19 @@ function pieces(line: string, onLine: (line: string) => void): void {
 }
 
 /** The sources in the summary's order (the order they were read in), then any it does not name. */
-function assemble(spec: SourceSpec, firstIndex: number, byFile: Map<string, SourceEvents>, summary: EventsSummary | null, issues: InputIssue[]): EventsInput {
+function assemble(spec: SourceSpec, firstIndex: number, byFile: Map<string, Joined>, summary: EventsSummary | null, issues: InputIssue[]): EventsInput {
   const specs: SourceSpec[] = [];
   const parsed: ParsedSource[] = [];
-  const add = (accounting: SourceAccounting, events: SourceEvents | undefined, extra: Partial<EventsInputExtra>) => {
+  const add = (accounting: SourceAccounting, events: Joined | undefined, extra: Partial<EventsInputExtra>) => {
     const index = firstIndex + specs.length;
     specs.push({ path: accounting.path, display: accounting.path, host: accounting.host, kindHint: accounting.kind, kindForced: true, gz: false, group: `${accounting.host}/${basename(accounting.path)}`, rotation: 0 });
     parsed.push({
       index,
       accounting,
       issues: [],
-      spill: events?.spill.path ?? null,
-      tail: events?.spill.tail ?? null,
+      spill: events?.spill ?? null,
+      tail: events?.tail ?? null,
+      ...(events?.more.length ? { more: events.more } : {}),
       count: events?.count ?? 0,
       firstTs: extra.firstTs !== undefined ? extra.firstTs : (events?.firstTs ?? null),
       lastTs: extra.lastTs !== undefined ? extra.lastTs : (events?.lastTs ?? null),

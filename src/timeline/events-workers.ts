@@ -6,7 +6,7 @@
 // parse workers are the same threads, sent parse jobs).
 
 import { Worker } from 'node:worker_threads';
-import { readEventsFile, type EventsInput, type EventsJob } from './events-input.js';
+import { eventsParts, joinEventsParts, readEventsPart, type EventsInput, type EventsJob, type EventsPart } from './events-input.js';
 
 /**
  * The heap of a worker thread that parses or reads events (build.ts's workers and these). A worker
@@ -18,9 +18,34 @@ export const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSiz
 /** The worker threads' entry (built next to this file). */
 export const WORKER_URL = new URL('./worker.js', import.meta.url);
 
-/** Each job's EventsInput, in the order of `jobs`; `sizes` orders the queue (largest first). */
-export function readEventsFiles(jobs: EventsJob[], sizes: number[], workers: number): Promise<EventsInput[]> {
-  const results: Array<EventsInput | undefined> = new Array<EventsInput | undefined>(jobs.length);
+/** Below this size an events file is read whole by one worker. */
+const SPLIT_MIN_BYTES = 64 << 20;
+
+/**
+ * Each file's EventsInput, in the order of `jobs`, read by `workers` threads: one file each, biggest
+ * first, and a file that alone would keep one core busy past its fair share in parts, one per
+ * worker, cut at line ends (eventsParts) and put together again (joinEventsParts).
+ */
+export async function readEventsFiles(jobs: EventsJob[], sizes: number[], workers: number): Promise<EventsInput[]> {
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const partJobs: EventsJob[] = [];
+  const partSizes: number[] = [];
+  const partsOf: number[][] = jobs.map((job, i) => {
+    const size = sizes[i];
+    const cut = !job.spec.gz && size >= SPLIT_MIN_BYTES && size * workers > total ? eventsParts(job.spec.path, size, workers) : null;
+    const ranges = cut ?? [null];
+    return ranges.map((range, k) => {
+      partSizes.push(range ? range.end - range.start : size);
+      return partJobs.push(range ? { ...job, name: `${job.name}.${k}`, range } : job) - 1;
+    });
+  });
+  const read = await readParts(partJobs, partSizes, workers);
+  return jobs.map((job, i) => joinEventsParts(job, partsOf[i].map((k) => read[k])));
+}
+
+/** Each job's part, in the order of `jobs`; `sizes` orders the queue (largest first). */
+function readParts(jobs: EventsJob[], sizes: number[], workers: number): Promise<EventsPart[]> {
+  const results: Array<EventsPart | undefined> = new Array<EventsPart | undefined>(jobs.length);
   const queue = jobs.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a]);
   // A file a worker could not read (out of memory: lines of megabytes) is read in this thread after.
   const here: number[] = [];
@@ -40,8 +65,8 @@ export function readEventsFiles(jobs: EventsJob[], sizes: number[], workers: num
       if (running > 0 || failed) return;
       (async () => {
         // And those no worker took (every worker ended on one of those).
-        for (const i of [...here, ...queue.splice(0)]) results[i] = await readEventsFile(jobs[i]);
-        return results as EventsInput[];
+        for (const i of [...here, ...queue.splice(0)]) results[i] = await readEventsPart(jobs[i]);
+        return results as EventsPart[];
       })().then(resolve, reject);
     };
     const start = () => {
@@ -54,9 +79,9 @@ export function readEventsFiles(jobs: EventsJob[], sizes: number[], workers: num
         if (current < 0) w.postMessage({ exit: true });
         else w.postMessage({ events: jobs[current] });
       };
-      w.on('message', (msg: { eventsResult?: EventsInput; error?: string; code?: string }) => {
-        if (msg.eventsResult) {
-          results[current] = msg.eventsResult;
+      w.on('message', (msg: { eventsPart?: EventsPart; error?: string; code?: string }) => {
+        if (msg.eventsPart) {
+          results[current] = msg.eventsPart;
           feed();
         } else if (msg.error !== undefined) fail(Object.assign(new Error(msg.error), { code: msg.code }));
       });

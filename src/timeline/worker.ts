@@ -1,7 +1,7 @@
 // Worker thread: parses the sources it is sent (or reads the events files), one at a time, and posts each result back.
 import { parentPort } from 'node:worker_threads';
 import { parseSource, type ParseJob } from './parse-source.js';
-import { readEventsFile, type EventsJob } from './events-input.js';
+import { readEventsPart, type EventsJob } from './events-input.js';
 
 if (!parentPort) throw new Error('worker.ts must run as a worker thread');
 const port = parentPort;
@@ -15,8 +15,8 @@ port.on('message', (msg: { job: ParseJob } | { events: EventsJob } | { exit: tru
     return;
   }
   if ('events' in msg) {
-    readEventsFile(msg.events).then(
-      (eventsResult) => port.postMessage({ eventsResult }),
+    readEventsPart(msg.events).then(
+      (eventsPart) => port.postMessage({ eventsPart }),
       (err: unknown) => port.postMessage(failure(err)),
     );
     return;

@@ -130,3 +130,54 @@ describe('events files read by worker threads', () => {
     }
   });
 });
+
+describe('an events file read in parts', () => {
+  it('gives what the whole file gives, wherever it is cut at a line end: the sources, their events in order, the notes and their lines', async () => {
+    const { readEventsFile, readEventsPart, joinEventsParts, eventsParts } = await import('../../src/timeline/events-input.js');
+    const { SourceCursor } = await import('../../src/timeline/merge.js');
+    const { runBin } = await import('../cli/helpers.js');
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-events-parts-'));
+    try {
+      const r = runBin(['events', 'samples/seed-outage', '--format', 'events']);
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.split('\n');
+      // Two lines that are no event, to see their notes' line numbers.
+      lines.splice(5, 0, 'not json');
+      const late = lines.length - 40;
+      lines.splice(late, 0, '{"time":"yesterday","host":"h","file":"f","type":"other"}');
+      const file = join(dir, 'all.events');
+      writeFileSync(file, lines.join('\n'));
+      const spec = { path: file, display: file, host: 'x', kindHint: null, kindForced: false, gz: false, group: 'x', rotation: 0 } as unknown as Parameters<typeof readEventsFile>[0]['spec'];
+      const job = (name: string) => ({ spec, firstIndex: 3, spillDir: dir, name, types: null, keepOther: 'inference' as const, asJson: false as const });
+      const eventsOf = (input: Awaited<ReturnType<typeof readEventsFile>>) =>
+        input.parsed.map((p) => {
+          const c = new SourceCursor(p.index, p.spill, p.tail, p.more?.map((m) => ({ ...m })));
+          const out: string[] = [];
+          for (let n = 0; c.next(); n++) out.push(`${c.ts} ${encodeEvent(c.event(n))}`);
+          return out;
+        });
+      const whole = await readEventsFile(job('whole'));
+      const want = { specs: whole.specs, issues: whole.issues, counts: whole.parsed.map((p) => [p.index, p.count, p.firstTs, p.lastTs]), events: eventsOf(whole) };
+      // The summary's notes of the parse (null lines) come after the file's own.
+      expect(want.issues.filter((i) => i.line !== null).map((i) => i.line)).toEqual([6, late + 1]);
+      expect(want.events.flat().length).toBeGreaterThan(1000);
+      const size = Buffer.byteLength(lines.join('\n'));
+      const plans = [2, 3, 7].map((n) => eventsParts(file, size, n));
+      // And cuts right after the notes' lines and at the file's first and last line ends.
+      const ends: number[] = [];
+      for (let at = 0, i = 0; i < lines.length - 1; i++) ends.push((at += Buffer.byteLength(lines[i]) + 1));
+      const picked = [ends[0], ends[5], ends[6], ends[late - 1], ends[late], ends[ends.length - 1]];
+      plans.push([0, ...picked].map((start, i, all) => ({ start, end: i + 1 < all.length ? all[i + 1] : size })));
+      let k = 0;
+      for (const plan of plans) {
+        expect(plan).not.toBeNull();
+        const parts = [];
+        for (const range of plan!) parts.push(await readEventsPart({ ...job(`p${k++}`), range }));
+        const got = joinEventsParts(job('joined'), parts);
+        expect({ specs: got.specs, issues: got.issues, counts: got.parsed.map((p) => [p.index, p.count, p.firstTs, p.lastTs]), events: eventsOf(got) }).toEqual(want);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
