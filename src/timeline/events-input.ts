@@ -247,7 +247,12 @@ type Joined = PartSource & { more: SourcePart[] };
 export function eventsParts(path: string, size: number, n: number): Array<{ start: number; end: number }> | null {
   if (n < 2) return null;
   const cuts: number[] = [];
-  const fd = openSync(path, 'r');
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null; // read whole: the reader says what is wrong with the file
+  }
   try {
     const buf = Buffer.allocUnsafe(CUT_LOOK);
     for (let k = 1; k < n; k++) {

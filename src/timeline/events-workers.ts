@@ -1,7 +1,8 @@
 // Events files read on every core: a fleet ships one file per host (docs/json.md, "Events as
 // input"), and reading one is a JSON.parse per line, so the files are read by worker threads, one
-// file each at a time, biggest first, as parse-source's jobs are. The results come back in input
-// order, each from index 0 (the caller numbers their sources where they stand among the inputs).
+// file (or one part of a large file) each at a time, biggest first, as parse-source's jobs are. The
+// results come back in input order, each from index 0 (the caller numbers their sources where they
+// stand among the inputs).
 // The heap limits and the entry of every worker thread of the timeline live here too (build.ts's
 // parse workers are the same threads, sent parse jobs).
 
