@@ -6,7 +6,8 @@ export function commonDir(paths: readonly string[]): string {
   if (!dirs.length) return '';
   let prefix = dirs[0];
   for (const d of dirs) {
-    while (!d.startsWith(prefix)) prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
+    // Up one folder at a time; past the root ('/', which a relative path does not share) nothing is shared.
+    while (!d.startsWith(prefix)) prefix = prefix.length <= 1 ? '' : prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
   }
   return prefix;
 }

@@ -281,3 +281,22 @@ describe('arguments', () => {
     expect(r.code).toBe(1);
   });
 });
+
+describe('analyze over inputs inside and outside the working folder', () => {
+  it('reads both (one shown relative, one absolute) and reports, where the folder they share looped', async () => {
+    const { cpSync, mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-outside-'));
+    try {
+      // The absolute input's hosts (app-feed-*) sort before the relative one's (app-shop-*, mq-*).
+      cpSync(join(ROOT, 'samples', 'broker-busy'), join(dir, 'broker-busy'), { recursive: true });
+      const r = await run(['analyze', '--json', 'samples/healthy-restart', join(dir, 'broker-busy')]);
+      expect([0, 1]).toContain(r.code);
+      const paths = (JSON.parse(r.stdout).inputs as Array<{ path: string }>).map((i) => i.path);
+      expect(paths[0].startsWith(dir)).toBe(true);
+      expect(paths.some((p) => p.startsWith('samples/healthy-restart/'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60000);
+});

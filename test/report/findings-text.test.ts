@@ -217,6 +217,10 @@ describe('report helpers', () => {
     expect(commonDir(['a/x.log', 'b/y.log'])).toBe('');
     expect(commonDir(['/abs/h1/x.log', '/abs/h2/y.log', '-'])).toBe('/abs/');
     expect(commonDir(['x.log'])).toBe('');
+    // Inputs inside and outside the working folder: one shown relative, one absolute (this looped).
+    expect(commonDir(['/work/a/x.log', 'logs/b/y.log'])).toBe('');
+    expect(commonDir(['logs/b/y.log', '/work/a/x.log', '/work/c.log'])).toBe('');
+    expect(commonDir(['/x.log', '/a/y.log'])).toBe('/');
   });
 
   it('wraps to the width, breaking words longer than a line', () => {
