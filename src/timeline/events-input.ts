@@ -197,7 +197,16 @@ export async function readEventsPart(job: EventsJob): Promise<EventsPart> {
   const range = job.range;
   if (!range || range.end > range.start) {
     const input = range ? createReadStream(spec.path, { start: range.start, end: range.end - 1 }) : createReadStream(spec.path);
-    await eachLine(spec.gz ? input.pipe(createGunzip()) : input, line1);
+    const text = spec.gz ? input.pipe(createGunzip()) : input;
+    // A read error of the file ends the inflating too (pipe() does not pass it on).
+    if (text !== input) input.on('error', (err) => text.destroy(err));
+    try {
+      await eachLine(text, line1);
+    } catch (err) {
+      // As the log reader says it (src/ingest/reader.ts): the lines read before the damage are kept.
+      const why = err instanceof Error ? err.message : String(err);
+      issues.push({ file: spec.display, line: lineNo || null, message: `${spec.gz ? 'broken gzip data' : 'read error'} after line ${lineNo} (the last whole line): ${why}; the rest is not read` });
+    }
   }
   const sources = [...byFile.values()].map((s): PartSource => {
     s.spill.close();

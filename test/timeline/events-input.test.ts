@@ -181,3 +181,47 @@ describe('an events file read in parts', () => {
     }
   });
 });
+
+describe('a broken events file', () => {
+  it('keeps the lines before the damage and says where it stopped, in one thread and in workers', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const { runBin } = await import('../cli/helpers.js');
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-events-broken-'));
+    try {
+      const r = runBin(['events', 'samples/seed-outage/app-order-01', '--format', 'events']);
+      expect(r.code, r.stderr).toBe(0);
+      const gz = gzipSync(r.stdout);
+      // Cut in the middle of the deflated data: gunzip ends early ("unexpected end of file").
+      const cut = join(dir, 'cut.events.gz');
+      writeFileSync(cut, gz.subarray(0, Math.floor(gz.length / 2)));
+      const whole = join(dir, 'whole.events');
+      writeFileSync(whole, r.stdout);
+      const built = (await import(join(__dirname, '..', '..', 'dist', 'timeline', 'build.js'))) as { buildTimeline: typeof buildTimeline };
+      const count = (t: Awaited<ReturnType<typeof buildTimeline>>) => {
+        let n = 0;
+        for (const _ of t.encoded()) n++;
+        return n;
+      };
+      const alone = await buildTimeline({ inputs: [whole], workers: 0 });
+      const wholeEvents = count(alone);
+      alone.close();
+      expect(wholeEvents).toBeGreaterThan(100);
+      for (const [make, workers] of [[buildTimeline, 0], [built.buildTimeline, 2]] as const) {
+        const t = await make({ inputs: [cut, whole], workers });
+        try {
+          const note = t.issues.find((i) => i.file === cut && /broken gzip data after line \d+/.test(i.message));
+          expect(note, JSON.stringify(t.issues)).toBeDefined();
+          // The whole file's events and some of the cut one's: those before the damage.
+          const n = count(t);
+          expect(n).toBeGreaterThan(wholeEvents);
+          expect(n).toBeLessThan(2 * wholeEvents);
+          expect(note!.line).toBeGreaterThan(10);
+        } finally {
+          t.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
