@@ -130,7 +130,7 @@ describe('the import graph of src/', () => {
     expect(files.length).toBeGreaterThan(100);
     const has = (from: string, to: string) => edges.some((e) => e.from === from && e.to === to);
     expect(has('cli/main.ts', 'cli/analyze.ts')).toBe(true);
-    expect(edges.some((e) => e.from === 'timeline/events-workers.ts' && e.to === 'timeline/worker.ts' && e.worker)).toBe(true); // by URL
+    expect(edges.some((e) => e.from === 'timeline/pool.ts' && e.to === 'timeline/worker.ts' && e.worker)).toBe(true); // by URL
     expect(edges.some((e) => e.to === 'tui/run.tsx')).toBe(true); // loaded with import()
   });
 

@@ -8,11 +8,11 @@
 import { statSync, unlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { globMatch } from '../ingest/glob.js';
 import { resolveInputs, type InputIssue, type SourceSpec } from '../ingest/sources.js';
 import { isEventsFile, readEventsFile, type EventsJob } from './events-input.js';
-import { WORKER_LIMITS, WORKER_URL, readEventsFiles } from './events-workers.js';
+import { readEventsFiles } from './events-workers.js';
+import { runPool, type WorkerReply } from './pool.js';
 import type { EventsAsJson } from '../parse/event-binary.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
@@ -257,69 +257,18 @@ async function runHere(jobs: ParseJob[], progress: (n: number) => void): Promise
   return out;
 }
 
-function runInWorkers(
-  jobs: ParseJob[],
-  sizes: number[],
-  n: number,
-  progress: (n: number) => void,
-): Promise<ParsedSource[]> {
-  // Biggest first, so the last file to finish is a small one. stdin stays in this thread.
+/** The jobs (files, parts of files) parsed by n worker threads, biggest first; stdin is read in this thread. */
+async function runInWorkers(jobs: ParseJob[], sizes: number[], n: number, progress: (n: number) => void): Promise<ParsedSource[]> {
   const size = (j: ParseJob) => (j.part ? j.part.end - j.part.start : sizes[j.index]);
   const queue = jobs.filter((j) => j.spec.path !== '-').sort((a, b) => size(b) - size(a));
-  const local = jobs.filter((j) => j.spec.path === '-');
-  const results: ParsedSource[] = [];
-  return new Promise((resolve, reject) => {
-    let running = 0;
-    let failed = false;
-    const startWorker = () => {
-      const w = new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS });
-      running++;
-      let current: ParseJob | null = null;
-      const feed = () => {
-        const job = queue.shift();
-        current = job ?? null;
-        if (!job) {
-          w.postMessage({ exit: true });
-          return;
-        }
-        w.postMessage({ job });
-      };
-      w.on('message', (msg: { progress?: number; result?: ParsedSource; progressTail?: number; error?: string; code?: string }) => {
-        if (msg.progress) progress(msg.progress);
-        if (msg.result) {
-          progress(msg.progressTail ?? 0);
-          results.push(msg.result);
-          feed();
-        }
-        if (msg.error) {
-          failed = true;
-          reject(spillErrorOf(msg.code) ?? new Error(msg.error));
-          void w.terminate();
-        }
-      });
-      w.on('error', (err) => {
-        if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' && current) {
-          // A source too big for a worker's small heap (records of megabytes): parse it here, with
-          // this thread's heap, after the others; another worker takes the rest of the queue.
-          local.push(current);
-          current = null;
-          if (queue.length) startWorker();
-          return;
-        }
-        failed = true;
-        reject(err);
-      });
-      w.on('exit', () => {
-        running--;
-        if (running === 0 && !failed) {
-          runHere(local, progress).then((r) => resolve([...results, ...r]), reject);
-        }
-      });
-      feed();
-    };
-    // Counted first: each start takes a job off the queue.
-    const starts = Math.max(1, Math.min(n, queue.length));
-    for (let i = 0; i < starts; i++) startWorker();
-    if (queue.length === 0 && running === 0) runHere(local, progress).then(resolve, reject);
+  type Reply = WorkerReply & { progress?: number; result?: ParsedSource; progressTail?: number };
+  const parsed = await runPool<ParseJob, ParsedSource>({
+    jobs: queue,
+    workers: n,
+    ask: (job) => ({ job }),
+    onMessage: (msg: Reply) => progress((msg.progress ?? 0) + (msg.progressTail ?? 0)),
+    resultOf: (msg: Reply) => msg.result,
+    here: async (job) => (await runHere([job], progress))[0],
   });
+  return [...parsed, ...(await runHere(jobs.filter((j) => j.spec.path === '-'), progress))];
 }
