@@ -127,6 +127,12 @@ interface CollectOptions {
    * happened; analyze's incidents read the counts only.
    */
   sendTimes?: boolean;
+  /**
+   * The stream's records that are no event are only those inference reads (a timeline built with
+   * keepOther 'inference', as analyze's): they are not judged again. Otherwise (the TUI's timeline
+   * keeps every record) each is judged as that timeline's parse would have (inferenceReader).
+   */
+  otherRead?: boolean;
 }
 
 interface Collector {
@@ -137,8 +143,8 @@ interface Collector {
 }
 
 /** collect() over a whole stream. */
-export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[], base: string, first: number | null, last: number | null): Collected {
-  const c = collector(sources, base, first, last);
+export function collect(events: Iterable<RmqEvent>, sources: SourceAccounting[], base: string, first: number | null, last: number | null, opts: CollectOptions = {}): Collected {
+  const c = collector(sources, base, first, last, opts);
   for (const e of events) c.visit(e);
   return c.finish();
 }
@@ -290,10 +296,10 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   // Of the records that are no event, only those a timeline for inference keeps: a timeline that
   // kept them all (the TUI's) would otherwise count the rest as another host's lines during a
   // silence, and find a fault analyze does not.
-  const readsOther = inferenceReader();
+  const readsOther = opts.otherRead === true ? null : inferenceReader();
   const visit = (e: RmqEvent): void => {
     // The timeline is in time order: past `last` (the end of what a run covers) nothing is read.
-    if (past || !COLLECTED_TYPES.has(e.type) || (e.type === 'other' && !readsOther(e))) return;
+    if (past || !COLLECTED_TYPES.has(e.type) || (e.type === 'other' && readsOther !== null && !readsOther(e))) return;
     if (last !== null && e.ts !== null && e.ts > last) {
       past = true;
       return;

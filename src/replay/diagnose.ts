@@ -32,7 +32,7 @@ interface IncidentPass {
 export function incidentPass(t: Timeline): IncidentPass {
   const base = commonDir(t.accounting.map((a) => a.path));
   // The incidents read how many sends failed, not when each send began (a run replays those).
-  const c = collector(t.accounting, base, t.first, t.last, { sendTimes: false });
+  const c = collector(t.accounting, base, t.first, t.last, { sendTimes: false, otherRead: t.keepOther === 'inference' });
   return {
     types: c.types,
     visit: (e) => c.visit(e),

@@ -32,7 +32,7 @@ export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) =
     // The last line a run of maxSpanMs covers (inferScenario starts LEAD_MS before the first line and ends MARGIN_MS after the last).
     const cut = first === null ? null : Math.floor(first / 1000) * 1000 - LEAD_MS + maxSpanMs - MARGIN_MS;
     const last = cut !== null && timeline.last !== null && timeline.last > cut ? cut : timeline.last;
-    const c = collect(timeline.events(), timeline.accounting, base, first, last);
+    const c = collect(timeline.events(), timeline.accounting, base, first, last, { otherRead: timeline.keepOther === 'inference' });
     const input = inferScenario(c, {
       zone: timeline.defaultZone.name,
       source: `${source}: ${timeline.accounting.length} files from ${hosts.size} hosts`,

@@ -60,6 +60,8 @@ export interface Timeline {
   bytes: number;
   /** Per source: its earliest and latest record, and the bytes read (`events --format events` writes them). */
   spans?: Array<{ first: number | null; last: number | null; bytes: number }>;
+  /** Which records that are no event it holds (BuildOptions.keepOther): 'inference', those inference reads, and no other. */
+  keepOther?: boolean | 'inference';
   /**
    * The merged stream in the binary form (src/parse/event-binary.ts): each event's time and type,
    * decoded only when asked (MergedEvent, valid until the next); call once (or events() once).
@@ -165,6 +167,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     last,
     bytes,
     spans: parsed.map((p) => ({ first: p.firstTs, last: p.lastTs, bytes: p.bytes })),
+    keepOther: opts.keepOther ?? false,
     encoded,
     *events() {
       for (const m of encoded()) yield m.event();

@@ -14,6 +14,7 @@ import { isUsualEvent } from '../parse/event-codec.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { ParsedSource, SourcePart } from './parse-source.js';
 import { SpillWriter } from './spill.js';
+import { inferenceReader } from './other-records.js';
 import type { EventsAsJson } from '../parse/event-binary.js';
 
 /** What the summary line of `--format events` adds to each input of `--json`'s (docs/json.md). */
@@ -156,6 +157,10 @@ export async function readEventsPart(job: EventsJob): Promise<EventsPart> {
     new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${job.name}-${byFile.size}.events`), asText ? false : asJson);
   const issues: InputIssue[] = [];
   const byFile = new Map<string, SourceEvents>();
+  // A timeline for inference holds only the records that are no event that inference reads, as a
+  // parse keeps them, also from a file made with all of them (`events --all`); a producer link a
+  // part of a large file keeps may repeat an earlier part's (inference reads the first).
+  const readsOther = job.keepOther === 'inference' ? otherReader() : null;
   let summary: EventsSummary | null = null;
   let lineNo = 0;
   const line1 = (line: string): void => {
@@ -183,7 +188,7 @@ export async function readEventsPart(job: EventsJob): Promise<EventsPart> {
     }
     let src = byFile.get(o.file);
     // A source all of whose events the timeline leaves out is still one of its sources.
-    if (!keep(o.type as EventType)) {
+    if (!keep(o.type as EventType) || (o.type === 'other' && readsOther !== null && !readsOther(o))) {
       if (!src) byFile.set(o.file, sourceOf(o as EventLine & { file: string; host: string }));
       return;
     }
@@ -283,6 +288,18 @@ export function eventsParts(path: string, size: number, n: number): Array<{ star
 const CUT_LOOK = 1 << 20;
 
 /** A line of an events file as JSON.parse gives it. */
+/** inferenceReader for an events file's lines: its sources told apart by their file. */
+function otherReader(): (o: EventLine) => boolean {
+  const reads = inferenceReader();
+  const sources = new Map<string, number>();
+  return (o) => {
+    const file = String(o.file);
+    let source = sources.get(file);
+    if (source === undefined) sources.set(file, (source = sources.size));
+    return reads({ source, kind: o.kind ?? 'unknown', thread: o.thread ?? null, text: typeof o.text === 'string' ? o.text : '' });
+  };
+}
+
 type EventLine = Partial<Omit<RmqEvent, 'ts' | 'type'>> & { time?: string | null; type?: string; summary?: EventsSummary };
 
 /** The keys of an event line: encodeEvent's, after the time. */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ndjson, runBin } from './helpers.js';
+import { buildTimeline } from '../../src/timeline/build.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rmq-events-input-'));
 
@@ -46,6 +47,28 @@ describe('events parsed in other processes, as an input', () => {
     expect(withoutSource(replayEvents.stdout)).toEqual(withoutSource(replayRaw.stdout));
     expect(runBin(['events', '--json', servers, clients]).stdout).toBe(runBin(['events', '--json', 'samples/seed-outage']).stdout);
     expect(runBin(['events', '--json', '--type', 'busy-reply,route-changed', servers, clients]).stdout).toBe(runBin(['events', '--json', '--type', 'busy-reply,route-changed', 'samples/seed-outage']).stdout);
+  });
+
+  it('made with every record (--all): a timeline for inference holds the records that are no event a parse for it keeps, and says what the logs say', async () => {
+    const hosts = ['mq-node-100', 'mq-node-101', 'app-order-01', 'app-pay-01'];
+    const file = part('seed-all', 'seed-outage', hosts, ['--all']);
+    const others = async (inputs: string[], keepOther: true | 'inference') => {
+      const t = await buildTimeline({ inputs, keepOther, workers: 0 });
+      try {
+        return [...t.events()].filter((e) => e.type === 'other').map((e) => `${e.file}:${e.line} ${e.text}`);
+      } finally {
+        t.close();
+      }
+    };
+    const want = await others(hosts.map((h) => `samples/seed-outage/${h}`), 'inference');
+    expect(want.length).toBeGreaterThan(10);
+    // The file holds more of them: every record.
+    expect((await others([file], true)).length).toBeGreaterThan(want.length);
+    expect(await others([file], 'inference')).toEqual(want);
+    expect(runBin(['analyze', '--json', file]).stdout).toBe(runBin(['analyze', '--json', 'samples/seed-outage']).stdout);
+    const replayRaw = runBin(['replay', '--json', 'samples/seed-outage']);
+    expect(replayRaw.code, replayRaw.stderr).toBe(0);
+    expect(withoutSource(runBin(['replay', '--json', file]).stdout)).toEqual(withoutSource(replayRaw.stdout));
   });
 
   it('a lab recording (real RocketMQ servers 4.9.4 and clients 4.7.1, 4.9.4, 5.1.4; a NameServer host hung), parsed one host at a time', () => {
