@@ -52,7 +52,7 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
     if (sayInputs(timeline, io, args.paths) === 2) return 2;
     // The HTML timeline's buckets and marks come from the same pass.
     const activity = format === 'html' ? activityCollector(timeline.accounting, timeline.first, timeline.last) : null;
-    const { analysis, incidents } = await diagnose(timeline, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [] });
+    const { analysis, incidents } = diagnose(timeline, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [] });
     const report: AnalyzeReport = {
       timeline,
       analysis,

@@ -121,7 +121,7 @@ export interface Collected {
 /** The event types collect reads: a timeline pass decodes these for it (and only these are counted). */
 const COLLECTED_TYPES: ReadonlySet<EventType> = new Set<EventType>([...KEPT, 'watermark', 'stats', 'pipeline', 'other']);
 
-export interface CollectOptions {
+interface CollectOptions {
   /**
    * Keep the time of every send an application logged (default), for a run to replay them as they
    * happened; analyze's incidents read the counts only.

@@ -16,7 +16,7 @@ import { runPool, type WorkerReply } from './pool.js';
 import type { EventsAsJson } from '../parse/event-binary.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
-import { mergeStreams, type EncodedStream, type MergedEvent } from './merge.js';
+import { SourceCursor, mergeEncoded, type MergedEvent } from './merge.js';
 import { parseSource, type ParseJob, type ParsedSource } from './parse-source.js';
 import { createSpillDir, removeSpillDir, removeSpillDirSoon, spillErrorOf } from './spill.js';
 import { joinParts, joinRefusal, planParts } from './split.js';
@@ -46,8 +46,6 @@ export interface BuildOptions {
   cwd?: string;
   /** Split files of at least minBytes into this many parts, also with no workers (tests; default: 64 MiB, one part per worker). */
   split?: { minBytes: number; parts: number };
-  /** Events a source holds in memory before it writes them to its spill file (tests; default parse-source's). */
-  spillAt?: number;
 }
 
 export interface Timeline {
@@ -69,12 +67,6 @@ export interface Timeline {
    * decoded only when asked (MergedEvent, valid until the next); call once (or events() once).
    */
   encoded(): Generator<MergedEvent>;
-  /**
-   * Where each source's events lie (spill file, in-memory tail, further parts), for another thread
-   * to merge them again (mergeStreams) while this one reads encoded(): both see the same stream.
-   * Valid until close().
-   */
-  streams?(): EncodedStream[];
   /** The merged stream as event objects; call once. */
   events(): Generator<RmqEvent>;
   /** Remove spill files; `soon`: in the background (the caller goes on at once; see removeSpillDirSoon). */
@@ -115,7 +107,6 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
       keepOther: opts.keepOther ?? false,
       types: opts.types ?? null,
       spillDir,
-      spillAt: opts.spillAt,
       asJson: opts.asJson,
       patterns: (opts.patterns ?? []).filter((p) => p.glob === null || matchesSource(p.glob, spec)).flatMap((p) => p.patterns),
     } satisfies ParseJob;
@@ -161,11 +152,10 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   }
 
   let used = false;
-  const streams = (): EncodedStream[] => parsed.map((p) => ({ source: p.index, spill: p.spill, tail: p.tail, more: p.more ?? [] }));
   const encoded = () => {
     if (used) throw new Error('the timeline can be read once');
     used = true;
-    return mergeStreams(streams());
+    return mergeEncoded(parsed.map((p) => new SourceCursor(p.index, p.spill, p.tail, p.more)));
   };
   return {
     sources,
@@ -179,7 +169,6 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     spans: parsed.map((p) => ({ first: p.firstTs, last: p.lastTs, bytes: p.bytes })),
     keepOther: opts.keepOther ?? false,
     encoded,
-    streams,
     *events() {
       for (const m of encoded()) yield m.event();
     },

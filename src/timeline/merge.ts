@@ -228,19 +228,6 @@ class Heap {
   }
 }
 
-/** One source's events in the binary form, where they lie (Timeline.streams): plain data a worker thread can be sent. */
-export interface EncodedStream {
-  source: number;
-  spill: string | null;
-  tail: Uint8Array | null;
-  more: SourcePart[];
-}
-
-/** The merged stream of Timeline.streams(), as encoded() gives it: the same events in the same order, with the same seq. */
-export function mergeStreams(streams: readonly EncodedStream[]): Generator<MergedEvent> {
-  return mergeEncoded(streams.map((s) => new SourceCursor(s.source, s.spill, s.tail, [...s.more])));
-}
-
 /** Merge cursors into one ordered stream (each event valid until the next is asked for: MergedEvent). */
 export function* mergeEncoded(cursors: SourceCursor[]): Generator<MergedEvent> {
   const heap = new Heap();

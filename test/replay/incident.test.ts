@@ -20,7 +20,7 @@ const ms = (iso: string) => Date.parse(iso);
 async function incidentsOf(name: string): Promise<Incident[]> {
   const t = await buildTimeline({ inputs: [join(ROOT, 'samples', name)], keepOther: 'inference', cwd: ROOT, workers: 0 });
   try {
-    return (await diagnose(t, { rules: ALL_RULES })).incidents;
+    return diagnose(t, { rules: ALL_RULES }).incidents;
   } finally {
     t.close();
   }

@@ -106,7 +106,7 @@ describe('loadTimeline with the incidents’ inference', () => {
     t.close();
     try {
       const again = await buildTimeline({ inputs: [SAMPLE], keepOther: 'inference', cwd: ROOT, workers: 0 });
-      const d = await diagnose(again, { rules: ALL_RULES });
+      const d = diagnose(again, { rules: ALL_RULES });
       again.close();
       expect(incidents).toEqual(d.incidents);
       expect(incidents.map((i) => i.causes.map((c) => `${c.host} ${c.kind}`))).toEqual([['mq-node-100 hang', 'mq-node-100 reboot']]);
@@ -128,7 +128,7 @@ describe('the TUI’s incidents with every record kept (--other, the default)', 
     loaded!.store.close();
     t.close();
     const again = await buildTimeline({ inputs, keepOther: 'inference', cwd: ROOT, workers: 0 });
-    const d = await diagnose(again, { rules: ALL_RULES });
+    const d = diagnose(again, { rules: ALL_RULES });
     again.close();
     return [tui, d.incidents];
   }
