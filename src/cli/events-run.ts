@@ -1,11 +1,12 @@
 // `rmq-diag events` once its arguments are read: the timeline, then the events and the accounting.
 // Loaded by the command's handler only (src/cli/events.ts).
 import type { ArgumentsCamelCase } from 'yargs';
+import { hostsNamedBelow } from '../ingest/sources.js';
 import type { Zone } from '../parse/time.js';
 import type { EventType } from '../parse/types.js';
 import { paletteFor } from '../report/escape.js';
 import { statsText, writeEvents } from '../report/events.js';
-import { accountingLine } from '../report/notes.js';
+import { accountingLine, hostsBelowNote } from '../report/notes.js';
 import { wrapIndented } from '../report/text-layout.js';
 import { buildTimeline, type BuildOptions } from '../timeline/build.js';
 import { eventMatcher, isEventFiltered, type EventFilter } from '../timeline/event-filter.js';
@@ -54,6 +55,7 @@ export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo,
   try {
     progress.clear();
     if (sayInputs(timeline, io, args.paths) === 2) return 2;
+    if (forInput) for (const b of hostsNamedBelow(timeline.sources)) io.stderr.write(`${hostsBelowNote(b.folder, b.hosts)}\n`);
     const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
     const { since, until } = timeRange(sinceArg, untilArg, zone, timeline);
     const out = io.stdout;

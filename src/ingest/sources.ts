@@ -101,6 +101,12 @@ export interface SourceSpec {
   group: string;
   /** order within the group: higher = older; live file = 0 */
   rotation: number;
+  /**
+   * The input folder whose first folder below named the host (`data/host-1` for
+   * `data/host-1/order-service/app.log`: host `order-service`); absent when the host came from the
+   * input folder itself, a file's own folder, or an override.
+   */
+  hostBelow?: string;
 }
 
 export interface InputIssue {
@@ -198,6 +204,24 @@ export function parseOverride(spec: string): [string, string] {
   if (glob.trim() === '') throw new UsageError(`expected GLOB=VALUE, got '${spec}' (empty GLOB)`);
   if (value === '') throw new UsageError(`expected GLOB=VALUE, got '${spec}' (empty VALUE)`);
   return [glob, value];
+}
+
+/**
+ * For events files meant to be merged with other machines' (`events --format events`): the input
+ * folders whose first folders below named hosts, and those hosts, when the inputs give more than
+ * one host. Run on one machine over its log folder, the rule names its applications' folders as
+ * hosts (`order-service`), the same names on every machine, which the merge then takes for one host.
+ */
+export function hostsNamedBelow(sources: readonly SourceSpec[]): Array<{ folder: string; hosts: string[] }> {
+  if (new Set(sources.map((s) => s.host)).size < 2) return [];
+  const byFolder = new Map<string, Set<string>>();
+  for (const s of sources) {
+    if (s.hostBelow === undefined) continue;
+    let hosts = byFolder.get(s.hostBelow);
+    if (hosts === undefined) byFolder.set(s.hostBelow, (hosts = new Set()));
+    hosts.add(s.host);
+  }
+  return [...byFolder].map(([folder, hosts]) => ({ folder, hosts: [...hosts].sort(naturalCompare) }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -572,12 +596,14 @@ export async function resolveInputs(
     const name = path.basename(c.abs);
     const parent = path.dirname(c.abs);
     let host: string;
+    let hostBelow: string | undefined;
     let subdirs: string[];
     let dirsAbove: string[]; // parent, grandparent names (for the rolled-folder rule)
     if (c.walkRoot !== null) {
       const relDirs = toPosix(path.relative(c.walkRoot, parent)).split('/').filter((s) => s !== '' && s !== '.');
       if (relDirs.length > 0 && !isGeneric(relDirs[0])) {
         host = relDirs[0];
+        hostBelow = displayOf(c.walkRoot, cwd);
         subdirs = relDirs.slice(1);
       } else {
         host = hostFromDir(c.walkRoot);
@@ -591,7 +617,11 @@ export async function resolveInputs(
     }
     const inRolledDir = dirsAbove.some((d) => ROLLED_DIRS.has(d.toLowerCase()));
     const info = parseRotatedName(name, inRolledDir);
-    host = matchOverride(opts.host, c.abs, display) ?? host;
+    const hostSet = matchOverride(opts.host, c.abs, display);
+    if (hostSet !== undefined) {
+      host = hostSet;
+      hostBelow = undefined;
+    }
     const forced = matchOverride(opts.kind, c.abs, display);
     const disc = subdirs.filter((s) => !isGeneric(s));
     return {
@@ -604,6 +634,7 @@ export async function resolveInputs(
       group: `${host}/${disc.length > 0 ? disc.join('/') + '/' : ''}${info.base}`,
       rotation: info.rotation,
       dated: info.dated,
+      ...(hostBelow !== undefined ? { hostBelow } : {}),
     };
   });
 

@@ -13,6 +13,19 @@ export function noteLine(i: InputIssue): string {
   return `note: ${escapeText(i.file)}${i.line !== null ? `:${i.line}` : ''}: ${escapeText(i.message)}`;
 }
 
+/**
+ * The note of `events --format events` over an input folder whose first folders below named hosts
+ * (ingest/sources.ts, hostsNamedBelow): events files are merged by host name, and one machine's log
+ * folder names its applications' folders as hosts, the same on every machine.
+ */
+export function hostsBelowNote(folder: string, hosts: readonly string[]): string {
+  return noteLine({
+    file: folder,
+    line: null,
+    message: `hosts named from the folders below it (${hosts.join(', ')}); events files are merged by host name: if the folder is one machine's, give its parse --set-host '**=NAME'`,
+  });
+}
+
 interface ReadInputs {
   sources: readonly unknown[];
   accounting: readonly SourceAccounting[];

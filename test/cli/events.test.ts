@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, ndjson, run, runBin } from './helpers.js';
 
 const REAL = join(ROOT, 'test', 'fixtures', 'real');
@@ -176,5 +176,41 @@ describe('usage mistakes stop before any input is read', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`note: ${dir}: no log files in folder: ${dir}\nrmq-diag: nothing could be read from ${dir}\n`);
+  });
+});
+
+describe('events --format events: hosts named from the folders below an input', () => {
+  // One machine's log folder: the client's logs under logs/rocketmqlogs, an application's in a
+  // folder of its own (the seed outage's real logs of app-order-01).
+  const machine = mkdtempSync(join(tmpdir(), 'rmq-diag-machine-'));
+  const app = join(ROOT, 'samples', 'seed-outage', 'app-order-01');
+  mkdirSync(join(machine, 'logs', 'rocketmqlogs'), { recursive: true });
+  mkdirSync(join(machine, 'order-service'));
+  writeFileSync(join(machine, 'logs', 'rocketmqlogs', 'rocketmq_client.log'), readFileSync(join(app, 'rocketmq_client.log')));
+  writeFileSync(join(machine, 'order-service', 'app.log'), readFileSync(join(app, 'app.log')));
+  afterAll(() => rmSync(machine, { recursive: true, force: true }));
+  const notes = (stderr: string) => stderr.split('\n').filter((l) => l.includes('hosts named from the folders below'));
+
+  it('says which hosts the folders below an input folder named, and how to name the machine', async () => {
+    const r = await run(['events', machine, '--format', 'events']);
+    expect(r.code, r.stderr).toBe(0);
+    const base = machine.split('/').pop()!;
+    expect(notes(r.stderr)).toEqual([
+      `note: ${machine}: hosts named from the folders below it (order-service); events files are merged by host name: if the folder is one machine's, give its parse --set-host '**=NAME'`,
+    ]);
+    // The two hosts the rule gave: the folder's own name, and the application's folder.
+    expect(new Set(ndjson(r.stdout).filter((e) => e.type !== 'summary').map((e) => e.host))).toEqual(new Set([base, 'order-service']));
+  });
+
+  it('says nothing with --set-host, for other formats, or when each input folder is a host', async () => {
+    const named = await run(['events', machine, '--format', 'events', '--set-host', '**=app-order-01']);
+    expect(named.code, named.stderr).toBe(0);
+    expect(notes(named.stderr)).toEqual([]);
+    expect(new Set(ndjson(named.stdout).filter((e) => e.type !== 'summary').map((e) => e.host))).toEqual(new Set(['app-order-01']));
+    expect(notes((await run(['events', machine, '--json'])).stderr)).toEqual([]);
+    const hosts = ['mq-node-100', 'app-order-01'].map((h) => join(ROOT, 'samples', 'seed-outage', h));
+    const each = await run(['events', ...hosts, '--format', 'events']);
+    expect(each.code, each.stderr).toBe(0);
+    expect(notes(each.stderr)).toEqual([]);
   });
 });
