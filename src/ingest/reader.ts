@@ -60,6 +60,7 @@ import * as fs from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import * as zlib from 'node:zlib';
+import { CONTROL, hasControlByte } from './control-bytes.js';
 import { ExactGunzip, type GzipStop } from './gunzip.js';
 import type { InputIssue, SourceSpec } from './sources.js';
 import { fsErrorMessage } from './sources.js';
@@ -77,9 +78,10 @@ export interface LineSink {
   /**
    * Every place where one of the sink's keywords starts in ASCII bytes [from, to), increasing, each
    * with the length of the longest keyword starting there ([start, length, ...], a view valid until
-   * the next call): asked once per block (src/parse/keyword-scan.ts, keywordStarts).
+   * the next call): asked once per block (src/parse/keyword-scan.ts, keywordStarts). Null when the
+   * bytes hold a control byte (control-bytes.ts): the block's lines are then judged one by one.
    */
-  keywordStarts?: (bytes: Uint8Array, from: number, to: number) => Int32Array;
+  keywordStarts?: (bytes: Uint8Array, from: number, to: number) => Int32Array | null;
   /** a line that could not be read as text */
   unreadable(lineNo: number, reason: string): void;
 }
@@ -114,27 +116,11 @@ const GUNZIP_CHUNK = 256 * 1024;
 /** A run of this many NUL bytes or more is a hole in the file (pre-allocated, crashed), not data. */
 export const NUL_RUN = 8;
 
-/** Control bytes that make text look binary: C0 except \t \n \f \r ESC, plus DEL. */
-const CONTROL = new Uint8Array(256);
-for (let b = 0; b < 0x20; b++) CONTROL[b] = 1;
-for (const b of [0x09, 0x0a, 0x0c, 0x0d, 0x1b]) CONTROL[b] = 0;
-CONTROL[0x7f] = 1;
-const CONTROL_BYTES: number[] = [];
-for (let b = 0; b < 256; b++) if (CONTROL[b]) CONTROL_BYTES.push(b);
-
 const DECODE_PIECE = 1 << 16;
 /** Binary data is judged over about this many bytes (see LineSplitter.note). */
 const REGION_BYTES = 1 << 16;
 /** A file's first lines, about this many bytes, are judged together (LineSplitter.held). */
 const PREFIX_BYTES = 1 << 13;
-
-/** Any binary-looking control byte? One native memchr per byte value beats a regex by ~4x. */
-function hasControlByte(buf: Buffer): boolean {
-  for (let i = 0; i < CONTROL_BYTES.length; i++) {
-    if (buf.indexOf(CONTROL_BYTES[i]) !== -1) return true;
-  }
-  return false;
-}
 
 let gbkDecoder: TextDecoder | null | undefined;
 function gbk(): TextDecoder | null {
@@ -598,7 +584,12 @@ class LineSplitter {
   private piece(buf: Buffer, s: number, e: number): void {
     const sub = buf.subarray(s, e);
     const ascii = isAscii(sub);
-    if (this.held === null && (ascii || isUtf8(sub)) && !hasControlByte(sub)) {
+    // ASCII: the lines' keywords are looked for in the bytes, all at once, by a scan that tells a
+    // control byte too (null); starts[k] is the next one not yet passed, starts[k + 1] its length
+    // (a line's bytes start at `at`).
+    const told = ascii && this.held === null && this.sink.keywordStarts !== undefined;
+    const starts = told ? this.sink.keywordStarts!(buf, s, e) : null;
+    if (this.held === null && (told ? starts !== null : (ascii || isUtf8(sub)) && !hasControlByte(sub))) {
       // Noted line by line, in order, as every other path notes its lines: the region's figures
       // (and so every verdict) must not depend on where the chunks of the input were cut. ASCII
       // lines are as long in bytes as in characters: noted below, as they are handed out.
@@ -621,10 +612,6 @@ class LineSplitter {
       const checkLen = sub.length > this.max;
       const sink = this.sink;
       let n = this.lineNo;
-      // ASCII: the lines' keywords are looked for in the bytes, all at once; starts[k] is the next
-      // one not yet passed, starts[k + 1] its length (a line's bytes start at `at`).
-      const told = ascii && sink.keywordStarts !== undefined;
-      const starts = told ? sink.keywordStarts!(buf, s, e) : null;
       const nStarts = starts === null ? 0 : starts.length;
       let k = 0;
       let next = nStarts > 0 ? starts![0] : -1;

@@ -5,6 +5,7 @@
 // three characters); keywordFinder of ASCII bytes, and keywordStarts (the same loop in WebAssembly)
 // of a block of them at once, with blocks of two bytes.
 
+import { hasControlByte } from '../ingest/control-bytes.js';
 import { WASM_BASE64 } from './keyword-scan-wasm.js';
 
 type KeywordScanner = (text: string) => boolean;
@@ -149,8 +150,10 @@ export function keywordFinder(keywords: readonly string[]): KeywordFind {
  * Every position where a keyword wholly inside bytes [from, to) starts, in increasing order, each
  * followed by the length of the longest keyword starting there: [start, length, start, length, ...],
  * a view valid until the next call (the starts are those of a keywordFinder called from each start + 1).
+ * Null when the bytes hold a control byte (src/ingest/control-bytes.ts): the reader, which asks
+ * this of its ASCII blocks, then judges the block line by line, and needs no second look at them.
  */
-export type KeywordStarts = (bytes: Uint8Array, from: number, to: number) => Int32Array;
+export type KeywordStarts = (bytes: Uint8Array, from: number, to: number) => Int32Array | null;
 
 /** The layout keyword-scan.wat reads: tables, then the keywords' bytes. */
 const SHIFT_AT = 0;
@@ -167,6 +170,7 @@ declare const WebAssembly: {
 interface ScanExports {
   mem: { buffer: ArrayBuffer; grow(pages: number): number };
   scan: (from: number, to: number, out: number, m: number, bias: number) => number;
+  controls: (from: number, to: number) => number;
 }
 
 let wasmModule: object | null = null;
@@ -189,7 +193,7 @@ export function keywordStarts(keywords: readonly string[]): KeywordStarts {
   const wordsAt = entriesAt + 12 * words.length;
   const tablesEnd = wordsAt + words.reduce((n, k) => n + k.length, 0);
   wasmModule ??= new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
-  const { mem, scan } = new WebAssembly.Instance(wasmModule).exports as unknown as ScanExports;
+  const { mem, scan, controls } = new WebAssembly.Instance(wasmModule).exports as unknown as ScanExports;
   const input = (tablesEnd + 15) & ~15;
   let capacity = 0;
   let bytesView = new Uint8Array(0);
@@ -230,9 +234,10 @@ export function keywordStarts(keywords: readonly string[]): KeywordStarts {
   }
   return (bytes, from, to) => {
     const n = to - from;
-    if (n < m) return startsView.subarray(0, 0);
     room(n);
     bytesView.set(bytes.subarray(from, to), input);
+    if (controls(input, input + n) !== 0) return null;
+    if (n < m) return startsView.subarray(0, 0);
     const out = input + capacity;
     const count = scan(input, input + n, out, m, input - from);
     return startsView.subarray(out >> 2, (out >> 2) + 2 * count);
@@ -243,6 +248,7 @@ export function keywordStarts(keywords: readonly string[]): KeywordStarts {
 function startsOf(find: KeywordFind, words: readonly string[]): KeywordStarts {
   let list = new Int32Array(64);
   return (bytes, from, to) => {
+    if (hasControlByte(bytes, from, to)) return null;
     let n = 0;
     for (let at = find(bytes, from, to); at >= 0; at = find(bytes, at + 1, to)) {
       if (n + 2 > list.length) {

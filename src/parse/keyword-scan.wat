@@ -1,4 +1,5 @@
-;; The byte keyword scan of keyword-scan.ts (Wu-Manber, blocks of two bytes) in WebAssembly: the same
+;; The byte keyword scan of keyword-scan.ts (Wu-Manber, blocks of two bytes) in WebAssembly, and the
+;; check for control bytes of the same block (`controls`, SIMD). The scan is the same
 ;; skip loop as keywordFinder, with no bounds checks and one 16-bit load per step, reporting every
 ;; position where a keyword starts and how long the longest keyword starting there is. scripts/build-wasm.mjs turns this file into keyword-scan-wasm.ts.
 ;;
@@ -64,4 +65,41 @@
                 (local.set $best (i32.const 0))))))
         (local.set $pos (i32.add (local.get $pos) (i32.const 1)))
         (br $top)))
-    (local.get $n)))
+    (local.get $n))
+
+  ;; Whether [from, to) holds a byte that makes text look binary: C0 but \t \n \f \r ESC, and DEL
+  ;; (src/ingest/control-bytes.ts, CONTROL; a test holds the two equal), 16 bytes a step.
+  (func (export "controls") (param $from i32) (param $to i32) (result i32)
+    (local $v v128) (local $acc v128) (local $b i32)
+    (local.set $acc (v128.const i64x2 0 0))
+    (block $wide
+      (loop $top
+        (br_if $wide (i32.gt_u (i32.add (local.get $from) (i32.const 16)) (local.get $to)))
+        (local.set $v (v128.load (local.get $from)))
+        (local.set $acc (v128.or (local.get $acc) (v128.or
+          (v128.andnot
+            (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 0x20)))
+            (v128.or
+              (v128.or (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x09))) (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0a))))
+              (v128.or
+                (v128.or (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0c))) (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x0d))))
+                (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x1b))))))
+          (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x7f))))))
+        (local.set $from (i32.add (local.get $from) (i32.const 16)))
+        (br $top)))
+    (if (v128.any_true (local.get $acc)) (then (return (i32.const 1))))
+    (block $done
+      (loop $tail
+        (br_if $done (i32.ge_u (local.get $from) (local.get $to)))
+        (local.set $b (i32.load8_u (local.get $from)))
+        (if (i32.eq (local.get $b) (i32.const 0x7f)) (then (return (i32.const 1))))
+        (if (i32.and
+              (i32.lt_u (local.get $b) (i32.const 0x20))
+              (i32.eqz (i32.or
+                (i32.or (i32.eq (local.get $b) (i32.const 0x09)) (i32.eq (local.get $b) (i32.const 0x0a)))
+                (i32.or (i32.or (i32.eq (local.get $b) (i32.const 0x0c)) (i32.eq (local.get $b) (i32.const 0x0d)))
+                        (i32.eq (local.get $b) (i32.const 0x1b))))))
+          (then (return (i32.const 1))))
+        (local.set $from (i32.add (local.get $from) (i32.const 1)))
+        (br $tail)))
+    (i32.const 0)))

@@ -194,6 +194,38 @@ describe('keyword finder over bytes', () => {
     expect([...few(Buffer.from('xabc'), 0, 3)]).toEqual([1, 2, 2, 1]); // `abc` does not end before `to`
   });
 
+  it('tells a block that holds a control byte (null), as the reader judges one, in WebAssembly and in JavaScript', async () => {
+    const { keywordStarts } = await import('../../src/parse/keyword-scan.js');
+    const { CONTROL, hasControlByte } = await import('../../src/ingest/control-bytes.js');
+    const wasm = keywordStarts(keywords);
+    const js = keywordStarts(['ab', 'abc']); // keywords shorter than four bytes: the JavaScript finder
+    const same = (b: Uint8Array, from: number, to: number) => {
+      const want = hasControlByte(b, from, to);
+      expect(wasm(b, from, to) === null, `${from} ${to}`).toBe(want);
+      expect(js(b, from, to) === null).toBe(want);
+    };
+    // Every byte value at every place of a block, in the 16-byte steps and the tail, and just outside it.
+    for (let v = 0; v < 256; v++) {
+      for (let at = 0; at < 40; at++) {
+        const b = Buffer.alloc(40, 'a');
+        b[at] = v;
+        same(b, 0, 40);
+        same(b, 3, 37);
+      }
+    }
+    expect([...Array(256).keys()].filter((v) => CONTROL[v]).length).toBe(28);
+    // Text with a rare other byte, any block.
+    const byte = fc.oneof({ arbitrary: fc.integer({ min: 0x20, max: 0x7e }), weight: 30 }, { arbitrary: fc.integer({ min: 0, max: 255 }), weight: 1 });
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 120 }), fc.nat(40), fc.nat(40), (bytes, a, z) => {
+        const b = Buffer.from(bytes);
+        const from = Math.min(a, b.length);
+        same(b, from, Math.max(from, b.length - z));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('runs the WebAssembly module its source assembles to', () => {
     // scripts/build-wasm.mjs --check: the generated modules are what their .wat files assemble to now.
     const r = spawnSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'build-wasm.mjs'), '--check'], { encoding: 'utf8' });
