@@ -42,5 +42,11 @@ describe('encodeEvent', () => {
       }),
       { numRuns: 500 },
     );
+    // Texts with what JSON escapes: a lone surrogate of either half (a pair stays as it is), a
+    // control, the quote, the backslash; and none of them.
+    for (const text of ['a \ud800 b', 'a \udfff', '\ud83d\ude00 paired', 'tab\there', 'bell\u0007', 'say "x"', 'C:\\path', 'plain']) {
+      const e = { ...real[0], text };
+      expect(encodeEvent(e), text).toBe(encodeObject(e));
+    }
   });
 });
