@@ -218,8 +218,8 @@ describe('report helpers', () => {
     expect(commonDir(['/abs/h1/x.log', '/abs/h2/y.log', '-'])).toBe('/abs/');
     expect(commonDir(['x.log'])).toBe('');
     // Inputs inside and outside the working folder: one shown relative, one absolute (this looped).
-    expect(commonDir(['/work/a/x.log', 'logs/b/y.log'])).toBe('');
-    expect(commonDir(['logs/b/y.log', '/work/a/x.log', '/work/c.log'])).toBe('');
+    expect(commonDir(['/srv/a/x.log', 'logs/b/y.log'])).toBe('');
+    expect(commonDir(['logs/b/y.log', '/srv/a/x.log', '/srv/c.log'])).toBe('');
     expect(commonDir(['/x.log', '/a/y.log'])).toBe('/');
   });
 
