@@ -208,12 +208,11 @@ export function parseOverride(spec: string): [string, string] {
 
 /**
  * For events files meant to be merged with other machines' (`events --format events`): the input
- * folders whose first folders below named hosts, and those hosts, when the inputs give more than
- * one host. Run on one machine over its log folder, the rule names its applications' folders as
- * hosts (`order-service`), the same names on every machine, which the merge then takes for one host.
+ * folders whose first folders below named hosts, and those hosts. Run on one machine over its log
+ * folder, the rule names its applications' folders as hosts (`order-service`), the same names on
+ * every machine, which the merge then takes for one host (one such folder as much as several).
  */
 export function hostsNamedBelow(sources: readonly SourceSpec[]): Array<{ folder: string; hosts: string[] }> {
-  if (new Set(sources.map((s) => s.host)).size < 2) return [];
   const byFolder = new Map<string, Set<string>>();
   for (const s of sources) {
     if (s.hostBelow === undefined) continue;

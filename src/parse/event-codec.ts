@@ -38,8 +38,8 @@ function quote(s: string): string {
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
- * JSON.stringify of a line's text: quotes around it when one native scan finds nothing to escape,
- * which is most lines; about half the cost of JSON.stringify on the dense bench log's texts.
+ * JSON.stringify of a line's text: quotes around it when one native regex scan finds nothing to
+ * escape, which is most lines, where JSON.stringify costs more (docs/bench.md, issue 14, evening).
  */
 function quoteText(s: string): string {
   return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;

@@ -287,7 +287,6 @@ export function eventsParts(path: string, size: number, n: number): Array<{ star
 /** Bytes read at a planned cut to find the end of the line it falls in. */
 const CUT_LOOK = 1 << 20;
 
-/** A line of an events file as JSON.parse gives it. */
 /** inferenceReader for an events file's lines: its sources told apart by their file. */
 function otherReader(): (o: EventLine) => boolean {
   const reads = inferenceReader();
@@ -300,6 +299,7 @@ function otherReader(): (o: EventLine) => boolean {
   };
 }
 
+/** A line of an events file as JSON.parse gives it. */
 type EventLine = Partial<Omit<RmqEvent, 'ts' | 'type'>> & { time?: string | null; type?: string; summary?: EventsSummary };
 
 /** The keys of an event line: encodeEvent's, after the time. */
