@@ -131,8 +131,10 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   const nWorkers = opts.workers ?? (total >= WORKER_THRESHOLD && work.length > 1 ? Math.min(cores, work.length) : 0);
 
   let parsed: ParsedSource[];
+  // Sources a worker ran out of memory on (parsed here instead): said in a note, since it is slower.
+  const inThisThread = new Set<number>();
   try {
-    parsed = nWorkers > 0 ? await runInWorkers(work, sizes, nWorkers, progress) : await runHere(work, progress);
+    parsed = nWorkers > 0 ? await runInWorkers(work, sizes, nWorkers, progress, inThisThread) : await runHere(work, progress);
     if (split.size) parsed = await joinSplit(parsed, jobs, split);
     parsed.push(...given.parsed.values());
   } catch (err) {
@@ -141,6 +143,9 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   }
   parsed.sort((a, b) => a.index - b.index);
 
+  for (const index of inThisThread) {
+    issues.push({ file: sources[index].display, line: null, message: "a record too large for a parse thread's heap: parsed on the main thread after the others (slower; the same result)" });
+  }
   let first: number | null = null;
   let last: number | null = null;
   let bytes = 0;
@@ -260,8 +265,11 @@ async function runHere(jobs: ParseJob[], progress: (n: number) => void): Promise
   return out;
 }
 
-/** The jobs (files, parts of files) parsed by n worker threads, biggest first; stdin is read in this thread. */
-async function runInWorkers(jobs: ParseJob[], sizes: number[], n: number, progress: (n: number) => void): Promise<ParsedSource[]> {
+/**
+ * The jobs (files, parts of files) parsed by n worker threads, biggest first; stdin is read in this
+ * thread. `inThisThread` gets the sources of the jobs a worker ran out of memory on.
+ */
+async function runInWorkers(jobs: ParseJob[], sizes: number[], n: number, progress: (n: number) => void, inThisThread: Set<number>): Promise<ParsedSource[]> {
   const size = (j: ParseJob) => (j.part ? j.part.end - j.part.start : sizes[j.index]);
   const queue = jobs.filter((j) => j.spec.path !== '-').sort((a, b) => size(b) - size(a));
   type Reply = WorkerReply & { progress?: number; result?: ParsedSource; progressTail?: number };
@@ -271,7 +279,11 @@ async function runInWorkers(jobs: ParseJob[], sizes: number[], n: number, progre
     ask: (job) => ({ job }),
     onMessage: (msg: Reply) => progress((msg.progress ?? 0) + (msg.progressTail ?? 0)),
     resultOf: (msg: Reply) => msg.result,
-    here: async (job) => (await runHere([job], progress))[0],
+    here: async (job) => {
+      inThisThread.add(job.index);
+      return (await runHere([job], progress))[0];
+    },
+    name: (job) => (job.part ? `${job.spec.display} (bytes ${job.part.start}-${job.part.end})` : job.spec.display),
   });
   return [...parsed, ...(await runHere(jobs.filter((j) => j.spec.path === '-'), progress))];
 }

@@ -41,6 +41,7 @@ function readParts(jobs: EventsJob[], sizes: number[], workers: number): Promise
     ask: (i) => ({ events: jobs[i] }),
     resultOf: (msg: WorkerReply & { eventsPart?: EventsPart }) => msg.eventsPart,
     here: (i) => readEventsPart(jobs[i]),
+    name: (i) => jobs[i].spec.display,
   }).then((parts) => {
     const out = new Array<EventsPart>(jobs.length);
     order.forEach((i, k) => (out[i] = parts[k]));

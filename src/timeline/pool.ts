@@ -34,6 +34,8 @@ export interface PoolOptions<J, R> {
   onMessage?: (msg: WorkerReply) => void;
   /** A job done in this thread: those a worker ran out of memory on. */
   here: (job: J) => Promise<R>;
+  /** What a job reads (a file, a part of one), for the message of a worker that failed on it. */
+  name?: (job: J) => string;
   /** The workers' entry (tests): WORKER_URL by default. */
   url?: URL;
 }
@@ -61,6 +63,12 @@ export function runPool<J, R>(o: PoolOptions<J, R>): Promise<R[]> {
         for (const i of here) results[i] = await o.here(o.jobs[i]);
         return results;
       })().then(resolve, reject);
+    };
+    const named = (i: number, err: Error) => {
+      if (o.name === undefined) return err;
+      const out = Object.assign(new Error(`${o.name(o.jobs[i])}: ${err.message}`), { code: (err as NodeJS.ErrnoException).code });
+      if (err.stack) out.stack = `${out.message}\n${err.stack.slice(err.stack.indexOf('\n') + 1)}`;
+      return out;
     };
     const start = () => {
       const w = new Worker(o.url ?? WORKER_URL, { resourceLimits: WORKER_LIMITS });
@@ -92,12 +100,12 @@ export function runPool<J, R>(o: PoolOptions<J, R>): Promise<R[]> {
           if (queue.length > 0 && !failed) start();
           return;
         }
-        fail(err);
+        fail(current >= 0 ? named(current, err) : err);
       });
       w.on('exit', () => {
         all.delete(w);
         running--;
-        if (current >= 0) fail(new Error('a worker thread stopped before it was done'));
+        if (current >= 0) fail(named(current, new Error('a worker thread stopped before it was done')));
         if (running === 0 && !failed) finish();
       });
       feed();

@@ -1,5 +1,5 @@
 // A worker for test/timeline/pool.test.ts, speaking worker.ts's protocol: { exit } ends it; a
-// job answers { result } or { error, code }, or runs out of memory, or never answers (while it lives, it adds a byte to a file every 10 ms).
+// job answers { result } or { error, code }, or runs out of memory, or ends its thread (quit), or never answers (while it lives, it adds a byte to a file every 10 ms).
 import { appendFileSync, statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 
@@ -18,6 +18,7 @@ port.on('message', (msg) => {
       port.postMessage({ error: `cannot read ${job.n}`, code: 'ENOENT' });
     }, 5);
   }
+  else if (job.quit) process.exit(0); // ends this thread, in the middle of the job
   else if (job.hog) {
     const kept = [];
     for (;;) kept.push(new Array(100000).fill(job.n + 0.5));

@@ -11,12 +11,13 @@ interface Job {
   hog?: boolean;
   beat?: string;
   after?: string;
+  quit?: boolean;
 }
 const url = new URL('./pool-worker.mjs', import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-pool-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function pool(jobs: Job[], workers: number, here: (job: Job) => Promise<number> = async (j) => -j.n) {
+function pool(jobs: Job[], workers: number, here: (job: Job) => Promise<number> = async (j) => -j.n, name?: (job: Job) => string) {
   const seen: WorkerReply[] = [];
   const run = runPool<Job, number>({
     jobs,
@@ -26,6 +27,7 @@ function pool(jobs: Job[], workers: number, here: (job: Job) => Promise<number> 
     resultOf: (msg: WorkerReply & { result?: number }) => msg.result,
     onMessage: (msg) => seen.push(msg),
     here,
+    name,
   });
   return { run, seen };
 }
@@ -58,5 +60,10 @@ describe('runPool', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(before).toBeGreaterThan(0);
     expect(statSync(beat).size).toBe(before);
+  });
+
+  it('names the job of a worker that ended in the middle of it', async () => {
+    const { run } = pool([{ n: 1 }, { n: 2, quit: true }, { n: 3 }], 1, undefined, (j) => `job-${j.n}.log`);
+    await expect(run).rejects.toThrow('job-2.log: a worker thread stopped before it was done');
   });
 });
