@@ -69,8 +69,8 @@ export interface Timeline {
   encoded(): Generator<MergedEvent>;
   /** The merged stream as event objects; call once. */
   events(): Generator<RmqEvent>;
-  /** Remove spill files; `soon`: in the background (the caller goes on at once; see removeSpillDirSoon). */
-  close(soon?: boolean): void;
+  /** Remove spill files: now, or in the background (the caller goes on at once; see removeSpillDirSoon). */
+  close(when?: 'now' | 'background'): void;
 }
 
 const WORKER_THRESHOLD = 32 << 20;
@@ -177,8 +177,8 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     *events() {
       for (const m of encoded()) yield m.event();
     },
-    close(soon = false) {
-      if (soon) removeSpillDirSoon(spillDir);
+    close(when = 'now') {
+      if (when === 'background') removeSpillDirSoon(spillDir);
       else removeSpillDir(spillDir);
     },
   };

@@ -68,7 +68,7 @@ export class SourceCursor {
   }
 
   /** The reader at the event next() found (EventReader.header, jsonSpan). */
-  get binary(): EventReader {
+  binary(): EventReader {
     return this.reader;
   }
 
@@ -176,7 +176,7 @@ export class MergedEvent {
 
   /** What the event's record tells without decoding it (its header, where its JSON text lies): valid until the next event. */
   binary(): EventReader {
-    return this.cursor.binary;
+    return this.cursor.binary();
   }
 }
 

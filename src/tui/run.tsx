@@ -95,7 +95,7 @@ function startLoad(o: RunTuiOptions, session: Session): LoadTask {
     });
     // The store has its own copy of the events: the timeline's spill files can go, in the
     // background (removing a few hundred MB took about a second here before the first screen).
-    t.close(true);
+    t.close('background');
     if (!loaded) return null;
     session.store = loaded.store;
     const zone = o.zoneOut ?? dominantZone(t.accounting, t.defaultZone);
