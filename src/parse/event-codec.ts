@@ -13,36 +13,31 @@ export function encodeEvent(e: RmqEvent): string {
   if (!isUsualEvent(e)) return encodeObject(e);
   const { host, kind, file, line, level, thread, logger, type, fields, text } = e;
   let out = e.clock ? `{"clock":${quote(e.clock)},${sourcePrefix(host, kind, file)}` : `{${sourcePrefix(host, kind, file)}`;
-  out += `${Number.isFinite(line) ? line : 'null'},"level":${level === null ? 'null' : quote(level)},"thread":${thread === null ? 'null' : quote(thread)},"logger":${logger === null ? 'null' : quote(logger)},"type":${quote(type)},"fields":${JSON.stringify(fields)},"text":${quoteText(text)}`;
+  out += `${Number.isFinite(line) ? line : 'null'},"level":${level === null ? 'null' : quote(level)},"thread":${thread === null ? 'null' : quote(thread)},"logger":${logger === null ? 'null' : quote(logger)},"type":${quote(type)},"fields":${JSON.stringify(fields)},"text":${quote(text)}`;
   if (e.entry) out += `,"entry":${quote(e.entry)}`;
   if (e.versionHint) out += `,"versionHint":${quote(e.versionHint)}`;
   if (e.sendPath) out += `,"sendPath":${quote(e.sendPath)}`;
   return `${out}}`;
 }
 
+/** What JSON.stringify escapes in a string: the quote, the backslash, controls, and lone surrogates (a pair is checked there). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Lines are checked by the regex (measured on them: docs/bench.md, issue 14), names by the loop; the cut between is not tuned. */
+const SCAN_FROM = 32;
+
 /**
- * JSON.stringify of a short string (a level, a thread, a logger, a type): quotes around it when
- * nothing in it needs an escape, else JSON.stringify's. A call of JSON.stringify has a cost of
- * its own before it looks at a character, and a dense log encodes five such names per event.
+ * JSON.stringify of a string: quotes around it when nothing in it needs an escape (most names and
+ * lines), else JSON.stringify's. A call of JSON.stringify has a cost of its own before it looks at a
+ * character, and a dense log encodes five names and a line per event (docs/bench.md, issue 14).
  */
 function quote(s: string): string {
+  if (s.length >= SCAN_FROM) return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    // Escaped by JSON.stringify: controls, the quote, the backslash, and lone surrogates (checked there).
+    // NEEDS_ESCAPE's characters.
     if (c < 0x20 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s);
   }
   return `"${s}"`;
-}
-
-/** The characters JSON.stringify escapes in a string: the quote, the backslash, controls, and surrogates (a lone one; a pair is checked there). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * JSON.stringify of a line's text: quotes around it when one native regex scan finds nothing to
- * escape, which is most lines, where JSON.stringify costs more (docs/bench.md, issue 14, evening).
- */
-function quoteText(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 
 /** Whether the event has the shape the parser gives (strings where strings belong): the fast encoders take those. */

@@ -144,7 +144,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   parsed.sort((a, b) => a.index - b.index);
 
   for (const index of inThisThread) {
-    issues.push({ file: sources[index].display, line: null, message: "a record too large for a parse thread's heap: parsed on the main thread after the others (slower; the same result)" });
+    issues.push({ file: sources[index].display, line: null, message: 'a parse thread ran out of memory on it: parsed on the main thread after the others (slower; the same result)' });
   }
   let first: number | null = null;
   let last: number | null = null;

@@ -43,10 +43,13 @@ describe('encodeEvent', () => {
       { numRuns: 500 },
     );
     // Texts with what JSON escapes: a lone surrogate of either half (a pair stays as it is), a
-    // control, the quote, the backslash; and none of them.
-    for (const text of ['a \ud800 b', 'a \udfff', '\ud83d\ude00 paired', 'tab\there', 'bell\u0007', 'say "x"', 'C:\\path', 'plain']) {
-      const e = { ...real[0], text };
-      expect(encodeEvent(e), text).toBe(encodeObject(e));
+    // control, the quote, the backslash; and none of them. Short ones and long ones (a character
+    // loop checks the one, a regex scan the other).
+    for (const short of ['a \ud800 b', 'a \udfff', '\ud83d\ude00 paired', 'tab\there', 'bell\u0007', 'say "x"', 'C:\\path', 'plain']) {
+      for (const text of [short, `${'x'.repeat(40)} ${short}`]) {
+        const e = { ...real[0], text };
+        expect(encodeEvent(e), text).toBe(encodeObject(e));
+      }
     }
   });
 });
