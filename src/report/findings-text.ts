@@ -146,13 +146,22 @@ export function figuresTable(metrics: Array<[string, MetricValue]>, width: numbe
     style: { head: [], border: [] },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
-  for (const [k, v] of rows) table.push([hardWrap(k, nameW), hardWrap(v, valueW)]);
+  // Rows of one line each (see lineRows): the table draws no line between rows, so it looks the same.
+  for (const [k, v] of rows) table.push(...lineRows([wrapLines(k, nameW), wrapLines(v, valueW)]));
   return table.toString();
 }
 
-/** Word-wrap to `width`, breaking words longer than the width. */
-function hardWrap(text: string, width: number): string {
-  return wrapLines(text, width).join('\n');
+/**
+ * A row of multi-line cells (each its lines) as rows of one line each, which cli-table3 draws the
+ * same way when it draws no line between rows. cli-table3 (0.6.5, Cell.draw) truncates a cell's
+ * whole text for a debug message on every line it draws, in time that grows with the square of
+ * the text's length: a rules table or a long list of brokers as multi-line cells took seconds.
+ */
+function lineRows(cells: string[][]): string[][] {
+  const n = Math.max(...cells.map((c) => c.length));
+  const out: string[][] = [];
+  for (let i = 0; i < n; i++) out.push(cells.map((c) => c[i] ?? ''));
+  return out;
 }
 
 function milestoneLines(ms: readonly Milestone[], zone: Zone, sameDay: boolean, W: number): string[] {
@@ -187,18 +196,33 @@ export function renderRulesText(rules: readonly Rule[], o: { width: number; pale
   const idW = Math.min(Math.max(4, ...rules.map((r) => r.meta.id.length)), Math.floor(W / 3));
   const sevW = 8;
   const restW = W - idW - sevW - 10;
+  // A rule's lines are rows of their own (lineRows), and the lines between rules are drawn here:
+  // the table's top border with its corners and crossings turned into those of a line between
+  // rows (the characters cli-table3 draws there).
   const table = new Table({
     head: ['rule', 'severity', 'what it finds'],
     colWidths: [idW + 2, sevW + 2, restW + 2],
     wordWrap: false,
     style: { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
+  /** The table row each rule starts at. */
+  const starts = new Set<number>();
+  let row = 0;
   for (const r of rules) {
     const m = r.meta;
     const text = [m.title, `versions: ${m.versions}`];
     const settings = settingLines(r);
     if (settings.length) text.push('settings:', ...settings.map((s) => `- ${s}`));
-    table.push([hardWrap(m.id, idW), m.severity, text.map((l) => wrapIndented(l, restW, 2)).join('\n')]);
+    const lines = lineRows([wrapLines(m.id, idW), [m.severity], text.flatMap((l) => wrapIndented(l, restW, 2).split('\n'))]);
+    starts.add(row);
+    table.push(...lines);
+    row += lines.length;
   }
-  return `${table.toString()}\n${o.palette.dim(wrapIndented('Change a setting with --set NAME=VALUE; run only some rules with --rule ID, skip some with --no-rule ID.', W))}\n`;
+  const [top, head, ...drawnRows] = table.toString().split('\n');
+  const mid = top.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤');
+  // drawnRows: one line per row, then the bottom border.
+  const body = drawnRows.flatMap((l, i) => (starts.has(i) ? [mid, l] : [l]));
+  const drawn = [top, head, ...body].join('\n');
+  return `${drawn}\n${o.palette.dim(wrapIndented('Change a setting with --set NAME=VALUE; run only some rules with --rule ID, skip some with --no-rule ID.', W))}\n`;
 }

@@ -1,9 +1,11 @@
+import Table from 'cli-table3';
 import { describe, expect, it } from 'vitest';
 import { parseZone } from '../../src/parse/time.js';
 import type { SourceAccounting } from '../../src/parse/types.js';
 import { ANSI, PLAIN, paletteFor } from '../../src/report/escape.js';
 import { figuresTable, renderFindingsText, renderRulesText } from '../../src/report/findings-text.js';
-import { wrapLines } from '../../src/report/text-layout.js';
+import { wrapIndented, wrapLines } from '../../src/report/text-layout.js';
+import { ALL_RULES } from '../../src/rules/index.js';
 import { metricText, subjectText, type AnalyzeReport } from '../../src/report/summary.js';
 import { commonDir } from '../../src/util/paths.js';
 import type { Milestone } from '../../src/rules/milestones.js';
@@ -260,5 +262,24 @@ describe('rmq-diag rules table', () => {
     expect(text).toContain('- waitTimeMillsInSendQueue = 200 ms: the broker');
     for (const line of text.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
     expect(renderRulesText([], { width: 80, palette: PLAIN })).toContain('(no rules registered)');
+  });
+
+  it('draws what cli-table3 draws for each rule as one row of multi-line cells, at every width', () => {
+    // The table is drawn a line per row with the rules' separators added (findings-text.ts says
+    // why); cli-table3's own drawing of the same cells is the reference. A rule whose id wraps too.
+    const long: Rule = { ...rule, meta: { ...rule.meta, id: 'a-rule-with-a-very-long-identifier' } };
+    const rules = [...ALL_RULES.slice(0, 3), long, rule];
+    for (const width of [50, 80, 200]) {
+      const idW = Math.min(Math.max(4, ...rules.map((r) => r.meta.id.length)), Math.floor(width / 3));
+      const restW = width - idW - 8 - 10;
+      const reference = new Table({ head: ['rule', 'severity', 'what it finds'], colWidths: [idW + 2, 10, restW + 2], wordWrap: false, style: { head: [], border: [] } });
+      for (const r of rules) {
+        const settings = Object.entries(r.meta.settings).map(([k, m]) => `- ${k} = ${String(m.default)}${m.unit ? ` ${m.unit}` : ''}: ${m.description}`);
+        const text = [r.meta.title, `versions: ${r.meta.versions}`, ...(settings.length ? ['settings:', ...settings] : [])];
+        reference.push([wrapLines(r.meta.id, idW).join('\n'), r.meta.severity, text.map((l) => wrapIndented(l, restW, 2)).join('\n')]);
+      }
+      const drawn = renderRulesText(rules, { width, palette: PLAIN });
+      expect(drawn.slice(0, drawn.lastIndexOf('┘') + 1), `width ${width}`).toBe(reference.toString());
+    }
   });
 });
