@@ -130,6 +130,24 @@ export function formatIso(utcMs: number, zone: Zone): string {
 
 /** Short form for tables: `2024-05-20 14:03:07.000` in the zone (the zone is said once in the header). */
 export function formatShort(utcMs: number, zone: Zone): string {
+  // Callers format events in time order, most in the second of the one before: that second's text
+  // is kept (a zone changes its offset on a whole second), and a whole millisecond takes its millis.
+  if (!Number.isInteger(utcMs)) return shortText(utcMs, zone);
+  const sec = Math.floor(utcMs / 1000);
+  if (sec !== shortSecond || zone !== shortZone) {
+    shortSecond = sec;
+    shortZone = zone;
+    shortPrefix = shortText(sec * 1000, zone).slice(0, -3);
+  }
+  return shortPrefix + pad3(utcMs - sec * 1000);
+}
+
+let shortSecond = NaN;
+let shortZone: Zone | null = null;
+/** formatShort of shortSecond without its millis (`yyyy-MM-dd HH:mm:ss.`). */
+let shortPrefix = '';
+
+function shortText(utcMs: number, zone: Zone): string {
   const off = zone.offsetAt(utcMs);
   const d = new Date(utcMs + off * 60000);
   return (

@@ -9,7 +9,7 @@ import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { Timeline } from '../timeline/build.js';
 import type { EventsInputExtra } from '../timeline/events-input.js';
 import { BufferedOut } from './buffered.js';
-import { clip, escapeText, jsonSafe, wrapText, type Palette } from './escape.js';
+import { clip, cut, escapeText, jsonSafe, wrapText, type Palette } from './escape.js';
 
 interface EventsOutputOptions {
   json: boolean;
@@ -83,12 +83,14 @@ function fieldText(v: FieldValue): string {
 
 /** Key fields of an event, compact: `reason=TIMEOUT_CLEAN_QUEUE waitMs=401 queueSize=34`. */
 function eventDetail(e: RmqEvent): string {
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(e.fields)) {
+  const fields = e.fields;
+  let out = '';
+  for (const k in fields) {
+    const v = fields[k];
     if (v === null || v === undefined) continue;
-    parts.push(`${k}=${fieldText(v)}`);
+    out += `${out ? ' ' : ''}${k}=${fieldText(v)}`;
   }
-  return parts.length ? parts.join(' ') : e.text.trim();
+  return out || e.text.trim();
 }
 
 function shortFile(file: string): string {
@@ -128,7 +130,7 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
     if (e === null) continue;
     const time = e.ts === null ? (e.clock ?? '-') : formatShort(e.ts, o.zone);
     const detail = e.type === 'other' ? e.text.trim() : eventDetail(e);
-    const line = row([time, e.host, e.type, detail, `${shortFile(e.file)}:${e.line}`], o.width);
+    const line = row([time, e.host, e.type, detail, `${shortFile(e.file)}:${e.line}`], o.width, e.ts !== null);
     const wait = out.write(colourFor(e, p)(line) + '\n');
     if (wait) await wait;
   }
@@ -147,28 +149,31 @@ function colourFor(e: RmqEvent, p: Palette): (s: string) => string {
   if (e.type === 'other') return p.dim;
   if (e.level === 'ERROR' || e.level === 'FATAL') return p.red;
   if (e.level === 'WARN' || e.level === 'WARNING' || e.level === 'warning') return p.yellow;
-  return (s) => s;
+  return asIs;
 }
+
+const asIs = (s: string): string => s;
 
 /**
  * Columns: time, host, type, detail, where. Below 100 columns the time loses its year (the header
  * shows the window) and `where` is left out; detail takes the rest. Not on a terminal: nothing is cut.
  */
-function row(cells: string[], width: number): string {
+function row(cells: string[], width: number, ownTime = false): string {
   const [time, host, type, detail, where] = cells;
-  const pad = (s: string, w: number) => {
-    const c = clip(s, w);
+  // `ownTime`: the time is formatShort's (no escape needed), not a clock text of the log.
+  const pad = (s: string, w: number, escape = true) => {
+    const c = escape ? clip(s, w) : cut(s, w);
     return c + ' '.repeat(Math.max(0, w - c.length));
   };
-  if (!Number.isFinite(width)) return `${pad(time, 23)} ${pad(host, 14)} ${pad(type, 20)} ${escapeText(detail)} ${escapeText(where)}`;
+  if (!Number.isFinite(width)) return `${pad(time, 23, !ownTime)} ${pad(host, 14)} ${pad(type, 20)} ${escapeText(detail)} ${escapeText(where)}`;
   if (width < 100) {
     const t = /^\d{4}-/.test(time) ? time.slice(5) : time;
     const detailW = Math.max(10, width - 18 - 12 - 19 - 3);
-    return `${pad(t, 18)} ${pad(host, 12)} ${pad(type, 19)} ${clip(detail, detailW)}`.trimEnd();
+    return `${pad(t, 18, !ownTime)} ${pad(host, 12)} ${pad(type, 19)} ${clip(detail, detailW)}`.trimEnd();
   }
   const whereW = Math.min(32, Math.floor(width / 5));
   const detailW = width - 23 - 14 - 20 - whereW - 4;
-  return `${pad(time, 23)} ${pad(host, 14)} ${pad(type, 20)} ${pad(detail, detailW)} ${clip(where, whereW)}`;
+  return `${pad(time, 23, !ownTime)} ${pad(host, 14)} ${pad(type, 20)} ${pad(detail, detailW)} ${clip(where, whereW)}`;
 }
 
 function header(t: Timeline, o: EventsOutputOptions): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIso, parseZone } from '../../src/parse/time.js';
+import { formatIso, formatShort, parseZone } from '../../src/parse/time.js';
 
 describe('zones', () => {
   it('parses offsets in several spellings', () => {
@@ -22,5 +22,27 @@ describe('zones', () => {
   });
   it('formats ISO with the offset of the output zone', () => {
     expect(formatIso(Date.UTC(2024, 4, 20, 6, 3, 7, 5), parseZone('+08:00'))).toBe('2024-05-20T14:03:07.005+08:00');
+  });
+});
+
+describe('formatShort', () => {
+  it('is formatIso without its T and offset, for times in order and out of it, across zones and a DST change', () => {
+    // formatShort keeps the text of the second it formatted last: times within a second, a second
+    // apart, going back, before 1970, fractions, and the same second in another zone.
+    const zones = [parseZone('+08:00'), parseZone('America/New_York'), parseZone('-05:30'), parseZone('UTC')];
+    const dst = Date.UTC(2024, 2, 10, 7, 0, 0); // 2024-03-10 02:00 in New York: clocks go forward
+    const times: number[] = [];
+    for (let t = dst - 2500; t <= dst + 2500; t += 137) times.push(t, t + 1);
+    times.push(dst - 1, dst, dst + 999, dst + 1000, dst - 1000, -1, -1000, -1001, 0, 999, 1000, -86400001, 1.5, -0.5, 1e12 + 0.25);
+    let seed = 7;
+    for (let i = 0; i < 2000; i++) times.push((seed = (seed * 48271) % 2147483647) * 1000 + (i % 1000) - 1e12);
+    for (const zone of zones) {
+      for (const t of times) {
+        const iso = formatIso(t, zone);
+        expect(formatShort(t, zone), `${t} in ${zone.name}`).toBe(iso.slice(0, iso.length - 6).replace('T', ' '));
+      }
+    }
+    // Two zones taking turns on one second.
+    for (const t of [dst, dst + 5, dst + 10]) for (const zone of zones) expect(formatShort(t, zone)).toBe(formatIso(t, zone).slice(0, 23).replace('T', ' '));
   });
 });
