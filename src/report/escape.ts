@@ -29,7 +29,7 @@ export function clip(text: string, width: number): string {
   return cut(escapeText(text), width);
 }
 
-/** Cut to `width` columns with an ellipsis: clip for a text of ours, which needs no escape (a time, an event type). */
+/** Cut to `width` columns with an ellipsis: clip for a text of ours, which needs no escape (a time we formatted). */
 export function cut(text: string, width: number): string {
   if (width <= 0) return '';
   return text.length <= width ? text : text.slice(0, Math.max(0, width - 1)) + '…';
