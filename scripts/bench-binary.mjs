@@ -82,11 +82,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const figure = (times, c0) => ({ nsPerEvent: (median(times) * 1e6) / n, bestNsPerEvent: (Math.min(...times) * 1e6) / n, cpuSeconds: cpu() - c0 });
 
 const events = [];
-await parse((e) => events.push(e));
-const n = events.length;
-
-const figures = { file, mb: MB, events: n, rounds: ROUNDS, dist: DIST };
+let n = 0;
+const figures = { file, mb: MB, events: 0, rounds: ROUNDS, dist: DIST };
 try {
+  await parse((e) => events.push(e));
+  figures.events = n = events.length;
   // parse
   let times = [];
   let c0 = cpu();
