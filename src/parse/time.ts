@@ -119,40 +119,52 @@ function pad3(n: number): string {
 
 /** ISO-8601 with offset in the given zone, with milliseconds: 2024-05-20T14:03:07.000+08:00 */
 export function formatIso(utcMs: number, zone: Zone): string {
-  const off = zone.offsetAt(utcMs);
-  const d = new Date(utcMs + off * 60000);
-  return (
-    `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}` +
-    `T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${pad3(d.getUTCMilliseconds())}` +
-    formatOffset(off)
-  );
+  return bySecond(ISO_SECOND, utcMs, zone, 'T', true);
 }
 
 /** Short form for tables: `2024-05-20 14:03:07.000` in the zone (the zone is said once in the header). */
 export function formatShort(utcMs: number, zone: Zone): string {
-  // Callers format events in time order, most in the second of the one before: that second's text
-  // is kept (a zone changes its offset on a whole second), and a whole millisecond takes its millis.
-  if (!Number.isInteger(utcMs)) return shortText(utcMs, zone);
-  const sec = Math.floor(utcMs / 1000);
-  if (sec !== shortSecond || zone !== shortZone) {
-    shortSecond = sec;
-    shortZone = zone;
-    shortPrefix = shortText(sec * 1000, zone).slice(0, -3);
-  }
-  return shortPrefix + pad3(utcMs - sec * 1000);
+  return bySecond(SHORT_SECOND, utcMs, zone, ' ', false);
 }
 
-let shortSecond = NaN;
-let shortZone: Zone | null = null;
-/** formatShort of shortSecond without its millis (`yyyy-MM-dd HH:mm:ss.`). */
-let shortPrefix = '';
+/** The text of the second a format made last, around the place of its millis. */
+interface SecondText {
+  sec: number;
+  zone: Zone | null;
+  head: string;
+  tail: string;
+}
+const ISO_SECOND: SecondText = { sec: NaN, zone: null, head: '', tail: '' };
+const SHORT_SECOND: SecondText = { sec: NaN, zone: null, head: '', tail: '' };
 
-function shortText(utcMs: number, zone: Zone): string {
+/**
+ * wallText through the second it made last: callers format events in time order, most in the
+ * second of the one before (a zone changes its offset on a whole second), so a whole millisecond
+ * takes that second's text with its millis put in.
+ */
+function bySecond(m: SecondText, utcMs: number, zone: Zone, sep: string, withOffset: boolean): string {
+  if (!Number.isInteger(utcMs)) return wallText(utcMs, zone, sep, withOffset);
+  const sec = Math.floor(utcMs / 1000);
+  if (sec !== m.sec || zone !== m.zone) {
+    const text = wallText(sec * 1000, zone, sep, withOffset);
+    // The millis `000` follow the text's last '.' (an offset holds none).
+    const at = text.lastIndexOf('.') + 1;
+    m.sec = sec;
+    m.zone = zone;
+    m.head = text.slice(0, at);
+    m.tail = text.slice(at + 3);
+  }
+  return m.head + pad3(utcMs - sec * 1000) + m.tail;
+}
+
+/** `yyyy-MM-dd{sep}HH:mm:ss.SSS` in the zone, and its offset when asked. */
+function wallText(utcMs: number, zone: Zone, sep: string, withOffset: boolean): string {
   const off = zone.offsetAt(utcMs);
   const d = new Date(utcMs + off * 60000);
   return (
     `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}` +
-    ` ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${pad3(d.getUTCMilliseconds())}`
+    `${sep}${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${pad3(d.getUTCMilliseconds())}` +
+    (withOffset ? formatOffset(off) : '')
   );
 }
 

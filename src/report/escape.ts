@@ -26,13 +26,9 @@ export function escapeText(text: string): string {
 
 /** Escape, then cut to `width` columns with an ellipsis. */
 export function clip(text: string, width: number): string {
-  return cut(escapeText(text), width);
-}
-
-/** Cut to `width` columns with an ellipsis: clip for a text of ours, which needs no escape (a time we formatted). */
-export function cut(text: string, width: number): string {
+  const t = escapeText(text);
   if (width <= 0) return '';
-  return text.length <= width ? text : text.slice(0, Math.max(0, width - 1)) + '…';
+  return t.length <= width ? t : t.slice(0, Math.max(0, width - 1)) + '…';
 }
 
 export interface Palette {

@@ -9,7 +9,7 @@ import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { Timeline } from '../timeline/build.js';
 import type { EventsInputExtra } from '../timeline/events-input.js';
 import { BufferedOut } from './buffered.js';
-import { clip, cut, escapeText, jsonSafe, wrapText, type Palette } from './escape.js';
+import { clip, escapeText, jsonSafe, wrapText, type Palette } from './escape.js';
 
 interface EventsOutputOptions {
   json: boolean;
@@ -35,24 +35,7 @@ const JSON_SCHEMA_VERSION = 1;
 
 /** The JSON line of an encoded event: its time in the output zone, then the rest as encoded (`safe`: jsonSafe's already). */
 export function eventJsonLine(ts: number | null, json: string, zone: Zone, safe = false): string {
-  return `{"time":${ts === null ? 'null' : `"${isoCached(ts, zone)}"`},${(safe ? json : jsonSafe(json)).slice(1)}`;
-}
-
-// Events come in time order: most share their second with the one before.
-let isoSecond = NaN;
-let isoZone: Zone | null = null;
-let isoText = '';
-function isoCached(ts: number, zone: Zone): string {
-  const sec = Math.floor(ts / 1000);
-  if (sec !== isoSecond || zone !== isoZone) {
-    isoSecond = sec;
-    isoZone = zone;
-    isoText = formatIso(sec * 1000, zone);
-  }
-  const ms = ts - sec * 1000;
-  if (ms === 0) return isoText;
-  // isoText is `yyyy-MM-ddTHH:mm:ss.000+hh:mm`: put the millis in place of `000`.
-  return isoText.slice(0, 20) + (ms < 10 ? '00' : ms < 100 ? '0' : '') + ms + isoText.slice(23);
+  return `{"time":${ts === null ? 'null' : `"${formatIso(ts, zone)}"`},${(safe ? json : jsonSafe(json)).slice(1)}`;
 }
 
 export function inputToJson(a: SourceAccounting): Record<string, unknown> {
@@ -130,7 +113,7 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
     if (e === null) continue;
     const time = e.ts === null ? (e.clock ?? '-') : formatShort(e.ts, o.zone);
     const detail = e.type === 'other' ? e.text.trim() : eventDetail(e);
-    const line = row([time, e.host, e.type, detail, `${shortFile(e.file)}:${e.line}`], o.width, e.ts !== null);
+    const line = row([time, e.host, e.type, detail, `${shortFile(e.file)}:${e.line}`], o.width);
     const wait = out.write(colourFor(e, p)(line) + '\n');
     if (wait) await wait;
   }
@@ -158,22 +141,21 @@ const asIs = (s: string): string => s;
  * Columns: time, host, type, detail, where. Below 100 columns the time loses its year (the header
  * shows the window) and `where` is left out; detail takes the rest. Not on a terminal: nothing is cut.
  */
-function row(cells: string[], width: number, ownTime = false): string {
+function row(cells: string[], width: number): string {
   const [time, host, type, detail, where] = cells;
-  // `ownTime`: the time is formatShort's (no escape needed), not a clock text of the log.
-  const pad = (s: string, w: number, escape = true) => {
-    const c = escape ? clip(s, w) : cut(s, w);
+  const pad = (s: string, w: number) => {
+    const c = clip(s, w);
     return c + ' '.repeat(Math.max(0, w - c.length));
   };
-  if (!Number.isFinite(width)) return `${pad(time, 23, !ownTime)} ${pad(host, 14)} ${pad(type, 20)} ${escapeText(detail)} ${escapeText(where)}`;
+  if (!Number.isFinite(width)) return `${pad(time, 23)} ${pad(host, 14)} ${pad(type, 20)} ${escapeText(detail)} ${escapeText(where)}`;
   if (width < 100) {
     const t = /^\d{4}-/.test(time) ? time.slice(5) : time;
     const detailW = Math.max(10, width - 18 - 12 - 19 - 3);
-    return `${pad(t, 18, !ownTime)} ${pad(host, 12)} ${pad(type, 19)} ${clip(detail, detailW)}`.trimEnd();
+    return `${pad(t, 18)} ${pad(host, 12)} ${pad(type, 19)} ${clip(detail, detailW)}`.trimEnd();
   }
   const whereW = Math.min(32, Math.floor(width / 5));
   const detailW = width - 23 - 14 - 20 - whereW - 4;
-  return `${pad(time, 23, !ownTime)} ${pad(host, 14)} ${pad(type, 20)} ${pad(detail, detailW)} ${clip(where, whereW)}`;
+  return `${pad(time, 23)} ${pad(host, 14)} ${pad(type, 20)} ${pad(detail, detailW)} ${clip(where, whereW)}`;
 }
 
 function header(t: Timeline, o: EventsOutputOptions): string {

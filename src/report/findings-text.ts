@@ -189,35 +189,44 @@ function settingLines(rule: Rule): string[] {
   );
 }
 
-/** The rule catalogue as a table: id, default severity, then title, versions and settings. */
-export function renderRulesText(rules: readonly Rule[], o: { width: number; palette: Palette }): string {
-  if (!rules.length) return `${o.palette.dim('(no rules registered)')}\n`;
-  const W = Number.isFinite(o.width) ? Math.max(50, o.width) : 120;
+/**
+ * The rules table's column widths (as cli-table3 takes them) and, per rule, its cells' lines: id,
+ * default severity, then title, versions and settings.
+ */
+export function rulesTableCells(rules: readonly Rule[], W: number): { colWidths: number[]; rows: string[][][] } {
   const idW = Math.min(Math.max(4, ...rules.map((r) => r.meta.id.length)), Math.floor(W / 3));
   const sevW = 8;
   const restW = W - idW - sevW - 10;
+  const rows = rules.map((r) => {
+    const m = r.meta;
+    const text = [m.title, `versions: ${m.versions}`];
+    const settings = settingLines(r);
+    if (settings.length) text.push('settings:', ...settings.map((s) => `- ${s}`));
+    return [wrapLines(m.id, idW), [m.severity], text.flatMap((l) => wrapIndented(l, restW, 2).split('\n'))];
+  });
+  return { colWidths: [idW + 2, sevW + 2, restW + 2], rows };
+}
+
+/** The rule catalogue as a table (rulesTableCells). */
+export function renderRulesText(rules: readonly Rule[], o: { width: number; palette: Palette }): string {
+  if (!rules.length) return `${o.palette.dim('(no rules registered)')}\n`;
+  const W = Number.isFinite(o.width) ? Math.max(50, o.width) : 120;
+  const { colWidths, rows } = rulesTableCells(rules, W);
   // A rule's lines are rows of their own (lineRows), and the lines between rules are drawn here:
   // the table's top border with its corners and crossings turned into those of a line between
   // rows (the characters cli-table3 draws there).
   const table = new Table({
     head: ['rule', 'severity', 'what it finds'],
-    colWidths: [idW + 2, sevW + 2, restW + 2],
+    colWidths,
     wordWrap: false,
     style: { head: [], border: [] },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
   /** The table row each rule starts at. */
   const starts = new Set<number>();
-  let row = 0;
-  for (const r of rules) {
-    const m = r.meta;
-    const text = [m.title, `versions: ${m.versions}`];
-    const settings = settingLines(r);
-    if (settings.length) text.push('settings:', ...settings.map((s) => `- ${s}`));
-    const lines = lineRows([wrapLines(m.id, idW), [m.severity], text.flatMap((l) => wrapIndented(l, restW, 2).split('\n'))]);
-    starts.add(row);
-    table.push(...lines);
-    row += lines.length;
+  for (const cells of rows) {
+    starts.add(table.length);
+    table.push(...lineRows(cells));
   }
   const [top, head, ...drawnRows] = table.toString().split('\n');
   const mid = top.replace('┌', '├').replace(/┬/g, '┼').replace('┐', '┤');

@@ -25,6 +25,13 @@ describe('zones', () => {
   });
 });
 
+/** The wall clock of `t` in `zone`, field by field (what formatIso and formatShort must say, whatever they kept). */
+function wall(t: number, zone: ReturnType<typeof parseZone>, sep: string): string {
+  const d = new Date(t + zone.offsetAt(t) * 60000);
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}${sep}${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}`;
+}
+
 describe('formatShort', () => {
   it('is formatIso without its T and offset, for times in order and out of it, across zones and a DST change', () => {
     // formatShort keeps the text of the second it formatted last: times within a second, a second
@@ -40,9 +47,20 @@ describe('formatShort', () => {
       for (const t of times) {
         const iso = formatIso(t, zone);
         expect(formatShort(t, zone), `${t} in ${zone.name}`).toBe(iso.slice(0, iso.length - 6).replace('T', ' '));
+        // Both keep the second they made last: each is held to the wall clock read field by field.
+        expect(formatShort(t, zone), `${t} in ${zone.name}`).toBe(wall(t, zone, ' '));
+        expect(iso.slice(0, iso.length - 6), `${t} in ${zone.name}`).toBe(wall(t, zone, 'T'));
+        const off = zone.offsetAt(t);
+        expect(iso.slice(-6)).toBe(`${off < 0 ? '-' : '+'}${String(Math.floor(Math.abs(off) / 60)).padStart(2, '0')}:${String(Math.abs(off) % 60).padStart(2, '0')}`);
       }
     }
     // Two zones taking turns on one second.
-    for (const t of [dst, dst + 5, dst + 10]) for (const zone of zones) expect(formatShort(t, zone)).toBe(formatIso(t, zone).slice(0, 23).replace('T', ' '));
+    for (const t of [dst, dst + 5, dst + 10]) {
+      for (const zone of zones) {
+        expect(formatShort(t, zone)).toBe(formatIso(t, zone).slice(0, 23).replace('T', ' '));
+        expect(formatShort(t, zone), `${t} in ${zone.name}, zones taking turns`).toBe(wall(t, zone, ' '));
+        expect(formatIso(t, zone).slice(0, 23), `${t} in ${zone.name}, zones taking turns`).toBe(wall(t, zone, 'T'));
+      }
+    }
   });
 });

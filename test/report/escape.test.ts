@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clip, cut, escapeText } from '../../src/report/escape.js';
+import { clip, escapeText } from '../../src/report/escape.js';
 
 /** The characters escapeText shows escaped (escape.ts): C0 controls, DEL and C1, and the line and bidirectional marks. */
 const escaped = (code: number) =>
@@ -34,11 +34,11 @@ describe('escapeText', () => {
   });
 });
 
-describe('clip and cut', () => {
-  it('cut to the width with an ellipsis; clip escapes first', () => {
-    expect(cut('abcdef', 4)).toBe('abc…');
-    expect(cut('abcd', 4)).toBe('abcd');
-    expect(cut('abc', 0)).toBe('');
+describe('clip', () => {
+  it('cuts to the width with an ellipsis, after escaping', () => {
+    expect(clip('abcdef', 4)).toBe('abc…');
+    expect(clip('abcd', 4)).toBe('abcd');
+    expect(clip('abc', 0)).toBe('');
     expect(clip('a\tbcdef', 4)).toBe('a\\t…');
     expect(clip('ab', 4)).toBe('ab');
   });

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseZone } from '../../src/parse/time.js';
 import type { SourceAccounting } from '../../src/parse/types.js';
 import { ANSI, PLAIN, paletteFor } from '../../src/report/escape.js';
-import { figuresTable, renderFindingsText, renderRulesText } from '../../src/report/findings-text.js';
-import { wrapIndented, wrapLines } from '../../src/report/text-layout.js';
+import { figuresTable, renderFindingsText, renderRulesText, rulesTableCells } from '../../src/report/findings-text.js';
+import { wrapLines } from '../../src/report/text-layout.js';
 import { ALL_RULES } from '../../src/rules/index.js';
 import { metricText, subjectText, type AnalyzeReport } from '../../src/report/summary.js';
 import { commonDir } from '../../src/util/paths.js';
@@ -270,14 +270,12 @@ describe('rmq-diag rules table', () => {
     const long: Rule = { ...rule, meta: { ...rule.meta, id: 'a-rule-with-a-very-long-identifier' } };
     const rules = [...ALL_RULES.slice(0, 3), long, rule];
     for (const width of [50, 80, 200]) {
-      const idW = Math.min(Math.max(4, ...rules.map((r) => r.meta.id.length)), Math.floor(width / 3));
-      const restW = width - idW - 8 - 10;
-      const reference = new Table({ head: ['rule', 'severity', 'what it finds'], colWidths: [idW + 2, 10, restW + 2], wordWrap: false, style: { head: [], border: [] } });
-      for (const r of rules) {
-        const settings = Object.entries(r.meta.settings).map(([k, m]) => `- ${k} = ${String(m.default)}${m.unit ? ` ${m.unit}` : ''}: ${m.description}`);
-        const text = [r.meta.title, `versions: ${r.meta.versions}`, ...(settings.length ? ['settings:', ...settings] : [])];
-        reference.push([wrapLines(r.meta.id, idW).join('\n'), r.meta.severity, text.map((l) => wrapIndented(l, restW, 2)).join('\n')]);
-      }
+      const { colWidths, rows } = rulesTableCells(rules, width);
+      const reference = new Table({ head: ['rule', 'severity', 'what it finds'], colWidths, wordWrap: false, style: { head: [], border: [] } });
+      for (const cells of rows) reference.push(cells.map((lines) => lines.join('\n')));
+      // The cells are the rule's: its id, severity, title, versions and each setting with its default.
+      expect(rows.map((cells) => cells[1][0])).toEqual(rules.map((r) => r.meta.severity));
+      if (width === 200) expect(rows[4][2]).toEqual(['Broker refuses sends with flow control', 'versions: all brokers', 'settings:', '- waitTimeMillsInSendQueue = 200 ms: the broker setting of the same name']);
       const drawn = renderRulesText(rules, { width, palette: PLAIN });
       expect(drawn.slice(0, drawn.lastIndexOf('┘') + 1), `width ${width}`).toBe(reference.toString());
     }
