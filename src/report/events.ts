@@ -81,8 +81,15 @@ function shortFile(file: string): string {
   return i >= 0 ? file.slice(i + 1) : file;
 }
 
-export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOutputOptions): Promise<number> {
+/** What writeEvents wrote: RocketMQ events, and records that are no event (`other`, with --all). */
+export interface EventsShown {
+  events: number;
+  other: number;
+}
+
+export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOutputOptions): Promise<EventsShown> {
   let n = 0;
+  let other = 0;
   const buf = new BufferedOut(sink);
   const out = { write: (s: string) => buf.push(s) };
   const p = o.palette;
@@ -105,6 +112,7 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
     if (keep !== null && !keep(e!)) continue;
     start();
     n++;
+    if (m.type === 'other') other++;
     if (o.json) {
       const wait = out.write(eventJsonLine(m.ts, m.json(), o.zone, m.jsonIsSafe) + '\n');
       if (wait) await wait;
@@ -120,7 +128,7 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
   start();
   if (o.json) out.write(jsonSafe(JSON.stringify(o.forInput ? inputSummaryJson(timeline, o.zone, n) : summaryJson(timeline, o.zone, n))) + '\n');
   await buf.flush();
-  return n;
+  return { events: n - other, other };
 }
 
 /** `--stats`: the per-file table and each file's events by type. */

@@ -57,9 +57,12 @@ export function noRocketmqEvent(t: ReadInputs, inputs: readonly string[]): strin
 
 /**
  * The events accounting in one line (stderr, after the events): `15,329 lines in 14 files
- * (0 unknown, 0 unreadable); 133 of 10,037 events`; `--stats` gives the table.
+ * (0 unknown, 0 unreadable); 133 of 10,037 events`, and `, 1,501 other records` when records that
+ * are no event were shown (--all, --type other: the accounting's events do not count them);
+ * `--stats` gives the table.
  */
-export function accountingLine(t: Pick<ReadInputs, 'accounting'>, shown: number): string {
+export function accountingLine(t: Pick<ReadInputs, 'accounting'>, shown: { events: number; other: number }): string {
   const x = totalsOf(t.accounting);
-  return `${num(x.lines)} lines in ${counted(x.files, 'file')} (${num(x.unknown)} unknown, ${num(x.unreadable)} unreadable); ${num(shown)} of ${num(x.events)} events`;
+  const other = shown.other > 0 ? `, ${counted(shown.other, 'other record')}` : '';
+  return `${num(x.lines)} lines in ${counted(x.files, 'file')} (${num(x.unknown)} unknown, ${num(x.unreadable)} unreadable); ${num(shown.events)} of ${num(x.events)} events${other}`;
 }

@@ -85,4 +85,20 @@ describe('events accounting', () => {
     expect(s.stderr).toMatch(/│ source +│ kind/);
     expect(s.stderr).toMatch(/^events by type:$/m);
   });
+
+  it('says the records that are no event apart from the events (--all, --type other): the accounting counts events only', async () => {
+    // The line is wrapped to the terminal (80 columns here), its later parts indented.
+    const lastOf = (stderr: string) => stderr.trimEnd().replace(/\n  /g, ' ').split('\n').pop()!;
+    const rows = (stdout: string, type: RegExp) => stdout.split('\n').filter((l) => type.test(l)).length;
+    const all = await spawnBin(['events', SAMPLE, '--all']);
+    expect(all.code).toBe(0);
+    const m = /; ([\d,]+) of ([\d,]+) events, ([\d,]+) other records$/.exec(lastOf(all.stderr))!;
+    expect(m).not.toBeNull();
+    const [shown, total, other] = m.slice(1).map((n) => Number(n.replace(/,/g, '')));
+    expect(shown).toBe(total);
+    expect(other).toBeGreaterThan(0);
+    expect(rows(all.stdout, / other /)).toBe(other);
+    const only = await spawnBin(['events', SAMPLE, '--type', 'other']);
+    expect(lastOf(only.stderr)).toBe(`15,329 lines in 14 files (0 unknown, 0 unreadable); 0 of 10,037 events, ${other.toLocaleString('en-US')} other records`);
+  });
 });
