@@ -7,6 +7,7 @@ import type { SourceAccounting } from '../parse/types.js';
 import { escapeText } from './escape.js';
 import { totalsOf } from './summary.js';
 import { counted } from '../util/text.js';
+import type { EventsShown } from './events.js';
 
 /** `note: FILE:LINE: MESSAGE`, escaped (file names and messages can hold anything). */
 export function noteLine(i: InputIssue): string {
@@ -61,7 +62,7 @@ export function noRocketmqEvent(t: ReadInputs, inputs: readonly string[]): strin
  * are no event were shown (--all, --type other: the accounting's events do not count them);
  * `--stats` gives the table.
  */
-export function accountingLine(t: Pick<ReadInputs, 'accounting'>, shown: { events: number; other: number }): string {
+export function accountingLine(t: Pick<ReadInputs, 'accounting'>, shown: EventsShown): string {
   const x = totalsOf(t.accounting);
   const other = shown.other > 0 ? `, ${counted(shown.other, 'other record')}` : '';
   return `${num(x.lines)} lines in ${counted(x.files, 'file')} (${num(x.unknown)} unknown, ${num(x.unreadable)} unreadable); ${num(shown.events)} of ${num(x.events)} events${other}`;
