@@ -26,6 +26,13 @@ describe('golden outputs', () => {
     expect(diffs.map((d) => `${d.name}: ${d.what}`)).toEqual([]);
   }, 600_000);
 
+  it('analyze gives them with the parse in workers and the rules in a thread of their own (--jobs 2)', async () => {
+    const results: Result[] = await runAll({ jobs: 2, cmds: ['analyze'], extra: ['--jobs', '2'] });
+    expect(results.length).toBeGreaterThanOrEqual(50);
+    const diffs: { name: string; what: string }[] = compare(results, undefined, { partial: true });
+    expect(diffs.map((d) => `${d.name}: ${d.what}`)).toEqual([]);
+  }, 600_000);
+
   it('cover every sample folder, lab recording and real fixture', () => {
     const names: string[] = outputs().map((o: Result) => o.name);
     for (const n of ['analyze samples/seed-outage', 'replay samples/broker-busy', 'events samples/healthy-restart', 'replay samples/lab/crash', 'events samples/lab/selector']) {

@@ -10,7 +10,7 @@ import { renderFindingsText } from '../report/findings-text.js';
 import { atOrAbove, type AnalyzeReport } from '../report/summary.js';
 import { settingsInEffect } from '../rules/analyze.js';
 import type { Rule, Severity, SettingValue } from '../rules/types.js';
-import { diagnose } from '../replay/diagnose.js';
+import { diagnoseOnBothCores } from '../replay/diagnose.js';
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, sayInputs, zoneArg, type Format, type InputArgs } from './common.js';
@@ -52,7 +52,9 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
     if (sayInputs(timeline, io, args.paths) === 2) return 2;
     // The HTML timeline's buckets and marks come from the same pass.
     const activity = format === 'html' ? activityCollector(timeline.accounting, timeline.first, timeline.last) : null;
-    const { analysis, incidents } = diagnose(timeline, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [] });
+    // --jobs N: the rules in a thread of their own whatever the input's size (0: none); else for large timelines.
+    const rulesThread = args.jobs === undefined ? undefined : args.jobs > 0;
+    const { analysis, incidents } = await diagnoseOnBothCores(timeline, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [], rulesThread });
     const report: AnalyzeReport = {
       timeline,
       analysis,

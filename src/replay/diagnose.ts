@@ -3,7 +3,7 @@
 // incidents that tie them together.
 
 import { commonDir } from '../util/paths.js';
-import { analyze, sourcesOf, type Analysis, type AnalysisOptions } from '../rules/analyze.js';
+import { analyze, analyzeOnBothCores, sourcesOf, type Analysis, type AnalysisOptions } from '../rules/analyze.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import type { Incident } from '../rules/incident.js';
 import type { Finding } from '../rules/types.js';
@@ -55,5 +55,12 @@ export function incidentPass(t: Timeline): IncidentPass {
 export function diagnose(t: Timeline, opts: AnalysisOptions): Diagnosis {
   const pass = incidentPass(t);
   const analysis = analyze(t, { ...opts, observers: [...(opts.observers ?? []), pass] });
+  return { analysis, incidents: pass.finish(analysis.findings) };
+}
+
+/** diagnose() with the rules in a thread of their own when the timeline is large (analyzeOnBothCores). */
+export async function diagnoseOnBothCores(t: Timeline, opts: AnalysisOptions & { rulesThread?: boolean }): Promise<Diagnosis> {
+  const pass = incidentPass(t);
+  const analysis = await analyzeOnBothCores(t, { ...opts, observers: [...(opts.observers ?? []), pass] });
   return { analysis, incidents: pass.finish(analysis.findings) };
 }

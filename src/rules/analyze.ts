@@ -1,10 +1,14 @@
 // The programmatic analysis: one pass over a built timeline feeds the rule engine and the milestone
-// collector. Events that neither an enabled rule nor the collector reads are not decoded.
+// collector. Events that neither an enabled rule nor the collector reads are not decoded. For a
+// large timeline the rules read the stream in a thread of their own (analyzeOnBothCores).
 
+import { availableParallelism } from 'node:os';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { MilestoneCollector, type Milestone } from './milestones.js';
 import type { Timeline } from '../timeline/build.js';
+import { mergeStreams, type MergedEvent } from '../timeline/merge.js';
 import { RuleRunner, type OmittedFindings } from './engine.js';
+import { inRegistry, RULES_THREAD_EVENTS, rulesInThread, type RulesResult } from './rules-thread.js';
 import type { Finding, Rule, SettingValue, Severity, SourceInfo } from './types.js';
 
 interface AnalyzeOptions {
@@ -47,12 +51,45 @@ export function settingsInEffect(rules: readonly Rule[], settings: Record<string
 export function analyze(t: Timeline, opts: AnalysisOptions): Analysis {
   const runner = new RuleRunner({ rules: opts.rules, settings: opts.settings, sources: sourcesOf(t) });
   const collector = opts.milestones === false ? null : new MilestoneCollector();
-  const forRules = runner.wanted;
-  const forMilestones: ReadonlySet<EventType> = collector ? collector.types : new Set();
-  const observers = opts.observers ?? [];
-  // Per type, who reads it, in this order: the rules, the milestones, the observers. Types no one
-  // reads are not decoded.
-  const readers = new Map<EventType, Array<(e: RmqEvent) => void>>();
+  readPass(t.encoded(), readersOf(runner, collector, opts.observers ?? []));
+  return analysisOf({ findings: runner.finish(), omitted: runner.omitted }, collector, opts);
+}
+
+/**
+ * analyze() with its rules in a thread of their own (rules-thread.ts) when that pays: `rulesThread`
+ * true, or by default for a timeline of RULES_THREAD_EVENTS events or more on a machine of more
+ * than one core. The milestones and the observers read the stream here meanwhile; the result is
+ * analyze()'s. Should the thread fail, the rules run here after the rest of the pass.
+ */
+export async function analyzeOnBothCores(t: Timeline, opts: AnalysisOptions & { rulesThread?: boolean }): Promise<Analysis> {
+  const sources = sourcesOf(t);
+  const events = t.accounting.reduce((n, a) => n + eventsOf(a.events), 0);
+  const wanted = opts.rulesThread ?? (events >= RULES_THREAD_EVENTS && availableParallelism() > 1);
+  if (!wanted || opts.rules.length === 0 || !inRegistry(opts.rules)) return analyze(t, opts);
+  const settings = opts.settings ?? {};
+  const thread = rulesInThread({ streams: t.streams, rules: opts.rules.map((r) => r.meta.id), settings, sources });
+  try {
+    const collector = opts.milestones === false ? null : new MilestoneCollector();
+    readPass(t.encoded(), readersOf(null, collector, opts.observers ?? []));
+    let rules: RulesResult;
+    try {
+      rules = await thread.result;
+    } catch {
+      const runner = new RuleRunner({ rules: opts.rules, settings, sources });
+      readPass(mergeStreams(t.streams), readersOf(runner, null, []));
+      rules = { findings: runner.finish(), omitted: runner.omitted };
+    }
+    return analysisOf(rules, collector, opts);
+  } finally {
+    thread.stop();
+  }
+}
+
+type Readers = Map<EventType, Array<(e: RmqEvent) => void>>;
+
+/** Per type, who reads it, in this order: the rules, the milestones, the observers. */
+function readersOf(runner: RuleRunner | null, collector: MilestoneCollector | null, observers: NonNullable<AnalysisOptions['observers']>): Readers {
+  const readers: Readers = new Map();
   const add = (types: ReadonlySet<EventType>, visit: (e: RmqEvent) => void) => {
     for (const type of types) {
       const list = readers.get(type);
@@ -60,19 +97,32 @@ export function analyze(t: Timeline, opts: AnalysisOptions): Analysis {
       else readers.set(type, [visit]);
     }
   };
-  add(forRules, (e) => runner.visit(e));
-  if (collector) add(forMilestones, (e) => collector.visit(e));
+  if (runner) add(runner.wanted, (e) => runner.visit(e));
+  if (collector) add(collector.types, (e) => collector.visit(e));
   for (const o of observers) add(o.types, (e) => o.visit(e));
-  for (const m of t.encoded()) {
+  return readers;
+}
+
+/** One pass over the stream: each event to its readers; types no one reads are not decoded. */
+function readPass(stream: Iterable<MergedEvent>, readers: Readers): void {
+  for (const m of stream) {
     const list = readers.get(m.type);
     if (list === undefined) continue;
     const e = m.event();
     // Rules keep what they read past the visit (evidence, episodes); observers read the same object.
     for (let i = 0; i < list.length; i++) list[i](e);
   }
-  const findings = runner.finish();
-  const ms = collector ? collector.finish(findings, opts.show ?? 'info') : { items: [], omitted: 0 };
-  return { findings, milestones: ms.items, omittedMilestones: ms.omitted, omittedFindings: runner.omitted };
+}
+
+function analysisOf(rules: RulesResult, collector: MilestoneCollector | null, opts: AnalysisOptions): Analysis {
+  const ms = collector ? collector.finish(rules.findings, opts.show ?? 'info') : { items: [], omitted: 0 };
+  return { findings: rules.findings, milestones: ms.items, omittedMilestones: ms.omitted, omittedFindings: rules.omitted };
+}
+
+function eventsOf(byType: Partial<Record<EventType, number>>): number {
+  let n = 0;
+  for (const k in byType) n += byType[k as EventType] ?? 0;
+  return n;
 }
 
 /** Findings only (the rule tester and callers that need no milestones). */

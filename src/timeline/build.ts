@@ -16,7 +16,7 @@ import { runPool, type WorkerReply } from './pool.js';
 import type { EventsAsJson } from '../parse/event-binary.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
-import { SourceCursor, mergeEncoded, type MergedEvent } from './merge.js';
+import { mergeStreams, type MergedEvent, type SourceStream } from './merge.js';
 import { parseSource, type ParseJob, type ParsedSource } from './parse-source.js';
 import { createSpillDir, removeSpillDir, removeSpillDirSoon, spillErrorOf } from './spill.js';
 import { joinParts, joinRefusal, planParts } from './split.js';
@@ -67,6 +67,11 @@ export interface Timeline {
    * decoded only when asked (MergedEvent, valid until the next); call once (or events() once).
    */
   encoded(): Generator<MergedEvent>;
+  /**
+   * The sources of the merged stream, for another thread to read it too (src/rules/rules-thread.ts,
+   * mergeStreams): valid until close().
+   */
+  streams: SourceStream[];
   /** The merged stream as event objects; call once. */
   events(): Generator<RmqEvent>;
   /** Remove spill files: now, or in the background (the caller goes on at once; see removeSpillDirSoon). */
@@ -157,10 +162,11 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   }
 
   let used = false;
+  const streams: SourceStream[] = parsed.map((p) => ({ index: p.index, spill: p.spill, tail: p.tail, more: p.more }));
   const encoded = () => {
     if (used) throw new Error('the timeline can be read once');
     used = true;
-    return mergeEncoded(parsed.map((p) => new SourceCursor(p.index, p.spill, p.tail, p.more)));
+    return mergeStreams(streams);
   };
   return {
     sources,
@@ -174,6 +180,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     spans: parsed.map((p) => ({ first: p.firstTs, last: p.lastTs, bytes: p.bytes })),
     keepOther: opts.keepOther ?? false,
     encoded,
+    streams,
     *events() {
       for (const m of encoded()) yield m.event();
     },

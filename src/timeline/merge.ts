@@ -37,14 +37,17 @@ export class SourceCursor {
   private k = 0;
   private drop: number[] = [];
   private di = 0;
+  private readonly more: SourcePart[];
   seq = 0;
 
   constructor(
     readonly source: number,
     spill: string | null,
     tail: Uint8Array | null,
-    private readonly more: SourcePart[] = [],
+    more: readonly SourcePart[] = [],
   ) {
+    // Its own copy: it takes the parts off as it reads them, and a stream may be read again (SourceStream).
+    this.more = [...more];
     this.spill = spill;
     this.tail = asBuffer(tail);
     this.inFile = spill !== null;
@@ -226,6 +229,22 @@ class Heap {
     }
     return top;
   }
+}
+
+/**
+ * What reading one source's events takes (its spill file, its in-memory tail, a split file's later
+ * parts), as plain data: another thread can merge the same stream while the spill files last.
+ */
+export interface SourceStream {
+  index: number;
+  spill: string | null;
+  tail: Uint8Array | null;
+  more?: SourcePart[];
+}
+
+/** The merged stream of these sources, read from the start (each call reads it anew). */
+export function mergeStreams(streams: readonly SourceStream[]): Generator<MergedEvent> {
+  return mergeEncoded(streams.map((s) => new SourceCursor(s.index, s.spill, s.tail, s.more)));
 }
 
 /** Merge cursors into one ordered stream (each event valid until the next is asked for: MergedEvent). */
