@@ -2,13 +2,12 @@
 // collector. Events that neither an enabled rule nor the collector reads are not decoded. For a
 // large timeline the rules read the stream in a thread of their own (analyzeOnBothCores).
 
-import { availableParallelism } from 'node:os';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { MilestoneCollector, type Milestone } from './milestones.js';
 import type { Timeline } from '../timeline/build.js';
-import { mergeStreams, type MergedEvent } from '../timeline/merge.js';
+import type { MergedEvent } from '../timeline/merge.js';
 import { RuleRunner, type OmittedFindings } from './engine.js';
-import { inRegistry, RULES_THREAD_EVENTS, rulesInThread, type RulesResult } from './rules-thread.js';
+import { rulesThreadFor, startRulesThread, type RulesResult } from './rules-thread.js';
 import type { Finding, Rule, SettingValue, Severity, SourceInfo } from './types.js';
 
 interface AnalyzeOptions {
@@ -56,32 +55,19 @@ export function analyze(t: Timeline, opts: AnalysisOptions): Analysis {
 }
 
 /**
- * analyze() with its rules in a thread of their own (rules-thread.ts) when that pays: `rulesThread`
- * true, or by default for a timeline of RULES_THREAD_EVENTS events or more on a machine of more
- * than one core. The milestones and the observers read the stream here meanwhile; the result is
- * analyze()'s. Should the thread fail, the rules run here after the rest of the pass.
+ * analyze() with its rules in a thread of their own when that pays (rules-thread.ts,
+ * rulesThreadFor; `rulesThread` forces it either way): the milestones and the observers read the
+ * stream here meanwhile. The result is analyze()'s.
  */
 export async function analyzeOnBothCores(t: Timeline, opts: AnalysisOptions & { rulesThread?: boolean }): Promise<Analysis> {
-  const sources = sourcesOf(t);
-  const events = t.accounting.reduce((n, a) => n + eventsOf(a.events), 0);
-  const wanted = opts.rulesThread ?? (events >= RULES_THREAD_EVENTS && availableParallelism() > 1);
-  if (!wanted || opts.rules.length === 0 || !inRegistry(opts.rules)) return analyze(t, opts);
-  const settings = opts.settings ?? {};
-  const thread = rulesInThread({ streams: t.streams, rules: opts.rules.map((r) => r.meta.id), settings, sources });
+  if (!rulesThreadFor(t, opts.rules, opts.rulesThread)) return analyze(t, opts);
+  const run = startRulesThread(t.streams, opts.rules, opts.settings ?? {}, sourcesOf(t));
   try {
     const collector = opts.milestones === false ? null : new MilestoneCollector();
     readPass(t.encoded(), readersOf(null, collector, opts.observers ?? []));
-    let rules: RulesResult;
-    try {
-      rules = await thread.result;
-    } catch {
-      const runner = new RuleRunner({ rules: opts.rules, settings, sources });
-      readPass(mergeStreams(t.streams), readersOf(runner, null, []));
-      rules = { findings: runner.finish(), omitted: runner.omitted };
-    }
-    return analysisOf(rules, collector, opts);
+    return analysisOf(await run.finished(), collector, opts);
   } finally {
-    thread.stop();
+    run.stop();
   }
 }
 
@@ -117,15 +103,4 @@ function readPass(stream: Iterable<MergedEvent>, readers: Readers): void {
 function analysisOf(rules: RulesResult, collector: MilestoneCollector | null, opts: AnalysisOptions): Analysis {
   const ms = collector ? collector.finish(rules.findings, opts.show ?? 'info') : { items: [], omitted: 0 };
   return { findings: rules.findings, milestones: ms.items, omittedMilestones: ms.omitted, omittedFindings: rules.omitted };
-}
-
-function eventsOf(byType: Partial<Record<EventType, number>>): number {
-  let n = 0;
-  for (const k in byType) n += byType[k as EventType] ?? 0;
-  return n;
-}
-
-/** Findings only (the rule tester and callers that need no milestones). */
-export function analyzeTimeline(t: Timeline, opts: AnalyzeOptions): Finding[] {
-  return analyze(t, { ...opts, milestones: false }).findings;
 }

@@ -1,12 +1,14 @@
 // From a built timeline to what the TUI shows, in one pass over the merged stream: every event goes
 // into the compact store, and the events the enabled rules read are decoded and fed to the rule
 // engine on the way (the same findings `analyze` reports). The pass yields to the event loop every
-// few milliseconds, so the loading screen keeps drawing and `q` still quits.
+// few milliseconds, so the loading screen keeps drawing and `q` still quits. A large timeline's
+// rules read the stream in a thread of their own meanwhile (src/rules/rules-thread.ts).
 
 import type { EncodedHeader } from '../parse/event-codec.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { sourcesOf } from '../rules/analyze.js';
 import { RuleRunner } from '../rules/engine.js';
+import { rulesThreadFor, startRulesThread, type RulesRun } from '../rules/rules-thread.js';
 import type { Finding, Rule, SettingValue } from '../rules/types.js';
 import type { Timeline } from '../timeline/build.js';
 import { ColumnsBuilder, SpillSink, MemorySink, type EventStore, type RawSink } from './store.js';
@@ -26,6 +28,8 @@ interface LoadOptions {
   inMemory?: boolean;
   /** Milliseconds of work between yields to the event loop. */
   sliceMs?: number;
+  /** The rules in a thread of their own, or not (--jobs); by default for a large timeline (rules-thread.ts, rulesThreadFor). */
+  rulesThread?: boolean;
 }
 
 export interface Loaded {
@@ -34,8 +38,18 @@ export interface Loaded {
 }
 
 export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded | null> {
-  const runner = new RuleRunner({ rules: o.rules, settings: o.settings, sources: sourcesOf(t) });
-  const wanted: ReadonlySet<EventType> = runner.wanted;
+  // A large timeline's rules read the stream in their own thread while this one fills the store.
+  const thread = rulesThreadFor(t, o.rules, o.rulesThread) ? startRulesThread(t.streams, o.rules, o.settings ?? {}, sourcesOf(t)) : null;
+  try {
+    return await load(t, o, thread === null ? new RuleRunner({ rules: o.rules, settings: o.settings, sources: sourcesOf(t) }) : null, thread);
+  } finally {
+    thread?.stop();
+  }
+}
+
+/** The pass: the store, the observer, and the rules (runner) unless their thread reads them. */
+async function load(t: Timeline, o: LoadOptions, runner: RuleRunner | null, thread: RulesRun | null): Promise<Loaded | null> {
+  const wanted: ReadonlySet<EventType> = runner?.wanted ?? new Set();
   const sink: RawSink = o.inMemory ? new MemorySink() : new SpillSink();
   const builder = new ColumnsBuilder(
     t.sources.map((s) => ({ file: s.display, host: s.host, path: s.path })),
@@ -60,7 +74,7 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
       const forRules = wanted.has(type);
       if (forRules || observed.has(type)) {
         const e = m.event();
-        if (forRules) runner.visit(e);
+        if (forRules) runner!.visit(e);
         if (observed.has(type)) o.observer!.visit(e);
       }
       if ((builder.count & 1023) === 0 && performance.now() >= deadline) {
@@ -78,5 +92,6 @@ export async function loadTimeline(t: Timeline, o: LoadOptions): Promise<Loaded 
     throw err;
   }
   o.onProgress?.(builder.count, Math.max(estimate, builder.count));
-  return { store: builder.finish(), findings: runner.finish() };
+  const findings = thread ? (await thread.finished()).findings : runner!.finish();
+  return { store: builder.finish(), findings };
 }

@@ -92,6 +92,8 @@ function startLoad(o: RunTuiOptions, session: Session): LoadTask {
       otherInStore: o.other === true,
       signal,
       onProgress: (events, estimate) => emit({ kind: 'merging', events, estimate }),
+      // --jobs N: the rules' thread whatever the size (0: none).
+      rulesThread: o.build.workers === undefined ? undefined : o.build.workers > 0,
     });
     // The store has its own copy of the events: the timeline's spill files can go, in the
     // background (removing a few hundred MB took about a second here before the first screen).

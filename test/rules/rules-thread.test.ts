@@ -8,6 +8,7 @@ import type * as AnalyzeModule from '../../src/rules/analyze.js';
 import type * as RegistryModule from '../../src/rules/index.js';
 import type * as ThreadModule from '../../src/rules/rules-thread.js';
 import type * as BuildModule from '../../src/timeline/build.js';
+import type * as LoadModule from '../../src/tui/load.js';
 import { analyze as analyzeHere, analyzeOnBothCores as onBothCoresHere } from '../../src/rules/analyze.js';
 import { ALL_RULES as RULES_HERE } from '../../src/rules/index.js';
 import { buildTimeline as buildHere } from '../../src/timeline/build.js';
@@ -61,6 +62,26 @@ describe('the rules in a thread of their own', () => {
         b.close();
       }
     }
+  });
+
+  it("the TUI's load finds with them what it finds without: over the stream its parse makes (JSON beside the binary form)", async () => {
+    const { buildTimeline } = await dist<typeof BuildModule>('timeline/build.js');
+    const { loadTimeline } = await dist<typeof LoadModule>('tui/load.js');
+    const { ALL_RULES } = await dist<typeof RegistryModule>('rules/index.js');
+    const load = async (rulesThread: boolean) => {
+      const t = await buildTimeline({ inputs: [join(ROOT, 'samples/seed-outage')], keepOther: true, asJson: 'both' });
+      try {
+        const loaded = (await loadTimeline(t, { rules: ALL_RULES, rulesThread, inMemory: true }))!;
+        const events = loaded.store.length;
+        loaded.store.close();
+        return { events, findings: loaded.findings };
+      } finally {
+        t.close();
+      }
+    };
+    const there = await load(true);
+    expect(there.findings.map((f) => f.rule)).toContain('stale-route');
+    expect(there).toEqual(await load(false));
   });
 
   it('fails with the reason when the thread cannot read the stream, or cannot start', async () => {
