@@ -30,6 +30,14 @@ export interface RulesResult {
 const RULES_WORKER_URL = new URL('./rules-worker.js', import.meta.url);
 
 /**
+ * The thread's heap. The rules keep bounded state (about 30 MB in use at the end of a run at 1 and
+ * at 5 GiB), but with no limit V8 let the thread's heap grow with the input: analyze's peak RSS at
+ * 5 GiB rose to 224 MB (183 MB with the rules in the main thread), 190 MB with these limits
+ * (docs/bench.md). A run that needs more fails in the thread and is run here (startRulesThread).
+ */
+const RULES_THREAD_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
+
+/**
  * Timelines with fewer events read the rules in the pass's own thread: starting a thread, and
  * decoding the events it reads a second time there, would cost more than it saves (a thread
  * starts in about 0.1 s).
@@ -82,7 +90,7 @@ export function startRulesThread(streams: SourceStream[], rules: readonly Rule[]
 export function rulesInThread(job: RulesJob, url: URL = RULES_WORKER_URL): { result: Promise<RulesResult>; stop(): void } {
   let w: Worker;
   try {
-    w = new Worker(url, { workerData: job });
+    w = new Worker(url, { workerData: job, resourceLimits: RULES_THREAD_LIMITS });
   } catch (err) {
     const result = Promise.reject(err as Error);
     result.catch(() => {});
