@@ -98,7 +98,7 @@ export function withInputOptions<T>(y: Argv<T>) {
       default: true,
     })
     .option('jobs', {
-      describe: 'worker threads for parsing, and a thread for analyze\'s rules (default: for large inputs, one per core; 0 = none)',
+      describe: 'worker threads for parsing, and one for the rules (default: for large inputs, one per core; 0 = none)',
       type: 'number',
       requiresArg: true,
     });

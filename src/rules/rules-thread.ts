@@ -30,9 +30,9 @@ export interface RulesResult {
 const RULES_WORKER_URL = new URL('./rules-worker.js', import.meta.url);
 
 /**
- * The thread's heap. The rules keep bounded state (about 30 MB in use at the end of a run at 1 and
- * at 5 GiB), but with no limit V8 let the thread's heap grow with the input: analyze's peak RSS at
- * 5 GiB rose to 224 MB (183 MB with the rules in the main thread), 190 MB with these limits
+ * The thread's heap, limited as the parse threads' is (timeline/pool.ts). The rules keep bounded
+ * state, but with no limit V8 let the thread's heap grow with the input: analyze's peak RSS at 5 GiB
+ * rose to 224 MB (183 MB with the rules in the main thread), 189 MB with these limits
  * (docs/bench.md). A run that needs more fails in the thread and is run here (startRulesThread).
  */
 const RULES_THREAD_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
