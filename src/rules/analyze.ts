@@ -104,3 +104,8 @@ function analysisOf(rules: RulesResult, collector: MilestoneCollector | null, op
   const ms = collector ? collector.finish(rules.findings, opts.show ?? 'info') : { items: [], omitted: 0 };
   return { findings: rules.findings, milestones: ms.items, omittedMilestones: ms.omitted, omittedFindings: rules.omitted };
 }
+
+/** Findings only (the rule tester and callers that need no milestones). */
+export function analyzeTimeline(t: Timeline, opts: AnalyzeOptions): Finding[] {
+  return analyze(t, { ...opts, milestones: false }).findings;
+}
