@@ -11,6 +11,7 @@ import { atOrAbove, type AnalyzeReport } from '../report/summary.js';
 import { settingsInEffect } from '../rules/analyze.js';
 import type { Rule, Severity, SettingValue } from '../rules/types.js';
 import { diagnoseOnBothCores } from '../replay/diagnose.js';
+import { rulesThreadOfJobs } from '../rules/rules-thread.js';
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, sayInputs, zoneArg, type Format, type InputArgs } from './common.js';
@@ -52,9 +53,7 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
     if (sayInputs(timeline, io, args.paths) === 2) return 2;
     // The HTML timeline's buckets and marks come from the same pass.
     const activity = format === 'html' ? activityCollector(timeline.accounting, timeline.first, timeline.last) : null;
-    // --jobs N: the rules in a thread of their own whatever the input's size (0: none); else for large timelines.
-    const rulesThread = args.jobs === undefined ? undefined : args.jobs > 0;
-    const { analysis, incidents } = await diagnoseOnBothCores(timeline, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [], rulesThread });
+    const { analysis, incidents } = await diagnoseOnBothCores(timeline, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [], rulesThread: rulesThreadOfJobs(args.jobs) });
     const report: AnalyzeReport = {
       timeline,
       analysis,

@@ -57,6 +57,11 @@ export function rulesThreadFor(t: Pick<Timeline, 'accounting'>, rules: readonly 
   return events >= RULES_THREAD_EVENTS && availableParallelism() > 1;
 }
 
+/** `--jobs`'s say on the rules' thread: N > 0 uses it whatever the size, 0 never; not given: rulesThreadFor decides. */
+export function rulesThreadOfJobs(jobs: number | undefined): boolean | undefined {
+  return jobs === undefined ? undefined : jobs > 0;
+}
+
 /** The rules over the merged stream, in this thread (the worker's loop, and the fallback when it fails). */
 export function rulesHere(streams: readonly SourceStream[], rules: readonly Rule[], settings: Record<string, SettingValue>, sources: SourceInfo[]): RulesResult {
   const runner = new RuleRunner({ rules, settings, sources });

@@ -2,6 +2,7 @@
 // screen, then puts the terminal back and prints the input notes. The command line (src/cli/open-tui.ts)
 // checks for a terminal and hands over here; nothing in this folder knows about yargs.
 
+import { rulesThreadOfJobs } from '../rules/rules-thread.js';
 import { render } from 'ink';
 import type { Timeline } from '../timeline/build.js';
 import { incidentPass } from '../replay/diagnose.js';
@@ -92,8 +93,7 @@ function startLoad(o: RunTuiOptions, session: Session): LoadTask {
       otherInStore: o.other === true,
       signal,
       onProgress: (events, estimate) => emit({ kind: 'merging', events, estimate }),
-      // --jobs N: the rules' thread whatever the size (0: none).
-      rulesThread: o.build.workers === undefined ? undefined : o.build.workers > 0,
+      rulesThread: rulesThreadOfJobs(o.build.workers),
     });
     // The store has its own copy of the events: the timeline's spill files can go, in the
     // background (removing a few hundred MB took about a second here before the first screen).
