@@ -85,16 +85,21 @@ async function dataSet(size) {
   return { setDir, dataDir, manifest };
 }
 
+/** The peak RSS (kB) /usr/bin/time wrote, or null when it wrote none (a figure of 0 would read as measured). */
 function peakOf(timeOut) {
   try {
     const lines = fs.readFileSync(timeOut, 'utf8').trim().split('\n');
-    return Number(lines[lines.length - 1]) || 0;
+    const kB = Number(lines[lines.length - 1]);
+    return kB > 0 ? kB : null;
   } catch {
-    return 0;
+    return null;
   } finally {
     fs.rmSync(timeOut, { force: true });
   }
 }
+
+/** MB from kB, null kept (not measured). */
+const mbOf = (kB) => (kB === null ? null : Math.round((kB * 1024) / 1e6));
 
 /** One command, stdout to /dev/null: seconds, peak RSS (kB), exit code. */
 async function measure(args, setDir) {
@@ -110,7 +115,7 @@ async function measure(args, setDir) {
   const [code] = await once(child, 'exit');
   if (poll) clearInterval(poll);
   fs.closeSync(devnull);
-  return { seconds: (Date.now() - t0) / 1000, rssKB: haveTime ? peakOf(timeOut) : hwm, code, stderr };
+  return { seconds: (Date.now() - t0) / 1000, rssKB: haveTime ? peakOf(timeOut) : hwm || null, code, stderr };
 }
 
 function vmHWM(pid) {
@@ -158,12 +163,18 @@ async function measureTui(dataDir, setDir) {
     const replaySeconds = (Date.now() - t0) / 1000;
     tmux('send-keys', '-t', 'b', 'q');
     await until(/^$/, 3000);
-    await sleep(1500);
-    return { seconds: firstSeconds, parsedSeconds: mergingSeconds, replaySeconds, replayed, rssKB: haveTime ? peakOf(timeOut) : 0, code: first ? 0 : 1, stderr: first ? '' : screen() };
+    // time writes its figure once the TUI has exited: a large run may take a while to quit (its
+    // workers end, the store's files go), and read before then the figure would be missing.
+    const quitBy = Date.now() + 120000;
+    while (haveTime && Date.now() < quitBy && !(fs.existsSync(timeOut) && fs.statSync(timeOut).size > 0)) await sleep(250);
+    return { seconds: firstSeconds, parsedSeconds: mergingSeconds, replaySeconds, replayed, rssKB: haveTime ? peakOf(timeOut) : null, code: first ? 0 : 1, stderr: first ? '' : screen() };
   } finally {
     tmux('kill-server');
   }
 }
+
+/** A peak for the log: `N MB`, or why there is none. */
+const rssText = (mb) => (mb === null ? 'not measured (no figure from /usr/bin/time)' : `${mb} MB`);
 
 const figures = [];
 for (const size of opts.sizes) {
@@ -177,16 +188,16 @@ for (const size of opts.sizes) {
     if (!wants(name)) continue;
     const m = await measure(args, setDir);
     if (!ok.includes(m.code)) log(`bench-rss: ${name} at ${size} exited with ${m.code}: ${m.stderr.trim().split('\n').slice(-3).join(' | ')}`);
-    row.commands[name] = { seconds: Number(m.seconds.toFixed(1)), peakRssMB: Math.round((m.rssKB * 1024) / 1e6) };
-    log(`bench-rss: ${size} ${name}: ${m.seconds.toFixed(1)} s, peak RSS ${row.commands[name].peakRssMB} MB`);
+    row.commands[name] = { seconds: Number(m.seconds.toFixed(1)), peakRssMB: mbOf(m.rssKB) };
+    log(`bench-rss: ${size} ${name}: ${m.seconds.toFixed(1)} s, peak RSS ${rssText(row.commands[name].peakRssMB)}`);
   }
   if (wants('tui')) {
     const m = await measureTui(dataDir, setDir);
     if (m === null) log('bench-rss: tmux is missing: the TUI is not measured');
     else {
       if (m.code !== 0) log(`bench-rss: the TUI never showed its first screen at ${size}`);
-      row.commands.tui = { seconds: Number(m.seconds.toFixed(1)), parsedSeconds: Number(m.parsedSeconds.toFixed(1)), replaySeconds: Number(m.replaySeconds.toFixed(1)), replayDone: m.replayed, peakRssMB: Math.round((m.rssKB * 1024) / 1e6) };
-      log(`bench-rss: ${size} tui: parsed at ${m.parsedSeconds.toFixed(1)} s, first screen ${m.seconds.toFixed(1)} s, replay tab done at ${m.replaySeconds.toFixed(1)} s, peak RSS ${row.commands.tui.peakRssMB} MB`);
+      row.commands.tui = { seconds: Number(m.seconds.toFixed(1)), parsedSeconds: Number(m.parsedSeconds.toFixed(1)), replaySeconds: Number(m.replaySeconds.toFixed(1)), replayDone: m.replayed, peakRssMB: mbOf(m.rssKB) };
+      log(`bench-rss: ${size} tui: parsed at ${m.parsedSeconds.toFixed(1)} s, first screen ${m.seconds.toFixed(1)} s, replay tab done at ${m.replaySeconds.toFixed(1)} s, peak RSS ${rssText(row.commands.tui.peakRssMB)}`);
     }
   }
   figures.push(row);
@@ -203,7 +214,7 @@ if (opts.json) {
   for (const n of names) {
     const cells = figures.map((f) => {
       const c = f.commands[n];
-      return c ? `${c.peakRssMB} (${c.parsedSeconds !== undefined ? `parsed ${c.parsedSeconds} s, ` : ''}${c.seconds} s${c.replaySeconds !== undefined ? `, replay ${c.replaySeconds} s` : ''})` : '-';
+      return c ? `${c.peakRssMB ?? '?'} (${c.parsedSeconds !== undefined ? `parsed ${c.parsedSeconds} s, ` : ''}${c.seconds} s${c.replaySeconds !== undefined ? `, replay ${c.replaySeconds} s` : ''})` : '-';
     });
     out.write(`| ${n} | ${cells.join(' | ')} |\n`);
   }
