@@ -20,7 +20,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
     command: 'analyze [paths..]',
     describe: 'name what happened: findings with figures, evidence and advice, and a timeline of milestones',
     builder: (y: Argv) =>
-      withRuleOptions(withInputOptions(y))
+      withRuleOptions(withInputOptions(y, { rulesThread: true }))
         .option('format', {
           describe: 'report format: text (for people), json (docs/analyze.md), markdown (a postmortem draft), html (one self-contained page with the incident drawn)',
           type: 'string',

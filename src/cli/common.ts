@@ -31,7 +31,8 @@ export interface InputArgs {
   jobs?: number;
 }
 
-export function withInputOptions<T>(y: Argv<T>) {
+/** `rulesThread`: the command runs the rules, which --jobs also gives a thread of their own (analyze, tui). */
+export function withInputOptions<T>(y: Argv<T>, o: { rulesThread?: boolean } = {}) {
   return y
     .positional('paths', {
       describe: 'log files, folders (read recursively), globs, or - for stdin',
@@ -98,7 +99,9 @@ export function withInputOptions<T>(y: Argv<T>) {
       default: true,
     })
     .option('jobs', {
-      describe: 'worker threads for parsing, and one for the rules (default: for large inputs, one per core; 0 = none)',
+      describe: o.rulesThread
+        ? 'worker threads for parsing, and one for the rules (default: for large inputs, one per core; 0 = none)'
+        : 'worker threads for parsing (default: for large inputs, one per core; 0 = none)',
       type: 'number',
       requiresArg: true,
     });

@@ -17,7 +17,7 @@ export function tuiCommand(result: CommandResult, io: CliIo, rules: readonly Rul
     command: 'tui [paths..]',
     describe: 'the merged timeline and the findings in a full-screen terminal UI (docs/tui.md)',
     builder: (y: Argv) =>
-      withRuleOptions(withInputOptions(y))
+      withRuleOptions(withInputOptions(y, { rulesThread: true }))
         .option('other', {
           describe: "also list records that are no RocketMQ event (type 'other', dimmed); --no-other leaves them out",
           type: 'boolean',

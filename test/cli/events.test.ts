@@ -135,6 +135,18 @@ describe('the executable', () => {
     expect(h.stdout).toMatch(/--since/);
   });
 
+  it("says what --jobs gives per command: the rules' thread only where the command runs the rules", () => {
+    const jobsHelp = (cmd: string): string => {
+      const h = runBin([cmd, '--help']);
+      expect(h.code).toBe(0);
+      const m = /--jobs\s+([\s\S]*?)\[number\]/.exec(h.stdout);
+      expect(m, `${cmd} --help has --jobs`).not.toBeNull();
+      return m![1].replace(/\s+/g, ' ').trim();
+    };
+    for (const cmd of ['events', 'replay']) expect(jobsHelp(cmd)).toBe('worker threads for parsing (default: for large inputs, one per core; 0 = none)');
+    for (const cmd of ['analyze', 'tui']) expect(jobsHelp(cmd)).toMatch(/^worker threads for parsing, and one for the rules /);
+  });
+
   it('reads stdin as -', () => {
     const r = runBin(['events', '-', '--json'], readFileSync(join(REAL, '17-canal-wait-response-on-channel.log')));
     expect(r.code).toBe(0);
