@@ -52,4 +52,29 @@ describe('encodeEvent', () => {
       }
     }
   });
+
+  it("writes an event's fields as JSON.stringify does, whatever they hold", () => {
+    const base = recordedEvents('broker-busy/app-feed-01/logs/rocketmqlogs/rocketmq_client.log', 'client')[0];
+    const inherited = Object.create({ fromProto: 'x' }) as Record<string, unknown>;
+    inherited.own = 1;
+    const sparse: unknown[] = ['a'];
+    sparse[2] = 'c';
+    const odd: Array<Record<string, unknown>> = [
+      {},
+      { b: 1, '1': 'one', a: null, '0': true },
+      { ms: NaN, up: Infinity, down: -Infinity, zero: -0, big: 1e21, small: 5e-7, frac: 0.1 },
+      { list: ['a"b', 'c\\d', '\u0001', '\ud800'], empty: [] },
+      { numbers: [1, 2] },
+      { sparse },
+      { nested: { a: 1 } },
+      { gone: undefined, kept: 'k', fn: () => 1, [Symbol('s')]: 1 },
+      { 'key "quoted"\n': 'v', 'ключ': 'значение' },
+      inherited,
+    ];
+    for (const fields of odd) {
+      const e = { ...base, fields: fields as typeof base.fields };
+      expect(encodeEvent(e)).toBe(encodeObject(e));
+      expect(JSON.parse(encodeEvent(e)).fields).toEqual(JSON.parse(JSON.stringify(fields)));
+    }
+  });
 });
