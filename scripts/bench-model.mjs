@@ -16,6 +16,7 @@
 //   --runs N       seeded runs in the batch (default 100; 0 skips the batch)
 //   --threads N    worker processes for the batch (default: os.availableParallelism())
 //   --dist DIR     time the build in DIR instead of this checkout's dist/ (to compare two builds)
+//   --keep none    the runs keep no event (what keeping them costs; default: every event)
 //   --json         figures as JSON on stdout
 // Each run also reports its CPU time (user + system of the process, GC and compiler threads
 // included): on a machine shared with other work it moves less than the wall time.
@@ -30,6 +31,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distArg = process.argv.indexOf('--dist');
 const DIST = distArg >= 0 && distArg + 1 < process.argv.length ? path.resolve(process.argv[distArg + 1]) : path.join(ROOT, 'dist');
 const MODEL = path.join(DIST, 'model', 'index.js');
+/** --keep none: runs that keep no event (keepTypes: the empty set). */
+const KEEP_TYPES = process.argv.includes('--keep') && process.argv[process.argv.indexOf('--keep') + 1] === 'none' ? new Set() : null;
 
 const UNTIL_MS = 600000;
 const SINGLE_SEED = 31337;
@@ -43,7 +46,7 @@ let incident = null;
 function runOnce(runScenario, seed) {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const r = runScenario(incident(), { seed, untilMs: UNTIL_MS });
+  const r = runScenario(incident(), { seed, untilMs: UNTIL_MS, keepTypes: KEEP_TYPES });
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
   const cpuMs = (cpu.user + cpu.system) / 1000;
@@ -80,8 +83,9 @@ async function main() {
   const json = args.includes('--json');
   const runs = Number(opt('--runs', String(TARGETS.batchRuns)));
   const threads = Number(opt('--threads', String(os.availableParallelism())));
-  if (!Number.isInteger(runs) || runs < 0 || !Number.isInteger(threads) || threads < 1) {
-    process.stderr.write('usage: node scripts/bench-model.mjs [--runs N] [--threads N] [--dist DIR] [--json]\n');
+  const keepAt = args.indexOf('--keep');
+  if (!Number.isInteger(runs) || runs < 0 || !Number.isInteger(threads) || threads < 1 || (keepAt >= 0 && args[keepAt + 1] !== 'none')) {
+    process.stderr.write('usage: node scripts/bench-model.mjs [--runs N] [--threads N] [--dist DIR] [--keep none] [--json]\n');
     process.exit(2);
   }
   if (!existsSync(MODEL)) {
@@ -150,6 +154,7 @@ async function main() {
     targets.push({ name: `${TARGETS.batchRuns} seeded runs`, target: `< ${TARGETS.batchSeconds} s`, value: batch.wallSeconds, pass: batch.wallSeconds < TARGETS.batchSeconds });
   }
   const figures = {
+    keptEvents: KEEP_TYPES ? 'none' : 'all',
     scenario: { durationSeconds: simSeconds, brokers: 4, nameServers: 2, producers: 50, sendsPerSecondEach: 20, faults: 'broker-2 host hung 120-300 s then reboot; broker-3 stall 600 ms at 420 s' },
     machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, loadAverage: os.loadavg().map((x) => round(x, 2)) },
     single,
@@ -163,7 +168,7 @@ async function main() {
   }
   const n = (x, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
   const L = [];
-  L.push(`rmq-diag model benchmark: ${simSeconds} s incident, 4 brokers, 2 NameServers, 50 producers x 20 sends/s, node ${process.version}`);
+  L.push(`rmq-diag model benchmark: ${simSeconds} s incident, 4 brokers, 2 NameServers, 50 producers x 20 sends/s, node ${process.version}${KEEP_TYPES ? ', keeping no event' : ''}`);
   L.push(`  one run (seed ${SINGLE_SEED})   median ${n(single.wallSecondsMedian, 2)} s (best ${n(single.wallSecondsBest, 2)} s, runs ${single.wallSecondsRuns.map((s) => n(s, 2)).join(', ')})${deterministic ? '' : ' NOT DETERMINISTIC'}`);
   L.push(`                       CPU median ${n(single.cpuSecondsMedian, 2)} s (runs ${single.cpuSecondsRuns.map((s) => n(s, 2)).join(', ')})`);
   L.push(`                       ${n(single.simSecondsPerWallSecond, 1)} simulated s per wall s, ${n(single.eventsPerSecond)} events/s, ${n(single.stepsPerSecond)} steps/s, ${n(single.sendsPerSecond)} sends/s`);
@@ -189,7 +194,7 @@ function runBatch(runs, threads) {
     let next = 1;
     let live = threads;
     for (let i = 0; i < threads; i++) {
-      const w = fork(fileURLToPath(import.meta.url), ['--worker', '--dist', DIST], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...WORKER_FLAGS] });
+      const w = fork(fileURLToPath(import.meta.url), ['--worker', '--dist', DIST, ...(KEEP_TYPES ? ['--keep', 'none'] : [])], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...WORKER_FLAGS] });
       const feed = () => w.send(next <= runs ? next++ : null);
       w.on('message', (m) => {
         if (m !== 'ready') results.push(m);

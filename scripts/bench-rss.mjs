@@ -27,6 +27,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { generate, parseSize, fmtBytes, GEN_VERSION } from './bench-gen.mjs';
+import { TIME_BIN, haveTime, peakOf, timed, vmHWM } from './peak-rss.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'rmq-diag.js');
@@ -62,8 +63,6 @@ const wants = (name) => opts.only === null || opts.only.includes(name);
 const log = (s) => process.stderr.write(`${s}\n`);
 if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) fail('dist/ is missing; run `npm run build` first');
 
-const TIME_BIN = '/usr/bin/time';
-const haveTime = fs.existsSync(TIME_BIN);
 
 /** The set for a size, as npm run bench names it (seed 1, 4 hosts), generated when missing. */
 async function dataSet(size) {
@@ -85,19 +84,6 @@ async function dataSet(size) {
   return { setDir, dataDir, manifest };
 }
 
-/** The peak RSS (kB) /usr/bin/time wrote, or null when it wrote none (a figure of 0 would read as measured). */
-function peakOf(timeOut) {
-  try {
-    const lines = fs.readFileSync(timeOut, 'utf8').trim().split('\n');
-    const kB = Number(lines[lines.length - 1]);
-    return kB > 0 ? kB : null;
-  } catch {
-    return null;
-  } finally {
-    fs.rmSync(timeOut, { force: true });
-  }
-}
-
 /** MB from kB, null kept (not measured). */
 const mbOf = (kB) => (kB === null ? null : Math.round((kB * 1024) / 1e6));
 
@@ -105,7 +91,7 @@ const mbOf = (kB) => (kB === null ? null : Math.round((kB * 1024) / 1e6));
 async function measure(args, setDir) {
   const timeOut = path.join(setDir, `rss-${process.pid}.txt`);
   const devnull = fs.openSync('/dev/null', 'w');
-  const [file, argv] = haveTime ? [TIME_BIN, ['-f', '%M', '-o', timeOut, process.execPath, ...args]] : [process.execPath, args];
+  const [file, argv] = timed(timeOut, process.execPath, args);
   const t0 = Date.now();
   const child = spawn(file, argv, { cwd: ROOT, stdio: ['ignore', devnull, 'pipe'] });
   let stderr = '';
@@ -116,15 +102,6 @@ async function measure(args, setDir) {
   if (poll) clearInterval(poll);
   fs.closeSync(devnull);
   return { seconds: (Date.now() - t0) / 1000, rssKB: haveTime ? peakOf(timeOut) : hwm || null, code, stderr };
-}
-
-function vmHWM(pid) {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -50,6 +50,7 @@ import zlib from 'node:zlib';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { TIME_BIN, haveTime, peakOf, timed, vmHWM } from './peak-rss.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..');
@@ -340,16 +341,6 @@ async function prepareSet(kind) {
 // Running one child process: wall clock around spawn..exit, peak RSS, stderr captured
 // ---------------------------------------------------------------------------------------------
 
-const TIME_BIN = '/usr/bin/time';
-const haveTime = (() => {
-  try {
-    fs.accessSync(TIME_BIN, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 function onPath(name) {
   for (const d of (process.env.PATH ?? '').split(path.delimiter)) {
     if (!d) continue;
@@ -364,20 +355,11 @@ function onPath(name) {
   return null;
 }
 
-function vmHWM(pid) {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
 /** Run `cmd args` with stdout to /dev/null; returns { seconds, rssKB, code, signal, stderr }. */
 async function measure(cmd, args, setDir) {
   const devnull = fs.openSync('/dev/null', 'w');
   const timeOut = path.join(setDir, `time-${process.pid}.txt`);
-  const [file, argv] = haveTime ? [TIME_BIN, ['-f', '%M', '-o', timeOut, cmd, ...args]] : [cmd, args];
+  const [file, argv] = timed(timeOut, cmd, args);
   let stderr = '';
   let hwm = 0;
   const t0 = process.hrtime.bigint();
@@ -397,17 +379,8 @@ async function measure(cmd, args, setDir) {
   const t1 = process.hrtime.bigint();
   if (poll) clearInterval(poll);
   fs.closeSync(devnull);
-  // null when there is no figure (time wrote none): a 0 would pass the memory target unmeasured.
-  let rssKB = hwm || null;
-  if (haveTime) {
-    try {
-      const lines = fs.readFileSync(timeOut, 'utf8').trim().split('\n');
-      rssKB = Number(lines[lines.length - 1]) || null;
-      fs.rmSync(timeOut, { force: true });
-    } catch {
-      rssKB = null;
-    }
-  }
+  // null when there is no figure (peak-rss.mjs): a 0 would pass the memory target unmeasured.
+  const rssKB = haveTime ? peakOf(timeOut) : hwm || null;
   return { seconds: Number(t1 - t0) / 1e9, rssKB, code, signal, stderr };
 }
 

@@ -2,10 +2,10 @@
 // screen, then puts the terminal back and prints the input notes. The command line (src/cli/open-tui.ts)
 // checks for a terminal and hands over here; nothing in this folder knows about yargs.
 
-import { rulesThreadOfJobs } from '../rules/rules-thread.js';
 import { render } from 'ink';
 import type { Timeline } from '../timeline/build.js';
 import { incidentPass } from '../replay/diagnose.js';
+import { rulesThreadOfJobs } from '../rules/rules-thread.js';
 import { buildTimeline, type BuildOptions } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import type { Zone } from '../parse/time.js';
