@@ -44,7 +44,7 @@ function tempBytes() {
 }
 
 const t0 = performance.now();
-const t = await buildTimeline({ inputs: [input], keepOther: other ? true : 'inference', asJson: 'both' });
+const t = await buildTimeline({ inputs: [input], keepOther: other ? true : 'inference', otherLines: other, asJson: 'both' });
 const t1 = performance.now();
 const spilled = tempBytes();
 const pass = incidentPass(t);

@@ -72,9 +72,11 @@ export interface LineSink {
    * when the sink has keywordStarts and the line came in an ASCII block: whether one of its keywords
    * starts in the line (undefined: not looked for). `keywordAt`, when every other keyword occurrence
    * of the line lies inside the longest keyword at its first (one occurrence alone, most often):
-   * where that first one starts in `text`.
+   * where that first one starts in `text`. `byteAt`, for a line of a plain file read whose bytes
+   * went to the lines unchanged (no UTF-16, no NUL run cut out) and that came in an ASCII block:
+   * the file offset of its first byte, where `text` can be read again (its bytes as Latin-1).
    */
-  line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number): void;
+  line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number, byteAt?: number): void;
   /**
    * Every place where one of the sink's keywords starts in ASCII bytes [from, to), increasing, each
    * with the length of the longest keyword starting there ([start, length, ...], a view valid until
@@ -409,6 +411,13 @@ class TextStage {
   }
 }
 
+/** A line of the file's first bytes, held until they are judged together; byteAt: see LineSplitter.judge. */
+interface HeldLine {
+  line: Buffer;
+  terminated: boolean;
+  byteAt: number;
+}
+
 /** Splits byte chunks into lines and feeds the sink. */
 class LineSplitter {
   lineNo = 0;
@@ -431,15 +440,29 @@ class LineSplitter {
    * judged together: a binary file's first lines come before any evidence that it is binary. The
    * prefix ends at a line end counted in bytes, so it is the same however the input was chunked.
    */
-  private held: Array<{ line: Buffer; terminated: boolean } | { long: number }> | null = [];
+  private held: Array<HeldLine | { long: number }> | null = [];
   private heldBytes = 0;
+  /**
+   * The file offset of the chunk being split (LineSink.line's byteAt), or NaN when lines are not
+   * where their bytes are in a file (a stream, gzip, or bytes TextStage changed: `exact` says).
+   */
+  private chunkAt = NaN;
+  private nextChunkAt: number;
+  /** Where the carried partial line starts in the file (NaN: not known). */
+  private carryAt = NaN;
 
   constructor(
     private readonly sink: LineSink,
     private readonly max: number,
-  ) {}
+    /** The file offset of the first byte pushed (a plain file's); null: none (stdin, gzip). */
+    fileAt: number | null = null,
+    /** Whether the bytes pushed so far are the file's, unchanged. */
+    private readonly exact: () => boolean = () => false,
+  ) {
+    this.nextChunkAt = fileAt ?? NaN;
+  }
 
-  private hold(entry: { line: Buffer; terminated: boolean } | { long: number }, bytes: number): void {
+  private hold(entry: HeldLine | { long: number }, bytes: number): void {
     this.held!.push(entry);
     this.heldBytes += bytes;
     if (this.heldBytes >= PREFIX_BYTES) this.release();
@@ -452,7 +475,7 @@ class LineSplitter {
     this.held = null;
     for (const h of held) {
       if ('long' in h) this.sink.unreadable(++this.lineNo, this.longMessage(h.long));
-      else this.judge(h.line, 0, h.line.length, h.terminated);
+      else this.judge(h.line, 0, h.line.length, h.terminated, h.byteAt);
     }
   }
 
@@ -490,6 +513,8 @@ class LineSplitter {
   push(chunk: Buffer): void {
     const len = chunk.length;
     if (len === 0) return;
+    this.chunkAt = this.exact() ? this.nextChunkAt : NaN;
+    this.nextChunkAt += len;
     let pos = 0;
     if (this.skipping) {
       const nl = chunk.indexOf(10);
@@ -516,7 +541,7 @@ class LineSplitter {
         const line = Buffer.concat(this.carry, total);
         this.carry = [];
         this.carryLen = 0;
-        this.emitBytes(line, 0, total, true);
+        this.emitBytes(line, 0, total, true, this.carryAt);
       }
       pos = nl + 1;
     }
@@ -555,6 +580,7 @@ class LineSplitter {
 
   private appendCarry(chunk: Buffer, s: number, e: number): void {
     const n = e - s;
+    if (this.carryLen === 0) this.carryAt = this.chunkAt + s;
     if (this.carryLen + n > this.max) {
       this.skipping = true;
       this.skipLen = this.carryLen + n;
@@ -593,13 +619,18 @@ class LineSplitter {
       // Noted line by line, in order, as every other path notes its lines: the region's figures
       // (and so every verdict) must not depend on where the chunks of the input were cut. ASCII
       // lines are as long in bytes as in characters: noted below, as they are handed out.
+      // Where each line starts (a non-ASCII block's): its ASCII lines' places (LineSink.line's byteAt).
+      let starts8: number[] | null = null;
       if (!ascii) {
+        starts8 = [];
         for (let a = s; a <= e; ) {
           let nl = buf.indexOf(10, a);
           if (nl < 0 || nl > e) nl = e;
           this.note(nl - a + 1, false);
+          starts8.push(a);
           a = nl + 1;
         }
+        starts8.push(e + 1);
       }
       let str: string;
       if (ascii) {
@@ -616,10 +647,14 @@ class LineSplitter {
       let k = 0;
       let next = nStarts > 0 ? starts![0] : -1;
       let at = s;
+      // Where the block's lines lie in the file (an ASCII block's: a character per byte).
+      const fileAt = ascii ? this.chunkAt : NaN;
       for (let i = 0; i < parts.length; i++) {
         let t = parts[i];
         let keyword: boolean | undefined;
         let keywordAt: number | undefined;
+        // NaN where the place is not known (an ASCII line of a non-ASCII block is as long in bytes as in characters).
+        const byteAt = starts8 === null ? fileAt + at : starts8[i + 1] - starts8[i] === t.length + 1 ? this.chunkAt + starts8[i] : NaN;
         if (told) {
           const end = at + t.length;
           keyword = next >= 0 && next < end;
@@ -632,8 +667,8 @@ class LineSplitter {
             if (inside) keywordAt = next - at;
             next = k < nStarts ? starts![k] : -1;
           }
-          at = end + 1;
         }
+        at += t.length + 1;
         if (ascii) this.note(t.length + 1, false);
         if (checkLen && t.length * 3 > this.max) {
           const bytes = Buffer.byteLength(t, 'utf8');
@@ -648,7 +683,7 @@ class LineSplitter {
           this.crlf = true;
         }
         if (n === 0 && t.charCodeAt(0) === 0xfeff) t = t.slice(1);
-        sink.line(t, ++n, keyword, keywordAt);
+        sink.line(t, ++n, keyword, keywordAt, byteAt === byteAt ? byteAt : undefined);
       }
       this.lineNo = n;
       return;
@@ -659,24 +694,25 @@ class LineSplitter {
     for (;;) {
       const nl = buf.indexOf(10, a);
       if (nl < 0 || nl >= e) {
-        this.emitBytes(buf, a, e, true);
+        this.emitBytes(buf, a, e, true, this.chunkAt + a);
         return;
       }
-      this.emitBytes(buf, a, nl, true);
+      this.emitBytes(buf, a, nl, true, this.chunkAt + a);
       a = nl + 1;
     }
   }
 
   /** One line, buf[a, b) without its '\n'; `terminated` = a '\n' followed it. */
-  private emitBytes(buf: Buffer, a: number, b: number, terminated: boolean): void {
+  private emitBytes(buf: Buffer, a: number, b: number, terminated: boolean, byteAt = NaN): void {
     if (b - a > this.max) return this.long(b - a);
     this.note(b - a + 1, isBinaryLine(buf, a, b));
-    if (this.held !== null) return this.hold({ line: Buffer.from(buf.subarray(a, b)), terminated }, b - a + 1);
-    this.judge(buf, a, b, terminated);
+    if (this.held !== null) return this.hold({ line: Buffer.from(buf.subarray(a, b)), terminated, byteAt }, b - a + 1);
+    this.judge(buf, a, b, terminated, byteAt);
   }
 
   /** Its verdict: binary, or its text in the encoding it decodes in. */
-  private judge(buf: Buffer, a: number, b: number, terminated: boolean): void {
+  /** `byteAt`: where buf[a] is in the file (NaN: not known); told to the sink for an ASCII line with its line end. */
+  private judge(buf: Buffer, a: number, b: number, terminated: boolean, byteAt = NaN): void {
     let end = b;
     if (end > a && buf[end - 1] === 13) {
       end--;
@@ -708,7 +744,9 @@ class LineSplitter {
       }
     }
     this.lineNo = lineNo;
-    this.sink.line(text, lineNo);
+    // Its place when its text is its bytes (ASCII) and a line end follows it (LineSink.line).
+    if (terminated && byteAt === byteAt && text.length === end - a && isAscii(sub)) this.sink.line(text, lineNo, undefined, undefined, byteAt);
+    else this.sink.line(text, lineNo);
   }
 
   private binary(): void {
@@ -738,6 +776,8 @@ interface InternalReadOptions extends ReadOptions {
   recycledChunks?: boolean;
   /** The same bytes again from the start (a file): lets broken gzip be recovered exactly. */
   reopen?: () => AsyncIterable<Buffer>;
+  /** The file offset of the first byte read, for a plain file (LineSink.line's byteAt); absent: gzip, stdin. */
+  fileAt?: number;
 }
 
 /**
@@ -775,9 +815,12 @@ export async function readStream(
   const signal = opts.signal;
   const onProgress = opts.onProgress;
   const result: ReadResult = { lines: 0, bytes: 0, decompressedBytes: 0, encoding: 'utf-8', issues: [], crlf: false, cr: false };
-  const splitter = new LineSplitter(sink, max);
+  const fileAt = (opts as InternalReadOptions).fileAt ?? null;
+  // A file's lines are where their bytes are while no gzip is inflated and TextStage changes no length.
+  let inflated = false;
+  const splitter: LineSplitter = new LineSplitter(sink, max, fileAt, (): boolean => !inflated && stage.encoding === null && stage.nulBytes === 0);
   if (opts.range) splitter.lineNo = opts.range.firstLine - 1;
-  const stage = new TextStage(
+  const stage: TextStage = new TextStage(
     (c) => splitter.push(c),
     () => splitter.nextLine,
   );
@@ -819,6 +862,7 @@ export async function readStream(
   }
   const first = head.length > 0 ? Buffer.concat(head, Math.min(headLen, 2)) : Buffer.alloc(0);
   const isGz = first.length === 2 && first[0] === 0x1f && first[1] === 0x8b;
+  inflated = isGz;
   const internal = opts as InternalReadOptions;
   const native = isGz && internal.reopen !== undefined;
 
@@ -950,11 +994,11 @@ export async function readSource(src: SourceSpec, sink: LineSink, opts: ReadOpti
   const reopen = () => fileChunks(src.path);
   if (opts.range) {
     const { start, end } = opts.range;
-    return readStream(fileChunks(src.path, start, end) as unknown as NodeJS.ReadableStream, src.display, sink, { ...opts, recycledChunks: true } as InternalReadOptions);
+    return readStream(fileChunks(src.path, start, end) as unknown as NodeJS.ReadableStream, src.display, sink, { ...opts, recycledChunks: true, fileAt: start } as InternalReadOptions);
   }
   if (!src.gz) {
     const chunks = fileChunks(src.path) as unknown as NodeJS.ReadableStream;
-    const internal: InternalReadOptions = { ...opts, recycledChunks: true, reopen };
+    const internal: InternalReadOptions = { ...opts, recycledChunks: true, reopen, fileAt: 0 };
     return readStream(chunks, src.display, sink, internal);
   }
   const stream = fs.createReadStream(src.path, { highWaterMark: READ_CHUNK });

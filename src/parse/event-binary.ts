@@ -15,7 +15,10 @@
 //   EVENT   u8 type, f64 ts, [the event's JSON text], f64 line (NaN: null), u8 flags (which
 //           optional keys follow), host, kind, file, level, thread, logger, [clock], [entry],
 //           [versionHint], [sendPath], u8 field count, each field (key, value), text;
-//   JSON    u8 type, f64 ts, the event's JSON text (encodeEvent).
+//   JSON    u8 type, f64 ts, the event's JSON text (encodeEvent);
+//   LINE    u8 type (other), f64 ts, f64 line, kind, level, thread, logger, f64 byteAt, u32 length:
+//           a record that is no event, whose text is the `length` bytes of its file at byteAt
+//           (the parser's EmitEvent); only a reader that can read the file again takes these.
 // An event's tag has NO_TS set when its time is null; a JSON record's has SAFE set when its text
 // was made safe to show (jsonSafe) where it was parsed; an EVENT record's has WITH_JSON set when
 // it carries its JSON text too (asJson 'both': a consumer that keeps the text and reads the event).
@@ -29,6 +32,7 @@ import { EVENT_TYPES, type EventFields, type EventType, type FieldValue, type Rm
 const STRING = 1;
 const EVENT = 2;
 const JSON_EVENT = 3;
+const LINE = 4;
 /** Set in an event's tag when it has no time. */
 const NO_TS = 0x80;
 /** Set in a JSON record's tag when its text is jsonSafe's already. */
@@ -240,6 +244,31 @@ export class EventWriter {
     this.count++;
   }
 
+  /**
+   * An `other` event whose text is the bytes of its file at `byteAt` (EmitEvent), as a LINE record:
+   * its header's names and the place of its text (the text itself, its JSON, and its fields, which
+   * are none, stay out). `e.ts` is a time (not null).
+   */
+  addLine(e: RmqEvent, byteAt: number): void {
+    const kind = this.slot(1, e.kind);
+    const level = this.slot(3, e.level);
+    const thread = this.slot(4, e.thread);
+    const logger = this.slot(5, e.logger);
+    const start = this.begin(LINE, 1 + 8 + 8);
+    this.buf[this.at++] = TYPE_NUMBER.get(e.type)!;
+    this.at = putF64(this.buf, this.at, tsOf(e.ts));
+    this.at = putF64(this.buf, this.at, e.line);
+    this.u16ref(kind, e.kind);
+    this.u16ref(level, e.level);
+    this.u16ref(thread, e.thread);
+    this.u16ref(logger, e.logger);
+    this.ensure(12);
+    this.at = putF64(this.buf, this.at, byteAt);
+    this.at = putU32(this.buf, this.at, e.text.length);
+    this.end(start);
+    this.count++;
+  }
+
   /** The bytes written since the last call (a copy the caller owns); the stream's shared strings go on. */
   take(): Buffer {
     const out = Buffer.from(this.buf.subarray(0, this.at));
@@ -400,6 +429,15 @@ function tsOf(ts: number | null): number {
   return ts === null || ts === 0 ? 0 : ts;
 }
 
+/** What a LINE record holds beside its header (EventReader.line). */
+export interface LineRecord {
+  thread: string | null;
+  logger: string | null;
+  /** Where the text is in the file, and its length in bytes (characters: it is ASCII). */
+  byteAt: number;
+  length: number;
+}
+
 /**
  * Reads a stream's records from buffers handed to it in order (read()), keeping the shared strings.
  * After read() finds an event, `ts` and `type` are set and event() decodes it, until the next read().
@@ -514,7 +552,17 @@ export class EventReader {
    * the binary form: false for a JSON record.
    */
   header(out: EncodedHeader): boolean {
-    if ((this.buf[this.rec + 4] & ~TAG_FLAGS) !== EVENT) return false;
+    const tag = this.buf[this.rec + 4] & ~TAG_FLAGS;
+    if (tag === LINE) {
+      this.at = this.rec + 6 + 8;
+      out.line = getF64(this.buf, this.at);
+      this.at += 8;
+      out.kind = this.ref() ?? '';
+      out.level = this.ref();
+      out.type = this.type;
+      return true;
+    }
+    if (tag !== EVENT) return false;
     this.at = this.afterJson();
     const line = getF64(this.buf, this.at);
     this.at += 9;
@@ -527,10 +575,29 @@ export class EventReader {
     return true;
   }
 
+  /** Whether the record read last is a LINE record (EventWriter.addLine): its text is in its file. */
+  get isLine(): boolean {
+    return (this.buf[this.rec + 4] & ~TAG_FLAGS) === LINE;
+  }
+
+  /** Of a LINE record read last (isLine): its header's thread and logger, and where its text is. */
+  line(out: LineRecord): LineRecord {
+    this.at = this.rec + 6 + 16;
+    this.ref(); // kind
+    this.ref(); // level
+    out.thread = this.ref();
+    out.logger = this.ref();
+    out.byteAt = getF64(this.buf, this.at);
+    out.length = getU32(this.buf, this.at + 8);
+    return out;
+  }
+
   /** The event read last, as decodeJson(encodeEvent(e), ts, source, seq) gives it. */
   event(source: number, seq: number): RmqEvent {
     const b = this.buf;
     const tag = b[this.rec + 4] & ~TAG_FLAGS;
+    // Its text is in its file, which only the TUI's store reads again (and asks for isLine first).
+    if (tag === LINE) throw new Error(`a record kept as the place of its line (source ${source}) cannot be decoded without its file`);
     this.at = this.afterJson();
     if (tag === JSON_EVENT) {
       const e = JSON.parse(this.str()) as RmqEvent;

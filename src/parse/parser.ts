@@ -43,6 +43,16 @@ interface SourceParserOptions {
   layouts?: readonly Layout[];
 }
 
+type DetectLine = [text: string, lineNo: number, repeats: number, byteAt: number];
+
+/**
+ * Where the parser hands its events. `byteAt`, for an `other` event (a record that is no RocketMQ
+ * event) whose text is its header line exactly as the file holds it, at that byte offset (ASCII: a
+ * character per byte), with a time of its own (no clock): a consumer may keep that place instead
+ * of the text and read the line again from the file (the TUI's store).
+ */
+export type EmitEvent = (e: RmqEvent, byteAt?: number) => void;
+
 /** SourceParser.stateAtCut: plain data, posted between threads. */
 export interface CutState {
   decided: boolean;
@@ -154,6 +164,8 @@ const DETECT_MAX_ENTRIES = 4096;
 interface OpenRecord {
   line: number;
   text: string;
+  /** Where `text` is in the file when it is the header line's bytes (LineSink.line's byteAt); -1: not so. */
+  byteAt: number;
   /** Epoch ms; undefined until read (see recTs), null when the record has no date. */
   ts: number | null | undefined;
   tsText: string | null;
@@ -199,10 +211,13 @@ const NO_EVENTS: RmqEvent[] = [];
 
 export class SourceParser {
   private readonly opts: SourceParserOptions;
-  private readonly emit: (e: RmqEvent) => void;
+  private readonly emit: EmitEvent;
   private readonly detectLimit: number;
-  /** Lines held until the layout is known: [text, first line number, repeats] (identical lines in a row are held once). */
-  private detectBuf: Array<[string, number, number]> | null = [];
+  /**
+   * Lines held until the layout is known: [text, first line number, repeats, the first's byteAt or
+   * -1] (identical lines in a row are held once).
+   */
+  private detectBuf: DetectLine[] | null = [];
   private detectNonBlank = 0;
   private detectChars = 0;
 
@@ -248,7 +263,7 @@ export class SourceParser {
   private readonly starts: Uint8Array;
   private readonly byFirst: CompiledLayout[][];
 
-  constructor(opts: SourceParserOptions, emit: (e: RmqEvent) => void) {
+  constructor(opts: SourceParserOptions, emit: EmitEvent) {
     this.opts = opts;
     this.emit = emit;
     this.compiled = opts.layouts?.length ? [...opts.layouts.map(compileLayout), ...BUILT_IN] : BUILT_IN;
@@ -278,7 +293,7 @@ export class SourceParser {
    * `keywordAt`: where the line's first keyword occurrence starts, when the reader knows every other
    * lies inside the longest keyword starting there (LineSink.line).
    */
-  line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number): void {
+  line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number, byteAt?: number): void {
     this.acc.lines++;
     if (this.detectBuf) {
       const blank = text.trim().length === 0;
@@ -291,7 +306,7 @@ export class SourceParser {
       const last = buf.length ? buf[buf.length - 1] : null;
       if (last && last[0] === text) last[2]++;
       else {
-        buf.push([text, lineNo, 1]);
+        buf.push([text, lineNo, 1, byteAt ?? -1]);
         this.detectChars += text.length;
       }
       if (!blank) this.detectNonBlank++;
@@ -301,12 +316,12 @@ export class SourceParser {
     }
     if (this.resumed && this.afterCut === null) {
       const records = this.acc.records;
-      this.process(text, lineNo, keyword, keywordAt);
+      this.process(text, lineNo, keyword, keywordAt, byteAt);
       // Only a header starts a part as the unsplit parse goes on there (it closes the record before).
       this.afterCut = this.acc.records > records && this.rec !== null && this.rec.layout !== null ? 'header' : 'other';
       return;
     }
-    this.process(text, lineNo, keyword, keywordAt);
+    this.process(text, lineNo, keyword, keywordAt, byteAt);
   }
 
   /** Whether the layout is still being detected (lines are held). */
@@ -473,10 +488,10 @@ export class SourceParser {
         message: 'no known log layout in the first lines: read as plain text (records have no time)',
       });
     }
-    for (const [text, n, repeats] of buf) for (let k = 0; k < repeats; k++) this.process(text, n + k);
+    for (const [text, n, repeats, at] of buf) for (let k = 0; k < repeats; k++) this.process(text, n + k, undefined, undefined, k === 0 && at >= 0 ? at : undefined);
   }
 
-  private setZoneAndKind(buf: Array<[string, number, number]>): void {
+  private setZoneAndKind(buf: DetectLine[]): void {
     const layout = this.primary?.layout;
     if (this.opts.forcedZone) {
       this.zone = this.opts.forcedZone;
@@ -512,7 +527,7 @@ export class SourceParser {
     } else this.kind = hint ?? 'unknown';
   }
 
-  private kindFromContent(buf: Array<[string, number, number]>): SourceKind | null {
+  private kindFromContent(buf: DetectLine[]): SourceKind | null {
     const layout = this.primary?.layout;
     const sample = buf.map(([t]) => t).join('\n');
     if (!layout) {
@@ -563,8 +578,8 @@ export class SourceParser {
     return this.mayBeHeader(c, text) ? c.layout.header.exec(text) : null;
   }
 
-  /** `keyword`, `keywordAt`: see line. */
-  private process(raw: string, lineNo: number, keyword?: boolean, keywordAt?: number): void {
+  /** `keyword`, `keywordAt`, `byteAt`: see line. */
+  private process(raw: string, lineNo: number, keyword?: boolean, keywordAt?: number, byteAt?: number): void {
     if (this.loose) this.settleLoose(raw);
     if (this.sls) {
       this.processSls(raw, lineNo);
@@ -593,7 +608,7 @@ export class SourceParser {
         }
       }
       if (layout) {
-        if (text === raw) this.openRecord(layout, text, lineNo, keyword, keywordAt, header);
+        if (text === raw) this.openRecord(layout, text, lineNo, keyword, keywordAt, header, byteAt);
         else this.openRecord(layout, text, lineNo);
         return;
       }
@@ -673,9 +688,10 @@ export class SourceParser {
 
   /**
    * `keyword`: hasKeyword(matched), when known; `keywordAt`: where its first keyword starts, when the others lie inside it;
-   * `header`: the header regex's match of `matched`, when made already.
+   * `header`: the header regex's match of `matched`, when made already; `byteAt`: where `matched`,
+   * the whole line, is in the file (LineSink.line).
    */
-  private openRecord(c: CompiledLayout, matched: string, lineNo: number, keyword?: boolean, keywordAt?: number, header: RegExpExecArray | null = null): void {
+  private openRecord(c: CompiledLayout, matched: string, lineNo: number, keyword?: boolean, keywordAt?: number, header: RegExpExecArray | null = null, byteAt?: number): void {
     this.closeRecord();
     this.acc.records++;
     if (c !== this.lastLayout) {
@@ -686,6 +702,7 @@ export class SourceParser {
     rec.layout = c;
     rec.matched = matched;
     rec.header = header;
+    if (byteAt !== undefined && rec.text === matched) rec.byteAt = byteAt;
     if (c.ts) {
       rec.tsReader = c.ts;
       rec.fakeCheck = c.layout.fakeMillisCheck === true;
@@ -816,6 +833,7 @@ export class SourceParser {
     return {
       line,
       text,
+      byteAt: -1,
       ts,
       tsText: null,
       tsReader: null,
@@ -981,7 +999,14 @@ export class SourceParser {
     this.rec = null;
     const other = this.opts.keepOther;
     if (rec.events.length === 0 && other && (other === true || other(this.kind, rec.text))) {
-      rec.events = [this.makeEvent('other', {}, rec.line, rec.text, rec)];
+      const e = this.makeEvent('other', {}, rec.line, rec.text, rec);
+      // Its text is the bytes of its file at byteAt, and it carries no more than its header holds:
+      // the consumer may keep the place instead of the text (EmitEvent).
+      if (rec.byteAt >= 0 && e.ts !== null && e.clock === undefined) {
+        this.deliver(e, rec.byteAt);
+        return;
+      }
+      rec.events = [e];
     }
     const path = rec.sendPath === 'kernel' ? undefined : rec.sendPath;
     for (const e of rec.events) {
@@ -990,14 +1015,15 @@ export class SourceParser {
     }
   }
 
-  private deliver(e: RmqEvent): void {
+  /** `byteAt`: see EmitEvent (lost when the event is held). */
+  private deliver(e: RmqEvent, byteAt?: number): void {
     if (e.type !== 'other') this.acc.events[e.type] = (this.acc.events[e.type] ?? 0) + 1;
     if (this.held) {
       this.held.push(e);
       return;
     }
     e.seq = this.seq++;
-    this.emit(e);
+    this.emit(e, byteAt);
   }
 
   // ---- time ---------------------------------------------------------------------------------

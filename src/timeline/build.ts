@@ -40,6 +40,14 @@ export interface BuildOptions {
    * the binary form, for a consumer that keeps the text and decodes the event as well (the TUI).
    */
   asJson?: EventsAsJson;
+  /**
+   * With keepOther true: the records that are no event and that inference does not read travel as
+   * the place of their line in their file (the binary form's LINE records), where the parser can
+   * tell it, for a consumer that reads those files again (the TUI's store): most of a log's records,
+   * whose text and JSON would otherwise be written to the spill and read back. Plain files only,
+   * the first OTHER_LINE_SOURCES of them (the consumer keeps each open).
+   */
+  otherLines?: boolean;
   /** Worker threads: 0 = parse in this thread; default: one per core for inputs over 32 MiB. */
   workers?: number;
   onProgress?: (bytesDone: number, bytesTotal: number) => void;
@@ -47,6 +55,9 @@ export interface BuildOptions {
   /** Split files of at least minBytes into this many parts, also with no workers (tests; default: 64 MiB, one part per worker). */
   split?: { minBytes: number; parts: number };
 }
+
+/** Sources at most whose records travel as the places of their lines (BuildOptions.otherLines). */
+export const OTHER_LINE_SOURCES = 256;
 
 export interface Timeline {
   sources: SourceSpec[];
@@ -101,8 +112,10 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   issues.push(...given.issues);
   // Without --tz, events parsed elsewhere keep the default zone they were parsed with.
   const defaultZone = parseZone(opts.tzDefault ?? given.defaultZone ?? '+08:00');
+  let lineSources = 0;
   const jobs: ParseJob[] = sources.flatMap((spec, index) => {
     if (given.parsed.has(index)) return [];
+    const otherLines = opts.otherLines === true && spec.path !== '-' && !spec.gz && lineSources++ < OTHER_LINE_SOURCES;
     const rule = tzRules.find(([g]) => matchesSource(g, spec));
     return {
       index,
@@ -113,6 +126,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
       types: opts.types ?? null,
       spillDir,
       asJson: opts.asJson,
+      otherLines,
       patterns: (opts.patterns ?? []).filter((p) => p.glob === null || matchesSource(p.glob, spec)).flatMap((p) => p.patterns),
     } satisfies ParseJob;
   });

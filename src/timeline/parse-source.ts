@@ -36,6 +36,11 @@ export interface ParseJob {
   spillBytes?: number;
   /** Events travel as their JSON text (the output is JSON lines: BuildOptions.asJson). */
   asJson?: EventsAsJson;
+  /**
+   * Records that are no event and that inference does not read travel as the place of their line
+   * where the parser can tell it (EmitEvent; a plain file, not a paste): BuildOptions.otherLines.
+   */
+  otherLines?: boolean;
   /** One part of a large plain file split across workers (src/timeline/split.ts); absent: the whole source. */
   part?: FilePart;
 }
@@ -109,8 +114,13 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
   const inferenceReads = job.keepOther === 'inference' ? inferenceFilter(job.part ? (local) => links.push([local, count]) : undefined) : null;
   const spill = new SpillWriter(join(job.spillDir, job.part ? `source-${job.index}-${job.part.n}.events` : `source-${job.index}.events`), spillAt, spillBytes, job.asJson);
   let count = 0;
-  const keep = (e: RmqEvent) => spill.add(e);
-  const window = !job.part && isPaste(job.spec) ? new ReorderWindow<RmqEvent>(REORDER_WINDOW, keep) : null;
+  // byteAt: the event travels as the place of its line (job.otherLines).
+  const keep = (e: RmqEvent, byteAt: number | undefined) => (byteAt === undefined ? spill.add(e) : spill.addLine(e, byteAt));
+  const window = !job.part && isPaste(job.spec) ? new ReorderWindow<[RmqEvent, number | undefined]>(REORDER_WINDOW, ([e, at]) => keep(e, at)) : null;
+  // What inference reads keeps its text (the incidents' pass decodes it beside the store): judged as
+  // inference judges a timeline that kept every record (inferenceReader: the candidates, then the
+  // source's own filter, which drops a broker's repeated producer links).
+  const inferenceKeeps = job.otherLines === true && job.keepOther === true ? inferenceFilter() : null;
   let muted = false;
   const parser = new SourceParser(
     {
@@ -124,12 +134,13 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
       keepOther: job.keepOther === 'inference' ? inferenceCandidate : job.keepOther,
       layouts: job.patterns?.length ? job.patterns.map((p, i) => compilePattern(p, `pattern-${i + 1}`)) : undefined,
     },
-    (e) => {
+    (e, byteAt) => {
       if (muted) return;
       if (keepTypes && !keepTypes.has(e.type)) return;
       if (e.type === 'other' && inferenceReads !== null && !inferenceReads(e.kind, e.thread, e.text)) return;
-      if (window) window.push(e.ts, e);
-      else keep(e);
+      const at = inferenceKeeps !== null && byteAt !== undefined && !(inferenceCandidate(e.kind, e.text) && inferenceKeeps(e.kind, e.thread, e.text)) ? byteAt : undefined;
+      if (window) window.push(e.ts, [e, at]);
+      else keep(e, at);
       count++;
     },
   );

@@ -160,6 +160,12 @@ export class SpillWriter {
     this.held();
   }
 
+  /** An `other` event as the place of its line in its file (EventWriter.addLine). */
+  addLine(e: RmqEvent, byteAt: number): void {
+    this.events.addLine(e, byteAt);
+    this.held();
+  }
+
   /** An event as its JSON text (encodeEvent's). */
   addEncoded(ts: number | null, type: string, json: string): void {
     this.events.addEncoded(ts, type, json);

@@ -4,6 +4,7 @@
 // few milliseconds, so the loading screen keeps drawing and `q` still quits. A large timeline's
 // rules read the stream in a thread of their own meanwhile (src/rules/rules-thread.ts).
 
+import type { LineRecord } from '../parse/event-binary.js';
 import type { EncodedHeader } from '../parse/event-codec.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { sourcesOf } from '../rules/analyze.js';
@@ -62,20 +63,30 @@ async function load(t: Timeline, o: LoadOptions, runner: RuleRunner | null, thre
     const observed = o.observer?.types ?? new Set<EventType>();
     const otherInStore = o.otherInStore ?? true;
     const header: EncodedHeader = { kind: '', line: 0, level: null, type: 'other' };
+    const line: LineRecord = { thread: null, logger: null, byteAt: 0, length: 0 };
     for (const m of t.encoded()) {
       const type = m.type;
-      // The store keeps each event's JSON (its pages are read back from it), taken as the bytes it
-      // travelled in when it can be, with the header the binary form holds.
-      if (otherInStore || type !== 'other') {
-        const r = m.binary();
-        if (r.header(header) && r.jsonSpan()) builder.addBytes(m.ts, header, r.spanBytes, r.spanStart, r.spanEnd, m.source);
-        else builder.add(m.ts, m.json(), m.source);
-      }
-      const forRules = wanted.has(type);
-      if (forRules || observed.has(type)) {
-        const e = m.event();
-        if (forRules) runner!.visit(e);
-        if (observed.has(type)) o.observer!.visit(e);
+      const r = m.binary();
+      if (r.isLine) {
+        // A record kept as the place of its line (the timeline's otherLines): one that neither the
+        // rules nor inference read, so it goes to the store alone.
+        if (otherInStore) {
+          r.header(header);
+          builder.addLine(m.ts, header, r.line(line), m.source);
+        }
+      } else {
+        // The store keeps each event's JSON (its pages are read back from it), taken as the bytes it
+        // travelled in when it can be, with the header the binary form holds.
+        if (otherInStore || type !== 'other') {
+          if (r.header(header) && r.jsonSpan()) builder.addBytes(m.ts, header, r.spanBytes, r.spanStart, r.spanEnd, m.source);
+          else builder.add(m.ts, m.json(), m.source);
+        }
+        const forRules = wanted.has(type);
+        if (forRules || observed.has(type)) {
+          const e = m.event();
+          if (forRules) runner!.visit(e);
+          if (observed.has(type)) o.observer!.visit(e);
+        }
       }
       if ((builder.count & 1023) === 0 && performance.now() >= deadline) {
         o.onProgress?.(builder.count, estimate);

@@ -76,8 +76,15 @@ function startLoad(o: RunTuiOptions, session: Session): LoadTask {
   task.promise = (async (): Promise<Ready | null> => {
     // The records the incidents' inference reads come too (as analyze reads them); the store keeps them only with --other.
     // The store keeps each event's JSON: the parse makes it, on every core, beside the binary form
-    // the rules and the incident pass decode (asJson 'both').
-    const t = await buildTimeline({ ...o.build, keepOther: o.other ? true : 'inference', asJson: 'both', onProgress: (done, total) => emit({ kind: 'reading', done, total }) });
+    // the rules and the incident pass decode (asJson 'both'); with --other, the records nothing
+    // else reads come as the places of their lines, which the store reads again from the logs.
+    const t = await buildTimeline({
+      ...o.build,
+      keepOther: o.other ? true : 'inference',
+      otherLines: o.other === true,
+      asJson: 'both',
+      onProgress: (done, total) => emit({ kind: 'reading', done, total }),
+    });
     session.timeline = t;
     if (signal.aborted) return null;
     const nothing = nothingToDiagnose(t, o.build.inputs);

@@ -6,13 +6,19 @@
 // is bounded whatever the input: the cached pages, the last decoded events, one read block of JSON,
 // and a summary of at most `maxBlocks` blocks of events (a block doubles when the input would need
 // more): each block's first and last time and its events per host and cell, from which the time
-// strip and the replay lanes are counted. Nothing here knows about ink.
+// strip and the replay lanes are counted. Most records of a log that are no RocketMQ event come
+// as the places of their lines (the timeline's otherLines): the store keeps the place and the
+// header's thread and logger, and reads the line again from its file when the event is shown.
+// Nothing here knows about ink.
 
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeJson, encodedText, encodeEvent, readHeader, type EncodedHeader } from '../parse/event-codec.js';
+import type { LineRecord } from '../parse/event-binary.js';
 import { EVENT_TYPES, type EventType, type RmqEvent } from '../parse/types.js';
-import { SOURCE_KINDS } from '../ingest/kinds.js';
+import { BlockFile } from '../ingest/block-file.js';
+import { SOURCE_KINDS, type SourceKind } from '../ingest/kinds.js';
+import { LineFiles } from '../ingest/line-files.js';
 import { createSpillDir, removeSpillDir } from '../timeline/spill.js';
 import { isNoiseEncoded, levelRank } from '../timeline/event-filter.js';
 
@@ -66,9 +72,13 @@ export function levelClassOf(word: string | null): number {
 // Column offsets in a page, in bytes per event slot: the 8-byte columns first (a Float64Array view
 // needs 8-byte alignment), and the columns a filter reads last, so that a scan reads only the tail of
 // each page it needs: 6 bytes an event for a filter, 14 with the time, 18 with the line.
-const AT = { ts: 0, off: 8, len: 16, line: 20, t: 24, source: 32, type: 34, level: 35, kind: 36, noise: 37 } as const;
+const AT = { ts: 0, off: 8, len: 16, line: 20, t: 24, source: 32, type: 34, level: 35, kind: 36, noise: 37, thread: 38, logger: 40, where: 42 } as const;
 /** Bytes per event in a page. */
-export const EVENT_BYTES = 38;
+export const EVENT_BYTES = 43;
+
+/** Where an event's text is (Page.where): its JSON in the store's file, or its line in its own file. */
+const IN_JSON = 0;
+const IN_LINE = 1;
 
 /** The columns a scan reads: a filter's, with the position time, with the line, or all. */
 export type Need = 'filter' | 'time' | 'line' | 'all';
@@ -102,6 +112,11 @@ export class Page {
   readonly kind: Uint8Array;
   /** 1 for noise (isNoise of src/timeline/event-filter.ts). */
   readonly noise: Uint8Array;
+  /** Of an event kept as its line (IN_LINE): its thread and logger, as indices into the store's `names`. */
+  readonly thread: Uint16Array;
+  readonly logger: Uint16Array;
+  /** IN_JSON: `off` and `len` say where its JSON is; IN_LINE: where its line is in its source's file. */
+  readonly where: Uint8Array;
   readonly bytes: Uint8Array;
 
   constructor(readonly size: number) {
@@ -117,6 +132,9 @@ export class Page {
     this.level = new Uint8Array(buf, AT.level * size, size);
     this.kind = new Uint8Array(buf, AT.kind * size, size);
     this.noise = new Uint8Array(buf, AT.noise * size, size);
+    this.thread = new Uint16Array(buf, AT.thread * size, size);
+    this.logger = new Uint16Array(buf, AT.logger * size, size);
+    this.where = new Uint8Array(buf, AT.where * size, size);
   }
 }
 
@@ -238,7 +256,6 @@ export class MemorySink implements RawSink {
 }
 
 const WRITE_CHUNK = 1 << 20;
-const READ_BLOCK = 1 << 20;
 
 /**
  * Writes the JSON lines to a file in a fresh temp folder (where the store's pages go too) and reads
@@ -299,35 +316,15 @@ export class SpillSink implements RawSink {
   finish(): RawReader {
     this.flush();
     const { fd, dir } = this;
-    const total = this.written;
-    let block = Buffer.alloc(0);
-    let blockStart = 0;
-    let blockEnd = 0;
+    const file = new BlockFile(fd, this.written);
     let closed = false;
-    const load = (start: number, end: number) => {
-      if (block.length < end - start) block = Buffer.allocUnsafe(Math.max(READ_BLOCK, end - start));
-      let got = 0;
-      while (got < end - start) {
-        const r = readSync(fd, block, got, end - start - got, start + got);
-        if (r === 0) break;
-        got += r;
-      }
-      blockStart = start;
-      blockEnd = start + got;
-    };
     return {
       raw(a, bytes) {
-        const b = a + bytes;
-        if (a < blockStart || b > blockEnd) {
-          // Reading backwards (a search upwards) wants the block to end here, forwards to start here.
-          const backwards = a < blockStart && blockStart - a <= READ_BLOCK;
-          const start = backwards ? Math.max(0, b - READ_BLOCK) : a;
-          load(Math.min(start, a), Math.max(b, Math.min(total, start + READ_BLOCK)));
-        }
-        return block.toString('utf8', a - blockStart, b - blockStart);
+        const { buf, start } = file.bytes(a, bytes);
+        return buf.toString('utf8', start, start + bytes);
       },
       get retainedBytes() {
-        return block.length;
+        return file.retainedBytes;
       },
       close() {
         if (closed) return;
@@ -368,6 +365,17 @@ interface StoreParts {
   leadingUndated: number;
   firstT: number;
   reader: RawReader;
+  /** The header names of the events kept as lines (index 0: null), and each level index's word as the events carry it. */
+  names: readonly (string | null)[];
+  levelWords: readonly (string | null)[];
+  /** The sources' files, for the events kept as lines (null: none is). */
+  lines: LineFiles | null;
+  linesKept: number;
+}
+
+/** The text of an event kept as its line when the line is not in its file any more. */
+function lineGone(file: string, line: number): string {
+  return `(line ${line} of ${file} could not be read again: the file changed or went away since it was loaded)`;
 }
 
 export class EventStore {
@@ -387,6 +395,8 @@ export class EventStore {
   readonly levelCell: Uint8Array;
   /** A folder of the store's own (the spill), for files of listed rows; null: in memory. */
   readonly dir: string | null;
+  /** Events kept as the places of their lines (read again from their files when shown). */
+  readonly linesKept: number;
   private readonly shift: number;
   private readonly pageBytes: number;
   private readonly pages: Page[] | null;
@@ -397,6 +407,9 @@ export class EventStore {
   private readonly leadingUndated: number;
   private readonly firstT: number;
   private readonly reader: RawReader;
+  private readonly names: readonly (string | null)[];
+  private readonly levelWords: readonly (string | null)[];
+  private readonly lines: LineFiles | null;
   private readonly decoded = new Map<number, { e: RmqEvent; chars: number }>();
   private decodedCharsSum = 0;
   private closed = false;
@@ -419,6 +432,10 @@ export class EventStore {
     this.leadingUndated = p.leadingUndated;
     this.firstT = p.firstT;
     this.reader = p.reader;
+    this.names = p.names;
+    this.levelWords = p.levelWords;
+    this.lines = p.lines;
+    this.linesKept = p.linesKept;
     this.last = new Page(0);
     if (this.pages) for (const pg of this.pages) this.settle(pg);
   }
@@ -559,35 +576,73 @@ export class EventStore {
     return out;
   }
 
-  /** The encoded JSON of event i. */
+  /** The encoded JSON of event i (encodeEvent's, without its time). */
   raw(i: number): string {
     const pg = this.pageAt(i);
     const j = i - pg.start;
+    if (pg.where[j] === IN_LINE) return encodeEvent(this.get(i));
     return this.reader.raw(pg.off[j], pg.len[j]);
   }
 
-  /** Event i, decoded (the last few thousand are cached, at most DECODED_CHARS of JSON). */
+  /** Event i, decoded (the last few thousand are cached, at most DECODED_CHARS of JSON or text). */
   get(i: number): RmqEvent {
     const hit = this.decoded.get(i);
     if (hit) return hit.e;
-    const json = this.raw(i);
     const pg = this.pageAt(i);
-    const ts = pg.ts[i - pg.start];
-    const e = decodeJson(json, Number.isNaN(ts) ? null : ts, pg.source[i - pg.start], i);
-    while (this.decoded.size && (this.decoded.size >= DECODED_CACHE || this.decodedCharsSum + json.length > DECODED_CHARS)) {
-      const [oldest, { chars }] = this.decoded.entries().next().value as [number, { chars: number }];
-      this.decoded.delete(oldest);
-      this.decodedCharsSum -= chars;
+    const j = i - pg.start;
+    const ts = pg.ts[j];
+    let e: RmqEvent;
+    let chars: number;
+    if (pg.where[j] === IN_LINE) {
+      e = this.lineEvent(pg, j, i);
+      chars = e.text.length;
+    } else {
+      const json = this.reader.raw(pg.off[j], pg.len[j]);
+      e = decodeJson(json, Number.isNaN(ts) ? null : ts, pg.source[j], i);
+      chars = json.length;
     }
-    this.decoded.set(i, { e, chars: json.length });
-    this.decodedCharsSum += json.length;
+    while (this.decoded.size && (this.decoded.size >= DECODED_CACHE || this.decodedCharsSum + chars > DECODED_CHARS)) {
+      const [oldest, { chars: gone }] = this.decoded.entries().next().value as [number, { chars: number }];
+      this.decoded.delete(oldest);
+      this.decodedCharsSum -= gone;
+    }
+    this.decoded.set(i, { e, chars });
+    this.decodedCharsSum += chars;
     return e;
+  }
+
+  /** The event a record kept as its line is: decodeJson of the JSON its parse would have made. */
+  private lineEvent(pg: Page, j: number, i: number): RmqEvent {
+    const source = pg.source[j];
+    const src = this.sources[source];
+    const ts = pg.ts[j];
+    const kind = SOURCE_KINDS[pg.kind[j]] as SourceKind;
+    const line = pg.line[j];
+    const level = this.levelWords[pg.level[j]];
+    const thread = this.names[pg.thread[j]];
+    const logger = this.names[pg.logger[j]];
+    const text = this.lineText(pg, j);
+    return { host: src.host, kind, file: src.file, line, level, thread, logger, type: 'other', fields: {}, text, ts: Number.isNaN(ts) ? null : ts, source, seq: i };
+  }
+
+  private lineText(pg: Page, j: number): string {
+    const source = pg.source[j];
+    return this.lines?.text(source, pg.off[j], pg.len[j]) ?? lineGone(this.sources[source].file, pg.line[j]);
+  }
+
+  /** Whether event i is kept as the place of its line (its text is read again from its file). */
+  keptAsLine(i: number): boolean {
+    const pg = this.pageAt(i);
+    return pg.where[i - pg.start] === IN_LINE;
   }
 
   /** The text of event i (a filter's grep), without filling the cache of decoded events. */
   textOf(i: number): string {
     const hit = this.decoded.get(i);
-    return hit ? hit.e.text : encodedText(this.raw(i));
+    if (hit) return hit.e.text;
+    const pg = this.pageAt(i);
+    const j = i - pg.start;
+    return pg.where[j] === IN_LINE ? this.lineText(pg, j) : encodedText(this.reader.raw(pg.off[j], pg.len[j]));
   }
 
   fileOf(i: number): string {
@@ -610,7 +665,7 @@ export class EventStore {
    * (`decodedCount`, at most 4,096, and `decodedChars`, the length of their JSON).
    */
   get retainedBytes(): number {
-    let n = this.blocks.bytes + this.levelCell.byteLength + this.hostOfSource.byteLength + (this.reader.retainedBytes ?? 0);
+    let n = this.blocks.bytes + this.levelCell.byteLength + this.hostOfSource.byteLength + (this.reader.retainedBytes ?? 0) + (this.lines?.retainedBytes ?? 0);
     for (const pg of this.pages ?? this.cache.values()) n += pg.bytes.byteLength;
     if (this.scratch) n += this.scratch.bytes.byteLength;
     return n;
@@ -631,6 +686,7 @@ export class EventStore {
     try {
       if (this.fd >= 0) closeSync(this.fd);
     } finally {
+      this.lines?.close();
       this.reader.close();
     }
   }
@@ -647,7 +703,13 @@ export class ColumnsBuilder {
   private readonly pages: Page[] | null;
   private readonly fd: number;
   private readonly levels: (string | null)[] = [null];
+  /** Per level index, the word as the events carry it (the first such word, for the shared last slot). */
+  private readonly levelWords: (string | null)[] = [null];
   private readonly levelIndex = new Map<string, number>();
+  private readonly names: (string | null)[] = [null];
+  private readonly nameIndex = new Map<string, number>();
+  private lines: LineFiles | null = null;
+  private linesKept = 0;
   private readonly levelCell: number[] = [0];
   private readonly blocks: Blocks;
   private readonly hosts: string[] = [];
@@ -689,6 +751,40 @@ export class ColumnsBuilder {
   }
 
   /**
+   * An `other` event kept as the place of its line in its source's file (a LINE record: `h` its
+   * header, `r` the rest). Its file is opened now, while it is the file that was read; should it
+   * not open, or the store run out of numbers for the names, the text is read now and kept as JSON.
+   */
+  addLine(ts: number | null, h: EncodedHeader, r: LineRecord, source: number): void {
+    const lines = (this.lines ??= new LineFiles((n) => this.sources[n].path ?? this.sources[n].file));
+    const kind = KIND_INDEX.get(h.kind);
+    const level = this.levelId(h.level);
+    const thread = this.nameId(r.thread);
+    const logger = this.nameId(r.logger);
+    if (kind !== undefined && thread >= 0 && logger >= 0 && this.levelWords[level] === h.level && lines.open(source)) {
+      this.push(ts, source, OTHER_TYPE, level, kind, h.line, false, r.byteAt, r.length, IN_LINE, thread, logger);
+      this.linesKept++;
+      return;
+    }
+    const { host, file } = this.sources[source];
+    const text = lines.text(source, r.byteAt, r.length) ?? lineGone(file, h.line);
+    const e: RmqEvent = { host, kind: h.kind as SourceKind, file, line: h.line, level: h.level, thread: r.thread, logger: r.logger, type: h.type, fields: {}, text, ts, source, seq: 0 };
+    this.add(ts, encodeEvent(e), source);
+  }
+
+  /** Index of a header name in `names` (null: 0), or -1 when there are as many as a column holds. */
+  private nameId(name: string | null): number {
+    if (name === null) return 0;
+    let id = this.nameIndex.get(name);
+    if (id === undefined) {
+      if (this.names.length > 0xffff) return -1;
+      id = this.names.push(name) - 1;
+      this.nameIndex.set(name, id);
+    }
+    return id;
+  }
+
+  /**
    * add() of an event whose header is read already and whose JSON text is given as its UTF-8 bytes,
    * b[start, end) (no string is made of it; a watermark line's is, its noise is read in the text).
    */
@@ -703,14 +799,20 @@ export class ColumnsBuilder {
     this.push(ts, source, TYPE_INDEX.get(h.type) ?? OTHER_TYPE, level, kind, h.line, false, this.sink.at, this.sink.bytes);
   }
 
-  /** Adds one event by its columns (`level` from levelId, `at` and `bytes` where its JSON is). */
-  push(ts: number | null, source: number, type: number, level: number, kind: number, line: number, noise: boolean, at: number, bytes: number): void {
+  /**
+   * Adds one event by its columns (`level` from levelId, `at` and `bytes` where its JSON is; for an
+   * event kept as its line, `where` IN_LINE, where the line is and its names' indices).
+   */
+  push(ts: number | null, source: number, type: number, level: number, kind: number, line: number, noise: boolean, at: number, bytes: number, where = IN_JSON, thread = 0, logger = 0): void {
     const pg = this.page;
     const j = pg.length++;
     const i = this.n++;
     pg.ts[j] = ts ?? NaN;
     pg.off[j] = at;
     pg.len[j] = bytes;
+    pg.where[j] = where;
+    pg.thread[j] = thread;
+    pg.logger[j] = logger;
     pg.line[j] = line;
     pg.source[j] = source;
     pg.type[j] = type;
@@ -752,6 +854,7 @@ export class ColumnsBuilder {
       // 255 distinct level words is more than any log has; beyond that they share the last slot.
       id = Math.min(this.levels.length, 255);
       if (id === this.levels.length) {
+        this.levelWords.push(word);
         this.levels.push(word.trim().toUpperCase());
         this.levelCell.push(2 * levelClassOf(word));
       }
@@ -781,6 +884,10 @@ export class ColumnsBuilder {
       leadingUndated: dated ? this.leadingUndated : this.n,
       firstT,
       reader: this.sink.finish(),
+      names: this.names,
+      levelWords: this.levelWords,
+      lines: this.lines,
+      linesKept: this.linesKept,
     });
   }
 

@@ -613,3 +613,91 @@ describe('keywords looked for in ASCII blocks', () => {
     }
   });
 });
+
+describe('the places of lines (LineSink.line byteAt)', () => {
+  /** Every line with its byteAt, read from a file (whole, or the part [start, end) with `firstLine`). */
+  async function places(file: string, withKeywords: boolean, range?: ReadOptions['range'], gz = false) {
+    const { keywordStarts } = await import('../../src/parse/keyword-scan.js');
+    const got: Array<[string, number | undefined]> = [];
+    const sink: LineSink = { line: (t, _n, _k, _at, byteAt) => got.push([t, byteAt]), unreadable: () => undefined };
+    if (withKeywords) sink.keywordStarts = keywordStarts(['WARN', 'connect to ']);
+    const res = await readSource({ ...spec(file), gz }, sink, { range });
+    return { got, res };
+  }
+
+  /** Holds for every line told: its text is the file's bytes there, a line end after them. */
+  function expectExact(bytes: Buffer, got: Array<[string, number | undefined]>): number {
+    let told = 0;
+    for (const [t, at] of got) {
+      if (at === undefined) continue;
+      told++;
+      expect(bytes.toString('latin1', at, at + t.length), t).toBe(t);
+      expect([10, 13]).toContain(bytes[at + t.length]);
+    }
+    return told;
+  }
+
+  // ASCII lines, CRLF lines, lines past ASCII, a line across two reads (of 1 MiB), a blank line,
+  // and no line end at the very end: read in blocks of both kinds (ASCII, and not), held first lines included.
+  const lines: string[] = [];
+  for (let i = 0; i < 40000; i++) {
+    if (i % 997 === 5) lines.push(`2024-05-20 10:00:00 INFO t - 中文 ${i}`);
+    else if (i % 5 === 1) lines.push(`2024-05-20 10:00:00 WARN t - connect to ${i}\r`);
+    else if (i === 25000) lines.push(`2024-05-20 10:00:00 INFO t - ${'z'.repeat(900_000)}`);
+    else if (i % 7 === 3) lines.push('');
+    else lines.push(`2024-05-20 10:00:00 INFO t - line ${i}`);
+  }
+  const text = `${lines.join('\n')}\nlast line without an end`;
+
+  for (const withKeywords of [true, false]) {
+    it(`tells where an ASCII line of a plain file is, and only that${withKeywords ? '' : ' (a sink with no keywords)'}`, async () => {
+      const file = path.join(tmp, 'a.log');
+      fs.writeFileSync(file, text);
+      const bytes = fs.readFileSync(file);
+      const { got } = await places(file, withKeywords);
+      expect(got.length).toBe(lines.length + 1);
+      const told = expectExact(bytes, got);
+      // Not told: a line past ASCII, and the last one (no line end after it).
+      const ascii = lines.filter((l) => /^[\x00-\x7f]*$/.test(l)).length;
+      expect(told).toBe(ascii);
+      expect(got[got.length - 1][1]).toBeUndefined();
+    });
+  }
+
+  it('tells places in the file of a part read alone (a split file)', async () => {
+    const file = path.join(tmp, 'a.log');
+    fs.writeFileSync(file, text);
+    const bytes = fs.readFileSync(file);
+    const start = bytes.indexOf(10, 500_000) + 1;
+    const end = bytes.indexOf(10, 2_000_000) + 1;
+    const { got } = await places(file, true, { start, end, firstLine: 2 });
+    expect(expectExact(bytes, got)).toBeGreaterThan(10000);
+    expect(got[0][1]).toBe(start);
+  });
+
+  it('tells none for gzip, UTF-16 or stdin, nor after NUL bytes were cut out', async () => {
+    const gz = path.join(tmp, 'a.log.gz');
+    fs.writeFileSync(gz, gzipSync(Buffer.from(text)));
+    expect((await places(gz, true, undefined, true)).got.every(([, at]) => at === undefined)).toBe(true);
+    // Gzip in a file not named so.
+    const disguised = path.join(tmp, 'b.log');
+    fs.writeFileSync(disguised, gzipSync(Buffer.from(text)));
+    expect((await places(disguised, true)).got.every(([, at]) => at === undefined)).toBe(true);
+    const utf16 = path.join(tmp, 'c.log');
+    fs.writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('line one\nline two\n'.repeat(5000), 'utf16le')]));
+    const u = await places(utf16, true);
+    expect(u.got.length).toBe(10000);
+    expect(u.got.every(([, at]) => at === undefined)).toBe(true);
+    const got: Array<number | undefined> = [];
+    await readStream(chunked(Buffer.from('a\nb\n')), '-', { line: (_t, _n, _k, _at, at) => got.push(at), unreadable: () => undefined });
+    expect(got).toEqual([undefined, undefined]);
+    // A pre-allocated file's NUL block: the lines before it are told, those after it not.
+    const holed = path.join(tmp, 'd.log');
+    // (The stage cuts a read's NULs before the lines are split: the lines before them must be a read earlier.)
+    const before = 'before the hole\n'.repeat(70000);
+    fs.writeFileSync(holed, Buffer.concat([Buffer.from(before), Buffer.alloc(4096), Buffer.from('after the hole\n'.repeat(3000))]));
+    const h = await places(holed, true);
+    expect(expectExact(fs.readFileSync(holed), h.got)).toBeGreaterThan(2000);
+    expect(h.got.filter(([t, at]) => t.includes('after') && at !== undefined)).toEqual([]);
+  });
+});

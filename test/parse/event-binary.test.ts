@@ -172,6 +172,37 @@ describe('the binary event form', () => {
     expect(headers).toBeGreaterThan(100);
   });
 
+  it('keeps a record that is no event as the place of its line: its header, names and place, among other events', () => {
+    // Records of a real log, every third one as a LINE record, the others as events of both forms.
+    const others = real.map((e, i) => ({ ...e, type: i % 3 === 0 ? ('other' as const) : e.type, fields: i % 3 === 0 ? {} : e.fields }));
+    const w = new EventWriter(8, 'both');
+    others.forEach((e, i) => (i % 3 === 0 ? w.addLine(e, 1000 * i) : w.add(e)));
+    const b = w.take();
+    const r = new EventReader();
+    let at = 0;
+    let lines = 0;
+    others.forEach((e, i) => {
+      at = r.read(b, at);
+      expect([r.ts, r.type]).toEqual([e.ts, e.type]);
+      const h: EncodedHeader = { kind: '', line: -1, level: 'x', type: 'stats' };
+      expect(r.header(h)).toBe(true);
+      expect(h).toEqual({ kind: e.kind, line: e.line, level: e.level, type: e.type });
+      expect(r.isLine).toBe(i % 3 === 0);
+      if (!r.isLine) {
+        expect(r.event(7, i)).toStrictEqual(viaJson(e, i));
+        return;
+      }
+      lines++;
+      expect(r.line({ thread: 'x', logger: 'x', byteAt: -1, length: -1 })).toEqual({ thread: e.thread, logger: e.logger, byteAt: 1000 * i, length: e.text.length });
+      expect(r.jsonSpan()).toBe(false);
+      // Its text is not in the stream: a reader that cannot read the file again must not make one up.
+      expect(() => r.event(7, i)).toThrow(/cannot be decoded without its file/);
+      expect(() => r.json()).toThrow(/cannot be decoded without its file/);
+    });
+    expect(at).toBe(b.length);
+    expect(lines).toBeGreaterThan(100);
+  });
+
   it('writes numbers JSON cannot hold as JSON.stringify does, and drops what it drops', () => {
     const e = { ...real[0], ts: Infinity, line: NaN, fields: { zero: -0, nan: NaN, inf: -Infinity, gone: undefined, list: ['a', 'b'], mixed: ['a', 1] } } as unknown as RmqEvent;
     const w = new EventWriter();

@@ -45,12 +45,12 @@ function lineStarts(bytes: Buffer): number[] {
   return out;
 }
 
-async function parts(spec: SourceSpec, cuts: number[], size: number, headEnd: number, keepOther: ParseJob['keepOther']): Promise<ParsedSource[]> {
+async function parts(spec: SourceSpec, cuts: number[], size: number, headEnd: number, keepOther: ParseJob['keepOther'], otherLines = false): Promise<ParsedSource[]> {
   const starts = [0, ...cuts];
   const out: ParsedSource[] = [];
   for (let n = 0; n < starts.length; n++) {
     const part = { n, start: starts[n], end: n + 1 < starts.length ? starts[n + 1] : size, headEnd, last: n + 1 === starts.length };
-    out.push(await parseSource(job(spec, keepOther, part)));
+    out.push(await parseSource({ ...job(spec, keepOther, part), otherLines }));
   }
   return out;
 }
@@ -132,6 +132,39 @@ describe('a file parsed in two parts', () => {
       expect(view(joinParts(ps))).toEqual(whole);
     }
     expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('tells in every part where the lines of the records kept as lines are (otherLines)', async () => {
+    // The whole file's events with their JSON, and the parts' with most records as the places of their lines.
+    const file = join(ROOT, FILES[0]);
+    const bytes = readFileSync(file);
+    const spec = await specOf(file);
+    const whole = eventsOf(await parseSource(job(spec, true)));
+    const starts = lineStarts(bytes);
+    const ps = await parts(spec, [starts[230], starts[290]], bytes.length, bytes.length, true, true);
+    expect(joinRefusal(ps)).toBeNull();
+    const joined = joinParts(ps);
+    const c = new SourceCursor(0, joined.spill, joined.tail, joined.more?.map((m) => ({ ...m })));
+    const header = { kind: '', line: 0, level: null as string | null, type: 'other' as const };
+    const line = { thread: null as string | null, logger: null as string | null, byteAt: 0, length: 0 };
+    let n = 0;
+    const inPart = [0, 0, 0];
+    for (; c.next(); n++) {
+      const r = c.binary();
+      if (!r.isLine) {
+        expect(`${c.ts}\t${encodeEvent(c.event(n))}`).toBe(whole[n]);
+        continue;
+      }
+      r.header(header);
+      r.line(line);
+      inPart[line.byteAt < starts[230] ? 0 : line.byteAt < starts[290] ? 1 : 2]++;
+      const text = bytes.toString('latin1', line.byteAt, line.byteAt + line.length);
+      const e = { host: spec.host, kind: header.kind, file: spec.display, line: header.line, level: header.level, thread: line.thread, logger: line.logger, type: 'other', fields: {}, text };
+      expect(`${c.ts}\t${JSON.stringify(e)}`).toBe(whole[n]);
+    }
+    expect(n).toBe(whole.length);
+    // Some in each part.
+    expect(Math.min(...inPart)).toBeGreaterThan(5);
   });
 
   it('refuses a cut before the layout is locked (the first part holds too few lines)', async () => {

@@ -121,7 +121,8 @@ describe('the TUI’s incidents with every record kept (--other, the default)', 
   /** The incidents the TUI's one pass gives over a timeline that kept every record, and analyze's. */
   async function both(inputs: string[]): Promise<[unknown, unknown]> {
     const { incidentPass, diagnose } = await import('../../src/replay/diagnose.js');
-    const t = await buildTimeline({ inputs, keepOther: true, cwd: ROOT, workers: 0 });
+    // Built as the TUI builds it: records nothing else reads come as the places of their lines.
+    const t = await buildTimeline({ inputs, keepOther: true, otherLines: true, asJson: 'both', cwd: ROOT, workers: 0 });
     const pass = incidentPass(t);
     const loaded = await loadTimeline(t, { rules: ALL_RULES, observer: pass, inMemory: true, sliceMs: 0 });
     const tui = pass.finish(loaded!.findings);
