@@ -580,7 +580,8 @@ export class EventStore {
   raw(i: number): string {
     const pg = this.pageAt(i);
     const j = i - pg.start;
-    if (pg.where[j] === IN_LINE) return encodeEvent(this.get(i));
+    // Made anew, not through the cache of decoded events: a search asks this of every event it passes.
+    if (pg.where[j] === IN_LINE) return encodeEvent(this.decoded.get(i)?.e ?? this.lineEvent(pg, j, i));
     return this.reader.raw(pg.off[j], pg.len[j]);
   }
 
