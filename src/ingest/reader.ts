@@ -72,9 +72,9 @@ export interface LineSink {
    * when the sink has keywordStarts and the line came in an ASCII block: whether one of its keywords
    * starts in the line (undefined: not looked for). `keywordAt`, when every other keyword occurrence
    * of the line lies inside the longest keyword at its first (one occurrence alone, most often):
-   * where that first one starts in `text`. `byteAt`, for a line of a plain file read whose bytes
-   * went to the lines unchanged (no UTF-16, no NUL run cut out) and that came in an ASCII block:
-   * the file offset of its first byte, where `text` can be read again (its bytes as Latin-1).
+   * where that first one starts in `text`. `byteAt`, for an ASCII line of a plain file whose bytes
+   * went to the lines unchanged (no gzip, no UTF-16, no NUL run cut out) and that a line end
+   * follows: the file offset of its first byte, where `text` can be read again (its bytes as Latin-1).
    */
   line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number, byteAt?: number): void;
   /**
@@ -541,7 +541,8 @@ class LineSplitter {
         const line = Buffer.concat(this.carry, total);
         this.carry = [];
         this.carryLen = 0;
-        this.emitBytes(line, 0, total, true, this.carryAt);
+        // Its place only when the read that ends it was the file's bytes too (exact() only turns false).
+        this.emitBytes(line, 0, total, true, this.chunkAt === this.chunkAt ? this.carryAt : NaN);
       }
       pos = nl + 1;
     }
@@ -710,8 +711,10 @@ class LineSplitter {
     this.judge(buf, a, b, terminated, byteAt);
   }
 
-  /** Its verdict: binary, or its text in the encoding it decodes in. */
-  /** `byteAt`: where buf[a] is in the file (NaN: not known); told to the sink for an ASCII line with its line end. */
+  /**
+   * Its verdict: binary, or its text in the encoding it decodes in. `byteAt`: where buf[a] is in the
+   * file (NaN: not known), told to the sink for an ASCII line with its line end.
+   */
   private judge(buf: Buffer, a: number, b: number, terminated: boolean, byteAt = NaN): void {
     let end = b;
     if (end > a && buf[end - 1] === 13) {

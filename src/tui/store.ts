@@ -3,10 +3,11 @@
 // where its encoded JSON is), in pages of a few thousand events, column by column. For real inputs
 // the pages are written to a spill file beside the JSON and read back through a small cache; in
 // tests and the benchmark's synthetic timeline they stay in memory. What the store holds in memory
-// is bounded whatever the input: the cached pages, the last decoded events, one read block of JSON,
-// and a summary of at most `maxBlocks` blocks of events (a block doubles when the input would need
-// more): each block's first and last time and its events per host and cell, from which the time
-// strip and the replay lanes are counted. Most records of a log that are no RocketMQ event come
+// is bounded whatever the input: the cached pages, the last decoded events, one read block of JSON
+// (and of the log files' lines, one for each of at most 32 files), the names of the records kept as
+// lines (at most 65,535), and a summary of at most `maxBlocks` blocks of events (a block doubles
+// when the input would need more): each block's first and last time and its events per host and
+// cell, from which the time strip and the replay lanes are counted. Most records of a log that are no RocketMQ event come
 // as the places of their lines (the timeline's otherLines): the store keeps the place and the
 // header's thread and logger, and reads the line again from its file when the event is shown.
 // Nothing here knows about ink.
@@ -71,7 +72,9 @@ export function levelClassOf(word: string | null): number {
 
 // Column offsets in a page, in bytes per event slot: the 8-byte columns first (a Float64Array view
 // needs 8-byte alignment), and the columns a filter reads last, so that a scan reads only the tail of
-// each page it needs: 6 bytes an event for a filter, 14 with the time, 18 with the line.
+// each page it needs: 11 bytes an event for a filter, 19 with the time, 23 with the line (the last
+// three columns are a record kept as its line's, which a filter does not read, but an 8-byte
+// column after them would leave a gap: they are few bytes).
 const AT = { ts: 0, off: 8, len: 16, line: 20, t: 24, source: 32, type: 34, level: 35, kind: 36, noise: 37, thread: 38, logger: 40, where: 42 } as const;
 /** Bytes per event in a page. */
 export const EVENT_BYTES = 43;
