@@ -4,6 +4,7 @@
 // (renamed) afterwards is still the file that was read; a line that is no longer there (the file
 // was truncated or rewritten) is told apart by what a line read at the place must be.
 
+import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { BlockFile } from './block-file.js';
 
@@ -33,9 +34,9 @@ export class LineFiles {
   }
 
   /**
-   * The line of file n at `byteAt`, `length` bytes (ASCII, as the reader read it), or null when the
-   * file cannot be read or holds no such line there any more: bytes past ASCII, a line end inside,
-   * or no line end after it.
+   * The line of file n at `byteAt`, `length` bytes (UTF-8, as the reader read it), or null when the
+   * file cannot be read or holds no such line there any more: bytes that are no UTF-8, a line end
+   * inside, or no line end after it.
    */
   text(n: number, byteAt: number, length: number): string | null {
     const f = this.file(n);
@@ -53,10 +54,11 @@ export class LineFiles {
     // The line and the byte after it, which ends it ('\n', or the '\r' of CRLF).
     const { buf, start, got } = block.bytes(byteAt, length + 1);
     if (got < length + 1) return null;
-    for (let i = start; i < start + length; i++) if (buf[i] >= 0x80 || buf[i] === 10) return null;
     const end = buf[start + length];
     if (end !== 10 && end !== 13) return null;
-    return buf.toString('latin1', start, start + length);
+    const line = buf.subarray(start, start + length);
+    if (line.indexOf(10) >= 0 || !isUtf8(line)) return null;
+    return line.toString('utf8');
   }
 
   /** Bytes the blocks keep in memory. */

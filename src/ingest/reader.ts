@@ -72,9 +72,10 @@ export interface LineSink {
    * when the sink has keywordStarts and the line came in an ASCII block: whether one of its keywords
    * starts in the line (undefined: not looked for). `keywordAt`, when every other keyword occurrence
    * of the line lies inside the longest keyword at its first (one occurrence alone, most often):
-   * where that first one starts in `text`. `byteAt`, for an ASCII line of a plain file whose bytes
-   * went to the lines unchanged (no gzip, no UTF-16, no NUL run cut out) and that a line end
-   * follows: the file offset of its first byte, where `text` can be read again (its bytes as Latin-1).
+   * where that first one starts in `text`. `byteAt`, for a UTF-8 line of a plain file whose bytes
+   * went to the lines unchanged (no gzip, no UTF-16, no NUL run cut out, no byte-order mark taken
+   * off) and that a line end follows: the file offset of its first byte, where `text` can be read
+   * again (its bytes as UTF-8, Buffer.byteLength(text) of them).
    */
   line(text: string, lineNo: number, keyword?: boolean, keywordAt?: number, byteAt?: number): void;
   /**
@@ -620,7 +621,7 @@ class LineSplitter {
       // Noted line by line, in order, as every other path notes its lines: the region's figures
       // (and so every verdict) must not depend on where the chunks of the input were cut. ASCII
       // lines are as long in bytes as in characters: noted below, as they are handed out.
-      // Where each line starts (a non-ASCII block's): its ASCII lines' places (LineSink.line's byteAt).
+      // Where each line starts (a non-ASCII block's): the lines' places (LineSink.line's byteAt).
       let starts8: number[] | null = null;
       if (!ascii) {
         starts8 = [];
@@ -654,8 +655,8 @@ class LineSplitter {
         let t = parts[i];
         let keyword: boolean | undefined;
         let keywordAt: number | undefined;
-        // NaN where the place is not known (an ASCII line of a non-ASCII block is as long in bytes as in characters).
-        const byteAt = starts8 === null ? fileAt + at : starts8[i + 1] - starts8[i] === t.length + 1 ? this.chunkAt + starts8[i] : NaN;
+        // NaN where the place is not known.
+        let byteAt = starts8 === null ? fileAt + at : this.chunkAt + starts8[i];
         if (told) {
           const end = at + t.length;
           keyword = next >= 0 && next < end;
@@ -683,7 +684,10 @@ class LineSplitter {
           t = t.slice(0, tl - 1);
           this.crlf = true;
         }
-        if (n === 0 && t.charCodeAt(0) === 0xfeff) t = t.slice(1);
+        if (n === 0 && t.charCodeAt(0) === 0xfeff) {
+          t = t.slice(1);
+          byteAt = NaN;
+        }
         sink.line(t, ++n, keyword, keywordAt, byteAt === byteAt ? byteAt : undefined);
       }
       this.lineNo = n;
@@ -713,7 +717,7 @@ class LineSplitter {
 
   /**
    * Its verdict: binary, or its text in the encoding it decodes in. `byteAt`: where buf[a] is in the
-   * file (NaN: not known), told to the sink for an ASCII line with its line end.
+   * file (NaN: not known), told to the sink for a UTF-8 line with its line end.
    */
   private judge(buf: Buffer, a: number, b: number, terminated: boolean, byteAt = NaN): void {
     let end = b;
@@ -728,10 +732,13 @@ class LineSplitter {
     const sub = buf.subarray(a, end);
     const lineNo = this.lineNo + 1;
     let text: string;
+    // Its place when its text is its bytes as UTF-8 and a line end follows it (LineSink.line).
+    let place = NaN;
     if (isUtf8(sub)) {
       text = sub.toString('utf8');
       if (text.length !== sub.length) this.utf8NonAscii = true;
       if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      else if (terminated) place = byteAt;
     } else if (this.binaryRegion) {
       // Not UTF-8 amid binary lines: compressed or binary data, even when it happens to be valid GBK.
       this.binary();
@@ -747,8 +754,7 @@ class LineSplitter {
       }
     }
     this.lineNo = lineNo;
-    // Its place when its text is its bytes (ASCII) and a line end follows it (LineSink.line).
-    if (terminated && byteAt === byteAt && text.length === end - a && isAscii(sub)) this.sink.line(text, lineNo, undefined, undefined, byteAt);
+    if (place === place) this.sink.line(text, lineNo, undefined, undefined, place);
     else this.sink.line(text, lineNo);
   }
 

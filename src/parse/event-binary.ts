@@ -264,7 +264,7 @@ export class EventWriter {
     this.u16ref(logger, e.logger);
     this.ensure(12);
     this.at = putF64(this.buf, this.at, byteAt);
-    this.at = putU32(this.buf, this.at, e.text.length);
+    this.at = putU32(this.buf, this.at, Buffer.byteLength(e.text, 'utf8'));
     this.end(start);
     this.count++;
   }
@@ -433,7 +433,7 @@ function tsOf(ts: number | null): number {
 export interface LineRecord {
   thread: string | null;
   logger: string | null;
-  /** Where the text is in the file, and its length in bytes (characters: it is ASCII). */
+  /** Where the text is in the file, and its length in bytes (UTF-8). */
   byteAt: number;
   length: number;
 }

@@ -47,8 +47,8 @@ type DetectLine = [text: string, lineNo: number, repeats: number, byteAt: number
 
 /**
  * Where the parser hands its events. `byteAt`, for an `other` event (a record that is no RocketMQ
- * event) whose text is its header line exactly as the file holds it, at that byte offset (ASCII: a
- * character per byte), with a time of its own (no clock): a consumer may keep that place instead
+ * event) whose text is its header line exactly as the file holds it, at that byte offset (as
+ * UTF-8: LineSink.line), with a time of its own (no clock): a consumer may keep that place instead
  * of the text and read the line again from the file (the TUI's store).
  */
 export type EmitEvent = (e: RmqEvent, byteAt?: number) => void;

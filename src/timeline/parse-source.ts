@@ -38,7 +38,7 @@ export interface ParseJob {
   asJson?: EventsAsJson;
   /**
    * Records that are no event and that inference does not read travel as the place of their line
-   * where the parser can tell it (EmitEvent: a plain file's ASCII lines): BuildOptions.otherLines.
+   * where the parser can tell it (EmitEvent: a plain file's UTF-8 lines): BuildOptions.otherLines.
    */
   otherLines?: boolean;
   /** One part of a large plain file split across workers (src/timeline/split.ts); absent: the whole source. */

@@ -45,7 +45,7 @@ describe('LineFiles', () => {
 
   it('tells a place that holds no such line any more, and a file that is gone', () => {
     const lines = numbered('a.log', 100);
-    writeFileSync(join(dir, 'b.log'), 'caf\u00e9 au lait\nno end');
+    writeFileSync(join(dir, 'b.log'), Buffer.concat([Buffer.from('caf\u00e9 au lait\nno end\n'), Buffer.from([0x41, 0xff, 0x42, 10]), Buffer.from('no end')]));
     const paths = [join(dir, 'a.log'), join(dir, 'b.log'), join(dir, 'missing.log')];
     const files = new LineFiles((n) => paths[n]);
     try {
@@ -54,8 +54,10 @@ describe('LineFiles', () => {
       expect(files.text(0, at + 1, text.length)).toBeNull(); // no line end after it
       expect(files.text(0, at, text.length + 5)).toBeNull(); // a line end inside
       expect(files.text(0, 1e9, 10)).toBeNull(); // past the end
-      expect(files.text(1, 0, 12)).toBeNull(); // bytes past ASCII
-      expect(files.text(1, 14, 6)).toBeNull(); // the last line, no line end at all
+      expect(files.text(1, 0, 13)).toBe('caf\u00e9 au lait'); // UTF-8, 13 bytes
+      expect(files.text(1, 0, 12)).toBeNull(); // ends inside it
+      expect(files.text(1, 21, 3)).toBeNull(); // no UTF-8
+      expect(files.text(1, 25, 6)).toBeNull(); // the last line, no line end at all
       expect(files.open(2)).toBe(false);
       expect(files.text(2, 0, 3)).toBeNull();
     } finally {

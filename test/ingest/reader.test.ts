@@ -625,14 +625,15 @@ describe('the places of lines (LineSink.line byteAt)', () => {
     return { got, res };
   }
 
-  /** Holds for every line told: its text is the file's bytes there, a line end after them. */
+  /** Holds for every line told: its text is the file's bytes there as UTF-8, a line end after them. */
   function expectExact(bytes: Buffer, got: Array<[string, number | undefined]>): number {
     let told = 0;
     for (const [t, at] of got) {
       if (at === undefined) continue;
       told++;
-      expect(bytes.toString('latin1', at, at + t.length), t).toBe(t);
-      expect([10, 13]).toContain(bytes[at + t.length]);
+      const n = Buffer.byteLength(t, 'utf8');
+      expect(bytes.toString('utf8', at, at + n), t).toBe(t);
+      expect([10, 13]).toContain(bytes[at + n]);
     }
     return told;
   }
@@ -650,16 +651,15 @@ describe('the places of lines (LineSink.line byteAt)', () => {
   const text = `${lines.join('\n')}\nlast line without an end`;
 
   for (const withKeywords of [true, false]) {
-    it(`tells where an ASCII line of a plain file is, and only that${withKeywords ? '' : ' (a sink with no keywords)'}`, async () => {
+    it(`tells where each line of a plain file is${withKeywords ? '' : ' (a sink with no keywords)'}`, async () => {
       const file = path.join(tmp, 'a.log');
       fs.writeFileSync(file, text);
       const bytes = fs.readFileSync(file);
       const { got } = await places(file, withKeywords);
       expect(got.length).toBe(lines.length + 1);
       const told = expectExact(bytes, got);
-      // Not told: a line past ASCII, and the last one (no line end after it).
-      const ascii = lines.filter((l) => /^[\x00-\x7f]*$/.test(l)).length;
-      expect(told).toBe(ascii);
+      // Not told: the last one (no line end after it).
+      expect(told).toBe(lines.length);
       expect(got[got.length - 1][1]).toBeUndefined();
     });
   }
@@ -675,7 +675,7 @@ describe('the places of lines (LineSink.line byteAt)', () => {
     expect(got[0][1]).toBe(start);
   });
 
-  it('tells none for gzip, UTF-16 or stdin, nor after NUL bytes were cut out', async () => {
+  it('tells none for gzip, UTF-16 or stdin, nor after NUL bytes were cut out, nor for GBK, bad UTF-8 or a byte-order mark', async () => {
     const gz = path.join(tmp, 'a.log.gz');
     fs.writeFileSync(gz, gzipSync(Buffer.from(text)));
     expect((await places(gz, true, undefined, true)).got.every(([, at]) => at === undefined)).toBe(true);
@@ -699,5 +699,15 @@ describe('the places of lines (LineSink.line byteAt)', () => {
     const h = await places(holed, true);
     expect(expectExact(fs.readFileSync(holed), h.got)).toBeGreaterThan(2000);
     expect(h.got.filter(([t, at]) => t.includes('after') && at !== undefined)).toEqual([]);
+    // Lines whose text is not their bytes as UTF-8: GBK (中文 = d6 d0 ce c4), invalid UTF-8, a BOM taken off.
+    const odd = path.join(tmp, 'e.log');
+    const good = 'a good line\n'.repeat(2000);
+    fs.writeFileSync(odd, Buffer.concat([Buffer.from('\ufefffirst line\n'), Buffer.from(good), Buffer.from([0xd6, 0xd0, 0xce, 0xc4, 10, 0x41, 0xff, 0x42, 10]), Buffer.from(good)]));
+    const o = await places(odd, true);
+    expect(o.got.length).toBe(4003);
+    expect(o.got[0]).toEqual(['first line', undefined]);
+    expect(o.got[2001]).toEqual(['中文', undefined]);
+    expect(o.got[2002][1]).toBeUndefined();
+    expect(expectExact(fs.readFileSync(odd), o.got)).toBe(4000);
   });
 });

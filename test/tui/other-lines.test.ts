@@ -79,6 +79,32 @@ describe('records kept as the places of their lines', () => {
     expect(kept).toBeGreaterThan(unread * 0.9);
   });
 
+  it('are the same for lines past ASCII (an application that logs in Chinese), read back as UTF-8', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-lines-utf8-'));
+    try {
+      mkdirSync(join(dir, 'app-order-01'));
+      const lines = Array.from({ length: 3000 }, (_, i) => {
+        const t = new Date(Date.UTC(2020, 11, 22, 6, 42, 0) + i * 1000).toISOString().slice(11, 19);
+        const msg = i % 3 === 0 ? `订单 ${1000 + i} 已创建，用户 张三` : i % 3 === 1 ? `GET /orders/${i} 200 (${i % 40} ms) — café` : `plain ascii ${i}`;
+        return `2020-12-22 ${String(Number(t.slice(0, 2)) + 8).padStart(2, '0')}${t.slice(2)}.117  INFO 23817 --- [nio-8080-exec-${(i % 9) + 1}] c.acme.order.web.OrderController         : ${msg}${i % 7 === 0 ? '\r' : ''}`;
+      });
+      writeFileSync(join(dir, 'app-order-01', 'app.log'), lines.join('\n') + '\n');
+      const json = await load([dir], false);
+      const kept = await load([dir], true);
+      try {
+        expect(contents(kept.store)).toEqual(contents(json.store));
+        let utf8 = 0;
+        for (let i = 0; i < kept.store.length; i++) if (kept.store.keptAsLine(i) && /[^\x00-\x7f]/.test(kept.store.textOf(i))) utf8++;
+        expect(utf8).toBeGreaterThan(1900);
+      } finally {
+        json.store.close();
+        kept.store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   describe('when the file changes after the load', () => {
     /** A copy of the seed outage's broker host, loaded with lines, and the index of one line kept in `file`. */
     async function copyLoaded() {
