@@ -39,7 +39,9 @@ export class BlockFile {
   }
 
   private load(start: number, end: number): void {
-    if (this.block.length < end - start) this.block = Buffer.allocUnsafe(Math.max(this.blockBytes, end - start));
+    // Grown for one long span (a line of up to 1 MiB): back to the usual size once it is read.
+    const size = Math.max(this.blockBytes, end - start);
+    if (this.block.length < size || (this.block.length > this.blockBytes && size === this.blockBytes)) this.block = Buffer.allocUnsafe(size);
     let got = 0;
     while (got < end - start) {
       const r = readSync(this.fd, this.block, got, end - start - got, start + got);
