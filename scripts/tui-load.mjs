@@ -4,7 +4,9 @@
 // src/tui/run.tsx does (every record kept, as the TUI's default --other; --no-other: the events and
 // the records inference reads) and prints the parse's and the load's wall seconds, the load's CPU
 // seconds (the main thread's and the rules' thread's), the findings and the bytes the run's
-// temporary folders held after the parse and after the load. For profiles: run it under
+// temporary folders held after the parse and after the load; with every record kept, also how the
+// records that are no event are kept (the places of their lines, or their JSON: from gzip, or read
+// by inference, or else), counted after the timing. For profiles: run it under
 // `node --cpu-prof`; to compare two builds, alternate it with `--dist`.
 
 import fs from 'node:fs';
@@ -58,5 +60,20 @@ const s = (ms) => (ms / 1000).toFixed(2);
 process.stdout.write(
   `tui-load: ${loaded.store.length} ${other ? 'records (every one)' : 'events'} in the store; parse ${s(t1 - t0)} s, load ${s(t2 - t1)} s (CPU ${s((cpu.user + cpu.system) / 1000)} s), ${loaded.findings.length} findings; temporary files ${(spilled / 1e9).toFixed(2)} GB after the parse, ${(stored / 1e9).toFixed(2)} GB after the load\n`,
 );
+if (other) {
+  // How the store keeps the records that are no event (src/tui/store.ts, keptAsLine).
+  const store = loaded.store;
+  let events = 0;
+  let gz = 0;
+  let rest = 0;
+  for (let i = 0; i < store.length; i++) {
+    if (store.typeOf(i) !== 'other') events++;
+    else if (!store.keptAsLine(i)) {
+      if (t.sources[store.sourceAt(i)].gz) gz++;
+      else rest++;
+    }
+  }
+  process.stdout.write(`tui-load: of them ${events} events, ${store.linesKept} records kept as the places of their lines, ${gz} with their JSON from gzip, ${rest} with their JSON otherwise (inference reads them, or their line could not be told)\n`);
+}
 loaded.store.close();
 t.close();

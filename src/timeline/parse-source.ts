@@ -11,7 +11,7 @@ import type { InputIssue, SourceSpec } from '../ingest/sources.js';
 import { SourceParser, type CutState, type PartInfo } from '../parse/parser.js';
 import { compilePattern } from '../parse/pattern.js';
 import { parseZone } from '../parse/time.js';
-import { inferenceCandidate, inferenceFilter } from './other-records.js';
+import { inferenceCandidate, inferenceFilter, inferenceReader } from './other-records.js';
 import { ReorderWindow } from './reorder.js';
 import type { EventsAsJson } from '../parse/event-binary.js';
 import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
@@ -117,10 +117,9 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
   // byteAt: the event travels as the place of its line (job.otherLines).
   const keep = (e: RmqEvent, byteAt: number | undefined) => (byteAt === undefined ? spill.add(e) : spill.addLine(e, byteAt));
   const window = !job.part && isPaste(job.spec) ? new ReorderWindow<[RmqEvent, number | undefined]>(REORDER_WINDOW, ([e, at]) => keep(e, at)) : null;
-  // What inference reads keeps its text (the incidents' pass decodes it beside the store): judged as
-  // inference judges a timeline that kept every record (inferenceReader: the candidates, then the
-  // source's own filter, which drops a broker's repeated producer links).
-  const inferenceKeeps = job.otherLines === true && job.keepOther === true ? inferenceFilter() : null;
+  // What inference reads keeps its text (the incidents' pass decodes it beside the store), judged as
+  // the pass judges a timeline that kept every record.
+  const inferenceKeeps = job.otherLines === true && job.keepOther === true ? inferenceReader() : null;
   let muted = false;
   const parser = new SourceParser(
     {
@@ -138,7 +137,7 @@ export async function parseSource(job: ParseJob, onProgress?: (bytes: number) =>
       if (muted) return;
       if (keepTypes && !keepTypes.has(e.type)) return;
       if (e.type === 'other' && inferenceReads !== null && !inferenceReads(e.kind, e.thread, e.text)) return;
-      const at = inferenceKeeps !== null && byteAt !== undefined && !(inferenceCandidate(e.kind, e.text) && inferenceKeeps(e.kind, e.thread, e.text)) ? byteAt : undefined;
+      const at = inferenceKeeps !== null && byteAt !== undefined && !inferenceKeeps(e) ? byteAt : undefined;
       if (window) window.push(e.ts, [e, at]);
       else keep(e, at);
       count++;

@@ -376,9 +376,14 @@ interface StoreParts {
   linesKept: number;
 }
 
-/** The text of an event kept as its line when the line is not in its file any more. */
-function lineGone(file: string, line: number): string {
-  return `(line ${line} of ${file} could not be read again: the file changed or went away since it was loaded)`;
+/** The text of a record kept as its line, read again from its file (or said to be gone from it). */
+function lineText(lines: LineFiles | null, source: number, file: string, line: number, byteAt: number, length: number): string {
+  return lines?.text(source, byteAt, length) ?? `(line ${line} of ${file} could not be read again: the file changed or went away since it was loaded)`;
+}
+
+/** The event a record kept as its line is: decodeJson's of the JSON its parse would have made (the same keys in the same order). */
+function lineEvent(src: StoreSource, kind: SourceKind, line: number, level: string | null, thread: string | null, logger: string | null, text: string, ts: number | null, source: number, seq: number): RmqEvent {
+  return { host: src.host, kind, file: src.file, line, level, thread, logger, type: 'other', fields: {}, text, ts, source, seq };
 }
 
 export class EventStore {
@@ -615,23 +620,18 @@ export class EventStore {
     return e;
   }
 
-  /** The event a record kept as its line is: decodeJson of the JSON its parse would have made. */
+  /** Event i of page slot j, kept as its line. */
   private lineEvent(pg: Page, j: number, i: number): RmqEvent {
     const source = pg.source[j];
-    const src = this.sources[source];
     const ts = pg.ts[j];
     const kind = SOURCE_KINDS[pg.kind[j]] as SourceKind;
-    const line = pg.line[j];
     const level = this.levelWords[pg.level[j]];
-    const thread = this.names[pg.thread[j]];
-    const logger = this.names[pg.logger[j]];
-    const text = this.lineText(pg, j);
-    return { host: src.host, kind, file: src.file, line, level, thread, logger, type: 'other', fields: {}, text, ts: Number.isNaN(ts) ? null : ts, source, seq: i };
+    return lineEvent(this.sources[source], kind, pg.line[j], level, this.names[pg.thread[j]], this.names[pg.logger[j]], this.lineText(pg, j), Number.isNaN(ts) ? null : ts, source, i);
   }
 
   private lineText(pg: Page, j: number): string {
     const source = pg.source[j];
-    return this.lines?.text(source, pg.off[j], pg.len[j]) ?? lineGone(this.sources[source].file, pg.line[j]);
+    return lineText(this.lines, source, this.sources[source].file, pg.line[j], pg.off[j], pg.len[j]);
   }
 
   /** Whether event i is kept as the place of its line (its text is read again from its file). */
@@ -770,10 +770,9 @@ export class ColumnsBuilder {
       this.linesKept++;
       return;
     }
-    const { host, file } = this.sources[source];
-    const text = lines.text(source, r.byteAt, r.length) ?? lineGone(file, h.line);
-    const e: RmqEvent = { host, kind: h.kind as SourceKind, file, line: h.line, level: h.level, thread: r.thread, logger: r.logger, type: h.type, fields: {}, text, ts, source, seq: 0 };
-    this.add(ts, encodeEvent(e), source);
+    const src = this.sources[source];
+    const text = lineText(lines, source, src.file, h.line, r.byteAt, r.length);
+    this.add(ts, encodeEvent(lineEvent(src, h.kind as SourceKind, h.line, h.level, r.thread, r.logger, text, ts, source, 0)), source);
   }
 
   /** Index of a header name in `names` (null: 0), or -1 when there are as many as a column holds. */
