@@ -26,6 +26,7 @@ import { brokerNames, DEFAULT_TOPIC, MASTER_ID, PERM_WRITE, routeText, sameRoute
 import { clientProfile, type ClientProfile } from './versions.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
+import { FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration, type FaultTables } from '../rocketmq/facts.js';
 
 export interface ClientSettings {
   /** ClientConfig.pollNameServerInterval (30 s). */
@@ -178,15 +179,6 @@ class DefaultSend extends CachedCall {
 function vipAddr(addr: string): string {
   const i = addr.lastIndexOf(':');
   return `${addr.slice(0, i)}:${Number(addr.slice(i + 1)) - 2}`;
-}
-
-/** MQFaultStrategy tables (LatencyFaultToleranceImpl's latencyMax / notAvailableDuration). */
-const LATENCY_4X = { latencyMax: [50, 100, 550, 1000, 2000, 3000, 15000], notAvailable: [0, 0, 30000, 60000, 120000, 180000, 600000], isolationMs: 30000 };
-const LATENCY_514 = { latencyMax: [50, 100, 550, 1800, 3000, 5000, 15000], notAvailable: [0, 0, 2000, 5000, 6000, 10000, 30000], isolationMs: 10000 };
-
-export function computeNotAvailableDuration(tables: typeof LATENCY_4X, latencyMs: number): number {
-  for (let i = tables.latencyMax.length - 1; i >= 0; i--) if (latencyMs >= tables.latencyMax[i]) return tables.notAvailable[i];
-  return 0;
 }
 
 const MQ_CLIENT_EXCEPTION = 'org.apache.rocketmq.client.exception.MQClientException';
@@ -461,14 +453,14 @@ export class Client extends Process {
 
   // ---- fault strategy (MQFaultStrategy) ----------------------------------------------------
 
-  private get tables(): typeof LATENCY_4X {
-    return this.profile.faultTables === 'latency-514' ? LATENCY_514 : LATENCY_4X;
+  private get tables(): FaultTables {
+    return this.profile.faultTables === 'latency-514' ? FAULT_TABLES_514 : FAULT_TABLES_4X;
   }
 
   private updateFaultItem(brokerName: string, latencyMs: number, isolation: boolean, reachable: boolean): void {
     if (!this.s.sendLatencyFaultEnable) return;
     const t = this.tables;
-    const duration = computeNotAvailableDuration(t, isolation ? t.isolationMs : latencyMs);
+    const duration = isolation ? isolationMs(t) : notAvailableDuration(t, latencyMs);
     const prev = this.faultItems.get(brokerName);
     if (this.profile.faultTables === 'latency-514') {
       const startMs = Math.max(prev?.startMs ?? 0, this.nowMs + duration);

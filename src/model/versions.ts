@@ -112,7 +112,7 @@ export function clientProfile(version: string): ClientProfile {
     brokerAddrInException: atLeast(v, '4.8.0'),
     faqUrl: atLeast(v, '5.1.0') ? 'https://rocketmq.apache.org/docs/bestPractice/06FAQ' : 'http://rocketmq.apache.org/docs/faq/',
     retryResponseCodes: codes,
-    faultTables: atLeast(v, '5.1.4') ? 'latency-514' : 'latency-4x',
+    faultTables: factHolds(CLIENT.faultStrategy514, v) ? 'latency-514' : 'latency-4x',
     faultPrefersLastBroker: factHolds(CLIENT.faultPrefersLastBroker, v),
     vipChannel: !atLeast(v, '4.5.1'),
     noRouteColon: atLeast(v, '4.6.0'),

@@ -354,9 +354,10 @@ function adviceOf(inc: Incident, mine: Mine, opts: IncidentOptions): string[] {
   }
   for (const { f } of mine) if (f.rule === 'namesrv-stuck') add(closeTimedOutChannelAdvice(opts.clientVersion(String(f.subject.client)), String(f.subject.client)));
   const topics = (f: Finding): Array<AdviceTopic | null> => f.adviceTopics ?? f.advice.map(() => null);
-  if (mine.some(({ f }) => topics(f).includes('latency-fault'))) {
-    add('Enable sendLatencyFaultEnable on the producers (off by default): a broker whose send timed out is then avoided for a while (180 s after a 3 s timeout in 4.x, a few seconds from 5.1.4) instead of being picked again by round robin; a timed-out send is not retried.');
-  }
+  // The fault strategy's advice as the findings word it: with its premise (the setting seen off, or
+  // assumed) and the avoidance of the client's version. One is enough: the first that saw it off.
+  const latency = mine.flatMap(({ f }) => topics(f).flatMap((t, i) => (t === 'latency-fault' ? [f.advice[i]] : [])));
+  if (latency.length) add(latency.find((a) => a.startsWith('Enable ')) ?? latency[0]);
   // The rest of what the findings advise, once each. Advice with a topic is what the items above
   // say in the incident's own words (why each cause's host failed, where NameServers run, the
   // client version, the fault strategy), or looks for a cause the incident has already named (the

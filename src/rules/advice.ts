@@ -12,7 +12,7 @@ const ADVICE_TOPICS = [
   'close-timed-out-channel',
   /** Look at the NameServer and the network path a broker failed to register through. */
   'check-namesrv',
-  /** sendLatencyFaultEnable=true, so that a broker that timed out is avoided for a while. */
+  /** sendLatencyFaultEnable=true, so that a broker whose attempt failed is avoided (10 min up to 5.1.3, 10 s from 5.1.4). */
   'latency-fault',
 ] as const;
 export type AdviceTopic = (typeof ADVICE_TOPICS)[number];

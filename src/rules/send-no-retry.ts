@@ -2,9 +2,9 @@
 // failed broker could help (DefaultMQProducerImpl.sendDefaultImpl, sendSelectImpl; DefaultMQProducer.retryResponseCodes). Three shapes:
 //   - `Send [1] times, still failed, ... BrokersSent: [...]`. The length of BrokersSent is the number
 //     of attempts allowed: one slot means retryTimesWhenSendFailed=0 or an ASYNC/ONEWAY send
-//     (sendDefaultImpl makes a single pass for them; async retries happen only in the response
-//     callback, so a failure thrown before the request went out, e.g. a refused connection, is not
-//     retried); several slots with one used mean the time budget (sendMsgTimeout) was spent by the
+//     (sendDefaultImpl makes a single pass for them; async retries happen in the response callback,
+//     and from 4.9.3 also for a request that could not go out, e.g. a refused connection:
+//     CLIENT.asyncRetriesUnsentRequest); several slots with one used mean the time budget (sendMsgTimeout) was spent by the
 //     first attempt (clients that end the loop without "call timeout", e.g. 3.x).
 //   - `sendSelectImpl call timeout`: a send with a MessageQueueSelector (orderly send) makes one
 //     attempt, with no retry loop at all.
@@ -23,6 +23,15 @@ import { plural } from '../util/text.js';
 import { factIn, rangeOverlaps } from '../rocketmq/versions.js';
 import { CLIENT } from '../rocketmq/facts.js';
 import { about, type TopicAdvice } from './advice.js';
+import { latencyFaultAdvice } from './versions.js';
+
+/** Whether an ASYNC send whose request could not go out is retried, for a client version range. */
+function asyncUnsentRetryText(cv: string): string {
+  const retried = factIn(CLIENT.asyncRetriesUnsentRequest, cv);
+  if (retried === true) return `A request that could not be sent (a refused connection) is retried there too (client ${cv}; from 4.9.3).`;
+  if (retried === false) return `Before 4.9.3 (client ${cv}) a request that could not be sent at all, such as a refused connection, is not retried.`;
+  return 'A request that could not be sent at all, such as a refused connection, is retried there from client 4.9.3 on, not before.';
+}
 
 type Shape = 'single-pass' | 'budget' | 'stopped' | 'selector' | 'queue' | 'not-retried-code';
 
@@ -123,7 +132,8 @@ const rule: Rule = {
         title = `${sends} on ${g.host} failed after a single attempt (Send [1] times, one attempt allowed): no retry, no other broker tried`;
         ex.push(`${sends} failed with "Send [1] times, still failed" and BrokersSent holding a single slot${brokers.length ? ` (${brokers.join(', ')})` : ''}: the producer was allowed one attempt.`);
         ex.push(
-          'sendDefaultImpl makes 1 + retryTimesWhenSendFailed attempts (3 by default) only for SYNC sends, each retry avoiding the broker that just failed. One slot means retryTimesWhenSendFailed=0, or an ASYNC or ONEWAY send: those get a single pass there, and ASYNC retries happen only in the response callback (retryTimesWhenSendAsyncFailed), so a failure thrown before the request went out, such as a refused connection, is not retried at all.',
+          'sendDefaultImpl makes 1 + retryTimesWhenSendFailed attempts (3 by default) only for SYNC sends, each retry avoiding the broker that just failed. One slot means retryTimesWhenSendFailed=0, or an ASYNC or ONEWAY send: those get a single pass there, and ASYNC retries happen in the response callback (retryTimesWhenSendAsyncFailed, 2 by default). ' +
+            asyncUnsentRetryText(cv),
         );
         adv.push('For SYNC sends, keep retryTimesWhenSendFailed at 2 or more so a failed attempt is retried on another broker.');
         adv.push('For ASYNC sends, handle onException in the callback (retry, or fall back to a synchronous send) and set retryTimesWhenSendAsyncFailed; check the failed broker (here the attempt failed in ' + (g.maxCost ?? '?') + ' ms).');
@@ -134,7 +144,7 @@ const rule: Rule = {
           `The retries were allowed, but all attempts share one budget, sendMsgTimeout (${budget} ms): the first attempt used it up, so the loop ended before a retry could go to another broker (newer clients report this case as "sendDefaultImpl call timeout").`,
         );
         adv.push(about('find-cause', `Find why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${budget} ms (a broker that was down or not started, a hung host, a network black hole).`));
-        adv.push(about('latency-fault', 'Consider sendLatencyFaultEnable=true so a broker that timed out is avoided by the next sends.'));
+        adv.push(about('latency-fault', latencyFaultAdvice(cv, { state: 'unknown' })));
       } else if (g.shape === 'stopped') {
         title = `${sends} on ${g.host} failed after a single attempt although retries were allowed (Send [1] times)`;
         ex.push(`${sends} failed with "Send [1] times, still failed" after ${g.maxCost ?? '?'} ms, with the other BrokersSent slots unused (null)${brokers.length ? `; the one attempt went to ${brokers.join(', ')}` : ''}.`);

@@ -25,6 +25,7 @@ import { plural } from '../util/text.js';
 import { CLIENT } from '../rocketmq/facts.js';
 import { factIn, versionSide } from '../rocketmq/versions.js';
 import { about, type TopicAdvice } from './advice.js';
+import { faultAvoidanceSeen, latencyFaultAdvice } from './versions.js';
 
 interface Hit {
   ev: RmqEvent;
@@ -162,7 +163,9 @@ const rule: Rule = {
       if (capped === true) adv.push(`Set ${perRequest} ${why}.`);
       else if (capped === null) adv.push(`On client 5.3.3 or later, set ${perRequest} ${why}.`);
       else if (versionSide(cv, '5.0.0') === 'atLeast') adv.push(`Client 5.3.3 and later can cap one attempt with ${perRequest}, ${why}; ${cv} has no such setting.`);
-      adv.push(about('latency-fault', 'Consider sendLatencyFaultEnable=true: a broker whose attempt timed out is then avoided by later sends for a while instead of being picked again.'));
+      // Every one of these sends had an attempt time out on this one broker: spread far apart, they show the client kept picking it.
+      const seen = brokers.length === 1 ? faultAvoidanceSeen(cv, brokers[0], g.first.ts, g.last.ts) : ({ state: 'unknown' } as const);
+      adv.push(about('latency-fault', latencyFaultAdvice(cv, seen)));
       adv.push('A larger sendMsgTimeout alone does not help against a broker that never answers: the first attempt waits for the whole budget either way.');
 
       const evidence: RmqEvent[] = [];

@@ -27,7 +27,7 @@ import type { EventType, RmqEvent } from '../parse/types.js';
 import { FindingKeeper, Occurrences } from './util.js';
 import { formatMs } from '../util/durations.js';
 import type { Rule, RuleContext, Severity, Visitor } from './types.js';
-import { closeTimedOutChannelAdvice } from './versions.js';
+import { closeTimedOutChannelAdvice, faultAvoidanceSeen, latencyFaultAdvice } from './versions.js';
 import { routeDelta, writableAfter } from '../parse/route-change.js';
 import {
   addressBook,
@@ -67,6 +67,9 @@ interface Episode {
   failures: number;
   /** Failed send attempts (each `sendKernelImpl exception` once). */
   failedAttempts: number;
+  /** When the first and the last failed send attempt were logged. */
+  firstAttemptMs: number | null;
+  lastAttemptMs: number | null;
   /** Sends that failed in the end: a timed-out attempt (it waited for the whole remaining budget) or a `throw exception` attempt. */
   failedSends: number;
   /** Failed sends as the application logged them (its exceptions), tied to this episode by the attempt before them. */
@@ -219,6 +222,10 @@ const rule: Rule = {
         if (ep.recentSends.length > 16) ep.recentSends.shift();
         if (dup) return;
         ep.failedAttempts++;
+        if (e.ts !== null) {
+          ep.firstAttemptMs ??= e.ts;
+          ep.lastAttemptMs = e.ts;
+        }
         // A sync send waits for what is left of its budget, so an attempt that waited it out ends
         // the send; one that failed at once is retried on another broker unless it was the last
         // (`throw exception`).
@@ -440,6 +447,8 @@ function newEpisode(e: RmqEvent, a: string | null, n: string | null): Episode {
     middle: null,
     failures: 0,
     failedAttempts: 0,
+    firstAttemptMs: null,
+    lastAttemptMs: null,
     failedSends: 0,
     appFailures: 0,
     evidence: 0,
@@ -538,12 +547,7 @@ function report(w: Window, ep: Episode): void {
   }
   advice.push(about('find-cause', `Find why ${who} stopped answering at ${clockOf(ep.first)} (host freeze, long GC, network loss): a hang with the TCP connection open is only noticed after the ${formatMs(expiredMs)} expiry, a crash at once.`));
   if (ep.timeouts > 0 && ep.failedAttempts > 0) {
-    advice.push(
-      about(
-        'latency-fault',
-        'A timed-out send is not retried (its budget is spent). Enable latency fault tolerance on the producer (setSendLatencyFaultEnable(true); off by default) so that a broker that took 3 s is avoided for 180 s (4.x) or isolated for a few seconds (5.1.4+) instead of being picked again by round robin.',
-      ),
-    );
+    advice.push(about('latency-fault', latencyFaultAdvice(version.range, faultAvoidanceSeen(version.range, broker, ep.firstAttemptMs, ep.lastAttemptMs))));
   }
   if (!within && ep.routePolls === 0) advice.push('Collect the NameServer logs (namesrv.log) of the cluster to see when, and whether, each NameServer removed the broker.');
 

@@ -2,8 +2,9 @@
 // wording, jar names in stack frames, ClientVersion:Vx_y_z at startup), and what that range means
 // for a NameServer that hangs. The facts themselves are in src/rocketmq/facts.ts.
 
-import { CLIENT } from '../rocketmq/facts.js';
-import { factOver, formatRange, intersectHints } from '../rocketmq/versions.js';
+import { CLIENT, FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs } from '../rocketmq/facts.js';
+import { factIn, factOver, formatRange, intersectHints } from '../rocketmq/versions.js';
+import { formatMs } from '../util/durations.js';
 import type { ClientVersion, SourceInfo } from './types.js';
 
 export function clientVersionOf(host: string, sources: readonly SourceInfo[]): ClientVersion {
@@ -54,3 +55,50 @@ export function closeTimedOutChannelAdvice(v: ClientVersion, who: string): strin
   }
   return `Make sure ${who} runs client 4.9.1 or later (its version is not in the logs): before 4.9.1 a client never closes a NameServer channel that timed out, so it keeps asking the NameServer that hangs; from 4.9.1 it does unless started with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false.`;
 }
+
+/**
+ * How long a producer with sendLatencyFaultEnable avoids a broker after an attempt that failed with
+ * an exception (a timeout included), for a client version range: MQFaultStrategy isolates it for
+ * 10 min up to 5.1.3 and 10 s from 5.1.4 (src/rocketmq/facts.ts).
+ */
+export function avoidanceAfterFailure(range: string): string {
+  const upTo513 = formatMs(isolationMs(FAULT_TABLES_4X));
+  const from514 = formatMs(isolationMs(FAULT_TABLES_514));
+  const rewritten = factIn(CLIENT.faultStrategy514, range);
+  if (rewritten === true) return `isolated for ${from514} (client ${range})`;
+  if (rewritten === false) return `avoided for ${upTo513} (client ${range})`;
+  return `avoided for ${upTo513} by clients up to 5.1.3, for ${from514} from 5.1.4`;
+}
+
+/**
+ * What the logs show of a producer's sendLatencyFaultEnable: `off` when its behaviour contradicts
+ * the setting (why says what it did), `unknown` otherwise (real applications rarely log it).
+ */
+export type FaultAvoidanceSeen = { state: 'off'; why: string } | { state: 'unknown' };
+
+/**
+ * The advice to turn the producer's fault avoidance on. Its premise (the setting is off) is said as
+ * inferred, with what shows it, or as an assumption when the logs do not show it.
+ */
+export function latencyFaultAdvice(range: string, seen: FaultAvoidanceSeen): string {
+  const what = `a broker whose attempt failed (a timeout included) is then ${avoidanceAfterFailure(range)} instead of being picked again by round robin; a timed-out send itself is not retried`;
+  if (seen.state === 'off') return `Enable sendLatencyFaultEnable on the producer (setSendLatencyFaultEnable(true); off by default, and off here: ${seen.why}): ${what}.`;
+  return `If the producer runs without sendLatencyFaultEnable (off by default; the logs do not show the setting), enable it: ${what}.`;
+}
+
+/**
+ * Whether a producer's failed attempts against one broker show its fault avoidance off: up to
+ * 5.1.3 a failed attempt keeps the broker out of the selection for 10 min (while another broker is
+ * in the route), so failed attempts against it long after the first (more than the attempts already
+ * in flight could take) mean the setting was off. From 5.1.4 the isolation is 10 s and the pattern
+ * does not tell; nor does an unknown version.
+ */
+export function faultAvoidanceSeen(range: string, broker: string, firstAttemptMs: number | null, lastAttemptMs: number | null): FaultAvoidanceSeen {
+  if (factIn(CLIENT.faultStrategy514, range) !== false || firstAttemptMs === null || lastAttemptMs === null) return { state: 'unknown' };
+  const span = lastAttemptMs - firstAttemptMs;
+  if (span <= IN_FLIGHT_SPAN_MS) return { state: 'unknown' };
+  return { state: 'off', why: `its attempts to ${broker} kept failing for ${formatMs(span)} after the first, where a client with it on avoids the broker for ${formatMs(isolationMs(FAULT_TABLES_4X))}` };
+}
+
+/** Longer than any attempt already on its way when the first failure came back (default budgets: 3 s a send). */
+const IN_FLIGHT_SPAN_MS = 15000;

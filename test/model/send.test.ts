@@ -2,7 +2,7 @@
 // MessageQueueSelector sends without retry, and the latency fault tables.
 
 import { describe, expect, it } from 'vitest';
-import { computeNotAvailableDuration } from '../../src/model/client.js';
+import { FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration } from '../../src/rocketmq/facts.js';
 import { runScenario, type Fault, type Scenario, type ScenarioClient } from '../../src/model/scenario.js';
 import { BROKER_A, client, seedOutage } from './scenarios.js';
 
@@ -132,14 +132,15 @@ describe('latency fault tolerance (sendLatencyFaultEnable)', () => {
     expect(mOff.failedAttempts).toBeGreaterThan(100);
   });
 
-  it('notAvailableDuration by version', () => {
-    const t4 = { latencyMax: [50, 100, 550, 1000, 2000, 3000, 15000], notAvailable: [0, 0, 30000, 60000, 120000, 180000, 600000], isolationMs: 30000 };
-    expect(computeNotAvailableDuration(t4, 549)).toBe(0);
-    expect(computeNotAvailableDuration(t4, 550)).toBe(30000);
-    expect(computeNotAvailableDuration(t4, 3000)).toBe(180000);
-    expect(computeNotAvailableDuration(t4, t4.isolationMs)).toBe(600000);
-    const t514 = { latencyMax: [50, 100, 550, 1800, 3000, 5000, 15000], notAvailable: [0, 0, 2000, 5000, 6000, 10000, 30000], isolationMs: 10000 };
-    expect(computeNotAvailableDuration(t514, t514.isolationMs)).toBe(10000);
-    expect(computeNotAvailableDuration(t514, 2000)).toBe(5000);
+  it('notAvailableDuration by version (MQFaultStrategy, 4.9.4 and 5.1.4)', () => {
+    const t4 = FAULT_TABLES_4X;
+    expect(notAvailableDuration(t4, 549)).toBe(0);
+    expect(notAvailableDuration(t4, 550)).toBe(30000);
+    expect(notAvailableDuration(t4, 3000)).toBe(180000);
+    // A failed attempt (a timeout included) is isolation: 10 minutes up to 5.1.3.
+    expect(isolationMs(t4)).toBe(600000);
+    const t514 = FAULT_TABLES_514;
+    expect(isolationMs(t514)).toBe(10000);
+    expect(notAvailableDuration(t514, 2000)).toBe(5000);
   });
 });

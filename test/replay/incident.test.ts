@@ -110,17 +110,20 @@ describe('advice by topic', () => {
       t.close();
     }
   }
-  const ENABLE = /^Enable sendLatencyFaultEnable on the producers/;
+  const ENABLE = /^Enable sendLatencyFaultEnable on the producer /;
 
-  it('says the fault strategy in its own words once a finding advises it, and leaves out the findings’ own words for it', async () => {
+  it('says the fault strategy once, in the words of the finding that saw the setting off', async () => {
     let own: string[] = [];
     const advice = await adviceWith((fs) => {
       own = fs.flatMap((f) => f.advice.filter((_, i) => f.adviceTopics?.[i] === 'latency-fault'));
       return fs;
     });
-    expect(own.length).toBeGreaterThan(0);
-    expect(advice.filter((a) => ENABLE.test(a))).toHaveLength(1);
-    for (const a of own) expect(advice).not.toContain(a);
+    expect(own.length).toBeGreaterThan(1);
+    const said = advice.filter((a) => own.includes(a));
+    expect(said).toHaveLength(1);
+    // seed-outage's 4.x clients kept sending to the hung broker for minutes: fault avoidance was off.
+    expect(said[0]).toMatch(ENABLE);
+    expect(said[0]).toMatch(/off here: its attempts to broker-a kept failing for \d+ min/);
   });
 
   it('goes by the topic, not the words: a finding that names sendLatencyFaultEnable for another reason keeps its advice and asks for nothing', async () => {
@@ -131,6 +134,6 @@ describe('advice by topic', () => {
       return [...kept, { ...broker, rule: 'retry-same-broker', advice: [oldStrategy], adviceTopics: undefined }];
     });
     expect(advice).toContain(oldStrategy);
-    expect(advice.some((a) => ENABLE.test(a))).toBe(false);
+    expect(advice.some((a) => ENABLE.test(a) || a.startsWith('If the producer runs without sendLatencyFaultEnable'))).toBe(false);
   });
 });
