@@ -291,7 +291,8 @@ function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]
               ? `when its idle connection timed out (${m.detectMs !== null ? formatMs(Number(m.detectMs)) : '120 s'} without a registration)`
               : `by its scan, ${m.detectMs !== null ? formatMs(Number(m.detectMs)) : '120 s'} after the last registration`;
       // The finding runs from the broker's last registration to the removal.
-      add(f.end ?? f.start, `NameServer ${String(m.namesrvAddr)} removed ${String(f.subject.broker ?? f.subject.brokerAddr)} ${how}`, lastRef(f), id);
+      const alive = m.brokerAlive === true ? ', while the broker kept running (its own log shows it)' : '';
+      add(f.end ?? f.start, `NameServer ${String(m.namesrvAddr)} removed ${String(f.subject.broker ?? f.subject.brokerAddr)} ${how}${alive}`, lastRef(f), id);
     } else if (f.rule === 'namesrv-stuck') {
       const v = m.clientVersion && m.clientVersion !== 'unknown' ? ` (client ${String(m.clientVersion)})` : '';
       add(f.start, `${String(f.subject.client)}${v} kept asking NameServer ${String(f.subject.namesrvAddr)} for routes: ${plural(Number(m.timeouts), 'poll')} timed out and it did not switch`, ref(f), id);

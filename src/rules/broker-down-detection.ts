@@ -15,6 +15,15 @@
 // A destroyed channel whose cause was not logged is classified by the time since the broker's last
 // heartbeat: about the expiry time or more means silence (`expired`), never a crash.
 //
+// How the NameServer learned it is one thing; whether the broker was gone is another. A NameServer
+// also drops brokers that kept running: after a stall of its own (resumed, its scan finds every
+// registration older than 120 s and its idle timer fires, RouteInfoManager.scanNotActiveBroker,
+// NettyRemotingServer's IdleStateHandler), when a 4.9.1+ broker closed the channel after a
+// registration timed out (NettyRemotingClient.invokeSync, clientCloseSocketIfTimeout), or when the
+// network between them lost its registrations. The broker's own log tells: a registration after a
+// `destroyed` removal with no boot around it, or registrations to other NameServers (or failures to
+// this one) during an `expired` removal's silence, mean the broker was running (metrics.brokerAlive).
+//
 // detectMs runs from the last heartbeat (the broker's own `register broker ... to name server N OK`
 // line for that NameServer, or the NameServer's `new broker registered` line), or else from the
 // first client failure against the broker, to the removal.
@@ -97,10 +106,10 @@ const rule: Rule = {
     title: 'How each NameServer learned a broker was gone',
     severity: 'warning',
     description:
-      "Classifies each NameServer's removal of a broker: expired (silence: scan expiry or idle channel; a hang with TCP open), destroyed (connection closed: crash, kill, restart) or unregistered (graceful shutdown), with the time from the last heartbeat to the removal.",
+      "Classifies each NameServer's removal of a broker: expired (silence: scan expiry or idle channel; a hang with TCP open), destroyed (connection closed: crash, kill, restart) or unregistered (graceful shutdown), with the time from the last heartbeat to the removal; a removal of a broker whose own log shows it running (registrations after it with no boot, or elsewhere during the silence) is told as the NameServer's side or the network (metrics.brokerAlive).",
     versions: '4.x (expiry scan every 10 s, `the broker\'s channel destroyed, addr, ...`) and 5.x (scan every 5 s, `... submit the unregister request at once` then BatchUnregistrationService lines)',
     settings: { brokerChannelExpiredMs: ROUTING_SETTINGS.brokerChannelExpiredMs },
-    events: [...new Set<EventType>([...BOOK_EVENTS, 'broker-expired', 'broker-removed', 'broker-registered', 'pipeline', 'shutdown', 'channel-closed', 'send-attempt-failed', 'heartbeat-failed', 'rpc-timeout', 'connect-failed'])],
+    events: [...new Set<EventType>([...BOOK_EVENTS, 'broker-expired', 'broker-removed', 'broker-registered', 'pipeline', 'shutdown', 'channel-closed', 'send-attempt-failed', 'heartbeat-failed', 'rpc-timeout', 'connect-failed', 'register-failed', 'startup'])],
   },
   create(ctx) {
     const expiredMs = ctx.settings.brokerChannelExpiredMs as number;
@@ -121,7 +130,8 @@ const rule: Rule = {
     const nsRegs = new Map<string, RmqEvent>();
     const failStarts = new Map<string, RmqEvent[]>();
     const lastFail = new Map<string, number>();
-    const judge: Judge = { book, expiredMs, failStarts };
+    const life = new BrokerLife();
+    const judge: Judge = { book, expiredMs, failStarts, life };
     /** Shutdowns not judged yet: later lines may still join them, or a NameServer's removal may show them. */
     const shutdowns: Shutdown[] = [];
     let shutdownsBegun = 0;
@@ -253,6 +263,7 @@ const rule: Rule = {
           let m = brokerRegs.get(e.host);
           if (!m) brokerRegs.set(e.host, (m = new Map()));
           m.set(ns, e);
+          life.note('reg', e);
         } else if (addr && e.kind === 'namesrv') nsRegs.set(`${e.host}|${addr}`, e);
       },
       'broker-expired': (e) => {
@@ -269,6 +280,12 @@ const rule: Rule = {
       'broker-removed': (e) => brokerRemoved({ current, attach, start, classifyByPipe }, e),
       shutdown: (e) => {
         if (e.fields.role === 'broker' && isBrokerEvent(e)) noteShutdown(e, null);
+      },
+      startup: (e) => {
+        if (e.fields.role === 'broker' && isBrokerEvent(e)) life.note('boot', e);
+      },
+      'register-failed': (e) => {
+        if (isBrokerEvent(e)) life.note('fail', e);
       },
       'channel-closed': (e) => {
         // The broker's hook closes its NameServer channels after unregistering (BrokerOuterAPI.shutdown).
@@ -407,6 +424,71 @@ interface Judge {
   expiredMs: number;
   /** The first failed client sends to each broker address (of each run of failures). */
   failStarts: Map<string, RmqEvent[]>;
+  life: BrokerLife;
+}
+
+/** How long a broker host's registrations, failed registrations and boots are kept. */
+const LIFE_KEEP_MS = 600000;
+const LIFE_RING = 64;
+/** A broker registers every 30 s (BrokerController, registerNameServerPeriod): one after a removal comes within this. */
+const REG_AFTER_MS = 35000;
+/**
+ * A restarted broker registers around its boot line (4.x in BrokerController.start, before
+ * BrokerStartup logs `boot success`; 5.3.3 about 10 s after it): a boot this close to a
+ * registration makes it a new process's.
+ */
+const BOOT_NEAR_REG_MS = 15000;
+
+/** What each broker host's own log says of its life: registrations, failed registrations, boots. */
+class BrokerLife {
+  private readonly marks = { reg: new Map<string, RmqEvent[]>(), fail: new Map<string, RmqEvent[]>(), boot: new Map<string, RmqEvent[]>() };
+
+  note(kind: keyof BrokerLife['marks'], e: RmqEvent): void {
+    if (e.ts === null) return;
+    const m = this.marks[kind];
+    let ring = m.get(e.host);
+    if (!ring) m.set(e.host, (ring = []));
+    ring.push(e);
+    while (ring.length > LIFE_RING || (ring.length && ring[0].ts! < e.ts - LIFE_KEEP_MS)) ring.shift();
+  }
+
+  within(kind: keyof BrokerLife['marks'], host: string, from: number, to: number): RmqEvent[] {
+    return (this.marks[kind].get(host) ?? []).filter((e) => e.ts! >= from && e.ts! <= to);
+  }
+}
+
+/** What the broker's own log shows of it running through a removal, or null when it shows nothing of it. */
+interface Alive {
+  /** `after`: it registered again soon after a closed connection, with no boot; `meanwhile`: it registered elsewhere or kept trying during the silence. */
+  how: 'after' | 'meanwhile';
+  text: string;
+  evidence: RmqEvent[];
+}
+
+function brokerAlive(j: Judge, r: Removal, addr: string | null, ns: string | null, detection: Detection, hb: RmqEvent | null): Alive | null {
+  const host = j.book.hostOfBrokerAddr(addr);
+  const t = r.first.ts;
+  if (!host || t === null || detection === 'unregistered') return null;
+  if (detection === 'destroyed') {
+    for (const reg of j.life.within('reg', host, t + 1, t + REG_AFTER_MS)) {
+      if (j.life.within('boot', host, t - 1000, reg.ts! + BOOT_NEAR_REG_MS).length) continue;
+      return { how: 'after', text: `it registered again at ${clockOf(reg)}${reg.fields.namesrvAddr ? ` (with ${reg.fields.namesrvAddr})` : ''}, ${formatMs(reg.ts! - t)} later, with no boot of a new broker process`, evidence: [reg] };
+    }
+    return null;
+  }
+  // expired: the silence this NameServer saw, from its last heartbeat (or the expiry time) to the removal.
+  const from = hb?.ts ?? t - j.expiredMs;
+  if (j.life.within('boot', host, from, t).length) return null;
+  const elsewhere = j.life.within('reg', host, from + 1, t).filter((e) => addrKey(e.fields.namesrvAddr as string | null) !== ns);
+  const failedHere = j.life.within('fail', host, from + 1, t).filter((e) => { const a = addrKey(e.fields.namesrvAddr as string | null); return a === null || a === ns; });
+  if (!elsewhere.length && !failedHere.length) return null;
+  const parts: string[] = [];
+  if (elsewhere.length) {
+    const others = [...new Set(elsewhere.map((e) => String(e.fields.namesrvAddr)))];
+    parts.push(`it registered with ${others.length === 1 ? `NameServer ${others[0]}` : `NameServers ${others.join(', ')}`} ${elsewhere.length} time${elsewhere.length === 1 ? '' : 's'} meanwhile (last at ${clockOf(elsewhere[elsewhere.length - 1])})`);
+  }
+  if (failedHere.length) parts.push(`its registrations to this NameServer failed ${failedHere.length} time${failedHere.length === 1 ? '' : 's'} (first at ${clockOf(failedHere[0])})`);
+  return { how: 'meanwhile', text: parts.join(', and '), evidence: [elsewhere[elsewhere.length - 1], failedHere[0]].filter((e): e is RmqEvent => !!e) };
 }
 
 function lastHeartbeat(j: Judge, r: Removal, ns: string | null, addr: string | null): RmqEvent | null {
@@ -471,6 +553,8 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
   let advice: Array<string | TopicAdvice>;
   let severity: Severity;
   const removedAt = clockOf(r.first);
+  const alive = brokerAlive(j, r, addr, ns, detection, hb);
+  if (alive) return aliveFinding(r, { who, ns, nsText, since, removedAt, detection, path, detectMs, hb, fail, from, addr, name }, alive);
   if (detection === 'expired') {
     severity = 'error';
     const why =
@@ -480,13 +564,17 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
           ? `its idle timer closed the broker's connection after it carried no traffic for serverChannelMaxIdleTimeSeconds (120 s by default): "NETTY SERVER PIPELINE: IDLE exception" at ${clockOf(r.pipe)}, then "the broker's channel destroyed". The NameServer words it as a destroyed channel, but the cause is silence, not a closed connection`
           : `the removal came about the ${formatMs(expiredMs)} expiry after the last heartbeat, with no closed connection logged`;
     how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${why}. The broker stopped registering while its TCP connection stayed open, so it hung (process or host freeze, long GC, reboot stuck in a self-test) or the network dropped silently; a crash or a shutdown closes the connection and is removed at once. Until the removal, and for up to one client route poll after it, clients keep sending to the broker and time out (see stale-route).`;
-    advice = [
-      about('find-cause', `Find why ${who} went silent around ${clockOf(hb ?? fail ?? r.first)} while its connections stayed open: check the host (freeze, memory fault, reboot), GC logs and the network.`),
-      about(
-        'namesrv-placement',
-        'A hung broker costs clients up to expiry + scan + poll (about 160 s) of timeouts; keep NameServers on other hosts than brokers so that the NameServer that must notice is not hung too (see colocated-namesrv).',
-      ),
-    ];
+    advice = [about('find-cause', `Find why ${who} went silent around ${clockOf(hb ?? fail ?? r.first)} while its connections stayed open: check the host (freeze, memory fault, reboot), GC logs and the network.`)];
+    // Only where a NameServer shares the broker's host: one on a host of its own is not hung with it.
+    const brokerIp = ipOf(addr);
+    if (brokerIp && book.isNamesrvIp(brokerIp)) {
+      advice.push(
+        about(
+          'namesrv-placement',
+          `A hung broker costs clients up to expiry + scan + poll (about 160 s) of timeouts, and its host runs a NameServer too, which hangs with it; keep NameServers on other hosts than brokers (see colocated-namesrv).`,
+        ),
+      );
+    }
   } else if (detection === 'destroyed') {
     severity = 'warning';
     const cause = r.pipe ? `the broker's connection closed (NETTY SERVER PIPELINE: ${r.pipe.fields.event === 'exception' ? 'exceptionCaught' : 'channelInactive'} at ${clockOf(r.pipe)})` : "the broker's connection closed (the NameServer logged \"the broker's channel destroyed\"; the close itself was not in the logs)";
@@ -513,6 +601,48 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
     evidence: orderEvidence([r.first, r.pipe, from, ...r.lines]),
     explanation: how,
     advice,
+  };
+}
+
+/** What removalFinding worked out of a removal, for the finding of one whose broker kept running. */
+interface RemovalFacts {
+  who: string;
+  ns: string | null;
+  nsText: string;
+  since: string;
+  removedAt: string;
+  detection: Detection;
+  path: Path;
+  detectMs: number | null;
+  hb: RmqEvent | null;
+  fail: RmqEvent | null;
+  from: RmqEvent | null;
+  addr: string | null;
+  name: string | null;
+}
+
+/** A removal of a broker that its own log shows running: the NameServer's side or the network, not the broker. */
+function aliveFinding(r: Removal, x: RemovalFacts, alive: Alive): FindingInput & { severity: Severity } {
+  const by = x.detection === 'expired' ? (x.path === 'idle' ? 'expiry (idle channel)' : 'expiry') : 'a closed connection';
+  const nsName = x.ns ? `NameServer ${x.ns}` : `the NameServer on ${r.nsHost}`;
+  const why = x.detection === 'expired' ? `no registration had reached it for ${formatMs(x.detectMs)}` : "it saw the broker's connection closed";
+  const explanation =
+    `${x.nsText} removed ${x.who} at ${x.removedAt}, ${x.since}: ${why}. Yet ${x.who} kept running: ${alive.text}. ` +
+    `So the broker did not go away; its registrations did not reach this NameServer: the NameServer host stalled (a freeze or a long GC pause; when it runs again, its scan and its idle timer drop every broker it has not heard from for 120 s), or the network between them lost packets` +
+    (x.detection === 'destroyed' ? ', or the broker closed the channel itself after a registration to it timed out (4.9.1+ close a channel whose request timed out)' : '') +
+    `. Clients that poll ${nsName} may miss ${x.who} in their routes until it registers again (every 30 s).`;
+  return {
+    severity: 'warning',
+    title: `${x.ns ? `NameServer ${x.ns}` : `NameServer on ${r.nsHost}`} dropped ${x.name ?? x.addr ?? 'a broker'} by ${by} while the broker kept running`,
+    start: x.from?.ts ?? r.first.ts,
+    end: r.first.ts,
+    subject: { host: r.nsHost, ...(x.name ? { broker: x.name } : {}), ...(x.addr ? { brokerAddr: x.addr } : {}), ...(x.ns ? { namesrvAddr: x.ns } : {}) },
+    metrics: { detection: x.detection, detectMs: x.detectMs, namesrvAddr: x.ns, path: x.path, detectFrom: x.hb ? 'heartbeat' : x.fail ? 'client-failure' : null, brokerAlive: true },
+    evidence: orderEvidence([r.first, r.pipe, ...alive.evidence, x.from, ...r.lines]),
+    explanation,
+    advice: [
+      about('find-cause', `Find why ${nsName} did not take ${x.who}'s registrations before ${x.removedAt}: the NameServer host (gaps in namesrv.log, GC pauses, a freeze) and the network between ${r.nsHost} and the broker's host. Nothing is to be fixed on ${x.who} itself.`),
+    ],
   };
 }
 

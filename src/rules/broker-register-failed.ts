@@ -180,7 +180,10 @@ const rule: Rule = {
         about('check-namesrv', `Check NameServer ${ep.ns} around ${clockOf(ep.first)}: is the process up, is its host responsive, does namesrv.log show the broker's connection?`),
         about('check-namesrv', `Check the network path from ${ep.host} to ${ep.ns} (firewall, DNS if the address is a host name).`),
       ];
-      if (long) advice.push('Keep at least two NameServers on separate hosts: clients bound to that NameServer get no fresh routes for this broker while it fails (see namesrv-stuck / stale-route).');
+      // Only where the logs show fewer than two NameServer hosts (its premise).
+      if (long && book.namesrvPlacement().hosts < 2) {
+        advice.push('Keep at least two NameServers on separate hosts (the logs name only one): clients bound to that NameServer get no fresh routes for this broker while it fails (see namesrv-stuck / stale-route).');
+      }
       ctx.report({
         severity: long ? 'error' : 'warning',
         title: `${who === 'the broker' ? `The broker on ${ep.host}` : who} failed to register with NameServer ${ep.ns} ${ep.failures === 1 ? 'once' : times}${windowMs ? ` over ${formatMs(windowMs)}` : ''}${kinds ? ` (${kinds})` : ''}`,

@@ -23,7 +23,7 @@ import { FindingKeeper, Occurrences } from './util.js';
 import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
 import { closeTimedOutChannelAdvice } from './versions.js';
-import { addressBook, addrKey, BOOK_EVENTS, clockOf, isClientEvent, isTimeoutCause, orderEvidence } from './routing.js';
+import { addressBook, addrKey, BOOK_EVENTS, clockOf, ipOf, isClientEvent, isTimeoutCause, orderEvidence } from './routing.js';
 import { about } from './advice.js';
 
 interface Episode {
@@ -180,9 +180,13 @@ const rule: Rule = {
         freed +
         ` Stuck for ${stuckMs !== null ? formatMs(stuckMs) : 'an unknown time (the lines have no dates)'}: all that time the client kept its old route, so it could not learn that brokers went away (see stale-route).` +
         (ep.closedOnTimeout ? ` The channel was closed on timeout at ${clockOf(ep.closedOnTimeout)}, yet the client stayed on ${ep.ns}.` : '');
+      const nsIp = ipOf(ep.ns);
       const advice = [
         about('close-timed-out-channel', closeTimedOutChannelAdvice(v, ep.host)),
-        about('namesrv-placement', 'Keep NameServers off broker hosts: a host that hangs then takes a broker and the NameServer its clients ask about that broker down together (see colocated-namesrv).'),
+        // Only where that NameServer shares its host with a broker (its premise).
+        ...(nsIp && book.sharesHostWithBroker(nsIp)
+          ? [about('namesrv-placement', `Keep NameServers off broker hosts: ${ep.ns} runs beside a broker, and a host that hangs then takes a broker and the NameServer its clients ask about that broker down together (see colocated-namesrv).`)]
+          : []),
         about('find-cause', `Find why NameServer ${ep.ns} stopped answering before ${clockOf(ep.first)} (the first timeout) while keeping its connections open: host freeze, reboot with a long self-test, long GC.`),
       ];
       ctx.report({

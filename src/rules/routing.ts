@@ -511,6 +511,32 @@ export class AddressBook {
     return { name: this.brokerNameOf(addr), addr };
   }
 
+  /** Whether a NameServer runs on this IP: a known NameServer address on it, or a host folder with a namesrv.log. */
+  isNamesrvIp(ip: string): boolean {
+    return [...this.namesrvs].some((a) => ipOf(a) === ip) || this.hostsOfKind('namesrv').some((h) => this.ipsOfHost(h).has(ip));
+  }
+
+  /**
+   * Whether a NameServer IP runs a broker too: a known broker address (not on the NameServer port)
+   * on that IP, or a host folder that holds both a namesrv.log and a broker log.
+   */
+  sharesHostWithBroker(nsIp: string): boolean {
+    if ([...this.brokerAddrs].some((a) => ipOf(a) === nsIp && portOf(a) !== NAMESRV_PORT)) return true;
+    return this.hostsOfKind('namesrv').some((h) => this.hasKind(h, 'broker') && this.ipsOfHost(h).has(nsIp));
+  }
+
+  /**
+   * Where the cluster's NameServers run, as far as the logs tell: `shared` when one shares its host
+   * with a broker, `apart` when each known NameServer runs where no broker is known (and some broker
+   * address is known), null when the logs name no NameServer or no broker. `hosts`: the NameServers'
+   * distinct IPs.
+   */
+  namesrvPlacement(): { state: 'shared' | 'apart' | null; hosts: number } {
+    const ips = new Set([...this.namesrvs].map((a) => ipOf(a)!));
+    if (!ips.size || !this.brokerAddrs.size) return { state: null, hosts: ips.size };
+    return { state: [...ips].some((ip) => this.sharesHostWithBroker(ip)) ? 'shared' : 'apart', hosts: ips.size };
+  }
+
   /** The host whose broker has this address. */
   hostOfBrokerAddr(addr: string | null | undefined): string | null {
     const k = addrKey(addr);

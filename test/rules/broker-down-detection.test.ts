@@ -111,6 +111,42 @@ const broker5 = [
   '',
 ].join('\n');
 
+/**
+ * broker-a kept running while NameServer 192.168.3.101 heard nothing from it: its registrations to
+ * 192.168.3.100 went on every 30 s, those to 192.168.3.101 timed out (4.9.4 BrokerOuterAPI logs
+ * `registerBroker Exception, <namesrv>` with the RemotingTimeoutException).
+ */
+const brokerARunning = [
+  s20('14:35:28', 'INFO', 'main', 'The broker[broker-a, 192.168.3.100:10911] boot success. serializeType=JSON and name server is 192.168.3.100:9876;192.168.3.101:9876'),
+  s20('14:41:58', 'INFO', 'brokerOutApi_thread_4', 'register broker[0]to name server 192.168.3.100:9876 OK'),
+  s20('14:41:58', 'INFO', 'brokerOutApi_thread_3', 'register broker[0]to name server 192.168.3.101:9876 OK'),
+  s20('14:42:28', 'INFO', 'brokerOutApi_thread_1', 'register broker[0]to name server 192.168.3.100:9876 OK'),
+  s20('14:42:34', 'WARN', 'brokerOutApi_thread_2', 'registerBroker Exception, 192.168.3.101:9876'),
+  'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <192.168.3.101:9876> timeout, 6000(ms)',
+  '\tat org.apache.rocketmq.remoting.netty.NettyRemotingAbstract.invokeSyncImpl(NettyRemotingAbstract.java:427) ~[rocketmq-remoting-4.9.4.jar:4.9.4]',
+  s20('14:42:58', 'INFO', 'brokerOutApi_thread_3', 'register broker[0]to name server 192.168.3.100:9876 OK'),
+  s20('14:43:28', 'INFO', 'brokerOutApi_thread_4', 'register broker[0]to name server 192.168.3.100:9876 OK'),
+  s20('14:43:58', 'INFO', 'brokerOutApi_thread_1', 'register broker[0]to name server 192.168.3.100:9876 OK'),
+  '',
+].join('\n');
+
+/** broker-a registers again 3 s after the NameServer saw its channel close, with no boot: the same process. */
+const brokerAReRegisters = [
+  s20('14:35:28', 'INFO', 'main', 'The broker[broker-a, 192.168.3.100:10911] boot success. serializeType=JSON and name server is 192.168.3.100:9876;192.168.3.101:9876'),
+  s20('14:41:58', 'INFO', 'brokerOutApi_thread_3', 'register broker[0]to name server 192.168.3.101:9876 OK'),
+  s20('14:42:08', 'INFO', 'brokerOutApi_thread_4', 'register broker[0]to name server 192.168.3.101:9876 OK'),
+  '',
+].join('\n');
+
+/** broker-a killed at 14:42:05 and started again: its first registration comes with the boot of a new process. */
+const brokerARestarted = [
+  s20('14:35:28', 'INFO', 'main', 'The broker[broker-a, 192.168.3.100:10911] boot success. serializeType=JSON and name server is 192.168.3.100:9876;192.168.3.101:9876'),
+  s20('14:41:58', 'INFO', 'brokerOutApi_thread_3', 'register broker[0]to name server 192.168.3.101:9876 OK'),
+  s20('14:42:19', 'INFO', 'brokerOutApi_thread_1', 'register broker[0]to name server 192.168.3.101:9876 OK'),
+  s20('14:42:19', 'INFO', 'main', 'The broker[broker-a, 192.168.3.100:10911] boot success. serializeType=JSON and name server is 192.168.3.100:9876;192.168.3.101:9876'),
+  '',
+].join('\n');
+
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/real/${name}`, import.meta.url), 'utf8');
 
 ruleTester(rule, {
@@ -155,6 +191,29 @@ ruleTester(rule, {
       name: 'a crash: channelInactive, then channel destroyed, 7 s after the last heartbeat',
       files: { 'mq-node-101/namesrv.log': crash, 'mq-node-100/broker.log': brokerA, 'mq-node-101/broker.log': brokerB },
       findings: [{ severity: 'warning', metrics: { detection: 'destroyed', detectMs: 7000, path: 'close', namesrvAddr: '192.168.3.101:9876' }, mentions: ['crash'] }],
+    },
+    {
+      name: 'an expiry while the broker kept registering with the other NameServer and failing with this one: not a hang of the broker',
+      files: { 'mq-node-101/namesrv.log': scanExpiry, 'mq-node-100/broker.log': brokerARunning, 'mq-node-101/broker.log': brokerB },
+      findings: [
+        {
+          severity: 'warning',
+          subject: { host: 'mq-node-101', broker: 'broker-a', namesrvAddr: '192.168.3.101:9876' },
+          metrics: { detection: 'expired', path: 'scan', brokerAlive: true, detectMs: 127000 },
+          evidence: ['mq-node-101/namesrv.log:3', 'mq-node-100/broker.log:5', 'mq-node-100/broker.log:10'],
+          mentions: ['kept running', 'NameServer 192.168.3.100:9876 4 times', 'failed 1 time', 'Nothing is to be fixed on broker-a'],
+        },
+      ],
+    },
+    {
+      name: 'a closed connection after which the broker registers again with no boot: the same process, not a crash',
+      files: { 'mq-node-101/namesrv.log': crash, 'mq-node-100/broker.log': brokerAReRegisters, 'mq-node-101/broker.log': brokerB },
+      findings: [{ severity: 'warning', metrics: { detection: 'destroyed', path: 'close', brokerAlive: true }, mentions: ['registered again at 14:42:08', 'closed the channel itself'] }],
+    },
+    {
+      name: 'a closed connection, then a registration with the boot of a new process: a crash and a restart',
+      files: { 'mq-node-101/namesrv.log': crash, 'mq-node-100/broker.log': brokerARestarted, 'mq-node-101/broker.log': brokerB },
+      findings: [{ severity: 'warning', metrics: { detection: 'destroyed', path: 'close' }, mentions: ['went away without unregistering: a crash, kill -9'] }],
     },
     {
       name: 'healthy restart: graceful unregistration, 11 s after the last heartbeat (the broker-side hook is not reported twice)',
