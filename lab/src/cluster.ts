@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brokerSettings, namesrvSettings } from './conf.js';
 import { serverLogbackConfigs } from './logback.js';
 import { clientClasspath, extractResource, serverClasspath, type Toolchain } from './maven.js';
 import {
@@ -168,11 +169,10 @@ export class Cluster {
     writeFileSync(
       conf,
       properties({
-        listenPort: 9876,
+        ...namesrvSettings(p),
         // Kept off the recorded home: the NameServer's KV store and its properties file.
         kvConfigPath: join(dir, 'namesrv-store', 'kvConfig.json'),
         configStorePath: join(dir, 'namesrv-store', 'namesrv.properties'),
-        ...p.settings,
       }),
     );
     const mark = this.markOut(host.name, 'namesrv');
@@ -199,23 +199,9 @@ export class Cluster {
     writeFileSync(
       conf,
       properties({
-        brokerClusterName: s.brokerClusterName ?? 'DefaultCluster',
-        brokerName: p.brokerName,
-        brokerId: p.brokerId,
-        brokerRole: p.brokerId === 0 ? 'ASYNC_MASTER' : 'SLAVE',
-        flushDiskType: 'ASYNC_FLUSH',
-        namesrvAddr: namesrvAddr(s),
-        brokerIP1: host.addr,
-        brokerIP2: host.addr,
-        listenPort: 10911,
+        ...brokerSettings(s, host, p),
         storePathRootDir: store,
         storePathCommitLog: join(store, 'commitlog'),
-        // Small files so a few brokers fit in memory; the names changed in 4.9 (mapedFile... before).
-        mappedFileSizeCommitLog: 16 * 1024 * 1024,
-        mapedFileSizeCommitLog: 16 * 1024 * 1024,
-        mappedFileSizeConsumeQueue: 60_000,
-        mapedFileSizeConsumeQueue: 60_000,
-        ...p.settings,
       }),
     );
     const mark = this.markOut(host.name, 'broker');
