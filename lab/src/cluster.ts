@@ -102,7 +102,7 @@ export class Cluster {
   prepare(): void {
     const s = this.scenario;
     mkdirSync(join(this.homeDir, 'conf'), { recursive: true });
-    for (const [name, xml] of Object.entries(serverLogbackConfigs())) writeFileSync(join(this.homeDir, 'conf', name), xml);
+    for (const [name, xml] of Object.entries(serverLogbackConfigs(s.versions))) writeFileSync(join(this.homeDir, 'conf', name), xml);
     for (const v of new Set([s.versions.namesrv, s.versions.broker])) {
       const cp = serverClasspath(this.tool, v);
       this.serverCp.set(v, cp);

@@ -1,13 +1,6 @@
 // The client settings each lab application ran with: the scenario's value where it gives one, else
 // the default of that client release, read from the Apache RocketMQ source of the release.
-import type { ProducerProcess } from './scenario.js';
-
-/** -1, 0 or 1 as `a` is an older, the same or a newer release than `b` (x.y.z). */
-export function compareVersions(a: string, b: string): number {
-  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
-  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0) ? -1 : 1;
-  return 0;
-}
+import { compareVersions, type ProducerProcess } from './scenario.js';
 
 /** The system property that 4.9.1+ and 5.x clients read for NettyClientConfig.clientCloseSocketIfTimeout. */
 export const CLOSE_SOCKET_IF_TIMEOUT = 'com.rocketmq.remoting.client.closeSocketIfTimeout';

@@ -4,9 +4,9 @@
 // again meanwhile) keep the combinations meaningful; a draw that breaks one is drawn again.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLOSE_SOCKET_IF_TIMEOUT, compareVersions } from './defaults.js';
+import { CLOSE_SOCKET_IF_TIMEOUT } from './defaults.js';
 import { SPACE, type PartitionShape } from './space.js';
-import { ScenarioError, faultEnd, validateScenario, type Fault, type FaultKind, type Host, type ProducerProcess, type Scenario } from './scenario.js';
+import { ScenarioError, compareVersions, faultEnd, validateScenario, type Fault, type FaultKind, type Host, type ProducerProcess, type Scenario } from './scenario.js';
 
 /** mulberry32: a small seeded generator, the same numbers on every machine and Node release. */
 export function random(seed: number): () => number {

@@ -140,4 +140,17 @@ export function buildLabJson(r: {
   };
 }
 
-export type LabJson = ReturnType<typeof buildLabJson>;
+type Written = ReturnType<typeof buildLabJson>;
+type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
+/**
+ * lab.json as the tests read it: what buildLabJson writes, with the fields that recordings made
+ * before them lack (the servers' version and ranWith, the clients' ranWith and selector) optional.
+ */
+export type LabJson = Optional<Omit<Written, 'servers' | 'clients'>, 'clientDefaultsFrom'> & {
+  servers: {
+    namesrv: Optional<Written['servers']['namesrv'][number], 'version' | 'ranWith'>[];
+    brokers: Optional<Written['servers']['brokers'][number], 'version' | 'ranWith'>[];
+  };
+  clients: Optional<Written['clients'][number], 'ranWith' | 'selector'>[];
+};

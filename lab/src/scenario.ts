@@ -105,6 +105,13 @@ export interface Scenario {
   faults: Fault[];
 }
 
+/** -1, 0 or 1 as `a` is an older, the same or a newer release than `b` (x.y.z). */
+export function compareVersions(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0) ? -1 : 1;
+  return 0;
+}
+
 export class ScenarioError extends Error {}
 
 const HOST_NAME = /^[a-z][a-z0-9-]{0,30}$/;
