@@ -8,9 +8,16 @@ import { CLOSE_SOCKET_IF_TIMEOUT } from './defaults.js';
 import { SPACE, type PartitionShape } from './space.js';
 import { ScenarioError, compareVersions, faultEnd, validateScenario, type Fault, type FaultKind, type Host, type ProducerProcess, type Scenario } from './scenario.js';
 
-/** mulberry32: a small seeded generator, the same numbers on every machine and Node release. */
+/**
+ * mulberry32: a small seeded generator, the same numbers on every machine and Node release. The seed
+ * goes through murmur3's finaliser first: neighbouring seeds (1, 2, 3, ...) would otherwise start
+ * from neighbouring states, and their first draws would favour some values.
+ */
 export function random(seed: number): () => number {
   let a = seed >>> 0;
+  a = Math.imul(a ^ (a >>> 16), 0x85ebca6b) >>> 0;
+  a = Math.imul(a ^ (a >>> 13), 0xc2b2ae35) >>> 0;
+  a = (a ^ (a >>> 16)) >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;

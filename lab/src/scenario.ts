@@ -268,22 +268,26 @@ const STOPS: readonly FaultKind[] = ['reboot', 'crash', 'restart'];
 
 /**
  * Faults on one host must make sense together: a host whose processes are down (a reboot, crash or
- * restart) cannot hang, overload or fill its disk meanwhile, nor go down again. A partition only
- * drops packets between hosts, so it may overlap anything; a reboot at the very end of a hang is the
- * hung machine being power-cycled.
+ * restart) cannot hang, overload or fill its disk meanwhile, nor go down again, and no fault overlaps
+ * another of its kind. A partition only drops packets between hosts, so it may overlap any other
+ * kind; a reboot at the very end of a hang is the hung machine being power-cycled.
  */
 function checkFaultOverlaps(faults: Fault[], hosts: Map<string, Host>): void {
   for (const [i, f] of faults.entries()) {
     if ((f.kind === 'crash' || f.kind === 'restart') && !hosts.get(f.host)!.processes.some((p) => p.kind !== 'producer')) {
       fail(`faults[${i}].host`, `a ${f.kind} strikes the servers and ${f.host} runs none`);
     }
-    if (f.kind === 'partition') continue;
     const end = faultEnd(f) ?? Infinity;
     for (const [j, g] of faults.entries()) {
-      if (j <= i || g.kind === 'partition' || g.host !== f.host) continue;
-      if (!STOPS.includes(f.kind) && !STOPS.includes(g.kind)) continue;
+      if (j <= i || g.host !== f.host) continue;
       const gEnd = faultEnd(g) ?? Infinity;
-      if (f.at < gEnd && g.at < end) fail(`faults[${j}]`, `overlaps faults[${i}] on ${f.host}, whose processes are down in a ${STOPS.includes(f.kind) ? f.kind : g.kind}`);
+      if (!(f.at < gEnd && g.at < end)) continue;
+      // One fault of a kind at a time on a host: a second SIGSTOP, fill or cut would end with the first.
+      if (f.kind === g.kind) fail(`faults[${j}]`, `overlaps faults[${i}], another ${f.kind} of ${f.host}`);
+      if (f.kind === 'partition' || g.kind === 'partition') continue;
+      if (STOPS.includes(f.kind) || STOPS.includes(g.kind)) {
+        fail(`faults[${j}]`, `overlaps faults[${i}] on ${f.host}, whose processes are down in a ${STOPS.includes(f.kind) ? f.kind : g.kind}`);
+      }
     }
   }
 }

@@ -10,7 +10,7 @@ export const SPACE = {
   /** Server releases (NameServers and brokers run the same one) that resolve from Maven Central and boot in the lab. */
   serverVersions: [
     '4.6.0', '4.6.1', '4.7.0', '4.7.1', '4.8.0', '4.9.0', '4.9.1', '4.9.2', '4.9.3', '4.9.4', '4.9.5', '4.9.7',
-    '5.0.0', '5.1.0', '5.1.1', '5.1.4', '5.2.0', '5.3.0', '5.3.1', '5.3.2', '5.3.3', '5.3.4', '5.4.0', '5.5.0', '5.5.1',
+    '5.0.0', '5.1.0', '5.1.1', '5.1.4', '5.2.0', '5.3.3', '5.4.0', '5.5.0',
   ],
   /** Client releases (per application) that resolve and compile against the lab's producer. */
   clientVersions: [

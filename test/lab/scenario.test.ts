@@ -80,6 +80,8 @@ describe('lab scenarios', () => {
     expect(faults({ kind: 'crash', host: 'b', at: 0, downSeconds: 60 }, { kind: 'hang', host: 'b', at: 30, seconds: 10 })).toThrow(/faults\[1\]: overlaps faults\[0\] on b, whose processes are down in a crash/);
     expect(faults({ kind: 'crash', host: 'b', at: 0 }, { kind: 'restart', host: 'b', at: 300, downSeconds: 5 })).toThrow(/overlaps faults\[0\]/);
     expect(faults({ kind: 'disk-full', host: 'b', at: 0, seconds: 60 }, { kind: 'reboot', host: 'b', at: 59, downSeconds: 10 })).toThrow(/down in a reboot/);
+    expect(faults({ kind: 'hang', host: 'b', at: 0, seconds: 30 }, { kind: 'hang', host: 'b', at: 1, seconds: 5 })).toThrow(/faults\[1\]: overlaps faults\[0\], another hang of b/);
+    expect(faults({ kind: 'partition', host: 'b', at: 0, seconds: 30, groups: [['b'], ['ns']] }, { kind: 'partition', host: 'b', at: 10, seconds: 30, groups: [['b'], ['app']] })).toThrow(/another partition of b/);
     // A restart or crash strikes the servers: an application host has none.
     expect(faults({ kind: 'restart', host: 'app', at: 0, downSeconds: 5 })).toThrow(/faults\[0\]\.host: a restart strikes the servers and app runs none/);
     // Allowed: one after the other, a reboot at the hang's end, a stall inside a full disk, a partition across a reboot.
