@@ -32,9 +32,6 @@ class Draw {
   pick<T>(list: readonly T[]): T {
     return list[Math.floor(this.next() * list.length)];
   }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
 }
 
 const APPS = [

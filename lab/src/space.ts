@@ -1,11 +1,9 @@
 // The space generated incidents are drawn from (`npm run lab -- generate`), declared as data.
 // docs/lab.md lists it; every value here is one the lab runs (the versions were resolved from Maven
 // Central and started in the lab; those that failed are named in docs/lab.md with the reason).
-import type { FaultKind } from './scenario.js';
+import { FAULT_KINDS } from './scenario.js';
 
 /** `null` in a list of setting values: the setting is not given, so the client runs its release default. */
-export type Choice<T> = readonly T[];
-
 export const SPACE = {
   /** Server releases (NameServers and brokers run the same one) that resolve from Maven Central and boot in the lab. */
   serverVersions: [
@@ -45,7 +43,7 @@ export const SPACE = {
   },
   faults: {
     count: [1, 2, 3],
-    kinds: ['hang', 'reboot', 'crash', 'restart', 'overload', 'disk-full', 'partition'] as FaultKind[],
+    kinds: FAULT_KINDS,
     /** A later fault starts inside an earlier one's window (overlapping) or after it ends (apart). */
     timing: ['apart', 'overlapping'],
     /** Seconds between one fault's end and the next fault's start when apart. */
