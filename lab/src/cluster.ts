@@ -196,13 +196,13 @@ export class Cluster {
     return join(this.userHome(host), 'store');
   }
 
-  /** A server's -c file, written into the host's home: where the lab writes it. */
+  /** A server's -c file in the host's ~/conf/, by the lab's path to it (the process sees confPath). */
   private confFile(host: string, name: string): string {
     mkdirSync(join(this.userHome(host), 'conf'), { recursive: true });
     return join(this.userHome(host), 'conf', name);
   }
 
-  /** The same file as the process sees it. */
+  /** A ~/conf/ file by the path the process sees (its home bound over HOST_HOME). */
   private confPath(name: string): string {
     return `${HOST_HOME}/conf/${name}`;
   }
