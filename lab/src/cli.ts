@@ -1,7 +1,8 @@
 // The lab's command line: `npm run lab -- record SCENARIO`, `list`, `clean`.
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeGenerated } from './generate.js';
 import { toolchain, toolchainProblem } from './maven.js';
 import { networkProblem } from './net.js';
 import { cleanLeftovers, record } from './record.js';
@@ -15,12 +16,17 @@ const USAGE = `usage: npm run lab -- <command>
   record SCENARIO [--out DIR] [--force] [--keep-scratch]
                  run the scenario on real RocketMQ processes and write its logs and lab.json
                  to samples/lab/SCENARIO (or DIR); refuses to replace a recording without --force
+  generate --seed N [--count K] [--out DIR]
+                 write K scenarios (seeds N..N+K-1) drawn from the lab's space (lab/src/space.ts)
+                 to lab/scenarios/generated/gen-SEED.json (or DIR); record runs each by its path
   list           the scenarios in lab/scenarios
   clean          remove the network namespaces and bridge a killed run left behind
 
 examples:
   npm run lab -- record crash
-  npm run lab -- record seed-outage --force`;
+  npm run lab -- record seed-outage --force
+  npm run lab -- generate --seed 7 --count 3
+  npm run lab -- record lab/scenarios/generated/gen-7.json --out /tmp/gen-7`;
 
 function log(line: string): void {
   process.stderr.write(`lab: ${line}\n`);
@@ -31,6 +37,32 @@ function scenarioNames(): string[] {
     .filter((f) => f.endsWith('.json'))
     .map((f) => f.slice(0, -5))
     .sort();
+}
+
+// `generate --seed N [--count K] [--out DIR]`: the scenarios of seeds N..N+K-1 (generate.ts).
+function generateCommand(args: string[]): number {
+  let seed: number | undefined;
+  let count = 1;
+  let out = join(labDir, 'scenarios', 'generated');
+  for (let i = 0; i < args.length; i++) {
+    const [a, v] = [args[i], args[i + 1]];
+    if (a === '--out' && v) (out = resolve(v)), i++;
+    else if ((a === '--seed' || a === '--count') && v && /^\d{1,9}$/.test(v)) {
+      if (a === '--seed') seed = Number(v);
+      else count = Number(v);
+      i++;
+    } else {
+      const why = a === '--out' ? 'needs a folder' : a === '--seed' || a === '--count' ? 'needs a whole number' : 'is not an option of generate';
+      log(`generate: ${a} ${why}\n${USAGE}`);
+      return 2;
+    }
+  }
+  if (seed === undefined || count < 1 || count > 1000) {
+    log(`generate needs --seed N (and --count 1 to 1000)\n${USAGE}`);
+    return 2;
+  }
+  for (const file of writeGenerated(seed, count, out)) process.stdout.write(`${relative(process.cwd(), file)}\n`);
+  return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -51,6 +83,7 @@ async function main(argv: string[]): Promise<number> {
     log(removed.length ? `removed ${removed.join(', ')}` : 'nothing to remove');
     return 0;
   }
+  if (cmd === 'generate') return generateCommand(rest);
   if (cmd !== 'record') {
     log(`unknown command ${cmd}\n${USAGE}`);
     return 2;

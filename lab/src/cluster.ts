@@ -4,10 +4,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brokerSettings, namesrvSettings } from './conf.js';
 import { serverLogbackConfigs } from './logback.js';
 import { clientClasspath, extractResource, serverClasspath, type Toolchain } from './maven.js';
 import {
   CLIENT_JVM_FLAGS,
+  HOST_HOME,
   SERVER_JVM_FLAGS,
   isRunning,
   signal,
@@ -52,6 +54,11 @@ export function removeCpuLimits(): void {
       // in use or gone
     }
   }
+}
+
+/** The folder the binary release unpacks into (rocketmq-all-4.9.4-bin-release), under the host's home. */
+function releaseDir(version: string): string {
+  return `rocketmq-all-${version}-bin-release`;
 }
 
 export function isV4(version: string): boolean {
@@ -101,7 +108,19 @@ export class Cluster {
   prepare(): void {
     const s = this.scenario;
     mkdirSync(join(this.homeDir, 'conf'), { recursive: true });
-    for (const [name, xml] of Object.entries(serverLogbackConfigs())) writeFileSync(join(this.homeDir, 'conf', name), xml);
+    // The mount point each process's home is bound over (in the process's own mount namespace).
+    mkdirSync(HOST_HOME, { recursive: true });
+    const logback = serverLogbackConfigs(s.versions);
+    // The admin tool runs on the lab's side (no host home): its conf/ is in the scratch folder.
+    writeFileSync(join(this.homeDir, 'conf', 'logback_tools.xml'), logback['logback_tools.xml']);
+    // Each server host has the release unpacked in its home, as ROCKETMQ_HOME (servers print it).
+    for (const h of s.hosts.filter((x) => x.processes.some((p) => p.kind !== 'producer'))) {
+      for (const [role, v] of [['namesrv', s.versions.namesrv], ['broker', s.versions.broker]] as const) {
+        const conf = join(this.userHome(h.name), releaseDir(v), 'conf');
+        mkdirSync(conf, { recursive: true });
+        if (isV4(v)) writeFileSync(join(conf, `logback_${role}.xml`), logback[`logback_${role}.xml`]);
+      }
+    }
     for (const v of new Set([s.versions.namesrv, s.versions.broker])) {
       const cp = serverClasspath(this.tool, v);
       this.serverCp.set(v, cp);
@@ -124,8 +143,8 @@ export class Cluster {
     }
   }
 
-  private serverFlags(version: string, logback: string): Record<string, string> {
-    const props: Record<string, string> = { 'rocketmq.home.dir': this.homeDir };
+  private serverFlags(version: string, logback: string, home = `${HOST_HOME}/${releaseDir(version)}`): Record<string, string> {
+    const props: Record<string, string> = { 'rocketmq.home.dir': home };
     const file = this.logbackFiles.get(logback);
     if (!isV4(version) && file) props['rmq.logback.configurationFile'] = file;
     return props;
@@ -139,13 +158,14 @@ export class Cluster {
       role,
       inNamespace: true,
       flags: role === 'producer' ? CLIENT_JVM_FLAGS : SERVER_JVM_FLAGS,
-      systemProperties: { 'user.home': this.userHome(host.name), ...props },
+      systemProperties: { 'user.home': HOST_HOME, ...props },
       classpath,
       mainClass,
       args,
       outFile: join(this.hostDir(host.name), `${role}.out`),
       cwd: this.hostDir(host.name),
       stdinPipe: stdin,
+      home: this.userHome(host.name),
     });
     this.jvms.push(j);
     return j;
@@ -163,26 +183,28 @@ export class Cluster {
 
   async startNamesrv(host: Host, p: NamesrvProcess): Promise<LabJvm> {
     const v = this.scenario.versions.namesrv;
-    const dir = this.hostDir(host.name);
-    const conf = join(dir, 'namesrv.conf');
-    writeFileSync(
-      conf,
-      properties({
-        listenPort: 9876,
-        // Kept off the recorded home: the NameServer's KV store and its properties file.
-        kvConfigPath: join(dir, 'namesrv-store', 'kvConfig.json'),
-        configStorePath: join(dir, 'namesrv-store', 'namesrv.properties'),
-        ...p.settings,
-      }),
-    );
+    // kvConfigPath and configStorePath keep their defaults, under ${user.home}/namesrv/ (not recorded).
+    writeFileSync(this.confFile(host.name, 'namesrv.conf'), properties(namesrvSettings(p)));
     const mark = this.markOut(host.name, 'namesrv');
-    const j = this.launch(host, 'namesrv', v, 'org.apache.rocketmq.namesrv.NamesrvStartup', ['-c', conf], this.serverFlags(v, 'rmq.namesrv.logback.xml'));
+    const j = this.launch(host, 'namesrv', v, 'org.apache.rocketmq.namesrv.NamesrvStartup', ['-c', this.confPath('namesrv.conf')], this.serverFlags(v, 'rmq.namesrv.logback.xml'));
     await this.waitBoot(j, mark, 'The Name Server boot success', 'NameServer');
     return j;
   }
 
+  /** The broker's store: ${user.home}/store, where the release keeps it by default (storePathRootDir). */
   private storeDir(host: string): string {
-    return join(this.hostDir(host), 'store');
+    return join(this.userHome(host), 'store');
+  }
+
+  /** A server's -c file in the host's ~/conf/, by the lab's path to it (the process sees confPath). */
+  private confFile(host: string, name: string): string {
+    mkdirSync(join(this.userHome(host), 'conf'), { recursive: true });
+    return join(this.userHome(host), 'conf', name);
+  }
+
+  /** A ~/conf/ file by the path the process sees (its home bound over HOST_HOME). */
+  private confPath(name: string): string {
+    return `${HOST_HOME}/conf/${name}`;
   }
 
   async startBroker(host: Host, p: BrokerProcess): Promise<LabJvm> {
@@ -195,31 +217,10 @@ export class Cluster {
       execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${STORE_FS_SIZE}`, 'tmpfs', store]);
       this.mounts.push(store);
     }
-    const conf = join(this.hostDir(host.name), 'broker.conf');
-    writeFileSync(
-      conf,
-      properties({
-        brokerClusterName: s.brokerClusterName ?? 'DefaultCluster',
-        brokerName: p.brokerName,
-        brokerId: p.brokerId,
-        brokerRole: p.brokerId === 0 ? 'ASYNC_MASTER' : 'SLAVE',
-        flushDiskType: 'ASYNC_FLUSH',
-        namesrvAddr: namesrvAddr(s),
-        brokerIP1: host.addr,
-        brokerIP2: host.addr,
-        listenPort: 10911,
-        storePathRootDir: store,
-        storePathCommitLog: join(store, 'commitlog'),
-        // Small files so a few brokers fit in memory; the names changed in 4.9 (mapedFile... before).
-        mappedFileSizeCommitLog: 16 * 1024 * 1024,
-        mapedFileSizeCommitLog: 16 * 1024 * 1024,
-        mappedFileSizeConsumeQueue: 60_000,
-        mapedFileSizeConsumeQueue: 60_000,
-        ...p.settings,
-      }),
-    );
+    // storePathRootDir and storePathCommitLog keep their defaults: ${user.home}/store(/commitlog).
+    writeFileSync(this.confFile(host.name, 'broker.conf'), properties(brokerSettings(s, host, p)));
     const mark = this.markOut(host.name, 'broker');
-    const j = this.launch(host, 'broker', v, 'org.apache.rocketmq.broker.BrokerStartup', ['-c', conf], this.serverFlags(v, 'rmq.broker.logback.xml'));
+    const j = this.launch(host, 'broker', v, 'org.apache.rocketmq.broker.BrokerStartup', ['-c', this.confPath('broker.conf')], this.serverFlags(v, 'rmq.broker.logback.xml'));
     await this.waitBoot(j, mark, 'boot success', 'broker');
     return j;
   }
@@ -249,7 +250,7 @@ export class Cluster {
       // `-c cluster`: every master; `-b addr`: one broker.
       const targets = t.brokers ? t.brokers.map((b) => ['-b', masterAddr(b)]) : [['-c', s.brokerClusterName ?? 'DefaultCluster']];
       for (const target of targets) {
-        const props = { ...this.serverFlags(v, 'rmq.tools.logback.xml'), 'user.home': home, 'user.timezone': 'Asia/Shanghai' };
+        const props = { ...this.serverFlags(v, 'rmq.tools.logback.xml', this.homeDir), 'user.home': home, 'user.timezone': 'Asia/Shanghai' };
         const args = [
           ...SERVER_JVM_FLAGS.filter((f) => !f.startsWith('-Xms')),
           ...Object.entries(props).map(([k, val]) => `-D${k}=${val}`),
@@ -312,7 +313,7 @@ export class Cluster {
       'com.example.lab.LabProducer',
       [conf],
       {
-        LOG_FILE: join(this.userHome(host.name), 'logs', 'app.log'),
+        LOG_FILE: `${HOST_HOME}/logs/app.log`,
         'logback.configurationFile': join(this.tool.labDir, 'client', 'logback-app.xml'),
         ...p.systemProperties,
       },

@@ -1,6 +1,8 @@
 // lab.json: what a recording is, written from the lab's own knowledge (never from the logs): the
 // versions, settings, topology, the true fault schedule, and what every application's sends really
 // gave. docs/lab.md documents its shape.
+import { brokerSettings, namesrvSettings } from './conf.js';
+import { CLIENT_DEFAULTS_FROM, clientRanWith } from './defaults.js';
 import { brokers, namesrvAddr, namesrvHosts, producers, type FaultKind, type Scenario } from './scenario.js';
 
 export interface FaultRecord {
@@ -8,7 +10,7 @@ export interface FaultRecord {
   host: string;
   start: Date;
   end: Date | null;
-  detail: { pids?: number[]; linkUp?: Date; stopped?: Date; cpuQuota?: number; cpuPeriodMs?: number };
+  detail: { pids?: number[]; linkUp?: Date; stopped?: Date; cpuQuota?: number; cpuPeriodMs?: number; groups?: [string[], string[]] };
 }
 
 export interface SendRecord {
@@ -88,15 +90,22 @@ export function buildLabJson(r: {
       return { name: h.name, addr: h.addr, roles, ...(brokerName ? { brokerName } : {}), collected: h.collect !== false };
     }),
     servers: {
-      namesrv: namesrvHosts(s).map((h) => ({ host: h.name, addr: `${h.addr}:9876`, settings: h.processes.find((p) => p.kind === 'namesrv')?.settings ?? {} })),
+      namesrv: namesrvHosts(s).map((h) => {
+        const p = h.processes.find((x) => x.kind === 'namesrv')!;
+        // ranWith: the scenario's settings and the lab's own in the -c file (scratch paths left out).
+        return { host: h.name, addr: `${h.addr}:9876`, version: s.versions.namesrv, settings: p.settings ?? {}, ranWith: namesrvSettings(p) };
+      }),
       brokers: brokers(s).map(({ host, broker }) => ({
         host: host.name,
         brokerName: broker.brokerName,
         brokerId: broker.brokerId,
         addr: `${host.addr}:10911`,
+        version: s.versions.broker,
         settings: broker.settings ?? {},
+        ranWith: brokerSettings(s, host, broker),
       })),
     },
+    clientDefaultsFrom: CLIENT_DEFAULTS_FROM,
     clients: producers(s).map(({ host, producer: p }) => ({
       host: host.name,
       version: p.version,
@@ -109,8 +118,12 @@ export function buildLabJson(r: {
       threads: p.threads ?? 4,
       async: p.async ?? false,
       selectorQueue: p.selectorQueue ?? null,
+      /** Sends through a MessageQueueSelector (sendSelectImpl: one attempt, no retry). */
+      selector: p.selectorQueue !== undefined,
       settings: p.settings ?? {},
       systemProperties: p.systemProperties ?? {},
+      /** Every setting the generated space varies, as this client ran with it (the release default where not given). */
+      ranWith: clientRanWith(p),
       sends: sendSummary(r.sends.get(host.name) ?? []),
     })),
     faults: r.faults.map((f) => ({
@@ -121,9 +134,23 @@ export function buildLabJson(r: {
       ...(f.detail.linkUp ? { linkUp: isoLab(f.detail.linkUp) } : {}),
       ...(f.detail.stopped ? { stopped: isoLab(f.detail.stopped) } : {}),
       ...(f.detail.cpuQuota !== undefined ? { cpuQuota: f.detail.cpuQuota, cpuPeriodMs: f.detail.cpuPeriodMs } : {}),
+      ...(f.detail.groups ? { groups: f.detail.groups } : {}),
       pids: f.detail.pids ?? [],
     })),
   };
 }
 
-export type LabJson = ReturnType<typeof buildLabJson>;
+type Written = ReturnType<typeof buildLabJson>;
+type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
+/**
+ * lab.json as the tests read it: what buildLabJson writes, with the fields that recordings made
+ * before them lack (the servers' version and ranWith, the clients' ranWith and selector) optional.
+ */
+export type LabJson = Optional<Omit<Written, 'servers' | 'clients'>, 'clientDefaultsFrom'> & {
+  servers: {
+    namesrv: Optional<Written['servers']['namesrv'][number], 'version' | 'ranWith'>[];
+    brokers: Optional<Written['servers']['brokers'][number], 'version' | 'ranWith'>[];
+  };
+  clients: Optional<Written['clients'][number], 'ranWith' | 'selector'>[];
+};

@@ -1,14 +1,17 @@
 // Logback configurations for 4.x NameServers, brokers and the admin tool. The 4.x Maven jars do not
 // carry them: the binary release installs conf/logback_namesrv.xml, conf/logback_broker.xml and
 // conf/logback_tools.xml, which NamesrvStartup, BrokerStartup and MQAdminStartup load from
-// ${rocketmq.home.dir}/conf. These are ours, written from one table to match the 4.9.4 release's
-// appenders, file names, patterns, rolling policies and async wrapping (distribution/conf in
-// rocketmq-all-4.9.4). 5.x servers carry their own rmq.*.logback.xml in their jars.
+// ${rocketmq.home.dir}/conf. These are ours, written from one table to match each 4.x release's
+// appenders, file names, patterns, rolling policies and async wrapping (distribution/conf at the tags
+// rocketmq-all-4.6.0 to 4.9.7: the same appenders throughout; the broker's folder and the scan flag
+// differ by release, below). 5.x servers carry their own rmq.*.logback.xml in their jars.
+import { compareVersions } from './scenario.js';
+
 
 interface FileAppender {
   /** Appender name as in the release. */
   name: string;
-  /** File name under ${user.home}/logs/rocketmqlogs/ (broker files under ${brokerLogDir}/). */
+  /** File name under ${user.home}/logs/rocketmqlogs/ (4.9.3+ broker files under ${brokerLogDir}/). */
   file: string;
   maxIndex: number;
   maxFileSize: string;
@@ -88,7 +91,7 @@ function appenderXml(a: FileAppender, dir: string): string {
   return lines.join('\n');
 }
 
-function configXml(appenders: FileAppender[], dir: string): string {
+function configXml(appenders: FileAppender[], dir: string, version: string): string {
   const body = appenders.map((a) => appenderXml(a, dir));
   for (const a of appenders) {
     for (const logger of a.loggers.filter((l) => l !== 'root')) {
@@ -97,17 +100,32 @@ function configXml(appenders: FileAppender[], dir: string): string {
   }
   const root = appenders.find((a) => a.loggers.includes('root'));
   if (root) body.push(`  <root>\n    <level value="INFO"/>\n    <appender-ref ref="${root.name}"/>\n  </root>`);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<!-- Written by rmq-diag's lab to match the RocketMQ 4.9.4 release's configuration. -->\n<configuration>\n${body.join('\n')}\n</configuration>\n`;
+  // 4.9.5 made logback re-read the file every 30 s (distribution/conf at rocketmq-all-4.9.5).
+  const open = compareVersions(version, '4.9.5') >= 0 ? '<configuration scan="true" scanPeriod="30 seconds">' : '<configuration>';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<!-- Written by rmq-diag's lab to match the RocketMQ ${version} release's configuration. -->\n${open}\n${body.join('\n')}\n</configuration>\n`;
 }
 
-/** conf/ files for ${rocketmq.home.dir} of 4.x servers: name -> XML. */
-export function serverLogbackConfigs(): Record<string, string> {
+/**
+ * The folder under logs/rocketmqlogs/ (and otherdays/) that a 4.x broker release writes into: 4.9.3
+ * added isolateLogEnable and put `${brokerLogDir}/` into every broker path, and BrokerStartup sets
+ * brokerLogDir to "" unless isolateLogEnable (then brokerName_brokerId), so the files stay where they
+ * were. Earlier releases neither write nor set it (a `${brokerLogDir}` there would resolve to
+ * brokerLogDir_IS_UNDEFINED). Read from distribution/conf/logback_broker.xml at rocketmq-all-4.9.2
+ * and 4.9.3.
+ */
+export function brokerLogDirPart(version: string): string {
+  return compareVersions(version, '4.9.3') >= 0 ? '${brokerLogDir}/' : '';
+}
+
+/**
+ * conf/ files for ${rocketmq.home.dir} of 4.x servers, each as the release of that server writes it
+ * (the NameServer's file from the NameServer's version, the broker's from the broker's): name -> XML.
+ */
+export function serverLogbackConfigs(versions: { namesrv: string; broker: string }): Record<string, string> {
   return {
-    'logback_namesrv.xml': configXml(NAMESRV, ''),
-    // BrokerStartup sets brokerLogDir to "" unless isolateLogEnable (4.9.3+); the release writes
-    // ${brokerLogDir}/ into the paths, which then resolves to the same files.
-    'logback_broker.xml': configXml(BROKER, '${brokerLogDir}/'),
-    'logback_tools.xml': configXml(TOOLS, ''),
+    'logback_namesrv.xml': configXml(NAMESRV, '', versions.namesrv),
+    'logback_broker.xml': configXml(BROKER, brokerLogDirPart(versions.broker), versions.broker),
+    'logback_tools.xml': configXml(TOOLS, '', versions.broker),
   };
 }
 

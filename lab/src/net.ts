@@ -69,9 +69,61 @@ export function wipeHost(host: string, addr: string): void {
   createHost(host, addr, false);
 }
 
-/** Removes every namespace and the bridge the lab made, also those a killed run left behind. */
+// A partition is a table of the nftables `bridge` family on the lab's bridge: the switch between the
+// hosts drops every frame from one group's addresses to the other's, both ways, and answers nothing
+// (no RST, no ICMP), as a cut link between two switches would. It lives in the root namespace, so a
+// host rebooted meanwhile (its namespace made again) stays cut off.
+const NFT_TABLE = 'rmqlab-partition-';
+
+function nft(args: string[], allowFail = false): string {
+  try {
+    return execFileSync('nft', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    if (allowFail) return '';
+    const err = e as { stderr?: string; message: string };
+    throw new Error(`nft ${args.join(' ')}: ${(err.stderr ?? err.message).trim()}`);
+  }
+}
+
+/** Drops every packet between the two groups of addresses, both ways, until `heal(id)`. */
+export function partition(id: number, a: string[], b: string[]): void {
+  const table = `${NFT_TABLE}${id}`;
+  const set = (addrs: string[]) => `{ ${addrs.join(', ')} }`;
+  nft(['add', 'table', 'bridge', table]);
+  nft(['add', 'chain', 'bridge', table, 'forward', '{ type filter hook forward priority 0; policy accept; }']);
+  nft(['add', 'rule', 'bridge', table, 'forward', 'ip', 'saddr', set(a), 'ip', 'daddr', set(b), 'drop']);
+  nft(['add', 'rule', 'bridge', table, 'forward', 'ip', 'saddr', set(b), 'ip', 'daddr', set(a), 'drop']);
+}
+
+export function heal(id: number): void {
+  nft(['delete', 'table', 'bridge', `${NFT_TABLE}${id}`], true);
+}
+
+function removePartitions(): string[] {
+  const gone: string[] = [];
+  for (const line of nft(['list', 'tables', 'bridge'], true).split('\n')) {
+    const table = /^table bridge (\S+)/.exec(line.trim())?.[1];
+    if (table?.startsWith(NFT_TABLE)) {
+      nft(['delete', 'table', 'bridge', table], true);
+      gone.push(`nft ${table}`);
+    }
+  }
+  return gone;
+}
+
+/** Why the lab cannot cut the network between hosts here (a partition fault), or null. */
+export function partitionProblem(): string | null {
+  try {
+    execFileSync('nft', ['--version'], { stdio: 'ignore' });
+  } catch {
+    return 'a partition fault needs the nftables `nft` command (apt-get install nftables)';
+  }
+  return null;
+}
+
+/** Removes every namespace, partition and the bridge the lab made, also those a killed run left behind. */
 export function removeAll(): string[] {
-  const removed: string[] = [];
+  const removed: string[] = removePartitions();
   for (const line of ip(['netns', 'list'], true).split('\n')) {
     const ns = line.split(' ')[0];
     if (ns.startsWith(PREFIX)) {

@@ -39,6 +39,14 @@ export const CLIENT_JVM_FLAGS = [
   '--add-opens=java.base/java.lang=ALL-UNNAMED',
 ];
 
+/**
+ * user.home of every lab process, as on a real host where RocketMQ runs as its own user: the store
+ * (${user.home}/store, MessageStoreConfig's default), the NameServer's kvConfig and every log
+ * (${user.home}/logs/rocketmqlogs) are under it, and paths in the logs (a 5.4 broker's RocksDB
+ * `LOG` file is named after its store path) read as they would there.
+ */
+export const HOST_HOME = '/home/rocketmq';
+
 /** Every host runs in Asia/Shanghai, as most RocketMQ clusters do. */
 export const LAB_TZ = 'Asia/Shanghai';
 
@@ -56,10 +64,17 @@ export function startJvm(opts: {
   outFile: string;
   cwd: string;
   stdinPipe?: boolean;
+  /**
+   * The host's home folder, bound over HOST_HOME in the JVM's own mount namespace (the one
+   * `ip netns exec` makes), so the process sees the paths of a real installation.
+   */
+  home?: string;
 }): LabJvm {
   const props = Object.entries({ 'user.timezone': LAB_TZ, ...opts.systemProperties }).map(([k, v]) => `-D${k}=${v}`);
   const javaArgs = [...opts.flags, ...props, '-cp', opts.classpath.join(':'), opts.mainClass, ...opts.args];
-  const [cmd, args] = opts.inNamespace ? ['ip', ['netns', 'exec', namespaceOf(opts.host), opts.java, ...javaArgs]] : [opts.java, javaArgs];
+  // `exec` keeps the pid: the lab signals the JVM itself.
+  const bindHome = opts.home ? ['sh', '-c', 'mount --rbind "$1" "$2" && shift 2 && exec "$@"', 'sh', opts.home, HOST_HOME] : [];
+  const [cmd, args] = opts.inNamespace ? ['ip', ['netns', 'exec', namespaceOf(opts.host), ...bindHome, opts.java, ...javaArgs]] : [opts.java, javaArgs];
   const fd = openSync(opts.outFile, 'a');
   const child = spawn(cmd, args, {
     cwd: opts.cwd,

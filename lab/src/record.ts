@@ -7,7 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { Cluster, removeCpuLimits, removeStaleMounts } from './cluster.js';
 import { buildLabJson, type FaultRecord, type SendRecord } from './labjson.js';
 import { javaVersion, type Toolchain } from './maven.js';
-import { createBridge, createHost, removeAll, setLink, wipeHost } from './net.js';
+import { createBridge, createHost, heal, partition, partitionProblem, removeAll, setLink, wipeHost } from './net.js';
 import { sleep, stopJvm, type LabJvm } from './procs.js';
 import { brokers, faultEnd, namesrvHosts, producers, type Fault, type Host, type Scenario } from './scenario.js';
 
@@ -205,6 +205,19 @@ class Recording {
         this.log(`fault: overload of ${f.host} over`);
         return;
       }
+      case 'partition': {
+        const [a, b] = f.groups!;
+        const addrs = (names: string[]) => names.map((n) => this.host(n).addr);
+        const id = this.s.faults.indexOf(f);
+        rec.detail.groups = [a, b];
+        partition(id, addrs(a), addrs(b));
+        this.log(`fault: partition between ${a.join(', ')} and ${b.join(', ')} (packets dropped both ways)`);
+        await sleep(this.at(f) + f.seconds! * 1000 - Date.now());
+        heal(id);
+        rec.end = new Date();
+        this.log(`fault: partition between ${a.join(', ')} and ${b.join(', ')} healed`);
+        return;
+      }
       case 'disk-full': {
         const filler = this.cluster.fillStore(f.host, 0.97);
         this.log(`fault: ${f.host} store disk full`);
@@ -279,6 +292,8 @@ export async function record(s: Scenario, tool: Toolchain, opts: RecordOptions, 
   if (existsSync(opts.out) && readdirSync(opts.out).length > 0 && !opts.force) {
     throw new Error(`${opts.out} exists; remove it or pass --force to record over it`);
   }
+  const problem = s.faults.some((f) => f.kind === 'partition') ? partitionProblem() : null;
+  if (problem) throw new Error(problem);
   takeLock();
   const scratch = mkdtempSync(join(tmpdir(), `rmq-lab-${s.scenario}-`));
   const rec = new Recording(s, tool, scratch, log);

@@ -58,14 +58,17 @@ export interface Host {
   collect?: boolean;
 }
 
-export type FaultKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'overload' | 'disk-full';
+export type FaultKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'overload' | 'disk-full' | 'partition';
+
+export const FAULT_KINDS: readonly FaultKind[] = ['hang', 'reboot', 'crash', 'restart', 'overload', 'disk-full', 'partition'];
 
 export interface Fault {
   kind: FaultKind;
+  /** The host the fault strikes; for a partition, a host of its first group (the side it cuts off). */
   host: string;
   /** Seconds after the end of the settling phase. */
   at: number;
-  /** hang, overload, disk-full: how long it lasts. */
+  /** hang, overload, disk-full, partition: how long it lasts. */
   seconds?: number;
   /** reboot, restart, crash: seconds the host (reboot) or its processes (restart, crash) stay down; crash without it stays down. */
   downSeconds?: number;
@@ -80,6 +83,11 @@ export interface Fault {
   cpuQuota?: number;
   /** The quota's period in ms (cpu.cfs_period_us; default 100, as Kubernetes uses). */
   cpuPeriodMs?: number;
+  /**
+   * partition: two groups of hosts; every packet between a host of one and a host of the other is
+   * dropped, both ways, for `seconds` (no RST, no ICMP: a cut cable between two switches).
+   */
+  groups?: [string[], string[]];
 }
 
 export interface Scenario {
@@ -95,6 +103,13 @@ export interface Scenario {
   tailSeconds: number;
   hosts: Host[];
   faults: Fault[];
+}
+
+/** -1, 0 or 1 as `a` is an older, the same or a newer release than `b` (x.y.z). */
+export function compareVersions(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0) ? -1 : 1;
+  return 0;
 }
 
 export class ScenarioError extends Error {}
@@ -176,8 +191,23 @@ function checkFault(where: string, f: Fault, hosts: Map<string, Host>): void {
       return seconds('downSeconds', true);
     case 'crash':
       return seconds('downSeconds', false);
+    case 'partition': {
+      seconds('seconds', true);
+      const g = f.groups;
+      if (!Array.isArray(g) || g.length !== 2 || !g.every((x) => Array.isArray(x) && x.length > 0)) fail(`${where}.groups`, 'must be two non-empty lists of hosts');
+      const seen = new Set<string>();
+      for (const [i, group] of g.entries()) {
+        for (const h of group) {
+          if (!hosts.has(h)) fail(`${where}.groups[${i}]`, `no host ${h}`);
+          if (seen.has(h)) fail(`${where}.groups[${i}]`, `${h} in both groups or twice`);
+          seen.add(h);
+        }
+      }
+      if (!g[0].includes(f.host)) fail(`${where}.host`, `${f.host} is not in the first group`);
+      return;
+    }
     default:
-      fail(`${where}.kind`, 'must be hang, reboot, crash, restart, overload or disk-full');
+      fail(`${where}.kind`, `must be one of ${FAULT_KINDS.join(', ')}`);
   }
 }
 
@@ -229,7 +259,37 @@ export function validateScenario(s: Scenario): Scenario {
   }
   if (!Array.isArray(s.faults)) fail('faults', 'missing');
   for (const [i, f] of s.faults.entries()) checkFault(`faults[${i}]`, f, byName);
+  checkFaultOverlaps(s.faults, byName);
   return s;
+}
+
+// Faults that stop a host's processes. A crash or planned restart strikes the servers only.
+const STOPS: readonly FaultKind[] = ['reboot', 'crash', 'restart'];
+
+/**
+ * Faults on one host must make sense together: a host whose processes are down (a reboot, crash or
+ * restart) cannot hang, overload or fill its disk meanwhile, nor go down again, and no fault overlaps
+ * another of its kind. A partition only drops packets between hosts, so it may overlap any other
+ * kind; a reboot at the very end of a hang is the hung machine being power-cycled.
+ */
+function checkFaultOverlaps(faults: Fault[], hosts: Map<string, Host>): void {
+  for (const [i, f] of faults.entries()) {
+    if ((f.kind === 'crash' || f.kind === 'restart') && !hosts.get(f.host)!.processes.some((p) => p.kind !== 'producer')) {
+      fail(`faults[${i}].host`, `a ${f.kind} strikes the servers and ${f.host} runs none`);
+    }
+    const end = faultEnd(f) ?? Infinity;
+    for (const [j, g] of faults.entries()) {
+      if (j <= i || g.host !== f.host) continue;
+      const gEnd = faultEnd(g) ?? Infinity;
+      if (!(f.at < gEnd && g.at < end)) continue;
+      // One fault of a kind at a time on a host: a second SIGSTOP, fill or cut would end with the first.
+      if (f.kind === g.kind) fail(`faults[${j}]`, `overlaps faults[${i}], another ${f.kind} of ${f.host}`);
+      if (f.kind === 'partition' || g.kind === 'partition') continue;
+      if (STOPS.includes(f.kind) || STOPS.includes(g.kind)) {
+        fail(`faults[${j}]`, `overlaps faults[${i}] on ${f.host}, whose processes are down in a ${STOPS.includes(f.kind) ? f.kind : g.kind}`);
+      }
+    }
+  }
 }
 
 export function loadScenario(path: string): Scenario {
@@ -271,6 +331,7 @@ export function faultEnd(f: Fault): number | null {
     case 'hang':
     case 'overload':
     case 'disk-full':
+    case 'partition':
       return f.at + (f.seconds ?? 0);
     case 'reboot':
       return f.at + (f.downSeconds ?? 0) + (f.bootSeconds ?? 0);
