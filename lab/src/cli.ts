@@ -6,6 +6,7 @@ import { toolchain, toolchainProblem } from './maven.js';
 import { networkProblem } from './net.js';
 import { cleanLeftovers, record } from './record.js';
 import { loadScenario, ScenarioError } from './scenario.js';
+import { SCORE_USAGE, scoreCommand } from './score-run.js';
 
 const labDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(labDir, '..');
@@ -17,10 +18,12 @@ const USAGE = `usage: npm run lab -- <command>
                  to samples/lab/SCENARIO (or DIR); refuses to replace a recording without --force
   list           the scenarios in lab/scenarios
   clean          remove the network namespaces and bridge a killed run left behind
+${SCORE_USAGE}
 
 examples:
   npm run lab -- record crash
-  npm run lab -- record seed-outage --force`;
+  npm run lab -- record seed-outage --force
+  npm run lab -- score samples/lab --verbose`;
 
 function log(line: string): void {
   process.stderr.write(`lab: ${line}\n`);
@@ -51,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
     log(removed.length ? `removed ${removed.join(', ')}` : 'nothing to remove');
     return 0;
   }
+  // score: rmq-diag's statements on recordings, checked against their lab.json.
+  if (cmd === 'score') return scoreCommand(repoDir, rest, log);
   if (cmd !== 'record') {
     log(`unknown command ${cmd}\n${USAGE}`);
     return 2;
