@@ -103,10 +103,10 @@ export function formatTable(scores: RecordingScore[], all: Figures): string {
   }
   lines.push(
     '',
-    'prec: true / (true + false), over all statements and per class (cause, went-down,',
-    'impact, advice, replay-setting). r-cau: lab faults a cause names / faults. r-cli:',
-    'clients that lost sends and that an incident names / such clients. rplay: replay\'s',
-    'verdict (ok = reproduced).',
+    'prec: true / (true + false), in all and per class (cause, went-down, impact,',
+    'advice, replay-setting). r-cau: lab faults a cause names / faults. r-cli:',
+    'clients that lost sends and that an incident names / such clients. rplay:',
+    "replay's verdict (ok = reproduced).",
   );
   for (const s of scores) for (const e of s.errors) lines.push(`${s.name}: ${e}`);
   return lines.join('\n');
