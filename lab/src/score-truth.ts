@@ -138,9 +138,12 @@ export class Truth {
     return this.lab.hosts.find((h) => h.addr === ip)?.name;
   }
 
-  /** Faults on a host (or cutting it off) whose seen window overlaps [from - slack, to + slack]. */
+  /**
+   * Faults on a host (or cutting it off) that overlap [from - slack, to + slack]: from the lab's act
+   * (a reboot's power loss too, which peers see as silence) to the end peers could see.
+   */
   faultsOn(host: string, from: number, to: number, slack: number): TruthFault[] {
-    return this.faults.filter((f) => (f.host === host || f.peers.includes(host)) && f.seenStart <= to + slack && f.seenEnd >= from - slack);
+    return this.faults.filter((f) => (f.host === host || f.peers.includes(host)) && f.start <= to + slack && Math.max(f.end, f.seenEnd) >= from - slack);
   }
 
   /** Every fault, in one line, for the evidence of a false statement. */

@@ -120,6 +120,13 @@ describe('score: causes', () => {
     expect(ss.find((s) => s.verdict === 'false')!.why).toMatch(/crash on broker-a-host/);
   });
 
+  it('a power loss told as a hang: its host is right (the silence began with the power loss), its kind false', () => {
+    const l = lab({ faults: [{ kind: 'reboot', host: 'broker-a-host', start: T('10:00:00'), end: T('10:01:30'), linkUp: T('10:01:00'), pids: [] }] });
+    const ss = analyzeStatements(new Truth(l), analyzed({ incidents: [incident({ causes: [cause('hang', 'broker-a-host', '10:00:01', '10:00:40', 'only its processes froze')] })] }));
+    expect(verdicts(ss.filter((s) => s.cls === 'cause'))).toEqual(['true', 'false']);
+    expect(ss[1].why).toMatch(/reboot on broker-a-host/);
+  });
+
   it('a window off by more than the tolerance is false; a reboot is held to when its link came up', () => {
     const l = lab({
       faults: [
