@@ -31,6 +31,10 @@ export const TOLERANCE = {
   /** Lost sends: within this share of the application's count, or this many, whichever is more. */
   lostShare: 0.1,
   lostAbs: 2,
+  /** Replay's lost sends per client: from this share of the application's ... */
+  replayLostMin: 0.5,
+  /** ... to this one (the lab tests' own bounds: a simulation's Poisson sends and round robin differ from the logs'). */
+  replayLostMax: 1.5,
   /** An inferred send rate: within this factor of the lab's. */
   rateFactor: 1.25,
   /** A hang this short is a stall (a stop-the-world pause), which a stall or an overload with pauses names. */

@@ -119,8 +119,21 @@ function milestoneStatements(truth: Truth, report: Report): Statement[] {
   return out;
 }
 
+/** The sends each simulated client lost, against what its application lost. */
+function outageStatements(truth: Truth, report: Report): Statement[] {
+  return (report.outages ?? []).map((o: any) => {
+    const s = say('replay', 'replay-impact', `outages ${o.client}`, `${o.client} loses ${o.simulatedFailedSends ?? 0} sends in the replay`);
+    const c = truth.client(o.client);
+    if (!c) return s.unknown(`the lab ran no application on ${o.client}`);
+    const lost = o.simulatedFailedSends ?? 0;
+    const failed = c.sends.failed;
+    const ok = failed === 0 ? lost === 0 : lost >= failed * TOLERANCE.replayLostMin && lost <= failed * TOLERANCE.replayLostMax;
+    return s.is(ok, `the application lost ${failed}`, `the application lost ${failed} (bounds ${TOLERANCE.replayLostMin}-${TOLERANCE.replayLostMax}x)`);
+  });
+}
+
 /** Every statement of a replay report. */
 export function replayStatements(truth: Truth, report: Report): Statement[] {
   const faults = replayFaultClaims(report).flatMap((c) => checkFaultClaim(truth, c, 'replay', 'replay-fault', `scenario.faults[${c.index}]`));
-  return [...clientStatements(truth, report), ...faults, ...milestoneStatements(truth, report)];
+  return [...clientStatements(truth, report), ...faults, ...milestoneStatements(truth, report), ...outageStatements(truth, report)];
 }

@@ -211,6 +211,11 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
       out.push(checkDown(truth, down(`NameServer ${sub.namesrvAddr} timed out for ${sub.client}`), truth.namesrvHost(sub.namesrvAddr), `NameServer ${sub.namesrvAddr}`, from, to, UNANSWERING_KINDS));
       version(sub.client);
       const c = truth.client(sub.client);
+      if (c?.boundNamesrv) {
+        const s = proc(`${sub.client} asked NameServer ${sub.namesrvAddr}`);
+        // The lab knows the NameServer a client was bound to at its start, not where it went after.
+        out.push(c.boundNamesrv === sub.namesrvAddr ? s.is(true, `bound to it from its start`, '') : s.unknown(`bound to ${c.boundNamesrv} at its start; the lab does not record a later switch`));
+      }
       if (c && typeof m.closeSocketIfTimeout === 'boolean') {
         const e = effectiveClient(c);
         out.push(proc(`${sub.client} closeSocketIfTimeout=${m.closeSocketIfTimeout}`).is(e.closeSocketIfTimeout === m.closeSocketIfTimeout, `client ${c.version}`, `client ${c.version} ran with closeSocketIfTimeout=${e.closeSocketIfTimeout}`));

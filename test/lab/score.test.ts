@@ -280,6 +280,17 @@ describe('score: replay', () => {
   });
 });
 
+describe('score: replay outages', () => {
+  it("each simulated client's lost sends within 0.5-1.5x of the application's, and none where it lost none", () => {
+    const r = { scenario: { startEpochMs: 0, brokers: [], clients: [], faults: [] }, milestones: [], outages: [
+      { client: 'app-1', simulatedFailedSends: 59 },
+      { client: 'app-1', simulatedFailedSends: 61 },
+      { client: 'app-2', simulatedFailedSends: 1 },
+    ] };
+    expect(verdicts(replayStatements(new Truth(lab()), r))).toEqual(['true', 'false', 'false']);
+  });
+});
+
 describe('score: the defaults a client ran with', () => {
   it('are the DefaultMQProducer defaults, and closeSocketIfTimeout follows the version and the property', () => {
     const c = lab().clients[0];
