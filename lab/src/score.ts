@@ -73,7 +73,7 @@ export function scoreRecording(name: string, lab: LabJson, analyze: any | null, 
     causes: { stated: named.size, present: truth.faults.length },
     clients: { stated: impacted.filter((c) => stated.has(c.host)).length, present: impacted.length },
   };
-  return { name, replayVerdict: replay ? String(replay.verdict) : 'error', errors, missed, statements, ...figures(statements, recall) };
+  return { name, replayVerdict: replay ? String(replay.verdict) : 'error', errors, missed, ...figures(statements, recall), statements };
 }
 
 /** The figures over several recordings: statements and recall summed. */
