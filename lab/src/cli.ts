@@ -7,6 +7,7 @@ import { toolchain, toolchainProblem } from './maven.js';
 import { networkProblem } from './net.js';
 import { cleanLeftovers, record } from './record.js';
 import { loadScenario, ScenarioError } from './scenario.js';
+import { SCORE_USAGE, scoreCommand } from './score-run.js';
 
 const labDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(labDir, '..');
@@ -21,12 +22,14 @@ const USAGE = `usage: npm run lab -- <command>
                  to lab/scenarios/generated/gen-SEED.json (or DIR); record runs each by its path
   list           the scenarios in lab/scenarios
   clean          remove the network namespaces and bridge a killed run left behind
+${SCORE_USAGE}
 
 examples:
   npm run lab -- record crash
   npm run lab -- record seed-outage --force
   npm run lab -- generate --seed 7 --count 3
-  npm run lab -- record lab/scenarios/generated/gen-7.json --out /tmp/gen-7`;
+  npm run lab -- record lab/scenarios/generated/gen-7.json --out /tmp/gen-7
+  npm run lab -- score samples/lab --verbose`;
 
 function log(line: string): void {
   process.stderr.write(`lab: ${line}\n`);
@@ -84,6 +87,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd === 'generate') return generateCommand(rest);
+  // score: rmq-diag's statements on recordings, checked against their lab.json.
+  if (cmd === 'score') return scoreCommand(repoDir, rest, log);
   if (cmd !== 'record') {
     log(`unknown command ${cmd}\n${USAGE}`);
     return 2;

@@ -1,0 +1,178 @@
+// What a recording's lab.json says, in the terms the scorer checks statements against: the faults as
+// the other hosts could see them, the host behind a broker or NameServer address, the settings each
+// client really ran with, and the tolerances a statement about a time is held to.
+import type { LabJson } from './labjson.js';
+import { clientRanWith, type ClientRanWith } from './defaults.js';
+import type { ProducerProcess } from './scenario.js';
+
+// The version facts live in rmq-diag's src/rocketmq (one home); the lab's tsconfig builds lab/src alone,
+// so they are read from the built dist/ that `score` runs anyway.
+const versions = (await import(new URL('../../dist/rocketmq/versions.js', import.meta.url).href)) as {
+  versionAtLeast(a: string, b: string): boolean;
+};
+export const FACTS = (await import(new URL('../../dist/rocketmq/facts.js', import.meta.url).href)) as {
+  CLIENT: Record<'closeSocketIfTimeout' | 'sendMsgMaxTimeoutPerRequest' | 'retriesSystemBusy', { since: string }>;
+};
+export const { versionAtLeast } = versions;
+
+export type LabFault = LabJson['faults'][number];
+export type LabClient = LabJson['clients'][number];
+
+/** How far a stated time may lie from the lab's: the start and end of a fault, a client's first and last failed send. */
+export const TOLERANCE = {
+  /** A cause's or an inferred fault's start and end against the fault as peers could see it. */
+  faultMs: 10_000,
+  /**
+   * A claim that a process was down or silent over a window (a finding's) against a fault on its
+   * host: the window may begin up to one registration period (30 s) before the fault, since a
+   * finding counts from the last heartbeat the broker sent before it.
+   */
+  claimMs: 30_000,
+  /** A client's first and last failed send against the application's. */
+  failureMs: 5_000,
+  /** Lost sends: within this share of the application's count, or this many, whichever is more. */
+  lostShare: 0.1,
+  lostAbs: 2,
+  /** Replay's lost sends per client: from this share of the application's ... */
+  replayLostMin: 0.5,
+  /** ... to this one (the lab tests' own bounds: a simulation's Poisson sends and round robin differ from the logs'). */
+  replayLostMax: 1.5,
+  /** An inferred send rate: within this factor of the lab's. */
+  rateFactor: 1.25,
+  /** A hang this short is a stall (a stop-the-world pause), which a stall or an overload with pauses names. */
+  stallMs: 5_000,
+} as const;
+
+export interface EffectiveClient extends ClientRanWith {
+  async: boolean;
+  rate: number;
+  version: string;
+}
+
+/**
+ * The settings a client ran with: lab.json's ranWith, or for recordings made before it was written,
+ * what the lab's own defaults (lab/src/defaults.ts, the one place they are stated) give for its
+ * version, settings and system properties.
+ */
+export function effectiveClient(c: LabClient): EffectiveClient {
+  const ran = c.ranWith ?? clientRanWith({ kind: 'producer', version: c.version, group: c.group, topic: c.topic, rate: c.rate, settings: c.settings, systemProperties: c.systemProperties } as ProducerProcess);
+  return { ...ran, async: c.async, rate: c.rate, version: c.version };
+}
+
+/** A lab fault with its times in epoch ms, as the other hosts could see it. */
+export interface TruthFault {
+  index: number;
+  kind: LabFault['kind'] | 'partition';
+  host: string;
+  /** Other hosts this fault cut off (a partition's far side). */
+  peers: string[];
+  start: number;
+  end: number;
+  /** From when peers could tell: a reboot shows when its link comes up (the first reset). */
+  seenStart: number;
+  /** Until when peers could tell: a hang that ends in a reboot looks hung until the link comes up. */
+  seenEnd: number;
+  text: string;
+}
+
+export const ms = (iso: string): number => Date.parse(iso);
+const hhmmss = (t: number, zone: number) => new Date(t + zone).toISOString().slice(11, 23);
+
+export class Truth {
+  readonly faults: TruthFault[];
+  readonly windowEnd: number;
+  private readonly zoneMs: number;
+
+  constructor(readonly lab: LabJson) {
+    this.windowEnd = ms(lab.window.end);
+    const z = /([+-])(\d\d):(\d\d)$/.exec(lab.timeZone ?? '+08:00');
+    this.zoneMs = z ? (z[1] === '-' ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3])) * 60_000 : 0;
+    const raw = lab.faults as Array<LabFault & { linkUp?: string; groups?: [string[], string[]] }>;
+    this.faults = raw.map((f, index) => {
+      const start = ms(f.start);
+      const end = f.end ? ms(f.end) : this.windowEnd;
+      const seenStart = f.kind === 'reboot' && f.linkUp ? ms(f.linkUp) : start;
+      const next = raw.find((x) => x !== f && x.host === f.host && x.kind === 'reboot' && Math.abs(ms(x.start) - end) < 1000);
+      const seenEnd = f.kind === 'hang' && next?.linkUp ? ms(next.linkUp) : end;
+      const peers = (f.groups?.flat() ?? []).filter((h) => h !== f.host);
+      return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, text: '' };
+    });
+    for (const f of this.faults) f.text = `${f.kind} on ${f.host} ${this.time(f.start)}-${this.time(f.end)}`;
+  }
+
+  /** A time of day in the lab's zone, for the evidence of a statement. */
+  time(t: number): string {
+    return hhmmss(t, this.zoneMs);
+  }
+
+  client(host: string): LabClient | undefined {
+    return this.lab.clients.find((c) => c.host === host);
+  }
+
+  /** The host of a broker, by its address (a slave has its own) or else its master's name. */
+  brokerHost(name?: string, addr?: string): string | undefined {
+    const b = this.lab.servers.brokers;
+    return (addr && b.find((x) => x.addr === addr)?.host) || (name && b.find((x) => x.brokerName === name && x.brokerId === 0)?.host) || undefined;
+  }
+
+  namesrvHost(addr: string): string | undefined {
+    return this.lab.servers.namesrv.find((n) => n.addr === addr)?.host;
+  }
+
+  hostByAddr(ip: string): string | undefined {
+    return this.lab.hosts.find((h) => h.addr === ip)?.name;
+  }
+
+  /**
+   * Faults on a host (or cutting it off) that overlap [from - slack, to + slack]: from the lab's act
+   * (a reboot's power loss too, which peers see as silence) to the end peers could see.
+   */
+  faultsOn(host: string, from: number, to: number, slack: number): TruthFault[] {
+    return this.faults.filter((f) => (f.host === host || f.peers.includes(host)) && f.start <= to + slack && Math.max(f.end, f.seenEnd) >= from - slack);
+  }
+
+  /** Every fault, in one line, for the evidence of a false statement. */
+  allFaults(): string {
+    return this.faults.length ? this.faults.map((f) => f.text).join('; ') : 'no fault';
+  }
+
+  /** Hosts that run a NameServer, and those of them that also run a broker. */
+  namesrvPlacement(): { hosts: string[]; withBroker: string[] } {
+    const hosts = this.lab.hosts.filter((h) => h.roles.includes('namesrv'));
+    return { hosts: hosts.map((h) => h.name), withBroker: hosts.filter((h) => h.roles.some((r) => r.startsWith('broker'))).map((h) => h.name) };
+  }
+
+  /** Clients whose logs the recording holds and that lost sends: those analyze can be asked to name. */
+  impactedClients(): LabClient[] {
+    return this.lab.clients.filter((c) => c.sends.failed > 0 && this.lab.hosts.find((h) => h.name === c.host)?.collected !== false);
+  }
+}
+
+/**
+ * The words analyze and replay use for a fault, as the lab's fault kinds they may name. A stall is a
+ * whole-broker pause: a hang of under `TOLERANCE.stallMs` or a JVM held by a CPU quota (an overload).
+ * A replay `down` is a process dying on a live host, which the model does not split into planned and not.
+ */
+export const KIND_WORDS: Record<string, readonly string[]> = {
+  hang: ['hang'],
+  hung: ['hang'],
+  reboot: ['reboot'],
+  crash: ['crash'],
+  restart: ['restart'],
+  shutdown: ['restart'],
+  down: ['crash', 'restart'],
+  overload: ['overload'],
+  stall: ['overload', 'stall'],
+  'disk-full': ['disk-full'],
+  partition: ['partition'],
+};
+
+/** The kinds a lab fault answers to: its own, and `stall` for a short hang. */
+export function labKinds(f: TruthFault): string[] {
+  return f.kind === 'hang' && f.end - f.start < TOLERANCE.stallMs ? ['hang', 'stall'] : [f.kind];
+}
+
+/** Kinds of fault behind a claim that a process was gone (removed, crashed, went silent). */
+export const DOWN_KINDS = ['hang', 'reboot', 'crash', 'restart', 'partition'] as const;
+/** ... and behind a claim that it did not answer in time (a broker starved of CPU does not either). */
+export const UNANSWERING_KINDS = [...DOWN_KINDS, 'overload'] as const;

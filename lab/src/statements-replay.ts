@@ -1,0 +1,139 @@
+// The statements a replay report makes, checked against the lab's truth: the settings it ran each
+// client with, the faults it inferred, and its simulated milestones where lab.json has the time.
+import { checkDown, checkFaultClaim, type FaultClaim } from './statements.js';
+import { say, type Statement } from './statements-core.js';
+import { DOWN_KINDS, effectiveClient, ms, TOLERANCE, Truth, type EffectiveClient } from './score-truth.js';
+
+type Report = any;
+
+/**
+ * A client setting of the replay's scenario and the lab setting it stands for. The value is the
+ * scenario's, else the one the replay's `defaults` says it took (its leading word).
+ */
+const SETTINGS: Array<{ model: string; lab: keyof EffectiveClient }> = [
+  { model: 'sendMsgTimeoutMs', lab: 'sendMsgTimeout' },
+  { model: 'retryTimesWhenSendFailed', lab: 'retryTimesWhenSendFailed' },
+  { model: 'sendLatencyFaultEnable', lab: 'sendLatencyFaultEnable' },
+  { model: 'clientCloseSocketIfTimeout', lab: 'closeSocketIfTimeout' },
+];
+
+function settingOf(report: Report, i: number, key: string): { value: string; defaulted: boolean } | null {
+  const given = report.scenario.clients[i].settings?.[key];
+  if (given !== undefined) return { value: String(given), defaulted: false };
+  const d = report.defaults?.[`scenario.clients[${i}].settings.${key}`];
+  return typeof d === 'string' ? { value: d.split(/\s/)[0], defaulted: true } : null;
+}
+
+function clientStatements(truth: Truth, report: Report): Statement[] {
+  const out: Statement[] = [];
+  (report.scenario.clients ?? []).forEach((sc: any, i: number) => {
+    const where = `scenario.clients[${i}] ${sc.host}`;
+    const s = (claim: string) => say('replay', 'replay-setting', where, claim);
+    const c = truth.client(sc.host);
+    if (!c) {
+      out.push(s(`a producer on ${sc.host}`).is(false, '', `the lab ran no producer on ${sc.host}`));
+      return;
+    }
+    const e = effectiveClient(c);
+    out.push(s(`${sc.host} runs client ${sc.version}`).is(sc.version === c.version, `client ${c.version}`, `it ran client ${c.version}`));
+    for (const { model, lab } of SETTINGS) {
+      const got = settingOf(report, i, model);
+      const claim = `${sc.host} ${model}=${got?.value ?? '?'}${got?.defaulted ? ' (a default)' : ''}`;
+      if (!got) out.push(s(claim).unknown('the replay does not say which value it ran'));
+      else out.push(s(claim).is(got.value === String(e[lab]), `it ran ${lab}=${e[lab]}`, `it ran ${lab}=${e[lab]}${c.settings && lab in c.settings ? ' (set by the scenario)' : ' (the default)'}`));
+    }
+    out.push(s(`${sc.host} sends synchronously (the model has no async send)`).is(!c.async, 'sync sends', 'the application sent async, with a SendCallback'));
+    if (Array.isArray(sc.sendTimesMs)) {
+      const n = sc.sendTimesMs.length;
+      const ok = n <= c.sends.total * TOLERANCE.rateFactor && n >= c.sends.total / TOLERANCE.rateFactor;
+      out.push(s(`${sc.host} sent ${n} times (its logged sends)`).is(ok, `the application made ${c.sends.total} sends`, `the application made ${c.sends.total} sends (factor ${TOLERANCE.rateFactor})`));
+    } else if (typeof sc.sendRatePerSec === 'number') {
+      const r = sc.sendRatePerSec;
+      const ok = r <= c.rate * TOLERANCE.rateFactor && r >= c.rate / TOLERANCE.rateFactor;
+      out.push(s(`${sc.host} sends ${r}/s`).is(ok, `it sent ${c.rate}/s`, `it sent ${c.rate}/s (factor ${TOLERANCE.rateFactor})`));
+    }
+    if (c.boundNamesrv && sc.namesrv && sc.namesrv !== 'random')
+      out.push(s(`${sc.host} bound to NameServer ${sc.namesrv}`).is(sc.namesrv === c.boundNamesrv, `bound to ${c.boundNamesrv}`, `it was bound to ${c.boundNamesrv}`));
+  });
+  return out;
+}
+
+/** The scenario's faults as stated faults: a host's state until its next state, a broker's episode for its duration. */
+export function replayFaultClaims(report: Report): Array<FaultClaim & { index: number }> {
+  const sc = report.scenario;
+  const at = (f: any) => sc.startEpochMs + f.atMs;
+  const faults: any[] = sc.faults ?? [];
+  const hostOfBroker = (name: string) => sc.brokers.find((b: any) => b.name === name)?.host ?? name;
+  const out: Array<FaultClaim & { index: number }> = [];
+  faults.forEach((f, index) => {
+    if ('state' in f) {
+      if (f.state === 'up') return;
+      const next = faults.slice(index + 1).find((x) => 'state' in x && x.host === f.host);
+      const end = f.state === 'reboot' ? at(f) + Math.max(f.boot?.namesrvMs ?? 0, f.boot?.brokerMs ?? 0) : next ? at(next) : null;
+      out.push({ index, kind: f.state, host: f.host, start: at(f), end });
+    } else if ('stall' in f) out.push({ index, kind: 'stall', host: hostOfBroker(f.broker), start: at(f), end: at(f) + f.stall.durationMs });
+    else if ('overload' in f) out.push({ index, kind: 'overload', host: hostOfBroker(f.broker), start: at(f), end: at(f) + f.overload.durationMs });
+    else if ('diskFull' in f) out.push({ index, kind: 'disk-full', host: hostOfBroker(f.broker), start: at(f), end: at(f) + f.diskFull.durationMs });
+    else if ('slowPut' in f) out.push({ index, kind: 'slow-put', host: hostOfBroker(f.broker), start: at(f), end: at(f) + f.slowPut.durationMs });
+    else if ('partition' in f) {
+      const heal = faults.slice(index + 1).find((x) => 'heal' in x && x.heal.every((h: string) => f.partition.includes(h)));
+      out.push({ index, kind: 'partition', host: f.partition[0], start: at(f), end: f.durationMs ? at(f) + f.durationMs : heal ? at(heal) : null });
+    }
+  });
+  // A stall inside an overload the replay also runs is one of its pauses (a JVM held by a CPU quota).
+  for (const c of out) {
+    if (c.kind === 'stall') c.inside = out.some((o) => o.kind === 'overload' && o.host === c.host && c.start >= o.start && c.start <= (o.end ?? Infinity));
+  }
+  return out;
+}
+
+/** Simulated milestones whose time lab.json knows: a client's first and last failed send; a broker dropped because it was gone. */
+function milestoneStatements(truth: Truth, report: Report): Statement[] {
+  const out: Statement[] = [];
+  for (const m of report.milestones ?? []) {
+    if (!m.simulated || m.name === 'fault-start') continue; // the faults are checked as faults
+    const sim = ms(m.simulated);
+    const where = `milestone ${m.name} ${m.subject}`;
+    const s = (claim: string) => say('replay', 'replay-milestone', where, claim);
+    if (m.name === 'first-failure' || m.name === 'outage-end') {
+      const c = truth.client(m.subject);
+      const lab = m.name === 'first-failure' ? c?.sends.firstFailure : c?.sends.lastFailure;
+      const claim = `${m.subject}: ${m.name === 'first-failure' ? 'first' : 'last'} failed send at ${truth.time(sim)}`;
+      if (!c) out.push(s(claim).unknown(`the lab ran no application on ${m.subject}`));
+      else if (!lab) out.push(s(claim).is(false, '', 'the application lost no send'));
+      else {
+        const d = sim - ms(lab);
+        out.push(s(claim).is(Math.abs(d) <= TOLERANCE.faultMs, `the application's at ${truth.time(ms(lab))} (${(d / 1000).toFixed(1)} s)`, `the application's at ${truth.time(ms(lab))}: ${(d / 1000).toFixed(1)} s off, beyond ${TOLERANCE.faultMs / 1000} s`));
+      }
+      continue;
+    }
+    const removal = /removes (\S+)/.exec(m.subject);
+    const dropped = m.name === 'route-lost' ? /drops (\S+)/.exec(m.simulatedDetail ?? m.observedDetail ?? '') : null;
+    const broker = removal?.[1] ?? dropped?.[1];
+    if (broker) {
+      out.push(checkDown(truth, s(`${broker} was gone when ${m.subject}${dropped ? ` dropped it` : ''} at ${truth.time(sim)}`), truth.brokerHost(broker), `broker ${broker}`, sim, sim, DOWN_KINDS));
+      continue;
+    }
+    out.push(s(`${m.name} ${m.subject} at ${truth.time(sim)}`).unknown(`lab.json does not record when a ${m.name} happened`));
+  }
+  return out;
+}
+
+/** The sends each simulated client lost, against what its application lost. */
+function outageStatements(truth: Truth, report: Report): Statement[] {
+  return (report.outages ?? []).map((o: any) => {
+    const s = say('replay', 'replay-impact', `outages ${o.client}`, `${o.client} loses ${o.simulatedFailedSends ?? 0} sends in the replay`);
+    const c = truth.client(o.client);
+    if (!c) return s.unknown(`the lab ran no application on ${o.client}`);
+    const lost = o.simulatedFailedSends ?? 0;
+    const failed = c.sends.failed;
+    const ok = failed === 0 ? lost === 0 : lost >= failed * TOLERANCE.replayLostMin && lost <= failed * TOLERANCE.replayLostMax;
+    return s.is(ok, `the application lost ${failed}`, `the application lost ${failed} (bounds ${TOLERANCE.replayLostMin}-${TOLERANCE.replayLostMax}x)`);
+  });
+}
+
+/** Every statement of a replay report. */
+export function replayStatements(truth: Truth, report: Report): Statement[] {
+  const faults = replayFaultClaims(report).flatMap((c) => checkFaultClaim(truth, c, 'replay', 'replay-fault', `scenario.faults[${c.index}]`));
+  return [...clientStatements(truth, report), ...faults, ...milestoneStatements(truth, report), ...outageStatements(truth, report)];
+}

@@ -1,0 +1,370 @@
+// The scorer: statements of analyze's and replay's reports checked against lab.json. First on small
+// hand-made report / lab.json pairs whose verdicts are known, then on two recordings, where the
+// figures it computes must add up (today's precision is not asserted: the lead sets thresholds).
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LabJson } from '../../lab/src/labjson.js';
+import { formatFalse, formatTable, recordingDirs, scoreCommand } from '../../lab/src/score-run.js';
+import { effectiveClient, Truth } from '../../lab/src/score-truth.js';
+import { scoreAll, scoreRecording, type RecordingScore } from '../../lab/src/score.js';
+import { CLASSES, type Statement } from '../../lab/src/statements-core.js';
+import { analyzeStatements } from '../../lab/src/statements.js';
+import { replayStatements } from '../../lab/src/statements-replay.js';
+import { ROOT } from '../cli/helpers.js';
+import { analyzeReport, recording, replayReport } from './recording.js';
+
+const T = (hhmmss: string) => `2026-12-01T${hhmmss}.000+08:00`;
+
+/** A small cluster: NameServers on their own hosts, two masters, two 4.9.4 producers; broker-a hangs 10:00:00-10:02:00. */
+function lab(over: { faults?: any[]; clients?: Array<Record<string, unknown>>; hosts?: any[] } = {}): LabJson {
+  const client = (host: string, x: Record<string, unknown> = {}) => ({
+    host,
+    version: '4.9.4',
+    group: 'PID',
+    topic: 'TopicA',
+    namesrvAddrs: ['10.0.0.11:9876'],
+    boundNamesrv: '10.0.0.11:9876',
+    restartsToBind: 0,
+    rate: 2,
+    threads: 4,
+    async: false,
+    selectorQueue: null,
+    settings: {},
+    systemProperties: {},
+    sends: { total: 600, ok: 600, failed: 0, shed: 0, firstFailure: null, lastFailure: null, failuresByException: {}, okByBroker: {} },
+    ...x,
+  });
+  return {
+    scenario: 't',
+    description: '',
+    versions: { namesrv: '4.9.4', broker: '4.9.4', client: ['4.9.4'] },
+    java: '17',
+    timeZone: '+08:00',
+    window: { start: T('09:58:00'), faultsFrom: T('10:00:00'), end: T('10:05:00') },
+    brokerClusterName: 'DefaultCluster',
+    namesrvAddr: '10.0.0.11:9876',
+    topics: [{ name: 'TopicA', queues: 4 }],
+    hosts: over.hosts ?? [
+      { name: 'ns-1', addr: '10.0.0.11', roles: ['namesrv'], collected: true },
+      { name: 'broker-a-host', addr: '10.0.0.21', roles: ['broker-master'], brokerName: 'broker-a', collected: true },
+      { name: 'broker-b-host', addr: '10.0.0.22', roles: ['broker-master'], brokerName: 'broker-b', collected: true },
+      { name: 'app-1', addr: '10.0.0.31', roles: ['producer'], collected: true },
+      { name: 'app-2', addr: '10.0.0.32', roles: ['producer'], collected: true },
+    ],
+    servers: {
+      namesrv: [{ host: 'ns-1', addr: '10.0.0.11:9876', settings: {} }],
+      brokers: [
+        { host: 'broker-a-host', brokerName: 'broker-a', brokerId: 0, addr: '10.0.0.21:10911', settings: {} },
+        { host: 'broker-b-host', brokerName: 'broker-b', brokerId: 0, addr: '10.0.0.22:10911', settings: {} },
+      ],
+    },
+    clients: (over.clients as any) ?? [
+      client('app-1', { sends: { total: 600, ok: 560, failed: 40, shed: 0, firstFailure: T('10:00:03'), lastFailure: T('10:02:30'), failuresByException: {}, okByBroker: {} } }),
+      client('app-2'),
+    ],
+    faults: over.faults ?? [{ kind: 'hang', host: 'broker-a-host', start: T('10:00:00'), end: T('10:02:00'), pids: [] }],
+  } as unknown as LabJson;
+}
+
+const cause = (kind: string, host: string, start: string, end: string | null, detail: string | null = null) => ({
+  kind,
+  host,
+  namesrvAddrs: [],
+  brokers: [],
+  start: T(start),
+  end: end ? T(end) : null,
+  recognisedBy: '',
+  evidence: [],
+  detail,
+});
+
+const incident = (x: Record<string, unknown>) => ({ id: 'I1', title: '', start: T('10:00:00'), end: T('10:03:00'), causes: [], impact: [], chain: [], advice: [], findings: [], ...x });
+const analyzed = (x: { incidents?: any[]; findings?: any[] }) => ({ incidents: x.incidents ?? [], findings: x.findings ?? [] });
+const finding = (id: string, rule: string, subject: Record<string, unknown>, start: string, end: string, metrics: Record<string, unknown> = {}, advice: string[] = []) => ({
+  id,
+  rule,
+  severity: 'error',
+  title: `${rule} title`,
+  start: T(start),
+  end: T(end),
+  subject,
+  metrics,
+  evidence: [],
+  explanation: '',
+  advice,
+});
+
+const verdicts = (ss: Statement[]) => ss.map((s) => s.verdict);
+
+describe('score: causes', () => {
+  it('a true cause: a fault on its host, of its kind, over its window, all within the tolerance', () => {
+    const ss = analyzeStatements(new Truth(lab()), analyzed({ incidents: [incident({ causes: [cause('hang', 'broker-a-host', '10:00:01', '10:02:04')] })] }));
+    expect(ss.filter((s) => s.cls === 'cause').map((s) => [s.claim, s.verdict])).toEqual([
+      ['a fault on broker-a-host at 10:00:01.000-10:02:04.000', 'true'],
+      ['broker-a-host: hang', 'true'],
+      ['hang on broker-a-host over 10:00:01.000-10:02:04.000', 'true'],
+    ]);
+  });
+
+  it('a cause on a healthy host is one false statement that names the real faults', () => {
+    const ss = analyzeStatements(new Truth(lab()), analyzed({ incidents: [incident({ causes: [cause('crash', 'broker-b-host', '10:00:01', null)] })] }));
+    const causes = ss.filter((s) => s.cls === 'cause');
+    expect(verdicts(causes)).toEqual(['false']);
+    expect(causes[0].why).toMatch(/no fault on broker-b-host/);
+    expect(causes[0].why).toMatch(/hang on broker-a-host 10:00:00.000-10:02:00.000/);
+  });
+
+  it('a wrong kind: the host is right, the kind false (a crash told as a hang)', () => {
+    const l = lab({ faults: [{ kind: 'crash', host: 'broker-a-host', start: T('10:00:00'), end: T('10:01:00'), pids: [] }] });
+    const ss = analyzeStatements(new Truth(l), analyzed({ incidents: [incident({ causes: [cause('hang', 'broker-a-host', '10:00:00', '10:01:00', 'only its processes froze')] })] }));
+    expect(verdicts(ss.filter((s) => s.cls === 'cause'))).toEqual(['true', 'false']);
+    expect(ss.find((s) => s.verdict === 'false')!.why).toMatch(/crash on broker-a-host/);
+  });
+
+  it('a power loss told as a hang: its host is right (the silence began with the power loss), its kind false', () => {
+    const l = lab({ faults: [{ kind: 'reboot', host: 'broker-a-host', start: T('10:00:00'), end: T('10:01:30'), linkUp: T('10:01:00'), pids: [] }] });
+    const ss = analyzeStatements(new Truth(l), analyzed({ incidents: [incident({ causes: [cause('hang', 'broker-a-host', '10:00:01', '10:00:40', 'only its processes froze')] })] }));
+    expect(verdicts(ss.filter((s) => s.cls === 'cause'))).toEqual(['true', 'false']);
+    expect(ss[1].why).toMatch(/reboot on broker-a-host/);
+  });
+
+  it('a window off by more than the tolerance is false; a reboot is held to when its link came up', () => {
+    const l = lab({
+      faults: [
+        { kind: 'hang', host: 'broker-a-host', start: T('10:00:00'), end: T('10:02:00'), pids: [] },
+        { kind: 'reboot', host: 'broker-a-host', start: T('10:02:00'), end: T('10:02:50'), linkUp: T('10:02:20'), pids: [] },
+      ],
+    });
+    const ss = analyzeStatements(
+      new Truth(l),
+      analyzed({ incidents: [incident({ causes: [cause('hang', 'broker-a-host', '10:00:15', '10:02:20'), cause('reboot', 'broker-a-host', '10:02:20', '10:02:52')] })] }),
+    );
+    // The hang starts 15 s late (its end, the link coming up, is right); the reboot is seen from 10:02:20.
+    expect(verdicts(ss.filter((s) => s.where === 'I1 cause 1'))).toEqual(['true', 'true', 'false']);
+    expect(verdicts(ss.filter((s) => s.where === 'I1 cause 2'))).toEqual(['true', 'true', 'true']);
+  });
+});
+
+describe('score: impact, findings, advice', () => {
+  it("a client's impact: lost sends and window against the application's; a client that lost nothing is false", () => {
+    const ss = analyzeStatements(
+      new Truth(lab()),
+      analyzed({
+        incidents: [
+          incident({
+            impact: [
+              { client: 'app-1', start: T('10:00:04'), end: T('10:02:31'), failedSends: 38, clientVersion: '4.9.4', lastedBecause: null },
+              { client: 'app-2', start: T('10:00:04'), end: T('10:00:10'), failedSends: 3, clientVersion: '4.9.4', lastedBecause: null },
+            ],
+          }),
+        ],
+      }),
+    );
+    const of = (c: string) => ss.filter((s) => s.where === `I1 impact ${c}`).map((s) => [s.claim, s.verdict]);
+    expect(of('app-1')).toEqual([
+      ['app-1 lost sends', 'true'],
+      ['app-1 lost 38 sends', 'true'],
+      ['app-1 failed from 10:00:04.000 to 10:02:31.000', 'true'],
+      ['app-1 runs client 4.9.4', 'true'],
+    ]);
+    expect(of('app-2')).toEqual([
+      ['app-2 lost sends', 'false'],
+      ['app-2 runs client 4.9.4', 'true'],
+    ]);
+  });
+
+  it('"NameServer removed broker X because it was gone" on a healthy broker is a false went-down claim', () => {
+    const sub = (b: string) => ({ host: 'ns-1', broker: b, brokerAddr: b === 'broker-a' ? '10.0.0.21:10911' : '10.0.0.22:10911', namesrvAddr: '10.0.0.11:9876' });
+    const ss = analyzeStatements(
+      new Truth(lab()),
+      analyzed({
+        findings: [
+          finding('F1', 'broker-down-detection', sub('broker-a'), '09:59:50', '10:01:50', { detection: 'expired' }),
+          finding('F2', 'broker-down-detection', sub('broker-b'), '10:02:10', '10:04:10', { detection: 'expired' }),
+        ],
+      }),
+    );
+    expect(ss.filter((s) => s.cls === 'went-down').map((s) => [s.where, s.verdict])).toEqual([
+      ['F1 broker-down-detection', 'true'],
+      ['F2 broker-down-detection', 'false'],
+    ]);
+    // The way it went: expiry means silent with its connections open, which a hang is.
+    expect(ss.filter((s) => s.where === 'F1 broker-down-detection' && s.cls === 'process').map((s) => s.verdict)).toEqual(['true']);
+  });
+
+  it('advice whose premise is false: a setting the client already ran with, NameServers already on hosts of their own', () => {
+    const l = lab({
+      clients: [{ ...lab().clients[0], settings: { sendLatencyFaultEnable: true } }],
+    });
+    const ss = analyzeStatements(
+      new Truth(l),
+      analyzed({
+        incidents: [
+          incident({
+            impact: [{ client: 'app-1', start: T('10:00:03'), end: T('10:02:30'), failedSends: 40, clientVersion: '4.9.4', lastedBecause: null }],
+            advice: [
+              'Enable sendLatencyFaultEnable on the producers (off by default): a broker whose send timed out is then avoided.',
+              'Run the NameServers on hosts of their own: broker-a-host took NameServer 10.0.0.11:9876 and broker-a down together.',
+              'Find out why broker-a-host froze (kernel and hypervisor logs, memory, disk, long GC pauses).',
+              'Find out why broker-b-host froze (kernel and hypervisor logs, memory, disk, long GC pauses).',
+            ],
+          }),
+        ],
+      }),
+    );
+    const advice = ss.filter((s) => s.cls === 'advice');
+    expect(verdicts(advice)).toEqual(['false', 'false', 'true', 'false']);
+    expect(advice[0].why).toMatch(/already ran with sendLatencyFaultEnable=true/);
+    expect(advice[1].why).toMatch(/hosts of their own \(ns-1\)/);
+  });
+
+  it('what the lab cannot decide is unknown with its reason, never true', () => {
+    const ss = analyzeStatements(
+      new Truth(lab()),
+      analyzed({
+        findings: [
+          finding('F1', 'retry-same-broker', { host: 'app-1' }, '10:00:00', '10:01:00', {}, ['Spread the send load: give the topic write queues on more brokers.']),
+        ],
+      }),
+    );
+    expect(ss.map((s) => [s.cls, s.verdict])).toEqual([
+      ['process', 'unknown'],
+      ['advice', 'unknown'],
+    ]);
+    for (const s of ss) expect(s.why).not.toBe('');
+  });
+});
+
+describe('score: replay', () => {
+  const replay = (clients: any[], faults: any[], defaults: Record<string, string> = {}) => ({
+    verdict: 'reproduced',
+    scenario: {
+      startEpochMs: Date.parse(T('09:58:00')),
+      brokers: [{ name: 'broker-a', host: 'broker-a-host', addr: '10.0.0.21:10911' }],
+      clients,
+      faults,
+    },
+    defaults,
+    milestones: [],
+  });
+  const sc = (host: string, settings: Record<string, unknown>, x: Record<string, unknown> = {}) => ({ host, version: '4.9.4', namesrv: '10.0.0.11:9876', sendRatePerSec: 2, settings, ...x });
+
+  it('inferred settings against what the client ran with (the defaults where lab.json gives none)', () => {
+    const l = lab({ clients: [{ ...lab().clients[0], async: true, settings: { retryTimesWhenSendFailed: 0 } }] });
+    const ss = replayStatements(
+      new Truth(l),
+      replay([sc('app-1', { sendMsgTimeoutMs: 2500 }, { sendRatePerSec: 5 })], [], {
+        'scenario.clients[0].settings.retryTimesWhenSendFailed': '2 (DefaultMQProducer default: 3 attempts)',
+        'scenario.clients[0].settings.sendLatencyFaultEnable': 'false (DefaultMQProducer default)',
+      }),
+    );
+    expect(ss.map((s) => [s.claim, s.verdict])).toEqual([
+      ['app-1 runs client 4.9.4', 'true'],
+      ['app-1 sendMsgTimeoutMs=2500', 'false'],
+      ['app-1 retryTimesWhenSendFailed=2 (a default)', 'false'],
+      ['app-1 sendLatencyFaultEnable=false (a default)', 'true'],
+      ['app-1 clientCloseSocketIfTimeout=?', 'unknown'],
+      ['app-1 sends synchronously (the model has no async send)', 'false'],
+      ['app-1 sends 5/s', 'false'],
+      ['app-1 bound to NameServer 10.0.0.11:9876', 'true'],
+    ]);
+    expect(ss[1].why).toBe('it ran sendMsgTimeout=3000 (the default)');
+  });
+
+  it('inferred faults: a crash modelled as a freeze is a false kind', () => {
+    const l = lab({ faults: [{ kind: 'crash', host: 'broker-a-host', start: T('10:00:00'), end: T('10:01:00'), pids: [] }] });
+    const ss = replayStatements(new Truth(l), replay([], [{ atMs: 120_000, host: 'broker-a-host', state: 'hung' }, { atMs: 180_000, host: 'broker-a-host', state: 'up' }]));
+    expect(ss.map((s) => [s.where, s.verdict])).toEqual([
+      ['scenario.faults[0]', 'true'],
+      ['scenario.faults[0]', 'false'],
+    ]);
+  });
+});
+
+describe('score: replay outages', () => {
+  it("each simulated client's lost sends within 0.5-1.5x of the application's, and none where it lost none", () => {
+    const r = { scenario: { startEpochMs: 0, brokers: [], clients: [], faults: [] }, milestones: [], outages: [
+      { client: 'app-1', simulatedFailedSends: 59 },
+      { client: 'app-1', simulatedFailedSends: 61 },
+      { client: 'app-2', simulatedFailedSends: 1 },
+    ] };
+    expect(verdicts(replayStatements(new Truth(lab()), r))).toEqual(['true', 'false', 'false']);
+  });
+});
+
+describe('score: the defaults a client ran with', () => {
+  it('are the DefaultMQProducer defaults, and closeSocketIfTimeout follows the version and the property', () => {
+    const c = lab().clients[0];
+    expect(effectiveClient(c)).toMatchObject({ sendMsgTimeout: 3000, retryTimesWhenSendFailed: 2, sendLatencyFaultEnable: false, closeSocketIfTimeout: true });
+    expect(effectiveClient({ ...c, version: '4.7.1' }).closeSocketIfTimeout).toBe(false);
+    expect(effectiveClient({ ...c, systemProperties: { 'com.rocketmq.remoting.client.closeSocketIfTimeout': 'false' } }).closeSocketIfTimeout).toBe(false);
+    expect(effectiveClient({ ...c, settings: { sendMsgTimeout: 1800 } }).sendMsgTimeout).toBe(1800);
+  });
+});
+
+/** The figures of a score are what its statements and recall say. */
+function expectConsistent(s: RecordingScore, labJson: LabJson): void {
+  const n = s.statements.length;
+  expect(s.counts.true + s.counts.false + s.counts.unknown).toBe(n);
+  expect(s.counts.true).toBe(s.statements.filter((x) => x.verdict === 'true').length);
+  for (const k of ['true', 'false', 'unknown'] as const) expect(CLASSES.reduce((a, c) => a + s.byClass[c][k], 0), k).toBe(s.counts[k]);
+  expect(s.precision).toBe(s.counts.true + s.counts.false ? s.counts.true / (s.counts.true + s.counts.false) : null);
+  for (const x of s.statements) {
+    expect(CLASSES, x.where).toContain(x.cls);
+    if (x.verdict !== 'true') expect(x.why, `${x.where}: ${x.claim}`).not.toBe('');
+  }
+  expect(s.recall.causes.present).toBe(labJson.faults.length);
+  // Clients whose logs the recording leaves out (hosts[].collected false) cannot be named, so they are not counted.
+  const collected = (host: string) => labJson.hosts.find((h) => h.name === host)?.collected !== false;
+  expect(s.recall.clients.present).toBe(labJson.clients.filter((c) => c.sends.failed > 0 && collected(c.host)).length);
+  expect(s.recall.causes.stated).toBeLessThanOrEqual(s.recall.causes.present);
+  expect(s.recall.clients.stated).toBeLessThanOrEqual(s.recall.clients.present);
+  // What recall missed is listed, one line each.
+  expect(s.missed).toHaveLength(s.recall.causes.present - s.recall.causes.stated + s.recall.clients.present - s.recall.clients.stated);
+}
+
+describe('score: on recordings', () => {
+  const names = ['crash', 'seed-outage'];
+  const scores: RecordingScore[] = [];
+  beforeAll(async () => {
+    for (const name of names) {
+      const r = recording(name);
+      const [a, p] = [await analyzeReport(r), await replayReport(r)];
+      scores.push(scoreRecording(name, r.lab, a.report, p.report));
+    }
+  }, 120_000);
+
+  it('each recording: the counts add up, per class and in all, and recall counts the lab faults and the clients that lost sends', () => {
+    names.forEach((name, i) => expectConsistent(scores[i], recording(name).lab));
+    // Every cause of every incident was turned into statements: at least one each, and so was every client's impact.
+    const seed = scores[1];
+    expect(seed.statements.filter((s) => s.cls === 'cause' && s.claim.startsWith('a fault on')).length).toBeGreaterThanOrEqual(1);
+    expect(seed.statements.filter((s) => s.cls === 'impact' && / lost sends$/.test(s.claim)).length).toBeGreaterThanOrEqual(1);
+    expect(seed.statements.filter((s) => s.source === 'replay').length).toBeGreaterThan(0);
+  });
+
+  it('all: the sums of the recordings', () => {
+    const all = scoreAll(scores);
+    for (const k of ['true', 'false', 'unknown'] as const) expect(all.counts[k]).toBe(scores.reduce((a, s) => a + s.counts[k], 0));
+    expect(all.recall.causes.present).toBe(scores.reduce((a, s) => a + s.recall.causes.present, 0));
+    expect(all.recall.clients.stated).toBe(scores.reduce((a, s) => a + s.recall.clients.stated, 0));
+    const table = formatTable(scores, all);
+    for (const line of table.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(table).toMatch(/^crash /m);
+    expect(table).toMatch(/^all /m);
+    // Every false statement is listed with its evidence.
+    const listed = formatFalse(scores);
+    for (const s of scores) for (const x of s.statements.filter((y) => y.verdict === 'false')) expect(listed).toContain(x.why);
+  });
+});
+
+describe('score: the command', () => {
+  it('usage and input errors are exit code 2 with one line', async () => {
+    const lines: string[] = [];
+    expect(await scoreCommand(ROOT, [], (l) => lines.push(l))).toBe(2);
+    expect(await scoreCommand(ROOT, ['--bogus', 'samples/lab'], (l) => lines.push(l))).toBe(2);
+    expect(await scoreCommand(ROOT, ['samples/no-such'], (l) => lines.push(l))).toBe(2);
+    expect(lines[2]).toBe('samples/no-such: no such folder');
+    expect(() => recordingDirs([`${ROOT}/docs`])).toThrow(/no lab.json/);
+    expect(recordingDirs([`${ROOT}/samples/lab`]).length).toBeGreaterThanOrEqual(8);
+  });
+});
