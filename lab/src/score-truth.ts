@@ -76,7 +76,7 @@ export interface TruthFault {
 }
 
 export const ms = (iso: string): number => Date.parse(iso);
-const hhmmss = (t: number, zone: number) => new Date(t + zone).toISOString().slice(11, 23);
+const hhmmss = (t: number | null, zone: number) => (t !== null && Number.isFinite(t) ? new Date(t + zone).toISOString().slice(11, 23) : '?');
 
 export class Truth {
   readonly faults: TruthFault[];
@@ -101,7 +101,7 @@ export class Truth {
   }
 
   /** A time of day in the lab's zone, for the evidence of a statement. */
-  time(t: number): string {
+  time(t: number | null): string {
     return hhmmss(t, this.zoneMs);
   }
 

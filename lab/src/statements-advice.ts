@@ -90,7 +90,8 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
     const off = concerned.filter((c) => effectiveClient(c).retryTimesWhenSendFailed !== Number(m[1]));
     p(`${names(concerned)} run retryTimesWhenSendFailed=${m[1]}`, off.length === 0, off.map((c) => `${c.host} ran ${effectiveClient(c).retryTimesWhenSendFailed}`).join(', '));
   }
-  for (const m of advice.matchAll(/sendMsgTimeout,? (\d+) ms/g)) {
+  // `(sendMsgTimeout, 3000 ms by default)` states the default, not this client's value.
+  for (const m of advice.matchAll(/sendMsgTimeout,? (\d+) ms(?! by default)/g)) {
     const off = concerned.filter((c) => effectiveClient(c).sendMsgTimeout !== Number(m[1]));
     p(`${names(concerned)} run sendMsgTimeout=${m[1]}`, off.length === 0, off.map((c) => `${c.host} ran ${effectiveClient(c).sendMsgTimeout} ms`).join(', '));
   }
@@ -142,7 +143,10 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
     const other = onScope(['crash', 'reboot', 'hang']);
     p('the stop was not planned', other.length > 0 && planned.length === 0, other.map((f) => f.text).join('; '), planned.length ? `${planned.map((f) => f.text).join('; ')}: a planned restart` : `no unplanned fault on ${scopeHosts.join(', ')}`);
   }
-  if (/check the disk/.test(advice)) {
+  if (/the store's disk .* or the broker's CPU/.test(advice)) {
+    const slow = onScope(['disk-full', 'overload', 'hang', 'stall']);
+    p('the disk or the CPU was held', slow.length > 0, slow.map((f) => f.text).join('; '), `no disk, overload or stall fault then on ${scopeHosts.join(', ')}`);
+  } else if (/check the disk/.test(advice)) {
     const disk = onScope(['disk-full']);
     const other = onScope([...UNANSWERING_KINDS, 'stall']);
     p('the disk was slow or full', disk.length > 0, disk.map((f) => f.text).join('; '), `the lab's stores are on tmpfs and no disk fault ran; the fault then was ${other.map((f) => f.text).join('; ') || 'none'}${other.some((f) => f.kind === 'overload') ? ' (CPU held by a quota)' : ''}`);

@@ -139,6 +139,10 @@ function impactStatements(truth: Truth, report: Report): Statement[] {
     if (f.failed > 0) {
       const tol = Math.max(TOLERANCE.lostAbs, Math.round(f.failed * TOLERANCE.lostShare));
       out.push(s(`${client} lost ${x.sends} sends`).is(Math.abs(x.sends - f.failed) <= tol, `the application lost ${f.failed}`, `the application lost ${f.failed} (tolerance ${tol})`));
+      if (!Number.isFinite(x.start) || !Number.isFinite(x.end)) {
+        out.push(s(`${client} failed from ${truth.time(x.start)} to ${truth.time(x.end)}`).unknown('the impact gives no start or end'));
+        continue;
+      }
       const d1 = x.start - ms(f.firstFailure!);
       const d2 = x.end - ms(f.lastFailure!);
       out.push(

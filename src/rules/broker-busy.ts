@@ -535,10 +535,11 @@ function report(b: Busy, g: Group, onlyGroup: boolean): void {
   if (sideAll && sideAll.inLock >= 1000) {
     adv.push(`A put held the CommitLog lock for ${sideAll.inLock} ms (page cache busy, see pagecache-busy): check disk latency and free memory for the page cache; consider transientStorePoolEnable=true.`);
   } else if (hasBacklog && sideBacklog && sideBacklog.store >= 500) {
-    adv.push(`Puts were slow during the backlog (up to ${sideBacklog.store} ms in store.log): check the disk (iowait, utilisation, other I/O on the same device) before adding load.`);
+    // A slow put is the disk's or the CPU's: a broker held to a CPU quota puts as slowly as one on a slow disk.
+    adv.push(`Puts were slow during the backlog (up to ${sideBacklog.store} ms in store.log): the store's disk (iowait, utilisation, other I/O on the same device) or the broker's CPU (throttling by a container quota, steal, long GC), before adding load.`);
   }
   if (hasBacklog) adv.push('Spread the send load: give the topic write queues on more brokers (or add brokers) so no single send queue backs up, and smooth bursty producers.');
-  adv.push(`Do not just raise waitTimeMillsInSendQueue: requests would only wait longer in the same queue, and the client's send budget (sendMsgTimeout, 3000 ms) still runs out.`);
+  adv.push(`Do not just raise waitTimeMillsInSendQueue: requests would only wait longer in the same queue, and the client's send budget (sendMsgTimeout, 3000 ms by default) still runs out.`);
   if (factIn(CLIENT.retriesSystemBusy, cv) !== true) adv.push('Catch MQBrokerException code 2 in the application and retry later, or move the producers to client 5.3.0+, which retries SYSTEM_BUSY on another broker.');
 
   // --- evidence: the longest wait, the first rejection, the broker side, then the other episodes ---

@@ -90,8 +90,12 @@ const rule: Rule = {
       g.joined++;
       g.firstAttempt ??= a;
       const { name: b, addr } = book.brokerOfAttempt(a);
-      if (b) g.brokers.set(b, (g.brokers.get(b) ?? 0) + 1);
-      if (b && addr) g.addrs.set(b, addr);
+      // Only an attempt that waited out the budget says the broker did not answer: one given what
+      // was left of a spent budget (`timeout, 0(ms)`) or one that failed at once says nothing of it.
+      if (b && attemptOutcome(a) === 'spent') {
+        g.brokers.set(b, (g.brokers.get(b) ?? 0) + 1);
+        if (addr) g.addrs.set(b, addr);
+      }
       // Without an RT (`RT: %sms`), the timeout its cause names is how long it waited.
       const rt = num(a, 'rtMs') ?? givenTimeoutMs(a.fields.cause as string | null);
       if (rt !== null && (g.maxRt === null || rt > g.maxRt)) (g.maxRt = rt), (g.maxRtAttempt = a);
@@ -130,7 +134,8 @@ const rule: Rule = {
       const brokers = counted.map(([b]) => b);
       // The broker that spent (nearly) every budget is the subject: in a log without threads an
       // attempt of another send can be joined now and then.
-      const main = counted.length && counted[0][1] >= 0.8 * g.joined ? counted[0][0] : null;
+      const spentJoined = counted.reduce((n, [, k]) => n + k, 0);
+      const main = counted.length && counted[0][1] >= 0.8 * spentJoined ? counted[0][0] : null;
       const to = main ?? counted.map(([b, n]) => `${b} (${n})`).join(', ');
       const whole = g.maxRt !== null && g.maxRt >= 0.9 * budget;
       const ex: string[] = [];

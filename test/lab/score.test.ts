@@ -217,6 +217,27 @@ describe('score: impact, findings, advice', () => {
     expect(advice[1].why).toMatch(/hosts of their own \(ns-1\)/);
   });
 
+  it("advice that names the disk or the CPU holds under a CPU quota; a default stated as one is no claim about the client", () => {
+    const l = lab({ faults: [{ kind: 'overload', host: 'broker-a-host', start: T('10:00:00'), end: T('10:01:00'), pids: [] }] });
+    const ss = analyzeStatements(
+      new Truth(l),
+      analyzed({
+        incidents: [
+          incident({
+            causes: [cause('overload', 'broker-a-host', '10:00:00', '10:01:00')],
+            advice: [
+              "Puts were slow during the backlog (up to 700 ms in store.log): the store's disk (iowait) or the broker's CPU (throttling by a container quota, steal, long GC), before adding load.",
+              'Puts were slow during the backlog (up to 700 ms in store.log): check the disk (iowait, utilisation) before adding load.',
+              "Do not just raise waitTimeMillsInSendQueue: the client's send budget (sendMsgTimeout, 3000 ms by default) still runs out.",
+              "Do not just raise waitTimeMillsInSendQueue: the client's send budget (sendMsgTimeout, 5000 ms) still runs out.",
+            ],
+          }),
+        ],
+      }),
+    );
+    expect(verdicts(ss.filter((x) => x.cls === 'advice'))).toEqual(['true', 'false', 'unknown', 'false']);
+  });
+
   it('what the lab cannot decide is unknown with its reason, never true', () => {
     const ss = analyzeStatements(
       new Truth(lab()),

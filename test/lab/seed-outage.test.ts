@@ -67,6 +67,15 @@ describe('lab seed outage: analyze', () => {
     expectNear(pay[0].end, Date.parse(client(r, 'app-pay-01').sends.lastFailure!), 3500, 1000, 'app-pay-01 end of the stale route');
   });
 
+  it('the sends that ran out of budget are laid on broker-a alone: a retry to broker-b given what was left (`timeout, 0(ms)`) says nothing of it', () => {
+    for (const c of r.lab.clients) {
+      const [f] = findingsOf(report, 'send-timeout-budget', { host: c.host });
+      expect(f, c.host).toBeDefined();
+      expect(f.metrics.brokers, c.host).toEqual(['broker-a']);
+      expect(f.advice.join(' '), c.host).not.toMatch(/broker-b/);
+    }
+  });
+
   it('broker-b never failed: no stale route to it, and mq-node-b is not a failed co-located host', () => {
     expect(findingsOf(report, 'stale-route', { broker: 'broker-b' })).toEqual([]);
     expect(findingsOf(report, 'colocated-namesrv', { host: 'mq-node-b' })).toEqual([]);
