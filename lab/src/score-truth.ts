@@ -1,6 +1,9 @@
 // What a recording's lab.json says, in the terms the scorer checks statements against: the faults as
 // the other hosts could see them, the host behind a broker or NameServer address, the settings each
 // client really ran with, and the tolerances a statement about a time is held to.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { LabJson } from './labjson.js';
 import { clientRanWith, type ClientRanWith } from './defaults.js';
 import type { ProducerProcess } from './scenario.js';
@@ -83,7 +86,16 @@ export class Truth {
   readonly windowEnd: number;
   private readonly zoneMs: number;
 
-  constructor(readonly lab: LabJson) {
+  /**
+   * When a client or application log of the recording shows a broker's busy reply (BrokerFastFailure's
+   * `[TIMEOUT_CLEAN_QUEUE]`, `[PCBUSY_CLEAN_QUEUE]`, `[PC_SYNCHRONIZED]`, `[REJECTREQUEST]`): a broker
+   * that said it was busy was busy, whether or not the lab injected a fault then (a cold JVM under the
+   * machine's load does it too). Epoch ms, sorted; empty when the logs were not read.
+   */
+  readonly busyReplies: number[];
+
+  constructor(readonly lab: LabJson, busyReplies: number[] = []) {
+    this.busyReplies = [...busyReplies].sort((a, b) => a - b);
     this.windowEnd = ms(lab.window.end);
     const z = /([+-])(\d\d):(\d\d)$/.exec(lab.timeZone ?? '+08:00');
     this.zoneMs = z ? (z[1] === '-' ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3])) * 60_000 : 0;
@@ -98,6 +110,11 @@ export class Truth {
       return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, text: '' };
     });
     for (const f of this.faults) f.text = `${f.kind} on ${f.host} ${this.time(f.start)}-${this.time(f.end)}`;
+  }
+
+  /** The busy replies the logs show within [from - slack, to + slack]. */
+  busyRepliesIn(from: number, to: number, slack = 2000): number[] {
+    return this.busyReplies.filter((t) => t >= from - slack && t <= to + slack);
   }
 
   /** A time of day in the lab's zone, for the evidence of a statement. */
@@ -176,3 +193,33 @@ export function labKinds(f: TruthFault): string[] {
 export const DOWN_KINDS = ['hang', 'reboot', 'crash', 'restart', 'partition'] as const;
 /** ... and behind a claim that it did not answer in time (a broker starved of CPU does not either). */
 export const UNANSWERING_KINDS = [...DOWN_KINDS, 'overload'] as const;
+
+const BUSY_REPLY = /\[(?:TIMEOUT_CLEAN_QUEUE|PCBUSY_CLEAN_QUEUE|PC_SYNCHRONIZED|REJECTREQUEST)\]/;
+const LEADING_TIME = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)[,.](\d{3})/;
+
+/**
+ * The times of the busy replies in a recording's client and application logs (plain or gzipped, as
+ * the lab writes them or an operator collected them), read in the lab's zone.
+ */
+export function busyRepliesOf(dir: string, zone: string): number[] {
+  const out: number[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/^(?:rocketmq_client|app)\b.*\.log(?:\.gz)?$/.test(e.name) || /^(?:rocketmq_client|app)\.log/.test(e.name)) {
+        const raw = readFileSync(p);
+        const text = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
+        // The reply is in the exception's message, often on a line below the record's date.
+        let last: number | null = null;
+        for (const line of text.split('\n')) {
+          const m = LEADING_TIME.exec(line);
+          if (m) last = Date.parse(`${m[1]}T${m[2]}.${m[3]}${zone}`);
+          if (last !== null && BUSY_REPLY.test(line)) out.push(last);
+        }
+      }
+    }
+  };
+  walk(dir);
+  return out.filter(Number.isFinite);
+}

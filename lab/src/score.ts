@@ -57,8 +57,8 @@ function figures(statements: Statement[], recall: Figures['recall']): Figures {
 }
 
 /** Score one recording's reports (either may be null when its command gave none). */
-export function scoreRecording(name: string, lab: LabJson, analyze: any | null, replay: any | null, errors: string[] = []): RecordingScore {
-  const truth = new Truth(lab);
+export function scoreRecording(name: string, lab: LabJson, analyze: any | null, replay: any | null, errors: string[] = [], busyReplies: number[] = []): RecordingScore {
+  const truth = new Truth(lab, busyReplies);
   const statements = [...(analyze ? analyzeStatements(truth, analyze) : []), ...(replay ? replayStatements(truth, replay) : [])];
   const missed: string[] = [];
   const causes = (analyze?.incidents ?? []).flatMap((i: any) => i.causes ?? []);

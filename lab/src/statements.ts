@@ -88,6 +88,12 @@ export function checkDown(
 ): Statement {
   if (!host) return s.unknown(`the lab does not know ${what}`);
   const near = truth.faultsOn(host, from, to, TOLERANCE.claimMs);
+  // A busy claim the logs bear out: the broker answered busy then, fault or not.
+  const said = kinds.includes('overload') && !near.length ? truth.busyRepliesIn(from, to) : [];
+  if (said.length) {
+    const why = `the client logs hold ${said.length} busy repl${said.length === 1 ? 'y' : 'ies'} then (first at ${truth.time(said[0])}), with no fault injected`;
+    return s.is(true, why, why);
+  }
   const fit = near.filter((f) => labKinds(f).some((k) => kinds.includes(k)));
   const when = `${truth.time(from)}-${truth.time(to)}`;
   return s.is(

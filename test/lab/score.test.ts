@@ -4,7 +4,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LabJson } from '../../lab/src/labjson.js';
 import { formatFalse, formatTable, recordingDirs, scoreCommand } from '../../lab/src/score-run.js';
-import { effectiveClient, Truth } from '../../lab/src/score-truth.js';
+import { busyRepliesOf, effectiveClient, Truth } from '../../lab/src/score-truth.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { scoreAll, scoreRecording, type RecordingScore } from '../../lab/src/score.js';
 import { CLASSES, type Statement } from '../../lab/src/statements-core.js';
 import { analyzeStatements } from '../../lab/src/statements.js';
@@ -252,6 +256,30 @@ describe('score: impact, findings, advice', () => {
       ['advice', 'unknown'],
     ]);
     for (const s of ss) expect(s.why).not.toBe('');
+  });
+});
+
+describe('score: busy replies in the logs', () => {
+  it('reads them from plain and gzipped client and application logs, at the date of the record above the exception', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'score-busy-'));
+    try {
+      mkdirSync(join(dir, 'app-1', 'logs', 'rocketmqlogs'), { recursive: true });
+      writeFileSync(
+        join(dir, 'app-1', 'logs', 'app.log.gz'),
+        gzipSync(
+          '2026-12-05 01:59:19.283 ERROR 17656 --- [publisher-6] c.e.OrderEventPublisher : Failed to publish event\n' +
+            'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 210ms, size of queue: 0\n',
+        ),
+      );
+      writeFileSync(join(dir, 'app-1', 'logs', 'rocketmqlogs', 'rocketmq_client.log'), '2026-12-05 01:59:20,001 WARN RocketmqClient - nothing busy here\n');
+      expect(busyRepliesOf(dir, '+08:00')).toEqual([Date.parse('2026-12-05T01:59:19.283+08:00')]);
+      // A busy claim with no fault injected then is true when the logs hold the reply.
+      const truth = new Truth(lab({ faults: [] }), busyRepliesOf(dir, '+08:00'));
+      expect(truth.busyRepliesIn(Date.parse('2026-12-05T01:59:19.000+08:00'), Date.parse('2026-12-05T01:59:19.500+08:00'))).toHaveLength(1);
+      expect(truth.busyRepliesIn(Date.parse('2026-12-05T02:10:00.000+08:00'), Date.parse('2026-12-05T02:11:00.000+08:00'))).toHaveLength(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
