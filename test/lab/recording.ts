@@ -123,5 +123,9 @@ export function expectTopology(r: Recording, report: any): void {
     expect(inferred.topic, `${c.host} topic`).toBe(c.topic);
     expect(inferred.namesrv, `${c.host} bound NameServer`).toBe(c.boundNamesrv);
     expect([...inferred.namesrvAddrList].sort(), `${c.host} namesrvAddr`).toEqual([...c.namesrvAddrs].sort());
+    // The send budget the client ran with (none of today's recordings sets it: the default, 3000 ms),
+    // not the RT of an attempt that failed at once on a channel closed under it.
+    const ran = c.ranWith?.sendMsgTimeout ?? Number(c.settings.sendMsgTimeout ?? 3000);
+    expect(inferred.settings.sendMsgTimeoutMs ?? 3000, `${c.host} sendMsgTimeout`).toBe(ran);
   }
 }

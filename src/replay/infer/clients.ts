@@ -7,6 +7,7 @@ import { CLIENT } from '../../rocketmq/facts.js';
 import { pickVersion, versionAtLeast } from '../../rocketmq/versions.js';
 import type { RmqEvent } from '../../parse/types.js';
 import { clientVersionOf } from '../../rules/versions.js';
+import { givenTimeoutMs, isTimeoutCause } from '../../rules/routing.js';
 import type { Collected } from '../collect.js';
 import { LIMITS } from '../file.js';
 import { isAppFailure } from '../../parse/send-failure.js';
@@ -168,6 +169,37 @@ function clientTopic(ctx: InferContext, mine: RmqEvent[], p: string, topics: Sce
 }
 
 /**
+ * The send budget (sendMsgTimeout) the client's failed attempts show. An attempt is given what is
+ * left of the budget (DefaultMQProducerImpl.sendDefaultImpl: `timeout - costTime`), and a timed-out
+ * call prints what it was given (`wait response on the channel <addr> timeout, N(ms)`,
+ * NettyRemotingAbstract.invokeSyncImpl): a send's first attempt is given the whole budget less its
+ * route lookup, so the largest N is the budget to within a few ms (a setting is a round figure: N
+ * rounded up to 100 ms). Without N, the longest attempt that timed out (its RT), rounded down. Only
+ * timed-out attempts: one that failed at once on a channel closed under it (4.9.1+, `send request
+ * to <addr> failed`) says nothing of the budget, though its RT may be seconds. 5.3.3's
+ * sendMsgMaxTimeoutPerRequest, when set, caps N: the budget read is then that cap.
+ */
+function sendBudgetSeen(cl: readonly RmqEvent[]): { ms: number; why: string; event: RmqEvent } | null {
+  let given: { n: number; e: RmqEvent } | null = null;
+  let rt: { n: number; e: RmqEvent } | null = null;
+  for (const e of cl) {
+    if (e.type !== 'send-attempt-failed') continue;
+    const cause = (e.fields.cause as string | null) ?? null;
+    if (!isTimeoutCause(cause)) continue;
+    const n = givenTimeoutMs(cause);
+    if (n !== null && n >= MIN_BUDGET_MS && (!given || n > given.n)) given = { n, e };
+    const r = typeof e.fields.rtMs === 'number' ? e.fields.rtMs : null;
+    if (r !== null && r >= MIN_BUDGET_MS && (!rt || r > rt.n)) rt = { n: r, e };
+  }
+  if (given) return { ms: Math.ceil(given.n / 100) * 100, why: `the longest time a timed-out attempt was given (\`timeout, ${given.n}(ms)\`: a first attempt gets the whole budget less its route lookup)`, event: given.e };
+  if (rt) return { ms: Math.floor(rt.n / 100) * 100, why: `the longest attempt that timed out (RT ${rt.n} ms)`, event: rt.e };
+  return null;
+}
+
+/** A budget below this is no sendMsgTimeout anyone sets, and an attempt given less was a retry's leftover. */
+const MIN_BUDGET_MS = 500;
+
+/**
  * The ClientConfig the client printed at start, the producer's `key=value` settings in the
  * application log, a send timeout from attempts that used the whole budget; closeSocketIfTimeout
  * from the version (NettyClientConfig: hard-coded false before 4.9.1).
@@ -190,16 +222,13 @@ function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], mine: R
     }
   }
   const appProps = ctx.c.appProps.get(host) ?? new Map<string, { value: string; event: RmqEvent }>();
-  const attempts = cl.filter((e) => e.type === 'send-attempt-failed' && typeof e.fields.rtMs === 'number' && (e.fields.rtMs as number) >= 1000);
-  const callTimeouts = mine.filter((e) => e.type === 'send-call-timeout');
+  const budget = sendBudgetSeen(cl);
   if (appProps.get('sendMsgTimeout') && Number(appProps.get('sendMsgTimeout')!.value) > 0) {
     settings.sendMsgTimeoutMs = Number(appProps.get('sendMsgTimeout')!.value);
     prov(`${p}.settings.sendMsgTimeoutMs`, 'sendMsgTimeout in the application log', [appProps.get('sendMsgTimeout')!.event]);
-  } else if (attempts.length && callTimeouts.length) {
-    const rts = attempts.map((e) => e.fields.rtMs as number).sort((a, b) => a - b);
-    const median = rts[Math.floor(rts.length / 2)];
-    settings.sendMsgTimeoutMs = Math.floor(median / 100) * 100;
-    prov(`${p}.settings.sendMsgTimeoutMs`, `attempts that used the whole budget (RT ${median} ms, then \`sendDefaultImpl call timeout\`)`, [attempts[0], callTimeouts[0]]);
+  } else if (budget) {
+    settings.sendMsgTimeoutMs = budget.ms;
+    prov(`${p}.settings.sendMsgTimeoutMs`, budget.why, [budget.event]);
   } else def(`${p}.settings.sendMsgTimeoutMs`, '3000 (DefaultMQProducer default)');
   const retry = appProps.get('retryTimesWhenSendFailed');
   if (retry && /^\d+$/.test(retry.value)) {
