@@ -27,7 +27,7 @@ const other = !args.includes('--no-other');
 const load = (p) => import(pathToFileURL(path.join(DIST, p)).href);
 const { buildTimeline } = await load('timeline/build.js');
 const { loadTimeline } = await load('tui/load.js');
-const { incidentPass } = await load('replay/diagnose.js');
+const { incidentPass } = await load('diagnosis/diagnose.js');
 const { ALL_RULES } = await load('rules/index.js');
 
 /** Bytes in this process's temporary folders (the timeline's spill, the store's files). */

@@ -10,7 +10,7 @@ import { renderFindingsText } from '../report/findings-text.js';
 import { atOrAbove, type AnalyzeReport } from '../report/summary.js';
 import { settingsInEffect } from '../rules/analyze.js';
 import type { Rule, Severity, SettingValue } from '../rules/types.js';
-import { diagnoseOnBothCores } from '../replay/diagnose.js';
+import { diagnoseOnBothCores } from '../diagnosis/diagnose.js';
 import { rulesThreadOfJobs } from '../rules/rules-thread.js';
 import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
@@ -46,7 +46,7 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
   const opts = buildOptionsFrom(args);
   const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
   const progress = progressOn(io.stderr, args.progress);
-  // The records replay's inference reads too: the causes come from the same inference.
+  // The records the inference reads too (src/diagnosis): the causes come from the same inference as replay's.
   const timeline = await buildTimeline({ ...opts, keepOther: 'inference', onProgress: (d, t) => progress.update(d, t) });
   try {
     progress.clear();

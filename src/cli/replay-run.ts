@@ -14,7 +14,7 @@ import { checkInferred, fitRun, inferFromLogs, loadScenarioFile, scenarioArg } f
 import { renderReplayHtml } from '../replay/report-html.js';
 import { nothingComparedText, renderReplayJson, renderReplayText } from '../replay/report.js';
 import { replay } from '../replay/run.js';
-import type { ReplayInput } from '../replay/types.js';
+import type { ReplayInput } from '../diagnosis/types.js';
 import { WhatIfError, type Variant } from '../replay/whatif.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, type InputArgs, resolveTimeOption, sayInputs, type TimeOption } from './common.js';

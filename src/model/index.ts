@@ -3,6 +3,7 @@
 
 export { runScenario } from './scenario.js';
 export { loadIncident, LOAD_INCIDENT_MS } from './load-incident.js';
+export { LIMITS } from './limits.js';
 export type {
   BootDelays,
   BrokerSummary,

@@ -5,9 +5,9 @@
 // the field: `scenario.clients[1].namesrvAddrList: expected an array of addresses`.
 
 import { formatIso, parseZone, ZoneError } from '../parse/time.js';
-import type { Scenario } from '../model/index.js';
+import { LIMITS, type Scenario } from '../model/index.js';
 import { COMPARED_MILESTONES } from '../rules/milestones.js';
-import { type BusyFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from './types.js';
+import { type BusyFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from '../diagnosis/types.js';
 import { OLDEST_MODELLED, parseVersion, versionAtLeast } from '../rocketmq/versions.js';
 import { spanText } from '../util/durations.js';
 
@@ -145,39 +145,11 @@ function eachObj(list: Json[], path: string, fn: (f: Fields, i: number) => void)
 }
 
 /**
- * What the model runs in bounded time and memory (docs/replay.md, "Limits"). A value past these is a
- * mistake or damage (a send rate of 1e308, a fault a century away), rejected with the field's name.
- */
-/**
  * The longest run by default (--max-span raises it). The model keeps what every simulated process
  * logged, so memory follows the simulated span: logs that span longer are replayed for this long
  * from their start.
  */
 export const DEFAULT_MAX_SPAN_MS = 6 * 3_600_000;
-
-export const LIMITS = {
-  nameServers: 64,
-  brokers: 1000,
-  topics: 10000,
-  clients: 10000,
-  faults: 10000,
-  /** Sends per second of one client, and of the producers outside the scenario in an overload. */
-  sendRatePerSec: 10000,
-  /** Logged send times of one client. */
-  sendTimes: 1_000_000,
-  /** Sends of one run in all (rates over the run's length, and the logged send times). */
-  sendsPerRun: 5_000_000,
-  queues: 1024,
-  threads: 1024,
-  queueCapacity: 10_000_000,
-  retryTimesWhenSendFailed: 100,
-  /** Timeouts, periods and service times (settings), ms. */
-  settingMs: 86_400_000,
-  /** Times and lengths in model time (atMs, startAtMs, durations), ms: ten years. */
-  modelMs: 315_360_000_000,
-  /** The run's start: epoch ms up to 2100-01-01 (a later year is a damaged line). */
-  epochMs: 4_102_444_800_000,
-} as const;
 
 const CLIENT_SETTINGS: Record<string, 'ms' | 'int' | 'bool' | 'seconds'> = {
   pollNameServerIntervalMs: 'ms',

@@ -4,13 +4,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { commonDir } from '../util/paths.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
-import { collect } from './collect.js';
+import { collect } from '../diagnosis/collect.js';
 import { DEFAULT_MAX_SPAN_MS, looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, validateScenario } from './file.js';
 import { spanText } from '../util/durations.js';
 
 export { DEFAULT_MAX_SPAN_MS };
-import { inferScenario, LEAD_MS, MARGIN_MS } from './infer.js';
-import type { ReplayInput } from './types.js';
+import { inferScenario, LEAD_MS, MARGIN_MS } from '../diagnosis/infer.js';
+import type { ReplayInput } from '../diagnosis/types.js';
 
 interface FromLogs {
   input: ReplayInput;

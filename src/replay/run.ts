@@ -6,9 +6,9 @@ import { runScenario, type RunResult, type Scenario } from '../model/index.js';
 import type { RmqEvent } from '../parse/types.js';
 import { percentile } from '../rules/util.js';
 import { formatMs } from '../util/durations.js';
-import { contextOf, MILESTONE_TYPES, observe, type MilestoneContext, type Observation } from './observe.js';
+import { contextOf, MILESTONE_TYPES, observe, type MilestoneContext, type Observation } from '../diagnosis/observe.js';
 import type { ComparedMilestone } from '../rules/milestones.js';
-import type { BusyFigure, ClientFailures, MilestoneTime, ReplayInput } from './types.js';
+import type { BusyFigure, ClientFailures, MilestoneTime, ReplayInput } from '../diagnosis/types.js';
 import { runSizeProblem, ScenarioError, validateScenario } from './file.js';
 import { applyVariant, WhatIfError, type Variant } from './whatif.js';
 

@@ -1,5 +1,5 @@
 // What an advice is about, for the few kinds of advice an incident gives in its own words
-// (src/replay/incident.ts): a rule tags its advice with a topic where the incident may say it
+// (src/diagnosis/incident.ts): a rule tags its advice with a topic where the incident may say it
 // instead, so the incident tells which of the findings' advice it replaces by topic, not by
 // reading their texts.
 

@@ -20,7 +20,7 @@ export interface AnalysisOptions extends AnalyzeOptions {
   milestones?: boolean;
   /** Findings below this severity add no milestones (default info: all do). */
   show?: Severity;
-  /** Others that read the same pass (replay's inference of the causes): they get every event of their types, in time order. */
+  /** Others that read the same pass (the diagnosis's inference of the causes): they get every event of their types, in time order. */
   observers?: ReadonlyArray<{ readonly types: ReadonlySet<EventType>; visit(e: RmqEvent): void }>;
 }
 

@@ -1,7 +1,8 @@
 // The incident analyze names before its findings: what broke (causes on hosts), who was hurt and
 // for how long (impact per client), why it lasted that long (the mechanism, step by step), and what
-// to change, each once. Data only: replay's inference finds the causes (src/replay/incident.ts
-// builds these), the reports print them. docs/analyze.md ("The incident") describes every field.
+// to change, each once. Data only: the diagnosis's inference finds the causes
+// (src/diagnosis/incident.ts builds these), the reports print them. docs/analyze.md ("The
+// incident") describes every field.
 
 /** What happened to a host or a broker. */
 type CauseKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'shutdown' | 'overload' | 'stall' | 'disk-full';

@@ -11,7 +11,7 @@ import { routeDelta, writableAfter, writableBefore } from '../parse/route-change
 /**
  * The moments of an incident, one name for each, whoever tells them: analyze's timeline of the
  * logs (TimelineMilestoneKind) and replay's comparison of a run with the logs (ComparedMilestone,
- * src/replay/observe.ts) name the same moment the same way.
+ * src/diagnosis/observe.ts) name the same moment the same way.
  */
 const MILESTONE_KINDS = [
   'fault-start',
@@ -37,7 +37,7 @@ type MilestoneKind = (typeof MILESTONE_KINDS)[number];
 export const COMPARED_MILESTONES = ['fault-start', 'namesrv-removal', 'first-failure', 'namesrv-switch', 'route-lost', 'route-back', 'outage-end'] as const satisfies readonly MilestoneKind[];
 export type ComparedMilestone = (typeof COMPARED_MILESTONES)[number];
 
-/** The moments of analyze's timeline: what one line of the logs shows (a fault's start and a client's outage are replay's inference). */
+/** The moments of analyze's timeline: what one line of the logs shows (a fault's start and a client's outage are the diagnosis's inference). */
 export type TimelineMilestoneKind = Exclude<MilestoneKind, 'fault-start' | 'namesrv-removal' | 'first-failure' | 'outage-end'>;
 
 export interface Milestone {

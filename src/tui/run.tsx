@@ -4,7 +4,7 @@
 
 import { render } from 'ink';
 import type { Timeline } from '../timeline/build.js';
-import { incidentPass } from '../replay/diagnose.js';
+import { incidentPass } from '../diagnosis/diagnose.js';
 import { rulesThreadOfJobs } from '../rules/rules-thread.js';
 import { buildTimeline, type BuildOptions } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';

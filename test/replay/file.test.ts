@@ -7,7 +7,7 @@ import { prettyJson, readScenarioFile, ScenarioError, scenarioFileJson, runSizeP
 import { inferFromLogs } from '../../src/replay/load.js';
 import { renderReplayJson } from '../../src/replay/report.js';
 import { replay } from '../../src/replay/run.js';
-import type { ReplayInput } from '../../src/replay/types.js';
+import type { ReplayInput } from '../../src/diagnosis/types.js';
 
 const SEED = join(__dirname, '..', '..', 'samples', 'seed-outage');
 

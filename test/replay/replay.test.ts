@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inferFromLogs } from '../../src/replay/load.js';
 import { renderReplayJson } from '../../src/replay/report.js';
 import { replay, type ReplayReport } from '../../src/replay/run.js';
-import type { ReplayInput } from '../../src/replay/types.js';
+import type { ReplayInput } from '../../src/diagnosis/types.js';
 import { parseAssignments, WhatIfError } from '../../src/replay/whatif.js';
 
 const ROOT = join(__dirname, '..', '..');

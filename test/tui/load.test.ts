@@ -98,7 +98,7 @@ describe('loadTimeline', () => {
 
 describe('loadTimeline with the incidents’ inference', () => {
   it('gives the incidents analyze gives, from the same pass, and keeps `other` records out of the store unless asked', async () => {
-    const { incidentPass, diagnose } = await import('../../src/replay/diagnose.js');
+    const { incidentPass, diagnose } = await import('../../src/diagnosis/diagnose.js');
     const t = await buildTimeline({ inputs: [SAMPLE], keepOther: 'inference', cwd: ROOT, workers: 0 });
     const pass = incidentPass(t);
     const loaded = await loadTimeline(t, { rules: ALL_RULES, observer: pass, otherInStore: false, inMemory: true, sliceMs: 0 });
@@ -120,7 +120,7 @@ describe('loadTimeline with the incidents’ inference', () => {
 describe('the TUI’s incidents with every record kept (--other, the default)', () => {
   /** The incidents the TUI's one pass gives over a timeline that kept every record, and analyze's. */
   async function both(inputs: string[]): Promise<[unknown, unknown]> {
-    const { incidentPass, diagnose } = await import('../../src/replay/diagnose.js');
+    const { incidentPass, diagnose } = await import('../../src/diagnosis/diagnose.js');
     // Built as the TUI builds it: records nothing else reads come as the places of their lines.
     const t = await buildTimeline({ inputs, keepOther: true, otherLines: true, asJson: 'both', cwd: ROOT, workers: 0 });
     const pass = incidentPass(t);
@@ -164,7 +164,7 @@ describe('the TUI’s incidents with every record kept (--other, the default)', 
       const [tui, analyzed] = await both([dir]);
       expect(tui).toEqual(analyzed);
       // The silence itself: found from the broker's own lines, with nothing read from others meanwhile.
-      const { collect } = await import('../../src/replay/collect.js');
+      const { collect } = await import('../../src/diagnosis/collect.js');
       const silences = async (keepOther: true | 'inference') => {
         const t = await buildTimeline({ inputs: [dir], keepOther, workers: 0 });
         try {

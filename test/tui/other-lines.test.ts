@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { incidentPass } from '../../src/replay/diagnose.js';
+import { incidentPass } from '../../src/diagnosis/diagnose.js';
 import { inferenceReader } from '../../src/timeline/other-records.js';
 import { ALL_RULES } from '../../src/rules/index.js';
 import { buildTimeline } from '../../src/timeline/build.js';

@@ -5,12 +5,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { commonDir } from '../../src/util/paths.js';
-import { collect, type Collected } from '../../src/replay/collect.js';
-import { inferContext, type InferContext } from '../../src/replay/infer/context.js';
-import { buildTimeline } from '../../src/timeline/build.js';
+import { commonDir } from '../../../src/util/paths.js';
+import { collect, type Collected } from '../../../src/diagnosis/collect.js';
+import { inferContext, type InferContext } from '../../../src/diagnosis/infer/context.js';
+import { buildTimeline } from '../../../src/timeline/build.js';
 
-export const SAMPLES = join(__dirname, '..', '..', 'samples');
+export const SAMPLES = join(__dirname, '..', '..', '..', 'samples');
 
 /** One file of the log folder: lines `from`-`to` (1-based, inclusive) of a sample file, and/or lines given. */
 export interface Excerpt {

@@ -13,7 +13,7 @@ import { ACTIVITY_GAP_MS, hostSilences, type ActivityMark } from '../parse/activ
 import { type EventType, type RmqEvent, type SourceAccounting } from '../parse/types.js';
 import { SERVER_KINDS } from '../ingest/kinds.js';
 import { APP_SEND, APP_SETTING, APP_STATS, PRODUCER_LINK, inferenceReader, propLine } from '../timeline/other-records.js';
-import { LIMITS } from './file.js';
+import { LIMITS } from '../model/index.js';
 import { isSyncTimeout } from './observe.js';
 
 /** Typed events kept (watermark and the store's periodic histogram are summarised instead). */

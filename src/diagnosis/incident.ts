@@ -1,7 +1,8 @@
-// analyze's incident (src/rules/incident.ts) from replay's inference: the causes are the faults the
-// inferred scenario holds, with the rule and the lines that placed each (so analyze and replay never
-// disagree about what happened); the impact is what observe() reads per client; the chain ties the
-// findings and the observed milestones to the causes in time order; the advice is said once.
+// analyze's incident (src/rules/incident.ts) from the inference replay runs too: the causes are the
+// faults the inferred scenario holds, with the rule and the lines that placed each (so analyze and
+// replay never disagree about what happened); the impact is what observe() reads per client; the
+// chain ties the findings and the observed milestones to the causes in time order; the advice is
+// said once.
 
 import type { Fault, Scenario } from '../model/index.js';
 import type { Cause, ChainStep, Impact, Incident } from '../rules/incident.js';

@@ -1,4 +1,4 @@
-// analyze's whole diagnosis in one pass over the timeline: the rules and milestones, and replay's
+// analyze's whole diagnosis in one pass over the timeline: the rules and milestones, and the
 // inference of the causes (the same collector and the same inferScenario a replay runs), then the
 // incidents that tie them together.
 

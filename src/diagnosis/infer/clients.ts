@@ -2,14 +2,13 @@
 // NameServer list and the one it was bound to, group and topic, settings, start, send rate or every
 // send's time, first send, and whether it sends through a MessageQueueSelector.
 
-import type { ScenarioClient, ScenarioTopic } from '../../model/index.js';
+import { LIMITS, type ScenarioClient, type ScenarioTopic } from '../../model/index.js';
 import { CLIENT } from '../../rocketmq/facts.js';
 import { pickVersion, versionAtLeast } from '../../rocketmq/versions.js';
 import type { RmqEvent } from '../../parse/types.js';
 import { clientVersionOf } from '../../rules/versions.js';
 import { givenTimeoutMs, isTimeoutCause } from '../../rules/routing.js';
 import type { Collected } from '../collect.js';
-import { LIMITS } from '../file.js';
 import { isAppFailure } from '../../parse/send-failure.js';
 import { failuresOf } from '../observe.js';
 import { fileRef, mod, round2, type InferContext } from './context.js';

@@ -1,8 +1,8 @@
 // The hosts stage: which host runs a broker, by its boot line or by the host's address.
 
 import { describe, expect, it } from 'vitest';
-import { inferHosts } from '../../src/replay/infer/hosts.js';
-import { contextOf } from './infer-fixture.js';
+import { inferHosts } from '../../../src/diagnosis/infer/hosts.js';
+import { contextOf } from './fixture.js';
 
 const HANG = 'lab/hang-5x';
 

@@ -128,7 +128,7 @@ export function isSyncTimeout(e: RmqEvent): boolean {
 
 /**
  * The times of each client host's invokeSync timeouts, in time order: where a caller keeps them
- * apart from the events (replay/collect.ts keeps only these of a client's timeouts outside a
+ * apart from the events (collect.ts keeps only these of a client's timeouts outside a
  * silence), clientFailures counts them there.
  */
 export type SyncTimeouts = ReadonlyMap<string, readonly number[]>;

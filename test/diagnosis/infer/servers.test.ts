@@ -2,9 +2,9 @@
 // the server logs allow a range only; the brokers' settings from their configuration dump.
 
 import { describe, expect, it } from 'vitest';
-import { inferHosts } from '../../src/replay/infer/hosts.js';
-import { inferServers } from '../../src/replay/infer/servers.js';
-import { contextOf, type Excerpt } from './infer-fixture.js';
+import { inferHosts } from '../../../src/diagnosis/infer/hosts.js';
+import { inferServers } from '../../../src/diagnosis/infer/servers.js';
+import { contextOf, type Excerpt } from './fixture.js';
 
 // A 5.3.3 client (its log's hints) that routed TopicOrder to broker-a and broker-b.
 const CLIENT: Excerpt = { path: 'app-order-01/logs/rocketmqlogs/rocketmq_client.log', sample: 'lab/hang-5x/app-order-01/logs/rocketmqlogs/rocketmq_client.log', lines: [1, 30] };

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diagnose, incidentPass } from '../../src/replay/diagnose.js';
+import { diagnose, incidentPass } from '../../src/diagnosis/diagnose.js';
 import { analyze } from '../../src/rules/analyze.js';
 import type { Finding } from '../../src/rules/types.js';
-import { adviceNames } from '../../src/replay/incident.js';
+import { adviceNames } from '../../src/diagnosis/incident.js';
 import type { Incident } from '../../src/rules/incident.js';
 import { ALL_RULES } from '../../src/rules/index.js';
 import { buildTimeline } from '../../src/timeline/build.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/model/index.js';
 import { inferFromLogs } from '../../src/replay/load.js';
-import type { ReplayInput } from '../../src/replay/types.js';
+import type { ReplayInput } from '../../src/diagnosis/types.js';
 
 const ROOT = join(__dirname, '..', '..');
 const SEED = join(ROOT, 'samples', 'seed-outage');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
-import { KEEP_CAP, collect, collector } from '../../src/replay/collect.js';
+import { KEEP_CAP, collect, collector } from '../../src/diagnosis/collect.js';
 
 const T0 = Date.parse('2024-05-20T14:00:00+08:00');
 

@@ -6,7 +6,7 @@
 // (the waits in the busy replies). Every value records the lines it came from; what the logs do not
 // give takes a stated default.
 //
-// The stages are in src/replay/infer/, one per thing inferred; each reads the earlier ones' results.
+// The stages are in src/diagnosis/infer/, one per thing inferred; each reads the earlier ones' results.
 // They run in this order because provenance, defaults and notes are listed in the order recorded.
 
 import type { Scenario } from '../model/index.js';

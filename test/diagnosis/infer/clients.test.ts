@@ -1,11 +1,11 @@
 // The clients stage: the NameServer a client was bound to, and its send rate.
 
 import { describe, expect, it } from 'vitest';
-import { inferClients } from '../../src/replay/infer/clients.js';
-import { inferHosts } from '../../src/replay/infer/hosts.js';
-import { inferServers } from '../../src/replay/infer/servers.js';
-import type { InferContext } from '../../src/replay/infer/context.js';
-import { contextOf, sampleLines } from './infer-fixture.js';
+import { inferClients } from '../../../src/diagnosis/infer/clients.js';
+import { inferHosts } from '../../../src/diagnosis/infer/hosts.js';
+import { inferServers } from '../../../src/diagnosis/infer/servers.js';
+import type { InferContext } from '../../../src/diagnosis/infer/context.js';
+import { contextOf, sampleLines } from './fixture.js';
 
 const stages = (ctx: InferContext) => {
   const hosts = inferHosts(ctx);

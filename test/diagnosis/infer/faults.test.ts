@@ -2,13 +2,13 @@
 // from busy replies that waited longer than waitTimeMillsInSendQueue.
 
 import { describe, expect, it } from 'vitest';
-import type { Fault } from '../../src/model/index.js';
-import { inferClients } from '../../src/replay/infer/clients.js';
-import type { InferContext } from '../../src/replay/infer/context.js';
-import { inferFaults } from '../../src/replay/infer/faults.js';
-import { inferHosts } from '../../src/replay/infer/hosts.js';
-import { inferServers, inferServerStarts } from '../../src/replay/infer/servers.js';
-import { contextOf, sampleLines, type Excerpt } from './infer-fixture.js';
+import type { Fault } from '../../../src/model/index.js';
+import { inferClients } from '../../../src/diagnosis/infer/clients.js';
+import type { InferContext } from '../../../src/diagnosis/infer/context.js';
+import { inferFaults } from '../../../src/diagnosis/infer/faults.js';
+import { inferHosts } from '../../../src/diagnosis/infer/hosts.js';
+import { inferServers, inferServerStarts } from '../../../src/diagnosis/infer/servers.js';
+import { contextOf, sampleLines, type Excerpt } from './fixture.js';
 
 /** The stages before the faults, then the faults. */
 function faults(ctx: InferContext): Fault[] {

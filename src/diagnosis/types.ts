@@ -1,5 +1,6 @@
-// Types shared by the replay: what inference produces (a scenario with the provenance of every value,
-// the defaults it had to take, the observed milestones), what a replay run reports.
+// What inference produces, which replay runs and compares with: a scenario with the provenance of
+// every value, the defaults it had to take, the milestones and failures observed (read the same way
+// from a simulated run).
 
 import type { Scenario } from '../model/index.js';
 import type { ComparedMilestone } from '../rules/milestones.js';
