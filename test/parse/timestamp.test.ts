@@ -201,3 +201,34 @@ describe('the shape test', () => {
     expect(iso.shape('2024-09-18T16:30', 0)).toBe(false);
   });
 });
+
+describe('the writer of each token (what replay --emit-logs prints), read back by the reader', () => {
+  // A time of samples/lab/crash (`2026-12-01 19:00:24,084` at +08:00), written in every token the
+  // layouts of other clients use, including the 4.3.0-4.7.1 inner logger that printed the seconds
+  // where the millis belong.
+  const at = Date.parse('2026-12-01T19:00:24.084+08:00');
+  const write = (format: string, off: number, fake = false) => {
+    const { perSecond, perCall } = timeWriter(format);
+    const d = new Date(at + off * 60000);
+    const run = (ops: TimeOp[]) => ops.map((o) => (typeof o === 'string' ? o : o(d, at % 1000, off, fake))).join('');
+    return { perSecond: run(perSecond), perCall: run(perCall) };
+  };
+  it('writes each token as the layouts print it, split where the fraction starts', () => {
+    expect(write('yyyy-MM-dd HH:mm:ss,SSS', 480)).toEqual({ perSecond: '2026-12-01 19:00:24,', perCall: '084' });
+    expect(write('yyyy-MM-dd HH:mm:ss,SSS', 480, true)).toEqual({ perSecond: '2026-12-01 19:00:24,', perCall: '024' });
+    expect(write('yy-MM-dd HH:mm:ss', 480)).toEqual({ perSecond: '26-12-01 19:00:24', perCall: '' });
+    expect(write('yyyy-MMM-dd HH:mm:ss.SSSSSS', 480)).toEqual({ perSecond: '2026-Dec-01 19:00:24.', perCall: '084000' });
+    expect(write("EEE yyyy-MM-dd'T'HH:mm:ss.SSSS", -300)).toEqual({ perSecond: 'Tue 2026-12-01T06:00:24.', perCall: '0840' });
+    expect(write("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", -300)).toEqual({ perSecond: '2026-12-01T06:00:24.', perCall: '084-05:00' });
+  });
+  it('reads back the instant it wrote, for each token', () => {
+    for (const format of ['yyyy-MMM-dd HH:mm:ss.SSSSSS', 'EEE yyyy-MM-dd HH:mm:ss.SSSS', "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", 'yy-MM-dd HH:mm:ss,SSS']) {
+      for (const off of [480, 0, -300]) {
+        const w = write(format, off);
+        const f = compileTimestamp(format).read(w.perSecond + w.perCall)!;
+        expect(f, `${format} ${off}`).not.toBeNull();
+        expect(Date.UTC(f.y, f.mo - 1, f.d, f.h, f.mi, f.s, f.ms) - off * 60000, `${format} ${off}`).toBe(at);
+      }
+    }
+  });
+});
