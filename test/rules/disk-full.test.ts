@@ -8,6 +8,7 @@ import { ruleTester } from './rule-tester.js';
 import { LAB, labFindings, labTruth } from './lab-findings.js';
 import rule from '../../src/rules/disk-full.js';
 import { analyzeTimeline } from '../../src/rules/analyze.js';
+import { parseSettings } from '../../src/rules/engine.js';
 import { buildTimeline } from '../../src/timeline/build.js';
 
 const crlf = (lines: string[]) => lines.join('\r\n') + '\r\n';
@@ -106,6 +107,14 @@ describe('disk-full on the lab recording', () => {
     expect(f.start! - Date.parse(fault.start)).toBeGreaterThanOrEqual(0);
     expect(f.start! - Date.parse(fault.start)).toBeLessThanOrEqual(CHECK_MS);
     expect(Math.abs(f.end! - Date.parse(fault.end!))).toBeLessThanOrEqual(CHECK_MS);
+    // From the check that marked the disk full (store.log:28, before any reply) to the last reply.
+    expect(f.start).toBe(Date.parse('2026-12-01T22:12:06+08:00'));
+    expect(f.end).toBe(Date.parse('2026-12-01T22:13:35.782+08:00'));
+    // The first line with the highest ratio (a client's reply), the first mark.
+    expect(f.evidence.map((e) => `${e.file.slice(e.file.indexOf('disk-full/') + 10)}:${e.line}`)).toEqual([
+      'app-stock-01/logs/rocketmqlogs/rocketmq_client.log:44',
+      'mq-broker-a/logs/rocketmqlogs/store.log:28',
+    ]);
     expect(f.title).toBe('broker-a: disk full, 182 failures, usage up to 0.98 (writes stop above 0.9)');
     expect(f.explanation).toContain('At 0.98 the disk was over the 0.9 level: writes stop');
     expect(f.explanation).toContain('seen by 2 client hosts');
@@ -141,17 +150,24 @@ describe('disk-full on the lab recording', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rmq-diskfull-'));
     try {
       for (const c of truth.clients) cpSync(join(LAB, 'disk-full', c.host), join(dir, c.host), { recursive: true });
-      const t = await buildTimeline({ inputs: [dir], workers: 0 });
-      let found;
-      try {
-        found = analyzeTimeline(t, { rules: [rule] });
-      } finally {
-        t.close();
-      }
+      const run = async (set: string[]) => {
+        const t = await buildTimeline({ inputs: [dir], workers: 0 });
+        try {
+          return analyzeTimeline(t, { rules: [rule], settings: parseSettings([rule], set) });
+        } finally {
+          t.close();
+        }
+      };
+      const found = await run([]);
       expect(found).toHaveLength(1);
       expect(found[0].subject).toMatchObject({ broker: 'broker-a' });
       expect(found[0].metrics).toMatchObject({ failures: 180, rejectedSends: 180, diskFullMarks: 0, notWritable: 0, maxRatio: 0.98 });
       expect(found[0].explanation).toContain('seen by 2 client hosts');
+      expect(found[0].explanation).not.toContain('probably not the cause');
+      // The same replies with every level above their ratio, and no store line marking the disk full:
+      // the reply is not put down to the disk.
+      const [low] = await run(['diskSpaceWarningLevelRatio=0.99', 'diskSpaceCleanForciblyRatio=0.99', 'diskMaxUsedSpaceRatio=99']);
+      expect(low.explanation).toContain('The reported ratio (0.98) is below every level, so the disk is probably not the cause');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
