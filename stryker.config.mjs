@@ -9,6 +9,10 @@ export default {
   coverageAnalysis: 'perTest',
   // Two cores: one vitest per core. A machine with more can pass --concurrency.
   concurrency: 2,
+  // On a loaded machine a test can take several times its dry-run time: a short timeout would count
+  // such a slow run as a timeout (killed) though the mutant changed nothing.
+  timeoutMS: 20000,
+  timeoutFactor: 2,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

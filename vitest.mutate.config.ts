@@ -15,8 +15,9 @@ export default mergeConfig(
       testTimeout: 120_000,
       exclude: [
         '**/node_modules/**',
-        // The CLI, end-to-end and script tests run dist/ in processes of their own.
+        // The CLI, end-to-end, script and lab ground-truth tests run dist/ in processes of their own.
         'test/cli/**',
+        'test/lab/**',
         'test/e2e/**',
         'test/scripts/**',
         'test/golden.test.ts',
