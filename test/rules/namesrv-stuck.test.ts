@@ -187,6 +187,19 @@ describe('namesrv-stuck on the lab recording of a hung NameServer', () => {
     expect(f.evidence.map((e) => e.line)).toEqual([2, 166, 3074, 3291, 3670]);
   });
 
+  it('app-feed-01 (5.1.4) closes the timed-out channel, but its NameServer scan connects the hung host again: stuck, never switched', async () => {
+    // Its log: a route-poll timeout against the hung NameServer every 30 s from 21:52:43 to 21:55:43
+    // and no `new name server is chosen` after its first choice (NettyRemotingClient.scanAvailableNameSrv,
+    // 5.0.0-5.2.0, reconnects every listed NameServer; the hung kernel still accepts connections).
+    const [f, ...rest] = (await labFindings('namesrv-hang', [rule])).filter((x) => x.subject.client === 'app-feed-01');
+    expect(rest).toEqual([]);
+    expect(f.metrics).toMatchObject({ timeouts: 7, namesrvAddr: ns, switchedTo: null, switchedAt: null, clientVersion: '5.1.4', closeSocketIfTimeout: true, rescansNameServers: true });
+    expect(f.start).toBe(Date.parse('2026-12-01T21:52:43.169+08:00'));
+    expect(f.title).toBe(`app-feed-01 stuck on NameServer ${ns} for 3 min (7 route-poll timeouts, never switched)`);
+    expect(f.explanation).toContain('Client 5.1.4 closes a timed-out channel, but its NameServer scan (NettyRemotingClient.scanAvailableNameSrv, 5.0.0-5.2.0, every 3 s) connects every listed NameServer again');
+    expect(f.explanation).toContain('It never switched in these logs (last timeout at 21:55:43');
+  });
+
   it('the 4.9.4 client, which closes a timed-out channel, is not stuck', async () => {
     const all = await labFindings('namesrv-hang', [rule]);
     expect(all.filter((f) => f.subject.client === 'app-pay-01')).toEqual([]);
