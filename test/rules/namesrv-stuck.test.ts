@@ -205,6 +205,14 @@ describe('namesrv-stuck on the lab recording of a hung NameServer', () => {
     expect(all.filter((f) => f.subject.client === 'app-pay-01')).toEqual([]);
   });
 
+  it('minTimeouts=1: the 4.9.4 client counts from its one timeout to its switch 27 s later, named as a 4.9.1+ client that closes on timeout', async () => {
+    const [f, ...rest] = (await labFindings('namesrv-hang', [rule], ['minTimeouts=1'])).filter((x) => x.subject.client === 'app-pay-01');
+    expect(rest).toEqual([]);
+    expect(f.metrics).toMatchObject({ timeouts: 1, stuckMs: 27_000, namesrvAddr: ns, switchedTo: other, clientVersion: '4.9.4', closeSocketIfTimeout: true, rescansNameServers: false });
+    expect(f.title).toBe(`app-pay-01 stuck on NameServer ${ns} for 27 s (1 route-poll timeout, then switched to ${other})`);
+    expect(f.explanation).toContain('Client 4.9.4 closes a timed-out channel by default (4.9.1+)');
+  });
+
   it('minTimeouts: 7 timeouts are stuck at a minimum of 7, not at 8', async () => {
     expect(order(await labFindings('namesrv-hang', [rule], ['minTimeouts=7']))).toHaveLength(1);
     expect(order(await labFindings('namesrv-hang', [rule], ['minTimeouts=8']))).toEqual([]);
