@@ -150,6 +150,9 @@ describe('the range of each field', () => {
   });
   it('refuses a letter where a digit belongs, and a month name it does not know', () => {
     expect(srv.read('2026-12-0l 19:00:13')).toBeNull();
+    // Characters just below and above the digits ('/' and ':'), where the value they would add stays in range.
+    expect(srv.read('2026-12-01 1/:00:13')).toBeNull();
+    expect(srv.read('2026-12-01 0::00:13')).toBeNull();
     expect(compileTimestamp('yyyy-MMM-dd HH:mm:ss.SSSSSS').read('2020-Mai-17 07:41:38.780542')).toBeNull();
     expect(compileTimestamp('yyyy-MMM-dd HH:mm:ss.SSSSSS').read('2020-Dec-17 07:41:38.780542')).toMatchObject({ mo: 12 });
   });
@@ -193,6 +196,10 @@ describe('the shape test', () => {
     expect(r.shape('2026-12-01 19:00:24.084', 0)).toBe(true);
     expect(r.shape('2026-12-01 19:00:24084', 0)).toBe(false);
     expect(r.shape('x2026-12-01 19:00:24,084', 1)).toBe(true);
+    // A format that ends in a literal (the bracket of `[%d{yyyy-MM-dd HH:mm:ss.SSS}]`): a line cut before it.
+    const bracket = compileTimestamp('yyyy-MM-dd HH:mm:ss.SSS]');
+    expect(bracket.shape('2026-12-01 19:00:24.084]', 0)).toBe(true);
+    expect(bracket.shape('2026-12-01 19:00:24.084', 0)).toBe(false);
     const mon = compileTimestamp('yyyy-MMM-dd HH:mm:ss.SSSSSS');
     expect(mon.shape('2020-May-17 07:41:38.780542', 0)).toBe(true);
     expect(mon.shape('2020-005-17 07:41:38.780542', 0)).toBe(false);
