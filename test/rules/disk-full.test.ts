@@ -1,7 +1,15 @@
 // disk-full over small logs in the real layouts: 4.x rocketmq_client.log, application logs and the
 // broker store.log (P-FULL layout, GMT+8, no milliseconds).
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { ruleTester } from './rule-tester.js';
+import { LAB, labFindings, labTruth } from './lab-findings.js';
 import rule from '../../src/rules/disk-full.js';
+import { analyzeTimeline } from '../../src/rules/analyze.js';
+import { parseSettings } from '../../src/rules/engine.js';
+import { buildTimeline } from '../../src/timeline/build.js';
 
 const crlf = (lines: string[]) => lines.join('\r\n') + '\r\n';
 const lf = (lines: string[]) => lines.join('\n') + '\n';
@@ -78,4 +86,90 @@ ruleTester(rule, {
       findings: [{ subject: { host: 'broker-b' }, metrics: { failures: 2, diskFullMarks: 1, notWritable: 1, maxRatio: 0.92, rejectedSends: 0 } }],
     },
   ],
+});
+
+// samples/lab/disk-full: broker-a's store file system filled to 98 % for 90 s (lab.json's disk-full
+// fault), the CleanCommitLogService check marking it full, 180 code-14 replies retried by the 4.9.4 and
+// 5.1.4 clients. The usage ratio it logged (0.98) is held against each level the rule compares it with:
+// the levels moved onto 0.98 itself tell `>` from `>=`, and each level names a different situation.
+describe('disk-full on the lab recording', () => {
+  const truth = labTruth('disk-full');
+  const fault = truth.faults.find((f) => f.kind === 'disk-full')!;
+  const CHECK_MS = 10_500; // CleanCommitLogService checks every 10 s (DefaultMessageStore, 4.9.4)
+
+  it('names broker-a, its address and host, the lab window, with the default levels', async () => {
+    const [f, ...rest] = await labFindings('disk-full', [rule]);
+    expect(rest).toEqual([]);
+    expect(f.severity).toBe('error');
+    expect(f.subject).toEqual({ broker: 'broker-a', brokerAddr: truth.servers.brokers.find((b) => b.brokerName === 'broker-a')!.addr, host: fault.host });
+    expect(f.metrics).toMatchObject({ failures: 182, rejectedSends: 180, diskFullMarks: 1, notWritable: 1, maxRatio: 0.98, diskMaxUsedSpaceRatio: 0.75, cleanForciblyRatio: 0.85, warningLevelRatio: 0.9 });
+    expect(String(f.metrics.clientVersion).split(', ').sort()).toEqual([...truth.versions.client].sort());
+    expect(f.start! - Date.parse(fault.start)).toBeGreaterThanOrEqual(0);
+    expect(f.start! - Date.parse(fault.start)).toBeLessThanOrEqual(CHECK_MS);
+    expect(Math.abs(f.end! - Date.parse(fault.end!))).toBeLessThanOrEqual(CHECK_MS);
+    // From the check that marked the disk full (store.log:28, before any reply) to the last reply.
+    expect(f.start).toBe(Date.parse('2026-12-01T22:12:06+08:00'));
+    expect(f.end).toBe(Date.parse('2026-12-01T22:13:35.782+08:00'));
+    // The first line with the highest ratio (a client's reply), the first mark.
+    expect(f.evidence.map((e) => `${e.file.slice(e.file.indexOf('disk-full/') + 10)}:${e.line}`)).toEqual([
+      'app-stock-01/logs/rocketmqlogs/rocketmq_client.log:44',
+      'mq-broker-a/logs/rocketmqlogs/store.log:28',
+    ]);
+    expect(f.title).toBe('broker-a: disk full, 182 failures, usage up to 0.98 (writes stop above 0.9)');
+    expect(f.explanation).toContain('At 0.98 the disk was over the 0.9 level: writes stop');
+    expect(f.explanation).toContain('seen by 2 client hosts');
+    expect(f.advice[0]).toMatch(/^Free or add disk space/);
+    expect(f.evidence.map((e) => e.text)).toEqual(expect.arrayContaining([expect.stringContaining('physic disk maybe full soon 0.98, so mark disk full')]));
+  });
+
+  it('a warning level of 0.98 itself: not over it, so only the clean-forcibly level is passed', async () => {
+    const [f] = await labFindings('disk-full', [rule], ['diskSpaceWarningLevelRatio=0.98']);
+    expect(f.metrics).toMatchObject({ warningLevelRatio: 0.98, maxRatio: 0.98 });
+    expect(f.explanation).toContain('At 0.98 the disk was over the clean-forcibly level (0.85): files are deleted before they expire, and writes stop at 0.98.');
+    expect(f.title).toContain('disk full');
+  });
+
+  it('clean-forcibly at 0.98 as well: only diskMaxUsedSpaceRatio is passed', async () => {
+    const [f] = await labFindings('disk-full', [rule], ['diskSpaceWarningLevelRatio=0.99', 'diskSpaceCleanForciblyRatio=0.98']);
+    expect(f.metrics).toMatchObject({ cleanForciblyRatio: 0.98 });
+    expect(f.explanation).toContain('At 0.98 the disk was over diskMaxUsedSpaceRatio: expired files are being deleted; writes stop at 0.99.');
+    expect(f.advice[0]).toMatch(/^Free or add disk space/);
+  });
+
+  it('every level at or above 0.98: the disk is not the cause, the advice looks elsewhere', async () => {
+    const [f] = await labFindings('disk-full', [rule], ['diskSpaceWarningLevelRatio=0.99', 'diskSpaceCleanForciblyRatio=0.99', 'diskMaxUsedSpaceRatio=98']);
+    expect(f.metrics).toMatchObject({ diskMaxUsedSpaceRatio: 0.98 });
+    expect(f.title).toBe('broker-a: store refused writes (SERVICE_NOT_AVAILABLE), 182 failures, usage up to 0.98 (writes stop above 0.99)');
+    expect(f.advice[0]).toMatch(/^Check the broker role/);
+    expect(f.advice.join('\n')).not.toContain('Free or add disk space');
+    // The store marked its disk full, so the reply is not put down to a slave or a shut-down store.
+    expect(f.explanation).not.toContain('probably not the cause');
+  });
+
+  it("without the broker's logs, the clients' replies alone still name broker-a and its usage", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diskfull-'));
+    try {
+      for (const c of truth.clients) cpSync(join(LAB, 'disk-full', c.host), join(dir, c.host), { recursive: true });
+      const run = async (set: string[]) => {
+        const t = await buildTimeline({ inputs: [dir], workers: 0 });
+        try {
+          return analyzeTimeline(t, { rules: [rule], settings: parseSettings([rule], set) });
+        } finally {
+          t.close();
+        }
+      };
+      const found = await run([]);
+      expect(found).toHaveLength(1);
+      expect(found[0].subject).toMatchObject({ broker: 'broker-a' });
+      expect(found[0].metrics).toMatchObject({ failures: 180, rejectedSends: 180, diskFullMarks: 0, notWritable: 0, maxRatio: 0.98 });
+      expect(found[0].explanation).toContain('seen by 2 client hosts');
+      expect(found[0].explanation).not.toContain('probably not the cause');
+      // The same replies with every level above their ratio, and no store line marking the disk full:
+      // the reply is not put down to the disk.
+      const [low] = await run(['diskSpaceWarningLevelRatio=0.99', 'diskSpaceCleanForciblyRatio=0.99', 'diskMaxUsedSpaceRatio=99']);
+      expect(low.explanation).toContain('The reported ratio (0.98) is below every level, so the disk is probably not the cause');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

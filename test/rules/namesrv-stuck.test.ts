@@ -1,6 +1,8 @@
 // namesrv-stuck: cases in the 4.x client layout with the texts of the seed outage sample
 // (app-order-01, 4.8.0) and client facts §2.4-§2.5 (selection, invokeSync timeout handling).
+import { describe, expect, it } from 'vitest';
 import rule from '../../src/rules/namesrv-stuck.js';
+import { labFindings, labTruth } from './lab-findings.js';
 import { ruleTester } from './rule-tester.js';
 
 const CRLF = '\r\n';
@@ -146,4 +148,84 @@ ruleTester(rule, {
       findings: [{ severity: 'critical', metrics: { timeouts: 2, stuckMs: 30000, switchedTo: null, clientVersion: '4.6.0', closeSocketIfTimeout: false }, mentions: ['never switched'] }],
     },
   ],
+});
+
+// samples/lab/namesrv-hang: mq-node-a (NameServer 10.213.0.11:9876 and broker-a) hangs with its TCP
+// connections open for three minutes, then reboots (lab.json's hang and reboot faults). All three
+// producers are bound to that NameServer; app-order-01 runs client 4.7.1, which never closes a channel
+// on timeout (NettyRemotingClient.invokeSync, clientCloseSocketIfTimeout hard-coded false before
+// 4.9.1), app-pay-01 runs 4.9.1+'s default close and moves on after its first timeout.
+describe('namesrv-stuck on the lab recording of a hung NameServer', () => {
+  const truth = labTruth('namesrv-hang');
+  const hang = truth.faults.find((f) => f.kind === 'hang')!;
+  const reboot = truth.faults.find((f) => f.kind === 'reboot')!;
+  const ns = truth.servers.namesrv.find((n) => n.host === hang.host)!.addr;
+  const other = truth.servers.namesrv.find((n) => n.host !== hang.host)!.addr;
+  const order = (fs: Awaited<ReturnType<typeof labFindings>>) => fs.filter((f) => f.subject.client === 'app-order-01');
+
+  it('app-order-01 (4.7.1) stuck on the hung NameServer from the hang to the reboot, then switched', async () => {
+    const all = await labFindings('namesrv-hang', [rule]);
+    const [f, ...rest] = order(all);
+    expect(rest).toEqual([]);
+    expect(truth.clients.find((c) => c.host === 'app-order-01')!.version).toBe('4.7.1');
+    expect(f.severity).toBe('critical');
+    expect(f.subject).toEqual({ client: 'app-order-01', host: 'app-order-01', namesrvAddr: ns });
+    expect(f.metrics).toMatchObject({ timeouts: 7, namesrvAddr: ns, switchedTo: other, clientVersion: '4.7.1', closeSocketIfTimeout: false, rescansNameServers: false });
+    // The first poll timed out within a poll interval (30 s) and a call timeout (3 s) of the hang; the
+    // switch came after the host came back (its link up, then the reset of the old connection).
+    expect(f.start! - Date.parse(hang.start)).toBeGreaterThan(0);
+    expect(f.start! - Date.parse(hang.start)).toBeLessThan(33_000);
+    expect(f.metrics.switchedAt as number).toBeGreaterThan(Date.parse((reboot as { linkUp?: string }).linkUp!));
+    expect(f.metrics.switchedAt as number).toBeLessThan(Date.parse(reboot.end!) + 30_000);
+    expect(f.metrics.stuckMs).toBe(f.end! - f.start!);
+    expect(f.end).toBe(f.metrics.switchedAt);
+    expect(f.title).toBe(`app-order-01 stuck on NameServer ${ns} for 3 min 27 s (7 route-poll timeouts, then switched to ${other})`);
+    expect(f.explanation).toContain(`while ${other} was listed.`);
+    expect(f.explanation).toContain('Client 4.7.1 does not close a channel on timeout');
+    expect(f.explanation).toContain(`It was freed when the connection to ${ns} broke at 21:55:50 (NETTY CLIENT PIPELINE: exception`);
+    expect(f.explanation).toContain(`at 21:56:06 it chose ${other}.`);
+    expect(f.evidence.map((e) => e.line)).toEqual([2, 166, 3074, 3291, 3670]);
+  });
+
+  it('app-feed-01 (5.1.4) closes the timed-out channel, but its NameServer scan connects the hung host again: stuck, never switched', async () => {
+    // Its log: a route-poll timeout against the hung NameServer every 30 s from 21:52:43 to 21:55:43
+    // and no `new name server is chosen` after its first choice (NettyRemotingClient.scanAvailableNameSrv,
+    // 5.0.0-5.2.0, reconnects every listed NameServer; the hung kernel still accepts connections).
+    const [f, ...rest] = (await labFindings('namesrv-hang', [rule])).filter((x) => x.subject.client === 'app-feed-01');
+    expect(rest).toEqual([]);
+    expect(f.metrics).toMatchObject({ timeouts: 7, namesrvAddr: ns, switchedTo: null, switchedAt: null, clientVersion: '5.1.4', closeSocketIfTimeout: true, rescansNameServers: true });
+    expect(f.start).toBe(Date.parse('2026-12-01T21:52:43.169+08:00'));
+    expect(f.title).toBe(`app-feed-01 stuck on NameServer ${ns} for 3 min (7 route-poll timeouts, never switched)`);
+    expect(f.explanation).toContain('Client 5.1.4 closes a timed-out channel, but its NameServer scan (NettyRemotingClient.scanAvailableNameSrv, 5.0.0-5.2.0, every 3 s) connects every listed NameServer again');
+    expect(f.explanation).toContain('It never switched in these logs (last timeout at 21:55:43');
+  });
+
+  it('the 4.9.4 client, which closes a timed-out channel, is not stuck', async () => {
+    const all = await labFindings('namesrv-hang', [rule]);
+    expect(all.filter((f) => f.subject.client === 'app-pay-01')).toEqual([]);
+  });
+
+  it('minTimeouts=1: the 4.9.4 client counts from its one timeout to its switch 27 s later, named as a 4.9.1+ client that closes on timeout', async () => {
+    const [f, ...rest] = (await labFindings('namesrv-hang', [rule], ['minTimeouts=1'])).filter((x) => x.subject.client === 'app-pay-01');
+    expect(rest).toEqual([]);
+    expect(f.metrics).toMatchObject({ timeouts: 1, stuckMs: 27_000, namesrvAddr: ns, switchedTo: other, clientVersion: '4.9.4', closeSocketIfTimeout: true, rescansNameServers: false });
+    expect(f.title).toBe(`app-pay-01 stuck on NameServer ${ns} for 27 s (1 route-poll timeout, then switched to ${other})`);
+    expect(f.explanation).toContain('Client 4.9.4 closes a timed-out channel by default (4.9.1+)');
+  });
+
+  it('minTimeouts: 7 timeouts are stuck at a minimum of 7, not at 8', async () => {
+    expect(order(await labFindings('namesrv-hang', [rule], ['minTimeouts=7']))).toHaveLength(1);
+    expect(order(await labFindings('namesrv-hang', [rule], ['minTimeouts=8']))).toEqual([]);
+  });
+
+  it('samples/lab/seed-outage: the five-minute hang keeps app-order-01 (4.7.1) on it, app-pay-01 bound elsewhere is not stuck', async () => {
+    const seed = labTruth('seed-outage');
+    const h = seed.faults.find((f) => f.kind === 'hang')!;
+    const all = await labFindings('seed-outage', [rule]);
+    expect(all.map((f) => f.subject.client)).toEqual(['app-order-01']);
+    const f = all[0];
+    expect(f.metrics).toMatchObject({ timeouts: 11, namesrvAddr: ns, switchedTo: other, closeSocketIfTimeout: false });
+    const hangMs = Date.parse(h.end!) - Date.parse(h.start);
+    expect(Math.abs((f.metrics.stuckMs as number) - hangMs)).toBeLessThan(35_000);
+  });
 });
