@@ -136,11 +136,21 @@ ruleTester(rule, {
           start: '2020-12-22T14:42:19.282+08:00',
           end: '2020-12-22T14:53:46.281+08:00',
           evidence: ['app-order-01/rocketmq_client.log:5'],
-          mentions: ['Upgrade app-order-01 (client 4.8.0) to 4.9.1', 'no setting changes that', NS101, 'broker hosts', '14:53:40'],
+          mentions: ['Upgrade app-order-01 (client 4.8.0) to 4.9.1', 'no setting changes that', NS101, '14:53:40'],
           // Before 4.9.1 the system property does not exist (NettySystemConfig reads it from 4.9.1).
-          adviceOmits: ['start it with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true'],
+          // The client log alone does not show a broker on the NameServer's host: no advice on where NameServers run.
+          adviceOmits: ['start it with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true', 'Keep NameServers off broker hosts'],
         },
       ],
+    },
+    {
+      name: "the same, with the broker log of the NameServer's host: it runs broker-a too, so NameServers belong on hosts of their own",
+      files: {
+        'app-order-01/rocketmq_client.log': stuck480,
+        'mq-node-100/broker.log':
+          '2020-12-22 14:35:28 INFO main - The broker[broker-a, 192.168.3.100:10911] boot success. serializeType=JSON and name server is 192.168.3.100:9876;192.168.3.101:9876\n',
+      },
+      findings: [{ severity: 'critical', subject: { client: 'app-order-01', namesrvAddr: NS100 }, mentions: [`Keep NameServers off broker hosts: ${NS100} runs beside a broker`] }],
     },
     {
       name: 'a 4.6.0 client never leaves the NameServer within the logs',
