@@ -61,8 +61,11 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
     p(`${m[1]} runs client ${m[2]}`, c?.version === m[2], c ? `it ran client ${c.version}` : `no application ${m[1]}`);
   }
   if (/(?:Enable|Consider|enable) (?:sendLatencyFaultEnable|latency fault tolerance)|sendLatencyFaultEnable=true|setSendLatencyFaultEnable\(true\)/.test(advice)) {
-    const without = concerned.filter((c) => !effectiveClient(c).sendLatencyFaultEnable);
-    p(`${names(concerned)} run without sendLatencyFaultEnable`, without.length > 0, without.length ? `${names(without)} ran with it off` : `${names(concerned)} already ran with sendLatencyFaultEnable=true`);
+    // Advice that names its producer (`on app-1's producer`) is about that one.
+    const named = /on (\S+)'s producer/.exec(advice);
+    const about = named && truth.client(named[1]) ? [truth.client(named[1])!] : concerned;
+    const without = about.filter((c) => !effectiveClient(c).sendLatencyFaultEnable);
+    p(`${names(about)} run without sendLatencyFaultEnable`, without.length > 0, without.length ? `${names(without)} ran with it off` : `${names(about)} already ran with sendLatencyFaultEnable=true`);
   }
   if (/NameServers? (?:on hosts of their own|off broker hosts|on other hosts than brokers)|Run the NameServers on hosts .*without brokers/.test(advice)) {
     const { hosts, withBroker } = truth.namesrvPlacement();

@@ -161,8 +161,9 @@ const rule: Rule = {
       const prev = recent.get(e.host);
       recent.set(e.host, r);
       pending.add(r);
-      // Lines join only the NameServer's latest removal: the one before is complete.
-      if (prev) settle(prev);
+      // The removal before is complete, unless it began within the grouping window: a NameServer's
+      // removals of several brokers interleave then, and later lines may still join it (current()).
+      if (prev && !within(prev.first, e, GROUP_MS)) settle(prev);
       return r;
     };
 
@@ -205,11 +206,19 @@ const rule: Rule = {
 
     /** The removal this line belongs to: same NameServer, within the grouping window, same broker. */
     const current = (e: RmqEvent, addr: string | null, name: string | null): Removal | null => {
+      // A removal's broker name: logged, or known for its address (a name-only line must not join another broker's).
+      const nameOf = (x: Removal) => x.name ?? book.brokerNameOf(x.addr);
       const r = recent.get(e.host);
-      if (!r || !within(r.first, e, GROUP_MS)) return null;
-      if (addr && r.addr && r.addr !== addr) return null;
-      if (name && r.name && r.name !== name) return null;
-      return r;
+      if (r && within(r.first, e, GROUP_MS) && !(addr && r.addr && r.addr !== addr) && !(name && nameOf(r) && nameOf(r) !== name)) return r;
+      // The lines of several removals interleave when a 5.x NameServer runs again after a stall (its
+      // scans, its idle timer and the BatchUnregistrationService, all in one second): this broker's.
+      if (!addr && !name) return null;
+      let mine: Removal | null = null;
+      for (const p of pending) {
+        if (p.nsHost !== e.host || !within(p.first, e, GROUP_MS) || (addr ? p.addr !== addr : nameOf(p) !== name)) continue;
+        if (!mine || p.seq > mine.seq) mine = p;
+      }
+      return mine;
     };
 
     const attach = (r: Removal, e: RmqEvent, addr: string | null, name: string | null) => {
@@ -268,6 +277,12 @@ const rule: Rule = {
       },
       'broker-expired': (e) => {
         const addr = addrKey(e.fields.brokerAddr as string | null);
+        // A 5.x NameServer that runs again after a stall catches up on its missed scans back to back
+        // (scheduleAtFixedRate), expiring a broker again before the BatchUnregistrationService has
+        // removed it (ns-hang-resume-5x: 20 expiries of broker-b in one second): one removal.
+        for (const p of pending) {
+          if (p.nsHost === e.host && p.detection === 'expired' && addr && p.addr === addr && within(p.first, e, GROUP_MS)) return attach(p, e, addr, null);
+        }
         const r = current(e, addr, null);
         if (r && r.detection === null) {
           r.detection = 'expired';
@@ -478,7 +493,9 @@ function brokerAlive(j: Judge, r: Removal, addr: string | null, ns: string | nul
   }
   // expired: the silence this NameServer saw, from its last heartbeat (or the expiry time) to the removal.
   const from = hb?.ts ?? t - j.expiredMs;
-  if (j.life.within('boot', host, from, t).length) return null;
+  // A boot just after that heartbeat is the same process's (it registers before its boot line): a
+  // later one means a new process, which the silence does not tell apart from a restart.
+  if (j.life.within('boot', host, from + BOOT_NEAR_REG_MS, t).length) return null;
   const elsewhere = j.life.within('reg', host, from + 1, t).filter((e) => addrKey(e.fields.namesrvAddr as string | null) !== ns);
   const failedHere = j.life.within('fail', host, from + 1, t).filter((e) => { const a = addrKey(e.fields.namesrvAddr as string | null); return a === null || a === ns; });
   if (!elsewhere.length && !failedHere.length) return null;
@@ -502,9 +519,12 @@ function lastHeartbeat(j: Judge, r: Removal, ns: string | null, addr: string | n
     if (exact) cands.push(exact);
     else for (const v of regs.values()) cands.push(v);
   }
+  // An expiry says no registration came for 120 s: a registration logged in the removal's own second
+  // is the NameServer taking up what waited while it stalled (or the broker's next one), not the last.
+  const latest = r.first.ts === null ? null : r.detection === 'expired' ? r.first.ts - 1000 : r.first.ts;
   let best: RmqEvent | null = null;
   for (const c of cands) {
-    if (c.ts === null || r.first.ts === null || c.ts > r.first.ts) continue;
+    if (c.ts === null || latest === null || c.ts > latest) continue;
     if (!best || c.ts > best.ts!) best = c;
   }
   return best;

@@ -144,7 +144,7 @@ const rule: Rule = {
           `The retries were allowed, but all attempts share one budget, sendMsgTimeout (${budget} ms): the first attempt used it up, so the loop ended before a retry could go to another broker (newer clients report this case as "sendDefaultImpl call timeout").`,
         );
         adv.push(about('find-cause', `Find why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${budget} ms (a broker that was down or not started, a hung host, a network black hole).`));
-        adv.push(about('latency-fault', latencyFaultAdvice(cv, { state: 'unknown' })));
+        adv.push(about('latency-fault', latencyFaultAdvice(cv, { state: 'unknown' }, g.host)));
       } else if (g.shape === 'stopped') {
         title = `${sends} on ${g.host} failed after a single attempt although retries were allowed (Send [1] times)`;
         ex.push(`${sends} failed with "Send [1] times, still failed" after ${g.maxCost ?? '?'} ms, with the other BrokersSent slots unused (null)${brokers.length ? `; the one attempt went to ${brokers.join(', ')}` : ''}.`);

@@ -170,7 +170,7 @@ const rule: Rule = {
       else if (versionSide(cv, '5.0.0') === 'atLeast') adv.push(`Client 5.3.3 and later can cap one attempt with ${perRequest}, ${why}; ${cv} has no such setting.`);
       // Every one of these sends had an attempt time out on this one broker: spread far apart, they show the client kept picking it.
       const seen = brokers.length === 1 ? faultAvoidanceSeen(cv, brokers[0], g.first.ts, g.last.ts) : ({ state: 'unknown' } as const);
-      adv.push(about('latency-fault', latencyFaultAdvice(cv, seen)));
+      adv.push(about('latency-fault', latencyFaultAdvice(cv, seen, g.host)));
       adv.push('A larger sendMsgTimeout alone does not help against a broker that never answers: the first attempt waits for the whole budget either way.');
 
       const evidence: RmqEvent[] = [];

@@ -547,7 +547,7 @@ function report(w: Window, ep: Episode): void {
   }
   advice.push(about('find-cause', `Find why ${who} stopped answering at ${clockOf(ep.first)} (host freeze, long GC, network loss): a hang with the TCP connection open is only noticed after the ${formatMs(expiredMs)} expiry, a crash at once.`));
   if (ep.timeouts > 0 && ep.failedAttempts > 0) {
-    advice.push(about('latency-fault', latencyFaultAdvice(version.range, faultAvoidanceSeen(version.range, broker, ep.firstAttemptMs, ep.lastAttemptMs))));
+    advice.push(about('latency-fault', latencyFaultAdvice(version.range, faultAvoidanceSeen(version.range, broker, ep.firstAttemptMs, ep.lastAttemptMs), ep.host)));
   }
   if (!within && ep.routePolls === 0) advice.push('Collect the NameServer logs (namesrv.log) of the cluster to see when, and whether, each NameServer removed the broker.');
 

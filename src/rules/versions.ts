@@ -80,10 +80,10 @@ export type FaultAvoidanceSeen = { state: 'off'; why: string } | { state: 'unkno
  * The advice to turn the producer's fault avoidance on. Its premise (the setting is off) is said as
  * inferred, with what shows it, or as an assumption when the logs do not show it.
  */
-export function latencyFaultAdvice(range: string, seen: FaultAvoidanceSeen): string {
+export function latencyFaultAdvice(range: string, seen: FaultAvoidanceSeen, who: string): string {
   const what = `a broker whose attempt failed (a timeout included) is then ${avoidanceAfterFailure(range)} instead of being picked again by round robin; a timed-out send itself is not retried`;
-  if (seen.state === 'off') return `Enable sendLatencyFaultEnable on the producer (setSendLatencyFaultEnable(true); off by default, and off here: ${seen.why}): ${what}.`;
-  return `If the producer runs without sendLatencyFaultEnable (off by default; the logs do not show the setting), enable it: ${what}.`;
+  if (seen.state === 'off') return `Enable sendLatencyFaultEnable on ${who}'s producer (setSendLatencyFaultEnable(true); off by default, and off here: ${seen.why}): ${what}.`;
+  return `If ${who}'s producer runs without sendLatencyFaultEnable (off by default; the logs do not show the setting), enable it: ${what}.`;
 }
 
 /**

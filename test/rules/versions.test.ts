@@ -27,11 +27,11 @@ describe('fault avoidance by client version', () => {
   });
 
   it('states the premise of the advice as seen or as assumed', () => {
-    const off = latencyFaultAdvice('4.9.4', { state: 'off', why: 'it kept failing' });
-    expect(off).toMatch(/^Enable sendLatencyFaultEnable on the producer .*off here: it kept failing\)/);
+    const off = latencyFaultAdvice('4.9.4', { state: 'off', why: 'it kept failing' }, 'app-1');
+    expect(off).toMatch(/^Enable sendLatencyFaultEnable on app-1's producer .*off here: it kept failing\)/);
     expect(off).toContain('avoided for 10 min (client 4.9.4)');
-    const assumed = latencyFaultAdvice('5.3.3', { state: 'unknown' });
-    expect(assumed).toMatch(/^If the producer runs without sendLatencyFaultEnable \(off by default; the logs do not show the setting\)/);
+    const assumed = latencyFaultAdvice('5.3.3', { state: 'unknown' }, 'app-1');
+    expect(assumed).toMatch(/^If app-1's producer runs without sendLatencyFaultEnable \(off by default; the logs do not show the setting\)/);
     expect(assumed).toContain('isolated for 10 s (client 5.3.3)');
   });
 });
