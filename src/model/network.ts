@@ -510,7 +510,11 @@ export class Network {
       if (this.kernel.nowMs >= due) onIdle();
       else owner.at(due, check, Priority.timer);
     };
-    owner.at((side === 'client' ? ch.clientLastIoMs : ch.serverLastIoMs) + idleMs, check, Priority.timer);
+    // Netty's IdleStateHandler starts counting when the channel becomes active on its side: a
+    // connection a stopped server accepts only when it runs again (its last I/O long before) is
+    // idle from then, not from its last I/O (ns-hang-resume-5x, replayed, scheduled into the past).
+    const lastIo = side === 'client' ? ch.clientLastIoMs : ch.serverLastIoMs;
+    owner.at(Math.max(lastIo, this.kernel.nowMs) + idleMs, check, Priority.timer);
   }
 }
 
