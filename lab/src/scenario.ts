@@ -265,6 +265,12 @@ export function validateScenario(s: Scenario): Scenario {
 
 // Faults that stop a host's processes. A crash or planned restart strikes the servers only.
 const STOPS: readonly FaultKind[] = ['reboot', 'crash', 'restart'];
+/**
+ * Seconds a host's servers take to boot again after a stop ends (a 5.x broker on a loaded lab machine
+ * needs up to ~20 s): a later fault on that host must not strike while they boot (a crash then kills
+ * a broker the lab is still waiting for, and the recording fails: generated seed 146).
+ */
+export const BOOT_MARGIN_SECONDS = 30;
 
 /**
  * Faults on one host must make sense together: a host whose processes are down (a reboot, crash or
@@ -277,10 +283,10 @@ function checkFaultOverlaps(faults: Fault[], hosts: Map<string, Host>): void {
     if ((f.kind === 'crash' || f.kind === 'restart') && !hosts.get(f.host)!.processes.some((p) => p.kind !== 'producer')) {
       fail(`faults[${i}].host`, `a ${f.kind} strikes the servers and ${f.host} runs none`);
     }
-    const end = faultEnd(f) ?? Infinity;
+    const end = (faultEnd(f) ?? Infinity) + (STOPS.includes(f.kind) ? BOOT_MARGIN_SECONDS : 0);
     for (const [j, g] of faults.entries()) {
       if (j <= i || g.host !== f.host) continue;
-      const gEnd = faultEnd(g) ?? Infinity;
+      const gEnd = (faultEnd(g) ?? Infinity) + (STOPS.includes(g.kind) ? BOOT_MARGIN_SECONDS : 0);
       if (!(f.at < gEnd && g.at < end)) continue;
       // One fault of a kind at a time on a host: a second SIGSTOP, fill or cut would end with the first.
       if (f.kind === g.kind) fail(`faults[${j}]`, `overlaps faults[${i}], another ${f.kind} of ${f.host}`);

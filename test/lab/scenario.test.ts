@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLabJson, isoLab } from '../../lab/src/labjson.js';
 import { clientRanWith } from '../../lab/src/defaults.js';
 import { SERVER_LOG_FILES, serverLogbackConfigs } from '../../lab/src/logback.js';
-import { compareVersions, faultEnd, loadScenario, namesrvAddr, ScenarioError, validateScenario, type Scenario } from '../../lab/src/scenario.js';
+import { BOOT_MARGIN_SECONDS, compareVersions, faultEnd, loadScenario, namesrvAddr, ScenarioError, validateScenario, type Scenario } from '../../lab/src/scenario.js';
 import { ROOT } from '../cli/helpers.js';
 
 const dir = join(ROOT, 'lab', 'scenarios');
@@ -84,8 +84,11 @@ describe('lab scenarios', () => {
     expect(faults({ kind: 'partition', host: 'b', at: 0, seconds: 30, groups: [['b'], ['ns']] }, { kind: 'partition', host: 'b', at: 10, seconds: 30, groups: [['b'], ['app']] })).toThrow(/another partition of b/);
     // A restart or crash strikes the servers: an application host has none.
     expect(faults({ kind: 'restart', host: 'app', at: 0, downSeconds: 5 })).toThrow(/faults\[0\]\.host: a restart strikes the servers and app runs none/);
+    // The servers boot for a while after a stop ends: a fault then would strike a boot (seed 146: a crash 5 s after a reboot's restart).
+    expect(faults({ kind: 'reboot', host: 'b', at: 0, downSeconds: 60, bootSeconds: 5 }, { kind: 'crash', host: 'b', at: 70 })).toThrow(/down in a reboot/);
+    expect(faults({ kind: 'crash', host: 'b', at: 0, downSeconds: 60 }, { kind: 'hang', host: 'b', at: 60 + BOOT_MARGIN_SECONDS - 1, seconds: 10 })).toThrow(/down in a crash/);
     // Allowed: one after the other, a reboot at the hang's end, a stall inside a full disk, a partition across a reboot.
-    expect(faults({ kind: 'crash', host: 'b', at: 0, downSeconds: 60 }, { kind: 'hang', host: 'b', at: 60, seconds: 10 })).not.toThrow();
+    expect(faults({ kind: 'crash', host: 'b', at: 0, downSeconds: 60 }, { kind: 'hang', host: 'b', at: 60 + BOOT_MARGIN_SECONDS, seconds: 10 })).not.toThrow();
     expect(faults({ kind: 'hang', host: 'b', at: 0, seconds: 60 }, { kind: 'reboot', host: 'b', at: 60, downSeconds: 10 })).not.toThrow();
     expect(faults({ kind: 'disk-full', host: 'b', at: 0, seconds: 60 }, { kind: 'hang', host: 'b', at: 10, seconds: 2 })).not.toThrow();
     expect(faults({ kind: 'reboot', host: 'b', at: 0, downSeconds: 30 }, { kind: 'partition', host: 'b', at: 10, seconds: 60, groups: [['b'], ['ns']] })).not.toThrow();
