@@ -128,7 +128,9 @@ function impactStatements(truth: Truth, report: Report): Statement[] {
       cur.start = Math.min(cur.start, ms(x.start));
       cur.end = Math.max(cur.end, ms(x.end));
       cur.ids.push(inc.id);
-      if (x.lastedBecause) cur.why.push({ id: inc.id, text: x.lastedBecause, start: ms(x.start), end: ms(x.end) });
+      // An impact with no window (no send lost) is explained over its incident's window.
+      const [ws, we] = x.start ? [ms(x.start), ms(x.end)] : [ms(inc.start), inc.end ? ms(inc.end) : ms(inc.start)];
+      if (x.lastedBecause) cur.why.push({ id: inc.id, text: x.lastedBecause, start: ws, end: we });
       byClient.set(x.client, cur);
     }
   }
@@ -141,6 +143,12 @@ function impactStatements(truth: Truth, report: Report): Statement[] {
       continue;
     }
     const f = c.sends;
+    if (x.sends === 0) {
+      // An impact of no lost send (calls that timed out, a retry that went through) claims just that.
+      out.push(s(`${client} lost no send`).is(f.failed === 0, `the application lost none (${f.ok} of ${f.total} ok)`, `the application lost ${f.failed}`));
+      for (const w of x.why) out.push(...whyStatements(truth, w, client, `${w.id} impact ${client}`));
+      continue;
+    }
     out.push(s(`${client} lost sends`).is(f.failed > 0, `the application lost ${f.failed} sends`, `the application lost no send (${f.ok} of ${f.total} ok)`));
     if (f.failed > 0) {
       const tol = Math.max(TOLERANCE.lostAbs, Math.round(f.failed * TOLERANCE.lostShare));
@@ -233,6 +241,13 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
       break;
     }
     case 'broker-down-detection': {
+      if (m.brokerAlive === true) {
+        // The finding says the broker kept running (its own log shows it): the claim is that no fault took it down.
+        const gone = checkDown(truth, down(''), bHost, `broker ${broker}`, from, to);
+        const claim = `broker ${broker} kept running while NameServer ${sub.namesrvAddr} removed it at ${truth.time(to)}`;
+        out.push(gone.verdict === 'unknown' ? { ...gone, claim } : down(claim).is(gone.verdict === 'false', `no fault took it down then`, `it was down: ${gone.why}`));
+        break;
+      }
       out.push(checkDown(truth, down(`broker ${broker} was gone when NameServer ${sub.namesrvAddr} removed it at ${truth.time(to)}`), bHost, `broker ${broker}`, from, to));
       const how: Record<string, readonly string[]> = { expired: ['hang', 'reboot', 'partition'], destroyed: ['crash', 'reboot'], unregistered: ['restart'] };
       const kinds = how[m.detection as string];

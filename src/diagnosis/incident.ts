@@ -227,7 +227,10 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
     const ns = String(stuck.f.subject.namesrvAddr);
     const why = stuckOnNamesrvReason(opts.clientVersion(im.client)) ?? 'its timed-out NameServer channel stayed open';
     const until = stuck.f.metrics.switchedTo ? `until it switched to ${String(stuck.f.metrics.switchedTo)}` : 'to the end of the logs';
-    return `it kept asking NameServer ${ns}, which did not answer, ${until} (${why}), so its route kept the failed broker`;
+    // Only a cause that took a broker away makes the stale route hurt; a NameServer alone that hangs
+    // leaves routes unchanged, and the client merely learned nothing meanwhile.
+    const brokerFailed = inc.causes.some((c) => c.brokers.length > 0);
+    return `it kept asking NameServer ${ns}, which did not answer, ${until} (${why}), so ${brokerFailed ? 'its route kept the failed broker' : 'it learned no route change meanwhile'}`;
   }
   const drop = milestones.find((m) => m.name === 'route-lost' && m.subject === im.client);
   const removal = milestones.filter((m) => m.name === 'namesrv-removal').sort((a, b) => a.ts - b.ts)[0];

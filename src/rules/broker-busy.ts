@@ -21,7 +21,7 @@
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule, RuleContext, Subject } from './types.js';
 import { type SideBucket, num, str, serverVersion, CrossLogDedup, AttemptIndex, BrokerHosts, BrokerSide, clock, brokerLabel, clientVersions, emptySide, mergeSide } from './send-path.js';
-import { factIn, rangeOverlaps } from '../rocketmq/versions.js';
+import { factIn, rangeContains, rangeOverlaps } from '../rocketmq/versions.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
 import { CLIENT, SERVER } from '../rocketmq/facts.js';
@@ -530,7 +530,18 @@ function report(b: Busy, g: Group, onlyGroup: boolean): void {
     adv.push(
       `Find what froze the broker at the stall times: GC logs (long stop-the-world pauses), CPU starvation or steal on the host, swapping${factIn(SERVER.jstackOnClean, bv) === true ? '; the "broker jstack" dumps in broker.log show the threads' : ''}.`,
     );
-    if (cbBug) adv.push('If the broker runs 4.7.1-4.9.2, upgrade it to 4.9.3 or later: there, callbacks in the send queue block BrokerFastFailure and zero the watermark head age.');
+    // Only where the premise shows: the release known to be 4.7.1-4.9.2, or its sign in the watermark
+    // (requests queued with a head age of 0: the head is a CompletableFuture callback, not a
+    // RequestTask, so BrokerFastFailure and the watermark read no age; fixed in 4.9.3).
+    const known = /^\d+\.\d+\.\d+$/.test(bv) && rangeContains('4.7.1-4.9.2', bv);
+    const sign = !known && !!sideAll && sideAll.wmSize > 0 && sideAll.wmSlow === 0;
+    if (cbBug && (known || sign)) {
+      adv.push(
+        known
+          ? `Upgrade the broker (${bv}) to 4.9.3 or later: on 4.7.1-4.9.2, callbacks in the send queue block BrokerFastFailure and zero the watermark head age.`
+          : 'The watermark shows requests queued with a head age of 0, the sign of brokers 4.7.1-4.9.2, where callbacks in the send queue block BrokerFastFailure: if the broker runs one of them, upgrade it to 4.9.3 or later.',
+      );
+    }
   }
   if (sideAll && sideAll.inLock >= 1000) {
     adv.push(`A put held the CommitLog lock for ${sideAll.inLock} ms (page cache busy, see pagecache-busy): check disk latency and free memory for the page cache; consider transientStorePoolEnable=true.`);

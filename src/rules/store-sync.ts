@@ -324,6 +324,10 @@ const rule: Rule = {
           if (topic) a.topics.add(topic);
           span(a, e.ts);
         } else if (status === 'SLAVE_BEHIND') behindLine(a, e);
+        // `connect to master null failed`: the slave has no master HA address yet (5.x DefaultHAClient.run
+        // logs getHaMasterAddress() before the slave's first registration brings it back), which every
+        // slave prints at boot; it says nothing about the master or the link.
+        else if (status === 'HA_CONNECT_FAILED' && str(e, 'addr') === null) return;
         else if (status.startsWith('HA_')) haLine(a, e, status);
       },
       'store-slow': (e) => {
@@ -505,8 +509,14 @@ function report(w: SyncWork, a: Agg): void {
     adv.push('Check the broker disk latency at those times (iostat await and utilisation, other I/O on the commit-log device, the page cache and swap); give the commit log a fast, dedicated disk.');
     adv.push(`Raise syncFlushTimeout (${flushTimeout} ms) only if the disk is known to be slow in bursts; or use ASYNC_FLUSH and rely on a SYNC_MASTER slave for durability, the usual setup.`);
   }
-  if (slaveTimeouts || a.notAvailable || a.ha || lag) {
-    adv.push('Check the slave: is it running, its GC pauses and disk, and the network between master and slave on the HA port (listen port + 1, 10912 by default).');
+  // Which end to look at follows from which end complained: a slave that could not connect to or hear
+  // from its master points at the master (or the link), a master that heard nothing from its slave,
+  // timeouts waiting for the slave and a lagging slave point at the slave.
+  const slaveSuspect = slaveTimeouts > 0 || a.notAvailable > 0 || a.haMasterSide > 0 || lag;
+  const masterSuspect = a.haSlaveSide > 0;
+  if (slaveSuspect) adv.push('Check the slave: is it running, its GC pauses and disk, and the network between master and slave on the HA port (listen port + 1, 10912 by default).');
+  if (masterSuspect && !slaveSuspect) {
+    adv.push("The slave could not reach its master: check whether the master was running then (see the incident and the master's own logs) and the network between master and slave on the HA port (listen port + 1, 10912 by default).");
   }
   if (slaveTimeouts) adv.push(`Raise slaveTimeout (${slaveTimeout} ms; syncFlushTimeout on brokers before 4.9.3) only if the slave is healthy but far away.`);
   if (a.notAvailable || lag) {

@@ -53,8 +53,33 @@ ruleTester(rule, {
         'mq-broker-a/store.log': lf(['2024-05-20 14:05:40 INFO FlushRealTimeService - Flush data to disk costs 612 ms']),
       },
     },
+    {
+      // Recorded (lab, 5.x slaves): every slave prints this once at boot, before its first
+      // registration brings back the master's HA address; it is no HA trouble.
+      name: '5.x slave at boot: `connect to master null failed` before it knows its master',
+      files: {
+        'mq-broker-b-s/broker.log': lf([boot('14:05:50', 'broker-b', '10.0.0.4:10911')]),
+        'mq-broker-b-s/store.log': lf(['2024-05-20 14:05:52 WARN DefaultHAClient - HAClient connect to master null failed']),
+      },
+    },
   ],
   invalid: [
+    {
+      name: '5.x slave that cannot connect to its master (the master is the suspect): advice names the master, not the slave',
+      tz: '+08:00',
+      files: {
+        'mq-broker-a-s/broker.log': lf([boot('13:58:40', 'broker-a', '10.0.0.2:10911')]),
+        'mq-broker-a-s/store.log': lf(['2024-05-20 14:05:52 WARN DefaultHAClient - HAClient connect to master null failed', ...connectFailures(0, 6)]),
+      },
+      findings: [
+        {
+          severity: 'warning',
+          metrics: { failures: 0, haEvents: 6, haDownMs: 25000 },
+          mentions: ['could not reach its master', 'whether the master was running'],
+          adviceOmits: ['Check the slave'],
+        },
+      ],
+    },
     {
       name: '5.x SYNC_MASTER cut off from its slave for 90 s: SLAVE_NOT_AVAILABLE results, slave connect failures every 5 s',
       tz: '+08:00',
