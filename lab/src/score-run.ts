@@ -77,7 +77,8 @@ const COLUMNS: Array<[StatementClass, string]> = [
 function row(name: string, f: Figures, replay: string): string {
   const c = f.counts;
   return [
-    name.slice(0, 12).padEnd(12),
+    // Long names keep their end, which tells recordings of one family apart (ns-hang-resume-4x, -5x).
+    (name.length > 12 ? `${name.slice(0, 7)}…${name.slice(-4)}` : name).padEnd(12),
     `${c.true}/${c.false}/${c.unknown}`.padStart(10),
     p2(f.precision).padStart(5),
     ...COLUMNS.map(([k]) => p2(f.byClass[k].precision).padStart(5)),
