@@ -60,7 +60,7 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
     ),
   );
   if (!named.length) return out;
-  const tol = TOLERANCE.faultMs;
+  const tol = named.every((f) => f.kind === 'partition') ? TOLERANCE.partitionMs : TOLERANCE.faultMs;
   const seen = (f: TruthFault) => `${f.text}, seen by peers ${truth.time(f.seenStart)}-${truth.time(f.seenEnd)}`;
   if (c.inside) {
     const holds = named.filter((f) => c.start >= f.seenStart - tol && (c.end ?? c.start) <= f.seenEnd + tol);
@@ -141,8 +141,10 @@ function impactStatements(truth: Truth, report: Report): Statement[] {
       continue;
     }
     const f = c.sends;
-    out.push(s(`${client} lost sends`).is(f.failed > 0, `the application lost ${f.failed} sends`, `the application lost no send (${f.ok} of ${f.total} ok)`));
-    if (f.failed > 0) {
+    // An impact of timed-out calls with no failed send says the client lost none (`no send lost, N calls timed out`).
+    if (x.sends === 0) out.push(s(`${client} lost no send`).is(f.failed === 0, `the application lost none (${f.ok} of ${f.total} ok)`, `the application lost ${f.failed}`));
+    else out.push(s(`${client} lost sends`).is(f.failed > 0, `the application lost ${f.failed} sends`, `the application lost no send (${f.ok} of ${f.total} ok)`));
+    if (f.failed > 0 && x.sends > 0) {
       const tol = Math.max(TOLERANCE.lostAbs, Math.round(f.failed * TOLERANCE.lostShare));
       out.push(s(`${client} lost ${x.sends} sends`).is(Math.abs(x.sends - f.failed) <= tol, `the application lost ${f.failed}`, `the application lost ${f.failed} (tolerance ${tol})`));
       if (!Number.isFinite(x.start) || !Number.isFinite(x.end)) {
