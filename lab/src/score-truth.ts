@@ -42,6 +42,14 @@ export const TOLERANCE = {
   replayLostMax: 1.5,
   /** An inferred send rate: within this factor of the lab's. */
   rateFactor: 1.25,
+  /**
+   * A partition's start and end: a cut is seen only through the requests that cross it, and the
+   * sparsest regular ones (a broker's registration, a client's heartbeat and route poll) cross every
+   * 30 s, so the first failure can come up to that long after the cut and the last up to that long
+   * before the heal; calls on a connection that stayed open fail after the heal while TCP's
+   * retransmission timer backs off.
+   */
+  partitionMs: 30_000,
   /** A hang this short is a stall (a stop-the-world pause), which a stall or an overload with pauses names. */
   stallMs: 5_000,
 } as const;

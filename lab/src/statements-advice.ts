@@ -84,6 +84,8 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
   if (check) failed(`NameServer ${check[1]}`, truth.namesrvHost(check[1]), UNANSWERING_KINDS);
   const path = /Check the network path from (\S+) to (\S+?) \(/.exec(advice);
   if (path) failed(`the path from ${path[1]} to ${path[2]}`, resolve(truth, path[2]) ?? resolve(truth, path[1]), UNANSWERING_KINDS);
+  const between = /Check the network between (\S+) and (.+?) (?:around|\()/.exec(advice);
+  if (between) failed(`the network between ${between[1]} and ${between[2]}`, resolve(truth, between[1]), ['partition']);
   if (/^Check the slave/.test(advice)) {
     const slaves = truth.lab.servers.brokers.filter((b) => scope.brokers.includes(b.brokerName) && b.brokerId !== 0);
     const fs = slaves.flatMap((s) => faultOn(s.host, [...UNANSWERING_KINDS, 'disk-full']));

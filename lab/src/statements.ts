@@ -60,7 +60,7 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
     ),
   );
   if (!named.length) return out;
-  const tol = TOLERANCE.faultMs;
+  const tol = named.every((f) => f.kind === 'partition') ? TOLERANCE.partitionMs : TOLERANCE.faultMs;
   const seen = (f: TruthFault) => `${f.text}, seen by peers ${truth.time(f.seenStart)}-${truth.time(f.seenEnd)}`;
   if (c.inside) {
     const holds = named.filter((f) => c.start >= f.seenStart - tol && (c.end ?? c.start) <= f.seenEnd + tol);

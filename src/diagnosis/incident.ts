@@ -22,6 +22,12 @@ const SAME_HOST_JOIN_MS = 15 * 60000;
 const IMPACT_AFTER_MS = 10 * 60000;
 /** A finding belongs to an incident when it overlaps the incident's window widened by this. */
 const FINDING_SLACK_MS = 5 * 60000;
+/**
+ * ... but one that ended this long before the incident began is not its consequence (a broker's
+ * registration period: a finding counted from the last heartbeat before a fault starts up to that
+ * much earlier).
+ */
+const ENDED_BEFORE_MS = 30000;
 /** Steps of a chain (the findings say the rest). */
 const MAX_STEPS = 16;
 
@@ -34,7 +40,7 @@ interface IncidentOptions {
 
 /** The incidents of an analysis: `findings` in the report's order (their index is their id). */
 export function buildIncidents(input: ReplayInput, findings: readonly Finding[], opts: IncidentOptions): Incident[] {
-  const causes = causesOf(input.scenario, input);
+  const causes = [...causesOf(input.scenario, input), ...partitionsOf(findings)].sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
   if (!causes.length) return [];
   const groups = groupCauses(causes);
   const observed = input.observed;
@@ -183,6 +189,32 @@ function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[]
   return out.sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
 }
 
+/**
+ * Network partitions: the network-partition rule's findings (connect timeouts between hosts whose own
+ * logs show them running). The inference's scenario has no partition fault, so they come from the
+ * rule, with its window (first and last failed call) and its peers.
+ */
+function partitionsOf(findings: readonly Finding[]): Cause[] {
+  return findings
+    .filter((f) => f.rule === 'network-partition' && f.start !== null && f.subject.host !== undefined)
+    .map((f) => {
+      const peers = Array.isArray(f.metrics.peers) ? f.metrics.peers : [];
+      return {
+        kind: 'partition' as const,
+        host: f.subject.host!,
+        namesrvAddrs: f.subject.namesrvAddr ? [f.subject.namesrvAddr] : [],
+        // The rule does not tell a master from a slave: the host's broker is named in the detail.
+        brokers: [],
+        start: f.start!,
+        end: f.end,
+        recognisedBy: `connects to or from it timed out (no refusal, no reset) while its own logs and its peers' show them running: the network dropped packets between it and ${peers.join(', ')} (network-partition)`,
+        evidence: f.evidence.map((e) => `${e.file}:${e.line}`),
+        detail: `from ${peers.join(', ')}, while ${f.subject.broker ? `${f.subject.broker} on it` : 'it'} kept running`,
+        peers,
+      };
+    });
+}
+
 function groupCauses(causes: Cause[]): Cause[][] {
   const groups: Cause[][] = [];
   let end = -Infinity;
@@ -202,7 +234,7 @@ function groupCauses(causes: Cause[]): Cause[][] {
 function belongsTo(f: Finding, inc: Incident, sc: Scenario): boolean {
   const from = inc.start - FINDING_SLACK_MS;
   const to = (inc.end ?? Infinity) + FINDING_SLACK_MS;
-  if (f.start !== null && (f.start > to || (f.end ?? f.start) < from)) return false;
+  if (f.start !== null && (f.start > to || (f.end ?? f.start) < Math.max(from, inc.start - ENDED_BEFORE_MS))) return false;
   const hosts = new Set(inc.causes.map((c) => c.host));
   const brokers = new Set(inc.causes.flatMap((c) => c.brokers.map((b) => b.name)));
   const addrs = new Set(inc.causes.flatMap((c) => [...c.namesrvAddrs, ...c.brokers.map((b) => b.addr)]));
@@ -269,6 +301,8 @@ function causeStep(c: Cause): string {
       return `${brokers} stood still${c.detail ? ` (${c.detail})` : ''}`;
     case 'disk-full':
       return `the disk of ${c.host} filled up`;
+    case 'partition':
+      return `${c.host} was cut off by the network ${c.detail ?? ''}: calls across the cut timed out, with no refusal and no reset`;
   }
 }
 
@@ -352,6 +386,7 @@ function adviceOf(inc: Incident, mine: Mine, opts: IncidentOptions): string[] {
   };
   for (const c of inc.causes) {
     if (c.kind === 'hang') add(`Find out why ${c.host} froze (kernel and hypervisor logs, memory, disk, long GC pauses): a host that hangs with its connections open is the slowest failure for RocketMQ to notice.`);
+    if (c.kind === 'partition') add(`Check the network between ${c.host} and ${c.peers?.join(', ') ?? 'its peers'} (firewall and security-group rules, iptables/nftables, switches, routes): ${c.host} kept running, so restarting it does not mend the cut.`);
     if (c.kind === 'crash') add(`Find out why the processes on ${c.host} died (kill -9, OOM killer, JVM crash files hs_err_pid*.log).`);
     if ((c.kind === 'hang' || c.kind === 'crash' || c.kind === 'reboot') && c.namesrvAddrs.length && c.brokers.length) {
       add(`Run the NameServers on hosts of their own: ${c.host} took NameServer ${c.namesrvAddrs.join(', ')} and ${c.brokers.map((b) => b.name).join(', ')} down together, and clients bound to that NameServer could not learn that the broker was gone.`);
@@ -422,6 +457,8 @@ function titleOf(inc: Incident): string {
         return `${brokersOf(c, i)}stalled`;
       case 'disk-full':
         return `disk full on ${c.host}`;
+      case 'partition':
+        return `${who}cut off by the network${dur}`;
     }
   });
   // Lost sends as the applications counted them; clients without an application log show failed attempts.

@@ -88,6 +88,7 @@ function causeText(c: Cause, sameHost: boolean): string {
     overload: 'overloaded',
     stall: 'stalled',
     'disk-full': 'ran out of disk',
+    partition: 'was cut off by the network',
   };
   const subject = c.kind === 'overload' || c.kind === 'stall' ? `${c.brokers.map((b) => b.name).join(', ')} on ${c.host}` : c.host;
   return `${subject} ${what[c.kind]}${on && c.kind !== 'overload' && c.kind !== 'stall' ? ` (${on})` : ''}${c.detail ? `: ${c.detail}` : ''}`;

@@ -5,7 +5,7 @@
 // incident") describes every field.
 
 /** What happened to a host or a broker. */
-type CauseKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'shutdown' | 'overload' | 'stall' | 'disk-full';
+type CauseKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'shutdown' | 'overload' | 'stall' | 'disk-full' | 'partition';
 
 export interface Cause {
   kind: CauseKind;
@@ -22,6 +22,8 @@ export interface Cause {
   evidence: string[];
   /** What else is known: `only its processes froze`, `12 pauses, the longest 1202 ms`. */
   detail: string | null;
+  /** A partition's other side: the hosts it could not reach or be reached from. */
+  peers?: string[];
 }
 
 export interface Impact {

@@ -5,6 +5,7 @@ import brokerRegisterFailed from './broker-register-failed.js';
 import colocatedNamesrv from './colocated-namesrv.js';
 import diskFull from './disk-full.js';
 import namesrvStuck from './namesrv-stuck.js';
+import networkPartition from './network-partition.js';
 import pagecacheBusy from './pagecache-busy.js';
 import retrySameBroker from './retry-same-broker.js';
 import sendNoRetry from './send-no-retry.js';
@@ -19,6 +20,7 @@ export const ALL_RULES: readonly Rule[] = [
   staleRoute,
   namesrvStuck,
   brokerDownDetection,
+  networkPartition,
   colocatedNamesrv,
   sendTimeoutBudget,
   sendNoRetry,

@@ -1,0 +1,265 @@
+// network-partition: hosts that could not reach each other while both kept running: the network
+// between them dropped packets (a firewall, a security group, iptables/nftables, a switch or route).
+//
+// What tells a partition from the other faults, by what each leaves in the logs:
+// - a connect that times out (`createChannel: connect remote host[X] timeout 3000ms`, or a
+//   `ConnectTimeoutException` under `createChannel: connect remote host[X] failed`,
+//   NettyRemotingClient.createChannel, 4.x and 5.x up to 5.2) means no SYN-ACK and no RST came
+//   back: nothing on X's side answered at the TCP level;
+// - a hung process (SIGSTOP, a long GC) leaves its kernel answering: connects complete and only
+//   calls time out; and the hung host's own logs stop (watermark.log every second on a broker);
+// - a crash or a restart refuses connections (`Connection refused`), a rebooted host resets the old
+//   ones, and logs a boot;
+// - a host that lost power (a reboot's first phase) also lets connects time out, but its own logs
+//   stop then.
+// So a connect timeout against a host whose own logs show it running at that time (or that other
+// hosts reached meanwhile: a broker's `register broker ... OK` / `Registering current broker to
+// name server completed. TargetHost=X`, BrokerOuterAPI.registerBrokerAll) names the network between
+// the two. The calls that timed out around it (invokeSync `wait response on the channel <X> timeout`,
+// NettyRemotingAbstract.invokeSyncImpl / NettyRemotingClient.invokeSync) belong to the same cut when
+// X was running then too. One finding per cut: the host common to the failing pairs (the host cut
+// off), its peers, the first and last failed call; without a connect timeout (clients that keep their
+// timed-out channel, 4.x up to 4.9.0: NettyClientConfig.clientCloseSocketIfTimeout false) the
+// calls alone cannot tell a partition from a broker too busy to answer, and no finding is made.
+//
+// A partition is seen only through the requests that cross it: brokers register every 30 s
+// (registerNameServerPeriod), clients heartbeat and poll routes every 30 s, so the first and last
+// failures can lie up to that long inside the cut; calls on a connection that stayed open can fail
+// for a while after the heal, while TCP's retransmission backs off.
+//
+// Severity: error.
+
+import type { EventType, RmqEvent } from '../parse/types.js';
+import { formatMs } from '../util/durations.js';
+import type { Rule, Visitor } from './types.js';
+import { addressBook, addrKey, BOOK_EVENTS, clockOf, ipOf, orderEvidence, REGISTER_PERIOD_MS } from './routing.js';
+import { about } from './advice.js';
+
+/**
+ * A connect fails as a timeout after NettyClientConfig.connectTimeoutMillis (3000 ms, 4.x and 5.x);
+ * a refused one fails at once. From 5.3 the failure reads `connect to X failed` either way, so one
+ * that came this long after the host's own `NETTY CLIENT PIPELINE: CONNECT ... => X` (logged when
+ * the connect starts, NettyRemotingClient$NettyConnectManageHandler.connect), with no `ACTIVE` for
+ * it (channelActive, logged from 5.2), timed out. Server logs print whole seconds.
+ */
+const CONNECT_WAIT_MS = 2000;
+/** ... and a CONNECT older than this is not the failed one's. */
+const CONNECT_MAX_MS = 10000;
+/** Records of one host this close together show it running (a broker writes watermark.log every second). */
+const RUN_GAP_MS = 10000;
+/** Failures this close in time are one cut (its requests cross it every 30 s at the slowest). */
+const EPISODE_GAP_MS = 2 * REGISTER_PERIOD_MS;
+/** Failures kept per run of the rule (a week of logs stays bounded). */
+const MAX_FAILURES = 20000;
+/** Other hosts' successful registrations with a NameServer kept per address. */
+const MAX_OK = 256;
+
+/** A connect that timed out (no answer at all), as NettyRemotingClient.createChannel words it. */
+export function isConnectTimeout(e: RmqEvent): boolean {
+  return /connect remote host\[[^\]]*\] timeout|ConnectTimeoutException|connection timed out/.test(e.text) && !/refused|reset/i.test(e.text);
+}
+
+interface Failure {
+  e: RmqEvent;
+  ts: number;
+  from: string;
+  to: string;
+  connect: boolean;
+}
+
+/** What one host's own logs show of it running: runs of records no more than RUN_GAP_MS apart. */
+class Runs {
+  private readonly runs = new Map<string, Array<[number, number]>>();
+  note(host: string, ts: number): void {
+    let list = this.runs.get(host);
+    if (!list) this.runs.set(host, (list = []));
+    const last = list[list.length - 1];
+    if (last && ts >= last[0] && ts - last[1] <= RUN_GAP_MS) last[1] = Math.max(last[1], ts);
+    else if (!last || ts > last[1]) list.push([ts, ts]);
+  }
+  /** Whether the host logged records on both sides of ts (within one run). */
+  covers(host: string, ts: number): boolean {
+    return (this.runs.get(host) ?? []).some(([a, b]) => a <= ts && ts <= b);
+  }
+  has(host: string): boolean {
+    return this.runs.has(host);
+  }
+}
+
+const RUN_EVENTS: EventType[] = ['watermark', 'stats', 'store-slow', 'broker-registered', 'pipeline', 'channel-closed', 'namesrv-chosen', 'broker-expired', 'broker-removed', 'startup', 'route-changed', 'send-attempt-failed', 'heartbeat-failed', 'register-failed'];
+
+const rule: Rule = {
+  meta: {
+    id: 'network-partition',
+    title: 'Network partition between hosts that kept running',
+    severity: 'error',
+    description:
+      'Connects that time out (no answer, no refusal, no reset) and calls that time out between hosts whose own logs show them running: the network between them dropped packets. Names the host cut off, its peers, the first and last failure.',
+    versions: 'all: a connect that timed out (NettyRemotingClient: `createChannel: connect remote host[X] timeout` or ConnectTimeoutException up to 5.2; from 5.3 `connect to X failed` 2 s or more after the host\'s own `NETTY CLIENT PIPELINE: CONNECT ... => X`), and invokeSync timeouts',
+    settings: {},
+    events: [...new Set<EventType>([...BOOK_EVENTS, ...RUN_EVENTS, 'connect-failed', 'rpc-timeout'])],
+  },
+  create(ctx) {
+    const book = addressBook(ctx);
+    const runs = new Runs();
+    const failures: Failure[] = [];
+    const boots: Array<{ host: string; ts: number }> = [];
+    /** NameServer address -> times other brokers registered with it. */
+    const okWith = new Map<string, number[]>();
+    const noteRun = (e: RmqEvent) => {
+      if (e.ts !== null) runs.note(e.host, e.ts);
+    };
+    /** host|addr -> when the host's last connect to addr started, while no ACTIVE followed. */
+    const connecting = new Map<string, number>();
+    /** A connect failure that timed out: said so, or long after its connect started. */
+    const timedOut = (e: RmqEvent): boolean => {
+      if (isConnectTimeout(e)) return true;
+      if (/refused|reset/i.test(e.text) || e.ts === null) return false;
+      const a = addrKey(e.fields.addr as string | null);
+      const started = a ? connecting.get(`${e.host}|${a}`) : undefined;
+      return started !== undefined && e.ts - started >= CONNECT_WAIT_MS && e.ts - started <= CONNECT_MAX_MS;
+    };
+    const fail = (e: RmqEvent, connect: boolean) => {
+      noteRun(e);
+      const a = addrKey(e.fields.addr as string | null);
+      if (!a || e.ts === null || failures.length >= MAX_FAILURES) return;
+      const to = book.hostOfIp(ipOf(a));
+      if (!to || to === e.host) return;
+      failures.push({ e, ts: e.ts, from: e.host, to, connect });
+    };
+    const visitor: Visitor = {
+      'connect-failed': (e) => (timedOut(e) ? fail(e, true) : noteRun(e)),
+      pipeline: (e) => {
+        noteRun(e);
+        const a = addrKey(e.fields.addr as string | null);
+        if (e.fields.side !== 'client' || !a || e.ts === null) return;
+        const key = `${e.host}|${a}`;
+        if (e.fields.event === 'connect') connecting.set(key, e.ts);
+        else if (e.fields.event === 'active') connecting.delete(key);
+      },
+      'rpc-timeout': (e) => fail(e, false),
+      startup: (e) => {
+        noteRun(e);
+        if (e.ts !== null) boots.push({ host: e.host, ts: e.ts });
+      },
+      'broker-registered': (e) => {
+        noteRun(e);
+        const ns = addrKey(e.fields.namesrvAddr as string | null);
+        if (!ns || e.ts === null || e.kind === 'namesrv') return;
+        let list = okWith.get(ns);
+        if (!list) okWith.set(ns, (list = []));
+        list.push(e.ts);
+        if (list.length > MAX_OK) list.shift();
+      },
+      end() {
+        for (const ep of episodes()) report(ep);
+      },
+    };
+    for (const t of RUN_EVENTS) if (!(t in visitor)) visitor[t] = noteRun;
+
+    /**
+     * The target ran at the failure: its own records around it. A broker's host logs every second
+     * (watermark.log, stats), so silence there is a stop. A NameServer alone logs little (a 5.x one
+     * does not log a known broker's registration), so there another broker's registration with it
+     * within RUN_GAP_MS shows it running.
+     */
+    const running = (f: Failure): boolean => {
+      if (boots.some((b) => b.host === f.to && Math.abs(b.ts - f.ts) <= REGISTER_PERIOD_MS)) return false;
+      if (runs.covers(f.to, f.ts)) return true;
+      if (book.hasKind(f.to, 'broker') || book.hasKind(f.to, 'watermark')) return false;
+      const ns = book.namesrvAddrOfHost(f.to);
+      return ns !== null && (okWith.get(ns) ?? []).some((t) => Math.abs(t - f.ts) <= RUN_GAP_MS);
+    };
+
+    interface Episode {
+      host: string;
+      peers: string[];
+      list: Failure[];
+    }
+
+    function episodes(): Episode[] {
+      const valid = failures.filter((f) => runs.has(f.to) && running(f)).sort((a, b) => a.ts - b.ts);
+      const groups: Failure[][] = [];
+      for (const f of valid) {
+        const g = groups[groups.length - 1];
+        if (g && f.ts - g[g.length - 1].ts <= EPISODE_GAP_MS) g.push(f);
+        else groups.push([f]);
+      }
+      const out: Episode[] = [];
+      for (const g of groups) {
+        if (!g.some((f) => f.connect)) continue;
+        // The host cut off: the one with the most peers; a broker's host before another.
+        const peersOf = new Map<string, Set<string>>();
+        for (const f of g) {
+          for (const [a, b] of [[f.from, f.to], [f.to, f.from]]) {
+            let s = peersOf.get(a);
+            if (!s) peersOf.set(a, (s = new Set()));
+            s.add(b);
+          }
+        }
+        const rank = (h: string) => peersOf.get(h)!.size * 2 + (book.hasKind(h, 'broker') ? 1 : 0);
+        const host = [...peersOf.keys()].sort((a, b) => rank(b) - rank(a) || a.localeCompare(b))[0];
+        const list = g.filter((f) => f.from === host || f.to === host);
+        if (!list.some((f) => f.connect)) continue;
+        out.push({ host, peers: [...peersOf.get(host)!].sort(), list });
+      }
+      return out;
+    }
+
+    function shapeOf(ep: Episode): string {
+      const ns = ep.peers.filter((h) => book.hasKind(h, 'namesrv'));
+      const brokers = ep.peers.filter((h) => book.hasKind(h, 'broker'));
+      const clients = ep.peers.filter((h) => !book.hasKind(h, 'namesrv') && !book.hasKind(h, 'broker'));
+      if (ns.length === ep.peers.length) return `from the NameServer${ns.length === 1 ? '' : 's'} on ${ns.join(', ')}`;
+      if (clients.length === ep.peers.length) return `from the application${clients.length === 1 ? '' : 's'} ${clients.join(', ')}`;
+      const parts = [
+        ns.length ? `the NameServer${ns.length === 1 ? '' : 's'} on ${ns.join(', ')}` : '',
+        brokers.filter((h) => !ns.includes(h)).length ? `the broker host${brokers.length === 1 ? '' : 's'} ${brokers.filter((h) => !ns.includes(h)).join(', ')}` : '',
+        clients.length ? `the application${clients.length === 1 ? '' : 's'} ${clients.join(', ')}` : '',
+      ].filter(Boolean);
+      return `from ${parts.join(', ')}`;
+    }
+
+    function report(ep: Episode) {
+      const first = ep.list[0];
+      const last = ep.list[ep.list.length - 1];
+      // One failure is often logged twice (remoting.log and the caller's log): counted once a second per pair.
+      const distinct = (fs: Failure[]) => new Set(fs.map((f) => `${f.from}|${f.to}|${Math.floor(f.ts / 1000)}`)).size;
+      const connects = ep.list.filter((f) => f.connect);
+      const nConnects = distinct(connects);
+      const calls = distinct(ep.list.filter((f) => !f.connect));
+      const byHost = distinct(ep.list.filter((f) => f.from === ep.host));
+      const against = distinct(ep.list.filter((f) => f.to === ep.host));
+      const broker = book.brokerOfHost(ep.host);
+      const ns = book.namesrvAddrOfHost(ep.host);
+      const runsOn = [ns ? `NameServer ${ns}` : '', broker.name ? `${broker.name}` : broker.addr ? `broker ${broker.addr}` : ''].filter(Boolean).join(' and ');
+      const shape = shapeOf(ep);
+      const windowMs = last.ts - first.ts;
+      const peersText = ep.peers.join(', ');
+      const seen = [
+        byHost ? `${ep.host} itself failed ${byHost} time${byHost === 1 ? '' : 's'} to reach ${[...new Set(ep.list.filter((f) => f.from === ep.host).map((f) => f.to))].join(', ')}` : '',
+        against ? `${[...new Set(ep.list.filter((f) => f.to === ep.host).map((f) => f.from))].join(', ')} failed ${against} time${against === 1 ? '' : 's'} to reach it` : '',
+      ].filter(Boolean).join('; ');
+      ctx.report({
+        severity: 'error',
+        title: `${ep.host}${runsOn ? ` (${runsOn})` : ''} was cut off ${shape} for ${formatMs(windowMs)} while it kept running: ${nConnects} connect${nConnects === 1 ? '' : 's'} timed out`,
+        start: first.ts,
+        end: last.ts,
+        subject: { host: ep.host, ...(broker.name ? { broker: broker.name } : {}), ...(broker.addr ? { brokerAddr: broker.addr } : {}), ...(ns ? { namesrvAddr: ns } : {}) },
+        metrics: { peers: ep.peers, connectTimeouts: nConnects, callTimeouts: calls, windowMs, hostRunning: true },
+        evidence: orderEvidence([first.e, connects[0].e, ...connects.filter((f) => f.from !== connects[0].from).slice(0, 1).map((f) => f.e), last.e]),
+        explanation:
+          `From ${clockOf(first.e)} to ${clockOf(last.e)} ${seen}: ${nConnects} connect${nConnects === 1 ? '' : 's'} timed out (no answer at all, neither refused nor reset) and ${calls} call${calls === 1 ? '' : 's'} got no response, ` +
+          `while the logs of both sides show them running (a hung process still accepts connections and stops its own logs; a crashed one refuses them; a rebooted host resets them and logs a boot). ` +
+          `So the network between ${ep.host} and ${peersText} dropped packets. A cut is seen only through the requests that cross it (registrations, heartbeats and route polls every ${formatMs(REGISTER_PERIOD_MS)}, and the sends), so it began up to that long before the first failure and may have ended up to that long before the last.`,
+        advice: [
+          about('find-cause', `Check the network between ${ep.host} and ${peersText} around ${clockOf(first.e)}-${clockOf(last.e)}: firewall and security-group rules, iptables/nftables on both hosts, switches and routes. ${ep.host} kept running meanwhile: restarting it does not mend a network cut.`),
+        ],
+      });
+    }
+
+    return visitor;
+  },
+};
+
+export default rule;

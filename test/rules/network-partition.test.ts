@@ -1,0 +1,104 @@
+// network-partition on excerpts of three lab recordings (real lines, cut to a window, watermark.log
+// to its send-queue line): a 5.2.0 broker cut off from its only NameServer, a 4.9.4 NameServer and
+// broker host cut off from the applications, and a 5.5.0 NameServer and broker host cut off from
+// every other host and then powered off (its logs stop, peers' connects time out against it).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import rule from '../../src/rules/network-partition.js';
+import { findingsFor, ruleTester } from './rule-tester.js';
+
+const ROOT = fileURLToPath(new URL('../fixtures/lab-partition/', import.meta.url));
+
+/** A fixture folder as `host/file` -> content; `keep` drops lines of a host (by its clock) to make it silent. */
+function recording(name: string, keep: (host: string, line: string) => boolean = () => true): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const host of readdirSync(join(ROOT, name))) {
+    for (const file of readdirSync(join(ROOT, name, host))) {
+      const p = join(ROOT, name, host, file);
+      if (!statSync(p).isFile()) continue;
+      const lines = readFileSync(p, 'utf8').split('\n');
+      let kept = true;
+      out[`${host}/${file}`] = lines
+        .filter((l) => {
+          if (/^\d{4}-\d\d-\d\d /.test(l)) kept = keep(host, l);
+          return kept;
+        })
+        .join('\n');
+    }
+  }
+  return out;
+}
+const clock = (line: string) => line.slice(11, 19);
+
+ruleTester(rule, {
+  valid: [
+    {
+      // The same connect timeouts against mq-node-a, with its own logs silent from 02:06:20: a host
+      // that stopped (hung, powered off) is no partition; its boot line stays, so its logs are read.
+      name: 'peers time out against a host whose own logs are silent then: no partition',
+      files: recording('isolated-then-reboot-5.5.0', (host, l) => host !== 'mq-node-a' || clock(l) < '02:06:20'),
+    },
+    {
+      // Without the broker host's logs nothing says it ran: its peers' timeouts alone name no partition.
+      name: "the cut-off host's logs absent: no partition",
+      files: Object.fromEntries(Object.entries(recording('from-clients-4.9.4')).filter(([k]) => !k.startsWith('mq-node-c/'))),
+    },
+  ],
+  invalid: [
+    {
+      name: '5.2.0 broker cut off from its only NameServer (from-namesrvs): its own connects time out while it and the NameServer keep logging',
+      files: recording('from-namesrvs-5.2.0'),
+      findings: [
+        {
+          severity: 'error',
+          subject: { host: 'mq-broker-c', broker: 'broker-c' },
+          metrics: { peers: ['mq-ns-1'], hostRunning: true, connectTimeouts: 7 },
+          start: '2026-12-05T03:07:30+08:00',
+          end: '2026-12-05T03:08:02+08:00',
+          evidence: ['mq-broker-c/remoting.log:14'],
+          mentions: ['Check the network between mq-broker-c and mq-ns-1', 'neither refused nor reset'],
+        },
+      ],
+    },
+    {
+      name: '4.9.4 NameServer and broker host cut off from an application (from-clients): the client times out, then its connect does',
+      files: recording('from-clients-4.9.4'),
+      findings: [
+        {
+          subject: { host: 'mq-node-c', broker: 'broker-c', namesrvAddr: '10.213.0.23:9876' },
+          metrics: { peers: ['app-pay-01'], connectTimeouts: 1 },
+          start: '2026-12-05T05:09:04.245+08:00',
+          end: '2026-12-05T05:09:34.246+08:00',
+          mentions: ['restarting it does not mend a network cut'],
+        },
+      ],
+    },
+    {
+      // 5.5.0 words a timed-out connect as a refused one (`connect to X failed`): the CONNECT line 3 s
+      // before it tells. After 02:07:00 mq-node-a lost power (its logs stop): those timeouts are not the cut's.
+      name: '5.5.0 host cut off from everyone, then powered off: the cut ends where its own logs stop',
+      files: recording('isolated-then-reboot-5.5.0'),
+      findings: [
+        {
+          subject: { host: 'mq-node-a', broker: 'broker-a' },
+          metrics: { peers: ['app-pay-01', 'mq-broker-c'], connectTimeouts: 5 },
+          start: '2026-12-05T02:06:30+08:00',
+          end: '2026-12-05T02:06:44.325+08:00',
+        },
+      ],
+    },
+  ],
+});
+
+it('a 5.5.0 broker connect that failed 3 s after it began counts as timed out; one at once would not', async () => {
+  // Only mq-broker-c's side: its connects to the NameServer on mq-node-a (5.5.0: `connect to X failed`).
+  const all = recording('isolated-then-reboot-5.5.0');
+  const files = Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('app-pay-01/')));
+  const { findings } = await findingsFor(rule, { name: 'broker side', files });
+  expect(findings.map((f) => [f.subject.host, f.metrics.peers, f.metrics.connectTimeouts])).toEqual([['mq-broker-c', ['mq-node-a'], 3]]);
+  // The same lines without the CONNECT lines that started them: nothing tells a timeout from a refusal.
+  const noConnect = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, v.split('\n').filter((l) => !/NETTY CLIENT PIPELINE: CONNECT/.test(l)).join('\n')]));
+  expect((await findingsFor(rule, { name: 'no connect lines', files: noConnect })).findings).toEqual([]);
+});
