@@ -13,20 +13,20 @@ import { join } from 'node:path';
 /** The issue's thresholds. */
 const TARGET = { cause: 1, 'went-down': 1, other: 0.95, recallCauses: 0.9, recallClients: 0.9, reproduced: 0.9 };
 
-/** Today's figures over the committed recordings, rounded down. */
+/** Today's figures over the 42 committed recordings (npm run lab -- score samples/lab samples/generated), rounded down. */
 const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClients: number; reproduced: number } = {
-  cause: 0,
-  'went-down': 0,
-  impact: 0,
-  process: 0,
-  advice: 0,
-  'replay-setting': 0,
-  'replay-fault': 0,
-  'replay-milestone': 0,
-  'replay-impact': 0,
-  recallCauses: 0,
-  recallClients: 0,
-  reproduced: 0,
+  cause: 0.89,
+  'went-down': 0.95,
+  impact: 0.91,
+  process: 0.9,
+  advice: 0.9,
+  'replay-setting': 0.72,
+  'replay-fault': 0.94,
+  'replay-milestone': 0.72,
+  'replay-impact': 0.5,
+  recallCauses: 0.67,
+  recallClients: 0.75,
+  reproduced: 0.26,
 };
 
 async function scoreEvery(dirs: string[]): Promise<RecordingScore[]> {
@@ -57,9 +57,7 @@ describe('every committed recording against its truth', () => {
     got.reproduced = scores.filter((s) => s.replayVerdict === 'reproduced').length / scores.length;
     const below = Object.entries(FLOOR).filter(([k, floor]) => got[k] < floor).map(([k, floor]) => `${k} ${got[k].toFixed(3)} < floor ${floor}`);
     expect(below).toEqual([]);
-    // The floors never claim more than the issue asks, and never sit above what is measured.
-    expect(FLOOR.cause).toBeLessThanOrEqual(TARGET.cause);
-    expect(FLOOR.reproduced).toBeLessThanOrEqual(TARGET.reproduced);
-    process.stderr.write(`recordings ${scores.length}: ${Object.entries(got).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ')}\n`);
+    const target = (k: string) => (k in TARGET ? TARGET[k as keyof typeof TARGET] : TARGET.other);
+    process.stderr.write(`recordings ${scores.length}: ${Object.entries(got).map(([k, v]) => `${k} ${v.toFixed(3)} (target ${target(k)})`).join(', ')}\n`);
   });
 });
