@@ -85,7 +85,7 @@ export function renderReplayHtml(r: ReplayReport, o: ReplayHtmlOptions = {}): st
       r.outages.map((x) => ({
         group: x.client,
         bars: [
-          ...(obs ? [{ label: 'observed', ms: x.observedMs ?? 0, text: x.observedMs === null ? '-' : outageText(x.observedMs, x.observedFailedSends ?? 0), cls: 'obs' }] : []),
+          ...(obs ? [{ label: 'observed', ms: x.observedMs ?? 0, text: x.observedMs === null ? 'not in the logs' : outageText(x.observedMs, x.observedFailedSends ?? 0, obs.clients[x.client]?.source), cls: 'obs' }] : []),
           { label: 'simulated', ms: x.simulatedMs, text: outageText(x.simulatedMs, x.simulatedFailedSends), cls: 'sim' },
         ],
       })),
@@ -117,7 +117,9 @@ export function renderReplayHtml(r: ReplayReport, o: ReplayHtmlOptions = {}): st
   return htmlDocument(`rmq-diag replay: ${VERDICT[r.verdict]}`, out.join('\n'), evidence);
 }
 
-function outageText(ms: number, failed: number): string {
+/** `source` 'client': the observed failures are the client's failed attempts (no application log; a retry may have saved some). */
+function outageText(ms: number, failed: number, source: 'app' | 'client' = 'app'): string {
+  if (source === 'client') return failed ? `${formatMs(ms)}, ${failed} failed attempt${failed === 1 ? '' : 's'} (no application log)` : 'no failed attempt';
   return failed ? `${formatMs(ms)}, ${failed} failed` : 'no failed send';
 }
 

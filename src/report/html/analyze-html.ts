@@ -198,7 +198,7 @@ function legendHtml(): string {
   const box = (fill: string, text: string) => `<span><svg width="14" height="10" aria-hidden="true"><rect fill="${fill}" width="14" height="10"/></svg> ${h(text)}</span>`;
   return `<div class="legend">${[
     box('rgba(198,40,40,.3)', 'fault window'),
-    box('#43a047', 'sends delivered (per bucket, up)'),
+    box('#43a047', 'sends delivered (per bucket, up; only where the application logs them)'),
     box('#d32f2f', 'sends failed (down)'),
     box('#9aa3b2', 'events'),
     box('#e09a2a', 'at WARN or worse'),
