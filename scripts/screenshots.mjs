@@ -25,6 +25,13 @@ try {
   const end = await page.locator('#evidence').boundingBox();
   await page.screenshot({ path: join(root, 'docs', 'img', 'seed-outage-timeline.png'), fullPage: true, clip: { x: 0, y: top.y - 8, width: 1240, height: end.y + end.height - top.y + 16 } });
   await page.screenshot({ path: join(root, 'docs', 'img', 'seed-outage-incident.png') });
+  // On a phone: the timeline as a list, an entry's evidence shown under it after a tap.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await phone.goto(`file://${analyze}`);
+  await phone.locator('#timeline-list ol li.fault').first().click();
+  await phone.locator('#timeline-list h3').nth(1).evaluate((e) => e.scrollIntoView());
+  await phone.screenshot({ path: join(root, 'docs', 'img', 'seed-outage-phone.png') });
+  await phone.close();
   await page.goto(`file://${replay}`);
   await page.evaluate(() => window.scrollTo(0, 0));
   const r0 = await page.locator('h1').boundingBox();

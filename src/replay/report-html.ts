@@ -2,6 +2,8 @@
 // each milestone observed (above) and simulated (below) on one time axis with its delta, the
 // faults as bands; the outages per client; the what-if variants as bars; the `--runs` spread per
 // client (every seed's outage, p50 and p95); the scenario, and the inputs with their accounting.
+// The bars and the spread are HTML (they reflow to a phone's width); the milestones' picture scrolls
+// sideways there, and their table reads as a list.
 // Here, not in src/report: it reads replay's report and the model's scenario, and src/report is below
 // both (it draws with src/report/html/page.ts like the analyze page).
 
@@ -13,7 +15,7 @@ import { signedMs, type MilestoneRow, type ReplayReport } from './run.js';
 import { formatMs } from '../util/durations.js';
 import { commonDir } from '../util/paths.js';
 import { accountingHtml } from '../report/html/analyze-html.js';
-import { axisSvg, h, htmlDocument, px, timeScale, tooltip, type EvidenceEntry } from '../report/html/page.js';
+import { axisSvg, h, htmlDocument, px, tableHtml, timeScale, tooltip, type EvidenceEntry } from '../report/html/page.js';
 
 const LABEL_W = 260;
 const PLOT_W = 860;
@@ -72,26 +74,27 @@ export function renderReplayHtml(r: ReplayReport, o: ReplayHtmlOptions = {}): st
   if (r.divergences.length) out.push(`<h3>What diverged</h3><ul class="tight">${r.divergences.map((d) => `<li>${h(d)}</li>`).join('')}</ul>`);
   if (r.verdict === 'nothing-compared' && o.nothingCompared) out.push(`<p>${h(o.nothingCompared)}</p>`);
 
-  out.push('<h2 id="milestones">Observed and simulated</h2>');
+  out.push('<section class="block">', '<h2 id="milestones">Observed and simulated</h2>');
   out.push(milestonesSvg(r, zone, runEnd, evidence));
   out.push('<div id="evidence" aria-live="polite"></div>');
-  out.push(milestoneTable(r.milestones, zone, !!obs));
+  out.push(milestoneTable(r.milestones, zone, !!obs), '</section>');
 
-  out.push('<h2 id="outages">Outages</h2>', '<p class="muted">First to last failed send, per client.</p>');
+  out.push('<section class="block">', '<h2 id="outages">Outages</h2>', '<p class="muted">First to last failed send, per client.</p>');
   out.push(
     barChart(
       r.outages.map((x) => ({
         group: x.client,
         bars: [
-          ...(obs ? [{ label: 'observed', ms: x.observedMs ?? 0, text: x.observedMs === null ? '-' : outageText(x.observedMs, x.observedFailedSends ?? 0), cls: 'obs' }] : []),
+          ...(obs ? [{ label: 'observed', ms: x.observedMs ?? 0, text: x.observedMs === null ? 'not in the logs' : outageText(x.observedMs, x.observedFailedSends ?? 0, obs.clients[x.client]?.source), cls: 'obs' }] : []),
           { label: 'simulated', ms: x.simulatedMs, text: outageText(x.simulatedMs, x.simulatedFailedSends), cls: 'sim' },
         ],
       })),
       'outage-chart',
     ),
+    '</section>',
   );
   if (r.whatIf.length) {
-    out.push('<h2 id="what-if">What if</h2>', `<p class="muted">${h(`Seed ${r.seed}, the same sends; outage and failed sends per client, for the baseline and each variant.`)}</p>`);
+    out.push('<section class="block">', '<h2 id="what-if">What if</h2>', `<p class="muted">${h(`Seed ${r.seed}, the same sends; outage and failed sends per client, for the baseline and each variant.`)}</p>`);
     const all = [r.baseline, ...r.whatIf];
     out.push(
       barChart(
@@ -106,14 +109,17 @@ export function renderReplayHtml(r: ReplayReport, o: ReplayHtmlOptions = {}): st
       ),
     );
     for (const v of r.whatIf) for (const n of v.notes) out.push(`<p class="muted">${h(`note (${v.label}): ${n}`)}</p>`);
+    out.push('</section>');
   }
-  if (r.runs) out.push(runsHtml(r));
-  out.push(scenarioHtml(r, t));
-  if (o.accounting?.length) out.push('<h2 id="inputs">Inputs</h2>', accountingHtml(o.accounting, commonDir(o.accounting.map((a) => a.path))));
+  if (r.runs) out.push('<section class="block">', runsHtml(r), '</section>');
+  out.push('<section class="block">', scenarioHtml(r, t), '</section>');
+  if (o.accounting?.length) out.push('<section class="block">', '<h2 id="inputs">Inputs</h2>', accountingHtml(o.accounting, commonDir(o.accounting.map((a) => a.path))), '</section>');
   return htmlDocument(`rmq-diag replay: ${VERDICT[r.verdict]}`, out.join('\n'), evidence);
 }
 
-function outageText(ms: number, failed: number): string {
+/** `source` 'client': the observed failures are the client's failed attempts (no application log; a retry may have saved some). */
+function outageText(ms: number, failed: number, source: 'app' | 'client' = 'app'): string {
+  if (source === 'client') return failed ? `${formatMs(ms)}, ${failed} failed attempt${failed === 1 ? '' : 's'} (no application log)` : 'no failed attempt';
   return failed ? `${formatMs(ms)}, ${failed} failed` : 'no failed send';
 }
 
@@ -162,21 +168,18 @@ function milestonesSvg(r: ReplayReport, zone: Zone, runEnd: number, evidence: Ev
     out.push(mark('observed'), mark('simulated'));
   });
   out.push('</svg>');
-  return `<div class="legend"><span><svg width="12" height="12"><circle cx="6" cy="6" r="5" fill="#1565c0"/></svg> observed</span><span><svg width="12" height="12"><path d="M6 1l5 5l-5 5l-5 -5z" fill="#ef6c00"/></svg> simulated</span><span><svg width="14" height="10"><rect width="14" height="10" fill="rgba(198,40,40,.3)"/></svg> fault window</span></div>${out.join('')}`;
+  return `<div class="legend"><span><svg width="12" height="12"><circle cx="6" cy="6" r="5" fill="#1565c0"/></svg> observed</span><span><svg width="12" height="12"><path d="M6 1l5 5l-5 5l-5 -5z" fill="#ef6c00"/></svg> simulated</span><span><svg width="14" height="10"><rect width="14" height="10" fill="rgba(198,40,40,.3)"/></svg> fault window</span></div><div class="scroll">${out.join('')}</div>`;
 }
 
 function milestoneTable(ms: readonly MilestoneRow[], zone: Zone, observed: boolean): string {
-  const out = [`<table class="milestones"><thead><tr><th>milestone</th><th>subject</th>${observed ? '<th>observed</th>' : ''}<th>simulated</th>${observed ? '<th>delta</th><th></th>' : ''}</tr></thead><tbody>`];
-  for (const m of ms) {
+  const at = (x: { ts: number } | null) => (x ? formatShort(x.ts, zone).slice(11) : '-');
+  const cols = [{ label: 'milestone' }, { label: 'subject' }, ...(observed ? [{ label: 'observed', cls: 'mono time' }] : []), { label: 'simulated', cls: 'mono time' }, ...(observed ? [{ label: 'delta', cls: 'mono time' }, { label: 'status' }] : [])];
+  const rows = ms.map((m) => {
     const v = m.simulated ?? m.observed;
-    const at = (x: { ts: number } | null) => (x ? formatShort(x.ts, zone).slice(11) : '-');
-    const st = statusText(m);
-    out.push(
-      `<tr><td>${h(LABEL[m.name] ?? m.name)}</td><td>${h(`${m.subject}${v?.detail ? ` ${v.detail}` : ''}`)}</td>${observed ? `<td class="mono">${h(at(m.observed))}</td>` : ''}<td class="mono">${h(at(m.simulated))}</td>${observed ? `<td class="mono">${h(m.deltaMs !== null ? signedMs(m.deltaMs) : '')}</td><td class="${m.status === 'diverged' ? 'bad' : m.status === 'ok' ? 'ok' : 'muted'}">${h(st)}</td>` : ''}</tr>`,
-    );
-  }
-  out.push('</tbody></table>');
-  return out.join('\n');
+    const st = `<span class="${m.status === 'diverged' ? 'bad' : m.status === 'ok' ? 'ok' : 'muted'}">${h(statusText(m))}</span>`;
+    return [h(LABEL[m.name] ?? m.name), h(`${m.subject}${v?.detail ? ` ${v.detail}` : ''}`), ...(observed ? [h(at(m.observed))] : []), h(at(m.simulated)), ...(observed ? [h(m.deltaMs !== null ? signedMs(m.deltaMs) : ''), st] : [])];
+  });
+  return tableHtml(cols, rows, 'milestones');
 }
 
 interface BarGroup {
@@ -184,62 +187,60 @@ interface BarGroup {
   bars: Array<{ label: string; ms: number; text: string; cls: string }>;
 }
 
-/** Horizontal bars grouped per client, on one scale of milliseconds. */
+/** Horizontal bars grouped per client, on one scale of milliseconds (HTML: they fit any width). */
 function barChart(groups: readonly BarGroup[], id: string): string {
   const max = Math.max(1, ...groups.flatMap((g) => g.bars.map((b) => b.ms)));
-  const barH = 14;
-  const x0 = LABEL_W;
-  const w = PLOT_W - 160;
-  let y = 6;
   const out: string[] = [];
   for (const g of groups) {
-    out.push(`<text x="6" y="${y + 11}" font-weight="600">${h(clip(g.group, 36))}</text>`);
+    out.push(`<div class="bar-group" data-client="${h(g.group)}"><div class="bar-client">${h(g.group)}</div>`);
     for (const b of g.bars) {
-      const len = (b.ms / max) * w;
-      out.push(`<g class="bar" data-label="${h(b.label)}"><text x="${x0 - 8}" y="${y + 11}" text-anchor="end" fill="#5b6475">${h(clip(b.label, 34))}</text><rect class="${b.cls}" x="${x0}" y="${y}" width="${px(Math.max(1, len))}" height="${barH}"/><text x="${px(x0 + Math.max(1, len) + 6)}" y="${y + 11}">${h(b.text)}</text><title>${h(`${g.group}, ${b.label}: ${b.text}`)}</title></g>`);
-      y += barH + 4;
+      out.push(
+        `<div class="bar" data-label="${h(b.label)}" title="${h(`${g.group}, ${b.label}: ${b.text}`)}"><span class="bar-label">${h(b.label)}</span><span class="bar-track"><span class="bar-fill ${b.cls}" style="width:${pct(b.ms / max)}"></span></span><span class="bar-text">${h(b.text)}</span></div>`,
+      );
     }
-    y += 8;
+    out.push('</div>');
   }
-  return `<svg class="chart" id="${id}" viewBox="0 0 ${WIDTH} ${y}" width="${WIDTH}" height="${y}" xmlns="http://www.w3.org/2000/svg">${out.join('')}</svg>`;
+  return `<div class="bars" id="${id}">${out.join('')}</div>`;
 }
 
-/** Every seed's outage as a dot on one line per client and variant, with p50 and p95 marked. */
+/** A share as a CSS width, one decimal. */
+function pct(share: number): string {
+  return `${px(Math.max(0, Math.min(1, share)) * 100)}%`;
+}
+
+/** Every seed's outage as a dot on one line per client and variant, with p50 and p95 marked (HTML, as the bars). */
 function runsHtml(r: ReplayReport): string {
   const runs = r.runs!;
   const seeds = runs.seeds;
   const rows = runs.variants.flatMap((v) => v.clients.map((c) => ({ v, c })));
   const max = Math.max(1, ...rows.flatMap((x) => x.c.outageBySeedMs));
-  const w = PLOT_W - 160;
-  const rowH = 22;
   const out: string[] = [];
-  rows.forEach(({ v, c }, i) => {
-    const y = 8 + i * rowH;
-    const x = (ms: number) => LABEL_W + (ms / max) * w;
-    out.push(`<g class="spread-row" data-client="${h(c.client)}"><text x="6" y="${y + 12}">${h(clip(`${c.client} · ${v.label}`, 44))}</text><line class="grid" x1="${LABEL_W}" x2="${LABEL_W + w}" y1="${y + 8}" y2="${y + 8}"/>`);
-    for (const ms of c.outageBySeedMs) out.push(`<circle class="seed" cx="${px(x(ms))}" cy="${y + 8}" r="3.5"/>`);
-    if (c.outageMs.p50 !== null && c.outageMs.p95 !== null) {
-      out.push(`<line class="spread" x1="${px(x(c.outageMs.p50))}" x2="${px(x(c.outageMs.p50))}" y1="${y + 1}" y2="${y + 15}"/><line class="spread" x1="${px(x(c.outageMs.p95))}" x2="${px(x(c.outageMs.p95))}" y1="${y + 1}" y2="${y + 15}" stroke-dasharray="2 2"/>`);
-      out.push(`<text x="${LABEL_W + w + 10}" y="${y + 12}">${h(`p50 ${formatMs(c.outageMs.p50)}, p95 ${formatMs(c.outageMs.p95)}`)}</text>`);
-    }
-    out.push(`<title>${h(`${c.client}, ${v.label}: outages over ${seeds.length} seeds`)}</title></g>`);
-  });
-  const height = 16 + rows.length * rowH;
-  return `<h2 id="runs">Runs</h2><p class="muted">${h(`${seeds.length} seeds (${seeds[0]}..${seeds[seeds.length - 1]}), NameServer bindings drawn per seed: each dot is one seed's outage; the solid line is p50, the dashed one p95 (0 to ${formatMs(max)}).`)}</p><svg class="chart" id="runs-chart" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" xmlns="http://www.w3.org/2000/svg">${out.join('')}</svg>`;
+  for (const { v, c } of rows) {
+    const at = (ms: number) => `left:${pct(ms / max)}`;
+    const dots = c.outageBySeedMs.map((ms, i) => `<i class="seed" style="${at(ms)}" title="${h(`seed ${seeds[i]}: ${formatMs(ms)}`)}"></i>`).join('');
+    const stat = c.outageMs.p50 !== null && c.outageMs.p95 !== null;
+    const lines = stat ? `<i class="p50" style="${at(c.outageMs.p50!)}"></i><i class="p95" style="${at(c.outageMs.p95!)}"></i>` : '';
+    out.push(
+      `<div class="spread-row" data-client="${h(c.client)}" title="${h(`${c.client}, ${v.label}: outages over ${seeds.length} seeds`)}"><span class="bar-label">${h(`${c.client} · ${v.label}`)}</span><span class="spread-track">${dots}${lines}</span><span class="bar-text">${stat ? h(`p50 ${formatMs(c.outageMs.p50!)}, p95 ${formatMs(c.outageMs.p95!)}`) : ''}</span></div>`,
+    );
+  }
+  return `<h2 id="runs">Runs</h2><p class="muted">${h(`${seeds.length} seeds (${seeds[0]}..${seeds[seeds.length - 1]}), NameServer bindings drawn per seed: each dot is one seed's outage; the solid line is p50, the dashed one p95 (0 to ${formatMs(max)}).`)}</p><div class="bars" id="runs-chart">${out.join('')}</div>`;
 }
 
 function scenarioHtml(r: ReplayReport, t: (ms: number) => string): string {
   const sc = r.input.scenario;
-  const out = ['<h2 id="scenario">Scenario</h2>', '<table><thead><tr><th></th><th>name</th><th>host</th><th>settings</th></tr></thead><tbody>'];
-  for (const n of sc.nameServers) out.push(`<tr><td>NameServer</td><td class="mono">${h(n.addr)}</td><td>${h(n.host)}</td><td>${h(n.version ?? sc.serverVersion ?? '')}</td></tr>`);
-  for (const b of sc.brokers) out.push(`<tr><td>broker</td><td class="mono">${h(`${b.name} ${b.addr}`)}</td><td>${h(b.host)}</td><td>${h(b.version ?? sc.serverVersion ?? '')}</td></tr>`);
+  const rows: string[][] = [];
+  for (const n of sc.nameServers) rows.push(['NameServer', h(n.addr), h(n.host), h(n.version ?? sc.serverVersion ?? '')]);
+  for (const b of sc.brokers) rows.push(['broker', h(`${b.name} ${b.addr}`), h(b.host), h(b.version ?? sc.serverVersion ?? '')]);
   for (const c of sc.clients) {
     const s = c.settings ?? {};
-    const bits = [c.version, `bound to ${c.namesrv ?? 'random'}`, c.topic, c.sendTimesMs ? `${c.sendTimesMs.length} sends as logged` : `${c.sendRatePerSec} sends/s`, `sendMsgTimeout ${s.sendMsgTimeoutMs ?? 3000} ms`].filter(Boolean);
-    out.push(`<tr><td>client</td><td>${h(c.host)}</td><td class="mono">${h(c.ip ?? '')}</td><td>${h(bits.join(', '))}</td></tr>`);
+    // DefaultMQProducer's sendMsgTimeout is 3000 ms when nothing set it: a default, said so.
+    const timeout = s.sendMsgTimeoutMs !== undefined ? `sendMsgTimeout ${s.sendMsgTimeoutMs} ms` : 'sendMsgTimeout 3000 ms (default)';
+    const bits = [c.version, `bound to ${c.namesrv ?? 'random'}`, c.topic, c.sendTimesMs ? `${c.sendTimesMs.length} sends as logged` : `${c.sendRatePerSec} sends/s`, timeout].filter(Boolean);
+    rows.push(['client', h(`${c.host}${c.ip ? ` ${c.ip}` : ''}`), h(c.host), h(bits.join(', '))]);
   }
-  for (const f of faultWindows(sc, sc.startEpochMs + r.untilMs)) out.push(`<tr><td>fault</td><td>${h(`${f.on} ${f.what}`)}</td><td></td><td class="mono">${h(f.from === f.to ? t(f.from) : `${t(f.from)} – ${t(f.to)}`)}</td></tr>`);
-  out.push('</tbody></table>');
+  for (const f of faultWindows(sc, sc.startEpochMs + r.untilMs)) rows.push(['fault', h(`${f.on} ${f.what}`), '', h(f.from === f.to ? t(f.from) : `${t(f.from)} – ${t(f.to)}`)]);
+  const out = ['<h2 id="scenario">Scenario</h2>', tableHtml([{ label: '' }, { label: 'name' }, { label: 'host' }, { label: 'details' }], rows, 'scenario')];
   const defaults = Object.entries(r.input.defaults);
   if (defaults.length) out.push(`<details><summary>${h(`${defaults.length} values are defaults, not in the logs`)}</summary><ul class="tight">${defaults.map(([k, v]) => `<li><code>${h(k)}</code> = ${h(v)}</li>`).join('')}</ul></details>`);
   for (const n of r.input.notes) out.push(`<p class="muted">${h(`note: ${n}`)}</p>`);

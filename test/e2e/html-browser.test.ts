@@ -1,10 +1,12 @@
 // The HTML reports in a real browser: Debian's chromium, driven by playwright-core (which downloads
 // nothing). Every bundled sample's page opens from disk with no console error and no request, its
 // timeline has a lane per host and a band per fault, a click on a finding's bar (or a mark) shows
-// its evidence, and a screenshot is not blank. Log text holding markup stays text. The Markdown
-// report's mermaid block parses with mermaid 10 and 11 (their own bundles, run in the page).
+// its evidence, and a screenshot is not blank. Log text holding markup stays text. On a phone and
+// on a laptop nothing runs off a card of either page and the page never scrolls sideways (screenshots
+// are left in the temp folder's rmq-html-shots/ to look at). The Markdown report's mermaid block
+// parses with mermaid 10 and 11 (their own bundles, run in the page).
 
-import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -36,8 +38,8 @@ interface Opened {
 }
 
 /** Opens a file:// page; records console errors, page errors, dialogs and every request that is not the page itself. */
-async function open(file: string): Promise<Opened> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+async function open(file: string, viewport = { width: 1280, height: 900 }): Promise<Opened> {
+  const page = await browser.newPage({ viewport });
   // A missing element fails in seconds, not at the test's timeout.
   page.setDefaultTimeout(5000);
   const o: Opened = { page, errors: [], requests: [], dialogs: [] };
@@ -191,12 +193,110 @@ describe('replay --format html in chromium', () => {
       const faults = doc.scenario.faults.filter((f: { state?: string; heal?: unknown }) => f.state !== 'up' && !f.heal).length;
       expect(await o.page.locator('#replay-svg .fault-band').count()).toBe(faults);
       // What-if: a bar per client and variant; runs: a dot per client, variant and seed.
-      expect(await o.page.locator('#whatif-chart g.bar').count()).toBe(doc.scenario.clients.length * 2);
-      expect(await o.page.locator('#runs-chart circle.seed').count()).toBe(doc.scenario.clients.length * 2 * 3);
+      expect(await o.page.locator('#whatif-chart .bar').count()).toBe(doc.scenario.clients.length * 2);
+      expect(await o.page.locator('#runs-chart .seed').count()).toBe(doc.scenario.clients.length * 2 * 3);
       await o.page.locator('#replay-svg g.mark.obs').nth(1).click();
       expect(await o.page.locator('#evidence').innerText()).toMatch(/observed: 2020-12-22 14:4\d/);
       const png = await o.page.locator('#replay-svg').screenshot();
       expect(await colours(o.page, png)).toBeGreaterThan(8);
+    } finally {
+      await o.page.close();
+    }
+  });
+});
+
+/**
+ * What runs off a card: for every card (a finding, an incident, a section of the page), each
+ * element inside it whose right edge passes the card's by more than 1 px, unless an element between
+ * them scrolls sideways on purpose (a wide table, the timeline's picture). Also the page's own width.
+ */
+async function overflow(page: Page): Promise<{ off: string[]; scrollWidth: number; innerWidth: number; cards: number }> {
+  return page.evaluate(() => {
+    const scrolls = (el: Element) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+    const cards = [...document.querySelectorAll('.card, .incident, section')];
+    const off: string[] = [];
+    for (const card of cards) {
+      const right = card.getBoundingClientRect().right;
+      for (const el of card.querySelectorAll('*')) {
+        let up = el.parentElement;
+        while (up && up !== card && !scrolls(up)) up = up.parentElement;
+        if (up && up !== card) continue;
+        const r = el.getBoundingClientRect();
+        if ((r.width || r.height) && r.right > right + 1) off.push(`${card.id || card.className}: <${el.tagName.toLowerCase()}> ${Math.round(r.right)} > ${Math.round(right)} ${(el.textContent ?? '').slice(0, 40)}`);
+      }
+    }
+    return { off: off.slice(0, 10), scrollWidth: document.scrollingElement!.scrollWidth, innerWidth, cards: cards.length };
+  });
+}
+
+describe('on a phone (390x844) and a laptop (1280x900)', () => {
+  // Kept after the run, to be looked at: the test can tell that nothing runs off, not that it reads well.
+  const shots = join(tmpdir(), 'rmq-html-shots');
+  const lab = JSON.parse(readFileSync(join(ROOT, 'samples', 'lab', 'seed-outage', 'lab.json'), 'utf8'));
+  const pages: Record<string, string> = {};
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    pages.analyze = join(dir, 'lab-analyze.html');
+    pages.replay = join(dir, 'lab-replay.html');
+    const a = await run(['analyze', 'samples/lab/seed-outage', '--format', 'html', '--severity', 'none', '-o', pages.analyze]);
+    expect(a.code, a.stderr).toBe(0);
+    const r = await run(['replay', 'samples/lab/seed-outage', '--what-if', 'clientCloseSocketIfTimeout=true', '--runs', '2', '--format', 'html', '-o', pages.replay]);
+    expect(r.code, r.stderr).toBe(0);
+  }, 120000);
+
+  const sizes = [
+    { width: 390, height: 844 },
+    { width: 1280, height: 900 },
+  ];
+  it.each(sizes.flatMap((v) => ['analyze', 'replay'].map((p) => ({ page: p, ...v }))))('$page page at $width px: nothing runs off a card, no sideways scroll of the page', async ({ page: which, width, height }) => {
+    const o = await open(pages[which], { width, height });
+    try {
+      expect(o.errors).toEqual([]);
+      const m = await overflow(o.page);
+      expect(m.cards).toBeGreaterThan(4);
+      expect(m.off).toEqual([]);
+      expect(m.scrollWidth).toBeLessThanOrEqual(m.innerWidth);
+      const narrow = width < 700;
+      if (which === 'analyze') {
+        // The timeline as a list on the phone only; the picture scrolls sideways in its block there.
+        expect(await o.page.locator('#timeline-list').isVisible()).toBe(narrow);
+        const box = await o.page.locator('#timeline-svg').evaluate((e) => ({ w: e.getBoundingClientRect().width, scroll: e.parentElement!.scrollWidth > e.parentElement!.clientWidth }));
+        expect(box.scroll).toBe(narrow);
+        if (narrow) {
+          // Its entries are as large as the page's text, and a tap shows the evidence under the entry.
+          expect(await o.page.locator('#timeline-list ol li').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(13);
+          const entry = o.page.locator('#timeline-list ol li.fault').first();
+          await entry.click();
+          expect(await entry.locator('#evidence').innerText()).toMatch(/mq-node-a hang/);
+          // Tables read as label/value rows: a cell of the impact shows its column's label beside it.
+          expect(await o.page.locator('table.impact td[data-label="lost"]').first().evaluate((e) => getComputedStyle(e, '::before').content)).toBe('"lost"');
+        }
+      } else {
+        expect(await o.page.locator('#outage-chart .bar').count()).toBe(lab.clients.length * 2);
+        expect(await o.page.locator('#runs-chart .seed').count()).toBe(lab.clients.length * 2 * 2);
+      }
+      await o.page.screenshot({ path: join(shots, `${which}-${width}.png`) });
+      await o.page.locator(which === 'analyze' ? '#timeline' : '#outages').scrollIntoViewIfNeeded();
+      await o.page.screenshot({ path: join(shots, `${which}-${width}-chart.png`) });
+    } finally {
+      await o.page.close();
+    }
+  });
+
+  it("the lab's seed outage: each client's failed sends as lab.json counts them, and its delivered sends unknown (no log line shows them), never 0", async () => {
+    const o = await open(pages.analyze, sizes[0]);
+    try {
+      for (const c of lab.clients as Array<{ host: string; sends: { ok: number; failed: number } }>) {
+        const lane = o.page.locator(`#timeline-svg g.lane[data-host="${c.host}"]`);
+        expect(await lane.getAttribute('data-failed')).toBe(String(c.sends.failed));
+        expect(await lane.getAttribute('data-sent')).toBe('unknown');
+        expect(c.sends.ok).toBeGreaterThan(0);
+        expect(await lane.locator('text').nth(1).textContent()).toBe('client: sent unknown');
+      }
+      const text = await o.page.locator('body').innerText();
+      expect(text).not.toMatch(/\b0 sent\b/);
+      expect(text).toContain('sends delivered unknown (its application logs no successful send and no statistics); 232 sends failed');
     } finally {
       await o.page.close();
     }
@@ -227,18 +327,23 @@ describe('the Markdown report\'s mermaid block', () => {
     }
   };
 
-  it.each(['mermaid10', 'mermaid11'] as const)('of every sample parses with %s', async (version) => {
-    const blocks: string[] = [];
+  // Every sample's report once, for both versions (fourteen analyses take a while on a busy machine).
+  const blocks: string[] = [];
+  beforeAll(async () => {
     for (const sample of SAMPLES) {
       const md = (await run(['analyze', `samples/${sample}`, '--format', 'markdown', '--severity', 'none'])).stdout;
       const block = /```mermaid\n([\s\S]*?)\n```/.exec(md);
       if (block) blocks.push(block[1]);
     }
+  }, 300000);
+
+  it.each(['mermaid10', 'mermaid11'] as const)('of every sample parses with %s', async (version) => {
     expect(blocks.length).toBeGreaterThan(5);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', version, 'package.json'), 'utf8'));
     expect(pkg.version).toMatch(version === 'mermaid10' ? /^10\./ : /^11\./);
     expect(await parse(version, blocks)).toEqual(blocks.map(() => 'ok'));
     // The parse can fail: an `ip:port` colon in an event is what mermaid 10 refuses.
     if (version === 'mermaid10') expect((await parse(version, ['timeline\n    14.40 : broker 10.0.0.1:10911 down']))[0]).not.toBe('ok');
-  });
+    // Loading a mermaid bundle and parsing fourteen blocks takes 15-30 s on a busy machine.
+  }, 120000);
 });

@@ -1,5 +1,6 @@
 // What the HTML report's timeline draws besides the findings and milestones: per host, its events
-// and its sends (delivered and failed) per time bucket, and the marks a picture needs (each client's
+// and its sends (delivered and failed) per time bucket, as far as the logs show them (a RocketMQ
+// client logs no successful send: only an application's own lines or statistics tell them), and the marks a picture needs (each client's
 // NameServer bindings and switches). Read in the same pass as the rules (an observer of
 // src/rules/analyze.ts), into a fixed number of buckets and a capped list of marks: bounded whatever
 // the size of the input. It also keeps the text of the lines milestones name (the first and last
@@ -9,7 +10,7 @@ import type { EventType, RmqEvent, SourceAccounting } from '../../parse/types.js
 import { EVENT_TYPES } from '../../parse/types.js';
 import { isAppFailure } from '../../parse/send-failure.js';
 import { MILESTONE_EVENT_TYPES } from '../../rules/milestones.js';
-import { APP_SEND } from '../../timeline/other-records.js';
+import { APP_SEND, APP_STATS } from '../../timeline/other-records.js';
 
 /** Time buckets of the timeline (its width in pixels is a multiple of this). */
 export const ACTIVITY_BUCKETS = 240;
@@ -42,8 +43,17 @@ export interface HostActivity {
   events: number[];
   /** Of those, at WARN or worse. */
   warnings: number[];
-  /** Sends the application logged as delivered, per bucket (empty when it logs none). */
+  /**
+   * Sends delivered per bucket, as the application logged them (`sentSource`): one line per send
+   * (msgId, SEND_OK), or else its statistics lines (`sent=N`, spread over the interval since its
+   * previous one). All zero when `sentSource` is null.
+   */
   sent: number[];
+  /**
+   * Where `sent` was counted; null: nowhere, the delivered sends are unknown (the client logs no
+   * successful send, DefaultMQProducerImpl.sendKernelImpl; only an application's own lines tell them).
+   */
+  sentSource: 'app' | 'stats' | null;
   /** Failed sends per bucket: the application's exceptions, or the client's failed attempts without an application log. */
   failed: number[];
   /** Where `failed` was counted. */
@@ -81,7 +91,7 @@ export function activityCollector(sources: readonly SourceAccounting[], first: n
   for (const s of sources) {
     let h = hosts.get(s.host);
     if (!h) {
-      h = { host: s.host, kinds: [], events: zeros(), warnings: zeros(), sent: zeros(), failed: zeros(), failureSource: null };
+      h = { host: s.host, kinds: [], events: zeros(), warnings: zeros(), sent: zeros(), sentSource: null, failed: zeros(), failureSource: null };
       hosts.set(s.host, h);
     }
     if (!h.kinds.includes(s.kind)) h.kinds.push(s.kind);
@@ -90,6 +100,8 @@ export function activityCollector(sources: readonly SourceAccounting[], first: n
   const markTail = new Map<string, ActivityMark[]>();
   const markCount = new Map<string, number>();
   let omittedMarks = 0;
+  /** Per host: sends counted from statistics lines, and the time of its last such line. */
+  const stats = new Map<string, { sent: number[]; lastTs: number | null }>();
   const head = new Map<string, EvidenceLine[]>();
   const tail = new Map<string, EvidenceLine[]>();
 
@@ -122,6 +134,18 @@ export function activityCollector(sources: readonly SourceAccounting[], first: n
     tail.set(key, t);
   };
 
+  /** `sent=N` of a statistics line: the sends of the interval since the host's previous one (the line's own bucket for the first). */
+  const statsLine = (host: string, ts: number, n: number) => {
+    const st = stats.get(host) ?? { sent: zeros(), lastTs: null };
+    stats.set(host, st);
+    const b1 = bucketOf(ts);
+    const b0 = st.lastTs !== null && st.lastTs < ts ? bucketOf(st.lastTs) + 1 : b1;
+    st.lastTs = ts;
+    // Whole sends per bucket, the remainder to the last ones: the sum stays N.
+    const k = Math.max(1, b1 - b0 + 1);
+    for (let i = 0; i < k; i++) st.sent[b1 - i] += Math.floor(n / k) + (i < n % k ? 1 : 0);
+  };
+
   const visit = (e: RmqEvent): void => {
     if (e.ts === null) return;
     const h = hosts.get(e.host);
@@ -132,7 +156,11 @@ export function activityCollector(sources: readonly SourceAccounting[], first: n
       if (e.level === 'WARN' || e.level === 'ERROR' || e.level === 'FATAL') h.warnings[b]++;
     }
     if (e.kind === 'app') {
-      if (e.type === 'other' && APP_SEND.test(e.text) && e.level !== 'ERROR' && e.level !== 'WARN') h.sent[b]++;
+      const ok = e.type === 'other' && e.level !== 'ERROR' && e.level !== 'WARN';
+      if (ok && APP_SEND.test(e.text)) {
+        h.sent[b]++;
+        h.sentSource = 'app';
+      } else if (ok && APP_STATS.test(e.text)) statsLine(e.host, e.ts, Number(APP_STATS.exec(e.text)![1]));
       else if (isAppFailure(e)) {
         h.failed[b]++;
         h.failureSource = 'app';
@@ -158,7 +186,15 @@ export function activityCollector(sources: readonly SourceAccounting[], first: n
       marks.sort((a, b) => (a.time ?? 0) - (b.time ?? 0));
       const lines = new Map<string, EvidenceLine>();
       for (const list of [...head.values(), ...tail.values()]) for (const l of list) lines.set(`${l.file}:${l.line}`, l);
-      for (const h of hosts.values()) if (h.failureSource === null && appHosts.has(h.host)) h.failureSource = 'app';
+      for (const h of hosts.values()) {
+        if (h.failureSource === null && appHosts.has(h.host)) h.failureSource = 'app';
+        // Per-send lines when the application writes them; its statistics only without them.
+        const st = stats.get(h.host);
+        if (h.sentSource === null && st) {
+          h.sent = st.sent;
+          h.sentSource = 'stats';
+        }
+      }
       return { from, to, bucketMs, hosts: [...hosts.values()], marks, omittedMarks, lines };
     },
   };

@@ -19,7 +19,7 @@ import { EVIDENCE_SHOWN, atOrAbove, countBySeverity, hostsOf, metricText, omitte
 import { commonDir, relativeTo } from '../../util/paths.js';
 import { lostText } from '../incident-text.js';
 import type { Activity, EvidenceLine, HostActivity } from './activity.js';
-import { axisSvg, h, htmlDocument, px, timeScale, tooltip, type EvidenceEntry, type EvidenceItem, type TimeScale } from './page.js';
+import { axisSvg, h, htmlDocument, px, tableHtml, timeScale, tooltip, type EvidenceEntry, type EvidenceItem, type TimeScale } from './page.js';
 import { counted } from '../../util/text.js';
 
 const num = (n: number) => n.toLocaleString('en-US');
@@ -83,9 +83,10 @@ export function renderFindingsHtml(r: AnalyzeReport): string {
   r.incidents.forEach((inc, i) => out.push(incidentHtml(inc, i + 1, c)));
   if (!r.incidents.length) out.push(`<p>${total ? 'No incident was named: the findings follow.' : 'No incident and no findings in these logs.'}</p>`);
 
-  out.push('<h2 id="timeline">Timeline</h2>');
+  out.push('<section class="block">', '<h2 id="timeline">Timeline</h2>');
   if (t.first !== null && t.last !== null && r.activity) out.push(timelineSvg(r, shown, ids, c));
   else out.push('<p class="muted">No dated record to draw.</p>');
+  out.push('</section>');
 
   out.push('<h2 id="findings">Findings</h2>');
   if (!shown.length) out.push(`<p>${all.length ? `No findings at ${h(r.show)} or above.` : 'No findings.'}</p>`);
@@ -96,16 +97,17 @@ export function renderFindingsHtml(r: AnalyzeReport): string {
   if (omitted) out.push(`<p class="muted">${h(omitted)}</p>`);
 
   if (r.analysis.milestones.length) {
-    out.push('<h2 id="milestones">Milestones</h2>', '<table><thead><tr><th>time</th><th>host</th><th>what</th><th>line</th></tr></thead><tbody>');
-    for (const m of r.analysis.milestones) {
+    out.push('<section class="block">', '<h2 id="milestones">Milestones</h2>');
+    const rows = r.analysis.milestones.map((m) => {
       const loc = m.file !== null && m.line !== null ? `${relativeTo(m.file, c.base)}:${m.line}` : '';
-      out.push(`<tr><td class="mono">${h(timeText(m.time, zone, c.sameDay, false))}</td><td>${h(m.host)}</td><td>${h(m.what)}</td><td class="mono">${h(loc)}</td></tr>`);
-    }
-    out.push('</tbody></table>');
+      return [h(timeText(m.time, zone, c.sameDay, false)), h(m.host), h(m.what), h(loc)];
+    });
+    out.push(tableHtml([{ label: 'time', cls: 'mono time' }, { label: 'host' }, { label: 'what' }, { label: 'line', cls: 'mono' }], rows, 'milestones'));
     if (r.analysis.omittedMilestones > 0) out.push(`<p class="muted">${h(`${r.analysis.omittedMilestones} more milestones not shown.`)}</p>`);
+    out.push('</section>');
   }
 
-  out.push(inputsHtml(r, c));
+  out.push('<section class="block">', inputsHtml(r, c), '</section>');
   return htmlDocument(`rmq-diag analyze: ${r.incidents[0]?.title ?? (total ? `${counted(total, 'finding')}` : 'no findings')}`, out.join('\n'), c.evidence);
 }
 
@@ -113,24 +115,21 @@ function incidentHtml(inc: Incident, n: number, c: Ctx): string {
   const at = (ts: number | null) => timeText(ts, c.zone, c.sameDay, false);
   const span = (a: number | null, b: number | null) => (b === null ? `${at(a)} –` : `${at(a)} – ${at(b)}`);
   const out: string[] = [`<section class="incident" id="incident-${n}">`, `<h2>${h(`Incident ${n}: ${inc.title}`)}</h2>`];
-  out.push('<h3>What broke</h3><table><thead><tr><th>cause</th><th>when</th><th>what ran there</th><th>how it was recognised</th></tr></thead><tbody>');
-  for (const k of inc.causes) {
+  out.push('<h3>What broke</h3>');
+  const causes = inc.causes.map((k) => {
     const on = [...k.namesrvAddrs.map((a) => `NameServer ${a}`), ...k.brokers.map((b) => `${b.name} ${b.role} ${b.addr}`)].join(', ') || '-';
     const how = `${k.recognisedBy}${k.detail ? ` (${k.detail})` : ''}`;
     const ev = k.evidence.length ? `<div class="mono muted">${k.evidence.slice(0, 3).map((e) => h(relativeTo(e, c.base))).join(', ')}</div>` : '';
-    out.push(`<tr><td><strong>${h(`${k.host} ${k.kind}`)}</strong></td><td class="mono">${h(span(k.start, k.end))}</td><td>${h(on)}</td><td>${h(how)}${ev}</td></tr>`);
-  }
-  out.push('</tbody></table>');
+    return [`<strong>${h(`${k.host} ${k.kind}`)}</strong>`, h(span(k.start, k.end)), h(on), `${h(how)}${ev}`];
+  });
+  out.push(tableHtml([{ label: 'cause' }, { label: 'when', cls: 'mono time' }, { label: 'what ran there' }, { label: 'how it was recognised' }], causes, 'causes'));
   out.push('<h3>Who was hurt</h3>');
   if (inc.impact.length) {
-    out.push('<table><thead><tr><th>client</th><th>lost</th><th>from – to</th><th class="n">timed-out calls</th><th>why it lasted</th></tr></thead><tbody>');
-    for (const i of inc.impact) {
+    const rows = inc.impact.map((i) => {
       const dur = i.start !== null && i.end !== null && i.end > i.start ? ` (${formatMs(i.end - i.start)})` : '';
-      out.push(
-        `<tr><td><strong>${h(i.client)}</strong>${i.clientVersion ? ` <span class="muted">${h(i.clientVersion)}</span>` : ''}</td><td>${h(lostText(i))}</td><td class="mono">${h(`${span(i.start, i.end)}${dur}`)}</td><td class="n">${i.timeouts}</td><td>${h(i.lastedBecause ?? '-')}</td></tr>`,
-      );
-    }
-    out.push('</tbody></table>');
+      return [`<strong>${h(i.client)}</strong>${i.clientVersion ? ` <span class="muted">${h(i.clientVersion)}</span>` : ''}`, h(lostText(i)), h(`${span(i.start, i.end)}${dur}`), num(i.timeouts), h(i.lastedBecause ?? '-')];
+    });
+    out.push(tableHtml([{ label: 'client' }, { label: 'lost' }, { label: 'from – to', cls: 'mono time' }, { label: 'timed-out calls', cls: 'n' }, { label: 'why it lasted' }], rows, 'impact'));
   } else out.push('<p>No failed send in the logs.</p>');
   if (inc.chain.length) {
     out.push('<h3>How it unfolded</h3><ol class="chain">');
@@ -199,7 +198,7 @@ function legendHtml(): string {
   const box = (fill: string, text: string) => `<span><svg width="14" height="10" aria-hidden="true"><rect fill="${fill}" width="14" height="10"/></svg> ${h(text)}</span>`;
   return `<div class="legend">${[
     box('rgba(198,40,40,.3)', 'fault window'),
-    box('#43a047', 'sends delivered (per bucket, up)'),
+    box('#43a047', 'sends delivered (per bucket, up; only where the application logs them)'),
     box('#d32f2f', 'sends failed (down)'),
     box('#9aa3b2', 'events'),
     box('#e09a2a', 'at WARN or worse'),
@@ -237,18 +236,22 @@ function timelineSvg(r: AnalyzeReport, shown: readonly Finding[], ids: Map<Findi
   const height = findingsTop + shown.length * FINDING_H + 8;
   const clampX = (ts: number) => Math.min(LABEL_W + PLOT_W, Math.max(LABEL_W, s.x(ts)));
   const out: string[] = [];
+  const list: ListEntry[] = [];
   out.push(
     `<svg class="chart" id="timeline-svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="${h(`Timeline: ${hosts.length} hosts, ${r.incidents.reduce((n, i) => n + i.causes.length, 0)} faults, ${shown.length} findings`)}" xmlns="http://www.w3.org/2000/svg">`,
   );
   // Lanes.
+  const figures: string[] = [];
   hosts.forEach(({ x, role }, i) => {
     const y = laneY.get(x.host)!;
     const sent = x.sent.reduce((p, q) => p + q, 0);
     const failed = x.failed.reduce((p, q) => p + q, 0);
     const isClient = role.label.includes('client');
-    const sub = isClient ? `${role.label}: ${num(sent)} sent, ${num(failed)} failed` : role.label;
+    const f = isClient ? sendFigures(x) : null;
+    figures.push(`<li><strong>${h(x.host)}</strong> <span class="muted">${h(role.label)}</span>${f ? `: ${h(f.long)}` : ''}</li>`);
+    const data = f ? ` data-sent="${x.sentSource === null ? 'unknown' : sent}" data-failed="${failed}"` : '';
     out.push(
-      `<g class="lane" data-host="${h(x.host)}"><rect class="lane-bg${i % 2 ? ' alt' : ''}" x="0" y="${y}" width="${WIDTH}" height="${LANE_H}"/><text x="6" y="${y + 17}" font-weight="600">${h(clipText(x.host, 26))}</text><text x="6" y="${y + 32}" class="muted" fill="#5b6475">${h(clipText(sub, 30))}</text>`,
+      `<g class="lane" data-host="${h(x.host)}"${data}><rect class="lane-bg${i % 2 ? ' alt' : ''}" x="0" y="${y}" width="${WIDTH}" height="${LANE_H}"/><text x="6" y="${y + 14}" font-weight="600">${h(clipText(x.host, 26))}</text><text x="6" y="${y + 27}" fill="#5b6475">${h(clipText(f ? `${role.label}: ${f.sent}` : role.label, 30))}</text>${f ? `<text x="6" y="${y + 40}" class="figures">${h(clipText(f.failed, 31))}</text><title>${h(`${x.host}: ${f.long}`)}</title>` : ''}`,
     );
     if (isClient && (sent || failed)) {
       const max = Math.max(1, ...x.sent, ...x.failed);
@@ -267,9 +270,10 @@ function timelineSvg(r: AnalyzeReport, shown: readonly Finding[], ids: Map<Findi
       const x0 = clampX(k.start);
       const x1 = Math.max(x0 + 3, clampX(k.end ?? a.to));
       out.push(`<rect class="fault-shade" x="${px(x0)}" y="${AXIS_H}" width="${px(x1 - x0)}" height="${lanesBottom - AXIS_H}"/>`);
-      if (y === undefined) continue;
       const end = k.end === null ? 'until the end of the logs' : timeText(k.end, c.zone, c.sameDay, false);
       const ev = register(c, { title: `${k.host} ${k.kind}: ${timeText(k.start, c.zone, c.sameDay, false)} – ${end}. ${k.recognisedBy}${k.detail ? ` (${k.detail})` : ''}`, lines: k.evidence.slice(0, EVIDENCE_SHOWN).map((e) => refItem(c, e)) });
+      list.push({ ts: k.start, ev, cls: 'fault', host: k.host, text: `${k.kind} until ${end === 'until the end of the logs' ? 'the end of the logs' : end}` });
+      if (y === undefined) continue;
       out.push(
         `<g class="fault" data-ev="${ev}" tabindex="0" data-host="${h(k.host)}"><rect class="fault-band" x="${px(x0)}" y="${y + 1}" width="${px(x1 - x0)}" height="${LANE_H - 2}"/><text x="${px(x0 + 3)}" y="${y + 11}" fill="#c62828" font-weight="600">${h(k.kind)}</text>${tooltip(c.evidence[ev])}</g>`,
       );
@@ -277,6 +281,11 @@ function timelineSvg(r: AnalyzeReport, shown: readonly Finding[], ids: Map<Findi
   }
   // Marks: the milestones (findings are drawn as bars), and the NameServer bindings the pass kept.
   const seen = new Set<string>();
+  const mark = (e: EvidenceEntry, host: string, time: number, what: string, shape: Parameters<typeof shapeSvg>[0], colour: string, x: number, y: number, kind: string) => {
+    const ev = register(c, e);
+    list.push({ ts: time, ev, cls: kind, host, text: what });
+    return markSvg(c, ev, shape, colour, x, y, kind);
+  };
   // Marks closer than a mark's width on a lane go one row down (a switch and a route drop of the same second both show).
   const placed = new Map<string, number[][]>();
   const rowOf = (host: string, x: number): number => {
@@ -293,13 +302,13 @@ function timelineSvg(r: AnalyzeReport, shown: readonly Finding[], ids: Map<Findi
     if (!style || m.time === null || y === undefined) continue;
     const ref = m.file !== null && m.line !== null ? `${m.file}:${m.line}` : null;
     if (ref) seen.add(ref);
-    out.push(markSvg(c, { title: `${timeText(m.time, c.zone, c.sameDay)} ${m.host}: ${m.what}`, lines: ref ? [refItem(c, ref)] : [] }, style.shape, style.colour, s.x(m.time), y + rowOf(m.host, s.x(m.time)), m.kind));
+    out.push(mark({ title: `${timeText(m.time, c.zone, c.sameDay)} ${m.host}: ${m.what}`, lines: ref ? [refItem(c, ref)] : [] }, m.host, m.time, m.what, style.shape, style.colour, s.x(m.time), y + rowOf(m.host, s.x(m.time)), m.kind));
   }
   for (const m of a.marks) {
     const y = laneY.get(m.host);
     if (y === undefined || m.time === null || seen.has(`${m.file}:${m.line}`)) continue;
     const style = m.kind === 'namesrv-bind' ? BIND : MARK_KINDS['namesrv-switch']!;
-    out.push(markSvg(c, { title: `${timeText(m.time, c.zone, c.sameDay)} ${m.host}: ${m.what}`, lines: [item(c, m.file, m.line, m.time, m.text)] }, style.shape, style.colour, s.x(m.time), y + rowOf(m.host, s.x(m.time)), m.kind));
+    out.push(mark({ title: `${timeText(m.time, c.zone, c.sameDay)} ${m.host}: ${m.what}`, lines: [item(c, m.file, m.line, m.time, m.text)] }, m.host, m.time, m.what, style.shape, style.colour, s.x(m.time), y + rowOf(m.host, s.x(m.time)), m.kind));
   }
   // Findings: one bar each over its window.
   if (shown.length) out.push(`<text x="6" y="${findingsTop - 6}" font-weight="600">findings</text>`);
@@ -311,6 +320,7 @@ function timelineSvg(r: AnalyzeReport, shown: readonly Finding[], ids: Map<Findi
       lines: f.evidence.slice(0, EVIDENCE_SHOWN).map((e) => item(c, e.file, e.line, e.time, e.text)),
     });
     const startTs = f.start ?? f.end;
+    list.push({ ts: startTs, ev, cls: f.severity, host: null, text: `${id} ${severityWord(f.severity)} ${f.title} (${windowText(f, c.zone, c.sameDay)})` });
     let bar = '';
     if (startTs !== null) {
       const x0 = clampX(startTs);
@@ -323,12 +333,56 @@ function timelineSvg(r: AnalyzeReport, shown: readonly Finding[], ids: Map<Findi
   });
   out.push('</svg>');
   const omitted = a.omittedMarks ? `<p class="muted">${h(`${a.omittedMarks} NameServer bindings not drawn (each client shows its first and last ones).`)}</p>` : '';
-  return `${legendHtml()}\n<div class="scroll">${out.join('')}</div>\n<div id="evidence" aria-live="polite"></div>\n<noscript><p class="muted">Hover a mark or a bar to see its evidence lines; the findings below list theirs.</p></noscript>${omitted}`;
+  return `${legendHtml()}\n<div class="scroll">${out.join('')}</div>\n<div id="evidence" aria-live="polite"></div>\n<noscript><p class="muted">Hover a mark or a bar to see its evidence lines; the findings below list theirs.</p></noscript>${omitted}\n${listHtml(list, figures, c)}`;
 }
 
-function markSvg(c: Ctx, e: EvidenceEntry, shape: Parameters<typeof shapeSvg>[0], colour: string, x: number, y: number, kind: string): string {
-  const ev = register(c, e);
-  return `<g class="mark" data-ev="${ev}" data-kind="${h(kind)}" tabindex="0">${shapeSvg(shape, x, y, colour)}${tooltip(e)}</g>`;
+/** An entry of the timeline as a list: a fault, a mark or a finding, and its evidence. */
+interface ListEntry {
+  ts: number | null;
+  ev: number;
+  cls: string;
+  host: string | null;
+  text: string;
+}
+
+/**
+ * The timeline for a narrow screen (a phone), where the picture only scrolls sideways: every host
+ * with its sends, then the faults, marks and findings in time order; a tap shows an entry's evidence
+ * under it. The CSS shows it below 700 px only (src/report/html/page.ts).
+ */
+function listHtml(list: ListEntry[], figures: readonly string[], c: Ctx): string {
+  const sorted = [...list].sort((a, b) => (a.ts ?? Infinity) - (b.ts ?? Infinity));
+  const items = sorted.map(
+    (e) => `<li class="${h(e.cls)}" data-ev="${e.ev}" tabindex="0"><span class="when">${h(timeText(e.ts, c.zone, c.sameDay, false))}</span>${e.host ? `<strong>${h(e.host)}</strong> ` : ''}${h(e.text)}</li>`,
+  );
+  return `<div class="narrow" id="timeline-list"><p class="muted">The picture above scrolls sideways; this list has every fault, mark and finding of it (tap one for its evidence).</p><h3>Hosts</h3><ul class="tl-hosts">${figures.join('')}</ul><h3>In time order</h3><ol class="tl-list">${items.join('\n')}</ol></div>`;
+}
+
+/**
+ * A client lane's sends as the logs show them: `sent` and `failed` under its name, `long` in its
+ * tooltip and the list. A RocketMQ client logs no successful send, so without its application's own
+ * lines or statistics the delivered sends are unknown, never 0.
+ */
+function sendFigures(x: HostActivity): { sent: string; failed: string; long: string } {
+  const sent = x.sent.reduce((p, q) => p + q, 0);
+  const failed = x.failed.reduce((p, q) => p + q, 0);
+  const delivered =
+    x.sentSource === 'app'
+      ? { short: `${num(sent)} sent`, long: `${num(sent)} sends delivered (its application's lines)` }
+      : x.sentSource === 'stats'
+        ? { short: `${num(sent)} sent`, long: `${num(sent)} sends delivered (its application's statistics lines)` }
+        : x.failureSource === 'client'
+          ? { short: 'sent unknown', long: 'sends delivered unknown (no application log, and the client logs no successful send)' }
+          : { short: 'sent unknown', long: 'sends delivered unknown (its application logs no successful send and no statistics)' };
+  const lost =
+    x.failureSource === 'client'
+      ? { short: `${num(failed)} failed attempt${failed === 1 ? '' : 's'}`, long: `${num(failed)} failed attempt${failed === 1 ? '' : 's'} in the client's log (a retry may have saved some)` }
+      : { short: `${num(failed)} failed`, long: `${num(failed)} send${failed === 1 ? '' : 's'} failed (its application's exceptions)` };
+  return { sent: delivered.short, failed: lost.short, long: `${delivered.long}; ${lost.long}` };
+}
+
+function markSvg(c: Ctx, ev: number, shape: Parameters<typeof shapeSvg>[0], colour: string, x: number, y: number, kind: string): string {
+  return `<g class="mark" data-ev="${ev}" data-kind="${h(kind)}" tabindex="0">${shapeSvg(shape, x, y, colour)}${tooltip(c.evidence[ev])}</g>`;
 }
 
 function clipText(text: string, n: number): string {
@@ -340,11 +394,7 @@ function findingCard(f: Finding, id: string, c: Ctx): string {
   out.push(`<h3><span class="sev sev-${f.severity}">${severityWord(f.severity)}</span> ${h(id)} ${h(f.title)} <code class="muted">${h(f.rule)}</code></h3>`);
   out.push(`<div><span class="muted">subject</span> ${h(subjectText(f.subject))} &nbsp; <span class="muted">window</span> <span class="mono">${h(windowText(f, c.zone, c.sameDay))}</span></div>`);
   const metrics = Object.entries(f.metrics);
-  if (metrics.length) {
-    out.push('<table class="figures"><thead><tr><th>metric</th><th>value</th></tr></thead><tbody>');
-    for (const [k, v] of metrics) out.push(`<tr><td class="mono">${h(k)}</td><td>${h(metricText(k, v, c.zone))}</td></tr>`);
-    out.push('</tbody></table>');
-  }
+  if (metrics.length) out.push(tableHtml([{ label: 'metric', cls: 'mono' }, { label: 'value' }], metrics.map(([k, v]) => [h(k), h(metricText(k, v, c.zone))]), 'figures', false));
   if (f.explanation) out.push(`<p>${h(f.explanation)}</p>`);
   if (f.advice.length) out.push(`<strong>Advice</strong><ul class="tight">${f.advice.map((a) => `<li>${h(a)}</li>`).join('')}</ul>`);
   if (f.evidence.length) {
@@ -373,17 +423,13 @@ function inputsHtml(r: AnalyzeReport, c: Ctx): string {
   return out.join('\n');
 }
 
-/** Every input with its layout, zone and line counts (records + continuation + unknown + unreadable = lines). */
+/** Every input with its layout, zone and line counts (records + continuation + unknown + unreadable = lines): a wide table, it scrolls sideways on a narrow screen. */
 export function accountingHtml(acc: readonly SourceAccounting[], base: string): string {
-  const out = [
-    '<table class="accounting"><thead><tr><th>file</th><th>host</th><th>kind</th><th>layout</th><th>zone</th><th class="n">lines</th><th class="n">records</th><th class="n">continuation</th><th class="n">unknown</th><th class="n">unreadable</th><th class="n">events</th></tr></thead><tbody>',
-  ];
-  for (const a of acc) {
+  const cols = ['file', 'host', 'kind', 'layout', 'zone'].map((label) => ({ label, cls: label === 'file' ? 'mono' : undefined }));
+  const counts = ['lines', 'records', 'continuation', 'unknown', 'unreadable', 'events'].map((label) => ({ label, cls: 'n' }));
+  const rows = acc.map((a) => {
     const events = Object.values(a.events).reduce((s, n) => s + (n ?? 0), 0);
-    out.push(
-      `<tr><td class="mono">${h(relativeTo(a.path, base))}</td><td>${h(a.host)}</td><td>${h(a.kind)}</td><td>${h(a.layout)}</td><td>${h(a.zone)}</td>${[a.lines, a.records, a.continuation, a.unknown, a.unreadable, events].map((n) => `<td class="n">${num(n)}</td>`).join('')}</tr>`,
-    );
-  }
-  out.push('</tbody></table>');
-  return out.join('\n');
+    return [h(relativeTo(a.path, base)), h(a.host), h(a.kind), h(a.layout), h(a.zone), ...[a.lines, a.records, a.continuation, a.unknown, a.unreadable, events].map(num)];
+  });
+  return tableHtml([...cols, ...counts], rows, 'accounting', false);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseZone } from '../../../src/parse/time.js';
-import { h, htmlDocument, scriptJson, timeScale, tooltip } from '../../../src/report/html/page.js';
+import { h, htmlDocument, scriptJson, tableHtml, timeScale, tooltip } from '../../../src/report/html/page.js';
 
 describe('HTML escaping', () => {
   it('escapes markup, control and bidi characters in text and attributes', () => {
@@ -36,5 +36,15 @@ describe('time axis', () => {
     expect(s.ticks.map((t) => t.label)).toEqual(['14:40', '14:45', '14:50', '14:55', '15:00']);
     expect(s.x(from)).toBe(100);
     expect(s.x(from + 25 * 60000)).toBe(1100);
+  });
+});
+
+describe('tables', () => {
+  it('label every cell with its column (the narrow screen shows label/value rows) and scroll inside their block', () => {
+    const t = tableHtml([{ label: 'client' }, { label: 'time <out>', cls: 'n' }], [['<strong>app</strong>', '423']], 'impact');
+    expect(t).toMatch(/^<div class="wrap"><table class="impact reflow">/);
+    expect(t).toContain('<th class="n">time &#60;out&#62;</th>');
+    expect(t).toContain('<td data-label="client"><strong>app</strong></td><td class="n" data-label="time &#60;out&#62;">423</td>');
+    expect(tableHtml([{ label: 'file', cls: 'mono' }], [['x']], 'accounting', false)).toContain('<table class="accounting"><thead><tr><th>file</th>');
   });
 });
