@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { commonDir } from '../util/paths.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
 import { collect } from '../diagnosis/collect.js';
-import { DEFAULT_MAX_SPAN_MS, looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, validateScenario } from './file.js';
+import { DEFAULT_MAX_SPAN_MS, looksLikeScenario, MAX_SCENARIO_FILE_BYTES, readScenarioFile, runSizeProblem, ScenarioError, SharedIpError, validateScenario } from './file.js';
 import { spanText } from '../util/durations.js';
 
 export { DEFAULT_MAX_SPAN_MS };
@@ -58,6 +58,12 @@ export function checkInferred(input: ReplayInput): string | null {
   try {
     validateScenario(sc);
   } catch (e) {
+    // Two hosts of the logs on one IP: two clusters' logs given together (two recordings, two
+    // incidents), or one machine's logs under two host names. A replay is of one incident, and the
+    // model's network gives each host its own address.
+    if (e instanceof SharedIpError) {
+      return `the logs hold two hosts with the IP ${e.ip} (${e.hosts[0]} and ${e.hosts[1]}): replay one incident at a time (the logs of one cluster), and name one machine's folders as one host (--set-host GLOB=NAME)`;
+    }
     if (e instanceof ScenarioError) return `the inferred scenario is not runnable: ${e.message}`;
     throw e;
   }
@@ -87,6 +93,10 @@ export function scenarioArg(paths: string[]): { path: string; json: unknown } | 
   if (!jsons.length) return null;
   for (const p of jsons) {
     let json: unknown;
+    const size = statSync(p).size;
+    if (size > MAX_SCENARIO_FILE_BYTES) {
+      throw new ScenarioError(`${p}: ${size.toLocaleString('en-US')} bytes is past the limit of ${MAX_SCENARIO_FILE_BYTES / 1024 / 1024} MB for a scenario file`);
+    }
     try {
       json = JSON.parse(readFileSync(p, 'utf8'));
     } catch (e) {
