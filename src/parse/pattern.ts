@@ -54,15 +54,21 @@ const WRAPPERS = new Set(['highlight', 'clr', 'style', 'black', 'red', 'green', 
  * damage, refused with one line rather than compiled into a regex of that size.
  */
 export const MAX_PATTERN_CHARS = 64 * 1024;
+/**
+ * The most fields a pattern may have (real ones have a dozen): the regex of thousands would be too
+ * large for the regex engine, which says so only when it first runs.
+ */
+export const MAX_PATTERN_FIELDS = 256;
 /** The deepest `%highlight(%clr(...))` nesting read: real patterns nest two or three. */
 export const MAX_PATTERN_NESTING = 32;
 /** The largest logback.xml / log4j2.xml read (real ones are a few KB). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 /**
- * The longest text a field after the message may take (`%m [%t]`): the message is tried at each
- * place before such a tail, so a tail field that could run the whole line would make a long line's
- * test quadratic.
+ * The longest text after the message (`%m [%t]`) and the longest of each field in it: the message is
+ * tried to end at each place of the line's last TAIL_CHARS, so a line's test costs at most that many
+ * tries of the tail, however long the line.
  */
+const TAIL_CHARS = 1024;
 const TAIL_FIELD_CHARS = 256;
 
 /**
@@ -89,6 +95,8 @@ interface Compiled {
   zone: string | null;
   groups: Set<string>;
   msgSeen: boolean;
+  /** Fields so far (MAX_PATTERN_FIELDS). */
+  fields: number;
 }
 
 function escape(s: string): string {
@@ -172,6 +180,7 @@ function compileInto(p: string, c: Compiled, literalOnlySoFar: { v: boolean; tex
     if (literalOnlySoFar.v) literalOnlySoFar.text += s;
   };
   const field = (piece: Piece, padded = false) => {
+    if (++c.fields > MAX_PATTERN_FIELDS) throw new PatternError(`more than ${MAX_PATTERN_FIELDS} fields`);
     if (padded) sp(false);
     out.push(piece);
     if (padded) sp(false);
@@ -201,7 +210,8 @@ function compileInto(p: string, c: Compiled, literalOnlySoFar: { v: boolean; tex
       continue;
     }
     if (ch !== '%') {
-      let k = i;
+      // The first character is literal whatever it is (a backslash at the end has nothing to escape).
+      let k = i + 1;
       while (k < p.length && p[k] !== '%' && p[k] !== '\\' && !(p[k] === '$' && p[k + 1] === '{')) k++;
       lit(p.slice(i, k));
       i = k;
@@ -359,18 +369,51 @@ class RegexWriter {
     return this.free(i, q, cap);
   }
 
-  /** `^` prefix, then either nothing (the message is the rest of the line) or the message and what follows it to the end. */
-  source(): string {
+  /**
+   * `head`: `^` and the pieces before the message (the message is then the rest of the line); `tail`:
+   * when more of the pattern follows the message, the pieces after it, to the end of the line.
+   */
+  sources(): { head: string; tail: string | null } {
     const ps = this.pieces;
     const mi = ps.findIndex((q) => q.k === 'var' && q.name === 'msg');
-    let out = '^';
-    for (let i = 0; i < mi; i++) out += this.piece(i, null, false);
-    if (ps.slice(mi + 1).every((q) => q.k === 'sp')) return out;
-    // Text after the message (`%m [%t]%n`): the message ends at the first place from which the rest
-    // of the pattern reads to the end of the line; the rest's fields are bounded so each try is short.
-    out += '(?<msg>.*?)';
-    for (let i = mi + 1; i < ps.length; i++) out += this.piece(i, TAIL_FIELD_CHARS, i === mi + 1);
-    return `${out} *$`;
+    let head = '^';
+    for (let i = 0; i < mi; i++) head += this.piece(i, null, false);
+    if (ps.slice(mi + 1).every((q) => q.k === 'sp')) return { head, tail: null };
+    let tail = '';
+    for (let i = mi + 1; i < ps.length; i++) tail += this.piece(i, TAIL_FIELD_CHARS, i === mi + 1);
+    return { head, tail: `(?:${tail}) *$` };
+  }
+}
+
+/**
+ * The header of a pattern with text after the message (`%m [%t]%n`): the head is matched, then the
+ * message ends at the first place, within the line's last TAIL_CHARS, from which the tail reads to the
+ * end of the line. The result is the one a single regex `head(?<msg>.*?)tail` gives (groups of both,
+ * `msg` between), found in time linear in the line.
+ */
+class TailedHeader extends RegExp {
+  constructor(
+    private readonly head: RegExp,
+    private readonly tail: RegExp,
+  ) {
+    super(`${head.source}(?<msg>.*?)${tail.source}`);
+  }
+
+  override exec(s: string): RegExpExecArray | null {
+    const h = this.head.exec(s);
+    if (!h) return null;
+    const from = h[0].length;
+    for (let p = Math.max(from, s.length - TAIL_CHARS); p <= s.length; p++) {
+      this.tail.lastIndex = p;
+      const t = this.tail.exec(s);
+      if (!t) continue;
+      const m = [s] as unknown as RegExpExecArray;
+      m.index = 0;
+      m.input = s;
+      m.groups = { ...h.groups, msg: s.slice(from, p), ...t.groups };
+      return m;
+    }
+    return null;
   }
 }
 
@@ -383,7 +426,7 @@ export function compilePattern(pattern: string, id?: string): Layout {
     throw new PatternError(`--pattern ${shown(text)}: a pattern of ${text.length.toLocaleString('en-US')} characters is past the limit of ${MAX_PATTERN_CHARS.toLocaleString('en-US')}`);
   }
   if (!text.includes('%')) throw new PatternError(`--pattern ${shown(pattern)}: no %converter in it (give a logback or log4j2 pattern, or a logback.xml/log4j2.xml)`);
-  const c: Compiled = { pieces: [], ts: null, tsPrefix: null, zone: null, groups: new Set(), msgSeen: false };
+  const c: Compiled = { pieces: [], ts: null, tsPrefix: null, zone: null, groups: new Set(), msgSeen: false, fields: 0 };
   try {
     compileInto(text, c, { v: true, text: '' }, 0);
   } catch (e) {
@@ -392,12 +435,26 @@ export function compilePattern(pattern: string, id?: string): Layout {
   }
   if (!c.msgSeen) throw new PatternError(`--pattern ${shown(pattern)}: no %m/%msg in it, so no message could be read`);
   // The message runs to the end of the line (whatever follows %msg, such as %n or %ex, is on other lines or trailing).
-  const source = new RegexWriter(c.pieces).source();
+  const sources = new RegexWriter(c.pieces).sources();
   let header: RegExp;
   try {
-    header = new RegExp(source);
+    const head = new RegExp(sources.head);
+    const tail = sources.tail === null ? null : new RegExp(sources.tail, 'y');
+    // The engine compiles a regex when it first runs, for one-byte and two-byte text apart, and again
+    // when a run makes it native: an error of its size ("too large", "stack overflow") comes then, so
+    // it is made to come here, where it is one line, rather than in the middle of a file.
+    for (const re of tail ? [head, tail] : [head]) {
+      for (const probe of ['2024-05-20 14:03:11.483 [main] WARN  x - m', '2024-05-20 14:03:11.483 [主] WARN  x - m']) {
+        for (let k = 0; k < 3; k++) {
+          re.lastIndex = 0;
+          re.exec(probe);
+        }
+      }
+    }
+    header = tail ? new TailedHeader(head, tail) : head;
   } catch (e) {
-    throw new PatternError(`--pattern ${shown(pattern)}: cannot be read (${(e as Error).message})`);
+    const why = (e as Error).message.replace(/^Invalid regular expression: \/[\s\S]*\/\w*: /, '');
+    throw new PatternError(`--pattern ${shown(pattern)}: cannot be compiled (${why})`);
   }
   const first = text[0];
   const layout: Layout = {

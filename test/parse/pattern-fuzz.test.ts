@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/model/random.js';
-import { compilePattern, MAX_CONFIG_BYTES, MAX_PATTERN_CHARS, MAX_PATTERN_NESTING, patternArg } from '../../src/parse/pattern.js';
+import { compilePattern, MAX_CONFIG_BYTES, MAX_PATTERN_CHARS, MAX_PATTERN_FIELDS, MAX_PATTERN_NESTING, patternArg } from '../../src/parse/pattern.js';
 import { ROOT, run } from '../cli/helpers.js';
 
 /** Real patterns: logback's and log4j2's documented defaults, Spring Boot's console pattern, RocketMQ's own (logback_broker.xml, 4.9.x). */
@@ -51,8 +51,8 @@ function mutate(rng: Rng, base: string): string {
   for (let k = 0; k < ops && t.length; k++) {
     const i = pick();
     switch (rng.int(8)) {
-      case 0: // repeat a token
-        t.splice(i, 1, ...Array<string>(2 + rng.int(60)).fill(t[i]));
+      case 0: // repeat a token, sometimes past the limit of fields
+        t.splice(i, 1, ...Array<string>(2 + rng.int(rng.int(4) === 0 ? 400 : 60)).fill(t[i]));
         break;
       case 1: {
         // nest a token, sometimes past the limit
@@ -174,6 +174,25 @@ describe('--pattern: free-text fields split where what follows them begins', () 
       msg: 'Broker: MessageQueue [topic=T, queueId=0]',
       thread: 'main',
     });
+  });
+
+  it('a message followed by a thread, on a line of a megabyte', () => {
+    const l = compilePattern('%d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %m [%t]%n');
+    const msg = `${'a [b] '.repeat(200_000)}end`;
+    const m = l.header.exec(`2026-12-01 19:01:41,532 WARN  ${msg} [main]`)!;
+    expect(m.groups).toMatchObject({ level: 'WARN', thread: 'main' });
+    expect(m.groups!.msg).toBe(msg);
+    expect(l.header.test(`2026-12-01 19:01:41,532 WARN  ${msg} [main] and more`)).toBe(false);
+  });
+
+  it('reads a backslash at the end of a pattern or of a wrapped group as itself (it once looped forever)', () => {
+    expect(compilePattern('%d{yyyy-MM-dd HH:mm:ss,SSS} %m \\').header.test('2026-12-01 19:01:41,532 hello \\')).toBe(true);
+    expect(compilePattern('%d{yyyy-MM-dd HH:mm:ss,SSS} %highlight(%p\\) %m').header.test('2026-12-01 19:01:41,532 WARN\\ hello')).toBe(true);
+  });
+
+  it('refuses more fields than the limit, and a regex too large for the engine, in one line', () => {
+    expect(() => compilePattern(`%d %m ${'[%t]'.repeat(MAX_PATTERN_FIELDS)}`)).toThrow(/: more than 256 fields$/);
+    expect(() => compilePattern(`%d %m ${'x'.repeat(MAX_PATTERN_CHARS - 10)}`)).toThrow(/: cannot be compiled \(Regular expression too large\)$/);
   });
 
   it('a padded thread twenty-five times reads twenty-five words', () => {
