@@ -607,7 +607,8 @@ export function scenarioFileJson(input: ReplayInput): Record<string, unknown> {
   return {
     rmqDiagScenario: SCENARIO_FILE_VERSION,
     about: 'rmq-diag replay scenario (docs/replay.md). Edit scenario.* and run: rmq-diag replay THIS_FILE. Times in scenario are model ms from scenario.startEpochMs.',
-    source: input.source,
+    // The inputs' names may be many (a glob of thousands of files): kept within what the file's reader takes.
+    source: input.source.length > LIMITS.textChars ? `${input.source.slice(0, LIMITS.textChars - 3)}...` : input.source,
     zone: input.zone,
     untilMs: input.untilMs,
     scenario: input.scenario,

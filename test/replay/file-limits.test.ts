@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, Rng, runTasks } from '../../src/model/index.js';
-import { readScenarioFile, runSizeProblem, ScenarioError } from '../../src/replay/file.js';
+import { readScenarioFile, runSizeProblem, ScenarioError, scenarioFileJson } from '../../src/replay/file.js';
 import { ROOT, run } from '../cli/helpers.js';
 
 const CRASH = join(ROOT, 'samples', 'lab', 'crash');
@@ -119,6 +119,14 @@ describe('strings past their limits, and two hosts on one IP', () => {
     const m = copy();
     m.observed.milestones[0].subject = 's'.repeat(5000);
     expect(problem(m)).toBe('observed.milestones[0].subject: 5,000 characters is past the limit of 1,024');
+  });
+
+  it('saves the source of thousands of inputs within the limit, so the file reads back', () => {
+    const input = readScenarioFile(copy(), 'f.json');
+    input.source = `${'incident/app-'.repeat(10000)}: 10,000 files from 1 host`;
+    const again = readScenarioFile(JSON.parse(JSON.stringify(scenarioFileJson(input))), 'g.json');
+    expect(again.source).toMatch(/^incident\/app-incident\/app-.*\.\.\. \(scenario file g\.json\)$/);
+    expect(again.source.length).toBeLessThan(LIMITS.textChars + 40);
   });
 
   it('names both fields of two hosts with one IP', () => {
