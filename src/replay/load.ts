@@ -2,6 +2,7 @@
 // or a scenario file. Also tells a scenario file from log inputs.
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, resolve, sep } from 'node:path';
 import { commonDir } from '../util/paths.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
 import { collect } from '../diagnosis/collect.js';
@@ -49,8 +50,39 @@ export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) =
   }
 }
 
-/** Checks that an inferred scenario can run; the message says what the logs lacked. */
-export function checkInferred(input: ReplayInput): string | null {
+/**
+ * Two recordings of one cluster given together (`replay crash/ restart/`): one host's file of one name
+ * under two of the inputs. Their lines would merge into one timeline of two incidents (both faults in
+ * one run). Inputs that are globs or stdin are left out of the check.
+ */
+export function twoIncidents(inputs: readonly string[], accounting: ReadonlyArray<{ path: string; host: string }>): string | null {
+  // Paths as resolved (the timeline may name a file relative to the working folder, the input not).
+  const roots = inputs.filter((i) => i !== '-').map((i) => ({ given: i.replace(/\/+$/, ''), at: resolve(i) }));
+  const rootOf = (p0: string) => {
+    const p = resolve(p0);
+    return roots.find((r) => p === r.at || p.startsWith(r.at + sep))?.given;
+  };
+  const seen = new Map<string, string>();
+  for (const a of accounting) {
+    const root = rootOf(a.path);
+    if (root === undefined) continue;
+    const key = `${a.host}\0${basename(a.path)}`;
+    const prev = seen.get(key);
+    if (prev !== undefined && prev !== root) {
+      return `${prev} and ${root} both hold ${basename(a.path)} of host ${a.host}: they are two recordings or incidents; replay one incident at a time`;
+    }
+    if (prev === undefined) seen.set(key, root);
+  }
+  return null;
+}
+
+/**
+ * Checks that an inferred scenario can run; the message says what the logs lacked. With `logs` (the
+ * inputs as given and the timeline's accounting), also that they hold one incident (twoIncidents).
+ */
+export function checkInferred(input: ReplayInput, logs?: { inputs: readonly string[]; accounting: ReadonlyArray<{ path: string; host: string }> }): string | null {
+  const two = logs ? twoIncidents(logs.inputs, logs.accounting) : null;
+  if (two) return two;
   const sc = input.scenario;
   if (!sc.clients.length) return 'no producer client in the logs (a replay needs the rocketmq_client.log of at least one client)';
   if (!sc.nameServers.length) return 'no NameServer address in the logs';

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, Rng, runTasks } from '../../src/model/index.js';
 import { readScenarioFile, runSizeProblem, ScenarioError, scenarioFileJson } from '../../src/replay/file.js';
+import { twoIncidents } from '../../src/replay/load.js';
 import { ROOT, run } from '../cli/helpers.js';
 
 const CRASH = join(ROOT, 'samples', 'lab', 'crash');
@@ -144,14 +145,29 @@ describe('strings past their limits, and two hosts on one IP', () => {
   });
 
   it('two recordings given together: one incident at a time', async () => {
-    const r = await run(['replay', CRASH, join(ROOT, 'samples', 'lab', 'hang-5x')]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    const errors = r.stderr.split('\n').filter((l) => l.startsWith('rmq-diag:'));
-    expect(errors).toEqual([
-      'rmq-diag: the logs hold two hosts with the IP 10.213.0.31 (app-order-01 and app-shop-01): replay one incident at a time (the logs of one cluster), and name one machine\'s folders as one host (--set-host GLOB=NAME)',
+    const errorsOf = async (...dirs: string[]) => {
+      const r = await run(['replay', ...dirs.map((d) => join(ROOT, 'samples', 'lab', d))]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      return r.stderr.split('\n').filter((l) => l.startsWith('rmq-diag:')).map((l) => l.replaceAll(join(ROOT, 'samples', 'lab') + '/', ''));
+    };
+    // One cluster recorded twice: the same hosts' same files under both folders.
+    expect(await errorsOf('crash', 'restart')).toEqual([
+      'rmq-diag: crash and restart both hold app.log of host app-shop-01: they are two recordings or incidents; replay one incident at a time',
     ]);
-  }, 120_000);
+    // Two clusters: different hosts on one address.
+    expect(await errorsOf('crash', 'seed-outage')).toEqual([
+      "rmq-diag: the logs hold two hosts with the IP 10.213.0.21 (mq-broker-a and app-order-01): replay one incident at a time (the logs of one cluster), and name one machine's folders as one host (--set-host GLOB=NAME)",
+    ]);
+  }, 240_000);
+
+  it('one recording given as its hosts\' folders is one incident', () => {
+    const acc = ['mq-broker-a/logs/rocketmqlogs/broker.log', 'mq-broker-b/logs/rocketmqlogs/broker.log'].map((p) => ({ path: `rec/${p}`, host: p.split('/')[0] }));
+    expect(twoIncidents(['rec/mq-broker-a', 'rec/mq-broker-b/'], acc)).toBeNull();
+    expect(twoIncidents(['a/', 'b'], [{ path: 'a/h/broker.log', host: 'h' }, { path: 'b/h/broker.log', host: 'h' }])).toBe(
+      'a and b both hold broker.log of host h: they are two recordings or incidents; replay one incident at a time',
+    );
+  });
 
   it('prints notes and a source of 64 KB wrapped to 80 columns, every character kept', async () => {
     const f = copy();
