@@ -96,7 +96,7 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
       inputs = timeline.sources.map((s) => s.path);
       accounting = timeline.accounting;
       if (sayInputs(timeline, io, args.paths) === 2) return 2;
-      const problem = checkInferred(inferred);
+      const problem = checkInferred(inferred, { inputs: opts.inputs, accounting: timeline.accounting });
       if (problem) throw new UsageError(problem);
       input = inferred;
     }

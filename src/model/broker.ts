@@ -79,6 +79,14 @@ function inLockText(costMs: number): string {
 /** storePathRootDir's default for a broker run as user rocketmq (user.home + /store). */
 const STORE_PATH = '/home/rocketmq/store';
 
+/**
+ * The period of registerBrokerAll: BrokerController (4.x, 5.x) schedules it every
+ * `Math.max(10000, Math.min(brokerConfig.getRegisterNameServerPeriod(), 60000))` ms (default 30 s).
+ */
+export function registerPeriodMs(configured: number | undefined): number {
+  return Math.max(10000, Math.min(configured ?? 30000, 60000));
+}
+
 export class Broker extends Process implements Listener {
   readonly profile: ServerProfile;
   readonly addr: string;
@@ -177,8 +185,7 @@ export class Broker extends Process implements Listener {
     const tip = renderMessage('startup/broker', { brokerName: this.config.name, brokerAddr: this.addr, serializeType: 'JSON', namesrvAddr: ns }, 'namesrv');
     this.writeBroker('INFO', 'main', tip);
     this.registerBrokerAll();
-    const period = Math.max(10000, Math.min(this.config.registerNameServerPeriodMs ?? 30000, 60000));
-    this.every(period, 10000, () => this.registerBrokerAll());
+    this.every(registerPeriodMs(this.config.registerNameServerPeriodMs), 10000, () => this.registerBrokerAll());
     if (this.watermarkLog) this.every(1000, 10000, () => this.printWaterMark());
   }
 

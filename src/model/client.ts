@@ -184,6 +184,12 @@ function vipAddr(addr: string): string {
 const MQ_CLIENT_EXCEPTION = 'org.apache.rocketmq.client.exception.MQClientException';
 const MQ_BROKER_EXCEPTION = 'org.apache.rocketmq.client.exception.MQBrokerException';
 
+/**
+ * Defaults of the client's periodic tasks (ClientConfig: pollNameServerInterval, heartbeatBrokerInterval
+ * 30 s; NettyClientConfig.connectTimeoutMillis 3 s, the period of 5.0.0-5.2.0's scanAvailableNameSrv).
+ */
+export const CLIENT_PERIODS = { pollNameServerIntervalMs: 30000, heartbeatBrokerIntervalMs: 30000, connectTimeoutMs: 3000 } as const;
+
 /** Serial scheduled thread (MQClientFactoryScheduledThread): one task at a time, late ticks coalesce. */
 class SchedulerThread {
   private busy = false;
@@ -242,13 +248,13 @@ export class Client extends Process {
     this.profile = clientProfile(config.version);
     const st = config.settings;
     this.s = {
-      pollNameServerIntervalMs: st.pollNameServerIntervalMs ?? 30000,
-      heartbeatBrokerIntervalMs: st.heartbeatBrokerIntervalMs ?? 30000,
+      pollNameServerIntervalMs: st.pollNameServerIntervalMs ?? CLIENT_PERIODS.pollNameServerIntervalMs,
+      heartbeatBrokerIntervalMs: st.heartbeatBrokerIntervalMs ?? CLIENT_PERIODS.heartbeatBrokerIntervalMs,
       mqClientApiTimeoutMs: st.mqClientApiTimeoutMs ?? 3000,
       sendMsgTimeoutMs: st.sendMsgTimeoutMs ?? 3000,
       retryTimesWhenSendFailed: st.retryTimesWhenSendFailed ?? 2,
       sendLatencyFaultEnable: st.sendLatencyFaultEnable ?? false,
-      connectTimeoutMs: st.connectTimeoutMs ?? 3000,
+      connectTimeoutMs: st.connectTimeoutMs ?? CLIENT_PERIODS.connectTimeoutMs,
       clientChannelMaxIdleTimeSeconds: st.clientChannelMaxIdleTimeSeconds ?? 120,
       // Before 4.9.1 the field is hard-coded false; from 4.9.1 the system property decides (default true).
       closeSocketIfTimeout: this.profile.closeSocketIfTimeout ? st.clientCloseSocketIfTimeout ?? true : false,

@@ -178,6 +178,11 @@ function ipOf(addr: string): string {
   return addr.slice(0, i);
 }
 
+/** The IP of the `i`th client when neither the scenario nor another process of its host gives one. */
+export function autoClientIp(i: number): string {
+  return `10.250.${(i >> 8) & 255}.${(i & 255) + 1}`;
+}
+
 export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
   assert(opts.untilMs > 0, 'untilMs must be positive');
   const kernel = new Kernel();
@@ -198,7 +203,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
   for (const ns of scenario.nameServers) place(ns.host, ipOf(ns.addr));
   for (const b of scenario.brokers) place(b.host, ipOf(b.addr));
   scenario.clients.forEach((c, i) => {
-    const ip = c.ip ?? hostIps.get(c.host) ?? `10.250.${(i >> 8) & 255}.${(i & 255) + 1}`;
+    const ip = c.ip ?? hostIps.get(c.host) ?? autoClientIp(i);
     place(c.host, ip);
   });
   for (const [name, ip] of hostIps) net.addHost(name, ip);

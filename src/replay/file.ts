@@ -5,7 +5,7 @@
 // the field: `scenario.clients[1].namesrvAddrList: expected an array of addresses`.
 
 import { formatIso, parseZone, ZoneError } from '../parse/time.js';
-import { LIMITS, type Scenario } from '../model/index.js';
+import { autoClientIp, LIMITS, runTasks, topicQueues, type Scenario } from '../model/index.js';
 import { COMPARED_MILESTONES } from '../rules/milestones.js';
 import { type BusyFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from '../diagnosis/types.js';
 import { OLDEST_MODELLED, parseVersion, versionAtLeast } from '../rocketmq/versions.js';
@@ -13,7 +13,24 @@ import { spanText } from '../util/durations.js';
 
 const SCENARIO_FILE_VERSION = 1;
 
+/**
+ * The largest scenario file read: the most it can hold within LIMITS is about five million logged
+ * send times (sendsPerRun), some 64 MB of JSON.
+ */
+export const MAX_SCENARIO_FILE_BYTES = 128 * 1024 * 1024;
+
 export class ScenarioError extends Error {}
+
+/** Two hosts of the scenario with one IP (the model gives each host its own). */
+export class SharedIpError extends ScenarioError {
+  constructor(
+    message: string,
+    readonly ip: string,
+    readonly hosts: [string, string],
+  ) {
+    super(message);
+  }
+}
 
 type Json = unknown;
 type Obj = Record<string, Json>;
@@ -24,6 +41,19 @@ const IP = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 function fail(path: string, msg: string): never {
   throw new ScenarioError(`${path}: ${msg}`);
+}
+
+/** A string past `max` characters is damage (a name of megabytes), refused before anything prints it. */
+function checkLength(v: string, path: string, max: number): void {
+  if (v.length > max) fail(path, `${v.length.toLocaleString('en-US')} characters is past the limit of ${max.toLocaleString('en-US')}`);
+}
+
+/** An array of strings each of at most `max` characters, at most `count` of them. */
+function strings(v: Json, path: string, what: string, max: number, count: number): string[] {
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) fail(path, `expected an array of ${what}`);
+  if (v.length > count) fail(path, `${v.length.toLocaleString('en-US')} ${what} is past the limit of ${count.toLocaleString('en-US')}`);
+  v.forEach((x, i) => checkLength(x as string, `${path}[${i}]`, max));
+  return v as string[];
 }
 
 function isAddr(v: Json): v is string {
@@ -49,10 +79,12 @@ class Fields {
     return this.o[key] !== undefined;
   }
 
-  str(key: string, required: boolean, what = 'a non-empty string'): string | undefined {
+  /** A non-empty string of at most `max` characters (a name, by default). */
+  str(key: string, required: boolean, what = 'a non-empty string', max: number = LIMITS.nameChars): string | undefined {
     const v = this.get(key);
     if (v === undefined && !required) return undefined;
     if (typeof v !== 'string' || v.trim() === '') fail(`${this.path}.${key}`, `expected ${what}`);
+    checkLength(v, `${this.path}.${key}`, max);
     return v;
   }
 
@@ -183,10 +215,17 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
   f.bool('autoCreateTopicEnable');
 
   const hostIp = new Map<string, { ip: string; at: string }>();
-  const place = (host: string, ip: string, at: string) => {
+  const ipHost = new Map<string, { host: string; at: string }>();
+  /** `at`: the field naming the host; `ipAt`: the one giving its IP. */
+  const place = (host: string, ip: string, at: string, ipAt = at) => {
     const prev = hostIp.get(host);
     if (prev && prev.ip !== ip) fail(at, `host ${host} already has the address ${prev.ip} (${prev.at}); one host has one IP`);
+    const other = ipHost.get(ip);
+    // The model's network gives each host its own IP (as the logs' addresses do): two hosts on one IP
+    // are two clusters' logs together, or a mistake.
+    if (other && other.host !== host) throw new SharedIpError(`${ipAt}: ${ip} is also the IP of ${other.at} (host ${other.host}); two hosts cannot share an IP`, ip, [other.host, host]);
     if (!prev) hostIp.set(host, { ip, at });
+    if (!other) ipHost.set(ip, { host, at: ipAt });
   };
   const ipOf = (addr: string) => addr.slice(0, addr.lastIndexOf(':'));
 
@@ -198,7 +237,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     if (nsAddrs.has(addr)) fail(`${path}.nameServers[${i}].addr`, `${addr} is listed twice`);
     nsAddrs.add(addr);
     const host = n.str('host', true)!;
-    place(host, ipOf(addr), `${path}.nameServers[${i}].host`);
+    place(host, ipOf(addr), `${path}.nameServers[${i}].host`, `${path}.nameServers[${i}].addr`);
     n.version('version', false);
     n.num('serverChannelMaxIdleTimeSeconds', false, { min: 1, max: LIMITS.settingMs / 1000 });
     n.num('scanNotActiveBrokerIntervalMs', false, { min: 1, max: LIMITS.settingMs });
@@ -219,7 +258,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     if (brokerAddrs.has(addr) || nsAddrs.has(addr)) fail(`${p}.addr`, `${addr} is used twice`);
     brokerAddrs.add(addr);
     const host = b.str('host', true)!;
-    place(host, ipOf(addr), `${p}.host`);
+    place(host, ipOf(addr), `${p}.host`, `${p}.addr`);
     b.oneOf('role', ['master', 'slave'] as const);
     b.str('cluster', false);
     b.version('version', false);
@@ -253,6 +292,14 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     }
   });
 
+  const queues = topicQueues(v as unknown as Scenario);
+  if (queues.total > LIMITS.topicQueues) {
+    fail(
+      `${path}.topics`,
+      `${topicList.length.toLocaleString('en-US')} topics on their brokers hold ${queues.total.toLocaleString('en-US')} queues in all, past the limit of ${LIMITS.topicQueues.toLocaleString('en-US')} (fewer topics, queues or brokers; ${path}.topics[${queues.top}] holds the most)`,
+    );
+  }
+
   const clientList = f.arr('clients', true, 'clients', LIMITS.clients)!;
   const clientHosts = new Set<string>();
   eachObj(clientList, `${path}.clients`, (c, i) => {
@@ -264,6 +311,9 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     if (ip !== undefined) {
       if (!IP.test(ip)) fail(`${p}.ip`, 'expected an IPv4 address');
       place(host, ip, `${p}.ip`);
+    } else if (!hostIp.has(host)) {
+      // The model gives a client of a host without an address one of its own (autoClientIp).
+      place(host, autoClientIp(i), `${p}.ip (not given: ${autoClientIp(i)})`);
     }
     c.version('version', true);
     const list = c.addrs('namesrvAddrList');
@@ -381,10 +431,9 @@ function readObserved(v: Json, path: string): Observed {
   const w = f.obj('window', true)!;
   const window = { first: isoOrFail(w.any('first'), `${w.path}.first`), last: isoOrFail(w.any('last'), `${w.path}.last`) };
   w.done();
-  const hostList = f.any('hosts');
-  if (!Array.isArray(hostList) || !hostList.every((h) => typeof h === 'string')) fail(`${path}.hosts`, 'expected an array of host names');
+  const hostList = strings(f.any('hosts'), `${path}.hosts`, 'host names', LIMITS.nameChars, LIMITS.clients + LIMITS.brokers + LIMITS.nameServers);
   const milestones: MilestoneTime[] = [];
-  eachObj(f.arr('milestones', true, 'milestones')!, `${path}.milestones`, (m) => {
+  eachObj(f.arr('milestones', true, 'milestones', LIMITS.milestones)!, `${path}.milestones`, (m) => {
     // Files saved before analyze and replay shared one vocabulary of moments called route-lost route-drop.
     const name = m.any('name') === 'route-drop' ? 'route-lost' : m.oneOf('name', COMPARED_MILESTONES)!;
     if (name === undefined) fail(`${m.path}.name`, `expected one of ${COMPARED_MILESTONES.join(', ')}`);
@@ -392,12 +441,16 @@ function readObserved(v: Json, path: string): Observed {
     const ts = isoOrFail(m.any('time'), `${m.path}.time`);
     const ev = m.any('evidence');
     if (ev !== null && ev !== undefined && typeof ev !== 'string') fail(`${m.path}.evidence`, 'expected file:line or null');
-    const detail = m.str('detail', false);
+    if (typeof ev === 'string') checkLength(ev, `${m.path}.evidence`, LIMITS.textChars);
+    const detail = m.str('detail', false, undefined, LIMITS.textChars);
     milestones.push({ name, subject, ...(detail !== undefined ? { detail } : {}), ts, evidence: (ev as string | null | undefined) ?? null });
   });
   const clients: Record<string, ClientFailures> = {};
   const c = f.obj('clients', true)!;
-  for (const key of Object.keys(c.o)) {
+  const keys = Object.keys(c.o);
+  if (keys.length > LIMITS.clients) fail(c.path, `${keys.length.toLocaleString('en-US')} clients is past the limit of ${LIMITS.clients.toLocaleString('en-US')}`);
+  for (const key of keys) {
+    checkLength(key, `${c.path} key`, LIMITS.nameChars);
     const x = c.obj(key, true)!;
     const first = x.any('first');
     const last = x.any('last');
@@ -412,7 +465,7 @@ function readObserved(v: Json, path: string): Observed {
   }
   c.done();
   const busy: BusyFigure[] = [];
-  eachObj(f.arr('busy', false, 'busy windows') ?? [], `${path}.busy`, (b) => {
+  eachObj(f.arr('busy', false, 'busy windows', LIMITS.milestones) ?? [], `${path}.busy`, (b) => {
     const wait = (key: string) => {
       const v = b.any(key);
       if (v === null) return null;
@@ -430,7 +483,7 @@ function readObserved(v: Json, path: string): Observed {
     });
   });
   f.done();
-  return { window, hosts: hostList as string[], milestones, clients, busy };
+  return { window, hosts: hostList, milestones, clients, busy };
 }
 
 /** Reads a scenario file (already JSON-parsed); `name` is used in the `source` line. */
@@ -444,8 +497,8 @@ export function readScenarioFile(v: Json, name: string): ReplayInput {
   const f = new Fields(v, 'file');
   const version = f.num('rmqDiagScenario', false, { int: true, min: 1 });
   if (version !== undefined && version > SCENARIO_FILE_VERSION) fail('rmqDiagScenario', `this rmq-diag reads version ${SCENARIO_FILE_VERSION}, not ${version}`);
-  f.str('about', false);
-  const source = f.str('source', false);
+  f.str('about', false, undefined, LIMITS.textChars);
+  const source = f.str('source', false, undefined, LIMITS.textChars);
   const zone = f.str('zone', false, 'a zone like +08:00') ?? '+08:00';
   try {
     parseZone(zone);
@@ -459,15 +512,27 @@ export function readScenarioFile(v: Json, name: string): ReplayInput {
   const observed = obs === undefined || obs === null ? null : readObserved(obs, 'observed');
   const provenance = f.any('provenance') ?? {};
   if (!isObj(provenance)) fail('provenance', 'expected an object');
-  for (const [k, p] of Object.entries(provenance)) {
+  const entries = Object.entries(provenance);
+  if (entries.length > LIMITS.milestones) fail('provenance', `${entries.length.toLocaleString('en-US')} values is past the limit of ${LIMITS.milestones.toLocaleString('en-US')}`);
+  for (const [k, p] of entries) {
+    const at = `provenance.${k.length > 80 ? `${k.slice(0, 77)}...` : k}`;
+    checkLength(k, at, LIMITS.nameChars);
     if (!isObj(p) || typeof p.rule !== 'string' || !Array.isArray(p.evidence) || !p.evidence.every((e) => typeof e === 'string')) {
-      fail(`provenance.${k}`, 'expected { rule, evidence: [file:line, ...] }');
+      fail(at, 'expected { rule, evidence: [file:line, ...] }');
     }
+    checkLength(p.rule, `${at}.rule`, LIMITS.nameChars);
+    strings(p.evidence, `${at}.evidence`, 'file:line places', LIMITS.textChars, LIMITS.milestones);
   }
   const defaults = f.any('defaults') ?? {};
   if (!isObj(defaults) || !Object.values(defaults).every((d) => typeof d === 'string')) fail('defaults', 'expected an object of strings');
-  const notes = f.any('notes') ?? [];
-  if (!Array.isArray(notes) || !notes.every((n) => typeof n === 'string')) fail('notes', 'expected an array of strings');
+  const defaultEntries = Object.entries(defaults);
+  if (defaultEntries.length > LIMITS.milestones) fail('defaults', `${defaultEntries.length.toLocaleString('en-US')} values is past the limit of ${LIMITS.milestones.toLocaleString('en-US')}`);
+  for (const [k, d] of defaultEntries) {
+    const at = `defaults.${k.length > 80 ? `${k.slice(0, 77)}...` : k}`;
+    checkLength(k, at, LIMITS.nameChars);
+    checkLength(d as string, at, LIMITS.textChars);
+  }
+  const notes = strings(f.any('notes') ?? [], 'notes', 'notes', LIMITS.textChars, LIMITS.notes);
   f.done();
   return {
     scenario,
@@ -476,7 +541,7 @@ export function readScenarioFile(v: Json, name: string): ReplayInput {
     observed,
     provenance: provenance as ReplayInput['provenance'],
     defaults: defaults as ReplayInput['defaults'],
-    notes: notes as string[],
+    notes,
     source: source ? `${source} (scenario file ${name})` : `scenario file ${name}`,
   };
 }
@@ -525,6 +590,11 @@ export function runSizeProblem(sc: Scenario, untilMs: number, maxSpanMs: number,
     const field = c.sendTimesMs ? `scenario.clients[${top}].sendTimesMs` : `scenario.clients[${top}].sendRatePerSec`;
     return `${field}: the run would make about ${Math.round(total).toLocaleString('en-US')} sends in ${spanText(untilMs)}, past the limit of ${LIMITS.sendsPerRun.toLocaleString('en-US')} (lower the rate or shorten the run with --until)`;
   }
+  const tasks = runTasks(sc, untilMs);
+  if (tasks.total > LIMITS.tasksPerRun) {
+    const lower = tasks.kind === 'interval' ? 'raise this interval' : `fewer ${tasks.field.slice(tasks.field.lastIndexOf('.') + 1)}`;
+    return `${tasks.field}: the run would simulate about ${tasks.total.toLocaleString('en-US')} tasks (clients running, route polls, heartbeats, registrations, watermark prints, NameServer scans) in ${spanText(untilMs)}, past the limit of ${LIMITS.tasksPerRun.toLocaleString('en-US')} (${lower}, or shorten the run with --until)`;
+  }
   return null;
 }
 
@@ -537,7 +607,8 @@ export function scenarioFileJson(input: ReplayInput): Record<string, unknown> {
   return {
     rmqDiagScenario: SCENARIO_FILE_VERSION,
     about: 'rmq-diag replay scenario (docs/replay.md). Edit scenario.* and run: rmq-diag replay THIS_FILE. Times in scenario are model ms from scenario.startEpochMs.',
-    source: input.source,
+    // The inputs' names may be many (a glob of thousands of files): kept within what the file's reader takes.
+    source: input.source.length > LIMITS.textChars ? `${input.source.slice(0, LIMITS.textChars - 3)}...` : input.source,
     zone: input.zone,
     untilMs: input.untilMs,
     scenario: input.scenario,

@@ -2,10 +2,11 @@
 // or a scenario file. Also tells a scenario file from log inputs.
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, resolve, sep } from 'node:path';
 import { commonDir } from '../util/paths.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
 import { collect } from '../diagnosis/collect.js';
-import { DEFAULT_MAX_SPAN_MS, looksLikeScenario, readScenarioFile, runSizeProblem, ScenarioError, validateScenario } from './file.js';
+import { DEFAULT_MAX_SPAN_MS, looksLikeScenario, MAX_SCENARIO_FILE_BYTES, readScenarioFile, runSizeProblem, ScenarioError, SharedIpError, validateScenario } from './file.js';
 import { spanText } from '../util/durations.js';
 
 export { DEFAULT_MAX_SPAN_MS };
@@ -49,8 +50,39 @@ export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) =
   }
 }
 
-/** Checks that an inferred scenario can run; the message says what the logs lacked. */
-export function checkInferred(input: ReplayInput): string | null {
+/**
+ * Two recordings of one cluster given together (`replay crash/ restart/`): one host's file of one name
+ * under two of the inputs. Their lines would merge into one timeline of two incidents (both faults in
+ * one run). Inputs that are globs or stdin are left out of the check.
+ */
+export function twoIncidents(inputs: readonly string[], accounting: ReadonlyArray<{ path: string; host: string }>): string | null {
+  // Paths as resolved (the timeline may name a file relative to the working folder, the input not).
+  const roots = inputs.filter((i) => i !== '-').map((i) => ({ given: i.replace(/\/+$/, ''), at: resolve(i) }));
+  const rootOf = (p0: string) => {
+    const p = resolve(p0);
+    return roots.find((r) => p === r.at || p.startsWith(r.at + sep))?.given;
+  };
+  const seen = new Map<string, string>();
+  for (const a of accounting) {
+    const root = rootOf(a.path);
+    if (root === undefined) continue;
+    const key = `${a.host}\0${basename(a.path)}`;
+    const prev = seen.get(key);
+    if (prev !== undefined && prev !== root) {
+      return `${prev} and ${root} both hold ${basename(a.path)} of host ${a.host}: they are two recordings or incidents; replay one incident at a time`;
+    }
+    if (prev === undefined) seen.set(key, root);
+  }
+  return null;
+}
+
+/**
+ * Checks that an inferred scenario can run; the message says what the logs lacked. With `logs` (the
+ * inputs as given and the timeline's accounting), also that they hold one incident (twoIncidents).
+ */
+export function checkInferred(input: ReplayInput, logs?: { inputs: readonly string[]; accounting: ReadonlyArray<{ path: string; host: string }> }): string | null {
+  const two = logs ? twoIncidents(logs.inputs, logs.accounting) : null;
+  if (two) return two;
   const sc = input.scenario;
   if (!sc.clients.length) return 'no producer client in the logs (a replay needs the rocketmq_client.log of at least one client)';
   if (!sc.nameServers.length) return 'no NameServer address in the logs';
@@ -58,6 +90,12 @@ export function checkInferred(input: ReplayInput): string | null {
   try {
     validateScenario(sc);
   } catch (e) {
+    // Two hosts of the logs on one IP: two clusters' logs given together (two recordings, two
+    // incidents), or one machine's logs under two host names. A replay is of one incident, and the
+    // model's network gives each host its own address.
+    if (e instanceof SharedIpError) {
+      return `the logs hold two hosts with the IP ${e.ip} (${e.hosts[0]} and ${e.hosts[1]}): replay one incident at a time (the logs of one cluster), and name one machine's folders as one host (--set-host GLOB=NAME)`;
+    }
     if (e instanceof ScenarioError) return `the inferred scenario is not runnable: ${e.message}`;
     throw e;
   }
@@ -87,6 +125,10 @@ export function scenarioArg(paths: string[]): { path: string; json: unknown } | 
   if (!jsons.length) return null;
   for (const p of jsons) {
     let json: unknown;
+    const size = statSync(p).size;
+    if (size > MAX_SCENARIO_FILE_BYTES) {
+      throw new ScenarioError(`${p}: ${size.toLocaleString('en-US')} bytes is past the limit of ${MAX_SCENARIO_FILE_BYTES / 1024 / 1024} MB for a scenario file`);
+    }
     try {
       json = JSON.parse(readFileSync(p, 'utf8'));
     } catch (e) {

@@ -40,27 +40,31 @@ const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' :
 const ANSI_SGR = /\u001b\[[0-9;]*m/g;
 const visible = (s: string): number => [...s.replace(ANSI_SGR, '')].length;
 
-/** Words of `text` in lines of at most `room` columns (a word longer than that is broken). */
-function wrapWords(text: string, room: number): string[] {
+/**
+ * Words of `text` in lines of at most `room` columns (a word longer than that is broken). Linear in
+ * the text: a line's width is kept, not measured again, and a long word is cut in one pass.
+ */
+function wrapWords(text: string, room0: number): string[] {
+  const room = Math.max(1, room0);
   const out: string[] = [];
   let line = '';
+  let width = 0;
   for (const word of text.split(' ')) {
     let w = word;
-    if (line && visible(line) + 1 + visible(w) > room) {
+    let ww = visible(w);
+    if (line && width + 1 + ww > room) {
       out.push(line);
       line = '';
+      width = 0;
     }
-    while (visible((line ? `${line} ` : '') + w) > room && !w.includes('\u001b')) {
-      const cut = room - (line ? visible(line) + 1 : 0);
-      if (cut <= 0) {
-        out.push(line);
-        line = '';
-        continue;
-      }
-      out.push((line ? `${line} ` : '') + [...w].slice(0, cut).join(''));
-      line = '';
-      w = [...w].slice(cut).join('');
+    if (!line && ww > room && !w.includes('\u001b')) {
+      const chars = [...w];
+      let k = 0;
+      for (; chars.length - k > room; k += room) out.push(chars.slice(k, k + room).join(''));
+      w = chars.slice(k).join('');
+      ww = chars.length - k;
     }
+    width = line ? width + 1 + ww : ww;
     line = line ? `${line} ${w}` : w;
   }
   out.push(line);
@@ -81,6 +85,29 @@ function flow(head0: string, text0: string, width: number, indent = 2): string {
 }
 
 /**
+ * Takes `excess` columns off the widest of `widths` (none below 8), one at a time from the widest
+ * (the first of equals): done a level at a time, so that a cell of megabytes costs no more than one of
+ * a few words.
+ */
+function narrow(widths: number[], excess0: number): void {
+  let excess = excess0;
+  while (excess > 0) {
+    const top = Math.max(...widths);
+    if (top <= 8) return;
+    const below = Math.max(8, ...widths.filter((w) => w < top));
+    const tied = widths.flatMap((w, i) => (w === top ? [i] : []));
+    const levels = Math.min(top - below, Math.floor(excess / tied.length));
+    if (levels > 0) {
+      for (const i of tied) widths[i] -= levels;
+      excess -= levels * tied.length;
+    } else {
+      widths[tied[0]]--;
+      excess--;
+    }
+  }
+}
+
+/**
  * Left-aligned columns separated by two spaces, fitted to `width`: while the table is too wide, the
  * widest column gets narrower (down to 8), and its cells wrap at spaces onto more lines of the row.
  * Nothing is cut. The last column is not padded.
@@ -89,13 +116,7 @@ function columns(rows: string[][], width: number, indent = '  '): string {
   const n = Math.max(0, ...rows.map((r) => r.length));
   const widths: number[] = [];
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, visible(c))));
-  const total = () => indent.length + widths.reduce((a, b) => a + b, 0) + 2 * (n - 1);
-  while (total() > width) {
-    let k = -1;
-    for (let i = 0; i < n; i++) if (widths[i] > 8 && (k < 0 || widths[i] > widths[k])) k = i;
-    if (k < 0) break;
-    widths[k]--;
-  }
+  narrow(widths, indent.length + widths.reduce((a, b) => a + b, 0) + 2 * (n - 1) - width);
   const out: string[] = [];
   for (const r of rows) {
     const cells = r.map((c, i) => wrapWords(c, widths[i]));
