@@ -233,6 +233,12 @@ export function clockEdges(trains: ReadonlyMap<string, readonly Stamp[]>, book: 
     }
     if (e.list.length > before) e.kinds.add(kind);
   };
+  // Each broker host's registration trains, by the NameServer address they went to.
+  const registrations = new Map<string, Array<[string, readonly Stamp[]]>>();
+  for (const [key, stamps] of trains) {
+    const [tag, host, nsAddr] = key.split('|');
+    if (tag === 'b') registrations.set(host, [...(registrations.get(host) ?? []), [nsAddr, stamps]]);
+  }
   for (const [key, stamps] of trains) {
     const [tag, host, ...rest] = key.split('|');
     if (tag === 'c') {
@@ -247,10 +253,7 @@ export function clockEdges(trains: ReadonlyMap<string, readonly Stamp[]>, book: 
       const ip = book.ipOfHost(host);
       if (broker === null || ip === null) continue;
       // The broker's registrations with any address of this NameServer's host.
-      for (const [k2, oks] of trains) {
-        const [t2, h2, nsAddr] = k2.split('|');
-        if (t2 === 'b' && h2 === broker && ipOf(nsAddr) === ip) add(host, broker, stamps, oks, REGISTER_MS, 'registrations');
-      }
+      for (const [nsAddr, oks] of registrations.get(broker) ?? []) if (ipOf(nsAddr) === ip) add(host, broker, stamps, oks, REGISTER_MS, 'registrations');
     }
   }
   const edges: ClockEdge[] = [];
