@@ -7,12 +7,14 @@ import { renderFindingsMarkdown } from '../report/findings-markdown.js';
 import { activityCollector } from '../report/html/activity.js';
 import { renderFindingsHtml } from '../report/html/analyze-html.js';
 import { renderFindingsText } from '../report/findings-text.js';
-import { atOrAbove, type AnalyzeReport } from '../report/summary.js';
+import { atOrAbove, clockNotes, type AnalyzeReport, type ClockReport } from '../report/summary.js';
+import { clockOption, type ClockEstimate } from '../timeline/clocks.js';
+import { shiftTimeline } from '../timeline/shift.js';
 import { settingsInEffect } from '../rules/analyze.js';
 import type { Rule, Severity, SettingValue } from '../rules/types.js';
 import { diagnoseOnBothCores } from '../diagnosis/diagnose.js';
 import { rulesThreadOfJobs } from '../rules/rules-thread.js';
-import { buildTimeline } from '../timeline/build.js';
+import { buildTimeline, type Timeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, sayInputs, zoneArg, type Format, type InputArgs } from './common.js';
 import { writeReport } from './output.js';
@@ -30,6 +32,8 @@ export interface AnalyzeArgs extends InputArgs {
   verbose: boolean;
   tui: boolean;
   output?: string;
+  /** `--no-clock-fix`: say a host's clock is off, keep its times. */
+  'clock-fix': boolean;
 }
 
 interface AnalyzeChoices {
@@ -52,10 +56,23 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
     progress.clear();
     if (sayInputs(timeline, io, args.paths) === 2) return 2;
     // The HTML timeline's buckets and marks come from the same pass.
-    const activity = format === 'html' ? activityCollector(timeline.accounting, timeline.first, timeline.last) : null;
-    const { analysis, incidents } = await diagnoseOnBothCores(timeline, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [], rulesThread: rulesThreadOfJobs(args.jobs) });
+    const pass = (t: Timeline, clocks: boolean) => {
+      const activity = format === 'html' ? activityCollector(t.accounting, t.first, t.last) : null;
+      const run = diagnoseOnBothCores(t, { rules: enabled, settings: changed, show, observers: activity ? [activity] : [], rulesThread: rulesThreadOfJobs(args.jobs), clocks });
+      return run.then((d) => ({ ...d, activity }));
+    };
+    let view = timeline;
+    let d = await pass(view, true);
+    // A clock off and well determined: the incident is named again over corrected times (docs/analyze.md, "Clocks").
+    const { clocks, moved } = clockReports(d.clocks ?? [], timeline, args['clock-fix']);
+    if (moved.some((ms) => ms !== 0)) {
+      view = shiftTimeline(timeline, moved);
+      d = await pass(view, false);
+    }
+    const { analysis, incidents, activity } = d;
     const report: AnalyzeReport = {
-      timeline,
+      clocks,
+      timeline: view,
       analysis,
       incidents,
       rules: enabled.map((r) => r.meta.id),
@@ -66,6 +83,7 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
       zone: tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone),
       ...(activity ? { activity: activity.finish() } : {}),
     };
+    for (const note of clockNotes(report)) io.stderr.write(`note: ${note}\n`);
     const out = io.stdout;
     const text =
       format === 'json'
@@ -79,9 +97,24 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
               palette: paletteFor(out, io.env, io.color),
               verbose: args.verbose,
             });
-    await writeReport(text, io, args.output, timeline.accounting.map((a) => a.path));
+    await writeReport(text, io, args.output, view.accounting.map((a) => a.path));
     return atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0;
   } finally {
     timeline.close();
   }
+}
+
+/**
+ * Each estimate with the option that corrects it (`--tz` for a zone's whole quarter-hours, else
+ * `--shift`), and per source the ms its host's times are moved: those of the hosts off and well
+ * determined (fixMs), unless --no-clock-fix.
+ */
+function clockReports(estimates: readonly ClockEstimate[], t: Timeline, fix: boolean): { clocks: ClockReport[]; moved: number[] } {
+  const clocks = estimates.map((c) => {
+    const sources = t.accounting.filter((a) => a.host === c.host);
+    const zones = [...new Set(sources.map((a) => a.zone))];
+    return { ...c, option: clockOption(c, zones, t.first ?? 0), shiftedMs: fix && c.fixMs !== null ? c.fixMs : 0 };
+  });
+  const byHost = new Map(clocks.map((c) => [c.host, c.shiftedMs]));
+  return { clocks, moved: t.accounting.map((a) => byHost.get(a.host) ?? 0) };
 }

@@ -42,6 +42,11 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
           requiresArg: true,
         })
         .option('verbose', { alias: 'v', describe: 'also the per-file accounting table', type: 'boolean', default: false })
+        .option('clock-fix', {
+          describe: "move the times of a host whose clock the logs show off (by more than 5 s, well determined) before naming the incident; --no-clock-fix only says it",
+          type: 'boolean',
+          default: true,
+        })
         .option('tui', { describe: 'open the findings and the timeline in the terminal UI instead (same as rmq-diag tui)', type: 'boolean', default: false })
         .epilogue(
           examples([

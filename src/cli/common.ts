@@ -13,6 +13,7 @@ import type { Rule, SettingValue } from '../rules/types.js';
 import { noRocketmqEvent, nothingToDiagnose, noteLine } from '../report/notes.js';
 import type { BuildOptions, Timeline } from '../timeline/build.js';
 import { listMatcher, unknownType } from '../timeline/event-filter.js';
+import { parseShift } from '../timeline/shift.js';
 import { parseTimeSpec, resolveTime, TimeArgError, type TimeSpec, type TimeWindow } from '../timeline/time-args.js';
 import type { Zone } from '../parse/time.js';
 import { UsageError } from '../util/errors.js';
@@ -25,6 +26,7 @@ export interface InputArgs {
   'set-kind': string[];
   'set-host': string[];
   tz: string[];
+  shift: string[];
   pattern: string[];
   'tz-out'?: string;
   progress: boolean;
@@ -74,6 +76,14 @@ export function withInputOptions<T>(y: Argv<T>, o: { rulesThread?: boolean } = {
     })
     .option('tz', {
       describe: 'zone of sources whose layout does not fix one (ZONE), or force the zone of matching files (GLOB=ZONE); default +08:00',
+      type: 'string',
+      array: true,
+      nargs: 1,
+      default: [] as string[],
+      requiresArg: true,
+    })
+    .option('shift', {
+      describe: "move a host's times, its clock being off: HOST=±DURATION (+3.2s, -8h, -1500ms; HOST may be a glob); a whole-hours error is a zone: --tz GLOB=ZONE",
       type: 'string',
       array: true,
       nargs: 1,
@@ -161,7 +171,8 @@ export function buildOptionsFrom(a: InputArgs, o: { filters?: boolean } = {}): B
       throw e;
     }
   });
-  return { inputs, kind, host, tzDefault, tzRules, workers: a.jobs, patterns };
+  const shifts = (a.shift ?? []).map(parseShift);
+  return { inputs, kind, host, tzDefault, tzRules, workers: a.jobs, patterns, shifts };
 }
 
 export function zoneArg(value: string, flag: string) {

@@ -9,14 +9,24 @@ import type { Incident } from '../rules/incident.js';
 import type { Finding } from '../rules/types.js';
 import { clientVersionOf } from '../rules/versions.js';
 import type { Timeline } from '../timeline/build.js';
-import { collector } from './collect.js';
+import { ClockTrains, clockEdges, solveClocks, type AddressBook, type ClockEstimate } from '../timeline/clocks.js';
+import { collector, type Collected } from './collect.js';
 import { inferScenario } from './infer.js';
+import { inferContext } from './infer/context.js';
+import { inferHosts } from './infer/hosts.js';
 import { buildIncidents } from './incident.js';
 import { clientFailures } from './observe.js';
 
 interface Diagnosis {
   analysis: Analysis;
   incidents: Incident[];
+  /** The hosts' clocks (asked with `clocks`): src/timeline/clocks.ts. */
+  clocks?: ClockEstimate[];
+}
+
+/** analyze's own: the hosts' clocks estimated in the same pass. */
+interface DiagnoseOptions {
+  clocks?: boolean;
 }
 
 /**
@@ -27,22 +37,35 @@ interface IncidentPass {
   readonly types: ReadonlySet<EventType>;
   visit(e: RmqEvent): void;
   finish(findings: readonly Finding[]): Incident[];
+  /** After finish(): the hosts' clocks (with `clocks`; else none). */
+  clocks(): ClockEstimate[];
 }
 
-export function incidentPass(t: Timeline): IncidentPass {
+export function incidentPass(t: Timeline, o: DiagnoseOptions = {}): IncidentPass {
   const base = commonDir(t.accounting.map((a) => a.path));
   // The incidents read how many sends failed, not when each send began (a run replays those).
   const c = collector(t.accounting, base, t.first, t.last, { sendTimes: false, otherRead: t.keepOther === 'inference' });
+  // Its types are among the collector's (pipeline, broker-registered).
+  const trains = o.clocks ? new ClockTrains((i) => t.shiftMs?.[i] ?? 0) : null;
+  let collected: Collected | null = null;
   return {
     types: c.types,
-    visit: (e) => c.visit(e),
+    visit: (e) => {
+      c.visit(e);
+      trains?.visit(e);
+    },
+    clocks() {
+      if (!trains || !collected) return [];
+      const ctx = inferContext(collected, { zone: t.defaultZone.name, source: 'analyze' });
+      return solveClocks(clockEdges(trains.trains, addressBook(inferHosts(ctx))), ctx.nsHosts);
+    },
     finish(findings) {
-      const collected = c.finish();
-      const input = inferScenario(collected, { zone: t.defaultZone.name, source: 'analyze' });
+      collected = c.finish();
+      const input = inferScenario(collected!, { zone: t.defaultZone.name, source: 'analyze' });
       const sources = sourcesOf(t);
       return buildIncidents(input, findings, {
         clientVersion: (h) => clientVersionOf(h, sources),
-        failures: (h, source, from, until) => clientFailures(collected.events, h, source, from, until, collected.syncTimeouts).figures,
+        failures: (h, source, from, until) => clientFailures(collected!.events, h, source, from, until, collected!.syncTimeouts).figures,
       });
     },
   };
@@ -52,15 +75,38 @@ export function incidentPass(t: Timeline): IncidentPass {
  * The timeline must be built with `keepOther: 'inference'` (the records that are no event but that
  * inference reads), as replay builds it, so that both read the same events.
  */
-export function diagnose(t: Timeline, opts: AnalysisOptions): Diagnosis {
-  const pass = incidentPass(t);
+export function diagnose(t: Timeline, opts: AnalysisOptions & DiagnoseOptions): Diagnosis {
+  const pass = incidentPass(t, opts);
   const analysis = analyze(t, { ...opts, observers: [...(opts.observers ?? []), pass] });
-  return { analysis, incidents: pass.finish(analysis.findings) };
+  const incidents = pass.finish(analysis.findings);
+  return { analysis, incidents, ...(opts.clocks ? { clocks: pass.clocks() } : {}) };
 }
 
 /** diagnose() with the rules in a thread of their own when the timeline is large (analyzeOnBothCores). */
-export async function diagnoseOnBothCores(t: Timeline, opts: AnalysisOptions & { rulesThread?: boolean }): Promise<Diagnosis> {
-  const pass = incidentPass(t);
+export async function diagnoseOnBothCores(t: Timeline, opts: AnalysisOptions & DiagnoseOptions & { rulesThread?: boolean }): Promise<Diagnosis> {
+  const pass = incidentPass(t, opts);
   const analysis = await analyzeOnBothCores(t, { ...opts, observers: [...(opts.observers ?? []), pass] });
-  return { analysis, incidents: pass.finish(analysis.findings) };
+  const incidents = pass.finish(analysis.findings);
+  return { analysis, incidents, ...(opts.clocks ? { clocks: pass.clocks() } : {}) };
+}
+
+/** Where the lines' addresses are, as the inference placed hosts, NameServers and brokers. */
+function addressBook(h: ReturnType<typeof inferHosts>): AddressBook {
+  const hostsOfIp = new Map<string, Set<string>>();
+  const place = (ip: string, host: string) => hostsOfIp.set(ip, (hostsOfIp.get(ip) ?? new Set<string>()).add(host));
+  for (const [host, ip] of h.hostIp) place(ip.value, host);
+  for (const [addr, host] of h.nsHost) place(addr.slice(0, addr.lastIndexOf(':')), host.value);
+  for (const [name, host] of h.brokerHost) {
+    const addr = h.brokerAddr.get(name)?.value;
+    if (addr) place(addr.slice(0, addr.lastIndexOf(':')), host.value);
+  }
+  const ns = new Set(h.nsAddrs);
+  return {
+    hostOfIp: (ip) => {
+      const set = hostsOfIp.get(ip);
+      return set && set.size === 1 ? [...set][0] : null;
+    },
+    ipOfHost: (host) => h.hostIp.get(host)?.value ?? null,
+    isNameServer: (addr) => ns.has(addr),
+  };
 }

@@ -5,7 +5,7 @@ import { formatIso, type Zone } from '../parse/time.js';
 import type { Finding, Rule } from '../rules/types.js';
 import { jsonSafe } from './escape.js';
 import { inputToJson } from './events.js';
-import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport } from './summary.js';
+import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport, type ClockReport } from './summary.js';
 import type { Milestone } from '../rules/milestones.js';
 import { findingId, type Incident } from '../rules/incident.js';
 
@@ -68,6 +68,7 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
       findingsOmitted: r.analysis.omittedFindings ?? {},
       issues: t.issues,
     },
+    ...(r.clocks ? { clocks: r.clocks.map(clockToJson) } : {}),
     incidents: r.incidents.map((inc) => incidentToJson(inc, r.zone, new Set(shown.map((f) => ids.get(f)!)))),
     findings: shown.map((f) => findingToJson(f, r.zone, ids.get(f))),
     milestones: r.analysis.milestones.map((m) => milestoneToJson(m, r.zone)),
@@ -75,6 +76,10 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
 }
 
 /** An incident (docs/analyze.md, "The incident"); `shown`: the ids of the findings the document lists. */
+function clockToJson(c: ClockReport): Record<string, unknown> {
+  return { host: c.host, offsetMs: c.offsetMs, lowMs: c.lowMs, highMs: c.highMs, pairs: c.pairs, basis: c.basis, reference: c.reference, off: c.off, option: c.off ? c.option : null, shiftedMs: c.shiftedMs };
+}
+
 function incidentToJson(inc: Incident, zone: Zone, shown: ReadonlySet<string>): Record<string, unknown> {
   return {
     id: inc.id,

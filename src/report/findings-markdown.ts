@@ -9,7 +9,7 @@ import type { Timeline } from '../timeline/build.js';
 import { escapeText } from './escape.js';
 import { zoneNote } from './events.js';
 import { oneDay, timeText } from './text-layout.js';
-import { EVIDENCE_SHOWN, atOrAbove, countBySeverity, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from './summary.js';
+import { clockNotes, EVIDENCE_SHOWN, atOrAbove, countBySeverity, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from './summary.js';
 import { commonDir, relativeTo } from '../util/paths.js';
 import type { Milestone } from '../rules/milestones.js';
 import { lostText } from './incident-text.js';
@@ -73,6 +73,7 @@ export function renderFindingsMarkdown(r: AnalyzeReport): string {
     out.push(`| window | ${mdCell(`${formatShort(t.first, zone)} .. ${formatShort(t.last, zone)} (${formatMs(t.last - t.first)})`)} |`);
   }
   out.push(`| times | ${mdCell(zoneNote(t as Timeline, zone))} |`);
+  for (const note of clockNotes(r)) out.push(`| clock | ${mdCell(note)} |`);
   out.push(
     `| lines read | ${mdCell(`${num(tot.lines)}: ${num(tot.records)} records, ${num(tot.continuation)} continuation, ${num(tot.unknown)} unknown, ${num(tot.unreadable)} unreadable; ${num(tot.events)} events`)} |`,
   );

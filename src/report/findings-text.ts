@@ -13,7 +13,7 @@ import { commonDir, relativeTo } from '../util/paths.js';
 import { clip, escapeText, type Palette } from './escape.js';
 import { accountingTable, zoneNote } from './events.js';
 import { incidentCount, incidentLines } from './incident-text.js';
-import { atOrAbove, countBySeverity, EVIDENCE_SHOWN, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from './summary.js';
+import { atOrAbove, clockNotes, countBySeverity, EVIDENCE_SHOWN, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from './summary.js';
 import { hang, oneDay, timeText, wrapIndented, wrapLines } from './text-layout.js';
 
 interface TextOptions {
@@ -54,6 +54,7 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
     out.push(field('window', `${formatShort(t.first, r.zone)} .. ${formatShort(t.last, r.zone)} (${formatMs(t.last - t.first)})`));
   }
   out.push(field('zone', zoneNote(t as Timeline, r.zone)));
+  for (const note of clockNotes(r)) out.push(field('clock', note));
   const tot = totalsOf(t.accounting);
   out.push(
     field(

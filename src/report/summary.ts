@@ -10,6 +10,7 @@ import type { Incident } from '../rules/incident.js';
 import { severityRank, type Finding, type MetricValue, type SettingValue, type Severity, type Subject } from '../rules/types.js';
 import { formatMs } from '../util/durations.js';
 import type { Timeline } from '../timeline/build.js';
+import { clockNote, type ClockEstimate } from '../timeline/clocks.js';
 import type { Activity } from './html/activity.js';
 import { timeText } from './text-layout.js';
 
@@ -34,8 +35,21 @@ export interface AnalyzeReport {
   show: Severity;
   /** Zone of the times shown. */
   zone: Zone;
+  /** The hosts' clocks estimated (src/timeline/clocks.ts), with the option that corrects each and the move applied; none: not estimated. */
+  clocks?: ClockReport[];
   /** What the HTML timeline draws (sends and events per bucket, bindings), read in the same pass; only for `--format html`. */
   activity?: Activity;
+}
+
+/** A host's clock as the report says it: the estimate, the option that corrects it, the ms its times were moved (0: none). */
+export interface ClockReport extends ClockEstimate {
+  option: string;
+  shiftedMs: number;
+}
+
+/** One line per host whose clock is off (stderr and the report say the same). */
+export function clockNotes(r: Pick<AnalyzeReport, 'clocks'>): string[] {
+  return (r.clocks ?? []).filter((c) => c.off).map((c) => clockNote(c, { option: c.option, applied: c.shiftedMs !== 0 }));
 }
 
 export const EVIDENCE_SHOWN = 5;

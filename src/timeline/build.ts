@@ -18,6 +18,7 @@ import type { EventType, RmqEvent, SourceAccounting } from '../parse/types.js';
 import { parseZone, type Zone } from '../parse/time.js';
 import { mergeStreams, type MergedEvent, type SourceStream } from './merge.js';
 import { parseSource, type ParseJob, type ParsedSource } from './parse-source.js';
+import { shiftsOf, shiftTimeline, type HostShift } from './shift.js';
 import { createSpillDir, removeSpillDir, removeSpillDirSoon, spillErrorOf } from './spill.js';
 import { joinParts, joinRefusal, planParts } from './split.js';
 
@@ -29,6 +30,8 @@ export interface BuildOptions {
   tzDefault?: string;
   /** `--tz GLOB=ZONE` (forces the zone of matching sources). */
   tzRules?: Array<[string, string]>;
+  /** `--shift HOST=±DURATION`: the times of the matching hosts' sources moved (src/timeline/shift.ts). */
+  shifts?: HostShift[];
   /** Keep records that are no RocketMQ event (`other`): all, or only those replay's inference reads (src/timeline/other-records.ts). */
   keepOther?: boolean | 'inference';
   /** `--pattern`: the user's layouts, each for the sources its glob matches (null: every source). */
@@ -71,6 +74,8 @@ export interface Timeline {
   bytes: number;
   /** Per source: its earliest and latest record, and the bytes read (`events --format events` writes them). */
   spans?: Array<{ first: number | null; last: number | null; bytes: number }>;
+  /** Per source: the milliseconds its times were moved by (`--shift`, a clock estimate); absent: none. */
+  shiftMs?: number[];
   /** Which records that are no event it holds (BuildOptions.keepOther): 'inference', those inference reads, and no other. */
   keepOther?: boolean | 'inference';
   /**
@@ -182,7 +187,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
     used = true;
     return mergeStreams(streams);
   };
-  return {
+  const timeline: Timeline = {
     sources,
     accounting: parsed.map((p) => p.accounting),
     issues,
@@ -203,6 +208,8 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
       else removeSpillDir(spillDir);
     },
   };
+  const shifts = opts.shifts?.length ? shiftsOf(timeline, opts.shifts) : [];
+  return shifts.some((ms) => ms !== 0) ? shiftTimeline(timeline, shifts) : timeline;
 }
 
 /**

@@ -45,6 +45,8 @@ export class SourceCursor {
     spill: string | null,
     tail: Uint8Array | null,
     more: readonly SourcePart[] = [],
+    /** Milliseconds added to every time of the source (SourceStream.shift). */
+    private readonly shift = 0,
   ) {
     // Its own copy: it takes the parts off as it reads them, and a stream may be read again (SourceStream).
     this.more = [...more];
@@ -54,7 +56,8 @@ export class SourceCursor {
   }
 
   get ts(): number | null {
-    return this.reader.ts;
+    const ts = this.reader.ts;
+    return ts === null ? null : ts + this.shift;
   }
   get type(): EventType {
     return this.reader.type;
@@ -62,7 +65,9 @@ export class SourceCursor {
 
   /** The event next() found. */
   event(seq: number): RmqEvent {
-    return this.reader.event(this.source, seq);
+    const e = this.reader.event(this.source, seq);
+    if (this.shift !== 0 && e.ts !== null) e.ts += this.shift;
+    return e;
   }
 
   /** Its JSON text (event-codec.ts, encodeEvent). */
@@ -240,11 +245,13 @@ export interface SourceStream {
   spill: string | null;
   tail: Uint8Array | null;
   more?: SourcePart[];
+  /** Milliseconds added to each of its times: the host's clock corrected (`--shift`, src/timeline/shift.ts). */
+  shift?: number;
 }
 
 /** The merged stream of these sources, read from the start (each call reads it anew). */
 export function mergeStreams(streams: readonly SourceStream[]): Generator<MergedEvent> {
-  return mergeEncoded(streams.map((s) => new SourceCursor(s.index, s.spill, s.tail, s.more)));
+  return mergeEncoded(streams.map((s) => new SourceCursor(s.index, s.spill, s.tail, s.more, s.shift ?? 0)));
 }
 
 /** Merge cursors into one ordered stream (each event valid until the next is asked for: MergedEvent). */

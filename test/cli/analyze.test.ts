@@ -67,7 +67,7 @@ describe('rmq-diag analyze --json with the registered rules', () => {
   it('prints the documented document; the exit code follows the findings', async () => {
     const r = await run(['analyze', SEED, '--json']);
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc)).toEqual(['schemaVersion', 'inputs', 'summary', 'incidents', 'findings', 'milestones']);
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'inputs', 'summary', 'clocks', 'incidents', 'findings', 'milestones']);
     expect(doc.schemaVersion).toBe(2);
     expect(doc.inputs).toHaveLength(14);
     // The seed outage is one incident: mq-node-100 hung, then rebooted; its findings are listed by id.
