@@ -55,14 +55,40 @@ export const FIELD_TYPES: Readonly<Record<Exclude<EventType, 'other'>, Readonly<
   'store-sync': { status: S, topic: SN, brokerName: SN, queueId: NN, addr: SN, intervalMs: NN, behindBytes: NN },
 };
 
-/** Each type's fields: name, the kinds its value may be, whether a line may leave it out. */
-const FIELDS = new Map<string, Array<[name: string, kinds: readonly Kind[], optional: boolean]>>(
-  (Object.keys(FIELD_TYPES) as Array<keyof typeof FIELD_TYPES>).map((t) => {
+/** A value's kind as a bit (maskOf), and a field's kinds as the bits of each. */
+const BIT: Readonly<Record<Kind, number>> = { null: 1, string: 2, number: 4, boolean: 8, 'string[]': 16 };
+/** A field a line may leave out (EVENT_FIELDS' optional ones): its mask has this bit too. */
+const ABSENT = 32;
+
+function maskOf(v: unknown): number {
+  switch (typeof v) {
+    case 'string':
+      return 2;
+    case 'number':
+      return Number.isFinite(v) ? 4 : 0;
+    case 'boolean':
+      return 8;
+    case 'undefined':
+      return ABSENT;
+    case 'object':
+      if (v === null) return 1;
+      if (!Array.isArray(v)) return 0;
+      for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return 0;
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+/** Each type's fields: their names and the masks of the kinds each may be ('other': none checked). */
+const SCHEMA = new Map<string, { names: string[]; masks: number[] }>(
+  EVENT_TYPES.map((t) => {
+    if (t === 'other') return [t, { names: [], masks: [] }];
     const optional = new Set(EVENT_FIELDS[t].optional ?? []);
-    return [t, Object.entries(FIELD_TYPES[t]).map(([name, kinds]) => [name, kinds, optional.has(name)])];
+    const names = Object.keys(FIELD_TYPES[t]);
+    return [t, { names, masks: names.map((n) => FIELD_TYPES[t][n].reduce((m, k) => m | BIT[k], optional.has(n) ? ABSENT : 0)) }];
   }),
 );
-const TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
 const KINDS: ReadonlySet<string> = new Set(SOURCE_KINDS);
 
 function kindOf(v: unknown): string {
@@ -91,7 +117,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function eventLineProblem(o: Record<string, unknown>, ts: number | null): string | null {
   if (typeof o.type !== 'string') return wrong('type', o.type, S);
-  if (!TYPES.has(o.type)) return `event type ${JSON.stringify(o.type).slice(0, 60)} is none of docs/events.md`;
+  const schema = SCHEMA.get(o.type);
+  if (schema === undefined) return `event type ${JSON.stringify(o.type).slice(0, 60)} is none of docs/events.md`;
   if (o.time !== null && typeof o.time !== 'string') return wrong('time', o.time, SN);
   if (ts !== null && !Number.isFinite(ts)) return `time ${JSON.stringify(o.time).slice(0, 60)} is no date`;
   if (typeof o.host !== 'string') return wrong('host', o.host, S);
@@ -106,12 +133,12 @@ export function eventLineProblem(o: Record<string, unknown>, ts: number | null):
   for (const k of ['clock', 'entry', 'versionHint', 'sendPath'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') return wrong(k, o[k], S);
   const fields = o.fields;
   if (!isObject(fields)) return fields === undefined ? 'fields is missing' : `fields is ${kindOf(fields)}, not an object`;
-  const own = FIELDS.get(o.type);
-  if (own === undefined) return null; // other: its fields are none of the rules'
-  for (const [name, kinds, optional] of own) {
-    const v = fields[name];
-    if (v === undefined && optional) continue;
-    if (!isKind(v, kinds)) return wrong(`fields.${name} of ${o.type}`, v, kinds);
+  const { names, masks } = schema;
+  for (let i = 0; i < names.length; i++) {
+    if ((maskOf(fields[names[i]]) & masks[i]) === 0) {
+      const t = o.type as keyof typeof FIELD_TYPES;
+      return wrong(`fields.${names[i]} of ${t}`, fields[names[i]], FIELD_TYPES[t][names[i]]);
+    }
   }
   return null;
 }
@@ -154,7 +181,7 @@ function inputProblem(a: unknown): string | null {
   if (a.eventsByType !== undefined) {
     if (!isObject(a.eventsByType)) return wrong('eventsByType', a.eventsByType, ['number']);
     for (const [t, n] of Object.entries(a.eventsByType)) {
-      if (!TYPES.has(t)) return `eventsByType names ${JSON.stringify(t).slice(0, 60)}, none of the event types`;
+      if (!SCHEMA.has(t)) return `eventsByType names ${JSON.stringify(t).slice(0, 60)}, none of the event types`;
       if (!isCount(n)) return wrong(`eventsByType.${t}`, n, N);
     }
   }

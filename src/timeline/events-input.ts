@@ -88,10 +88,12 @@ class SourceEvents {
   firstTs: number | null = null;
   lastTs: number | null = null;
   readonly types: Partial<Record<EventType, number>> = {};
-  /** The place in its log of its first and its last line read (ts, line), and the last line's text. */
+  /** The place in its log of its first line read; of its last (time, line), and that line's type and length. */
   first: LinePlace | null = null;
-  last: LinePlace | null = null;
-  lastText = '';
+  atTs: number | null = null;
+  atLine = 0;
+  atType = '';
+  atLength = -1;
   constructor(
     readonly file: string,
     readonly host: string,
@@ -127,8 +129,8 @@ interface LinePlace {
  * window, equal times in line order, an undated event after the one before it in the file: so an
  * event before the previous one by line comes after it in time, or the lines were moved.
  */
-function mayFollow(prev: LinePlace, next: LinePlace): boolean {
-  return next.line >= prev.line || (next.ts !== null && prev.ts !== null && next.ts > prev.ts);
+function mayFollow(prevTs: number | null, prevLine: number, ts: number | null, line: number): boolean {
+  return line >= prevLine || (ts !== null && prevTs !== null && ts > prevTs);
 }
 
 /** Counts of the lines of a part read with a note, and the first line (of the part) of each. */
@@ -219,11 +221,14 @@ export async function readEventsPart(job: EventsJob): Promise<EventsPart> {
     new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${job.name}-${spills++}.events`), asText ? false : asJson);
   const part: EventsPart = { members: [], issues: [], lines: 0, damaged: { n: 0, first: null }, unordered: { n: 0, first: null }, repeated: { n: 0, first: null }, refused: null };
   const { issues } = part;
-  // The sources of the file being read, by host and file (files of several hosts may share a name).
-  let bySource = new Map<string, SourceEvents>();
+  // The sources of the file being read, by file, and by host and file where files of several hosts
+  // share a name (a key made per line would cost a string and its hash per line).
+  let byFile = new Map<string, SourceEvents>();
+  let byHostFile = new Map<string, SourceEvents>();
   const close = (summary: EventsSummary | null, ended: boolean, endLine: number | null) => {
-    part.members.push({ sources: [...bySource.values()].map(partSource), summary, ended, endLine });
-    bySource = new Map();
+    part.members.push({ sources: [...byFile.values(), ...byHostFile.values()].map(partSource), summary, ended, endLine });
+    byFile = new Map();
+    byHostFile = new Map();
   };
   // A timeline for inference holds only the records that are no event that inference reads, as a
   // parse keeps them, also from a file made with all of them (`events --all`); a producer link a
@@ -263,20 +268,27 @@ export async function readEventsPart(job: EventsJob): Promise<EventsPart> {
     const ts = o.time === null || o.time === undefined ? null : typeof o.time === 'string' ? Date.parse(o.time) : NaN;
     const why = eventLineProblem(o as Record<string, unknown>, ts);
     if (why !== null) return damaged(why);
-    const at = { ts, line: o.line! };
-    const key = `${o.host}\0${o.file}`;
-    let src = bySource.get(key);
-    if (src) {
-      // The same line twice in a row (a line repeated): read once.
-      if (line === src.lastText) {
+    const at = o.line!;
+    let src = byFile.get(o.file!);
+    if (src !== undefined && src.host !== o.host) src = byHostFile.get(`${o.host}\0${o.file}`);
+    if (src === undefined) {
+      src = sourceOf(o as EventLine & { file: string; host: string });
+      if (byFile.has(src.file)) byHostFile.set(`${src.host}\0${src.file}`, src);
+      else byFile.set(src.file, src);
+      src.first = { ts, line: at };
+    } else {
+      // The same line twice in a row (a line repeated): read once. A record gives one event of a
+      // type (docs/events.md), so the same time, line, type and length is the same line.
+      if (at === src.atLine && ts === src.atTs && o.type === src.atType && line.length === src.atLength) {
         tally(part.repeated, lineNo);
         return;
       }
-      if (!mayFollow(src.last!, at)) tally(part.unordered, lineNo);
-    } else bySource.set(key, (src = sourceOf(o as EventLine & { file: string; host: string })));
-    src.first ??= at;
-    src.last = at;
-    src.lastText = line;
+      if (!mayFollow(src.atTs, src.atLine, ts, at)) tally(part.unordered, lineNo);
+    }
+    src.atTs = ts;
+    src.atLine = at;
+    src.atType = o.type!;
+    src.atLength = line.length;
     // A source all of whose events the timeline leaves out is still one of its sources.
     if (!keep(o.type as EventType) || (o.type === 'other' && readsOther !== null && !readsOther(o))) return;
     // The event in the binary form a parse writes (decoded later without parsing its JSON again); one
@@ -300,14 +312,14 @@ export async function readEventsPart(job: EventsJob): Promise<EventsPart> {
       issues.push({ file: spec.display, line: lineNo || null, message: `${spec.gz ? 'broken gzip data' : 'read error'} after line ${lineNo} (the last whole line): ${why}; the rest is not read` });
     }
   }
-  if (bySource.size > 0 || part.members.length === 0) close(null, false, null);
+  if (byFile.size > 0 || part.members.length === 0) close(null, false, null);
   part.lines = lineNo;
   return part;
 }
 
 function partSource(s: SourceEvents): PartSource {
   s.spill.close();
-  return { file: s.file, host: s.host, kind: s.kind, spill: s.spill.path, tail: s.spill.tail, count: s.count, firstTs: s.firstTs, lastTs: s.lastTs, types: s.types, first: s.first, last: s.last };
+  return { file: s.file, host: s.host, kind: s.kind, spill: s.spill.path, tail: s.spill.tail, count: s.count, firstTs: s.firstTs, lastTs: s.lastTs, types: s.types, first: s.first, last: s.first === null ? null : { ts: s.atTs, line: s.atLine } };
 }
 
 /** A file of an events file once its parts are put together: its sources, by host and file. */
@@ -364,7 +376,7 @@ function joinSource(into: JoinedMember, s: PartSource, unordered: LineTally, bef
     return;
   }
   // Where a part meets the next, a line out of order is seen here (each part sees its own).
-  if (j.last !== null && s.first !== null && !mayFollow(j.last, s.first)) tally(unordered, before + 1);
+  if (j.last !== null && s.first !== null && !mayFollow(j.last.ts, j.last.line, s.first.ts, s.first.line)) tally(unordered, before + 1);
   j.more.push({ spill: s.spill, tail: s.tail });
   j.count += s.count;
   j.last = s.last ?? j.last;
@@ -503,7 +515,8 @@ function assemble(job: EventsJob, members: JoinedMember[], damaged: number, issu
   const notes: InputIssue[] = [];
   let fromJson = false;
   for (const { sources, summary, endLine } of members) {
-    const where = endLine === null ? 'events without a summary line' : `the file summed up at line ${endLine}`;
+    // Which of the files it holds, where it holds several.
+    const where = members.length < 2 ? '' : endLine === null ? ' (at its end, without a summary line)' : ` (the file summed up at line ${endLine})`;
     for (const input of summary?.inputs ?? []) {
       // The summary's `events` is the file's total; the accounting's is by type (`eventsByType`).
       const { firstTs, lastTs, bytes, activity, eventsByType, events: _total, ...rest } = input;
@@ -581,7 +594,7 @@ export function dropRepeats(files: EventsInput[], displays: readonly string[]): 
       issues.push({
         file: displays[i],
         line: null,
-        message: `${host} ${path}: two different readings of this log (${k.lines} lines in ${displays[k.file]}, ${other.where}; ${s.lines} here, ${s.where}): the one of ${Math.max(k.lines, s.lines)} lines is read, the other left out`,
+        message: `${host} ${path}: two different readings of this log (${k.lines} lines in ${displays[k.file]}${other.where}, ${s.lines} here${s.where}): the one of ${Math.max(k.lines, s.lines)} lines is read, the other left out`,
       });
       if (keepNew) {
         drop[k.file].add(k.at);
