@@ -8,6 +8,7 @@ import { formatIso, formatShort, type Zone } from '../parse/time.js';
 import type { FieldValue, RmqEvent, SourceAccounting } from '../parse/types.js';
 import type { Timeline } from '../timeline/build.js';
 import type { EventsInputExtra } from '../timeline/events-input.js';
+import { EVENTS_SCHEMA_VERSION } from '../timeline/events-check.js';
 import { BufferedOut } from './buffered.js';
 import { clip, escapeText, jsonSafe, wrapText, type Palette } from './escape.js';
 
@@ -30,8 +31,6 @@ interface EventsOutputOptions {
 interface Writer {
   write(s: string): unknown;
 }
-
-const JSON_SCHEMA_VERSION = 1;
 
 /** The JSON line of an encoded event: its time in the output zone, then the rest as encoded (`safe`: jsonSafe's already). */
 export function eventJsonLine(ts: number | null, json: string, zone: Zone, safe = false): string {
@@ -258,7 +257,7 @@ function inputSummaryJson(t: Timeline, zone: Zone, events: number): Record<strin
 function summaryJson(t: Timeline, zone: Zone, events: number): Record<string, unknown> {
   return {
     type: 'summary',
-    schemaVersion: JSON_SCHEMA_VERSION,
+    schemaVersion: EVENTS_SCHEMA_VERSION,
     summary: {
       zone: zone.name,
       defaultZone: t.defaultZone.name,

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { globMatch } from '../ingest/glob.js';
 import { resolveInputs, type InputIssue, type SourceSpec } from '../ingest/sources.js';
-import { isEventsFile, readEventsFile, type EventsJob } from './events-input.js';
+import { dropRepeats, isEventsFile, readEventsFile, type EventsJob } from './events-input.js';
 import { readEventsFiles } from './events-workers.js';
 import { runPool, type WorkerReply } from './pool.js';
 import type { EventsAsJson } from '../parse/event-binary.js';
@@ -230,7 +230,8 @@ async function eventsInputs(
   for (let i = got.length; i < jobs.length; i++) got.push(await readEventsFile(jobs[i]));
   const sources: SourceSpec[] = [];
   const parsed = new Map<number, ParsedSource>();
-  const issues: InputIssue[] = [];
+  // A log whose events are given twice is read once (events-input.ts, dropRepeats).
+  const issues: InputIssue[] = dropRepeats(got, files.map((f) => f.spec.display));
   const zones = new Set<string>();
   let chosen = false;
   let next = 0;
@@ -243,7 +244,7 @@ async function eventsInputs(
     for (const p of file.parsed) parsed.set((p.index += sources.length), p);
     sources.push(...file.specs);
     issues.push(...file.issues);
-    if (file.defaultZone !== null) zones.add(file.defaultZone);
+    for (const zone of file.defaultZones) zones.add(zone);
     chosen ||= file.defaultZoneChosen;
   });
   // Files parsed with different default zones: the usual default (each source keeps its own zone).

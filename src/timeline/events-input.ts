@@ -16,6 +16,8 @@ import type { ParsedSource, SourcePart } from './parse-source.js';
 import { SpillWriter } from './spill.js';
 import { inferenceReader } from './other-records.js';
 import type { EventsAsJson } from '../parse/event-binary.js';
+import { UsageError } from '../util/errors.js';
+import { EVENTS_SCHEMA_VERSION, eventLineProblem, summaryProblem } from './events-check.js';
 
 /** What the summary line of `--format events` adds to each input of `--json`'s (docs/json.md). */
 export interface EventsInputExtra {
@@ -40,18 +42,25 @@ export interface EventsInput {
   specs: SourceSpec[];
   parsed: ParsedSource[];
   issues: InputIssue[];
-  /** The default zone and whether its user chose it, as the summary says (null without a summary). */
-  defaultZone: string | null;
+  /** What tells each source from the others (null: the events file's own lines skipped): dropRepeats. */
+  seen: Array<SourceSeen | null>;
+  /** The default zones its files were parsed with and whether a user chose one, as their summaries say. */
+  defaultZones: string[];
   defaultZoneChosen: boolean;
 }
 
-const FIRST_BYTES = 512;
+/** Bytes of a file's start looked at: enough for the start of the first few lines. */
+const FIRST_BYTES = 4096;
 /** Compressed bytes read to see the first FIRST_BYTES of a gzipped file. */
 const FIRST_BYTES_GZ = 16 << 10;
+/** Lines before the first event or summary line that may be something else (a log line, a shell's). */
+const FIRST_LINES = 5;
+const EVENT_LINE_START = /^\{"time":(null|"[^"]*"),("clock":"[^"]*",)?"host":"/;
 
 /**
- * Whether a file is events rmq-diag wrote: its first line is an event line of `events --json`
- * (`{"time":...,"host":...`) or a summary line, plain or gzipped (as it is shipped).
+ * Whether a file is events rmq-diag wrote: one of its first lines is an event line of `events --json`
+ * (`{"time":...,"host":...`) or a summary line, plain or gzipped (as it is shipped). The lines before
+ * it (a line a script or a shell wrote first) are notes when the file is read.
  */
 export function isEventsFile(spec: SourceSpec): boolean {
   if (spec.path === '-') return false;
@@ -62,7 +71,9 @@ export function isEventsFile(spec: SourceSpec): boolean {
     const n = readSync(fd, buf, 0, buf.length, 0);
     // The start of a gzip stream inflates on its own (a sync flush takes what is there).
     const head = (spec.gz ? gunzipSync(buf.subarray(0, n), { finishFlush: zlibConstants.Z_SYNC_FLUSH }) : buf.subarray(0, n)).toString('utf8', 0, FIRST_BYTES);
-    return /^\{"time":(null|"[^"]*"),("clock":"[^"]*",)?"host":"/.test(head) || head.startsWith('{"type":"summary","schemaVersion":');
+    return head
+      .split('\n', FIRST_LINES)
+      .some((line) => EVENT_LINE_START.test(line) || line.startsWith('{"type":"summary","schemaVersion":'));
   } catch {
     return false; // the reader says what is wrong with the file
   } finally {
@@ -77,6 +88,12 @@ class SourceEvents {
   firstTs: number | null = null;
   lastTs: number | null = null;
   readonly types: Partial<Record<EventType, number>> = {};
+  /** The place in its log of its first line read; of its last (time, line), and that line's type and length. */
+  first: LinePlace | null = null;
+  atTs: number | null = null;
+  atLine = 0;
+  atType = '';
+  atLength = -1;
   constructor(
     readonly file: string,
     readonly host: string,
@@ -98,6 +115,32 @@ class SourceEvents {
       if (this.lastTs === null || ts > this.lastTs) this.lastTs = ts;
     }
   }
+}
+
+/** Where an event line stands in its log: its time (null: none) and line. */
+interface LinePlace {
+  ts: number | null;
+  line: number;
+}
+
+/**
+ * Whether an event at `next` may follow one at `prev` in its source's events. A parse writes a log's
+ * events in the order of their lines, a paste's (parse-source.ts, isPaste) in time order within a
+ * window, equal times in line order, an undated event after the one before it in the file: so an
+ * event before the previous one by line comes after it in time, or the lines were moved.
+ */
+function mayFollow(prevTs: number | null, prevLine: number, ts: number | null, line: number): boolean {
+  return line >= prevLine || (ts !== null && prevTs !== null && ts > prevTs);
+}
+
+/** Counts of the lines of a part read with a note, and the first line (of the part) of each. */
+export interface LineTally {
+  n: number;
+  first: number | null;
+}
+
+function tally(t: LineTally, line: number): void {
+  if (t.n++ === 0) t.first = line;
 }
 
 /** Reading one events file, wherever it runs (a worker thread is sent this). */
@@ -127,14 +170,34 @@ interface PartSource {
   firstTs: number | null;
   lastTs: number | null;
   types: Partial<Record<EventType, number>>;
+  first: LinePlace | null;
+  last: LinePlace | null;
 }
 
-/** What reading a part of an events file gives: its sources' events, the summary if it holds it, its notes (lines counted from the part's start). */
-export interface EventsPart {
+/**
+ * The events of one file an events file holds several of (`cat a.events b.events`, a gzip of
+ * several members): its sources, and the summary line that ends it (null: none, or a damaged one;
+ * `ended` says whether a summary line ended it, else it goes on in the next part or was cut short).
+ */
+interface PartMember {
   sources: PartSource[];
   summary: EventsSummary | null;
+  ended: boolean;
+  /** The summary line (counted from the part's start). */
+  endLine: number | null;
+}
+
+/** What reading a part of an events file gives: its members' events, its notes (lines counted from the part's start). */
+export interface EventsPart {
+  members: PartMember[];
   issues: InputIssue[];
   lines: number;
+  /** Lines skipped as no line of the schema; lines out of their log's order; a line repeated right after itself. */
+  damaged: LineTally;
+  unordered: LineTally;
+  repeated: LineTally;
+  /** Why the file is not read (a schemaVersion of another version), or null. */
+  refused: string | null;
 }
 
 /**
@@ -153,46 +216,81 @@ export async function readEventsPart(job: EventsJob): Promise<EventsPart> {
   const keep = (type: EventType) => (types === null || types.has(type)) && (type !== 'other' || job.keepOther !== false);
   // Events that travel as their JSON text (the output is JSON lines) keep their line's; else the binary form.
   const asText = asJson !== false && asJson !== 'both';
+  let spills = 0;
   const sourceOf = (o: EventLine & { file: string; host: string }) =>
-    new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${job.name}-${byFile.size}.events`), asText ? false : asJson);
-  const issues: InputIssue[] = [];
-  const byFile = new Map<string, SourceEvents>();
+    new SourceEvents(o.file, o.host, o.kind ?? 'unknown', join(spillDir, `events-${job.name}-${spills++}.events`), asText ? false : asJson);
+  const part: EventsPart = { members: [], issues: [], lines: 0, damaged: { n: 0, first: null }, unordered: { n: 0, first: null }, repeated: { n: 0, first: null }, refused: null };
+  const { issues } = part;
+  // The sources of the file being read, by file, and by host and file where files of several hosts
+  // share a name (a key made per line would cost a string and its hash per line).
+  let byFile = new Map<string, SourceEvents>();
+  let byHostFile = new Map<string, SourceEvents>();
+  const close = (summary: EventsSummary | null, ended: boolean, endLine: number | null) => {
+    part.members.push({ sources: [...byFile.values(), ...byHostFile.values()].map(partSource), summary, ended, endLine });
+    byFile = new Map();
+    byHostFile = new Map();
+  };
   // A timeline for inference holds only the records that are no event that inference reads, as a
   // parse keeps them, also from a file made with all of them (`events --all`); a producer link a
   // part of a large file keeps may repeat an earlier part's (inference reads the first).
-  const readsOther = job.keepOther === 'inference' ? otherReader() : null;
-  let summary: EventsSummary | null = null;
+  let readsOther = job.keepOther === 'inference' ? otherReader() : null;
   let lineNo = 0;
+  const damaged = (why: string) => {
+    tally(part.damaged, lineNo);
+    issues.push({ file: spec.display, line: lineNo, message: `not a line of rmq-diag events (${why}): skipped` });
+  };
   const line1 = (line: string): void => {
     lineNo++;
-    if (line === '') return;
+    if (line === '' || part.refused !== null) return;
     let o: EventLine;
     try {
       o = JSON.parse(line);
     } catch {
-      issues.push({ file: spec.display, line: lineNo, message: 'not an event line of rmq-diag events (not JSON): skipped' });
+      return damaged('not JSON');
+    }
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) return damaged(`${o === null ? 'null' : Array.isArray(o) ? 'a list' : typeof o}, not an object`);
+    if (o.type === 'summary') {
+      if (o.schemaVersion !== EVENTS_SCHEMA_VERSION) {
+        const v = o.schemaVersion === undefined ? 'no schemaVersion' : `schemaVersion ${JSON.stringify(o.schemaVersion).slice(0, 20)}`;
+        part.refused = `${spec.display} line ${lineNo}: ${v} in its summary line, and this rmq-diag reads events files of schemaVersion ${EVENTS_SCHEMA_VERSION} (made by another version of rmq-diag?)`;
+        return;
+      }
+      const why = summaryProblem(o.summary);
+      if (why !== null) {
+        tally(part.damaged, lineNo);
+        issues.push({ file: spec.display, line: lineNo, message: `a damaged summary line (${why}): the accounting of the files above it is not read, each is counted by its events` });
+      }
+      close(why === null ? o.summary! : null, true, lineNo);
+      // Inference tells the sources of each file apart anew.
+      if (readsOther !== null) readsOther = otherReader();
       return;
     }
-    if (o.type === 'summary' && o.summary) {
-      summary = o.summary;
-      return;
+    const ts = o.time === null || o.time === undefined ? null : typeof o.time === 'string' ? Date.parse(o.time) : NaN;
+    const why = eventLineProblem(o as Record<string, unknown>, ts);
+    if (why !== null) return damaged(why);
+    const at = o.line!;
+    let src = byFile.get(o.file!);
+    if (src !== undefined && src.host !== o.host) src = byHostFile.get(`${o.host}\0${o.file}`);
+    if (src === undefined) {
+      src = sourceOf(o as EventLine & { file: string; host: string });
+      if (byFile.has(src.file)) byHostFile.set(`${src.host}\0${src.file}`, src);
+      else byFile.set(src.file, src);
+      src.first = { ts, line: at };
+    } else {
+      // The same line twice in a row (a line repeated): read once. A record gives one event of a
+      // type (docs/events.md), so the same time, line, type and length is the same line.
+      if (at === src.atLine && ts === src.atTs && o.type === src.atType && line.length === src.atLength) {
+        tally(part.repeated, lineNo);
+        return;
+      }
+      if (!mayFollow(src.atTs, src.atLine, ts, at)) tally(part.unordered, lineNo);
     }
-    if (typeof o.file !== 'string' || typeof o.host !== 'string' || typeof o.type !== 'string' || !('time' in o)) {
-      issues.push({ file: spec.display, line: lineNo, message: 'not an event line of rmq-diag events (no time, host, file or type): skipped' });
-      return;
-    }
-    const ts = o.time === null || o.time === undefined ? null : Date.parse(o.time);
-    if (ts !== null && !Number.isFinite(ts)) {
-      issues.push({ file: spec.display, line: lineNo, message: `not an event line of rmq-diag events (time ${JSON.stringify(o.time)}): skipped` });
-      return;
-    }
-    let src = byFile.get(o.file);
+    src.atTs = ts;
+    src.atLine = at;
+    src.atType = o.type!;
+    src.atLength = line.length;
     // A source all of whose events the timeline leaves out is still one of its sources.
-    if (!keep(o.type as EventType) || (o.type === 'other' && readsOther !== null && !readsOther(o))) {
-      if (!src) byFile.set(o.file, sourceOf(o as EventLine & { file: string; host: string }));
-      return;
-    }
-    if (!src) byFile.set(o.file, (src = sourceOf(o as EventLine & { file: string; host: string })));
+    if (!keep(o.type as EventType) || (o.type === 'other' && readsOther !== null && !readsOther(o))) return;
     // The event in the binary form a parse writes (decoded later without parsing its JSON again); one
     // of another shape, or for JSON output, as a parse encodes it: the line without its time (the
     // keys after it are encodeEvent's).
@@ -202,6 +300,7 @@ export async function readEventsPart(job: EventsJob): Promise<EventsPart> {
   const range = job.range;
   if (!range || range.end > range.start) {
     const input = range ? createReadStream(spec.path, { start: range.start, end: range.end - 1 }) : createReadStream(spec.path);
+    // A gzip of several members (`cat a.gz b.gz`, `gzip -c a b`) inflates to all of them.
     const text = spec.gz ? input.pipe(createGunzip()) : input;
     // A read error of the file ends the inflating too (pipe() does not pass it on).
     if (text !== input) input.on('error', (err) => text.destroy(err));
@@ -213,41 +312,77 @@ export async function readEventsPart(job: EventsJob): Promise<EventsPart> {
       issues.push({ file: spec.display, line: lineNo || null, message: `${spec.gz ? 'broken gzip data' : 'read error'} after line ${lineNo} (the last whole line): ${why}; the rest is not read` });
     }
   }
-  const sources = [...byFile.values()].map((s): PartSource => {
-    s.spill.close();
-    return { file: s.file, host: s.host, kind: s.kind, spill: s.spill.path, tail: s.spill.tail, count: s.count, firstTs: s.firstTs, lastTs: s.lastTs, types: s.types };
-  });
-  return { sources, summary, issues, lines: lineNo };
+  if (byFile.size > 0 || part.members.length === 0) close(null, false, null);
+  part.lines = lineNo;
+  return part;
+}
+
+function partSource(s: SourceEvents): PartSource {
+  s.spill.close();
+  return { file: s.file, host: s.host, kind: s.kind, spill: s.spill.path, tail: s.spill.tail, count: s.count, firstTs: s.firstTs, lastTs: s.lastTs, types: s.types, first: s.first, last: s.first === null ? null : { ts: s.atTs, line: s.atLine } };
+}
+
+/** A file of an events file once its parts are put together: its sources, by host and file. */
+interface JoinedMember {
+  sources: Map<string, Joined>;
+  summary: EventsSummary | null;
+  ended: boolean;
+  endLine: number | null;
 }
 
 /**
  * The parts of an events file (in file order) put together: each source's events part after part
- * (each part's stream its own, as a split log's), the notes' lines counted from the file's start.
+ * (each part's stream its own, as a split log's), the notes' lines counted from the file's start,
+ * and each file it holds (ended by its summary line) a file again.
  */
 export function joinEventsParts(job: EventsJob, parts: readonly EventsPart[]): EventsInput {
-  const byFile = new Map<string, Joined>();
   const issues: InputIssue[] = [];
-  let summary: EventsSummary | null = null;
+  const members: JoinedMember[] = [];
+  let open: JoinedMember = { sources: new Map(), summary: null, ended: false, endLine: null };
+  const tallies = { damaged: { n: 0, first: null as number | null }, unordered: { n: 0, first: null as number | null }, repeated: { n: 0, first: null as number | null } };
   let before = 0;
   for (const part of parts) {
+    if (part.refused !== null) throw new UsageError(part.refused);
     for (const i of part.issues) issues.push(i.line === null ? i : { ...i, line: i.line + before });
-    before += part.lines;
-    summary = part.summary ?? summary;
-    for (const s of part.sources) {
-      const j = byFile.get(s.file);
-      if (!j) {
-        byFile.set(s.file, { ...s, types: { ...s.types }, more: [] });
-        continue;
-      }
-      j.more.push({ spill: s.spill, tail: s.tail });
-      j.count += s.count;
-      if (s.firstTs !== null && (j.firstTs === null || s.firstTs < j.firstTs)) j.firstTs = s.firstTs;
-      if (s.lastTs !== null && (j.lastTs === null || s.lastTs > j.lastTs)) j.lastTs = s.lastTs;
-      for (const [t, n] of Object.entries(s.types) as Array<[EventType, number]>) j.types[t] = (j.types[t] ?? 0) + n;
+    for (const k of ['damaged', 'unordered', 'repeated'] as const) {
+      if (part[k].n > 0 && tallies[k].n === 0) tallies[k].first = part[k].first! + before;
+      tallies[k].n += part[k].n;
     }
+    for (const m of part.members) {
+      for (const s of m.sources) joinSource(open, s, tallies.unordered, before);
+      if (!m.ended) continue;
+      members.push({ ...open, summary: m.summary, ended: true, endLine: m.endLine! + before });
+      open = { sources: new Map(), summary: null, ended: false, endLine: null };
+    }
+    before += part.lines;
   }
-  if (summary === null) issues.push({ file: job.spec.display, line: null, message: 'no summary line at the end (cut short?): each file it holds events of is counted by its events alone' });
-  return assemble(job.spec, job.firstIndex, byFile, summary, issues);
+  if (open.sources.size > 0 || members.length === 0) {
+    members.push(open);
+    issues.push({ file: job.spec.display, line: null, message: 'no summary line at the end (cut short?): each file it holds events of is counted by its events alone' });
+  }
+  const { display } = job.spec;
+  const more = (t: LineTally) => (t.n > 1 ? ` (and ${t.n - 1} more line${t.n > 2 ? 's' : ''} below)` : '');
+  if (tallies.unordered.n > 0) issues.push({ file: display, line: tallies.unordered.first, message: `an event before the one above it in its log${more(tallies.unordered)} (lines moved or shuffled?): read where it stands, so the report may differ from the logs'` });
+  if (tallies.repeated.n > 0) issues.push({ file: display, line: tallies.repeated.first, message: `the line above it again${more(tallies.repeated)}: read once` });
+  return assemble(job, members, tallies.damaged.n, issues);
+}
+
+/** A part's source added to the file it belongs to: a source of the part before goes on. */
+function joinSource(into: JoinedMember, s: PartSource, unordered: LineTally, before: number): void {
+  const key = `${s.host}\0${s.file}`;
+  const j = into.sources.get(key);
+  if (!j) {
+    into.sources.set(key, { ...s, types: { ...s.types }, more: [] });
+    return;
+  }
+  // Where a part meets the next, a line out of order is seen here (each part sees its own).
+  if (j.last !== null && s.first !== null && !mayFollow(j.last.ts, j.last.line, s.first.ts, s.first.line)) tally(unordered, before + 1);
+  j.more.push({ spill: s.spill, tail: s.tail });
+  j.count += s.count;
+  j.last = s.last ?? j.last;
+  if (s.firstTs !== null && (j.firstTs === null || s.firstTs < j.firstTs)) j.firstTs = s.firstTs;
+  if (s.lastTs !== null && (j.lastTs === null || s.lastTs > j.lastTs)) j.lastTs = s.lastTs;
+  for (const [t, n] of Object.entries(s.types) as Array<[EventType, number]>) j.types[t] = (j.types[t] ?? 0) + n;
 }
 
 /** A source's events over the parts: the first part's, then the others' in `more`. */
@@ -300,7 +435,7 @@ function otherReader(): (o: EventLine) => boolean {
 }
 
 /** A line of an events file as JSON.parse gives it. */
-type EventLine = Partial<Omit<RmqEvent, 'ts' | 'type'>> & { time?: string | null; type?: string; summary?: EventsSummary };
+type EventLine = Partial<Omit<RmqEvent, 'ts' | 'type'>> & { time?: string | null; type?: string; summary?: EventsSummary; schemaVersion?: unknown };
 
 /** The keys of an event line: encodeEvent's, after the time. */
 const EVENT_KEYS: ReadonlySet<string> = new Set(['time', 'clock', 'host', 'kind', 'file', 'line', 'level', 'thread', 'logger', 'type', 'fields', 'text', 'entry', 'versionHint', 'sendPath']);
@@ -351,14 +486,19 @@ function pieces(line: string, onLine: (line: string) => void): void {
   for (let i = 0; i < n; i++) onLine(parts[i]);
 }
 
-/** The sources in the summary's order (the order they were read in), then any it does not name. */
-function assemble(spec: SourceSpec, firstIndex: number, byFile: Map<string, Joined>, summary: EventsSummary | null, issues: InputIssue[]): EventsInput {
-  const specs: SourceSpec[] = [];
-  const parsed: ParsedSource[] = [];
-  const add = (accounting: SourceAccounting, events: Joined | undefined, extra: Partial<EventsInputExtra>) => {
-    const index = firstIndex + specs.length;
-    specs.push({ path: accounting.path, display: accounting.path, host: accounting.host, kindHint: accounting.kind, kindForced: true, gz: false, group: `${accounting.host}/${basename(accounting.path)}`, rotation: 0 });
-    parsed.push({
+/**
+ * Each file the events file holds, its sources in its summary's order (the order they were read
+ * in), then any the summary does not name; then, when lines were skipped, the events file itself
+ * as a source of that many unreadable lines (every line is accounted for).
+ */
+function assemble(job: EventsJob, members: JoinedMember[], damaged: number, issues: InputIssue[]): EventsInput {
+  const { spec, firstIndex } = job;
+  const out: EventsInput = { specs: [], parsed: [], seen: [], issues, defaultZones: [], defaultZoneChosen: false };
+  const add = (accounting: SourceAccounting, events: Joined | undefined, extra: Partial<EventsInputExtra>, seen: SourceSeen | null) => {
+    const index = firstIndex + out.specs.length;
+    out.specs.push({ path: accounting.path, display: accounting.path, host: accounting.host, kindHint: accounting.kind, kindForced: true, gz: false, group: `${accounting.host}/${basename(accounting.path)}`, rotation: 0 });
+    out.seen.push(seen);
+    out.parsed.push({
       index,
       accounting,
       issues: [],
@@ -372,20 +512,113 @@ function assemble(spec: SourceSpec, firstIndex: number, byFile: Map<string, Join
       encoding: accounting.encoding ?? 'utf-8',
     });
   };
-  for (const input of summary?.inputs ?? []) {
-    // The summary's `events` is the file's total; the accounting's is by type (`eventsByType`).
-    const { firstTs, lastTs, bytes, activity, eventsByType, events: _total, ...rest } = input;
-    const accounting: SourceAccounting = { ...rest, events: eventsByType ?? {} };
-    if (activity) accounting.activity = activity;
-    add(accounting, byFile.get(input.path), { firstTs, lastTs, bytes });
-    byFile.delete(input.path);
+  const notes: InputIssue[] = [];
+  let fromJson = false;
+  for (const { sources, summary, endLine } of members) {
+    // Which of the files it holds, where it holds several.
+    const where = members.length < 2 ? '' : endLine === null ? ' (at its end, without a summary line)' : ` (the file summed up at line ${endLine})`;
+    for (const input of summary?.inputs ?? []) {
+      // The summary's `events` is the file's total; the accounting's is by type (`eventsByType`).
+      const { firstTs, lastTs, bytes, activity, eventsByType, events: _total, ...rest } = input;
+      const accounting: SourceAccounting = { ...rest, events: eventsByType ?? {} };
+      if (activity) accounting.activity = activity;
+      const key = `${input.host}\0${input.path}`;
+      const print = JSON.stringify([rest.layout, rest.lines, rest.records, _total, bytes ?? null, firstTs ?? null, lastTs ?? null]);
+      add(accounting, sources.get(key), { firstTs, lastTs, bytes }, { id: `${key}\0${input.kind}`, print, lines: input.lines, where });
+      sources.delete(key);
+    }
+    for (const [key, s] of sources) {
+      const print = JSON.stringify(['events', s.count, s.firstTs, s.lastTs]);
+      const accounting: SourceAccounting = { path: s.file, kind: s.kind, host: s.host, layout: 'none', zone: 'printed', lines: s.count, records: s.count, continuation: 0, unknown: 0, unreadable: 0, events: s.types };
+      add(accounting, s, {}, { id: `${key}\0${s.kind}`, print, lines: s.count, where });
+    }
+    if (summary === null) continue;
+    fromJson ||= summary.format !== 'events';
+    if (!out.defaultZones.includes(summary.defaultZone)) out.defaultZones.push(summary.defaultZone);
+    out.defaultZoneChosen ||= summary.defaultZoneChosen ?? false;
+    notes.push(...summary.issues);
   }
-  for (const s of byFile.values()) {
-    add({ path: s.file, kind: s.kind, host: s.host, layout: 'none', zone: 'printed', lines: s.count, records: s.count, continuation: 0, unknown: 0, unreadable: 0, events: s.types }, s, {});
+  if (damaged > 0) {
+    // Of the host its events are of (where they are one host's, as a host's file is).
+    const hosts = new Set(out.specs.map((s) => s.host));
+    const host = hosts.size === 1 ? [...hosts][0] : spec.host;
+    const accounting: SourceAccounting = { path: spec.display, kind: 'unknown', host, layout: 'none', zone: 'printed', lines: damaged, records: 0, continuation: 0, unknown: 0, unreadable: damaged, events: {} };
+    add(accounting, undefined, {}, null);
   }
-  if (summary !== null && summary.format !== 'events') {
+  if (fromJson) {
     issues.push({ file: spec.display, line: null, message: 'made by events --json, not --format events: no records that are no event, and no activity of the servers (analyze and replay read less than from the logs)' });
   }
-  issues.push(...(summary?.issues ?? []));
-  return { specs, parsed, issues, defaultZone: summary?.defaultZone ?? null, defaultZoneChosen: summary?.defaultZoneChosen ?? false };
+  issues.push(...notes);
+  return out;
+}
+
+/** What tells a source of an events file from another (dropRepeats): the log, its reading, where it is. */
+interface SourceSeen {
+  /** Host, path and kind of the log. */
+  id: string;
+  /** Its accounting (or its events, without a summary): equal for two readings of the same log. */
+  print: string;
+  lines: number;
+  where: string;
+}
+
+/**
+ * The events files read (in input order, `displays` their names) with each log given twice kept
+ * once: the same file given twice, joined twice (`cat a b a`), or copied under another name gives
+ * the same host, file and accounting again (read once, one note per file); two different readings
+ * of the same log (parsed at two times while it grew) keep the one of more lines, with a note.
+ * Sources are numbered again from 0 in each file.
+ */
+export function dropRepeats(files: EventsInput[], displays: readonly string[]): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const kept = new Map<string, { file: number; at: number; print: string; lines: number }>();
+  const drop = files.map(() => new Set<number>());
+  // Per file: the files whose logs it gave again, and how many.
+  const again = files.map(() => new Map<number, number>());
+  files.forEach((f, i) =>
+    f.seen.forEach((s, at) => {
+      if (s === null) return;
+      const k = kept.get(s.id);
+      if (!k) {
+        kept.set(s.id, { file: i, at, print: s.print, lines: s.lines });
+        return;
+      }
+      if (k.print === s.print) {
+        drop[i].add(at);
+        again[i].set(k.file, (again[i].get(k.file) ?? 0) + 1);
+        return;
+      }
+      const [host, path] = s.id.split('\0');
+      const keepNew = s.lines > k.lines;
+      const other = files[k.file].seen[k.at]!;
+      issues.push({
+        file: displays[i],
+        line: null,
+        message: `${host} ${path}: two different readings of this log (${k.lines} lines in ${displays[k.file]}${other.where}, ${s.lines} here${s.where}): the one of ${Math.max(k.lines, s.lines)} lines is read, the other left out`,
+      });
+      if (keepNew) {
+        drop[k.file].add(k.at);
+        kept.set(s.id, { file: i, at, print: s.print, lines: s.lines });
+      } else drop[i].add(at);
+    }),
+  );
+  again.forEach((by, i) => {
+    for (const [from, n] of by) {
+      const logs = `${n} log${n === 1 ? '' : 's'}`;
+      const message =
+        from === i
+          ? `holds the events of ${logs} twice (the same host, file and accounting: joined twice?): read once`
+          : `holds the events of ${logs} that ${displays[from]} holds too (the same host, file and accounting): read once`;
+      issues.push({ file: displays[i], line: null, message });
+    }
+  });
+  files.forEach((f, i) => {
+    if (drop[i].size === 0) return;
+    const keep = (_: unknown, at: number) => !drop[i].has(at);
+    f.specs = f.specs.filter(keep);
+    f.seen = f.seen.filter(keep);
+    f.parsed = f.parsed.filter(keep);
+    f.parsed.forEach((p, at) => (p.index = at));
+  });
+  return issues;
 }

@@ -87,7 +87,7 @@ describe('events parsed in other processes, as an input', () => {
     writeFileSync(damaged, [...good.slice(0, 3), good[3].slice(0, 40), ...good.slice(4)].join('\n'));
     const r = runBin(['events', '--json', damaged]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`${damaged}:4: not an event line of rmq-diag events (not JSON): skipped`);
+    expect(r.stderr).toContain(`${damaged}:4: not a line of rmq-diag events (not JSON): skipped`);
     // every whole event line but the records that are no event (events --json leaves them out)
     const kept = [...good.slice(0, 3), ...good.slice(4, -2)].filter((l) => JSON.parse(l).type !== 'other');
     expect(ndjson(r.stdout).slice(0, -1)).toEqual(kept.map((l) => JSON.parse(l)));

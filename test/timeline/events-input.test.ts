@@ -68,8 +68,8 @@ describe('an events file read back', () => {
     const events: RmqEvent[] = [
       { ...base, line: 1 },
       { ...base, line: 2, clock: 'jvm', entry: 'rpc-timeout/wait-response', versionHint: '4.9.4', sendPath: 'kernel' },
-      // An own key "__proto__" (as JSON.parse makes one), and text past ASCII.
-      { ...base, line: 3, fields: JSON.parse('{"__proto__":"x","cause":"é 消息"}') },
+      // An own key "__proto__" (as JSON.parse makes one), and text past ASCII (beside the type's own fields).
+      { ...base, line: 3, fields: JSON.parse('{"__proto__":"x","addr":"é 消息","timeoutMs":null}') },
       { ...base, line: 4 },
     ];
     const lines = events.map((e) => line(e));
@@ -194,8 +194,11 @@ describe('a broken events file', () => {
       // Cut in the middle of the deflated data: gunzip ends early ("unexpected end of file").
       const cut = join(dir, 'cut.events.gz');
       writeFileSync(cut, gz.subarray(0, Math.floor(gz.length / 2)));
+      // Another host's file beside it (the same host's would be another reading of its logs: read once).
+      const other = runBin(['events', 'samples/seed-outage/app-pay-01', '--format', 'events']);
+      expect(other.code, other.stderr).toBe(0);
       const whole = join(dir, 'whole.events');
-      writeFileSync(whole, r.stdout);
+      writeFileSync(whole, other.stdout);
       const built = (await import(join(__dirname, '..', '..', 'dist', 'timeline', 'build.js'))) as { buildTimeline: typeof buildTimeline };
       const count = (t: Awaited<ReturnType<typeof buildTimeline>>) => {
         let n = 0;
@@ -205,7 +208,7 @@ describe('a broken events file', () => {
       const alone = await buildTimeline({ inputs: [whole], workers: 0 });
       const wholeEvents = count(alone);
       alone.close();
-      expect(wholeEvents).toBeGreaterThan(100);
+      expect(wholeEvents).toBeGreaterThan(50);
       for (const [make, workers] of [[buildTimeline, 0], [built.buildTimeline, 2]] as const) {
         const t = await make({ inputs: [cut, whole], workers });
         try {
@@ -214,7 +217,7 @@ describe('a broken events file', () => {
           // The whole file's events and some of the cut one's: those before the damage.
           const n = count(t);
           expect(n).toBeGreaterThan(wholeEvents);
-          expect(n).toBeLessThan(2 * wholeEvents);
+          expect(n).toBeLessThan(wholeEvents + r.stdout.split('\n').length);
           expect(note!.line).toBeGreaterThan(10);
         } finally {
           t.close();
