@@ -157,8 +157,12 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
     p('the disk was slow or full', disk.length > 0, disk.map((f) => f.text).join('; '), `the lab's stores are on tmpfs and no disk fault ran; the fault then was ${other.map((f) => f.text).join('; ') || 'none'}${other.some((f) => f.kind === 'overload') ? ' (CPU held by a quota)' : ''}`);
   }
   if (/Free or add disk space|fileReservedTime|disk usage/.test(advice)) {
-    const disk = onScope(['disk-full']);
-    p('a broker disk filled', disk.length > 0, disk.map((f) => f.text).join('; '), `no disk-full fault on ${scopeHosts.join(', ')}`);
+    // A finding that could not name its broker (a client's code-14 reply without its address) says
+    // "a broker": any broker host's full disk is its premise.
+    const brokerHosts = truth.lab.hosts.filter((h) => h.roles.some((r) => r.startsWith('broker'))).map((h) => h.name);
+    const hosts = scopeHosts.length ? [...new Set(scopeHosts)] : brokerHosts;
+    const disk = hosts.flatMap((h) => faultOn(h, ['disk-full']));
+    p('a broker disk filled', disk.length > 0, disk.map((f) => f.text).join('; '), `no disk-full fault on ${hosts.join(', ')}`);
   }
   if (/against a broker that never answers/.test(advice)) {
     const silent = onScope(['hang', 'reboot', 'partition']);

@@ -67,7 +67,10 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
     out.push(say(source, cls, where, `${c.kind} on ${c.host} over ${when}, inside the overload`).is(holds.length > 0, holds.map(seen).join('; '), `${named.map(seen).join('; ')}: it lies outside, beyond ${tol / 1000} s`));
     return out;
   }
-  const fit = (f: TruthFault) => ({ f, dStart: c.start - f.seenStart, dEnd: c.end === null ? null : c.end - f.seenEnd });
+  // A reboot may be stated from its power-off (peers' calls start to hang) or from its link coming
+  // back (the first reset): both are its start.
+  const startOf = (f: TruthFault) => (f.kind === 'reboot' && Math.abs(c.start - f.start) < Math.abs(c.start - f.seenStart) ? f.start : f.seenStart);
+  const fit = (f: TruthFault) => ({ f, dStart: c.start - startOf(f), dEnd: c.end === null ? null : c.end - f.seenEnd });
   const fits = named.map(fit);
   const within = (x: ReturnType<typeof fit>) => Math.abs(x.dStart) <= tol && (x.dEnd === null || Math.abs(x.dEnd) <= tol);
   const best = fits.find(within) ?? fits.reduce((a, b) => (Math.abs(b.dStart) < Math.abs(a.dStart) ? b : a));

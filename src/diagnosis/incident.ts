@@ -108,11 +108,32 @@ function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[]
   const at = (f: Fault) => sc.startEpochMs + f.atMs;
   const prov = (i: number) => input.provenance[`scenario.faults[${i}]`] ?? { rule: 'given in the scenario', evidence: [] };
   const out: Cause[] = [];
+  const told = new Set<Fault>();
   faults.forEach((f, i) => {
-    if (!('state' in f) || f.state === 'up') return;
+    if (!('state' in f) || f.state === 'up' || told.has(f)) return;
     const next = faults.slice(i + 1).find((x): x is HostFault => 'state' in x && x.host === f.host);
     const p = prov(i);
     const base = { host: f.host, ...onHost(sc, f.host), start: at(f), recognisedBy: p.rule, evidence: p.evidence };
+    if (f.state === 'hung' && !f.processesOnly && next?.state === 'reboot') {
+      // Silent with its connections open, no new connection completing, then back with a new TCP
+      // stack and a boot: what the peers see of a power loss (the link goes down, then the machine
+      // boots). A frozen machine that was reset looks the same, so the silent part is told as the
+      // start of the reboot with both readings, not as a hang.
+      told.add(next);
+      const j = faults.indexOf(next);
+      const pn = prov(j);
+      const boot = Math.max(next.boot?.namesrvMs ?? 0, next.boot?.brokerMs ?? 0);
+      const dark = `it had not answered for ${formatMs(at(next) - at(f))} before (a power loss, or a frozen host that was reset: the logs cannot tell)`;
+      out.push({
+        ...base,
+        kind: 'reboot',
+        end: at(next) + boot,
+        recognisedBy: `${p.rule}; then ${pn.rule}`,
+        evidence: [...p.evidence, ...pn.evidence],
+        detail: `${dark}${boot ? `, and its processes were up again ${formatMs(boot)} later` : ''}`,
+      });
+      return;
+    }
     if (f.state === 'hung') {
       out.push({ ...base, kind: 'hang', end: next ? at(next) : null, detail: f.processesOnly ? 'only its processes froze: the host still accepted new connections' : null });
     } else if (f.state === 'reboot') {
