@@ -330,12 +330,14 @@ function scopeOfIncident(truth: Truth, inc: Report): Scope {
 function scopeOfFinding(truth: Truth, f: Report): Scope {
   const sub = f.subject ?? {};
   const client = sub.client ?? (truth.client(sub.host) ? sub.host : undefined);
+  // A subject's broker address names the process (a slave has its own host), its name only the master.
+  const byAddr = sub.brokerAddr ? truth.brokerHost(undefined, sub.brokerAddr) : undefined;
   return {
     start: ms(f.start),
     end: f.end ? ms(f.end) : ms(f.start),
     clients: client ? [client] : [],
-    hosts: sub.host && !client ? [sub.host] : [],
-    brokers: [...new Set([sub.broker, ...((f.metrics?.brokers as string[] | undefined) ?? []).filter((b) => !b.includes(':'))].filter(Boolean))],
+    hosts: [...(sub.host && !client ? [sub.host] : []), ...(byAddr ? [byAddr] : [])],
+    brokers: [...new Set([byAddr ? undefined : sub.broker, ...((f.metrics?.brokers as string[] | undefined) ?? []).filter((b) => !b.includes(':'))].filter(Boolean))],
     namesrvAddr: sub.namesrvAddr,
   };
 }

@@ -622,7 +622,8 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
   } else {
     severity = 'info';
     how = `${nsText} removed ${who} at ${removedAt}, ${since}, because the broker unregistered ("unregisterBroker, remove from brokerLiveTable OK"): a graceful shutdown, whose hook sends UNREGISTER_BROKER to every NameServer. Clients drop the broker at their next route poll; sends to it in between are refused and retried on another broker.`;
-    advice = ['Planned shutdown: nothing to fix. Producers ride through it with the default retries (retryTimesWhenSendFailed=2); make sure other brokers serve the same topics.'];
+    // What the producers ran with is not in the NameServer's log: the retries are the condition, not a fact about them.
+    advice = ['Planned shutdown: nothing to fix. Producers that retry ride through it (retryTimesWhenSendFailed, 2 by default, sends a refused attempt to another broker); make sure other brokers serve the same topics.'];
   }
   return {
     severity,
