@@ -279,7 +279,10 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
     case 'send-no-retry': {
       const c = truth.client(sub.host);
       if (m.shape === 'selector' && c) out.push(proc(`${sub.host} sends through a MessageQueueSelector`).is(c.selectorQueue !== null, `selectorQueue ${c.selectorQueue}`, 'it sends without a selector'));
-      if (m.shape === 'not-retried-code' && c) out.push(proc(`${sub.host} sends synchronously (a busy reply ends the send)`).is(!c.async, 'sync sends', 'it sends async (SendCallback)'));
+      // The finding says the sends were synchronous only when the logs showed it (syncSends: refusals on the sendDefaultImpl path).
+      if (m.shape === 'not-retried-code' && c && (typeof m.syncSends !== 'number' || m.syncSends > 0)) {
+        out.push(proc(`${sub.host} sends synchronously (a busy reply ends the send)`).is(!c.async, 'sync sends', 'it sends async (SendCallback)'));
+      }
       for (const b of (m.brokers as string[] | undefined) ?? []) {
         if (b.includes(':') && (m.brokers as string[]).some((x) => !x.includes(':'))) continue;
         const kinds = m.shape === 'not-retried-code' ? ['overload', 'stall'] : UNANSWERING_KINDS;
