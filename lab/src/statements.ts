@@ -285,7 +285,8 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
       }
       for (const b of (m.brokers as string[] | undefined) ?? []) {
         if (b.includes(':') && (m.brokers as string[]).some((x) => !x.includes(':'))) continue;
-        const kinds = m.shape === 'not-retried-code' ? ['overload', 'stall'] : UNANSWERING_KINDS;
+        // A broker with a full disk refuses every write (SERVICE_NOT_AVAILABLE): 'refused' names it too.
+        const kinds = m.shape === 'not-retried-code' ? ['overload', 'stall'] : [...UNANSWERING_KINDS, 'disk-full'];
         out.push(checkDown(truth, down(`broker ${b} refused or failed ${sub.host}'s sends`), truth.brokerHost(b, b.includes(':') ? b : undefined), `broker ${b}`, from, to, kinds));
       }
       version(sub.host);
