@@ -36,6 +36,12 @@ const VERSION = String.raw`(\d+\.\d+\.\d+)`;
 
 /** A host named in advice: a host, a broker's name, a NameServer's or broker's address. */
 function resolve(truth: Truth, name: string): string | undefined {
+  // `broker-a (10.213.0.24:10911)`: the address says which of the broker's processes (a slave has its own).
+  const inParens = /\((\d+\.\d+\.\d+\.\d+:\d+)\)$/.exec(name.trim());
+  if (inParens) {
+    const byAddr = truth.brokerHost(undefined, inParens[1]) ?? truth.namesrvHost(inParens[1]);
+    if (byAddr) return byAddr;
+  }
   const n = name.replace(/^(?:the processes on|NameServer|broker)\s+/, '').replace(/\s*\(.*\)$/, '').trim();
   if (truth.lab.hosts.some((h) => h.name === n)) return n;
   if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(n)) return truth.namesrvHost(n) ?? truth.brokerHost(undefined, n);
@@ -76,7 +82,13 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
     p('fewer than two NameServer hosts', hosts.length < 2, '', `the cluster already runs NameServers on ${hosts.length} hosts (${hosts.join(', ')})`);
   }
   const why = new RegExp(String.raw`Find (?:out )?why (.+?) (${Object.keys(VERBS).join('|')})`).exec(advice);
-  if (why) for (const name of why[1].split(/,\s*/)) failed(name, resolve(truth, name), VERBS[why[2]]);
+  const brokerHosts = truth.lab.hosts.filter((h) => h.roles.some((r) => r.startsWith('broker'))).map((h) => h.name);
+  // `the broker` (a finding that could not name it): some broker host had such a fault then.
+  const anyBroker = (kinds: readonly string[]) => {
+    const fs = brokerHosts.flatMap((h) => faultOn(h, kinds));
+    p(`a broker had a ${kinds.join('/')} fault`, fs.length > 0, fs.map((f) => f.text).join('; '), `no broker host had one then; the lab's faults: ${truth.allFaults()}`);
+  };
+  if (why) for (const name of why[1].split(/,\s*/)) (name === 'the broker' ? anyBroker(VERBS[why[2]]) : failed(name, resolve(truth, name), VERBS[why[2]]));
   if (/Find what froze the broker/.test(advice)) for (const b of scope.brokers) failed(`broker ${b}`, truth.brokerHost(b), VERBS.froze);
   const what = /Find out what happened to (\S+)/.exec(advice);
   if (what) failed(what[1], resolve(truth, what[1]), [...UNANSWERING_KINDS, 'disk-full', 'stall']);
@@ -157,8 +169,11 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
     p('the disk was slow or full', disk.length > 0, disk.map((f) => f.text).join('; '), `the lab's stores are on tmpfs and no disk fault ran; the fault then was ${other.map((f) => f.text).join('; ') || 'none'}${other.some((f) => f.kind === 'overload') ? ' (CPU held by a quota)' : ''}`);
   }
   if (/Free or add disk space|fileReservedTime|disk usage/.test(advice)) {
-    const disk = onScope(['disk-full']);
-    p('a broker disk filled', disk.length > 0, disk.map((f) => f.text).join('; '), `no disk-full fault on ${scopeHosts.join(', ')}`);
+    // A finding that could not name its broker (a client's code-14 reply without its address) says
+    // "a broker": any broker host's full disk is its premise.
+    const hosts = scopeHosts.length ? [...new Set(scopeHosts)] : brokerHosts;
+    const disk = hosts.flatMap((h) => faultOn(h, ['disk-full']));
+    p('a broker disk filled', disk.length > 0, disk.map((f) => f.text).join('; '), `no disk-full fault on ${hosts.join(', ')}`);
   }
   if (/against a broker that never answers/.test(advice)) {
     const silent = onScope(['hang', 'reboot', 'partition']);

@@ -67,7 +67,10 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
     out.push(say(source, cls, where, `${c.kind} on ${c.host} over ${when}, inside the overload`).is(holds.length > 0, holds.map(seen).join('; '), `${named.map(seen).join('; ')}: it lies outside, beyond ${tol / 1000} s`));
     return out;
   }
-  const fit = (f: TruthFault) => ({ f, dStart: c.start - f.seenStart, dEnd: c.end === null ? null : c.end - f.seenEnd });
+  // A reboot may be stated from its power-off (peers' calls start to hang) or from its link coming
+  // back (the first reset): both are its start.
+  const startOf = (f: TruthFault) => (f.kind === 'reboot' && Math.abs(c.start - f.start) < Math.abs(c.start - f.seenStart) ? f.start : f.seenStart);
+  const fit = (f: TruthFault) => ({ f, dStart: c.start - startOf(f), dEnd: c.end === null ? null : c.end - f.seenEnd });
   const fits = named.map(fit);
   const within = (x: ReturnType<typeof fit>) => Math.abs(x.dStart) <= tol && (x.dEnd === null || Math.abs(x.dEnd) <= tol);
   const best = fits.find(within) ?? fits.reduce((a, b) => (Math.abs(b.dStart) < Math.abs(a.dStart) ? b : a));
@@ -276,10 +279,14 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
     case 'send-no-retry': {
       const c = truth.client(sub.host);
       if (m.shape === 'selector' && c) out.push(proc(`${sub.host} sends through a MessageQueueSelector`).is(c.selectorQueue !== null, `selectorQueue ${c.selectorQueue}`, 'it sends without a selector'));
-      if (m.shape === 'not-retried-code' && c) out.push(proc(`${sub.host} sends synchronously (a busy reply ends the send)`).is(!c.async, 'sync sends', 'it sends async (SendCallback)'));
+      // The finding says the sends were synchronous only when the logs showed it (syncSends: refusals on the sendDefaultImpl path).
+      if (m.shape === 'not-retried-code' && c && (typeof m.syncSends !== 'number' || m.syncSends > 0)) {
+        out.push(proc(`${sub.host} sends synchronously (a busy reply ends the send)`).is(!c.async, 'sync sends', 'it sends async (SendCallback)'));
+      }
       for (const b of (m.brokers as string[] | undefined) ?? []) {
         if (b.includes(':') && (m.brokers as string[]).some((x) => !x.includes(':'))) continue;
-        const kinds = m.shape === 'not-retried-code' ? ['overload', 'stall'] : UNANSWERING_KINDS;
+        // A broker with a full disk refuses every write (SERVICE_NOT_AVAILABLE): 'refused' names it too.
+        const kinds = m.shape === 'not-retried-code' ? ['overload', 'stall'] : [...UNANSWERING_KINDS, 'disk-full'];
         out.push(checkDown(truth, down(`broker ${b} refused or failed ${sub.host}'s sends`), truth.brokerHost(b, b.includes(':') ? b : undefined), `broker ${b}`, from, to, kinds));
       }
       version(sub.host);
@@ -327,12 +334,14 @@ function scopeOfIncident(truth: Truth, inc: Report): Scope {
 function scopeOfFinding(truth: Truth, f: Report): Scope {
   const sub = f.subject ?? {};
   const client = sub.client ?? (truth.client(sub.host) ? sub.host : undefined);
+  // A subject's broker address names the process (a slave has its own host), its name only the master.
+  const byAddr = sub.brokerAddr ? truth.brokerHost(undefined, sub.brokerAddr) : undefined;
   return {
     start: ms(f.start),
     end: f.end ? ms(f.end) : ms(f.start),
     clients: client ? [client] : [],
-    hosts: sub.host && !client ? [sub.host] : [],
-    brokers: [...new Set([sub.broker, ...((f.metrics?.brokers as string[] | undefined) ?? []).filter((b) => !b.includes(':'))].filter(Boolean))],
+    hosts: [...(sub.host && !client ? [sub.host] : []), ...(byAddr ? [byAddr] : [])],
+    brokers: [...new Set([byAddr ? undefined : sub.broker, ...((f.metrics?.brokers as string[] | undefined) ?? []).filter((b) => !b.includes(':'))].filter(Boolean))],
     namesrvAddr: sub.namesrvAddr,
   };
 }

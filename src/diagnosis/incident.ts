@@ -108,11 +108,33 @@ function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[]
   const at = (f: Fault) => sc.startEpochMs + f.atMs;
   const prov = (i: number) => input.provenance[`scenario.faults[${i}]`] ?? { rule: 'given in the scenario', evidence: [] };
   const out: Cause[] = [];
+  const told = new Set<Fault>();
   faults.forEach((f, i) => {
-    if (!('state' in f) || f.state === 'up') return;
+    if (!('state' in f) || f.state === 'up' || told.has(f)) return;
     const next = faults.slice(i + 1).find((x): x is HostFault => 'state' in x && x.host === f.host);
     const p = prov(i);
     const base = { host: f.host, ...onHost(sc, f.host), start: at(f), recognisedBy: p.rule, evidence: p.evidence };
+    if (f.state === 'hung' && !f.processesOnly && next?.state === 'reboot') {
+      // Silent with its connections open, no new connection completing, then back with a new TCP
+      // stack and a boot: what the peers see of a power loss (the link goes down, then the machine
+      // boots). A frozen machine that was reset looks the same, so the silent part is told as the
+      // start of the reboot with both readings, not as a hang.
+      told.add(next);
+      const j = faults.indexOf(next);
+      const pn = prov(j);
+      const boot = Math.max(next.boot?.namesrvMs ?? 0, next.boot?.brokerMs ?? 0);
+      const dark = `it had not answered for ${formatMs(at(next) - at(f))} before (a power loss, or a frozen host that was reset: the logs cannot tell)`;
+      out.push({
+        ...base,
+        kind: 'reboot',
+        end: at(next) + boot,
+        recognisedBy: `${p.rule}; then ${pn.rule}`,
+        evidence: [...p.evidence, ...pn.evidence],
+        detail: `${dark}${boot ? `, and its processes were up again ${formatMs(boot)} later` : ''}`,
+        silentMs: at(next) - at(f),
+      });
+      return;
+    }
     if (f.state === 'hung') {
       out.push({ ...base, kind: 'hang', end: next ? at(next) : null, detail: f.processesOnly ? 'only its processes froze: the host still accepted new connections' : null });
     } else if (f.state === 'reboot') {
@@ -266,8 +288,10 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
   }
   const drop = milestones.find((m) => m.name === 'route-lost' && m.subject === im.client);
   const removal = milestones.filter((m) => m.name === 'namesrv-removal').sort((a, b) => a.ts - b.ts)[0];
-  if (drop && removal && inc.causes.some((c) => c.kind === 'hang')) {
-    return `a hung broker keeps its connections open: the NameServer removed it ${formatMs(removal.ts - inc.start)} after the hang began (no registration for 120 s), and the client dropped it at its next route poll`;
+  const silent = inc.causes.find((c) => c.kind === 'hang' || c.silentMs !== undefined);
+  if (drop && removal && silent) {
+    const what = silent.kind === 'hang' ? 'a hung broker keeps' : 'a broker that went dark (a power loss, a frozen host) leaves';
+    return `${what} its connections open: the NameServer removed it ${formatMs(removal.ts - inc.start)} after it stopped answering (no registration for 120 s), and the client dropped it at its next route poll`;
   }
   if (drop) return `it sent to the failed broker until its route dropped it (its next route poll after a NameServer removed the broker)`;
   const busy = inc.causes.find((c) => c.kind === 'overload' || c.kind === 'stall');
@@ -309,7 +333,13 @@ function causeStep(c: Cause): string {
 function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]): ChainStep[] {
   const steps: ChainStep[] = [];
   const add = (at: number | null, text: string, evidence: string | null, finding: string | null = null) => steps.push({ at, text, evidence, finding });
-  for (const c of inc.causes) add(c.start, causeStep(c), c.evidence[0] ?? null);
+  for (const c of inc.causes) {
+    if (c.kind === 'reboot' && c.silentMs !== undefined) {
+      // A reboot told from its silence: the silence first, the reset when it came.
+      add(c.start, `${c.host} stopped answering while its TCP connections stayed open (a power loss, or a frozen host: the logs cannot tell)`, c.evidence[0] ?? null);
+      add(c.start + c.silentMs, `${c.host} was back on the network with a new TCP stack: it had rebooted, its old connections were reset`, c.evidence[c.evidence.length - 1] ?? null);
+    } else add(c.start, causeStep(c), c.evidence[0] ?? null);
+  }
   const from = inc.start - 10000;
   const to = (inc.end ?? Infinity) + IMPACT_AFTER_MS;
   const inWindow = (m: MilestoneTime) => m.ts >= from && m.ts <= to;
@@ -444,7 +474,9 @@ function titleOf(inc: Incident): string {
       case 'hang':
         return `${who}hung${dur}${c.namesrvAddrs.length || c.brokers.length ? ` (${onHostShort(c)})` : ''}`;
       case 'reboot':
-        return `${who}rebooted`;
+        return c.silentMs !== undefined
+          ? `${who}went dark for ${formatMs(c.silentMs)}${c.namesrvAddrs.length || c.brokers.length ? ` (${onHostShort(c)})` : ''}, then rebooted`
+          : `${who}rebooted`;
       case 'crash':
         return `${c.host} crashed${c.brokers.length ? ` (${onHostShort(c)})` : ''}${c.end !== null ? `, back after ${formatMs(c.end - c.start)}` : ''}`;
       case 'restart':

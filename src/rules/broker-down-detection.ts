@@ -98,6 +98,8 @@ const SHUTDOWN_AFTER_MS = 120000;
 /** Lines within this of a broker's shutdown signal belong to that shutdown (its hook closing channels). */
 const SHUTDOWN_OPEN_MS = 300000;
 const PIPE_RING = 64;
+/** A channel closed this long before an unregistration (whole-second server logs) was its cause. */
+const CLOSED_BEFORE_MS = 1000;
 const FAIL_EPISODE_GAP_MS = 300000;
 
 const rule: Rule = {
@@ -142,6 +144,11 @@ const rule: Rule = {
     const within = (a: RmqEvent, b: RmqEvent, ms: number) => a.ts === null || b.ts === null || Math.abs(b.ts - a.ts) <= ms;
 
     const classifyByPipe = (r: Removal) => classifyByPipeOf(pipes, r);
+    // The ring holds only lines read before this one: a match was logged before the removal.
+    const closedJustBefore = (r: Removal) => {
+      const p = pipeFor(pipes, r.nsHost, r.addr, r.first);
+      return !!p && p.ts !== null && r.first.ts !== null && r.first.ts - p.ts <= CLOSED_BEFORE_MS;
+    };
 
     const start = (e: RmqEvent, addr: string | null, name: string | null, detection: Detection | null, path: Path): Removal => {
       const r: Removal = {
@@ -292,7 +299,7 @@ const rule: Rule = {
         }
         start(e, addr, null, 'expired', 'scan');
       },
-      'broker-removed': (e) => brokerRemoved({ current, attach, start, classifyByPipe }, e),
+      'broker-removed': (e) => brokerRemoved({ current, attach, start, classifyByPipe, closedJustBefore }, e),
       shutdown: (e) => {
         if (e.fields.role === 'broker' && isBrokerEvent(e)) noteShutdown(e, null);
       },
@@ -371,6 +378,8 @@ interface RemovalOps {
   attach: (r: Removal, e: RmqEvent, addr: string | null, name: string | null) => void;
   start: (e: RmqEvent, addr: string | null, name: string | null, detection: Detection | null, path: Path) => Removal;
   classifyByPipe: (r: Removal) => void;
+  /** Whether the NameServer logged the broker's channel closing (inactive, exception, idle) just before the removal's first line. */
+  closedJustBefore: (r: Removal) => boolean;
 }
 
 /** A `broker-removed` line: a destroyed channel, an unregister, or the table removal after either. */
@@ -408,7 +417,14 @@ function brokerRemoved(ops: RemovalOps, e: RmqEvent): void {
         if (!hadAddr && r.addr && r.detection === null) classifyByPipe(r);
         return;
       }
-      start(e, addr, name, 'unregistered', 'unregister');
+      const n = start(e, addr, name, 'unregistered', 'unregister');
+      // 5.x: the BatchUnregistrationService logs the same `unregisterBroker` lines for a channel
+      // destroyed as for an UNREGISTER_BROKER request (DefaultRequestProcessor.unregisterBroker and
+      // BrokerHousekeepingService both submit to it). A graceful broker unregisters on its open
+      // channel and closes it after; a channel that closed first (its `channelInactive` already
+      // logged, within the second) was destroyed: the submit lines, which name no broker, may have
+      // joined another broker's removal when several brokers' channels closed at once.
+      if (addr && ops.closedJustBefore(n)) classifyByPipe(n);
       return;
     }
     // `remove brokerAddr[...] / brokerName[...] from brokerAddrTable, because channel destroyed`
@@ -606,7 +622,8 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
   } else {
     severity = 'info';
     how = `${nsText} removed ${who} at ${removedAt}, ${since}, because the broker unregistered ("unregisterBroker, remove from brokerLiveTable OK"): a graceful shutdown, whose hook sends UNREGISTER_BROKER to every NameServer. Clients drop the broker at their next route poll; sends to it in between are refused and retried on another broker.`;
-    advice = ['Planned shutdown: nothing to fix. Producers ride through it with the default retries (retryTimesWhenSendFailed=2); make sure other brokers serve the same topics.'];
+    // What the producers ran with is not in the NameServer's log: the retries are the condition, not a fact about them.
+    advice = ['Planned shutdown: nothing to fix. Producers that retry ride through it (retryTimesWhenSendFailed, 2 by default, sends a refused attempt to another broker); make sure other brokers serve the same topics.'];
   }
   return {
     severity,

@@ -24,6 +24,11 @@ export interface Cause {
   detail: string | null;
   /** A partition's other side: the hosts it could not reach or be reached from. */
   peers?: string[];
+  /**
+   * A reboot told from its silence: how long the host had not answered, its connections open, before
+   * its old connections were reset (a power loss, or a frozen host that was reset).
+   */
+  silentMs?: number;
 }
 
 export interface Impact {

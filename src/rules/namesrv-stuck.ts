@@ -160,8 +160,13 @@ const rule: Rule = {
       const stuckMs = ep.first.ts !== null && endEvent.ts !== null ? endEvent.ts - ep.first.ts : null;
       const v = ctx.clientVersion(ep.host);
       const switchedTo = ep.switchEvent ? ((ep.switchEvent.fields.new as string | null) ?? null) : null;
-      const closeText =
-        v.closeSocketIfTimeout === false
+      // One timeout, then another NameServer: what a client that closes a timed-out channel does
+      // (NettyRemotingClient.invokeSync closes it; the next poll finds no channel and picks the next
+      // address). Only two or more timeouts on one channel show a client that did not close it.
+      const closedAsDefault = v.closeSocketIfTimeout === true && v.rescansNameServers !== true && ep.timeouts === 1 && !!ep.switchEvent;
+      const closeText = closedAsDefault
+        ? `Client ${v.range} closes a timed-out channel by default (4.9.1+), and this one behaved so: after its one timeout it chose another NameServer at its next route poll`
+        : v.closeSocketIfTimeout === false
           ? `Client ${v.range} does not close a channel on timeout (clientCloseSocketIfTimeout is false before 4.9.1 and cannot be configured there)`
           : v.rescansNameServers === true
             ? `Client ${v.range} closes a timed-out channel, but its NameServer scan (NettyRemotingClient.scanAvailableNameSrv, 5.0.0-5.2.0, every 3 s) connects every listed NameServer again, and a hung host whose kernel still accepts connections gets a fresh channel that stays chosen`
@@ -201,7 +206,12 @@ const rule: Rule = {
           switchedTo,
           switchedAt: ep.switchEvent?.ts ?? null,
           clientVersion: v.range,
-          closeSocketIfTimeout: v.closeSocketIfTimeout,
+          // The client's own value where the logs bear it out: false before 4.9.1 (hard-coded), true
+          // on 5.0.0-5.2.0 (its NameServer scan explains the stay) or after one timeout and a
+          // switch. A 4.9.1+ or 5.3.0+ client that stayed through several ran against its default
+          // of true (the property set to false, or calls outside invokeSync): its value is not
+          // known, and the default would be a false statement.
+          closeSocketIfTimeout: v.closeSocketIfTimeout === true && v.rescansNameServers !== true && !closedAsDefault ? null : v.closeSocketIfTimeout,
           rescansNameServers: v.rescansNameServers,
         },
         evidence: orderEvidence([ep.first, ep.switchEvent, ep.list, ep.freedBy, ep.last]),

@@ -159,6 +159,54 @@ export function givenTimeoutMs(cause: string | null | undefined): number | null 
   return m ? Number(m[1]) : null;
 }
 
+/** DefaultMQProducer.sendMsgTimeout's default: 3000 ms in every client release. */
+export const DEFAULT_SEND_MSG_TIMEOUT_MS = 3000;
+
+/**
+ * The send budget (sendMsgTimeout) a client's failed attempts show. An attempt is given what is
+ * left of the budget (DefaultMQProducerImpl.sendDefaultImpl: `timeout - costTime`), and a timed-out
+ * call prints what it was given (`wait response on the channel <addr> timeout, N(ms)`,
+ * NettyRemotingAbstract.invokeSyncImpl): a send's first attempt is given the whole budget less its
+ * route lookup, so the largest N is the budget to within a few ms (a setting is a round figure: N
+ * rounded up to 100 ms). Without N, the longest attempt that timed out (its RT), rounded down. Only
+ * timed-out attempts: one that failed at once on a channel closed under it (4.9.1+, `send request
+ * to <addr> failed`) says nothing of the budget, though its RT may be seconds. 5.3.3's
+ * sendMsgMaxTimeoutPerRequest, when set, caps N: the budget read is then that cap.
+ */
+export class SendBudgetSeen {
+  private given: { n: number; e: RmqEvent } | null = null;
+  private rt: { n: number; e: RmqEvent } | null = null;
+
+  /** Reads one event of the client (only failed send attempts count). */
+  add(e: RmqEvent): void {
+    if (e.type !== 'send-attempt-failed') return;
+    const cause = (e.fields.cause as string | null) ?? null;
+    if (!isTimeoutCause(cause)) return;
+    const n = givenTimeoutMs(cause);
+    if (n !== null && n >= MIN_BUDGET_MS && (!this.given || n > this.given.n)) this.given = { n, e };
+    const r = typeof e.fields.rtMs === 'number' ? e.fields.rtMs : null;
+    if (r !== null && r >= MIN_BUDGET_MS && (!this.rt || r > this.rt.n)) this.rt = { n: r, e };
+  }
+
+  /** The budget read so far (ms), why, and the line that shows it; null: no attempt shows it. */
+  get(): { ms: number; why: string; event: RmqEvent } | null {
+    const { given, rt } = this;
+    if (given) return { ms: Math.ceil(given.n / 100) * 100, why: `the longest time a timed-out attempt was given (\`timeout, ${given.n}(ms)\`: a first attempt gets the whole budget less its route lookup)`, event: given.e };
+    if (rt) return { ms: Math.floor(rt.n / 100) * 100, why: `the longest attempt that timed out (RT ${rt.n} ms)`, event: rt.e };
+    return null;
+  }
+}
+
+/** SendBudgetSeen over one client's events. */
+export function sendBudgetSeen(events: readonly RmqEvent[]): { ms: number; why: string; event: RmqEvent } | null {
+  const seen = new SendBudgetSeen();
+  for (const e of events) seen.add(e);
+  return seen.get();
+}
+
+/** A budget below this is no sendMsgTimeout anyone sets, and an attempt given less was a retry's leftover. */
+const MIN_BUDGET_MS = 500;
+
 /** A call given less than this cannot get an answer even from a healthy broker. */
 const LEFTOVER_BUDGET_MS = 100;
 /** Without the budget in the text, a timed-out attempt this long took the send's budget. */

@@ -53,6 +53,8 @@ interface Hit {
   costMs: number | null;
   reason: string | null;
   code: number | null;
+  /** The reply ended a synchronous send: its record is the retry loop's `resend at once` or its stack went through sendDefaultImpl. */
+  sync?: boolean;
 }
 
 interface Group {
@@ -66,6 +68,8 @@ interface Group {
   first: RmqEvent;
   last: RmqEvent;
   samples: RmqEvent[];
+  /** Refusals seen on the synchronous path (Hit.sync). */
+  sync: number;
 }
 
 /** Flow-control replies that carry SYSTEM_BUSY (code 2) whatever the broker version prints. */
@@ -96,8 +100,9 @@ const rule: Rule = {
     const record = (h: Hit) => {
       const key = `${h.host}|${h.shape}`;
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { host: h.host, shape: h.shape, n: 0, brokers: new Map(), reasons: new Map(), slots: new Set(), maxCost: null, first: h.ev, last: h.ev, samples: [] }));
+      if (!g) groups.set(key, (g = { host: h.host, shape: h.shape, n: 0, brokers: new Map(), reasons: new Map(), slots: new Set(), maxCost: null, first: h.ev, last: h.ev, samples: [], sync: 0 }));
       g.n++;
+      if (h.sync) g.sync++;
       for (const b of h.brokers) g.brokers.set(b, (g.brokers.get(b) ?? 0) + 1);
       if (h.reason) g.reasons.set(h.reason, (g.reasons.get(h.reason) ?? 0) + 1);
       if (h.slots !== null) g.slots.add(h.slots);
@@ -111,6 +116,7 @@ const rule: Rule = {
       dedup.add(key, h.ev.ts, h.ev.file, h, (kept, dup) => {
         if (!kept.brokers.length) kept.brokers = dup.brokers;
         if (dup.ev.kind === 'client' && kept.ev.kind !== 'client') kept.ev = dup.ev;
+        if (dup.sync) kept.sync = true;
       });
 
     const report = (g: Group) => {
@@ -164,8 +170,18 @@ const rule: Rule = {
         const rs = [...g.reasons.entries()].map(([r, c]) => `${c} [${r}]`).join(', ');
         title = `${sends} on ${g.host} failed at the first broker refusal: client ${cv} does not retry SYSTEM_BUSY (code 2)`;
         ex.push(`${sends} got a flow-control reply with code 2 (SYSTEM_BUSY) from ${brokers.length ? brokers.join(', ') : 'the broker'}: ${rs}.`);
+        // Only the synchronous loop (sendDefaultImpl) logs `resend at once` and checks
+        // retryResponseCodes; an asynchronous send's reply is read in its callback
+        // (MQClientAPIImpl.sendMessageAsync), which hands a broker error to onException without a
+        // retry (onExceptionImpl with needRetry false, 4.x and 5.x). Which of the two the logs show.
+        const how =
+          g.sync === g.n
+            ? 'So each refusal was thrown to the application at once as MQBrokerException, without trying another broker, although the client log says "resend at once" (that line is written before the decision).'
+            : g.sync > 0
+              ? `So each refusal ended its send at once as MQBrokerException, without trying another broker: ${g.sync} of them thrown by a synchronous send (its client log says "resend at once", written before the decision); one handed to an asynchronous send's callback (onException) is not retried either.`
+              : "So each refusal ended its send at once as MQBrokerException, without trying another broker; the logs do not show whether the sends were synchronous (thrown to the caller) or asynchronous (handed to the callback's onException, which never retries a broker's error reply).";
         ex.push(
-          `The client (${cv}) retries a broker error only when its code is in retryResponseCodes (TOPIC_NOT_EXIST, SERVICE_NOT_AVAILABLE, SYSTEM_ERROR, NO_PERMISSION, NO_BUYER_ID, NOT_IN_CURRENT_UNIT); SYSTEM_BUSY joined it in 5.3.0. So each refusal was thrown to the application at once as MQBrokerException, without trying another broker, although the client log says "resend at once" (that line is written before the decision).`,
+          `The client (${cv}) retries a broker error in a synchronous send only when its code is in retryResponseCodes (TOPIC_NOT_EXIST, SERVICE_NOT_AVAILABLE, SYSTEM_ERROR, NO_PERMISSION, NO_BUYER_ID, NOT_IN_CURRENT_UNIT); SYSTEM_BUSY joined it in 5.3.0. ${how}`,
         );
         adv.push('Treat MQBrokerException code 2 in the application: back off and retry, or send to another topic/broker.');
         adv.push(
@@ -185,7 +201,10 @@ const rule: Rule = {
         metrics.maxCostMs = g.maxCost;
       }
       if (g.shape === 'budget') metrics.sendMsgTimeoutMs = budget;
-      if (g.shape === 'not-retried-code') metrics.code = 2;
+      if (g.shape === 'not-retried-code') {
+        metrics.code = 2;
+        metrics.syncSends = g.sync;
+      }
       const evidence = [...g.samples];
       if (!evidence.includes(g.last)) evidence.push(g.last);
       ctx.report({ title, start: g.first.ts, end: g.last.ts, subject, metrics, evidence, explanation: ex.join(' '), advice: adv });
@@ -243,7 +262,8 @@ const rule: Rule = {
         const own = attempts.sameRecord(e);
         const name = own ? str(own, 'brokerName') : null;
         const broker = str(e, 'brokerAddr') ?? name;
-        add(`${e.host}|busy|${reason}|${num(e, 'waitMs')}|${num(e, 'queueSize')}`, { ev: e, host: e.host, shape: 'not-retried-code', brokers: broker ? [name ?? broker] : [], slots: null, costMs: null, reason, code });
+        const sync = !!own || e.sendPath === 'default';
+        add(`${e.host}|busy|${reason}|${num(e, 'waitMs')}|${num(e, 'queueSize')}`, { ev: e, host: e.host, shape: 'not-retried-code', brokers: broker ? [name ?? broker] : [], slots: null, costMs: null, reason, code, sync });
       },
       end() {
         dedup.flush();

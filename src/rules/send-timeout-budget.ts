@@ -1,5 +1,6 @@
 // send-timeout-budget: `RemotingTooMuchRequestException: sendDefaultImpl call timeout`. The
-// synchronous send gives all its attempts one budget, sendMsgTimeout (3000 ms); before each further
+// synchronous send gives all its attempts one budget, sendMsgTimeout (3000 ms by default; a client's
+// own, when its timed-out attempts print it: SendBudgetSeen); before each further
 // attempt it checks the clock and, when the budget is spent, throws this instead of retrying
 // (DefaultMQProducerImpl.sendDefaultImpl). With the defaults, one attempt that uses the whole 3 s (a broker or host that
 // accepts the connection but never answers) leaves no time for a retry on another broker.
@@ -18,8 +19,8 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
-import { addressBook, attemptOutcome, BOOK_EVENTS, givenTimeoutMs } from './routing.js';
-import { CrossLogDedup, clientVersions, num, str } from './send-path.js';
+import { addressBook, attemptOutcome, BOOK_EVENTS, DEFAULT_SEND_MSG_TIMEOUT_MS, givenTimeoutMs, SendBudgetSeen } from './routing.js';
+import { AttemptIndex, CrossLogDedup, clientVersions, num, str } from './send-path.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
 import { CLIENT } from '../rocketmq/facts.js';
@@ -55,6 +56,10 @@ interface Group {
 const BEFORE_MS = 1500;
 /** How far after (lines of one millisecond can come in either order). */
 const AFTER_MS = 100;
+/** A busy reply this close to the failures says the broker answered then. */
+const BUSY_NEAR_MS = 30000;
+/** Busy replies kept per broker. */
+const BUSY_KEPT = 256;
 
 const rule: Rule = {
   meta: {
@@ -65,15 +70,33 @@ const rule: Rule = {
       'Finds sends that ended with "sendDefaultImpl call timeout": an attempt used up the whole sendMsgTimeout, so no retry could go to another broker; joins the failed attempt and the broker it went to.',
     versions: 'All client versions (DefaultMQProducerImpl.sendDefaultImpl); 5.x adds sendMsgMaxTimeoutPerRequest.',
     settings: {
-      sendMsgTimeout: { default: 3000, description: 'Producer setting: time budget of one send, all attempts included', unit: 'ms' },
+      sendMsgTimeout: { default: DEFAULT_SEND_MSG_TIMEOUT_MS, description: 'Producer setting: time budget of one send, all attempts included', unit: 'ms' },
     },
-    events: [...new Set([...BOOK_EVENTS, 'send-call-timeout', 'send-failed', 'send-attempt-failed'] as const)],
+    events: [...new Set([...BOOK_EVENTS, 'send-call-timeout', 'send-failed', 'send-attempt-failed', 'busy-reply'] as const)],
   },
 
   create(ctx) {
-    const budget = Number(ctx.settings.sendMsgTimeout);
+    const setting = Number(ctx.settings.sendMsgTimeout);
+    const assumed = setting === DEFAULT_SEND_MSG_TIMEOUT_MS;
+    const seen = new Map<string, SendBudgetSeen>();
+    /**
+     * A client's budget: the value given with --set, else what its timed-out attempts show
+     * (SendBudgetSeen), else the default, said to be assumed (a client may run any sendMsgTimeout).
+     */
+    const budgetOf = (host: string): { ms: number; known: boolean; words: string } => {
+      if (!assumed) return { ms: setting, known: true, words: `${setting} ms` };
+      const s = seen.get(host)?.get();
+      if (s) return { ms: s.ms, known: true, words: `${s.ms} ms, as its timed-out attempts show` };
+      return { ms: setting, known: false, words: `${setting} ms by default; the logs do not show this client's` };
+    };
     const book = addressBook(ctx);
     const groups = new Map<string, Group>();
+    // Busy replies per broker name (the clients' `[TIMEOUT_CLEAN_QUEUE]broker busy` and kin): a
+    // broker that answered them was slow, not silent. Bounded: the latest per broker.
+    const attemptRecords = new AttemptIndex();
+    const busyAt = new Map<string, number[]>();
+    const answeredBusy = (broker: string, from: number | null, to: number | null) =>
+      from !== null && to !== null && (busyAt.get(broker) ?? []).some((t) => t >= from - BUSY_NEAR_MS && t <= to + BUSY_NEAR_MS);
     // Recent attempts per host not yet joined to a call timeout (bounded).
     const recent = new Map<string, RmqEvent[]>();
     const used = new WeakSet<RmqEvent>();
@@ -130,6 +153,8 @@ const rule: Rule = {
 
     const report = (g: Group) => {
       const cv = clientVersions(ctx, [g.host]);
+      const b = budgetOf(g.host);
+      const budget = b.ms;
       const counted = [...g.brokers.entries()].sort((a, b) => b[1] - a[1]);
       const brokers = counted.map(([b]) => b);
       // The broker that spent (nearly) every budget is the subject: in a log without threads an
@@ -143,16 +168,16 @@ const rule: Rule = {
       ex.push(
         g.retried === 0
           ? `${plural(g.n, 'send')} on ${g.host} gave up with RemotingTooMuchRequestException: sendDefaultImpl call timeout.`
-          : `${plural(g.n, 'send')} on ${g.host} ran out of time: ${timeouts} gave up with RemotingTooMuchRequestException: sendDefaultImpl call timeout, and ${g.retried} with "Send [N] times, still failed" after ${budget} ms or more (the last allowed attempt timed out on what was left of the budget).`,
+          : `${plural(g.n, 'send')} on ${g.host} ran out of time: ${timeouts} gave up with RemotingTooMuchRequestException: sendDefaultImpl call timeout, and ${g.retried} with "Send [N] times, still failed" after their whole budget (the last allowed attempt timed out on what was left of it).`,
       );
       ex.push(
-        `A synchronous send has one time budget for all its attempts, sendMsgTimeout (${budget} ms). Each attempt gets what is left of it, and before a retry the producer checks the clock: once the budget is spent it throws "sendDefaultImpl call timeout" instead of trying another broker (the retry loop's "Send [N] times" error is dropped).`,
+        `A synchronous send has one time budget for all its attempts, sendMsgTimeout (${b.words}). Each attempt gets what is left of it, and before a retry the producer checks the clock: once the budget is spent it throws "sendDefaultImpl call timeout" instead of trying another broker (the retry loop's "Send [N] times" error is dropped).`,
       );
       if (g.joined) {
         ex.push(
           whole
             ? `The failed attempt${to ? ` to ${to}` : ''} took up to ${g.maxRt} ms (RT in the client log), the whole budget, so no retry was possible: the broker or its host did not answer in time (a hung host, a stalled broker, a network black hole, or a connect that hung). A refused connection, by contrast, fails fast and is retried.`
-            : `The attempts${to ? ` to ${to}` : ''} took up to ${g.maxRt ?? '?'} ms each; together with route lookups and earlier attempts they used up the ${budget} ms budget.`,
+            : `The attempts${to ? ` to ${to}` : ''} took up to ${g.maxRt ?? '?'} ms each; together with route lookups and earlier attempts they used up the budget.`,
         );
       } else ex.push(`The client log with the failed attempt is not among the logs given (or has no matching line), so the broker it went to is not known.`);
       if (g.n > 1 && brokers.length <= 1 && g.first.ts !== null && g.last.ts !== null && g.last.ts > g.first.ts) {
@@ -160,9 +185,9 @@ const rule: Rule = {
       }
 
       const adv: Array<string | TopicAdvice> = [];
-      adv.push(about('find-cause', `Find out why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${budget} ms: its host, its GC and store logs, and the network between them; then check whether the NameServer still listed it.`));
+      adv.push(about('find-cause', `Find out why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${b.known ? `${budget} ms` : 'the send budget (sendMsgTimeout, 3000 ms by default)'}: its host, its GC and store logs, and the network between them; then check whether the NameServer still listed it.`));
       // DefaultMQProducer.sendMsgMaxTimeoutPerRequest caps one attempt's share of the budget, from client 5.3.3 only.
-      const perRequest = `sendMsgMaxTimeoutPerRequest (e.g. ${Math.round(budget / 3)} ms with sendMsgTimeout ${budget})`;
+      const perRequest = `sendMsgMaxTimeoutPerRequest (e.g. ${Math.round(budget / 3)} ms with sendMsgTimeout ${budget}${b.known ? '' : ', the default'})`;
       const capped = factIn(CLIENT.sendMsgMaxTimeoutPerRequest, cv);
       const why = 'so one attempt cannot use the whole budget and a retry can go to another broker';
       if (capped === true) adv.push(`Set ${perRequest} ${why}.`);
@@ -171,7 +196,11 @@ const rule: Rule = {
       // Every one of these sends had an attempt time out on this one broker: spread far apart, they show the client kept picking it.
       const seen = brokers.length === 1 ? faultAvoidanceSeen(cv, brokers[0], g.first.ts, g.last.ts) : ({ state: 'unknown' } as const);
       adv.push(about('latency-fault', latencyFaultAdvice(cv, seen, g.host)));
-      adv.push('A larger sendMsgTimeout alone does not help against a broker that never answers: the first attempt waits for the whole budget either way.');
+      // Only for a broker that gave no answer at all: one that answered other sends busy meanwhile
+      // was slow (an overload), and its late answers to these came after the budget.
+      const busy = brokers.filter((x) => answeredBusy(x, g.first.ts, g.last.ts));
+      if (busy.length) ex.push(`${busy.join(', ')} answered other sends busy meanwhile (flow control): it was slow, not silent.`);
+      else if (main && whole) adv.push('A larger sendMsgTimeout alone does not help against a broker that never answers: the first attempt waits for the whole budget either way.');
 
       const evidence: RmqEvent[] = [];
       for (const e of [g.maxRtAttempt, g.first, g.firstAttempt, g.last]) if (e && !evidence.includes(e)) evidence.push(e);
@@ -180,14 +209,15 @@ const rule: Rule = {
         failedSends: g.n,
         callTimeouts: timeouts,
         retriesSpent: g.retried,
-        sendMsgTimeoutMs: budget,
+        // Stated only when known: a default the logs do not bear out is no fact about this client.
+        sendMsgTimeoutMs: b.known ? budget : null,
         brokers,
         attemptsJoined: g.joined,
         maxAttemptRtMs: g.maxRt,
         clientVersion: cv,
       };
       ctx.report({
-        title: `${plural(g.n, 'send')} on ${g.host} ran out of the ${budget} ms send budget (${g.retried ? `${timeouts} sendDefaultImpl call timeout, ${g.retried} after their last retry` : 'sendDefaultImpl call timeout'})${main ? ` after an attempt to ${main}` : to ? ` after attempts to ${to}` : ''}`,
+        title: `${plural(g.n, 'send')} on ${g.host} ran out of ${b.known ? `the ${budget} ms` : 'their'} send budget (${g.retried ? `${timeouts} sendDefaultImpl call timeout, ${g.retried} after their last retry` : 'sendDefaultImpl call timeout'})${main ? ` after an attempt to ${main}` : to ? ` after attempts to ${to}` : ''}`,
         start: g.first.ts,
         end: g.last.ts,
         subject: main ? { host: g.host, broker: main, ...(g.addrs.has(main) ? { brokerAddr: g.addrs.get(main) } : {}) } : { host: g.host },
@@ -199,8 +229,24 @@ const rule: Rule = {
     };
 
     return {
+      'busy-reply': (e) => {
+        dedup.tick(e.ts);
+        if (e.kind !== 'client' && e.kind !== 'app') return;
+        const addr = str(e, 'brokerAddr');
+        const own = attemptRecords.sameRecord(e);
+        const name = (addr ? book.brokerNameOf(addr) : null) ?? (own ? str(own, 'brokerName') : null);
+        if (!name || e.ts === null) return;
+        let list = busyAt.get(name);
+        if (!list) busyAt.set(name, (list = []));
+        list.push(e.ts);
+        if (list.length > BUSY_KEPT) list.shift();
+      },
       'send-attempt-failed': (e) => {
         dedup.tick(e.ts);
+        attemptRecords.add(e);
+        let s = seen.get(e.host);
+        if (!s) seen.set(e.host, (s = new SendBudgetSeen()));
+        s.add(e);
         // An attempt logged just after the call timeout (same millisecond, other file first).
         let late = false;
         dedup.forEachPending((h, ts) => {
@@ -228,7 +274,7 @@ const rule: Rule = {
       'send-failed': (e) => {
         dedup.tick(e.ts);
         const cost = num(e, 'costMs');
-        if (cost === null || cost < budget) return;
+        if (cost === null || cost < budgetOf(e.host).ms) return;
         const hit: Hit = { ev: e, host: e.host, attempt: takeAttempt(e.host, e.ts, e.thread), retried: true };
         dedup.add(`${e.host}|still-failed`, e.ts, e.file, hit, (kept, dup) => {
           kept.attempt ??= dup.attempt;

@@ -55,15 +55,14 @@ describe('rmq-diag tui in a pseudo-terminal', () => {
       const lines = s.split('\n');
       expect(lines[0]).toMatch(/^rmq-diag {2}2020-12-22 14:35:00 – 14:59:59 \(24 min 59 s\) {2}times in \+08:00/);
       expect(lines[1]).toMatch(/^8 findings: 2 critical, 5 error, 1 warning · 4 hosts · 14 files · 11,538 events/);
-      expect(lines[2]).toMatch(/^INCIDENT 1 {2}mq-node-100 hung for 11 min 38 s \(a NameServer and broker-a on it\), then rebooted/);
-      expect(lines[3]).toMatch(/^ {2}cause {4}14:42:00 – 14:53:38 {2}mq-node-100 hung/);
-      expect(lines[4]).toMatch(/^ {11}14:53:38 – 14:54:03 {2}mq-node-100 rebooted/);
-      expect(lines[5]).toMatch(/^ {2}impact {3}app-order-01 {2}72 sends lost, 14:42:11 – 14:53:10/);
-      expect(lines[6]).toMatch(/^ {11}app-pay-01 {4}11 sends lost, 14:42:03 – 14:44:22/);
-      expect(`${lines[7]} ${lines[8]}`.replace(/\s+/g, ' ')).toMatch(
+      expect(lines[2]).toMatch(/^INCIDENT 1 {2}mq-node-100 went dark for 11 min 38 s \(a NameServer and broker-a on it\), then rebooted/);
+      expect(lines[3]).toMatch(/^ {2}cause {4}14:42:00 – 14:54:03 {2}mq-node-100 rebooted/);
+      expect(lines[4]).toMatch(/^ {2}impact {3}app-order-01 {2}72 sends lost, 14:42:11 – 14:53:10/);
+      expect(lines[5]).toMatch(/^ {11}app-pay-01 {4}11 sends lost, 14:42:03 – 14:44:22/);
+      expect(`${lines[6]} ${lines[7]}`.replace(/\s+/g, ' ')).toMatch(
         /^ 1 CRIT stale-route app-order-01 kept using broker-a for 11 min 35 s after it stopped answering \(97 failures; beyond the 2 min 40 s routing bound\) ?$/,
       );
-      expect(lines[9]).toMatch(/^ {2}2 CRIT namesrv-stuck /);
+      expect(lines[8]).toMatch(/^ {2}2 CRIT namesrv-stuck /);
       expect(s).toMatch(/^app-order-01 /m);
       expect(s).toMatch(/^mq-node-101 +█/m);
       expect(s).toMatch(/^findings /m);

@@ -1,7 +1,9 @@
 // broker-down-detection: namesrv.log / broker.log cases with the exact texts of server facts §6-§7
 // (4.9.8 and 5.3.3 RouteInfoManager, NettyRemotingServer pipeline lines) and the bundled samples.
 import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import rule from '../../src/rules/broker-down-detection.js';
+import { generatedFindings, generatedTruth } from './lab-findings.js';
 import { ruleTester } from './rule-tester.js';
 
 const srv = (day: string) => (time: string, level: string, thread: string, msg: string) => `${day} ${time} ${level} ${thread} - ${msg}`;
@@ -238,4 +240,23 @@ ruleTester(rule, {
       ],
     },
   ],
+});
+
+// gen-239 (5.1.0 servers, lab.json truth): NameServer mq-ns-1 hung 45 s; the brokers, which kept
+// running, closed their timed-out channels to it. When it ran again its BatchUnregistrationService
+// logged `unregisterBroker` for each closed channel, the lines of several brokers in one second,
+// after the `channelInactive` of each: destroyed channels of live brokers, no graceful shutdown.
+describe('broker-down-detection on a generated lab recording', () => {
+  it('gen-239: removals after the NameServer resumed are closed channels of running brokers, not unregistrations', async () => {
+    const truth = generatedTruth('gen-239');
+    expect(truth.faults.map((f) => f.kind).sort()).toEqual(['crash', 'hang']);
+    const resumed = Date.parse(truth.faults.find((f) => f.kind === 'hang')!.end!);
+    const after = (await generatedFindings('gen-239', [rule])).filter((f) => f.subject.host === 'mq-ns-1' && Math.abs(f.start! - resumed) <= 2000);
+    expect(after.length).toBe(5);
+    for (const f of after) {
+      expect(f.metrics.detection, f.title).toBe('destroyed');
+      expect(f.metrics.brokerAlive, f.title).toBe(true);
+      expect(f.advice.join(' ')).not.toMatch(/Planned shutdown/);
+    }
+  });
 });

@@ -10,6 +10,8 @@ import type { Finding, Rule } from '../../src/rules/types.js';
 import { buildTimeline } from '../../src/timeline/build.js';
 
 export const LAB = fileURLToPath(new URL('../../samples/lab/', import.meta.url));
+/** The generated recordings (samples/generated/gen-N), logs gzipped. */
+export const GENERATED = fileURLToPath(new URL('../../samples/generated/', import.meta.url));
 
 /** The parts of lab.json these tests read (the lab's own clock and what each process ran with). */
 export interface LabTruth {
@@ -21,13 +23,17 @@ export interface LabTruth {
 }
 
 export const labTruth = (name: string): LabTruth => JSON.parse(readFileSync(join(LAB, name, 'lab.json'), 'utf8')) as LabTruth;
+export const generatedTruth = (name: string): LabTruth => JSON.parse(readFileSync(join(GENERATED, name, 'lab.json'), 'utf8')) as LabTruth;
 
 /** The findings of `rules` on a lab recording, with `--set` specs. */
-export async function labFindings(name: string, rules: Rule[], set: string[] = []): Promise<Finding[]> {
-  const t = await buildTimeline({ inputs: [join(LAB, name)], workers: 0 });
+export async function labFindings(name: string, rules: Rule[], set: string[] = [], root = LAB): Promise<Finding[]> {
+  const t = await buildTimeline({ inputs: [join(root, name)], workers: 0 });
   try {
     return analyzeTimeline(t, { rules, settings: parseSettings(rules, set) });
   } finally {
     t.close();
   }
 }
+
+/** The findings of `rules` on a generated recording (samples/generated/NAME). */
+export const generatedFindings = (name: string, rules: Rule[], set: string[] = []): Promise<Finding[]> => labFindings(name, rules, set, GENERATED);

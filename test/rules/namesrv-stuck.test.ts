@@ -2,7 +2,7 @@
 // (app-order-01, 4.8.0) and client facts §2.4-§2.5 (selection, invokeSync timeout handling).
 import { describe, expect, it } from 'vitest';
 import rule from '../../src/rules/namesrv-stuck.js';
-import { labFindings, labTruth } from './lab-findings.js';
+import { generatedFindings, generatedTruth, labFindings, labTruth } from './lab-findings.js';
 import { ruleTester } from './rule-tester.js';
 
 const CRLF = '\r\n';
@@ -220,7 +220,19 @@ describe('namesrv-stuck on the lab recording of a hung NameServer', () => {
     expect(rest).toEqual([]);
     expect(f.metrics).toMatchObject({ timeouts: 1, stuckMs: 27_000, namesrvAddr: ns, switchedTo: other, clientVersion: '4.9.4', closeSocketIfTimeout: true, rescansNameServers: false });
     expect(f.title).toBe(`app-pay-01 stuck on NameServer ${ns} for 27 s (1 route-poll timeout, then switched to ${other})`);
-    expect(f.explanation).toContain('Client 4.9.4 closes a timed-out channel by default (4.9.1+)');
+    expect(f.explanation).toContain('Client 4.9.4 closes a timed-out channel by default (4.9.1+), and this one behaved so');
+    expect(f.explanation).not.toContain('it must run with');
+  });
+
+  // gen-705: app-order-01 (4.9.6, run with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false)
+  // stayed through several timeouts: the finding does not state the version's default as its value.
+  it('gen-705: a 4.9.1+ client that stayed through several timeouts: its closeSocketIfTimeout is not stated', async () => {
+    const ran = generatedTruth('gen-705').clients.find((c) => c.host === 'app-order-01')!;
+    expect((ran.ranWith as { closeSocketIfTimeout: boolean }).closeSocketIfTimeout).toBe(false);
+    const [f] = (await generatedFindings('gen-705', [rule])).filter((x) => x.subject.client === 'app-order-01');
+    expect(f.metrics.timeouts as number).toBeGreaterThan(1);
+    expect(f.metrics.closeSocketIfTimeout).toBeNull();
+    expect(f.explanation).toContain('so it must run with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false');
   });
 
   it('minTimeouts: 7 timeouts are stuck at a minimum of 7, not at 8', async () => {

@@ -1,6 +1,8 @@
 // send-no-retry over small logs in the real layouts: 4.x and 5.x rocketmq_client.log, application
 // logs (Spring Boot, logback, JBoss-style) and exception pastes.
+import { describe, expect, it } from 'vitest';
 import { ruleTester } from './rule-tester.js';
+import { generatedFindings, generatedTruth } from './lab-findings.js';
 import rule from '../../src/rules/send-no-retry.js';
 
 const crlf = (lines: string[]) => lines.join('\r\n') + '\r\n';
@@ -129,4 +131,28 @@ ruleTester(rule, {
       ],
     },
   ],
+});
+
+// Lab recordings (real RocketMQ, truth in lab.json): a busy reply ends a synchronous send (the
+// retry loop logs `resend at once`) and an asynchronous one (its callback gets it in onException);
+// the finding says which only as far as the logs show it.
+describe('send-no-retry on generated lab recordings', () => {
+  // gen-700: app-pay-01 (4.9.0) sent asynchronously; its two busy replies are in its application
+  // log only, thrown in the callback (MQClientAPIImpl$1.operationComplete): no synchronous path.
+  it('gen-700: async sends refused busy are not said to be synchronous', async () => {
+    expect(generatedTruth('gen-700').clients.find((c) => c.host === 'app-pay-01')!.async).toBe(true);
+    const f = (await generatedFindings('gen-700', [rule])).find((x) => x.subject.host === 'app-pay-01' && x.metrics.shape === 'not-retried-code')!;
+    expect(f.metrics).toMatchObject({ failedSends: 2, syncSends: 0, code: 2 });
+    expect(f.explanation).not.toMatch(/resend at once/);
+    expect(f.explanation).toMatch(/the logs do not show whether the sends were synchronous/);
+  });
+
+  // gen-23: app-order-01 (4.6.1) sent synchronously; its client log holds the retry loop's
+  // `sendKernelImpl exception, resend at once` over each MQBrokerException.
+  it('gen-23: sync sends refused busy show the retry loop', async () => {
+    expect(generatedTruth('gen-23').clients.find((c) => c.host === 'app-order-01')!.async).toBe(false);
+    const f = (await generatedFindings('gen-23', [rule])).find((x) => x.subject.host === 'app-order-01' && x.metrics.shape === 'not-retried-code')!;
+    expect(f.metrics.syncSends).toBeGreaterThan(0);
+    expect(f.explanation).toMatch(/resend at once/);
+  });
 });

@@ -1,6 +1,8 @@
 // send-timeout-budget over small logs in the real layouts: a 4.8.0 rocketmq_client.log (inner
 // logger, CRLF, empty line after a stack) and the application's Spring Boot log.
+import { describe, expect, it } from 'vitest';
 import { ruleTester } from './rule-tester.js';
+import { generatedFindings, generatedTruth, labFindings } from './lab-findings.js';
 import rule from '../../src/rules/send-timeout-budget.js';
 
 const crlf = (lines: string[]) => lines.join('\r\n') + '\r\n';
@@ -98,7 +100,7 @@ ruleTester(rule, {
           subject: { host: 'app-order-01', broker: 'broker-a' },
           metrics: { failedSends: 2, sendMsgTimeoutMs: 3000, brokers: ['broker-a'], attemptsJoined: 2, maxAttemptRtMs: 3003 },
           evidence: ['app-order-01/rocketmq_client.log:2', 'app-order-01/app.log:3'],
-          mentions: ['sendMsgTimeout (3000 ms)', 'no retry', 'sendLatencyFaultEnable'],
+          mentions: ['sendMsgTimeout (3000 ms, as its timed-out attempts show)', 'no retry', 'sendLatencyFaultEnable'],
           start: '2020-12-22T14:42:11.046+08:00',
           end: '2020-12-22T14:42:17.113+08:00',
         },
@@ -110,7 +112,8 @@ ruleTester(rule, {
         'app-pay-01/app.log': lf(appCallTimeout('2020-12-22 14:42:03.462')),
         'app-pay-01/error.log': lf(appCallTimeout('2020-12-22 14:42:03.462')),
       },
-      findings: [{ metrics: { failedSends: 1, attemptsJoined: 0, brokers: [] }, mentions: ['not known'] }],
+      // No attempt in the logs: the budget is the default, assumed, and not stated as this client's.
+      findings: [{ metrics: { failedSends: 1, attemptsJoined: 0, brokers: [], sendMsgTimeoutMs: null }, mentions: ['not known', '3000 ms by default; the logs do not show this client'] }],
     },
     {
       name: 'a headerless exception paste (no time)',
@@ -133,4 +136,33 @@ ruleTester(rule, {
       findings: [{ metrics: { sendMsgTimeoutMs: 6000, maxAttemptRtMs: 6004 }, mentions: ['6000 ms'] }],
     },
   ],
+});
+
+// Lab recordings (real RocketMQ, truth in lab.json): the budget a client ran with, and whether the
+// broker that spent it was silent or only slow.
+describe('send-timeout-budget on generated lab recordings', () => {
+  // gen-23: app-order-01 (4.6.1) ran sendMsgTimeout=1000 against an overloaded broker-b: its
+  // timed-out attempts print `timeout, 1000(ms)`, and broker-b answered other sends busy
+  // ([TIMEOUT_CLEAN_QUEUE]) meanwhile: slow, not silent.
+  it('gen-23: the 1000 ms budget the attempts show; no "never answers" advice for a broker that answered busy', async () => {
+    const ran = generatedTruth('gen-23').clients.find((c) => c.host === 'app-order-01')!;
+    const [f, ...rest] = await generatedFindings('gen-23', [rule]);
+    expect(rest).toEqual([]);
+    expect(f.subject).toMatchObject({ host: 'app-order-01', broker: 'broker-b' });
+    expect(f.metrics.sendMsgTimeoutMs).toBe((ran.ranWith as { sendMsgTimeout: number }).sendMsgTimeout);
+    expect(f.metrics.sendMsgTimeoutMs).toBe(1000);
+    expect(f.title).toMatch(/ran out of the 1000 ms send budget/);
+    expect(f.explanation).toMatch(/broker-b answered other sends busy meanwhile/);
+    expect(f.advice.join(' ')).not.toMatch(/never answers/);
+  });
+
+  // hang-5x: broker-a's JVMs stopped (SIGSTOP): it never answered, and the advice holds.
+  it('hang-5x: a hung broker keeps the "never answers" advice and the 3000 ms its attempts show', async () => {
+    const fs = await labFindings('hang-5x', [rule]);
+    expect(fs.length).toBeGreaterThan(0);
+    for (const f of fs) {
+      expect(f.metrics.sendMsgTimeoutMs).toBe(3000);
+      expect(f.advice.join(' ')).toMatch(/never answers/);
+    }
+  });
 });

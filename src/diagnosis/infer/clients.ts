@@ -7,7 +7,7 @@ import { CLIENT } from '../../rocketmq/facts.js';
 import { pickVersion, versionAtLeast } from '../../rocketmq/versions.js';
 import type { RmqEvent } from '../../parse/types.js';
 import { clientVersionOf } from '../../rules/versions.js';
-import { givenTimeoutMs, isTimeoutCause } from '../../rules/routing.js';
+import { sendBudgetSeen } from '../../rules/routing.js';
 import type { Collected } from '../collect.js';
 import { isAppFailure } from '../../parse/send-failure.js';
 import { failuresOf } from '../observe.js';
@@ -167,36 +167,6 @@ function clientTopic(ctx: InferContext, mine: RmqEvent[], p: string, topics: Sce
   return topic;
 }
 
-/**
- * The send budget (sendMsgTimeout) the client's failed attempts show. An attempt is given what is
- * left of the budget (DefaultMQProducerImpl.sendDefaultImpl: `timeout - costTime`), and a timed-out
- * call prints what it was given (`wait response on the channel <addr> timeout, N(ms)`,
- * NettyRemotingAbstract.invokeSyncImpl): a send's first attempt is given the whole budget less its
- * route lookup, so the largest N is the budget to within a few ms (a setting is a round figure: N
- * rounded up to 100 ms). Without N, the longest attempt that timed out (its RT), rounded down. Only
- * timed-out attempts: one that failed at once on a channel closed under it (4.9.1+, `send request
- * to <addr> failed`) says nothing of the budget, though its RT may be seconds. 5.3.3's
- * sendMsgMaxTimeoutPerRequest, when set, caps N: the budget read is then that cap.
- */
-function sendBudgetSeen(cl: readonly RmqEvent[]): { ms: number; why: string; event: RmqEvent } | null {
-  let given: { n: number; e: RmqEvent } | null = null;
-  let rt: { n: number; e: RmqEvent } | null = null;
-  for (const e of cl) {
-    if (e.type !== 'send-attempt-failed') continue;
-    const cause = (e.fields.cause as string | null) ?? null;
-    if (!isTimeoutCause(cause)) continue;
-    const n = givenTimeoutMs(cause);
-    if (n !== null && n >= MIN_BUDGET_MS && (!given || n > given.n)) given = { n, e };
-    const r = typeof e.fields.rtMs === 'number' ? e.fields.rtMs : null;
-    if (r !== null && r >= MIN_BUDGET_MS && (!rt || r > rt.n)) rt = { n: r, e };
-  }
-  if (given) return { ms: Math.ceil(given.n / 100) * 100, why: `the longest time a timed-out attempt was given (\`timeout, ${given.n}(ms)\`: a first attempt gets the whole budget less its route lookup)`, event: given.e };
-  if (rt) return { ms: Math.floor(rt.n / 100) * 100, why: `the longest attempt that timed out (RT ${rt.n} ms)`, event: rt.e };
-  return null;
-}
-
-/** A budget below this is no sendMsgTimeout anyone sets, and an attempt given less was a retry's leftover. */
-const MIN_BUDGET_MS = 500;
 
 /**
  * The ClientConfig the client printed at start, the producer's `key=value` settings in the

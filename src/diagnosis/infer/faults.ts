@@ -15,6 +15,8 @@ const DEFAULT_BOOT = { namesrvMs: 12000, brokerMs: 25000 };
 const STALL_MARGIN_MS = 15;
 /** How much longer the oldest queued request waited than the stall lasted: the model answers it when the stall ends (a real broker adds up to its 10 ms cleaner tick). */
 const STALL_EXTRA_MS = 0;
+/** A connect that fails within this (NettyClientConfig.connectTimeoutMillis, 3 s, and a second of logging) did not complete. */
+const CONNECT_FAILS_WITHIN_MS = 4000;
 /** Busy replies closer than this came from one BrokerFastFailure pass (it answers a whole run of expired heads at once). */
 const RELEASE_GAP_MS = 50;
 
@@ -60,10 +62,15 @@ function silenceFaults(ctx: InferContext, input: FaultsInput): Pending[] {
   return out;
 }
 
-/** A host that logs at least every 5 s (watermark.log): its silence starts right after its last line. */
+/**
+ * A host that logs at least every 5 s: its silence starts right after its last line. Only a broker's
+ * watermark.log is written on a clock (BrokerController.printWaterMark, every second); a NameServer
+ * logs in bursts (its boot, registrations of new brokers) and may say nothing for minutes while it
+ * runs, however many lines it wrote in all.
+ */
 function regular(ctx: InferContext, h: string): boolean {
   const l = ctx.c.serverLines.get(h);
-  return l !== undefined && l.count / Math.max(1, (l.last - l.first) / 1000) >= 0.2;
+  return l !== undefined && (ctx.roles.get(h)?.has('watermark') ?? false) && l.count / Math.max(1, (l.last - l.first) / 1000) >= 0.2;
 }
 
 /** What peers logged against a silent host's addresses. */
@@ -89,14 +96,19 @@ function silenceEvidence(ctx: InferContext, input: FaultsInput, s: Silence, inGa
   const addrs = addrsOn(input, h);
   const names = brokersOn(input, h);
   const fromTs = s.from.ts!;
+  // MQClientInstance (`send heart beat to broker[...] failed`) and BrokerOuterAPI (`registerBroker
+  // Exception, addr`) log any exception, printed under the line: a RemotingConnectException there
+  // (a connect failure on the record's next line) is a refused connection, not a timeout.
+  const refusedRecords = new Set(events.filter((e) => e.type === 'connect-failed' && e.host !== h).map((e) => `${e.file}|${e.line - 1}`));
+  const refusedRecord = (e: RmqEvent) => refusedRecords.has(`${e.file}|${e.line}`);
   const timeouts = events.filter(
     (e) =>
       inGap(e, 0) &&
       ((e.type === 'rpc-timeout' && addrs.has(String(e.fields.addr))) ||
         (e.type === 'route-update-failed' && e.entry === 'route-update-failed/exception' && addrs.has(String(e.fields.addr)) && /Timeout/.test(String(e.fields.cause))) ||
         (e.type === 'send-attempt-failed' && names.has(String(e.fields.brokerName)) && (e.fields.rtMs as number) >= 1000) ||
-        (e.type === 'heartbeat-failed' && addrs.has(String(e.fields.brokerAddr))) ||
-        (e.type === 'register-failed' && addrs.has(String(e.fields.namesrvAddr)))),
+        (e.type === 'heartbeat-failed' && addrs.has(String(e.fields.brokerAddr)) && !refusedRecord(e)) ||
+        (e.type === 'register-failed' && addrs.has(String(e.fields.namesrvAddr)) && !refusedRecord(e))),
   );
   const shutdown = events.find((e) => e.type === 'shutdown' && e.host === h && e.ts !== null && e.ts >= fromTs - 10000 && e.ts <= fromTs);
   // A whole-second line of the silence's first second may be later than the host's last line.
@@ -130,7 +142,7 @@ function silenceFault(ctx: InferContext, input: FaultsInput, s: Silence): Pendin
   // A frozen OS leaves new connects unanswered (`connect ... timeout`); stopped processes on a live
   // OS let them complete (peers reconnect, as 4.9.1+ clients do after closing a timed-out channel,
   // and 5.0.0-5.2.0 clients' name server scan every 3 s).
-  const reconnected = state === 'hung' ? reconnectedDuring(ctx, addrsOn(input, h), inGap, startTs) : undefined;
+  const reconnected = state === 'hung' ? reconnectedDuring(ctx, addrsOn(input, h), inGap, Math.max(startTs, start.unansweredFrom ?? startTs)) : undefined;
   if (reconnected) startEvidence.push(reconnected);
   const processesOnly = reconnected !== undefined;
   const lastLine = `the last line ${h} wrote before ${Math.round((endTs - fromTs) / 1000)} s of silence while other hosts kept logging`;
@@ -156,7 +168,12 @@ function silenceFault(ctx: InferContext, input: FaultsInput, s: Silence): Pendin
  * refusal). hung: timeouts (its start: right after the last line of a regular logger, else the
  * earliest timed-out request's send). null: no peer evidence (noted for a regular logger).
  */
-function silenceStart(ctx: InferContext, s: Silence, ev: SilenceEvidence, endTs: number): { state: 'hung' | 'down'; startTs: number; startEvidence: RmqEvent[] } | null {
+function silenceStart(
+  ctx: InferContext,
+  s: Silence,
+  ev: SilenceEvidence,
+  endTs: number,
+): { state: 'hung' | 'down'; startTs: number; startEvidence: RmqEvent[]; unansweredFrom?: number } | null {
   const { when, latest } = ctx;
   const h = s.host;
   const fromTs = s.from.ts!;
@@ -164,7 +181,13 @@ function silenceStart(ctx: InferContext, s: Silence, ev: SilenceEvidence, endTs:
   const { shutdown, refused, timeouts } = ev;
   if (shutdown || (refused.length && !timeouts.length)) {
     startEvidence.push(...(shutdown ? [shutdown] : refused.slice(0, 2)));
-    return { state: 'down', startTs: shutdown ? when(shutdown) : Math.min(latest(s.from) + 1, ...refused.map((e) => when(e))), startEvidence };
+    // It went down between its last line and the first refusal: halfway, so that the estimate is
+    // off by at most half that gap (a broker's watermark.log leaves a second or two, a NameServer,
+    // which prints every 10 s and is called every 30 s by each broker and client, more).
+    const lastPlus = latest(s.from) + 1;
+    const firstRefusal = Math.min(...refused.map((e) => when(e)));
+    const downAt = shutdown ? when(shutdown) : firstRefusal <= lastPlus ? firstRefusal : Math.round((lastPlus + firstRefusal) / 2);
+    return { state: 'down', startTs: downAt, startEvidence };
   }
   if (timeouts.length) {
     const lastPlus = ctx.coarse(s.from) ? s.from.ts! + 1000 : s.from.ts! + 1;
@@ -178,7 +201,9 @@ function silenceStart(ctx: InferContext, s: Silence, ev: SilenceEvidence, endTs:
     let startTs = regular(ctx, h) ? Math.min(lastPlus, evStart ?? Infinity) : (evStart ?? lastPlus);
     startTs = Math.max(startTs, s.from.ts! + 1);
     startEvidence.push(timeouts[0]);
-    return { state: 'hung', startTs, startEvidence };
+    // From the earliest timed-out request's send on, it certainly did not answer: only a connection
+    // opened after that says how it failed (one opened before, while it still ran, says nothing).
+    return { state: 'hung', startTs, startEvidence, ...(evStart !== null ? { unansweredFrom: evStart } : {}) };
   }
   if (regular(ctx, h)) {
     ctx.notes.push(`${h} was silent from ${formatIso(fromTs, ctx.outZone)} for ${Math.round((endTs - fromTs) / 1000)} s, but no peer logged a timeout or a refused connection against it: not replayed`);
@@ -193,7 +218,16 @@ function silenceStart(ctx: InferContext, s: Silence, ev: SilenceEvidence, endTs:
  */
 function reconnectedDuring(ctx: InferContext, addrs: Set<string>, inGap: InGap, startTs: number): RmqEvent | undefined {
   const { events } = ctx;
-  const reconnected = events.find((e) => inGap(e, 0) && e.ts! > startTs + 1000 && e.type === 'pipeline' && e.fields.side === 'client' && e.fields.event === 'connect' && addrs.has(String(e.fields.addr)));
+  // NettyRemotingClient logs `NETTY CLIENT PIPELINE: CONNECT` as it starts to connect: a connect
+  // that failed soon after (refused by a host back on the network with nothing listening, or timed
+  // out) did not complete.
+  const failedSoon = (c: RmqEvent) =>
+    events.some(
+      (e) => e.type === 'connect-failed' && e.host === c.host && e.ts !== null && e.ts >= c.ts! && e.ts <= c.ts! + CONNECT_FAILS_WITHIN_MS && ((e.fields.addrs as string[]) ?? []).includes(String(c.fields.addr)),
+    );
+  const reconnected = events.find(
+    (e) => inGap(e, 0) && e.ts! > startTs + 1000 && e.type === 'pipeline' && e.fields.side === 'client' && e.fields.event === 'connect' && addrs.has(String(e.fields.addr)) && !failedSoon(e),
+  );
   const connectTimeouts = events.some(
     (e) =>
       inGap(e, 0) &&
