@@ -263,7 +263,7 @@ function findingOf(ctx: RuleContext, book: ReturnType<typeof addressBook>, ep: E
         `A broker or NameServer stopped by SIGTERM (mqshutdown, kill, systemctl stop) runs its shutdown hook, which logs "Shutdown hook was invoked" before it exits; none is in the logs, so the previous process ended without it: it was killed (kill -9, the OOM killer), it crashed, or the host was reset or lost power. The logs do not tell which${s ? ', nor whether it stood still before it ended' : ''}.`,
       advice: [
         about('find-cause', `Find what ended the process before ${clockOf(first.boot)} on ${host}: the kernel log (OOM killer: journalctl -k, dmesg), the host's reboot history (last -x), and a JVM crash file (hs_err_pid*.log in the process's working directory).`),
-        ...unreadPeers(ctx),
+        ...unreadPeers(ctx, unclean.some((b) => b.role === 'broker')),
       ],
     };
   }
@@ -320,9 +320,12 @@ function findingOf(ctx: RuleContext, book: ReturnType<typeof addressBook>, ep: E
 }
 
 /** Advice to read the logs that tell what the stop cost, where the inputs lack them. */
-function unreadPeers(ctx: RuleContext): string[] {
+function unreadPeers(ctx: RuleContext, broker: boolean): string[] {
   const read = (kinds: string[]) => ctx.sources.some((x) => kinds.includes(x.kind));
-  const missing = [read(['namesrv']) ? '' : "the NameServers' logs (when they dropped the broker)", read(['client', 'app']) ? '' : "the clients' logs (which sends failed)"].filter(Boolean);
+  const missing = [
+    !broker || read(['namesrv']) ? '' : "the NameServers' logs (when they dropped the broker)",
+    read(['client', 'app']) ? '' : `the clients' logs (which ${broker ? 'sends' : 'route polls and sends'} failed)`,
+  ].filter(Boolean);
   return missing.length ? [`Read ${missing.join(' and ')} of the same window with these: they show what the stop cost.`] : [];
 }
 
