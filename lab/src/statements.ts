@@ -315,6 +315,33 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
       );
       break;
     }
+    case 'server-stopped': {
+      // What a host's own logs show: a boot with no shutdown before it (killed, crashed, reset), a
+      // restart after a shutdown, a silence that resumed (it stood still), or one whose boot lines were
+      // not read; a silence of the broker's scheduler thread alone is a stop or a wait on a peer.
+      const host = sub.host as string;
+      const when = `${truth.time(from)}-${truth.time(to)}`;
+      if (m.stop === 'scheduler') {
+        const near = truth.lab.hosts.flatMap((h) => truth.faultsOn(h.name, from, to, TOLERANCE.claimMs));
+        out.push(
+          down(`${host}'s broker scheduler stood still or waited on a server that did not answer, ${when}`).is(
+            near.length > 0,
+            near.map((x) => x.text).join('; '),
+            `no fault on ${host} or any other host within ${TOLERANCE.claimMs / 1000} s of ${when}; the lab's faults: ${truth.allFaults()}`,
+          ),
+        );
+        break;
+      }
+      const claims: Record<string, [string, readonly string[]]> = {
+        unclean: [`${host} ended with no shutdown (killed, crashed or reset) before booting at ${truth.time(to)}`, ['crash', 'reboot', 'hang']],
+        restart: [`${host} was shut down and booted again, ${when}`, ['restart']],
+        resumed: [`${host} stood still and resumed, ${when}`, ['hang', 'stall', 'overload']],
+        silent: [`${host} stood still or was restarted, ${when}`, ['hang', 'stall', 'overload', 'crash', 'reboot', 'restart']],
+      };
+      const [claim, kinds] = claims[m.stop as string] ?? [f.title, DOWN_KINDS];
+      out.push(checkDown(truth, down(claim), host, host, from, to, kinds));
+      break;
+    }
     default:
       out.push(proc(f.title).unknown(`lab.json records nothing ${f.rule}'s claim can be held to`));
   }

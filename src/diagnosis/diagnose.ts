@@ -3,6 +3,7 @@
 // incidents that tie them together.
 
 import { commonDir } from '../util/paths.js';
+import { clientLogsRead } from '../ingest/coverage.js';
 import { analyze, analyzeOnBothCores, sourcesOf, type Analysis, type AnalysisOptions } from '../rules/analyze.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import type { Incident } from '../rules/incident.js';
@@ -66,6 +67,7 @@ export function incidentPass(t: Timeline, o: DiagnoseOptions = {}): IncidentPass
       return buildIncidents(input, findings, {
         clientVersion: (h) => clientVersionOf(h, sources),
         failures: (h, source, from, until) => clientFailures(collected!.events, h, source, from, until, collected!.syncTimeouts).figures,
+        clientLogsRead: clientLogsRead(t.accounting),
       });
     },
   };

@@ -13,6 +13,7 @@ import { formatMs } from '../util/durations.js';
 import { closeTimedOutChannelAdvice, stuckOnNamesrvReason } from '../rules/versions.js';
 import type { ClientFailures, MilestoneTime, ReplayInput } from './types.js';
 import { plural } from '../util/text.js';
+import { IMPACT_UNKNOWN } from '../ingest/coverage.js';
 
 /** Causes this close (or overlapping) are one incident. */
 const JOIN_MS = 5 * 60000;
@@ -36,6 +37,8 @@ interface IncidentOptions {
   clientVersion: (host: string) => ClientVersion;
   /** A client's failed sends in a window, counted as observe() counts them. */
   failures: (host: string, source: 'app' | 'client', fromTs: number, untilTs: number) => ClientFailures;
+  /** Whether any client or application log was read (without one the impact is unknown, not nil). */
+  clientLogsRead: boolean;
 }
 
 /** The incidents of an analysis: `findings` in the report's order (their index is their id). */
@@ -51,6 +54,7 @@ export function buildIncidents(input: ReplayInput, findings: readonly Finding[],
     end: g.some((c) => c.end === null) ? null : Math.max(...g.map((c) => c.end!)),
     causes: g,
     impact: [],
+    impactUnknown: opts.clientLogsRead ? null : IMPACT_UNKNOWN,
     chain: [],
     advice: [],
     findings: [],
@@ -330,6 +334,13 @@ function causeStep(c: Cause): string {
   }
 }
 
+/** `NameServer 10.0.0.1:9876`, or `the NameServer on HOST` where its address is not in the logs (a NameServer's own log does not print it). */
+function namesrvText(f: Finding): string {
+  const addr = f.subject.namesrvAddr ?? (typeof f.metrics.namesrvAddr === 'string' ? f.metrics.namesrvAddr : null);
+  if (addr) return `NameServer ${addr}`;
+  return f.subject.host ? `the NameServer on ${f.subject.host}` : 'a NameServer (address unknown)';
+}
+
 function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]): ChainStep[] {
   const steps: ChainStep[] = [];
   const add = (at: number | null, text: string, evidence: string | null, finding: string | null = null) => steps.push({ at, text, evidence, finding });
@@ -360,10 +371,10 @@ function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]
               : `by its scan, ${m.detectMs !== null ? formatMs(Number(m.detectMs)) : '120 s'} after the last registration`;
       // The finding runs from the broker's last registration to the removal.
       const alive = m.brokerAlive === true ? ', while the broker kept running (its own log shows it)' : '';
-      add(f.end ?? f.start, `NameServer ${String(m.namesrvAddr)} removed ${String(f.subject.broker ?? f.subject.brokerAddr)} ${how}${alive}`, lastRef(f), id);
+      add(f.end ?? f.start, `${namesrvText(f)} removed ${f.subject.broker ?? f.subject.brokerAddr ?? 'a broker'} ${how}${alive}`, lastRef(f), id);
     } else if (f.rule === 'namesrv-stuck') {
       const v = m.clientVersion && m.clientVersion !== 'unknown' ? ` (client ${String(m.clientVersion)})` : '';
-      add(f.start, `${String(f.subject.client)}${v} kept asking NameServer ${String(f.subject.namesrvAddr)} for routes: ${plural(Number(m.timeouts), 'poll')} timed out and it did not switch`, ref(f), id);
+      add(f.start, `${f.subject.client ?? f.subject.host ?? 'a client'}${v} kept asking ${namesrvText(f)} for routes: ${plural(Number(m.timeouts), 'poll')} timed out and it did not switch`, ref(f), id);
     } else if (f.rule === 'broker-busy') {
       add(f.start, `${String(f.subject.broker)} answered ${plural(Number(m.rejections), 'send')} with [TIMEOUT_CLEAN_QUEUE] broker busy (waits ${String(m.minWaitMs)}-${String(m.maxWaitMs)} ms)`, ref(f), id);
     } else if (f.rule === 'stale-route' && m.withinRoutingBound === false) {

@@ -4,6 +4,7 @@
 import { formatIso, type Zone } from '../parse/time.js';
 import type { Finding, Rule } from '../rules/types.js';
 import { jsonSafe } from './escape.js';
+import { inputGaps } from '../ingest/coverage.js';
 import { inputToJson } from './events.js';
 import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport, type ClockReport } from './summary.js';
 import type { Milestone } from '../rules/milestones.js';
@@ -57,6 +58,7 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
       zone: r.zone.name,
       defaultZone: t.defaultZone.name,
       hosts: hostsOf(t.accounting),
+      partial: inputGaps(t.accounting),
       totals: totalsOf(t.accounting),
       findings: { total: Object.values(counts).reduce((a, b) => a + b, 0), ...counts, shown: shown.length },
       severity: r.severity,
@@ -108,6 +110,7 @@ function incidentToJson(inc: Incident, zone: Zone, shown: ReadonlySet<string>): 
       clientVersion: i.clientVersion,
       lastedBecause: i.lastedBecause,
     })),
+    impactUnknown: inc.impactUnknown,
     chain: inc.chain.map((s) => ({ time: iso(s.at, zone), text: s.text, evidence: s.evidence, finding: s.finding !== null && shown.has(s.finding) ? s.finding : null })),
     advice: [...inc.advice],
     findings: inc.findings.filter((id) => shown.has(id)),

@@ -2,6 +2,7 @@
 // Markdown): a summary, a findings table, one section per finding, and a mermaid timeline of the
 // milestones. Log text stays inside code fences; table cells are escaped.
 
+import { inputGaps } from '../ingest/coverage.js';
 import { formatShort, type Zone } from '../parse/time.js';
 import type { Finding, Rule } from '../rules/types.js';
 import { formatMs } from '../util/durations.js';
@@ -69,6 +70,7 @@ export function renderFindingsMarkdown(r: AnalyzeReport): string {
   const tot = totalsOf(t.accounting);
   out.push('| | |', '|---|---|');
   out.push(`| inputs | ${mdCell(`${plural(t.accounting.length, 'file')} from ${plural(hosts.length, 'host')}: ${hosts.join(', ')}`)} |`);
+  for (const gap of inputGaps(t.accounting)) out.push(`| partial | ${mdCell(gap)} |`);
   if (t.first !== null && t.last !== null) {
     out.push(`| window | ${mdCell(`${formatShort(t.first, zone)} .. ${formatShort(t.last, zone)} (${formatMs(t.last - t.first)})`)} |`);
   }

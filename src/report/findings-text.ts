@@ -11,6 +11,7 @@ import { formatMs } from '../util/durations.js';
 import type { Timeline } from '../timeline/build.js';
 import { commonDir, relativeTo } from '../util/paths.js';
 import { clip, escapeText, type Palette } from './escape.js';
+import { inputGaps } from '../ingest/coverage.js';
 import { accountingTable, zoneNote } from './events.js';
 import { incidentCount, incidentLines } from './incident-text.js';
 import { atOrAbove, clockNotes, countBySeverity, EVIDENCE_SHOWN, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from './summary.js';
@@ -50,6 +51,7 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
   const hosts = hostsOf(t.accounting);
   const field = (name: string, text: string) => hang(`${name.padEnd(8)}`, text, W);
   out.push(field('inputs', `${t.accounting.length} file${t.accounting.length === 1 ? '' : 's'} from ${hosts.length} host${hosts.length === 1 ? '' : 's'} (${hosts.join(', ')})`));
+  for (const gap of inputGaps(t.accounting)) out.push(field('partial', gap));
   if (t.first !== null && t.last !== null) {
     out.push(field('window', `${formatShort(t.first, r.zone)} .. ${formatShort(t.last, r.zone)} (${formatMs(t.last - t.first)})`));
   }

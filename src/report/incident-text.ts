@@ -53,7 +53,7 @@ export function incidentHeadLines(inc: Incident, n: number, zone: Zone, sameDay:
         return `${i.client.padEnd(w)}  ${lost}${win}${to}`;
       }),
     );
-  } else section('impact', ['no failed send in the logs']);
+  } else section('impact', [inc.impactUnknown ?? 'no failed send in the logs']);
   return out;
 }
 

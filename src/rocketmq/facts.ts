@@ -97,3 +97,44 @@ export const SERVER = {
   /** SendMessageProcessor answers OS_PAGE_CACHE_BUSY (`[PC_SYNCHRONIZED]`) with SYSTEM_BUSY from 5.3.0, SYSTEM_ERROR before. */
   pcSynchronizedBusy: { since: '5.3.0', until: null },
 } as const satisfies Record<string, VersionFact>;
+
+/**
+ * What RocketMQ's servers log on a schedule, whatever happens: while such a log keeps its cadence
+ * the thread that writes it runs; a gap of many periods is a silence (rule server-stopped, which
+ * measures each log's own cadence). `minPeriodMs`: the shortest period a setting allows (equal to
+ * `periodMs` where no setting changes it). `thread`: the thread that writes it; `waitsOnPeers`: that
+ * thread also makes calls that wait for another server, so its silence alone may be a wait, not a
+ * stop.
+ *
+ * Clients log none of their schedules: MQClientInstance.startScheduledTask polls routes every
+ * pollNameServerInterval (30 s) and heartbeats every heartbeatBrokerInterval (30 s), but logs a
+ * successful heartbeat only every 20th time (4.x `send heart beat to broker[...] success`, every
+ * 10 min) and a route poll only when the route changed, so a client's log has no cadence to judge.
+ */
+export const SCHEDULED_LOGS = {
+  /**
+   * Broker watermark.log: BrokerController.initialize (4.x; initializeBrokerScheduledTasks in 5.x)
+   * runs printWaterMark every 1 s (`[WATERMARK] Send Queue Size: ...`, a line per queue) on its
+   * single scheduledExecutorService thread, which also runs registerBrokerAll (it waits for every
+   * NameServer's answer up to registerBrokerTimeoutMills: 6 s in 4.x, 24 s in 5.x) and, on a slave,
+   * SlaveSynchronize.syncAll (calls to the master, 3 s timeout each).
+   */
+  brokerWatermark: { periodMs: 1000, minPeriodMs: 1000, thread: 'BrokerControllerScheduledThread', waitsOnPeers: true, words: 'watermark.log' },
+  /**
+   * Broker registrations in broker.log: BrokerController.start schedules registerBrokerAll on the
+   * same thread every registerNameServerPeriod (30 s by default, held to 10-60 s), logged per
+   * NameServer (4.x `register broker[0]to name server X OK`, 5.x `Registering current broker to name
+   * server completed`).
+   */
+  brokerRegistration: { periodMs: 30000, minPeriodMs: 10000, thread: 'BrokerControllerScheduledThread', waitsOnPeers: true, words: 'its registrations in broker.log' },
+  /**
+   * Broker stats.log: BrokerStatsManager's StatsItemSets print their items at the start of every
+   * minute (StatsItemSet.init schedules printAtMinutes every 60 s on the BrokerStatsThread), and
+   * only items that have been used: a broker that took no message yet may print none.
+   */
+  brokerStats: { periodMs: 60000, minPeriodMs: 60000, thread: 'BrokerStatsThread', waitsOnPeers: false, words: 'stats.log' },
+  /** NameServer 5.x namesrv_default.log: NamesrvController.startScheduleService runs printWaterMark every 1 s (its scheduler calls no other server). */
+  namesrvWatermark: { periodMs: 1000, minPeriodMs: 1000, thread: 'NSScheduledThread', waitsOnPeers: false, words: "the NameServer's watermark lines" },
+} as const;
+
+export type ScheduledLog = keyof typeof SCHEDULED_LOGS;

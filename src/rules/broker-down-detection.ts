@@ -628,7 +628,7 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
   return {
     severity,
     title:
-      `${ns ? `NameServer ${ns}` : `NameServer on ${r.nsHost}`} learned ${name ?? addr ?? 'a broker'} was gone by ` +
+      `${ns ? `NameServer ${ns}` : `NameServer on ${r.nsHost}`} learned ${who} was gone at ${removedAt} by ` +
       `${detection === 'expired' ? (path === 'idle' ? 'expiry (idle channel)' : 'expiry') : detection === 'destroyed' ? 'a closed connection' : 'unregistration'}` +
       (detectMs !== null ? `, ${formatMs(detectMs)} after ${hb ? 'its last heartbeat' : 'the first client failure'}` : ''),
     start: from?.ts ?? r.first.ts,
@@ -670,7 +670,7 @@ function aliveFinding(r: Removal, x: RemovalFacts, alive: Alive): FindingInput &
     `. Clients that poll ${nsName} may miss ${x.who} in their routes until it registers again (every 30 s).`;
   return {
     severity: 'warning',
-    title: `${x.ns ? `NameServer ${x.ns}` : `NameServer on ${r.nsHost}`} dropped ${x.name ?? x.addr ?? 'a broker'} by ${by} while the broker kept running`,
+    title: `${x.ns ? `NameServer ${x.ns}` : `NameServer on ${r.nsHost}`} dropped ${x.who} at ${x.removedAt} by ${by} while the broker kept running`,
     start: x.from?.ts ?? r.first.ts,
     end: r.first.ts,
     subject: { host: r.nsHost, ...(x.name ? { broker: x.name } : {}), ...(x.addr ? { brokerAddr: x.addr } : {}), ...(x.ns ? { namesrvAddr: x.ns } : {}) },

@@ -142,7 +142,7 @@ const rule: Rule = {
         const ns = book.namesrvAddrOfHost(ep.host);
         ctx.report({
           severity: long ? 'error' : 'warning',
-          title: `NameServer ${ns ?? `on ${ep.host}`} failed to process ${times} a broker registration${windowMs ? ` over ${formatMs(windowMs)}` : ''}`,
+          title: `NameServer ${ns ?? `on ${ep.host}`} failed to process ${times} a broker registration ${ep.failures === 1 ? 'at' : 'from'} ${clockOf(ep.first)}${windowMs ? ` over ${formatMs(windowMs)}` : ''}`,
           start: ep.first.ts,
           end: ep.last.ts,
           subject: { host: ep.host, ...(ns ? { namesrvAddr: ns } : {}) },
@@ -186,7 +186,8 @@ const rule: Rule = {
       }
       ctx.report({
         severity: long ? 'error' : 'warning',
-        title: `${who === 'the broker' ? `The broker on ${ep.host}` : who} failed to register with NameServer ${ep.ns} ${ep.failures === 1 ? 'once' : times}${windowMs ? ` over ${formatMs(windowMs)}` : ''}${kinds ? ` (${kinds})` : ''}`,
+        // The host tells a master from its slave (one broker name), the time one episode from the next.
+        title: `${who === 'the broker' ? 'The broker' : who} on ${ep.host} failed to register with NameServer ${ep.ns} ${ep.failures === 1 ? `once, at ${clockOf(ep.first)}` : `${times} from ${clockOf(ep.first)}`}${windowMs ? ` over ${formatMs(windowMs)}` : ''}${kinds ? ` (${kinds})` : ''}`,
         start: ep.first.ts,
         end: ep.last.ts,
         subject: { host: ep.host, namesrvAddr: ep.ns, ...(broker.name ? { broker: broker.name } : {}), ...(broker.addr ? { brokerAddr: broker.addr } : {}) },

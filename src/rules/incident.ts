@@ -66,6 +66,8 @@ export interface Incident {
   end: number | null;
   causes: Cause[];
   impact: Impact[];
+  /** Why the impact is not known (no client or application log was read); null: the impact says it. */
+  impactUnknown: string | null;
   chain: ChainStep[];
   /** What to change, each once. */
   advice: string[];

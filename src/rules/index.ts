@@ -10,6 +10,7 @@ import pagecacheBusy from './pagecache-busy.js';
 import retrySameBroker from './retry-same-broker.js';
 import sendNoRetry from './send-no-retry.js';
 import sendTimeoutBudget from './send-timeout-budget.js';
+import serverStopped from './server-stopped.js';
 import staleRoute from './stale-route.js';
 import storeSync from './store-sync.js';
 import type { Rule } from './types.js';
@@ -20,6 +21,7 @@ export const ALL_RULES: readonly Rule[] = [
   staleRoute,
   namesrvStuck,
   brokerDownDetection,
+  serverStopped,
   networkPartition,
   colocatedNamesrv,
   sendTimeoutBudget,

@@ -17,13 +17,14 @@
 
 import type { EventType, RmqEvent } from '../parse/types.js';
 import type { RuleContext, SourceInfo, Visitor } from './types.js';
+import { SCHEDULED_LOGS } from '../rocketmq/facts.js';
 
 /** NameServer default port. */
 export const NAMESRV_PORT = 9876;
 /** 4.x scans for inactive brokers every 10 s (5.x every 5 s): the longer one bounds the wait. */
 export const SCAN_NOT_ACTIVE_BROKER_MS = 10000;
 /** Default registration period of a broker (registerNameServerPeriod). */
-export const REGISTER_PERIOD_MS = 30000;
+export const REGISTER_PERIOD_MS = SCHEDULED_LOGS.brokerRegistration.periodMs;
 
 export const ROUTING_SETTINGS = {
   brokerChannelExpiredMs: {

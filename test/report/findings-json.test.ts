@@ -93,6 +93,7 @@ describe('analyze --json', () => {
       zone: '+08:00',
       defaultZone: '+08:00',
       hosts: ['app'],
+      partial: ["only one host read (app): the servers' logs (broker.log, namesrv.log, watermark.log) would tell the cause"],
       totals: { files: 1, lines: 10, records: 6, continuation: 3, unknown: 1, unreadable: 0, events: 3 },
       findings: { total: 2, critical: 1, error: 0, warning: 0, info: 1, shown: 2 },
       severity: 'warning',
