@@ -41,7 +41,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
           default: 'info',
           requiresArg: true,
         })
-        .option('verbose', { alias: 'v', describe: 'also the per-file accounting table', type: 'boolean', default: false })
+        .option('verbose', { describe: 'also the per-file accounting table, and every note on the inputs', type: 'boolean', default: false })
         .option('tui', { describe: 'open the findings and the timeline in the terminal UI instead (same as rmq-diag tui)', type: 'boolean', default: false })
         .epilogue(
           examples([
