@@ -118,3 +118,12 @@ export function accountingLine(t: Pick<ReadInputs, 'accounting'>, shown: EventsS
   const other = shown.other > 0 ? `, ${counted(shown.other, 'other record')}` : '';
   return `${num(x.lines)} lines in ${counted(x.files, 'file')} (${num(x.unknown)} unknown, ${num(x.unreadable)} unreadable); ${num(shown.events)} of ${num(x.events)} events${other}`;
 }
+
+/**
+ * The note of `events` when its table left out noise (isNoise of src/timeline/event-filter.ts, the
+ * TUI's: watermark rows of a queue whose head has not waited, printed every second per queue).
+ */
+export function hiddenNote(shown: EventsShown): string | null {
+  if (shown.hidden === 0) return null;
+  return `note: ${counted(shown.hidden, 'watermark event')} of an idle queue hidden (SlowTimeMills 0, printed every second); --all or --type watermark shows them`;
+}
