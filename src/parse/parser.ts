@@ -525,10 +525,11 @@ export class SourceParser {
     let texts = buf.map(([text]) => stripPaste(text));
     let [best, bestCount] = this.bestLayout(buf, texts, false);
     // A prefix before the headers (grep, a container runtime, a trace id: src/parse/prefix.ts) is
-    // looked for only when headers are not most of the first lines: a plain log pays nothing.
+    // looked for only when some first lines are no header (a log of headers alone pays nothing; the
+    // rest pay a bounded look at their first lines, once), and kept when it explains more of them.
     let nonBlank = 0;
     for (const [text, , n] of buf) if (text.trim().length) nonBlank += n;
-    if (bestCount * 2 < nonBlank) {
+    if (bestCount < nonBlank) {
       const headerOf = (t: string) => this.compiled.some((c) => c.layout.fallback !== true && this.isHeader(c, t));
       const found = detectPrefix(
         buf.map(([t]) => t),

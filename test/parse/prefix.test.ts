@@ -77,6 +77,15 @@ describe('prefixes before the header', () => {
     });
   }
 
+  it('grep -n -A1: as many context lines as matches, the context headers read too', () => {
+    const src = fixture(BROKER);
+    const lines = src.map((l, i) => `${i + 1}${i % 2 ? '-' : ':'}${l}`);
+    const r = parse(lines);
+    const base = parse(src);
+    expect(facts(r.events)).toEqual(facts(base.events));
+    expect(counts(r.acc)).toEqual(counts(base.acc));
+  });
+
   it('grep\'s `--` between groups and a line without the prefix are counted as they would be without one', () => {
     const lines = fixture(CLIENT).map((l, i) => `${i + 1}${isHeaderLine(l) ? ':' : '-'}${l}`);
     lines.splice(3, 0, '--');
