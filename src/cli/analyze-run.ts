@@ -54,7 +54,7 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
   const timeline = await buildTimeline({ ...opts, keepOther: 'inference', onProgress: (d, t) => progress.update(d, t) });
   try {
     progress.clear();
-    if (sayInputs(timeline, io, args.paths) === 2) return 2;
+    if (sayInputs(timeline, io, args.paths, args.verbose) === 2) return 2;
     // The HTML timeline's buckets and marks come from the same pass.
     const pass = (t: Timeline, clocks: boolean) => {
       const activity = format === 'html' ? activityCollector(t.accounting, t.first, t.last) : null;

@@ -41,7 +41,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
           default: 'info',
           requiresArg: true,
         })
-        .option('verbose', { alias: 'v', describe: 'also the per-file accounting table', type: 'boolean', default: false })
+        .option('verbose', { describe: 'also the per-file accounting table, and every note on the inputs', type: 'boolean', default: false })
         .option('clock-fix', {
           describe: "move the times of a host whose clock the logs show off (by more than 5 s, well determined) before naming the incident; --no-clock-fix only says it",
           type: 'boolean',

@@ -10,7 +10,7 @@ import { EVENT_TYPES, type EventType } from '../parse/types.js';
 import { SOURCE_KINDS } from '../ingest/kinds.js';
 import { parseSettings, SettingError } from '../rules/engine.js';
 import type { Rule, SettingValue } from '../rules/types.js';
-import { noRocketmqEvent, nothingToDiagnose, noteLine } from '../report/notes.js';
+import { noRocketmqEvent, nothingToDiagnose, noteLines, NOTES_OF_A_KIND } from '../report/notes.js';
 import type { BuildOptions, Timeline } from '../timeline/build.js';
 import { listMatcher, unknownType } from '../timeline/event-filter.js';
 import { parseShift } from '../timeline/shift.js';
@@ -31,6 +31,7 @@ export interface InputArgs {
   'tz-out'?: string;
   progress: boolean;
   jobs?: number;
+  verbose: boolean;
 }
 
 /** `rulesThread`: the command runs the rules, which --jobs also gives a thread of their own (analyze, tui). */
@@ -102,6 +103,12 @@ export function withInputOptions<T>(y: Argv<T>, o: { rulesThread?: boolean } = {
       describe: 'zone for times in the output (default: the zone of the inputs)',
       type: 'string',
       requiresArg: true,
+    })
+    .option('verbose', {
+      alias: 'v',
+      describe: `every note on the inputs (default: the first ${NOTES_OF_A_KIND} of a kind, the rest counted)`,
+      type: 'boolean',
+      default: false,
     })
     .option('progress', {
       describe: 'show progress on stderr (only when it is a terminal)',
@@ -274,11 +281,12 @@ export function ruleSettings(enabled: readonly Rule[], set: string[]): Record<st
 }
 
 /**
- * The input notes, on stderr; then, when the inputs hold nothing to diagnose, one line saying so.
- * Returns 2 in that case (the command prints no report), else 0.
+ * The input notes, on stderr (the first of each kind, or all with `verbose`); then, when the inputs
+ * hold nothing to diagnose, one line saying so. Returns 2 in that case (the command prints no
+ * report), else 0.
  */
-export function sayInputs(t: Pick<Timeline, 'sources' | 'accounting' | 'issues'>, io: CliIo, inputs: readonly string[]): number {
-  for (const i of t.issues) io.stderr.write(`${noteLine(i)}\n`);
+export function sayInputs(t: Pick<Timeline, 'sources' | 'accounting' | 'issues'>, io: CliIo, inputs: readonly string[], verbose = false): number {
+  for (const line of noteLines(t.issues, verbose)) io.stderr.write(`${line}\n`);
   const named = inputs.map((p) => (p === STDIN_ARG ? '-' : p));
   const nothing = nothingToDiagnose(t, named);
   if (nothing === null) {

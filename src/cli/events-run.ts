@@ -6,10 +6,10 @@ import type { Zone } from '../parse/time.js';
 import type { EventType } from '../parse/types.js';
 import { paletteFor } from '../report/escape.js';
 import { statsText, writeEvents } from '../report/events.js';
-import { accountingLine, hostsBelowNote } from '../report/notes.js';
+import { accountingLine, hiddenNote, hostsBelowNote } from '../report/notes.js';
 import { wrapIndented } from '../report/text-layout.js';
 import { buildTimeline, type BuildOptions } from '../timeline/build.js';
-import { eventMatcher, isEventFiltered, type EventFilter } from '../timeline/event-filter.js';
+import { eventMatcher, isEventFiltered, isNoise, listMatcher, type EventFilter } from '../timeline/event-filter.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { type InputArgs, sayInputs, timeRange, type TimeOption } from './common.js';
 import { progressOn } from './progress.js';
@@ -37,6 +37,18 @@ interface EventsChoices {
   untilArg: TimeOption | null;
 }
 
+/**
+ * Whether the table leaves out noise (the TUI's isNoise: idle watermark rows, 70-90 % of a broker's
+ * events): unless --all, or a --type that names watermark (`--type watermark`, `--type 'water*'`).
+ * JSON keeps every event: it is an input of analyze and replay (docs/json.md), whose rules read
+ * the queue sizes and the heartbeat of a broker in those rows.
+ */
+function hidesNoise(args: EventsArgs, json: boolean): boolean {
+  if (json || args.all) return false;
+  const named = args.type.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v && !v.startsWith('!'));
+  return !(named.length > 0 && listMatcher(named)('watermark'));
+}
+
 /** The run; returns the exit code. */
 export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo, c: EventsChoices): Promise<number> {
   const { opts, types, filter, tzOut, sinceArg, untilArg } = c;
@@ -54,7 +66,7 @@ export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo,
   });
   try {
     progress.clear();
-    if (sayInputs(timeline, io, args.paths) === 2) return 2;
+    if (sayInputs(timeline, io, args.paths, args.verbose) === 2) return 2;
     if (forInput) for (const b of hostsNamedBelow(timeline.sources)) io.stderr.write(`${hostsBelowNote(b.folder, b.hosts)}\n`);
     const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
     const { since, until } = timeRange(sinceArg, untilArg, zone, timeline);
@@ -69,9 +81,12 @@ export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo,
       width,
       palette: paletteFor(out, io.env, io.color),
       keep: isEventFiltered(filter) ? eventMatcher(filter) : null,
+      hide: hidesNoise(args, json) ? (e) => isNoise(e.type, e.fields) : null,
     });
     if (args.stats) io.stderr.write(statsText(timeline, widthOf(io.stderr, io.env)));
     else if (!json) io.stderr.write(`${wrapIndented(accountingLine(timeline, shown), widthOf(io.stderr, io.env))}\n`);
+    const hidden = hiddenNote(shown);
+    if (hidden) io.stderr.write(`${hidden}\n`);
   } finally {
     timeline.close();
   }

@@ -52,11 +52,12 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
           choices: ['table', 'json', 'events'] as const,
           requiresArg: true,
         })
-        .option('all', { describe: "also print records that match no RocketMQ message (type 'other')", type: 'boolean', default: false })
+        .option('all', { describe: "also print the watermark rows of idle queues (hidden by default) and records that match no RocketMQ message (type 'other')", type: 'boolean', default: false })
         .epilogue(
           examples([
             ['$0 events incident/', 'every event from every host under incident/'],
             ['$0 events incident/ --type busy-reply,rpc-timeout --since 14:40', 'two event types from 14:40 on'],
+            ['$0 events incident/ --type watermark', 'every watermark row, those of idle queues too (hidden by default)'],
             ["$0 events incident/ --type '!watermark' --level warn --host 'app-*'", 'warnings and worse on the app hosts, no watermark rows'],
             ["$0 events incident/ --grep 'TIMEOUT_CLEAN_QUEUE' --since -10m", 'a regular expression, in the last 10 minutes'],
             ["$0 events 'incident/**/rocketmq_client.log*' --json | jq .fields", 'NDJSON for scripts'],

@@ -95,7 +95,7 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
       progress.clear();
       inputs = timeline.sources.map((s) => s.path);
       accounting = timeline.accounting;
-      if (sayInputs(timeline, io, args.paths) === 2) return 2;
+      if (sayInputs(timeline, io, args.paths, args.verbose) === 2) return 2;
       const problem = checkInferred(inferred, { inputs: opts.inputs, accounting: timeline.accounting });
       if (problem) throw new UsageError(problem);
       input = inferred;

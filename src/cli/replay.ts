@@ -104,7 +104,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         .option('save-scenario', { describe: 'write the scenario (with provenance and observations) to FILE, to edit and replay', type: 'string', requiresArg: true })
         .option('emit-logs', { describe: 'write the simulated logs as DIR/<host>/<file> (rmq-diag analyze DIR reads them); DIR must be new or empty', type: 'string', requiresArg: true })
         .option('force', { describe: '--emit-logs may write into a folder that is not empty, replacing files of the same names (never an input)', type: 'boolean', default: false })
-        .option('verbose', { alias: 'v', describe: 'list every default and where every inferred value came from', type: 'boolean', default: false })
+        .option('verbose', { describe: 'list every default and where every inferred value came from, and every note on the inputs', type: 'boolean', default: false })
         .epilogue(
           examples([
             ['$0 replay incident/', 'infer a scenario, replay it, compare the milestones'],

@@ -21,6 +21,8 @@ import { GMT8, parseZone, type Zone } from './time.js';
 import { ActivityTracker, type ActivityEdges } from './activity.js';
 import { type EventFields, type EventType, type RmqEvent, type SourceAccounting } from './types.js';
 import { SERVER_KINDS, type SourceKind } from '../ingest/kinds.js';
+import { kindFromName } from '../ingest/sources.js';
+import { criPrefix, detectPrefix, prefixLength, prefixName, type LinePrefix } from './prefix.js';
 
 interface SourceParserOptions {
   file: string;
@@ -70,6 +72,10 @@ export interface CutState {
   loose: boolean;
   wrapRun: number;
   timed: boolean;
+  /** The prefix cut off each line (prefixName), or null. */
+  prefix: string | null;
+  /** A CRI partial line waits for the rest of its line. */
+  partial: boolean;
 }
 
 /** SourceParser.partInfo. */
@@ -223,6 +229,12 @@ export class SourceParser {
 
   private primary: CompiledLayout | null = null;
   private current: CompiledLayout | null = null;
+  /** What each line has before its header (src/parse/prefix.ts), decided with the layout; null: nothing. */
+  private prefix: LinePrefix | null = null;
+  /** The kind the file names of a grep -H prefix say, when they agree. */
+  private prefixKind: SourceKind | null = null;
+  /** CRI partial lines (`P`) per stream: their text so far, their first line number, how many lines. */
+  private partials: Map<string, { text: string; lineNo: number; lines: number }> | null = null;
   private sls = false;
   private zone: Zone = GMT8;
   private zoneName = '+08:00';
@@ -316,12 +328,71 @@ export class SourceParser {
     }
     if (this.resumed && this.afterCut === null) {
       const records = this.acc.records;
-      this.process(text, lineNo, keyword, keywordAt, byteAt);
+      this.feed(text, lineNo, keyword, keywordAt, byteAt);
       // Only a header starts a part as the unsplit parse goes on there (it closes the record before).
       this.afterCut = this.acc.records > records && this.rec !== null && this.rec.layout !== null ? 'header' : 'other';
       return;
     }
-    this.process(text, lineNo, keyword, keywordAt, byteAt);
+    this.feed(text, lineNo, keyword, keywordAt, byteAt);
+  }
+
+  /**
+   * A line, its prefix cut off when the file has one (a line without it is read whole). The
+   * reader's keyword positions and byte offset are of the whole line: dropped for a cut one.
+   */
+  private feed(text: string, lineNo: number, keyword?: boolean, keywordAt?: number, byteAt?: number): void {
+    const p = this.prefix;
+    if (p === null) {
+      this.process(text, lineNo, keyword, keywordAt, byteAt);
+      return;
+    }
+    if (p.form === 'cri') {
+      this.feedCri(text, lineNo);
+      return;
+    }
+    const cut = prefixLength(p, text);
+    if (cut <= 0) this.process(text, lineNo, keyword, keywordAt, byteAt);
+    else this.process(text.slice(cut), lineNo);
+  }
+
+  /**
+   * A CRI line: a partial one (`P`, kubelet splits a line longer than its buffer) waits for the rest
+   * of its stream's line, read as one line at the first one's number; the lines it took are
+   * continuation (each line counted once).
+   */
+  private feedCri(text: string, lineNo: number): void {
+    const cri = criPrefix(text);
+    if (cri === null) {
+      this.process(text, lineNo);
+      return;
+    }
+    const body = text.slice(cri.length);
+    const parts = (this.partials ??= new Map());
+    const open = parts.get(cri.stream);
+    if (cri.partial) {
+      if (open) {
+        open.text += body;
+        open.lines++;
+      } else parts.set(cri.stream, { text: body, lineNo, lines: 1 });
+      return;
+    }
+    if (!open) {
+      this.process(body, lineNo);
+      return;
+    }
+    parts.delete(cri.stream);
+    this.process(open.text + body, open.lineNo);
+    this.acc.continuation += open.lines;
+  }
+
+  /** Partial CRI lines whose rest never came: read as they are. */
+  private flushPartials(): void {
+    if (!this.partials) return;
+    for (const [stream, open] of [...this.partials]) {
+      this.partials.delete(stream);
+      this.process(open.text, open.lineNo);
+      this.acc.continuation += open.lines - 1;
+    }
   }
 
   /** Whether the layout is still being detected (lines are held). */
@@ -350,6 +421,8 @@ export class SourceParser {
       loose: this.loose !== null,
       wrapRun: this.wrapRun,
       timed: this.firstTs !== null,
+      prefix: this.prefix ? prefixName(this.prefix) : null,
+      partial: (this.partials?.size ?? 0) > 0,
     };
   }
 
@@ -363,6 +436,7 @@ export class SourceParser {
     this.rec = null;
     this.loose = null;
     this.lastDated = null;
+    this.partials = null;
     this.acc.lines = this.acc.records = this.acc.continuation = this.acc.unknown = this.acc.unreadable = 0;
     this.acc.events = {};
     this.issues.length = 0;
@@ -402,6 +476,7 @@ export class SourceParser {
     // An earlier part must have locked its layout before the cut, as the unsplit parse has there.
     if (atCut) this.cutState = this.stateAtCut();
     if (this.detectBuf) this.decide();
+    this.flushPartials();
     this.closeRecord();
     if (this.lastDated && !atCut) this.recTs(this.lastDated);
     if (this.loose) {
@@ -447,35 +522,37 @@ export class SourceParser {
   private decide(): void {
     const buf = this.detectBuf ?? [];
     this.detectBuf = null;
-    let best: CompiledLayout | null = null;
-    let bestCount = 0;
-    const texts = buf.map(([text]) => stripPaste(text));
-    // A paste numbered by an editor: its headers behind the numbers count too.
-    const unnumbered = texts.map(stripLineNumber);
-    for (const pass of [false, true]) {
-      // Fallback layouts only when no listed layout matches at all and the text is no SLS copy.
-      if (pass) {
-        let marks = 0;
-        for (let i = 0; i + 1 < buf.length; i++) if (SLS_MARK.test(buf[i][0]) && SLS_TS.test(buf[i + 1][0])) marks++;
-        if (marks > 0) {
-          this.sls = true;
-          break;
-        }
-      }
-      for (const c of this.compiled) {
-        if ((c.layout.fallback === true) !== pass) continue;
-        let n = 0;
-        texts.forEach((text, i) => {
-          const bare = unnumbered[i];
-          // Identical lines in a row are held once, with how many there were.
-          if (this.isHeader(c, text) || (bare !== text && this.isHeader(c, bare))) n += buf[i][2];
+    let texts = buf.map(([text]) => stripPaste(text));
+    let [best, bestCount] = this.bestLayout(buf, texts, false);
+    // A prefix before the headers (grep, a container runtime, a trace id: src/parse/prefix.ts) is
+    // looked for only when some first lines are no header (a log of headers alone pays nothing; the
+    // rest pay a bounded look at their first lines, once), and kept when it explains more of them.
+    let nonBlank = 0;
+    for (const [text, , n] of buf) if (text.trim().length) nonBlank += n;
+    if (bestCount < nonBlank) {
+      const headerOf = (t: string) => this.compiled.some((c) => c.layout.fallback !== true && this.isHeader(c, t));
+      const found = detectPrefix(
+        buf.map(([t]) => t),
+        buf.map(([, , n]) => n),
+        headerOf,
+      );
+      if (found && found.count > bestCount) {
+        const p = found.prefix;
+        this.prefix = p;
+        if (p.form === 'grep' && p.files.length) this.prefixKind = agreedKind(p.files);
+        texts = buf.map(([t]) => {
+          const cut = p.form === 'cri' ? (criPrefix(t)?.length ?? -1) : prefixLength(p, t);
+          return stripPaste(cut > 0 ? t.slice(cut) : t);
         });
-        if (n > bestCount) {
-          best = c;
-          bestCount = n;
-        }
+        [best, bestCount] = this.bestLayout(buf, texts, false);
       }
-      if (best) break;
+    }
+    // Fallback layouts only when no listed layout matches at all and the text is no SLS copy.
+    if (!best) {
+      let marks = 0;
+      for (let i = 0; i + 1 < buf.length; i++) if (SLS_MARK.test(buf[i][0]) && SLS_TS.test(buf[i + 1][0])) marks++;
+      if (marks > 0) this.sls = true;
+      else [best] = this.bestLayout(buf, texts, true);
     }
     this.primary = best;
     this.current = best;
@@ -488,7 +565,32 @@ export class SourceParser {
         message: 'no known log layout in the first lines: read as plain text (records have no time)',
       });
     }
-    for (const [text, n, repeats, at] of buf) for (let k = 0; k < repeats; k++) this.process(text, n + k, undefined, undefined, k === 0 && at >= 0 ? at : undefined);
+    for (const [text, n, repeats, at] of buf) for (let k = 0; k < repeats; k++) this.feed(text, n + k, undefined, undefined, k === 0 && at >= 0 ? at : undefined);
+  }
+
+  /**
+   * The layout whose headers most of the held lines (`texts`, as cut) are, and how many lines that
+   * is; `fallback`: among the fallback layouts only, else among the others.
+   */
+  private bestLayout(buf: readonly DetectLine[], texts: readonly string[], fallback: boolean): [CompiledLayout | null, number] {
+    // A paste numbered by an editor: its headers behind the numbers count too.
+    const unnumbered = texts.map(stripLineNumber);
+    let best: CompiledLayout | null = null;
+    let bestCount = 0;
+    for (const c of this.compiled) {
+      if ((c.layout.fallback === true) !== fallback) continue;
+      let n = 0;
+      texts.forEach((text, i) => {
+        const bare = unnumbered[i];
+        // Identical lines in a row are held once, with how many there were.
+        if (this.isHeader(c, text) || (bare !== text && this.isHeader(c, bare))) n += buf[i][2];
+      });
+      if (n > bestCount) {
+        best = c;
+        bestCount = n;
+      }
+    }
+    return [best, bestCount];
   }
 
   private setZoneAndKind(buf: DetectLine[]): void {
@@ -513,7 +615,8 @@ export class SourceParser {
       return;
     }
     const fromContent = this.kindFromContent(buf);
-    const hint = this.opts.kindHint;
+    // A grep -H paste names the files it came from: their kind when the input's own name says none.
+    const hint = this.opts.kindHint ?? this.prefixKind;
     if (hint && (fromContent === null || compatible(hint, fromContent))) this.kind = hint;
     else if (fromContent) {
       if (hint && hint !== fromContent) {
@@ -1126,6 +1229,12 @@ function stripPaste(raw: string): string {
 function stripLineNumber(raw: string): string {
   const m = /^\d{1,6}(?:[:|.)]?[ \t]+|[:|]) ?/.exec(raw);
   return m === null ? raw : raw.slice(m[0].length);
+}
+
+/** The kind the names of a grep -H paste's files say, when they all say the same. */
+function agreedKind(files: readonly string[]): SourceKind | null {
+  const kinds = new Set(files.map((f) => kindFromName(f)));
+  return kinds.size === 1 ? [...kinds][0] : null;
 }
 
 function compatible(hint: SourceKind, content: SourceKind): boolean {

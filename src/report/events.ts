@@ -26,6 +26,8 @@ interface EventsOutputOptions {
   beforeFirst?: () => void;
   /** Only the events it keeps (the filters of src/timeline/event-filter.ts); null: all. */
   keep?: ((e: RmqEvent) => boolean) | null;
+  /** Events left out unless asked for and counted (isNoise of src/timeline/event-filter.ts); null: none. */
+  hide?: ((e: RmqEvent) => boolean) | null;
 }
 
 interface Writer {
@@ -80,10 +82,12 @@ function shortFile(file: string): string {
   return i >= 0 ? file.slice(i + 1) : file;
 }
 
-/** What writeEvents wrote: RocketMQ events, and records that are no event (`other`, with --all). */
+/** What writeEvents wrote: RocketMQ events, and records that are no event (`other`, with --all); what it hid. */
 export interface EventsShown {
   events: number;
   other: number;
+  /** Events `hide` left out. */
+  hidden: number;
 }
 
 export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOutputOptions): Promise<EventsShown> {
@@ -103,12 +107,18 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
     }
   };
   const keep = o.keep ?? null;
+  const hide = o.hide ?? null;
+  let hidden = 0;
   for (const m of timeline.encoded()) {
     if (o.since !== null && (m.ts === null || m.ts < o.since)) continue;
     if (o.until !== null && (m.ts === null || m.ts > o.until)) continue;
     // JSON lines are written as they came (BuildOptions.asJson); an event is decoded only to be filtered or shown as text.
-    const e = keep !== null || !o.json ? m.event() : null;
+    const e = keep !== null || hide !== null || !o.json ? m.event() : null;
     if (keep !== null && !keep(e!)) continue;
+    if (hide !== null && hide(e!)) {
+      hidden++;
+      continue;
+    }
     start();
     n++;
     if (m.type === 'other') other++;
@@ -127,7 +137,7 @@ export async function writeEvents(timeline: Timeline, sink: Writer, o: EventsOut
   start();
   if (o.json) out.write(jsonSafe(JSON.stringify(o.forInput ? inputSummaryJson(timeline, o.zone, n) : summaryJson(timeline, o.zone, n))) + '\n');
   await buf.flush();
-  return { events: n - other, other };
+  return { events: n - other, other, hidden };
 }
 
 /** `--stats`: the per-file table and each file's events by type. */

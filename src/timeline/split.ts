@@ -58,7 +58,7 @@ export function joinRefusal(parts: readonly ParsedSource[]): string | null {
     const before = parts[i - 1].part!;
     const cut = before.info.cutState;
     const resumed = p.part.resumed;
-    if (!cut || !resumed || !cut.decided || cut.held || cut.loose || cut.sls) return 'no clean state at the cut';
+    if (!cut || !resumed || !cut.decided || cut.held || cut.loose || cut.sls || cut.partial) return 'no clean state at the cut';
     if (JSON.stringify(cut) !== JSON.stringify(resumed)) return 'state differs at the cut';
     if (p.part.info.afterCut !== 'header') return 'the cut is inside a record';
     if (p.part.firstLine !== before.lastLine + 1) return 'line numbers do not follow on';

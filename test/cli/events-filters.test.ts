@@ -101,4 +101,42 @@ describe('events accounting', () => {
     const only = await spawnBin(['events', SAMPLE, '--type', 'other']);
     expect(lastOf(only.stderr)).toBe(`15,329 lines in 14 files (0 unknown, 0 unreadable); 0 of 10,037 events, ${other.toLocaleString('en-US')} other records`);
   });
+
+  it('the table hides the watermark rows of idle queues (the TUI\'s noise), counts them in one note; --all, --type watermark show them; --json keeps them', async () => {
+    const lastOf = (stderr: string) => stderr.trimEnd().replace(/\n  /g, ' ').split('\n');
+    const rows = (stdout: string, re: RegExp) => stdout.split('\n').filter((l) => re.test(l));
+    // broker-busy: its Send queue waited (watermarks above 0), and idled the rest of the time.
+    const BUSY = 'samples/broker-busy/';
+    const j = await spawnBin(['events', BUSY, '--json']);
+    const lines = ndjson(j.stdout);
+    const all = { events: lines.slice(0, -1), summary: lines[lines.length - 1], stderr: j.stderr };
+    // What the TUI calls noise: a watermark whose queue head has not waited (SlowTimeMills 0).
+    const idle = all.events.filter((e) => e.type === 'watermark' && (e.fields as Record<string, unknown>).slowMs === 0).length;
+    const waited = all.events.filter((e) => e.type === 'watermark').length - idle;
+    expect(idle).toBeGreaterThan(all.events.length / 2);
+    expect(waited).toBeGreaterThan(0);
+    const table = await spawnBin(['events', BUSY]);
+    expect(table.code).toBe(0);
+    const [accounting, note, ...rest] = lastOf(table.stderr);
+    expect(rest).toEqual([]);
+    expect(accounting).toBe(`8,210 lines in 8 files (0 unknown, 0 unreadable); ${(all.events.length - idle).toLocaleString('en-US')} of 5,198 events`);
+    expect(note).toBe(`note: ${idle.toLocaleString('en-US')} watermark events of an idle queue hidden (SlowTimeMills 0, printed every second); --all or --type watermark shows them`);
+    // The watermarks that waited stay: they are the busy queue.
+    const shownWm = rows(table.stdout, / watermark /);
+    expect(shownWm).toHaveLength(waited);
+    expect(shownWm.every((l) => !/slowMs=0\b/.test(l))).toBe(true);
+    for (const args of [['--all'], ['--type', 'watermark'], ['--type', 'water*,rpc-timeout']]) {
+      const r = await spawnBin(['events', BUSY, ...args]);
+      expect(r.code).toBe(0);
+      expect(r.stderr, args.join(' ')).not.toMatch(/hidden/);
+      expect(rows(r.stdout, / watermark /), args.join(' ')).toHaveLength(idle + waited);
+    }
+    // Excluding other types names no watermark: the idle rows stay hidden.
+    const notRpc = await spawnBin(['events', BUSY, '--type', '!rpc-timeout']);
+    expect(notRpc.stderr).toMatch(/watermark events of an idle queue hidden/);
+    // JSON (an input of analyze and replay) keeps every event, and says nothing hidden.
+    expect(all.stderr).not.toMatch(/hidden/);
+    expect(all.summary.type).toBe('summary');
+    expect(all.events).toHaveLength(5198);
+  });
 });

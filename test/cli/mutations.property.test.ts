@@ -82,10 +82,14 @@ async function check(args: string[], file: string): Promise<Summary> {
   if (args[0] !== 'events') return { inputs: [], issues: [] };
   if (r.code === 2 && !r.stdout.trim()) {
     // Damage left nothing to diagnose: no report, one line on stderr that still counts the lines read.
-    const m = /: 1 files?, ([\d,]+) lines?, 0 records of a known layout/.exec(r.stderr) ?? /nothing could be read from/.exec(r.stderr);
+    // (Records of an application's layout alone, no RocketMQ event and no record of RocketMQ's layouts, are no RocketMQ log either.)
+    const m =
+      /: 1 files?, ([\d,]+) lines?, (?:0 records of a known layout|0 RocketMQ events, ([\d,]+) records? of other layouts)/.exec(r.stderr) ??
+      /nothing could be read from/.exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
     const lines = m && m[1] !== undefined ? Number(m[1].replace(/,/g, '')) : 0;
-    return { inputs: [{ lines, records: 0, continuation: 0, unknown: lines, unreadable: 0 }], issues: [] };
+    const records = m && m[2] !== undefined ? Number(m[2].replace(/,/g, '')) : 0;
+    return { inputs: [{ lines, records, continuation: 0, unknown: lines - records, unreadable: 0 }], issues: [] };
   }
   const summary = ndjson(r.stdout).pop()!.summary as Summary;
   for (const i of summary.inputs) expect(i.records + i.continuation + i.unknown + i.unreadable).toBe(i.lines);

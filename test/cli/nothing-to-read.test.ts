@@ -66,12 +66,65 @@ describe('nothing to diagnose', () => {
     expect(r.stderr).not.toMatch(/^rmq-diag:/m);
   });
 
-  it('records of a known layout, none of them a RocketMQ message: said, and the run goes on', async () => {
+  it('an application log with no RocketMQ message: no RocketMQ log, exit 2 in every command', async () => {
     const app = join(dir, 'app.log');
     writeFileSync(app, '2024-05-20 14:42:00.123  INFO 4242 --- [main] com.example.Shop : started in 3.2 seconds\n');
-    const r = await spawnBin(['analyze', app]);
+    for (const cmd of ['events', 'analyze', 'replay']) {
+      const r = await spawnBin([cmd, app]);
+      expect(r.code, cmd).toBe(2);
+      expect(r.stdout, cmd).toBe('');
+      expect(r.stderr, cmd).toBe(`rmq-diag: no RocketMQ log found in ${app}: 1 file, 1 line, 0 RocketMQ events, 1 record of other layouts (none of RocketMQ's)\n`);
+    }
+  });
+
+  it("a folder like /var/log (dated lines of dpkg, apt, a README): one line, exit 2, a few notes", async () => {
+    const varlog = join(dir, 'varlog');
+    mkdirSync(join(varlog, 'apt'), { recursive: true });
+    // As dpkg.log and alternatives.log print them: a full date first (the fallback layout reads it).
+    writeFileSync(join(varlog, 'dpkg.log'), '2025-06-24 14:36:25 startup archives unpack\n2025-06-24 14:36:25 install tzdata:all <none> 2025b-0ubuntu0.24.04\n');
+    writeFileSync(join(varlog, 'README'), 'You are looking for the traditional text log files in /var/log,\nand they are gone?\n');
+    writeFileSync(join(varlog, 'apt', 'history.log'), '\nStart-Date: 2025-06-24  14:36:21\nCommandline: apt-get install -y tzdata\n');
+    writeFileSync(join(varlog, 'apt', 'term.log'), '\nLog started: 2025-06-24  14:36:21\nSelecting previously unselected package tzdata.\n');
+    writeFileSync(join(varlog, 'fontconfig.log'), '/usr/share/fonts: caching, new cache contents: 0 fonts, 1 dirs\n');
+    for (const cmd of ['events', 'analyze', 'replay']) {
+      const r = await spawnBin([cmd, varlog]);
+      expect(r.code, cmd).toBe(2);
+      expect(r.stdout, cmd).toBe('');
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines.pop(), cmd).toBe(`rmq-diag: no RocketMQ log found in ${varlog}: 5 files, 11 lines, 0 RocketMQ events, 2 records of other layouts (none of RocketMQ's)`);
+      // 4 files with no known layout: 3 notes, then 1 line for the rest.
+      expect(lines.length, r.stderr).toBe(4);
+      expect(lines.slice(0, 3).every((l) => l.endsWith(': no known log layout in the first lines: read as plain text (records have no time)'))).toBe(true);
+      expect(lines[3]).toBe('note: 1 more note like "no known log layout in the first lines" (1 file); --verbose lists them');
+    }
+  });
+
+  it('a folder like /etc (hundreds of files): a few notes, the rest counted, one line; --verbose lists every note', async () => {
+    const many = join(dir, 'many');
+    mkdirSync(join(many, 'ssl'), { recursive: true });
+    for (let i = 0; i < 300; i++) writeFileSync(join(many, i % 2 ? 'ssl' : '', `conf${i}`), `# setting ${i}\nkey${i} = value\n`);
+    writeFileSync(join(many, 'localtime'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
+    const r = await spawnBin(['analyze', many]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.pop()).toBe(`rmq-diag: no RocketMQ log found in ${many}: 301 files, 617 lines, 0 records of a known layout`);
+    // 3 notes of each kind (no known layout; binary data; the binary file's count), 1 line for the rest of each.
+    expect(lines.filter((l) => l.includes(': no known log layout in the first lines'))).toHaveLength(3);
+    expect(lines).toContain('note: 297 more notes like "no known log layout in the first lines" (297 files); --verbose lists them');
+    expect(lines.length).toBeLessThanOrEqual(10);
+    const v = await spawnBin(['events', many, '--verbose']);
+    expect(v.code).toBe(2);
+    expect(v.stderr.split('\n').filter((l) => l.includes(': no known log layout in the first lines'))).toHaveLength(300);
+    expect(v.stderr).not.toContain('--verbose lists them');
+  });
+
+  it('a quiet broker.log (records of RocketMQ\'s layout, no message rmq-diag knows): a note, and the run goes on', async () => {
+    const quiet = join(dir, 'broker.log');
+    writeFileSync(quiet, '2024-05-20 14:42:00 INFO main - some line no catalogue entry knows\n');
+    const r = await spawnBin(['analyze', quiet]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/No findings\.\n$/);
-    expect(r.stderr).toBe(`note: no RocketMQ event in ${app}: 1 file, 1 record of a known layout, none of them a RocketMQ message\n`);
+    expect(r.stderr).toBe(`note: no RocketMQ event in ${quiet}: 1 file, 1 record of a known layout, none of them a RocketMQ message rmq-diag knows\n`);
   });
 });
