@@ -16,6 +16,7 @@ import { buildTimeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, sayInputs, zoneArg, type Format, type InputArgs } from './common.js';
 import { writeReport } from './output.js';
+import { pagerFor } from './pager.js';
 import { progressOn } from './progress.js';
 import { widthOf, type CliIo } from './result.js';
 
@@ -30,6 +31,8 @@ export interface AnalyzeArgs extends InputArgs {
   verbose: boolean;
   tui: boolean;
   output?: string;
+  /** false: --no-pager. */
+  pager: boolean;
 }
 
 interface AnalyzeChoices {
@@ -79,7 +82,8 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
               palette: paletteFor(out, io.env, io.color),
               verbose: args.verbose,
             });
-    await writeReport(text, io, args.output, timeline.accounting.map((a) => a.path));
+    const pager = pagerFor({ isTTY: io.stdout.isTTY === true, noPager: !args.pager, format, output: args.output, env: io.env });
+    await writeReport(text, io, args.output, timeline.accounting.map((a) => a.path), pager);
     return atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0;
   } finally {
     timeline.close();
