@@ -82,7 +82,8 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
               palette: paletteFor(out, io.env, io.color),
               verbose: args.verbose,
             });
-    const pager = pagerFor({ isTTY: io.stdout.isTTY === true, noPager: !args.pager, format, output: args.output, env: io.env });
+    // The pager draws on this process's terminal: only when stdout is that terminal (not a test's stream).
+    const pager = pagerFor({ isTTY: io.stdout === process.stdout && io.stdout.isTTY === true, noPager: !args.pager, format, output: args.output, env: io.env });
     await writeReport(text, io, args.output, timeline.accounting.map((a) => a.path), pager);
     return atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0;
   } finally {
