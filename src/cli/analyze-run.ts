@@ -18,6 +18,7 @@ import { buildTimeline, type Timeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, sayInputs, zoneArg, type Format, type InputArgs } from './common.js';
 import { writeReport } from './output.js';
+import { pagerFor } from './pager.js';
 import { progressOn } from './progress.js';
 import { widthOf, type CliIo } from './result.js';
 
@@ -34,6 +35,8 @@ export interface AnalyzeArgs extends InputArgs {
   output?: string;
   /** `--no-clock-fix`: say a host's clock is off, keep its times. */
   'clock-fix': boolean;
+  /** false: --no-pager. */
+  pager: boolean;
 }
 
 interface AnalyzeChoices {
@@ -97,7 +100,9 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
               palette: paletteFor(out, io.env, io.color),
               verbose: args.verbose,
             });
-    await writeReport(text, io, args.output, view.accounting.map((a) => a.path));
+    // The pager draws on this process's terminal: only when stdout is that terminal (not a test's stream).
+    const pager = pagerFor({ isTTY: io.stdout === process.stdout && io.stdout.isTTY === true, noPager: !args.pager, format, output: args.output, env: io.env });
+    await writeReport(text, io, args.output, view.accounting.map((a) => a.path), pager);
     return atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0;
   } finally {
     timeline.close();

@@ -41,6 +41,11 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
           default: 'info',
           requiresArg: true,
         })
+        .option('pager', {
+          describe: 'on a terminal, page the text report: $RMQ_DIAG_PAGER, else $PAGER, else less (LESS=FRX when unset; empty or cat: none); --no-pager prints it directly',
+          type: 'boolean',
+          default: true,
+        })
         .option('verbose', { describe: 'also the per-file accounting table, and every note on the inputs', type: 'boolean', default: false })
         .option('clock-fix', {
           describe: "move the times of a host whose clock the logs show off (by more than 5 s, well determined) before naming the incident; --no-clock-fix only says it",
@@ -56,6 +61,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
             ['$0 analyze incident/ --format markdown > postmortem.md', 'a postmortem draft'],
             ['$0 analyze incident/ --format html -o incident.html', 'one page with the incident drawn, to open in a browser'],
             ['$0 analyze incident/ --json | jq .findings', 'JSON for scripts'],
+            ['$0 analyze incident/ --no-pager', 'print the report on the terminal without a pager'],
             ['$0 analyze incident/ --tui', 'the same findings in the terminal UI'],
           ]),
         ) as unknown as Argv<AnalyzeArgs>,

@@ -5,6 +5,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../util/errors.js';
 import { BufferedOut } from '../report/buffered.js';
+import { runPager, type PagerCommand } from './pager.js';
 import type { CliIo } from './result.js';
 
 /** True when `path` is one of the files the run read (the same file, whatever the name or link). */
@@ -38,8 +39,12 @@ export function checkOutput(path: string | undefined, inputs: readonly string[])
   if (isInput(path, inputs)) throw new UsageError(`-o ${path}: an input of this run is never written over`);
 }
 
-/** The report to stdout (honouring backpressure), or to the file `-o` names. */
-export async function writeReport(text: string, io: CliIo, path: string | undefined, inputs: readonly string[]): Promise<void> {
+/**
+ * The report to stdout (honouring backpressure), through the pager when one is given (src/cli/pager.ts;
+ * printed directly when it cannot be started), or to the file `-o` names.
+ */
+export async function writeReport(text: string, io: CliIo, path: string | undefined, inputs: readonly string[], pager: PagerCommand | null = null): Promise<void> {
+  if (pager && (path === undefined || path === '-') && (await runPager(text, pager, io.env))) return;
   if (path === undefined || path === '-') {
     const buf = new BufferedOut(io.stdout);
     buf.push(text);

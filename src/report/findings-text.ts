@@ -1,6 +1,8 @@
-// `rmq-diag analyze` for people: what was read, then each finding (severity, rule, title, subject,
-// window, figures, explanation, advice, evidence), then a short timeline of milestones. Fits the
-// terminal width; colour comes from the palette (none off a terminal or with NO_COLOR). Text from the
+// `rmq-diag analyze` for people: the answer first (each incident's cause and impact, one line per
+// finding), then how the incident happened and what to change, what was read, each finding in detail
+// (severity, rule, title, subject, window, figures, explanation, advice, evidence), a short timeline
+// of milestones, and a recap of a few lines (the cause, the exit code, where the details are), so
+// that the first screen and the last both carry the answer. Fits the terminal width; colour comes from the palette (none off a terminal or with NO_COLOR). Text from the
 // logs is escaped everywhere (src/report/escape.ts).
 
 import Table from 'cli-table3';
@@ -13,7 +15,8 @@ import { commonDir, relativeTo } from '../util/paths.js';
 import { clip, escapeText, type Palette } from './escape.js';
 import { inputGaps } from '../ingest/coverage.js';
 import { accountingTable, zoneNote } from './events.js';
-import { incidentCount, incidentLines } from './incident-text.js';
+import { incidentCount, incidentDetailLines, incidentHeadLines } from './incident-text.js';
+import type { Incident } from '../rules/incident.js';
 import { atOrAbove, clockNotes, countBySeverity, EVIDENCE_SHOWN, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from './summary.js';
 import { hang, oneDay, timeText, wrapIndented, wrapLines } from './text-layout.js';
 
@@ -46,8 +49,44 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
   const bySev = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`);
   out.push(p.bold(wrapIndented(`rmq-diag analyze: ${incidentCount(r.incidents)}${total === 0 ? 'no findings' : `${total} finding${total === 1 ? '' : 's'} (${bySev.join(', ')})`}`, W)));
   out.push('');
-  // What happened comes first: the first screen shows the cause and the impact.
-  r.incidents.forEach((inc, i) => out.push(...incidentLines(inc, i + 1, r.zone, sameDay, W, p), ''));
+  // The answer comes first: what broke and who was hurt, then one line per finding, so that the
+  // first screen (24 lines of 80 columns) holds the cause, the impact and the list.
+  r.incidents.forEach((inc, i) => out.push(...incidentHeadLines(inc, i + 1, r.zone, sameDay, W, p), ''));
+  if (shown.length) out.push(...findingListLines(shown, W, p), '');
+  // How it happened and what to change; the findings below refer to this advice rather than repeat it.
+  r.incidents.forEach((inc, i) => out.push(...incidentDetailLines(inc, i + 1, r.zone, sameDay, W, p), ''));
+  out.push(...inputLines(r, W, o), '');
+
+  // Findings.
+  if (!shown.length) {
+    out.push(total ? p.dim(`No findings at ${r.show} or above.`) : p.green('No findings.'));
+  }
+  const base = commonDir(t.accounting.map((a) => a.path));
+  const advice = adviceSaid(r.incidents);
+  shown.forEach((f, i) => {
+    out.push(...findingText(f, i + 1, r.zone, sameDay, base, W, cut, p, advice), '');
+  });
+  const hidden = r.analysis.findings.length - shown.length;
+  if (hidden > 0) out.push(p.dim(wrapIndented(`${hidden} finding${hidden === 1 ? '' : 's'} below ${r.show} not shown (--show info shows all).`, W)), '');
+  const omitted = omittedFindingsText(r.analysis.omittedFindings);
+  if (omitted) out.push(p.dim(wrapIndented(omitted, W)), '');
+
+  // Timeline.
+  if (r.analysis.milestones.length) {
+    out.push(p.bold('Timeline'));
+    out.push(...milestoneLines(r.analysis.milestones, r.zone, sameDay, W));
+    if (r.analysis.omittedMilestones > 0) out.push(p.dim(`  (${r.analysis.omittedMilestones} more milestones not shown)`));
+    out.push('');
+  }
+  // The last screen holds the answer too (a report read without a pager ends here).
+  out.push(...recapLines(r, shown, W, p));
+  return `${out.join('\n')}\n`;
+}
+
+/** What was read: files, hosts, window, zone, lines, rules (and the accounting table with -v). */
+function inputLines(r: AnalyzeReport, W: number, o: TextOptions): string[] {
+  const t = r.timeline;
+  const out: string[] = [];
   const hosts = hostsOf(t.accounting);
   const field = (name: string, text: string) => hang(`${name.padEnd(8)}`, text, W);
   out.push(field('inputs', `${t.accounting.length} file${t.accounting.length === 1 ? '' : 's'} from ${hosts.length} host${hosts.length === 1 ? '' : 's'} (${hosts.join(', ')})`));
@@ -75,31 +114,47 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
   // that needs 134: between the two, the narrow one fits.
   if (o.verbose && t.accounting.length) out.push('', accountingTable(t.accounting, o.width >= 134 ? o.width : Math.min(o.width, 109)));
   if (t.issues.length) out.push(field('notes', `${t.issues.length} about the inputs, on stderr`));
-  out.push('');
+  return out;
+}
 
-  // Findings.
-  if (!shown.length) {
-    out.push(total ? p.dim(`No findings at ${r.show} or above.`) : p.green('No findings.'));
-  }
-  const base = commonDir(t.accounting.map((a) => a.path));
-  shown.forEach((f, i) => {
-    out.push(...findingText(f, i + 1, r.zone, sameDay, base, W, cut, p), '');
-  });
-  const hidden = r.analysis.findings.length - shown.length;
-  if (hidden > 0) out.push(p.dim(wrapIndented(`${hidden} finding${hidden === 1 ? '' : 's'} below ${r.show} not shown (--show info shows all).`, W)), '');
-  const omitted = omittedFindingsText(r.analysis.omittedFindings);
-  if (omitted) out.push(p.dim(wrapIndented(omitted, W)), '');
+/** A finding's head line: `1. CRITICAL  stale-route  title` (the list and the details share it). */
+function findingHead(f: Finding, n: number, numW = 0): string {
+  return `${`${n}.`.padStart(numW)} ${severityWord(f.severity)}  ${f.rule}  ${f.title}`;
+}
 
-  // Timeline.
-  if (r.analysis.milestones.length) {
-    out.push(p.bold('Timeline'));
-    out.push(...milestoneLines(r.analysis.milestones, r.zone, sameDay, W));
-    if (r.analysis.omittedMilestones > 0) out.push(p.dim(`  (${r.analysis.omittedMilestones} more milestones not shown)`));
-    out.push('');
-  }
-  // Every line ends with a newline, the last one too (a report with no milestone ends on its findings).
-  const text = out.join('\n');
-  return text.endsWith('\n') ? text : `${text}\n`;
+/** One line per finding (its head cut at the width), before the findings in detail. */
+export function findingListLines(shown: readonly Finding[], W: number, p: Palette): string[] {
+  const numW = `${shown.length}.`.length;
+  return shown.map((f, i) => sevColour(f.severity, p)(clip(findingHead(f, i + 1, numW), W)));
+}
+
+/**
+ * The last lines: the incident's one-line cause (its title), what the exit code means, and where the
+ * details are, so that the end of a report read without a pager still carries the answer.
+ */
+export function recapLines(r: AnalyzeReport, shown: readonly Finding[], W: number, p: Palette): string[] {
+  const field = (name: string, text: string) => hang(`  ${name.padEnd(8)} `, text, W);
+  const out = [p.bold('In short')];
+  if (r.incidents.length) r.incidents.forEach((inc, i) => out.push(field(i === 0 ? 'cause' : '', `INCIDENT ${i + 1}: ${inc.title}`)));
+  else out.push(field('cause', shown.length ? `no incident named; most severe: ${findingHead(shown[0], 1)}` : 'no incident named and no finding shown'));
+  const over = atOrAbove(r.analysis.findings, r.severity).length;
+  out.push(
+    field(
+      'exit',
+      r.severity === 'none'
+        ? '0: --severity none, findings never set it'
+        : over
+          ? `1: ${over} finding${over === 1 ? '' : 's'} at ${r.severity} or above`
+          : `0: no finding at ${r.severity} or above`,
+    ),
+  );
+  const parts = [
+    ...(r.incidents.length ? ['the incident (how it happened, what to change)'] : []),
+    ...(shown.length ? [`${shown.length === 1 ? 'the finding' : `the ${shown.length} findings`} (figures, explanation, advice, evidence)`] : []),
+    ...(r.analysis.milestones.length ? ['the timeline'] : []),
+  ];
+  out.push(field('details', `${parts.length ? `above: ${parts.join(', ')}; ` : ''}rmq-diag tui with the same inputs to browse them, --format html for one page`));
+  return out;
 }
 
 function sevColour(s: Severity, p: Palette): (x: string) => string {
@@ -109,19 +164,16 @@ function sevColour(s: Severity, p: Palette): (x: string) => string {
   return p.cyan;
 }
 
-function findingText(f: Finding, n: number, zone: Zone, sameDay: boolean, base: string, W: number, cut: boolean, p: Palette): string[] {
+function findingText(f: Finding, n: number, zone: Zone, sameDay: boolean, base: string, W: number, cut: boolean, p: Palette, said: AdviceSaid): string[] {
   const out: string[] = [];
-  const head = wrapIndented(`${n}. ${severityWord(f.severity)}  ${f.rule}  ${f.title}`, W, 3);
+  const head = wrapIndented(findingHead(f, n), W, 3);
   out.push(...head.split('\n').map((l) => sevColour(f.severity, p)(l)));
   out.push(hang('   subject  ', subjectText(f.subject), W));
   out.push(hang('   window   ', windowText(f, zone, sameDay), W));
   const metrics = Object.entries(f.metrics);
   if (metrics.length) out.push(indent(figuresTable(metrics, W - 3, zone), 3));
   if (f.explanation) out.push('', indent(wrapLines(f.explanation, W - 3).join('\n'), 3));
-  if (f.advice.length) {
-    out.push('', `   ${p.bold('advice')}`);
-    for (const a of f.advice) out.push(hang('   - ', a, W));
-  }
+  out.push(...adviceLines(f, n, W, p, said));
   if (f.evidence.length) {
     out.push('', `   ${p.bold('evidence')}`);
     for (const e of f.evidence.slice(0, EVIDENCE_SHOWN)) {
@@ -135,6 +187,51 @@ function findingText(f: Finding, n: number, zone: Zone, sameDay: boolean, base: 
     }
   }
   return out;
+}
+
+/**
+ * Advice already said, by its text: where it was said (`the incident above (change 3)`, `finding 1
+ * above`). The incident takes its advice from its findings' (src/diagnosis/incident.ts, adviceOf),
+ * often word for word: a finding then refers to it instead of saying it again.
+ */
+type AdviceSaid = Map<string, string>;
+
+/** The incidents' advice, each with where it is said. */
+export function adviceSaid(incidents: readonly Incident[]): AdviceSaid {
+  const said: AdviceSaid = new Map();
+  incidents.forEach((inc, i) => {
+    const which = incidents.length === 1 ? 'the incident above' : `incident ${i + 1} above`;
+    inc.advice.forEach((a, j) => {
+      if (!said.has(a)) said.set(a, `${which} (change ${j + 1})`);
+    });
+  });
+  return said;
+}
+
+/** Shortest advice that is looked for inside a longer one (a whole sentence, not a phrase). */
+const QUOTED_ADVICE = 60;
+
+/**
+ * A finding's advice: what was said before (by an incident or an earlier finding) as a reference to
+ * it; advice that quotes one said before keeps its own words and refers for the rest. Records what it
+ * says in `said`.
+ */
+function adviceLines(f: Finding, n: number, W: number, p: Palette, said: AdviceSaid): string[] {
+  if (!f.advice.length) return [];
+  const items = f.advice.map((a) => {
+    const where = said.get(a);
+    if (where) return { ref: where, text: null };
+    const quoted = [...said.keys()].find((k) => k.length >= QUOTED_ADVICE && a.includes(k));
+    const text = quoted ? a.replace(quoted, `See ${said.get(quoted)}.`).trim() : a;
+    said.set(a, `finding ${n} above`);
+    return { ref: null, text };
+  });
+  // Everything said before: one line.
+  if (items.every((x) => x.ref !== null)) {
+    const refs = [...new Set(items.map((x) => x.ref))];
+    return ['', hang(`   ${p.bold('advice')}  `, refs.map((r) => `see ${r}`).join('; '), W)];
+  }
+  return ['', `   ${p.bold('advice')}`, ...items.map((x) => hang('   - ', x.text ?? `see ${x.ref}`, W))];
 }
 
 /** A two-column table of figures (metric | value), at most `width` columns wide, nothing cut. */

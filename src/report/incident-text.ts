@@ -15,6 +15,15 @@ export function incidentLines(inc: Incident, n: number, zone: Zone, sameDay: boo
   return [...incidentHeadLines(inc, n, zone, sameDay, W, p), ...incidentRestLines(inc, zone, sameDay, W)];
 }
 
+/**
+ * The rest of the incident under a title of its own (`INCIDENT 1  how it happened`): the text report
+ * shows the head first and the findings' list between the two, so that the first screen holds the
+ * cause, the impact and the list.
+ */
+export function incidentDetailLines(inc: Incident, n: number, zone: Zone, sameDay: boolean, W: number, p: Palette): string[] {
+  return [p.bold(`INCIDENT ${n}  how it happened, what to change`), ...incidentRestLines(inc, zone, sameDay, W)];
+}
+
 const sectionOf =
   (out: string[], W: number) =>
   (label: string, lines: string[]): void => {
@@ -58,7 +67,7 @@ export function incidentHeadLines(inc: Incident, n: number, zone: Zone, sameDay:
 }
 
 /** Why it lasted, how each cause was seen, the chain, what to change, and the findings below. */
-function incidentRestLines(inc: Incident, zone: Zone, sameDay: boolean, W: number): string[] {
+export function incidentRestLines(inc: Incident, zone: Zone, sameDay: boolean, W: number): string[] {
   const out: string[] = [];
   const at = (ts: number | null) => timeText(ts, zone, sameDay, false);
   const section = sectionOf(out, W);

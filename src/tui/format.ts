@@ -495,6 +495,19 @@ export function incidentSummaryLines(incidents: readonly Incident[], zone: Zone,
   return out;
 }
 
+/**
+ * The incidents folded on a short screen: one line each, the title cut where the key that unfolds
+ * it is said.
+ */
+export function incidentTitleLines(incidents: readonly Incident[], width: number): Line[] {
+  const hint = '  i: cause, impact';
+  return incidents.map((inc, i) => {
+    const title = escapeText(`INCIDENT ${i + 1}  ${inc.title}`);
+    const room = Math.max(1, width - hint.length);
+    return fitLine([{ text: cells(title) > room ? clipCells(title, room) : title, bold: true, color: 'yellow' }, { text: hint, dim: true }], width);
+  });
+}
+
 export function headerLines(h: HeaderInfo, width: number): Line[] {
   const sameDay = h.first !== null && h.last !== null && formatShort(h.first, h.zone).slice(0, 10) === formatShort(h.last, h.zone).slice(0, 10);
   const window =

@@ -31,7 +31,7 @@ interface KeyHelp {
 /** Every key, as the help screen shows it. */
 export const KEYS: readonly KeyHelp[] = [
   { keys: '↑ ↓  j k', does: 'previous / next event (findings: finding)' },
-  { keys: 'PgUp PgDn  ctrl-b ctrl-f', does: 'page up / down (findings, replay, detail: scroll)' },
+  { keys: 'PgUp PgDn  ctrl-b ctrl-f', does: 'page up / down by what shows (findings, replay, detail: scroll)' },
   { keys: 'Home End  g G', does: 'first / last event (or finding; replay: top, end)' },
   { keys: '← →  h l', does: 'previous / next bucket of the time strip' },
   { keys: '+ -', does: 'zoom the time strip in / out around the cursor' },
@@ -42,6 +42,7 @@ export const KEYS: readonly KeyHelp[] = [
   { keys: 'a', does: 'show all records / hide the noise again' },
   { keys: 'Esc', does: 'close help, prompt or detail; else clear filters' },
   { keys: 'Tab', does: 'cycle findings, event list, replay tab' },
+  { keys: 'i', does: 'unfold / fold the incident (its title only on a short screen)' },
   { keys: 'r', does: 'replay tab: observed vs simulated lanes, milestones' },
   { keys: 'Enter', does: 'open / close the detail (findings: in full)' },
   { keys: '?', does: 'this help' },
@@ -85,8 +86,8 @@ export function keyAction(s: ViewState, input: string, key: KeyInfo): KeyResult 
     if (key.escape || key.return || (input === 'r' && !key.ctrl && !key.meta)) return { type: 'focus', pane: 'events' };
     if (key.upArrow || (input === 'k' && !key.ctrl)) return { type: 'scrollReplay', by: -1 };
     if (key.downArrow || (input === 'j' && !key.ctrl)) return { type: 'scrollReplay', by: 1 };
-    if (key.pageUp || (key.ctrl && input === 'b')) return { type: 'scrollReplay', by: -10 };
-    if (key.pageDown || (key.ctrl && input === 'f')) return { type: 'scrollReplay', by: 10 };
+    if (key.pageUp || (key.ctrl && input === 'b')) return { type: 'scrollReplay', by: -1, unit: 'page' };
+    if (key.pageDown || (key.ctrl && input === 'f')) return { type: 'scrollReplay', by: 1, unit: 'page' };
     if (key.home || input === 'g') return { type: 'scrollReplay', by: -Infinity };
     if (key.end || input === 'G') return { type: 'scrollReplay', by: Infinity };
   }
@@ -100,8 +101,8 @@ export function keyAction(s: ViewState, input: string, key: KeyInfo): KeyResult 
   if (key.downArrow || (input === 'j' && !key.ctrl)) return findings ? { type: 'finding', by: 1, from: 'selected' } : { type: 'move', by: 1 };
   const detail = s.detail && !findings;
   // In the findings, the pages scroll the finding's text (Enter shows it in full).
-  if (key.pageUp || (key.ctrl && input === 'b')) return detail ? { type: 'scrollDetail', by: -1 } : findings ? { type: 'scrollFinding', by: -10 } : { type: 'page', by: -1 };
-  if (key.pageDown || (key.ctrl && input === 'f')) return detail ? { type: 'scrollDetail', by: 1 } : findings ? { type: 'scrollFinding', by: 10 } : { type: 'page', by: 1 };
+  if (key.pageUp || (key.ctrl && input === 'b')) return detail ? { type: 'scrollDetail', by: -1 } : findings ? { type: 'scrollFinding', by: -1 } : { type: 'page', by: -1 };
+  if (key.pageDown || (key.ctrl && input === 'f')) return detail ? { type: 'scrollDetail', by: 1 } : findings ? { type: 'scrollFinding', by: 1 } : { type: 'page', by: 1 };
   if (key.home || input === 'g') return findings ? { type: 'selectFinding', index: 0 } : { type: 'home' };
   if (key.end || input === 'G') return findings ? { type: 'selectFinding', index: -1 } : { type: 'end' };
   if (key.leftArrow || input === 'h') return { type: 'step', by: -1 };
@@ -112,6 +113,8 @@ export function keyAction(s: ViewState, input: string, key: KeyInfo): KeyResult 
       return { type: 'quit' };
     case 'r':
       return { type: 'focus', pane: 'replay' };
+    case 'i':
+      return { type: 'incident' };
     case 'a':
       return { type: 'noise' };
     case '+':

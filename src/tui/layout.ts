@@ -2,12 +2,14 @@
 //
 //   header (2 lines)
 //   summary: the incidents' causes and impact, above everything they sum up (up to 45 % of the
-//         room; none when no cause was found)
+//         room; none when no cause was found). On a short screen, where it would leave the body
+//         fewer than MIN_BODY_ROWS, it is folded to each incident's title (`i` unfolds it)
 //   findings list: one line per finding, the selected one on two (its whole title), as many as fit
 //         in about a third of the room; on every pane but the replay tab
 //   time strip: axis line, one line per host (or the busiest and "+N hosts"), the findings band
 //   body: below 120 columns one pane at a time (the event list, with the detail pane under it when
-//         open; or the selected finding in full, after Enter in the findings); from 120 columns the
+//         open; or the selected finding in full, after Enter in the findings, which on a short
+//         screen also takes the findings list's rows: its own title names it); from 120 columns the
 //         list on the left and the event's detail or the selected finding in full on the right
 //   status line (1 line)
 // The replay tab takes the place of the strip and the body, at every width.
@@ -20,6 +22,13 @@ import type { Pane } from './view-model.js';
 const WIDE_COLUMNS = 120;
 export const MIN_COLUMNS = 60;
 export const MIN_ROWS = 16;
+/**
+ * Rows the body keeps before the incident summary is folded: the event list's header and 9 events
+ * (or 9 lines of a finding in full). At 80x24 the summary unfolded would leave it 6.
+ */
+export const MIN_BODY_ROWS = 10;
+/** Terminal rows from which the findings list stays above a finding shown in full (narrow layout). */
+const FULL_FINDING_ROWS = 40;
 
 export interface ScreenLayout {
   width: number;
@@ -31,6 +40,8 @@ export interface ScreenLayout {
   headerRows: number;
   /** Lines of the incident summary above the findings (0: there is none yet). */
   summaryRows: number;
+  /** The summary shows each incident's title only (a short screen, or `i`). */
+  summaryFolded: boolean;
   /** Lines of the findings list (0 without findings). */
   findingListRows: number;
   /** Most host rows the strip may use (see TuiModel.hostRows). */
@@ -64,6 +75,10 @@ interface LayoutInput {
   findings?: number;
   /** Lines of the incident summary (it gets them, up to 45 % of the room). */
   summary?: number;
+  /** Incidents: the summary folded is one line each. */
+  incidents?: number;
+  /** `i`: the summary unfolded (true) or folded (false) whatever the height; undefined: by the height. */
+  incidentOpen?: boolean;
 }
 
 export function layoutFor(i: LayoutInput): ScreenLayout {
@@ -72,17 +87,29 @@ export function layoutFor(i: LayoutInput): ScreenLayout {
   const tooSmall = i.columns < MIN_COLUMNS || i.rows < MIN_ROWS;
   const wide = width >= WIDE_COLUMNS;
   const headerRows = 2;
-  const maxHostRows = Math.max(1, Math.min(8, Math.floor((height - 11) / 2)));
+  // The strip leaves the body room on a short screen: 4 host rows at 80x24 (with more hosts, the
+  // busiest three and `+N hosts`), 8 from 32 rows.
+  const maxHostRows = Math.max(1, Math.min(8, Math.floor((height - 15) / 2)));
   const hostRows = Math.min(i.hosts.length || 1, maxHostRows);
   const longest = Math.max(8, ...i.hosts.slice(0, hostRows).map((h) => h.length), i.hosts.length > hostRows ? 9 : 0);
   const labelWidth = Math.min(wide ? 16 : 13, longest);
   const stripCols = Math.max(1, width - labelWidth - 1);
   const stripRows = hostRows + 2;
-  // The answer first: the summary may take nearly half of the room.
-  const summaryRows = Math.min(i.summary ?? 0, Math.max(0, Math.floor(((height - headerRows - stripRows - 1) * 9) / 20)));
-  const room = height - headerRows - summaryRows - stripRows - 1;
   const n = i.findings ?? 0;
-  const findingListRows = n ? Math.min(n + 1, Math.max(3, Math.floor(room / 3))) : 0;
+  const listFor = (room: number) => (n ? Math.min(n + 1, Math.max(3, Math.floor(room / 3))) : 0);
+  const roomWith = (summaryRows: number) => height - headerRows - summaryRows - stripRows - 1;
+  // The answer first: the summary may take nearly half of the room, unless that leaves the body
+  // too little to read; then each incident keeps its title (`i` unfolds it).
+  const unfolded = Math.min(i.summary ?? 0, Math.max(0, Math.floor(((height - headerRows - stripRows - 1) * 9) / 20)));
+  const short = roomWith(unfolded) - listFor(roomWith(unfolded)) < MIN_BODY_ROWS;
+  const incidents = Math.min(i.incidents ?? 0, unfolded);
+  const summaryFolded = incidents > 0 && (i.incidentOpen === undefined ? short : !i.incidentOpen);
+  const summaryRows = summaryFolded ? incidents : unfolded;
+  const room = roomWith(summaryRows);
+  // A finding in full on a narrow screen under 40 rows takes the list's rows too (its title names
+  // it, ↑ ↓ still choose it): at 80x24 that is 13 lines of it instead of 9.
+  const inFull = !wide && i.focus === 'findings' && i.detail;
+  const findingListRows = inFull && i.rows < FULL_FINDING_ROWS ? 0 : listFor(room);
   const bodyRows = Math.max(2, room - findingListRows);
   let listWidth = width;
   let sideWidth = 0;
@@ -106,6 +133,7 @@ export function layoutFor(i: LayoutInput): ScreenLayout {
     wide,
     headerRows,
     summaryRows,
+    summaryFolded,
     findingListRows,
     maxHostRows,
     hostRows,

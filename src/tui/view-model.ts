@@ -79,6 +79,8 @@ export interface ViewState {
   replayScroll: number;
   /** First line of the detail pane's text shown (back to 0 when the cursor moves); none: 0. */
   detailScroll?: number;
+  /** `i`: the incident summary unfolded (true) or folded (false); none: as the height allows (src/tui/layout.ts). */
+  incidentOpen?: boolean;
 }
 
 interface SearchJob {
@@ -98,8 +100,11 @@ const SEARCH_STEP_MS = 20;
 export interface Dims {
   listRows: number;
   stripCols: number;
-  /** Lines of the findings pane's text on screen (for paging it). */
+  /** Lines of the findings pane on screen (its title included, for paging it), and of the selected finding's text. */
   findingRows?: number;
+  findingLines?: number;
+  /** The incident summary is folded to its titles now (none: no incident). */
+  incidentFolded?: boolean;
   /** Lines of the replay tab's scrolling text on screen. */
   replayRows?: number;
   /** Lines of the detail pane on screen (its title included), and of its whole text. */
@@ -116,8 +121,9 @@ export type Action =
   | { type: 'zoom'; by: 1 | -1 }
   | { type: 'finding'; by: 1 | -1; from?: 'selected' }
   | { type: 'selectFinding'; index: number } // negative: from the end
-  | { type: 'scrollFinding'; by: number }
-  | { type: 'scrollReplay'; by: number } // ±Infinity: to the top / bottom
+  | { type: 'scrollFinding'; by: number } // pages of the finding in full
+  | { type: 'scrollReplay'; by: number; unit?: 'page' } // lines (or pages); ±Infinity: to the top / bottom
+  | { type: 'incident' } // fold or unfold the incident summary
   | { type: 'replay'; status: ReplayStatus }
   | { type: 'focus'; pane?: Pane }
   | { type: 'detail'; open?: boolean }
@@ -426,8 +432,15 @@ export class TuiModel {
         if (i < 0 || i >= this.findings.length) return s;
         return this.selectFinding(s, i, dims);
       }
-      case 'scrollFinding':
-        return { ...s, findingScroll: Math.max(0, s.findingScroll + a.by) };
+      case 'scrollFinding': {
+        // A page is what the pane shows (its title line aside).
+        const page = Math.max(1, (dims.findingRows ?? 11) - 1);
+        const max = dims.findingLines === undefined ? Infinity : Math.max(0, dims.findingLines - page);
+        return { ...s, findingScroll: Math.max(0, Math.min(max, s.findingScroll + a.by * page)) };
+      }
+      case 'incident':
+        if (dims.incidentFolded === undefined) return { ...s, message: 'no incident named' };
+        return { ...s, incidentOpen: dims.incidentFolded };
       case 'focus': {
         const replay = s.replay.kind !== 'off';
         let pane = a.pane;
@@ -444,7 +457,8 @@ export class TuiModel {
       }
       case 'scrollReplay': {
         const max = Math.max(0, replayTextRows(s.replay) - (dims.replayRows ?? 1));
-        return { ...s, replayScroll: Math.max(0, Math.min(max, s.replayScroll + a.by)) };
+        const step = a.unit === 'page' ? Math.max(1, dims.replayRows ?? 10) : 1;
+        return { ...s, replayScroll: Math.max(0, Math.min(max, s.replayScroll + a.by * step)) };
       }
       case 'replay': {
         const next = { ...s, replay: a.status, replayScroll: 0 };
@@ -453,7 +467,8 @@ export class TuiModel {
       case 'detail':
         return { ...s, detail: a.open ?? !s.detail };
       case 'scrollDetail': {
-        const page = Math.max(1, (dims.detailRows ?? 10) - 2);
+        // A page is what the pane shows below its title.
+        const page = Math.max(1, (dims.detailRows ?? 10) - 1);
         const max = Math.max(0, (dims.detailLines ?? 0) - Math.max(1, (dims.detailRows ?? 10) - 1));
         return { ...s, detailScroll: Math.max(0, Math.min(max, (s.detailScroll ?? 0) + a.by * page)) };
       }

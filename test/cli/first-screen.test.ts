@@ -30,3 +30,41 @@ describe('the first screen of analyze', () => {
     });
   }
 });
+
+// The seed outage's report read without a pager: its first screen holds the cause and the findings'
+// list, its last lines the recap, and no advice is said twice.
+describe('the first and the last screen of the seed outage', () => {
+  it('first 24 lines: cause, impact and one line per finding; last lines: the recap; each advice once', async () => {
+    const json = JSON.parse((await spawnBin(['analyze', 'samples/lab/seed-outage', '--json'])).stdout);
+    const r = await spawnBin(['analyze', 'samples/lab/seed-outage', '--severity', 'none'], { env: { COLUMNS: '80' } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    const first = lines.slice(0, 24).join('\n');
+    expect(first).toMatch(/^ {2}cause {4}\d\d:\d\d:\d\d – \d\d:\d\d:\d\d {2}mq-node-a hung/m);
+    json.findings.forEach((f: { severity: string; rule: string }, i: number) => {
+      expect(first, `finding ${i + 1}`).toMatch(new RegExp(`^ ?${i + 1}\\. ${f.severity.toUpperCase()} {2}${f.rule} {2}\\S`, 'm'));
+    });
+    const last = lines.slice(-8).join('\n');
+    expect(last).toMatch(/^In short$/m);
+    expect(last).toContain(`INCIDENT 1: ${json.incidents[0].title.slice(0, 40)}`);
+    expect(last).toMatch(/^ {2}exit {5}0: --severity none, findings never set it$/m);
+    expect(last).toMatch(/^ {2}details {2}above: /m);
+    // Every advice, each on one line in a report 1000 columns wide: the incident's `change` items and
+    // the findings' `- ` items. None is said twice.
+    const wide = (await spawnBin(['analyze', 'samples/lab/seed-outage', '--severity', 'none'], { env: { COLUMNS: '1000' } })).stdout.split('\n');
+    const advice: string[] = [];
+    let inChange = false;
+    for (const l of wide) {
+      const change = /^ {2}change {3}\d+\. (.*)$/.exec(l);
+      if (change) inChange = true;
+      else if (!/^ {11}\d+\. /.test(l)) inChange = false;
+      const item = change ?? (inChange ? /^ {11}\d+\. (.*)$/.exec(l) : null) ?? /^ {3}- (.*)$/.exec(l) ?? /^ {3}advice {2}(see .*)$/.exec(l);
+      if (item) advice.push(item[1]);
+    }
+    expect(advice.length).toBeGreaterThan(10);
+    const told = advice.filter((a) => !/^see /.test(a));
+    expect(new Set(told).size, told.join('\n')).toBe(told.length);
+    for (const inc of json.incidents[0].advice) expect(told.filter((a) => a === inc)).toHaveLength(1);
+    expect(advice).toContain('see the incident above (change 3)');
+  });
+});

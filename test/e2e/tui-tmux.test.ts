@@ -1,5 +1,6 @@
-// The built TUI in a real pseudo-terminal: tmux runs `rmq-diag tui` on the seed outage at 100x30;
-// keys go in with send-keys, the screen comes out with capture-pane. Needs dist/ (npm test builds it
+// The built TUI in a real pseudo-terminal: tmux runs `rmq-diag tui` on the seed outage at 100x30,
+// and on the lab's seed outage at 80x24 (the smallest size it is designed for); keys go in with
+// send-keys, the screen comes out with capture-pane. Needs dist/ (npm test builds it
 // first) and tmux (CI installs it); without either the test fails and says why.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -104,4 +105,100 @@ describe('rmq-diag tui in a pseudo-terminal', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('rmq-diag tui at 80x24', () => {
+  it('gives the event list, a finding in full and the detail pane room; PgDn moves by what shows', async () => {
+    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    if (!tmuxAvailable()) throw new Error('tmux is not installed: this test runs the TUI in a tmux pseudo-terminal');
+    const socket = `rmq-diag-test-small-${process.pid}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, TERM: process.env.TERM || 'xterm-256color' };
+    delete env.TMUX;
+    const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', env, cwd: ROOT });
+    const screen = () => tmux('capture-pane', '-p', '-t', 'tui').stdout ?? '';
+    const waitFor = async (what: RegExp, ms = 60000) => {
+      const end = Date.now() + ms;
+      let last = '';
+      while (Date.now() < end) {
+        last = screen();
+        if (what.test(last)) return last;
+        await sleep(100);
+      }
+      throw new Error(`the screen never showed ${what}; it shows:\n${last}`);
+    };
+    const keys = (...k: string[]) => tmux('send-keys', '-t', 'tui', ...k);
+    /** `(PgUp/PgDn: N more lines)` in a pane's title. */
+    const more = (s: string, pane: string) => Number(new RegExp(`── ${pane}[^\\n]*PgUp/PgDn: (\\d+) more lines?`).exec(s)?.[1] ?? NaN);
+    try {
+      const command = `${quote(process.execPath)} bin/rmq-diag.js tui samples/lab/seed-outage`;
+      const started = tmux('new-session', '-d', '-s', 'tui', '-x', '80', '-y', '24', '-c', ROOT, command);
+      expect(started.status, started.stderr).toBe(0);
+
+      // The incident folded to its title (i unfolds it), the findings, and 8 rows of events.
+      let s = await waitFor(/\[findings\] 1\/[\d,]+ of 13,468/);
+      let lines = s.split('\n');
+      expect(lines[2]).toMatch(/^INCIDENT 1 {2}mq-node-a hung .* {2}i: cause, impact$/);
+      expect(lines[3]).toMatch(/^ {2}1 CRIT stale-route/);
+      const eventRows = (x: string) => x.split('\n').filter((l) => /^[◆ ] \d\d:\d\d:\d\d\.\d{3} \S+ +\S+ +[A-Z]+ /.test(l)).length;
+      expect(eventRows(s)).toBeGreaterThanOrEqual(8);
+      for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
+
+      // i: the cause and the impact; i again: folded.
+      keys('i');
+      s = await waitFor(/^ {2}cause {4}19:11:37 – 19:16:57 {2}mq-node-a hung/m);
+      expect(s).toMatch(/^ {2}impact {3}app-order-01 {2}232 sends lost/m);
+      keys('i');
+      s = await waitFor(/i: cause, impact/);
+
+      // Enter: the first finding in full, its figures readable.
+      keys('Enter');
+      s = await waitFor(/── finding 1\/10/);
+      expect(s).toMatch(/^window +19:11:40\.000 – 19:17:14\.000 \(5 min 34 s\)/m);
+      expect(s).toMatch(/^ {2}staleMs +334000 ms \(5 min 34 s\)/m);
+      expect(s).toMatch(/^ {2}failures +250/m);
+      expect(s).toMatch(/^ {2}failedSends +232/m);
+      // PgDn moves by the lines the pane shows: the lines below fall by that many, nothing shown twice.
+      lines = s.split('\n');
+      const title = lines.findIndex((l) => l.startsWith('── finding 1/10'));
+      const status = lines.findIndex((l) => l.startsWith('[findings]'));
+      // The lines of text the pane shows: from its title to the status line.
+      const visible = status - title - 1;
+      expect(visible).toBeGreaterThanOrEqual(12);
+      const shown = lines.slice(title + 1, status);
+      const before = more(s, 'finding');
+      expect(before).toBeGreaterThan(visible);
+      keys('PgDn');
+      s = await waitFor(new RegExp(`── finding 1/10 \\(PgUp/PgDn: ${before - visible} more lines`));
+      // What shows now was below: none of the lines shown before (blank ones aside) shows again.
+      for (const l of s.split('\n').slice(title + 1, status)) if (l.trim()) expect(shown, l).not.toContain(l);
+      keys('PgUp');
+      s = await waitFor(new RegExp(`── finding 1/10 \\(PgUp/PgDn: ${before} more lines`));
+
+      // The event list, Enter: the event's detail readable under it.
+      // One key at a time: Esc then Tab in one write reads as alt-Tab.
+      keys('Escape');
+      s = await waitFor(/^(?![\s\S]*── finding 1\/10)/);
+      keys('Tab');
+      s = await waitFor(/^\[events\]/m);
+      expect(eventRows(s)).toBeGreaterThanOrEqual(8);
+      keys('Enter');
+      s = await waitFor(/── detail \(Enter or Esc closes\) (?!reading)/);
+      expect(s).toMatch(/^2026-12-01 19:10:05\.000 \+08:00 {2}mq-node-a/m);
+      expect(s).toMatch(/^where +samples\/lab\/seed-outage\/mq-node-a\/logs\/rocketmqlogs\/namesrv\.log:\d+/m);
+      expect(s).toMatch(/^fields +role=namesrv/m);
+      // Its title says what is below; PgDn shows it.
+      if (!/^evidence for no finding/m.test(s)) {
+        expect(more(s, 'detail')).toBeGreaterThan(0);
+        keys('PgDn');
+        s = await waitFor(/^evidence for no finding/m);
+      }
+
+      keys('q');
+      const end = Date.now() + 10000;
+      while (tmux('has-session', '-t', 'tui').status === 0 && Date.now() < end) await sleep(100);
+      expect(tmux('has-session', '-t', 'tui').status).not.toBe(0);
+    } finally {
+      tmux('kill-server');
+    }
+  }, 180_000);
 });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseZone } from '../../src/parse/time.js';
 import type { SourceAccounting } from '../../src/parse/types.js';
 import { ANSI, PLAIN, paletteFor } from '../../src/report/escape.js';
-import { figuresTable, renderFindingsText, renderRulesText, rulesTableCells } from '../../src/report/findings-text.js';
+import { adviceSaid, figuresTable, renderFindingsText, renderRulesText, rulesTableCells } from '../../src/report/findings-text.js';
+import type { Incident } from '../../src/rules/incident.js';
 import { wrapLines } from '../../src/report/text-layout.js';
 import { ALL_RULES } from '../../src/rules/index.js';
 import { metricText, subjectText, type AnalyzeReport } from '../../src/report/summary.js';
@@ -103,10 +104,17 @@ function report(over: Partial<AnalyzeReport> = {}, findings: Finding[] = [note, 
 const render = (r: AnalyzeReport, width = 80, palette = PLAIN, verbose = false) => renderFindingsText(r, { width, palette, verbose });
 
 describe('analyze text report', () => {
-  it('starts with the counts, the inputs, the window, the zone note and the accounting', () => {
+  it('starts with the counts, one line per finding, the inputs, the window, the zone note and the accounting', () => {
     const lines = render(report(), 120).split('\n');
     expect(lines[0]).toBe('rmq-diag analyze: 3 findings (1 critical, 1 warning, 1 info)');
-    const head = lines.slice(0, 10).join('\n');
+    // The list: one line each, in the details' order, before what was read.
+    expect(lines.slice(2, 5)).toEqual([
+      '1. CRITICAL  namesrv-stuck  app-order-01 stayed bound to NameServer 192.168.3.100:9876, which did not answer, for 11 mi…',
+      '2. WARNING  broker-busy  broker-b refused sends: 73 TIMEOUT_CLEAN_QUEUE replies',
+      '3. INFO  note-rule  For information',
+    ]);
+    expect(lines[6]).toMatch(/^inputs /);
+    const head = lines.slice(0, 14).join('\n');
     expect(head).toMatch(/^inputs {2}2 files from 2 hosts \(app-order-01, mq-node-101\)$/m);
     expect(head).toMatch(/^window {2}2020-12-22 14:35:00\.000 \.\. 2020-12-22 14:59:59\.000 \(24 min 59 s\)$/m);
     expect(head).toMatch(/^zone {4}times in \+08:00; sources whose layout does not fix a zone were read as/m);
@@ -279,5 +287,99 @@ describe('rmq-diag rules table', () => {
       const drawn = renderRulesText(rules, { width, palette: PLAIN });
       expect(drawn.slice(0, drawn.lastIndexOf('┘') + 1), `width ${width}`).toBe(reference.toString());
     }
+  });
+});
+
+const incident = (over: Partial<Incident> = {}): Incident => ({
+  id: 'I1',
+  title: 'mq-node-100 hung for 11 min 38 s (a NameServer and broker-a on it): 1 client lost 72 sends',
+  start: T('14:42:00'),
+  end: T('14:53:38'),
+  causes: [
+    {
+      kind: 'hang',
+      host: 'mq-node-100',
+      namesrvAddrs: ['192.168.3.100:9876'],
+      brokers: [{ name: 'broker-a', addr: '192.168.3.100:10911', role: 'master' }],
+      start: T('14:42:00'),
+      end: T('14:53:38'),
+      recognisedBy: 'the last line mq-node-100 wrote before 698 s of silence',
+      evidence: ['mq-node-100/broker.log:12'],
+      detail: null,
+    },
+  ],
+  impact: [{ client: 'app-order-01', start: T('14:42:11'), end: T('14:53:10'), failedSends: 72, source: 'app', timeouts: 23, clientVersion: '4.7.1', lastedBecause: null }],
+  chain: [{ at: T('14:42:00'), text: 'mq-node-100 hung', evidence: null, finding: null }],
+  advice: [
+    'Find out why mq-node-100 froze (kernel and hypervisor logs, memory, disk, long GC pauses).',
+    'Upgrade app-order-01 (client 4.7.1) to 4.9.1 or later: before 4.9.1 a client never closes a NameServer channel that timed out.',
+  ],
+  findings: ['F1', 'F2'],
+  ...over,
+});
+
+describe('the answer on the first and the last screen', () => {
+  const upgrade = 'Upgrade app-order-01 (client 4.7.1) to 4.9.1 or later: before 4.9.1 a client never closes a NameServer channel that timed out.';
+  const withAdvice = [
+    { ...stuck, advice: [upgrade, 'Keep NameServers off broker hosts (see colocated-namesrv).'] },
+    { ...busy, advice: [`Fix the NameServer side first (see namesrv-stuck). ${upgrade}`, 'Keep NameServers off broker hosts (see colocated-namesrv).'] },
+    { ...note, advice: [upgrade] },
+  ];
+  const r = report({ incidents: [incident()] }, withAdvice);
+
+  it('opens with the incident\'s cause and impact, then the findings\' list, then how it happened', () => {
+    const lines = render(r).split('\n');
+    const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
+    expect(at(/^INCIDENT 1 {2}mq-node-100 hung/)).toBe(2);
+    expect(at(/^ {2}cause {4}14:42:00 – 14:53:38 {2}mq-node-100 hung/)).toBeGreaterThan(2);
+    expect(at(/^ {2}impact {3}app-order-01 {2}72 sends lost/)).toBeGreaterThan(at(/^ {2}cause/));
+    const list = at(/^1\. CRITICAL {2}namesrv-stuck {2}app-order-01 stayed bound/);
+    expect(list).toBeGreaterThan(at(/^ {2}impact/));
+    expect(lines[list + 1]).toMatch(/^2\. WARNING {2}broker-busy {2}broker-b refused sends/);
+    expect(lines[list + 2]).toMatch(/^3\. INFO {2}note-rule {2}For information$/);
+    // The list lines are one line each, cut at the width.
+    expect(lines[list]).toHaveLength(80);
+    expect(lines[list].endsWith('…')).toBe(true);
+    // How it happened and what to change after the list, before the inputs and the details.
+    expect(at(/^INCIDENT 1 {2}how it happened, what to change$/)).toBeGreaterThan(list + 2);
+    expect(at(/^ {2}change {3}1\. Find out why mq-node-100 froze/)).toBeGreaterThan(list);
+    expect(at(/^inputs /)).toBeGreaterThan(at(/^ {2}change/));
+    expect(at(/^ {3}subject /)).toBeGreaterThan(at(/^inputs /));
+  });
+
+  it('ends with a recap: the cause, what the exit code means, where the details are', () => {
+    const tail = render(r).trimEnd().split('\n').slice(-8).join('\n');
+    expect(tail).toMatch(/^In short$/m);
+    expect(tail).toMatch(/^ {2}cause {4}INCIDENT 1: mq-node-100 hung for 11 min 38 s/m);
+    expect(tail).toMatch(/^ {2}exit {5}1: 2 findings at warning or above$/m);
+    expect(tail).toMatch(/^ {2}details {2}above: the incident \(how it happened, what to change\), the 3 findings/m);
+    expect(render({ ...r, severity: 'none' })).toMatch(/^ {2}exit {5}0: --severity none, findings never set it$/m);
+    expect(render({ ...r, severity: 'critical', analysis: { ...r.analysis, findings: sortFindings([busy, note]) } })).toMatch(/^ {2}exit {5}0: no finding at critical or above$/m);
+    // Without an incident, the most severe finding stands for the cause.
+    expect(render(report())).toMatch(/^ {2}cause {4}no incident named; most severe: 1\. CRITICAL {2}namesrv-stuck/m);
+    expect(render(report({}, []))).toMatch(/^ {2}cause {4}no incident named and no finding shown$/m);
+  });
+
+  it('says each advice once: the findings refer to the incident and to earlier findings', () => {
+    const text = render(r, 200);
+    // The incident's advice once, in the incident.
+    expect(text.split(upgrade).length - 1).toBe(1);
+    expect(text).toMatch(/^ {2}change {3}1\. Find out why/m);
+    // Finding 1: the incident's advice by reference, its own advice whole.
+    expect(text).toMatch(/^ {3}- see the incident above \(change 2\)$/m);
+    expect(text.split('Keep NameServers off broker hosts (see colocated-namesrv).').length - 1).toBe(1);
+    // Finding 2 quotes the incident's advice inside its own: its own words stay, the quote is a reference.
+    expect(text).toMatch(/^ {3}- Fix the NameServer side first \(see namesrv-stuck\)\. See the incident above \(change 2\)\.$/m);
+    expect(text).toMatch(/^ {3}- see finding 1 above$/m);
+    // Finding 3: all its advice said before, on one line.
+    expect(text).toMatch(/^ {3}advice {2}see the incident above \(change 2\)$/m);
+    // Two incidents: each named.
+    const two = render(report({ incidents: [incident(), incident({ id: 'I2', advice: ['Something else entirely, said by the second incident only.'] })] }, withAdvice), 200);
+    expect(two).toMatch(/^ {3}- see incident 1 above \(change 2\)$/m);
+    expect(adviceSaid([incident()]).get(upgrade)).toBe('the incident above (change 2)');
+  });
+
+  it('fits the width with an incident, the list and the recap', () => {
+    for (const width of [80, 60]) for (const line of render(r, width).split('\n')) expect([...line].length, line).toBeLessThanOrEqual(width);
   });
 });

@@ -61,7 +61,10 @@ describe('keyAction', () => {
     expect(keyAction(s, 'j', {})).toEqual({ type: 'finding', by: 1, from: 'selected' });
     expect(keyAction(s, '', { upArrow: true })).toEqual({ type: 'finding', by: -1, from: 'selected' });
     expect(keyAction(s, 'n', {})).toEqual({ type: 'finding', by: 1 });
-    expect(keyAction(s, '', { pageDown: true })).toEqual({ type: 'scrollFinding', by: 10 });
+    // A page of the finding: the model knows how many lines show (view-model.test.ts).
+    expect(keyAction(s, '', { pageDown: true })).toEqual({ type: 'scrollFinding', by: 1 });
+    expect(keyAction(s, 'b', { ctrl: true })).toEqual({ type: 'scrollFinding', by: -1 });
+    expect(keyAction(s, 'i', {})).toEqual({ type: 'incident' });
     expect(keyAction(s, 'G', {})).toEqual({ type: 'selectFinding', index: -1 });
     expect(keyAction(s, '', { return: true })).toEqual({ type: 'detail' });
     expect(keyAction({ ...s, detail: true }, '', { escape: true })).toEqual({ type: 'detail', open: false });

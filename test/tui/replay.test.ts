@@ -101,6 +101,13 @@ describe('replay state and keys', () => {
     const max = replayTextRows(done.replay) - DIMS.replayRows!;
     expect(run(model, [{ type: 'scrollReplay', by: Infinity }], done).replayScroll).toBe(max);
     expect(run(model, [{ type: 'scrollReplay', by: 3 }, { type: 'scrollReplay', by: -10 }], done).replayScroll).toBe(0);
+    // PgDn PgUp: by the rows the tab's text shows.
+    expect(keyAction(onTab, '', { pageDown: true })).toEqual({ type: 'scrollReplay', by: 1, unit: 'page' });
+    expect(keyAction(onTab, 'b', { ctrl: true })).toEqual({ type: 'scrollReplay', by: -1, unit: 'page' });
+    const page = DIMS.replayRows!;
+    expect(max).toBeGreaterThan(page);
+    expect(run(model, [{ type: 'scrollReplay', by: 1, unit: 'page' }], done).replayScroll).toBe(page);
+    expect(run(model, [{ type: 'scrollReplay', by: 1, unit: 'page' }, { type: 'scrollReplay', by: -1, unit: 'page' }], done).replayScroll).toBe(0);
   });
 });
 

@@ -444,3 +444,31 @@ describe('the same on disk, with small pages and blocks', () => {
     expect([...disk.evidenceFor]).toEqual([...mem.evidenceFor]);
   });
 });
+
+describe('paging by what shows, and the incident folded', () => {
+  const { model } = incident();
+
+  it('PgDn PgUp move a finding in full by the lines its pane shows, within its text', () => {
+    // 80x24 with the finding in full: a 15-row pane, its title and 14 lines of text.
+    const dims: Dims = { ...DIMS, findingRows: 15, findingLines: 40 };
+    const s0 = { ...allListed(model, DIMS), focus: 'findings' as const, detail: true };
+    expect(run(model, [{ type: 'scrollFinding', by: 1 }], s0, dims).findingScroll).toBe(14);
+    expect(run(model, [{ type: 'scrollFinding', by: 1 }, { type: 'scrollFinding', by: 1 }], s0, dims).findingScroll).toBe(26);
+    expect(run(model, [{ type: 'scrollFinding', by: 1 }, { type: 'scrollFinding', by: 1 }, { type: 'scrollFinding', by: 1 }], s0, dims).findingScroll).toBe(26);
+    expect(run(model, [{ type: 'scrollFinding', by: 1 }, { type: 'scrollFinding', by: -1 }], s0, dims).findingScroll).toBe(0);
+    // A 4-row pane pages by 3.
+    expect(run(model, [{ type: 'scrollFinding', by: 1 }], s0, { ...dims, findingRows: 4 }).findingScroll).toBe(3);
+  });
+
+  it('i unfolds the incident folded on a short screen, and folds it again', () => {
+    const s0 = allListed(model, DIMS);
+    expect(s0.incidentOpen).toBeUndefined();
+    const open = run(model, [{ type: 'incident' }], s0, { ...DIMS, incidentFolded: true });
+    expect(open.incidentOpen).toBe(true);
+    expect(run(model, [{ type: 'incident' }], open, { ...DIMS, incidentFolded: false }).incidentOpen).toBe(false);
+    // No incident: nothing to fold, and the status line says so.
+    const none = run(model, [{ type: 'incident' }], s0, DIMS);
+    expect(none.incidentOpen).toBeUndefined();
+    expect(none.message).toBe('no incident named');
+  });
+});

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { oneDay } from '../../report/text-layout.js';
 import type { HeaderInfo } from '../format.js';
 import { keyAction, splitInput } from '../keys.js';
-import { incidentSummaryLines, zoomNote } from '../format.js';
+import { findingLines, incidentSummaryLines, incidentTitleLines, zoomNote } from '../format.js';
 import { layoutFor, MIN_COLUMNS, MIN_ROWS, type ScreenLayout } from '../layout.js';
 import type { Action, Dims, TuiModel, ViewState } from '../view-model.js';
 import type { ReplayStatus } from '../replay-status.js';
@@ -87,19 +87,27 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
   const recordOf = (cursor: number): RecordView => (recordRef.current?.cursor === cursor ? recordRef.current.view : READING);
   const nFindings = model.findings.length;
   const summary = incidentSummaryLines(model.incidents, header.zone, oneDay(header.first, header.last, header.zone), Math.max(1, term.columns));
-  const layoutOf = (s: ViewState) => layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: s.focus, detail: s.detail, findings: nFindings, summary: summary.length });
+  const nIncidents = model.incidents.length;
+  const layoutOf = (s: ViewState) =>
+    layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: s.focus, detail: s.detail, findings: nFindings, summary: summary.length, incidents: nIncidents, incidentOpen: s.incidentOpen });
   const detailWidth = (l: ScreenLayout) => (l.wide ? l.sideWidth : l.width);
   const detailRows = (l: ScreenLayout) => (l.wide ? l.bodyRows : l.detailRows);
   const dimsFor = (s: ViewState): Dims => {
     const l = layoutOf(s);
-    const dims: Dims = { ...dimsOf(l, term, hosts), replayRows: replayPaneRows(l, model, s.replay) };
+    const selected = model.findings[Math.max(0, Math.min(nFindings - 1, s.finding))];
+    const dims: Dims = {
+      ...dimsOf(l, term, hosts),
+      replayRows: replayPaneRows(l, model, s.replay),
+      ...(selected ? { findingLines: findingLines(selected, header.zone, oneDay(header.first, header.last, header.zone), detailWidth(l)).length } : {}),
+      ...(nIncidents ? { incidentFolded: l.summaryFolded } : {}),
+    };
     if (!s.detail || s.focus !== 'events' || s.cursor < 0) return dims;
     const evidence = (model.evidenceFor.get(s.cursor) ?? []).map((index) => ({ index, finding: model.findings[index] }));
     const body = detailBody({ event: model.store.get(s.cursor), findings: evidence, zone: header.zone, width: detailWidth(l), record: recordOf(s.cursor) });
     return { ...dims, detailRows: detailRows(l), detailLines: body.length };
   };
   const [state, setState] = useState<ViewState>(() => {
-    const probe = layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: 'events', detail: false, findings: nFindings, summary: summary.length });
+    const probe = layoutFor({ columns: term.columns, rows: term.rows, hosts, focus: 'events', detail: false, findings: nFindings, summary: summary.length, incidents: nIncidents });
     const dims = dimsOf(probe, term, hosts);
     const s0 = initial ? initial(model, dims) : model.initial(dims);
     return replay ? { ...s0, replay: { kind: 'running' } } : s0;
@@ -268,7 +276,7 @@ export function App({ model, header, color = true, size, onQuit, initial, replay
     <ColorContext.Provider value={color}>
       <Box flexDirection="column" width={L.width} height={L.height}>
         <Header info={header} width={L.width} />
-        {L.summaryRows ? <Lines lines={summary.slice(0, L.summaryRows)} height={L.summaryRows} width={L.width} /> : null}
+        {L.summaryRows ? <Lines lines={L.summaryFolded ? incidentTitleLines(model.incidents, L.width) : summary.slice(0, L.summaryRows)} height={L.summaryRows} width={L.width} /> : null}
         {L.findingListRows ? findingsList : null}
         <TimeStrip view={strip} labelWidth={L.labelWidth} width={L.width} zone={zone} sameDay={sameDay} />
         {body}

@@ -32,10 +32,7 @@ export function DetailPane({ event, findings, zone, width, height, record, scrol
   const more = top > 0 || below > 0 ? `PgUp/PgDn: ${below ? `${below} more line${below === 1 ? '' : 's'} ` : 'more above '}` : '';
   const reading = record?.kind === 'reading' ? 'reading… ' : '';
   const title: Line = fitLine([{ text: '── detail ', dim: true }, { text: `(Enter or Esc closes) ${reading}${more}`, dim: true }, { text: '─'.repeat(width), dim: true }], width);
-  const lines = [title, ...body.slice(top)];
-  if (lines.length > height && height > 1) {
-    lines.length = height - 1;
-    lines.push([{ text: '…', dim: true }]);
-  }
+  // The title says how many lines are below: every other row shows text.
+  const lines = [title, ...body.slice(top, top + room)];
   return <Lines lines={lines} height={height} width={width} />;
 }

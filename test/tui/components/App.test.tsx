@@ -96,8 +96,8 @@ describe('at 80x24', () => {
     expect(l[12]).toMatch(/^◆ 14:04:00\.002 app-1 .* rpc-timeout/);
     await press(a, KEY.tab, KEY.enter);
     const f = screen(a);
-    expect(f).toMatch(/▶ 1 CRIT stale-route +app-1 kept using broker-a/);
-    expect(f).toMatch(/ 2 WARN broker-down-detection +ns-1 noticed broker-a late/);
+    // Under 40 rows the finding in full takes the findings list's rows too: its title names it.
+    expect(f).not.toMatch(/ 2 WARN broker-down-detection +ns-1 noticed broker-a late/);
     expect(f).toMatch(/── finding 1\/2/);
     expect(f).toMatch(/subject +-/);
     expect(f).toMatch(/window +14:04:00\.000 – 14:05:57\.002 \(1 min 57 s\)/);

@@ -101,9 +101,10 @@ describe('the opening screen of a real incident', () => {
     const header = headerOfTimeline(t, model, t.defaultZone);
     t.close();
     try {
-      app = render(<App model={model} header={header} size={{ columns: 80, rows: 24 }} />);
+      // At 80x30 there is room for the incident unfolded.
+      app = render(<App model={model} header={header} size={{ columns: 80, rows: 30 }} />);
       await ready();
-      const l = lines(app);
+      let l = lines(app);
       expect(l[2]).toMatch(/^INCIDENT 1 {2}mq-node-100 hung for 11 min 38 s/);
       expect(l[3]).toMatch(/^ {2}cause {4}14:42:00 – 14:53:38 {2}mq-node-100 hung/);
       expect(l[4]).toMatch(/^ {11}14:53:38 – 14:54:03 {2}mq-node-100 rebooted/);
@@ -111,6 +112,21 @@ describe('the opening screen of a real incident', () => {
       expect(l[6]).toMatch(/^ {11}app-pay-01 {4}11 sends lost/);
       expect(l[7]).toMatch(/^ {2}1 CRIT stale-route/);
       for (const x of l) expect(x.length).toBeLessThanOrEqual(80);
+      app.unmount();
+      // At 80x24 it is folded to its title, which says how to unfold it; `i` does, and folds it again.
+      app = render(<App model={model} header={header} size={{ columns: 80, rows: 24 }} />);
+      await ready();
+      l = lines(app);
+      expect(l[2]).toMatch(/^INCIDENT 1 {2}mq-node-100 hung for 11 min 38 s .*… {2}i: cause, impact$/);
+      expect(l[3]).toMatch(/^ {2}1 CRIT stale-route/);
+      expect(screen(app)).not.toMatch(/^ {2}cause /m);
+      await press(app, 'i');
+      l = lines(app);
+      expect(l[3]).toMatch(/^ {2}cause {4}14:42:00 – 14:53:38 {2}mq-node-100 hung/);
+      expect(l[5]).toMatch(/^ {2}impact {3}app-order-01 {2}72 sends lost/);
+      for (const x of l) expect(x.length).toBeLessThanOrEqual(80);
+      await press(app, 'i');
+      expect(lines(app)[3]).toMatch(/^ {2}1 CRIT stale-route/);
       expect(status(app)).toMatch(/^\[findings\] 1\//);
     } finally {
       loaded.store.close();

@@ -83,7 +83,10 @@ describe('DetailPane', () => {
     const { model } = incident();
     const f = frame(<DetailPane event={model.store.get(0)} findings={[]} zone={ZONE} width={60} height={3} />).split('\n');
     expect(f).toHaveLength(3);
-    expect(f[2]).toBe('…');
+    // The title says how many lines are below; the other rows are all text.
+    expect(f[0]).toMatch(/PgUp\/PgDn: \d+ more lines/);
+    expect(f[1]).toMatch(/^2020-12-22 14:00:00\.000/);
+    expect(f[2]).not.toBe('…');
   });
 });
 
