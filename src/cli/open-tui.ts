@@ -73,6 +73,7 @@ export async function openTui(
       zoneOut,
       other,
       color: paletteFor(io.stdout, io.env, io.color) === ANSI,
+      verbose: args.verbose,
       stdin: keys.stream,
       stdout: io.stdout as NodeJS.WriteStream,
       stderr: io.stderr as NodeJS.WriteStream,

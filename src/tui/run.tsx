@@ -10,7 +10,7 @@ import { buildTimeline, type BuildOptions } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import type { Zone } from '../parse/time.js';
 import { zoneNote } from '../report/events.js';
-import { nothingToDiagnose, noteLine } from '../report/notes.js';
+import { nothingToDiagnose, noteLines } from '../report/notes.js';
 import type { EventType } from '../parse/types.js';
 import type { Rule, SettingValue } from '../rules/types.js';
 import type { LoadPhase } from './components/Loading.js';
@@ -30,6 +30,8 @@ interface RunTuiOptions {
   /** Also records that are no RocketMQ event (type `other`, dimmed). */
   other: boolean;
   color: boolean;
+  /** `--verbose`: every input note when the TUI closes (default: the first of a kind, the rest counted). */
+  verbose: boolean;
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
@@ -175,7 +177,7 @@ export async function runTui(o: RunTuiOptions): Promise<number> {
     process.off('exit', onExit);
   }
   const t = session.timeline as Timeline | null;
-  for (const i of t?.issues ?? []) stderr.write(`${noteLine(i)}\n`);
+  for (const line of noteLines(t?.issues ?? [], o.verbose)) stderr.write(`${line}\n`);
   if (error) throw error;
   if (session.failure) {
     stderr.write(`rmq-diag tui: ${session.failure}\n`);

@@ -14,8 +14,9 @@ import { formatMs } from '../../util/durations.js';
 import type { Timeline } from '../../timeline/build.js';
 import { escapeText } from '../escape.js';
 import { zoneNote } from '../events.js';
+import { inputGaps } from '../../ingest/coverage.js';
 import { oneDay, timeText } from '../text-layout.js';
-import { EVIDENCE_SHOWN, atOrAbove, countBySeverity, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from '../summary.js';
+import { EVIDENCE_SHOWN, atOrAbove, clockNotes, countBySeverity, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from '../summary.js';
 import { commonDir, relativeTo } from '../../util/paths.js';
 import { lostText } from '../incident-text.js';
 import type { Activity, EvidenceLine, HostActivity } from './activity.js';
@@ -77,8 +78,12 @@ export function renderFindingsHtml(r: AnalyzeReport): string {
   const window = t.first !== null && t.last !== null ? `${formatShort(t.first, zone)} .. ${formatShort(t.last, zone)} (${formatMs(t.last - t.first)}, ${zone.name})` : 'no dated record';
   out.push(
     `<p class="muted">${h(`${r.incidents.length ? counted(r.incidents.length, 'incident') + ', ' : ''}${total ? `${counted(total, 'finding')} (${bySev.join(', ')})` : 'no findings'}; ${window}; ${counted(hostsOf(t.accounting).length, 'host')}, ${counted(t.accounting.length, 'file')}`)}</p>`,
-    '</header>',
   );
+  // What the inputs leave out and the hosts whose clocks are off: said where the text report says them,
+  // so that a page of one host's logs never reads as a whole cluster's.
+  for (const gap of inputGaps(t.accounting)) out.push(`<p class="note">${h(gap)}</p>`);
+  for (const note of clockNotes(r)) out.push(`<p class="note">${h(note)}</p>`);
+  out.push('</header>');
 
   r.incidents.forEach((inc, i) => out.push(incidentHtml(inc, i + 1, c)));
   if (!r.incidents.length) out.push(`<p>${total ? 'No incident was named: the findings follow.' : 'No incident and no findings in these logs.'}</p>`);

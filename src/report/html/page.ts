@@ -40,6 +40,7 @@ const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; max-width: 1240px; padding: 16px 24px 48px; overflow-wrap: anywhere; }
 h1 { font-size: 22px; margin: 8px 0 4px; } h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; } h3 { font-size: 15px; margin: 14px 0 6px; }
 .muted { color: var(--muted); } code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
+.note { border-left: 3px solid var(--warn); padding: 2px 8px; margin: 4px 0; }
 pre { background: #f6f7f9; border: 1px solid var(--line); padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: 6px 0; }
 .wrap { overflow-x: auto; max-width: 100%; margin: 6px 0; }
 table { border-collapse: collapse; margin: 0; } th, td { text-align: left; padding: 3px 10px 3px 0; vertical-align: top; border-bottom: 1px solid #eef0f4; overflow-wrap: break-word; } th { color: var(--muted); font-weight: 600; }

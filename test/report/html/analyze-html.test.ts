@@ -61,3 +61,22 @@ describe('a client lane of the analyze page', () => {
     expect(page).not.toMatch(/\b0 sent\b/);
   });
 });
+
+describe('the analyze page says what its inputs leave out', () => {
+  const notes = (page: string) => [...page.matchAll(/<p class="note">([^<]*)<\/p>/g)].map((m) => m[1]);
+
+  it('one host read: the page says so, as the text report does (samples/lab/hang-5x/mq-broker-a)', async () => {
+    const r = await run(['analyze', 'samples/lab/hang-5x/mq-broker-a', '--format', 'html']);
+    expect(r.code, r.stderr).toBe(1);
+    const text = await run(['analyze', 'samples/lab/hang-5x/mq-broker-a', '--json']);
+    const partial: string[] = JSON.parse(text.stdout).summary.partial;
+    expect(partial.length).toBeGreaterThan(0);
+    expect(notes(r.stdout)).toEqual(partial.map((p) => p.replace(/'/g, '&#39;')));
+    expect(notes(r.stdout)[0]).toMatch(/^only one host read \(mq-broker-a\)/);
+  });
+
+  it('the whole recording: no such note', async () => {
+    const r = await run(['analyze', 'samples/lab/hang-5x', '--format', 'html']);
+    expect(notes(r.stdout)).toEqual([]);
+  });
+});
