@@ -6,23 +6,14 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, run } from './helpers.js';
+import type { ClockReport } from '../../src/report/summary.js';
 
 const LAB = join(ROOT, 'samples', 'lab');
 const SEED_LAB = join(LAB, 'seed-outage');
 const SEED = join(ROOT, 'samples', 'seed-outage');
 
-interface Clock {
-  host: string;
-  offsetMs: number;
-  lowMs: number;
-  highMs: number;
-  pairs: number;
-  basis: string[];
-  reference: string;
-  off: boolean;
-  option: string | null;
-  shiftedMs: number;
-}
+/** A clock as the JSON gives it: the report's own type (docs/json.md). */
+type Clock = ClockReport;
 
 async function analyzeJson(args: string[]) {
   const r = await run(['analyze', '--json', '--no-progress', ...args]);

@@ -18,6 +18,26 @@ function tmuxAvailable(): boolean {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** A tmux server of the test's own (its socket) and what the tests do with its window `tui`. */
+function tmuxSession(socket: string, waitMs: number) {
+  const env: NodeJS.ProcessEnv = { ...process.env, TERM: process.env.TERM || 'xterm-256color' };
+  delete env.TMUX;
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', env, cwd: ROOT });
+  const screen = () => tmux('capture-pane', '-p', '-t', 'tui').stdout ?? '';
+  const waitFor = async (what: RegExp, ms = waitMs) => {
+    const end = Date.now() + ms;
+    let last = '';
+    while (Date.now() < end) {
+      last = screen();
+      if (what.test(last)) return last;
+      await sleep(100);
+    }
+    throw new Error(`the screen never showed ${what}; it shows:\n${last}`);
+  };
+  const alive = () => tmux('has-session', '-t', 'tui').status === 0;
+  return { tmux, screen, waitFor, alive };
+}
+
 describe('rmq-diag tui in a pseudo-terminal', () => {
   it('opens on the incident, then the findings over the events that matter, follows keys, and ends on q', async () => {
     if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
@@ -29,21 +49,7 @@ describe('rmq-diag tui in a pseudo-terminal', () => {
     const socket = `rmq-diag-test-${process.pid}`;
     const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-tmux-'));
     const codeFile = join(dir, 'code');
-    const env: NodeJS.ProcessEnv = { ...process.env, TERM: process.env.TERM || 'xterm-256color' };
-    delete env.TMUX;
-    const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', env, cwd: ROOT });
-    const screen = () => tmux('capture-pane', '-p', '-t', 'tui').stdout ?? '';
-    const waitFor = async (what: RegExp, ms = 15000) => {
-      const end = Date.now() + ms;
-      let last = '';
-      while (Date.now() < end) {
-        last = screen();
-        if (what.test(last)) return last;
-        await sleep(100);
-      }
-      throw new Error(`the screen never showed ${what}; it shows:\n${last}`);
-    };
-    const alive = () => tmux('has-session', '-t', 'tui').status === 0;
+    const { tmux, waitFor, alive } = tmuxSession(socket, 15000);
     try {
       const command = `${quote(process.execPath)} bin/rmq-diag.js tui samples/seed-outage; echo $? > ${quote(codeFile)}`;
       const started = tmux('new-session', '-d', '-s', 'tui', '-x', '100', '-y', '30', '-c', ROOT, command);
@@ -55,7 +61,7 @@ describe('rmq-diag tui in a pseudo-terminal', () => {
       let s = await waitFor(/\[findings\] 1\/[\d,]+ of 11,538 · noise hidden \(a: all\)/);
       const lines = s.split('\n');
       expect(lines[0]).toMatch(/^rmq-diag {2}2020-12-22 14:35:00 – 14:59:59 \(24 min 59 s\) {2}times in \+08:00/);
-      expect(lines[1]).toMatch(/^8 findings: 2 critical, 5 error, 1 warning · 4 hosts · 14 files · 11,538 events/);
+      expect(lines[1]).toMatch(/^9 findings: 2 critical, 6 error, 1 warning · 4 hosts · 14 files · 11,538 events/);
       expect(lines[2]).toMatch(/^INCIDENT 1 {2}mq-node-100 went dark for 11 min 38 s \(a NameServer and broker-a on it\), then rebooted/);
       expect(lines[3]).toMatch(/^ {2}cause {4}14:42:00 – 14:54:03 {2}mq-node-100 rebooted/);
       expect(lines[4]).toMatch(/^ {2}impact {3}app-order-01 {2}72 sends lost, 14:42:11 – 14:53:10/);
@@ -80,20 +86,20 @@ describe('rmq-diag tui in a pseudo-terminal', () => {
 
       // n: the first finding's evidence, its window in the strip, and the screen names it.
       tmux('send-keys', '-t', 'tui', 'n');
-      s = await waitFor(/finding 1\/8 stale-route/);
+      s = await waitFor(/finding 1\/9 stale-route/);
       expect(s).toMatch(/^▶ 1 CRIT stale-route/m);
       expect(s).toMatch(/zoom/);
       expect(s).toMatch(/◆ 14:42:11\.044 app-order-01 client +WARN +send-attempt-failed/);
 
       // Enter: the finding in full.
       tmux('send-keys', '-t', 'tui', 'Enter');
-      s = await waitFor(/── finding 1\/8/);
+      s = await waitFor(/── finding 1\/9/);
       expect(s).toMatch(/window +14:42:11\.044 – 14:53:46\.285 \(11 min 35 s\)/);
 
       tmux('send-keys', '-t', 'tui', '?');
       await waitFor(/rmq-diag tui: keys/);
       tmux('send-keys', '-t', 'tui', 'Escape');
-      await waitFor(/── finding 1\/8/);
+      await waitFor(/── finding 1\/9/);
 
       tmux('send-keys', '-t', 'tui', 'q');
       const end = Date.now() + 10000;
@@ -112,20 +118,7 @@ describe('rmq-diag tui at 80x24', () => {
     if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
     if (!tmuxAvailable()) throw new Error('tmux is not installed: this test runs the TUI in a tmux pseudo-terminal');
     const socket = `rmq-diag-test-small-${process.pid}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, TERM: process.env.TERM || 'xterm-256color' };
-    delete env.TMUX;
-    const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', env, cwd: ROOT });
-    const screen = () => tmux('capture-pane', '-p', '-t', 'tui').stdout ?? '';
-    const waitFor = async (what: RegExp, ms = 60000) => {
-      const end = Date.now() + ms;
-      let last = '';
-      while (Date.now() < end) {
-        last = screen();
-        if (what.test(last)) return last;
-        await sleep(100);
-      }
-      throw new Error(`the screen never showed ${what}; it shows:\n${last}`);
-    };
+    const { tmux, waitFor } = tmuxSession(socket, 60000);
     const keys = (...k: string[]) => tmux('send-keys', '-t', 'tui', ...k);
     /** `(PgUp/PgDn: N more lines)` in a pane's title. */
     const more = (s: string, pane: string) => Number(new RegExp(`── ${pane}[^\\n]*PgUp/PgDn: (\\d+) more lines?`).exec(s)?.[1] ?? NaN);
@@ -152,14 +145,14 @@ describe('rmq-diag tui at 80x24', () => {
 
       // Enter: the first finding in full, its figures readable.
       keys('Enter');
-      s = await waitFor(/── finding 1\/10/);
+      s = await waitFor(/── finding 1\/11/);
       expect(s).toMatch(/^window +19:11:40\.000 – 19:17:14\.000 \(5 min 34 s\)/m);
       expect(s).toMatch(/^ {2}staleMs +334000 ms \(5 min 34 s\)/m);
       expect(s).toMatch(/^ {2}failures +250/m);
       expect(s).toMatch(/^ {2}failedSends +232/m);
       // PgDn moves by the lines the pane shows: the lines below fall by that many, nothing shown twice.
       lines = s.split('\n');
-      const title = lines.findIndex((l) => l.startsWith('── finding 1/10'));
+      const title = lines.findIndex((l) => l.startsWith('── finding 1/11'));
       const status = lines.findIndex((l) => l.startsWith('[findings]'));
       // The lines of text the pane shows: from its title to the status line.
       const visible = status - title - 1;
@@ -168,16 +161,16 @@ describe('rmq-diag tui at 80x24', () => {
       const before = more(s, 'finding');
       expect(before).toBeGreaterThan(visible);
       keys('PgDn');
-      s = await waitFor(new RegExp(`── finding 1/10 \\(PgUp/PgDn: ${before - visible} more lines`));
+      s = await waitFor(new RegExp(`── finding 1/11 \\(PgUp/PgDn: ${before - visible} more lines`));
       // What shows now was below: none of the lines shown before (blank ones aside) shows again.
       for (const l of s.split('\n').slice(title + 1, status)) if (l.trim()) expect(shown, l).not.toContain(l);
       keys('PgUp');
-      s = await waitFor(new RegExp(`── finding 1/10 \\(PgUp/PgDn: ${before} more lines`));
+      s = await waitFor(new RegExp(`── finding 1/11 \\(PgUp/PgDn: ${before} more lines`));
 
       // The event list, Enter: the event's detail readable under it.
       // One key at a time: Esc then Tab in one write reads as alt-Tab.
       keys('Escape');
-      s = await waitFor(/^(?![\s\S]*── finding 1\/10)/);
+      s = await waitFor(/^(?![\s\S]*── finding 1\/11)/);
       keys('Tab');
       s = await waitFor(/^\[events\]/m);
       expect(eventRows(s)).toBeGreaterThanOrEqual(8);

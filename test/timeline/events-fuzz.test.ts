@@ -13,23 +13,14 @@ import { buildTimeline } from '../../src/timeline/build.js';
 import { eventLineProblem, summaryProblem, EVENTS_SCHEMA_VERSION } from '../../src/timeline/events-check.js';
 import { UsageError } from '../../src/util/errors.js';
 import { run, runBin } from '../cli/helpers.js';
+// The lab's seeded generator: a failing mutant can be made again from its seed.
+import { random } from '../../lab/src/generate.js';
 
 const SEED = 35;
 const MUTANTS = 200;
 /** Mutants also run through analyze (a whole run costs far more than reading the file). */
 const ANALYZE_EVERY = 20;
 
-/** mulberry32: a small seeded generator, so a failing mutant can be made again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-events-fuzz-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
