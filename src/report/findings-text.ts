@@ -59,7 +59,7 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
 
   // Findings.
   if (!shown.length) {
-    out.push(total ? p.dim(`No findings at ${r.show} or above.`) : p.green('No findings.'));
+    out.push(total ? p.dim(`No findings at ${r.show} or above.`) : p.green('No findings.'), '');
   }
   const base = commonDir(t.accounting.map((a) => a.path));
   const advice = adviceSaid(r.incidents);
@@ -122,10 +122,29 @@ function findingHead(f: Finding, n: number, numW = 0): string {
   return `${`${n}.`.padStart(numW)} ${severityWord(f.severity)}  ${f.rule}  ${f.title}`;
 }
 
-/** One line per finding (its head cut at the width), before the findings in detail. */
+/** Up to this many findings, the list has a line each; beyond, a run of one rule's is one line. */
+export const LIST_EACH = 8;
+
+/**
+ * One line per finding (its head cut at the width), before the findings in detail. A long list folds
+ * each run of findings of one rule and severity (the same finding on several hosts) into one line,
+ * `8-10. ERROR  rule  3 findings: <the first's title>`, so that it stays on the first screen.
+ */
 export function findingListLines(shown: readonly Finding[], W: number, p: Palette): string[] {
-  const numW = `${shown.length}.`.length;
-  return shown.map((f, i) => sevColour(f.severity, p)(clip(findingHead(f, i + 1, numW), W)));
+  const fold = shown.length > LIST_EACH;
+  const runs: Array<{ from: number; to: number; label: string }> = [];
+  for (let i = 0; i < shown.length; ) {
+    let j = i + 1;
+    while (fold && j < shown.length && shown[j].rule === shown[i].rule && shown[j].severity === shown[i].severity) j++;
+    runs.push({ from: i, to: j, label: j - i === 1 ? `${i + 1}.` : `${i + 1}-${j}.` });
+    i = j;
+  }
+  const numW = Math.max(...runs.map((r) => r.label.length));
+  return runs.map(({ from, to, label }) => {
+    const f = shown[from];
+    const head = to - from === 1 ? findingHead(f, from + 1, numW) : `${label.padStart(numW)} ${severityWord(f.severity)}  ${f.rule}  ${to - from} findings: ${f.title}`;
+    return sevColour(f.severity, p)(clip(head, W));
+  });
 }
 
 /**

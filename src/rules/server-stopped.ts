@@ -136,7 +136,7 @@ const rule: Rule = {
   meta: {
     id: 'server-stopped',
     title: 'A server stopped: its scheduled logs went silent, or it booted again with no shutdown',
-    severity: 'error',
+    severity: 'warning',
     description:
       "From a server host's own logs: a silence of the logs RocketMQ writes on a schedule (watermark.log every second, stats.log every minute, the broker's registrations every 30 s; each log's cadence measured from the log), and a boot with no shutdown hook logged before it (killed, crashed or the host lost power; a boot after a shutdown is a restart, info).",
     versions: 'all: broker and NameServer boot and shutdown-hook lines; watermark and stats lines (NameServer watermark from 5.0)',
@@ -250,7 +250,7 @@ function findingOf(ctx: RuleContext, book: ReturnType<typeof addressBook>, ep: E
     const who = whoText(book, host, unclean.map((b) => b.role));
     const sinceText = first.since === s?.gap.from ? `its last scheduled line at ${clockOf(first.since)}` : `its previous boot at ${clockOf(first.since)}`;
     return {
-      severity: 'error',
+      severity: 'warning',
       title: `${cap(who)} on ${host} ${s ? `went silent at ${clockOf(s.gap.from)} for ${formatMs(silentMs)} and ` : ''}booted again at ${clockOf(first.boot)} with no shutdown logged before it`,
       start: s ? s.gap.from.ts : first.since.ts,
       end: first.boot.ts,

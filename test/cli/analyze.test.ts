@@ -73,7 +73,8 @@ describe('rmq-diag analyze --json with the registered rules', () => {
     // The seed outage is one incident: mq-node-100 went dark, then rebooted; its findings are listed by id.
     expect(doc.incidents).toHaveLength(1);
     const inc = doc.incidents[0];
-    expect(Object.keys(inc)).toEqual(['id', 'title', 'start', 'end', 'causes', 'impact', 'chain', 'advice', 'findings']);
+    expect(Object.keys(inc)).toEqual(['id', 'title', 'start', 'end', 'causes', 'impact', 'impactUnknown', 'chain', 'advice', 'findings']);
+    expect(inc.impactUnknown).toBeNull();
     expect(inc.causes.map((c: any) => `${c.host} ${c.kind}`)).toEqual(['mq-node-100 reboot']);
     expect(inc.impact.map((i: any) => i.client).sort()).toEqual(['app-order-01', 'app-pay-01']);
     const ids = doc.findings.map((f: any) => f.id);

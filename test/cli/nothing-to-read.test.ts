@@ -124,7 +124,7 @@ describe('nothing to diagnose', () => {
     writeFileSync(quiet, '2024-05-20 14:42:00 INFO main - some line no catalogue entry knows\n');
     const r = await spawnBin(['analyze', quiet]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/No findings\.\n$/);
+    expect(r.stdout).toMatch(/\nNo findings\.\n\nIn short\n/);
     expect(r.stderr).toBe(`note: no RocketMQ event in ${quiet}: 1 file, 1 record of a known layout, none of them a RocketMQ message rmq-diag knows\n`);
   });
 });

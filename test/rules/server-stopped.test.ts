@@ -24,7 +24,7 @@ describe('one host\'s folder', () => {
   it('hang-5x, mq-broker-a alone: the silence and the boot with no shutdown before it', async () => {
     const [f, ...more] = await only('hang-5x/mq-broker-a');
     expect(more).toEqual([]);
-    expect(f.severity).toBe('error');
+    expect(f.severity).toBe('warning');
     expect(f.metrics.stop).toBe('unclean');
     expect(f.subject.host).toBe('mq-broker-a');
     expect(f.subject.broker).toBe('broker-a');
