@@ -23,7 +23,7 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   'replay-setting': 0.73,
   'replay-fault': 0.97,
   'replay-milestone': 0.75,
-  'replay-impact': 0.52,
+  'replay-impact': 0.51,
   recallCauses: 0.71,
   recallClients: 0.75,
   reproduced: 0.28,
