@@ -7,8 +7,8 @@ import { renderFindingsMarkdown } from '../report/findings-markdown.js';
 import { activityCollector } from '../report/html/activity.js';
 import { renderFindingsHtml } from '../report/html/analyze-html.js';
 import { renderFindingsText } from '../report/findings-text.js';
-import { atOrAbove, clockNotes, type AnalyzeReport, type ClockReport } from '../report/summary.js';
-import { clockOption, type ClockEstimate } from '../timeline/clocks.js';
+import { atOrAbove, clockNotes, type AnalyzeReport } from '../report/summary.js';
+import { clockReports } from '../timeline/clocks.js';
 import { shiftTimeline } from '../timeline/shift.js';
 import { settingsInEffect } from '../rules/analyze.js';
 import type { Rule, Severity, SettingValue } from '../rules/types.js';
@@ -67,7 +67,7 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
     let view = timeline;
     let d = await pass(view, true);
     // A clock off and well determined: the incident is named again over corrected times (docs/analyze.md, "Clocks").
-    const { clocks, moved } = clockReports(d.clocks ?? [], timeline, args['clock-fix']);
+    const { clocks, moved } = clockReports(d.clocks ?? [], timeline.accounting, timeline.first ?? 0, args['clock-fix']);
     if (moved.some((ms) => ms !== 0)) {
       view = shiftTimeline(timeline, moved);
       d = await pass(view, false);
@@ -107,19 +107,4 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
   } finally {
     timeline.close();
   }
-}
-
-/**
- * Each estimate with the option that corrects it (`--tz` for a zone's whole quarter-hours, else
- * `--shift`), and per source the ms its host's times are moved: those of the hosts off and well
- * determined (fixMs), unless --no-clock-fix.
- */
-function clockReports(estimates: readonly ClockEstimate[], t: Timeline, fix: boolean): { clocks: ClockReport[]; moved: number[] } {
-  const clocks = estimates.map((c) => {
-    const sources = t.accounting.filter((a) => a.host === c.host);
-    const zones = [...new Set(sources.map((a) => a.zone))];
-    return { ...c, option: clockOption(c, zones, t.first ?? 0), shiftedMs: fix && c.fixMs !== null ? c.fixMs : 0 };
-  });
-  const byHost = new Map(clocks.map((c) => [c.host, c.shiftedMs]));
-  return { clocks, moved: t.accounting.map((a) => byHost.get(a.host) ?? 0) };
 }

@@ -18,7 +18,7 @@ import { RemotingClient } from './remoting.js';
 import { spawn } from './coroutine.js';
 import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js';
 import { serverProfile, type ServerProfile } from './versions.js';
-import { SERVER } from '../rocketmq/facts.js';
+import { SERVER, TIMEOUTS } from '../rocketmq/facts.js';
 import { factHolds } from '../rocketmq/versions.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
@@ -160,7 +160,7 @@ export class Broker extends Process implements Listener {
       profile: this.profile.remoting,
       log: (level, msg, exc) => this.remotingLog.write(level, 'brokerOutApi_thread_1', null, msg, exc),
       closeSocketIfTimeout: this.profile.closeSocketIfTimeout,
-      connectTimeoutMs: 3000,
+      connectTimeoutMs: TIMEOUTS.connectMs,
       channelMaxIdleMs: 120000,
       rng,
     });

@@ -26,7 +26,7 @@ import { brokerNames, DEFAULT_TOPIC, MASTER_ID, PERM_WRITE, routeText, sameRoute
 import { clientProfile, type ClientProfile } from './versions.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
-import { FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration, type FaultTables } from '../rocketmq/facts.js';
+import { FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration, TIMEOUTS, type FaultTables } from '../rocketmq/facts.js';
 
 export interface ClientSettings {
   /** ClientConfig.pollNameServerInterval (30 s). */
@@ -188,7 +188,7 @@ const MQ_BROKER_EXCEPTION = 'org.apache.rocketmq.client.exception.MQBrokerExcept
  * Defaults of the client's periodic tasks (ClientConfig: pollNameServerInterval, heartbeatBrokerInterval
  * 30 s; NettyClientConfig.connectTimeoutMillis 3 s, the period of 5.0.0-5.2.0's scanAvailableNameSrv).
  */
-export const CLIENT_PERIODS = { pollNameServerIntervalMs: 30000, heartbeatBrokerIntervalMs: 30000, connectTimeoutMs: 3000 } as const;
+export const CLIENT_PERIODS = { pollNameServerIntervalMs: 30000, heartbeatBrokerIntervalMs: 30000, connectTimeoutMs: TIMEOUTS.connectMs } as const;
 
 /** Serial scheduled thread (MQClientFactoryScheduledThread): one task at a time, late ticks coalesce. */
 class SchedulerThread {

@@ -1,7 +1,7 @@
 // Version profiles: what a RocketMQ release does differently, as data the components read.
 // Facts that the rules and replay read too are in src/rocketmq/facts.ts; the rest are the model's own.
 
-import { CLIENT, SERVER } from '../rocketmq/facts.js';
+import { CLIENT, SERVER, TIMEOUTS } from '../rocketmq/facts.js';
 import { atLeast, factHolds, OLDEST_MODELLED, parseVersion as parseVersionText, type Version } from '../rocketmq/versions.js';
 import { assert } from './kernel.js';
 
@@ -156,7 +156,7 @@ export function serverProfile(version: string): ServerProfile {
     v,
     is5,
     sendThreadPoolNums: (cores) => (factHolds(SERVER.sendThreadsFromCores, v) ? Math.min(cores, 4) : 1),
-    registerBrokerTimeoutMills: is5 ? 24000 : 6000,
+    registerBrokerTimeoutMills: is5 ? TIMEOUTS.registerBroker5xMs : TIMEOUTS.registerBroker4xMs,
     scanNotActiveBrokerIntervalMs: is5 ? 5000 : 10000,
     scanInitialDelayMs: is5 ? 5 : 5000,
     masterAddressChangeLine: atLeast(v, '4.9.4') && !is5,

@@ -10,7 +10,7 @@ import type { Incident } from '../rules/incident.js';
 import { severityRank, type Finding, type MetricValue, type SettingValue, type Severity, type Subject } from '../rules/types.js';
 import { formatMs } from '../util/durations.js';
 import type { Timeline } from '../timeline/build.js';
-import { clockNote, type ClockEstimate } from '../timeline/clocks.js';
+import { clockNote, type ClockReport } from '../timeline/clocks.js';
 import type { Activity } from './html/activity.js';
 import { timeText } from './text-layout.js';
 
@@ -41,11 +41,7 @@ export interface AnalyzeReport {
   activity?: Activity;
 }
 
-/** A host's clock as the report says it: the estimate, the option that corrects it, the ms its times were moved (0: none). */
-export interface ClockReport extends ClockEstimate {
-  option: string;
-  shiftedMs: number;
-}
+export type { ClockReport } from '../timeline/clocks.js';
 
 /** One line per host whose clock is off (stderr and the report say the same). */
 export function clockNotes(r: Pick<AnalyzeReport, 'clocks'>): string[] {

@@ -98,6 +98,15 @@ export const SERVER = {
   pcSynchronizedBusy: { since: '5.3.0', until: null },
 } as const satisfies Record<string, VersionFact>;
 
+/** Remoting timeouts that more than one layer reads (the model's calls, the clock estimate's pairs). */
+export const TIMEOUTS = {
+  /** NettyClientConfig.connectTimeoutMillis: 3000 ms in 4.x and 5.x clients and brokers. */
+  connectMs: 3000,
+  /** BrokerConfig.registerBrokerTimeoutMills: 6000 ms in 4.x, 24000 ms in 5.x. */
+  registerBroker4xMs: 6000,
+  registerBroker5xMs: 24000,
+} as const;
+
 /**
  * What RocketMQ's servers log on a schedule, whatever happens: while such a log keeps its cadence
  * the thread that writes it runs; a gap of many periods is a silence (rule server-stopped, which

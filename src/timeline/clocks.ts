@@ -11,6 +11,7 @@
 // Memory is bounded: per host and peer address, the first TRAIN_MAX lines of each kind.
 
 import { SERVER_KINDS } from '../ingest/kinds.js';
+import { TIMEOUTS } from '../rocketmq/facts.js';
 import { parseZone } from '../parse/time.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { formatMs } from '../util/durations.js';
@@ -29,7 +30,7 @@ const TRAINS_MAX = 4096;
  * NettyRemotingServer$NettyConnectManageHandler.channelActive writes its line once the accepted
  * channel is active.
  */
-const CONNECT_MS = 3000;
+const CONNECT_MS = TIMEOUTS.connectMs;
 /**
  * The NameServer writes `new broker registered` while it handles the REGISTER_BROKER request
  * (RouteInfoManager.registerBroker, 4.9.4 and 5.3.3); the broker writes `register broker[..]to name
@@ -37,7 +38,7 @@ const CONNECT_MS = 3000;
  * answer is back (BrokerOuterAPI.registerBrokerAll), within registerBrokerTimeoutMills (BrokerConfig:
  * 6000 ms in 4.x, 24000 ms in 5.x; the larger is taken).
  */
-const REGISTER_MS = 24000;
+const REGISTER_MS = Math.max(TIMEOUTS.registerBroker4xMs, TIMEOUTS.registerBroker5xMs);
 /**
  * A broker registers with every NameServer every 30 s (BrokerController, registerNameServerPeriod);
  * a NameServer says `new broker registered` only for a broker it did not hold. Only a broker's first
@@ -412,4 +413,29 @@ export function clockNote(c: ClockEstimate, o: { option: string; applied: boolea
   const head = `clock of ${c.host} is ${howFar(c.offsetMs)} ${dir} ${c.reference}'s (${span}; ${c.pairs} ${c.pairs === 1 ? 'pair' : 'pairs'} of lines: ${c.basis.join(', ')})`;
   if (o.applied && c.fixMs !== null) return `${head}: times of ${c.host} moved ${shiftText(c.fixMs)} by the clock estimate (${o.option} does the same); --no-clock-fix to keep them`;
   return `${head}: ${o.option} corrects it`;
+}
+
+/** A host's clock as the report says it: the estimate, the option that corrects it, the ms its times were moved (0: none). */
+export interface ClockReport extends ClockEstimate {
+  option: string;
+  shiftedMs: number;
+}
+
+/**
+ * Each estimate with the option that corrects it (`--tz` for a zone's whole quarter-hours, else
+ * `--shift`), and per source (in `accounting`'s order) the ms its host's times are to be moved:
+ * those of the hosts off and well determined (fixMs), unless `fix` is false (--no-clock-fix).
+ */
+export function clockReports(
+  estimates: readonly ClockEstimate[],
+  accounting: readonly { host: string; zone: string }[],
+  first: number,
+  fix: boolean,
+): { clocks: ClockReport[]; moved: number[] } {
+  const clocks = estimates.map((c) => {
+    const zones = [...new Set(accounting.filter((a) => a.host === c.host).map((a) => a.zone))];
+    return { ...c, option: clockOption(c, zones, first), shiftedMs: fix && c.fixMs !== null ? c.fixMs : 0 };
+  });
+  const byHost = new Map(clocks.map((c) => [c.host, c.shiftedMs]));
+  return { clocks, moved: accounting.map((a) => byHost.get(a.host) ?? 0) };
 }

@@ -160,10 +160,13 @@ export function activityCollector(sources: readonly SourceAccounting[], first: n
       if (ok && APP_SEND.test(e.text)) {
         h.sent[b]++;
         h.sentSource = 'app';
-      } else if (ok && APP_STATS.test(e.text)) statsLine(e.host, e.ts, Number(APP_STATS.exec(e.text)![1]));
-      else if (isAppFailure(e)) {
-        h.failed[b]++;
-        h.failureSource = 'app';
+      } else {
+        const counted = ok ? APP_STATS.exec(e.text) : null;
+        if (counted !== null) statsLine(e.host, e.ts, Number(counted[1]));
+        else if (isAppFailure(e)) {
+          h.failed[b]++;
+          h.failureSource = 'app';
+        }
       }
     } else if (e.kind === 'client' && e.type === 'send-attempt-failed' && !appHosts.has(e.host)) {
       h.failed[b]++;
