@@ -26,7 +26,7 @@ import { brokerNames, DEFAULT_TOPIC, MASTER_ID, PERM_WRITE, routeText, sameRoute
 import { clientProfile, type ClientProfile } from './versions.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
-import { FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration, TIMEOUTS, type FaultTables } from '../rocketmq/facts.js';
+import { FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration, CLIENT_DEFAULTS, TIMEOUTS, type FaultTables } from '../rocketmq/facts.js';
 
 export interface ClientSettings {
   /** ClientConfig.pollNameServerInterval (30 s). */
@@ -188,7 +188,11 @@ const MQ_BROKER_EXCEPTION = 'org.apache.rocketmq.client.exception.MQBrokerExcept
  * Defaults of the client's periodic tasks (ClientConfig: pollNameServerInterval, heartbeatBrokerInterval
  * 30 s; NettyClientConfig.connectTimeoutMillis 3 s, the period of 5.0.0-5.2.0's scanAvailableNameSrv).
  */
-export const CLIENT_PERIODS = { pollNameServerIntervalMs: 30000, heartbeatBrokerIntervalMs: 30000, connectTimeoutMs: TIMEOUTS.connectMs } as const;
+export const CLIENT_PERIODS = {
+  pollNameServerIntervalMs: CLIENT_DEFAULTS.pollNameServerIntervalMs,
+  heartbeatBrokerIntervalMs: CLIENT_DEFAULTS.heartbeatBrokerIntervalMs,
+  connectTimeoutMs: TIMEOUTS.connectMs,
+} as const;
 
 /** Serial scheduled thread (MQClientFactoryScheduledThread): one task at a time, late ticks coalesce. */
 class SchedulerThread {
@@ -250,9 +254,9 @@ export class Client extends Process {
     this.s = {
       pollNameServerIntervalMs: st.pollNameServerIntervalMs ?? CLIENT_PERIODS.pollNameServerIntervalMs,
       heartbeatBrokerIntervalMs: st.heartbeatBrokerIntervalMs ?? CLIENT_PERIODS.heartbeatBrokerIntervalMs,
-      mqClientApiTimeoutMs: st.mqClientApiTimeoutMs ?? 3000,
-      sendMsgTimeoutMs: st.sendMsgTimeoutMs ?? 3000,
-      retryTimesWhenSendFailed: st.retryTimesWhenSendFailed ?? 2,
+      mqClientApiTimeoutMs: st.mqClientApiTimeoutMs ?? CLIENT_DEFAULTS.mqClientApiTimeoutMs,
+      sendMsgTimeoutMs: st.sendMsgTimeoutMs ?? CLIENT_DEFAULTS.sendMsgTimeoutMs,
+      retryTimesWhenSendFailed: st.retryTimesWhenSendFailed ?? CLIENT_DEFAULTS.retryTimesWhenSendFailed,
       sendLatencyFaultEnable: st.sendLatencyFaultEnable ?? false,
       connectTimeoutMs: st.connectTimeoutMs ?? CLIENT_PERIODS.connectTimeoutMs,
       clientChannelMaxIdleTimeSeconds: st.clientChannelMaxIdleTimeSeconds ?? 120,

@@ -13,7 +13,7 @@ import type { Fault, Scenario } from '../model/index.js';
 import { MILESTONE_LABEL as LABEL, statusText } from './report.js';
 import { signedMs, type MilestoneRow, type ReplayReport } from './run.js';
 import { formatMs } from '../util/durations.js';
-import { DEFAULT_SEND_MSG_TIMEOUT_MS } from '../rules/routing.js';
+import { CLIENT_DEFAULTS } from '../rocketmq/facts.js';
 import { commonDir } from '../util/paths.js';
 import { accountingHtml } from '../report/html/analyze-html.js';
 import { axisSvg, h, htmlDocument, px, tableHtml, timeScale, tooltip, type EvidenceEntry } from '../report/html/page.js';
@@ -236,7 +236,7 @@ function scenarioHtml(r: ReplayReport, t: (ms: number) => string): string {
   for (const c of sc.clients) {
     const s = c.settings ?? {};
     // DefaultMQProducer's sendMsgTimeout is 3000 ms when nothing set it: a default, said so.
-    const timeout = s.sendMsgTimeoutMs !== undefined ? `sendMsgTimeout ${s.sendMsgTimeoutMs} ms` : `sendMsgTimeout ${DEFAULT_SEND_MSG_TIMEOUT_MS} ms (default)`;
+    const timeout = s.sendMsgTimeoutMs !== undefined ? `sendMsgTimeout ${s.sendMsgTimeoutMs} ms` : `sendMsgTimeout ${CLIENT_DEFAULTS.sendMsgTimeoutMs} ms (default)`;
     const bits = [c.version, `bound to ${c.namesrv ?? 'random'}`, c.topic, c.sendTimesMs ? `${c.sendTimesMs.length} sends as logged` : `${c.sendRatePerSec} sends/s`, timeout].filter(Boolean);
     rows.push(['client', h(`${c.host}${c.ip ? ` ${c.ip}` : ''}`), h(c.host), h(bits.join(', '))]);
   }

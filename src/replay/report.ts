@@ -5,6 +5,7 @@
 import { formatIso, formatShort, parseZone, type Zone } from '../parse/time.js';
 import { escapeText, jsonSafe, type Palette } from '../report/escape.js';
 import { formatMs } from '../util/durations.js';
+import { CLIENT_DEFAULTS } from '../rocketmq/facts.js';
 import type { Fault, Scenario } from '../model/index.js';
 import type { ComparedMilestone } from '../rules/milestones.js';
 import { prettyJson } from './file.js';
@@ -262,7 +263,7 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
       `bound to ${c.namesrv ?? 'random'}`,
       c.topic,
       c.sendTimesMs ? `${c.sendTimesMs.length} sends as logged` : `${c.sendRatePerSec} sends/s`,
-      `sendMsgTimeout ${s.sendMsgTimeoutMs ?? 3000} ms`,
+      `sendMsgTimeout ${s.sendMsgTimeoutMs ?? CLIENT_DEFAULTS.sendMsgTimeoutMs} ms`,
       s.sendLatencyFaultEnable ? 'latency fault on' : '',
     ].filter(Boolean);
     rows.push(['client', c.host, c.ip ? `at ${c.ip}` : '', bits.join(', ')]);

@@ -98,6 +98,21 @@ export const SERVER = {
   pcSynchronizedBusy: { since: '5.3.0', until: null },
 } as const satisfies Record<string, VersionFact>;
 
+/**
+ * The Java client's defaults that more than one layer reads (rules' settings, the diagnosis's assumed
+ * values, the model, the replay reports): the same in every release from 4.5.0 to 5.3.3.
+ * ClientConfig: pollNameServerInterval, heartbeatBrokerInterval (30 s), mqClientApiTimeout (3 s);
+ * DefaultMQProducer: sendMsgTimeout (3 s), retryTimesWhenSendFailed and retryTimesWhenSendAsyncFailed (2).
+ */
+export const CLIENT_DEFAULTS = {
+  pollNameServerIntervalMs: 30000,
+  heartbeatBrokerIntervalMs: 30000,
+  mqClientApiTimeoutMs: 3000,
+  sendMsgTimeoutMs: 3000,
+  retryTimesWhenSendFailed: 2,
+  retryTimesWhenSendAsyncFailed: 2,
+} as const;
+
 /** Remoting timeouts that more than one layer reads (the model's calls, the clock estimate's pairs). */
 export const TIMEOUTS = {
   /** NettyClientConfig.connectTimeoutMillis: 3000 ms in 4.x and 5.x clients and brokers. */

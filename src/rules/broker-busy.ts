@@ -24,7 +24,7 @@ import { type SideBucket, num, str, serverVersion, CrossLogDedup, AttemptIndex, 
 import { factIn, rangeContains, rangeOverlaps } from '../rocketmq/versions.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
-import { CLIENT, SERVER } from '../rocketmq/facts.js';
+import { CLIENT, CLIENT_DEFAULTS, SERVER } from '../rocketmq/facts.js';
 
 // ---------------------------------------------------------------------------------------------
 // The rule
@@ -550,7 +550,7 @@ function report(b: Busy, g: Group, onlyGroup: boolean): void {
     adv.push(`Puts were slow during the backlog (up to ${sideBacklog.store} ms in store.log): the store's disk (iowait, utilisation, other I/O on the same device) or the broker's CPU (throttling by a container quota, steal, long GC), before adding load.`);
   }
   if (hasBacklog) adv.push('Spread the send load: give the topic write queues on more brokers (or add brokers) so no single send queue backs up, and smooth bursty producers.');
-  adv.push(`Do not just raise waitTimeMillsInSendQueue: requests would only wait longer in the same queue, and the client's send budget (sendMsgTimeout, 3000 ms by default) still runs out.`);
+  adv.push(`Do not just raise waitTimeMillsInSendQueue: requests would only wait longer in the same queue, and the client's send budget (sendMsgTimeout, ${CLIENT_DEFAULTS.sendMsgTimeoutMs} ms by default) still runs out.`);
   if (factIn(CLIENT.retriesSystemBusy, cv) !== true) adv.push('Catch MQBrokerException code 2 in the application and retry later, or move the producers to client 5.3.0+, which retries SYSTEM_BUSY on another broker.');
 
   // --- evidence: the longest wait, the first rejection, the broker side, then the other episodes ---

@@ -614,7 +614,7 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
   } else if (detection === 'destroyed') {
     severity = 'warning';
     const cause = r.pipe ? `the broker's connection closed (NETTY SERVER PIPELINE: ${r.pipe.fields.event === 'exception' ? 'exceptionCaught' : 'channelInactive'} at ${clockOf(r.pipe)})` : "the broker's connection closed (the NameServer logged \"the broker's channel destroyed\"; the close itself was not in the logs)";
-    how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${cause}, and the NameServer dropped the broker at once. The broker process or host went away without unregistering: a crash, kill -9, restart or reboot. Clients follow at their next route poll (within ${formatMs(30000)}); sends in between fail fast and are retried on another broker.`;
+    how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${cause}, and the NameServer dropped the broker at once. The broker process or host went away without unregistering: a crash, kill -9, restart or reboot. Clients follow at their next route poll (within ${formatMs(ROUTING_SETTINGS.pollNameServerInterval.default)}); sends in between fail fast and are retried on another broker.`;
     advice = [
       about('find-cause', `Find why ${who} went down at ${removedAt}: the broker's hs_err_pid*.log and stdout, the kernel log (OOM killer), and the host's reboot history.`),
       'For planned restarts use mqshutdown (SIGTERM) so that the broker unregisters first.',

@@ -17,7 +17,7 @@
 
 import type { EventType, RmqEvent } from '../parse/types.js';
 import type { RuleContext, SourceInfo, Visitor } from './types.js';
-import { SCHEDULED_LOGS } from '../rocketmq/facts.js';
+import { CLIENT_DEFAULTS, SCHEDULED_LOGS } from '../rocketmq/facts.js';
 
 /** NameServer default port. */
 export const NAMESRV_PORT = 9876;
@@ -33,7 +33,7 @@ export const ROUTING_SETTINGS = {
     unit: 'ms',
   },
   pollNameServerInterval: {
-    default: 30000,
+    default: CLIENT_DEFAULTS.pollNameServerIntervalMs,
     description: "client route poll period (ClientConfig.pollNameServerInterval)",
     unit: 'ms',
   },
@@ -160,8 +160,6 @@ export function givenTimeoutMs(cause: string | null | undefined): number | null 
   return m ? Number(m[1]) : null;
 }
 
-/** DefaultMQProducer.sendMsgTimeout's default: 3000 ms in every client release. */
-export const DEFAULT_SEND_MSG_TIMEOUT_MS = 3000;
 
 /**
  * The send budget (sendMsgTimeout) a client's failed attempts show. An attempt is given what is

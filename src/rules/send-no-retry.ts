@@ -21,7 +21,7 @@ import type { MetricValue, Rule, Subject } from './types.js';
 import { AttemptIndex, CrossLogDedup, clientVersions, num, str, strs } from './send-path.js';
 import { plural } from '../util/text.js';
 import { factIn, rangeOverlaps } from '../rocketmq/versions.js';
-import { CLIENT } from '../rocketmq/facts.js';
+import { CLIENT, CLIENT_DEFAULTS } from '../rocketmq/facts.js';
 import { about, type TopicAdvice } from './advice.js';
 import { latencyFaultAdvice } from './versions.js';
 
@@ -86,7 +86,7 @@ const rule: Rule = {
       'Finds sends that failed after one attempt: "Send [1] times", "sendSelectImpl call timeout" (MessageQueueSelector), and broker replies whose code the client version does not retry (SYSTEM_BUSY before 5.3.0), so no retry and no broker avoidance happened.',
     versions: 'All clients; SYSTEM_BUSY (code 2) is retried from client 5.3.0; ASYNC sends retry only in the response callback.',
     settings: {
-      sendMsgTimeout: { default: 3000, description: 'Producer setting: time budget of one send, all attempts included', unit: 'ms' },
+      sendMsgTimeout: { default: CLIENT_DEFAULTS.sendMsgTimeoutMs, description: 'Producer setting: time budget of one send, all attempts included', unit: 'ms' },
     },
     events: [...new Set([...BOOK_EVENTS, 'send-failed', 'send-call-timeout', 'busy-reply', 'send-attempt-failed', 'connect-failed', 'rpc-timeout'] as const)],
   },

@@ -19,11 +19,13 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
-import { addressBook, attemptOutcome, BOOK_EVENTS, DEFAULT_SEND_MSG_TIMEOUT_MS, givenTimeoutMs, SendBudgetSeen } from './routing.js';
+import { addressBook, attemptOutcome, BOOK_EVENTS, givenTimeoutMs, SendBudgetSeen } from './routing.js';
 import { AttemptIndex, CrossLogDedup, clientVersions, num, str } from './send-path.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
-import { CLIENT } from '../rocketmq/facts.js';
+import { CLIENT, CLIENT_DEFAULTS } from '../rocketmq/facts.js';
+
+const DEFAULT_SEND_MSG_TIMEOUT_MS = CLIENT_DEFAULTS.sendMsgTimeoutMs;
 import { factIn, versionSide } from '../rocketmq/versions.js';
 import { about, type TopicAdvice } from './advice.js';
 import { faultAvoidanceSeen, latencyFaultAdvice } from './versions.js';
@@ -185,7 +187,7 @@ const rule: Rule = {
       }
 
       const adv: Array<string | TopicAdvice> = [];
-      adv.push(about('find-cause', `Find out why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${b.known ? `${budget} ms` : 'the send budget (sendMsgTimeout, 3000 ms by default)'}: its host, its GC and store logs, and the network between them; then check whether the NameServer still listed it.`));
+      adv.push(about('find-cause', `Find out why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${b.known ? `${budget} ms` : `the send budget (sendMsgTimeout, ${DEFAULT_SEND_MSG_TIMEOUT_MS} ms by default)`}: its host, its GC and store logs, and the network between them; then check whether the NameServer still listed it.`));
       // DefaultMQProducer.sendMsgMaxTimeoutPerRequest caps one attempt's share of the budget, from client 5.3.3 only.
       const perRequest = `sendMsgMaxTimeoutPerRequest (e.g. ${Math.round(budget / 3)} ms with sendMsgTimeout ${budget}${b.known ? '' : ', the default'})`;
       const capped = factIn(CLIENT.sendMsgMaxTimeoutPerRequest, cv);

@@ -3,7 +3,7 @@
 // send's time, first send, and whether it sends through a MessageQueueSelector.
 
 import { LIMITS, type ScenarioClient, type ScenarioTopic } from '../../model/index.js';
-import { CLIENT } from '../../rocketmq/facts.js';
+import { CLIENT, CLIENT_DEFAULTS } from '../../rocketmq/facts.js';
 import { pickVersion, versionAtLeast } from '../../rocketmq/versions.js';
 import type { RmqEvent } from '../../parse/types.js';
 import { clientVersionOf } from '../../rules/versions.js';
@@ -91,7 +91,7 @@ function inferClient(ctx: InferContext, known: Known, host: string, p: string): 
   client.sendRatePerSec = rate.rate;
   // The application's own send lines give every send's time: replay them as they happened.
   if (sends && sends.count >= 2 && sends.times !== null) {
-    const times = sendTimes(ctx, host, mine, p, sends, sends.times, settings.sendMsgTimeoutMs ?? 3000, client.startAtMs ?? 0, client.sendRatePerSec);
+    const times = sendTimes(ctx, host, mine, p, sends, sends.times, settings.sendMsgTimeoutMs ?? CLIENT_DEFAULTS.sendMsgTimeoutMs, client.startAtMs ?? 0, client.sendRatePerSec);
     if (times) client.sendTimesMs = times;
   }
   if (start.startTs !== null) {
@@ -198,12 +198,12 @@ function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], mine: R
   } else if (budget) {
     settings.sendMsgTimeoutMs = budget.ms;
     prov(`${p}.settings.sendMsgTimeoutMs`, budget.why, [budget.event]);
-  } else def(`${p}.settings.sendMsgTimeoutMs`, '3000 (DefaultMQProducer default)');
+  } else def(`${p}.settings.sendMsgTimeoutMs`, `${CLIENT_DEFAULTS.sendMsgTimeoutMs} (DefaultMQProducer default)`);
   const retry = appProps.get('retryTimesWhenSendFailed');
   if (retry && /^\d+$/.test(retry.value)) {
     settings.retryTimesWhenSendFailed = Number(retry.value);
     prov(`${p}.settings.retryTimesWhenSendFailed`, 'retryTimesWhenSendFailed in the application log', [retry.event]);
-  } else def(`${p}.settings.retryTimesWhenSendFailed`, '2 (DefaultMQProducer default: 3 attempts)');
+  } else def(`${p}.settings.retryTimesWhenSendFailed`, `${CLIENT_DEFAULTS.retryTimesWhenSendFailed} (DefaultMQProducer default: ${CLIENT_DEFAULTS.retryTimesWhenSendFailed + 1} attempts)`);
   const lfe = appProps.get('sendLatencyFaultEnable');
   if (lfe && /^(true|false)$/.test(lfe.value)) {
     settings.sendLatencyFaultEnable = lfe.value === 'true';
@@ -225,8 +225,8 @@ function clientStart(ctx: InferContext, cl: RmqEvent[], p: string, settings: Set
   const { when } = ctx;
   const firstChosen = cl.find((e) => e.type === 'namesrv-chosen' && e.fields.old === null);
   const factory = cl.find((e) => e.type === 'startup' && (e.fields.role === 'client' || e.fields.role === 'producer'));
-  const apiTimeout = settings.mqClientApiTimeoutMs ?? 3000;
-  const poll = settings.pollNameServerIntervalMs ?? 30000;
+  const apiTimeout = settings.mqClientApiTimeoutMs ?? CLIENT_DEFAULTS.mqClientApiTimeoutMs;
+  const poll = settings.pollNameServerIntervalMs ?? CLIENT_DEFAULTS.pollNameServerIntervalMs;
   let startTs: number | null = null;
   if (firstChosen) {
     startTs = when(firstChosen) - 11;

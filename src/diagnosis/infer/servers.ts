@@ -4,6 +4,7 @@
 
 import { serverProfile, type ScenarioBroker, type ScenarioNameServer, type ScenarioTopic } from '../../model/index.js';
 import { pickVersion, rangeContains } from '../../rocketmq/versions.js';
+import { SCHEDULED_LOGS } from '../../rocketmq/facts.js';
 import type { SourceKind } from '../../ingest/kinds.js';
 import { clientVersionOf } from '../../rules/versions.js';
 import type { SourceInfo } from '../../rules/types.js';
@@ -171,7 +172,7 @@ export function inferServerStarts(ctx: InferContext, servers: Pick<ServersResult
   });
   const brokers = servers.brokers.map((b, i) => {
     const p = `scenario.brokers[${i}].startAtMs`;
-    const period = b.registerNameServerPeriodMs ?? 30000;
+    const period = b.registerNameServerPeriodMs ?? SCHEDULED_LOGS.brokerRegistration.periodMs;
     const regs = events.filter((e) => e.type === 'broker-registered' && e.kind === 'broker' && e.host === b.host && e.ts !== null);
     // A NameServer expires a broker 120 s after its last registration of any kind (the periodic
     // one, or one a topic creation triggered): the one before the broker went silent sets the
