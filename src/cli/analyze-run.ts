@@ -67,7 +67,7 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
     let view = timeline;
     let d = await pass(view, true);
     // A clock off and well determined: the incident is named again over corrected times (docs/analyze.md, "Clocks").
-    const { clocks, moved } = clockReports(d.clocks ?? [], timeline.accounting, timeline.first ?? 0, args['clock-fix']);
+    const { clocks, moved } = clockReports(d.clocks ?? [], timeline.accounting, timeline.first ?? 0, args['clock-fix'], timeline.shiftMs);
     if (moved.some((ms) => ms !== 0)) {
       view = shiftTimeline(timeline, moved);
       d = await pass(view, false);

@@ -45,7 +45,7 @@ export type { ClockReport } from '../timeline/clocks.js';
 
 /** One line per host whose clock is off (stderr and the report say the same). */
 export function clockNotes(r: Pick<AnalyzeReport, 'clocks'>): string[] {
-  return (r.clocks ?? []).filter((c) => c.off).map((c) => clockNote(c, { option: c.option, applied: c.shiftedMs !== 0 }));
+  return (r.clocks ?? []).filter((c) => c.off).map((c) => clockNote(c, { option: c.option, applied: c.shiftedMs !== 0, givenShift: c.givenShift }));
 }
 
 export const EVIDENCE_SHOWN = 5;

@@ -407,11 +407,12 @@ function howFar(ms: number): string {
 }
 
 /** The note said on stderr and in the report for a host that is off (one line). */
-export function clockNote(c: ClockEstimate, o: { option: string; applied: boolean }): string {
+export function clockNote(c: ClockEstimate, o: { option: string; applied: boolean; givenShift?: boolean }): string {
   const dir = c.offsetMs > 0 ? 'ahead of' : 'behind';
   const span = `${shiftText(c.lowMs - c.offsetMs)}..${shiftText(c.highMs - c.offsetMs)}`;
   const head = `clock of ${c.host} is ${howFar(c.offsetMs)} ${dir} ${c.reference}'s (${span}; ${c.pairs} ${c.pairs === 1 ? 'pair' : 'pairs'} of lines: ${c.basis.join(', ')})`;
   if (o.applied && c.fixMs !== null) return `${head}: times of ${c.host} moved ${shiftText(c.fixMs)} by the clock estimate (${o.option} does the same); --no-clock-fix to keep them`;
+  if (o.givenShift) return `${head}, after the --shift given for it: its times kept as given (${o.option} more would correct it)`;
   return `${head}: ${o.option} corrects it`;
 }
 
@@ -419,22 +420,29 @@ export function clockNote(c: ClockEstimate, o: { option: string; applied: boolea
 export interface ClockReport extends ClockEstimate {
   option: string;
   shiftedMs: number;
+  /** The user moved this host's times (`--shift`): the estimate is over the moved times, and never moves them again. */
+  givenShift?: boolean;
 }
 
 /**
  * Each estimate with the option that corrects it (`--tz` for a zone's whole quarter-hours, else
  * `--shift`), and per source (in `accounting`'s order) the ms its host's times are to be moved:
- * those of the hosts off and well determined (fixMs), unless `fix` is false (--no-clock-fix).
+ * those of the hosts off and well determined (fixMs), unless `fix` is false (--no-clock-fix) or
+ * the user shifted that host already (`given`, per source: the user's word wins over the estimate).
  */
 export function clockReports(
   estimates: readonly ClockEstimate[],
   accounting: readonly { host: string; zone: string }[],
   first: number,
   fix: boolean,
+  given: readonly number[] = [],
 ): { clocks: ClockReport[]; moved: number[] } {
+  const shiftedByUser = new Set(accounting.filter((_, i) => (given[i] ?? 0) !== 0).map((a) => a.host));
   const clocks = estimates.map((c) => {
     const zones = [...new Set(accounting.filter((a) => a.host === c.host).map((a) => a.zone))];
-    return { ...c, option: clockOption(c, zones, first), shiftedMs: fix && c.fixMs !== null ? c.fixMs : 0 };
+    const user = shiftedByUser.has(c.host);
+    const shiftedMs = fix && !user && c.fixMs !== null ? c.fixMs : 0;
+    return { ...c, option: clockOption(c, zones, first), shiftedMs, ...(user ? { givenShift: true } : {}) };
   });
   const byHost = new Map(clocks.map((c) => [c.host, c.shiftedMs]));
   return { clocks, moved: accounting.map((a) => byHost.get(a.host) ?? 0) };
