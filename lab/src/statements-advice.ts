@@ -99,9 +99,11 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
   const between = /Check the network between (\S+) and (.+?) (?:around|\()/.exec(advice);
   if (between) failed(`the network between ${between[1]} and ${between[2]}`, resolve(truth, between[1]), ['partition']);
   if (/^Check the slave/.test(advice)) {
-    const slaves = truth.lab.servers.brokers.filter((b) => scope.brokers.includes(b.brokerName) && b.brokerId !== 0);
+    // A finding whose subject is the master's address scopes its host, not the broker's name: the name is that host's broker's.
+    const names = scope.brokers.length ? scope.brokers : [...new Set(truth.lab.servers.brokers.filter((b) => scope.hosts.includes(b.host)).map((b) => b.brokerName))];
+    const slaves = truth.lab.servers.brokers.filter((b) => names.includes(b.brokerName) && b.brokerId !== 0);
     const fs = slaves.flatMap((s) => faultOn(s.host, [...UNANSWERING_KINDS, 'disk-full']));
-    p(`a slave of ${scope.brokers.join(', ')} failed`, fs.length > 0, fs.length ? fs.map((f) => f.text).join('; ') : `no fault on the slaves (${slaves.map((s) => s.host).join(', ') || 'none'}); the lab's faults: ${truth.allFaults()}`);
+    p(`a slave of ${names.join(', ') || '(no broker named)'} failed`, fs.length > 0, fs.length ? fs.map((f) => f.text).join('; ') : `no fault on the slaves (${slaves.map((s) => s.host).join(', ') || 'none'}); the lab's faults: ${truth.allFaults()}`);
   }
   for (const m of advice.matchAll(/retryTimesWhenSendFailed=(\d+)/g)) {
     const off = concerned.filter((c) => effectiveClient(c).retryTimesWhenSendFailed !== Number(m[1]));

@@ -221,6 +221,24 @@ describe('score: impact, findings, advice', () => {
     expect(advice[1].why).toMatch(/hosts of their own \(ns-1\)/);
   });
 
+  it("'Check the slave' on a finding that names the master by its address: true when that broker's slave failed, false when only the master did", () => {
+    const hosts = [...(lab().hosts as any[]), { name: 'broker-a-s', addr: '10.0.0.23', roles: ['broker-slave'], brokerName: 'broker-a', collected: true }];
+    const withSlave = (faults: any[]) => {
+      const l = lab({ hosts, faults });
+      (l.servers.brokers as any[]).push({ host: 'broker-a-s', brokerName: 'broker-a', brokerId: 1, addr: '10.0.0.23:10911', settings: {} });
+      return new Truth(l);
+    };
+    const f = finding('F1', 'store-sync', { broker: 'broker-a', brokerAddr: '10.0.0.21:10911', host: 'broker-a-host' }, '10:00:00', '10:00:20', {}, [
+      'Check the slave: is it running, its GC pauses and disk, and the network between master and slave on the HA port (listen port + 1, 10912 by default).',
+    ]);
+    const verdictOf = (t: Truth) => analyzeStatements(t, analyzed({ findings: [f] })).filter((s) => s.cls === 'advice');
+    const rebooted = verdictOf(withSlave([{ kind: 'reboot', host: 'broker-a-s', start: T('09:59:50'), end: T('10:00:30'), pids: [] }]));
+    expect(verdicts(rebooted)).toEqual(['true']);
+    const masterOnly = verdictOf(withSlave([{ kind: 'hang', host: 'broker-a-host', start: T('10:00:00'), end: T('10:00:20'), pids: [] }]));
+    expect(verdicts(masterOnly)).toEqual(['false']);
+    expect(masterOnly[0].why).toMatch(/no fault on the slaves \(broker-a-s\)/);
+  });
+
   it("advice that names the disk or the CPU holds under a CPU quota; a default stated as one is no claim about the client", () => {
     const l = lab({ faults: [{ kind: 'overload', host: 'broker-a-host', start: T('10:00:00'), end: T('10:01:00'), pids: [] }] });
     const ss = analyzeStatements(
