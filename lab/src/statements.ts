@@ -246,9 +246,16 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
     case 'broker-down-detection': {
       if (m.brokerAlive === true) {
         // The finding says the broker kept running (its own log shows it): the claim is that no fault took it down.
-        const gone = checkDown(truth, down(''), bHost, `broker ${broker}`, from, to);
-        const claim = `broker ${broker} kept running while NameServer ${sub.namesrvAddr} removed it at ${truth.time(to)}`;
-        out.push(gone.verdict === 'unknown' ? { ...gone, claim } : down(claim).is(gone.verdict === 'false', `no fault took it down then`, `it was down: ${gone.why}`));
+        // Its process ran through the window: a fault contradicts it only when it covers some of that
+        // window (within the logs' one-second resolution), not when it begins a few seconds later
+        // (gen-710: a slave restarted 5 s after a NameServer's resume dropped its channel).
+        const claim = down(`broker ${broker} kept running while NameServer ${sub.namesrvAddr} removed it at ${truth.time(to)}`);
+        if (!bHost) {
+          out.push(claim.unknown(`the lab does not know broker ${broker}`));
+          break;
+        }
+        const downThen = truth.faultsOn(bHost, from, to, 1000).filter((f) => labKinds(f).some((k) => (DOWN_KINDS as readonly string[]).includes(k)));
+        out.push(claim.is(downThen.length === 0, `no fault took it down from ${truth.time(from)} to ${truth.time(to)}`, `it was down: ${downThen.map((f) => f.text).join('; ')}`));
         break;
       }
       out.push(checkDown(truth, down(`broker ${broker} was gone when NameServer ${sub.namesrvAddr} removed it at ${truth.time(to)}`), bHost, `broker ${broker}`, from, to));

@@ -301,7 +301,10 @@ const rule: Rule = {
       },
       'broker-removed': (e) => brokerRemoved({ current, attach, start, classifyByPipe, closedJustBefore }, e),
       shutdown: (e) => {
-        if (e.fields.role === 'broker' && isBrokerEvent(e)) noteShutdown(e, null);
+        if (e.fields.role === 'broker' && isBrokerEvent(e)) {
+          noteShutdown(e, null);
+          life.note('stop', e);
+        }
       },
       startup: (e) => {
         if (e.fields.role === 'broker' && isBrokerEvent(e)) life.note('boot', e);
@@ -470,9 +473,9 @@ const REG_AFTER_MS = 35000;
  */
 const BOOT_NEAR_REG_MS = 15000;
 
-/** What each broker host's own log says of its life: registrations, failed registrations, boots. */
+/** What each broker host's own log says of its life: registrations, failed registrations, boots, shutdowns begun. */
 class BrokerLife {
-  private readonly marks = { reg: new Map<string, RmqEvent[]>(), fail: new Map<string, RmqEvent[]>(), boot: new Map<string, RmqEvent[]>() };
+  private readonly marks = { reg: new Map<string, RmqEvent[]>(), fail: new Map<string, RmqEvent[]>(), boot: new Map<string, RmqEvent[]>(), stop: new Map<string, RmqEvent[]>() };
 
   note(kind: keyof BrokerLife['marks'], e: RmqEvent): void {
     if (e.ts === null) return;
@@ -504,6 +507,14 @@ function brokerAlive(j: Judge, r: Removal, addr: string | null, ns: string | nul
     for (const reg of j.life.within('reg', host, t + 1, t + REG_AFTER_MS)) {
       if (j.life.within('boot', host, t - 1000, reg.ts! + BOOT_NEAR_REG_MS).length) continue;
       return { how: 'after', text: `it registered again at ${clockOf(reg)}${reg.fields.namesrvAddr ? ` (with ${reg.fields.namesrvAddr})` : ''}, ${formatMs(reg.ts! - t)} later, with no boot of a new broker process`, evidence: [reg] };
+    }
+    // A shutdown hook that began a second or more after the close (BrokerStartup's hook, the first
+    // thing a SIGTERM runs) was run by the process whose connection closed: it still ran then. The
+    // channel closed for another reason, such as a NameServer resuming from a stall and dropping
+    // every channel at once (gen-710: the slave's planned restart came 5 s after it).
+    for (const stop of j.life.within('stop', host, t + 1000, t + REG_AFTER_MS)) {
+      if (j.life.within('boot', host, t - 1000, stop.ts!).length) break;
+      return { how: 'after', text: `it began a clean shutdown at ${clockOf(stop)}, ${formatMs(stop.ts! - t)} later, so its process still ran when the connection closed`, evidence: [stop] };
     }
     return null;
   }

@@ -221,6 +221,16 @@ describe('score: impact, findings, advice', () => {
     expect(advice[1].why).toMatch(/hosts of their own \(ns-1\)/);
   });
 
+  it('"kept running while the NameServer removed it": false when a fault covered the removal, not when one began seconds after it', () => {
+    const kept = finding('F1', 'broker-down-detection', { broker: 'broker-a', brokerAddr: '10.0.0.21:10911', namesrvAddr: '10.0.0.11:9876', host: 'ns-1' }, '10:00:00', '10:00:00', { brokerAlive: true, detection: 'destroyed' });
+    const verdictOf = (faults: any[]) => analyzeStatements(new Truth(lab({ faults })), analyzed({ findings: [kept] })).filter((s) => /kept running/.test(s.claim));
+    const restartedAfter = verdictOf([{ kind: 'restart', host: 'broker-a-host', start: T('10:00:05'), end: T('10:00:35'), pids: [] }]);
+    expect(verdicts(restartedAfter)).toEqual(['true']);
+    const hungThen = verdictOf([{ kind: 'hang', host: 'broker-a-host', start: T('09:59:30'), end: T('10:00:30'), pids: [] }]);
+    expect(verdicts(hungThen)).toEqual(['false']);
+    expect(hungThen[0].why).toMatch(/it was down: hang on broker-a-host/);
+  });
+
   it("'Check the slave' on a finding that names the master by its address: true when that broker's slave failed, false when only the master did", () => {
     const hosts = [...(lab().hosts as any[]), { name: 'broker-a-s', addr: '10.0.0.23', roles: ['broker-slave'], brokerName: 'broker-a', collected: true }];
     const withSlave = (faults: any[]) => {

@@ -149,6 +149,23 @@ const brokerARestarted = [
   '',
 ].join('\n');
 
+/**
+ * broker-a's shutdown hook runs 5 s after the NameServer saw its channel close, then a new process
+ * boots (gen-710's slave: the channel closed when the NameServer resumed from a hang; the planned
+ * restart came after): the process that ran the hook was alive at the close.
+ */
+const brokerAShutsDownAfter = [
+  s20('14:35:28', 'INFO', 'main', 'The broker[broker-a, 192.168.3.100:10911] boot success. serializeType=JSON and name server is 192.168.3.100:9876;192.168.3.101:9876'),
+  s20('14:41:58', 'INFO', 'brokerOutApi_thread_3', 'register broker[0]to name server 192.168.3.101:9876 OK'),
+  s20('14:42:10', 'INFO', 'ShutdownHook', 'Shutdown hook was invoked, 1'),
+  s20('14:42:40', 'INFO', 'main', 'The broker[broker-a, 192.168.3.100:10911] boot success. serializeType=JSON and name server is 192.168.3.100:9876;192.168.3.101:9876'),
+  s20('14:42:40', 'INFO', 'brokerOutApi_thread_1', 'register broker[0]to name server 192.168.3.101:9876 OK'),
+  '',
+].join('\n');
+
+/** The same shutdown hook in the close's own second: it may be what closed the channel, so it says nothing of the process before. */
+const brokerAShutsDownThen = brokerAShutsDownAfter.replace('14:42:10', '14:42:05');
+
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/real/${name}`, import.meta.url), 'utf8');
 
 ruleTester(rule, {
@@ -211,6 +228,16 @@ ruleTester(rule, {
       name: 'a closed connection after which the broker registers again with no boot: the same process, not a crash',
       files: { 'mq-node-101/namesrv.log': crash, 'mq-node-100/broker.log': brokerAReRegisters, 'mq-node-101/broker.log': brokerB },
       findings: [{ severity: 'warning', metrics: { detection: 'destroyed', path: 'close', brokerAlive: true }, mentions: ['registered again at 14:42:08', 'closed the channel itself'] }],
+    },
+    {
+      name: 'a closed connection, then the broker\'s own shutdown hook 5 s later: its process still ran at the close',
+      files: { 'mq-node-101/namesrv.log': crash, 'mq-node-100/broker.log': brokerAShutsDownAfter, 'mq-node-101/broker.log': brokerB },
+      findings: [{ severity: 'warning', metrics: { detection: 'destroyed', path: 'close', brokerAlive: true }, mentions: ['began a clean shutdown at 14:42:10', 'so its process still ran when the connection closed'] }],
+    },
+    {
+      name: 'a closed connection and a shutdown hook in the same second: nothing says the process ran past the close',
+      files: { 'mq-node-101/namesrv.log': crash, 'mq-node-100/broker.log': brokerAShutsDownThen, 'mq-node-101/broker.log': brokerB },
+      findings: [{ metrics: { detection: 'destroyed', path: 'close' }, mentions: ['went away without unregistering'] }],
     },
     {
       name: 'a closed connection, then a registration with the boot of a new process: a crash and a restart',
