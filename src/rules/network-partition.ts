@@ -51,6 +51,12 @@ const RUN_GAP_MS = 10000;
 const EPISODE_GAP_MS = 2 * REGISTER_PERIOD_MS;
 /** Failures kept per run of the rule (a week of logs stays bounded). */
 const MAX_FAILURES = 20000;
+/**
+ * How long after its shutdown hook began a host counts as stopping: the hook joins each service thread
+ * for up to 90 s (ServiceThread.shutdown, `join thread ... elapsed time(ms) ... 90000`). Past that, its
+ * own logs say whether a new process runs (a boot line the collection missed).
+ */
+const STOPPING_MS = 120000;
 /** Other hosts' successful registrations with a NameServer kept per address. */
 const MAX_OK = 256;
 
@@ -97,13 +103,15 @@ const rule: Rule = {
       'Connects that time out (no answer, no refusal, no reset) and calls that time out between hosts whose own logs show them running: the network between them dropped packets. Names the host cut off, its peers, the first and last failure.',
     versions: 'all: a connect that timed out (NettyRemotingClient: `createChannel: connect remote host[X] timeout` or ConnectTimeoutException up to 5.2; from 5.3 `connect to X failed` 2 s or more after the host\'s own `NETTY CLIENT PIPELINE: CONNECT ... => X`), and invokeSync timeouts',
     settings: {},
-    events: [...new Set<EventType>([...BOOK_EVENTS, ...RUN_EVENTS, 'connect-failed', 'rpc-timeout'])],
+    events: [...new Set<EventType>([...BOOK_EVENTS, ...RUN_EVENTS, 'connect-failed', 'rpc-timeout', 'shutdown'])],
   },
   create(ctx) {
     const book = addressBook(ctx);
     const runs = new Runs();
     const failures: Failure[] = [];
     const boots: Array<{ host: string; ts: number }> = [];
+    /** Shutdown hooks begun (BrokerStartup's, NamesrvStartup's): the process is going down until a boot. */
+    const stops: Array<{ host: string; ts: number }> = [];
     /** NameServer address -> times other brokers registered with it. */
     const okWith = new Map<string, number[]>();
     const noteRun = (e: RmqEvent) => {
@@ -142,6 +150,9 @@ const rule: Rule = {
         noteRun(e);
         if (e.ts !== null) boots.push({ host: e.host, ts: e.ts });
       },
+      shutdown: (e) => {
+        if (e.ts !== null && stops.length < MAX_FAILURES) stops.push({ host: e.host, ts: e.ts });
+      },
       'broker-registered': (e) => {
         noteRun(e);
         const ns = addrKey(e.fields.namesrvAddr as string | null);
@@ -165,6 +176,10 @@ const rule: Rule = {
      */
     const running = (f: Failure): boolean => {
       if (boots.some((b) => b.host === f.to && Math.abs(b.ts - f.ts) <= REGISTER_PERIOD_MS)) return false;
+      // Its shutdown had begun and no boot followed before the failure: it was going down or down (gen-709:
+      // a 5.3.3 master took 10 s to stop, and a connect to it timed out meanwhile), not cut off.
+      const stop = stops.filter((x) => x.host === f.to && x.ts <= f.ts && f.ts - x.ts <= STOPPING_MS).pop();
+      if (stop && !boots.some((b) => b.host === f.to && b.ts >= stop.ts && b.ts <= f.ts)) return false;
       if (runs.covers(f.to, f.ts)) return true;
       if (book.hasKind(f.to, 'broker') || book.hasKind(f.to, 'watermark')) return false;
       const ns = book.namesrvAddrOfHost(f.to);

@@ -45,6 +45,19 @@ ruleTester(rule, {
       name: "the cut-off host's logs absent: no partition",
       files: Object.fromEntries(Object.entries(recording('from-clients-4.9.4')).filter(([k]) => !k.startsWith('mq-node-c/'))),
     },
+    {
+      // The same timeouts, with the broker host's shutdown hook begun before them (gen-709: a 5.3.3
+      // master took 10 s to stop after SIGTERM, and a connect to it timed out meanwhile): a process
+      // going down is no partition, though its shutdown goes on logging.
+      name: "peers time out against a host whose shutdown hook had begun: no partition",
+      files: (() => {
+        const files = recording('from-clients-4.9.4');
+        const log = files['mq-node-c/broker.log'].split('\n');
+        const at = log.findIndex((l) => l.startsWith('2026-12-05 05:09:20'));
+        log.splice(at, 0, '2026-12-05 05:09:00 INFO ShutdownHook - Shutdown hook was invoked, 1');
+        return { ...files, 'mq-node-c/broker.log': log.join('\n') };
+      })(),
+    },
   ],
   invalid: [
     {
