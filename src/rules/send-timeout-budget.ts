@@ -19,7 +19,7 @@
 
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
-import { addressBook, attemptOutcome, BOOK_EVENTS, givenTimeoutMs, SendBudgetSeen } from './routing.js';
+import { addressBook, attemptOutcome, BOOK_EVENTS, clockOf, givenTimeoutMs, SendBudgetSeen } from './routing.js';
 import { AttemptIndex, CrossLogDedup, clientVersions, num, str } from './send-path.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
@@ -52,6 +52,8 @@ interface Group {
   last: RmqEvent;
   firstAttempt: RmqEvent | null;
   maxRtAttempt: RmqEvent | null;
+  /** Of n, the sends the application made asynchronously (the record's thread is the producer's AsyncSenderExecutor). */
+  async: number;
 }
 
 /** How far before the call timeout its last attempt may be logged. */
@@ -62,6 +64,19 @@ const AFTER_MS = 100;
 const BUSY_NEAR_MS = 30000;
 /** Busy replies kept per broker. */
 const BUSY_KEPT = 256;
+/**
+ * Failures this soon after the producer started are its first sends': the first send to a topic
+ * also waits, inside its budget, for the route query (mqClientApiTimeout, 3 s) and the first
+ * connect to the broker (connectTimeoutMillis, 3 s), in a JVM that is still loading classes.
+ */
+const COLD_START_MS = 10000;
+/** Client starts kept per host. */
+const STARTS_KEPT = 8;
+/**
+ * DefaultMQProducerImpl's executor for send(msg, SendCallback) (4.x: `AsyncSenderExecutor_N`):
+ * it runs sendDefaultImpl with the same one budget.
+ */
+const ASYNC_THREAD = /^AsyncSenderExecutor_/;
 
 const rule: Rule = {
   meta: {
@@ -74,7 +89,7 @@ const rule: Rule = {
     settings: {
       sendMsgTimeout: { default: DEFAULT_SEND_MSG_TIMEOUT_MS, description: 'Producer setting: time budget of one send, all attempts included', unit: 'ms' },
     },
-    events: [...new Set([...BOOK_EVENTS, 'send-call-timeout', 'send-failed', 'send-attempt-failed', 'busy-reply'] as const)],
+    events: [...new Set([...BOOK_EVENTS, 'send-call-timeout', 'send-failed', 'send-attempt-failed', 'busy-reply', 'startup'] as const)],
   },
 
   create(ctx) {
@@ -93,6 +108,14 @@ const rule: Rule = {
     };
     const book = addressBook(ctx);
     const groups = new Map<string, Group>();
+    /** host -> its latest client starts (the producer's `startup` lines), bounded. */
+    const starts = new Map<string, RmqEvent[]>();
+    const startBefore = (host: string, ts: number | null): RmqEvent | null => {
+      if (ts === null) return null;
+      let best: RmqEvent | null = null;
+      for (const e of starts.get(host) ?? []) if (e.ts! <= ts && (!best || e.ts! > best.ts!)) best = e;
+      return best;
+    };
     // Busy replies per broker name (the clients' `[TIMEOUT_CLEAN_QUEUE]broker busy` and kin): a
     // broker that answered them was slow, not silent. Bounded: the latest per broker.
     const attemptRecords = new AttemptIndex();
@@ -105,8 +128,9 @@ const rule: Rule = {
 
     const record = (h: Hit) => {
       let g = groups.get(h.host);
-      if (!g) groups.set(h.host, (g = { host: h.host, n: 0, retried: 0, joined: 0, brokers: new Map(), addrs: new Map(), maxRt: null, first: h.ev, last: h.ev, firstAttempt: null, maxRtAttempt: null }));
+      if (!g) groups.set(h.host, (g = { host: h.host, n: 0, retried: 0, joined: 0, brokers: new Map(), addrs: new Map(), maxRt: null, first: h.ev, last: h.ev, firstAttempt: null, maxRtAttempt: null, async: 0 }));
       g.n++;
+      if (ASYNC_THREAD.test(h.ev.thread ?? '')) g.async++;
       if (h.retried) g.retried++;
       if (h.ev.ts !== null && (g.first.ts === null || h.ev.ts < g.first.ts)) g.first = h.ev;
       if (h.ev.ts !== null && (g.last.ts === null || h.ev.ts >= g.last.ts)) g.last = h.ev;
@@ -172,9 +196,25 @@ const rule: Rule = {
           ? `${plural(g.n, 'send')} on ${g.host} gave up with RemotingTooMuchRequestException: sendDefaultImpl call timeout.`
           : `${plural(g.n, 'send')} on ${g.host} ran out of time: ${timeouts} gave up with RemotingTooMuchRequestException: sendDefaultImpl call timeout, and ${g.retried} with "Send [N] times, still failed" after their whole budget (the last allowed attempt timed out on what was left of it).`,
       );
+      // DefaultMQProducerImpl (4.x): send(msg, SendCallback) submits sendDefaultImpl(ASYNC) to the
+      // AsyncSenderExecutor with what is left of sendMsgTimeout; in ASYNC mode its loop makes one
+      // attempt (timesTotal 1), and the clock is checked before it, after the route lookup.
       ex.push(
-        `A synchronous send has one time budget for all its attempts, sendMsgTimeout (${b.words}). Each attempt gets what is left of it, and before a retry the producer checks the clock: once the budget is spent it throws "sendDefaultImpl call timeout" instead of trying another broker (the retry loop's "Send [N] times" error is dropped).`,
+        g.async === g.n
+          ? `An asynchronous send (with a SendCallback) runs sendDefaultImpl on the producer's AsyncSenderExecutor with the same one budget, sendMsgTimeout (${b.words}), counted from the send() call, and makes one attempt in it (retryTimesWhenSendAsyncFailed retries in the callback): before the attempt the producer checks the clock, and when the wait in the executor and the route lookup used the budget up it throws "sendDefaultImpl call timeout" without sending.`
+          : `A synchronous send has one time budget for all its attempts, sendMsgTimeout (${b.words}). Each attempt gets what is left of it, and before a retry the producer checks the clock: once the budget is spent it throws "sendDefaultImpl call timeout" instead of trying another broker (the retry loop's "Send [N] times" error is dropped).`,
       );
+      const started = startBefore(g.host, g.first.ts);
+      const cold = started !== null && g.last.ts !== null && g.last.ts - started.ts! <= COLD_START_MS;
+      // A send cannot begin before start() (makeSureStateOK throws "The producer service state not
+      // OK"): a call timeout this soon after the start bounds the budget from above.
+      const atMostMs = cold && !b.known && g.first.ts! - started.ts! < budget ? g.first.ts! - started.ts! : null;
+      if (cold) {
+        ex.push(
+          `${g.n === 1 ? 'It' : 'They'} came ${formatMs(g.last.ts! - started.ts!)} after the producer started (${clockOf(started)}): a producer's first send to a topic asks a NameServer for the route and connects to the broker inside its budget, in a JVM that is still loading classes, so the first sends can run out of a short budget with no fault anywhere.` +
+            (atMostMs !== null ? ` This client's sendMsgTimeout was at most ${formatMs(atMostMs)}, shorter than the default: no send begins before the producer has started.` : ''),
+        );
+      }
       if (g.joined) {
         ex.push(
           whole
@@ -187,22 +227,31 @@ const rule: Rule = {
       }
 
       const adv: Array<string | TopicAdvice> = [];
-      adv.push(about('find-cause', `Find out why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${b.known ? `${budget} ms` : `the send budget (sendMsgTimeout, ${DEFAULT_SEND_MSG_TIMEOUT_MS} ms by default)`}: its host, its GC and store logs, and the network between them; then check whether the NameServer still listed it.`));
-      // DefaultMQProducer.sendMsgMaxTimeoutPerRequest caps one attempt's share of the budget, from client 5.3.3 only.
-      const perRequest = `sendMsgMaxTimeoutPerRequest (e.g. ${Math.round(budget / 3)} ms with sendMsgTimeout ${budget}${b.known ? '' : ', the default'})`;
-      const capped = factIn(CLIENT.sendMsgMaxTimeoutPerRequest, cv);
-      const why = 'so one attempt cannot use the whole budget and a retry can go to another broker';
-      if (capped === true) adv.push(`Set ${perRequest} ${why}.`);
-      else if (capped === null) adv.push(`On client 5.3.3 or later, set ${perRequest} ${why}.`);
-      else if (versionSide(cv, '5.0.0') === 'atLeast') adv.push(`Client 5.3.3 and later can cap one attempt with ${perRequest}, ${why}; ${cv} has no such setting.`);
-      // Every one of these sends had an attempt time out on this one broker: spread far apart, they show the client kept picking it.
-      const seen = brokers.length === 1 ? faultAvoidanceSeen(cv, brokers[0], g.first.ts, g.last.ts) : ({ state: 'unknown' } as const);
-      adv.push(about('latency-fault', latencyFaultAdvice(cv, seen, g.host)));
-      // Only for a broker that gave no answer at all: one that answered other sends busy meanwhile
-      // was slow (an overload), and its late answers to these came after the budget.
-      const busy = brokers.filter((x) => answeredBusy(x, g.first.ts, g.last.ts));
-      if (busy.length) ex.push(`${busy.join(', ')} answered other sends busy meanwhile (flow control): it was slow, not silent.`);
-      else if (main && whole) adv.push('A larger sendMsgTimeout alone does not help against a broker that never answers: the first attempt waits for the whole budget either way.');
+      if (cold) {
+        adv.push(
+          about(
+            'find-cause',
+            `Warm ${g.host}'s producer up before its first sends: fetch the topic's route after start() (DefaultMQProducer.fetchPublishMessageQueues(topic)) so the first send does not pay for the route query and the connect, or give the first sends a budget longer than ${b.known ? `${budget} ms` : atMostMs !== null ? `its sendMsgTimeout (at most ${formatMs(atMostMs)})` : `sendMsgTimeout (${DEFAULT_SEND_MSG_TIMEOUT_MS} ms by default)`}.`,
+          ),
+        );
+      } else {
+        adv.push(about('find-cause', `Find out why ${brokers.length ? brokers.join(', ') : 'the broker'} did not answer within ${b.known ? `${budget} ms` : `the send budget (sendMsgTimeout, ${DEFAULT_SEND_MSG_TIMEOUT_MS} ms by default)`}: its host, its GC and store logs, and the network between them; then check whether the NameServer still listed it.`));
+        // DefaultMQProducer.sendMsgMaxTimeoutPerRequest caps one attempt's share of the budget, from client 5.3.3 only.
+        const perRequest = `sendMsgMaxTimeoutPerRequest (e.g. ${Math.round(budget / 3)} ms with sendMsgTimeout ${budget}${b.known ? '' : ', the default'})`;
+        const capped = factIn(CLIENT.sendMsgMaxTimeoutPerRequest, cv);
+        const why = 'so one attempt cannot use the whole budget and a retry can go to another broker';
+        if (capped === true) adv.push(`Set ${perRequest} ${why}.`);
+        else if (capped === null) adv.push(`On client 5.3.3 or later, set ${perRequest} ${why}.`);
+        else if (versionSide(cv, '5.0.0') === 'atLeast') adv.push(`Client 5.3.3 and later can cap one attempt with ${perRequest}, ${why}; ${cv} has no such setting.`);
+        // Every one of these sends had an attempt time out on this one broker: spread far apart, they show the client kept picking it.
+        const seen = brokers.length === 1 ? faultAvoidanceSeen(cv, brokers[0], g.first.ts, g.last.ts) : ({ state: 'unknown' } as const);
+        adv.push(about('latency-fault', latencyFaultAdvice(cv, seen, g.host)));
+        // Only for a broker that gave no answer at all: one that answered other sends busy meanwhile
+        // was slow (an overload), and its late answers to these came after the budget.
+        const busy = brokers.filter((x) => answeredBusy(x, g.first.ts, g.last.ts));
+        if (busy.length) ex.push(`${busy.join(', ')} answered other sends busy meanwhile (flow control): it was slow, not silent.`);
+        else if (main && whole) adv.push('A larger sendMsgTimeout alone does not help against a broker that never answers: the first attempt waits for the whole budget either way.');
+      }
 
       const evidence: RmqEvent[] = [];
       for (const e of [g.maxRtAttempt, g.first, g.firstAttempt, g.last]) if (e && !evidence.includes(e)) evidence.push(e);
@@ -217,9 +266,11 @@ const rule: Rule = {
         attemptsJoined: g.joined,
         maxAttemptRtMs: g.maxRt,
         clientVersion: cv,
+        ...(cold ? { sinceStartMs: g.last.ts! - started.ts! } : {}),
       };
       ctx.report({
-        title: `${plural(g.n, 'send')} on ${g.host} ran out of ${b.known ? `the ${budget} ms` : 'their'} send budget (${g.retried ? `${timeouts} sendDefaultImpl call timeout, ${g.retried} after their last retry` : 'sendDefaultImpl call timeout'})${main ? ` after an attempt to ${main}` : to ? ` after attempts to ${to}` : ''}`,
+        title: `${plural(g.n, 'send')} on ${g.host} ran out of ${b.known ? `the ${budget} ms` : 'their'} send budget (${g.retried ? `${timeouts} sendDefaultImpl call timeout, ${g.retried} after their last retry` : 'sendDefaultImpl call timeout'})${main ? ` after an attempt to ${main}` : to ? ` after attempts to ${to}` : ''}${cold ? ` ${formatMs(g.last.ts! - started.ts!)} after its start` : ''}`,
+        ...(cold ? { severity: 'warning' as const } : {}),
         start: g.first.ts,
         end: g.last.ts,
         subject: main ? { host: g.host, broker: main, ...(g.addrs.has(main) ? { brokerAddr: g.addrs.get(main) } : {}) } : { host: g.host },
@@ -264,6 +315,13 @@ const rule: Rule = {
         if (!ring) recent.set(e.host, (ring = []));
         ring.push(e);
         if (ring.length > 64) ring.shift();
+      },
+      startup: (e) => {
+        if ((e.kind !== 'client' && e.kind !== 'app') || e.ts === null || (e.fields.role !== 'client' && e.fields.role !== 'producer')) return;
+        let ring = starts.get(e.host);
+        if (!ring) starts.set(e.host, (ring = []));
+        ring.push(e);
+        if (ring.length > STARTS_KEPT) ring.shift();
       },
       'send-call-timeout': (e) => {
         dedup.tick(e.ts);

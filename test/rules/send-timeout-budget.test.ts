@@ -156,6 +156,32 @@ describe('send-timeout-budget on generated lab recordings', () => {
     expect(f.advice.join(' ')).not.toMatch(/never answers/);
   });
 
+  // gen-261 and gen-707: async producers' first sends ran out of their budget 1.3-3.2 s after start(),
+  // with no fault in the cluster then (the lab's faults came a minute later): a cold start.
+  it('gen-261: an async first send that times out 1.3 s after the start is a cold start, with the budget bounded by it', async () => {
+    const ran = generatedTruth('gen-261').clients.find((c) => c.host === 'app-stock-01')!;
+    const fs = (await generatedFindings('gen-261', [rule])).filter((f) => f.subject.host === 'app-stock-01');
+    expect(fs).toHaveLength(1);
+    const [f] = fs;
+    expect(f.severity).toBe('warning');
+    expect(f.title).toMatch(/1\.3 s after its start$/);
+    expect(f.explanation).toMatch(/An asynchronous send \(with a SendCallback\)/);
+    expect(f.explanation).toMatch(/sendMsgTimeout was at most 1\.3 s/);
+    // The bound holds against what the client ran with.
+    expect((ran.ranWith as { sendMsgTimeout: number }).sendMsgTimeout).toBeLessThanOrEqual(1300);
+    expect(f.advice.join(' ')).toMatch(/Warm app-stock-01's producer up/);
+    expect(f.advice.join(' ')).not.toMatch(/did not answer/);
+  });
+
+  it('gen-707: first sends 2.7 and 3.2 s after the start are cold starts; no bound where the default could hold', async () => {
+    const fs = await generatedFindings('gen-707', [rule]);
+    const first = fs.filter((f) => /after its start$/.test(f.title));
+    expect(first.map((f) => f.subject.host).sort()).toEqual(['app-order-01', 'app-pay-01']);
+    for (const f of first) expect(f.severity).toBe('warning');
+    const pay = first.find((f) => f.subject.host === 'app-pay-01')!;
+    expect(pay.explanation).not.toMatch(/at most/);
+  });
+
   // hang-5x: broker-a's JVMs stopped (SIGSTOP): it never answered, and the advice holds.
   it('hang-5x: a hung broker keeps the "never answers" advice and the 3000 ms its attempts show', async () => {
     const fs = await labFindings('hang-5x', [rule]);
