@@ -4,7 +4,7 @@ import { UsageError } from '../util/errors.js';
 import { SEVERITIES, type Rule, type Severity } from '../rules/types.js';
 import type { AnalyzeArgs } from './analyze-run.js';
 import { examples, FORMATS, formatArg, ruleSettings, selectRules, withInputOptions, withRuleOptions } from './common.js';
-import { checkOutput } from './output.js';
+import { checkOutputs } from './output.js';
 import { exitWith, type CliIo, type CommandResult } from './result.js';
 
 function severityArg(value: string, flag: string): Severity {
@@ -80,7 +80,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         exitWith(result, await openTui(args, io, enabled, changed, true));
         return;
       }
-      checkOutput(args.output, []);
+      checkOutputs(args.paths, [['-o', args.output, 'file']]);
       // The pipeline is loaded only now: `--help` and a bad option need none of it.
       const { runAnalyze } = await import('./analyze-run.js');
       exitWith(result, await runAnalyze(args, io, { format, severity, show, enabled, changed }));

@@ -1,49 +1,49 @@
 // Where a report goes: stdout, or the one file `-o FILE` names. That file is created or replaced
-// (as `> FILE` would), and nothing else is written: no temporary file beside it, no folder. A folder,
-// or a file the run read, is refused before anything is written.
+// (as `> FILE` would), and nothing else is written: no temporary file beside it, no folder. What may
+// be written is decided for every output in src/ingest/output-safety.ts (no FIFO or device but
+// /dev/null, no input of the run, nothing inside an input folder); here the commands name theirs.
 
-import { statSync, writeFileSync } from 'node:fs';
+import { fileRefusal, folderRefusal, OutputRefused, runInputs, writeOutputFile, type RunInputs } from '../ingest/output-safety.js';
 import { UsageError } from '../util/errors.js';
 import { BufferedOut } from '../report/buffered.js';
 import { runPager, type PagerCommand } from './pager.js';
-import type { CliIo } from './result.js';
+import { STDIN_ARG, type CliIo } from './result.js';
 
-/** True when `path` is one of the files the run read (the same file, whatever the name or link). */
-export function isInput(path: string, inputs: readonly string[]): boolean {
-  let target;
-  try {
-    target = statSync(path);
-  } catch {
-    return false;
-  }
-  return inputs.some((p) => {
-    try {
-      const s = statSync(p);
-      return s.dev === target.dev && s.ino === target.ino;
-    } catch {
-      return false;
-    }
-  });
+/** The run's inputs from its arguments as given (STDIN_ARG for stdin) and the files it read. */
+export function inputsOfRun(paths: readonly string[], read: readonly string[] = []): RunInputs {
+  return runInputs(paths.map((p) => (p === STDIN_ARG ? '-' : p)), read);
 }
 
-/** Refuses an `-o` target that is a folder or an input of the run (before the report is built). */
-export function checkOutput(path: string | undefined, inputs: readonly string[]): void {
-  if (path === undefined || path === '-') return;
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    // A new file.
+/**
+ * Refuses an output before any input is read (a typo must not cost a read of a large incident):
+ * `-o` and `--save-scenario` are FILEs, `--emit-logs` a DIR. Checked against the inputs as named
+ * (stdin's file, the files and folders given); with `read`, also against the files found in folders
+ * and by globs, which are checked again when written.
+ */
+export function checkOutputs(paths: readonly string[], outputs: Array<[option: string, path: string | undefined, kind: 'file' | 'folder']>, read: readonly string[] = []): void {
+  const inputs = inputsOfRun(paths, read);
+  for (const [option, path, kind] of outputs) {
+    if (path === undefined || (option === '-o' && path === '-')) continue;
+    const why = kind === 'file' ? fileRefusal(path, inputs) : folderRefusal(path, inputs);
+    if (why) throw new UsageError(`${option} ${path}: ${why}`);
   }
-  if (isDir || path.endsWith('/')) throw new UsageError(`-o ${path}: a folder; name the file to write`);
-  if (isInput(path, inputs)) throw new UsageError(`-o ${path}: an input of this run is never written over`);
+}
+
+/** Writes an output FILE (`-o`, `--save-scenario`); a refusal or a failed write is one usage error. */
+export function writeOutput(option: string, path: string, text: string, inputs: RunInputs): void {
+  try {
+    writeOutputFile(path, text, inputs);
+  } catch (e) {
+    if (e instanceof OutputRefused || typeof (e as NodeJS.ErrnoException).code === 'string') throw new UsageError(`${option} ${path}: ${(e as Error).message}`);
+    throw e;
+  }
 }
 
 /**
  * The report to stdout (honouring backpressure), through the pager when one is given (src/cli/pager.ts;
  * printed directly when it cannot be started), or to the file `-o` names.
  */
-export async function writeReport(text: string, io: CliIo, path: string | undefined, inputs: readonly string[], pager: PagerCommand | null = null): Promise<void> {
+export async function writeReport(text: string, io: CliIo, path: string | undefined, inputs: RunInputs, pager: PagerCommand | null = null): Promise<void> {
   if (pager && (path === undefined || path === '-') && (await runPager(text, pager, io.env))) return;
   if (path === undefined || path === '-') {
     const buf = new BufferedOut(io.stdout);
@@ -51,10 +51,5 @@ export async function writeReport(text: string, io: CliIo, path: string | undefi
     await buf.flush();
     return;
   }
-  checkOutput(path, inputs);
-  try {
-    writeFileSync(path, text);
-  } catch (e) {
-    throw new UsageError(`-o ${path}: ${(e as Error).message}`);
-  }
+  writeOutput('-o', path, text, inputs);
 }

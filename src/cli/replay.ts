@@ -9,7 +9,7 @@ import { DEFAULT_MAX_SPAN_MS } from '../replay/file.js';
 import { spanText } from '../util/durations.js';
 import { parseAssignments, WHAT_IF_KEYS, WhatIfError, type Variant } from '../replay/whatif.js';
 import { examples, timeOption, withInputOptions, zoneArg } from './common.js';
-import { checkOutput } from './output.js';
+import { checkOutputs } from './output.js';
 import { exitWith, STDIN_ARG, type CliIo, type CommandResult } from './result.js';
 import type { ReplayArgs } from './replay-run.js';
 
@@ -127,7 +127,11 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const paths = args.paths.filter((p) => p !== STDIN_ARG);
       const format = replayFormatArg(args.json, args.format);
-      checkOutput(args.output, []);
+      checkOutputs(args.paths, [
+        ['-o', args.output, 'file'],
+        ['--save-scenario', args['save-scenario'], 'file'],
+        ['--emit-logs', args['emit-logs'], 'folder'],
+      ]);
       // The pipeline and the model are loaded only now: `--help` and a bad option need none of it.
       const { runReplay } = await import('./replay-run.js');
       exitWith(result, await runReplay(args, io, { variants, until, maxSpanMs, tzOut, paths, format }));

@@ -34,14 +34,14 @@ describe('analyze -o FILE', () => {
     expect(r.stderr).toContain(`-o ${dir}: a folder; name the file to write`);
   });
 
-  it('refuses an input of the run and leaves it as it was', async () => {
+  it('refuses a file of an input folder and leaves it as it was', async () => {
     const inc = join(dir, 'inc');
     cpSync(SEED, inc, { recursive: true });
     const target = join(inc, 'app-pay-01', 'app.log');
     const before = readFileSync(target, 'utf8');
     const r = await run(['analyze', inc, '--format', 'html', '-o', target]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('an input of this run is never written over');
+    expect(r.stderr).toBe(`rmq-diag: -o ${target}: inside the input folder ${inc}, which is never written into\n`);
     expect(readFileSync(target, 'utf8')).toBe(before);
   });
 
