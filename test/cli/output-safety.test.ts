@@ -73,6 +73,8 @@ function refused(r: Ran, message: string): void {
 }
 
 const WITH_AND_WITHOUT_FORCE = [[], ['--force']];
+/** Far above what the runs of one case take on a loaded machine; a hung run is killed at 120 s anyway. */
+const TIMEOUT = 600_000;
 
 beforeAll(() => {
   cpSync(join(ROOT, 'samples', 'seed-outage'), join(dir, INC), { recursive: true });
@@ -94,12 +96,12 @@ describe('a FIFO with no reader', () => {
       refused(cli(['replay', 's.json', '--emit-logs', 'fifo', ...force]), `--emit-logs fifo: ${FIFO}`);
     }
     expect(statSync(join(dir, 'fifo')).isFIFO()).toBe(true);
-  });
+  }, TIMEOUT);
 
   it('through a symbolic link', () => {
     symlinkSync('fifo', join(dir, 'fifo-link'));
     refused(cli(['analyze', INC, '-o', 'fifo-link']), `-o fifo-link: ${FIFO}`);
-  });
+  }, TIMEOUT);
 
   it('where --emit-logs --force would replace a file', () => {
     mkdirSync(join(dir, 'sim', 'app-order-01'), { recursive: true });
@@ -107,7 +109,7 @@ describe('a FIFO with no reader', () => {
     refused(cli(['replay', 's.json', '--emit-logs', 'sim']), '--emit-logs sim: sim is not empty (1 entry): give an empty or new folder, or --force to replace files of the same names');
     refused(cli(['replay', 's.json', '--emit-logs', 'sim', '--force']), `--emit-logs sim: sim/app-order-01/app.log: ${FIFO}`);
     expect(readdirSync(join(dir, 'sim', 'app-order-01'))).toEqual(['app.log']);
-  });
+  }, TIMEOUT);
 });
 
 describe('a device', () => {
@@ -119,7 +121,7 @@ describe('a device', () => {
       refused(cli(['replay', 's.json', '--save-scenario', '/dev/zero', ...force]), `--save-scenario /dev/zero: ${dev}`);
       refused(cli(['replay', 's.json', '--emit-logs', '/dev/zero', ...force]), `--emit-logs /dev/zero: ${dev}`);
     }
-  });
+  }, TIMEOUT);
 
   it('/dev/null is written: the report and the scenario are dropped, the exit code and the notes stay', () => {
     const a = cli(['analyze', INC, '-o', '/dev/null', '--severity', 'none']);
@@ -129,7 +131,7 @@ describe('a device', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(digest()).toEqual(before);
-  });
+  }, TIMEOUT);
 });
 
 describe('a file the run reads', () => {
@@ -141,12 +143,12 @@ describe('a file the run reads', () => {
       refused(cli(['replay', 's.json', '-o', 's.json', ...force]), `-o s.json: ${INPUT('s.json')}`);
       refused(cli(['replay', 's.json', '--save-scenario', 's.json', ...force]), `--save-scenario s.json: ${INPUT('s.json')}`);
     }
-  });
+  }, TIMEOUT);
 
   it("stdin's file when stdin is redirected from one: analyze - -o F < F", () => {
     refused(cli(['analyze', '-', '-o', 'stdin.log'], 'stdin.log'), `-o stdin.log: ${INPUT('stdin')}`);
     refused(cli(['analyze', '-', INC, '-o', 'stdin.log', '--severity', 'none'], 'stdin.log'), `-o stdin.log: ${INPUT('stdin')}`);
-  });
+  }, TIMEOUT);
 
   it('a symbolic link to an input found by a glob', () => {
     symlinkSync(APP_LOG, join(dir, 'app-link'));
@@ -156,7 +158,7 @@ describe('a file the run reads', () => {
       refused(cli(['replay', glob, '-o', 'app-link', ...force]), `-o app-link: ${INPUT(APP_LOG)}`);
       refused(cli(['replay', glob, '--save-scenario', 'app-link', ...force]), `--save-scenario app-link: ${INPUT(APP_LOG)}`);
     }
-  });
+  }, TIMEOUT);
 
   it('a hard link to a file of an input folder', () => {
     linkSync(join(dir, APP_LOG), join(dir, 'app-hard'));
@@ -165,7 +167,7 @@ describe('a file the run reads', () => {
       refused(cli(['replay', INC, '-o', 'app-hard', ...force]), `-o app-hard: ${INPUT(APP_LOG)}`);
       refused(cli(['replay', INC, '--save-scenario', 'app-hard', ...force]), `--save-scenario app-hard: ${INPUT(APP_LOG)}`);
     }
-  });
+  }, TIMEOUT);
 });
 
 describe('a folder of the inputs', () => {
@@ -178,7 +180,7 @@ describe('a folder of the inputs', () => {
       refused(cli(['replay', INC, '--save-scenario', 'inc/s.json', ...force]), `--save-scenario inc/s.json: ${INSIDE}`);
       refused(cli(['replay', INC, '--save-scenario', APP_LOG, ...force]), `--save-scenario ${APP_LOG}: ${INSIDE}`);
     }
-  });
+  }, TIMEOUT);
 
   it('--emit-logs into the input folder, a folder below it, or one above it', () => {
     for (const force of WITH_AND_WITHOUT_FORCE) {
@@ -187,7 +189,7 @@ describe('a folder of the inputs', () => {
       refused(cli(['replay', INC, '--emit-logs', '.', ...force]), '--emit-logs .: holds the input folder inc: give a folder outside the inputs');
     }
     expect(existsSync(join(dir, INC, 'sim'))).toBe(false);
-  });
+  }, TIMEOUT);
 
   it('--emit-logs into a folder holding an input found by a glob, or reached through a symbolic link', () => {
     symlinkSync(join(INC, 'app-pay-01'), join(dir, 'pay-link'));
@@ -196,7 +198,7 @@ describe('a folder of the inputs', () => {
       refused(cli(['replay', 'inc/**/*.log', '--emit-logs', 'pay-link', ...force]), `--emit-logs pay-link: holds an input of this run (inc/app-pay-01/app.log): give a folder outside the inputs`);
       refused(cli(['replay', INC, '--emit-logs', 'pay-link', ...force]), `--emit-logs pay-link: ${INSIDE}`);
     }
-  });
+  }, TIMEOUT);
 
   it('a folder beside the inputs is written (the refusals are not of every folder)', () => {
     const r = cli(['replay', INC, '--emit-logs', 'out', '--save-scenario', 'out.json', '-o', 'out.txt']);
@@ -205,5 +207,5 @@ describe('a folder of the inputs', () => {
     expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toMatch(/replay/i);
     expect(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'))).toHaveProperty('scenario');
     expect(digest()).toEqual(before);
-  });
+  }, TIMEOUT);
 });
