@@ -103,7 +103,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         .option('output', { alias: 'o', describe: 'write the report to FILE (created or replaced; never a folder or an input) instead of stdout', type: 'string', requiresArg: true })
         .option('save-scenario', { describe: 'write the scenario (with provenance and observations) to FILE, to edit and replay', type: 'string', requiresArg: true })
         .option('emit-logs', { describe: 'write the simulated logs as DIR/<host>/<file> (rmq-diag analyze DIR reads them); DIR must be new or empty', type: 'string', requiresArg: true })
-        .option('force', { describe: '--emit-logs may write into a folder that is not empty, replacing files of the same names (never an input)', type: 'boolean', default: false })
+        .option('force', { describe: '--emit-logs may write into a folder that is not empty, replacing files of the same names (never an input or an input folder)', type: 'boolean', default: false })
         .option('verbose', { describe: 'list every default and where every inferred value came from, and every note on the inputs', type: 'boolean', default: false })
         .epilogue(
           examples([
