@@ -17,7 +17,7 @@ import { rulesThreadOfJobs } from '../rules/rules-thread.js';
 import { buildTimeline, type Timeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, sayInputs, zoneArg, type Format, type InputArgs } from './common.js';
-import { inputsOfRun, writeReport } from './output.js';
+import { inputsOfRun, reportStream, writeReport } from './output.js';
 import { pagerFor } from './pager.js';
 import { progressOn } from './progress.js';
 import { widthOf, type CliIo } from './result.js';
@@ -87,7 +87,8 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
       ...(activity ? { activity: activity.finish() } : {}),
     };
     for (const note of clockNotes(report)) io.stderr.write(`note: ${note}\n`);
-    const out = io.stdout;
+    // Colour and width for where the report goes: a file of -o is no terminal.
+    const out = reportStream(io, args.output);
     const text =
       format === 'json'
         ? renderFindingsJson(report)

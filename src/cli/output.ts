@@ -9,6 +9,28 @@ import { BufferedOut } from '../report/buffered.js';
 import { runPager, type PagerCommand } from './pager.js';
 import { STDIN_ARG, type CliIo } from './result.js';
 
+/** Formats an output file's extension names: `-o report.html` is HTML unless --format or --json says otherwise. */
+const FORMAT_OF_EXTENSION: Record<string, string> = { html: 'html', htm: 'html', json: 'json', md: 'markdown', markdown: 'markdown' };
+
+/**
+ * The report format `-o FILE`'s extension names, when the command has that format (one of
+ * `formats`); undefined otherwise (then text). Only for a run that names no format itself.
+ */
+export function formatOfName(path: string | undefined, formats: readonly string[]): string | undefined {
+  if (path === undefined || path === '-') return undefined;
+  const ext = /\.([A-Za-z]+)$/.exec(path)?.[1].toLowerCase();
+  const format = ext !== undefined ? FORMAT_OF_EXTENSION[ext] : undefined;
+  return format !== undefined && formats.includes(format) ? format : undefined;
+}
+
+/**
+ * The stream the report's colour and width are chosen for: stdout, or for `-o FILE` a file (no
+ * colour unless --color always, 80 columns or $COLUMNS), whatever stdout is.
+ */
+export function reportStream(io: CliIo, path: string | undefined): { isTTY?: boolean; columns?: number } {
+  return path === undefined || path === '-' ? io.stdout : { isTTY: false };
+}
+
 /** The run's inputs from its arguments as given (STDIN_ARG for stdin) and the files it read. */
 export function inputsOfRun(paths: readonly string[], read: readonly string[] = []): RunInputs {
   return runInputs(paths.map((p) => (p === STDIN_ARG ? '-' : p)), read);

@@ -17,7 +17,7 @@ import type { ReplayInput } from '../diagnosis/types.js';
 import { WhatIfError, type Variant } from '../replay/whatif.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, type InputArgs, resolveTimeOption, sayInputs, type TimeOption } from './common.js';
-import { checkOutputs, inputsOfRun, writeOutput, writeReport } from './output.js';
+import { checkOutputs, inputsOfRun, reportStream, writeOutput, writeReport } from './output.js';
 import { progressOn } from './progress.js';
 import { STDIN_ARG, widthOf, type CliIo } from './result.js';
 
@@ -140,7 +140,8 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
   if (emitDir !== undefined) {
     emitGuard(() => (emitted = { dir: emitDir, files: emitLogs(report.run, emitDir, { force: args.force, inputs: read }) }), emitDir);
   }
-  const out = io.stdout;
+  // Colour and width for where the report goes: a file of -o is no terminal.
+  const out = reportStream(io, args.output);
   const zone = parseZone(report.input.zone);
   const text =
     format === 'json'

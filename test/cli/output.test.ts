@@ -53,6 +53,51 @@ describe('analyze -o FILE', () => {
   });
 });
 
+describe('-o FILE: the format and the look of the report', () => {
+  it("without --format or --json, the file's extension names the format", async () => {
+    for (const [name, format] of [['x.html', 'html'], ['x.HTM', 'html'], ['x.json', 'json'], ['x.md', 'markdown'], ['x.markdown', 'markdown'], ['x.txt', 'text'], ['x', 'text']]) {
+      const out = join(dir, name);
+      const r = await run(['analyze', SEED, '-o', out, '--severity', 'none']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(out, 'utf8'), name).toBe((await run(['analyze', SEED, '--format', format, '--severity', 'none'])).stdout);
+    }
+  });
+
+  it('--format or --json wins over the extension', async () => {
+    const out = join(dir, 'asked.html');
+    await run(['analyze', SEED, '--format', 'text', '-o', out, '--severity', 'none']);
+    expect(readFileSync(out, 'utf8')).toMatch(/^(?!<!DOCTYPE)/);
+    expect(readFileSync(out, 'utf8')).toBe((await run(['analyze', SEED, '--severity', 'none'])).stdout);
+    await run(['analyze', SEED, '--json', '-o', out]);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('findings');
+  });
+
+  it('replay: .html and .json name its formats; .md, which it has not, is text', async () => {
+    const html = join(dir, 'replay.html');
+    expect((await run(['replay', SEED, '-o', html])).code).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('<h1>RocketMQ incident replay</h1>');
+    const json = join(dir, 'replay.json');
+    await run(['replay', SEED, '-o', json]);
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toHaveProperty('schemaVersion');
+    const md = join(dir, 'replay.md');
+    await run(['replay', SEED, '-o', md]);
+    expect(readFileSync(md, 'utf8')).toBe((await run(['replay', SEED])).stdout);
+  });
+
+  it('a file gets no colour and 80 columns though stdout is a wide terminal', async () => {
+    const out = join(dir, 'report.txt');
+    const r = await run(['analyze', SEED, '-o', out, '--severity', 'none'], { tty: true, columns: 200 });
+    expect(r.code, r.stderr).toBe(0);
+    const onTerminal = await run(['analyze', SEED, '--severity', 'none', '--no-pager'], { tty: true, columns: 200 });
+    expect(onTerminal.stdout).toContain('\x1b[');
+    expect(readFileSync(out, 'utf8')).not.toContain('\x1b[');
+    expect(readFileSync(out, 'utf8')).toBe((await run(['analyze', SEED, '--severity', 'none'])).stdout);
+    const replayOut = join(dir, 'replay.txt');
+    await run(['replay', SEED, '-o', replayOut], { tty: true, columns: 200 });
+    expect(readFileSync(replayOut, 'utf8')).toBe((await run(['replay', SEED])).stdout);
+  });
+});
+
 describe('--format html to stdout', () => {
   it('analyze: one self-contained document', async () => {
     const r = await run(['analyze', SEED, '--format', 'html', '--severity', 'none']);
