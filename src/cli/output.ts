@@ -3,7 +3,7 @@
 // be written is decided for every output in src/ingest/output-safety.ts (no FIFO or device but
 // /dev/null, no input of the run, nothing inside an input folder); here the commands name theirs.
 
-import { fileRefusal, folderRefusal, OutputRefused, runInputs, writeOutputFile, type RunInputs } from '../ingest/output-safety.js';
+import { fileRefusal, folderRefusal, OutputRefused, runInputs, stdoutRefusal, writeOutputFile, type RunInputs } from '../ingest/output-safety.js';
 import { UsageError } from '../util/errors.js';
 import { BufferedOut } from '../report/buffered.js';
 import { runPager, type PagerCommand } from './pager.js';
@@ -40,15 +40,28 @@ export function inputsOfRun(paths: readonly string[], read: readonly string[] = 
  * Refuses an output before any input is read (a typo must not cost a read of a large incident):
  * `-o` and `--save-scenario` are FILEs, `--emit-logs` a DIR. Checked against the inputs as named
  * (stdin's file, the files and folders given); with `read`, also against the files found in folders
- * and by globs, which are checked again when written.
+ * and by globs, which are checked again when written. With `io`, stdout too when the report goes
+ * there (no `-o FILE`).
  */
-export function checkOutputs(paths: readonly string[], outputs: Array<[option: string, path: string | undefined, kind: 'file' | 'folder']>, read: readonly string[] = []): void {
+export function checkOutputs(paths: readonly string[], outputs: Array<[option: string, path: string | undefined, kind: 'file' | 'folder']>, read: readonly string[] = [], io?: CliIo): void {
   const inputs = inputsOfRun(paths, read);
+  const report = outputs.find(([option]) => option === '-o');
+  if (io && (report === undefined || report[1] === undefined || report[1] === '-')) checkStdout(io, inputs);
   for (const [option, path, kind] of outputs) {
     if (path === undefined || (option === '-o' && path === '-')) continue;
     const why = kind === 'file' ? fileRefusal(path, inputs) : folderRefusal(path, inputs);
     if (why) throw new UsageError(`${option} ${path}: ${why}`);
   }
+}
+
+/**
+ * Refuses a stdout redirected onto an input of the run that holds data (`>> F`; src/ingest/output-safety.ts).
+ * Only this process's stdout: a test's stream is no file.
+ */
+export function checkStdout(io: CliIo, inputs: RunInputs): void {
+  if (io.stdout !== process.stdout) return;
+  const why = stdoutRefusal(inputs);
+  if (why) throw new UsageError(why);
 }
 
 /** Writes an output FILE (`-o`, `--save-scenario`); a refusal or a failed write is one usage error. */
@@ -66,6 +79,7 @@ export function writeOutput(option: string, path: string, text: string, inputs: 
  * printed directly when it cannot be started), or to the file `-o` names.
  */
 export async function writeReport(text: string, io: CliIo, path: string | undefined, inputs: RunInputs, pager: PagerCommand | null = null): Promise<void> {
+  if (path === undefined || path === '-') checkStdout(io, inputs);
   if (pager && (path === undefined || path === '-') && (await runPager(text, pager, io.env))) return;
   if (path === undefined || path === '-') {
     const buf = new BufferedOut(io.stdout);

@@ -106,7 +106,7 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
   const emitDir = args['emit-logs'];
   // Every output is checked against the files read (found in folders, by globs) before the run.
   const read = inputsOfRun(args.paths, inputs);
-  checkOutputs(args.paths, [['-o', args.output, 'file'], ['--save-scenario', args['save-scenario'], 'file']], inputs);
+  checkOutputs(args.paths, [['-o', args.output, 'file'], ['--save-scenario', args['save-scenario'], 'file']], inputs, io);
   if (emitDir !== undefined) emitGuard(() => checkEmitDir(emitDir, args.force, read), emitDir);
   const untilMs = until ? untilArg(until, input.scenario.startEpochMs, input.zone, input.observed?.window.last ?? null) : undefined;
   if (untilMs !== undefined) input.untilMs = untilMs;

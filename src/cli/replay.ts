@@ -132,7 +132,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         ['-o', args.output, 'file'],
         ['--save-scenario', args['save-scenario'], 'file'],
         ['--emit-logs', args['emit-logs'], 'folder'],
-      ]);
+      ], [], io);
       // The pipeline and the model are loaded only now: `--help` and a bad option need none of it.
       const { runReplay } = await import('./replay-run.js');
       exitWith(result, await runReplay(args, io, { variants, until, maxSpanMs, tzOut, paths, format }));

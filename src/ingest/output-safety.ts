@@ -13,6 +13,8 @@
 // - inside a folder named as an input (read recursively, so what is written there would be read as
 //   part of the incident the next time), or, for a folder, one that holds an input.
 //
+// Stdout redirected to a file is checked too (stdoutRefusal), as cat(1) does.
+//
 // The identity of files belongs with the inputs: this module knows what a run reads, the commands
 // name the outputs (src/cli/output.ts, src/replay/emit.ts).
 
@@ -196,6 +198,25 @@ export function folderRefusal(path: string, inputs: RunInputs): string | null {
   const held = inputs.files.find((f) => f.real !== null && within(f.real, at));
   if (held) return `holds an input of this run (${held.shown}): give a folder outside the inputs`;
   return null;
+}
+
+/**
+ * Why stdout may not be written: it is redirected to a file the run reads, and that file holds
+ * data (`rmq-diag events broker.log >> broker.log`: the output would be appended to the log being
+ * read), as cat(1) refuses "input file is output file". An empty one (`> F`, which the shell has
+ * already emptied before the run starts) is written: nothing of it was read.
+ */
+export function stdoutRefusal(inputs: RunInputs): string | null {
+  let s: Stats;
+  try {
+    s = fstatSync(1);
+  } catch {
+    return null;
+  }
+  if (!s.isFile() || s.size === 0) return null;
+  const input = sameAs(s, inputs);
+  if (input === null) return null;
+  return `stdout is ${input === 'stdin' ? "stdin's file" : input}, an input of this run: it is never written over (redirect stdout elsewhere)`;
 }
 
 /**

@@ -29,21 +29,26 @@ interface Ran {
   stderr: string;
 }
 
-/** The CLI in `dir`; stdin from `stdinFile` when given. A run past 120 s is killed (code null). */
-function cli(args: string[], stdinFile?: string): Ran {
+/**
+ * The CLI in `dir`; stdin from `stdinFile` when given, stdout appended to `appendTo` (`>> F`) when
+ * given. A run past 120 s is killed (code null).
+ */
+function cli(args: string[], stdinFile?: string, appendTo?: string): Ran {
   const fd = stdinFile !== undefined ? openSync(join(dir, stdinFile), 'r') : null;
+  const out = appendTo !== undefined ? openSync(join(dir, appendTo), 'a') : null;
   try {
     const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'rmq-diag.js'), ...args], {
       cwd: dir,
       env: { PATH: process.env.PATH },
-      stdio: [fd ?? 'pipe', 'pipe', 'pipe'],
+      stdio: [fd ?? 'pipe', out ?? 'pipe', 'pipe'],
       encoding: 'utf8',
       timeout: 120_000,
       maxBuffer: 64 << 20,
     });
-    return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+    return { code: r.status, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr };
   } finally {
     if (fd !== null) closeSync(fd);
+    if (out !== null) closeSync(out);
   }
 }
 
@@ -148,6 +153,15 @@ describe('a file the run reads', () => {
   it("stdin's file when stdin is redirected from one: analyze - -o F < F", () => {
     refused(cli(['analyze', '-', '-o', 'stdin.log'], 'stdin.log'), `-o stdin.log: ${INPUT('stdin')}`);
     refused(cli(['analyze', '-', INC, '-o', 'stdin.log', '--severity', 'none'], 'stdin.log'), `-o stdin.log: ${INPUT('stdin')}`);
+  }, TIMEOUT);
+
+  it('stdout appended to an input (>> F), as cat refuses it: events, analyze, replay', () => {
+    const STDOUT = (shown: string) => `stdout is ${shown}, an input of this run: it is never written over (redirect stdout elsewhere)`;
+    refused(cli(['events', APP_LOG], undefined, APP_LOG), STDOUT(APP_LOG));
+    refused(cli(['events', INC, '--format', 'events'], undefined, APP_LOG), STDOUT(APP_LOG));
+    refused(cli(['analyze', INC, '--severity', 'none'], undefined, APP_LOG), STDOUT(APP_LOG));
+    refused(cli(['analyze', '-'], 'stdin.log', 'stdin.log'), STDOUT("stdin's file"));
+    for (const force of WITH_AND_WITHOUT_FORCE) refused(cli(['replay', INC, ...force], undefined, APP_LOG), STDOUT(APP_LOG));
   }, TIMEOUT);
 
   it('a symbolic link to an input found by a glob', () => {
