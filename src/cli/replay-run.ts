@@ -92,7 +92,7 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
         maxSpanMs,
       );
       progress.clear();
-      inputs = timeline.sources.map((s) => s.path);
+      inputs = timeline.files;
       accounting = timeline.accounting;
       if (sayInputs(timeline, io, args.paths, args.verbose) === 2) return 2;
       const problem = checkInferred(inferred, { inputs: opts.inputs, accounting: timeline.accounting });

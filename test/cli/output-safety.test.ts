@@ -62,6 +62,7 @@ function digest(): Record<string, string> {
     }
   };
   walk(INC);
+  if (existsSync(join(dir, 'ev'))) walk('ev');
   out['s.json'] = createHash('sha1').update(readFileSync(join(dir, 's.json'))).digest('hex');
   out['stdin.log'] = createHash('sha1').update(readFileSync(join(dir, 'stdin.log'))).digest('hex');
   return out;
@@ -172,6 +173,19 @@ describe('a file the run reads', () => {
       refused(cli(['replay', glob, '-o', 'app-link', ...force]), `-o app-link: ${INPUT(APP_LOG)}`);
       refused(cli(['replay', glob, '--save-scenario', 'app-link', ...force]), `--save-scenario app-link: ${INPUT(APP_LOG)}`);
     }
+  }, TIMEOUT);
+
+  it('an events file found by a glob, through a hard link (the file read, not the sources it stands for)', () => {
+    mkdirSync(join(dir, 'ev'));
+    writeFileSync(join(dir, 'ev', 'all.events'), '');
+    expect(cli(['events', INC, '--format', 'events'], undefined, 'ev/all.events').code).toBe(0);
+    expect(statSync(join(dir, 'ev', 'all.events')).size).toBeGreaterThan(0);
+    linkSync(join(dir, 'ev', 'all.events'), join(dir, 'ev-hard'));
+    before = digest();
+    const glob = 'ev/*.events';
+    refused(cli(['analyze', glob, '-o', 'ev-hard', '--severity', 'none']), `-o ev-hard: ${INPUT('ev/all.events')}`);
+    refused(cli(['events', glob], undefined, 'ev-hard'), `stdout is ev/all.events, an input of this run: it is never written over (redirect stdout elsewhere)`);
+    for (const force of WITH_AND_WITHOUT_FORCE) refused(cli(['replay', glob, '--save-scenario', 'ev-hard', ...force]), `--save-scenario ev-hard: ${INPUT('ev/all.events')}`);
   }, TIMEOUT);
 
   it('a hard link to a file of an input folder', () => {
