@@ -103,7 +103,7 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
             });
     // The pager draws on this process's terminal: only when stdout is that terminal (not a test's stream).
     const pager = pagerFor({ isTTY: io.stdout === process.stdout && io.stdout.isTTY === true, noPager: !args.pager, format, output: args.output, env: io.env });
-    await writeReport(text, io, args.output, inputsOfRun(args.paths, timeline.files), pager);
+    await writeReport(text, io, args.output, inputsOfRun(args, timeline.files), pager);
     return atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0;
   } finally {
     timeline.close();

@@ -81,7 +81,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         exitWith(result, await openTui(args, io, enabled, changed, true));
         return;
       }
-      checkOutputs(args.paths, [['-o', args.output, 'file']], [], io);
+      checkOutputs(args, [['-o', args.output, 'file']], [], io);
       // The pipeline is loaded only now: `--help` and a bad option need none of it.
       const { runAnalyze } = await import('./analyze-run.js');
       exitWith(result, await runAnalyze(args, io, { format, severity, show, enabled, changed }));

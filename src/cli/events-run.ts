@@ -68,7 +68,7 @@ export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo,
   try {
     progress.clear();
     if (sayInputs(timeline, io, args.paths, args.verbose) === 2) return 2;
-    checkOutputs(args.paths, [], timeline.files, io);
+    checkOutputs(args, [], timeline.files, io);
     if (forInput) for (const b of hostsNamedBelow(timeline.sources)) io.stderr.write(`${hostsBelowNote(b.folder, b.hosts)}\n`);
     const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
     const { since, until } = timeRange(sinceArg, untilArg, zone, timeline);

@@ -74,7 +74,7 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
       const sinceArg = timeOption('--since', args.since);
       const untilArg = timeOption('--until', args.until);
       // The events go to stdout: never appended to a log they are read from (`>> F`).
-      checkOutputs(args.paths, [], [], io);
+      checkOutputs(args, [], [], io);
       // The pipeline is loaded only now: `--help` and a bad option need none of it.
       const { runEvents } = await import('./events-run.js');
       exitWith(result, await runEvents(args, io, { opts, types, filter, tzOut, sinceArg, untilArg }));

@@ -4,6 +4,7 @@
 // /dev/null, no input of the run, nothing inside an input folder); here the commands name theirs.
 
 import { fileRefusal, folderRefusal, OutputRefused, runInputs, stdoutRefusal, writeOutputFile, type RunInputs } from '../ingest/output-safety.js';
+import { patternFileOf } from '../parse/pattern.js';
 import { UsageError } from '../util/errors.js';
 import { BufferedOut } from '../report/buffered.js';
 import { runPager, type PagerCommand } from './pager.js';
@@ -31,20 +32,27 @@ export function reportStream(io: CliIo, path: string | undefined): { isTTY?: boo
   return path === undefined || path === '-' ? io.stdout : { isTTY: false };
 }
 
-/** The run's inputs from its arguments as given (STDIN_ARG for stdin) and the files it read. */
-export function inputsOfRun(paths: readonly string[], read: readonly string[] = []): RunInputs {
-  return runInputs(paths.map((p) => (p === STDIN_ARG ? '-' : p)), read);
+/** What a run was given to read: its paths (STDIN_ARG for stdin) and --pattern values. */
+export interface GivenInputs {
+  paths: readonly string[];
+  pattern?: readonly string[];
+}
+
+/** The run's inputs from its arguments as given (the config files --pattern names too) and the files it read. */
+export function inputsOfRun(given: GivenInputs, read: readonly string[] = []): RunInputs {
+  const configs = (given.pattern ?? []).map(patternFileOf).filter((p): p is string => p !== null);
+  return runInputs([...given.paths.map((p) => (p === STDIN_ARG ? '-' : p)), ...configs], read);
 }
 
 /**
  * Refuses an output before any input is read (a typo must not cost a read of a large incident):
  * `-o` and `--save-scenario` are FILEs, `--emit-logs` a DIR. Checked against the inputs as named
- * (stdin's file, the files and folders given); with `read`, also against the files found in folders
+ * (stdin's file, the files and folders given, --pattern's config files); with `read`, also against the files found in folders
  * and by globs, which are checked again when written. With `io`, stdout too when the report goes
  * there (no `-o FILE`).
  */
-export function checkOutputs(paths: readonly string[], outputs: Array<[option: string, path: string | undefined, kind: 'file' | 'folder']>, read: readonly string[] = [], io?: CliIo): void {
-  const inputs = inputsOfRun(paths, read);
+export function checkOutputs(given: GivenInputs, outputs: Array<[option: string, path: string | undefined, kind: 'file' | 'folder']>, read: readonly string[] = [], io?: CliIo): void {
+  const inputs = inputsOfRun(given, read);
   const report = outputs.find(([option]) => option === '-o');
   if (io && (report === undefined || report[1] === undefined || report[1] === '-')) checkStdout(io, inputs);
   for (const [option, path, kind] of outputs) {

@@ -105,8 +105,8 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
   }
   const emitDir = args['emit-logs'];
   // Every output is checked against the files read (found in folders, by globs) before the run.
-  const read = inputsOfRun(args.paths, inputs);
-  checkOutputs(args.paths, [['-o', args.output, 'file'], ['--save-scenario', args['save-scenario'], 'file']], inputs, io);
+  const read = inputsOfRun(args, inputs);
+  checkOutputs(args, [['-o', args.output, 'file'], ['--save-scenario', args['save-scenario'], 'file']], inputs, io);
   if (emitDir !== undefined) emitGuard(() => checkEmitDir(emitDir, args.force, read), emitDir);
   const untilMs = until ? untilArg(until, input.scenario.startEpochMs, input.zone, input.observed?.window.last ?? null) : undefined;
   if (untilMs !== undefined) input.untilMs = untilMs;
@@ -150,7 +150,7 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
         ? renderReplayHtml(report, { accounting, nothingCompared: report.verdict === 'nothing-compared' ? nothingComparedText(report, (ms) => formatShort(ms, zone)) : undefined })
         : renderReplayText(report, { palette: paletteFor(out, io.env, io.color), verbose: args.verbose, emitted, saved, width: widthOf(out, io.env) });
     // The scenario just saved is not written over either.
-  await writeReport(text, io, args.output, saved !== null ? inputsOfRun(args.paths, [...inputs, saved]) : read);
+  await writeReport(text, io, args.output, saved !== null ? inputsOfRun(args, [...inputs, saved]) : read);
   // Nothing compared is no reproduction either.
   return report.verdict === 'not-reproduced' || report.verdict === 'nothing-compared' ? 1 : 0;
 }

@@ -128,7 +128,7 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       const paths = args.paths.filter((p) => p !== STDIN_ARG);
       // Without --format or --json, `-o FILE`'s extension names the format (docs/analyze.md, "Writing to a file").
       const format = replayFormatArg(args.json, args.format ?? (args.json ? undefined : formatOfName(args.output, REPLAY_FORMATS)));
-      checkOutputs(args.paths, [
+      checkOutputs(args, [
         ['-o', args.output, 'file'],
         ['--save-scenario', args['save-scenario'], 'file'],
         ['--emit-logs', args['emit-logs'], 'folder'],

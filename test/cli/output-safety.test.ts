@@ -65,6 +65,7 @@ function digest(): Record<string, string> {
   if (existsSync(join(dir, 'ev'))) walk('ev');
   out['s.json'] = createHash('sha1').update(readFileSync(join(dir, 's.json'))).digest('hex');
   out['stdin.log'] = createHash('sha1').update(readFileSync(join(dir, 'stdin.log'))).digest('hex');
+  out['logback.xml'] = createHash('sha1').update(readFileSync(join(dir, 'logback.xml'))).digest('hex');
   return out;
 }
 
@@ -85,6 +86,7 @@ const TIMEOUT = 600_000;
 beforeAll(() => {
   cpSync(join(ROOT, 'samples', 'seed-outage'), join(dir, INC), { recursive: true });
   cpSync(join(ROOT, 'samples', 'seed-outage', 'mq-node-100', 'broker.log'), join(dir, 'stdin.log'));
+  writeFileSync(join(dir, 'logback.xml'), '<configuration><appender name="F"><encoder><pattern>%d{yyyy-MM-dd HH:mm:ss.SSS} [%thread] %-5level %logger - %msg%n</pattern></encoder></appender></configuration>\n');
   const r = cli(['replay', INC, '--save-scenario', 's.json']);
   expect(r.code, r.stderr).toBe(0);
   expect(spawnSync('mkfifo', [join(dir, 'fifo')]).status).toBe(0);
@@ -143,8 +145,10 @@ describe('a device', () => {
 describe('a file the run reads', () => {
   const INPUT = (shown: string) => `an input of this run is never written over (${shown})`;
 
-  it('an input file named on the command line, and the scenario file', () => {
+  it("an input file named on the command line, the scenario file, and --pattern's config file", () => {
     refused(cli(['analyze', APP_LOG, 'inc/app-pay-01/rocketmq_client.log', '-o', APP_LOG]), `-o ${APP_LOG}: ${INPUT(APP_LOG)}`);
+    refused(cli(['analyze', INC, '--pattern', 'app.log=logback.xml', '-o', 'logback.xml']), `-o logback.xml: ${INPUT('logback.xml')}`);
+    refused(cli(['events', INC, '--pattern', 'logback.xml'], undefined, 'logback.xml'), `stdout is logback.xml, an input of this run: it is never written over (redirect stdout elsewhere)`);
     for (const force of WITH_AND_WITHOUT_FORCE) {
       refused(cli(['replay', 's.json', '-o', 's.json', ...force]), `-o s.json: ${INPUT('s.json')}`);
       refused(cli(['replay', 's.json', '--save-scenario', 's.json', ...force]), `--save-scenario s.json: ${INPUT('s.json')}`);
