@@ -47,9 +47,9 @@ export function inputsOfRun(given: GivenInputs, read: readonly string[] = []): R
 /**
  * Refuses an output before any input is read (a typo must not cost a read of a large incident):
  * `-o` and `--save-scenario` are FILEs, `--emit-logs` a DIR. Checked against the inputs as named
- * (stdin's file, the files and folders given, --pattern's config files); with `read`, also against the files found in folders
- * and by globs, which are checked again when written. With `io`, stdout too when the report goes
- * there (no `-o FILE`).
+ * (stdin's file, the files and folders given, --pattern's config files); with `read`, also against
+ * the files found in folders and by globs, which are checked again when written. With `io`, stdout
+ * too when the report goes there (no `-o FILE`).
  */
 export function checkOutputs(given: GivenInputs, outputs: Array<[option: string, path: string | undefined, kind: 'file' | 'folder']>, read: readonly string[] = [], io?: CliIo): void {
   const inputs = inputsOfRun(given, read);
