@@ -30,7 +30,7 @@ beforeAll(async () => {
   cpSync(join(ROOT, 'samples', 'seed-outage'), inc, { recursive: true });
   const r = await spawnBin(['replay', inc, '--save-scenario', scenario]);
   expect(r.code, r.stderr).toBe(0);
-});
+}, 120_000);
 
 describe('replay --emit-logs', () => {
   it('refuses the folder of its own inputs, with or without --force', async () => {
@@ -42,7 +42,7 @@ describe('replay --emit-logs', () => {
       expect(r.stderr).toBe(`rmq-diag: --emit-logs ${inc}: inside the input folder ${inc}, which is never written into\n`);
     }
     expect(digest(inc)).toEqual(before);
-  });
+  }, 120_000);
 
   it('refuses a folder that is not empty unless --force, which replaces files of the same names', async () => {
     const out = join(dir, 'full');
@@ -107,5 +107,5 @@ describe('replay --emit-logs', () => {
     const beside = await spawnBin(['replay', inc, '--save-scenario', join(inc, 's.json')]);
     expect(beside.code).toBe(2);
     expect(existsSync(join(inc, 's.json'))).toBe(false);
-  });
+  }, 120_000);
 });

@@ -61,7 +61,7 @@ describe('-o FILE: the format and the look of the report', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(out, 'utf8'), name).toBe((await run(['analyze', SEED, '--format', format, '--severity', 'none'])).stdout);
     }
-  });
+  }, 300_000);
 
   it('--format or --json wins over the extension', async () => {
     const out = join(dir, 'asked.html');
@@ -70,7 +70,7 @@ describe('-o FILE: the format and the look of the report', () => {
     expect(readFileSync(out, 'utf8')).toBe((await run(['analyze', SEED, '--severity', 'none'])).stdout);
     await run(['analyze', SEED, '--json', '-o', out]);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('findings');
-  });
+  }, 300_000);
 
   it('replay: .html and .json name its formats; .md, which it has not, is text', async () => {
     const html = join(dir, 'replay.html');
@@ -82,7 +82,7 @@ describe('-o FILE: the format and the look of the report', () => {
     const md = join(dir, 'replay.md');
     await run(['replay', SEED, '-o', md]);
     expect(readFileSync(md, 'utf8')).toBe((await run(['replay', SEED])).stdout);
-  });
+  }, 300_000);
 
   it('a file gets no colour and 80 columns though stdout is a wide terminal', async () => {
     const out = join(dir, 'report.txt');
@@ -95,7 +95,7 @@ describe('-o FILE: the format and the look of the report', () => {
     const replayOut = join(dir, 'replay.txt');
     await run(['replay', SEED, '-o', replayOut], { tty: true, columns: 200 });
     expect(readFileSync(replayOut, 'utf8')).toBe((await run(['replay', SEED])).stdout);
-  });
+  }, 300_000);
 });
 
 describe('--format html to stdout', () => {
