@@ -3,7 +3,7 @@
 // be written is decided for every output in src/ingest/output-safety.ts (no FIFO or device but
 // /dev/null, no input of the run, nothing inside an input folder); here the commands name theirs.
 
-import { fileRefusal, folderRefusal, OutputRefused, runInputs, stdoutRefusal, writeOutputFile, type RunInputs } from '../ingest/output-safety.js';
+import { clashOf, fileRefusal, folderRefusal, OutputRefused, runInputs, stdoutRefusal, writeOutputFile, type RunInputs } from '../ingest/output-safety.js';
 import { patternFileOf } from '../parse/pattern.js';
 import { UsageError } from '../util/errors.js';
 import { BufferedOut } from '../report/buffered.js';
@@ -51,14 +51,21 @@ export function inputsOfRun(given: GivenInputs, read: readonly string[] = []): R
  * the files found in folders and by globs, which are checked again when written. With `io`, stdout
  * too when the report goes there (no `-o FILE`).
  */
-export function checkOutputs(given: GivenInputs, outputs: Array<[option: string, path: string | undefined, kind: 'file' | 'folder']>, read: readonly string[] = [], io?: CliIo): void {
-  const inputs = inputsOfRun(given, read);
+export function checkOutputs(named: GivenInputs, outputs: Array<[option: string, path: string | undefined, kind: 'file' | 'folder']>, read: readonly string[] = [], io?: CliIo): void {
+  const inputs = inputsOfRun(named, read);
   const report = outputs.find(([option]) => option === '-o');
   if (io && (report === undefined || report[1] === undefined || report[1] === '-')) checkStdout(io, inputs);
-  for (const [option, path, kind] of outputs) {
-    if (path === undefined || (option === '-o' && path === '-')) continue;
+  const given = outputs.filter(([option, path]) => path !== undefined && !(option === '-o' && path === '-')) as Array<[string, string, 'file' | 'folder']>;
+  for (const [option, path, kind] of given) {
     const why = kind === 'file' ? fileRefusal(path, inputs) : folderRefusal(path, inputs);
     if (why) throw new UsageError(`${option} ${path}: ${why}`);
+  }
+  // One output never writes over another (`-o s.json --save-scenario s.json`).
+  for (let i = 0; i < given.length; i++) {
+    for (let j = i + 1; j < given.length; j++) {
+      const clash = clashOf({ path: given[i][1], kind: given[i][2] }, { path: given[j][1], kind: given[j][2] });
+      if (clash) throw new UsageError(`${given[i][0]} ${given[i][1]} and ${given[j][0]} ${given[j][1]}: ${clash}; give each output its own place`);
+    }
   }
 }
 

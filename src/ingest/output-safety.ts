@@ -148,6 +148,19 @@ function landingOf(path: string): string {
   }
 }
 
+/**
+ * Why two outputs of one run may not both be written: the same file, or a file inside the folder
+ * another output fills (what --emit-logs --force would replace); null when they are apart.
+ */
+export function clashOf(a: { path: string; kind: 'file' | 'folder' }, b: { path: string; kind: 'file' | 'folder' }): string | null {
+  const la = landingOf(a.path);
+  const lb = landingOf(b.path);
+  if (a.kind === 'file' && b.kind === 'file') return la === lb ? 'the same file' : null;
+  if (a.kind === 'folder' && b.kind === 'folder') return within(la, lb) || within(lb, la) ? 'the same folder or one inside the other' : null;
+  const [file, folder] = a.kind === 'file' ? [la, lb] : [lb, la];
+  return within(file, folder) ? 'a file inside the folder' : null;
+}
+
 function within(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }

@@ -232,6 +232,15 @@ describe('a folder of the inputs', () => {
     }
   }, TIMEOUT);
 
+  it("two outputs of one run: never the same file, nor a file inside --emit-logs' folder", () => {
+    for (const force of WITH_AND_WITHOUT_FORCE) {
+      refused(cli(['replay', 's.json', '-o', 'both.json', '--save-scenario', 'both.json', ...force]), '-o both.json and --save-scenario both.json: the same file; give each output its own place');
+      refused(cli(['replay', 's.json', '--save-scenario', 'sim2/s.json', '--emit-logs', 'sim2', ...force]), '--save-scenario sim2/s.json and --emit-logs sim2: a file inside the folder; give each output its own place');
+    }
+    expect(existsSync(join(dir, 'both.json'))).toBe(false);
+    expect(existsSync(join(dir, 'sim2'))).toBe(false);
+  }, TIMEOUT);
+
   it('a folder beside the inputs is written (the refusals are not of every folder)', () => {
     const r = cli(['replay', INC, '--emit-logs', 'out', '--save-scenario', 'out.json', '-o', 'out.txt']);
     expect(r.code, r.stderr).toBe(0);
