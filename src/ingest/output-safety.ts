@@ -117,6 +117,11 @@ function isDevNull(s: Stats): boolean {
   return s.isCharacterDevice() && s.rdev === devNullRdev();
 }
 
+function isDevNullPath(path: string): boolean {
+  const s = statOrNull(path);
+  return s !== null && isDevNull(s);
+}
+
 /**
  * Where `path` is or would be created, with symbolic links resolved: its real path when it exists,
  * else the real path of its nearest existing folder joined with the rest (a dangling link followed
@@ -155,7 +160,8 @@ function landingOf(path: string): string {
 export function clashOf(a: { path: string; kind: 'file' | 'folder' }, b: { path: string; kind: 'file' | 'folder' }): string | null {
   const la = landingOf(a.path);
   const lb = landingOf(b.path);
-  if (a.kind === 'file' && b.kind === 'file') return la === lb ? 'the same file' : null;
+  // /dev/null takes any number of outputs: nothing is kept to be written over.
+  if (a.kind === 'file' && b.kind === 'file') return la === lb && !isDevNullPath(la) ? 'the same file' : null;
   if (a.kind === 'folder' && b.kind === 'folder') return within(la, lb) || within(lb, la) ? 'the same folder or one inside the other' : null;
   const [file, folder] = a.kind === 'file' ? [la, lb] : [lb, la];
   return within(file, folder) ? 'a file inside the folder' : null;
