@@ -17,7 +17,7 @@ import { rulesThreadOfJobs } from '../rules/rules-thread.js';
 import { buildTimeline, type Timeline } from '../timeline/build.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, sayInputs, zoneArg, type Format, type InputArgs } from './common.js';
-import { writeReport } from './output.js';
+import { inputsOfRun, reportStream, writeReport } from './output.js';
 import { pagerFor } from './pager.js';
 import { progressOn } from './progress.js';
 import { widthOf, type CliIo } from './result.js';
@@ -87,7 +87,8 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
       ...(activity ? { activity: activity.finish() } : {}),
     };
     for (const note of clockNotes(report)) io.stderr.write(`note: ${note}\n`);
-    const out = io.stdout;
+    // Colour and width for where the report goes: a file of -o is no terminal.
+    const out = reportStream(io, args.output);
     const text =
       format === 'json'
         ? renderFindingsJson(report)
@@ -102,7 +103,7 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
             });
     // The pager draws on this process's terminal: only when stdout is that terminal (not a test's stream).
     const pager = pagerFor({ isTTY: io.stdout === process.stdout && io.stdout.isTTY === true, noPager: !args.pager, format, output: args.output, env: io.env });
-    await writeReport(text, io, args.output, view.accounting.map((a) => a.path), pager);
+    await writeReport(text, io, args.output, inputsOfRun(args, timeline.files), pager);
     return atOrAbove(analysis.findings, severity).length > 0 ? 1 : 0;
   } finally {
     timeline.close();

@@ -4,7 +4,7 @@ import { UsageError } from '../util/errors.js';
 import { SEVERITIES, type Rule, type Severity } from '../rules/types.js';
 import type { AnalyzeArgs } from './analyze-run.js';
 import { examples, FORMATS, formatArg, ruleSettings, selectRules, withInputOptions, withRuleOptions } from './common.js';
-import { checkOutput } from './output.js';
+import { checkOutputs, formatOfName } from './output.js';
 import { exitWith, type CliIo, type CommandResult } from './result.js';
 
 function severityArg(value: string, flag: string): Severity {
@@ -28,7 +28,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
           requiresArg: true,
         })
         .option('json', { describe: 'the report as one JSON document (same as --format json)', type: 'boolean', default: false })
-        .option('output', { alias: 'o', describe: 'write the report to FILE (created or replaced; never a folder or an input) instead of stdout', type: 'string', requiresArg: true })
+        .option('output', { alias: 'o', describe: 'write the report to FILE instead of stdout (created or replaced; never a folder, a FIFO or an input); without --format, .html, .json or .md picks the format', type: 'string', requiresArg: true })
         .option('severity', {
           describe: 'exit code 1 when a finding at or above this severity exists (critical, error, warning, info; none: never)',
           type: 'string',
@@ -67,7 +67,8 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         ) as unknown as Argv<AnalyzeArgs>,
     handler: async (args: ArgumentsCamelCase<AnalyzeArgs>) => {
       // Arguments first: a typo must not cost a read of a large incident.
-      const format = formatArg(args.json, args.format);
+      // Without --format or --json, `-o FILE`'s extension names the format (docs/analyze.md, "Writing to a file").
+      const format = formatArg(args.json, args.format ?? (args.json ? undefined : formatOfName(args.output, FORMATS)));
       // `none`: findings never set the exit code (a demo, a report that must not fail a pipeline).
       const severity = args.severity.toLowerCase() === 'none' ? 'none' : severityArg(args.severity, '--severity');
       const show = severityArg(args.show, '--show');
@@ -80,7 +81,7 @@ export function analyzeCommand(result: CommandResult, io: CliIo, rules: readonly
         exitWith(result, await openTui(args, io, enabled, changed, true));
         return;
       }
-      checkOutput(args.output, []);
+      checkOutputs(args, [['-o', args.output, 'file']], [], io);
       // The pipeline is loaded only now: `--help` and a bad option need none of it.
       const { runAnalyze } = await import('./analyze-run.js');
       exitWith(result, await runAnalyze(args, io, { format, severity, show, enabled, changed }));

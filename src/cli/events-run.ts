@@ -12,6 +12,7 @@ import { buildTimeline, type BuildOptions } from '../timeline/build.js';
 import { eventMatcher, isEventFiltered, isNoise, listMatcher, type EventFilter } from '../timeline/event-filter.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { type InputArgs, sayInputs, timeRange, type TimeOption } from './common.js';
+import { checkOutputs } from './output.js';
 import { progressOn } from './progress.js';
 import { widthOf, type CliIo } from './result.js';
 
@@ -67,6 +68,7 @@ export async function runEvents(args: ArgumentsCamelCase<EventsArgs>, io: CliIo,
   try {
     progress.clear();
     if (sayInputs(timeline, io, args.paths, args.verbose) === 2) return 2;
+    checkOutputs(args, [], timeline.files, io);
     if (forInput) for (const b of hostsNamedBelow(timeline.sources)) io.stderr.write(`${hostsBelowNote(b.folder, b.hosts)}\n`);
     const zone = tzOut ?? dominantZone(timeline.accounting, timeline.defaultZone);
     const { since, until } = timeRange(sinceArg, untilArg, zone, timeline);

@@ -4,6 +4,7 @@ import { UsageError } from '../util/errors.js';
 import { SOURCE_KINDS } from '../ingest/kinds.js';
 import { grepOf, levelOfWord, unknownKind, type EventFilter } from '../timeline/event-filter.js';
 import { buildOptionsFrom, examples, hostKindFilters, timeOption, typesArg, withInputOptions, zoneArg } from './common.js';
+import { checkOutputs } from './output.js';
 import { exitWith, type CliIo, type CommandResult } from './result.js';
 import type { EventsArgs } from './events-run.js';
 
@@ -72,6 +73,8 @@ export function eventsCommand(result: CommandResult, io: CliIo): CommandModule<o
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const sinceArg = timeOption('--since', args.since);
       const untilArg = timeOption('--until', args.until);
+      // The events go to stdout: never appended to a log they are read from (`>> F`).
+      checkOutputs(args, [], [], io);
       // The pipeline is loaded only now: `--help` and a bad option need none of it.
       const { runEvents } = await import('./events-run.js');
       exitWith(result, await runEvents(args, io, { opts, types, filter, tzOut, sinceArg, untilArg }));

@@ -1,7 +1,6 @@
 // `rmq-diag replay` once its arguments are read: the scenario (inferred or from a file), the runs,
 // the report. Loaded by the command's handler only (src/cli/replay.ts), so that `--help` and
 // `--version` load neither the pipeline nor the model.
-import { writeFileSync } from 'node:fs';
 import type { ArgumentsCamelCase } from 'yargs';
 import { UsageError } from '../util/errors.js';
 import { AssertionError } from '../model/index.js';
@@ -18,7 +17,7 @@ import type { ReplayInput } from '../diagnosis/types.js';
 import { WhatIfError, type Variant } from '../replay/whatif.js';
 import { dominantZone } from '../timeline/zone-out.js';
 import { buildOptionsFrom, type InputArgs, resolveTimeOption, sayInputs, type TimeOption } from './common.js';
-import { isInput, writeReport } from './output.js';
+import { checkOutputs, inputsOfRun, reportStream, writeOutput, writeReport } from './output.js';
 import { progressOn } from './progress.js';
 import { STDIN_ARG, widthOf, type CliIo } from './result.js';
 
@@ -93,7 +92,7 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
         maxSpanMs,
       );
       progress.clear();
-      inputs = timeline.sources.map((s) => s.path);
+      inputs = timeline.files;
       accounting = timeline.accounting;
       if (sayInputs(timeline, io, args.paths, args.verbose) === 2) return 2;
       const problem = checkInferred(inferred, { inputs: opts.inputs, accounting: timeline.accounting });
@@ -105,7 +104,10 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
     throw e;
   }
   const emitDir = args['emit-logs'];
-  if (emitDir !== undefined) emitGuard(() => checkEmitDir(emitDir, args.force, inputs), emitDir);
+  // Every output is checked against the files read (found in folders, by globs) before the run.
+  const read = inputsOfRun(args, inputs);
+  checkOutputs(args, [['-o', args.output, 'file'], ['--save-scenario', args['save-scenario'], 'file']], inputs, io);
+  if (emitDir !== undefined) emitGuard(() => checkEmitDir(emitDir, args.force, read), emitDir);
   const untilMs = until ? untilArg(until, input.scenario.startEpochMs, input.zone, input.observed?.window.last ?? null) : undefined;
   if (untilMs !== undefined) input.untilMs = untilMs;
   try {
@@ -132,18 +134,14 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
   let saved: string | null = null;
   if (args['save-scenario'] !== undefined) {
     saved = args['save-scenario'];
-    if (isInput(saved, inputs)) throw new UsageError(`--save-scenario ${saved}: an input of this run is never written over`);
-    try {
-      writeFileSync(saved, prettyJson(scenarioFileJson(input)) + '\n');
-    } catch (e) {
-      throw new UsageError(`--save-scenario ${saved}: ${(e as Error).message}`);
-    }
+    writeOutput('--save-scenario', saved, prettyJson(scenarioFileJson(input)) + '\n', read);
   }
   let emitted: { dir: string; files: number } | null = null;
   if (emitDir !== undefined) {
-    emitGuard(() => (emitted = { dir: emitDir, files: emitLogs(report.run, emitDir, { force: args.force, inputs }) }), emitDir);
+    emitGuard(() => (emitted = { dir: emitDir, files: emitLogs(report.run, emitDir, { force: args.force, inputs: read }) }), emitDir);
   }
-  const out = io.stdout;
+  // Colour and width for where the report goes: a file of -o is no terminal.
+  const out = reportStream(io, args.output);
   const zone = parseZone(report.input.zone);
   const text =
     format === 'json'
@@ -151,7 +149,8 @@ export async function runReplay(args: ArgumentsCamelCase<ReplayArgs>, io: CliIo,
       : format === 'html'
         ? renderReplayHtml(report, { accounting, nothingCompared: report.verdict === 'nothing-compared' ? nothingComparedText(report, (ms) => formatShort(ms, zone)) : undefined })
         : renderReplayText(report, { palette: paletteFor(out, io.env, io.color), verbose: args.verbose, emitted, saved, width: widthOf(out, io.env) });
-  await writeReport(text, io, args.output, [...inputs, ...(saved !== null ? [saved] : [])]);
+    // The scenario just saved is not written over either.
+  await writeReport(text, io, args.output, saved !== null ? inputsOfRun(args, [...inputs, saved]) : read);
   // Nothing compared is no reproduction either.
   return report.verdict === 'not-reproduced' || report.verdict === 'nothing-compared' ? 1 : 0;
 }

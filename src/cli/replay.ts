@@ -9,7 +9,7 @@ import { DEFAULT_MAX_SPAN_MS } from '../replay/file.js';
 import { spanText } from '../util/durations.js';
 import { parseAssignments, WHAT_IF_KEYS, WhatIfError, type Variant } from '../replay/whatif.js';
 import { examples, timeOption, withInputOptions, zoneArg } from './common.js';
-import { checkOutput } from './output.js';
+import { checkOutputs, formatOfName } from './output.js';
 import { exitWith, STDIN_ARG, type CliIo, type CommandResult } from './result.js';
 import type { ReplayArgs } from './replay-run.js';
 
@@ -100,10 +100,10 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
         })
         .option('json', { describe: 'one JSON document (docs/replay.md); same as --format json', type: 'boolean', default: false })
         .option('format', { describe: 'report format: text (for people), json (docs/replay.md), html (one self-contained page: milestones observed vs simulated, what-if, runs)', type: 'string', choices: REPLAY_FORMATS as unknown as string[], requiresArg: true })
-        .option('output', { alias: 'o', describe: 'write the report to FILE (created or replaced; never a folder or an input) instead of stdout', type: 'string', requiresArg: true })
+        .option('output', { alias: 'o', describe: 'write the report to FILE instead of stdout (created or replaced; never a folder, a FIFO or an input); without --format, .html or .json picks the format', type: 'string', requiresArg: true })
         .option('save-scenario', { describe: 'write the scenario (with provenance and observations) to FILE, to edit and replay', type: 'string', requiresArg: true })
         .option('emit-logs', { describe: 'write the simulated logs as DIR/<host>/<file> (rmq-diag analyze DIR reads them); DIR must be new or empty', type: 'string', requiresArg: true })
-        .option('force', { describe: '--emit-logs may write into a folder that is not empty, replacing files of the same names (never an input)', type: 'boolean', default: false })
+        .option('force', { describe: '--emit-logs may write into a folder that is not empty, replacing files of the same names (never an input or an input folder)', type: 'boolean', default: false })
         .option('verbose', { describe: 'list every default and where every inferred value came from, and every note on the inputs', type: 'boolean', default: false })
         .epilogue(
           examples([
@@ -126,8 +126,13 @@ export function replayCommand(result: CommandResult, io: CliIo): CommandModule<o
       const maxSpanMs = maxSpanArg(args['max-span']);
       const tzOut = args['tz-out'] !== undefined ? zoneArg(args['tz-out'], '--tz-out') : null;
       const paths = args.paths.filter((p) => p !== STDIN_ARG);
-      const format = replayFormatArg(args.json, args.format);
-      checkOutput(args.output, []);
+      // Without --format or --json, `-o FILE`'s extension names the format (docs/analyze.md, "Writing to a file").
+      const format = replayFormatArg(args.json, args.format ?? (args.json ? undefined : formatOfName(args.output, REPLAY_FORMATS)));
+      checkOutputs(args, [
+        ['-o', args.output, 'file'],
+        ['--save-scenario', args['save-scenario'], 'file'],
+        ['--emit-logs', args['emit-logs'], 'folder'],
+      ], [], io);
       // The pipeline and the model are loaded only now: `--help` and a bad option need none of it.
       const { runReplay } = await import('./replay-run.js');
       exitWith(result, await runReplay(args, io, { variants, until, maxSpanMs, tzOut, paths, format }));

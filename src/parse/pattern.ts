@@ -580,16 +580,26 @@ export function patternsOfConfig(path: string): string[] {
   return patterns;
 }
 
+/** `--pattern [GLOB=]PATTERN|CONFIG`: the glob (or null) and the rest. */
+function splitPatternArg(value: string): { glob: string | null; rest: string } {
+  const pct = value.indexOf('%');
+  const eq = value.indexOf('=');
+  const hasGlob = eq > 0 && (pct < 0 || eq < pct);
+  return { glob: hasGlob ? value.slice(0, eq) : null, rest: hasGlob ? value.slice(eq + 1) : value };
+}
+
+/** The config file a `--pattern` value names (a logback.xml, a log4j2.xml), or null for a pattern: an input of the run. */
+export function patternFileOf(value: string): string | null {
+  const { rest } = splitPatternArg(value);
+  return rest.includes('%') ? null : rest;
+}
+
 /**
  * `--pattern VALUE`: `PATTERN`, `GLOB=PATTERN`, `CONFIG.xml` or `GLOB=CONFIG.xml`. A glob is the text
  * before an `=` that comes before the first `%` (a pattern always has a `%`).
  */
 export function patternArg(value: string): { glob: string | null; patterns: string[] } {
-  const pct = value.indexOf('%');
-  const eq = value.indexOf('=');
-  const hasGlob = eq > 0 && (pct < 0 || eq < pct);
-  const glob = hasGlob ? value.slice(0, eq) : null;
-  const rest = hasGlob ? value.slice(eq + 1) : value;
+  const { glob, rest } = splitPatternArg(value);
   const patterns = rest.includes('%') ? [rest] : patternsOfConfig(rest);
   for (const p of patterns) compilePattern(p);
   return { glob, patterns };

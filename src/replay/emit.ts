@@ -4,13 +4,16 @@
 //
 // What is written stays inside DIR and replaces nothing the user did not give up:
 // - DIR must be empty or new; `force` allows a folder with files in it (files of the same names are
-//   then replaced), but never one of the run's inputs (the logs it was inferred from, the scenario file).
+//   then replaced). With or without `force`, DIR is never a FIFO or a device, never inside a folder
+//   named as an input, never one that holds an input, and no file written is a FIFO, a device or an
+//   input of the run (src/ingest/output-safety.ts decides, for every output of rmq-diag).
 // - Host names come from the logs or from a scenario file: they are names, not paths. A name that is
 //   not a plain file name (`..`, `a/b`, control characters) is written percent-encoded.
 // - Nothing is written through a symbolic link inside DIR (DIR itself may be one: the user named it).
 
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileRefusal, folderRefusal, type RunInputs } from '../ingest/output-safety.js';
 import type { RunResult } from '../model/index.js';
 
 const INNER_CLIENT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} /;
@@ -21,8 +24,8 @@ export class EmitError extends Error {}
 interface EmitOptions {
   /** Write into a folder that is not empty, replacing files of the same names. */
   force?: boolean;
-  /** Paths of the run's inputs: never written over, and DIR may not hold one unless `force`. */
-  inputs?: readonly string[];
+  /** The run's inputs: never written over, and DIR may not hold one (src/ingest/output-safety.ts). */
+  inputs?: RunInputs;
 }
 
 /** A host or file name as one safe path component: plain names stay, anything else is %-encoded. */
@@ -33,24 +36,10 @@ function safeName(name: string): string {
   return enc;
 }
 
-interface FileId {
-  dev: number;
-  ino: number;
-}
-
-function idOf(path: string): FileId | null {
-  try {
-    const s = statSync(path);
-    return { dev: s.dev, ino: s.ino };
-  } catch {
-    return null;
-  }
-}
-
 /** Writes every rendered file of the run; returns how many. The run must have been made with keepLines. */
 export function emitLogs(run: RunResult, dir: string, o: EmitOptions = {}): number {
-  const inputs = (o.inputs ?? []).filter((p) => p !== '-').map((p) => ({ path: p, id: idOf(p) }));
-  checkEmitDir(dir, o.force ?? false, inputs.map((i) => i.path));
+  const inputs = o.inputs ?? { files: [], folders: [] };
+  checkEmitDir(dir, o.force ?? false, inputs);
   mkdirSync(dir, { recursive: true });
   const logs = run.logs ?? {};
   const files = Object.keys(logs)
@@ -67,9 +56,8 @@ export function emitLogs(run: RunResult, dir: string, o: EmitOptions = {}): numb
     const hostDir = join(dir, f.host);
     if (isLink(hostDir)) throw new EmitError(`${hostDir} is a symbolic link: nothing is written through one`);
     if (isLink(f.target)) throw new EmitError(`${f.target} is a symbolic link: nothing is written through one`);
-    const id = idOf(f.target);
-    const input = id && inputs.find((i) => i.id && i.id.dev === id.dev && i.id.ino === id.ino);
-    if (input) throw new EmitError(`${f.target} is an input of this run (${input.path}): it is never written over`);
+    const why = fileRefusal(f.target, inputs);
+    if (why) throw new EmitError(`${f.target}: ${why}`);
   }
   for (const f of files) {
     mkdirSync(join(dir, f.host), { recursive: true });
@@ -88,35 +76,28 @@ function isLink(path: string): boolean {
 }
 
 /**
- * DIR may be new or an empty folder; with `force` any folder. A folder holding an input needs `force`.
- * Called before the run too, so that a wrong DIR costs no simulation.
+ * DIR may be new or an empty folder; with `force` any folder, but never one output-safety refuses
+ * (inside an input folder, holding an input, a FIFO or a device). Called before the run too, so that
+ * a wrong DIR costs no simulation.
  */
-export function checkEmitDir(dir: string, force: boolean, inputs: readonly string[]): void {
+export function checkEmitDir(dir: string, force: boolean, inputs: RunInputs): void {
+  const why = folderRefusal(dir, inputs);
+  // After `--emit-logs DIR: ` (src/cli/replay-run.ts), as the other outputs' refusals.
+  if (why) throw new EmitError(why);
   let entries: string[] | null = null;
   try {
-    if (!statSync(dir).isDirectory()) throw new EmitError(`${dir} is not a folder`);
     entries = readdirSync(dir);
   } catch (e) {
-    if (e instanceof EmitError) throw e;
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new EmitError(`${dir}: ${(e as Error).message}`);
   }
   if (entries === null || force) return;
-  const real = realpathSync(dir);
-  const held = inputs.find((p) => {
-    try {
-      const r = realpathSync(p);
-      return r === real || r.startsWith(real.endsWith('/') ? real : `${real}/`);
-    } catch {
-      return false;
-    }
-  });
-  if (held) throw new EmitError(`${dir} holds an input of this run (${held}): give an empty or new folder (or --force to write beside it)`);
   if (entries.length) throw new EmitError(`${dir} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}): give an empty or new folder, or --force to replace files of the same names`);
 }
 
 /** Creates the file; replaces an existing one only with `force`; never follows a symbolic link. */
 function writeNew(path: string, text: string, force: boolean): void {
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | (force ? constants.O_TRUNC : constants.O_EXCL);
+  // O_NONBLOCK: a FIFO put there after the check fails at once (ENXIO) instead of waiting for a reader.
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | (force ? constants.O_TRUNC : constants.O_EXCL);
   let fd: number;
   try {
     fd = openSync(path, flags, 0o644);

@@ -16,7 +16,7 @@ import type { ReplayInput } from '../diagnosis/types.js';
 interface FromLogs {
   input: ReplayInput;
   /** Accounting and issues of the timeline (it is closed already). */
-  timeline: Pick<Timeline, 'accounting' | 'issues' | 'sources' | 'first' | 'last' | 'defaultZone'>;
+  timeline: Pick<Timeline, 'accounting' | 'issues' | 'sources' | 'files' | 'first' | 'last' | 'defaultZone'>;
 }
 
 /**

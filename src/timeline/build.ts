@@ -64,6 +64,11 @@ export const OTHER_LINE_SOURCES = 256;
 
 export interface Timeline {
   sources: SourceSpec[];
+  /**
+   * The files the inputs resolved to, as read: an events file itself, where `sources` holds the
+   * sources it stands for. No output of the run is written over one (src/ingest/output-safety.ts).
+   */
+  files: string[];
   accounting: SourceAccounting[];
   issues: InputIssue[];
   /** Zone used for sources whose layout does not fix one, and whether the user chose it. */
@@ -189,6 +194,7 @@ export async function buildTimeline(opts: BuildOptions): Promise<Timeline> {
   };
   const timeline: Timeline = {
     sources,
+    files: resolved.sources.map((s) => s.path),
     accounting: parsed.map((p) => p.accounting),
     issues,
     defaultZone,

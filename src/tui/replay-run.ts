@@ -22,7 +22,9 @@ export async function replayFromLogs(build: BuildOptions, zone: string): Promise
     const { input, timeline } = await inferFromLogs({ ...build, workers: 0, onProgress: undefined }, () => zone, build.inputs.join(' '));
     const read = timeline.accounting.reduce((n, a) => n + a.lines, 0);
     if (timeline.sources.length === 0 || read === 0) return { kind: 'failed', reason: 'nothing could be read' };
-    const problem = checkInferred(input);
+    // The same checks as rmq-diag replay, the inputs' too: two recordings' folders given together
+    // (one cluster twice, or two clusters whose hosts share addresses) are said as such.
+    const problem = checkInferred(input, { inputs: build.inputs, accounting: timeline.accounting });
     if (problem) return { kind: 'failed', reason: problem };
     // The same limits as rmq-diag replay: logs longer than a run may last are replayed from their start.
     fitRun(input, DEFAULT_MAX_SPAN_MS, null);

@@ -34,14 +34,14 @@ describe('analyze -o FILE', () => {
     expect(r.stderr).toContain(`-o ${dir}: a folder; name the file to write`);
   });
 
-  it('refuses an input of the run and leaves it as it was', async () => {
+  it('refuses a file of an input folder and leaves it as it was', async () => {
     const inc = join(dir, 'inc');
     cpSync(SEED, inc, { recursive: true });
     const target = join(inc, 'app-pay-01', 'app.log');
     const before = readFileSync(target, 'utf8');
     const r = await run(['analyze', inc, '--format', 'html', '-o', target]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('an input of this run is never written over');
+    expect(r.stderr).toBe(`rmq-diag: -o ${target}: inside the input folder ${inc}, which is never written into\n`);
     expect(readFileSync(target, 'utf8')).toBe(before);
   });
 
@@ -51,6 +51,51 @@ describe('analyze -o FILE', () => {
     expect(r.stderr.trim().split('\n').filter((l) => l.includes('-o '))).toHaveLength(1);
     expect(r.stderr).toMatch(/ENOENT/);
   });
+});
+
+describe('-o FILE: the format and the look of the report', () => {
+  it("without --format or --json, the file's extension names the format", async () => {
+    for (const [name, format] of [['x.html', 'html'], ['x.HTM', 'html'], ['x.json', 'json'], ['x.md', 'markdown'], ['x.markdown', 'markdown'], ['x.txt', 'text'], ['x', 'text']]) {
+      const out = join(dir, name);
+      const r = await run(['analyze', SEED, '-o', out, '--severity', 'none']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(out, 'utf8'), name).toBe((await run(['analyze', SEED, '--format', format, '--severity', 'none'])).stdout);
+    }
+  }, 300_000);
+
+  it('--format or --json wins over the extension', async () => {
+    const out = join(dir, 'asked.html');
+    await run(['analyze', SEED, '--format', 'text', '-o', out, '--severity', 'none']);
+    expect(readFileSync(out, 'utf8')).toMatch(/^(?!<!DOCTYPE)/);
+    expect(readFileSync(out, 'utf8')).toBe((await run(['analyze', SEED, '--severity', 'none'])).stdout);
+    await run(['analyze', SEED, '--json', '-o', out]);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveProperty('findings');
+  }, 300_000);
+
+  it('replay: .html and .json name its formats; .md, which it has not, is text', async () => {
+    const html = join(dir, 'replay.html');
+    expect((await run(['replay', SEED, '-o', html])).code).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('<h1>RocketMQ incident replay</h1>');
+    const json = join(dir, 'replay.json');
+    await run(['replay', SEED, '-o', json]);
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toHaveProperty('schemaVersion');
+    const md = join(dir, 'replay.md');
+    await run(['replay', SEED, '-o', md]);
+    expect(readFileSync(md, 'utf8')).toBe((await run(['replay', SEED])).stdout);
+  }, 300_000);
+
+  it('a file gets no colour and 80 columns though stdout is a wide terminal', async () => {
+    const out = join(dir, 'report.txt');
+    const r = await run(['analyze', SEED, '-o', out, '--severity', 'none'], { tty: true, columns: 200 });
+    expect(r.code, r.stderr).toBe(0);
+    const onTerminal = await run(['analyze', SEED, '--severity', 'none', '--no-pager'], { tty: true, columns: 200 });
+    expect(onTerminal.stdout).toContain('\x1b[');
+    expect(readFileSync(out, 'utf8')).not.toContain('\x1b[');
+    expect(readFileSync(out, 'utf8')).toBe((await run(['analyze', SEED, '--severity', 'none'])).stdout);
+    const replayOut = join(dir, 'replay.txt');
+    await run(['replay', SEED, '-o', replayOut], { tty: true, columns: 200 });
+    expect(readFileSync(replayOut, 'utf8')).toBe((await run(['replay', SEED])).stdout);
+  }, 300_000);
 });
 
 describe('--format html to stdout', () => {

@@ -121,4 +121,22 @@ describe('replayFromLogs', () => {
     const stdin = await replayFromLogs({ inputs: ['-'] }, '+08:00');
     expect(stdin).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/stdin/) });
   });
+
+  it('refuses two recordings given together with the check rmq-diag replay makes', async () => {
+    const { join } = await import('node:path');
+    const { cpSync, mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { replayFromLogs } = await import('../../src/tui/replay-run.js');
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-tui-two-'));
+    try {
+      // One cluster recorded twice: the same hosts on the same addresses, which the scenario's
+      // checks alone cannot tell from one recording; the words are rmq-diag replay's (twoIncidents).
+      for (const d of ['a', 'b']) cpSync(join(__dirname, '..', '..', 'samples', 'seed-outage'), join(dir, d), { recursive: true });
+      const inputs = [join(dir, 'a'), join(dir, 'b')];
+      const two = await replayFromLogs({ inputs, workers: 0 }, '+08:00');
+      expect(two).toEqual({ kind: 'failed', reason: expect.stringMatching(new RegExp(`^${inputs[0]} and ${inputs[1]} both hold \\S+ of host \\S+: they are two recordings or incidents; replay one incident at a time$`)) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
