@@ -253,9 +253,9 @@ const storeSync = (
 // Pattern pieces
 
 /** Optional `CODE: n  DESC: ` prefix of MQBrokerException / MQClientException messages (any spacing). */
-const CODE = String.raw`(?:CODE:\s*(?<code>-?\d+)\s*DESC:\s*)?`;
+export const CODE = String.raw`(?:CODE:\s*(?<code>-?\d+)\s*DESC:\s*)?`;
 /** Optional ` BROKER: addr` suffix of MQBrokerException (4.8.0+), anywhere later on the line. */
-const BROKER = String.raw`(?:.*?\bBROKER:\s*(?<broker>\S+))?`;
+export const BROKER = String.raw`(?:.*?\bBROKER:\s*(?<broker>\S+))?`;
 /** Optional `, period in queue: Nms, size of queue: N` part of the BrokerFastFailure texts. */
 const PERIOD = String.raw`(?:.*?period in queue:\s*(?<wait>-?\d+|[xX*]+)\s*ms(?:,\s*size of queue:\s*(?<size>-?\d+|[xX*]+))?)?`;
 

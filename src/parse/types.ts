@@ -32,6 +32,16 @@ export type EventType =
   | 'broker-jstack'
   | 'store-sync'
   | 'stats'
+  | 'consume-failed'
+  | 'send-back-failed'
+  | 'send-to-dlq'
+  | 'pull-failed'
+  | 'flow-control'
+  | 'rebalance'
+  | 'lock-failed'
+  | 'offset-illegal'
+  | 'offset-reset'
+  | 'consumer-changed'
   | 'other';
 
 export const EVENT_TYPES: readonly EventType[] = [
@@ -62,6 +72,16 @@ export const EVENT_TYPES: readonly EventType[] = [
   'broker-jstack',
   'store-sync',
   'stats',
+  'consume-failed',
+  'send-back-failed',
+  'send-to-dlq',
+  'pull-failed',
+  'flow-control',
+  'rebalance',
+  'lock-failed',
+  'offset-illegal',
+  'offset-reset',
+  'consumer-changed',
   'other',
 ];
 
