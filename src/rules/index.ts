@@ -3,6 +3,7 @@ import brokerBusy from './broker-busy.js';
 import brokerDownDetection from './broker-down-detection.js';
 import brokerRegisterFailed from './broker-register-failed.js';
 import colocatedNamesrv from './colocated-namesrv.js';
+import consumeFailed from './consume-failed.js';
 import diskFull from './disk-full.js';
 import namesrvStuck from './namesrv-stuck.js';
 import networkPartition from './network-partition.js';
@@ -30,4 +31,5 @@ export const ALL_RULES: readonly Rule[] = [
   brokerRegisterFailed,
   diskFull,
   storeSync,
+  consumeFailed,
 ];
