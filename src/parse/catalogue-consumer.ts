@@ -648,6 +648,22 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
+    id: 'rebalance/notified',
+    type: 'rebalance',
+    keywords: ["receive broker's notification["],
+    pattern: /receive broker's notification\[(?<addr>[^\]]*)\], the consumer group: (?<group>\S*) changed, rebalance immediately/,
+    versions: 'all (4.x-5.x)',
+    source: 'client/impl/ClientRemotingProcessor (notifyConsumerIdsChanged)',
+    // The broker saw the group's members or subscription change (consumer-changed on its side) and told each consumer; a rebalance follows at once.
+    format: "receive broker's notification[{}], the consumer group: {} changed, rebalance immediately",
+    args: ['brokerAddr', 'group'],
+    fields: (g) => rebalance('notified', str(g.group)),
+    samples: [
+      // Real: apache/rocketmq#7570 (5.x, the broker's address redacted in the thread).
+      { text: "receive broker's notification[x.x.x.x:10931], the consumer group: CID_JODIE_1 changed, rebalance immediately", fields: { action: 'notified', group: 'CID_JODIE_1', topic: null, queues: null } },
+    ],
+  },
+  {
     id: 'rebalance/add-mq',
     type: 'rebalance',
     keywords: [', add a new mq, '],

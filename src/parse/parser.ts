@@ -645,8 +645,12 @@ export class SourceParser {
       case 'two-digit-year': {
         if (/ (NSScheduledThread\d*|NSScanScheduledThread) - |Name Server boot success|new broker registered|scanNotActiveBroker/.test(sample))
           return 'namesrv';
-        if (/ (?:MQClientFactoryScheduledThread|PullMessageService|RebalanceService|NettyClientPublicExecutor_\d+) - /.test(sample) &&
-          !/ (brokerOutApi_thread_|SendMessageThread_|BrokerControllerScheduledThread)/.test(sample))
+        // The client's threads (MQClientInstance, PullMessageService, RebalanceService, and the consumer's own:
+        // ConsumeMessageConcurrently/OrderlyService, ProcessQueue's cleaner, the lite pull consumer; 4.x and 5.x).
+        if (
+          / (?:MQClientFactoryScheduledThread|PullMessageService|RebalanceService|NettyClientPublicExecutor_\d+|PullMessageServiceScheduledThread|ConsumeMessage(?:Scheduled)?Thread_\S*|CleanExpireMsgScheduledThread_\S*|PullMsgThread\S*|MonitorMessageQueueChangeThread\S*) - /.test(sample) &&
+          !/ (brokerOutApi_thread_|SendMessageThread_|BrokerControllerScheduledThread)/.test(sample)
+        )
           return 'client';
         if (/putMessage|\[PAGECACHERT\]|\[STORETPS\]|CommitLog|AllocateMappedFileService|FlushRealTimeService/.test(sample) &&
           !/ brokerOutApi_thread_/.test(sample))
