@@ -14,6 +14,7 @@
 
 import { compatibleFields, fillCause, mergeIntoRecord, PRODUCER_IMPL, sendPathOf } from './record.js';
 import { KEYWORDS, matchMessage, type CatalogueMatch } from './catalogue.js';
+import { CONSUMER_CLIENT_WORDS } from './catalogue-consumer.js';
 import { keywordScanner, keywordStarts } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
@@ -652,6 +653,7 @@ export class SourceParser {
           !/ (brokerOutApi_thread_|SendMessageThread_|BrokerControllerScheduledThread)/.test(sample)
         )
           return 'client';
+        if (CONSUMER_CLIENT_WORDS.test(sample)) return 'client';
         if (/putMessage|\[PAGECACHERT\]|\[STORETPS\]|CommitLog|AllocateMappedFileService|FlushRealTimeService/.test(sample) &&
           !/ brokerOutApi_thread_/.test(sample))
           return 'store';

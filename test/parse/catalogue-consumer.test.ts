@@ -3,6 +3,7 @@
 // give once the parser has them (a wrapper line completed by the exception under it, the kind of a
 // log told by its consumer threads). The entries' own samples run in catalogue.test.ts and
 // message-render.test.ts.
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { matchMessage } from '../../src/parse/catalogue.js';
 import { CONSUMER_ENTRIES, printedGroup, printedMessages, printedQueue, printedQueues } from '../../src/parse/catalogue-consumer.js';
@@ -11,6 +12,7 @@ import { SourceParser } from '../../src/parse/parser.js';
 import { parseZone } from '../../src/parse/time.js';
 import type { RmqEvent } from '../../src/parse/types.js';
 import type { SourceKind } from '../../src/ingest/kinds.js';
+import { kindFromName } from '../../src/ingest/sources.js';
 
 function parseLines(lines: string[], kindHint: SourceKind | null = null) {
   const events: RmqEvent[] = [];
@@ -197,5 +199,116 @@ describe('real pasted lines through the parser', () => {
       ['broker', 'consumer-changed', 'channel-removed', 'msgConsumer', '127.0.0.1:59928'],
       ['broker', 'consumer-changed', 'group-removed', 'msgConsumer', null],
     ]);
+  });
+});
+
+describe('the real consumer pastes of test/fixtures/real (sources in its SOURCES.md): their Java lines', () => {
+  const REAL = new URL('../fixtures/real/', import.meta.url);
+  function fixture(prefix: string) {
+    const name = readdirSync(REAL).find((f) => f.startsWith(`${prefix}-`))!;
+    const lines = readFileSync(new URL(name, REAL), 'utf8').split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    return parseLines(
+      lines.map((l) => l.replace(/\r$/, '')),
+      kindFromName(name),
+    );
+  }
+  const brief = (events: RmqEvent[]) => events.map((e) => `${e.line} ${e.entry}`);
+
+  it('93 (3.x client): the listener threw, then the orderly service returned not OK, for one message', () => {
+    const { events } = fixture('93');
+    expect(brief(events)).toEqual(['1 consume-failed/exception', '2 consume-failed/orderly-not-ok']);
+    for (const e of events) expect(e.fields).toMatchObject({ group: 'GolukConsumerGroup', topic: 'Message', queueId: 0, msgIds: ['0A00012900002A9F000000000363F621'], reconsumeTimes: 0 });
+  });
+
+  it('95 (3.x client): a pull at offset 15619 of a queue whose end is 7358', () => {
+    const { events } = fixture('95');
+    expect(brief(events)).toEqual(['5 offset-illegal/pull']);
+    expect(events[0].fields).toMatchObject({ status: 'OFFSET_ILLEGAL', group: 'adjsms', topic: 'adjsms', brokerName: 'broker-1', queueId: 2, offset: 15619, nextBeginOffset: 0, maxOffset: 7358 });
+  });
+
+  it('97 (3.5.8 slave broker): offsets over the queue end, each followed by PULL_OFFSET_MOVED without correction', () => {
+    const { events, acc } = fixture('97');
+    expect(acc.kind).toBe('broker');
+    expect(brief(events)).toEqual(['1 offset-illegal/overflow-badly', '2 offset-illegal/offset-moved', '3 offset-illegal/overflow-badly', '4 offset-illegal/offset-moved']);
+    expect(events[0].fields).toMatchObject({ status: 'OFFSET_OVERFLOW_BADLY', offset: 101254, maxOffset: 7157, addr: '192.168.31.51:33411' });
+    expect(events[1].fields).toMatchObject({ status: 'PULL_OFFSET_MOVED', group: 'CID_SERVER_APPLICATION_CREATED_test', topic: 'goeasy_test', offset: 101254, nextBeginOffset: null });
+  });
+
+  it("99 (3.x broker): one refusal, not a second one from the dump of the response it failed to write", () => {
+    const { events } = fixture('99');
+    expect(brief(events)).toEqual(['1 pull-failed/broker-group-info-not-exist']);
+    expect(events[0].fields).toMatchObject({ reason: 'SUBSCRIPTION_NOT_EXIST', group: 'TmpConsumer0406_3' });
+  });
+
+  it('101 (4.x application log): a redelivered message from the retry topic, its ninth try', () => {
+    const { events } = fixture('101');
+    expect(brief(events)).toEqual(['1 consume-failed/exception']);
+    expect(events[0].fields).toMatchObject({ returnType: 'EXCEPTION', group: 'CG-creation-video_key_produce_event_message', topic: '%RETRY%CG-creation-video_key_produce_event_message', reconsumeTimes: 9, cause: 'java.lang.NullPointerException' });
+  });
+
+  it('103 and 105 (4.x clients): the pull exception with its CODE 24 and CODE 26 lines as one event each', () => {
+    const a = fixture('103').events;
+    expect(brief(a)).toEqual(['1 pull-failed/exception']);
+    expect(a[0].fields).toMatchObject({ reason: 'SUBSCRIPTION_NOT_EXIST', code: 24 });
+    const b = fixture('105').events;
+    expect(brief(b)).toEqual(['1 pull-failed/exception']);
+    expect(b[0].fields).toMatchObject({ reason: 'SUBSCRIPTION_GROUP_NOT_EXIST', code: 26, group: 'StatusManage-DEFAULT_WORKER_1' });
+  });
+
+  it('107 (4.7.1 lite pull): two pull tasks of one queue cancelled at once', () => {
+    const { events } = fixture('107');
+    expect(brief(events)).toEqual(['1 rebalance/pull-task-cancelled', '2 rebalance/pull-task-cancelled']);
+    expect(events[0].fields).toMatchObject({ action: 'cancelled', topic: 't', brokerName: 'rmq-b5', queueId: 3 });
+  });
+
+  it("109 and 113: the broker's notices of a changed group", () => {
+    const a = fixture('109').events.filter((e) => e.type === 'rebalance');
+    expect(a.map((e) => e.line)).toEqual([4, 5, 6, 7, 8]);
+    for (const e of a) expect(e.fields).toMatchObject({ action: 'notified', group: 'b2c_front_track_report_group' });
+    const b = fixture('113').events.filter((e) => e.type === 'rebalance');
+    expect(b.map((e) => [e.line, e.fields.group])).toEqual([
+      [1, 'CID_JODIE_1'],
+      [6, 'CID_JODIE_1'],
+    ]);
+  });
+
+  it("111 (lite pull example in main): nothing to commit for two queues, and the log reads as a client's", () => {
+    const { events, acc } = fixture('111');
+    expect(acc.kind).toBe('client');
+    expect(events.map((e) => [e.entry, e.fields.queueId, e.fields.offset])).toEqual([
+      ['offset-illegal/consumer-offset-unset', 3, -1],
+      ['offset-illegal/consumer-offset-unset', 2, -1],
+    ]);
+  });
+
+  it("123 and 125 (4.x brokers): a consumer's channel removed, groups removed, a consumer connected", () => {
+    const a = fixture('123').events.filter((e) => e.type === 'consumer-changed');
+    expect(a.map((e) => [e.line, e.fields.change, e.fields.group])).toEqual([
+      [6, 'channel-removed', null],
+      [10, 'group-removed', 'security-GROUP'],
+    ]);
+    const b = fixture('125').events;
+    expect(b.map((e) => [e.fields.change, e.fields.group, e.fields.addr])).toEqual([
+      ['group-removed', 'real_db_consumer_group-dsp_error', null],
+      ['connected', 'real_db_consumer_group-dsp_error', '192.168.1.61:56222'],
+    ]);
+    expect(b[1].fields.clientId).toBe('${clientIP}@26917#5261547777682927');
+  });
+
+  it('145 (4.2.0 application log): the exception on the same line as the pull failure gives its reason', () => {
+    const { events } = fixture('145');
+    expect(events.map((e) => [e.type, e.fields.reason, e.fields.code])).toEqual([['pull-failed', 'SUBSCRIPTION_NOT_LATEST', 25]]);
+  });
+
+  it("147 (4.x broker): eight pulls refused for an old subscription, then the group's subscription changes", () => {
+    const { events } = fixture('147');
+    expect(events.filter((e) => e.entry === 'pull-failed/broker-subscription-not-latest')).toHaveLength(8);
+    expect(events[8]).toMatchObject({ entry: 'consumer-changed/subscription-changed', fields: { group: 'real_db_consumer_group-dsp_error', topic: 'real_bigdata_topic', subString: null } });
+  });
+
+  it('149 (lite pull before 5.3.0): the cache size printed where the threshold belongs', () => {
+    const { events } = fixture('149');
+    expect(events.map((e) => e.fields)).toEqual([{ limit: 'consume-request', threshold: null, count: 101, sizeMiB: null, maxSpan: null, group: null, topic: null, brokerName: null, queueId: null, flowControlTimes: 1 }]);
   });
 });
