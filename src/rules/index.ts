@@ -8,6 +8,7 @@ import diskFull from './disk-full.js';
 import namesrvStuck from './namesrv-stuck.js';
 import networkPartition from './network-partition.js';
 import pagecacheBusy from './pagecache-busy.js';
+import pullRefused from './pull-refused.js';
 import retrySameBroker from './retry-same-broker.js';
 import sendNoRetry from './send-no-retry.js';
 import sendTimeoutBudget from './send-timeout-budget.js';
@@ -32,4 +33,5 @@ export const ALL_RULES: readonly Rule[] = [
   diskFull,
   storeSync,
   consumeFailed,
+  pullRefused,
 ];
