@@ -222,8 +222,9 @@ export class Consumers {
   async admin(command: string[]): Promise<string> {
     const args = this.cluster.adminArgs(command);
     try {
+      // The tool prints a failed command's exception on stderr and still exits with 0.
       const r = await run(this.cluster.tool.java, args, { encoding: 'utf8', env: { ...process.env, TZ: 'Asia/Shanghai' }, maxBuffer: 16 << 20, timeout: 60_000 });
-      return `${r.stdout}`;
+      return `${r.stdout}${r.stderr}`;
     } catch (e) {
       const x = e as { stdout?: string; stderr?: string; message: string };
       return `${x.stdout ?? ''}${x.stderr ?? ''}` || x.message;

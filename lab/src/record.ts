@@ -308,7 +308,14 @@ class Recording {
         const c = consumers(this.s).find((x) => x.host.name === f.host)!.consumer;
         const to = Date.now() - f.backSeconds! * 1000;
         rec.detail.resetTo = new Date(to);
-        const out = await this.apps.resetOffset(c.group, c.topic, to);
+        // The tool fails (SubCommandException on stderr, exit code 0) when a call of it times out on
+        // a loaded machine: the lab tries again, and lab.json keeps the answer of the last try.
+        let out = '';
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          out = await this.apps.resetOffset(c.group, c.topic, to);
+          if (!/command failed/.test(out)) break;
+          this.log(`fault: mqadmin resetOffsetByTime failed (${out.trim().split('\n').find((l) => /Exception:/.test(l) && !/SubCommandException/.test(l)) ?? 'no reason'}); trying again`);
+        }
         rec.detail.adminOutput = out.trim().split('\n').slice(0, 40).join('\n');
         rec.end = new Date();
         this.log(`fault: offsets of ${c.group} on ${c.topic} reset to ${new Date(to).toISOString()}`);
