@@ -41,6 +41,7 @@ export type EventType =
   | 'lock-failed'
   | 'offset-illegal'
   | 'offset-reset'
+  | 'offset-commit'
   | 'consumer-changed'
   | 'other';
 
@@ -81,6 +82,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'lock-failed',
   'offset-illegal',
   'offset-reset',
+  'offset-commit',
   'consumer-changed',
   'other',
 ];

@@ -173,6 +173,7 @@ function typeColor(t: EventType): Color | undefined {
     case 'shutdown':
       return 'green';
     case 'watermark':
+    case 'offset-commit':
     case 'store-slow':
     case 'broker-jstack':
       return 'blue';

@@ -221,10 +221,11 @@ describe('the real consumer pastes of test/fixtures/real (sources in its SOURCES
     for (const e of events) expect(e.fields).toMatchObject({ group: 'GolukConsumerGroup', topic: 'Message', queueId: 0, msgIds: ['0A00012900002A9F000000000363F621'], reconsumeTimes: 0 });
   });
 
-  it('95 (3.x client): a pull at offset 15619 of a queue whose end is 7358', () => {
+  it('95 (3.x client): a pull at offset 15619 of a queue whose end is 7358, then an offset committed', () => {
     const { events } = fixture('95');
-    expect(brief(events)).toEqual(['5 offset-illegal/pull']);
+    expect(brief(events)).toEqual(['5 offset-illegal/pull', '7 offset-commit/persist']);
     expect(events[0].fields).toMatchObject({ status: 'OFFSET_ILLEGAL', group: 'adjsms', topic: 'adjsms', brokerName: 'broker-1', queueId: 2, offset: 15619, nextBeginOffset: 0, maxOffset: 7358 });
+    expect(events[1].fields).toEqual({ ok: true, group: 'adjpush', clientId: '121.43.59.215@1148', topic: 'adjpush', brokerName: 'broker-1', queueId: 2, offset: 87, cause: null });
   });
 
   it('97 (3.5.8 slave broker): offsets over the queue end, each followed by PULL_OFFSET_MOVED without correction', () => {
@@ -262,7 +263,13 @@ describe('the real consumer pastes of test/fixtures/real (sources in its SOURCES
     expect(events[0].fields).toMatchObject({ action: 'cancelled', topic: 't', brokerName: 'rmq-b5', queueId: 3 });
   });
 
-  it("109 and 113: the broker's notices of a changed group", () => {
+  it("109 and 113: offsets committed, then the broker's notices of a changed group", () => {
+    const commits = fixture('109').events.filter((e) => e.type === 'offset-commit');
+    expect(commits.map((e) => [e.line, e.fields.queueId, e.fields.offset])).toEqual([
+      [1, 3, 4725],
+      [2, 5, 4708],
+      [3, 12, 4650],
+    ]);
     const a = fixture('109').events.filter((e) => e.type === 'rebalance');
     expect(a.map((e) => e.line)).toEqual([4, 5, 6, 7, 8]);
     for (const e of a) expect(e.fields).toMatchObject({ action: 'notified', group: 'b2c_front_track_report_group' });
