@@ -1,0 +1,227 @@
+// The consumers' impact per consumer group, read in the same pass as the incidents: how many
+// deliveries failed, came back through %RETRY%, went to %DLQ%, were consumed again after an offset
+// moved back, and the largest lag, each from the lines that show it or said unknown (docs/analyze.md,
+// "The consumers' impact"). Every figure is a count the logs hold or a lower bound said so.
+//
+// Where the figures come from:
+// - the broker's stats.log (BrokerStatsManager, 4.x and 5.x): per minute, TOPIC_PUT_NUMS [topic],
+//   GROUP_GET_NUMS [topic@group], SNDBCK_PUT_NUMS [topic@group] (every message a consumer sent back,
+//   SendMessageProcessor.consumerSendMsgBack: to the retry path or, past maxReconsumeTimes, to the
+//   DLQ), TOPIC_PUT_NUMS [SCHEDULE_TOPIC_XXXX] (a sent-back message waiting for its retry delay) and
+//   TOPIC_PUT_NUMS [%RETRY%group] (put back for delivery when the delay is over);
+// - the client's `[persistAll] ... updateConsumeOffsetToBroker` lines (RemoteBrokerOffsetStore, every
+//   persistConsumerOffsetInterval, 5 s): the committed offset per queue, which the broker's
+//   consumerProgress counts the lag from;
+// - the client's consume failures and flow-control lines (ConsumeMessageConcurrentlyService /
+//   OrderlyService, DefaultMQPushConsumerImpl.pullMessage);
+// - offset resets (the broker's `[reset-offset]`, the client's `invoke reset offset operation`).
+
+import type { EventType, RmqEvent } from '../parse/types.js';
+import type { ConsumerImpact } from '../rules/incident.js';
+
+/** A committed offset that moves back this long after a reset of its group is the reset's doing. */
+const RESET_EFFECT_MS = 60000;
+/** The broker's retry delay topic (ScheduleMessageService, 4.x; also 5.x's delay levels). */
+const SCHEDULE_TOPIC = 'SCHEDULE_TOPIC_XXXX';
+const RETRY_PREFIX = '%RETRY%';
+const DLQ_PREFIX = '%DLQ%';
+
+const TYPES: ReadonlySet<EventType> = new Set<EventType>(['stats', 'offset-commit', 'offset-reset', 'consume-failed', 'flow-control']);
+
+interface GroupState {
+  topics: Set<string>;
+  hosts: Set<string>;
+  clientFailures: number;
+  sentBack: number;
+  /** Per broker host: the group's sent-back messages (to weigh against the host's SCHEDULE puts). */
+  sentBackOn: Map<string, number>;
+  retryPuts: number;
+  dlqPuts: number;
+  dlqPutsSeen: boolean;
+  sentBackSeen: boolean;
+  retrySeen: boolean;
+  /** Committed offset per `topic@broker:queue`. */
+  committed: Map<string, number>;
+  lastReset: number | null;
+  consumedAgain: number;
+  resetSeen: boolean;
+  /** The largest count of cached messages one queue's flow-control line printed. */
+  cached: { count: number; at: number; host: string } | null;
+  /** The lag's relative curve at each minute end the topic's puts were printed: puts so far minus offsets committed. */
+  curve: Array<{ at: number; rel: number; queues: number }>;
+}
+
+interface ConsumerCollector {
+  readonly types: ReadonlySet<EventType>;
+  visit(e: RmqEvent): void;
+  finish(): ConsumerImpact[];
+}
+
+export function consumerCollector(): ConsumerCollector {
+  const groups = new Map<string, GroupState>();
+  /** Per broker host: SCHEDULE_TOPIC_XXXX puts, and whether a minute printed them. */
+  const schedule = new Map<string, number>();
+  /** Per topic: its puts so far on every broker (summed minute by minute). */
+  const puts = new Map<string, number>();
+  /** The minute (epoch ms of the stats line) being summed, with the topics whose puts it printed. */
+  let minute: { at: number; topics: Set<string> } | null = null;
+  const state = (group: string): GroupState => {
+    let g = groups.get(group);
+    if (!g) {
+      g = {
+        topics: new Set(), hosts: new Set(), clientFailures: 0, sentBack: 0, sentBackOn: new Map(), retryPuts: 0, dlqPuts: 0, dlqPutsSeen: false,
+        sentBackSeen: false, retrySeen: false, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, cached: null, curve: [],
+      };
+      groups.set(group, g);
+    }
+    return g;
+  };
+  // A minute's stats lines all carry its time: the curve's point is taken once the minute is over.
+  const closeMinute = () => {
+    if (!minute) return;
+    for (const [, g] of groups) {
+      for (const topic of g.topics) {
+        if (!minute.topics.has(topic)) continue;
+        const mine = [...g.committed].filter(([k]) => k.startsWith(`${topic}@`));
+        if (!mine.length) continue;
+        g.curve.push({ at: minute.at, rel: (puts.get(topic) ?? 0) - mine.reduce((n, [, o]) => n + o, 0), queues: mine.length });
+      }
+    }
+    minute = null;
+  };
+  const visit = (e: RmqEvent): void => {
+    const f = e.fields as Record<string, unknown>;
+    const ts = e.ts;
+    if (ts === null) return;
+    if (minute && ts !== minute.at) closeMinute();
+    if (e.type === 'stats') {
+      if (f.window !== 'minute' || typeof f.sum !== 'number' || typeof f.key !== 'string') return;
+      const key = f.key;
+      const sum = f.sum;
+      if (f.stat === 'TOPIC_PUT_NUMS') {
+        if (key === SCHEDULE_TOPIC) schedule.set(e.host, (schedule.get(e.host) ?? 0) + sum);
+        else if (key.startsWith(RETRY_PREFIX)) {
+          const g = state(key.slice(RETRY_PREFIX.length));
+          g.retryPuts += sum;
+          g.retrySeen = true;
+        } else if (key.startsWith(DLQ_PREFIX)) {
+          const g = state(key.slice(DLQ_PREFIX.length));
+          g.dlqPuts += sum;
+          g.dlqPutsSeen = true;
+        } else {
+          puts.set(key, (puts.get(key) ?? 0) + sum);
+          minute ??= { at: ts, topics: new Set() };
+          minute.topics.add(key);
+        }
+      } else if (f.stat === 'SNDBCK_PUT_NUMS') {
+        const at = key.lastIndexOf('@');
+        if (at < 0) return;
+        const g = state(key.slice(at + 1));
+        g.sentBack += sum;
+        g.sentBackSeen = true;
+        g.sentBackOn.set(e.host, (g.sentBackOn.get(e.host) ?? 0) + sum);
+      }
+      return;
+    }
+    const group = typeof f.group === 'string' ? f.group : null;
+    if (!group) return;
+    const g = state(group);
+    const topic = typeof f.topic === 'string' ? f.topic : null;
+    if (e.kind === 'client' || e.kind === 'app') g.hosts.add(e.host);
+    if (e.type === 'consume-failed') {
+      g.clientFailures += Array.isArray(f.msgIds) && f.msgIds.length ? f.msgIds.length : 1;
+    } else if (e.type === 'flow-control') {
+      if (typeof f.count === 'number' && (!g.cached || f.count > g.cached.count)) g.cached = { count: f.count, at: ts, host: e.host };
+    } else if (e.type === 'offset-reset') {
+      g.lastReset = ts;
+      g.resetSeen = true;
+    } else if (e.type === 'offset-commit' && f.ok !== false && topic && typeof f.offset === 'number' && !topic.startsWith(RETRY_PREFIX)) {
+      g.topics.add(topic);
+      const q = `${topic}@${String(f.brokerName)}:${String(f.queueId)}`;
+      const before = g.committed.get(q);
+      // An offset moving back right after a reset: the messages between are delivered again (the
+      // consumer starts from the reset offset, RebalancePushImpl.computePullFromWhere / resetOffset).
+      if (before !== undefined && f.offset < before && g.lastReset !== null && ts - g.lastReset <= RESET_EFFECT_MS) g.consumedAgain += before - f.offset;
+      g.committed.set(q, f.offset);
+    }
+  };
+  return {
+    types: TYPES,
+    visit,
+    finish() {
+      closeMinute();
+      return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen).map(([group, g]) => impactOf(group, g, schedule)).sort((a, b) => a.group.localeCompare(b.group));
+    },
+  };
+}
+
+function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, number>): ConsumerImpact {
+  const unknown: string[] = [];
+  // Failed: a concurrently consumer sends every failed message back (SNDBCK_PUT_NUMS); an orderly
+  // one retries in place and the client logs each failure. The larger count stands.
+  const failed = g.sentBackSeen || g.clientFailures > 0 ? Math.max(g.sentBack, g.clientFailures) : null;
+  if (failed === null) unknown.push('failed: no failure in the client logs and no send back in the broker stats');
+  const failedHow = failed === null ? null : g.sentBack >= g.clientFailures ? 'SNDBCK_PUT_NUMS in the broker stats' : 'the client logs\' consume failures';
+  // DLQ: put directly when reconsumeTimes reached maxReconsumeTimes; the other sent-back messages
+  // first wait in SCHEDULE_TOPIC_XXXX. On a broker where this group alone sends back, sent back
+  // minus SCHEDULE puts is at least the DLQ's count (producers' delayed messages only lower it).
+  let dlq: number | null = null;
+  let dlqHow: string | null = null;
+  if (g.dlqPutsSeen) {
+    dlq = g.dlqPuts;
+    dlqHow = `TOPIC_PUT_NUMS [${DLQ_PREFIX}${group}]`;
+  } else if (g.sentBackSeen) {
+    const hosts = [...g.sentBackOn.keys()];
+    if (hosts.every((h) => schedule.has(h))) {
+      dlq = hosts.reduce((n, h) => n + Math.max(0, g.sentBackOn.get(h)! - schedule.get(h)!), 0);
+      dlqHow = 'at least: SNDBCK_PUT_NUMS minus TOPIC_PUT_NUMS [SCHEDULE_TOPIC_XXXX] in the broker stats';
+    }
+  }
+  if (dlq === null) unknown.push(g.sentBackSeen ? 'DLQ: no SCHEDULE_TOPIC_XXXX puts printed beside the sends back' : 'DLQ: no send back in the broker stats');
+  const redelivered = g.retrySeen ? g.retryPuts : null;
+  if (redelivered === null) unknown.push(`redelivered: no TOPIC_PUT_NUMS [${RETRY_PREFIX}${group}] in the broker stats`);
+  const consumedAgain = g.resetSeen ? g.consumedAgain : null;
+  if (consumedAgain === null) unknown.push('consumed twice: no offset reset in the logs (a rebalance or a killed instance can deliver messages again without a line)');
+  unknown.push('skipped: the logs do not print messages a subscription or a forward reset left unconsumed');
+  const lag = lagOf(g.curve);
+  if (!lag) unknown.push('lag: needs the broker stats\' puts of the topic beside the committed offsets of every queue');
+  return {
+    group,
+    topics: [...g.topics].sort(),
+    hosts: [...g.hosts].sort(),
+    failed,
+    failedHow,
+    redelivered,
+    dlq,
+    dlqHow,
+    consumedAgain,
+    lag,
+    cachedAtLeast: g.cached ? { count: g.cached.count, at: g.cached.at, host: g.cached.host } : null,
+    unknown,
+  };
+}
+
+/**
+ * The lag at each minute end is the puts so far minus the committed offsets (consumerProgress's
+ * brokerOffset minus consumerOffset) plus a constant the logs do not give (the queues' offsets
+ * before the stats began); the lag is never negative, so the constant is at least minus the lowest
+ * point of the curve, and the lag at each point at least its height above that lowest point.
+ */
+function lagOf(curve: readonly GroupState['curve'][number][]): ConsumerImpact['lag'] {
+  // Only points that read the same queues (a queue committed later shifts the sum).
+  const queues = Math.max(0, ...curve.map((p) => p.queues));
+  const pts = curve.filter((p) => p.queues === queues);
+  if (pts.length < 2) return null;
+  const low = Math.min(...pts.map((p) => p.rel));
+  const top = pts.reduce((a, b) => (b.rel > a.rel ? b : a));
+  const atLeast = top.rel - low;
+  const above = pts.filter((p) => p.rel - low > 0);
+  return {
+    atLeast,
+    at: top.at,
+    from: above.length ? above[0].at : null,
+    until: above.length ? above[above.length - 1].at : null,
+    minutes: pts.length,
+    how: 'the topic\'s TOPIC_PUT_NUMS in the broker stats minus the offsets the consumers committed ([persistAll]), at each minute end',
+  };
+}

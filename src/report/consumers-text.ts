@@ -1,0 +1,36 @@
+// The consumers' impact in words (text and Markdown reports): one block per consumer group, each
+// figure with where it was read, and the figures the logs cannot tell named as unknown.
+
+import type { Zone } from '../parse/time.js';
+import type { ConsumerImpact } from '../rules/incident.js';
+import type { Palette } from './escape.js';
+import { hang, timeText } from './text-layout.js';
+
+const LABEL = 11;
+
+/** The figures of one group, each a sentence (the text report hangs them under the group). */
+export function consumerFigures(c: ConsumerImpact, zone: Zone, sameDay: boolean): string[] {
+  const at = (ts: number) => timeText(ts, zone, sameDay, false);
+  const out: string[] = [];
+  if (c.failed !== null) out.push(`failed     ${c.failed} deliveries (${c.failedHow})`);
+  if (c.redelivered !== null) out.push(`retried    ${c.redelivered} redelivered through %RETRY%${c.group}`);
+  if (c.dlq !== null) out.push(`DLQ        ${c.dlq} in %DLQ%${c.group} (${c.dlqHow})`);
+  if (c.consumedAgain !== null) out.push(`twice      ${c.consumedAgain} consumed again (committed offsets moved back by an offset reset)`);
+  if (c.lag) {
+    const span = c.lag.from !== null && c.lag.until !== null ? `, above 0 at the minute ends ${at(c.lag.from)} – ${at(c.lag.until!)}` : '';
+    out.push(`lag        at least ${c.lag.atLeast} at ${at(c.lag.at)}${span} (${c.lag.how})`);
+  }
+  if (c.cachedAtLeast) out.push(`cached     ${c.cachedAtLeast.count} messages of one queue on ${c.cachedAtLeast.host} at ${at(c.cachedAtLeast.at)} (flow control)`);
+  return out;
+}
+
+export function consumerLines(consumers: readonly ConsumerImpact[], zone: Zone, sameDay: boolean, W: number, p: Palette): string[] {
+  if (!consumers.length) return [];
+  const out = [p.bold('CONSUMERS  impact per group')];
+  for (const c of consumers) {
+    out.push(hang(`  ${'group'.padEnd(LABEL - 2)}`, `${c.group}${c.topics.length ? ` on ${c.topics.join(', ')}` : ''}${c.hosts.length ? ` (${c.hosts.join(', ')})` : ''}`, W));
+    for (const f of consumerFigures(c, zone, sameDay)) out.push(hang(' '.repeat(LABEL), f, W));
+    if (c.unknown.length) out.push(hang(' '.repeat(LABEL), `unknown    ${c.unknown.map((u) => u.slice(0, u.indexOf(':'))).join(', ')}`, W));
+  }
+  return out;
+}
