@@ -456,3 +456,51 @@ describe('score: the command', () => {
     expect(recordingDirs([`${ROOT}/samples/lab`]).length).toBeGreaterThanOrEqual(8);
   });
 });
+
+describe('score: consumer statements', () => {
+  /** lab() with one consumer group whose truth the statements are checked against. */
+  const withGroup = () => {
+    const l = lab() as any;
+    l.consumerGroups = [
+      {
+        group: 'CID_A', topic: 'TopicA', instances: ['app-3'], maxReconsumeTimes: 2, sent: 600, deliveries: 900, received: 600, consumed: 560,
+        failed: 380, failedByResult: {}, retried: 190, duplicates: 248, duplicateDeliveries: 248, firstDelivery: T('10:00:00'), lastDelivery: T('10:04:00'),
+        dlq: { byAdminTool: 58, byDeliveries: 58, msgIds: [] }, neverConsumed: { count: 0, byTag: {}, msgIds: [] },
+        maxLag: { at: T('10:02:00'), total: 218 },
+        lag: [{ at: T('10:01:50'), total: 150 }, { at: T('10:02:00'), total: 218 }, { at: T('10:03:00'), total: 4 }],
+      },
+    ];
+    return new Truth(l as LabJson);
+  };
+  const impact = (x: Record<string, unknown>) => ({ group: 'CID_A', topics: ['TopicA'], hosts: ['app-3'], failed: null, redelivered: null, dlq: null, consumedAgain: null, lag: null, cachedAtLeast: null, unknown: [], ...x });
+  const judged = (c: Record<string, unknown>) => analyzeStatements(withGroup(), { incidents: [], findings: [], consumers: [impact(c)] } as any).filter((s) => s.cls === 'consumer').map((s) => [s.claim, s.verdict]);
+
+  it('figures within the tolerance are true, outside it false', () => {
+    expect(judged({ failed: 381, redelivered: 300, dlq: 58, consumedAgain: 248 })).toEqual([
+      ['381 deliveries failed', 'true'],
+      ['300 redelivered through %RETRY%', 'true'],
+      ['at least 58 in %DLQ%CID_A', 'true'],
+      ['248 consumed again', 'true'],
+    ]);
+    expect(judged({ failed: 175, redelivered: 200, consumedAgain: 7 }).map((x) => x[1])).toEqual(['false', 'false', 'false']);
+  });
+
+  it('a DLQ or lag said to be at least N is false only above the truth', () => {
+    expect(judged({ dlq: 40 })).toEqual([['at least 40 in %DLQ%CID_A', 'true']]);
+    expect(judged({ dlq: 90 })).toEqual([['at least 90 in %DLQ%CID_A', 'false']]);
+    const lag = (atLeast: number, at: string) => ({ lag: { atLeast, at: T(at), from: T(at), until: T(at), minutes: 3, how: '' } });
+    expect(judged(lag(208, '10:02:00'))).toEqual([['lag at least 208 at 10:02:00.000', 'true']]);
+    expect(judged(lag(208, '10:03:00'))).toEqual([['lag at least 208 at 10:03:00.000', 'false']]);
+    expect(judged(lag(50, '10:04:30'))).toEqual([['lag at least 50 at 10:04:30.000', 'unknown']]);
+    expect(judged({ cachedAtLeast: { count: 32, at: T('10:01:55'), host: 'app-3' } })).toEqual([['32 messages cached at 10:01:55.000', 'true']]);
+  });
+
+  it('a group the lab did not run is false; a consumer rule\'s group and failures are checked', () => {
+    const ss = analyzeStatements(withGroup(), { incidents: [], findings: [{ ...finding('F1', 'consume-failed', { group: 'CID_A' }, '10:00:00', '10:01:00'), title: 'Group CID_A: 175 consume failures' }], consumers: [impact({ group: 'CID_B' })] } as any);
+    expect(ss.filter((s) => s.cls === 'consumer').map((s) => [s.claim, s.verdict])).toEqual([
+      ['consumer group CID_B', 'false'],
+      ['consumer group CID_A', 'true'],
+      ["CID_A's deliveries failed", 'true'],
+    ]);
+  });
+});
