@@ -7,6 +7,7 @@ import consumeFailed from './consume-failed.js';
 import diskFull from './disk-full.js';
 import namesrvStuck from './namesrv-stuck.js';
 import networkPartition from './network-partition.js';
+import offsetMoved from './offset-moved.js';
 import pagecacheBusy from './pagecache-busy.js';
 import pullRefused from './pull-refused.js';
 import retrySameBroker from './retry-same-broker.js';
@@ -34,4 +35,5 @@ export const ALL_RULES: readonly Rule[] = [
   storeSync,
   consumeFailed,
   pullRefused,
+  offsetMoved,
 ];
