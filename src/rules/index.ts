@@ -17,6 +17,7 @@ import sendTimeoutBudget from './send-timeout-budget.js';
 import serverStopped from './server-stopped.js';
 import staleRoute from './stale-route.js';
 import storeSync from './store-sync.js';
+import subscriptionInconsistent from './subscription-inconsistent.js';
 import type { Rule } from './types.js';
 
 export const ALL_RULES: readonly Rule[] = [
@@ -38,4 +39,5 @@ export const ALL_RULES: readonly Rule[] = [
   pullRefused,
   offsetMoved,
   consumerFlowControl,
+  subscriptionInconsistent,
 ];
