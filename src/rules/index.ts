@@ -11,6 +11,7 @@ import networkPartition from './network-partition.js';
 import offsetMoved from './offset-moved.js';
 import pagecacheBusy from './pagecache-busy.js';
 import pullRefused from './pull-refused.js';
+import rebalanceStorm from './rebalance-storm.js';
 import retrySameBroker from './retry-same-broker.js';
 import sendNoRetry from './send-no-retry.js';
 import sendTimeoutBudget from './send-timeout-budget.js';
@@ -40,4 +41,5 @@ export const ALL_RULES: readonly Rule[] = [
   offsetMoved,
   consumerFlowControl,
   subscriptionInconsistent,
+  rebalanceStorm,
 ];
