@@ -43,6 +43,7 @@ export type EventType =
   | 'offset-reset'
   | 'offset-commit'
   | 'consumer-changed'
+  | 'dledger'
   | 'other';
 
 export const EVENT_TYPES: readonly EventType[] = [
@@ -84,6 +85,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'offset-reset',
   'offset-commit',
   'consumer-changed',
+  'dledger',
   'other',
 ];
 

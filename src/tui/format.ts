@@ -168,6 +168,7 @@ function typeColor(t: EventType): Color | undefined {
     case 'broker-registered':
     case 'rebalance':
     case 'consumer-changed':
+    case 'dledger':
       return 'cyan';
     case 'startup':
     case 'shutdown':
