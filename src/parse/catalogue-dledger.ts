@@ -1,9 +1,15 @@
-// Catalogue entries for DLedger, the Raft library (openmessaging/dledger) a broker runs its commit log
-// on when enableDLegerCommitLog=true (RocketMQ 4.5.0 and later, 5.x): its elections and the leader's
-// pushes to the followers. Read from dledger 0.2.7 (RocketMQ 4.x) and 0.4.0 (5.x), whose wordings are
-// the same. DLedger logs through its classes' own loggers, which RocketMQ's logback configurations do
-// not name: they go to the root logger's file, broker_default.log (4.x logback_broker.xml, 5.x
-// rmq.broker.logback.xml). The entries come after the consumer side's (catalogue-consumer.ts).
+// Catalogue entries for the elections of a broker group's master:
+// - DLedger, the Raft library (openmessaging/dledger) a broker runs its commit log on when
+//   enableDLegerCommitLog=true (RocketMQ 4.5.0 and later, 5.x): its elections and the leader's pushes
+//   to the followers. Read from dledger 0.2.7 (RocketMQ 4.x) and 0.4.0 (5.x), whose wordings are the
+//   same. DLedger logs through its classes' own loggers, which RocketMQ's logback configurations do
+//   not name: they go to the root logger's file, broker_default.log (4.x logback_broker.xml, 5.x
+//   rmq.broker.logback.xml).
+// - 5.x controller mode (enableControllerMode=true): the controller electing a master
+//   (ReplicasInfoManager, logger RocketmqController: controller.log, or namesrv.log where the
+//   controller runs inside the NameServer) and each broker changing role on its answer
+//   (ReplicasManager, logger RocketmqBroker: broker.log).
+// The entries come after the consumer side's (catalogue-consumer.ts).
 
 import type { CatalogueEntry } from './catalogue-entry.js';
 import { eventFields } from './event-fields.js';
@@ -19,6 +25,9 @@ function value(text: string | null | undefined, key: string): string | null {
   const m = new RegExp(`"${key}":"?([^",}]*)`).exec(text) ?? new RegExp(`\\b${key}=([^,\\]\\s]*)`).exec(text);
   return m === null ? null : str(m[1]);
 }
+
+const controller = (event: string, f: { brokerName?: string | null; brokerId?: number | null; masterId?: number | null; masterAddr?: string | null; epoch?: number | null } = {}): EventFields =>
+  eventFields('controller', { event, brokerName: f.brokerName, brokerId: f.brokerId, masterId: f.masterId, masterAddr: f.masterAddr, epoch: f.epoch });
 
 export const DLEDGER_ENTRIES: CatalogueEntry[] = [
   {
@@ -105,5 +114,81 @@ export const DLEDGER_ENTRIES: CatalogueEntry[] = [
       },
       { text: '[Push-n1]Get error response code [code=413,name=REPEATED_PUSH,desc=] info[group=rocketmq-broker-23,term=2,code=413,local=null,remote=null,leader=null]', fields: { member: null, leader: null, result: 'REPEATED_PUSH' } },
     ],
+  },
+
+  // ---- controller: 5.x controller mode ----
+  {
+    id: 'controller/elect-master',
+    type: 'controller',
+    keywords: ['Elect new master '],
+    pattern: /Elect new master (?<id>-?\d+) for broker (?<name>\S+)/,
+    versions: '>=5.2.0',
+    versionHint: '>=5.2.0',
+    source: 'controller/impl/manager/ReplicasInfoManager (electMaster), logger RocketmqController',
+    // The controller chose a new master (by brokerId) among the broker set's in-sync replicas; the brokers learn it and change roles.
+    format: 'Elect new master {} for broker {}',
+    args: ['masterId', 'brokerName'],
+    fields: (g) => controller('ElectMaster', { brokerName: str(g.name), masterId: num(g.id) }),
+    // Built from the 5.3.1 format.
+    samples: [{ text: 'Elect new master 2 for broker broker-a', fields: { event: 'ElectMaster', brokerName: 'broker-a', brokerId: null, masterId: 2, masterAddr: null, epoch: null } }],
+  },
+  {
+    id: 'controller/elect-master-failed',
+    type: 'controller',
+    keywords: ['Failed to elect a new master for broker '],
+    pattern: /Failed to elect a new master for broker (?<name>\S+)/,
+    versions: '>=5.2.0',
+    versionHint: '>=5.2.0',
+    source: 'controller/impl/manager/ReplicasInfoManager (electMaster), logger RocketmqController',
+    // No replica could become master (the elect policy found no live candidate): the broker set has no master.
+    format: 'Failed to elect a new master for broker {}',
+    args: ['brokerName'],
+    fields: (g) => controller('ElectMasterFailed', { brokerName: str(g.name) }),
+    // Built from the 5.3.1 format.
+    samples: [{ text: 'Failed to elect a new master for broker broker-a', fields: { event: 'ElectMasterFailed', brokerName: 'broker-a', masterId: null } }],
+  },
+  {
+    id: 'controller/change-to-master',
+    type: 'controller',
+    keywords: ['Begin to change to master, brokerName:'],
+    pattern: /Begin to change to master, brokerName:(?<name>[^,]*), replicas:(?<addr>[^,]*), new Epoch:(?<epoch>-?\d+)/,
+    versions: '>=5.0.0',
+    versionHint: '>=5.0.0',
+    source: 'broker/controller/ReplicasManager (changeToMaster), logger RocketmqBroker',
+    // This broker becomes its set's master for the new epoch. The `replicas` argument is the broker's own address.
+    format: 'Begin to change to master, brokerName:{}, replicas:{}, new Epoch:{}',
+    args: ['brokerName', 'masterAddr', 'epoch'],
+    fields: (g) => controller('ChangeToMaster', { brokerName: str(g.name), masterAddr: str(g.addr), epoch: num(g.epoch) }),
+    // Built from the 5.3.1 format.
+    samples: [{ text: 'Begin to change to master, brokerName:broker-a, replicas:10.0.0.2:30911, new Epoch:3', fields: { event: 'ChangeToMaster', brokerName: 'broker-a', masterAddr: '10.0.0.2:30911', epoch: 3 } }],
+  },
+  {
+    id: 'controller/change-to-slave',
+    type: 'controller',
+    keywords: ['Begin to change to slave, brokerName='],
+    pattern: /Begin to change to slave, brokerName=(?<name>[^,]*), brokerId=(?<id>[^,]*), newMasterBrokerId=(?<mid>[^,]*), newMasterAddress=(?<maddr>[^,]*), newMasterEpoch=(?<epoch>-?\d+)/,
+    versions: '>=5.1.1',
+    versionHint: '>=5.1.1',
+    source: 'broker/controller/ReplicasManager (changeToSlave), logger RocketmqBroker',
+    format: 'Begin to change to slave, brokerName={}, brokerId={}, newMasterBrokerId={}, newMasterAddress={}, newMasterEpoch={}',
+    args: ['brokerName', 'brokerId', 'masterId', 'masterAddr', 'epoch'],
+    fields: (g) => controller('ChangeToSlave', { brokerName: str(g.name), brokerId: num(g.id), masterId: num(g.mid), masterAddr: str(g.maddr), epoch: num(g.epoch) }),
+    // Built from the 5.3.1 format.
+    samples: [{ text: 'Begin to change to slave, brokerName=broker-a, brokerId=1, newMasterBrokerId=2, newMasterAddress=10.0.0.2:30911, newMasterEpoch=3', fields: { event: 'ChangeToSlave', brokerName: 'broker-a', brokerId: 1, masterId: 2, masterAddr: '10.0.0.2:30911', epoch: 3 } }],
+  },
+  {
+    id: 'controller/no-master',
+    type: 'controller',
+    keywords: ['Now no master in broker set'],
+    pattern: /Now no master in broker set/,
+    versions: '>=5.1.1',
+    versionHint: '>=5.1.1',
+    source: 'broker/controller/ReplicasManager (brokerElect), logger RocketmqBroker',
+    // The broker asked the controller to elect and got no master back.
+    format: 'Now no master in broker set',
+    args: [],
+    fields: () => controller('NoMaster'),
+    // Built from the 5.3.1 format.
+    samples: [{ text: 'Now no master in broker set', fields: { event: 'NoMaster', brokerName: null } }],
   },
 ];

@@ -44,6 +44,7 @@ export type EventType =
   | 'offset-commit'
   | 'consumer-changed'
   | 'dledger'
+  | 'controller'
   | 'other';
 
 export const EVENT_TYPES: readonly EventType[] = [
@@ -86,6 +87,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'offset-commit',
   'consumer-changed',
   'dledger',
+  'controller',
   'other',
 ];
 

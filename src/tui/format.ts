@@ -169,6 +169,7 @@ function typeColor(t: EventType): Color | undefined {
     case 'rebalance':
     case 'consumer-changed':
     case 'dledger':
+    case 'controller':
       return 'cyan';
     case 'startup':
     case 'shutdown':

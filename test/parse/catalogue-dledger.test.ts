@@ -1,4 +1,4 @@
-// DLedger's elections and pushes (src/parse/catalogue-dledger.ts) and the HA slave's offset mismatch,
+// DLedger's elections and pushes and 5.x controller mode (src/parse/catalogue-dledger.ts), and the HA slave's offset mismatch,
 // read from the real pastes of test/fixtures/real (sources in its SOURCES.md). The entries' own
 // samples run in catalogue.test.ts and message-render.test.ts.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -59,5 +59,23 @@ describe('HA in real pastes', () => {
   it("apache/rocketmq#323: the slave's HAClient finds the master pushing from another offset", () => {
     const { events } = fixture('117');
     expect(events.map((e) => [e.line, e.entry, e.fields.status])).toEqual([[2, 'store-sync/ha-offset-mismatch', 'SLAVE_OFFSET_MISMATCH']]);
+  });
+});
+
+describe('5.x controller mode', () => {
+  it("a master elected by the controller, and each broker's role on its answer", () => {
+    // Built from the 5.3.1 formats (ReplicasInfoManager, ReplicasManager).
+    const lines = [
+      'Elect new master 2 for broker broker-a',
+      'Begin to change to master, brokerName:broker-a, replicas:10.0.0.2:30911, new Epoch:3',
+      'Begin to change to slave, brokerName=broker-a, brokerId=1, newMasterBrokerId=2, newMasterAddress=10.0.0.2:30911, newMasterEpoch=3',
+      'Failed to elect a new master for broker broker-b',
+    ];
+    expect(lines.map((l) => matchMessage(l)!.fields)).toEqual([
+      { event: 'ElectMaster', brokerName: 'broker-a', brokerId: null, masterId: 2, masterAddr: null, epoch: null },
+      { event: 'ChangeToMaster', brokerName: 'broker-a', brokerId: null, masterId: null, masterAddr: '10.0.0.2:30911', epoch: 3 },
+      { event: 'ChangeToSlave', brokerName: 'broker-a', brokerId: 1, masterId: 2, masterAddr: '10.0.0.2:30911', epoch: 3 },
+      { event: 'ElectMasterFailed', brokerName: 'broker-b', brokerId: null, masterId: null, masterAddr: null, epoch: null },
+    ]);
   });
 });
