@@ -1,6 +1,6 @@
-// DLedger's elections and pushes and 5.x controller mode (src/parse/catalogue-dledger.ts), and the HA slave's offset mismatch,
-// read from the real pastes of test/fixtures/real (sources in its SOURCES.md). The entries' own
-// samples run in catalogue.test.ts and message-render.test.ts.
+// The master elections of src/parse/catalogue-dledger.ts and the HA slave's offset mismatch: DLedger
+// and HA from the real pastes of test/fixtures/real (sources in its SOURCES.md), 5.x controller mode
+// from its formats. The entries' own samples run in catalogue.test.ts and message-render.test.ts.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { matchMessage } from '../../src/parse/catalogue.js';
