@@ -415,15 +415,16 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'pull-failed/broker-subscription-not-latest',
     type: 'pull-failed',
     keywords: ["The broker's subscription is not latest, group: "],
-    pattern: /The broker's subscription is not latest, group: (?<group>\S*) (?<ver>-?\d+)/,
+    // The second argument is the pull's subscription expression (SubscriptionData#getSubString, 4.3.0-5.3.x), as a real broker.log prints it (test/fixtures/real/147-*).
+    pattern: /The broker's subscription is not latest, group: (?<group>\S*) /,
     versions: 'all (4.x-5.x)',
     source: 'broker/processor/PullMessageProcessor (processRequest)',
     // The pull carries a newer subscription version than the broker holds for the group (instances of one group that subscribe differently keep overwriting it): SUBSCRIPTION_NOT_LATEST (25).
     format: "The broker's subscription is not latest, group: {} {}",
-    args: ['group', 'subVersion'],
+    args: ['group', 'subString'],
     fields: (g) => pullFailed('SUBSCRIPTION_NOT_LATEST', { group: str(g.group) }),
-    // Built from the 4.9.7 format.
-    samples: [{ text: "The broker's subscription is not latest, group: GroupPay 1733389211000", fields: { reason: 'SUBSCRIPTION_NOT_LATEST', group: 'GroupPay' } }],
+    // From a real broker.log (test/fixtures/real/147-*).
+    samples: [{ text: "The broker's subscription is not latest, group: real_db_consumer_group-dsp_error dsp_error", fields: { reason: 'SUBSCRIPTION_NOT_LATEST', group: 'real_db_consumer_group-dsp_error' } }],
   },
   {
     id: 'pull-failed/broker-topic-not-exist',
