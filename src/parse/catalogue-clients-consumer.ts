@@ -2,7 +2,7 @@
 // rocketmq-client-go 2.x, rocketmq-client-cpp 1.x/2.x and its re_dev branch (rocketmq-client-python
 // 2.x and the Node.js wrappers log through the C++ client, so these entries read their logs too; the
 // Python client adds one wording of its own),
-// the 5.x gRPC clients of rocketmq-clients (Java, Go, Rust, Node.js) and ali-ons (Node.js, Aliyun ONS).
+// the 5.x gRPC clients of rocketmq-clients (Java, Go, C++, Rust, Node.js) and ali-ons (Node.js, Aliyun ONS).
 // Their wordings are their own; they map to the consumer event types of the Java client
 // (docs/events.md). Each entry names the repository, file and function, and the versions read.
 // Spread at the end of catalogue-clients.ts's CLIENT_ENTRIES, so a Java wording always wins.
@@ -50,6 +50,17 @@ function grpcQueue(text: string): { topic: string | null; brokerName: string | n
   return { topic: str(m[2]), brokerName: str(m[1]), queueId: num(m[3]) };
 }
 
+/**
+ * A queue as the C++ 5.x client names it (simpleNameOf, cpp-5.1.x: `namespace@topic@queueId@broker`);
+ * the earlier `namespaceTopic-queueId-broker` (cpp-5.0.x) cannot be split where names hold `-`, so it
+ * gives nulls.
+ */
+function cpp5Queue(text: string): { topic: string | null; brokerName: string | null; queueId: number | null } {
+  const m = /(?:^|[\s=])[^@\s]*@([^@\s]+)@(\d+)@([^\s,:]+)/.exec(text);
+  if (m === null) return { topic: null, brokerName: null, queueId: null };
+  return { topic: str(m[1]), brokerName: str(m[3].replace(/\.$/, '')), queueId: num(m[2]) };
+}
+
 /** `key=value` of a 5.x message (up to `,` or a space). */
 function grpcKv(text: string, key: string): string | null {
   const m = new RegExp(`\\b${key}=([^,\\s]*)`).exec(text);
@@ -77,7 +88,7 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
     type: 'consume-failed',
     keywords: ['consumeMessageCurrently error', 'consumeMessageConcurrently panic', 'consumeMessage orderly error'],
     pattern: /consumeMessage(?:Currently error|Concurrently panic| orderly error)/,
-    versions: 'rocketmq-client-go 2.0.0-2.1.2',
+    versions: 'rocketmq-client-go 2.1.2',
     source: 'rocketmq-client-go consumer/push_consumer.go (pushConsumer.consumeMessageConcurrently, consumeMessageOrderly: the listener returned an error or panicked)',
     format: 'consumeMessageCurrently error',
     args: [],
@@ -117,7 +128,7 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
     type: 'consume-failed',
     keywords: ['consumeMessageCurrently time out'],
     pattern: /consumeMessageCurrently time out/,
-    versions: 'rocketmq-client-go 2.0.0-2.1.2',
+    versions: 'rocketmq-client-go 2.1.2',
     source: 'rocketmq-client-go consumer/push_consumer.go (pushConsumer.consumeMessageConcurrently: the listener took longer than ConsumeTimeout)',
     format: 'consumeMessageCurrently time out',
     args: [],
@@ -307,7 +318,7 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
     type: 'rebalance',
     keywords: ['remove unnecessary mq when updateProcessQueueTable', 'remove unnecessary mq because'],
     pattern: /remove unnecessary mq (?:when updateProcessQueueTable|because pull was expired|because unsubscribed)/,
-    versions: 'rocketmq-client-go 2.0.0-2.1.2',
+    versions: 'rocketmq-client-go 2.0.0-2.1.2 (pull expired: 2.1.1 on; unsubscribed: 2.1.2)',
     source: 'rocketmq-client-go consumer/consumer.go (defaultConsumer.updateProcessQueueTable, doBalance)',
     format: 'remove unnecessary mq when updateProcessQueueTable',
     args: [],
@@ -627,7 +638,7 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
     type: 'lock-failed',
     keywords: ['was not locked'],
     pattern: /message queue:(?:.*?) was not locked/,
-    versions: 'rocketmq-client-cpp 2.0.0-2.2.0',
+    versions: 'rocketmq-client-cpp 1.2.x-2.2.0',
     source: 'rocketmq-client-cpp src/consumer/ConsumeMessageOrderlyService.cpp (ConsumeMessageOrderlyService::ConsumeRequest, clustering: consume later)',
     format: 'message queue:%s was not locked',
     args: ['mq'],
@@ -861,6 +872,75 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
       {
         text: 'InternalErrorException: [request-id=undefined, response-code=50001] null. NullPointerException. org.apache.rocketmq.proxy.grpc.v2.consumer.ReceiveMessageActivity.receiveMessage(ReceiveMessageActivity.java:63)',
         fields: { reason: 'INTERNAL_SERVER_ERROR', code: 50001 },
+      },
+    ],
+  },
+  {
+    id: 'pull-failed/cpp5-receive',
+    type: 'pull-failed',
+    keywords: ['failed. Cause: ', 'Retry after 1 second.'],
+    pattern: /Receive message from (?<q>\S+) failed\. Cause: (?<cause>.*?)\. Retry after 1 second\./,
+    versions: 'rocketmq-clients cpp-5.0.0-5.1.1',
+    source: 'rocketmq-clients cpp source/rocketmq/AsyncReceiveMessageCallback.cpp (AsyncReceiveMessageCallback::onCompletion)',
+    format: 'Receive message from {} failed. Cause: {}. Retry after 1 second.',
+    args: ['mq', 'cause'],
+    fields: (g) => eventFields('pull-failed', { reason: null, ...cpp5Queue(` ${g.q ?? ''}`), cause: str(g.cause) }),
+    versionHint: 'cpp-5.x',
+    samples: [
+      {
+        text: '2024-05-20 14:03:11.483 [--W--] [     77] Receive message from @TopicTest@2@broker-a failed. Cause: Deadline Exceeded. Retry after 1 second. /src/AsyncReceiveMessageCallback.cpp:64',
+        fields: { reason: null, ...{ topic: 'TopicTest', brokerName: 'broker-a', queueId: 2 }, cause: 'Deadline Exceeded' },
+      },
+    ],
+  },
+  {
+    id: 'flow-control/cpp5-cache',
+    type: 'flow-control',
+    keywords: ['Number of locally cached messages is', 'Locally cached messages take'],
+    pattern: /(?<q>\S+): (?:Number of locally cached messages is (?<n>\d+)|Locally cached messages take (?<b>\d+) bytes), which exceeds threshold=(?<th>\d+)/,
+    versions: 'rocketmq-clients cpp-5.0.0-5.1.1',
+    source: 'rocketmq-clients cpp source/rocketmq/ProcessQueueImpl.cpp (ProcessQueueImpl::shouldThrottle, INFO)',
+    format: '{}: Number of locally cached messages is {}, which exceeds threshold={}',
+    args: ['mq', 'count', 'threshold'],
+    forms: { size: { format: '{}: Locally cached messages take {} bytes, which exceeds threshold={}', args: ['mq', 'bytes', 'thresholdBytes'] } },
+    fields: (g) => {
+      const bytes = g.b !== undefined;
+      const th = num(g.th);
+      return eventFields('flow-control', {
+        limit: bytes ? 'size' : 'count',
+        threshold: bytes && th !== null ? Math.floor(th / MIB) : th,
+        count: bytes ? null : num(g.n),
+        sizeMiB: bytes ? Math.floor((num(g.b) ?? 0) / MIB) : null,
+        ...cpp5Queue(` ${g.q ?? ''}`),
+      });
+    },
+    versionHint: 'cpp-5.x',
+    samples: [
+      {
+        text: '2024-05-20 14:03:11.483 [--I--] [     77] @TopicTest@1@broker-a: Number of locally cached messages is 1025, which exceeds threshold=1024 /src/ProcessQueueImpl.cpp:82',
+        fields: { limit: 'count', threshold: 1024, count: 1025, topic: 'TopicTest', brokerName: 'broker-a', queueId: 1 },
+      },
+      {
+        text: '@TopicTest@1@broker-a: Locally cached messages take 70254592 bytes, which exceeds threshold=67108864',
+        fields: { limit: 'size', threshold: 64, sizeMiB: 67, count: null, queueId: 1 },
+      },
+    ],
+  },
+  {
+    id: 'rebalance/cpp5-expired',
+    type: 'rebalance',
+    keywords: ['is expired. Remove it for now.'],
+    pattern: /ProcessQueue=(?<q>\S+) is expired\. Remove it for now\./,
+    versions: 'rocketmq-clients cpp-5.0.0-5.1.1',
+    source: 'rocketmq-clients cpp source/rocketmq/PushConsumerImpl.cpp (PushConsumerImpl::syncProcessQueue: a queue idle too long is dropped)',
+    format: 'ProcessQueue={} is expired. Remove it for now.',
+    args: ['mq'],
+    fields: (g) => eventFields('rebalance', { action: 'remove', ...cpp5Queue(` ${g.q ?? ''}`) }),
+    versionHint: 'cpp-5.x',
+    samples: [
+      {
+        text: '2024-05-20 14:03:11.483 [--W--] [     77] ProcessQueue=@TopicTest@3@broker-a is expired. Remove it for now. /src/PushConsumerImpl.cpp:312',
+        fields: { action: 'remove', topic: 'TopicTest', brokerName: 'broker-a', queueId: 3 },
       },
     ],
   },
