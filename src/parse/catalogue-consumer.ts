@@ -92,11 +92,15 @@ export function printedMessages(text: string | null | undefined): PrintedMessage
   return out;
 }
 
-/** An address inside a printed Netty channel (`[id: 0x.., L:/a - R:/b]`, 3.x/4.0 `/a => /b`) or a bare one. */
+/**
+ * The remote address of a printed Netty channel (`[id: 0x.., L:/a - R:/b]`, `!` when inactive; 3.x/4.0
+ * `/a => /b`) or a bare address; null when a cut paste lost it.
+ */
 function channelRemote(text: string | null | undefined): string | null {
   if (text == null) return null;
   const m = /R:\/?([^\]\s,]+)/.exec(text) ?? /=> \/?([^\]\s,]+)/.exec(text);
-  return normAddr(m !== null ? m[1] : text);
+  if (m !== null) return normAddr(m[1]);
+  return /[\s[]/.test(text.trim()) ? null : normAddr(text);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,11 +166,14 @@ const offsetIllegal = (status: string, f: { group?: string | null; queue?: Print
 const offsetReset = (why: string, f: { group?: string | null; queue?: PrintedQueue; topic?: string | null; offset?: number | null }): EventFields =>
   eventFields('offset-reset', { why, group: f.group, ...f.queue, ...(f.topic !== undefined ? { topic: f.topic } : {}), offset: f.offset });
 
+const offsetCommit = (ok: boolean, f: { group?: string | null; clientId?: string | null; mq?: string | null; offset?: number | null } = {}): EventFields =>
+  eventFields('offset-commit', { ok, group: f.group, clientId: f.clientId, ...printedQueue(f.mq), offset: f.offset });
+
 const consumerChanged = (change: string, group: string | null, f: { channel?: string | null; topic?: string | null; subString?: string | null } = {}): EventFields =>
   eventFields('consumer-changed', {
     change,
     group,
-    clientId: printed(f.channel, 'clientId'),
+    clientId: f.channel == null ? null : str(/\bclientId=([^,\]\s]*)/.exec(f.channel)?.[1]),
     addr: f.channel == null ? null : channelRemote(/channel=(\[[^\]]*\]|\S+?),/.exec(f.channel)?.[1] ?? f.channel),
     topic: f.topic ?? null,
     subString: f.subString ?? null,
@@ -415,16 +422,20 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'pull-failed/broker-subscription-not-latest',
     type: 'pull-failed',
     keywords: ["The broker's subscription is not latest, group: "],
-    // The second argument is the pull's subscription expression (SubscriptionData#getSubString, 4.3.0-5.3.x), as a real broker.log prints it (test/fixtures/real/147-*).
-    pattern: /The broker's subscription is not latest, group: (?<group>\S*) /,
+    pattern: /The broker's subscription is not latest, group: (?<group>\S*) (?<sub>.*)/,
     versions: 'all (4.x-5.x)',
     source: 'broker/processor/PullMessageProcessor (processRequest)',
     // The pull carries a newer subscription version than the broker holds for the group (instances of one group that subscribe differently keep overwriting it): SUBSCRIPTION_NOT_LATEST (25).
     format: "The broker's subscription is not latest, group: {} {}",
+    // The second argument is the subscription's expression (subString) the broker holds.
     args: ['group', 'subString'],
     fields: (g) => pullFailed('SUBSCRIPTION_NOT_LATEST', { group: str(g.group) }),
-    // From a real broker.log (test/fixtures/real/147-*).
-    samples: [{ text: "The broker's subscription is not latest, group: real_db_consumer_group-dsp_error dsp_error", fields: { reason: 'SUBSCRIPTION_NOT_LATEST', group: 'real_db_consumer_group-dsp_error' } }],
+    samples: [
+      // Real: apache/rocketmq#5479 (4.x broker.log).
+      { text: "The broker's subscription is not latest, group: real_db_consumer_group-dsp_error dsp_error", fields: { reason: 'SUBSCRIPTION_NOT_LATEST', group: 'real_db_consumer_group-dsp_error' } },
+      // Built from the 4.9.7 format.
+      { text: "The broker's subscription is not latest, group: GroupPay TagA || TagB", fields: { reason: 'SUBSCRIPTION_NOT_LATEST', group: 'GroupPay' } },
+    ],
   },
   {
     id: 'pull-failed/broker-topic-not-exist',
@@ -443,10 +454,11 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'pull-failed/subscription-group-not-exist',
     type: 'pull-failed',
     keywords: ['] does not exist'],
-    pattern: new RegExp(`${CODE}subscription group \\[(?<group>[^\\]]*)\\] does not exist${BROKER}`),
+    pattern: new RegExp(`(?<!=)${CODE}subscription group \\[(?<group>[^\\]]*)\\] does not exist${BROKER}`),
     versions: 'all (4.x-5.x; 5.x also for pop, peek and notification)',
     source: 'broker/processor/PullMessageProcessor (processRequest): the remark of SUBSCRIPTION_GROUP_NOT_EXIST (26)',
     // The group is not in the broker's subscriptionGroupTable and autoCreateSubscriptionGroup is off. The remark goes on with FAQUrl.suggestTodo on the next line.
+    // The remarks' entries skip a remark after `=`: the broker's dump of a response it failed to write (`RemotingCommand [code=24, ..., remark=...]`) is no second refusal.
     format: 'subscription group [{}] does not exist',
     args: ['group'],
     fields: (g) => pullFailed('SUBSCRIPTION_GROUP_NOT_EXIST', { code: num(g.code), group: str(g.group), addr: normAddr(g.broker) }),
@@ -459,7 +471,7 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'pull-failed/group-info-not-exist',
     type: 'pull-failed',
     keywords: ["the consumer's group info not exist"],
-    pattern: new RegExp(`${CODE}the consumer's group info not exist${BROKER}`),
+    pattern: new RegExp(`(?<!=)${CODE}the consumer's group info not exist${BROKER}`),
     versions: 'all (4.x-5.x)',
     source: 'broker/processor/PullMessageProcessor (processRequest): the remark of SUBSCRIPTION_NOT_EXIST (24)',
     format: "the consumer's group info not exist",
@@ -474,7 +486,7 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'pull-failed/subscription-not-exist',
     type: 'pull-failed',
     keywords: ["the consumer's subscription not exist"],
-    pattern: new RegExp(`${CODE}the consumer's subscription not exist${BROKER}`),
+    pattern: new RegExp(`(?<!=)${CODE}the consumer's subscription not exist${BROKER}`),
     versions: 'all (4.x-5.x)',
     source: 'broker/processor/PullMessageProcessor (processRequest): the remark of SUBSCRIPTION_NOT_EXIST (24)',
     format: "the consumer's subscription not exist",
@@ -487,7 +499,7 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'pull-failed/subscription-not-latest',
     type: 'pull-failed',
     keywords: ["the consumer's subscription not latest"],
-    pattern: new RegExp(`${CODE}the consumer's subscription not latest${BROKER}`),
+    pattern: new RegExp(`(?<!=)${CODE}the consumer's subscription not latest${BROKER}`),
     versions: 'all (4.x-5.x)',
     source: 'broker/processor/PullMessageProcessor (processRequest): the remark of SUBSCRIPTION_NOT_LATEST (25)',
     format: "the consumer's subscription not latest",
@@ -621,6 +633,29 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     samples: [{ text: `the messages waiting to ack exceeds the threshold 96, so do flow control, popRequest=PopRequest [topic=TopicPay, consumerGroup=GroupPay, messageQueue=${MQ2}], flowControlTimes=1, wait count=97`, fields: { limit: 'wait-ack', threshold: 96, count: 97, group: 'GroupPay', topic: 'TopicPay', queueId: 2, flowControlTimes: 1 } }],
   },
 
+  {
+    id: 'flow-control/consume-request',
+    type: 'flow-control',
+    keywords: ['The consume request count exceeds threshold '],
+    pattern: /The consume request count exceeds threshold (?<a>-?\d+), so do flow control, consume request count=(?<b>-?\d+), flowControlTimes=(?:(?<c>\d+)|\{\})/,
+    versions: '4.6.0-5.2.0 (two arguments for three placeholders); >=5.3.0',
+    source: 'client/impl/consumer/DefaultLitePullConsumerImpl (PullTaskImpl.run)',
+    // The lite pull consumer's cache of pulled batches is full (pullThresholdForAll / pullBatchSize requests): its pull tasks wait 50 ms.
+    // Up to 5.2.0 the call passes the cache's size and the count of pauses to three placeholders: they print as the threshold and the
+    // request count, and `flowControlTimes={}` stays as is; 5.3.0 passes the threshold, the cache's size and the count.
+    format: 'The consume request count exceeds threshold {}, so do flow control, consume request count={}, flowControlTimes={}',
+    args: ['threshold', 'count', 'flowControlTimes'],
+    fields: (g) =>
+      g.c !== undefined
+        ? eventFields('flow-control', { limit: 'consume-request', threshold: num(g.a), count: num(g.b), flowControlTimes: num(g.c) })
+        : eventFields('flow-control', { limit: 'consume-request', count: num(g.a), flowControlTimes: num(g.b) }),
+    samples: [
+      // Real: apache/rocketmq#7969's output before its fix (develop, 2024-03).
+      { text: 'The consume request count exceeds threshold 101, so do flow control, consume request count=1, flowControlTimes={}', fields: { limit: 'consume-request', threshold: null, count: 101, flowControlTimes: 1 } },
+      // Built from the 5.3.0 call.
+      { text: 'The consume request count exceeds threshold 100, so do flow control, consume request count=101, flowControlTimes=1001', fields: { limit: 'consume-request', threshold: 100, count: 101, flowControlTimes: 1001 } },
+    ],
+  },
   // ---- rebalance: the consumer's share of queues (RebalanceImpl, every 20 s and on a change of the group) ----
   {
     id: 'rebalance/result-changed',
@@ -646,6 +681,22 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
       },
       // Built from the 5.3.1 format; a consumer given no queue.
       { text: 'client rebalanced result changed. allocateMessageQueueStrategyName=AVG, group=GroupPay, topic=TopicPay, clientId=10.0.0.10@7788#1234, mqAllSize=4, cidAllSize=5, rebalanceResultSize=0, rebalanceResultSet=[]', fields: { clientId: '10.0.0.10@7788#1234', mqAllSize: 4, cidAllSize: 5, queues: [] } },
+    ],
+  },
+  {
+    id: 'rebalance/notified',
+    type: 'rebalance',
+    keywords: ["receive broker's notification["],
+    pattern: /receive broker's notification\[(?<addr>[^\]]*)\], the consumer group: (?<group>\S*) changed, rebalance immediately/,
+    versions: 'all (4.x-5.x)',
+    source: 'client/impl/ClientRemotingProcessor (notifyConsumerIdsChanged)',
+    // The broker saw the group's members or subscription change (consumer-changed on its side) and told each consumer; a rebalance follows at once.
+    format: "receive broker's notification[{}], the consumer group: {} changed, rebalance immediately",
+    args: ['brokerAddr', 'group'],
+    fields: (g) => rebalance('notified', str(g.group)),
+    samples: [
+      // Real: apache/rocketmq#7570 (5.x, the broker's address redacted in the thread).
+      { text: "receive broker's notification[x.x.x.x:10931], the consumer group: CID_JODIE_1 changed, rebalance immediately", fields: { action: 'notified', group: 'CID_JODIE_1', topic: null, queues: null } },
     ],
   },
   {
@@ -683,6 +734,22 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
       { text: `doRebalance, GroupPay, truncateMessageQueueNotMyTopic remove unnecessary mq, ${MQ2}`, fields: { action: 'remove', group: 'GroupPay', queueId: 2 } },
       { text: `[BUG]doRebalance, GroupPay, remove unnecessary mq, ${MQ2}, because pull is pause, so try to fixed it`, fields: { action: 'remove', queueId: 2 } },
       { text: `[BUG]doRebalance, GroupPay, try remove unnecessary mq, ${MQ2}, because pull is pause, so try to fixed it`, fields: { action: 'remove', queueId: 2 } },
+    ],
+  },
+  {
+    id: 'rebalance/pull-task-cancelled',
+    type: 'rebalance',
+    keywords: ['The Pull Task is cancelled after doPullTask, '],
+    pattern: /The Pull Task is cancelled after doPullTask, (?<mq>MessageQueue \[[^\]]*\])/,
+    versions: '>=4.6.0 (lite pull consumer; MQPullConsumerScheduleService: all 4.x-5.x)',
+    source: 'client/impl/consumer/DefaultLitePullConsumerImpl (PullTaskImpl.run); client/consumer/MQPullConsumerScheduleService (PullTaskImpl.run)',
+    // A queue's pull task found cancelled after its pull: the queue was taken from this consumer (a rebalance, a new assignment) or the consumer shut down.
+    format: 'The Pull Task is cancelled after doPullTask, {}',
+    args: ['mq'],
+    fields: (g) => rebalance('cancelled', null, { queue: printedQueue(g.mq) }),
+    samples: [
+      // Real: apache/rocketmq#2732 (4.7.1).
+      { text: 'The Pull Task is cancelled after doPullTask, MessageQueue [topic=t, brokerName=rmq-b5, queueId=3]', fields: { action: 'cancelled', group: null, topic: 't', brokerName: 'rmq-b5', queueId: 3 } },
     ],
   },
   {
@@ -1079,6 +1146,73 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     samples: [{ text: '[reset-offset] reset offset started by 10.0.0.20:41234. topic=TopicPay, group=GroupPay, timestamp=1733389200000, isForce=true', fields: { why: 'reset', group: 'GroupPay', topic: 'TopicPay' } }],
   },
 
+  // ---- offset-commit: the consumer's offsets sent to the broker (RemoteBrokerOffsetStore, every persistConsumerOffsetInterval: 5 s) ----
+  {
+    id: 'offset-commit/exception',
+    type: 'offset-commit',
+    keywords: ['updateConsumeOffsetToBroker exception, '],
+    pattern: /updateConsumeOffsetToBroker exception, (?<mq>MessageQueue \[[^\]]*\])/,
+    versions: 'all (4.x-5.x)',
+    source: 'client/consumer/store/RemoteBrokerOffsetStore (persistAll, persist)',
+    // The offset stays in the client and is sent again at the next persist; a consumer that stops now leaves the broker's offset behind (messages consumed again).
+    format: 'updateConsumeOffsetToBroker exception, {}',
+    args: ['mq'],
+    causeFromNext: true,
+    fields: (g) => offsetCommit(false, { mq: g.mq }),
+    // Built from the 4.9.7 format.
+    samples: [{ text: `updateConsumeOffsetToBroker exception, ${MQ2}`, fields: { ok: false, group: null, topic: 'TopicPay', brokerName: 'broker-a', queueId: 2, offset: null, cause: null } }],
+  },
+  {
+    id: 'offset-commit/persist',
+    type: 'offset-commit',
+    keywords: [' updateConsumeOffsetToBroker '],
+    pattern: /Group: (?<group>\S*) ClientId: (?<cid>\S*) updateConsumeOffsetToBroker (?<mq>MessageQueue \[[^\]]*\]) (?<off>-?\d+)/,
+    versions: 'all (4.x-5.x `[persistAll]` and `[persist]`; 3.x without the bracket)',
+    source: 'client/consumer/store/RemoteBrokerOffsetStore (persistAll, persist)',
+    // Logged for every queue at every persist (INFO), moved or not: an offset that stays while messages arrive is a consumer that does not consume.
+    format: '[persistAll] Group: {} ClientId: {} updateConsumeOffsetToBroker {} {}',
+    args: ['group', 'clientId', 'mq', 'offset'],
+    forms: {
+      persist: { format: '[persist] Group: {} ClientId: {} updateConsumeOffsetToBroker {} {}', args: ['group', 'clientId', 'mq', 'offset'] },
+    },
+    fields: (g) => offsetCommit(true, { group: str(g.group), clientId: str(g.cid), mq: g.mq, offset: num(g.off) }),
+    samples: [
+      // Built from the 4.9.7 formats.
+      { text: `[persistAll] Group: GroupPay ClientId: 10.0.0.9@12345 updateConsumeOffsetToBroker ${MQ2} 118`, fields: { ok: true, group: 'GroupPay', clientId: '10.0.0.9@12345', topic: 'TopicPay', brokerName: 'broker-a', queueId: 2, offset: 118, cause: null } },
+      { text: `[persist] Group: GroupPay ClientId: 10.0.0.9@12345 updateConsumeOffsetToBroker ${MQ2} 119`, fields: { ok: true, offset: 119 } },
+      // Real: alibaba/rocketmq#258 (3.x).
+      { text: 'Group: oms_thirdpush_consumer_ios ClientId: 172.17.32.214@cd21e6f5-648f-4f5a-9af2-cab2c5c194db updateConsumeOffsetToBroker MessageQueue [topic=OnlineManageThirdPush_iOS, brokerName=broker-b, queueId=6] 318523', fields: { group: 'oms_thirdpush_consumer_ios', queueId: 6, offset: 318523 } },
+    ],
+  },
+  {
+    id: 'offset-commit/local-exception',
+    type: 'offset-commit',
+    keywords: ['persistAll consumer offset Exception, '],
+    pattern: /persistAll consumer offset Exception, (?<path>\S*)/,
+    versions: 'all (4.x-5.x)',
+    source: 'client/consumer/store/LocalFileOffsetStore (persistAll)',
+    // A broadcasting consumer keeps its offsets in a local file (offsets.json under rocketmq.client.localOffsetStoreDir): writing it failed.
+    format: 'persistAll consumer offset Exception, {}',
+    args: ['path'],
+    causeFromNext: true,
+    fields: () => offsetCommit(false),
+    // Built from the 4.9.7 format.
+    samples: [{ text: 'persistAll consumer offset Exception, /home/app/.rocketmq_offsets/10.0.0.9@12345/GroupBroadcast/offsets.json', fields: { ok: false, group: null, offset: null } }],
+  },
+  {
+    id: 'offset-commit/push-exception',
+    type: 'offset-commit',
+    keywords: [' persistConsumerOffset exception'],
+    pattern: /group: (?<group>\S*) persistConsumerOffset exception/,
+    versions: 'all (4.x-5.x)',
+    source: 'client/impl/consumer/DefaultMQPushConsumerImpl (persistConsumerOffset)',
+    format: 'group: {} persistConsumerOffset exception',
+    args: ['group'],
+    causeFromNext: true,
+    fields: (g) => offsetCommit(false, { group: str(g.group) }),
+    // Built from the 4.9.7 format.
+    samples: [{ text: 'group: GroupPay persistConsumerOffset exception', fields: { ok: false, group: 'GroupPay' } }],
+  },
   // ---- consumer-changed: the broker's book of a group (ConsumerGroupInfo, ConsumerManager; broker.log) ----
   {
     id: 'consumer-changed/connected',
@@ -1116,8 +1250,9 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
   {
     id: 'consumer-changed/channel-removed',
     type: 'consumer-changed',
-    keywords: ['from ConsumerGroupInfo groupChannelTable'],
-    pattern: /NETTY EVENT: remove not active channel\[(?<ch>.*)\] from ConsumerGroupInfo groupChannelTable, consumer group: (?<group>\S*)/,
+    keywords: ['NETTY EVENT: remove not active channel['],
+    // Only ConsumerGroupInfo prints `remove not active channel[`: a paste folded before the group still tells the change.
+    pattern: /NETTY EVENT: remove not active channel\[(?<ch>.*?)(?:\] from ConsumerGroupInfo groupChannelTable, consumer group: (?<group>\S*))?\s*$/,
     versions: 'all (4.x-5.x)',
     source: 'broker/client/ConsumerGroupInfo (doChannelCloseEvent)',
     // The consumer's connection closed (its process stopped or the network broke).
@@ -1185,13 +1320,14 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'consumer-changed/subscription-changed',
     type: 'consumer-changed',
     keywords: ['subscription changed, group: '],
-    pattern: /subscription changed, group: (?<group>\S*) OLD: (?<old>SubscriptionData \[.*?\]) NEW: (?<sub>SubscriptionData \[.*)/,
+    // A paste cut before NEW still names the group and the topic.
+    pattern: /subscription changed, group: (?<group>\S*) OLD: (?<old>SubscriptionData \[.*?)(?:\] NEW: (?<sub>SubscriptionData \[.*))?\s*$/,
     versions: 'all (4.x-5.x)',
     source: 'broker/client/ConsumerGroupInfo (updateSubscription)',
     // A heartbeat with a newer subVersion for a topic: when the group's instances subscribe differently, this repeats as each one's heartbeat arrives.
     format: 'subscription changed, group: {} OLD: {} NEW: {}',
     args: ['group', 'old', 'sub'],
-    fields: (g) => consumerChanged('subscription-changed', str(g.group), subscription(g.sub)),
+    fields: (g) => consumerChanged('subscription-changed', str(g.group), { topic: subscription(g.sub ?? g.old).topic, subString: subscription(g.sub).subString }),
     // Built from the 4.9.7 format.
     samples: [
       {
@@ -1214,3 +1350,12 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     samples: [{ text: 'subscription changed, group: GroupPay remove topic TopicRefund SubscriptionData [classFilterMode=false, topic=TopicRefund, subString=*, tagsSet=[], codeSet=[], subVersion=1733389211000, expressionType=TAG]', fields: { change: 'topic-removed', group: 'GroupPay', topic: 'TopicRefund', subString: '*' } }],
   },
 ];
+
+/**
+ * The client's consumer wordings (the entries logged by client classes): a log in the servers'
+ * layout that prints one of them is a client's (a lite pull example run in `main` reads like a
+ * broker.log otherwise). The parser's kind test reads it.
+ */
+export const CONSUMER_CLIENT_WORDS: RegExp = new RegExp(
+  [...new Set(CONSUMER_ENTRIES.filter((e) => e.source.startsWith('client/')).flatMap((e) => e.keywords))].map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'),
+);

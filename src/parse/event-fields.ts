@@ -66,7 +66,10 @@ export const EVENT_FIELD_TABLE: Readonly<Record<Exclude<EventType, 'other'>, Rea
   'lock-failed': { what: S, group: SN, clientId: SN, ...QUEUE, cause: SN },
   'offset-illegal': { status: S, group: SN, ...QUEUE, offset: NN, nextBeginOffset: NN, minOffset: NN, maxOffset: NN, addr: SN },
   'offset-reset': { why: S, group: SN, ...QUEUE, offset: NN },
+  'offset-commit': { ok: B, group: SN, clientId: SN, ...QUEUE, offset: NN, cause: SN },
   'consumer-changed': { change: S, group: SN, clientId: SN, addr: SN, topic: SN, subString: SN },
+  // ---- DLedger (the broker's Raft commit log) ----
+  dledger: { event: S, member: SN, term: NN, leader: SN, peer: SN, result: SN, group: SN },
 };
 
 /** Field names per event type (catalogue.ts's EVENT_FIELDS): `required` ones every event carries, `optional` ones some do. */

@@ -41,7 +41,9 @@ export type EventType =
   | 'lock-failed'
   | 'offset-illegal'
   | 'offset-reset'
+  | 'offset-commit'
   | 'consumer-changed'
+  | 'dledger'
   | 'other';
 
 export const EVENT_TYPES: readonly EventType[] = [
@@ -81,7 +83,9 @@ export const EVENT_TYPES: readonly EventType[] = [
   'lock-failed',
   'offset-illegal',
   'offset-reset',
+  'offset-commit',
   'consumer-changed',
+  'dledger',
   'other',
 ];
 
