@@ -43,6 +43,8 @@ export type EventType =
   | 'offset-reset'
   | 'offset-commit'
   | 'consumer-changed'
+  | 'dledger'
+  | 'controller'
   | 'other';
 
 export const EVENT_TYPES: readonly EventType[] = [
@@ -84,6 +86,8 @@ export const EVENT_TYPES: readonly EventType[] = [
   'offset-reset',
   'offset-commit',
   'consumer-changed',
+  'dledger',
+  'controller',
   'other',
 ];
 

@@ -168,6 +168,8 @@ function typeColor(t: EventType): Color | undefined {
     case 'broker-registered':
     case 'rebalance':
     case 'consumer-changed':
+    case 'dledger':
+    case 'controller':
       return 'cyan';
     case 'startup':
     case 'shutdown':

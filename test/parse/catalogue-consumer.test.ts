@@ -184,6 +184,23 @@ describe('real pasted lines through the parser', () => {
     expect(broker.acc.kind).toBe('broker');
   });
 
+  it("the broker's lock.log (RocketmqRebalanceLock), which its name does not tell, reads as a broker's", () => {
+    // Built from the 4.9.7 and 5.3.1 formats of RebalanceLockManager.
+    expect(kindFromName('lock.log')).toBeNull();
+    const { events, acc } = parseLines(
+      [
+        `2024-12-05 10:00:01 WARN AdminBrokerThread_3 - tryLockBatch, message queue locked by other client. Group: GroupOrder OtherClientId: 10.0.0.9@111 NewClientId: 10.0.0.10@222 ${MQ}`,
+        `2024-12-05 10:00:21 WARN AdminBrokerThread_1 - RebalanceLockManager#tryLockBatch: message queue has been locked by other client, group=GroupOrder, mq=${MQ}, locked client id=10.0.0.9@111, current client id=10.0.0.10@222`,
+      ],
+      kindFromName('lock.log'),
+    );
+    expect(acc.kind).toBe('broker');
+    expect(events.map((e) => [e.entry, e.fields.clientId])).toEqual([
+      ['lock-failed/broker-locked-by-other', '10.0.0.10@222'],
+      ['lock-failed/broker-locked-by-other-5x', '10.0.0.10@222'],
+    ]);
+  });
+
   it("a broker's book of a group: a consumer connects, its channel closes, the group goes", () => {
     // The first line is a real 4.x broker.log message (quoted in a public write-up), with a header built in the 4.x layout; the others are built from the 4.9.7 formats.
     const { events } = parseLines(

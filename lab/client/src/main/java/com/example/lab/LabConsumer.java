@@ -142,10 +142,25 @@ public final class LabConsumer {
     }
 
     /** One row per message handed to the listener: when, which message, where from, and what came of it. */
-    synchronized void record(MessageExt m, String result) {
-        String queue = m.getBrokerName() + ":" + m.getQueueId();
+    synchronized void record(MessageExt m, MessageQueue mq, String result) {
+        String queue = brokerName(m, mq) + ":" + m.getQueueId();
         consumed.println(System.currentTimeMillis() + "\t" + m.getMsgId() + "\t" + m.getTopic() + "\t" + queue + "\t"
             + m.getQueueOffset() + "\t" + m.getReconsumeTimes() + "\t" + result + "\t" + (m.getKeys() == null ? "" : m.getKeys()));
+    }
+
+    /**
+     * The broker a message came from: the listener context's queue (push), or MessageExt.getBrokerName,
+     * which clients before 4.9 lack (then the address of the broker that stored it).
+     */
+    static String brokerName(MessageExt m, MessageQueue mq) {
+        if (mq != null) return mq.getBrokerName();
+        try {
+            Object b = MessageExt.class.getMethod("getBrokerName").invoke(m);
+            if (b != null) return String.valueOf(b);
+        } catch (ReflectiveOperationException e) {
+            // an older client
+        }
+        return String.valueOf(m.getStoreHost()).replaceFirst("^/", "");
     }
 
     /** The application's own log line for a failed message, as a Spring Boot service writes it. */
@@ -154,17 +169,17 @@ public final class LabConsumer {
     }
 
     /** Runs the listener on one message and records its outcome ("ok", "later", "exception"). */
-    Outcome consumeOne(MessageExt m) {
+    Outcome consumeOne(MessageExt m, MessageQueue mq) {
         try {
             Outcome o = handle(m);
             if (o == Outcome.LATER) {
                 log.warn("Message deferred, topic={}, msgId={}, keys={}, reconsumeTimes={}", m.getTopic(), m.getMsgId(), m.getKeys(), m.getReconsumeTimes());
             }
-            record(m, o == Outcome.OK ? "ok" : "orderly".equals(mode) ? "suspend" : "later");
+            record(m, mq, o == Outcome.OK ? "ok" : "orderly".equals(mode) ? "suspend" : "later");
             return o;
         } catch (RuntimeException e) {
             failed(m, e);
-            record(m, "exception");
+            record(m, mq, "exception");
             throw e;
         }
     }
@@ -188,14 +203,14 @@ public final class LabConsumer {
             // taken as SUSPEND_CURRENT_QUEUE_A_MOMENT; it is rethrown here for the client to log.
             c.registerMessageListener((MessageListenerOrderly) (msgs, ctx) -> {
                 for (MessageExt m : msgs) {
-                    if (consumeOne(m) == Outcome.LATER) return ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
+                    if (consumeOne(m, ctx.getMessageQueue()) == Outcome.LATER) return ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
                 }
                 return ConsumeOrderlyStatus.SUCCESS;
             });
         } else {
             c.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
                 for (MessageExt m : msgs) {
-                    if (consumeOne(m) == Outcome.LATER) return ConsumeConcurrentlyStatus.RECONSUME_LATER;
+                    if (consumeOne(m, ctx.getMessageQueue()) == Outcome.LATER) return ConsumeConcurrentlyStatus.RECONSUME_LATER;
                 }
                 return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
             });
@@ -316,7 +331,7 @@ public final class LabConsumer {
     void consumeAll(Collection<MessageExt> msgs) {
         for (MessageExt m : msgs) {
             try {
-                consumeOne(m);
+                consumeOne(m, null);
             } catch (RuntimeException e) {
                 // The lite pull consumer has no retry topic: the application logged it and moves on.
             }
