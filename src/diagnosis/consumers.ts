@@ -26,7 +26,7 @@ const SCHEDULE_TOPIC = 'SCHEDULE_TOPIC_XXXX';
 const RETRY_PREFIX = '%RETRY%';
 const DLQ_PREFIX = '%DLQ%';
 
-const TYPES: ReadonlySet<EventType> = new Set<EventType>(['stats', 'offset-commit', 'offset-reset', 'consume-failed', 'flow-control']);
+const TYPES: ReadonlySet<EventType> = new Set<EventType>(['stats', 'offset-commit', 'offset-reset', 'offset-illegal', 'consume-failed', 'flow-control']);
 
 interface GroupState {
   topics: Set<string>;
@@ -45,6 +45,8 @@ interface GroupState {
   lastReset: number | null;
   consumedAgain: number;
   resetSeen: boolean;
+  /** Messages the store no longer held when the consumer asked for them (offset below nextBeginOffset), per `queue@offset` once. */
+  skipped: Map<string, number>;
   /** The largest count of cached messages one queue's flow-control line printed. */
   cached: { count: number; at: number; host: string } | null;
   /** The lag's relative curve at each minute end the topic's puts were printed: puts so far minus offsets committed. */
@@ -70,7 +72,7 @@ export function consumerCollector(): ConsumerCollector {
     if (!g) {
       g = {
         topics: new Set(), hosts: new Set(), clientFailures: 0, sentBack: 0, sentBackOn: new Map(), retryPuts: 0, dlqPuts: 0, dlqPutsSeen: false,
-        sentBackSeen: false, retrySeen: false, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, cached: null, curve: [],
+        sentBackSeen: false, retrySeen: false, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, skipped: new Map(), cached: null, curve: [],
       };
       groups.set(group, g);
     }
@@ -132,6 +134,14 @@ export function consumerCollector(): ConsumerCollector {
       g.clientFailures += Array.isArray(f.msgIds) && f.msgIds.length ? f.msgIds.length : 1;
     } else if (e.type === 'flow-control') {
       if (typeof f.count === 'number' && (!g.cached || f.count > g.cached.count)) g.cached = { count: f.count, at: ts, host: e.host };
+    } else if (e.type === 'offset-illegal') {
+      // The client's OFFSET_ILLEGAL (DefaultMQPushConsumerImpl.pullMessage, 3.x-5.x) moves the queue's
+      // offset to nextBeginOffset: forward, the messages between were deleted before they were
+      // consumed. Read from the client's line only (the broker repeats its own for every pull).
+      const next = f.nextBeginOffset;
+      if (e.kind === 'client' && typeof f.offset === 'number' && typeof next === 'number' && next > f.offset) {
+        g.skipped.set(`${String(topic)}@${String(f.brokerName)}:${String(f.queueId)}@${f.offset}`, next - f.offset);
+      }
     } else if (e.type === 'offset-reset') {
       g.lastReset = ts;
       g.resetSeen = true;
@@ -182,7 +192,12 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
   if (redelivered === null) unknown.push(`redelivered: no TOPIC_PUT_NUMS [${RETRY_PREFIX}${group}] in the broker stats`);
   const consumedAgain = g.resetSeen ? g.consumedAgain : null;
   if (consumedAgain === null) unknown.push('consumed twice: no offset reset in the logs (a rebalance or a killed instance can deliver messages again without a line)');
-  unknown.push('skipped: the logs do not print messages a subscription or a forward reset left unconsumed');
+  const skipped = g.skipped.size ? [...g.skipped.values()].reduce((a, b) => a + b, 0) : null;
+  unknown.push(
+    skipped === null
+      ? 'skipped: the logs do not print messages a subscription or a forward reset left unconsumed'
+      : 'skipped beyond the illegal offsets: the logs do not print messages a subscription or a forward reset left unconsumed',
+  );
   const lag = lagOf(g.curve);
   if (!lag) unknown.push('lag: needs the broker stats\' puts of the topic beside the committed offsets of every queue');
   return {
@@ -195,6 +210,7 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
     dlq,
     dlqHow,
     consumedAgain,
+    skipped,
     lag,
     cachedAtLeast: g.cached ? { count: g.cached.count, at: g.cached.at, host: g.cached.host } : null,
     unknown,
