@@ -166,6 +166,9 @@ const offsetIllegal = (status: string, f: { group?: string | null; queue?: Print
 const offsetReset = (why: string, f: { group?: string | null; queue?: PrintedQueue; topic?: string | null; offset?: number | null }): EventFields =>
   eventFields('offset-reset', { why, group: f.group, ...f.queue, ...(f.topic !== undefined ? { topic: f.topic } : {}), offset: f.offset });
 
+const offsetCommit = (ok: boolean, f: { group?: string | null; clientId?: string | null; mq?: string | null; offset?: number | null } = {}): EventFields =>
+  eventFields('offset-commit', { ok, group: f.group, clientId: f.clientId, ...printedQueue(f.mq), offset: f.offset });
+
 const consumerChanged = (change: string, group: string | null, f: { channel?: string | null; topic?: string | null; subString?: string | null } = {}): EventFields =>
   eventFields('consumer-changed', {
     change,
@@ -1143,6 +1146,73 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     samples: [{ text: '[reset-offset] reset offset started by 10.0.0.20:41234. topic=TopicPay, group=GroupPay, timestamp=1733389200000, isForce=true', fields: { why: 'reset', group: 'GroupPay', topic: 'TopicPay' } }],
   },
 
+  // ---- offset-commit: the consumer's offsets sent to the broker (RemoteBrokerOffsetStore, every persistConsumerOffsetInterval: 5 s) ----
+  {
+    id: 'offset-commit/exception',
+    type: 'offset-commit',
+    keywords: ['updateConsumeOffsetToBroker exception, '],
+    pattern: /updateConsumeOffsetToBroker exception, (?<mq>MessageQueue \[[^\]]*\])/,
+    versions: 'all (4.x-5.x)',
+    source: 'client/consumer/store/RemoteBrokerOffsetStore (persistAll, persist)',
+    // The offset stays in the client and is sent again at the next persist; a consumer that stops now leaves the broker's offset behind (messages consumed again).
+    format: 'updateConsumeOffsetToBroker exception, {}',
+    args: ['mq'],
+    causeFromNext: true,
+    fields: (g) => offsetCommit(false, { mq: g.mq }),
+    // Built from the 4.9.7 format.
+    samples: [{ text: `updateConsumeOffsetToBroker exception, ${MQ2}`, fields: { ok: false, group: null, topic: 'TopicPay', brokerName: 'broker-a', queueId: 2, offset: null, cause: null } }],
+  },
+  {
+    id: 'offset-commit/persist',
+    type: 'offset-commit',
+    keywords: [' updateConsumeOffsetToBroker '],
+    pattern: /Group: (?<group>\S*) ClientId: (?<cid>\S*) updateConsumeOffsetToBroker (?<mq>MessageQueue \[[^\]]*\]) (?<off>-?\d+)/,
+    versions: 'all (4.x-5.x `[persistAll]` and `[persist]`; 3.x without the bracket)',
+    source: 'client/consumer/store/RemoteBrokerOffsetStore (persistAll, persist)',
+    // Logged for every queue at every persist (INFO), moved or not: an offset that stays while messages arrive is a consumer that does not consume.
+    format: '[persistAll] Group: {} ClientId: {} updateConsumeOffsetToBroker {} {}',
+    args: ['group', 'clientId', 'mq', 'offset'],
+    forms: {
+      persist: { format: '[persist] Group: {} ClientId: {} updateConsumeOffsetToBroker {} {}', args: ['group', 'clientId', 'mq', 'offset'] },
+    },
+    fields: (g) => offsetCommit(true, { group: str(g.group), clientId: str(g.cid), mq: g.mq, offset: num(g.off) }),
+    samples: [
+      // Built from the 4.9.7 formats.
+      { text: `[persistAll] Group: GroupPay ClientId: 10.0.0.9@12345 updateConsumeOffsetToBroker ${MQ2} 118`, fields: { ok: true, group: 'GroupPay', clientId: '10.0.0.9@12345', topic: 'TopicPay', brokerName: 'broker-a', queueId: 2, offset: 118, cause: null } },
+      { text: `[persist] Group: GroupPay ClientId: 10.0.0.9@12345 updateConsumeOffsetToBroker ${MQ2} 119`, fields: { ok: true, offset: 119 } },
+      // Real: alibaba/rocketmq#258 (3.x).
+      { text: 'Group: oms_thirdpush_consumer_ios ClientId: 172.17.32.214@cd21e6f5-648f-4f5a-9af2-cab2c5c194db updateConsumeOffsetToBroker MessageQueue [topic=OnlineManageThirdPush_iOS, brokerName=broker-b, queueId=6] 318523', fields: { group: 'oms_thirdpush_consumer_ios', queueId: 6, offset: 318523 } },
+    ],
+  },
+  {
+    id: 'offset-commit/local-exception',
+    type: 'offset-commit',
+    keywords: ['persistAll consumer offset Exception, '],
+    pattern: /persistAll consumer offset Exception, (?<path>\S*)/,
+    versions: 'all (4.x-5.x)',
+    source: 'client/consumer/store/LocalFileOffsetStore (persistAll)',
+    // A broadcasting consumer keeps its offsets in a local file (offsets.json under rocketmq.client.localOffsetStoreDir): writing it failed.
+    format: 'persistAll consumer offset Exception, {}',
+    args: ['path'],
+    causeFromNext: true,
+    fields: () => offsetCommit(false),
+    // Built from the 4.9.7 format.
+    samples: [{ text: 'persistAll consumer offset Exception, /home/app/.rocketmq_offsets/10.0.0.9@12345/GroupBroadcast/offsets.json', fields: { ok: false, group: null, offset: null } }],
+  },
+  {
+    id: 'offset-commit/push-exception',
+    type: 'offset-commit',
+    keywords: [' persistConsumerOffset exception'],
+    pattern: /group: (?<group>\S*) persistConsumerOffset exception/,
+    versions: 'all (4.x-5.x)',
+    source: 'client/impl/consumer/DefaultMQPushConsumerImpl (persistConsumerOffset)',
+    format: 'group: {} persistConsumerOffset exception',
+    args: ['group'],
+    causeFromNext: true,
+    fields: (g) => offsetCommit(false, { group: str(g.group) }),
+    // Built from the 4.9.7 format.
+    samples: [{ text: 'group: GroupPay persistConsumerOffset exception', fields: { ok: false, group: 'GroupPay' } }],
+  },
   // ---- consumer-changed: the broker's book of a group (ConsumerGroupInfo, ConsumerManager; broker.log) ----
   {
     id: 'consumer-changed/connected',

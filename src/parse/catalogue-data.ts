@@ -2126,6 +2126,20 @@ export const ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
+    id: 'store-sync/ha-offset-mismatch',
+    type: 'store-sync',
+    keywords: ['master pushed offset not equal the max phy offset in slave'],
+    pattern: /master pushed offset not equal the max phy offset in slave, SLAVE: (?<slave>-?\d+) MASTER: (?<master>-?\d+)/,
+    versions: 'all (4.x HAClient; 5.x DefaultHAClient, AutoSwitchHAClient)',
+    source: 'store/ha/HAService$HAClient (4.x), store/ha/DefaultHAClient (5.x)',
+    // The master pushed data from another offset than the slave's end (a slave whose commit log differs from the master's): the slave closes the HA connection and connects again.
+    format: 'master pushed offset not equal the max phy offset in slave, SLAVE: {} MASTER: {}',
+    args: ['slaveOffset', 'masterOffset'],
+    fields: () => storeSync('SLAVE_OFFSET_MISMATCH'),
+    // Real: apache/rocketmq#323 (a slave's store.log, 4.2-era).
+    samples: [{ text: 'ERROR HAClient - master pushed offset not equal the max phy offset in slave, SLAVE: 10674758888969 MASTER: 10674758921737', fields: { status: 'SLAVE_OFFSET_MISMATCH', addr: null, behindBytes: null } }],
+  },
+  {
     id: 'store-sync/slave-fall-behind',
     type: 'store-sync',
     keywords: ['Slave fall behind master: '],

@@ -14,6 +14,7 @@ import { fieldNames } from './event-fields.js';
 import { ENTRIES, normAddr } from './catalogue-data.js';
 import { CLIENT_ENTRIES } from './catalogue-clients.js';
 import { CONSUMER_ENTRIES } from './catalogue-consumer.js';
+import { DLEDGER_ENTRIES } from './catalogue-dledger.js';
 import type { CatalogueEntry } from './catalogue-entry.js';
 import { keywordPlaces } from './keyword-scan.js';
 
@@ -26,9 +27,9 @@ export interface CatalogueMatch {
 /**
  * Catalogue entries in precedence order (the first entry whose pattern matches wins): the Java
  * client's producer side and the servers, the Java client's consumer side and the broker's book of
- * consumers, then the other clients.
+ * consumers, DLedger, then the other clients.
  */
-export const CATALOGUE: readonly CatalogueEntry[] = Object.freeze([...ENTRIES, ...CONSUMER_ENTRIES, ...CLIENT_ENTRIES]);
+export const CATALOGUE: readonly CatalogueEntry[] = Object.freeze([...ENTRIES, ...CONSUMER_ENTRIES, ...DLEDGER_ENTRIES, ...CLIENT_ENTRIES]);
 
 /**
  * Field names per event type: the public `--json` contract. Every event of a type carries all of

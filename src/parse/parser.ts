@@ -650,7 +650,8 @@ export class SourceParser {
         // ConsumeMessageConcurrently/OrderlyService, ProcessQueue's cleaner, the lite pull consumer; 4.x and 5.x).
         if (
           / (?:MQClientFactoryScheduledThread|PullMessageService|RebalanceService|NettyClientPublicExecutor_\d+|PullMessageServiceScheduledThread|ConsumeMessage(?:Scheduled)?Thread_\S*|CleanExpireMsgScheduledThread_\S*|PullMsgThread\S*|MonitorMessageQueueChangeThread\S*) - /.test(sample) &&
-          !/ (brokerOutApi_thread_|SendMessageThread_|BrokerControllerScheduledThread)/.test(sample)
+          // A broker's own threads, DLedger's among them (QuorumAckChecker, StateMaintainer, EntryDispatcher: dledger 0.2-0.4), whose RPCs run on Netty client threads too.
+          !/ (brokerOutApi_thread_|SendMessageThread_|BrokerControllerScheduledThread|QuorumAckChecker-|StateMaintainer|EntryDispatcher-|EntryHandler-)/.test(sample)
         )
           return 'client';
         if (CONSUMER_CLIENT_WORDS.test(sample)) return 'client';

@@ -41,7 +41,10 @@ export type EventType =
   | 'lock-failed'
   | 'offset-illegal'
   | 'offset-reset'
+  | 'offset-commit'
   | 'consumer-changed'
+  | 'dledger'
+  | 'controller'
   | 'other';
 
 export const EVENT_TYPES: readonly EventType[] = [
@@ -81,7 +84,10 @@ export const EVENT_TYPES: readonly EventType[] = [
   'lock-failed',
   'offset-illegal',
   'offset-reset',
+  'offset-commit',
   'consumer-changed',
+  'dledger',
+  'controller',
   'other',
 ];
 

@@ -168,11 +168,14 @@ function typeColor(t: EventType): Color | undefined {
     case 'broker-registered':
     case 'rebalance':
     case 'consumer-changed':
+    case 'dledger':
+    case 'controller':
       return 'cyan';
     case 'startup':
     case 'shutdown':
       return 'green';
     case 'watermark':
+    case 'offset-commit':
     case 'store-slow':
     case 'broker-jstack':
       return 'blue';

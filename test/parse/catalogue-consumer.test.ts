@@ -184,6 +184,23 @@ describe('real pasted lines through the parser', () => {
     expect(broker.acc.kind).toBe('broker');
   });
 
+  it("the broker's lock.log (RocketmqRebalanceLock), which its name does not tell, reads as a broker's", () => {
+    // Built from the 4.9.7 and 5.3.1 formats of RebalanceLockManager.
+    expect(kindFromName('lock.log')).toBeNull();
+    const { events, acc } = parseLines(
+      [
+        `2024-12-05 10:00:01 WARN AdminBrokerThread_3 - tryLockBatch, message queue locked by other client. Group: GroupOrder OtherClientId: 10.0.0.9@111 NewClientId: 10.0.0.10@222 ${MQ}`,
+        `2024-12-05 10:00:21 WARN AdminBrokerThread_1 - RebalanceLockManager#tryLockBatch: message queue has been locked by other client, group=GroupOrder, mq=${MQ}, locked client id=10.0.0.9@111, current client id=10.0.0.10@222`,
+      ],
+      kindFromName('lock.log'),
+    );
+    expect(acc.kind).toBe('broker');
+    expect(events.map((e) => [e.entry, e.fields.clientId])).toEqual([
+      ['lock-failed/broker-locked-by-other', '10.0.0.10@222'],
+      ['lock-failed/broker-locked-by-other-5x', '10.0.0.10@222'],
+    ]);
+  });
+
   it("a broker's book of a group: a consumer connects, its channel closes, the group goes", () => {
     // The first line is a real 4.x broker.log message (quoted in a public write-up), with a header built in the 4.x layout; the others are built from the 4.9.7 formats.
     const { events } = parseLines(
@@ -221,10 +238,11 @@ describe('the real consumer pastes of test/fixtures/real (sources in its SOURCES
     for (const e of events) expect(e.fields).toMatchObject({ group: 'GolukConsumerGroup', topic: 'Message', queueId: 0, msgIds: ['0A00012900002A9F000000000363F621'], reconsumeTimes: 0 });
   });
 
-  it('95 (3.x client): a pull at offset 15619 of a queue whose end is 7358', () => {
+  it('95 (3.x client): a pull at offset 15619 of a queue whose end is 7358, then an offset committed', () => {
     const { events } = fixture('95');
-    expect(brief(events)).toEqual(['5 offset-illegal/pull']);
+    expect(brief(events)).toEqual(['5 offset-illegal/pull', '7 offset-commit/persist']);
     expect(events[0].fields).toMatchObject({ status: 'OFFSET_ILLEGAL', group: 'adjsms', topic: 'adjsms', brokerName: 'broker-1', queueId: 2, offset: 15619, nextBeginOffset: 0, maxOffset: 7358 });
+    expect(events[1].fields).toEqual({ ok: true, group: 'adjpush', clientId: '121.43.59.215@1148', topic: 'adjpush', brokerName: 'broker-1', queueId: 2, offset: 87, cause: null });
   });
 
   it('97 (3.5.8 slave broker): offsets over the queue end, each followed by PULL_OFFSET_MOVED without correction', () => {
@@ -262,7 +280,13 @@ describe('the real consumer pastes of test/fixtures/real (sources in its SOURCES
     expect(events[0].fields).toMatchObject({ action: 'cancelled', topic: 't', brokerName: 'rmq-b5', queueId: 3 });
   });
 
-  it("109 and 113: the broker's notices of a changed group", () => {
+  it("109 and 113: offsets committed, then the broker's notices of a changed group", () => {
+    const commits = fixture('109').events.filter((e) => e.type === 'offset-commit');
+    expect(commits.map((e) => [e.line, e.fields.queueId, e.fields.offset])).toEqual([
+      [1, 3, 4725],
+      [2, 5, 4708],
+      [3, 12, 4650],
+    ]);
     const a = fixture('109').events.filter((e) => e.type === 'rebalance');
     expect(a.map((e) => e.line)).toEqual([4, 5, 6, 7, 8]);
     for (const e of a) expect(e.fields).toMatchObject({ action: 'notified', group: 'b2c_front_track_report_group' });
