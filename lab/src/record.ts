@@ -427,12 +427,16 @@ export async function record(s: Scenario, tool: Toolchain, opts: RecordOptions, 
     rec.apps.schedule(rec.faultsFrom.getTime());
     await Promise.all(s.faults.map((f) => rec.runFault(f)));
     await sleep(endAt - Date.now());
-    const endedAt = new Date();
     await rec.apps.stopSampling();
+    // The truth ends where the logs do: the end is taken, the logs copied and the side files read
+    // together, before the admin tool's slow count of the dead-letter topics.
+    const endedAt = new Date();
     const staging = join(dirname(opts.out), `.${s.scenario}.recording-${process.pid}`);
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
     rec.collect(staging);
+    const sends = rec.sends();
+    const side = rec.apps.sideFiles();
     if (opts.gzip) gzipLogs(staging);
     const dlq = await rec.apps.dlqCounts();
     const labJson = buildLabJson({
@@ -444,8 +448,8 @@ export async function record(s: Scenario, tool: Toolchain, opts: RecordOptions, 
       faults: rec.faults,
       boundTo: rec.boundTo,
       discardedAttempts: rec.discardedAttempts,
-      sends: rec.sends(),
-      consumers: { runs: rec.apps.runs, lag: rec.apps.lag, dlq, side: rec.apps.sideFiles() },
+      sends,
+      consumers: { runs: rec.apps.runs, lag: rec.apps.lag, dlq, side },
     });
     writeFileSync(join(staging, 'lab.json'), JSON.stringify(labJson, null, 2) + '\n');
     if (existsSync(opts.out)) rmSync(opts.out, { recursive: true, force: true });

@@ -897,7 +897,7 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'flow-control/cpp5-cache',
     type: 'flow-control',
     keywords: ['Number of locally cached messages is', 'Locally cached messages take'],
-    pattern: /(?<q>\S+): (?:Number of locally cached messages is (?<n>\d+)|Locally cached messages take (?<b>\d+) bytes), which exceeds threshold=(?<th>\d+)/,
+    pattern: /(?<q>\S{1,512}): (?:Number of locally cached messages is (?<n>\d+)|Locally cached messages take (?<b>\d+) bytes), which exceeds threshold=(?<th>\d+)/,
     versions: 'rocketmq-clients cpp-5.0.0-5.1.1',
     source: 'rocketmq-clients cpp source/rocketmq/ProcessQueueImpl.cpp (ProcessQueueImpl::shouldThrottle, INFO)',
     format: '{}: Number of locally cached messages is {}, which exceeds threshold={}',

@@ -174,6 +174,10 @@ const rule: Rule = {
     };
 
     const report = (g: Group) => {
+      const printed = !g.name.startsWith('(group not printed');
+      /** The group in prose, and in the names of its retry and dead-letter topics. */
+      const G = printed ? g.name : '<group>';
+      const who = printed ? `Group ${g.name}'s listener` : `A listener on host ${g.name.slice('(group not printed, '.length, -1)} (its group is not printed)`;
       const orderly = g.orderlyNotOk > 0;
       const dlq = g.dlqStored.size;
       const severity = dlq > 0 || g.broadcastDropped > 0 ? 'error' : 'warning';
@@ -188,12 +192,12 @@ const rule: Rule = {
       const topics = [...g.topics];
       if (g.failures) {
         ex.push(
-          `Group ${g.name}'s listener failed ${plural(g.failures, 'delivery', 'deliveries')}${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}: ${kinds.join(', ')}.`,
+          `${who} failed ${plural(g.failures, 'delivery', 'deliveries')}${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}: ${kinds.join(', ')}.`,
         );
-      } else ex.push(`The broker stored messages of group ${g.name} in its dead-letter queue; the group's client logs were not among the inputs.`);
+      } else ex.push(`The broker stored messages of group ${G} in its dead-letter queue; the group's client logs were not among the inputs.`);
       if (g.failures && !orderly && g.failures > g.broadcastDropped) {
         ex.push(
-          `A failed message is sent back to the broker, which delivers it again through ${RETRY_PREFIX}${g.name} after a delay growing from 10 s to 2 h (delay level 3 + reconsumeTimes); once its reconsumeTimes has reached maxReconsumeTimes, ${maxReconsume}${assumed}, the next failure stores it in ${DLQ_PREFIX}${g.name}, which no consumer reads unless one subscribes to it.`,
+          `A failed message is sent back to the broker, which delivers it again through ${RETRY_PREFIX}${G} after a delay growing from 10 s to 2 h (delay level 3 + reconsumeTimes); once its reconsumeTimes has reached maxReconsumeTimes, ${maxReconsume}${assumed}, the next failure stores it in ${DLQ_PREFIX}${G}, which no consumer reads unless one subscribes to it.`,
         );
       }
       if (g.maxReconsume !== null && !orderly) {
@@ -201,13 +205,13 @@ const rule: Rule = {
         ex.push(
           left > 0
             ? `The highest reconsumeTimes seen is ${g.maxReconsume}: that message goes to the DLQ after ${plural(left, 'more failure')} (a delivery with reconsumeTimes ${maxReconsume} that fails).`
-            : `The highest reconsumeTimes seen is ${g.maxReconsume}: ${plural(g.atMax.size, 'message')} failed at or past maxReconsumeTimes, so the broker stores ${g.atMax.size === 1 ? 'it' : 'them'} in ${DLQ_PREFIX}${g.name} unless the send back failed.`,
+            : `The highest reconsumeTimes seen is ${g.maxReconsume}: ${plural(g.atMax.size, 'message')} failed at or past maxReconsumeTimes, so the broker stores ${g.atMax.size === 1 ? 'it' : 'them'} in ${DLQ_PREFIX}${G} unless the send back failed.`,
         );
       }
-      if (dlq) ex.push(`The broker logged ${plural(dlq, 'message')} stored in ${DLQ_PREFIX}${g.name}${g.dlqFailed ? ` and ${plural(g.dlqFailed, 'DLQ store')} that failed` : ''}.`);
-      else if (g.dlqFailed) ex.push(`The broker failed to store ${plural(g.dlqFailed, 'message')} in ${DLQ_PREFIX}${g.name}.`);
+      if (dlq) ex.push(`The broker logged ${plural(dlq, 'message')} stored in ${DLQ_PREFIX}${G}${g.dlqFailed ? ` and ${plural(g.dlqFailed, 'DLQ store')} that failed` : ''}.`);
+      else if (g.dlqFailed) ex.push(`The broker failed to store ${plural(g.dlqFailed, 'message')} in ${DLQ_PREFIX}${G}.`);
       if (g.sendBackLocal) ex.push(`${plural(g.sendBackLocal, 'send back')} failed (to the broker and by the client's own producer): those messages stay in the client and are consumed again there ${CONSUMER_DEFAULTS.sendBackFailedRetryMs / 1000} s later, holding their queue's committed offset meanwhile.`);
-      if (g.sendBackDirect && !g.sendBackLocal) ex.push(`${plural(g.sendBackDirect, 'send back')} to the broker failed; the client then sends the message to ${RETRY_PREFIX}${g.name} with its own producer.`);
+      if (g.sendBackDirect && !g.sendBackLocal) ex.push(`${plural(g.sendBackDirect, 'send back')} to the broker failed; the client then sends the message to ${RETRY_PREFIX}${G} with its own producer.`);
       if (orderly) {
         ex.push(
           `The group consumes orderly (${plural(g.orderlyNotOk, 'delivery', 'deliveries')} logged \`Orderly return not OK\`). An orderly queue whose listener does not return SUCCESS is suspended ${CONSUMER_DEFAULTS.suspendCurrentQueueTimeMillis} ms (suspendCurrentQueueTimeMillis) and the same message is delivered again in place: every later message of that queue waits behind it; with maxReconsumeTimes left at -1 an orderly message is never moved to the DLQ, so a message that always fails holds its queue for good.`,
@@ -216,11 +220,12 @@ const rule: Rule = {
       if (g.broadcastDropped) ex.push('A broadcasting consumer does not retry: each failed message is lost for that instance.');
 
       const adv: Array<string | TopicAdvice> = [];
-      for (const [c, t] of classes.slice(0, 3)) adv.push(`Fix the listener's ${c}${t.frame ? ` (top frame ${t.frame})` : ' (the stack printed after the line shows where)'}; a message that can never be processed should be logged and acknowledged, not ${orderly ? 'retried in place' : `retried ${maxReconsume} times`}.`);
+      for (const [c, t] of classes.slice(0, 3).filter(([, x]) => !/ConsumeStatus/.test(x.first.text))) adv.push(`Fix the listener's ${c}${t.frame ? ` (top frame ${t.frame})` : ' (the stack printed after the line shows where)'}; a message that can never be processed should be logged and acknowledged, not ${orderly ? 'retried in place' : `retried ${maxReconsume} times`}.`);
+      if (classes.some(([, t]) => /ConsumeStatus/.test(t.first.text))) adv.push('The listener returned something other than a ConsumeStatus: return ConsumeStatus.CONSUME_SUCCESS or RECONSUME_LATER on every path.');
       if (g.returnedNull && g.returnedNull > classes.length) adv.push('The listener returned null: return CONSUME_SUCCESS or RECONSUME_LATER explicitly on every path (a null is taken as RECONSUME_LATER).');
       if (dlq || g.atMax.size) {
         adv.push(
-          `After the fix, read the messages in ${DLQ_PREFIX}${g.name} again (a consumer subscribed to it, or resend them); a 4.x broker creates it write-only: \`mqadmin updateTopic -t ${DLQ_PREFIX}${g.name} -p 6\` first.`,
+          `After the fix, read the messages in ${DLQ_PREFIX}${G} again (a consumer subscribed to it, or resend them); a 4.x broker creates it write-only: \`mqadmin updateTopic -t ${DLQ_PREFIX}${G} -p 6\` first.`,
         );
       }
       const transient = classes.length > 0 && classes.every(([c]) => TRANSIENT.test(c));
@@ -253,7 +258,7 @@ const rule: Rule = {
       const what = classes.length ? classes[0][0].replace(/^.*\./, '') : g.returnedNull ? 'null returned' : orderly ? 'orderly not OK' : null;
       ctx.report({
         severity,
-        title: `Group ${g.name}: ${plural(g.failures, 'consume failure')}${what ? ` (${what})` : ''}${dlq ? `, ${plural(dlq, 'message')} in ${DLQ_PREFIX}${g.name}` : g.atMax.size ? `, ${plural(g.atMax.size, 'message')} past maxReconsumeTimes` : ''}${g.broadcastDropped ? `, ${g.broadcastDropped} dropped` : ''}`,
+        title: `${printed ? `Group ${g.name}` : 'A consumer group'}: ${plural(g.failures, 'consume failure')}${what ? ` (${what})` : ''}${dlq ? `, ${plural(dlq, 'message')} in ${DLQ_PREFIX}${G}` : g.atMax.size ? `, ${plural(g.atMax.size, 'message')} past maxReconsumeTimes` : ''}${g.broadcastDropped ? `, ${g.broadcastDropped} dropped` : ''}`,
         start: g.span.first,
         end: g.span.last,
         subject: g.clients.size === 1 ? { client: [...g.clients][0], ...(topics.length === 1 ? { topic: topics[0] } : {}) } : topics.length === 1 ? { topic: topics[0] } : {},

@@ -206,6 +206,21 @@ const rule: Rule = {
       'lock-failed': onLock,
       'consumer-changed': onChanged,
       end() {
+        // A client's lock lines that print no group (the C++ client's) belong to the one group its other lines name.
+        for (const [key, g] of groups) {
+          if (!key.startsWith('(group not printed, ') || !g.lockLines) continue;
+          const host = key.slice('(group not printed, '.length, -1);
+          const named = [...groups.values()].filter((x) => !x.name.startsWith('(') && x.hosts.has(host));
+          if (named.length !== 1) continue;
+          const into = named[0];
+          into.lockLines += g.lockLines;
+          for (const q of g.locks.items) into.locks.add(q);
+          for (const [k, n] of g.lockKinds) into.lockKinds.set(k, (into.lockKinds.get(k) ?? 0) + n);
+          for (const c of g.lockedBy.items) into.lockedBy.add(c);
+          into.span.add(g.span.first);
+          into.span.add(g.span.last);
+          g.lockLines = 0;
+        }
         for (const g of groups.values()) if (g.best || g.lockLines) report(g);
       },
     };

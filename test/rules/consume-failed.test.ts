@@ -91,6 +91,11 @@ ruleTester(rule, {
       findings: [{ severity: 'warning', metrics: { failures: 2, returnedNull: 2, exceptions: [] }, mentions: ['return CONSUME_SUCCESS or RECONSUME_LATER'] }],
     },
     {
+      name: 'real Python client (rocketmq-client-python#88): a listener returning no ConsumeStatus, no group printed',
+      files: { 'app/python.log': real('139-python-callback-consume-status-error-traceback.log') },
+      findings: [{ severity: 'warning', metrics: { exceptions: ['ValueError'], sentToDlq: 0 }, mentions: ['its group is not printed', '%DLQ%<group>', 'ConsumeStatus.CONSUME_SUCCESS'], adviceOmits: ["Fix the listener's ValueError"] }],
+    },
+    {
       name: '--set maxReconsumeTimes=3: a failure at reconsumeTimes 3 sends the message to the DLQ',
       set: ['maxReconsumeTimes=3'],
       files: { 'app-pay-01/logs/rocketmq_client.log': client([exception('17:00:01,100', 1, 3, '%RETRY%GroupPay')]) },

@@ -1,5 +1,6 @@
 // rebalance-storm against the real pastes (apache/rocketmq-client-cpp#345: an orderly consumer whose
-// three queues are not added `because lock failed`; apache/seatunnel#9959: five consumers of one
+// three queues are not added `because lock failed`, two of them `locked OK, but ... released` first,
+// lines that print no group and belong to the client's one group; apache/seatunnel#9959: five consumers of one
 // process told of one change of their group, which is one rebalance, no storm) and lines built from
 // the 4.9.7 client and broker formats (the catalogue's samples).
 import { readFileSync } from 'node:fs';
@@ -33,7 +34,12 @@ ruleTester(rule, {
     {
       name: 'real C++ orderly consumer: three queues not taken because the lock failed',
       files: { 'app/cpp.log': real('137-cpp-re-dev-spdlog-rebalance-lock-failed.log') },
-      findings: [{ severity: 'warning', metrics: { lockFailures: 3, queuesNotLocked: 3, stormRebalances: 0 }, evidence: ['app/cpp.log:1'], mentions: ['myGroup', 'not taken at a rebalance because the lock failed', 'consumed by no one'] }],
+      findings: [{ severity: 'warning', metrics: { lockFailures: 5, queuesNotLocked: 3, stormRebalances: 0 }, evidence: ['app/cpp.log:1'], mentions: ['myGroup', 'not taken at a rebalance because the lock failed', 'consumed by no one'] }],
+    },
+    {
+      name: 'real Go client (rocketmq-client-go#510): the lock refused, the queue not added',
+      files: { 'app/go.log': real('129-go-logrus-tty-orderly-lock-failed.log') },
+      findings: [{ metrics: { lockFailures: 2, queuesNotLocked: 1 }, mentions: ['GID_ADX01', 'ADX@broker-a:1', 'consumed by no one'] }],
     },
     {
       name: 'seven rebalances in 3 min while an instance restarts over and over: a storm, the trigger named',
