@@ -21,6 +21,8 @@ import type { ConsumerImpact } from '../rules/incident.js';
 
 /** A committed offset that moves back this long after a reset of its group is the reset's doing. */
 const RESET_EFFECT_MS = 60000;
+/** Illegal offsets remembered per group (a flood of them is one queue's story told many times). */
+const SKIPPED_KEPT = 10000;
 /** The broker's retry delay topic (ScheduleMessageService, 4.x; also 5.x's delay levels). */
 const SCHEDULE_TOPIC = 'SCHEDULE_TOPIC_XXXX';
 const RETRY_PREFIX = '%RETRY%';
@@ -139,7 +141,7 @@ export function consumerCollector(): ConsumerCollector {
       // offset to nextBeginOffset: forward, the messages between were deleted before they were
       // consumed. Read from the client's line only (the broker repeats its own for every pull).
       const next = f.nextBeginOffset;
-      if (e.kind === 'client' && typeof f.offset === 'number' && typeof next === 'number' && next > f.offset) {
+      if (e.kind === 'client' && typeof f.offset === 'number' && typeof next === 'number' && next > f.offset && g.skipped.size < SKIPPED_KEPT) {
         g.skipped.set(`${String(topic)}@${String(f.brokerName)}:${String(f.queueId)}@${f.offset}`, next - f.offset);
       }
     } else if (e.type === 'offset-reset') {
