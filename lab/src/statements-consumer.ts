@@ -12,16 +12,32 @@ export const CONSUMER_TOLERANCE = {
   countMin: 2,
   /** A lag stated at a minute end against the lab's samples (every 10 s) this close to it. */
   lagMs: 15_000,
+  /** A lag estimated at a minute end: within this share of the lab's samples then, or this many messages, whichever is more. */
+  lagShare: 0.25,
+  lagMin: 10,
 };
 
 const near = (stated: number, truth: number) => Math.abs(stated - truth) <= Math.max(CONSUMER_TOLERANCE.countMin, CONSUMER_TOLERANCE.countShare * truth);
 /** A lower bound holds when it is not above the truth (beyond the tolerance). */
 const atMost = (stated: number, truth: number) => stated <= truth + Math.max(CONSUMER_TOLERANCE.countMin, CONSUMER_TOLERANCE.countShare * truth);
 
+/** The lab's lag samples within the tolerance of a time. */
+function lagsNear(g: LabConsumerGroup, at: number): number[] {
+  return (g.lag ?? []).filter((x: any) => x.error === undefined && Math.abs(ms(x.at) - at) <= CONSUMER_TOLERANCE.lagMs).map((x: any) => x.total as number);
+}
+
 /** The lab's largest lag sampled within the tolerance of a time (null: no sample there). */
 function lagNear(g: LabConsumerGroup, at: number): number | null {
-  const xs = (g.lag ?? []).filter((x: any) => x.error === undefined && Math.abs(ms(x.at) - at) <= CONSUMER_TOLERANCE.lagMs).map((x: any) => x.total as number);
+  const xs = lagsNear(g, at);
   return xs.length ? Math.max(...xs) : null;
+}
+
+/** An estimate holds when it lies within the tolerance of the samples' range then. */
+function lagHolds(stated: number, xs: number[]): boolean {
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  const slack = (x: number) => Math.max(CONSUMER_TOLERANCE.lagMin, CONSUMER_TOLERANCE.lagShare * x);
+  return stated >= lo - slack(lo) && stated <= hi + slack(hi);
 }
 
 function impactStatements(truth: Truth, c: any): Statement[] {
@@ -43,12 +59,12 @@ function impactStatements(truth: Truth, c: any): Statement[] {
     out.push(s(`at least ${c.dlq} in %DLQ%${c.group}`).is(atMost(c.dlq, dlq) && (c.dlq > 0) === (dlq > 0), `the lab counted ${dlq}`, `the lab counted ${dlq} in the DLQ`));
   }
   if (c.consumedAgain !== null && c.consumedAgain !== undefined) out.push(s(`${c.consumedAgain} consumed again`).is(near(c.consumedAgain, g.duplicates), `the lab counted ${g.duplicates} duplicates`, `the lab counted ${g.duplicates} messages consumed twice`));
-  if (c.lag && c.lag.atLeast > 0) {
+  if (c.lag) {
     const at = ms(c.lag.at);
-    const lab = lagNear(g, at);
-    const claim = `lag at least ${c.lag.atLeast} at ${truth.time(at)}`;
-    if (lab === null) out.push(s(claim).unknown(`no lag sample within ${CONSUMER_TOLERANCE.lagMs / 1000} s`));
-    else out.push(s(claim).is(atMost(c.lag.atLeast, lab), `the admin tool's lag then: ${lab}`, `the admin tool's lag then was ${lab}`));
+    const xs = lagsNear(g, at);
+    const claim = `largest lag about ${c.lag.about} at ${truth.time(at)}`;
+    if (!xs.length) out.push(s(claim).unknown(`no lag sample within ${CONSUMER_TOLERANCE.lagMs / 1000} s`));
+    else out.push(s(claim).is(lagHolds(c.lag.about, xs), `the admin tool's lag then: ${xs.join(', ')}`, `the admin tool's lag then was ${xs.join(', ')}`));
   }
   if (c.cachedAtLeast) {
     const at = ms(c.cachedAtLeast.at);

@@ -51,8 +51,15 @@ interface GroupState {
   skipped: Map<string, number>;
   /** The largest count of cached messages one queue's flow-control line printed. */
   cached: { count: number; at: number; host: string } | null;
-  /** The lag's relative curve at each minute end the topic's puts were printed: puts so far minus offsets committed. */
-  curve: Array<{ at: number; rel: number; queues: number }>;
+  /** The lag's relative curve at each minute end the topic's puts were printed: puts so far minus the offsets last committed. */
+  curve: CurvePoint[];
+}
+
+interface CurvePoint {
+  at: number;
+  /** The puts so far minus the offsets last committed before the minute end. */
+  rel: number;
+  queues: number;
 }
 
 interface ConsumerCollector {
@@ -221,25 +228,26 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
 
 /**
  * The lag at each minute end is the puts so far minus the committed offsets (consumerProgress's
- * brokerOffset minus consumerOffset) plus a constant the logs do not give (the queues' offsets
- * before the stats began); the lag is never negative, so the constant is at least minus the lowest
- * point of the curve, and the lag at each point at least its height above that lowest point.
+ * brokerOffset minus consumerOffset) plus a constant K the logs do not give (the queues' offsets
+ * before the stats began). The lag is never negative, so K is taken as minus the curve's lowest
+ * point. The broker may hold newer offsets than the last logged (persistConsumerOffsetInterval, 5 s;
+ * pulls carry newer ones), so the figure is an estimate (`about`): above the admin tool's by up to
+ * the messages consumed in the last 5 s before the minute end.
  */
-function lagOf(curve: readonly GroupState['curve'][number][]): ConsumerImpact['lag'] {
+function lagOf(curve: readonly CurvePoint[]): ConsumerImpact['lag'] {
   // Only points that read the same queues (a queue committed later shifts the sum).
   const queues = Math.max(0, ...curve.map((p) => p.queues));
   const pts = curve.filter((p) => p.queues === queues);
   if (pts.length < 2) return null;
   const low = Math.min(...pts.map((p) => p.rel));
   const top = pts.reduce((a, b) => (b.rel > a.rel ? b : a));
-  const atLeast = top.rel - low;
   const above = pts.filter((p) => p.rel - low > 0);
   return {
-    atLeast,
+    about: top.rel - low,
     at: top.at,
     from: above.length ? above[0].at : null,
     until: above.length ? above[above.length - 1].at : null,
     minutes: pts.length,
-    how: 'the topic\'s TOPIC_PUT_NUMS in the broker stats minus the offsets the consumers committed ([persistAll]), at each minute end',
+    how: 'estimated: the topic\'s TOPIC_PUT_NUMS in the broker stats minus the offsets the consumers committed ([persistAll]) last before each minute end, above the lowest point of the curve',
   };
 }

@@ -22,10 +22,10 @@ export function consumerFigures(c: ConsumerImpact, zone: Zone, sameDay: boolean)
   }
   if (c.consumedAgain !== null) out.push(`twice      ${c.consumedAgain} consumed again (committed offsets moved back by an offset reset)`);
   if (c.skipped !== null) out.push(`skipped    ${c.skipped} deleted before they were consumed (illegal offsets moved forward to nextBeginOffset)`);
-  if (c.lag && c.lag.atLeast === 0) out.push(`lag        not measurable above 0 at the ${c.lag.minutes} minute ends read (${c.lag.how})`);
+  if (c.lag && c.lag.about === 0) out.push(`lag        about 0 at each of the ${c.lag.minutes} minute ends read (${c.lag.how})`);
   else if (c.lag) {
     const span = c.lag.from !== null && c.lag.until !== null ? `, above 0 at the minute ends ${at(c.lag.from)} – ${at(c.lag.until!)}` : '';
-    out.push(`lag        at least ${c.lag.atLeast} at ${at(c.lag.at)}${span} (${c.lag.how})`);
+    out.push(`lag        about ${c.lag.about} at ${at(c.lag.at)}, the largest at the minute ends${span} (${c.lag.how})`);
   }
   if (c.cachedAtLeast) out.push(`cached     ${c.cachedAtLeast.count} messages of one queue on ${c.cachedAtLeast.host} at ${at(c.cachedAtLeast.at)} (flow control)`);
   return out;

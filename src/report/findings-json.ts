@@ -91,7 +91,7 @@ function consumerToJson(c: ConsumerImpact, zone: Zone): Record<string, unknown> 
     dlqHow: c.dlqHow,
     consumedAgain: c.consumedAgain,
     skipped: c.skipped,
-    lag: c.lag ? { atLeast: c.lag.atLeast, at: iso(c.lag.at, zone), from: iso(c.lag.from, zone), until: iso(c.lag.until, zone), minutes: c.lag.minutes, how: c.lag.how } : null,
+    lag: c.lag ? { about: c.lag.about, at: iso(c.lag.at, zone), from: iso(c.lag.from, zone), until: iso(c.lag.until, zone), minutes: c.lag.minutes, how: c.lag.how } : null,
     cachedAtLeast: c.cachedAtLeast ? { count: c.cachedAtLeast.count, at: iso(c.cachedAtLeast.at, zone), host: c.cachedAtLeast.host } : null,
     unknown: [...c.unknown],
   };

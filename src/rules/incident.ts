@@ -71,7 +71,7 @@ export interface ConsumerImpact {
   /** Messages deleted before they were consumed: an illegal offset below the queue's first moved to nextBeginOffset. */
   skipped: number | null;
   /** The largest lag (messages the group had not committed), with when it was above zero (minute ends). */
-  lag: { atLeast: number; at: number; from: number | null; until: number | null; minutes: number; how: string } | null;
+  lag: { about: number; at: number; from: number | null; until: number | null; minutes: number; how: string } | null;
   /** The most messages one queue's cache held, from the client's flow-control lines. */
   cachedAtLeast: { count: number; at: number; host: string } | null;
   /** The figures the logs cannot tell, each with why. */

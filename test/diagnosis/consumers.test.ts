@@ -1,6 +1,6 @@
 // The consumers' impact analyze reads per group (src/diagnosis/consumers.ts) on the lab's consumer
 // recordings (samples/lab/consumer-*, real RocketMQ 4.9.4), against their lab.json: every figure
-// within the tolerance of the truth the lab counted, a lower bound never above it, and unknown where
+// within the tolerance of the truth the lab counted, a lower bound never above it, the lag an estimate near the admin tool's, and unknown where
 // the logs cannot tell. Then the parts of the reading on hand-made events in the recordings' formats.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,8 +54,8 @@ describe('the consumers\' impact on the lab\'s consumer recordings', () => {
     const [c] = await consumersOf('consumer-slow-listener');
     const g = truthOf('consumer-slow-listener');
     const lab = lagNear(g, c.lag!.at);
-    expect(c.lag!.atLeast).toBeLessThanOrEqual(lab + 2);
-    expect(c.lag!.atLeast).toBeGreaterThanOrEqual(0.9 * g.maxLag.total);
+    expect(Math.abs(c.lag!.about - lab)).toBeLessThanOrEqual(Math.max(10, 0.25 * lab));
+    expect(c.lag!.about).toBeGreaterThanOrEqual(0.9 * g.maxLag.total);
     expect(c.lag!.from).not.toBeNull();
     expect(c.lag!.until! - c.lag!.from!).toBe(60000);
     expect(c.cachedAtLeast!.count).toBeLessThanOrEqual(lagNear(g, c.cachedAtLeast!.at));
@@ -63,10 +63,11 @@ describe('the consumers\' impact on the lab\'s consumer recordings', () => {
   });
 
   it('the other recordings: no lag above the admin tool\'s, failures of the orderly consumer from its log, duplicates unknown without a reset', async () => {
-    for (const name of ['consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-orderly-broker-crash']) {
+    for (const name of ['consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-orderly-broker-crash', 'consumer-lite-pull-stop']) {
       const [c] = await consumersOf(name);
       const g = truthOf(name);
-      expect(c.lag!.atLeast, name).toBeLessThanOrEqual(lagNear(g, c.lag!.at) + 2);
+      // An estimate (docs/lab.md "Scoring"): within 25 % or 10 messages of the admin tool's lag then.
+      expect(c.lag!.about, name).toBeLessThanOrEqual(lagNear(g, c.lag!.at) + Math.max(10, 0.25 * lagNear(g, c.lag!.at)));
       expect(c.consumedAgain, name).toBeNull();
       if (name === 'consumer-orderly-broker-crash') within(c.failed!, g.failed);
     }
@@ -92,7 +93,7 @@ describe('the consumers\' impact: the reading', () => {
       commit('10:02:59.000', 0, 160), commit('10:02:59.000', 1, 160), stat('10:03:00.000', 'TOPIC_PUT_NUMS', 'T', 30),
     ]);
     // rel: 10-200, 70-210, 100-320 -> -190, -140, -220: lowest -220, so at least 80 at 10:02.
-    expect(c.lag).toMatchObject({ atLeast: 80, at: Date.parse('2026-12-01T10:02:00+08:00'), minutes: 3 });
+    expect(c.lag).toMatchObject({ about: 80, at: Date.parse('2026-12-01T10:02:00+08:00'), minutes: 3 });
   });
 
   it('no lag from a single minute end, nor DLQ without SCHEDULE_TOPIC_XXXX puts beside the sends back', () => {

@@ -485,13 +485,15 @@ describe('score: consumer statements', () => {
     expect(judged({ failed: 175, redelivered: 200, consumedAgain: 7 }).map((x) => x[1])).toEqual(['false', 'false', 'false']);
   });
 
-  it('a DLQ or lag said to be at least N is false only above the truth', () => {
+  it('a DLQ said to be at least N is false only above the truth; a lag estimate is held to the samples then', () => {
     expect(judged({ dlq: 40 })).toEqual([['at least 40 in %DLQ%CID_A', 'true']]);
     expect(judged({ dlq: 90 })).toEqual([['at least 90 in %DLQ%CID_A', 'false']]);
-    const lag = (atLeast: number, at: string) => ({ lag: { atLeast, at: T(at), from: T(at), until: T(at), minutes: 3, how: '' } });
-    expect(judged(lag(208, '10:02:00'))).toEqual([['lag at least 208 at 10:02:00.000', 'true']]);
-    expect(judged(lag(208, '10:03:00'))).toEqual([['lag at least 208 at 10:03:00.000', 'false']]);
-    expect(judged(lag(50, '10:04:30'))).toEqual([['lag at least 50 at 10:04:30.000', 'unknown']]);
+    const lag = (about: number, at: string) => ({ lag: { about, at: T(at), from: T(at), until: T(at), minutes: 3, how: '' } });
+    expect(judged(lag(208, '10:02:00'))).toEqual([['largest lag about 208 at 10:02:00.000', 'true']]);
+    expect(judged(lag(100, '10:02:00'))).toEqual([['largest lag about 100 at 10:02:00.000', 'false']]);
+    expect(judged(lag(208, '10:03:00'))).toEqual([['largest lag about 208 at 10:03:00.000', 'false']]);
+    expect(judged(lag(12, '10:03:00'))).toEqual([['largest lag about 12 at 10:03:00.000', 'true']]);
+    expect(judged(lag(50, '10:04:30'))).toEqual([['largest lag about 50 at 10:04:30.000', 'unknown']]);
     expect(judged({ cachedAtLeast: { count: 32, at: T('10:01:55'), host: 'app-3' } })).toEqual([['32 messages cached at 10:01:55.000', 'true']]);
   });
 

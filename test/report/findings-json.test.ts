@@ -188,7 +188,7 @@ describe('analyze --json: the consumers\' impact', () => {
           consumers: [
             {
               group: 'CID_STOCK', topics: ['TopicOrder'], hosts: ['app-stock-01'], failed: 381, failedHow: 'SNDBCK_PUT_NUMS in the broker stats', redelivered: 323, dlq: 58,
-              dlqHow: 'at least: x', consumedAgain: null, skipped: null, lag: { atLeast: 208, at: T('14:37:00'), from: T('14:36:00'), until: T('14:37:00'), minutes: 4, how: 'h' },
+              dlqHow: 'at least: x', consumedAgain: null, skipped: null, lag: { about: 208, at: T('14:37:00'), from: T('14:36:00'), until: T('14:37:00'), minutes: 4, how: 'h' },
               cachedAtLeast: null, unknown: ['consumed twice: no offset reset'],
             },
           ],
@@ -198,7 +198,7 @@ describe('analyze --json: the consumers\' impact', () => {
     expect(doc.consumers).toEqual([
       {
         group: 'CID_STOCK', topics: ['TopicOrder'], hosts: ['app-stock-01'], failed: 381, failedHow: 'SNDBCK_PUT_NUMS in the broker stats', redelivered: 323, dlq: 58, dlqHow: 'at least: x',
-        consumedAgain: null, skipped: null, lag: { atLeast: 208, at: '2020-12-22T14:37:00.000+08:00', from: '2020-12-22T14:36:00.000+08:00', until: '2020-12-22T14:37:00.000+08:00', minutes: 4, how: 'h' },
+        consumedAgain: null, skipped: null, lag: { about: 208, at: '2020-12-22T14:37:00.000+08:00', from: '2020-12-22T14:36:00.000+08:00', until: '2020-12-22T14:37:00.000+08:00', minutes: 4, how: 'h' },
         cachedAtLeast: null, unknown: ['consumed twice: no offset reset'],
       },
     ]);
