@@ -459,6 +459,31 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
+    id: 'offset-commit/go',
+    type: 'offset-commit',
+    keywords: ['update offset to broker error', 'update offset to broker success'],
+    pattern: /update offset to broker (?<r>error|success)/,
+    versions: 'rocketmq-client-go 2.0.0-2.1.2',
+    source: 'rocketmq-client-go consumer/offset_store.go (remoteBrokerOffsetStore.persist: every 5 s, for each queue held)',
+    format: 'update offset to broker error',
+    args: [],
+    forms: { success: { format: 'update offset to broker success', args: [] } },
+    fields: (g, text) =>
+      eventFields('offset-commit', { ok: g.r === 'success', group: field(text, 'consumerGroup'), ...printedQueue(text), offset: num(field(text, 'offset')), cause: underlay(text) }),
+    versionHint: 'go',
+    samples: [
+      {
+        text: 'time="2022-08-18T15:37:50+08:00" level=warning msg="update offset to broker error" MessageQueue="MessageQueue [topic=slave-test, brokerName=rocketmq-broker-0, queueId=2]" consumerGroup=slave-test offset=1020 underlayError="broker: rocketmq-broker-0 address not found"',
+        fields: { ok: false, group: 'slave-test', topic: 'slave-test', brokerName: 'rocketmq-broker-0', queueId: 2, offset: 1020, cause: 'broker: rocketmq-broker-0 address not found' },
+      },
+      {
+        text: 'INFO[0010] update offset to broker success               MessageQueue="MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=0]" consumerGroup=GID_TEST offset=42',
+        fields: { ok: true, group: 'GID_TEST', queueId: 0, offset: 42, cause: null },
+      },
+    ],
+  },
+
+  {
     id: 'offset-reset/go-fix',
     type: 'offset-reset',
     keywords: ['fix the pull request offset: '],
@@ -671,6 +696,29 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
       },
     ],
   },
+  {
+    id: 'offset-commit/cpp',
+    type: 'offset-commit',
+    keywords: ['oneway updateConsumeOffsetToBroker of mq:', 'updateConsumeOffset of mq:'],
+    pattern: /oneway updateConsumeOffsetToBroker of mq:.*?, its offset is:(?<o>-?\d+)|updateConsumeOffset of mq:.*? (?<err>error)/,
+    versions: 'rocketmq-client-cpp 1.2.x-2.2.0',
+    source: 'rocketmq-client-cpp src/consumer/OffsetStore.cpp (RemoteBrokerOffsetStore::persist, a oneway request); src/consumer/DefaultMQPushConsumerImpl.cpp (updateConsumeOffset: the store failed)',
+    // The source's `%lld` written as `%d`, the placeholder the renderer knows.
+    format: 'oneway updateConsumeOffsetToBroker of mq:%s, its offset is:%d',
+    args: ['mq', 'offset'],
+    printf: true,
+    forms: { error: { format: 'updateConsumeOffset of mq:%s error', args: ['mq'], printf: true } },
+    fields: (g, text) => eventFields('offset-commit', { ok: g.err === undefined, ...printedQueue(text), offset: num(g.o) }),
+    versionHint: 'cpp',
+    samples: [
+      {
+        text: '[2020-Mar-28 08:42:42.124554](info):oneway updateConsumeOffsetToBroker of mq:MessageQueue [topic=browser, brokerName=broker-1, queueId=2], its offset is:268305037[updateConsumeOffsetToBroker:310]',
+        fields: { ok: true, topic: 'browser', brokerName: 'broker-1', queueId: 2, offset: 268305037 },
+      },
+      { text: '[2020-Mar-28 08:42:43.000001](error):updateConsumeOffset of mq:MessageQueue [topic=browser, brokerName=broker-1, queueId=2] error[updateConsumeOffset:540]', fields: { ok: false, queueId: 2, offset: null } },
+    ],
+  },
+
   {
     id: 'offset-illegal/cpp-debug',
     type: 'offset-illegal',
@@ -897,21 +945,23 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'flow-control/cpp5-cache',
     type: 'flow-control',
     keywords: ['Number of locally cached messages is', 'Locally cached messages take'],
-    pattern: /(?<q>\S{1,512}): (?:Number of locally cached messages is (?<n>\d+)|Locally cached messages take (?<b>\d+) bytes), which exceeds threshold=(?<th>\d+)/,
+    // The queue's name before `: ` is read in `fields`: an unanchored `\S+: ` in the pattern would backtrack over a long line.
+    pattern: /(?:Number of locally cached messages is (?<n>\d+)|Locally cached messages take (?<b>\d+) bytes), which exceeds threshold=(?<th>\d+)/,
     versions: 'rocketmq-clients cpp-5.0.0-5.1.1',
     source: 'rocketmq-clients cpp source/rocketmq/ProcessQueueImpl.cpp (ProcessQueueImpl::shouldThrottle, INFO)',
     format: '{}: Number of locally cached messages is {}, which exceeds threshold={}',
     args: ['mq', 'count', 'threshold'],
     forms: { size: { format: '{}: Locally cached messages take {} bytes, which exceeds threshold={}', args: ['mq', 'bytes', 'thresholdBytes'] } },
-    fields: (g) => {
+    fields: (g, text) => {
       const bytes = g.b !== undefined;
       const th = num(g.th);
+      const q = /([^\s:]{1,300}): (?:Number of locally cached|Locally cached messages take)/.exec(text)?.[1];
       return eventFields('flow-control', {
         limit: bytes ? 'size' : 'count',
         threshold: bytes && th !== null ? Math.floor(th / MIB) : th,
         count: bytes ? null : num(g.n),
         sizeMiB: bytes ? Math.floor((num(g.b) ?? 0) / MIB) : null,
-        ...cpp5Queue(` ${g.q ?? ''}`),
+        ...cpp5Queue(` ${q ?? ''}`),
       });
     },
     versionHint: 'cpp-5.x',
