@@ -76,6 +76,8 @@ export function consumerCollector(): ConsumerCollector {
   const puts = new Map<string, number>();
   /** The minute (epoch ms of the stats line) being summed, with the topics whose puts it printed. */
   let minute: { at: number; topics: Set<string> } | null = null;
+  /** Per topic: the broker hosts that printed its puts, per minute (a minute missing on one breaks the sum). */
+  const putHosts = new Map<string, Map<number, Set<string>>>();
   const state = (group: string): GroupState => {
     let g = groups.get(group);
     if (!g) {
@@ -121,6 +123,8 @@ export function consumerCollector(): ConsumerCollector {
           g.dlqPutsSeen = true;
         } else {
           puts.set(key, (puts.get(key) ?? 0) + sum);
+          const byMinute = putHosts.get(key) ?? new Map<number, Set<string>>();
+          putHosts.set(key, byMinute.set(ts, (byMinute.get(ts) ?? new Set<string>()).add(e.host)));
           minute ??= { at: ts, topics: new Set() };
           minute.topics.add(key);
         }
@@ -169,12 +173,17 @@ export function consumerCollector(): ConsumerCollector {
     visit,
     finish() {
       closeMinute();
-      return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen).map(([group, g]) => impactOf(group, g, schedule)).sort((a, b) => a.group.localeCompare(b.group));
+      // A broker that missed a minute (down, its stats lost with it) leaves the sum of puts short.
+      const gaps = new Set([...putHosts].filter(([, m]) => {
+        const all = new Set([...m.values()].flatMap((x) => [...x]));
+        return [...m.values()].some((x) => x.size < all.size);
+      }).map(([t]) => t));
+      return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen).map(([group, g]) => impactOf(group, g, schedule, gaps)).sort((a, b) => a.group.localeCompare(b.group));
     },
   };
 }
 
-function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, number>): ConsumerImpact {
+function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, number>, gaps: ReadonlySet<string>): ConsumerImpact {
   const unknown: string[] = [];
   // Failed: a concurrently consumer sends every failed message back (SNDBCK_PUT_NUMS); an orderly
   // one retries in place and the client logs each failure. The larger count stands.
@@ -207,8 +216,10 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
       ? 'skipped: the logs do not print messages a subscription or a forward reset left unconsumed'
       : 'skipped beyond the illegal offsets: the logs do not print messages a subscription or a forward reset left unconsumed',
   );
-  const lag = lagOf(g.curve);
-  if (!lag) unknown.push('lag: needs the broker stats\' puts of the topic beside the committed offsets of every queue');
+  const broken = [...g.topics].filter((t) => gaps.has(t));
+  const lag = broken.length ? null : lagOf(g.curve);
+  if (broken.length) unknown.push(`lag: a broker's stats miss minutes of ${broken.join(', ')} (a broker down): the puts cannot be summed`);
+  else if (!lag) unknown.push('lag: needs the broker stats\' puts of the topic beside the committed offsets of every queue');
   return {
     group,
     topics: [...g.topics].sort(),

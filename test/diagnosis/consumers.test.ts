@@ -66,10 +66,16 @@ describe('the consumers\' impact on the lab\'s consumer recordings', () => {
     for (const name of ['consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-orderly-broker-crash', 'consumer-lite-pull-stop']) {
       const [c] = await consumersOf(name);
       const g = truthOf(name);
+      if (name === 'consumer-orderly-broker-crash') {
+        // broker-a crashed: its stats miss minutes, so the puts cannot be summed and the lag is unknown.
+        expect(c.lag).toBeNull();
+        expect(c.unknown.join('\n')).toMatch(/lag: a broker's stats miss minutes of TopicOrder/);
+        within(c.failed!, g.failed);
+        continue;
+      }
       // An estimate (docs/lab.md "Scoring"): within 25 % or 10 messages of the admin tool's lag then.
       expect(c.lag!.about, name).toBeLessThanOrEqual(lagNear(g, c.lag!.at) + Math.max(10, 0.25 * lagNear(g, c.lag!.at)));
       expect(c.consumedAgain, name).toBeNull();
-      if (name === 'consumer-orderly-broker-crash') within(c.failed!, g.failed);
     }
   });
 });
