@@ -7,6 +7,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import type { LabJson } from './labjson.js';
 import { scoreAll, scoreRecording, TOLERANCE, CLASSES, type Figures, type RecordingScore } from './score.js';
 import type { StatementClass } from './statements-core.js';
+import { CONSUMER_TOLERANCE } from './statements-consumer.js';
 
 export const SCORE_USAGE = `  score DIR... [--json] [--verbose]
                  run analyze and replay on each recording (a folder with lab.json, or a folder of
@@ -131,7 +132,7 @@ export function formatFalse(scores: RecordingScore[]): string {
 export function scoreJson(scores: RecordingScore[], all: Figures, repoDir: string, dirs: string[]) {
   return {
     schemaVersion: 1,
-    tolerances: TOLERANCE,
+    tolerances: { ...TOLERANCE, consumer: CONSUMER_TOLERANCE },
     recordings: scores.map((s, i) => ({ dir: relative(repoDir, dirs[i]) || '.', ...s })),
     all: { ...all, reproduced: scores.filter((s) => s.replayVerdict === 'reproduced').length, recordings: scores.length },
   };

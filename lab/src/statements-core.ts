@@ -3,7 +3,7 @@
 export type Verdict = 'true' | 'false' | 'unknown';
 
 /** The classes precision is given for. */
-export const CLASSES = ['cause', 'went-down', 'impact', 'process', 'advice', 'replay-setting', 'replay-fault', 'replay-milestone', 'replay-impact'] as const;
+export const CLASSES = ['cause', 'went-down', 'impact', 'process', 'advice', 'consumer', 'replay-setting', 'replay-fault', 'replay-milestone', 'replay-impact'] as const;
 export type StatementClass = (typeof CLASSES)[number];
 
 export interface Statement {

@@ -3,6 +3,7 @@
 // advice. A statement the truth cannot decide is `unknown` with the reason, never `true`.
 import { adviceStatements, type Scope } from './statements-advice.js';
 import { say, type Statement, type StatementClass } from './statements-core.js';
+import { consumerStatements } from './statements-consumer.js';
 import { DOWN_KINDS, effectiveClient, KIND_WORDS, labKinds, ms, TOLERANCE, Truth, UNANSWERING_KINDS, type TruthFault } from './score-truth.js';
 
 const t = (iso: string | null): number | null => (iso === null ? null : ms(iso));
@@ -391,7 +392,7 @@ export function once(statements: Statement[]): Statement[] {
 }
 
 export function analyzeStatements(truth: Truth, report: Report): Statement[] {
-  const out = [...causeStatements(truth, report), ...impactStatements(truth, report)];
+  const out = [...causeStatements(truth, report), ...impactStatements(truth, report), ...consumerStatements(truth, report)];
   for (const f of report.findings ?? []) out.push(...findingStatements(truth, f));
   for (const inc of report.incidents ?? []) {
     (inc.advice ?? []).forEach((a: string, i: number) => out.push(adviceStatements(truth, a, scopeOfIncident(truth, inc), `${inc.id} advice ${i + 1}`)));

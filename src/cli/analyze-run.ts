@@ -72,12 +72,13 @@ export async function runAnalyze(args: ArgumentsCamelCase<AnalyzeArgs>, io: CliI
       view = shiftTimeline(timeline, moved);
       d = await pass(view, false);
     }
-    const { analysis, incidents, activity } = d;
+    const { analysis, incidents, consumers, activity } = d;
     const report: AnalyzeReport = {
       clocks,
       timeline: view,
       analysis,
       incidents,
+      consumers,
       rules: enabled.map((r) => r.meta.id),
       settings: settingsInEffect(enabled, changed),
       changed,

@@ -6,7 +6,7 @@ import { commonDir } from '../util/paths.js';
 import { clientLogsRead } from '../ingest/coverage.js';
 import { analyze, analyzeOnBothCores, sourcesOf, type Analysis, type AnalysisOptions } from '../rules/analyze.js';
 import type { EventType, RmqEvent } from '../parse/types.js';
-import type { Incident } from '../rules/incident.js';
+import type { ConsumerImpact, Incident } from '../rules/incident.js';
 import type { Finding } from '../rules/types.js';
 import { clientVersionOf } from '../rules/versions.js';
 import type { Timeline } from '../timeline/build.js';
@@ -17,10 +17,13 @@ import { inferContext } from './infer/context.js';
 import { inferHosts } from './infer/hosts.js';
 import { buildIncidents } from './incident.js';
 import { clientFailures } from './observe.js';
+import { consumerCollector } from './consumers.js';
 
 interface Diagnosis {
   analysis: Analysis;
   incidents: Incident[];
+  /** The consumers' impact per group (src/diagnosis/consumers.ts). */
+  consumers: ConsumerImpact[];
   /** The hosts' clocks (asked with `clocks`): src/timeline/clocks.ts. */
   clocks?: ClockEstimate[];
 }
@@ -38,6 +41,8 @@ interface IncidentPass {
   readonly types: ReadonlySet<EventType>;
   visit(e: RmqEvent): void;
   finish(findings: readonly Finding[]): Incident[];
+  /** After finish(): the consumers' impact per group. */
+  consumers(): ConsumerImpact[];
   /** After finish(): the hosts' clocks (with `clocks`; else none). */
   clocks(): ClockEstimate[];
 }
@@ -49,12 +54,16 @@ export function incidentPass(t: Timeline, o: DiagnoseOptions = {}): IncidentPass
   // Its types are among the collector's (pipeline, broker-registered).
   const trains = o.clocks ? new ClockTrains((i) => t.shiftMs?.[i] ?? 0) : null;
   let collected: Collected | null = null;
+  const consumers = consumerCollector();
+  let consumerImpacts: ConsumerImpact[] = [];
   return {
-    types: c.types,
+    types: new Set([...c.types, ...consumers.types]),
     visit: (e) => {
-      c.visit(e);
+      if (c.types.has(e.type)) c.visit(e);
+      if (consumers.types.has(e.type)) consumers.visit(e);
       trains?.visit(e);
     },
+    consumers: () => consumerImpacts,
     clocks() {
       if (!trains || !collected) return [];
       const ctx = inferContext(collected, { zone: t.defaultZone.name, source: 'analyze' });
@@ -62,6 +71,7 @@ export function incidentPass(t: Timeline, o: DiagnoseOptions = {}): IncidentPass
     },
     finish(findings) {
       collected = c.finish();
+      consumerImpacts = consumers.finish();
       const input = inferScenario(collected!, { zone: t.defaultZone.name, source: 'analyze' });
       const sources = sourcesOf(t);
       return buildIncidents(input, findings, {
@@ -81,7 +91,7 @@ export function diagnose(t: Timeline, opts: AnalysisOptions & DiagnoseOptions): 
   const pass = incidentPass(t, opts);
   const analysis = analyze(t, { ...opts, observers: [...(opts.observers ?? []), pass] });
   const incidents = pass.finish(analysis.findings);
-  return { analysis, incidents, ...(opts.clocks ? { clocks: pass.clocks() } : {}) };
+  return { analysis, incidents, consumers: pass.consumers(), ...(opts.clocks ? { clocks: pass.clocks() } : {}) };
 }
 
 /** diagnose() with the rules in a thread of their own when the timeline is large (analyzeOnBothCores). */
@@ -89,7 +99,7 @@ export async function diagnoseOnBothCores(t: Timeline, opts: AnalysisOptions & D
   const pass = incidentPass(t, opts);
   const analysis = await analyzeOnBothCores(t, { ...opts, observers: [...(opts.observers ?? []), pass] });
   const incidents = pass.finish(analysis.findings);
-  return { analysis, incidents, ...(opts.clocks ? { clocks: pass.clocks() } : {}) };
+  return { analysis, incidents, consumers: pass.consumers(), ...(opts.clocks ? { clocks: pass.clocks() } : {}) };
 }
 
 /** Where the lines' addresses are, as the inference placed hosts, NameServers and brokers. */

@@ -3,10 +3,12 @@
 // Go, C#, C++, Rust) and ali-ons (Node.js, Aliyun ONS). Their wordings are their own; they map to the
 // same event types as the Java client's. Each entry names the repository, file and version that prints
 // the text. The entries come after the Java ones (catalogue-data.ts), so a Java wording always wins.
+// Their consumer side is in catalogue-clients-consumer.ts, spread at the end of CLIENT_ENTRIES.
 
 import type { CatalogueEntry } from './catalogue-entry.js';
 import type { EventFields } from './types.js';
 import { busy, closed, connect, normAddr, num, routeFail, startup, str } from './catalogue-data.js';
+import { CLIENT_CONSUMER_ENTRIES } from './catalogue-clients-consumer.js';
 
 /** `key=value` or `key="value"` of a logrus/zap/5.x message (value up to `,`, space or `"`). */
 function kv(text: string, key: string): string | null {
@@ -505,4 +507,5 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
       },
     ],
   },
+  ...CLIENT_CONSUMER_ENTRIES,
 ];

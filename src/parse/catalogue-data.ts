@@ -253,9 +253,9 @@ const storeSync = (
 // Pattern pieces
 
 /** Optional `CODE: n  DESC: ` prefix of MQBrokerException / MQClientException messages (any spacing). */
-const CODE = String.raw`(?:CODE:\s*(?<code>-?\d+)\s*DESC:\s*)?`;
+export const CODE = String.raw`(?:CODE:\s*(?<code>-?\d+)\s*DESC:\s*)?`;
 /** Optional ` BROKER: addr` suffix of MQBrokerException (4.8.0+), anywhere later on the line. */
-const BROKER = String.raw`(?:.*?\bBROKER:\s*(?<broker>\S+))?`;
+export const BROKER = String.raw`(?:.*?\bBROKER:\s*(?<broker>\S+))?`;
 /** Optional `, period in queue: Nms, size of queue: N` part of the BrokerFastFailure texts. */
 const PERIOD = String.raw`(?:.*?period in queue:\s*(?<wait>-?\d+|[xX*]+)\s*ms(?:,\s*size of queue:\s*(?<size>-?\d+|[xX*]+))?)?`;
 
@@ -2124,6 +2124,20 @@ export const ENTRIES: CatalogueEntry[] = [
       { text: 'AutoSwitchHAClient connect to master 10.0.0.1:30912 failed', fields: { status: 'HA_CONNECT_FAILED', addr: '10.0.0.1:30912' } },
       { text: 'HAClient connect to master null failed', fields: { status: 'HA_CONNECT_FAILED', addr: null } },
     ],
+  },
+  {
+    id: 'store-sync/ha-offset-mismatch',
+    type: 'store-sync',
+    keywords: ['master pushed offset not equal the max phy offset in slave'],
+    pattern: /master pushed offset not equal the max phy offset in slave, SLAVE: (?<slave>-?\d+) MASTER: (?<master>-?\d+)/,
+    versions: 'all (4.x HAClient; 5.x DefaultHAClient, AutoSwitchHAClient)',
+    source: 'store/ha/HAService$HAClient (4.x), store/ha/DefaultHAClient (5.x)',
+    // The master pushed data from another offset than the slave's end (a slave whose commit log differs from the master's): the slave closes the HA connection and connects again.
+    format: 'master pushed offset not equal the max phy offset in slave, SLAVE: {} MASTER: {}',
+    args: ['slaveOffset', 'masterOffset'],
+    fields: () => storeSync('SLAVE_OFFSET_MISMATCH'),
+    // Real: apache/rocketmq#323 (a slave's store.log, 4.2-era).
+    samples: [{ text: 'ERROR HAClient - master pushed offset not equal the max phy offset in slave, SLAVE: 10674758888969 MASTER: 10674758921737', fields: { status: 'SLAVE_OFFSET_MISMATCH', addr: null, behindBytes: null } }],
   },
   {
     id: 'store-sync/slave-fall-behind',

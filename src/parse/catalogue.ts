@@ -9,9 +9,12 @@
 // scan at the top of matchMessage). A line that contains keywords runs only the patterns of the
 // entries that own those keywords, in catalogue order (the order decides precedence).
 
-import type { EventFields, EventType } from './types.js';
+import { EVENT_TYPES, type EventFields, type EventType } from './types.js';
+import { fieldNames } from './event-fields.js';
 import { ENTRIES, normAddr } from './catalogue-data.js';
 import { CLIENT_ENTRIES } from './catalogue-clients.js';
+import { CONSUMER_ENTRIES } from './catalogue-consumer.js';
+import { DLEDGER_ENTRIES } from './catalogue-dledger.js';
 import type { CatalogueEntry } from './catalogue-entry.js';
 import { keywordPlaces } from './keyword-scan.js';
 
@@ -21,43 +24,21 @@ export interface CatalogueMatch {
   entry: CatalogueEntry;
 }
 
-/** Catalogue entries in precedence order (the first entry whose pattern matches wins): the Java client and servers, then the other clients. */
-export const CATALOGUE: readonly CatalogueEntry[] = Object.freeze([...ENTRIES, ...CLIENT_ENTRIES]);
+/**
+ * Catalogue entries in precedence order (the first entry whose pattern matches wins): the Java
+ * client's producer side and the servers, the Java client's consumer side and the broker's book of
+ * consumers, DLedger, then the other clients.
+ */
+export const CATALOGUE: readonly CatalogueEntry[] = Object.freeze([...ENTRIES, ...CONSUMER_ENTRIES, ...DLEDGER_ENTRIES, ...CLIENT_ENTRIES]);
 
 /**
  * Field names per event type: the public `--json` contract. Every event of a type carries all of
- * its `required` fields (null when unknown); `optional` fields appear only on some entries.
+ * its `required` fields (null when unknown); `optional` fields appear only on some entries. Read
+ * from event-fields.ts's table, the one home of the fields and their kinds.
  */
-export const EVENT_FIELDS: Readonly<Record<EventType, { required: readonly string[]; optional?: readonly string[] }>> = {
-  'busy-reply': { required: ['reason', 'waitMs', 'queueSize', 'code', 'brokerAddr'] },
-  'send-attempt-failed': { required: ['invokeId', 'rtMs', 'topic', 'brokerName', 'queueId', 'cause'], optional: ['attempt', 'maxAttempts', 'endpoints'] },
-  'send-failed': { required: ['attempts', 'costMs', 'topic', 'brokersSent'] },
-  'send-call-timeout': { required: ['api'] },
-  'rpc-timeout': { required: ['addr', 'timeoutMs'] },
-  'connect-failed': { required: ['addr', 'addrs'] },
-  'channel-closed': { required: ['addr', 'reason', 'result'] },
-  'namesrv-chosen': { required: ['old', 'new', 'namesrvIndex'] },
-  'namesrv-list': { required: ['addrs', 'old'] },
-  'route-update-failed': { required: ['topic', 'cause', 'addr'] },
-  'route-changed': { required: ['topic', 'brokersBefore', 'brokersAfter', 'writableBefore', 'writableAfter'] },
-  'no-route': { required: ['topic'] },
-  'broker-registered': { required: ['brokerName', 'brokerAddr', 'namesrvAddr', 'brokerId', 'haAddr'] },
-  'broker-expired': { required: ['brokerAddr', 'idleMs'] },
-  'broker-removed': { required: ['brokerName', 'brokerAddr', 'reason'] },
-  watermark: { required: ['queue', 'size', 'slowMs'] },
-  'store-slow': { required: ['costMs', 'what', 'bodyLength'], optional: ['totalPut', 'slowPuts'] },
-  pipeline: { required: ['side', 'event', 'addr'] },
-  startup: { required: ['role', 'version', 'group', 'brokerName', 'brokerAddr'] },
-  shutdown: { required: ['role', 'version'] },
-  'heartbeat-failed': { required: ['brokerName', 'brokerId', 'brokerAddr'] },
-  'register-failed': { required: ['namesrvAddr'] },
-  'disk-full': { required: ['ratio', 'code'], optional: ['brokerAddr'] },
-  'disk-ok': { required: ['ratio', 'store'] },
-  'broker-jstack': { required: [] },
-  other: { required: [] },
-  'store-sync': { required: ['status', 'topic', 'brokerName', 'queueId', 'addr', 'intervalMs', 'behindBytes'] },
-  stats: { required: ['stat', 'key', 'window', 'sum', 'tps', 'avgpt'] },
-};
+export const EVENT_FIELDS: Readonly<Record<EventType, { required: readonly string[]; optional?: readonly string[] }>> = Object.fromEntries(
+  EVENT_TYPES.map((t) => [t, fieldNames(t)]),
+) as Record<EventType, { required: readonly string[]; optional?: readonly string[] }>;
 
 // ---------------------------------------------------------------------------------------------
 // Keyword index

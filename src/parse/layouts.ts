@@ -207,6 +207,45 @@ export const LAYOUTS: readonly Layout[] = [
     ],
   },
   {
+    id: 'thread-logger-line',
+    title: 'an application pattern `yyyy-MM-dd HH:mm:ss,SSS LEVEL thread Logger line: msg`',
+    // As a real client log prints it (test/fixtures/real/101-*: `ConsumeMessageThread_1 RocketmqClient 421:`).
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} (?<thread>\\S+) (?<logger>[A-Za-z_$][\\w$.]*) (?<line>\\d+): `),
+    ts: 'yyyy-MM-dd HH:mm:ss,SSS',
+    zone: 'source',
+    impliesKind: 'app',
+    priority: 26,
+    render: '{ts} {level} {thread} {logger} {line}: ',
+    samples: ['2020-11-20 13:29:12,037 WARN ConsumeMessageThread_1 RocketmqClient 421: consumeMessage exception: java.lang.NullPointerException Group: CG-creation'],
+  },
+  {
+    id: 'logger-thread-brackets',
+    title: 'an application pattern `yyyy-MM-dd HH:mm:ss,SSS LEVEL [Logger   ] [thread] - msg` (the logger padded)',
+    // As SeaTunnel's log prints the RocketMQ client (test/fixtures/real/109-*, after a `[traceId] ` prefix).
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ${LEVEL} {1,2}\\[(?<logger>[^\\]]*?) *\\] \\[(?<thread>[^\\]]*)\\] - `),
+    ts: 'yyyy-MM-dd HH:mm:ss,SSS',
+    zone: 'source',
+    impliesKind: 'app',
+    // Before level-thread-mdc (23), which would read the padded logger as the thread.
+    priority: 22.5,
+    render: '{ts} {level:<5} [{logger:<30}] [{thread}] - ',
+    samples: [
+      "2025-10-16 20:40:50,976 INFO  [RocketmqClient                ] [NettyClientPublicExecutor_1] - receive broker's notification[10.233.92.251:10911], the consumer group: g changed, rebalance immediately",
+    ],
+  },
+  {
+    id: 'level-dash-thread-pipe',
+    title: 'an application pattern `yyyy-MM-dd HH:mm:ss.SSSS LEVEL - thread | Logger.method-line  msg`',
+    // As a real client log prints it (test/fixtures/real/145-*: `RocketmqClient.onException-384`).
+    header: new RegExp(`^(?<ts>\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{4}) ${LEVEL} - (?<thread>[^|]+?) \\| (?<logger>[\\w$.]+)\\.(?<method>[\\w$<>?]+)-(?<line>\\d+|\\?) {1,2}`),
+    ts: 'yyyy-MM-dd HH:mm:ss.SSSS',
+    zone: 'source',
+    impliesKind: 'app',
+    priority: 28,
+    render: '{ts} {level} - {thread} | {logger}.{method}-{line}  ',
+    samples: ['2018-07-18 10:26:55.0926 WARN - NettyClientPublicExecutor_2 | RocketmqClient.onException-384  execute the pull request exception'],
+  },
+  {
     id: 'time-only',
     title: 'logback console default, time only (also RuoYi with `[method,line] - `): `HH:mm:ss.SSS [thread] LEVEL logger - msg`',
     header: new RegExp(`^(?<ts>\\d{2}:\\d{2}:\\d{2}\\.\\d{3}) \\[(?<thread>[^\\]]+)\\] ${LEVEL} {1,2}(?<logger>\\S+) - (?:\\[(?<method>[\\w$]+),(?<line>\\d+)\\] - )?(?<msg>.*)$`),
@@ -400,6 +439,21 @@ export const LAYOUTS: readonly Layout[] = [
       '2023-12-05T10:33:03+08:00 ERROR remote/remote_client.go:183 github.com/apache/rocketmq-client-go/v2/internal/remote.(*remotingClient).receiveResponse conn error, close connection {"underlayError": "read tcp 192.7.128.158:43358->192.183.1.196:9876: i/o timeout"}',
       '2024-09-18T16:30:57.524+0800\tINFO\tv5@v5.1.1-rc1/client.go:494\tbegin to start the rocketmq client\t{"client_id": "SISDRV2412@17544@0@h01n9bsjvk"}',
     ],
+  },
+  {
+    id: 'rust-tracing',
+    title: 'rocketmq-clients Rust 5.x (tracing fmt, no time) `WARN rocketmq::push_consumer: msg`',
+    // rocketmq-clients rust (rust-5.0.0 on) logs through the `tracing` macros, target `rocketmq::<module>`;
+    // the application's tracing-subscriber formats them, here without the time (test/fixtures/real/141-*).
+    // Only the client's own targets are read.
+    header: /^(?<level>TRACE|DEBUG|INFO|WARN|ERROR) (?<logger>rocketmq(?:::\w+)+): /,
+    ts: null,
+    starts: 'TDIWE',
+    zone: 'source',
+    impliesKind: 'client',
+    versionHint: '5.x-grpc',
+    priority: 19,
+    samples: ['WARN rocketmq::push_consumer: unhandled status message Status { code: MessageNotFound, message: "no new message" }'],
   },
   {
     id: 'dotnet-nlog',

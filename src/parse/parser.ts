@@ -14,6 +14,7 @@
 
 import { compatibleFields, fillCause, mergeIntoRecord, PRODUCER_IMPL, sendPathOf } from './record.js';
 import { KEYWORDS, matchMessage, type CatalogueMatch } from './catalogue.js';
+import { CONSUMER_CLIENT_WORDS } from './catalogue-consumer.js';
 import { keywordScanner, keywordStarts } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
@@ -645,9 +646,15 @@ export class SourceParser {
       case 'two-digit-year': {
         if (/ (NSScheduledThread\d*|NSScanScheduledThread) - |Name Server boot success|new broker registered|scanNotActiveBroker/.test(sample))
           return 'namesrv';
-        if (/ (?:MQClientFactoryScheduledThread|PullMessageService|RebalanceService|NettyClientPublicExecutor_\d+) - /.test(sample) &&
-          !/ (brokerOutApi_thread_|SendMessageThread_|BrokerControllerScheduledThread)/.test(sample))
+        // The client's threads (MQClientInstance, PullMessageService, RebalanceService, and the consumer's own:
+        // ConsumeMessageConcurrently/OrderlyService, ProcessQueue's cleaner, the lite pull consumer; 4.x and 5.x).
+        if (
+          / (?:MQClientFactoryScheduledThread|PullMessageService|RebalanceService|NettyClientPublicExecutor_\d+|PullMessageServiceScheduledThread|ConsumeMessage(?:Scheduled)?Thread_\S*|CleanExpireMsgScheduledThread_\S*|PullMsgThread\S*|MonitorMessageQueueChangeThread\S*) - /.test(sample) &&
+          // A broker's own threads, DLedger's among them (QuorumAckChecker, StateMaintainer, EntryDispatcher: dledger 0.2-0.4), whose RPCs run on Netty client threads too.
+          !/ (brokerOutApi_thread_|SendMessageThread_|BrokerControllerScheduledThread|QuorumAckChecker-|StateMaintainer|EntryDispatcher-|EntryHandler-)/.test(sample)
+        )
           return 'client';
+        if (CONSUMER_CLIENT_WORDS.test(sample)) return 'client';
         if (/putMessage|\[PAGECACHERT\]|\[STORETPS\]|CommitLog|AllocateMappedFileService|FlushRealTimeService/.test(sample) &&
           !/ brokerOutApi_thread_/.test(sample))
           return 'store';

@@ -6,7 +6,9 @@
 //                  writes under /var/log/pods (time RFC 3339 with nanoseconds, the stream, `F` for a
 //                  full line, `P` for a partial one that the next line of the same stream goes on);
 //   docker logs -t `2024-05-01T10:00:00.123456789Z LINE` (RFC 3339 with nanoseconds);
-//   trace ids      `[traceId] LINE`, `[a1b2c3][app] LINE` (an MDC field a log pattern prints first).
+//   trace ids      `[traceId] LINE`, `[a1b2c3][app] LINE` (an MDC field a log pattern prints first);
+//   log consoles   `content: LINE`: the field name Aliyun SLS shows before each log line copied
+//                  from its console (test/fixtures/real/127-*; 09-* is its multi-line form).
 // A file's prefix is decided from its first lines (SourceParser.decide): the form under which the
 // most of them are headers of a known layout, when more than without a prefix. Each line is then cut
 // by a scan of its first characters (no regular expression: bounded, linear); a line without the
@@ -19,7 +21,11 @@ export type LinePrefix =
   /** `files`: the file names grep printed (-H), none for grep -n alone; `numbered`: -n was given. */
   | { form: 'grep'; files: readonly string[]; numbered: boolean }
   /** `groups`: how many bracketed fields come before the header. */
-  | { form: 'bracket'; groups: number };
+  | { form: 'bracket'; groups: number }
+  | { form: 'content' };
+
+/** The log console's field name before a copied line. */
+const CONTENT = 'content: ';
 
 /** A file name grep prints is at most this long (a longer `NAME:` is no grep prefix). */
 const MAX_FILE = 255;
@@ -125,6 +131,8 @@ export function prefixLength(p: LinePrefix, text: string): number {
       return grepPrefix(text, p.files, p.numbered);
     case 'bracket':
       return bracketPrefix(text, p.groups);
+    case 'content':
+      return text.startsWith(CONTENT) ? CONTENT.length : -1;
   }
 }
 
@@ -154,6 +162,7 @@ export function detectPrefix(lines: readonly string[], weights: readonly number[
     if (cri && isHeader(text.slice(cri.length))) return vote('cri', { form: 'cri' }, w);
     const d = dockerPrefix(text);
     if (d > 0 && isHeader(text.slice(d))) return vote('docker', { form: 'docker' }, w);
+    if (text.startsWith(CONTENT) && isHeader(text.slice(CONTENT.length))) return vote('content', { form: 'content' }, w);
     if (text[0] === '[') {
       for (let g = 1; g <= MAX_GROUPS; g++) {
         const b = bracketPrefix(text, g);

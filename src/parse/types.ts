@@ -32,6 +32,19 @@ export type EventType =
   | 'broker-jstack'
   | 'store-sync'
   | 'stats'
+  | 'consume-failed'
+  | 'send-back-failed'
+  | 'send-to-dlq'
+  | 'pull-failed'
+  | 'flow-control'
+  | 'rebalance'
+  | 'lock-failed'
+  | 'offset-illegal'
+  | 'offset-reset'
+  | 'offset-commit'
+  | 'consumer-changed'
+  | 'dledger'
+  | 'controller'
   | 'other';
 
 export const EVENT_TYPES: readonly EventType[] = [
@@ -62,6 +75,19 @@ export const EVENT_TYPES: readonly EventType[] = [
   'broker-jstack',
   'store-sync',
   'stats',
+  'consume-failed',
+  'send-back-failed',
+  'send-to-dlq',
+  'pull-failed',
+  'flow-control',
+  'rebalance',
+  'lock-failed',
+  'offset-illegal',
+  'offset-reset',
+  'offset-commit',
+  'consumer-changed',
+  'dledger',
+  'controller',
   'other',
 ];
 

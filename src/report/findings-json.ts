@@ -8,7 +8,7 @@ import { inputGaps } from '../ingest/coverage.js';
 import { inputToJson } from './events.js';
 import { atOrAbove, countBySeverity, hostsOf, totalsOf, type AnalyzeReport, type ClockReport } from './summary.js';
 import type { Milestone } from '../rules/milestones.js';
-import { findingId, type Incident } from '../rules/incident.js';
+import { findingId, type ConsumerImpact, type Incident } from '../rules/incident.js';
 
 /** 2: `incidents` and finding ids (every key of 1 kept). */
 const ANALYZE_SCHEMA_VERSION = 2;
@@ -72,8 +72,28 @@ export function analysisToJson(r: AnalyzeReport): Record<string, unknown> {
     },
     ...(r.clocks ? { clocks: r.clocks.map(clockToJson) } : {}),
     incidents: r.incidents.map((inc) => incidentToJson(inc, r.zone, new Set(shown.map((f) => ids.get(f)!)))),
+    consumers: (r.consumers ?? []).map((c) => consumerToJson(c, r.zone)),
     findings: shown.map((f) => findingToJson(f, r.zone, ids.get(f))),
     milestones: r.analysis.milestones.map((m) => milestoneToJson(m, r.zone)),
+  };
+}
+
+/** A consumer group's impact (docs/analyze.md, "The consumers' impact"). */
+function consumerToJson(c: ConsumerImpact, zone: Zone): Record<string, unknown> {
+  return {
+    group: c.group,
+    topics: [...c.topics],
+    hosts: [...c.hosts],
+    failed: c.failed,
+    failedHow: c.failedHow,
+    redelivered: c.redelivered,
+    dlq: c.dlq,
+    dlqHow: c.dlqHow,
+    consumedAgain: c.consumedAgain,
+    skipped: c.skipped,
+    lag: c.lag ? { about: c.lag.about, at: iso(c.lag.at, zone), from: iso(c.lag.from, zone), until: iso(c.lag.until, zone), minutes: c.lag.minutes, how: c.lag.how } : null,
+    cachedAtLeast: c.cachedAtLeast ? { count: c.cachedAtLeast.count, at: iso(c.cachedAtLeast.at, zone), host: c.cachedAtLeast.host } : null,
+    unknown: [...c.unknown],
   };
 }
 

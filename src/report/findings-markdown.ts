@@ -2,6 +2,7 @@
 // Markdown): a summary, a findings table, one section per finding, and a mermaid timeline of the
 // milestones. Log text stays inside code fences; table cells are escaped.
 
+import { consumerFigures } from './consumers-text.js';
 import { inputGaps } from '../ingest/coverage.js';
 import { formatShort, type Zone } from '../parse/time.js';
 import type { Finding, Rule } from '../rules/types.js';
@@ -66,6 +67,15 @@ export function renderFindingsMarkdown(r: AnalyzeReport): string {
   out.push('# RocketMQ incident analysis', '');
   // What happened comes first, as in the text report.
   r.incidents.forEach((inc, i) => out.push(...incidentSection(inc, i + 1, zone, sameDay)));
+  if (r.consumers?.length) {
+    out.push('## Consumers', '');
+    for (const c of r.consumers) {
+      out.push(`### ${mdCell(c.group)}${c.hosts.length ? ` (${mdCell(c.hosts.join(', '))})` : ''}`, '');
+      for (const f of consumerFigures(c, zone, sameDay)) out.push(`- ${mdCell(f.replace(/ +/, ': '))}`);
+      for (const u of c.unknown) out.push(`- unknown: ${mdCell(u)}`);
+      out.push('');
+    }
+  }
   const hosts = hostsOf(t.accounting);
   const tot = totalsOf(t.accounting);
   out.push('| | |', '|---|---|');

@@ -5,6 +5,7 @@
 // that the first screen and the last both carry the answer. Fits the terminal width; colour comes from the palette (none off a terminal or with NO_COLOR). Text from the
 // logs is escaped everywhere (src/report/escape.ts).
 
+import { consumerLines } from './consumers-text.js';
 import Table from 'cli-table3';
 import { formatShort, type Zone } from '../parse/time.js';
 import type { Milestone } from '../rules/milestones.js';
@@ -52,6 +53,7 @@ export function renderFindingsText(r: AnalyzeReport, o: TextOptions): string {
   // The answer comes first: what broke and who was hurt, then one line per finding, so that the
   // first screen (24 lines of 80 columns) holds the cause, the impact and the list.
   r.incidents.forEach((inc, i) => out.push(...incidentHeadLines(inc, i + 1, r.zone, sameDay, W, p), ''));
+  if (r.consumers?.length) out.push(...consumerLines(r.consumers, r.zone, sameDay, W, p), '');
   if (shown.length) out.push(...findingListLines(shown, W, p), '');
   // How it happened and what to change; the findings below refer to this advice rather than repeat it.
   r.incidents.forEach((inc, i) => out.push(...incidentDetailLines(inc, i + 1, r.zone, sameDay, W, p), ''));

@@ -6,7 +6,7 @@ import { formatShort, type Zone } from '../parse/time.js';
 import type { SourceAccounting } from '../parse/types.js';
 import type { Analysis } from '../rules/analyze.js';
 import { MAX_FINDINGS_PER_RULE, type OmittedFindings } from '../rules/engine.js';
-import type { Incident } from '../rules/incident.js';
+import type { ConsumerImpact, Incident } from '../rules/incident.js';
 import { severityRank, type Finding, type MetricValue, type SettingValue, type Severity, type Subject } from '../rules/types.js';
 import { formatMs } from '../util/durations.js';
 import type { Timeline } from '../timeline/build.js';
@@ -23,6 +23,8 @@ export interface AnalyzeReport {
   analysis: Analysis;
   /** What happened, before the findings (src/rules/incident.ts); none when no cause was found. */
   incidents: Incident[];
+  /** The consumers' impact per group (src/diagnosis/consumers.ts); absent or empty: no consumer in the logs. */
+  consumers?: ConsumerImpact[];
   /** Ids of the rules that ran. */
   rules: string[];
   /** Every setting of the rules that ran, with the value in effect. */

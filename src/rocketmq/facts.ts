@@ -113,6 +113,36 @@ export const CLIENT_DEFAULTS = {
   retryTimesWhenSendAsyncFailed: 2,
 } as const;
 
+/**
+ * The Java push consumer's defaults that the consumer rules read (their settings, their advice), the
+ * same from 4.x to 5.3 (DefaultMQPushConsumer, DefaultMQPushConsumerImpl, ConsumeMessage*Service):
+ * - maxReconsumeTimes: -1 means 16 for a concurrently consumed message (getMaxReconsumeTimes); the
+ *   broker sends a failed message to %DLQ%group once its reconsumeTimes reaches it
+ *   (SendMessageProcessor.consumerSendMsgBack in 4.x, AbstractSendMessageProcessor in 5.x: `>=`);
+ *   an orderly consumer's -1 means Integer.MAX_VALUE: it retries the message in place for ever.
+ * - pullThresholdForQueue 1000 messages, pullThresholdSizeForQueue 100 MiB, consumeConcurrentlyMaxSpan
+ *   2000 offsets (not checked for orderly queues): over one, the queue's next pull waits
+ *   PULL_TIME_DELAY_MILLS_WHEN_FLOW_CONTROL (50 ms); the warning is printed once every 1000 times.
+ * - pullTimeDelayMillsWhenException 3000 ms: a pull that failed is tried again after it.
+ * - A message whose send back failed is consumed again locally after 5000 ms (submitConsumeRequestLater).
+ * - suspendCurrentQueueTimeMillis 1000 ms: an orderly queue whose listener did not return SUCCESS waits it.
+ * - consumeThreadMin 20: the consume pool's queue is unbounded, so it never grows past consumeThreadMin.
+ * - An OFFSET_ILLEGAL pull's nextBeginOffset is persisted 10000 ms later (`fix the pull request offset`).
+ */
+export const CONSUMER_DEFAULTS = {
+  maxReconsumeTimes: 16,
+  pullThresholdForQueue: 1000,
+  pullThresholdSizeForQueueMiB: 100,
+  consumeConcurrentlyMaxSpan: 2000,
+  flowControlDelayMs: 50,
+  flowControlLogEvery: 1000,
+  pullTimeDelayMillsWhenException: 3000,
+  sendBackFailedRetryMs: 5000,
+  suspendCurrentQueueTimeMillis: 1000,
+  consumeThreadMin: 20,
+  offsetFixDelayMs: 10000,
+} as const;
+
 /** Remoting timeouts that more than one layer reads (the model's calls, the clock estimate's pairs). */
 export const TIMEOUTS = {
   /** NettyClientConfig.connectTimeoutMillis: 3000 ms in 4.x and 5.x clients and brokers. */

@@ -48,6 +48,36 @@ export interface Impact {
   lastedBecause: string | null;
 }
 
+/**
+ * What one consumer group suffered (src/diagnosis/consumers.ts reads it): every figure a count the
+ * logs hold, a lower bound said so in its `how`, or null with the reason in `unknown`.
+ */
+export interface ConsumerImpact {
+  group: string;
+  /** The topics whose offsets its consumers committed. */
+  topics: string[];
+  /** The client hosts whose logs show the group. */
+  hosts: string[];
+  /** Deliveries that failed (the larger of the broker's sends back and the client's logged failures). */
+  failed: number | null;
+  failedHow: string | null;
+  /** Messages put back for another delivery through %RETRY%group. */
+  redelivered: number | null;
+  /** Messages stored in %DLQ%group. */
+  dlq: number | null;
+  dlqHow: string | null;
+  /** Messages delivered again because an offset reset moved the committed offset back. */
+  consumedAgain: number | null;
+  /** Messages deleted before they were consumed: an illegal offset below the queue's first moved to nextBeginOffset. */
+  skipped: number | null;
+  /** The largest lag (messages the group had not committed), with when it was above zero (minute ends). */
+  lag: { about: number; at: number; from: number | null; until: number | null; minutes: number; how: string } | null;
+  /** The most messages one queue's cache held, from the client's flow-control lines. */
+  cachedAtLeast: { count: number; at: number; host: string } | null;
+  /** The figures the logs cannot tell, each with why. */
+  unknown: string[];
+}
+
 /** One step of the mechanism, in time order. */
 export interface ChainStep {
   at: number | null;

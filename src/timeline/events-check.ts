@@ -1,62 +1,33 @@
-// The lines of an events file checked against their schema (docs/json.md, docs/events.md) as they
-// are read: a file shipped from another host may be cut, edited, damaged or made by another version,
-// and a line the rules would read wrongly (a `fields` missing, a number where a string belongs) is
-// one to skip with a note, not one to pass on. The checks are cheap beside the JSON.parse of the line.
+// The lines of an events file checked against their schema (docs/json.md; the fields are
+// src/parse/event-fields.ts's, which docs/events.md's tables equal) as they are read: a file shipped
+// from another host may be cut, edited, damaged or made by another version, and a line the rules
+// would read wrongly (a `fields` missing, a number where a string belongs) is one to skip with a
+// note, not one to pass on. The checks are cheap beside the JSON.parse of the line.
 
 import { SOURCE_KINDS } from '../ingest/kinds.js';
-import { EVENT_FIELDS } from '../parse/catalogue.js';
+import { EVENT_FIELD_TABLE, type FieldKind } from '../parse/event-fields.js';
 import { parseZone } from '../parse/time.js';
 import { EVENT_TYPES, type EventType } from '../parse/types.js';
 
 /** The `schemaVersion` of the summary line of `events --json` and `--format events`. */
 export const EVENTS_SCHEMA_VERSION = 1;
 
-/** What a value may be, as docs/events.md writes a field's type. */
-type Kind = 'string' | 'number' | 'boolean' | 'string[]' | 'null';
-const S: Kind[] = ['string'];
-const SN: Kind[] = ['string', 'null'];
-const N: Kind[] = ['number'];
-const NN: Kind[] = ['number', 'null'];
-const L: Kind[] = ['string[]'];
-const LN: Kind[] = ['string[]', 'null'];
-const BN: Kind[] = ['boolean', 'null'];
+const S: readonly FieldKind[] = ['string'];
+const SN: readonly FieldKind[] = ['string', 'null'];
+const N: readonly FieldKind[] = ['number'];
+const NN: readonly FieldKind[] = ['number', 'null'];
+const L: readonly FieldKind[] = ['string[]'];
 
 /**
- * The type of every field of every event type, as docs/events.md's tables give it (a test holds the
- * two equal, and the names equal catalogue.ts's EVENT_FIELDS).
+ * The type of every field of every event type (event-fields.ts's table, which docs/events.md's
+ * tables are held equal to).
  */
-export const FIELD_TYPES: Readonly<Record<Exclude<EventType, 'other'>, Readonly<Record<string, readonly Kind[]>>>> = {
-  'busy-reply': { reason: S, waitMs: NN, queueSize: NN, code: NN, brokerAddr: SN },
-  'send-attempt-failed': { invokeId: SN, rtMs: NN, topic: SN, brokerName: SN, queueId: NN, cause: SN, attempt: NN, maxAttempts: NN, endpoints: SN },
-  'send-failed': { attempts: N, costMs: N, topic: SN, brokersSent: L },
-  'send-call-timeout': { api: SN },
-  'rpc-timeout': { addr: SN, timeoutMs: NN },
-  'connect-failed': { addr: SN, addrs: L },
-  'channel-closed': { addr: SN, reason: S, result: BN },
-  'namesrv-chosen': { old: SN, new: SN, namesrvIndex: N },
-  'namesrv-list': { addrs: L, old: SN },
-  'route-update-failed': { topic: SN, cause: SN, addr: SN },
-  'route-changed': { topic: SN, brokersBefore: L, brokersAfter: L, writableBefore: LN, writableAfter: LN },
-  'no-route': { topic: SN },
-  'broker-registered': { brokerName: SN, brokerAddr: SN, namesrvAddr: SN, brokerId: NN, haAddr: SN },
-  'broker-expired': { brokerAddr: SN, idleMs: NN },
-  'broker-removed': { brokerName: SN, brokerAddr: SN, reason: S },
-  watermark: { queue: SN, size: NN, slowMs: NN },
-  'store-slow': { costMs: NN, what: S, bodyLength: NN, totalPut: N, slowPuts: N },
-  pipeline: { side: S, event: S, addr: SN },
-  startup: { role: S, version: SN, group: SN, brokerName: SN, brokerAddr: SN },
-  shutdown: { role: S, version: ['null'] },
-  'heartbeat-failed': { brokerName: SN, brokerId: NN, brokerAddr: SN },
-  'register-failed': { namesrvAddr: SN },
-  'disk-full': { ratio: NN, code: NN, brokerAddr: SN },
-  'disk-ok': { ratio: NN, store: SN },
-  'broker-jstack': {},
-  stats: { stat: S, key: S, window: S, sum: N, tps: N, avgpt: N },
-  'store-sync': { status: S, topic: SN, brokerName: SN, queueId: NN, addr: SN, intervalMs: NN, behindBytes: NN },
-};
+export const FIELD_TYPES: Readonly<Record<Exclude<EventType, 'other'>, Readonly<Record<string, readonly FieldKind[]>>>> = Object.fromEntries(
+  Object.entries(EVENT_FIELD_TABLE).map(([t, fields]) => [t, Object.fromEntries(Object.entries(fields).map(([n, f]) => [n, f.kinds]))]),
+) as Record<Exclude<EventType, 'other'>, Record<string, readonly FieldKind[]>>;
 
 /** A value's kind as a bit (maskOf), and a field's kinds as the bits of each. */
-const BIT: Readonly<Record<Kind, number>> = { null: 1, string: 2, number: 4, boolean: 8, 'string[]': 16 };
+const BIT: Readonly<Record<FieldKind, number>> = { null: 1, string: 2, number: 4, boolean: 8, 'string[]': 16 };
 /** A field a line may leave out (EVENT_FIELDS' optional ones): its mask has this bit too. */
 const ABSENT = 32;
 
@@ -84,9 +55,9 @@ function maskOf(v: unknown): number {
 const SCHEMA = new Map<string, { names: string[]; masks: number[] }>(
   EVENT_TYPES.map((t) => {
     if (t === 'other') return [t, { names: [], masks: [] }];
-    const optional = new Set(EVENT_FIELDS[t].optional ?? []);
-    const names = Object.keys(FIELD_TYPES[t]);
-    return [t, { names, masks: names.map((n) => FIELD_TYPES[t][n].reduce((m, k) => m | BIT[k], optional.has(n) ? ABSENT : 0)) }];
+    const fields = EVENT_FIELD_TABLE[t];
+    const names = Object.keys(fields);
+    return [t, { names, masks: names.map((n) => fields[n].kinds.reduce((m, k) => m | BIT[k], fields[n].optional ? ABSENT : 0)) }];
   }),
 );
 const KINDS: ReadonlySet<string> = new Set(SOURCE_KINDS);
@@ -97,7 +68,7 @@ function kindOf(v: unknown): string {
   return typeof v;
 }
 
-function isKind(v: unknown, kinds: readonly Kind[]): boolean {
+function isKind(v: unknown, kinds: readonly FieldKind[]): boolean {
   for (const k of kinds) {
     if (k === 'null' ? v === null : k === 'string[]' ? Array.isArray(v) && v.every((x) => typeof x === 'string') : typeof v === k && (k !== 'number' || Number.isFinite(v))) return true;
   }
@@ -105,7 +76,7 @@ function isKind(v: unknown, kinds: readonly Kind[]): boolean {
 }
 
 /** `key` is a string, a string or null, ... as docs/json.md says, else why not. */
-function wrong(what: string, v: unknown, kinds: readonly Kind[]): string {
+function wrong(what: string, v: unknown, kinds: readonly FieldKind[]): string {
   return `${what} is ${v === undefined ? 'missing' : kindOf(v)}, not ${kinds.join(' or ')}`;
 }
 

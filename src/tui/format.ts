@@ -134,7 +134,7 @@ const SEVERITY_SHORT: Record<Severity, string> = { critical: 'CRIT', error: 'ERR
 /** Band glyphs by severity rank, so the strip reads without colour too. */
 const SEVERITY_GLYPH = ['█', '▓', '▒', '░'];
 
-/** How an event type is highlighted in the list: failures, connections, routing, lifecycle, metrics. */
+/** How an event type is highlighted in the list: failures, connections and held-back pulls, routing and membership, lifecycle, metrics. */
 function typeColor(t: EventType): Color | undefined {
   switch (t) {
     case 'busy-reply':
@@ -148,7 +148,15 @@ function typeColor(t: EventType): Color | undefined {
     case 'disk-full':
     case 'no-route':
     case 'route-update-failed':
+    case 'consume-failed':
+    case 'send-back-failed':
+    case 'send-to-dlq':
+    case 'pull-failed':
+    case 'lock-failed':
+    case 'offset-illegal':
       return 'red';
+    case 'flow-control':
+    case 'offset-reset':
     case 'channel-closed':
     case 'pipeline':
     case 'broker-expired':
@@ -158,11 +166,16 @@ function typeColor(t: EventType): Color | undefined {
     case 'namesrv-list':
     case 'route-changed':
     case 'broker-registered':
+    case 'rebalance':
+    case 'consumer-changed':
+    case 'dledger':
+    case 'controller':
       return 'cyan';
     case 'startup':
     case 'shutdown':
       return 'green';
     case 'watermark':
+    case 'offset-commit':
     case 'store-slow':
     case 'broker-jstack':
       return 'blue';

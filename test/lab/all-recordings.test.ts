@@ -13,7 +13,7 @@ import { join } from 'node:path';
 /** The thresholds. */
 const TARGET = { cause: 1, 'went-down': 1, other: 0.95, recallCauses: 0.9, recallClients: 0.9, reproduced: 0.9 };
 
-/** Today's figures over the 42 committed recordings (npm run lab -- score samples/lab samples/generated), rounded down. */
+/** Today's figures over the 49 committed recordings (npm run lab -- score samples/lab samples/generated), rounded down. */
 const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClients: number; reproduced: number } = {
   cause: 0.95,
   'went-down': 0.98,
@@ -24,9 +24,9 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   'replay-fault': 0.97,
   'replay-milestone': 0.75,
   'replay-impact': 0.51,
-  recallCauses: 0.71,
+  recallCauses: 0.64,
   recallClients: 0.75,
-  reproduced: 0.28,
+  reproduced: 0.26,
 };
 
 async function scoreEvery(dirs: string[]): Promise<RecordingScore[]> {

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LabJson } from '../../lab/src/labjson.js';
 import { formatFalse, formatTable, recordingDirs, scoreCommand } from '../../lab/src/score-run.js';
-import { busyRepliesOf, effectiveClient, Truth } from '../../lab/src/score-truth.js';
+import { busyRepliesOf, effectiveClient, ms, Truth } from '../../lab/src/score-truth.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -357,6 +357,45 @@ describe('score: replay', () => {
   });
 });
 
+describe('score: consumers', () => {
+  /** app-1 a producer, app-3 a consumer of CID_A that the lab killed at 10:00:00 and a slowdown of app-3 and app-4. */
+  const withConsumers = () => {
+    const l: any = lab({
+      faults: [
+        { kind: 'consumer-kill', host: 'app-3', start: T('10:00:00'), end: null, pids: [1] },
+        { kind: 'slowdown', host: 'app-4', start: T('10:01:00'), end: T('10:02:00'), consumers: ['app-4', 'app-3'], processMs: 1500, pids: [] },
+      ],
+    });
+    l.hosts.push({ name: 'app-3', addr: '10.0.0.33', roles: ['consumer'], collected: true }, { name: 'app-4', addr: '10.0.0.34', roles: ['consumer'], collected: true });
+    l.consumers = [{ host: 'app-3', group: 'CID_A' }, { host: 'app-4', group: 'CID_A' }];
+    l.consumerGroups = [{ group: 'CID_A', instances: ['app-3', 'app-4'] }];
+    return l as LabJson;
+  };
+
+  it('reads the consumer truth, and a recording without it has none', () => {
+    expect(new Truth(withConsumers()).consumers().map((c) => c.host)).toEqual(['app-3', 'app-4']);
+    expect(new Truth(withConsumers()).consumerGroups().map((g) => g.group)).toEqual(['CID_A']);
+    expect(new Truth(lab()).consumers()).toEqual([]);
+    expect(new Truth(lab()).consumerGroups()).toEqual([]);
+  });
+
+  it('a consumer fault is a cause analyze must name: recall counts it and says what was missed', () => {
+    const r = scoreRecording('t', withConsumers(), analyzed({}), null);
+    expect(r.recall.causes).toEqual({ stated: 0, present: 2 });
+    expect(r.missed.filter((m) => m.startsWith('no cause'))).toEqual(['no cause names consumer-kill on app-3 10:00:00.000-10:05:00.000', 'no cause names slowdown on app-4 10:01:00.000-10:02:00.000']);
+    // A slowdown of several instances is on each of them.
+    const truth = new Truth(withConsumers());
+    expect(truth.faultsOn('app-3', ms(T('10:01:30')), ms(T('10:01:40')), 0).map((f) => f.kind)).toEqual(['consumer-kill', 'slowdown']);
+    const named = scoreRecording('t', withConsumers(), analyzed({ incidents: [incident({ causes: [cause('consumer-kill', 'app-3', '10:00:01', null)] })] }), null);
+    expect(named.recall.causes).toEqual({ stated: 1, present: 2 });
+  });
+
+  it("replay taking a consumer's host for a producer is false, and says what ran there", () => {
+    const ss = replayStatements(new Truth(withConsumers()), { scenario: { startEpochMs: 0, brokers: [], clients: [{ host: 'app-3', version: '4.9.4', sendRatePerSec: 1, settings: {} }], faults: [] }, milestones: [], outages: [] });
+    expect(ss.map((s) => [s.claim, s.verdict, s.why])).toEqual([['a producer on app-3', 'false', 'the lab ran a consumer (CID_A), no producer, on app-3']]);
+  });
+});
+
 describe('score: replay outages', () => {
   it("each simulated client's lost sends within 0.5-1.5x of the application's, and none where it lost none", () => {
     const r = { scenario: { startEpochMs: 0, brokers: [], clients: [], faults: [] }, milestones: [], outages: [
@@ -443,5 +482,55 @@ describe('score: the command', () => {
     expect(lines[2]).toBe('samples/no-such: no such folder');
     expect(() => recordingDirs([`${ROOT}/docs`])).toThrow(/no lab.json/);
     expect(recordingDirs([`${ROOT}/samples/lab`]).length).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('score: consumer statements', () => {
+  /** lab() with one consumer group whose truth the statements are checked against. */
+  const withGroup = () => {
+    const l = lab() as any;
+    l.consumerGroups = [
+      {
+        group: 'CID_A', topic: 'TopicA', instances: ['app-3'], maxReconsumeTimes: 2, sent: 600, deliveries: 900, received: 600, consumed: 560,
+        failed: 380, failedByResult: {}, retried: 190, duplicates: 248, duplicateDeliveries: 248, firstDelivery: T('10:00:00'), lastDelivery: T('10:04:00'),
+        dlq: { byAdminTool: 58, byDeliveries: 58, msgIds: [] }, neverConsumed: { count: 0, byTag: {}, msgIds: [] },
+        maxLag: { at: T('10:02:00'), total: 218 },
+        lag: [{ at: T('10:01:50'), total: 150 }, { at: T('10:02:00'), total: 218 }, { at: T('10:03:00'), total: 4 }],
+      },
+    ];
+    return new Truth(l as LabJson);
+  };
+  const impact = (x: Record<string, unknown>) => ({ group: 'CID_A', topics: ['TopicA'], hosts: ['app-3'], failed: null, redelivered: null, dlq: null, consumedAgain: null, lag: null, cachedAtLeast: null, unknown: [], ...x });
+  const judged = (c: Record<string, unknown>) => analyzeStatements(withGroup(), { incidents: [], findings: [], consumers: [impact(c)] } as any).filter((s) => s.cls === 'consumer').map((s) => [s.claim, s.verdict]);
+
+  it('figures within the tolerance are true, outside it false', () => {
+    expect(judged({ failed: 381, redelivered: 300, dlq: 58, consumedAgain: 248 })).toEqual([
+      ['381 deliveries failed', 'true'],
+      ['300 redelivered through %RETRY%', 'true'],
+      ['at least 58 in %DLQ%CID_A', 'true'],
+      ['248 consumed again', 'true'],
+    ]);
+    expect(judged({ failed: 175, redelivered: 200, consumedAgain: 7 }).map((x) => x[1])).toEqual(['false', 'false', 'false']);
+  });
+
+  it('a DLQ said to be at least N is false only above the truth; a lag estimate is held to the samples then', () => {
+    expect(judged({ dlq: 40 })).toEqual([['at least 40 in %DLQ%CID_A', 'true']]);
+    expect(judged({ dlq: 90 })).toEqual([['at least 90 in %DLQ%CID_A', 'false']]);
+    const lag = (about: number, at: string) => ({ lag: { about, at: T(at), from: T(at), until: T(at), minutes: 3, how: '' } });
+    expect(judged(lag(208, '10:02:00'))).toEqual([['largest lag about 208 at 10:02:00.000', 'true']]);
+    expect(judged(lag(100, '10:02:00'))).toEqual([['largest lag about 100 at 10:02:00.000', 'false']]);
+    expect(judged(lag(208, '10:03:00'))).toEqual([['largest lag about 208 at 10:03:00.000', 'false']]);
+    expect(judged(lag(12, '10:03:00'))).toEqual([['largest lag about 12 at 10:03:00.000', 'true']]);
+    expect(judged(lag(50, '10:04:30'))).toEqual([['largest lag about 50 at 10:04:30.000', 'unknown']]);
+    expect(judged({ cachedAtLeast: { count: 32, at: T('10:01:55'), host: 'app-3' } })).toEqual([['32 messages cached at 10:01:55.000', 'true']]);
+  });
+
+  it('a group the lab did not run is false; a consumer rule\'s group and failures are checked', () => {
+    const ss = analyzeStatements(withGroup(), { incidents: [], findings: [{ ...finding('F1', 'consume-failed', { group: 'CID_A' }, '10:00:00', '10:01:00'), title: 'Group CID_A: 175 consume failures' }], consumers: [impact({ group: 'CID_B' })] } as any);
+    expect(ss.filter((s) => s.cls === 'consumer').map((s) => [s.claim, s.verdict])).toEqual([
+      ['consumer group CID_B', 'false'],
+      ['consumer group CID_A', 'true'],
+      ["CID_A's deliveries failed", 'true'],
+    ]);
   });
 });

@@ -61,6 +61,8 @@ describe('prefixes before the header', () => {
     ['docker logs -t', (l, i) => `${T(i)} ${l}`],
     ['a trace id', (l) => (isHeaderLine(l) ? `[a1b2c3d4e5f6] ${l}` : l)],
     ['two MDC fields', (l) => (isHeaderLine(l) ? `[traceId=7f3a9c][order-service] ${l}` : l)],
+    // Aliyun SLS's console field name before each copied line (as in fixtures/real/127-*).
+    ['a log console field', (l) => `content: ${l}`],
   ];
   for (const [name, prefix] of cases) {
     it(`${name}: the same events at the same lines, every line counted as without the prefix`, () => {
@@ -76,6 +78,13 @@ describe('prefixes before the header', () => {
       expect(r.events[0].fields).toMatchObject({ addr: '172.16.66.11:10911' });
     });
   }
+
+  it('a real Go line copied from a log console behind `content: `: its header and time read', () => {
+    const r = parse(fixture('127-go-logrus-content-prefix-pull-code24.log'));
+    expect(r.acc).toMatchObject({ layout: 'go-logrus-text', records: 1, unknown: 0 });
+    expect(r.events[0]).toMatchObject({ line: 1, level: 'warning', type: 'pull-failed' });
+    expect(new Date(r.events[0].ts!).toISOString()).toBe('2023-12-19T03:11:36.000Z');
+  });
 
   it('grep -n -A1: as many context lines as matches, the context headers read too', () => {
     const src = fixture(BROKER);

@@ -46,17 +46,22 @@ describe('clients that are not the Java one', () => {
   it('rocketmq-client-go, logrus terminal form: route failures with their underlying error, no date', () => {
     const { events, acc } = parse('63-go-logrus-tty-query-route-topic-not-exist.log');
     expect(acc).toMatchObject({ layout: 'go-logrus-tty', records: 7, continuation: 0, unknown: 0, kind: 'client' });
-    expect(types(events)).toEqual(['route-update-failed', 'route-update-failed', 'route-update-failed', 'route-update-failed']);
-    expect(events.map((e) => e.line)).toEqual([2, 3, 6, 7]);
-    for (const e of events) expect(e).toMatchObject({ ts: null, level: 'WARN', fields: { topic: null, cause: 'topic not exist' } });
+    expect(types(events)).toEqual(['route-update-failed', 'route-update-failed', 'rebalance', 'rebalance', 'route-update-failed', 'route-update-failed']);
+    expect(events.map((e) => e.line)).toEqual([2, 3, 4, 5, 6, 7]);
+    const routes = events.filter((e) => e.type === 'route-update-failed');
+    for (const e of routes) expect(e).toMatchObject({ ts: null, level: 'WARN', fields: { topic: null, cause: 'topic not exist' } });
+    // The consumer cannot rebalance its topic nor its retry topic: neither has a route.
+    expect(events[2].fields).toMatchObject({ action: 'topic-not-exist', group: 'GID-dev-market-futures', topic: 'dev_market_futures' });
+    expect(events[3].fields).toMatchObject({ action: 'topic-not-exist', group: 'GID-dev-market-futures', topic: '%RETRY%GID-dev-market-futures' });
   });
 
   it('rocketmq-client-go: the connection close and the application line under it', () => {
     const { events, acc } = parse('65-go-logrus-tty-consumer-start-route-not-found.log');
     expect(acc).toMatchObject({ records: 10, continuation: 1, unknown: 0 });
-    expect(types(events)).toEqual(['route-update-failed', 'route-update-failed', 'channel-closed', 'no-route']);
-    expect(events[2]).toMatchObject({ line: 6, fields: { addr: '118.190.213.42:80', reason: 'close' } });
-    expect(events[3]).toMatchObject({ line: 7, fields: { topic: '%RETRY%MQ_INST_XXX%GID_YEE_MSG' } });
+    expect(types(events)).toEqual(['route-update-failed', 'rebalance', 'route-update-failed', 'channel-closed', 'no-route']);
+    expect(events[1]).toMatchObject({ line: 4, fields: { action: 'topic-not-exist', group: 'MQ_INST_XXX%GID_YEE_MSG', topic: '%RETRY%MQ_INST_XXX%GID_YEE_MSG' } });
+    expect(events[3]).toMatchObject({ line: 6, fields: { addr: '118.190.213.42:80', reason: 'close' } });
+    expect(events[4]).toMatchObject({ line: 7, fields: { topic: '%RETRY%MQ_INST_XXX%GID_YEE_MSG' } });
   });
 
   it('rocketmq-client-go: a heartbeat refused by the broker, its redacted address kept', () => {

@@ -21,6 +21,7 @@ const READ_ONLY = new Set([
   'go-zap-json',
   'go-zap-console',
   'ali-ons-node',
+  'rust-tracing',
   'bracket-iso-level-logger',
   'log4j-location',
   'dated-line',

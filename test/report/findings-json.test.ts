@@ -72,7 +72,8 @@ function report(over: Partial<AnalyzeReport> = {}): AnalyzeReport {
 describe('analyze --json', () => {
   it('has the documented shape', () => {
     const doc = JSON.parse(renderFindingsJson(report()));
-    expect(Object.keys(doc)).toEqual(['schemaVersion', 'inputs', 'summary', 'incidents', 'findings', 'milestones']);
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'inputs', 'summary', 'incidents', 'consumers', 'findings', 'milestones']);
+    expect(doc.consumers).toEqual([]);
     expect(doc.schemaVersion).toBe(2);
     expect(doc.incidents).toEqual([]);
     expect(doc.inputs[0]).toMatchObject({
@@ -176,5 +177,30 @@ describe('rules --json', () => {
         },
       ],
     });
+  });
+});
+
+describe('analyze --json: the consumers\' impact', () => {
+  it('every figure of a group, times in the output zone, unknown ones null with the reasons', () => {
+    const doc = JSON.parse(
+      renderFindingsJson(
+        report({
+          consumers: [
+            {
+              group: 'CID_STOCK', topics: ['TopicOrder'], hosts: ['app-stock-01'], failed: 381, failedHow: 'SNDBCK_PUT_NUMS in the broker stats', redelivered: 323, dlq: 58,
+              dlqHow: 'at least: x', consumedAgain: null, skipped: null, lag: { about: 208, at: T('14:37:00'), from: T('14:36:00'), until: T('14:37:00'), minutes: 4, how: 'h' },
+              cachedAtLeast: null, unknown: ['consumed twice: no offset reset'],
+            },
+          ],
+        }),
+      ),
+    );
+    expect(doc.consumers).toEqual([
+      {
+        group: 'CID_STOCK', topics: ['TopicOrder'], hosts: ['app-stock-01'], failed: 381, failedHow: 'SNDBCK_PUT_NUMS in the broker stats', redelivered: 323, dlq: 58, dlqHow: 'at least: x',
+        consumedAgain: null, skipped: null, lag: { about: 208, at: '2020-12-22T14:37:00.000+08:00', from: '2020-12-22T14:36:00.000+08:00', until: '2020-12-22T14:37:00.000+08:00', minutes: 4, how: 'h' },
+        cachedAtLeast: null, unknown: ['consumed twice: no offset reset'],
+      },
+    ]);
   });
 });

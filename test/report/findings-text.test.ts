@@ -383,3 +383,26 @@ describe('the answer on the first and the last screen', () => {
     for (const width of [80, 60]) for (const line of render(r, width).split('\n')) expect([...line].length, line).toBeLessThanOrEqual(width);
   });
 });
+
+describe('analyze text: the consumers\' impact', () => {
+  const group = {
+    group: 'CID_STOCK', topics: ['TopicOrder'], hosts: ['app-stock-01', 'app-stock-02'], failed: 381, failedHow: 'SNDBCK_PUT_NUMS in the broker stats', redelivered: 323, dlq: 58,
+    dlqHow: 'at least: SNDBCK_PUT_NUMS minus TOPIC_PUT_NUMS [SCHEDULE_TOPIC_XXXX] in the broker stats', consumedAgain: null, skipped: null, lag: null, cachedAtLeast: null,
+    unknown: ['consumed twice: no offset reset', 'lag: needs the broker stats'],
+  };
+  it('one block per group before the findings, a lower bound said so, unknown figures named, within 80 columns', () => {
+    const text = render(report({ consumers: [group] }));
+    const lines = text.split('\n');
+    const at = lines.indexOf('CONSUMERS  impact per group');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe('  group    CID_STOCK on TopicOrder (app-stock-01, app-stock-02)');
+    expect(text).toContain('failed     381 deliveries (SNDBCK_PUT_NUMS in the broker stats)');
+    expect(text).toContain('DLQ        at least 58 in %DLQ%CID_STOCK (SNDBCK_PUT_NUMS minus');
+    expect(text).toContain('unknown    consumed twice, lag');
+    expect(text.indexOf('CONSUMERS')).toBeLessThan(text.indexOf('In short'));
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(80);
+  });
+  it('no block without consumers', () => {
+    expect(render(report())).not.toContain('CONSUMERS');
+  });
+});

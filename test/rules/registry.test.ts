@@ -5,7 +5,7 @@ import { ALL_RULES } from '../../src/rules/index.js';
 import { SEVERITIES } from '../../src/rules/types.js';
 
 const RULES_DIR = join(__dirname, '..', '..', 'src', 'rules');
-const HELPERS = new Set(['advice', 'analyze', 'engine', 'incident', 'index', 'milestones', 'routing', 'rules-thread', 'rules-worker', 'send-path', 'types', 'util', 'versions']);
+const HELPERS = new Set(['advice', 'analyze', 'consumer', 'engine', 'incident', 'index', 'milestones', 'routing', 'rules-thread', 'rules-worker', 'send-path', 'types', 'util', 'versions']);
 
 describe('rule registry (meta-tests, in the spirit of typescript-eslint)', () => {
   it('registers every rule file, and its id is its file name', () => {

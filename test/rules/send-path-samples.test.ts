@@ -99,7 +99,7 @@ describe('send-path rules over the real excerpts', () => {
   });
 
   for (const file of files) {
-    const nn = file.slice(0, 2);
+    const nn = file.slice(0, file.indexOf('-'));
     const want = expected[nn];
     it(`${file}: ${want ? `reported by ${want}` : 'no rule throws'}`, async () => {
       const all = await findings(join(FIXTURES, file));

@@ -5,6 +5,7 @@
 // milestones as marks whose evidence shows on hover, and on click with the script), the findings as
 // cards, the milestones, and the inputs with their accounting. Everything from the logs is escaped.
 
+import { consumerFigures } from '../consumers-text.js';
 import { formatShort, type Zone } from '../../parse/time.js';
 import type { SourceAccounting } from '../../parse/types.js';
 import { findingId, type Incident } from '../../rules/incident.js';
@@ -87,6 +88,16 @@ export function renderFindingsHtml(r: AnalyzeReport): string {
 
   r.incidents.forEach((inc, i) => out.push(incidentHtml(inc, i + 1, c)));
   if (!r.incidents.length) out.push(`<p>${total ? 'No incident was named: the findings follow.' : 'No incident and no findings in these logs.'}</p>`);
+  if (r.consumers?.length) {
+    out.push('<section class="block">', '<h2 id="consumers">Consumers</h2>');
+    for (const g of r.consumers) {
+      out.push(`<h3>${h(`${g.group}${g.hosts.length ? ` (${g.hosts.join(', ')})` : ''}`)}</h3>`, '<ul>');
+      for (const f of consumerFigures(g, c.zone, c.sameDay)) out.push(`<li>${h(f.replace(/ +/, ': '))}</li>`);
+      for (const u of g.unknown) out.push(`<li class="muted">${h(`unknown: ${u}`)}</li>`);
+      out.push('</ul>');
+    }
+    out.push('</section>');
+  }
 
   out.push('<section class="block">', '<h2 id="timeline">Timeline</h2>');
   if (t.first !== null && t.last !== null && r.activity) out.push(timelineSvg(r, shown, ids, c));

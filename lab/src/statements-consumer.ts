@@ -1,0 +1,92 @@
+// The statements an analyze report makes about consumers, checked against lab.json's consumer truth
+// (docs/lab.md, "Scoring"): each group's impact (failed, redelivered, DLQ, consumed again, lag,
+// cached) and the consumer rules' findings (the group, and for consume-failed that deliveries
+// failed). A group the lab did not run is one false statement; a figure the truth does not count is
+// unknown.
+import { say, type Statement } from './statements-core.js';
+import { ms, type LabConsumerGroup, type Truth } from './score-truth.js';
+
+/** A count within this share of the truth's, or this many, whichever is more. */
+export const CONSUMER_TOLERANCE = {
+  countShare: 0.1,
+  countMin: 2,
+  /** A lag stated at a minute end against the lab's samples (every 10 s) this close to it. */
+  lagMs: 15_000,
+  /** A lag estimated at a minute end: within this share of the lab's samples then, or this many messages, whichever is more. */
+  lagShare: 0.25,
+  lagMin: 10,
+};
+
+const near = (stated: number, truth: number) => Math.abs(stated - truth) <= Math.max(CONSUMER_TOLERANCE.countMin, CONSUMER_TOLERANCE.countShare * truth);
+/** A lower bound holds when it is not above the truth (beyond the tolerance). */
+const atMost = (stated: number, truth: number) => stated <= truth + Math.max(CONSUMER_TOLERANCE.countMin, CONSUMER_TOLERANCE.countShare * truth);
+
+/** The lab's lag samples within the tolerance of a time. */
+function lagsNear(g: LabConsumerGroup, at: number): number[] {
+  return (g.lag ?? []).filter((x: any) => x.error === undefined && Math.abs(ms(x.at) - at) <= CONSUMER_TOLERANCE.lagMs).map((x: any) => x.total as number);
+}
+
+/** The lab's largest lag sampled within the tolerance of a time (null: no sample there). */
+function lagNear(g: LabConsumerGroup, at: number): number | null {
+  const xs = lagsNear(g, at);
+  return xs.length ? Math.max(...xs) : null;
+}
+
+/** An estimate holds when it lies within the tolerance of the samples' range then. */
+function lagHolds(stated: number, xs: number[]): boolean {
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  const slack = (x: number) => Math.max(CONSUMER_TOLERANCE.lagMin, CONSUMER_TOLERANCE.lagShare * x);
+  return stated >= lo - slack(lo) && stated <= hi + slack(hi);
+}
+
+function impactStatements(truth: Truth, c: any): Statement[] {
+  const where = `consumers ${c.group}`;
+  const s = (claim: string) => say('analyze', 'consumer', where, claim);
+  const g = truth.consumerGroups().find((x) => x.group === c.group);
+  if (!g) {
+    const groups = truth.consumerGroups().map((x) => x.group);
+    return [s(`consumer group ${c.group}`).is(false, '', `the lab ran ${groups.length ? groups.join(', ') : 'no consumer group'}`)];
+  }
+  const out: Statement[] = [];
+  if (c.failed !== null && c.failed !== undefined) out.push(s(`${c.failed} deliveries failed`).is(near(c.failed, g.failed), `the lab counted ${g.failed}`, `the lab counted ${g.failed} failed deliveries`));
+  if (c.redelivered !== null && c.redelivered !== undefined) {
+    const again = g.deliveries - g.received;
+    out.push(s(`${c.redelivered} redelivered through %RETRY%`).is(near(c.redelivered, again), `the lab counted ${again} deliveries beyond the first`, `the lab counted ${again} deliveries beyond each message's first`));
+  }
+  if (c.dlq !== null && c.dlq !== undefined) {
+    const dlq = g.dlq.byAdminTool ?? g.dlq.byDeliveries;
+    out.push(s(`at least ${c.dlq} in %DLQ%${c.group}`).is(atMost(c.dlq, dlq) && (c.dlq > 0) === (dlq > 0), `the lab counted ${dlq}`, `the lab counted ${dlq} in the DLQ`));
+  }
+  if (c.consumedAgain !== null && c.consumedAgain !== undefined) out.push(s(`${c.consumedAgain} consumed again`).is(near(c.consumedAgain, g.duplicates), `the lab counted ${g.duplicates} duplicates`, `the lab counted ${g.duplicates} messages consumed twice`));
+  if (c.lag) {
+    const at = ms(c.lag.at);
+    const xs = lagsNear(g, at);
+    const claim = `largest lag about ${c.lag.about} at ${truth.time(at)}`;
+    if (!xs.length) out.push(s(claim).unknown(`no lag sample within ${CONSUMER_TOLERANCE.lagMs / 1000} s`));
+    else out.push(s(claim).is(lagHolds(c.lag.about, xs), `the admin tool's lag then: ${xs.join(', ')}`, `the admin tool's lag then was ${xs.join(', ')}`));
+  }
+  if (c.cachedAtLeast) {
+    const at = ms(c.cachedAtLeast.at);
+    const lab = lagNear(g, at);
+    const claim = `${c.cachedAtLeast.count} messages cached at ${truth.time(at)}`;
+    out.push(lab === null ? s(claim).unknown('no lag sample then') : s(claim).is(atMost(c.cachedAtLeast.count, lab), `the lag then: ${lab}`, `the lag then was ${lab}, below the cached count`));
+  }
+  return out;
+}
+
+/** The consumer rules' findings: the group they name, and consume-failed's failures. */
+function findingStatements(truth: Truth, f: any): Statement[] {
+  const group = f.subject?.group ?? (/Group (\S+?):/.exec(f.title ?? '')?.[1] ?? null);
+  if (!group || !['consume-failed', 'pull-refused'].includes(f.rule)) return [];
+  const where = `${f.id} ${f.rule}`;
+  const g = truth.consumerGroups().find((x) => x.group === group);
+  const groups = truth.consumerGroups().map((x) => x.group);
+  const out = [say('analyze', 'consumer', where, `consumer group ${group}`).is(!!g, 'the lab ran it', `the lab ran ${groups.join(', ') || 'no consumer group'}`)];
+  if (g && f.rule === 'consume-failed') out.push(say('analyze', 'consumer', where, `${group}'s deliveries failed`).is(g.failed > 0, `the lab counted ${g.failed} failed`, 'the lab counted no failed delivery'));
+  return out;
+}
+
+export function consumerStatements(truth: Truth, report: any): Statement[] {
+  return [...(report.consumers ?? []).flatMap((c: any) => impactStatements(truth, c)), ...(report.findings ?? []).flatMap((f: any) => findingStatements(truth, f))];
+}

@@ -1,0 +1,264 @@
+// The consumers' impact per consumer group, read in the same pass as the incidents: how many
+// deliveries failed, came back through %RETRY%, went to %DLQ%, were consumed again after an offset
+// moved back, and the largest lag, each from the lines that show it or said unknown (docs/analyze.md,
+// "The consumers' impact"). Every figure is a count the logs hold or a lower bound said so.
+//
+// Where the figures come from:
+// - the broker's stats.log (BrokerStatsManager, 4.x and 5.x): per minute, TOPIC_PUT_NUMS [topic],
+//   GROUP_GET_NUMS [topic@group], SNDBCK_PUT_NUMS [topic@group] (every message a consumer sent back,
+//   SendMessageProcessor.consumerSendMsgBack: to the retry path or, past maxReconsumeTimes, to the
+//   DLQ), TOPIC_PUT_NUMS [SCHEDULE_TOPIC_XXXX] (a sent-back message waiting for its retry delay) and
+//   TOPIC_PUT_NUMS [%RETRY%group] (put back for delivery when the delay is over);
+// - the client's `[persistAll] ... updateConsumeOffsetToBroker` lines (RemoteBrokerOffsetStore, every
+//   persistConsumerOffsetInterval, 5 s): the committed offset per queue, which the broker's
+//   consumerProgress counts the lag from;
+// - the client's consume failures and flow-control lines (ConsumeMessageConcurrentlyService /
+//   OrderlyService, DefaultMQPushConsumerImpl.pullMessage);
+// - offset resets (the broker's `[reset-offset]`, the client's `invoke reset offset operation`).
+
+import type { EventType, RmqEvent } from '../parse/types.js';
+import type { ConsumerImpact } from '../rules/incident.js';
+
+/** A committed offset that moves back this long after a reset of its group is the reset's doing. */
+const RESET_EFFECT_MS = 60000;
+/** Illegal offsets remembered per group (a flood of them is one queue's story told many times). */
+const SKIPPED_KEPT = 10000;
+/** The broker's retry delay topic (ScheduleMessageService, 4.x; also 5.x's delay levels). */
+const SCHEDULE_TOPIC = 'SCHEDULE_TOPIC_XXXX';
+const RETRY_PREFIX = '%RETRY%';
+const DLQ_PREFIX = '%DLQ%';
+
+const TYPES: ReadonlySet<EventType> = new Set<EventType>(['stats', 'offset-commit', 'offset-reset', 'offset-illegal', 'consume-failed', 'flow-control']);
+
+interface GroupState {
+  topics: Set<string>;
+  hosts: Set<string>;
+  clientFailures: number;
+  sentBack: number;
+  /** Per broker host: the group's sent-back messages (to weigh against the host's SCHEDULE puts). */
+  sentBackOn: Map<string, number>;
+  retryPuts: number;
+  dlqPuts: number;
+  dlqPutsSeen: boolean;
+  sentBackSeen: boolean;
+  retrySeen: boolean;
+  /** Committed offset per `topic@broker:queue`. */
+  committed: Map<string, number>;
+  lastReset: number | null;
+  consumedAgain: number;
+  resetSeen: boolean;
+  /** Messages the store no longer held when the consumer asked for them (offset below nextBeginOffset), per `queue@offset` once. */
+  skipped: Map<string, number>;
+  /** The largest count of cached messages one queue's flow-control line printed. */
+  cached: { count: number; at: number; host: string } | null;
+  /** The lag's relative curve at each minute end the topic's puts were printed: puts so far minus the offsets last committed. */
+  curve: CurvePoint[];
+}
+
+interface CurvePoint {
+  at: number;
+  /** The puts so far minus the offsets last committed before the minute end. */
+  rel: number;
+  queues: number;
+}
+
+interface ConsumerCollector {
+  readonly types: ReadonlySet<EventType>;
+  visit(e: RmqEvent): void;
+  finish(): ConsumerImpact[];
+}
+
+export function consumerCollector(): ConsumerCollector {
+  const groups = new Map<string, GroupState>();
+  /** Per broker host: SCHEDULE_TOPIC_XXXX puts, and whether a minute printed them. */
+  const schedule = new Map<string, number>();
+  /** Per topic: its puts so far on every broker (summed minute by minute). */
+  const puts = new Map<string, number>();
+  /** The minute (epoch ms of the stats line) being summed, with the topics whose puts it printed. */
+  let minute: { at: number; topics: Set<string> } | null = null;
+  /** Per topic: the broker hosts that printed its puts, per minute (a minute missing on one breaks the sum). */
+  const putHosts = new Map<string, Map<number, Set<string>>>();
+  const state = (group: string): GroupState => {
+    let g = groups.get(group);
+    if (!g) {
+      g = {
+        topics: new Set(), hosts: new Set(), clientFailures: 0, sentBack: 0, sentBackOn: new Map(), retryPuts: 0, dlqPuts: 0, dlqPutsSeen: false,
+        sentBackSeen: false, retrySeen: false, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, skipped: new Map(), cached: null, curve: [],
+      };
+      groups.set(group, g);
+    }
+    return g;
+  };
+  // A minute's stats lines all carry its time: the curve's point is taken once the minute is over.
+  const closeMinute = () => {
+    if (!minute) return;
+    for (const [, g] of groups) {
+      for (const topic of g.topics) {
+        if (!minute.topics.has(topic)) continue;
+        const mine = [...g.committed].filter(([k]) => k.startsWith(`${topic}@`));
+        if (!mine.length) continue;
+        g.curve.push({ at: minute.at, rel: (puts.get(topic) ?? 0) - mine.reduce((n, [, o]) => n + o, 0), queues: mine.length });
+      }
+    }
+    minute = null;
+  };
+  const visit = (e: RmqEvent): void => {
+    const f = e.fields as Record<string, unknown>;
+    const ts = e.ts;
+    if (ts === null) return;
+    if (minute && ts !== minute.at) closeMinute();
+    if (e.type === 'stats') {
+      if (f.window !== 'minute' || typeof f.sum !== 'number' || typeof f.key !== 'string') return;
+      const key = f.key;
+      const sum = f.sum;
+      if (f.stat === 'TOPIC_PUT_NUMS') {
+        if (key === SCHEDULE_TOPIC) schedule.set(e.host, (schedule.get(e.host) ?? 0) + sum);
+        else if (key.startsWith(RETRY_PREFIX)) {
+          const g = state(key.slice(RETRY_PREFIX.length));
+          g.retryPuts += sum;
+          g.retrySeen = true;
+        } else if (key.startsWith(DLQ_PREFIX)) {
+          const g = state(key.slice(DLQ_PREFIX.length));
+          g.dlqPuts += sum;
+          g.dlqPutsSeen = true;
+        } else {
+          puts.set(key, (puts.get(key) ?? 0) + sum);
+          const byMinute = putHosts.get(key) ?? new Map<number, Set<string>>();
+          putHosts.set(key, byMinute.set(ts, (byMinute.get(ts) ?? new Set<string>()).add(e.host)));
+          minute ??= { at: ts, topics: new Set() };
+          minute.topics.add(key);
+        }
+      } else if (f.stat === 'SNDBCK_PUT_NUMS') {
+        const at = key.lastIndexOf('@');
+        if (at < 0) return;
+        const g = state(key.slice(at + 1));
+        g.sentBack += sum;
+        g.sentBackSeen = true;
+        g.sentBackOn.set(e.host, (g.sentBackOn.get(e.host) ?? 0) + sum);
+      }
+      return;
+    }
+    const group = typeof f.group === 'string' ? f.group : null;
+    if (!group) return;
+    const g = state(group);
+    const topic = typeof f.topic === 'string' ? f.topic : null;
+    if (e.kind === 'client' || e.kind === 'app') g.hosts.add(e.host);
+    if (e.type === 'consume-failed') {
+      g.clientFailures += Array.isArray(f.msgIds) && f.msgIds.length ? f.msgIds.length : 1;
+    } else if (e.type === 'flow-control') {
+      if (typeof f.count === 'number' && (!g.cached || f.count > g.cached.count)) g.cached = { count: f.count, at: ts, host: e.host };
+    } else if (e.type === 'offset-illegal') {
+      // The client's OFFSET_ILLEGAL (DefaultMQPushConsumerImpl.pullMessage, 3.x-5.x) moves the queue's
+      // offset to nextBeginOffset: forward, the messages between were deleted before they were
+      // consumed. Read from the client's line only (the broker repeats its own for every pull).
+      const next = f.nextBeginOffset;
+      if (e.kind === 'client' && typeof f.offset === 'number' && typeof next === 'number' && next > f.offset && g.skipped.size < SKIPPED_KEPT) {
+        g.skipped.set(`${String(topic)}@${String(f.brokerName)}:${String(f.queueId)}@${f.offset}`, next - f.offset);
+      }
+    } else if (e.type === 'offset-reset') {
+      g.lastReset = ts;
+      g.resetSeen = true;
+    } else if (e.type === 'offset-commit' && f.ok !== false && topic && typeof f.offset === 'number' && !topic.startsWith(RETRY_PREFIX)) {
+      g.topics.add(topic);
+      const q = `${topic}@${String(f.brokerName)}:${String(f.queueId)}`;
+      const before = g.committed.get(q);
+      // An offset moving back right after a reset: the messages between are delivered again (the
+      // consumer starts from the reset offset, RebalancePushImpl.computePullFromWhere / resetOffset).
+      if (before !== undefined && f.offset < before && g.lastReset !== null && ts - g.lastReset <= RESET_EFFECT_MS) g.consumedAgain += before - f.offset;
+      g.committed.set(q, f.offset);
+    }
+  };
+  return {
+    types: TYPES,
+    visit,
+    finish() {
+      closeMinute();
+      // A broker that missed a minute (down, its stats lost with it) leaves the sum of puts short.
+      const gaps = new Set([...putHosts].filter(([, m]) => {
+        const all = new Set([...m.values()].flatMap((x) => [...x]));
+        return [...m.values()].some((x) => x.size < all.size);
+      }).map(([t]) => t));
+      return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen).map(([group, g]) => impactOf(group, g, schedule, gaps)).sort((a, b) => a.group.localeCompare(b.group));
+    },
+  };
+}
+
+function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, number>, gaps: ReadonlySet<string>): ConsumerImpact {
+  const unknown: string[] = [];
+  // Failed: a concurrently consumer sends every failed message back (SNDBCK_PUT_NUMS); an orderly
+  // one retries in place and the client logs each failure. The larger count stands.
+  const failed = g.sentBackSeen || g.clientFailures > 0 ? Math.max(g.sentBack, g.clientFailures) : null;
+  if (failed === null) unknown.push('failed: no failure in the client logs and no send back in the broker stats');
+  const failedHow = failed === null ? null : g.sentBack >= g.clientFailures ? 'SNDBCK_PUT_NUMS in the broker stats' : 'the client logs\' consume failures';
+  // DLQ: put directly when reconsumeTimes reached maxReconsumeTimes; the other sent-back messages
+  // first wait in SCHEDULE_TOPIC_XXXX. On a broker where this group alone sends back, sent back
+  // minus SCHEDULE puts is at least the DLQ's count (producers' delayed messages only lower it).
+  let dlq: number | null = null;
+  let dlqHow: string | null = null;
+  if (g.dlqPutsSeen) {
+    dlq = g.dlqPuts;
+    dlqHow = `TOPIC_PUT_NUMS [${DLQ_PREFIX}${group}]`;
+  } else if (g.sentBackSeen) {
+    const hosts = [...g.sentBackOn.keys()];
+    if (hosts.every((h) => schedule.has(h))) {
+      dlq = hosts.reduce((n, h) => n + Math.max(0, g.sentBackOn.get(h)! - schedule.get(h)!), 0);
+      dlqHow = 'at least: SNDBCK_PUT_NUMS minus TOPIC_PUT_NUMS [SCHEDULE_TOPIC_XXXX] in the broker stats';
+    }
+  }
+  if (dlq === null) unknown.push(g.sentBackSeen ? 'DLQ: no SCHEDULE_TOPIC_XXXX puts printed beside the sends back' : 'DLQ: no send back in the broker stats');
+  const redelivered = g.retrySeen ? g.retryPuts : null;
+  if (redelivered === null) unknown.push(`redelivered: no TOPIC_PUT_NUMS [${RETRY_PREFIX}${group}] in the broker stats`);
+  const consumedAgain = g.resetSeen ? g.consumedAgain : null;
+  if (consumedAgain === null) unknown.push('consumed twice: no offset reset in the logs (a rebalance or a killed instance can deliver messages again without a line)');
+  const skipped = g.skipped.size ? [...g.skipped.values()].reduce((a, b) => a + b, 0) : null;
+  unknown.push(
+    skipped === null
+      ? 'skipped: the logs do not print messages a subscription or a forward reset left unconsumed'
+      : 'skipped beyond the illegal offsets: the logs do not print messages a subscription or a forward reset left unconsumed',
+  );
+  const broken = [...g.topics].filter((t) => gaps.has(t));
+  const lag = broken.length ? null : lagOf(g.curve);
+  if (broken.length) unknown.push(`lag: a broker's stats miss minutes of ${broken.join(', ')} (a broker down): the puts cannot be summed`);
+  else if (!lag) unknown.push('lag: needs the broker stats\' puts of the topic beside the committed offsets of every queue');
+  return {
+    group,
+    topics: [...g.topics].sort(),
+    hosts: [...g.hosts].sort(),
+    failed,
+    failedHow,
+    redelivered,
+    dlq,
+    dlqHow,
+    consumedAgain,
+    skipped,
+    lag,
+    cachedAtLeast: g.cached ? { count: g.cached.count, at: g.cached.at, host: g.cached.host } : null,
+    unknown,
+  };
+}
+
+/**
+ * The lag at each minute end is the puts so far minus the committed offsets (consumerProgress's
+ * brokerOffset minus consumerOffset) plus a constant K the logs do not give (the queues' offsets
+ * before the stats began). The lag is never negative, so K is taken as minus the curve's lowest
+ * point. The broker may hold newer offsets than the last logged (persistConsumerOffsetInterval, 5 s;
+ * pulls carry newer ones), so the figure is an estimate (`about`): above the admin tool's by up to
+ * the messages consumed in the last 5 s before the minute end.
+ */
+function lagOf(curve: readonly CurvePoint[]): ConsumerImpact['lag'] {
+  // Only points that read the same queues (a queue committed later shifts the sum).
+  const queues = Math.max(0, ...curve.map((p) => p.queues));
+  const pts = curve.filter((p) => p.queues === queues);
+  if (pts.length < 2) return null;
+  const low = Math.min(...pts.map((p) => p.rel));
+  const top = pts.reduce((a, b) => (b.rel > a.rel ? b : a));
+  const above = pts.filter((p) => p.rel - low > 0);
+  return {
+    about: top.rel - low,
+    at: top.at,
+    from: above.length ? above[0].at : null,
+    until: above.length ? above[above.length - 1].at : null,
+    minutes: pts.length,
+    how: 'estimated: the topic\'s TOPIC_PUT_NUMS in the broker stats minus the offsets the consumers committed ([persistAll]) last before each minute end, above the lowest point of the curve',
+  };
+}

@@ -1,0 +1,298 @@
+// consume-failed: a consumer group's listener fails messages, which RocketMQ retries and finally moves
+// to the group's dead-letter queue.
+//
+// Mechanism (Java push consumer, 4.x and 5.x): ConsumeMessageConcurrentlyService.ConsumeRequest.run
+// logs `consumeMessage exception: <exceptionSimpleDesc> Group: G Msgs: [...] MQ: ...` when the
+// listener throws, then `consumeMessage return null` (status null: RECONSUME_LATER) for the same
+// delivery; a listener that returns null logs only the second. processConsumeResult sends each failed
+// message back (CONSUMER_SEND_MSG_BACK); the broker (SendMessageProcessor.consumerSendMsgBack in 4.x,
+// AbstractSendMessageProcessor in 5.x) redelivers it through %RETRY%G at delay level
+// 3 + reconsumeTimes (10 s up to 2 h), or stores it in %DLQ%G when its reconsumeTimes is already
+// `>=` maxReconsumeTimes (16 when the consumer leaves it at -1). A send back that fails both ways
+// (`sendMessageBack exception`) leaves the message in the client, consumed again 5 s later. 5.x
+// brokers log the DLQ move (`send msg to DLQ`, logger RocketmqDLQ); 4.x brokers do not, and create
+// %DLQ%G write-only (PermName.PERM_WRITE; 5.x: read and write). An orderly listener's failure
+// (`consumeMessage Orderly return not OK`) suspends the queue suspendCurrentQueueTimeMillis (1 s)
+// and retries the same message in place, holding every later message of the queue; orderly's
+// maxReconsumeTimes -1 is Integer.MAX_VALUE, so by default it never reaches the DLQ.
+// A broadcasting consumer drops a failed message (`BROADCASTING, the message consume failed, drop it`).
+//
+// Decision: one finding per group. One delivery told twice (the exception, then `return null` or
+// `Orderly return not OK`) counts once (same group, messages and reconsumeTimes within 2 s).
+// Severity: error when the logs show messages stored in the DLQ or dropped, else warning.
+
+import type { RmqEvent } from '../parse/types.js';
+import type { MetricValue, Rule } from './types.js';
+import type { TopicAdvice } from './advice.js';
+import { num, str, strs, clientVersions } from './send-path.js';
+import { BoundedSet, DLQ_PREFIX, RETRY_PREFIX, Span, groupOf, someOf, thrown } from './consumer.js';
+import { Occurrences } from './util.js';
+import { CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
+import { plural } from '../util/text.js';
+
+interface Thrown {
+  count: number;
+  frame: string | null;
+  first: RmqEvent;
+}
+
+interface Group {
+  name: string;
+  topics: Set<string>;
+  clients: Set<string>;
+  brokers: Set<string>;
+  failures: number;
+  retried: number;
+  exceptions: Map<string, Thrown>;
+  unnamedExceptions: number;
+  returnedNull: number;
+  orderlyNotOk: number;
+  expired: number;
+  broadcastDropped: number;
+  maxReconsume: number | null;
+  maxReconsumeEv: RmqEvent | null;
+  /** Failures of messages whose reconsumeTimes had reached maxReconsumeTimes: their send back stores them in the DLQ. */
+  atMax: BoundedSet;
+  dlqStored: BoundedSet;
+  dlqFailed: number;
+  sendBackLocal: number;
+  sendBackDirect: number;
+  span: Span;
+  firstFailure: RmqEvent | null;
+  firstNull: RmqEvent | null;
+  firstDlq: RmqEvent | null;
+  firstSendBack: RmqEvent | null;
+  firstDrop: RmqEvent | null;
+}
+
+const MAX_CLASSES = 20;
+/** Failures that a dependency coming back would end: the only case where waiting longer (maxReconsumeTimes) helps. */
+const TRANSIENT = /Timeout|Connect|Unavailable|Unreachable|Interrupted|Busy|Throttl/i;
+
+const newGroup = (name: string): Group => ({
+  name,
+  topics: new Set(),
+  clients: new Set(),
+  brokers: new Set(),
+  failures: 0,
+  retried: 0,
+  exceptions: new Map(),
+  unnamedExceptions: 0,
+  returnedNull: 0,
+  orderlyNotOk: 0,
+  expired: 0,
+  broadcastDropped: 0,
+  maxReconsume: null,
+  maxReconsumeEv: null,
+  atMax: new BoundedSet(),
+  dlqStored: new BoundedSet(),
+  dlqFailed: 0,
+  sendBackLocal: 0,
+  sendBackDirect: 0,
+  span: new Span(),
+  firstFailure: null,
+  firstNull: null,
+  firstDlq: null,
+  firstSendBack: null,
+  firstDrop: null,
+});
+
+const rule: Rule = {
+  meta: {
+    id: 'consume-failed',
+    title: 'Consume failures: messages retried through %RETRY%group and moved to %DLQ%group',
+    severity: 'warning',
+    description:
+      "Per consumer group: the listener's failures (exceptions with their class and first frame, null returned, orderly SUSPEND, consumeTimeout), the highest reconsumeTimes seen against maxReconsumeTimes, messages the broker stored in %DLQ%group, send backs that failed, and broadcasting messages dropped.",
+    versions:
+      'All Java push consumers (3.x-5.x: `consumeMessage exception`, `consumeMessage return null`, `consumeMessage Orderly return not OK`); the broker logs the DLQ move from 5.0 (`send msg to DLQ`), 4.x brokers do it silently and create %DLQ%group write-only.',
+    settings: {
+      maxReconsumeTimes: {
+        default: CONSUMER_DEFAULTS.maxReconsumeTimes,
+        description: 'Consumer setting: failed deliveries of a concurrently consumed message before the broker stores it in %DLQ%group (-1 means 16)',
+        unit: 'count',
+      },
+    },
+    events: ['consume-failed', 'send-back-failed', 'send-to-dlq'],
+  },
+
+  create(ctx) {
+    const maxReconsume = Number(ctx.settings.maxReconsumeTimes);
+    const assumed = maxReconsume === CONSUMER_DEFAULTS.maxReconsumeTimes ? ' (the default, assumed: the logs do not print the setting)' : ' (as set)';
+    const groups = new Map<string, Group>();
+    const deliveries = new Occurrences<RmqEvent>(2000);
+
+    const groupFor = (e: RmqEvent): Group => {
+      const name = groupOf(e) ?? `(group not printed, ${e.host})`;
+      let g = groups.get(name);
+      if (!g) groups.set(name, (g = newGroup(name)));
+      g.span.add(e.ts);
+      return g;
+    };
+
+    const failed = (e: RmqEvent) => {
+      const g = groupFor(e);
+      const rt = str(e, 'returnType');
+      const entry = e.entry ?? '';
+      const ids = strs(e, 'msgIds');
+      const reconsume = num(e, 'reconsumeTimes');
+      if (entry === 'consume-failed/orderly-not-ok') g.orderlyNotOk++;
+      // The exception line and the `return null` / `Orderly return not OK` line of one delivery.
+      const key = `${e.host}|${g.name}|${ids.join(',') || e.text.slice(0, 200)}|${reconsume}`;
+      if (!deliveries.add(key, e)) return;
+      g.failures++;
+      g.firstFailure ??= e;
+      g.clients.add(e.host);
+      const topic = str(e, 'topic');
+      if (topic) g.topics.add(topic);
+      const broker = str(e, 'brokerName');
+      if (broker) g.brokers.add(broker);
+      if ((reconsume !== null && reconsume > 0) || topic?.startsWith(RETRY_PREFIX)) g.retried++;
+      if (reconsume !== null && (g.maxReconsume === null || reconsume > g.maxReconsume)) (g.maxReconsume = reconsume), (g.maxReconsumeEv = e);
+      if (rt === 'EXCEPTION') {
+        const { exception, frame } = thrown(str(e, 'cause'));
+        if (!exception) g.unnamedExceptions++;
+        else {
+          const t = g.exceptions.get(exception);
+          if (t) {
+            t.count++;
+            t.frame ??= frame;
+          } else if (g.exceptions.size < MAX_CLASSES) g.exceptions.set(exception, { count: 1, frame, first: e });
+          else g.unnamedExceptions++;
+        }
+      } else if (rt === 'RETURNNULL') {
+        g.returnedNull++;
+        g.firstNull ??= e;
+      } else if (rt === 'TIME_OUT') g.expired++;
+      else if (entry === 'consume-failed/broadcasting-drop') {
+        g.broadcastDropped++;
+        g.firstDrop ??= e;
+      }
+      if (reconsume !== null && reconsume >= maxReconsume && entry !== 'consume-failed/orderly-not-ok' && entry !== 'consume-failed/broadcasting-drop') {
+        for (const id of ids.length ? ids : [key]) g.atMax.add(id);
+      }
+    };
+
+    const report = (g: Group) => {
+      const printed = !g.name.startsWith('(group not printed');
+      /** The group in prose, and in the names of its retry and dead-letter topics. */
+      const G = printed ? g.name : '<group>';
+      const who = printed ? `Group ${g.name}'s listener` : `A listener on host ${g.name.slice('(group not printed, '.length, -1)} (its group is not printed)`;
+      const orderly = g.orderlyNotOk > 0;
+      const dlq = g.dlqStored.size;
+      const severity = dlq > 0 || g.broadcastDropped > 0 ? 'error' : 'warning';
+      const classes = [...g.exceptions.entries()].sort((a, b) => b[1].count - a[1].count);
+      const ex: string[] = [];
+      const kinds: string[] = [];
+      if (classes.length) kinds.push(`${plural(classes.reduce((n, [, t]) => n + t.count, 0), 'exception')} (${classes.slice(0, 3).map(([c, t]) => `${c}${t.frame ? `, top frame ${t.frame}` : ''}`).join('; ')}${classes.length > 3 ? `; ${classes.length - 3} more classes` : ''})`);
+      if (g.unnamedExceptions) kinds.push(`${plural(g.unnamedExceptions, 'other exception')}`);
+      if (g.returnedNull) kinds.push(`${plural(g.returnedNull, 'null return')} (taken as RECONSUME_LATER)`);
+      if (g.expired) kinds.push(`${plural(g.expired, 'message')} in the listener longer than consumeTimeout, sent back`);
+      if (g.broadcastDropped) kinds.push(`${plural(g.broadcastDropped, 'broadcast message')} dropped`);
+      const topics = [...g.topics];
+      if (g.failures) {
+        ex.push(
+          `${who} failed ${plural(g.failures, 'delivery', 'deliveries')}${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}: ${kinds.join(', ')}.`,
+        );
+      } else ex.push(`The broker stored messages of group ${G} in its dead-letter queue; the group's client logs were not among the inputs.`);
+      if (g.failures && !orderly && g.failures > g.broadcastDropped) {
+        ex.push(
+          `A failed message is sent back to the broker, which delivers it again through ${RETRY_PREFIX}${G} after a delay growing from 10 s to 2 h (delay level 3 + reconsumeTimes); once its reconsumeTimes has reached maxReconsumeTimes, ${maxReconsume}${assumed}, the next failure stores it in ${DLQ_PREFIX}${G}, which no consumer reads unless one subscribes to it.`,
+        );
+      }
+      if (g.maxReconsume !== null && !orderly) {
+        const left = maxReconsume - g.maxReconsume;
+        ex.push(
+          left > 0
+            ? `The highest reconsumeTimes seen is ${g.maxReconsume}: that message goes to the DLQ after ${plural(left, 'more failure')} (a delivery with reconsumeTimes ${maxReconsume} that fails).`
+            : `The highest reconsumeTimes seen is ${g.maxReconsume}: ${plural(g.atMax.size, 'message')} failed at or past maxReconsumeTimes, so the broker stores ${g.atMax.size === 1 ? 'it' : 'them'} in ${DLQ_PREFIX}${G} unless the send back failed.`,
+        );
+      }
+      if (dlq) ex.push(`The broker logged ${plural(dlq, 'message')} stored in ${DLQ_PREFIX}${G}${g.dlqFailed ? ` and ${plural(g.dlqFailed, 'DLQ store')} that failed` : ''}.`);
+      else if (g.dlqFailed) ex.push(`The broker failed to store ${plural(g.dlqFailed, 'message')} in ${DLQ_PREFIX}${G}.`);
+      if (g.sendBackLocal) ex.push(`${plural(g.sendBackLocal, 'send back')} failed (to the broker and by the client's own producer): those messages stay in the client and are consumed again there ${CONSUMER_DEFAULTS.sendBackFailedRetryMs / 1000} s later, holding their queue's committed offset meanwhile.`);
+      if (g.sendBackDirect && !g.sendBackLocal) ex.push(`${plural(g.sendBackDirect, 'send back')} to the broker failed; the client then sends the message to ${RETRY_PREFIX}${G} with its own producer.`);
+      if (orderly) {
+        ex.push(
+          `The group consumes orderly (${plural(g.orderlyNotOk, 'delivery', 'deliveries')} logged \`Orderly return not OK\`). An orderly queue whose listener does not return SUCCESS is suspended ${CONSUMER_DEFAULTS.suspendCurrentQueueTimeMillis} ms (suspendCurrentQueueTimeMillis) and the same message is delivered again in place: every later message of that queue waits behind it; with maxReconsumeTimes left at -1 an orderly message is never moved to the DLQ, so a message that always fails holds its queue for good.`,
+        );
+      }
+      if (g.broadcastDropped) ex.push('A broadcasting consumer does not retry: each failed message is lost for that instance.');
+
+      const adv: Array<string | TopicAdvice> = [];
+      for (const [c, t] of classes.slice(0, 3).filter(([, x]) => !/ConsumeStatus/.test(x.first.text))) adv.push(`Fix the listener's ${c}${t.frame ? ` (top frame ${t.frame})` : ' (the stack printed after the line shows where)'}; a message that can never be processed should be logged and acknowledged, not ${orderly ? 'retried in place' : `retried ${maxReconsume} times`}.`);
+      if (classes.some(([, t]) => /ConsumeStatus/.test(t.first.text))) adv.push('The listener returned something other than a ConsumeStatus: return ConsumeStatus.CONSUME_SUCCESS or RECONSUME_LATER on every path.');
+      if (g.returnedNull && g.returnedNull > classes.length) adv.push('The listener returned null: return CONSUME_SUCCESS or RECONSUME_LATER explicitly on every path (a null is taken as RECONSUME_LATER).');
+      if (dlq || g.atMax.size) {
+        adv.push(
+          `After the fix, read the messages in ${DLQ_PREFIX}${G} again (a consumer subscribed to it, or resend them); a 4.x broker creates it write-only: \`mqadmin updateTopic -t ${DLQ_PREFIX}${G} -p 6\` first.`,
+        );
+      }
+      const transient = classes.length > 0 && classes.every(([c]) => TRANSIENT.test(c));
+      if (transient && (dlq || g.atMax.size)) adv.push(`Every exception seen is a timeout or lost connection: if the dependency comes back, a larger maxReconsumeTimes gives it longer before messages reach the DLQ.`);
+      if (g.sendBackLocal || g.sendBackDirect) adv.push(`Check the broker${g.brokers.size ? ` ${someOf(g.brokers)}` : ''} that refused the send backs (the cause on the \`sendMessageBack\` line).`);
+      if (orderly) adv.push('In an orderly listener return SUSPEND_CURRENT_QUEUE_A_MOMENT only for failures that can pass; store or skip a message that can never succeed, or its queue stays stuck.');
+      if (g.broadcastDropped) adv.push('Broadcasting consumers do not retry: make the listener retry itself, or use clustering if the messages must not be lost.');
+      if (!adv.length) adv.push('Read the stack printed after the first failure to find what the listener could not do.');
+
+      const evidence: RmqEvent[] = [];
+      for (const e of [g.firstFailure, g.maxReconsumeEv, g.firstDlq, g.firstSendBack, g.firstNull, g.firstDrop]) if (e && !evidence.includes(e)) evidence.push(e);
+      const metrics: Record<string, MetricValue> = {
+        failures: g.failures,
+        exceptions: classes.map(([c]) => c),
+        returnedNull: g.returnedNull,
+        orderlyNotOk: g.orderlyNotOk,
+        expired: g.expired,
+        broadcastDropped: g.broadcastDropped,
+        retried: g.retried,
+        maxReconsumeTimesSeen: g.maxReconsume,
+        maxReconsumeTimes: maxReconsume,
+        failedAtMax: g.atMax.size,
+        sentToDlq: dlq,
+        dlqStoreFailed: g.dlqFailed,
+        sendBackFailed: g.sendBackLocal + g.sendBackDirect,
+        topics,
+        clients: g.clients.size,
+        clientVersion: g.clients.size ? clientVersions(ctx, g.clients) : null,
+      };
+      const what = classes.length ? classes[0][0].replace(/^.*\./, '') : g.returnedNull ? 'null returned' : orderly ? 'orderly not OK' : null;
+      ctx.report({
+        severity,
+        title: `${printed ? `Group ${g.name}` : 'A consumer group'}: ${plural(g.failures, 'consume failure')}${what ? ` (${what})` : ''}${dlq ? `, ${plural(dlq, 'message')} in ${DLQ_PREFIX}${G}` : g.atMax.size ? `, ${plural(g.atMax.size, 'message')} past maxReconsumeTimes` : ''}${g.broadcastDropped ? `, ${g.broadcastDropped} dropped` : ''}`,
+        start: g.span.first,
+        end: g.span.last,
+        subject: g.clients.size === 1 ? { client: [...g.clients][0], ...(topics.length === 1 ? { topic: topics[0] } : {}) } : topics.length === 1 ? { topic: topics[0] } : {},
+        metrics,
+        evidence,
+        explanation: ex.join(' '),
+        advice: adv,
+      });
+    };
+
+    return {
+      'consume-failed': failed,
+      'send-back-failed': (e) => {
+        const g = groupFor(e);
+        g.clients.add(e.host);
+        g.firstSendBack ??= e;
+        if (e.entry === 'send-back-failed/direct') g.sendBackDirect++;
+        else g.sendBackLocal++;
+      },
+      'send-to-dlq': (e) => {
+        const g = groupFor(e);
+        if (e.fields.stored === false) {
+          g.dlqFailed++;
+          g.firstDlq ??= e;
+          return;
+        }
+        g.dlqStored.add(str(e, 'msgId') ?? `${e.file}:${e.line}`);
+        g.firstDlq ??= e;
+      },
+      end() {
+        for (const g of groups.values()) if (g.failures || g.dlqStored.size || g.dlqFailed) report(g);
+      },
+    };
+  },
+};
+
+export default rule;

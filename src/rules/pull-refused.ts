@@ -1,0 +1,219 @@
+// pull-refused: the broker refuses a consumer group's pulls because it does not know the group or
+// its subscription (PullMessageProcessor.processRequest, 4.x and 5.x):
+// - SUBSCRIPTION_GROUP_NOT_EXIST (26) `subscription group [G] does not exist`: no subscription group
+//   config for G and autoCreateSubscriptionGroup=false;
+// - SUBSCRIPTION_NOT_EXIST (24) `the consumer's group info not exist` / `the consumer's subscription
+//   not exist`: the broker holds no heartbeat of G (ConsumerManager), or G's heartbeat does not
+//   subscribe to the topic. A consumer registers with every broker by its heartbeat, at start and every
+//   heartbeatBrokerInterval (30 s); the table is in memory, so a restarted broker, a heartbeat that did
+//   not arrive, or a channel closed or expired (120 s without heartbeat) leaves the group unknown;
+// - SUBSCRIPTION_NOT_LATEST (25) `the consumer's subscription not latest`: the pull carries a newer
+//   subVersion than the subscription the broker holds: until the newer heartbeat arrives, or for good
+//   while instances of the group subscribe differently and overwrite each other's subscription.
+// The client (DefaultMQPushConsumerImpl.pullMessage's PullCallback.onException) logs `execute the pull
+// request exception` with `CODE: N DESC: ...` (not for %RETRY% queues) and pulls the queue again after
+// pullTimeDelayMillsWhenException (3 s); the broker logs its own line for 24 and 25.
+//
+// Decision: one finding per group (the group a line prints; client lines that print none are grouped
+// per host). A broker's printed response (`RemotingCommand [code=24 ... remark=...]`) within 2 s of its
+// own refusal line is the same refusal. Severity: error for 24 and 26 (the queues are not consumed),
+// warning for 25 alone.
+
+import type { RmqEvent } from '../parse/types.js';
+import type { MetricValue, Rule } from './types.js';
+import { num, str } from './send-path.js';
+import { Span, groupOf, someOf } from './consumer.js';
+import { CLIENT_DEFAULTS, CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
+import { formatMs } from '../util/durations.js';
+import { plural } from '../util/text.js';
+
+type Reason = 'SUBSCRIPTION_NOT_EXIST' | 'SUBSCRIPTION_NOT_LATEST' | 'SUBSCRIPTION_GROUP_NOT_EXIST';
+const CODES: Record<Reason, number> = { SUBSCRIPTION_NOT_EXIST: 24, SUBSCRIPTION_NOT_LATEST: 25, SUBSCRIPTION_GROUP_NOT_EXIST: 26 };
+const REASON_OF_CODE = new Map<number, Reason>(Object.entries(CODES).map(([r, c]) => [c, r as Reason]));
+/** The broker's book of a group losing a consumer (ConsumerGroupInfo, ConsumerManager), in words. */
+const REMOVED_WORDS: Record<string, string> = {
+  'group-removed': 'removed the group: its last consumer connection had closed or expired',
+  expired: "expired a consumer's channel of the group (no heartbeat for 120 s)",
+  'channel-removed': "removed a consumer's closed channel from the group",
+  unregistered: 'unregistered a consumer of the group (its shutdown)',
+};
+const SERVER_KINDS = new Set(['broker', 'store', 'remoting']);
+
+interface PerReason {
+  brokerLines: number;
+  clientLines: number;
+  first: RmqEvent;
+  span: Span;
+}
+
+interface Group {
+  name: string;
+  printed: boolean;
+  reasons: Map<Reason, PerReason>;
+  brokers: Set<string>;
+  clients: Set<string>;
+  span: Span;
+  /** The broker's own `group removed` / channel closed / expired line before a 24. */
+  removed: RmqEvent | null;
+  subscriptionChanges: number;
+  firstChange: RmqEvent | null;
+}
+
+const rule: Rule = {
+  meta: {
+    id: 'pull-refused',
+    title: "Pulls refused: the broker does not know the group or its subscription (codes 24, 25, 26)",
+    severity: 'error',
+    description:
+      "Per consumer group: pulls the broker refused with SUBSCRIPTION_NOT_EXIST (24), SUBSCRIPTION_NOT_LATEST (25) or SUBSCRIPTION_GROUP_NOT_EXIST (26), from the broker's lines and the client's `execute the pull request exception`; which brokers, how long, and what the broker's book of the group shows at the time.",
+    versions: 'All 4.x and 5.x brokers and Java clients (and the Go client\'s remark); 26 only with autoCreateSubscriptionGroup=false.',
+    settings: {},
+    events: ['pull-failed', 'consumer-changed'],
+  },
+
+  create(ctx) {
+    const groups = new Map<string, Group>();
+    const lastBrokerLine = new Map<string, { ts: number | null; group: Group }>();
+
+    const groupNamed = (name: string | null, host: string): Group => {
+      const key = name ?? `(group not printed, ${host})`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { name: key, printed: name !== null, reasons: new Map(), brokers: new Set(), clients: new Set(), span: new Span(), removed: null, subscriptionChanges: 0, firstChange: null }));
+      return g;
+    };
+
+    const reasonOf = (e: RmqEvent): Reason | null => {
+      const r = str(e, 'reason');
+      if (r === 'SUBSCRIPTION_NOT_EXIST' || r === 'SUBSCRIPTION_NOT_LATEST' || r === 'SUBSCRIPTION_GROUP_NOT_EXIST') return r;
+      const c = num(e, 'code');
+      return c === null ? null : (REASON_OF_CODE.get(c) ?? null);
+    };
+
+    const pull = (e: RmqEvent) => {
+      const reason = reasonOf(e);
+      if (!reason) return;
+      const server = SERVER_KINDS.has(e.kind);
+      const named = groupOf(e);
+      const k = `${e.host}|${reason}`;
+      let g: Group;
+      if (server && !(e.entry ?? '').startsWith('pull-failed/broker-') && !named) {
+        // The broker's printed response of a refusal it logged just before.
+        const last = lastBrokerLine.get(k);
+        if (last && last.ts !== null && e.ts !== null && e.ts - last.ts <= 2000) return;
+        g = groupNamed(null, e.host);
+      } else g = groupNamed(named, e.host);
+      if (server) lastBrokerLine.set(k, { ts: e.ts, group: g });
+      let r = g.reasons.get(reason);
+      if (!r) g.reasons.set(reason, (r = { brokerLines: 0, clientLines: 0, first: e, span: new Span() }));
+      if (server) {
+        r.brokerLines++;
+        g.brokers.add(e.host);
+      } else {
+        r.clientLines++;
+        g.clients.add(e.host);
+        const addr = str(e, 'addr');
+        if (addr) g.brokers.add(addr);
+      }
+      r.span.add(e.ts);
+      g.span.add(e.ts);
+    };
+
+    const changed = (e: RmqEvent) => {
+      const name = str(e, 'group');
+      if (!name) return;
+      const g = groups.get(name);
+      const change = str(e, 'change');
+      if (change === 'subscription-changed') {
+        const h = g ?? groupNamed(name, e.host);
+        h.subscriptionChanges++;
+        h.firstChange ??= e;
+      } else if (change === 'group-removed' || change === 'expired' || change === 'channel-removed' || change === 'unregistered') {
+        groupNamed(name, e.host).removed ??= e;
+      }
+    };
+
+    const report = (g: Group) => {
+      const ex: string[] = [];
+      const adv: string[] = [];
+      const who = g.printed ? `group ${g.name}` : `a consumer group (its name is not printed; client ${g.name.slice(g.name.indexOf(', ') + 2, -1)})`;
+      const brokers = [...g.brokers];
+      const parts: string[] = [];
+      for (const [reason, r] of g.reasons) {
+        const lines = [r.brokerLines ? `${plural(r.brokerLines, 'refusal')} in the broker's log` : '', r.clientLines ? `${plural(r.clientLines, 'failed pull')} in the client's log` : ''].filter(Boolean).join(', ');
+        const long = r.span.ms;
+        parts.push(`${reason} (${CODES[reason]}): ${lines}${long ? ` over ${formatMs(long)}` : ''}`);
+      }
+      ex.push(`The broker${brokers.length > 1 ? 's' : ''}${brokers.length ? ` ${someOf(brokers)}` : ''} refused pulls of ${who}: ${parts.join('; ')}.`);
+      ex.push(`The Java client pulls each refused queue again after ${CONSUMER_DEFAULTS.pullTimeDelayMillsWhenException / 1000} s (pullTimeDelayMillsWhenException) and consumes nothing from it meanwhile; it does not log refusals of its %RETRY% queues.`);
+      const heartbeat = CLIENT_DEFAULTS.heartbeatBrokerIntervalMs;
+      const r26 = g.reasons.get('SUBSCRIPTION_GROUP_NOT_EXIST');
+      if (r26) {
+        ex.push(`SUBSCRIPTION_GROUP_NOT_EXIST: the broker has no subscription group config for ${g.printed ? g.name : 'the group'} and does not create one (autoCreateSubscriptionGroup=false), so every pull fails until it is created.`);
+        adv.push(`Create the group on every broker of the cluster: \`mqadmin updateSubGroup -n <namesrv> -c <cluster> -g ${g.printed ? g.name : '<group>'}\` (or -b <broker addr>); or set autoCreateSubscriptionGroup=true on the brokers.`);
+      }
+      const r24 = g.reasons.get('SUBSCRIPTION_NOT_EXIST');
+      if (r24) {
+        const long = r24.span.ms ?? 0;
+        ex.push(
+          `SUBSCRIPTION_NOT_EXIST: the broker holds no heartbeat of the group (\`group info not exist\`) or none subscribing to the topic (\`subscription not exist\`). A consumer registers with each broker by its heartbeat, at start and every heartbeatBrokerInterval (${heartbeat / 1000} s by default); the broker keeps them in memory, so a restarted broker, a heartbeat that did not reach it, or a connection closed or expired (120 s without a heartbeat) leaves the group unknown until the next heartbeat arrives.`,
+        );
+        if (g.removed) ex.push(`Before, the broker ${REMOVED_WORDS[str(g.removed, 'change') ?? ''] ?? 'dropped a consumer of the group'} (in the evidence).`);
+        if (long > heartbeat) ex.push(`The refusals lasted ${formatMs(long)}, longer than a heartbeat period: the consumer's heartbeats are not registering on that broker.`);
+        else if (long > 0) ex.push(`The refusals lasted ${formatMs(long)}, less than a heartbeat period.`);
+        else ex.push('The logs show the refusals at one moment only: how long they went on is not shown.');
+        adv.push(
+          long > heartbeat
+            ? `Check that the consumer's heartbeats reach ${brokers.length ? someOf(brokers) : 'the broker'} (heartbeat failures in the client's log; \`new consumer connected, group: ...\` in the broker's), and that the consumer subscribes to the topic it pulls.`
+            : `If the refusals go on past a heartbeat period (${heartbeat / 1000} s), check that the consumer's heartbeats reach the broker (heartbeat failures in the client's log, \`new consumer connected\` in the broker's) and that it subscribes to the topic it pulls; refusals that end within one end with the next heartbeat (after a broker restart or a consumer start).`,
+        );
+      }
+      const r25 = g.reasons.get('SUBSCRIPTION_NOT_LATEST');
+      if (r25) {
+        ex.push(
+          `SUBSCRIPTION_NOT_LATEST: the pull carries a newer subscription version than the one the broker holds for the group: briefly after a consumer starts with a new subscription, until its heartbeat arrives; for good when instances of the group subscribe differently, each heartbeat overwriting the others' subscription.`,
+        );
+        if (g.subscriptionChanges > 1) {
+          ex.push(`The broker logged the group's subscription changing ${plural(g.subscriptionChanges, 'time')} (\`subscription changed\`): the instances' heartbeats keep replacing each other's subscription.`);
+          adv.push(`Give every instance of ${g.printed ? g.name : 'the group'} the same subscription (topics and tags): messages of tags one instance does not subscribe to are never consumed by the queues it takes.`);
+        } else {
+          if (g.firstChange) ex.push(`The broker logged the group's subscription changing once after them (in the evidence): a heartbeat with the newer subscription arrived.`);
+          adv.push(`If the refusals repeat, compare the subscriptions of the group's instances (topics and tags): they must be the same in every instance of a group.`);
+        }
+      }
+      const evidence: RmqEvent[] = [...g.reasons.values()].map((r) => r.first);
+      if (g.removed) evidence.push(g.removed);
+      if (g.firstChange) evidence.push(g.firstChange);
+      const codes = [...g.reasons.keys()].map((r) => CODES[r]);
+      const metrics: Record<string, MetricValue> = {
+        codes: codes.map(String),
+        refusals: [...g.reasons.values()].reduce((n, r) => n + r.brokerLines, 0),
+        failedPulls: [...g.reasons.values()].reduce((n, r) => n + r.clientLines, 0),
+        refusedMs: g.span.ms,
+        brokers: brokers,
+        clients: g.clients.size,
+        subscriptionChanges: g.subscriptionChanges,
+      };
+      ctx.report({
+        severity: r24 || r26 ? 'error' : 'warning',
+        title: `Pulls of ${g.printed ? g.name : 'a group'} refused: ${[...g.reasons.keys()].map((r) => `${r} (${CODES[r]})`).join(', ')}${g.span.ms ? ` for ${formatMs(g.span.ms)}` : ''}`,
+        start: g.span.first,
+        end: g.span.last,
+        subject: g.clients.size === 1 ? { client: [...g.clients][0] } : brokers.length === 1 && g.brokers.size === 1 ? { host: brokers[0] } : {},
+        metrics,
+        evidence,
+        explanation: ex.join(' '),
+        advice: adv,
+      });
+    };
+
+    return {
+      'pull-failed': pull,
+      'consumer-changed': changed,
+      end() {
+        for (const g of groups.values()) if (g.reasons.size) report(g);
+      },
+    };
+  },
+};
+
+export default rule;

@@ -1,0 +1,122 @@
+// The consumers' impact analyze reads per group (src/diagnosis/consumers.ts) on the lab's consumer
+// recordings (samples/lab/consumer-*, real RocketMQ 4.9.4), against their lab.json: every figure
+// within the tolerance of the truth the lab counted, a lower bound never above it, the lag an estimate near the admin tool's, and unknown where
+// the logs cannot tell. Then the parts of the reading on hand-made events in the recordings' formats.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { consumerCollector } from '../../src/diagnosis/consumers.js';
+import { diagnose } from '../../src/diagnosis/diagnose.js';
+import type { RmqEvent } from '../../src/parse/types.js';
+import type { ConsumerImpact } from '../../src/rules/incident.js';
+import { ALL_RULES } from '../../src/rules/index.js';
+import { buildTimeline } from '../../src/timeline/build.js';
+
+const ROOT = join(__dirname, '..', '..');
+const LAB = join(ROOT, 'samples', 'lab');
+const truthOf = (name: string) => JSON.parse(readFileSync(join(LAB, name, 'lab.json'), 'utf8')).consumerGroups[0];
+/** Within 10 % of the truth or 2 messages (docs/lab.md, "Scoring"). */
+const within = (stated: number, truth: number) => expect(Math.abs(stated - truth)).toBeLessThanOrEqual(Math.max(2, 0.1 * truth));
+/** The lab's largest lag sampled within 15 s of a time. */
+const lagNear = (g: any, at: number) => Math.max(...g.lag.filter((x: any) => Math.abs(Date.parse(x.at) - at) <= 15000).map((x: any) => x.total));
+
+async function consumersOf(name: string): Promise<ConsumerImpact[]> {
+  const t = await buildTimeline({ inputs: [join(LAB, name)], keepOther: 'inference', cwd: ROOT, workers: 0 });
+  try {
+    return diagnose(t, { rules: ALL_RULES }).consumers;
+  } finally {
+    t.close();
+  }
+}
+
+describe('the consumers\' impact on the lab\'s consumer recordings', () => {
+  it('consumer-failures-dlq: failed, redelivered and the DLQ from the broker stats; duplicates unknown', async () => {
+    const [c] = await consumersOf('consumer-failures-dlq');
+    const g = truthOf('consumer-failures-dlq');
+    expect(c.group).toBe('CID_STOCK');
+    expect(c.hosts).toEqual(['app-stock-01', 'app-stock-02']);
+    within(c.failed!, g.failed);
+    within(c.redelivered!, g.deliveries - g.received);
+    within(c.dlq!, g.dlq.byAdminTool);
+    expect(c.dlqHow).toMatch(/^at least: SNDBCK_PUT_NUMS minus/);
+    expect(c.consumedAgain).toBeNull();
+    expect(c.unknown.join('\n')).toMatch(/consumed twice: no offset reset/);
+  });
+
+  it('consumer-offset-reset: the messages consumed again are the offsets the reset moved back', async () => {
+    const [c] = await consumersOf('consumer-offset-reset');
+    within(c.consumedAgain!, truthOf('consumer-offset-reset').duplicates);
+    expect(c.failed).toBeNull();
+    expect(c.dlq).toBeNull();
+  });
+
+  it('consumer-slow-listener: the largest lag, a lower bound near the admin tool\'s, when it was above 0, and flow control', async () => {
+    const [c] = await consumersOf('consumer-slow-listener');
+    const g = truthOf('consumer-slow-listener');
+    const lab = lagNear(g, c.lag!.at);
+    expect(Math.abs(c.lag!.about - lab)).toBeLessThanOrEqual(Math.max(10, 0.25 * lab));
+    expect(c.lag!.about).toBeGreaterThanOrEqual(0.9 * g.maxLag.total);
+    expect(c.lag!.from).not.toBeNull();
+    expect(c.lag!.until! - c.lag!.from!).toBe(60000);
+    expect(c.cachedAtLeast!.count).toBeLessThanOrEqual(lagNear(g, c.cachedAtLeast!.at));
+    expect(c.failed).toBeNull();
+  });
+
+  it('the other recordings: no lag above the admin tool\'s, failures of the orderly consumer from its log, duplicates unknown without a reset', async () => {
+    for (const name of ['consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-orderly-broker-crash', 'consumer-lite-pull-stop']) {
+      const [c] = await consumersOf(name);
+      const g = truthOf(name);
+      if (name === 'consumer-orderly-broker-crash') {
+        // broker-a crashed: its stats miss minutes, so the puts cannot be summed and the lag is unknown.
+        expect(c.lag).toBeNull();
+        expect(c.unknown.join('\n')).toMatch(/lag: a broker's stats miss minutes of TopicOrder/);
+        within(c.failed!, g.failed);
+        continue;
+      }
+      // An estimate (docs/lab.md "Scoring"): within 25 % or 10 messages of the admin tool's lag then.
+      expect(c.lag!.about, name).toBeLessThanOrEqual(lagNear(g, c.lag!.at) + Math.max(10, 0.25 * lagNear(g, c.lag!.at)));
+      expect(c.consumedAgain, name).toBeNull();
+    }
+  });
+});
+
+describe('the consumers\' impact: the reading', () => {
+  let seq = 0;
+  const ev = (type: RmqEvent['type'], time: string, fields: Record<string, unknown>, host = 'app-1', kind: RmqEvent['kind'] = 'client'): RmqEvent =>
+    ({ ts: Date.parse(`2026-12-01T${time}+08:00`), host, kind, file: 'f', line: ++seq, level: 'INFO', thread: null, logger: null, type, fields, text: '', source: 0, seq }) as RmqEvent;
+  const stat = (time: string, stat: string, key: string, sum: number) => ev('stats', time, { stat, key, window: 'minute', sum, tps: 0, avgpt: 0 }, 'broker', 'stats');
+  const commit = (time: string, queueId: number, offset: number) => ev('offset-commit', time, { ok: true, group: 'G', topic: 'T', brokerName: 'b', queueId, offset });
+  const read = (events: RmqEvent[]) => {
+    const c = consumerCollector();
+    events.forEach((e) => c.visit(e));
+    return c.finish();
+  };
+
+  it('the lag is the puts so far minus the commits, raised so that its lowest minute end is 0', () => {
+    const [c] = read([
+      commit('10:00:59.000', 0, 100), commit('10:00:59.000', 1, 100), stat('10:01:00.000', 'TOPIC_PUT_NUMS', 'T', 10),
+      commit('10:01:59.000', 0, 105), commit('10:01:59.000', 1, 105), stat('10:02:00.000', 'TOPIC_PUT_NUMS', 'T', 60),
+      commit('10:02:59.000', 0, 160), commit('10:02:59.000', 1, 160), stat('10:03:00.000', 'TOPIC_PUT_NUMS', 'T', 30),
+    ]);
+    // rel: 10-200, 70-210, 100-320 -> -190, -140, -220: lowest -220, so at least 80 at 10:02.
+    expect(c.lag).toMatchObject({ about: 80, at: Date.parse('2026-12-01T10:02:00+08:00'), minutes: 3 });
+  });
+
+  it('no lag from a single minute end, nor DLQ without SCHEDULE_TOPIC_XXXX puts beside the sends back', () => {
+    const [c] = read([commit('10:00:59.000', 0, 1), stat('10:01:00.000', 'TOPIC_PUT_NUMS', 'T', 10), stat('10:01:00.000', 'SNDBCK_PUT_NUMS', 'T@G', 5)]);
+    expect(c.lag).toBeNull();
+    expect(c.failed).toBe(5);
+    expect(c.dlq).toBeNull();
+    expect(c.unknown.join('\n')).toMatch(/DLQ: no SCHEDULE_TOPIC_XXXX puts/);
+  });
+
+  it('an offset moved back long after a reset is not counted; an illegal offset moved forward is skipped', () => {
+    const [c] = read([
+      ev('offset-reset', '10:00:00.000', { why: 'reset', group: 'G', topic: 'T' }),
+      commit('10:00:01.000', 0, 50), commit('10:00:02.000', 0, 40), commit('10:05:00.000', 0, 30),
+      ev('offset-illegal', '10:06:00.000', { status: 'OFFSET_ILLEGAL', group: 'G', topic: 'T', brokerName: 'b', queueId: 0, offset: 30, nextBeginOffset: 130 }),
+    ]);
+    expect(c.consumedAgain).toBe(10);
+    expect(c.skipped).toBe(100);
+  });
+});

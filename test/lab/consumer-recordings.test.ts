@@ -1,0 +1,128 @@
+// The consumer recordings hold what their descriptions say: lab.json's truth (from the lab's side
+// files and the admin tool) adds up, and the logs RocketMQ wrote show the mechanism. No rule reads
+// consumers yet; these are the facts the consumer rules will be held to.
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { LabJson } from '../../lab/src/labjson.js';
+import { ROOT } from '../cli/helpers.js';
+
+const LAB = join(ROOT, 'samples', 'lab');
+const NAMES = readdirSync(LAB).filter((n) => n.startsWith('consumer-'));
+const labJson = (name: string) => JSON.parse(readFileSync(join(LAB, name, 'lab.json'), 'utf8')) as LabJson;
+/** A host's log as RocketMQ or the application wrote it (gzipped in the recording). */
+const log = (name: string, host: string, file: string) => {
+  const p = join(LAB, name, host, 'logs', ...file.split('/'));
+  return gunzipSync(readFileSync(existsSync(p) ? p : `${p}.gz`)).toString('utf8');
+};
+const group = (name: string) => labJson(name).consumerGroups![0];
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe('every consumer recording', () => {
+  it('is there, gzipped, with a consumer truth that adds up', () => {
+    expect(NAMES.length).toBeGreaterThanOrEqual(7);
+    for (const name of NAMES) {
+      const l = labJson(name);
+      expect(l.consumers!.length, name).toBeGreaterThanOrEqual(2);
+      for (const g of l.consumerGroups!) {
+        const members = l.consumers!.filter((c) => c.group === g.group);
+        // The group's deliveries are its instances'; a message is consumed or never consumed, not both.
+        expect(g.deliveries, name).toBe(members.reduce((a, c) => a + c.deliveries, 0));
+        expect(g.failed, name).toBe(members.reduce((a, c) => a + c.failed, 0));
+        expect(g.consumed + g.neverConsumed.count, name).toBe(g.sent);
+        // Every delivery ended OK or not; the OK ones are the messages consumed and their repeats.
+        expect(g.deliveries, name).toBe(g.consumed + g.duplicateDeliveries + g.failed);
+        expect(g.received, name).toBeGreaterThanOrEqual(g.consumed);
+        expect(g.lag.length, name).toBeGreaterThanOrEqual(6);
+      }
+      for (const h of l.hosts.filter((x) => x.roles.includes('consumer'))) {
+        expect(existsSync(join(LAB, name, h.name, 'logs', 'rocketmqlogs', 'rocketmq_client.log.gz')), `${name} ${h.name}`).toBe(true);
+        expect(log(name, h.name, 'app.log'), `${name} ${h.name}`).toMatch(/INFO \d+ --- \[ *main\] com\.example\.stock\.OrderEventListener +: Listener started: group=CID_STOCK/);
+      }
+    }
+  });
+});
+
+describe('what each consumer recording shows', () => {
+  it('consumer-slow-listener: the lag builds during the slowdown and drains after it; flow control in the client logs', () => {
+    const l = labJson('consumer-slow-listener');
+    const g = group('consumer-slow-listener');
+    const f = l.faults[0];
+    const during = g.lag.filter((x) => x.at > f.start && x.at <= f.end!);
+    const after = g.lag.filter((x) => Date.parse(x.at) > Date.parse(f.end!) + 15_000);
+    expect(Math.max(...during.map((x) => x.total))).toBeGreaterThan(150);
+    expect(Math.max(...after.map((x) => x.total))).toBeLessThan(20);
+    expect(g).toMatchObject({ failed: 0, duplicates: 0, neverConsumed: { count: 0 } });
+    for (const h of ['app-stock-01', 'app-stock-02']) {
+      expect(log('consumer-slow-listener', h, 'rocketmqlogs/rocketmq_client.log')).toContain('the cached message count exceeds the threshold 20, so do flow control');
+    }
+  });
+
+  it('consumer-failures-dlq: the dead-letter queue by the admin tool, by the deliveries, and the messages never consumed agree', () => {
+    const g = group('consumer-failures-dlq');
+    expect(g.dlq.byAdminTool).toBe(58);
+    expect(g.dlq.byDeliveries).toBe(58);
+    expect(g.neverConsumed.count).toBe(58);
+    expect(new Set(g.neverConsumed.msgIds)).toEqual(new Set(g.dlq.msgIds));
+    expect(g.retried).toBeGreaterThan(100);
+    const client = log('consumer-failures-dlq', 'app-stock-01', 'rocketmqlogs/rocketmq_client.log');
+    expect(client).toMatch(/WARN RocketmqClient - consumeMessage exception: com\.example\.lab\.LabConsumer\$HandlerException: inventory service call failed/);
+    expect(log('consumer-failures-dlq', 'mq-broker-a', 'rocketmqlogs/broker.log')).toMatch(/create new topic TopicConfig \[topicName=%DLQ%CID_STOCK/);
+  });
+
+  it('consumer-rebalance-kill: the killed instance ran until the kill, the others rebalanced, some messages were consumed twice', () => {
+    const l = labJson('consumer-rebalance-kill');
+    const killed = l.consumers!.find((c) => c.host === 'app-stock-03')!;
+    expect(killed.runs).toEqual([expect.objectContaining({ ended: 'killed', end: expect.any(String) })]);
+    expect(group('consumer-rebalance-kill').duplicates).toBeGreaterThan(0);
+    expect(group('consumer-rebalance-kill').neverConsumed.count).toBe(0);
+    expect(log('consumer-rebalance-kill', 'app-stock-01', 'rocketmqlogs/rocketmq_client.log')).toContain('the consumer group: CID_STOCK changed, rebalance immediately');
+    expect(log('consumer-rebalance-kill', 'mq-broker-a', 'rocketmqlogs/broker.log')).toMatch(/NETTY EVENT: remove not active channel\[ClientChannelInfo \[channel=\[id: 0x[0-9a-f]+, L:\/10\.213\.0\.21:10911 ! R:\/10\.213\.0\.43:/);
+  });
+
+  it('consumer-subscription-mismatch: only the tag the odd instance left out was lost, and nothing says so', () => {
+    const g = group('consumer-subscription-mismatch');
+    expect(g.neverConsumed.count).toBeGreaterThan(100);
+    expect(Object.keys(g.neverConsumed.byTag)).toEqual(['TagB']);
+    expect(g.failed).toBe(0);
+    const broker = log('consumer-subscription-mismatch', 'mq-broker-a', 'rocketmqlogs/broker.log');
+    expect(broker).toMatch(/subscription changed, group: CID_STOCK OLD: SubscriptionData \[classFilterMode=false, topic=TopicOrder, subString=TagA \|\| TagB/);
+    for (const h of ['app-stock-01', 'app-stock-02', 'app-stock-03']) expect(log('consumer-subscription-mismatch', h, 'app.log')).not.toMatch(/ERROR|WARN/);
+  });
+
+  it('consumer-offset-reset: the broker reset each instance, and the minute was consumed again', () => {
+    const l = labJson('consumer-offset-reset');
+    expect(l.faults[0].kind).toBe('reset-offset');
+    expect((l.faults[0] as { adminOutput?: string }).adminOutput).toMatch(/^rollback consumer offset by specified group\[CID_STOCK\], topic\[TopicOrder\]/);
+    expect(group('consumer-offset-reset').duplicates).toBeGreaterThan(200);
+    const broker = log('consumer-offset-reset', 'mq-broker-a', 'rocketmqlogs/broker.log');
+    expect(count(broker, '[reset-offset] reset offset success. topic=TopicOrder, group=CID_STOCK')).toBe(2);
+    expect(log('consumer-offset-reset', 'app-stock-01', 'rocketmqlogs/rocketmq_client.log')).toContain('invoke reset offset operation from broker. brokerAddr=10.213.0.21:10911, topic=TopicOrder, group=CID_STOCK');
+  });
+
+  it('consumer-lite-pull-stop: the stopped instance ran twice, the other held every queue meanwhile', () => {
+    const l = labJson('consumer-lite-pull-stop');
+    const stopped = l.consumers!.find((c) => c.host === 'app-stock-02')!;
+    expect(stopped.mode).toBe('litePull');
+    expect(stopped.runs.map((r) => r.ended)).toEqual(['stopped', null]);
+    const other = l.consumers!.find((c) => c.host === 'app-stock-01')!;
+    expect(other.queues.map((q) => q.queues.length)).toContain(4);
+    expect(group('consumer-lite-pull-stop').neverConsumed.count).toBe(0);
+  });
+
+  it('consumer-orderly-broker-crash: queues wait for their locks; the suspended messages are the failed deliveries', () => {
+    const l = labJson('consumer-orderly-broker-crash');
+    const g = group('consumer-orderly-broker-crash');
+    expect(l.faults[0]).toMatchObject({ kind: 'crash', host: 'mq-broker-a' });
+    expect(Object.keys(g.failedByResult)).toEqual(['suspend']);
+    expect(g.neverConsumed.count).toBe(0);
+    const c1 = log('consumer-orderly-broker-crash', 'app-stock-01', 'rocketmqlogs/rocketmq_client.log');
+    expect(c1).toContain('pull message later because not locked in broker');
+    // One WARN per suspended delivery; this recording's truth counts deliveries up to 8 s after its
+    // logs were copied (docs/lab.md), so one or two later ones have no line.
+    const lines = count(c1, 'consumeMessage Orderly return not OK') + count(log('consumer-orderly-broker-crash', 'app-stock-02', 'rocketmqlogs/rocketmq_client.log'), 'consumeMessage Orderly return not OK');
+    expect(lines).toBeLessThanOrEqual(g.failed);
+    expect(lines).toBeGreaterThanOrEqual(g.failed - 2);
+  });
+});

@@ -1,0 +1,82 @@
+// pull-refused against the real pastes (alibaba/rocketmq#86: a 3.x broker's code 24 and its printed
+// response; apache/rocketmq#1871: a client's CODE 24; rocketmq-connect#400: CODE 26 with
+// autoCreateSubscriptionGroup=false; apache/rocketmq#370: CODE 25; apache/rocketmq#5479: a broker's
+// eight 25s then `subscription changed`) and broker lines built from the 4.9.7 formats.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ruleTester } from './rule-tester.js';
+import rule from '../../src/rules/pull-refused.js';
+
+const REAL = join(__dirname, '..', 'fixtures', 'real');
+const real = (name: string) => readFileSync(join(REAL, name), 'utf8');
+const lf = (lines: string[]) => lines.join('\n') + '\n';
+const srv = (time: string, level: string, thread: string, msg: string) => `2024-12-05 ${time} ${level} ${thread} - ${msg}`;
+const CRLF = '\r\n';
+
+const groupInfo = (time: string) => srv(time, 'WARN', 'PullMessageThread_3', "the consumer's group info not exist, group: GroupPay");
+
+ruleTester(rule, {
+  valid: [
+    {
+      name: 'a pull that timed out (no refusal) and a consumer connecting',
+      files: {
+        'app-pay-01/logs/rocketmq_client.log': [
+          '2024-12-05 17:00:01,100 WARN RocketmqClient - execute the pull request exception',
+          'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <10.0.0.1:10911> timeout, 30000(ms)',
+          '\tat org.apache.rocketmq.remoting.netty.NettyRemotingAbstract.invokeSyncImpl(NettyRemotingAbstract.java:427)',
+          '',
+        ].join(CRLF),
+        'mq-broker-a/broker.log': lf([
+          srv('17:00:02', 'INFO', 'HeartbeatThread_1', 'new consumer connected, group: GroupPay CONSUME_PASSIVELY CLUSTERING channel: ClientChannelInfo [channel=[id: 0x1f2e3d4c, L:/10.0.0.1:10911 - R:/10.0.0.9:53120], clientId=10.0.0.9@12345, language=JAVA, version=415, lastUpdateTimestamp=1733389211000]'),
+        ]),
+      },
+    },
+  ],
+  invalid: [
+    {
+      name: "real 3.x broker: `group info not exist` and its printed response (code=24) are one refusal",
+      files: { 'mq-broker-a/broker.log': real('99-alibaba-3x-broker-group-info-not-exist-folded.log') },
+      findings: [{ severity: 'error', subject: { host: 'mq-broker-a' }, metrics: { codes: ['24'], refusals: 1, failedPulls: 0 }, evidence: ['mq-broker-a/broker.log:1'], mentions: ['TmpConsumer0406_3', 'heartbeatBrokerInterval (30 s', 'at one moment only'] }],
+    },
+    {
+      name: 'real 4.x client: CODE 24 without a group name',
+      files: { 'app/client.log': real('103-pull-exception-code24-group-info-not-exist.log') },
+      findings: [{ severity: 'error', subject: { client: 'app' }, metrics: { codes: ['24'], refusals: 0, failedPulls: 1 }, mentions: ['its name is not printed', 'pulls each refused queue again after 3 s'] }],
+    },
+    {
+      name: 'real connect worker: CODE 26, autoCreateSubscriptionGroup=false: create the group',
+      files: { 'worker/rocketmq_client.log': real('105-connect-pull-code26-subscription-group-not-exist.log') },
+      findings: [{ severity: 'error', metrics: { codes: ['26'], failedPulls: 1 }, mentions: ['autoCreateSubscriptionGroup=false', 'mqadmin updateSubGroup -n <namesrv> -c <cluster> -g StatusManage-DEFAULT_WORKER_1'], adviceOmits: ['heartbeat'] }],
+    },
+    {
+      name: 'real 4.2.0 client: CODE 25 once is a warning',
+      files: { 'app/app.log': real('145-pull-code25-subscription-not-latest-pipe-layout.log') },
+      findings: [{ severity: 'warning', metrics: { codes: ['25'], failedPulls: 1 }, mentions: ['SUBSCRIPTION_NOT_LATEST', 'If the refusals repeat'] }],
+    },
+    {
+      name: 'real broker: eight 25s then one `subscription changed`: the newer heartbeat arrived, no claim of inconsistent instances',
+      files: { 'mq-broker-a/broker.log': real('147-broker-subscription-not-latest-subscription-changed.log') },
+      findings: [
+        {
+          severity: 'warning',
+          metrics: { codes: ['25'], refusals: 8, subscriptionChanges: 1 },
+          evidence: ['mq-broker-a/broker.log:1', 'mq-broker-a/broker.log:9'],
+          mentions: ['real_db_consumer_group-dsp_error', 'changing once after them'],
+          adviceOmits: ['Give every instance'],
+        },
+      ],
+    },
+    {
+      name: "a broker that removed the group's last channel, then refuses its pulls for 2 min",
+      files: {
+        'mq-broker-a/broker.log': lf([
+          srv('17:00:00', 'INFO', 'NettyEventExecutor', 'unregister consumer ok, no any connection, and remove consumer group, GroupPay'),
+          groupInfo('17:00:03'),
+          groupInfo('17:01:03'),
+          groupInfo('17:02:03'),
+        ]),
+      },
+      findings: [{ severity: 'error', metrics: { codes: ['24'], refusals: 3, refusedMs: 120000 }, evidence: ['mq-broker-a/broker.log:1', 'mq-broker-a/broker.log:2'], mentions: ['removed the group: its last consumer connection', 'longer than a heartbeat period', 'Check that the consumer\'s heartbeats reach mq-broker-a'] }],
+    },
+  ],
+});
