@@ -14,9 +14,10 @@ const repoDir = resolve(labDir, '..');
 
 const USAGE = `usage: npm run lab -- <command>
 
-  record SCENARIO [--out DIR] [--force] [--keep-scratch]
+  record SCENARIO [--out DIR] [--force] [--keep-scratch] [--gzip]
                  run the scenario on real RocketMQ processes and write its logs and lab.json
-                 to samples/lab/SCENARIO (or DIR); refuses to replace a recording without --force
+                 to samples/lab/SCENARIO (or DIR); refuses to replace a recording without --force;
+                 --gzip writes every log gzipped (name.log.gz)
   generate --seed N [--count K] [--out DIR]
                  write K scenarios (seeds N..N+K-1) drawn from the lab's space (lab/src/space.ts)
                  to lab/scenarios/generated/gen-SEED.json (or DIR); record runs each by its path
@@ -97,10 +98,12 @@ async function main(argv: string[]): Promise<number> {
   let out: string | undefined;
   let force = false;
   let keepScratch = false;
+  let gzip = false;
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     if (a === '--force') force = true;
     else if (a === '--keep-scratch') keepScratch = true;
+    else if (a === '--gzip') gzip = true;
     else if (a === '--out') out = rest[++i];
     else if (a.startsWith('-')) {
       log(`unknown option ${a}`);
@@ -128,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const dest = resolve(out ?? join(repoDir, 'samples', 'lab', scenario.scenario));
-  const where = await record(scenario, tool, { out: dest, force, keepScratch }, log);
+  const where = await record(scenario, tool, { out: dest, force, keepScratch, gzip }, log);
   process.stdout.write(`${where}\n`);
   log(`recorded ${scenario.scenario}: the logs of every host and lab.json are in ${where}`);
   return 0;

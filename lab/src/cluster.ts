@@ -96,7 +96,7 @@ export class Cluster {
     return join(this.scratch, 'hosts', host, 'home');
   }
 
-  private hostDir(host: string): string {
+  hostDir(host: string): string {
     return join(this.scratch, 'hosts', host);
   }
 
@@ -114,7 +114,7 @@ export class Cluster {
     // The admin tool runs on the lab's side (no host home): its conf/ is in the scratch folder.
     writeFileSync(join(this.homeDir, 'conf', 'logback_tools.xml'), logback['logback_tools.xml']);
     // Each server host has the release unpacked in its home, as ROCKETMQ_HOME (servers print it).
-    for (const h of s.hosts.filter((x) => x.processes.some((p) => p.kind !== 'producer'))) {
+    for (const h of s.hosts.filter((x) => x.processes.some((p) => p.kind === 'namesrv' || p.kind === 'broker'))) {
       for (const [role, v] of [['namesrv', s.versions.namesrv], ['broker', s.versions.broker]] as const) {
         const conf = join(this.userHome(h.name), releaseDir(v), 'conf');
         mkdirSync(conf, { recursive: true });
@@ -139,7 +139,7 @@ export class Cluster {
     }
     for (const h of s.hosts) {
       mkdirSync(join(this.userHome(h.name), 'logs'), { recursive: true });
-      for (const p of h.processes) if (p.kind === 'producer') clientClasspath(this.tool, p.version);
+      for (const p of h.processes) if (p.kind === 'producer' || p.kind === 'consumer') clientClasspath(this.tool, p.version);
     }
   }
 
@@ -150,14 +150,15 @@ export class Cluster {
     return props;
   }
 
-  private launch(host: Host, role: LabJvm['role'], version: string, mainClass: string, args: string[], props: Record<string, string>, stdin = false): LabJvm {
-    const classpath = role === 'producer' ? clientClasspath(this.tool, version) : this.serverCp.get(version)!;
+  launch(host: Host, role: LabJvm['role'], version: string, mainClass: string, args: string[], props: Record<string, string>, stdin = false): LabJvm {
+    const app = role === 'producer' || role === 'consumer';
+    const classpath = app ? clientClasspath(this.tool, version) : this.serverCp.get(version)!;
     const j = startJvm({
       java: this.tool.java,
       host: host.name,
       role,
       inNamespace: true,
-      flags: role === 'producer' ? CLIENT_JVM_FLAGS : SERVER_JVM_FLAGS,
+      flags: app ? CLIENT_JVM_FLAGS : SERVER_JVM_FLAGS,
       systemProperties: { 'user.home': HOST_HOME, ...props },
       classpath,
       mainClass,
@@ -234,12 +235,28 @@ export class Cluster {
     return mark;
   }
 
+  /**
+   * The java command line of the release's admin tool (mqadmin COMMAND ...), run on the lab's side of
+   * the bridge with a home of its own in the scratch folder (its logs are not part of a recording).
+   */
+  adminArgs(command: string[]): string[] {
+    const v = this.scenario.versions.broker;
+    const home = join(this.scratch, 'admin');
+    mkdirSync(home, { recursive: true });
+    const props = { ...this.serverFlags(v, 'rmq.tools.logback.xml', this.homeDir), 'user.home': home, 'user.timezone': 'Asia/Shanghai' };
+    return [
+      ...SERVER_JVM_FLAGS.filter((f) => !f.startsWith('-Xms')),
+      ...Object.entries(props).map(([k, val]) => `-D${k}=${val}`),
+      '-cp',
+      this.serverCp.get(v)!.join(':'),
+      'org.apache.rocketmq.tools.command.MQAdminStartup',
+      ...command,
+    ];
+  }
+
   /** mqadmin updateTopic for every topic on the cluster, from the lab's side of the bridge. */
   async createTopics(): Promise<void> {
     const s = this.scenario;
-    const v = s.versions.broker;
-    const home = join(this.scratch, 'admin');
-    mkdirSync(home, { recursive: true });
     const masterAddrs = () =>
       s.hosts.filter((h) => h.processes.some((p) => p.kind === 'broker' && p.brokerId === 0)).map((h) => `${h.addr}:10911`);
     const masterAddr = (name: string) => {
@@ -250,24 +267,7 @@ export class Cluster {
       // `-c cluster`: every master; `-b addr`: one broker.
       const targets = t.brokers ? t.brokers.map((b) => ['-b', masterAddr(b)]) : [['-c', s.brokerClusterName ?? 'DefaultCluster']];
       for (const target of targets) {
-        const props = { ...this.serverFlags(v, 'rmq.tools.logback.xml', this.homeDir), 'user.home': home, 'user.timezone': 'Asia/Shanghai' };
-        const args = [
-          ...SERVER_JVM_FLAGS.filter((f) => !f.startsWith('-Xms')),
-          ...Object.entries(props).map(([k, val]) => `-D${k}=${val}`),
-          '-cp',
-          this.serverCp.get(v)!.join(':'),
-          'org.apache.rocketmq.tools.command.MQAdminStartup',
-          'updateTopic',
-          '-n',
-          namesrvAddr(s),
-          ...target,
-          '-t',
-          t.name,
-          '-r',
-          String(t.queues),
-          '-w',
-          String(t.queues),
-        ];
+        const args = this.adminArgs(['updateTopic', '-n', namesrvAddr(s), ...target, '-t', t.name, '-r', String(t.queues), '-w', String(t.queues)]);
         // `-c` creates the topic on the masters the NameServer knows: one that has not registered
         // yet is missed, so every intended master must be named in the output (else try again).
         const want = t.brokers ? [target[1]] : masterAddrs();
@@ -299,6 +299,7 @@ export class Cluster {
         threads: p.threads ?? 4,
         async: p.async,
         bodySize: p.bodySize ?? 256,
+        tags: p.tags?.join(','),
         appLogger: p.appLogger,
         appLogStacks: p.appLogStacks,
         selectorQueue: p.selectorQueue,

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLOSE_SOCKET_IF_TIMEOUT } from './defaults.js';
 import { SPACE, type PartitionShape } from './space.js';
-import { ScenarioError, compareVersions, faultEnd, validateScenario, type Fault, type FaultKind, type Host, type ProducerProcess, type Scenario } from './scenario.js';
+import { ScenarioError, compareVersions, faultEnd, validateScenario, type Fault, type ServerFaultKind as FaultKind, type Host, type ProducerProcess, type Scenario } from './scenario.js';
 
 /**
  * mulberry32: a small seeded generator, the same numbers on every machine and Node release. The seed

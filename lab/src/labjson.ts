@@ -3,6 +3,7 @@
 // gave. docs/lab.md documents its shape.
 import { brokerSettings, namesrvSettings } from './conf.js';
 import { CLIENT_DEFAULTS_FROM, clientRanWith } from './defaults.js';
+import { consumerTruth, type ConsumerSide } from './labjson-consumers.js';
 import { brokers, namesrvAddr, namesrvHosts, producers, type FaultKind, type Scenario } from './scenario.js';
 
 export interface FaultRecord {
@@ -10,7 +11,22 @@ export interface FaultRecord {
   host: string;
   start: Date;
   end: Date | null;
-  detail: { pids?: number[]; linkUp?: Date; stopped?: Date; cpuQuota?: number; cpuPeriodMs?: number; groups?: [string[], string[]] };
+  detail: {
+    pids?: number[];
+    linkUp?: Date;
+    stopped?: Date;
+    cpuQuota?: number;
+    cpuPeriodMs?: number;
+    groups?: [string[], string[]];
+    /** Consumer faults: the instances struck, the listener's change, a joining instance's subscription, an offset reset's target and the admin tool's answer. */
+    consumers?: string[];
+    processMs?: number;
+    laterShare?: number;
+    throwShare?: number;
+    subscription?: string;
+    resetTo?: Date;
+    adminOutput?: string;
+  };
 }
 
 export interface SendRecord {
@@ -21,6 +37,9 @@ export interface SendRecord {
   queue: string;
   /** The send status, or the exception's class and message. */
   detail: string;
+  /** A sent message's msgId (its unique key) and tag. */
+  msgId?: string;
+  tag?: string;
 }
 
 /** ISO-8601 with milliseconds in the lab's zone (+08:00), the zone every host's logs are in. */
@@ -63,8 +82,13 @@ export function buildLabJson(r: {
   boundTo: Map<string, string>;
   discardedAttempts: Map<string, number>;
   sends: Map<string, SendRecord[]>;
+  consumers?: ConsumerSide;
 }) {
   const s = r.scenario;
+  const sent = producers(s).flatMap(({ host, producer }) =>
+    (r.sends.get(host.name) ?? []).filter((x) => x.outcome === 'ok' && x.msgId).map((x) => ({ msgId: x.msgId!, topic: producer.topic, tag: x.tag ?? '', at: x.end })),
+  );
+  const consumerSide = r.consumers ? consumerTruth(s, r.consumers, sent, isoLab, r.endedAt.getTime()) : { consumers: [], groups: [] };
   const clientVersions = [...new Set(producers(s).map((p) => p.producer.version))].sort();
   return {
     scenario: s.scenario,
@@ -86,6 +110,7 @@ export function buildLabJson(r: {
           brokerName = p.brokerName;
         }
         if (p.kind === 'producer') roles.push('producer');
+        if (p.kind === 'consumer') roles.push('consumer');
       }
       return { name: h.name, addr: h.addr, roles, ...(brokerName ? { brokerName } : {}), collected: h.collect !== false };
     }),
@@ -126,6 +151,10 @@ export function buildLabJson(r: {
       ranWith: clientRanWith(p),
       sends: sendSummary(r.sends.get(host.name) ?? []),
     })),
+    /** Each consumer instance: its settings, runs, what its listener was handed and did, its queues over time. */
+    consumers: consumerSide.consumers,
+    /** Each consumer group: the same counted over its instances, its dead-letter messages, the messages never consumed, its lag over time. */
+    consumerGroups: consumerSide.groups,
     faults: r.faults.map((f) => ({
       kind: f.kind,
       host: f.host,
@@ -135,6 +164,11 @@ export function buildLabJson(r: {
       ...(f.detail.stopped ? { stopped: isoLab(f.detail.stopped) } : {}),
       ...(f.detail.cpuQuota !== undefined ? { cpuQuota: f.detail.cpuQuota, cpuPeriodMs: f.detail.cpuPeriodMs } : {}),
       ...(f.detail.groups ? { groups: f.detail.groups } : {}),
+      ...(f.detail.consumers ? { consumers: f.detail.consumers } : {}),
+      ...(f.detail.processMs !== undefined ? { processMs: f.detail.processMs } : {}),
+      ...(f.detail.laterShare !== undefined ? { laterShare: f.detail.laterShare, throwShare: f.detail.throwShare } : {}),
+      ...(f.detail.subscription !== undefined ? { subscription: f.detail.subscription } : {}),
+      ...(f.detail.resetTo ? { resetTo: isoLab(f.detail.resetTo), adminOutput: f.detail.adminOutput } : {}),
       pids: f.detail.pids ?? [],
     })),
   };
@@ -147,7 +181,7 @@ type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
  * lab.json as the tests read it: what buildLabJson writes, with the fields that recordings made
  * before them lack (the servers' version and ranWith, the clients' ranWith and selector) optional.
  */
-export type LabJson = Optional<Omit<Written, 'servers' | 'clients'>, 'clientDefaultsFrom'> & {
+export type LabJson = Optional<Omit<Written, 'servers' | 'clients'>, 'clientDefaultsFrom' | 'consumers' | 'consumerGroups'> & {
   servers: {
     namesrv: Optional<Written['servers']['namesrv'][number], 'version' | 'ranWith'>[];
     brokers: Optional<Written['servers']['brokers'][number], 'version' | 'ranWith'>[];

@@ -3,6 +3,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { compareVersions, LITE_PULL_SINCE } from './scenario.js';
 
 export interface Toolchain {
   /** lab/ of the checkout. */
@@ -67,16 +68,23 @@ export function serverClasspath(t: Toolchain, version: string): string[] {
   return classpath(t, 'server', version);
 }
 
-/** The producer's class path for one client version, its classes compiled against that version. */
+/**
+ * The applications' class path for one client version: LabProducer and LabConsumer compiled against
+ * that version (LabLitePull too from 4.6.0, the first client with DefaultLitePullConsumer).
+ */
 export function clientClasspath(t: Toolchain, version: string): string[] {
   const jars = classpath(t, 'client', version);
   const classes = join(t.cacheDir, `client-${version}`, 'classes');
-  const source = join(t.labDir, 'client', 'src', 'main', 'java', 'com', 'example', 'lab', 'LabProducer.java');
-  const built = join(classes, 'com', 'example', 'lab', 'LabProducer.class');
-  if (!existsSync(built) || statSync(built).mtimeMs < statSync(source).mtimeMs) {
-    t.log(`compiling the lab producer against client ${version}`);
+  const dir = join(t.labDir, 'client', 'src', 'main', 'java', 'com', 'example', 'lab');
+  const names = ['LabProducer', 'LabConsumer', ...(compareVersions(version, LITE_PULL_SINCE) >= 0 ? ['LabLitePull'] : [])];
+  const stale = names.some((n) => {
+    const built = join(classes, 'com', 'example', 'lab', `${n}.class`);
+    return !existsSync(built) || statSync(built).mtimeMs < statSync(join(dir, `${n}.java`)).mtimeMs;
+  });
+  if (stale) {
+    t.log(`compiling the lab applications against client ${version}`);
     mkdirSync(classes, { recursive: true });
-    execFileSync(t.javac, ['--release', '11', '-nowarn', '-cp', jars.join(':'), '-d', classes, source], { stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(t.javac, ['--release', '11', '-nowarn', '-cp', jars.join(':'), '-d', classes, ...names.map((n) => join(dir, `${n}.java`))], { stdio: ['ignore', 'pipe', 'pipe'] });
   }
   return [classes, ...jars];
 }

@@ -5,7 +5,7 @@ import { namespaceOf } from './net.js';
 
 export interface LabJvm {
   host: string;
-  role: 'namesrv' | 'broker' | 'producer' | 'admin';
+  role: 'namesrv' | 'broker' | 'producer' | 'consumer' | 'admin';
   child: ChildProcess;
   pid: number;
   /** stdout and stderr of the JVM (the release scripts' nohup.out): never part of a recording. */

@@ -3,13 +3,15 @@
 // with lab.json (versions, settings, topology and the true fault schedule).
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync, truncateSync, openSync, readSync, closeSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { dirname, join, relative } from 'node:path';
 import { Cluster, removeCpuLimits, removeStaleMounts } from './cluster.js';
 import { buildLabJson, type FaultRecord, type SendRecord } from './labjson.js';
 import { javaVersion, type Toolchain } from './maven.js';
 import { createBridge, createHost, heal, partition, partitionProblem, removeAll, setLink, wipeHost } from './net.js';
 import { sleep, stopJvm, type LabJvm } from './procs.js';
-import { brokers, faultEnd, namesrvHosts, producers, type Fault, type Host, type Scenario } from './scenario.js';
+import { Consumers } from './consumers.js';
+import { brokers, consumers, faultEnd, namesrvHosts, producers, startedByFault, type Fault, type Host, type Scenario } from './scenario.js';
 
 const BIND_ATTEMPTS = 12;
 
@@ -17,6 +19,8 @@ export interface RecordOptions {
   out: string;
   force: boolean;
   keepScratch: boolean;
+  /** Gzip every collected log file (as an operator shipping logs would; rmq-diag reads .log.gz). */
+  gzip?: boolean;
 }
 
 export const LOCK_FILE = join(tmpdir(), 'rmq-lab-recording.lock');
@@ -56,6 +60,7 @@ export function releaseLock(): void {
 class Recording {
   readonly faults: FaultRecord[] = [];
   readonly cluster: Cluster;
+  readonly apps: Consumers;
   readonly startedAt = new Date();
   faultsFrom = new Date();
   boundTo = new Map<string, string>();
@@ -68,6 +73,7 @@ class Recording {
     readonly log: (line: string) => void,
   ) {
     this.cluster = new Cluster(s, tool, scratch, log);
+    this.apps = new Consumers(s, this.cluster, log);
   }
 
   host(name: string): Host {
@@ -78,6 +84,9 @@ class Recording {
     for (const p of h.processes) if (p.kind === 'namesrv') await this.cluster.startNamesrv(h, p);
     for (const p of h.processes) if (p.kind === 'broker') await this.cluster.startBroker(h, p);
     for (const p of h.processes) if (p.kind === 'producer') this.cluster.startProducer(h, p);
+    // A consumer instance that ran before the host went down runs again (with its last subscription).
+    const last = this.apps.runs.get(h.name)?.at(-1);
+    if (last) await this.apps.started(h.name, this.apps.start(h.name, last.subscription));
   }
 
   async startCluster(): Promise<void> {
@@ -94,6 +103,11 @@ class Recording {
       this.log(`${host.name}: ${broker.brokerName} ${broker.brokerId === 0 ? 'master' : 'slave'} ${this.s.versions.broker} up at ${host.addr}:10911`);
     }
     await this.cluster.createTopics();
+    // Consumers first, so that the group is subscribed before the first message is sent.
+    for (const { host } of consumers(this.s)) {
+      if (!startedByFault(this.s, host.name)) await this.apps.started(host.name, this.apps.start(host.name));
+    }
+    this.apps.startSampling();
     for (const { host, producer } of producers(this.s)) await this.startBoundProducer(host, producer);
   }
 
@@ -150,6 +164,7 @@ class Recording {
         const list = this.cluster.jvmsOf(f.host);
         rec.detail.pids = list.map((j) => j.pid);
         this.log(`fault: ${f.host} reboots (link down, processes killed)`);
+        this.apps.ended(f.host, 'killed');
         await Promise.all(list.map((j) => stopJvm(j, 'SIGKILL', 1000)));
         wipeHost(h.name, h.addr);
         await sleep(this.at(f) + f.downSeconds! * 1000 - Date.now());
@@ -163,7 +178,7 @@ class Recording {
         return;
       }
       case 'crash': {
-        const list = this.cluster.jvmsOf(f.host).filter((j) => j.role !== 'producer');
+        const list = this.cluster.jvmsOf(f.host).filter((j) => j.role === 'namesrv' || j.role === 'broker');
         rec.detail.pids = list.map((j) => j.pid);
         this.log(`fault: ${f.host} crashes (SIGKILL ${rec.detail.pids.join(' ')})`);
         await Promise.all(list.map((j) => stopJvm(j, 'SIGKILL', 1000)));
@@ -175,7 +190,7 @@ class Recording {
         return;
       }
       case 'restart': {
-        const list = this.cluster.jvmsOf(f.host).filter((j) => j.role !== 'producer');
+        const list = this.cluster.jvmsOf(f.host).filter((j) => j.role === 'namesrv' || j.role === 'broker');
         rec.detail.pids = list.map((j) => j.pid);
         this.log(`fault: ${f.host} planned restart (SIGTERM)`);
         await Promise.all(list.map((j) => stopJvm(j, 'SIGTERM', 60_000)));
@@ -218,6 +233,14 @@ class Recording {
         this.log(`fault: partition between ${a.join(', ')} and ${b.join(', ')} healed`);
         return;
       }
+      case 'consumer-kill':
+      case 'consumer-stop':
+      case 'consumer-start':
+      case 'slowdown':
+      case 'consume-failures':
+      case 'listener-block':
+      case 'reset-offset':
+        return this.runConsumerFault(f, rec);
       case 'disk-full': {
         const filler = this.cluster.fillStore(f.host, 0.97);
         this.log(`fault: ${f.host} store disk full`);
@@ -225,6 +248,77 @@ class Recording {
         rmSync(filler, { force: true });
         rec.end = new Date();
         this.log(`fault: ${f.host} store disk freed`);
+        return;
+      }
+    }
+  }
+
+  /** A fault that strikes a consumer application (docs/lab.md, "Faults"). */
+  private async runConsumerFault(f: Fault, rec: FaultRecord): Promise<void> {
+    const hosts = f.consumers ?? [f.host];
+    const id = this.s.faults.indexOf(f);
+    const until = async (seconds: number) => sleep(this.at(f) + seconds * 1000 - Date.now());
+    switch (f.kind) {
+      case 'consumer-kill':
+      case 'consumer-stop': {
+        const j = this.apps.jvm(f.host);
+        rec.detail.pids = j ? [j.pid] : [];
+        const how = f.kind === 'consumer-kill' ? 'killed' : 'stopped';
+        this.log(`fault: ${f.host} consumer ${how} (${f.kind === 'consumer-kill' ? 'SIGKILL' : 'SIGTERM'} ${rec.detail.pids.join(' ')})`);
+        if (j) await stopJvm(j, f.kind === 'consumer-kill' ? 'SIGKILL' : 'SIGTERM', 60_000);
+        this.apps.ended(f.host, how);
+        if (f.kind === 'consumer-stop') rec.detail.stopped = new Date();
+        if (f.downSeconds === undefined) return;
+        await until(f.downSeconds);
+        rec.end = new Date();
+        const last = this.apps.runs.get(f.host)?.at(-1);
+        await this.apps.started(f.host, this.apps.start(f.host, last?.subscription));
+        return;
+      }
+      case 'consumer-start': {
+        rec.detail.subscription = f.subscription;
+        const j = this.apps.start(f.host, f.subscription);
+        rec.detail.pids = [j.pid];
+        rec.end = new Date();
+        await this.apps.started(f.host, j);
+        this.log(`fault: ${f.host} consumer joined${f.subscription ? ` with subscription ${f.subscription}` : ''}`);
+        return;
+      }
+      case 'slowdown':
+      case 'consume-failures': {
+        const change = f.kind === 'slowdown' ? { processMs: f.processMs } : { laterShare: f.laterShare ?? 0, throwShare: f.throwShare ?? 0 };
+        Object.assign(rec.detail, change, { consumers: hosts });
+        const lift = this.apps.overlay(hosts, id, change);
+        this.log(`fault: ${f.kind} of ${hosts.join(', ')} (${JSON.stringify(change)})`);
+        await until(f.seconds!);
+        lift();
+        rec.end = new Date();
+        this.log(`fault: ${f.kind} of ${hosts.join(', ')} over`);
+        return;
+      }
+      case 'listener-block': {
+        rec.detail.consumers = hosts;
+        this.apps.block(hosts, f.seconds!);
+        this.log(`fault: the listeners of ${hosts.join(', ')} block for ${f.seconds} s`);
+        await until(f.seconds!);
+        rec.end = new Date();
+        return;
+      }
+      case 'reset-offset': {
+        const c = consumers(this.s).find((x) => x.host.name === f.host)!.consumer;
+        const to = Date.now() - f.backSeconds! * 1000;
+        rec.detail.resetTo = new Date(to);
+        // The tool fails (SubCommandException on stderr, exit code 0) when a call of it times out on
+        // a loaded machine: the lab tries again, and lab.json keeps the answer of the last try.
+        let out = '';
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          out = await this.apps.resetOffset(c.group, c.topic, to);
+          if (!/command failed/.test(out)) break;
+          this.log(`fault: mqadmin resetOffsetByTime failed (${out.trim().split('\n').find((l) => /Exception:/.test(l) && !/SubCommandException/.test(l)) ?? 'no reason'}); trying again`);
+        }
+        rec.detail.adminOutput = out.trim().split('\n').slice(0, 40).join('\n');
+        rec.end = new Date();
+        this.log(`fault: offsets of ${c.group} on ${c.topic} reset to ${new Date(to).toISOString()}`);
         return;
       }
     }
@@ -255,8 +349,8 @@ class Recording {
       out.set(
         host.name,
         rows.map((r) => {
-          const [start, end, outcome, queue, detail] = r.split('\t');
-          return { start: Number(start), end: Number(end), outcome: outcome as SendRecord['outcome'], queue, detail };
+          const [start, end, outcome, queue, detail, msgId, tag] = r.split('\t');
+          return { start: Number(start), end: Number(end), outcome: outcome as SendRecord['outcome'], queue, detail, ...(msgId ? { msgId, tag } : {}) };
         }),
       );
     }
@@ -272,6 +366,15 @@ function walk(dir: string): string[] {
     else if (e.isFile()) out.push(p);
   }
   return out;
+}
+
+/** Replaces every file under `dir` by its gzipped copy (`name.gz`); no timestamp or name in the header. */
+function gzipLogs(dir: string): void {
+  for (const f of walk(dir)) {
+    if (f.endsWith('.gz')) continue;
+    writeFileSync(`${f}.gz`, gzipSync(readFileSync(f), { level: 9 }));
+    unlinkSync(f);
+  }
 }
 
 // A file copied while its writer runs can end inside a line; that part was not written yet.
@@ -321,13 +424,17 @@ export async function record(s: Scenario, tool: Toolchain, opts: RecordOptions, 
     log(`settling for ${s.settleSeconds} s; faults from ${rec.faultsFrom.toISOString()}`);
     const ends = s.faults.map((f) => faultEnd(f) ?? f.at);
     const endAt = rec.faultsFrom.getTime() + (Math.max(0, ...ends) + s.tailSeconds) * 1000;
+    rec.apps.schedule(rec.faultsFrom.getTime());
     await Promise.all(s.faults.map((f) => rec.runFault(f)));
     await sleep(endAt - Date.now());
     const endedAt = new Date();
+    await rec.apps.stopSampling();
     const staging = join(dirname(opts.out), `.${s.scenario}.recording-${process.pid}`);
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
     rec.collect(staging);
+    if (opts.gzip) gzipLogs(staging);
+    const dlq = await rec.apps.dlqCounts();
     const labJson = buildLabJson({
       scenario: s,
       javaVersion: javaVersion(tool),
@@ -338,6 +445,7 @@ export async function record(s: Scenario, tool: Toolchain, opts: RecordOptions, 
       boundTo: rec.boundTo,
       discardedAttempts: rec.discardedAttempts,
       sends: rec.sends(),
+      consumers: { runs: rec.apps.runs, lag: rec.apps.lag, dlq, side: rec.apps.sideFiles() },
     });
     writeFileSync(join(staging, 'lab.json'), JSON.stringify(labJson, null, 2) + '\n');
     if (existsSync(opts.out)) rmSync(opts.out, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // Scenario files are JSON in lab/scenarios/; docs/lab.md documents every field.
 import { readFileSync } from 'node:fs';
 
-export type ProcessKind = 'namesrv' | 'broker' | 'producer';
+export type ProcessKind = 'namesrv' | 'broker' | 'producer' | 'consumer';
 
 export interface NamesrvProcess {
   kind: 'namesrv';
@@ -31,6 +31,8 @@ export interface ProducerProcess {
   /** Send with a SendCallback (many requests in flight), as batch jobs do. */
   async?: boolean;
   bodySize?: number;
+  /** The messages' tags, taken in turn (default one tag, `lab`): what consumers' subscriptions select on. */
+  tags?: string[];
   /** The application's logger for its own failures (app.log). */
   appLogger?: string;
   /** false: the application logs a failure on one line, without its stack trace (default true). */
@@ -47,7 +49,55 @@ export interface ProducerProcess {
   namesrvHosts?: string[];
 }
 
-export type LabProcess = NamesrvProcess | BrokerProcess | ProducerProcess;
+/** What the consumer application's listener does with each message. */
+export interface ListenerBehaviour {
+  /** Milliseconds spent on each message (default 10). */
+  processMs?: number;
+  /** Share of messages answered RECONSUME_LATER (SUSPEND_CURRENT_QUEUE_A_MOMENT when orderly). */
+  laterShare?: number;
+  /** Share of messages whose handling throws (the application logs it; the client takes it as a failure). */
+  throwShare?: number;
+}
+
+export const CONSUMER_MODES = ['concurrently', 'orderly', 'litePull'] as const;
+export const MESSAGE_MODELS = ['CLUSTERING', 'BROADCASTING'] as const;
+/** ConsumeFromWhere's constants that 4.x and 5.x clients both accept (the others are deprecated). */
+export const CONSUME_FROM = ['CONSUME_FROM_LAST_OFFSET', 'CONSUME_FROM_FIRST_OFFSET', 'CONSUME_FROM_TIMESTAMP'] as const;
+/** DefaultLitePullConsumer is in the Java client from 4.6.0. */
+export const LITE_PULL_SINCE = '4.6.0';
+
+export interface ConsumerProcess {
+  kind: 'consumer';
+  /** The RocketMQ Java client version of this application. */
+  version: string;
+  group: string;
+  topic: string;
+  /** The tags expression it subscribes with (default `*`). */
+  subscription?: string;
+  messageModel?: (typeof MESSAGE_MODELS)[number];
+  /** DefaultMQPushConsumer with a MessageListenerConcurrently or MessageListenerOrderly, or DefaultLitePullConsumer (default concurrently). */
+  mode?: (typeof CONSUMER_MODES)[number];
+  consumeThreadMin?: number;
+  consumeThreadMax?: number;
+  pullBatchSize?: number;
+  pullThresholdForQueue?: number;
+  maxReconsumeTimes?: number;
+  consumeFromWhere?: (typeof CONSUME_FROM)[number];
+  /** The listener from the start. */
+  listener?: ListenerBehaviour;
+  /** Planned changes of the listener, at seconds after the settling (a deploy, a slower dependency). */
+  schedule?: (ListenerBehaviour & { at: number })[];
+  /** The application's logger for its own failures (app.log). */
+  appLogger?: string;
+  /** ClientConfig settings: pollNameServerInterval, heartbeatBrokerInterval. */
+  settings?: Record<string, string | number | boolean>;
+  /** JVM system properties. */
+  systemProperties?: Record<string, string>;
+  /** Only these NameServer hosts in its namesrvAddr (default: all, in host order). */
+  namesrvHosts?: string[];
+}
+
+export type LabProcess = NamesrvProcess | BrokerProcess | ProducerProcess | ConsumerProcess;
 
 export interface Host {
   name: string;
@@ -58,9 +108,14 @@ export interface Host {
   collect?: boolean;
 }
 
-export type FaultKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'overload' | 'disk-full' | 'partition';
+export type ServerFaultKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'overload' | 'disk-full' | 'partition';
+/** Faults that strike a consumer application (its host runs a consumer). */
+export type ConsumerFaultKind = 'consumer-kill' | 'consumer-stop' | 'consumer-start' | 'slowdown' | 'consume-failures' | 'listener-block' | 'reset-offset';
+export type FaultKind = ServerFaultKind | ConsumerFaultKind;
 
-export const FAULT_KINDS: readonly FaultKind[] = ['hang', 'reboot', 'crash', 'restart', 'overload', 'disk-full', 'partition'];
+/** The faults of hosts and servers (the generated space draws from these). */
+export const FAULT_KINDS: readonly ServerFaultKind[] = ['hang', 'reboot', 'crash', 'restart', 'overload', 'disk-full', 'partition'];
+export const CONSUMER_FAULT_KINDS: readonly ConsumerFaultKind[] = ['consumer-kill', 'consumer-stop', 'consumer-start', 'slowdown', 'consume-failures', 'listener-block', 'reset-offset'];
 
 export interface Fault {
   kind: FaultKind;
@@ -88,6 +143,17 @@ export interface Fault {
    * dropped, both ways, for `seconds` (no RST, no ICMP: a cut cable between two switches).
    */
   groups?: [string[], string[]];
+  /** slowdown, consume-failures, listener-block: the consumer hosts it strikes (default: `host` alone). */
+  consumers?: string[];
+  /** slowdown: the listener's time per message meanwhile. */
+  processMs?: number;
+  /** consume-failures: the shares of RECONSUME_LATER and of exceptions meanwhile. */
+  laterShare?: number;
+  throwShare?: number;
+  /** consumer-start: the instance starts with this subscription instead of its own. */
+  subscription?: string;
+  /** reset-offset: the group's offsets are reset to this many seconds before the fault (mqadmin resetOffsetByTime). */
+  backSeconds?: number;
 }
 
 export interface Scenario {
@@ -146,12 +212,62 @@ function checkProcess(where: string, p: LabProcess, hostNames: Set<string>): voi
     if (!(typeof p.rate === 'number' && p.rate >= 0 && p.rate <= 5000)) fail(`${where}.rate`, 'must be 0 to 5000 sends per second');
     if (p.threads !== undefined && !(Number.isInteger(p.threads) && p.threads >= 1 && p.threads <= 256)) fail(`${where}.threads`, 'must be 1 to 256');
     if (p.bindTo !== undefined && !hostNames.has(p.bindTo)) fail(`${where}.bindTo`, `no host ${p.bindTo}`);
+    if (p.tags !== undefined && !(Array.isArray(p.tags) && p.tags.length > 0 && p.tags.every((t) => typeof t === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(t)))) {
+      fail(`${where}.tags`, 'must be a list of tags (letters, digits, _ and -)');
+    }
     for (const h of p.namesrvHosts ?? []) if (!hostNames.has(h)) fail(`${where}.namesrvHosts`, `no host ${h}`);
     checkSettings(`${where}.settings`, p.settings);
     checkSettings(`${where}.systemProperties`, p.systemProperties);
     return;
   }
-  fail(`${where}.kind`, 'must be namesrv, broker or producer');
+  if (p.kind === 'consumer') return checkConsumer(where, p, hostNames);
+  fail(`${where}.kind`, 'must be namesrv, broker, producer or consumer');
+}
+
+const TAGS = /^[A-Za-z0-9_*| -]{1,128}$/;
+
+function checkListener(where: string, b: ListenerBehaviour | undefined): void {
+  if (b === undefined) return;
+  if (typeof b !== 'object' || b === null) fail(where, 'must be an object');
+  if (b.processMs !== undefined && !(Number.isInteger(b.processMs) && b.processMs >= 0 && b.processMs <= 600_000)) fail(`${where}.processMs`, 'must be 0 to 600000 ms');
+  for (const k of ['laterShare', 'throwShare'] as const) {
+    const v = b[k];
+    if (v !== undefined && !(typeof v === 'number' && v >= 0 && v <= 1)) fail(`${where}.${k}`, 'must be a share from 0 to 1');
+  }
+  if ((b.laterShare ?? 0) + (b.throwShare ?? 0) > 1) fail(where, 'laterShare and throwShare add up to more than 1');
+}
+
+function checkConsumer(where: string, p: ConsumerProcess, hostNames: Set<string>): void {
+  if (!VERSION.test(p.version ?? '')) fail(`${where}.version`, 'must be a version such as 4.9.4');
+  if (!/^[A-Za-z0-9_%-]{1,64}$/.test(p.group ?? '')) fail(`${where}.group`, 'missing or not a group name');
+  if (!/^[A-Za-z0-9_%-]{1,64}$/.test(p.topic ?? '')) fail(`${where}.topic`, 'missing or not a topic name');
+  if (p.subscription !== undefined && !TAGS.test(p.subscription)) fail(`${where}.subscription`, 'must be a tags expression such as * or TagA || TagB');
+  if (p.messageModel !== undefined && !MESSAGE_MODELS.includes(p.messageModel)) fail(`${where}.messageModel`, `must be ${MESSAGE_MODELS.join(' or ')}`);
+  if (p.mode !== undefined && !CONSUMER_MODES.includes(p.mode)) fail(`${where}.mode`, `must be ${CONSUMER_MODES.join(', ')}`);
+  if (p.mode === 'litePull' && compareVersions(p.version, LITE_PULL_SINCE) < 0) fail(`${where}.mode`, `litePull needs client ${LITE_PULL_SINCE} or later (DefaultLitePullConsumer), not ${p.version}`);
+  if (p.consumeFromWhere !== undefined && !CONSUME_FROM.includes(p.consumeFromWhere)) fail(`${where}.consumeFromWhere`, `must be ${CONSUME_FROM.join(', ')}`);
+  const int = (k: 'consumeThreadMin' | 'consumeThreadMax' | 'pullBatchSize' | 'pullThresholdForQueue' | 'maxReconsumeTimes', min: number, max: number) => {
+    const v = p[k];
+    if (v !== undefined && !(Number.isInteger(v) && v >= min && v <= max)) fail(`${where}.${k}`, `must be ${min} to ${max}`);
+  };
+  int('consumeThreadMin', 1, 1000);
+  int('consumeThreadMax', 1, 1000);
+  int('pullBatchSize', 1, 1024);
+  int('pullThresholdForQueue', 1, 65535);
+  int('maxReconsumeTimes', -1, 16);
+  if ((p.consumeThreadMin ?? 20) > (p.consumeThreadMax ?? 20)) fail(`${where}.consumeThreadMin`, 'above consumeThreadMax (both default to 20)');
+  if (p.mode === 'litePull' && (p.consumeThreadMin !== undefined || p.consumeThreadMax !== undefined || p.maxReconsumeTimes !== undefined)) {
+    fail(`${where}.mode`, 'a lite pull consumer has no consume threads or retries (consumeThreadMin/Max, maxReconsumeTimes)');
+  }
+  checkListener(`${where}.listener`, p.listener);
+  if (p.schedule !== undefined && !Array.isArray(p.schedule)) fail(`${where}.schedule`, 'must be a list');
+  for (const [i, c] of (p.schedule ?? []).entries()) {
+    if (!(typeof c.at === 'number' && c.at >= 0 && c.at <= 3600)) fail(`${where}.schedule[${i}].at`, 'must be 0 to 3600 seconds');
+    checkListener(`${where}.schedule[${i}]`, c);
+  }
+  for (const h of p.namesrvHosts ?? []) if (!hostNames.has(h)) fail(`${where}.namesrvHosts`, `no host ${h}`);
+  checkSettings(`${where}.settings`, p.settings);
+  checkSettings(`${where}.systemProperties`, p.systemProperties);
 }
 
 function checkFault(where: string, f: Fault, hosts: Map<string, Host>): void {
@@ -207,7 +323,48 @@ function checkFault(where: string, f: Fault, hosts: Map<string, Host>): void {
       return;
     }
     default:
-      fail(`${where}.kind`, `must be one of ${FAULT_KINDS.join(', ')}`);
+      if (!CONSUMER_FAULT_KINDS.includes(f.kind)) fail(`${where}.kind`, `must be one of ${[...FAULT_KINDS, ...CONSUMER_FAULT_KINDS].join(', ')}`);
+      return checkConsumerFault(where, f, hosts);
+  }
+}
+
+function consumerOf(h: Host | undefined): ConsumerProcess | undefined {
+  return h?.processes.find((p): p is ConsumerProcess => p.kind === 'consumer');
+}
+
+function checkConsumerFault(where: string, f: Fault, hosts: Map<string, Host>): void {
+  const c = consumerOf(hosts.get(f.host));
+  if (!c) fail(`${where}.host`, `a ${f.kind} strikes a consumer and ${f.host} runs none`);
+  const dur = (name: 'seconds' | 'downSeconds' | 'backSeconds', required: boolean) => {
+    const v = f[name];
+    if (v === undefined) {
+      if (required) fail(`${where}.${name}`, 'missing');
+    } else if (!(typeof v === 'number' && v >= 0 && v <= 86_400)) fail(`${where}.${name}`, 'must be 0 to 86400 seconds');
+  };
+  if (f.consumers !== undefined) {
+    if (!['slowdown', 'consume-failures', 'listener-block'].includes(f.kind)) fail(`${where}.consumers`, `not a field of ${f.kind}`);
+    if (!Array.isArray(f.consumers) || !f.consumers.includes(f.host)) fail(`${where}.consumers`, `must be a list of hosts that includes ${f.host}`);
+    for (const h of f.consumers) if (!consumerOf(hosts.get(h))) fail(`${where}.consumers`, `${h} runs no consumer`);
+  }
+  switch (f.kind) {
+    case 'consumer-kill':
+    case 'consumer-stop':
+      return dur('downSeconds', false);
+    case 'consumer-start':
+      if (f.subscription !== undefined && !TAGS.test(f.subscription)) fail(`${where}.subscription`, 'must be a tags expression such as * or TagA || TagB');
+      return;
+    case 'slowdown':
+      dur('seconds', true);
+      if (!(Number.isInteger(f.processMs) && f.processMs! >= 0 && f.processMs! <= 600_000)) fail(`${where}.processMs`, 'must be 0 to 600000 ms');
+      return;
+    case 'consume-failures':
+      dur('seconds', true);
+      return checkListener(where, { laterShare: f.laterShare, throwShare: f.throwShare });
+    case 'listener-block':
+      return dur('seconds', true);
+    case 'reset-offset':
+      if (c.mode === 'litePull' || c.messageModel === 'BROADCASTING') fail(`${where}.host`, 'resetOffsetByTime resets a clustering push consumer group on its broker');
+      return dur('backSeconds', true);
   }
 }
 
@@ -242,9 +399,10 @@ export function validateScenario(s: Scenario): Scenario {
   const byName = new Map(s.hosts.map((h) => [h.name, h]));
   for (const [i, h] of s.hosts.entries()) {
     const kinds = h.processes.map((p) => p.kind);
-    for (const k of ['namesrv', 'broker', 'producer'] as const) {
+    for (const k of ['namesrv', 'broker', 'producer', 'consumer'] as const) {
       if (kinds.filter((x) => x === k).length > 1) fail(`hosts[${i}].processes`, `one ${k} per host (they would share its ports or logs)`);
     }
+    if (kinds.includes('consumer') && kinds.some((k) => k !== 'consumer')) fail(`hosts[${i}].processes`, 'a consumer runs on a host of its own (its app.log and rocketmq_client.log are its own)');
     for (const [j, p] of h.processes.entries()) checkProcess(`hosts[${i}].processes[${j}]`, p, names);
     for (const p of h.processes) {
       if (p.kind === 'producer' && p.bindTo && !byName.get(p.bindTo)!.processes.some((x) => x.kind === 'namesrv')) {
@@ -280,7 +438,7 @@ export const BOOT_MARGIN_SECONDS = 30;
  */
 function checkFaultOverlaps(faults: Fault[], hosts: Map<string, Host>): void {
   for (const [i, f] of faults.entries()) {
-    if ((f.kind === 'crash' || f.kind === 'restart') && !hosts.get(f.host)!.processes.some((p) => p.kind !== 'producer')) {
+    if ((f.kind === 'crash' || f.kind === 'restart') && !hosts.get(f.host)!.processes.some((p) => p.kind === 'namesrv' || p.kind === 'broker')) {
       fail(`faults[${i}].host`, `a ${f.kind} strikes the servers and ${f.host} runs none`);
     }
     const end = (faultEnd(f) ?? Infinity) + (STOPS.includes(f.kind) ? BOOT_MARGIN_SECONDS : 0);
@@ -291,6 +449,12 @@ function checkFaultOverlaps(faults: Fault[], hosts: Map<string, Host>): void {
       // One fault of a kind at a time on a host: a second SIGSTOP, fill or cut would end with the first.
       if (f.kind === g.kind) fail(`faults[${j}]`, `overlaps faults[${i}], another ${f.kind} of ${f.host}`);
       if (f.kind === 'partition' || g.kind === 'partition') continue;
+      // A consumer that is down is not stopped, started or steered again meanwhile (an offset reset
+      // is the group's, on the broker, and may come while one instance is down).
+      const consumerDown = (x: Fault) => x.kind === 'consumer-kill' || x.kind === 'consumer-stop';
+      if ((consumerDown(f) || consumerDown(g)) && CONSUMER_FAULT_KINDS.includes(f.kind as ConsumerFaultKind) && CONSUMER_FAULT_KINDS.includes(g.kind as ConsumerFaultKind) && f.kind !== 'reset-offset' && g.kind !== 'reset-offset') {
+        fail(`faults[${j}]`, `overlaps faults[${i}] on ${f.host}, whose consumer is down in a ${consumerDown(f) ? f.kind : g.kind}`);
+      }
       if (STOPS.includes(f.kind) || STOPS.includes(g.kind)) {
         fail(`faults[${j}]`, `overlaps faults[${i}] on ${f.host}, whose processes are down in a ${STOPS.includes(f.kind) ? f.kind : g.kind}`);
       }
@@ -321,6 +485,15 @@ export function brokers(s: Scenario): { host: Host; broker: BrokerProcess }[] {
   return s.hosts.flatMap((host) => host.processes.filter((p): p is BrokerProcess => p.kind === 'broker').map((broker) => ({ host, broker })));
 }
 
+export function consumers(s: Scenario): { host: Host; consumer: ConsumerProcess }[] {
+  return s.hosts.flatMap((host) => host.processes.filter((p): p is ConsumerProcess => p.kind === 'consumer').map((consumer) => ({ host, consumer })));
+}
+
+/** A consumer a `consumer-start` fault starts is not started with the cluster. */
+export function startedByFault(s: Scenario, host: string): boolean {
+  return s.faults.some((f) => f.kind === 'consumer-start' && f.host === host);
+}
+
 export function producers(s: Scenario): { host: Host; producer: ProducerProcess }[] {
   return s.hosts.flatMap((host) => host.processes.filter((p): p is ProducerProcess => p.kind === 'producer').map((producer) => ({ host, producer })));
 }
@@ -344,6 +517,15 @@ export function faultEnd(f: Fault): number | null {
     case 'restart':
       return f.at + (f.downSeconds ?? 0);
     case 'crash':
-      return f.downSeconds === undefined ? null : f.at + f.downSeconds;
+    case 'consumer-kill':
+    case 'consumer-stop':
+      return f.downSeconds === undefined ? (f.kind === 'crash' ? null : f.at) : f.at + f.downSeconds;
+    case 'slowdown':
+    case 'consume-failures':
+    case 'listener-block':
+      return f.at + (f.seconds ?? 0);
+    case 'consumer-start':
+    case 'reset-offset':
+      return f.at;
   }
 }

@@ -20,6 +20,8 @@ export const { versionAtLeast } = versions;
 
 export type LabFault = LabJson['faults'][number];
 export type LabClient = LabJson['clients'][number];
+export type LabConsumer = NonNullable<LabJson['consumers']>[number];
+export type LabConsumerGroup = NonNullable<LabJson['consumerGroups']>[number];
 
 /** How far a stated time may lie from the lab's: the start and end of a fault, a client's first and last failed send. */
 export const TOLERANCE = {
@@ -107,14 +109,15 @@ export class Truth {
     this.windowEnd = ms(lab.window.end);
     const z = /([+-])(\d\d):(\d\d)$/.exec(lab.timeZone ?? '+08:00');
     this.zoneMs = z ? (z[1] === '-' ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3])) * 60_000 : 0;
-    const raw = lab.faults as Array<LabFault & { linkUp?: string; groups?: [string[], string[]] }>;
+    const raw = lab.faults as Array<LabFault & { linkUp?: string; groups?: [string[], string[]]; consumers?: string[] }>;
     this.faults = raw.map((f, index) => {
       const start = ms(f.start);
       const end = f.end ? ms(f.end) : this.windowEnd;
       const seenStart = f.kind === 'reboot' && f.linkUp ? ms(f.linkUp) : start;
       const next = raw.find((x) => x !== f && x.host === f.host && x.kind === 'reboot' && Math.abs(ms(x.start) - end) < 1000);
       const seenEnd = f.kind === 'hang' && next?.linkUp ? ms(next.linkUp) : end;
-      const peers = (f.groups?.flat() ?? []).filter((h) => h !== f.host);
+      // A partition's far side, or the other consumer instances a listener fault struck.
+      const peers = [...(f.groups?.flat() ?? []), ...(f.consumers ?? [])].filter((h) => h !== f.host);
       return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, text: '' };
     });
     for (const f of this.faults) f.text = `${f.kind} on ${f.host} ${this.time(f.start)}-${this.time(f.end)}`;
@@ -128,6 +131,15 @@ export class Truth {
   /** A time of day in the lab's zone, for the evidence of a statement. */
   time(t: number | null): string {
     return hhmmss(t, this.zoneMs);
+  }
+
+  /** The consumer instances and groups of the recording (none in recordings made before the lab ran consumers). */
+  consumers(): LabConsumer[] {
+    return this.lab.consumers ?? [];
+  }
+
+  consumerGroups(): LabConsumerGroup[] {
+    return this.lab.consumerGroups ?? [];
   }
 
   client(host: string): LabClient | undefined {
@@ -190,6 +202,14 @@ export const KIND_WORDS: Record<string, readonly string[]> = {
   stall: ['overload', 'stall'],
   'disk-full': ['disk-full'],
   partition: ['partition'],
+  // Faults of consumer applications (lab.json's own kinds, until analyze names them in other words).
+  'consumer-kill': ['consumer-kill'],
+  'consumer-stop': ['consumer-stop'],
+  'consumer-start': ['consumer-start'],
+  slowdown: ['slowdown', 'listener-block'],
+  'consume-failures': ['consume-failures'],
+  'listener-block': ['listener-block'],
+  'reset-offset': ['reset-offset'],
 };
 
 /** The kinds a lab fault answers to: its own, and `stall` for a short hang. */

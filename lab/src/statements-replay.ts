@@ -31,7 +31,8 @@ function clientStatements(truth: Truth, report: Report): Statement[] {
     const s = (claim: string) => say('replay', 'replay-setting', where, claim);
     const c = truth.client(sc.host);
     if (!c) {
-      out.push(s(`a producer on ${sc.host}`).is(false, '', `the lab ran no producer on ${sc.host}`));
+      const consumer = truth.consumers().find((x) => x.host === sc.host);
+      out.push(s(`a producer on ${sc.host}`).is(false, '', consumer ? `the lab ran a consumer (${consumer.group}), no producer, on ${sc.host}` : `the lab ran no producer on ${sc.host}`));
       return;
     }
     const e = effectiveClient(c);

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LabJson } from '../../lab/src/labjson.js';
 import { formatFalse, formatTable, recordingDirs, scoreCommand } from '../../lab/src/score-run.js';
-import { busyRepliesOf, effectiveClient, Truth } from '../../lab/src/score-truth.js';
+import { busyRepliesOf, effectiveClient, ms, Truth } from '../../lab/src/score-truth.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -326,6 +326,45 @@ describe('score: replay', () => {
       ['scenario.faults[0]', 'true'],
       ['scenario.faults[0]', 'false'],
     ]);
+  });
+});
+
+describe('score: consumers', () => {
+  /** app-1 a producer, app-3 a consumer of CID_A that the lab killed at 10:00:00 and a slowdown of app-3 and app-4. */
+  const withConsumers = () => {
+    const l: any = lab({
+      faults: [
+        { kind: 'consumer-kill', host: 'app-3', start: T('10:00:00'), end: null, pids: [1] },
+        { kind: 'slowdown', host: 'app-4', start: T('10:01:00'), end: T('10:02:00'), consumers: ['app-4', 'app-3'], processMs: 1500, pids: [] },
+      ],
+    });
+    l.hosts.push({ name: 'app-3', addr: '10.0.0.33', roles: ['consumer'], collected: true }, { name: 'app-4', addr: '10.0.0.34', roles: ['consumer'], collected: true });
+    l.consumers = [{ host: 'app-3', group: 'CID_A' }, { host: 'app-4', group: 'CID_A' }];
+    l.consumerGroups = [{ group: 'CID_A', instances: ['app-3', 'app-4'] }];
+    return l as LabJson;
+  };
+
+  it('reads the consumer truth, and a recording without it has none', () => {
+    expect(new Truth(withConsumers()).consumers().map((c) => c.host)).toEqual(['app-3', 'app-4']);
+    expect(new Truth(withConsumers()).consumerGroups().map((g) => g.group)).toEqual(['CID_A']);
+    expect(new Truth(lab()).consumers()).toEqual([]);
+    expect(new Truth(lab()).consumerGroups()).toEqual([]);
+  });
+
+  it('a consumer fault is a cause analyze must name: recall counts it and says what was missed', () => {
+    const r = scoreRecording('t', withConsumers(), analyzed({}), null);
+    expect(r.recall.causes).toEqual({ stated: 0, present: 2 });
+    expect(r.missed.filter((m) => m.startsWith('no cause'))).toEqual(['no cause names consumer-kill on app-3 10:00:00.000-10:05:00.000', 'no cause names slowdown on app-4 10:01:00.000-10:02:00.000']);
+    // A slowdown of several instances is on each of them.
+    const truth = new Truth(withConsumers());
+    expect(truth.faultsOn('app-3', ms(T('10:01:30')), ms(T('10:01:40')), 0).map((f) => f.kind)).toEqual(['consumer-kill', 'slowdown']);
+    const named = scoreRecording('t', withConsumers(), analyzed({ incidents: [incident({ causes: [cause('consumer-kill', 'app-3', '10:00:01', null)] })] }), null);
+    expect(named.recall.causes).toEqual({ stated: 1, present: 2 });
+  });
+
+  it("replay taking a consumer's host for a producer is false, and says what ran there", () => {
+    const ss = replayStatements(new Truth(withConsumers()), { scenario: { startEpochMs: 0, brokers: [], clients: [{ host: 'app-3', version: '4.9.4', sendRatePerSec: 1, settings: {} }], faults: [] }, milestones: [], outages: [] });
+    expect(ss.map((s) => [s.claim, s.verdict, s.why])).toEqual([['a producer on app-3', 'false', 'the lab ran a consumer (CID_A), no producer, on app-3']]);
   });
 });
 

@@ -13,6 +13,7 @@
  *   rate, threads                             sends per second, and the sending threads
  *   async                                     true: send with a SendCallback (rate-driven, threads unused)
  *   bodySize                                  bytes per message body
+ *   tags                                      optional: the messages' tags, taken in turn (default "lab")
  *   sendsFile                                 where every send's outcome is appended (ground truth)
  *   appLogger                                 the application logger's name
  *   appLogStacks                              false: log a failure on one line (`e.toString()`), as
@@ -72,6 +73,7 @@ public final class LabProducer {
     private ScheduledFuture<?> ticker;
     private volatile boolean async;
     private final boolean appLogStacks;
+    private final String[] tags;
 
     private LabProducer(Properties conf) throws IOException {
         this.conf = conf;
@@ -82,6 +84,7 @@ public final class LabProducer {
         String selector = conf.getProperty("selectorQueue");
         this.selectorQueue = selector == null || selector.isEmpty() ? null : Integer.valueOf(selector);
         this.appLogStacks = !"false".equals(conf.getProperty("appLogStacks"));
+        this.tags = conf.getProperty("tags", "lab").split(",");
         this.sends = new PrintWriter(new OutputStreamWriter(
             new FileOutputStream(conf.getProperty("sendsFile"), true), StandardCharsets.UTF_8), true);
         this.workers = new ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
@@ -161,7 +164,7 @@ public final class LabProducer {
 
     private void send(long id) {
         String key = "evt-" + id;
-        Message msg = new Message(topic, "lab", key, body);
+        Message msg = new Message(topic, tags[(int) (id % tags.length)], key, body);
         long start = System.currentTimeMillis();
         try {
             SendResult r;
@@ -171,29 +174,29 @@ public final class LabProducer {
                 r = producer.send(msg, SELECT_BY_INDEX, selectorQueue);
             }
             MessageQueue mq = r.getMessageQueue();
-            record(start, System.currentTimeMillis(), "ok", mq.getBrokerName() + ":" + mq.getQueueId(), String.valueOf(r.getSendStatus()));
+            record(start, System.currentTimeMillis(), "ok", mq.getBrokerName() + ":" + mq.getQueueId(), r.getSendStatus() + "\t" + r.getMsgId() + "\t" + msg.getTags());
         } catch (Exception e) {
             long end = System.currentTimeMillis();
             failed("Failed to publish event", key, e);
-            record(start, end, "fail", "", e.getClass().getName() + ": " + firstLine(e.getMessage()));
+            record(start, end, "fail", "", (e.getClass().getName() + ": " + firstLine(e.getMessage())).replace('\t', ' '));
         }
     }
 
     private void sendAsync(long id) {
         String key = "evt-" + id;
-        Message msg = new Message(topic, "lab", key, body);
+        Message msg = new Message(topic, tags[(int) (id % tags.length)], key, body);
         long start = System.currentTimeMillis();
         SendCallback callback = new SendCallback() {
             @Override
             public void onSuccess(SendResult r) {
                 MessageQueue mq = r.getMessageQueue();
-                record(start, System.currentTimeMillis(), "ok", mq.getBrokerName() + ":" + mq.getQueueId(), String.valueOf(r.getSendStatus()));
+                record(start, System.currentTimeMillis(), "ok", mq.getBrokerName() + ":" + mq.getQueueId(), r.getSendStatus() + "\t" + r.getMsgId() + "\t" + msg.getTags());
             }
 
             @Override
             public void onException(Throwable e) {
                 failed("Failed to publish event asynchronously", key, e);
-                record(start, System.currentTimeMillis(), "fail", "", e.getClass().getName() + ": " + firstLine(e.getMessage()));
+                record(start, System.currentTimeMillis(), "fail", "", (e.getClass().getName() + ": " + firstLine(e.getMessage())).replace('\t', ' '));
             }
         };
         try {
@@ -204,7 +207,7 @@ public final class LabProducer {
             }
         } catch (Exception e) {
             failed("Failed to publish event asynchronously", key, e);
-            record(start, System.currentTimeMillis(), "fail", "", e.getClass().getName() + ": " + firstLine(e.getMessage()));
+            record(start, System.currentTimeMillis(), "fail", "", (e.getClass().getName() + ": " + firstLine(e.getMessage())).replace('\t', ' '));
         }
     }
 
@@ -222,8 +225,9 @@ public final class LabProducer {
         return (nl < 0 ? s : s.substring(0, nl)).trim();
     }
 
+    /** One row per send: start, end, outcome, queue, detail (for a sent message its status, msgId and tag; or the exception). */
     private synchronized void record(long start, long end, String outcome, String queue, String detail) {
-        sends.println(start + "\t" + end + "\t" + outcome + "\t" + queue + "\t" + detail.replace('\t', ' '));
+        sends.println(start + "\t" + end + "\t" + outcome + "\t" + queue + "\t" + detail);
     }
 
     public static void main(String[] args) throws Exception {
