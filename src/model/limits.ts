@@ -19,6 +19,10 @@ export const LIMITS = {
   topics: 10000,
   clients: 10000,
   faults: 10000,
+  /** Push consumer groups; their instances count against `clients`. */
+  consumerGroups: 1000,
+  /** A group's maxReconsumeTimes (each retry is a delivery: the deliveries of a run are bounded by it). */
+  maxReconsumeTimes: 100,
   /** Sends per second of one client, and of the producers outside the scenario in an overload. */
   sendRatePerSec: 10000,
   /** Logged send times of one client. */

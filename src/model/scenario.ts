@@ -6,6 +6,7 @@ import { parseZone, type Zone } from '../parse/time.js';
 import type { RmqEvent } from '../parse/types.js';
 import { Broker, type ServiceTime } from './broker.js';
 import { Client, type ClientSettings } from './client.js';
+import { consumerGroupsOf, type ConsumerGroupMetrics, type ConsumerListener, type ConsumerSettings } from './consumer.js';
 import { assert, Kernel, Priority } from './kernel.js';
 import { LogSink } from './log.js';
 import { Recorder, type ClientMetrics, type NamesrvRemoval } from './metrics.js';
@@ -82,6 +83,30 @@ export interface ScenarioClient {
   settings?: ClientSettings;
 }
 
+export interface ScenarioConsumerInstance {
+  host: string;
+  /** Default: the host's address from its other processes, else a 10.251.x.y address. */
+  ip?: string;
+  /** Start, model ms (default 1000 plus a small stagger). */
+  startAtMs?: number;
+  /** The instance stops then: `shutdown` (offsets persisted, unregistered; default) or `kill` (-9). */
+  stopAtMs?: number;
+  stop?: 'shutdown' | 'kill';
+}
+
+/** A push consumer group (DefaultMQPushConsumer's fields, consumed concurrently, CLUSTERING). */
+export interface ScenarioConsumerGroup extends ConsumerSettings {
+  group: string;
+  topic: string;
+  version: string;
+  /** Only `*` is modelled (the model's messages carry no tag). */
+  subscription?: string;
+  /** Only CLUSTERING is modelled. */
+  messageModel?: 'CLUSTERING';
+  listener: ConsumerListener;
+  instances: ScenarioConsumerInstance[];
+}
+
 /** Delays from a host's return to each process's boot (the seed outage: 12 s and 25 s). */
 export interface BootDelays {
   namesrvMs?: number;
@@ -127,6 +152,7 @@ export interface Scenario {
   brokers: ScenarioBroker[];
   topics: ScenarioTopic[];
   clients: ScenarioClient[];
+  consumerGroups?: ScenarioConsumerGroup[];
   faults?: Fault[];
 }
 
@@ -163,6 +189,8 @@ export interface RunResult {
     /** Every successful registration (broker at NameServer). */
     registrations: Array<{ atMs: number; namesrv: string; brokerAddr: string }>;
     brokers: Record<string, BrokerSummary>;
+    /** Per consumer group (present when the scenario has consumers). */
+    consumerGroups?: Record<string, ConsumerGroupMetrics>;
   };
   /** Rendered lines per file path (`sim:<host>/<file>`), when keepLines was set. */
   logs?: Record<string, string[]>;
@@ -206,6 +234,12 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
     const ip = c.ip ?? hostIps.get(c.host) ?? autoClientIp(i);
     place(c.host, ip);
   });
+  (scenario.consumerGroups ?? []).forEach((g, gi) =>
+    g.instances.forEach((inst, i) => {
+      const ip = inst.ip ?? hostIps.get(inst.host) ?? `10.251.${gi & 255}.${(i & 255) + 1}`;
+      place(inst.host, ip);
+    }),
+  );
   for (const [name, ip] of hostIps) net.addHost(name, ip);
   /** Bumped by every down/reboot, so that boots scheduled by an earlier one are dropped. */
   const hostEpochs: Record<string, number> = Object.fromEntries([...net.hosts.keys()].map((h) => [h, 0]));
@@ -251,6 +285,8 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
     const at = c.startAtMs ?? 1000 + ((i * 97) % 1000);
     kernel.schedule(at, Priority.process, () => clients[i].start());
   });
+
+  const consumerGroups = consumerGroupsOf(scenario, kernel, net, brokers, sink, zone, random);
 
   for (const f of scenario.faults ?? []) scheduleFault(f);
 
@@ -342,6 +378,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
       removals: recorder.removals,
       registrations: recorder.registrations,
       brokers: brokerSummaries,
+      ...(consumerGroups.length > 0 ? { consumerGroups: Object.fromEntries(consumerGroups.map((g) => [g.config.group, g.metrics])) } : {}),
     },
     steps: kernel.executedCount,
   };
