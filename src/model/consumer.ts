@@ -26,7 +26,7 @@ import { CONSUMER_DEFAULTS, TIMEOUTS } from '../rocketmq/facts.js';
 import { renderMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 import type { Broker } from './broker.js';
-import { assert, Priority, type Kernel } from './kernel.js';
+import { assert, Priority, type Kernel, type Timer } from './kernel.js';
 import type { LogFile, LogSink } from './log.js';
 import { Process, type Host, type Network } from './network.js';
 import type { RandomSource, Rng } from './random.js';
@@ -277,17 +277,18 @@ class ProcessQueue {
   /** Highest offset ever cached (queueOffsetMax). */
   queueOffsetMax = -1;
   nextOffset: number;
-  flowControlTimes = 0;
+  /** The queue's pulls wait for consumption (flow control), since when. */
+  flow: FlowWait | null = null;
   constructor(
     readonly mq: MessageQueue,
     nextOffset: number,
   ) {
     this.nextOffset = nextOffset;
   }
+  /** Offsets are cached in ascending order and a Map keeps insertion order: its first key is the lowest (msgTreeMap.firstKey). */
   minOffset(): number {
-    let m = Number.POSITIVE_INFINITY;
-    for (const o of this.cached.keys()) if (o < m) m = o;
-    return m;
+    const first = this.cached.keys().next();
+    return first.done ? Number.POSITIVE_INFINITY : first.value;
   }
   /** ProcessQueue.getMaxSpan. */
   maxSpan(): number {
@@ -298,6 +299,25 @@ class ProcessQueue {
     this.cached.delete(offset);
     return this.cached.size > 0 ? this.minOffset() : this.queueOffsetMax + 1;
   }
+}
+
+interface FlowWait {
+  sinceMs: number;
+  limit: FlowLimit;
+}
+
+type FlowLimit = 'count' | 'span';
+
+/**
+ * One of the instance's flow-control counters (DefaultMQPushConsumerImpl.queueFlowControlTimes,
+ * queueMaxSpanFlowControlTimes: one per instance, for all its queues): the checks of waits ended, the
+ * queues waiting now, the last check that printed the warning, the timer of the next one.
+ */
+interface FlowCounter {
+  settled: number;
+  waiting: Set<ProcessQueue>;
+  lastLogged: number;
+  probe: Timer | null;
 }
 
 interface ConsumeRequest {
@@ -320,8 +340,11 @@ export class PushConsumer extends Process {
   private processQueueTable = new Map<string, ProcessQueue>();
   /** RemoteBrokerOffsetStore.offsetTable: the offsets consumed, in memory. */
   private offsetTable = new Map<string, number>();
-  private consumeRequests: ConsumeRequest[] = [];
+  /** The consume pool's queue from consumeHead on (taken slots are cleared, the array compacted now and then). */
+  private consumeRequests: Array<ConsumeRequest | undefined> = [];
+  private consumeHead = 0;
   private busyThreads = 0;
+  private flowCounters: Record<FlowLimit, FlowCounter> = PushConsumer.newFlowCounters();
   private readonly clientLog: LogFile;
 
   constructor(
@@ -349,6 +372,10 @@ export class PushConsumer extends Process {
     });
   }
 
+  private static newFlowCounters(): Record<FlowLimit, FlowCounter> {
+    return { count: { settled: 0, waiting: new Set(), lastLogged: 0, probe: null }, span: { settled: 0, waiting: new Set(), lastLogged: 0, probe: null } };
+  }
+
   private get settings(): Required<ConsumerSettings> {
     return this.group.config.settings;
   }
@@ -372,7 +399,10 @@ export class PushConsumer extends Process {
     this.processQueueTable.clear();
     this.offsetTable.clear();
     this.consumeRequests = [];
+    this.consumeHead = 0;
     this.busyThreads = 0;
+    for (const c of Object.values(this.flowCounters)) c.probe?.cancel();
+    this.flowCounters = PushConsumer.newFlowCounters();
     // The OS closes the sockets: each broker that still hears the host drops the client (ConsumerManager.doChannelCloseEvent).
     for (const name of this.group.config.brokers.keys()) if (this.group.reach(this.host, name) === 'ok') this.group.unregister(this.clientId, name);
   }
@@ -413,6 +443,15 @@ export class PushConsumer extends Process {
       this.offsetTable.delete(key);
       pq.dropped = true;
       this.processQueueTable.delete(key);
+      if (pq.flow !== null) {
+        // Its checks so far stay counted; it checks no more.
+        const c = this.flowCounters[pq.flow.limit];
+        c.settled += this.checksOf(pq.flow.sinceMs, this.nowMs);
+        c.waiting.delete(pq);
+        pq.flow = null;
+        this.armFlowWarning('count');
+        this.armFlowWarning('span');
+      }
     }
     for (const mq of allocated) {
       const key = queueName(mq);
@@ -450,18 +489,8 @@ export class PushConsumer extends Process {
   /** DefaultMQPushConsumerImpl.pullMessage. */
   private pullMessage(pq: ProcessQueue): void {
     if (pq.dropped) return;
-    const s = this.settings;
-    const m = this.group.metrics;
-    if (pq.cached.size > s.pullThresholdForQueue) {
-      m.flowControlled++;
-      if (pq.flowControlTimes++ % CONSUMER_DEFAULTS.flowControlLogEvery === 0) this.logFlowControl(pq);
-      return this.pullLater(pq, CONSUMER_DEFAULTS.flowControlDelayMs);
-    }
-    if (pq.maxSpan() > s.consumeConcurrentlyMaxSpan) {
-      m.flowControlled++;
-      pq.flowControlTimes++;
-      return this.pullLater(pq, CONSUMER_DEFAULTS.flowControlDelayMs);
-    }
+    const limit = this.flowControlLimit(pq);
+    if (limit !== null) return this.holdForFlowControl(pq, limit);
     const t = PUSH_CONSUMER_TIMING;
     const hop = this.net.latencyMs;
     switch (this.group.reach(this.host, pq.mq.brokerName)) {
@@ -473,6 +502,86 @@ export class PushConsumer extends Process {
     const offset = pq.nextOffset;
     const commitOffset = this.offsetTable.get(queueName(pq.mq)) ?? 0;
     this.kernel.schedule(this.nowMs + hop, Priority.network, () => this.processPull(pq, offset, commitOffset));
+  }
+
+  /** Which of pullMessage's flow controls holds the queue back, if any (the size threshold is not modelled). */
+  private flowControlLimit(pq: ProcessQueue): FlowLimit | null {
+    if (pq.cached.size > this.settings.pullThresholdForQueue) return 'count';
+    if (pq.maxSpan() > this.settings.consumeConcurrentlyMaxSpan) return 'span';
+    return null;
+  }
+
+  /**
+   * The client checks again every 50 ms while the queue is over a threshold; only consumption lowers
+   * it, so the model waits for the consumption that brings it under and pulls at the next 50 ms tick,
+   * counting the checks the client made: exact, without a task every 50 ms.
+   */
+  private holdForFlowControl(pq: ProcessQueue, limit: FlowLimit): void {
+    pq.flow = { sinceMs: this.nowMs, limit };
+    this.flowCounters[limit].waiting.add(pq);
+    this.armFlowWarning(limit);
+  }
+
+  /** After a consumption: a queue held by flow control pulls at the first check that finds it under. */
+  private resumeAfterFlowControl(pq: ProcessQueue): void {
+    const w = pq.flow;
+    if (w === null || this.flowControlLimit(pq) !== null) return;
+    const k = this.checksOf(w.sinceMs, this.nowMs);
+    pq.flow = null;
+    const c = this.flowCounters[w.limit];
+    c.waiting.delete(pq);
+    c.settled += k;
+    this.group.metrics.flowControlled += k;
+    this.post2(w.sinceMs + k * CONSUMER_DEFAULTS.flowControlDelayMs, this.pullFn, pq, null);
+    this.armFlowWarning(w.limit);
+  }
+
+  /** Checks a wait from sinceMs has made by atMs (the first at sinceMs). */
+  private checksOf(sinceMs: number, atMs: number): number {
+    return atMs < sinceMs ? 0 : Math.floor((atMs - sinceMs) / CONSUMER_DEFAULTS.flowControlDelayMs + 1e-9) + 1;
+  }
+
+  private flowChecks(limit: FlowLimit, atMs: number): number {
+    const c = this.flowCounters[limit];
+    let n = c.settled;
+    for (const pq of c.waiting) n += this.checksOf(pq.flow!.sinceMs, atMs);
+    return n;
+  }
+
+  /**
+   * The warning is printed at the checks numbered 1, 1001, 2001 ... of the instance's counter
+   * (`if ((queueFlowControlTimes++ % 1000) == 0)`, printing the incremented value), for the queue whose
+   * check it is: the time of the next is found from the queues waiting now, and found again whenever
+   * one starts or ends a wait.
+   */
+  private armFlowWarning(limit: FlowLimit): void {
+    const c = this.flowCounters[limit];
+    c.probe?.cancel();
+    c.probe = null;
+    if (c.waiting.size === 0) return;
+    const target = c.lastLogged === 0 ? 1 : c.lastLogged + CONSUMER_DEFAULTS.flowControlLogEvery;
+    const step = CONSUMER_DEFAULTS.flowControlDelayMs;
+    let lo = this.nowMs;
+    if (this.flowChecks(limit, lo) < target) {
+      let hi = lo + step * (target - this.flowChecks(limit, lo) + 1);
+      for (let i = 0; i < 60 && hi - lo > 1e-6; i++) {
+        const mid = (lo + hi) / 2;
+        if (this.flowChecks(limit, mid) >= target) hi = mid;
+        else lo = mid;
+      }
+      lo = hi;
+    }
+    c.probe = this.at(lo, () => {
+      c.probe = null;
+      let by: ProcessQueue | null = null;
+      for (const pq of c.waiting) {
+        const r = (lo - pq.flow!.sinceMs) / step;
+        if (by === null || Math.abs(r - Math.round(r)) < 1e-6) by = pq;
+      }
+      c.lastLogged = target;
+      if (by !== null) this.logFlowControl(by, limit, target);
+      this.armFlowWarning(limit);
+    });
   }
 
   private pullFailed(pq: ProcessQueue, afterMs: number): void {
@@ -492,7 +601,7 @@ export class PushConsumer extends Process {
     const reply = (): void => {
       const max = b.store.maxOffset(topic, queueId);
       const found: Array<[number, StoredMessage]> = [];
-      for (let o = offset; o < max && found.length < this.settings.pullBatchSize; o++) {
+      for (let o = Math.max(offset, b.store.minOffset(topic, queueId)); o < max && found.length < this.settings.pullBatchSize; o++) {
         const msg = b.store.message(topic, queueId, o);
         if (msg !== null) found.push([o, msg]);
       }
@@ -534,8 +643,13 @@ export class PushConsumer extends Process {
   private dispatchConsume(): void {
     // Only consumeThreadMin threads ever run: the pool's queue is unbounded.
     const threads = Math.min(this.settings.consumeThreadMin, this.settings.consumeThreadMax);
-    while (this.busyThreads < threads && this.consumeRequests.length > 0) {
-      const req = this.consumeRequests.shift()!;
+    while (this.busyThreads < threads && this.consumeHead < this.consumeRequests.length) {
+      const req = this.consumeRequests[this.consumeHead]!;
+      this.consumeRequests[this.consumeHead++] = undefined;
+      if (this.consumeHead > 1024 && this.consumeHead * 2 > this.consumeRequests.length) {
+        this.consumeRequests = this.consumeRequests.slice(this.consumeHead);
+        this.consumeHead = 0;
+      }
       if (req.pq.dropped) continue; // ConsumeRequest.run: "the message queue not be able to consume, because it's dropped"
       this.busyThreads++;
       const l = this.group.listener;
@@ -569,6 +683,7 @@ export class PushConsumer extends Process {
         const offset = pq.removeMessage(req.offset);
         const key = queueName(pq.mq);
         if (offset > (this.offsetTable.get(key) ?? -1)) this.offsetTable.set(key, offset);
+        this.resumeAfterFlowControl(pq);
       }
     }
     this.dispatchConsume();
@@ -580,18 +695,21 @@ export class PushConsumer extends Process {
     return true;
   }
 
-  private logFlowControl(pq: ProcessQueue): void {
+  private logFlowControl(pq: ProcessQueue, limit: FlowLimit, times: number): void {
     const { mq } = pq;
     const pullRequest = `PullRequest [consumerGroup=${this.group.config.group}, messageQueue=MessageQueue [topic=${mq.topic}, brokerName=${mq.brokerName}, queueId=${mq.queueId}], nextOffset=${pq.nextOffset}]`;
-    const text = renderMessage('flow-control/cached-count', {
-      threshold: this.settings.pullThresholdForQueue,
-      minOffset: pq.minOffset(),
-      maxOffset: pq.queueOffsetMax,
-      count: pq.cached.size,
-      sizeMiB: 0,
-      pullRequest,
-      flowControlTimes: pq.flowControlTimes,
-    });
+    const text =
+      limit === 'count'
+        ? renderMessage('flow-control/cached-count', {
+            threshold: this.settings.pullThresholdForQueue,
+            minOffset: pq.minOffset(),
+            maxOffset: pq.queueOffsetMax,
+            count: pq.cached.size,
+            sizeMiB: 0,
+            pullRequest,
+            flowControlTimes: times,
+          })
+        : renderMessage('flow-control/span', { minOffset: pq.minOffset(), maxOffset: pq.queueOffsetMax, maxSpan: pq.maxSpan(), pullRequest, flowControlTimes: times });
     this.clientLog.write('WARN', 'PullMessageService', 'RocketmqClient', text);
   }
 }

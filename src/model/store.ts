@@ -49,6 +49,11 @@ export class MessageStore {
     return this.maxOffsets.get(`${topic}:${queueId}`) ?? 0;
   }
 
+  /** The lowest offset still held (a retry queue drops what its group committed). */
+  minOffset(topic: string, queueId: number): number {
+    return this.retry.get(`${topic}:${queueId}`)?.base ?? 0;
+  }
+
   /** A producer's message stored: its offset (DefaultMessageStore.putMessage, then ReputMessageService). */
   putMessage(topic: string, queueId: number): number {
     const key = `${topic}:${queueId}`;

@@ -52,6 +52,19 @@ describe('calibration against the lab recordings', () => {
     }
   });
 
+  it("consumer-slow-listener: each instance's log holds the recording's three flow-control warnings (flowControlTimes 1, 1001, 2001)", () => {
+    const f = load('consumer-slow-listener');
+    const r = runScenario(f.scenario, { seed: 1, untilMs: f.untilMs, watermark: false, keepLines: true });
+    for (const host of ['app-stock-01', 'app-stock-02']) {
+      const warns = r.logs![`sim:${host}/rocketmq_client.log`].filter((l) => l.includes('so do flow control'));
+      expect(warns.map((l) => /flowControlTimes=(\d+)/.exec(l)![1])).toEqual(['1', '1001', '2001']);
+      // The recording's: 19:36:03, 19:36:29, 19:36:55 (one counter for the instance's queues, 40 checks a second).
+      expect(warns.map((l) => l.slice(11, 16))).toEqual(['19:36', '19:36', '19:36']);
+    }
+    const events = r.events.filter((e) => e.type === 'flow-control');
+    expect(events).toHaveLength(6);
+  });
+
   it('consumer-failures-dlq: the DLQ holds within 20 % of the recording (58), and the failures within 20 % of 381', () => {
     const f = load('consumer-failures-dlq');
     const lab = truth('consumer-failures-dlq');
