@@ -660,7 +660,7 @@ export function runSizeProblem(sc: Scenario, untilMs: number, maxSpanMs: number,
   const tasks = runTasks(sc, untilMs);
   if (tasks.total > LIMITS.tasksPerRun) {
     const lower = tasks.kind === 'interval' ? 'raise this interval' : `fewer ${tasks.field.slice(tasks.field.lastIndexOf('.') + 1)}`;
-    return `${tasks.field}: the run would simulate about ${tasks.total.toLocaleString('en-US')} tasks (clients running, route polls, heartbeats, registrations, watermark prints, NameServer scans) in ${spanText(untilMs)}, past the limit of ${LIMITS.tasksPerRun.toLocaleString('en-US')} (${lower}, or shorten the run with --until)`;
+    return `${tasks.field}: the run would simulate about ${tasks.total.toLocaleString('en-US')} tasks (clients running, route polls, heartbeats, registrations, watermark prints, NameServer scans, consumers' pulls and deliveries) in ${spanText(untilMs)}, past the limit of ${LIMITS.tasksPerRun.toLocaleString('en-US')} (${lower}, or shorten the run with --until)`;
   }
   return null;
 }

@@ -132,3 +132,15 @@ describe('the scenario file', () => {
     expect(() => validateScenario(bad)).toThrow(/consumeThreadMin: 30 is more than consumeThreadMax 20/);
   });
 });
+
+describe('bounded', () => {
+  it("counts a group's deliveries in the run's tasks: a busy failing group over six hours is refused, naming consumerGroups", async () => {
+    const { runSizeProblem } = await import('../../src/replay/file.js');
+    const f = load('consumer-failures-dlq');
+    const sc = JSON.parse(JSON.stringify(f.scenario)) as Scenario;
+    expect(runSizeProblem(sc, f.untilMs, 6 * 3_600_000)).toBeNull();
+    sc.clients[0].sendRatePerSec = 20;
+    sc.consumerGroups![0].maxReconsumeTimes = 16;
+    expect(runSizeProblem(sc, 6 * 3_600_000, 6 * 3_600_000)).toMatch(/^scenario\.consumerGroups: the run would simulate about [\d,]+ tasks .*consumers' pulls and deliveries/);
+  });
+});
