@@ -406,6 +406,7 @@ function variantJson(v: VariantResult): Record<string, unknown> {
     outages: v.clients.map((c) => ({ client: c.client, simulatedMs: c.outageMs, failedSends: c.failedSends, timeouts: c.timeouts })),
     failedSends: v.failedSends,
     timeouts: v.timeouts,
+    ...(v.consumers.length ? { consumers: v.consumers.map((c) => ({ group: c.group, maxLag: c.maxLag, consumed: c.consumed, failed: c.failed, retried: c.retried, dlq: c.dlq, duplicates: c.duplicates })) } : {}),
     notes: v.notes,
   };
 }
