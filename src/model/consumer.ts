@@ -30,7 +30,6 @@ import { assert, Priority, type Kernel, type Timer } from './kernel.js';
 import type { LogFile, LogSink } from './log.js';
 import { Process, type Host, type Network } from './network.js';
 import type { RandomSource, Rng } from './random.js';
-import type { Scenario } from './scenario.js';
 import { clientProfile, parseVersion } from './versions.js';
 import { allocateMessageQueueAveragely, queueName, type MessageQueue } from './rebalance.js';
 import { MESSAGE_DELAY_LEVELS_MS, retryTopic, type StoredMessage } from './store.js';
@@ -714,12 +713,45 @@ export class PushConsumer extends Process {
   }
 }
 
+export interface ScenarioConsumerInstance {
+  host: string;
+  /** Default: the host's address from its other processes, else a 10.251.x.y address. */
+  ip?: string;
+  /** Start, model ms (default 1000 plus a small stagger). */
+  startAtMs?: number;
+  /** The instance stops then: `shutdown` (offsets persisted, unregistered; default) or `kill` (-9). */
+  stopAtMs?: number;
+  stop?: 'shutdown' | 'kill';
+}
+
+/** A push consumer group (DefaultMQPushConsumer's fields, consumed concurrently, CLUSTERING). */
+export interface ScenarioConsumerGroup extends ConsumerSettings {
+  group: string;
+  topic: string;
+  version: string;
+  /** Only `*` is modelled (the model's messages carry no tag). */
+  subscription?: string;
+  /** Only CLUSTERING is modelled. */
+  messageModel?: 'CLUSTERING';
+  listener: ConsumerListener;
+  instances: ScenarioConsumerInstance[];
+}
+
 /** The consumer groups of a scenario, their instances placed on their hosts and started at their times. */
-export function consumerGroupsOf(scenario: Scenario, kernel: Kernel, net: Network, brokers: Map<string, Broker>, sink: LogSink, zone: Zone, random: RandomSource): ConsumerGroup[] {
-  const masters = scenario.brokers.filter((b) => (b.role ?? 'master') === 'master').map((b) => b.name);
-  return (scenario.consumerGroups ?? []).map((g, gi) => {
+export function consumerGroupsOf(
+  groups: ScenarioConsumerGroup[],
+  topics: ReadonlyArray<{ name: string; queues?: number; brokers?: string[] }>,
+  masters: string[],
+  kernel: Kernel,
+  net: Network,
+  brokers: Map<string, Broker>,
+  sink: LogSink,
+  zone: Zone,
+  random: RandomSource,
+): ConsumerGroup[] {
+  return groups.map((g, gi) => {
     parseVersion(g.version);
-    const t = scenario.topics.find((x) => x.name === g.topic);
+    const t = topics.find((x) => x.name === g.topic);
     assert(t !== undefined, `consumer group ${g.group} reads unknown topic ${g.topic}`);
     const queues: MessageQueue[] = [];
     for (const brokerName of t.brokers ?? masters) for (let q = 0; q < (t.queues ?? 4); q++) queues.push({ topic: t.name, brokerName, queueId: q });

@@ -6,7 +6,8 @@ import { parseZone, type Zone } from '../parse/time.js';
 import type { RmqEvent } from '../parse/types.js';
 import { Broker, type ServiceTime } from './broker.js';
 import { Client, type ClientSettings } from './client.js';
-import { consumerGroupsOf, type ConsumerGroupMetrics, type ConsumerListener, type ConsumerSettings } from './consumer.js';
+import { consumerGroupsOf, type ConsumerGroupMetrics, type ScenarioConsumerGroup } from './consumer.js';
+export type { ScenarioConsumerGroup, ScenarioConsumerInstance } from './consumer.js';
 import { assert, Kernel, Priority } from './kernel.js';
 import { LogSink } from './log.js';
 import { Recorder, type ClientMetrics, type NamesrvRemoval } from './metrics.js';
@@ -81,30 +82,6 @@ export interface ScenarioClient {
   /** Send at these model times (a trace of the application's sends) instead of Poisson arrivals at sendRatePerSec. */
   sendTimesMs?: number[];
   settings?: ClientSettings;
-}
-
-export interface ScenarioConsumerInstance {
-  host: string;
-  /** Default: the host's address from its other processes, else a 10.251.x.y address. */
-  ip?: string;
-  /** Start, model ms (default 1000 plus a small stagger). */
-  startAtMs?: number;
-  /** The instance stops then: `shutdown` (offsets persisted, unregistered; default) or `kill` (-9). */
-  stopAtMs?: number;
-  stop?: 'shutdown' | 'kill';
-}
-
-/** A push consumer group (DefaultMQPushConsumer's fields, consumed concurrently, CLUSTERING). */
-export interface ScenarioConsumerGroup extends ConsumerSettings {
-  group: string;
-  topic: string;
-  version: string;
-  /** Only `*` is modelled (the model's messages carry no tag). */
-  subscription?: string;
-  /** Only CLUSTERING is modelled. */
-  messageModel?: 'CLUSTERING';
-  listener: ConsumerListener;
-  instances: ScenarioConsumerInstance[];
 }
 
 /** Delays from a host's return to each process's boot (the seed outage: 12 s and 25 s). */
@@ -286,7 +263,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
     kernel.schedule(at, Priority.process, () => clients[i].start());
   });
 
-  const consumerGroups = consumerGroupsOf(scenario, kernel, net, brokers, sink, zone, random);
+  const consumerGroups = consumerGroupsOf(scenario.consumerGroups ?? [], scenario.topics, scenario.brokers.filter((b) => (b.role ?? 'master') === 'master').map((b) => b.name), kernel, net, brokers, sink, zone, random);
 
   for (const f of scenario.faults ?? []) scheduleFault(f);
 
