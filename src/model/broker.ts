@@ -16,6 +16,7 @@ import { Process, RequestCode, ResponseCode, type Channel, type Host, type Liste
 import type { Rng } from './random.js';
 import { RemotingClient } from './remoting.js';
 import { spawn } from './coroutine.js';
+import { MessageStore } from './store.js';
 import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js';
 import { serverProfile, type ServerProfile } from './versions.js';
 import { SERVER, TIMEOUTS } from '../rocketmq/facts.js';
@@ -126,6 +127,8 @@ export class Broker extends Process implements Listener {
   private codecThread = 0;
   private producers = new Set<Channel>();
   private readonly epochMs: number;
+  /** The consume queues, retry topics and consumer offsets (kept on disk across a restart). */
+  readonly store: MessageStore;
 
   /** Busy replies sent, by reason (tests, reports). */
   readonly busyReplies: Array<{ atMs: number; reason: string; waitMs: number | null; size: number | null }> = [];
@@ -140,6 +143,7 @@ export class Broker extends Process implements Listener {
   ) {
     super(net, host, `broker:${config.name}`);
     this.profile = serverProfile(config.version);
+    this.store = new MessageStore(config.name);
     this.epochMs = sink.startEpochMs;
     this.addr = config.addr;
     this.port = Number(config.addr.slice(config.addr.lastIndexOf(':') + 1));
@@ -190,6 +194,7 @@ export class Broker extends Process implements Listener {
   }
 
   protected onKilled(): void {
+    this.store.dropHeld();
     this.remoting.reset();
     this.queue = [];
     this.head = 0;
@@ -392,6 +397,10 @@ export class Broker extends Process implements Listener {
     this.busyWorkers--;
     if (code !== ResponseCode.SUCCESS && code !== ResponseCode.SERVICE_NOT_AVAILABLE) this.busyReplies.push({ atMs: this.nowMs, reason: 'PC_SYNCHRONIZED', waitMs: null, size: null });
     if (task.ch !== null) {
+      if (code === ResponseCode.SUCCESS) {
+        const body = task.req.body as { topic: string; queueId: number };
+        this.store.putMessage(body.topic, body.queueId);
+      }
       this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? SEND_RESULT_BODY : null });
     }
     this.dispatch();

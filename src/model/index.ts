@@ -13,10 +13,13 @@ export type {
   Scenario,
   ScenarioBroker,
   ScenarioClient,
+  ScenarioConsumerGroup,
+  ScenarioConsumerInstance,
   ScenarioNameServer,
   ScenarioTopic,
 } from './scenario.js';
 export type { ClientSettings } from './client.js';
+export type { ConsumerGroupMetrics, ConsumerListener, ConsumerSettings } from './consumer.js';
 export type { ServiceTime } from './broker.js';
 export type { ClientMetrics, NamesrvRemoval, RouteChange } from './metrics.js';
 export { Kernel, Priority, AssertionError } from './kernel.js';

@@ -2,12 +2,14 @@
 // (src/replay/file.ts) rejects a value past them, and the inference (src/diagnosis) keeps within them
 // what it reads for a run (a client's logged send times). Each value within its limit is not enough:
 // a run's cost is the product of several (1 ms polls over six hours, a thousand brokers each printing
-// its watermark every second), so the scheduled tasks a run would make are estimated and bounded too.
+// its watermark every second; a group's messages each delivered 17 times), so the scheduled tasks a
+// run would make are estimated and bounded too.
 
 import { registerPeriodMs } from './broker.js';
 import { CLIENT_PERIODS } from './client.js';
 import type { Scenario } from './scenario.js';
 import { clientProfile } from './versions.js';
+import { CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
 
 /**
  * What the model runs in bounded time and memory (docs/replay.md, "Limits"). A value past these is a
@@ -19,6 +21,10 @@ export const LIMITS = {
   topics: 10000,
   clients: 10000,
   faults: 10000,
+  /** Push consumer groups; their instances count against `clients`. */
+  consumerGroups: 1000,
+  /** A group's maxReconsumeTimes (each retry is a delivery: the deliveries of a run are bounded by it). */
+  maxReconsumeTimes: 100,
   /** Sends per second of one client, and of the producers outside the scenario in an overload. */
   sendRatePerSec: 10000,
   /** Logged send times of one client. */
@@ -117,6 +123,7 @@ export function runTasks(sc: Scenario, untilMs: number): RunTasks {
     const ms = n.scanNotActiveBrokerIntervalMs;
     add(ms !== undefined ? `scenario.nameServers[${i}].scanNotActiveBrokerIntervalMs` : 'scenario.nameServers', ms !== undefined ? 'interval' : 'count', runs(ms ?? 5000));
   });
+  (sc.consumerGroups ?? []).forEach((g) => add('scenario.consumerGroups', 'count', consumerTasks(sc, g, untilMs, brokersOf.get(g.topic) ?? sc.brokers.length)));
   let total = 0;
   let top: [string, { n: number; kind: RunTasks['kind'] }] = ['scenario', { n: -1, kind: 'count' }];
   for (const e of by) {
@@ -124,4 +131,23 @@ export function runTasks(sc: Scenario, untilMs: number): RunTasks {
     if (e[1].n > top[1].n) top = e;
   }
   return { total: Math.round(total), field: top[0], kind: top[1].kind };
+}
+
+/**
+ * A consumer group's tasks: per instance its start, heartbeats, offset persists and rebalances; per
+ * queue a long-polling pull every 15 s at least; per message delivered about four (the pull's reply,
+ * the listener's end, a send back, the retry's put), each message delivered up to 1 + maxReconsumeTimes
+ * times when the listener fails; the lag sample and the broker's scan every 10 s. Flow control costs
+ * no task per 50 ms check (the model waits for the consumption that ends it).
+ */
+function consumerTasks(sc: Scenario, g: NonNullable<Scenario['consumerGroups']>[number], untilMs: number, brokers: number): number {
+  const runs = (periodMs: number) => untilMs / periodMs;
+  const queues = (sc.topics.find((t) => t.name === g.topic)?.queues ?? 4) * brokers + brokers;
+  const perInstance = 200 + runs(30000) * brokers + runs(5000) * queues + runs(20000) * 2;
+  let sends = 0;
+  for (const c of sc.clients) if (c.topic === g.topic) sends += c.sendTimesMs?.length ?? (c.sendRatePerSec * untilMs) / 1000;
+  const l = g.listener;
+  const fails = [l, ...(l.changes ?? [])].some((x) => (x.laterShare ?? 0) + (x.throwShare ?? 0) > 0);
+  const deliveries = sends * (fails ? 1 + (g.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes) : 1);
+  return g.instances.length * perInstance + queues * runs(15000) + 4 * deliveries + 2 * runs(10000);
 }

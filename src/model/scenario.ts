@@ -6,6 +6,8 @@ import { parseZone, type Zone } from '../parse/time.js';
 import type { RmqEvent } from '../parse/types.js';
 import { Broker, type ServiceTime } from './broker.js';
 import { Client, type ClientSettings } from './client.js';
+import { consumerGroupsOf, type ConsumerGroupMetrics, type ScenarioConsumerGroup } from './consumer.js';
+export type { ScenarioConsumerGroup, ScenarioConsumerInstance } from './consumer.js';
 import { assert, Kernel, Priority } from './kernel.js';
 import { LogSink } from './log.js';
 import { Recorder, type ClientMetrics, type NamesrvRemoval } from './metrics.js';
@@ -127,6 +129,7 @@ export interface Scenario {
   brokers: ScenarioBroker[];
   topics: ScenarioTopic[];
   clients: ScenarioClient[];
+  consumerGroups?: ScenarioConsumerGroup[];
   faults?: Fault[];
 }
 
@@ -163,6 +166,8 @@ export interface RunResult {
     /** Every successful registration (broker at NameServer). */
     registrations: Array<{ atMs: number; namesrv: string; brokerAddr: string }>;
     brokers: Record<string, BrokerSummary>;
+    /** Per consumer group (present when the scenario has consumers). */
+    consumerGroups?: Record<string, ConsumerGroupMetrics>;
   };
   /** Rendered lines per file path (`sim:<host>/<file>`), when keepLines was set. */
   logs?: Record<string, string[]>;
@@ -206,6 +211,12 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
     const ip = c.ip ?? hostIps.get(c.host) ?? autoClientIp(i);
     place(c.host, ip);
   });
+  (scenario.consumerGroups ?? []).forEach((g, gi) =>
+    g.instances.forEach((inst, i) => {
+      const ip = inst.ip ?? hostIps.get(inst.host) ?? `10.251.${gi & 255}.${(i & 255) + 1}`;
+      place(inst.host, ip);
+    }),
+  );
   for (const [name, ip] of hostIps) net.addHost(name, ip);
   /** Bumped by every down/reboot, so that boots scheduled by an earlier one are dropped. */
   const hostEpochs: Record<string, number> = Object.fromEntries([...net.hosts.keys()].map((h) => [h, 0]));
@@ -251,6 +262,8 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
     const at = c.startAtMs ?? 1000 + ((i * 97) % 1000);
     kernel.schedule(at, Priority.process, () => clients[i].start());
   });
+
+  const consumerGroups = consumerGroupsOf(scenario.consumerGroups ?? [], scenario.topics, scenario.brokers.filter((b) => (b.role ?? 'master') === 'master').map((b) => b.name), kernel, net, brokers, sink, zone, random);
 
   for (const f of scenario.faults ?? []) scheduleFault(f);
 
@@ -342,6 +355,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
       removals: recorder.removals,
       registrations: recorder.registrations,
       brokers: brokerSummaries,
+      ...(consumerGroups.length > 0 ? { consumerGroups: Object.fromEntries(consumerGroups.map((g) => [g.config.group, g.metrics])) } : {}),
     },
     steps: kernel.executedCount,
   };

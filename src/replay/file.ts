@@ -9,6 +9,7 @@ import { autoClientIp, LIMITS, runTasks, topicQueues, type Scenario } from '../m
 import { COMPARED_MILESTONES } from '../rules/milestones.js';
 import { type BusyFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from '../diagnosis/types.js';
 import { OLDEST_MODELLED, parseVersion, versionAtLeast } from '../rocketmq/versions.js';
+import { CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
 import { spanText } from '../util/durations.js';
 
 const SCENARIO_FILE_VERSION = 1;
@@ -349,6 +350,9 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     }
   });
 
+  const groups = f.arr('consumerGroups', false, 'consumer groups', LIMITS.consumerGroups);
+  if (groups) checkConsumerGroups(groups, path, topicNames, place, hostIp);
+
   const faults = f.arr('faults', false, 'faults', LIMITS.faults);
   const hosts = new Set<string>(hostIp.keys());
   for (const h of clientHosts) hosts.add(h);
@@ -410,6 +414,69 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
   }
   f.done();
   return v as unknown as Scenario;
+}
+
+/** The push consumer groups (DefaultMQPushConsumer's fields; see docs/replay.md, "Consumers"). */
+function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<string>, place: (host: string, ip: string, field: string) => void, hostIp: Map<string, unknown>): void {
+  const names = new Set<string>();
+  let instances = 0;
+  eachObj(groups, `${path}.consumerGroups`, (g, i) => {
+    const p = `${path}.consumerGroups[${i}]`;
+    const name = g.str('group', true)!;
+    if (names.has(name)) fail(`${p}.group`, `group ${name} is defined twice`);
+    names.add(name);
+    const topic = g.str('topic', true)!;
+    if (!topicNames.has(topic)) fail(`${p}.topic`, `topic ${topic} is not in scenario.topics`);
+    g.version('version', true);
+    const sub = g.str('subscription', false);
+    if (sub !== undefined && sub.trim() !== '*') fail(`${p}.subscription`, "only '*' is modelled (the model's messages carry no tag)");
+    g.oneOf('messageModel', ['CLUSTERING'] as const);
+    const threads = { min: 1, max: LIMITS.threads, int: true };
+    const min = g.num('consumeThreadMin', false, threads);
+    const max = g.num('consumeThreadMax', false, threads);
+    // DefaultMQPushConsumerImpl.checkConfig refuses consumeThreadMin > consumeThreadMax.
+    if ((min ?? CONSUMER_DEFAULTS.consumeThreadMin) > (max ?? CONSUMER_DEFAULTS.consumeThreadMax)) fail(`${p}.consumeThreadMin`, `${min ?? CONSUMER_DEFAULTS.consumeThreadMin} is more than consumeThreadMax ${max ?? CONSUMER_DEFAULTS.consumeThreadMax}`);
+    // checkConfig's ranges: pullBatchSize 1-1024, pullThresholdForQueue 1-65535, consumeConcurrentlyMaxSpan 1-65535.
+    g.num('pullBatchSize', false, { min: 1, max: 1024, int: true });
+    g.num('pullThresholdForQueue', false, { min: 1, max: 65535, int: true });
+    g.num('consumeConcurrentlyMaxSpan', false, { min: 1, max: 65535, int: true });
+    g.num('maxReconsumeTimes', false, { min: 0, max: LIMITS.maxReconsumeTimes, int: true });
+    const l = g.obj('listener', true)!;
+    const share = { min: 0, max: 1 };
+    const listenerValues = (o: Fields) => {
+      o.num('laterShare', false, share);
+      o.num('throwShare', false, share);
+      if ((Number(o.o.laterShare ?? 0) + Number(o.o.throwShare ?? 0)) > 1) fail(`${o.path}.throwShare`, 'laterShare and throwShare add up to more than 1');
+    };
+    l.num('processMs', true, { min: 0, max: LIMITS.settingMs });
+    listenerValues(l);
+    const changes = l.arr('changes', false, 'listener changes', LIMITS.faults);
+    if (changes) {
+      eachObj(changes, `${l.path}.changes`, (c) => {
+        c.num('atMs', true, { min: 0, max: LIMITS.modelMs });
+        c.num('processMs', false, { min: 0, max: LIMITS.settingMs });
+        listenerValues(c);
+      });
+    }
+    l.done();
+    const list = g.arr('instances', true, 'instances', LIMITS.clients)!;
+    instances += list.length;
+    if (instances > LIMITS.clients) fail(`${p}.instances`, `${instances.toLocaleString('en-US')} consumer instances in all is past the limit of ${LIMITS.clients.toLocaleString('en-US')}`);
+    eachObj(list, `${p}.instances`, (x, k) => {
+      const host = x.str('host', true)!;
+      const ip = x.str('ip', false, 'an IPv4 address');
+      if (ip !== undefined) {
+        if (!IP.test(ip)) fail(`${p}.instances[${k}].ip`, 'expected an IPv4 address');
+        place(host, ip, `${p}.instances[${k}].ip`);
+      } else if (!hostIp.has(host)) {
+        const auto = `10.251.${i & 255}.${(k & 255) + 1}`;
+        place(host, auto, `${p}.instances[${k}].ip (not given: ${auto})`);
+      }
+      x.num('startAtMs', false, { min: 0, max: LIMITS.modelMs });
+      x.num('stopAtMs', false, { min: 0, max: LIMITS.modelMs });
+      x.oneOf('stop', ['shutdown', 'kill'] as const);
+    });
+  });
 }
 
 // ---- the file -----------------------------------------------------------------------------------
@@ -593,7 +660,7 @@ export function runSizeProblem(sc: Scenario, untilMs: number, maxSpanMs: number,
   const tasks = runTasks(sc, untilMs);
   if (tasks.total > LIMITS.tasksPerRun) {
     const lower = tasks.kind === 'interval' ? 'raise this interval' : `fewer ${tasks.field.slice(tasks.field.lastIndexOf('.') + 1)}`;
-    return `${tasks.field}: the run would simulate about ${tasks.total.toLocaleString('en-US')} tasks (clients running, route polls, heartbeats, registrations, watermark prints, NameServer scans) in ${spanText(untilMs)}, past the limit of ${LIMITS.tasksPerRun.toLocaleString('en-US')} (${lower}, or shorten the run with --until)`;
+    return `${tasks.field}: the run would simulate about ${tasks.total.toLocaleString('en-US')} tasks (clients running, route polls, heartbeats, registrations, watermark prints, NameServer scans, consumers' pulls and deliveries) in ${spanText(untilMs)}, past the limit of ${LIMITS.tasksPerRun.toLocaleString('en-US')} (${lower}, or shorten the run with --until)`;
   }
   return null;
 }

@@ -344,6 +344,18 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
   }
   out.push(columns(orows.map((x) => x.map(escapeText)), W));
 
+  // Consumers.
+  if (r.baseline.consumers.length) {
+    out.push('');
+    out.push(flow(p.bold('consumers'), ' (lag: max offset minus committed offset, every 10 s)', W));
+    const crows: string[][] = [['group', 'largest lag', 'consumed', 'failed', 'retried', 'DLQ', 'twice']];
+    for (const g of r.baseline.consumers) {
+      const at = g.maxLagAtMs === null ? '' : ` at ${t(r.input.scenario.startEpochMs + g.maxLagAtMs)}`;
+      crows.push([g.group, `${g.maxLag}${at}`, String(g.consumed), String(g.failed), String(g.retried), String(g.dlq), String(g.duplicates)]);
+    }
+    out.push(columns(crows.map((x) => x.map(escapeText)), W));
+  }
+
   // What-if.
   if (r.whatIf.length) {
     out.push('');
@@ -353,6 +365,12 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
     for (const c of sc.clients) wrows.push([c.host, ...all.map((v) => outcomeCell(v, c.host))]);
     wrows.push(['failed sends', ...all.map((v) => String(v.failedSends))]);
     wrows.push(['timeouts', ...all.map((v) => String(v.timeouts))]);
+    for (const g of r.baseline.consumers) {
+      const of = (v: VariantResult) => v.consumers.find((x) => x.group === g.group);
+      wrows.push([`${g.group} lag`, ...all.map((v) => String(of(v)?.maxLag ?? '-'))]);
+      wrows.push([`${g.group} DLQ`, ...all.map((v) => String(of(v)?.dlq ?? '-'))]);
+      wrows.push([`${g.group} twice`, ...all.map((v) => String(of(v)?.duplicates ?? '-'))]);
+    }
     out.push(variantTable(wrows.map((x) => x.map(escapeText)), W));
     for (const v of r.whatIf) for (const n of v.notes) out.push(p.dim(flow(`  note (${escapeText(v.label)}): `, escapeText(n), W, 4)));
   }
@@ -388,8 +406,29 @@ function variantJson(v: VariantResult): Record<string, unknown> {
     outages: v.clients.map((c) => ({ client: c.client, simulatedMs: c.outageMs, failedSends: c.failedSends, timeouts: c.timeouts })),
     failedSends: v.failedSends,
     timeouts: v.timeouts,
+    ...(v.consumers.length ? { consumers: v.consumers.map((c) => ({ group: c.group, maxLag: c.maxLag, consumed: c.consumed, failed: c.failed, retried: c.retried, dlq: c.dlq, duplicates: c.duplicates })) } : {}),
     notes: v.notes,
   };
+}
+
+/** Per group the run's counts and its lag every 10 s (docs/json.md, replay's consumerGroups). */
+function consumerGroupsJson(r: ReplayReport, iso: (t: number | null | undefined) => string | null): Array<Record<string, unknown>> {
+  const at = (ms: number) => iso(r.input.scenario.startEpochMs + ms);
+  return Object.values(r.run.metrics.consumerGroups ?? {}).map((g) => ({
+    group: g.group,
+    topic: g.topic,
+    instances: g.instances,
+    deliveries: g.deliveries,
+    consumed: g.consumed,
+    failed: g.failed,
+    retried: g.retried,
+    dlq: g.dlq,
+    duplicates: g.duplicates,
+    flowControlled: g.flowControlled,
+    pullFailures: g.pullFailures,
+    maxLag: g.maxLag ? { at: at(g.maxLag.atMs), total: g.maxLag.total } : null,
+    lag: g.lag.map((l) => ({ at: at(l.atMs), total: l.total, retry: l.retry })),
+  }));
 }
 
 function replayToJson(r: ReplayReport, extra: { emitted?: { dir: string; files: number } | null; saved?: string | null } = {}): Record<string, unknown> {
@@ -431,6 +470,7 @@ function replayToJson(r: ReplayReport, extra: { emitted?: { dir: string; files: 
     })),
     verdict: r.verdict,
     divergences: r.divergences,
+    ...(r.baseline.consumers.length ? { consumerGroups: consumerGroupsJson(r, iso) } : {}),
     outages: r.outages.map((o) => ({
       client: o.client,
       observedMs: o.observedMs,

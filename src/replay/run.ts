@@ -68,11 +68,24 @@ interface ClientOutcome {
   timeouts: number;
 }
 
+/** A consumer group's outcome: its largest lag (sampled every 10 s) and what went to the DLQ or twice to the listener. */
+export interface ConsumerOutcome {
+  group: string;
+  maxLag: number;
+  maxLagAtMs: number | null;
+  consumed: number;
+  failed: number;
+  retried: number;
+  dlq: number;
+  duplicates: number;
+}
+
 export interface VariantResult {
   label: string;
   set: Record<string, string>;
   notes: string[];
   clients: ClientOutcome[];
+  consumers: ConsumerOutcome[];
   failedSends: number;
   timeouts: number;
 }
@@ -166,12 +179,25 @@ function contextFor(input: ReplayInput, sc: Scenario, untilMs: number): Mileston
   return contextOf(sc, untilTs, source);
 }
 
-function outcome(sc: Scenario, r: RunResult, obs: Observation): Pick<VariantResult, 'clients' | 'failedSends' | 'timeouts'> {
+function consumersOf(r: RunResult): ConsumerOutcome[] {
+  return Object.values(r.metrics.consumerGroups ?? {}).map((g) => ({
+    group: g.group,
+    maxLag: g.maxLag?.total ?? 0,
+    maxLagAtMs: g.maxLag?.atMs ?? null,
+    consumed: g.consumed,
+    failed: g.failed,
+    retried: g.retried,
+    dlq: g.dlq,
+    duplicates: g.duplicates,
+  }));
+}
+
+function outcome(sc: Scenario, r: RunResult, obs: Observation): Pick<VariantResult, 'clients' | 'consumers' | 'failedSends' | 'timeouts'> {
   const clients = sc.clients.map((c) => {
     const o = obs.clients[c.host];
     return { client: c.host, outageMs: o ? outage(o) : 0, failedSends: o?.failedSends ?? 0, timeouts: r.metrics.clients[c.host]?.timeouts ?? 0 };
   });
-  return { clients, failedSends: clients.reduce((n, c) => n + c.failedSends, 0), timeouts: clients.reduce((n, c) => n + c.timeouts, 0) };
+  return { clients, consumers: consumersOf(r), failedSends: clients.reduce((n, c) => n + c.failedSends, 0), timeouts: clients.reduce((n, c) => n + c.timeouts, 0) };
 }
 
 function setOf(v: Variant): Record<string, string> {

@@ -22,7 +22,7 @@ export interface Variant {
   assignments: Assignment[];
 }
 
-type Target = 'client' | 'broker' | 'namesrv' | 'scenario';
+type Target = 'client' | 'broker' | 'namesrv' | 'scenario' | 'consumer';
 type ValueKind = 'bool' | 'ms' | 'int' | 'number' | 'version' | 'binding';
 
 interface KeySpec {
@@ -63,6 +63,17 @@ export const WHAT_IF_KEYS: Record<string, KeySpec> = {
   scanNotActiveBrokerInterval: { target: 'namesrv', kind: 'ms', field: 'scanNotActiveBrokerIntervalMs', describe: 'NameServer expiry scan period, ms' },
   brokerChannelExpiredTime: { target: 'namesrv', kind: 'ms', field: 'brokerChannelExpiredTimeMs', describe: 'NameServer broker expiry, ms' },
   namesrvVersion: { target: 'namesrv', kind: 'version', field: 'version', describe: 'NameServer release' },
+  consumeThreadMax: {
+    target: 'consumer',
+    kind: 'int',
+    field: 'consumeThreadMax',
+    describe: 'consume threads of each instance; sets consumeThreadMin too (the pool never grows past consumeThreadMin: its queue is unbounded)',
+  },
+  consumeThreadMin: { target: 'consumer', kind: 'int', field: 'consumeThreadMin', describe: 'consume threads that run (at most consumeThreadMax)' },
+  pullThresholdForQueue: { target: 'consumer', kind: 'int', field: 'pullThresholdForQueue', describe: 'messages cached per queue before flow control' },
+  maxReconsumeTimes: { target: 'consumer', kind: 'int', field: 'maxReconsumeTimes', describe: 'retries of a failed message before %DLQ%group' },
+  consumerInstances: { target: 'consumer', kind: 'int', field: 'instances', describe: "instances of the group (more copy the last one's start on new hosts; fewer drop the last)" },
+  processMs: { target: 'consumer', kind: 'number', field: 'listener.processMs', describe: "the listener's time per message until a change of the listener sets another, ms" },
   serverVersion: { target: 'scenario', kind: 'version', field: 'serverVersion', describe: 'default release of NameServers and brokers' },
   latencyMs: { target: 'scenario', kind: 'number', field: 'latencyMs', describe: 'one-way network latency, ms' },
   namesrvOnOwnHosts: { target: 'scenario', kind: 'bool', field: '', describe: 'move NameServers that share a host with a broker or client to hosts of their own' },
@@ -163,6 +174,10 @@ export function applyVariant(base: Scenario, v: Variant): { scenario: Scenario; 
       else setPath(sc as unknown as Record<string, unknown>, spec.field, value);
       continue;
     }
+    if (spec.target === 'consumer') {
+      applyConsumerKey(sc, a, value as number, where);
+      continue;
+    }
     const all: Array<ScenarioClient | ScenarioBroker | ScenarioNameServer> =
       spec.target === 'client' ? sc.clients : spec.target === 'broker' ? sc.brokers : sc.nameServers;
     const nameOf = (x: ScenarioClient | ScenarioBroker | ScenarioNameServer): string =>
@@ -198,6 +213,43 @@ export function applyVariant(base: Scenario, v: Variant): { scenario: Scenario; 
   }
   if (ownHosts) notes.push(...moveNameServers(sc));
   return { scenario: sc, notes };
+}
+
+/** A consumer group's key on every group, or on the one the subject names. */
+function applyConsumerKey(sc: Scenario, a: Assignment, value: number, where: string): void {
+  const all = sc.consumerGroups ?? [];
+  const targets = a.subject === null ? all : all.filter((g) => g.group === a.subject);
+  if (!targets.length) throw new WhatIfError(`${where}=${a.value}: no consumer group ${a.subject ?? ''} (groups: ${all.map((g) => g.group).join(', ') || 'none'})`.replace('group  (', 'group ('));
+  for (const g of targets) {
+    switch (a.key) {
+      case 'consumeThreadMax':
+        g.consumeThreadMax = value;
+        g.consumeThreadMin = value;
+        break;
+      case 'consumeThreadMin':
+        g.consumeThreadMin = value;
+        if (g.consumeThreadMax !== undefined && g.consumeThreadMax < value) g.consumeThreadMax = value;
+        break;
+      case 'processMs':
+        g.listener.processMs = value;
+        break;
+      case 'consumerInstances': {
+        if (value < 1) throw new WhatIfError(`${where}=${a.value}: a group needs at least one instance`);
+        const last = g.instances[g.instances.length - 1];
+        const hosts = new Set([...sc.clients.map((c) => c.host), ...all.flatMap((x) => x.instances.map((i) => i.host))]);
+        while (g.instances.length > value) g.instances.pop();
+        for (let k = g.instances.length + 1; g.instances.length < value; k++) {
+          const host = `${g.group.toLowerCase()}-${k}`;
+          if (hosts.has(host)) continue;
+          hosts.add(host);
+          g.instances.push({ host, startAtMs: last.startAtMs, stopAtMs: last.stopAtMs, stop: last.stop });
+        }
+        break;
+      }
+      default:
+        (g as unknown as Record<string, number>)[a.key] = value;
+    }
+  }
 }
 
 /** Moves each NameServer that shares its host with another process to a host of its own (a free IP in the same /24). */

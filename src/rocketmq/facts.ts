@@ -128,6 +128,8 @@ export const CLIENT_DEFAULTS = {
  * - suspendCurrentQueueTimeMillis 1000 ms: an orderly queue whose listener did not return SUCCESS waits it.
  * - consumeThreadMin 20: the consume pool's queue is unbounded, so it never grows past consumeThreadMin.
  * - An OFFSET_ILLEGAL pull's nextBeginOffset is persisted 10000 ms later (`fix the pull request offset`).
+ * - consumeThreadMax 20, pullBatchSize 32 messages a pull, consumeMessageBatchMaxSize 1 message a
+ *   listener call (DefaultMQPushConsumer, 4.9.x and 5.x).
  */
 export const CONSUMER_DEFAULTS = {
   maxReconsumeTimes: 16,
@@ -141,6 +143,9 @@ export const CONSUMER_DEFAULTS = {
   suspendCurrentQueueTimeMillis: 1000,
   consumeThreadMin: 20,
   offsetFixDelayMs: 10000,
+  consumeThreadMax: 20,
+  pullBatchSize: 32,
+  consumeMessageBatchMaxSize: 1,
 } as const;
 
 /** Remoting timeouts that more than one layer reads (the model's calls, the clock estimate's pairs). */

@@ -1,0 +1,771 @@
+// Push consumers (DefaultMQPushConsumer, CLUSTERING, consumed concurrently) as the 4.x client runs
+// them (4.9.x; 5.x's remoting client is the same):
+// - RebalanceService rebalances every 20 s and when a broker notifies a change of the group
+//   (NOTIFY_CONSUMER_IDS_CHANGED after a heartbeat of a new instance or a closed channel); the queues
+//   of the topic and of %RETRY%group are shared by AllocateMessageQueueAveragely (rebalance.ts).
+// - DefaultMQPushConsumerImpl.pullMessage pulls each queue in a loop: flow control waits 50 ms while
+//   the queue caches more than pullThresholdForQueue messages or spans more than
+//   consumeConcurrentlyMaxSpan offsets; a failed pull waits pullTimeDelayMillsWhenException (3 s);
+//   the broker holds a pull with nothing new up to brokerSuspendMaxTimeMillis (15 s, long polling)
+//   and commits the offset the pull carries (PullMessageProcessor, hasCommitOffsetFlag).
+// - ConsumeMessageConcurrentlyService hands each message (consumeMessageBatchMaxSize 1) to its pool;
+//   the pool is a ThreadPoolExecutor(consumeThreadMin, consumeThreadMax) over an unbounded
+//   LinkedBlockingQueue, so it never grows past consumeThreadMin threads.
+// - A failed message (RECONSUME_LATER, an exception, null) is sent back (consumerSendMessageBack):
+//   the broker stores it in %RETRY%group after delay level 3 + reconsumeTimes (10 s, 30 s, 1 min ...),
+//   or in %DLQ%group once reconsumeTimes reaches maxReconsumeTimes (SendMessageProcessor
+//   .consumerSendMsgBack); a send back that fails is consumed again locally 5 s later.
+// - RemoteBrokerOffsetStore keeps offsets in memory and persists them every
+//   persistConsumerOffsetInterval (5 s, first after 10 s); an instance killed -9 loses what it did
+//   not persist, and the queues' next owner consumes those messages again.
+// Not modelled yet: tags (every message matches; subscriptions are '*'), BROADCASTING, orderly
+// consumers, lite pull, pop, pullThresholdSizeForQueue (the model's messages have no size), the
+// consumer's route (the scenario's topic layout, without NameServer queries).
+
+import { CONSUMER_DEFAULTS, TIMEOUTS } from '../rocketmq/facts.js';
+import { renderMessage } from '../parse/message-render.js';
+import type { Zone } from '../parse/time.js';
+import type { Broker } from './broker.js';
+import { assert, Priority, type Kernel, type Timer } from './kernel.js';
+import type { LogFile, LogSink } from './log.js';
+import { Process, type Host, type Network } from './network.js';
+import type { RandomSource, Rng } from './random.js';
+import { clientProfile, parseVersion } from './versions.js';
+import { allocateMessageQueueAveragely, queueName, type MessageQueue } from './rebalance.js';
+import { MESSAGE_DELAY_LEVELS_MS, retryTopic, type StoredMessage } from './store.js';
+
+/** Periods and timeouts of the 4.x push consumer and broker that no scenario field sets. */
+export const PUSH_CONSUMER_TIMING = {
+  /** RebalanceService.waitInterval (-Drocketmq.client.rebalance.waitInterval, 20000 ms). */
+  rebalanceIntervalMs: 20000,
+  /** ClientConfig.persistConsumerOffsetInterval; MQClientInstance starts it 10 s after the start. */
+  persistConsumerOffsetIntervalMs: 5000,
+  persistFirstDelayMs: 10000,
+  /** ClientConfig.heartbeatBrokerInterval. */
+  heartbeatBrokerIntervalMs: 30000,
+  /** DefaultMQPushConsumerImpl.BROKER_SUSPEND_MAX_TIME_MILLIS and CONSUMER_TIMEOUT_MILLIS_WHEN_SUSPEND. */
+  brokerSuspendMaxTimeMillis: 15000,
+  consumerTimeoutMillisWhenSuspend: 30000,
+  /** ClientHousekeepingService: a consumer channel idle for 120 s is closed; scanned every 10 s. */
+  channelExpiredTimeoutMs: 120000,
+  housekeepingIntervalMs: 10000,
+  /** The lab's consumerProgress cadence, and the report's. */
+  lagSampleMs: 10000,
+} as const;
+
+export interface ListenerChange {
+  atMs: number;
+  processMs?: number;
+  laterShare?: number;
+  throwShare?: number;
+}
+
+/** The application's MessageListenerConcurrently: time per message, and the share it fails. */
+export interface ConsumerListener {
+  processMs: number;
+  /** Share of messages answered RECONSUME_LATER. */
+  laterShare?: number;
+  /** Share of messages on which the listener throws (the client takes it as RECONSUME_LATER). */
+  throwShare?: number;
+  /** From atMs on, the listener takes these values (a slowdown, a burst of failures, its end). */
+  changes?: ListenerChange[];
+}
+
+export interface ConsumerSettings {
+  consumeThreadMin?: number;
+  consumeThreadMax?: number;
+  pullBatchSize?: number;
+  pullThresholdForQueue?: number;
+  consumeConcurrentlyMaxSpan?: number;
+  maxReconsumeTimes?: number;
+}
+
+export interface ConsumerGroupMetrics {
+  group: string;
+  topic: string;
+  instances: string[];
+  /** Messages handed to the listener (each redelivery counts). */
+  deliveries: number;
+  /** Deliveries the listener consumed (CONSUME_SUCCESS). */
+  consumed: number;
+  /** Deliveries that failed (RECONSUME_LATER, an exception). */
+  failed: number;
+  /** Messages the broker stored in %RETRY%group. */
+  retried: number;
+  /** Messages the broker stored in %DLQ%group. */
+  dlq: number;
+  /** Messages consumed successfully more than once. */
+  duplicates: number;
+  /** Pulls held back by flow control, and pulls that failed. */
+  flowControlled: number;
+  pullFailures: number;
+  /** The group's lag (broker max offset minus committed offset, topic and retry queues) every 10 s. */
+  lag: Array<{ atMs: number; total: number; retry: number }>;
+  maxLag: { atMs: number; total: number } | null;
+}
+
+export interface ConsumerGroupConfig {
+  group: string;
+  topic: string;
+  version: string;
+  settings: Required<ConsumerSettings>;
+  listener: ConsumerListener;
+  /** The topic's queues and the brokers holding them (the scenario's layout). */
+  queues: MessageQueue[];
+  brokers: Map<string, Broker>;
+}
+
+/** The settings of a group, the release's defaults where the scenario says nothing. */
+export function consumerSettings(s: ConsumerSettings | undefined): Required<ConsumerSettings> {
+  return {
+    consumeThreadMin: s?.consumeThreadMin ?? CONSUMER_DEFAULTS.consumeThreadMin,
+    consumeThreadMax: s?.consumeThreadMax ?? CONSUMER_DEFAULTS.consumeThreadMax,
+    pullBatchSize: s?.pullBatchSize ?? CONSUMER_DEFAULTS.pullBatchSize,
+    pullThresholdForQueue: s?.pullThresholdForQueue ?? CONSUMER_DEFAULTS.pullThresholdForQueue,
+    consumeConcurrentlyMaxSpan: s?.consumeConcurrentlyMaxSpan ?? CONSUMER_DEFAULTS.consumeConcurrentlyMaxSpan,
+    maxReconsumeTimes: s?.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes,
+  };
+}
+
+/** Whether a consumer on `from` can reach the broker: at once, refused (nobody listens), or no answer. */
+function reach(net: Network, from: Host, b: Broker): 'ok' | 'refused' | 'timeout' {
+  if (!net.linked(from, b.host) || b.host.state !== 'up') return 'timeout';
+  return b.alive ? 'ok' : 'refused';
+}
+
+/** A group: its instances, the broker side's book of them, its listener and its metrics. */
+export class ConsumerGroup {
+  readonly metrics: ConsumerGroupMetrics;
+  readonly instances: PushConsumer[] = [];
+  readonly retryQueues: MessageQueue[];
+  private listenerNow: Required<Omit<ConsumerListener, 'changes'>>;
+  /** Offsets consumed successfully per queue at or above the committed offset (duplicates). */
+  private readonly consumedOffsets = new Map<string, Set<number>>();
+
+  constructor(
+    readonly kernel: Kernel,
+    readonly net: Network,
+    readonly config: ConsumerGroupConfig,
+  ) {
+    const brokerNames = [...new Set(config.queues.map((q) => q.brokerName))].sort();
+    // The broker creates %RETRY%group with one queue when the group's heartbeat arrives (ClientManageProcessor.heartBeat).
+    this.retryQueues = brokerNames.map((brokerName) => ({ topic: retryTopic(config.group), brokerName, queueId: 0 }));
+    const l = config.listener;
+    this.listenerNow = { processMs: l.processMs, laterShare: l.laterShare ?? 0, throwShare: l.throwShare ?? 0 };
+    this.metrics = { group: config.group, topic: config.topic, instances: [], deliveries: 0, consumed: 0, failed: 0, retried: 0, dlq: 0, duplicates: 0, flowControlled: 0, pullFailures: 0, lag: [], maxLag: null };
+    for (const c of [...(l.changes ?? [])].sort((a, b) => a.atMs - b.atMs)) {
+      kernel.schedule(c.atMs, Priority.app, () => {
+        this.listenerNow = { processMs: c.processMs ?? this.listenerNow.processMs, laterShare: c.laterShare ?? this.listenerNow.laterShare, throwShare: c.throwShare ?? this.listenerNow.throwShare };
+      });
+    }
+    kernel.every(PUSH_CONSUMER_TIMING.lagSampleMs, PUSH_CONSUMER_TIMING.lagSampleMs, () => this.sampleLag());
+    kernel.every(PUSH_CONSUMER_TIMING.housekeepingIntervalMs, PUSH_CONSUMER_TIMING.housekeepingIntervalMs, () => this.scanNotActiveChannel());
+  }
+
+  get listener(): Readonly<Required<Omit<ConsumerListener, 'changes'>>> {
+    return this.listenerNow;
+  }
+
+  broker(name: string): Broker {
+    return this.config.brokers.get(name)!;
+  }
+
+  reach(from: Host, brokerName: string): 'ok' | 'refused' | 'timeout' {
+    return reach(this.net, from, this.broker(brokerName));
+  }
+
+  /** ConsumerManager.registerConsumer: a new client id makes the broker notify the group's other instances. */
+  heartbeat(inst: PushConsumer, brokerName: string): void {
+    const table = this.broker(brokerName).store.consumerTable;
+    let ids = table.get(this.config.group);
+    if (ids === undefined) table.set(this.config.group, (ids = new Map()));
+    const isNew = !ids.has(inst.clientId);
+    ids.set(inst.clientId, this.kernel.nowMs);
+    if (isNew) this.notifyConsumerIdsChanged(brokerName, inst);
+  }
+
+  /** The instance's channel closed (killed, stopped) or expired: the broker forgets it and notifies the others. */
+  unregister(clientId: string, brokerName: string): void {
+    const ids = this.broker(brokerName).store.consumerTable.get(this.config.group);
+    if (ids?.delete(clientId)) this.notifyConsumerIdsChanged(brokerName, null);
+  }
+
+  private notifyConsumerIdsChanged(brokerName: string, except: PushConsumer | null): void {
+    const b = this.broker(brokerName);
+    for (const inst of this.instances) {
+      if (inst === except || !inst.alive || !this.net.linked(b.host, inst.host)) continue;
+      inst.after(2 * this.net.latencyMs, () => inst.rebalanceImmediately());
+    }
+  }
+
+  /** ClientHousekeepingService.scanExceptionChannel: consumers silent for 120 s are removed. */
+  private scanNotActiveChannel(): void {
+    for (const [name, b] of this.config.brokers) {
+      if (!b.alive || b.host.state !== 'up') continue;
+      const ids = b.store.consumerTable.get(this.config.group);
+      if (ids === undefined) continue;
+      for (const [cid, lastMs] of [...ids]) if (this.kernel.nowMs - lastMs > PUSH_CONSUMER_TIMING.channelExpiredTimeoutMs) this.unregister(cid, name);
+    }
+  }
+
+  /** findConsumerIdList: the client ids of the first broker of the topic that answers. */
+  findConsumerIdList(from: Host): string[] | null {
+    for (const name of [...this.config.brokers.keys()].sort()) {
+      if (!this.config.queues.some((q) => q.brokerName === name)) continue;
+      if (this.reach(from, name) !== 'ok') continue;
+      return [...(this.broker(name).store.consumerTable.get(this.config.group)?.keys() ?? [])];
+    }
+    return null;
+  }
+
+  commitOffset(mq: MessageQueue, offset: number): void {
+    const b = this.broker(mq.brokerName);
+    b.store.commitOffset(this.config.group, mq.topic, mq.queueId, offset);
+    const set = this.consumedOffsets.get(queueName(mq));
+    if (set !== undefined) for (const o of set) if (o < offset) set.delete(o);
+  }
+
+  /** A delivery's outcome, counted for the group (a success of an offset consumed before is a duplicate). */
+  countConsumed(mq: MessageQueue, offset: number): void {
+    this.metrics.consumed++;
+    const key = queueName(mq);
+    let set = this.consumedOffsets.get(key);
+    if (set === undefined) this.consumedOffsets.set(key, (set = new Set()));
+    if (set.has(offset)) this.metrics.duplicates++;
+    else set.add(offset);
+  }
+
+  /**
+   * SendMessageProcessor.consumerSendMsgBack: to %DLQ%group once reconsumeTimes reached
+   * maxReconsumeTimes, else to %RETRY%group after delay level 3 + reconsumeTimes.
+   */
+  sendMessageBack(brokerName: string, msg: StoredMessage): void {
+    const b = this.broker(brokerName);
+    const { group } = this.config;
+    if (msg.reconsumeTimes >= this.config.settings.maxReconsumeTimes) {
+      b.store.putDlq(group);
+      this.metrics.dlq++;
+      return;
+    }
+    this.metrics.retried++;
+    const level = Math.min(3 + msg.reconsumeTimes, MESSAGE_DELAY_LEVELS_MS.length);
+    const next: StoredMessage = { reconsumeTimes: msg.reconsumeTimes + 1 };
+    this.kernel.schedule(this.kernel.nowMs + MESSAGE_DELAY_LEVELS_MS[level - 1], Priority.process, () => b.store.putRetry(group, next));
+  }
+
+  /** consumerProgress: per queue the broker's max offset minus the group's committed offset. */
+  private sampleLag(): void {
+    let total = 0;
+    let retry = 0;
+    for (const mq of [...this.config.queues, ...this.retryQueues]) {
+      const s = this.broker(mq.brokerName).store;
+      const d = Math.max(0, s.maxOffset(mq.topic, mq.queueId) - Math.max(0, s.queryOffset(this.config.group, mq.topic, mq.queueId)));
+      total += d;
+      if (mq.topic.startsWith('%RETRY%')) retry += d;
+    }
+    const atMs = this.kernel.nowMs;
+    this.metrics.lag.push({ atMs, total, retry });
+    if (this.metrics.maxLag === null || total > this.metrics.maxLag.total) this.metrics.maxLag = { atMs, total };
+  }
+}
+
+/** ProcessQueue: the messages pulled from a queue and not yet consumed, by offset. */
+class ProcessQueue {
+  readonly cached = new Map<number, StoredMessage>();
+  dropped = false;
+  /** Highest offset ever cached (queueOffsetMax). */
+  queueOffsetMax = -1;
+  nextOffset: number;
+  /** The queue's pulls wait for consumption (flow control), since when. */
+  flow: FlowWait | null = null;
+  constructor(
+    readonly mq: MessageQueue,
+    nextOffset: number,
+  ) {
+    this.nextOffset = nextOffset;
+  }
+  /** Offsets are cached in ascending order and a Map keeps insertion order: its first key is the lowest (msgTreeMap.firstKey). */
+  minOffset(): number {
+    const first = this.cached.keys().next();
+    return first.done ? Number.POSITIVE_INFINITY : first.value;
+  }
+  /** ProcessQueue.getMaxSpan. */
+  maxSpan(): number {
+    return this.cached.size === 0 ? 0 : this.queueOffsetMax - this.minOffset();
+  }
+  /** ProcessQueue.removeMessage: the offset to commit (the lowest still cached, else past the highest). */
+  removeMessage(offset: number): number {
+    this.cached.delete(offset);
+    return this.cached.size > 0 ? this.minOffset() : this.queueOffsetMax + 1;
+  }
+}
+
+interface FlowWait {
+  sinceMs: number;
+  limit: FlowLimit;
+}
+
+type FlowLimit = 'count' | 'span';
+
+/**
+ * One of the instance's flow-control counters (DefaultMQPushConsumerImpl.queueFlowControlTimes,
+ * queueMaxSpanFlowControlTimes: one per instance, for all its queues): the checks of waits ended, the
+ * queues waiting now, the last check that printed the warning, the timer of the next one.
+ */
+interface FlowCounter {
+  settled: number;
+  waiting: Set<ProcessQueue>;
+  lastLogged: number;
+  probe: Timer | null;
+}
+
+interface ConsumeRequest {
+  pq: ProcessQueue;
+  offset: number;
+  msg: StoredMessage;
+}
+
+export interface PushConsumerConfig {
+  clientId: string;
+  pid: number;
+  /** Stop (shutdown, offsets persisted) or die (kill -9) at this model time. */
+  stopAtMs?: number;
+  stop?: 'shutdown' | 'kill';
+}
+
+/** One instance of a group (a DefaultMQPushConsumer in one JVM). */
+export class PushConsumer extends Process {
+  readonly clientId: string;
+  private processQueueTable = new Map<string, ProcessQueue>();
+  /** RemoteBrokerOffsetStore.offsetTable: the offsets consumed, in memory. */
+  private offsetTable = new Map<string, number>();
+  /** The consume pool's queue from consumeHead on (taken slots are cleared, the array compacted now and then). */
+  private consumeRequests: Array<ConsumeRequest | undefined> = [];
+  private consumeHead = 0;
+  private busyThreads = 0;
+  private flowCounters: Record<FlowLimit, FlowCounter> = PushConsumer.newFlowCounters();
+  private readonly clientLog: LogFile;
+
+  constructor(
+    net: Network,
+    host: Host,
+    readonly group: ConsumerGroup,
+    readonly config: PushConsumerConfig,
+    sink: LogSink,
+    zone: Zone,
+    private readonly rng: Rng,
+  ) {
+    super(net, host, `consumer:${group.config.group}@${host.name}`);
+    this.clientId = config.clientId;
+    const profile = clientProfile(group.config.version);
+    const inner = profile.layout === 'inner';
+    this.clientLog = sink.file({
+      host: host.name,
+      name: 'rocketmq_client.log',
+      kind: 'client',
+      layout: inner ? 'rocketmq-client-inner' : 'rocketmq-client-5x',
+      zone,
+      fakeMillis: profile.fakeMillis,
+      flattenNewlines: inner && profile.flattenNewlines,
+      pid: config.pid,
+    });
+  }
+
+  private static newFlowCounters(): Record<FlowLimit, FlowCounter> {
+    return { count: { settled: 0, waiting: new Set(), lastLogged: 0, probe: null }, span: { settled: 0, waiting: new Set(), lastLogged: 0, probe: null } };
+  }
+
+  private get settings(): Required<ConsumerSettings> {
+    return this.group.config.settings;
+  }
+
+  protected boot(): void {
+    const t = PUSH_CONSUMER_TIMING;
+    // MQClientInstance.start, then DefaultMQPushConsumerImpl.start: heartbeat to every broker, rebalance at once.
+    this.sendHeartbeatToAllBroker();
+    this.every(t.heartbeatBrokerIntervalMs, t.heartbeatBrokerIntervalMs, () => this.sendHeartbeatToAllBroker());
+    this.every(t.persistConsumerOffsetIntervalMs, t.persistFirstDelayMs, () => this.persistAllConsumerOffset());
+    this.every(t.rebalanceIntervalMs, t.rebalanceIntervalMs, () => this.doRebalance());
+    this.rebalanceImmediately();
+    if (this.config.stopAtMs !== undefined && this.config.stopAtMs > this.nowMs) {
+      const stopAt = this.config.stopAtMs;
+      this.at(stopAt, () => (this.config.stop === 'kill' ? this.kill('fin') : this.shutdown()), Priority.fault);
+    }
+  }
+
+  protected onKilled(): void {
+    for (const pq of this.processQueueTable.values()) pq.dropped = true;
+    this.processQueueTable.clear();
+    this.offsetTable.clear();
+    this.consumeRequests = [];
+    this.consumeHead = 0;
+    this.busyThreads = 0;
+    for (const c of Object.values(this.flowCounters)) c.probe?.cancel();
+    this.flowCounters = PushConsumer.newFlowCounters();
+    // The OS closes the sockets: each broker that still hears the host drops the client (ConsumerManager.doChannelCloseEvent).
+    for (const name of this.group.config.brokers.keys()) if (this.group.reach(this.host, name) === 'ok') this.group.unregister(this.clientId, name);
+  }
+
+  /** DefaultMQPushConsumerImpl.shutdown: persist the offsets, unregister from every broker, stop. */
+  private shutdown(): void {
+    this.persistAllConsumerOffset();
+    this.kill('fin');
+  }
+
+  private sendHeartbeatToAllBroker(): void {
+    for (const name of this.group.config.brokers.keys()) {
+      if (!this.group.config.queues.some((q) => q.brokerName === name)) continue;
+      if (this.group.reach(this.host, name) === 'ok') this.group.heartbeat(this, name);
+    }
+  }
+
+  rebalanceImmediately(): void {
+    this.doRebalance();
+  }
+
+  /** RebalanceImpl.doRebalance: the topic's queues, then %RETRY%group's. */
+  private doRebalance(): void {
+    const cidAll = this.group.findConsumerIdList(this.host);
+    if (cidAll === null || cidAll.length === 0) return; // "doRebalance ... get consumer id list failed"
+    for (const mqAll of [this.group.config.queues, this.group.retryQueues]) {
+      const allocated = allocateMessageQueueAveragely(mqAll, cidAll, this.clientId);
+      this.updateProcessQueueTableInRebalance(mqAll[0]?.topic ?? '', allocated);
+    }
+  }
+
+  private updateProcessQueueTableInRebalance(topic: string, allocated: MessageQueue[]): void {
+    const keep = new Set(allocated.map(queueName));
+    for (const [key, pq] of this.processQueueTable) {
+      if (pq.mq.topic !== topic || keep.has(key)) continue;
+      // removeUnnecessaryMessageQueue: persist the offset, forget it, drop the queue.
+      this.persistOffset(pq.mq);
+      this.offsetTable.delete(key);
+      pq.dropped = true;
+      this.processQueueTable.delete(key);
+      if (pq.flow !== null) {
+        // Its checks so far stay counted; it checks no more.
+        const c = this.flowCounters[pq.flow.limit];
+        c.settled += this.checksOf(pq.flow.sinceMs, this.nowMs);
+        c.waiting.delete(pq);
+        pq.flow = null;
+        this.armFlowWarning('count');
+        this.armFlowWarning('span');
+      }
+    }
+    for (const mq of allocated) {
+      const key = queueName(mq);
+      if (this.processQueueTable.has(key)) continue;
+      // computePullFromWhere: the broker's committed offset; a group without one starts at 0 (the
+      // broker answers 0 while the queue's first message is still in memory, ConsumerManageProcessor 4.9).
+      if (this.group.reach(this.host, mq.brokerName) !== 'ok') continue; // "add new mq failed"
+      const committed = this.group.broker(mq.brokerName).store.queryOffset(this.group.config.group, mq.topic, mq.queueId);
+      const pq = new ProcessQueue(mq, Math.max(0, committed));
+      this.offsetTable.set(key, pq.nextOffset);
+      this.processQueueTable.set(key, pq);
+      this.pullMessage(pq);
+    }
+  }
+
+  private persistOffset(mq: MessageQueue): void {
+    const off = this.offsetTable.get(queueName(mq));
+    if (off === undefined || this.group.reach(this.host, mq.brokerName) !== 'ok') return;
+    this.group.commitOffset(mq, off);
+  }
+
+  /** MQClientInstance.persistAllConsumerOffset (updateConsumerOffsetOneway per queue). */
+  private persistAllConsumerOffset(): void {
+    for (const pq of this.processQueueTable.values()) this.persistOffset(pq.mq);
+  }
+
+  // ---- the pull loop -------------------------------------------------------------------------
+
+  private readonly pullFn = (pq: ProcessQueue): void => this.pullMessage(pq);
+
+  private pullLater(pq: ProcessQueue, delayMs: number): void {
+    this.post2(this.nowMs + delayMs, this.pullFn, pq, null);
+  }
+
+  /** DefaultMQPushConsumerImpl.pullMessage. */
+  private pullMessage(pq: ProcessQueue): void {
+    if (pq.dropped) return;
+    const limit = this.flowControlLimit(pq);
+    if (limit !== null) return this.holdForFlowControl(pq, limit);
+    const t = PUSH_CONSUMER_TIMING;
+    const hop = this.net.latencyMs;
+    switch (this.group.reach(this.host, pq.mq.brokerName)) {
+      case 'timeout':
+        return this.pullFailed(pq, t.consumerTimeoutMillisWhenSuspend);
+      case 'refused':
+        return this.pullFailed(pq, Math.min(TIMEOUTS.connectMs, 2 * hop));
+    }
+    const offset = pq.nextOffset;
+    const commitOffset = this.offsetTable.get(queueName(pq.mq)) ?? 0;
+    this.kernel.schedule(this.nowMs + hop, Priority.network, () => this.processPull(pq, offset, commitOffset));
+  }
+
+  /** Which of pullMessage's flow controls holds the queue back, if any (the size threshold is not modelled). */
+  private flowControlLimit(pq: ProcessQueue): FlowLimit | null {
+    if (pq.cached.size > this.settings.pullThresholdForQueue) return 'count';
+    if (pq.maxSpan() > this.settings.consumeConcurrentlyMaxSpan) return 'span';
+    return null;
+  }
+
+  /**
+   * The client checks again every 50 ms while the queue is over a threshold; only consumption lowers
+   * it, so the model waits for the consumption that brings it under and pulls at the next 50 ms tick,
+   * counting the checks the client made: exact, without a task every 50 ms.
+   */
+  private holdForFlowControl(pq: ProcessQueue, limit: FlowLimit): void {
+    pq.flow = { sinceMs: this.nowMs, limit };
+    this.flowCounters[limit].waiting.add(pq);
+    this.armFlowWarning(limit);
+  }
+
+  /** After a consumption: a queue held by flow control pulls at the first check that finds it under. */
+  private resumeAfterFlowControl(pq: ProcessQueue): void {
+    const w = pq.flow;
+    if (w === null || this.flowControlLimit(pq) !== null) return;
+    const k = this.checksOf(w.sinceMs, this.nowMs);
+    pq.flow = null;
+    const c = this.flowCounters[w.limit];
+    c.waiting.delete(pq);
+    c.settled += k;
+    this.group.metrics.flowControlled += k;
+    this.post2(w.sinceMs + k * CONSUMER_DEFAULTS.flowControlDelayMs, this.pullFn, pq, null);
+    this.armFlowWarning(w.limit);
+  }
+
+  /** Checks a wait from sinceMs has made by atMs (the first at sinceMs). */
+  private checksOf(sinceMs: number, atMs: number): number {
+    return atMs < sinceMs ? 0 : Math.floor((atMs - sinceMs) / CONSUMER_DEFAULTS.flowControlDelayMs + 1e-9) + 1;
+  }
+
+  private flowChecks(limit: FlowLimit, atMs: number): number {
+    const c = this.flowCounters[limit];
+    let n = c.settled;
+    for (const pq of c.waiting) n += this.checksOf(pq.flow!.sinceMs, atMs);
+    return n;
+  }
+
+  /**
+   * The warning is printed at the checks numbered 1, 1001, 2001 ... of the instance's counter
+   * (`if ((queueFlowControlTimes++ % 1000) == 0)`, printing the incremented value), for the queue whose
+   * check it is: the time of the next is found from the queues waiting now, and found again whenever
+   * one starts or ends a wait.
+   */
+  private armFlowWarning(limit: FlowLimit): void {
+    const c = this.flowCounters[limit];
+    c.probe?.cancel();
+    c.probe = null;
+    if (c.waiting.size === 0) return;
+    const target = c.lastLogged === 0 ? 1 : c.lastLogged + CONSUMER_DEFAULTS.flowControlLogEvery;
+    const step = CONSUMER_DEFAULTS.flowControlDelayMs;
+    let lo = this.nowMs;
+    if (this.flowChecks(limit, lo) < target) {
+      let hi = lo + step * (target - this.flowChecks(limit, lo) + 1);
+      for (let i = 0; i < 60 && hi - lo > 1e-6; i++) {
+        const mid = (lo + hi) / 2;
+        if (this.flowChecks(limit, mid) >= target) hi = mid;
+        else lo = mid;
+      }
+      lo = hi;
+    }
+    c.probe = this.at(lo, () => {
+      c.probe = null;
+      let by: ProcessQueue | null = null;
+      for (const pq of c.waiting) {
+        const r = (lo - pq.flow!.sinceMs) / step;
+        if (by === null || Math.abs(r - Math.round(r)) < 1e-6) by = pq;
+      }
+      c.lastLogged = target;
+      if (by !== null) this.logFlowControl(by, limit, target);
+      this.armFlowWarning(limit);
+    });
+  }
+
+  private pullFailed(pq: ProcessQueue, afterMs: number): void {
+    this.after(afterMs, () => {
+      this.group.metrics.pullFailures++;
+      this.pullLater(pq, CONSUMER_DEFAULTS.pullTimeDelayMillsWhenException);
+    });
+  }
+
+  /** PullMessageProcessor on the broker, then the reply's way back; long polling while nothing is new. */
+  private processPull(pq: ProcessQueue, offset: number, commitOffset: number): void {
+    const b = this.group.broker(pq.mq.brokerName);
+    const hop = this.net.latencyMs;
+    if (!b.alive || b.host.state !== 'up') return this.pullFailed(pq, PUSH_CONSUMER_TIMING.consumerTimeoutMillisWhenSuspend - hop);
+    const { topic, queueId } = pq.mq;
+    if (commitOffset > 0) this.group.commitOffset(pq.mq, commitOffset);
+    const reply = (): void => {
+      const max = b.store.maxOffset(topic, queueId);
+      const found: Array<[number, StoredMessage]> = [];
+      for (let o = Math.max(offset, b.store.minOffset(topic, queueId)); o < max && found.length < this.settings.pullBatchSize; o++) {
+        const msg = b.store.message(topic, queueId, o);
+        if (msg !== null) found.push([o, msg]);
+      }
+      // An offset below a retry queue's kept messages (committed meanwhile) moves on to the first kept one.
+      const next = found.length > 0 ? found[found.length - 1][0] + 1 : Math.min(Math.max(offset, 0), max);
+      this.at(this.nowMs + hop, () => this.onPullResult(pq, found, next));
+    };
+    if (offset < b.store.maxOffset(topic, queueId)) return reply();
+    let answered = false;
+    const release = b.store.hold(topic, queueId, () => {
+      if (answered) return;
+      answered = true;
+      reply();
+    });
+    this.kernel.schedule(this.nowMs + PUSH_CONSUMER_TIMING.brokerSuspendMaxTimeMillis, Priority.process, () => {
+      if (answered) return;
+      answered = true;
+      release();
+      if (!b.alive) return this.pullFailed(pq, PUSH_CONSUMER_TIMING.consumerTimeoutMillisWhenSuspend - PUSH_CONSUMER_TIMING.brokerSuspendMaxTimeMillis);
+      reply();
+    });
+  }
+
+  /** PullCallback.onSuccess: FOUND caches and submits the messages; NO_NEW_MSG pulls again at once. */
+  private onPullResult(pq: ProcessQueue, found: Array<[number, StoredMessage]>, next: number): void {
+    if (pq.dropped) return;
+    pq.nextOffset = next;
+    for (const [o, msg] of found) {
+      pq.cached.set(o, msg);
+      if (o > pq.queueOffsetMax) pq.queueOffsetMax = o;
+      this.consumeRequests.push({ pq, offset: o, msg });
+    }
+    this.dispatchConsume();
+    this.pullMessage(pq);
+  }
+
+  // ---- ConsumeMessageConcurrentlyService ---------------------------------------------------
+
+  private dispatchConsume(): void {
+    // Only consumeThreadMin threads ever run: the pool's queue is unbounded.
+    const threads = Math.min(this.settings.consumeThreadMin, this.settings.consumeThreadMax);
+    while (this.busyThreads < threads && this.consumeHead < this.consumeRequests.length) {
+      const req = this.consumeRequests[this.consumeHead]!;
+      this.consumeRequests[this.consumeHead++] = undefined;
+      if (this.consumeHead > 1024 && this.consumeHead * 2 > this.consumeRequests.length) {
+        this.consumeRequests = this.consumeRequests.slice(this.consumeHead);
+        this.consumeHead = 0;
+      }
+      if (req.pq.dropped) continue; // ConsumeRequest.run: "the message queue not be able to consume, because it's dropped"
+      this.busyThreads++;
+      const l = this.group.listener;
+      this.group.metrics.deliveries++;
+      const u = this.rng.next();
+      const ok = u >= l.laterShare + l.throwShare;
+      this.post2(this.nowMs + l.processMs, this.consumedFn, req, ok);
+    }
+  }
+
+  private readonly consumedFn = (req: ConsumeRequest, ok: boolean): void => this.consumed(req, ok);
+
+  /** ConsumeRequest.run's end and processConsumeResult (CLUSTERING). */
+  private consumed(req: ConsumeRequest, ok: boolean): void {
+    this.busyThreads--;
+    const m = this.group.metrics;
+    const { pq } = req;
+    if (ok) this.group.countConsumed(pq.mq, req.offset);
+    else m.failed++;
+    // A dropped queue's result is not processed: its offset stays, the next owner consumes it again.
+    if (!pq.dropped) {
+      if (!ok && !this.sendMessageBack(req)) {
+        // The send back failed: consume it again here in 5 s, with reconsumeTimes + 1.
+        req.msg = { reconsumeTimes: req.msg.reconsumeTimes + 1 };
+        this.after(CONSUMER_DEFAULTS.sendBackFailedRetryMs, () => {
+          if (pq.dropped) return;
+          this.consumeRequests.push(req);
+          this.dispatchConsume();
+        });
+      } else {
+        const offset = pq.removeMessage(req.offset);
+        const key = queueName(pq.mq);
+        if (offset > (this.offsetTable.get(key) ?? -1)) this.offsetTable.set(key, offset);
+        this.resumeAfterFlowControl(pq);
+      }
+    }
+    this.dispatchConsume();
+  }
+
+  private sendMessageBack(req: ConsumeRequest): boolean {
+    if (this.group.reach(this.host, req.pq.mq.brokerName) !== 'ok') return false;
+    this.group.sendMessageBack(req.pq.mq.brokerName, req.msg);
+    return true;
+  }
+
+  private logFlowControl(pq: ProcessQueue, limit: FlowLimit, times: number): void {
+    const { mq } = pq;
+    const pullRequest = `PullRequest [consumerGroup=${this.group.config.group}, messageQueue=MessageQueue [topic=${mq.topic}, brokerName=${mq.brokerName}, queueId=${mq.queueId}], nextOffset=${pq.nextOffset}]`;
+    const text =
+      limit === 'count'
+        ? renderMessage('flow-control/cached-count', {
+            threshold: this.settings.pullThresholdForQueue,
+            minOffset: pq.minOffset(),
+            maxOffset: pq.queueOffsetMax,
+            count: pq.cached.size,
+            sizeMiB: 0,
+            pullRequest,
+            flowControlTimes: times,
+          })
+        : renderMessage('flow-control/span', { minOffset: pq.minOffset(), maxOffset: pq.queueOffsetMax, maxSpan: pq.maxSpan(), pullRequest, flowControlTimes: times });
+    this.clientLog.write('WARN', 'PullMessageService', 'RocketmqClient', text);
+  }
+}
+
+export interface ScenarioConsumerInstance {
+  host: string;
+  /** Default: the host's address from its other processes, else a 10.251.x.y address. */
+  ip?: string;
+  /** Start, model ms (default 1000 plus a small stagger). */
+  startAtMs?: number;
+  /** The instance stops then: `shutdown` (offsets persisted, unregistered; default) or `kill` (-9). */
+  stopAtMs?: number;
+  stop?: 'shutdown' | 'kill';
+}
+
+/** A push consumer group (DefaultMQPushConsumer's fields, consumed concurrently, CLUSTERING). */
+export interface ScenarioConsumerGroup extends ConsumerSettings {
+  group: string;
+  topic: string;
+  version: string;
+  /** Only `*` is modelled (the model's messages carry no tag). */
+  subscription?: string;
+  /** Only CLUSTERING is modelled. */
+  messageModel?: 'CLUSTERING';
+  listener: ConsumerListener;
+  instances: ScenarioConsumerInstance[];
+}
+
+/** The consumer groups of a scenario, their instances placed on their hosts and started at their times. */
+export function consumerGroupsOf(
+  groups: ScenarioConsumerGroup[],
+  topics: ReadonlyArray<{ name: string; queues?: number; brokers?: string[] }>,
+  masters: string[],
+  kernel: Kernel,
+  net: Network,
+  brokers: Map<string, Broker>,
+  sink: LogSink,
+  zone: Zone,
+  random: RandomSource,
+): ConsumerGroup[] {
+  return groups.map((g, gi) => {
+    parseVersion(g.version);
+    const t = topics.find((x) => x.name === g.topic);
+    assert(t !== undefined, `consumer group ${g.group} reads unknown topic ${g.topic}`);
+    const queues: MessageQueue[] = [];
+    for (const brokerName of t.brokers ?? masters) for (let q = 0; q < (t.queues ?? 4); q++) queues.push({ topic: t.name, brokerName, queueId: q });
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers });
+    g.instances.forEach((inst, i) => {
+      const host = net.host(inst.host);
+      const pid = 30000 + gi * 97 + i * 7;
+      const c = new PushConsumer(net, host, group, { clientId: `${host.ip}@${pid}`, pid, stopAtMs: inst.stopAtMs, stop: inst.stop }, sink, zone, random.stream(`consumer:${g.group}:${inst.host}:${i}`));
+      group.instances.push(c);
+      group.metrics.instances.push(inst.host);
+      kernel.schedule(inst.startAtMs ?? 1000 + ((i * 89) % 1000), Priority.process, () => {
+        if (!c.alive && host.state === 'up') c.start();
+      });
+    });
+    return group;
+  });
+}

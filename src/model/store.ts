@@ -1,0 +1,125 @@
+// A broker's consume queues as the consumers of the model see them: each queue's max offset (a
+// producer's successful put appends one message), the retry topics' messages (a consumer's send back,
+// delivered after its delay level), the dead-letter count, each group's committed offsets
+// (ConsumerOffsetManager), the pulls held by long polling (PullRequestHoldService) and the group's
+// connected instances (ConsumerManager). Memory: a topic message is only an offset; a retry message is
+// kept until its group's committed offset passes it.
+
+/** The delay levels of the broker (MessageStoreConfig.messageDelayLevel, 4.x and 5.x), ms. */
+export const MESSAGE_DELAY_LEVELS_MS = [1000, 5000, 10000, 30000, 60000, 120000, 180000, 240000, 300000, 360000, 420000, 480000, 540000, 600000, 1200000, 1800000, 3600000, 7200000];
+
+/** MixAll.RETRY_GROUP_TOPIC_PREFIX and MixAll.DLQ_GROUP_TOPIC_PREFIX. */
+export const retryTopic = (group: string): string => `%RETRY%${group}`;
+export const dlqTopic = (group: string): string => `%DLQ%${group}`;
+
+/** A message as the consumer gets it: how often it was consumed before (its identity is its queue and offset). */
+export interface StoredMessage {
+  readonly reconsumeTimes: number;
+}
+
+/** Every message of a topic queue (never consumed before): one object for all. */
+const FIRST_DELIVERY: StoredMessage = Object.freeze({ reconsumeTimes: 0 });
+
+interface RetryQueue {
+  /** Offset of messages[0]. */
+  base: number;
+  messages: StoredMessage[];
+}
+
+type Waiter = () => void;
+
+export class MessageStore {
+  /** Max offset per `topic:queueId` (the next offset to be written). */
+  private readonly maxOffsets = new Map<string, number>();
+  private readonly retry = new Map<string, RetryQueue>();
+  /** Messages put in `%DLQ%group`, per group. */
+  readonly dlq = new Map<string, number>();
+  /** Committed offsets per `group@topic:queueId`. */
+  private readonly offsets = new Map<string, number>();
+  /** Pulls held until a message arrives (PullRequestHoldService), per `topic:queueId`. */
+  private readonly held = new Map<string, Set<Waiter>>();
+  /** Connected consumers per group: client id -> last heartbeat, ms (ConsumerManager.consumerTable). */
+  readonly consumerTable = new Map<string, Map<string, number>>();
+
+  constructor(readonly brokerName: string) {}
+
+  maxOffset(topic: string, queueId: number): number {
+    const r = this.retry.get(`${topic}:${queueId}`);
+    if (r !== undefined) return r.base + r.messages.length;
+    return this.maxOffsets.get(`${topic}:${queueId}`) ?? 0;
+  }
+
+  /** The lowest offset still held (a retry queue drops what its group committed). */
+  minOffset(topic: string, queueId: number): number {
+    return this.retry.get(`${topic}:${queueId}`)?.base ?? 0;
+  }
+
+  /** A producer's message stored: its offset (DefaultMessageStore.putMessage, then ReputMessageService). */
+  putMessage(topic: string, queueId: number): number {
+    const key = `${topic}:${queueId}`;
+    const off = this.maxOffsets.get(key) ?? 0;
+    this.maxOffsets.set(key, off + 1);
+    this.notifyMessageArriving(key);
+    return off;
+  }
+
+  /** A retry message whose delay level has passed, put back in `%RETRY%group` (ScheduleMessageService). */
+  putRetry(group: string, msg: StoredMessage): void {
+    const key = `${retryTopic(group)}:0`;
+    let r = this.retry.get(key);
+    if (r === undefined) this.retry.set(key, (r = { base: 0, messages: [] }));
+    r.messages.push(msg);
+    this.notifyMessageArriving(key);
+  }
+
+  putDlq(group: string): void {
+    this.dlq.set(group, (this.dlq.get(group) ?? 0) + 1);
+  }
+
+  /** The message at an offset of a queue (`null` past the max offset). */
+  message(topic: string, queueId: number, offset: number): StoredMessage | null {
+    const r = this.retry.get(`${topic}:${queueId}`);
+    if (r !== undefined) return offset >= r.base && offset < r.base + r.messages.length ? r.messages[offset - r.base] : null;
+    if (topic.startsWith('%RETRY%')) return null;
+    return offset >= 0 && offset < this.maxOffset(topic, queueId) ? FIRST_DELIVERY : null;
+  }
+
+  /** ConsumerOffsetManager.queryOffset: -1 when the group never committed one. */
+  queryOffset(group: string, topic: string, queueId: number): number {
+    return this.offsets.get(`${group}@${topic}:${queueId}`) ?? -1;
+  }
+
+  /** ConsumerOffsetManager.commitOffset; a retry queue drops the messages below it. */
+  commitOffset(group: string, topic: string, queueId: number, offset: number): void {
+    this.offsets.set(`${group}@${topic}:${queueId}`, offset);
+    const r = this.retry.get(`${topic}:${queueId}`);
+    if (r !== undefined && offset > r.base) {
+      const n = Math.min(offset - r.base, r.messages.length);
+      r.messages.splice(0, n);
+      r.base += n;
+    }
+  }
+
+  /** Hold a pull until a message arrives in the queue; returns the release (the hold's timeout). */
+  hold(topic: string, queueId: number, fn: Waiter): () => boolean {
+    const key = `${topic}:${queueId}`;
+    let s = this.held.get(key);
+    if (s === undefined) this.held.set(key, (s = new Set()));
+    s.add(fn);
+    return () => s!.delete(fn);
+  }
+
+  private notifyMessageArriving(key: string): void {
+    const s = this.held.get(key);
+    if (s === undefined || s.size === 0) return;
+    const waiters = [...s];
+    s.clear();
+    for (const w of waiters) w();
+  }
+
+  /** The broker died: held pulls are dropped with their channels (messages and offsets are on disk). */
+  dropHeld(): void {
+    this.held.clear();
+    this.consumerTable.clear();
+  }
+}
