@@ -67,8 +67,10 @@ describe('rmq-diag analyze --json with the registered rules', () => {
   it('prints the documented document; the exit code follows the findings', async () => {
     const r = await run(['analyze', SEED, '--json']);
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc)).toEqual(['schemaVersion', 'inputs', 'summary', 'clocks', 'incidents', 'findings', 'milestones']);
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'inputs', 'summary', 'clocks', 'incidents', 'consumers', 'findings', 'milestones']);
     expect(doc.schemaVersion).toBe(2);
+    // The seed logs hold producers only: no consumer group to report.
+    expect(doc.consumers).toEqual([]);
     expect(doc.inputs).toHaveLength(14);
     // The seed outage is one incident: mq-node-100 went dark, then rebooted; its findings are listed by id.
     expect(doc.incidents).toHaveLength(1);
