@@ -1311,6 +1311,220 @@ export async function generateDense({ dir, size, seed = 1 }) {
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// The consumer set: a busy consumer group's logs over days (issue 36: memory flat in the input's
+// size for a week of consumer logs). Four push consumers of one group (CID_STOCK, 4.9.4 clients)
+// on two masters' 8 queues each, with the lines the lab's consumer recordings show (wordings copied
+// from samples/lab/consumer-*: [persistAll] offsets every 5 s per queue, heartbeats, the client's
+// minute stats, consume exceptions with their stack, flow control, the broker's notifications and
+// rebalances, pull timeouts), and each master's stats.log (BrokerStatsManager, one minute's lines
+// for the topic, the group, its retry and schedule topics). The span grows with the size: a week
+// for 1 GiB, so that per-minute state is tested against the input's length as well as its bytes.
+// ---------------------------------------------------------------------------------------------
+
+const C_GROUP = 'CID_STOCK';
+const C_TOPIC = 'TopicOrder';
+/** Consumer hosts and their queues: AVG over 2 brokers x 8 queues, 4 each. */
+const C_HOSTS = [0, 1, 2, 3].map((i) => ({ name: `app-stock-0${i + 1}`, ip: `10.20.2.${41 + i}`, pid: 9224 + i * 131 }));
+const C_BROKERS = [
+  { name: 'mq-broker-a', brokerName: 'broker-a', ip: '10.20.1.21' },
+  { name: 'mq-broker-b', brokerName: 'broker-b', ip: '10.20.1.22' },
+];
+const C_QUEUES = C_BROKERS.flatMap((b) => [0, 1, 2, 3, 4, 5, 6, 7].map((q) => ({ b, q })));
+/** Messages per second on each queue (offsets grow with the set's clock). */
+const C_RATE = 2;
+const CONSUME_STACK = [
+  '\tat com.example.stock.OrderEventListener.handle(OrderEventListener.java:130)',
+  '\tat com.example.stock.OrderEventListener.consumeMessage(OrderEventListener.java:88)',
+  '\tat org.apache.rocketmq.client.impl.consumer.ConsumeMessageConcurrentlyService$ConsumeRequest.run(ConsumeMessageConcurrentlyService.java:402)',
+  '\tat java.base/java.util.concurrent.Executors$RunnableAdapter.call(Executors.java:539)',
+  '\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)',
+  '\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)',
+  '\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)',
+  '\tat java.base/java.lang.Thread.run(Thread.java:840)',
+].join('\n');
+const PULL_STACK = [
+  'For more information, please visit the url, http://rocketmq.apache.org/docs/faq/',
+  '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl$2.operationComplete(MQClientAPIImpl.java:765)',
+  '\tat org.apache.rocketmq.remoting.netty.ResponseFuture.executeInvokeCallback(ResponseFuture.java:54)',
+  '\tat org.apache.rocketmq.remoting.netty.NettyRemotingAbstract$2.run(NettyRemotingAbstract.java:321)',
+  '\tat java.base/java.util.concurrent.Executors$RunnableAdapter.call(Executors.java:539)',
+  '\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)',
+  '\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)',
+  '\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)',
+  '\tat java.base/java.lang.Thread.run(Thread.java:840)',
+].join('\n');
+
+const cmq = (brokerName, q) => `MessageQueue [topic=${C_TOPIC}, brokerName=${brokerName}, queueId=${q}]`;
+/** The committed offset of a queue at time t (the group keeps up). */
+const cOffset = (t, q) => Math.floor((t - T0) / 1000) * C_RATE + q * 7;
+
+/** rocketmq_client.log of one consumer instance (4.9.4, RocketmqClient's inner logger). */
+function consumerClientGen(rng, W, h, st) {
+  const H = headerWriter('rocketmq-client-inner');
+  const L = (t, level, logger, msg) => `${H(t, level, '', logger)}${msg}\n`;
+  const cid = `${h.ip}@${h.pid}#${29159149740762 + h.pid}`;
+  const mine = C_QUEUES.slice(h.index * 4, h.index * 4 + 4);
+  let nextMinute = Math.ceil(T0 / 60000) * 60000;
+  // DefaultMQPushConsumerImpl prints one flow-control line every 1000 times (its counter goes on).
+  let flowControlTimes = 1;
+  const pick = chooser(rng, [
+    [80, 'persist'],
+    [3, 'heartbeat'],
+    [4, 'failed'],
+    [0.6, 'flow'],
+    [0.2, 'rebalance'],
+    [0.2, 'pull'],
+  ]);
+  const messageExt = (t, { b, q }, off) =>
+    `MessageExt [brokerName=${b.brokerName}, queueId=${q}, storeSize=443, queueOffset=${off}, sysFlag=0, bornTimestamp=${t - 60}, bornHost=/10.20.2.31:41946, storeTimestamp=${t - 57}, storeHost=/${b.ip}:10911, msgId=0A14${rng.hex(28).toUpperCase()}, commitLogOffset=${off * 443}, bodyCRC=1944984080, reconsumeTimes=${rng.int(0, 3)}, preparedTransactionOffset=0, toString()=Message{topic='${C_TOPIC}', flag=0, properties={MIN_OFFSET=0, MAX_OFFSET=${off + 1}, KEYS=evt-${off}, CONSUME_START_TIME=${t - 20}, UNIQ_KEY=7F0000016EAD4E0E2F2A18C6${rng.hex(8).toUpperCase()}, CLUSTER=DefaultCluster, TAGS=TagA}, body=[${rng.int(100, 900)} bytes], transactionId='null'}]`;
+  return (t) => {
+    let out = '';
+    // The client's stats, once a minute per instance (ConsumerStatsManager, 4.x).
+    while (t >= nextMinute) {
+      const m = nextMinute;
+      const n = 60 * C_RATE * 4;
+      out +=
+        L(m, 'INFO', 'RocketmqClient', `[PULL_RT] [${C_TOPIC}@${C_GROUP}] Stats In One Minute, TIMES: ${n} AVGRT: ${(rng.int(100, 2000) / 1.7).toFixed(2)}`) +
+        L(m, 'INFO', 'RocketmqClient', `[PULL_TPS] [${C_TOPIC}@${C_GROUP}] Stats In One Minute, SUM: ${n} TPS: ${(n / 60).toFixed(2)} AVGPT: 1.00`) +
+        L(m, 'INFO', 'RocketmqClient', `[CONSUME_RT] [${C_TOPIC}@${C_GROUP}] Stats In One Minute, TIMES: ${n} AVGRT: ${(rng.int(500, 4000) / 100).toFixed(2)}`) +
+        L(m, 'INFO', 'RocketmqClient', `[CONSUME_OK_TPS] [${C_TOPIC}@${C_GROUP}] Stats In One Minute, SUM: ${n - 2} TPS: ${((n - 2) / 60).toFixed(2)} AVGPT: 1.00`);
+      nextMinute += 60000;
+    }
+    const at = rng.pick(mine);
+    switch (pick()) {
+      case 'persist':
+        st.eventLines += 4;
+        return out + mine.map(({ b, q }) => L(t, 'INFO', 'RocketmqClient', `[persistAll] Group: ${C_GROUP} ClientId: ${cid} updateConsumeOffsetToBroker ${cmq(b.brokerName, q)} ${cOffset(t, q)}`)).join('');
+      case 'heartbeat':
+        return out + C_BROKERS.map((b) => L(t, 'INFO', 'RocketmqClient', `send heart beat to broker[${b.brokerName} 0 ${b.ip}:10911] success`)).join('');
+      case 'failed': {
+        const off = cOffset(t, at.q) + 3;
+        const cause = `com.example.stock.OrderEventListener$StockException: inventory service call failed for order evt-${off}`;
+        st.eventLines += 2;
+        return (
+          out +
+          L(t, 'WARN', 'RocketmqClient', `consumeMessage exception: ${cause}, com.example.stock.OrderEventListener.handle(OrderEventListener.java:130) Group: ${C_GROUP} Msgs: [${messageExt(t, at, off)}] MQ: ${cmq(at.b.brokerName, at.q)}`) +
+          `${cause}\n${CONSUME_STACK}\n\n` +
+          L(t, 'WARN', 'RocketmqClient', `consumeMessage return null, Group: ${C_GROUP} Msgs: [${messageExt(t, at, off)}] MQ: ${cmq(at.b.brokerName, at.q)}`)
+        );
+      }
+      case 'flow': {
+        const min = cOffset(t, at.q);
+        st.eventLines += 1;
+        return out + L(t, 'WARN', 'RocketmqClient', `the cached message count exceeds the threshold 1000, so do flow control, minOffset=${min}, maxOffset=${min + 1000}, count=1001, size=0 MiB, pullRequest=PullRequest [consumerGroup=${C_GROUP}, messageQueue=${cmq(at.b.brokerName, at.q)}, nextOffset=${min + 1001}], flowControlTimes=${(flowControlTimes += 1000)}`);
+      }
+      case 'rebalance': {
+        st.eventLines += 2;
+        const set = mine.map(({ b, q }) => cmq(b.brokerName, q)).join(', ');
+        return (
+          out +
+          L(t, 'INFO', 'RocketmqClient', `receive broker's notification[${at.b.ip}:10911], the consumer group: ${C_GROUP} changed, rebalance immediately`) +
+          L(t + 100, 'INFO', 'RocketmqClient', `rebalanced result changed. allocateMessageQueueStrategyName=AVG, group=${C_GROUP}, topic=${C_TOPIC}, clientId=${cid}, mqAllSize=${C_QUEUES.length}, cidAllSize=${C_HOSTS.length}, rebalanceResultSize=${mine.length}, rebalanceResultSet=[${set}]`)
+        );
+      }
+      case 'pull': {
+        const off = cOffset(t, at.q);
+        st.eventLines += 1;
+        return (
+          out +
+          L(t, 'WARN', 'RocketmqClient', 'execute the pull request exception') +
+          `org.apache.rocketmq.client.exception.MQClientException: wait response from ${at.b.ip}:10911 timeout :30000ms. Request: RemotingCommand [code=11, language=JAVA, version=401, opaque=${rng.int(100, 900000)}, flag(B)=0, remark=null, extFields={queueId=${at.q}, maxMsgNums=32, sysFlag=3, suspendTimeoutMillis=15000, commitOffset=${off}, topic=${C_TOPIC}, queueOffset=${off + 1}, expressionType=TAG, subVersion=1796471472551, consumerGroup=${C_GROUP}}, serializeTypeCurrentRPC=JSON]\n${PULL_STACK}\n\n`
+        );
+      }
+    }
+    return out;
+  };
+}
+
+/** stats.log of one master: one minute's BrokerStatsManager lines per record (4.9.4 wordings). */
+function consumerStatsGen(rng, W, h, st) {
+  const H = headerWriter('rocketmq-server-nothread');
+  const L = (t, msg) => `${H(t, 'INFO', '', '')}${msg}\n`;
+  return (t) => {
+    const puts = 60 * C_RATE * 8;
+    const back = rng.int(0, 12);
+    const sched = Math.max(0, back - rng.int(0, 2));
+    const fall = t % 300000 === 0 ? [0, 1, 2, 3, 4, 5, 6, 7].map((q) => L(t, `[GROUP_GET_FALL_TIME] [${q}@${C_TOPIC}@${C_GROUP}] Stats Every 5 Minutes, Value: ${rng.int(0, 5)}`)).join('') : '';
+    st.eventLines += 7;
+    return (
+      L(t, `[BROKER_PUT_NUMS] [DefaultCluster] Stats In One Minute, SUM: ${puts + back} TPS: ${((puts + back) / 60).toFixed(2)} AVGPT: 0.00`) +
+      L(t, `[BROKER_GET_NUMS] [DefaultCluster] Stats In One Minute, SUM: ${puts} TPS: ${(puts / 60).toFixed(2)} AVGPT: 0.00`) +
+      L(t, `[TOPIC_PUT_NUMS] [${C_TOPIC}] Stats In One Minute, SUM: ${puts} TPS: ${(puts / 60).toFixed(2)} AVGPT: 1.00`) +
+      L(t, `[GROUP_GET_NUMS] [${C_TOPIC}@${C_GROUP}] Stats In One Minute, SUM: ${puts} TPS: ${(puts / 60).toFixed(2)} AVGPT: 1.00`) +
+      L(t, `[SNDBCK_PUT_NUMS] [${C_TOPIC}@${C_GROUP}] Stats In One Minute, SUM: ${back} TPS: ${(back / 60).toFixed(2)} AVGPT: 1.00`) +
+      L(t, `[TOPIC_PUT_NUMS] [SCHEDULE_TOPIC_XXXX] Stats In One Minute, SUM: ${sched} TPS: ${(sched / 60).toFixed(2)} AVGPT: 1.00`) +
+      L(t, `[TOPIC_PUT_NUMS] [%RETRY%${C_GROUP}] Stats In One Minute, SUM: ${sched} TPS: ${(sched / 60).toFixed(2)} AVGPT: 1.00`) +
+      fall
+    );
+  };
+}
+
+/**
+ * The consumer set under `dir`: four consumer instances' client logs (90 % of `size`) and two
+ * masters' stats.log (one line group a minute over the span), the span a week per GiB (at least a
+ * day). Same manifest shape as generate().
+ */
+export async function generateConsumer({ dir, size, seed = 1 }) {
+  const t0 = process.hrtime.bigint();
+  const W = world(2);
+  const span = Math.max(1, Math.round((7 * size) / 1024 ** 3)) * 86400000;
+  const totals = { lines: 0, eventLines: 0 };
+  const files = [];
+  const rng = (name) => new Rng(hashSeed(String(seed), 'consumer', name));
+  for (const [index, c] of C_HOSTS.entries()) {
+    const rel = `${c.name}/logs/rocketmqlogs/rocketmq_client.log`;
+    fs.mkdirSync(path.join(dir, path.dirname(rel)), { recursive: true });
+    files.push(await runJob({ rel, kind: 'client4', factory: consumerClientGen, budget: (size * 0.9) / C_HOSTS.length, start: T0, len: span, gz: false }, { ...c, index }, W, rng, totals, dir));
+  }
+  for (const b of C_BROKERS) {
+    const rel = `${b.name}/logs/rocketmqlogs/stats.log`;
+    fs.mkdirSync(path.join(dir, path.dirname(rel)), { recursive: true });
+    const file = path.join(dir, rel);
+    const out = new PlainOut(file);
+    const st = stats();
+    const gen = consumerStatsGen(rng(rel), W, b, st);
+    let parts = [];
+    let written = 0;
+    let lines = 0;
+    for (let t = T0 + 60000; t < T0 + span; t += 60000) {
+      const s = gen(t);
+      parts.push(s);
+      written += s.length;
+      if (parts.length >= 2000) {
+        const chunk = parts.join('');
+        lines += countLF(chunk);
+        await out.write(chunk);
+        parts = [];
+      }
+    }
+    const chunk = parts.join('');
+    lines += countLF(chunk);
+    await out.write(chunk);
+    await out.close();
+    totals.lines += lines;
+    totals.eventLines += st.eventLines;
+    files.push({ path: rel, kind: 'stats', gz: false, bytes: fs.statSync(file).size, rawBytes: written, lines, eventLines: st.eventLines });
+  }
+  const bytes = files.reduce((n, f) => n + f.bytes, 0);
+  return {
+    genVersion: GEN_VERSION,
+    set: 'consumer',
+    size,
+    seed,
+    hosts: C_HOSTS.length + C_BROKERS.length,
+    spanDays: span / 86400000,
+    files,
+    bytes,
+    rawBytes: files.reduce((n, f) => n + f.rawBytes, 0),
+    gzBytes: 0,
+    gzRawBytes: 0,
+    lines: totals.lines,
+    eventLines: totals.eventLines,
+    genSeconds: Number(process.hrtime.bigint() - t0) / 1e9,
+  };
+}
+
 async function runJob(j, h, W, rng, totals, dir) {
   const file = path.join(dir, j.rel);
   const out = j.gz ? new GzOut(file) : new PlainOut(file);

@@ -15,6 +15,8 @@
 //
 // Options:
 //   --sizes LIST   comma-separated sizes (default 1GiB,5GiB)
+//   --set NAME     mixed (the default: npm run bench's mixed set) or consumer (a busy consumer
+//                  group's client logs and its brokers' stats.log, a week per GiB)
 //   --only LIST    events, analyze, replay, tui (default all)
 //   --dir PATH     where sets are kept (default: <os temp>/rmq-diag-bench, as npm run bench)
 //   --no-keep      delete each generated set after its runs
@@ -26,7 +28,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { generate, parseSize, fmtBytes, GEN_VERSION } from './bench-gen.mjs';
+import { generate, generateConsumer, parseSize, fmtBytes, GEN_VERSION } from './bench-gen.mjs';
 import { TIME_BIN, haveTime, peakOf, timed, vmHWM } from './peak-rss.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,7 +36,7 @@ const BIN = path.join(ROOT, 'bin', 'rmq-diag.js');
 const TARGET_MB = 300;
 
 function parseArgs(argv) {
-  const o = { sizes: ['1GiB', '5GiB'], only: null, dir: path.join(os.tmpdir(), 'rmq-diag-bench'), keep: true, json: false };
+  const o = { sizes: ['1GiB', '5GiB'], set: 'mixed', only: null, dir: path.join(os.tmpdir(), 'rmq-diag-bench'), keep: true, json: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -42,6 +44,7 @@ function parseArgs(argv) {
       return argv[++i];
     };
     if (a === '--sizes') o.sizes = val().split(',').filter(Boolean);
+    else if (a === '--set') o.set = val();
     else if (a === '--only') o.only = val().split(',').filter(Boolean);
     else if (a === '--dir') o.dir = path.resolve(val());
     else if (a === '--no-keep') o.keep = false;
@@ -50,6 +53,7 @@ function parseArgs(argv) {
     else fail(`unknown option ${a}`);
   }
   for (const s of o.sizes) parseSize(s);
+  if (o.set !== 'mixed' && o.set !== 'consumer') fail(`--set: unknown set ${o.set} (known: mixed, consumer)`);
   return o;
 }
 
@@ -67,19 +71,20 @@ if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) fail('dist/ is mi
 /** The set for a size, as npm run bench names it (seed 1, 4 hosts), generated when missing. */
 async function dataSet(size) {
   const bytes = parseSize(size);
-  const setDir = path.join(opts.dir, `${size.replace(/[^A-Za-z0-9.]/g, '')}-seed1-h4`);
+  const name = size.replace(/[^A-Za-z0-9.]/g, '');
+  const setDir = path.join(opts.dir, opts.set === 'consumer' ? `consumer-${name}-seed1` : `${name}-seed1-h4`);
   const dataDir = path.join(setDir, 'data');
   const marker = path.join(setDir, 'manifest.json');
   try {
     const m = JSON.parse(fs.readFileSync(marker, 'utf8'));
-    if (m.genVersion === GEN_VERSION && m.size === bytes) return { setDir, dataDir, manifest: m };
+    if (m.genVersion === GEN_VERSION && m.size === bytes && (m.set ?? 'mixed') === opts.set) return { setDir, dataDir, manifest: m };
   } catch {
     // not there yet
   }
   fs.rmSync(setDir, { recursive: true, force: true });
   fs.mkdirSync(setDir, { recursive: true });
   log(`bench-rss: generating ${fmtBytes(bytes)} in ${dataDir}`);
-  const manifest = await generate({ dir: dataDir, size: bytes, seed: 1, hosts: 4 });
+  const manifest = opts.set === 'consumer' ? await generateConsumer({ dir: dataDir, size: bytes, seed: 1 }) : await generate({ dir: dataDir, size: bytes, seed: 1, hosts: 4 });
   fs.writeFileSync(marker, `${JSON.stringify(manifest, null, 1)}\n`);
   return { setDir, dataDir, manifest };
 }
@@ -156,7 +161,7 @@ const rssText = (mb) => (mb === null ? 'not measured (no figure from /usr/bin/ti
 const figures = [];
 for (const size of opts.sizes) {
   const { setDir, dataDir, manifest } = await dataSet(size);
-  const row = { size, bytes: manifest.bytes, commands: {} };
+  const row = { size, set: opts.set, bytes: manifest.bytes, spanDays: manifest.spanDays ?? null, commands: {} };
   for (const [name, args, ok] of [
     ['events', [BIN, 'events', dataDir, '--json'], [0]],
     ['analyze', [BIN, 'analyze', dataDir, '--json'], [0, 1]],
@@ -186,7 +191,7 @@ if (opts.json) {
 } else {
   const names = ['events', 'analyze', 'replay', 'tui'].filter(wants);
   const out = process.stdout;
-  out.write(`Peak RSS, MB (target: under ${TARGET_MB} MB at every size, about the same at every size)\n\n`);
+  out.write(`${opts.set === 'consumer' ? 'The consumer set. ' : ''}Peak RSS, MB (target: under ${TARGET_MB} MB at every size, about the same at every size)\n\n`);
   out.write(`| command | ${figures.map((f) => f.size).join(' | ')} |\n|---|${figures.map(() => '---').join('|')}|\n`);
   for (const n of names) {
     const cells = figures.map((f) => {

@@ -19,7 +19,9 @@
 // Options:
 //   --size 1GiB       size of each set on disk (e.g. 200MiB for a quick run; default 1GiB)
 //   --set LIST        which sets, comma-separated (default mixed,dense): mixed (hosts with every kind of
-//                     log, a few per cent of the lines events), dense (one client log, about 80% events)
+//                     log, a few per cent of the lines events), dense (one client log, about 80% events),
+//                     consumer (four consumer instances' client logs and two masters' stats.log, a week
+//                     per GiB of a busy group)
 //   --seed N          generator seed (default 1)
 //   --hosts N         host folders in the set (default 4)
 //   --runs N          timed runs per tool (default 5, in rounds; figures are min and median). 0 = generate only
@@ -57,6 +59,13 @@ const ROOT = path.resolve(path.dirname(SELF), '..');
 const BIN = path.join(ROOT, 'bin', 'rmq-diag.js');
 
 // ---------------------------------------------------------------------------------------------
+/** The log sets bench can generate (scripts/bench-gen.mjs), with what each holds. */
+const SET_TITLES = {
+  mixed: 'hosts with every kind of log, a few per cent of the lines events',
+  dense: 'one client log, most lines events',
+  consumer: "a busy consumer group's client logs and its masters' stats.log, a week per GiB",
+};
+
 // Commands to time. Each row gets the data folder and returns the arguments after `node`.
 // To time another command, add a row (its name can then be used with --only). The first row is
 // the one the targets and the events/floor ratio are computed for. `okCodes`: exit codes that are
@@ -101,7 +110,7 @@ if (process.argv[2] === '--floor-child') {
 // Options
 // ---------------------------------------------------------------------------------------------
 
-const { generate, generateDense, parseSize, fmtBytes, GEN_VERSION } = await import('./bench-gen.mjs');
+const { generate, generateDense, generateConsumer, parseSize, fmtBytes, GEN_VERSION } = await import('./bench-gen.mjs');
 
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
@@ -135,8 +144,8 @@ function parseArgs(argv) {
           .split(',')
           .map((x) => x.trim())
           .filter(Boolean);
-        for (const x of o.sets) if (x !== 'mixed' && x !== 'dense') usage(`--set: unknown set ${x} (known: mixed, dense)`);
-        if (o.sets.length === 0) usage('--set needs mixed, dense or both');
+        for (const x of o.sets) if (!SET_TITLES[x]) usage(`--set: unknown set ${x} (known: ${Object.keys(SET_TITLES).join(', ')})`);
+        if (o.sets.length === 0) usage(`--set needs at least one of ${Object.keys(SET_TITLES).join(', ')}`);
         break;
       case '--seed':
         o.seed = int(val(), '--seed');
@@ -289,7 +298,7 @@ async function benchSet(kind) {
 // its manifest, reused by later runs.
 async function prepareSet(kind) {
   const sizeName = opts.size.replace(/[^A-Za-z0-9.]/g, '');
-  const setName = kind === 'dense' ? `dense-${sizeName}-seed${opts.seed}` : `${sizeName}-seed${opts.seed}-h${opts.hosts}`;
+  const setName = kind === 'mixed' ? `${sizeName}-seed${opts.seed}-h${opts.hosts}` : `${kind}-${sizeName}-seed${opts.seed}`;
   const setDir = path.join(opts.dir, setName);
   const dataDir = path.join(setDir, 'data');
   const marker = path.join(setDir, 'manifest.json');
@@ -310,9 +319,9 @@ async function prepareSet(kind) {
   if (manifest === null) {
     fs.rmSync(setDir, { recursive: true, force: true });
     fs.mkdirSync(setDir, { recursive: true });
-    log(`bench: generating ${fmtBytes(opts.bytes)} (${kind === 'dense' ? 'one dense client log' : `${opts.hosts} hosts`}, seed ${opts.seed}) in ${dataDir}`);
+    log(`bench: generating ${fmtBytes(opts.bytes)} (${kind === 'mixed' ? `${opts.hosts} hosts` : SET_TITLES[kind]}, seed ${opts.seed}) in ${dataDir}`);
     let last = -1;
-    manifest = await (kind === 'dense' ? generateDense : generate)({
+    manifest = await ({ mixed: generate, dense: generateDense, consumer: generateConsumer })[kind]({
       dir: dataDir,
       size: opts.bytes,
       seed: opts.seed,
@@ -558,7 +567,7 @@ function report(kind, { generated, files }, { tools, verify, lnavPath }, { figur
   const lpad = (s, w) => String(s).padStart(w);
 
   const L = [];
-  L.push(`rmq-diag benchmark: ${kind === 'dense' ? 'the dense set (one client log, most lines events)' : 'the mixed set'}`);
+  L.push(`rmq-diag benchmark: the ${kind} set (${SET_TITLES[kind]})`);
   L.push(`machine  ${machine.cores} cores (os.availableParallelism), ${machine.cpu}, ${machine.memoryGiB} GiB RAM, ${machine.platform}, node ${machine.node}`);
   L.push(`data     ${data.dir} (${generated ? `generated in ${n(data.genSeconds)} s` : 'reused'})`);
   L.push(`         ${data.files} files, ${data.hosts} hosts: ${n(data.bytesOnDisk / MB)} MB on disk, ${n(data.bytesDecompressed / MB)} MB decompressed`);

@@ -51,8 +51,36 @@ interface GroupState {
   skipped: Map<string, number>;
   /** The largest count of cached messages one queue's flow-control line printed. */
   cached: { count: number; at: number; host: string } | null;
-  /** The lag's relative curve at each minute end the topic's puts were printed: puts so far minus the offsets last committed. */
-  curve: CurvePoint[];
+  /** The lag's relative curve at each minute end the topic's puts were printed (puts so far minus the offsets last committed), summed up as it goes, per count of queues read. */
+  curve: Map<number, CurveSummary>;
+}
+
+/**
+ * The broker hosts that printed a topic's puts, per minute: a minute printed by fewer hosts than
+ * ever printed the topic is a gap (a broker down). Minutes are folded into `fewest` once the stream
+ * is past them (it is in time order), so that weeks of minutes cost what a few do.
+ */
+interface PutHosts {
+  all: Set<string>;
+  fewest: number;
+  recent: Map<number, Set<string>>;
+}
+
+/** A minute's stats lines come within this of each other on every broker (clocks apart included). */
+const MINUTE_OPEN_MS = 300000;
+
+function notePutHost(ph: PutHosts, ts: number, host: string): void {
+  ph.all.add(host);
+  const m = ph.recent.get(ts);
+  if (m) m.add(host);
+  else ph.recent.set(ts, new Set([host]));
+  if (ph.recent.size > 16) {
+    for (const [at, hosts] of ph.recent) {
+      if (at >= ts - MINUTE_OPEN_MS) continue;
+      ph.fewest = Math.min(ph.fewest, hosts.size);
+      ph.recent.delete(at);
+    }
+  }
 }
 
 interface CurvePoint {
@@ -77,13 +105,13 @@ export function consumerCollector(): ConsumerCollector {
   /** The minute (epoch ms of the stats line) being summed, with the topics whose puts it printed. */
   let minute: { at: number; topics: Set<string> } | null = null;
   /** Per topic: the broker hosts that printed its puts, per minute (a minute missing on one breaks the sum). */
-  const putHosts = new Map<string, Map<number, Set<string>>>();
+  const putHosts = new Map<string, PutHosts>();
   const state = (group: string): GroupState => {
     let g = groups.get(group);
     if (!g) {
       g = {
         topics: new Set(), hosts: new Set(), clientFailures: 0, sentBack: 0, sentBackOn: new Map(), retryPuts: 0, dlqPuts: 0, dlqPutsSeen: false,
-        sentBackSeen: false, retrySeen: false, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, skipped: new Map(), cached: null, curve: [],
+        sentBackSeen: false, retrySeen: false, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, skipped: new Map(), cached: null, curve: new Map(),
       };
       groups.set(group, g);
     }
@@ -97,7 +125,7 @@ export function consumerCollector(): ConsumerCollector {
         if (!minute.topics.has(topic)) continue;
         const mine = [...g.committed].filter(([k]) => k.startsWith(`${topic}@`));
         if (!mine.length) continue;
-        g.curve.push({ at: minute.at, rel: (puts.get(topic) ?? 0) - mine.reduce((n, [, o]) => n + o, 0), queues: mine.length });
+        addPoint(g.curve, { at: minute.at, rel: (puts.get(topic) ?? 0) - mine.reduce((n, [, o]) => n + o, 0), queues: mine.length });
       }
     }
     minute = null;
@@ -123,8 +151,9 @@ export function consumerCollector(): ConsumerCollector {
           g.dlqPutsSeen = true;
         } else {
           puts.set(key, (puts.get(key) ?? 0) + sum);
-          const byMinute = putHosts.get(key) ?? new Map<number, Set<string>>();
-          putHosts.set(key, byMinute.set(ts, (byMinute.get(ts) ?? new Set<string>()).add(e.host)));
+          let ph = putHosts.get(key);
+          if (!ph) putHosts.set(key, (ph = { all: new Set(), fewest: Infinity, recent: new Map() }));
+          notePutHost(ph, ts, e.host);
           minute ??= { at: ts, topics: new Set() };
           minute.topics.add(key);
         }
@@ -174,10 +203,7 @@ export function consumerCollector(): ConsumerCollector {
     finish() {
       closeMinute();
       // A broker that missed a minute (down, its stats lost with it) leaves the sum of puts short.
-      const gaps = new Set([...putHosts].filter(([, m]) => {
-        const all = new Set([...m.values()].flatMap((x) => [...x]));
-        return [...m.values()].some((x) => x.size < all.size);
-      }).map(([t]) => t));
+      const gaps = new Set([...putHosts].filter(([, ph]) => Math.min(ph.fewest, ...[...ph.recent.values()].map((x) => x.size)) < ph.all.size).map(([t]) => t));
       return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen).map(([group, g]) => impactOf(group, g, schedule, gaps)).sort((a, b) => a.group.localeCompare(b.group));
     },
   };
@@ -238,6 +264,40 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
 }
 
 /**
+ * A curve summed up point by point, so that a month of minutes costs what one costs (a week of a
+ * group's stats is 10,080 points per topic): what lagOf reads of it. `firstOther` is the first point
+ * whose value differs from the first's, `beforeLastRun` the last point before the final run of
+ * equal values: with the lowest value known only at the end, they give the first and the last
+ * point above it.
+ */
+interface CurveSummary {
+  points: number;
+  low: number;
+  top: CurvePoint;
+  first: CurvePoint;
+  firstOther: CurvePoint | null;
+  last: CurvePoint;
+  beforeLastRun: CurvePoint | null;
+}
+
+/** Counts of queues read that get a summary of their own (a queue committed later starts a new one). */
+const CURVES_KEPT = 64;
+
+function addPoint(curves: Map<number, CurveSummary>, p: CurvePoint): void {
+  const c = curves.get(p.queues);
+  if (!c) {
+    if (curves.size < CURVES_KEPT) curves.set(p.queues, { points: 1, low: p.rel, top: p, first: p, firstOther: null, last: p, beforeLastRun: null });
+    return;
+  }
+  c.points++;
+  c.low = Math.min(c.low, p.rel);
+  if (p.rel > c.top.rel) c.top = p;
+  if (!c.firstOther && p.rel !== c.first.rel) c.firstOther = p;
+  if (p.rel !== c.last.rel) c.beforeLastRun = c.last;
+  c.last = p;
+}
+
+/**
  * The lag at each minute end is the puts so far minus the committed offsets (consumerProgress's
  * brokerOffset minus consumerOffset) plus a constant K the logs do not give (the queues' offsets
  * before the stats began). The lag is never negative, so K is taken as minus the curve's lowest
@@ -245,20 +305,21 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
  * pulls carry newer ones), so the figure is an estimate (`about`): above the admin tool's by up to
  * the messages consumed in the last 5 s before the minute end.
  */
-function lagOf(curve: readonly CurvePoint[]): ConsumerImpact['lag'] {
+function lagOf(curves: ReadonlyMap<number, CurveSummary>): ConsumerImpact['lag'] {
   // Only points that read the same queues (a queue committed later shifts the sum).
-  const queues = Math.max(0, ...curve.map((p) => p.queues));
-  const pts = curve.filter((p) => p.queues === queues);
-  if (pts.length < 2) return null;
-  const low = Math.min(...pts.map((p) => p.rel));
-  const top = pts.reduce((a, b) => (b.rel > a.rel ? b : a));
-  const above = pts.filter((p) => p.rel - low > 0);
+  let queues = 0;
+  for (const q of curves.keys()) queues = Math.max(queues, q);
+  const c = curves.get(queues);
+  if (!c || c.points < 2) return null;
+  const low = c.low;
+  const from = c.first.rel > low ? c.first : c.firstOther;
+  const until = c.last.rel > low ? c.last : c.beforeLastRun;
   return {
-    about: top.rel - low,
-    at: top.at,
-    from: above.length ? above[0].at : null,
-    until: above.length ? above[above.length - 1].at : null,
-    minutes: pts.length,
+    about: c.top.rel - low,
+    at: c.top.at,
+    from: from ? from.at : null,
+    until: until ? until.at : null,
+    minutes: c.points,
     how: 'estimated: the topic\'s TOPIC_PUT_NUMS in the broker stats minus the offsets the consumers committed ([persistAll]) last before each minute end, above the lowest point of the curve',
   };
 }

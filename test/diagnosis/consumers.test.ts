@@ -110,6 +110,46 @@ describe('the consumers\' impact: the reading', () => {
     expect(c.unknown.join('\n')).toMatch(/DLQ: no SCHEDULE_TOPIC_XXXX puts/);
   });
 
+  it('a month of minute ends on four topics: the lag of the whole curve, with no list of its points kept', () => {
+    // 4 topics x 43,200 minutes: more points than a spread of one array takes (about 120,000).
+    const c = consumerCollector();
+    const t0 = Date.parse('2026-11-01T00:00:00+08:00');
+    const topics = ['T0', 'T1', 'T2', 'T3'];
+    const committed = [0, 0, 0, 0];
+    const minutes = 30 * 1440;
+    // The lag is 0 but for minutes 20,000-20,009 of T2, when it climbs to 90 (10 a minute) and is
+    // then consumed at once.
+    for (let m = 1; m <= minutes; m++) {
+      const at = t0 + m * 60000;
+      topics.forEach((topic, i) => {
+        const behind = i === 2 && m >= 20000 && m < 20010 ? (m - 19999) * 10 : 0;
+        committed[i] = m * 100 - behind;
+        c.visit(ev('offset-commit', '00:00:00.000', { ok: true, group: 'G', topic, brokerName: 'b', queueId: 0, offset: committed[i] }, 'app-1'));
+      });
+      for (const topic of topics) {
+        const e = stat('00:00:00.000', 'TOPIC_PUT_NUMS', topic, 100);
+        c.visit({ ...e, ts: at });
+      }
+    }
+    const [g] = c.finish();
+    expect(g.lag).toMatchObject({ about: 100, at: t0 + 20009 * 60000, from: t0 + 20000 * 60000, until: t0 + 20009 * 60000 });
+  });
+
+  it('a broker that missed one minute weeks before the end leaves the puts unsummed (lag unknown)', () => {
+    const c = consumerCollector();
+    const t0 = Date.parse('2026-11-01T00:00:00+08:00');
+    for (let m = 1; m <= 20000; m++) {
+      c.visit({ ...commit('00:00:00.000', 0, m * 20), ts: t0 + m * 60000 - 1000 });
+      for (const host of ['broker-a', 'broker-b']) {
+        if (host === 'broker-b' && m === 100) continue;
+        c.visit({ ...stat('00:00:00.000', 'TOPIC_PUT_NUMS', 'T', 10), host, ts: t0 + m * 60000 });
+      }
+    }
+    const [g] = c.finish();
+    expect(g.lag).toBeNull();
+    expect(g.unknown.join('\n')).toMatch(/lag: a broker's stats miss minutes of T/);
+  });
+
   it('an offset moved back long after a reset is not counted; an illegal offset moved forward is skipped', () => {
     const [c] = read([
       ev('offset-reset', '10:00:00.000', { why: 'reset', group: 'G', topic: 'T' }),
