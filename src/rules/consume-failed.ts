@@ -192,7 +192,9 @@ const rule: Rule = {
       const topics = [...g.topics];
       if (g.failures) {
         ex.push(
-          `${who} failed ${plural(g.failures, 'delivery', 'deliveries')}${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}: ${kinds.join(', ')}.`,
+          // A listener's RECONSUME_LATER answer is not logged (ConsumeMessageConcurrentlyService,
+          // 4.x-5.x): only the client's CONSUME_FAILED_TPS and the broker's SNDBCK_PUT_NUMS count it.
+          `${who} failed ${plural(g.failures, 'delivery', 'deliveries')} that the client logged${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}: ${kinds.join(', ')}.${orderly ? '' : ' A RECONSUME_LATER answer is not logged: the failures in all are at least these.'}`,
         );
       } else ex.push(`The broker stored messages of group ${G} in its dead-letter queue; the group's client logs were not among the inputs.`);
       if (g.failures && !orderly && g.failures > g.broadcastDropped) {
@@ -204,7 +206,9 @@ const rule: Rule = {
         const left = maxReconsume - g.maxReconsume;
         ex.push(
           left > 0
-            ? `The highest reconsumeTimes seen is ${g.maxReconsume}: that message goes to the DLQ after ${plural(left, 'more failure')} (a delivery with reconsumeTimes ${maxReconsume} that fails).`
+            ? maxReconsume === CONSUMER_DEFAULTS.maxReconsumeTimes
+              ? `The highest reconsumeTimes seen is ${g.maxReconsume}: with maxReconsumeTimes at its default, that message goes to the DLQ after ${plural(left, 'more failure')}; a group set lower (the logs do not print it) sends it there sooner.`
+              : `The highest reconsumeTimes seen is ${g.maxReconsume}: that message goes to the DLQ after ${plural(left, 'more failure')} (a delivery with reconsumeTimes ${maxReconsume} that fails).`
             : `The highest reconsumeTimes seen is ${g.maxReconsume}: ${plural(g.atMax.size, 'message')} failed at or past maxReconsumeTimes, so the broker stores ${g.atMax.size === 1 ? 'it' : 'them'} in ${DLQ_PREFIX}${G} unless the send back failed.`,
         );
       }
@@ -220,7 +224,7 @@ const rule: Rule = {
       if (g.broadcastDropped) ex.push('A broadcasting consumer does not retry: each failed message is lost for that instance.');
 
       const adv: Array<string | TopicAdvice> = [];
-      for (const [c, t] of classes.slice(0, 3).filter(([, x]) => !/ConsumeStatus/.test(x.first.text))) adv.push(`Fix the listener's ${c}${t.frame ? ` (top frame ${t.frame})` : ' (the stack printed after the line shows where)'}; a message that can never be processed should be logged and acknowledged, not ${orderly ? 'retried in place' : `retried ${maxReconsume} times`}.`);
+      for (const [c, t] of classes.slice(0, 3).filter(([, x]) => !/ConsumeStatus/.test(x.first.text))) adv.push(`Fix the listener's ${c}${t.frame ? ` (top frame ${t.frame})` : ' (the stack printed after the line shows where)'}; a message that can never be processed should be logged and acknowledged, not ${orderly ? 'retried in place' : `retried up to maxReconsumeTimes (${maxReconsume}${maxReconsume === CONSUMER_DEFAULTS.maxReconsumeTimes ? ' by default' : ''}) times`}.`);
       if (classes.some(([, t]) => /ConsumeStatus/.test(t.first.text))) adv.push('The listener returned something other than a ConsumeStatus: return ConsumeStatus.CONSUME_SUCCESS or RECONSUME_LATER on every path.');
       if (g.returnedNull && g.returnedNull > classes.length) adv.push('The listener returned null: return CONSUME_SUCCESS or RECONSUME_LATER explicitly on every path (a null is taken as RECONSUME_LATER).');
       if (dlq || g.atMax.size) {
@@ -258,7 +262,7 @@ const rule: Rule = {
       const what = classes.length ? classes[0][0].replace(/^.*\./, '') : g.returnedNull ? 'null returned' : orderly ? 'orderly not OK' : null;
       ctx.report({
         severity,
-        title: `${printed ? `Group ${g.name}` : 'A consumer group'}: ${plural(g.failures, 'consume failure')}${what ? ` (${what})` : ''}${dlq ? `, ${plural(dlq, 'message')} in ${DLQ_PREFIX}${G}` : g.atMax.size ? `, ${plural(g.atMax.size, 'message')} past maxReconsumeTimes` : ''}${g.broadcastDropped ? `, ${g.broadcastDropped} dropped` : ''}`,
+        title: `${printed ? `Group ${g.name}` : 'A consumer group'}: ${plural(g.failures, 'consume failure')} logged${what ? ` (${what})` : ''}${dlq ? `, ${plural(dlq, 'message')} in ${DLQ_PREFIX}${G}` : g.atMax.size ? `, ${plural(g.atMax.size, 'message')} past maxReconsumeTimes` : ''}${g.broadcastDropped ? `, ${g.broadcastDropped} dropped` : ''}`,
         start: g.span.first,
         end: g.span.last,
         subject: g.clients.size === 1 ? { client: [...g.clients][0], ...(topics.length === 1 ? { topic: topics[0] } : {}) } : topics.length === 1 ? { topic: topics[0] } : {},

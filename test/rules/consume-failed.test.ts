@@ -46,7 +46,7 @@ ruleTester(rule, {
           metrics: { failures: 1, orderlyNotOk: 1, exceptions: ['java.lang.StackOverflowError'], sentToDlq: 0, maxReconsumeTimesSeen: 0, topics: ['Message'] },
           evidence: ['app/rocketmq_client.log:1'],
           mentions: ['GolukConsumerGroup', 'java.util.HashMap.addEntry(HashMap.java:884)', 'suspendCurrentQueueTimeMillis', 'never moved to the DLQ', 'SUSPEND_CURRENT_QUEUE_A_MOMENT'],
-          adviceOmits: ['retried 16 times', 'updateTopic', 'maxReconsumeTimes gives'],
+          adviceOmits: ['retried up to maxReconsumeTimes', 'updateTopic', 'maxReconsumeTimes gives'],
         },
       ],
     },
@@ -57,7 +57,7 @@ ruleTester(rule, {
         {
           severity: 'warning',
           metrics: { failures: 1, retried: 1, maxReconsumeTimesSeen: 9, maxReconsumeTimes: 16, failedAtMax: 0, exceptions: ['java.lang.NullPointerException'] },
-          mentions: ['after 7 more failures', '16 (the default, assumed', '%DLQ%CG-creation-video_key_produce_event_message', 'the stack printed after the line'],
+          mentions: ['with maxReconsumeTimes at its default, that message goes to the DLQ after 7 more failures', 'a group set lower (the logs do not print it) sends it there sooner', '16 (the default, assumed', 'failed 1 delivery that the client logged', 'A RECONSUME_LATER answer is not logged', '%DLQ%CG-creation-video_key_produce_event_message', 'the stack printed after the line'],
           adviceOmits: ['updateTopic'],
         },
       ],
