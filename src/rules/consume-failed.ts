@@ -194,7 +194,7 @@ const rule: Rule = {
         ex.push(
           // A listener's RECONSUME_LATER answer is not logged (ConsumeMessageConcurrentlyService,
           // 4.x-5.x): only the client's CONSUME_FAILED_TPS and the broker's SNDBCK_PUT_NUMS count it.
-          `${who} failed ${plural(g.failures, 'delivery', 'deliveries')} that the client logged${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}: ${kinds.join(', ')}.${orderly ? '' : ' A RECONSUME_LATER answer is not logged: the failures in all are at least these.'}`,
+          `${who} failed ${plural(g.failures, 'delivery', 'deliveries')} that the client logged${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}${kinds.length ? `: ${kinds.join(', ')}` : ''}.${orderly ? '' : ' A RECONSUME_LATER answer is not logged: the failures in all are at least these.'}`,
         );
       } else ex.push(`The broker stored messages of group ${G} in its dead-letter queue; the group's client logs were not among the inputs.`);
       if (g.failures && !orderly && g.failures > g.broadcastDropped) {

@@ -51,6 +51,17 @@ ruleTester(rule, {
       ],
     },
     {
+      name: 'real 3.x `Orderly return not OK` alone (no exception logged): the failure has no kind to list',
+      files: { 'app/rocketmq_client.log': real('93-alibaba-3x-consume-exception-orderly-not-ok.log').split('\n').filter((l) => l.includes('Orderly return not OK')).join('\n') + '\n' },
+      findings: [
+        {
+          metrics: { failures: 1, orderlyNotOk: 1, exceptions: [] },
+          mentions: ['failed 1 delivery that the client logged of Message on 1 client host. The group consumes orderly'],
+          explanationOmits: [': .', 'RECONSUME_LATER answer'],
+        },
+      ],
+    },
+    {
       name: 'real 4.x NPE on a retry delivery (reconsumeTimes 9): 7 more failures before the DLQ, the default assumed',
       files: { 'app/client.log': real('101-consume-exception-npe-retry-topic-thread-line.log') },
       findings: [

@@ -30,6 +30,8 @@ export interface ExpectedFinding {
   mentions?: string[];
   /** Substrings the advice must not contain (advice that would not work on that version, say). */
   adviceOmits?: string[];
+  /** Substrings the explanation must not contain (a malformed sentence, a claim the logs do not back). */
+  explanationOmits?: string[];
   start?: string;
   end?: string;
 }
@@ -84,6 +86,7 @@ export function ruleTester(rule: Rule, cases: { valid: RuleCase[]; invalid: Inva
           }
           for (const m of want.mentions ?? []) expect(`${got.explanation}\n${got.advice.join('\n')}`).toContain(m);
           for (const m of want.adviceOmits ?? []) expect(got.advice.join('\n')).not.toContain(m);
+          for (const m of want.explanationOmits ?? []) expect(got.explanation).not.toContain(m);
           if (want.start) expect(got.start).toBe(Date.parse(want.start));
           if (want.end) expect(got.end).toBe(Date.parse(want.end));
           // Every finding explains itself and carries evidence.
