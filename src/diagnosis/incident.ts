@@ -39,11 +39,13 @@ interface IncidentOptions {
   failures: (host: string, source: 'app' | 'client', fromTs: number, untilTs: number) => ClientFailures;
   /** Whether any client or application log was read (without one the impact is unknown, not nil). */
   clientLogsRead: boolean;
+  /** The consumer applications' faults (src/diagnosis/consumer-causes.ts). */
+  consumerCauses?: Cause[];
 }
 
 /** The incidents of an analysis: `findings` in the report's order (their index is their id). */
 export function buildIncidents(input: ReplayInput, findings: readonly Finding[], opts: IncidentOptions): Incident[] {
-  const causes = [...causesOf(input.scenario, input), ...partitionsOf(findings)].sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
+  const causes = [...causesOf(input.scenario, input), ...partitionsOf(findings), ...(opts.consumerCauses ?? [])].sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
   if (!causes.length) return [];
   const groups = groupCauses(causes);
   const observed = input.observed;
@@ -331,6 +333,18 @@ function causeStep(c: Cause): string {
       return `the disk of ${c.host} filled up`;
     case 'partition':
       return `${c.host} was cut off by the network ${c.detail ?? ''}: calls across the cut timed out, with no refusal and no reset`;
+    case 'slow-listener':
+      return `the listener of ${c.group} slowed ${c.detail ?? `on ${c.host}`}: the consume threads were all taken and the group fell behind`;
+    case 'consume-failures':
+      return `the listener of ${c.group} failed deliveries ${c.detail ?? `on ${c.host}`}: each went back to the broker for a later retry`;
+    case 'consumer-gone':
+      return `the ${c.group} instance on ${c.host} was gone without a shutdown: the broker closed its channel and the others took its queues`;
+    case 'consumer-stopped':
+      return `the ${c.group} instance on ${c.host} shut down (unregistered): the others took its queues`;
+    case 'consumer-joined':
+      return `a new ${c.group} instance joined on ${c.host}${c.detail ? ` ${c.detail}` : ''}: every instance rebalanced`;
+    case 'offset-reset':
+      return `an administrator reset the offsets of ${c.group} (${c.detail ?? c.host})`;
   }
 }
 
@@ -502,6 +516,18 @@ function titleOf(inc: Incident): string {
         return `disk full on ${c.host}`;
       case 'partition':
         return `${who}cut off by the network${dur}`;
+      case 'slow-listener':
+        return `${c.group} listener slow${dur} (${c.host})`;
+      case 'consume-failures':
+        return `${c.group} consume failures${dur} (${c.host})`;
+      case 'consumer-gone':
+        return `${c.group} instance on ${c.host} gone${c.end !== null ? `, back after ${formatMs(c.end - c.start)}` : ''}`;
+      case 'consumer-stopped':
+        return `${c.group} instance on ${c.host} stopped${c.end !== null ? `, back after ${formatMs(c.end - c.start)}` : ''}`;
+      case 'consumer-joined':
+        return `${c.group} instance joined on ${c.host}`;
+      case 'offset-reset':
+        return `${c.group} offsets reset`;
     }
   });
   // Lost sends as the applications counted them; clients without an application log show failed attempts.
