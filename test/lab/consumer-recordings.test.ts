@@ -168,4 +168,42 @@ describe('what each consumer recording shows', () => {
     // The NameServer never dropped broker-a: the hang was shorter than its 120 s expiry.
     expect(log(name, 'mq-ns-1', 'rocketmqlogs/namesrv.log')).not.toMatch(/The broker channel expired|remove brokerAddr/);
   });
+
+  it('consumer-too-few-threads: the lag follows the producer\'s schedule while one thread per instance consumes at its ceiling; the broadcasting group keeps up', () => {
+    const name = 'consumer-too-few-threads';
+    const l = labJson(name);
+    expect(l.faults).toEqual([]);
+    const producer = l.clients[0];
+    expect(producer.schedule).toEqual([{ at: 0, rate: 12 }, { at: 90, rate: 3 }]);
+    const from = Date.parse(l.window.faultsFrom);
+    const stock = l.consumerGroups!.find((g) => g.group === 'CID_STOCK')!;
+    const audit = l.consumerGroups!.find((g) => g.group === 'CID_AUDIT')!;
+    // The lag grows while the producer sends 12/s, peaks near its step down, and drains after it.
+    const at = (x: { at: string }) => Date.parse(x.at) - from;
+    const before = stock.lag.filter((x) => at(x) < 0);
+    const peak = stock.maxLag!;
+    expect(Math.max(...before.map((x) => x.total))).toBeLessThan(20);
+    expect(peak.total).toBeGreaterThan(300);
+    expect(Date.parse(peak.at) - from).toBeGreaterThan(60_000);
+    expect(Date.parse(peak.at) - from).toBeLessThan(110_000);
+    expect(stock.lag[stock.lag.length - 1].total).toBeLessThan(20);
+    expect(stock).toMatchObject({ messageModel: 'CLUSTERING', failed: 0, duplicates: 0, neverConsumed: { count: 0 } });
+    for (const c of l.consumers!.filter((x) => x.group === 'CID_STOCK')) expect(c.settings).toMatchObject({ consumeThreadMin: 1, consumeThreadMax: 1 });
+    // Broadcasting: each instance consumed every message, held every queue, and the broker has no offsets to show.
+    expect(audit.messageModel).toBe('BROADCASTING');
+    expect(audit.neverConsumed.byInstance).toEqual({ 'app-audit-01': 0, 'app-audit-02': 0 });
+    for (const c of l.consumers!.filter((x) => x.group === 'CID_AUDIT')) {
+      expect(c.consumed, c.host).toBe(audit.sent);
+      expect(c.queues[c.queues.length - 1].queues.filter((q) => q.startsWith('TopicOrder@'))).toHaveLength(8);
+    }
+    for (const x of audit.lag) expect(x.error).toMatch(/ConsumerProgressSubCommand command failed/);
+    // The client's own minute stats: one thread at 250 ms a message caps an instance at 4 messages/s.
+    for (const h of ['app-stock-01', 'app-stock-02']) {
+      const tps = [...log(name, h, 'rocketmqlogs/rocketmq_client.log').matchAll(/\[CONSUME_OK_TPS\] \[TopicOrder@CID_STOCK\] Stats In One Minute, SUM: \d+ TPS: ([\d.]+)/g)].map((m) => Number(m[1]));
+      expect(Math.max(...tps), h).toBeLessThanOrEqual(4);
+      expect(Math.max(...tps), h).toBeGreaterThan(3.9);
+      expect(log(name, h, 'rocketmqlogs/rocketmq_client.log')).not.toContain('so do flow control');
+    }
+    expect(log(name, 'app-audit-01', 'app.log')).toMatch(/com\.example\.audit\.OrderAuditListener +: Listener started: group=CID_AUDIT/);
+  });
 });
