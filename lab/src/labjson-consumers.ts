@@ -3,7 +3,7 @@
 // the group's lag sampled by the release's admin tool, and its dead-letter topic counted by it.
 // docs/lab.md ("lab.json") documents the shape.
 import type { InstanceRun, LagSample } from './consumers.js';
-import { consumers, type Scenario } from './scenario.js';
+import { consumers, namesrvAddr, type Scenario } from './scenario.js';
 
 /** One hand-over of a message to the listener, as LabConsumer writes it (consumed.tsv). */
 export interface Delivery {
@@ -112,6 +112,8 @@ export function consumerTruth(s: Scenario, side: ConsumerSide, sent: SentMessage
       group: p.group,
       topic: p.topic,
       subscription: p.subscription ?? '*',
+      /** The NameServers in the application's namesrvAddr (the scenario's namesrvHosts, or all). */
+      namesrvAddrs: namesrvAddr(s, p.namesrvHosts).split(';'),
       messageModel: p.messageModel ?? 'CLUSTERING',
       mode: p.mode ?? 'concurrently',
       settings: {

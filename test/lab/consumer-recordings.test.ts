@@ -206,4 +206,36 @@ describe('what each consumer recording shows', () => {
     }
     expect(log(name, 'app-audit-01', 'app.log')).toMatch(/com\.example\.audit\.OrderAuditListener +: Listener started: group=CID_AUDIT/);
   });
+
+  it('consumer-namesrv-hang: consumers bound to the hung NameServer keep their routes and consume on; 4.7.1 keeps the channel, 5.1.4 closes it', () => {
+    const name = 'consumer-namesrv-hang';
+    const l = labJson(name);
+    const g = group(name);
+    const f = l.faults[0];
+    expect(f).toMatchObject({ kind: 'hang', host: 'mq-ns-1' });
+    expect(l.consumers!.map((c) => [c.host, c.version, c.namesrvAddrs])).toEqual([
+      ['app-stock-01', '4.7.1', ['10.213.0.11:9876']],
+      ['app-stock-02', '5.1.4', ['10.213.0.11:9876']],
+    ]);
+    expect(g).toMatchObject({ sent: 768, consumed: 768, duplicates: 0, failed: 0, neverConsumed: { count: 0 } });
+    expect(l.clients[0].sends.failed).toBe(0);
+    expect(Math.max(...g.lag.map((x) => x.total))).toBeLessThanOrEqual(10);
+    // The admin tool failed while it used the hung NameServer; never outside the hang.
+    for (const x of g.lag.filter((y) => y.error !== undefined)) {
+      expect(x.at > f.start && x.at < f.end!, x.at).toBe(true);
+    }
+    const timeout = 'updateTopicRouteInfoFromNameServer Exception';
+    const c471 = log(name, 'app-stock-01', 'rocketmqlogs/rocketmq_client.log');
+    const c514 = log(name, 'app-stock-02', 'rocketmqlogs/rocketmq_client.log');
+    expect(count(c471, timeout)).toBe(3);
+    expect(count(c514, timeout)).toBe(3);
+    expect(count(c471, 'close socket because of timeout')).toBe(0);
+    expect(count(c471, 'receive response, but not matched any request, 10.213.0.11:9876')).toBe(3);
+    expect(count(c514, 'invokeSync: close socket because of timeout, 3000ms, 10.213.0.11:9876')).toBe(3);
+    // 5.1.4's own layout: the millisecond field, the pid and the thread.
+    expect(c514).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} INFO  \[\d+\] \[[^\]]+\] /m);
+    expect(log(name, 'app-order-01', 'rocketmqlogs/rocketmq_client.log')).toContain('new name server is chosen. OLD: 10.213.0.11:9876 , NEW: 10.213.0.12:9876');
+    const ns = log(name, 'mq-ns-1', 'rocketmqlogs/namesrv.log');
+    expect(count(ns, "the broker's channel destroyed")).toBe(2);
+  });
 });

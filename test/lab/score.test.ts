@@ -389,6 +389,13 @@ describe('score: consumers', () => {
     expect(new Truth(lab()).consumerGroups()).toEqual([]);
   });
 
+  it("a consumer application's impact: no send lost is true of it, lost sends are false", () => {
+    const impactOf = (failedSends: number) =>
+      analyzeStatements(new Truth(withConsumers()), analyzed({ incidents: [incident({ impact: [{ client: 'app-3', start: null, end: null, failedSends, clientVersion: '4.9.4', lastedBecause: null }] })] })).filter((x) => x.cls === 'impact');
+    expect(impactOf(0).map((x) => [x.claim, x.verdict])).toEqual([['app-3 lost no send', 'true']]);
+    expect(impactOf(3).map((x) => [x.claim, x.verdict, x.why])).toEqual([['app-3 lost sends', 'false', 'the lab ran a consumer (CID_A), no producer, on app-3']]);
+  });
+
   it('a consumer fault is a cause analyze must name: recall counts it and says what was missed', () => {
     const r = scoreRecording('t', withConsumers(), analyzed({}), null);
     expect(r.recall.causes).toEqual({ stated: 0, present: 2 });
