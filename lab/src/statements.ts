@@ -154,7 +154,11 @@ function impactStatements(truth: Truth, report: Report): Statement[] {
     const s = (claim: string) => say('analyze', 'impact', where, claim);
     const c = truth.client(client);
     if (!c) {
-      out.push(s(`${client} lost sends`).is(false, '', `the lab ran no application on ${client}`));
+      // A consumer application sends no message of its own: "no send lost" is true of it, and
+      // its calls that timed out (heartbeats, rebalances, route polls) are no lost send.
+      const consumer = truth.consumers().find((k) => k.host === client);
+      if (consumer && x.sends === 0) out.push(s(`${client} lost no send`).is(true, `the lab ran a consumer (${consumer.group}) on ${client}, which sends none`, ''));
+      else out.push(s(`${client} lost sends`).is(false, '', consumer ? `the lab ran a consumer (${consumer.group}), no producer, on ${client}` : `the lab ran no application on ${client}`));
       continue;
     }
     const f = c.sends;

@@ -347,6 +347,16 @@ describe('score: replay', () => {
     expect(ss[1].why).toBe('it ran sendMsgTimeout=3000 (the default)');
   });
 
+  it('a producer whose traffic the scenario changed: a rate between its lowest and its highest is true', () => {
+    const l = lab({ clients: [{ ...lab().clients[0], rate: 3, schedule: [{ at: 0, rate: 12 }, { at: 90, rate: 3 }] }] });
+    const rate = (r: number) => replayStatements(new Truth(l), replay([sc('app-1', {}, { sendRatePerSec: r })], [])).find((x) => x.claim === `app-1 sends ${r}/s`)!;
+    expect(rate(3.9).verdict).toBe('true');
+    expect(rate(14).verdict).toBe('true');
+    expect(rate(16).verdict).toBe('false');
+    expect(rate(16).why).toBe('it sent 3/s to 12/s (its schedule) (factor 1.25)');
+    expect(rate(2).verdict).toBe('false');
+  });
+
   it('inferred faults: a crash modelled as a freeze is a false kind', () => {
     const l = lab({ faults: [{ kind: 'crash', host: 'broker-a-host', start: T('10:00:00'), end: T('10:01:00'), pids: [] }] });
     const ss = replayStatements(new Truth(l), replay([], [{ atMs: 120_000, host: 'broker-a-host', state: 'hung' }, { atMs: 180_000, host: 'broker-a-host', state: 'up' }]));
@@ -377,6 +387,13 @@ describe('score: consumers', () => {
     expect(new Truth(withConsumers()).consumerGroups().map((g) => g.group)).toEqual(['CID_A']);
     expect(new Truth(lab()).consumers()).toEqual([]);
     expect(new Truth(lab()).consumerGroups()).toEqual([]);
+  });
+
+  it("a consumer application's impact: no send lost is true of it, lost sends are false", () => {
+    const impactOf = (failedSends: number) =>
+      analyzeStatements(new Truth(withConsumers()), analyzed({ incidents: [incident({ impact: [{ client: 'app-3', start: null, end: null, failedSends, clientVersion: '4.9.4', lastedBecause: null }] })] })).filter((x) => x.cls === 'impact');
+    expect(impactOf(0).map((x) => [x.claim, x.verdict])).toEqual([['app-3 lost no send', 'true']]);
+    expect(impactOf(3).map((x) => [x.claim, x.verdict, x.why])).toEqual([['app-3 lost sends', 'false', 'the lab ran a consumer (CID_A), no producer, on app-3']]);
   });
 
   it('a consumer fault is a cause analyze must name: recall counts it and says what was missed', () => {
