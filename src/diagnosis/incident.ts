@@ -273,6 +273,8 @@ function belongsTo(f: Finding, inc: Incident, sc: Scenario): boolean {
   if ((s.brokerAddr !== undefined && addrs.has(s.brokerAddr)) || (s.namesrvAddr !== undefined && addrs.has(s.namesrvAddr))) return true;
   if (s.client !== undefined && clients.has(s.client)) return true;
   if (s.host !== undefined && clients.has(s.host)) return true;
+  // A consumer group's backlog whose cause is a broker of the incident (consumer-backlog).
+  if (typeof f.metrics.brokerAddr === 'string' && addrs.has(f.metrics.brokerAddr)) return true;
   // A broker that failed to register with a NameServer on a failed host.
   return s.host !== undefined && sc.brokers.some((b) => b.host === s.host) && s.namesrvAddr !== undefined && addrs.has(s.namesrvAddr);
 }
@@ -393,6 +395,8 @@ function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]
       add(f.start, `${String(f.subject.broker)} answered ${plural(Number(m.rejections), 'send')} with [TIMEOUT_CLEAN_QUEUE] broker busy (waits ${String(m.minWaitMs)}-${String(m.maxWaitMs)} ms)`, ref(f), id);
     } else if (f.rule === 'stale-route' && m.withinRoutingBound === false) {
       add(f.end, `${String(f.subject.client)} had sent to ${String(f.subject.broker)} for ${formatMs(Number(m.staleMs))}, ${formatMs(Number(m.staleMs) - Number(m.boundMs))} past the ${formatMs(Number(m.boundMs))} a route takes to drop a hung broker`, ref(f), id);
+    } else if (f.rule === 'consumer-backlog' && m.cause === 'broker-fault') {
+      add(typeof m.brokerFailedFrom === 'number' ? m.brokerFailedFrom : f.start, consumerBacklogStep(f, inc), lastRef(f), id);
     } else if (f.rule === 'send-no-retry') {
       add(f.start, `${String(f.subject.host)} sends fail after one attempt (${noRetryText(String(m.shape))}): each failure is a lost send`, ref(f), id);
     }
@@ -412,6 +416,16 @@ function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]
   if (steps.length <= MAX_STEPS) return steps;
   // Keep the causes and the first steps; the findings tell the rest.
   return steps.slice(0, MAX_STEPS);
+}
+
+/** A consumer group's backlog from a broker of the incident: how long its orderly queues stayed unlocked after the broker was back. */
+function consumerBacklogStep(f: Finding, inc: Incident): string {
+  const group = /^Group (\S+):/.exec(f.title)?.[1] ?? 'a consumer group';
+  const addr = String(f.metrics.brokerAddr);
+  const back = inc.causes.find((c) => c.end !== null && c.brokers.some((b) => b.addr === addr))?.end ?? null;
+  const until = typeof f.metrics.notLockedUntil === 'number' ? f.metrics.notLockedUntil : null;
+  const locks = until !== null ? `; its orderly queues stayed unlocked${back !== null && until > back ? ` until ${formatMs(until - back)} after the broker was back` : ''} (the lock is taken again at a rebalance, every 20 s)` : '';
+  return `${group} fell behind: its instances' calls to ${addr} failed${locks}`;
 }
 
 function noRetryText(shape: string): string {

@@ -12,18 +12,23 @@
 // clients that have it, else `AVGPT`), PULL_TPS and PULL_RT. Consumed messages times CONSUME_RT over
 // the minute is the average number of consume threads busy (Little's law).
 //
-// Decision: a group is behind when its client logs show flow control (the cache full), or orderly
-// queues put off because they are not locked in the broker for at least 20 s. The cause, the first
+// Decision: a group is behind when its client logs show flow control (the cache full), orderly
+// queues put off because they are not locked in the broker for at least 30 s, or minutes in which its
+// instances consumed fewer messages than the brokers stored (TOPIC_PUT_NUMS against the clients'
+// CONSUME_OK_TPS and CONSUME_FAILED_TPS, every instance's log read). The cause, the first
 // that the logs support, else `unknown` with what is missing:
 // - a slow listener: a host's CONSUME_RT during the backlog at least 3 times its own lowest minute
 //   (and at least 100 ms); its window is read from the committed offsets ([persistAll], every 5 s):
 //   from the last commit before the host's consumption per commit fell below half its earlier
 //   median to the last commit before it recovered;
-// - a broker fault: orderly queues of a broker not locked while the client's connections to that
-//   broker's address were refused or timed out (the lock is taken again at a rebalance, every 20 s,
-//   once the broker answers);
-// - the consume threads: CONSUME_RT unchanged while the cache was full: the threads were busy all the
-//   time at about the same time per message (the pool size is not printed: it is said assumed);
+// - a broker fault: the instances' calls to one broker address refused or timed out during the
+//   backlog (connects, calls, pulls that failed with no response code; at least 3): its messages wait
+//   there until it answers; orderly queues of it stay unlocked until a rebalance (every 20 s) after it
+//   answers again. The finding names the address (the incident ties it to that broker's fault: a
+//   consequence, not a cause of its own);
+// - the consume threads: CONSUME_RT unchanged while the group fell behind: the threads were busy all
+//   the time at about the same time per message, at least one busy on average (the pool size is not
+//   printed: it is said assumed);
 // - a rebalance storm: rebalanceStormCount rebalances or more within the backlog.
 // Severity: warning.
 
@@ -46,6 +51,14 @@ const LOCK_GAP_MS = 22_000;
 const LOCK_MIN_MS = 30_000;
 /** Commit rounds of a host (every persistConsumerOffsetInterval, 5 s) kept. */
 const ROUNDS_KEPT = 20_000;
+
+/** A client's call to a broker address that was refused or timed out. */
+interface Refused {
+  ts: number;
+  addr: string;
+  ev: RmqEvent;
+  pull: boolean;
+}
 
 interface Minute {
   at: number;
@@ -75,6 +88,10 @@ interface Group {
   /** Stretches of orderly queues put off, not locked in the broker. */
   locks: Array<{ from: number; to: number; brokers: Set<string>; queues: Set<string>; ev: RmqEvent; hosts: Set<string> }>;
   rebalances: number[];
+  /** The topics whose consumption its clients' stats print (`topic@group`). */
+  topics: Set<string>;
+  /** Per minute end: messages consumed (OK and failed) on all its client hosts, and which printed it. */
+  consumedAt: Map<number, { n: number; hosts: Set<string> }>;
 }
 
 const rule: Rule = {
@@ -83,23 +100,25 @@ const rule: Rule = {
     title: 'Consumer backlog: a group falls behind, with its cause where the logs show it',
     severity: 'warning',
     description:
-      "Per consumer group: a backlog (flow control, or orderly queues not locked in the broker for 20 s or more) and its cause: a slow listener (the client's CONSUME_RT per minute rising), a broker fault (the client's connections to the broker refused or timed out while its queues were not locked), the consume threads (CONSUME_RT unchanged while the cache was full), a rebalance storm; else the cause is said unknown.",
+      "Per consumer group: a backlog (flow control, orderly queues not locked in the broker for 30 s or more, or minutes in which the instances consumed fewer messages than the brokers stored) and its cause: a slow listener (the client's CONSUME_RT per minute rising), a broker fault (the client's connections to the broker refused or timed out while its queues were not locked), the consume threads (CONSUME_RT unchanged while the group fell behind), a rebalance storm; else the cause is said unknown.",
     versions:
       'Java push consumers 4.x-5.x (ConsumerStatsManager per-minute lines: CONSUME_RT printed as `TIMES: n AVGRT: ms` by clients with RTStatsItem, 4.9.4 among them, else as `AVGPT`); the orderly lock from ConsumeMessageOrderlyService, all versions.',
     settings: {
       rebalanceStormCount: { default: 6, description: 'Rebalances (lines less than 2 s apart count once) within the backlog that name a rebalance storm its cause', unit: 'count' },
     },
-    events: ['stats', 'flow-control', 'offset-commit', 'lock-failed', 'connect-failed', 'rpc-timeout', 'rebalance'],
+    events: ['stats', 'flow-control', 'offset-commit', 'lock-failed', 'connect-failed', 'rpc-timeout', 'pull-failed', 'rebalance'],
   },
 
   create(ctx) {
     const stormCount = Number(ctx.settings.rebalanceStormCount);
     const groups = new Map<string, Group>();
     /** Per client host: failed connects and timeouts to a broker address. */
-    const refused = new Map<string, Array<{ ts: number; addr: string; ev: RmqEvent }>>();
+    const refused = new Map<string, Refused[]>();
+    /** `topic|minute end` -> messages the brokers stored in that minute (TOPIC_PUT_NUMS). */
+    const puts = new Map<string, number>();
     const group = (name: string): Group => {
       let g = groups.get(name);
-      if (!g) groups.set(name, (g = { name, hosts: new Map(), flow: new Span(), flowHosts: new Set(), flowEv: null, maxCached: null, locks: [], rebalances: [] }));
+      if (!g) groups.set(name, (g = { name, hosts: new Map(), flow: new Span(), flowHosts: new Set(), flowEv: null, maxCached: null, locks: [], rebalances: [], topics: new Set(), consumedAt: new Map() }));
       return g;
     };
     const host = (g: Group, h: string): HostState => {
@@ -115,8 +134,17 @@ const rule: Rule = {
     };
 
     const onStats = (e: RmqEvent) => {
-      if (e.kind !== 'client' || e.ts === null || str(e, 'window') !== 'minute') return;
+      if (e.ts === null || str(e, 'window') !== 'minute') return;
       const key = str(e, 'key') ?? '';
+      if (e.kind !== 'client') {
+        // The broker's stats.log: the messages of a topic it stored in the minute.
+        const sum = num(e, 'sum');
+        if (str(e, 'stat') === 'TOPIC_PUT_NUMS' && sum !== null && !key.startsWith('%') && puts.size < 10_000) {
+          const k = `${key}|${Math.round(e.ts / 60000) * 60000}`;
+          puts.set(k, (puts.get(k) ?? 0) + sum);
+        }
+        return;
+      }
       const at = key.lastIndexOf('@');
       if (at < 0 || key.startsWith('%RETRY%')) return;
       const stat = str(e, 'stat');
@@ -127,7 +155,16 @@ const rule: Rule = {
       if (stat === 'CONSUME_RT') {
         m.rtMs = num(e, 'avgpt');
         m.calls = num(e, 'times');
-      } else if (stat === 'CONSUME_OK_TPS' || stat === 'CONSUME_FAILED_TPS') m.consumed += num(e, 'sum') ?? 0;
+      } else if (stat === 'CONSUME_OK_TPS' || stat === 'CONSUME_FAILED_TPS') {
+        const n = num(e, 'sum') ?? 0;
+        m.consumed += n;
+        const g = group(key.slice(at + 1));
+        g.topics.add(key.slice(0, at));
+        const c = g.consumedAt.get(minute) ?? { n: 0, hosts: new Set<string>() };
+        c.n += n;
+        c.hosts.add(e.host);
+        if (g.consumedAt.size < 10_000) g.consumedAt.set(minute, c);
+      }
     };
 
     const onFlow = (e: RmqEvent) => {
@@ -177,7 +214,7 @@ const rule: Rule = {
       const addrs = e.type === 'connect-failed' ? ((e.fields.addrs as string[] | undefined) ?? []) : [str(e, 'addr')].filter((a): a is string => !!a);
       const list = refused.get(e.host) ?? [];
       refused.set(e.host, list);
-      for (const addr of addrs) if (list.length < 5000 && !addr.endsWith(':9876')) list.push({ ts: e.ts, addr, ev: e });
+      for (const addr of addrs) if (list.length < 5000 && !addr.endsWith(':9876')) list.push({ ts: e.ts, addr, ev: e, pull: e.type === 'pull-failed' });
     };
 
     const onRebalance = (e: RmqEvent) => {
@@ -195,11 +232,15 @@ const rule: Rule = {
       'lock-failed': onLock,
       'connect-failed': onRefused,
       'rpc-timeout': onRefused,
+      // A pull that failed with no response code (a timeout, a closed channel); a refusal (code 24, 25) is pull-refused's.
+      'pull-failed': (e) => {
+        if (num(e, 'code') === null) onRefused(e);
+      },
       rebalance: onRebalance,
       end() {
         for (const g of groups.values()) {
           for (const s of g.hosts.values()) closeRound(s);
-          const f = judge(g, refused, stormCount);
+          const f = judge(g, refused, stormCount, behind(g, puts));
           if (f) ctx.report(f);
         }
       },
@@ -210,11 +251,11 @@ const rule: Rule = {
 type Report = FindingInput;
 
 /** The backlog of a group and its cause, or null when the logs show none. */
-function judge(g: Group, refused: ReadonlyMap<string, Array<{ ts: number; addr: string; ev: RmqEvent }>>, stormCount: number): Report | null {
+function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: number, lag: Behind | null): Report | null {
   const stuck = g.locks.filter((l) => l.to - l.from >= LOCK_MIN_MS);
-  if (g.flow.first === null && !stuck.length) return null;
-  const from = Math.min(...[g.flow.first, ...stuck.map((l) => l.from)].filter((x): x is number => x !== null));
-  const to = Math.max(...[g.flow.last, ...stuck.map((l) => l.to)].filter((x): x is number => x !== null));
+  if (g.flow.first === null && !stuck.length && !lag) return null;
+  const from = Math.min(...[g.flow.first, lag?.from ?? null, ...stuck.map((l) => l.from)].filter((x): x is number => x !== null));
+  const to = Math.max(...[g.flow.last, lag?.to ?? null, ...stuck.map((l) => l.to)].filter((x): x is number => x !== null));
   const ex: string[] = [];
   const adv: string[] = [];
   const evidence: RmqEvent[] = [];
@@ -223,8 +264,13 @@ function judge(g: Group, refused: ReadonlyMap<string, Array<{ ts: number; addr: 
     ex.push(`Group ${g.name}'s consumers on ${someOf([...g.flowHosts].sort())} held their pulls back for ${formatMs((g.flow.last ?? g.flow.first) - g.flow.first)}: their cache of messages not yet consumed was full${g.maxCached !== null ? ` (up to ${g.maxCached} messages on one queue)` : ''}, so the lag grew in the broker.`);
     if (g.flowEv) evidence.push(g.flowEv);
   }
+  if (lag) {
+    metrics.lagGrewBy = lag.grew;
+    ex.push(`The brokers stored ${plural(lag.puts, 'message')} of ${lag.topic} in the minutes its instances consumed ${lag.consumed} of them (TOPIC_PUT_NUMS in the brokers' stats.log against CONSUME_OK_TPS and CONSUME_FAILED_TPS in every instance's log): the lag grew by about ${lag.grew}.`);
+  }
   const slow = slowListener(g, from, to);
-  const broker = stuck.length ? brokerFault(stuck, refused) : null;
+  const hosts = new Set([...g.flowHosts, ...stuck.flatMap((l) => [...l.hosts]), ...g.hosts.keys()]);
+  const broker = brokerFault(from, to, hosts, stuck, refused);
   if (slow) {
     Object.assign(metrics, { cause: 'slow-listener', slowHosts: slow.hosts, rtBeforeMs: slow.before, rtDuringMs: slow.during, busyThreads: slow.busy, slowFrom: slow.from, slowUntil: slow.until });
     ex.push(
@@ -234,19 +280,23 @@ function judge(g: Group, refused: ReadonlyMap<string, Array<{ ts: number; addr: 
     adv.push(`Find what slowed the listener on ${someOf(slow.hosts)} (a downstream call, a lock, GC pauses): its time per message went from ${slow.before} ms to ${slow.during} ms.`);
     if (slow.busy !== null) adv.push(`If the listener waits (I/O) rather than works, more consume threads (consumeThreadMin: the pool never grows past it) let more messages wait at once; about ${slow.busy} were busy.`);
   } else if (broker) {
-    Object.assign(metrics, { cause: 'broker-fault', brokerAddr: broker.addr, brokers: [...broker.brokers].sort() });
-    ex.push(
-      `Cause: a broker fault. Orderly queues of ${someOf([...broker.brokers])} were not locked in the broker for ${formatMs(broker.ms)} from the first failed connection, while the client's connections to ${broker.addr} failed for ${formatMs(broker.failTo - broker.failFrom)}: an orderly consumer consumes a queue only while it holds the broker's lock, and takes it again at a rebalance (every 20 s) once the broker answers, so the queues stayed unconsumed ${formatMs(Math.max(0, broker.to - broker.failTo))} after the last failed connection.`,
-    );
-    evidence.push(broker.lockEv, broker.failEv);
-    adv.push(`Nothing to change in the consumer for this: its queues on ${someOf([...broker.brokers])} resume when the broker answers lock requests again; the broker's fault is the cause to look at.`);
+    Object.assign(metrics, { cause: 'broker-fault', brokerAddr: broker.addr, brokerFailures: broker.failures, brokerFailedFrom: broker.failFrom, ...(broker.lock ? { brokers: [...broker.lock.brokers].sort(), notLockedUntil: broker.lock.to } : {}) });
+    const failed = `the instances' calls to ${broker.addr} failed (${plural(broker.failures, 'refused or timed-out call')}${broker.pulls ? `, ${plural(broker.pulls, 'pull')} among them` : ''}) for ${formatMs(broker.failTo - broker.failFrom)}`;
+    if (broker.lock) {
+      ex.push(
+        `Cause: a broker fault. Orderly queues of ${someOf([...broker.lock.brokers])} were not locked in the broker for ${formatMs(broker.lock.to - Math.max(broker.lock.from, broker.failFrom))} from the first failed call, while ${failed}: an orderly consumer consumes a queue only while it holds the broker's lock, and takes it again at a rebalance (every 20 s) once the broker answers, so the queues stayed unconsumed ${formatMs(Math.max(0, broker.lock.to - broker.failTo))} after the last failed call.`,
+      );
+      evidence.push(broker.lock.ev);
+    } else ex.push(`Cause: a broker fault. While the group fell behind, ${failed}: the messages stored there are consumed only once it answers pulls again.`);
+    evidence.push(broker.failEv);
+    adv.push(`Nothing to change in the consumer for this: it consumes ${broker.addr}'s queues again once that broker answers; the broker's fault is the cause to look at.`);
   } else {
     const threads = threadsLimit(g, from, to);
     const storm = g.rebalances.filter((t) => t >= from - 60000 && t <= to).length;
-    if (threads && g.flow.first !== null) {
+    if (threads && threads.busy >= 0.9 && (g.flow.first !== null || lag)) {
       Object.assign(metrics, { cause: 'consume-threads', rtDuringMs: threads.rt, busyThreads: threads.busy });
       ex.push(
-        `Cause: the consume threads. CONSUME_RT stayed about ${threads.rt} ms while the cache was full: the listener did not slow, the instances consumed as fast as their consume threads allow (about ${threads.busy} busy on average, consumed times CONSUME_RT over the minute); the pool size (consumeThreadMin, 20 by default) is not printed: assumed the number busy.`,
+        `Cause: the consume threads. CONSUME_RT stayed about ${threads.rt} ms while the group fell behind: the listener did not slow, the instances consumed as fast as their consume threads allow (about ${threads.busy} busy on average, consumed times CONSUME_RT over the minute); the pool size (consumeThreadMin, 20 by default) is not printed: assumed the number busy.`,
       );
       evidence.push(threads.ev);
       adv.push(`Raise consumeThreadMin (the pool never grows past it; consumeThreadMax alone changes nothing) or add instances up to the number of queues: the threads were all busy at an unchanged time per message.`);
@@ -259,8 +309,7 @@ function judge(g: Group, refused: ReadonlyMap<string, Array<{ ts: number; addr: 
       adv.push("Read the client log's per-minute CONSUME_RT and CONSUME_OK_TPS lines beside the broker's stats.log to tell a slower listener from more arrivals.");
     }
   }
-  if (stuck.length && !broker) ex.push(`Orderly queues were put off, not locked in the broker, for ${formatMs(stuck.reduce((n, l) => n + (l.to - l.from), 0))} (${someOf([...new Set(stuck.flatMap((l) => [...l.queues]))])}).`);
-  const hosts = new Set([...g.flowHosts, ...stuck.flatMap((l) => [...l.hosts])]);
+  if (stuck.length && !broker?.lock) ex.push(`Orderly queues were put off, not locked in the broker, for ${formatMs(stuck.reduce((n, l) => n + (l.to - l.from), 0))} (${someOf([...new Set(stuck.flatMap((l) => [...l.queues]))])}).`);
   return {
     title: `Group ${g.name}: backlog for ${formatMs(to - from)}, cause: ${CAUSE_WORDS[String(metrics.cause)] ?? String(metrics.cause)}`,
     start: from,
@@ -271,6 +320,34 @@ function judge(g: Group, refused: ReadonlyMap<string, Array<{ ts: number; addr: 
     explanation: ex.join(' '),
     advice: adv,
   };
+}
+
+interface Behind {
+  topic: string;
+  from: number;
+  to: number;
+  puts: number;
+  consumed: number;
+  grew: number;
+}
+
+/**
+ * Minutes in which the group consumed fewer messages than the brokers stored: at least a tenth fewer
+ * and 30 or more, with every instance that prints stats printing that minute (a missing log would
+ * look like a backlog). A broadcasting group consumes every message on each instance: never behind.
+ */
+function behind(g: Group, puts: ReadonlyMap<string, number>): Behind | null {
+  if (g.topics.size !== 1) return null;
+  const topic = [...g.topics][0];
+  const hosts = new Set([...g.consumedAt.values()].flatMap((c) => [...c.hosts]));
+  const late = [...g.consumedAt]
+    .filter(([at, c]) => c.hosts.size === hosts.size && puts.has(`${topic}|${at}`))
+    .map(([at, c]) => ({ at, put: puts.get(`${topic}|${at}`)!, n: c.n }))
+    .filter((x) => x.put - x.n >= Math.max(30, 0.1 * x.put))
+    .sort((a, b) => a.at - b.at);
+  if (!late.length) return null;
+  const sum = (f: (x: (typeof late)[number]) => number) => late.reduce((n, x) => n + f(x), 0);
+  return { topic, from: late[0].at - 60000, to: late[late.length - 1].at, puts: sum((x) => x.put), consumed: sum((x) => x.n), grew: sum((x) => x.put - x.n) };
 }
 
 interface Slow {
@@ -337,7 +414,8 @@ function threadsLimit(g: Group, from: number, to: number): { rt: number; busy: n
     const best = Math.min(...ms.map((m) => m.rtMs!));
     const worst = Math.max(...during.map((m) => m.rtMs!));
     if (worst > 1.5 * best) continue;
-    const m = during[0];
+    // The busiest minute: the threads' count is the consumed times the time per message over it.
+    const m = during.reduce((a, b) => (b.consumed > a.consumed ? b : a));
     const ev = s.rounds[0]?.ev;
     if (!ev) continue;
     return { rt: Math.round(worst), busy: Math.round(((m.consumed * m.rtMs!) / 60000) * 10) / 10, ev };
@@ -347,30 +425,32 @@ function threadsLimit(g: Group, from: number, to: number): { rt: number; busy: n
 
 interface BrokerFault {
   addr: string;
-  brokers: Set<string>;
-  from: number;
-  to: number;
-  ms: number;
+  failures: number;
+  pulls: number;
   failFrom: number;
   failTo: number;
-  lockEv: RmqEvent;
   failEv: RmqEvent;
+  /** The stretch of orderly queues not locked that the failures fall in, if one does. */
+  lock: Group['locks'][number] | null;
 }
 
-/** Stretches of not-locked queues that overlap the client's failed connections to one broker address. */
-function brokerFault(stuck: Group['locks'], refused: ReadonlyMap<string, Array<{ ts: number; addr: string; ev: RmqEvent }>>): BrokerFault | null {
-  for (const l of stuck) {
-    const fails = [...l.hosts].flatMap((h) => refused.get(h) ?? []).filter((x) => x.ts >= l.from - 5000 && x.ts <= l.to);
-    if (!fails.length) continue;
-    const byAddr = new Map<string, typeof fails>();
-    for (const x of fails) byAddr.set(x.addr, [...(byAddr.get(x.addr) ?? []), x]);
-    const [addr, list] = [...byAddr].sort((a, b) => b[1].length - a[1].length)[0];
-    // The stuck stretch from the broker's fault on: the lock lines before the first failure are the start's.
-    const failFrom = list[0].ts;
-    const from = Math.max(l.from, failFrom);
-    return { addr, brokers: l.brokers, from, to: l.to, ms: l.to - from, failFrom, failTo: list[list.length - 1].ts, lockEv: l.ev, failEv: list[0].ev };
-  }
-  return null;
+/**
+ * The broker address the group's instances failed to reach (refused connects, timed-out calls,
+ * pulls that failed with no response code) during the backlog: at least 3 failures, the most on
+ * that address.
+ */
+function brokerFault(from: number, to: number, hosts: ReadonlySet<string>, stuck: Group['locks'], refused: ReadonlyMap<string, Refused[]>): BrokerFault | null {
+  const fails = [...hosts].flatMap((h) => refused.get(h) ?? []).filter((x) => x.ts >= from - 60000 && x.ts <= to);
+  const byAddr = new Map<string, typeof fails>();
+  for (const x of fails) byAddr.set(x.addr, [...(byAddr.get(x.addr) ?? []), x]);
+  const top = [...byAddr].sort((a, b) => b[1].length - a[1].length)[0];
+  if (!top || top[1].length < 3) return null;
+  const [addr, list] = top;
+  list.sort((a, b) => a.ts - b.ts);
+  const failFrom = list[0].ts;
+  const failTo = list[list.length - 1].ts;
+  const lock = stuck.find((l) => l.from <= failTo && l.to >= failFrom) ?? null;
+  return { addr, failures: list.length, pulls: list.filter((x) => x.pull).length, failFrom, failTo, failEv: list[0].ev, lock };
 }
 
 const CAUSE_WORDS: Record<string, string> = {
