@@ -65,6 +65,8 @@ interface Minute {
   rtMs: number | null;
   calls: number | null;
   consumed: number;
+  /** The CONSUME_RT line. */
+  rtEv: RmqEvent | null;
 }
 
 interface HostState {
@@ -150,11 +152,12 @@ const rule: Rule = {
       const stat = str(e, 'stat');
       const s = host(group(key.slice(at + 1)), e.host);
       const minute = Math.round(e.ts / 60000) * 60000;
-      const m = s.minutes.get(minute) ?? { at: minute, rtMs: null, calls: null, consumed: 0 };
+      const m = s.minutes.get(minute) ?? { at: minute, rtMs: null, calls: null, consumed: 0, rtEv: null };
       s.minutes.set(minute, m);
       if (stat === 'CONSUME_RT') {
         m.rtMs = num(e, 'avgpt');
         m.calls = num(e, 'times');
+        m.rtEv = e;
       } else if (stat === 'CONSUME_OK_TPS' || stat === 'CONSUME_FAILED_TPS') {
         const n = num(e, 'sum') ?? 0;
         m.consumed += n;
@@ -276,7 +279,7 @@ function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: nu
     ex.push(
       `Cause: a slow listener. CONSUME_RT (the listener's average time per message, printed each minute by the client) rose from ${slow.before} ms to ${slow.during} ms on ${someOf(slow.hosts)}${slow.from !== null ? `; the consumption per commit (every 5 s) fell below half its earlier rate${slow.until !== null ? ` for ${formatMs(slow.until - slow.from)}` : ' to the end of the logs'}` : ''}.${slow.busy !== null ? ` About ${slow.busy} consume threads were busy on average then (consumed times CONSUME_RT over the minute): every thread of the pool was taken by the slow calls.` : ''}`,
     );
-    evidence.push(slow.ev);
+    evidence.push(slow.ev, ...(slow.round ? [slow.round] : []));
     adv.push(`Find what slowed the listener on ${someOf(slow.hosts)} (a downstream call, a lock, GC pauses): its time per message went from ${slow.before} ms to ${slow.during} ms.`);
     if (slow.busy !== null) adv.push(`If the listener waits (I/O) rather than works, more consume threads (consumeThreadMin: the pool never grows past it) let more messages wait at once; about ${slow.busy} were busy.`);
   } else if (broker) {
@@ -358,6 +361,8 @@ interface Slow {
   from: number | null;
   until: number | null;
   ev: RmqEvent;
+  /** The first commit round of the slow window. */
+  round: RmqEvent | null;
 }
 
 /** A host whose listener took SLOW_FACTOR times its best minute during the backlog. */
@@ -378,9 +383,11 @@ function slowListener(g: Group, from: number, to: number): Slow | null {
   slow.sort((a, b) => b.during - a.during);
   const windows = slow.map((x) => slowWindow(x.s, x.m.at - 120000, x.m.at + 60000)).filter((w): w is { from: number; until: number | null } => w !== null);
   const w = windows.sort((a, b) => a.from - b.from)[0] ?? null;
-  const ev = slow[0].s.rounds.find((r) => w && r.at >= w.from)?.ev ?? slow[0].s.rounds[0]?.ev;
+  const ev = slow[0].m.rtEv;
   if (!ev) return null;
-  return { hosts: slow.map((x) => x.host), before: Math.min(...slow.map((x) => x.before)), during: slow[0].during, busy: slow[0].busy, from: w?.from ?? null, until: w?.until ?? null, ev };
+  const round = slow[0].s.rounds.find((r) => w && r.at >= w.from)?.ev ?? null;
+  return {
+    round, hosts: slow.map((x) => x.host), before: Math.min(...slow.map((x) => x.before)), during: slow[0].during, busy: slow[0].busy, from: w?.from ?? null, until: w?.until ?? null, ev };
 }
 
 /**
@@ -416,7 +423,7 @@ function threadsLimit(g: Group, from: number, to: number): { rt: number; busy: n
     if (worst > 1.5 * best) continue;
     // The busiest minute: the threads' count is the consumed times the time per message over it.
     const m = during.reduce((a, b) => (b.consumed > a.consumed ? b : a));
-    const ev = s.rounds[0]?.ev;
+    const ev = m.rtEv;
     if (!ev) continue;
     return { rt: Math.round(worst), busy: Math.round(((m.consumed * m.rtMs!) / 60000) * 10) / 10, ev };
   }
