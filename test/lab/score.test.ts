@@ -407,6 +407,43 @@ describe('score: consumers', () => {
     expect(named.recall.causes).toEqual({ stated: 1, present: 2 });
   });
 
+  it("analyze's consumer cause words name the lab's faults, and the cause's group is held to the consumer on its host", () => {
+    const causes = (c: any) => analyzeStatements(new Truth(withConsumers()), analyzed({ incidents: [incident({ causes: [c] })] })).filter((x) => x.cls === 'cause');
+    const gone = causes({ ...cause('consumer-gone', 'app-3', '10:00:01', null), group: 'CID_A' });
+    expect(gone.map((x) => x.verdict)).toEqual(['true', 'true', 'true', 'true']);
+    expect(gone[3].claim).toBe('app-3 runs an instance of consumer group CID_A');
+    // A slow listener named on the other instance the slowdown struck, over its window.
+    expect(causes({ ...cause('slow-listener', 'app-3', '10:01:03', '10:01:58'), group: 'CID_A' }).map((x) => x.verdict)).toEqual(['true', 'true', 'true', 'true']);
+    // The wrong group, the wrong kind, the wrong time: each false.
+    expect(causes({ ...cause('consumer-gone', 'app-3', '10:00:01', null), group: 'CID_B' }).map((x) => x.verdict)).toEqual(['true', 'true', 'true', 'false']);
+    expect(causes({ ...cause('consumer-stopped', 'app-3', '10:00:01', null), group: 'CID_A' }).map((x) => x.verdict)).toEqual(['true', 'false', 'true']);
+    expect(causes({ ...cause('slow-listener', 'app-4', '10:03:30', '10:04:00'), group: 'CID_A' }).map((x) => x.verdict)).toEqual(['false', 'true']);
+    expect(scoreRecording('t', withConsumers(), analyzed({ incidents: [incident({ causes: [{ ...cause('slow-listener', 'app-4', '10:01:02', '10:02:01'), group: 'CID_A' }] })] }), null).recall.causes).toEqual({ stated: 1, present: 2 });
+  });
+
+  it("an offset reset acts on the group: a cause on any of its instances names it", () => {
+    const l: any = withConsumers();
+    l.faults = [{ kind: 'reset-offset', host: 'app-3', start: T('10:00:00'), end: T('10:00:04'), pids: [] }];
+    const on = (host: string) => analyzeStatements(new Truth(l), analyzed({ incidents: [incident({ causes: [{ ...cause('offset-reset', host, '10:00:01', '10:00:02'), group: 'CID_A' }] })] })).filter((x) => x.cls === 'cause');
+    expect(on('app-4').map((x) => x.verdict)).toEqual(['true', 'true', 'true', 'true']);
+    expect(on('app-1').map((x) => x.verdict)).toEqual(['false', 'false']);
+  });
+
+  it("consumer-backlog's cause: a slow listener needs a listener fault on its hosts, the threads an instance with about that many", () => {
+    const finding = (metrics: Record<string, unknown>) => ({ id: 'F1', rule: 'consumer-backlog', title: 'Group CID_A: backlog for 1 min, cause: x', start: T('10:01:10'), end: T('10:01:50'), subject: {}, metrics });
+    const of = (metrics: Record<string, unknown>, l: LabJson = withConsumers()) =>
+      analyzeStatements(new Truth(l), analyzed({ findings: [finding(metrics)] })).filter((x) => x.cls === 'consumer').map((x) => [x.claim, x.verdict]);
+    expect(of({ cause: 'slow-listener', slowHosts: ['app-4'] })).toEqual([['consumer group CID_A', 'true'], ["CID_A's listener slowed on app-4", 'true']]);
+    // During the slowdown the threads were not the limit, whatever their number.
+    expect(of({ cause: 'consume-threads', busyThreads: 20 })[1][1]).toBe('false');
+    const quiet: any = withConsumers();
+    quiet.faults = [];
+    quiet.consumers = [{ host: 'app-3', group: 'CID_A', settings: { consumeThreadMin: 1 } }, { host: 'app-4', group: 'CID_A', settings: { consumeThreadMin: 1 } }];
+    expect(of({ cause: 'consume-threads', busyThreads: 1 }, quiet)[1][1]).toBe('true');
+    expect(of({ cause: 'consume-threads', busyThreads: 8 }, quiet)[1][1]).toBe('false');
+    expect(of({ cause: 'slow-listener', slowHosts: ['app-4'] }, quiet)[1][1]).toBe('false');
+  });
+
   it("replay taking a consumer's host for a producer is false, and says what ran there", () => {
     const ss = replayStatements(new Truth(withConsumers()), { scenario: { startEpochMs: 0, brokers: [], clients: [{ host: 'app-3', version: '4.9.4', sendRatePerSec: 1, settings: {} }], faults: [] }, milestones: [], outages: [] });
     expect(ss.map((s) => [s.claim, s.verdict, s.why])).toEqual([['a producer on app-3', 'false', 'the lab ran a consumer (CID_A), no producer, on app-3']]);
