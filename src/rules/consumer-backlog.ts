@@ -171,8 +171,9 @@ const rule: Rule = {
     };
 
     const onFlow = (e: RmqEvent) => {
-      const name = groupOf(e);
-      if (!name || e.ts === null) return;
+      // The lite pull consumer's line prints no group: its host's.
+      const name = groupOf(e) ?? `(group not printed, ${e.host})`;
+      if (e.ts === null) return;
       const g = group(name);
       g.flow.add(e.ts);
       g.flowHosts.add(e.host);
@@ -314,7 +315,7 @@ function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: nu
   }
   if (stuck.length && !broker?.lock) ex.push(`Orderly queues were put off, not locked in the broker, for ${formatMs(stuck.reduce((n, l) => n + (l.to - l.from), 0))} (${someOf([...new Set(stuck.flatMap((l) => [...l.queues]))])}).`);
   return {
-    title: `Group ${g.name}: backlog for ${formatMs(to - from)}, cause: ${CAUSE_WORDS[String(metrics.cause)] ?? String(metrics.cause)}`,
+    title: `${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`}: backlog for ${formatMs(to - from)}, cause: ${CAUSE_WORDS[String(metrics.cause)] ?? String(metrics.cause)}`,
     start: from,
     end: to,
     subject: hosts.size === 1 ? { client: [...hosts][0] } : {},

@@ -2,6 +2,8 @@
 // and on lines built from the 4.9.4 client's formats: a backlog is claimed only where the client's
 // cache filled, orderly queues stayed unlocked or the group consumed less than the brokers stored,
 // and its cause only where the lines show it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import rule from '../../src/rules/consumer-backlog.js';
 import { ruleTester } from './rule-tester.js';
@@ -23,6 +25,11 @@ ruleTester(rule, {
     },
   ],
   invalid: [
+    {
+      name: 'real lite pull consumer (apache/rocketmq#7969): its batches not taken by poll(), no group and no stats printed: cause unknown',
+      files: { 'app/app.log': readFileSync(join(__dirname, '..', 'fixtures', 'real', '149-litepull-consume-request-flow-control-pid-layout.log'), 'utf8') },
+      findings: [{ metrics: { cause: 'unknown' }, evidence: ['app/app.log:1'], mentions: ['group not printed, app', 'Cause unknown'], adviceOmits: ['consumeThreadMin'] }],
+    },
     {
       name: 'flow control with CONSUME_RT unchanged: the consume threads, with the pool size assumed',
       files: {
