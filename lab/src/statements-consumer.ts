@@ -115,6 +115,14 @@ function backlogCause(truth: Truth, f: any, g: LabConsumerGroup): Statement[] {
     const claim = s(`broker ${m.brokerAddr} failed the calls of ${g.group}`);
     return [host ? claim.is(fs.length > 0, fs.map((x) => x.text).join('; '), `no fault on ${host} then; the lab's faults: ${truth.allFaults()}`) : claim.unknown(`the lab does not know ${m.brokerAddr}`)];
   }
+  if (m.cause === 'subscription') {
+    // An instance of the group that ran with a subscription of its own then (a consumer-start with `subscription`, or its own setting).
+    const mine = truth.consumers().filter((c) => c.group === g.group);
+    const own = new Set(mine.map((c) => c.subscription));
+    const started = (truth.lab.faults as any[]).filter((x) => x.kind === 'consumer-start' && x.subscription && mine.some((c) => c.host === x.host) && Date.parse(x.start) <= to + TOLERANCE.claimMs);
+    const differs = own.size > 1 || started.some((x) => !own.has(x.subscription));
+    return [s(`${g.group}'s instances subscribed differently`).is(differs, `subscriptions ${[...own, ...started.map((x) => x.subscription)].join(', ')}`, `every instance subscribed ${[...own].join(', ')}`)];
+  }
   if (m.cause === 'consume-threads' && typeof m.busyThreads === 'number') {
     const mine = truth.consumers().filter((c) => c.group === g.group);
     const fs = listener(mine.map((c) => c.host));

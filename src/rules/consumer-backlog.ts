@@ -29,6 +29,8 @@
 // - the consume threads: CONSUME_RT unchanged while the group fell behind: the threads were busy all
 //   the time at about the same time per message, at least one busy on average (the pool size is not
 //   printed: it is said assumed);
+// - subscriptions that differ: the broker's subscription of the group to a topic went back and forth
+//   during the backlog (the messages of a tag some instance does not subscribe to stay behind);
 // - a rebalance storm: rebalanceStormCount rebalances or more within the backlog.
 // Severity: warning.
 
@@ -92,6 +94,8 @@ interface Group {
   rebalances: number[];
   /** The topics whose consumption its clients' stats print (`topic@group`). */
   topics: Set<string>;
+  /** The broker's subscription changes of the group: time and the subscription it took, per topic. */
+  subs: Array<{ ts: number; topic: string; sub: string }>;
   /** Per minute end: messages consumed (OK and failed) on all its client hosts, and which printed it. */
   consumedAt: Map<number, { n: number; hosts: Set<string> }>;
 }
@@ -102,13 +106,13 @@ const rule: Rule = {
     title: 'Consumer backlog: a group falls behind, with its cause where the logs show it',
     severity: 'warning',
     description:
-      "Per consumer group: a backlog (flow control, orderly queues not locked in the broker for 30 s or more, or minutes in which the instances consumed fewer messages than the brokers stored) and its cause: a slow listener (the client's CONSUME_RT per minute rising), a broker fault (the client's connections to the broker refused or timed out while its queues were not locked), the consume threads (CONSUME_RT unchanged while the group fell behind), a rebalance storm; else the cause is said unknown.",
+      "Per consumer group: a backlog (flow control, orderly queues not locked in the broker for 30 s or more, or minutes in which the instances consumed fewer messages than the brokers stored) and its cause: a slow listener (the client's CONSUME_RT per minute rising), a broker fault (the client's connections to the broker refused or timed out while its queues were not locked), the consume threads (CONSUME_RT unchanged while the group fell behind), subscriptions that differ between instances, a rebalance storm; else the cause is said unknown.",
     versions:
       'Java push consumers 4.x-5.x (ConsumerStatsManager per-minute lines: CONSUME_RT printed as `TIMES: n AVGRT: ms` by clients with RTStatsItem, 4.9.4 among them, else as `AVGPT`); the orderly lock from ConsumeMessageOrderlyService, all versions.',
     settings: {
       rebalanceStormCount: { default: 6, description: 'Rebalances (lines less than 2 s apart count once) within the backlog that name a rebalance storm its cause', unit: 'count' },
     },
-    events: ['stats', 'flow-control', 'offset-commit', 'lock-failed', 'connect-failed', 'rpc-timeout', 'pull-failed', 'rebalance'],
+    events: ['stats', 'flow-control', 'offset-commit', 'lock-failed', 'connect-failed', 'rpc-timeout', 'pull-failed', 'rebalance', 'consumer-changed'],
   },
 
   create(ctx) {
@@ -120,7 +124,7 @@ const rule: Rule = {
     const puts = new Map<string, number>();
     const group = (name: string): Group => {
       let g = groups.get(name);
-      if (!g) groups.set(name, (g = { name, hosts: new Map(), flow: new Span(), flowHosts: new Set(), flowEv: null, maxCached: null, locks: [], rebalances: [], topics: new Set(), consumedAt: new Map() }));
+      if (!g) groups.set(name, (g = { name, hosts: new Map(), flow: new Span(), flowHosts: new Set(), flowEv: null, maxCached: null, locks: [], rebalances: [], topics: new Set(), consumedAt: new Map(), subs: [] }));
       return g;
     };
     const host = (g: Group, h: string): HostState => {
@@ -241,6 +245,14 @@ const rule: Rule = {
         if (num(e, 'code') === null) onRefused(e);
       },
       rebalance: onRebalance,
+      'consumer-changed': (e) => {
+        const name = str(e, 'group');
+        const topic = str(e, 'topic');
+        const sub = str(e, 'subString');
+        if (!name || !topic || sub === null || e.ts === null || topic.startsWith('%RETRY%') || str(e, 'change') !== 'subscription-changed') return;
+        const g = group(name);
+        if (g.subs.length < 5000) g.subs.push({ ts: e.ts, topic, sub });
+      },
       end() {
         for (const g of groups.values()) {
           for (const s of g.hosts.values()) closeRound(s);
@@ -304,6 +316,11 @@ function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: nu
       );
       evidence.push(threads.ev);
       adv.push(`Raise consumeThreadMin (the pool never grows past it; consumeThreadMax alone changes nothing) or add instances up to the number of queues: the threads were all busy at an unchanged time per message.`);
+    } else if (differing(g, from, to)) {
+      const d = differing(g, from, to)!;
+      Object.assign(metrics, { cause: 'subscription', subscriptions: d.subs });
+      ex.push(`Cause: the instances subscribe differently: the broker's subscription of ${g.name} to ${d.topic} went back and forth between ${d.subs.join(' and ')} meanwhile (see subscription-inconsistent); the messages of a tag an instance does not subscribe to are not consumed on the queues it holds, and they stay in the lag.`);
+      adv.push(`Give every instance of ${g.name} the same subscription (see subscription-inconsistent); the messages left behind are consumed once an instance subscribing to them holds their queues again.`);
     } else if (storm >= stormCount) {
       Object.assign(metrics, { cause: 'rebalance', rebalances: storm });
       ex.push(`Cause: a rebalance storm: ${plural(storm, 'rebalance')} during the backlog; each drops the cache of the queues that move and has their new owner start again from the committed offset (see rebalance-storm).`);
@@ -324,6 +341,18 @@ function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: nu
     explanation: ex.join(' '),
     advice: adv,
   };
+}
+
+/** Two or more subscriptions of one topic the broker took in turn during the backlog (a return to an earlier one included). */
+function differing(g: Group, from: number, to: number): { topic: string; subs: string[] } | null {
+  const byTopic = new Map<string, string[]>();
+  for (const x of g.subs) if (x.ts >= from - 120000 && x.ts <= to) byTopic.set(x.topic, [...(byTopic.get(x.topic) ?? []), x.sub]);
+  for (const [topic, list] of byTopic) {
+    const distinct = [...new Set(list)];
+    const returned = list.some((x, i) => i > 1 && list.slice(0, i - 1).includes(x) && list[i - 1] !== x);
+    if (distinct.length > 1 && returned) return { topic, subs: distinct };
+  }
+  return null;
 }
 
 interface Behind {
@@ -466,6 +495,7 @@ const CAUSE_WORDS: Record<string, string> = {
   'broker-fault': 'a broker fault',
   'consume-threads': 'the consume threads',
   rebalance: 'a rebalance storm',
+  subscription: 'subscriptions that differ',
   unknown: 'unknown',
 };
 

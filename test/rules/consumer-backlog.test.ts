@@ -82,6 +82,13 @@ describe('consumer-backlog on the lab recordings', () => {
     expect(f.filter((x) => x.title.includes('CID_AUDIT'))).toHaveLength(0);
   });
 
+  it('consumer-subscription-mismatch: the messages of the other tag left behind, the cause the differing subscriptions', async () => {
+    const f = (await labFindings('consumer-subscription-mismatch', [rule])).filter((x) => x.rule === 'consumer-backlog');
+    expect(f).toHaveLength(1);
+    expect(f[0].metrics.cause).toBe('subscription');
+    expect(f[0].metrics.subscriptions).toEqual(expect.arrayContaining(['TagA', 'TagA || TagB']));
+  });
+
   it.each(['consumer-failures-dlq', 'consumer-offset-reset', 'consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-namesrv-hang', 'crash', 'hang-5x', 'broker-busy'])(
     '%s: no slow listener or threads claimed where the lab slowed no listener',
     async (name) => {
