@@ -3,7 +3,7 @@
 // the group's lag sampled by the release's admin tool, and its dead-letter topic counted by it.
 // docs/lab.md ("lab.json") documents the shape.
 import type { InstanceRun, LagSample } from './consumers.js';
-import { consumers, type Scenario } from './scenario.js';
+import { consumers, namesrvAddr, type Scenario } from './scenario.js';
 
 /** One hand-over of a message to the listener, as LabConsumer writes it (consumed.tsv). */
 export interface Delivery {
@@ -112,6 +112,8 @@ export function consumerTruth(s: Scenario, side: ConsumerSide, sent: SentMessage
       group: p.group,
       topic: p.topic,
       subscription: p.subscription ?? '*',
+      /** The NameServers in the application's namesrvAddr (the scenario's namesrvHosts, or all). */
+      namesrvAddrs: namesrvAddr(s, p.namesrvHosts).split(';'),
       messageModel: p.messageModel ?? 'CLUSTERING',
       mode: p.mode ?? 'concurrently',
       settings: {
@@ -138,7 +140,19 @@ export function consumerTruth(s: Scenario, side: ConsumerSide, sent: SentMessage
     const max = members.map((m) => m.consumer.maxReconsumeTimes).find((x) => x !== undefined && x >= 0) ?? DEFAULT_MAX_RECONSUME_TIMES;
     const consumedOk = new Set(ds.filter((d) => d.result === 'ok').map((d) => d.msgId));
     const sentHere = sent.filter((m) => m.topic === topic);
-    const never = sentHere.filter((m) => !consumedOk.has(m.msgId));
+    // BROADCASTING (DefaultMQPushConsumer's messageModel): every instance consumes every message
+    // (RebalanceImpl gives each all the queues, offsets in a local file), so a message is consumed
+    // only when each instance consumed it, and two instances consuming it is no duplicate.
+    const broadcasting = members.some((m) => m.consumer.messageModel === 'BROADCASTING');
+    const okBy = members.map((m) => new Set(deliveries.get(m.host.name)!.filter((d) => d.result === 'ok').map((d) => d.msgId)));
+    const never = sentHere.filter((m) => (broadcasting ? okBy.some((ok) => !ok.has(m.msgId)) : !consumedOk.has(m.msgId)));
+    const sentIds = new Set(sentHere.map((m) => m.msgId));
+    const groupCounts = counts(ds);
+    if (broadcasting) {
+      const each = members.map((m) => counts(deliveries.get(m.host.name)!));
+      groupCounts.duplicates = each.reduce((a, c) => a + c.duplicates, 0);
+      groupCounts.duplicateDeliveries = each.reduce((a, c) => a + c.duplicateDeliveries, 0);
+    }
     const dlq = dlqByDeliveries(ds, max);
     const lag = side.lag.get(group) ?? [];
     const peak = lag.reduce<LagSample | null>((a, x) => (x.error === undefined && (!a || x.total > a.total) ? x : a), null);
@@ -147,9 +161,17 @@ export function consumerTruth(s: Scenario, side: ConsumerSide, sent: SentMessage
       topic,
       instances: members.map((m) => m.host.name),
       maxReconsumeTimes: max,
+      messageModel: broadcasting ? 'BROADCASTING' : 'CLUSTERING',
       /** Messages the lab's producers sent OK to the topic. */
       sent: sentHere.length,
-      ...counts(ds),
+      /** BROADCASTING: duplicates are an instance's own; `consumed` counts a message consumed by any instance. */
+      ...groupCounts,
+      /**
+       * Of `consumed`, messages no send of the lab's producers returned OK for: sends the
+       * application saw fail (its timeout ran out) though the broker stored the message, e.g. a
+       * hung broker that wrote it when it ran again. consumed - this + neverConsumed.count = sent.
+       */
+      consumedOfFailedSends: [...consumedOk].filter((id) => !sentIds.has(id)).length,
       ...window(ds),
       dlq: { byAdminTool: side.dlq.get(group) ?? null, byDeliveries: dlq.length, msgIds: dlq.slice(0, 50) },
       /** Sent OK by the lab's producers, never consumed OK by an instance of the group (by tag, and the first msgIds). */
@@ -159,6 +181,8 @@ export function consumerTruth(s: Scenario, side: ConsumerSide, sent: SentMessage
         sentInLast10s: never.filter((m) => m.at >= endedAt - IN_FLIGHT_MS).length,
         byTag: never.reduce<Record<string, number>>((a, m) => ((a[m.tag] = (a[m.tag] ?? 0) + 1), a), {}),
         msgIds: never.slice(0, 50).map((m) => m.msgId),
+        /** BROADCASTING: messages each instance did not consume OK (a group's `count` is those some instance missed). */
+        ...(broadcasting ? { byInstance: Object.fromEntries(members.map((m, i) => [m.host.name, sentHere.filter((x) => !okBy[i].has(x.msgId)).length])) } : {}),
       },
       maxLag: peak ? { at: iso(peak.at), total: peak.total } : null,
       lag: lag.map((x) => ({ at: iso(x.at), total: x.total, retry: x.retry, queues: x.queues, ...(x.error ? { error: x.error } : {}) })),

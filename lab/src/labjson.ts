@@ -141,6 +141,8 @@ export function buildLabJson(r: {
       restartsToBind: r.discardedAttempts.get(host.name) ?? 0,
       rate: p.rate,
       threads: p.threads ?? 4,
+      /** The application's traffic changes (seconds after the settling), [] when none. */
+      schedule: p.schedule ?? [],
       async: p.async ?? false,
       selectorQueue: p.selectorQueue ?? null,
       /** Sends through a MessageQueueSelector (sendSelectImpl: one attempt, no retry). */

@@ -137,6 +137,19 @@ class Recording {
     return this.faultsFrom.getTime() + f.at * 1000;
   }
 
+  /** Each producer's traffic changes (its scenario's schedule), at their times after the settling. */
+  scheduleProducers(): void {
+    for (const { host, producer } of producers(this.s)) {
+      for (const c of producer.schedule ?? []) {
+        const threads = c.threads ?? producer.threads ?? 4;
+        setTimeout(() => {
+          this.producerJvm(host.name)?.child.stdin?.write(`load ${c.rate} ${threads}${producer.async ? ' async' : ''}\n`);
+          this.log(`${host.name}: now ${c.rate}/s on ${threads} threads (schedule)`);
+        }, Math.max(0, this.faultsFrom.getTime() + c.at * 1000 - Date.now()));
+      }
+    }
+  }
+
   private producerJvm(host: string): LabJvm | undefined {
     return this.cluster.jvmsOf(host).find((j) => j.role === 'producer');
   }
@@ -422,9 +435,10 @@ export async function record(s: Scenario, tool: Toolchain, opts: RecordOptions, 
     await rec.startCluster();
     rec.faultsFrom = new Date(Date.now() + s.settleSeconds * 1000);
     log(`settling for ${s.settleSeconds} s; faults from ${rec.faultsFrom.toISOString()}`);
-    const ends = s.faults.map((f) => faultEnd(f) ?? f.at);
+    const ends = [...s.faults.map((f) => faultEnd(f) ?? f.at), ...producers(s).flatMap(({ producer }) => (producer.schedule ?? []).map((c) => c.at))];
     const endAt = rec.faultsFrom.getTime() + (Math.max(0, ...ends) + s.tailSeconds) * 1000;
     rec.apps.schedule(rec.faultsFrom.getTime());
+    rec.scheduleProducers();
     await Promise.all(s.faults.map((f) => rec.runFault(f)));
     await sleep(endAt - Date.now());
     await rec.apps.stopSampling();

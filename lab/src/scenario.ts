@@ -47,6 +47,11 @@ export interface ProducerProcess {
   bindTo?: string;
   /** Only these NameServer hosts in its namesrvAddr (default: all, in host order). */
   namesrvHosts?: string[];
+  /**
+   * Changes of the application's own traffic at set times (seconds after the settling), as a
+   * business's load rises and falls: not a fault of any server.
+   */
+  schedule?: { at: number; rate: number; threads?: number }[];
 }
 
 /** What the consumer application's listener does with each message. */
@@ -216,6 +221,12 @@ function checkProcess(where: string, p: LabProcess, hostNames: Set<string>): voi
       fail(`${where}.tags`, 'must be a list of tags (letters, digits, _ and -)');
     }
     for (const h of p.namesrvHosts ?? []) if (!hostNames.has(h)) fail(`${where}.namesrvHosts`, `no host ${h}`);
+    if (p.schedule !== undefined && !Array.isArray(p.schedule)) fail(`${where}.schedule`, 'must be a list');
+    for (const [i, c] of (p.schedule ?? []).entries()) {
+      if (!(typeof c.at === 'number' && c.at >= 0 && c.at <= 3600)) fail(`${where}.schedule[${i}].at`, 'must be 0 to 3600 seconds');
+      if (!(typeof c.rate === 'number' && c.rate >= 0 && c.rate <= 5000)) fail(`${where}.schedule[${i}].rate`, 'must be 0 to 5000 sends per second');
+      if (c.threads !== undefined && !(Number.isInteger(c.threads) && c.threads >= 1 && c.threads <= 256)) fail(`${where}.schedule[${i}].threads`, 'must be 1 to 256');
+    }
     checkSettings(`${where}.settings`, p.settings);
     checkSettings(`${where}.systemProperties`, p.systemProperties);
     return;

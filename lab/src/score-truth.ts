@@ -116,8 +116,11 @@ export class Truth {
       const seenStart = f.kind === 'reboot' && f.linkUp ? ms(f.linkUp) : start;
       const next = raw.find((x) => x !== f && x.host === f.host && x.kind === 'reboot' && Math.abs(ms(x.start) - end) < 1000);
       const seenEnd = f.kind === 'hang' && next?.linkUp ? ms(next.linkUp) : end;
-      // A partition's far side, or the other consumer instances a listener fault struck.
-      const peers = [...(f.groups?.flat() ?? []), ...(f.consumers ?? [])].filter((h) => h !== f.host);
+      // A partition's far side, the other consumer instances a listener fault struck, or every
+      // instance of the group whose offsets an administrator reset (the reset acts on the group).
+      const group = f.kind === 'reset-offset' ? lab.consumers?.find((c) => c.host === f.host)?.group : undefined;
+      const resetHosts = group ? (lab.consumers ?? []).filter((c) => c.group === group).map((c) => c.host) : [];
+      const peers = [...(f.groups?.flat() ?? []), ...(f.consumers ?? []), ...resetHosts].filter((h) => h !== f.host);
       return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, text: '' };
     });
     for (const f of this.faults) f.text = `${f.kind} on ${f.host} ${this.time(f.start)}-${this.time(f.end)}`;
@@ -202,7 +205,7 @@ export const KIND_WORDS: Record<string, readonly string[]> = {
   stall: ['overload', 'stall'],
   'disk-full': ['disk-full'],
   partition: ['partition'],
-  // Faults of consumer applications (lab.json's own kinds, until analyze names them in other words).
+  // Faults of consumer applications: lab.json's own kinds, and analyze's words for them.
   'consumer-kill': ['consumer-kill'],
   'consumer-stop': ['consumer-stop'],
   'consumer-start': ['consumer-start'],
@@ -210,6 +213,13 @@ export const KIND_WORDS: Record<string, readonly string[]> = {
   'consume-failures': ['consume-failures'],
   'listener-block': ['listener-block'],
   'reset-offset': ['reset-offset'],
+  // An instance gone without a shutdown: a kill (a crash of its JVM or host would be another fault).
+  'consumer-gone': ['consumer-kill'],
+  'consumer-stopped': ['consumer-stop'],
+  'consumer-joined': ['consumer-start'],
+  // A listener slower than before: slowed, or blocked (a blocked call is a slow one while it lasts).
+  'slow-listener': ['slowdown', 'listener-block'],
+  'offset-reset': ['reset-offset'],
 };
 
 /** The kinds a lab fault answers to: its own, and `stall` for a short hang. */

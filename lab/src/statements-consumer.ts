@@ -4,7 +4,7 @@
 // failed). A group the lab did not run is one false statement; a figure the truth does not count is
 // unknown.
 import { say, type Statement } from './statements-core.js';
-import { ms, type LabConsumerGroup, type Truth } from './score-truth.js';
+import { ms, TOLERANCE, type LabConsumerGroup, type Truth } from './score-truth.js';
 
 /** A count within this share of the truth's, or this many, whichever is more. */
 export const CONSUMER_TOLERANCE = {
@@ -78,13 +78,65 @@ function impactStatements(truth: Truth, c: any): Statement[] {
 /** The consumer rules' findings: the group they name, and consume-failed's failures. */
 function findingStatements(truth: Truth, f: any): Statement[] {
   const group = f.subject?.group ?? (/Group (\S+?):/.exec(f.title ?? '')?.[1] ?? null);
-  if (!group || !['consume-failed', 'pull-refused'].includes(f.rule)) return [];
+  if (!group || !['consume-failed', 'pull-refused', 'consumer-backlog'].includes(f.rule)) return [];
   const where = `${f.id} ${f.rule}`;
   const g = truth.consumerGroups().find((x) => x.group === group);
   const groups = truth.consumerGroups().map((x) => x.group);
   const out = [say('analyze', 'consumer', where, `consumer group ${group}`).is(!!g, 'the lab ran it', `the lab ran ${groups.join(', ') || 'no consumer group'}`)];
   if (g && f.rule === 'consume-failed') out.push(say('analyze', 'consumer', where, `${group}'s deliveries failed`).is(g.failed > 0, `the lab counted ${g.failed} failed`, 'the lab counted no failed delivery'));
+  if (g && f.rule === 'consumer-backlog') out.push(...backlogCause(truth, f, g));
   return out;
+}
+
+/** The listener faults of the lab (a slowed or blocked listener). */
+const LISTENER_KINDS = ['slowdown', 'listener-block'];
+
+/**
+ * consumer-backlog's cause: a slow listener is a listener fault on one of the hosts it names; a broker
+ * fault is a fault of the host of the broker address it names; the consume threads are the limit
+ * when no listener fault came then and an instance of the group ran with about as many consume
+ * threads as the finding counted busy (consumeThreadMin, 20 when not set).
+ */
+function backlogCause(truth: Truth, f: any, g: LabConsumerGroup): Statement[] {
+  const m = f.metrics ?? {};
+  const where = `${f.id} ${f.rule}`;
+  const from = ms(f.start);
+  const to = f.end ? ms(f.end) : from;
+  const s = (claim: string) => say('analyze', 'consumer', where, claim);
+  const listener = (hosts: string[]) => hosts.flatMap((h) => truth.faultsOn(h, from, to, TOLERANCE.claimMs)).filter((x) => LISTENER_KINDS.includes(x.kind));
+  if (m.cause === 'slow-listener') {
+    const hosts: string[] = m.slowHosts ?? [];
+    const fs = listener(hosts);
+    return [s(`${g.group}'s listener slowed on ${hosts.join(', ')}`).is(fs.length > 0, fs.map((x) => x.text).join('; '), `no listener fault on ${hosts.join(', ')} then; the lab's faults: ${truth.allFaults()}`)];
+  }
+  if (m.cause === 'broker-fault' && typeof m.brokerAddr === 'string') {
+    const host = truth.brokerHost(undefined, m.brokerAddr);
+    const fs = host ? truth.faultsOn(host, from, to, TOLERANCE.claimMs) : [];
+    const claim = s(`broker ${m.brokerAddr} failed the calls of ${g.group}`);
+    return [host ? claim.is(fs.length > 0, fs.map((x) => x.text).join('; '), `no fault on ${host} then; the lab's faults: ${truth.allFaults()}`) : claim.unknown(`the lab does not know ${m.brokerAddr}`)];
+  }
+  if (m.cause === 'subscription') {
+    // An instance of the group that ran with a subscription of its own then (a consumer-start with `subscription`, or its own setting).
+    const mine = truth.consumers().filter((c) => c.group === g.group);
+    const own = new Set(mine.map((c) => c.subscription));
+    const started = (truth.lab.faults as any[]).filter((x) => x.kind === 'consumer-start' && x.subscription && mine.some((c) => c.host === x.host) && Date.parse(x.start) <= to + TOLERANCE.claimMs);
+    const differs = own.size > 1 || started.some((x) => !own.has(x.subscription));
+    return [s(`${g.group}'s instances subscribed differently`).is(differs, `subscriptions ${[...own, ...started.map((x) => x.subscription)].join(', ')}`, `every instance subscribed ${[...own].join(', ')}`)];
+  }
+  if (m.cause === 'consume-threads' && typeof m.busyThreads === 'number') {
+    const mine = truth.consumers().filter((c) => c.group === g.group);
+    const fs = listener(mine.map((c) => c.host));
+    const pools = mine.map((c) => c.settings?.consumeThreadMin ?? 20);
+    const fits = pools.some((p) => Math.abs(p - m.busyThreads) <= Math.max(0.5, 0.25 * p));
+    return [
+      s(`${g.group}'s consume threads were the limit, about ${m.busyThreads} busy`).is(
+        fits && fs.length === 0,
+        `its instances ran ${pools.join(', ')} consume threads and no listener fault came then`,
+        fs.length ? `a listener fault came then: ${fs.map((x) => x.text).join('; ')}` : `its instances ran ${pools.join(', ')} consume threads`,
+      ),
+    ];
+  }
+  return [];
 }
 
 export function consumerStatements(truth: Truth, report: any): Statement[] {

@@ -114,10 +114,21 @@ type Report = any;
 /** Causes of every incident. */
 function causeStatements(truth: Truth, report: Report): Statement[] {
   return (report.incidents ?? []).flatMap((inc: any) =>
-    (inc.causes ?? []).map((c: any, i: number) =>
-      checkFaultClaim(truth, { kind: c.kind, host: c.host, start: ms(c.start), end: t(c.end), detail: c.detail }, 'analyze', 'cause', `${inc.id} cause ${i + 1}`),
-    ),
+    (inc.causes ?? []).map((c: any, i: number) => [
+      ...checkFaultClaim(truth, { kind: c.kind, host: c.host, start: ms(c.start), end: t(c.end), detail: c.detail }, 'analyze', 'cause', `${inc.id} cause ${i + 1}`),
+      ...(c.group ? [consumerGroupClaim(truth, c.host, c.group, `${inc.id} cause ${i + 1}`)] : []),
+    ]),
   ).flat();
+}
+
+/** A consumer fault's cause names the group whose instance runs on its host. */
+function consumerGroupClaim(truth: Truth, host: string, group: string, where: string): Statement {
+  const c = truth.consumers().find((x) => x.host === host);
+  return say('analyze', 'cause', where, `${host} runs an instance of consumer group ${group}`).is(
+    c?.group === group,
+    `its consumer is of ${group}`,
+    c ? `its consumer is of ${c.group}` : `the lab ran no consumer on ${host}`,
+  );
 }
 
 /** Each client's impact, summed over the incidents (lab.json counts a client's failures over the whole recording). */
@@ -143,7 +154,11 @@ function impactStatements(truth: Truth, report: Report): Statement[] {
     const s = (claim: string) => say('analyze', 'impact', where, claim);
     const c = truth.client(client);
     if (!c) {
-      out.push(s(`${client} lost sends`).is(false, '', `the lab ran no application on ${client}`));
+      // A consumer application sends no message of its own: "no send lost" is true of it, and
+      // its calls that timed out (heartbeats, rebalances, route polls) are no lost send.
+      const consumer = truth.consumers().find((k) => k.host === client);
+      if (consumer && x.sends === 0) out.push(s(`${client} lost no send`).is(true, `the lab ran a consumer (${consumer.group}) on ${client}, which sends none`, ''));
+      else out.push(s(`${client} lost sends`).is(false, '', consumer ? `the lab ran a consumer (${consumer.group}), no producer, on ${client}` : `the lab ran no application on ${client}`));
       continue;
     }
     const f = c.sends;

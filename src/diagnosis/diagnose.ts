@@ -18,6 +18,7 @@ import { inferHosts } from './infer/hosts.js';
 import { buildIncidents } from './incident.js';
 import { clientFailures } from './observe.js';
 import { consumerCollector } from './consumers.js';
+import { consumerCauses } from './consumer-causes.js';
 
 interface Diagnosis {
   analysis: Analysis;
@@ -55,12 +56,14 @@ export function incidentPass(t: Timeline, o: DiagnoseOptions = {}): IncidentPass
   const trains = o.clocks ? new ClockTrains((i) => t.shiftMs?.[i] ?? 0) : null;
   let collected: Collected | null = null;
   const consumers = consumerCollector();
+  const faults = consumerCauses();
   let consumerImpacts: ConsumerImpact[] = [];
   return {
-    types: new Set([...c.types, ...consumers.types]),
+    types: new Set([...c.types, ...consumers.types, ...faults.types]),
     visit: (e) => {
       if (c.types.has(e.type)) c.visit(e);
       if (consumers.types.has(e.type)) consumers.visit(e);
+      faults.visit(e);
       trains?.visit(e);
     },
     consumers: () => consumerImpacts,
@@ -78,6 +81,7 @@ export function incidentPass(t: Timeline, o: DiagnoseOptions = {}): IncidentPass
         clientVersion: (h) => clientVersionOf(h, sources),
         failures: (h, source, from, until) => clientFailures(collected!.events, h, source, from, until, collected!.syncTimeouts).figures,
         clientLogsRead: clientLogsRead(t.accounting),
+        consumerCauses: faults.finish(findings),
       });
     },
   };

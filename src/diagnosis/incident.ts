@@ -39,11 +39,13 @@ interface IncidentOptions {
   failures: (host: string, source: 'app' | 'client', fromTs: number, untilTs: number) => ClientFailures;
   /** Whether any client or application log was read (without one the impact is unknown, not nil). */
   clientLogsRead: boolean;
+  /** The consumer applications' faults (src/diagnosis/consumer-causes.ts). */
+  consumerCauses?: Cause[];
 }
 
 /** The incidents of an analysis: `findings` in the report's order (their index is their id). */
 export function buildIncidents(input: ReplayInput, findings: readonly Finding[], opts: IncidentOptions): Incident[] {
-  const causes = [...causesOf(input.scenario, input), ...partitionsOf(findings)].sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
+  const causes = [...causesOf(input.scenario, input), ...partitionsOf(findings), ...(opts.consumerCauses ?? [])].sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
   if (!causes.length) return [];
   const groups = groupCauses(causes);
   const observed = input.observed;
@@ -271,6 +273,8 @@ function belongsTo(f: Finding, inc: Incident, sc: Scenario): boolean {
   if ((s.brokerAddr !== undefined && addrs.has(s.brokerAddr)) || (s.namesrvAddr !== undefined && addrs.has(s.namesrvAddr))) return true;
   if (s.client !== undefined && clients.has(s.client)) return true;
   if (s.host !== undefined && clients.has(s.host)) return true;
+  // A consumer group's backlog whose cause is a broker of the incident (consumer-backlog).
+  if (typeof f.metrics.brokerAddr === 'string' && addrs.has(f.metrics.brokerAddr)) return true;
   // A broker that failed to register with a NameServer on a failed host.
   return s.host !== undefined && sc.brokers.some((b) => b.host === s.host) && s.namesrvAddr !== undefined && addrs.has(s.namesrvAddr);
 }
@@ -331,6 +335,18 @@ function causeStep(c: Cause): string {
       return `the disk of ${c.host} filled up`;
     case 'partition':
       return `${c.host} was cut off by the network ${c.detail ?? ''}: calls across the cut timed out, with no refusal and no reset`;
+    case 'slow-listener':
+      return `the listener of ${c.group} slowed ${c.detail ?? `on ${c.host}`}: the consume threads were all taken and the group fell behind`;
+    case 'consume-failures':
+      return `the listener of ${c.group} failed deliveries ${c.detail ?? `on ${c.host}`}: each went back to the broker for a later retry`;
+    case 'consumer-gone':
+      return `the ${c.group} instance on ${c.host} was gone without a shutdown: the broker closed its channel and the others took its queues`;
+    case 'consumer-stopped':
+      return `the ${c.group} instance on ${c.host} shut down (unregistered): the others took its queues`;
+    case 'consumer-joined':
+      return `a new ${c.group} instance joined on ${c.host}${c.detail ? ` ${c.detail}` : ''}: every instance rebalanced`;
+    case 'offset-reset':
+      return `an administrator reset the offsets of ${c.group} (${c.detail ?? c.host})`;
   }
 }
 
@@ -379,6 +395,8 @@ function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]
       add(f.start, `${String(f.subject.broker)} answered ${plural(Number(m.rejections), 'send')} with [TIMEOUT_CLEAN_QUEUE] broker busy (waits ${String(m.minWaitMs)}-${String(m.maxWaitMs)} ms)`, ref(f), id);
     } else if (f.rule === 'stale-route' && m.withinRoutingBound === false) {
       add(f.end, `${String(f.subject.client)} had sent to ${String(f.subject.broker)} for ${formatMs(Number(m.staleMs))}, ${formatMs(Number(m.staleMs) - Number(m.boundMs))} past the ${formatMs(Number(m.boundMs))} a route takes to drop a hung broker`, ref(f), id);
+    } else if (f.rule === 'consumer-backlog' && m.cause === 'broker-fault') {
+      add(typeof m.brokerFailedFrom === 'number' ? m.brokerFailedFrom : f.start, consumerBacklogStep(f, inc), lastRef(f), id);
     } else if (f.rule === 'send-no-retry') {
       add(f.start, `${String(f.subject.host)} sends fail after one attempt (${noRetryText(String(m.shape))}): each failure is a lost send`, ref(f), id);
     }
@@ -398,6 +416,16 @@ function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]
   if (steps.length <= MAX_STEPS) return steps;
   // Keep the causes and the first steps; the findings tell the rest.
   return steps.slice(0, MAX_STEPS);
+}
+
+/** A consumer group's backlog from a broker of the incident: how long its orderly queues stayed unlocked after the broker was back. */
+function consumerBacklogStep(f: Finding, inc: Incident): string {
+  const group = /^Group (\S+):/.exec(f.title)?.[1] ?? 'a consumer group';
+  const addr = String(f.metrics.brokerAddr);
+  const back = inc.causes.find((c) => c.end !== null && c.brokers.some((b) => b.addr === addr))?.end ?? null;
+  const until = typeof f.metrics.notLockedUntil === 'number' ? f.metrics.notLockedUntil : null;
+  const locks = until !== null ? `; its orderly queues stayed unlocked${back !== null && until > back ? ` until ${formatMs(until - back)} after the broker was back` : ''} (the lock is taken again at a rebalance, every 20 s)` : '';
+  return `${group} fell behind: its instances' calls to ${addr} failed${locks}`;
 }
 
 function noRetryText(shape: string): string {
@@ -502,6 +530,18 @@ function titleOf(inc: Incident): string {
         return `disk full on ${c.host}`;
       case 'partition':
         return `${who}cut off by the network${dur}`;
+      case 'slow-listener':
+        return `${c.group} listener slow${dur} (${c.host})`;
+      case 'consume-failures':
+        return `${c.group} consume failures${dur} (${c.host})`;
+      case 'consumer-gone':
+        return `${c.group} instance on ${c.host} gone${c.end !== null ? `, back after ${formatMs(c.end - c.start)}` : ''}`;
+      case 'consumer-stopped':
+        return `${c.group} instance on ${c.host} stopped${c.end !== null ? `, back after ${formatMs(c.end - c.start)}` : ''}`;
+      case 'consumer-joined':
+        return `${c.group} instance joined on ${c.host}`;
+      case 'offset-reset':
+        return `${c.group} offsets reset`;
     }
   });
   // Lost sends as the applications counted them; clients without an application log show failed attempts.

@@ -1880,11 +1880,16 @@ export const ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
-    // stats.log, once a minute (hour, day) per statistic and key (StatsItem.printAtMinutes).
+    // stats.log, once a minute (hour, day) per statistic and key (StatsItem.printAtMinutes); the
+    // client's ConsumerStatsManager prints the same lines per `topic@group` (CONSUME_OK_TPS, PULL_TPS,
+    // ...). A response time (CONSUME_RT, PULL_RT) is an RTStatsItem in the clients that have it
+    // (4.9.4 prints it so): `TIMES: n AVGRT: ms`, the same snapshot as `SUM: total ms TPS: ...
+    // AVGPT: ms` printed by the clients before it; both are read as the older wording (sum the total
+    // ms, avgpt the average time), with `times` the count.
     id: 'stats/in-one',
     type: 'stats',
     keywords: ['] Stats In One '],
-    pattern: /\[(?<stat>[A-Z_]+)\] \[(?<key>[^\]]*)\] Stats In One (?<window>Minute|Hour|Day), SUM: (?<sum>-?\d+) TPS: (?<tps>-?[\d.]+) AVGPT: (?<avgpt>-?[\d.]+)/,
+    pattern: /\[(?<stat>[A-Z_]+)\] \[(?<key>[^\]]*)\] Stats In One (?<window>Minute|Hour|Day), (?:SUM: (?<sum>-?\d+) TPS: (?<tps>-?[\d.]+) AVGPT: (?<avgpt>-?[\d.]+)|TIMES: (?<times>-?\d+) AVGRT: (?<avgrt>-?[\d.]+))/,
     versions: 'all',
     source: 'common/stats/StatsItem',
     format: '[%s] [%s] Stats In One Minute, SUM: %d TPS: %.2f AVGPT: %.2f',
@@ -1893,8 +1898,18 @@ export const ENTRIES: CatalogueEntry[] = [
     forms: {
       Hour: { format: '[%s] [%s] Stats In One Hour, SUM: %d TPS: %.2f AVGPT: %.2f', args: ['stat', 'key', 'sum', { name: 'tps', as: 'fixed2' }, { name: 'avgpt', as: 'fixed2' }], printf: true },
       Day: { format: '[%s] [%s] Stats In One Day, SUM: %d TPS: %.2f AVGPT: %.2f', args: ['stat', 'key', 'sum', { name: 'tps', as: 'fixed2' }, { name: 'avgpt', as: 'fixed2' }], printf: true },
+      RT: { format: '[%s] [%s] Stats In One Minute, TIMES: %d AVGRT: %.2f', args: ['stat', 'key', 'times', { name: 'avgpt', as: 'fixed2' }], printf: true },
     },
-    fields: (g) => ({ stat: str(g.stat), key: str(g.key), window: (g.window ?? '').toLowerCase(), sum: num(g.sum), tps: num(g.tps), avgpt: num(g.avgpt) }),
+    fields: (g) => {
+      const base = { stat: str(g.stat), key: str(g.key), window: (g.window ?? '').toLowerCase() };
+      if (g.times === undefined) return { ...base, sum: num(g.sum), tps: num(g.tps), avgpt: num(g.avgpt) };
+      // The interval's seconds (StatsItem.computeStatsData: a minute, an hour, a day).
+      const secs = base.window === 'day' ? 86400 : base.window === 'hour' ? 3600 : 60;
+      const times = num(g.times) ?? 0;
+      const avg = num(g.avgrt) ?? 0;
+      const sum = Math.round(times * avg);
+      return { ...base, sum, tps: Math.round((sum / secs) * 100) / 100, avgpt: avg, times };
+    },
     samples: [
       {
         // Lab recording seed-outage (broker 4.9.4).
@@ -1903,6 +1918,11 @@ export const ENTRIES: CatalogueEntry[] = [
       },
       { text: '[BROKER_PUT_NUMS] [DefaultCluster] Stats In One Hour, SUM: 7000 TPS: 1.94 AVGPT: 0.00', fields: { stat: 'BROKER_PUT_NUMS', key: 'DefaultCluster', window: 'hour', sum: 7000 } },
       { text: '[BROKER_PUT_NUMS] [DefaultCluster] Stats In One Day, SUM: 168000 TPS: 1.94 AVGPT: 0.01', fields: { stat: 'BROKER_PUT_NUMS', window: 'day', sum: 168000, tps: 1.94, avgpt: 0.01 } },
+      {
+        // Lab recording consumer-slow-listener (client 4.9.4, rocketmq_client.log).
+        text: '2026-12-05 19:37:00,000 INFO RocketmqClient - [CONSUME_RT] [TopicOrder@CID_STOCK] Stats In One Minute, TIMES: 80 AVGRT: 1500.95',
+        fields: { stat: 'CONSUME_RT', key: 'TopicOrder@CID_STOCK', window: 'minute', times: 80, avgpt: 1500.95, sum: 120076 },
+      },
     ],
   },
   {

@@ -55,7 +55,7 @@ export const EVENT_FIELD_TABLE: Readonly<Record<Exclude<EventType, 'other'>, Rea
   'disk-ok': { ratio: NN, store: SN },
   'broker-jstack': {},
   'store-sync': { status: S, topic: SN, brokerName: SN, queueId: NN, addr: SN, intervalMs: NN, behindBytes: NN },
-  stats: { stat: S, key: S, window: S, sum: N, tps: N, avgpt: N },
+  stats: { stat: S, key: S, window: S, sum: N, tps: N, avgpt: N, times: opt(N) },
   // ---- the consumer side ----
   'consume-failed': { returnType: S, group: SN, ...QUEUE, msgIds: L, reconsumeTimes: NN, cause: SN },
   'send-back-failed': { group: SN, topic: SN, msgId: SN, reconsumeTimes: NN, cause: SN },

@@ -111,6 +111,7 @@ function incidentToJson(inc: Incident, zone: Zone, shown: ReadonlySet<string>): 
     causes: inc.causes.map((c) => ({
       kind: c.kind,
       host: c.host,
+      ...(c.group !== undefined ? { group: c.group } : {}),
       namesrvAddrs: [...c.namesrvAddrs],
       brokers: c.brokers.map((b) => ({ ...b })),
       start: iso(c.start, zone),

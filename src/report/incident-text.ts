@@ -98,8 +98,14 @@ function causeText(c: Cause, sameHost: boolean): string {
     stall: 'stalled',
     'disk-full': 'ran out of disk',
     partition: 'was cut off by the network',
+    'slow-listener': 'ran a slow listener',
+    'consume-failures': 'failed deliveries',
+    'consumer-gone': 'lost its consumer without a shutdown',
+    'consumer-stopped': 'shut its consumer down',
+    'consumer-joined': 'started a new consumer',
+    'offset-reset': 'had its group\'s offsets reset',
   };
-  const subject = c.kind === 'overload' || c.kind === 'stall' ? `${c.brokers.map((b) => b.name).join(', ')} on ${c.host}` : c.host;
+  const subject = c.kind === 'overload' || c.kind === 'stall' ? `${c.brokers.map((b) => b.name).join(', ')} on ${c.host}` : c.group ? `${c.host} (${c.group})` : c.host;
   return `${subject} ${what[c.kind]}${on && c.kind !== 'overload' && c.kind !== 'stall' ? ` (${on})` : ''}${c.detail ? `: ${c.detail}` : ''}`;
 }
 

@@ -5,7 +5,23 @@
 // incident") describes every field.
 
 /** What happened to a host or a broker. */
-type CauseKind = 'hang' | 'reboot' | 'crash' | 'restart' | 'shutdown' | 'overload' | 'stall' | 'disk-full' | 'partition';
+type CauseKind =
+  | 'hang'
+  | 'reboot'
+  | 'crash'
+  | 'restart'
+  | 'shutdown'
+  | 'overload'
+  | 'stall'
+  | 'disk-full'
+  | 'partition'
+  // A consumer application's faults (src/diagnosis/consumer-causes.ts): on the host of the instance.
+  | 'slow-listener'
+  | 'consume-failures'
+  | 'consumer-gone'
+  | 'consumer-stopped'
+  | 'consumer-joined'
+  | 'offset-reset';
 
 export interface Cause {
   kind: CauseKind;
@@ -22,6 +38,8 @@ export interface Cause {
   evidence: string[];
   /** What else is known: `only its processes froze`, `12 pauses, the longest 1202 ms`. */
   detail: string | null;
+  /** A consumer fault's group. */
+  group?: string;
   /** A partition's other side: the hosts it could not reach or be reached from. */
   peers?: string[];
   /**

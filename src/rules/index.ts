@@ -4,6 +4,7 @@ import brokerDownDetection from './broker-down-detection.js';
 import brokerRegisterFailed from './broker-register-failed.js';
 import colocatedNamesrv from './colocated-namesrv.js';
 import consumeFailed from './consume-failed.js';
+import consumerBacklog from './consumer-backlog.js';
 import consumerFlowControl from './consumer-flow-control.js';
 import diskFull from './disk-full.js';
 import namesrvStuck from './namesrv-stuck.js';
@@ -42,4 +43,5 @@ export const ALL_RULES: readonly Rule[] = [
   consumerFlowControl,
   subscriptionInconsistent,
   rebalanceStorm,
+  consumerBacklog,
 ];

@@ -195,7 +195,7 @@ const rule: Rule = {
       };
       ctx.report({
         severity: r24 || r26 ? 'error' : 'warning',
-        title: `Pulls of ${g.printed ? g.name : 'a group'} refused: ${[...g.reasons.keys()].map((r) => `${r} (${CODES[r]})`).join(', ')}${g.span.ms ? ` for ${formatMs(g.span.ms)}` : ''}`,
+        title: `Pulls of ${g.printed ? g.name : g.clients.size ? `a group on ${someOf([...g.clients].sort())}` : 'a group'} refused: ${[...g.reasons.keys()].map((r) => `${r} (${CODES[r]})`).join(', ')}${g.span.ms ? ` for ${formatMs(g.span.ms)}` : ''}`,
         start: g.span.first,
         end: g.span.last,
         subject: g.clients.size === 1 ? { client: [...g.clients][0] } : brokers.length === 1 && g.brokers.size === 1 ? { host: brokers[0] } : {},

@@ -21,24 +21,38 @@ const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('every consumer recording', () => {
   it('is there, gzipped, with a consumer truth that adds up', () => {
-    expect(NAMES.length).toBeGreaterThanOrEqual(7);
+    expect(NAMES.length).toBeGreaterThanOrEqual(8);
     for (const name of NAMES) {
       const l = labJson(name);
       expect(l.consumers!.length, name).toBeGreaterThanOrEqual(2);
       for (const g of l.consumerGroups!) {
         const members = l.consumers!.filter((c) => c.group === g.group);
-        // The group's deliveries are its instances'; a message is consumed or never consumed, not both.
+        // Messages consumed whose send the application saw fail (recordings before the field: none).
+        const ofFailedSends = g.consumedOfFailedSends ?? 0;
+        // The group's deliveries are its instances'.
         expect(g.deliveries, name).toBe(members.reduce((a, c) => a + c.deliveries, 0));
         expect(g.failed, name).toBe(members.reduce((a, c) => a + c.failed, 0));
-        expect(g.consumed + g.neverConsumed.count, name).toBe(g.sent);
-        // Every delivery ended OK or not; the OK ones are the messages consumed and their repeats.
-        expect(g.deliveries, name).toBe(g.consumed + g.duplicateDeliveries + g.failed);
         expect(g.received, name).toBeGreaterThanOrEqual(g.consumed);
         expect(g.lag.length, name).toBeGreaterThanOrEqual(6);
+        if (g.messageModel === 'BROADCASTING') {
+          // Each instance consumes every message: what it consumed and what it missed make the sends.
+          for (const c of members) {
+            expect(c.consumed + g.neverConsumed.byInstance![c.host], `${name} ${c.host}`).toBeGreaterThanOrEqual(g.sent);
+            expect(c.consumed + g.neverConsumed.byInstance![c.host], `${name} ${c.host}`).toBeLessThanOrEqual(g.sent + ofFailedSends);
+          }
+          expect(g.deliveries, name).toBe(members.reduce((a, c) => a + c.consumed + c.duplicateDeliveries + c.failed, 0));
+          continue;
+        }
+        // A message sent OK is consumed or never consumed, not both.
+        expect(g.consumed - ofFailedSends + g.neverConsumed.count, name).toBe(g.sent);
+        // Every delivery ended OK or not; the OK ones are the messages consumed and their repeats.
+        expect(g.deliveries, name).toBe(g.consumed + g.duplicateDeliveries + g.failed);
       }
       for (const h of l.hosts.filter((x) => x.roles.includes('consumer'))) {
+        const c = l.consumers!.find((x) => x.host === h.name)!;
         expect(existsSync(join(LAB, name, h.name, 'logs', 'rocketmqlogs', 'rocketmq_client.log.gz')), `${name} ${h.name}`).toBe(true);
-        expect(log(name, h.name, 'app.log'), `${name} ${h.name}`).toMatch(/INFO \d+ --- \[ *main\] com\.example\.stock\.OrderEventListener +: Listener started: group=CID_STOCK/);
+        const started = new RegExp(`INFO \\d+ --- \\[ *main\\] com\\.example\\.[a-z]+\\.[A-Za-z]+Listener +: Listener started: group=${c.group}`);
+        expect(log(name, h.name, 'app.log'), `${name} ${h.name}`).toMatch(started);
       }
     }
   });
@@ -124,5 +138,104 @@ describe('what each consumer recording shows', () => {
     const lines = count(c1, 'consumeMessage Orderly return not OK') + count(log('consumer-orderly-broker-crash', 'app-stock-02', 'rocketmqlogs/rocketmq_client.log'), 'consumeMessage Orderly return not OK');
     expect(lines).toBeLessThanOrEqual(g.failed);
     expect(lines).toBeGreaterThanOrEqual(g.failed - 2);
+  });
+
+  it('consumer-broker-hang: pulls on the hung broker fail with the channel its timeouts closed; its stored sends are consumed', () => {
+    const name = 'consumer-broker-hang';
+    const l = labJson(name);
+    const g = group(name);
+    const f = l.faults[0];
+    expect(f).toMatchObject({ kind: 'hang', host: 'mq-broker-a' });
+    expect(Date.parse(f.end!) - Date.parse(f.start)).toBeGreaterThan(70_000);
+    // The 19 sends the producer lost were stored on broker-a and consumed once it ran again.
+    const producer = l.clients[0].sends;
+    expect(producer.failed).toBe(19);
+    expect(g.consumedOfFailedSends).toBe(producer.failed);
+    expect(g.consumed - g.consumedOfFailedSends! + g.neverConsumed.count).toBe(producer.ok);
+    // No lag while broker-a is stopped: the admin tool cannot reach it; samples before and after.
+    const during = g.lag.filter((x) => x.at > f.start && x.at < f.end!);
+    expect(during.length).toBeGreaterThanOrEqual(4);
+    for (const x of during) expect(x.error).toMatch(/ConsumerProgressSubCommand command failed/);
+    expect(g.lag.filter((x) => x.at > f.end! && x.error === undefined).length).toBeGreaterThanOrEqual(3);
+    // Consumed twice only across instances (queues moved at the rebalances), never by one instance.
+    expect(g.duplicates).toBeGreaterThan(0);
+    for (const c of l.consumers!) expect(c.duplicates, c.host).toBe(0);
+    const c1 = log(name, 'app-stock-01', 'rocketmqlogs/rocketmq_client.log');
+    expect(count(c1, 'execute the pull request exception')).toBe(16);
+    expect(c1).toContain('org.apache.rocketmq.client.exception.MQClientException: send request failed to 10.213.0.21:10911. Request: RemotingCommand [code=11,');
+    expect(c1).toContain('invokeSync: close socket because of timeout, 3000ms, 10.213.0.21:10911');
+    expect(log(name, 'app-stock-03', 'rocketmqlogs/rocketmq_client.log')).toMatch(/getConsumerIdListByGroup exception, 10\.213\.0\.21:10911 CID_STOCK\r?\norg\.apache\.rocketmq\.remoting\.exception\.RemotingTimeoutException: wait response on the channel <10\.213\.0\.21:10911> timeout, 3000\(ms\)/);
+    // The NameServer never dropped broker-a: the hang was shorter than its 120 s expiry.
+    expect(log(name, 'mq-ns-1', 'rocketmqlogs/namesrv.log')).not.toMatch(/The broker channel expired|remove brokerAddr/);
+  });
+
+  it('consumer-too-few-threads: the lag follows the producer\'s schedule while one thread per instance consumes at its ceiling; the broadcasting group keeps up', () => {
+    const name = 'consumer-too-few-threads';
+    const l = labJson(name);
+    expect(l.faults).toEqual([]);
+    const producer = l.clients[0];
+    expect(producer.schedule).toEqual([{ at: 0, rate: 12 }, { at: 90, rate: 3 }]);
+    const from = Date.parse(l.window.faultsFrom);
+    const stock = l.consumerGroups!.find((g) => g.group === 'CID_STOCK')!;
+    const audit = l.consumerGroups!.find((g) => g.group === 'CID_AUDIT')!;
+    // The lag grows while the producer sends 12/s, peaks near its step down, and drains after it.
+    const at = (x: { at: string }) => Date.parse(x.at) - from;
+    const before = stock.lag.filter((x) => at(x) < 0);
+    const peak = stock.maxLag!;
+    expect(Math.max(...before.map((x) => x.total))).toBeLessThan(20);
+    expect(peak.total).toBeGreaterThan(300);
+    expect(Date.parse(peak.at) - from).toBeGreaterThan(60_000);
+    expect(Date.parse(peak.at) - from).toBeLessThan(110_000);
+    expect(stock.lag[stock.lag.length - 1].total).toBeLessThan(20);
+    expect(stock).toMatchObject({ messageModel: 'CLUSTERING', failed: 0, duplicates: 0, neverConsumed: { count: 0 } });
+    for (const c of l.consumers!.filter((x) => x.group === 'CID_STOCK')) expect(c.settings).toMatchObject({ consumeThreadMin: 1, consumeThreadMax: 1 });
+    // Broadcasting: each instance consumed every message, held every queue, and the broker has no offsets to show.
+    expect(audit.messageModel).toBe('BROADCASTING');
+    expect(audit.neverConsumed.byInstance).toEqual({ 'app-audit-01': 0, 'app-audit-02': 0 });
+    for (const c of l.consumers!.filter((x) => x.group === 'CID_AUDIT')) {
+      expect(c.consumed, c.host).toBe(audit.sent);
+      expect(c.queues[c.queues.length - 1].queues.filter((q) => q.startsWith('TopicOrder@'))).toHaveLength(8);
+    }
+    for (const x of audit.lag) expect(x.error).toMatch(/ConsumerProgressSubCommand command failed/);
+    // The client's own minute stats: one thread at 250 ms a message caps an instance at 4 messages/s.
+    for (const h of ['app-stock-01', 'app-stock-02']) {
+      const tps = [...log(name, h, 'rocketmqlogs/rocketmq_client.log').matchAll(/\[CONSUME_OK_TPS\] \[TopicOrder@CID_STOCK\] Stats In One Minute, SUM: \d+ TPS: ([\d.]+)/g)].map((m) => Number(m[1]));
+      expect(Math.max(...tps), h).toBeLessThanOrEqual(4);
+      expect(Math.max(...tps), h).toBeGreaterThan(3.9);
+      expect(log(name, h, 'rocketmqlogs/rocketmq_client.log')).not.toContain('so do flow control');
+    }
+    expect(log(name, 'app-audit-01', 'app.log')).toMatch(/com\.example\.audit\.OrderAuditListener +: Listener started: group=CID_AUDIT/);
+  });
+
+  it('consumer-namesrv-hang: consumers bound to the hung NameServer keep their routes and consume on; 4.7.1 keeps the channel, 5.1.4 closes it', () => {
+    const name = 'consumer-namesrv-hang';
+    const l = labJson(name);
+    const g = group(name);
+    const f = l.faults[0];
+    expect(f).toMatchObject({ kind: 'hang', host: 'mq-ns-1' });
+    expect(l.consumers!.map((c) => [c.host, c.version, c.namesrvAddrs])).toEqual([
+      ['app-stock-01', '4.7.1', ['10.213.0.11:9876']],
+      ['app-stock-02', '5.1.4', ['10.213.0.11:9876']],
+    ]);
+    expect(g).toMatchObject({ sent: 768, consumed: 768, duplicates: 0, failed: 0, neverConsumed: { count: 0 } });
+    expect(l.clients[0].sends.failed).toBe(0);
+    expect(Math.max(...g.lag.map((x) => x.total))).toBeLessThanOrEqual(10);
+    // The admin tool failed while it used the hung NameServer; never outside the hang.
+    for (const x of g.lag.filter((y) => y.error !== undefined)) {
+      expect(x.at > f.start && x.at < f.end!, x.at).toBe(true);
+    }
+    const timeout = 'updateTopicRouteInfoFromNameServer Exception';
+    const c471 = log(name, 'app-stock-01', 'rocketmqlogs/rocketmq_client.log');
+    const c514 = log(name, 'app-stock-02', 'rocketmqlogs/rocketmq_client.log');
+    expect(count(c471, timeout)).toBe(3);
+    expect(count(c514, timeout)).toBe(3);
+    expect(count(c471, 'close socket because of timeout')).toBe(0);
+    expect(count(c471, 'receive response, but not matched any request, 10.213.0.11:9876')).toBe(3);
+    expect(count(c514, 'invokeSync: close socket because of timeout, 3000ms, 10.213.0.11:9876')).toBe(3);
+    // 5.1.4's own layout: the millisecond field, the pid and the thread.
+    expect(c514).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} INFO  \[\d+\] \[[^\]]+\] /m);
+    expect(log(name, 'app-order-01', 'rocketmqlogs/rocketmq_client.log')).toContain('new name server is chosen. OLD: 10.213.0.11:9876 , NEW: 10.213.0.12:9876');
+    const ns = log(name, 'mq-ns-1', 'rocketmqlogs/namesrv.log');
+    expect(count(ns, "the broker's channel destroyed")).toBe(2);
   });
 });

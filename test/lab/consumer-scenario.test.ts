@@ -41,6 +41,10 @@ const bad = (mutate: (s: any) => void) => {
 describe('consumer scenario fields', () => {
   it('accepts consumers, their listener schedule and their faults', () => {
     expect(() => validateScenario(base())).not.toThrow();
+    const traffic = base();
+    (traffic.hosts[2].processes[0] as { schedule?: unknown }).schedule = [{ at: 0, rate: 12 }, { at: 90, rate: 3, threads: 2 }];
+    traffic.faults = [];
+    expect(() => validateScenario(traffic)).not.toThrow();
     const s = base();
     s.faults.push({ kind: 'consumer-start', host: 'c2', at: 100, subscription: 'TagA' }, { kind: 'reset-offset', host: 'c1', at: 120, backSeconds: 60 });
     expect(() => validateScenario(s)).not.toThrow();
@@ -65,6 +69,9 @@ describe('consumer scenario fields', () => {
     expect(bad((s) => (c(s).schedule = [{ at: -5, processMs: 10 }]))).toThrow(/schedule\[0\]\.at/);
     expect(bad((s) => (c(s).schedule = [{ at: 5, throwShare: 2 }]))).toThrow(/schedule\[0\]\.throwShare: must be a share/);
     expect(bad((s) => (s.hosts[2].processes[0].tags = ['a b']))).toThrow(/tags: must be a list of tags/);
+    expect(bad((s) => (s.hosts[2].processes[0].schedule = [{ at: 0, rate: 6000 }]))).toThrow(/hosts\[2\]\.processes\[0\]\.schedule\[0\]\.rate: must be 0 to 5000/);
+    expect(bad((s) => (s.hosts[2].processes[0].schedule = [{ at: 10, rate: 5, threads: 0 }]))).toThrow(/schedule\[0\]\.threads: must be 1 to 256/);
+    expect(bad((s) => (s.hosts[2].processes[0].schedule = { at: 10, rate: 5 }))).toThrow(/processes\[0\]\.schedule: must be a list/);
     expect(bad((s) => s.hosts[3].processes.push({ kind: 'producer', version: '4.9.4', group: 'P2', topic: 'T', rate: 1 }))).toThrow(/a consumer runs on a host of its own/);
   });
 
@@ -151,7 +158,7 @@ describe('lab.json consumer truth', () => {
     expect(c1).toMatchObject({ host: 'c1', deliveries: 6, received: 3, consumed: 2, failed: 4, failedByResult: { later: 2, exception: 2 }, retried: 2, duplicates: 0 });
     expect(c1.runs).toEqual([{ start: isoLab(0), end: isoLab(50), ended: 'killed', subscription: '*' }]);
     expect(c1.queues).toEqual([{ at: isoLab(1), queues: ['T@broker-a:0', 'T@broker-a:1'] }, { at: isoLab(40), queues: [] }]);
-    expect(c2).toMatchObject({ mode: 'orderly', subscription: 'TagA || TagB', consumed: 2, failed: 0 });
+    expect(c2).toMatchObject({ mode: 'orderly', subscription: 'TagA || TagB', consumed: 2, failed: 0, namesrvAddrs: ['10.213.0.11:9876'] });
     const [g] = t.groups;
     expect(g).toMatchObject({ group: 'C', instances: ['c1', 'c2'], maxReconsumeTimes: 2, sent: 5, received: 4, consumed: 3, failed: 4, retried: 2 });
     // msg-1 consumed OK on c1 and again on c2 (after c1 was killed): one duplicate.
@@ -165,6 +172,30 @@ describe('lab.json consumer truth', () => {
     expect(g.maxLag).toEqual({ at: isoLab(20), total: 9 });
     expect(g.lag.map((x) => x.total)).toEqual([3, 9, 0]);
     expect(g.lag[2].error).toBe('x');
+  });
+
+  it('BROADCASTING: a message is consumed when every instance consumed it, and two instances consuming it is no duplicate', () => {
+    const s = base();
+    for (const i of [3, 4]) Object.assign(s.hosts[i].processes[0], { messageModel: 'BROADCASTING', mode: 'concurrently', subscription: undefined, maxReconsumeTimes: undefined });
+    s.faults = [];
+    const b: ConsumerSide = {
+      runs: new Map([['c1', [{ start: 0, end: null, ended: null, subscription: '*' }]], ['c2', [{ start: 0, end: null, ended: null, subscription: '*' }]]]),
+      lag: new Map(),
+      dlq: new Map([['C', null]]),
+      side: new Map([
+        // c1 consumed msg-1 to msg-4 (msg-2 twice) and msg-9, whose send failed at the producer; c2 msg-1 to msg-3.
+        ['c1', { consumed: [row(1, '1', 'broker-a:0', 0, 0, 'ok'), row(2, '2', 'broker-a:1', 0, 0, 'ok'), row(3, '2', 'broker-a:1', 0, 0, 'ok'), row(4, '3', 'broker-a:2', 0, 0, 'ok'), row(5, '4', 'broker-a:3', 0, 0, 'ok'), row(6, '9', 'broker-a:3', 1, 0, 'ok')], queues: [] }],
+        ['c2', { consumed: [row(1, '1', 'broker-a:0', 0, 0, 'ok'), row(2, '2', 'broker-a:1', 0, 0, 'ok'), row(4, '3', 'broker-a:2', 0, 0, 'ok')], queues: [] }],
+      ]),
+    };
+    const [g] = consumerTruth(s, b, sent, isoLab, 45_000).groups;
+    expect(g).toMatchObject({ messageModel: 'BROADCASTING', sent: 5, deliveries: 9, consumed: 5, consumedOfFailedSends: 1, duplicates: 1, duplicateDeliveries: 1 });
+    // msg-5 neither consumed; msg-4 only c1: two messages some instance missed.
+    expect(g.neverConsumed).toMatchObject({ count: 2, msgIds: ['msg-4', 'msg-5'], byInstance: { c1: 1, c2: 2 } });
+    const clustering = consumerTruth(base(), side(), sent, isoLab, 45_000).groups[0];
+    expect(clustering.messageModel).toBe('CLUSTERING');
+    expect(clustering.consumedOfFailedSends).toBe(0);
+    expect('byInstance' in clustering.neverConsumed).toBe(false);
   });
 
   it('does not count a message still being retried as dead-lettered', () => {

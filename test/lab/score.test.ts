@@ -347,6 +347,16 @@ describe('score: replay', () => {
     expect(ss[1].why).toBe('it ran sendMsgTimeout=3000 (the default)');
   });
 
+  it('a producer whose traffic the scenario changed: a rate between its lowest and its highest is true', () => {
+    const l = lab({ clients: [{ ...lab().clients[0], rate: 3, schedule: [{ at: 0, rate: 12 }, { at: 90, rate: 3 }] }] });
+    const rate = (r: number) => replayStatements(new Truth(l), replay([sc('app-1', {}, { sendRatePerSec: r })], [])).find((x) => x.claim === `app-1 sends ${r}/s`)!;
+    expect(rate(3.9).verdict).toBe('true');
+    expect(rate(14).verdict).toBe('true');
+    expect(rate(16).verdict).toBe('false');
+    expect(rate(16).why).toBe('it sent 3/s to 12/s (its schedule) (factor 1.25)');
+    expect(rate(2).verdict).toBe('false');
+  });
+
   it('inferred faults: a crash modelled as a freeze is a false kind', () => {
     const l = lab({ faults: [{ kind: 'crash', host: 'broker-a-host', start: T('10:00:00'), end: T('10:01:00'), pids: [] }] });
     const ss = replayStatements(new Truth(l), replay([], [{ atMs: 120_000, host: 'broker-a-host', state: 'hung' }, { atMs: 180_000, host: 'broker-a-host', state: 'up' }]));
@@ -379,6 +389,13 @@ describe('score: consumers', () => {
     expect(new Truth(lab()).consumerGroups()).toEqual([]);
   });
 
+  it("a consumer application's impact: no send lost is true of it, lost sends are false", () => {
+    const impactOf = (failedSends: number) =>
+      analyzeStatements(new Truth(withConsumers()), analyzed({ incidents: [incident({ impact: [{ client: 'app-3', start: null, end: null, failedSends, clientVersion: '4.9.4', lastedBecause: null }] })] })).filter((x) => x.cls === 'impact');
+    expect(impactOf(0).map((x) => [x.claim, x.verdict])).toEqual([['app-3 lost no send', 'true']]);
+    expect(impactOf(3).map((x) => [x.claim, x.verdict, x.why])).toEqual([['app-3 lost sends', 'false', 'the lab ran a consumer (CID_A), no producer, on app-3']]);
+  });
+
   it('a consumer fault is a cause analyze must name: recall counts it and says what was missed', () => {
     const r = scoreRecording('t', withConsumers(), analyzed({}), null);
     expect(r.recall.causes).toEqual({ stated: 0, present: 2 });
@@ -388,6 +405,43 @@ describe('score: consumers', () => {
     expect(truth.faultsOn('app-3', ms(T('10:01:30')), ms(T('10:01:40')), 0).map((f) => f.kind)).toEqual(['consumer-kill', 'slowdown']);
     const named = scoreRecording('t', withConsumers(), analyzed({ incidents: [incident({ causes: [cause('consumer-kill', 'app-3', '10:00:01', null)] })] }), null);
     expect(named.recall.causes).toEqual({ stated: 1, present: 2 });
+  });
+
+  it("analyze's consumer cause words name the lab's faults, and the cause's group is held to the consumer on its host", () => {
+    const causes = (c: any) => analyzeStatements(new Truth(withConsumers()), analyzed({ incidents: [incident({ causes: [c] })] })).filter((x) => x.cls === 'cause');
+    const gone = causes({ ...cause('consumer-gone', 'app-3', '10:00:01', null), group: 'CID_A' });
+    expect(gone.map((x) => x.verdict)).toEqual(['true', 'true', 'true', 'true']);
+    expect(gone[3].claim).toBe('app-3 runs an instance of consumer group CID_A');
+    // A slow listener named on the other instance the slowdown struck, over its window.
+    expect(causes({ ...cause('slow-listener', 'app-3', '10:01:03', '10:01:58'), group: 'CID_A' }).map((x) => x.verdict)).toEqual(['true', 'true', 'true', 'true']);
+    // The wrong group, the wrong kind, the wrong time: each false.
+    expect(causes({ ...cause('consumer-gone', 'app-3', '10:00:01', null), group: 'CID_B' }).map((x) => x.verdict)).toEqual(['true', 'true', 'true', 'false']);
+    expect(causes({ ...cause('consumer-stopped', 'app-3', '10:00:01', null), group: 'CID_A' }).map((x) => x.verdict)).toEqual(['true', 'false', 'true']);
+    expect(causes({ ...cause('slow-listener', 'app-4', '10:03:30', '10:04:00'), group: 'CID_A' }).map((x) => x.verdict)).toEqual(['false', 'true']);
+    expect(scoreRecording('t', withConsumers(), analyzed({ incidents: [incident({ causes: [{ ...cause('slow-listener', 'app-4', '10:01:02', '10:02:01'), group: 'CID_A' }] })] }), null).recall.causes).toEqual({ stated: 1, present: 2 });
+  });
+
+  it("an offset reset acts on the group: a cause on any of its instances names it", () => {
+    const l: any = withConsumers();
+    l.faults = [{ kind: 'reset-offset', host: 'app-3', start: T('10:00:00'), end: T('10:00:04'), pids: [] }];
+    const on = (host: string) => analyzeStatements(new Truth(l), analyzed({ incidents: [incident({ causes: [{ ...cause('offset-reset', host, '10:00:01', '10:00:02'), group: 'CID_A' }] })] })).filter((x) => x.cls === 'cause');
+    expect(on('app-4').map((x) => x.verdict)).toEqual(['true', 'true', 'true', 'true']);
+    expect(on('app-1').map((x) => x.verdict)).toEqual(['false', 'false']);
+  });
+
+  it("consumer-backlog's cause: a slow listener needs a listener fault on its hosts, the threads an instance with about that many", () => {
+    const finding = (metrics: Record<string, unknown>) => ({ id: 'F1', rule: 'consumer-backlog', title: 'Group CID_A: backlog for 1 min, cause: x', start: T('10:01:10'), end: T('10:01:50'), subject: {}, metrics });
+    const of = (metrics: Record<string, unknown>, l: LabJson = withConsumers()) =>
+      analyzeStatements(new Truth(l), analyzed({ findings: [finding(metrics)] })).filter((x) => x.cls === 'consumer').map((x) => [x.claim, x.verdict]);
+    expect(of({ cause: 'slow-listener', slowHosts: ['app-4'] })).toEqual([['consumer group CID_A', 'true'], ["CID_A's listener slowed on app-4", 'true']]);
+    // During the slowdown the threads were not the limit, whatever their number.
+    expect(of({ cause: 'consume-threads', busyThreads: 20 })[1][1]).toBe('false');
+    const quiet: any = withConsumers();
+    quiet.faults = [];
+    quiet.consumers = [{ host: 'app-3', group: 'CID_A', settings: { consumeThreadMin: 1 } }, { host: 'app-4', group: 'CID_A', settings: { consumeThreadMin: 1 } }];
+    expect(of({ cause: 'consume-threads', busyThreads: 1 }, quiet)[1][1]).toBe('true');
+    expect(of({ cause: 'consume-threads', busyThreads: 8 }, quiet)[1][1]).toBe('false');
+    expect(of({ cause: 'slow-listener', slowHosts: ['app-4'] }, quiet)[1][1]).toBe('false');
   });
 
   it("replay taking a consumer's host for a producer is false, and says what ran there", () => {

@@ -1,0 +1,319 @@
+// The consumer faults an incident names as its causes, each from the lines that show it
+// (docs/analyze.md, "The incident"):
+// - an instance gone: the broker removed its channel (`NETTY EVENT: remove not active channel`,
+//   ConsumerManager.doChannelCloseEvent) or expired it (no heartbeat for 120 s) with no unregister,
+//   and the instance's own log went silent then: it was killed, crashed or lost its host (the logs
+//   cannot tell which); back when it connects again;
+// - an instance stopped: the broker's `unregister a consumer[G] from consumerGroupInfo` (the client's
+//   shutdown, MQClientInstance.unregisterConsumer); back when it connects again;
+// - an instance joined: a new instance connected (`new consumer connected`) after the group had
+//   already consumed (a committed offset moved), with the subscription the broker then took from it
+//   when that differs from the group's before;
+// - a burst of consume failures: at least 20 deliveries that failed (`consumeMessage exception`,
+//   `return null`, orderly `return not OK`), none more than 30 s from the next, at least one every
+//   2 s on average (a listener that fails now and then is no fault of a moment);
+// - an offset reset: the administrator's reset of the group (`[reset-offset]` on the broker,
+//   `invoke reset offset operation` on the instances), told by the instances' own lines;
+// - a slow listener: the consumer-backlog finding's (CONSUME_RT rising, its window from the commits).
+// A clientId is placed on the host whose log prints it (`ClientId: ...` of its commits, `ClientID:`
+// of its start) or, failing that, whose client IP it starts with.
+
+import type { EventType, RmqEvent } from '../parse/types.js';
+import type { Cause } from '../rules/incident.js';
+import type { Finding } from '../rules/types.js';
+import { formatMs } from '../util/durations.js';
+import { plural } from '../util/text.js';
+
+const TYPES: ReadonlySet<EventType> = new Set<EventType>(['consumer-changed', 'startup', 'offset-commit', 'offset-reset', 'consume-failed']);
+/** A client host whose log has no line for this long is silent (it commits offsets every 5 s). */
+const SILENT_MS = 15_000;
+const BURST_MIN = 20;
+const BURST_GAP_MS = 30_000;
+const BURST_RATE_PER_S = 0.5;
+/** The same instance's connection lines from several brokers within this are one. */
+const SAME_CHANGE_MS = 10_000;
+const KEPT = 5000;
+
+interface Change {
+  ts: number;
+  change: string;
+  group: string;
+  clientId: string | null;
+  ip: string | null;
+  ev: RmqEvent;
+}
+
+interface HostLife {
+  first: number;
+  last: number;
+  firstEv: RmqEvent;
+  /** Stretches with no line of SILENT_MS or more: [from, to]. */
+  gaps: Array<[number, number]>;
+}
+
+interface ConsumerCauses {
+  readonly types: ReadonlySet<EventType>;
+  visit(e: RmqEvent): void;
+  finish(findings: readonly Finding[]): Cause[];
+}
+
+const ref = (e: RmqEvent) => `${e.file}:${e.line}`;
+const ipOf = (id: string | null) => (id ? (/^(\d+\.\d+\.\d+\.\d+)/.exec(id)?.[1] ?? null) : null);
+
+export function consumerCauses(): ConsumerCauses {
+  const changes: Change[] = [];
+  const subs: Array<{ ts: number; group: string; topic: string; sub: string }> = [];
+  const idHost = new Map<string, string>();
+  const ipHosts = new Map<string, Set<string>>();
+  const lives = new Map<string, HostLife>();
+  /** Per group: the first time a committed offset moved (the group was consuming). */
+  const consuming = new Map<string, number>();
+  const lastOffset = new Map<string, number>();
+  const resets = new Map<string, RmqEvent[]>();
+  const failures = new Map<string, Array<{ ts: number; host: string; ev: RmqEvent }>>();
+
+  const visit = (e: RmqEvent): void => {
+    if (e.ts === null) return;
+    const f = e.fields as Record<string, unknown>;
+    if (e.kind === 'client' || e.kind === 'app') {
+      const l = lives.get(e.host);
+      if (!l) lives.set(e.host, { first: e.ts, last: e.ts, firstEv: e, gaps: [] });
+      else {
+        if (e.ts - l.last >= SILENT_MS && l.gaps.length < KEPT) l.gaps.push([l.last, e.ts]);
+        l.last = Math.max(l.last, e.ts);
+      }
+      const id = (typeof f.clientId === 'string' ? f.clientId : null) ?? /ClientI[dD]:\s*([^,\s]+)/.exec(e.text)?.[1] ?? null;
+      if (id && !idHost.has(id) && idHost.size < KEPT) idHost.set(id, e.host);
+      const ip = /clientIP=(\d+\.\d+\.\d+\.\d+)/.exec(e.text)?.[1] ?? ipOf(id);
+      if (ip) ipHosts.set(ip, (ipHosts.get(ip) ?? new Set<string>()).add(e.host));
+    }
+    const group = typeof f.group === 'string' ? f.group : null;
+    if (!group) return;
+    if (e.type === 'consumer-changed' && e.kind === 'broker') {
+      const change = String(f.change);
+      if (change === 'subscription-changed' || change === 'topic-added') {
+        if (typeof f.topic === 'string' && typeof f.subString === 'string' && !f.topic.startsWith('%RETRY%') && subs.length < KEPT) subs.push({ ts: e.ts, group, topic: f.topic, sub: f.subString });
+        return;
+      }
+      const clientId = typeof f.clientId === 'string' ? f.clientId : null;
+      const ip = ipOf(clientId) ?? (typeof f.addr === 'string' ? (f.addr.split(':')[0] ?? null) : null);
+      if (changes.length < KEPT) changes.push({ ts: e.ts, change, group, clientId, ip, ev: e });
+    } else if (e.type === 'offset-commit' && e.kind === 'client' && typeof f.offset === 'number') {
+      const q = `${group}|${String(f.topic)}|${String(f.brokerName)}|${String(f.queueId)}`;
+      const before = lastOffset.get(q);
+      if (before !== undefined && f.offset > before && !consuming.has(group)) consuming.set(group, e.ts);
+      if (lastOffset.size < KEPT || lastOffset.has(q)) lastOffset.set(q, f.offset);
+    } else if (e.type === 'offset-reset' && e.kind === 'client') {
+      const list = resets.get(group) ?? [];
+      if (list.length < KEPT) list.push(e);
+      resets.set(group, list);
+    } else if (e.type === 'consume-failed' && e.kind === 'client') {
+      // One delivery told twice (the exception, then `return null`) counts once: the exception line alone.
+      if (f.returnType === 'RETURNNULL' && typeof f.cause !== 'string') {
+        const list = failures.get(group);
+        const last = list?.[list.length - 1];
+        if (last && last.host === e.host && e.ts - last.ts <= 2000 && last.ev.fields.returnType === 'EXCEPTION') return;
+      }
+      const list = failures.get(group) ?? [];
+      if (list.length < 100_000) list.push({ ts: e.ts, host: e.host, ev: e });
+      failures.set(group, list);
+    }
+  };
+
+  const hostOf = (c: Change): string | null => {
+    if (c.clientId) {
+      const exact = idHost.get(c.clientId) ?? idHost.get(c.clientId.replace(/@STREAM$/, ''));
+      if (exact) return exact;
+    }
+    const hs = c.ip ? ipHosts.get(c.ip) : undefined;
+    return hs && hs.size === 1 ? [...hs][0] : null;
+  };
+
+  return {
+    types: TYPES,
+    visit,
+    finish(findings) {
+      return [
+        ...instanceCauses(changes, subs, hostOf, lives, consuming),
+        ...resetCauses(resets),
+        ...burstCauses(failures),
+        ...slowCauses(findings),
+      ].sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
+    },
+  };
+}
+
+const base = (host: string, group: string) => ({ host, group, namesrvAddrs: [], brokers: [] });
+
+/** Instances that left (gone or stopped, and back when they connect again) or joined a consuming group. */
+function instanceCauses(
+  changes: readonly Change[],
+  subs: ReadonlyArray<{ ts: number; group: string; topic: string; sub: string }>,
+  hostOf: (c: Change) => string | null,
+  lives: ReadonlyMap<string, HostLife>,
+  consuming: ReadonlyMap<string, number>,
+): Cause[] {
+  const out: Cause[] = [];
+  const seen = new Set<string>();
+  /** Per group and host: the leave not yet followed by a connection. */
+  const open = new Map<string, Cause>();
+  const lastConnect = new Map<string, number>();
+  for (const c of [...changes].sort((a, b) => a.ts - b.ts)) {
+    const host = hostOf(c);
+    if (!host) continue;
+    const key = `${c.group}|${host}`;
+    if (c.change === 'connected') {
+      const prev = lastConnect.get(key);
+      lastConnect.set(key, c.ts);
+      if (prev !== undefined && c.ts - prev <= SAME_CHANGE_MS) continue;
+      const left = open.get(key);
+      if (left) {
+        // Back: the stop or the loss ends when it connects again (its own start line, if read, is earlier).
+        const back = lives.get(host)?.gaps.find(([from, to]) => from <= left.start + 5000 && to <= c.ts && to >= left.start)?.[1];
+        left.end = Math.min(c.ts, back ?? c.ts);
+        left.detail = `${left.detail ?? ''}; it connected again after ${formatMs(left.end - left.start)}`.replace(/^; /, '');
+        left.evidence.push(ref(c.ev));
+        open.delete(key);
+        continue;
+      }
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const since = consuming.get(c.group);
+      if (since === undefined || since > c.ts - 5000) continue;
+      // Its own first line (the client's start) is when it began; the broker's line is when it joined.
+      const life = lives.get(host);
+      const start = life && life.first <= c.ts + 1000 && c.ts - life.first <= 60000 ? Math.min(life.first, c.ts) : c.ts;
+      // The subscription the broker took at its connection, where it differs from the group's before.
+      let other: (typeof subs)[number] | null = null;
+      let before: (typeof subs)[number] | undefined;
+      for (const s of subs.filter((x) => x.group === c.group && Math.abs(x.ts - c.ts) <= 2000)) {
+        before = [...subs].reverse().find((x) => x.group === c.group && x.topic === s.topic && x.ts < c.ts - 2000);
+        if (before && before.sub !== s.sub) {
+          other = s;
+          break;
+        }
+      }
+      out.push({
+        ...base(host, c.group),
+        kind: 'consumer-joined',
+        start,
+        end: c.ts,
+        recognisedBy: `a new instance of group ${c.group} connected to the broker (\`new consumer connected\`) after the group had been consuming: every instance rebalanced`,
+        evidence: [...(life && start === life.first && start !== c.ts ? [ref(life.firstEv)] : []), ref(c.ev)],
+        detail: other && before ? `with subscription ${other.sub} to ${other.topic}, where the group had ${before.sub}` : null,
+      });
+      continue;
+    }
+    if (c.change !== 'channel-removed' && c.change !== 'expired' && c.change !== 'unregistered') continue;
+    if (open.has(key)) continue;
+    seen.add(key);
+    if (c.change === 'unregistered') {
+      const cause: Cause = {
+        ...base(host, c.group),
+        kind: 'consumer-stopped',
+        start: c.ts,
+        end: null,
+        recognisedBy: `the broker unregistered an instance of group ${c.group} (\`unregister a consumer\`): its shutdown, which persisted its offsets; the others rebalanced`,
+        evidence: [ref(c.ev)],
+        detail: null,
+      };
+      out.push(cause);
+      open.set(key, cause);
+      continue;
+    }
+    // Gone without an unregister: only when its own log went silent then (else its connection was lost, not the process).
+    const life = lives.get(host);
+    const silent = life && (life.last <= c.ts + 5000 || life.gaps.some(([from]) => from >= c.ts - SILENT_MS && from <= c.ts + 5000));
+    if (!silent) continue;
+    const lastLine = life.last <= c.ts + 5000 ? life.last : life.gaps.find(([from]) => from >= c.ts - SILENT_MS && from <= c.ts + 5000)![0];
+    const cause: Cause = {
+      ...base(host, c.group),
+      kind: 'consumer-gone',
+      start: Math.min(c.ts, lastLine),
+      end: null,
+      recognisedBy: `the broker removed the closed channel of an instance of group ${c.group} (${c.change === 'expired' ? 'expired: no heartbeat for 120 s' : '`remove not active channel`'}) with no unregister, and its own log went silent then: killed, crashed or its host lost (the logs cannot tell which); the others rebalanced`,
+      evidence: [ref(c.ev)],
+      detail: 'no shutdown: offsets consumed since its last commit (every 5 s) are consumed again by the new owners',
+    };
+    out.push(cause);
+    open.set(key, cause);
+  }
+  return out;
+}
+
+/** An administrator's offset reset of a group, as its instances logged it. */
+function resetCauses(resets: ReadonlyMap<string, RmqEvent[]>): Cause[] {
+  const out: Cause[] = [];
+  for (const [group, list] of resets) {
+    let cur: RmqEvent[] = [];
+    const flush = () => {
+      if (!cur.length) return;
+      const hosts = [...new Set(cur.map((e) => e.host))].sort();
+      out.push({
+        ...base(hosts[0], group),
+        kind: 'offset-reset',
+        start: cur[0].ts!,
+        end: cur[cur.length - 1].ts!,
+        recognisedBy: `the instances of group ${group} logged an administrator's offset reset (\`invoke reset offset operation\`, from mqadmin resetOffsetByTime or the console)`,
+        evidence: cur.slice(0, 4).map(ref),
+        detail: `on ${hosts.join(', ')}: messages after the reset point are consumed again`,
+      });
+      cur = [];
+    };
+    for (const e of [...list].sort((a, b) => a.ts! - b.ts!)) {
+      if (cur.length && e.ts! - cur[cur.length - 1].ts! > 60000) flush();
+      cur.push(e);
+    }
+    flush();
+  }
+  return out;
+}
+
+/** Bursts of consume failures: BURST_MIN or more, none more than BURST_GAP_MS apart, BURST_RATE_PER_S on average. */
+function burstCauses(failures: ReadonlyMap<string, Array<{ ts: number; host: string; ev: RmqEvent }>>): Cause[] {
+  const out: Cause[] = [];
+  for (const [group, all] of failures) {
+    const list = [...all].sort((a, b) => a.ts - b.ts);
+    let from = 0;
+    for (let i = 1; i <= list.length; i++) {
+      if (i < list.length && list[i].ts - list[i - 1].ts <= BURST_GAP_MS) continue;
+      const run = list.slice(from, i);
+      from = i;
+      const secs = Math.max(1, (run[run.length - 1].ts - run[0].ts) / 1000);
+      if (run.length < BURST_MIN || run.length / secs < BURST_RATE_PER_S) continue;
+      const byHost = new Map<string, number>();
+      for (const x of run) byHost.set(x.host, (byHost.get(x.host) ?? 0) + 1);
+      const hosts = [...byHost].sort((a, b) => b[1] - a[1]);
+      out.push({
+        ...base(hosts[0][0], group),
+        kind: 'consume-failures',
+        start: run[0].ts,
+        end: run[run.length - 1].ts,
+        recognisedBy: `the listener of group ${group} failed ${plural(run.length, 'delivery', 'deliveries')} in ${formatMs(run[run.length - 1].ts - run[0].ts)} (\`consumeMessage exception\`, \`return null\`, orderly \`return not OK\`): each is sent back to %RETRY%${group} or retried in place`,
+        evidence: [ref(run[0].ev), ref(run[run.length - 1].ev)],
+        detail: `on ${hosts.map(([h, n]) => `${h} (${n})`).join(', ')}`,
+      });
+    }
+  }
+  return out;
+}
+
+/** A slow listener, as the consumer-backlog finding placed it. */
+function slowCauses(findings: readonly Finding[]): Cause[] {
+  return findings
+    .filter((f) => f.rule === 'consumer-backlog' && f.metrics.cause === 'slow-listener' && typeof f.metrics.slowFrom === 'number')
+    .map((f) => {
+      const hosts = Array.isArray(f.metrics.slowHosts) ? f.metrics.slowHosts : [];
+      const group = /^Group (\S+):/.exec(f.title)?.[1] ?? '?';
+      return {
+        ...base(hosts[0] ?? f.subject.client ?? '?', group),
+        kind: 'slow-listener' as const,
+        start: Number(f.metrics.slowFrom),
+        end: typeof f.metrics.slowUntil === 'number' ? f.metrics.slowUntil : null,
+        recognisedBy: `the listener of group ${group} took ${String(f.metrics.rtDuringMs)} ms a message instead of ${String(f.metrics.rtBeforeMs)} (the client's CONSUME_RT per minute), and the offsets it committed every 5 s fell behind the arrivals (consumer-backlog)`,
+        evidence: f.evidence.map((e) => `${e.file}:${e.line}`),
+        detail: `on ${hosts.join(', ')}`,
+      };
+    })
+    .filter((c) => c.host !== '?');
+}

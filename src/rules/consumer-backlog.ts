@@ -1,0 +1,502 @@
+// consumer-backlog: a consumer group falls behind (its lag grows), and why, where the logs tell it.
+//
+// Mechanism (Java push consumer, 4.x and 5.x): the consumer pulls ahead of its listener into a
+// ProcessQueue per queue and consumes it on its consume threads (ConsumeMessageConcurrentlyService:
+// a pool of consumeThreadMin threads: it never grows past that, its queue being unbounded; an
+// orderly consumer, ConsumeMessageOrderlyService, consumes each queue on one thread at a time, and
+// only while it holds the queue's lock on the broker). When the listener is slower than the
+// arrivals the ProcessQueue fills and the pulls are held back (`the cached message count exceeds the
+// threshold ...`, consumer-flow-control): the lag is then in the broker. The client prints per
+// minute, per `topic@group` (ConsumerStatsManager): CONSUME_OK_TPS and CONSUME_FAILED_TPS (messages
+// consumed), CONSUME_RT (the listener's average time per call: RTStatsItem `TIMES: n AVGRT: ms` in
+// clients that have it, else `AVGPT`), PULL_TPS and PULL_RT. Consumed messages times CONSUME_RT over
+// the minute is the average number of consume threads busy (Little's law).
+//
+// Decision: a group is behind when its client logs show flow control (the cache full), orderly
+// queues put off because they are not locked in the broker for at least 30 s, or minutes in which its
+// instances consumed fewer messages than the brokers stored (TOPIC_PUT_NUMS against the clients'
+// CONSUME_OK_TPS and CONSUME_FAILED_TPS, every instance's log read). The cause, the first
+// that the logs support, else `unknown` with what is missing:
+// - a slow listener: a host's CONSUME_RT during the backlog at least 3 times its own lowest minute
+//   (and at least 100 ms); its window is read from the committed offsets ([persistAll], every 5 s):
+//   from the last commit before the host's consumption per commit fell below half its earlier
+//   median to the last commit before it recovered;
+// - a broker fault: the instances' calls to one broker address refused or timed out during the
+//   backlog (connects, calls, pulls that failed with no response code; at least 3): its messages wait
+//   there until it answers; orderly queues of it stay unlocked until a rebalance (every 20 s) after it
+//   answers again. The finding names the address (the incident ties it to that broker's fault: a
+//   consequence, not a cause of its own);
+// - the consume threads: CONSUME_RT unchanged while the group fell behind: the threads were busy all
+//   the time at about the same time per message, at least one busy on average (the pool size is not
+//   printed: it is said assumed);
+// - subscriptions that differ: the broker's subscription of the group to a topic went back and forth
+//   during the backlog (the messages of a tag some instance does not subscribe to stay behind);
+// - a rebalance storm: rebalanceStormCount rebalances or more within the backlog.
+// Severity: warning.
+
+import type { RmqEvent } from '../parse/types.js';
+import type { FindingInput, MetricValue, Rule } from './types.js';
+import { num, str } from './send-path.js';
+import { Span, groupOf, someOf } from './consumer.js';
+import { formatMs } from '../util/durations.js';
+import { plural } from '../util/text.js';
+
+/** A listener this many times slower than its own best minute is slow. */
+const SLOW_FACTOR = 3;
+const SLOW_MIN_MS = 100;
+/**
+ * Not-locked lines this close are one stretch (a queue dropped and taken again waits for the next
+ * rebalance, every 20 s, RebalanceService); a stretch this long is a backlog (an orderly consumer's
+ * first rebalance puts its queues off for a few seconds to half a minute while the locks are taken).
+ */
+const LOCK_GAP_MS = 22_000;
+const LOCK_MIN_MS = 30_000;
+/** Commit rounds of a host (every persistConsumerOffsetInterval, 5 s) kept. */
+const ROUNDS_KEPT = 20_000;
+
+/** A client's call to a broker address that was refused or timed out. */
+interface Refused {
+  ts: number;
+  addr: string;
+  ev: RmqEvent;
+  pull: boolean;
+}
+
+interface Minute {
+  at: number;
+  rtMs: number | null;
+  calls: number | null;
+  consumed: number;
+  /** The CONSUME_RT line. */
+  rtEv: RmqEvent | null;
+}
+
+interface HostState {
+  minutes: Map<number, Minute>;
+  /** Per queue, the last committed offset. */
+  offsets: Map<string, number>;
+  /** Commit rounds: time and messages consumed since the previous round. */
+  rounds: Array<{ at: number; n: number; ev: RmqEvent }>;
+  roundAt: number | null;
+  roundN: number;
+  roundEv: RmqEvent | null;
+}
+
+interface Group {
+  name: string;
+  hosts: Map<string, HostState>;
+  flow: Span;
+  flowHosts: Set<string>;
+  flowEv: RmqEvent | null;
+  maxCached: number | null;
+  /** Stretches of orderly queues put off, not locked in the broker. */
+  locks: Array<{ from: number; to: number; brokers: Set<string>; queues: Set<string>; ev: RmqEvent; hosts: Set<string> }>;
+  rebalances: number[];
+  /** The topics whose consumption its clients' stats print (`topic@group`). */
+  topics: Set<string>;
+  /** The broker's subscription changes of the group: time and the subscription it took, per topic. */
+  subs: Array<{ ts: number; topic: string; sub: string }>;
+  /** Per minute end: messages consumed (OK and failed) on all its client hosts, and which printed it. */
+  consumedAt: Map<number, { n: number; hosts: Set<string> }>;
+}
+
+const rule: Rule = {
+  meta: {
+    id: 'consumer-backlog',
+    title: 'Consumer backlog: a group falls behind, with its cause where the logs show it',
+    severity: 'warning',
+    description:
+      "Per consumer group: a backlog (flow control, orderly queues not locked in the broker for 30 s or more, or minutes in which the instances consumed fewer messages than the brokers stored) and its cause: a slow listener (the client's CONSUME_RT per minute rising), a broker fault (the client's connections to the broker refused or timed out while its queues were not locked), the consume threads (CONSUME_RT unchanged while the group fell behind), subscriptions that differ between instances, a rebalance storm; else the cause is said unknown.",
+    versions:
+      'Java push consumers 4.x-5.x (ConsumerStatsManager per-minute lines: CONSUME_RT printed as `TIMES: n AVGRT: ms` by clients with RTStatsItem, 4.9.4 among them, else as `AVGPT`); the orderly lock from ConsumeMessageOrderlyService, all versions.',
+    settings: {
+      rebalanceStormCount: { default: 6, description: 'Rebalances (lines less than 2 s apart count once) within the backlog that name a rebalance storm its cause', unit: 'count' },
+    },
+    events: ['stats', 'flow-control', 'offset-commit', 'lock-failed', 'connect-failed', 'rpc-timeout', 'pull-failed', 'rebalance', 'consumer-changed'],
+  },
+
+  create(ctx) {
+    const stormCount = Number(ctx.settings.rebalanceStormCount);
+    const groups = new Map<string, Group>();
+    /** Per client host: failed connects and timeouts to a broker address. */
+    const refused = new Map<string, Refused[]>();
+    /** `topic|minute end` -> messages the brokers stored in that minute (TOPIC_PUT_NUMS). */
+    const puts = new Map<string, number>();
+    const group = (name: string): Group => {
+      let g = groups.get(name);
+      if (!g) groups.set(name, (g = { name, hosts: new Map(), flow: new Span(), flowHosts: new Set(), flowEv: null, maxCached: null, locks: [], rebalances: [], topics: new Set(), consumedAt: new Map(), subs: [] }));
+      return g;
+    };
+    const host = (g: Group, h: string): HostState => {
+      let s = g.hosts.get(h);
+      if (!s) g.hosts.set(h, (s = { minutes: new Map(), offsets: new Map(), rounds: [], roundAt: null, roundN: 0, roundEv: null }));
+      return s;
+    };
+    const closeRound = (s: HostState) => {
+      if (s.roundAt !== null && s.roundEv && s.rounds.length < ROUNDS_KEPT) s.rounds.push({ at: s.roundAt, n: s.roundN, ev: s.roundEv });
+      s.roundAt = null;
+      s.roundN = 0;
+      s.roundEv = null;
+    };
+
+    const onStats = (e: RmqEvent) => {
+      if (e.ts === null || str(e, 'window') !== 'minute') return;
+      const key = str(e, 'key') ?? '';
+      if (e.kind !== 'client') {
+        // The broker's stats.log: the messages of a topic it stored in the minute.
+        const sum = num(e, 'sum');
+        if (str(e, 'stat') === 'TOPIC_PUT_NUMS' && sum !== null && !key.startsWith('%') && puts.size < 10_000) {
+          const k = `${key}|${Math.round(e.ts / 60000) * 60000}`;
+          puts.set(k, (puts.get(k) ?? 0) + sum);
+        }
+        return;
+      }
+      const at = key.lastIndexOf('@');
+      if (at < 0 || key.startsWith('%RETRY%')) return;
+      const stat = str(e, 'stat');
+      const s = host(group(key.slice(at + 1)), e.host);
+      const minute = Math.round(e.ts / 60000) * 60000;
+      const m = s.minutes.get(minute) ?? { at: minute, rtMs: null, calls: null, consumed: 0, rtEv: null };
+      s.minutes.set(minute, m);
+      if (stat === 'CONSUME_RT') {
+        m.rtMs = num(e, 'avgpt');
+        m.calls = num(e, 'times');
+        m.rtEv = e;
+      } else if (stat === 'CONSUME_OK_TPS' || stat === 'CONSUME_FAILED_TPS') {
+        const n = num(e, 'sum') ?? 0;
+        m.consumed += n;
+        const g = group(key.slice(at + 1));
+        g.topics.add(key.slice(0, at));
+        const c = g.consumedAt.get(minute) ?? { n: 0, hosts: new Set<string>() };
+        c.n += n;
+        c.hosts.add(e.host);
+        if (g.consumedAt.size < 10_000) g.consumedAt.set(minute, c);
+      }
+    };
+
+    const onFlow = (e: RmqEvent) => {
+      // The lite pull consumer's line prints no group: its host's.
+      const name = groupOf(e) ?? `(group not printed, ${e.host})`;
+      if (e.ts === null) return;
+      const g = group(name);
+      g.flow.add(e.ts);
+      g.flowHosts.add(e.host);
+      g.flowEv ??= e;
+      const c = num(e, 'count');
+      if (c !== null && (g.maxCached === null || c > g.maxCached)) g.maxCached = c;
+    };
+
+    const onCommit = (e: RmqEvent) => {
+      const name = groupOf(e);
+      const topic = str(e, 'topic');
+      const off = num(e, 'offset');
+      if (!name || e.kind !== 'client' || e.ts === null || off === null || !topic || topic.startsWith('%RETRY%') || e.fields.ok === false) return;
+      const s = host(group(name), e.host);
+      if (s.roundAt !== null && e.ts - s.roundAt > 1000) closeRound(s);
+      s.roundAt ??= e.ts;
+      s.roundEv ??= e;
+      const q = `${topic}@${str(e, 'brokerName') ?? '?'}:${num(e, 'queueId') ?? '?'}`;
+      const before = s.offsets.get(q);
+      if (before !== undefined && off > before) s.roundN += off - before;
+      s.offsets.set(q, off);
+    };
+
+    const onLock = (e: RmqEvent) => {
+      const name = groupOf(e);
+      if (!name || e.ts === null || str(e, 'what') !== 'not-locked') return;
+      const g = group(name);
+      const last = g.locks[g.locks.length - 1];
+      const cur = last && e.ts - last.to <= LOCK_GAP_MS ? last : null;
+      const l = cur ?? { from: e.ts, to: e.ts, brokers: new Set<string>(), queues: new Set<string>(), ev: e, hosts: new Set<string>() };
+      if (!cur) g.locks.push(l);
+      l.to = e.ts;
+      l.hosts.add(e.host);
+      const b = str(e, 'brokerName');
+      if (b) l.brokers.add(b);
+      const q = num(e, 'queueId');
+      if (q !== null && l.queues.size < 100) l.queues.add(`${str(e, 'topic') ?? '?'}@${b ?? '?'}:${q}`);
+    };
+
+    const onRefused = (e: RmqEvent) => {
+      if (e.kind !== 'client' || e.ts === null) return;
+      const addrs = e.type === 'connect-failed' ? ((e.fields.addrs as string[] | undefined) ?? []) : [str(e, 'addr')].filter((a): a is string => !!a);
+      const list = refused.get(e.host) ?? [];
+      refused.set(e.host, list);
+      for (const addr of addrs) if (list.length < 5000 && !addr.endsWith(':9876')) list.push({ ts: e.ts, addr, ev: e, pull: e.type === 'pull-failed' });
+    };
+
+    const onRebalance = (e: RmqEvent) => {
+      const name = str(e, 'group');
+      if (!name || e.ts === null) return;
+      const g = group(name);
+      const last = g.rebalances[g.rebalances.length - 1];
+      if ((last === undefined || e.ts - last > 2000) && g.rebalances.length < 5000) g.rebalances.push(e.ts);
+    };
+
+    return {
+      stats: onStats,
+      'flow-control': onFlow,
+      'offset-commit': onCommit,
+      'lock-failed': onLock,
+      'connect-failed': onRefused,
+      'rpc-timeout': onRefused,
+      // A pull that failed with no response code (a timeout, a closed channel); a refusal (code 24, 25) is pull-refused's.
+      'pull-failed': (e) => {
+        if (num(e, 'code') === null) onRefused(e);
+      },
+      rebalance: onRebalance,
+      'consumer-changed': (e) => {
+        const name = str(e, 'group');
+        const topic = str(e, 'topic');
+        const sub = str(e, 'subString');
+        if (!name || !topic || sub === null || e.ts === null || topic.startsWith('%RETRY%') || str(e, 'change') !== 'subscription-changed') return;
+        const g = group(name);
+        if (g.subs.length < 5000) g.subs.push({ ts: e.ts, topic, sub });
+      },
+      end() {
+        for (const g of groups.values()) {
+          for (const s of g.hosts.values()) closeRound(s);
+          const f = judge(g, refused, stormCount, behind(g, puts));
+          if (f) ctx.report(f);
+        }
+      },
+    };
+  },
+};
+
+type Report = FindingInput;
+
+/** The backlog of a group and its cause, or null when the logs show none. */
+function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: number, lag: Behind | null): Report | null {
+  const stuck = g.locks.filter((l) => l.to - l.from >= LOCK_MIN_MS);
+  if (g.flow.first === null && !stuck.length && !lag) return null;
+  const from = Math.min(...[g.flow.first, lag?.from ?? null, ...stuck.map((l) => l.from)].filter((x): x is number => x !== null));
+  const to = Math.max(...[g.flow.last, lag?.to ?? null, ...stuck.map((l) => l.to)].filter((x): x is number => x !== null));
+  const ex: string[] = [];
+  const adv: string[] = [];
+  const evidence: RmqEvent[] = [];
+  const metrics: Record<string, MetricValue> = { cause: 'unknown', maxCached: g.maxCached, flowControlHosts: [...g.flowHosts].sort(), notLockedMs: stuck.length ? stuck.reduce((n, l) => n + (l.to - l.from), 0) : null };
+  if (g.flow.first !== null) {
+    ex.push(`Group ${g.name}'s consumers on ${someOf([...g.flowHosts].sort())} held their pulls back for ${formatMs((g.flow.last ?? g.flow.first) - g.flow.first)}: their cache of messages not yet consumed was full${g.maxCached !== null ? ` (up to ${g.maxCached} messages on one queue)` : ''}, so the lag grew in the broker.`);
+    if (g.flowEv) evidence.push(g.flowEv);
+  }
+  if (lag) {
+    metrics.lagGrewBy = lag.grew;
+    ex.push(`The brokers stored ${plural(lag.puts, 'message')} of ${lag.topic} in the minutes its instances consumed ${lag.consumed} of them (TOPIC_PUT_NUMS in the brokers' stats.log against CONSUME_OK_TPS and CONSUME_FAILED_TPS in every instance's log): the lag grew by about ${lag.grew}.`);
+  }
+  const slow = slowListener(g, from, to);
+  const hosts = new Set([...g.flowHosts, ...stuck.flatMap((l) => [...l.hosts]), ...g.hosts.keys()]);
+  const broker = brokerFault(from, to, hosts, stuck, refused);
+  if (slow) {
+    Object.assign(metrics, { cause: 'slow-listener', slowHosts: slow.hosts, rtBeforeMs: slow.before, rtDuringMs: slow.during, busyThreads: slow.busy, slowFrom: slow.from, slowUntil: slow.until });
+    ex.push(
+      `Cause: a slow listener. CONSUME_RT (the listener's average time per message, printed each minute by the client) rose from ${slow.before} ms to ${slow.during} ms on ${someOf(slow.hosts)}${slow.from !== null ? `; the consumption per commit (every 5 s) fell below half its earlier rate${slow.until !== null ? ` for ${formatMs(slow.until - slow.from)}` : ' to the end of the logs'}` : ''}.${slow.busy !== null ? ` About ${slow.busy} consume threads were busy on average then (consumed times CONSUME_RT over the minute): every thread of the pool was taken by the slow calls.` : ''}`,
+    );
+    evidence.push(slow.ev, ...(slow.round ? [slow.round] : []));
+    adv.push(`Find what slowed the listener on ${someOf(slow.hosts)} (a downstream call, a lock, GC pauses): its time per message went from ${slow.before} ms to ${slow.during} ms.`);
+    if (slow.busy !== null) adv.push(`If the listener waits (I/O) rather than works, more consume threads (consumeThreadMin: the pool never grows past it) let more messages wait at once; about ${slow.busy} were busy.`);
+  } else if (broker) {
+    Object.assign(metrics, { cause: 'broker-fault', brokerAddr: broker.addr, brokerFailures: broker.failures, brokerFailedFrom: broker.failFrom, ...(broker.lock ? { brokers: [...broker.lock.brokers].sort(), notLockedUntil: broker.lock.to } : {}) });
+    const failed = `the instances' calls to ${broker.addr} failed (${plural(broker.failures, 'refused or timed-out call')}${broker.pulls ? `, ${plural(broker.pulls, 'pull')} among them` : ''}) for ${formatMs(broker.failTo - broker.failFrom)}`;
+    if (broker.lock) {
+      ex.push(
+        `Cause: a broker fault. Orderly queues of ${someOf([...broker.lock.brokers])} were not locked in the broker for ${formatMs(broker.lock.to - Math.max(broker.lock.from, broker.failFrom))} from the first failed call, while ${failed}: an orderly consumer consumes a queue only while it holds the broker's lock, and takes it again at a rebalance (every 20 s) once the broker answers, so the queues stayed unconsumed ${formatMs(Math.max(0, broker.lock.to - broker.failTo))} after the last failed call.`,
+      );
+      evidence.push(broker.lock.ev);
+    } else ex.push(`Cause: a broker fault. While the group fell behind, ${failed}: the messages stored there are consumed only once it answers pulls again.`);
+    evidence.push(broker.failEv);
+    adv.push(`Nothing to change in the consumer for this: it consumes ${broker.addr}'s queues again once that broker answers; the broker's fault is the cause to look at.`);
+  } else {
+    const threads = threadsLimit(g, from, to);
+    const storm = g.rebalances.filter((t) => t >= from - 60000 && t <= to).length;
+    if (threads && threads.busy >= 0.9 && (g.flow.first !== null || lag)) {
+      Object.assign(metrics, { cause: 'consume-threads', rtDuringMs: threads.rt, busyThreads: threads.busy });
+      ex.push(
+        `Cause: the consume threads. CONSUME_RT stayed about ${threads.rt} ms while the group fell behind: the listener did not slow, the instances consumed as fast as their consume threads allow (about ${threads.busy} busy on average, consumed times CONSUME_RT over the minute); the pool size (consumeThreadMin, 20 by default) is not printed: assumed the number busy.`,
+      );
+      evidence.push(threads.ev);
+      adv.push(`Raise consumeThreadMin (the pool never grows past it; consumeThreadMax alone changes nothing) or add instances up to the number of queues: the threads were all busy at an unchanged time per message.`);
+    } else if (differing(g, from, to)) {
+      const d = differing(g, from, to)!;
+      Object.assign(metrics, { cause: 'subscription', subscriptions: d.subs });
+      ex.push(`Cause: the instances subscribe differently: the broker's subscription of ${g.name} to ${d.topic} went back and forth between ${d.subs.join(' and ')} meanwhile (see subscription-inconsistent); the messages of a tag an instance does not subscribe to are not consumed on the queues it holds, and they stay in the lag.`);
+      adv.push(`Give every instance of ${g.name} the same subscription (see subscription-inconsistent); the messages left behind are consumed once an instance subscribing to them holds their queues again.`);
+    } else if (storm >= stormCount) {
+      Object.assign(metrics, { cause: 'rebalance', rebalances: storm });
+      ex.push(`Cause: a rebalance storm: ${plural(storm, 'rebalance')} during the backlog; each drops the cache of the queues that move and has their new owner start again from the committed offset (see rebalance-storm).`);
+    } else {
+      const missing = [...g.hosts.values()].some((s) => [...s.minutes.values()].some((m) => m.rtMs !== null)) ? 'the listener\'s time per message (CONSUME_RT) did not rise and the threads\' share cannot be told' : 'no CONSUME_RT line was read (the client\'s per-minute stats)';
+      ex.push(`Cause unknown: ${missing}; no broker connection failed and no rebalance storm came meanwhile.`);
+      adv.push("Read the client log's per-minute CONSUME_RT and CONSUME_OK_TPS lines beside the broker's stats.log to tell a slower listener from more arrivals.");
+    }
+  }
+  if (stuck.length && !broker?.lock) ex.push(`Orderly queues were put off, not locked in the broker, for ${formatMs(stuck.reduce((n, l) => n + (l.to - l.from), 0))} (${someOf([...new Set(stuck.flatMap((l) => [...l.queues]))])}).`);
+  return {
+    title: `${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`}: backlog for ${formatMs(to - from)}, cause: ${CAUSE_WORDS[String(metrics.cause)] ?? String(metrics.cause)}`,
+    start: from,
+    end: to,
+    subject: hosts.size === 1 ? { client: [...hosts][0] } : {},
+    metrics,
+    evidence,
+    explanation: ex.join(' '),
+    advice: adv,
+  };
+}
+
+/** Two or more subscriptions of one topic the broker took in turn during the backlog (a return to an earlier one included). */
+function differing(g: Group, from: number, to: number): { topic: string; subs: string[] } | null {
+  const byTopic = new Map<string, string[]>();
+  for (const x of g.subs) if (x.ts >= from - 120000 && x.ts <= to) byTopic.set(x.topic, [...(byTopic.get(x.topic) ?? []), x.sub]);
+  for (const [topic, list] of byTopic) {
+    const distinct = [...new Set(list)];
+    const returned = list.some((x, i) => i > 1 && list.slice(0, i - 1).includes(x) && list[i - 1] !== x);
+    if (distinct.length > 1 && returned) return { topic, subs: distinct };
+  }
+  return null;
+}
+
+interface Behind {
+  topic: string;
+  from: number;
+  to: number;
+  puts: number;
+  consumed: number;
+  grew: number;
+}
+
+/**
+ * Minutes in which the group consumed fewer messages than the brokers stored: at least a tenth fewer
+ * and 30 or more, with every instance that prints stats printing that minute (a missing log would
+ * look like a backlog). A broadcasting group consumes every message on each instance: never behind.
+ */
+function behind(g: Group, puts: ReadonlyMap<string, number>): Behind | null {
+  if (g.topics.size !== 1) return null;
+  const topic = [...g.topics][0];
+  const hosts = new Set([...g.consumedAt.values()].flatMap((c) => [...c.hosts]));
+  const late = [...g.consumedAt]
+    .filter(([at, c]) => c.hosts.size === hosts.size && puts.has(`${topic}|${at}`))
+    .map(([at, c]) => ({ at, put: puts.get(`${topic}|${at}`)!, n: c.n }))
+    .filter((x) => x.put - x.n >= Math.max(30, 0.1 * x.put))
+    .sort((a, b) => a.at - b.at);
+  if (!late.length) return null;
+  const sum = (f: (x: (typeof late)[number]) => number) => late.reduce((n, x) => n + f(x), 0);
+  return { topic, from: late[0].at - 60000, to: late[late.length - 1].at, puts: sum((x) => x.put), consumed: sum((x) => x.n), grew: sum((x) => x.put - x.n) };
+}
+
+interface Slow {
+  hosts: string[];
+  before: number;
+  during: number;
+  busy: number | null;
+  from: number | null;
+  until: number | null;
+  ev: RmqEvent;
+  /** The first commit round of the slow window. */
+  round: RmqEvent | null;
+}
+
+/** A host whose listener took SLOW_FACTOR times its best minute during the backlog. */
+function slowListener(g: Group, from: number, to: number): Slow | null {
+  const slow: Array<{ host: string; before: number; during: number; busy: number | null; m: Minute; s: HostState }> = [];
+  for (const [h, s] of g.hosts) {
+    const ms = [...s.minutes.values()].filter((m) => m.rtMs !== null && (m.calls ?? m.consumed) >= 5).sort((a, b) => a.at - b.at);
+    if (ms.length < 2) continue;
+    const best = Math.min(...ms.map((m) => m.rtMs!));
+    // A minute's line is printed at its end: it covers [at - 60 s, at].
+    const during = ms.filter((m) => m.at > from && m.at - 60000 <= to + 60000);
+    const worst = during.reduce<Minute | null>((a, b) => (a === null || b.rtMs! > a.rtMs! ? b : a), null);
+    if (!worst || worst.rtMs! < SLOW_MIN_MS || worst.rtMs! < SLOW_FACTOR * best) continue;
+    const busy = worst.consumed ? Math.round(((worst.consumed * worst.rtMs!) / 60000) * 10) / 10 : null;
+    slow.push({ host: h, before: Math.round(best), during: Math.round(worst.rtMs!), busy, m: worst, s });
+  }
+  if (!slow.length) return null;
+  slow.sort((a, b) => b.during - a.during);
+  const windows = slow.map((x) => slowWindow(x.s, x.m.at - 120000, x.m.at + 60000)).filter((w): w is { from: number; until: number | null } => w !== null);
+  const w = windows.sort((a, b) => a.from - b.from)[0] ?? null;
+  const ev = slow[0].m.rtEv;
+  if (!ev) return null;
+  const round = slow[0].s.rounds.find((r) => w && r.at >= w.from)?.ev ?? null;
+  return {
+    round, hosts: slow.map((x) => x.host), before: Math.min(...slow.map((x) => x.before)), during: slow[0].during, busy: slow[0].busy, from: w?.from ?? null, until: w?.until ?? null, ev };
+}
+
+/**
+ * From the commit rounds of a host: the last round before its consumption fell (to under half the
+ * median of the rounds before, within [lo, hi]), and the last round before it was back at the median.
+ */
+function slowWindow(s: HostState, lo: number, hi: number): { from: number; until: number | null } | null {
+  const r = s.rounds;
+  for (let i = 4; i < r.length; i++) {
+    if (r[i].at < lo || r[i].at > hi) continue;
+    const before = r.slice(Math.max(0, i - 6), i).map((x) => x.n).sort((a, b) => a - b);
+    const median = before[Math.floor(before.length / 2)];
+    if (median < 4 || r[i].n > median / 2 + 1e-9) continue;
+    // It began in the first round of the fall (a round that consumed under three quarters of the median).
+    let k = i;
+    while (k > 1 && r[k - 1].n < 0.75 * median && r[k - 1].at >= lo) k--;
+    // Slow from the round before; back when a round consumed the median again (the cache drained).
+    const back = r.slice(i + 1).find((x) => x.n >= median);
+    const j = back ? r.indexOf(back) : -1;
+    return { from: r[k - 1].at, until: j > 0 ? r[j - 1].at : null };
+  }
+  return null;
+}
+
+/** CONSUME_RT unchanged (within 1.5 times) while the cache was full: the threads were the limit. */
+function threadsLimit(g: Group, from: number, to: number): { rt: number; busy: number; ev: RmqEvent } | null {
+  for (const [, s] of g.hosts) {
+    const ms = [...s.minutes.values()].filter((m) => m.rtMs !== null && m.consumed >= 5);
+    const during = ms.filter((m) => m.at > from && m.at - 60000 <= to);
+    if (!during.length || ms.length < 2) continue;
+    const best = Math.min(...ms.map((m) => m.rtMs!));
+    const worst = Math.max(...during.map((m) => m.rtMs!));
+    if (worst > 1.5 * best) continue;
+    // The busiest minute: the threads' count is the consumed times the time per message over it.
+    const m = during.reduce((a, b) => (b.consumed > a.consumed ? b : a));
+    const ev = m.rtEv;
+    if (!ev) continue;
+    return { rt: Math.round(worst), busy: Math.round(((m.consumed * m.rtMs!) / 60000) * 10) / 10, ev };
+  }
+  return null;
+}
+
+interface BrokerFault {
+  addr: string;
+  failures: number;
+  pulls: number;
+  failFrom: number;
+  failTo: number;
+  failEv: RmqEvent;
+  /** The stretch of orderly queues not locked that the failures fall in, if one does. */
+  lock: Group['locks'][number] | null;
+}
+
+/**
+ * The broker address the group's instances failed to reach (refused connects, timed-out calls,
+ * pulls that failed with no response code) during the backlog: at least 3 failures, the most on
+ * that address.
+ */
+function brokerFault(from: number, to: number, hosts: ReadonlySet<string>, stuck: Group['locks'], refused: ReadonlyMap<string, Refused[]>): BrokerFault | null {
+  const fails = [...hosts].flatMap((h) => refused.get(h) ?? []).filter((x) => x.ts >= from - 60000 && x.ts <= to);
+  const byAddr = new Map<string, typeof fails>();
+  for (const x of fails) byAddr.set(x.addr, [...(byAddr.get(x.addr) ?? []), x]);
+  const top = [...byAddr].sort((a, b) => b[1].length - a[1].length)[0];
+  if (!top || top[1].length < 3) return null;
+  const [addr, list] = top;
+  list.sort((a, b) => a.ts - b.ts);
+  const failFrom = list[0].ts;
+  const failTo = list[list.length - 1].ts;
+  const lock = stuck.find((l) => l.from <= failTo && l.to >= failFrom) ?? null;
+  return { addr, failures: list.length, pulls: list.filter((x) => x.pull).length, failFrom, failTo, failEv: list[0].ev, lock };
+}
+
+const CAUSE_WORDS: Record<string, string> = {
+  'slow-listener': 'a slow listener',
+  'broker-fault': 'a broker fault',
+  'consume-threads': 'the consume threads',
+  rebalance: 'a rebalance storm',
+  subscription: 'subscriptions that differ',
+  unknown: 'unknown',
+};
+
+export default rule;

@@ -1,0 +1,87 @@
+// The consumer faults the incident names as its causes (src/diagnosis/consumer-causes.ts), on the
+// lab's consumer recordings (samples/lab/consumer-*, real RocketMQ 4.9.4) against lab.json: each
+// lab consumer fault is named on its host (or, for a listener fault or a reset, one of the group's
+// instances), by the kind the scorer maps to it, its start within 10 s; and no consumer cause where
+// the lab injected none (a broker crash, a broker hang, a NameServer hang, the producer recordings).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../src/diagnosis/diagnose.js';
+import type { Cause, Incident } from '../../src/rules/incident.js';
+import { ALL_RULES } from '../../src/rules/index.js';
+import { buildTimeline } from '../../src/timeline/build.js';
+
+const ROOT = join(__dirname, '..', '..');
+const LAB = join(ROOT, 'samples', 'lab');
+interface LabFault {
+  kind: string;
+  host: string;
+  start: string;
+  end: string | null;
+  consumers?: string[];
+}
+const faultsOf = (name: string): LabFault[] => JSON.parse(readFileSync(join(LAB, name, 'lab.json'), 'utf8')).faults;
+const groupHosts = (name: string): string[] => JSON.parse(readFileSync(join(LAB, name, 'lab.json'), 'utf8')).consumers.map((c: { host: string }) => c.host);
+
+/** The lab's kind each consumer cause names (lab/src/score-truth.ts's KIND_WORDS, analyze's words). */
+const NAMES: Record<string, string[]> = {
+  'slow-listener': ['slowdown', 'listener-block'],
+  'consume-failures': ['consume-failures'],
+  'consumer-gone': ['consumer-kill'],
+  'consumer-stopped': ['consumer-stop'],
+  'consumer-joined': ['consumer-start'],
+  'offset-reset': ['reset-offset'],
+};
+const CONSUMER_KINDS = new Set(Object.keys(NAMES));
+
+async function incidentsOf(name: string): Promise<Incident[]> {
+  const t = await buildTimeline({ inputs: [join(LAB, name)], keepOther: 'inference', cwd: ROOT, workers: 0 });
+  try {
+    return diagnose(t, { rules: ALL_RULES }).incidents;
+  } finally {
+    t.close();
+  }
+}
+const consumerCauses = (incs: Incident[]): Cause[] => incs.flatMap((i) => i.causes).filter((c) => CONSUMER_KINDS.has(c.kind));
+
+describe('consumer faults named as incident causes', () => {
+  it.each(['consumer-slow-listener', 'consumer-failures-dlq', 'consumer-lite-pull-stop', 'consumer-offset-reset', 'consumer-rebalance-kill', 'consumer-subscription-mismatch'])(
+    '%s: every lab fault named on its host, of its kind, from within 10 s, with its group and evidence',
+    async (name) => {
+      const causes = consumerCauses(await incidentsOf(name));
+      const faults = faultsOf(name);
+      expect(causes).toHaveLength(faults.length);
+      for (const f of faults) {
+        const hosts = f.kind === 'reset-offset' ? groupHosts(name) : [f.host, ...(f.consumers ?? [])];
+        const c = causes.find((x) => NAMES[x.kind].includes(f.kind) && hosts.includes(x.host));
+        expect(c, `${f.kind} on ${f.host}`).toBeDefined();
+        expect(Math.abs(c!.start - Date.parse(f.start))).toBeLessThanOrEqual(10_000);
+        if (c!.end !== null && f.end !== null) expect(Math.abs(c!.end - Date.parse(f.end))).toBeLessThanOrEqual(10_000);
+        expect(c!.group).toBe('CID_STOCK');
+        expect(c!.evidence.length).toBeGreaterThan(0);
+        for (const ev of c!.evidence) expect(ev).toMatch(/\.log(\.gz)?:\d+$/);
+      }
+    },
+  );
+
+  it('consumer-subscription-mismatch: the joining instance named with its other subscription', async () => {
+    const joined = consumerCauses(await incidentsOf('consumer-subscription-mismatch')).find((c) => c.kind === 'consumer-joined');
+    expect(joined?.detail).toContain('with subscription TagA');
+    expect(joined?.detail).toContain('TagA || TagB');
+  });
+
+  it.each(['consumer-orderly-broker-crash', 'consumer-broker-hang', 'consumer-namesrv-hang', 'consumer-too-few-threads', 'crash', 'hang-5x', 'namesrv-hang'])(
+    '%s: no consumer cause where the lab injected no consumer fault',
+    async (name) => {
+      expect(consumerCauses(await incidentsOf(name))).toEqual([]);
+    },
+  );
+
+  it('consumer-orderly-broker-crash: the group\'s backlog is a step of broker-a\'s crash, not a cause of its own', async () => {
+    const [inc] = await incidentsOf('consumer-orderly-broker-crash');
+    expect(inc.causes.map((c) => c.kind)).toEqual(['crash']);
+    const step = inc.chain.find((s) => s.text.startsWith('CID_STOCK fell behind'));
+    expect(step?.text).toMatch(/stayed unlocked until \d+ s after the broker was back/);
+    expect(step?.finding).not.toBeNull();
+  });
+});

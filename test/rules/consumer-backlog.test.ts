@@ -1,0 +1,99 @@
+// consumer-backlog on the lab's consumer recordings (samples/lab/consumer-*, their truth in lab.json)
+// and on lines built from the 4.9.4 client's formats: a backlog is claimed only where the client's
+// cache filled, orderly queues stayed unlocked or the group consumed less than the brokers stored,
+// and its cause only where the lines show it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import rule from '../../src/rules/consumer-backlog.js';
+import { ruleTester } from './rule-tester.js';
+import { labFindings, labTruth } from './lab-findings.js';
+
+const CRLF = '\r\n';
+const client = (lines: string[]) => lines.join(CRLF) + CRLF;
+const rec = (time: string, level: string, msg: string) => `2024-12-05 ${time} ${level} RocketmqClient - ${msg}`;
+const rt = (time: string, times: number, avg: string) => rec(time, 'INFO', `[CONSUME_RT] [TopicPay@GroupPay] Stats In One Minute, TIMES: ${times} AVGRT: ${avg}`);
+const ok = (time: string, sum: number) => rec(time, 'INFO', `[CONSUME_OK_TPS] [TopicPay@GroupPay] Stats In One Minute, SUM: ${sum} TPS: ${(sum / 60).toFixed(2)} AVGPT: 1.00`);
+const flow = (time: string, count: number) =>
+  rec(time, 'WARN', `the cached message count exceeds the threshold 1000, so do flow control, minOffset=100, maxOffset=${100 + count}, count=${count}, size=0 MiB, pullRequest=PullRequest [consumerGroup=GroupPay, messageQueue=MessageQueue [topic=TopicPay, brokerName=broker-a, queueId=0], nextOffset=${101 + count}], flowControlTimes=1`);
+
+ruleTester(rule, {
+  valid: [
+    {
+      name: 'the listener took longer but the cache never filled: no backlog claimed',
+      files: { 'app-pay-01/logs/rocketmq_client.log': client([rt('17:00:00,001', 100, '20.00'), ok('17:00:00,002', 100), rt('17:01:00,001', 100, '900.00'), ok('17:01:00,002', 100)]) },
+    },
+  ],
+  invalid: [
+    {
+      name: 'real lite pull consumer (apache/rocketmq#7969): its batches not taken by poll(), no group and no stats printed: cause unknown',
+      files: { 'app/app.log': readFileSync(join(__dirname, '..', 'fixtures', 'real', '149-litepull-consume-request-flow-control-pid-layout.log'), 'utf8') },
+      findings: [{ metrics: { cause: 'unknown' }, evidence: ['app/app.log:1'], mentions: ['group not printed, app', 'Cause unknown'], adviceOmits: ['consumeThreadMin'] }],
+    },
+    {
+      name: 'flow control with CONSUME_RT unchanged: the consume threads, with the pool size assumed',
+      files: {
+        'app-pay-01/logs/rocketmq_client.log': client([rt('17:00:00,001', 1200, '50.00'), ok('17:00:00,002', 1200), flow('17:00:30,000', 1001), rt('17:01:00,001', 1200, '50.00'), ok('17:01:00,002', 1200)]),
+      },
+      findings: [{ metrics: { cause: 'consume-threads', busyThreads: 1, rtDuringMs: 50 }, mentions: ['consumeThreadMin, 20 by default', 'is not printed'] }],
+    },
+    {
+      name: 'flow control and no CONSUME_RT line: the cause is said unknown, no threads advice',
+      files: { 'app-pay-01/logs/rocketmq_client.log': client([flow('17:00:30,000', 1001)]) },
+      findings: [{ metrics: { cause: 'unknown' }, mentions: ['Cause unknown', 'no CONSUME_RT line was read'], adviceOmits: ['consumeThreadMin', 'consumeThreadMax'] }],
+    },
+  ],
+});
+
+describe('consumer-backlog on the lab recordings', () => {
+  it('consumer-slow-listener: a slow listener, its window within 10 s of the lab\'s slowdown', async () => {
+    const f = (await labFindings('consumer-slow-listener', [rule])).filter((x) => x.rule === 'consumer-backlog');
+    expect(f).toHaveLength(1);
+    expect(f[0].metrics.cause).toBe('slow-listener');
+    expect(f[0].metrics.rtBeforeMs).toBeLessThan(100);
+    expect(f[0].metrics.rtDuringMs).toBeGreaterThan(1400);
+    const fault = labTruth('consumer-slow-listener').faults[0];
+    expect(Math.abs(Number(f[0].metrics.slowFrom) - Date.parse(fault.start))).toBeLessThanOrEqual(10_000);
+    expect(Math.abs(Number(f[0].metrics.slowUntil) - Date.parse(fault.end!))).toBeLessThanOrEqual(10_000);
+    // Two threads per instance in the lab (consumeThreadMin 2): the estimate says so.
+    expect(f[0].metrics.busyThreads).toBeCloseTo(2, 0);
+  });
+
+  it('consumer-orderly-broker-crash: queues not locked while broker-a was down and after, tied to its address', async () => {
+    const f = (await labFindings('consumer-orderly-broker-crash', [rule])).filter((x) => x.rule === 'consumer-backlog');
+    expect(f).toHaveLength(1);
+    expect(f[0].metrics.cause).toBe('broker-fault');
+    const truth = labTruth('consumer-orderly-broker-crash');
+    const a = truth.servers.brokers.find((b) => b.brokerName === 'broker-a')!;
+    expect(f[0].metrics.brokerAddr).toBe(a.addr);
+    // Not locked until about 50 s after broker-a was back (lab.json's crash end).
+    const back = Date.parse(truth.faults[0].end!);
+    expect(f[0].end! - back).toBeGreaterThan(30_000);
+    expect(f[0].end! - back).toBeLessThan(70_000);
+  });
+
+  it('consumer-too-few-threads: the consume threads, about one busy per instance, no slow listener', async () => {
+    const f = (await labFindings('consumer-too-few-threads', [rule])).filter((x) => x.rule === 'consumer-backlog');
+    const stock = f.filter((x) => x.title.includes('CID_STOCK'));
+    expect(stock).toHaveLength(1);
+    expect(stock[0].metrics.cause).toBe('consume-threads');
+    expect(stock[0].metrics.busyThreads).toBeCloseTo(1, 0);
+    // The broadcasting group keeps up: no backlog claimed for it.
+    expect(f.filter((x) => x.title.includes('CID_AUDIT'))).toHaveLength(0);
+  });
+
+  it('consumer-subscription-mismatch: the messages of the other tag left behind, the cause the differing subscriptions', async () => {
+    const f = (await labFindings('consumer-subscription-mismatch', [rule])).filter((x) => x.rule === 'consumer-backlog');
+    expect(f).toHaveLength(1);
+    expect(f[0].metrics.cause).toBe('subscription');
+    expect(f[0].metrics.subscriptions).toEqual(expect.arrayContaining(['TagA', 'TagA || TagB']));
+  });
+
+  it.each(['consumer-failures-dlq', 'consumer-offset-reset', 'consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-namesrv-hang', 'crash', 'hang-5x', 'broker-busy'])(
+    '%s: no slow listener or threads claimed where the lab slowed no listener',
+    async (name) => {
+      const f = (await labFindings(name, [rule])).filter((x) => x.rule === 'consumer-backlog');
+      expect(f.filter((x) => x.metrics.cause === 'slow-listener' || x.metrics.cause === 'consume-threads')).toEqual([]);
+    },
+  );
+});
