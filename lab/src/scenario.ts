@@ -304,6 +304,8 @@ function checkFault(where: string, f: Fault, hosts: Map<string, Host>): void {
       if (!load || !Array.isArray(load.producers) || load.producers.length === 0) fail(`${where}.load.producers`, 'missing');
       for (const p of load.producers) {
         if (!hosts.get(p)?.processes.some((x) => x.kind === 'producer')) fail(`${where}.load.producers`, `${p} runs no producer`);
+        // The overload's end sets the producer's base rate again, which would undo its schedule.
+        if (hosts.get(p)?.processes.some((x) => x.kind === 'producer' && (x.schedule ?? []).length > 0)) fail(`${where}.load.producers`, `${p} has a traffic schedule`);
       }
       if (!(load.rate > 0 && load.rate <= 5000)) fail(`${where}.load.rate`, 'must be 1 to 5000');
       if (!(Number.isInteger(load.threads) && load.threads >= 1 && load.threads <= 256)) fail(`${where}.load.threads`, 'must be 1 to 256');

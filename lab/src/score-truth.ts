@@ -103,9 +103,12 @@ export class Truth {
    * machine's load does it too). Epoch ms, sorted; empty when the logs were not read.
    */
   readonly busyReplies: number[];
+  /** The same replies with the broker that gave them, where the line names it (`BROKER: ip:port`). */
+  private readonly busyFrom: BusyReply[];
 
-  constructor(readonly lab: LabJson, busyReplies: number[] = []) {
-    this.busyReplies = [...busyReplies].sort((a, b) => a - b);
+  constructor(readonly lab: LabJson, busyReplies: Array<number | BusyReply> = []) {
+    this.busyFrom = busyReplies.map((x) => (typeof x === 'number' ? { at: x, broker: null } : x)).sort((a, b) => a.at - b.at);
+    this.busyReplies = this.busyFrom.map((x) => x.at);
     this.windowEnd = ms(lab.window.end);
     const z = /([+-])(\d\d):(\d\d)$/.exec(lab.timeZone ?? '+08:00');
     this.zoneMs = z ? (z[1] === '-' ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3])) * 60_000 : 0;
@@ -129,6 +132,11 @@ export class Truth {
   /** The busy replies the logs show within [from - slack, to + slack]. */
   busyRepliesIn(from: number, to: number, slack = 2000): number[] {
     return this.busyReplies.filter((t) => t >= from - slack && t <= to + slack);
+  }
+
+  /** The busy replies a broker on `host` gave within [from - slack, to + slack] (by the address the line names). */
+  busyRepliesOn(host: string, from: number, to: number, slack = 2000): number[] {
+    return this.busyFrom.filter((x) => x.broker !== null && this.hostByAddr(x.broker.split(':')[0]) === host && x.at >= from - slack && x.at <= to + slack).map((x) => x.at);
   }
 
   /** A time of day in the lab's zone, for the evidence of a statement. */
@@ -233,14 +241,22 @@ export const DOWN_KINDS = ['hang', 'reboot', 'crash', 'restart', 'partition'] as
 export const UNANSWERING_KINDS = [...DOWN_KINDS, 'overload'] as const;
 
 const BUSY_REPLY = /\[(?:TIMEOUT_CLEAN_QUEUE|PCBUSY_CLEAN_QUEUE|PC_SYNCHRONIZED|REJECTREQUEST)\]/;
+/** MQBrokerException's message ends with the broker that answered (MQBrokerException, 4.x and 5.x). */
+const BUSY_BROKER = / BROKER: (\d+\.\d+\.\d+\.\d+:\d+)/;
+
+/** A busy reply: when, and from which broker address (null: the line does not say). */
+export interface BusyReply {
+  at: number;
+  broker: string | null;
+}
 const LEADING_TIME = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)[,.](\d{3})/;
 
 /**
  * The times of the busy replies in a recording's client and application logs (plain or gzipped, as
  * the lab writes them or an operator collected them), read in the lab's zone.
  */
-export function busyRepliesOf(dir: string, zone: string): number[] {
-  const out: number[] = [];
+export function busyRepliesOf(dir: string, zone: string): BusyReply[] {
+  const out: BusyReply[] = [];
   const walk = (d: string): void => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
@@ -253,11 +269,11 @@ export function busyRepliesOf(dir: string, zone: string): number[] {
         for (const line of text.split('\n')) {
           const m = LEADING_TIME.exec(line);
           if (m) last = Date.parse(`${m[1]}T${m[2]}.${m[3]}${zone}`);
-          if (last !== null && BUSY_REPLY.test(line)) out.push(last);
+          if (last !== null && BUSY_REPLY.test(line)) out.push({ at: last, broker: BUSY_BROKER.exec(line)?.[1] ?? null });
         }
       }
     }
   };
   walk(dir);
-  return out.filter(Number.isFinite);
+  return out.filter((x) => Number.isFinite(x.at));
 }

@@ -1,6 +1,6 @@
 // The consumer recordings hold what their descriptions say: lab.json's truth (from the lab's side
-// files and the admin tool) adds up, and the logs RocketMQ wrote show the mechanism. No rule reads
-// consumers yet; these are the facts the consumer rules will be held to.
+// files and the admin tool) adds up, and the logs RocketMQ wrote show the mechanism: the facts the
+// consumer rules are held to.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -21,7 +21,7 @@ const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('every consumer recording', () => {
   it('is there, gzipped, with a consumer truth that adds up', () => {
-    expect(NAMES.length).toBeGreaterThanOrEqual(8);
+    expect(NAMES.length).toBeGreaterThanOrEqual(11);
     for (const name of NAMES) {
       const l = labJson(name);
       expect(l.consumers!.length, name).toBeGreaterThanOrEqual(2);
@@ -237,5 +237,33 @@ describe('what each consumer recording shows', () => {
     expect(log(name, 'app-order-01', 'rocketmqlogs/rocketmq_client.log')).toContain('new name server is chosen. OLD: 10.213.0.11:9876 , NEW: 10.213.0.12:9876');
     const ns = log(name, 'mq-ns-1', 'rocketmqlogs/namesrv.log');
     expect(count(ns, "the broker's channel destroyed")).toBe(2);
+  });
+
+  it('consumer-5x-restart: 5.1.4 consumers pull the unregistered broker until their rebalance drops its queues, and take them back after it registers', () => {
+    const name = 'consumer-5x-restart';
+    const l = labJson(name);
+    const g = group(name);
+    expect(l.versions).toMatchObject({ namesrv: '5.3.3', broker: '5.3.3' });
+    const f = l.faults[0] as { kind: string; start: string; end: string; stopped?: string };
+    expect(f).toMatchObject({ kind: 'restart', host: 'mq-broker-a' });
+    expect(l.consumers!.map((c) => c.version)).toEqual(['5.1.4', '5.1.4', '4.9.4']);
+    expect(g).toMatchObject({ sent: 589, consumed: 589, failed: 0, neverConsumed: { count: 0 } });
+    expect(g.duplicates).toBe(16);
+    expect(g.lag.every((x) => x.error === undefined && x.total <= 10)).toBe(true);
+    // app-stock-01 held broker-a's queues before the restart, none of them while it was down, and again after.
+    const held = (at: string) => [...l.consumers![0].queues].reverse().find((q) => q.at <= at)!.queues.filter((q) => q.startsWith('TopicOrder@broker-a')).length;
+    expect(held(f.start)).toBeGreaterThan(0);
+    expect(held(new Date(Date.parse(f.end) + 8 * 3600_000).toISOString().replace('Z', '+08:00'))).toBe(0);
+    expect(held(l.window.end)).toBeGreaterThan(0);
+    const ns = log(name, 'mq-ns-1', 'rocketmqlogs/namesrv.log');
+    expect(ns).toMatch(/BatchUnregistrationService - unregisterBroker, remove name from brokerAddrTable OK, broker-a/);
+    const c1 = log(name, 'app-stock-01', 'rocketmqlogs/rocketmq_client.log');
+    expect(count(c1, 'pullKernelImpl exception')).toBe(64);
+    expect(c1).toContain('org.apache.rocketmq.client.exception.MQClientException: The broker[broker-a] not exist');
+    expect(c1).toContain('org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.213.0.21:10911 failed');
+    // The 4.9.4 instance held only broker-b's queues: nothing after the restart began.
+    const c3 = log(name, 'app-stock-03', 'rocketmqlogs/rocketmq_client.log').split(/\r?\n/).filter((x) => x.slice(11, 19) >= f.start.slice(11, 19));
+    expect(c3.length).toBeGreaterThan(10);
+    expect(c3.filter((x) => / (WARN|ERROR) /.test(x))).toEqual([]);
   });
 });

@@ -72,6 +72,12 @@ describe('consumer scenario fields', () => {
     expect(bad((s) => (s.hosts[2].processes[0].schedule = [{ at: 0, rate: 6000 }]))).toThrow(/hosts\[2\]\.processes\[0\]\.schedule\[0\]\.rate: must be 0 to 5000/);
     expect(bad((s) => (s.hosts[2].processes[0].schedule = [{ at: 10, rate: 5, threads: 0 }]))).toThrow(/schedule\[0\]\.threads: must be 1 to 256/);
     expect(bad((s) => (s.hosts[2].processes[0].schedule = { at: 10, rate: 5 }))).toThrow(/processes\[0\]\.schedule: must be a list/);
+    expect(
+      bad((s) => {
+        s.hosts[2].processes[0].schedule = [{ at: 10, rate: 5 }];
+        s.faults = [{ kind: 'overload', host: 'b', at: 0, seconds: 30, load: { producers: ['app'], rate: 50, threads: 8 } }];
+      }),
+    ).toThrow(/faults\[0\]\.load\.producers: app has a traffic schedule/);
     expect(bad((s) => s.hosts[3].processes.push({ kind: 'producer', version: '4.9.4', group: 'P2', topic: 'T', rate: 1 }))).toThrow(/a consumer runs on a host of its own/);
   });
 

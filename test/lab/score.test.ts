@@ -296,15 +296,21 @@ describe('score: busy replies in the logs', () => {
         join(dir, 'app-1', 'logs', 'app.log.gz'),
         gzipSync(
           '2026-12-05 01:59:19.283 ERROR 17656 --- [publisher-6] c.e.OrderEventPublisher : Failed to publish event\n' +
-            'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 210ms, size of queue: 0\n',
+            'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 210ms, size of queue: 0 BROKER: 10.0.0.22:10911\n',
         ),
       );
       writeFileSync(join(dir, 'app-1', 'logs', 'rocketmqlogs', 'rocketmq_client.log'), '2026-12-05 01:59:20,001 WARN RocketmqClient - nothing busy here\n');
-      expect(busyRepliesOf(dir, '+08:00')).toEqual([Date.parse('2026-12-05T01:59:19.283+08:00')]);
+      expect(busyRepliesOf(dir, '+08:00')).toEqual([{ at: Date.parse('2026-12-05T01:59:19.283+08:00'), broker: '10.0.0.22:10911' }]);
       // A busy claim with no fault injected then is true when the logs hold the reply.
       const truth = new Truth(lab({ faults: [] }), busyRepliesOf(dir, '+08:00'));
       expect(truth.busyRepliesIn(Date.parse('2026-12-05T01:59:19.000+08:00'), Date.parse('2026-12-05T01:59:19.500+08:00'))).toHaveLength(1);
       expect(truth.busyRepliesIn(Date.parse('2026-12-05T02:10:00.000+08:00'), Date.parse('2026-12-05T02:11:00.000+08:00'))).toHaveLength(0);
+      // An overload named as a cause with no fault injected: true on the broker that answered busy, false on another.
+      const claimOn = (host: string) =>
+        analyzeStatements(truth, analyzed({ incidents: [incident({ causes: [{ ...cause('overload', host, '10:00:00', '10:00:02'), start: '2026-12-05T01:59:18.500+08:00', end: '2026-12-05T01:59:20.000+08:00' }] })] })).filter((x) => x.cls === 'cause');
+      expect(claimOn('broker-b-host').map((x) => [x.claim, x.verdict])).toEqual([['overload on broker-b-host at 01:59:18.500-01:59:20.000', 'true']]);
+      expect(claimOn('broker-b-host')[0].why).toBe('a broker on broker-b-host answered busy 1 time then (first at 01:59:19.283), with no fault injected');
+      expect(claimOn('broker-a-host').map((x) => x.verdict)).toEqual(['false']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
