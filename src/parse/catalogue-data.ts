@@ -1906,6 +1906,37 @@ export const ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
+    // A client's consume time per `topic@group` (ConsumerStatsManager's CONSUME_RT is an RTStatsItem:
+    // StatsItem.printAtMinutes with RTStatsItem.statPrintDetail, 4.9.x). `sum` is TIMES, `avgpt` AVGRT
+    // (ms); `tps` is not printed: TIMES over the interval, as StatsItem computes it.
+    id: 'stats/rt-in-one',
+    type: 'stats',
+    keywords: ['] Stats In One '],
+    pattern: /\[(?<stat>[A-Z_]+)\] \[(?<key>[^\]]*)\] Stats In One (?<window>Minute|Hour|Day), TIMES: (?<sum>-?\d+) AVGRT: (?<avgpt>-?[\d.]+)/,
+    versions: 'all',
+    source: 'common/stats/RTStatsItem',
+    format: '[%s] [%s] Stats In One Minute, TIMES: %d AVGRT: %.2f',
+    args: ['stat', 'key', 'sum', { name: 'avgpt', as: 'fixed2' }],
+    printf: true,
+    forms: {
+      Hour: { format: '[%s] [%s] Stats In One Hour, TIMES: %d AVGRT: %.2f', args: ['stat', 'key', 'sum', { name: 'avgpt', as: 'fixed2' }], printf: true },
+      Day: { format: '[%s] [%s] Stats In One Day, TIMES: %d AVGRT: %.2f', args: ['stat', 'key', 'sum', { name: 'avgpt', as: 'fixed2' }], printf: true },
+    },
+    fields: (g) => {
+      const window = (g.window ?? '').toLowerCase();
+      const secs = window === 'day' ? 86400 : window === 'hour' ? 3600 : 60;
+      const sum = num(g.sum);
+      return { stat: str(g.stat), key: str(g.key), window, sum, tps: sum === null ? null : Math.round((sum / secs) * 100) / 100, avgpt: num(g.avgpt) };
+    },
+    samples: [
+      {
+        // Lab recording consumer-slow-listener (client 4.9.4).
+        text: '2026-12-05 19:37:00,000 INFO RocketmqClient - [CONSUME_RT] [TopicOrder@CID_STOCK] Stats In One Minute, TIMES: 80 AVGRT: 1500.95',
+        fields: { stat: 'CONSUME_RT', key: 'TopicOrder@CID_STOCK', window: 'minute', sum: 80, tps: 1.33, avgpt: 1500.95 },
+      },
+    ],
+  },
+  {
     id: 'store-slow/pagecachert',
     type: 'store-slow',
     keywords: ['[PAGECACHERT]'],
