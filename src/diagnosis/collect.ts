@@ -229,7 +229,8 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
    */
   const lighten = (e: RmqEvent): RmqEvent => {
     let text = '';
-    if (e.type === 'startup') text = e.text;
+    // An offset reset's text holds the time it resets to (`timestamp=`), which no field carries.
+    if (e.type === 'startup' || e.type === 'offset-reset') text = e.text;
     else if (e.type === 'route-changed') {
       const key = `${e.host} ${String(e.fields.topic)} ${routeDumpKey(e.text)}`;
       const n = routeDumps.get(key) ?? 0;

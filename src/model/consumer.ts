@@ -34,6 +34,9 @@ import { clientProfile, parseVersion } from './versions.js';
 import { allocateMessageQueueAveragely, queueName, type MessageQueue } from './rebalance.js';
 import { MESSAGE_DELAY_LEVELS_MS, retryTopic, type StoredMessage } from './store.js';
 
+/** MQClientInstance.resetOffset sleeps 10 s between dropping the queues and taking the new offsets (4.9.x). */
+const RESET_OFFSET_SLEEP_MS = 10000;
+
 /** Periods and timeouts of the 4.x push consumer and broker that no scenario field sets. */
 export const PUSH_CONSUMER_TIMING = {
   /** RebalanceService.waitInterval (-Drocketmq.client.rebalance.waitInterval, 20000 ms). */
@@ -104,7 +107,14 @@ export interface ConsumerGroupMetrics {
   maxLag: { atMs: number; total: number } | null;
 }
 
+/** `mqadmin resetOffsetByTime`: at `atMs` the group's offsets on its topic go back to the messages stored from `toMs` on. */
+export interface OffsetReset {
+  atMs: number;
+  toMs: number;
+}
+
 export interface ConsumerGroupConfig {
+  resets?: OffsetReset[];
   group: string;
   topic: string;
   version: string;
@@ -141,6 +151,8 @@ export class ConsumerGroup {
   private listenerNow: Required<Omit<ConsumerListener, 'changes'>>;
   /** Offsets consumed successfully per queue at or above the committed offset (duplicates). */
   private readonly consumedOffsets = new Map<string, Set<number>>();
+  /** Per queue, the offset an offset reset went back from: what lies below it was consumed before. */
+  private readonly consumedBelow = new Map<string, number>();
 
   constructor(
     readonly kernel: Kernel,
@@ -157,6 +169,10 @@ export class ConsumerGroup {
       kernel.schedule(c.atMs, Priority.app, () => {
         this.listenerNow = { processMs: c.processMs ?? this.listenerNow.processMs, laterShare: c.laterShare ?? this.listenerNow.laterShare, throwShare: c.throwShare ?? this.listenerNow.throwShare };
       });
+    }
+    for (const r of config.resets ?? []) {
+      for (const b of config.brokers.values()) b.store.keepTimeIndex();
+      kernel.schedule(r.atMs, Priority.app, () => this.resetOffsetByTime(r.toMs));
     }
     kernel.every(PUSH_CONSUMER_TIMING.lagSampleMs, PUSH_CONSUMER_TIMING.lagSampleMs, () => this.sampleLag());
     kernel.every(PUSH_CONSUMER_TIMING.housekeepingIntervalMs, PUSH_CONSUMER_TIMING.housekeepingIntervalMs, () => this.scanNotActiveChannel());
@@ -231,8 +247,30 @@ export class ConsumerGroup {
     const key = queueName(mq);
     let set = this.consumedOffsets.get(key);
     if (set === undefined) this.consumedOffsets.set(key, (set = new Set()));
-    if (set.has(offset)) this.metrics.duplicates++;
+    if (set.has(offset) || offset < (this.consumedBelow.get(key) ?? 0)) this.metrics.duplicates++;
     else set.add(offset);
+  }
+
+  /**
+   * Broker2Client.resetOffset (4.9.x): per queue of the topic, the offset of the first message stored
+   * from `toMs` on (when below the committed one), sent to every instance (RESET_CONSUMER_CLIENT_OFFSET);
+   * the broker commits nothing itself: the instances persist the new offsets. What was consumed up to
+   * the old offset is consumed again: counted as duplicates.
+   */
+  private resetOffsetByTime(toMs: number): void {
+    const targets = new Map<string, number>();
+    for (const mq of this.config.queues) {
+      const b = this.broker(mq.brokerName);
+      if (!b.alive || b.host.state !== 'up') continue;
+      const cur = b.store.queryOffset(this.config.group, mq.topic, mq.queueId);
+      const to = b.store.offsetByTime(mq.topic, mq.queueId, toMs);
+      if (cur < 0 || to >= cur) continue;
+      const key = queueName(mq);
+      this.consumedBelow.set(key, Math.max(this.consumedBelow.get(key) ?? 0, cur));
+      targets.set(key, to);
+    }
+    if (targets.size === 0) return;
+    for (const inst of this.instances) if (inst.alive) inst.after(this.net.latencyMs, () => inst.resetOffset(targets));
   }
 
   /**
@@ -423,6 +461,32 @@ export class PushConsumer extends Process {
     this.doRebalance();
   }
 
+  /**
+   * MQClientInstance.resetOffset (4.9.x): the topic's process queues are dropped, the consumer waits
+   * 10 s, then takes the broker's offsets, removes those queues and rebalances (they are added back at
+   * the new offsets).
+   */
+  resetOffset(targets: Map<string, number>): void {
+    const dropped: ProcessQueue[] = [];
+    for (const [key, pq] of this.processQueueTable) {
+      if (!targets.has(key)) continue;
+      pq.dropped = true;
+      dropped.push(pq);
+    }
+    this.after(RESET_OFFSET_SLEEP_MS, () => {
+      for (const pq of dropped) {
+        const key = queueName(pq.mq);
+        if (this.processQueueTable.get(key) !== pq) continue;
+        this.offsetTable.set(key, targets.get(key)!);
+        this.persistOffset(pq.mq);
+        this.offsetTable.delete(key);
+        this.processQueueTable.delete(key);
+        this.endFlowWait(pq);
+      }
+      this.doRebalance();
+    });
+  }
+
   /** RebalanceImpl.doRebalance: the topic's queues, then %RETRY%group's. */
   private doRebalance(): void {
     const cidAll = this.group.findConsumerIdList(this.host);
@@ -442,15 +506,7 @@ export class PushConsumer extends Process {
       this.offsetTable.delete(key);
       pq.dropped = true;
       this.processQueueTable.delete(key);
-      if (pq.flow !== null) {
-        // Its checks so far stay counted; it checks no more.
-        const c = this.flowCounters[pq.flow.limit];
-        c.settled += this.checksOf(pq.flow.sinceMs, this.nowMs);
-        c.waiting.delete(pq);
-        pq.flow = null;
-        this.armFlowWarning('count');
-        this.armFlowWarning('span');
-      }
+      this.endFlowWait(pq);
     }
     for (const mq of allocated) {
       const key = queueName(mq);
@@ -464,6 +520,17 @@ export class PushConsumer extends Process {
       this.processQueueTable.set(key, pq);
       this.pullMessage(pq);
     }
+  }
+
+  /** A dropped queue held by flow control: its checks so far stay counted; it checks no more. */
+  private endFlowWait(pq: ProcessQueue): void {
+    if (pq.flow === null) return;
+    const c = this.flowCounters[pq.flow.limit];
+    c.settled += this.checksOf(pq.flow.sinceMs, this.nowMs);
+    c.waiting.delete(pq);
+    pq.flow = null;
+    this.armFlowWarning('count');
+    this.armFlowWarning('span');
   }
 
   private persistOffset(mq: MessageQueue): void {
@@ -735,6 +802,8 @@ export interface ScenarioConsumerGroup extends ConsumerSettings {
   messageModel?: 'CLUSTERING';
   listener: ConsumerListener;
   instances: ScenarioConsumerInstance[];
+  /** Offset resets by time (`mqadmin resetOffsetByTime`), model ms. */
+  resets?: OffsetReset[];
 }
 
 /** The consumer groups of a scenario, their instances placed on their hosts and started at their times. */
@@ -755,7 +824,7 @@ export function consumerGroupsOf(
     assert(t !== undefined, `consumer group ${g.group} reads unknown topic ${g.topic}`);
     const queues: MessageQueue[] = [];
     for (const brokerName of t.brokers ?? masters) for (let q = 0; q < (t.queues ?? 4); q++) queues.push({ topic: t.name, brokerName, queueId: q });
-    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers });
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;

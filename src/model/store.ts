@@ -38,6 +38,12 @@ export class MessageStore {
   private readonly offsets = new Map<string, number>();
   /** Pulls held until a message arrives (PullRequestHoldService), per `topic:queueId`. */
   private readonly held = new Map<string, Set<Waiter>>();
+  /**
+   * When kept (`keepTimeIndex`: a scenario that resets offsets by time), per `topic:queueId` the offset
+   * of the first message stored in each second, as [second, offset] pairs: what
+   * getOffsetInQueueByTime finds, to the second. At most one pair a second of the run per queue.
+   */
+  private timeIndex: Map<string, number[]> | null = null;
   /** Connected consumers per group: client id -> last heartbeat, ms (ConsumerManager.consumerTable). */
   readonly consumerTable = new Map<string, Map<string, number>>();
 
@@ -54,11 +60,21 @@ export class MessageStore {
     return this.retry.get(`${topic}:${queueId}`)?.base ?? 0;
   }
 
-  /** A producer's message stored: its offset (DefaultMessageStore.putMessage, then ReputMessageService). */
-  putMessage(topic: string, queueId: number): number {
+  keepTimeIndex(): void {
+    this.timeIndex ??= new Map();
+  }
+
+  /** A producer's message stored at model time `atMs`: its offset (DefaultMessageStore.putMessage, then ReputMessageService). */
+  putMessage(topic: string, queueId: number, atMs = 0): number {
     const key = `${topic}:${queueId}`;
     const off = this.maxOffsets.get(key) ?? 0;
     this.maxOffsets.set(key, off + 1);
+    if (this.timeIndex !== null) {
+      let idx = this.timeIndex.get(key);
+      if (idx === undefined) this.timeIndex.set(key, (idx = []));
+      const sec = Math.floor(atMs / 1000);
+      if (idx.length === 0 || idx[idx.length - 2] < sec) idx.push(sec, off);
+    }
     this.notifyMessageArriving(key);
     return off;
   }
@@ -82,6 +98,18 @@ export class MessageStore {
     if (r !== undefined) return offset >= r.base && offset < r.base + r.messages.length ? r.messages[offset - r.base] : null;
     if (topic.startsWith('%RETRY%')) return null;
     return offset >= 0 && offset < this.maxOffset(topic, queueId) ? FIRST_DELIVERY : null;
+  }
+
+  /**
+   * DefaultMessageStore.getOffsetInQueueByTime (to the second): the first message stored at or after
+   * `atMs`, or the max offset when none was.
+   */
+  offsetByTime(topic: string, queueId: number, atMs: number): number {
+    const key = `${topic}:${queueId}`;
+    const idx = this.timeIndex?.get(key) ?? [];
+    const sec = Math.floor(atMs / 1000);
+    for (let i = 0; i < idx.length; i += 2) if (idx[i] >= sec) return idx[i + 1];
+    return this.maxOffset(topic, queueId);
   }
 
   /** ConsumerOffsetManager.queryOffset: -1 when the group never committed one. */

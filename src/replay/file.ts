@@ -459,6 +459,13 @@ function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<strin
       });
     }
     l.done();
+    const resets = g.arr('resets', false, 'offset resets', LIMITS.faults);
+    if (resets) {
+      eachObj(resets, `${p}.resets`, (r) => {
+        r.num('atMs', true, { min: 0, max: LIMITS.modelMs });
+        r.num('toMs', true, { min: 0, max: LIMITS.modelMs });
+      });
+    }
     const list = g.arr('instances', true, 'instances', LIMITS.clients)!;
     instances += list.length;
     if (instances > LIMITS.clients) fail(`${p}.instances`, `${instances.toLocaleString('en-US')} consumer instances in all is past the limit of ${LIMITS.clients.toLocaleString('en-US')}`);

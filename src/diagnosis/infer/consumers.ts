@@ -138,9 +138,12 @@ function inferGroup(
   if (mode === 'orderly') ctx.notes.push(`consumer group ${name}: consumed orderly (it locked its queues on the brokers: ${ctx.ref(locks[0])}); the model consumes concurrently and has no queue locks`);
   if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer`);
   def(`${p}.messageModel`, 'CLUSTERING (DefaultMQPushConsumer default; BROADCASTING is not modelled)');
-  for (const e of mine.filter((x) => x.type === 'offset-reset' && x.fields.why === 'reset').slice(0, 3)) ctx.notes.push(`consumer group ${name}: an offset reset at ${ctx.ref(e)} is not replayed (the model has no reset)`);
-
   const group: ScenarioConsumerGroup = { group: name, topic, version, subscription: '*', messageModel: 'CLUSTERING', listener: { processMs: 0 }, instances };
+  const resets = offsetResets(ctx, mine, topic);
+  if (resets.length > 0) {
+    group.resets = resets.map((r) => ({ atMs: r.atMs, toMs: r.toMs }));
+    prov(`${p}.resets`, '`invoke reset offset operation from broker ... timestamp=` in the instances\' logs (the broker\'s RESET_CONSUMER_CLIENT_OFFSET of mqadmin resetOffsetByTime), at the first instance that logged it', resets.map((r) => r.event));
+  }
   const stats = consumeStats(mine, name);
   const threads = inferThreads(ctx, mine, stats, p, runs.length);
   group.consumeThreadMin = threads;
@@ -180,6 +183,23 @@ function instanceRuns(ctx: InferContext, hosts: HostsResult, starts: RmqEvent[],
     runs.push(run);
   }
   return runs;
+}
+
+/**
+ * The offset resets the instances logged (MQClientInstance.resetOffset's `invoke reset offset
+ * operation from broker. brokerAddr=..., topic=T, group=G, timestamp=MS`): one per timestamp, at the
+ * first instance's line less the broker's hop.
+ */
+function offsetResets(ctx: InferContext, mine: RmqEvent[], topic: string): Array<{ atMs: number; toMs: number; event: RmqEvent }> {
+  const out = new Map<number, { atMs: number; toMs: number; event: RmqEvent }>();
+  for (const e of mine) {
+    if (e.type !== 'offset-reset' || e.fields.why !== 'reset' || e.ts === null || (e.fields.topic !== undefined && e.fields.topic !== null && e.fields.topic !== topic)) continue;
+    const m = /timestamp=(\d+)/.exec(e.text);
+    if (!m) continue;
+    const to = Number(m[1]);
+    if (!out.has(to)) out.set(to, { atMs: Math.max(0, ctx.rel(e.ts) - 1), toMs: Math.max(0, ctx.rel(to)), event: e });
+  }
+  return [...out.values()].sort((a, b) => a.atMs - b.atMs);
 }
 
 interface StatMinute {
