@@ -63,7 +63,6 @@ const CASES: Case[] = [
     gaps: {
       peak: LOCKS,
       peakAt: LOCKS,
-      failed: 'an orderly queue retries a failed message in place after suspendCurrentQueueTimeMillis; the model sends it back as a concurrent consumer does',
       duplicates: LOCKS,
     },
   },

@@ -32,6 +32,9 @@ const LEVEL_FACTOR = 1.5;
 const MIN_TIMES = 5;
 /** Failures at the highest reconsumeTimes that make it maxReconsumeTimes when none failed past it. */
 const FAILED_AT_TOP = 5;
+/** A minute's time per message within this share of the level before, or failure shares within this much, is the same level. */
+const SAME_TIME_SHARE = 0.15;
+const SAME_SHARE = 0.05;
 
 export type ConsumeMode = 'concurrently' | 'orderly' | 'litePull';
 
@@ -342,13 +345,16 @@ function inferListener(ctx: InferContext, mine: RmqEvent[], stats: StatMinute[],
   // The minute after the last failure: they ended with the last failure logged.
   const lastFailure = failures.length ? Math.max(...failures.map((e) => e.ts!)) : null;
   // From the start, the first minute's time per message and no failure; each minute's values from its start (or first failure) on.
-  const listener: ScenarioConsumerGroup['listener'] = { processMs: round2(changes[0].processMs), laterShare: 0, throwShare: 0, changes: [] };
+  const listener: ScenarioConsumerGroup['listener'] = { processMs: Math.round(changes[0].processMs), laterShare: 0, throwShare: 0, changes: [] };
   let prev = { processMs: listener.processMs, laterShare: 0, throwShare: 0 };
   for (const c of changes) {
-    const next = { processMs: round2(c.processMs), laterShare: round2(c.failShare - c.throwShare), throwShare: round2(c.throwShare) };
-    if (next.processMs === prev.processMs && next.laterShare === prev.laterShare && next.throwShare === prev.throwShare) continue;
-    listener.changes!.push({ atMs: Math.max(0, ctx.rel(c.atTs)), ...next });
-    prev = next;
+    const next = { processMs: Math.round(c.processMs), laterShare: round2(c.failShare - c.throwShare), throwShare: round2(c.throwShare) };
+    // A minute within the statistics' noise of the one before changes nothing.
+    const sameTime = Math.abs(next.processMs - prev.processMs) <= SAME_TIME_SHARE * prev.processMs;
+    const sameShares = Math.abs(next.laterShare - prev.laterShare) + Math.abs(next.throwShare - prev.throwShare) <= SAME_SHARE;
+    if (sameTime && sameShares) continue;
+    listener.changes!.push({ atMs: Math.max(0, ctx.rel(c.atTs)), ...(sameTime ? {} : { processMs: next.processMs }), ...(sameShares ? {} : { laterShare: next.laterShare, throwShare: next.throwShare }) });
+    prev = { processMs: sameTime ? prev.processMs : next.processMs, ...(sameShares ? { laterShare: prev.laterShare, throwShare: prev.throwShare } : { laterShare: next.laterShare, throwShare: next.throwShare }) };
   }
   if (lastFailure !== null && prev.laterShare + prev.throwShare > 0) {
     listener.changes!.push({ atMs: ctx.rel(lastFailure + 1), laterShare: 0, throwShare: 0 });
