@@ -172,7 +172,7 @@ function faultText(f: Fault, sc: Scenario, t: (ms: number) => string): string {
  * A consumer group's lines of the scenario: its settings, each marked `assumed` when the logs did
  * not give it (a default), the listener's time and failures with their changes, and its instances.
  */
-function consumerRows(sc: Scenario, defaults: Record<string, string>, t: (ms: number) => string): string[][] {
+export function consumerRows(sc: Scenario, defaults: Record<string, string>, t: (ms: number) => string): string[][] {
   const rows: string[][] = [];
   (sc.consumerGroups ?? []).forEach((g, i) => {
     const p = `scenario.consumerGroups[${i}]`;
