@@ -1,9 +1,10 @@
 // The consumer groups of the scenario, from what the clients and brokers logged about them:
 // - instances: each `the consumer [G] start OK` of a client log is one instance run (a host started
-//   again is a new run); the broker's book ends a run: `unregister consumer ok` (a shutdown) or the
-//   channel removed on its close (a kill; ConsumerManager.doChannelCloseEvent, 4.9.x);
+//   again is a new run); the broker's book ends a run: `unregister a consumer[G] from
+//   consumerGroupInfo` (a shutdown) or `NETTY EVENT: remove channel` on its close (a kill;
+//   ConsumerManager.doChannelCloseEvent, 4.9.x);
 // - topic: the queues its rebalances took (RebalanceImpl.updateProcessQueueTableInRebalance);
-//   subscription: the broker's `subscription changed` / `new topic` lines (ConsumerManager.registerConsumer);
+//   subscription: the broker's `subscription changed` lines (ConsumerManager.registerConsumer);
 // - consume mode: orderly when it locked queues (RebalanceImpl.lock, `pull message later because not
 //   locked in broker`); lite pull when its start line is DefaultLitePullConsumerImpl's (`start OK`
 //   without the push consumer's full stop);
