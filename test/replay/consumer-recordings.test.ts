@@ -152,6 +152,42 @@ describe('replay of the lab consumer recordings against their lab.json', () => {
         for (const h of hosts) expect(report.input.scenario.clients.map((x) => x.host)).not.toContain(h);
       });
 
+      it("infers each instance's runs, the settings and the consume mode the lab ran, each value with its lines or as assumed", () => {
+        const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8'));
+        const sc = report.input.scenario;
+        const g = sc.consumerGroups![0];
+        const truthRuns = (lab.consumers as Array<{ host: string; runs: Array<{ start: string; end: string | null; ended: string | null }> }>).flatMap((x) => x.runs.map((r) => ({ host: x.host, ...r })));
+        expect(g.instances.length).toBe(truthRuns.length);
+        for (const inst of g.instances) {
+          const start = sc.startEpochMs + inst.startAtMs!;
+          const run = truthRuns.find((r) => r.host === inst.host && Math.abs(Date.parse(r.start) - start) <= 5000);
+          expect(run, `${inst.host} started at ${new Date(start).toISOString()}`).toBeDefined();
+          if (run!.end === null) expect(inst.stopAtMs).toBeUndefined();
+          else {
+            expect(Math.abs(sc.startEpochMs + inst.stopAtMs! - Date.parse(run!.end))).toBeLessThanOrEqual(5000);
+            expect(inst.stop).toBe(run!.ended === 'killed' ? 'kill' : 'shutdown');
+          }
+        }
+        const dflt = { consumeThreadMin: 20, pullThresholdForQueue: 1000, maxReconsumeTimes: 16 } as const;
+        for (const key of ['consumeThreadMin', 'pullThresholdForQueue', 'maxReconsumeTimes'] as const) {
+          const ran = new Set((lab.consumers as Array<{ settings: Record<string, number | null> }>).map((x) => x.settings[key] ?? dflt[key]));
+          // A field the scenario leaves out runs with the default.
+          const inferred = g[key] ?? dflt[key];
+          expect({ key, inferred }).toEqual({ key, inferred: [...ran][0] });
+          const path = `scenario.consumerGroups[0].${key}`;
+          expect(report.input.provenance[path] !== undefined || report.input.defaults[path] !== undefined).toBe(true);
+          // A value the lab set away from the default is read from the logs, not assumed.
+          if (inferred !== dflt[key]) expect(report.input.provenance[path]?.evidence.length).toBeGreaterThan(0);
+        }
+        const mode = (lab.consumers as Array<{ mode: string }>)[0].mode;
+        const notes = report.input.notes.join('\n');
+        expect(notes.includes('consumed orderly')).toBe(mode === 'orderly');
+        expect(notes.includes('a lite pull consumer')).toBe(mode === 'litePull');
+        const subs = new Set((lab.consumers as Array<{ subscription: string }>).map((x) => x.subscription));
+        expect(notes.includes('its instances subscribed')).toBe(subs.size > 1);
+        expect((g.resets ?? []).length).toBe((lab.faults as Array<{ kind: string }>).filter((f) => f.kind === 'reset-offset').length);
+      });
+
       for (const f of c.figures) {
         const gap = c.gaps[f];
         it(gap ? `${f}: not reproduced (${gap})` : `${f}: within the tolerance`, () => {
