@@ -47,14 +47,14 @@ export interface ConsumersResult {
 
 /** Hosts whose client log shows only consumers (no producer start line of its own): they send nothing. */
 export function consumerOnlyHosts(ctx: InferContext): Set<string> {
-  const out = new Set<string>();
-  for (const host of ctx.clientHosts) {
-    const starts = ctx.events.filter((e) => e.host === host && e.kind === 'client' && e.type === 'startup');
-    const consumer = starts.some((e) => e.fields.role === 'consumer');
-    const producer = starts.some((e) => e.fields.role === 'producer' && typeof e.fields.group === 'string' && e.fields.group !== INNER_PRODUCER);
-    if (consumer && !producer) out.add(host);
+  const consumers = new Set<string>();
+  const producers = new Set<string>();
+  for (const e of ctx.events) {
+    if (e.kind !== 'client' || e.type !== 'startup') continue;
+    if (e.fields.role === 'consumer') consumers.add(e.host);
+    else if (e.fields.role === 'producer' && typeof e.fields.group === 'string' && e.fields.group !== INNER_PRODUCER) producers.add(e.host);
   }
-  return out;
+  return new Set(ctx.clientHosts.filter((h) => consumers.has(h) && !producers.has(h)));
 }
 
 interface Run {
@@ -149,7 +149,7 @@ function inferGroup(
     prov(`${p}.resets`, '`invoke reset offset operation from broker ... timestamp=` in the instances\' logs (the broker\'s RESET_CONSUMER_CLIENT_OFFSET of mqadmin resetOffsetByTime), at the first instance that logged it', resets.map((r) => r.event));
   }
   const stats = consumeStats(mine, name);
-  const threads = inferThreads(ctx, mine, stats, p, runs.length);
+  const threads = inferThreads(ctx, mine, name, p);
   group.consumeThreadMin = threads;
   group.consumeThreadMax = Math.max(threads, CONSUMER_DEFAULTS.consumeThreadMax);
   def(`${p}.consumeThreadMax`, `${group.consumeThreadMax} (DefaultMQPushConsumer default, at least consumeThreadMin; the pool never grows past consumeThreadMin)`);
@@ -237,24 +237,19 @@ function consumeStats(mine: RmqEvent[], group: string): StatMinute[] {
 }
 
 /** consumeThreadMin: the busy threads of an instance over a minute its queues were held by flow control. */
-function inferThreads(ctx: InferContext, mine: RmqEvent[], stats: StatMinute[], p: string, _runs: number): number {
+function inferThreads(ctx: InferContext, mine: RmqEvent[], group: string, p: string): number {
   const held = mine.filter((e) => e.type === 'flow-control' && e.ts !== null);
   let best: { threads: number; events: RmqEvent[] } | null = null;
-  const hostsHeld = new Set(held.map((e) => e.host));
-  for (const host of hostsHeld) {
-    const minutes = consumeStats(
-      mine.filter((e) => e.host === host),
-      String(held[0].fields.group ?? ''),
-    );
-    for (const m of minutes) {
-      // The whole minute held: a warning in it and in the minute after (the queues stayed full).
-      const inMinute = held.some((e) => e.host === host && e.ts! > m.endTs - 60000 && e.ts! <= m.endTs);
+  for (const host of new Set(held.map((e) => e.host))) {
+    const warnings = held.filter((e) => e.host === host);
+    for (const m of consumeStats(mine.filter((e) => e.host === host), group)) {
+      // A warning within the minute: its queues were full, so every thread was busy.
+      const inMinute = warnings.some((e) => e.ts! > m.endTs - 60000 && e.ts! <= m.endTs);
       if (!inMinute || m.times < MIN_TIMES) continue;
       const busy = m.rtSum / 60000;
-      if (!best || busy > best.threads) best = { threads: busy, events: [...m.events, held.find((e) => e.host === host)!] };
+      if (!best || busy > best.threads) best = { threads: busy, events: [...m.events, warnings[0]] };
     }
   }
-  void stats;
   if (best && Math.round(best.threads) >= 1) {
     const n = Math.round(best.threads);
     ctx.prov(`${p}.consumeThreadMin`, `the consume statistics of a minute its queues were held by flow control: TIMES x AVGRT over 60 s = ${round2(best.threads)} busy threads (Little's law)`, best.events);
