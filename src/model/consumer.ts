@@ -18,14 +18,16 @@
 // - RemoteBrokerOffsetStore keeps offsets in memory and persists them every
 //   persistConsumerOffsetInterval (5 s, first after 10 s); an instance killed -9 loses what it did
 //   not persist, and the queues' next owner consumes those messages again.
+// - MQClientInstance polls a NameServer for the topic's route every 30 s: the queues shared are those
+//   of the brokers in the route (RebalanceImpl reads topicSubscribeInfoTable at its next run).
 // Not modelled yet: tags (every message matches; subscriptions are '*'), BROADCASTING, orderly
-// consumers, lite pull, pop, pullThresholdSizeForQueue (the model's messages have no size), the
-// consumer's route (the scenario's topic layout, without NameServer queries).
+// consumers, lite pull, pop, pullThresholdSizeForQueue (the model's messages have no size).
 
 import { CONSUMER_DEFAULTS, TIMEOUTS } from '../rocketmq/facts.js';
 import { renderMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 import type { Broker } from './broker.js';
+import type { NameServer } from './namesrv.js';
 import { assert, Priority, type Kernel, type Timer } from './kernel.js';
 import type { LogFile, LogSink } from './log.js';
 import { Process, type Host, type Network } from './network.js';
@@ -46,6 +48,9 @@ export const PUSH_CONSUMER_TIMING = {
   persistFirstDelayMs: 10000,
   /** ClientConfig.heartbeatBrokerInterval. */
   heartbeatBrokerIntervalMs: 30000,
+  /** ClientConfig.pollNameServerInterval: MQClientInstance polls the routes 10 ms after the start, then every 30 s. */
+  pollNameServerIntervalMs: 30000,
+  pollFirstDelayMs: 10,
   /** DefaultMQPushConsumerImpl.BROKER_SUSPEND_MAX_TIME_MILLIS and CONSUMER_TIMEOUT_MILLIS_WHEN_SUSPEND. */
   brokerSuspendMaxTimeMillis: 15000,
   consumerTimeoutMillisWhenSuspend: 30000,
@@ -115,6 +120,8 @@ export interface OffsetReset {
 
 export interface ConsumerGroupConfig {
   resets?: OffsetReset[];
+  /** The NameServers its instances poll for the topic's route (none: the scenario's layout, always). */
+  nameServers?: NameServer[];
   group: string;
   topic: string;
   version: string;
@@ -224,10 +231,10 @@ export class ConsumerGroup {
     }
   }
 
-  /** findConsumerIdList: the client ids of the first broker of the topic that answers. */
-  findConsumerIdList(from: Host): string[] | null {
+  /** findConsumerIdList: the client ids of the first broker of the topic (in the instance's route) that answers. */
+  findConsumerIdList(from: Host, route: ReadonlySet<string> | null = null): string[] | null {
     for (const name of [...this.config.brokers.keys()].sort()) {
-      if (!this.config.queues.some((q) => q.brokerName === name)) continue;
+      if (!this.config.queues.some((q) => q.brokerName === name) || (route !== null && !route.has(name))) continue;
       if (this.reach(from, name) !== 'ok') continue;
       return [...(this.broker(name).store.consumerTable.get(this.config.group)?.keys() ?? [])];
     }
@@ -383,6 +390,11 @@ export class PushConsumer extends Process {
   private busyThreads = 0;
   private flowCounters: Record<FlowLimit, FlowCounter> = PushConsumer.newFlowCounters();
   private readonly clientLog: LogFile;
+  /**
+   * The brokers of the topic in the instance's route (topicSubscribeInfoTable), from its last route
+   * poll that found the topic; null: the scenario's layout (no NameServer, or none answered yet).
+   */
+  private route: Set<string> | null = null;
 
   constructor(
     net: Network,
@@ -421,6 +433,7 @@ export class PushConsumer extends Process {
     const t = PUSH_CONSUMER_TIMING;
     // MQClientInstance.start, then DefaultMQPushConsumerImpl.start: heartbeat to every broker, rebalance at once.
     this.sendHeartbeatToAllBroker();
+    if ((this.group.config.nameServers ?? []).length > 0) this.every(t.pollNameServerIntervalMs, t.pollFirstDelayMs, () => this.updateTopicRouteInfoFromNameServer());
     this.every(t.heartbeatBrokerIntervalMs, t.heartbeatBrokerIntervalMs, () => this.sendHeartbeatToAllBroker());
     this.every(t.persistConsumerOffsetIntervalMs, t.persistFirstDelayMs, () => this.persistAllConsumerOffset());
     this.every(t.rebalanceIntervalMs, t.rebalanceIntervalMs, () => this.doRebalance());
@@ -462,6 +475,21 @@ export class PushConsumer extends Process {
   }
 
   /**
+   * MQClientInstance.updateTopicRouteInfoFromNameServer: the first NameServer that answers gives the
+   * topic's brokers; a broker the NameServer dropped leaves the route, and RebalanceImpl's next run
+   * (every 20 s, not at once) shares only the queues of the route. No answer, or no route of the
+   * topic, keeps the route it had.
+   */
+  private updateTopicRouteInfoFromNameServer(): void {
+    for (const ns of this.group.config.nameServers ?? []) {
+      if (!ns.alive || ns.host.state !== 'up' || !this.net.linked(this.host, ns.host)) continue;
+      const brokers = ns.topicBrokers(this.group.config.topic);
+      if (brokers !== null) this.route = new Set(brokers);
+      return;
+    }
+  }
+
+  /**
    * MQClientInstance.resetOffset (4.9.x): the topic's process queues are dropped, the consumer waits
    * 10 s, then takes the broker's offsets, removes those queues and rebalances (they are added back at
    * the new offsets).
@@ -489,11 +517,13 @@ export class PushConsumer extends Process {
 
   /** RebalanceImpl.doRebalance: the topic's queues, then %RETRY%group's. */
   private doRebalance(): void {
-    const cidAll = this.group.findConsumerIdList(this.host);
+    const cidAll = this.group.findConsumerIdList(this.host, this.route);
     if (cidAll === null || cidAll.length === 0) return; // "doRebalance ... get consumer id list failed"
-    for (const mqAll of [this.group.config.queues, this.group.retryQueues]) {
+    const inRoute = (q: MessageQueue) => this.route === null || this.route.has(q.brokerName);
+    for (const queues of [this.group.config.queues, this.group.retryQueues]) {
+      const mqAll = queues.filter(inRoute);
       const allocated = allocateMessageQueueAveragely(mqAll, cidAll, this.clientId);
-      this.updateProcessQueueTableInRebalance(mqAll[0]?.topic ?? '', allocated);
+      this.updateProcessQueueTableInRebalance(queues[0]?.topic ?? '', allocated);
     }
   }
 
@@ -817,6 +847,7 @@ export function consumerGroupsOf(
   sink: LogSink,
   zone: Zone,
   random: RandomSource,
+  nameServers: NameServer[] = [],
 ): ConsumerGroup[] {
   return groups.map((g, gi) => {
     parseVersion(g.version);
@@ -824,7 +855,7 @@ export function consumerGroupsOf(
     assert(t !== undefined, `consumer group ${g.group} reads unknown topic ${g.topic}`);
     const queues: MessageQueue[] = [];
     for (const brokerName of t.brokers ?? masters) for (let q = 0; q < (t.queues ?? 4); q++) queues.push({ topic: t.name, brokerName, queueId: q });
-    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets });
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;

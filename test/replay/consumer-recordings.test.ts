@@ -40,7 +40,7 @@ interface Case {
 }
 
 const COUNTS: Figure[] = ['dlq', 'failed', 'duplicates'];
-const LOCKS = "queue locks are not modelled: the recording consumes nothing of the crashed broker's queues until 50 s after its return";
+const LOCKS = "queue locks are not modelled: the recording's instances could not lock the queues the rebalance moved between them";
 
 const CASES: Case[] = [
   { name: 'consumer-slow-listener', figures: ['peak', 'peakAt', 'backAt', ...COUNTS], gaps: {} },
