@@ -20,8 +20,12 @@
 //   not persist, and the queues' next owner consumes those messages again.
 // - MQClientInstance polls a NameServer for the topic's route every 30 s: the queues shared are those
 //   of the brokers in the route (RebalanceImpl reads topicSubscribeInfoTable at its next run).
-// Not modelled yet: tags (every message matches; subscriptions are '*'), BROADCASTING, orderly
-// consumers, lite pull, pop, pullThresholdSizeForQueue (the model's messages have no size).
+// - An orderly group (MessageListenerOrderly) locks its queues on their broker (RebalanceImpl.lock,
+//   lockAll every 20 s; RebalanceLockManager keeps a lock 60 s and forgets them on a restart) and
+//   pulls only the queues it holds locked.
+// Not modelled yet: tags (every message matches; subscriptions are '*'), BROADCASTING, an orderly
+// queue's one-at-a-time consumption and its retries in place, lite pull, pop,
+// pullThresholdSizeForQueue (the model's messages have no size).
 
 import { CONSUMER_DEFAULTS, TIMEOUTS } from '../rocketmq/facts.js';
 import { renderMessage } from '../parse/message-render.js';
@@ -35,6 +39,15 @@ import type { RandomSource, Rng } from './random.js';
 import { clientProfile, parseVersion } from './versions.js';
 import { allocateMessageQueueAveragely, queueName, type MessageQueue } from './rebalance.js';
 import { MESSAGE_DELAY_LEVELS_MS, retryTopic, type StoredMessage } from './store.js';
+
+/**
+ * An orderly queue not locked on its broker is pulled again this much later: the 4.9.4 client's
+ * `pull message later because not locked in broker` lines of a queue are 1 s apart
+ * (consumer-orderly-broker-crash).
+ */
+const PULL_LATER_NOT_LOCKED_MS = 1000;
+/** ConsumeMessageOrderlyService locks every queue it holds every 20 s (ProcessQueue.REBALANCE_LOCK_INTERVAL), first 1 s after the start. */
+const REBALANCE_LOCK_INTERVAL_MS = 20000;
 
 /** MQClientInstance.resetOffset sleeps 10 s between dropping the queues and taking the new offsets (4.9.x). */
 const RESET_OFFSET_SLEEP_MS = 10000;
@@ -120,6 +133,8 @@ export interface OffsetReset {
 
 export interface ConsumerGroupConfig {
   resets?: OffsetReset[];
+  /** MessageListenerOrderly: queues locked on their broker before they are pulled. */
+  orderly?: boolean;
   /** The NameServers its instances poll for the topic's route (none: the scenario's layout, always). */
   nameServers?: NameServer[];
   group: string;
@@ -318,6 +333,8 @@ export class ConsumerGroup {
 class ProcessQueue {
   readonly cached = new Map<number, StoredMessage>();
   dropped = false;
+  /** An orderly queue's lock on its broker, as the client last learnt it (ProcessQueue.locked). */
+  locked = false;
   /** Highest offset ever cached (queueOffsetMax). */
   queueOffsetMax = -1;
   nextOffset: number;
@@ -437,6 +454,7 @@ export class PushConsumer extends Process {
     this.every(t.heartbeatBrokerIntervalMs, t.heartbeatBrokerIntervalMs, () => this.sendHeartbeatToAllBroker());
     this.every(t.persistConsumerOffsetIntervalMs, t.persistFirstDelayMs, () => this.persistAllConsumerOffset());
     this.every(t.rebalanceIntervalMs, t.rebalanceIntervalMs, () => this.doRebalance());
+    if (this.group.config.orderly) this.every(REBALANCE_LOCK_INTERVAL_MS, 1000, () => this.lockAll());
     this.rebalanceImmediately();
     if (this.config.stopAtMs !== undefined && this.config.stopAtMs > this.nowMs) {
       const stopAt = this.config.stopAtMs;
@@ -531,8 +549,9 @@ export class PushConsumer extends Process {
     const keep = new Set(allocated.map(queueName));
     for (const [key, pq] of this.processQueueTable) {
       if (pq.mq.topic !== topic || keep.has(key)) continue;
-      // removeUnnecessaryMessageQueue: persist the offset, forget it, drop the queue.
+      // removeUnnecessaryMessageQueue: persist the offset, forget it, drop the queue (an orderly one is unlocked on its broker).
       this.persistOffset(pq.mq);
+      if (this.group.config.orderly && this.group.reach(this.host, pq.mq.brokerName) === 'ok') this.group.broker(pq.mq.brokerName).store.unlock(this.group.config.group, key, this.clientId);
       this.offsetTable.delete(key);
       pq.dropped = true;
       this.processQueueTable.delete(key);
@@ -544,8 +563,11 @@ export class PushConsumer extends Process {
       // computePullFromWhere: the broker's committed offset; a group without one starts at 0 (the
       // broker answers 0 while the queue's first message is still in memory, ConsumerManageProcessor 4.9).
       if (this.group.reach(this.host, mq.brokerName) !== 'ok') continue; // "add new mq failed"
+      // An orderly queue is locked first: "add a new mq failed, ..., because lock failed".
+      if (this.group.config.orderly && !this.lock(mq)) continue;
       const committed = this.group.broker(mq.brokerName).store.queryOffset(this.group.config.group, mq.topic, mq.queueId);
       const pq = new ProcessQueue(mq, Math.max(0, committed));
+      pq.locked = this.group.config.orderly === true;
       this.offsetTable.set(key, pq.nextOffset);
       this.processQueueTable.set(key, pq);
       this.pullMessage(pq);
@@ -561,6 +583,23 @@ export class PushConsumer extends Process {
     pq.flow = null;
     this.armFlowWarning('count');
     this.armFlowWarning('span');
+  }
+
+  /** RebalanceImpl.lock: lockBatchMQ of one queue on its broker (false when the broker does not answer). */
+  private lock(mq: MessageQueue): boolean {
+    if (this.group.reach(this.host, mq.brokerName) !== 'ok') return false;
+    return this.group.broker(mq.brokerName).store.tryLock(this.group.config.group, queueName(mq), this.clientId, this.nowMs);
+  }
+
+  /**
+   * RebalanceImpl.lockAll: each broker's queues locked again; a queue the broker refused is marked
+   * not locked; a broker that does not answer changes nothing (`lockBatchMQ exception`).
+   */
+  private lockAll(): void {
+    for (const pq of this.processQueueTable.values()) {
+      if (this.group.reach(this.host, pq.mq.brokerName) !== 'ok') continue;
+      pq.locked = this.group.broker(pq.mq.brokerName).store.tryLock(this.group.config.group, queueName(pq.mq), this.clientId, this.nowMs);
+    }
   }
 
   private persistOffset(mq: MessageQueue): void {
@@ -585,6 +624,8 @@ export class PushConsumer extends Process {
   /** DefaultMQPushConsumerImpl.pullMessage. */
   private pullMessage(pq: ProcessQueue): void {
     if (pq.dropped) return;
+    // "pull message later because not locked in broker".
+    if (this.group.config.orderly && !pq.locked) return this.pullLater(pq, PULL_LATER_NOT_LOCKED_MS);
     const limit = this.flowControlLimit(pq);
     if (limit !== null) return this.holdForFlowControl(pq, limit);
     const t = PUSH_CONSUMER_TIMING;
@@ -834,6 +875,8 @@ export interface ScenarioConsumerGroup extends ConsumerSettings {
   instances: ScenarioConsumerInstance[];
   /** Offset resets by time (`mqadmin resetOffsetByTime`), model ms. */
   resets?: OffsetReset[];
+  /** `orderly`: MessageListenerOrderly's queue locks (its messages are still consumed concurrently). Default `concurrently`. */
+  consumeMode?: 'concurrently' | 'orderly';
 }
 
 /** The consumer groups of a scenario, their instances placed on their hosts and started at their times. */
@@ -855,7 +898,7 @@ export function consumerGroupsOf(
     assert(t !== undefined, `consumer group ${g.group} reads unknown topic ${g.topic}`);
     const queues: MessageQueue[] = [];
     for (const brokerName of t.brokers ?? masters) for (let q = 0; q < (t.queues ?? 4); q++) queues.push({ topic: t.name, brokerName, queueId: q });
-    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers });
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly' });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;

@@ -28,6 +28,9 @@ interface RetryQueue {
 
 type Waiter = () => void;
 
+/** RebalanceLockManager.REBALANCE_LOCK_MAX_LIVE_TIME (-Drocketmq.broker.rebalance.lockMaxLiveTime, 60 s). */
+const REBALANCE_LOCK_MAX_LIVE_TIME_MS = 60000;
+
 export class MessageStore {
   /** Max offset per `topic:queueId` (the next offset to be written). */
   private readonly maxOffsets = new Map<string, number>();
@@ -44,6 +47,8 @@ export class MessageStore {
    * getOffsetInQueueByTime finds, to the second. At most one pair a second of the run per queue.
    */
   private timeIndex: Map<string, number[]> | null = null;
+  /** Orderly consumers' queue locks per `group@queue` (RebalanceLockManager.mqLockTable), in memory. */
+  private readonly locks = new Map<string, { clientId: string; lastMs: number }>();
   /** Connected consumers per group: client id -> last heartbeat, ms (ConsumerManager.consumerTable). */
   readonly consumerTable = new Map<string, Map<string, number>>();
 
@@ -145,9 +150,28 @@ export class MessageStore {
     for (const w of waiters) w();
   }
 
-  /** The broker died: held pulls are dropped with their channels (messages and offsets are on disk). */
+  /**
+   * RebalanceLockManager.tryLockBatch for one queue: free, expired (60 s without a renewal:
+   * REBALANCE_LOCK_MAX_LIVE_TIME) or already the client's: locked (renewed) for it.
+   */
+  tryLock(group: string, queue: string, clientId: string, nowMs: number): boolean {
+    const key = `${group}@${queue}`;
+    const held = this.locks.get(key);
+    if (held !== undefined && held.clientId !== clientId && nowMs - held.lastMs <= REBALANCE_LOCK_MAX_LIVE_TIME_MS) return false;
+    this.locks.set(key, { clientId, lastMs: nowMs });
+    return true;
+  }
+
+  /** RebalanceLockManager.unlockBatch: only the holder's lock is released. */
+  unlock(group: string, queue: string, clientId: string): void {
+    const key = `${group}@${queue}`;
+    if (this.locks.get(key)?.clientId === clientId) this.locks.delete(key);
+  }
+
+  /** The broker died: held pulls are dropped with their channels, and the queue locks with its memory (messages and offsets are on disk). */
   dropHeld(): void {
     this.held.clear();
     this.consumerTable.clear();
+    this.locks.clear();
   }
 }

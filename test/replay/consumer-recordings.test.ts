@@ -40,7 +40,7 @@ interface Case {
 }
 
 const COUNTS: Figure[] = ['dlq', 'failed', 'duplicates'];
-const LOCKS = "queue locks are not modelled: the recording's instances could not lock the queues the rebalance moved between them";
+const LOCKS = "the recording's instances rebalanced together and one could not lock the queues the other had not unlocked yet; the model's instances win no such race";
 
 const CASES: Case[] = [
   { name: 'consumer-slow-listener', figures: ['peak', 'peakAt', 'backAt', ...COUNTS], gaps: {} },

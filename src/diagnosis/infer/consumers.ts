@@ -139,10 +139,14 @@ function inferGroup(
   const lite = starts.find((e) => e.text !== '' && !/start OK\.\s*$/.test(e.text));
   const mode: ConsumeMode = locks.length > 0 ? 'orderly' : lite ? 'litePull' : 'concurrently';
   modes.set(name, mode);
-  if (mode === 'orderly') ctx.notes.push(`consumer group ${name}: consumed orderly (it locked its queues on the brokers: ${ctx.ref(locks[0])}); the model consumes concurrently and has no queue locks`);
+  if (mode === 'orderly') ctx.notes.push(`consumer group ${name}: consumed orderly (it locked its queues on the brokers: ${ctx.ref(locks[0])}); the model locks its queues but consumes their messages concurrently`);
   if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer`);
   def(`${p}.messageModel`, 'CLUSTERING (DefaultMQPushConsumer default; BROADCASTING is not modelled)');
   const group: ScenarioConsumerGroup = { group: name, topic, version, subscription: '*', messageModel: 'CLUSTERING', listener: { processMs: 0 }, instances };
+  if (mode === 'orderly') {
+    group.consumeMode = 'orderly';
+    prov(`${p}.consumeMode`, 'it locked its queues on the brokers (RebalanceImpl.lock: `the message queue lock`, `pull message later because not locked in broker`)', locks.slice(0, 3));
+  }
   const resets = offsetResets(ctx, mine, topic);
   if (resets.length > 0) {
     group.resets = resets.map((r) => ({ atMs: r.atMs, toMs: r.toMs }));
