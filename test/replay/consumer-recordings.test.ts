@@ -37,6 +37,8 @@ interface Case {
   figures: Figure[];
   /** Figures the model does not reproduce yet, with the reason (docs/replay.md says the same). */
   gaps: Partial<Record<Figure, string>>;
+  /** Settings the logs do not show although the lab set them (inferred as the default instead). */
+  hiddenSettings?: Partial<Record<'consumeThreadMin' | 'pullThresholdForQueue' | 'maxReconsumeTimes', string>>;
 }
 
 const COUNTS: Figure[] = ['dlq', 'failed', 'duplicates'];
@@ -65,6 +67,26 @@ const CASES: Case[] = [
       peakAt: LOCKS,
       duplicates: LOCKS,
     },
+  },
+  {
+    name: 'consumer-5x-restart',
+    figures: ['peak', ...COUNTS],
+    gaps: { duplicates: "the model's broker keeps every committed offset across its restart; the broker persists them every 5 s (flushConsumerOffsetInterval), the likely source of the recording's 16" },
+  },
+  {
+    name: 'consumer-broker-hang',
+    figures: ['peak', ...COUNTS],
+    gaps: {
+      peak: 'the pulls held by the hung broker and the channels it closes on its return are not modelled closely enough (lag 10 against 16)',
+      duplicates: 'the recording consumed 65 messages twice after the hang; the model none (not analysed yet)',
+    },
+  },
+  { name: 'consumer-namesrv-hang', figures: ['peak', ...COUNTS], gaps: {} },
+  {
+    name: 'consumer-too-few-threads',
+    figures: ['peak', ...COUNTS],
+    gaps: { peak: 'its one consume thread was always busy but its queues never reached pullThresholdForQueue: no minute shows the threads saturated, so consumeThreadMin stays the default 20' },
+    hiddenSettings: { consumeThreadMin: 'no flow-control warning: the statistics cannot tell a saturated pool from an idle one' },
   },
 ];
 
@@ -100,8 +122,8 @@ function truthOf(dir: string): ReturnType<typeof figures> {
   return figures(lag, { dlq: g.dlq.byDeliveries, failed: g.failed, duplicates: g.duplicates });
 }
 
-function modelOf(r: ReplayReport): ReturnType<typeof figures> {
-  const g = Object.values(r.run.metrics.consumerGroups ?? {})[0];
+function modelOf(r: ReplayReport, group: string): ReturnType<typeof figures> {
+  const g = r.run.metrics.consumerGroups![group];
   const t0 = r.input.scenario.startEpochMs;
   return figures(
     g.lag.map((x) => ({ at: t0 + x.atMs, total: x.total })),
@@ -144,19 +166,26 @@ describe('replay of the lab consumer recordings against their lab.json', () => {
         expect(existsSync(join(dir, 'lab.json'))).toBe(true);
         const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8'));
         const groups = report.input.scenario.consumerGroups ?? [];
-        expect(groups.map((g) => g.group)).toEqual([lab.consumerGroups[0].group]);
-        expect(groups[0].topic).toBe(lab.consumerGroups[0].topic);
-        // Every host that ran a consumer, and none of them taken for a producer.
-        const hosts = [...new Set(groups[0].instances.map((i) => i.host))].sort();
-        expect(hosts).toEqual([...new Set((lab.consumers as Array<{ host: string }>).map((x) => x.host))].sort());
-        for (const h of hosts) expect(report.input.scenario.clients.map((x) => x.host)).not.toContain(h);
+        const labGroups = lab.consumerGroups as Array<{ group: string; topic: string }>;
+        expect(groups.map((g) => g.group).sort()).toEqual(labGroups.map((g) => g.group).sort());
+        for (const lg of labGroups) {
+          const g = groups.find((x) => x.group === lg.group)!;
+          expect(g.topic).toBe(lg.topic);
+          // Every host that ran a consumer of the group, and none of them taken for a producer.
+          const hosts = [...new Set(g.instances.map((i) => i.host))].sort();
+          expect(hosts).toEqual([...new Set((lab.consumers as Array<{ host: string; group: string }>).filter((x) => x.group === lg.group).map((x) => x.host))].sort());
+          for (const h of hosts) expect(report.input.scenario.clients.map((x) => x.host)).not.toContain(h);
+        }
       });
 
       it("infers each instance's runs, the settings and the consume mode the lab ran, each value with its lines or as assumed", () => {
         const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8'));
         const sc = report.input.scenario;
-        const g = sc.consumerGroups![0];
-        const truthRuns = (lab.consumers as Array<{ host: string; runs: Array<{ start: string; end: string | null; ended: string | null }> }>).flatMap((x) => x.runs.map((r) => ({ host: x.host, ...r })));
+        const name = lab.consumerGroups[0].group as string;
+        const gi = sc.consumerGroups!.findIndex((x) => x.group === name);
+        const g = sc.consumerGroups![gi];
+        const labConsumers = (lab.consumers as Array<{ host: string; group: string; mode: string; subscription: string; settings: Record<string, number | null>; runs: Array<{ start: string; end: string | null; ended: string | null }> }>).filter((x) => x.group === name);
+        const truthRuns = labConsumers.flatMap((x) => x.runs.map((r) => ({ host: x.host, ...r })));
         expect(g.instances.length).toBe(truthRuns.length);
         for (const inst of g.instances) {
           const start = sc.startEpochMs + inst.startAtMs!;
@@ -170,20 +199,26 @@ describe('replay of the lab consumer recordings against their lab.json', () => {
         }
         const dflt = { consumeThreadMin: 20, pullThresholdForQueue: 1000, maxReconsumeTimes: 16 } as const;
         for (const key of ['consumeThreadMin', 'pullThresholdForQueue', 'maxReconsumeTimes'] as const) {
-          const ran = new Set((lab.consumers as Array<{ settings: Record<string, number | null> }>).map((x) => x.settings[key] ?? dflt[key]));
+          const ran = new Set(labConsumers.map((x) => x.settings[key] ?? dflt[key]));
           // A field the scenario leaves out runs with the default.
           const inferred = g[key] ?? dflt[key];
+          const path = `scenario.consumerGroups[${gi}].${key}`;
+          if (c.hiddenSettings?.[key]) {
+            // Not in the logs: the default, said to be assumed, where the lab ran another value.
+            expect(inferred).not.toBe([...ran][0]);
+            expect(report.input.defaults[path]).toBeDefined();
+            continue;
+          }
           expect({ key, inferred }).toEqual({ key, inferred: [...ran][0] });
-          const path = `scenario.consumerGroups[0].${key}`;
           expect(report.input.provenance[path] !== undefined || report.input.defaults[path] !== undefined).toBe(true);
           // A value the lab set away from the default is read from the logs, not assumed.
           if (inferred !== dflt[key]) expect(report.input.provenance[path]?.evidence.length).toBeGreaterThan(0);
         }
-        const mode = (lab.consumers as Array<{ mode: string }>)[0].mode;
+        const mode = labConsumers[0].mode;
         const notes = report.input.notes.join('\n');
         expect(notes.includes('consumed orderly')).toBe(mode === 'orderly');
         expect(notes.includes('a lite pull consumer')).toBe(mode === 'litePull');
-        const subs = new Set((lab.consumers as Array<{ subscription: string }>).map((x) => x.subscription));
+        const subs = new Set(labConsumers.map((x) => x.subscription));
         expect(notes.includes('its instances subscribed')).toBe(subs.size > 1);
         expect((g.resets ?? []).length).toBe((lab.faults as Array<{ kind: string }>).filter((f) => f.kind === 'reset-offset').length);
       });
@@ -192,7 +227,7 @@ describe('replay of the lab consumer recordings against their lab.json', () => {
         const gap = c.gaps[f];
         it(gap ? `${f}: not reproduced (${gap})` : `${f}: within the tolerance`, () => {
           const t = truthOf(dir);
-          const m = modelOf(report);
+          const m = modelOf(report, JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).consumerGroups[0].group);
           const ok = judge(f, m, t);
           expect({ figure: f, model: m[f], truth: t[f], within: ok }).toEqual({ figure: f, model: m[f], truth: t[f], within: gap === undefined });
         });

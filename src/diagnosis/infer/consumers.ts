@@ -33,6 +33,8 @@ const LEVEL_FACTOR = 1.5;
 const MIN_TIMES = 5;
 /** Failures at the highest reconsumeTimes that make it maxReconsumeTimes when none failed past it. */
 const FAILED_AT_TOP = 5;
+/** A removed channel is a killed instance when its client log says nothing this long after it. */
+const KILL_SILENCE_MS = 10000;
 /** A minute's time per message within this share of the level before, or failure shares within this much, is the same level. */
 const SAME_TIME_SHARE = 0.15;
 const SAME_SHARE = 0.05;
@@ -181,7 +183,13 @@ function instanceRuns(ctx: InferContext, hosts: HostsResult, starts: RmqEvent[],
     const clientId = conn ? String(conn.fields.clientId) : null;
     const run: Run = { host: s.host, start: s, ip, clientId, end: null, subscription: null };
     if (clientId) {
-      const gone = book.find((e) => e.fields.clientId === clientId && (e.fields.change === 'unregistered' || e.fields.change === 'channel-removed') && e.ts! > s.ts!);
+      // A channel the broker removed ends the run only when the instance's log ends with it (a killed
+      // process); a live instance's channel is also removed when the broker itself hung or restarted.
+      const hostEvents = ctx.events.filter((e) => e.host === s.host && e.kind === 'client' && e.ts !== null && e.ts > s.ts! && (next === undefined || e.ts < next.ts!));
+      const loggedAfter = (ts: number) => hostEvents.some((e) => e.ts! > ts + KILL_SILENCE_MS);
+      const gone = book.find(
+        (e) => e.fields.clientId === clientId && e.ts! > s.ts! && (e.fields.change === 'unregistered' || (e.fields.change === 'channel-removed' && !loggedAfter(e.ts!))),
+      );
       if (gone) {
         const shutdown = gone.fields.change === 'unregistered';
         run.end = { ts: ctx.when(gone), stop: shutdown ? 'shutdown' : 'kill', event: gone, rule: shutdown ? "the broker's `unregister consumer` of its client id (a shutdown)" : "the broker removed its client id's channel on its close (killed)" };
