@@ -1,5 +1,6 @@
 // The statements a replay report makes, checked against the lab's truth: the settings it ran each
-// client with, the faults it inferred, and its simulated milestones where lab.json has the time.
+// client with, the consumer groups it inferred and what their run gave, the faults it inferred, and
+// its simulated milestones where lab.json has the time.
 import { checkDown, checkFaultClaim, type FaultClaim } from './statements.js';
 import { say, type Statement } from './statements-core.js';
 import { DOWN_KINDS, effectiveClient, ms, TOLERANCE, Truth, type EffectiveClient } from './score-truth.js';
@@ -138,8 +139,58 @@ function outageStatements(truth: Truth, report: Report): Statement[] {
   });
 }
 
+/** The tolerances docs/replay.md states for a consumer recording's replay ("Calibration"). */
+const CONSUMER_REPLAY = { lagShare: 0.25, lagAbs: 3, countShare: 0.2, countAbs: 2 };
+const within = (got: number, truth: number, share: number, abs: number) => Math.abs(got - truth) <= Math.max(share * truth, abs);
+
+/**
+ * A consumer setting of the replay's scenario and the lab's (null there: the client's default,
+ * DefaultMQPushConsumer's: 20 threads, 1000 messages, 16 retries).
+ */
+const CONSUMER_SETTINGS: Array<{ key: 'consumeThreadMin' | 'pullThresholdForQueue' | 'maxReconsumeTimes'; dflt: number }> = [
+  { key: 'consumeThreadMin', dflt: 20 },
+  { key: 'pullThresholdForQueue', dflt: 1000 },
+  { key: 'maxReconsumeTimes', dflt: 16 },
+];
+
+/** The consumer groups the replay inferred: their instances and settings, and what its run gave against the lab's group. */
+function consumerStatements(truth: Truth, report: Report): Statement[] {
+  const out: Statement[] = [];
+  (report.scenario.consumerGroups ?? []).forEach((g: any, i: number) => {
+    const where = `scenario.consumerGroups[${i}] ${g.group}`;
+    const s = (claim: string) => say('replay', 'replay-setting', where, claim);
+    for (const host of [...new Set((g.instances ?? []).map((x: any) => String(x.host)))] as string[]) {
+      const c = truth.consumers().find((x) => x.host === host);
+      out.push(s(`a consumer of ${g.group} on ${host}`).is(c?.group === g.group, c ? `the lab ran ${c.group} there` : '', c ? `the lab ran ${c.group} there` : `the lab ran no consumer on ${host}`));
+    }
+    const lab = truth.consumers().filter((x) => x.group === g.group);
+    if (lab.length === 0) return;
+    for (const { key, dflt } of CONSUMER_SETTINGS) {
+      const stated = g[key];
+      if (typeof stated !== 'number') continue;
+      const assumed = report.defaults?.[`scenario.consumerGroups[${i}].${key}`] !== undefined;
+      const ran = [...new Set(lab.map((x: any) => (x.settings?.[key] ?? dflt) as number))];
+      out.push(s(`${g.group} ${key}=${stated}${assumed ? ' (assumed)' : ''}`).is(ran.length === 1 && ran[0] === stated, `it ran ${key}=${ran.join('/')}`, `it ran ${key}=${ran.join('/')}`));
+    }
+  });
+  for (const v of report.baseline?.consumers ?? []) {
+    const t = truth.consumerGroups().find((x) => x.group === v.group);
+    const imp = (claim: string) => say('replay', 'replay-impact', `consumers ${v.group}`, claim);
+    if (!t) {
+      out.push(imp(`${v.group}'s largest lag is ${v.maxLag} in the replay`).unknown(`the lab ran no group ${v.group}`));
+      continue;
+    }
+    const dlq = t.dlq?.byDeliveries;
+    const lag = t.maxLag?.total;
+    if (typeof lag === 'number') out.push(imp(`${v.group}'s largest lag is ${v.maxLag} in the replay`).is(within(v.maxLag, lag, CONSUMER_REPLAY.lagShare, CONSUMER_REPLAY.lagAbs), `the lab's was ${lag}`, `the lab's was ${lag}`));
+    if (typeof dlq === 'number') out.push(imp(`${v.group} sends ${v.dlq} messages to the DLQ in the replay`).is(within(v.dlq, dlq, CONSUMER_REPLAY.countShare, CONSUMER_REPLAY.countAbs), `the lab's group sent ${dlq}`, `the lab's group sent ${dlq}`));
+    if (typeof t.duplicates === 'number') out.push(imp(`${v.group} consumes ${v.duplicates} messages twice in the replay`).is(within(v.duplicates, t.duplicates, CONSUMER_REPLAY.countShare, CONSUMER_REPLAY.countAbs), `the lab's group consumed ${t.duplicates} twice`, `the lab's group consumed ${t.duplicates} twice`));
+  }
+  return out;
+}
+
 /** Every statement of a replay report. */
 export function replayStatements(truth: Truth, report: Report): Statement[] {
   const faults = replayFaultClaims(report).flatMap((c) => checkFaultClaim(truth, c, 'replay', 'replay-fault', `scenario.faults[${c.index}]`));
-  return [...clientStatements(truth, report), ...faults, ...milestoneStatements(truth, report), ...outageStatements(truth, report)];
+  return [...clientStatements(truth, report), ...consumerStatements(truth, report), ...faults, ...milestoneStatements(truth, report), ...outageStatements(truth, report)];
 }

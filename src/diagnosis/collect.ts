@@ -41,6 +41,15 @@ const KEPT = new Set<EventType>([
   'disk-ok',
 ]);
 
+/**
+ * The consumer side that inference reads (infer/consumers.ts): the clients' rebalances, failed
+ * consumptions, flow-control warnings, offset resets and queue locks, and the brokers' book of a
+ * group's instances (connected, unregistered, channel removed, their subscriptions).
+ */
+const CONSUMER_KEPT = new Set<EventType>(['consume-failed', 'flow-control', 'rebalance', 'offset-reset', 'lock-failed', 'consumer-changed']);
+/** A client's statistics of one minute per `topic@group` that inference reads (CONSUME_RT, CONSUME_OK_TPS, CONSUME_FAILED_TPS). */
+const CONSUMER_STATS = new Set(['CONSUME_RT', 'CONSUME_OK_TPS', 'CONSUME_FAILED_TPS']);
+
 /** Events of one type kept per host (failures of a long incident fit; a flood is cut). */
 export const KEEP_CAP = 20000;
 /** Registrations kept per broker host and NameServer: the first ones (inference cites three). */
@@ -119,7 +128,7 @@ export interface Collected {
 }
 
 /** The event types collect reads: a timeline pass decodes these for it (and only these are counted). */
-const COLLECTED_TYPES: ReadonlySet<EventType> = new Set<EventType>([...KEPT, 'watermark', 'stats', 'pipeline', 'other']);
+const COLLECTED_TYPES: ReadonlySet<EventType> = new Set<EventType>([...KEPT, ...CONSUMER_KEPT, 'watermark', 'stats', 'pipeline', 'other']);
 
 interface CollectOptions {
   /**
@@ -220,7 +229,8 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
    */
   const lighten = (e: RmqEvent): RmqEvent => {
     let text = '';
-    if (e.type === 'startup') text = e.text;
+    // An offset reset's text holds the time it resets to (`timestamp=`), which no field carries.
+    if (e.type === 'startup' || e.type === 'offset-reset') text = e.text;
     else if (e.type === 'route-changed') {
       const key = `${e.host} ${String(e.fields.topic)} ${routeDumpKey(e.text)}`;
       const n = routeDumps.get(key) ?? 0;
@@ -323,6 +333,10 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     }
     if (e.type === 'store-slow' && e.fields.what === 'pagecachert') return;
     if (e.type === 'stats') {
+      if (kind === 'client' && CONSUMER_STATS.has(String(e.fields.stat)) && e.fields.window === 'minute') {
+        if (keep(e, `stats ${e.host} ${String(e.fields.stat)}`)) out.events.push(lighten(e));
+        return;
+      }
       if (e.fields.stat === 'TOPIC_PUT_NUMS' && e.fields.window === 'minute' && e.ts !== null && typeof e.fields.sum === 'number' && keep(e)) {
         out.topicPuts.push({ host: e.host, topic: String(e.fields.key), ts: e.ts, sum: e.fields.sum, event: e });
       }
@@ -353,6 +367,10 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     }
     // Pipeline: resets seen by peers, and the connections clients opened (a silent host that still
     // accepts them only stopped its processes).
+    if (CONSUMER_KEPT.has(e.type)) {
+      if (keep(e)) out.events.push(lighten(e));
+      return;
+    }
     if (KEPT.has(e.type) || (e.type === 'pipeline' && (e.fields.event === 'exception' || (e.fields.side === 'client' && e.fields.event === 'connect')))) {
       // Resets and reconnects tell inference about a silent host only (infer/faults.ts reads them
       // from a silence's start to 5 s past its end): elsewhere they are the ordinary churn of channels.

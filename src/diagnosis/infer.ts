@@ -11,7 +11,8 @@
 
 import type { Scenario } from '../model/index.js';
 import { KEEP_CAP, type Collected } from './collect.js';
-import { inferClients } from './infer/clients.js';
+import { clientVersion, inferClients } from './infer/clients.js';
+import { consumerOnlyHosts, inferConsumers } from './infer/consumers.js';
 import { inferContext, LEAD_MS, MARGIN_MS, type InferOptions } from './infer/context.js';
 import { inferFaults } from './infer/faults.js';
 import { inferHosts } from './infer/hosts.js';
@@ -25,7 +26,9 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   const ctx = inferContext(c, opts);
   const hosts = inferHosts(ctx);
   const servers = inferServers(ctx, hosts);
-  const { clients, topics } = inferClients(ctx, hosts, servers);
+  const consumersOnly = consumerOnlyHosts(ctx);
+  const { clients, topics } = inferClients(ctx, hosts, servers, consumersOnly);
+  const consumers = inferConsumers(ctx, hosts, topics, (host, p) => clientVersion(ctx, host, ctx.events.filter((e) => e.host === host && e.kind === 'client'), p));
   // The phase of the servers' timers is recorded after the clients.
   const { nameServers, brokers } = inferServerStarts(ctx, servers);
   const faults = inferFaults(ctx, { hosts, serverVersion: servers.serverVersion, nameServers, brokers, topics, clients });
@@ -41,6 +44,7 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
     topics,
     clients,
     faults,
+    ...(consumers.groups.length > 0 ? { consumerGroups: consumers.groups } : {}),
   };
   ctx.prov('scenario.startEpochMs', `${LEAD_MS / 1000} s before the first line, so that every process runs when the logs begin`, []);
   ctx.def('scenario.latencyMs', '0.5 (one-way network latency)');

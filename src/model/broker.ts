@@ -399,7 +399,7 @@ export class Broker extends Process implements Listener {
     if (task.ch !== null) {
       if (code === ResponseCode.SUCCESS) {
         const body = task.req.body as { topic: string; queueId: number };
-        this.store.putMessage(body.topic, body.queueId);
+        this.store.putMessage(body.topic, body.queueId, this.nowMs);
       }
       this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? SEND_RESULT_BODY : null });
     }

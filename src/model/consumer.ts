@@ -18,14 +18,20 @@
 // - RemoteBrokerOffsetStore keeps offsets in memory and persists them every
 //   persistConsumerOffsetInterval (5 s, first after 10 s); an instance killed -9 loses what it did
 //   not persist, and the queues' next owner consumes those messages again.
-// Not modelled yet: tags (every message matches; subscriptions are '*'), BROADCASTING, orderly
-// consumers, lite pull, pop, pullThresholdSizeForQueue (the model's messages have no size), the
-// consumer's route (the scenario's topic layout, without NameServer queries).
+// - MQClientInstance polls a NameServer for the topic's route every 30 s: the queues shared are those
+//   of the brokers in the route (RebalanceImpl reads topicSubscribeInfoTable at its next run).
+// - An orderly group (MessageListenerOrderly) locks its queues on their broker (RebalanceImpl.lock,
+//   lockAll every 20 s; RebalanceLockManager keeps a lock 60 s and forgets them on a restart) and
+//   pulls only the queues it holds locked.
+// Not modelled yet: tags (every message matches; subscriptions are '*'), BROADCASTING, an orderly
+// queue's one-at-a-time consumption and its retries in place, lite pull, pop,
+// pullThresholdSizeForQueue (the model's messages have no size).
 
 import { CONSUMER_DEFAULTS, TIMEOUTS } from '../rocketmq/facts.js';
 import { renderMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 import type { Broker } from './broker.js';
+import type { NameServer } from './namesrv.js';
 import { assert, Priority, type Kernel, type Timer } from './kernel.js';
 import type { LogFile, LogSink } from './log.js';
 import { Process, type Host, type Network } from './network.js';
@@ -33,6 +39,18 @@ import type { RandomSource, Rng } from './random.js';
 import { clientProfile, parseVersion } from './versions.js';
 import { allocateMessageQueueAveragely, queueName, type MessageQueue } from './rebalance.js';
 import { MESSAGE_DELAY_LEVELS_MS, retryTopic, type StoredMessage } from './store.js';
+
+/**
+ * An orderly queue not locked on its broker is pulled again this much later: the 4.9.4 client's
+ * `pull message later because not locked in broker` lines of a queue are 1 s apart
+ * (consumer-orderly-broker-crash).
+ */
+const PULL_LATER_NOT_LOCKED_MS = 1000;
+/** ConsumeMessageOrderlyService locks every queue it holds every 20 s (ProcessQueue.REBALANCE_LOCK_INTERVAL), first 1 s after the start. */
+const REBALANCE_LOCK_INTERVAL_MS = 20000;
+
+/** MQClientInstance.resetOffset sleeps 10 s between dropping the queues and taking the new offsets (4.9.x). */
+const RESET_OFFSET_SLEEP_MS = 10000;
 
 /** Periods and timeouts of the 4.x push consumer and broker that no scenario field sets. */
 export const PUSH_CONSUMER_TIMING = {
@@ -43,6 +61,9 @@ export const PUSH_CONSUMER_TIMING = {
   persistFirstDelayMs: 10000,
   /** ClientConfig.heartbeatBrokerInterval. */
   heartbeatBrokerIntervalMs: 30000,
+  /** ClientConfig.pollNameServerInterval: MQClientInstance polls the routes 10 ms after the start, then every 30 s. */
+  pollNameServerIntervalMs: 30000,
+  pollFirstDelayMs: 10,
   /** DefaultMQPushConsumerImpl.BROKER_SUSPEND_MAX_TIME_MILLIS and CONSUMER_TIMEOUT_MILLIS_WHEN_SUSPEND. */
   brokerSuspendMaxTimeMillis: 15000,
   consumerTimeoutMillisWhenSuspend: 30000,
@@ -104,7 +125,18 @@ export interface ConsumerGroupMetrics {
   maxLag: { atMs: number; total: number } | null;
 }
 
+/** `mqadmin resetOffsetByTime`: at `atMs` the group's offsets on its topic go back to the messages stored from `toMs` on. */
+export interface OffsetReset {
+  atMs: number;
+  toMs: number;
+}
+
 export interface ConsumerGroupConfig {
+  resets?: OffsetReset[];
+  /** MessageListenerOrderly: queues locked on their broker before they are pulled. */
+  orderly?: boolean;
+  /** The NameServers its instances poll for the topic's route (none: the scenario's layout, always). */
+  nameServers?: NameServer[];
   group: string;
   topic: string;
   version: string;
@@ -141,6 +173,8 @@ export class ConsumerGroup {
   private listenerNow: Required<Omit<ConsumerListener, 'changes'>>;
   /** Offsets consumed successfully per queue at or above the committed offset (duplicates). */
   private readonly consumedOffsets = new Map<string, Set<number>>();
+  /** Per queue, the offset an offset reset went back from: what lies below it was consumed before. */
+  private readonly consumedBelow = new Map<string, number>();
 
   constructor(
     readonly kernel: Kernel,
@@ -157,6 +191,10 @@ export class ConsumerGroup {
       kernel.schedule(c.atMs, Priority.app, () => {
         this.listenerNow = { processMs: c.processMs ?? this.listenerNow.processMs, laterShare: c.laterShare ?? this.listenerNow.laterShare, throwShare: c.throwShare ?? this.listenerNow.throwShare };
       });
+    }
+    for (const r of config.resets ?? []) {
+      for (const b of config.brokers.values()) b.store.keepTimeIndex();
+      kernel.schedule(r.atMs, Priority.app, () => this.resetOffsetByTime(r.toMs));
     }
     kernel.every(PUSH_CONSUMER_TIMING.lagSampleMs, PUSH_CONSUMER_TIMING.lagSampleMs, () => this.sampleLag());
     kernel.every(PUSH_CONSUMER_TIMING.housekeepingIntervalMs, PUSH_CONSUMER_TIMING.housekeepingIntervalMs, () => this.scanNotActiveChannel());
@@ -208,10 +246,10 @@ export class ConsumerGroup {
     }
   }
 
-  /** findConsumerIdList: the client ids of the first broker of the topic that answers. */
-  findConsumerIdList(from: Host): string[] | null {
+  /** findConsumerIdList: the client ids of the first broker of the topic (in the instance's route) that answers. */
+  findConsumerIdList(from: Host, route: ReadonlySet<string> | null = null): string[] | null {
     for (const name of [...this.config.brokers.keys()].sort()) {
-      if (!this.config.queues.some((q) => q.brokerName === name)) continue;
+      if (!this.config.queues.some((q) => q.brokerName === name) || (route !== null && !route.has(name))) continue;
       if (this.reach(from, name) !== 'ok') continue;
       return [...(this.broker(name).store.consumerTable.get(this.config.group)?.keys() ?? [])];
     }
@@ -231,8 +269,30 @@ export class ConsumerGroup {
     const key = queueName(mq);
     let set = this.consumedOffsets.get(key);
     if (set === undefined) this.consumedOffsets.set(key, (set = new Set()));
-    if (set.has(offset)) this.metrics.duplicates++;
+    if (set.has(offset) || offset < (this.consumedBelow.get(key) ?? 0)) this.metrics.duplicates++;
     else set.add(offset);
+  }
+
+  /**
+   * Broker2Client.resetOffset (4.9.x): per queue of the topic, the offset of the first message stored
+   * from `toMs` on (when below the committed one), sent to every instance (RESET_CONSUMER_CLIENT_OFFSET);
+   * the broker commits nothing itself: the instances persist the new offsets. What was consumed up to
+   * the old offset is consumed again: counted as duplicates.
+   */
+  private resetOffsetByTime(toMs: number): void {
+    const targets = new Map<string, number>();
+    for (const mq of this.config.queues) {
+      const b = this.broker(mq.brokerName);
+      if (!b.alive || b.host.state !== 'up') continue;
+      const cur = b.store.queryOffset(this.config.group, mq.topic, mq.queueId);
+      const to = b.store.offsetByTime(mq.topic, mq.queueId, toMs);
+      if (cur < 0 || to >= cur) continue;
+      const key = queueName(mq);
+      this.consumedBelow.set(key, Math.max(this.consumedBelow.get(key) ?? 0, cur));
+      targets.set(key, to);
+    }
+    if (targets.size === 0) return;
+    for (const inst of this.instances) if (inst.alive) inst.after(this.net.latencyMs, () => inst.resetOffset(targets));
   }
 
   /**
@@ -273,6 +333,8 @@ export class ConsumerGroup {
 class ProcessQueue {
   readonly cached = new Map<number, StoredMessage>();
   dropped = false;
+  /** An orderly queue's lock on its broker, as the client last learnt it (ProcessQueue.locked). */
+  locked = false;
   /** Highest offset ever cached (queueOffsetMax). */
   queueOffsetMax = -1;
   nextOffset: number;
@@ -345,6 +407,11 @@ export class PushConsumer extends Process {
   private busyThreads = 0;
   private flowCounters: Record<FlowLimit, FlowCounter> = PushConsumer.newFlowCounters();
   private readonly clientLog: LogFile;
+  /**
+   * The brokers of the topic in the instance's route (topicSubscribeInfoTable), from its last route
+   * poll that found the topic; null: the scenario's layout (no NameServer, or none answered yet).
+   */
+  private route: Set<string> | null = null;
 
   constructor(
     net: Network,
@@ -383,9 +450,11 @@ export class PushConsumer extends Process {
     const t = PUSH_CONSUMER_TIMING;
     // MQClientInstance.start, then DefaultMQPushConsumerImpl.start: heartbeat to every broker, rebalance at once.
     this.sendHeartbeatToAllBroker();
+    if ((this.group.config.nameServers ?? []).length > 0) this.every(t.pollNameServerIntervalMs, t.pollFirstDelayMs, () => this.updateTopicRouteInfoFromNameServer());
     this.every(t.heartbeatBrokerIntervalMs, t.heartbeatBrokerIntervalMs, () => this.sendHeartbeatToAllBroker());
     this.every(t.persistConsumerOffsetIntervalMs, t.persistFirstDelayMs, () => this.persistAllConsumerOffset());
     this.every(t.rebalanceIntervalMs, t.rebalanceIntervalMs, () => this.doRebalance());
+    if (this.group.config.orderly) this.every(REBALANCE_LOCK_INTERVAL_MS, 1000, () => this.lockAll());
     this.rebalanceImmediately();
     if (this.config.stopAtMs !== undefined && this.config.stopAtMs > this.nowMs) {
       const stopAt = this.config.stopAtMs;
@@ -423,13 +492,56 @@ export class PushConsumer extends Process {
     this.doRebalance();
   }
 
+  /**
+   * MQClientInstance.updateTopicRouteInfoFromNameServer: the first NameServer that answers gives the
+   * topic's brokers; a broker the NameServer dropped leaves the route, and RebalanceImpl's next run
+   * (every 20 s, not at once) shares only the queues of the route. No answer, or no route of the
+   * topic, keeps the route it had.
+   */
+  private updateTopicRouteInfoFromNameServer(): void {
+    for (const ns of this.group.config.nameServers ?? []) {
+      if (!ns.alive || ns.host.state !== 'up' || !this.net.linked(this.host, ns.host)) continue;
+      const brokers = ns.topicBrokers(this.group.config.topic);
+      if (brokers !== null) this.route = new Set(brokers);
+      return;
+    }
+  }
+
+  /**
+   * MQClientInstance.resetOffset (4.9.x): the topic's process queues are dropped, the consumer waits
+   * 10 s, then takes the broker's offsets, removes those queues and rebalances (they are added back at
+   * the new offsets).
+   */
+  resetOffset(targets: Map<string, number>): void {
+    const dropped: ProcessQueue[] = [];
+    for (const [key, pq] of this.processQueueTable) {
+      if (!targets.has(key)) continue;
+      pq.dropped = true;
+      dropped.push(pq);
+    }
+    this.after(RESET_OFFSET_SLEEP_MS, () => {
+      for (const pq of dropped) {
+        const key = queueName(pq.mq);
+        if (this.processQueueTable.get(key) !== pq) continue;
+        this.offsetTable.set(key, targets.get(key)!);
+        this.persistOffset(pq.mq);
+        this.offsetTable.delete(key);
+        this.processQueueTable.delete(key);
+        this.endFlowWait(pq);
+      }
+      this.doRebalance();
+    });
+  }
+
   /** RebalanceImpl.doRebalance: the topic's queues, then %RETRY%group's. */
   private doRebalance(): void {
-    const cidAll = this.group.findConsumerIdList(this.host);
+    const cidAll = this.group.findConsumerIdList(this.host, this.route);
     if (cidAll === null || cidAll.length === 0) return; // "doRebalance ... get consumer id list failed"
-    for (const mqAll of [this.group.config.queues, this.group.retryQueues]) {
+    const inRoute = (q: MessageQueue) => this.route === null || this.route.has(q.brokerName);
+    for (const queues of [this.group.config.queues, this.group.retryQueues]) {
+      const mqAll = queues.filter(inRoute);
       const allocated = allocateMessageQueueAveragely(mqAll, cidAll, this.clientId);
-      this.updateProcessQueueTableInRebalance(mqAll[0]?.topic ?? '', allocated);
+      this.updateProcessQueueTableInRebalance(queues[0]?.topic ?? '', allocated);
     }
   }
 
@@ -437,20 +549,13 @@ export class PushConsumer extends Process {
     const keep = new Set(allocated.map(queueName));
     for (const [key, pq] of this.processQueueTable) {
       if (pq.mq.topic !== topic || keep.has(key)) continue;
-      // removeUnnecessaryMessageQueue: persist the offset, forget it, drop the queue.
+      // removeUnnecessaryMessageQueue: persist the offset, forget it, drop the queue (an orderly one is unlocked on its broker).
       this.persistOffset(pq.mq);
+      if (this.group.config.orderly && this.group.reach(this.host, pq.mq.brokerName) === 'ok') this.group.broker(pq.mq.brokerName).store.unlock(this.group.config.group, key, this.clientId);
       this.offsetTable.delete(key);
       pq.dropped = true;
       this.processQueueTable.delete(key);
-      if (pq.flow !== null) {
-        // Its checks so far stay counted; it checks no more.
-        const c = this.flowCounters[pq.flow.limit];
-        c.settled += this.checksOf(pq.flow.sinceMs, this.nowMs);
-        c.waiting.delete(pq);
-        pq.flow = null;
-        this.armFlowWarning('count');
-        this.armFlowWarning('span');
-      }
+      this.endFlowWait(pq);
     }
     for (const mq of allocated) {
       const key = queueName(mq);
@@ -458,11 +563,42 @@ export class PushConsumer extends Process {
       // computePullFromWhere: the broker's committed offset; a group without one starts at 0 (the
       // broker answers 0 while the queue's first message is still in memory, ConsumerManageProcessor 4.9).
       if (this.group.reach(this.host, mq.brokerName) !== 'ok') continue; // "add new mq failed"
+      // An orderly queue is locked first: "add a new mq failed, ..., because lock failed".
+      if (this.group.config.orderly && !this.lock(mq)) continue;
       const committed = this.group.broker(mq.brokerName).store.queryOffset(this.group.config.group, mq.topic, mq.queueId);
       const pq = new ProcessQueue(mq, Math.max(0, committed));
+      pq.locked = this.group.config.orderly === true;
       this.offsetTable.set(key, pq.nextOffset);
       this.processQueueTable.set(key, pq);
       this.pullMessage(pq);
+    }
+  }
+
+  /** A dropped queue held by flow control: its checks so far stay counted; it checks no more. */
+  private endFlowWait(pq: ProcessQueue): void {
+    if (pq.flow === null) return;
+    const c = this.flowCounters[pq.flow.limit];
+    c.settled += this.checksOf(pq.flow.sinceMs, this.nowMs);
+    c.waiting.delete(pq);
+    pq.flow = null;
+    this.armFlowWarning('count');
+    this.armFlowWarning('span');
+  }
+
+  /** RebalanceImpl.lock: lockBatchMQ of one queue on its broker (false when the broker does not answer). */
+  private lock(mq: MessageQueue): boolean {
+    if (this.group.reach(this.host, mq.brokerName) !== 'ok') return false;
+    return this.group.broker(mq.brokerName).store.tryLock(this.group.config.group, queueName(mq), this.clientId, this.nowMs);
+  }
+
+  /**
+   * RebalanceImpl.lockAll: each broker's queues locked again; a queue the broker refused is marked
+   * not locked; a broker that does not answer changes nothing (`lockBatchMQ exception`).
+   */
+  private lockAll(): void {
+    for (const pq of this.processQueueTable.values()) {
+      if (this.group.reach(this.host, pq.mq.brokerName) !== 'ok') continue;
+      pq.locked = this.group.broker(pq.mq.brokerName).store.tryLock(this.group.config.group, queueName(pq.mq), this.clientId, this.nowMs);
     }
   }
 
@@ -488,6 +624,8 @@ export class PushConsumer extends Process {
   /** DefaultMQPushConsumerImpl.pullMessage. */
   private pullMessage(pq: ProcessQueue): void {
     if (pq.dropped) return;
+    // "pull message later because not locked in broker".
+    if (this.group.config.orderly && !pq.locked) return this.pullLater(pq, PULL_LATER_NOT_LOCKED_MS);
     const limit = this.flowControlLimit(pq);
     if (limit !== null) return this.holdForFlowControl(pq, limit);
     const t = PUSH_CONSUMER_TIMING;
@@ -735,6 +873,10 @@ export interface ScenarioConsumerGroup extends ConsumerSettings {
   messageModel?: 'CLUSTERING';
   listener: ConsumerListener;
   instances: ScenarioConsumerInstance[];
+  /** Offset resets by time (`mqadmin resetOffsetByTime`), model ms. */
+  resets?: OffsetReset[];
+  /** `orderly`: MessageListenerOrderly's queue locks (its messages are still consumed concurrently). Default `concurrently`. */
+  consumeMode?: 'concurrently' | 'orderly';
 }
 
 /** The consumer groups of a scenario, their instances placed on their hosts and started at their times. */
@@ -748,6 +890,7 @@ export function consumerGroupsOf(
   sink: LogSink,
   zone: Zone,
   random: RandomSource,
+  nameServers: NameServer[] = [],
 ): ConsumerGroup[] {
   return groups.map((g, gi) => {
     parseVersion(g.version);
@@ -755,7 +898,7 @@ export function consumerGroupsOf(
     assert(t !== undefined, `consumer group ${g.group} reads unknown topic ${g.topic}`);
     const queues: MessageQueue[] = [];
     for (const brokerName of t.brokers ?? masters) for (let q = 0; q < (t.queues ?? 4); q++) queues.push({ topic: t.name, brokerName, queueId: q });
-    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers });
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly' });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;

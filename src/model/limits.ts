@@ -143,7 +143,8 @@ export function runTasks(sc: Scenario, untilMs: number): RunTasks {
 function consumerTasks(sc: Scenario, g: NonNullable<Scenario['consumerGroups']>[number], untilMs: number, brokers: number): number {
   const runs = (periodMs: number) => untilMs / periodMs;
   const queues = (sc.topics.find((t) => t.name === g.topic)?.queues ?? 4) * brokers + brokers;
-  const perInstance = 200 + runs(30000) * brokers + runs(5000) * queues + runs(20000) * 2;
+  // Heartbeats to each broker and the route poll every 30 s, persisting each queue every 5 s, the rebalances.
+  const perInstance = 200 + runs(30000) * (brokers + 1) + runs(5000) * queues + runs(20000) * 2;
   let sends = 0;
   for (const c of sc.clients) if (c.topic === g.topic) sends += c.sendTimesMs?.length ?? (c.sendRatePerSec * untilMs) / 1000;
   const l = g.listener;

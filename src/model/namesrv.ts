@@ -181,6 +181,12 @@ export class NameServer extends Process implements Listener {
     }
   }
 
+  /** The brokers a route of the topic names now (a consumer's route poll; null: TOPIC_NOT_EXIST). */
+  topicBrokers(topic: string): string[] | null {
+    const route = this.pickupTopicRouteData(topic);
+    return route === null ? null : route.brokerDatas.map((b) => b.brokerName);
+  }
+
   private pickupTopicRouteData(topic: string): TopicRouteData | null {
     const queues = this.topicQueueTable.get(topic);
     if (queues === undefined || queues.size === 0) return null;

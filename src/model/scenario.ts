@@ -263,7 +263,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
     kernel.schedule(at, Priority.process, () => clients[i].start());
   });
 
-  const consumerGroups = consumerGroupsOf(scenario.consumerGroups ?? [], scenario.topics, scenario.brokers.filter((b) => (b.role ?? 'master') === 'master').map((b) => b.name), kernel, net, brokers, sink, zone, random);
+  const consumerGroups = consumerGroupsOf(scenario.consumerGroups ?? [], scenario.topics, scenario.brokers.filter((b) => (b.role ?? 'master') === 'master').map((b) => b.name), kernel, net, brokers, sink, zone, random, nameServers);
 
   for (const f of scenario.faults ?? []) scheduleFault(f);
 

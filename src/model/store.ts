@@ -28,6 +28,9 @@ interface RetryQueue {
 
 type Waiter = () => void;
 
+/** RebalanceLockManager.REBALANCE_LOCK_MAX_LIVE_TIME (-Drocketmq.broker.rebalance.lockMaxLiveTime, 60 s). */
+const REBALANCE_LOCK_MAX_LIVE_TIME_MS = 60000;
+
 export class MessageStore {
   /** Max offset per `topic:queueId` (the next offset to be written). */
   private readonly maxOffsets = new Map<string, number>();
@@ -38,6 +41,14 @@ export class MessageStore {
   private readonly offsets = new Map<string, number>();
   /** Pulls held until a message arrives (PullRequestHoldService), per `topic:queueId`. */
   private readonly held = new Map<string, Set<Waiter>>();
+  /**
+   * When kept (`keepTimeIndex`: a scenario that resets offsets by time), per `topic:queueId` the offset
+   * of the first message stored in each second, as [second, offset] pairs: what
+   * getOffsetInQueueByTime finds, to the second. At most one pair a second of the run per queue.
+   */
+  private timeIndex: Map<string, number[]> | null = null;
+  /** Orderly consumers' queue locks per `group@queue` (RebalanceLockManager.mqLockTable), in memory. */
+  private readonly locks = new Map<string, { clientId: string; lastMs: number }>();
   /** Connected consumers per group: client id -> last heartbeat, ms (ConsumerManager.consumerTable). */
   readonly consumerTable = new Map<string, Map<string, number>>();
 
@@ -54,11 +65,21 @@ export class MessageStore {
     return this.retry.get(`${topic}:${queueId}`)?.base ?? 0;
   }
 
-  /** A producer's message stored: its offset (DefaultMessageStore.putMessage, then ReputMessageService). */
-  putMessage(topic: string, queueId: number): number {
+  keepTimeIndex(): void {
+    this.timeIndex ??= new Map();
+  }
+
+  /** A producer's message stored at model time `atMs`: its offset (DefaultMessageStore.putMessage, then ReputMessageService). */
+  putMessage(topic: string, queueId: number, atMs = 0): number {
     const key = `${topic}:${queueId}`;
     const off = this.maxOffsets.get(key) ?? 0;
     this.maxOffsets.set(key, off + 1);
+    if (this.timeIndex !== null) {
+      let idx = this.timeIndex.get(key);
+      if (idx === undefined) this.timeIndex.set(key, (idx = []));
+      const sec = Math.floor(atMs / 1000);
+      if (idx.length === 0 || idx[idx.length - 2] < sec) idx.push(sec, off);
+    }
     this.notifyMessageArriving(key);
     return off;
   }
@@ -82,6 +103,18 @@ export class MessageStore {
     if (r !== undefined) return offset >= r.base && offset < r.base + r.messages.length ? r.messages[offset - r.base] : null;
     if (topic.startsWith('%RETRY%')) return null;
     return offset >= 0 && offset < this.maxOffset(topic, queueId) ? FIRST_DELIVERY : null;
+  }
+
+  /**
+   * DefaultMessageStore.getOffsetInQueueByTime (to the second): the first message stored at or after
+   * `atMs`, or the max offset when none was.
+   */
+  offsetByTime(topic: string, queueId: number, atMs: number): number {
+    const key = `${topic}:${queueId}`;
+    const idx = this.timeIndex?.get(key) ?? [];
+    const sec = Math.floor(atMs / 1000);
+    for (let i = 0; i < idx.length; i += 2) if (idx[i] >= sec) return idx[i + 1];
+    return this.maxOffset(topic, queueId);
   }
 
   /** ConsumerOffsetManager.queryOffset: -1 when the group never committed one. */
@@ -117,9 +150,28 @@ export class MessageStore {
     for (const w of waiters) w();
   }
 
-  /** The broker died: held pulls are dropped with their channels (messages and offsets are on disk). */
+  /**
+   * RebalanceLockManager.tryLockBatch for one queue: free, expired (60 s without a renewal:
+   * REBALANCE_LOCK_MAX_LIVE_TIME) or already the client's: locked (renewed) for it.
+   */
+  tryLock(group: string, queue: string, clientId: string, nowMs: number): boolean {
+    const key = `${group}@${queue}`;
+    const held = this.locks.get(key);
+    if (held !== undefined && held.clientId !== clientId && nowMs - held.lastMs <= REBALANCE_LOCK_MAX_LIVE_TIME_MS) return false;
+    this.locks.set(key, { clientId, lastMs: nowMs });
+    return true;
+  }
+
+  /** RebalanceLockManager.unlockBatch: only the holder's lock is released. */
+  unlock(group: string, queue: string, clientId: string): void {
+    const key = `${group}@${queue}`;
+    if (this.locks.get(key)?.clientId === clientId) this.locks.delete(key);
+  }
+
+  /** The broker died: held pulls are dropped with their channels, and the queue locks with its memory (messages and offsets are on disk). */
   dropHeld(): void {
     this.held.clear();
     this.consumerTable.clear();
+    this.locks.clear();
   }
 }

@@ -431,6 +431,7 @@ function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<strin
     const sub = g.str('subscription', false);
     if (sub !== undefined && sub.trim() !== '*') fail(`${p}.subscription`, "only '*' is modelled (the model's messages carry no tag)");
     g.oneOf('messageModel', ['CLUSTERING'] as const);
+    g.oneOf('consumeMode', ['concurrently', 'orderly'] as const);
     const threads = { min: 1, max: LIMITS.threads, int: true };
     const min = g.num('consumeThreadMin', false, threads);
     const max = g.num('consumeThreadMax', false, threads);
@@ -459,6 +460,13 @@ function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<strin
       });
     }
     l.done();
+    const resets = g.arr('resets', false, 'offset resets', LIMITS.faults);
+    if (resets) {
+      eachObj(resets, `${p}.resets`, (r) => {
+        r.num('atMs', true, { min: 0, max: LIMITS.modelMs });
+        r.num('toMs', true, { min: 0, max: LIMITS.modelMs });
+      });
+    }
     const list = g.arr('instances', true, 'instances', LIMITS.clients)!;
     instances += list.length;
     if (instances > LIMITS.clients) fail(`${p}.instances`, `${instances.toLocaleString('en-US')} consumer instances in all is past the limit of ${LIMITS.clients.toLocaleString('en-US')}`);

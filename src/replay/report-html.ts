@@ -10,7 +10,7 @@
 import { formatShort, parseZone, type Zone } from '../parse/time.js';
 import type { SourceAccounting } from '../parse/types.js';
 import type { Fault, Scenario } from '../model/index.js';
-import { MILESTONE_LABEL as LABEL, statusText } from './report.js';
+import { consumerRows, MILESTONE_LABEL as LABEL, statusText } from './report.js';
 import { signedMs, type MilestoneRow, type ReplayReport } from './run.js';
 import { formatMs } from '../util/durations.js';
 import { CLIENT_DEFAULTS } from '../rocketmq/facts.js';
@@ -94,6 +94,7 @@ export function renderReplayHtml(r: ReplayReport, o: ReplayHtmlOptions = {}): st
     ),
     '</section>',
   );
+  if (r.baseline.consumers.length) out.push('<section class="block">', consumersHtml(r, zone), '</section>');
   if (r.whatIf.length) {
     out.push('<section class="block">', '<h2 id="what-if">What if</h2>', `<p class="muted">${h(`Seed ${r.seed}, the same sends; outage and failed sends per client, for the baseline and each variant.`)}</p>`);
     const all = [r.baseline, ...r.whatIf];
@@ -109,6 +110,15 @@ export function renderReplayHtml(r: ReplayReport, o: ReplayHtmlOptions = {}): st
         'whatif-chart',
       ),
     );
+    if (r.baseline.consumers.length) {
+      const rows = r.baseline.consumers.flatMap((g) =>
+        all.map((v) => {
+          const x = v.consumers.find((c) => c.group === g.group);
+          return [h(g.group), h(v.label), String(x?.maxLag ?? '-'), String(x?.dlq ?? '-'), String(x?.duplicates ?? '-'), String(x?.failed ?? '-')];
+        }),
+      );
+      out.push(tableHtml([{ label: 'group' }, { label: 'variant' }, { label: 'largest lag', cls: 'n' }, { label: 'DLQ', cls: 'n' }, { label: 'twice', cls: 'n' }, { label: 'failed', cls: 'n' }], rows, 'whatif-consumers'));
+    }
     for (const v of r.whatIf) for (const n of v.notes) out.push(`<p class="muted">${h(`note (${v.label}): ${n}`)}</p>`);
     out.push('</section>');
   }
@@ -228,6 +238,53 @@ function runsHtml(r: ReplayReport): string {
   return `<h2 id="runs">Runs</h2><p class="muted">${h(`${seeds.length} seeds (${seeds[0]}..${seeds[seeds.length - 1]}), NameServer bindings drawn per seed: each dot is one seed's outage; the solid line is p50, the dashed one p95 (0 to ${formatMs(max)}).`)}</p><div class="bars" id="runs-chart">${out.join('')}</div>`;
 }
 
+const LAG_H = 160;
+
+/**
+ * Per consumer group: the simulated lag every 10 s as a line (the logs do not show a group's lag:
+ * the broker's max offsets are not logged), and its counts. The faults and the listener's changes
+ * are marked on the time axis.
+ */
+function consumersHtml(r: ReplayReport, zone: Zone): string {
+  const sc = r.input.scenario;
+  const out: string[] = ['<h2 id="consumers">Consumers</h2>', '<p class="muted">Simulated lag of each group (the broker\'s max offset minus the committed offset, over the topic\'s and the retry queues, every 10 s); the logs do not show a group\'s lag.</p>'];
+  for (const g of Object.values(r.run.metrics.consumerGroups ?? {})) {
+    const lag = g.lag;
+    if (lag.length < 2) continue;
+    const from = sc.startEpochMs + lag[0].atMs;
+    const to = sc.startEpochMs + lag[lag.length - 1].atMs;
+    const s = timeScale(from, to, LABEL_W, LABEL_W + PLOT_W, zone);
+    const max = Math.max(1, ...lag.map((x) => x.total));
+    const top = 20;
+    const y = (v: number) => top + LAG_H - (v / max) * LAG_H;
+    const height = top + LAG_H + 8;
+    const points = lag.map((x) => `${px(s.x(sc.startEpochMs + x.atMs))},${px(y(x.total))}`).join(' ');
+    const retry = lag.map((x) => `${px(s.x(sc.startEpochMs + x.atMs))},${px(y(x.retry))}`).join(' ');
+    const svg: string[] = [`<svg class="chart" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="${h(`lag of ${g.group}: largest ${g.maxLag?.total ?? 0}`)}" xmlns="http://www.w3.org/2000/svg">`];
+    for (const f of faultWindows(sc, to)) {
+      const x0 = s.x(Math.max(from, f.from));
+      const x1 = Math.max(x0 + 3, s.x(Math.min(to, f.to)));
+      svg.push(`<rect class="fault-band" x="${px(x0)}" y="${top}" width="${px(x1 - x0)}" height="${LAG_H}"><title>${h(`${f.on} ${f.what}`)}</title></rect>`);
+    }
+    svg.push(`<text x="6" y="${top + 10}">${h(clip(g.group, 40))}</text><text x="6" y="${top + 26}" fill="#5b6475">${h(clip(g.topic, 40))}</text>`);
+    svg.push(`<text x="${LABEL_W - 8}" y="${top + 10}" text-anchor="end" fill="#5b6475">${max}</text><text x="${LABEL_W - 8}" y="${top + LAG_H}" text-anchor="end" fill="#5b6475">0</text>`);
+    svg.push(`<polyline fill="none" stroke="#ef6c00" stroke-width="2" points="${points}"/>`);
+    if (lag.some((x) => x.retry > 0)) svg.push(`<polyline fill="none" stroke="#6a1b9a" stroke-width="1.5" stroke-dasharray="4 3" points="${retry}"/>`);
+    svg.push(axisSvg(s, 12, top + LAG_H));
+    svg.push('</svg>');
+    out.push(`<div class="legend"><span><svg width="14" height="10"><line x1="0" y1="5" x2="14" y2="5" stroke="#ef6c00" stroke-width="2"/></svg> simulated lag</span><span><svg width="14" height="10"><line x1="0" y1="5" x2="14" y2="5" stroke="#6a1b9a" stroke-dasharray="4 3"/></svg> of it in %RETRY%</span></div><div class="scroll">${svg.join('')}</div>`);
+    const at = g.maxLag ? ` at ${formatShort(sc.startEpochMs + g.maxLag.atMs, zone)}` : '';
+    out.push(
+      tableHtml(
+        [{ label: 'group' }, { label: 'instances' }, { label: 'largest lag' }, { label: 'consumed', cls: 'n' }, { label: 'failed', cls: 'n' }, { label: 'retried', cls: 'n' }, { label: 'DLQ', cls: 'n' }, { label: 'twice', cls: 'n' }],
+        [[h(g.group), h(g.instances.join(', ')), h(`${g.maxLag?.total ?? 0}${at}`), String(g.consumed), String(g.failed), String(g.retried), String(g.dlq), String(g.duplicates)]],
+        `consumers-${g.group}`,
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
 function scenarioHtml(r: ReplayReport, t: (ms: number) => string): string {
   const sc = r.input.scenario;
   const rows: string[][] = [];
@@ -240,6 +297,7 @@ function scenarioHtml(r: ReplayReport, t: (ms: number) => string): string {
     const bits = [c.version, `bound to ${c.namesrv ?? 'random'}`, c.topic, c.sendTimesMs ? `${c.sendTimesMs.length} sends as logged` : `${c.sendRatePerSec} sends/s`, timeout].filter(Boolean);
     rows.push(['client', h(`${c.host}${c.ip ? ` ${c.ip}` : ''}`), h(c.host), h(bits.join(', '))]);
   }
+  for (const row of consumerRows(sc, r.input.defaults, t)) rows.push(row.map(h));
   for (const f of faultWindows(sc, sc.startEpochMs + r.untilMs)) rows.push(['fault', h(`${f.on} ${f.what}`), '', h(f.from === f.to ? t(f.from) : `${t(f.from)} – ${t(f.to)}`)]);
   const out = ['<h2 id="scenario">Scenario</h2>', tableHtml([{ label: '' }, { label: 'name' }, { label: 'host' }, { label: 'details' }], rows, 'scenario')];
   const defaults = Object.entries(r.input.defaults);

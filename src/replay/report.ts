@@ -5,7 +5,7 @@
 import { formatIso, formatShort, parseZone, type Zone } from '../parse/time.js';
 import { escapeText, jsonSafe, type Palette } from '../report/escape.js';
 import { formatMs } from '../util/durations.js';
-import { CLIENT_DEFAULTS } from '../rocketmq/facts.js';
+import { CLIENT_DEFAULTS, CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
 import type { Fault, Scenario } from '../model/index.js';
 import type { ComparedMilestone } from '../rules/milestones.js';
 import { prettyJson } from './file.js';
@@ -168,6 +168,41 @@ function faultText(f: Fault, sc: Scenario, t: (ms: number) => string): string {
 }
 
 /** A milestone row's status in the reports ('' for a fault start the logs cannot show). */
+/**
+ * A consumer group's lines of the scenario: its settings, each marked `assumed` when the logs did
+ * not give it (a default), the listener's time and failures with their changes, and its instances.
+ */
+export function consumerRows(sc: Scenario, defaults: Record<string, string>, t: (ms: number) => string): string[][] {
+  const rows: string[][] = [];
+  (sc.consumerGroups ?? []).forEach((g, i) => {
+    const p = `scenario.consumerGroups[${i}]`;
+    const mark = (field: string, text: string) => `${text}${defaults[`${p}.${field}`] !== undefined ? ' (assumed)' : ''}`;
+    const l = g.listener;
+    const share = (later = 0, thrown = 0) => (later + thrown > 0 ? `, ${Math.round((later + thrown) * 100)} % failing` : '');
+    const change = (c: NonNullable<typeof l.changes>[number]): string => {
+      const what = [c.processMs !== undefined ? `${c.processMs} ms` : '', c.laterShare !== undefined || c.throwShare !== undefined ? share(c.laterShare, c.throwShare).slice(2) || 'no failure' : ''].filter(Boolean);
+      return `from ${t(sc.startEpochMs + c.atMs)} ${what.join(' ')}`;
+    };
+    const listener = [`listener ${l.processMs} ms${share(l.laterShare, l.throwShare)}`, ...(l.changes ?? []).map(change)];
+    const bits = [
+      g.version,
+      `${g.topic} '${g.subscription ?? '*'}'`,
+      mark('consumeThreadMin', `${g.consumeThreadMin ?? CONSUMER_DEFAULTS.consumeThreadMin} consume threads`),
+      mark('pullThresholdForQueue', `pullThresholdForQueue ${g.pullThresholdForQueue ?? CONSUMER_DEFAULTS.pullThresholdForQueue}`),
+      mark('maxReconsumeTimes', `maxReconsumeTimes ${g.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes}`),
+      ...listener,
+      ...(g.resets ?? []).map((x) => `offsets reset at ${t(sc.startEpochMs + x.atMs)} to ${t(sc.startEpochMs + x.toMs)}`),
+    ];
+    rows.push(['consumers', g.group, `${g.instances.length} instance${g.instances.length === 1 ? '' : 's'}`, bits.join(', ')]);
+    for (const inst of g.instances) {
+      const from = inst.startAtMs !== undefined ? `from ${t(sc.startEpochMs + inst.startAtMs)}` : '';
+      const to = inst.stopAtMs !== undefined ? `, ${inst.stop === 'kill' ? 'killed' : 'shut down'} at ${t(sc.startEpochMs + inst.stopAtMs)}` : '';
+      rows.push(['', inst.host, inst.ip ? `at ${inst.ip}` : '', `${from}${to}`]);
+    }
+  });
+  return rows;
+}
+
 export function statusText(r: MilestoneRow): string {
   switch (r.status) {
     case 'ok':
@@ -268,6 +303,7 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
     ].filter(Boolean);
     rows.push(['client', c.host, c.ip ? `at ${c.ip}` : '', bits.join(', ')]);
   }
+  rows.push(...consumerRows(sc, r.input.defaults, t));
   out.push(columns(rows.map((x) => x.map(escapeText)), W));
   if ((sc.faults ?? []).length) out.push(columns((sc.faults ?? []).map((f) => ['fault', faultText(f, sc, t)]).map((x) => x.map(escapeText)), W));
   else out.push('  no fault');

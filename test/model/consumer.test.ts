@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { allocateMessageQueueAveragely, queueName } from '../../src/model/rebalance.js';
+import { MessageStore } from '../../src/model/store.js';
 import { runScenario, type Scenario } from '../../src/model/index.js';
 import { applyVariant, parseAssignments } from '../../src/replay/whatif.js';
 import { validateScenario } from '../../src/replay/file.js';
@@ -142,5 +143,34 @@ describe('bounded', () => {
     sc.clients[0].sendRatePerSec = 20;
     sc.consumerGroups![0].maxReconsumeTimes = 16;
     expect(runSizeProblem(sc, 6 * 3_600_000, 6 * 3_600_000)).toMatch(/^scenario\.consumerGroups: the run would simulate about [\d,]+ tasks .*consumers' pulls and deliveries/);
+  });
+});
+
+describe("orderly queues' locks on the broker (RebalanceLockManager)", () => {
+  it('a queue locked by one instance is refused to another until the holder unlocks it or 60 s pass without a renewal; a broker restart forgets every lock', () => {
+    const s = new MessageStore('broker-a');
+    const q = 'TopicOrder@broker-a:0';
+    expect(s.tryLock('CID', q, 'A', 0)).toBe(true);
+    expect(s.tryLock('CID', q, 'B', 1000)).toBe(false);
+    expect(s.tryLock('CID', q, 'A', 50000)).toBe(true); // renewed
+    expect(s.tryLock('CID', q, 'B', 100000)).toBe(false); // 50 s since the renewal
+    expect(s.tryLock('CID', q, 'B', 110001)).toBe(true); // expired
+    s.unlock('CID', q, 'A'); // not the holder: nothing
+    expect(s.tryLock('CID', q, 'A', 110002)).toBe(false);
+    s.unlock('CID', q, 'B');
+    expect(s.tryLock('CID', q, 'A', 110003)).toBe(true);
+    s.dropHeld();
+    expect(s.tryLock('CID', q, 'B', 110004)).toBe(true);
+  });
+
+  it('offsetByTime finds the first message stored from a time on, to the second, once the store keeps its index', () => {
+    const s = new MessageStore('broker-a');
+    s.keepTimeIndex();
+    for (const at of [500, 900, 1500, 2100, 2200, 4000]) s.putMessage('T', 0, at);
+    expect(s.offsetByTime('T', 0, 0)).toBe(0);
+    expect(s.offsetByTime('T', 0, 1200)).toBe(2);
+    expect(s.offsetByTime('T', 0, 2000)).toBe(3);
+    expect(s.offsetByTime('T', 0, 3000)).toBe(5);
+    expect(s.offsetByTime('T', 0, 9000)).toBe(6);
   });
 });

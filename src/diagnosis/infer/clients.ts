@@ -35,12 +35,14 @@ interface Known {
   topics: ScenarioTopic[];
 }
 
-export function inferClients(ctx: InferContext, hosts: HostsResult, servers: Pick<ServersResult, 'brokers' | 'topics'>): ClientsResult {
+export function inferClients(ctx: InferContext, hosts: HostsResult, servers: Pick<ServersResult, 'brokers' | 'topics'>, consumersOnly: ReadonlySet<string> = new Set()): ClientsResult {
   const known: Known = { hosts, brokers: servers.brokers, topics: [...servers.topics] };
   /** Clients whose rate is their topic's stored rate: shared once every client's topic is known. */
   const sharedRates: Array<{ client: ScenarioClient; path: string }> = [];
   const clients: ScenarioClient[] = [];
   for (const host of ctx.clientHosts) {
+    // A host whose client log starts consumers and no producer of its own sends nothing (infer/consumers.ts).
+    if (consumersOnly.has(host)) continue;
     const p = `scenario.clients[${clients.length}]`;
     const { client, sharedRate } = inferClient(ctx, known, host, p);
     if (sharedRate) sharedRates.push({ client, path: `${p}.sendRatePerSec` });
@@ -102,7 +104,7 @@ function inferClient(ctx: InferContext, known: Known, host: string, p: string): 
 }
 
 /** ClientVersion of the start line or the other version hints (the rules' clientVersionOf); a range gives one picked from it. */
-function clientVersion(ctx: InferContext, host: string, cl: RmqEvent[], p: string): string {
+export function clientVersion(ctx: InferContext, host: string, cl: RmqEvent[], p: string): string {
   const vr = clientVersionOf(host, ctx.sourceInfo);
   const picked = pickVersion(vr.range, DEFAULT_CLIENT_VERSION);
   const vEvent = cl.find((e) => e.type === 'startup' && typeof e.fields.version === 'string');

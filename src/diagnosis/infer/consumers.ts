@@ -1,0 +1,380 @@
+// The consumer groups of the scenario, from what the clients and brokers logged about them:
+// - instances: each `the consumer [G] start OK` of a client log is one instance run (a host started
+//   again is a new run); the broker's book ends a run: `unregister a consumer[G] from
+//   consumerGroupInfo` (a shutdown) or `NETTY EVENT: remove channel` on its close (a kill;
+//   ConsumerManager.doChannelCloseEvent, 4.9.x);
+// - topic: the queues its rebalances took (RebalanceImpl.updateProcessQueueTableInRebalance);
+//   subscription: the broker's `subscription changed` lines (ConsumerManager.registerConsumer);
+// - consume mode: orderly when it locked queues (RebalanceImpl.lock, `pull message later because not
+//   locked in broker`); lite pull when its start line is DefaultLitePullConsumerImpl's (`start OK`
+//   without the push consumer's full stop);
+// - settings: pullThresholdForQueue from the flow-control warning's threshold; consumeThreadMin from
+//   the minutes its queues were held by flow control (all threads busy: the consume statistics'
+//   TIMES x AVGRT over the minute is the number of threads, Little's law); maxReconsumeTimes from
+//   the highest reconsumeTimes a failed message showed when no later delivery of it followed;
+// - the listener: its time per message from the statistics of each minute (ConsumerStatsManager's
+//   CONSUME_RT), a minute's mix of two levels split at the moment that gives its average; the share
+//   of failed deliveries from CONSUME_FAILED_TPS against CONSUME_OK_TPS, the thrown share from the
+//   `consumeMessage exception` lines.
+// Whatever the logs do not give is the client's default (CONSUMER_DEFAULTS), listed as assumed.
+
+import type { ScenarioConsumerGroup, ScenarioConsumerInstance, ScenarioTopic } from '../../model/index.js';
+import { CONSUMER_DEFAULTS } from '../../rocketmq/facts.js';
+import { MESSAGE_DELAY_LEVELS_MS } from '../../model/store.js';
+import type { RmqEvent } from '../../parse/types.js';
+import { round2, type InferContext } from './context.js';
+import type { HostsResult } from './hosts.js';
+
+/** The client's group of the internal producer every consumer starts (MixAll.CLIENT_INNER_PRODUCER_GROUP). */
+const INNER_PRODUCER = 'CLIENT_INNER_PRODUCER';
+/** A stats minute whose level is within this factor of another is at that level. */
+const LEVEL_FACTOR = 1.5;
+/** A stats minute with fewer consumptions than this says nothing of the listener's time. */
+const MIN_TIMES = 5;
+/** Failures at the highest reconsumeTimes that make it maxReconsumeTimes when none failed past it. */
+const FAILED_AT_TOP = 5;
+/** A removed channel is a killed instance when its client log says nothing this long after it. */
+const KILL_SILENCE_MS = 10000;
+/** A minute's time per message within this share of the level before, or failure shares within this much, is the same level. */
+const SAME_TIME_SHARE = 0.15;
+const SAME_SHARE = 0.05;
+
+export type ConsumeMode = 'concurrently' | 'orderly' | 'litePull';
+
+export interface ConsumersResult {
+  groups: ScenarioConsumerGroup[];
+  /** Per group, how it consumes (the model replays every mode as concurrently; a note says so). */
+  modes: Map<string, ConsumeMode>;
+}
+
+/** Hosts whose client log shows only consumers (no producer start line of its own): they send nothing. */
+export function consumerOnlyHosts(ctx: InferContext): Set<string> {
+  const consumers = new Set<string>();
+  const producers = new Set<string>();
+  for (const e of ctx.events) {
+    if (e.kind !== 'client' || e.type !== 'startup') continue;
+    if (e.fields.role === 'consumer') consumers.add(e.host);
+    else if (e.fields.role === 'producer' && typeof e.fields.group === 'string' && e.fields.group !== INNER_PRODUCER) producers.add(e.host);
+  }
+  return new Set(ctx.clientHosts.filter((h) => consumers.has(h) && !producers.has(h)));
+}
+
+interface Run {
+  host: string;
+  start: RmqEvent;
+  ip: string | null;
+  clientId: string | null;
+  end: { ts: number; stop: 'shutdown' | 'kill'; event: RmqEvent; rule: string } | null;
+  subscription: { value: string; event: RmqEvent } | null;
+}
+
+export function inferConsumers(ctx: InferContext, hosts: HostsResult, topics: ScenarioTopic[], versionOf: (host: string, path: string) => string): ConsumersResult {
+  const starts = ctx.events.filter((e) => e.kind === 'client' && e.type === 'startup' && e.fields.role === 'consumer' && typeof e.fields.group === 'string' && e.ts !== null);
+  const names = [...new Set(starts.map((e) => e.fields.group as string))].sort();
+  const groups: ScenarioConsumerGroup[] = [];
+  const modes = new Map<string, ConsumeMode>();
+  for (const name of names) {
+    const p = `scenario.consumerGroups[${groups.length}]`;
+    const g = inferGroup(ctx, hosts, topics, versionOf, name, starts.filter((e) => e.fields.group === name), p, modes);
+    if (g) groups.push(g);
+  }
+  return { groups, modes };
+}
+
+function inferGroup(
+  ctx: InferContext,
+  hosts: HostsResult,
+  topics: ScenarioTopic[],
+  versionOf: (host: string, path: string) => string,
+  name: string,
+  starts: RmqEvent[],
+  p: string,
+  modes: Map<string, ConsumeMode>,
+): ScenarioConsumerGroup | null {
+  const { prov, def } = ctx;
+  const hostsOf = [...new Set(starts.map((e) => e.host))].sort();
+  const mine = ctx.events.filter((e) => e.kind === 'client' && hostsOf.includes(e.host) && (e.fields.group === name || e.fields.group === undefined || e.fields.group === null));
+  const book = ctx.events.filter((e) => e.type === 'consumer-changed' && e.fields.group === name);
+
+  // The topic: the queues its rebalances took, else the broker's subscriptions, else the statistics' keys.
+  const retry = `%RETRY%${name}`;
+  const rebal = mine.find((e) => e.type === 'rebalance' && typeof e.fields.topic === 'string' && e.fields.topic !== retry && !String(e.fields.topic).startsWith('%'));
+  const subTopic = book.find((e) => typeof e.fields.topic === 'string' && !String(e.fields.topic).startsWith('%'));
+  const stat = mine.find((e) => e.type === 'stats' && String(e.fields.key).endsWith(`@${name}`) && !String(e.fields.key).startsWith('%'));
+  const topic = (rebal?.fields.topic as string | undefined) ?? (subTopic?.fields.topic as string | undefined) ?? (stat ? String(stat.fields.key).slice(0, String(stat.fields.key).lastIndexOf('@')) : undefined);
+  if (topic === undefined) {
+    ctx.notes.push(`consumer group ${name}: no queue, subscription or statistics names its topic; not replayed`);
+    return null;
+  }
+  prov(`${p}.group`, 'the consumer start line', [starts[0]]);
+  prov(`${p}.topic`, rebal ? 'the queues its rebalances took' : subTopic ? "the broker's subscription of the group" : 'the topic of its consume statistics', [rebal ?? subTopic ?? stat]);
+  if (!topics.some((t) => t.name === topic)) {
+    topics.push({ name: topic });
+    def(`scenario.topics[${topics.length - 1}].queues`, '4 (no route of the topic in the logs)');
+  }
+
+  const runs = instanceRuns(ctx, hosts, starts, book);
+  const version = versionOf(hostsOf[0], p);
+  const instances: ScenarioConsumerInstance[] = runs.map((r, i) => {
+    const ip = r.ip ?? hosts.hostIp.get(r.host)?.value;
+    const inst: ScenarioConsumerInstance = { host: r.host, ...(ip ? { ip } : {}), startAtMs: Math.max(1, ctx.rel(ctx.when(r.start))) };
+    prov(`${p}.instances[${i}].startAtMs`, 'its consumer start line', [r.start]);
+    if (r.end) {
+      inst.stopAtMs = Math.max(inst.startAtMs! + 1, ctx.rel(r.end.ts));
+      inst.stop = r.end.stop;
+      prov(`${p}.instances[${i}].stop`, r.end.rule, [r.end.event]);
+    }
+    return inst;
+  });
+
+  // Subscription: what the broker last booked for the topic; instances that differ are a note.
+  const subs = book.filter((e) => e.fields.topic === topic && typeof e.fields.subString === 'string');
+  const subscriptions = [...new Set(subs.map((e) => String(e.fields.subString)))];
+  if (subscriptions.length === 0) def(`${p}.subscription`, "* (the logs print no subscription of the group)");
+  else prov(`${p}.subscription`, "the broker's subscription of the group", subs.slice(0, 3));
+  const subscription = subscriptions[0] ?? '*';
+  if (subscriptions.length > 1) ctx.notes.push(`consumer group ${name}: its instances subscribed ${subscriptions.map((s) => `'${s}'`).join(' and ')} to ${topic} (the broker keeps the last one's); the model's messages carry no tag: replayed as '*'`);
+  else if (subscription.trim() !== '*') ctx.notes.push(`consumer group ${name}: subscription '${subscription}'; the model's messages carry no tag: replayed as '*'`);
+
+  // Mode.
+  const locks = mine.filter((e) => e.type === 'lock-failed');
+  const lite = starts.find((e) => e.text !== '' && !/start OK\.\s*$/.test(e.text));
+  const mode: ConsumeMode = locks.length > 0 ? 'orderly' : lite ? 'litePull' : 'concurrently';
+  modes.set(name, mode);
+  if (mode === 'orderly') ctx.notes.push(`consumer group ${name}: consumed orderly (it locked its queues on the brokers: ${ctx.ref(locks[0])}); the model locks its queues but consumes their messages concurrently`);
+  if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer`);
+  def(`${p}.messageModel`, 'CLUSTERING (DefaultMQPushConsumer default; BROADCASTING is not modelled)');
+  const group: ScenarioConsumerGroup = { group: name, topic, version, subscription: '*', messageModel: 'CLUSTERING', listener: { processMs: 0 }, instances };
+  if (mode === 'orderly') {
+    group.consumeMode = 'orderly';
+    prov(`${p}.consumeMode`, 'it locked its queues on the brokers (RebalanceImpl.lock: `the message queue lock`, `pull message later because not locked in broker`)', locks.slice(0, 3));
+  }
+  const resets = offsetResets(ctx, mine, topic);
+  if (resets.length > 0) {
+    group.resets = resets.map((r) => ({ atMs: r.atMs, toMs: r.toMs }));
+    prov(`${p}.resets`, '`invoke reset offset operation from broker ... timestamp=` in the instances\' logs (the broker\'s RESET_CONSUMER_CLIENT_OFFSET of mqadmin resetOffsetByTime), at the first instance that logged it', resets.map((r) => r.event));
+  }
+  const stats = consumeStats(mine, name);
+  const threads = inferThreads(ctx, mine, name, p);
+  group.consumeThreadMin = threads;
+  group.consumeThreadMax = Math.max(threads, CONSUMER_DEFAULTS.consumeThreadMax);
+  def(`${p}.consumeThreadMax`, `${group.consumeThreadMax} (DefaultMQPushConsumer default, at least consumeThreadMin; the pool never grows past consumeThreadMin)`);
+  const flow = mine.find((e) => e.type === 'flow-control' && e.fields.limit === 'count' && typeof e.fields.threshold === 'number');
+  if (flow) {
+    group.pullThresholdForQueue = flow.fields.threshold as number;
+    prov(`${p}.pullThresholdForQueue`, 'the threshold of its flow-control warning', [flow]);
+  } else def(`${p}.pullThresholdForQueue`, `${CONSUMER_DEFAULTS.pullThresholdForQueue} (DefaultMQPushConsumer default; no flow-control warning)`);
+  def(`${p}.pullBatchSize`, `${CONSUMER_DEFAULTS.pullBatchSize} (DefaultMQPushConsumer default)`);
+  def(`${p}.consumeConcurrentlyMaxSpan`, `${CONSUMER_DEFAULTS.consumeConcurrentlyMaxSpan} (DefaultMQPushConsumer default)`);
+  group.maxReconsumeTimes = inferMaxReconsume(ctx, mine, p);
+  group.listener = inferListener(ctx, mine, stats, p, threads * Math.max(1, new Set(runs.map((r) => r.host)).size));
+  return group;
+}
+
+/** Each start line is one run; its end is the broker's unregistration or removed channel of its client id, else a later start on its host. */
+function instanceRuns(ctx: InferContext, hosts: HostsResult, starts: RmqEvent[], book: RmqEvent[]): Run[] {
+  const runs: Run[] = [];
+  const sorted = [...starts].sort((a, b) => a.ts! - b.ts!);
+  for (const [i, s] of sorted.entries()) {
+    const ip = hosts.hostIp.get(s.host)?.value ?? null;
+    const next = sorted.slice(i + 1).find((x) => x.host === s.host);
+    // The broker books the client id `ip@pid...`: the connection of this host's address nearest after the start.
+    const conn = book.find((e) => e.fields.change === 'connected' && ip !== null && String(e.fields.clientId ?? '').startsWith(`${ip}@`) && Math.abs(e.ts! - s.ts!) <= 5000);
+    const clientId = conn ? String(conn.fields.clientId) : null;
+    const run: Run = { host: s.host, start: s, ip, clientId, end: null, subscription: null };
+    if (clientId) {
+      // A channel the broker removed ends the run only when the instance's log ends with it (a killed
+      // process); a live instance's channel is also removed when the broker itself hung or restarted.
+      const hostEvents = ctx.events.filter((e) => e.host === s.host && e.kind === 'client' && e.ts !== null && e.ts > s.ts! && (next === undefined || e.ts < next.ts!));
+      const loggedAfter = (ts: number) => hostEvents.some((e) => e.ts! > ts + KILL_SILENCE_MS);
+      const gone = book.find(
+        (e) => e.fields.clientId === clientId && e.ts! > s.ts! && (e.fields.change === 'unregistered' || (e.fields.change === 'channel-removed' && !loggedAfter(e.ts!))),
+      );
+      if (gone) {
+        const shutdown = gone.fields.change === 'unregistered';
+        run.end = { ts: ctx.when(gone), stop: shutdown ? 'shutdown' : 'kill', event: gone, rule: shutdown ? "the broker's `unregister consumer` of its client id (a shutdown)" : "the broker removed its client id's channel on its close (killed)" };
+      }
+    }
+    if (!run.end && next) run.end = { ts: next.ts! - 1000, stop: 'kill', event: next, rule: 'started again on its host (its end is not in the logs: taken as killed)' };
+    runs.push(run);
+  }
+  return runs;
+}
+
+/**
+ * The offset resets the instances logged (MQClientInstance.resetOffset's `invoke reset offset
+ * operation from broker. brokerAddr=..., topic=T, group=G, timestamp=MS`): one per timestamp, at the
+ * first instance's line less the broker's hop.
+ */
+function offsetResets(ctx: InferContext, mine: RmqEvent[], topic: string): Array<{ atMs: number; toMs: number; event: RmqEvent }> {
+  const out = new Map<number, { atMs: number; toMs: number; event: RmqEvent }>();
+  for (const e of mine) {
+    if (e.type !== 'offset-reset' || e.fields.why !== 'reset' || e.ts === null || (e.fields.topic !== undefined && e.fields.topic !== null && e.fields.topic !== topic)) continue;
+    const m = /timestamp=(\d+)/.exec(e.text);
+    if (!m) continue;
+    const to = Number(m[1]);
+    if (!out.has(to)) out.set(to, { atMs: Math.max(0, ctx.rel(e.ts) - 1), toMs: Math.max(0, ctx.rel(to)), event: e });
+  }
+  return [...out.values()].sort((a, b) => a.atMs - b.atMs);
+}
+
+interface StatMinute {
+  /** End of the minute (the line's time). */
+  endTs: number;
+  times: number;
+  rtSum: number;
+  ok: number;
+  failed: number;
+  events: RmqEvent[];
+}
+
+/** The group's consume statistics per minute, summed over its topic and retry topic and its instances. */
+function consumeStats(mine: RmqEvent[], group: string): StatMinute[] {
+  const byMinute = new Map<number, StatMinute>();
+  for (const e of mine) {
+    if (e.type !== 'stats' || !String(e.fields.key).endsWith(`@${group}`) || e.ts === null) continue;
+    const key = Math.round(e.ts / 60000);
+    let m = byMinute.get(key);
+    if (!m) byMinute.set(key, (m = { endTs: key * 60000, times: 0, rtSum: 0, ok: 0, failed: 0, events: [] }));
+    const sum = Number(e.fields.sum ?? 0);
+    if (e.fields.stat === 'CONSUME_RT') {
+      // stats/in-one reads CONSUME_RT as StatsItem's older wording: `sum` the total ms, `avgpt` the
+      // average; `times` is the count where the client printed it (RTStatsItem: `TIMES: n AVGRT:`),
+      // else the total over the average.
+      const avg = Number(e.fields.avgpt ?? 0);
+      const times = typeof e.fields.times === 'number' ? e.fields.times : avg > 0 ? Math.round(sum / avg) : 0;
+      m.times += times;
+      m.rtSum += sum;
+      m.events.push(e);
+    } else if (e.fields.stat === 'CONSUME_OK_TPS') m.ok += sum;
+    else if (e.fields.stat === 'CONSUME_FAILED_TPS') m.failed += sum;
+  }
+  return [...byMinute.values()].sort((a, b) => a.endTs - b.endTs);
+}
+
+/** consumeThreadMin: the busy threads of an instance over a minute its queues were held by flow control. */
+function inferThreads(ctx: InferContext, mine: RmqEvent[], group: string, p: string): number {
+  const held = mine.filter((e) => e.type === 'flow-control' && e.ts !== null);
+  let best: { threads: number; events: RmqEvent[] } | null = null;
+  for (const host of new Set(held.map((e) => e.host))) {
+    const warnings = held.filter((e) => e.host === host);
+    for (const m of consumeStats(mine.filter((e) => e.host === host), group)) {
+      // A warning within the minute: its queues were full, so every thread was busy.
+      const inMinute = warnings.some((e) => e.ts! > m.endTs - 60000 && e.ts! <= m.endTs);
+      if (!inMinute || m.times < MIN_TIMES) continue;
+      const busy = m.rtSum / 60000;
+      if (!best || busy > best.threads) best = { threads: busy, events: [...m.events, warnings[0]] };
+    }
+  }
+  if (best && Math.round(best.threads) >= 1) {
+    const n = Math.round(best.threads);
+    ctx.prov(`${p}.consumeThreadMin`, `the consume statistics of a minute its queues were held by flow control: TIMES x AVGRT over 60 s = ${round2(best.threads)} busy threads (Little's law)`, best.events);
+    return n;
+  }
+  ctx.def(`${p}.consumeThreadMin`, `${CONSUMER_DEFAULTS.consumeThreadMin} (DefaultMQPushConsumer default; no minute shows its threads all busy)`);
+  return CONSUMER_DEFAULTS.consumeThreadMin;
+}
+
+/**
+ * maxReconsumeTimes: the broker sends a message that failed at reconsumeTimes >= maxReconsumeTimes to
+ * the DLQ (SendMessageProcessor.consumerSendMsgBack). When the highest reconsumeTimes seen failed
+ * several times and none of those came back though the logs go on past the next delay level, that
+ * is maxReconsumeTimes.
+ */
+function inferMaxReconsume(ctx: InferContext, mine: RmqEvent[], p: string): number {
+  const failed = mine.filter((e) => e.type === 'consume-failed' && typeof e.fields.reconsumeTimes === 'number' && e.ts !== null);
+  if (failed.length > 0) {
+    const top = Math.max(...failed.map((e) => e.fields.reconsumeTimes as number));
+    const atTop = failed.filter((e) => e.fields.reconsumeTimes === top);
+    // A message that failed at reconsumeTimes `top` comes back after delay level 3 + top.
+    const level = Math.min(3 + top, MESSAGE_DELAY_LEVELS_MS.length);
+    const nextDelay = MESSAGE_DELAY_LEVELS_MS[level - 1];
+    const firstTop = Math.min(...atTop.map((e) => e.ts!));
+    if (top < CONSUMER_DEFAULTS.maxReconsumeTimes && atTop.length >= FAILED_AT_TOP && firstTop + nextDelay + 10000 < ctx.last) {
+      ctx.prov(`${p}.maxReconsumeTimes`, `the highest reconsumeTimes of a failed delivery (${top}, ${atTop.length} failures): none failed at ${top + 1} though the logs go on past the retry's delay (${nextDelay / 1000} s)`, atTop.slice(0, 3));
+      return top;
+    }
+  }
+  ctx.def(`${p}.maxReconsumeTimes`, `${CONSUMER_DEFAULTS.maxReconsumeTimes} (DefaultMQPushConsumer default: -1 means 16)`);
+  return CONSUMER_DEFAULTS.maxReconsumeTimes;
+}
+
+interface Level {
+  atTs: number;
+  processMs: number;
+  failShare: number;
+  throwShare: number;
+}
+
+/** The listener's time per message and share of failures, minute by minute, a mixed minute split where its average says. */
+function inferListener(ctx: InferContext, mine: RmqEvent[], stats: StatMinute[], p: string, threads: number): ScenarioConsumerGroup['listener'] {
+  const usable = stats.filter((m) => m.times >= MIN_TIMES);
+  if (usable.length === 0) {
+    ctx.def(`${p}.listener.processMs`, '20 (no consume statistics in the logs)');
+    return { processMs: 20 };
+  }
+  const exceptions = mine.filter((e) => e.type === 'consume-failed' && e.entry === 'consume-failed/exception' && e.ts !== null);
+  const failures = mine.filter((e) => e.type === 'consume-failed' && e.ts !== null);
+  const rt = (m: StatMinute) => m.rtSum / m.times;
+  const base = Math.min(...usable.map(rt));
+  const levels: Level[] = usable.map((m, i) => {
+    const deliveries = m.ok + m.failed;
+    const thrown = exceptions.filter((e) => e.ts! > m.endTs - 60000 && e.ts! <= m.endTs).length;
+    let failShare = deliveries > 0 ? m.failed / deliveries : 0;
+    let throwShare = deliveries > 0 ? Math.min(failShare, thrown / deliveries) : 0;
+    let atTs = m.endTs - 60000;
+    // Failures that began within the minute: their share is of the deliveries since the first one.
+    const inMin = failures.filter((e) => e.ts! > m.endTs - 60000 && e.ts! <= m.endTs);
+    const prevFailed = i > 0 && usable[i - 1].failed > 0;
+    if (m.failed > 0 && !prevFailed && inMin.length > 0) {
+      const from = Math.min(...inMin.map((e) => e.ts!));
+      const part = Math.max(0.1, (m.endTs - from) / 60000);
+      failShare = Math.min(1, failShare / part);
+      throwShare = Math.min(failShare, throwShare / part);
+      atTs = from;
+    }
+    return { atTs, processMs: rt(m), failShare, throwShare };
+  });
+  // A minute between two levels mixes them: split it where its average falls.
+  const top = Math.max(...levels.map((l) => l.processMs));
+  const changes: Level[] = [];
+  levels.forEach((l, i) => {
+    const m = usable[i];
+    const mixed = top > base * 3 && l.processMs > base * LEVEL_FACTOR && l.processMs < top / LEVEL_FACTOR;
+    if (!mixed) return changes.push(l);
+    const slowCount = (m.times * (l.processMs - base)) / (top - base);
+    const slowSpan = (slowCount * top) / Math.max(1, threads);
+    const rising = i + 1 < levels.length && levels[i + 1].processMs >= top / LEVEL_FACTOR;
+    const start = m.endTs - 60000;
+    if (rising) {
+      changes.push({ ...l, atTs: start, processMs: base });
+      changes.push({ ...l, atTs: Math.max(start, m.endTs - slowSpan), processMs: top });
+    } else {
+      changes.push({ ...l, atTs: start, processMs: top });
+      changes.push({ ...l, atTs: Math.min(m.endTs, start + slowSpan), processMs: base });
+    }
+  });
+  // The minute after the last failure: they ended with the last failure logged.
+  const lastFailure = failures.length ? Math.max(...failures.map((e) => e.ts!)) : null;
+  // From the start, the first minute's time per message and no failure; each minute's values from its start (or first failure) on.
+  const listener: ScenarioConsumerGroup['listener'] = { processMs: Math.round(changes[0].processMs), laterShare: 0, throwShare: 0, changes: [] };
+  let prev = { processMs: listener.processMs, laterShare: 0, throwShare: 0 };
+  for (const c of changes) {
+    const next = { processMs: Math.round(c.processMs), laterShare: round2(c.failShare - c.throwShare), throwShare: round2(c.throwShare) };
+    // A minute within the statistics' noise of the one before changes nothing.
+    const sameTime = Math.abs(next.processMs - prev.processMs) <= SAME_TIME_SHARE * prev.processMs;
+    const sameShares = Math.abs(next.laterShare - prev.laterShare) + Math.abs(next.throwShare - prev.throwShare) <= SAME_SHARE;
+    if (sameTime && sameShares) continue;
+    listener.changes!.push({ atMs: Math.max(0, ctx.rel(c.atTs)), ...(sameTime ? {} : { processMs: next.processMs }), ...(sameShares ? {} : { laterShare: next.laterShare, throwShare: next.throwShare }) });
+    prev = { processMs: sameTime ? prev.processMs : next.processMs, ...(sameShares ? { laterShare: prev.laterShare, throwShare: prev.throwShare } : { laterShare: next.laterShare, throwShare: next.throwShare }) };
+  }
+  if (lastFailure !== null && prev.laterShare + prev.throwShare > 0) {
+    listener.changes!.push({ atMs: ctx.rel(lastFailure + 1), laterShare: 0, throwShare: 0 });
+  }
+  const cited = usable.flatMap((m) => m.events).slice(0, 6);
+  ctx.prov(`${p}.listener.processMs`, `CONSUME_RT of each minute (TIMES, AVGRT), a minute between two levels split where its average falls, with ${threads} threads in all`, cited);
+  if (failures.length > 0 || usable.some((m) => m.failed > 0)) ctx.prov(`${p}.listener.laterShare`, 'CONSUME_FAILED_TPS against CONSUME_OK_TPS of each minute (from the first failure logged), the thrown share from the `consumeMessage exception` lines', [...failures.slice(0, 3)]);
+  else ctx.def(`${p}.listener.laterShare`, '0 (no failed consumption in the statistics)');
+  if (listener.changes!.length === 0) delete listener.changes;
+  return listener;
+}

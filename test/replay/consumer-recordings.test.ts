@@ -1,0 +1,261 @@
+// Replay of every lab consumer recording from its logs alone (consumers inferred, docs/replay.md
+// "Consumers inferred from the logs"), its group's figures held against the recording's lab.json
+// truth within the tolerances docs/replay.md states ("Calibration"). A figure the model cannot
+// reproduce yet is listed with its reason, and the test holds that it is still outside the
+// tolerance, so that the docs' table stays true either way.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inferFromLogs } from '../../src/replay/load.js';
+import { replay, type ReplayReport } from '../../src/replay/run.js';
+import { parseAssignments } from '../../src/replay/whatif.js';
+import type { ReplayInput } from '../../src/diagnosis/types.js';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** docs/replay.md, "Calibration": the tolerances of each figure. */
+const TOLERANCE = {
+  /** Peak lag: within 25 % of the recording's, or 3 messages when that is more. */
+  peakShare: 0.25,
+  peakAbs: 3,
+  /** When the lag peaks and when it is back: within 15 s (the samples are 10 s apart). */
+  timeMs: 15000,
+  /** DLQ, failed deliveries and messages consumed twice: within 20 %, or 2 messages when that is more. */
+  countShare: 0.2,
+  countAbs: 2,
+};
+
+type Figure = 'peak' | 'peakAt' | 'backAt' | 'dlq' | 'failed' | 'duplicates';
+
+interface Case {
+  name: string;
+  /**
+   * The figures compared: when the lag peaks and when it is back only for a recording whose lag
+   * rises in an episode (peak over 20 and 5 times the lag before) and comes back within the run.
+   */
+  figures: Figure[];
+  /** Figures the model does not reproduce yet, with the reason (docs/replay.md says the same). */
+  gaps: Partial<Record<Figure, string>>;
+  /** Settings the logs do not show although the lab set them (inferred as the default instead). */
+  hiddenSettings?: Partial<Record<'consumeThreadMin' | 'pullThresholdForQueue' | 'maxReconsumeTimes', string>>;
+}
+
+const COUNTS: Figure[] = ['dlq', 'failed', 'duplicates'];
+const LOCKS = "the recording's instances rebalanced together and one could not lock the queues the other had not unlocked yet; the model's instances win no such race";
+
+const CASES: Case[] = [
+  { name: 'consumer-slow-listener', figures: ['peak', 'peakAt', 'backAt', ...COUNTS], gaps: {} },
+  { name: 'consumer-failures-dlq', figures: ['peak', ...COUNTS], gaps: {} },
+  { name: 'consumer-rebalance-kill', figures: ['peak', ...COUNTS], gaps: {} },
+  { name: 'consumer-subscription-mismatch', figures: ['peak', ...COUNTS], gaps: { peak: "tags are not modelled: the TagB messages the group's flipped subscription never delivers" } },
+  { name: 'consumer-offset-reset', figures: ['peak', ...COUNTS], gaps: { peak: "the model's instances stop consuming for MQClientInstance.resetOffset's 10 s; the recording's lag samples show no such pause" } },
+  {
+    name: 'consumer-lite-pull-stop',
+    figures: ['peak', 'peakAt', ...COUNTS],
+    gaps: {
+      peak: "a lite pull consumer prints no consume statistics: its listener's slowdown is not in the logs",
+      peakAt: 'the slowdown is not in the logs',
+      duplicates: 'lite pull commits a poll at the next poll; the model persists offsets as a push consumer does',
+    },
+  },
+  {
+    name: 'consumer-orderly-broker-crash',
+    figures: ['peak', 'peakAt', ...COUNTS],
+    gaps: {
+      peak: LOCKS,
+      peakAt: LOCKS,
+      duplicates: LOCKS,
+    },
+  },
+  {
+    name: 'consumer-5x-restart',
+    figures: ['peak', ...COUNTS],
+    gaps: { duplicates: "the model's broker keeps every committed offset across its restart; the broker persists them every 5 s (flushConsumerOffsetInterval), the likely source of the recording's 16" },
+  },
+  {
+    name: 'consumer-broker-hang',
+    figures: ['peak', ...COUNTS],
+    gaps: {
+      peak: 'the pulls held by the hung broker and the channels it closes on its return are not modelled closely enough (lag 10 against 16)',
+      duplicates: 'the recording consumed 65 messages twice after the hang; the model none (not analysed yet)',
+    },
+  },
+  { name: 'consumer-namesrv-hang', figures: ['peak', ...COUNTS], gaps: {} },
+  {
+    name: 'consumer-too-few-threads',
+    figures: ['peak', ...COUNTS],
+    gaps: { peak: 'its one consume thread was always busy but its queues never reached pullThresholdForQueue: no minute shows the threads saturated, so consumeThreadMin stays the default 20' },
+    hiddenSettings: { consumeThreadMin: 'no flow-control warning: the statistics cannot tell a saturated pool from an idle one' },
+  },
+];
+
+interface LagSample {
+  at: number;
+  total: number;
+}
+
+interface Figures {
+  peak: number;
+  peakAt: number;
+  /** First sample after the peak back at the lag before the episode (null: not back in the run). */
+  backAt: number | null;
+  dlq: number;
+  failed: number;
+  duplicates: number;
+}
+
+/** An episode: a peak at least 5 times the lag the group had before it and over 20 messages. */
+function figures(lag: LagSample[], counts: { dlq: number; failed: number; duplicates: number }): Figures & { episode: boolean } {
+  const peakIdx = lag.reduce((best, x, i) => (x.total > lag[best].total ? i : best), 0);
+  const before = lag.slice(0, Math.max(1, peakIdx)).map((x) => x.total);
+  const base = Math.min(...before);
+  const peak = lag[peakIdx];
+  const back = lag.slice(peakIdx + 1).find((x) => x.total <= Math.max(base * 1.5, base + 4));
+  return { peak: peak.total, peakAt: peak.at, backAt: back?.at ?? null, ...counts, episode: peak.total > 20 && peak.total >= 5 * Math.max(1, base) };
+}
+
+function truthOf(dir: string): ReturnType<typeof figures> {
+  const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8'));
+  const g = lab.consumerGroups[0];
+  const lag = (g.lag as Array<{ at: string; total: number }>).map((x) => ({ at: Date.parse(x.at), total: x.total }));
+  return figures(lag, { dlq: g.dlq.byDeliveries, failed: g.failed, duplicates: g.duplicates });
+}
+
+function modelOf(r: ReplayReport, group: string): ReturnType<typeof figures> {
+  const g = r.run.metrics.consumerGroups![group];
+  const t0 = r.input.scenario.startEpochMs;
+  return figures(
+    g.lag.map((x) => ({ at: t0 + x.atMs, total: x.total })),
+    { dlq: g.dlq, failed: g.failed, duplicates: g.duplicates },
+  );
+}
+
+const within = (model: number, truth: number, share: number, abs: number): boolean => Math.abs(model - truth) <= Math.max(share * truth, abs);
+
+/** Whether the model's figure is within the tolerance of the truth's. */
+function judge(f: Figure, m: ReturnType<typeof figures>, t: ReturnType<typeof figures>): boolean {
+  switch (f) {
+    case 'peak':
+      return within(m.peak, t.peak, TOLERANCE.peakShare, TOLERANCE.peakAbs);
+    case 'peakAt':
+      expect(t.episode).toBe(true);
+      return Math.abs(m.peakAt - t.peakAt) <= TOLERANCE.timeMs;
+    case 'backAt':
+      expect(t.episode && t.backAt !== null).toBe(true);
+      return m.backAt !== null && Math.abs(m.backAt - t.backAt!) <= TOLERANCE.timeMs;
+    default:
+      return within(m[f], t[f], TOLERANCE.countShare, TOLERANCE.countAbs);
+  }
+}
+
+async function infer(dir: string): Promise<ReplayInput> {
+  return (await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir)).input;
+}
+
+describe('replay of the lab consumer recordings against their lab.json', () => {
+  for (const c of CASES) {
+    const dir = join(ROOT, 'samples', 'lab', c.name);
+    describe(c.name, () => {
+      let report: ReplayReport;
+      beforeAll(async () => {
+        report = replay(await infer(dir), { seed: 1, variants: [], runs: 0 });
+      });
+
+      it('infers the group and its instances from the logs', () => {
+        expect(existsSync(join(dir, 'lab.json'))).toBe(true);
+        const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8'));
+        const groups = report.input.scenario.consumerGroups ?? [];
+        const labGroups = lab.consumerGroups as Array<{ group: string; topic: string }>;
+        expect(groups.map((g) => g.group).sort()).toEqual(labGroups.map((g) => g.group).sort());
+        for (const lg of labGroups) {
+          const g = groups.find((x) => x.group === lg.group)!;
+          expect(g.topic).toBe(lg.topic);
+          // Every host that ran a consumer of the group, and none of them taken for a producer.
+          const hosts = [...new Set(g.instances.map((i) => i.host))].sort();
+          expect(hosts).toEqual([...new Set((lab.consumers as Array<{ host: string; group: string }>).filter((x) => x.group === lg.group).map((x) => x.host))].sort());
+          for (const h of hosts) expect(report.input.scenario.clients.map((x) => x.host)).not.toContain(h);
+        }
+      });
+
+      it("infers each instance's runs, the settings and the consume mode the lab ran, each value with its lines or as assumed", () => {
+        const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8'));
+        const sc = report.input.scenario;
+        const name = lab.consumerGroups[0].group as string;
+        const gi = sc.consumerGroups!.findIndex((x) => x.group === name);
+        const g = sc.consumerGroups![gi];
+        const labConsumers = (lab.consumers as Array<{ host: string; group: string; mode: string; subscription: string; settings: Record<string, number | null>; runs: Array<{ start: string; end: string | null; ended: string | null }> }>).filter((x) => x.group === name);
+        const truthRuns = labConsumers.flatMap((x) => x.runs.map((r) => ({ host: x.host, ...r })));
+        expect(g.instances.length).toBe(truthRuns.length);
+        for (const inst of g.instances) {
+          const start = sc.startEpochMs + inst.startAtMs!;
+          const run = truthRuns.find((r) => r.host === inst.host && Math.abs(Date.parse(r.start) - start) <= 5000);
+          expect(run, `${inst.host} started at ${new Date(start).toISOString()}`).toBeDefined();
+          if (run!.end === null) expect(inst.stopAtMs).toBeUndefined();
+          else {
+            expect(Math.abs(sc.startEpochMs + inst.stopAtMs! - Date.parse(run!.end))).toBeLessThanOrEqual(5000);
+            expect(inst.stop).toBe(run!.ended === 'killed' ? 'kill' : 'shutdown');
+          }
+        }
+        const dflt = { consumeThreadMin: 20, pullThresholdForQueue: 1000, maxReconsumeTimes: 16 } as const;
+        for (const key of ['consumeThreadMin', 'pullThresholdForQueue', 'maxReconsumeTimes'] as const) {
+          const ran = new Set(labConsumers.map((x) => x.settings[key] ?? dflt[key]));
+          // A field the scenario leaves out runs with the default.
+          const inferred = g[key] ?? dflt[key];
+          const path = `scenario.consumerGroups[${gi}].${key}`;
+          if (c.hiddenSettings?.[key]) {
+            // Not in the logs: the default, said to be assumed, where the lab ran another value.
+            expect(inferred).not.toBe([...ran][0]);
+            expect(report.input.defaults[path]).toBeDefined();
+            continue;
+          }
+          expect({ key, inferred }).toEqual({ key, inferred: [...ran][0] });
+          expect(report.input.provenance[path] !== undefined || report.input.defaults[path] !== undefined).toBe(true);
+          // A value the lab set away from the default is read from the logs, not assumed.
+          if (inferred !== dflt[key]) expect(report.input.provenance[path]?.evidence.length).toBeGreaterThan(0);
+        }
+        const mode = labConsumers[0].mode;
+        const notes = report.input.notes.join('\n');
+        expect(notes.includes('consumed orderly')).toBe(mode === 'orderly');
+        expect(notes.includes('a lite pull consumer')).toBe(mode === 'litePull');
+        const subs = new Set(labConsumers.map((x) => x.subscription));
+        expect(notes.includes('its instances subscribed')).toBe(subs.size > 1);
+        expect((g.resets ?? []).length).toBe((lab.faults as Array<{ kind: string }>).filter((f) => f.kind === 'reset-offset').length);
+      });
+
+      for (const f of c.figures) {
+        const gap = c.gaps[f];
+        it(gap ? `${f}: not reproduced (${gap})` : `${f}: within the tolerance`, () => {
+          const t = truthOf(dir);
+          const m = modelOf(report, JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).consumerGroups[0].group);
+          const ok = judge(f, m, t);
+          expect({ figure: f, model: m[f], truth: t[f], within: ok }).toEqual({ figure: f, model: m[f], truth: t[f], within: gap === undefined });
+        });
+      }
+    });
+  }
+});
+
+describe('what-ifs on an inferred consumer group', () => {
+  const dir = join(ROOT, 'samples', 'lab', 'consumer-slow-listener');
+  const failures = join(ROOT, 'samples', 'lab', 'consumer-failures-dlq');
+  const variant = (text: string) => ({ label: text, assignments: parseAssignments(text, '--what-if') });
+
+  it('consumer-slow-listener: more consume threads or a third instance lower the peak lag; fewer threads raise it', async () => {
+    const r = replay(await infer(dir), { seed: 1, variants: [variant('consumeThreadMax=8'), variant('consumerInstances=3'), variant('consumeThreadMax=1')], runs: 0 });
+    const base = r.baseline.consumers[0].maxLag;
+    const [more, three, fewer] = r.whatIf.map((v) => v.consumers[0].maxLag);
+    expect(base).toBeGreaterThan(100);
+    expect(more).toBeLessThan(base / 2);
+    expect(three).toBeLessThan(base);
+    expect(fewer).toBeGreaterThan(base);
+  });
+
+  it('consumer-failures-dlq: a higher maxReconsumeTimes empties the DLQ within the run; pullThresholdForQueue 1 changes no DLQ count', async () => {
+    const r = replay(await infer(failures), { seed: 1, variants: [variant('maxReconsumeTimes=16'), variant('pullThresholdForQueue=1')], runs: 0 });
+    expect(r.baseline.consumers[0].dlq).toBeGreaterThan(30);
+    expect(r.whatIf[0].consumers[0].dlq).toBe(0);
+    expect(r.whatIf[0].consumers[0].retried).toBeGreaterThan(r.baseline.consumers[0].retried);
+    expect(r.whatIf[1].consumers[0].dlq).toBeGreaterThan(30);
+  });
+});
