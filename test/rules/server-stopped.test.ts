@@ -105,6 +105,8 @@ describe('every lab recording, whole', () => {
     restart: ['restart'],
     resumed: ['hang', 'overload'],
     silent: ['hang', 'overload', 'crash', 'reboot', 'restart'],
+    // The scheduler thread alone stood still: the host hung, or that thread waited for a peer.
+    scheduler: ['hang', 'overload'],
   };
 
   it.each(names)('%s: each finding names a fault of its kind on its host then', async (name) => {
