@@ -182,7 +182,9 @@ const rule: Rule = {
       g.flow.add(e.ts);
       g.flowHosts.add(e.host);
       g.flowEv ??= e;
-      const c = num(e, 'count');
+      // Only the push consumer's `count` limit counts messages cached on one queue; the lite pull
+      // consumer's counts pulled batches (consume requests), the others MiB, offsets or pops.
+      const c = str(e, 'limit') === 'count' ? num(e, 'count') : null;
       if (c !== null && (g.maxCached === null || c > g.maxCached)) g.maxCached = c;
     };
 
@@ -277,7 +279,11 @@ function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: nu
   const evidence: RmqEvent[] = [];
   const metrics: Record<string, MetricValue> = { cause: 'unknown', maxCached: g.maxCached, flowControlHosts: [...g.flowHosts].sort(), notLockedMs: stuck.length ? stuck.reduce((n, l) => n + (l.to - l.from), 0) : null };
   if (g.flow.first !== null) {
-    ex.push(`Group ${g.name}'s consumers on ${someOf([...g.flowHosts].sort())} held their pulls back for ${formatMs((g.flow.last ?? g.flow.first) - g.flow.first)}: their cache of messages not yet consumed was full${g.maxCached !== null ? ` (up to ${g.maxCached} messages on one queue)` : ''}, so the lag grew in the broker.`);
+    const held = (g.flow.last ?? g.flow.first) - g.flow.first;
+    // A client logs one flow-control warning per 1000 pauses of a queue (DefaultMQPushConsumerImpl,
+    // DefaultLitePullConsumerImpl): one line tells a pause, not how long the cache stayed full.
+    const during = held > 0 ? `for ${formatMs(held)}` : '(one warning logged: a client logs one per 1000 pauses of 50 ms, so how long is not told)';
+    ex.push(`${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`}: its consumers on ${someOf([...g.flowHosts].sort())} held their pulls back ${during}: their cache of messages not yet consumed was full${g.maxCached !== null ? ` (up to ${g.maxCached} messages on one queue)` : ''}, so the lag grew in the broker.`);
     if (g.flowEv) evidence.push(g.flowEv);
   }
   if (lag) {
@@ -332,7 +338,7 @@ function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: nu
   }
   if (stuck.length && !broker?.lock) ex.push(`Orderly queues were put off, not locked in the broker, for ${formatMs(stuck.reduce((n, l) => n + (l.to - l.from), 0))} (${someOf([...new Set(stuck.flatMap((l) => [...l.queues]))])}).`);
   return {
-    title: `${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`}: backlog for ${formatMs(to - from)}, cause: ${CAUSE_WORDS[String(metrics.cause)] ?? String(metrics.cause)}`,
+    title: `${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`}: ${to > from ? `backlog for ${formatMs(to - from)}` : 'pulls held back by flow control'}, cause: ${CAUSE_WORDS[String(metrics.cause)] ?? String(metrics.cause)}`,
     start: from,
     end: to,
     subject: hosts.size === 1 ? { client: [...hosts][0] } : {},
