@@ -169,7 +169,7 @@ const offsetReset = (why: string, f: { group?: string | null; queue?: PrintedQue
 const offsetCommit = (ok: boolean, f: { group?: string | null; clientId?: string | null; mq?: string | null; offset?: number | null } = {}): EventFields =>
   eventFields('offset-commit', { ok, group: f.group, clientId: f.clientId, ...printedQueue(f.mq), offset: f.offset });
 
-const consumerChanged = (change: string, group: string | null, f: { channel?: string | null; topic?: string | null; subString?: string | null } = {}): EventFields =>
+const consumerChanged = (change: string, group: string | null, f: { channel?: string | null; topic?: string | null; subString?: string | null; oldSubString?: string | null } = {}): EventFields =>
   eventFields('consumer-changed', {
     change,
     group,
@@ -177,6 +177,7 @@ const consumerChanged = (change: string, group: string | null, f: { channel?: st
     addr: f.channel == null ? null : channelRemote(/channel=(\[[^\]]*\]|\S+?),/.exec(f.channel)?.[1] ?? f.channel),
     topic: f.topic ?? null,
     subString: f.subString ?? null,
+    oldSubString: f.oldSubString ?? null,
   });
 
 /** topic and subString of a SubscriptionData.toString() (`SubscriptionData [classFilterMode=false, topic=T, subString=S, tagsSet=[...], ...]`). */
@@ -1325,14 +1326,16 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     versions: 'all (4.x-5.x)',
     source: 'broker/client/ConsumerGroupInfo (updateSubscription)',
     // A heartbeat with a newer subVersion for a topic: when the group's instances subscribe differently, this repeats as each one's heartbeat arrives.
+    // The version alone also changes (subString the same): a push consumer raises it after every rebalance that changes its queues
+    // (RebalancePushImpl.messageQueueChanged, 4.x-5.x) and sends a heartbeat.
     format: 'subscription changed, group: {} OLD: {} NEW: {}',
     args: ['group', 'old', 'sub'],
-    fields: (g) => consumerChanged('subscription-changed', str(g.group), { topic: subscription(g.sub ?? g.old).topic, subString: subscription(g.sub).subString }),
+    fields: (g) => consumerChanged('subscription-changed', str(g.group), { topic: subscription(g.sub ?? g.old).topic, subString: subscription(g.sub).subString, oldSubString: subscription(g.old).subString }),
     // Built from the 4.9.7 format.
     samples: [
       {
         text: 'subscription changed, group: GroupPay OLD: SubscriptionData [classFilterMode=false, topic=TopicPay, subString=TagA, tagsSet=[TagA], codeSet=[2598919], subVersion=1733389211000, expressionType=TAG] NEW: SubscriptionData [classFilterMode=false, topic=TopicPay, subString=*, tagsSet=[], codeSet=[], subVersion=1733389299000, expressionType=TAG]',
-        fields: { change: 'subscription-changed', group: 'GroupPay', topic: 'TopicPay', subString: '*' },
+        fields: { change: 'subscription-changed', group: 'GroupPay', topic: 'TopicPay', subString: '*', oldSubString: 'TagA' },
       },
     ],
   },

@@ -8,8 +8,11 @@
 //   heartbeatBrokerInterval (30 s); the table is in memory, so a restarted broker, a heartbeat that did
 //   not arrive, or a channel closed or expired (120 s without heartbeat) leaves the group unknown;
 // - SUBSCRIPTION_NOT_LATEST (25) `the consumer's subscription not latest`: the pull carries a newer
-//   subVersion than the subscription the broker holds: until the newer heartbeat arrives, or for good
-//   while instances of the group subscribe differently and overwrite each other's subscription.
+//   subVersion than the subscription the broker holds: until the newer heartbeat arrives (a push
+//   consumer raises subVersion after each rebalance that changes its queues:
+//   RebalancePushImpl.messageQueueChanged), or for good while instances of the group subscribe
+//   differently and overwrite each other's subscription (the broker's `subscription changed` lines
+//   then show another subString each time; after a rebalance only subVersion differs).
 // The client (DefaultMQPushConsumerImpl.pullMessage's PullCallback.onException) logs `execute the pull
 // request exception` with `CODE: N DESC: ...` (not for %RETRY% queues) and pulls the queue again after
 // pullTimeDelayMillsWhenException (3 s); the broker logs its own line for 24 and 25.
@@ -56,6 +59,10 @@ interface Group {
   /** The broker's own `group removed` / channel closed / expired line before a 24. */
   removed: RmqEvent | null;
   subscriptionChanges: number;
+  /** Changes whose expression (subString) differs from the one before: instances subscribing differently. */
+  expressionChanges: number;
+  /** Changes of the version alone (the same subString before and after): a rebalance's heartbeat. */
+  versionChanges: number;
   firstChange: RmqEvent | null;
 }
 
@@ -78,7 +85,7 @@ const rule: Rule = {
     const groupNamed = (name: string | null, host: string): Group => {
       const key = name ?? `(group not printed, ${host})`;
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { name: key, printed: name !== null, reasons: new Map(), brokers: new Set(), clients: new Set(), span: new Span(), removed: null, subscriptionChanges: 0, firstChange: null }));
+      if (!g) groups.set(key, (g = { name: key, printed: name !== null, reasons: new Map(), brokers: new Set(), clients: new Set(), span: new Span(), removed: null, subscriptionChanges: 0, expressionChanges: 0, versionChanges: 0, firstChange: null }));
       return g;
     };
 
@@ -126,6 +133,12 @@ const rule: Rule = {
       if (change === 'subscription-changed') {
         const h = g ?? groupNamed(name, e.host);
         h.subscriptionChanges++;
+        const before = str(e, 'oldSubString');
+        const after = str(e, 'subString');
+        if (before !== null && after !== null) {
+          if (before === after) h.versionChanges++;
+          else h.expressionChanges++;
+        }
         h.firstChange ??= e;
       } else if (change === 'group-removed' || change === 'expired' || change === 'channel-removed' || change === 'unregistered') {
         groupNamed(name, e.host).removed ??= e;
@@ -170,11 +183,19 @@ const rule: Rule = {
       const r25 = g.reasons.get('SUBSCRIPTION_NOT_LATEST');
       if (r25) {
         ex.push(
-          `SUBSCRIPTION_NOT_LATEST: the pull carries a newer subscription version than the one the broker holds for the group: briefly after a consumer starts with a new subscription, until its heartbeat arrives; for good when instances of the group subscribe differently, each heartbeat overwriting the others' subscription.`,
+          `SUBSCRIPTION_NOT_LATEST: the pull carries a newer subscription version than the one the broker holds for the group: briefly after a consumer starts or rebalances, until its heartbeat arrives; for good when instances of the group subscribe differently, each heartbeat overwriting the others' subscription.`,
         );
-        if (g.subscriptionChanges > 1) {
-          ex.push(`The broker logged the group's subscription changing ${plural(g.subscriptionChanges, 'time')} (\`subscription changed\`): the instances' heartbeats keep replacing each other's subscription.`);
+        if (g.expressionChanges > 1) {
+          ex.push(`The broker logged the group's subscription expression changing ${plural(g.expressionChanges, 'time')} (\`subscription changed\` with another subString): the instances' heartbeats keep replacing each other's subscription.`);
           adv.push(`Give every instance of ${g.printed ? g.name : 'the group'} the same subscription (topics and tags): messages of tags one instance does not subscribe to are never consumed by the queues it takes.`);
+        } else if (g.versionChanges > 0 && g.versionChanges >= g.subscriptionChanges - g.expressionChanges) {
+          // RebalancePushImpl.messageQueueChanged (4.x-5.x): a rebalance that changes the queues sets
+          // subVersion to the current time and sends a heartbeat; pulls that reach a broker first carry
+          // the newer version.
+          ex.push(
+            `The broker logged the group's subscription changing ${plural(g.subscriptionChanges, 'time')} (\`subscription changed\`)${g.expressionChanges ? `, ${plural(g.versionChanges, 'time')}` : ''} with the same expression: only its version rose. A push consumer raises the version after every rebalance that changes its queues and then sends its heartbeat; a pull that reaches a broker before that heartbeat is refused. These refusals follow the group's rebalances, not subscriptions that differ.`,
+          );
+          adv.push(`The subscriptions need no change: the refusals stop when ${g.printed ? g.name : 'the group'} stops rebalancing. Find why it rebalanced (instances starting or stopping, or a broker leaving or joining the topic's route).`);
         } else {
           if (g.firstChange) ex.push(`The broker logged the group's subscription changing once after them (in the evidence): a heartbeat with the newer subscription arrived.`);
           adv.push(`If the refusals repeat, compare the subscriptions of the group's instances (topics and tags): they must be the same in every instance of a group.`);
@@ -192,6 +213,7 @@ const rule: Rule = {
         brokers: brokers,
         clients: g.clients.size,
         subscriptionChanges: g.subscriptionChanges,
+        expressionChanges: g.expressionChanges,
       };
       ctx.report({
         severity: r24 || r26 ? 'error' : 'warning',

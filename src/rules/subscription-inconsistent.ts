@@ -41,8 +41,6 @@ interface Topic {
   brokers: Set<string>;
 }
 
-const OLD_NEW = /OLD: SubscriptionData \[.*?\bsubString=(.*?), tagsSet=.*?NEW: SubscriptionData \[.*?\bsubString=(.*?), tagsSet=/;
-
 const rule: Rule = {
   meta: {
     id: 'subscription-inconsistent',
@@ -98,9 +96,8 @@ const rule: Rule = {
         if (change === 'subscription-changed') {
           const t = topicOf(group, topic, e);
           t.changes++;
-          const m = OLD_NEW.exec(e.text);
-          const oldSub = m?.[1] ?? null;
-          const newSub = m?.[2] ?? str(e, 'subString');
+          const oldSub = str(e, 'oldSubString');
+          const newSub = str(e, 'subString');
           if (oldSub !== null && t.last === null) sub(t, oldSub, e);
           if (newSub !== null) sub(t, newSub, e);
         } else if (change === 'topic-added' || change === 'topic-removed') {

@@ -13,6 +13,13 @@ const lf = (lines: string[]) => lines.join('\n') + '\n';
 const srv = (time: string, level: string, thread: string, msg: string) => `2024-12-05 ${time} ${level} ${thread} - ${msg}`;
 const CRLF = '\r\n';
 
+/** The 4.9.4 broker's lines (lab recording consumer-too-few-threads): a refusal, and a heartbeat's new subscription of TopicOrder. */
+const notLatest = (time: string, sub: string) => srv(time, 'WARN', 'PullMessageThread_1', `The broker's subscription is not latest, group: CID_STOCK ${sub}`);
+const sd = (sub: string, version: number) =>
+  `SubscriptionData [classFilterMode=false, topic=TopicOrder, subString=${sub}, tagsSet=[${sub === '*' ? '' : sub}], codeSet=[], subVersion=${version}, expressionType=TAG]`;
+const changed = (time: string, before: string, after: string, version: number) =>
+  srv(time, 'INFO', 'HeartbeatThread_2', `subscription changed, group: CID_STOCK OLD: ${sd(before, version)} NEW: ${sd(after, version + 1000)}`);
+
 const groupInfo = (time: string) => srv(time, 'WARN', 'PullMessageThread_3', "the consumer's group info not exist, group: GroupPay");
 
 ruleTester(rule, {
@@ -63,6 +70,46 @@ ruleTester(rule, {
           evidence: ['mq-broker-a/broker.log:1', 'mq-broker-a/broker.log:9'],
           mentions: ['real_db_consumer_group-dsp_error', 'changing once after them'],
           adviceOmits: ['Give every instance'],
+        },
+      ],
+    },
+    {
+      name: 'refusals beside subscription changes of the version alone (the same subString): they follow rebalances, the subscriptions need no change',
+      files: {
+        'mq-broker-a/broker.log': lf([
+          changed('02:32:33', '*', '*', 1796495552031),
+          notLatest('02:32:33', '*'),
+          notLatest('02:32:34', '*'),
+          changed('02:32:53', '*', '*', 1796495573033),
+          notLatest('02:32:53', '*'),
+          changed('02:33:13', '*', '*', 1796495593033),
+        ]),
+      },
+      findings: [
+        {
+          severity: 'warning',
+          metrics: { codes: ['25'], refusals: 3, subscriptionChanges: 3, expressionChanges: 0 },
+          mentions: ['changing 3 times', 'only its version rose', "follow the group's rebalances", 'need no change', 'Find why it rebalanced'],
+          adviceOmits: ['Give every instance', 'compare the subscriptions'],
+        },
+      ],
+    },
+    {
+      name: 'refusals beside subscription changes that go back and forth between two expressions: instances subscribe differently',
+      files: {
+        'mq-broker-a/broker.log': lf([
+          changed('02:32:33', 'TagA', 'TagB', 1796495552031),
+          notLatest('02:32:33', 'TagB'),
+          changed('02:32:43', 'TagB', 'TagA', 1796495562031),
+          notLatest('02:32:43', 'TagA'),
+          changed('02:32:53', 'TagA', 'TagB', 1796495572031),
+        ]),
+      },
+      findings: [
+        {
+          metrics: { codes: ['25'], refusals: 2, subscriptionChanges: 3, expressionChanges: 3 },
+          mentions: ['expression changing 3 times', 'Give every instance of CID_STOCK the same subscription'],
+          adviceOmits: ['need no change'],
         },
       ],
     },
