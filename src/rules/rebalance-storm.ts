@@ -74,7 +74,7 @@ const rule: Rule = {
       rebalanceStormCount: { default: 6, description: 'Rebalances (lines less than 2 s apart count once) within the window that make a storm', unit: 'count' },
       rebalanceStormWindowMs: { default: 300000, description: 'The window in which rebalanceStormCount rebalances make a storm', unit: 'ms' },
     },
-    events: ['rebalance', 'lock-failed', 'consumer-changed'],
+    events: ['rebalance', 'lock-failed', 'consumer-changed', 'channel-closed'],
   },
 
   create(ctx) {
@@ -128,6 +128,15 @@ const rule: Rule = {
       if (other) g.lockedBy.add(other[1] ?? other[2]);
     };
 
+    // A client that closed its channel to a broker after a call timed out (`invokeSync: close socket
+    // because of timeout`, NettyRemotingClient 4.x): the broker then drops that instance from its book
+    // of the group and notifies the others, and adds it back on the next connection.
+    const timeoutCloses: Array<{ ts: number; host: string; addr: string | null; e: RmqEvent }> = [];
+    const onClosed = (e: RmqEvent) => {
+      if (e.kind !== 'client' || e.ts === null || str(e, 'reason') !== 'timeout' || timeoutCloses.length >= 5000) return;
+      timeoutCloses.push({ ts: e.ts, host: e.host, addr: str(e, 'addr'), e });
+    };
+
     const onChanged = (e: RmqEvent) => {
       const name = str(e, 'group');
       const change = str(e, 'change');
@@ -157,7 +166,15 @@ const rule: Rule = {
         ex.push(
           'Each rebalance moves queues between the instances: the new owner starts at the committed offset (committed every 5 s), so messages consumed and not yet committed are delivered again, and a queue is consumed by no one between its release and its next pull.',
         );
-        if (joins || leaves) {
+        const closes = timeoutCloses.filter((c) => g.hosts.has(c.host) && c.ts >= storm.from - 60000 && c.ts <= storm.to);
+        const closedTo = [...new Set(closes.map((c) => c.addr ?? 'a broker'))].sort();
+        if (closes.length) {
+          ex.push(
+            `The group's instances closed their connection to ${someOf(closedTo)} ${plural(closes.length, 'time')} meanwhile after calls timed out (\`close socket because of timeout\` on ${someOf([...new Set(closes.map((c) => c.host))].sort())}): each close drops the instance from that broker's book of the group and the next connection adds it back, and the broker notifies the group both times. A broker that does not answer is a trigger here${joins || leaves ? `; the broker logged ${plural(joins, 'connection')} and ${plural(leaves, 'channel')} closed, expired or unregistered meanwhile` : ''}.`,
+          );
+          adv.push(`Look at ${someOf(closedTo)} first: the instances' calls to it timed out, and every reconnection moves the group's queues again.${joins || leaves ? ' If instances also restarted (their client logs\' start lines), find why.' : ''}`);
+          evidence.push(closes[0].e);
+        } else if (joins || leaves) {
           ex.push(`The broker logged consumers of the group coming and going meanwhile: ${plural(joins, 'connection')}, ${plural(leaves, 'channel')} closed, expired or unregistered: instances restarting or losing their connection are the trigger.`);
           adv.push('Find why the instances come and go (restarts, crashes, a container probe, heartbeats lost for 120 s): every join and leave moves the whole group\'s queues.');
           if (g.comingEv) evidence.push(g.comingEv);
@@ -184,6 +201,7 @@ const rule: Rule = {
         cidAllSize: [...g.cids].sort((a, b) => a - b).map(String),
         joins,
         leaves,
+        timeoutCloses: storm ? timeoutCloses.filter((c) => g.hosts.has(c.host) && c.ts >= storm.from - 60000 && c.ts <= storm.to).length : 0,
         lockFailures: g.lockLines,
         queuesNotLocked: g.locks.size,
       };
@@ -205,6 +223,7 @@ const rule: Rule = {
       rebalance: onRebalance,
       'lock-failed': onLock,
       'consumer-changed': onChanged,
+      'channel-closed': onClosed,
       end() {
         // A client's lock lines that print no group (the C++ client's) belong to the one group its other lines name.
         for (const [key, g] of groups) {

@@ -68,5 +68,33 @@ ruleTester(rule, {
         },
       ],
     },
+    {
+      name: 'the same storm while the instance closed its channel to a broker after timeouts (lab consumer-broker-hang): the broker is named the trigger, not restarts',
+      files: {
+        'app-pay-01/logs/rocketmq_client.log': client([
+          result('17:00:01,100', 2, [0, 1]),
+          rec('17:00:28,000', 'WARN', 'invokeSync: close socket because of timeout, 3000ms, 10.0.0.1:10911'),
+          result('17:00:31,100', 1, [0, 1, 2, 3]),
+          result('17:01:01,100', 2, [0, 1]),
+          rec('17:01:28,000', 'WARN', 'invokeSync: close socket because of timeout, 3000ms, 10.0.0.1:10911'),
+          result('17:01:31,100', 1, [0, 1, 2, 3]),
+          result('17:02:01,100', 2, [0, 1]),
+          result('17:02:31,100', 1, [0, 1, 2, 3]),
+          result('17:03:01,100', 2, [0, 1]),
+        ]),
+        'mq-broker-a/broker.log': lf([
+          srv('17:00:30', 'WARN', 'NettyEventExecutor', `NETTY EVENT: remove not active channel[${channel(50001)}] from ConsumerGroupInfo groupChannelTable, consumer group: GroupPay`),
+          srv('17:01:00', 'INFO', 'HeartbeatThread_1', `new consumer connected, group: GroupPay CONSUME_PASSIVELY CLUSTERING channel: ${channel(50002)}`),
+        ]),
+      },
+      findings: [
+        {
+          metrics: { stormRebalances: 7, timeoutCloses: 2, joins: 1, leaves: 1 },
+          evidence: ['app-pay-01/logs/rocketmq_client.log:2'],
+          mentions: ['closed their connection to 10.0.0.1:10911 2 times', 'A broker that does not answer is a trigger', 'Look at 10.0.0.1:10911 first'],
+          adviceOmits: ['container probe'],
+        },
+      ],
+    },
   ],
 });
