@@ -294,7 +294,11 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
     const brokerFailed = inc.causes.some((c) => c.brokers.length > 0);
     return `it kept asking NameServer ${ns}, which did not answer, ${until} (${why}), so ${brokerFailed ? 'its route kept the failed broker' : 'it learned no route change meanwhile'}`;
   }
-  const drop = milestones.find((m) => m.name === 'route-lost' && m.subject === im.client);
+  // A client whose failed sends all came before any broker went away (a busy reply in the warm-up,
+  // then a restart: consumer-5x-restart) did not lose them to a stale route.
+  const away = inc.causes.filter((c) => c.brokers.length > 0 && ['hang', 'crash', 'reboot', 'restart', 'shutdown'].includes(c.kind));
+  const beforeAway = im.end !== null && away.length > 0 && im.end < Math.min(...away.map((c) => c.start));
+  const drop = beforeAway ? undefined : milestones.find((m) => m.name === 'route-lost' && m.subject === im.client);
   const removal = milestones.filter((m) => m.name === 'namesrv-removal').sort((a, b) => a.ts - b.ts)[0];
   const silent = inc.causes.find((c) => c.kind === 'hang' || c.silentMs !== undefined);
   if (drop && removal && silent) {
@@ -303,7 +307,7 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
   }
   if (drop) return `it sent to the failed broker until its route dropped it (its next route poll after a NameServer removed the broker)`;
   const busy = inc.causes.find((c) => c.kind === 'overload' || c.kind === 'stall');
-  if (busy && !inc.causes.some((c) => c.kind === 'hang' || c.kind === 'crash' || c.kind === 'reboot')) {
+  if (busy && (beforeAway || !inc.causes.some((c) => c.kind === 'hang' || c.kind === 'crash' || c.kind === 'reboot'))) {
     const noRetry = mine.find((x) => x.f.rule === 'send-no-retry' && x.f.subject.host === im.client);
     return `it lost sends while ${busy.brokers.map((b) => b.name).join(', ')} was busy${noRetry ? ', and it does not retry a busy reply (see send-no-retry)' : ''}`;
   }

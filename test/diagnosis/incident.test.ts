@@ -87,6 +87,18 @@ describe('the incident of the bundled samples', () => {
     near(inc.causes[0].end, ms(g.restart.bootSuccess), 1000, 1000, 'started again');
     expect(inc.impact).toEqual([]);
   });
+
+  it('lab/consumer-5x-restart: the one send lost to broker-b\'s busy reply before mq-broker-a restarted is not put on a stale route', async () => {
+    const lab = JSON.parse(readFileSync(join(ROOT, 'samples', 'lab', 'consumer-5x-restart', 'lab.json'), 'utf8'));
+    const [restart] = lab.faults;
+    const [inc] = await incidentsOf(join('lab', 'consumer-5x-restart'));
+    expect(inc.causes.map((c) => `${c.host} ${c.kind}`)).toContain('mq-broker-a restart');
+    const order = inc.impact.find((i) => i.client === 'app-order-01')!;
+    expect(order.failedSends).toBe(1);
+    expect(order.end!).toBeLessThan(ms(restart.start));
+    expect(order.lastedBecause).toMatch(/while broker-b was busy/);
+    expect(order.lastedBecause).not.toMatch(/route/);
+  });
 });
 
 describe('advice once', () => {

@@ -408,7 +408,7 @@ function stallFault(ctx: InferContext, b: ScenarioBroker, reps: RmqEvent[], max:
   return {
     fault: { atMs: ctx.rel(at), broker: b.name, stall: { durationMs } },
     rule:
-      `${reps.length} busy replies that waited up to ${max} ms, more than waitTimeMillsInSendQueue (${waitLimit} ms): ` +
+      `${reps.length === 1 ? '1 busy reply that' : `${reps.length} busy replies that`} waited up to ${max} ms, more than waitTimeMillsInSendQueue (${waitLimit} ms): ` +
       `the broker stood still about ${durationMs} ms before answering them (${why})`,
     evidence: [reps[0], reps.find((e) => e.fields.waitMs === max), put],
     defaults: [],
@@ -455,7 +455,7 @@ function overloadFault(ctx: InferContext, input: FaultsInput, b: ScenarioBroker,
   return {
     fault: { atMs: ctx.rel(from), broker: b.name, overload },
     rule:
-      `${reps.length} busy replies that waited ${Math.min(...waits)}-${Math.max(...waits)} ms (the limit is ${waitLimit} ms): an overload` +
+      `${reps.length === 1 ? '1 busy reply that' : `${reps.length} busy replies that`} waited ${Math.min(...waits) === Math.max(...waits) ? Math.max(...waits) : `${Math.min(...waits)}-${Math.max(...waits)}`} ms (the limit is ${waitLimit} ms): an overload` +
       `${run ? ', from the first to the last watermark second over half the limit' : ''}; ${background ? `${background.rule}; ` : ''}` +
       `puts slowed to ${serviceMs} ms on ${threads} send thread${threads === 1 ? '' : 's'} so that the senders (${round2(total)} sends/s to this broker) overrun it by ` +
       `${round2(excess * 100)}%, as many as the ${steady} logged replies near the limit suggest`,
