@@ -24,6 +24,7 @@ import type { MetricValue, Rule } from './types.js';
 import { num, str } from './send-path.js';
 import { BoundedSet, Span, someOf } from './consumer.js';
 import { formatMs } from '../util/durations.js';
+import { clockOf } from './routing.js';
 import { plural } from '../util/text.js';
 
 const MOMENT_GAP_MS = 2000;
@@ -74,7 +75,7 @@ const rule: Rule = {
       rebalanceStormCount: { default: 6, description: 'Rebalances (lines less than 2 s apart count once) within the window that make a storm', unit: 'count' },
       rebalanceStormWindowMs: { default: 300000, description: 'The window in which rebalanceStormCount rebalances make a storm', unit: 'ms' },
     },
-    events: ['rebalance', 'lock-failed', 'consumer-changed', 'channel-closed'],
+    events: ['rebalance', 'lock-failed', 'consumer-changed', 'channel-closed', 'startup', 'shutdown'],
   },
 
   create(ctx) {
@@ -137,6 +138,19 @@ const rule: Rule = {
       timeoutCloses.push({ ts: e.ts, host: e.host, addr: str(e, 'addr'), e });
     };
 
+    // A broker's own boot and shutdown lines, and a consumer's start line: what else moves a group's
+    // queues (its connections to the broker close and the route polled every 30 s loses its queues;
+    // a started instance joins).
+    const brokerStops: Array<{ ts: number; host: string; what: string; e: RmqEvent }> = [];
+    const consumerStarts: Array<{ ts: number; host: string; group: string; e: RmqEvent }> = [];
+    const onStartup = (e: RmqEvent) => {
+      if (e.ts === null) return;
+      const role = str(e, 'role');
+      if (role === 'broker' && brokerStops.length < 1000) brokerStops.push({ ts: e.ts, host: e.host, what: e.type === 'shutdown' ? 'shut down' : 'booted', e });
+      const group = str(e, 'group');
+      if (role === 'consumer' && group && e.type === 'startup' && consumerStarts.length < 5000) consumerStarts.push({ ts: e.ts, host: e.host, group, e });
+    };
+
     const onChanged = (e: RmqEvent) => {
       const name = str(e, 'group');
       const change = str(e, 'change');
@@ -166,15 +180,37 @@ const rule: Rule = {
         ex.push(
           'Each rebalance moves queues between the instances: the new owner starts at the committed offset (committed every 5 s), so messages consumed and not yet committed are delivered again, and a queue is consumed by no one between its release and its next pull.',
         );
-        const closes = timeoutCloses.filter((c) => g.hosts.has(c.host) && c.ts >= storm.from - 60000 && c.ts <= storm.to);
+        const inStorm = (ts: number) => ts >= storm.from - 60000 && ts <= storm.to;
+        const closes = timeoutCloses.filter((c) => g.hosts.has(c.host) && inStorm(c.ts));
         const closedTo = [...new Set(closes.map((c) => c.addr ?? 'a broker'))].sort();
+        // A broker's boot before the group's first rebalance is the cluster starting, not a change under it.
+        const running = g.firstRebalance?.ts ?? storm.from;
+        const servers = brokerStops.filter((b, i) => b.ts > running && b.ts <= storm.to && !brokerStops.slice(0, i).some((x) => x.host === b.host && x.what === b.what && b.ts - x.ts < 60000 && x.ts > running));
+        const starts = consumerStarts.filter((c) => c.group === g.name && inStorm(c.ts));
+        const book = joins || leaves ? `the brokers logged ${plural(joins, 'connection')} and ${plural(leaves, 'channel')} closed, expired or unregistered` : '';
+        const told: string[] = [];
         if (closes.length) {
-          ex.push(
-            `The group's instances closed their connection to ${someOf(closedTo)} ${plural(closes.length, 'time')} meanwhile after calls timed out (\`close socket because of timeout\` on ${someOf([...new Set(closes.map((c) => c.host))].sort())}): each close drops the instance from that broker's book of the group and the next connection adds it back, and the broker notifies the group both times. A broker that does not answer is a trigger here${joins || leaves ? `; the broker logged ${plural(joins, 'connection')} and ${plural(leaves, 'channel')} closed, expired or unregistered meanwhile` : ''}.`,
+          told.push(
+            `The group's instances closed their connection to ${someOf(closedTo)} ${plural(closes.length, 'time')} meanwhile after calls timed out (\`close socket because of timeout\` on ${someOf([...new Set(closes.map((c) => c.host))].sort())}): each close drops the instance from that broker's book of the group and the next connection adds it back, and the broker notifies the group both times. A broker that does not answer is a trigger here.`,
           );
-          adv.push(`Look at ${someOf(closedTo)} first: the instances' calls to it timed out, and every reconnection moves the group's queues again.${joins || leaves ? ' If instances also restarted (their client logs\' start lines), find why.' : ''}`);
+          adv.push(`Look at ${someOf(closedTo)} first: the instances' calls to it timed out, and every reconnection moves the group's queues again.`);
           evidence.push(closes[0].e);
-        } else if (joins || leaves) {
+        }
+        if (servers.length) {
+          const said = [...new Set(servers.map((b) => `${b.host} ${b.what} at ${clockOf(b.e)}`))];
+          told.push(
+            `A broker stopped or started meanwhile (${someOf(said)}): the instances' connections to it closed and came back, and the route they poll every 30 s lost and regained its queues; each of those is a rebalance.`,
+          );
+          adv.push("A broker's restart moves the group's queues when it leaves the route and again when it comes back: expected around a planned restart; make sure the other brokers serve the topic meanwhile.");
+          evidence.push(servers[0].e);
+        }
+        if (starts.length) {
+          told.push(`${plural(starts.length, 'instance')} of the group started meanwhile (${someOf([...new Set(starts.map((c) => c.host))].sort())}, their client logs' start lines): each start is a join.`);
+          adv.push('Instances that start one after another (a deploy, a scale-out) each move the queues: expected during a rolling deploy; if the starts were not planned, find why the instances restarted.');
+          evidence.push(starts[0].e);
+        }
+        if (told.length) ex.push(...told, ...(book ? [`Meanwhile ${book}.`] : []));
+        else if (joins || leaves) {
           ex.push(`The broker logged consumers of the group coming and going meanwhile: ${plural(joins, 'connection')}, ${plural(leaves, 'channel')} closed, expired or unregistered: instances restarting or losing their connection are the trigger.`);
           adv.push('Find why the instances come and go (restarts, crashes, a container probe, heartbeats lost for 120 s): every join and leave moves the whole group\'s queues.');
           if (g.comingEv) evidence.push(g.comingEv);
@@ -224,6 +260,8 @@ const rule: Rule = {
       'lock-failed': onLock,
       'consumer-changed': onChanged,
       'channel-closed': onClosed,
+      startup: onStartup,
+      shutdown: onStartup,
       end() {
         // A client's lock lines that print no group (the C++ client's) belong to the one group its other lines name.
         for (const [key, g] of groups) {

@@ -69,6 +69,34 @@ ruleTester(rule, {
       ],
     },
     {
+      name: 'the same storm while a broker restarted under a running group (lab consumer-5x-restart): the restart named, not instances coming and going; the cluster\'s own boot before the group ran is not',
+      files: {
+        'app-pay-01/logs/rocketmq_client.log': client([
+          rec('16:59:50,000', 'INFO', 'the consumer [GroupPay] start OK.'),
+          result('17:00:01,100', 2, [0, 1]),
+          result('17:00:31,100', 1, [0, 1, 2, 3]),
+          result('17:01:01,100', 2, [0, 1]),
+          result('17:01:31,100', 1, [0, 1, 2, 3]),
+          result('17:02:01,100', 2, [0, 1]),
+          result('17:02:31,100', 1, [0, 1, 2, 3]),
+          result('17:03:01,100', 2, [0, 1]),
+        ]),
+        'mq-broker-a/broker.log': lf([
+          srv('16:59:40', 'INFO', 'main', 'The broker[broker-a, 10.0.0.1:10911] boot success. serializeType=JSON and name server is 10.0.0.5:9876'),
+          srv('17:00:20', 'INFO', 'Thread-18', 'Shutdown hook was invoked, 1'),
+          srv('17:01:07', 'INFO', 'main', 'The broker[broker-a, 10.0.0.1:10911] boot success. serializeType=JSON and name server is 10.0.0.5:9876'),
+        ]),
+      },
+      findings: [
+        {
+          metrics: { stormRebalances: 7, timeoutCloses: 0 },
+          evidence: ['mq-broker-a/broker.log:2', 'app-pay-01/logs/rocketmq_client.log:1'],
+          mentions: ['A broker stopped or started meanwhile (mq-broker-a shut down at 17:00:20 and mq-broker-a booted at 17:01:07)', '1 instance of the group started meanwhile (app-pay-01', 'expected around a planned restart'],
+          adviceOmits: ['container probe'],
+        },
+      ],
+    },
+    {
       name: 'the same storm while the instance closed its channel to a broker after timeouts (lab consumer-broker-hang): the broker is named the trigger, not restarts',
       files: {
         'app-pay-01/logs/rocketmq_client.log': client([
