@@ -13,20 +13,21 @@ import { join } from 'node:path';
 /** The thresholds. */
 const TARGET = { cause: 1, 'went-down': 1, other: 0.95, recallCauses: 0.9, recallClients: 0.9, reproduced: 0.9 };
 
-/** Today's figures over the 52 committed recordings (npm run lab -- score samples/lab samples/generated), rounded down. */
+/** Today's figures over the 53 committed recordings (npm run lab -- score samples/lab samples/generated), rounded down. */
 const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClients: number; reproduced: number } = {
   cause: 0.96,
   'went-down': 0.98,
-  impact: 0.91,
-  process: 0.98,
-  advice: 0.98,
-  'replay-setting': 0.73,
+  impact: 0.92,
+  process: 0.99,
+  advice: 0.99,
+  consumer: 1,
+  'replay-setting': 0.76,
   'replay-fault': 0.97,
-  'replay-milestone': 0.75,
-  'replay-impact': 0.51,
+  'replay-milestone': 0.76,
+  'replay-impact': 0.6,
   recallCauses: 0.75,
-  recallClients: 0.75,
-  reproduced: 0.26,
+  recallClients: 0.77,
+  reproduced: 0.28,
 };
 
 async function scoreEvery(dirs: string[]): Promise<RecordingScore[]> {
