@@ -25,6 +25,8 @@ import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
 
 const TYPES: ReadonlySet<EventType> = new Set<EventType>(['consumer-changed', 'startup', 'offset-commit', 'offset-reset', 'consume-failed']);
+/** A client's lines that may print its id with no clientId field (`ClientId: ...`), or its address (`clientIP=`, the instance's start). */
+const ID_TYPES: ReadonlySet<EventType> = new Set<EventType>(['startup', 'rebalance', 'consume-failed', 'flow-control', 'pull-failed', 'offset-reset', 'lock-failed', 'offset-commit']);
 /** A client host whose log has no line for this long is silent (it commits offsets every 5 s). */
 const SILENT_MS = 15_000;
 const BURST_MIN = 20;
@@ -82,10 +84,15 @@ export function consumerCauses(): ConsumerCauses {
         if (e.ts - l.last >= SILENT_MS && l.gaps.length < KEPT) l.gaps.push([l.last, e.ts]);
         l.last = Math.max(l.last, e.ts);
       }
-      const id = (typeof f.clientId === 'string' ? f.clientId : null) ?? /ClientI[dD]:\s*([^,\s]+)/.exec(e.text)?.[1] ?? null;
-      if (id && !idHost.has(id) && idHost.size < KEPT) idHost.set(id, e.host);
-      const ip = /clientIP=(\d+\.\d+\.\d+\.\d+)/.exec(e.text)?.[1] ?? ipOf(id);
-      if (ip) ipHosts.set(ip, (ipHosts.get(ip) ?? new Set<string>()).add(e.host));
+      // A client's id and address: read once per id and host (every offset commit prints the id:
+      // reading its text again for each is most of this pass's cost on a busy group's logs).
+      const fid = typeof f.clientId === 'string' ? f.clientId : null;
+      if (fid !== null ? idHost.get(fid) !== e.host : ID_TYPES.has(e.type)) {
+        const id = fid ?? /ClientI[dD]:\s*([^,\s]+)/.exec(e.text)?.[1] ?? null;
+        if (id && !idHost.has(id) && idHost.size < KEPT) idHost.set(id, e.host);
+        const ip = (e.type === 'startup' ? /clientIP=(\d+\.\d+\.\d+\.\d+)/.exec(e.text)?.[1] : undefined) ?? ipOf(id);
+        if (ip) ipHosts.set(ip, (ipHosts.get(ip) ?? new Set<string>()).add(e.host));
+      }
     }
     const group = typeof f.group === 'string' ? f.group : null;
     if (!group) return;
