@@ -106,6 +106,8 @@ export function consumerCauses(): ConsumerCauses {
       const ip = ipOf(clientId) ?? (typeof f.addr === 'string' ? (f.addr.split(':')[0] ?? null) : null);
       if (changes.length < KEPT) changes.push({ ts: e.ts, change, group, clientId, ip, ev: e });
     } else if (e.type === 'offset-commit' && e.kind === 'client' && typeof f.offset === 'number') {
+      // Only the first move of a group's offsets is wanted.
+      if (consuming.has(group)) return;
       const q = `${group}|${String(f.topic)}|${String(f.brokerName)}|${String(f.queueId)}`;
       const before = lastOffset.get(q);
       if (before !== undefined && f.offset > before && !consuming.has(group)) consuming.set(group, e.ts);
