@@ -106,7 +106,12 @@ export class Truth {
   /** The same replies with the broker that gave them, where the line names it (`BROKER: ip:port`). */
   private readonly busyFrom: BusyReply[];
 
-  constructor(readonly lab: LabJson, busyReplies: Array<number | BusyReply> = []) {
+  /**
+   * `boots`: the servers' own boot lines in the recording (bootsOf): a process the lab started again
+   * is up when it says so (a 5.3.3 broker took 16.8 s), not when it was launched; a restart, crash or
+   * reboot is seen by peers until then.
+   */
+  constructor(readonly lab: LabJson, busyReplies: Array<number | BusyReply> = [], boots: readonly Boot[] = []) {
     this.busyFrom = busyReplies.map((x) => (typeof x === 'number' ? { at: x, broker: null } : x)).sort((a, b) => a.at - b.at);
     this.busyReplies = this.busyFrom.map((x) => x.at);
     this.windowEnd = ms(lab.window.end);
@@ -118,7 +123,8 @@ export class Truth {
       const end = f.end ? ms(f.end) : this.windowEnd;
       const seenStart = f.kind === 'reboot' && f.linkUp ? ms(f.linkUp) : start;
       const next = raw.find((x) => x !== f && x.host === f.host && x.kind === 'reboot' && Math.abs(ms(x.start) - end) < 1000);
-      const seenEnd = f.kind === 'hang' && next?.linkUp ? ms(next.linkUp) : end;
+      const booted = f.end && (f.kind === 'restart' || f.kind === 'crash' || f.kind === 'reboot') ? boots.filter((b) => b.host === f.host && b.at >= end - 1000 && b.at <= end + BOOT_MAX_MS).sort((a, b) => a.at - b.at)[0] : undefined;
+      const seenEnd = f.kind === 'hang' && next?.linkUp ? ms(next.linkUp) : booted ? Math.max(end, booted.at) : end;
       // A partition's far side, the other consumer instances a listener fault struck, or every
       // instance of the group whose offsets an administrator reset (the reset acts on the group).
       const group = f.kind === 'reset-offset' ? lab.consumers?.find((c) => c.host === f.host)?.group : undefined;
@@ -245,6 +251,38 @@ const BUSY_REPLY = /\[(?:TIMEOUT_CLEAN_QUEUE|PCBUSY_CLEAN_QUEUE|PC_SYNCHRONIZED|
 const BUSY_BROKER = / BROKER: (\d+\.\d+\.\d+\.\d+:\d+)/;
 
 /** A busy reply: when, and from which broker address (null: the line does not say). */
+/** A server's boot line (`The broker[...] boot success`, `The Name Server boot success`) on a host of the recording. */
+export interface Boot {
+  host: string;
+  at: number;
+}
+/** A boot later than this after the lab started the process again is not that start's. */
+const BOOT_MAX_MS = 120_000;
+const BOOT_LINE = /boot success/;
+const SERVER_TIME = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{3}))?/;
+
+/** The servers' boot lines in a recording's broker and NameServer logs (`<host>/.../broker*.log`, `namesrv*.log`, plain or gzipped), in the lab's zone. */
+export function bootsOf(dir: string, zone: string): Boot[] {
+  const out: Boot[] = [];
+  const walk = (d: string, host: string | null): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p, host ?? e.name);
+      else if (host && /^(?:broker|namesrv)(?:_default)?\.log(?:\.gz)?$/.test(e.name)) {
+        const raw = readFileSync(p);
+        const text = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
+        for (const line of text.split('\n')) {
+          if (!BOOT_LINE.test(line)) continue;
+          const m = SERVER_TIME.exec(line);
+          if (m) out.push({ host, at: Date.parse(`${m[1]}T${m[2]}.${m[3] ?? '000'}${zone}`) });
+        }
+      }
+    }
+  };
+  walk(dir, null);
+  return out.filter((x) => Number.isFinite(x.at));
+}
+
 export interface BusyReply {
   at: number;
   broker: string | null;

@@ -4,8 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LabJson } from '../../lab/src/labjson.js';
 import { formatFalse, formatTable, recordingDirs, scoreCommand } from '../../lab/src/score-run.js';
-import { busyRepliesOf, effectiveClient, ms, Truth } from '../../lab/src/score-truth.js';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { bootsOf, busyRepliesOf, effectiveClient, ms, Truth } from '../../lab/src/score-truth.js';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -284,6 +284,24 @@ describe('score: impact, findings, advice', () => {
       ['advice', 'unknown'],
     ]);
     for (const s of ss) expect(s.why).not.toBe('');
+  });
+});
+
+describe('score: a restarted server is up at its own boot line', () => {
+  it('consumer-5x-restart: the 5.3.3 broker launched again at 02:50:50.750 is seen down until its boot success at 02:51:07, and a restart said to end then is true', () => {
+    const dir = join(ROOT, 'samples', 'lab', 'consumer-5x-restart');
+    const boots = bootsOf(dir, '+08:00');
+    expect(boots).toContainEqual({ host: 'mq-broker-a', at: Date.parse('2026-12-06T02:51:07.000+08:00') });
+    expect(boots).toContainEqual({ host: 'mq-ns-1', at: Date.parse('2026-12-06T02:48:50.000+08:00') });
+    const labJson = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')) as LabJson;
+    const [restart] = new Truth(labJson, [], boots).faults;
+    expect(restart.end).toBe(Date.parse('2026-12-06T02:50:50.750+08:00'));
+    expect(restart.seenEnd).toBe(Date.parse('2026-12-06T02:51:07.000+08:00'));
+    // Without the logs the launch is the end, as before.
+    expect(new Truth(labJson).faults[0].seenEnd).toBe(restart.end);
+    // The broker's first boot (02:48:58, the cluster starting) is not the restart's.
+    const stale = boots.filter((b) => b.at < restart.end);
+    expect(new Truth(labJson, [], stale).faults[0].seenEnd).toBe(restart.end);
   });
 });
 
