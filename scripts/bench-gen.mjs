@@ -1333,26 +1333,26 @@ const C_BROKERS = [
 const C_QUEUES = C_BROKERS.flatMap((b) => [0, 1, 2, 3, 4, 5, 6, 7].map((q) => ({ b, q })));
 /** Messages per second on each queue (offsets grow with the set's clock). */
 const C_RATE = 2;
-const CONSUME_STACK = [
-  '\tat com.example.stock.OrderEventListener.handle(OrderEventListener.java:130)',
-  '\tat com.example.stock.OrderEventListener.consumeMessage(OrderEventListener.java:88)',
-  '\tat org.apache.rocketmq.client.impl.consumer.ConsumeMessageConcurrentlyService$ConsumeRequest.run(ConsumeMessageConcurrentlyService.java:402)',
+/** The frames under a task of a Java 17 thread pool (the client's consume and callback executors). */
+const POOL_FRAMES = [
   '\tat java.base/java.util.concurrent.Executors$RunnableAdapter.call(Executors.java:539)',
   '\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)',
   '\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)',
   '\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)',
   '\tat java.base/java.lang.Thread.run(Thread.java:840)',
+];
+const CONSUME_STACK = [
+  '\tat com.example.stock.OrderEventListener.handle(OrderEventListener.java:130)',
+  '\tat com.example.stock.OrderEventListener.consumeMessage(OrderEventListener.java:88)',
+  '\tat org.apache.rocketmq.client.impl.consumer.ConsumeMessageConcurrentlyService$ConsumeRequest.run(ConsumeMessageConcurrentlyService.java:402)',
+  ...POOL_FRAMES,
 ].join('\n');
 const PULL_STACK = [
   'For more information, please visit the url, http://rocketmq.apache.org/docs/faq/',
   '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl$2.operationComplete(MQClientAPIImpl.java:765)',
   '\tat org.apache.rocketmq.remoting.netty.ResponseFuture.executeInvokeCallback(ResponseFuture.java:54)',
   '\tat org.apache.rocketmq.remoting.netty.NettyRemotingAbstract$2.run(NettyRemotingAbstract.java:321)',
-  '\tat java.base/java.util.concurrent.Executors$RunnableAdapter.call(Executors.java:539)',
-  '\tat java.base/java.util.concurrent.FutureTask.run(FutureTask.java:264)',
-  '\tat java.base/java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)',
-  '\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)',
-  '\tat java.base/java.lang.Thread.run(Thread.java:840)',
+  ...POOL_FRAMES,
 ].join('\n');
 
 const cmq = (brokerName, q) => `MessageQueue [topic=${C_TOPIC}, brokerName=${brokerName}, queueId=${q}]`;

@@ -251,6 +251,11 @@ const BUSY_REPLY = /\[(?:TIMEOUT_CLEAN_QUEUE|PCBUSY_CLEAN_QUEUE|PC_SYNCHRONIZED|
 const BUSY_BROKER = / BROKER: (\d+\.\d+\.\d+\.\d+:\d+)/;
 
 /** A busy reply: when, and from which broker address (null: the line does not say). */
+export interface BusyReply {
+  at: number;
+  broker: string | null;
+}
+
 /** A server's boot line (`The broker[...] boot success`, `The Name Server boot success`) on a host of the recording. */
 export interface Boot {
   host: string;
@@ -259,59 +264,49 @@ export interface Boot {
 /** A boot later than this after the lab started the process again is not that start's. */
 const BOOT_MAX_MS = 120_000;
 const BOOT_LINE = /boot success/;
-const SERVER_TIME = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{3}))?/;
+/** A record's date at the start of a line: the clients' and the servers' layouts (the 4.x servers' prints no milliseconds). */
+const LEADING_TIME = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{3}))?/;
 
-/** The servers' boot lines in a recording's broker and NameServer logs (`<host>/.../broker*.log`, `namesrv*.log`, plain or gzipped), in the lab's zone. */
-export function bootsOf(dir: string, zone: string): Boot[] {
-  const out: Boot[] = [];
+/**
+ * Each line of the recording's logs whose file name `name` accepts (plain or gzipped, as the lab
+ * writes them or an operator collected them), with the host (the first folder under `dir`) and the
+ * time of the last record date above it in the lab's zone (an exception's message is often on a line
+ * below its record's date).
+ */
+function eachLine(dir: string, zone: string, name: RegExp, line: (host: string, at: number, text: string) => void): void {
   const walk = (d: string, host: string | null): void => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p, host ?? e.name);
-      else if (host && /^(?:broker|namesrv)(?:_default)?\.log(?:\.gz)?$/.test(e.name)) {
+      else if (name.test(e.name)) {
         const raw = readFileSync(p);
         const text = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
-        for (const line of text.split('\n')) {
-          if (!BOOT_LINE.test(line)) continue;
-          const m = SERVER_TIME.exec(line);
-          if (m) out.push({ host, at: Date.parse(`${m[1]}T${m[2]}.${m[3] ?? '000'}${zone}`) });
+        let last: number | null = null;
+        for (const l of text.split('\n')) {
+          const m = LEADING_TIME.exec(l);
+          if (m) last = Date.parse(`${m[1]}T${m[2]}.${m[3] ?? '000'}${zone}`);
+          if (last !== null && Number.isFinite(last)) line(host ?? '', last, l);
         }
       }
     }
   };
   walk(dir, null);
-  return out.filter((x) => Number.isFinite(x.at));
 }
 
-export interface BusyReply {
-  at: number;
-  broker: string | null;
+/** The servers' boot lines in a recording's broker and NameServer logs (`broker.log`, `namesrv.log`, their `_default` twins). */
+export function bootsOf(dir: string, zone: string): Boot[] {
+  const out: Boot[] = [];
+  eachLine(dir, zone, /^(?:broker|namesrv)(?:_default)?\.log(?:\.gz)?$/, (host, at, text) => {
+    if (host && BOOT_LINE.test(text) && LEADING_TIME.test(text)) out.push({ host, at });
+  });
+  return out;
 }
-const LEADING_TIME = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)[,.](\d{3})/;
 
-/**
- * The times of the busy replies in a recording's client and application logs (plain or gzipped, as
- * the lab writes them or an operator collected them), read in the lab's zone.
- */
+/** The times of the busy replies in a recording's client and application logs, and the broker each names. */
 export function busyRepliesOf(dir: string, zone: string): BusyReply[] {
   const out: BusyReply[] = [];
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/^(?:rocketmq_client|app)\b.*\.log(?:\.gz)?$/.test(e.name) || /^(?:rocketmq_client|app)\.log/.test(e.name)) {
-        const raw = readFileSync(p);
-        const text = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
-        // The reply is in the exception's message, often on a line below the record's date.
-        let last: number | null = null;
-        for (const line of text.split('\n')) {
-          const m = LEADING_TIME.exec(line);
-          if (m) last = Date.parse(`${m[1]}T${m[2]}.${m[3]}${zone}`);
-          if (last !== null && BUSY_REPLY.test(line)) out.push({ at: last, broker: BUSY_BROKER.exec(line)?.[1] ?? null });
-        }
-      }
-    }
-  };
-  walk(dir);
-  return out.filter((x) => Number.isFinite(x.at));
+  eachLine(dir, zone, /^(?:rocketmq_client|app)(?:\b.*)?\.log/, (_host, at, text) => {
+    if (BUSY_REPLY.test(text)) out.push({ at, broker: BUSY_BROKER.exec(text)?.[1] ?? null });
+  });
+  return out;
 }

@@ -110,7 +110,7 @@ export function consumerCauses(): ConsumerCauses {
       if (consuming.has(group)) return;
       const q = `${group}|${String(f.topic)}|${String(f.brokerName)}|${String(f.queueId)}`;
       const before = lastOffset.get(q);
-      if (before !== undefined && f.offset > before && !consuming.has(group)) consuming.set(group, e.ts);
+      if (before !== undefined && f.offset > before) consuming.set(group, e.ts);
       if (lastOffset.size < KEPT || lastOffset.has(q)) lastOffset.set(q, f.offset);
     } else if (e.type === 'offset-reset' && e.kind === 'client') {
       const list = resets.get(group) ?? [];

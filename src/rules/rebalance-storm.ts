@@ -167,6 +167,8 @@ const rule: Rule = {
       const storm = g.best;
       let joins = 0;
       let leaves = 0;
+      // The instances' channels closed after timeouts around the storm (from a minute before it).
+      const closes = storm ? timeoutCloses.filter((c) => g.hosts.has(c.host) && c.ts >= storm.from - 60000 && c.ts <= storm.to) : [];
       if (storm) {
         for (const c of g.comings) {
           if (c.ts === null || c.ts < storm.from - 60000 || c.ts > storm.to) continue;
@@ -181,11 +183,14 @@ const rule: Rule = {
           'Each rebalance moves queues between the instances: the new owner starts at the committed offset (committed every 5 s), so messages consumed and not yet committed are delivered again, and a queue is consumed by no one between its release and its next pull.',
         );
         const inStorm = (ts: number) => ts >= storm.from - 60000 && ts <= storm.to;
-        const closes = timeoutCloses.filter((c) => g.hosts.has(c.host) && inStorm(c.ts));
         const closedTo = [...new Set(closes.map((c) => c.addr ?? 'a broker'))].sort();
-        // A broker's boot before the group's first rebalance is the cluster starting, not a change under it.
+        // A broker's boot before the group's first rebalance is the cluster starting, not a change under
+        // it; one stop logs its shutdown hook twice (invoked, over): one per host and kind a minute.
         const running = g.firstRebalance?.ts ?? storm.from;
-        const servers = brokerStops.filter((b, i) => b.ts > running && b.ts <= storm.to && !brokerStops.slice(0, i).some((x) => x.host === b.host && x.what === b.what && b.ts - x.ts < 60000 && x.ts > running));
+        const servers: typeof brokerStops = [];
+        for (const b of brokerStops) {
+          if (b.ts > running && b.ts <= storm.to && !servers.some((x) => x.host === b.host && x.what === b.what && b.ts - x.ts < 60000)) servers.push(b);
+        }
         const starts = consumerStarts.filter((c) => c.group === g.name && inStorm(c.ts));
         const book = joins || leaves ? `the brokers logged ${plural(joins, 'connection')} and ${plural(leaves, 'channel')} closed, expired or unregistered` : '';
         const told: string[] = [];
@@ -237,7 +242,7 @@ const rule: Rule = {
         cidAllSize: [...g.cids].sort((a, b) => a - b).map(String),
         joins,
         leaves,
-        timeoutCloses: storm ? timeoutCloses.filter((c) => g.hosts.has(c.host) && c.ts >= storm.from - 60000 && c.ts <= storm.to).length : 0,
+        timeoutCloses: closes.length,
         lockFailures: g.lockLines,
         queuesNotLocked: g.locks.size,
       };

@@ -17,6 +17,9 @@ const rec = (time: string, level: string, msg: string) => `2024-12-05 ${time} ${
 const srv = (time: string, level: string, thread: string, msg: string) => `2024-12-05 ${time} ${level} ${thread} - ${msg}`;
 const result = (time: string, cids: number, queues: number[]) =>
   rec(time, 'INFO', `rebalanced result changed. allocateMessageQueueStrategyName=AVG, group=GroupPay, topic=TopicPay, clientId=10.0.0.9@12345, mqAllSize=4, cidAllSize=${cids}, rebalanceResultSize=${queues.length}, rebalanceResultSet=[${queues.map((q) => `MessageQueue [topic=TopicPay, brokerName=broker-a, queueId=${q}]`).join(', ')}]`);
+/** Seven changed results 30 s apart from 17:00:01 (one instance coming and going), `more` client lines put in by their time. */
+const seven = (...more: string[]): string[] =>
+  [...['17:00:01,100', '17:00:31,100', '17:01:01,100', '17:01:31,100', '17:02:01,100', '17:02:31,100', '17:03:01,100'].map((t, i) => (i % 2 ? result(t, 1, [0, 1, 2, 3]) : result(t, 2, [0, 1]))), ...more].sort();
 const channel = (port: number) => `ClientChannelInfo [channel=[id: 0x1f2e3d4c, L:/10.0.0.1:10911 - R:/10.0.0.7:${port}], clientId=10.0.0.7@${port}, language=JAVA, version=415, lastUpdateTimestamp=1733389211000]`;
 
 ruleTester(rule, {
@@ -45,13 +48,7 @@ ruleTester(rule, {
       name: 'seven rebalances in 3 min while an instance restarts over and over: a storm, the trigger named',
       files: {
         'app-pay-01/logs/rocketmq_client.log': client([
-          result('17:00:01,100', 2, [0, 1]),
-          result('17:00:31,100', 1, [0, 1, 2, 3]),
-          result('17:01:01,100', 2, [0, 1]),
-          result('17:01:31,100', 1, [0, 1, 2, 3]),
-          result('17:02:01,100', 2, [0, 1]),
-          result('17:02:31,100', 1, [0, 1, 2, 3]),
-          result('17:03:01,100', 2, [0, 1]),
+          ...seven(),
         ]),
         'mq-broker-a/broker.log': lf([
           srv('17:00:00', 'INFO', 'HeartbeatThread_1', `new consumer connected, group: GroupPay CONSUME_PASSIVELY CLUSTERING channel: ${channel(50001)}`),
@@ -73,13 +70,7 @@ ruleTester(rule, {
       files: {
         'app-pay-01/logs/rocketmq_client.log': client([
           rec('16:59:50,000', 'INFO', 'the consumer [GroupPay] start OK.'),
-          result('17:00:01,100', 2, [0, 1]),
-          result('17:00:31,100', 1, [0, 1, 2, 3]),
-          result('17:01:01,100', 2, [0, 1]),
-          result('17:01:31,100', 1, [0, 1, 2, 3]),
-          result('17:02:01,100', 2, [0, 1]),
-          result('17:02:31,100', 1, [0, 1, 2, 3]),
-          result('17:03:01,100', 2, [0, 1]),
+          ...seven(),
         ]),
         'mq-broker-a/broker.log': lf([
           srv('16:59:40', 'INFO', 'main', 'The broker[broker-a, 10.0.0.1:10911] boot success. serializeType=JSON and name server is 10.0.0.5:9876'),
@@ -100,15 +91,7 @@ ruleTester(rule, {
       name: 'the same storm while the instance closed its channel to a broker after timeouts (lab consumer-broker-hang): the broker is named the trigger, not restarts',
       files: {
         'app-pay-01/logs/rocketmq_client.log': client([
-          result('17:00:01,100', 2, [0, 1]),
-          rec('17:00:28,000', 'WARN', 'invokeSync: close socket because of timeout, 3000ms, 10.0.0.1:10911'),
-          result('17:00:31,100', 1, [0, 1, 2, 3]),
-          result('17:01:01,100', 2, [0, 1]),
-          rec('17:01:28,000', 'WARN', 'invokeSync: close socket because of timeout, 3000ms, 10.0.0.1:10911'),
-          result('17:01:31,100', 1, [0, 1, 2, 3]),
-          result('17:02:01,100', 2, [0, 1]),
-          result('17:02:31,100', 1, [0, 1, 2, 3]),
-          result('17:03:01,100', 2, [0, 1]),
+          ...seven(rec('17:00:28,000', 'WARN', 'invokeSync: close socket because of timeout, 3000ms, 10.0.0.1:10911'), rec('17:01:28,000', 'WARN', 'invokeSync: close socket because of timeout, 3000ms, 10.0.0.1:10911')),
         ]),
         'mq-broker-a/broker.log': lf([
           srv('17:00:30', 'WARN', 'NettyEventExecutor', `NETTY EVENT: remove not active channel[${channel(50001)}] from ConsumerGroupInfo groupChannelTable, consumer group: GroupPay`),
