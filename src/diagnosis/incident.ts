@@ -31,6 +31,12 @@ const FINDING_SLACK_MS = 5 * 60000;
 const ENDED_BEFORE_MS = 30000;
 /** Steps of a chain (the findings say the rest). */
 const MAX_STEPS = 16;
+/**
+ * A client's failed send overlaps a busy broker's episode when it falls within this of it: a send
+ * fails at most sendMsgTimeout after it was sent (3 s by default, DefaultMQProducer 4.x-5.x), and
+ * the broker logs a busy reply when it answers, not when the request arrived.
+ */
+const BUSY_SLACK_MS = 10_000;
 
 interface IncidentOptions {
   /** The version a client's logs tell (rules/versions.ts). */
@@ -306,7 +312,9 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
     return `${what} its connections open: the NameServer removed it ${formatMs(removal.ts - inc.start)} after it stopped answering (no registration for 120 s), and the client dropped it at its next route poll`;
   }
   if (drop) return `it sent to the failed broker until its route dropped it (its next route poll after a NameServer removed the broker)`;
-  const busy = inc.causes.find((c) => c.kind === 'overload' || c.kind === 'stall');
+  // The busy broker whose episode the client's failures overlap: an overload an hour before says nothing of them.
+  const during = (c: Cause): boolean => im.start === null || im.end === null || (c.start <= im.end + BUSY_SLACK_MS && (c.end ?? Infinity) >= im.start - BUSY_SLACK_MS);
+  const busy = inc.causes.find((c) => (c.kind === 'overload' || c.kind === 'stall') && during(c));
   if (busy && (beforeAway || !inc.causes.some((c) => c.kind === 'hang' || c.kind === 'crash' || c.kind === 'reboot'))) {
     const noRetry = mine.find((x) => x.f.rule === 'send-no-retry' && x.f.subject.host === im.client);
     return `it lost sends while ${busy.brokers.map((b) => b.name).join(', ')} was busy${noRetry ? ', and it does not retry a busy reply (see send-no-retry)' : ''}`;

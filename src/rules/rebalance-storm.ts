@@ -203,9 +203,16 @@ const rule: Rule = {
         }
         if (servers.length) {
           const said = [...new Set(servers.map((b) => `${b.host} ${b.what} at ${clockOf(b.e)}`))];
-          told.push(
-            `A broker stopped or started meanwhile (${someOf(said)}): the instances' connections to it closed and came back, and the route they poll every 30 s lost and regained its queues; each of those is a rebalance.`,
-          );
+          // Only what the broker's lines show: a shutdown unregisters it (BrokerController.shutdown ->
+          // unregisterBrokerAll, 4.x-5.x) and closes its channels; a boot registers it.
+          const stopped = servers.some((b) => b.what === 'shut down');
+          const booted = servers.some((b) => b.what === 'booted');
+          const moved = stopped && booted
+            ? "the instances' connections to it closed and came back, and the route they poll every 30 s lost and regained its queues"
+            : stopped
+              ? "the instances' connections to it closed, and the route they poll every 30 s lost its queues"
+              : 'the route the instances poll every 30 s gained its queues';
+          told.push(`A broker ${stopped && booted ? 'stopped and started' : stopped ? 'stopped' : 'started'} meanwhile (${someOf(said)}): ${moved}; ${stopped ? 'each of those is' : 'that is'} a rebalance.`);
           adv.push("A broker's restart moves the group's queues when it leaves the route and again when it comes back: expected around a planned restart; make sure the other brokers serve the topic meanwhile.");
           evidence.push(servers[0].e);
         }

@@ -2,7 +2,8 @@
 // (samples/*/expected.json): the causes on their hosts and times, the clients hurt with the sends
 // their applications lost, the chain in time order, and advice once. (The lab recordings, real
 // RocketMQ, are held to their lab.json in test/lab/incidents.test.ts.)
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagnose, incidentPass } from '../../src/diagnosis/diagnose.js';
@@ -75,6 +76,40 @@ describe('the incident of the bundled samples', () => {
     for (const [file, n] of Object.entries<number>(g.appErrorsPerAppLog)) {
       const client = file.split('/')[0];
       expect(inc.impact.find((i) => i.client === client)?.failedSends, client).toBe(n);
+    }
+  });
+
+  it('broker-busy with a third client whose sends failed between the two episodes: its loss is not put on broker-b being busy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rmq-busy-'));
+    try {
+      cpSync(join(ROOT, 'samples', 'broker-busy'), dir, { recursive: true });
+      mkdirSync(join(dir, 'app-feed-03'));
+      // The overload ended 20:07:33 and the stall began 20:13:21 (expected.json): these three are 2.5 min from either.
+      const failed = (t: string, id: number) =>
+        [
+          `2023-06-14 20:10:${t} ERROR 4712 --- [feed-fanout-2] com.acme.feed.mq.FeedEventProducer       : publish feed event failed, feedId=${id}, topic=TopicFeed`,
+          '',
+          'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: sendDefaultImpl call timeout',
+          '\tat org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendDefaultImpl(DefaultMQProducerImpl.java:588)',
+        ].join('\n');
+      writeFileSync(join(dir, 'app-feed-03', 'app.log'), [failed('01.100', 1), failed('11.200', 2), failed('21.300', 3)].join('\n') + '\n');
+      // Its client log: app-feed-02's start lines (before any failure), so that it is a client.
+      const start = readFileSync(join(dir, 'app-feed-02', 'rocketmq_client.log'), 'utf8').split('\n').slice(0, 5);
+      writeFileSync(join(dir, 'app-feed-03', 'rocketmq_client.log'), start.join('\n') + '\n');
+      const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
+      let incs: Incident[];
+      try {
+        incs = diagnose(t, { rules: ALL_RULES }).incidents;
+      } finally {
+        t.close();
+      }
+      const third = incs.flatMap((i) => i.impact).find((i) => i.client === 'app-feed-03')!;
+      expect(third.failedSends).toBe(3);
+      expect(third.lastedBecause ?? '').not.toMatch(/busy/);
+      // The clients that failed during the overload are still told so.
+      expect(incs.flatMap((i) => i.impact).find((i) => i.client === 'app-feed-01')!.lastedBecause).toMatch(/while broker-b was busy/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

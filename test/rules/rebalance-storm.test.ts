@@ -82,8 +82,25 @@ ruleTester(rule, {
         {
           metrics: { stormRebalances: 7, timeoutCloses: 0 },
           evidence: ['mq-broker-a/broker.log:2', 'app-pay-01/logs/rocketmq_client.log:1'],
-          mentions: ['A broker stopped or started meanwhile (mq-broker-a shut down at 17:00:20 and mq-broker-a booted at 17:01:07)', '1 instance of the group started meanwhile (app-pay-01', 'expected around a planned restart'],
+          mentions: ['A broker stopped and started meanwhile (mq-broker-a shut down at 17:00:20 and mq-broker-a booted at 17:01:07)', 'lost and regained its queues', '1 instance of the group started meanwhile (app-pay-01', 'expected around a planned restart'],
           adviceOmits: ['container probe'],
+        },
+      ],
+    },
+    {
+      name: 'the same storm while a killed broker came back (lab consumer-orderly-broker-crash: no shutdown line): only its boot is told, not a route lost that its lines do not show',
+      files: {
+        'app-pay-01/logs/rocketmq_client.log': client([...seven()]),
+        'mq-broker-a/broker.log': lf([
+          srv('16:59:40', 'INFO', 'main', 'The broker[broker-a, 10.0.0.1:10911] boot success. serializeType=JSON and name server is 10.0.0.5:9876'),
+          srv('17:01:07', 'INFO', 'main', 'The broker[broker-a, 10.0.0.1:10911] boot success. serializeType=JSON and name server is 10.0.0.5:9876'),
+        ]),
+      },
+      findings: [
+        {
+          metrics: { stormRebalances: 7 },
+          mentions: ['A broker started meanwhile (mq-broker-a booted at 17:01:07): the route the instances poll every 30 s gained its queues'],
+          explanationOmits: ['lost', 'shut down', 'closed'],
         },
       ],
     },
