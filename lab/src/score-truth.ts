@@ -233,6 +233,8 @@ export const KIND_WORDS: Record<string, readonly string[]> = {
   'consumer-joined': ['consumer-start'],
   // A listener slower than before: slowed, or blocked (a blocked call is a slow one while it lasts).
   'slow-listener': ['slowdown', 'listener-block'],
+  // A listener whose calls did not return for a whole minute: blocked (a slowdown of seconds a message still consumes).
+  'blocked-listener': ['listener-block'],
   'offset-reset': ['reset-offset'],
 };
 

@@ -109,6 +109,11 @@ function backlogCause(truth: Truth, f: any, g: LabConsumerGroup): Statement[] {
     const fs = listener(hosts);
     return [s(`${g.group}'s listener slowed on ${hosts.join(', ')}`).is(fs.length > 0, fs.map((x) => x.text).join('; '), `no listener fault on ${hosts.join(', ')} then; the lab's faults: ${truth.allFaults()}`)];
   }
+  if (m.cause === 'blocked-listener') {
+    const hosts: string[] = m.blockedHosts ?? [];
+    const fs = listener(hosts).filter((x) => x.kind === 'listener-block');
+    return [s(`${g.group}'s listener blocked on ${hosts.join(', ')}`).is(fs.length > 0, fs.map((x) => x.text).join('; '), `no blocked listener on ${hosts.join(', ')} then; the lab's faults: ${truth.allFaults()}`)];
+  }
   if (m.cause === 'broker-fault' && typeof m.brokerAddr === 'string') {
     const host = truth.brokerHost(undefined, m.brokerAddr);
     const fs = host ? truth.faultsOn(host, from, to, TOLERANCE.claimMs) : [];

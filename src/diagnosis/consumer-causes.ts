@@ -23,6 +23,7 @@ import type { Cause } from '../rules/incident.js';
 import type { Finding } from '../rules/types.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
+import { backlogGroup, blockedListenersOf } from '../rules/consumer-backlog.js';
 
 const TYPES: ReadonlySet<EventType> = new Set<EventType>(['consumer-changed', 'startup', 'offset-commit', 'offset-reset', 'consume-failed']);
 /** A client's lines that may print its id with no clientId field (`ClientId: ...`), or its address (`clientIP=`, the instance's start). */
@@ -309,20 +310,35 @@ function burstCauses(failures: ReadonlyMap<string, Array<{ ts: number; host: str
 
 /** A slow listener, as the consumer-backlog finding placed it. */
 function slowCauses(findings: readonly Finding[]): Cause[] {
-  return findings
-    .filter((f) => f.rule === 'consumer-backlog' && f.metrics.cause === 'slow-listener' && typeof f.metrics.slowFrom === 'number')
-    .map((f) => {
-      const hosts = Array.isArray(f.metrics.slowHosts) ? f.metrics.slowHosts : [];
-      const group = /^Group (\S+):/.exec(f.title)?.[1] ?? '?';
-      return {
-        ...base(hosts[0] ?? f.subject.client ?? '?', group),
-        kind: 'slow-listener' as const,
-        start: Number(f.metrics.slowFrom),
-        end: typeof f.metrics.slowUntil === 'number' ? f.metrics.slowUntil : null,
-        recognisedBy: `the listener of group ${group} took ${String(f.metrics.rtDuringMs)} ms a message instead of ${String(f.metrics.rtBeforeMs)} (the client's CONSUME_RT per minute), and the offsets it committed every 5 s fell behind the arrivals (consumer-backlog)`,
-        evidence: f.evidence.map((e) => `${e.file}:${e.line}`),
-        detail: `on ${hosts.join(', ')}`,
-      };
-    })
-    .filter((c) => c.host !== '?');
+  const out: Cause[] = [];
+  for (const f of findings) {
+    const m = f.metrics;
+    const group = backlogGroup(f);
+    if (!group || m.cause !== 'slow-listener' || typeof m.slowFrom !== 'number') continue;
+    const hosts = Array.isArray(m.slowHosts) ? m.slowHosts : [];
+    out.push({
+      ...base(hosts[0] ?? f.subject.client ?? '?', group),
+      kind: 'slow-listener',
+      start: m.slowFrom,
+      end: typeof m.slowUntil === 'number' ? m.slowUntil : null,
+      recognisedBy: `the listener of group ${group} took ${String(m.rtDuringMs)} ms a message instead of ${String(m.rtBeforeMs)} (the client's CONSUME_RT per minute), and the offsets it committed every 5 s fell behind the arrivals (consumer-backlog)`,
+      evidence: f.evidence.map((e) => `${e.file}:${e.line}`),
+      detail: `on ${hosts.join(', ')}`,
+    });
+  }
+  for (const b of blockedListenersOf(findings)) {
+    // From the last commit round that moved its offsets, else the backlog's start.
+    const start = b.from ?? b.finding.start;
+    if (start === null || !b.hosts.length) continue;
+    out.push({
+      ...base(b.hosts[0], b.group),
+      kind: 'blocked-listener',
+      start,
+      end: b.until,
+      recognisedBy: `the instances of group ${b.group} on ${b.hosts.join(', ')} consumed nothing for a whole minute (the client's CONSUME_RT per minute, TIMES: 0) while messages waited for them, and their committed offsets stood still (consumer-backlog)`,
+      evidence: b.finding.evidence.map((e) => `${e.file}:${e.line}`),
+      detail: `on ${b.hosts.join(', ')}`,
+    });
+  }
+  return out.filter((c) => c.host !== '?');
 }

@@ -349,6 +349,8 @@ function causeStep(c: Cause): string {
       return `${c.host} was cut off by the network ${c.detail ?? ''}: calls across the cut timed out, with no refusal and no reset`;
     case 'slow-listener':
       return `the listener of ${c.group} slowed ${c.detail ?? `on ${c.host}`}: the consume threads were all taken and the group fell behind`;
+    case 'blocked-listener':
+      return `the listener of ${c.group} blocked ${c.detail ?? `on ${c.host}`}: its consume threads were all inside calls that did not return, its queues' offsets stood still and the group fell behind`;
     case 'consume-failures':
       return `the listener of ${c.group} failed deliveries ${c.detail ?? `on ${c.host}`}: each went back to the broker for a later retry`;
     case 'consumer-gone':
@@ -544,6 +546,8 @@ function titleOf(inc: Incident): string {
         return `${who}cut off by the network${dur}`;
       case 'slow-listener':
         return `${c.group} listener slow${dur} (${c.host})`;
+      case 'blocked-listener':
+        return `${c.group} listener blocked${dur} (${c.host})`;
       case 'consume-failures':
         return `${c.group} consume failures${dur} (${c.host})`;
       case 'consumer-gone':

@@ -393,6 +393,18 @@ export interface PushConsumerConfig {
   /** Stop (shutdown, offsets persisted) or die (kill -9) at this model time. */
   stopAtMs?: number;
   stop?: 'shutdown' | 'kill';
+  /** Stretches its listener blocks (ScenarioConsumerInstance.blocks). */
+  blocks?: readonly ListenerBlock[];
+}
+
+/**
+ * A stretch in which the instance's listener blocks (a call that waits on a lock or a downstream
+ * service without a timeout): every call that enters it from `atMs` on returns no earlier than
+ * `untilMs`; calls already running finish as they would.
+ */
+export interface ListenerBlock {
+  atMs: number;
+  untilMs: number;
 }
 
 /** One instance of a group (a DefaultMQPushConsumer in one JVM). */
@@ -793,8 +805,14 @@ export class PushConsumer extends Process {
       this.group.metrics.deliveries++;
       const u = this.rng.next();
       const ok = u >= l.laterShare + l.throwShare;
-      this.post2(this.nowMs + l.processMs, this.consumedFn, req, ok);
+      this.post2(Math.max(this.nowMs + l.processMs, this.blockedUntil()), this.consumedFn, req, ok);
     }
+  }
+
+  /** The end of the listener block a call entering now waits for, else 0. */
+  private blockedUntil(): number {
+    for (const b of this.config.blocks ?? []) if (this.nowMs >= b.atMs && this.nowMs < b.untilMs) return b.untilMs;
+    return 0;
   }
 
   private readonly consumedFn = (req: ConsumeRequest, ok: boolean): void => this.consumed(req, ok);
@@ -860,6 +878,8 @@ export interface ScenarioConsumerInstance {
   /** The instance stops then: `shutdown` (offsets persisted, unregistered; default) or `kill` (-9). */
   stopAtMs?: number;
   stop?: 'shutdown' | 'kill';
+  /** Its listener blocks in these stretches (a listener-block: every call entering waits to the end). */
+  blocks?: ListenerBlock[];
 }
 
 /** A push consumer group (DefaultMQPushConsumer's fields, consumed concurrently, CLUSTERING). */
@@ -902,7 +922,7 @@ export function consumerGroupsOf(
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;
-      const c = new PushConsumer(net, host, group, { clientId: `${host.ip}@${pid}`, pid, stopAtMs: inst.stopAtMs, stop: inst.stop }, sink, zone, random.stream(`consumer:${g.group}:${inst.host}:${i}`));
+      const c = new PushConsumer(net, host, group, { clientId: `${host.ip}@${pid}`, pid, stopAtMs: inst.stopAtMs, stop: inst.stop, blocks: inst.blocks }, sink, zone, random.stream(`consumer:${g.group}:${inst.host}:${i}`));
       group.instances.push(c);
       group.metrics.instances.push(inst.host);
       kernel.schedule(inst.startAtMs ?? 1000 + ((i * 89) % 1000), Priority.process, () => {

@@ -483,6 +483,14 @@ function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<strin
       x.num('startAtMs', false, { min: 0, max: LIMITS.modelMs });
       x.num('stopAtMs', false, { min: 0, max: LIMITS.modelMs });
       x.oneOf('stop', ['shutdown', 'kill'] as const);
+      const blocks = x.arr('blocks', false, 'listener blocks', LIMITS.faults);
+      if (blocks) {
+        eachObj(blocks, `${p}.instances[${k}].blocks`, (b) => {
+          const at = b.num('atMs', true, { min: 0, max: LIMITS.modelMs })!;
+          const until = b.num('untilMs', true, { min: 0, max: LIMITS.modelMs })!;
+          if (until <= at) fail(`${b.path}.untilMs`, 'expected a time after atMs');
+        });
+      }
     });
   });
 }

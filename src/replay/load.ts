@@ -11,6 +11,13 @@ import { spanText } from '../util/durations.js';
 
 export { DEFAULT_MAX_SPAN_MS };
 import { inferScenario, LEAD_MS, MARGIN_MS } from '../diagnosis/infer.js';
+import { RuleRunner } from '../rules/engine.js';
+import { sourcesOf } from '../rules/analyze.js';
+import consumerBacklog from '../rules/consumer-backlog.js';
+import type { RmqEvent } from '../parse/types.js';
+
+/** The rules a replay from logs runs beside its reading: inference asks their findings (InferOptions.findings). */
+const INFERENCE_RULES = [consumerBacklog];
 import type { ReplayInput } from '../diagnosis/types.js';
 
 interface FromLogs {
@@ -33,10 +40,20 @@ export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) =
     // The last line a run of maxSpanMs covers (inferScenario starts LEAD_MS before the first line and ends MARGIN_MS after the last).
     const cut = first === null ? null : Math.floor(first / 1000) * 1000 - LEAD_MS + maxSpanMs - MARGIN_MS;
     const last = cut !== null && timeline.last !== null && timeline.last > cut ? cut : timeline.last;
-    const c = collect(timeline.events(), timeline.accounting, base, first, last, { otherRead: timeline.keepOther === 'inference' });
+    // The rules whose findings inference asks (a blocked listener: consumer-backlog), over the same reading.
+    const runner = new RuleRunner({ rules: INFERENCE_RULES, settings: {}, sources: sourcesOf(timeline) });
+    const wanted = runner.wanted;
+    function* read(events: Iterable<RmqEvent>): Iterable<RmqEvent> {
+      for (const e of events) {
+        if (wanted.has(e.type)) runner.visit(e);
+        yield e;
+      }
+    }
+    const c = collect(read(timeline.events()), timeline.accounting, base, first, last, { otherRead: timeline.keepOther === 'inference' });
     const input = inferScenario(c, {
       zone: timeline.defaultZone.name,
       source: `${source}: ${timeline.accounting.length} files from ${hosts.size} hosts`,
+      findings: runner.finish(),
     });
     input.zone = zoneOut(timeline);
     if (last !== timeline.last && first !== null && timeline.last !== null) {

@@ -197,7 +197,8 @@ export function consumerRows(sc: Scenario, defaults: Record<string, string>, t: 
     for (const inst of g.instances) {
       const from = inst.startAtMs !== undefined ? `from ${t(sc.startEpochMs + inst.startAtMs)}` : '';
       const to = inst.stopAtMs !== undefined ? `, ${inst.stop === 'kill' ? 'killed' : 'shut down'} at ${t(sc.startEpochMs + inst.stopAtMs)}` : '';
-      rows.push(['', inst.host, inst.ip ? `at ${inst.ip}` : '', `${from}${to}`]);
+      const blocks = (inst.blocks ?? []).map((b) => `, listener blocked ${t(sc.startEpochMs + b.atMs)} – ${t(sc.startEpochMs + b.untilMs)}`).join('');
+      rows.push(['', inst.host, inst.ip ? `at ${inst.ip}` : '', `${from}${to}${blocks}`]);
     }
   });
   return rows;

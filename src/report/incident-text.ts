@@ -99,6 +99,7 @@ function causeText(c: Cause, sameHost: boolean): string {
     'disk-full': 'ran out of disk',
     partition: 'was cut off by the network',
     'slow-listener': 'ran a slow listener',
+    'blocked-listener': 'ran a listener that blocked',
     'consume-failures': 'failed deliveries',
     'consumer-gone': 'lost its consumer without a shutdown',
     'consumer-stopped': 'shut its consumer down',

@@ -115,12 +115,13 @@ export function subjectText(s: Subject): string {
 
 /**
  * Metric names ending in `Ms` are milliseconds: `799 ms`, `706000 ms (11 min 46 s)`; names ending in
- * `At` holding epoch milliseconds are times, shown in the output zone.
+ * `At`, `From` or `Until` holding epoch milliseconds are times (`slowFrom`, `notLockedUntil`), shown
+ * in the output zone.
  */
 export function metricText(name: string, v: MetricValue, zone?: Zone): string {
   if (v === null) return '-';
   if (Array.isArray(v)) return v.length ? v.join(', ') : '-';
-  if (typeof v === 'number' && zone && /At$/.test(name) && Number.isInteger(v) && v > 1e11) return formatShort(v, zone);
+  if (typeof v === 'number' && zone && /(At|From|Until)$/.test(name) && Number.isInteger(v) && v > 1e11) return formatShort(v, zone);
   if (typeof v === 'number') {
     const n = Number.isInteger(v) ? String(v) : String(Math.round(v * 100) / 100);
     if (/Ms$/.test(name) && Number.isFinite(v)) return Math.abs(v) < 1000 ? `${n} ms` : `${n} ms (${formatMs(v)})`;

@@ -17,6 +17,9 @@
 // instances consumed fewer messages than the brokers stored (TOPIC_PUT_NUMS against the clients'
 // CONSUME_OK_TPS and CONSUME_FAILED_TPS, every instance's log read). The cause, the first
 // that the logs support, else `unknown` with what is missing:
+// - a blocked listener: a minute in which an instance consumed nothing (CONSUME_RT `TIMES: 0`) while
+//   messages waited for it (blockedListener below); first, since the minute after holds the blocked
+//   calls' whole waits in its CONSUME_RT and would read as a slow listener with impossible threads;
 // - a slow listener: a host's CONSUME_RT during the backlog at least 3 times its own lowest minute
 //   (and at least 100 ms); its window is read from the committed offsets ([persistAll], every 5 s):
 //   from the last commit before the host's consumption per commit fell below half its earlier
@@ -35,10 +38,11 @@
 // Severity: warning.
 
 import type { RmqEvent } from '../parse/types.js';
-import type { FindingInput, MetricValue, Rule } from './types.js';
+import type { Finding, FindingInput, MetricValue, Rule } from './types.js';
 import { num, str } from './send-path.js';
 import { Span, groupOf, someOf } from './consumer.js';
 import { formatMs } from '../util/durations.js';
+import { clockOf } from './routing.js';
 import { plural } from '../util/text.js';
 
 /** A listener this many times slower than its own best minute is slow. */
@@ -80,6 +84,8 @@ interface HostState {
   roundAt: number | null;
   roundN: number;
   roundEv: RmqEvent | null;
+  /** This host's flow-control warnings (its cache full). */
+  flow: Span;
 }
 
 interface Group {
@@ -106,7 +112,7 @@ const rule: Rule = {
     title: 'Consumer backlog: a group falls behind, with its cause where the logs show it',
     severity: 'warning',
     description:
-      "Per consumer group: a backlog (flow control, orderly queues not locked in the broker for 30 s or more, or minutes in which the instances consumed fewer messages than the brokers stored) and its cause: a slow listener (the client's CONSUME_RT per minute rising), a broker fault (the client's connections to the broker refused or timed out while its queues were not locked), the consume threads (CONSUME_RT unchanged while the group fell behind), subscriptions that differ between instances, a rebalance storm; else the cause is said unknown.",
+      "Per consumer group: a backlog (flow control, orderly queues not locked in the broker for 30 s or more, or minutes in which the instances consumed fewer messages than the brokers stored) and its cause: a blocked listener (a minute that consumed nothing while messages waited), a slow listener (the client's CONSUME_RT per minute rising), a broker fault (the client's connections to the broker refused or timed out while its queues were not locked), the consume threads (CONSUME_RT unchanged while the group fell behind), subscriptions that differ between instances, a rebalance storm; else the cause is said unknown.",
     versions:
       'Java push consumers 4.x-5.x (ConsumerStatsManager per-minute lines: CONSUME_RT printed as `TIMES: n AVGRT: ms` by clients with RTStatsItem, 4.9.4 among them, else as `AVGPT`); the orderly lock from ConsumeMessageOrderlyService, all versions.',
     settings: {
@@ -129,7 +135,7 @@ const rule: Rule = {
     };
     const host = (g: Group, h: string): HostState => {
       let s = g.hosts.get(h);
-      if (!s) g.hosts.set(h, (s = { minutes: new Map(), offsets: new Map(), rounds: [], roundAt: null, roundN: 0, roundEv: null }));
+      if (!s) g.hosts.set(h, (s = { minutes: new Map(), offsets: new Map(), rounds: [], roundAt: null, roundN: 0, roundEv: null, flow: new Span() }));
       return s;
     };
     const closeRound = (s: HostState) => {
@@ -181,6 +187,7 @@ const rule: Rule = {
       const g = group(name);
       g.flow.add(e.ts);
       g.flowHosts.add(e.host);
+      host(g, e.host).flow.add(e.ts);
       g.flowEv ??= e;
       // Only the push consumer's `count` limit counts messages cached on one queue; the lite pull
       // consumer's counts pulled batches (consume requests), the others MiB, offsets or pops.
@@ -290,10 +297,23 @@ function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: nu
     metrics.lagGrewBy = lag.grew;
     ex.push(`The brokers stored ${plural(lag.puts, 'message')} of ${lag.topic} in the minutes its instances consumed ${lag.consumed} of them (TOPIC_PUT_NUMS in the brokers' stats.log against CONSUME_OK_TPS and CONSUME_FAILED_TPS in every instance's log): the lag grew by about ${lag.grew}.`);
   }
-  const slow = slowListener(g, from, to);
+  const blocked = blockedListener(g, from, to, lag);
+  const slow = blocked ? null : slowListener(g, from, to);
   const hosts = new Set([...g.flowHosts, ...stuck.flatMap((l) => [...l.hosts]), ...g.hosts.keys()]);
   const broker = brokerFault(from, to, hosts, stuck, refused);
-  if (slow) {
+  if (blocked) {
+    Object.assign(metrics, { cause: 'blocked-listener', blockedHosts: blocked.hosts, blockedFrom: blocked.from, blockedUntil: blocked.until, rtAfterMs: blocked.after?.rtMs ?? null });
+    const held = blocked.flow ? 'its cache was full (flow control)' : 'its committed offsets stood still and the group fell behind';
+    const still = blocked.fromEv ? ` Its committed offsets stood still from ${clockOf(blocked.fromEv)}${blocked.untilEv ? ` until ${clockOf(blocked.untilEv)}` : ' to the end of the logs'}.` : '';
+    const after = blocked.after
+      ? ` The minute after counted ${plural(blocked.after.calls ?? blocked.after.consumed, 'call')} at an average of ${Math.round(blocked.after.rtMs ?? 0)} ms: the blocked calls' whole waits are in that average, so it is no time per message.`
+      : '';
+    ex.push(`Cause: a blocked listener. ${someOf(blocked.hosts)} consumed nothing in the minute to ${clockOf(blocked.ev)} (CONSUME_RT TIMES: 0) while ${held}: every consume thread was inside a listener call that did not return.${still}${after}`);
+    evidence.push(blocked.ev, ...(blocked.fromEv ? [blocked.fromEv] : []));
+    adv.push(
+      `Find where the listener blocks on ${someOf(blocked.hosts)}: a thread dump (jstack) while it happens shows the ConsumeMessageThread_ threads' stacks (a downstream call without a timeout, a lock, a deadlock); give every call the listener makes a timeout. More consume threads would block the same way.`,
+    );
+  } else if (slow) {
     Object.assign(metrics, { cause: 'slow-listener', slowHosts: slow.hosts, rtBeforeMs: slow.before, rtDuringMs: slow.during, busyThreads: slow.busy, slowFrom: slow.from, slowUntil: slow.until });
     ex.push(
       `Cause: a slow listener. CONSUME_RT (the listener's average time per message, printed each minute by the client) rose from ${slow.before} ms to ${slow.during} ms on ${someOf(slow.hosts)}${slow.from !== null ? `; the consumption per commit (every 5 s) fell below half its earlier rate${slow.until !== null ? ` for ${formatMs(slow.until - slow.from)}` : ' to the end of the logs'}` : ''}.${slow.busy !== null ? ` About ${slow.busy} consume threads were busy on average then (consumed times CONSUME_RT over the minute): every thread of the pool was taken by the slow calls.` : ''}`,
@@ -387,6 +407,74 @@ function behind(g: Group, puts: ReadonlyMap<string, number>): Behind | null {
   if (!late.length) return null;
   const sum = (f: (x: (typeof late)[number]) => number) => late.reduce((n, x) => n + f(x), 0);
   return { topic, from: late[0].at - 60000, to: late[late.length - 1].at, puts: sum((x) => x.put), consumed: sum((x) => x.n), grew: sum((x) => x.put - x.n) };
+}
+
+interface Blocked {
+  hosts: string[];
+  /** The first stopped minute's CONSUME_RT line. */
+  ev: RmqEvent;
+  /** Whether the host's cache was full meanwhile (flow control), else its offsets stood still while the group fell behind. */
+  flow: boolean;
+  from: number | null;
+  until: number | null;
+  fromEv: RmqEvent | null;
+  untilEv: RmqEvent | null;
+  /** The first minute that consumed again. */
+  after: Minute | null;
+}
+
+/**
+ * A host whose listener stopped: a minute in which it consumed nothing (CONSUME_RT printed with
+ * TIMES: 0, or SUM 0 in the older wording: ConsumerStatsManager prints every key it has each
+ * minute, so the scheduled thread ran and the process was alive) while messages waited for it: its
+ * cache full (flow control on that host over the minute), or its commit rounds all unmoved while the
+ * group fell behind. Every consume thread was then inside a call that did not return. Its window is
+ * read from its commit rounds: the offsets stop at the last round that moved them and move again at
+ * the first round after (ConsumeMessageConcurrentlyService commits a queue's lowest offset not yet
+ * consumed, so one blocked message holds its queue's offset).
+ */
+function blockedListener(g: Group, from: number, to: number, lag: Behind | null): Blocked | null {
+  const found: Array<{ host: string; m: Minute; s: HostState; flow: boolean }> = [];
+  for (const [h, s] of g.hosts) {
+    const ms = [...s.minutes.values()].sort((a, b) => a.at - b.at);
+    for (const m of ms) {
+      // A minute's line is printed at its end: it covers [at - 60 s, at].
+      if (m.rtEv === null || m.at <= from || m.at - 60000 > to) continue;
+      const stopped = m.calls !== null ? m.calls === 0 : m.consumed === 0 && (m.rtMs ?? 0) === 0;
+      if (!stopped) continue;
+      const flow = s.flow.first !== null && s.flow.first <= m.at && s.flow.last! >= m.at - 60000;
+      const inMinute = s.rounds.filter((r) => r.at > m.at - 60000 && r.at <= m.at);
+      const still = inMinute.length >= 3 && inMinute.every((r) => r.n === 0) && lag !== null && m.at > lag.from && m.at - 60000 < lag.to;
+      if (!flow && !still) continue;
+      found.push({ host: h, m, s, flow });
+      break;
+    }
+  }
+  if (!found.length) return null;
+  found.sort((a, b) => a.m.at - b.m.at);
+  const first = found[0];
+  const r = first.s.rounds;
+  // The last round that moved an offset before the stopped minute, and the first after it.
+  let k = -1;
+  for (let i = 0; i < r.length && r[i].at <= first.m.at - 60000; i++) if (r[i].n > 0) k = i;
+  let j = -1;
+  for (let i = Math.max(k + 1, 0); i < r.length; i++) {
+    if (r[i].at > first.m.at - 60000 && r[i].n > 0) {
+      j = i;
+      break;
+    }
+  }
+  const after = [...first.s.minutes.values()].filter((m) => m.at > first.m.at && (m.calls ?? m.consumed) > 0).sort((a, b) => a.at - b.at)[0] ?? null;
+  return {
+    hosts: [...new Set(found.map((x) => x.host))].sort(),
+    ev: first.m.rtEv!,
+    flow: first.flow,
+    from: k >= 0 ? r[k].at : null,
+    until: j >= 0 ? r[j].at : null,
+    fromEv: k >= 0 ? r[k].ev : null,
+    untilEv: j >= 0 ? r[j].ev : null,
+    after,
+  };
 }
 
 interface Slow {
@@ -496,8 +584,42 @@ function brokerFault(from: number, to: number, hosts: ReadonlySet<string>, stuck
   return { addr, failures: list.length, pulls: list.filter((x) => x.pull).length, failFrom, failTo, failEv: list[0].ev, lock };
 }
 
+/** A blocked listener this rule found, as the other layers read it (the incident's cause, replay's inference). */
+export interface BlockedListener {
+  group: string;
+  hosts: string[];
+  /** The last commit round that moved the offsets before the block, and the first after it (null: not in the logs). */
+  from: number | null;
+  until: number | null;
+  finding: Finding;
+}
+
+/** The group a finding of this rule is about (its title: `Group X: ...`). */
+export function backlogGroup(f: Finding): string | null {
+  return f.rule === rule.meta.id ? (/^Group (\S+):/.exec(f.title)?.[1] ?? null) : null;
+}
+
+/** The blocked listeners among the findings. */
+export function blockedListenersOf(findings: readonly Finding[]): BlockedListener[] {
+  const out: BlockedListener[] = [];
+  for (const f of findings) {
+    const group = backlogGroup(f);
+    const m = f.metrics;
+    if (!group || m.cause !== 'blocked-listener') continue;
+    out.push({
+      group,
+      hosts: Array.isArray(m.blockedHosts) ? m.blockedHosts.map(String) : [],
+      from: typeof m.blockedFrom === 'number' ? m.blockedFrom : null,
+      until: typeof m.blockedUntil === 'number' ? m.blockedUntil : null,
+      finding: f,
+    });
+  }
+  return out;
+}
+
 const CAUSE_WORDS: Record<string, string> = {
   'slow-listener': 'a slow listener',
+  'blocked-listener': 'a blocked listener',
   'broker-fault': 'a broker fault',
   'consume-threads': 'the consume threads',
   rebalance: 'a rebalance storm',

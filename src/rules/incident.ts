@@ -17,6 +17,7 @@ type CauseKind =
   | 'partition'
   // A consumer application's faults (src/diagnosis/consumer-causes.ts): on the host of the instance.
   | 'slow-listener'
+  | 'blocked-listener'
   | 'consume-failures'
   | 'consumer-gone'
   | 'consumer-stopped'

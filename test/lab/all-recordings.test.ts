@@ -13,7 +13,11 @@ import { join } from 'node:path';
 /** The issue's thresholds. */
 const TARGET = { cause: 1, 'went-down': 1, other: 0.95, recallCauses: 0.9, recallClients: 0.9, reproduced: 0.9 };
 
-/** Today's figures over the 53 committed recordings (npm run lab -- score samples/lab samples/generated), rounded down. */
+/**
+ * Today's figures over the 54 committed recordings (npm run lab -- score samples/lab samples/generated),
+ * rounded down. `reproduced` counts replay's verdict, which compares the producers' milestones only:
+ * a consumer recording with no producer fault is "nothing compared" (15/54).
+ */
 const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClients: number; reproduced: number } = {
   cause: 0.97,
   'went-down': 0.98,
@@ -27,7 +31,7 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   'replay-impact': 0.6,
   recallCauses: 0.75,
   recallClients: 0.77,
-  reproduced: 0.28,
+  reproduced: 0.27,
 };
 
 async function scoreEvery(dirs: string[]): Promise<RecordingScore[]> {

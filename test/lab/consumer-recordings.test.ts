@@ -266,4 +266,70 @@ describe('what each consumer recording shows', () => {
     expect(c3.length).toBeGreaterThan(10);
     expect(c3.filter((x) => / (WARN|ERROR) /.test(x))).toEqual([]);
   });
+  it('consumer-listener-block: one instance\'s blocked listener backs up its own queues under flow control while the other consumes on; they drain after the block', () => {
+    const name = 'consumer-listener-block';
+    const l = labJson(name);
+    const g = group(name);
+    expect(l.versions).toMatchObject({ namesrv: '5.1.4', broker: '5.1.4' });
+    expect(l.consumers!.map((c) => [c.host, c.version, c.settings.consumeThreadMin, c.settings.pullThresholdForQueue])).toEqual([
+      ['app-stock-01', '4.9.4', 4, 50],
+      ['app-stock-02', '5.1.4', 4, 50],
+    ]);
+    const f = l.faults[0] as { kind: string; host: string; start: string; end: string; consumers?: string[] };
+    expect(l.faults).toHaveLength(1);
+    expect(f).toMatchObject({ kind: 'listener-block', host: 'app-stock-02', consumers: ['app-stock-02'] });
+    expect(Date.parse(f.end) - Date.parse(f.start)).toBe(120_000);
+    // The blocked instance held queues 2 and 3 throughout (no rebalance moved them).
+    const blocked = l.consumers!.find((c) => c.host === 'app-stock-02')!;
+    expect(blocked.queues).toHaveLength(1);
+    expect(blocked.queues[0].queues).toEqual(['TopicOrder@broker-a:2', 'TopicOrder@broker-a:3']);
+    // The lag rises sample after sample during the block, all of it on the blocked instance's queues,
+    // and is back at a few messages 15 s after it.
+    const during = g.lag.filter((x) => x.at > f.start && x.at <= f.end);
+    const after = g.lag.filter((x) => Date.parse(x.at) > Date.parse(f.end) + 15_000);
+    expect(during.length).toBeGreaterThanOrEqual(10);
+    for (let i = 1; i < during.length; i++) expect(during[i].total, during[i].at).toBeGreaterThan(during[i - 1].total);
+    expect(g.maxLag!.total).toBeGreaterThan(250);
+    expect(g.maxLag!.at > f.start && g.maxLag!.at <= f.end).toBe(true);
+    for (const x of during) {
+      expect(x.queues['TopicOrder@broker-a:0'] + x.queues['TopicOrder@broker-a:1'], x.at).toBeLessThanOrEqual(4);
+    }
+    expect(after.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...after.map((x) => x.total))).toBeLessThan(10);
+    expect(g).toMatchObject({ failed: 0, duplicates: 0, consumedOfFailedSends: 0 });
+    expect(g.neverConsumed.count).toBeLessThanOrEqual(g.neverConsumed.sentInLast10s!);
+    expect(l.clients[0].sends.failed).toBe(0);
+    // The other instance consumed on during the block and after it.
+    const other = l.consumers!.find((c) => c.host === 'app-stock-01')!;
+    expect(other.consumed).toBeGreaterThan(500);
+    expect(other.lastDelivery! > f.end).toBe(true);
+    // Flow control (5.1.4's layout) in the blocked instance's client log only, within the block.
+    const flow = 'the cached message count exceeds the threshold 50, so do flow control';
+    const c2 = log(name, 'app-stock-02', 'rocketmqlogs/rocketmq_client.log');
+    const c1 = log(name, 'app-stock-01', 'rocketmqlogs/rocketmq_client.log');
+    const flowLines = c2.split(/\r?\n/).filter((x) => x.includes(flow));
+    expect(flowLines.length).toBeGreaterThanOrEqual(3);
+    for (const x of flowLines) {
+      expect(x).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} WARN  \[\d+\] \[PullMessageService\] \[o\.a\.r\.c\.i\.c\.DefaultMQPushConsumerImpl#\?:\?\] - /);
+      expect(x).toMatch(/messageQueue=MessageQueue \[topic=TopicOrder, brokerName=broker-a, queueId=[23]\]/);
+      expect(x.slice(11, 19) >= f.start.slice(11, 19) && x.slice(11, 19) <= f.end.slice(11, 19), x).toBe(true);
+    }
+    expect(c2).toContain('flowControlTimes=1\n');
+    expect(c1).not.toContain('so do flow control');
+    // The clients' minute statistics: app-stock-02 consumed nothing in the block's only whole minute,
+    // app-stock-01 its 2.5 messages/s in every minute.
+    const okTps = (text: string) => new Map([...text.matchAll(/(\d\d:\d\d):0\d[.,]\d{3} .*\[CONSUME_OK_TPS\] \[TopicOrder@CID_STOCK\] Stats In One Minute, SUM: (\d+)/g)].map((m) => [m[1], Number(m[2])]));
+    const tps2 = okTps(c2);
+    const tps1 = okTps(c1);
+    // The statistics line printed at the end of the first whole minute inside the block (HH:mm, +08:00).
+    const minuteEnd = Math.ceil(Date.parse(f.start) / 60_000) * 60_000 + 60_000;
+    expect(minuteEnd).toBeLessThanOrEqual(Date.parse(f.end));
+    const blockMinute = new Date(minuteEnd + 8 * 3600_000).toISOString().slice(11, 16);
+    expect(tps2.get(blockMinute)).toBe(0);
+    expect(tps1.get(blockMinute)).toBeGreaterThanOrEqual(140);
+    // The blocked instance committed the same offsets of its queues every 5 s while blocked.
+    const committed = c2.split(/\r?\n/).filter((x) => x.includes('updateConsumeOffsetToBroker') && x.includes('queueId=2]') && x.slice(11, 19) > f.start.slice(11, 19) && x.slice(11, 19) < f.end.slice(11, 19));
+    expect(committed.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(committed.slice(1).map((x) => x.split(' ').pop())).size).toBe(1);
+  });
 });

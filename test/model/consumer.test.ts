@@ -110,6 +110,24 @@ describe('mechanisms', () => {
     expect(group(v.scenario, f.untilMs).maxLag!.total).toBeLessThan(group(f.scenario, f.untilMs).maxLag!.total / 4);
   });
 
+  it("one instance's listener blocked for 60 s: its queues fill and stop, the other keeps consuming; the lag drains after the block", () => {
+    const f = load('consumer-slow-listener');
+    const sc = JSON.parse(JSON.stringify(f.scenario)) as Scenario;
+    const g0 = sc.consumerGroups![0];
+    g0.listener = { processMs: 20 };
+    const free = group(sc, f.untilMs);
+    g0.instances[1].blocks = [{ atMs: 60000, untilMs: 120000 }];
+    const blocked = group(sc, f.untilMs);
+    // Half the queues wait 60 s at 5 messages a second in all: about 150 behind (the other half consumed).
+    expect(blocked.maxLag!.total).toBeGreaterThan(100);
+    expect(blocked.maxLag!.total).toBeLessThan(200);
+    expect(free.maxLag!.total).toBeLessThan(20);
+    expect(blocked.maxLag!.atMs).toBeGreaterThanOrEqual(110000);
+    expect(blocked.maxLag!.atMs).toBeLessThanOrEqual(130000);
+    expect(blocked.lag[blocked.lag.length - 1].total).toBeLessThanOrEqual(5);
+    expect([blocked.failed, blocked.duplicates]).toEqual([0, 0]);
+  });
+
   it('a broker down fails the pulls; the lag is consumed once it is back', () => {
     const f = load('consumer-slow-listener');
     const sc = JSON.parse(JSON.stringify(f.scenario)) as Scenario;
@@ -131,6 +149,13 @@ describe('the scenario file', () => {
     bad.consumerGroups[0].subscription = '*';
     bad.consumerGroups[0].consumeThreadMin = 30;
     expect(() => validateScenario(bad)).toThrow(/consumeThreadMin: 30 is more than consumeThreadMax 20/);
+    bad.consumerGroups[0].consumeThreadMin = 2;
+    bad.consumerGroups[0].instances[0].blocks = [{ atMs: 5000, untilMs: 5000 }];
+    expect(() => validateScenario(bad)).toThrow(/instances\[0\]\.blocks\[0\]\.untilMs: expected a time after atMs/);
+    bad.consumerGroups[0].instances[0].blocks = [{ atMs: 5000, untilMs: 9000, why: 'x' }];
+    expect(() => validateScenario(bad)).toThrow(/blocks\[0\]\.why/);
+    bad.consumerGroups[0].instances[0].blocks = [{ atMs: 5000, untilMs: 9000 }];
+    expect(() => validateScenario(bad)).not.toThrow();
   });
 });
 

@@ -83,6 +83,12 @@ const CASES: Case[] = [
   },
   { name: 'consumer-namesrv-hang', figures: ['peak', ...COUNTS], gaps: {} },
   {
+    name: 'consumer-listener-block',
+    figures: ['peak', 'peakAt', 'backAt', ...COUNTS],
+    gaps: {},
+    hiddenSettings: { consumeThreadMin: "the blocked minute consumed nothing and the minute after holds the blocked calls' whole waits: no minute measures the pool" },
+  },
+  {
     name: 'consumer-too-few-threads',
     figures: ['peak', ...COUNTS],
     gaps: { peak: 'its one consume thread was always busy but its queues never reached pullThresholdForQueue: no minute shows the threads saturated, so consumeThreadMin stays the default 20' },

@@ -214,6 +214,10 @@ describe('report helpers', () => {
     expect(metricText('x', true)).toBe('true');
     expect(metricText('switchedAt', T('14:53:46.281'), zone)).toBe('2020-12-22 14:53:46.281');
     expect(metricText('switchedAt', T('14:53:46.281'))).toBe(String(T('14:53:46.281')));
+    // consumer-backlog's windows: slowFrom, blockedUntil, notLockedUntil are times too; detectFrom is a word.
+    expect(metricText('blockedFrom', T('14:53:46.281'), zone)).toBe('2020-12-22 14:53:46.281');
+    expect(metricText('notLockedUntil', T('14:53:46.281'), zone)).toBe('2020-12-22 14:53:46.281');
+    expect(metricText('detectFrom', 'heartbeat', zone)).toBe('heartbeat');
   });
 
   it('names the subject', () => {

@@ -23,8 +23,35 @@ ruleTester(rule, {
       name: 'the listener took longer but the cache never filled: no backlog claimed',
       files: { 'app-pay-01/logs/rocketmq_client.log': client([rt('17:00:00,001', 100, '20.00'), ok('17:00:00,002', 100), rt('17:01:00,001', 100, '900.00'), ok('17:01:00,002', 100)]) },
     },
+    {
+      name: 'an instance that consumed nothing in a minute with no message waiting (no flow control, no backlog): no blocked listener claimed',
+      files: { 'app-pay-01/logs/rocketmq_client.log': client([rt('17:00:00,001', 100, '20.00'), ok('17:00:00,002', 100), rt('17:01:00,001', 0, '0.00'), ok('17:01:00,002', 0)]) },
+    },
   ],
   invalid: [
+    {
+      name: 'a minute with TIMES: 0 while the cache was full: a blocked listener, no threads figure from the minute after (its average holds the blocked calls\' waits)',
+      files: {
+        'app-pay-01/logs/rocketmq_client.log': client([
+          rt('17:00:00,001', 1200, '20.00'),
+          ok('17:00:00,002', 1200),
+          flow('17:00:40,000', 1001),
+          rt('17:01:00,001', 0, '0.00'),
+          ok('17:01:00,002', 0),
+          flow('17:01:30,000', 1001),
+          rt('17:02:00,001', 900, '5000.00'),
+          ok('17:02:00,002', 900),
+        ]),
+      },
+      findings: [
+        {
+          metrics: { cause: 'blocked-listener', blockedHosts: ['app-pay-01'], rtAfterMs: 5000 },
+          mentions: ['Cause: a blocked listener. app-pay-01 consumed nothing in the minute to 17:01:00', 'while its cache was full (flow control)', 'no time per message', 'jstack'],
+          explanationOmits: ['consume threads were busy', 'slow listener'],
+          adviceOmits: ['more consume threads (consumeThreadMin'],
+        },
+      ],
+    },
     {
       name: 'real lite pull consumer (apache/rocketmq#7969): its batches not taken by poll(), no group and no stats printed: cause unknown',
       files: { 'app/app.log': readFileSync(join(__dirname, '..', 'fixtures', 'real', '149-litepull-consume-request-flow-control-pid-layout.log'), 'utf8') },
@@ -89,11 +116,32 @@ describe('consumer-backlog on the lab recordings', () => {
     expect(f[0].metrics.subscriptions).toEqual(expect.arrayContaining(['TagA', 'TagA || TagB']));
   });
 
-  it.each(['consumer-failures-dlq', 'consumer-offset-reset', 'consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-namesrv-hang', 'crash', 'hang-5x', 'broker-busy'])(
-    '%s: no slow listener or threads claimed where the lab slowed no listener',
+  it('consumer-listener-block: a blocked listener on the one instance the lab blocked, its window within 10 s of the block', async () => {
+    const f = (await labFindings('consumer-listener-block', [rule])).filter((x) => x.rule === 'consumer-backlog');
+    expect(f).toHaveLength(1);
+    expect(f[0].metrics.cause).toBe('blocked-listener');
+    const fault = labTruth('consumer-listener-block').faults[0];
+    expect(f[0].metrics.blockedHosts).toEqual([fault.host]);
+    expect(Math.abs(Number(f[0].metrics.blockedFrom) - Date.parse(fault.start))).toBeLessThanOrEqual(10_000);
+    expect(Math.abs(Number(f[0].metrics.blockedUntil) - Date.parse(fault.end!))).toBeLessThanOrEqual(10_000);
+    // The lab ran 4 consume threads: no busy-threads figure from the minute whose average holds 2 min waits.
+    expect(f[0].metrics.busyThreads).toBeUndefined();
+  });
+
+  it.each([
+    ['consumer-slow-listener', 'slow-listener'],
+    ['consumer-too-few-threads', 'consume-threads'],
+  ])('%s: its own cause (%s), no blocked listener: the listener slowed or the threads were few, every minute consumed', async (name, cause) => {
+    const f = (await labFindings(name, [rule])).filter((x) => x.rule === 'consumer-backlog');
+    expect(f.map((x) => x.metrics.cause)).toContain(cause);
+    expect(f.filter((x) => x.metrics.cause === 'blocked-listener')).toEqual([]);
+  });
+
+  it.each(['consumer-failures-dlq', 'consumer-offset-reset', 'consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-namesrv-hang', 'consumer-broker-hang', 'consumer-orderly-broker-crash', 'consumer-5x-restart', 'consumer-lite-pull-stop', 'crash', 'hang-5x', 'broker-busy'])(
+    '%s: no slow or blocked listener or threads claimed where the lab slowed or blocked no listener (a blocked one only where it blocked)',
     async (name) => {
       const f = (await labFindings(name, [rule])).filter((x) => x.rule === 'consumer-backlog');
-      expect(f.filter((x) => x.metrics.cause === 'slow-listener' || x.metrics.cause === 'consume-threads')).toEqual([]);
+      expect(f.filter((x) => x.metrics.cause === 'slow-listener' || x.metrics.cause === 'consume-threads' || x.metrics.cause === 'blocked-listener')).toEqual([]);
     },
   );
 });

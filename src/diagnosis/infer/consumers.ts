@@ -22,8 +22,9 @@ import type { ScenarioConsumerGroup, ScenarioConsumerInstance, ScenarioTopic } f
 import { CONSUMER_DEFAULTS } from '../../rocketmq/facts.js';
 import { MESSAGE_DELAY_LEVELS_MS } from '../../model/store.js';
 import type { RmqEvent } from '../../parse/types.js';
-import { round2, type InferContext } from './context.js';
+import { fileRef, round2, type InferContext } from './context.js';
 import type { HostsResult } from './hosts.js';
+import { blockedListenersOf } from '../../rules/consumer-backlog.js';
 
 /** The client's group of the internal producer every consumer starts (MixAll.CLIENT_INNER_PRODUCER_GROUP). */
 const INNER_PRODUCER = 'CLIENT_INNER_PRODUCER';
@@ -114,6 +115,7 @@ function inferGroup(
   }
 
   const runs = instanceRuns(ctx, hosts, starts, book);
+  const blocked = blockedListenersOf(ctx.opts.findings ?? []).filter((b) => b.group === name && (b.from ?? b.finding.start) !== null);
   const version = versionOf(hostsOf[0], p);
   const instances: ScenarioConsumerInstance[] = runs.map((r, i) => {
     const ip = r.ip ?? hosts.hostIp.get(r.host)?.value;
@@ -123,6 +125,11 @@ function inferGroup(
       inst.stopAtMs = Math.max(inst.startAtMs! + 1, ctx.rel(r.end.ts));
       inst.stop = r.end.stop;
       prov(`${p}.instances[${i}].stop`, r.end.rule, [r.end.event]);
+    }
+    const blocks = blocked.filter((b) => b.hosts.includes(r.host) && (b.from ?? b.finding.start ?? 0) >= r.start.ts! - 60000 && (!r.end || (b.from ?? 0) <= r.end.ts));
+    if (blocks.length) {
+      inst.blocks = blocks.map((b) => ({ atMs: Math.max(0, ctx.rel(b.from ?? b.finding.start!)), untilMs: ctx.rel(b.until ?? ctx.last) }));
+      prov(`${p}.instances[${i}].blocks`, "consumer-backlog's blocked listener: from the last commit round that moved its offsets to the first that moved them again", blocks.flatMap((b) => b.finding.evidence.map((e) => ({ ...fileRef(e.file), line: e.line, ts: e.time }))));
     }
     return inst;
   });
@@ -154,8 +161,11 @@ function inferGroup(
     group.resets = resets.map((r) => ({ atMs: r.atMs, toMs: r.toMs }));
     prov(`${p}.resets`, '`invoke reset offset operation from broker ... timestamp=` in the instances\' logs (the broker\'s RESET_CONSUMER_CLIENT_OFFSET of mqadmin resetOffsetByTime), at the first instance that logged it', resets.map((r) => r.event));
   }
-  const stats = consumeStats(mine, name);
-  const threads = inferThreads(ctx, mine, name, p);
+  // A minute over a blocked listener (consumer-backlog) measures neither the listener nor the threads:
+  // it consumed nothing, or its CONSUME_RT holds the blocked calls' whole waits.
+  const overBlock = (endTs: number) => blocked.some((b) => endTs > (b.from ?? b.finding.start!) && endTs - 60000 < (b.until ?? Infinity));
+  const stats = consumeStats(mine, name).filter((m) => !overBlock(m.endTs));
+  const threads = inferThreads(ctx, mine, name, p, overBlock);
   group.consumeThreadMin = threads;
   group.consumeThreadMax = Math.max(threads, CONSUMER_DEFAULTS.consumeThreadMax);
   def(`${p}.consumeThreadMax`, `${group.consumeThreadMax} (DefaultMQPushConsumer default, at least consumeThreadMin; the pool never grows past consumeThreadMin)`);
@@ -253,7 +263,7 @@ function consumeStats(mine: RmqEvent[], group: string): StatMinute[] {
 }
 
 /** consumeThreadMin: the busy threads of an instance over a minute its queues were held by flow control. */
-function inferThreads(ctx: InferContext, mine: RmqEvent[], group: string, p: string): number {
+function inferThreads(ctx: InferContext, mine: RmqEvent[], group: string, p: string, overBlock: (endTs: number) => boolean): number {
   const held = mine.filter((e) => e.type === 'flow-control' && e.ts !== null);
   let best: { threads: number; events: RmqEvent[] } | null = null;
   for (const host of new Set(held.map((e) => e.host))) {
@@ -261,7 +271,7 @@ function inferThreads(ctx: InferContext, mine: RmqEvent[], group: string, p: str
     for (const m of consumeStats(mine.filter((e) => e.host === host), group)) {
       // A warning within the minute: its queues were full, so every thread was busy.
       const inMinute = warnings.some((e) => e.ts! > m.endTs - 60000 && e.ts! <= m.endTs);
-      if (!inMinute || m.times < MIN_TIMES) continue;
+      if (!inMinute || m.times < MIN_TIMES || overBlock(m.endTs)) continue;
       const busy = m.rtSum / 60000;
       if (!best || busy > best.threads) best = { threads: busy, events: [...m.events, warnings[0]] };
     }

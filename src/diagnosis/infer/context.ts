@@ -6,7 +6,7 @@ import { OLDEST_MODELLED, versionAtLeast } from '../../rocketmq/versions.js';
 import { parseZone, type Zone } from '../../parse/time.js';
 import type { RmqEvent } from '../../parse/types.js';
 import { relativeTo } from '../../util/paths.js';
-import type { SourceInfo } from '../../rules/types.js';
+import type { Finding, SourceInfo } from '../../rules/types.js';
 import { SERVER_KINDS, type SourceKind } from '../../ingest/kinds.js';
 import type { Collected } from '../collect.js';
 import type { DefaultsMap, ProvenanceMap } from '../types.js';
@@ -21,6 +21,11 @@ export interface InferOptions {
   zone: string;
   /** One line for the report: what was read. */
   source: string;
+  /**
+   * The rules' findings over the same logs, where the run has them (analyze's; replay runs
+   * consumer-backlog beside its reading): what a rule recognised is asked of it, not recognised again.
+   */
+  findings?: readonly Finding[];
 }
 
 /** A value with the rule that gave it and the lines it read. */
