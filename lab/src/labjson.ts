@@ -4,7 +4,7 @@
 import { brokerSettings, namesrvSettings } from './conf.js';
 import { CLIENT_DEFAULTS_FROM, clientRanWith } from './defaults.js';
 import { consumerTruth, type ConsumerSide } from './labjson-consumers.js';
-import { brokers, namesrvAddr, namesrvHosts, producers, type FaultKind, type Scenario } from './scenario.js';
+import { brokers, namesrvAddr, namesrvHosts, producers, type Fault, type FaultKind, type Scenario } from './scenario.js';
 
 export interface FaultRecord {
   kind: FaultKind;
@@ -15,18 +15,10 @@ export interface FaultRecord {
     pids?: number[];
     linkUp?: Date;
     stopped?: Date;
-    cpuQuota?: number;
-    cpuPeriodMs?: number;
-    groups?: [string[], string[]];
-    /** Consumer faults: the instances struck, the listener's change, a joining instance's subscription, an offset reset's target and the admin tool's answer. */
-    consumers?: string[];
-    processMs?: number;
-    laterShare?: number;
-    throwShare?: number;
-    subscription?: string;
+    /** An offset reset's target and the admin tool's answer. */
     resetTo?: Date;
     adminOutput?: string;
-  };
+  } & Pick<Fault, 'cpuQuota' | 'cpuPeriodMs' | 'groups' | 'consumers' | 'processMs' | 'laterShare' | 'throwShare' | 'subscription'>;
 }
 
 export interface SendRecord {

@@ -69,14 +69,15 @@ export function serverClasspath(t: Toolchain, version: string): string[] {
 }
 
 /**
- * The applications' class path for one client version: LabProducer and LabConsumer compiled against
- * that version (LabLitePull too from 4.6.0, the first client with DefaultLitePullConsumer).
+ * The applications' class path for one client version: LabProducer and LabConsumer (and LabMain, what
+ * they share) compiled against that version (LabLitePull too from 4.6.0, the first client with
+ * DefaultLitePullConsumer).
  */
 export function clientClasspath(t: Toolchain, version: string): string[] {
   const jars = classpath(t, 'client', version);
   const classes = join(t.cacheDir, `client-${version}`, 'classes');
   const dir = join(t.labDir, 'client', 'src', 'main', 'java', 'com', 'example', 'lab');
-  const names = ['LabProducer', 'LabConsumer', ...(compareVersions(version, LITE_PULL_SINCE) >= 0 ? ['LabLitePull'] : [])];
+  const names = ['LabMain', 'LabProducer', 'LabConsumer', ...(compareVersions(version, LITE_PULL_SINCE) >= 0 ? ['LabLitePull'] : [])];
   const stale = names.some((n) => {
     const built = join(classes, 'com', 'example', 'lab', `${n}.class`);
     return !existsSync(built) || statSync(built).mtimeMs < statSync(join(dir, `${n}.java`)).mtimeMs;

@@ -26,18 +26,14 @@
 package com.example.lab;
 
 import java.io.BufferedReader;
-import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
@@ -307,24 +303,8 @@ public final class LabConsumer {
     }
 
     public static void main(String[] args) throws Exception {
-        Properties conf = new Properties();
-        try (InputStream in = new FileInputStream(args[0])) {
-            conf.load(in);
-        }
-        // Spring Boot's file layout prints the process id; its LoggingSystem sets PID before logback starts.
-        System.setProperty("PID", String.valueOf(ProcessHandle.current().pid()));
-        List<String> missing = new ArrayList<>();
-        for (String k : new String[] {"namesrvAddr", "group", "topic", "consumedFile", "queuesFile"}) {
-            if (conf.getProperty(k) == null) missing.add(k);
-        }
-        if (!missing.isEmpty()) throw new IllegalArgumentException("missing settings: " + missing);
-        try {
-            new LabConsumer(conf).run();
-        } catch (Throwable e) {
-            e.printStackTrace();
-            System.exit(1);
-        }
-        System.exit(0);
+        Properties conf = LabMain.settings(args[0], "namesrvAddr", "group", "topic", "consumedFile", "queuesFile");
+        LabMain.exitAfter(() -> new LabConsumer(conf).run());
     }
 
     /** For LabLitePull: the messages of one poll, handled one by one. */

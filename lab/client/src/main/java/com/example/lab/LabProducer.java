@@ -26,17 +26,13 @@
 package com.example.lab;
 
 import java.io.BufferedReader;
-import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -231,23 +227,7 @@ public final class LabProducer {
     }
 
     public static void main(String[] args) throws Exception {
-        Properties conf = new Properties();
-        try (InputStream in = new FileInputStream(args[0])) {
-            conf.load(in);
-        }
-        // Spring Boot's file layout prints the process id; its LoggingSystem sets PID before logback starts.
-        System.setProperty("PID", String.valueOf(ProcessHandle.current().pid()));
-        List<String> missing = new ArrayList<>();
-        for (String k : new String[] {"namesrvAddr", "group", "topic", "sendsFile"}) {
-            if (conf.getProperty(k) == null) missing.add(k);
-        }
-        if (!missing.isEmpty()) throw new IllegalArgumentException("missing settings: " + missing);
-        try {
-            new LabProducer(conf).run();
-        } catch (Throwable e) {
-            e.printStackTrace();
-            System.exit(1);
-        }
-        System.exit(0);
+        Properties conf = LabMain.settings(args[0], "namesrvAddr", "group", "topic", "sendsFile");
+        LabMain.exitAfter(() -> new LabProducer(conf).run());
     }
 }
