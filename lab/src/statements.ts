@@ -147,9 +147,11 @@ function impactStatements(truth: Truth, report: Report): Statement[] {
   for (const inc of report.incidents ?? []) {
     for (const x of inc.impact ?? []) {
       const cur = byClient.get(x.client) ?? { sends: 0, start: Infinity, end: -Infinity, ids: [] as string[], version: (x.clientVersion as string | null) ?? null, why: [] as Why[] };
-      cur.sends += x.failedSends ?? 0;
-      cur.start = Math.min(cur.start, ms(x.start));
-      cur.end = Math.max(cur.end, ms(x.end));
+      // What it lost before the first cause (impact.before) is claimed as its loss too.
+      const b = x.before as { failedSends: number; start: string; end: string } | null | undefined;
+      cur.sends += (x.failedSends ?? 0) + (b?.failedSends ?? 0);
+      cur.start = Math.min(cur.start, ms(x.start), b ? ms(b.start) : Infinity);
+      cur.end = Math.max(cur.end, ms(x.end), b ? ms(b.end) : -Infinity);
       cur.ids.push(inc.id);
       // An impact with no window (no send lost) is explained over its incident's window.
       const [ws, we] = x.start ? [ms(x.start), ms(x.end)] : [ms(inc.start), inc.end ? ms(inc.end) : ms(inc.start)];

@@ -19,6 +19,11 @@ import { IMPACT_UNKNOWN } from '../ingest/coverage.js';
 const JOIN_MS = 5 * 60000;
 /** Causes on one host this close are one incident (a broker busy again, a host back and down again). */
 const SAME_HOST_JOIN_MS = 15 * 60000;
+/**
+ * A client's failures this long before the first incident's first cause are told with it, apart (a
+ * fault no cause names, a cause placed late): as long as causes this close are joined into one.
+ */
+const BEFORE_MS = JOIN_MS;
 /** Steps of the chain are read up to this long after the incident's causes ended. */
 const IMPACT_AFTER_MS = 10 * 60000;
 /** A finding belongs to an incident when it overlaps the incident's window widened by this. */
@@ -67,13 +72,16 @@ export function buildIncidents(input: ReplayInput, findings: readonly Finding[],
     advice: [],
     findings: [],
   }));
-  // Each incident hurt the clients that failed from its start to the next one's.
+  // Each incident hurt the clients that failed from its start to the next one's; the first also says
+  // what they lost in the BEFORE_MS before it, apart.
   incidents.forEach((inc, k) => {
     const from = inc.start - 1000;
     const until = k + 1 < incidents.length ? incidents[k + 1].start - 1001 : Infinity;
     for (const [client, all] of Object.entries(observed?.clients ?? {})) {
       const f = opts.failures(client, all.source, from, until);
-      if (f.failedSends === 0 && f.timeouts === 0) continue;
+      const b = k === 0 ? opts.failures(client, all.source, from - BEFORE_MS, from - 1) : null;
+      const before = b && b.failedSends > 0 && b.firstTs !== null && b.lastTs !== null ? { failedSends: b.failedSends, start: b.firstTs, end: b.lastTs, leadMs: inc.start - b.firstTs } : null;
+      if (f.failedSends === 0 && f.timeouts === 0 && !before) continue;
       const v = opts.clientVersion(client);
       inc.impact.push({
         client,
@@ -84,6 +92,7 @@ export function buildIncidents(input: ReplayInput, findings: readonly Finding[],
         timeouts: f.timeouts,
         clientVersion: v.range === 'unknown' ? null : v.range,
         lastedBecause: null,
+        before,
       });
     }
   });

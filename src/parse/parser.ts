@@ -12,7 +12,7 @@
 // where the text appears; one record yields one event of a kind even when a `Caused by:` chain
 // repeats the same text.
 
-import { compatibleFields, fillCause, mergeIntoRecord, PRODUCER_IMPL, sendPathOf } from './record.js';
+import { compatibleFields, fillCause, finishedPath, framePath, mergeIntoRecord, type FramesSeen } from './record.js';
 import { KEYWORDS, matchMessage, type CatalogueMatch } from './catalogue.js';
 import { CONSUMER_CLIENT_WORDS } from './catalogue-consumer.js';
 import { keywordScanner, keywordStarts } from './keyword-scan.js';
@@ -156,6 +156,8 @@ function headerStarts(layouts: readonly CompiledLayout[]): Uint8Array {
 const EXCEPTION_START = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:Exception|Error|Throwable)(?::|$)/;
 const NOT_A_TAIL = /^(?:Caused by:|For more information|See http|Message\{|\.\.\. \d)/;
 const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.jar/;
+/** The client's implementation classes (DefaultMQProducerImpl, MQClientAPIImpl): the frames framePath reads. */
+const CLIENT_IMPL = 'org.apache.rocketmq.client.impl.';
 
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
 export const hasKeyword = keywordScanner(KEYWORDS);
@@ -188,8 +190,8 @@ interface OpenRecord {
   msgAt: number;
   /** Still looking for a RocketMQ jar version in this record's stack frames. */
   jarCheck: boolean;
-  /** The producer's send method seen in this record's stack (see sendPathOf), once known. */
-  sendPath: RmqEvent['sendPath'] | 'kernel' | undefined;
+  /** The producer's send method seen in this record's stack so far (see framePath). */
+  sendPath: FramesSeen;
   fakeCheck: boolean;
   clock: string | undefined;
   level: string | null;
@@ -1002,8 +1004,9 @@ export class SourceParser {
     const rec = this.rec!;
     // `rocketmq-` first: most frames name a jar (Spring's `~[spring-aop-5.3.23.jar:5.3.23]`), few RocketMQ's.
     if (rec.jarCheck && raw.includes('rocketmq-', at) && raw.includes('.jar', at)) this.noteJar(raw);
-    if (rec.events.length && (rec.sendPath === undefined || rec.sendPath === 'kernel') && raw.startsWith(PRODUCER_IMPL, at)) {
-      rec.sendPath = sendPathOf(raw.slice(at + PRODUCER_IMPL.length, raw.indexOf('(', at)), rec.sendPath);
+    // `org.apache.rocketmq.client.impl.` first: most frames are not the client's.
+    if (rec.events.length && (rec.sendPath === undefined || rec.sendPath === 'kernel' || rec.sendPath === 'api') && raw.startsWith(CLIENT_IMPL, at)) {
+      rec.sendPath = framePath(raw, at, rec.sendPath);
     }
   }
 
@@ -1118,7 +1121,7 @@ export class SourceParser {
       }
       rec.events = [e];
     }
-    const path = rec.sendPath === 'kernel' ? undefined : rec.sendPath;
+    const path = finishedPath(rec.sendPath);
     for (const e of rec.events) {
       if (path) e.sendPath = path;
       this.deliver(e);

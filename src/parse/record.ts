@@ -53,7 +53,6 @@ export function mergeIntoRecord(events: readonly RmqEvent[], hit: CatalogueMatch
 }
 
 export const PRODUCER_IMPL = 'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.';
-
 /**
  * Which send method of DefaultMQProducerImpl (4.x and 5.x) a failure went through, from the frames
  * of its stack, innermost first: sendKernelImpl makes one attempt; its caller tells whether a retry
@@ -69,15 +68,47 @@ export function sendPathOf(method: string, seen: RmqEvent['sendPath'] | 'kernel'
   return seen;
 }
 
+/** MQClientAPIImpl and its anonymous classes (sendMessageAsync's InvokeCallback among them). */
+const API_IMPL = 'org.apache.rocketmq.client.impl.MQClientAPIImpl';
+/** Its methods that only a send goes through. */
+const API_SEND_METHOD = /^\.(processSendResponse|sendMessageAsync|sendMessage)\(/;
+/** An InvokeCallback's method: `operationComplete` in 4.x, `operationSucceed`/`operationFail` in 5.x. */
+const API_CALLBACK = /^\$\d+\.operation(Complete|Succeed|Fail)\(/;
+
+/** What a stack has shown so far of the send it came from: sendPathOf's, and `api` for a send method of MQClientAPIImpl. */
+export type FramesSeen = RmqEvent['sendPath'] | 'kernel' | 'api' | undefined;
+
+/**
+ * The send path after one more frame (`raw` from `at`, after `at `), innermost first. Besides
+ * DefaultMQProducerImpl's methods (sendPathOf): an ASYNC send's response callback, a send method of
+ * MQClientAPIImpl (processSendResponse, sendMessageAsync) and then its InvokeCallback with no
+ * DefaultMQProducerImpl frame between (MQClientAPIImpl.sendMessageAsync, 4.x-5.x: it runs on a
+ * callback thread). What that callback throws to the application is final: a broker's error reply is
+ * not retried there (onExceptionImpl with needRetry=false), a timeout or an unsent request only
+ * after retryTimesWhenSendAsyncFailed retries.
+ */
+export function framePath(raw: string, at: number, seen: FramesSeen): FramesSeen {
+  if (seen !== undefined && seen !== 'kernel' && seen !== 'api') return seen;
+  if (raw.startsWith(PRODUCER_IMPL, at)) return sendPathOf(raw.slice(at + PRODUCER_IMPL.length, raw.indexOf('(', at)), seen === 'api' ? undefined : seen);
+  if (seen === 'kernel' || !raw.startsWith(API_IMPL, at)) return seen;
+  const rest = raw.slice(at + API_IMPL.length, at + API_IMPL.length + 40);
+  if (seen === undefined) return API_SEND_METHOD.test(rest) ? 'api' : undefined;
+  return API_CALLBACK.test(rest) ? 'async' : seen;
+}
+
+/** The path a record's events carry: a finished one (not the states on the way). */
+export function finishedPath(seen: FramesSeen): RmqEvent['sendPath'] | undefined {
+  return seen === 'kernel' || seen === 'api' ? undefined : seen;
+}
+
 /** The send path of a printed stack (lines with their `at ` frames), for writers of simulated logs. */
 export function stackSendPath(lines: readonly string[]): RmqEvent['sendPath'] | undefined {
-  let seen: RmqEvent['sendPath'] | 'kernel' | undefined;
+  let seen: FramesSeen;
   for (const l of lines) {
-    const at = l.indexOf('at ' + PRODUCER_IMPL);
+    const at = l.indexOf('at org.apache.rocketmq.client.impl.');
     if (at < 0) continue;
-    const from = at + 3 + PRODUCER_IMPL.length;
-    seen = sendPathOf(l.slice(from, l.indexOf('(', from)), seen);
-    if (seen !== undefined && seen !== 'kernel') return seen;
+    seen = framePath(l, at + 3, seen);
+    if (finishedPath(seen) !== undefined) return finishedPath(seen);
   }
   return undefined;
 }

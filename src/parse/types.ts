@@ -120,9 +120,11 @@ export interface RmqEvent {
   /**
    * The producer's send method the record's stack trace went through (DefaultMQProducerImpl):
    * `default` (sendDefaultImpl, the retry loop), `select` (sendSelectImpl, a MessageQueueSelector:
-   * one attempt), `queue` (send to an explicit MessageQueue: one attempt). Absent without such a stack.
+   * one attempt), `queue` (send to an explicit MessageQueue: one attempt), `async` (an ASYNC send's
+   * response callback, MQClientAPIImpl.sendMessageAsync: what reaches the application's
+   * SendCallback.onException, its retries done). Absent without such a stack.
    */
-  sendPath?: 'default' | 'select' | 'queue';
+  sendPath?: 'default' | 'select' | 'queue' | 'async';
   /** Index of the source in input order (ties in the merge keep this order). */
   source: number;
   /** Sequence number within the source (stable order). */

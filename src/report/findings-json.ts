@@ -130,6 +130,7 @@ function incidentToJson(inc: Incident, zone: Zone, shown: ReadonlySet<string>): 
       timeouts: i.timeouts,
       clientVersion: i.clientVersion,
       lastedBecause: i.lastedBecause,
+      before: i.before ? { failedSends: i.before.failedSends, start: iso(i.before.start, zone), end: iso(i.before.end, zone), leadMs: i.before.leadMs } : null,
     })),
     impactUnknown: inc.impactUnknown,
     chain: inc.chain.map((s) => ({ time: iso(s.at, zone), text: s.text, evidence: s.evidence, finding: s.finding !== null && shown.has(s.finding) ? s.finding : null })),

@@ -14,7 +14,7 @@ import { oneDay, timeText } from './text-layout.js';
 import { clockNotes, EVIDENCE_SHOWN, atOrAbove, countBySeverity, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from './summary.js';
 import { commonDir, relativeTo } from '../util/paths.js';
 import type { Milestone } from '../rules/milestones.js';
-import { lostText } from './incident-text.js';
+import { lostCellText } from './incident-text.js';
 import type { Incident } from '../rules/incident.js';
 import { plural } from '../util/text.js';
 
@@ -141,7 +141,7 @@ function incidentSection(inc: Incident, n: number, zone: Zone, sameDay: boolean)
     out.push('| client | lost | from – to | timed-out calls | why it lasted |', '|---|---|---|---|---|');
     for (const i of inc.impact) {
       const dur = i.start !== null && i.end !== null && i.end > i.start ? ` (${formatMs(i.end - i.start)})` : '';
-      out.push(`| ${mdCell(i.client)} | ${lostText(i)} | ${mdCell(`${span(i.start, i.end)}${dur}`)} | ${i.timeouts} | ${mdCell(i.lastedBecause ?? '-')} |`);
+      out.push(`| ${mdCell(i.client)} | ${lostCellText(i)} | ${mdCell(`${span(i.start, i.end)}${dur}`)} | ${i.timeouts} | ${mdCell(i.lastedBecause ?? '-')} |`);
     }
   } else out.push('No failed send in the logs.');
   out.push('');

@@ -5,6 +5,7 @@
 import type { Zone } from '../parse/time.js';
 import type { Cause, Impact, Incident } from '../rules/incident.js';
 import { formatMs } from '../util/durations.js';
+import { plural } from '../util/text.js';
 import type { Palette } from './escape.js';
 import { hang, timeText } from './text-layout.js';
 
@@ -35,8 +36,21 @@ const sectionOf =
  * its failed attempts (a retry may have saved some). Every report says it this way.
  */
 export function lostText(i: Impact): string {
-  if (i.source === 'client') return `${i.failedSends} failed attempt${i.failedSends === 1 ? '' : 's'} (no application log)`;
-  return i.failedSends ? `${i.failedSends} send${i.failedSends === 1 ? '' : 's'} lost` : 'no send lost';
+  if (i.source === 'client') return `${plural(i.failedSends, 'failed attempt')} (no application log)`;
+  return i.failedSends ? `${plural(i.failedSends, 'send')} lost` : 'no send lost';
+}
+
+/** What the client lost before the first cause (Impact.before), in words; null when nothing. */
+export function lostBeforeText(i: Impact): string | null {
+  if (!i.before) return null;
+  const what = i.source === 'client' ? `${plural(i.before.failedSends, 'failed attempt')}` : `${plural(i.before.failedSends, 'send')} lost`;
+  return `${i.failedSends || i.source === 'client' ? 'also ' : ''}${what} in the ${formatMs(i.before.leadMs)} before the first cause named here, which no cause named explains`;
+}
+
+/** lostText and lostBeforeText in one cell (the markdown and HTML tables). */
+export function lostCellText(i: Impact): string {
+  const b = lostBeforeText(i);
+  return b ? `${lostText(i)}; ${b}` : lostText(i);
 }
 
 /** What broke and who was hurt: the title, the causes and the impact (the TUI's summary too). */
@@ -59,7 +73,8 @@ export function incidentHeadLines(inc: Incident, n: number, zone: Zone, sameDay:
         const lost = lostText(i);
         const win = i.start !== null ? `, ${span(i.start, i.end)}${i.end !== null && i.end > i.start ? ` (${formatMs(i.end - i.start)})` : ''}` : '';
         const to = i.timeouts ? `, ${i.timeouts} call${i.timeouts === 1 ? '' : 's'} timed out` : '';
-        return `${i.client.padEnd(w)}  ${lost}${win}${to}`;
+        const before = lostBeforeText(i);
+        return `${i.client.padEnd(w)}  ${lost}${win}${to}${before ? `; ${before}` : ''}`;
       }),
     );
   } else section('impact', [inc.impactUnknown ?? 'no failed send in the logs']);

@@ -113,6 +113,19 @@ describe('the incident of the bundled samples', () => {
     }
   });
 
+  it("generated gen-704: the sends app-order-01 lost before the first cause named (a broker restart no cause names) are told apart, not dropped; its async sends' disk-full replies count", async () => {
+    const lab = JSON.parse(readFileSync(join(ROOT, 'samples', 'generated', 'gen-704', 'lab.json'), 'utf8'));
+    const truth = lab.clients.find((c: { host: string }) => c.host === 'app-order-01').sends;
+    const [inc] = await incidentsOf(join('generated', 'gen-704'));
+    const order = inc.impact.find((i) => i.client === 'app-order-01')!;
+    expect(order.before).not.toBeNull();
+    expect(order.failedSends + order.before!.failedSends).toBe(truth.failed);
+    near(order.before!.start, ms(truth.firstFailure), 5, 1000, 'its first failure, before the incident (the app log and lab.json differ by a millisecond)');
+    expect(order.before!.end).toBeLessThan(inc.start);
+    expect(order.before!.leadMs).toBe(inc.start - order.before!.start);
+    near(order.end, ms(truth.lastFailure), 5, 1000, 'its last failure');
+  });
+
   it('healthy-restart: a planned restart of mq-broker-a that cost no send', async () => {
     const g = truth('healthy-restart');
     const [inc, ...more] = await incidentsOf('healthy-restart');

@@ -21,7 +21,7 @@ const TARGET = { cause: 1, 'went-down': 1, other: 0.95, recallCauses: 0.9, recal
 const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClients: number; reproduced: number } = {
   cause: 0.97,
   'went-down': 0.98,
-  impact: 0.92,
+  impact: 0.96,
   process: 0.99,
   advice: 0.99,
   consumer: 1,
@@ -30,7 +30,7 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   'replay-milestone': 0.77,
   'replay-impact': 0.6,
   recallCauses: 0.75,
-  recallClients: 0.77,
+  recallClients: 0.94,
   reproduced: 0.27,
 };
 

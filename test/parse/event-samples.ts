@@ -44,7 +44,7 @@ export function anyEvent(): fc.Arbitrary<RmqEvent> {
     text: fc.oneof(text, fc.string({ unit: 'grapheme', maxLength: 400 })),
     entry: maybe(fc.oneof(text, fc.constant(''))),
     versionHint: maybe(text),
-    sendPath: maybe(fc.constantFrom('default', 'select', 'queue')),
+    sendPath: maybe(fc.constantFrom('default', 'select', 'queue', 'async')),
     source: fc.nat(),
     seq: fc.nat(),
   }) as unknown as fc.Arbitrary<RmqEvent>;

@@ -229,6 +229,48 @@ describe('mixed and damaged input', () => {
     expect(parseLines(lines).acc).toMatchObject({ unknown: 2, records: 1, continuation: 1 });
   });
 
+  describe('the send path of a failure, from its stack', () => {
+    // Lab recording gen-712 (client 4.6.0, an ASYNC send to a full disk): the broker's reply reaches the
+    // application's callback as it is (MQClientAPIImpl.sendMessageAsync: onExceptionImpl with needRetry=false).
+    const app = (frames: string[]) => [
+      '2026-12-05 05:42:49.142 ERROR 3472 --- [NettyClientPublicExecutor_1] com.example.order.OrderEventPublisher    : Failed to publish event asynchronously, topic=TopicOrder, key=evt-57',
+      '',
+      "org.apache.rocketmq.client.exception.MQBrokerException: CODE: 14  DESC: service not available now. It may be caused by one of the following reasons: the broker's disk is full [CL:  0.98 CQ:  0.98 INDEX:  0.98], messages are put to the slave, message store has been shut down, etc. BROKER: 10.213.0.21:10911",
+      'For more information, please visit the url, http://rocketmq.apache.org/docs/faq/',
+      ...frames.map((f) => `\tat ${f}`),
+    ];
+    const pathOf = (frames: string[]) => parseLines(app(frames)).events.map((e) => [e.type, e.sendPath ?? null]);
+
+    it('async: a send method of MQClientAPIImpl, then its InvokeCallback (4.x operationComplete, 5.x operationSucceed)', () => {
+      const callback = (m: string) => [
+        'org.apache.rocketmq.client.impl.MQClientAPIImpl.processSendResponse(MQClientAPIImpl.java:709)',
+        'org.apache.rocketmq.client.impl.MQClientAPIImpl.access$000(MQClientAPIImpl.java:167)',
+        `org.apache.rocketmq.client.impl.MQClientAPIImpl$1.${m}(MQClientAPIImpl.java:543)`,
+        'org.apache.rocketmq.remoting.netty.ResponseFuture.executeInvokeCallback(ResponseFuture.java:54)',
+      ];
+      expect(pathOf(callback('operationComplete'))).toEqual([['disk-full', 'async']]);
+      expect(pathOf(callback('operationSucceed'))).toEqual([['disk-full', 'async']]);
+    });
+
+    it('not async: a pull callback (no send method before it), or a sync send (DefaultMQProducerImpl after processSendResponse)', () => {
+      expect(
+        pathOf([
+          'org.apache.rocketmq.client.impl.MQClientAPIImpl.processPullResponse(MQClientAPIImpl.java:800)',
+          'org.apache.rocketmq.client.impl.MQClientAPIImpl$2.operationComplete(MQClientAPIImpl.java:760)',
+        ]),
+      ).toEqual([['disk-full', null]]);
+      expect(
+        pathOf([
+          'org.apache.rocketmq.client.impl.MQClientAPIImpl.processSendResponse(MQClientAPIImpl.java:709)',
+          'org.apache.rocketmq.client.impl.MQClientAPIImpl.sendMessageSync(MQClientAPIImpl.java:523)',
+          'org.apache.rocketmq.client.impl.MQClientAPIImpl.sendMessage(MQClientAPIImpl.java:505)',
+          'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendKernelImpl(DefaultMQProducerImpl.java:817)',
+          'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendSelectImpl(DefaultMQProducerImpl.java:1104)',
+        ]),
+      ).toEqual([['disk-full', 'select']]);
+    });
+  });
+
   it('a blank line after a 4.x client stack belongs to the record', () => {
     const lines = [
       '2024-05-20 14:03:11,490 WARN RocketmqClient - sendKernelImpl exception, resend at once, InvokeID: 1, RT: 8ms, Broker: MessageQueue [topic=T, brokerName=broker-a, queueId=2]',

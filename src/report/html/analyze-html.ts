@@ -19,7 +19,7 @@ import { inputGaps } from '../../ingest/coverage.js';
 import { oneDay, timeText } from '../text-layout.js';
 import { EVIDENCE_SHOWN, atOrAbove, clockNotes, countBySeverity, hostsOf, metricText, omittedFindingsText, severityWord, subjectText, totalsOf, windowText, type AnalyzeReport } from '../summary.js';
 import { commonDir, relativeTo } from '../../util/paths.js';
-import { lostText } from '../incident-text.js';
+import { lostCellText } from '../incident-text.js';
 import type { Activity, EvidenceLine, HostActivity } from './activity.js';
 import { axisSvg, h, htmlDocument, px, tableHtml, timeScale, tooltip, type EvidenceEntry, type EvidenceItem, type TimeScale } from './page.js';
 import { counted } from '../../util/text.js';
@@ -143,7 +143,7 @@ function incidentHtml(inc: Incident, n: number, c: Ctx): string {
   if (inc.impact.length) {
     const rows = inc.impact.map((i) => {
       const dur = i.start !== null && i.end !== null && i.end > i.start ? ` (${formatMs(i.end - i.start)})` : '';
-      return [`<strong>${h(i.client)}</strong>${i.clientVersion ? ` <span class="muted">${h(i.clientVersion)}</span>` : ''}`, h(lostText(i)), h(`${span(i.start, i.end)}${dur}`), num(i.timeouts), h(i.lastedBecause ?? '-')];
+      return [`<strong>${h(i.client)}</strong>${i.clientVersion ? ` <span class="muted">${h(i.clientVersion)}</span>` : ''}`, h(lostCellText(i)), h(`${span(i.start, i.end)}${dur}`), num(i.timeouts), h(i.lastedBecause ?? '-')];
     });
     out.push(tableHtml([{ label: 'client' }, { label: 'lost' }, { label: 'from – to', cls: 'mono time' }, { label: 'timed-out calls', cls: 'n' }, { label: 'why it lasted' }], rows, 'impact'));
   } else out.push('<p>No failed send in the logs.</p>');
