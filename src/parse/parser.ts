@@ -12,7 +12,7 @@
 // where the text appears; one record yields one event of a kind even when a `Caused by:` chain
 // repeats the same text.
 
-import { compatibleFields, fillCause, finishedPath, framePath, mergeIntoRecord, type FramesSeen } from './record.js';
+import { compatibleFields, fillCause, finishedPath, framePath, mergeIntoRecord, pathOpen, type FramesSeen } from './record.js';
 import { KEYWORDS, matchMessage, type CatalogueMatch } from './catalogue.js';
 import { CONSUMER_CLIENT_WORDS } from './catalogue-consumer.js';
 import { keywordScanner, keywordStarts } from './keyword-scan.js';
@@ -1005,7 +1005,7 @@ export class SourceParser {
     // `rocketmq-` first: most frames name a jar (Spring's `~[spring-aop-5.3.23.jar:5.3.23]`), few RocketMQ's.
     if (rec.jarCheck && raw.includes('rocketmq-', at) && raw.includes('.jar', at)) this.noteJar(raw);
     // `org.apache.rocketmq.client.impl.` first: most frames are not the client's.
-    if (rec.events.length && (rec.sendPath === undefined || rec.sendPath === 'kernel' || rec.sendPath === 'api') && raw.startsWith(CLIENT_IMPL, at)) {
+    if (rec.events.length && pathOpen(rec.sendPath) && raw.startsWith(CLIENT_IMPL, at)) {
       rec.sendPath = framePath(raw, at, rec.sendPath);
     }
   }
@@ -1121,7 +1121,7 @@ export class SourceParser {
       }
       rec.events = [e];
     }
-    const path = finishedPath(rec.sendPath);
+    const path = finishedPath(rec.sendPath, this.kind === 'app');
     for (const e of rec.events) {
       if (path) e.sendPath = path;
       this.deliver(e);

@@ -71,12 +71,21 @@ export function sendPathOf(method: string, seen: RmqEvent['sendPath'] | 'kernel'
 /** MQClientAPIImpl and its anonymous classes (sendMessageAsync's InvokeCallback among them). */
 const API_IMPL = 'org.apache.rocketmq.client.impl.MQClientAPIImpl';
 /** Its methods that only a send goes through. */
-const API_SEND_METHOD = /^\.(processSendResponse|sendMessageAsync|sendMessage)\(/;
+const API_SEND_METHOD = /^\.(processSendResponse|sendMessageAsync|sendMessageSync|sendMessage)\(/;
 /** An InvokeCallback's method: `operationComplete` in 4.x, `operationSucceed`/`operationFail` in 5.x. */
 const API_CALLBACK = /^\$\d+\.operation(Complete|Succeed|Fail)\(/;
 
-/** What a stack has shown so far of the send it came from: sendPathOf's, and `api` for a send method of MQClientAPIImpl. */
-export type FramesSeen = RmqEvent['sendPath'] | 'kernel' | 'api' | undefined;
+/**
+ * What a stack has shown so far of the send it came from: sendPathOf's, `api` for a send method of
+ * MQClientAPIImpl, `callback` for an InvokeCallback of MQClientAPIImpl as the innermost client frame,
+ * `other` for another method of MQClientAPIImpl first (processPullResponse: no send).
+ */
+export type FramesSeen = RmqEvent['sendPath'] | 'kernel' | 'api' | 'callback' | 'other' | undefined;
+
+/** Whether more frames can still change what a stack says of its send (framePath). */
+export function pathOpen(seen: FramesSeen): boolean {
+  return seen !== 'default' && seen !== 'select' && seen !== 'queue' && seen !== 'async';
+}
 
 /**
  * The send path after one more frame (`raw` from `at`, after `at `), innermost first. Besides
@@ -88,27 +97,36 @@ export type FramesSeen = RmqEvent['sendPath'] | 'kernel' | 'api' | undefined;
  * after retryTimesWhenSendAsyncFailed retries.
  */
 export function framePath(raw: string, at: number, seen: FramesSeen): FramesSeen {
-  if (seen !== undefined && seen !== 'kernel' && seen !== 'api') return seen;
-  if (raw.startsWith(PRODUCER_IMPL, at)) return sendPathOf(raw.slice(at + PRODUCER_IMPL.length, raw.indexOf('(', at)), seen === 'api' ? undefined : seen);
-  if (seen === 'kernel' || !raw.startsWith(API_IMPL, at)) return seen;
+  if (!pathOpen(seen)) return seen;
+  if (raw.startsWith(PRODUCER_IMPL, at)) return sendPathOf(raw.slice(at + PRODUCER_IMPL.length, raw.indexOf('(', at)), seen === 'kernel' ? seen : undefined);
+  if (!raw.startsWith(API_IMPL, at)) return seen;
   const rest = raw.slice(at + API_IMPL.length, at + API_IMPL.length + 40);
-  if (seen === undefined) return API_SEND_METHOD.test(rest) ? 'api' : undefined;
-  return API_CALLBACK.test(rest) ? 'async' : seen;
+  if (seen === 'api') return API_CALLBACK.test(rest) ? 'async' : seen;
+  // 5.x makes a failed async send's exception in the callback itself (operationFail: `wait response
+  // timeout, cost=`): no send method below it.
+  if (seen === undefined) return API_SEND_METHOD.test(rest) ? 'api' : API_CALLBACK.test(rest) ? 'callback' : 'other';
+  return seen;
 }
 
-/** The path a record's events carry: a finished one (not the states on the way). */
-export function finishedPath(seen: FramesSeen): RmqEvent['sendPath'] | undefined {
-  return seen === 'kernel' || seen === 'api' ? undefined : seen;
+/**
+ * The path a record's events carry: a finished one (not the states on the way). A callback of
+ * MQClientAPIImpl at the top of an application's stack is its SendCallback's (the pull callbacks
+ * are the client's own, logged in its log; an application's own PullCallback, DefaultMQPullConsumer's,
+ * is long deprecated); in the client's log it says nothing.
+ */
+export function finishedPath(seen: FramesSeen, app: boolean): RmqEvent['sendPath'] | undefined {
+  if (seen === 'callback') return app ? 'async' : undefined;
+  return seen === 'kernel' || seen === 'api' || seen === 'other' ? undefined : seen;
 }
 
-/** The send path of a printed stack (lines with their `at ` frames), for writers of simulated logs. */
+/** The send path of a printed stack (lines with their `at ` frames) of an application's log, for writers of simulated logs. */
 export function stackSendPath(lines: readonly string[]): RmqEvent['sendPath'] | undefined {
   let seen: FramesSeen;
   for (const l of lines) {
     const at = l.indexOf('at org.apache.rocketmq.client.impl.');
     if (at < 0) continue;
     seen = framePath(l, at + 3, seen);
-    if (finishedPath(seen) !== undefined) return finishedPath(seen);
+    if (seen !== 'callback' && finishedPath(seen, true) !== undefined) return finishedPath(seen, true);
   }
-  return undefined;
+  return finishedPath(seen, true);
 }

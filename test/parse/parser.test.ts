@@ -252,6 +252,23 @@ describe('mixed and damaged input', () => {
       expect(pathOf(callback('operationSucceed'))).toEqual([['disk-full', 'async']]);
     });
 
+    it("async: 5.x's operationFail makes the exception itself (gen-599, client 5.x): the callback on top of an application's stack; in a client log, nothing", () => {
+      const lines = [
+        '2026-12-05 02:06:29.886 ERROR 23262 --- [NettyClientPublicExecutor_1] com.example.notify.NoticeSender          : Failed to publish event asynchronously, topic=TopicOrder, key=evt-234',
+        '',
+        'org.apache.rocketmq.client.exception.MQClientException: wait response timeout, cost=2686',
+        'For more information, please visit the url, https://rocketmq.apache.org/docs/bestPractice/06FAQ',
+        '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl$1.operationFail(MQClientAPIImpl.java:771)',
+        '\tat org.apache.rocketmq.remoting.netty.NettyRemotingClient$InvokeCallbackWrapper.operationFail(NettyRemotingClient.java:1122)',
+        'Caused by: org.apache.rocketmq.remoting.exception.RemotingTimeoutException: wait response on the channel <10.213.0.21:10911> timeout, 2686(ms)',
+      ];
+      const app = parseLines(lines).events;
+      expect(app.length).toBeGreaterThan(0);
+      expect(app.every((e) => e.sendPath === 'async')).toBe(true);
+      const client = parseLines(lines, { kindHint: 'client' }).events;
+      expect(client.every((e) => e.sendPath === undefined)).toBe(true);
+    });
+
     it('not async: a pull callback (no send method before it), or a sync send (DefaultMQProducerImpl after processSendResponse)', () => {
       expect(
         pathOf([
