@@ -1004,8 +1004,10 @@ export class SourceParser {
     const rec = this.rec!;
     // `rocketmq-` first: most frames name a jar (Spring's `~[spring-aop-5.3.23.jar:5.3.23]`), few RocketMQ's.
     if (rec.jarCheck && raw.includes('rocketmq-', at) && raw.includes('.jar', at)) this.noteJar(raw);
-    // `org.apache.rocketmq.client.impl.` first: most frames are not the client's.
-    if (rec.events.length && pathOpen(rec.sendPath) && raw.startsWith(CLIENT_IMPL, at)) {
+    // `org.apache.rocketmq.client.impl.` first: most frames are not the client's. Read before the
+    // record has an event too: its event may be a `Caused by:` below the frames (a 5.x async send's
+    // RemotingConnectException under `MQClientException: unknown reason`).
+    if (pathOpen(rec.sendPath) && raw.startsWith(CLIENT_IMPL, at)) {
       rec.sendPath = framePath(raw, at, rec.sendPath);
     }
   }

@@ -269,6 +269,20 @@ describe('mixed and damaged input', () => {
       expect(client.every((e) => e.sendPath === undefined)).toBe(true);
     });
 
+    it('async: the event a `Caused by:` below the frames holds (5.x: `unknown reason` over a refused connection, gen-599)', () => {
+      const lines = [
+        '2026-12-05 02:07:19.610 ERROR 23262 --- [NettyClientSelector_1] com.example.notify.NoticeSender          : Failed to publish event asynchronously, topic=TopicOrder, key=evt-48',
+        '',
+        'org.apache.rocketmq.client.exception.MQClientException: unknown reason',
+        'For more information, please visit the url, https://rocketmq.apache.org/docs/bestPractice/06FAQ',
+        '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl$1.operationFail(MQClientAPIImpl.java:775)',
+        '\tat org.apache.rocketmq.remoting.netty.NettyRemotingClient.lambda$invokeAsync$1(NettyRemotingClient.java:756)',
+        'Caused by: org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.213.0.21:10911 failed',
+        '\t... 18 common frames omitted',
+      ];
+      expect(parseLines(lines).events.map((e) => [e.type, e.sendPath ?? null])).toEqual([['connect-failed', 'async']]);
+    });
+
     it('not async: a pull callback (no send method before it), or a sync send (DefaultMQProducerImpl after processSendResponse)', () => {
       expect(
         pathOf([
