@@ -4,10 +4,11 @@
 // but that inference reads: src/timeline/other-records.ts); each server host's silences come from
 // the sources' activity. Bounded whatever the size of the input: what recurs all along
 // (registrations, accepted connections, producer connections, statistics lines) is kept as the few
-// lines inference cites; what it reads only near something else (peers' resets and timeouts during
-// a silence, slow puts beside a busy reply) only there; kept events lose what nothing reads (see
-// `lighten`); and every kept list has a cap (KEEP_CAP per type and host, LIMITS.sendTimes send times
-// per host); what a cap dropped is counted in `dropped`.
+// lines inference cites, as are the instances' rebalances and the brokers' book of consumer groups
+// (consumer-lines.ts); what it reads only near something else (peers' resets and
+// timeouts during a silence, slow puts beside a busy reply) only there; kept events lose what
+// nothing reads (see `lighten`); and every kept list has a cap (KEEP_CAP per type and host,
+// LIMITS.sendTimes send times per host); what a cap dropped is counted in `dropped`.
 
 import { ACTIVITY_GAP_MS, hostSilences, type ActivityMark } from '../parse/activity.js';
 import { type EventType, type RmqEvent, type SourceAccounting } from '../parse/types.js';
@@ -15,6 +16,7 @@ import { SERVER_KINDS } from '../ingest/kinds.js';
 import { APP_SEND, APP_SETTING, APP_STATS, PRODUCER_LINK, inferenceReader, propLine } from '../timeline/other-records.js';
 import { LIMITS } from '../model/index.js';
 import { isSyncTimeout } from './observe.js';
+import { consumerLines } from './consumer-lines.js';
 
 /** Typed events kept (watermark and the store's periodic histogram are summarised instead). */
 const KEPT = new Set<EventType>([
@@ -44,7 +46,9 @@ const KEPT = new Set<EventType>([
 /**
  * The consumer side that inference reads (infer/consumers.ts): the clients' rebalances, failed
  * consumptions, flow-control warnings, offset resets and queue locks, and the brokers' book of a
- * group's instances (connected, unregistered, channel removed, their subscriptions).
+ * group's instances (connected, unregistered, channel removed, their subscriptions). Of the
+ * rebalances and the brokers' book, which recur all along, only the lines inference reads
+ * (consumer-lines.ts).
  */
 const CONSUMER_KEPT = new Set<EventType>(['consume-failed', 'flow-control', 'rebalance', 'offset-reset', 'lock-failed', 'consumer-changed']);
 /** A client's statistics of one minute per `topic@group` that inference reads (CONSUME_RT, CONSUME_OK_TPS, CONSUME_FAILED_TPS). */
@@ -214,52 +218,9 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   let recentAccepts: RmqEvent[] = [];
   let acceptUntil = -Infinity;
   const linked = new Set<string>();
-  const routeDumps = new Map<string, number>();
-  const shared = interner();
-  const strings = shared.string;
-  /**
-   * What inference reads of a kept event, in as few bytes as it can be (a copy: the event may also
-   * be a rule's evidence, analyze feeds both from one pass). Inference reads the text of start
-   * lines and of routes only (fields and file:line otherwise). A client logs the same route dumps
-   * again and again (a route that flaps between two states): a dump's text is kept the first
-   * ROUTE_TEXTS_KEPT times its client logs it for its topic, which are all the readers take (the
-   * first three lines naming a broker's address; the union of the dumps' brokers and queues). The
-   * strings that repeat from event to event (names, threads, loggers, catalogue entries, short
-   * field values) are shared, not one copy per event.
-   */
-  const lighten = (e: RmqEvent): RmqEvent => {
-    let text = '';
-    // An offset reset's text holds the time it resets to (`timestamp=`), which no field carries.
-    if (e.type === 'startup' || e.type === 'offset-reset') text = e.text;
-    else if (e.type === 'route-changed') {
-      const key = `${e.host} ${String(e.fields.topic)} ${routeDumpKey(e.text)}`;
-      const n = routeDumps.get(key) ?? 0;
-      if (n < ROUTE_TEXTS_KEPT) {
-        routeDumps.set(key, n + 1);
-        text = e.text;
-      }
-    }
-    const out: RmqEvent = {
-      ts: e.ts,
-      host: strings(e.host),
-      kind: e.kind,
-      file: strings(e.file),
-      line: e.line,
-      level: e.level === null ? null : strings(e.level),
-      thread: e.thread === null ? null : strings(e.thread),
-      logger: e.logger === null ? null : strings(e.logger),
-      type: e.type,
-      fields: sharedFields(e.fields, shared),
-      text,
-      source: e.source,
-      seq: e.seq,
-    };
-    if (e.clock !== undefined) out.clock = strings(e.clock);
-    if (e.entry !== undefined) out.entry = strings(e.entry);
-    if (e.versionHint !== undefined) out.versionHint = strings(e.versionHint);
-    if (e.sendPath !== undefined) out.sendPath = e.sendPath;
-    return out;
-  };
+  const lighten = lightener();
+  // The brokers' book of consumer groups and the instances' rebalances: the few lines inference reads of them (consumer-lines.ts).
+  const consumerKept = consumerLines(lighten);
   /** Within a silence of another host, or up to PAST_SILENCE_MS after it. */
   const duringSilence = (e: RmqEvent): boolean =>
     e.ts !== null && out.silences.some((x) => x.host !== e.host && e.ts! > x.from.ts! && (x.to === null || e.ts! <= x.to.ts! + PAST_SILENCE_MS));
@@ -326,7 +287,8 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     if (e.type === 'watermark') {
       if (e.fields.queue === 'Send' && typeof e.fields.slowMs === 'number' && e.fields.slowMs >= 100) {
         const list = out.watermarkHigh.get(e.host) ?? [];
-        list.push(e);
+        // Read for their times and cited by file:line, as the kept events are.
+        list.push(lighten(e));
         out.watermarkHigh.set(e.host, list);
       }
       return;
@@ -338,7 +300,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
         return;
       }
       if (e.fields.stat === 'TOPIC_PUT_NUMS' && e.fields.window === 'minute' && e.ts !== null && typeof e.fields.sum === 'number' && keep(e)) {
-        out.topicPuts.push({ host: e.host, topic: String(e.fields.key), ts: e.ts, sum: e.fields.sum, event: e });
+        out.topicPuts.push({ host: e.host, topic: String(e.fields.key), ts: e.ts, sum: e.fields.sum, event: lighten(e) });
       }
       return;
     }
@@ -368,7 +330,11 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     // Pipeline: resets seen by peers, and the connections clients opened (a silent host that still
     // accepts them only stopped its processes).
     if (CONSUMER_KEPT.has(e.type)) {
-      if (keep(e)) out.events.push(lighten(e));
+      // Counted against the cap as every kept line is (the note of what a cap left out is the same).
+      if (!keep(e)) return;
+      if (e.type === 'consumer-changed' && SERVER_KINDS.has(kind) && SERVER_KINDS.has(e.kind)) consumerKept.book(e, out.events.length);
+      else if (e.type === 'rebalance') consumerKept.rebalance(e, out.events.length);
+      else out.events.push(lighten(e));
       return;
     }
     if (KEPT.has(e.type) || (e.type === 'pipeline' && (e.fields.event === 'exception' || (e.fields.side === 'client' && e.fields.event === 'connect')))) {
@@ -376,14 +342,70 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       // from a silence's start to 5 s past its end): elsewhere they are the ordinary churn of channels.
       if (e.type === 'pipeline' && !duringSilence(e)) return;
       if (!wanted(e)) return;
-      if (keep(e)) out.events.push(lighten(e));
+      if (!keep(e)) return;
+      out.events.push(lighten(e));
+      // A consumer's start line, as inference takes them (infer/consumers.ts): it tells which of the book's connections and the host's rebalances are read.
+      if (e.type === 'startup' && e.kind === 'client' && e.fields.role === 'consumer' && typeof e.fields.group === 'string' && e.ts !== null) consumerKept.start(e.host, e.fields.group, e.ts);
       return;
     }
     if (e.type !== 'other') return;
     if (SERVER_KINDS.has(kind)) serverRecord(out, e, kind, linked);
     else if (kind === 'app') appRecord(out, e, keepTimes);
   };
-  return { types: COLLECTED_TYPES, visit, finish: () => out };
+  const finish = (): Collected => {
+    out.events = consumerKept.merge(out.events);
+    return out;
+  };
+  return { types: COLLECTED_TYPES, visit, finish };
+}
+
+/**
+ * What inference reads of a kept event, in as few bytes as it can be (a copy: the event may also
+ * be a rule's evidence, analyze feeds both from one pass). Inference reads the text of start
+ * lines and of routes only (fields and file:line otherwise). A client logs the same route dumps
+ * again and again (a route that flaps between two states): a dump's text is kept the first
+ * ROUTE_TEXTS_KEPT times its client logs it for its topic, which are all the readers take (the
+ * first three lines naming a broker's address; the union of the dumps' brokers and queues). The
+ * strings that repeat from event to event (names, threads, loggers, catalogue entries, short
+ * field values) are shared, not one copy per event.
+ */
+function lightener(): (e: RmqEvent) => RmqEvent {
+  const routeDumps = new Map<string, number>();
+  const shared = interner();
+  const strings = shared.string;
+  return (e: RmqEvent): RmqEvent => {
+    let text = '';
+    // An offset reset's text holds the time it resets to (`timestamp=`), which no field carries.
+    if (e.type === 'startup' || e.type === 'offset-reset') text = e.text;
+    else if (e.type === 'route-changed') {
+      const key = `${e.host} ${String(e.fields.topic)} ${routeDumpKey(e.text)}`;
+      const n = routeDumps.get(key) ?? 0;
+      if (n < ROUTE_TEXTS_KEPT) {
+        routeDumps.set(key, n + 1);
+        text = e.text;
+      }
+    }
+    const out: RmqEvent = {
+      ts: e.ts,
+      host: strings(e.host),
+      kind: e.kind,
+      file: strings(e.file),
+      line: e.line,
+      level: e.level === null ? null : strings(e.level),
+      thread: e.thread === null ? null : strings(e.thread),
+      logger: e.logger === null ? null : strings(e.logger),
+      type: e.type,
+      fields: sharedFields(e.fields, shared),
+      text,
+      source: e.source,
+      seq: e.seq,
+    };
+    if (e.clock !== undefined) out.clock = strings(e.clock);
+    if (e.entry !== undefined) out.entry = strings(e.entry);
+    if (e.versionHint !== undefined) out.versionHint = strings(e.versionHint);
+    if (e.sendPath !== undefined) out.sendPath = e.sendPath;
+    return out;
+  };
 }
 
 /** A server's record that is no event: a line of its property dump, or a producer connection it logged. */

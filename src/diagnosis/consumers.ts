@@ -42,8 +42,11 @@ interface GroupState {
   dlqPutsSeen: boolean;
   sentBackSeen: boolean;
   retrySeen: boolean;
-  /** Committed offset per `topic@broker:queue`. */
-  committed: Map<string, number>;
+  /**
+   * Committed offset per topic, broker and queue: nested maps of the names as the events carry them
+   * (every offset commit is read: a key made of the three would be a new string to hash each time).
+   */
+  committed: Map<string, Map<string, Map<string, number>>>;
   lastReset: number | null;
   consumedAgain: number;
   resetSeen: boolean;
@@ -123,9 +126,14 @@ export function consumerCollector(): ConsumerCollector {
     for (const [, g] of groups) {
       for (const topic of g.topics) {
         if (!minute.topics.has(topic)) continue;
-        const mine = [...g.committed].filter(([k]) => k.startsWith(`${topic}@`));
-        if (!mine.length) continue;
-        addPoint(g.curve, { at: minute.at, rel: (puts.get(topic) ?? 0) - mine.reduce((n, [, o]) => n + o, 0), queues: mine.length });
+        let sum = 0;
+        let queues = 0;
+        for (const byQueue of g.committed.get(topic)?.values() ?? []) {
+          for (const o of byQueue.values()) sum += o;
+          queues += byQueue.size;
+        }
+        if (!queues) continue;
+        addPoint(g.curve, { at: minute.at, rel: (puts.get(topic) ?? 0) - sum, queues });
       }
     }
     minute = null;
@@ -189,12 +197,17 @@ export function consumerCollector(): ConsumerCollector {
       g.resetSeen = true;
     } else if (e.type === 'offset-commit' && f.ok !== false && topic && typeof f.offset === 'number' && !topic.startsWith(RETRY_PREFIX)) {
       g.topics.add(topic);
-      const q = `${topic}@${String(f.brokerName)}:${String(f.queueId)}`;
-      const before = g.committed.get(q);
+      let byBroker = g.committed.get(topic);
+      if (!byBroker) g.committed.set(topic, (byBroker = new Map()));
+      const broker = String(f.brokerName);
+      let byQueue = byBroker.get(broker);
+      if (!byQueue) byBroker.set(broker, (byQueue = new Map()));
+      const q = String(f.queueId);
+      const before = byQueue.get(q);
       // An offset moving back right after a reset: the messages between are delivered again (the
       // consumer starts from the reset offset, RebalancePushImpl.computePullFromWhere / resetOffset).
       if (before !== undefined && f.offset < before && g.lastReset !== null && ts - g.lastReset <= RESET_EFFECT_MS) g.consumedAgain += before - f.offset;
-      g.committed.set(q, f.offset);
+      byQueue.set(q, f.offset);
     }
   };
   return {

@@ -132,6 +132,18 @@ describe('collect keeps a bounded summary of the timeline', () => {
     expect(routes[1].fields.writableAfter).not.toBe(routes[2].fields.writableAfter);
   });
 
+  it('keeps a busy watermark line and a broker\'s minute of puts without their text, as the events (inference reads their times and cites file:line)', () => {
+    const lines = function* (): Generator<RmqEvent> {
+      yield ev({ at: 0, kind: 'watermark', file: 'h/watermark.log', type: 'watermark', fields: { queue: 'Send', slowMs: 400 }, text: '[WATERMARK] Send: 12 SlowTimeMills: 400' });
+      yield ev({ at: 1, kind: 'stats', file: 'h/stats.log', type: 'stats', fields: { stat: 'TOPIC_PUT_NUMS', key: 'T', window: 'minute', sum: 60 }, text: '[TOPIC_PUT_NUMS] [T] Stats In One Minute, SUM: 60' });
+    };
+    const c = collect(lines(), sources(), '', T0, T0 + 10);
+    const [mark] = c.watermarkHigh.get('h')!;
+    const [put] = c.topicPuts;
+    expect([mark.file, mark.line, mark.ts, mark.fields.slowMs, mark.text]).toEqual(['h/watermark.log', 1, T0, 400, '']);
+    expect([put.event.file, put.event.ts, put.sum, put.event.text]).toEqual(['h/stats.log', T0 + 1, 60, '']);
+  });
+
   it('keeps every send time of an application unless told not to (analyze reads the counts only)', () => {
     const src: SourceAccounting[] = [{ ...sources()[2], path: 'app/app.log', kind: 'app' }];
     const sends = () => [0, 10, 20].map((at) => ev({ at, host: 'app', kind: 'app', file: 'app/app.log', level: 'INFO', text: `send ok msgId=7F00000100002A9F0000000000000${at} SEND_OK` }));

@@ -102,6 +102,21 @@ describe('the consumers\' impact: the reading', () => {
     expect(c.lag).toMatchObject({ about: 80, at: Date.parse('2026-12-01T10:02:00+08:00'), minutes: 3 });
   });
 
+  it('the lag reads the minute ends of the most queues: queue 0 of two brokers, then a second queue of one of them', () => {
+    const on = (time: string, brokerName: string, queueId: number, offset: number) => ev('offset-commit', time, { ok: true, group: 'G', topic: 'T', brokerName, queueId, offset });
+    const events: RmqEvent[] = [];
+    // Puts of each minute; the second queue (broker a's queue 1) is committed from the fourth minute on.
+    const putsOf = [200, 200, 200, 250, 300, 250];
+    const secondQueue = [0, 0, 0, 50, 70, 200];
+    for (let m = 1; m <= 6; m++) {
+      events.push(on(`10:0${m - 1}:59.000`, 'a', 0, 100 * m), on(`10:0${m - 1}:59.000`, 'b', 0, 100 * m));
+      if (m >= 4) events.push(on(`10:0${m - 1}:59.000`, 'a', 1, secondQueue[m - 1]));
+      events.push(stat(`10:0${m}:00.000`, 'TOPIC_PUT_NUMS', 'T', putsOf[m - 1]));
+    }
+    // Three queues at minutes 4-6: puts so far minus commits 850-850, 1150-1070, 1400-1400.
+    expect(read(events)[0].lag).toMatchObject({ about: 80, at: Date.parse('2026-12-01T10:05:00+08:00'), minutes: 3 });
+  });
+
   it('no lag from a single minute end, nor DLQ without SCHEDULE_TOPIC_XXXX puts beside the sends back', () => {
     const [c] = read([commit('10:00:59.000', 0, 1), stat('10:01:00.000', 'TOPIC_PUT_NUMS', 'T', 10), stat('10:01:00.000', 'SNDBCK_PUT_NUMS', 'T@G', 5)]);
     expect(c.lag).toBeNull();
