@@ -55,8 +55,18 @@ const SLOW_MIN_MS = 100;
  */
 const LOCK_GAP_MS = 22_000;
 const LOCK_MIN_MS = 30_000;
-/** Commit rounds of a host (every persistConsumerOffsetInterval, 5 s) kept. */
+/** Commit rounds of a host (every persistConsumerOffsetInterval, 5 s) kept past RECENT_ROUNDS_MS. */
 const ROUNDS_KEPT = 20_000;
+/**
+ * A host's commit rounds are read only around the minutes that can name a cause (a listener at
+ * SLOW_MIN_MS or more a message, a minute that consumed nothing): the windows read them from 2 min
+ * before such a minute (slowWindow, 30 s of rounds before that) to a minute after it (the release of
+ * a block). A round is kept while it is this recent, and after only inside such a window: the state
+ * is the windows', not the log's length (a week of rounds every 5 s on 16 queues held hundreds of MB).
+ */
+const RECENT_ROUNDS_MS = 240_000;
+const ROUNDS_BEFORE_MS = 180_000;
+const ROUNDS_AFTER_MS = 120_000;
 
 /** A client's call to a broker address that was refused or timed out. */
 interface Refused {
@@ -75,12 +85,22 @@ interface Minute {
   rtEv: RmqEvent | null;
 }
 
+interface Round {
+  at: number;
+  n: number;
+  ev: RmqEvent;
+}
+
 interface HostState {
   minutes: Map<number, Minute>;
   /** Per queue, the last committed offset. */
   offsets: Map<string, number>;
-  /** Commit rounds: time and messages consumed since the previous round. */
-  rounds: Array<{ at: number; n: number; ev: RmqEvent }>;
+  /** Commit rounds kept (read after the last line): time, messages consumed since the previous round, its first line. */
+  rounds: Round[];
+  /** The rounds of the last RECENT_ROUNDS_MS, in time order: each then kept or let go. */
+  recent: Round[];
+  /** Windows whose rounds are kept (around the minutes that can name a cause), in time order, merged. */
+  keep: Array<[number, number]>;
   roundAt: number | null;
   roundN: number;
   roundEv: RmqEvent | null;
@@ -135,14 +155,42 @@ const rule: Rule = {
     };
     const host = (g: Group, h: string): HostState => {
       let s = g.hosts.get(h);
-      if (!s) g.hosts.set(h, (s = { minutes: new Map(), offsets: new Map(), rounds: [], roundAt: null, roundN: 0, roundEv: null, flow: new Span() }));
+      if (!s) g.hosts.set(h, (s = { minutes: new Map(), offsets: new Map(), rounds: [], recent: [], keep: [], roundAt: null, roundN: 0, roundEv: null, flow: new Span() }));
       return s;
     };
+    const kept = (s: HostState, ts: number): boolean => {
+      for (let i = s.keep.length - 1; i >= 0; i--) if (s.keep[i][0] <= ts) return ts <= s.keep[i][1];
+      return false;
+    };
+    /** Rounds older than RECENT_ROUNDS_MS before `now` leave the recent ones: kept inside a window, else let go. */
+    const age = (s: HostState, now: number) => {
+      while (s.recent.length && s.recent[0].at < now - RECENT_ROUNDS_MS) {
+        const r = s.recent.shift()!;
+        if (kept(s, r.at) && s.rounds.length < ROUNDS_KEPT) s.rounds.push(r);
+      }
+    };
     const closeRound = (s: HostState) => {
-      if (s.roundAt !== null && s.roundEv && s.rounds.length < ROUNDS_KEPT) s.rounds.push({ at: s.roundAt, n: s.roundN, ev: s.roundEv });
+      if (s.roundAt !== null && s.roundEv) {
+        s.recent.push({ at: s.roundAt, n: s.roundN, ev: s.roundEv });
+        age(s, s.roundAt);
+      }
       s.roundAt = null;
       s.roundN = 0;
       s.roundEv = null;
+    };
+    /** A minute that can name a cause: the rounds around it are kept. */
+    const keepAround = (s: HostState, minute: number) => {
+      const from = minute - ROUNDS_BEFORE_MS;
+      const to = minute + ROUNDS_AFTER_MS;
+      const last = s.keep[s.keep.length - 1];
+      if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+      else if (s.keep.length < 10_000) s.keep.push([from, to]);
+    };
+    /** After the last line: the recent rounds join the kept ones. */
+    const flushRounds = (s: HostState) => {
+      closeRound(s);
+      for (const r of s.recent) if (s.rounds.length < ROUNDS_KEPT) s.rounds.push(r);
+      s.recent = [];
     };
 
     const onStats = (e: RmqEvent) => {
@@ -168,6 +216,11 @@ const rule: Rule = {
         m.rtMs = num(e, 'avgpt');
         m.calls = num(e, 'times');
         m.rtEv = e;
+        // Slow (slowListener reads SLOW_MIN_MS and more), or the first minute that consumed nothing
+        // after one that did, or the first that did again (blockedListener: its start and its release;
+        // an idle instance's minutes in between keep nothing).
+        const prev = s.minutes.get(minute - 60000);
+        if ((m.rtMs ?? 0) >= SLOW_MIN_MS || (prev?.rtEv && stoppedMinute(prev) !== stoppedMinute(m))) keepAround(s, minute);
       } else if (stat === 'CONSUME_OK_TPS' || stat === 'CONSUME_FAILED_TPS') {
         const n = num(e, 'sum') ?? 0;
         m.consumed += n;
@@ -264,7 +317,7 @@ const rule: Rule = {
       },
       end() {
         for (const g of groups.values()) {
-          for (const s of g.hosts.values()) closeRound(s);
+          for (const s of g.hosts.values()) flushRounds(s);
           const f = judge(g, refused, stormCount, behind(g, puts));
           if (f) ctx.report(f);
         }
@@ -409,6 +462,11 @@ function behind(g: Group, puts: ReadonlyMap<string, number>): Behind | null {
   return { topic, from: late[0].at - 60000, to: late[late.length - 1].at, puts: sum((x) => x.put), consumed: sum((x) => x.n), grew: sum((x) => x.put - x.n) };
 }
 
+/** A minute whose CONSUME_RT line says nothing was consumed (TIMES: 0; in the older wording, no time). */
+function stoppedMinute(m: Minute): boolean {
+  return m.calls !== null ? m.calls === 0 : (m.rtMs ?? 0) === 0;
+}
+
 interface Blocked {
   hosts: string[];
   /** The first stopped minute's CONSUME_RT line. */
@@ -440,8 +498,7 @@ function blockedListener(g: Group, from: number, to: number, lag: Behind | null)
     for (const m of ms) {
       // A minute's line is printed at its end: it covers [at - 60 s, at].
       if (m.rtEv === null || m.at <= from || m.at - 60000 > to) continue;
-      const stopped = m.calls !== null ? m.calls === 0 : m.consumed === 0 && (m.rtMs ?? 0) === 0;
-      if (!stopped) continue;
+      if (!stoppedMinute(m) || m.consumed > 0) continue;
       const flow = s.flow.first !== null && s.flow.first <= m.at && s.flow.last! >= m.at - 60000;
       const inMinute = s.rounds.filter((r) => r.at > m.at - 60000 && r.at <= m.at);
       const still = inMinute.length >= 3 && inMinute.every((r) => r.n === 0) && lag !== null && m.at > lag.from && m.at - 60000 < lag.to;
