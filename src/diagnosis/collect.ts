@@ -16,6 +16,7 @@ import { SERVER_KINDS } from '../ingest/kinds.js';
 import { APP_SEND, APP_SETTING, APP_STATS, PRODUCER_LINK, inferenceReader, propLine } from '../timeline/other-records.js';
 import { LIMITS } from '../model/index.js';
 import { isSyncTimeout } from './observe.js';
+import { isAppFailure } from '../parse/send-failure.js';
 import { consumerLines } from './consumer-lines.js';
 
 /** Typed events kept (watermark and the store's periodic histogram are summarised instead). */
@@ -241,7 +242,8 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
           if (!times) out.syncTimeouts.set(e.host, [e.ts]);
           else if (times.length < SYNC_TIMEOUTS_KEPT) times.push(e.ts);
         }
-        return duringSilence(e);
+        // An application's failed async send (sendPath async): a send it lost, counted for its impact.
+        return duringSilence(e) || (e.kind === 'app' && isAppFailure(e));
       case 'register-failed':
         // A broker's failed registrations: against a silent NameServer, or the first few naming each NameServer's address.
         return duringSilence(e) || keep(e, `${e.type} ${e.host} ${e.kind} ${String(e.fields.namesrvAddr)}`, REGISTRATIONS_KEPT);

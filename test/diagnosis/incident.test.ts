@@ -126,6 +126,16 @@ describe('the incident of the bundled samples', () => {
     near(order.end, ms(truth.lastFailure), 5, 1000, 'its last failure');
   });
 
+  it("generated gen-599: a 5.x client's failed async sends (timeouts, refused connections in its SendCallback) are its impact", async () => {
+    const lab = JSON.parse(readFileSync(join(ROOT, 'samples', 'generated', 'gen-599', 'lab.json'), 'utf8'));
+    const truth = lab.clients.find((c: { host: string }) => c.host === 'app-notify-01').sends;
+    const [inc] = await incidentsOf(join('generated', 'gen-599'));
+    const notify = inc.impact.find((i) => i.client === 'app-notify-01')!;
+    // lab.json counts 90; the scorer's tolerance is 10 %.
+    expect(Math.abs(notify.failedSends - truth.failed)).toBeLessThanOrEqual(Math.round(truth.failed * 0.1));
+    near(notify.start, ms(truth.firstFailure), 5, 1000, 'its first failure');
+  });
+
   it('healthy-restart: a planned restart of mq-broker-a that cost no send', async () => {
     const g = truth('healthy-restart');
     const [inc, ...more] = await incidentsOf('healthy-restart');
