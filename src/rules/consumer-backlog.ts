@@ -101,6 +101,8 @@ interface HostState {
   recent: Round[];
   /** Windows whose rounds are kept (around the minutes that can name a cause), in time order, merged. */
   keep: Array<[number, number]>;
+  /** The lowest CONSUME_RT so far of a minute with 5 calls or more. */
+  bestRt: number;
   roundAt: number | null;
   roundN: number;
   roundEv: RmqEvent | null;
@@ -155,7 +157,7 @@ const rule: Rule = {
     };
     const host = (g: Group, h: string): HostState => {
       let s = g.hosts.get(h);
-      if (!s) g.hosts.set(h, (s = { minutes: new Map(), offsets: new Map(), rounds: [], recent: [], keep: [], roundAt: null, roundN: 0, roundEv: null, flow: new Span() }));
+      if (!s) g.hosts.set(h, (s = { minutes: new Map(), offsets: new Map(), rounds: [], recent: [], keep: [], bestRt: Infinity, roundAt: null, roundN: 0, roundEv: null, flow: new Span() }));
       return s;
     };
     const kept = (s: HostState, ts: number): boolean => {
@@ -216,11 +218,13 @@ const rule: Rule = {
         m.rtMs = num(e, 'avgpt');
         m.calls = num(e, 'times');
         m.rtEv = e;
-        // Slow (slowListener reads SLOW_MIN_MS and more), or the first minute that consumed nothing
-        // after one that did, or the first that did again (blockedListener: its start and its release;
-        // an idle instance's minutes in between keep nothing).
+        // Slow as slowListener reads it (against the best minute so far: a listener steadily at 150 ms
+        // keeps nothing), or the first minute that consumed nothing after one that did, or the first
+        // that did again (blockedListener: its start and its release; an idle instance keeps nothing).
+        const rt = m.rtMs ?? 0;
+        if (rt > 0 && (m.calls ?? 5) >= 5) s.bestRt = Math.min(s.bestRt, rt);
         const prev = s.minutes.get(minute - 60000);
-        if ((m.rtMs ?? 0) >= SLOW_MIN_MS || (prev?.rtEv && stoppedMinute(prev) !== stoppedMinute(m))) keepAround(s, minute);
+        if ((rt >= SLOW_MIN_MS && rt >= SLOW_FACTOR * s.bestRt) || (prev?.rtEv && stoppedMinute(prev) !== stoppedMinute(m))) keepAround(s, minute);
       } else if (stat === 'CONSUME_OK_TPS' || stat === 'CONSUME_FAILED_TPS') {
         const n = num(e, 'sum') ?? 0;
         m.consumed += n;
