@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
 import { KEEP_CAP, collect, collector } from '../../src/diagnosis/collect.js';
+import { sourceOf } from './sources.js';
 
 const T0 = Date.parse('2024-05-20T14:00:00+08:00');
 
@@ -24,19 +25,7 @@ function ev(p: Partial<RmqEvent> & { at: number }): RmqEvent {
 }
 
 const sources = (): SourceAccounting[] =>
-  ['broker', 'namesrv', 'client'].map((kind) => ({
-    path: `${kind === 'client' ? 'app' : 'h'}/${kind}.log`,
-    kind: kind as SourceAccounting['kind'],
-    host: kind === 'client' ? 'app' : kind === 'namesrv' ? 'ns' : 'h',
-    layout: 'x',
-    zone: '+08:00',
-    lines: 0,
-    records: 0,
-    continuation: 0,
-    unknown: 0,
-    unreadable: 0,
-    events: {},
-  }));
+  (['broker', 'namesrv', 'client'] as const).map((kind) => sourceOf(`${kind === 'client' ? 'app' : 'h'}/${kind}.log`, kind === 'client' ? 'app' : kind === 'namesrv' ? 'ns' : 'h', kind));
 
 /** A day of a broker that re-registers, accepts connections and logs producer connections all along. */
 function* steadyDay(n: number): Generator<RmqEvent> {

@@ -8,28 +8,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KEEP_CAP, collect, collector, type Collected } from '../../src/diagnosis/collect.js';
 import { inferScenario } from '../../src/diagnosis/infer.js';
-import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
+import type { RmqEvent } from '../../src/parse/types.js';
 import { SERVER_KINDS } from '../../src/ingest/kinds.js';
 import { buildTimeline } from '../../src/timeline/build.js';
 import { commonDir } from '../../src/util/paths.js';
+import { sourceOf } from './sources.js';
 
 const ROOT = join(__dirname, '..', '..');
 const LAB = join(ROOT, 'samples', 'lab');
 const T0 = Date.parse('2024-05-20T14:00:00+08:00');
 
-const source = (path: string, host: string, kind: SourceAccounting['kind']): SourceAccounting => ({
-  path,
-  kind,
-  host,
-  layout: 'x',
-  zone: '+08:00',
-  lines: 0,
-  records: 0,
-  continuation: 0,
-  unknown: 0,
-  unreadable: 0,
-  events: {},
-});
+const source = sourceOf;
 const SOURCES = [source('b/broker.log', 'b', 'broker'), source('c1/client.log', 'c1', 'client'), source('c2/client.log', 'c2', 'client')];
 
 let line = 0;
