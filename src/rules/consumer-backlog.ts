@@ -58,11 +58,12 @@ const LOCK_MIN_MS = 30_000;
 /** Commit rounds of a host (every persistConsumerOffsetInterval, 5 s) kept past RECENT_ROUNDS_MS. */
 const ROUNDS_KEPT = 20_000;
 /**
- * A host's commit rounds are read only around the minutes that can name a cause (a listener at
- * SLOW_MIN_MS or more a message, a minute that consumed nothing): the windows read them from 2 min
- * before such a minute (slowWindow, 30 s of rounds before that) to a minute after it (the release of
- * a block). A round is kept while it is this recent, and after only inside such a window: the state
- * is the windows', not the log's length (a week of rounds every 5 s on 16 queues held hundreds of MB).
+ * A host's commit rounds are read only around the minutes that can name a cause (a minute slow
+ * against the host's best so far; the first minute that consumed nothing after one that did, and the
+ * first that did again): the windows read them from 2 min before such a minute (slowWindow, 30 s of
+ * rounds before that) to the release of a block after it. A round is kept while it is this recent,
+ * and after only inside such a window: the state is the windows', not the log's length (a week of
+ * rounds every 5 s on 16 queues held hundreds of MB).
  */
 const RECENT_ROUNDS_MS = 240_000;
 const ROUNDS_BEFORE_MS = 180_000;
