@@ -94,8 +94,11 @@ interface Round {
 
 interface HostState {
   minutes: Map<number, Minute>;
-  /** Per queue, the last committed offset. */
-  offsets: Map<string, number>;
+  /**
+   * Per queue, the last committed offset: nested maps of topic, broker and queue id as the events
+   * carry them (every commit line is read: a key made of the three is a new string to hash each time).
+   */
+  offsets: Map<string, Map<string, Map<number, number>>>;
   /** Commit rounds kept (read after the last line): time, messages consumed since the previous round, its first line. */
   rounds: Round[];
   /** The rounds of the last RECENT_ROUNDS_MS, in time order: each then kept or let go. */
@@ -262,10 +265,15 @@ const rule: Rule = {
       if (s.roundAt !== null && e.ts - s.roundAt > 1000) closeRound(s);
       s.roundAt ??= e.ts;
       s.roundEv ??= e;
-      const q = `${topic}@${str(e, 'brokerName') ?? '?'}:${num(e, 'queueId') ?? '?'}`;
-      const before = s.offsets.get(q);
+      let byBroker = s.offsets.get(topic);
+      if (!byBroker) s.offsets.set(topic, (byBroker = new Map()));
+      const broker = str(e, 'brokerName') ?? '?';
+      let byQueue = byBroker.get(broker);
+      if (!byQueue) byBroker.set(broker, (byQueue = new Map()));
+      const q = num(e, 'queueId') ?? -1;
+      const before = byQueue.get(q);
       if (before !== undefined && off > before) s.roundN += off - before;
-      s.offsets.set(q, off);
+      byQueue.set(q, off);
     };
 
     const onLock = (e: RmqEvent) => {
