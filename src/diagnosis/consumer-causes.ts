@@ -348,7 +348,7 @@ function slowCauses(findings: readonly Finding[]): Cause[] {
       kind: 'blocked-listener',
       start,
       end: b.until,
-      recognisedBy: `the instances of group ${b.group} on ${b.hosts.join(', ')} consumed nothing for a whole minute (the client's CONSUME_RT per minute, TIMES: 0) while messages waited for them, and their committed offsets stood still (consumer-backlog)`,
+      recognisedBy: `the instances of group ${b.group} on ${b.hosts.join(', ')} consumed nothing for a whole minute (the client's CONSUME_RT and CONSUME_OK_TPS per minute) while messages waited for them, and their committed offsets stood still (consumer-backlog)`,
       evidence: b.finding.evidence.map((e) => `${e.file}:${e.line}`),
       detail: `on ${b.hosts.join(', ')}`,
     });

@@ -44,7 +44,7 @@ export function lostText(i: Impact): string {
 export function lostBeforeText(i: Impact): string | null {
   if (!i.before) return null;
   const what = i.source === 'client' ? `${plural(i.before.failedSends, 'failed attempt')}` : `${plural(i.before.failedSends, 'send')} lost`;
-  return `${i.failedSends || i.source === 'client' ? 'also ' : ''}${what} in the ${formatMs(i.before.leadMs)} before the first cause named here, which no cause named explains`;
+  return `${i.failedSends || i.source === 'client' ? 'also ' : ''}${what} in the ${formatMs(i.before.leadMs)} before the first cause named here began`;
 }
 
 /** lostText and lostBeforeText in one cell (the markdown and HTML tables). */

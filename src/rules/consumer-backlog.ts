@@ -371,10 +371,15 @@ function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: nu
     Object.assign(metrics, { cause: 'blocked-listener', blockedHosts: blocked.hosts, blockedFrom: blocked.from, blockedUntil: blocked.until, rtAfterMs: blocked.after?.rtMs ?? null });
     const held = blocked.flow ? 'its cache was full (flow control)' : 'its committed offsets stood still and the group fell behind';
     const still = blocked.fromEv ? ` Its committed offsets stood still from ${clockOf(blocked.fromEv)}${blocked.untilEv ? ` until ${clockOf(blocked.untilEv)}` : ' to the end of the logs'}.` : '';
-    const after = blocked.after
-      ? ` The minute after counted ${plural(blocked.after.calls ?? blocked.after.consumed, 'call')} at an average of ${Math.round(blocked.after.rtMs ?? 0)} ms: the blocked calls' whole waits are in that average, so it is no time per message.`
-      : '';
-    ex.push(`Cause: a blocked listener. ${someOf(blocked.hosts)} consumed nothing in the minute to ${clockOf(blocked.ev)} (CONSUME_RT TIMES: 0) while ${held}: every consume thread was inside a listener call that did not return.${still}${after}`);
+    // Only an average that rose says the blocked calls' waits are in it (a call that returns counts its whole time).
+    const a = blocked.after;
+    const after =
+      a && (a.rtMs ?? 0) >= SLOW_MIN_MS
+        ? ` The first minute that consumed again (to ${clockOf(a.rtEv)}) counted ${plural(a.calls ?? a.consumed, 'call')} at an average of ${Math.round(a.rtMs ?? 0)} ms: the blocked calls' whole waits are in that average, so it is no time per message.`
+        : '';
+    // What the line printed: `TIMES: 0` where the client has RTStatsItem, else an average of 0.
+    const printed = blocked.printedTimes ? 'CONSUME_RT TIMES: 0' : 'CONSUME_RT AVGPT: 0, CONSUME_OK_TPS SUM: 0';
+    ex.push(`Cause: a blocked listener. ${someOf(blocked.hosts)} consumed nothing in the minute to ${clockOf(blocked.ev)} (${printed}) while ${held}: every consume thread was inside a listener call that did not return.${still}${after}`);
     evidence.push(blocked.ev, ...(blocked.fromEv ? [blocked.fromEv] : []));
     adv.push(
       `Find where the listener blocks on ${someOf(blocked.hosts)}: a thread dump (jstack) while it happens shows the ConsumeMessageThread_ threads' stacks (a downstream call without a timeout, a lock, a deadlock); give every call the listener makes a timeout. More consume threads would block the same way.`,
@@ -492,6 +497,8 @@ interface Blocked {
   untilEv: RmqEvent | null;
   /** The first minute that consumed again. */
   after: Minute | null;
+  /** Whether the stopped minute's CONSUME_RT printed TIMES (RTStatsItem), else the older AVGPT wording. */
+  printedTimes: boolean;
 }
 
 /**
@@ -544,6 +551,7 @@ function blockedListener(g: Group, from: number, to: number, lag: Behind | null)
     fromEv: k >= 0 ? r[k].ev : null,
     untilEv: j >= 0 ? r[j].ev : null,
     after,
+    printedTimes: first.m.calls !== null,
   };
 }
 

@@ -67,8 +67,9 @@ export interface Impact {
   lastedBecause: string | null;
   /**
    * The first incident's only: what the client lost (counted as `failedSends` is) in the minutes
-   * before the incident's first cause, which no cause named explains (a fault the logs do not show
-   * as a cause, or a cause placed late); `leadMs` from its first failure to the incident's start.
+   * before the incident's first cause began: a fault the logs do not show as a cause, or a cause
+   * whose start is placed late (the logs cannot tell which); `leadMs` from its first failure to the
+   * incident's start.
    */
   before: { failedSends: number; start: number; end: number; leadMs: number } | null;
 }

@@ -46,11 +46,25 @@ ruleTester(rule, {
       findings: [
         {
           metrics: { cause: 'blocked-listener', blockedHosts: ['app-pay-01'], rtAfterMs: 5000 },
-          mentions: ['Cause: a blocked listener. app-pay-01 consumed nothing in the minute to 17:01:00', 'while its cache was full (flow control)', 'no time per message', 'jstack'],
+          mentions: ['Cause: a blocked listener. app-pay-01 consumed nothing in the minute to 17:01:00', 'while its cache was full (flow control)', 'no time per message', 'jstack', 'The first minute that consumed again (to 17:02:00'],
           explanationOmits: ['consume threads were busy', 'slow listener'],
           adviceOmits: ['more consume threads (consumeThreadMin'],
         },
       ],
+    },
+    {
+      name: 'the same in the older wording (StatsItem: SUM, TPS, AVGPT, no TIMES): the finding quotes what the lines printed',
+      files: {
+        'app-pay-01/logs/rocketmq_client.log': client([
+          rec('17:00:00,001', 'INFO', '[CONSUME_RT] [TopicPay@GroupPay] Stats In One Minute, SUM: 24000 TPS: 20.00 AVGPT: 20.00'),
+          ok('17:00:00,002', 1200),
+          flow('17:00:40,000', 1001),
+          rec('17:01:00,001', 'INFO', '[CONSUME_RT] [TopicPay@GroupPay] Stats In One Minute, SUM: 0 TPS: 0.00 AVGPT: 0.00'),
+          ok('17:01:00,002', 0),
+          flow('17:01:30,000', 1001),
+        ]),
+      },
+      findings: [{ metrics: { cause: 'blocked-listener' }, mentions: ['(CONSUME_RT AVGPT: 0, CONSUME_OK_TPS SUM: 0)'], explanationOmits: ['TIMES: 0', 'first minute that consumed again'] }],
     },
     {
       name: 'real lite pull consumer (apache/rocketmq#7969): its batches not taken by poll(), no group and no stats printed: cause unknown',
