@@ -791,15 +791,24 @@ export const ENTRIES: CatalogueEntry[] = [
   {
     id: 'rpc-timeout/invoke-sync-call-timeout',
     type: 'rpc-timeout',
-    keywords: ['invokeSync call timeout'],
-    pattern: /invokeSync call timeout/,
+    keywords: ['invokeSync call timeout', 'invokeAsync call timeout'],
+    pattern: /invoke(?:Sync|Async) call timeout/,
     versions: '4.3.0-4.9.2',
     versionHint: '4.3.0-4.9.2',
-    source: 'remoting/netty/NettyRemotingClient.invokeSync (RemotingTimeoutException: the time budget was spent before the call)',
+    // invokeAsync's check is the same (RemotingTooMuchRequestException): an ASYNC send's retry made
+    // from its callback (MQClientAPIImpl.onExceptionImpl) after its budget was spent (gen-599).
+    source:
+      'remoting/netty/NettyRemotingClient.invokeSync (RemotingTimeoutException) and invokeAsync (RemotingTooMuchRequestException): the time budget was spent before the call',
     format: 'invokeSync call timeout',
     args: [],
+    forms: {
+      invokeAsync: { format: 'invokeAsync call timeout', args: [] },
+    },
     fields: () => ({ addr: null, timeoutMs: null }),
-    samples: [{ text: 'Caused by: org.apache.rocketmq.remoting.exception.RemotingTimeoutException: invokeSync call timeout', fields: { addr: null, timeoutMs: null } }],
+    samples: [
+      { text: 'Caused by: org.apache.rocketmq.remoting.exception.RemotingTimeoutException: invokeSync call timeout', fields: { addr: null, timeoutMs: null } },
+      { text: 'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: invokeAsync call timeout', fields: { addr: null, timeoutMs: null } },
+    ],
   },
   {
     id: 'rpc-timeout/async-send-wait-response',
@@ -847,6 +856,25 @@ export const ENTRIES: CatalogueEntry[] = [
     samples: [
       { text: 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: invokeSync call the addr[10.0.0.1:10911] timeout', fields: { addr: '10.0.0.1:10911', timeoutMs: null } },
       { text: 'RemotingTooMuchRequestException: invokeAsync call the addr[10.0.0.2:10911] timeout', fields: { addr: '10.0.0.2:10911' } },
+    ],
+  },
+  {
+    id: 'late-response/not-matched',
+    type: 'late-response',
+    keywords: ['receive response, but not matched any request'],
+    pattern: /receive response, but not matched any request, (?<a>\S+)/,
+    versions: 'all',
+    // NettyRemotingAbstract.processResponseCommand: a response whose request was already given up
+    // (timed out and removed from responseTable); the next line of the same thread is the response
+    // itself (`RemotingCommand [code=2, ... remark=[TIMEOUT_CLEAN_QUEUE]broker busy ...]`), whose
+    // events the parser gives this address (SourceParser.closeRecord).
+    source: 'remoting/netty/NettyRemotingAbstract.processResponseCommand',
+    format: 'receive response, but not matched any request, {}',
+    args: ['addr'],
+    fields: (g) => ({ addr: normAddr(g.a) }),
+    samples: [
+      { text: 'receive response, but not matched any request, 10.213.0.23:10911', fields: { addr: '10.213.0.23:10911' } },
+      { text: 'receive response, but not matched any request, /10.0.0.5:10911', fields: { addr: '10.0.0.5:10911' } },
     ],
   },
 

@@ -247,6 +247,8 @@ export class SourceParser {
 
   private rec: OpenRecord | null = null;
   private lastDated: OpenRecord | null = null;
+  /** The last `late-response` (`receive response, but not matched any request, addr`), for the response the next record dumps. */
+  private lateResponse: RmqEvent | null = null;
   private lastLayout: CompiledLayout | null = null;
   private loose: RmqEvent | null = null;
   private seq = 0;
@@ -439,6 +441,7 @@ export class SourceParser {
     this.rec = null;
     this.loose = null;
     this.lastDated = null;
+    this.lateResponse = null;
     this.partials = null;
     this.acc.lines = this.acc.records = this.acc.continuation = this.acc.unknown = this.acc.unreadable = 0;
     this.acc.events = {};
@@ -1124,8 +1127,15 @@ export class SourceParser {
       rec.events = [e];
     }
     const path = finishedPath(rec.sendPath, this.kind === 'app');
+    const late = this.lateResponse;
+    this.lateResponse = null;
     for (const e of rec.events) {
       if (path) e.sendPath = path;
+      // NettyRemotingAbstract.processResponseCommand logs the response it matched to no request on
+      // the line after naming its channel: a broker's busy reply to a request the client had
+      // already given up (gen-708: 4.x clients print no broker in the reply itself).
+      if (e.type === 'late-response') this.lateResponse = e;
+      else if (late && e.type === 'busy-reply' && e.fields.brokerAddr == null && late.line === rec.line - 1 && late.thread === e.thread) e.fields.brokerAddr = late.fields.addr;
       this.deliver(e);
     }
   }

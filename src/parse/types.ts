@@ -10,6 +10,7 @@ export type EventType =
   | 'send-failed'
   | 'send-call-timeout'
   | 'rpc-timeout'
+  | 'late-response'
   | 'connect-failed'
   | 'channel-closed'
   | 'namesrv-chosen'
@@ -53,6 +54,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'send-failed',
   'send-call-timeout',
   'rpc-timeout',
+  'late-response',
   'connect-failed',
   'channel-closed',
   'namesrv-chosen',

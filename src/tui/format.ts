@@ -158,6 +158,7 @@ function typeColor(t: EventType): Color | undefined {
     case 'flow-control':
     case 'offset-reset':
     case 'channel-closed':
+    case 'late-response':
     case 'pipeline':
     case 'broker-expired':
     case 'broker-removed':

@@ -195,6 +195,32 @@ describe('real excerpts', () => {
   });
 });
 
+// gen-708 (client 4.6.0, broker-c under a CPU quota): busy replies that came after the client had
+// timed out, logged by NettyRemotingAbstract.processResponseCommand as two lines of one thread.
+describe('late responses', () => {
+  const unmatched = '2026-12-05 05:26:48,048 WARN RocketmqRemoting - receive response, but not matched any request, 10.213.0.23:10911';
+  const command =
+    '2026-12-05 05:26:48,048 WARN RocketmqRemoting - RemotingCommand [code=2, language=JAVA, version=355, opaque=202, flag(B)=1, remark=[TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 2227ms, size of queue: 729, extFields=null, serializeTypeCurrentRPC=JSON]';
+  it('the busy reply on the line after `receive response, but not matched any request, addr` is that broker\'s', () => {
+    const evs = parseLines([unmatched, command]).events;
+    expect(evs.map((e) => e.type)).toEqual(['late-response', 'busy-reply']);
+    expect(evs[0].fields.addr).toBe('10.213.0.23:10911');
+    expect(evs[1].fields).toMatchObject({ brokerAddr: '10.213.0.23:10911', waitMs: 2227, queueSize: 729 });
+  });
+  it('a busy reply not right after it, or of another thread, is not given its address', () => {
+    const other = '2026-12-05 05:26:48,049 WARN RocketmqClient - sendKernelImpl exception, resend at once, InvokeID: 1, RT: 2001ms, Broker: MessageQueue [topic=TopicOrder, brokerName=broker-c, queueId=0]';
+    const later = parseLines([unmatched, other, command]).events.find((e) => e.type === 'busy-reply')!;
+    expect(later.fields.brokerAddr).toBeNull();
+    // A layout that prints threads (a broker's own remoting client, `%t`): the two lines are one thread's.
+    const threaded = (thread: string, line: string) => line.replace(/^(\S+ \S+),\d{3} WARN RocketmqRemoting/, `$1 WARN ${thread}`);
+    const same = parseLines([threaded('NettyClientWorkerThread_1', unmatched), threaded('NettyClientWorkerThread_1', command)]).events.find((e) => e.type === 'busy-reply')!;
+    expect(same.thread).toBe('NettyClientWorkerThread_1');
+    expect(same.fields.brokerAddr).toBe('10.213.0.23:10911');
+    const otherThread = parseLines([threaded('NettyClientWorkerThread_1', unmatched), threaded('NettyClientWorkerThread_2', command)]).events.find((e) => e.type === 'busy-reply')!;
+    expect(otherThread.fields.brokerAddr).toBeNull();
+  });
+});
+
 describe('kinds from content', () => {
   it('tells a NameServer log from a broker log by its threads', () => {
     expect(parseLines(fileLines('45-namesrv-log-new-broker-registered-ha-mismatch.log')).acc.kind).toBe('namesrv');
