@@ -280,8 +280,16 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
           out.push(claim.unknown(`the lab does not know broker ${broker}`));
           break;
         }
-        const downThen = truth.faultsOn(bHost, from, to, 1000).filter((f) => labKinds(f).some((k) => (DOWN_KINDS as readonly string[]).includes(k)));
+        // A partition leaves the process running (and the finding names the network as one way its
+        // registrations were lost): only a fault that stops or freezes the process contradicts it.
+        const stopped = DOWN_KINDS.filter((k) => k !== 'partition') as readonly string[];
+        const downThen = truth.faultsOn(bHost, from, to, 1000).filter((f) => labKinds(f).some((k) => stopped.includes(k)));
         out.push(claim.is(downThen.length === 0, `no fault took it down from ${truth.time(from)} to ${truth.time(to)}`, `it was down: ${downThen.map((f) => f.text).join('; ')}`));
+        break;
+      }
+      // brokerAlive null: the finding says the removal does not tell (a NameServer's own stall before it).
+      if (m.brokerAlive === null) {
+        out.push(down(`NameServer ${sub.namesrvAddr ?? sub.host} removed broker ${broker} at ${truth.time(to)} without telling whether it went away`).unknown('the finding makes no claim about the broker'));
         break;
       }
       out.push(checkDown(truth, down(`broker ${broker} was gone when NameServer ${sub.namesrvAddr} removed it at ${truth.time(to)}`), bHost, `broker ${broker}`, from, to));

@@ -218,7 +218,7 @@ const rule: Rule = {
       waitTimeMillsInSendQueue: { default: 200, description: 'Broker setting: how long a send may wait in the send queue before BrokerFastFailure rejects it', unit: 'ms' },
       busyEpisodeGapMs: { default: 60000, description: 'A pause in rejections longer than this starts a new episode', unit: 'ms' },
     },
-    events: ['busy-reply', 'send-attempt-failed', 'watermark', 'store-slow', 'broker-jstack', 'startup'],
+    events: ['busy-reply', 'send-attempt-failed', 'watermark', 'store-slow', 'broker-jstack', 'startup', 'route-changed'],
   },
 
   create(ctx) {
@@ -369,6 +369,7 @@ const rule: Rule = {
       },
       'broker-jstack': (e) => side.jstack(e),
       startup: (e) => hosts.startup(e),
+      'route-changed': (e) => hosts.route(e),
       end() {
         dedup.flush();
         // Merge groups known only by name into the group of their address.

@@ -22,7 +22,12 @@
 // registration timed out (NettyRemotingClient.invokeSync, clientCloseSocketIfTimeout), or when the
 // network between them lost its registrations. The broker's own log tells: a registration after a
 // `destroyed` removal with no boot around it, or registrations to other NameServers (or failures to
-// this one) during an `expired` removal's silence, mean the broker was running (metrics.brokerAlive).
+// this one) during an `expired` removal's silence up to its last registration period, mean the
+// broker was running (metrics.brokerAlive true). Where the broker's log shows neither but the
+// NameServer's own watermark lines (5.x, every second) stood still just before the removal, the
+// removal says nothing of the broker (metrics.brokerAlive null): it is told as the NameServer's
+// resume, not as the broker's crash or hang (gen-703: a hung NameServer, on resuming, dropped a
+// slave whose registration to it had timed out and closed its channel).
 //
 // detectMs runs from the last heartbeat (the broker's own `register broker ... to name server N OK`
 // line for that NameServer, or the NameServer's `new broker registered` line), or else from the
@@ -55,7 +60,9 @@ import {
   orderEvidence,
   portOf,
   ROUTING_SETTINGS,
+  scheduledLog,
 } from './routing.js';
+import { SCHEDULED_LOGS, TIMEOUTS } from '../rocketmq/facts.js';
 import { about, type TopicAdvice } from './advice.js';
 
 type Detection = 'expired' | 'destroyed' | 'unregistered';
@@ -108,10 +115,10 @@ const rule: Rule = {
     title: 'How each NameServer learned a broker was gone',
     severity: 'warning',
     description:
-      "Classifies each NameServer's removal of a broker: expired (silence: scan expiry or idle channel; a hang with TCP open), destroyed (connection closed: crash, kill, restart) or unregistered (graceful shutdown), with the time from the last heartbeat to the removal; a removal of a broker whose own log shows it running (registrations after it with no boot, or elsewhere during the silence) is told as the NameServer's side or the network (metrics.brokerAlive).",
+      "Classifies each NameServer's removal of a broker: expired (silence: scan expiry or idle channel; a hang with TCP open), destroyed (connection closed: crash, kill, restart) or unregistered (graceful shutdown), with the time from the last heartbeat to the removal; a removal of a broker whose own log shows it running (registrations after it with no boot, or elsewhere during the silence) is told as the NameServer's side or the network (metrics.brokerAlive true), and one a 5.x NameServer made as it ran again after a stall of its own, of a broker whose log shows nothing either way, as not telling (metrics.brokerAlive null, namesrvStallMs).",
     versions: '4.x (expiry scan every 10 s, `the broker\'s channel destroyed, addr, ...`) and 5.x (scan every 5 s, `... submit the unregister request at once` then BatchUnregistrationService lines)',
     settings: { brokerChannelExpiredMs: ROUTING_SETTINGS.brokerChannelExpiredMs },
-    events: [...new Set<EventType>([...BOOK_EVENTS, 'broker-expired', 'broker-removed', 'broker-registered', 'pipeline', 'shutdown', 'channel-closed', 'send-attempt-failed', 'heartbeat-failed', 'rpc-timeout', 'connect-failed', 'register-failed', 'startup'])],
+    events: [...new Set<EventType>([...BOOK_EVENTS, 'broker-expired', 'broker-removed', 'broker-registered', 'pipeline', 'shutdown', 'channel-closed', 'send-attempt-failed', 'heartbeat-failed', 'rpc-timeout', 'connect-failed', 'register-failed', 'startup', 'watermark'])],
   },
   create(ctx) {
     const expiredMs = ctx.settings.brokerChannelExpiredMs as number;
@@ -133,7 +140,8 @@ const rule: Rule = {
     const failStarts = new Map<string, RmqEvent[]>();
     const lastFail = new Map<string, number>();
     const life = new BrokerLife();
-    const judge: Judge = { book, expiredMs, failStarts, life };
+    const stalls = new NamesrvStalls();
+    const judge: Judge = { book, expiredMs, failStarts, life, stalls };
     /** Shutdowns not judged yet: later lines may still join them, or a NameServer's removal may show them. */
     const shutdowns: Shutdown[] = [];
     let shutdownsBegun = 0;
@@ -309,6 +317,9 @@ const rule: Rule = {
       startup: (e) => {
         if (e.fields.role === 'broker' && isBrokerEvent(e)) life.note('boot', e);
       },
+      watermark: (e) => {
+        if (scheduledLog(e) === 'namesrvWatermark') stalls.tick(e);
+      },
       'register-failed': (e) => {
         if (isBrokerEvent(e)) life.note('fail', e);
       },
@@ -459,6 +470,7 @@ interface Judge {
   /** The first failed client sends to each broker address (of each run of failures). */
   failStarts: Map<string, RmqEvent[]>;
   life: BrokerLife;
+  stalls: NamesrvStalls;
 }
 
 /** How long a broker host's registrations, failed registrations and boots are kept. */
@@ -491,6 +503,43 @@ class BrokerLife {
   }
 }
 
+/**
+ * A NameServer whose watermark lines stood still this long let a broker's registration time out
+ * (the shorter registerBrokerTimeoutMills, 4.x's): after such a stall a removal may be the
+ * NameServer's own doing.
+ */
+const NS_STALL_MS = TIMEOUTS.registerBroker4xMs;
+/** A removal this close to the end of a NameServer's stall was made as it ran again (whole-second server logs). */
+const RESUMED_NEAR_MS = 5000;
+const STALL_RING = 16;
+
+/** A gap in a NameServer's watermark lines: its last line before and its first after. */
+interface Stall {
+  from: RmqEvent;
+  to: RmqEvent;
+}
+
+/** Each 5.x NameServer host's stalls: gaps in its watermark lines (SCHEDULED_LOGS.namesrvWatermark). */
+class NamesrvStalls {
+  private readonly last = new Map<string, RmqEvent>();
+  private readonly gaps = new Map<string, Stall[]>();
+
+  tick(e: RmqEvent): void {
+    const prev = this.last.get(e.host);
+    this.last.set(e.host, e);
+    if (!prev || e.ts! - prev.ts! < NS_STALL_MS + SCHEDULED_LOGS.namesrvWatermark.periodMs) return;
+    let ring = this.gaps.get(e.host);
+    if (!ring) this.gaps.set(e.host, (ring = []));
+    ring.push({ from: prev, to: e });
+    if (ring.length > STALL_RING) ring.shift();
+  }
+
+  /** The stall of this NameServer host that ended within RESUMED_NEAR_MS of t, or null. */
+  endingNear(host: string, t: number): Stall | null {
+    return (this.gaps.get(host) ?? []).find((g) => g.from.ts! < t && Math.abs(g.to.ts! - t) <= RESUMED_NEAR_MS) ?? null;
+  }
+}
+
 /** What the broker's own log shows of it running through a removal, or null when it shows nothing of it. */
 interface Alive {
   /** `after`: it registered again soon after a closed connection, with no boot; `meanwhile`: it registered elsewhere or kept trying during the silence. */
@@ -504,9 +553,15 @@ function brokerAlive(j: Judge, r: Removal, addr: string | null, ns: string | nul
   const t = r.first.ts;
   if (!host || t === null || detection === 'unregistered') return null;
   if (detection === 'destroyed') {
-    for (const reg of j.life.within('reg', host, t + 1, t + REG_AFTER_MS)) {
+    // A registration after the close, or a failed one (gen-599: the NameServer's host went dark
+    // after a partition, and the broker's next registration to it failed), is the same process's
+    // when no boot comes near it.
+    const tries = [...j.life.within('reg', host, t + 1, t + REG_AFTER_MS), ...j.life.within('fail', host, t + 1, t + REG_AFTER_MS)].sort((a, b) => a.ts! - b.ts!);
+    for (const reg of tries) {
       if (j.life.within('boot', host, t - 1000, reg.ts! + BOOT_NEAR_REG_MS).length) continue;
-      return { how: 'after', text: `it registered again at ${clockOf(reg)}${reg.fields.namesrvAddr ? ` (with ${reg.fields.namesrvAddr})` : ''}, ${formatMs(reg.ts! - t)} later, with no boot of a new broker process`, evidence: [reg] };
+      const ns = reg.fields.namesrvAddr ? ` (with ${reg.fields.namesrvAddr})` : '';
+      const what = reg.type === 'register-failed' ? `it tried to register again at ${clockOf(reg)}${ns} and failed` : `it registered again at ${clockOf(reg)}${ns}`;
+      return { how: 'after', text: `${what}, ${formatMs(reg.ts! - t)} later, with no boot of a new broker process`, evidence: [reg] };
     }
     // A shutdown hook that began a second or more after the close (BrokerStartup's hook, the first
     // thing a SIGTERM runs) was run by the process whose connection closed: it still ran then. The
@@ -525,7 +580,12 @@ function brokerAlive(j: Judge, r: Removal, addr: string | null, ns: string | nul
   if (j.life.within('boot', host, from + BOOT_NEAR_REG_MS, t).length) return null;
   const elsewhere = j.life.within('reg', host, from + 1, t).filter((e) => addrKey(e.fields.namesrvAddr as string | null) !== ns);
   const failedHere = j.life.within('fail', host, from + 1, t).filter((e) => { const a = addrKey(e.fields.namesrvAddr as string | null); return a === null || a === ns; });
-  if (!elsewhere.length && !failedHere.length) return null;
+  // Running through the silence means running until its end: a broker registers every period, so
+  // its last sign must fall within one of the removal. Registrations that stopped long before it
+  // show a broker that ran for a while and then hung (gen-703: registered elsewhere at 04:59:03,
+  // hung at 04:59:12, expired at 05:00:55).
+  const lastSign = Math.max(...[...elsewhere, ...failedHere].map((e) => e.ts!));
+  if (!(lastSign >= t - REG_AFTER_MS)) return null;
   const parts: string[] = [];
   if (elsewhere.length) {
     const others = [...new Set(elsewhere.map((e) => String(e.fields.namesrvAddr)))];
@@ -601,7 +661,13 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
   let severity: Severity;
   const removedAt = clockOf(r.first);
   const alive = brokerAlive(j, r, addr, ns, detection, hb);
-  if (alive) return aliveFinding(r, { who, ns, nsText, since, removedAt, detection, path, detectMs, hb, fail, from, addr, name }, alive);
+  const facts: RemovalFacts = { who, ns, nsText, since, removedAt, detection, path, detectMs, hb, fail, from, addr, name };
+  if (alive) return aliveFinding(r, facts, alive);
+  const stall = detection === 'unregistered' || r.first.ts === null ? null : j.stalls.endingNear(r.nsHost, r.first.ts);
+  // An expiry is the NameServer's own only when the broker's silence began in its stall (or within
+  // a registration period before it); a broker silent long before the NameServer stopped was silent.
+  const ownStall = stall && (detection === 'destroyed' || !hb || hb.ts! >= stall.from.ts! - REG_AFTER_MS);
+  if (stall && ownStall) return resumedFinding(r, facts, stall);
   if (detection === 'expired') {
     severity = 'error';
     const why =
@@ -645,7 +711,7 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
     start: from?.ts ?? r.first.ts,
     end: r.first.ts,
     subject: { host: r.nsHost, ...(name ? { broker: name } : {}), ...(addr ? { brokerAddr: addr } : {}), ...(ns ? { namesrvAddr: ns } : {}) },
-    metrics: { detection, detectMs, namesrvAddr: ns, path, detectFrom: hb ? 'heartbeat' : fail ? 'client-failure' : null },
+    metrics: { detection, detectMs, namesrvAddr: ns, path, detectFrom: hb ? 'heartbeat' : fail ? 'client-failure' : null, brokerAlive: detection === 'unregistered' ? null : false },
     evidence: orderEvidence([r.first, r.pipe, from, ...r.lines]),
     explanation: how,
     advice,
@@ -690,6 +756,37 @@ function aliveFinding(r: Removal, x: RemovalFacts, alive: Alive): FindingInput &
     explanation,
     advice: [
       about('find-cause', `Find why ${nsName} did not take ${x.who}'s registrations before ${x.removedAt}: the NameServer host (gaps in namesrv.log, GC pauses, a freeze) and the network between ${r.nsHost} and the broker's host. Nothing is to be fixed on ${x.who} itself.`),
+    ],
+  };
+}
+
+/**
+ * A removal a NameServer made as it ran again after a stall of its own, of a broker whose log shows
+ * nothing either way: the logs do not tell whether the broker went away.
+ */
+function resumedFinding(r: Removal, x: RemovalFacts, stall: Stall): FindingInput & { severity: Severity } {
+  const nsName = x.ns ? `NameServer ${x.ns}` : `the NameServer on ${r.nsHost}`;
+  const by = x.detection === 'expired' ? (x.path === 'idle' ? 'expiry (idle channel)' : 'expiry') : 'a closed connection';
+  const stallMs = stall.to.ts! - stall.from.ts!;
+  const stallText = `its own watermark lines stood still for ${formatMs(stallMs)} before (from ${clockOf(stall.from)} to ${clockOf(stall.to)})`;
+  const mechanism =
+    x.detection === 'expired'
+      ? 'A NameServer that stands still hears no registration meanwhile, and on running again its scan and its idle timer drop every broker it has not heard from for 120 s'
+      : "While a NameServer stands still, a broker's registration to it times out and a 4.9.1+ or 5.x broker closes that channel (NettyRemotingClient.invokeSync, clientCloseSocketIfTimeout); the NameServer sees the close when it runs again";
+  return {
+    severity: 'warning',
+    title: `${x.ns ? `NameServer ${x.ns}` : `NameServer on ${r.nsHost}`} dropped ${x.who} at ${x.removedAt} by ${by} as it ran again after a stall of ${formatMs(stallMs)}`,
+    start: stall.from.ts,
+    end: r.first.ts,
+    subject: { host: r.nsHost, ...(x.name ? { broker: x.name } : {}), ...(x.addr ? { brokerAddr: x.addr } : {}), ...(x.ns ? { namesrvAddr: x.ns } : {}) },
+    metrics: { detection: x.detection, detectMs: x.detectMs, namesrvAddr: x.ns, path: x.path, detectFrom: x.hb ? 'heartbeat' : x.fail ? 'client-failure' : null, brokerAlive: null, namesrvStallMs: stallMs },
+    evidence: orderEvidence([r.first, r.pipe, stall.from, stall.to, x.from]),
+    explanation:
+      `${x.nsText} removed ${x.who} at ${x.removedAt}, ${x.since}, as it ran again: ${stallText}. ${mechanism}. ` +
+      `So this removal does not tell whether ${x.who} went away. ` +
+      `Clients that poll ${nsName} may miss ${x.who} in their routes until it registers again (every 30 s).`,
+    advice: [
+      about('find-cause', `Find why ${nsName} stood still before ${x.removedAt} (GC pauses, a freeze of its host, CPU starvation), and check ${x.who}'s own log around ${x.removedAt} before acting on the broker.`),
     ],
   };
 }

@@ -11,13 +11,14 @@
 // - a NameServer host is matched to a NameServer address by connections: a client whose IP is
 //   known connects to NameServer N (`NETTY CLIENT PIPELINE: CONNECT  UNKNOWN => N`) at t, and the
 //   NameServer log of host H shows `channelActive` from that client IP within a second or two
-//   of t; the address with most such matches wins (each address goes to one host);
+//   of t; an address goes to a host when it has more such matches there than any other open pair
+//   of that host or that address (ties stay unknown);
 // - at last by elimination: one NameServer host and one NameServer address left over.
 // All state is bounded: maps keyed by hosts, brokers and addresses, and capped connection samples.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
 import type { RuleContext, SourceInfo, Visitor } from './types.js';
-import { CLIENT_DEFAULTS, SCHEDULED_LOGS } from '../rocketmq/facts.js';
+import { CLIENT_DEFAULTS, SCHEDULED_LOGS, type ScheduledLog } from '../rocketmq/facts.js';
 
 /** NameServer default port. */
 export const NAMESRV_PORT = 9876;
@@ -143,9 +144,9 @@ export function attemptOutcome(e: RmqEvent): 'spent' | 'fast' | 'leftover' {
   if (/\b(?:sendKernelImpl|sendDefaultImpl|sendMessage|sendSelectImpl) call timeout/.test(cause)) return 'leftover';
   const rt = typeof e.fields.rtMs === 'number' ? e.fields.rtMs : null;
   // NettyRemotingClient.invokeSync throws this before the request is written when the budget is gone
-  // (`invokeSync call timeout` up to 4.9.x, `invokeSync call the addr[...] timeout` later); only a
-  // channel that took the budget to open makes it the broker's doing.
-  if (/invokeSync call (?:the addr\[[^\]]*\] )?timeout/.test(cause)) return rt !== null && rt >= SPENT_MIN_MS ? 'spent' : 'leftover';
+  // (`invokeSync call timeout` up to 4.9.x, `invokeSync call the addr[...] timeout` later; invokeAsync
+  // the same); only a channel that took the budget to open makes it the broker's doing.
+  if (/invoke(?:Sync|Async) call (?:the addr\[[^\]]*\] )?timeout/.test(cause)) return rt !== null && rt >= SPENT_MIN_MS ? 'spent' : 'leftover';
   if (!isTimeoutCause(cause)) return 'fast';
   const budget = givenTimeoutMs(cause);
   if (budget !== null && budget < LEFTOVER_BUDGET_MS) return 'leftover';
@@ -288,14 +289,14 @@ export function splitAddrs(s: string): string[] {
 }
 
 /** Broker name -> addresses printed in a route line's `BrokerData [brokerName=..., brokerAddrs={0=ip:port, ...}` items. */
-export function brokerDataIn(text: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
+export function brokerDataIn(text: string): Array<[name: string, addr: string, brokerId: string]> {
+  const out: Array<[string, string, string]> = [];
   const re = /BrokerData \[brokerName=([^,\]\s]+), brokerAddrs=\{([^}]*)\}/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     for (const part of m[2].split(/,\s*/)) {
       const eq = part.indexOf('=');
-      if (eq > 0) out.push([m[1], part.slice(eq + 1).trim()]);
+      if (eq > 0) out.push([m[1], part.slice(eq + 1).trim(), part.slice(0, eq).trim()]);
     }
   }
   return out;
@@ -637,11 +638,16 @@ export class AddressBook {
       }
       for (const [ns, n] of tally) votes.push({ host: h, ns, n });
     }
-    votes.sort((a, b) => b.n - a.n || a.host.localeCompare(b.host));
-    for (const v of votes) {
-      if (result.has(v.host) || taken.has(v.ns)) continue;
-      result.set(v.host, v.ns);
-      taken.add(v.ns);
+    // A pair is taken only when it beats every other open pair of its host and of its address: a
+    // client connects to every NameServer in the same second at start, so ties are the usual case
+    // and a tie broken by order names the wrong host (gen-703: mq-ns-2 and mq-ns-3 swapped). What
+    // no pair decides stays unknown.
+    for (;;) {
+      const open = votes.filter((v) => !result.has(v.host) && !taken.has(v.ns));
+      const win = open.find((v) => open.every((o) => o === v || (o.host !== v.host && o.ns !== v.ns) || o.n < v.n));
+      if (!win) break;
+      result.set(win.host, win.ns);
+      taken.add(win.ns);
     }
     // 3. Elimination: one NameServer host left and one NameServer address not on another known host.
     const leftHosts = nsHosts.filter((h) => !result.has(h));
@@ -681,4 +687,13 @@ export function clockOf(e: RmqEvent | null | undefined): string {
   const m = /\b(\d{2}:\d{2}:\d{2})(?:[,.](\d{3}))?/.exec(e.text.slice(0, 40));
   if (m) return m[1];
   return e.ts === null ? 'an unknown time' : new Date(e.ts).toISOString();
+}
+
+/** The scheduled log (SCHEDULED_LOGS) an event is a line of, or null. */
+export function scheduledLog(e: RmqEvent): ScheduledLog | null {
+  if (e.ts === null) return null;
+  if (e.type === 'watermark') return e.kind === 'namesrv' || e.entry === 'watermark/namesrv' ? 'namesrvWatermark' : 'brokerWatermark';
+  if (e.type === 'stats') return e.fields.window === 'minute' ? 'brokerStats' : null;
+  if (e.type === 'broker-registered') return isBrokerEvent(e) ? 'brokerRegistration' : null;
+  return null;
 }

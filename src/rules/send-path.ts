@@ -5,6 +5,7 @@
 import type { RmqEvent } from '../parse/types.js';
 import { clientVersionOf } from './versions.js';
 import type { RuleContext, SourceInfo } from './types.js';
+import { brokerDataIn } from './routing.js';
 
 
 export function num(e: RmqEvent, k: string): number | null {
@@ -121,8 +122,9 @@ export class AttemptIndex {
 export class BrokerHosts {
   private readonly byName = new Map<string, string>();
   private readonly byAddr = new Map<string, string>();
-  /** name -> addr learned from replies and boot lines. */
+  /** name -> addr learned from replies, boot lines and routes (a route's master wins: a slave boots under its master's name). */
   readonly alias = new Map<string, string>();
+  private readonly routed = new Set<string>();
   readonly serverHosts: string[];
 
   constructor(sources: readonly SourceInfo[]) {
@@ -136,7 +138,16 @@ export class BrokerHosts {
     const addr = str(e, 'brokerAddr');
     if (name) this.byName.set(name, e.host);
     if (addr) this.byAddr.set(addr, e.host);
-    if (name && addr) this.alias.set(name, addr);
+    if (name && addr && !this.routed.has(name)) this.alias.set(name, addr);
+  }
+
+  /** A route the client logged: its masters' addresses (brokerId 0, MixAll.MASTER_ID), which busy replies come from. */
+  route(e: RmqEvent): void {
+    for (const [name, addr, id] of brokerDataIn(e.text)) {
+      if (id !== '0' || this.routed.has(name)) continue;
+      this.routed.add(name);
+      this.alias.set(name, addr);
+    }
   }
 
   learn(name: string | null, addr: string | null): void {

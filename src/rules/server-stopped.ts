@@ -32,7 +32,7 @@ import type { EventType, RmqEvent } from '../parse/types.js';
 import { SCHEDULED_LOGS, type ScheduledLog } from '../rocketmq/facts.js';
 import { formatMs } from '../util/durations.js';
 import type { FindingInput, Rule, RuleContext, Visitor } from './types.js';
-import { addressBook, BOOK_EVENTS, clockOf, isBrokerEvent, orderEvidence } from './routing.js';
+import { addressBook, BOOK_EVENTS, clockOf, orderEvidence, scheduledLog } from './routing.js';
 import { about } from './advice.js';
 
 /** A silence is at least this many of the cadence of a log that spans it... */
@@ -80,15 +80,6 @@ interface Episode {
   host: string;
   silence: { gap: Gap; logs: Log[] } | null;
   boots: Array<{ boot: RmqEvent; role: Role; shutdown: RmqEvent | null; since: RmqEvent }>;
-}
-
-/** The scheduled log an event is a line of, or null. */
-function scheduledLog(e: RmqEvent): ScheduledLog | null {
-  if (e.ts === null) return null;
-  if (e.type === 'watermark') return e.kind === 'namesrv' || e.entry === 'watermark/namesrv' ? 'namesrvWatermark' : 'brokerWatermark';
-  if (e.type === 'stats') return e.fields.window === 'minute' ? 'brokerStats' : null;
-  if (e.type === 'broker-registered') return isBrokerEvent(e) ? 'brokerRegistration' : null;
-  return null;
 }
 
 function roleOf(e: RmqEvent): Role | null {

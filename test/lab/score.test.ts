@@ -229,6 +229,18 @@ describe('score: impact, findings, advice', () => {
     const hungThen = verdictOf([{ kind: 'hang', host: 'broker-a-host', start: T('09:59:30'), end: T('10:00:30'), pids: [] }]);
     expect(verdicts(hungThen)).toEqual(['false']);
     expect(hungThen[0].why).toMatch(/it was down: hang on broker-a-host/);
+    // A partition leaves the process running: the claim holds through one (gen-599).
+    const partitioned = verdictOf([{ kind: 'partition', host: 'broker-a-host', start: T('09:59:30'), end: T('10:00:30'), groups: [['broker-a-host'], ['ns-1']], pids: [] }]);
+    expect(verdicts(partitioned)).toEqual(['true']);
+  });
+
+  it('a removal the finding says does not tell (brokerAlive null) makes no claim about the broker', () => {
+    const resumed = finding('F1', 'broker-down-detection', { broker: 'broker-a', brokerAddr: '10.0.0.21:10911', host: 'ns-1' }, '09:58:30', '10:00:00', { brokerAlive: null, detection: 'destroyed', namesrvStallMs: 90000 });
+    const truth = new Truth(lab({ faults: [{ kind: 'hang', host: 'ns-1', start: T('09:58:30'), end: T('10:00:00'), pids: [] }] }));
+    const ss = analyzeStatements(truth, analyzed({ findings: [resumed] })).filter((s) => s.cls === 'went-down' || s.cls === 'process');
+    expect(verdicts(ss)).toEqual(['unknown']);
+    const gone = finding('F2', 'broker-down-detection', { broker: 'broker-a', brokerAddr: '10.0.0.21:10911', namesrvAddr: '10.0.0.11:9876', host: 'ns-1' }, '09:58:30', '10:00:00', { brokerAlive: false, detection: 'destroyed' });
+    expect(verdicts(analyzeStatements(truth, analyzed({ findings: [gone] })).filter((s) => s.cls === 'went-down'))).toEqual(['false']);
   });
 
   it("'Check the slave' on a finding that names the master by its address: true when that broker's slave failed, false when only the master did", () => {

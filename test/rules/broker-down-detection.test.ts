@@ -286,4 +286,31 @@ describe('broker-down-detection on a generated lab recording', () => {
       expect(f.advice.join(' ')).not.toMatch(/Planned shutdown/);
     }
   });
+
+  // gen-703 (5.1.x servers): NameServer mq-ns-3 hung 90 s; as it ran again it dropped the slave
+  // of broker-b on a closed channel (the slave's registration to it had timed out), and the slave's
+  // log shows no registration in the next 35 s. Then the master of broker-b hung: the other
+  // NameServers expired it 2 min after a registration it had sent them just before it hung.
+  it('gen-703: a removal made as a hung NameServer ran again does not call the broker gone; registrations that stopped before a hang do not keep it running', async () => {
+    const truth = generatedTruth('gen-703');
+    const nsHang = truth.faults.find((f) => f.kind === 'hang' && f.host === 'mq-ns-3')!;
+    const brokerHang = truth.faults.find((f) => f.kind === 'hang' && f.host === 'mq-broker-b')!;
+    const fs = await generatedFindings('gen-703', [rule]);
+    const resumed = fs.filter((f) => f.subject.host === 'mq-ns-3' && Math.abs(f.end! - Date.parse(nsHang.end!)) <= 2000 && f.metrics.brokerAlive !== true);
+    expect(resumed.map((f) => f.subject.brokerAddr)).toEqual(['10.213.0.25:10911']);
+    expect(resumed[0].metrics.brokerAlive).toBeNull();
+    expect(resumed[0].metrics.namesrvStallMs).toBe(90000);
+    expect(resumed[0].explanation).toMatch(/does not tell whether broker-b \(10.213.0.25:10911\) went away/);
+    expect(resumed[0].advice.join(' ')).not.toMatch(/hs_err_pid|went down/);
+    const expired = fs.filter((f) => f.subject.brokerAddr === '10.213.0.22:10911' && f.metrics.detection === 'expired');
+    expect(expired.length).toBeGreaterThanOrEqual(2);
+    for (const f of expired) {
+      expect(f.end! > Date.parse(brokerHang.start!) && f.end! < Date.parse(brokerHang.end!), f.title).toBe(true);
+      expect(f.metrics.brokerAlive, f.title).toBe(false);
+    }
+    // The clients connected to every NameServer in the same second: the connections tie, and a
+    // NameServer host whose address they do not decide is named by its host only (not swapped).
+    const hostAddr = new Map(truth.hosts.map((h) => [h.name, h.addr]));
+    for (const f of fs) if (f.subject.namesrvAddr) expect(f.subject.namesrvAddr, f.title).toBe(`${hostAddr.get(f.subject.host!)}:9876`);
+  });
 });

@@ -206,9 +206,9 @@ describe('routing helpers', () => {
     const text =
       'the topic[TopicPay] route info changed, old[null] ,new[TopicRouteData [orderTopicConf=null, queueDatas=[], brokerDatas=[BrokerData [brokerName=broker-b, brokerAddrs={0=192.168.3.101:10911}], BrokerData [brokerName=broker-a, brokerAddrs={0=192.168.3.100:10911, 1=192.168.3.102:10911}]], filterServerTable={}]]';
     expect(brokerDataIn(text)).toEqual([
-      ['broker-b', '192.168.3.101:10911'],
-      ['broker-a', '192.168.3.100:10911'],
-      ['broker-a', '192.168.3.102:10911'],
+      ['broker-b', '192.168.3.101:10911', '0'],
+      ['broker-a', '192.168.3.100:10911', '0'],
+      ['broker-a', '192.168.3.102:10911', '1'],
     ]);
   });
 });
