@@ -123,6 +123,20 @@ function onHost(sc: Scenario, host: string): Pick<Cause, 'namesrvAddrs' | 'broke
   };
 }
 
+/**
+ * A reboot's boot delays: the host is back when its first process booted (the reboot's end; a 5.x
+ * broker may take half a minute more to finish booting, gen-599), and the text names each.
+ */
+function bootsOf(f: HostFault): { first: number; text: string | null } {
+  const ns = f.boot?.namesrvMs;
+  const br = f.boot?.brokerMs;
+  const present = [ns, br].filter((x): x is number => typeof x === 'number' && x > 0);
+  if (!present.length) return { first: 0, text: null };
+  const first = Math.min(...present);
+  if (present.length === 1 || ns === br) return { first, text: `its processes were up again ${formatMs(first)} later` };
+  return { first, text: `its NameServer was up again ${formatMs(ns!)} later and its broker ${formatMs(br!)} later` };
+}
+
 /** The causes: host faults as episodes (a hang and the reboot after it are two causes), busy brokers, full disks. */
 function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[] {
   const faults = sc.faults ?? [];
@@ -143,15 +157,15 @@ function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[]
       told.add(next);
       const j = faults.indexOf(next);
       const pn = prov(j);
-      const boot = Math.max(next.boot?.namesrvMs ?? 0, next.boot?.brokerMs ?? 0);
+      const b = bootsOf(next);
       const dark = `it had not answered for ${formatMs(at(next) - at(f))} before (a power loss, or a frozen host that was reset: the logs cannot tell)`;
       out.push({
         ...base,
         kind: 'reboot',
-        end: at(next) + boot,
+        end: at(next) + b.first,
         recognisedBy: `${p.rule}; then ${pn.rule}`,
         evidence: [...p.evidence, ...pn.evidence],
-        detail: `${dark}${boot ? `, and its processes were up again ${formatMs(boot)} later` : ''}`,
+        detail: `${dark}${b.text ? `, and ${b.text}` : ''}`,
         silentMs: at(next) - at(f),
       });
       return;
@@ -159,8 +173,8 @@ function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[]
     if (f.state === 'hung') {
       out.push({ ...base, kind: 'hang', end: next ? at(next) : null, detail: f.processesOnly ? 'only its processes froze: the host still accepted new connections' : null });
     } else if (f.state === 'reboot') {
-      const boot = Math.max(f.boot?.namesrvMs ?? 0, f.boot?.brokerMs ?? 0);
-      out.push({ ...base, kind: 'reboot', end: at(f) + boot, detail: boot ? `its processes were up again ${formatMs(boot)} later` : null });
+      const b = bootsOf(f);
+      out.push({ ...base, kind: 'reboot', end: at(f) + b.first, detail: b.text });
     } else {
       const planned = /shutdown hook/.test(p.rule);
       const back = next && next.state === 'up' ? at(next) : null;
@@ -409,13 +423,18 @@ function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]
               ? `when its idle connection timed out (${m.detectMs !== null ? formatMs(Number(m.detectMs)) : '120 s'} without a registration)`
               : `by its scan, ${m.detectMs !== null ? formatMs(Number(m.detectMs)) : '120 s'} after the last registration`;
       // The finding runs from the broker's last registration to the removal.
-      const alive = m.brokerAlive === true ? ', while the broker kept running (its own log shows it)' : '';
+      const alive =
+        m.brokerAlive === true
+          ? ', while the broker kept running (its own log shows it)'
+          : m.brokerAlive === null && m.namesrvStallMs != null
+            ? `, as it ran again after a stall of its own (${formatMs(Number(m.namesrvStallMs))})`
+            : '';
       add(f.end ?? f.start, `${namesrvText(f)} removed ${f.subject.broker ?? f.subject.brokerAddr ?? 'a broker'} ${how}${alive}`, lastRef(f), id);
     } else if (f.rule === 'namesrv-stuck') {
       const v = m.clientVersion && m.clientVersion !== 'unknown' ? ` (client ${String(m.clientVersion)})` : '';
       add(f.start, `${f.subject.client ?? f.subject.host ?? 'a client'}${v} kept asking ${namesrvText(f)} for routes: ${plural(Number(m.timeouts), 'poll')} timed out and it did not switch`, ref(f), id);
     } else if (f.rule === 'broker-busy') {
-      add(f.start, `${String(f.subject.broker)} answered ${plural(Number(m.rejections), 'send')} with [TIMEOUT_CLEAN_QUEUE] broker busy (waits ${String(m.minWaitMs)}-${String(m.maxWaitMs)} ms)`, ref(f), id);
+      add(f.start, `${f.subject.broker ?? f.subject.brokerAddr ?? 'a broker'} answered ${plural(Number(m.rejections), 'send')} with [TIMEOUT_CLEAN_QUEUE] broker busy (waits ${String(m.minWaitMs)}-${String(m.maxWaitMs)} ms)`, ref(f), id);
     } else if (f.rule === 'stale-route' && m.withinRoutingBound === false) {
       add(f.end, `${String(f.subject.client)} had sent to ${String(f.subject.broker)} for ${formatMs(Number(m.staleMs))}, ${formatMs(Number(m.staleMs) - Number(m.boundMs))} past the ${formatMs(Number(m.boundMs))} a route takes to drop a hung broker`, ref(f), id);
     } else if (f.rule === 'consumer-backlog' && m.cause === 'broker-fault') {

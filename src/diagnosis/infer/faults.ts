@@ -19,6 +19,15 @@ const STALL_EXTRA_MS = 0;
 const CONNECT_FAILS_WITHIN_MS = 4000;
 /** Busy replies closer than this came from one BrokerFastFailure pass (it answers a whole run of expired heads at once). */
 const RELEASE_GAP_MS = 50;
+/**
+ * A broker whose watermark printed every second this long with its send queue's head over half the
+ * limit ran and could not keep up: an overload, whatever its busy replies waited (a stall stops the
+ * watermark's thread too, and a stall's backlog clears within a second or two of it; gen-708: 35 s
+ * of such seconds under a CPU quota, every busy reply 1.2-2.8 s).
+ */
+const SUSTAINED_MS = 10000;
+/** Watermark seconds this close are one run (the watermark prints every second; a busy second may print late). */
+const WATERMARK_GAP_MS = 3000;
 
 /** What the faults are read against: the earlier stages' results. */
 interface FaultsInput {
@@ -321,7 +330,7 @@ function busyFaults(ctx: InferContext, input: FaultsInput): Pending[] {
     for (const ep of split(replies.get(name)!, 30000)) {
       const clusters = split(ep, 2000);
       const held = (cl: RmqEvent[]) => maxWait(cl) > waitLimit + STALL_MARGIN_MS;
-      if (clusters.some((cl) => !held(cl))) {
+      if (clusters.some((cl) => !held(cl)) || sustainedQueue(ctx, b, ep, waitLimit)) {
         out.push(...overloadWithStalls(ctx, input, b, ep, waitLimit));
         continue;
       }
@@ -332,6 +341,22 @@ function busyFaults(ctx: InferContext, input: FaultsInput): Pending[] {
     }
   }
   return out;
+}
+
+/** The broker's watermark run around an episode (overloadFault's), when it lasts SUSTAINED_MS or more. */
+function sustainedQueue(ctx: InferContext, b: ScenarioBroker, ep: RmqEvent[], waitLimit: number): boolean {
+  // One unbroken run (runAround joins every run the episode overlaps): marks seconds apart around
+  // separate stalls are no overload.
+  const run = watermarkRun(ctx, b, ep, waitLimit);
+  return !!run && split(run, WATERMARK_GAP_MS).some((r) => r[r.length - 1].ts! - r[0].ts! >= SUSTAINED_MS);
+}
+
+/** The broker's watermark seconds with the send queue's head over half the limit, in one run around the busy replies, or null. */
+function watermarkRun(ctx: InferContext, b: ScenarioBroker, reps: RmqEvent[], waitLimit: number): RmqEvent[] | null {
+  const firstTs = reps[0].ts!;
+  const lastTs = reps[reps.length - 1].ts!;
+  const marks = (ctx.c.watermarkHigh.get(b.host) ?? []).filter((e) => e.ts! >= firstTs - 60000 && e.ts! <= lastTs + 60000 && (e.fields.slowMs as number) >= waitLimit / 2);
+  return marks.length ? runAround(marks, firstTs, lastTs) : null;
 }
 
 const maxWait = (cl: RmqEvent[]): number => Math.max(0, ...cl.map((e) => e.fields.waitMs).filter((w): w is number => typeof w === 'number'));
@@ -419,11 +444,10 @@ function overloadFault(ctx: InferContext, input: FaultsInput, b: ScenarioBroker,
   const firstTs = reps[0].ts!;
   const lastTs = reps[reps.length - 1].ts!;
   // The watermark shows when the send queue's head started waiting (if the broker's watermark.log was given).
-  const marks = (ctx.c.watermarkHigh.get(b.host) ?? []).filter((e) => e.ts! >= firstTs - 60000 && e.ts! <= lastTs + 60000 && (e.fields.slowMs as number) >= waitLimit / 2);
   let from = firstTs - waitLimit - 1000;
   let to = lastTs + 1000;
   const evidence: RmqEvent[] = [reps[0], reps[reps.length - 1]];
-  const run = marks.length ? runAround(marks, firstTs, lastTs) : null;
+  const run = watermarkRun(ctx, b, reps, waitLimit);
   if (run) {
     from = Math.min(from, run[0].ts!);
     to = Math.max(to, run[run.length - 1].ts! + 1000);
@@ -489,9 +513,9 @@ function backgroundOf(ctx: InferContext, input: FaultsInput, b: ScenarioBroker, 
   };
 }
 
-/** The run of consecutive watermark seconds (gaps up to 3 s) that overlaps [from, to]. */
+/** The runs of consecutive watermark seconds (gaps up to WATERMARK_GAP_MS) that overlap [from, to], joined. */
 function runAround(marks: RmqEvent[], from: number, to: number): RmqEvent[] | null {
-  const runs = split(marks, 3000);
+  const runs = split(marks, WATERMARK_GAP_MS);
   const hit = runs.filter((r) => r[r.length - 1].ts! >= from - 5000 && r[0].ts! <= to);
   if (!hit.length) return null;
   return hit.flat();
