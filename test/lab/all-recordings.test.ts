@@ -19,17 +19,17 @@ const TARGET = { cause: 1, 'went-down': 1, other: 0.95, recallCauses: 0.9, recal
  * a consumer recording with no producer fault is "nothing compared" (15/54).
  */
 const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClients: number; reproduced: number } = {
-  cause: 0.97,
-  'went-down': 0.98,
-  impact: 0.96,
+  cause: 0.99,
+  'went-down': 1,
+  impact: 0.99,
   process: 0.99,
   advice: 0.99,
   consumer: 1,
   'replay-setting': 0.76,
   'replay-fault': 0.97,
   'replay-milestone': 0.77,
-  'replay-impact': 0.6,
-  recallCauses: 0.75,
+  'replay-impact': 0.62,
+  recallCauses: 0.77,
   recallClients: 0.94,
   reproduced: 0.27,
 };
