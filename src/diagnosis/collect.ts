@@ -26,6 +26,7 @@ const KEPT = new Set<EventType>([
   'send-failed',
   'send-call-timeout',
   'rpc-timeout',
+  'send-request-failed',
   'connect-failed',
   'namesrv-chosen',
   'namesrv-list',
@@ -236,13 +237,15 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   const wanted = (e: RmqEvent): boolean => {
     switch (e.type) {
       case 'rpc-timeout':
+      case 'send-request-failed':
         // Timeouts against a silent host tell how it failed; a client's are also counted for its impact.
         if (isSyncTimeout(e) && e.ts !== null) {
           const times = out.syncTimeouts.get(e.host);
           if (!times) out.syncTimeouts.set(e.host, [e.ts]);
           else if (times.length < SYNC_TIMEOUTS_KEPT) times.push(e.ts);
         }
-        // An application's failed async send (sendPath async): a send it lost, counted for its impact.
+        // An application's failed one-attempt or async send (a request timed out or could not be
+        // written): a send it lost, counted for its impact; else the retry loop's, which it retried.
         return duringSilence(e) || (e.kind === 'app' && isAppFailure(e));
       case 'register-failed':
         // A broker's failed registrations: against a silent NameServer, or the first few naming each NameServer's address.

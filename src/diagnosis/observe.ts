@@ -24,6 +24,7 @@ export const MILESTONE_TYPES: ReadonlySet<string> = new Set([
   'no-route',
   'send-attempt-failed',
   'rpc-timeout',
+  'send-request-failed',
 ]);
 
 export interface MilestoneContext {
@@ -105,12 +106,15 @@ export function failuresOf(events: readonly RmqEvent[], host: string, source: 'a
       e.ts <= untilTs &&
       (source === 'app' ? e.kind === 'app' && isAppFailure(e) : e.kind === 'client' && e.type === 'send-attempt-failed'),
   );
-  // Same file and millisecond: as many failures as the most frequent type among them.
+  // Same file, millisecond and thread: as many failures as the most frequent type among them (a
+  // record's failure and its `Caused by:`). Two threads failing in one millisecond are two sends
+  // (gen-703: a timeout and a RemotingSendRequestException at 04:59:15.680-681).
+  picked.sort((a, b) => a.ts! - b.ts! || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || ((a.thread ?? '') < (b.thread ?? '') ? -1 : (a.thread ?? '') > (b.thread ?? '') ? 1 : 0));
   const out: RmqEvent[] = [];
   let i = 0;
   while (i < picked.length) {
     let j = i;
-    while (j < picked.length && picked[j].ts === picked[i].ts && picked[j].file === picked[i].file) j++;
+    while (j < picked.length && picked[j].ts === picked[i].ts && picked[j].file === picked[i].file && picked[j].thread === picked[i].thread) j++;
     const byType = new Map<string, RmqEvent[]>();
     for (let k = i; k < j; k++) byType.set(picked[k].type, [...(byType.get(picked[k].type) ?? []), picked[k]]);
     let best: RmqEvent[] = [];

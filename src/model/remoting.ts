@@ -36,7 +36,7 @@ export const Exceptions = {
     return { cls: `${EX}RemotingConnectException`, msg: renderMessage(angle ? 'connect-failed/angle' : 'connect-failed/plain', { addr }) };
   },
   sendRequest(addr: string): JavaException {
-    return { cls: `${EX}RemotingSendRequestException`, msg: `send request to <${addr}> failed` };
+    return { cls: `${EX}RemotingSendRequestException`, msg: renderMessage('send-request-failed/send-request-to', { addr }) };
   },
   tooMuch(msg: string): JavaException {
     return { cls: `${EX}RemotingTooMuchRequestException`, msg };

@@ -877,6 +877,25 @@ export const ENTRIES: CatalogueEntry[] = [
       { text: 'receive response, but not matched any request, /10.0.0.5:10911', fields: { addr: '10.0.0.5:10911' } },
     ],
   },
+  {
+    id: 'send-request-failed/send-request-to',
+    type: 'send-request-failed',
+    keywords: ['send request to <'],
+    pattern: /send request to <(?<a>[^>]*)> failed/,
+    versions: 'all',
+    // NettyRemotingAbstract.invokeSyncImpl (4.x, 5.x): the request could not be written to the
+    // channel (responseFuture.isSendRequestOK() false: the connection broke or was closed under it);
+    // NettyRemotingClient.invokeSync closes that channel and throws it on. A send attempt the broker
+    // never received: the producer's retry loop retries it, a one-attempt send loses it (gen-703).
+    source: 'remoting/exception/RemotingSendRequestException (NettyRemotingAbstract.invokeSyncImpl)',
+    format: 'send request to <{}> failed',
+    args: ['addr'],
+    fields: (g) => ({ addr: normAddr(g.a) }),
+    samples: [
+      { text: 'org.apache.rocketmq.remoting.exception.RemotingSendRequestException: send request to <10.213.0.22:10911> failed', fields: { addr: '10.213.0.22:10911' } },
+      { text: 'Caused by: org.apache.rocketmq.remoting.exception.RemotingSendRequestException: send request to </10.0.0.5:9876> failed', fields: { addr: '10.0.0.5:9876' } },
+    ],
+  },
 
   // ---- channel-closed ------------------------------------------------------------------------
   {

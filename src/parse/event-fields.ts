@@ -35,6 +35,7 @@ export const EVENT_FIELD_TABLE: Readonly<Record<Exclude<EventType, 'other'>, Rea
   'send-call-timeout': { api: SN },
   'rpc-timeout': { addr: SN, timeoutMs: NN },
   'late-response': { addr: SN },
+  'send-request-failed': { addr: SN },
   'connect-failed': { addr: SN, addrs: L },
   'channel-closed': { addr: SN, reason: S, result: BN },
   'namesrv-chosen': { old: SN, new: SN, namesrvIndex: N },

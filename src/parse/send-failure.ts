@@ -12,7 +12,7 @@ const FAILURE_TYPES = new Set(['send-call-timeout', 'send-failed', 'busy-reply',
  * there: through sendDefaultImpl it comes wrapped in `Send [N] times, still failed` (send-failed);
  * an async send's callback gets the broker's reply unretried (MQClientAPIImpl.sendMessageAsync, 4.x-5.x).
  */
-const ONE_ATTEMPT_TYPES = new Set(['connect-failed', 'rpc-timeout', 'disk-full']);
+const ONE_ATTEMPT_TYPES = new Set(['connect-failed', 'rpc-timeout', 'send-request-failed', 'disk-full']);
 
 /** Whether an application-log event is a send the application lost. */
 export function isAppFailure(e: RmqEvent): boolean {

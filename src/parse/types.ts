@@ -11,6 +11,7 @@ export type EventType =
   | 'send-call-timeout'
   | 'rpc-timeout'
   | 'late-response'
+  | 'send-request-failed'
   | 'connect-failed'
   | 'channel-closed'
   | 'namesrv-chosen'
@@ -55,6 +56,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'send-call-timeout',
   'rpc-timeout',
   'late-response',
+  'send-request-failed',
   'connect-failed',
   'channel-closed',
   'namesrv-chosen',

@@ -39,6 +39,7 @@ type Shape = 'single-pass' | 'budget' | 'stopped' | 'selector' | 'queue' | 'not-
 const ONE_ATTEMPT_REASONS: Partial<Record<string, string>> = {
   'connect-failed': 'connection refused',
   'rpc-timeout': 'timeout',
+  'send-request-failed': 'request not sent',
   'send-call-timeout': 'call timeout',
   'busy-reply': 'broker busy',
   'send-attempt-failed': 'failed attempt',
@@ -88,7 +89,7 @@ const rule: Rule = {
     settings: {
       sendMsgTimeout: { default: CLIENT_DEFAULTS.sendMsgTimeoutMs, description: 'Producer setting: time budget of one send, all attempts included', unit: 'ms' },
     },
-    events: [...new Set([...BOOK_EVENTS, 'send-failed', 'send-call-timeout', 'busy-reply', 'send-attempt-failed', 'connect-failed', 'rpc-timeout'] as const)],
+    events: [...new Set([...BOOK_EVENTS, 'send-failed', 'send-call-timeout', 'busy-reply', 'send-attempt-failed', 'connect-failed', 'rpc-timeout', 'send-request-failed'] as const)],
   },
 
   create(ctx) {
@@ -249,6 +250,10 @@ const rule: Rule = {
         oneAttempt(e);
       },
       'rpc-timeout': (e) => {
+        dedup.tick(e.ts);
+        oneAttempt(e);
+      },
+      'send-request-failed': (e) => {
         dedup.tick(e.ts);
         oneAttempt(e);
       },

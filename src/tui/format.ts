@@ -142,6 +142,7 @@ function typeColor(t: EventType): Color | undefined {
     case 'send-failed':
     case 'send-call-timeout':
     case 'rpc-timeout':
+    case 'send-request-failed':
     case 'connect-failed':
     case 'heartbeat-failed':
     case 'register-failed':

@@ -21,7 +21,7 @@ const TARGET = { cause: 1, 'went-down': 1, other: 0.95, recallCauses: 0.9, recal
 const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClients: number; reproduced: number } = {
   cause: 0.99,
   'went-down': 1,
-  impact: 0.99,
+  impact: 1,
   process: 0.99,
   advice: 0.99,
   consumer: 1,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { KEYWORDS } from '../../src/parse/catalogue.js';
 import { keywordFinder } from '../../src/parse/keyword-scan.js';
 import { SourceParser, hasKeyword } from '../../src/parse/parser.js';
+import { isAppFailure } from '../../src/parse/send-failure.js';
 import { parseZone } from '../../src/parse/time.js';
 import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
 import type { SourceKind } from '../../src/ingest/kinds.js';
@@ -325,6 +326,26 @@ describe('mixed and damaged input', () => {
           'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendSelectImpl(DefaultMQProducerImpl.java:1104)',
         ]),
       ).toEqual([['disk-full', 'select']]);
+    });
+
+    it('a request that could not be written (RemotingSendRequestException) on a selector send: one attempt the application lost (gen-703, client 4.x)', () => {
+      const lines = [
+        '2026-12-05 04:59:15.680 ERROR 10014 --- [publisher-2] com.example.order.OrderEventPublisher    : Failed to publish event, topic=TopicOrder, key=evt-876',
+        '',
+        'org.apache.rocketmq.remoting.exception.RemotingSendRequestException: send request to <10.213.0.22:10911> failed',
+        '\tat org.apache.rocketmq.remoting.netty.NettyRemotingAbstract.invokeSyncImpl(NettyRemotingAbstract.java:496)',
+        '\tat org.apache.rocketmq.remoting.netty.NettyRemotingClient.invokeSync(NettyRemotingClient.java:533)',
+        '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl.sendMessageSync(MQClientAPIImpl.java:618)',
+        '\tat org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendKernelImpl(DefaultMQProducerImpl.java:889)',
+        '\tat org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendSelectImpl(DefaultMQProducerImpl.java:1180)',
+      ];
+      const evs = parseLines(lines).events;
+      expect(evs.map((e) => [e.type, e.sendPath ?? null, e.fields.addr])).toEqual([['send-request-failed', 'select', '10.213.0.22:10911']]);
+      expect(isAppFailure(evs[0])).toBe(true);
+      // The same exception under the retry loop (sendDefaultImpl): the producer retried it, the application lost nothing by it.
+      const retried = parseLines([...lines.slice(0, -1), '\tat org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendDefaultImpl(DefaultMQProducerImpl.java:614)']).events;
+      expect(retried.map((e) => [e.type, e.sendPath ?? null])).toEqual([['send-request-failed', 'default']]);
+      expect(isAppFailure(retried[0])).toBe(false);
     });
   });
 

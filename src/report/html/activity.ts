@@ -73,7 +73,7 @@ export interface Activity {
 }
 
 const zeros = () => new Array<number>(ACTIVITY_BUCKETS).fill(0);
-const SEND_FAILURE_TYPES = new Set<EventType>(['send-call-timeout', 'send-failed', 'busy-reply', 'no-route', 'connect-failed', 'rpc-timeout', 'send-attempt-failed']);
+const SEND_FAILURE_TYPES = new Set<EventType>(['send-call-timeout', 'send-failed', 'busy-reply', 'no-route', 'connect-failed', 'rpc-timeout', 'send-request-failed', 'send-attempt-failed']);
 const MILESTONE_TYPES = new Set<EventType>(MILESTONE_EVENT_TYPES);
 
 const evidenceOf = (e: RmqEvent): EvidenceLine => ({ file: e.file, line: e.line, time: e.ts, text: e.text.length > TEXT_MAX ? `${e.text.slice(0, TEXT_MAX)}…` : e.text });
