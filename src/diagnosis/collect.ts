@@ -114,6 +114,11 @@ export interface Collected {
   silences: Silence[];
   /** `Send` watermark lines whose head waited at least 100 ms, per host. */
   watermarkHigh: Map<string, RmqEvent[]>;
+  /**
+   * Hosts that wrote watermark lines, which their servers print on a clock (SCHEDULED_LOGS: a
+   * broker's watermark.log, a 5.x NameServer's namesrv_default.log, every second).
+   */
+  clocked: Set<string>;
   /** Server property dumps (`key=value` lines of a process start), per `host|kind`: key -> last value and line. */
   props: Map<string, Map<string, { value: string; event: RmqEvent }>>;
   /** Broker-side `new producer connected ... L:/local - R:/remote`: the broker's own address on its host. */
@@ -180,6 +185,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     serverLines: new Map(),
     silences: [],
     watermarkHigh: new Map(),
+    clocked: new Set(),
     props: new Map(),
     producerLinks: [],
     appSends: new Map(),
@@ -290,6 +296,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     }
     const kind = kindOf.get(e.file) ?? e.kind;
     if (e.type === 'watermark') {
+      out.clocked.add(e.host);
       if (e.fields.queue === 'Send' && typeof e.fields.slowMs === 'number' && e.fields.slowMs >= 100) {
         const list = out.watermarkHigh.get(e.host) ?? [];
         // Read for their times and cited by file:line, as the kept events are.

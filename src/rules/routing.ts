@@ -5,7 +5,8 @@
 //
 // How a host's address is learned (first that applies):
 // - a broker boot line on the host (`The broker[name, ip:port] boot success ...`) gives its IP;
-// - a 5.3.3 NameServer boot line (`..., address ip:port`) gives its NameServer address;
+// - a NameServer's log naming its own address (src/parse/namesrv-self.ts: the 5.3.3 boot line's
+//   `address ip:port`, 5.x's own client pointed at itself) gives its NameServer address;
 // - a client's `Created a new client Instance ... clientIP=...` gives a client host's IP;
 // - a host folder named by an IP;
 // - a NameServer host is matched to a NameServer address by connections: a client whose IP is
@@ -18,6 +19,7 @@
 
 import type { EventType, RmqEvent } from '../parse/types.js';
 import type { RuleContext, SourceInfo, Visitor } from './types.js';
+import { namesrvOwnAddress } from '../parse/namesrv-self.js';
 import { CLIENT_DEFAULTS, SCHEDULED_LOGS, type ScheduledLog } from '../rocketmq/facts.js';
 
 /** NameServer default port. */
@@ -394,6 +396,17 @@ export class AddressBook {
     if (e && !this.namesrvListEvent.has(k)) this.namesrvListEvent.set(k, e);
   }
 
+  /** A NameServer's log naming its own address (namesrvOwnAddress) places it on that host. */
+  private noteOwnNamesrv(e: RmqEvent): void {
+    const a = namesrvOwnAddress(e);
+    const k = addrKey(a);
+    if (!k) return;
+    this.noteNamesrv(k);
+    this.directNs.set(e.host, k);
+    addTo(this.directIps, e.host, ipOf(k)!);
+    this.nsOfHost = null;
+  }
+
   private readonly handlers: Visitor = {
     startup: (e) => {
       const f = e.fields;
@@ -406,15 +419,7 @@ export class AddressBook {
         if (ns) for (const a of splitAddrs(ns[1])) this.noteNamesrv(a, e);
         this.nsOfHost = null;
       } else if (f.role === 'namesrv') {
-        const m = /address (\S+):(\d+)/.exec(e.text);
-        // A NameServer bound to every interface prints 0.0.0.0: no address of its own.
-        if (m && m[1] !== '0.0.0.0' && m[1] !== '::' && m[1] !== '[::]') {
-          const a = `${m[1]}:${m[2]}`;
-          this.noteNamesrv(a);
-          this.directNs.set(e.host, addrKey(a)!);
-          addTo(this.directIps, e.host, m[1]);
-          this.nsOfHost = null;
-        }
+        this.noteOwnNamesrv(e);
       } else if (f.role === 'client') {
         const m = /clientIP=([^,\s\]]+)/.exec(e.text) ?? /ClientID:(\d{1,3}(?:\.\d{1,3}){3})@/.exec(e.text);
         if (m) {
@@ -425,6 +430,7 @@ export class AddressBook {
     },
     'namesrv-list': (e) => {
       for (const a of (e.fields.addrs as string[]) ?? []) this.noteNamesrv(a, e);
+      this.noteOwnNamesrv(e);
     },
     'namesrv-chosen': (e) => {
       this.noteNamesrv(e.fields.new as string | null);

@@ -26,6 +26,10 @@ const RELEASE_GAP_MS = 50;
  * of such seconds under a CPU quota, every busy reply 1.2-2.8 s).
  */
 const SUSTAINED_MS = 10000;
+/** A shutdown hook this long before a silence starts is that silence's start (silenceEvidence). */
+const SHUTDOWN_BEFORE_SILENCE_MS = 10000;
+/** A boot this soon after a shutdown hook makes the two a restart. */
+const RESTART_BOOT_WITHIN_MS = 5 * 60_000;
 /** Watermark seconds this close are one run (the watermark prints every second; a busy second may print late). */
 const WATERMARK_GAP_MS = 3000;
 
@@ -51,7 +55,7 @@ type Boot = NonNullable<Extract<Fault, { state: string }>['boot']>;
 
 /** Every fault, in time order, with its provenance (`scenario.faults[i]`) and defaults recorded. */
 export function inferFaults(ctx: InferContext, input: FaultsInput): Fault[] {
-  const pending: Pending[] = [...silenceFaults(ctx, input), ...busyFaults(ctx, input), ...diskFullFaults(ctx, input)];
+  const pending: Pending[] = [...silenceFaults(ctx, input), ...restartFaults(ctx, input), ...busyFaults(ctx, input), ...diskFullFaults(ctx, input)];
   pending.sort((a, b) => a.fault.atMs - b.fault.atMs);
   return pending.map((x, i) => {
     ctx.prov(`scenario.faults[${i}]`, x.rule, x.evidence);
@@ -72,14 +76,14 @@ function silenceFaults(ctx: InferContext, input: FaultsInput): Pending[] {
 }
 
 /**
- * A host that logs at least every 5 s: its silence starts right after its last line. Only a broker's
- * watermark.log is written on a clock (BrokerController.printWaterMark, every second); a NameServer
- * logs in bursts (its boot, registrations of new brokers) and may say nothing for minutes while it
- * runs, however many lines it wrote in all.
+ * A host that logs at least every 5 s: its silence starts right after its last line. Only watermark
+ * lines are written on a clock (SCHEDULED_LOGS: a broker's printWaterMark, and a 5.x NameServer's in
+ * namesrv_default.log, every second); a 4.x NameServer logs in bursts (its boot, registrations of
+ * new brokers) and may say nothing for minutes while it runs, however many lines it wrote in all.
  */
 function regular(ctx: InferContext, h: string): boolean {
   const l = ctx.c.serverLines.get(h);
-  return l !== undefined && (ctx.roles.get(h)?.has('watermark') ?? false) && l.count / Math.max(1, (l.last - l.first) / 1000) >= 0.2;
+  return l !== undefined && ctx.c.clocked.has(h) && l.count / Math.max(1, (l.last - l.first) / 1000) >= 0.2;
 }
 
 /** What peers logged against a silent host's addresses. */
@@ -119,7 +123,7 @@ function silenceEvidence(ctx: InferContext, input: FaultsInput, s: Silence, inGa
         (e.type === 'heartbeat-failed' && addrs.has(String(e.fields.brokerAddr)) && !refusedRecord(e)) ||
         (e.type === 'register-failed' && addrs.has(String(e.fields.namesrvAddr)) && !refusedRecord(e))),
   );
-  const shutdown = events.find((e) => e.type === 'shutdown' && e.host === h && e.ts !== null && e.ts >= fromTs - 10000 && e.ts <= fromTs);
+  const shutdown = events.find((e) => e.type === 'shutdown' && e.host === h && e.ts !== null && e.ts >= fromTs - SHUTDOWN_BEFORE_SILENCE_MS && e.ts <= fromTs);
   // A whole-second line of the silence's first second may be later than the host's last line.
   const refused = events.filter(
     (e) =>
@@ -299,19 +303,60 @@ function returnFault(ctx: InferContext, input: FaultsInput, s: Silence, state: '
       defaults: [],
     };
   }
-  if (boots.length) {
-    const at = when(boots[0]);
-    const boot: Boot = { namesrvMs: 0, brokerMs: 0 };
-    if (nsBoot) boot.namesrvMs = Math.max(0, Math.round(when(nsBoot) - at));
-    if (brBoot) boot.brokerMs = Math.max(0, Math.round(when(brBoot) - at));
-    return { fault: { atMs: rel(at), host: h, state: 'up', boot }, rule: 'the processes’ boot lines after the silence', evidence: boots, defaults: [] };
-  }
+  if (boots.length) return upFault(ctx, h, boots, 'the processes’ boot lines after the silence');
   return {
     fault: { atMs: rel(when(s.to!)), host: h, state: 'up' },
     rule: `the first line ${h} wrote after the silence (no boot line: it resumed)`,
     evidence: [s.to],
     defaults: [],
   };
+}
+
+/** The processes of host `h` back up: at their first boot line, each process's delay after it. */
+function upFault(ctx: InferContext, h: string, boots: RmqEvent[], rule: string): Pending {
+  const at = ctx.when(boots[0]);
+  const nsBoot = boots.find((e) => e.fields.role === 'namesrv');
+  const brBoot = boots.find((e) => e.fields.role === 'broker');
+  const boot: Boot = { namesrvMs: 0, brokerMs: 0 };
+  if (nsBoot) boot.namesrvMs = Math.max(0, Math.round(ctx.when(nsBoot) - at));
+  if (brBoot) boot.brokerMs = Math.max(0, Math.round(ctx.when(brBoot) - at));
+  return { fault: { atMs: ctx.rel(at), host: h, state: 'up', boot }, rule, evidence: boots, defaults: [] };
+}
+
+// ---- restarts shorter than a silence -------------------------------------------------------------
+
+/**
+ * A planned restart too short to leave a silence (collect.ts: 30 s): a server's shutdown hook
+ * (`Shutdown hook was invoked`: the JVM hook BrokerStartup and NamesrvStartup register), then a
+ * boot line of the same host within RESTART_BOOT_WITHIN_MS. A shutdown the logs show no boot after
+ * is not named (the logs may end with an operator's stop); one a silence starts with is the
+ * silence's (silenceFault).
+ */
+function restartFaults(ctx: InferContext, input: FaultsInput): Pending[] {
+  const { when } = ctx;
+  const out: Pending[] = [];
+  const hosts = [...new Set([...input.nameServers.map((n) => n.host), ...input.brokers.map((b) => b.host)])].sort();
+  for (const h of hosts) {
+    const own = ctx.events.filter((e) => e.host === h && e.ts !== null && (e.type === 'shutdown' || (e.type === 'startup' && (e.fields.role === 'broker' || e.fields.role === 'namesrv'))));
+    let until = -Infinity;
+    for (const hook of own) {
+      if (hook.type !== 'shutdown' || when(hook) <= until) continue;
+      if (ctx.c.silences.some((s) => s.host === h && s.from.ts! >= hook.ts! && s.from.ts! <= hook.ts! + SHUTDOWN_BEFORE_SILENCE_MS)) continue;
+      const boots = own.filter((e) => e.type === 'startup' && e.ts! > hook.ts! && e.ts! <= hook.ts! + RESTART_BOOT_WITHIN_MS);
+      if (!boots.length) continue;
+      // One boot per process: the first of each role after the hook.
+      const firsts = ['namesrv', 'broker'].map((r) => boots.find((e) => e.fields.role === r)).filter((e): e is RmqEvent => e !== undefined);
+      until = Math.max(...firsts.map((e) => when(e)));
+      out.push({
+        fault: { atMs: ctx.rel(when(hook)), host: h, state: 'down' },
+        rule: `the shutdown hook, then its boot ${Math.round((when(firsts[0]) - when(hook)) / 1000)} s later`,
+        evidence: [hook],
+        defaults: [],
+      });
+      out.push(upFault(ctx, h, firsts, 'the processes’ boot lines after the shutdown'));
+    }
+  }
+  return out;
 }
 
 // ---- busy replies -------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // a NameServer"). Nothing here is a scenario value yet: the servers stage records their provenance.
 
 import type { RmqEvent } from '../../parse/types.js';
+import { namesrvOwnAddress } from '../../parse/namesrv-self.js';
 import { ADDR, cmpAddr, dashed, ipOf, type InferContext, type Named } from './context.js';
 
 interface TopicInfo {
@@ -126,9 +127,8 @@ function hostAddresses(ctx: InferContext): Map<string, Named<string>> {
     if (m) setIp(hostIp, e.host, m[1], e, 'the client ID at start');
   }
   for (const e of ctx.events) {
-    if (e.type !== 'startup' || e.fields.role !== 'namesrv') continue;
-    const m = /address (\d{1,3}(?:\.\d{1,3}){3}):\d+/.exec(e.text);
-    if (m && m[1] !== '0.0.0.0') setIp(hostIp, e.host, m[1], e, 'the NameServer boot line');
+    const own = namesrvOwnAddress(e);
+    if (own && ADDR.test(own)) setIp(hostIp, e.host, ipOf(own), e, e.type === 'startup' ? 'the NameServer boot line' : 'the NameServer’s own address, which its remoting client was pointed at as it started, 5.x');
   }
   return hostIp;
 }

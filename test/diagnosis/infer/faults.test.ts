@@ -71,6 +71,30 @@ describe('inferFaults', () => {
     );
     expect(p.evidence[0]).toBe('rocketmq_client.log:32');
   });
+
+  // gen-700 (5.x broker-b restarted with SIGTERM): its shutdown hook, then its boot 7 s later, no
+  // silence of 30 s between; broker-a's watermark.log goes on beside it.
+  describe('a restart too short to leave a silence', () => {
+    const boot = (t: string) => `2026-12-05 ${t} INFO main - The broker[broker-b, 10.213.0.22:10911] boot success. serializeType=JSON and name server is 10.213.0.11:9876`;
+    const hook = ['2026-12-05 04:47:48 INFO ShutdownHook - Shutdown hook was invoked, 1', '2026-12-05 04:47:50 INFO ShutdownHook - Shutdown hook over, consuming total time(ms): 2437'];
+    const watermark = Array.from({ length: 60 }, (_, i) => `2026-12-05 04:47:${String(i).padStart(2, '0')} INFO BrokerControllerScheduledThread - [WATERMARK] Send Queue Size: 0 SlowTimeMills: 0`);
+    const brokerA: Excerpt = { path: 'mq-broker-a/logs/rocketmqlogs/watermark.log', text: watermark };
+
+    it('is a shutdown at the hook and the processes up at the boot line', async () => {
+      const ctx = await contextOf([brokerA, { path: 'mq-broker-b/logs/rocketmqlogs/broker.log', text: [boot('04:46:22'), ...hook, boot('04:47:55')] }]);
+      const list = faults(ctx);
+      expect(list.map((f) => ('state' in f ? `${f.host} ${f.state}` : '?'))).toEqual(['mq-broker-b down', 'mq-broker-b up']);
+      expect(at(ctx, list[0])).toBe(Date.parse('2026-12-05T04:47:48.500+08:00'));
+      expect(at(ctx, list[1])).toBe(Date.parse('2026-12-05T04:47:55.500+08:00'));
+      expect(ctx.provenance['scenario.faults[0]']).toEqual({ rule: 'the shutdown hook, then its boot 7 s later', evidence: ['mq-broker-b/logs/rocketmqlogs/broker.log:2'] });
+      expect(ctx.provenance['scenario.faults[1]']).toEqual({ rule: 'the processes’ boot lines after the shutdown', evidence: ['mq-broker-b/logs/rocketmqlogs/broker.log:4'] });
+    });
+
+    it('is not named without a boot after the hook (the logs may end with an operator\'s stop)', async () => {
+      const ctx = await contextOf([brokerA, { path: 'mq-broker-b/logs/rocketmqlogs/broker.log', text: [boot('04:46:22'), ...hook] }]);
+      expect(faults(ctx)).toEqual([]);
+    });
+  });
 });
 
 function sampleOf(from: number, to: number): string[] {

@@ -37,6 +37,28 @@ describe('inferHosts', () => {
     expect(ctx.notes).toContain('slave brokers are not replayed: broker-a 10.213.0.23:10911, broker-b 10.213.0.24:10911');
   });
 
+  it("places a 5.x NameServer bound to 0.0.0.0 by the address its own remoting client is pointed at as it starts (gen-718)", async () => {
+    const ns = (ts: string, addr: string) => [
+      `2026-12-05 06:09:${ts} INFO main - RemotingServer started, listening 0.0.0.0:9876`,
+      `2026-12-05 06:09:${ts} INFO main - name server address updated. NEW : [${addr}] , OLD: null`,
+      `2026-12-05 06:09:${ts} INFO main - The Name Server boot success. serializeType=JSON, address 0.0.0.0:9876`,
+    ];
+    const ctx = await contextOf([
+      { path: 'app-order-01/logs/rocketmqlogs/rocketmq_client.log', text: ['2026-12-05 06:09:38,604 INFO RocketmqClient - user specified name server address: 10.213.0.11:9876;10.213.0.12:9876;10.213.0.13:9876'] },
+      { path: 'mq-ns-1/logs/rocketmqlogs/namesrv.log', text: ns('13', '10.213.0.11:9876') },
+      { path: 'mq-ns-2/logs/rocketmqlogs/namesrv.log', text: ns('17', '10.213.0.12:9876') },
+      { path: 'mq-ns-3/logs/rocketmqlogs/namesrv.log', text: ns('20', '10.213.0.13:9876') },
+    ]);
+    const h = inferHosts(ctx);
+    expect(h.nsAddrs).toEqual(['10.213.0.11:9876', '10.213.0.12:9876', '10.213.0.13:9876']);
+    for (const i of [1, 2, 3]) {
+      const placed = h.nsHost.get(`10.213.0.1${i}:9876`)!;
+      expect(placed.value).toBe(`mq-ns-${i}`);
+      expect(placed.rule).toBe('this host’s namesrv.log, and its address (the NameServer’s own address, which its remoting client was pointed at as it started, 5.x)');
+      expect(placed.events.map(ctx.ref)).toEqual([`mq-ns-${i}/logs/rocketmqlogs/namesrv.log:2`]);
+    }
+  });
+
   it('without a namesrv.log, a NameServer gets the default host host-<ip>', async () => {
     const ctx = await contextOf([{ path: 'app-order-01/logs/rocketmqlogs/rocketmq_client.log', sample: `${HANG}/app-order-01/logs/rocketmqlogs/rocketmq_client.log`, lines: [1, 30] }]);
     const h = inferHosts(ctx);
