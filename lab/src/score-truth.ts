@@ -85,6 +85,12 @@ export interface TruthFault {
   seenStart: number;
   /** Until when peers could tell: a hang that ends in a reboot looks hung until the link comes up. */
   seenEnd: number;
+  /**
+   * A reboot right after a hang of its host (a frozen host that was reset): when the host stopped
+   * answering, which is when a reboot told from its silence starts (the logs cannot tell a power loss
+   * from a frozen host that was reset). Null otherwise.
+   */
+  darkStart: number | null;
   text: string;
 }
 
@@ -130,7 +136,8 @@ export class Truth {
       const group = f.kind === 'reset-offset' ? lab.consumers?.find((c) => c.host === f.host)?.group : undefined;
       const resetHosts = group ? (lab.consumers ?? []).filter((c) => c.group === group).map((c) => c.host) : [];
       const peers = [...(f.groups?.flat() ?? []), ...(f.consumers ?? []), ...resetHosts].filter((h) => h !== f.host);
-      return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, text: '' };
+      const hungBefore = f.kind === 'reboot' ? raw.find((x) => x !== f && x.host === f.host && x.kind === 'hang' && x.end && Math.abs(ms(x.end) - start) < 1000) : undefined;
+      return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, darkStart: hungBefore ? ms(hungBefore.start) : null, text: '' };
     });
     for (const f of this.faults) f.text = `${f.kind} on ${f.host} ${this.time(f.start)}-${this.time(f.end)}`;
   }
@@ -215,6 +222,8 @@ export const KIND_WORDS: Record<string, readonly string[]> = {
   restart: ['restart'],
   shutdown: ['restart'],
   down: ['crash', 'restart'],
+  // Gone without a shutdown hook and booted again, with no peer to tell how: any stop but a planned one.
+  'unclean-stop': ['crash', 'reboot', 'hang'],
   overload: ['overload'],
   stall: ['overload', 'stall'],
   'disk-full': ['disk-full'],

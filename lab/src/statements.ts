@@ -76,9 +76,14 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
     out.push(say(source, cls, where, `${c.kind} on ${c.host} over ${when}, inside the overload`).is(holds.length > 0, holds.map(seen).join('; '), `${named.map(seen).join('; ')}: it lies outside, beyond ${tol / 1000} s`));
     return out;
   }
-  // A reboot may be stated from its power-off (peers' calls start to hang) or from its link coming
-  // back (the first reset): both are its start.
-  const startOf = (f: TruthFault) => (f.kind === 'reboot' && Math.abs(c.start - f.start) < Math.abs(c.start - f.seenStart) ? f.start : f.seenStart);
+  // A reboot may be stated from its power-off (peers' calls start to hang), from its link coming
+  // back (the first reset), or, after a hang of its host, from when the host stopped answering (a
+  // frozen host that was reset): each is its start.
+  const startOf = (f: TruthFault) => {
+    if (f.kind !== 'reboot') return f.seenStart;
+    const starts = [f.seenStart, f.start, ...(f.darkStart !== null ? [f.darkStart] : [])];
+    return starts.reduce((a, b) => (Math.abs(c.start - b) < Math.abs(c.start - a) ? b : a));
+  };
   const fit = (f: TruthFault) => ({ f, dStart: c.start - startOf(f), dEnd: c.end === null ? null : c.end - f.seenEnd });
   const fits = named.map(fit);
   const within = (x: ReturnType<typeof fit>) => Math.abs(x.dStart) <= tol && (x.dEnd === null || Math.abs(x.dEnd) <= tol);

@@ -56,7 +56,7 @@ interface IncidentOptions {
 
 /** The incidents of an analysis: `findings` in the report's order (their index is their id). */
 export function buildIncidents(input: ReplayInput, findings: readonly Finding[], opts: IncidentOptions): Incident[] {
-  const causes = [...causesOf(input.scenario, input), ...partitionsOf(findings), ...(opts.consumerCauses ?? [])].sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
+  const causes = [...causesOf(input.scenario, input), ...partitionsOf(findings), ...slaveStopsOf(findings, input.scenario), ...(opts.consumerCauses ?? [])].sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
   if (!causes.length) return [];
   const groups = groupCauses(causes);
   const observed = input.observed;
@@ -272,6 +272,45 @@ function partitionsOf(findings: readonly Finding[]): Cause[] {
     });
 }
 
+/**
+ * A slave broker's stops, from the `server-stopped` findings: the inference reads peers' calls to
+ * tell a hang from a crash, and nothing calls a slave (it connects to its master, clients never send
+ * to it), so a slave's host is not in the scenario. Its shutdown hook and a boot again is a restart;
+ * a silence ended by a boot with no shutdown hook before it is an `unclean-stop` (a crash, kill -9,
+ * or its host hung or lost power). A boot with no silence before it says nothing of when it stopped.
+ */
+function slaveStopsOf(findings: readonly Finding[], sc: Scenario): Cause[] {
+  const scenarioHosts = new Set([...sc.brokers.map((b) => b.host), ...sc.nameServers.map((n) => n.host)]);
+  const masters = new Set(sc.brokers.map((b) => b.addr));
+  const out: Cause[] = [];
+  for (const f of findings) {
+    const { host, broker, brokerAddr } = f.subject;
+    const stop = f.metrics.stop;
+    if (f.rule !== 'server-stopped' || !host || scenarioHosts.has(host) || !broker || !brokerAddr || masters.has(brokerAddr)) continue;
+    if (f.start === null || typeof f.metrics.bootAt !== 'number') continue;
+    if (stop !== 'restart' && !(stop === 'unclean' && typeof f.metrics.silentMs === 'number')) continue;
+    const back = f.metrics.bootAt;
+    out.push({
+      kind: stop === 'restart' ? 'restart' : 'unclean-stop',
+      host,
+      namesrvAddrs: [],
+      brokers: [{ name: broker, addr: brokerAddr, role: 'slave' }],
+      start: f.start,
+      end: back,
+      recognisedBy:
+        stop === 'restart'
+          ? 'its shutdown hook, then its boot line (server-stopped)'
+          : 'its last line before a silence while other hosts kept logging, then its boot line with no shutdown hook before it (server-stopped)',
+      evidence: f.evidence.map((e) => `${e.file}:${e.line}`),
+      detail:
+        stop === 'restart'
+          ? `started again after ${formatMs(back - f.start)}`
+          : `a crash, kill -9, or its host hung or lost power: no peer calls a slave, so the logs cannot tell which; booted again after ${formatMs(back - f.start)}`,
+    });
+  }
+  return out;
+}
+
 function groupCauses(causes: Cause[]): Cause[][] {
   const groups: Cause[][] = [];
   let end = -Infinity;
@@ -320,12 +359,13 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
     const until = stuck.f.metrics.switchedTo ? `until it switched to ${String(stuck.f.metrics.switchedTo)}` : 'to the end of the logs';
     // Only a cause that took a broker away makes the stale route hurt; a NameServer alone that hangs
     // leaves routes unchanged, and the client merely learned nothing meanwhile.
-    const brokerFailed = inc.causes.some((c) => c.brokers.length > 0);
+    const brokerFailed = inc.causes.some((c) => c.brokers.some((b) => b.role === 'master'));
     return `it kept asking NameServer ${ns}, which did not answer, ${until} (${why}), so ${brokerFailed ? 'its route kept the failed broker' : 'it learned no route change meanwhile'}`;
   }
   // A client whose failed sends all came before any broker went away (a busy reply in the warm-up,
   // then a restart: consumer-5x-restart) did not lose them to a stale route.
-  const away = inc.causes.filter((c) => c.brokers.length > 0 && ['hang', 'crash', 'reboot', 'restart', 'shutdown'].includes(c.kind));
+  // A slave going away takes nothing from a producer (it never sends to one).
+  const away = inc.causes.filter((c) => c.brokers.some((b) => b.role === 'master') && ['hang', 'crash', 'reboot', 'restart', 'shutdown'].includes(c.kind));
   const beforeAway = im.end !== null && away.length > 0 && im.end < Math.min(...away.map((c) => c.start));
   const drop = beforeAway ? undefined : milestones.find((m) => m.name === 'route-lost' && m.subject === im.client);
   const removal = milestones.filter((m) => m.name === 'namesrv-removal').sort((a, b) => a.ts - b.ts)[0];
@@ -362,6 +402,8 @@ function causeStep(c: Cause): string {
       return `${c.host} was shut down: its shutdown hook unregistered ${brokers || 'it'}${c.detail ? `; ${c.detail}` : ''}`;
     case 'shutdown':
       return `${c.host} was shut down and not started again in these logs`;
+    case 'unclean-stop':
+      return `${c.host} went away without a shutdown${brokers ? ` (${brokers} slave)` : ''}`;
     case 'overload':
       return `${brokers} overloaded: its send queue stayed full${c.detail ? `, with ${c.detail}` : ''}`;
     case 'stall':
@@ -564,6 +606,8 @@ function titleOf(inc: Incident): string {
         return `${c.host} restarted${c.brokers.length ? ` (${onHostShort(c)})` : ''}`;
       case 'shutdown':
         return `${c.host} shut down`;
+      case 'unclean-stop':
+        return `${c.host} went away without a shutdown${c.brokers.length ? ` (${onHostShort(c)})` : ''}${c.end !== null ? `, back after ${formatMs(c.end - c.start)}` : ''}`;
       case 'overload':
         return `${brokersOf(c, i)}overloaded${dur}`;
       case 'stall':
@@ -602,5 +646,5 @@ function titleOf(inc: Incident): string {
 
 function onHostShort(c: Cause): string {
   const ns = c.namesrvAddrs.length ? [c.namesrvAddrs.length === 1 ? 'a NameServer' : `${c.namesrvAddrs.length} NameServers`] : [];
-  return `${[...ns, ...c.brokers.map((b) => b.name)].join(' and ')} on it`;
+  return `${[...ns, ...c.brokers.map((b) => (b.role === 'slave' ? `${b.name} slave` : b.name))].join(' and ')} on it`;
 }

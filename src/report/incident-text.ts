@@ -109,6 +109,7 @@ function causeText(c: Cause, sameHost: boolean): string {
     crash: 'crashed',
     restart: 'restarted as planned',
     shutdown: 'shut down',
+    'unclean-stop': 'went away without a shutdown',
     overload: 'overloaded',
     stall: 'stalled',
     'disk-full': 'ran out of disk',

@@ -11,6 +11,8 @@ type CauseKind =
   | 'crash'
   | 'restart'
   | 'shutdown'
+  // A process gone without its shutdown hook and booted again, where no peer's logs tell how (a slave's host).
+  | 'unclean-stop'
   | 'overload'
   | 'stall'
   | 'disk-full'

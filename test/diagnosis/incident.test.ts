@@ -130,6 +130,20 @@ describe('the incident of the bundled samples', () => {
     near(order.end, ms(truth.lastFailure), 5, 1000, 'its last failure');
   });
 
+  it('generated gen-705 and gen-710: a slave that went away without a shutdown, or restarted, is a cause with its slave named, from its own logs', async () => {
+    const [crash] = await incidentsOf(join('generated', 'gen-705'));
+    const gone = crash.causes.find((c) => c.host === 'mq-broker-a-s')!;
+    expect(gone).toMatchObject({ kind: 'unclean-stop', brokers: [{ name: 'broker-a', addr: '10.213.0.24:10911', role: 'slave' }] });
+    const truth = JSON.parse(readFileSync(join(ROOT, 'samples', 'generated', 'gen-705', 'lab.json'), 'utf8')).faults[0];
+    expect(truth).toMatchObject({ kind: 'crash', host: 'mq-broker-a-s' });
+    // Its last watermark line (a whole second) and its boot line.
+    near(gone.start, ms(truth.start), 1000, 1000, 'the slave stopped');
+    expect(gone.detail).toMatch(/the logs cannot tell which/);
+    expect(crash.title).toMatch(/^mq-broker-a-s went away without a shutdown \(broker-a slave on it\), back after 33 s/);
+    const [inc] = await incidentsOf(join('generated', 'gen-710'));
+    expect(inc.causes.map((c) => `${c.kind} ${c.host}`)).toContain('restart mq-broker-a-s');
+  });
+
   it("generated gen-599: a 5.x client's failed async sends (timeouts, refused connections in its SendCallback) are its impact", async () => {
     const lab = JSON.parse(readFileSync(join(ROOT, 'samples', 'generated', 'gen-599', 'lab.json'), 'utf8'));
     const truth = lab.clients.find((c: { host: string }) => c.host === 'app-notify-01').sends;

@@ -146,6 +146,34 @@ describe('score: causes', () => {
     expect(verdicts(ss.filter((s) => s.where === 'I1 cause 1'))).toEqual(['true', 'true', 'false']);
     expect(verdicts(ss.filter((s) => s.where === 'I1 cause 2'))).toEqual(['true', 'true', 'true']);
   });
+
+  it('a reboot told from its silence may start when its hung host stopped answering, not before (a frozen host that was reset)', () => {
+    const faults = [
+      { kind: 'hang', host: 'broker-a-host', start: T('10:00:00'), end: T('10:01:30'), pids: [] },
+      { kind: 'reboot', host: 'broker-a-host', start: T('10:01:30'), end: T('10:02:30'), pids: [] },
+    ];
+    const window = (start: string) =>
+      analyzeStatements(new Truth(lab({ faults })), analyzed({ incidents: [incident({ causes: [cause('reboot', 'broker-a-host', start, '10:02:30')] })] })).filter((s) => s.cls === 'cause');
+    expect(verdicts(window('10:00:01'))).toEqual(['true', 'true', 'true']);
+    expect(verdicts(window('10:00:40'))).toEqual(['true', 'true', 'false']);
+    // Without the hang before it, the reboot's start is its own.
+    const alone = lab({ faults: [faults[1]] });
+    expect(verdicts(analyzeStatements(new Truth(alone), analyzed({ incidents: [incident({ causes: [cause('reboot', 'broker-a-host', '10:00:01', '10:02:30')] })] })).filter((s) => s.cls === 'cause'))).toEqual([
+      'true',
+      'true',
+      'false',
+    ]);
+  });
+
+  it("a slave gone without a shutdown (`unclean-stop`) names a crash, a reboot or a hang of its host, never a planned restart", () => {
+    const stop = (kind: string) =>
+      analyzeStatements(
+        new Truth(lab({ faults: [{ kind, host: 'broker-a-host', start: T('10:00:00'), end: T('10:00:40'), pids: [] }] })),
+        analyzed({ incidents: [incident({ causes: [cause('unclean-stop', 'broker-a-host', '10:00:00', '10:00:40')] })] }),
+      ).filter((s) => s.cls === 'cause');
+    for (const kind of ['crash', 'reboot', 'hang']) expect(verdicts(stop(kind))).toEqual(['true', 'true', 'true']);
+    expect(verdicts(stop('restart'))).toEqual(['true', 'false']);
+  });
 });
 
 describe('score: impact, findings, advice', () => {
