@@ -128,7 +128,7 @@ describe('rmq-diag tui at 80x24', () => {
       expect(started.status, started.stderr).toBe(0);
 
       // The incident folded to its title (i unfolds it), the findings, and 8 rows of events.
-      let s = await waitFor(/\[findings\] 1\/[\d,]+ of 13,468/);
+      let s = await waitFor(/\[findings\] 1\/[\d,]+ of 13,519/);
       let lines = s.split('\n');
       expect(lines[2]).toMatch(/^INCIDENT 1 {2}mq-node-a hung .* {2}i: cause, impact$/);
       expect(lines[3]).toMatch(/^ {2}1 CRIT stale-route/);
