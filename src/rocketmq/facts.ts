@@ -148,6 +148,17 @@ export const CONSUMER_DEFAULTS = {
   consumeMessageBatchMaxSize: 1,
 } as const;
 
+/**
+ * How far past waitTimeMillsInSendQueue a busy reply's wait goes while the broker still runs:
+ * BrokerFastFailure.cleanExpiredRequest runs every 10 ms on a scheduled thread of its own (4.x and
+ * 5.x), so a steady backlog answers its heads within about 10 ms of the limit, and a loaded JVM
+ * delays that thread by some tens of ms more (safepoints, a busy CPU: gen-239, a cold 5.1.0 broker
+ * answered 223 ms behind a 200 ms put). A wait beyond the limit plus this held the cleaner itself:
+ * the broker stood still (a GC pause, CPU starvation, a frozen process). Rule broker-busy and the
+ * diagnosis's busy faults both read it.
+ */
+export const BUSY_STALL_MARGIN_MS = 100;
+
 /** Remoting timeouts that more than one layer reads (the model's calls, the clock estimate's pairs). */
 export const TIMEOUTS = {
   /** NettyClientConfig.connectTimeoutMillis: 3000 ms in 4.x and 5.x clients and brokers. */

@@ -24,14 +24,14 @@ import { type SideBucket, num, str, serverVersion, CrossLogDedup, AttemptIndex, 
 import { factIn, rangeContains, rangeOverlaps } from '../rocketmq/versions.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
-import { CLIENT, CLIENT_DEFAULTS, SERVER } from '../rocketmq/facts.js';
+import { BUSY_STALL_MARGIN_MS, CLIENT, CLIENT_DEFAULTS, SERVER } from '../rocketmq/facts.js';
 
 // ---------------------------------------------------------------------------------------------
 // The rule
 // ---------------------------------------------------------------------------------------------
 
 /** A rejection this far above the threshold cannot come from a steady backlog (the cleaner runs every 10 ms). */
-const STALL_MARGIN_MS = 100;
+const STALL_MARGIN_MS = BUSY_STALL_MARGIN_MS;
 
 interface Hit {
   ev: RmqEvent;

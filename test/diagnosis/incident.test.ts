@@ -130,6 +130,13 @@ describe('the incident of the bundled samples', () => {
     near(order.end, ms(truth.lastFailure), 5, 1000, 'its last failure');
   });
 
+  it('generated gen-239: a busy reply 23 ms past the limit, behind a 200 ms put of a cold broker, is a backlog (overload), not a stall, as rule broker-busy reads it', async () => {
+    const [inc] = await incidentsOf(join('generated', 'gen-239'));
+    const busy = inc.causes.find((c) => c.host === 'mq-broker-c')!;
+    expect(busy.kind).toBe('overload');
+    expect(inc.causes.some((c) => c.kind === 'stall')).toBe(false);
+  });
+
   it('generated gen-705 and gen-710: a slave that went away without a shutdown, or restarted, is a cause with its slave named, from its own logs', async () => {
     const [crash] = await incidentsOf(join('generated', 'gen-705'));
     const gone = crash.causes.find((c) => c.host === 'mq-broker-a-s')!;

@@ -4,6 +4,7 @@
 
 import { serverProfile, type Fault, type ScenarioBroker, type ScenarioClient, type ScenarioNameServer, type ScenarioTopic } from '../../model/index.js';
 import { formatIso } from '../../parse/time.js';
+import { BUSY_STALL_MARGIN_MS } from '../../rocketmq/facts.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { Silence } from '../collect.js';
 import { modelled, round2, split, type InferContext } from './context.js';
@@ -12,7 +13,7 @@ import type { HostsResult } from './hosts.js';
 /** Defaults of the model (docs/model.md) that inference states when the logs are silent. */
 const DEFAULT_BOOT = { namesrvMs: 12000, brokerMs: 25000 };
 /** A busy reply that waited more than waitTimeMillsInSendQueue + this was held by a stall. */
-const STALL_MARGIN_MS = 15;
+const STALL_MARGIN_MS = BUSY_STALL_MARGIN_MS;
 /** How much longer the oldest queued request waited than the stall lasted: the model answers it when the stall ends (a real broker adds up to its 10 ms cleaner tick). */
 const STALL_EXTRA_MS = 0;
 /** A connect that fails within this (NettyClientConfig.connectTimeoutMillis, 3 s, and a second of logging) did not complete. */
