@@ -19,7 +19,7 @@ const TARGET = { cause: 1, 'went-down': 1, other: 0.95, recallCauses: 0.9, recal
  * a consumer recording with no producer fault is "nothing compared" (16/54).
  */
 const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClients: number; reproduced: number } = {
-  cause: 0.99,
+  cause: 1,
   'went-down': 1,
   impact: 1,
   process: 0.99,
