@@ -58,6 +58,8 @@ const CONSUMER_STATS = new Set(['CONSUME_RT', 'CONSUME_OK_TPS', 'CONSUME_FAILED_
 
 /** Events of one type kept per host (failures of a long incident fit; a flood is cut). */
 export const KEEP_CAP = 20000;
+/** Failed deliveries kept as events per host, group and reconsumeTimes: what inference cites. */
+const CITED_FAILURES = 3;
 /** Registrations kept per broker host and NameServer: the first ones (inference cites three). */
 const REGISTRATIONS_KEPT = 3;
 /** How long after a silence's end the peers' resets and reconnects still tell about it (inference reads 5 s). */
@@ -96,6 +98,17 @@ interface AppStats {
   gaps: number[];
 }
 
+/** A client's failed delivery as inference reads it (infer/consumers.ts). */
+export interface ConsumeFailure {
+  ts: number;
+  /** The consumer group the line names, null where it names none. */
+  group: string | null;
+  /** The listener threw (`consumeMessage exception`), rather than returning RECONSUME_LATER or null. */
+  thrown: boolean;
+  /** The message's reconsumeTimes where the line prints it. */
+  reconsumeTimes: number | null;
+}
+
 interface HostLines {
   count: number;
   first: number;
@@ -119,6 +132,13 @@ export interface Collected {
    * broker's watermark.log, a 5.x NameServer's namesrv_default.log, every second).
    */
   clocked: Set<string>;
+  /**
+   * The clients' failed deliveries per host (up to KEEP_CAP), as rows, not events: a busy group's
+   * week of them as events was most of analyze's memory (docs/bench.md, the consumer set). The first
+   * CITED_FAILURES of each host, group and reconsumeTimes are kept as events too, to cite.
+   */
+  consumeFailures: Map<string, ConsumeFailure[]>;
+  consumeFailureLines: RmqEvent[];
   /** Server property dumps (`key=value` lines of a process start), per `host|kind`: key -> last value and line. */
   props: Map<string, Map<string, { value: string; event: RmqEvent }>>;
   /** Broker-side `new producer connected ... L:/local - R:/remote`: the broker's own address on its host. */
@@ -186,6 +206,8 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     silences: [],
     watermarkHigh: new Map(),
     clocked: new Set(),
+    consumeFailures: new Map(),
+    consumeFailureLines: [],
     props: new Map(),
     producerLinks: [],
     appSends: new Map(),
@@ -274,6 +296,22 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
         return true;
     }
   };
+  const cited = new Map<string, number>();
+  const consumeFailure = (e: RmqEvent): void => {
+    if (e.ts === null || e.kind !== 'client') return;
+    const group = typeof e.fields.group === 'string' ? e.fields.group : null;
+    const reconsumeTimes = typeof e.fields.reconsumeTimes === 'number' ? e.fields.reconsumeTimes : null;
+    const rows = out.consumeFailures.get(e.host);
+    const row = { ts: e.ts, group, thrown: e.entry === 'consume-failed/exception', reconsumeTimes };
+    if (rows) rows.push(row);
+    else out.consumeFailures.set(e.host, [row]);
+    const key = `${e.host}|${group}|${reconsumeTimes}`;
+    const n = cited.get(key) ?? 0;
+    if (n < CITED_FAILURES) {
+      cited.set(key, n + 1);
+      out.consumeFailureLines.push(lighten(e));
+    }
+  };
   let past = false;
   // Of the records that are no event, only those a timeline for inference keeps: a timeline that
   // kept them all (the TUI's) would otherwise count the rest as another host's lines during a
@@ -344,6 +382,10 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     if (CONSUMER_KEPT.has(e.type)) {
       // Counted against the cap as every kept line is (the note of what a cap left out is the same).
       if (!keep(e)) return;
+      if (e.type === 'consume-failed') {
+        consumeFailure(e);
+        return;
+      }
       if (e.type === 'consumer-changed' && SERVER_KINDS.has(kind) && SERVER_KINDS.has(e.kind)) consumerKept.book(e, out.events.length);
       else if (e.type === 'rebalance') consumerKept.rebalance(e, out.events.length);
       else out.events.push(lighten(e));

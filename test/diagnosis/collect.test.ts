@@ -145,6 +145,23 @@ describe('collect keeps a bounded summary of the timeline', () => {
     expect(replay.finish().appSends.get('app')).toMatchObject({ count: 3, times: [T0, T0 + 10, T0 + 20] });
     expect(counts.finish().appSends.get('app')).toMatchObject({ count: 3, times: null });
   });
+
+  it("keeps a client's failed deliveries as rows, and the first three of each group and reconsumeTimes as events to cite", () => {
+    const c = collector([sources()[2]], '', T0, T0 + 1_000_000);
+    const failed = (at: number, reconsumeTimes: number, thrown: boolean, group: string | null = 'CID') =>
+      ev({ at, host: 'app', kind: 'client', file: 'app/client.log', line: at + 1, type: 'consume-failed', entry: thrown ? 'consume-failed/exception' : 'consume-failed/return-later', fields: { group, reconsumeTimes } } as Partial<RmqEvent> & { at: number });
+    for (let i = 0; i < 10; i++) c.visit(failed(i * 100, i < 6 ? 0 : 1, i % 2 === 0));
+    c.visit(failed(2000, 0, true, null));
+    const out = c.finish();
+    expect(out.events.filter((e) => e.type === 'consume-failed')).toEqual([]);
+    const rows = out.consumeFailures.get('app')!;
+    expect(rows).toHaveLength(11);
+    expect(rows[0]).toEqual({ ts: T0, group: 'CID', thrown: true, reconsumeTimes: 0 });
+    expect(rows[7]).toEqual({ ts: T0 + 700, group: 'CID', thrown: false, reconsumeTimes: 1 });
+    expect(rows[10]).toMatchObject({ group: null });
+    // Three of reconsumeTimes 0, three of 1, the one without a group.
+    expect(out.consumeFailureLines.map((e) => e.line)).toEqual([1, 101, 201, 601, 701, 801, 2001]);
+  });
 });
 
 describe('silences come from the sources’ activity', () => {

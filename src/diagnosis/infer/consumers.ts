@@ -22,6 +22,7 @@ import type { ScenarioConsumerGroup, ScenarioConsumerInstance, ScenarioTopic } f
 import { CONSUMER_DEFAULTS } from '../../rocketmq/facts.js';
 import { MESSAGE_DELAY_LEVELS_MS } from '../../model/store.js';
 import type { RmqEvent } from '../../parse/types.js';
+import type { ConsumeFailure } from '../collect.js';
 import { fileRef, round2, type InferContext } from './context.js';
 import type { HostsResult } from './hosts.js';
 import { blockedListenersOf } from '../../rules/consumer-backlog.js';
@@ -176,8 +177,9 @@ function inferGroup(
   } else def(`${p}.pullThresholdForQueue`, `${CONSUMER_DEFAULTS.pullThresholdForQueue} (DefaultMQPushConsumer default; no flow-control warning)`);
   def(`${p}.pullBatchSize`, `${CONSUMER_DEFAULTS.pullBatchSize} (DefaultMQPushConsumer default)`);
   def(`${p}.consumeConcurrentlyMaxSpan`, `${CONSUMER_DEFAULTS.consumeConcurrentlyMaxSpan} (DefaultMQPushConsumer default)`);
-  group.maxReconsumeTimes = inferMaxReconsume(ctx, mine, p);
-  group.listener = inferListener(ctx, mine, stats, p, threads * Math.max(1, new Set(runs.map((r) => r.host)).size));
+  const failures = failuresOf(ctx, hostsOf, name);
+  group.maxReconsumeTimes = inferMaxReconsume(ctx, failures, p);
+  group.listener = inferListener(ctx, failures, stats, p, threads * Math.max(1, new Set(runs.map((r) => r.host)).size));
   return group;
 }
 
@@ -285,23 +287,37 @@ function inferThreads(ctx: InferContext, mine: RmqEvent[], group: string, p: str
   return CONSUMER_DEFAULTS.consumeThreadMin;
 }
 
+/** A group's failed deliveries on its hosts, in time order, and the lines kept of them to cite. */
+interface Failures {
+  rows: ConsumeFailure[];
+  lines: RmqEvent[];
+}
+
+function failuresOf(ctx: InferContext, hostsOf: readonly string[], group: string): Failures {
+  const ours = (g: unknown) => g === group || g === null || g === undefined;
+  const rows = hostsOf.flatMap((h) => (ctx.c.consumeFailures.get(h) ?? []).filter((f) => ours(f.group))).sort((a, b) => a.ts - b.ts);
+  const lines = ctx.c.consumeFailureLines.filter((e) => hostsOf.includes(e.host) && ours(e.fields.group));
+  return { rows, lines };
+}
+
 /**
  * maxReconsumeTimes: the broker sends a message that failed at reconsumeTimes >= maxReconsumeTimes to
  * the DLQ (SendMessageProcessor.consumerSendMsgBack). When the highest reconsumeTimes seen failed
  * several times and none of those came back though the logs go on past the next delay level, that
  * is maxReconsumeTimes.
  */
-function inferMaxReconsume(ctx: InferContext, mine: RmqEvent[], p: string): number {
-  const failed = mine.filter((e) => e.type === 'consume-failed' && typeof e.fields.reconsumeTimes === 'number' && e.ts !== null);
+function inferMaxReconsume(ctx: InferContext, failures: Failures, p: string): number {
+  const failed = failures.rows.filter((f) => f.reconsumeTimes !== null);
   if (failed.length > 0) {
-    const top = Math.max(...failed.map((e) => e.fields.reconsumeTimes as number));
-    const atTop = failed.filter((e) => e.fields.reconsumeTimes === top);
+    const top = failed.reduce((m, f) => Math.max(m, f.reconsumeTimes!), -Infinity);
+    const atTop = failed.filter((f) => f.reconsumeTimes === top);
     // A message that failed at reconsumeTimes `top` comes back after delay level 3 + top.
     const level = Math.min(3 + top, MESSAGE_DELAY_LEVELS_MS.length);
     const nextDelay = MESSAGE_DELAY_LEVELS_MS[level - 1];
-    const firstTop = Math.min(...atTop.map((e) => e.ts!));
+    const firstTop = atTop[0].ts;
     if (top < CONSUMER_DEFAULTS.maxReconsumeTimes && atTop.length >= FAILED_AT_TOP && firstTop + nextDelay + 10000 < ctx.last) {
-      ctx.prov(`${p}.maxReconsumeTimes`, `the highest reconsumeTimes of a failed delivery (${top}, ${atTop.length} failures): none failed at ${top + 1} though the logs go on past the retry's delay (${nextDelay / 1000} s)`, atTop.slice(0, 3));
+      const cited = failures.lines.filter((e) => e.fields.reconsumeTimes === top).slice(0, 3);
+      ctx.prov(`${p}.maxReconsumeTimes`, `the highest reconsumeTimes of a failed delivery (${top}, ${atTop.length} failures): none failed at ${top + 1} though the logs go on past the retry's delay (${nextDelay / 1000} s)`, cited);
       return top;
     }
   }
@@ -317,27 +333,27 @@ interface Level {
 }
 
 /** The listener's time per message and share of failures, minute by minute, a mixed minute split where its average says. */
-function inferListener(ctx: InferContext, mine: RmqEvent[], stats: StatMinute[], p: string, threads: number): ScenarioConsumerGroup['listener'] {
+function inferListener(ctx: InferContext, failed: Failures, stats: StatMinute[], p: string, threads: number): ScenarioConsumerGroup['listener'] {
   const usable = stats.filter((m) => m.times >= MIN_TIMES);
   if (usable.length === 0) {
     ctx.def(`${p}.listener.processMs`, '20 (no consume statistics in the logs)');
     return { processMs: 20 };
   }
-  const exceptions = mine.filter((e) => e.type === 'consume-failed' && e.entry === 'consume-failed/exception' && e.ts !== null);
-  const failures = mine.filter((e) => e.type === 'consume-failed' && e.ts !== null);
+  const exceptions = failed.rows.filter((f) => f.thrown);
+  const failures = failed.rows;
   const rt = (m: StatMinute) => m.rtSum / m.times;
   const base = Math.min(...usable.map(rt));
   const levels: Level[] = usable.map((m, i) => {
     const deliveries = m.ok + m.failed;
-    const thrown = exceptions.filter((e) => e.ts! > m.endTs - 60000 && e.ts! <= m.endTs).length;
+    const thrown = exceptions.filter((e) => e.ts > m.endTs - 60000 && e.ts <= m.endTs).length;
     let failShare = deliveries > 0 ? m.failed / deliveries : 0;
     let throwShare = deliveries > 0 ? Math.min(failShare, thrown / deliveries) : 0;
     let atTs = m.endTs - 60000;
     // Failures that began within the minute: their share is of the deliveries since the first one.
-    const inMin = failures.filter((e) => e.ts! > m.endTs - 60000 && e.ts! <= m.endTs);
+    const inMin = failures.filter((e) => e.ts > m.endTs - 60000 && e.ts <= m.endTs);
     const prevFailed = i > 0 && usable[i - 1].failed > 0;
     if (m.failed > 0 && !prevFailed && inMin.length > 0) {
-      const from = Math.min(...inMin.map((e) => e.ts!));
+      const from = inMin[0].ts;
       const part = Math.max(0.1, (m.endTs - from) / 60000);
       failShare = Math.min(1, failShare / part);
       throwShare = Math.min(failShare, throwShare / part);
@@ -365,7 +381,7 @@ function inferListener(ctx: InferContext, mine: RmqEvent[], stats: StatMinute[],
     }
   });
   // The minute after the last failure: they ended with the last failure logged.
-  const lastFailure = failures.length ? Math.max(...failures.map((e) => e.ts!)) : null;
+  const lastFailure = failures.length ? failures[failures.length - 1].ts : null;
   // From the start, the first minute's time per message and no failure; each minute's values from its start (or first failure) on.
   const listener: ScenarioConsumerGroup['listener'] = { processMs: Math.round(changes[0].processMs), laterShare: 0, throwShare: 0, changes: [] };
   let prev = { processMs: listener.processMs, laterShare: 0, throwShare: 0 };
@@ -383,7 +399,7 @@ function inferListener(ctx: InferContext, mine: RmqEvent[], stats: StatMinute[],
   }
   const cited = usable.flatMap((m) => m.events).slice(0, 6);
   ctx.prov(`${p}.listener.processMs`, `CONSUME_RT of each minute (TIMES, AVGRT), a minute between two levels split where its average falls, with ${threads} threads in all`, cited);
-  if (failures.length > 0 || usable.some((m) => m.failed > 0)) ctx.prov(`${p}.listener.laterShare`, 'CONSUME_FAILED_TPS against CONSUME_OK_TPS of each minute (from the first failure logged), the thrown share from the `consumeMessage exception` lines', [...failures.slice(0, 3)]);
+  if (failures.length > 0 || usable.some((m) => m.failed > 0)) ctx.prov(`${p}.listener.laterShare`, 'CONSUME_FAILED_TPS against CONSUME_OK_TPS of each minute (from the first failure logged), the thrown share from the `consumeMessage exception` lines', failed.lines.slice(0, 3));
   else ctx.def(`${p}.listener.laterShare`, '0 (no failed consumption in the statistics)');
   if (listener.changes!.length === 0) delete listener.changes;
   return listener;
