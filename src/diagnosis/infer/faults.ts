@@ -345,9 +345,17 @@ function restartFaults(ctx: InferContext, input: FaultsInput): Pending[] {
       if (ctx.c.silences.some((s) => s.host === h && s.from.ts! >= hook.ts! && s.from.ts! <= hook.ts! + SHUTDOWN_BEFORE_SILENCE_MS)) continue;
       const boots = own.filter((e) => e.type === 'startup' && e.ts! > hook.ts! && e.ts! <= hook.ts! + RESTART_BOOT_WITHIN_MS);
       if (!boots.length) continue;
-      // One boot per process: the first of each role after the hook.
-      const firsts = ['namesrv', 'broker'].map((r) => boots.find((e) => e.fields.role === r)).filter((e): e is RmqEvent => e !== undefined);
+      // One boot per process: the first of each role after the hook, in time order.
+      const firsts = ['namesrv', 'broker']
+        .map((r) => boots.find((e) => e.fields.role === r))
+        .filter((e): e is RmqEvent => e !== undefined)
+        .sort((a, b) => when(a) - when(b));
       until = Math.max(...firsts.map((e) => when(e)));
+      // A fault stops the whole host (the model's): every server process on it must have run its
+      // hook, or only one of them restarted (a broker beside a NameServer that kept running).
+      const hooked = new Set(own.filter((e) => e.type === 'shutdown' && e.ts! >= hook.ts! && e.ts! < firsts[0].ts!).map((e) => e.fields.role));
+      const runs = [...(input.nameServers.some((n) => n.host === h) ? ['namesrv'] : []), ...(input.brokers.some((b) => b.host === h) ? ['broker'] : [])];
+      if (!runs.every((r) => hooked.has(r))) continue;
       out.push({
         fault: { atMs: ctx.rel(when(hook)), host: h, state: 'down' },
         rule: `the shutdown hook, then its boot ${Math.round((when(firsts[0]) - when(hook)) / 1000)} s later`,

@@ -90,6 +90,17 @@ describe('inferFaults', () => {
       expect(ctx.provenance['scenario.faults[1]']).toEqual({ rule: 'the processes’ boot lines after the shutdown', evidence: ['mq-broker-b/logs/rocketmqlogs/broker.log:4'] });
     });
 
+    it('is not named where a NameServer beside the broker ran on (a fault stops the whole host)', async () => {
+      const broker = (t: string) => boot(t).replace('broker-b, 10.213.0.22', 'broker-b, 10.213.0.21');
+      const ns = ['2026-12-05 04:46:15 INFO main - name server address updated. NEW : [10.213.0.21:9876] , OLD: null', '2026-12-05 04:46:15 INFO main - The Name Server boot success. serializeType=JSON, address 0.0.0.0:9876'];
+      const ctx = await contextOf([
+        brokerA,
+        { path: 'mq-node-b/logs/rocketmqlogs/namesrv.log', text: ns },
+        { path: 'mq-node-b/logs/rocketmqlogs/broker.log', text: [broker('04:46:22'), ...hook, broker('04:47:55')] },
+      ]);
+      expect(faults(ctx)).toEqual([]);
+    });
+
     it('is not named without a boot after the hook (the logs may end with an operator\'s stop)', async () => {
       const ctx = await contextOf([brokerA, { path: 'mq-broker-b/logs/rocketmqlogs/broker.log', text: [boot('04:46:22'), ...hook] }]);
       expect(faults(ctx)).toEqual([]);
