@@ -58,6 +58,15 @@ const LOCK_MIN_MS = 30_000;
 /** Commit rounds of a host (every persistConsumerOffsetInterval, 5 s) kept past RECENT_ROUNDS_MS. */
 const ROUNDS_KEPT = 20_000;
 /**
+ * A host's CONSUME_RT lines kept to cite besides the cited minutes' (a day of minutes): a decoded line
+ * per host and minute was what two weeks of a busy group's logs outgrew the rules' thread with
+ * (docs/bench.md). A minute older than that can still be read, from its figures; its line is cited
+ * only if it could name a cause when it was read.
+ */
+const LINES_KEPT = 1440;
+/** Cited minutes per host at most (a listener that slows and recovers every other minute for weeks). */
+const CITED_MAX = 5000;
+/**
  * A host's commit rounds are read only around the minutes that can name a cause (a minute slow
  * against the host's best so far; the first minute that consumed nothing after one that did, and the
  * first that did again): the windows read them from 2 min before such a minute (slowWindow, 30 s of
@@ -82,8 +91,12 @@ interface Minute {
   rtMs: number | null;
   calls: number | null;
   consumed: number;
-  /** The CONSUME_RT line. */
+  /** Whether its CONSUME_RT line was read. */
+  rt: boolean;
+  /** The CONSUME_RT line, to cite: kept for the last LINES_KEPT minutes and the minutes that can name a cause (null: let go). */
   rtEv: RmqEvent | null;
+  /** A minute that can name a cause (its line is kept). */
+  cited: boolean;
 }
 
 interface Round {
@@ -94,6 +107,10 @@ interface Round {
 
 interface HostState {
   minutes: Map<number, Minute>;
+  /** The minutes whose line is kept and not cited, oldest first: past LINES_KEPT their lines are let go. */
+  lined: Minute[];
+  /** Cited minutes so far (at most CITED_MAX). */
+  cited: number;
   /**
    * Per queue, the last committed offset: nested maps of topic, broker and queue id as the events
    * carry them (every commit line is read: a key made of the three is a new string to hash each time).
@@ -161,7 +178,7 @@ const rule: Rule = {
     };
     const host = (g: Group, h: string): HostState => {
       let s = g.hosts.get(h);
-      if (!s) g.hosts.set(h, (s = { minutes: new Map(), offsets: new Map(), rounds: [], recent: [], keep: [], bestRt: Infinity, roundAt: null, roundN: 0, roundEv: null, flow: new Span() }));
+      if (!s) g.hosts.set(h, (s = { minutes: new Map(), lined: [], cited: 0, offsets: new Map(), rounds: [], recent: [], keep: [], bestRt: Infinity, roundAt: null, roundN: 0, roundEv: null, flow: new Span() }));
       return s;
     };
     const kept = (s: HostState, ts: number): boolean => {
@@ -216,19 +233,31 @@ const rule: Rule = {
       const stat = str(e, 'stat');
       const s = host(group(key.slice(at + 1)), e.host);
       const minute = Math.round(e.ts / 60000) * 60000;
-      const m = s.minutes.get(minute) ?? { at: minute, rtMs: null, calls: null, consumed: 0, rtEv: null };
+      const m = s.minutes.get(minute) ?? { at: minute, rtMs: null, calls: null, consumed: 0, rt: false, rtEv: null, cited: false };
       s.minutes.set(minute, m);
       if (stat === 'CONSUME_RT') {
         m.rtMs = num(e, 'avgpt');
         m.calls = num(e, 'times');
+        m.rt = true;
+        if (m.rtEv === null) s.lined.push(m);
         m.rtEv = e;
+        while (s.lined.length > LINES_KEPT) {
+          const old = s.lined.shift()!;
+          if (!old.cited) old.rtEv = null;
+        }
         // Slow as slowListener reads it (against the best minute so far: a listener steadily at 150 ms
         // keeps nothing), or the first minute that consumed nothing after one that did, or the first
         // that did again (blockedListener: its start and its release; an idle instance keeps nothing).
         const rt = m.rtMs ?? 0;
         if (rt > 0 && (m.calls ?? 5) >= 5) s.bestRt = Math.min(s.bestRt, rt);
         const prev = s.minutes.get(minute - 60000);
-        if ((rt >= SLOW_MIN_MS && rt >= SLOW_FACTOR * s.bestRt) || (prev?.rtEv && stoppedMinute(prev) !== stoppedMinute(m))) keepAround(s, minute);
+        if ((rt >= SLOW_MIN_MS && rt >= SLOW_FACTOR * s.bestRt) || (prev?.rt && stoppedMinute(prev) !== stoppedMinute(m))) {
+          keepAround(s, minute);
+          if (!m.cited && s.cited < CITED_MAX) {
+            m.cited = true;
+            s.cited++;
+          }
+        }
       } else if (stat === 'CONSUME_OK_TPS' || stat === 'CONSUME_FAILED_TPS') {
         const n = num(e, 'sum') ?? 0;
         m.consumed += n;
@@ -517,12 +546,14 @@ function blockedListener(g: Group, from: number, to: number, lag: Behind | null)
     const ms = [...s.minutes.values()].sort((a, b) => a.at - b.at);
     for (const m of ms) {
       // A minute's line is printed at its end: it covers [at - 60 s, at].
-      if (m.rtEv === null || m.at <= from || m.at - 60000 > to) continue;
+      if (!m.rt || m.at <= from || m.at - 60000 > to) continue;
       if (!stoppedMinute(m) || m.consumed > 0) continue;
       const flow = s.flow.first !== null && s.flow.first <= m.at && s.flow.last! >= m.at - 60000;
       const inMinute = s.rounds.filter((r) => r.at > m.at - 60000 && r.at <= m.at);
       const still = inMinute.length >= 3 && inMinute.every((r) => r.n === 0) && lag !== null && m.at > lag.from && m.at - 60000 < lag.to;
       if (!flow && !still) continue;
+      // A minute older than the lines kept that could name no cause when it was read: nothing to cite.
+      if (m.rtEv === null) continue;
       found.push({ host: h, m, s, flow });
       break;
     }

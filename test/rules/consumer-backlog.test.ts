@@ -17,6 +17,18 @@ const ok = (time: string, sum: number) => rec(time, 'INFO', `[CONSUME_OK_TPS] [T
 const flow = (time: string, count: number) =>
   rec(time, 'WARN', `the cached message count exceeds the threshold 1000, so do flow control, minOffset=100, maxOffset=${100 + count}, count=${count}, size=0 MiB, pullRequest=PullRequest [consumerGroup=GroupPay, messageQueue=MessageQueue [topic=TopicPay, brokerName=broker-a, queueId=0], nextOffset=${101 + count}], flowControlTimes=1`);
 
+/** A line of minute `min` after 2024-12-05 09:00 (whole days and more). */
+const atMinute = (min: number, msg: string, sec = '00,001', level = 'INFO') => {
+  const d = new Date(Date.UTC(2024, 11, 5, 9, 0) + min * 60000).toISOString();
+  return `${d.slice(0, 10)} ${d.slice(11, 17)}${sec} ${level} RocketmqClient - ${msg}`;
+};
+/** Minutes `from` to `to` consuming 1200 messages at 20 ms each. */
+const steady = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => [
+    atMinute(from + i, '[CONSUME_RT] [TopicPay@GroupPay] Stats In One Minute, TIMES: 1200 AVGRT: 20.00'),
+    atMinute(from + i, '[CONSUME_OK_TPS] [TopicPay@GroupPay] Stats In One Minute, SUM: 1200 TPS: 20.00 AVGPT: 1.00', '00,002'),
+  ]).flat();
+
 ruleTester(rule, {
   valid: [
     {
@@ -29,6 +41,22 @@ ruleTester(rule, {
     },
   ],
   invalid: [
+    {
+      name: 'a blocked minute more than a day before the end: its line is kept to cite (a minute that can name a cause), though older minutes\' lines are let go',
+      files: {
+        'app-pay-01/logs/rocketmq_client.log': client([
+          ...steady(0, 0),
+          atMinute(0, flow('', 1001).replace(/^.* RocketmqClient - /, ''), '40,000', 'WARN'),
+          atMinute(1, '[CONSUME_RT] [TopicPay@GroupPay] Stats In One Minute, TIMES: 0 AVGRT: 0.00'),
+          atMinute(1, '[CONSUME_OK_TPS] [TopicPay@GroupPay] Stats In One Minute, SUM: 0 TPS: 0.00 AVGPT: 0.00', '00,002'),
+          atMinute(1, flow('', 1001).replace(/^.* RocketmqClient - /, ''), '30,000', 'WARN'),
+          atMinute(2, '[CONSUME_RT] [TopicPay@GroupPay] Stats In One Minute, TIMES: 900 AVGRT: 5000.00'),
+          atMinute(2, '[CONSUME_OK_TPS] [TopicPay@GroupPay] Stats In One Minute, SUM: 900 TPS: 15.00 AVGPT: 1.00', '00,002'),
+          ...steady(3, 2000),
+        ]),
+      },
+      findings: [{ metrics: { cause: 'blocked-listener', blockedHosts: ['app-pay-01'] }, mentions: ['Cause: a blocked listener. app-pay-01 consumed nothing in the minute to 09:01:00'] }],
+    },
     {
       name: 'a minute with TIMES: 0 while the cache was full: a blocked listener, no threads figure from the minute after (its average holds the blocked calls\' waits)',
       files: {
