@@ -13,6 +13,7 @@
 
 import type { EventFields } from './types.js';
 import type { CatalogueEntry } from './catalogue-entry.js';
+import { brokerDatas } from './route-change.js';
 
 type G = Record<string, string | undefined>;
 
@@ -141,9 +142,9 @@ function routeBrokers(data: string): string[] {
 function routeWritable(data: string): string[] | null {
   const masters = new Set<string>();
   let any = false;
-  for (const m of data.matchAll(/BrokerData \[[^\]]*?brokerName=([^,\]\s]+), brokerAddrs=\{([^}]*)\}/g)) {
+  for (const b of brokerDatas(data)) {
     any = true;
-    if (/(?:^|,\s*)0=/.test(m[2])) masters.add(m[1]);
+    if (b.addrs.some((a) => a.id === '0')) masters.add(b.name);
   }
   if (!any) return /brokerDatas=\[\]|^null\]?\s*$/.test(data) ? [] : null;
   const names: string[] = [];

@@ -29,3 +29,23 @@ export function routeDelta(e: RmqEvent): { lost: string[]; gained: string[] } {
   const after = writableAfter(e) ?? [];
   return { lost: before.filter((b) => !after.includes(b)), gained: after.filter((b) => !before.includes(b)) };
 }
+
+/**
+ * The BrokerData items of a TopicRouteData.toString(): each broker name with its addresses by
+ * brokerId (0 is the master, MixAll.MASTER_ID). `BrokerData [brokerName=b, brokerAddrs={0=ip:port,
+ * 1=ip:port}, ...]` in 4.x and 5.x; fields printed before brokerName (a `cluster=`) are skipped.
+ * The one reading of those items: the parser's writable brokers, the routing rules' address book and
+ * inference's brokers all ask it.
+ */
+export function brokerDatas(text: string): Array<{ name: string; addrs: Array<{ id: string; addr: string }> }> {
+  const out: Array<{ name: string; addrs: Array<{ id: string; addr: string }> }> = [];
+  for (const m of text.matchAll(/BrokerData \[[^\]]*?brokerName=([^,\]\s]+), brokerAddrs=\{([^}]*)\}/g)) {
+    const addrs: Array<{ id: string; addr: string }> = [];
+    for (const part of m[2].split(/,\s*/)) {
+      const eq = part.indexOf('=');
+      if (eq > 0) addrs.push({ id: part.slice(0, eq).trim(), addr: part.slice(eq + 1).trim() });
+    }
+    out.push({ name: m[1], addrs });
+  }
+  return out;
+}

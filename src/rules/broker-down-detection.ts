@@ -744,7 +744,7 @@ function aliveFinding(r: Removal, x: RemovalFacts, alive: Alive): FindingInput &
     `${x.nsText} removed ${x.who} at ${x.removedAt}, ${x.since}: ${why}. Yet ${x.who} kept running: ${alive.text}. ` +
     `So the broker did not go away; its registrations did not reach this NameServer: the NameServer host stalled (a freeze or a long GC pause; when it runs again, its scan and its idle timer drop every broker it has not heard from for 120 s), or the network between them lost packets` +
     (x.detection === 'destroyed' ? ', or the broker closed the channel itself after a registration to it timed out (4.9.1+ close a channel whose request timed out)' : '') +
-    `. Clients that poll ${nsName} may miss ${x.who} in their routes until it registers again (every 30 s).`;
+    `. ${routesMiss(nsName, x.who)}`;
   return {
     severity: 'warning',
     title: `${x.ns ? `NameServer ${x.ns}` : `NameServer on ${r.nsHost}`} dropped ${x.who} at ${x.removedAt} by ${by} while the broker kept running`,
@@ -758,6 +758,11 @@ function aliveFinding(r: Removal, x: RemovalFacts, alive: Alive): FindingInput &
       about('find-cause', `Find why ${nsName} did not take ${x.who}'s registrations before ${x.removedAt}: the NameServer host (gaps in namesrv.log, GC pauses, a freeze) and the network between ${r.nsHost} and the broker's host. Nothing is to be fixed on ${x.who} itself.`),
     ],
   };
+}
+
+/** What a removal of a running broker costs its clients (the period is a default: the broker's dump may set it). */
+function routesMiss(nsName: string, who: string): string {
+  return `Clients that poll ${nsName} may miss ${who} in their routes until it registers again (every registerNameServerPeriod, 30 s by default).`;
 }
 
 /**
@@ -784,7 +789,7 @@ function resumedFinding(r: Removal, x: RemovalFacts, stall: Stall): FindingInput
     explanation:
       `${x.nsText} removed ${x.who} at ${x.removedAt}, ${x.since}, as it ran again: ${stallText}. ${mechanism}. ` +
       `So this removal does not tell whether ${x.who} went away. ` +
-      `Clients that poll ${nsName} may miss ${x.who} in their routes until it registers again (every 30 s).`,
+      routesMiss(nsName, x.who),
     advice: [
       about('find-cause', `Find why ${nsName} stood still before ${x.removedAt} (GC pauses, a freeze of its host, CPU starvation), and check ${x.who}'s own log around ${x.removedAt} before acting on the broker.`),
     ],

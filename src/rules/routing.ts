@@ -20,6 +20,7 @@
 import type { EventType, RmqEvent } from '../parse/types.js';
 import type { RuleContext, SourceInfo, Visitor } from './types.js';
 import { namesrvOwnAddress } from '../parse/namesrv-self.js';
+import { brokerDatas } from '../parse/route-change.js';
 import { CLIENT_DEFAULTS, SCHEDULED_LOGS, type ScheduledLog } from '../rocketmq/facts.js';
 
 /** NameServer default port. */
@@ -292,16 +293,7 @@ export function splitAddrs(s: string): string[] {
 
 /** Broker name -> addresses printed in a route line's `BrokerData [brokerName=..., brokerAddrs={0=ip:port, ...}` items. */
 export function brokerDataIn(text: string): Array<[name: string, addr: string, brokerId: string]> {
-  const out: Array<[string, string, string]> = [];
-  const re = /BrokerData \[brokerName=([^,\]\s]+), brokerAddrs=\{([^}]*)\}/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) {
-    for (const part of m[2].split(/,\s*/)) {
-      const eq = part.indexOf('=');
-      if (eq > 0) out.push([m[1], part.slice(eq + 1).trim(), part.slice(0, eq).trim()]);
-    }
-  }
-  return out;
+  return brokerDatas(text).flatMap((b) => b.addrs.map((a): [string, string, string] => [b.name, a.addr, a.id]));
 }
 
 function isIp(s: string): boolean {

@@ -4,6 +4,7 @@
 
 import type { RmqEvent } from '../../parse/types.js';
 import { namesrvOwnAddress } from '../../parse/namesrv-self.js';
+import { brokerDatas } from '../../parse/route-change.js';
 import { ADDR, cmpAddr, dashed, ipOf, type InferContext, type Named } from './context.js';
 
 interface TopicInfo {
@@ -78,12 +79,11 @@ function brokersFromRoutes(ctx: InferContext): RoutesResult {
   const slaves = new Set<string>();
   for (const e of ctx.events) {
     if (e.type === 'route-changed') {
-      for (const m of e.text.matchAll(/brokerName=([^,\]\s]+), brokerAddrs=\{([^}]*)\}/g)) {
-        for (const pair of m[2].split(/,\s*/)) {
-          const [id, addr] = pair.split('=');
+      for (const b of brokerDatas(e.text)) {
+        for (const { id, addr } of b.addrs) {
           // brokerId 0 is the master (MixAll.MASTER_ID).
-          if (id === '0' && addr) setBroker(m[1], addr.trim(), e, 'BrokerData of a route the client logged');
-          else if (addr) slaves.add(`${m[1]} ${addr.trim()}`);
+          if (id === '0' && addr) setBroker(b.name, addr, e, 'BrokerData of a route the client logged');
+          else if (addr) slaves.add(`${b.name} ${addr}`);
         }
       }
       const topic = e.fields.topic;
