@@ -18,6 +18,7 @@
 
 import type { EventType, RmqEvent } from '../parse/types.js';
 import type { ConsumerImpact } from '../rules/incident.js';
+import type { ConsumerFigure } from './types.js';
 
 /** A committed offset that moves back this long after a reset of its group is the reset's doing. */
 const RESET_EFFECT_MS = 60000;
@@ -335,4 +336,9 @@ function lagOf(curves: ReadonlyMap<number, CurveSummary>): ConsumerImpact['lag']
     minutes: c.points,
     how: 'estimated: the topic\'s TOPIC_PUT_NUMS in the broker stats minus the offsets the consumers committed ([persistAll]) last before each minute end, above the lowest point of the curve',
   };
+}
+
+/** What a replay compares of each group's impact (src/replay/consumer-verdict.ts). */
+export function consumerFigures(impacts: readonly ConsumerImpact[]): ConsumerFigure[] {
+  return impacts.map((c) => ({ group: c.group, lag: c.lag ? { about: c.lag.about, at: c.lag.at } : null, failed: c.failed, dlq: c.dlq, consumedAgain: c.consumedAgain }));
 }

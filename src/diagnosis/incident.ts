@@ -370,9 +370,11 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
   const drop = beforeAway ? undefined : milestones.find((m) => m.name === 'route-lost' && m.subject === im.client);
   const removal = milestones.filter((m) => m.name === 'namesrv-removal').sort((a, b) => a.ts - b.ts)[0];
   const silent = inc.causes.find((c) => c.kind === 'hang' || c.silentMs !== undefined);
-  if (drop && removal && silent) {
+  // Timed from the silent host's own stop: an incident may begin earlier with another cause (gen-599:
+  // a partition of the host, then its reboot), and a removal before the stop was not the silence's.
+  if (drop && removal && silent && removal.ts >= silent.start) {
     const what = silent.kind === 'hang' ? 'a hung broker keeps' : 'a broker that went dark (a power loss, a frozen host) leaves';
-    return `${what} its connections open: the NameServer removed it ${formatMs(removal.ts - inc.start)} after it stopped answering (no registration for 120 s), and the client dropped it at its next route poll`;
+    return `${what} its connections open: the NameServer removed it ${formatMs(removal.ts - silent.start)} after it stopped answering (no registration for 120 s), and the client dropped it at its next route poll`;
   }
   if (drop) return `it sent to the failed broker until its route dropped it (its next route poll after a NameServer removed the broker)`;
   // The busy broker whose episode the client's failures overlap: an overload an hour before says nothing of them.

@@ -53,6 +53,19 @@ export interface BusyFigure {
   waitMaxMs: number | null;
 }
 
+/**
+ * A consumer group's figures the logs give (src/diagnosis/consumers.ts's ConsumerImpact, reduced to
+ * what a run is compared with; null: the logs cannot tell).
+ */
+export interface ConsumerFigure {
+  group: string;
+  /** The largest lag at a minute end, above the curve's lowest point, and that minute end (epoch ms). */
+  lag: { about: number; at: number } | null;
+  failed: number | null;
+  dlq: number | null;
+  consumedAgain: number | null;
+}
+
 /** What the logs showed, kept beside the scenario so that a saved scenario replays to the same comparison. */
 export interface Observed {
   window: { first: number; last: number };
@@ -61,6 +74,8 @@ export interface Observed {
   milestones: MilestoneTime[];
   clients: Record<string, ClientFailures>;
   busy: BusyFigure[];
+  /** Consumer groups' figures (absent: none read, as in scenario files saved before they were). */
+  consumers?: ConsumerFigure[];
 }
 
 /** Everything a replay needs: the scenario and what it is compared with. */

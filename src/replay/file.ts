@@ -7,7 +7,7 @@
 import { formatIso, parseZone, ZoneError } from '../parse/time.js';
 import { autoClientIp, LIMITS, runTasks, topicQueues, type Scenario } from '../model/index.js';
 import { COMPARED_MILESTONES } from '../rules/milestones.js';
-import { type BusyFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from '../diagnosis/types.js';
+import { type BusyFigure, type ConsumerFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from '../diagnosis/types.js';
 import { OLDEST_MODELLED, parseVersion, versionAtLeast } from '../rocketmq/versions.js';
 import { CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
 import { spanText } from '../util/durations.js';
@@ -565,8 +565,27 @@ function readObserved(v: Json, path: string): Observed {
       waitMaxMs: wait('waitMaxMs'),
     });
   });
+  const consumers: ConsumerFigure[] = [];
+  const groups = f.arr('consumers', false, 'consumer groups', LIMITS.consumerGroups);
+  eachObj(groups ?? [], `${path}.consumers`, (g) => {
+    const count = (key: string) => {
+      const v = g.any(key);
+      if (v === null || v === undefined) return null;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail(`${g.path}.${key}`, 'expected a whole number of messages or null');
+      return v;
+    };
+    const lag = g.any('lag');
+    let lagFigure: ConsumerFigure['lag'] = null;
+    if (lag !== null && lag !== undefined) {
+      if (!isObj(lag)) fail(`${g.path}.lag`, 'expected an object or null');
+      const l = new Fields(lag, `${g.path}.lag`);
+      lagFigure = { about: l.num('about', true, { min: 0, int: true })!, at: isoOrFail(l.any('at'), `${l.path}.at`) };
+      l.done();
+    }
+    consumers.push({ group: g.str('group', true)!, lag: lagFigure, failed: count('failed'), dlq: count('dlq'), consumedAgain: count('consumedAgain') });
+  });
   f.done();
-  return { window, hosts: hostList, milestones, clients, busy };
+  return { window, hosts: hostList, milestones, clients, busy, ...(groups ? { consumers } : {}) };
 }
 
 /** Reads a scenario file (already JSON-parsed); `name` is used in the `source` line. */
@@ -704,6 +723,7 @@ export function scenarioFileJson(input: ReplayInput): Record<string, unknown> {
             Object.entries(o.clients).map(([k, c]) => [k, { source: c.source, failedSends: c.failedSends, first: iso(c.firstTs), last: iso(c.lastTs), timeouts: c.timeouts }]),
           ),
           busy: o.busy.map((b) => ({ ...b, from: iso(b.from), to: iso(b.to) })),
+          ...(o.consumers ? { consumers: o.consumers.map((c) => ({ ...c, lag: c.lag ? { about: c.lag.about, at: iso(c.lag.at) } : null })) } : {}),
         }
       : null,
     provenance: input.provenance,

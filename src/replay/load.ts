@@ -6,6 +6,7 @@ import { basename, resolve, sep } from 'node:path';
 import { commonDir } from '../util/paths.js';
 import { buildTimeline, type BuildOptions, type Timeline } from '../timeline/build.js';
 import { collect } from '../diagnosis/collect.js';
+import { consumerCollector, consumerFigures } from '../diagnosis/consumers.js';
 import { DEFAULT_MAX_SPAN_MS, looksLikeScenario, MAX_SCENARIO_FILE_BYTES, readScenarioFile, runSizeProblem, ScenarioError, SharedIpError, validateScenario } from './file.js';
 import { spanText } from '../util/durations.js';
 
@@ -14,10 +15,14 @@ import { inferScenario, LEAD_MS, MARGIN_MS } from '../diagnosis/infer.js';
 import { RuleRunner } from '../rules/engine.js';
 import { sourcesOf } from '../rules/analyze.js';
 import consumerBacklog from '../rules/consumer-backlog.js';
+import networkPartition from '../rules/network-partition.js';
 import type { RmqEvent } from '../parse/types.js';
 
-/** The rules a replay from logs runs beside its reading: inference asks their findings (InferOptions.findings). */
-const INFERENCE_RULES = [consumerBacklog];
+/**
+ * The rules a replay from logs runs beside its reading: inference asks their findings
+ * (InferOptions.findings): a blocked listener (consumer-backlog), a network partition.
+ */
+const INFERENCE_RULES = [consumerBacklog, networkPartition];
 import type { ReplayInput } from '../diagnosis/types.js';
 
 interface FromLogs {
@@ -40,12 +45,15 @@ export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) =
     // The last line a run of maxSpanMs covers (inferScenario starts LEAD_MS before the first line and ends MARGIN_MS after the last).
     const cut = first === null ? null : Math.floor(first / 1000) * 1000 - LEAD_MS + maxSpanMs - MARGIN_MS;
     const last = cut !== null && timeline.last !== null && timeline.last > cut ? cut : timeline.last;
-    // The rules whose findings inference asks (a blocked listener: consumer-backlog), over the same reading.
+    // The rules whose findings inference asks, over the same reading.
     const runner = new RuleRunner({ rules: INFERENCE_RULES, settings: {}, sources: sourcesOf(timeline) });
     const wanted = runner.wanted;
+    // The consumer groups' figures the verdict compares (analyze's consumers' impact).
+    const consumers = consumerCollector();
     function* read(events: Iterable<RmqEvent>): Iterable<RmqEvent> {
       for (const e of events) {
         if (wanted.has(e.type)) runner.visit(e);
+        if (consumers.types.has(e.type) && (last === null || e.ts === null || e.ts <= last)) consumers.visit(e);
         yield e;
       }
     }
@@ -56,6 +64,8 @@ export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) =
       findings: runner.finish(),
     });
     input.zone = zoneOut(timeline);
+    const groups = consumerFigures(consumers.finish());
+    if (input.observed && groups.length) input.observed.consumers = groups;
     if (last !== timeline.last && first !== null && timeline.last !== null) {
       input.notes.push(
         `the logs span ${spanText(timeline.last - first)} (to ${new Date(timeline.last).toISOString().slice(0, 10)}), longer than a run may last: read and replayed for their first ${spanText(maxSpanMs)} (--max-span to raise it)`,

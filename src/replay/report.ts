@@ -10,6 +10,7 @@ import type { Fault, Scenario } from '../model/index.js';
 import type { ComparedMilestone } from '../rules/milestones.js';
 import { prettyJson } from './file.js';
 import { signedMs, type MilestoneRow, type ReplayReport, type Stat, type VariantResult } from './run.js';
+import { consumerFigureText } from './consumer-verdict.js';
 
 const REPLAY_SCHEMA_VERSION = 1;
 
@@ -352,6 +353,14 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
     }
     out.push(columns(brows, W));
   }
+  if (r.consumers.length) {
+    out.push('');
+    out.push(flow(p.bold('consumer groups'), ' observed vs simulated (lag at the minute ends within max(3, 25%), counts within max(2, 20%))', W));
+    const crows: string[][] = [['group', 'figure', 'observed', 'simulated', '']];
+    const v = (n: number | null, at: number | null) => (n === null ? '-' : at !== null ? `${n} at ${t(at)}` : String(n));
+    for (const c of r.consumers) crows.push([c.group, consumerFigureText(c.figure), v(c.observed, c.observedAt), v(c.simulated, c.simulatedAt), c.status === 'diverged' ? p.red('DIVERGED') : 'ok']);
+    out.push(columns(crows.map((x) => x.map((c, i) => (i === 4 ? c : escapeText(c)))), W));
+  }
   out.push('');
   if (r.verdict === 'reproduced') {
     const n = r.milestones.filter((m) => m.status === 'ok').length;
@@ -359,7 +368,7 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
     out.push(
       flow(
         `${p.bold('verdict')}  ${p.green('reproduced')}: `,
-        `${n} milestone${n === 1 ? '' : 's'}${r.busy.length ? ` and ${r.busy.length} busy window${r.busy.length === 1 ? '' : 's'}` : ''} within tolerance${beyond ? ` (${beyond} after the end of the run not compared)` : ''}`,
+        `${n} milestone${n === 1 ? '' : 's'}${r.busy.length ? ` and ${r.busy.length} busy window${r.busy.length === 1 ? '' : 's'}` : ''}${r.consumers.length ? ` and ${r.consumers.length} consumer figure${r.consumers.length === 1 ? '' : 's'}` : ''} within tolerance${beyond ? ` (${beyond} after the end of the run not compared)` : ''}`,
         W,
         9,
       ),
@@ -505,6 +514,20 @@ function replayToJson(r: ReplayReport, extra: { emitted?: { dir: string; files: 
       toleranceMs: b.toleranceMs,
       status: b.status,
     })),
+    ...(r.consumers.length
+      ? {
+          consumers: r.consumers.map((c) => ({
+            group: c.group,
+            figure: c.figure,
+            observed: c.observed,
+            observedAt: iso(c.observedAt),
+            simulated: c.simulated,
+            simulatedAt: iso(c.simulatedAt),
+            tolerance: c.tolerance,
+            status: c.status,
+          })),
+        }
+      : {}),
     verdict: r.verdict,
     divergences: r.divergences,
     ...(r.baseline.consumers.length ? { consumerGroups: consumerGroupsJson(r, iso) } : {}),

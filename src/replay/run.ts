@@ -11,6 +11,8 @@ import type { ComparedMilestone } from '../rules/milestones.js';
 import type { BusyFigure, ClientFailures, MilestoneTime, ReplayInput } from '../diagnosis/types.js';
 import { runSizeProblem, ScenarioError, validateScenario } from './file.js';
 import { applyVariant, WhatIfError, type Variant } from './whatif.js';
+import { compareConsumers, consumerDivergence, type ConsumerRow } from './consumer-verdict.js';
+import { formatIso, parseZone } from '../parse/time.js';
 
 /** A milestone is reproduced within max(10 s, 10% of its observed offset from the fault start). */
 const TOLERANCE_MIN_MS = 10000;
@@ -112,6 +114,8 @@ export interface ReplayReport {
   untilMs: number;
   milestones: MilestoneRow[];
   busy: BusyRow[];
+  /** The consumer groups' figures, observed vs simulated (src/replay/consumer-verdict.ts). */
+  consumers: ConsumerRow[];
   /**
    * `nothing-compared`: there were observations, but no milestone of them fell in the run (a run that
    * ends before the fault, say): nothing is reproduced then. `not-compared`: no observations at all.
@@ -294,13 +298,18 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
       `${b.broker} ${b.kind} busy replies: ${b.simulated.replies} simulated (longest wait ${b.simulated.waitMaxMs ?? '-'} ms) vs ${o.replies} observed (longest wait ${o.waitMaxMs ?? '-'} ms)`,
     );
   }
+  const consumers = observed?.consumers?.length ? compareConsumers(observed.consumers, run.metrics.consumerGroups ?? {}, sc.startEpochMs, observed.window) : [];
+  for (const c of consumers) if (c.status === 'diverged') divergences.push(consumerDivergence(c, (t) => formatIso(t, parseZone(input.zone)).slice(11, 19)));
   // A fault's start is where the inference placed it: it always matches and proves nothing.
-  const compared = rows.filter((r) => r.name !== 'fault-start' && (r.status === 'ok' || r.status === 'diverged')).length + busy.filter((b) => b.observed).length;
+  const compared = rows.filter((r) => r.name !== 'fault-start' && (r.status === 'ok' || r.status === 'diverged')).length + busy.filter((b) => b.observed).length + consumers.length;
+  // An incident: a fault of the servers, or a consumer group the logs show in trouble (its listener's
+  // faults are in the scenario's groups, not its faults).
+  const incident = (sc.faults?.length ?? 0) > 0 || consumers.some((c) => c.incident);
   const verdict: ReplayReport['verdict'] = !observed
     ? 'not-compared'
     : divergences.length
       ? 'not-reproduced'
-      : compared === 0 || !sc.faults?.length
+      : compared === 0 || !incident
         ? // A healthy cluster's bindings and routes match, but no incident was reproduced.
           'nothing-compared'
         : 'reproduced';
@@ -362,5 +371,5 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
     };
   }
 
-  return { input, seed: opts.seed, untilMs, milestones: rows, busy, verdict, firstFaultAt, divergences, outages, baseline, whatIf, runs, run, lanes: lanes?.done() ?? null };
+  return { input, seed: opts.seed, untilMs, milestones: rows, busy, consumers, verdict, firstFaultAt, divergences, outages, baseline, whatIf, runs, run, lanes: lanes?.done() ?? null };
 }

@@ -37,6 +37,12 @@ interface Case {
   figures: Figure[];
   /** Figures the model does not reproduce yet, with the reason (docs/replay.md says the same). */
   gaps: Partial<Record<Figure, string>>;
+  /**
+   * The verdict (logs against the run, docs/replay.md "Consumer groups in the verdict"), and for one
+   * that is not reproduced the figure that diverged (`lag`, `failed`, `dlq`, `consumed-again`, or
+   * `busy` for a broker's busy replies).
+   */
+  verdict: 'reproduced' | 'nothing-compared' | { diverged: string };
   /** Settings the logs do not show although the lab set them (inferred as the default instead). */
   hiddenSettings?: Partial<Record<'consumeThreadMin' | 'pullThresholdForQueue' | 'maxReconsumeTimes', string>>;
 }
@@ -45,13 +51,13 @@ const COUNTS: Figure[] = ['dlq', 'failed', 'duplicates'];
 const LOCKS = "the recording's instances rebalanced together and one could not lock the queues the other had not unlocked yet; the model's instances win no such race";
 
 const CASES: Case[] = [
-  { name: 'consumer-slow-listener', figures: ['peak', 'peakAt', 'backAt', ...COUNTS], gaps: {} },
-  { name: 'consumer-failures-dlq', figures: ['peak', ...COUNTS], gaps: {} },
-  { name: 'consumer-rebalance-kill', figures: ['peak', ...COUNTS], gaps: {} },
-  { name: 'consumer-subscription-mismatch', figures: ['peak', ...COUNTS], gaps: { peak: "tags are not modelled: the TagB messages the group's flipped subscription never delivers" } },
-  { name: 'consumer-offset-reset', figures: ['peak', ...COUNTS], gaps: { peak: "the model's instances stop consuming for MQClientInstance.resetOffset's 10 s; the recording's lag samples show no such pause" } },
+  { name: 'consumer-slow-listener', verdict: 'reproduced', figures: ['peak', 'peakAt', 'backAt', ...COUNTS], gaps: {} },
+  { name: 'consumer-failures-dlq', verdict: 'reproduced', figures: ['peak', ...COUNTS], gaps: {} },
+  { name: 'consumer-rebalance-kill', verdict: 'nothing-compared', figures: ['peak', ...COUNTS], gaps: {} },
+  { name: 'consumer-subscription-mismatch', verdict: 'nothing-compared', figures: ['peak', ...COUNTS], gaps: { peak: "tags are not modelled: the TagB messages the group's flipped subscription never delivers" } },
+  { name: 'consumer-offset-reset', verdict: 'reproduced', figures: ['peak', ...COUNTS], gaps: { peak: "the model's instances stop consuming for MQClientInstance.resetOffset's 10 s; the recording's lag samples show no such pause" } },
   {
-    name: 'consumer-lite-pull-stop',
+    name: 'consumer-lite-pull-stop', verdict: { diverged: 'lag' },
     figures: ['peak', 'peakAt', ...COUNTS],
     gaps: {
       peak: "a lite pull consumer prints no consume statistics: its listener's slowdown is not in the logs",
@@ -60,7 +66,7 @@ const CASES: Case[] = [
     },
   },
   {
-    name: 'consumer-orderly-broker-crash',
+    name: 'consumer-orderly-broker-crash', verdict: 'reproduced',
     figures: ['peak', 'peakAt', ...COUNTS],
     gaps: {
       peak: LOCKS,
@@ -69,27 +75,27 @@ const CASES: Case[] = [
     },
   },
   {
-    name: 'consumer-5x-restart',
+    name: 'consumer-5x-restart', verdict: { diverged: 'busy' },
     figures: ['peak', ...COUNTS],
     gaps: { duplicates: "the model's broker keeps every committed offset across its restart; the broker persists them every 5 s (flushConsumerOffsetInterval), the likely source of the recording's 16" },
   },
   {
-    name: 'consumer-broker-hang',
+    name: 'consumer-broker-hang', verdict: 'reproduced',
     figures: ['peak', ...COUNTS],
     gaps: {
       peak: 'the pulls held by the hung broker and the channels it closes on its return are not modelled closely enough (lag 10 against 16)',
       duplicates: 'the recording consumed 65 messages twice after the hang; the model none (not analysed yet)',
     },
   },
-  { name: 'consumer-namesrv-hang', figures: ['peak', ...COUNTS], gaps: {} },
+  { name: 'consumer-namesrv-hang', verdict: 'reproduced', figures: ['peak', ...COUNTS], gaps: {} },
   {
-    name: 'consumer-listener-block',
+    name: 'consumer-listener-block', verdict: 'reproduced',
     figures: ['peak', 'peakAt', 'backAt', ...COUNTS],
     gaps: {},
     hiddenSettings: { consumeThreadMin: "the blocked minute consumed nothing and the minute after holds the blocked calls' whole waits: no minute measures the pool" },
   },
   {
-    name: 'consumer-too-few-threads',
+    name: 'consumer-too-few-threads', verdict: { diverged: 'lag' },
     figures: ['peak', ...COUNTS],
     gaps: { peak: 'its one consume thread was always busy but its queues never reached pullThresholdForQueue: no minute shows the threads saturated, so consumeThreadMin stays the default 20' },
     hiddenSettings: { consumeThreadMin: 'no flow-control warning: the statistics cannot tell a saturated pool from an idle one' },
@@ -227,6 +233,18 @@ describe('replay of the lab consumer recordings against their lab.json', () => {
         const subs = new Set(labConsumers.map((x) => x.subscription));
         expect(notes.includes('its instances subscribed')).toBe(subs.size > 1);
         expect((g.resets ?? []).length).toBe((lab.faults as Array<{ kind: string }>).filter((f) => f.kind === 'reset-offset').length);
+      });
+
+      it(`the verdict: ${typeof c.verdict === 'string' ? c.verdict : `not reproduced (${c.verdict.diverged})`}`, () => {
+        const diverged = [...report.consumers.filter((x) => x.status === 'diverged').map((x) => x.figure as string), ...report.busy.filter((b) => b.status === 'diverged').map(() => 'busy')];
+        if (typeof c.verdict === 'string') {
+          expect({ verdict: report.verdict, diverged }).toEqual({ verdict: c.verdict, diverged: [] });
+          // Nothing compared: the logs show the group in no trouble (no backlog, failure, DLQ or message consumed again).
+          if (c.verdict === 'nothing-compared') expect(report.consumers.some((x) => x.incident)).toBe(false);
+        } else {
+          expect(report.verdict).toBe('not-reproduced');
+          expect(diverged).toContain(c.verdict.diverged);
+        }
       });
 
       for (const f of c.figures) {

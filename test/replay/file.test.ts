@@ -111,6 +111,17 @@ describe('the scenario file', () => {
     expect(b).toEqual(a);
   });
 
+  it("keeps the consumer groups' observed figures, and names the field of a bad one", async () => {
+    const dlq = (await inferFromLogs({ inputs: [join(__dirname, '..', '..', 'samples', 'lab', 'consumer-failures-dlq')] }, () => '+08:00', 'dlq')).input;
+    expect(dlq.observed?.consumers?.[0]).toMatchObject({ group: 'CID_STOCK', failed: 381, dlq: 58 });
+    const file = JSON.parse(prettyJson(scenarioFileJson(dlq)));
+    const back = readScenarioFile(file, 's.json');
+    expect(back.observed).toEqual(dlq.observed);
+    expect(replay(back, { seed: 1, variants: [], runs: 0 }).consumers).toEqual(replay(dlq, { seed: 1, variants: [], runs: 0 }).consumers);
+    file.observed.consumers[0].dlq = -1;
+    expect(() => readScenarioFile(file, 's.json')).toThrow('observed.consumers[0].dlq: expected a whole number of messages or null');
+  });
+
   it('keeps arrays of numbers on one line', () => {
     const text = prettyJson(scenarioFileJson(input));
     expect(text).toMatch(/"sendTimesMs": \[\d+, \d+/);

@@ -10,6 +10,7 @@ import { clientVersionOf } from '../../rules/versions.js';
 import { sendBudgetSeen } from '../../rules/routing.js';
 import type { Collected } from '../collect.js';
 import { isAppFailure } from '../../parse/send-failure.js';
+import { writableAfter } from '../../parse/route-change.js';
 import { failuresOf } from '../observe.js';
 import { fileRef, mod, round2, type InferContext } from './context.js';
 import type { HostsResult } from './hosts.js';
@@ -202,20 +203,76 @@ function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], mine: R
     prov(`${p}.settings.sendMsgTimeoutMs`, budget.why, [budget.event]);
   } else def(`${p}.settings.sendMsgTimeoutMs`, `${CLIENT_DEFAULTS.sendMsgTimeoutMs} (DefaultMQProducer default)`);
   const retry = appProps.get('retryTimesWhenSendFailed');
+  const attempts = attemptsSeen(ctx, mine);
   if (retry && /^\d+$/.test(retry.value)) {
     settings.retryTimesWhenSendFailed = Number(retry.value);
     prov(`${p}.settings.retryTimesWhenSendFailed`, 'retryTimesWhenSendFailed in the application log', [retry.event]);
+  } else if (attempts.slots) {
+    settings.retryTimesWhenSendFailed = attempts.slots.n - 1;
+    prov(
+      `${p}.settings.retryTimesWhenSendFailed`,
+      `a failed send's BrokersSent has ${attempts.slots.n} slots: DefaultMQProducerImpl.sendDefaultImpl gives a synchronous send one per attempt it may make (1 + retryTimesWhenSendFailed)`,
+      [attempts.slots.e],
+    );
   } else def(`${p}.settings.retryTimesWhenSendFailed`, `${CLIENT_DEFAULTS.retryTimesWhenSendFailed} (DefaultMQProducer default: ${CLIENT_DEFAULTS.retryTimesWhenSendFailed + 1} attempts)`);
   const lfe = appProps.get('sendLatencyFaultEnable');
   if (lfe && /^(true|false)$/.test(lfe.value)) {
     settings.sendLatencyFaultEnable = lfe.value === 'true';
     prov(`${p}.settings.sendLatencyFaultEnable`, 'sendLatencyFaultEnable in the application log', [lfe.event]);
+  } else if (attempts.sameBroker) {
+    settings.sendLatencyFaultEnable = true;
+    const { e, broker, route } = attempts.sameBroker;
+    prov(
+      `${p}.settings.sendLatencyFaultEnable`,
+      `a retry went to ${broker} again right after it failed there, while the client's route of the topic held ${route.filter((b) => b !== broker).join(', ')} too: without fault avoidance the retry picks another broker's queue (selectOneMessageQueue(lastBrokerName)); with it, MQFaultStrategy passes over brokers it holds unavailable (inferred from behaviour)`,
+      [e, attempts.sameBroker.routeEvent],
+    );
   } else def(`${p}.settings.sendLatencyFaultEnable`, 'false (DefaultMQProducer default)');
   def(
     `${p}.settings.clientCloseSocketIfTimeout`,
     versionAtLeast(version, CLIENT.closeSocketIfTimeout.since) ? `true (the system property’s default from ${CLIENT.closeSocketIfTimeout.since})` : `false (hard-coded before ${CLIENT.closeSocketIfTimeout.since}; client ${version})`,
   );
   return settings;
+}
+
+/**
+ * What a client's failed sends show of its retry settings. DefaultMQProducerImpl.sendDefaultImpl (4.x
+ * and 5.x) throws `Send [n] times, still failed, cost [..]ms, Topic: T, BrokersSent: [..]` once every
+ * attempt failed; BrokersSent is Arrays.toString of an array with a slot per attempt it may make
+ * (timesTotal: 1 + retryTimesWhenSendFailed for a synchronous send, 1 for an asynchronous one), so
+ * more than one slot gives retryTimesWhenSendFailed, and one slot is either. Each retry asks
+ * selectOneMessageQueue(lastBrokerName) for another broker's queue (4.x TopicPublishInfo, 5.x
+ * BrokerFilter); only fault avoidance (sendLatencyFaultEnable: MQFaultStrategy skips brokers it holds
+ * unavailable) sends it back to the broker that just failed while the route holds a writable other.
+ */
+function attemptsSeen(ctx: InferContext, mine: readonly RmqEvent[]): {
+  slots: { n: number; e: RmqEvent } | null;
+  sameBroker: { e: RmqEvent; broker: string; route: string[]; routeEvent: RmqEvent } | null;
+} {
+  let slots: { n: number; e: RmqEvent } | null = null;
+  let sameBroker: { e: RmqEvent; broker: string; route: string[]; routeEvent: RmqEvent } | null = null;
+  /** Per topic, the client's route as it last changed (writable brokers). */
+  const routes = new Map<string, { brokers: string[]; e: RmqEvent }>();
+  for (const e of mine) {
+    if (e.type === 'route-changed' && e.kind === 'client') {
+      const w = writableAfter(e);
+      if (w) routes.set(String(e.fields.topic), { brokers: w, e });
+      continue;
+    }
+    if (e.entry !== 'send-failed/still-failed' || !Array.isArray(e.fields.brokersSent)) continue;
+    const sent = (e.fields.brokersSent as string[]).map((b) => (b === 'null' ? null : b));
+    if (sent.length > 1 && !slots) slots = { n: sent.length, e };
+    if (sameBroker) continue;
+    const route = routes.get(String(e.fields.topic));
+    for (let i = 1; i < sent.length && route; i++) {
+      const b = sent[i];
+      if (b !== null && b === sent[i - 1] && route.brokers.some((x) => x !== b)) {
+        sameBroker = { e, broker: b, route: route.brokers, routeEvent: route.e };
+        break;
+      }
+    }
+  }
+  return { slots, sameBroker };
 }
 
 /**

@@ -4,10 +4,10 @@
 
 import { serverProfile, type Fault, type ScenarioBroker, type ScenarioClient, type ScenarioNameServer, type ScenarioTopic } from '../../model/index.js';
 import { formatIso } from '../../parse/time.js';
-import { BUSY_STALL_MARGIN_MS } from '../../rocketmq/facts.js';
+import { BUSY_STALL_MARGIN_MS, TIMEOUTS } from '../../rocketmq/facts.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { Silence } from '../collect.js';
-import { modelled, round2, split, type InferContext } from './context.js';
+import { fileRef, modelled, round2, split, type InferContext } from './context.js';
 import type { HostsResult } from './hosts.js';
 
 /** Defaults of the model (docs/model.md) that inference states when the logs are silent. */
@@ -56,7 +56,7 @@ type Boot = NonNullable<Extract<Fault, { state: string }>['boot']>;
 
 /** Every fault, in time order, with its provenance (`scenario.faults[i]`) and defaults recorded. */
 export function inferFaults(ctx: InferContext, input: FaultsInput): Fault[] {
-  const pending: Pending[] = [...silenceFaults(ctx, input), ...restartFaults(ctx, input), ...busyFaults(ctx, input), ...diskFullFaults(ctx, input)];
+  const pending: Pending[] = [...silenceFaults(ctx, input), ...restartFaults(ctx, input), ...busyFaults(ctx, input), ...diskFullFaults(ctx, input), ...partitionFaults(ctx, input)];
   pending.sort((a, b) => a.fault.atMs - b.fault.atMs);
   return pending.map((x, i) => {
     ctx.prov(`scenario.faults[${i}]`, x.rule, x.evidence);
@@ -617,6 +617,39 @@ function diskFullFaults(ctx: InferContext, input: FaultsInput): Pending[] {
         rule: `${run.length} SERVICE_NOT_AVAILABLE replies that name a full disk, from the first to the last (the broker's store log was not given)`,
         evidence: [first, last],
         defaults: [],
+      });
+    }
+  }
+  return out;
+}
+
+// ---- partitions ---------------------------------------------------------------------------------
+
+/**
+ * Network partitions: what rule network-partition recognised (connects that timed out, no refusal
+ * and no reset, between hosts whose own logs show them running) is asked of it, not recognised
+ * again. A cut is seen only through the requests that cross it, so its window is the first and last
+ * failed call: the first call waited NettyClientConfig.connectTimeoutMillis (3 s) before it failed,
+ * so the cut is placed that long before it; its end is the last failed call (a request every 30 s
+ * crosses it at the slowest, so either end may be up to that late or early). One partition per peer
+ * the rule named that the scenario runs (the model drops packets between two hosts).
+ */
+function partitionFaults(ctx: InferContext, input: FaultsInput): Pending[] {
+  const hosts = new Set<string>([...input.nameServers.map((n) => n.host), ...input.brokers.map((b) => b.host), ...input.clients.map((c) => c.host)]);
+  const out: Pending[] = [];
+  for (const f of ctx.opts.findings ?? []) {
+    const host = f.subject.host;
+    if (f.rule !== 'network-partition' || f.start === null || host === undefined || !hosts.has(host)) continue;
+    const peers = (Array.isArray(f.metrics.peers) ? f.metrics.peers : []).filter((p): p is string => typeof p === 'string' && p !== host && hosts.has(p));
+    const from = f.start - TIMEOUTS.connectMs;
+    const durationMs = Math.max(1000, (f.end ?? f.start) - from);
+    const evidence = f.evidence.slice(0, 6).map((e) => ({ ...fileRef(e.file), line: e.line }));
+    for (const peer of peers) {
+      out.push({
+        fault: { atMs: ctx.rel(from), partition: [host, peer], durationMs },
+        rule: `rule network-partition: calls between ${host} and ${peer} timed out while both ran, from ${formatIso(f.start, ctx.outZone)} to ${formatIso(f.end ?? f.start, ctx.outZone)}; the cut is placed one connect timeout (3 s) before the first`,
+        evidence,
+        defaults: [['durationMs', 'to the last failed call (the heal may be up to 30 s later: nothing crossed the cut in between)']],
       });
     }
   }

@@ -47,4 +47,52 @@ describe('inferClients', () => {
     expect(ctx.defaults['scenario.clients[0].sendRatePerSec']).toBe('1 (the logs show no send rate)');
     expect(ctx.provenance['scenario.clients[0].sendRatePerSec']).toBeUndefined();
   });
+
+  // gen-716 (4.9.3 app-order-01, retryTimesWhenSendFailed 1 and sendLatencyFaultEnable true in lab.json):
+  // broker-a was cut off from it, then broker-b's disk filled, and each send failed twice on broker-b.
+  describe('retry settings from what failed sends show', () => {
+    const routeOf = (writable: string) =>
+      `2026-12-05 05:57:33,213 INFO RocketmqClient - the topic[TopicOrder] route info changed, old[null] ,new[TopicRouteData [orderTopicConf=null, queueDatas=[QueueData [brokerName=broker-b, readQueueNums=2, writeQueueNums=2, perm=6, topicSysFlag=0], QueueData [brokerName=broker-a, readQueueNums=2, writeQueueNums=2, perm=${writable === 'both' ? 6 : 4}, topicSysFlag=0]], brokerDatas=[BrokerData [brokerName=broker-b, brokerAddrs={0=10.213.0.22:10911, 1=10.213.0.25:10911}], BrokerData [brokerName=broker-a, brokerAddrs={0=10.213.0.21:10911, 1=10.213.0.24:10911}]], filterServerTable={}]]`;
+    const client = (writable: string) => ({
+      path: 'app-order-01/logs/rocketmqlogs/rocketmq_client.log',
+      text: ['2026-12-05 05:57:32,678 INFO RocketmqClient - user specified name server address: 10.213.0.11:9876', routeOf(writable)],
+    });
+    const app = (sent: string) => ({
+      path: 'app-order-01/logs/app.log',
+      text: [
+        '2026-12-05 05:57:32.746  INFO 10343 --- [main] com.example.order.OrderEventPublisher    : Publisher started: group=PID_ORDER, topic=TopicOrder, namesrvAddr=10.213.0.11:9876',
+        '2026-12-05 06:01:05.264 ERROR 10343 --- [publisher-12] com.example.order.OrderEventPublisher    : Failed to publish event, topic=TopicOrder, key=evt-434',
+        '',
+        `org.apache.rocketmq.client.exception.MQClientException: Send [${sent.split(',').length}] times, still failed, cost [7]ms, Topic: TopicOrder, BrokersSent: [${sent}]`,
+        '\tat org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendDefaultImpl(DefaultMQProducerImpl.java:655)',
+      ],
+    });
+
+    it('a retry back to the broker that failed, while the route held another writable one, is fault avoidance; two slots are one retry', async () => {
+      const ctx = await contextOf([client('both'), app('broker-b, broker-b')]);
+      const [c] = stages(ctx).clients;
+      expect(c.settings?.retryTimesWhenSendFailed).toBe(1);
+      expect(c.settings?.sendLatencyFaultEnable).toBe(true);
+      expect(ctx.provenance['scenario.clients[0].settings.sendLatencyFaultEnable'].evidence).toEqual(['app.log:4', 'rocketmqlogs/rocketmq_client.log:2']);
+      expect(ctx.provenance['scenario.clients[0].settings.sendLatencyFaultEnable'].rule).toMatch(/^a retry went to broker-b again right after it failed there, while the client's route of the topic held broker-a too/);
+      expect(ctx.defaults['scenario.clients[0].settings.sendLatencyFaultEnable']).toBeUndefined();
+    });
+
+    it('is not read when the route held no other writable broker, nor from a retry to another broker', async () => {
+      for (const [writable, sent] of [['b only', 'broker-b, broker-b'], ['both', 'broker-b, broker-a, broker-b']]) {
+        const ctx = await contextOf([client(writable), app(sent)]);
+        const [c] = stages(ctx).clients;
+        expect(c.settings?.sendLatencyFaultEnable).toBeUndefined();
+        expect(ctx.defaults['scenario.clients[0].settings.sendLatencyFaultEnable']).toBe('false (DefaultMQProducer default)');
+        expect(c.settings?.retryTimesWhenSendFailed).toBe(sent.split(',').length - 1);
+      }
+    });
+
+    it('one slot tells nothing (an asynchronous send has one whatever its retries): the default, stated', async () => {
+      const ctx = await contextOf([client('both'), app('broker-b')]);
+      const [c] = stages(ctx).clients;
+      expect(c.settings?.retryTimesWhenSendFailed).toBeUndefined();
+      expect(ctx.defaults['scenario.clients[0].settings.retryTimesWhenSendFailed']).toMatch(/^2 \(DefaultMQProducer default/);
+    });
+  });
 });

@@ -1,0 +1,70 @@
+// A network partition replayed from the logs: replay runs rule network-partition beside its reading
+// and inference turns its finding into the model's partition faults (src/diagnosis/infer/faults.ts,
+// partitionFaults), one per peer, held here to lab.json's cut.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inferFromLogs } from '../../src/replay/load.js';
+import { replay, type ReplayReport } from '../../src/replay/run.js';
+import type { Fault } from '../../src/model/index.js';
+
+const ROOT = join(__dirname, '..', '..');
+/** A cut is seen only through the requests that cross it, every 30 s at the slowest (registerNameServerPeriod, the clients' heartbeats). */
+const CROSSING_MS = 30_000;
+
+interface LabPartition {
+  kind: string;
+  host: string;
+  start: string;
+  end: string;
+  groups: string[][];
+}
+
+type Partition = Extract<Fault, { partition: [string, string] }>;
+
+function labPartitions(dir: string): LabPartition[] {
+  return (JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).faults as LabPartition[]).filter((f) => f.kind === 'partition');
+}
+
+async function replayOf(dir: string): Promise<ReplayReport> {
+  const { input } = await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir);
+  return replay(input, { seed: 1, variants: [], runs: 0 });
+}
+
+describe.each(['gen-145', 'gen-716'])('the partition of %s', (name) => {
+  const dir = join(ROOT, 'samples', 'generated', name);
+  let report: ReplayReport;
+  beforeAll(async () => {
+    report = await replayOf(dir);
+  }, 60_000);
+
+  it("is replayed between the host cut off and each of its peers, within a crossing of lab.json's window", () => {
+    const sc = report.input.scenario;
+    const lab = labPartitions(dir);
+    const inferred = (sc.faults ?? []).map((f, i) => ({ f, i })).filter((x): x is { f: Partition; i: number } => 'partition' in x.f);
+    expect(inferred.length).toBeGreaterThan(0);
+    for (const { f, i } of inferred) {
+      const [host, peer] = f.partition;
+      const cut = lab.find((p) => p.host === host && p.groups.some((g) => g.includes(peer) && !g.includes(host)));
+      expect(cut, `${host} / ${peer}`).toBeDefined();
+      const start = sc.startEpochMs + f.atMs;
+      expect(Math.abs(start - Date.parse(cut!.start))).toBeLessThanOrEqual(CROSSING_MS);
+      expect(Math.abs(start + f.durationMs! - Date.parse(cut!.end))).toBeLessThanOrEqual(CROSSING_MS);
+      expect(report.input.provenance[`scenario.faults[${i}]`].rule).toMatch(/^rule network-partition: /);
+      expect(report.input.provenance[`scenario.faults[${i}]`].evidence.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('gen-145: broker-c cut off from the only NameServer', () => {
+  it("is reproduced: the NameServer's removal of broker-c 120 s after its last registration, and no client fails", async () => {
+    const r = await replayOf(join(ROOT, 'samples', 'generated', 'gen-145'));
+    expect(r.verdict).toBe('reproduced');
+    const removal = r.milestones.find((m) => m.name === 'namesrv-removal');
+    expect(removal?.status).toBe('ok');
+    expect(removal?.subject).toMatch(/removes broker-c$/);
+    // The one failed send of the logs came before the cut (a cold start): not the partition's.
+    expect(r.milestones.filter((m) => m.name === 'first-failure')).toEqual([]);
+  }, 60_000);
+});
