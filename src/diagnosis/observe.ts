@@ -25,6 +25,8 @@ export const MILESTONE_TYPES: ReadonlySet<string> = new Set([
   'send-attempt-failed',
   'rpc-timeout',
   'send-request-failed',
+  // A full disk's refusal that a one-attempt or asynchronous send threw to the application (isAppFailure).
+  'disk-full',
 ]);
 
 export interface MilestoneContext {

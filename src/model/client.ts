@@ -39,6 +39,8 @@ export interface ClientSettings {
   sendMsgTimeoutMs?: number;
   /** DefaultMQProducer.retryTimesWhenSendFailed (2: at most 3 attempts). */
   retryTimesWhenSendFailed?: number;
+  /** DefaultMQProducer.retryTimesWhenSendAsyncFailed (2): retries of an asynchronous send whose request could not be sent. */
+  retryTimesWhenSendAsyncFailed?: number;
   /** DefaultMQProducer.sendLatencyFaultEnable (false). */
   sendLatencyFaultEnable?: boolean;
   /** NettyClientConfig.connectTimeoutMillis (3000 ms). */
@@ -62,6 +64,8 @@ export interface ClientConfig {
   sendRatePerSec: number;
   /** Sends go through a MessageQueueSelector (sendSelectImpl: one attempt, no retry). */
   selector: boolean;
+  /** Sends are asynchronous (send(msg, SendCallback)): see startSend. */
+  async: boolean;
   /** The selector always picks this index of the topic's queue list (one ordering key); unset: a new key per send. */
   selectorQueue?: number;
   /** First application send, ms after the client starts. */
@@ -101,6 +105,15 @@ type SendOutcome = { ok: true } | { ok: false; exc: JavaException; callTimeout: 
 
 const ATTEMPT_OK: Attempt = { ok: true };
 const SENDER_THREADS = Array.from({ length: 9 }, (_, i) => `sender-${i}`);
+/** An asynchronous send's InvokeCallback (MQClientAPIImpl.sendMessageAsync, 4.9.x line numbers). */
+const ASYNC_CALLBACK_FRAMES = [
+  'org.apache.rocketmq.client.impl.MQClientAPIImpl$1.operationComplete(MQClientAPIImpl.java:564)',
+  'org.apache.rocketmq.remoting.netty.ResponseFuture.executeInvokeCallback(ResponseFuture.java:54)',
+  'org.apache.rocketmq.remoting.netty.NettyRemotingAbstract$2.run(NettyRemotingAbstract.java:321)',
+];
+const PROCESS_SEND_RESPONSE_FRAME = 'org.apache.rocketmq.client.impl.MQClientAPIImpl.processSendResponse(MQClientAPIImpl.java:675)';
+/** NettyClientConfig.clientCallbackExecutorThreads: the cores of the client's host (4 assumed). */
+const CALLBACK_THREADS = 4;
 const SEND_OK: SendOutcome = { ok: true };
 
 /**
@@ -122,6 +135,8 @@ class DefaultSend extends CachedCall {
   addr = '';
   /** Done and waiting for reuse (nothing may resolve it then). */
   free = false;
+  /** An asynchronous send: the retries onExceptionImpl has left (null: a synchronous send). */
+  asyncLeft: number | null = null;
   constructor(
     private readonly client: Client,
     public thread: string,
@@ -146,6 +161,7 @@ class DefaultSend extends CachedCall {
     this.beginPrev = 0;
     this.addr = '';
     this.free = false;
+    this.asyncLeft = null;
   }
   /** brokersSent[times] = brokerName. */
   setBroker(times: number, brokerName: string): void {
@@ -257,6 +273,7 @@ export class Client extends Process {
       mqClientApiTimeoutMs: st.mqClientApiTimeoutMs ?? CLIENT_DEFAULTS.mqClientApiTimeoutMs,
       sendMsgTimeoutMs: st.sendMsgTimeoutMs ?? CLIENT_DEFAULTS.sendMsgTimeoutMs,
       retryTimesWhenSendFailed: st.retryTimesWhenSendFailed ?? CLIENT_DEFAULTS.retryTimesWhenSendFailed,
+      retryTimesWhenSendAsyncFailed: st.retryTimesWhenSendAsyncFailed ?? CLIENT_DEFAULTS.retryTimesWhenSendAsyncFailed,
       sendLatencyFaultEnable: st.sendLatencyFaultEnable ?? false,
       connectTimeoutMs: st.connectTimeoutMs ?? CLIENT_PERIODS.connectTimeoutMs,
       clientChannelMaxIdleTimeSeconds: st.clientChannelMaxIdleTimeSeconds ?? 120,
@@ -590,7 +607,9 @@ export class Client extends Process {
       return;
     }
     const begin = this.nowMs;
-    const timesTotal = 1 + this.s.retryTimesWhenSendFailed;
+    // sendDefaultImpl: `timesTotal = SYNC ? 1 + retryTimesWhenSendFailed : 1`; an asynchronous
+    // send's retries are MQClientAPIImpl's (onExceptionImpl, retryTimesWhenSendAsyncFailed).
+    const timesTotal = this.config.async ? 1 : 1 + this.s.retryTimesWhenSendFailed;
     const tp = this.readyPublishInfo(this.config.topic);
     if (tp !== null) return this.sendAttempt(this.newSend(thread, tp, begin, timesTotal));
     spawn(this.publishInfoForSend(this.config.topic)).then((r) => {
@@ -600,14 +619,16 @@ export class Client extends Process {
   }
 
   private readonly freeSends: DefaultSend[] = [];
+  private callbackThreads = 0;
   /** The application's logger and message for a failed send (made once: each failure's event keeps the logger). */
   private publisherLogger = '';
   private sendFailedText = '';
 
   private newSend(thread: string, tp: TopicPublishInfo, begin: number, timesTotal: number): DefaultSend {
-    const op = this.freeSends.pop();
-    if (op === undefined) return new DefaultSend(this, thread, tp, begin, timesTotal);
-    op.reuse(thread, tp, begin, timesTotal);
+    let op = this.freeSends.pop();
+    if (op === undefined) op = new DefaultSend(this, thread, tp, begin, timesTotal);
+    else op.reuse(thread, tp, begin, timesTotal);
+    if (this.config.async) op.asyncLeft = this.s.retryTimesWhenSendAsyncFailed;
     return op;
   }
 
@@ -672,8 +693,33 @@ export class Client extends Process {
     op.invokeId ??= this.rng.javaLong();
     this.logAttemptFailure(op.thread, op.invokeId, rtMs, mq, a.exc);
     op.lastExc = a.exc;
+    if (op.asyncLeft !== null) return this.asyncAttemptFailed(op, a);
     if (a.kind === 'broker' && !this.profile.retryResponseCodes.includes(a.code)) return this.opDone(op, { ok: false, exc: a.exc, callTimeout: false });
     op.times++;
+    this.sendAttempt(op);
+  }
+
+  /**
+   * An asynchronous send's failed attempt, as MQClientAPIImpl.sendMessageAsync's InvokeCallback
+   * handles it (4.x and 5.x): a broker's error reply goes to the SendCallback's onException as it is
+   * (processSendResponse throws it, onExceptionImpl with needRetry false); so does a request that
+   * timed out (4.x retries it with no time left, which fails at once; 5.x checks timeoutMillis > 0);
+   * a request that could not be sent (no connection, a send that failed) is sent again, up to
+   * retryTimesWhenSendAsyncFailed times, to the queue selectOneMessageQueue(lastBrokerName) picks,
+   * with the time left.
+   */
+  private asyncAttemptFailed(op: DefaultSend, a: Exclude<Attempt, { ok: true }>): void {
+    if (a.kind === 'broker' || a.timeout || op.asyncLeft! <= 0) {
+      // The SendCallback runs on the client's callback executor (NettyRemotingClient's publicExecutor).
+      this.callbackThreads = (this.callbackThreads % CALLBACK_THREADS) + 1;
+      op.thread = `NettyClientPublicExecutor_${this.callbackThreads}`;
+      // Thrown in the InvokeCallback: a broker's reply by processSendResponse, the rest made there.
+      const frames = a.kind === 'broker' ? [PROCESS_SEND_RESPONSE_FRAME, ...ASYNC_CALLBACK_FRAMES] : ASYNC_CALLBACK_FRAMES;
+      return this.opDone(op, { ok: false, exc: { ...a.exc, frames }, callTimeout: false });
+    }
+    op.asyncLeft!--;
+    op.times++;
+    op.timesTotal++;
     this.sendAttempt(op);
   }
 

@@ -9,7 +9,7 @@
 // (and addr) from the exception under it.
 
 import { matchMessage, type CatalogueMatch } from '../parse/catalogue.js';
-import { fillCause, mergeIntoRecord, PRODUCER_IMPL, stackSendPath } from '../parse/record.js';
+import { CLIENT_IMPL, fillCause, mergeIntoRecord, stackSendPath } from '../parse/record.js';
 import { HeaderRenderer } from '../parse/render.js';
 import type { Zone } from '../parse/time.js';
 import type { EventFields, FieldValue, RmqEvent } from '../parse/types.js';
@@ -220,9 +220,12 @@ function copyFields(f: EventFields): EventFields {
   return out;
 }
 
-/** A line names DefaultMQProducerImpl: else stackSendPath finds nothing (it looks for `at ` and that name). */
+/**
+ * A line names a class of the client's impl package (DefaultMQProducerImpl, or MQClientAPIImpl's
+ * InvokeCallback for an asynchronous send): else stackSendPath finds nothing (it looks for them).
+ */
 function namesProducer(lines: readonly string[]): boolean {
-  for (const l of lines) if (l.indexOf(PRODUCER_IMPL) >= 0) return true;
+  for (const l of lines) if (l.indexOf(CLIENT_IMPL) >= 0) return true;
   return false;
 }
 

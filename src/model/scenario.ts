@@ -75,6 +75,8 @@ export interface ScenarioClient {
   selector?: boolean;
   /** With `selector`: the selector always picks this index of the topic's queue list (queues sorted by broker name). */
   selectorQueue?: number;
+  /** Send asynchronously (send(msg, SendCallback)): retries only of requests that could not be sent (retryTimesWhenSendAsyncFailed). */
+  async?: boolean;
   /** Client start, ms (default 1000 plus a small stagger). */
   startAtMs?: number;
   /** First send, ms after the start (default 1000). */
@@ -430,6 +432,7 @@ function clientsOf(scenario: Scenario, net: Network, nsAddrs: string[], sink: Lo
         sendRatePerSec: c.sendRatePerSec,
         selector: c.selector ?? false,
         selectorQueue: c.selectorQueue,
+        async: c.async ?? false,
         sendStartMs: c.sendStartMs ?? 1000,
         sendTimesMs: c.sendTimesMs ? [...c.sendTimesMs].sort((a, b) => a - b) : undefined,
         pid: 20000 + i * 7,

@@ -12,7 +12,7 @@
 // where the text appears; one record yields one event of a kind even when a `Caused by:` chain
 // repeats the same text.
 
-import { compatibleFields, fillCause, finishedPath, framePath, mergeIntoRecord, pathOpen, type FramesSeen } from './record.js';
+import { CLIENT_IMPL, compatibleFields, fillCause, finishedPath, framePath, mergeIntoRecord, pathOpen, type FramesSeen } from './record.js';
 import { KEYWORDS, matchMessage, type CatalogueMatch } from './catalogue.js';
 import { CONSUMER_CLIENT_WORDS } from './catalogue-consumer.js';
 import { keywordScanner, keywordStarts } from './keyword-scan.js';
@@ -156,8 +156,6 @@ function headerStarts(layouts: readonly CompiledLayout[]): Uint8Array {
 const EXCEPTION_START = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:Exception|Error|Throwable)(?::|$)/;
 const NOT_A_TAIL = /^(?:Caused by:|For more information|See http|Message\{|\.\.\. \d)/;
 const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.jar/;
-/** The client's implementation classes (DefaultMQProducerImpl, MQClientAPIImpl): the frames framePath reads. */
-const CLIENT_IMPL = 'org.apache.rocketmq.client.impl.';
 
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
 export const hasKeyword = keywordScanner(KEYWORDS);

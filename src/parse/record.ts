@@ -52,6 +52,8 @@ export function mergeIntoRecord(events: readonly RmqEvent[], hit: CatalogueMatch
   return false;
 }
 
+/** The client's impl package: the frames a send's stack is read from (framePath). */
+export const CLIENT_IMPL = 'org.apache.rocketmq.client.impl.';
 export const PRODUCER_IMPL = 'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.';
 /**
  * Which send method of DefaultMQProducerImpl (4.x and 5.x) a failure went through, from the frames
@@ -123,7 +125,7 @@ export function finishedPath(seen: FramesSeen, app: boolean): RmqEvent['sendPath
 export function stackSendPath(lines: readonly string[]): RmqEvent['sendPath'] | undefined {
   let seen: FramesSeen;
   for (const l of lines) {
-    const at = l.indexOf('at org.apache.rocketmq.client.impl.');
+    const at = l.indexOf(`at ${CLIENT_IMPL}`);
     if (at < 0) continue;
     seen = framePath(l, at + 3, seen);
     if (seen !== 'callback' && finishedPath(seen, true) !== undefined) return finishedPath(seen, true);

@@ -190,6 +190,7 @@ const CLIENT_SETTINGS: Record<string, 'ms' | 'int' | 'bool' | 'seconds'> = {
   mqClientApiTimeoutMs: 'ms',
   sendMsgTimeoutMs: 'ms',
   retryTimesWhenSendFailed: 'int',
+  retryTimesWhenSendAsyncFailed: 'int',
   sendLatencyFaultEnable: 'bool',
   connectTimeoutMs: 'ms',
   clientChannelMaxIdleTimeSeconds: 'seconds',
@@ -329,6 +330,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     if (!topicNames.has(topic)) fail(`${p}.topic`, `topic ${topic} is not in scenario.topics`);
     c.num('sendRatePerSec', true, { min: 0, max: LIMITS.sendRatePerSec });
     c.bool('selector');
+    c.bool('async');
     c.num('selectorQueue', false, { min: 0, int: true, max: 65535 });
     c.num('startAtMs', false, { min: 0, max: LIMITS.modelMs });
     c.num('sendStartMs', false, { min: 0, max: LIMITS.modelMs });

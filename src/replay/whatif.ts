@@ -45,6 +45,8 @@ export const WHAT_IF_KEYS: Record<string, KeySpec> = {
   sendLatencyFaultEnable: { target: 'client', kind: 'bool', field: 'settings.sendLatencyFaultEnable', describe: 'producer latency fault tolerance' },
   sendMsgTimeout: { target: 'client', kind: 'ms', field: 'settings.sendMsgTimeoutMs', describe: 'send budget, ms' },
   retryTimesWhenSendFailed: { target: 'client', kind: 'int', field: 'settings.retryTimesWhenSendFailed', describe: 'retries of a sync send' },
+  retryTimesWhenSendAsyncFailed: { target: 'client', kind: 'int', field: 'settings.retryTimesWhenSendAsyncFailed', describe: 'retries of an async send whose request could not be sent' },
+  async: { target: 'client', kind: 'bool', field: 'async', describe: 'send asynchronously (send(msg, SendCallback))' },
   pollNameServerInterval: { target: 'client', kind: 'ms', field: 'settings.pollNameServerIntervalMs', describe: 'route poll period, ms' },
   heartbeatBrokerInterval: { target: 'client', kind: 'ms', field: 'settings.heartbeatBrokerIntervalMs', describe: 'heartbeat period, ms' },
   mqClientApiTimeout: { target: 'client', kind: 'ms', field: 'settings.mqClientApiTimeoutMs', describe: 'route query and heartbeat timeout, ms' },

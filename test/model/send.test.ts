@@ -117,6 +117,45 @@ describe('send retries and the time budget', () => {
   });
 });
 
+describe('asynchronous sends (send(msg, SendCallback))', () => {
+  const seed = 77;
+
+  it("a broker's error reply (a full disk) reaches the SendCallback as it is: no retry, where a sync send goes to the other broker", () => {
+    const a = client('app-async', '4.9.4', NS_110, { sendRatePerSec: 10, async: true });
+    const s = client('app-sync', '4.9.4', NS_110, { sendRatePerSec: 10 });
+    const full: Fault = { atMs: FAULT_AT_MS, broker: 'broker-a', diskFull: { durationMs: 20000, ratio: 0.96, okRatio: 0.5 } };
+    const r = runScenario(cluster([a, s], [full]), { seed, untilMs: FAULT_AT_MS + 30000 });
+    const m = r.metrics.clients['app-async'];
+    // About half its sends went to broker-a's queues in those 20 s (10/s): each one lost.
+    expect(m.failedSends).toBeGreaterThan(60);
+    expect(m.failedSends).toBeLessThan(140);
+    expect(m.failedAttempts).toBe(m.failedSends);
+    const appEvents = r.events.filter((e) => e.file === 'sim:app-async/app.log');
+    expect(appEvents.length).toBe(m.failedSends);
+    // What the application's callback logs: MQBrokerException code 14 from the InvokeCallback, on the callback executor.
+    for (const e of appEvents) {
+      expect(e.type).toBe('disk-full');
+      expect(e.sendPath).toBe('async');
+      expect(e.thread).toMatch(/^NettyClientPublicExecutor_[1-4]$/);
+    }
+    expect(r.metrics.clients['app-sync'].failedSends).toBe(0);
+    // (Its retries move the round robin on, so fewer of its first attempts land on broker-a.)
+    expect(r.metrics.clients['app-sync'].failedAttempts).toBeGreaterThan(30);
+  });
+
+  it('a request that could not be sent (connection refused) is sent again to another broker, retryTimesWhenSendAsyncFailed times', () => {
+    const down: Fault = { atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'down' };
+    const retried = runScenario(cluster([client('app-async', '4.9.4', NS_110, { sendRatePerSec: 10, async: true })], [down]), { seed, untilMs: FAULT_AT_MS + 20000 });
+    expect(retried.metrics.clients['app-async'].failedAttempts).toBeGreaterThan(0);
+    expect(retried.metrics.clients['app-async'].failedSends).toBe(0);
+    const none = runScenario(cluster([client('app-async', '4.9.4', NS_110, { sendRatePerSec: 10, async: true }, { retryTimesWhenSendAsyncFailed: 0 })], [down]), { seed, untilMs: FAULT_AT_MS + 20000 });
+    const m = none.metrics.clients['app-async'];
+    expect(m.failedSends).toBeGreaterThan(0);
+    expect(m.failedSends).toBe(m.failedAttempts);
+    expect(none.events.filter((e) => e.file === 'sim:app-async/app.log').every((e) => e.type === 'connect-failed' && e.sendPath === 'async')).toBe(true);
+  });
+});
+
 describe('latency fault tolerance (sendLatencyFaultEnable)', () => {
   const seed = 78;
 

@@ -85,6 +85,11 @@ function inferClient(ctx: InferContext, known: Known, host: string, p: string): 
 
   const settings = clientSettings(ctx, host, cl, mine, p, client.version);
   if (Object.keys(settings).length) client.settings = settings;
+  const async = attemptsSeen(ctx, mine).async;
+  if (async) {
+    client.async = true;
+    ctx.prov(`${p}.async`, "failed sends whose stack trace is MQClientAPIImpl's InvokeCallback: an asynchronous send's SendCallback got them (send(msg, SendCallback))", [async]);
+  } else ctx.def(`${p}.async`, 'false (no failed send came through a SendCallback)');
 
   const start = clientStart(ctx, cl, p, settings);
   if (start.startAtMs !== undefined) client.startAtMs = start.startAtMs;
@@ -211,7 +216,9 @@ function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], mine: R
     settings.retryTimesWhenSendFailed = attempts.slots.n - 1;
     prov(
       `${p}.settings.retryTimesWhenSendFailed`,
-      `a failed send's BrokersSent has ${attempts.slots.n} slots: DefaultMQProducerImpl.sendDefaultImpl gives a synchronous send one per attempt it may make (1 + retryTimesWhenSendFailed)`,
+      attempts.slots.n > 1
+        ? `a failed send's BrokersSent has ${attempts.slots.n} slots: DefaultMQProducerImpl.sendDefaultImpl gives a synchronous send one per attempt it may make (1 + retryTimesWhenSendFailed)`
+        : "a failed send's BrokersSent has 1 slot, and the application caught it on its own thread (no asynchronous send): DefaultMQProducerImpl.sendDefaultImpl gives a synchronous send one per attempt it may make (1 + retryTimesWhenSendFailed)",
       [attempts.slots.e],
     );
   } else def(`${p}.settings.retryTimesWhenSendFailed`, `${CLIENT_DEFAULTS.retryTimesWhenSendFailed} (DefaultMQProducer default: ${CLIENT_DEFAULTS.retryTimesWhenSendFailed + 1} attempts)`);
@@ -248,8 +255,12 @@ function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], mine: R
 function attemptsSeen(ctx: InferContext, mine: readonly RmqEvent[]): {
   slots: { n: number; e: RmqEvent } | null;
   sameBroker: { e: RmqEvent; broker: string; route: string[]; routeEvent: RmqEvent } | null;
+  /** An asynchronous send's failure (the stack of MQClientAPIImpl's InvokeCallback). */
+  async: RmqEvent | null;
 } {
   let slots: { n: number; e: RmqEvent } | null = null;
+  let oneSlot: RmqEvent | null = null;
+  const async = mine.find((e) => e.kind === 'app' && e.sendPath === 'async' && isAppFailure(e)) ?? null;
   let sameBroker: { e: RmqEvent; broker: string; route: string[]; routeEvent: RmqEvent } | null = null;
   /** Per topic, the client's route as it last changed (writable brokers). */
   const routes = new Map<string, { brokers: string[]; e: RmqEvent }>();
@@ -262,6 +273,7 @@ function attemptsSeen(ctx: InferContext, mine: readonly RmqEvent[]): {
     if (e.entry !== 'send-failed/still-failed' || !Array.isArray(e.fields.brokersSent)) continue;
     const sent = (e.fields.brokersSent as string[]).map((b) => (b === 'null' ? null : b));
     if (sent.length > 1 && !slots) slots = { n: sent.length, e };
+    if (sent.length === 1 && !oneSlot && e.kind === 'app' && e.thread !== null && !CALLBACK_THREAD.test(e.thread)) oneSlot = e;
     if (sameBroker) continue;
     const route = routes.get(String(e.fields.topic));
     for (let i = 1; i < sent.length && route; i++) {
@@ -272,8 +284,18 @@ function attemptsSeen(ctx: InferContext, mine: readonly RmqEvent[]): {
       }
     }
   }
-  return { slots, sameBroker };
+  // One slot is a synchronous send with no retry when the application caught it on its own thread
+  // and the client sent nothing asynchronously.
+  if (!slots && oneSlot && !async) slots = { n: 1, e: oneSlot };
+  return { slots, sameBroker, async };
 }
+
+/**
+ * RocketMQ's threads that run an asynchronous send's SendCallback: NettyRemotingClient's callback
+ * executor (`NettyClientPublicExecutor_N`) and DefaultMQProducerImpl's async sender executor
+ * (`AsyncSenderExecutor_N`), 4.x and 5.x. A failure caught on another thread was a synchronous send's.
+ */
+const CALLBACK_THREAD = /^(NettyClientPublicExecutor|AsyncSenderExecutor)_\d+$/;
 
 /**
  * When the client started: its first route poll (MQClientInstance polls 10 ms after the start)

@@ -87,12 +87,54 @@ describe('inferClients', () => {
         expect(c.settings?.retryTimesWhenSendFailed).toBe(sent.split(',').length - 1);
       }
     });
+  });
 
-    it('one slot tells nothing (an asynchronous send has one whatever its retries): the default, stated', async () => {
-      const ctx = await contextOf([client('both'), app('broker-b')]);
+  // gen-717 (lab.json: app-stock-01 4.9.5 sends asynchronously; app-notify-01 4.9.0 synchronously with
+  // retryTimesWhenSendFailed 0): broker-a's disk filled up.
+  describe('asynchronous sends and a synchronous send without retry', () => {
+    const asyncFailure = [
+      '2026-12-05 06:03:53.451 ERROR 11253 --- [NettyClientPublicExecutor_1] com.example.stock.StockEventPublisher    : Failed to publish event asynchronously, topic=TopicOrder, key=evt-345',
+      '',
+      "org.apache.rocketmq.client.exception.MQBrokerException: CODE: 14  DESC: service not available now. It may be caused by one of the following reasons: the broker's disk is full [CL:  0.97 CQ:  0.97 INDEX:  0.97], messages are put to the slave, message store has been shut down, etc. BROKER: 10.213.0.21",
+      'For more information, please visit the url, http://rocketmq.apache.org/docs/faq/',
+      '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl.processSendResponse(MQClientAPIImpl.java:675)',
+      '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl.access$000(MQClientAPIImpl.java:175)',
+      '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl$1.operationComplete(MQClientAPIImpl.java:564)',
+      '\tat org.apache.rocketmq.remoting.netty.ResponseFuture.executeInvokeCallback(ResponseFuture.java:54)',
+    ];
+    const oneSlot = (thread: string) => [
+      `2026-12-05 06:03:53.993 ERROR 11290 --- [${thread}] com.example.notify.NoticeSender          : Failed to publish event, topic=TopicOrder, key=evt-140`,
+      '',
+      'org.apache.rocketmq.client.exception.MQClientException: Send [1] times, still failed, cost [6]ms, Topic: TopicOrder, BrokersSent: [broker-a]',
+      'See http://rocketmq.apache.org/docs/faq/ for further details.',
+      '\tat org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.sendDefaultImpl(DefaultMQProducerImpl.java:681)',
+    ];
+    const started = '2026-12-05 06:02:44.636  INFO 11253 --- [main] com.example.stock.StockEventPublisher    : Publisher started: group=PID_STOCK, topic=TopicOrder, namesrvAddr=10.213.0.11:9876';
+    const clientLog = { path: 'app-x/logs/rocketmqlogs/rocketmq_client.log', text: ['2026-12-05 06:02:44,600 INFO RocketmqClient - user specified name server address: 10.213.0.11:9876'] };
+    const appLog = (lines: string[]) => ({ path: 'app-x/logs/app.log', text: [started, ...lines] });
+
+    it("a failure from MQClientAPIImpl's InvokeCallback is an asynchronous send's", async () => {
+      const ctx = await contextOf([clientLog, appLog(asyncFailure)]);
       const [c] = stages(ctx).clients;
+      expect(c.async).toBe(true);
+      expect(ctx.provenance['scenario.clients[0].async']).toEqual({
+        rule: "failed sends whose stack trace is MQClientAPIImpl's InvokeCallback: an asynchronous send's SendCallback got them (send(msg, SendCallback))",
+        evidence: ['app.log:4'],
+      });
       expect(c.settings?.retryTimesWhenSendFailed).toBeUndefined();
-      expect(ctx.defaults['scenario.clients[0].settings.retryTimesWhenSendFailed']).toMatch(/^2 \(DefaultMQProducer default/);
+    });
+
+    it('one slot caught on the application\'s own thread is a synchronous send with no retry; not on a callback thread, nor beside an asynchronous failure', async () => {
+      const sync = await contextOf([clientLog, appLog(oneSlot('publisher-4'))]);
+      const [c] = stages(sync).clients;
+      expect(c.async).toBeUndefined();
+      expect(sync.defaults['scenario.clients[0].async']).toBe('false (no failed send came through a SendCallback)');
+      expect(c.settings?.retryTimesWhenSendFailed).toBe(0);
+      expect(sync.provenance['scenario.clients[0].settings.retryTimesWhenSendFailed'].evidence).toEqual(['app.log:4']);
+      for (const lines of [oneSlot('AsyncSenderExecutor_1'), [...asyncFailure, ...oneSlot('publisher-4')]]) {
+        const ctx = await contextOf([clientLog, appLog(lines)]);
+        expect(stages(ctx).clients[0].settings?.retryTimesWhenSendFailed).toBeUndefined();
+      }
     });
   });
 });
