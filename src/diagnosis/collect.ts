@@ -98,6 +98,36 @@ interface AppStats {
   gaps: number[];
 }
 
+/**
+ * A client's consume statistics of one minute and one `topic@group` key, as inference reads them
+ * (infer/consumers.ts): the figures of its CONSUME_RT, CONSUME_OK_TPS and CONSUME_FAILED_TPS lines,
+ * not the lines (a line per host, key, statistic and minute, kept as events, was two thirds of
+ * analyze's heap at two weeks of the consumer bench set, docs/bench.md). The CONSUME_RT line is kept
+ * by its place, to cite.
+ */
+export interface ConsumeStatMinute {
+  host: string;
+  key: string;
+  /** The minute's end: its lines' time, to the nearest minute. */
+  at: number;
+  /** The latest time of its lines. */
+  lastTs: number;
+  file: string;
+  /** Its first line's number. */
+  line: number;
+  /** Whether every one of its lines' times is a whole second (context.ts: a file that prints whole seconds). */
+  whole: boolean;
+  /** Listener calls: CONSUME_RT's TIMES where printed (RTStatsItem), else its SUM over its AVGPT. */
+  times: number;
+  /** CONSUME_RT's SUM: the calls' total time, ms. */
+  rtSum: number;
+  ok: number;
+  failed: number;
+  /** The CONSUME_RT line: its line number, and its place among the stream's CONSUME_RT lines (to cite in the stream's order); null: none read. */
+  rtLine: number | null;
+  rtSeq: number;
+}
+
 /** A client's failed delivery as inference reads it (infer/consumers.ts). */
 export interface ConsumeFailure {
   ts: number;
@@ -139,6 +169,8 @@ export interface Collected {
    */
   consumeFailures: Map<string, ConsumeFailure[]>;
   consumeFailureLines: RmqEvent[];
+  /** The clients' consume statistics per host, key and minute (up to KEEP_CAP lines per host and statistic), in the order they were read. */
+  consumeStats: ConsumeStatMinute[];
   /** Server property dumps (`key=value` lines of a process start), per `host|kind`: key -> last value and line. */
   props: Map<string, Map<string, { value: string; event: RmqEvent }>>;
   /** Broker-side `new producer connected ... L:/local - R:/remote`: the broker's own address on its host. */
@@ -208,6 +240,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     clocked: new Set(),
     consumeFailures: new Map(),
     consumeFailureLines: [],
+    consumeStats: [],
     props: new Map(),
     producerLinks: [],
     appSends: new Map(),
@@ -312,6 +345,45 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       out.consumeFailureLines.push(lighten(e));
     }
   };
+  /** Per `host key`: its minute being read (a minute's three lines come together). */
+  const statMinutes = new Map<string, ConsumeStatMinute>();
+  let rtSeq = 0;
+  /** Hosts, keys and files of the statistics, one string each (weeks of minutes name the same few). */
+  const statStrings = new Map<string, string>();
+  const one = (x: string): string => {
+    const y = statStrings.get(x);
+    if (y !== undefined) return y;
+    statStrings.set(x, x);
+    return x;
+  };
+  const consumeStat = (e: RmqEvent): void => {
+    if (e.ts === null) return;
+    const key = String(e.fields.key);
+    const at = Math.round(e.ts / 60000) * 60000;
+    const hk = `${e.host} ${key}`;
+    let m = statMinutes.get(hk);
+    if (!m || m.at !== at || m.file !== e.file) {
+      m = { host: one(e.host), key: one(key), at, lastTs: e.ts, file: one(e.file), line: e.line, whole: true, times: 0, rtSum: 0, ok: 0, failed: 0, rtLine: null, rtSeq: 0 };
+      statMinutes.set(hk, m);
+      out.consumeStats.push(m);
+    }
+    m.lastTs = Math.max(m.lastTs, e.ts);
+    m.whole &&= e.ts % 1000 === 0;
+    const sum = Number(e.fields.sum ?? 0);
+    if (e.fields.stat === 'CONSUME_RT') {
+      // stats/in-one reads CONSUME_RT as StatsItem's older wording: `sum` the total ms, `avgpt` the
+      // average; `times` is the count where the client printed it (RTStatsItem: `TIMES: n AVGRT:`),
+      // else the total over the average.
+      const avg = Number(e.fields.avgpt ?? 0);
+      m.times += typeof e.fields.times === 'number' ? e.fields.times : avg > 0 ? Math.round(sum / avg) : 0;
+      m.rtSum += sum;
+      if (m.rtLine === null) {
+        m.rtLine = e.line;
+        m.rtSeq = rtSeq++;
+      }
+    } else if (e.fields.stat === 'CONSUME_OK_TPS') m.ok += sum;
+    else m.failed += sum;
+  };
   let past = false;
   // Of the records that are no event, only those a timeline for inference keeps: a timeline that
   // kept them all (the TUI's) would otherwise count the rest as another host's lines during a
@@ -346,7 +418,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     if (e.type === 'store-slow' && e.fields.what === 'pagecachert') return;
     if (e.type === 'stats') {
       if (kind === 'client' && CONSUMER_STATS.has(String(e.fields.stat)) && e.fields.window === 'minute') {
-        if (keep(e, `stats ${e.host} ${String(e.fields.stat)}`)) out.events.push(lighten(e));
+        if (keep(e, `stats ${e.host} ${String(e.fields.stat)}`)) consumeStat(e);
         return;
       }
       if (e.fields.stat === 'TOPIC_PUT_NUMS' && e.fields.window === 'minute' && e.ts !== null && typeof e.fields.sum === 'number' && keep(e)) {

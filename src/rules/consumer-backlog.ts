@@ -64,6 +64,14 @@ const ROUNDS_KEPT = 20_000;
  * only if it could name a cause when it was read.
  */
 const LINES_KEPT = 1440;
+/**
+ * A host's minutes kept as they are (besides the cited ones): a day. An older minute is folded into
+ * its host's summary (Folded): the best minutes slowListener and threadsLimit measure against, and
+ * per hour the minutes they could take for the worst or the busiest of a backlog. A minute per host
+ * kept all along was the rules' thread's growth with the length of the logs (docs/bench.md).
+ */
+const MINUTES_KEPT = 1440;
+const HOUR_MS = 3_600_000;
 /** Cited minutes per host at most (a listener that slows and recovers every other minute for weeks). */
 const CITED_MAX = 5000;
 /**
@@ -75,6 +83,15 @@ const CITED_MAX = 5000;
  * rounds every 5 s on 16 queues held hundreds of MB).
  */
 const RECENT_ROUNDS_MS = 240_000;
+/**
+ * A minute's consumption is compared with the brokers' stored count once the stream is this far past
+ * it: every host prints a minute's stats lines at its end (ConsumerStatsManager on the clients,
+ * BrokerStatsManager on the brokers), within seconds of each other, clocks apart included. The
+ * figures of the minutes compared are summed and let go, so weeks of minutes cost what one does.
+ */
+const LAG_OPEN_MS = 600_000;
+/** Sets of hosts printing a minute (LateSum) kept per group: instances that come and go make a few. */
+const LATE_SETS_KEPT = 64;
 const ROUNDS_BEFORE_MS = 180_000;
 const ROUNDS_AFTER_MS = 120_000;
 
@@ -99,6 +116,22 @@ interface Minute {
   cited: boolean;
 }
 
+/**
+ * The minutes of a host older than MINUTES_KEPT and not cited, summed: the lowest CONSUME_RT and the
+ * count of the minutes slowListener reads (5 calls or more) and of those threadsLimit reads (5
+ * consumed or more), whether any printed CONSUME_RT, and per hour the minute with the highest
+ * CONSUME_RT of each kind and the one that consumed the most. Of an hour that a backlog's window cuts
+ * only its extremes are known, wherever they fell in it.
+ */
+interface Folded {
+  slowBest: number;
+  slowN: number;
+  threadsBest: number;
+  threadsN: number;
+  anyRt: boolean;
+  hours: Array<{ hour: number; slowWorst: Minute | null; threadsWorst: Minute | null; busiest: Minute | null }>;
+}
+
 interface Round {
   at: number;
   n: number;
@@ -106,7 +139,11 @@ interface Round {
 }
 
 interface HostState {
+  /** The minutes of the last MINUTES_KEPT and the cited ones, by minute end. */
   minutes: Map<number, Minute>;
+  /** The minutes of the last MINUTES_KEPT, oldest first: past it a minute not cited is folded. */
+  order: Minute[];
+  folded: Folded;
   /** The minutes whose line is kept and not cited, oldest first: past LINES_KEPT their lines are let go. */
   lined: Minute[];
   /** Cited minutes so far (at most CITED_MAX). */
@@ -145,8 +182,24 @@ interface Group {
   topics: Set<string>;
   /** The broker's subscription changes of the group: time and the subscription it took, per topic. */
   subs: Array<{ ts: number; topic: string; sub: string }>;
-  /** Per minute end: messages consumed (OK and failed) on all its client hosts, and which printed it. */
+  /** Per minute end not yet compared (LAG_OPEN_MS): messages consumed (OK and failed) on all its client hosts, and which printed it. */
   consumedAt: Map<number, { n: number; hosts: Set<string> }>;
+  /** Every client host that printed the group's consumption. */
+  lagHosts: Set<string>;
+  /**
+   * The minutes compared so far in which the group consumed less than the brokers stored (lateMinute),
+   * summed per set of hosts that printed the minute: behind() reads the sum of the set that is every
+   * host's (a minute one instance's log misses would look like a backlog), known only at the end.
+   */
+  late: Map<string, LateSum>;
+}
+
+/** Late minutes summed: the first and last minute end, the messages stored and consumed in them. */
+interface LateSum {
+  first: number;
+  last: number;
+  puts: number;
+  consumed: number;
 }
 
 const rule: Rule = {
@@ -169,16 +222,15 @@ const rule: Rule = {
     const groups = new Map<string, Group>();
     /** Per client host: failed connects and timeouts to a broker address. */
     const refused = new Map<string, Refused[]>();
-    /** `topic|minute end` -> messages the brokers stored in that minute (TOPIC_PUT_NUMS). */
-    const puts = new Map<string, number>();
+    const lag = new LagMinutes();
     const group = (name: string): Group => {
       let g = groups.get(name);
-      if (!g) groups.set(name, (g = { name, hosts: new Map(), flow: new Span(), flowHosts: new Set(), flowEv: null, maxCached: null, locks: [], rebalances: [], topics: new Set(), consumedAt: new Map(), subs: [] }));
+      if (!g) groups.set(name, (g = { name, hosts: new Map(), flow: new Span(), flowHosts: new Set(), flowEv: null, maxCached: null, locks: [], rebalances: [], topics: new Set(), consumedAt: new Map(), lagHosts: new Set(), late: new Map(), subs: [] }));
       return g;
     };
     const host = (g: Group, h: string): HostState => {
       let s = g.hosts.get(h);
-      if (!s) g.hosts.set(h, (s = { minutes: new Map(), lined: [], cited: 0, offsets: new Map(), rounds: [], recent: [], keep: [], bestRt: Infinity, roundAt: null, roundN: 0, roundEv: null, flow: new Span() }));
+      if (!s) g.hosts.set(h, (s = { minutes: new Map(), order: [], folded: { slowBest: Infinity, slowN: 0, threadsBest: Infinity, threadsN: 0, anyRt: false, hours: [] }, lined: [], cited: 0, offsets: new Map(), rounds: [], recent: [], keep: [], bestRt: Infinity, roundAt: null, roundN: 0, roundEv: null, flow: new Span() }));
       return s;
     };
     const kept = (s: HostState, ts: number): boolean => {
@@ -218,14 +270,12 @@ const rule: Rule = {
 
     const onStats = (e: RmqEvent) => {
       if (e.ts === null || str(e, 'window') !== 'minute') return;
+      lag.close(e.ts, groups.values());
       const key = str(e, 'key') ?? '';
       if (e.kind !== 'client') {
         // The broker's stats.log: the messages of a topic it stored in the minute.
         const sum = num(e, 'sum');
-        if (str(e, 'stat') === 'TOPIC_PUT_NUMS' && sum !== null && !key.startsWith('%') && puts.size < 10_000) {
-          const k = `${key}|${Math.round(e.ts / 60000) * 60000}`;
-          puts.set(k, (puts.get(k) ?? 0) + sum);
-        }
+        if (str(e, 'stat') === 'TOPIC_PUT_NUMS' && sum !== null && !key.startsWith('%')) lag.stored(key, Math.round(e.ts / 60000) * 60000, sum);
         return;
       }
       const at = key.lastIndexOf('@');
@@ -233,8 +283,7 @@ const rule: Rule = {
       const stat = str(e, 'stat');
       const s = host(group(key.slice(at + 1)), e.host);
       const minute = Math.round(e.ts / 60000) * 60000;
-      const m = s.minutes.get(minute) ?? { at: minute, rtMs: null, calls: null, consumed: 0, rt: false, rtEv: null, cited: false };
-      s.minutes.set(minute, m);
+      const m = minuteOf(s, minute);
       if (stat === 'CONSUME_RT') {
         m.rtMs = num(e, 'avgpt');
         m.calls = num(e, 'times');
@@ -263,10 +312,7 @@ const rule: Rule = {
         m.consumed += n;
         const g = group(key.slice(at + 1));
         g.topics.add(key.slice(0, at));
-        const c = g.consumedAt.get(minute) ?? { n: 0, hosts: new Set<string>() };
-        c.n += n;
-        c.hosts.add(e.host);
-        if (g.consumedAt.size < 10_000) g.consumedAt.set(minute, c);
+        lag.consumed(g, minute, e.host, n);
       }
     };
 
@@ -358,9 +404,10 @@ const rule: Rule = {
         if (g.subs.length < 5000) g.subs.push({ ts: e.ts, topic, sub });
       },
       end() {
+        lag.close(Infinity, groups.values());
         for (const g of groups.values()) {
           for (const s of g.hosts.values()) flushRounds(s);
-          const f = judge(g, refused, stormCount, behind(g, puts));
+          const f = judge(g, refused, stormCount, behind(g));
           if (f) ctx.report(f);
         }
       },
@@ -369,6 +416,90 @@ const rule: Rule = {
 };
 
 type Report = FindingInput;
+
+/** The minute of a host, made if new: past MINUTES_KEPT the oldest not cited is folded. */
+function minuteOf(s: HostState, minute: number): Minute {
+  let m = s.minutes.get(minute);
+  if (m) return m;
+  s.minutes.set(minute, (m = { at: minute, rtMs: null, calls: null, consumed: 0, rt: false, rtEv: null, cited: false }));
+  s.order.push(m);
+  while (s.order.length > MINUTES_KEPT) {
+    const old = s.order.shift()!;
+    if (old.cited) continue;
+    s.minutes.delete(old.at);
+    fold(s.folded, old);
+  }
+  return m;
+}
+
+/**
+ * The brokers' stored counts and the groups' consumption of the minutes not yet compared, compared
+ * (lateMinute) and let go once the stream is LAG_OPEN_MS past them.
+ */
+class LagMinutes {
+  /** Minute end -> topic -> messages the brokers stored in that minute (TOPIC_PUT_NUMS). */
+  private readonly puts = new Map<number, Map<string, number>>();
+  /** The oldest minute end not yet compared (of a group's consumption or the stored counts). */
+  private openFrom = Infinity;
+  stored(topic: string, at: number, sum: number): void {
+    let byTopic = this.puts.get(at);
+    if (!byTopic) this.puts.set(at, (byTopic = new Map()));
+    byTopic.set(topic, (byTopic.get(topic) ?? 0) + sum);
+    this.openFrom = Math.min(this.openFrom, at);
+  }
+  consumed(g: Group, at: number, host: string, n: number): void {
+    let c = g.consumedAt.get(at);
+    if (!c) g.consumedAt.set(at, (c = { n: 0, hosts: new Set<string>() }));
+    c.n += n;
+    c.hosts.add(host);
+    g.lagHosts.add(host);
+    this.openFrom = Math.min(this.openFrom, at);
+  }
+  /** The minutes LAG_OPEN_MS or more before `now` are compared and let go (Infinity: all). */
+  close(now: number, groups: Iterable<Group>): void {
+    if (this.openFrom >= now - LAG_OPEN_MS) return;
+    const before = now - LAG_OPEN_MS;
+    let open = Infinity;
+    for (const g of groups) {
+      for (const [at, c] of g.consumedAt) {
+        if (at >= before) open = Math.min(open, at);
+        else {
+          lateMinute(g, at, c, this.puts.get(at));
+          g.consumedAt.delete(at);
+        }
+      }
+    }
+    for (const at of this.puts.keys()) {
+      if (at < before) this.puts.delete(at);
+      else open = Math.min(open, at);
+    }
+    this.openFrom = open;
+  }
+}
+
+/** A minute slowListener measures: its CONSUME_RT over 5 calls or more. */
+const slowMeasured = (m: Minute): boolean => m.rtMs !== null && (m.calls ?? m.consumed) >= 5;
+/** A minute threadsLimit measures: its CONSUME_RT over 5 messages consumed or more. */
+const threadsMeasured = (m: Minute): boolean => m.rtMs !== null && m.consumed >= 5;
+
+/** A minute older than MINUTES_KEPT, not cited, into its host's summary. */
+function fold(f: Folded, m: Minute): void {
+  if (m.rtMs !== null) f.anyRt = true;
+  const hour = Math.floor(m.at / HOUR_MS);
+  let h = f.hours[f.hours.length - 1];
+  if (!h || h.hour !== hour) f.hours.push((h = { hour, slowWorst: null, threadsWorst: null, busiest: null }));
+  if (slowMeasured(m)) {
+    f.slowBest = Math.min(f.slowBest, m.rtMs!);
+    f.slowN++;
+    if (!h.slowWorst || m.rtMs! > h.slowWorst.rtMs!) h.slowWorst = m;
+  }
+  if (threadsMeasured(m)) {
+    f.threadsBest = Math.min(f.threadsBest, m.rtMs!);
+    f.threadsN++;
+    if (!h.threadsWorst || m.rtMs! > h.threadsWorst.rtMs!) h.threadsWorst = m;
+    if (!h.busiest || m.consumed > h.busiest.consumed) h.busiest = m;
+  }
+}
 
 /** The backlog of a group and its cause, or null when the logs show none. */
 function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: number, lag: Behind | null): Report | null {
@@ -451,7 +582,7 @@ function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: nu
       Object.assign(metrics, { cause: 'rebalance', rebalances: storm });
       ex.push(`Cause: a rebalance storm: ${plural(storm, 'rebalance')} during the backlog; each drops the cache of the queues that move and has their new owner start again from the committed offset (see rebalance-storm).`);
     } else {
-      const missing = [...g.hosts.values()].some((s) => [...s.minutes.values()].some((m) => m.rtMs !== null)) ? 'the listener\'s time per message (CONSUME_RT) did not rise and the threads\' share cannot be told' : 'no CONSUME_RT line was read (the client\'s per-minute stats)';
+      const missing = [...g.hosts.values()].some((s) => s.folded.anyRt || [...s.minutes.values()].some((m) => m.rtMs !== null)) ? 'the listener\'s time per message (CONSUME_RT) did not rise and the threads\' share cannot be told' : 'no CONSUME_RT line was read (the client\'s per-minute stats)';
       ex.push(`Cause unknown: ${missing}; no broker connection failed and no rebalance storm came meanwhile.`);
       adv.push("Read the client log's per-minute CONSUME_RT and CONSUME_OK_TPS lines beside the broker's stats.log to tell a slower listener from more arrivals.");
     }
@@ -491,22 +622,34 @@ interface Behind {
 }
 
 /**
- * Minutes in which the group consumed fewer messages than the brokers stored: at least a tenth fewer
- * and 30 or more, with every instance that prints stats printing that minute (a missing log would
- * look like a backlog). A broadcasting group consumes every message on each instance: never behind.
+ * A minute compared: late when the group consumed fewer messages than the brokers stored, at least a
+ * tenth fewer and 30 or more; summed with the late minutes printed by the same hosts. A group with
+ * more than one topic is not compared (behind() reads none: its topics only grow).
  */
-function behind(g: Group, puts: ReadonlyMap<string, number>): Behind | null {
+function lateMinute(g: Group, at: number, c: { n: number; hosts: Set<string> }, puts: ReadonlyMap<string, number> | undefined): void {
+  if (g.topics.size !== 1) return;
+  const put = puts?.get([...g.topics][0]);
+  if (put === undefined || put - c.n < Math.max(30, 0.1 * put)) return;
+  const key = [...c.hosts].sort().join('\n');
+  const sum = g.late.get(key);
+  if (sum) {
+    sum.first = Math.min(sum.first, at);
+    sum.last = Math.max(sum.last, at);
+    sum.puts += put;
+    sum.consumed += c.n;
+  } else if (g.late.size < LATE_SETS_KEPT) g.late.set(key, { first: at, last: at, puts: put, consumed: c.n });
+}
+
+/**
+ * Minutes in which the group consumed fewer messages than the brokers stored (lateMinute), with
+ * every instance that prints stats printing that minute (a missing log would look like a backlog).
+ * A broadcasting group consumes every message on each instance: never behind.
+ */
+function behind(g: Group): Behind | null {
   if (g.topics.size !== 1) return null;
-  const topic = [...g.topics][0];
-  const hosts = new Set([...g.consumedAt.values()].flatMap((c) => [...c.hosts]));
-  const late = [...g.consumedAt]
-    .filter(([at, c]) => c.hosts.size === hosts.size && puts.has(`${topic}|${at}`))
-    .map(([at, c]) => ({ at, put: puts.get(`${topic}|${at}`)!, n: c.n }))
-    .filter((x) => x.put - x.n >= Math.max(30, 0.1 * x.put))
-    .sort((a, b) => a.at - b.at);
-  if (!late.length) return null;
-  const sum = (f: (x: (typeof late)[number]) => number) => late.reduce((n, x) => n + f(x), 0);
-  return { topic, from: late[0].at - 60000, to: late[late.length - 1].at, puts: sum((x) => x.put), consumed: sum((x) => x.n), grew: sum((x) => x.put - x.n) };
+  const late = g.late.get([...g.lagHosts].sort().join('\n'));
+  if (!late) return null;
+  return { topic: [...g.topics][0], from: late.first - 60000, to: late.last, puts: late.puts, consumed: late.consumed, grew: late.puts - late.consumed };
 }
 
 /** A minute whose CONSUME_RT line says nothing was consumed (TIMES: 0; in the older wording, no time). */
@@ -602,11 +745,12 @@ interface Slow {
 function slowListener(g: Group, from: number, to: number): Slow | null {
   const slow: Array<{ host: string; before: number; during: number; busy: number | null; m: Minute; s: HostState }> = [];
   for (const [h, s] of g.hosts) {
-    const ms = [...s.minutes.values()].filter((m) => m.rtMs !== null && (m.calls ?? m.consumed) >= 5).sort((a, b) => a.at - b.at);
-    if (ms.length < 2) continue;
-    const best = Math.min(...ms.map((m) => m.rtMs!));
-    // A minute's line is printed at its end: it covers [at - 60 s, at].
-    const during = ms.filter((m) => m.at > from && m.at - 60000 <= to + 60000);
+    const ms = [...s.minutes.values()].filter(slowMeasured).sort((a, b) => a.at - b.at);
+    if (ms.length + s.folded.slowN < 2) continue;
+    const best = Math.min(s.folded.slowBest, ...ms.map((m) => m.rtMs!));
+    // A minute's line is printed at its end: it covers [at - 60 s, at]. Of the folded minutes, each hour's worst.
+    const folded = s.folded.hours.flatMap((h) => (h.slowWorst ? [h.slowWorst] : []));
+    const during = [...ms, ...folded].filter((m) => m.at > from && m.at - 60000 <= to + 60000);
     const worst = during.reduce<Minute | null>((a, b) => (a === null || b.rtMs! > a.rtMs! ? b : a), null);
     if (!worst || worst.rtMs! < SLOW_MIN_MS || worst.rtMs! < SLOW_FACTOR * best) continue;
     const busy = worst.consumed ? Math.round(((worst.consumed * worst.rtMs!) / 60000) * 10) / 10 : null;
@@ -648,10 +792,12 @@ function slowWindow(s: HostState, lo: number, hi: number): { from: number; until
 /** CONSUME_RT unchanged (within 1.5 times) while the cache was full: the threads were the limit. */
 function threadsLimit(g: Group, from: number, to: number): { rt: number; busy: number; ev: RmqEvent } | null {
   for (const [, s] of g.hosts) {
-    const ms = [...s.minutes.values()].filter((m) => m.rtMs !== null && m.consumed >= 5);
-    const during = ms.filter((m) => m.at > from && m.at - 60000 <= to);
-    if (!during.length || ms.length < 2) continue;
-    const best = Math.min(...ms.map((m) => m.rtMs!));
+    const ms = [...s.minutes.values()].filter(threadsMeasured);
+    // Of the folded minutes, each hour's worst and busiest.
+    const folded = s.folded.hours.flatMap((h) => [h.threadsWorst, h.busiest].filter((m): m is Minute => m !== null));
+    const during = [...ms, ...folded].filter((m) => m.at > from && m.at - 60000 <= to);
+    if (!during.length || ms.length + s.folded.threadsN < 2) continue;
+    const best = Math.min(s.folded.threadsBest, ...ms.map((m) => m.rtMs!));
     const worst = Math.max(...during.map((m) => m.rtMs!));
     if (worst > 1.5 * best) continue;
     // The busiest minute: the threads' count is the consumed times the time per message over it.

@@ -57,6 +57,8 @@ const MAX_FAILURES = 20000;
  * own logs say whether a new process runs (a boot line the collection missed).
  */
 const STOPPING_MS = 120000;
+/** Runs of a host kept whatever the failures (Runs): a record a little out of time order still finds its run. */
+const RECENT_RUNS = 4;
 /** Other hosts' successful registrations with a NameServer kept per address. */
 const MAX_OK = 256;
 
@@ -73,22 +75,45 @@ interface Failure {
   connect: boolean;
 }
 
-/** What one host's own logs show of it running: runs of records no more than RUN_GAP_MS apart. */
+/**
+ * What one host's own logs show of it running: runs of records no more than RUN_GAP_MS apart. Only
+ * the runs a failure asks about are kept (a host that logs once a minute, as a client's stats do,
+ * starts a run each minute: a run per host and minute was two weeks' growth of this rule on the
+ * consumer bench set). The stream is in time order: a run is over once a record comes more than
+ * RUN_GAP_MS after it, and no later failure can fall in it; it is kept if a failure to its host
+ * fell in it, and the last RECENT_RUNS of a host are kept besides.
+ */
 class Runs {
-  private readonly runs = new Map<string, Array<[number, number]>>();
+  private readonly runs = new Map<string, { kept: Array<[number, number]>; recent: Array<[number, number]>; asked: number[] }>();
   note(host: string, ts: number): void {
-    let list = this.runs.get(host);
-    if (!list) this.runs.set(host, (list = []));
-    const last = list[list.length - 1];
+    let h = this.runs.get(host);
+    if (!h) this.runs.set(host, (h = { kept: [], recent: [], asked: [] }));
+    const last = h.recent[h.recent.length - 1];
     if (last && ts >= last[0] && ts - last[1] <= RUN_GAP_MS) last[1] = Math.max(last[1], ts);
-    else if (!last || ts > last[1]) list.push([ts, ts]);
+    else if (!last || ts > last[1]) {
+      h.recent.push([ts, ts]);
+      if (h.recent.length > RECENT_RUNS) this.close(h, h.recent.shift()!);
+    }
+  }
+  /** A failure to the host at ts: the run it falls in is kept. */
+  ask(host: string, ts: number): void {
+    const h = this.runs.get(host);
+    if (h) h.asked.push(ts);
+    else this.runs.set(host, { kept: [], recent: [], asked: [ts] });
+  }
+  private close(h: { kept: Array<[number, number]>; asked: number[] }, run: [number, number]): void {
+    const asked = h.asked.filter((t) => t >= run[0]);
+    if (asked.some((t) => t <= run[1])) h.kept.push(run);
+    h.asked = asked.filter((t) => t > run[1]);
   }
   /** Whether the host logged records on both sides of ts (within one run). */
   covers(host: string, ts: number): boolean {
-    return (this.runs.get(host) ?? []).some(([a, b]) => a <= ts && ts <= b);
+    const h = this.runs.get(host);
+    return !!h && (h.kept.some(([a, b]) => a <= ts && ts <= b) || h.recent.some(([a, b]) => a <= ts && ts <= b));
   }
   has(host: string): boolean {
-    return this.runs.has(host);
+    const h = this.runs.get(host);
+    return !!h && (h.kept.length > 0 || h.recent.length > 0);
   }
 }
 
@@ -134,6 +159,7 @@ const rule: Rule = {
       const to = book.hostOfIp(ipOf(a));
       if (!to || to === e.host) return;
       failures.push({ e, ts: e.ts, from: e.host, to, connect });
+      runs.ask(to, e.ts);
     };
     const visitor: Visitor = {
       'connect-failed': (e) => (timedOut(e) ? fail(e, true) : noteRun(e)),

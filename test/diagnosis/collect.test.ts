@@ -162,6 +162,27 @@ describe('collect keeps a bounded summary of the timeline', () => {
     // Three of reconsumeTimes 0, three of 1, the one without a group.
     expect(out.consumeFailureLines.map((e) => e.line)).toEqual([1, 101, 201, 601, 701, 801, 2001]);
   });
+
+  it("keeps a client's consume statistics as one row of figures per host, key and minute, not as events, and at most KEEP_CAP lines per host and statistic", () => {
+    const c = collector([sources()[2]], '', T0, T0 + 30 * 86_400_000);
+    const stat = (min: number, stat: string, fields: Record<string, unknown>, line: number) =>
+      ev({ at: min * 60000 + 1, host: 'app', kind: 'client', file: 'app/client.log', line, type: 'stats', fields: { stat, key: 'TopicPay@GroupPay', window: 'minute', ...fields } } as Partial<RmqEvent> & { at: number });
+    const minutes = KEEP_CAP + 100;
+    for (let i = 0; i < minutes; i++) {
+      c.visit(stat(i, 'CONSUME_RT', { sum: 24000, times: 1200, avgpt: 20 }, 3 * i + 1));
+      c.visit(stat(i, 'CONSUME_OK_TPS', { sum: 1190 }, 3 * i + 2));
+      c.visit(stat(i, 'CONSUME_FAILED_TPS', { sum: 10 }, 3 * i + 3));
+    }
+    const out = c.finish();
+    expect(out.events.filter((e) => e.type === 'stats')).toEqual([]);
+    expect(out.consumeStats).toHaveLength(KEEP_CAP);
+    expect(out.consumeStats[1]).toMatchObject({ host: 'app', key: 'TopicPay@GroupPay', at: T0 + 60000, file: 'app/client.log', line: 4, times: 1200, rtSum: 24000, ok: 1190, failed: 10, rtLine: 4, whole: false });
+    expect(out.dropped.get('stats app CONSUME_RT')).toBe(100);
+    // The older wording (no TIMES): the calls are the total over the average.
+    const older = collector([sources()[2]], '', T0, T0 + 1_000_000);
+    older.visit(stat(0, 'CONSUME_RT', { sum: 3000, avgpt: 25 }, 1));
+    expect(older.finish().consumeStats[0]).toMatchObject({ times: 120, rtSum: 3000, ok: 0, rtLine: 1 });
+  });
 });
 
 describe('silences come from the sources’ activity', () => {

@@ -5,8 +5,12 @@
 // the lab injected none (a broker crash, a broker hang, a NameServer hang, the producer recordings).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { consumerCauses as consumerCausesOf } from '../../src/diagnosis/consumer-causes.js';
 import { diagnose } from '../../src/diagnosis/diagnose.js';
+import type { RmqEvent } from '../../src/parse/types.js';
 import type { Cause, Incident } from '../../src/rules/incident.js';
 import { ALL_RULES } from '../../src/rules/index.js';
 import { buildTimeline } from '../../src/timeline/build.js';
@@ -84,4 +88,43 @@ describe('consumer faults named as incident causes', () => {
     expect(step?.text).toMatch(/stayed unlocked until \d+ s after the broker was back/);
     expect(step?.finding).not.toBeNull();
   });
+});
+
+// A group that fails now and then for a month, then in a burst: the burst is named, and what the
+// pass holds does not grow with the month (a row per failure was kept, up to 100,000 per group).
+describe('consume failures over weeks', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const T0 = Date.UTC(2024, 11, 1);
+  const failed = (ts: number, line: number): RmqEvent => ({
+    ts, host: 'app-01', kind: 'client', file: 'app-01/rocketmq_client.log', line, level: 'WARN', thread: null, logger: null, type: 'consume-failed',
+    fields: { group: 'CID', returnType: 'EXCEPTION' }, text: '', source: 0, seq: line,
+  });
+  /** A failure every 20 s for `days` (no burst: 0.05 a second), then 40 in 20 s. */
+  function* failing(days: number): Generator<RmqEvent> {
+    const n = days * 4320;
+    for (let i = 0; i < n; i++) yield failed(T0 + i * 20_000, i + 1);
+    for (let i = 0; i < 40; i++) yield failed(T0 + n * 20_000 + 60_000 + i * 500, n + i + 1);
+  }
+  const run = (days: number) => {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const c = consumerCausesOf();
+    for (const e of failing(days)) c.visit(e);
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    return { held, causes: c.finish([]) };
+  };
+
+  it('names the burst at the end of a month, and holds about the same as after a week', () => {
+    run(7);
+    const week = run(7);
+    const month = run(28);
+    expect(month.causes).toHaveLength(1);
+    const end = T0 + 28 * 4320 * 20_000 + 60_000;
+    expect(month.causes[0]).toMatchObject({ kind: 'consume-failures', group: 'CID', host: 'app-01', start: end, end: end + 39 * 500 });
+    expect(month.causes[0].recognisedBy).toContain('failed 40 deliveries');
+    // 90,720 more failures held as rows is about 6 MB.
+    expect(month.held - week.held).toBeLessThan(1_000_000);
+  }, 120000);
 });

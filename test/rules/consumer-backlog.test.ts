@@ -4,10 +4,17 @@
 // and its cause only where the lines show it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import type { RmqEvent } from '../../src/parse/types.js';
 import rule from '../../src/rules/consumer-backlog.js';
+import { RuleRunner } from '../../src/rules/engine.js';
 import { ruleTester } from './rule-tester.js';
 import { labFindings, labTruth } from './lab-findings.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const CRLF = '\r\n';
 const client = (lines: string[]) => lines.join(CRLF) + CRLF;
@@ -186,4 +193,89 @@ describe('consumer-backlog on the lab recordings', () => {
       expect(f.filter((x) => x.metrics.cause === 'slow-listener' || x.metrics.cause === 'consume-threads' || x.metrics.cause === 'blocked-listener')).toEqual([]);
     },
   );
+});
+
+// A month of a busy group's minutes, made as events (one host, one broker): what the rule holds must
+// not grow with the weeks, and a backlog in the month's last day must still be read, its cause told.
+describe('consumer-backlog over weeks of minutes', () => {
+  const DAY = 1440;
+  const T0 = Date.UTC(2024, 11, 1, 0, 0);
+  const stat = (host: string, kind: 'client' | 'stats', min: number, stat: string, key: string, fields: Record<string, unknown>, line: number): RmqEvent => ({
+    ts: T0 + min * 60000 + (kind === 'client' ? 1 : 0),
+    host,
+    kind,
+    file: `${host}/${kind === 'client' ? 'rocketmq_client.log' : 'stats.log'}`,
+    line,
+    level: 'INFO',
+    thread: null,
+    logger: null,
+    type: 'stats',
+    fields: { stat, key, window: 'minute', ...fields },
+    text: '',
+    source: kind === 'client' ? 0 : 1,
+    seq: line,
+  });
+  /**
+   * `days` of minutes consuming all that is stored at 20 ms a message, but for the 30 minutes from
+   * `lateAt` (if any): 3000 stored a minute, 1200 consumed at 200 ms.
+   */
+  function* month(days: number, lateAt: number | null): Generator<RmqEvent> {
+    for (let min = 1; min <= days * DAY; min++) {
+      const late = lateAt !== null && min >= lateAt && min < lateAt + 30;
+      yield stat('mq-broker-a', 'stats', min, 'TOPIC_PUT_NUMS', 'TopicPay', { sum: late ? 3000 : 1200 }, min);
+      yield stat('app-pay-01', 'client', min, 'CONSUME_RT', 'TopicPay@GroupPay', { sum: late ? 240000 : 24000, times: 1200, avgpt: late ? 200 : 20 }, 2 * min);
+      yield stat('app-pay-01', 'client', min, 'CONSUME_OK_TPS', 'TopicPay@GroupPay', { sum: 1200 }, 2 * min + 1);
+    }
+  }
+  const sources = [
+    { path: 'app-pay-01/rocketmq_client.log', host: 'app-pay-01', kind: 'client', versionHints: [] },
+    { path: 'mq-broker-a/stats.log', host: 'mq-broker-a', kind: 'stats', versionHints: [] },
+  ];
+  /** The heap the rule's state holds after `days` of minutes (the runner alive, garbage collected). */
+  function held(days: number): number {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const runner = new RuleRunner({ rules: [rule], sources });
+    for (const e of month(days, null)) runner.visit(e);
+    gc();
+    const after = process.memoryUsage().heapUsed;
+    expect(runner.finish()).toEqual([]);
+    return after - before;
+  }
+
+  it('holds about the same after four weeks of minutes as after one (a minute per host kept all along held 150 bytes each)', () => {
+    held(7);
+    const week = held(7);
+    const fourWeeks = held(28);
+    // 21 more days of a host's minutes held as they were is about 4.5 MB.
+    expect(fourWeeks - week).toBeLessThan(1_500_000);
+  }, 120000);
+
+  it("reads a backlog in the month's last day: the minutes that consumed less than was stored, and the slower listener", () => {
+    const lateAt = 30 * DAY - 200;
+    const runner = new RuleRunner({ rules: [rule], sources });
+    for (const e of month(30, lateAt)) runner.visit(e);
+    const f = runner.finish();
+    expect(f).toHaveLength(1);
+    expect(f[0].start).toBe(T0 + (lateAt - 1) * 60000);
+    expect(f[0].end).toBe(T0 + (lateAt + 29) * 60000);
+    expect(f[0].metrics).toMatchObject({ cause: 'slow-listener', lagGrewBy: 30 * 1800, rtBeforeMs: 20, rtDuringMs: 200 });
+  }, 120000);
+
+  it('reads a slow listener against its best minute weeks before (folded), and cites a minute it kept', () => {
+    // The best minutes (10 ms) are all in the first week; the month's last day is slow at 200 ms.
+    function* withBest(): Generator<RmqEvent> {
+      for (const e of month(30, 30 * DAY - 200)) {
+        const min = Math.round((e.ts! - T0) / 60000);
+        if (e.fields.stat === 'CONSUME_RT' && min < 7 * DAY && e.fields.avgpt === 20) yield { ...e, fields: { ...e.fields, avgpt: 10, sum: 12000 } };
+        else yield e;
+      }
+    }
+    const runner = new RuleRunner({ rules: [rule], sources });
+    for (const e of withBest()) runner.visit(e);
+    const f = runner.finish();
+    expect(f).toHaveLength(1);
+    expect(f[0].metrics).toMatchObject({ cause: 'slow-listener', rtBeforeMs: 10, rtDuringMs: 200 });
+    expect(f[0].evidence.length).toBeGreaterThan(0);
+  }, 120000);
 });

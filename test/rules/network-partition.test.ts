@@ -5,7 +5,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { expect, it } from 'vitest';
+import type { RmqEvent } from '../../src/parse/types.js';
+import { RuleRunner } from '../../src/rules/engine.js';
 import rule from '../../src/rules/network-partition.js';
 import { findingsFor, ruleTester } from './rule-tester.js';
 
@@ -115,3 +119,32 @@ it('a 5.5.0 broker connect that failed 3 s after it began counts as timed out; o
   const noConnect = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, v.split('\n').filter((l) => !/NETTY CLIENT PIPELINE: CONNECT/.test(l)).join('\n')]));
   expect((await findingsFor(rule, { name: 'no connect lines', files: noConnect })).findings).toEqual([]);
 });
+
+// What the rule holds of hosts that log once a minute (a consumer's stats) must not grow with the
+// weeks: a run of records per host and minute was kept all along.
+it('holds about the same after four weeks of hosts logging once a minute as after one', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const T0 = Date.UTC(2024, 11, 1);
+  const hosts = ['app-01', 'app-02', 'app-03', 'app-04'];
+  const sources = hosts.map((host) => ({ path: `${host}/rocketmq_client.log`, host, kind: 'client', versionHints: [] }));
+  const held = (days: number): number => {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const runner = new RuleRunner({ rules: [rule], sources });
+    for (let min = 0; min < days * 1440; min++) {
+      for (const [i, host] of hosts.entries()) {
+        const e: RmqEvent = { ts: T0 + min * 60000 + i, host, kind: 'client', file: `${host}/rocketmq_client.log`, line: min + 1, level: 'INFO', thread: null, logger: null, type: 'stats', fields: { stat: 'CONSUME_RT', key: 'T@G', window: 'minute' }, text: '', source: i, seq: min };
+        runner.visit(e);
+      }
+    }
+    gc();
+    const after = process.memoryUsage().heapUsed;
+    expect(runner.finish()).toEqual([]);
+    return after - before;
+  };
+  held(7);
+  const week = held(7);
+  // 21 more days of four hosts' runs kept as they were is about 4 MB.
+  expect(held(28) - week).toBeLessThan(1_000_000);
+}, 120000);

@@ -22,7 +22,7 @@ import type { ScenarioConsumerGroup, ScenarioConsumerInstance, ScenarioTopic } f
 import { CONSUMER_DEFAULTS } from '../../rocketmq/facts.js';
 import { MESSAGE_DELAY_LEVELS_MS } from '../../model/store.js';
 import type { RmqEvent } from '../../parse/types.js';
-import type { ConsumeFailure } from '../collect.js';
+import type { ConsumeFailure, ConsumeStatMinute } from '../collect.js';
 import { fileRef, round2, type InferContext } from './context.js';
 import type { HostsResult } from './hosts.js';
 import { blockedListenersOf } from '../../rules/consumer-backlog.js';
@@ -102,8 +102,10 @@ function inferGroup(
   const retry = `%RETRY%${name}`;
   const rebal = mine.find((e) => e.type === 'rebalance' && typeof e.fields.topic === 'string' && e.fields.topic !== retry && !String(e.fields.topic).startsWith('%'));
   const subTopic = book.find((e) => typeof e.fields.topic === 'string' && !String(e.fields.topic).startsWith('%'));
-  const stat = mine.find((e) => e.type === 'stats' && String(e.fields.key).endsWith(`@${name}`) && !String(e.fields.key).startsWith('%'));
-  const topic = (rebal?.fields.topic as string | undefined) ?? (subTopic?.fields.topic as string | undefined) ?? (stat ? String(stat.fields.key).slice(0, String(stat.fields.key).lastIndexOf('@')) : undefined);
+  const statRows = ctx.c.consumeStats.filter((m) => hostsOf.includes(m.host));
+  const statRow = statRows.find((m) => m.key.endsWith(`@${name}`) && !m.key.startsWith('%'));
+  const stat = statRow ? statLine(statRow, statRow.line) : undefined;
+  const topic = (rebal?.fields.topic as string | undefined) ?? (subTopic?.fields.topic as string | undefined) ?? (statRow ? statRow.key.slice(0, statRow.key.lastIndexOf('@')) : undefined);
   if (topic === undefined) {
     ctx.notes.push(`consumer group ${name}: no queue, subscription or statistics names its topic; not replayed`);
     return null;
@@ -115,7 +117,7 @@ function inferGroup(
     def(`scenario.topics[${topics.length - 1}].queues`, '4 (no route of the topic in the logs)');
   }
 
-  const runs = instanceRuns(ctx, hosts, starts, book);
+  const runs = instanceRuns(ctx, hosts, starts, book, statRows);
   const blocked = blockedListenersOf(ctx.opts.findings ?? []).filter((b) => b.group === name && (b.from ?? b.finding.start) !== null);
   const version = versionOf(hostsOf[0], p);
   const instances: ScenarioConsumerInstance[] = runs.map((r, i) => {
@@ -165,8 +167,8 @@ function inferGroup(
   // A minute over a blocked listener (consumer-backlog) measures neither the listener nor the threads:
   // it consumed nothing, or its CONSUME_RT holds the blocked calls' whole waits.
   const overBlock = (endTs: number) => blocked.some((b) => endTs > (b.from ?? b.finding.start!) && endTs - 60000 < (b.until ?? Infinity));
-  const stats = consumeStats(mine, name).filter((m) => !overBlock(m.endTs));
-  const threads = inferThreads(ctx, mine, name, p, overBlock);
+  const stats = consumeStats(statRows, name).filter((m) => !overBlock(m.endTs));
+  const threads = inferThreads(ctx, mine, statRows, name, p, overBlock);
   group.consumeThreadMin = threads;
   group.consumeThreadMax = Math.max(threads, CONSUMER_DEFAULTS.consumeThreadMax);
   def(`${p}.consumeThreadMax`, `${group.consumeThreadMax} (DefaultMQPushConsumer default, at least consumeThreadMin; the pool never grows past consumeThreadMin)`);
@@ -184,7 +186,7 @@ function inferGroup(
 }
 
 /** Each start line is one run; its end is the broker's unregistration or removed channel of its client id, else a later start on its host. */
-function instanceRuns(ctx: InferContext, hosts: HostsResult, starts: RmqEvent[], book: RmqEvent[]): Run[] {
+function instanceRuns(ctx: InferContext, hosts: HostsResult, starts: RmqEvent[], book: RmqEvent[], statRows: readonly ConsumeStatMinute[]): Run[] {
   const runs: Run[] = [];
   const sorted = [...starts].sort((a, b) => a.ts! - b.ts!);
   for (const [i, s] of sorted.entries()) {
@@ -197,8 +199,11 @@ function instanceRuns(ctx: InferContext, hosts: HostsResult, starts: RmqEvent[],
     if (clientId) {
       // A channel the broker removed ends the run only when the instance's log ends with it (a killed
       // process); a live instance's channel is also removed when the broker itself hung or restarted.
-      const hostEvents = ctx.events.filter((e) => e.host === s.host && e.kind === 'client' && e.ts !== null && e.ts > s.ts! && (next === undefined || e.ts < next.ts!));
-      const loggedAfter = (ts: number) => hostEvents.some((e) => e.ts! > ts + KILL_SILENCE_MS);
+      const inRun = (ts: number) => ts > s.ts! && (next === undefined || ts < next.ts!);
+      const hostEvents = ctx.events.filter((e) => e.host === s.host && e.kind === 'client' && e.ts !== null && inRun(e.ts));
+      // Its consume statistics are lines of its log too (collect.ts keeps their figures, not the lines).
+      const hostStats = statRows.filter((m) => m.host === s.host && inRun(m.lastTs));
+      const loggedAfter = (ts: number) => hostEvents.some((e) => e.ts! > ts + KILL_SILENCE_MS) || hostStats.some((m) => m.lastTs > ts + KILL_SILENCE_MS);
       const gone = book.find(
         (e) => e.fields.clientId === clientId && e.ts! > s.ts! && (e.fields.change === 'unregistered' || (e.fields.change === 'channel-removed' && !loggedAfter(e.ts!))),
       );
@@ -240,37 +245,37 @@ interface StatMinute {
   events: RmqEvent[];
 }
 
+/** A consume statistics line, to cite (ctx.ref reads its file and line). */
+function statLine(m: ConsumeStatMinute, line: number): RmqEvent {
+  return { ts: m.at, host: m.host, kind: 'client', file: m.file, line, level: null, thread: null, logger: null, type: 'stats', fields: { key: m.key, window: 'minute' }, text: '', source: 0, seq: 0 };
+}
+
 /** The group's consume statistics per minute, summed over its topic and retry topic and its instances. */
-function consumeStats(mine: RmqEvent[], group: string): StatMinute[] {
-  const byMinute = new Map<number, StatMinute>();
-  for (const e of mine) {
-    if (e.type !== 'stats' || !String(e.fields.key).endsWith(`@${group}`) || e.ts === null) continue;
-    const key = Math.round(e.ts / 60000);
+function consumeStats(rows: readonly ConsumeStatMinute[], group: string): StatMinute[] {
+  const byMinute = new Map<number, StatMinute & { lines: ConsumeStatMinute[] }>();
+  for (const r of rows) {
+    if (!r.key.endsWith(`@${group}`)) continue;
+    const key = r.at / 60000;
     let m = byMinute.get(key);
-    if (!m) byMinute.set(key, (m = { endTs: key * 60000, times: 0, rtSum: 0, ok: 0, failed: 0, events: [] }));
-    const sum = Number(e.fields.sum ?? 0);
-    if (e.fields.stat === 'CONSUME_RT') {
-      // stats/in-one reads CONSUME_RT as StatsItem's older wording: `sum` the total ms, `avgpt` the
-      // average; `times` is the count where the client printed it (RTStatsItem: `TIMES: n AVGRT:`),
-      // else the total over the average.
-      const avg = Number(e.fields.avgpt ?? 0);
-      const times = typeof e.fields.times === 'number' ? e.fields.times : avg > 0 ? Math.round(sum / avg) : 0;
-      m.times += times;
-      m.rtSum += sum;
-      m.events.push(e);
-    } else if (e.fields.stat === 'CONSUME_OK_TPS') m.ok += sum;
-    else if (e.fields.stat === 'CONSUME_FAILED_TPS') m.failed += sum;
+    if (!m) byMinute.set(key, (m = { endTs: r.at, times: 0, rtSum: 0, ok: 0, failed: 0, events: [], lines: [] }));
+    m.times += r.times;
+    m.rtSum += r.rtSum;
+    m.ok += r.ok;
+    m.failed += r.failed;
+    if (r.rtLine !== null) m.lines.push(r);
   }
-  return [...byMinute.values()].sort((a, b) => a.endTs - b.endTs);
+  return [...byMinute.values()]
+    .sort((a, b) => a.endTs - b.endTs)
+    .map(({ lines, ...m }) => ({ ...m, events: lines.sort((a, b) => a.rtSeq - b.rtSeq).map((r) => statLine(r, r.rtLine!)) }));
 }
 
 /** consumeThreadMin: the busy threads of an instance over a minute its queues were held by flow control. */
-function inferThreads(ctx: InferContext, mine: RmqEvent[], group: string, p: string, overBlock: (endTs: number) => boolean): number {
+function inferThreads(ctx: InferContext, mine: RmqEvent[], statRows: readonly ConsumeStatMinute[], group: string, p: string, overBlock: (endTs: number) => boolean): number {
   const held = mine.filter((e) => e.type === 'flow-control' && e.ts !== null);
   let best: { threads: number; events: RmqEvent[] } | null = null;
   for (const host of new Set(held.map((e) => e.host))) {
     const warnings = held.filter((e) => e.host === host);
-    for (const m of consumeStats(mine.filter((e) => e.host === host), group)) {
+    for (const m of consumeStats(statRows.filter((r) => r.host === host), group)) {
       // A warning within the minute: its queues were full, so every thread was busy.
       const inMinute = warnings.some((e) => e.ts! > m.endTs - 60000 && e.ts! <= m.endTs);
       if (!inMinute || m.times < MIN_TIMES || overBlock(m.endTs)) continue;

@@ -90,6 +90,7 @@ export function inferContext(c: Collected, opts: InferOptions): InferContext {
     if (e.ts === null) continue;
     wholeSeconds.set(e.file, (wholeSeconds.get(e.file) ?? true) && e.ts % 1000 === 0);
   }
+  for (const m of c.consumeStats) wholeSeconds.set(m.file, (wholeSeconds.get(m.file) ?? true) && m.whole);
   const kindOf = new Map(c.sources.map((s) => [s.path, s.kind]));
   const coarse = (e: RmqEvent): boolean => SERVER_KINDS.has(kindOf.get(e.file) ?? e.kind) || (wholeSeconds.get(e.file) ?? false);
 
