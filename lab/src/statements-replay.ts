@@ -44,7 +44,8 @@ function clientStatements(truth: Truth, report: Report): Statement[] {
       if (!got) out.push(s(claim).unknown('the replay does not say which value it ran'));
       else out.push(s(claim).is(got.value === String(e[lab]), `it ran ${lab}=${e[lab]}`, `it ran ${lab}=${e[lab]}${c.settings && lab in c.settings ? ' (set by the scenario)' : ' (the default)'}`));
     }
-    out.push(s(`${sc.host} sends synchronously (the model has no async send)`).is(!c.async, 'sync sends', 'the application sent async, with a SendCallback'));
+    if (sc.async === true) out.push(s(`${sc.host} sends asynchronously`).is(!!c.async, 'the application sent async, with a SendCallback', 'the application sent synchronously'));
+    else out.push(s(`${sc.host} sends synchronously${report.defaults?.[`scenario.clients[${i}].async`] !== undefined ? ' (a default)' : ''}`).is(!c.async, 'sync sends', 'the application sent async, with a SendCallback'));
     if (Array.isArray(sc.sendTimesMs)) {
       const n = sc.sendTimesMs.length;
       const ok = n <= c.sends.total * TOLERANCE.rateFactor && n >= c.sends.total / TOLERANCE.rateFactor;

@@ -404,11 +404,24 @@ describe('score: replay', () => {
       ['app-1 retryTimesWhenSendFailed=2 (a default)', 'false'],
       ['app-1 sendLatencyFaultEnable=false (a default)', 'true'],
       ['app-1 clientCloseSocketIfTimeout=?', 'unknown'],
-      ['app-1 sends synchronously (the model has no async send)', 'false'],
+      ['app-1 sends synchronously', 'false'],
       ['app-1 sends 5/s', 'false'],
       ['app-1 bound to NameServer 10.0.0.11:9876', 'true'],
     ]);
     expect(ss[1].why).toBe('it ran sendMsgTimeout=3000 (the default)');
+  });
+
+  it("a replay's asynchronous client, inferred or taken as a default, against the application's sends", () => {
+    const claim = (async: boolean, x: Record<string, unknown>, defaults: Record<string, string> = {}) => {
+      const l = lab({ clients: [{ ...lab().clients[0], async }] });
+      return replayStatements(new Truth(l), replay([sc('app-1', {}, x)], [], defaults))
+        .filter((s) => s.claim.includes('synchronously'))
+        .map((s) => [s.claim, s.verdict]);
+    };
+    expect(claim(true, { async: true })).toEqual([['app-1 sends asynchronously', 'true']]);
+    expect(claim(false, { async: true })).toEqual([['app-1 sends asynchronously', 'false']]);
+    expect(claim(true, {}, { 'scenario.clients[0].async': 'false (no failed send came through a SendCallback)' })).toEqual([['app-1 sends synchronously (a default)', 'false']]);
+    expect(claim(false, {})).toEqual([['app-1 sends synchronously', 'true']]);
   });
 
   it('a producer whose traffic the scenario changed: a rate between its lowest and its highest is true', () => {
