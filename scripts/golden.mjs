@@ -6,7 +6,9 @@
 //   node scripts/golden.mjs --write    rewrite test/golden/ (only when an output change is intended)
 //   node scripts/golden.mjs --jobs=N   run N commands at once (default 2)
 //
-// Runs bin/rmq-diag.js (build first: `npm run build`) from the repository root with relative paths.
+// Runs the built CLI (build first: `npm run build`) from the repository root with relative paths: its
+// main() in host processes that load dist/ once (startHost; runOne runs bin/rmq-diag.js in a process
+// of its own, and the golden test requires both to give the same bytes on a few outputs).
 // Per sample folder: `analyze --json`, `replay --json` (default seed) and `events --json`; per file of
 // test/fixtures/real: `analyze --json` and `events --json`. The analyze and replay reports are kept in
 // full (test/golden/<input>.<command>.json); `events` output is large, so only its sha256 and line
