@@ -6,7 +6,9 @@
 //   node scripts/golden.mjs --write    rewrite test/golden/ (only when an output change is intended)
 //   node scripts/golden.mjs --jobs=N   run N commands at once (default 2)
 //
-// Runs bin/rmq-diag.js (build first: `npm run build`) from the repository root with relative paths.
+// Runs the built CLI (build first: `npm run build`) from the repository root with relative paths: its
+// main() in host processes that load dist/ once (startHost; runOne runs bin/rmq-diag.js in a process
+// of its own, and the golden test requires both to give the same bytes on a few outputs).
 // Per sample folder: `analyze --json`, `replay --json` (default seed) and `events --json`; per file of
 // test/fixtures/real: `analyze --json` and `events --json`. The analyze and replay reports are kept in
 // full (test/golden/<input>.<command>.json); `events` output is large, so only its sha256 and line
@@ -21,7 +23,9 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PassThrough } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const GOLDEN = 'test/golden';
@@ -76,45 +80,132 @@ export function firstDifference(want, got) {
   return { line: a.length, want: want.endsWith('\n') ? '<newline at end>' : '<no newline at end>', got: got.endsWith('\n') ? '<newline at end>' : '<no newline at end>' };
 }
 
-/** Runs one command of the built CLI (`extra`: arguments after --json); stdout kept for exit codes 0 and 1 (findings, not reproduced). */
-function runOne(o, root, extra = []) {
+/** The environment of every run: the caller's colour, zone or width settings must not reach the outputs. */
+function fixedEnv() {
+  const env = { PATH: process.env.PATH, NO_COLOR: '1' };
+  if (process.env.TMPDIR) env.TMPDIR = process.env.TMPDIR;
+  return env;
+}
+
+/** The command line of one output (`extra`: arguments after --json). */
+export function commandArgs(o, extra = []) {
+  return [o.cmd, o.input, '--json', ...extra];
+}
+
+/** A run's result: stdout kept for exit codes 0 and 1 (findings, not reproduced). */
+function resultOf(o, root, code, signal, stdout, stderr) {
+  if (code !== 0 && code !== 1) return { ...o, error: `exited ${code ?? signal}: ${stderr.trim().split('\n').pop() ?? ''}` };
+  return { ...o, code, text: normalise(stdout, root) };
+}
+
+/** Runs one command of the built CLI in a process of its own (bin/rmq-diag.js), as a user does. */
+export function runOne(o, root = ROOT, extra = []) {
   return new Promise((resolve) => {
-    // A fixed environment: the caller's colour, zone or width settings must not reach the outputs.
-    const env = { PATH: process.env.PATH, NO_COLOR: '1' };
-    if (process.env.TMPDIR) env.TMPDIR = process.env.TMPDIR;
-    const child = spawn(process.execPath, ['bin/rmq-diag.js', o.cmd, o.input, '--json', ...extra], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/rmq-diag.js', ...commandArgs(o, extra)], { cwd: root, env: fixedEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     const err = [];
     child.stdout.on('data', (b) => out.push(b));
     child.stderr.on('data', (b) => err.push(b));
-    child.on('close', (code, signal) => {
-      const stderr = Buffer.concat(err).toString('utf8');
-      if (code !== 0 && code !== 1) {
-        resolve({ ...o, error: `exited ${code ?? signal}: ${stderr.trim().split('\n').pop() ?? ''}` });
-      } else {
-        resolve({ ...o, code, text: normalise(Buffer.concat(out).toString('utf8'), root) });
-      }
-    });
+    child.on('close', (code, signal) => resolve(resultOf(o, root, code, signal, Buffer.concat(out).toString('utf8'), Buffer.concat(err).toString('utf8'))));
   });
 }
 
 /**
- * Runs every output, `jobs` at a time; the slow ones (replay) start first so the pool ends together.
- * `cmds`: only the outputs of these commands; `extra`: arguments given to each (the same output is
- * expected, e.g. with --jobs).
+ * A host: one Node process (same executable, folder and fixed environment as runOne's) that loads
+ * the built CLI (dist/cli/main.js) once and runs commands one after another through its main(), with
+ * stdout and stderr captured, as bin/rmq-diag.js runs one. Why: starting Node and loading the CLI's
+ * modules costs about 0.4 s of CPU per run, most of a run on the small inputs; the golden check runs
+ * some 300 commands. What a process of its own adds (the launcher, exit codes through
+ * process.exitCode, pipes) is tested on the executable elsewhere (test/cli, test/e2e), and the golden
+ * test runs a few outputs both ways and requires the same bytes (test/golden.test.ts). Anything the
+ * CLI wrote to the host's own stdout or stderr (a write past main()'s streams) fails the run.
  */
-export async function runAll({ root = ROOT, jobs = 2, cmds = null, extra = [] } = {}) {
-  const list = outputs(root).filter((o) => cmds === null || cmds.includes(o.cmd));
+export function startHost(root = ROOT) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--host'], { cwd: root, env: fixedEnv(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
+  let stray = '';
+  child.stdout.on('data', (b) => (stray += b));
+  child.stderr.on('data', (b) => (stray += b));
+  let pending = null;
+  let exited = null;
+  child.on('message', (m) => {
+    const p = pending;
+    pending = null;
+    p?.(m);
+  });
+  child.on('exit', (code, signal) => {
+    exited = `host exited ${code ?? signal}: ${stray.trim().split('\n').pop() ?? ''}`;
+    pending?.({ code: 70, stdout: '', stderr: exited });
+    pending = null;
+  });
+  /** Runs one command line (arguments after `rmq-diag`): { code, stdout, stderr }; one at a time per host. */
+  const exec = (args) => {
+    if (exited) return Promise.resolve({ code: 70, stdout: '', stderr: exited });
+    return new Promise((resolve) => {
+      stray = '';
+      pending = (m) => resolve(stray ? { code: 70, stdout: '', stderr: `wrote past its streams: ${stray.trim().split('\n')[0]}` } : m);
+      child.send({ args });
+    });
+  };
+  return {
+    exec,
+    /** Runs one output's command. */
+    async run(o, extra = []) {
+      const m = await exec(commandArgs(o, extra));
+      return resultOf(o, root, m.code, null, m.stdout, m.stderr);
+    },
+    close() {
+      if (child.connected) child.disconnect();
+    },
+  };
+}
+
+/** The host's side (startHost): each message is one command line; the answer its exit code and output. */
+async function serveHost() {
+  const { main } = await import(pathToFileURL(path.join(process.cwd(), 'dist/cli/main.js')).href);
+  process.on('message', async ({ args }) => {
+    const capture = () => {
+      const s = new PassThrough();
+      s.isTTY = false;
+      const chunks = [];
+      s.on('data', (b) => chunks.push(b));
+      return { s, text: async () => (s.end(), await finished(s), Buffer.concat(chunks).toString('utf8')) };
+    };
+    const out = capture();
+    const err = capture();
+    let code;
+    try {
+      code = await main(args, { stdout: out.s, stderr: err.s, env: process.env });
+    } catch (e) {
+      // What bin/rmq-diag.js says and exits with on an error main() lets through.
+      err.s.write(`rmq-diag: internal error: ${e && e.stack ? e.stack : e}\n`);
+      code = 70;
+    }
+    process.send({ code, stdout: await out.text(), stderr: await err.text() });
+  });
+}
+
+/**
+ * Runs every output, `jobs` at a time (a host each, startHost); the slow ones (replay) start first so
+ * the pool ends together. `cmds`: only the outputs of these commands; `extra`: arguments given to each
+ * (the same output is expected, e.g. with --jobs); `only`: a filter on the outputs.
+ */
+export async function runAll({ root = ROOT, jobs = 2, cmds = null, extra = [], only = null } = {}) {
+  const list = outputs(root).filter((o) => (cmds === null || cmds.includes(o.cmd)) && (only === null || only(o)));
   const order = [...list.filter((o) => o.cmd === 'replay'), ...list.filter((o) => o.cmd !== 'replay')];
   const results = new Map();
   let next = 0;
   const worker = async () => {
-    while (next < order.length) {
-      const o = order[next++];
-      results.set(o.name, await runOne(o, root, extra));
+    const host = startHost(root);
+    try {
+      while (next < order.length) {
+        const o = order[next++];
+        results.set(o.name, await host.run(o, extra));
+      }
+    } finally {
+      host.close();
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, order.length)) }, worker));
   return list.map((o) => results.get(o.name));
 }
 
@@ -221,7 +312,9 @@ async function main(argv) {
   return errors.length ? 2 : diffs.length ? 1 : 0;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === '--host') {
+  serveHost();
+} else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

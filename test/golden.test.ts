@@ -1,12 +1,14 @@
 // The golden outputs (scripts/golden.mjs): the JSON of every bundled sample and real fixture is
-// byte-identical to test/golden/. Runs the built CLI (dist/ is built by `npm test`'s pretest).
+// byte-identical to test/golden/. Runs the built CLI (dist/ is built by `npm test`'s pretest): its
+// main() in a host process that loads it once (startHost: most of a process's cost on these inputs
+// is starting Node), and a few outputs in a process of their own, which must give the same bytes.
 // An intended change of output: `node scripts/golden.mjs --write`, and the commit says why.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script, no declarations
-import { compare, digest, firstDifference, normalise, outputs, runAll, write } from '../scripts/golden.mjs';
+import { compare, digest, firstDifference, normalise, outputs, runAll, runOne, write } from '../scripts/golden.mjs';
 
 interface Result {
   name: string;
@@ -32,6 +34,19 @@ describe('golden outputs', () => {
     const diffs: { name: string; what: string }[] = compare(results, undefined, { partial: true });
     expect(diffs.map((d) => `${d.name}: ${d.what}`)).toEqual([]);
   }, 600_000);
+
+  it('the host gives what bin/rmq-diag.js gives in a process of its own, byte for byte', async () => {
+    // One output of each command, a real fixture, and analyze --jobs 2 (worker threads started from
+    // the host): if the host ever differed from the executable, these would differ from the pins.
+    const pick = ['analyze samples/lab/crash', 'replay samples/broker-busy', 'events samples/healthy-restart'];
+    const all: Result[] = outputs();
+    const fixture = all.find((o) => o.cmd === 'analyze' && o.input.startsWith('test/fixtures/real/'));
+    const chosen = [...all.filter((o) => pick.includes(o.name)), fixture!];
+    expect(chosen.length).toBe(4);
+    const spawned: Result[] = await Promise.all([...chosen.map((o) => runOne(o)), runOne(chosen[0], undefined, ['--jobs', '2'])]);
+    expect(spawned.every((r) => r.text !== undefined && r.text.length > 0)).toBe(true);
+    expect(compare(spawned, undefined, { partial: true })).toEqual([]);
+  }, 120_000);
 
   it('cover every sample folder, lab recording and real fixture', () => {
     const names: string[] = outputs().map((o: Result) => o.name);

@@ -32,6 +32,10 @@ export function recordingDirs(args: string[]): string[] {
   return out;
 }
 
+/** How the scorer runs rmq-diag: the arguments after `rmq-diag`, and what the run gave. */
+export type CliRunner = (args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
+
+/** The built bin/rmq-diag.js in a process of its own (the default CliRunner). */
 function runCli(repoDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
     const p = spawn(process.execPath, [join(repoDir, 'bin', 'rmq-diag.js'), ...args], { cwd: repoDir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -44,9 +48,14 @@ function runCli(repoDir: string, args: string[]): Promise<{ code: number; stdout
   });
 }
 
+/** The command line the scorer runs for a recording's report (the arguments after `rmq-diag`). */
+export function reportArgs(cmd: 'analyze' | 'replay', dir: string): string[] {
+  return [cmd, dir, '--json', '--no-progress'];
+}
+
 /** The JSON report of `rmq-diag <cmd> DIR --json`, or the reason there is none. */
-async function report(repoDir: string, cmd: 'analyze' | 'replay', dir: string): Promise<{ json: any } | { error: string }> {
-  const r = await runCli(repoDir, [cmd, dir, '--json', '--no-progress']);
+async function report(run: CliRunner, cmd: 'analyze' | 'replay', dir: string): Promise<{ json: any } | { error: string }> {
+  const r = await run(reportArgs(cmd, dir));
   try {
     return { json: JSON.parse(r.stdout) };
   } catch {
@@ -55,10 +64,11 @@ async function report(repoDir: string, cmd: 'analyze' | 'replay', dir: string): 
   }
 }
 
-export async function scoreDir(repoDir: string, dir: string): Promise<RecordingScore> {
+/** `run`: how rmq-diag is run (tests run its main() in a process that stays, scripts/golden.mjs startHost). */
+export async function scoreDir(repoDir: string, dir: string, run: CliRunner = (args) => runCli(repoDir, args)): Promise<RecordingScore> {
   const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')) as LabJson;
-  const a = await report(repoDir, 'analyze', dir);
-  const r = await report(repoDir, 'replay', dir);
+  const a = await report(run, 'analyze', dir);
+  const r = await report(run, 'replay', dir);
   const errors = ['error' in a ? a.error : null, 'error' in r ? r.error : null].filter((x): x is string => x !== null);
   return scoreRecording(basename(dir), lab, 'json' in a ? a.json : null, 'json' in r ? r.json : null, errors, busyRepliesOf(dir, lab.timeZone ?? '+08:00'), bootsOf(dir, lab.timeZone ?? '+08:00'));
 }
