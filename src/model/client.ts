@@ -114,6 +114,8 @@ const ASYNC_CALLBACK_FRAMES = [
 const PROCESS_SEND_RESPONSE_FRAME = 'org.apache.rocketmq.client.impl.MQClientAPIImpl.processSendResponse(MQClientAPIImpl.java:675)';
 /** NettyClientConfig.clientCallbackExecutorThreads: the cores of the client's host (4 assumed). */
 const CALLBACK_THREADS = 4;
+/** DefaultMQProducerImpl's default async sender executor: a thread per core (4 assumed). */
+const ASYNC_SENDER_THREADS = 4;
 const SEND_OK: SendOutcome = { ok: true };
 
 /**
@@ -620,6 +622,7 @@ export class Client extends Process {
 
   private readonly freeSends: DefaultSend[] = [];
   private callbackThreads = 0;
+  private asyncSenderThreads = 0;
   /** The application's logger and message for a failed send (made once: each failure's event keeps the logger). */
   private publisherLogger = '';
   private sendFailedText = '';
@@ -709,6 +712,13 @@ export class Client extends Process {
    * with the time left.
    */
   private asyncAttemptFailed(op: DefaultSend, a: Exclude<Attempt, { ok: true }>): void {
+    if (a.kind !== 'broker' && !a.timeout && !this.profile.asyncRetriesUnsent) {
+      // Before 4.9.3 the exception leaves sendKernelImpl: sendDefaultImpl's one attempt is over.
+      this.asyncSenderThreads = (this.asyncSenderThreads % ASYNC_SENDER_THREADS) + 1;
+      op.thread = `AsyncSenderExecutor_${this.asyncSenderThreads}`;
+      op.times++;
+      return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
+    }
     if (a.kind === 'broker' || a.timeout || op.asyncLeft! <= 0) {
       // The SendCallback runs on the client's callback executor (NettyRemotingClient's publicExecutor).
       this.callbackThreads = (this.callbackThreads % CALLBACK_THREADS) + 1;

@@ -29,6 +29,8 @@ export interface ClientProfile {
   readonly flattenNewlines: boolean;
   /** false up to 4.9.0 (hard-coded), true from 4.9.1 (NettySystemConfig's system property default). */
   readonly closeSocketIfTimeout: boolean;
+  /** An asynchronous send whose request could not be sent is sent again (CLIENT.asyncRetriesUnsent, 4.9.3+). */
+  readonly asyncRetriesUnsent: boolean;
   /** 5.1.4+: close on timeout only if enough of the timeout was left (NettyRemotingClient.invokeSync). */
   readonly closeGuard: boolean;
   /**
@@ -94,6 +96,7 @@ export function clientProfile(version: string): ClientProfile {
     fakeMillis: !atLeast(v, '4.8.0'),
     flattenNewlines: atLeast(v, '4.9.3'),
     closeSocketIfTimeout: factHolds(CLIENT.closeSocketIfTimeout, v),
+    asyncRetriesUnsent: factHolds(CLIENT.asyncRetriesUnsent, v),
     closeGuard: atLeast(v, '5.1.4'),
     scanAvailableNameSrv: factHolds(CLIENT.scanAvailableNameSrv, v),
     namesrvLoopAll: !atLeast(v, '5.3.0'),

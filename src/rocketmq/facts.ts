@@ -18,6 +18,14 @@ export const CLIENT = {
    * still accepts connections; 5.3.0's MQClientInstance turns the scan off.
    */
   scanAvailableNameSrv: { since: '5.0.0', until: '5.3.0' },
+  /**
+   * MQClientAPIImpl.sendMessageAsync catches what invokeAsync throws (a connection that cannot be
+   * made) and sends the request again through onExceptionImpl from 4.9.3; before, the exception
+   * leaves sendKernelImpl, and sendDefaultImpl (one attempt for an asynchronous send) ends the send
+   * with `Send [1] times, still failed`, which DefaultMQProducerImpl's async sender executor gives to
+   * the SendCallback (gen-713: a 4.7.0 client, `AsyncSenderExecutor_2`).
+   */
+  asyncRetriesUnsent: { since: '4.9.3', until: null },
   /** DefaultMQProducer.retryResponseCodes holds SYSTEM_BUSY (2) from 5.3.0: a busy reply is retried on another broker. */
   retriesSystemBusy: { since: '5.3.0', until: null },
   /** ... and code 1500 (GO_AWAY) from 5.3.1. */

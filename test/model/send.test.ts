@@ -154,6 +154,24 @@ describe('asynchronous sends (send(msg, SendCallback))', () => {
     expect(m.failedSends).toBe(m.failedAttempts);
     expect(none.events.filter((e) => e.file === 'sim:app-async/app.log').every((e) => e.type === 'connect-failed' && e.sendPath === 'async')).toBe(true);
   });
+
+  it('before 4.9.3 a request that could not be sent ends the send: `Send [1] times, still failed` on the async sender executor', () => {
+    const down: Fault = { atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'down' };
+    const r = runScenario(cluster([client('app-async', '4.9.2', NS_110, { sendRatePerSec: 10, async: true })], [down]), { seed, untilMs: FAULT_AT_MS + 20000 });
+    const m = r.metrics.clients['app-async'];
+    expect(m.failedSends).toBeGreaterThan(0);
+    expect(m.failedSends).toBe(m.failedAttempts);
+    // Each record: the MQClientException, and its cause (the connect failure) as an event of its own.
+    const app = r.events.filter((e) => e.file === 'sim:app-async/app.log' && e.type === 'send-failed');
+    expect(app.length).toBe(m.failedSends);
+    expect(r.events.filter((e) => e.file === 'sim:app-async/app.log' && e.type === 'connect-failed').length).toBe(m.failedSends);
+    for (const e of app) {
+      expect(e.type).toBe('send-failed');
+      expect(e.fields.attempts).toBe(1);
+      expect(e.fields.brokersSent).toEqual(['broker-a']);
+      expect(e.thread).toMatch(/^AsyncSenderExecutor_[1-4]$/);
+    }
+  });
 });
 
 describe('latency fault tolerance (sendLatencyFaultEnable)', () => {

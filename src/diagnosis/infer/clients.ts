@@ -88,7 +88,13 @@ function inferClient(ctx: InferContext, known: Known, host: string, p: string): 
   const async = attemptsSeen(ctx, mine).async;
   if (async) {
     client.async = true;
-    ctx.prov(`${p}.async`, "failed sends whose stack trace is MQClientAPIImpl's InvokeCallback: an asynchronous send's SendCallback got them (send(msg, SendCallback))", [async]);
+    ctx.prov(
+      `${p}.async`,
+      async.sendPath === 'async'
+        ? "failed sends whose stack trace is MQClientAPIImpl's InvokeCallback: an asynchronous send's SendCallback got them (send(msg, SendCallback))"
+        : `failed sends the application caught on ${async.thread}, a thread of RocketMQ's that runs an asynchronous send's SendCallback (send(msg, SendCallback))`,
+      [async],
+    );
   } else ctx.def(`${p}.async`, 'false (no failed send came through a SendCallback)');
 
   const start = clientStart(ctx, cl, p, settings);
@@ -260,7 +266,10 @@ function attemptsSeen(ctx: InferContext, mine: readonly RmqEvent[]): {
 } {
   let slots: { n: number; e: RmqEvent } | null = null;
   let oneSlot: RmqEvent | null = null;
-  const async = mine.find((e) => e.kind === 'app' && e.sendPath === 'async' && isAppFailure(e)) ?? null;
+  const async =
+    mine.find((e) => e.kind === 'app' && e.sendPath === 'async' && isAppFailure(e)) ??
+    mine.find((e) => e.kind === 'app' && e.thread !== null && CALLBACK_THREAD.test(e.thread) && isAppFailure(e)) ??
+    null;
   let sameBroker: { e: RmqEvent; broker: string; route: string[]; routeEvent: RmqEvent } | null = null;
   /** Per topic, the client's route as it last changed (writable brokers). */
   const routes = new Map<string, { brokers: string[]; e: RmqEvent }>();

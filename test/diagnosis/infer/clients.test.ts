@@ -136,5 +136,16 @@ describe('inferClients', () => {
         expect(stages(ctx).clients[0].settings?.retryTimesWhenSendFailed).toBeUndefined();
       }
     });
+
+    // gen-713 (a 4.7.0 client sending asynchronously): its connect failure ended the send in
+    // sendDefaultImpl, and the async sender executor gave it to the SendCallback.
+    it("a failure caught on RocketMQ's async sender executor is an asynchronous send's", async () => {
+      const ctx = await contextOf([clientLog, appLog(oneSlot('AsyncSenderExecutor_2'))]);
+      const [c] = stages(ctx).clients;
+      expect(c.async).toBe(true);
+      expect(ctx.provenance['scenario.clients[0].async'].rule).toBe(
+        "failed sends the application caught on AsyncSenderExecutor_2, a thread of RocketMQ's that runs an asynchronous send's SendCallback (send(msg, SendCallback))",
+      );
+    });
   });
 });
