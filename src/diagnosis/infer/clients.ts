@@ -83,9 +83,10 @@ function inferClient(ctx: InferContext, known: Known, host: string, p: string): 
   } else def(`${p}.group`, 'PID_<HOST> (no producer start line)');
   client.topic = clientTopic(ctx, mine, p, known.topics);
 
-  const settings = clientSettings(ctx, host, cl, mine, p, client.version);
+  const attempts = attemptsSeen(mine);
+  const settings = clientSettings(ctx, host, cl, attempts, p, client.version);
   if (Object.keys(settings).length) client.settings = settings;
-  const async = attemptsSeen(ctx, mine).async;
+  const async = attempts.async;
   if (async) {
     client.async = true;
     ctx.prov(
@@ -187,7 +188,7 @@ function clientTopic(ctx: InferContext, mine: RmqEvent[], p: string, topics: Sce
  * application log, a send timeout from attempts that used the whole budget; closeSocketIfTimeout
  * from the version (NettyClientConfig: hard-coded false before 4.9.1).
  */
-function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], mine: RmqEvent[], p: string, version: string): Settings {
+function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], attempts: AttemptsSeen, p: string, version: string): Settings {
   const { prov, def } = ctx;
   const settings: Settings = {};
   const instance = cl.find((e) => e.type === 'startup' && e.entry === 'startup/client-instance');
@@ -214,7 +215,6 @@ function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], mine: R
     prov(`${p}.settings.sendMsgTimeoutMs`, budget.why, [budget.event]);
   } else def(`${p}.settings.sendMsgTimeoutMs`, `${CLIENT_DEFAULTS.sendMsgTimeoutMs} (DefaultMQProducer default)`);
   const retry = appProps.get('retryTimesWhenSendFailed');
-  const attempts = attemptsSeen(ctx, mine);
   if (retry && /^\d+$/.test(retry.value)) {
     settings.retryTimesWhenSendFailed = Number(retry.value);
     prov(`${p}.settings.retryTimesWhenSendFailed`, 'retryTimesWhenSendFailed in the application log', [retry.event]);
@@ -248,6 +248,15 @@ function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], mine: R
   return settings;
 }
 
+interface AttemptsSeen {
+  /** A failed send's BrokersSent slots (1 + retryTimesWhenSendFailed). */
+  slots: { n: number; e: RmqEvent } | null;
+  /** A retry sent back to the broker that had just failed while the route held another: fault avoidance. */
+  sameBroker: { e: RmqEvent; broker: string; route: string[]; routeEvent: RmqEvent } | null;
+  /** An asynchronous send's failure (the stack of MQClientAPIImpl's InvokeCallback, or caught on a callback thread). */
+  async: RmqEvent | null;
+}
+
 /**
  * What a client's failed sends show of its retry settings. DefaultMQProducerImpl.sendDefaultImpl (4.x
  * and 5.x) throws `Send [n] times, still failed, cost [..]ms, Topic: T, BrokersSent: [..]` once every
@@ -258,12 +267,7 @@ function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], mine: R
  * BrokerFilter); only fault avoidance (sendLatencyFaultEnable: MQFaultStrategy skips brokers it holds
  * unavailable) sends it back to the broker that just failed while the route holds a writable other.
  */
-function attemptsSeen(ctx: InferContext, mine: readonly RmqEvent[]): {
-  slots: { n: number; e: RmqEvent } | null;
-  sameBroker: { e: RmqEvent; broker: string; route: string[]; routeEvent: RmqEvent } | null;
-  /** An asynchronous send's failure (the stack of MQClientAPIImpl's InvokeCallback). */
-  async: RmqEvent | null;
-} {
+function attemptsSeen(mine: readonly RmqEvent[]): AttemptsSeen {
   let slots: { n: number; e: RmqEvent } | null = null;
   let oneSlot: RmqEvent | null = null;
   const async =
