@@ -26,7 +26,7 @@ import { brokerNames, DEFAULT_TOPIC, MASTER_ID, PERM_WRITE, routeText, sameRoute
 import { clientProfile, type ClientProfile } from './versions.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
-import { FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration, CLIENT_DEFAULTS, TIMEOUTS, type FaultTables } from '../rocketmq/facts.js';
+import { FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration, CLIENT_DEFAULTS, CLIENT_THREADS, TIMEOUTS, type FaultTables } from '../rocketmq/facts.js';
 
 export interface ClientSettings {
   /** ClientConfig.pollNameServerInterval (30 s). */
@@ -715,14 +715,14 @@ export class Client extends Process {
     if (a.kind !== 'broker' && !a.timeout && !this.profile.asyncRetriesUnsent) {
       // Before 4.9.3 the exception leaves sendKernelImpl: sendDefaultImpl's one attempt is over.
       this.asyncSenderThreads = (this.asyncSenderThreads % ASYNC_SENDER_THREADS) + 1;
-      op.thread = `AsyncSenderExecutor_${this.asyncSenderThreads}`;
+      op.thread = `${CLIENT_THREADS.asyncSender}${this.asyncSenderThreads}`;
       op.times++;
       return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
     }
     if (a.kind === 'broker' || a.timeout || op.asyncLeft! <= 0) {
       // The SendCallback runs on the client's callback executor (NettyRemotingClient's publicExecutor).
       this.callbackThreads = (this.callbackThreads % CALLBACK_THREADS) + 1;
-      op.thread = `NettyClientPublicExecutor_${this.callbackThreads}`;
+      op.thread = `${CLIENT_THREADS.callback}${this.callbackThreads}`;
       // Thrown in the InvokeCallback: a broker's reply by processSendResponse, the rest made there.
       const frames = a.kind === 'broker' ? [PROCESS_SEND_RESPONSE_FRAME, ...ASYNC_CALLBACK_FRAMES] : ASYNC_CALLBACK_FRAMES;
       return this.opDone(op, { ok: false, exc: { ...a.exc, frames }, callTimeout: false });

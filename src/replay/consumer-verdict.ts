@@ -22,6 +22,9 @@ const PEAK_TOLERANCE_MS = 60_000;
 const COUNT_TOLERANCE = 0.2;
 const COUNT_TOLERANCE_MIN = 2;
 
+/** The tolerances in words, for the report's heading. */
+export const CONSUMER_TOLERANCE_TEXT = `lag at the minute ends within max(${LAG_TOLERANCE_MIN}, ${LAG_TOLERANCE * 100}%), counts within max(${COUNT_TOLERANCE_MIN}, ${COUNT_TOLERANCE * 100}%)`;
+
 export type ConsumerFigureName = 'lag' | 'failed' | 'dlq' | 'consumed-again';
 
 export interface ConsumerRow {

@@ -10,7 +10,7 @@ import type { Fault, Scenario } from '../model/index.js';
 import type { ComparedMilestone } from '../rules/milestones.js';
 import { prettyJson } from './file.js';
 import { signedMs, type MilestoneRow, type ReplayReport, type Stat, type VariantResult } from './run.js';
-import { consumerFigureText } from './consumer-verdict.js';
+import { CONSUMER_TOLERANCE_TEXT, consumerFigureText } from './consumer-verdict.js';
 
 const REPLAY_SCHEMA_VERSION = 1;
 
@@ -355,7 +355,7 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
   }
   if (r.consumers.length) {
     out.push('');
-    out.push(flow(p.bold('consumer groups'), ' observed vs simulated (lag at the minute ends within max(3, 25%), counts within max(2, 20%))', W));
+    out.push(flow(p.bold('consumer groups'), ` observed vs simulated (${CONSUMER_TOLERANCE_TEXT})`, W));
     const crows: string[][] = [['group', 'figure', 'observed', 'simulated', '']];
     const v = (n: number | null, at: number | null) => (n === null ? '-' : at !== null ? `${n} at ${t(at)}` : String(n));
     for (const c of r.consumers) crows.push([c.group, consumerFigureText(c.figure), v(c.observed, c.observedAt), v(c.simulated, c.simulatedAt), c.status === 'diverged' ? p.red('DIVERGED') : 'ok']);

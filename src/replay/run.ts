@@ -299,7 +299,8 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
     );
   }
   const consumers = observed?.consumers?.length ? compareConsumers(observed.consumers, run.metrics.consumerGroups ?? {}, sc.startEpochMs, observed.window) : [];
-  for (const c of consumers) if (c.status === 'diverged') divergences.push(consumerDivergence(c, (t) => formatIso(t, parseZone(input.zone)).slice(11, 19)));
+  const zone = parseZone(input.zone);
+  for (const c of consumers) if (c.status === 'diverged') divergences.push(consumerDivergence(c, (t) => formatIso(t, zone).slice(11, 19)));
   // A fault's start is where the inference placed it: it always matches and proves nothing.
   const compared = rows.filter((r) => r.name !== 'fault-start' && (r.status === 'ok' || r.status === 'diverged')).length + busy.filter((b) => b.observed).length + consumers.length;
   // An incident: a fault of the servers, or a consumer group the logs show in trouble (its listener's

@@ -167,6 +167,24 @@ export const CONSUMER_DEFAULTS = {
  */
 export const BUSY_STALL_MARGIN_MS = 100;
 
+/**
+ * The client's threads that run an asynchronous send's work (4.x and 5.x; rules, inference and the
+ * model read them): DefaultMQProducerImpl's default async sender executor runs sendDefaultImpl for
+ * send(msg, SendCallback) (`new Thread(r, "AsyncSenderExecutor_" + n)`, 5.x ThreadFactoryImpl), and
+ * NettyRemotingClient's callback executor runs an InvokeCallback (`NettyClientPublicExecutor_` + n).
+ * A SendCallback's onException runs on one of them; a failure an application caught on another
+ * thread was a synchronous send's.
+ */
+export const CLIENT_THREADS = {
+  asyncSender: 'AsyncSenderExecutor_',
+  callback: 'NettyClientPublicExecutor_',
+} as const;
+
+/** Whether a record's thread is one that runs a SendCallback (CLIENT_THREADS). */
+export function isSendCallbackThread(thread: string | null): boolean {
+  return thread !== null && (thread.startsWith(CLIENT_THREADS.asyncSender) || thread.startsWith(CLIENT_THREADS.callback));
+}
+
 /** Remoting timeouts that more than one layer reads (the model's calls, the clock estimate's pairs). */
 export const TIMEOUTS = {
   /** NettyClientConfig.connectTimeoutMillis: 3000 ms in 4.x and 5.x clients and brokers. */

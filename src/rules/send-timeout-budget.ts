@@ -23,7 +23,7 @@ import { addressBook, attemptOutcome, BOOK_EVENTS, clockOf, givenTimeoutMs, Send
 import { AttemptIndex, CrossLogDedup, clientVersions, num, str } from './send-path.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
-import { CLIENT, CLIENT_DEFAULTS } from '../rocketmq/facts.js';
+import { CLIENT, CLIENT_DEFAULTS, CLIENT_THREADS } from '../rocketmq/facts.js';
 
 const DEFAULT_SEND_MSG_TIMEOUT_MS = CLIENT_DEFAULTS.sendMsgTimeoutMs;
 import { factIn, versionSide } from '../rocketmq/versions.js';
@@ -72,11 +72,6 @@ const BUSY_KEPT = 256;
 const COLD_START_MS = 10000;
 /** Client starts kept per host. */
 const STARTS_KEPT = 8;
-/**
- * DefaultMQProducerImpl's executor for send(msg, SendCallback) (4.x: `AsyncSenderExecutor_N`):
- * it runs sendDefaultImpl with the same one budget.
- */
-const ASYNC_THREAD = /^AsyncSenderExecutor_/;
 
 const rule: Rule = {
   meta: {
@@ -130,7 +125,8 @@ const rule: Rule = {
       let g = groups.get(h.host);
       if (!g) groups.set(h.host, (g = { host: h.host, n: 0, retried: 0, joined: 0, brokers: new Map(), addrs: new Map(), maxRt: null, first: h.ev, last: h.ev, firstAttempt: null, maxRtAttempt: null, async: 0 }));
       g.n++;
-      if (ASYNC_THREAD.test(h.ev.thread ?? '')) g.async++;
+      // DefaultMQProducerImpl's async sender executor runs sendDefaultImpl with the same one budget.
+      if ((h.ev.thread ?? '').startsWith(CLIENT_THREADS.asyncSender)) g.async++;
       if (h.retried) g.retried++;
       if (h.ev.ts !== null && (g.first.ts === null || h.ev.ts < g.first.ts)) g.first = h.ev;
       if (h.ev.ts !== null && (g.last.ts === null || h.ev.ts >= g.last.ts)) g.last = h.ev;

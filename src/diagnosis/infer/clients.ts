@@ -3,7 +3,7 @@
 // send's time, first send, and whether it sends through a MessageQueueSelector.
 
 import { LIMITS, type ScenarioClient, type ScenarioTopic } from '../../model/index.js';
-import { CLIENT, CLIENT_DEFAULTS } from '../../rocketmq/facts.js';
+import { CLIENT, CLIENT_DEFAULTS, isSendCallbackThread } from '../../rocketmq/facts.js';
 import { pickVersion, versionAtLeast } from '../../rocketmq/versions.js';
 import type { RmqEvent } from '../../parse/types.js';
 import { clientVersionOf } from '../../rules/versions.js';
@@ -272,7 +272,7 @@ function attemptsSeen(mine: readonly RmqEvent[]): AttemptsSeen {
   let oneSlot: RmqEvent | null = null;
   const async =
     mine.find((e) => e.kind === 'app' && e.sendPath === 'async' && isAppFailure(e)) ??
-    mine.find((e) => e.kind === 'app' && e.thread !== null && CALLBACK_THREAD.test(e.thread) && isAppFailure(e)) ??
+    mine.find((e) => e.kind === 'app' && isSendCallbackThread(e.thread) && isAppFailure(e)) ??
     null;
   let sameBroker: { e: RmqEvent; broker: string; route: string[]; routeEvent: RmqEvent } | null = null;
   /** Per topic, the client's route as it last changed (writable brokers). */
@@ -286,7 +286,7 @@ function attemptsSeen(mine: readonly RmqEvent[]): AttemptsSeen {
     if (e.entry !== 'send-failed/still-failed' || !Array.isArray(e.fields.brokersSent)) continue;
     const sent = (e.fields.brokersSent as string[]).map((b) => (b === 'null' ? null : b));
     if (sent.length > 1 && !slots) slots = { n: sent.length, e };
-    if (sent.length === 1 && !oneSlot && e.kind === 'app' && e.thread !== null && !CALLBACK_THREAD.test(e.thread)) oneSlot = e;
+    if (sent.length === 1 && !oneSlot && e.kind === 'app' && e.thread !== null && !isSendCallbackThread(e.thread)) oneSlot = e;
     if (sameBroker) continue;
     const route = routes.get(String(e.fields.topic));
     for (let i = 1; i < sent.length && route; i++) {
@@ -302,13 +302,6 @@ function attemptsSeen(mine: readonly RmqEvent[]): AttemptsSeen {
   if (!slots && oneSlot && !async) slots = { n: 1, e: oneSlot };
   return { slots, sameBroker, async };
 }
-
-/**
- * RocketMQ's threads that run an asynchronous send's SendCallback: NettyRemotingClient's callback
- * executor (`NettyClientPublicExecutor_N`) and DefaultMQProducerImpl's async sender executor
- * (`AsyncSenderExecutor_N`), 4.x and 5.x. A failure caught on another thread was a synchronous send's.
- */
-const CALLBACK_THREAD = /^(NettyClientPublicExecutor|AsyncSenderExecutor)_\d+$/;
 
 /**
  * When the client started: its first route poll (MQClientInstance polls 10 ms after the start)
