@@ -4,12 +4,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brokerSettings, namesrvSettings } from './conf.js';
+import { brokerSettings, namesrvSettings, proxySettings } from './conf.js';
 import { serverLogbackConfigs } from './logback.js';
-import { clientClasspath, extractResource, serverClasspath, type Toolchain } from './maven.js';
+import { clientClasspath, extractResource, grpcClientClasspath, proxyClasspath, serverClasspath, type Toolchain } from './maven.js';
 import {
   CLIENT_JVM_FLAGS,
   HOST_HOME,
+  PROXY_JVM_FLAGS,
   SERVER_JVM_FLAGS,
   isRunning,
   signal,
@@ -20,7 +21,7 @@ import {
   waitFor,
   type LabJvm,
 } from './procs.js';
-import { namesrvAddr, type BrokerProcess, type Host, type NamesrvProcess, type ProducerProcess, type Scenario } from './scenario.js';
+import { namesrvAddr, proxyHosts, type BrokerProcess, type Host, type NamesrvProcess, type ProducerProcess, type Scenario } from './scenario.js';
 
 const STORE_FS_SIZE = '256m';
 const CPU_CGROUP_ROOT = '/sys/fs/cgroup/cpu';
@@ -79,6 +80,8 @@ export class Cluster {
   private readonly mounts: string[] = [];
   private readonly homeDir: string;
   private serverCp = new Map<string, string[]>();
+  /** The 5.x proxy's class path, when a broker runs in a local-mode proxy. */
+  private proxyCp: string[] | null = null;
   private readonly logbackFiles = new Map<string, string>();
 
   constructor(
@@ -137,9 +140,20 @@ export class Cluster {
         }
       }
     }
+    if (proxyHosts(s).length) {
+      // bin/mqproxy passes -Drmq.logback.configurationFile=$ROCKETMQ_HOME/conf/rmq.proxy.logback.xml: the
+      // proxy's file, which also holds the broker's appenders (broker.log, store.log, ...) for local mode.
+      this.proxyCp = proxyClasspath(this.tool, s.versions.broker);
+      const jars = this.proxyCp.filter((j) => j.split('/').pop()!.startsWith('rocketmq-proxy-'));
+      const file = extractResource(this.tool, jars, 'rmq.proxy.logback.xml', join(this.homeDir, 'conf'));
+      if (file) this.logbackFiles.set('rmq.proxy.logback.xml', file);
+    }
     for (const h of s.hosts) {
       mkdirSync(join(this.userHome(h.name), 'logs'), { recursive: true });
-      for (const p of h.processes) if (p.kind === 'producer' || p.kind === 'consumer') clientClasspath(this.tool, p.version);
+      for (const p of h.processes) {
+        if (p.kind === 'consumer' && p.mode === 'grpcPush') grpcClientClasspath(this.tool, p.version);
+        else if (p.kind === 'producer' || p.kind === 'consumer') clientClasspath(this.tool, p.version);
+      }
     }
   }
 
@@ -150,15 +164,15 @@ export class Cluster {
     return props;
   }
 
-  launch(host: Host, role: LabJvm['role'], version: string, mainClass: string, args: string[], props: Record<string, string>, stdin = false): LabJvm {
+  launch(host: Host, role: LabJvm['role'], version: string, mainClass: string, args: string[], props: Record<string, string>, stdin = false, cp?: string[], flags?: string[]): LabJvm {
     const app = role === 'producer' || role === 'consumer';
-    const classpath = app ? clientClasspath(this.tool, version) : this.serverCp.get(version)!;
+    const classpath = cp ?? (app ? clientClasspath(this.tool, version) : this.serverCp.get(version)!);
     const j = startJvm({
       java: this.tool.java,
       host: host.name,
       role,
       inNamespace: true,
-      flags: app ? CLIENT_JVM_FLAGS : SERVER_JVM_FLAGS,
+      flags: flags ?? (app ? CLIENT_JVM_FLAGS : SERVER_JVM_FLAGS),
       systemProperties: { 'user.home': HOST_HOME, ...props },
       classpath,
       mainClass,
@@ -221,6 +235,16 @@ export class Cluster {
     // storePathRootDir and storePathCommitLog keep their defaults: ${user.home}/store(/commitlog).
     writeFileSync(this.confFile(host.name, 'broker.conf'), properties(brokerSettings(s, host, p)));
     const mark = this.markOut(host.name, 'broker');
+    if (p.proxyMode === 'local') {
+      // bin/mqproxy -n NAMESRV -pm local -bc broker.conf -pc rmq-proxy.json (what `mqbroker --enable-proxy`
+      // runs): ProxyStartup builds the broker from broker.conf (BrokerStartup.createBrokerController) and
+      // runs it in its own JVM; its own clients need -n (MQClientAPIFactory refuses an empty NamesrvAddr).
+      writeFileSync(this.confFile(host.name, 'rmq-proxy.json'), JSON.stringify(proxySettings(s, p), null, 2) + '\n');
+      const args = ['-n', namesrvAddr(s), '-pm', 'local', '-bc', this.confPath('broker.conf'), '-pc', this.confPath('rmq-proxy.json')];
+      const j = this.launch(host, 'broker', v, 'org.apache.rocketmq.proxy.ProxyStartup', args, this.serverFlags(v, 'rmq.proxy.logback.xml'), false, this.proxyCp!, PROXY_JVM_FLAGS);
+      await this.waitBoot(j, mark, 'rocketmq-proxy startup successfully', 'proxy (local mode)');
+      return j;
+    }
     const j = this.launch(host, 'broker', v, 'org.apache.rocketmq.broker.BrokerStartup', ['-c', this.confPath('broker.conf')], this.serverFlags(v, 'rmq.broker.logback.xml'));
     await this.waitBoot(j, mark, 'boot success', 'broker');
     return j;

@@ -27,3 +27,8 @@ export function brokerSettings(s: Scenario, host: Host, p: BrokerProcess): Setti
     ...p.settings,
   };
 }
+
+/** A local-mode proxy's rmq-proxy.json: the release's (rocketMQClusterName) and the scenario's ProxyConfig settings. */
+export function proxySettings(s: Scenario, p: BrokerProcess): Record<string, string | number | boolean> {
+  return { rocketMQClusterName: s.brokerClusterName ?? 'DefaultCluster', ...(p.proxySettings ?? {}) };
+}

@@ -8,8 +8,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Cluster } from './cluster.js';
+import { grpcClientClasspath } from './maven.js';
 import { HOST_HOME, isRunning, type LabJvm } from './procs.js';
-import { consumers, namesrvAddr, type ConsumerProcess, type Host, type ListenerBehaviour, type Scenario } from './scenario.js';
+import { consumers, grpcEndpoints, namesrvAddr, type ConsumerProcess, type Host, type ListenerBehaviour, type Scenario } from './scenario.js';
 
 const run = promisify(execFile);
 
@@ -127,6 +128,7 @@ export class Consumers {
     const conf = join(this.cluster.hostDir(host.name), 'consumer.properties');
     const b = this.current(host.name);
     const sub = subscription ?? p.subscription ?? '*';
+    if (p.mode === 'grpcPush') return this.startGrpc(host, p, sub, b);
     const props: Record<string, string | number | boolean | undefined> = {
       namesrvAddr: namesrvAddr(this.s, p.namesrvHosts),
       group: p.group,
@@ -159,6 +161,54 @@ export class Consumers {
     this.runs.set(host.name, list);
     this.log(`${host.name}: consumer ${p.group} (client ${p.version}, ${p.mode ?? 'concurrently'}, subscription ${sub}) started`);
     return j;
+  }
+
+  /** A gRPC push consumer (LabGrpcConsumer, compiled against rocketmq-client-java), connected to its proxy. */
+  private startGrpc(host: Host, p: ConsumerProcess, sub: string, b: Required<ListenerBehaviour>): LabJvm {
+    const conf = join(this.cluster.hostDir(host.name), 'consumer.properties');
+    const props: Record<string, string | number | undefined> = {
+      endpoints: grpcEndpoints(this.s, p),
+      group: p.group,
+      topic: p.topic,
+      subscription: sub,
+      consumptionThreadCount: p.consumptionThreadCount,
+      maxCacheMessageCount: p.maxCacheMessageCount,
+      processMs: b.processMs,
+      laterShare: b.laterShare,
+      throwShare: b.throwShare,
+      appLogger: p.appLogger,
+      consumedFile: this.consumedFile(host.name),
+      queuesFile: this.queuesFile(host.name),
+      ...p.settings,
+    };
+    writeFileSync(conf, Object.entries(props).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+    const cp = grpcClientClasspath(this.cluster.tool, p.version);
+    const j = this.cluster.launch(host, 'consumer', p.version, 'com.example.lab.LabGrpcConsumer', [conf], {
+      LOG_FILE: `${HOST_HOME}/logs/app.log`,
+      'logback.configurationFile': join(this.cluster.tool.labDir, 'client', 'logback-app.xml'),
+      ...p.systemProperties,
+    }, true, cp);
+    const list = this.runs.get(host.name) ?? [];
+    list.push({ start: Date.now(), end: null, ended: null, subscription: sub });
+    this.runs.set(host.name, list);
+    this.log(`${host.name}: gRPC push consumer ${p.group} (rocketmq-client-java ${p.version}, ${props.endpoints}, subscription ${sub}) started`);
+    return j;
+  }
+
+  /**
+   * The retry policy of the gRPC consumers' groups: the proxy gives a gRPC consumer its group's
+   * retryMaxTimes (SubscriptionGroupConfig, default 16) as maxAttempts - 1, so a scenario's
+   * maxReconsumeTimes is set on the group with `mqadmin updateSubGroup -r`, as a 5.x operator does.
+   */
+  async grpcGroups(): Promise<void> {
+    const done = new Set<string>();
+    for (const { consumer: p } of consumers(this.s)) {
+      if (p.mode !== 'grpcPush' || p.maxReconsumeTimes === undefined || done.has(p.group)) continue;
+      done.add(p.group);
+      const out = await this.admin(['updateSubGroup', '-n', namesrvAddr(this.s), '-c', this.s.brokerClusterName ?? 'DefaultCluster', '-g', p.group, '-r', String(p.maxReconsumeTimes)]);
+      if (!/create subscription group to .* success/.test(out)) throw new Error(`mqadmin updateSubGroup ${p.group} failed:\n${out.trim()}`);
+      this.log(`group ${p.group}: retryMaxTimes ${p.maxReconsumeTimes} (mqadmin updateSubGroup)`);
+    }
   }
 
   /** Waits until the instance's application says its listener started (app.log), or throws. */

@@ -3,7 +3,7 @@
 // the group's lag sampled by the release's admin tool, and its dead-letter topic counted by it.
 // docs/lab.md ("lab.json") documents the shape.
 import type { InstanceRun, LagSample } from './consumers.js';
-import { consumers, namesrvAddr, type Scenario } from './scenario.js';
+import { consumers, grpcEndpoints, namesrvAddr, type ConsumerProcess, type Scenario } from './scenario.js';
 
 /** One hand-over of a message to the listener, as LabConsumer writes it (consumed.tsv). */
 export interface Delivery {
@@ -100,6 +100,51 @@ function dlqByDeliveries(ds: Delivery[], maxReconsume: number): string[] {
   return out.sort();
 }
 
+/**
+ * How an instance reaches the cluster: a remoting consumer's NameServers (the scenario's namesrvHosts,
+ * or all); a gRPC consumer's client (rocketmq-client-java) and endpoints (its proxy's gRPC address).
+ */
+function consumerClient(s: Scenario, p: ConsumerProcess) {
+  if (p.mode === 'grpcPush') return { client: 'rocketmq-client-java', endpoints: grpcEndpoints(s, p) };
+  return { namesrvAddrs: namesrvAddr(s, p.namesrvHosts).split(';') };
+}
+
+/**
+ * The settings the scenario gave (null: the client's default). A gRPC consumer's maxReconsumeTimes is
+ * its group's retryMaxTimes (set with mqadmin updateSubGroup), which the proxy gives it as maxAttempts - 1.
+ */
+interface ConsumerSettings {
+  consumeThreadMin?: number | null;
+  consumeThreadMax?: number | null;
+  pullBatchSize?: number | null;
+  pullThresholdForQueue?: number | null;
+  consumeFromWhere?: string | null;
+  consumptionThreadCount?: number | null;
+  maxCacheMessageCount?: number | null;
+  maxReconsumeTimes: number | null;
+  [setting: string]: string | number | boolean | null | undefined;
+}
+
+function consumerSettings(p: ConsumerProcess): ConsumerSettings {
+  if (p.mode === 'grpcPush') {
+    return {
+      consumptionThreadCount: p.consumptionThreadCount ?? null,
+      maxCacheMessageCount: p.maxCacheMessageCount ?? null,
+      maxReconsumeTimes: p.maxReconsumeTimes ?? null,
+      ...(p.settings ?? {}),
+    };
+  }
+  return {
+    consumeThreadMin: p.consumeThreadMin ?? null,
+    consumeThreadMax: p.consumeThreadMax ?? null,
+    pullBatchSize: p.pullBatchSize ?? null,
+    pullThresholdForQueue: p.pullThresholdForQueue ?? null,
+    maxReconsumeTimes: p.maxReconsumeTimes ?? null,
+    consumeFromWhere: p.consumeFromWhere ?? null,
+    ...(p.settings ?? {}),
+  };
+}
+
 export function consumerTruth(s: Scenario, side: ConsumerSide, sent: SentMessage[], iso: (t: number) => string, endedAt: number) {
   const deliveries = new Map<string, Delivery[]>();
   for (const { host } of consumers(s)) deliveries.set(host.name, parseDeliveries(host.name, side.side.get(host.name)?.consumed ?? []));
@@ -112,19 +157,10 @@ export function consumerTruth(s: Scenario, side: ConsumerSide, sent: SentMessage
       group: p.group,
       topic: p.topic,
       subscription: p.subscription ?? '*',
-      /** The NameServers in the application's namesrvAddr (the scenario's namesrvHosts, or all). */
-      namesrvAddrs: namesrvAddr(s, p.namesrvHosts).split(';'),
+      ...consumerClient(s, p),
       messageModel: p.messageModel ?? 'CLUSTERING',
       mode: p.mode ?? 'concurrently',
-      settings: {
-        consumeThreadMin: p.consumeThreadMin ?? null,
-        consumeThreadMax: p.consumeThreadMax ?? null,
-        pullBatchSize: p.pullBatchSize ?? null,
-        pullThresholdForQueue: p.pullThresholdForQueue ?? null,
-        maxReconsumeTimes: p.maxReconsumeTimes ?? null,
-        consumeFromWhere: p.consumeFromWhere ?? null,
-        ...(p.settings ?? {}),
-      },
+      settings: consumerSettings(p),
       listener: p.listener ?? {},
       schedule: p.schedule ?? [],
       runs: (side.runs.get(host.name) ?? []).map((r) => ({ start: iso(r.start), end: r.end === null ? null : iso(r.end), ended: r.ended, subscription: r.subscription })),

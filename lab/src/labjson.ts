@@ -1,10 +1,10 @@
 // lab.json: what a recording is, written from the lab's own knowledge (never from the logs): the
 // versions, settings, topology, the true fault schedule, and what every application's sends really
 // gave. docs/lab.md documents its shape.
-import { brokerSettings, namesrvSettings } from './conf.js';
+import { brokerSettings, namesrvSettings, proxySettings } from './conf.js';
 import { CLIENT_DEFAULTS_FROM, clientRanWith } from './defaults.js';
 import { consumerTruth, type ConsumerSide } from './labjson-consumers.js';
-import { brokers, namesrvAddr, namesrvHosts, producers, type Fault, type FaultKind, type Scenario } from './scenario.js';
+import { brokers, GRPC_SERVER_PORT, namesrvAddr, namesrvHosts, producers, type Fault, type FaultKind, type Scenario } from './scenario.js';
 
 export interface FaultRecord {
   kind: FaultKind;
@@ -120,6 +120,10 @@ export function buildLabJson(r: {
         version: s.versions.broker,
         settings: broker.settings ?? {},
         ranWith: brokerSettings(s, host, broker),
+        // The broker inside a local-mode proxy (`mqproxy -pm local`): its rmq-proxy.json and gRPC address.
+        ...(broker.proxyMode === 'local'
+          ? { proxy: { mode: 'local', ranWith: proxySettings(s, broker), grpcAddr: `${host.addr}:${broker.proxySettings?.grpcServerPort ?? GRPC_SERVER_PORT}` } }
+          : {}),
       })),
     },
     clientDefaultsFrom: CLIENT_DEFAULTS_FROM,

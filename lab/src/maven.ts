@@ -44,7 +44,10 @@ export function javaVersion(t: Toolchain): string {
   return `${r.stderr}`.match(/java\.runtime\.version = (\S+)/)?.[1] ?? 'unknown';
 }
 
-function classpath(t: Toolchain, module: 'server' | 'client', version: string): string[] {
+/** lab/<module>/pom.xml: the servers, the proxy (5.x), the remoting client, the gRPC client (rocketmq-client-java). */
+type Module = 'server' | 'proxy' | 'client' | 'client-grpc';
+
+function classpath(t: Toolchain, module: Module, version: string): string[] {
   mkdirSync(t.cacheDir, { recursive: true });
   const file = join(t.cacheDir, `${module}-${version}.classpath`);
   const pom = join(t.labDir, module, 'pom.xml');
@@ -86,6 +89,28 @@ export function clientClasspath(t: Toolchain, version: string): string[] {
     t.log(`compiling the lab applications against client ${version}`);
     mkdirSync(classes, { recursive: true });
     execFileSync(t.javac, ['--release', '11', '-nowarn', '-cp', jars.join(':'), '-d', classes, ...names.map((n) => join(dir, `${n}.java`))], { stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+  return [classes, ...jars];
+}
+
+/** The 5.x proxy's class path (rocketmq-proxy, which brings the broker it runs in local mode). */
+export function proxyClasspath(t: Toolchain, version: string): string[] {
+  return classpath(t, 'proxy', version);
+}
+
+/**
+ * The gRPC consumer application's class path for one rocketmq-client-java version: LabGrpcConsumer
+ * (and LabMain) compiled against it. The client jar shades its own gRPC, protobuf and logback.
+ */
+export function grpcClientClasspath(t: Toolchain, version: string): string[] {
+  const jars = classpath(t, 'client-grpc', version);
+  const classes = join(t.cacheDir, `client-grpc-${version}`, 'classes');
+  const sources = [join(t.labDir, 'client', 'src', 'main', 'java', 'com', 'example', 'lab', 'LabMain.java'), join(t.labDir, 'client-grpc', 'src', 'main', 'java', 'com', 'example', 'lab', 'LabGrpcConsumer.java')];
+  const built = join(classes, 'com', 'example', 'lab', 'LabGrpcConsumer.class');
+  if (!existsSync(built) || sources.some((f) => statSync(built).mtimeMs < statSync(f).mtimeMs)) {
+    t.log(`compiling the gRPC consumer against rocketmq-client-java ${version}`);
+    mkdirSync(classes, { recursive: true });
+    execFileSync(t.javac, ['--release', '11', '-nowarn', '-cp', jars.join(':'), '-d', classes, ...sources], { stdio: ['ignore', 'pipe', 'pipe'] });
   }
   return [classes, ...jars];
 }

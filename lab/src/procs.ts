@@ -28,6 +28,14 @@ export const SERVER_JVM_FLAGS = [
   '--add-opens=java.base/java.lang=ALL-UNNAMED',
 ];
 
+/**
+ * A broker inside a local-mode proxy: every thread that stores a message (the broker's, and the proxy's
+ * gRPC threads storing pop checkpoints and retries) holds a direct buffer of maxMessageSize (4 MiB,
+ * CommitLog's PutMessageThreadLocal), so 128 MiB of direct memory runs out ("Cannot reserve 4259840
+ * bytes of direct buffer memory", measured on 5.3.3); the release's runbroker.sh gives 15 GiB.
+ */
+export const PROXY_JVM_FLAGS = SERVER_JVM_FLAGS.map((f) => (f.startsWith('-XX:MaxDirectMemorySize=') ? '-XX:MaxDirectMemorySize=512m' : f.startsWith('-Xmx') ? '-Xmx384m' : f));
+
 export const CLIENT_JVM_FLAGS = [
   '-Xms32m',
   '-Xmx128m',

@@ -103,6 +103,7 @@ class Recording {
       this.log(`${host.name}: ${broker.brokerName} ${broker.brokerId === 0 ? 'master' : 'slave'} ${this.s.versions.broker} up at ${host.addr}:10911`);
     }
     await this.cluster.createTopics();
+    await this.apps.grpcGroups();
     // Consumers first, so that the group is subscribed before the first message is sent.
     for (const { host } of consumers(this.s)) {
       if (!startedByFault(this.s, host.name)) await this.apps.started(host.name, this.apps.start(host.name));

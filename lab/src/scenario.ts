@@ -17,6 +17,13 @@ export interface BrokerProcess {
   brokerId: number;
   /** BrokerConfig / MessageStoreConfig / NettyServerConfig properties. */
   settings?: Record<string, string | number | boolean>;
+  /**
+   * `local`: the host runs `mqproxy -pm local` instead of `mqbroker` (5.x only): ProxyStartup with the
+   * broker inside the proxy's JVM, gRPC on `grpcServerPort` (ProxyConfig: 8081) for the 5.x gRPC clients.
+   */
+  proxyMode?: 'local';
+  /** ProxyConfig properties, written to the proxy's rmq-proxy.json (e.g. grpcServerPort). */
+  proxySettings?: Record<string, string | number | boolean>;
 }
 
 export interface ProducerProcess {
@@ -64,7 +71,13 @@ export interface ListenerBehaviour {
   throwShare?: number;
 }
 
-export const CONSUMER_MODES = ['concurrently', 'orderly', 'litePull'] as const;
+/**
+ * concurrently, orderly, litePull: the remoting clients (rocketmq-client); grpcPush: a PushConsumer of
+ * the 5.x gRPC client (rocketmq-client-java) through a proxy.
+ */
+export const CONSUMER_MODES = ['concurrently', 'orderly', 'litePull', 'grpcPush'] as const;
+/** The remoting consumers' settings a gRPC consumer does not have (it receives by pop, through a proxy). */
+const REMOTING_ONLY = ['consumeThreadMin', 'consumeThreadMax', 'pullBatchSize', 'pullThresholdForQueue', 'consumeFromWhere', 'messageModel', 'namesrvHosts'] as const;
 export const MESSAGE_MODELS = ['CLUSTERING', 'BROADCASTING'] as const;
 /** ConsumeFromWhere's constants that 4.x and 5.x clients both accept (the others are deprecated). */
 export const CONSUME_FROM = ['CONSUME_FROM_LAST_OFFSET', 'CONSUME_FROM_FIRST_OFFSET', 'CONSUME_FROM_TIMESTAMP'] as const;
@@ -100,6 +113,12 @@ export interface ConsumerProcess {
   systemProperties?: Record<string, string>;
   /** Only these NameServer hosts in its namesrvAddr (default: all, in host order). */
   namesrvHosts?: string[];
+  /** grpcPush: the host whose proxy it connects to (default: the first host with `proxyMode: local`). */
+  proxyHost?: string;
+  /** grpcPush: PushConsumerBuilder.setConsumptionThreadCount (client default 20). */
+  consumptionThreadCount?: number;
+  /** grpcPush: PushConsumerBuilder.setMaxCacheMessageCount (client default 1024). */
+  maxCacheMessageCount?: number;
 }
 
 export type LabProcess = NamesrvProcess | BrokerProcess | ProducerProcess | ConsumerProcess;
@@ -208,6 +227,9 @@ function checkProcess(where: string, p: LabProcess, hostNames: Set<string>): voi
   if (p.kind === 'broker') {
     if (!/^[A-Za-z0-9_-]{1,40}$/.test(p.brokerName ?? '')) fail(`${where}.brokerName`, 'missing or not a name');
     if (!Number.isInteger(p.brokerId) || p.brokerId < 0 || p.brokerId > 9) fail(`${where}.brokerId`, 'must be 0 (master) to 9');
+    if (p.proxyMode !== undefined && p.proxyMode !== 'local') fail(`${where}.proxyMode`, 'must be local');
+    if (p.proxySettings !== undefined && p.proxyMode === undefined) fail(`${where}.proxySettings`, 'only with proxyMode local');
+    checkSettings(`${where}.proxySettings`, p.proxySettings);
     return checkSettings(`${where}.settings`, p.settings);
   }
   if (p.kind === 'producer') {
@@ -266,6 +288,17 @@ function checkConsumer(where: string, p: ConsumerProcess, hostNames: Set<string>
   int('pullBatchSize', 1, 1024);
   int('pullThresholdForQueue', 1, 65535);
   int('maxReconsumeTimes', -1, 16);
+  if (p.mode === 'grpcPush') {
+    for (const k of REMOTING_ONLY) if (p[k] !== undefined) fail(`${where}.${k}`, 'a gRPC push consumer has no such setting (it receives by pop, through a proxy)');
+    if (p.proxyHost !== undefined && !hostNames.has(p.proxyHost)) fail(`${where}.proxyHost`, `no host ${p.proxyHost}`);
+    if (p.maxReconsumeTimes === -1) fail(`${where}.maxReconsumeTimes`, "a gRPC consumer's retries are its group's retryMaxTimes, 0 to 16");
+    for (const k of ['consumptionThreadCount', 'maxCacheMessageCount'] as const) {
+      const v = p[k];
+      if (v !== undefined && !(Number.isInteger(v) && v >= 1 && v <= 65535)) fail(`${where}.${k}`, 'must be 1 to 65535');
+    }
+  } else {
+    for (const k of ['proxyHost', 'consumptionThreadCount', 'maxCacheMessageCount'] as const) if (p[k] !== undefined) fail(`${where}.${k}`, 'only for a gRPC consumer (mode grpcPush)');
+  }
   if ((p.consumeThreadMin ?? 20) > (p.consumeThreadMax ?? 20)) fail(`${where}.consumeThreadMin`, 'above consumeThreadMax (both default to 20)');
   if (p.mode === 'litePull' && (p.consumeThreadMin !== undefined || p.consumeThreadMax !== undefined || p.maxReconsumeTimes !== undefined)) {
     fail(`${where}.mode`, 'a lite pull consumer has no consume threads or retries (consumeThreadMin/Max, maxReconsumeTimes)');
@@ -376,7 +409,7 @@ function checkConsumerFault(where: string, f: Fault, hosts: Map<string, Host>): 
     case 'listener-block':
       return dur('seconds', true);
     case 'reset-offset':
-      if (c.mode === 'litePull' || c.messageModel === 'BROADCASTING') fail(`${where}.host`, 'resetOffsetByTime resets a clustering push consumer group on its broker');
+      if (c.mode === 'litePull' || c.mode === 'grpcPush' || c.messageModel === 'BROADCASTING') fail(`${where}.host`, 'resetOffsetByTime resets a clustering push consumer group on its broker');
       return dur('backSeconds', true);
   }
 }
@@ -424,6 +457,7 @@ export function validateScenario(s: Scenario): Scenario {
     }
   }
   if (!s.hosts.some((h) => h.processes.some((p) => p.kind === 'namesrv'))) fail('hosts', 'no NameServer');
+  checkProxies(s, byName);
   const masters = new Set(brokers(s).filter((b) => b.broker.brokerId === 0).map((b) => b.broker.brokerName));
   for (const b of brokers(s)) {
     if (b.broker.brokerId !== 0 && !masters.has(b.broker.brokerName)) fail(`hosts.${b.host.name}`, `slave of ${b.broker.brokerName} without its master`);
@@ -433,6 +467,33 @@ export function validateScenario(s: Scenario): Scenario {
   checkFaultOverlaps(s.faults, byName);
   return s;
 }
+
+/** A local-mode proxy is a 5.x release's; a gRPC consumer needs one to connect to. */
+function checkProxies(s: Scenario, byName: Map<string, Host>): void {
+  for (const { host, broker } of brokers(s)) {
+    if (broker.proxyMode && compareVersions(s.versions.broker, '5.0.0') < 0) fail(`hosts.${host.name}.proxyMode`, `the proxy is in 5.x releases, not ${s.versions.broker}`);
+  }
+  for (const { host, consumer } of consumers(s)) {
+    if (consumer.mode !== 'grpcPush') continue;
+    const target = consumer.proxyHost ? byName.get(consumer.proxyHost) : proxyHosts(s)[0];
+    if (!target || !target.processes.some((p) => p.kind === 'broker' && p.proxyMode === 'local')) fail(`hosts.${host.name}.proxyHost`, 'a gRPC consumer needs a host whose broker runs in a local-mode proxy');
+  }
+}
+
+/** Hosts whose broker runs inside a local-mode proxy. */
+export function proxyHosts(s: Scenario): Host[] {
+  return brokers(s).filter((b) => b.broker.proxyMode === 'local').map((b) => b.host);
+}
+
+/** A gRPC consumer's endpoints: its proxy's address and grpcServerPort (ProxyConfig's default 8081). */
+export function grpcEndpoints(s: Scenario, c: ConsumerProcess): string {
+  const host = c.proxyHost ? s.hosts.find((h) => h.name === c.proxyHost)! : proxyHosts(s)[0];
+  const b = host.processes.find((p): p is BrokerProcess => p.kind === 'broker')!;
+  return `${host.addr}:${b.proxySettings?.grpcServerPort ?? GRPC_SERVER_PORT}`;
+}
+
+/** ProxyConfig.grpcServerPort's default (5.0.0-5.3.3). */
+export const GRPC_SERVER_PORT = 8081;
 
 // Faults that stop a host's processes. A crash or planned restart strikes the servers only.
 const STOPS: readonly FaultKind[] = ['reboot', 'crash', 'restart'];

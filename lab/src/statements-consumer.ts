@@ -131,7 +131,8 @@ function backlogCause(truth: Truth, f: any, g: LabConsumerGroup): Statement[] {
   if (m.cause === 'consume-threads' && typeof m.busyThreads === 'number') {
     const mine = truth.consumers().filter((c) => c.group === g.group);
     const fs = listener(mine.map((c) => c.host));
-    const pools = mine.map((c) => c.settings?.consumeThreadMin ?? 20);
+    // A gRPC push consumer's pool is consumptionThreadCount (PushConsumerBuilder, default 20).
+    const pools = mine.map((c) => c.settings?.consumeThreadMin ?? c.settings?.consumptionThreadCount ?? 20);
     const fits = pools.some((p) => Math.abs(p - m.busyThreads) <= Math.max(0.5, 0.25 * p));
     return [
       s(`${g.group}'s consume threads were the limit, about ${m.busyThreads} busy`).is(

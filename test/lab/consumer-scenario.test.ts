@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConsumerProgress, parseTopicStatus } from '../../lab/src/consumers.js';
 import { consumerTruth, type ConsumerSide } from '../../lab/src/labjson-consumers.js';
 import { isoLab } from '../../lab/src/labjson.js';
-import { faultEnd, startedByFault, validateScenario, type Scenario } from '../../lab/src/scenario.js';
+import { faultEnd, grpcEndpoints, proxyHosts, startedByFault, validateScenario, type Scenario } from '../../lab/src/scenario.js';
 import { ROOT } from '../cli/helpers.js';
 
 const fixtures = join(ROOT, 'test', 'fixtures', 'lab-mqadmin');
@@ -110,6 +110,53 @@ describe('consumer scenario fields', () => {
     expect(faultEnd(f[1])).toBe(90);
     expect(faultEnd({ kind: 'consumer-kill', host: 'c1', at: 7 })).toBe(7);
     expect(faultEnd({ kind: 'reset-offset', host: 'c1', at: 9, backSeconds: 60 })).toBe(9);
+  });
+});
+
+describe('gRPC consumers and the local-mode proxy', () => {
+  /** The base scenario on 5.3.3 servers, broker-a in a local-mode proxy, c1 a gRPC push consumer. */
+  const grpc = (): any => {
+    const s: any = base();
+    s.versions = { namesrv: '5.3.3', broker: '5.3.3' };
+    s.hosts[1].processes[0].proxyMode = 'local';
+    s.hosts[3].processes[0] = { kind: 'consumer', mode: 'grpcPush', version: '5.0.7', group: 'C', topic: 'T', maxReconsumeTimes: 2, consumptionThreadCount: 4, listener: { processMs: 20 } };
+    return s;
+  };
+  const check = (mutate: (s: any) => void) => () => {
+    const s = grpc();
+    mutate(s);
+    return validateScenario(s);
+  };
+
+  it('accepts a gRPC push consumer on a local-mode proxy, and gives its endpoints and its truth', () => {
+    const s = grpc();
+    expect(() => validateScenario(s)).not.toThrow();
+    expect(proxyHosts(s).map((h) => h.name)).toEqual(['b']);
+    expect(grpcEndpoints(s, s.hosts[3].processes[0])).toBe('10.213.0.21:8081');
+    s.hosts[1].processes[0].proxySettings = { grpcServerPort: 18081 };
+    expect(grpcEndpoints(s, s.hosts[3].processes[0])).toBe('10.213.0.21:18081');
+    const side: ConsumerSide = { runs: new Map(), lag: new Map(), dlq: new Map([['C', 1]]), side: new Map([['c1', { consumed: [`1000\tm1\tT\tbroker-a:0\t3\t0\tlater\t`, `3000\tm1\tT\tbroker-a:0\t3\t1\texception\t`, `9000\tm1\tT\tbroker-a:0\t3\t2\tlater\t`], queues: [] }]]) };
+    const t = consumerTruth(s, side, [], isoLab, 20_000);
+    const c1 = t.consumers.find((c) => c.host === 'c1')!;
+    expect(c1).toMatchObject({ mode: 'grpcPush', client: 'rocketmq-client-java', endpoints: '10.213.0.21:18081', queues: [] });
+    expect(c1.settings).toEqual({ consumptionThreadCount: 4, maxCacheMessageCount: null, maxReconsumeTimes: 2 });
+    expect('namesrvAddrs' in c1).toBe(false);
+    // The third failure (reconsumeTimes 2 = the group's retryMaxTimes) sent it to the DLQ.
+    expect(t.groups[0].dlq).toMatchObject({ byAdminTool: 1, byDeliveries: 1, msgIds: ['m1'] });
+  });
+
+  it('names the gRPC or proxy field that is wrong', () => {
+    const c = (s: any) => s.hosts[3].processes[0];
+    expect(check((s) => (c(s).consumeThreadMin = 4))).toThrow(/consumeThreadMin: a gRPC push consumer has no such setting/);
+    expect(check((s) => (c(s).namesrvHosts = ['ns']))).toThrow(/namesrvHosts: a gRPC push consumer has no such setting/);
+    expect(check((s) => (c(s).maxReconsumeTimes = -1))).toThrow(/retryMaxTimes, 0 to 16/);
+    expect(check((s) => (c(s).consumptionThreadCount = 0))).toThrow(/consumptionThreadCount: must be 1 to 65535/);
+    expect(check((s) => (c(s).proxyHost = 'ns'))).toThrow(/needs a host whose broker runs in a local-mode proxy/);
+    expect(check((s) => delete s.hosts[1].processes[0].proxyMode)).toThrow(/needs a host whose broker runs in a local-mode proxy/);
+    expect(check((s) => (s.versions.broker = '4.9.4'))).toThrow(/the proxy is in 5\.x releases, not 4\.9\.4/);
+    expect(check((s) => (s.hosts[1].processes[0].proxyMode = 'cluster'))).toThrow(/proxyMode: must be local/);
+    expect(check((s) => (s.hosts[4].processes[0].consumptionThreadCount = 4))).toThrow(/only for a gRPC consumer/);
+    expect(check((s) => s.faults.push({ kind: 'reset-offset', host: 'c1', at: 200, backSeconds: 30 }))).toThrow(/resetOffsetByTime resets a clustering push consumer group/);
   });
 });
 

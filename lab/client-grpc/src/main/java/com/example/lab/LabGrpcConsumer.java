@@ -1,0 +1,205 @@
+/*
+ * The lab's gRPC consumer application: a service that consumes a topic through the 5.x gRPC client
+ * (rocketmq-client-java's PushConsumer, connected to a proxy) and logs its own failures the way a
+ * Spring Boot service does (app.log, with stack traces), as LabConsumer does for the remoting clients.
+ *
+ * It reads one properties file (the lab writes it from the scenario):
+ *   endpoints, group, topic, subscription     the client's settings (endpoints: the proxy's gRPC address;
+ *                                             subscription: a tag expression, FilterExpressionType.TAG)
+ *   consumptionThreadCount, maxCacheMessageCount   optional PushConsumerBuilder settings
+ *   processMs, laterShare, throwShare         the listener: time spent per message, the share answered
+ *                                             ConsumeResult.FAILURE, the share that throw
+ *   consumedFile                              where every message's outcome is appended (ground truth)
+ *   queuesFile                                created empty: a gRPC consumer holds no queues (it
+ *                                             receives by pop from the queues the proxy assigns)
+ *   appLogger                                 the application logger's name
+ *
+ * A gRPC consumer has no maxReconsumeTimes of its own: the proxy sends it its group's retry policy
+ * (SubscriptionGroupConfig.retryMaxTimes + 1 attempts), which the lab sets with mqadmin updateSubGroup.
+ *
+ * Standard input steers it as it does LabConsumer: `listener PROCESS_MS LATER_SHARE THROW_SHARE`,
+ * `block SECONDS`, `stop`. SIGTERM closes the consumer (PushConsumer.close), as a Spring context's
+ * destroy would.
+ */
+package com.example.lab;
+
+import java.io.BufferedReader;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.apache.rocketmq.client.apis.ClientConfiguration;
+import org.apache.rocketmq.client.apis.ClientServiceProvider;
+import org.apache.rocketmq.client.apis.consumer.ConsumeResult;
+import org.apache.rocketmq.client.apis.consumer.FilterExpression;
+import org.apache.rocketmq.client.apis.consumer.FilterExpressionType;
+import org.apache.rocketmq.client.apis.consumer.PushConsumer;
+import org.apache.rocketmq.client.apis.consumer.PushConsumerBuilder;
+import org.apache.rocketmq.client.apis.message.MessageView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+public final class LabGrpcConsumer {
+    /** The listener's behaviour; replaced as a whole when the lab changes it. */
+    static final class Behaviour {
+        final long processMs;
+        final double laterShare;
+        final double throwShare;
+
+        Behaviour(long processMs, double laterShare, double throwShare) {
+            this.processMs = processMs;
+            this.laterShare = laterShare;
+            this.throwShare = throwShare;
+        }
+    }
+
+    /** The application's failure: what a service's handler throws when a downstream call fails. */
+    static final class HandlerException extends RuntimeException {
+        HandlerException(String message) {
+            super(message);
+        }
+    }
+
+    private final Properties conf;
+    private final Logger log;
+    private final String group;
+    private final String topic;
+    private final PrintWriter consumed;
+    private volatile Behaviour behaviour;
+    private volatile long blockedUntil;
+    private PushConsumer consumer;
+    private boolean down;
+
+    LabGrpcConsumer(Properties conf) throws IOException {
+        this.conf = conf;
+        this.log = LoggerFactory.getLogger(conf.getProperty("appLogger", "com.example.lab.EventListener"));
+        this.group = conf.getProperty("group");
+        this.topic = conf.getProperty("topic");
+        this.behaviour = new Behaviour(Long.parseLong(conf.getProperty("processMs", "10")),
+            Double.parseDouble(conf.getProperty("laterShare", "0")), Double.parseDouble(conf.getProperty("throwShare", "0")));
+        this.consumed = writer(conf.getProperty("consumedFile"));
+        writer(conf.getProperty("queuesFile")).close();
+    }
+
+    private static PrintWriter writer(String path) throws IOException {
+        return new PrintWriter(new OutputStreamWriter(new FileOutputStream(path, true), StandardCharsets.UTF_8), true);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The queue a message was received from (broker:queueId) and its queue offset: MessageViewImpl's,
+     * which the API's MessageView does not expose (read by reflection; "?" and -1 when absent).
+     */
+    static String[] where(MessageView m) {
+        try {
+            Object mq = m.getClass().getMethod("getMessageQueue").invoke(m);
+            Object broker = mq.getClass().getMethod("getBroker").invoke(mq);
+            String name = String.valueOf(broker.getClass().getMethod("getName").invoke(broker));
+            Object queueId = mq.getClass().getMethod("getQueueId").invoke(mq);
+            Object offset = m.getClass().getMethod("getOffset").invoke(m);
+            return new String[] {name + ":" + queueId, String.valueOf(offset)};
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return new String[] {"?", "-1"};
+        }
+    }
+
+    private static String keys(MessageView m) {
+        return String.join(" ", m.getKeys());
+    }
+
+    /** One row per message handed to the listener, as LabConsumer writes it (reconsumeTimes = attempt - 1). */
+    private synchronized void record(MessageView m, String result) {
+        String[] w = where(m);
+        consumed.println(System.currentTimeMillis() + "\t" + m.getMessageId() + "\t" + m.getTopic() + "\t" + w[0] + "\t"
+            + w[1] + "\t" + (m.getDeliveryAttempt() - 1) + "\t" + result + "\t" + keys(m));
+    }
+
+    /** The listener: waits out a block, spends the processing time, then answers SUCCESS, FAILURE, or throws. */
+    ConsumeResult consume(MessageView m) {
+        long wait;
+        while ((wait = blockedUntil - System.currentTimeMillis()) > 0) {
+            sleep(wait);
+        }
+        Behaviour b = behaviour;
+        if (b.processMs > 0) sleep(b.processMs);
+        double r = ThreadLocalRandom.current().nextDouble();
+        int reconsumeTimes = m.getDeliveryAttempt() - 1;
+        if (r < b.throwShare) {
+            HandlerException e = new HandlerException("inventory service call failed for order " + keys(m));
+            log.error("Failed to handle message, topic={}, msgId={}, keys={}, reconsumeTimes={}", m.getTopic(), m.getMessageId(), keys(m), reconsumeTimes, e);
+            record(m, "exception");
+            throw e;
+        }
+        if (r < b.throwShare + b.laterShare) {
+            log.warn("Message deferred, topic={}, msgId={}, keys={}, reconsumeTimes={}", m.getTopic(), m.getMessageId(), keys(m), reconsumeTimes);
+            record(m, "later");
+            return ConsumeResult.FAILURE;
+        }
+        record(m, "ok");
+        return ConsumeResult.SUCCESS;
+    }
+
+    private void start() throws Exception {
+        ClientServiceProvider provider = ClientServiceProvider.loadService();
+        ClientConfiguration cc = ClientConfiguration.newBuilder().setEndpoints(conf.getProperty("endpoints")).build();
+        String subscription = conf.getProperty("subscription", "*");
+        PushConsumerBuilder b = provider.newPushConsumerBuilder()
+            .setClientConfiguration(cc)
+            .setConsumerGroup(group)
+            .setSubscriptionExpressions(Collections.singletonMap(topic, new FilterExpression(subscription, FilterExpressionType.TAG)))
+            .setMessageListener(this::consume);
+        String v;
+        if ((v = conf.getProperty("consumptionThreadCount")) != null) b.setConsumptionThreadCount(Integer.parseInt(v));
+        if ((v = conf.getProperty("maxCacheMessageCount")) != null) b.setMaxCacheMessageCount(Integer.parseInt(v));
+        consumer = b.build();
+        log.info("Listener started: group={}, topic={}, subscription={}, mode=grpcPush, endpoints={}", group, topic, subscription, conf.getProperty("endpoints"));
+    }
+
+    private void run() throws Exception {
+        start();
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "lab-shutdown"));
+        BufferedReader control = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = control.readLine()) != null) {
+            String[] w = line.trim().split("\\s+");
+            if (w[0].equals("stop")) break;
+            if (w[0].equals("listener") && w.length >= 4) {
+                behaviour = new Behaviour(Long.parseLong(w[1]), Double.parseDouble(w[2]), Double.parseDouble(w[3]));
+            } else if (w[0].equals("block") && w.length >= 2) {
+                blockedUntil = System.currentTimeMillis() + Math.round(Double.parseDouble(w[1]) * 1000);
+            }
+        }
+        stop();
+    }
+
+    private synchronized void stop() {
+        if (down) return;
+        down = true;
+        log.info("Listener stopping: group={}", group);
+        blockedUntil = 0;
+        try {
+            if (consumer != null) consumer.close();
+        } catch (IOException e) {
+            log.warn("Closing the consumer failed: {}", e.toString());
+        }
+        consumed.flush();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Properties conf = LabMain.settings(args[0], "endpoints", "group", "topic", "consumedFile", "queuesFile");
+        LabMain.exitAfter(() -> new LabGrpcConsumer(conf).run());
+    }
+}
