@@ -86,6 +86,8 @@ interface FailureRun {
   last: Failure;
   count: number;
   byHost: Map<string, number>;
+  /** Of `count`, failures a 5.x gRPC client logged (its messages are retried by pop, not sent back). */
+  grpc: number;
 }
 const ipOf = (id: string | null) => (id ? (/^(\d+\.\d+\.\d+\.\d+)/.exec(id)?.[1] ?? null) : null);
 
@@ -152,8 +154,9 @@ export function consumerCauses(): ConsumerCauses {
       if (f.returnType === 'RETURNNULL' && typeof f.cause !== 'string' && last && last.host === e.host && e.ts - last.ts <= 2000 && last.thrown) return;
       const x: Failure = { ts: e.ts, host: e.host, file: e.file, line: e.line, thrown: f.returnType === 'EXCEPTION' };
       if (g.run && x.ts - g.run.last.ts > BURST_GAP_MS) closeRun(group, g);
-      if (!g.run) g.run = { first: x, last: x, count: 0, byHost: new Map() };
+      if (!g.run) g.run = { first: x, last: x, count: 0, byHost: new Map(), grpc: 0 };
       g.run.count++;
+      if (e.entry?.startsWith('consume-failed/grpc-')) g.run.grpc++;
       g.run.byHost.set(x.host, (g.run.byHost.get(x.host) ?? 0) + 1);
       if (x.ts >= g.run.last.ts) g.run.last = x;
     }
@@ -324,7 +327,10 @@ function closeRun(group: string, g: { run: FailureRun | null; bursts: Cause[] })
     kind: 'consume-failures',
     start: run.first.ts,
     end: run.last.ts,
-    recognisedBy: `the listener of group ${group} failed ${plural(run.count, 'delivery', 'deliveries')} in ${formatMs(run.last.ts - run.first.ts)} (\`consumeMessage exception\`, \`return null\`, orderly \`return not OK\`): each is sent back to %RETRY%${group} or retried in place`,
+    recognisedBy:
+      run.grpc === run.count
+        ? `the listener of group ${group} failed ${plural(run.count, 'delivery', 'deliveries')} in ${formatMs(run.last.ts - run.first.ts)} (a 5.x gRPC client's \`Message listener raised an exception\`): each is made invisible and received again from the group's retry topic, until its attempts run out`
+        : `the listener of group ${group} failed ${plural(run.count, 'delivery', 'deliveries')} in ${formatMs(run.last.ts - run.first.ts)} (\`consumeMessage exception\`, \`return null\`, orderly \`return not OK\`): each is sent back to %RETRY%${group} or retried in place`,
     evidence: [ref(run.first), ref(run.last)],
     detail: `on ${hosts.map(([h, n]) => `${h} (${n})`).join(', ')}`,
   });

@@ -10,7 +10,8 @@
 //   first line of each distinct subscription (each is named);
 // - an instance run's client id: a connection within CONNECT_NEAR_MS of a consumer start line of the
 //   group (the start host's address picks among them);
-// - a run's end: an unregister or a removed channel of such a connection's client id.
+// - a run's end: an unregister or a removed channel of such a connection's client id;
+// - its config lines (`create new subscription group`, one per mqadmin updateSubGroup): every one.
 //
 // The instances' rebalances (`rebalanced result changed`, a line per topic at every change of the
 // queues an instance holds: collect kept 44,000 of the bench's 2 GiB mixed set). Inference reads:
@@ -170,7 +171,8 @@ function bookLines(keep: (h: Held) => void) {
       const group = f.group;
       // Inference reads a group's lines only: one that names none is never read.
       if (typeof group !== 'string') return;
-      let wanted = false;
+      // A group's config (a line per `mqadmin updateSubGroup`): its retryMaxTimes, a gRPC group's retries.
+      let wanted = f.change === 'group-config';
       if (typeof f.topic === 'string' && !f.topic.startsWith('%')) {
         if (!topicNamed.has(group)) {
           topicNamed.add(group);

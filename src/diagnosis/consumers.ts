@@ -9,6 +9,12 @@
 //   SendMessageProcessor.consumerSendMsgBack: to the retry path or, past maxReconsumeTimes, to the
 //   DLQ), TOPIC_PUT_NUMS [SCHEDULE_TOPIC_XXXX] (a sent-back message waiting for its retry delay) and
 //   TOPIC_PUT_NUMS [%RETRY%group] (put back for delivery when the delay is over);
+// - for a pop consumer (a 5.x gRPC consumer through a proxy): its retry topic %RETRY%group_topic
+//   (KeyBuilder.buildPopRetryTopic, 5.x), named in the group stats' keys (`%RETRY%group_topic@group`):
+//   TOPIC_PUT_NUMS of it (the broker's pop revive puts every failed delivery back there:
+//   PopReviveService, after the client's changeInvisibleDuration) and SNDBCK_PUT_NUMS of it (the
+//   proxy's forward to the DLQ of a message past its attempts, ConsumerProcessor, which goes through
+//   the broker's consumerSendMsgBack);
 // - the client's `[persistAll] ... updateConsumeOffsetToBroker` lines (RemoteBrokerOffsetStore, every
 //   persistConsumerOffsetInterval, 5 s): the committed offset per queue, which the broker's
 //   consumerProgress counts the lag from;
@@ -30,6 +36,8 @@ const RETRY_PREFIX = '%RETRY%';
 const DLQ_PREFIX = '%DLQ%';
 
 const TYPES: ReadonlySet<EventType> = new Set<EventType>(['stats', 'offset-commit', 'offset-reset', 'offset-illegal', 'consume-failed', 'flow-control']);
+/** The group statistics keyed `topic@group` (BrokerStatsManager, 4.x and 5.x; the CK and ACK ones are pop's, 5.x). */
+const GROUP_STATS: ReadonlySet<string> = new Set(['GROUP_GET_NUMS', 'GROUP_ACK_NUMS', 'GROUP_CK_NUMS', 'SNDBCK_PUT_NUMS']);
 
 interface GroupState {
   topics: Set<string>;
@@ -43,6 +51,11 @@ interface GroupState {
   dlqPutsSeen: boolean;
   sentBackSeen: boolean;
   retrySeen: boolean;
+  /** A pop consumer's retry topic (%RETRY%group_topic), when the stats named one: its puts are failed deliveries. */
+  popRetry: string | null;
+  popRetryPuts: number;
+  /** SNDBCK_PUT_NUMS of the pop retry topic: messages the proxy forwarded to the DLQ. */
+  popDlq: number;
   /**
    * Committed offset per topic, broker and queue: nested maps of the names as the events carry them
    * (every offset commit is read: a key made of the three would be a new string to hash each time).
@@ -110,12 +123,17 @@ export function consumerCollector(): ConsumerCollector {
   let minute: { at: number; topics: Set<string> } | null = null;
   /** Per topic: the broker hosts that printed its puts, per minute (a minute missing on one breaks the sum). */
   const putHosts = new Map<string, PutHosts>();
+  /** Puts per retry topic (the name after %RETRY%), given to their group at the end (a pop retry topic's group is named by later lines). */
+  const retryPuts = new Map<string, number>();
+  /** Pop retry topics (the name after %RETRY%) and their group, from the group stats' keys. */
+  const popRetry = new Map<string, string>();
+
   const state = (group: string): GroupState => {
     let g = groups.get(group);
     if (!g) {
       g = {
         topics: new Set(), hosts: new Set(), clientFailures: 0, sentBack: 0, sentBackOn: new Map(), retryPuts: 0, dlqPuts: 0, dlqPutsSeen: false,
-        sentBackSeen: false, retrySeen: false, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, skipped: new Map(), cached: null, curve: new Map(),
+        sentBackSeen: false, retrySeen: false, popRetry: null, popRetryPuts: 0, popDlq: 0, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, skipped: new Map(), cached: null, curve: new Map(),
       };
       groups.set(group, g);
     }
@@ -151,9 +169,8 @@ export function consumerCollector(): ConsumerCollector {
       if (f.stat === 'TOPIC_PUT_NUMS') {
         if (key === SCHEDULE_TOPIC) schedule.set(e.host, (schedule.get(e.host) ?? 0) + sum);
         else if (key.startsWith(RETRY_PREFIX)) {
-          const g = state(key.slice(RETRY_PREFIX.length));
-          g.retryPuts += sum;
-          g.retrySeen = true;
+          const name = key.slice(RETRY_PREFIX.length);
+          retryPuts.set(name, (retryPuts.get(name) ?? 0) + sum);
         } else if (key.startsWith(DLQ_PREFIX)) {
           const g = state(key.slice(DLQ_PREFIX.length));
           g.dlqPuts += sum;
@@ -166,10 +183,21 @@ export function consumerCollector(): ConsumerCollector {
           minute ??= { at: ts, topics: new Set() };
           minute.topics.add(key);
         }
-      } else if (f.stat === 'SNDBCK_PUT_NUMS') {
+      } else if (GROUP_STATS.has(String(f.stat))) {
         const at = key.lastIndexOf('@');
         if (at < 0) return;
-        const g = state(key.slice(at + 1));
+        const group = key.slice(at + 1);
+        const topic = key.slice(0, at);
+        const retry = topic.startsWith(RETRY_PREFIX) ? topic.slice(RETRY_PREFIX.length) : null;
+        // %RETRY%group_topic (v1) or %RETRY%group+topic (v2): a pop consumer's retry topic.
+        const pop = retry !== null && retry !== group && (retry.startsWith(`${group}_`) || retry.startsWith(`${group}+`));
+        if (pop) popRetry.set(retry, group);
+        if (f.stat !== 'SNDBCK_PUT_NUMS') return;
+        const g = state(group);
+        if (pop) {
+          g.popDlq += sum;
+          return;
+        }
         g.sentBack += sum;
         g.sentBackSeen = true;
         g.sentBackOn.set(e.host, (g.sentBackOn.get(e.host) ?? 0) + sum);
@@ -216,6 +244,17 @@ export function consumerCollector(): ConsumerCollector {
     visit,
     finish() {
       closeMinute();
+      for (const [name, n] of retryPuts) {
+        const pop = popRetry.get(name);
+        const g = state(pop ?? name);
+        if (pop) {
+          g.popRetry = name;
+          g.popRetryPuts += n;
+        } else {
+          g.retryPuts += n;
+          g.retrySeen = true;
+        }
+      }
       // A broker that missed a minute (down, its stats lost with it) leaves the sum of puts short.
       const gaps = new Set([...putHosts].filter(([, ph]) => Math.min(ph.fewest, ...[...ph.recent.values()].map((x) => x.size)) < ph.all.size).map(([t]) => t));
       return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen).map(([group, g]) => impactOf(group, g, schedule, gaps)).sort((a, b) => a.group.localeCompare(b.group));
@@ -223,10 +262,42 @@ export function consumerCollector(): ConsumerCollector {
   };
 }
 
+/**
+ * A pop consumer's impact (a 5.x gRPC consumer through a proxy): every failed delivery is put back in
+ * its retry topic by the pop revive, which is then delivered again unless the proxy forwards it to
+ * the DLQ (past its attempts; counted by SNDBCK_PUT_NUMS of the retry topic). It commits no offsets
+ * (pop acks each message): its lag is not read from the logs.
+ */
+function popImpactOf(group: string, g: GroupState, gaps: ReadonlySet<string>, unknown: string[]): ConsumerImpact {
+  const retry = `${RETRY_PREFIX}${g.popRetry}`;
+  const failed = Math.max(g.popRetryPuts, g.clientFailures);
+  const failedHow = g.popRetryPuts >= g.clientFailures ? `TOPIC_PUT_NUMS [${retry}] in the broker stats (a pop consumer's failed deliveries, put back for retry)` : "the client logs' consume failures";
+  unknown.push('consumed twice: a pop consumer acknowledges each message; the logs do not show one delivered twice');
+  unknown.push('skipped: the logs do not print messages a subscription left unconsumed');
+  unknown.push(gaps.size ? `lag: a broker's stats miss minutes (a broker down)` : 'lag: a pop consumer commits no offsets to read it from');
+  return {
+    group,
+    topics: [...g.topics].sort(),
+    hosts: [...g.hosts].sort(),
+    failed,
+    failedHow,
+    redelivered: Math.max(0, g.popRetryPuts - g.popDlq),
+    retryTopic: retry,
+    dlq: g.popDlq,
+    dlqHow: `SNDBCK_PUT_NUMS [${retry}@${group}] in the broker stats (the proxy's forwards to the DLQ of messages past their attempts)`,
+    consumedAgain: null,
+    skipped: null,
+    lag: null,
+    cachedAtLeast: g.cached ? { count: g.cached.count, at: g.cached.at, host: g.cached.host } : null,
+    unknown,
+  };
+}
+
 function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, number>, gaps: ReadonlySet<string>): ConsumerImpact {
   const unknown: string[] = [];
   // Failed: a concurrently consumer sends every failed message back (SNDBCK_PUT_NUMS); an orderly
   // one retries in place and the client logs each failure. The larger count stands.
+  if (g.popRetry !== null) return popImpactOf(group, g, gaps, unknown);
   const failed = g.sentBackSeen || g.clientFailures > 0 ? Math.max(g.sentBack, g.clientFailures) : null;
   if (failed === null) unknown.push('failed: no failure in the client logs and no send back in the broker stats');
   const failedHow = failed === null ? null : g.sentBack >= g.clientFailures ? 'SNDBCK_PUT_NUMS in the broker stats' : 'the client logs\' consume failures';

@@ -135,6 +135,11 @@ export interface ConsumerGroupConfig {
   resets?: OffsetReset[];
   /** MessageListenerOrderly: queues locked on their broker before they are pulled. */
   orderly?: boolean;
+  /**
+   * A 5.x gRPC push consumer (pop through a proxy): a failed message comes back after the retry
+   * policy's backoff, not the send back's delay level, and the admin tool's lag is not modelled.
+   */
+  pop?: boolean;
   /** The NameServers its instances poll for the topic's route (none: the scenario's layout, always). */
   nameServers?: NameServer[];
   group: string;
@@ -196,7 +201,8 @@ export class ConsumerGroup {
       for (const b of config.brokers.values()) b.store.keepTimeIndex();
       kernel.schedule(r.atMs, Priority.app, () => this.resetOffsetByTime(r.toMs));
     }
-    kernel.every(PUSH_CONSUMER_TIMING.lagSampleMs, PUSH_CONSUMER_TIMING.lagSampleMs, () => this.sampleLag());
+    // A pop consumer's offsets move as it pops (the broker's PopMessageProcessor), which the model's pull does not: no lag.
+    if (!config.pop) kernel.every(PUSH_CONSUMER_TIMING.lagSampleMs, PUSH_CONSUMER_TIMING.lagSampleMs, () => this.sampleLag());
     kernel.every(PUSH_CONSUMER_TIMING.housekeepingIntervalMs, PUSH_CONSUMER_TIMING.housekeepingIntervalMs, () => this.scanNotActiveChannel());
   }
 
@@ -308,7 +314,9 @@ export class ConsumerGroup {
       return;
     }
     this.metrics.retried++;
-    const level = Math.min(3 + msg.reconsumeTimes, MESSAGE_DELAY_LEVELS_MS.length);
+    // Pop: the client's nack waits the group's CUSTOMIZED retry policy (CustomizedRetryPolicy, 5.x: 1 s,
+    // 5 s, 10 s, 30 s, 1 min, ...: the delay levels from the first) before the revive puts it back.
+    const level = Math.min((this.config.pop ? 1 : 3) + msg.reconsumeTimes, MESSAGE_DELAY_LEVELS_MS.length);
     const next: StoredMessage = { reconsumeTimes: msg.reconsumeTimes + 1 };
     this.kernel.schedule(this.kernel.nowMs + MESSAGE_DELAY_LEVELS_MS[level - 1], Priority.process, () => b.store.putRetry(group, next));
   }
@@ -895,8 +903,11 @@ export interface ScenarioConsumerGroup extends ConsumerSettings {
   instances: ScenarioConsumerInstance[];
   /** Offset resets by time (`mqadmin resetOffsetByTime`), model ms. */
   resets?: OffsetReset[];
-  /** `orderly`: MessageListenerOrderly's queue locks (its messages are still consumed concurrently). Default `concurrently`. */
-  consumeMode?: 'concurrently' | 'orderly';
+  /**
+   * `orderly`: MessageListenerOrderly's queue locks (its messages are still consumed concurrently);
+   * `pop`: a 5.x gRPC push consumer (its retries at the pop backoff). Default `concurrently`.
+   */
+  consumeMode?: 'concurrently' | 'orderly' | 'pop';
 }
 
 /** The consumer groups of a scenario, their instances placed on their hosts and started at their times. */
@@ -918,7 +929,7 @@ export function consumerGroupsOf(
     assert(t !== undefined, `consumer group ${g.group} reads unknown topic ${g.topic}`);
     const queues: MessageQueue[] = [];
     for (const brokerName of t.brokers ?? masters) for (let q = 0; q < (t.queues ?? 4); q++) queues.push({ topic: t.name, brokerName, queueId: q });
-    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly' });
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', pop: g.consumeMode === 'pop' });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;

@@ -42,12 +42,15 @@ function goPullRequest(text: string): { group: string | null; topic: string | nu
 
 /**
  * A 5.x queue as rocketmq-clients Java prints MessageQueueImpl#toString (`brokerName.topic.queueId`,
- * java-5.0.x); another client's form (Go's protobuf text) gives nulls.
+ * java-5.0.x); another client's form (Go's protobuf text) gives nulls. A push consumer's queue -1
+ * (`broker-a.TopicOrder.-1`) is the proxy's assignment of a whole broker to a pop consumer
+ * (5.x proxy, ClusterMode/LocalMode QueryAssignment: pop from any queue): no queue, so queueId null.
  */
 function grpcQueue(text: string): { topic: string | null; brokerName: string | null; queueId: number | null } {
-  const m = /\bmq=([^\s,]+)\.([^.\s,]+)\.(\d+)(?=[,\s]|$)/.exec(text);
+  const m = /\bmq=([^\s,]+)\.([^.\s,]+)\.(-?\d+)(?=[,\s]|$)/.exec(text);
   if (m === null) return { topic: null, brokerName: null, queueId: null };
-  return { topic: str(m[2]), brokerName: str(m[1]), queueId: num(m[3]) };
+  const q = num(m[3]);
+  return { topic: str(m[2]), brokerName: str(m[1]), queueId: q !== null && q >= 0 ? q : null };
 }
 
 /**
@@ -766,6 +769,8 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
     source: 'rocketmq-clients java ConsumeTask#call; golang consumer_service.go (consumeWithDuration)',
     format: 'Message listener raised an exception while consuming messages, clientId={}, mq={}, messageId={}',
     args: ['clientId', 'mq', 'messageId'],
+    // Java: the listener's Throwable is logged after the line, its stack under it (Go prints `, err=`).
+    causeFromNext: true,
     fields: (_g, text) => {
       const id = grpcKv(text, 'messageId');
       return eventFields('consume-failed', { returnType: 'EXCEPTION', ...grpcQueue(text), msgIds: id === null ? [] : [id], cause: str(/, err=(.*?)\s*$/.exec(text)?.[1]) });
@@ -775,6 +780,11 @@ export const CLIENT_CONSUMER_ENTRIES: CatalogueEntry[] = [
       {
         text: '2024-08-16 10:00:01.123 ERROR [ConsumptionExecutor-0-1] [o.a.r.c.j.i.c.ConsumeTask#call:66] - Message listener raised an exception while consuming messages, clientId=host@1234@0@abc, mq=broker-a.TopicTest.2, messageId=01AC1100050C3A2B0A0000000000000001',
         fields: { returnType: 'EXCEPTION', topic: 'TopicTest', brokerName: 'broker-a', queueId: 2, msgIds: ['01AC1100050C3A2B0A0000000000000001'] },
+      },
+      {
+        // Real: samples/lab/consumer-grpc-failures-dlq (rocketmq-client-java 5.0.7 through a 5.3.3 proxy): a pop consumer's whole-broker queue.
+        text: '2026-12-07 10:23:01.214 ERROR [14459] [RocketmqMessageConsumption-0-7] [o.a.r.c.j.i.c.ConsumeTask#?:?] - Message listener raised an exception while consuming messages, clientId=vm@14459@0@dbizerlj6, mq=broker-a.TopicOrder.-1, messageId=0AD5001F391C4E0E2F2A21208B15007A',
+        fields: { returnType: 'EXCEPTION', group: null, topic: 'TopicOrder', brokerName: 'broker-a', queueId: null, msgIds: ['0AD5001F391C4E0E2F2A21208B15007A'], reconsumeTimes: null },
       },
     ],
   },

@@ -488,6 +488,29 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     ],
   },
 
+  {
+    id: 'startup/grpc-consume-service',
+    type: 'startup',
+    keywords: [' consume service, consumerGroup='],
+    pattern: /Create (?:standard|FIFO) consume service, consumerGroup=(?<g>[^,\s]*), clientId=/,
+    versions: 'rocketmq-client-java 5.0.0-5.2.x',
+    source: 'rocketmq-clients java PushConsumerImpl#createConsumeService (called from startUp: the push consumer of this group starting)',
+    format: 'Create standard consume service, consumerGroup={}, clientId={}',
+    args: ['group', 'clientId'],
+    forms: { fifo: { format: 'Create FIFO consume service, consumerGroup={}, clientId={}', args: ['group', 'clientId'] } },
+    // The gRPC consumer's lines that follow (a listener's exception) do not print the group: this one does.
+    fields: (g) => startup('consumer', { group: str(g.g) }),
+    versionHint: '5.x-grpc',
+    samples: [
+      {
+        // Real: samples/lab/consumer-grpc-failures-dlq (rocketmq-client-java 5.0.7).
+        text: '2026-12-07 10:22:13.721 INFO  [14459] [PushConsumerImpl-0 STARTING] [o.a.r.c.j.i.c.PushConsumerImpl#?:?] - Create standard consume service, consumerGroup=CID_STOCK, clientId=vm@14459@0@dbizerlj6',
+        fields: { role: 'consumer', group: 'CID_STOCK', version: null },
+      },
+      { text: 'Create FIFO consume service, consumerGroup=GID_FIFO, clientId=host@1234@0@abc', fields: { role: 'consumer', group: 'GID_FIFO' } },
+    ],
+  },
+
   // ---- ali-ons (Node.js client of Aliyun ONS) -------------------------------------------------
   {
     id: 'route-update-failed/ali-ons',

@@ -1235,6 +1235,31 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
+    id: 'consumer-changed/group-config',
+    type: 'consumer-changed',
+    keywords: ['create new subscription group, ', 'update subscription group config, old: '],
+    pattern: /(?:create new subscription group, |update subscription group config, old: .*? new: )SubscriptionGroupConfig\{groupName=(?<group>[^,}]*)/,
+    versions: 'all (4.x-5.x)',
+    source: 'broker/subscription/SubscriptionGroupManager (updateSubscriptionGroupConfig: mqadmin updateSubGroup, or a group created on first use)',
+    // The group's config as the broker keeps it; its retryMaxTimes is a 5.x gRPC consumer's retries
+    // (the proxy gives the client retryMaxTimes + 1 attempts), read from the line's text.
+    format: 'create new subscription group, {}',
+    args: ['config'],
+    forms: { update: { format: 'update subscription group config, old: {} new: {}', args: ['old', 'config'] } },
+    fields: (g) => consumerChanged('group-config', str(g.group)),
+    samples: [
+      {
+        // Real: samples/lab/consumer-grpc-failures-dlq (5.3.3, after mqadmin updateSubGroup -r 2), cut after retryMaxTimes.
+        text: '2026-12-07 10:22:05 INFO AdminBrokerThread_2 - create new subscription group, SubscriptionGroupConfig{groupName=CID_STOCK, consumeEnable=true, consumeFromMinEnable=false, consumeBroadcastEnable=false, consumeMessageOrderly=false, retryQueueNums=1, retryMaxTimes=2, groupRetryPolicy=GroupRetryPolicy{type=CUSTOMIZED, exponentialRetryPolicy=null, customizedRetryPolicy=null}, brokerId=0}',
+        fields: { change: 'group-config', group: 'CID_STOCK', clientId: null, topic: null },
+      },
+      {
+        text: 'update subscription group config, old: SubscriptionGroupConfig{groupName=GroupPay, retryMaxTimes=16} new: SubscriptionGroupConfig{groupName=GroupPay, retryMaxTimes=3}',
+        fields: { change: 'group-config', group: 'GroupPay' },
+      },
+    ],
+  },
+  {
     id: 'consumer-changed/unregistered',
     type: 'consumer-changed',
     keywords: ['unregister a consumer['],

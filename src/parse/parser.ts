@@ -17,6 +17,9 @@ import { KEYWORDS, matchMessage, type CatalogueMatch } from './catalogue.js';
 import { CONSUMER_CLIENT_WORDS } from './catalogue-consumer.js';
 import { keywordScanner, keywordStarts } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
+
+/** The version hint of the 5.1+ remoting client's layout (rocketmq-client-5x), which the gRPC Java client shares. */
+const LAYOUT_5X_CLIENT_HINT = LAYOUTS.find((l) => l.id === 'rocketmq-client-5x')!.versionHint!;
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
 import { GMT8, parseZone, type Zone } from './time.js';
 import { ActivityTracker, type ActivityEdges } from './activity.js';
@@ -267,6 +270,8 @@ export class SourceParser {
   private held: RmqEvent[] | null = null;
 
   private readonly versionHints = new Set<string>();
+  /** The consumer groups a gRPC client's push consumers started in this file (two at most: then none is assumed). */
+  private readonly grpcGroups = new Set<string>();
   /** A later part of a split file: what its first line after the cut was (null: no line yet). */
   private afterCut: 'header' | 'other' | null = null;
   private resumed = false;
@@ -447,6 +452,7 @@ export class SourceParser {
     this.badTimes = 0;
     this.firstBadTime = null;
     this.versionHints.clear();
+    this.grpcGroups.clear();
     this.layoutsSeen.clear();
     if (this.activity) this.activity = new ActivityTracker();
     this.resumed = true;
@@ -508,6 +514,9 @@ export class SourceParser {
     this.acc.kind = this.kind;
     this.acc.zone = this.zoneName;
     this.acc.layout = this.layoutName();
+    // rocketmq-client-java (the 5.x gRPC client, 5.0.x) writes the layout of the 5.1+ remoting client
+    // (rocketmq-client-5x): a file whose lines are the gRPC client's is no remoting client of 5.1+.
+    if (this.versionHints.has('5.x-grpc')) this.versionHints.delete(LAYOUT_5X_CLIENT_HINT);
     if (this.versionHints.size) this.acc.versionHints = [...this.versionHints];
     const activity = this.activity?.result();
     if (activity) this.acc.activity = activity;
@@ -1062,6 +1071,7 @@ export class SourceParser {
     rec.matchedAny = true;
     if (mergeIntoRecord(rec.events, hit)) return;
     if (hit.entry.roleFromKind) hit.fields.role = this.kind === 'namesrv' ? 'namesrv' : 'broker';
+    this.grpcGroup(hit);
     const ev = this.makeEvent(hit.type, hit.fields, lineNo, rec.text, rec);
     if (hit.entry.id) ev.entry = hit.entry.id;
     if (hit.entry.versionHint) {
@@ -1072,6 +1082,21 @@ export class SourceParser {
     if (hit.entry.causeFromNext) rec.needsCause = ev;
     if (rec.events === NO_EVENTS) rec.events = [ev];
     else rec.events.push(ev);
+  }
+
+  /**
+   * A 5.x gRPC Java client's consume lines do not print their group (rocketmq-client-java
+   * ConsumeTask: `Message listener raised an exception ..., clientId=, mq=, messageId=`); its push
+   * consumer's start does (PushConsumerImpl: `Create standard consume service, consumerGroup=G`).
+   * When one group started in the file so far, its gRPC consume failures are that group's.
+   */
+  private grpcGroup(hit: CatalogueMatch): void {
+    if (hit.entry.versionHint !== '5.x-grpc') return;
+    if (hit.type === 'startup' && hit.fields.role === 'consumer' && typeof hit.fields.group === 'string') {
+      if (this.grpcGroups.size < 2) this.grpcGroups.add(hit.fields.group);
+    } else if (hit.type === 'consume-failed' && hit.fields.group === null && this.grpcGroups.size === 1) {
+      hit.fields.group = [...this.grpcGroups][0];
+    }
   }
 
   /** A line outside any record: its event stands alone, with no time. */

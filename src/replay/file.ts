@@ -433,7 +433,7 @@ function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<strin
     const sub = g.str('subscription', false);
     if (sub !== undefined && sub.trim() !== '*') fail(`${p}.subscription`, "only '*' is modelled (the model's messages carry no tag)");
     g.oneOf('messageModel', ['CLUSTERING'] as const);
-    g.oneOf('consumeMode', ['concurrently', 'orderly'] as const);
+    g.oneOf('consumeMode', ['concurrently', 'orderly', 'pop'] as const);
     const threads = { min: 1, max: LIMITS.threads, int: true };
     const min = g.num('consumeThreadMin', false, threads);
     const max = g.num('consumeThreadMax', false, threads);

@@ -63,6 +63,8 @@ interface Group {
   firstDlq: RmqEvent | null;
   firstSendBack: RmqEvent | null;
   firstDrop: RmqEvent | null;
+  /** Failures logged by a 5.x gRPC client (rocketmq-clients): retried by pop, not sent back. */
+  grpc: number;
 }
 
 const MAX_CLASSES = 20;
@@ -95,6 +97,7 @@ const newGroup = (name: string): Group => ({
   firstDlq: null,
   firstSendBack: null,
   firstDrop: null,
+  grpc: 0,
 });
 
 const rule: Rule = {
@@ -141,6 +144,7 @@ const rule: Rule = {
       const key = `${e.host}|${g.name}|${ids.join(',') || e.text.slice(0, 200)}|${reconsume}`;
       if (!deliveries.add(key, e)) return;
       g.failures++;
+      if (entry.startsWith('consume-failed/grpc-')) g.grpc++;
       g.firstFailure ??= e;
       g.clients.add(e.host);
       const topic = str(e, 'topic');
@@ -179,6 +183,8 @@ const rule: Rule = {
       const G = printed ? g.name : '<group>';
       const who = printed ? `Group ${g.name}'s listener` : `A listener on host ${g.name.slice('(group not printed, '.length, -1)} (its group is not printed)`;
       const orderly = g.orderlyNotOk > 0;
+      /** Every failure is a 5.x gRPC client's: its retries are the group's retry policy, not maxReconsumeTimes. */
+      const grpc = g.grpc > 0 && g.grpc === g.failures;
       const dlq = g.dlqStored.size;
       const severity = dlq > 0 || g.broadcastDropped > 0 ? 'error' : 'warning';
       const classes = [...g.exceptions.entries()].sort((a, b) => b[1].count - a[1].count);
@@ -194,10 +200,17 @@ const rule: Rule = {
         ex.push(
           // A listener's RECONSUME_LATER answer is not logged (ConsumeMessageConcurrentlyService,
           // 4.x-5.x): only the client's CONSUME_FAILED_TPS and the broker's SNDBCK_PUT_NUMS count it.
-          `${who} failed ${plural(g.failures, 'delivery', 'deliveries')} that the client logged${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}${kinds.length ? `: ${kinds.join(', ')}` : ''}.${orderly ? '' : ' A RECONSUME_LATER answer is not logged: the failures in all are at least these.'}`,
+          `${who} failed ${plural(g.failures, 'delivery', 'deliveries')} that the client logged${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}${kinds.length ? `: ${kinds.join(', ')}` : ''}.${orderly ? '' : ` A ${grpc ? 'ConsumeResult.FAILURE' : 'RECONSUME_LATER'} answer is not logged: the failures in all are at least these.`}`,
         );
       } else ex.push(`The broker stored messages of group ${G} in its dead-letter queue; the group's client logs were not among the inputs.`);
-      if (g.failures && !orderly && g.failures > g.broadcastDropped) {
+      if (grpc) {
+        // rocketmq-clients java ProcessQueueImpl (5.0.x): a failed message is nacked (changeInvisibleDuration
+        // by the retry policy's backoff); the broker's pop revive stores it in %RETRY%<group>_<topic>, and the
+        // proxy moves one received again past its attempts to the DLQ (5.x proxy PopMessageResultFilterImpl).
+        ex.push(
+          `These are 5.x gRPC consumers (they receive by pop through a proxy): a failed message is not sent back; the client makes it invisible for the backoff of the group's retry policy (by default 1 s, 5 s, 10 s, 30 s, then minutes), the broker's pop revive delivers it again through ${RETRY_PREFIX}${G}_${topics.length === 1 ? topics[0] : "<topic>"}, and once it has used its attempts (maxAttempts, the group's retryMaxTimes + 1; retryMaxTimes is 16 unless set on the group, and the client log does not print it) the proxy stores it in ${DLQ_PREFIX}${G}, which no consumer reads unless one subscribes to it.`,
+        );
+      } else if (g.failures && !orderly && g.failures > g.broadcastDropped) {
         ex.push(
           `A failed message is sent back to the broker, which delivers it again through ${RETRY_PREFIX}${G} after a delay growing from 10 s to 2 h (delay level 3 + reconsumeTimes); once its reconsumeTimes has reached maxReconsumeTimes, ${maxReconsume}${assumed}, the next failure stores it in ${DLQ_PREFIX}${G}, which no consumer reads unless one subscribes to it.`,
         );
@@ -224,7 +237,7 @@ const rule: Rule = {
       if (g.broadcastDropped) ex.push('A broadcasting consumer does not retry: each failed message is lost for that instance.');
 
       const adv: Array<string | TopicAdvice> = [];
-      for (const [c, t] of classes.slice(0, 3).filter(([, x]) => !/ConsumeStatus/.test(x.first.text))) adv.push(`Fix the listener's ${c}${t.frame ? ` (top frame ${t.frame})` : ' (the stack printed after the line shows where)'}; a message that can never be processed should be logged and acknowledged, not ${orderly ? 'retried in place' : `retried up to maxReconsumeTimes (${maxReconsume}${maxReconsume === CONSUMER_DEFAULTS.maxReconsumeTimes ? ' by default' : ''}) times`}.`);
+      for (const [c, t] of classes.slice(0, 3).filter(([, x]) => !/ConsumeStatus/.test(x.first.text))) adv.push(`Fix the listener's ${c}${t.frame ? ` (top frame ${t.frame})` : ' (the stack printed after the line shows where)'}; a message that can never be processed should be logged and acknowledged, not ${orderly ? 'retried in place' : grpc ? "retried until its attempts run out (the group's retryMaxTimes + 1)" : `retried up to maxReconsumeTimes (${maxReconsume}${maxReconsume === CONSUMER_DEFAULTS.maxReconsumeTimes ? ' by default' : ''}) times`}.`);
       if (classes.some(([, t]) => /ConsumeStatus/.test(t.first.text))) adv.push('The listener returned something other than a ConsumeStatus: return ConsumeStatus.CONSUME_SUCCESS or RECONSUME_LATER on every path.');
       if (g.returnedNull && g.returnedNull > classes.length) adv.push('The listener returned null: return CONSUME_SUCCESS or RECONSUME_LATER explicitly on every path (a null is taken as RECONSUME_LATER).');
       if (dlq || g.atMax.size) {
@@ -250,7 +263,8 @@ const rule: Rule = {
         broadcastDropped: g.broadcastDropped,
         retried: g.retried,
         maxReconsumeTimesSeen: g.maxReconsume,
-        maxReconsumeTimes: maxReconsume,
+        // A gRPC consumer has no maxReconsumeTimes: the group's retryMaxTimes, which its log does not print.
+        maxReconsumeTimes: grpc ? null : maxReconsume,
         failedAtMax: g.atMax.size,
         sentToDlq: dlq,
         dlqStoreFailed: g.dlqFailed,

@@ -91,6 +91,8 @@ export interface ConsumerImpact {
   failedHow: string | null;
   /** Messages put back for another delivery through %RETRY%group. */
   redelivered: number | null;
+  /** The retry topic when it is not %RETRY%<group>: a pop consumer's %RETRY%<group>_<topic> (5.x). */
+  retryTopic?: string;
   /** Messages stored in %DLQ%group. */
   dlq: number | null;
   dlqHow: string | null;

@@ -154,7 +154,8 @@ const rule: Rule = {
     const onChanged = (e: RmqEvent) => {
       const name = str(e, 'group');
       const change = str(e, 'change');
-      if (!name || !change || change.startsWith('subscription') || change.startsWith('topic')) return;
+      // A group's config created or updated (mqadmin updateSubGroup) starts no rebalance.
+      if (!name || !change || change.startsWith('subscription') || change.startsWith('topic') || change === 'group-config') return;
       const g = groupNamed(name);
       if (g.comings.length < 1000) g.comings.push({ ts: e.ts, change });
       g.comingEv ??= e;

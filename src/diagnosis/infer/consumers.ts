@@ -148,14 +148,20 @@ function inferGroup(
 
   // Mode.
   const locks = mine.filter((e) => e.type === 'lock-failed');
-  const lite = starts.find((e) => e.text !== '' && !/start OK\.\s*$/.test(e.text));
+  // A gRPC push consumer's start line (`Create standard consume service`) is no lite pull consumer's.
+  const lite = starts.find((e) => e.text !== '' && !e.entry?.startsWith('startup/grpc-') && !/start OK\.\s*$/.test(e.text));
   const mode: ConsumeMode = locks.length > 0 ? 'orderly' : lite ? 'litePull' : 'concurrently';
   modes.set(name, mode);
   if (mode === 'orderly') ctx.notes.push(`consumer group ${name}: consumed orderly (it locked its queues on the brokers: ${ctx.ref(locks[0])}); the model locks its queues but consumes their messages concurrently`);
   if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer`);
   def(`${p}.messageModel`, 'CLUSTERING (DefaultMQPushConsumer default; BROADCASTING is not modelled)');
   const group: ScenarioConsumerGroup = { group: name, topic, version, subscription: '*', messageModel: 'CLUSTERING', listener: { processMs: 0 }, instances };
-  if (mode === 'orderly') {
+  const grpcStart = starts.find((e) => e.entry?.startsWith('startup/grpc-'));
+  if (grpcStart) {
+    group.consumeMode = 'pop';
+    prov(`${p}.consumeMode`, "a 5.x gRPC client's push consumer (rocketmq-client-java PushConsumerImpl: `Create standard consume service`): it receives by pop through a proxy, its failed messages come back at the retry policy's backoff", [grpcStart]);
+    ctx.notes.push(`consumer group ${name}: 5.x gRPC push consumers (pop through a proxy); the model pulls its queues, retries a failed message at the pop backoff (1 s, 5 s, 10 s, ...) and keeps no lag for it`);
+  } else if (mode === 'orderly') {
     group.consumeMode = 'orderly';
     prov(`${p}.consumeMode`, 'it locked its queues on the brokers (RebalanceImpl.lock: `the message queue lock`, `pull message later because not locked in broker`)', locks.slice(0, 3));
   }
@@ -180,7 +186,7 @@ function inferGroup(
   def(`${p}.pullBatchSize`, `${CONSUMER_DEFAULTS.pullBatchSize} (DefaultMQPushConsumer default)`);
   def(`${p}.consumeConcurrentlyMaxSpan`, `${CONSUMER_DEFAULTS.consumeConcurrentlyMaxSpan} (DefaultMQPushConsumer default)`);
   const failures = failuresOf(ctx, hostsOf, name);
-  group.maxReconsumeTimes = inferMaxReconsume(ctx, failures, p);
+  group.maxReconsumeTimes = grpcRetryMaxTimes(ctx, mine, book, p) ?? inferMaxReconsume(ctx, failures, p);
   group.listener = inferListener(ctx, failures, stats, p, threads * Math.max(1, new Set(runs.map((r) => r.host)).size));
   return group;
 }
@@ -303,6 +309,23 @@ function failuresOf(ctx: InferContext, hostsOf: readonly string[], group: string
   const rows = hostsOf.flatMap((h) => (ctx.c.consumeFailures.get(h) ?? []).filter((f) => ours(f.group))).sort((a, b) => a.ts - b.ts);
   const lines = ctx.c.consumeFailureLines.filter((e) => hostsOf.includes(e.host) && ours(e.fields.group));
   return { rows, lines };
+}
+
+/**
+ * A 5.x gRPC consumer group's retries: the proxy gives its clients the group's retryMaxTimes + 1
+ * attempts (GrpcClientSettingsManager, 5.x), and the broker prints the group's config when it is
+ * created or updated (SubscriptionGroupManager: `create new subscription group, SubscriptionGroupConfig{
+ * ..., retryMaxTimes=N, ...}`). Null for a remoting group (its client's own maxReconsumeTimes wins) or
+ * when no such line is in the logs.
+ */
+function grpcRetryMaxTimes(ctx: InferContext, mine: readonly RmqEvent[], book: readonly RmqEvent[], p: string): number | null {
+  if (!mine.some((e) => e.entry?.startsWith('startup/grpc-') || e.entry?.startsWith('consume-failed/grpc-'))) return null;
+  const configs = book.filter((e) => e.fields.change === 'group-config' && /retryMaxTimes=\d+/.test(e.text));
+  const last = configs.at(-1);
+  if (!last) return null;
+  const n = Number(/retryMaxTimes=(\d+)/.exec(last.text)![1]);
+  ctx.prov(`${p}.maxReconsumeTimes`, `the group's retryMaxTimes in the broker's config of it (a gRPC consumer's retries: the proxy gives it retryMaxTimes + 1 attempts)`, [last]);
+  return n;
 }
 
 /**
