@@ -108,7 +108,7 @@ const rule: Rule = {
     description:
       "Per consumer group: the listener's failures (exceptions with their class and first frame, null returned, orderly SUSPEND, consumeTimeout), the highest reconsumeTimes seen against maxReconsumeTimes, messages the broker stored in %DLQ%group, send backs that failed, and broadcasting messages dropped.",
     versions:
-      'All Java push consumers (3.x-5.x: `consumeMessage exception`, `consumeMessage return null`, `consumeMessage Orderly return not OK`); the broker logs the DLQ move from 5.0 (`send msg to DLQ`), 4.x brokers do it silently and create %DLQ%group write-only.',
+      'All Java push consumers (3.x-5.x: `consumeMessage exception`, `consumeMessage return null`, `consumeMessage Orderly return not OK`; the 5.x gRPC client: `Message listener raised an exception`); the broker logs the DLQ move from 5.0 (`send msg to DLQ`), 4.x brokers do it silently and create %DLQ%group write-only.',
     settings: {
       maxReconsumeTimes: {
         default: CONSUMER_DEFAULTS.maxReconsumeTimes,

@@ -187,7 +187,9 @@ function inferGroup(
   def(`${p}.consumeConcurrentlyMaxSpan`, `${CONSUMER_DEFAULTS.consumeConcurrentlyMaxSpan} (DefaultMQPushConsumer default)`);
   const failures = failuresOf(ctx, hostsOf, name);
   group.maxReconsumeTimes = grpcRetryMaxTimes(ctx, mine, book, p) ?? inferMaxReconsume(ctx, failures, p);
-  group.listener = inferListener(ctx, failures, stats, p, threads * Math.max(1, new Set(runs.map((r) => r.host)).size));
+  group.listener =
+    (group.consumeMode === 'pop' && stats.length === 0 ? inferPopListener(ctx, failures, name, topic, p) : null) ??
+    inferListener(ctx, failures, stats, p, threads * Math.max(1, new Set(runs.map((r) => r.host)).size));
   return group;
 }
 
@@ -361,6 +363,45 @@ interface Level {
 }
 
 /** The listener's time per message and share of failures, minute by minute, a mixed minute split where its average says. */
+/**
+ * A gRPC (pop) group's listener, whose client prints no consume statistics: per broker stats minute,
+ * the failed share is the group's retry topic's puts (the pop revive puts every failed delivery
+ * there: %RETRY%group_topic, or group+topic) against the deliveries (the topic's puts and those
+ * retries: a pop consumer takes what is put at once), the thrown share the client's exception lines
+ * of the minute; from the first failure logged to the last. The time per message is not in the logs.
+ */
+function inferPopListener(ctx: InferContext, failed: Failures, name: string, topic: string, p: string): ScenarioConsumerGroup['listener'] | null {
+  const names = [`%RETRY%${name}_${topic}`, `%RETRY%${name}+${topic}`];
+  const retry = ctx.c.topicPuts.filter((x) => names.includes(x.topic));
+  if (retry.length === 0 || failed.rows.length === 0) return null;
+  const fresh = ctx.c.topicPuts.filter((x) => x.topic === topic);
+  const sumAt = (xs: typeof retry, ts: number) => xs.reduce((n, x) => n + (x.ts === ts ? x.sum : 0), 0);
+  const first = failed.rows[0].ts;
+  const last = failed.rows[failed.rows.length - 1].ts;
+  ctx.def(`${p}.listener.processMs`, '20 (a gRPC client prints no consume statistics)');
+  const listener: ScenarioConsumerGroup['listener'] = { processMs: 20, laterShare: 0, throwShare: 0, changes: [] };
+  let prev = { laterShare: 0, throwShare: 0 };
+  for (const end of [...new Set(retry.map((x) => x.ts))].sort((a, b) => a - b)) {
+    if (end <= first || end - 60000 > last) continue;
+    const r = sumAt(retry, end);
+    const deliveries = r + sumAt(fresh, end);
+    if (deliveries === 0) continue;
+    const thrown = failed.rows.filter((f) => f.thrown && f.ts > end - 60000 && f.ts <= end).length;
+    const from = Math.max(end - 60000, first);
+    // Failures that began within the minute: their share is of the deliveries since the first one.
+    const part = Math.max(0.1, (end - from) / 60000);
+    const failShare = Math.min(1, r / deliveries / part);
+    const next = { laterShare: round2(Math.max(0, failShare - Math.min(failShare, thrown / deliveries / part))), throwShare: round2(Math.min(failShare, thrown / deliveries / part)) };
+    if (Math.abs(next.laterShare - prev.laterShare) + Math.abs(next.throwShare - prev.throwShare) <= SAME_SHARE) continue;
+    listener.changes!.push({ atMs: Math.max(0, ctx.rel(from)), ...next });
+    prev = next;
+  }
+  if (prev.laterShare + prev.throwShare > 0) listener.changes!.push({ atMs: ctx.rel(last + 1), laterShare: 0, throwShare: 0 });
+  if (listener.changes!.length === 0) return null;
+  ctx.prov(`${p}.listener.laterShare`, `the puts of ${names[0]} (the pop revive's, one per failed delivery) against the deliveries of each minute (the topic's puts and those), the thrown share from the gRPC client's exception lines`, [...retry.slice(0, 2).map((x) => x.event), ...failed.lines.slice(0, 2)]);
+  return listener;
+}
+
 function inferListener(ctx: InferContext, failed: Failures, stats: StatMinute[], p: string, threads: number): ScenarioConsumerGroup['listener'] {
   const usable = stats.filter((m) => m.times >= MIN_TIMES);
   if (usable.length === 0) {
