@@ -50,7 +50,9 @@ describe('every consumer recording', () => {
       }
       for (const h of l.hosts.filter((x) => x.roles.includes('consumer'))) {
         const c = l.consumers!.find((x) => x.host === h.name)!;
-        expect(existsSync(join(LAB, name, h.name, 'logs', 'rocketmqlogs', 'rocketmq_client.log.gz')), `${name} ${h.name}`).toBe(true);
+        // The remoting client writes rocketmqlogs/rocketmq_client.log, the gRPC client (rocketmq-client-java) rocketmq/rocketmq-client.log.
+        const clientLog = c.mode === 'grpcPush' ? join('rocketmq', 'rocketmq-client.log.gz') : join('rocketmqlogs', 'rocketmq_client.log.gz');
+        expect(existsSync(join(LAB, name, h.name, 'logs', clientLog)), `${name} ${h.name}`).toBe(true);
         const started = new RegExp(`INFO \\d+ --- \\[ *main\\] com\\.example\\.[a-z]+\\.[A-Za-z]+Listener +: Listener started: group=${c.group}`);
         expect(log(name, h.name, 'app.log'), `${name} ${h.name}`).toMatch(started);
       }
@@ -59,6 +61,26 @@ describe('every consumer recording', () => {
 });
 
 describe('what each consumer recording shows', () => {
+  it('consumer-grpc-failures-dlq: gRPC push consumers through a local-mode proxy; failures retried by pop, the last ones moved to the DLQ', () => {
+    const l = labJson('consumer-grpc-failures-dlq');
+    const g = group('consumer-grpc-failures-dlq');
+    expect(l.consumers!.map((c) => [c.mode, (c as { client?: string }).client, (c as { endpoints?: string }).endpoints])).toEqual([
+      ['grpcPush', 'rocketmq-client-java', '10.213.0.21:8081'],
+      ['grpcPush', 'rocketmq-client-java', '10.213.0.21:8081'],
+    ]);
+    // The proxy runs the broker: its local mode and gRPC address are said.
+    expect((l.servers.brokers[0] as { proxy?: unknown }).proxy).toMatchObject({ mode: 'local', grpcAddr: '10.213.0.21:8081' });
+    // A gRPC consumer holds no queues (it receives by pop).
+    for (const c of l.consumers!) expect(c.queues).toEqual([]);
+    expect(g.maxReconsumeTimes).toBe(2);
+    expect(g.dlq.byAdminTool).toBe(g.dlq.byDeliveries);
+    expect(g.dlq.byDeliveries).toBeGreaterThan(0);
+    expect(g.neverConsumed.count).toBe(g.dlq.byDeliveries);
+    // Retried deliveries come from the pop retry, not the remoting retry queue: reconsumeTimes up to retryMaxTimes.
+    expect(g.retried).toBeGreaterThan(0);
+    expect(log('consumer-grpc-failures-dlq', 'mq-broker-a', 'rocketmqlogs/proxy.log')).toMatch(/rocketmq-proxy startup successfully/);
+  });
+
   it('consumer-slow-listener: the lag builds during the slowdown and drains after it; flow control in the client logs', () => {
     const l = labJson('consumer-slow-listener');
     const g = group('consumer-slow-listener');
