@@ -43,6 +43,20 @@ describe('the consumers\' impact on the lab\'s consumer recordings', () => {
     expect(c.unknown.join('\n')).toMatch(/consumed twice: no offset reset/);
   });
 
+  it('consumer-grpc-failures-dlq: a pop group\'s failed deliveries, redeliveries and DLQ from its retry topic\'s stats; its lag unknown', async () => {
+    const [c] = await consumersOf('consumer-grpc-failures-dlq');
+    const g = truthOf('consumer-grpc-failures-dlq');
+    expect(c.group).toBe('CID_STOCK');
+    expect(c.hosts).toEqual(['app-stock-01', 'app-stock-02']);
+    within(c.failed!, g.failed);
+    expect(c.failedHow).toMatch(/^TOPIC_PUT_NUMS \[%RETRY%CID_STOCK_TopicOrder\]/);
+    within(c.redelivered!, g.deliveries - g.received);
+    expect(c.retryTopic).toBe('%RETRY%CID_STOCK_TopicOrder');
+    expect(c.dlq).toBe(g.dlq.byAdminTool);
+    expect(c.lag).toBeNull();
+    expect(c.unknown.join('\n')).toMatch(/lag: a pop consumer commits no offsets/);
+  });
+
   it('consumer-offset-reset: the messages consumed again are the offsets the reset moved back', async () => {
     const [c] = await consumersOf('consumer-offset-reset');
     within(c.consumedAgain!, truthOf('consumer-offset-reset').duplicates);
@@ -115,6 +129,20 @@ describe('the consumers\' impact: the reading', () => {
     }
     // Three queues at minutes 4-6: puts so far minus commits 850-850, 1150-1070, 1400-1400.
     expect(read(events)[0].lag).toMatchObject({ about: 80, at: Date.parse('2026-12-01T10:05:00+08:00'), minutes: 3 });
+  });
+
+  it('a pop retry topic (%RETRY%group_topic) named by the group stats is that group\'s: its puts are failures, its sends back DLQ moves', () => {
+    const fail = ev('consume-failed', '10:00:30.000', { returnType: 'EXCEPTION', group: 'G', msgIds: ['m'] });
+    const [c] = read([
+      fail,
+      stat('10:01:00.000', 'TOPIC_PUT_NUMS', '%RETRY%G_T', 30),
+      stat('10:01:00.000', 'GROUP_GET_NUMS', '%RETRY%G_T@G', 30),
+      stat('10:02:00.000', 'TOPIC_PUT_NUMS', '%RETRY%G_T', 10),
+      stat('10:02:00.000', 'SNDBCK_PUT_NUMS', '%RETRY%G_T@G', 4),
+    ]);
+    expect(c).toMatchObject({ group: 'G', failed: 40, redelivered: 36, dlq: 4, retryTopic: '%RETRY%G_T' });
+    // No group G_T made of the retry topic's name.
+    expect(read([stat('10:01:00.000', 'GROUP_GET_NUMS', '%RETRY%G_T@G', 3), stat('10:01:00.000', 'TOPIC_PUT_NUMS', '%RETRY%G_T', 3), fail]).map((x) => x.group)).toEqual(['G']);
   });
 
   it('no lag from a single minute end, nor DLQ without SCHEDULE_TOPIC_XXXX puts beside the sends back', () => {

@@ -89,6 +89,20 @@ describe('mechanisms', () => {
     expect(group(f.scenario, f.untilMs).dlq).toBeGreaterThan(0);
   });
 
+  it('a pop group (5.x gRPC) retries at the pop backoff (1 s, 5 s, ...): more of a failure burst reaches the DLQ, and it keeps no lag', () => {
+    const f = load('consumer-failures-dlq');
+    const pop: Scenario = structuredClone(f.scenario);
+    pop.consumerGroups![0].consumeMode = 'pop';
+    expect(() => validateScenario(structuredClone(pop))).not.toThrow();
+    const p = group(pop, f.untilMs);
+    const c = group(f.scenario, f.untilMs);
+    // The remoting retries wait 10 s, 30 s, 1 min: fewer third failures fall inside the burst.
+    expect(p.dlq).toBeGreaterThan(c.dlq);
+    expect(p.retried + p.dlq).toBe(p.failed);
+    expect(p.lag).toEqual([]);
+    expect(p.maxLag).toBeNull();
+  });
+
   it('an instance killed -9 leaves its unpersisted offsets: the next owner consumes those messages again', () => {
     const f = load('consumer-slow-listener');
     const sc = JSON.parse(JSON.stringify(f.scenario)) as Scenario;
