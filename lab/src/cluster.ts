@@ -21,7 +21,7 @@ import {
   waitFor,
   type LabJvm,
 } from './procs.js';
-import { namesrvAddr, proxyHosts, type BrokerProcess, type Host, type NamesrvProcess, type ProducerProcess, type Scenario } from './scenario.js';
+import { isGrpc, namesrvAddr, proxyHosts, type BrokerProcess, type Host, type NamesrvProcess, type ProducerProcess, type Scenario } from './scenario.js';
 
 const STORE_FS_SIZE = '256m';
 const CPU_CGROUP_ROOT = '/sys/fs/cgroup/cpu';
@@ -151,7 +151,7 @@ export class Cluster {
     for (const h of s.hosts) {
       mkdirSync(join(this.userHome(h.name), 'logs'), { recursive: true });
       for (const p of h.processes) {
-        if (p.kind === 'consumer' && p.mode === 'grpcPush') grpcClientClasspath(this.tool, p.version);
+        if (p.kind === 'consumer' && isGrpc(p)) grpcClientClasspath(this.tool, p.version);
         else if (p.kind === 'producer' || p.kind === 'consumer') clientClasspath(this.tool, p.version);
       }
     }

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import type { Cluster } from './cluster.js';
 import { grpcClientClasspath } from './maven.js';
 import { HOST_HOME, isRunning, type LabJvm } from './procs.js';
-import { consumers, grpcEndpoints, namesrvAddr, type ConsumerProcess, type Host, type ListenerBehaviour, type Scenario } from './scenario.js';
+import { consumers, grpcEndpoints, isGrpc, namesrvAddr, type ConsumerProcess, type Host, type ListenerBehaviour, type Scenario } from './scenario.js';
 
 const run = promisify(execFile);
 
@@ -128,7 +128,7 @@ export class Consumers {
     const conf = join(this.cluster.hostDir(host.name), 'consumer.properties');
     const b = this.current(host.name);
     const sub = subscription ?? p.subscription ?? '*';
-    if (p.mode === 'grpcPush') return this.startGrpc(host, p, sub, b);
+    if (isGrpc(p)) return this.startGrpc(host, p, sub, b);
     const props: Record<string, string | number | boolean | undefined> = {
       namesrvAddr: namesrvAddr(this.s, p.namesrvHosts),
       group: p.group,
@@ -163,16 +163,20 @@ export class Consumers {
     return j;
   }
 
-  /** A gRPC push consumer (LabGrpcConsumer, compiled against rocketmq-client-java), connected to its proxy. */
+  /** A gRPC push or simple consumer (LabGrpcConsumer, compiled against rocketmq-client-java), connected to its proxy. */
   private startGrpc(host: Host, p: ConsumerProcess, sub: string, b: Required<ListenerBehaviour>): LabJvm {
     const conf = join(this.cluster.hostDir(host.name), 'consumer.properties');
     const props: Record<string, string | number | undefined> = {
       endpoints: grpcEndpoints(this.s, p),
+      mode: p.mode,
       group: p.group,
       topic: p.topic,
       subscription: sub,
       consumptionThreadCount: p.consumptionThreadCount,
       maxCacheMessageCount: p.maxCacheMessageCount,
+      receiveBatchSize: p.receiveBatchSize,
+      invisibleSeconds: p.invisibleSeconds,
+      awaitSeconds: p.awaitSeconds,
       processMs: b.processMs,
       laterShare: b.laterShare,
       throwShare: b.throwShare,
@@ -191,7 +195,7 @@ export class Consumers {
     const list = this.runs.get(host.name) ?? [];
     list.push({ start: Date.now(), end: null, ended: null, subscription: sub });
     this.runs.set(host.name, list);
-    this.log(`${host.name}: gRPC push consumer ${p.group} (rocketmq-client-java ${p.version}, ${props.endpoints}, subscription ${sub}) started`);
+    this.log(`${host.name}: gRPC ${p.mode === 'grpcSimple' ? 'simple' : 'push'} consumer ${p.group} (rocketmq-client-java ${p.version}, ${props.endpoints}, subscription ${sub}) started`);
     return j;
   }
 
@@ -203,7 +207,7 @@ export class Consumers {
   async grpcGroups(): Promise<void> {
     const done = new Set<string>();
     for (const { consumer: p } of consumers(this.s)) {
-      if (p.mode !== 'grpcPush' || p.maxReconsumeTimes === undefined || done.has(p.group)) continue;
+      if (!isGrpc(p) || p.maxReconsumeTimes === undefined || done.has(p.group)) continue;
       done.add(p.group);
       const out = await this.admin(['updateSubGroup', '-n', namesrvAddr(this.s), '-c', this.s.brokerClusterName ?? 'DefaultCluster', '-g', p.group, '-r', String(p.maxReconsumeTimes)]);
       if (!/create subscription group to .* success/.test(out)) throw new Error(`mqadmin updateSubGroup ${p.group} failed:\n${out.trim()}`);

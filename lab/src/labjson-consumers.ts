@@ -3,7 +3,7 @@
 // the group's lag sampled by the release's admin tool, and its dead-letter topic counted by it.
 // docs/lab.md ("lab.json") documents the shape.
 import type { InstanceRun, LagSample } from './consumers.js';
-import { consumers, grpcEndpoints, namesrvAddr, type ConsumerProcess, type Scenario } from './scenario.js';
+import { consumers, grpcEndpoints, isGrpc, namesrvAddr, type ConsumerProcess, type Scenario } from './scenario.js';
 
 /** One hand-over of a message to the listener, as LabConsumer writes it (consumed.tsv). */
 export interface Delivery {
@@ -105,7 +105,7 @@ function dlqByDeliveries(ds: Delivery[], maxReconsume: number): string[] {
  * or all); a gRPC consumer's client (rocketmq-client-java) and endpoints (its proxy's gRPC address).
  */
 function consumerClient(s: Scenario, p: ConsumerProcess) {
-  if (p.mode === 'grpcPush') return { client: 'rocketmq-client-java', endpoints: grpcEndpoints(s, p) };
+  if (isGrpc(p)) return { client: 'rocketmq-client-java', endpoints: grpcEndpoints(s, p) };
   return { namesrvAddrs: namesrvAddr(s, p.namesrvHosts).split(';') };
 }
 
@@ -126,10 +126,12 @@ interface ConsumerSettings {
 }
 
 function consumerSettings(p: ConsumerProcess): ConsumerSettings {
-  if (p.mode === 'grpcPush') {
+  if (isGrpc(p)) {
     return {
       consumptionThreadCount: p.consumptionThreadCount ?? null,
-      maxCacheMessageCount: p.maxCacheMessageCount ?? null,
+      ...(p.mode === 'grpcSimple'
+        ? { receiveBatchSize: p.receiveBatchSize ?? null, invisibleSeconds: p.invisibleSeconds ?? null, awaitSeconds: p.awaitSeconds ?? null }
+        : { maxCacheMessageCount: p.maxCacheMessageCount ?? null }),
       maxReconsumeTimes: p.maxReconsumeTimes ?? null,
       ...(p.settings ?? {}),
     };

@@ -72,10 +72,15 @@ export interface ListenerBehaviour {
 }
 
 /**
- * concurrently, orderly, litePull: the remoting clients (rocketmq-client); grpcPush: a PushConsumer of
- * the 5.x gRPC client (rocketmq-client-java) through a proxy.
+ * concurrently, orderly, litePull: the remoting clients (rocketmq-client); grpcPush, grpcSimple: a
+ * PushConsumer or SimpleConsumer of the 5.x gRPC client (rocketmq-client-java) through a proxy.
  */
-export const CONSUMER_MODES = ['concurrently', 'orderly', 'litePull', 'grpcPush'] as const;
+export const CONSUMER_MODES = ['concurrently', 'orderly', 'litePull', 'grpcPush', 'grpcSimple'] as const;
+
+/** A consumer of the 5.x gRPC client (rocketmq-client-java), through a proxy. */
+export function isGrpc(c: { mode?: (typeof CONSUMER_MODES)[number] }): boolean {
+  return c.mode === 'grpcPush' || c.mode === 'grpcSimple';
+}
 /** The remoting consumers' settings a gRPC consumer does not have (it receives by pop, through a proxy). */
 const REMOTING_ONLY = ['consumeThreadMin', 'consumeThreadMax', 'pullBatchSize', 'pullThresholdForQueue', 'consumeFromWhere', 'messageModel', 'namesrvHosts'] as const;
 export const MESSAGE_MODELS = ['CLUSTERING', 'BROADCASTING'] as const;
@@ -113,12 +118,18 @@ export interface ConsumerProcess {
   systemProperties?: Record<string, string>;
   /** Only these NameServer hosts in its namesrvAddr (default: all, in host order). */
   namesrvHosts?: string[];
-  /** grpcPush: the host whose proxy it connects to (default: the first host with `proxyMode: local`). */
+  /** grpcPush, grpcSimple: the host whose proxy it connects to (default: the first host with `proxyMode: local`). */
   proxyHost?: string;
-  /** grpcPush: PushConsumerBuilder.setConsumptionThreadCount (client default 20). */
+  /** grpcPush: PushConsumerBuilder.setConsumptionThreadCount (client default 20); grpcSimple: its receiving threads (default 1). */
   consumptionThreadCount?: number;
   /** grpcPush: PushConsumerBuilder.setMaxCacheMessageCount (client default 1024). */
   maxCacheMessageCount?: number;
+  /** grpcSimple: SimpleConsumer.receive's maxMessageNum (default 16, rocketmq-clients' SimpleConsumerExample). */
+  receiveBatchSize?: number;
+  /** grpcSimple: receive's invisibleDuration, seconds (default 15): a message not acked is received again after it. */
+  invisibleSeconds?: number;
+  /** grpcSimple: SimpleConsumerBuilder.setAwaitDuration, seconds (default 30): a receive's long polling. */
+  awaitSeconds?: number;
 }
 
 export type LabProcess = NamesrvProcess | BrokerProcess | ProducerProcess | ConsumerProcess;
@@ -288,8 +299,16 @@ function checkConsumer(where: string, p: ConsumerProcess, hostNames: Set<string>
   int('pullBatchSize', 1, 1024);
   int('pullThresholdForQueue', 1, 65535);
   int('maxReconsumeTimes', -1, 16);
-  if (p.mode === 'grpcPush') {
-    for (const k of REMOTING_ONLY) if (p[k] !== undefined) fail(`${where}.${k}`, 'a gRPC push consumer has no such setting (it receives by pop, through a proxy)');
+  const simpleOnly = ['receiveBatchSize', 'invisibleSeconds', 'awaitSeconds'] as const;
+  if (isGrpc(p)) {
+    for (const k of REMOTING_ONLY) if (p[k] !== undefined) fail(`${where}.${k}`, 'a gRPC consumer has no such setting (it receives by pop, through a proxy)');
+    if (p.mode === 'grpcSimple' && p.maxCacheMessageCount !== undefined) fail(`${where}.maxCacheMessageCount`, 'a PushConsumer setting (mode grpcPush)');
+    if (p.mode === 'grpcPush') for (const k of simpleOnly) if (p[k] !== undefined) fail(`${where}.${k}`, 'a SimpleConsumer setting (mode grpcSimple)');
+    if (p.receiveBatchSize !== undefined && !(Number.isInteger(p.receiveBatchSize) && p.receiveBatchSize >= 1 && p.receiveBatchSize <= 32)) fail(`${where}.receiveBatchSize`, 'must be 1 to 32');
+    for (const k of ['invisibleSeconds', 'awaitSeconds'] as const) {
+      const v = p[k];
+      if (v !== undefined && !(Number.isInteger(v) && v >= 1 && v <= 43_200)) fail(`${where}.${k}`, 'must be 1 to 43200 seconds');
+    }
     if (p.proxyHost !== undefined && !hostNames.has(p.proxyHost)) fail(`${where}.proxyHost`, `no host ${p.proxyHost}`);
     if (p.maxReconsumeTimes === -1) fail(`${where}.maxReconsumeTimes`, "a gRPC consumer's retries are its group's retryMaxTimes, 0 to 16");
     for (const k of ['consumptionThreadCount', 'maxCacheMessageCount'] as const) {
@@ -297,7 +316,7 @@ function checkConsumer(where: string, p: ConsumerProcess, hostNames: Set<string>
       if (v !== undefined && !(Number.isInteger(v) && v >= 1 && v <= 65535)) fail(`${where}.${k}`, 'must be 1 to 65535');
     }
   } else {
-    for (const k of ['proxyHost', 'consumptionThreadCount', 'maxCacheMessageCount'] as const) if (p[k] !== undefined) fail(`${where}.${k}`, 'only for a gRPC consumer (mode grpcPush)');
+    for (const k of ['proxyHost', 'consumptionThreadCount', 'maxCacheMessageCount', ...simpleOnly] as const) if (p[k] !== undefined) fail(`${where}.${k}`, 'only for a gRPC consumer (mode grpcPush or grpcSimple)');
   }
   if ((p.consumeThreadMin ?? 20) > (p.consumeThreadMax ?? 20)) fail(`${where}.consumeThreadMin`, 'above consumeThreadMax (both default to 20)');
   if (p.mode === 'litePull' && (p.consumeThreadMin !== undefined || p.consumeThreadMax !== undefined || p.maxReconsumeTimes !== undefined)) {
@@ -409,7 +428,7 @@ function checkConsumerFault(where: string, f: Fault, hosts: Map<string, Host>): 
     case 'listener-block':
       return dur('seconds', true);
     case 'reset-offset':
-      if (c.mode === 'litePull' || c.mode === 'grpcPush' || c.messageModel === 'BROADCASTING') fail(`${where}.host`, 'resetOffsetByTime resets a clustering push consumer group on its broker');
+      if (c.mode === 'litePull' || isGrpc(c) || c.messageModel === 'BROADCASTING') fail(`${where}.host`, 'resetOffsetByTime resets a clustering push consumer group on its broker');
       return dur('backSeconds', true);
   }
 }
@@ -474,9 +493,14 @@ function checkProxies(s: Scenario, byName: Map<string, Host>): void {
     if (broker.proxyMode && compareVersions(s.versions.broker, '5.0.0') < 0) fail(`hosts.${host.name}.proxyMode`, `the proxy is in 5.x releases, not ${s.versions.broker}`);
   }
   for (const { host, consumer } of consumers(s)) {
-    if (consumer.mode !== 'grpcPush') continue;
+    if (!isGrpc(consumer)) continue;
     const target = consumer.proxyHost ? byName.get(consumer.proxyHost) : proxyHosts(s)[0];
     if (!target || !target.processes.some((p) => p.kind === 'broker' && p.proxyMode === 'local')) fail(`hosts.${host.name}.proxyHost`, 'a gRPC consumer needs a host whose broker runs in a local-mode proxy');
+    // The proxy refuses a receive whose invisible time is below ProxyConfig.minInvisibleTimeMillsForRecv
+    // (10 s in 5.x: `the invisibleTime is too small. min is 10000`, code 40011, measured on 5.3.3).
+    const proxy = target.processes.find((p): p is BrokerProcess => p.kind === 'broker')!;
+    const min = Number(proxy.proxySettings?.minInvisibleTimeMillsForRecv ?? MIN_INVISIBLE_MS);
+    if (consumer.invisibleSeconds !== undefined && consumer.invisibleSeconds * 1000 < min) fail(`hosts.${host.name}.invisibleSeconds`, `the proxy refuses an invisible time under ${min} ms (minInvisibleTimeMillsForRecv)`);
   }
 }
 
@@ -491,6 +515,9 @@ export function grpcEndpoints(s: Scenario, c: ConsumerProcess): string {
   const b = host.processes.find((p): p is BrokerProcess => p.kind === 'broker')!;
   return `${host.addr}:${b.proxySettings?.grpcServerPort ?? GRPC_SERVER_PORT}`;
 }
+
+/** ProxyConfig.minInvisibleTimeMillsForRecv's default (5.x): the shortest invisible time a receive may ask. */
+export const MIN_INVISIBLE_MS = 10_000;
 
 /** ProxyConfig.grpcServerPort's default (5.0.0-5.3.3). */
 export const GRPC_SERVER_PORT = 8081;

@@ -51,7 +51,7 @@ describe('every consumer recording', () => {
       for (const h of l.hosts.filter((x) => x.roles.includes('consumer'))) {
         const c = l.consumers!.find((x) => x.host === h.name)!;
         // The remoting client writes rocketmqlogs/rocketmq_client.log, the gRPC client (rocketmq-client-java) rocketmq/rocketmq-client.log.
-        const clientLog = c.mode === 'grpcPush' ? join('rocketmq', 'rocketmq-client.log.gz') : join('rocketmqlogs', 'rocketmq_client.log.gz');
+        const clientLog = c.mode === 'grpcPush' || c.mode === 'grpcSimple' ? join('rocketmq', 'rocketmq-client.log.gz') : join('rocketmqlogs', 'rocketmq_client.log.gz');
         expect(existsSync(join(LAB, name, h.name, 'logs', clientLog)), `${name} ${h.name}`).toBe(true);
         const started = new RegExp(`INFO \\d+ --- \\[ *main\\] com\\.example\\.[a-z]+\\.[A-Za-z]+Listener +: Listener started: group=${c.group}`);
         expect(log(name, h.name, 'app.log'), `${name} ${h.name}`).toMatch(started);

@@ -147,8 +147,8 @@ describe('gRPC consumers and the local-mode proxy', () => {
 
   it('names the gRPC or proxy field that is wrong', () => {
     const c = (s: any) => s.hosts[3].processes[0];
-    expect(check((s) => (c(s).consumeThreadMin = 4))).toThrow(/consumeThreadMin: a gRPC push consumer has no such setting/);
-    expect(check((s) => (c(s).namesrvHosts = ['ns']))).toThrow(/namesrvHosts: a gRPC push consumer has no such setting/);
+    expect(check((s) => (c(s).consumeThreadMin = 4))).toThrow(/consumeThreadMin: a gRPC consumer has no such setting/);
+    expect(check((s) => (c(s).namesrvHosts = ['ns']))).toThrow(/namesrvHosts: a gRPC consumer has no such setting/);
     expect(check((s) => (c(s).maxReconsumeTimes = -1))).toThrow(/retryMaxTimes, 0 to 16/);
     expect(check((s) => (c(s).consumptionThreadCount = 0))).toThrow(/consumptionThreadCount: must be 1 to 65535/);
     expect(check((s) => (c(s).proxyHost = 'ns'))).toThrow(/needs a host whose broker runs in a local-mode proxy/);
@@ -157,6 +157,31 @@ describe('gRPC consumers and the local-mode proxy', () => {
     expect(check((s) => (s.hosts[1].processes[0].proxyMode = 'cluster'))).toThrow(/proxyMode: must be local/);
     expect(check((s) => (s.hosts[4].processes[0].consumptionThreadCount = 4))).toThrow(/only for a gRPC consumer/);
     expect(check((s) => s.faults.push({ kind: 'reset-offset', host: 'c1', at: 200, backSeconds: 30 }))).toThrow(/resetOffsetByTime resets a clustering push consumer group/);
+    expect(check((s) => (c(s).invisibleSeconds = 15))).toThrow(/invisibleSeconds: a SimpleConsumer setting \(mode grpcSimple\)/);
+  });
+
+  it('accepts a gRPC simple consumer with its receive settings, and says them in its truth', () => {
+    const simple = (mutate: (c: any) => void = () => undefined) => {
+      const s = grpc();
+      Object.assign(s.hosts[3].processes[0], { mode: 'grpcSimple', receiveBatchSize: 8, invisibleSeconds: 20, awaitSeconds: 10 });
+      mutate(s.hosts[3].processes[0]);
+      return s;
+    };
+    expect(() => validateScenario(simple())).not.toThrow();
+    expect(() => validateScenario(simple((c) => (c.maxCacheMessageCount = 100)))).toThrow(/maxCacheMessageCount: a PushConsumer setting \(mode grpcPush\)/);
+    expect(() => validateScenario(simple((c) => (c.receiveBatchSize = 33)))).toThrow(/receiveBatchSize: must be 1 to 32/);
+    expect(() => validateScenario(simple((c) => (c.invisibleSeconds = 0)))).toThrow(/invisibleSeconds: must be 1 to 43200 seconds/);
+    // The proxy's minInvisibleTimeMillsForRecv (10 s) unless its settings lower it.
+    expect(() => validateScenario(simple((c) => (c.invisibleSeconds = 5)))).toThrow(/the proxy refuses an invisible time under 10000 ms/);
+    const lowered = simple((c) => (c.invisibleSeconds = 5));
+    lowered.hosts[1].processes[0].proxySettings = { minInvisibleTimeMillsForRecv: 5000 };
+    expect(() => validateScenario(lowered)).not.toThrow();
+    expect(() => validateScenario(simple((c) => (c.consumeThreadMax = 4)))).toThrow(/a gRPC consumer has no such setting/);
+    const s = simple();
+    const side: ConsumerSide = { runs: new Map(), lag: new Map(), dlq: new Map(), side: new Map() };
+    const c1 = consumerTruth(s, side, [], isoLab, 1000).consumers.find((c) => c.host === 'c1')!;
+    expect(c1).toMatchObject({ mode: 'grpcSimple', client: 'rocketmq-client-java', endpoints: '10.213.0.21:8081' });
+    expect(c1.settings).toEqual({ consumptionThreadCount: 4, receiveBatchSize: 8, invisibleSeconds: 20, awaitSeconds: 10, maxReconsumeTimes: 2 });
   });
 });
 

@@ -1,12 +1,18 @@
 /*
  * The lab's gRPC consumer application: a service that consumes a topic through the 5.x gRPC client
- * (rocketmq-client-java's PushConsumer, connected to a proxy) and logs its own failures the way a
- * Spring Boot service does (app.log, with stack traces), as LabConsumer does for the remoting clients.
+ * (rocketmq-client-java's PushConsumer or SimpleConsumer, connected to a proxy) and logs its own
+ * failures the way a Spring Boot service does (app.log, with stack traces), as LabConsumer does for
+ * the remoting clients.
  *
  * It reads one properties file (the lab writes it from the scenario):
  *   endpoints, group, topic, subscription     the client's settings (endpoints: the proxy's gRPC address;
  *                                             subscription: a tag expression, FilterExpressionType.TAG)
- *   consumptionThreadCount, maxCacheMessageCount   optional PushConsumerBuilder settings
+ *   mode                                      grpcPush (PushConsumer, default) or grpcSimple (SimpleConsumer)
+ *   consumptionThreadCount, maxCacheMessageCount   optional PushConsumerBuilder settings; a simple
+ *                                             consumer runs consumptionThreadCount receiving threads
+ *   receiveBatchSize, invisibleSeconds, awaitSeconds   a simple consumer's receive(maxMessageNum,
+ *                                             invisibleDuration) and awaitDuration (defaults 16, 15 s
+ *                                             and 30 s, rocketmq-clients' SimpleConsumerExample)
  *   processMs, laterShare, throwShare         the listener: time spent per message, the share answered
  *                                             ConsumeResult.FAILURE, the share that throw
  *   consumedFile                              where every message's outcome is appended (ground truth)
@@ -30,7 +36,10 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -41,6 +50,7 @@ import org.apache.rocketmq.client.apis.consumer.FilterExpression;
 import org.apache.rocketmq.client.apis.consumer.FilterExpressionType;
 import org.apache.rocketmq.client.apis.consumer.PushConsumer;
 import org.apache.rocketmq.client.apis.consumer.PushConsumerBuilder;
+import org.apache.rocketmq.client.apis.consumer.SimpleConsumer;
 import org.apache.rocketmq.client.apis.message.MessageView;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,7 +84,9 @@ public final class LabGrpcConsumer {
     private volatile Behaviour behaviour;
     private volatile long blockedUntil;
     private PushConsumer consumer;
-    private boolean down;
+    private SimpleConsumer simple;
+    private final List<Thread> receivers = new ArrayList<>();
+    private volatile boolean down;
 
     LabGrpcConsumer(Properties conf) throws IOException {
         this.conf = conf;
@@ -156,6 +168,10 @@ public final class LabGrpcConsumer {
         ClientServiceProvider provider = ClientServiceProvider.loadService();
         ClientConfiguration cc = ClientConfiguration.newBuilder().setEndpoints(conf.getProperty("endpoints")).build();
         String subscription = conf.getProperty("subscription", "*");
+        if ("grpcSimple".equals(conf.getProperty("mode"))) {
+            startSimple(provider, cc, subscription);
+            return;
+        }
         PushConsumerBuilder b = provider.newPushConsumerBuilder()
             .setClientConfiguration(cc)
             .setConsumerGroup(group)
@@ -166,6 +182,59 @@ public final class LabGrpcConsumer {
         if ((v = conf.getProperty("maxCacheMessageCount")) != null) b.setMaxCacheMessageCount(Integer.parseInt(v));
         consumer = b.build();
         log.info("Listener started: group={}, topic={}, subscription={}, mode=grpcPush, endpoints={}", group, topic, subscription, conf.getProperty("endpoints"));
+    }
+
+    /**
+     * A SimpleConsumer: receiving threads that each receive a batch, handle its messages and ack the
+     * ones handled; a message that failed is not acked, so it is received again once its invisible
+     * duration is over (and moved to the DLQ by the proxy past its attempts), as a service using the
+     * simple consumer does.
+     */
+    private void startSimple(ClientServiceProvider provider, ClientConfiguration cc, String subscription) throws Exception {
+        int batch = Integer.parseInt(conf.getProperty("receiveBatchSize", "16"));
+        Duration invisible = Duration.ofSeconds(Long.parseLong(conf.getProperty("invisibleSeconds", "15")));
+        simple = provider.newSimpleConsumerBuilder()
+            .setClientConfiguration(cc)
+            .setConsumerGroup(group)
+            .setSubscriptionExpressions(Collections.singletonMap(topic, new FilterExpression(subscription, FilterExpressionType.TAG)))
+            .setAwaitDuration(Duration.ofSeconds(Long.parseLong(conf.getProperty("awaitSeconds", "30"))))
+            .build();
+        int threads = Integer.parseInt(conf.getProperty("consumptionThreadCount", "1"));
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(() -> receiveLoop(batch, invisible), "lab-receive-" + i);
+            t.setDaemon(true);
+            receivers.add(t);
+            t.start();
+        }
+        log.info("Listener started: group={}, topic={}, subscription={}, mode=grpcSimple, endpoints={}", group, topic, subscription, conf.getProperty("endpoints"));
+    }
+
+    private void receiveLoop(int batch, Duration invisible) {
+        while (!down) {
+            List<MessageView> got;
+            try {
+                got = simple.receive(batch, invisible);
+            } catch (Exception e) {
+                if (down) return;
+                log.warn("Failed to receive messages, group={}, topic={}: {}", group, topic, e.toString());
+                sleep(1000);
+                continue;
+            }
+            for (MessageView m : got) {
+                ConsumeResult r;
+                try {
+                    r = consume(m);
+                } catch (HandlerException e) {
+                    continue;
+                }
+                if (r != ConsumeResult.SUCCESS) continue;
+                try {
+                    simple.ack(m);
+                } catch (Exception e) {
+                    log.warn("Failed to ack message, msgId={}: {}", m.getMessageId(), e.toString());
+                }
+            }
+        }
     }
 
     private void run() throws Exception {
@@ -192,6 +261,7 @@ public final class LabGrpcConsumer {
         blockedUntil = 0;
         try {
             if (consumer != null) consumer.close();
+            if (simple != null) simple.close();
         } catch (IOException e) {
             log.warn("Closing the consumer failed: {}", e.toString());
         }
