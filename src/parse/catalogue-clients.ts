@@ -511,6 +511,27 @@ export const CLIENT_ENTRIES: CatalogueEntry[] = [
     ],
   },
 
+  {
+    id: 'startup/grpc-simple-consumer',
+    type: 'startup',
+    keywords: ['egin to start the rocketmq simple consumer'],
+    pattern: /Begin to start the rocketmq simple consumer, clientId=/,
+    versions: 'rocketmq-client-java 5.0.0-5.2.x',
+    source: 'rocketmq-clients java SimpleConsumerImpl#startUp',
+    format: 'Begin to start the rocketmq simple consumer, clientId={}',
+    args: ['clientId'],
+    // Its group is not printed (nor by its receives): the host runs a consumer, not a producer.
+    fields: () => startup('consumer'),
+    versionHint: '5.x-grpc',
+    samples: [
+      {
+        // Real: a lab smoke run of rocketmq-client-java 5.0.7's SimpleConsumer through a 5.3.3 proxy.
+        text: '2026-12-07 11:02:31.946 INFO  [11316] [SimpleConsumerImpl-0 STARTING] [o.a.r.c.j.i.c.SimpleConsumerImpl#?:?] - Begin to start the rocketmq simple consumer, clientId=vm@11316@0@e6fi72obt',
+        fields: { role: 'consumer', group: null, version: null },
+      },
+    ],
+  },
+
   // ---- ali-ons (Node.js client of Aliyun ONS) -------------------------------------------------
   {
     id: 'route-update-failed/ali-ons',

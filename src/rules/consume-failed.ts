@@ -202,7 +202,11 @@ const rule: Rule = {
           // 4.x-5.x): only the client's CONSUME_FAILED_TPS and the broker's SNDBCK_PUT_NUMS count it.
           `${who} failed ${plural(g.failures, 'delivery', 'deliveries')} that the client logged${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}${kinds.length ? `: ${kinds.join(', ')}` : ''}.${orderly ? '' : ` A ${grpc ? 'ConsumeResult.FAILURE' : 'RECONSUME_LATER'} answer is not logged: the failures in all are at least these.`}`,
         );
-      } else ex.push(`The broker stored messages of group ${G} in its dead-letter queue; the group's client logs were not among the inputs.`);
+      } else {
+        // Absent client logs, or clients that do not log a failure: a listener's RECONSUME_LATER (Java
+        // remoting), a 5.x gRPC SimpleConsumer's unacknowledged message (the application's own code).
+        ex.push(`The broker stored messages of group ${G} in its dead-letter queue; no client log among the inputs logged a failure of the group's listener (its clients' logs are missing, or they do not log one: a RECONSUME_LATER answer, a 5.x gRPC SimpleConsumer's message left unacknowledged).`);
+      }
       if (grpc) {
         // rocketmq-clients java ProcessQueueImpl (5.0.x): a failed message is nacked (changeInvisibleDuration
         // by the retry policy's backoff); the broker's pop revive stores it in %RETRY%<group>_<topic>, and the
