@@ -1,0 +1,43 @@
+// Fault avoidance read from what a client did while a broker refused writes (src/diagnosis/infer/
+// avoidance.ts), on generated lab recordings whose lab.json says how each client ran.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inferFromLogs } from '../../../src/replay/load.js';
+import { SAMPLES } from './fixture.js';
+
+async function inferred(name: string) {
+  const dir = join(SAMPLES, 'generated', name);
+  const { input } = await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir);
+  const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')) as { clients: Array<{ host: string; ranWith: { sendLatencyFaultEnable: boolean } }> };
+  const of = (host: string) => {
+    const i = input.scenario.clients.findIndex((c) => c.host === host);
+    const path = `scenario.clients[${i}].settings.sendLatencyFaultEnable`;
+    return { value: input.scenario.clients[i].settings?.sendLatencyFaultEnable ?? false, provenance: input.provenance[path], assumed: input.defaults[path], ran: lab.clients.find((c) => c.host === host)!.ranWith.sendLatencyFaultEnable };
+  };
+  return of;
+}
+
+describe('fault avoidance from behaviour', () => {
+  it('a retry-0 client that failed once against a restarting broker and then sent it nothing for 14 s runs it (gen-704)', async () => {
+    const of = await inferred('gen-704');
+    const stock = of('app-stock-01');
+    expect(stock.value).toBe(true);
+    expect(stock.ran).toBe(true);
+    expect(stock.assumed).toBeUndefined();
+    expect(stock.provenance.rule).toMatch(/after a failed send to broker-b the client sent it nothing more for 1\d s, while broker-b refused every write \(mq-broker-b down/);
+    expect(stock.provenance.rule).toMatch(/inferred from behaviour/);
+    expect(stock.provenance.evidence[0]).toBe('app-stock-01/logs/app.log.gz:5');
+    // The async client kept failing against broker-b: no avoidance, still the default (and it ran without).
+    const order = of('app-order-01');
+    expect([order.value, order.ran]).toEqual([false, false]);
+    expect(order.assumed).toMatch(/default/);
+  });
+
+  it('is not inferred from a failure with no later sign that the client went on sending (gen-713: one async failure, then nothing in its logs)', async () => {
+    const pay = (await inferred('gen-713'))('app-pay-01');
+    expect(pay.value).toBe(false);
+    expect(pay.assumed).toMatch(/default/);
+  });
+});
