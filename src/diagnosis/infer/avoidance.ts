@@ -53,9 +53,10 @@ function oneAttemptBroker(e: RmqEvent): string | null {
 
 /**
  * For each client whose sendLatencyFaultEnable is still a default, one attempt per send: true when
- * a failed send to a broker was followed by none to it while the broker refused every write, the
- * client's route held it and the client went on sending (a later failed send shows it), over a
- * window where the round robin would have given it EXPECTED_SENDS_MIN sends or more.
+ * a failed send to a broker was followed by none to it while the broker refused every write and the
+ * client's route held it, over a window where the round robin would have given it
+ * EXPECTED_SENDS_MIN sends or more at the client's inferred rate (which the run gives it throughout;
+ * a later failed send of its own shows it went on sending, and the provenance says which it was).
  */
 export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClient[], faults: readonly Fault[], brokers: readonly ScenarioBroker[]): void {
   const refusing = refusals(ctx, faults, brokers);
@@ -80,16 +81,17 @@ export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClien
       const dropped = routes.find((e) => ctx.when(e) > t && !(writableAfter(e) ?? []).includes(broker));
       const again = failures.find((g) => g !== f && ctx.when(g) > t && oneAttemptBroker(g) === broker);
       const end = Math.min(r.to, dropped ? ctx.when(dropped) : Infinity, again ? ctx.when(again) : Infinity);
-      // Still sending after the window: a later failed send of its own.
+      // Still sending after the window: a later failed send of its own shows it; without one, the
+      // rate the run gives the client throughout is the premise, and the provenance says so.
       const later = mine.find((e) => e.kind === 'app' && oneAttemptBroker(e) !== null && ctx.when(e) > end);
       const expected = (c.sendRatePerSec * (end - t)) / 1000 / held.length;
-      if (again || !later || expected < EXPECTED_SENDS_MIN) continue;
+      if (again || expected < EXPECTED_SENDS_MIN) continue;
       c.settings = { ...settings, sendLatencyFaultEnable: true };
       delete ctx.defaults[path];
       ctx.prov(
         path,
-        `after a failed send to ${broker} the client sent it nothing more for ${Math.round((end - t) / 1000)} s, while ${broker} refused every write (${r.what}) and the client's route still held it among ${held.length} brokers; it went on sending (a later failed send). At ${c.sendRatePerSec} sends/s the round robin of selectOneMessageQueue would have put about ${Math.round(expected)} of them on ${broker}: MQFaultStrategy isolated it after the failed attempt (inferred from behaviour)`,
-        [f, before, later],
+        `after a failed send to ${broker} the client sent it nothing more for ${Math.round((end - t) / 1000)} s, while ${broker} refused every write (${r.what}) and the client's route still held it among ${held.length} brokers; ${later ? 'it went on sending (a later failed send)' : 'no line shows it stopped sending (taken to send at its inferred rate throughout, as the run does)'}. At ${c.sendRatePerSec} sends/s the round robin of selectOneMessageQueue would have put about ${Math.round(expected)} of them on ${broker}: MQFaultStrategy isolated it after the failed attempt (inferred from behaviour)`,
+        [f, before, later ?? null],
       );
       return;
     }

@@ -35,9 +35,16 @@ describe('fault avoidance from behaviour', () => {
     expect(order.assumed).toMatch(/default/);
   });
 
-  it('is not inferred from a failure with no later sign that the client went on sending (gen-713: one async failure, then nothing in its logs)', async () => {
+  it('an async client with one failure and no later line: inferred on its inferred rate, and the provenance says that is the premise (gen-713)', async () => {
     const pay = (await inferred('gen-713'))('app-pay-01');
-    expect(pay.value).toBe(false);
-    expect(pay.assumed).toMatch(/default/);
+    expect([pay.value, pay.ran]).toEqual([true, true]);
+    expect(pay.provenance.rule).toMatch(/after a failed send to broker-a .* no line shows it stopped sending \(taken to send at its inferred rate throughout, as the run does\)/);
+  });
+
+  it('is not inferred where no broker refused writes while the client sent to it: the clients that ran without it keep the default', async () => {
+    for (const [name, host] of [['gen-704', 'app-pay-01'], ['gen-713', 'app-order-01']] as const) {
+      const c = (await inferred(name))(host);
+      expect([c.value, c.ran], `${name} ${host}`).toEqual([false, false]);
+    }
   });
 });
