@@ -44,11 +44,19 @@ function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly
   return out;
 }
 
-/** The one broker of a failed one-attempt send (`Send [1] times ... BrokersSent: [X]`), else null. */
-function oneAttemptBroker(e: RmqEvent): string | null {
-  if (e.entry !== 'send-failed/still-failed' || !Array.isArray(e.fields.brokersSent)) return null;
-  const sent = e.fields.brokersSent as string[];
-  return sent.length === 1 && sent[0] !== 'null' ? sent[0] : null;
+/**
+ * The broker of an application's failed one-attempt send, else null: `Send [1] times ...
+ * BrokersSent: [X]`, or for an asynchronous client a broker's error reply given to its SendCallback
+ * as it came (MQBrokerException's `BROKER: ip:port`; MQClientAPIImpl.sendMessageAsync).
+ */
+function failedAt(e: RmqEvent, async: boolean, brokers: readonly ScenarioBroker[]): string | null {
+  if (e.kind !== 'app') return null;
+  if (e.entry === 'send-failed/still-failed' && Array.isArray(e.fields.brokersSent)) {
+    const sent = e.fields.brokersSent as string[];
+    return sent.length === 1 && sent[0] !== 'null' ? sent[0] : null;
+  }
+  if (async && typeof e.fields.brokerAddr === 'string') return brokers.find((b) => b.addr === e.fields.brokerAddr)?.name ?? null;
+  return null;
 }
 
 /**
@@ -67,10 +75,11 @@ export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClien
     if (!(path in ctx.defaults) || settings.sendLatencyFaultEnable) return;
     if (!c.async && settings.retryTimesWhenSendFailed !== 0) return;
     const mine = ctx.events.filter((e) => e.host === c.host && e.ts !== null);
-    const failures = mine.filter((e) => oneAttemptBroker(e) !== null && e.kind === 'app');
+    const at = (e: RmqEvent) => failedAt(e, c.async === true, brokers);
+    const failures = mine.filter((e) => at(e) !== null);
     const routes = mine.filter((e) => e.type === 'route-changed' && e.kind === 'client' && String(e.fields.topic) === c.topic);
     for (const f of failures) {
-      const broker = oneAttemptBroker(f)!;
+      const broker = at(f)!;
       const t = ctx.when(f);
       const r = refusing.find((x) => x.broker === broker && x.from <= t && t <= x.to);
       if (!r) continue;
@@ -79,11 +88,11 @@ export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClien
       const held = before ? writableAfter(before) : null;
       if (!held || !held.includes(broker) || held.length < 2) continue;
       const dropped = routes.find((e) => ctx.when(e) > t && !(writableAfter(e) ?? []).includes(broker));
-      const again = failures.find((g) => g !== f && ctx.when(g) > t && oneAttemptBroker(g) === broker);
+      const again = failures.find((g) => g !== f && ctx.when(g) > t && at(g) === broker);
       const end = Math.min(r.to, dropped ? ctx.when(dropped) : Infinity, again ? ctx.when(again) : Infinity);
       // Still sending after the window: a later failed send of its own shows it; without one, the
       // rate the run gives the client throughout is the premise, and the provenance says so.
-      const later = mine.find((e) => e.kind === 'app' && oneAttemptBroker(e) !== null && ctx.when(e) > end);
+      const later = failures.find((e) => ctx.when(e) > end);
       const expected = (c.sendRatePerSec * (end - t)) / 1000 / held.length;
       if (again || expected < EXPECTED_SENDS_MIN) continue;
       c.settings = { ...settings, sendLatencyFaultEnable: true };

@@ -41,6 +41,12 @@ describe('fault avoidance from behaviour', () => {
     expect(pay.provenance.rule).toMatch(/after a failed send to broker-a .* no line shows it stopped sending \(taken to send at its inferred rate throughout, as the run does\)/);
   });
 
+  it("an async client's failure is the broker's error reply its SendCallback got, named by the broker's address (gen-260: code 14 from broker-b's full disk)", async () => {
+    const pay = (await inferred('gen-260'))('app-pay-01');
+    expect([pay.value, pay.ran]).toEqual([true, true]);
+    expect(pay.provenance.rule).toMatch(/after a failed send to broker-b .*broker-b refused every write \(its disk full/);
+  });
+
   it('is not inferred where no broker refused writes while the client sent to it: the clients that ran without it keep the default', async () => {
     for (const [name, host] of [['gen-704', 'app-pay-01'], ['gen-713', 'app-order-01']] as const) {
       const c = (await inferred(name))(host);
