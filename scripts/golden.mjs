@@ -137,13 +137,18 @@ export function startHost(root = ROOT) {
     pending?.({ code: 70, stdout: '', stderr: exited });
     pending = null;
   });
-  /** Runs one command line (arguments after `rmq-diag`): { code, stdout, stderr }; one at a time per host. */
-  const exec = (args) => {
+  /**
+   * Runs one command line (arguments after `rmq-diag`): { code, stdout, stderr }; one at a time per
+   * host. `env`: the command's environment instead of the host's fixed one (PATH is kept), as a
+   * process of its own started with that environment would have it; `cwd`: its working folder
+   * instead of the repository.
+   */
+  const exec = (args, env = null, cwd = null) => {
     if (exited) return Promise.resolve({ code: 70, stdout: '', stderr: exited });
     return new Promise((resolve) => {
       stray = '';
       pending = (m) => resolve(stray ? { code: 70, stdout: '', stderr: `wrote past its streams: ${stray.trim().split('\n')[0]}` } : m);
-      child.send({ args });
+      child.send({ args, env, cwd });
     });
   };
   return {
@@ -156,13 +161,19 @@ export function startHost(root = ROOT) {
     close() {
       if (child.connected) child.disconnect();
     },
+    /** Ends the host at once (a command that hung): what it was running answers with code 70. */
+    kill() {
+      child.kill('SIGKILL');
+    },
   };
 }
 
 /** The host's side (startHost): each message is one command line; the answer its exit code and output. */
 async function serveHost() {
   const { main } = await import(pathToFileURL(path.join(process.cwd(), 'dist/cli/main.js')).href);
-  process.on('message', async ({ args }) => {
+  const home = process.cwd();
+  process.on('message', async ({ args, env, cwd }) => {
+    process.chdir(cwd ?? home);
     const capture = () => {
       const s = new PassThrough();
       s.isTTY = false;
@@ -174,7 +185,7 @@ async function serveHost() {
     const err = capture();
     let code;
     try {
-      code = await main(args, { stdout: out.s, stderr: err.s, env: process.env });
+      code = await main(args, { stdout: out.s, stderr: err.s, env: env ? { PATH: process.env.PATH, ...env } : process.env });
     } catch (e) {
       // What bin/rmq-diag.js says and exits with on an error main() lets through.
       err.s.write(`rmq-diag: internal error: ${e && e.stack ? e.stack : e}\n`);

@@ -164,7 +164,13 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
   }
   if (/the store's disk .* or the broker's CPU/.test(advice)) {
     const slow = onScope(['disk-full', 'overload', 'hang', 'stall']);
-    p('the disk or the CPU was held', slow.length > 0, slow.map((f) => f.text).join('; '), `no disk, overload or stall fault then on ${scopeHosts.join(', ')}`);
+    // A broker that answered busy then was held, fault injected or not (a cold JVM under the lab
+    // machine's own load), as for a cause (statements.ts): its busy replies bear the premise out.
+    const busy = slow.length ? [] : [...new Set(scopeHosts)].flatMap((h) => truth.busyRepliesOn(h, scope.start, scope.end)).sort((x, y) => x - y);
+    const why = slow.length
+      ? slow.map((f) => f.text).join('; ')
+      : `the broker answered busy ${busy.length} time${busy.length === 1 ? '' : 's'} then (first at ${truth.time(busy[0] ?? null)}), with no fault injected`;
+    p('the disk or the CPU was held', slow.length > 0 || busy.length > 0, why, `no disk, overload or stall fault then on ${scopeHosts.join(', ')}, and no busy reply from it`);
   } else if (/check the disk/.test(advice)) {
     const disk = onScope(['disk-full']);
     const other = onScope([...UNANSWERING_KINDS, 'stall']);

@@ -15,6 +15,7 @@ import { clientVersion, inferClients } from './infer/clients.js';
 import { consumerOnlyHosts, inferConsumers } from './infer/consumers.js';
 import { inferContext, LEAD_MS, MARGIN_MS, type InferOptions } from './infer/context.js';
 import { inferFaults } from './infer/faults.js';
+import { avoidanceFromBehaviour } from './infer/avoidance.js';
 import { inferHosts } from './infer/hosts.js';
 import { inferServers, inferServerStarts } from './infer/servers.js';
 import { contextOf, observe } from './observe.js';
@@ -32,6 +33,8 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   // The phase of the servers' timers is recorded after the clients.
   const { nameServers, brokers } = inferServerStarts(ctx, servers);
   const faults = inferFaults(ctx, { hosts, serverVersion: servers.serverVersion, nameServers, brokers, topics, clients });
+  // What the clients did while a broker refused writes tells whether they avoided it.
+  avoidanceFromBehaviour(ctx, clients, faults, brokers);
 
   const { startEpochMs, first, last, notes } = ctx;
   const scenario: Scenario = {

@@ -82,7 +82,11 @@ function flow(head0: string, text0: string, width: number, indent = 2): string {
   const first = width - visible(head);
   const words = wrapWords(text, Math.max(20, first));
   if (words.length === 1) return head + words[0];
-  const rest = wrapWords(words.slice(1).join(' '), Math.max(20, width - indent));
+  // The rest of the text is wrapped again to the wider room, from where the first line ended (its
+  // lines are the text's own characters): joining the other lines with spaces would put a space
+  // inside a word broken for the first line's room (a file:line of the evidence).
+  const after = text.slice(words[0].length);
+  const rest = wrapWords(after.startsWith(' ') ? after.slice(1) : after, Math.max(20, width - indent));
   return [head + words[0], ...rest.map((l) => ' '.repeat(indent) + l)].join('\n');
 }
 

@@ -1,14 +1,17 @@
 // The filters people expect on `events`: --type with globs and `!`, --level (and worse), --host and
 // --kind (bare values filter; GLOB=VALUE still sets), --grep; the accounting is one line on stderr
-// (the table behind --stats); with --json every line is typed. Through the built binary.
+// (the table behind --stats); with --json every line is typed. Through the built CLI, its main() in a
+// host process that loads dist/ once (useHost).
 import { describe, expect, it } from 'vitest';
-import { ndjson, spawnBin } from './helpers.js';
+import { ndjson, useHost } from './helpers.js';
+
+const cli = useHost();
 
 const SAMPLE = 'samples/seed-outage/';
 const RANK: Record<string, number> = { TRACE: 0, DEBUG: 1, INFO: 2, WARN: 3, ERROR: 4, FATAL: 5 };
 
 async function json(...args: string[]) {
-  const r = await spawnBin(['events', SAMPLE, '--json', ...args]);
+  const r = await cli(['events', SAMPLE, '--json', ...args]);
   expect(r.code, r.stderr).toBe(0);
   const lines = ndjson(r.stdout);
   expect(lines.every((l) => typeof l.type === 'string')).toBe(true);
@@ -60,12 +63,12 @@ describe('events filters', () => {
       [['--kind', 'martian'], /^rmq-diag: --kind martian: unknown kind/],
       [['--grep', '(unclosed'], /^rmq-diag: --grep \(unclosed: not a regular expression/],
     ] as const) {
-      const r = await spawnBin(['events', 'nope/', ...args]);
+      const r = await cli(['events', 'nope/', ...args]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(msg);
       expect(r.stdout).toBe('');
     }
-    const r = await spawnBin(['analyze', SAMPLE, '--host', 'app-order-01']);
+    const r = await cli(['analyze', SAMPLE, '--host', 'app-order-01']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('rmq-diag: --host app-order-01: only events filters by host; to set it for matching files give --set-host GLOB=NAME\n');
   });
@@ -73,14 +76,14 @@ describe('events filters', () => {
 
 describe('events accounting', () => {
   it('is one line on stderr by default, the table with --stats; stdout holds the events only', async () => {
-    const r = await spawnBin(['events', SAMPLE, '--type', 'namesrv-chosen']);
+    const r = await cli(['events', SAMPLE, '--type', 'namesrv-chosen']);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/records|┌/);
     const last = r.stderr.trimEnd().split('\n').pop()!;
     expect(last).toBe('15,329 lines in 14 files (0 unknown, 0 unreadable); 3 of 10,037 events');
     const shown = Number(/; (\d+) of/.exec(last)![1]);
     expect(r.stdout.split('\n').filter((l) => / namesrv-chosen /.test(l))).toHaveLength(shown);
-    const s = await spawnBin(['events', SAMPLE, '--type', 'namesrv-chosen', '--stats']);
+    const s = await cli(['events', SAMPLE, '--type', 'namesrv-chosen', '--stats']);
     expect(s.stdout).toBe(r.stdout);
     expect(s.stderr).toMatch(/│ source +│ kind/);
     expect(s.stderr).toMatch(/^events by type:$/m);
@@ -90,7 +93,7 @@ describe('events accounting', () => {
     // The line is wrapped to the terminal (80 columns here), its later parts indented.
     const lastOf = (stderr: string) => stderr.trimEnd().replace(/\n  /g, ' ').split('\n').pop()!;
     const rows = (stdout: string, type: RegExp) => stdout.split('\n').filter((l) => type.test(l)).length;
-    const all = await spawnBin(['events', SAMPLE, '--all']);
+    const all = await cli(['events', SAMPLE, '--all']);
     expect(all.code).toBe(0);
     const m = /; ([\d,]+) of ([\d,]+) events, ([\d,]+) other records$/.exec(lastOf(all.stderr))!;
     expect(m).not.toBeNull();
@@ -98,7 +101,7 @@ describe('events accounting', () => {
     expect(shown).toBe(total);
     expect(other).toBeGreaterThan(0);
     expect(rows(all.stdout, / other /)).toBe(other);
-    const only = await spawnBin(['events', SAMPLE, '--type', 'other']);
+    const only = await cli(['events', SAMPLE, '--type', 'other']);
     expect(lastOf(only.stderr)).toBe(`15,329 lines in 14 files (0 unknown, 0 unreadable); 0 of 10,037 events, ${other.toLocaleString('en-US')} other records`);
   });
 
@@ -107,7 +110,7 @@ describe('events accounting', () => {
     const rows = (stdout: string, re: RegExp) => stdout.split('\n').filter((l) => re.test(l));
     // broker-busy: its Send queue waited (watermarks above 0), and idled the rest of the time.
     const BUSY = 'samples/broker-busy/';
-    const j = await spawnBin(['events', BUSY, '--json']);
+    const j = await cli(['events', BUSY, '--json']);
     const lines = ndjson(j.stdout);
     const all = { events: lines.slice(0, -1), summary: lines[lines.length - 1], stderr: j.stderr };
     // What the TUI calls noise: a watermark whose queue head has not waited (SlowTimeMills 0).
@@ -115,7 +118,7 @@ describe('events accounting', () => {
     const waited = all.events.filter((e) => e.type === 'watermark').length - idle;
     expect(idle).toBeGreaterThan(all.events.length / 2);
     expect(waited).toBeGreaterThan(0);
-    const table = await spawnBin(['events', BUSY]);
+    const table = await cli(['events', BUSY]);
     expect(table.code).toBe(0);
     const [accounting, note, ...rest] = lastOf(table.stderr);
     expect(rest).toEqual([]);
@@ -126,13 +129,13 @@ describe('events accounting', () => {
     expect(shownWm).toHaveLength(waited);
     expect(shownWm.every((l) => !/slowMs=0\b/.test(l))).toBe(true);
     for (const args of [['--all'], ['--type', 'watermark'], ['--type', 'water*,rpc-timeout']]) {
-      const r = await spawnBin(['events', BUSY, ...args]);
+      const r = await cli(['events', BUSY, ...args]);
       expect(r.code).toBe(0);
       expect(r.stderr, args.join(' ')).not.toMatch(/hidden/);
       expect(rows(r.stdout, / watermark /), args.join(' ')).toHaveLength(idle + waited);
     }
     // Excluding other types names no watermark: the idle rows stay hidden.
-    const notRpc = await spawnBin(['events', BUSY, '--type', '!rpc-timeout']);
+    const notRpc = await cli(['events', BUSY, '--type', '!rpc-timeout']);
     expect(notRpc.stderr).toMatch(/watermark events of an idle queue hidden/);
     // JSON (an input of analyze and replay) keeps every event, and says nothing hidden.
     expect(all.stderr).not.toMatch(/hidden/);

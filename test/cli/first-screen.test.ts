@@ -1,10 +1,13 @@
 // The text report's first screen (24 lines at 80 columns) names the root cause and the impact: on
-// every lab recording and the bundled incidents, through the built binary, off a terminal.
+// every lab recording and the bundled incidents, through the built CLI off a terminal (its main() in
+// a host process that loads dist/ once: useHost).
 import { readFileSync, readdirSync } from 'node:fs';
 import { CONSUMER_FAULT_KINDS } from '../../lab/src/scenario.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, spawnBin } from './helpers.js';
+import { ROOT, useHost } from './helpers.js';
+
+const cli = useHost();
 
 // A NameServer that hung and resumed without a lost send (ns-hang-resume-*) has no incident named
 // yet (issue 33's recall of causes), nor has a recording whose only faults are a consumer's (no rule
@@ -21,9 +24,9 @@ const INPUTS = [...LAB, 'samples/seed-outage', 'samples/broker-busy'];
 describe('the first screen of analyze', () => {
   for (const input of INPUTS) {
     it(`${input}: cause and impact within 24 lines of 80 columns`, async () => {
-      const r = await spawnBin(['analyze', input, '--json']);
+      const r = await cli(['analyze', input, '--json']);
       const inc = JSON.parse(r.stdout).incidents[0];
-      const text = await spawnBin(['analyze', input], { env: { COLUMNS: '80' } });
+      const text = await cli(['analyze', input], { env: { COLUMNS: '80' } });
       const screen = text.stdout.split('\n').slice(0, 24);
       for (const l of screen) expect(l.length, l).toBeLessThanOrEqual(80);
       const joined = screen.join('\n');
@@ -41,8 +44,8 @@ describe('the first screen of analyze', () => {
 // list, its last lines the recap, and no advice is said twice.
 describe('the first and the last screen of the seed outage', () => {
   it('first 24 lines: cause, impact and one line per finding; last lines: the recap; each advice once', async () => {
-    const json = JSON.parse((await spawnBin(['analyze', 'samples/lab/seed-outage', '--json'])).stdout);
-    const r = await spawnBin(['analyze', 'samples/lab/seed-outage', '--severity', 'none'], { env: { COLUMNS: '80' } });
+    const json = JSON.parse((await cli(['analyze', 'samples/lab/seed-outage', '--json'])).stdout);
+    const r = await cli(['analyze', 'samples/lab/seed-outage', '--severity', 'none'], { env: { COLUMNS: '80' } });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     const first = lines.slice(0, 24).join('\n');
@@ -62,7 +65,7 @@ describe('the first and the last screen of the seed outage', () => {
     expect(last).toMatch(/^ {2}details {2}above: /m);
     // Every advice, each on one line in a report 1000 columns wide: the incident's `change` items and
     // the findings' `- ` items. None is said twice.
-    const wide = (await spawnBin(['analyze', 'samples/lab/seed-outage', '--severity', 'none'], { env: { COLUMNS: '1000' } })).stdout.split('\n');
+    const wide = (await cli(['analyze', 'samples/lab/seed-outage', '--severity', 'none'], { env: { COLUMNS: '1000' } })).stdout.split('\n');
     const advice: string[] = [];
     let inChange = false;
     for (const l of wide) {

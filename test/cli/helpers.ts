@@ -2,6 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { afterAll } from 'vitest';
+import { startHost } from '../../scripts/golden.mjs';
 import { main } from '../../src/cli/main.js';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -85,4 +87,36 @@ export function spawnBin(
     child.stdin.on('error', () => {});
     child.stdin.end(opts.input ?? '');
   });
+}
+
+/**
+ * The built CLI (dist/) as a user's process runs it, without a process per command: its main() in
+ * one host process that loads dist/ once (scripts/golden.mjs startHost), commands one after another,
+ * each with its own environment (PATH and `env`, as spawnBin gives), working folder (`cwd`, else the
+ * repository) and captured stdout and stderr, neither a TTY. For files that run many commands, where
+ * starting Node and loading the CLI would cost more than the commands. Call at a test file's top
+ * level (the host closes after the file). `timeoutMs`: a command that runs longer is killed with its
+ * host (`killed`). What only a process of its own shows (exit codes through process.exitCode, pipes,
+ * signals, its own stdin and stdout, help, which yargs writes to the process's stdout) stays with
+ * spawnBin; test/golden.test.ts holds the two to the same bytes.
+ */
+export function useHost(): (args: string[], opts?: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }) => Promise<Run & { killed?: boolean }> {
+  let host: ReturnType<typeof startHost> | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+  afterAll(() => host?.close());
+  return (args, opts = {}) => {
+    const next = queue.then(async () => {
+      host ??= startHost(ROOT);
+      const h = host;
+      // A command past timeoutMs (one that hung) ends its host; the next command starts another.
+      let timer: NodeJS.Timeout | undefined;
+      let killed = false;
+      if (opts.timeoutMs !== undefined) timer = setTimeout(() => ((killed = true), (host = null), h.kill()), opts.timeoutMs);
+      const r = (await h.exec(args, { ...opts.env }, opts.cwd ?? null)) as Run;
+      clearTimeout(timer);
+      return killed ? { ...r, killed } : r;
+    });
+    queue = next.catch(() => {});
+    return next;
+  };
 }

@@ -1,11 +1,13 @@
 // Inputs with nothing to diagnose (a wrong folder, a missing file, an empty folder, a binary file)
 // are said plainly on stderr, with exit code 2 and no report on stdout, in every command. Through
-// the built binary.
+// the built CLI, its main() in a host process that loads dist/ once (useHost).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnBin } from './helpers.js';
+import { useHost } from './helpers.js';
+
+const cli = useHost();
 
 const dir = mkdtempSync(join(tmpdir(), 'rmq-diag-nothing-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,7 +28,7 @@ const commands = [['events'], ['events', '--json'], ['analyze'], ['analyze', '--
 describe('nothing to diagnose', () => {
   for (const cmd of commands) {
     it(`${cmd.join(' ')} on a folder of non-logs: says so on stderr, exit 2, no report`, async () => {
-      const r = await spawnBin([cmd[0], etc, ...cmd.slice(1)]);
+      const r = await cli([cmd[0], etc, ...cmd.slice(1)]);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n').pop()).toBe(`rmq-diag: no RocketMQ log found in ${etc}: 3 files, 7 lines, 0 records of a known layout`);
@@ -51,7 +53,7 @@ describe('nothing to diagnose', () => {
     ];
     for (const [input, stderr] of cases) {
       for (const cmd of ['events', 'analyze', 'replay']) {
-        const r = await spawnBin([cmd, input]);
+        const r = await cli([cmd, input]);
         expect(r.code, `${cmd} ${input}`).toBe(2);
         expect(r.stdout, `${cmd} ${input}`).toBe('');
         expect(r.stderr.trimEnd().split('\n'), `${cmd} ${input}`).toEqual(stderr);
@@ -60,7 +62,7 @@ describe('nothing to diagnose', () => {
   });
 
   it('a wrong folder beside a real incident: a note per file, the report of the rest', async () => {
-    const r = await spawnBin(['analyze', 'samples/broker-busy/', empty, '--severity', 'critical']);
+    const r = await cli(['analyze', 'samples/broker-busy/', empty, '--severity', 'critical']);
     expect(r.stdout).toMatch(/^rmq-diag analyze: 1 incident; \d+ findings/);
     expect(r.stderr).toContain(`note: ${empty}: no log files in folder: ${empty}\n`);
     expect(r.stderr).not.toMatch(/^rmq-diag:/m);
@@ -70,7 +72,7 @@ describe('nothing to diagnose', () => {
     const app = join(dir, 'app.log');
     writeFileSync(app, '2024-05-20 14:42:00.123  INFO 4242 --- [main] com.example.Shop : started in 3.2 seconds\n');
     for (const cmd of ['events', 'analyze', 'replay']) {
-      const r = await spawnBin([cmd, app]);
+      const r = await cli([cmd, app]);
       expect(r.code, cmd).toBe(2);
       expect(r.stdout, cmd).toBe('');
       expect(r.stderr, cmd).toBe(`rmq-diag: no RocketMQ log found in ${app}: 1 file, 1 line, 0 RocketMQ events, 1 record of other layouts (none of RocketMQ's)\n`);
@@ -87,7 +89,7 @@ describe('nothing to diagnose', () => {
     writeFileSync(join(varlog, 'apt', 'term.log'), '\nLog started: 2025-06-24  14:36:21\nSelecting previously unselected package tzdata.\n');
     writeFileSync(join(varlog, 'fontconfig.log'), '/usr/share/fonts: caching, new cache contents: 0 fonts, 1 dirs\n');
     for (const cmd of ['events', 'analyze', 'replay']) {
-      const r = await spawnBin([cmd, varlog]);
+      const r = await cli([cmd, varlog]);
       expect(r.code, cmd).toBe(2);
       expect(r.stdout, cmd).toBe('');
       const lines = r.stderr.trimEnd().split('\n');
@@ -104,7 +106,7 @@ describe('nothing to diagnose', () => {
     mkdirSync(join(many, 'ssl'), { recursive: true });
     for (let i = 0; i < 300; i++) writeFileSync(join(many, i % 2 ? 'ssl' : '', `conf${i}`), `# setting ${i}\nkey${i} = value\n`);
     writeFileSync(join(many, 'localtime'), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)));
-    const r = await spawnBin(['analyze', many]);
+    const r = await cli(['analyze', many]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trimEnd().split('\n');
@@ -113,7 +115,7 @@ describe('nothing to diagnose', () => {
     expect(lines.filter((l) => l.includes(': no known log layout in the first lines'))).toHaveLength(3);
     expect(lines).toContain('note: 297 more notes like "no known log layout in the first lines" (297 files); --verbose lists them');
     expect(lines.length).toBeLessThanOrEqual(10);
-    const v = await spawnBin(['events', many, '--verbose']);
+    const v = await cli(['events', many, '--verbose']);
     expect(v.code).toBe(2);
     expect(v.stderr.split('\n').filter((l) => l.includes(': no known log layout in the first lines'))).toHaveLength(300);
     expect(v.stderr).not.toContain('--verbose lists them');
@@ -122,7 +124,7 @@ describe('nothing to diagnose', () => {
   it('a quiet broker.log (records of RocketMQ\'s layout, no message rmq-diag knows): a note, and the run goes on', async () => {
     const quiet = join(dir, 'broker.log');
     writeFileSync(quiet, '2024-05-20 14:42:00 INFO main - some line no catalogue entry knows\n');
-    const r = await spawnBin(['analyze', quiet]);
+    const r = await cli(['analyze', quiet]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\nNo findings\.\n\nIn short\n/);
     expect(r.stderr).toBe(`note: no RocketMQ event in ${quiet}: 1 file, 1 record of a known layout, none of them a RocketMQ message rmq-diag knows\n`);

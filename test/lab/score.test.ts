@@ -310,6 +310,21 @@ describe('score: impact, findings, advice', () => {
     expect(verdicts(ss.filter((x) => x.cls === 'advice'))).toEqual(['true', 'false', 'unknown', 'false']);
   });
 
+  it('advice that names the disk or the CPU holds where the broker answered busy with no fault injected, and not without the replies', () => {
+    const advice = "Puts were slow during the backlog (up to 1474 ms in store.log): the store's disk (iowait) or the broker's CPU (throttling by a container quota, steal, long GC), before adding load.";
+    const judge = (busy: Array<{ at: number; broker: string }>) =>
+      analyzeStatements(
+        new Truth(lab({ faults: [] }), busy),
+        analyzed({ findings: [finding('F1', 'broker-busy', { broker: 'broker-b' }, '10:00:00', '10:00:30', {}, [advice])] }),
+      ).filter((x) => x.cls === 'advice');
+    const held = judge([{ at: ms(T('10:00:10')), broker: '10.0.0.22:10911' }]);
+    expect(verdicts(held)).toEqual(['true']);
+    expect(held[0].why).toMatch(/answered busy 1 time then .*no fault injected/);
+    // Another broker's reply, or one long after the finding, is no premise for this one.
+    expect(verdicts(judge([{ at: ms(T('10:00:10')), broker: '10.0.0.21:10911' }]))).toEqual(['false']);
+    expect(verdicts(judge([{ at: ms(T('10:04:00')), broker: '10.0.0.22:10911' }]))).toEqual(['false']);
+  });
+
   it('what the lab cannot decide is unknown with its reason, never true', () => {
     const ss = analyzeStatements(
       new Truth(lab()),

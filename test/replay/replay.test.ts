@@ -4,7 +4,8 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inferFromLogs } from '../../src/replay/load.js';
-import { renderReplayJson } from '../../src/replay/report.js';
+import { PLAIN } from '../../src/report/escape.js';
+import { renderReplayJson, renderReplayText } from '../../src/replay/report.js';
 import { replay, type ReplayReport } from '../../src/replay/run.js';
 import type { ReplayInput } from '../../src/diagnosis/types.js';
 import { parseAssignments, WhatIfError } from '../../src/replay/whatif.js';
@@ -117,5 +118,20 @@ describe('what-if keys', () => {
       { subject: null, key: 'sendMsgTimeout', value: '5000' },
     ]);
     expect(parseAssignments('192.168.3.101:9876.serverChannelMaxIdleTimeSeconds=120', '--set')[0].subject).toBe('192.168.3.101:9876');
+  });
+});
+
+describe('the text report with --verbose', () => {
+  it("keeps every evidence reference of the provenance whole: wrapped lines joined again hold each file:line, with no space put inside", async () => {
+    const input = await infer(join(ROOT, 'samples', 'lab', 'crash'));
+    const report = replay(input, { seed: 1, variants: [], runs: 0 });
+    const refs = Object.values(input.provenance).flatMap((v) => v.evidence);
+    // Long enough that the narrow first line of some values cannot take them.
+    expect(refs.filter((r) => r.length > 50).length).toBeGreaterThan(3);
+    const text = renderReplayText(report, { palette: PLAIN, verbose: true, width: 80 });
+    for (const l of text.split('\n')) expect(l.length, l).toBeLessThanOrEqual(80);
+    // Continuation lines joined without their indent: a reference broken only at a line's end reads whole.
+    const joined = text.split('\n').map((l) => l.trim()).join('');
+    for (const r of refs) expect(joined, r).toContain(r);
   });
 });

@@ -1,0 +1,108 @@
+// Fault avoidance read from behaviour once the faults are known: a client that sends one attempt per
+// send (retryTimesWhenSendFailed 0, or asynchronously) failed once against a broker, then sent nothing
+// more to it for a long while although that broker went on refusing every write and the client's
+// route still listed it. Without fault avoidance, selectOneMessageQueue's round robin (4.x
+// TopicPublishInfo, 5.x) gives that broker its share of the next sends, each of which would have
+// failed too; with it, MQFaultStrategy isolates a broker after a failed attempt
+// (updateFaultItem(broker, latency, isolation=true) in DefaultMQProducerImpl.sendDefaultImpl, 4.9.x
+// and 5.x) and the sends go elsewhere. gen-704's app-stock-01 (4.9.5, retry 0): one failure against
+// each of broker-b (restarting) and broker-a (disk full), while the other clients kept failing.
+
+import type { Fault, ScenarioBroker, ScenarioClient } from '../../model/index.js';
+import { writableAfter } from '../../parse/route-change.js';
+import type { RmqEvent } from '../../parse/types.js';
+import type { InferContext } from './context.js';
+
+/**
+ * Sends a client without fault avoidance would have put on the refusing broker in the window, at
+ * least: below this the window is too short to tell avoidance from the round robin's luck (none of
+ * 5 sends expected to land there does so about once in 150 times).
+ */
+const EXPECTED_SENDS_MIN = 5;
+
+/** A window in which a broker refused every write, in epoch ms. */
+interface Refusal {
+  broker: string;
+  from: number;
+  to: number;
+  what: string;
+}
+
+/** Windows where a broker refused every write: its host down (until up), its disk full. */
+function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly ScenarioBroker[]): Refusal[] {
+  const out: Refusal[] = [];
+  const epoch = (atMs: number) => ctx.startEpochMs + atMs;
+  faults.forEach((f, i) => {
+    if ('diskFull' in f) out.push({ broker: f.broker, from: epoch(f.atMs), to: epoch(f.atMs + f.diskFull.durationMs), what: `its disk full (scenario.faults[${i}])` });
+    else if ('state' in f && f.state === 'down') {
+      const up = faults.find((g, j) => j > i && 'state' in g && g.host === f.host && g.state !== 'down');
+      for (const b of brokers.filter((x) => x.host === f.host)) {
+        out.push({ broker: b.name, from: epoch(f.atMs), to: up ? epoch(up.atMs) : ctx.last, what: `${f.host} down (scenario.faults[${i}])` });
+      }
+    }
+  });
+  return out;
+}
+
+/**
+ * The broker of an application's failed one-attempt send, else null: `Send [1] times ...
+ * BrokersSent: [X]`, or for an asynchronous client a broker's error reply given to its SendCallback
+ * as it came (MQBrokerException's `BROKER: ip:port`; MQClientAPIImpl.sendMessageAsync).
+ */
+function failedAt(e: RmqEvent, async: boolean, brokers: readonly ScenarioBroker[]): string | null {
+  if (e.kind !== 'app') return null;
+  if (e.entry === 'send-failed/still-failed' && Array.isArray(e.fields.brokersSent)) {
+    const sent = e.fields.brokersSent as string[];
+    return sent.length === 1 && sent[0] !== 'null' ? sent[0] : null;
+  }
+  if (async && typeof e.fields.brokerAddr === 'string') return brokers.find((b) => b.addr === e.fields.brokerAddr)?.name ?? null;
+  return null;
+}
+
+/**
+ * For each client whose sendLatencyFaultEnable is still a default, one attempt per send: true when
+ * a failed send to a broker was followed by none to it while the broker refused every write and the
+ * client's route held it, over a window where the round robin would have given it
+ * EXPECTED_SENDS_MIN sends or more at the client's inferred rate (which the run gives it throughout;
+ * a later failed send of its own shows it went on sending, and the provenance says which it was).
+ */
+export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClient[], faults: readonly Fault[], brokers: readonly ScenarioBroker[]): void {
+  const refusing = refusals(ctx, faults, brokers);
+  if (!refusing.length) return;
+  clients.forEach((c, i) => {
+    const path = `scenario.clients[${i}].settings.sendLatencyFaultEnable`;
+    const settings = c.settings ?? {};
+    if (!(path in ctx.defaults) || settings.sendLatencyFaultEnable) return;
+    if (!c.async && settings.retryTimesWhenSendFailed !== 0) return;
+    const mine = ctx.events.filter((e) => e.host === c.host && e.ts !== null);
+    const at = (e: RmqEvent) => failedAt(e, c.async === true, brokers);
+    const failures = mine.filter((e) => at(e) !== null);
+    const routes = mine.filter((e) => e.type === 'route-changed' && e.kind === 'client' && String(e.fields.topic) === c.topic);
+    for (const f of failures) {
+      const broker = at(f)!;
+      const t = ctx.when(f);
+      const r = refusing.find((x) => x.broker === broker && x.from <= t && t <= x.to);
+      if (!r) continue;
+      // The client's route at the failure, and when it next dropped the broker.
+      const before = routes.filter((e) => ctx.when(e) <= t).pop();
+      const held = before ? writableAfter(before) : null;
+      if (!held || !held.includes(broker) || held.length < 2) continue;
+      const dropped = routes.find((e) => ctx.when(e) > t && !(writableAfter(e) ?? []).includes(broker));
+      const again = failures.find((g) => g !== f && ctx.when(g) > t && at(g) === broker);
+      const end = Math.min(r.to, dropped ? ctx.when(dropped) : Infinity, again ? ctx.when(again) : Infinity);
+      // Still sending after the window: a later failed send of its own shows it; without one, the
+      // rate the run gives the client throughout is the premise, and the provenance says so.
+      const later = failures.find((e) => ctx.when(e) > end);
+      const expected = (c.sendRatePerSec * (end - t)) / 1000 / held.length;
+      if (again || expected < EXPECTED_SENDS_MIN) continue;
+      c.settings = { ...settings, sendLatencyFaultEnable: true };
+      delete ctx.defaults[path];
+      ctx.prov(
+        path,
+        `after a failed send to ${broker} the client sent it nothing more for ${Math.round((end - t) / 1000)} s, while ${broker} refused every write (${r.what}) and the client's route still held it among ${held.length} brokers; ${later ? 'it went on sending (a later failed send)' : 'no line shows it stopped sending (taken to send at its inferred rate throughout, as the run does)'}. At ${c.sendRatePerSec} sends/s the round robin of selectOneMessageQueue would have put about ${Math.round(expected)} of them on ${broker}: MQFaultStrategy isolated it after the failed attempt (inferred from behaviour)`,
+        [f, before, later ?? null],
+      );
+      return;
+    }
+  });
+}

@@ -1,0 +1,56 @@
+// Fault avoidance read from what a client did while a broker refused writes (src/diagnosis/infer/
+// avoidance.ts), on generated lab recordings whose lab.json says how each client ran.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inferFromLogs } from '../../../src/replay/load.js';
+import { SAMPLES } from './fixture.js';
+
+async function inferred(name: string) {
+  const dir = join(SAMPLES, 'generated', name);
+  const { input } = await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir);
+  const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')) as { clients: Array<{ host: string; ranWith: { sendLatencyFaultEnable: boolean } }> };
+  const of = (host: string) => {
+    const i = input.scenario.clients.findIndex((c) => c.host === host);
+    const path = `scenario.clients[${i}].settings.sendLatencyFaultEnable`;
+    return { value: input.scenario.clients[i].settings?.sendLatencyFaultEnable ?? false, provenance: input.provenance[path], assumed: input.defaults[path], ran: lab.clients.find((c) => c.host === host)!.ranWith.sendLatencyFaultEnable };
+  };
+  return of;
+}
+
+describe('fault avoidance from behaviour', () => {
+  it('a retry-0 client that failed once against a restarting broker and then sent it nothing for 14 s runs it (gen-704)', async () => {
+    const of = await inferred('gen-704');
+    const stock = of('app-stock-01');
+    expect(stock.value).toBe(true);
+    expect(stock.ran).toBe(true);
+    expect(stock.assumed).toBeUndefined();
+    expect(stock.provenance.rule).toMatch(/after a failed send to broker-b the client sent it nothing more for 1\d s, while broker-b refused every write \(mq-broker-b down/);
+    expect(stock.provenance.rule).toMatch(/inferred from behaviour/);
+    expect(stock.provenance.evidence[0]).toBe('app-stock-01/logs/app.log.gz:5');
+    // The async client kept failing against broker-b: no avoidance, still the default (and it ran without).
+    const order = of('app-order-01');
+    expect([order.value, order.ran]).toEqual([false, false]);
+    expect(order.assumed).toMatch(/default/);
+  });
+
+  it('an async client with one failure and no later line: inferred on its inferred rate, and the provenance says that is the premise (gen-713)', async () => {
+    const pay = (await inferred('gen-713'))('app-pay-01');
+    expect([pay.value, pay.ran]).toEqual([true, true]);
+    expect(pay.provenance.rule).toMatch(/after a failed send to broker-a .* no line shows it stopped sending \(taken to send at its inferred rate throughout, as the run does\)/);
+  });
+
+  it("an async client's failure is the broker's error reply its SendCallback got, named by the broker's address (gen-260: code 14 from broker-b's full disk)", async () => {
+    const pay = (await inferred('gen-260'))('app-pay-01');
+    expect([pay.value, pay.ran]).toEqual([true, true]);
+    expect(pay.provenance.rule).toMatch(/after a failed send to broker-b .*broker-b refused every write \(its disk full/);
+  });
+
+  it('is not inferred where no broker refused writes while the client sent to it: the clients that ran without it keep the default', async () => {
+    for (const [name, host] of [['gen-704', 'app-pay-01'], ['gen-713', 'app-order-01']] as const) {
+      const c = (await inferred(name))(host);
+      expect([c.value, c.ran], `${name} ${host}`).toEqual([false, false]);
+    }
+  });
+});
