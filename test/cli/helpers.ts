@@ -3,6 +3,7 @@ import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll } from 'vitest';
+// @ts-expect-error plain ESM script, no declarations
 import { startHost } from '../../scripts/golden.mjs';
 import { main } from '../../src/cli/main.js';
 
