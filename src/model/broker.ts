@@ -398,8 +398,8 @@ export class Broker extends Process implements Listener {
     if (code !== ResponseCode.SUCCESS && code !== ResponseCode.SERVICE_NOT_AVAILABLE) this.busyReplies.push({ atMs: this.nowMs, reason: 'PC_SYNCHRONIZED', waitMs: null, size: null });
     if (task.ch !== null) {
       if (code === ResponseCode.SUCCESS) {
-        const body = task.req.body as { topic: string; queueId: number };
-        this.store.putMessage(body.topic, body.queueId, this.nowMs);
+        const body = task.req.body as { topic: string; queueId: number; tag?: string };
+        this.store.putMessage(body.topic, body.queueId, this.nowMs, body.tag ?? null);
       }
       this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? SEND_RESULT_BODY : null });
     }
