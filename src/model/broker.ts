@@ -113,6 +113,8 @@ export class Broker extends Process implements Listener {
   private head = 0;
   private busyWorkers = 0;
   private cleanerBaseMs = 0;
+  /** When it last started: PullRequestHoldService's 5 s checks run from then (the consumers' pulls, consumer.ts). */
+  bootMs = 0;
   private cleanerTimer: Timer | null = null;
   private lastCleanerMs = Number.NEGATIVE_INFINITY;
   private lastJstackMs = Number.NEGATIVE_INFINITY;
@@ -181,6 +183,7 @@ export class Broker extends Process implements Listener {
   // ---- life -------------------------------------------------------------------------------
 
   protected boot(): void {
+    this.bootMs = this.nowMs;
     this.cleanerBaseMs = this.nowMs + 1000;
     this.remoting.updateNameServerAddressList(this.config.namesrvAddrs, false);
     this.net.listen(this, this.port, this);

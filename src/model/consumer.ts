@@ -947,7 +947,7 @@ export class PushConsumer extends Process {
       // checkHoldRequest: every 5 s the held pulls of a queue with messages past them are woken (no tags code: matched).
       if (!checkArmed) {
         checkArmed = true;
-        const atMs = (Math.floor(this.nowMs / HOLD_CHECK_INTERVAL_MS) + 1) * HOLD_CHECK_INTERVAL_MS;
+        const atMs = b.bootMs + (Math.floor((this.nowMs - b.bootMs) / HOLD_CHECK_INTERVAL_MS) + 1) * HOLD_CHECK_INTERVAL_MS;
         this.kernel.schedule(atMs, Priority.process, () => {
           if (answered || !b.alive) return;
           answered = true;
