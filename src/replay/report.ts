@@ -449,7 +449,7 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
 }
 
 /** `169 (TagB 169), simulated`: what a group's subscriptions skipped, by tag. */
-function skippedText(s: { total: number; byTag: Record<string, number> } | undefined): string {
+export function skippedText(s: { total: number; byTag: Record<string, number> } | undefined): string {
   if (s === undefined) return '-';
   const tags = Object.entries(s.byTag).filter(([, n]) => n > 0);
   return `${s.total}${tags.length ? ` (${tags.map(([tag, n]) => `${tag || 'no tag'} ${n}`).join(', ')})` : ''}, simulated`;

@@ -10,6 +10,7 @@ import { inferFromLogs } from '../../src/replay/load.js';
 import { replay, type ReplayReport } from '../../src/replay/run.js';
 import { applyVariant, parseAssignments, WhatIfError } from '../../src/replay/whatif.js';
 import { renderReplayText } from '../../src/replay/report.js';
+import { renderReplayHtml } from '../../src/replay/report-html.js';
 import { PLAIN } from '../../src/report/escape.js';
 
 const DIR = join(__dirname, '..', '..', 'samples', 'lab', 'consumer-subscription-mismatch');
@@ -57,6 +58,9 @@ describe('consumer-subscription-mismatch replayed', () => {
     const text = renderReplayText(report, { palette: PLAIN, verbose: false, width: 200 });
     expect(text).toMatch(/skipped by subscription/);
     expect(text).toMatch(/\b\d+ \(TagB \d+\), simulated/);
+    const html = renderReplayHtml(report);
+    expect(html).toContain(`${s.total} (TagB ${s.total}), simulated`);
+    expect(html).toContain('skipped by subscription (simulated)');
   });
 
   it('with consistentSubscription every instance subscribes TagA || TagB and nothing is skipped', () => {
