@@ -23,9 +23,21 @@
 // - An orderly group (MessageListenerOrderly) locks its queues on their broker (RebalanceImpl.lock,
 //   lockAll every 20 s; RebalanceLockManager keeps a lock 60 s and forgets them on a restart) and
 //   pulls only the queues it holds locked.
-// Not modelled yet: tags (every message matches; subscriptions are '*'), BROADCASTING, an orderly
-// queue's one-at-a-time consumption and its retries in place, lite pull, pop,
-// pullThresholdSizeForQueue (the model's messages have no size).
+// - Tags (4.9.4; subscription.ts): an instance subscribes with its own TAG expression. When one of
+//   the group names tags, the broker books one subscription per group and topic, the heartbeat's
+//   with the newest version (ConsumerGroupInfo.updateSubscription); an instance's version is its
+//   subscribe time, raised by each rebalance that changes its queues, which heartbeats at once
+//   (RebalancePushImpl.messageQueueChanged). The broker filters every pull by the booked
+//   subscription's tag codes (PullMessageProcessor without the subscription flag,
+//   DefaultMessageStore.getMessage: unmatched entries are skipped, the next offset moves past them,
+//   NO_MATCHED_MESSAGE is answered at once and correctTagsOffset commits it); a pull with a newer
+//   version than the booked one is refused (`The broker's subscription is not latest`,
+//   SUBSCRIPTION_NOT_LATEST); the client filters FOUND messages again by its own tags
+//   (PullAPIWrapper.processPullResult). The group counts what was skipped and never consumed.
+//   A group whose instances all subscribe '*' keeps no versions and filters nothing.
+// Not modelled yet: SQL92 and class filters, BROADCASTING, an orderly queue's one-at-a-time
+// consumption and its retries in place, lite pull, pop, pullThresholdSizeForQueue (the model's
+// messages have no size), the %RETRY% topic's subscription versions (always '*').
 
 import { CONSUMER_DEFAULTS, TIMEOUTS } from '../rocketmq/facts.js';
 import { renderMessage } from '../parse/message-render.js';
