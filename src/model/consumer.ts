@@ -35,7 +35,13 @@
 //   SUBSCRIPTION_NOT_LATEST); the client filters FOUND messages again by its own tags
 //   (PullAPIWrapper.processPullResult). The group counts what was skipped and never consumed.
 //   A group whose instances all subscribe '*' keeps no versions and filters nothing.
-// Not modelled yet: SQL92 and class filters, BROADCASTING, an orderly queue's one-at-a-time
+// - BROADCASTING (4.9.4): every instance takes every queue of the topic (RebalanceImpl.rebalanceByTopic
+//   asks for no client ids) and no %RETRY% queue; offsets stay with the instance
+//   (LocalFileOffsetStore, a file under the client id, which holds the pid: a new process starts at
+//   each queue's max offset, computePullFromWhere's CONSUME_FROM_LAST_OFFSET); pulls commit nothing;
+//   a failed message is dropped (ConsumeMessageConcurrentlyService.processConsumeResult). No lab
+//   recording replays one yet.
+// Not modelled yet: SQL92 and class filters, an orderly queue's one-at-a-time
 // consumption and its retries in place, lite pull, pop, pullThresholdSizeForQueue (the model's
 // messages have no size), the %RETRY% topic's subscription versions (always '*').
 
@@ -171,6 +177,8 @@ export interface ConsumerGroupConfig {
   listener: ConsumerListener;
   /** Some instance subscribes with tags: the broker books the group's subscription and pulls are filtered. */
   filtering?: boolean;
+  /** MessageModel.BROADCASTING: every instance consumes every queue, offsets kept by the instance. */
+  broadcasting?: boolean;
   /** The topic's queues and the brokers holding them (the scenario's layout). */
   queues: MessageQueue[];
   brokers: Map<string, Broker>;
@@ -216,7 +224,8 @@ export class ConsumerGroup {
   ) {
     const brokerNames = [...new Set(config.queues.map((q) => q.brokerName))].sort();
     // The broker creates %RETRY%group with one queue when the group's heartbeat arrives (ClientManageProcessor.heartBeat).
-    this.retryQueues = brokerNames.map((brokerName) => ({ topic: retryTopic(config.group), brokerName, queueId: 0 }));
+    // A BROADCASTING consumer subscribes no %RETRY% topic (DefaultMQPushConsumerImpl.copySubscription).
+    this.retryQueues = config.broadcasting ? [] : brokerNames.map((brokerName) => ({ topic: retryTopic(config.group), brokerName, queueId: 0 }));
     const l = config.listener;
     this.listenerNow = { processMs: l.processMs, laterShare: l.laterShare ?? 0, throwShare: l.throwShare ?? 0 };
     this.metrics = { group: config.group, topic: config.topic, instances: [], deliveries: 0, consumed: 0, failed: 0, retried: 0, dlq: 0, duplicates: 0, flowControlled: 0, pullFailures: 0, lag: [], maxLag: null };
@@ -248,6 +257,21 @@ export class ConsumerGroup {
 
   get filtering(): boolean {
     return this.config.filtering === true;
+  }
+
+  get broadcasting(): boolean {
+    return this.config.broadcasting === true;
+  }
+
+  /** The duplicates' book: per queue, or per instance and queue for a BROADCASTING group (each instance consumes every message once). */
+  private consumedKey(mq: MessageQueue, inst: PushConsumer | null): string {
+    return this.broadcasting && inst !== null ? `${inst.clientId} ${queueName(mq)}` : queueName(mq);
+  }
+
+  /** A BROADCASTING instance persisted its offset (LocalFileOffsetStore, on its own disk): what it consumed below is done. */
+  localOffsetPersisted(inst: PushConsumer, mq: MessageQueue, offset: number): void {
+    const set = this.consumedOffsets.get(this.consumedKey(mq, inst));
+    if (set !== undefined) for (const o of set) if (o < offset) set.delete(o);
   }
 
   /**
@@ -342,16 +366,16 @@ export class ConsumerGroup {
     if (skipped !== undefined) for (const o of skipped) if (o < offset) skipped.delete(o);
   }
 
-  /** A delivery's outcome, counted for the group (a success of an offset consumed before is a duplicate). */
-  countConsumed(mq: MessageQueue, offset: number): void {
+  /** A delivery's outcome, counted for the group (a success of an offset consumed before, by the instance when BROADCASTING, is a duplicate). */
+  countConsumed(mq: MessageQueue, offset: number, inst: PushConsumer | null = null): void {
     this.metrics.consumed++;
-    const key = queueName(mq);
+    const key = this.consumedKey(mq, inst);
     let set = this.consumedOffsets.get(key);
     if (set === undefined) this.consumedOffsets.set(key, (set = new Set()));
     if (set.has(offset) || offset < (this.consumedBelow.get(key) ?? 0)) this.metrics.duplicates++;
     else set.add(offset);
     // A message a filter passed over and consumed after all (pulled again from an older offset).
-    const skipped = this.skippedOffsets.get(key);
+    const skipped = this.skippedOffsets.get(queueName(mq));
     if (skipped?.delete(offset)) {
       const m = this.metrics.skippedBySubscription!;
       const tag = this.broker(mq.brokerName).store.tagAt(mq.topic, mq.queueId, offset) ?? '';
@@ -400,8 +424,20 @@ export class ConsumerGroup {
     this.kernel.schedule(this.kernel.nowMs + MESSAGE_DELAY_LEVELS_MS[level - 1], Priority.process, () => b.store.putRetry(group, next));
   }
 
-  /** consumerProgress: per queue the broker's max offset minus the group's committed offset. */
+  /**
+   * consumerProgress: per queue the broker's max offset minus the group's committed offset. A
+   * BROADCASTING group commits nothing to the broker (mqadmin consumerProgress has nothing to show):
+   * its lag is the largest of its live instances' (max offset minus the instance's own offset).
+   */
   private sampleLag(): void {
+    if (this.broadcasting) {
+      let top = 0;
+      for (const inst of this.instances) if (inst.alive) top = Math.max(top, inst.localLag());
+      const atMs = this.kernel.nowMs;
+      this.metrics.lag.push({ atMs, total: top, retry: 0 });
+      if (this.metrics.maxLag === null || top > this.metrics.maxLag.total) this.metrics.maxLag = { atMs, total: top };
+      return;
+    }
     let total = 0;
     let retry = 0;
     for (const mq of [...this.config.queues, ...this.retryQueues]) {
@@ -500,8 +536,14 @@ export interface ListenerBlock {
 export class PushConsumer extends Process {
   readonly clientId: string;
   private processQueueTable = new Map<string, ProcessQueue>();
-  /** RemoteBrokerOffsetStore.offsetTable: the offsets consumed, in memory. */
+  /** RemoteBrokerOffsetStore.offsetTable (LocalFileOffsetStore's for BROADCASTING): the offsets consumed, in memory. */
   private offsetTable = new Map<string, number>();
+  /**
+   * BROADCASTING: the offsets LocalFileOffsetStore persisted (offsets.json under the client id). The
+   * client id holds the pid (and from 4.9.0 a nanoTime), so a new process never finds its
+   * predecessor's file: the book lives as long as the process.
+   */
+  private localOffsets = new Map<string, number>();
   /** The consume pool's queue from consumeHead on (taken slots are cleared, the array compacted now and then). */
   private consumeRequests: Array<ConsumeRequest | undefined> = [];
   private consumeHead = 0;
@@ -577,6 +619,7 @@ export class PushConsumer extends Process {
     for (const pq of this.processQueueTable.values()) pq.dropped = true;
     this.processQueueTable.clear();
     this.offsetTable.clear();
+    this.localOffsets.clear();
     this.consumeRequests = [];
     this.consumeHead = 0;
     this.busyThreads = 0;
@@ -646,6 +689,7 @@ export class PushConsumer extends Process {
 
   /** RebalanceImpl.doRebalance: the topic's queues, then %RETRY%group's. */
   private doRebalance(): void {
+    if (this.group.broadcasting) return this.doRebalanceBroadcasting();
     const cidAll = this.group.findConsumerIdList(this.host, this.route);
     if (cidAll === null || cidAll.length === 0) return; // "doRebalance ... get consumer id list failed"
     const inRoute = (q: MessageQueue) => this.route === null || this.route.has(q.brokerName);
@@ -656,6 +700,28 @@ export class PushConsumer extends Process {
       if (change.changed && this.group.filtering && queues === this.group.config.queues) this.messageQueueChanged(change.added);
     }
     this.firstRebalance = false;
+  }
+
+  /**
+   * RebalanceImpl.rebalanceByTopic, BROADCASTING (4.x): the instance takes every queue of the topic in
+   * its route, whatever the other instances are (no client id list is asked for).
+   */
+  private doRebalanceBroadcasting(): void {
+    const queues = this.group.config.queues;
+    const mine = queues.filter((q) => this.route === null || this.route.has(q.brokerName));
+    const change = this.updateProcessQueueTableInRebalance(queues[0]?.topic ?? '', mine);
+    if (change.changed && this.group.filtering) this.messageQueueChanged(change.added);
+    this.firstRebalance = false;
+  }
+
+  /** The instance's lag: per queue it holds, the broker's max offset minus its own offset (BROADCASTING). */
+  localLag(): number {
+    let n = 0;
+    for (const [key, pq] of this.processQueueTable) {
+      const b = this.group.broker(pq.mq.brokerName);
+      n += Math.max(0, b.store.maxOffset(pq.mq.topic, pq.mq.queueId) - (this.offsetTable.get(key) ?? pq.nextOffset));
+    }
+    return n;
   }
 
   /**
@@ -700,8 +766,7 @@ export class PushConsumer extends Process {
       if (this.group.reach(this.host, mq.brokerName) !== 'ok') continue; // "add new mq failed"
       // An orderly queue is locked first: "add a new mq failed, ..., because lock failed".
       if (this.group.config.orderly && !this.lock(mq)) continue;
-      const committed = this.group.broker(mq.brokerName).store.queryOffset(this.group.config.group, mq.topic, mq.queueId);
-      const pq = new ProcessQueue(mq, Math.max(0, committed));
+      const pq = new ProcessQueue(mq, this.computePullFromWhere(mq));
       pq.locked = this.group.config.orderly === true;
       this.offsetTable.set(key, pq.nextOffset);
       this.processQueueTable.set(key, pq);
@@ -710,6 +775,18 @@ export class PushConsumer extends Process {
       this.pullMessage(pq);
     }
     return { changed, added };
+  }
+
+  /**
+   * RebalancePushImpl.computePullFromWhere with CONSUME_FROM_LAST_OFFSET (the default): the offset
+   * store's offset; CLUSTERING asks the broker (a group it has none for starts at 0: the broker
+   * answers 0 while the queue's first message is still in memory, ConsumerManageProcessor 4.9);
+   * BROADCASTING reads its local file, and without one starts at the queue's max offset (maxOffset).
+   */
+  private computePullFromWhere(mq: MessageQueue): number {
+    const store = this.group.broker(mq.brokerName).store;
+    if (this.group.broadcasting) return this.localOffsets.get(queueName(mq)) ?? store.maxOffset(mq.topic, mq.queueId);
+    return Math.max(0, store.queryOffset(this.group.config.group, mq.topic, mq.queueId));
   }
 
   /** A dropped queue held by flow control: its checks so far stay counted; it checks no more. */
@@ -742,6 +819,13 @@ export class PushConsumer extends Process {
 
   private persistOffset(mq: MessageQueue): void {
     const off = this.offsetTable.get(queueName(mq));
+    if (this.group.broadcasting) {
+      // LocalFileOffsetStore.persist: the instance's own file, whether a broker answers or not.
+      if (off === undefined) return;
+      this.localOffsets.set(queueName(mq), off);
+      this.group.localOffsetPersisted(this, mq, off);
+      return;
+    }
     if (off === undefined || this.group.reach(this.host, mq.brokerName) !== 'ok') return;
     this.group.commitOffset(mq, off);
   }
@@ -775,7 +859,8 @@ export class PushConsumer extends Process {
         return this.pullFailed(pq, Math.min(TIMEOUTS.connectMs, 2 * hop));
     }
     const offset = pq.nextOffset;
-    const commitOffset = this.offsetTable.get(queueName(pq.mq)) ?? 0;
+    // Only CLUSTERING carries the offset to commit (PullSysFlag's commit offset flag).
+    const commitOffset = this.group.broadcasting ? 0 : this.offsetTable.get(queueName(pq.mq)) ?? 0;
     const version = this.subVersion;
     this.kernel.schedule(this.nowMs + hop, Priority.network, () => this.processPull(pq, offset, commitOffset, version));
   }
@@ -1052,11 +1137,12 @@ export class PushConsumer extends Process {
     this.busyThreads--;
     const m = this.group.metrics;
     const { pq } = req;
-    if (ok) this.group.countConsumed(pq.mq, req.offset);
+    if (ok) this.group.countConsumed(pq.mq, req.offset, this);
     else m.failed++;
     // A dropped queue's result is not processed: its offset stays, the next owner consumes it again.
     if (!pq.dropped) {
-      if (!ok && !this.sendMessageBack(req)) {
+      // BROADCASTING drops a failed message (`BROADCASTING, the message consume failed, drop it`): no send back.
+      if (!ok && !this.group.broadcasting && !this.sendMessageBack(req)) {
         // The send back failed: consume it again here in 5 s, with reconsumeTimes + 1.
         req.msg = { reconsumeTimes: req.msg.reconsumeTimes + 1 };
         this.after(CONSUMER_DEFAULTS.sendBackFailedRetryMs, () => {
@@ -1121,8 +1207,8 @@ export interface ScenarioConsumerGroup extends ConsumerSettings {
   version: string;
   /** The group's subscription expression of its topic (`*`, `TagA || TagB`); its instances' unless they set their own. Default `*`. */
   subscription?: string;
-  /** Only CLUSTERING is modelled. */
-  messageModel?: 'CLUSTERING';
+  /** CLUSTERING (default): the instances share the queues; BROADCASTING: each instance consumes every queue, offsets kept by the instance. */
+  messageModel?: 'CLUSTERING' | 'BROADCASTING';
   listener: ConsumerListener;
   instances: ScenarioConsumerInstance[];
   /** Offset resets by time (`mqadmin resetOffsetByTime`), model ms. */
@@ -1152,7 +1238,9 @@ export function consumerGroupsOf(
     for (const brokerName of t.brokers ?? masters) for (let q = 0; q < (t.queues ?? 4); q++) queues.push({ topic: t.name, brokerName, queueId: q });
     // The filter and the versions of subscriptions matter only when some instance names tags.
     const filtering = [g.subscription, ...g.instances.map((x) => x.subscription)].some((x) => x !== undefined && !parseSubscription(x).all);
-    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', filtering });
+    const broadcasting = g.messageModel === 'BROADCASTING';
+    assert(!(broadcasting && g.consumeMode === 'orderly'), `consumer group ${g.group}: an orderly BROADCASTING group is not modelled`);
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', filtering, broadcasting });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;

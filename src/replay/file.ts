@@ -451,8 +451,9 @@ function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<strin
     if (!topicNames.has(topic)) fail(`${p}.topic`, `topic ${topic} is not in scenario.topics`);
     g.version('version', true);
     checkSubscription(g, `${p}.subscription`);
-    g.oneOf('messageModel', ['CLUSTERING'] as const);
-    g.oneOf('consumeMode', ['concurrently', 'orderly'] as const);
+    const model = g.oneOf('messageModel', ['CLUSTERING', 'BROADCASTING'] as const);
+    const mode = g.oneOf('consumeMode', ['concurrently', 'orderly'] as const);
+    if (model === 'BROADCASTING' && mode === 'orderly') fail(`${p}.consumeMode`, 'an orderly BROADCASTING group is not modelled');
     const threads = { min: 1, max: LIMITS.threads, int: true };
     const min = g.num('consumeThreadMin', false, threads);
     const max = g.num('consumeThreadMax', false, threads);
