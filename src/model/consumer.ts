@@ -36,11 +36,10 @@
 //   (PullAPIWrapper.processPullResult). The group counts what was skipped and never consumed.
 //   A group whose instances all subscribe '*' keeps no versions and filters nothing.
 // - BROADCASTING (4.9.4): every instance takes every queue of the topic (RebalanceImpl.rebalanceByTopic
-//   asks for no client ids) and no %RETRY% queue; offsets stay with the instance
-//   (LocalFileOffsetStore, a file under the client id, which holds the pid: a new process starts at
-//   each queue's max offset, computePullFromWhere's CONSUME_FROM_LAST_OFFSET); pulls commit nothing;
-//   a failed message is dropped (ConsumeMessageConcurrentlyService.processConsumeResult). No lab
-//   recording replays one yet.
+//   asks for no client ids) and no %RETRY% queue; offsets stay with the instance (LocalFileOffsetStore:
+//   offsets.json under the client id `ip@DEFAULT`, persisted every 5 s, read again by a new process
+//   on the host; without it a queue starts at its max offset, CONSUME_FROM_LAST_OFFSET); pulls commit
+//   nothing; a failed message is dropped (ConsumeMessageConcurrentlyService.processConsumeResult).
 // Not modelled yet: SQL92 and class filters, an orderly queue's one-at-a-time
 // consumption and its retries in place, lite pull, pop, pullThresholdSizeForQueue (the model's
 // messages have no size), the %RETRY% topic's subscription versions (always '*').
@@ -263,9 +262,16 @@ export class ConsumerGroup {
     return this.config.broadcasting === true;
   }
 
-  /** The duplicates' book: per queue, or per instance and queue for a BROADCASTING group (each instance consumes every message once). */
+  /**
+   * BROADCASTING: the offsets.json of each host (LocalFileOffsetStore, under the client id, which
+   * for a BROADCASTING consumer is `ip@DEFAULT`: DefaultMQPushConsumerImpl.start changes the instance
+   * name to the pid only for CLUSTERING). On the host's disk: a new process on the host reads it.
+   */
+  readonly localOffsetFiles = new Map<string, Map<string, number>>();
+
+  /** The duplicates' book: per queue, or per host and queue for a BROADCASTING group (each instance consumes every message once). */
   private consumedKey(mq: MessageQueue, inst: PushConsumer | null): string {
-    return this.broadcasting && inst !== null ? `${inst.clientId} ${queueName(mq)}` : queueName(mq);
+    return this.broadcasting && inst !== null ? `${inst.host.name} ${queueName(mq)}` : queueName(mq);
   }
 
   /** A BROADCASTING instance persisted its offset (LocalFileOffsetStore, on its own disk): what it consumed below is done. */
@@ -538,12 +544,12 @@ export class PushConsumer extends Process {
   private processQueueTable = new Map<string, ProcessQueue>();
   /** RemoteBrokerOffsetStore.offsetTable (LocalFileOffsetStore's for BROADCASTING): the offsets consumed, in memory. */
   private offsetTable = new Map<string, number>();
-  /**
-   * BROADCASTING: the offsets LocalFileOffsetStore persisted (offsets.json under the client id). The
-   * client id holds the pid (and from 4.9.0 a nanoTime), so a new process never finds its
-   * predecessor's file: the book lives as long as the process.
-   */
-  private localOffsets = new Map<string, number>();
+  /** BROADCASTING: the host's offsets.json (ConsumerGroup.localOffsetFiles), read at the start (LocalFileOffsetStore.load). */
+  private get localOffsets(): Map<string, number> {
+    let f = this.group.localOffsetFiles.get(this.host.name);
+    if (f === undefined) this.group.localOffsetFiles.set(this.host.name, (f = new Map()));
+    return f;
+  }
   /** The consume pool's queue from consumeHead on (taken slots are cleared, the array compacted now and then). */
   private consumeRequests: Array<ConsumeRequest | undefined> = [];
   private consumeHead = 0;
@@ -619,7 +625,6 @@ export class PushConsumer extends Process {
     for (const pq of this.processQueueTable.values()) pq.dropped = true;
     this.processQueueTable.clear();
     this.offsetTable.clear();
-    this.localOffsets.clear();
     this.consumeRequests = [];
     this.consumeHead = 0;
     this.busyThreads = 0;
@@ -781,7 +786,8 @@ export class PushConsumer extends Process {
    * RebalancePushImpl.computePullFromWhere with CONSUME_FROM_LAST_OFFSET (the default): the offset
    * store's offset; CLUSTERING asks the broker (a group it has none for starts at 0: the broker
    * answers 0 while the queue's first message is still in memory, ConsumerManageProcessor 4.9);
-   * BROADCASTING reads its local file, and without one starts at the queue's max offset (maxOffset).
+   * BROADCASTING reads its host's offsets file (what it persisted before a restart too), and without
+   * one starts at the queue's max offset (maxOffset).
    */
   private computePullFromWhere(mq: MessageQueue): number {
     const store = this.group.broker(mq.brokerName).store;
