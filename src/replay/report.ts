@@ -188,13 +188,14 @@ export function consumerRows(sc: Scenario, defaults: Record<string, string>, t: 
     const bits = [
       g.version,
       `${g.topic} '${g.subscription ?? '*'}'`,
+      g.messageModel === 'BROADCASTING' ? 'BROADCASTING' : '',
       mark('consumeThreadMin', `${g.consumeThreadMin ?? CONSUMER_DEFAULTS.consumeThreadMin} consume threads`),
       mark('pullThresholdForQueue', `pullThresholdForQueue ${g.pullThresholdForQueue ?? CONSUMER_DEFAULTS.pullThresholdForQueue}`),
       mark('maxReconsumeTimes', `maxReconsumeTimes ${g.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes}`),
       ...listener,
       ...(g.resets ?? []).map((x) => `offsets reset at ${t(sc.startEpochMs + x.atMs)} to ${t(sc.startEpochMs + x.toMs)}`),
     ];
-    rows.push(['consumers', g.group, `${g.instances.length} instance${g.instances.length === 1 ? '' : 's'}`, bits.join(', ')]);
+    rows.push(['consumers', g.group, `${g.instances.length} instance${g.instances.length === 1 ? '' : 's'}`, bits.filter(Boolean).join(', ')]);
     for (const inst of g.instances) {
       const from = inst.startAtMs !== undefined ? `from ${t(sc.startEpochMs + inst.startAtMs)}` : '';
       const to = inst.stopAtMs !== undefined ? `, ${inst.stop === 'kill' ? 'killed' : 'shut down'} at ${t(sc.startEpochMs + inst.stopAtMs)}` : '';

@@ -152,9 +152,16 @@ function inferGroup(
   modes.set(name, mode);
   if (mode === 'orderly') ctx.notes.push(`consumer group ${name}: consumed orderly (it locked its queues on the brokers: ${ctx.ref(locks[0])}); the model locks its queues but consumes their messages concurrently`);
   if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer`);
-  def(`${p}.messageModel`, 'CLUSTERING (DefaultMQPushConsumer default; BROADCASTING is not modelled)');
-  const group: ScenarioConsumerGroup = { group: name, topic, version, subscription, messageModel: 'CLUSTERING', listener: { processMs: 0 }, instances };
-  if (mode === 'orderly') {
+  // The message model: the broker's `new consumer connected, group: G CONSUME_PASSIVELY <model>` lines.
+  const conns = book.filter((e) => e.fields.change === 'connected' && typeof e.fields.messageModel === 'string');
+  const models = new Set(conns.map((e) => String(e.fields.messageModel)));
+  const messageModel = models.size === 1 && models.has('BROADCASTING') ? 'BROADCASTING' : 'CLUSTERING';
+  if (conns.length === 0) def(`${p}.messageModel`, 'CLUSTERING (DefaultMQPushConsumer default; no `new consumer connected` line of the group)');
+  else prov(`${p}.messageModel`, "the message model of the broker's `new consumer connected` lines of the group", conns.slice(0, 3));
+  if (models.size > 1) ctx.notes.push(`consumer group ${name}: its instances connected as ${[...models].sort().join(' and ')}; replayed as CLUSTERING`);
+  if (messageModel === 'BROADCASTING' && mode === 'orderly') ctx.notes.push(`consumer group ${name}: an orderly BROADCASTING group is not modelled; replayed as concurrently`);
+  const group: ScenarioConsumerGroup = { group: name, topic, version, subscription, messageModel, listener: { processMs: 0 }, instances };
+  if (mode === 'orderly' && messageModel === 'CLUSTERING') {
     group.consumeMode = 'orderly';
     prov(`${p}.consumeMode`, 'it locked its queues on the brokers (RebalanceImpl.lock: `the message queue lock`, `pull message later because not locked in broker`)', locks.slice(0, 3));
   }
