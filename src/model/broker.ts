@@ -180,6 +180,16 @@ export class Broker extends Process implements Listener {
     this.brokerLog.write(level, thread, null, msg, exc);
   }
 
+  /** A line of the broker's consumer book or pull processor (ConsumerGroupInfo, PullMessageProcessor), written for a consumer group. */
+  writeConsumerLine(level: Level, thread: string, msg: string): void {
+    this.writeBroker(level, thread, msg);
+  }
+
+  /** Epoch ms of a model time (a client's SubscriptionData version is its clock's). */
+  epochOf(ms: number): number {
+    return Math.floor(this.epochMs + ms);
+  }
+
   // ---- life -------------------------------------------------------------------------------
 
   protected boot(): void {

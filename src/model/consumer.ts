@@ -33,7 +33,8 @@
 //   NO_MATCHED_MESSAGE is answered at once and correctTagsOffset commits it); a pull with a newer
 //   version than the booked one is refused (`The broker's subscription is not latest`,
 //   SUBSCRIPTION_NOT_LATEST); the client filters FOUND messages again by its own tags
-//   (PullAPIWrapper.processPullResult). The group counts what was skipped and never consumed.
+//   (PullAPIWrapper.processPullResult). The group counts what was skipped and never consumed; the
+//   broker writes its `subscription changed` and `subscription is not latest` lines.
 //   A group whose instances all subscribe '*' keeps no versions and filters nothing.
 // - BROADCASTING (4.9.4): every instance takes every queue of the topic (RebalanceImpl.rebalanceByTopic
 //   asks for no client ids) and no %RETRY% queue; offsets stay with the instance (LocalFileOffsetStore:
@@ -56,7 +57,7 @@ import type { RandomSource, Rng } from './random.js';
 import { clientProfile, parseVersion } from './versions.js';
 import { allocateMessageQueueAveragely, queueName, type MessageQueue } from './rebalance.js';
 import { MESSAGE_DELAY_LEVELS_MS, retryTopic, type MessageStore, type StoredMessage } from './store.js';
-import { matchedByConsumeQueue, matchedOnClient, parseSubscription, type Subscription } from './subscription.js';
+import { matchedByConsumeQueue, matchedOnClient, parseSubscription, subscriptionDataText, type Subscription } from './subscription.js';
 
 /**
  * Consume queue entries one filtered pull scans at most: DefaultMessageStore.getMessage stops at
@@ -293,8 +294,20 @@ export class ConsumerGroup {
     if (ids === undefined) table.set(this.config.group, (ids = new Map()));
     const isNew = !ids.has(inst.clientId);
     ids.set(inst.clientId, this.kernel.nowMs);
-    if (this.filtering) store.updateSubscription(this.config.group, this.config.topic, inst.config.subscription ?? parseSubscription('*'), inst.subVersion);
+    if (this.filtering) this.bookSubscription(inst, brokerName);
     if (isNew) this.notifyConsumerIdsChanged(brokerName, inst);
+  }
+
+  /** updateSubscription, and its `subscription changed` lines in broker.log (4.9.4 texts). */
+  private bookSubscription(inst: PushConsumer, brokerName: string): void {
+    const b = this.broker(brokerName);
+    const { group, topic } = this.config;
+    const sub = inst.config.subscription ?? parseSubscription('*');
+    const old = b.store.groupSubscription(group, topic);
+    if (!b.store.updateSubscription(group, topic, sub, inst.subVersion)) return;
+    const now = subscriptionDataText(topic, sub, b.epochOf(inst.subVersion));
+    if (old === undefined) b.writeConsumerLine('INFO', 'HeartbeatThread_1', renderMessage('consumer-changed/topic-added', { group, sub: now }));
+    else b.writeConsumerLine('INFO', 'HeartbeatThread_1', renderMessage('consumer-changed/subscription-changed', { group, old: subscriptionDataText(topic, old.sub, b.epochOf(old.version)), sub: now }));
   }
 
   /**
@@ -1015,7 +1028,11 @@ export class PushConsumer extends Process {
     const { topic, queueId } = pq.mq;
     const { group } = this.group.config;
     const booked = b.store.groupSubscription(group, topic);
-    if (booked === undefined || booked.version < version) return this.pullFailed(pq, hop);
+    if (booked === undefined) return this.pullFailed(pq, hop);
+    if (booked.version < version) {
+      b.writeConsumerLine('WARN', 'PullMessageThread_1', renderMessage('pull-failed/broker-subscription-not-latest', { group, subString: booked.sub.subString }));
+      return this.pullFailed(pq, hop);
+    }
     if (commitOffset > 0) this.group.commitOffset(pq.mq, commitOffset);
     const batch = this.settings.pullBatchSize;
     const reply = (): void => {

@@ -65,6 +65,28 @@ export function matchedOnClient(sub: Subscription, tag: string | null): boolean 
   return tag !== null && sub.tags.has(tag);
 }
 
+/**
+ * The iteration order of a java.util.HashSet of these hash codes (HashMap: bucket
+ * `(h ^ (h >>> 16)) & (n - 1)`, n the table size, 16 doubled while the set is over 3/4 of it; within
+ * a bucket in insertion order): how SubscriptionData.toString prints tagsSet and codeSet.
+ */
+export function javaHashSetOrder<T>(items: readonly T[], hash: (x: T) => number): T[] {
+  let n = 16;
+  while (items.length > n * 0.75) n *= 2;
+  const bucket = (x: T) => {
+    const h = hash(x);
+    return (h ^ (h >>> 16)) & (n - 1);
+  };
+  return items.map((x, i) => ({ x, i, b: bucket(x) })).sort((a, b) => a.b - b.b || a.i - b.i).map((e) => e.x);
+}
+
+/** SubscriptionData.toString (4.9.x) of a TAG subscription of `topic` at `version` (epoch ms). */
+export function subscriptionDataText(topic: string, sub: Subscription, version: number): string {
+  const tags = javaHashSetOrder([...sub.tags], javaStringHashCode);
+  const codes = javaHashSetOrder([...sub.codes], (c) => c);
+  return `SubscriptionData [classFilterMode=false, topic=${topic}, subString=${sub.subString}, tagsSet=[${tags.join(', ')}], codeSet=[${codes.join(', ')}], subVersion=${version}, expressionType=TAG]`;
+}
+
 /** One tag a producer sends and its share of its messages. */
 export interface TagShare {
   tag: string;

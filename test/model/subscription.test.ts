@@ -4,7 +4,7 @@
 // (consumer-subscription-mismatch's cluster).
 
 import { describe, expect, it } from 'vitest';
-import { javaStringHashCode, matchedByConsumeQueue, matchedOnClient, parseSubscription, TagRotation } from '../../src/model/subscription.js';
+import { javaHashSetOrder, javaStringHashCode, matchedByConsumeQueue, matchedOnClient, parseSubscription, subscriptionDataText, TagRotation } from '../../src/model/subscription.js';
 import { MessageStore } from '../../src/model/store.js';
 import { runScenario, type Scenario, type ScenarioConsumerInstance } from '../../src/model/index.js';
 
@@ -37,6 +37,20 @@ describe('subscriptions (FilterAPI.buildSubscriptionData)', () => {
     expect(matchedOnClient(s, null)).toBe(false);
     // PullRequestHoldService's check gives no code: matched.
     expect(matchedByConsumeQueue(s, null)).toBe(true);
+  });
+});
+
+describe('SubscriptionData.toString', () => {
+  it("prints tagsSet and codeSet in java.util.HashSet's order, as the broker logs them", () => {
+    // The broker's line: tagsSet=[TagA, TagB], codeSet=[2598919, 2598920] (TagA in bucket 0, TagB in 15).
+    expect(subscriptionDataText('TopicOrder', parseSubscription('TagB || TagA'), 1796470805090)).toBe(
+      'SubscriptionData [classFilterMode=false, topic=TopicOrder, subString=TagB || TagA, tagsSet=[TagA, TagB], codeSet=[2598919, 2598920], subVersion=1796470805090, expressionType=TAG]',
+    );
+    // Buckets by (h ^ h >>> 16) & 15, then insertion order; 13 entries double the table to 32.
+    expect(javaHashSetOrder([17, 1, 33], (x) => x)).toEqual([17, 1, 33]);
+    expect(javaHashSetOrder([2, 1], (x) => x)).toEqual([1, 2]);
+    const many = Array.from({ length: 13 }, (_, i) => 16 * i);
+    expect(javaHashSetOrder(many, (x) => x)).toEqual([0, 32, 64, 96, 128, 160, 192, 16, 48, 80, 112, 144, 176]);
   });
 });
 
@@ -153,6 +167,18 @@ describe("a group's subscription flipping (consumer-subscription-mismatch's clus
     expect(end.consumed).toBeLessThan(SENDS.length - s.total + 10);
     expect(lagAtEnd(end)).toBe(0);
     expect(end.failed).toBe(0);
+  });
+
+  it("the broker's log shows the flip: the narrower subscription booked last at the join, the broader one after the leave", () => {
+    const r = runScenario(mismatch({}, SENDS), { seed: 1, untilMs: 215000, watermark: false });
+    const changes = r.events.filter((e) => e.type === 'consumer-changed' && e.host === 'mq-broker-a');
+    expect(changes[0].fields).toMatchObject({ change: 'topic-added', group: 'CID_STOCK', topic: 'TopicOrder', subString: 'TagA || TagB' });
+    const t0 = Date.UTC(2026, 11, 5, 11, 38, 50);
+    const last = (beforeMs: number) => changes.filter((e) => e.ts! < t0 + beforeMs).at(-1)!.fields.subString;
+    // Within the join's second it goes TagA, TagA || TagB, TagA (the newcomer's rebalance is the last version).
+    expect(changes.filter((e) => e.ts! >= t0 + 70000 && e.ts! < t0 + 71000).map((e) => e.fields.subString)).toEqual(['TagA', 'TagA || TagB', 'TagA']);
+    expect(last(150000)).toBe('TagA');
+    expect(last(215000)).toBe('TagA || TagB');
   });
 
   it("an instance with a broader subscription ('*') joining skips nothing: the filter then passes every tag", () => {
