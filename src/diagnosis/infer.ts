@@ -12,7 +12,7 @@
 import type { Scenario } from '../model/index.js';
 import { KEEP_CAP, type Collected } from './collect.js';
 import { clientVersion, inferClients } from './infer/clients.js';
-import { consumerOnlyHosts, inferConsumers } from './infer/consumers.js';
+import { assumeProducerTags, consumerOnlyHosts, inferConsumers } from './infer/consumers.js';
 import { inferContext, LEAD_MS, MARGIN_MS, type InferOptions } from './infer/context.js';
 import { inferFaults } from './infer/faults.js';
 import { avoidanceFromBehaviour } from './infer/avoidance.js';
@@ -30,6 +30,7 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   const consumersOnly = consumerOnlyHosts(ctx);
   const { clients, topics } = inferClients(ctx, hosts, servers, consumersOnly);
   const consumers = inferConsumers(ctx, hosts, topics, (host, p) => clientVersion(ctx, host, ctx.events.filter((e) => e.host === host && e.kind === 'client'), p));
+  assumeProducerTags(ctx, clients, consumers.groups);
   // The phase of the servers' timers is recorded after the clients.
   const { nameServers, brokers } = inferServerStarts(ctx, servers);
   const faults = inferFaults(ctx, { hosts, serverVersion: servers.serverVersion, nameServers, brokers, topics, clients });

@@ -113,6 +113,8 @@ export class Broker extends Process implements Listener {
   private head = 0;
   private busyWorkers = 0;
   private cleanerBaseMs = 0;
+  /** When it last started: PullRequestHoldService's 5 s checks run from then (the consumers' pulls, consumer.ts). */
+  bootMs = 0;
   private cleanerTimer: Timer | null = null;
   private lastCleanerMs = Number.NEGATIVE_INFINITY;
   private lastJstackMs = Number.NEGATIVE_INFINITY;
@@ -178,9 +180,20 @@ export class Broker extends Process implements Listener {
     this.brokerLog.write(level, thread, null, msg, exc);
   }
 
+  /** A line of the broker's consumer book or pull processor (ConsumerGroupInfo, PullMessageProcessor), written for a consumer group. */
+  writeConsumerLine(level: Level, thread: string, msg: string): void {
+    this.writeBroker(level, thread, msg);
+  }
+
+  /** Epoch ms of a model time (a client's SubscriptionData version is its clock's). */
+  epochOf(ms: number): number {
+    return Math.floor(this.epochMs + ms);
+  }
+
   // ---- life -------------------------------------------------------------------------------
 
   protected boot(): void {
+    this.bootMs = this.nowMs;
     this.cleanerBaseMs = this.nowMs + 1000;
     this.remoting.updateNameServerAddressList(this.config.namesrvAddrs, false);
     this.net.listen(this, this.port, this);
@@ -398,8 +411,8 @@ export class Broker extends Process implements Listener {
     if (code !== ResponseCode.SUCCESS && code !== ResponseCode.SERVICE_NOT_AVAILABLE) this.busyReplies.push({ atMs: this.nowMs, reason: 'PC_SYNCHRONIZED', waitMs: null, size: null });
     if (task.ch !== null) {
       if (code === ResponseCode.SUCCESS) {
-        const body = task.req.body as { topic: string; queueId: number };
-        this.store.putMessage(body.topic, body.queueId, this.nowMs);
+        const body = task.req.body as { topic: string; queueId: number; tag?: string };
+        this.store.putMessage(body.topic, body.queueId, this.nowMs, body.tag ?? null);
       }
       this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? SEND_RESULT_BODY : null });
     }

@@ -24,6 +24,7 @@ import type { Rng } from './random.js';
 import { CachedCall, Exceptions, RemotingClient, type RpcResult } from './remoting.js';
 import { brokerNames, DEFAULT_TOPIC, MASTER_ID, PERM_WRITE, routeText, sameRoute, type TopicRouteData } from './route.js';
 import { clientProfile, type ClientProfile } from './versions.js';
+import { TagRotation, type TagShare } from './subscription.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 import { FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration, CLIENT_DEFAULTS, CLIENT_THREADS, TIMEOUTS, type FaultTables } from '../rocketmq/facts.js';
@@ -74,6 +75,8 @@ export interface ClientConfig {
   sendTimesMs?: readonly number[];
   pid: number;
   settings: ClientSettings;
+  /** The tags its messages carry, taken in turn by their shares (none: messages without tags). */
+  tags?: readonly TagShare[];
 }
 
 interface MessageQueue {
@@ -81,7 +84,15 @@ interface MessageQueue {
   brokerName: string;
   queueId: number;
   /** The send request body for this queue, made once (nobody changes it); set from the start so that every queue has one shape. */
-  body: { topic: string; queueId: number; producerGroup: string } | undefined;
+  body: SendBody | undefined;
+}
+
+/** What the model's SEND_MESSAGE request carries: the queue, the group, and the message's tag if it has one. */
+interface SendBody {
+  topic: string;
+  queueId: number;
+  producerGroup: string;
+  tag?: string;
 }
 
 interface TopicPublishInfo {
@@ -139,6 +150,8 @@ class DefaultSend extends CachedCall {
   free = false;
   /** An asynchronous send: the retries onExceptionImpl has left (null: a synchronous send). */
   asyncLeft: number | null = null;
+  /** The message's tag (null: none). */
+  tag: string | null = null;
   constructor(
     private readonly client: Client,
     public thread: string,
@@ -164,6 +177,7 @@ class DefaultSend extends CachedCall {
     this.addr = '';
     this.free = false;
     this.asyncLeft = null;
+    this.tag = null;
   }
   /** brokersSent[times] = brokerName. */
   setBroker(times: number, brokerName: string): void {
@@ -255,6 +269,8 @@ export class Client extends Process {
   private heartbeatTimes = 0;
   private sendThreads = 0;
   private msgKey = 0;
+  /** The tags of its messages in turn (null: its messages carry none). */
+  private readonly tagRotation: TagRotation | null;
 
   constructor(
     net: Network,
@@ -285,6 +301,7 @@ export class Client extends Process {
     this.metrics = recorder.client(config.name, config.version);
     this.publisherLogger = `com.example.${config.group.toLowerCase()}.Publisher`;
     this.sendFailedText = `send message failed, topic=${config.topic}`;
+    this.tagRotation = config.tags !== undefined && config.tags.length > 0 ? new TagRotation(config.tags) : null;
     this.clientId = `${host.ip}@${config.pid}`;
     const inner = this.profile.layout === 'inner';
     this.clientLog = sink.file({
@@ -604,8 +621,10 @@ export class Client extends Process {
     m.sends++;
     this.sendThreads = (this.sendThreads % 8) + 1;
     const thread = SENDER_THREADS[this.sendThreads];
+    // The application's message: its tag is taken when it is made (new Message(topic, tags, ...)).
+    const tag = this.tagRotation?.next() ?? null;
     if (this.config.selector) {
-      spawn(this.sendSelectImpl()).then((r) => this.sendDone(thread, r));
+      spawn(this.sendSelectImpl(tag)).then((r) => this.sendDone(thread, r));
       return;
     }
     const begin = this.nowMs;
@@ -613,10 +632,10 @@ export class Client extends Process {
     // send's retries are MQClientAPIImpl's (onExceptionImpl, retryTimesWhenSendAsyncFailed).
     const timesTotal = this.config.async ? 1 : 1 + this.s.retryTimesWhenSendFailed;
     const tp = this.readyPublishInfo(this.config.topic);
-    if (tp !== null) return this.sendAttempt(this.newSend(thread, tp, begin, timesTotal));
+    if (tp !== null) return this.sendAttempt(this.newSend(thread, tp, begin, timesTotal, tag));
     spawn(this.publishInfoForSend(this.config.topic)).then((r) => {
       if ('exc' in r) this.sendDone(thread, { ok: false, exc: r.exc, callTimeout: false });
-      else this.sendAttempt(this.newSend(thread, r.tp, begin, timesTotal));
+      else this.sendAttempt(this.newSend(thread, r.tp, begin, timesTotal, tag));
     });
   }
 
@@ -627,10 +646,11 @@ export class Client extends Process {
   private publisherLogger = '';
   private sendFailedText = '';
 
-  private newSend(thread: string, tp: TopicPublishInfo, begin: number, timesTotal: number): DefaultSend {
+  private newSend(thread: string, tp: TopicPublishInfo, begin: number, timesTotal: number, tag: string | null): DefaultSend {
     let op = this.freeSends.pop();
     if (op === undefined) op = new DefaultSend(this, thread, tp, begin, timesTotal);
     else op.reuse(thread, tp, begin, timesTotal);
+    op.tag = tag;
     if (this.config.async) op.asyncLeft = this.s.retryTimesWhenSendAsyncFailed;
     return op;
   }
@@ -669,11 +689,11 @@ export class Client extends Process {
     const left = timeout - costTime;
     let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     if (addr === null) {
-      spawn(this.sendKernelImpl(mq, left)).then((a) => this.attemptDone(op, a));
+      spawn(this.sendKernelImpl(mq, left, op.tag)).then((a) => this.attemptDone(op, a));
       return;
     }
     if (this.profile.vipChannel) addr = vipAddr(addr);
-    const body = (mq.body ??= { topic: mq.topic, queueId: mq.queueId, producerGroup: this.config.group });
+    const body = op.tag === null ? (mq.body ??= { topic: mq.topic, queueId: mq.queueId, producerGroup: this.config.group }) : this.sendBody(mq, op.tag);
     op.addr = addr;
     if (!this.remoting.invokeCached(addr, RequestCode.SEND_MESSAGE, body, left, op)) spawn(this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, left)).then((r) => op.rpcDone(r));
   }
@@ -781,7 +801,7 @@ export class Client extends Process {
   }
 
   /** sendSelectImpl: one attempt on the queue the selector picks; no retry, no fault update. */
-  private *sendSelectImpl(): Co<SendOutcome> {
+  private *sendSelectImpl(tag: string | null): Co<SendOutcome> {
     const topic = this.config.topic;
     const begin = this.nowMs;
     const found = yield* this.tryToFindTopicPublishInfo(topic);
@@ -795,13 +815,20 @@ export class Client extends Process {
     const mq = queues[key % queues.length];
     const costTime = this.nowMs - begin;
     if (this.s.sendMsgTimeoutMs < costTime) return { ok: false, exc: Exceptions.tooMuch(renderMessage('send-call-timeout/producer', {}, 'sendSelectImpl')), callTimeout: true };
-    const a = yield* this.sendKernelImpl(mq, this.s.sendMsgTimeoutMs - costTime);
+    const a = yield* this.sendKernelImpl(mq, this.s.sendMsgTimeoutMs - costTime, tag);
     if (a.ok) return { ok: true };
     // Thrown to the application as it is: its stack goes through sendKernelImpl and sendSelectImpl.
     return { ok: false, exc: thrownThrough(a.exc, SELECT_FRAMES), callTimeout: false };
   }
 
-  private *sendKernelImpl(mq: MessageQueue, timeoutMs: number): Co<Attempt> {
+  /** The request body of a message with a tag (a body per message: the tag is the message's). */
+  private sendBody(mq: MessageQueue, tag: string | null): SendBody {
+    const body: SendBody = { topic: mq.topic, queueId: mq.queueId, producerGroup: this.config.group };
+    if (tag !== null) body.tag = tag;
+    return body;
+  }
+
+  private *sendKernelImpl(mq: MessageQueue, timeoutMs: number, tag: string | null): Co<Attempt> {
     let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     if (addr === null) {
       yield* this.tryToFindTopicPublishInfo(mq.topic);
@@ -809,7 +836,7 @@ export class Client extends Process {
     }
     if (addr === null) return { ok: false, kind: 'client', exc: this.clientException(`The broker[${mq.brokerName}] not exist`), timeout: false };
     if (this.profile.vipChannel) addr = vipAddr(addr);
-    const body = { topic: mq.topic, queueId: mq.queueId, producerGroup: this.config.group };
+    const body = this.sendBody(mq, tag);
     const r = yield* this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, timeoutMs);
     return this.attemptOf(r, addr);
   }

@@ -23,9 +23,27 @@
 // - An orderly group (MessageListenerOrderly) locks its queues on their broker (RebalanceImpl.lock,
 //   lockAll every 20 s; RebalanceLockManager keeps a lock 60 s and forgets them on a restart) and
 //   pulls only the queues it holds locked.
-// Not modelled yet: tags (every message matches; subscriptions are '*'), BROADCASTING, an orderly
-// queue's one-at-a-time consumption and its retries in place, lite pull, pop,
-// pullThresholdSizeForQueue (the model's messages have no size).
+// - Tags (4.9.4; subscription.ts): an instance subscribes with its own TAG expression. When one of
+//   the group names tags, the broker books one subscription per group and topic, the heartbeat's
+//   with the newest version (ConsumerGroupInfo.updateSubscription); an instance's version is its
+//   subscribe time, raised by each rebalance that changes its queues, which heartbeats at once
+//   (RebalancePushImpl.messageQueueChanged). The broker filters every pull by the booked
+//   subscription's tag codes (PullMessageProcessor without the subscription flag,
+//   DefaultMessageStore.getMessage: unmatched entries are skipped, the next offset moves past them,
+//   NO_MATCHED_MESSAGE is answered at once and correctTagsOffset commits it); a pull with a newer
+//   version than the booked one is refused (`The broker's subscription is not latest`,
+//   SUBSCRIPTION_NOT_LATEST); the client filters FOUND messages again by its own tags
+//   (PullAPIWrapper.processPullResult). The group counts what was skipped and never consumed; the
+//   broker writes its `subscription changed` and `subscription is not latest` lines.
+//   A group whose instances all subscribe '*' keeps no versions and filters nothing.
+// - BROADCASTING (4.9.4): every instance takes every queue of the topic (RebalanceImpl.rebalanceByTopic
+//   asks for no client ids) and no %RETRY% queue; offsets stay with the instance (LocalFileOffsetStore:
+//   offsets.json under the client id `ip@DEFAULT`, persisted every 5 s, read again by a new process
+//   on the host; without it a queue starts at its max offset, CONSUME_FROM_LAST_OFFSET); pulls commit
+//   nothing; a failed message is dropped (ConsumeMessageConcurrentlyService.processConsumeResult).
+// Not modelled yet: SQL92 and class filters, an orderly queue's one-at-a-time
+// consumption and its retries in place, lite pull, pop, pullThresholdSizeForQueue (the model's
+// messages have no size), the %RETRY% topic's subscription versions (always '*').
 
 import { CONSUMER_DEFAULTS, TIMEOUTS } from '../rocketmq/facts.js';
 import { renderMessage } from '../parse/message-render.js';
@@ -38,7 +56,16 @@ import { Process, type Host, type Network } from './network.js';
 import type { RandomSource, Rng } from './random.js';
 import { clientProfile, parseVersion } from './versions.js';
 import { allocateMessageQueueAveragely, queueName, type MessageQueue } from './rebalance.js';
-import { MESSAGE_DELAY_LEVELS_MS, retryTopic, type StoredMessage } from './store.js';
+import { MESSAGE_DELAY_LEVELS_MS, retryTopic, type MessageStore, type StoredMessage } from './store.js';
+import { matchedByConsumeQueue, matchedOnClient, parseSubscription, subscriptionDataText, type Subscription } from './subscription.js';
+
+/**
+ * Consume queue entries one filtered pull scans at most: DefaultMessageStore.getMessage stops at
+ * maxFilterMessageCount = max(16000, maxMsgNums * 20) bytes of the consume queue, 20 bytes an entry (4.9.x).
+ */
+const maxFilterEntries = (pullBatchSize: number): number => Math.max(16000, pullBatchSize * 20) / 20;
+/** PullRequestHoldService waits 5 s between its checks of the held pulls (long polling, 4.9.x). */
+const HOLD_CHECK_INTERVAL_MS = 5000;
 
 /**
  * An orderly queue not locked on its broker is pulled again this much later: the 4.9.4 client's
@@ -123,6 +150,12 @@ export interface ConsumerGroupMetrics {
   /** The group's lag (broker max offset minus committed offset, topic and retry queues) every 10 s. */
   lag: Array<{ atMs: number; total: number; retry: number }>;
   maxLag: { atMs: number; total: number } | null;
+  /**
+   * A group whose subscriptions name tags: the messages of its topic its pulls passed over by the tag
+   * filter (the broker's, by the group's booked subscription, or the instance's own) and that no
+   * instance consumed since, in all and by tag ('' for a message without tags).
+   */
+  skippedBySubscription?: { total: number; byTag: Record<string, number> };
 }
 
 /** `mqadmin resetOffsetByTime`: at `atMs` the group's offsets on its topic go back to the messages stored from `toMs` on. */
@@ -147,6 +180,10 @@ export interface ConsumerGroupConfig {
   version: string;
   settings: Required<ConsumerSettings>;
   listener: ConsumerListener;
+  /** Some instance subscribes with tags: the broker books the group's subscription and pulls are filtered. */
+  filtering?: boolean;
+  /** MessageModel.BROADCASTING: every instance consumes every queue, offsets kept by the instance. */
+  broadcasting?: boolean;
   /** The topic's queues and the brokers holding them (the scenario's layout). */
   queues: MessageQueue[];
   brokers: Map<string, Broker>;
@@ -180,6 +217,10 @@ export class ConsumerGroup {
   private readonly consumedOffsets = new Map<string, Set<number>>();
   /** Per queue, the offset an offset reset went back from: what lies below it was consumed before. */
   private readonly consumedBelow = new Map<string, number>();
+  /** Per queue, offsets a tag filter passed over and nobody consumed since (at or above the committed offset). */
+  private readonly skippedOffsets = new Map<string, Set<number>>();
+  /** Per queue, the offset filtered pulls have scanned up to: an offset below it is not counted skipped again. */
+  private readonly scannedTo = new Map<string, number>();
 
   constructor(
     readonly kernel: Kernel,
@@ -188,10 +229,12 @@ export class ConsumerGroup {
   ) {
     const brokerNames = [...new Set(config.queues.map((q) => q.brokerName))].sort();
     // The broker creates %RETRY%group with one queue when the group's heartbeat arrives (ClientManageProcessor.heartBeat).
-    this.retryQueues = brokerNames.map((brokerName) => ({ topic: retryTopic(config.group), brokerName, queueId: 0 }));
+    // A BROADCASTING consumer subscribes no %RETRY% topic (DefaultMQPushConsumerImpl.copySubscription).
+    this.retryQueues = config.broadcasting ? [] : brokerNames.map((brokerName) => ({ topic: retryTopic(config.group), brokerName, queueId: 0 }));
     const l = config.listener;
     this.listenerNow = { processMs: l.processMs, laterShare: l.laterShare ?? 0, throwShare: l.throwShare ?? 0 };
     this.metrics = { group: config.group, topic: config.topic, instances: [], deliveries: 0, consumed: 0, failed: 0, retried: 0, dlq: 0, duplicates: 0, flowControlled: 0, pullFailures: 0, lag: [], maxLag: null };
+    if (config.filtering) this.metrics.skippedBySubscription = { total: 0, byTag: {} };
     for (const c of [...(l.changes ?? [])].sort((a, b) => a.atMs - b.atMs)) {
       kernel.schedule(c.atMs, Priority.app, () => {
         this.listenerNow = { processMs: c.processMs ?? this.listenerNow.processMs, laterShare: c.laterShare ?? this.listenerNow.laterShare, throwShare: c.throwShare ?? this.listenerNow.throwShare };
@@ -218,20 +261,96 @@ export class ConsumerGroup {
     return reach(this.net, from, this.broker(brokerName));
   }
 
-  /** ConsumerManager.registerConsumer: a new client id makes the broker notify the group's other instances. */
+  get filtering(): boolean {
+    return this.config.filtering === true;
+  }
+
+  get broadcasting(): boolean {
+    return this.config.broadcasting === true;
+  }
+
+  /**
+   * BROADCASTING: the offsets.json of each host (LocalFileOffsetStore, under the client id, which
+   * for a BROADCASTING consumer is `ip@DEFAULT`: DefaultMQPushConsumerImpl.start changes the instance
+   * name to the pid only for CLUSTERING). On the host's disk: a new process on the host reads it.
+   */
+  readonly localOffsetFiles = new Map<string, Map<string, number>>();
+
+  /** The duplicates' book: per queue, or per host and queue for a BROADCASTING group (each instance consumes every message once). */
+  private consumedKey(mq: MessageQueue, inst: PushConsumer | null): string {
+    return this.broadcasting && inst !== null ? `${inst.host.name} ${queueName(mq)}` : queueName(mq);
+  }
+
+  /** A BROADCASTING instance persisted its offset (LocalFileOffsetStore, on its own disk): what it consumed below is done. */
+  localOffsetPersisted(inst: PushConsumer, mq: MessageQueue, offset: number): void {
+    const set = this.consumedOffsets.get(this.consumedKey(mq, inst));
+    if (set !== undefined) for (const o of set) if (o < offset) set.delete(o);
+  }
+
+  /**
+   * ConsumerManager.registerConsumer: a new client id makes the broker notify the group's other
+   * instances; a group that filters books the heartbeat's subscription of the topic when its version is
+   * higher (ConsumerGroupInfo.updateSubscription: the group has one subscription per topic, whichever
+   * instance's heartbeat carried the newest version).
+   */
   heartbeat(inst: PushConsumer, brokerName: string): void {
-    const table = this.broker(brokerName).store.consumerTable;
+    const store = this.broker(brokerName).store;
+    const table = store.consumerTable;
     let ids = table.get(this.config.group);
     if (ids === undefined) table.set(this.config.group, (ids = new Map()));
     const isNew = !ids.has(inst.clientId);
     ids.set(inst.clientId, this.kernel.nowMs);
+    if (this.filtering) this.bookSubscription(inst, brokerName);
     if (isNew) this.notifyConsumerIdsChanged(brokerName, inst);
   }
 
-  /** The instance's channel closed (killed, stopped) or expired: the broker forgets it and notifies the others. */
+  /** updateSubscription, and its `subscription changed` lines in broker.log (4.9.4 texts). */
+  private bookSubscription(inst: PushConsumer, brokerName: string): void {
+    const b = this.broker(brokerName);
+    const { group, topic } = this.config;
+    const sub = inst.config.subscription ?? parseSubscription('*');
+    const old = b.store.groupSubscription(group, topic);
+    if (!b.store.updateSubscription(group, topic, sub, inst.subVersion)) return;
+    const now = subscriptionDataText(topic, sub, b.epochOf(inst.subVersion));
+    if (old === undefined) b.writeConsumerLine('INFO', 'HeartbeatThread_1', renderMessage('consumer-changed/topic-added', { group, sub: now }));
+    else b.writeConsumerLine('INFO', 'HeartbeatThread_1', renderMessage('consumer-changed/subscription-changed', { group, old: subscriptionDataText(topic, old.sub, b.epochOf(old.version)), sub: now }));
+  }
+
+  /**
+   * The instance's channel closed (killed, stopped) or expired: the broker forgets it and notifies the
+   * others; with its last channel the group's book goes, subscriptions too (ConsumerManager.unregisterConsumer).
+   */
   unregister(clientId: string, brokerName: string): void {
-    const ids = this.broker(brokerName).store.consumerTable.get(this.config.group);
-    if (ids?.delete(clientId)) this.notifyConsumerIdsChanged(brokerName, null);
+    const store = this.broker(brokerName).store;
+    const ids = store.consumerTable.get(this.config.group);
+    if (!ids?.delete(clientId)) return;
+    if (ids.size === 0) {
+      store.consumerTable.delete(this.config.group);
+      store.subscriptions.delete(this.config.group);
+    }
+    this.notifyConsumerIdsChanged(brokerName, null);
+  }
+
+  /**
+   * Offsets of a queue a tag filter passed over (the broker's or the instance's), counted once: those
+   * below what filtered pulls of the queue scanned before are not counted again. `next` is the pull's next offset.
+   */
+  countSkipped(mq: MessageQueue, store: MessageStore, offsets: readonly number[], next: number): void {
+    const m = this.metrics.skippedBySubscription;
+    if (m === undefined) return;
+    const key = queueName(mq);
+    const from = this.scannedTo.get(key) ?? 0;
+    let set = this.skippedOffsets.get(key);
+    for (const o of offsets) {
+      if (o < from) continue;
+      if (set === undefined) this.skippedOffsets.set(key, (set = new Set()));
+      if (set.has(o)) continue;
+      set.add(o);
+      const tag = store.tagAt(mq.topic, mq.queueId, o) ?? '';
+      m.total++;
+      m.byTag[tag] = (m.byTag[tag] ?? 0) + 1;
+    }
+    if (next > from) this.scannedTo.set(key, next);
   }
 
   private notifyConsumerIdsChanged(brokerName: string, except: PushConsumer | null): void {
@@ -267,16 +386,27 @@ export class ConsumerGroup {
     b.store.commitOffset(this.config.group, mq.topic, mq.queueId, offset);
     const set = this.consumedOffsets.get(queueName(mq));
     if (set !== undefined) for (const o of set) if (o < offset) set.delete(o);
+    // A skipped offset below the committed one stays skipped (only an offset reset brings it back).
+    const skipped = this.skippedOffsets.get(queueName(mq));
+    if (skipped !== undefined) for (const o of skipped) if (o < offset) skipped.delete(o);
   }
 
-  /** A delivery's outcome, counted for the group (a success of an offset consumed before is a duplicate). */
-  countConsumed(mq: MessageQueue, offset: number): void {
+  /** A delivery's outcome, counted for the group (a success of an offset consumed before, by the instance when BROADCASTING, is a duplicate). */
+  countConsumed(mq: MessageQueue, offset: number, inst: PushConsumer | null = null): void {
     this.metrics.consumed++;
-    const key = queueName(mq);
+    const key = this.consumedKey(mq, inst);
     let set = this.consumedOffsets.get(key);
     if (set === undefined) this.consumedOffsets.set(key, (set = new Set()));
     if (set.has(offset) || offset < (this.consumedBelow.get(key) ?? 0)) this.metrics.duplicates++;
     else set.add(offset);
+    // A message a filter passed over and consumed after all (pulled again from an older offset).
+    const skipped = this.skippedOffsets.get(queueName(mq));
+    if (skipped?.delete(offset)) {
+      const m = this.metrics.skippedBySubscription!;
+      const tag = this.broker(mq.brokerName).store.tagAt(mq.topic, mq.queueId, offset) ?? '';
+      m.total--;
+      m.byTag[tag]--;
+    }
   }
 
   /**
@@ -321,8 +451,20 @@ export class ConsumerGroup {
     this.kernel.schedule(this.kernel.nowMs + MESSAGE_DELAY_LEVELS_MS[level - 1], Priority.process, () => b.store.putRetry(group, next));
   }
 
-  /** consumerProgress: per queue the broker's max offset minus the group's committed offset. */
+  /**
+   * consumerProgress: per queue the broker's max offset minus the group's committed offset. A
+   * BROADCASTING group commits nothing to the broker (mqadmin consumerProgress has nothing to show):
+   * its lag is the largest of its live instances' (max offset minus the instance's own offset).
+   */
   private sampleLag(): void {
+    if (this.broadcasting) {
+      let top = 0;
+      for (const inst of this.instances) if (inst.alive) top = Math.max(top, inst.localLag());
+      const atMs = this.kernel.nowMs;
+      this.metrics.lag.push({ atMs, total: top, retry: 0 });
+      if (this.metrics.maxLag === null || top > this.metrics.maxLag.total) this.metrics.maxLag = { atMs, total: top };
+      return;
+    }
     let total = 0;
     let retry = 0;
     for (const mq of [...this.config.queues, ...this.retryQueues]) {
@@ -403,6 +545,8 @@ export interface PushConsumerConfig {
   stop?: 'shutdown' | 'kill';
   /** Stretches its listener blocks (ScenarioConsumerInstance.blocks). */
   blocks?: readonly ListenerBlock[];
+  /** Its subscription of the group's topic (default `*`). */
+  subscription?: Subscription;
 }
 
 /**
@@ -419,8 +563,14 @@ export interface ListenerBlock {
 export class PushConsumer extends Process {
   readonly clientId: string;
   private processQueueTable = new Map<string, ProcessQueue>();
-  /** RemoteBrokerOffsetStore.offsetTable: the offsets consumed, in memory. */
+  /** RemoteBrokerOffsetStore.offsetTable (LocalFileOffsetStore's for BROADCASTING): the offsets consumed, in memory. */
   private offsetTable = new Map<string, number>();
+  /** BROADCASTING: the host's offsets.json (ConsumerGroup.localOffsetFiles), read at the start (LocalFileOffsetStore.load). */
+  private get localOffsets(): Map<string, number> {
+    let f = this.group.localOffsetFiles.get(this.host.name);
+    if (f === undefined) this.group.localOffsetFiles.set(this.host.name, (f = new Map()));
+    return f;
+  }
   /** The consume pool's queue from consumeHead on (taken slots are cleared, the array compacted now and then). */
   private consumeRequests: Array<ConsumeRequest | undefined> = [];
   private consumeHead = 0;
@@ -432,6 +582,13 @@ export class PushConsumer extends Process {
    * poll that found the topic; null: the scenario's layout (no NameServer, or none answered yet).
    */
   private route: Set<string> | null = null;
+  /**
+   * The version of its subscription of the topic (SubscriptionData.subVersion): the time it subscribed
+   * (at its start), raised by every rebalance that changes its queues; kept only for a group that filters.
+   */
+  subVersion = 0;
+  /** Its first rebalance after the start is still to come (it follows the start's heartbeat). */
+  private firstRebalance = true;
 
   constructor(
     net: Network,
@@ -468,6 +625,9 @@ export class PushConsumer extends Process {
 
   protected boot(): void {
     const t = PUSH_CONSUMER_TIMING;
+    // subscribe() makes the SubscriptionData, its version the time (just before start()).
+    this.subVersion = this.nowMs;
+    this.firstRebalance = true;
     // MQClientInstance.start, then DefaultMQPushConsumerImpl.start: heartbeat to every broker, rebalance at once.
     this.sendHeartbeatToAllBroker();
     if ((this.group.config.nameServers ?? []).length > 0) this.every(t.pollNameServerIntervalMs, t.pollFirstDelayMs, () => this.updateTopicRouteInfoFromNameServer());
@@ -555,20 +715,67 @@ export class PushConsumer extends Process {
 
   /** RebalanceImpl.doRebalance: the topic's queues, then %RETRY%group's. */
   private doRebalance(): void {
+    if (this.group.broadcasting) return this.doRebalanceBroadcasting();
     const cidAll = this.group.findConsumerIdList(this.host, this.route);
     if (cidAll === null || cidAll.length === 0) return; // "doRebalance ... get consumer id list failed"
     const inRoute = (q: MessageQueue) => this.route === null || this.route.has(q.brokerName);
     for (const queues of [this.group.config.queues, this.group.retryQueues]) {
       const mqAll = queues.filter(inRoute);
       const allocated = allocateMessageQueueAveragely(mqAll, cidAll, this.clientId);
-      this.updateProcessQueueTableInRebalance(queues[0]?.topic ?? '', allocated);
+      const change = this.updateProcessQueueTableInRebalance(queues[0]?.topic ?? '', allocated);
+      if (change.changed && this.group.filtering && queues === this.group.config.queues) this.messageQueueChanged(change.added);
     }
+    this.firstRebalance = false;
   }
 
-  private updateProcessQueueTableInRebalance(topic: string, allocated: MessageQueue[]): void {
+  /**
+   * RebalanceImpl.rebalanceByTopic, BROADCASTING (4.x): the instance takes every queue of the topic in
+   * its route, whatever the other instances are (no client id list is asked for).
+   */
+  private doRebalanceBroadcasting(): void {
+    const queues = this.group.config.queues;
+    const mine = queues.filter((q) => this.route === null || this.route.has(q.brokerName));
+    const change = this.updateProcessQueueTableInRebalance(queues[0]?.topic ?? '', mine);
+    if (change.changed && this.group.filtering) this.messageQueueChanged(change.added);
+    this.firstRebalance = false;
+  }
+
+  /** The instance's lag: per queue it holds, the broker's max offset minus its own offset (BROADCASTING). */
+  localLag(): number {
+    let n = 0;
+    for (const [key, pq] of this.processQueueTable) {
+      const b = this.group.broker(pq.mq.brokerName);
+      n += Math.max(0, b.store.maxOffset(pq.mq.topic, pq.mq.queueId) - (this.offsetTable.get(key) ?? pq.nextOffset));
+    }
+    return n;
+  }
+
+  /**
+   * RebalancePushImpl.messageQueueChanged (4.9.x): a rebalance that changed the topic's queues raises
+   * the subscription's version to the time and sends a heartbeat to every broker at once
+   * (sendHeartbeatToAllBrokerWithLock), so the broker books this instance's subscription. The model's
+   * rebalance takes no time; the client's makes its calls before: findConsumerIdList, one
+   * queryConsumerOffset per queue added (computePullFromWhere) and, after a start, the start's
+   * heartbeat (DefaultMQPushConsumerImpl.start sends it before rebalanceImmediately): each a round trip.
+   * Which instance's version is the newest decides the group's subscription on the broker.
+   */
+  private messageQueueChanged(added: number): void {
+    const hop = this.net.latencyMs;
+    const calls = 1 + added + (this.firstRebalance ? 1 : 0);
+    const atMs = this.nowMs + 2 * hop * calls;
+    this.at(atMs, () => {
+      this.subVersion = atMs;
+      this.after(hop, () => this.sendHeartbeatToAllBroker());
+    });
+  }
+
+  private updateProcessQueueTableInRebalance(topic: string, allocated: MessageQueue[]): { changed: boolean; added: number } {
     const keep = new Set(allocated.map(queueName));
+    let changed = false;
+    let added = 0;
     for (const [key, pq] of this.processQueueTable) {
       if (pq.mq.topic !== topic || keep.has(key)) continue;
+      changed = true;
       // removeUnnecessaryMessageQueue: persist the offset, forget it, drop the queue (an orderly one is unlocked on its broker).
       this.persistOffset(pq.mq);
       if (this.group.config.orderly && this.group.reach(this.host, pq.mq.brokerName) === 'ok') this.group.broker(pq.mq.brokerName).store.unlock(this.group.config.group, key, this.clientId);
@@ -585,13 +792,28 @@ export class PushConsumer extends Process {
       if (this.group.reach(this.host, mq.brokerName) !== 'ok') continue; // "add new mq failed"
       // An orderly queue is locked first: "add a new mq failed, ..., because lock failed".
       if (this.group.config.orderly && !this.lock(mq)) continue;
-      const committed = this.group.broker(mq.brokerName).store.queryOffset(this.group.config.group, mq.topic, mq.queueId);
-      const pq = new ProcessQueue(mq, Math.max(0, committed));
+      const pq = new ProcessQueue(mq, this.computePullFromWhere(mq));
       pq.locked = this.group.config.orderly === true;
       this.offsetTable.set(key, pq.nextOffset);
       this.processQueueTable.set(key, pq);
+      changed = true;
+      added++;
       this.pullMessage(pq);
     }
+    return { changed, added };
+  }
+
+  /**
+   * RebalancePushImpl.computePullFromWhere with CONSUME_FROM_LAST_OFFSET (the default): the offset
+   * store's offset; CLUSTERING asks the broker (a group it has none for starts at 0: the broker
+   * answers 0 while the queue's first message is still in memory, ConsumerManageProcessor 4.9);
+   * BROADCASTING reads its host's offsets file (what it persisted before a restart too), and without
+   * one starts at the queue's max offset (maxOffset).
+   */
+  private computePullFromWhere(mq: MessageQueue): number {
+    const store = this.group.broker(mq.brokerName).store;
+    if (this.group.broadcasting) return this.localOffsets.get(queueName(mq)) ?? store.maxOffset(mq.topic, mq.queueId);
+    return Math.max(0, store.queryOffset(this.group.config.group, mq.topic, mq.queueId));
   }
 
   /** A dropped queue held by flow control: its checks so far stay counted; it checks no more. */
@@ -624,6 +846,13 @@ export class PushConsumer extends Process {
 
   private persistOffset(mq: MessageQueue): void {
     const off = this.offsetTable.get(queueName(mq));
+    if (this.group.broadcasting) {
+      // LocalFileOffsetStore.persist: the instance's own file, whether a broker answers or not.
+      if (off === undefined) return;
+      this.localOffsets.set(queueName(mq), off);
+      this.group.localOffsetPersisted(this, mq, off);
+      return;
+    }
     if (off === undefined || this.group.reach(this.host, mq.brokerName) !== 'ok') return;
     this.group.commitOffset(mq, off);
   }
@@ -657,8 +886,10 @@ export class PushConsumer extends Process {
         return this.pullFailed(pq, Math.min(TIMEOUTS.connectMs, 2 * hop));
     }
     const offset = pq.nextOffset;
-    const commitOffset = this.offsetTable.get(queueName(pq.mq)) ?? 0;
-    this.kernel.schedule(this.nowMs + hop, Priority.network, () => this.processPull(pq, offset, commitOffset));
+    // Only CLUSTERING carries the offset to commit (PullSysFlag's commit offset flag).
+    const commitOffset = this.group.broadcasting ? 0 : this.offsetTable.get(queueName(pq.mq)) ?? 0;
+    const version = this.subVersion;
+    this.kernel.schedule(this.nowMs + hop, Priority.network, () => this.processPull(pq, offset, commitOffset, version));
   }
 
   /** Which of pullMessage's flow controls holds the queue back, if any (the size threshold is not modelled). */
@@ -749,11 +980,12 @@ export class PushConsumer extends Process {
   }
 
   /** PullMessageProcessor on the broker, then the reply's way back; long polling while nothing is new. */
-  private processPull(pq: ProcessQueue, offset: number, commitOffset: number): void {
+  private processPull(pq: ProcessQueue, offset: number, commitOffset: number, version: number): void {
     const b = this.group.broker(pq.mq.brokerName);
     const hop = this.net.latencyMs;
     if (!b.alive || b.host.state !== 'up') return this.pullFailed(pq, PUSH_CONSUMER_TIMING.consumerTimeoutMillisWhenSuspend - hop);
     const { topic, queueId } = pq.mq;
+    if (this.group.filtering && topic === this.group.config.topic) return this.processFilteredPull(pq, offset, commitOffset, version);
     if (commitOffset > 0) this.group.commitOffset(pq.mq, commitOffset);
     const reply = (): void => {
       const max = b.store.maxOffset(topic, queueId);
@@ -769,9 +1001,89 @@ export class PushConsumer extends Process {
     if (offset < b.store.maxOffset(topic, queueId)) return reply();
     let answered = false;
     const release = b.store.hold(topic, queueId, () => {
+      if (!answered) {
+        answered = true;
+        reply();
+      }
+      return true;
+    });
+    this.kernel.schedule(this.nowMs + PUSH_CONSUMER_TIMING.brokerSuspendMaxTimeMillis, Priority.process, () => {
       if (answered) return;
       answered = true;
+      release();
+      if (!b.alive) return this.pullFailed(pq, PUSH_CONSUMER_TIMING.consumerTimeoutMillisWhenSuspend - PUSH_CONSUMER_TIMING.brokerSuspendMaxTimeMillis);
       reply();
+    });
+  }
+
+  /**
+   * A pull of the topic of a group that filters by tags (PullMessageProcessor 4.9.4, without the
+   * subscription flag: postSubscriptionWhenPull is false by default, so the broker filters by the
+   * group's booked subscription, not by the puller's):
+   * - no subscription booked: SUBSCRIPTION_NOT_EXIST; one older than the pull's version (the puller's
+   *   heartbeat has not arrived): `The broker's subscription is not latest`, SUBSCRIPTION_NOT_LATEST.
+   *   The client takes both as an exception and pulls again pullTimeDelayMillsWhenException later.
+   * - DefaultMessageStore.getMessage scans the consume queue from the offset, skipping the entries
+   *   whose tags code the subscription does not match (at most maxFilterMessageCount entries), and
+   *   answers the next offset past what it scanned: nothing matched, NO_MATCHED_MESSAGE
+   *   (PULL_RETRY_IMMEDIATELY), so the consumer moves past the skipped messages.
+   * - A held pull is woken by a message that matches (PullRequestHoldService.notifyMessageArriving
+   *   checks the tags code); one that does not match waits for the service's next 5 s check.
+   */
+  private processFilteredPull(pq: ProcessQueue, offset: number, commitOffset: number, version: number): void {
+    const b = this.group.broker(pq.mq.brokerName);
+    const hop = this.net.latencyMs;
+    const { topic, queueId } = pq.mq;
+    const { group } = this.group.config;
+    const booked = b.store.groupSubscription(group, topic);
+    if (booked === undefined) return this.pullFailed(pq, hop);
+    if (booked.version < version) {
+      b.writeConsumerLine('WARN', 'PullMessageThread_1', renderMessage('pull-failed/broker-subscription-not-latest', { group, subString: booked.sub.subString }));
+      return this.pullFailed(pq, hop);
+    }
+    if (commitOffset > 0) this.group.commitOffset(pq.mq, commitOffset);
+    const batch = this.settings.pullBatchSize;
+    const reply = (): void => {
+      // Woken later, the request runs again (executeRequestWhenWakeup): the booked subscription then.
+      const filter = b.store.groupSubscription(group, topic)?.sub ?? booked.sub;
+      const max = b.store.maxOffset(topic, queueId);
+      const found: Array<[number, StoredMessage]> = [];
+      const skipped: number[] = [];
+      let o = Math.max(offset, 0);
+      const end = Math.min(max, o + maxFilterEntries(batch));
+      for (; o < end; o++) {
+        if (found.length >= batch) break; // isTheBatchFull: the entry is not scanned
+        const msg = b.store.message(topic, queueId, o);
+        if (msg === null) continue;
+        if (!matchedByConsumeQueue(filter, b.store.tagsCodeAt(topic, queueId, o))) skipped.push(o);
+        else found.push([o, msg]);
+      }
+      const next = o > offset ? o : Math.min(Math.max(offset, 0), max);
+      this.at(this.nowMs + hop, () => this.onFilteredPullResult(pq, found, skipped, next));
+    };
+    if (offset < b.store.maxOffset(topic, queueId)) return reply();
+    let answered = false;
+    let checkArmed = false;
+    const release = b.store.hold(topic, queueId, (tagsCode) => {
+      if (answered) return true;
+      const filter = b.store.groupSubscription(group, topic)?.sub ?? booked.sub;
+      if (matchedByConsumeQueue(filter, tagsCode)) {
+        answered = true;
+        reply();
+        return true;
+      }
+      // checkHoldRequest: every 5 s the held pulls of a queue with messages past them are woken (no tags code: matched).
+      if (!checkArmed) {
+        checkArmed = true;
+        const atMs = b.bootMs + (Math.floor((this.nowMs - b.bootMs) / HOLD_CHECK_INTERVAL_MS) + 1) * HOLD_CHECK_INTERVAL_MS;
+        this.kernel.schedule(atMs, Priority.process, () => {
+          if (answered || !b.alive) return;
+          answered = true;
+          release();
+          reply();
+        });
+      }
+      return false;
     });
     this.kernel.schedule(this.nowMs + PUSH_CONSUMER_TIMING.brokerSuspendMaxTimeMillis, Priority.process, () => {
       if (answered) return;
@@ -793,6 +1105,32 @@ export class PushConsumer extends Process {
     }
     this.dispatchConsume();
     this.pullMessage(pq);
+  }
+
+  /**
+   * A filtered pull's result: PullAPIWrapper.processPullResult filters FOUND messages again by the
+   * instance's own subscription (its tagsSet, by the tag itself); NO_MATCHED_MSG and NO_NEW_MSG move the
+   * offset to the next one and, while nothing of the queue is being consumed, into the offset store
+   * (correctTagsOffset), so the skipped messages are committed as consumed.
+   */
+  private onFilteredPullResult(pq: ProcessQueue, found: Array<[number, StoredMessage]>, skipped: number[], next: number): void {
+    if (pq.dropped) return;
+    const store = this.group.broker(pq.mq.brokerName).store;
+    const own = this.config.subscription;
+    let kept = found;
+    if (own !== undefined && own.tags.size > 0) {
+      kept = [];
+      for (const f of found) {
+        if (matchedOnClient(own, store.tagAt(pq.mq.topic, pq.mq.queueId, f[0]))) kept.push(f);
+        else skipped.push(f[0]);
+      }
+    }
+    this.group.countSkipped(pq.mq, store, skipped, next);
+    if (found.length === 0 && pq.cached.size === 0) {
+      const key = queueName(pq.mq);
+      if (next > (this.offsetTable.get(key) ?? -1)) this.offsetTable.set(key, next);
+    }
+    this.onPullResult(pq, kept, next);
   }
 
   // ---- ConsumeMessageConcurrentlyService ---------------------------------------------------
@@ -830,11 +1168,12 @@ export class PushConsumer extends Process {
     this.busyThreads--;
     const m = this.group.metrics;
     const { pq } = req;
-    if (ok) this.group.countConsumed(pq.mq, req.offset);
+    if (ok) this.group.countConsumed(pq.mq, req.offset, this);
     else m.failed++;
     // A dropped queue's result is not processed: its offset stays, the next owner consumes it again.
     if (!pq.dropped) {
-      if (!ok && !this.sendMessageBack(req)) {
+      // BROADCASTING drops a failed message (`BROADCASTING, the message consume failed, drop it`): no send back.
+      if (!ok && !this.group.broadcasting && !this.sendMessageBack(req)) {
         // The send back failed: consume it again here in 5 s, with reconsumeTimes + 1.
         req.msg = { reconsumeTimes: req.msg.reconsumeTimes + 1 };
         this.after(CONSUMER_DEFAULTS.sendBackFailedRetryMs, () => {
@@ -888,6 +1227,8 @@ export interface ScenarioConsumerInstance {
   stop?: 'shutdown' | 'kill';
   /** Its listener blocks in these stretches (a listener-block: every call entering waits to the end). */
   blocks?: ListenerBlock[];
+  /** Its own subscription expression (default: the group's). */
+  subscription?: string;
 }
 
 /** A push consumer group (DefaultMQPushConsumer's fields, consumed concurrently, CLUSTERING). */
@@ -895,10 +1236,10 @@ export interface ScenarioConsumerGroup extends ConsumerSettings {
   group: string;
   topic: string;
   version: string;
-  /** Only `*` is modelled (the model's messages carry no tag). */
+  /** The group's subscription expression of its topic (`*`, `TagA || TagB`); its instances' unless they set their own. Default `*`. */
   subscription?: string;
-  /** Only CLUSTERING is modelled. */
-  messageModel?: 'CLUSTERING';
+  /** CLUSTERING (default): the instances share the queues; BROADCASTING: each instance consumes every queue, offsets kept by the instance. */
+  messageModel?: 'CLUSTERING' | 'BROADCASTING';
   listener: ConsumerListener;
   instances: ScenarioConsumerInstance[];
   /** Offset resets by time (`mqadmin resetOffsetByTime`), model ms. */
@@ -929,11 +1270,16 @@ export function consumerGroupsOf(
     assert(t !== undefined, `consumer group ${g.group} reads unknown topic ${g.topic}`);
     const queues: MessageQueue[] = [];
     for (const brokerName of t.brokers ?? masters) for (let q = 0; q < (t.queues ?? 4); q++) queues.push({ topic: t.name, brokerName, queueId: q });
-    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', pop: g.consumeMode === 'pop' });
+    // The filter and the versions of subscriptions matter only when some instance names tags.
+    const filtering = [g.subscription, ...g.instances.map((x) => x.subscription)].some((x) => x !== undefined && !parseSubscription(x).all);
+    const broadcasting = g.messageModel === 'BROADCASTING';
+    assert(!(broadcasting && (g.consumeMode === 'orderly' || g.consumeMode === 'pop')), `consumer group ${g.group}: a ${g.consumeMode} BROADCASTING group is not modelled`);
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', pop: g.consumeMode === 'pop', filtering, broadcasting });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;
-      const c = new PushConsumer(net, host, group, { clientId: `${host.ip}@${pid}`, pid, stopAtMs: inst.stopAtMs, stop: inst.stop, blocks: inst.blocks }, sink, zone, random.stream(`consumer:${g.group}:${inst.host}:${i}`));
+      const subscription = parseSubscription(inst.subscription ?? g.subscription);
+      const c = new PushConsumer(net, host, group, { clientId: `${host.ip}@${pid}`, pid, stopAtMs: inst.stopAtMs, stop: inst.stop, blocks: inst.blocks, subscription }, sink, zone, random.stream(`consumer:${g.group}:${inst.host}:${i}`));
       group.instances.push(c);
       group.metrics.instances.push(inst.host);
       kernel.schedule(inst.startAtMs ?? 1000 + ((i * 89) % 1000), Priority.process, () => {

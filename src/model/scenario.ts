@@ -16,6 +16,7 @@ import { Network, type Host } from './network.js';
 import { RandomSource } from './random.js';
 import { DEFAULT_TOPIC, type TopicConfig } from './route.js';
 import { parseVersion } from './versions.js';
+import type { TagShare } from './subscription.js';
 
 export interface ScenarioNameServer {
   /** `ip:port`. */
@@ -84,6 +85,8 @@ export interface ScenarioClient {
   /** Send at these model times (a trace of the application's sends) instead of Poisson arrivals at sendRatePerSec. */
   sendTimesMs?: number[];
   settings?: ClientSettings;
+  /** The tags of its messages, taken in turn by their shares (`[{ tag: 'TagA' }, { tag: 'TagB' }]`: one each in turn); none: messages without tags. */
+  tags?: TagShare[];
 }
 
 /** Delays from a host's return to each process's boot (the seed outage: 12 s and 25 s). */
@@ -437,6 +440,7 @@ function clientsOf(scenario: Scenario, net: Network, nsAddrs: string[], sink: Lo
         sendTimesMs: c.sendTimesMs ? [...c.sendTimesMs].sort((a, b) => a - b) : undefined,
         pid: 20000 + i * 7,
         settings: c.settings ?? {},
+        tags: c.tags,
       },
       sink,
       zone,

@@ -2,8 +2,11 @@
 // producer's successful put appends one message), the retry topics' messages (a consumer's send back,
 // delivered after its delay level), the dead-letter count, each group's committed offsets
 // (ConsumerOffsetManager), the pulls held by long polling (PullRequestHoldService) and the group's
-// connected instances (ConsumerManager). Memory: a topic message is only an offset; a retry message is
-// kept until its group's committed offset passes it.
+// connected instances and their subscription (ConsumerManager). Memory: a topic message is only an
+// offset, and its tag (an index into the store's tags) when a producer sent one; a retry message is kept
+// until its group's committed offset passes it.
+
+import { tagsCodeOf, type Subscription } from './subscription.js';
 
 /** The delay levels of the broker (MessageStoreConfig.messageDelayLevel, 4.x and 5.x), ms. */
 export const MESSAGE_DELAY_LEVELS_MS = [1000, 5000, 10000, 30000, 60000, 120000, 180000, 240000, 300000, 360000, 420000, 480000, 540000, 600000, 1200000, 1800000, 3600000, 7200000];
@@ -26,7 +29,22 @@ interface RetryQueue {
   messages: StoredMessage[];
 }
 
-type Waiter = () => void;
+/**
+ * A held pull, called with the tags code of a message that arrived in its queue; it answers true when
+ * it is done (released), false to stay held (its filter did not match the message).
+ */
+type Waiter = (tagsCode: number | null) => boolean;
+
+/** A group's subscription of a topic on the broker (ConsumerGroupInfo.subscriptionTable) and its version. */
+export interface BookedSubscription {
+  sub: Subscription;
+  version: number;
+}
+
+/** The tags of a queue's messages: an index per offset into the store's tag names (0: no tag). */
+interface QueueTags {
+  idx: Uint16Array;
+}
 
 /** RebalanceLockManager.REBALANCE_LOCK_MAX_LIVE_TIME (-Drocketmq.broker.rebalance.lockMaxLiveTime, 60 s). */
 const REBALANCE_LOCK_MAX_LIVE_TIME_MS = 60000;
@@ -51,6 +69,13 @@ export class MessageStore {
   private readonly locks = new Map<string, { clientId: string; lastMs: number }>();
   /** Connected consumers per group: client id -> last heartbeat, ms (ConsumerManager.consumerTable). */
   readonly consumerTable = new Map<string, Map<string, number>>();
+  /** Per group, per topic: the subscription of the instance whose heartbeat carried the highest version. */
+  readonly subscriptions = new Map<string, Map<string, BookedSubscription>>();
+  /** Tag names by index (index 0: a message without tags), and their indexes. */
+  private readonly tagNames: Array<string | null> = [null];
+  private readonly tagIndex = new Map<string, number>();
+  /** Per `topic:queueId`, its messages' tags: kept only once a message with a tag was put in it. */
+  private readonly queueTags = new Map<string, QueueTags>();
 
   constructor(readonly brokerName: string) {}
 
@@ -70,18 +95,70 @@ export class MessageStore {
   }
 
   /** A producer's message stored at model time `atMs`: its offset (DefaultMessageStore.putMessage, then ReputMessageService). */
-  putMessage(topic: string, queueId: number, atMs = 0): number {
+  putMessage(topic: string, queueId: number, atMs = 0, tag: string | null = null): number {
     const key = `${topic}:${queueId}`;
     const off = this.maxOffsets.get(key) ?? 0;
     this.maxOffsets.set(key, off + 1);
+    if (tag !== null || this.queueTags.has(key)) this.putTag(key, off, tag);
     if (this.timeIndex !== null) {
       let idx = this.timeIndex.get(key);
       if (idx === undefined) this.timeIndex.set(key, (idx = []));
       const sec = Math.floor(atMs / 1000);
       if (idx.length === 0 || idx[idx.length - 2] < sec) idx.push(sec, off);
     }
-    this.notifyMessageArriving(key);
+    this.notifyMessageArriving(key, tagsCodeOf(tag));
     return off;
+  }
+
+  private putTag(key: string, off: number, tag: string | null): void {
+    let i = 0;
+    if (tag !== null && tag.length > 0) {
+      i = this.tagIndex.get(tag) ?? 0;
+      if (i === 0) {
+        i = this.tagNames.length;
+        if (i > 0xffff) throw new Error(`more than ${0xffff} distinct tags`);
+        this.tagNames.push(tag);
+        this.tagIndex.set(tag, i);
+      }
+    }
+    let q = this.queueTags.get(key);
+    if (q === undefined) this.queueTags.set(key, (q = { idx: new Uint16Array(Math.max(64, off + 1)) }));
+    if (off >= q.idx.length) {
+      const grown = new Uint16Array(Math.max(off + 1, q.idx.length * 2));
+      grown.set(q.idx);
+      q.idx = grown;
+    }
+    q.idx[off] = i;
+  }
+
+  /** The tag of a topic queue's message (null: none, or no producer sent tags to the queue). */
+  tagAt(topic: string, queueId: number, offset: number): string | null {
+    const q = this.queueTags.get(`${topic}:${queueId}`);
+    if (q === undefined || offset < 0 || offset >= q.idx.length) return null;
+    return this.tagNames[q.idx[offset]];
+  }
+
+  /** The consume queue's tags code of a message (CommitLog: the hash code of its tags, 0 without). */
+  tagsCodeAt(topic: string, queueId: number, offset: number): number {
+    return tagsCodeOf(this.tagAt(topic, queueId, offset));
+  }
+
+  /**
+   * ConsumerGroupInfo.updateSubscription (4.9.4) for one topic of a heartbeat: a topic the group had
+   * no subscription of is added; else the heartbeat's replaces it only when its version is higher
+   * (`sub.getSubVersion() > old.getSubVersion()`). Returns whether the booked subscription changed.
+   */
+  updateSubscription(group: string, topic: string, sub: Subscription, version: number): boolean {
+    let byTopic = this.subscriptions.get(group);
+    if (byTopic === undefined) this.subscriptions.set(group, (byTopic = new Map()));
+    const old = byTopic.get(topic);
+    if (old !== undefined && version <= old.version) return false;
+    byTopic.set(topic, { sub, version });
+    return true;
+  }
+
+  groupSubscription(group: string, topic: string): BookedSubscription | undefined {
+    return this.subscriptions.get(group)?.get(topic);
   }
 
   /** A retry message whose delay level has passed, put back in `%RETRY%group` (ScheduleMessageService). */
@@ -90,7 +167,7 @@ export class MessageStore {
     let r = this.retry.get(key);
     if (r === undefined) this.retry.set(key, (r = { base: 0, messages: [] }));
     r.messages.push(msg);
-    this.notifyMessageArriving(key);
+    this.notifyMessageArriving(key, 0);
   }
 
   putDlq(group: string): void {
@@ -142,13 +219,15 @@ export class MessageStore {
     return () => s!.delete(fn);
   }
 
-  private notifyMessageArriving(key: string): void {
+  /** PullRequestHoldService.notifyMessageArriving: each held pull is told of the message; those that answer leave. */
+  private notifyMessageArriving(key: string, tagsCode: number): void {
     const s = this.held.get(key);
     if (s === undefined || s.size === 0) return;
     const waiters = [...s];
     s.clear();
-    for (const w of waiters) w();
+    for (const w of waiters) if (!w(tagsCode)) s.add(w);
   }
+
 
   /**
    * RebalanceLockManager.tryLockBatch for one queue: free, expired (60 s without a renewal:
@@ -172,6 +251,7 @@ export class MessageStore {
   dropHeld(): void {
     this.held.clear();
     this.consumerTable.clear();
+    this.subscriptions.clear();
     this.locks.clear();
   }
 }

@@ -169,7 +169,11 @@ const offsetReset = (why: string, f: { group?: string | null; queue?: PrintedQue
 const offsetCommit = (ok: boolean, f: { group?: string | null; clientId?: string | null; mq?: string | null; offset?: number | null } = {}): EventFields =>
   eventFields('offset-commit', { ok, group: f.group, clientId: f.clientId, ...printedQueue(f.mq), offset: f.offset });
 
-const consumerChanged = (change: string, group: string | null, f: { channel?: string | null; topic?: string | null; subString?: string | null; oldSubString?: string | null } = {}): EventFields =>
+const consumerChanged = (
+  change: string,
+  group: string | null,
+  f: { channel?: string | null; topic?: string | null; subString?: string | null; oldSubString?: string | null; messageModel?: string | null } = {},
+): EventFields =>
   eventFields('consumer-changed', {
     change,
     group,
@@ -178,6 +182,7 @@ const consumerChanged = (change: string, group: string | null, f: { channel?: st
     topic: f.topic ?? null,
     subString: f.subString ?? null,
     oldSubString: f.oldSubString ?? null,
+    messageModel: f.messageModel,
   });
 
 /** topic and subString of a SubscriptionData.toString() (`SubscriptionData [classFilterMode=false, topic=T, subString=S, tagsSet=[...], ...]`). */
@@ -1225,12 +1230,13 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     // A heartbeat on a channel the group did not have: the broker then tells the group's consumers to rebalance.
     format: 'new consumer connected, group: {} {} {} channel: {}',
     args: ['group', 'consumeType', 'messageModel', 'channel'],
-    fields: (g) => consumerChanged('connected', str(g.group), { channel: g.ch }),
+    // The consumer's MessageModel (CLUSTERING, BROADCASTING) is the third argument.
+    fields: (g) => consumerChanged('connected', str(g.group), { channel: g.ch, messageModel: str(g.model) }),
     samples: [
       {
         // Real: a 4.x broker.log line quoted in a public write-up (127.0.0.1, one broker and one consumer).
         text: 'new consumer connected, group: msgConsumer CONSUME_PASSIVELY CLUSTERING channel: ClientChannelInfo [channel=[id: 0x4d6d00e6, L:/127.0.0.1:10911 - R:/127.0.0.1:59928], clientId=127.0.0.1@8b8ac95a-9514-43b0-abfa-6b1dd9923b5e, language=JAVA, version=252, lastUpdateTimestamp=1548498275493]',
-        fields: { change: 'connected', group: 'msgConsumer', clientId: '127.0.0.1@8b8ac95a-9514-43b0-abfa-6b1dd9923b5e', addr: '127.0.0.1:59928', topic: null, subString: null },
+        fields: { change: 'connected', group: 'msgConsumer', clientId: '127.0.0.1@8b8ac95a-9514-43b0-abfa-6b1dd9923b5e', addr: '127.0.0.1:59928', topic: null, subString: null, messageModel: 'CLUSTERING' },
       },
     ],
   },

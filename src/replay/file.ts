@@ -6,6 +6,7 @@
 
 import { formatIso, parseZone, ZoneError } from '../parse/time.js';
 import { autoClientIp, LIMITS, runTasks, topicQueues, type Scenario } from '../model/index.js';
+import { parseSubscription } from '../model/subscription.js';
 import { COMPARED_MILESTONES } from '../rules/milestones.js';
 import { type BusyFigure, type ConsumerFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from '../diagnosis/types.js';
 import { OLDEST_MODELLED, parseVersion, versionAtLeast } from '../rocketmq/versions.js';
@@ -341,6 +342,14 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     if (Array.isArray(times) && times.length > LIMITS.sendTimes) {
       fail(`${p}.sendTimesMs`, `${times.length.toLocaleString('en-US')} send times is past the limit of ${LIMITS.sendTimes.toLocaleString('en-US')}`);
     }
+    const tags = c.arr('tags', false, 'tags', MAX_TAGS);
+    if (tags) {
+      eachObj(tags, `${p}.tags`, (t) => {
+        const tag = t.str('tag', true)!;
+        if (tag.includes('||') || tag.trim() !== tag || tag === '*') fail(`${t.path}.tag`, "expected one tag (no '||', no surrounding blanks, not '*')");
+        t.num('share', false, { min: Number.MIN_VALUE, max: 1e6 });
+      });
+    }
     const s = c.obj('settings', false);
     if (s) {
       for (const [key, kind] of Object.entries(CLIENT_SETTINGS)) {
@@ -419,6 +428,17 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
 }
 
 /** The push consumer groups (DefaultMQPushConsumer's fields; see docs/replay.md, "Consumers"). */
+/** Distinct tags a producer may send (the model's store keeps a tag as a 16-bit index). */
+const MAX_TAGS = 1000;
+
+/** A TAG subscription expression: `*`, or tags joined by `||` (FilterAPI.buildSubscriptionData). */
+function checkSubscription(o: Fields, path: string): void {
+  const sub = o.str('subscription', false, "a subscription expression ('*' or tags joined by ||)");
+  if (sub === undefined) return;
+  const parsed = parseSubscription(sub);
+  if (!parsed.all && parsed.tags.size === 0) fail(path, "expected '*' or tags joined by ||");
+}
+
 function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<string>, place: (host: string, ip: string, field: string) => void, hostIp: Map<string, unknown>): void {
   const names = new Set<string>();
   let instances = 0;
@@ -430,10 +450,10 @@ function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<strin
     const topic = g.str('topic', true)!;
     if (!topicNames.has(topic)) fail(`${p}.topic`, `topic ${topic} is not in scenario.topics`);
     g.version('version', true);
-    const sub = g.str('subscription', false);
-    if (sub !== undefined && sub.trim() !== '*') fail(`${p}.subscription`, "only '*' is modelled (the model's messages carry no tag)");
-    g.oneOf('messageModel', ['CLUSTERING'] as const);
-    g.oneOf('consumeMode', ['concurrently', 'orderly', 'pop'] as const);
+    checkSubscription(g, `${p}.subscription`);
+    const model = g.oneOf('messageModel', ['CLUSTERING', 'BROADCASTING'] as const);
+    const mode = g.oneOf('consumeMode', ['concurrently', 'orderly', 'pop'] as const);
+    if (model === 'BROADCASTING' && (mode === 'orderly' || mode === 'pop')) fail(`${p}.consumeMode`, `a ${mode} BROADCASTING group is not modelled`);
     const threads = { min: 1, max: LIMITS.threads, int: true };
     const min = g.num('consumeThreadMin', false, threads);
     const max = g.num('consumeThreadMax', false, threads);
@@ -485,6 +505,7 @@ function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<strin
       x.num('startAtMs', false, { min: 0, max: LIMITS.modelMs });
       x.num('stopAtMs', false, { min: 0, max: LIMITS.modelMs });
       x.oneOf('stop', ['shutdown', 'kill'] as const);
+      checkSubscription(x, `${p}.instances[${k}].subscription`);
       const blocks = x.arr('blocks', false, 'listener blocks', LIMITS.faults);
       if (blocks) {
         eachObj(blocks, `${p}.instances[${k}].blocks`, (b) => {

@@ -10,7 +10,7 @@
 import { formatShort, parseZone, type Zone } from '../parse/time.js';
 import type { SourceAccounting } from '../parse/types.js';
 import type { Fault, Scenario } from '../model/index.js';
-import { consumerRows, MILESTONE_LABEL as LABEL, statusText } from './report.js';
+import { consumerRows, MILESTONE_LABEL as LABEL, skippedText, statusText } from './report.js';
 import { signedMs, type MilestoneRow, type ReplayReport } from './run.js';
 import { formatMs } from '../util/durations.js';
 import { CLIENT_DEFAULTS } from '../rocketmq/facts.js';
@@ -111,13 +111,16 @@ export function renderReplayHtml(r: ReplayReport, o: ReplayHtmlOptions = {}): st
       ),
     );
     if (r.baseline.consumers.length) {
+      const filters = all.some((v) => v.consumers.some((c) => c.skippedBySubscription !== undefined));
       const rows = r.baseline.consumers.flatMap((g) =>
         all.map((v) => {
           const x = v.consumers.find((c) => c.group === g.group);
-          return [h(g.group), h(v.label), String(x?.maxLag ?? '-'), String(x?.dlq ?? '-'), String(x?.duplicates ?? '-'), String(x?.failed ?? '-')];
+          const skipped = filters ? [String(x?.skippedBySubscription?.total ?? '-')] : [];
+          return [h(g.group), h(v.label), String(x?.maxLag ?? '-'), String(x?.dlq ?? '-'), String(x?.duplicates ?? '-'), String(x?.failed ?? '-'), ...skipped];
         }),
       );
-      out.push(tableHtml([{ label: 'group' }, { label: 'variant' }, { label: 'largest lag', cls: 'n' }, { label: 'DLQ', cls: 'n' }, { label: 'twice', cls: 'n' }, { label: 'failed', cls: 'n' }], rows, 'whatif-consumers'));
+      const heads = [{ label: 'group' }, { label: 'variant' }, { label: 'largest lag', cls: 'n' }, { label: 'DLQ', cls: 'n' }, { label: 'twice', cls: 'n' }, { label: 'failed', cls: 'n' }];
+      out.push(tableHtml(filters ? [...heads, { label: 'skipped by subscription (simulated)', cls: 'n' }] : heads, rows, 'whatif-consumers'));
     }
     for (const v of r.whatIf) for (const n of v.notes) out.push(`<p class="muted">${h(`note (${v.label}): ${n}`)}</p>`);
     out.push('</section>');
@@ -276,8 +279,18 @@ function consumersHtml(r: ReplayReport, zone: Zone): string {
     const at = g.maxLag ? ` at ${formatShort(sc.startEpochMs + g.maxLag.atMs, zone)}` : '';
     out.push(
       tableHtml(
-        [{ label: 'group' }, { label: 'instances' }, { label: 'largest lag' }, { label: 'consumed', cls: 'n' }, { label: 'failed', cls: 'n' }, { label: 'retried', cls: 'n' }, { label: 'DLQ', cls: 'n' }, { label: 'twice', cls: 'n' }],
-        [[h(g.group), h(g.instances.join(', ')), h(`${g.maxLag?.total ?? 0}${at}`), String(g.consumed), String(g.failed), String(g.retried), String(g.dlq), String(g.duplicates)]],
+        [
+          { label: 'group' },
+          { label: 'instances' },
+          { label: 'largest lag' },
+          { label: 'consumed', cls: 'n' },
+          { label: 'failed', cls: 'n' },
+          { label: 'retried', cls: 'n' },
+          { label: 'DLQ', cls: 'n' },
+          { label: 'twice', cls: 'n' },
+          ...(g.skippedBySubscription ? [{ label: 'skipped by subscription' }] : []),
+        ],
+        [[h(g.group), h(g.instances.join(', ')), h(`${g.maxLag?.total ?? 0}${at}`), String(g.consumed), String(g.failed), String(g.retried), String(g.dlq), String(g.duplicates), ...(g.skippedBySubscription ? [h(skippedText(g.skippedBySubscription))] : [])]],
         `consumers-${g.group}`,
       ),
     );

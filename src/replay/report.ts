@@ -192,18 +192,20 @@ export function consumerRows(sc: Scenario, defaults: Record<string, string>, t: 
     const bits = [
       g.version,
       `${g.topic} '${g.subscription ?? '*'}'`,
+      g.messageModel === 'BROADCASTING' ? 'BROADCASTING' : '',
       mark('consumeThreadMin', `${g.consumeThreadMin ?? CONSUMER_DEFAULTS.consumeThreadMin} consume threads`),
       mark('pullThresholdForQueue', `pullThresholdForQueue ${g.pullThresholdForQueue ?? CONSUMER_DEFAULTS.pullThresholdForQueue}`),
       mark('maxReconsumeTimes', `maxReconsumeTimes ${g.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes}`),
       ...listener,
       ...(g.resets ?? []).map((x) => `offsets reset at ${t(sc.startEpochMs + x.atMs)} to ${t(sc.startEpochMs + x.toMs)}`),
     ];
-    rows.push(['consumers', g.group, `${g.instances.length} instance${g.instances.length === 1 ? '' : 's'}`, bits.join(', ')]);
+    rows.push(['consumers', g.group, `${g.instances.length} instance${g.instances.length === 1 ? '' : 's'}`, bits.filter(Boolean).join(', ')]);
     for (const inst of g.instances) {
       const from = inst.startAtMs !== undefined ? `from ${t(sc.startEpochMs + inst.startAtMs)}` : '';
       const to = inst.stopAtMs !== undefined ? `, ${inst.stop === 'kill' ? 'killed' : 'shut down'} at ${t(sc.startEpochMs + inst.stopAtMs)}` : '';
       const blocks = (inst.blocks ?? []).map((b) => `, listener blocked ${t(sc.startEpochMs + b.atMs)} – ${t(sc.startEpochMs + b.untilMs)}`).join('');
-      rows.push(['', inst.host, inst.ip ? `at ${inst.ip}` : '', `${from}${to}${blocks}`]);
+      const sub = inst.subscription !== undefined && inst.subscription !== g.subscription ? `, subscribes '${inst.subscription}'` : '';
+      rows.push(['', inst.host, inst.ip ? `at ${inst.ip}` : '', `${from}${to}${blocks}${sub}`]);
     }
   });
   return rows;
@@ -304,6 +306,7 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
       `bound to ${c.namesrv ?? 'random'}`,
       c.topic,
       c.sendTimesMs ? `${c.sendTimesMs.length} sends as logged` : `${c.sendRatePerSec} sends/s`,
+      c.tags?.length ? `tags ${c.tags.map((x) => x.tag + (x.share !== undefined ? ` ×${x.share}` : '')).join(', ')} in turn${r.input.defaults[`scenario.clients[${sc.clients.indexOf(c)}].tags`] !== undefined ? ' (assumed)' : ''}` : '',
       `sendMsgTimeout ${s.sendMsgTimeoutMs ?? CLIENT_DEFAULTS.sendMsgTimeoutMs} ms`,
       s.sendLatencyFaultEnable ? 'latency fault on' : '',
     ].filter(Boolean);
@@ -398,10 +401,12 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
   if (r.baseline.consumers.length) {
     out.push('');
     out.push(flow(p.bold('consumers'), ' (lag: max offset minus committed offset, every 10 s)', W));
-    const crows: string[][] = [['group', 'largest lag', 'consumed', 'failed', 'retried', 'DLQ', 'twice']];
+    // A group that filters by tags also shows what its subscriptions skipped (simulated: no log line shows it).
+    const filters = r.baseline.consumers.some((g) => g.skippedBySubscription !== undefined);
+    const crows: string[][] = [['group', 'largest lag', 'consumed', 'failed', 'retried', 'DLQ', 'twice', ...(filters ? ['skipped by subscription'] : [])]];
     for (const g of r.baseline.consumers) {
       const at = g.maxLagAtMs === null ? '' : ` at ${t(r.input.scenario.startEpochMs + g.maxLagAtMs)}`;
-      crows.push([g.group, `${g.maxLag}${at}`, String(g.consumed), String(g.failed), String(g.retried), String(g.dlq), String(g.duplicates)]);
+      crows.push([g.group, `${g.maxLag}${at}`, String(g.consumed), String(g.failed), String(g.retried), String(g.dlq), String(g.duplicates), ...(filters ? [skippedText(g.skippedBySubscription)] : [])]);
     }
     out.push(columns(crows.map((x) => x.map(escapeText)), W));
   }
@@ -420,6 +425,7 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
       wrows.push([`${g.group} lag`, ...all.map((v) => String(of(v)?.maxLag ?? '-'))]);
       wrows.push([`${g.group} DLQ`, ...all.map((v) => String(of(v)?.dlq ?? '-'))]);
       wrows.push([`${g.group} twice`, ...all.map((v) => String(of(v)?.duplicates ?? '-'))]);
+      if (all.some((v) => of(v)?.skippedBySubscription !== undefined)) wrows.push([`${g.group} skipped`, ...all.map((v) => String(of(v)?.skippedBySubscription?.total ?? 0))]);
     }
     out.push(variantTable(wrows.map((x) => x.map(escapeText)), W));
     for (const v of r.whatIf) for (const n of v.notes) out.push(p.dim(flow(`  note (${escapeText(v.label)}): `, escapeText(n), W, 4)));
@@ -447,6 +453,13 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
   return out.join('\n') + '\n';
 }
 
+/** `169 (TagB 169), simulated`: what a group's subscriptions skipped, by tag. */
+export function skippedText(s: { total: number; byTag: Record<string, number> } | undefined): string {
+  if (s === undefined) return '-';
+  const tags = Object.entries(s.byTag).filter(([, n]) => n > 0);
+  return `${s.total}${tags.length ? ` (${tags.map(([tag, n]) => `${tag || 'no tag'} ${n}`).join(', ')})` : ''}, simulated`;
+}
+
 // ---- JSON ---------------------------------------------------------------------------------------
 
 function variantJson(v: VariantResult): Record<string, unknown> {
@@ -456,7 +469,9 @@ function variantJson(v: VariantResult): Record<string, unknown> {
     outages: v.clients.map((c) => ({ client: c.client, simulatedMs: c.outageMs, failedSends: c.failedSends, timeouts: c.timeouts })),
     failedSends: v.failedSends,
     timeouts: v.timeouts,
-    ...(v.consumers.length ? { consumers: v.consumers.map((c) => ({ group: c.group, maxLag: c.maxLag, consumed: c.consumed, failed: c.failed, retried: c.retried, dlq: c.dlq, duplicates: c.duplicates })) } : {}),
+    ...(v.consumers.length
+      ? { consumers: v.consumers.map((c) => ({ group: c.group, maxLag: c.maxLag, consumed: c.consumed, failed: c.failed, retried: c.retried, dlq: c.dlq, duplicates: c.duplicates, ...(c.skippedBySubscription ? { skippedBySubscription: c.skippedBySubscription } : {}) })) }
+      : {}),
     notes: v.notes,
   };
 }
@@ -476,6 +491,7 @@ function consumerGroupsJson(r: ReplayReport, iso: (t: number | null | undefined)
     duplicates: g.duplicates,
     flowControlled: g.flowControlled,
     pullFailures: g.pullFailures,
+    ...(g.skippedBySubscription ? { skippedBySubscription: g.skippedBySubscription } : {}),
     maxLag: g.maxLag ? { at: at(g.maxLag.atMs), total: g.maxLag.total } : null,
     lag: g.lag.map((l) => ({ at: at(l.atMs), total: l.total, retry: l.retry })),
   }));

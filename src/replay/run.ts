@@ -80,6 +80,8 @@ export interface ConsumerOutcome {
   retried: number;
   dlq: number;
   duplicates: number;
+  /** A group whose subscriptions name tags: the messages a tag filter passed over and nobody consumed (simulated only: no log shows them). */
+  skippedBySubscription?: { total: number; byTag: Record<string, number> };
 }
 
 export interface VariantResult {
@@ -193,6 +195,7 @@ function consumersOf(r: RunResult): ConsumerOutcome[] {
     retried: g.retried,
     dlq: g.dlq,
     duplicates: g.duplicates,
+    ...(g.skippedBySubscription ? { skippedBySubscription: g.skippedBySubscription } : {}),
   }));
 }
 

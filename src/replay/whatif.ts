@@ -76,6 +76,12 @@ export const WHAT_IF_KEYS: Record<string, KeySpec> = {
   maxReconsumeTimes: { target: 'consumer', kind: 'int', field: 'maxReconsumeTimes', describe: 'retries of a failed message before %DLQ%group' },
   consumerInstances: { target: 'consumer', kind: 'int', field: 'instances', describe: "instances of the group (more copy the last one's start on new hosts; fewer drop the last)" },
   processMs: { target: 'consumer', kind: 'number', field: 'listener.processMs', describe: "the listener's time per message until a change of the listener sets another, ms" },
+  consistentSubscription: {
+    target: 'consumer',
+    kind: 'bool',
+    field: 'instances.subscription',
+    describe: "every instance subscribes with the group's subscription (the first the broker booked) instead of its own",
+  },
   serverVersion: { target: 'scenario', kind: 'version', field: 'serverVersion', describe: 'default release of NameServers and brokers' },
   latencyMs: { target: 'scenario', kind: 'number', field: 'latencyMs', describe: 'one-way network latency, ms' },
   namesrvOnOwnHosts: { target: 'scenario', kind: 'bool', field: '', describe: 'move NameServers that share a host with a broker or client to hosts of their own' },
@@ -177,7 +183,7 @@ export function applyVariant(base: Scenario, v: Variant): { scenario: Scenario; 
       continue;
     }
     if (spec.target === 'consumer') {
-      applyConsumerKey(sc, a, value as number, where);
+      applyConsumerKey(sc, a, value as number | boolean, where, notes);
       continue;
     }
     const all: Array<ScenarioClient | ScenarioBroker | ScenarioNameServer> =
@@ -218,7 +224,8 @@ export function applyVariant(base: Scenario, v: Variant): { scenario: Scenario; 
 }
 
 /** A consumer group's key on every group, or on the one the subject names. */
-function applyConsumerKey(sc: Scenario, a: Assignment, value: number, where: string): void {
+function applyConsumerKey(sc: Scenario, a: Assignment, v: number | boolean, where: string, notes: string[]): void {
+  const value = v as number;
   const all = sc.consumerGroups ?? [];
   const targets = a.subject === null ? all : all.filter((g) => g.group === a.subject);
   if (!targets.length) throw new WhatIfError(`${where}=${a.value}: no consumer group ${a.subject ?? ''} (groups: ${all.map((g) => g.group).join(', ') || 'none'})`.replace('group  (', 'group ('));
@@ -235,6 +242,14 @@ function applyConsumerKey(sc: Scenario, a: Assignment, value: number, where: str
       case 'processMs':
         g.listener.processMs = value;
         break;
+      case 'consistentSubscription': {
+        if (v !== true) break;
+        const own = g.instances.filter((x) => x.subscription !== undefined && x.subscription !== g.subscription).map((x) => `${x.host} ('${x.subscription}')`);
+        for (const x of g.instances) delete x.subscription;
+        if (own.length === 0) notes.push(`${g.group}: every instance already subscribes '${g.subscription ?? '*'}'`);
+        else notes.push(`${g.group}: ${own.join(', ')} subscribe${own.length === 1 ? 's' : ''} '${g.subscription ?? '*'}' like the group`);
+        break;
+      }
       case 'consumerInstances': {
         if (value < 1) throw new WhatIfError(`${where}=${a.value}: a group needs at least one instance`);
         const last = g.instances[g.instances.length - 1];

@@ -154,13 +154,24 @@ describe('mechanisms', () => {
 });
 
 describe('the scenario file', () => {
-  it('takes the hand-written files and names a field the model does not model', () => {
+  it('takes the hand-written files and names a field it cannot take', () => {
     const f = load('consumer-failures-dlq');
     expect(() => validateScenario(f.scenario)).not.toThrow();
     const bad = JSON.parse(JSON.stringify(f.scenario));
-    bad.consumerGroups[0].subscription = 'TagA';
-    expect(() => validateScenario(bad)).toThrow(/scenario\.consumerGroups\[0\]\.subscription: only '\*' is modelled/);
+    // A subscription names tags joined by ||, or is '*'; an instance may have its own; a producer's tags are single tags.
+    bad.consumerGroups[0].subscription = 'TagA || TagB';
+    bad.consumerGroups[0].instances[0].subscription = 'TagA';
+    bad.clients[0].tags = [{ tag: 'TagA' }, { tag: 'TagB', share: 2 }];
+    expect(() => validateScenario(bad)).not.toThrow();
+    bad.consumerGroups[0].subscription = ' || ';
+    expect(() => validateScenario(bad)).toThrow(/scenario\.consumerGroups\[0\]\.subscription: expected '\*' or tags joined by \|\|/);
     bad.consumerGroups[0].subscription = '*';
+    bad.clients[0].tags = [{ tag: 'TagA || TagB' }];
+    expect(() => validateScenario(bad)).toThrow(/scenario\.clients\[0\]\.tags\[0\]\.tag: expected one tag/);
+    bad.clients[0].tags = [{ tag: 'TagA', share: 0 }];
+    expect(() => validateScenario(bad)).toThrow(/scenario\.clients\[0\]\.tags\[0\]\.share/);
+    delete bad.clients[0].tags;
+    delete bad.consumerGroups[0].instances[0].subscription;
     bad.consumerGroups[0].consumeThreadMin = 30;
     expect(() => validateScenario(bad)).toThrow(/consumeThreadMin: 30 is more than consumeThreadMax 20/);
     bad.consumerGroups[0].consumeThreadMin = 2;

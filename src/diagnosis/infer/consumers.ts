@@ -4,7 +4,10 @@
 //   consumerGroupInfo` (a shutdown) or `NETTY EVENT: remove channel` on its close (a kill;
 //   ConsumerManager.doChannelCloseEvent, 4.9.x);
 // - topic: the queues its rebalances took (RebalanceImpl.updateProcessQueueTableInRebalance);
-//   subscription: the broker's `subscription changed` lines (ConsumerManager.registerConsumer);
+//   subscriptions: the broker's `subscription changed` lines (ConsumerGroupInfo.updateSubscription):
+//   the group's is the first it booked; an instance's is the one its heartbeat carried, the lines that
+//   follow its `new consumer connected` on the same broker thread (registerConsumer logs the
+//   connection, then the heartbeat's subscription changes);
 // - consume mode: orderly when it locked queues (RebalanceImpl.lock, `pull message later because not
 //   locked in broker`); lite pull when its start line is DefaultLitePullConsumerImpl's (`start OK`
 //   without the push consumer's full stop);
@@ -18,7 +21,8 @@
 //   `consumeMessage exception` lines.
 // Whatever the logs do not give is the client's default (CONSUMER_DEFAULTS), listed as assumed.
 
-import type { ScenarioConsumerGroup, ScenarioConsumerInstance, ScenarioTopic } from '../../model/index.js';
+import type { ScenarioClient, ScenarioConsumerGroup, ScenarioConsumerInstance, ScenarioTopic } from '../../model/index.js';
+import { parseSubscription } from '../../model/subscription.js';
 import { CONSUMER_DEFAULTS } from '../../rocketmq/facts.js';
 import { MESSAGE_DELAY_LEVELS_MS } from '../../model/store.js';
 import type { RmqEvent } from '../../parse/types.js';
@@ -67,6 +71,8 @@ interface Run {
   ip: string | null;
   clientId: string | null;
   end: { ts: number; stop: 'shutdown' | 'kill'; event: RmqEvent; rule: string } | null;
+  /** The broker's `new consumer connected` line of its client id. */
+  conn: RmqEvent | null;
   subscription: { value: string; event: RmqEvent } | null;
 }
 
@@ -137,14 +143,7 @@ function inferGroup(
     return inst;
   });
 
-  // Subscription: what the broker last booked for the topic; instances that differ are a note.
-  const subs = book.filter((e) => e.fields.topic === topic && typeof e.fields.subString === 'string');
-  const subscriptions = [...new Set(subs.map((e) => String(e.fields.subString)))];
-  if (subscriptions.length === 0) def(`${p}.subscription`, "* (the logs print no subscription of the group)");
-  else prov(`${p}.subscription`, "the broker's subscription of the group", subs.slice(0, 3));
-  const subscription = subscriptions[0] ?? '*';
-  if (subscriptions.length > 1) ctx.notes.push(`consumer group ${name}: its instances subscribed ${subscriptions.map((s) => `'${s}'`).join(' and ')} to ${topic} (the broker keeps the last one's); the model's messages carry no tag: replayed as '*'`);
-  else if (subscription.trim() !== '*') ctx.notes.push(`consumer group ${name}: subscription '${subscription}'; the model's messages carry no tag: replayed as '*'`);
+  const subscription = inferSubscriptions(ctx, name, topic, book, runs, instances, p);
 
   // Mode.
   const locks = mine.filter((e) => e.type === 'lock-failed');
@@ -154,14 +153,25 @@ function inferGroup(
   modes.set(name, mode);
   if (mode === 'orderly') ctx.notes.push(`consumer group ${name}: consumed orderly (it locked its queues on the brokers: ${ctx.ref(locks[0])}); the model locks its queues but consumes their messages concurrently`);
   if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer`);
-  def(`${p}.messageModel`, 'CLUSTERING (DefaultMQPushConsumer default; BROADCASTING is not modelled)');
-  const group: ScenarioConsumerGroup = { group: name, topic, version, subscription: '*', messageModel: 'CLUSTERING', listener: { processMs: 0 }, instances };
+  // The message model: the broker's `new consumer connected, group: G CONSUME_PASSIVELY <model>` lines.
+  const conns = book.filter((e) => e.fields.change === 'connected' && typeof e.fields.messageModel === 'string');
+  const models = new Set(conns.map((e) => String(e.fields.messageModel)));
+  const messageModel = models.size === 1 && models.has('BROADCASTING') ? 'BROADCASTING' : 'CLUSTERING';
+  if (conns.length === 0) def(`${p}.messageModel`, 'CLUSTERING (DefaultMQPushConsumer default; no `new consumer connected` line of the group)');
+  else prov(`${p}.messageModel`, "the message model of the broker's `new consumer connected` lines of the group", conns.slice(0, 3));
+  if (models.size > 1) ctx.notes.push(`consumer group ${name}: its instances connected as ${[...models].sort().join(' and ')}; replayed as CLUSTERING`);
+  if (messageModel === 'BROADCASTING' && mode === 'orderly') ctx.notes.push(`consumer group ${name}: an orderly BROADCASTING group is not modelled; replayed as concurrently`);
+  const group: ScenarioConsumerGroup = { group: name, topic, version, subscription, messageModel, listener: { processMs: 0 }, instances };
   const grpcStart = starts.find((e) => e.entry?.startsWith('startup/grpc-'));
   if (grpcStart) {
     group.consumeMode = 'pop';
     prov(`${p}.consumeMode`, "a 5.x gRPC client's push consumer (rocketmq-client-java PushConsumerImpl: `Create standard consume service`): it receives by pop through a proxy, its failed messages come back at the retry policy's backoff", [grpcStart]);
     ctx.notes.push(`consumer group ${name}: 5.x gRPC push consumers (pop through a proxy); the model pulls its queues, retries a failed message at the pop backoff (1 s, 5 s, 10 s, ...) and keeps no lag for it`);
-  } else if (mode === 'orderly') {
+    if (messageModel === 'BROADCASTING') {
+      group.messageModel = 'CLUSTERING';
+      ctx.notes.push(`consumer group ${name}: a BROADCASTING pop group is not modelled; replayed as CLUSTERING`);
+    }
+  } else if (mode === 'orderly' && messageModel === 'CLUSTERING') {
     group.consumeMode = 'orderly';
     prov(`${p}.consumeMode`, 'it locked its queues on the brokers (RebalanceImpl.lock: `the message queue lock`, `pull message later because not locked in broker`)', locks.slice(0, 3));
   }
@@ -193,6 +203,53 @@ function inferGroup(
   return group;
 }
 
+/**
+ * The group's subscription of its topic, the first the broker booked (`subscription changed, add new
+ * topic` or the OLD of the first change), and each instance's own where it differs: the subscription
+ * lines that follow the instance's `new consumer connected` on the same broker thread, in the same
+ * second and before another connection on that thread (ConsumerManager.registerConsumer logs the new
+ * channel, then ConsumerGroupInfo.updateSubscription logs what the heartbeat changed). An instance
+ * whose heartbeat changed nothing (an older version) shows none: it takes the group's, as a default.
+ */
+function inferSubscriptions(ctx: InferContext, name: string, topic: string, book: RmqEvent[], runs: Run[], instances: ScenarioConsumerInstance[], p: string): string {
+  const subs = book.filter((e) => e.fields.topic === topic && typeof e.fields.subString === 'string');
+  if (subs.length === 0) {
+    ctx.def(`${p}.subscription`, '* (the logs print no subscription of the group)');
+    return '*';
+  }
+  const first = subs[0];
+  const groupSub = typeof first.fields.oldSubString === 'string' ? String(first.fields.oldSubString) : String(first.fields.subString);
+  // The first it booked: `add new topic`'s, or the OLD of the first change the logs show.
+  ctx.prov(`${p}.subscription`, "the broker's subscription of the group", subs.slice(0, 3));
+  const order = (a: RmqEvent, b: RmqEvent) => (a.file === b.file ? a.line - b.line : 0);
+  for (const r of runs) {
+    const conn = r.conn;
+    if (conn === null) continue;
+    const after = book
+      .filter((e) => e.file === conn.file && e.host === conn.host && e.thread === conn.thread && e.line > conn.line && e.ts !== null && e.ts - conn.ts! <= 1000)
+      .sort(order);
+    const cut = after.findIndex((e) => e.fields.change === 'connected');
+    const mine = (cut < 0 ? after : after.slice(0, cut)).find((e) => e.fields.topic === topic && typeof e.fields.subString === 'string');
+    if (mine !== undefined) r.subscription = { value: String(mine.fields.subString), event: mine };
+  }
+  const distinct = new Set<string>([groupSub]);
+  runs.forEach((r, i) => {
+    const path = `${p}.instances[${i}].subscription`;
+    if (r.subscription === null) {
+      if (groupSub.trim() !== '*') ctx.def(path, `'${groupSub}', the group's (no subscription line follows its connection on the broker)`);
+      return;
+    }
+    distinct.add(r.subscription.value);
+    if (r.subscription.value === groupSub) return;
+    instances[i].subscription = r.subscription.value;
+    ctx.prov(path, 'the subscription its heartbeat carried: the broker\'s `subscription changed` after its `new consumer connected`, same thread', [r.conn, r.subscription.event]);
+  });
+  if (distinct.size > 1) {
+    ctx.notes.push(`consumer group ${name}: its instances subscribed ${[...distinct].map((x) => `'${x}'`).join(' and ')} to ${topic}; the broker books one subscription per group (the newest version's) and filters every instance's pulls by it: replayed with each instance's own`);
+  }
+  return groupSub;
+}
+
 /** Each start line is one run; its end is the broker's unregistration or removed channel of its client id, else a later start on its host. */
 function instanceRuns(ctx: InferContext, hosts: HostsResult, starts: RmqEvent[], book: RmqEvent[], statRows: readonly ConsumeStatMinute[]): Run[] {
   const runs: Run[] = [];
@@ -203,7 +260,7 @@ function instanceRuns(ctx: InferContext, hosts: HostsResult, starts: RmqEvent[],
     // The broker books the client id `ip@pid...`: the connection of this host's address nearest after the start.
     const conn = book.find((e) => e.fields.change === 'connected' && ip !== null && String(e.fields.clientId ?? '').startsWith(`${ip}@`) && Math.abs(e.ts! - s.ts!) <= 5000);
     const clientId = conn ? String(conn.fields.clientId) : null;
-    const run: Run = { host: s.host, start: s, ip, clientId, end: null, subscription: null };
+    const run: Run = { host: s.host, start: s, ip, clientId, end: null, conn: conn ?? null, subscription: null };
     if (clientId) {
       // A channel the broker removed ends the run only when the instance's log ends with it (a killed
       // process); a live instance's channel is also removed when the broker itself hung or restarted.
@@ -472,4 +529,30 @@ function inferListener(ctx: InferContext, failed: Failures, stats: StatMinute[],
   else ctx.def(`${p}.listener.laterShare`, '0 (no failed consumption in the statistics)');
   if (listener.changes!.length === 0) delete listener.changes;
   return listener;
+}
+
+/**
+ * The tags producers send are in no log line (the client logs no message's tags): for a topic some
+ * group subscribes with tags, its producers without tags are given the tags its groups' subscriptions
+ * name, in turn and in equal shares, as an assumption said in the defaults and a note.
+ */
+export function assumeProducerTags(ctx: InferContext, clients: ScenarioClient[], groups: readonly ScenarioConsumerGroup[]): void {
+  const byTopic = new Map<string, { tags: string[]; groups: string[] }>();
+  for (const g of groups) {
+    const exprs = [g.subscription, ...g.instances.map((x) => x.subscription)].filter((x): x is string => x !== undefined);
+    const named = exprs.flatMap((x) => [...parseSubscription(x).tags]);
+    if (named.length === 0) continue;
+    let t = byTopic.get(g.topic);
+    if (t === undefined) byTopic.set(g.topic, (t = { tags: [], groups: [] }));
+    for (const tag of named) if (!t.tags.includes(tag)) t.tags.push(tag);
+    t.groups.push(g.group);
+  }
+  clients.forEach((c, i) => {
+    const t = byTopic.get(c.topic);
+    if (t === undefined || c.tags !== undefined) return;
+    c.tags = t.tags.map((tag) => ({ tag }));
+    const list = t.tags.join(', ');
+    ctx.def(`scenario.clients[${i}].tags`, `${list} in turn, equal shares (assumed: no log line shows the tags of its messages; these are the tags the subscriptions of ${t.groups.join(', ')} name)`);
+    ctx.notes.push(`${c.host}: the tags of its messages are not in the logs; assumed ${list} in turn (the tags ${t.groups.join(', ')} subscribe to), so what a subscription skips is simulated, not observed`);
+  });
 }
