@@ -125,11 +125,10 @@ export class Consumers {
   /** Starts the instance of a host (again), with the listener it should run now. */
   start(hostName: string, subscription?: string): LabJvm {
     const { host, consumer: p } = this.consumer(hostName);
-    const conf = join(this.cluster.hostDir(host.name), 'consumer.properties');
     const b = this.current(host.name);
     const sub = subscription ?? p.subscription ?? '*';
     if (isGrpc(p)) return this.startGrpc(host, p, sub, b);
-    const props: Record<string, string | number | boolean | undefined> = {
+    const j = this.launchApp(host, p, sub, b, 'com.example.lab.LabConsumer', {
       namesrvAddr: namesrvAddr(this.s, p.namesrvHosts),
       group: p.group,
       topic: p.topic,
@@ -142,6 +141,20 @@ export class Consumers {
       pullThresholdForQueue: p.pullThresholdForQueue,
       maxReconsumeTimes: p.maxReconsumeTimes,
       consumeFromWhere: p.consumeFromWhere,
+    });
+    this.log(`${host.name}: consumer ${p.group} (client ${p.version}, ${p.mode ?? 'concurrently'}, subscription ${sub}) started`);
+    return j;
+  }
+
+  /**
+   * Writes an instance's consumer.properties (the application's own `props`, then the listener's
+   * schedule and the side files every consumer application writes) and starts `mainClass` with the
+   * application logback file; the run is recorded.
+   */
+  private launchApp(host: Host, p: ConsumerProcess, sub: string, b: Required<ListenerBehaviour>, mainClass: string, own: Record<string, string | number | boolean | undefined>, cp?: string[]): LabJvm {
+    const conf = join(this.cluster.hostDir(host.name), 'consumer.properties');
+    const props = {
+      ...own,
       processMs: b.processMs,
       laterShare: b.laterShare,
       throwShare: b.throwShare,
@@ -151,23 +164,22 @@ export class Consumers {
       ...p.settings,
     };
     writeFileSync(conf, Object.entries(props).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
-    const j = this.cluster.launch(host, 'consumer', p.version, 'com.example.lab.LabConsumer', [conf], {
+    const j = this.cluster.launch(host, 'consumer', p.version, mainClass, [conf], {
       LOG_FILE: `${HOST_HOME}/logs/app.log`,
       'logback.configurationFile': join(this.cluster.tool.labDir, 'client', 'logback-app.xml'),
       ...p.systemProperties,
-    }, true);
+    }, true, cp);
     const list = this.runs.get(host.name) ?? [];
     list.push({ start: Date.now(), end: null, ended: null, subscription: sub });
     this.runs.set(host.name, list);
-    this.log(`${host.name}: consumer ${p.group} (client ${p.version}, ${p.mode ?? 'concurrently'}, subscription ${sub}) started`);
     return j;
   }
 
   /** A gRPC push or simple consumer (LabGrpcConsumer, compiled against rocketmq-client-java), connected to its proxy. */
   private startGrpc(host: Host, p: ConsumerProcess, sub: string, b: Required<ListenerBehaviour>): LabJvm {
-    const conf = join(this.cluster.hostDir(host.name), 'consumer.properties');
-    const props: Record<string, string | number | undefined> = {
-      endpoints: grpcEndpoints(this.s, p),
+    const endpoints = grpcEndpoints(this.s, p);
+    const own = {
+      endpoints,
       mode: p.mode,
       group: p.group,
       topic: p.topic,
@@ -177,25 +189,9 @@ export class Consumers {
       receiveBatchSize: p.receiveBatchSize,
       invisibleSeconds: p.invisibleSeconds,
       awaitSeconds: p.awaitSeconds,
-      processMs: b.processMs,
-      laterShare: b.laterShare,
-      throwShare: b.throwShare,
-      appLogger: p.appLogger,
-      consumedFile: this.consumedFile(host.name),
-      queuesFile: this.queuesFile(host.name),
-      ...p.settings,
     };
-    writeFileSync(conf, Object.entries(props).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
-    const cp = grpcClientClasspath(this.cluster.tool, p.version);
-    const j = this.cluster.launch(host, 'consumer', p.version, 'com.example.lab.LabGrpcConsumer', [conf], {
-      LOG_FILE: `${HOST_HOME}/logs/app.log`,
-      'logback.configurationFile': join(this.cluster.tool.labDir, 'client', 'logback-app.xml'),
-      ...p.systemProperties,
-    }, true, cp);
-    const list = this.runs.get(host.name) ?? [];
-    list.push({ start: Date.now(), end: null, ended: null, subscription: sub });
-    this.runs.set(host.name, list);
-    this.log(`${host.name}: gRPC ${p.mode === 'grpcSimple' ? 'simple' : 'push'} consumer ${p.group} (rocketmq-client-java ${p.version}, ${props.endpoints}, subscription ${sub}) started`);
+    const j = this.launchApp(host, p, sub, b, 'com.example.lab.LabGrpcConsumer', own, grpcClientClasspath(this.cluster.tool, p.version));
+    this.log(`${host.name}: gRPC ${p.mode === 'grpcSimple' ? 'simple' : 'push'} consumer ${p.group} (rocketmq-client-java ${p.version}, ${endpoints}, subscription ${sub}) started`);
     return j;
   }
 
