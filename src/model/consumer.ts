@@ -1273,7 +1273,7 @@ export function consumerGroupsOf(
     // The filter and the versions of subscriptions matter only when some instance names tags.
     const filtering = [g.subscription, ...g.instances.map((x) => x.subscription)].some((x) => x !== undefined && !parseSubscription(x).all);
     const broadcasting = g.messageModel === 'BROADCASTING';
-    assert(!(broadcasting && (g.consumeMode === 'orderly' || g.consumeMode === 'pop')), `consumer group ${g.group}: a ${g.consumeMode} BROADCASTING group is not modelled`);
+    assert(!(broadcasting && (g.consumeMode === 'orderly' || g.consumeMode === 'pop')), `consumer group ${g.group}: ${g.consumeMode === 'orderly' ? 'an orderly' : 'a pop'} BROADCASTING group is not modelled`);
     const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', pop: g.consumeMode === 'pop', filtering, broadcasting });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);

@@ -453,7 +453,7 @@ function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<strin
     checkSubscription(g, `${p}.subscription`);
     const model = g.oneOf('messageModel', ['CLUSTERING', 'BROADCASTING'] as const);
     const mode = g.oneOf('consumeMode', ['concurrently', 'orderly', 'pop'] as const);
-    if (model === 'BROADCASTING' && (mode === 'orderly' || mode === 'pop')) fail(`${p}.consumeMode`, `a ${mode} BROADCASTING group is not modelled`);
+    if (model === 'BROADCASTING' && (mode === 'orderly' || mode === 'pop')) fail(`${p}.consumeMode`, `${mode === 'orderly' ? 'an orderly' : 'a pop'} BROADCASTING group is not modelled`);
     const threads = { min: 1, max: LIMITS.threads, int: true };
     const min = g.num('consumeThreadMin', false, threads);
     const max = g.num('consumeThreadMax', false, threads);

@@ -27,7 +27,7 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   process: 0.99,
   advice: 1,
   consumer: 1,
-  'replay-setting': 0.8,
+  'replay-setting': 0.79,
   'replay-fault': 0.97,
   'replay-milestone': 0.81,
   'replay-impact': 0.71,
