@@ -17,9 +17,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       // A worker keeps the modules it loaded from one file to the next (isolate: false): loading
-      // them again for each of the ~180 files cost more than most files' tests (npm test on 2 cores:
-      // 546 s instead of 669 s). Tests that change process-wide state restore it (vi.useRealTimers,
-      // mockRestore).
+      // them again for each of the ~180 files cost more than most files' tests. Tests that change
+      // process-wide state restore it (vi.useRealTimers, mockRestore).
       { extends: true, test: { name: 'shared', include: ALL, exclude: ISOLATED, isolate: false } },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
     ],
