@@ -501,9 +501,8 @@ function lightener(): (e: RmqEvent) => RmqEvent {
   const strings = shared.string;
   return (e: RmqEvent): RmqEvent => {
     let text = '';
-    // An offset reset's text holds the time it resets to (`timestamp=`), a group config's its
-    // retryMaxTimes (a gRPC consumer's retries): no field carries them.
-    if (e.type === 'startup' || e.type === 'offset-reset' || (e.type === 'consumer-changed' && e.fields.change === 'group-config')) text = e.text;
+    // An offset reset's text holds the time it resets to (`timestamp=`): no field carries it.
+    if (e.type === 'startup' || e.type === 'offset-reset') text = e.text;
     else if (e.type === 'route-changed') {
       const key = `${e.host} ${String(e.fields.topic)} ${routeDumpKey(e.text)}`;
       const n = routeDumps.get(key) ?? 0;

@@ -172,7 +172,7 @@ const offsetCommit = (ok: boolean, f: { group?: string | null; clientId?: string
 const consumerChanged = (
   change: string,
   group: string | null,
-  f: { channel?: string | null; topic?: string | null; subString?: string | null; oldSubString?: string | null; messageModel?: string | null } = {},
+  f: { channel?: string | null; topic?: string | null; subString?: string | null; oldSubString?: string | null; messageModel?: string | null; retryMaxTimes?: number | null } = {},
 ): EventFields =>
   eventFields('consumer-changed', {
     change,
@@ -183,6 +183,7 @@ const consumerChanged = (
     subString: f.subString ?? null,
     oldSubString: f.oldSubString ?? null,
     messageModel: f.messageModel,
+    retryMaxTimes: f.retryMaxTimes,
   });
 
 /** topic and subString of a SubscriptionData.toString() (`SubscriptionData [classFilterMode=false, topic=T, subString=S, tagsSet=[...], ...]`). */
@@ -1244,24 +1245,34 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'consumer-changed/group-config',
     type: 'consumer-changed',
     keywords: ['create new subscription group, ', 'update subscription group config, old: '],
-    pattern: /(?:create new subscription group, |update subscription group config, old: .*? new: )SubscriptionGroupConfig\{groupName=(?<group>[^,}]*)/,
+    // SubscriptionGroupConfig.toString: 4.x `SubscriptionGroupConfig [groupName=G, ..., retryMaxTimes=N,
+    // ...]`, 5.x (MoreObjects) `SubscriptionGroupConfig{groupName=G, ..., retryMaxTimes=N, ...}`; of an
+    // update, the new config's.
+    pattern: /(?:create new subscription group, |update subscription group config, old: .*? new: )SubscriptionGroupConfig(?:\{| \[)groupName=(?<group>[^,}\]]*)(?:[^}\]]*?\bretryMaxTimes=(?<retry>\d+))?/,
     versions: 'all (4.x-5.x)',
     source: 'broker/subscription/SubscriptionGroupManager (updateSubscriptionGroupConfig: mqadmin updateSubGroup, or a group created on first use)',
     // The group's config as the broker keeps it; its retryMaxTimes is a 5.x gRPC consumer's retries
-    // (the proxy gives the client retryMaxTimes + 1 attempts), read from the line's text.
+    // (the proxy gives the client retryMaxTimes + 1 attempts).
     format: 'create new subscription group, {}',
     args: ['config'],
     forms: { update: { format: 'update subscription group config, old: {} new: {}', args: ['old', 'config'] } },
-    fields: (g) => consumerChanged('group-config', str(g.group)),
+    fields: (g) => consumerChanged('group-config', str(g.group), { retryMaxTimes: num(g.retry) }),
     samples: [
       {
         // Real: samples/lab/consumer-grpc-failures-dlq (5.3.3, after mqadmin updateSubGroup -r 2), cut after retryMaxTimes.
         text: '2026-12-07 10:22:05 INFO AdminBrokerThread_2 - create new subscription group, SubscriptionGroupConfig{groupName=CID_STOCK, consumeEnable=true, consumeFromMinEnable=false, consumeBroadcastEnable=false, consumeMessageOrderly=false, retryQueueNums=1, retryMaxTimes=2, groupRetryPolicy=GroupRetryPolicy{type=CUSTOMIZED, exponentialRetryPolicy=null, customizedRetryPolicy=null}, brokerId=0}',
-        fields: { change: 'group-config', group: 'CID_STOCK', clientId: null, topic: null },
+        fields: { change: 'group-config', group: 'CID_STOCK', clientId: null, topic: null, retryMaxTimes: 2 },
       },
       {
         text: 'update subscription group config, old: SubscriptionGroupConfig{groupName=GroupPay, retryMaxTimes=16} new: SubscriptionGroupConfig{groupName=GroupPay, retryMaxTimes=3}',
-        fields: { change: 'group-config', group: 'GroupPay' },
+        fields: { change: 'group-config', group: 'GroupPay', retryMaxTimes: 3 },
+      },
+      {
+        // 4.9.4's log statement (SubscriptionGroupManager.updateSubscriptionGroupConfig) with the config
+        // as 4.x prints it: the config text of a 4.9.0 broker's `load exist subscription group` line
+        // (samples/generated/gen-710), the group renamed.
+        text: '2026-12-05 05:35:07 INFO AdminBrokerThread_1 - create new subscription group, SubscriptionGroupConfig [groupName=GID_ORDER, consumeEnable=true, consumeFromMinEnable=true, consumeBroadcastEnable=true, retryQueueNums=1, retryMaxTimes=16, brokerId=0, whichBrokerWhenConsumeSlowly=1, notifyConsumerIdsChangedEnable=true]',
+        fields: { change: 'group-config', group: 'GID_ORDER', retryMaxTimes: 16 },
       },
     ],
   },

@@ -17,9 +17,6 @@ import { KEYWORDS, matchMessage, type CatalogueMatch } from './catalogue.js';
 import { CONSUMER_CLIENT_WORDS } from './catalogue-consumer.js';
 import { keywordScanner, keywordStarts } from './keyword-scan.js';
 import { LAYOUTS, LAYOUT_NONE, LAYOUT_SLS, type Layout } from './layouts.js';
-
-/** The version hint of the 5.1+ remoting client's layout (rocketmq-client-5x), which the gRPC Java client shares. */
-const LAYOUT_5X_CLIENT_HINT = LAYOUTS.find((l) => l.id === 'rocketmq-client-5x')!.versionHint!;
 import { ISO8601, compileTimestamp, type TimestampReader, type TsFields } from './timestamp.js';
 import { GMT8, parseZone, type Zone } from './time.js';
 import { ActivityTracker, type ActivityEdges } from './activity.js';
@@ -159,6 +156,8 @@ function headerStarts(layouts: readonly CompiledLayout[]): Uint8Array {
 const EXCEPTION_START = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:Exception|Error|Throwable)(?::|$)/;
 const NOT_A_TAIL = /^(?:Caused by:|For more information|See http|Message\{|\.\.\. \d)/;
 const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.jar/;
+/** The version hint of the 5.1+ remoting client's layout (rocketmq-client-5x), which the gRPC Java client shares. */
+const LAYOUT_5X_CLIENT_HINT = LAYOUTS.find((l) => l.id === 'rocketmq-client-5x')!.versionHint!;
 
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
 export const hasKeyword = keywordScanner(KEYWORDS);

@@ -379,10 +379,9 @@ function failuresOf(ctx: InferContext, hostsOf: readonly string[], group: string
  */
 function grpcRetryMaxTimes(ctx: InferContext, mine: readonly RmqEvent[], book: readonly RmqEvent[], p: string): number | null {
   if (!mine.some((e) => e.entry?.startsWith('startup/grpc-') || e.entry?.startsWith('consume-failed/grpc-'))) return null;
-  const configs = book.filter((e) => e.fields.change === 'group-config' && /retryMaxTimes=\d+/.test(e.text));
-  const last = configs.at(-1);
+  const last = book.filter((e) => e.fields.change === 'group-config' && typeof e.fields.retryMaxTimes === 'number').at(-1);
   if (!last) return null;
-  const n = Number(/retryMaxTimes=(\d+)/.exec(last.text)![1]);
+  const n = last.fields.retryMaxTimes as number;
   ctx.prov(`${p}.maxReconsumeTimes`, `the group's retryMaxTimes in the broker's config of it (a gRPC consumer's retries: the proxy gives it retryMaxTimes + 1 attempts)`, [last]);
   return n;
 }
