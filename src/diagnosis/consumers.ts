@@ -275,10 +275,7 @@ function popImpactOf(group: string, g: GroupState, gaps: ReadonlySet<string>, un
   unknown.push('consumed twice: a pop consumer acknowledges each message; the logs do not show one delivered twice');
   unknown.push('skipped: the logs do not print messages a subscription left unconsumed');
   unknown.push(gaps.size ? `lag: a broker's stats miss minutes (a broker down)` : 'lag: a pop consumer commits no offsets to read it from');
-  return {
-    group,
-    topics: [...g.topics].sort(),
-    hosts: [...g.hosts].sort(),
+  return impact(group, g, {
     failed,
     failedHow,
     redelivered: Math.max(0, g.popRetryPuts - g.popDlq),
@@ -288,6 +285,16 @@ function popImpactOf(group: string, g: GroupState, gaps: ReadonlySet<string>, un
     consumedAgain: null,
     skipped: null,
     lag: null,
+  }, unknown);
+}
+
+/** A group's impact: its figures, with what every group's gives (its topics, hosts, cached count). */
+function impact(group: string, g: GroupState, figures: Omit<ConsumerImpact, 'group' | 'topics' | 'hosts' | 'cachedAtLeast' | 'unknown'>, unknown: string[]): ConsumerImpact {
+  return {
+    group,
+    topics: [...g.topics].sort(),
+    hosts: [...g.hosts].sort(),
+    ...figures,
     cachedAtLeast: g.cached ? { count: g.cached.count, at: g.cached.at, host: g.cached.host } : null,
     unknown,
   };
@@ -331,21 +338,7 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
   const lag = broken.length ? null : lagOf(g.curve);
   if (broken.length) unknown.push(`lag: a broker's stats miss minutes of ${broken.join(', ')} (a broker down): the puts cannot be summed`);
   else if (!lag) unknown.push('lag: needs the broker stats\' puts of the topic beside the committed offsets of every queue');
-  return {
-    group,
-    topics: [...g.topics].sort(),
-    hosts: [...g.hosts].sort(),
-    failed,
-    failedHow,
-    redelivered,
-    dlq,
-    dlqHow,
-    consumedAgain,
-    skipped,
-    lag,
-    cachedAtLeast: g.cached ? { count: g.cached.count, at: g.cached.at, host: g.cached.host } : null,
-    unknown,
-  };
+  return impact(group, g, { failed, failedHow, redelivered, dlq, dlqHow, consumedAgain, skipped, lag }, unknown);
 }
 
 /**
