@@ -18,15 +18,17 @@ afterEach(() => {
 });
 
 describe('a closed stdout', () => {
+  // A recording whose output is megabytes: its reader closes after the first line long before the
+  // end, whatever the machine's load (the seed outage's 969 lines could all be written first).
   for (const args of [
-    ['events', 'samples/seed-outage/'],
-    ['events', 'samples/seed-outage/', '--json'],
-    ['events', 'samples/seed-outage/', '--all', '--json'],
+    ['events', 'samples/lab/hang-5x/'],
+    ['events', 'samples/lab/hang-5x/', '--json'],
+    ['events', 'samples/lab/hang-5x/', '--all', '--json'],
   ]) {
     it(`ends \`${args.join(' ')} | head -1\` quietly with status 141 and no temp file left`, async () => {
       const tmp = freshTmp();
       const r = await spawnBin(args, { closeAfter: 1, env: { TMPDIR: tmp } });
-      // The input notes (the sample has one) are said; nothing about the pipe.
+      // The input notes are said; nothing about the pipe.
       expect(r.stderr.split('\n').filter((l) => l && !l.startsWith('note: '))).toEqual([]);
       expect(r.code).toBe(141);
       expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
