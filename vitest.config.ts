@@ -3,10 +3,19 @@ import { defineConfig } from 'vitest/config';
 
 const ALL = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
 /**
- * Files that need a fresh module registry: color.test.tsx sets FORCE_COLOR before ink is first
- * loaded (ink decides its colour support then), which another file of the same worker may have done.
+ * Files that need a process of their own: color.test.tsx sets FORCE_COLOR before ink is first
+ * loaded (ink decides its colour support then), which another file of the same worker may have done;
+ * the files that measure memory (heapUsed, RSS after gc()) need a heap holding nothing of other
+ * files: garbage another file left would be collected inside their measurement, and a full gc() over
+ * a worker's accumulated heap is slow.
  */
-const ISOLATED = ['test/tui/components/color.test.tsx'];
+const ISOLATED = [
+  'test/tui/components/color.test.tsx',
+  'test/ingest/reader.test.ts',
+  'test/rules/network-partition.test.ts',
+  'test/rules/consumer-backlog.test.ts',
+  'test/diagnosis/consumer-causes.test.ts',
+];
 
 export default defineConfig({
   test: {
