@@ -52,6 +52,12 @@ export interface ClientSettings {
   clientCloseSocketIfTimeout?: boolean;
 }
 
+/** A change of an application's send rate: from `atMs` (model time) on, `perSec` sends a second. */
+export interface RateStep {
+  atMs: number;
+  perSec: number;
+}
+
 export interface ClientConfig {
   /** Client name: its host. */
   name: string;
@@ -73,6 +79,8 @@ export interface ClientConfig {
   sendStartMs: number;
   /** Application sends at these model times (ascending) instead of Poisson arrivals: a replayed trace. */
   sendTimesMs?: readonly number[];
+  /** The Poisson rate from each step's time on (ascending); before the first, sendRatePerSec. */
+  sendRateSteps?: readonly RateStep[];
   pid: number;
   settings: ClientSettings;
   /** The tags its messages carry, taken in turn by their shares (none: messages without tags). */
@@ -388,7 +396,32 @@ export class Client extends Process {
 
   private nextArrival(): void {
     this.startSend();
-    this.post2(this.nowMs + this.appRng.exponential(1000 / this.config.sendRatePerSec), this.nextArrivalFn, null, null, Priority.app);
+    const steps = this.config.sendRateSteps;
+    if (!steps?.length) {
+      this.post2(this.nowMs + this.appRng.exponential(1000 / this.config.sendRatePerSec), this.nextArrivalFn, null, null, Priority.app);
+      return;
+    }
+    // Poisson arrivals are memoryless: a draw that runs past the next change of rate starts again
+    // there at the new rate (none while the rate is 0).
+    let from = this.nowMs;
+    for (;;) {
+      let rate = this.config.sendRatePerSec;
+      let next: number | null = null;
+      for (const s of steps) {
+        if (s.atMs <= from) rate = s.perSec;
+        else {
+          next = s.atMs;
+          break;
+        }
+      }
+      const at = rate > 0 ? from + this.appRng.exponential(1000 / rate) : Infinity;
+      if (next !== null && at > next) {
+        from = next;
+        continue;
+      }
+      if (at !== Infinity) this.post2(at, this.nextArrivalFn, null, null, Priority.app);
+      return;
+    }
   }
 
   // ---- route (MQClientInstance.updateTopicRouteInfoFromNameServer) -------------------------

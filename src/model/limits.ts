@@ -29,6 +29,8 @@ export const LIMITS = {
   sendRatePerSec: 10000,
   /** Logged send times of one client. */
   sendTimes: 1_000_000,
+  /** Changes of one client's send rate (a week of minutes). */
+  rateSteps: 10_080,
   /** Sends of one run in all (rates over the run's length, and the logged send times). */
   sendsPerRun: 5_000_000,
   queues: 1024,
@@ -146,7 +148,7 @@ function consumerTasks(sc: Scenario, g: NonNullable<Scenario['consumerGroups']>[
   // Heartbeats to each broker and the route poll every 30 s, persisting each queue every 5 s, the rebalances.
   const perInstance = 200 + runs(30000) * (brokers + 1) + runs(5000) * queues + runs(20000) * 2;
   let sends = 0;
-  for (const c of sc.clients) if (c.topic === g.topic) sends += c.sendTimesMs?.length ?? (c.sendRatePerSec * untilMs) / 1000;
+  for (const c of sc.clients) if (c.topic === g.topic) sends += c.sendTimesMs?.length ?? (Math.max(c.sendRatePerSec, ...(c.sendRateSteps ?? []).map((s) => s.perSec)) * untilMs) / 1000;
   const l = g.listener;
   const fails = [l, ...(l.changes ?? [])].some((x) => (x.laterShare ?? 0) + (x.throwShare ?? 0) > 0);
   const deliveries = sends * (fails ? 1 + (g.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes) : 1);

@@ -5,7 +5,7 @@
 import { parseZone, type Zone } from '../parse/time.js';
 import type { RmqEvent } from '../parse/types.js';
 import { Broker, type ServiceTime } from './broker.js';
-import { Client, type ClientSettings } from './client.js';
+import { Client, type ClientSettings, type RateStep } from './client.js';
 import { consumerGroupsOf, type ConsumerGroupMetrics, type ScenarioConsumerGroup } from './consumer.js';
 export type { ScenarioConsumerGroup, ScenarioConsumerInstance } from './consumer.js';
 import { assert, Kernel, Priority } from './kernel.js';
@@ -84,6 +84,8 @@ export interface ScenarioClient {
   sendStartMs?: number;
   /** Send at these model times (a trace of the application's sends) instead of Poisson arrivals at sendRatePerSec. */
   sendTimesMs?: number[];
+  /** The Poisson rate changes at these model times (ascending): from `atMs` on it is `perSec`; before the first, sendRatePerSec. */
+  sendRateSteps?: RateStep[];
   settings?: ClientSettings;
   /** The tags of its messages, taken in turn by their shares (`[{ tag: 'TagA' }, { tag: 'TagB' }]`: one each in turn); none: messages without tags. */
   tags?: TagShare[];
@@ -438,6 +440,7 @@ function clientsOf(scenario: Scenario, net: Network, nsAddrs: string[], sink: Lo
         async: c.async ?? false,
         sendStartMs: c.sendStartMs ?? 1000,
         sendTimesMs: c.sendTimesMs ? [...c.sendTimesMs].sort((a, b) => a - b) : undefined,
+        sendRateSteps: c.sendRateSteps ? [...c.sendRateSteps].sort((a, b) => a.atMs - b.atMs) : undefined,
         pid: 20000 + i * 7,
         settings: c.settings ?? {},
         tags: c.tags,

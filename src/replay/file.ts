@@ -342,6 +342,13 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     if (Array.isArray(times) && times.length > LIMITS.sendTimes) {
       fail(`${p}.sendTimesMs`, `${times.length.toLocaleString('en-US')} send times is past the limit of ${LIMITS.sendTimes.toLocaleString('en-US')}`);
     }
+    const steps = c.arr('sendRateSteps', false, 'rate steps', LIMITS.rateSteps);
+    if (steps) {
+      eachObj(steps, `${p}.sendRateSteps`, (s) => {
+        s.num('atMs', true, { min: 0, max: LIMITS.modelMs });
+        s.num('perSec', true, { min: 0, max: LIMITS.sendRatePerSec });
+      });
+    }
     const tags = c.arr('tags', false, 'tags', MAX_TAGS);
     if (tags) {
       eachObj(tags, `${p}.tags`, (t) => {
@@ -683,7 +690,9 @@ function defaultUntil(sc: Scenario): number {
 /** Sends a run of `untilMs` would make: the logged send times, or the rate over the time the client sends. */
 function sendsOf(c: Scenario['clients'][number], untilMs: number): number {
   if (c.sendTimesMs) return c.sendTimesMs.length;
-  return (c.sendRatePerSec * Math.max(0, untilMs - (c.startAtMs ?? 0) - (c.sendStartMs ?? 0))) / 1000;
+  // With steps, at the highest rate the client ever sends at: a bound, not a count.
+  const rate = Math.max(c.sendRatePerSec, ...(c.sendRateSteps ?? []).map((s) => s.perSec));
+  return (rate * Math.max(0, untilMs - (c.startAtMs ?? 0) - (c.sendStartMs ?? 0))) / 1000;
 }
 
 /**

@@ -10,7 +10,7 @@
 import { formatShort, parseZone, type Zone } from '../parse/time.js';
 import type { SourceAccounting } from '../parse/types.js';
 import type { Fault, Scenario } from '../model/index.js';
-import { consumerRows, MILESTONE_LABEL as LABEL, skippedText, statusText } from './report.js';
+import { consumerRows, MILESTONE_LABEL as LABEL, sendsText, skippedText, statusText } from './report.js';
 import { signedMs, type MilestoneRow, type ReplayReport } from './run.js';
 import { formatMs } from '../util/durations.js';
 import { CLIENT_DEFAULTS } from '../rocketmq/facts.js';
@@ -307,7 +307,7 @@ function scenarioHtml(r: ReplayReport, t: (ms: number) => string): string {
     const s = c.settings ?? {};
     // DefaultMQProducer's sendMsgTimeout is 3000 ms when nothing set it: a default, said so.
     const timeout = s.sendMsgTimeoutMs !== undefined ? `sendMsgTimeout ${s.sendMsgTimeoutMs} ms` : `sendMsgTimeout ${CLIENT_DEFAULTS.sendMsgTimeoutMs} ms (default)`;
-    const bits = [c.version, `bound to ${c.namesrv ?? 'random'}`, c.topic, c.sendTimesMs ? `${c.sendTimesMs.length} sends as logged` : `${c.sendRatePerSec} sends/s`, timeout].filter(Boolean);
+    const bits = [c.version, `bound to ${c.namesrv ?? 'random'}`, c.topic, sendsText(c), timeout].filter(Boolean);
     rows.push(['client', h(`${c.host}${c.ip ? ` ${c.ip}` : ''}`), h(c.host), h(bits.join(', '))]);
   }
   for (const row of consumerRows(sc, r.input.defaults, t)) rows.push(row.map(h));

@@ -177,6 +177,15 @@ function faultText(f: Fault, sc: Scenario, t: (ms: number) => string): string {
  * A consumer group's lines of the scenario: its settings, each marked `assumed` when the logs did
  * not give it (a default), the listener's time and failures with their changes, and its instances.
  */
+/** How a client sends: its logged sends, its rate, or its rate's range where it changed. */
+export function sendsText(c: Scenario['clients'][number]): string {
+  if (c.sendTimesMs) return `${c.sendTimesMs.length} sends as logged`;
+  const steps = c.sendRateSteps ?? [];
+  if (!steps.length) return `${c.sendRatePerSec} sends/s`;
+  const rates = steps.map((x) => x.perSec);
+  return `${Math.min(...rates)}-${Math.max(...rates)} sends/s (${steps.length - 1} changes)`;
+}
+
 export function consumerRows(sc: Scenario, defaults: Record<string, string>, t: (ms: number) => string): string[][] {
   const rows: string[][] = [];
   (sc.consumerGroups ?? []).forEach((g, i) => {
@@ -305,7 +314,7 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
       c.version,
       `bound to ${c.namesrv ?? 'random'}`,
       c.topic,
-      c.sendTimesMs ? `${c.sendTimesMs.length} sends as logged` : `${c.sendRatePerSec} sends/s`,
+      sendsText(c),
       c.tags?.length ? `tags ${c.tags.map((x) => x.tag + (x.share !== undefined ? ` ×${x.share}` : '')).join(', ')} in turn${r.input.defaults[`scenario.clients[${sc.clients.indexOf(c)}].tags`] !== undefined ? ' (assumed)' : ''}` : '',
       `sendMsgTimeout ${s.sendMsgTimeoutMs ?? CLIENT_DEFAULTS.sendMsgTimeoutMs} ms`,
       s.sendLatencyFaultEnable ? 'latency fault on' : '',

@@ -206,6 +206,10 @@ export function applyVariant(base: Scenario, v: Variant): { scenario: Scenario; 
         delete (t as ScenarioClient).sendTimesMs;
         notes.push(`${(t as ScenarioClient).host}: sends at ${a.value}/s (Poisson) instead of the logged send times`);
       }
+      if (a.key === 'sendRatePerSec' && (t as ScenarioClient).sendRateSteps) {
+        delete (t as ScenarioClient).sendRateSteps;
+        notes.push(`${(t as ScenarioClient).host}: sends at ${a.value}/s throughout instead of the rate's changes`);
+      }
     }
   }
   // clientCloseSocketIfTimeout is hard-coded false before its release: honouring true needs that one.

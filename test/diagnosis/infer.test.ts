@@ -126,3 +126,40 @@ describe('inference from the broker-busy sample', () => {
     expect(input.scenario.brokers.find((b) => b.name === 'broker-b')!.host).toBe('mq-broker-b');
   });
 });
+
+describe("a producer's rate that changed, from the brokers' stored counts minute by minute", () => {
+  const LAB = join(ROOT, 'samples', 'lab');
+
+  it('consumer-too-few-threads: 3/s, 12/s for 90 s, then 3/s again: a step per level, the peak minute at 12/s', async () => {
+    const input = await infer(join(LAB, 'consumer-too-few-threads'));
+    const [client] = input.scenario.clients;
+    const steps = client.sendRateSteps!;
+    expect(steps.length).toBe(3);
+    expect(steps[0].atMs).toBe(0);
+    // Minute by minute: part of the peak, the peak, back to the lab's 3/s (stats.log's SUM over 60 s).
+    expect(steps.map((s) => s.perSec)).toEqual([7.82, 11.7, 3]);
+    expect(input.provenance['scenario.clients[0].sendRateSteps'].evidence.every((e) => /stats\.log/.test(e))).toBe(true);
+    // The busiest minute is still the rate said for the client.
+    expect(client.sendRatePerSec).toBe(11.7);
+  });
+
+  it('keeps one rate where it did not change, and where the minutes that differ held failed sends', async () => {
+    for (const dir of [join(LAB, 'consumer-lite-pull-stop'), join(LAB, 'consumer-broker-hang'), join(ROOT, 'samples', 'generated', 'gen-23')]) {
+      const input = await infer(dir);
+      expect({ dir, steps: input.scenario.clients.map((c) => c.sendRateSteps ?? null) }).toEqual({ dir, steps: input.scenario.clients.map(() => null) });
+    }
+  });
+
+  it("consumer-too-few-threads: one consume thread per instance of CID_STOCK, from the backlog put on the threads; CID_AUDIT's pool stays assumed", async () => {
+    const input = await infer(join(LAB, 'consumer-too-few-threads'));
+    const groups = input.scenario.consumerGroups!;
+    const stock = groups.findIndex((g) => g.group === 'CID_STOCK');
+    const audit = groups.findIndex((g) => g.group === 'CID_AUDIT');
+    expect(groups[stock].consumeThreadMin).toBe(1);
+    const p = input.provenance[`scenario.consumerGroups[${stock}].consumeThreadMin`];
+    expect(p.rule).toMatch(/consumer-backlog: cause the consume threads/);
+    expect(p.evidence.length).toBe(2);
+    expect(groups[audit].consumeThreadMin).toBe(20);
+    expect(input.defaults[`scenario.consumerGroups[${audit}].consumeThreadMin`]).toBeDefined();
+  });
+});

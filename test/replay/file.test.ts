@@ -68,6 +68,8 @@ describe('scenario validation', () => {
     [(s: any) => (s.faults[0].atMs = 1e15), 'scenario.faults[0].atMs: expected a number from 0 to 315,360,000,000 (got 1000000000000000)'],
     [(s: any) => (s.topics = Array.from({ length: 10001 }, (_, i) => ({ name: `T${i}` }))), 'scenario.topics: 10,001 topics is past the limit of 10,000'],
     [(s: any) => (s.clients[0].sendTimesMs = new Array(1_000_001).fill(5)), 'scenario.clients[0].sendTimesMs: 1,000,001 send times is past the limit of 1,000,000'],
+    [(s: any) => (s.clients[0].sendRateSteps = [{ atMs: 0, perSec: 2 }, { atMs: 60000, perSec: -1 }]), 'scenario.clients[0].sendRateSteps[1].perSec: expected a number from 0 to 10,000 (got -1)'],
+    [(s: any) => (s.clients[0].sendRateSteps = [{ perSec: 2 }]), 'scenario.clients[0].sendRateSteps[0].atMs: expected a number from 0 to 315,360,000,000'],
   ])('rejects a bad field with one line naming it (%#)', (edit, message) => {
     const s = minimal();
     edit(s);

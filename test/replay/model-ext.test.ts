@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { runScenario, type Scenario } from '../../src/model/index.js';
+import { applyVariant, parseAssignments } from '../../src/replay/whatif.js';
 
 const START = Date.UTC(2024, 0, 1, 2, 0, 0);
 
@@ -25,6 +26,30 @@ describe('model extensions used by the replay', () => {
     // Then every 30 s from 10 s after the start.
     expect(regs.some((t) => t >= 27500 && t < 27600)).toBe(true);
     expect(regs.some((t) => t >= 57500 && t < 57600)).toBe(true);
+  });
+
+  it('sends at each step\'s rate from its time on (a rate that changed), and at sendRatePerSec before the first', () => {
+    // 50/s until 40 s, none from 40 s to 70 s, 10/s from 70 s; the client starts at 20 s and sends from 21 s.
+    const steps = [
+      { atMs: 40000, perSec: 0 },
+      { atMs: 70000, perSec: 10 },
+    ];
+    const r = runScenario(scenario({ sendRateSteps: steps }), { seed: 1, untilMs: 130000 });
+    const sends = r.metrics.clients['app-1'].sends;
+    // About 19 s at 50/s (950) and 60 s at 10/s (600): Poisson, so within a few standard deviations.
+    expect(sends).toBeGreaterThan(1450);
+    expect(sends).toBeLessThan(1650);
+    const flat = runScenario(scenario(), { seed: 1, untilMs: 130000 }).metrics.clients['app-1'].sends;
+    expect(flat).toBeGreaterThan(5200);
+  });
+
+  it('a what-if on the rate sends at that rate throughout: the steps go, with a note', () => {
+    const base = scenario({ sendRateSteps: [{ atMs: 40000, perSec: 0 }] });
+    const v = applyVariant(base, { label: 'r', assignments: parseAssignments('sendRatePerSec=5', '--what-if') });
+    expect(v.scenario.clients[0].sendRateSteps).toBeUndefined();
+    expect(v.scenario.clients[0].sendRatePerSec).toBe(5);
+    expect(v.notes).toContain('app-1: sends at 5/s throughout instead of the rate\'s changes');
+    expect(base.clients[0].sendRateSteps).toHaveLength(1);
   });
 
   it('sends at the traced times instead of at the rate', () => {

@@ -2,7 +2,7 @@
 // NameServer list and the one it was bound to, group and topic, settings, start, send rate or every
 // send's time, first send, and whether it sends through a MessageQueueSelector.
 
-import { LIMITS, type ScenarioClient, type ScenarioTopic } from '../../model/index.js';
+import { LIMITS, type RateStep, type ScenarioClient, type ScenarioTopic } from '../../model/index.js';
 import { CLIENT, CLIENT_DEFAULTS, isSendCallbackThread } from '../../rocketmq/facts.js';
 import { pickVersion, versionAtLeast } from '../../rocketmq/versions.js';
 import type { RmqEvent } from '../../parse/types.js';
@@ -52,6 +52,7 @@ export function inferClients(ctx: InferContext, hosts: HostsResult, servers: Pic
   for (const { client, path } of sharedRates) {
     const n = clients.filter((x) => x.topic === client.topic).length;
     client.sendRatePerSec = round2(client.sendRatePerSec / n);
+    if (client.sendRateSteps) client.sendRateSteps = client.sendRateSteps.map((s) => ({ atMs: s.atMs, perSec: round2(s.perSec / n) }));
     if (n > 1) ctx.provenance[path].rule += `, shared by the ${n} clients sending to it`;
   }
   clients.forEach((client, i) => inferSelector(ctx, known, client, `scenario.clients[${i}]`, ctx.events.filter((e) => e.host === client.host), client.sendRatePerSec));
@@ -104,6 +105,7 @@ function inferClient(ctx: InferContext, known: Known, host: string, p: string): 
   const sends = ctx.c.appSends.get(host);
   const rate = sendRate(ctx, known, host, mine, p, client.topic);
   client.sendRatePerSec = rate.rate;
+  if (rate.steps) client.sendRateSteps = rate.steps;
   // The application's own send lines give every send's time: replay them as they happened.
   if (sends && sends.count >= 2 && sends.times !== null) {
     const times = sendTimes(ctx, host, mine, p, sends, sends.times, settings.sendMsgTimeoutMs ?? CLIENT_DEFAULTS.sendMsgTimeoutMs, client.startAtMs ?? 0, client.sendRatePerSec);
@@ -352,7 +354,7 @@ function clientStart(ctx: InferContext, cl: RmqEvent[], p: string, settings: Set
  * The send rate, in order: the application's statistics lines, its sent and failed lines, the
  * brokers' stored count of the topic (`shared`: to divide among its clients), twice the failures.
  */
-function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[], p: string, topic: string): { rate: number; shared: boolean } {
+function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[], p: string, topic: string): { rate: number; shared: boolean; steps?: RateStep[] } {
   const { prov } = ctx;
   const stats = ctx.c.appStats.get(host);
   const sends = ctx.c.appSends.get(host);
@@ -376,7 +378,8 @@ function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[
   const fromStats = topicRate(ctx, known.hosts, topic);
   if (fromStats) {
     prov(`${p}.sendRatePerSec`, fromStats.rule, fromStats.evidence);
-    return { rate: fromStats.rate, shared: true };
+    if (fromStats.steps) prov(`${p}.sendRateSteps`, fromStats.steps.rule, fromStats.steps.evidence);
+    return { rate: fromStats.rate, shared: true, ...(fromStats.steps ? { steps: fromStats.steps.steps } : {}) };
   }
   if (appFailures.length >= 2) {
     const span = (appFailures[appFailures.length - 1].ts! - appFailures[0].ts!) / 1000;
@@ -394,7 +397,7 @@ function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[
  * every master of the topic logged, their sum is what all its producers sent and had stored. The
  * busiest such minute is a healthy one; the producers of the topic share it equally.
  */
-function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate: number; rule: string; evidence: RmqEvent[] } | null {
+function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate: number; rule: string; evidence: RmqEvent[]; steps: ReturnType<typeof topicRateSteps> } | null {
   const masters = new Set(hosts.brokerNames.map((n) => hosts.brokerHost.get(n)?.value).filter((h): h is string => !!h));
   const lines = ctx.c.topicPuts.filter((x) => x.topic === topic && masters.has(x.host));
   if (!masters.size || !lines.length) return null;
@@ -415,6 +418,69 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
     rate: total / 60,
     rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged`,
     evidence: best.map((l) => l.event),
+    steps: topicRateSteps(ctx, byMinute, masters.size, total / 60),
+  };
+}
+
+/** A clean minute's rate this many times above or below the level before it is a new level. */
+const RATE_STEP_FACTOR = 1.3;
+/** Failures that make a minute's stored count say less than what was sent (not stored, or stored late). */
+const SEND_TROUBLE: ReadonlySet<string> = new Set(['busy-reply', 'send-call-timeout', 'send-failed', 'no-route', 'send-attempt-failed', 'rpc-timeout', 'send-request-failed', 'disk-full', 'connect-failed']);
+
+const troubleTimes = new WeakMap<InferContext, number[]>();
+
+/** When the clients logged a failed or slow send (every client's topic asks: read once). */
+function sendTroubleOf(ctx: InferContext): number[] {
+  let times = troubleTimes.get(ctx);
+  if (!times) troubleTimes.set(ctx, (times = ctx.events.filter((e) => e.ts !== null && SEND_TROUBLE.has(e.type) && (e.kind === 'client' || e.kind === 'app')).map((e) => e.ts!)));
+  return times;
+}
+
+/**
+ * The topic's stored rate minute by minute, where it changed: the producers' own traffic (a
+ * business's peak), not a fault. Only clean minutes count: every master printed one line of the
+ * topic, and no client logged a failed or slow send then (a fault's minute stores less than was
+ * sent, or a stall's backlog at once; a host's two lines in one minute: one printed late). The first
+ * minute of the stats may be partial. Steps
+ * are kept only when a clean minute's rate differs from the level before by RATE_STEP_FACTOR:
+ * otherwise the topic sends at one rate, the busiest minute's (null).
+ */
+function topicRateSteps(
+  ctx: InferContext,
+  byMinute: ReadonlyMap<number, ReadonlyArray<{ host: string; sum: number; event: RmqEvent }>>,
+  masters: number,
+  busiest: number,
+): { steps: RateStep[]; rule: string; evidence: RmqEvent[] } | null {
+  // The first minute's count may cover only part of it (a producer started in it); a line is printed at each minute's end.
+  const minutes = [...byMinute.keys()].sort((a, b) => a - b).slice(1);
+  if (minutes.length < 2) return null;
+  const trouble = sendTroubleOf(ctx);
+  const clean: Array<{ minute: number; perSec: number; lines: RmqEvent[] }> = [];
+  for (const m of minutes) {
+    const list = byMinute.get(m)!;
+    const hosts = new Set(list.map((l) => l.host));
+    if (hosts.size < masters || list.length !== hosts.size) continue;
+    const end = m * 60000;
+    if (trouble.some((t) => t > end - 60000 && t <= end)) continue;
+    clean.push({ minute: m, perSec: list.reduce((n, l) => n + l.sum, 0) / 60, lines: list.map((l) => l.event) });
+  }
+  const steps: RateStep[] = [];
+  const evidence: RmqEvent[] = [];
+  let level: number | null = null;
+  for (const c of clean) {
+    if (level !== null && c.perSec <= level * RATE_STEP_FACTOR && c.perSec >= level / RATE_STEP_FACTOR) continue;
+    // The minute's count is what was stored in the minute before its line.
+    steps.push({ atMs: Math.max(0, (c.minute - 1) * 60000 - ctx.startEpochMs), perSec: round2(c.perSec) });
+    evidence.push(c.lines[0]);
+    level = c.perSec;
+  }
+  if (steps.length < 2) return null;
+  // Before the first clean minute the rate is the first level's.
+  steps[0] = { ...steps[0], atMs: 0 };
+  return {
+    steps,
+    rule: `the brokers’ stats.log, minute by minute: the topic's stored rate changed ${steps.length - 1} times in the minutes every master printed and no send failed (${steps.map((s) => `${s.perSec}/s`).join(', ')}; the busiest ${round2(busiest)}/s)`,
+    evidence: evidence.slice(0, 6),
   };
 }
 

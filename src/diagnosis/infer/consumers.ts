@@ -29,7 +29,7 @@ import type { RmqEvent } from '../../parse/types.js';
 import type { ConsumeFailure, ConsumeStatMinute } from '../collect.js';
 import { fileRef, round2, type InferContext } from './context.js';
 import type { HostsResult } from './hosts.js';
-import { blockedListenersOf } from '../../rules/consumer-backlog.js';
+import { backlogGroup, blockedListenersOf } from '../../rules/consumer-backlog.js';
 
 /** The client's group of the internal producer every consumer starts (MixAll.CLIENT_INNER_PRODUCER_GROUP). */
 const INNER_PRODUCER = 'CLIENT_INNER_PRODUCER';
@@ -353,8 +353,50 @@ function inferThreads(ctx: InferContext, mine: RmqEvent[], statRows: readonly Co
     ctx.prov(`${p}.consumeThreadMin`, `the consume statistics of a minute its queues were held by flow control: TIMES x AVGRT over 60 s = ${round2(best.threads)} busy threads (Little's law)`, best.events);
     return n;
   }
+  const saturated = threadsOfBacklog(ctx, statRows, group, overBlock);
+  if (saturated) {
+    ctx.prov(
+      `${p}.consumeThreadMin`,
+      `the group fell behind while its time per message stayed the same (consumer-backlog: cause the consume threads), and in its busiest minute then every instance's TIMES x AVGRT over 60 s was about a whole number of threads (${saturated.busy.map(round2).join(', ')}: all of them busy, Little's law)`,
+      saturated.events,
+    );
+    return saturated.threads;
+  }
   ctx.def(`${p}.consumeThreadMin`, `${CONSUMER_DEFAULTS.consumeThreadMin} (DefaultMQPushConsumer default; no minute shows its threads all busy)`);
   return CONSUMER_DEFAULTS.consumeThreadMin;
+}
+
+/** A minute's busy threads within this share below a whole number of them (and a little above), the pool all busy. */
+const SATURATED_BELOW = 0.9;
+const SATURATED_ABOVE = 1.03;
+
+/**
+ * consumeThreadMin where consumer-backlog named the consume threads as the cause (the group fell
+ * behind at an unchanged CONSUME_RT): each instance's busiest minute of that backlog shows its busy
+ * threads (Little's law). Taken only when every instance's is about the same whole number: a pool
+ * with threads to spare would have consumed faster, and a figure between two whole numbers says
+ * the threads were not all busy all the minute (no figure then).
+ */
+function threadsOfBacklog(ctx: InferContext, statRows: readonly ConsumeStatMinute[], group: string, overBlock: (endTs: number) => boolean): { threads: number; busy: number[]; events: RmqEvent[] } | null {
+  const windows = (ctx.opts.findings ?? []).filter((f) => backlogGroup(f) === group && f.metrics.cause === 'consume-threads' && f.start !== null);
+  if (!windows.length) return null;
+  const within = (endTs: number) => windows.some((f) => endTs > f.start! && endTs - 60000 <= (f.end ?? Infinity));
+  const counts = new Set<number>();
+  const busy: number[] = [];
+  const events: RmqEvent[] = [];
+  for (const host of [...new Set(statRows.map((r) => r.host))].sort()) {
+    const minutes = consumeStats(statRows.filter((r) => r.host === host), group).filter((m) => m.times >= MIN_TIMES && within(m.endTs) && !overBlock(m.endTs));
+    if (!minutes.length) continue;
+    const top = minutes.reduce((a, b) => (b.rtSum > a.rtSum ? b : a));
+    const b = top.rtSum / 60000;
+    const n = Math.round(b);
+    if (n < 1 || b < SATURATED_BELOW * n || b > SATURATED_ABOVE * n) return null;
+    counts.add(n);
+    busy.push(b);
+    events.push(...top.events.slice(0, 1));
+  }
+  if (counts.size !== 1) return null;
+  return { threads: [...counts][0], busy, events };
 }
 
 /** A group's failed deliveries on its hosts, in time order, and the lines kept of them to cite. */
