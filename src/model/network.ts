@@ -69,6 +69,8 @@ export class Host {
   acceptsWhileHung = false;
   readonly processes: Process[] = [];
   private held: Array<() => void> = [];
+  /** Held callbacks that run before the others on resume (the timers Netty finds overdue). */
+  private heldFirst: Array<() => void> = [];
   private nextPort = 50000;
 
   constructor(
@@ -81,14 +83,21 @@ export class Host {
     this.held.push(fn);
   }
 
+  /** Hold a callback that runs before every other held one when the host resumes. */
+  holdFirst(fn: () => void): void {
+    this.heldFirst.push(fn);
+  }
+
   takeHeld(): Array<() => void> {
-    const h = this.held;
+    const h = [...this.heldFirst, ...this.held];
     this.held = [];
+    this.heldFirst = [];
     return h;
   }
 
   dropHeld(): void {
     this.held = [];
+    this.heldFirst = [];
   }
 
   ephemeralPort(): number {
@@ -502,19 +511,32 @@ export class Network {
    */
   watchIdle(ch: Channel, side: 'client' | 'server', idleMs: number, onIdle: () => void): void {
     const owner = side === 'client' ? ch.client : ch.server;
+    // A check that falls due while the host is hung runs first when it resumes, before what reached
+    // the host meanwhile is read: IdleStateHandler's task is on the pipeline's executor
+    // (NettyRemotingServer's defaultEventExecutorGroup), which runs its overdue scheduled tasks
+    // before the reads the selector thread hands it afterwards. A resumed 4.9.4 NameServer logs
+    // `IDLE exception` for a client channel that had requests waiting in its socket, and the 4.7.1
+    // client, which never closes a timed-out channel itself, then switches NameServer
+    // (ns-hang-resume-4x).
+    const inc = owner.incarnation;
+    const due = (): void => {
+      if (owner.incarnation !== inc || !owner.alive) return;
+      if (owner.host.state === 'hung') owner.host.holdFirst(due);
+      else check();
+    };
     const check = (): void => {
       const open = side === 'client' ? ch.clientOpen : ch.serverOpen;
       if (!open) return;
       const last = side === 'client' ? ch.clientLastIoMs : ch.serverLastIoMs;
-      const due = last + idleMs;
-      if (this.kernel.nowMs >= due) onIdle();
-      else owner.at(due, check, Priority.timer);
+      const dueMs = last + idleMs;
+      if (this.kernel.nowMs >= dueMs) onIdle();
+      else this.kernel.schedule(dueMs, Priority.timer, due);
     };
     // Netty's IdleStateHandler starts counting when the channel becomes active on its side: a
     // connection a stopped server accepts only when it runs again (its last I/O long before) is
     // idle from then, not from its last I/O (ns-hang-resume-5x, replayed, scheduled into the past).
     const lastIo = side === 'client' ? ch.clientLastIoMs : ch.serverLastIoMs;
-    owner.at(Math.max(lastIo, this.kernel.nowMs) + idleMs, check, Priority.timer);
+    this.kernel.schedule(Math.max(lastIo, this.kernel.nowMs) + idleMs, Priority.timer, due);
   }
 }
 

@@ -134,4 +134,26 @@ describe('Network', () => {
     kernel.run(400000);
     expect(idleAt).toEqual([180002]);
   });
+
+  it('a server hung past its idle time finds the channel idle when it resumes, before it reads what reached it meanwhile (ns-hang-resume-4x)', () => {
+    const { kernel, net, server, caller } = world();
+    caller.connect('10.0.0.1:9876');
+    kernel.run(10);
+    const seen: string[] = [];
+    net.watchIdle(caller.ch!, 'server', 120000, () => {
+      seen.push(`idle at ${kernel.nowMs}, ${server.handled} handled`);
+      net.close(caller.ch!, 'server');
+    });
+    server.host.state = 'hung';
+    kernel.run(30000);
+    caller.send(1); // held in the hung server's socket
+    kernel.run(150000);
+    server.host.state = 'up';
+    for (const fn of server.host.takeHeld()) fn();
+    kernel.run(150100);
+    // The idle check first (its last read 150 s back), then the request on a closed channel: no answer.
+    expect(seen).toEqual(['idle at 150000, 0 handled']);
+    expect(server.handled).toBe(0);
+    expect(caller.responses).toEqual([]);
+  });
 });

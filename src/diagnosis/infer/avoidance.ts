@@ -1,7 +1,10 @@
-// Fault avoidance read from behaviour once the faults are known: a client that sends one attempt per
-// send (retryTimesWhenSendFailed 0, or asynchronously) failed once against a broker, then sent nothing
-// more to it for a long while although that broker went on refusing every write and the client's
-// route still listed it. Without fault avoidance, selectOneMessageQueue's round robin (4.x
+// Fault avoidance read from behaviour once the faults are known: a client failed against a broker,
+// then sent nothing more to it for a long while although that broker went on refusing or leaving
+// unanswered every write and the client's route still listed it. A failed attempt is logged whatever
+// the retries (`sendKernelImpl exception, resend at once, ... Broker: MessageQueue [...]`,
+// DefaultMQProducerImpl.sendDefaultImpl logs every caught exception), so no more such lines means no
+// more attempts there; a one-attempt client's (retryTimesWhenSendFailed 0, or asynchronous) failure
+// is also read from its application's line. Without fault avoidance, selectOneMessageQueue's round robin (4.x
 // TopicPublishInfo, 5.x) gives that broker its share of the next sends, each of which would have
 // failed too; with it, MQFaultStrategy isolates a broker after a failed attempt
 // (updateFaultItem(broker, latency, isolation=true) in DefaultMQProducerImpl.sendDefaultImpl, 4.9.x
@@ -28,16 +31,17 @@ interface Refusal {
   what: string;
 }
 
-/** Windows where a broker refused every write: its host down (until up), its disk full. */
+/** Windows where a broker refused or left unanswered every write: its host down or hung (until it is up), its disk full. */
 function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly ScenarioBroker[]): Refusal[] {
   const out: Refusal[] = [];
   const epoch = (atMs: number) => ctx.startEpochMs + atMs;
   faults.forEach((f, i) => {
     if ('diskFull' in f) out.push({ broker: f.broker, from: epoch(f.atMs), to: epoch(f.atMs + f.diskFull.durationMs), what: `its disk full (scenario.faults[${i}])` });
-    else if ('state' in f && f.state === 'down') {
-      const up = faults.find((g, j) => j > i && 'state' in g && g.host === f.host && g.state !== 'down');
+    else if ('state' in f && (f.state === 'down' || f.state === 'hung')) {
+      // Until the host's next change of state (a hang may end in a reboot or a kill).
+      const next = faults.find((g, j) => j > i && 'state' in g && g.host === f.host && g.state !== f.state);
       for (const b of brokers.filter((x) => x.host === f.host)) {
-        out.push({ broker: b.name, from: epoch(f.atMs), to: up ? epoch(up.atMs) : ctx.last, what: `${f.host} down (scenario.faults[${i}])` });
+        out.push({ broker: b.name, from: epoch(f.atMs), to: next ? epoch(next.atMs) : ctx.last, what: `${f.host} ${f.state} (scenario.faults[${i}])` });
       }
     }
   });
@@ -45,11 +49,14 @@ function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly
 }
 
 /**
- * The broker of an application's failed one-attempt send, else null: `Send [1] times ...
+ * The broker of a failed attempt, else null: the client log's failed attempt (with its broker's
+ * name), an application's failed one-attempt send (`Send [1] times ...
  * BrokersSent: [X]`, or for an asynchronous client a broker's error reply given to its SendCallback
  * as it came (MQBrokerException's `BROKER: ip:port`; MQClientAPIImpl.sendMessageAsync).
  */
 function failedAt(e: RmqEvent, async: boolean, brokers: readonly ScenarioBroker[]): string | null {
+  // Any client's failed attempt, as its client log names it.
+  if (e.kind === 'client' && e.type === 'send-attempt-failed' && typeof e.fields.brokerName === 'string') return e.fields.brokerName;
   if (e.kind !== 'app') return null;
   if (e.entry === 'send-failed/still-failed' && Array.isArray(e.fields.brokersSent)) {
     const sent = e.fields.brokersSent as string[];
@@ -60,8 +67,9 @@ function failedAt(e: RmqEvent, async: boolean, brokers: readonly ScenarioBroker[
 }
 
 /**
- * For each client whose sendLatencyFaultEnable is still a default, one attempt per send: true when
- * a failed send to a broker was followed by none to it while the broker refused every write and the
+ * For each client whose sendLatencyFaultEnable is still a default (and no selector, which picks the
+ * queue itself): true when a failed attempt on a broker was followed by none on it while the broker
+ * refused or left unanswered every write and the
  * client's route held it, over a window where the round robin would have given it
  * EXPECTED_SENDS_MIN sends or more at the client's inferred rate (which the run gives it throughout;
  * a later failed send of its own shows it went on sending, and the provenance says which it was).
@@ -73,7 +81,7 @@ export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClien
     const path = `scenario.clients[${i}].settings.sendLatencyFaultEnable`;
     const settings = c.settings ?? {};
     if (!(path in ctx.defaults) || settings.sendLatencyFaultEnable) return;
-    if (!c.async && settings.retryTimesWhenSendFailed !== 0) return;
+    if (c.selector) return;
     const mine = ctx.events.filter((e) => e.host === c.host && e.ts !== null);
     const at = (e: RmqEvent) => failedAt(e, c.async === true, brokers);
     const failures = mine.filter((e) => at(e) !== null);
@@ -99,7 +107,7 @@ export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClien
       delete ctx.defaults[path];
       ctx.prov(
         path,
-        `after a failed send to ${broker} the client sent it nothing more for ${Math.round((end - t) / 1000)} s, while ${broker} refused every write (${r.what}) and the client's route still held it among ${held.length} brokers; ${later ? 'it went on sending (a later failed send)' : 'no line shows it stopped sending (taken to send at its inferred rate throughout, as the run does)'}. At ${c.sendRatePerSec} sends/s the round robin of selectOneMessageQueue would have put about ${Math.round(expected)} of them on ${broker}: MQFaultStrategy isolated it after the failed attempt (inferred from behaviour)`,
+        `after a failed attempt on ${broker} the client sent it nothing more for ${Math.round((end - t) / 1000)} s, while ${broker} refused or left unanswered every write (${r.what}) and the client's route still held it among ${held.length} brokers; ${later ? 'it went on sending (a later failed send)' : 'no line shows it stopped sending (taken to send at its inferred rate throughout, as the run does)'}. At ${c.sendRatePerSec} sends/s the round robin of selectOneMessageQueue would have put about ${Math.round(expected)} of them on ${broker}: MQFaultStrategy isolated it after the failed attempt (inferred from behaviour)`,
         [f, before, later ?? null],
       );
       return;

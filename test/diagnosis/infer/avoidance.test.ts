@@ -8,7 +8,7 @@ import { inferFromLogs } from '../../../src/replay/load.js';
 import { SAMPLES } from './fixture.js';
 
 async function inferred(name: string) {
-  const dir = join(SAMPLES, 'generated', name);
+  const dir = join(SAMPLES, name.startsWith('gen-') ? 'generated' : 'lab', name);
   const { input } = await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir);
   const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')) as { clients: Array<{ host: string; ranWith: { sendLatencyFaultEnable: boolean } }> };
   const of = (host: string) => {
@@ -26,7 +26,7 @@ describe('fault avoidance from behaviour', () => {
     expect(stock.value).toBe(true);
     expect(stock.ran).toBe(true);
     expect(stock.assumed).toBeUndefined();
-    expect(stock.provenance.rule).toMatch(/after a failed send to broker-b the client sent it nothing more for 1\d s, while broker-b refused every write \(mq-broker-b down/);
+    expect(stock.provenance.rule).toMatch(/after a failed attempt on broker-b the client sent it nothing more for 1\d s, while broker-b refused or left unanswered every write \(mq-broker-b down/);
     expect(stock.provenance.rule).toMatch(/inferred from behaviour/);
     expect(stock.provenance.evidence[0]).toBe('app-stock-01/logs/app.log.gz:5');
     // The async client kept failing against broker-b: no avoidance, still the default (and it ran without).
@@ -38,13 +38,25 @@ describe('fault avoidance from behaviour', () => {
   it('an async client with one failure and no later line: inferred on its inferred rate, and the provenance says that is the premise (gen-713)', async () => {
     const pay = (await inferred('gen-713'))('app-pay-01');
     expect([pay.value, pay.ran]).toEqual([true, true]);
-    expect(pay.provenance.rule).toMatch(/after a failed send to broker-a .* no line shows it stopped sending \(taken to send at its inferred rate throughout, as the run does\)/);
+    expect(pay.provenance.rule).toMatch(/after a failed attempt on broker-a .* no line shows it stopped sending \(taken to send at its inferred rate throughout, as the run does\)/);
   });
 
   it("an async client's failure is the broker's error reply its SendCallback got, named by the broker's address (gen-260: code 14 from broker-b's full disk)", async () => {
     const pay = (await inferred('gen-260'))('app-pay-01');
     expect([pay.value, pay.ran]).toEqual([true, true]);
-    expect(pay.provenance.rule).toMatch(/after a failed send to broker-b .*broker-b refused every write \(its disk full/);
+    expect(pay.provenance.rule).toMatch(/after a failed attempt on broker-b .*broker-b refused or left unanswered every write \(its disk full/);
+  });
+
+  it('a retrying client whose attempts on a hung broker failed once, then never again while its route held it, runs it; one that kept failing there does not (latency-fault-on-4x)', async () => {
+    const of = await inferred('latency-fault-on-4x');
+    const order = of('app-order-01');
+    expect([order.value, order.ran]).toEqual([true, true]);
+    expect(order.provenance.rule).toMatch(/after a failed attempt on broker-a the client sent it nothing more for \d+ s, while broker-a refused or left unanswered every write \(mq-broker-a hung/);
+    // Its client log's failed attempt names the broker.
+    expect(order.provenance.evidence[0]).toMatch(/^app-order-01\/logs\/rocketmqlogs\/rocketmq_client\.log\.gz:\d+$/);
+    const pay = of('app-pay-01');
+    expect([pay.value, pay.ran]).toEqual([false, false]);
+    expect(pay.assumed).toBeDefined();
   });
 
   it('is not inferred where no broker refused writes while the client sent to it: the clients that ran without it keep the default', async () => {
