@@ -163,3 +163,20 @@ describe("a producer's rate that changed, from the brokers' stored counts minute
     expect(input.defaults[`scenario.consumerGroups[${audit}].consumeThreadMin`]).toBeDefined();
   });
 });
+
+describe("a client's route-poll timer from a later poll's line", () => {
+  it('gen-261: app-notify-01 (4.9.3) switched NameServer at 01:57:27.370, its fourth poll: the timer is placed 145 ms before its first poll\'s line said; the 4.6.1 clients print no milliseconds and keep theirs', async () => {
+    const input = await infer(join(ROOT, 'samples', 'generated', 'gen-261'));
+    const i = input.scenario.clients.findIndex((c) => c.host === 'app-notify-01');
+    const c = input.scenario.clients[i];
+    // Polls at start + 10 ms + k x 30 s; the switch line is 1 ms into the poll.
+    const switchAt = Date.parse('2026-12-05T01:57:27.370+08:00');
+    const phase = input.scenario.startEpochMs + c.startAtMs! + 10;
+    expect((((switchAt - 1 - phase) % 30000) + 30000) % 30000).toBe(0);
+    expect(input.provenance[`scenario.clients[${i}].startAtMs`].rule).toMatch(/a later poll \(every 30000 ms\) puts the timer 145 ms earlier/);
+    for (const host of ['app-order-01', 'app-pay-01']) {
+      const j = input.scenario.clients.findIndex((x) => x.host === host);
+      expect(input.provenance[`scenario.clients[${j}].startAtMs`].rule).toBe('the first route poll (10 ms after the client starts) chose a NameServer');
+    }
+  });
+});

@@ -319,7 +319,15 @@ function clientStart(ctx: InferContext, cl: RmqEvent[], p: string, settings: Set
   let startTs: number | null = null;
   if (firstChosen) {
     startTs = when(firstChosen) - 11;
-    ctx.prov(`${p}.startAtMs`, 'the first route poll (10 ms after the client starts) chose a NameServer', [firstChosen, factory]);
+    const later = ctx.coarse(firstChosen) ? null : laterPoll(ctx, cl, firstChosen, startTs + 10, poll);
+    if (later) {
+      startTs += later.shiftMs;
+      ctx.prov(
+        `${p}.startAtMs`,
+        `the first route poll (10 ms after the client starts) chose a NameServer; a later poll (every ${poll} ms) puts the timer ${-later.shiftMs} ms earlier: the first poll's line is late by the JVM's warm-up (Netty's first channel)`,
+        [firstChosen, later.e, factory],
+      );
+    } else ctx.prov(`${p}.startAtMs`, 'the first route poll (10 ms after the client starts) chose a NameServer', [firstChosen, factory]);
   } else if (factory) {
     startTs = when(factory);
     ctx.prov(`${p}.startAtMs`, 'the client start line', [factory]);
@@ -348,6 +356,27 @@ function clientStart(ctx: InferContext, cl: RmqEvent[], p: string, settings: Set
     ctx.def(`${p}.startAtMs`, 'about 1 s into the run (no start and no route poll in the logs)');
   }
   return startTs !== null ? { startTs, startAtMs: Math.max(0, ctx.rel(startTs)) } : { startTs };
+}
+
+/** A later poll's line this much before the first poll's phase: the first was late by the JVM's warm-up. */
+const WARM_UP_MAX_MS = 1000;
+
+/**
+ * A route poll after the first that a line times to the millisecond (a switch of NameServer, which
+ * only a poll asks for once the topic's route is known: MQClientInstance.updateTopicRouteInfoFromNameServer
+ * on its fixed-rate timer), up to WARM_UP_MAX_MS before the phase the first poll's line gives: the
+ * first poll's line comes after loading Netty, the timer's later runs on time (scheduleAtFixedRate).
+ */
+function laterPoll(ctx: InferContext, cl: readonly RmqEvent[], first: RmqEvent, phase: number, poll: number): { shiftMs: number; e: RmqEvent } | null {
+  for (const e of cl) {
+    if (e === first || e.type !== 'namesrv-chosen' || e.fields.old === null || e.ts === null || ctx.coarse(e)) continue;
+    const at = e.ts - 1;
+    const k = Math.round((at - phase) / poll);
+    if (k < 1) continue;
+    const shift = at - (phase + k * poll);
+    return shift < 0 && shift >= -WARM_UP_MAX_MS ? { shiftMs: shift, e } : null;
+  }
+  return null;
 }
 
 /**
