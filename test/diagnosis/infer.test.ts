@@ -180,3 +180,24 @@ describe("a client's route-poll timer from a later poll's line", () => {
     }
   });
 });
+
+describe("a selector's ordering key from where its topic's messages were stored", () => {
+  it("gen-185: every TopicOrder message stored on broker-a, none on broker-b or broker-c, and the topic's one client sends through a selector: its key is on broker-a, as lab.json's sends say", async () => {
+    const dir = join(ROOT, 'samples', 'generated', 'gen-185');
+    const input = await infer(dir);
+    const [c] = input.scenario.clients;
+    expect(c.selector).toBe(true);
+    expect(c.selectorQueue).toBe(0);
+    expect(input.provenance['scenario.clients[0].selectorQueue'].rule).toMatch(/stored on broker-a, none on broker-b, broker-c/);
+    expect(input.defaults['scenario.clients[0].selectorQueue']).toBeUndefined();
+    const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8'));
+    expect(Object.keys(lab.clients[0].sends.okByBroker)).toEqual(['broker-a']);
+  });
+
+  it('gen-716: a selector beside producers without one: the stored counts do not tell its key, which stays unknown', async () => {
+    const input = await infer(join(ROOT, 'samples', 'generated', 'gen-716'));
+    const i = input.scenario.clients.findIndex((c) => c.selector);
+    expect(input.scenario.clients[i].selectorQueue).toBeUndefined();
+    expect(input.defaults[`scenario.clients[${i}].selectorQueue`]).toMatch(/^none/);
+  });
+});

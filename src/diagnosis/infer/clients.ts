@@ -56,6 +56,7 @@ export function inferClients(ctx: InferContext, hosts: HostsResult, servers: Pic
     if (n > 1) ctx.provenance[path].rule += `, shared by the ${n} clients sending to it`;
   }
   clients.forEach((client, i) => inferSelector(ctx, known, client, `scenario.clients[${i}]`, ctx.events.filter((e) => e.host === client.host), client.sendRatePerSec));
+  selectorsFromStoredCounts(ctx, known, clients);
   return { clients, topics: known.topics };
 }
 
@@ -356,6 +357,45 @@ function clientStart(ctx: InferContext, cl: RmqEvent[], p: string, settings: Set
     ctx.def(`${p}.startAtMs`, 'about 1 s into the run (no start and no route poll in the logs)');
   }
   return startTs !== null ? { startTs, startAtMs: Math.max(0, ctx.rel(startTs)) } : { startTs };
+}
+
+/**
+ * The ordering key of selector clients whose failures did not show it, from where their topic's
+ * messages were stored: when every client of a topic sends through a selector and the brokers'
+ * stats.log show all its messages stored on one broker, while the topic has queues on others whose
+ * stats.log is among the inputs and holds no line of it (a broker prints a topic's TOPIC_PUT_NUMS
+ * only for a minute it stored some), the selectors always picked that broker: one key, its first
+ * queue (which queue of it is not in the logs). gen-185's app-order-01 sent every message to
+ * broker-a though TopicOrder had queues on three brokers.
+ */
+function selectorsFromStoredCounts(ctx: InferContext, known: Known, clients: ScenarioClient[]): void {
+  const { hosts, topics, brokers } = known;
+  for (const topic of new Set(clients.map((c) => c.topic))) {
+    const mine = clients.filter((c) => c.topic === topic);
+    if (!mine.every((c) => c.selector && c.selectorQueue === undefined)) continue;
+    const onTopic = [...(hosts.topicInfo.get(topic)?.brokers ?? [])].filter((b) => brokers.some((x) => x.name === b)).sort();
+    if (onTopic.length < 2) continue;
+    const hostOf = (b: string) => hosts.brokerHost.get(b)?.value;
+    if (!onTopic.every((b) => { const h = hostOf(b); return h !== undefined && ctx.c.sources.some((s) => s.host === h && /(^|\/)stats\.log/.test(s.path)); })) continue;
+    const puts = ctx.c.topicPuts.filter((x) => x.topic === topic && x.sum > 0);
+    const storedOn = new Set(puts.map((x) => x.host));
+    if (storedOn.size !== 1 || puts.length < 2) continue;
+    const [host] = [...storedOn];
+    const name = onTopic.find((b) => hostOf(b) === host);
+    if (!name) continue;
+    const queues = topics.find((t) => t.name === topic)?.queues ?? 4;
+    const total = puts.reduce((n, x) => n + x.sum, 0);
+    for (const c of mine) {
+      const i = clients.indexOf(c);
+      c.selectorQueue = onTopic.indexOf(name) * queues;
+      delete ctx.defaults[`scenario.clients[${i}].selectorQueue`];
+      ctx.prov(
+        `scenario.clients[${i}].selectorQueue`,
+        `the brokers' stats.log: all ${total} messages of ${topic} stored on ${name}, none on ${onTopic.filter((b) => b !== name).join(', ')} (their stats.log print no line of it), though the topic has queues on each, and every client of it sends through a selector: one ordering key, the first queue of ${name} (which queue is not in the logs)`,
+        [puts[0].event, puts[puts.length - 1].event],
+      );
+    }
+  }
 }
 
 /** A later poll's line this much before the first poll's phase: the first was late by the JVM's warm-up. */
