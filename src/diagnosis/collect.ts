@@ -62,6 +62,8 @@ export const KEEP_CAP = 20000;
 const CITED_FAILURES = 3;
 /** Registrations kept per broker host and NameServer: the first ones (inference cites three). */
 const REGISTRATIONS_KEPT = 3;
+/** How long after a silence began the brokers' registrations are kept, per NameServer, on it. */
+const REGISTERED_AFTER_MS = 60000;
 /** How long after a silence's end the peers' resets and reconnects still tell about it (inference reads 5 s). */
 const PAST_SILENCE_MS = 10000;
 /** A broker's slow puts matter within this long of a client's busy reply (infer/faults.ts). */
@@ -86,6 +88,11 @@ export interface Silence {
   othersLogged: number;
   /** The host's last own registration with a NameServer before the silence (it sets the expiry). */
   lastRegistration: RmqEvent | null;
+  /**
+   * Per NameServer address, the last registration any broker logged with it in the minute after the
+   * silence began: a NameServer that answered then was still up (when it went down, infer/faults.ts).
+   */
+  registeredAfter: Map<string, RmqEvent>;
 }
 
 interface AppStats {
@@ -428,7 +435,12 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     }
     if (e.type === 'broker-registered') {
       // The last registration before a silence sets the NameServers' expiry.
-      if (e.kind === 'broker' && e.ts !== null) for (const x of out.silences) if (x.host === e.host && x.from.ts! >= e.ts) x.lastRegistration = e;
+      if (e.kind === 'broker' && e.ts !== null) {
+        for (const x of out.silences) {
+          if (x.host === e.host && x.from.ts! >= e.ts) x.lastRegistration = e;
+          else if (x.host !== e.host && e.ts > x.from.ts! && e.ts <= x.from.ts! + REGISTERED_AFTER_MS && typeof e.fields.namesrvAddr === 'string') x.registeredAfter.set(e.fields.namesrvAddr, lighten(e));
+        }
+      }
       // Every broker re-registers every 30 s: its first registrations at each NameServer say all
       // inference reads, besides the last one before a silence (kept on the silence).
       if (keep(e, `${e.type} ${e.host} ${e.kind} ${String(e.fields.namesrvAddr)} ${String(e.fields.brokerAddr)}`, REGISTRATIONS_KEPT)) out.events.push(e);
@@ -617,7 +629,7 @@ function serverSilences(sources: readonly SourceAccounting[], last: number | nul
       if (last !== null && h.from.mark.ts > last) continue;
       const to = h.to && (last === null || h.to.mark.ts <= last) ? stand(h.to.source, h.to.mark) : null;
       if (to === null && last !== null && last - h.from.mark.ts < ACTIVITY_GAP_MS) continue;
-      const s: Silence = { host, from: stand(h.from.source, h.from.mark), to, othersLogged: 0, lastRegistration: null };
+      const s: Silence = { host, from: stand(h.from.source, h.from.mark), to, othersLogged: 0, lastRegistration: null, registeredAfter: new Map() };
       const until = to?.ts ?? last ?? Infinity;
       for (const [other, theirs] of byHost) {
         if (other === host) continue;

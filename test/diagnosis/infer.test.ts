@@ -201,3 +201,19 @@ describe("a selector's ordering key from where its topic's messages were stored"
     expect(input.defaults[`scenario.clients[${i}].selectorQueue`]).toMatch(/^none/);
   });
 });
+
+describe('when a NameServer that crashed went down, from the brokers it still answered', () => {
+  it('gen-706: mq-ns-1 last logged at 05:13:20, broker-a registered with it at 05:13:31, broker-b was refused at 05:13:32: down after 05:13:31, as lab.json says (05:13:31.783)', async () => {
+    const dir = join(ROOT, 'samples', 'generated', 'gen-706');
+    const input = await infer(dir);
+    const i = input.scenario.faults.findIndex((f) => 'state' in f && f.host === 'mq-ns-1' && f.state === 'down');
+    const down = input.scenario.startEpochMs + input.scenario.faults[i].atMs;
+    const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8'));
+    const crashed = Date.parse(lab.faults.find((f: { host: string }) => f.host === 'mq-ns-1').start);
+    expect(down).toBeGreaterThanOrEqual(Date.parse('2026-12-05T05:13:31.000+08:00'));
+    expect(Math.abs(down - crashed)).toBeLessThan(1000);
+    const p = input.provenance[`scenario.faults[${i}]`];
+    expect(p.rule).toMatch(/it answered a broker's registration at 05:13:31, after its last line/);
+    expect(p.evidence).toContain('mq-broker-a/logs/rocketmqlogs/broker.log.gz:212');
+  });
+});

@@ -99,6 +99,8 @@ interface SilenceEvidence {
   resets: RmqEvent[];
   /** Its servers' boot lines after the silence. */
   boots: RmqEvent[];
+  /** Its NameServers' and brokers' addresses. */
+  addrs: Set<string>;
 }
 
 /** Whether `e` is another host's line within the silence (up to `slack` ms after it). */
@@ -135,7 +137,7 @@ function silenceEvidence(ctx: InferContext, input: FaultsInput, s: Silence, inGa
   );
   const resets = events.filter((e) => inGap(e) && e.type === 'pipeline' && e.fields.event === 'exception' && addrs.has(String(e.fields.addr)));
   const boots = s.to ? events.filter((e) => e.type === 'startup' && e.host === h && e.ts !== null && e.ts >= s.to!.ts! && e.ts <= s.to!.ts! + 120000 && (e.fields.role === 'broker' || e.fields.role === 'namesrv')) : [];
-  return { timeouts, shutdown, refused, resets, boots };
+  return { timeouts, shutdown, refused, resets, boots, addrs };
 }
 
 const addrsOn = (input: FaultsInput, h: string): Set<string> =>
@@ -169,7 +171,7 @@ function silenceFault(ctx: InferContext, input: FaultsInput, s: Silence): Pendin
         ? `${lastLine}; peers timed out against its addresses (${ev.timeouts.length} timeouts)${processesOnly ? '; new connections to it still completed, so only its processes froze' : ''}`
         : ev.shutdown
           ? `the shutdown hook, then ${Math.round((endTs - fromTs) / 1000)} s of silence`
-          : `${lastLine}; peers found its ports closed (refused connections, destroyed channels)`,
+          : `${lastLine}; peers found its ports closed (refused connections, destroyed channels)${start.answeredAt ? `; it answered a broker's registration at ${formatIso(start.answeredAt.ts!, ctx.outZone).slice(11, 19)}, after its last line, so it went down after that` : ''}`,
     evidence: startEvidence,
   });
   if (!s.to) return out;
@@ -187,7 +189,7 @@ function silenceStart(
   s: Silence,
   ev: SilenceEvidence,
   endTs: number,
-): { state: 'hung' | 'down'; startTs: number; startEvidence: RmqEvent[]; unansweredFrom?: number } | null {
+): { state: 'hung' | 'down'; startTs: number; startEvidence: RmqEvent[]; unansweredFrom?: number; answeredAt?: RmqEvent } | null {
   const { when, latest } = ctx;
   const h = s.host;
   const fromTs = s.from.ts!;
@@ -198,10 +200,17 @@ function silenceStart(
     // It went down between its last line and the first refusal: halfway, so that the estimate is
     // off by at most half that gap (a broker's watermark.log leaves a second or two, a NameServer,
     // which prints every 10 s and is called every 30 s by each broker and client, more).
-    const lastPlus = latest(s.from) + 1;
     const firstRefusal = Math.min(...refused.map((e) => when(e)));
+    // A broker's registration it answered after its last line says it was still up then
+    // (BrokerOuterAPI logs `register broker ... OK` on the answer): a NameServer prints every 10 s
+    // at most, and a crash seconds after its last line is placed from the brokers' calls.
+    const answered = [...ev.addrs].map((a) => s.registeredAfter.get(a)).filter((e): e is RmqEvent => !!e && e.ts! < firstRefusal);
+    const lastAnswer = answered.length ? answered.reduce((a, b) => (b.ts! > a.ts! ? b : a)) : null;
+    const lastPlus = Math.max(latest(s.from) + 1, lastAnswer ? lastAnswer.ts! : -Infinity);
+    if (lastAnswer && !shutdown) startEvidence.push(lastAnswer);
+    const answeredAt = lastAnswer && !shutdown && lastAnswer.ts! > latest(s.from) ? lastAnswer : undefined;
     const downAt = shutdown ? when(shutdown) : firstRefusal <= lastPlus ? firstRefusal : Math.round((lastPlus + firstRefusal) / 2);
-    return { state: 'down', startTs: downAt, startEvidence };
+    return { state: 'down', startTs: downAt, startEvidence, ...(answeredAt ? { answeredAt } : {}) };
   }
   if (timeouts.length) {
     const lastPlus = ctx.coarse(s.from) ? s.from.ts! + 1000 : s.from.ts! + 1;
