@@ -53,6 +53,11 @@ export interface Layout {
   impliesKind: SourceKind;
   /** Version range this layout pins, when it does. */
   versionHint?: string;
+  /**
+   * Catalogue version hints of other clients that write this layout too: a file with one of them
+   * is that client's, and the layout's own hint does not hold for it.
+   */
+  alsoWrittenBy?: readonly string[];
   /** Lower wins when two layouts match the same number of detection lines. */
   priority: number;
   samples: string[];
@@ -137,6 +142,8 @@ export const LAYOUTS: readonly Layout[] = [
     zone: 'gmt8',
     impliesKind: 'client',
     versionHint: '>=5.1.0',
+    // rocketmq-client-java (the 5.x gRPC client, 5.0.x) writes the same layout.
+    alsoWrittenBy: ['5.x-grpc'],
     priority: 5,
     render: '{ts} {level:<5} [{pid}] [{thread}] [{logger}#{method}:{line}] - ',
     samples: [

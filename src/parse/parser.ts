@@ -157,7 +157,6 @@ const EXCEPTION_START = /^(?:Caused by: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)
 const NOT_A_TAIL = /^(?:Caused by:|For more information|See http|Message\{|\.\.\. \d)/;
 const JAR_VERSION = /rocketmq-(?:client|remoting|common)-(\d+\.\d+\.\d+)[^:]*\.jar/;
 /** The version hint of the 5.1+ remoting client's layout (rocketmq-client-5x), which the gRPC Java client shares. */
-const LAYOUT_5X_CLIENT_HINT = LAYOUTS.find((l) => l.id === 'rocketmq-client-5x')!.versionHint!;
 
 /** True when a line may hold a catalogue message (same answer as KEYWORD_PREFILTER, faster). */
 export const hasKeyword = keywordScanner(KEYWORDS);
@@ -513,9 +512,10 @@ export class SourceParser {
     this.acc.kind = this.kind;
     this.acc.zone = this.zoneName;
     this.acc.layout = this.layoutName();
-    // rocketmq-client-java (the 5.x gRPC client, 5.0.x) writes the layout of the 5.1+ remoting client
-    // (rocketmq-client-5x): a file whose lines are the gRPC client's is no remoting client of 5.1+.
-    if (this.versionHints.has('5.x-grpc')) this.versionHints.delete(LAYOUT_5X_CLIENT_HINT);
+    // A layout another client writes too (Layout.alsoWrittenBy) pins no version for that client's file.
+    for (const l of LAYOUTS) {
+      if (l.versionHint && this.layoutsSeen.has(l.id) && l.alsoWrittenBy?.some((h) => this.versionHints.has(h))) this.versionHints.delete(l.versionHint);
+    }
     if (this.versionHints.size) this.acc.versionHints = [...this.versionHints];
     const activity = this.activity?.result();
     if (activity) this.acc.activity = activity;
