@@ -257,7 +257,7 @@ export function consumerCollector(): ConsumerCollector {
       }
       // A broker that missed a minute (down, its stats lost with it) leaves the sum of puts short.
       const gaps = new Set([...putHosts].filter(([, ph]) => Math.min(ph.fewest, ...[...ph.recent.values()].map((x) => x.size)) < ph.all.size).map(([t]) => t));
-      return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen).map(([group, g]) => impactOf(group, g, schedule, gaps)).sort((a, b) => a.group.localeCompare(b.group));
+      return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen || g.popRetry !== null).map(([group, g]) => impactOf(group, g, schedule, gaps)).sort((a, b) => a.group.localeCompare(b.group));
     },
   };
 }
