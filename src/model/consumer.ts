@@ -1254,7 +1254,7 @@ export interface ScenarioConsumerGroup extends ConsumerSettings {
   resets?: OffsetReset[];
   /**
    * `orderly`: MessageListenerOrderly's queue locks (its messages are still consumed concurrently);
-   * `pop`: a 5.x gRPC push consumer (its retries at the pop backoff). Default `concurrently`.
+   * `pop`: a 5.x gRPC consumer (its retries at the pop backoff; a SimpleConsumer's after `invisibleMs`). Default `concurrently`.
    */
   consumeMode?: 'concurrently' | 'orderly' | 'pop';
   /**

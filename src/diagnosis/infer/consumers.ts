@@ -1,6 +1,7 @@
 // The consumer groups of the scenario, from what the clients and brokers logged about them:
 // - instances: each `the consumer [G] start OK` of a client log is one instance run (a host started
-//   again is a new run); the broker's book ends a run: `unregister a consumer[G] from
+//   again is a new run; a 5.x gRPC SimpleConsumer's start prints no group, only its client id: the
+//   broker's `new consumer connected, group: G ... clientId=` of that id names it); the broker's book ends a run: `unregister a consumer[G] from
 //   consumerGroupInfo` (a shutdown) or `NETTY EVENT: remove channel` on its close (a kill;
 //   ConsumerManager.doChannelCloseEvent, 4.9.x);
 // - topic: the queues its rebalances took (RebalanceImpl.updateProcessQueueTableInRebalance);
