@@ -173,6 +173,17 @@ function consumerStatements(truth: Truth, report: Report): Statement[] {
       const ran = [...new Set(lab.map((x: any) => (x.settings?.[key] ?? dflt) as number))];
       out.push(s(`${g.group} ${key}=${stated}${assumed ? ' (assumed)' : ''}`).is(ran.length === 1 && ran[0] === stated, `it ran ${key}=${ran.join('/')}`, `it ran ${key}=${ran.join('/')}`));
     }
+    // A SimpleConsumer group's invisible time (no log prints it): the lab's receives' (LabGrpcConsumer: 15 s unless set).
+    if (typeof g.invisibleMs === 'number') {
+      const assumed = report.defaults?.[`scenario.consumerGroups[${i}].invisibleMs`] !== undefined;
+      const ran = [...new Set(lab.map((x: any) => (x.mode === 'grpcSimple' ? ((x.settings?.invisibleSeconds ?? 15) as number) * 1000 : null)))];
+      const claim = s(`${g.group} invisibleMs=${g.invisibleMs}${assumed ? ' (assumed)' : ''}`);
+      out.push(
+        ran.includes(null)
+          ? claim.is(false, '', `the lab ran ${lab.filter((x: any) => x.mode !== 'grpcSimple').map((x: any) => x.host).join(', ')} as no SimpleConsumer`)
+          : claim.is(ran.length === 1 && ran[0] === g.invisibleMs, `it received with ${ran.join('/')} ms`, `it received with ${ran.join('/')} ms`),
+      );
+    }
   });
   for (const v of report.baseline?.consumers ?? []) {
     const t = truth.consumerGroups().find((x) => x.group === v.group);

@@ -388,6 +388,26 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
       out.push(checkDown(truth, down(claim), host, host, from, to, kinds));
       break;
     }
+    case 'consume-failed': {
+      // The messages a 5.x broker logged as stored in the group's DLQ (`send msg to DLQ`): at most
+      // those in %DLQ%group at the end (a 4.x broker logs none: nothing to hold then).
+      const group = /^Group (\S+?):/.exec(String(f.title ?? ''))?.[1];
+      const g = group ? truth.consumerGroups().find((x) => x.group === group) : undefined;
+      const n = m.sentToDlq;
+      if (!g || typeof n !== 'number' || n === 0) {
+        out.push(proc(f.title).unknown(`lab.json records nothing ${f.rule}'s claim can be held to`));
+        break;
+      }
+      const inDlq = g.dlq?.byAdminTool ?? null;
+      out.push(
+        proc(`the broker stored ${n} messages of ${group} in %DLQ%${group}`).is(
+          inDlq !== null && n <= inDlq,
+          `mqadmin topicStatus counted ${inDlq} in %DLQ%${group} at the end`,
+          inDlq === null ? `%DLQ%${group} did not exist at the end` : `mqadmin topicStatus counted only ${inDlq} in %DLQ%${group} at the end`,
+        ),
+      );
+      break;
+    }
     default:
       out.push(proc(f.title).unknown(`lab.json records nothing ${f.rule}'s claim can be held to`));
   }

@@ -195,6 +195,11 @@ export interface Collected {
   appProps: Map<string, Map<string, { value: string; event: RmqEvent }>>;
   /** Brokers' stats.log `[TOPIC_PUT_NUMS] [topic] Stats In One Minute, SUM: n`: messages stored per topic, broker host and minute (capped). */
   topicPuts: Array<{ host: string; topic: string; ts: number; sum: number; event: RmqEvent }>;
+  /**
+   * Brokers' stats.log `[SNDBCK_PUT_NUMS] [%RETRY%group_topic@group]` per minute: a pop group's
+   * messages the proxy forwarded to its DLQ past their attempts (5.x; capped as topicPuts).
+   */
+  popDlqPuts: Array<{ host: string; key: string; ts: number; sum: number; event: RmqEvent }>;
 }
 
 /** The event types collect reads: a timeline pass decodes these for it (and only these are counted). */
@@ -255,6 +260,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     appProps: new Map(),
     dropped: new Map(),
     topicPuts: [],
+    popDlqPuts: [],
     syncTimeouts: new Map(),
   };
   const silences = serverSilences(sources, last);
@@ -431,6 +437,10 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       if (e.fields.stat === 'TOPIC_PUT_NUMS' && e.fields.window === 'minute' && e.ts !== null && typeof e.fields.sum === 'number' && keep(e)) {
         out.topicPuts.push({ host: e.host, topic: String(e.fields.key), ts: e.ts, sum: e.fields.sum, event: lighten(e) });
       }
+      // Of the group statistics only a pop retry topic's sends back (%RETRY%G_T@G or %RETRY%G+T@G): its DLQ forwards.
+      else if (e.fields.stat === 'SNDBCK_PUT_NUMS' && e.fields.window === 'minute' && e.ts !== null && typeof e.fields.sum === 'number' && /^%RETRY%([^@]+)[_+][^@]*@\1$/.test(String(e.fields.key)) && keep(e)) {
+        out.popDlqPuts.push({ host: e.host, key: String(e.fields.key), ts: e.ts, sum: e.fields.sum, event: lighten(e) });
+      }
       return;
     }
     if (e.type === 'broker-registered') {
@@ -484,6 +494,11 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       out.events.push(lighten(e));
       // A consumer's start line, as inference takes them (infer/consumers.ts): it tells which of the book's connections and the host's rebalances are read.
       if (e.type === 'startup' && e.kind === 'client' && e.fields.role === 'consumer' && typeof e.fields.group === 'string' && e.ts !== null) consumerKept.start(e.host, e.fields.group, e.ts);
+      // A SimpleConsumer's start prints its client id, not its group: the broker's connections of that id name it.
+      if (e.type === 'startup' && e.kind === 'client' && e.entry === 'startup/grpc-simple-consumer') {
+        const id = /clientId=([^,\s]+)/.exec(e.text)?.[1];
+        if (id) consumerKept.simpleStart(id);
+      }
       return;
     }
     if (e.type !== 'other') return;

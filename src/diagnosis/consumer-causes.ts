@@ -14,7 +14,9 @@
 //   2 s on average (a listener that fails now and then is no fault of a moment);
 // - an offset reset: the administrator's reset of the group (`[reset-offset]` on the broker,
 //   `invoke reset offset operation` on the instances), told by the instances' own lines;
-// - a slow listener: the consumer-backlog finding's (CONSUME_RT rising, its window from the commits).
+// - a slow listener: the consumer-backlog finding's (CONSUME_RT rising, its window from the commits);
+// - a burst of failures of 5.x gRPC SimpleConsumers, which log none: the broker's pop revive puts
+//   of the group's retry topic (simple-consumer-causes.ts).
 // A clientId is placed on the host whose log prints it (`ClientId: ...` of its commits, `ClientID:`
 // of its start) or, failing that, whose client IP it starts with.
 
@@ -24,8 +26,9 @@ import type { Finding } from '../rules/types.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
 import { backlogGroup, blockedListenersOf } from '../rules/consumer-backlog.js';
+import { SIMPLE_CONSUMER_TYPES, simpleConsumerCauses } from './simple-consumer-causes.js';
 
-const TYPES: ReadonlySet<EventType> = new Set<EventType>(['consumer-changed', 'startup', 'offset-commit', 'offset-reset', 'consume-failed']);
+const TYPES: ReadonlySet<EventType> = new Set<EventType>(['consumer-changed', 'startup', 'offset-commit', 'offset-reset', 'consume-failed', ...SIMPLE_CONSUMER_TYPES]);
 /** A client's lines that may print its id with no clientId field (`ClientId: ...`), or its address (`clientIP=`, the instance's start). */
 const ID_TYPES: ReadonlySet<EventType> = new Set<EventType>(['startup', 'rebalance', 'consume-failed', 'flow-control', 'pull-failed', 'offset-reset', 'lock-failed', 'offset-commit']);
 /** A client host whose log has no line for this long is silent (it commits offsets every 5 s). */
@@ -103,9 +106,11 @@ export function consumerCauses(): ConsumerCauses {
   const resets = new Map<string, RmqEvent[]>();
   /** Per group: its run of failures under way, and the bursts found so far (in time order). */
   const failures = new Map<string, { run: FailureRun | null; bursts: Cause[] }>();
+  const simple = simpleConsumerCauses();
 
   const visit = (e: RmqEvent): void => {
     if (e.ts === null) return;
+    simple.visit(e);
     const f = e.fields as Record<string, unknown>;
     if (e.kind === 'client' || e.kind === 'app') {
       const l = lives.get(e.host);
@@ -183,6 +188,8 @@ export function consumerCauses(): ConsumerCauses {
           return g.bursts;
         }),
         ...slowCauses(findings),
+        // Groups whose clients logged failures are the bursts' above.
+        ...simple.finish(new Set(failures.keys()), { min: BURST_MIN, ratePerS: BURST_RATE_PER_S }),
       ].sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
     },
   };

@@ -9,7 +9,8 @@
 // - its subscriptions: per topic, the first SUBS_CITED lines with a subscription (cited) and the
 //   first line of each distinct subscription (each is named);
 // - an instance run's client id: a connection within CONNECT_NEAR_MS of a consumer start line of the
-//   group (the start host's address picks among them);
+//   group (the start host's address picks among them); a 5.x gRPC SimpleConsumer's start prints no
+//   group, only its client id: every connection of that client id (its group is read from it);
 // - a run's end: an unregister or a removed channel of such a connection's client id;
 // - its config lines (`create new subscription group`, one per mqadmin updateSubGroup): every one.
 //
@@ -56,6 +57,8 @@ interface Held {
 export interface ConsumerLines {
   /** A consumer start line that collect kept (a group's `start OK` in a client log): its host, group and time. */
   start(host: string, group: string, ts: number): void;
+  /** A SimpleConsumer's start line that collect kept: its client id (the line prints no group). */
+  simpleStart(clientId: string): void;
   /** A consumer-changed line of a server log that collect kept; `at`: the count of events kept before it. */
   book(e: RmqEvent, at: number): void;
   /** A rebalance line that collect kept; `at` as for book(). */
@@ -81,6 +84,7 @@ export function consumerLines(light: (e: RmqEvent) => RmqEvent): ConsumerLines {
       book.start(group, ts);
       rebalances.start(host, ts);
     },
+    simpleStart: (clientId) => book.simpleStart(clientId),
     book: (e, at) => book.visit(hold(e, at)),
     rebalance: (e, at) => rebalances.visit(hold(e, at)),
     merge(events) {
@@ -109,6 +113,8 @@ function bookLines(keep: (h: Held) => void) {
   const starts = new Map<string, number[]>();
   /** Per group: the client ids of the connections kept. */
   const clientIds = new Map<string, Set<string>>();
+  /** SimpleConsumers' client ids (their start lines print no group). */
+  const simple = new Set<string>();
   /** Connections and ends not wanted yet, in the order read (`head`: the first not let go). */
   let pending: Held[] = [];
   let head = 0;
@@ -149,6 +155,18 @@ function bookLines(keep: (h: Held) => void) {
   };
 
   return {
+    simpleStart(id: string) {
+      simple.add(id);
+      for (let k = head; k < pending.length; k++) {
+        const h = pending[k];
+        if (!h.done && h.e.fields.change === 'connected' && h.e.fields.clientId === id && typeof h.e.fields.group === 'string') {
+          keep(h);
+          h.done = true;
+          connected(h.e.fields.group, id);
+        }
+      }
+      letGo();
+    },
     start(group: string, ts: number) {
       const list = starts.get(group) ?? [];
       let i = list.length;
@@ -196,7 +214,7 @@ function bookLines(keep: (h: Held) => void) {
       if (ts !== null && typeof id === 'string') {
         latest = Math.max(latest, ts);
         if (f.change === 'connected') {
-          near = nearStart(group, ts);
+          near = nearStart(group, ts) || simple.has(id);
           if (near) wanted = true;
           // A start line to come may want it, or its client id if it is kept already.
           else pending.push(h);

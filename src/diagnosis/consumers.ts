@@ -35,7 +35,9 @@ const SCHEDULE_TOPIC = 'SCHEDULE_TOPIC_XXXX';
 const RETRY_PREFIX = '%RETRY%';
 const DLQ_PREFIX = '%DLQ%';
 
-const TYPES: ReadonlySet<EventType> = new Set<EventType>(['stats', 'offset-commit', 'offset-reset', 'offset-illegal', 'consume-failed', 'flow-control']);
+const TYPES: ReadonlySet<EventType> = new Set<EventType>(['stats', 'offset-commit', 'offset-reset', 'offset-illegal', 'consume-failed', 'flow-control', 'startup', 'consumer-changed']);
+/** Client ids and groups kept to place SimpleConsumers on their hosts (a few per instance). */
+const SIMPLE_KEPT = 5000;
 /** The group statistics keyed `topic@group` (BrokerStatsManager, 4.x and 5.x; the CK and ACK ones are pop's, 5.x). */
 const GROUP_STATS: ReadonlySet<string> = new Set(['GROUP_GET_NUMS', 'GROUP_ACK_NUMS', 'GROUP_CK_NUMS', 'SNDBCK_PUT_NUMS']);
 
@@ -157,10 +159,24 @@ export function consumerCollector(): ConsumerCollector {
     }
     minute = null;
   };
+  /** A 5.x gRPC SimpleConsumer's host by its client id (its start line prints no group), and the broker's connections of a group's client ids. */
+  const simpleHost = new Map<string, string>();
+  const connections: Array<[string, string]> = [];
   const visit = (e: RmqEvent): void => {
     const f = e.fields as Record<string, unknown>;
     const ts = e.ts;
     if (ts === null) return;
+    // Read only to place a SimpleConsumer group's instances (rocketmq-client-java SimpleConsumerImpl's
+    // start prints its client id; the broker's `new consumer connected, group: G ... clientId=` its group).
+    if (e.type === 'startup') {
+      const id = e.kind === 'client' && e.entry === 'startup/grpc-simple-consumer' ? /clientId=([^,\s]+)/.exec(e.text)?.[1] : undefined;
+      if (id && simpleHost.size < SIMPLE_KEPT) simpleHost.set(id, e.host);
+      return;
+    }
+    if (e.type === 'consumer-changed') {
+      if (e.kind === 'broker' && f.change === 'connected' && typeof f.group === 'string' && typeof f.clientId === 'string' && connections.length < SIMPLE_KEPT) connections.push([f.group, f.clientId]);
+      return;
+    }
     if (minute && ts !== minute.at) closeMinute();
     if (e.type === 'stats') {
       if (f.window !== 'minute' || typeof f.sum !== 'number' || typeof f.key !== 'string') return;
@@ -244,6 +260,10 @@ export function consumerCollector(): ConsumerCollector {
     visit,
     finish() {
       closeMinute();
+      for (const [group, id] of connections) {
+        const host = simpleHost.get(id);
+        if (host !== undefined) state(group).hosts.add(host);
+      }
       for (const [name, n] of retryPuts) {
         const pop = popRetry.get(name);
         const g = state(pop ?? name);
@@ -257,7 +277,7 @@ export function consumerCollector(): ConsumerCollector {
       }
       // A broker that missed a minute (down, its stats lost with it) leaves the sum of puts short.
       const gaps = new Set([...putHosts].filter(([, ph]) => Math.min(ph.fewest, ...[...ph.recent.values()].map((x) => x.size)) < ph.all.size).map(([t]) => t));
-      return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen).map(([group, g]) => impactOf(group, g, schedule, gaps)).sort((a, b) => a.group.localeCompare(b.group));
+      return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen || g.popRetry !== null).map(([group, g]) => impactOf(group, g, schedule, gaps)).sort((a, b) => a.group.localeCompare(b.group));
     },
   };
 }

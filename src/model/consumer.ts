@@ -173,6 +173,12 @@ export interface ConsumerGroupConfig {
    * policy's backoff, not the send back's delay level, and the admin tool's lag is not modelled.
    */
   pop?: boolean;
+  /**
+   * A pop group of 5.x gRPC SimpleConsumers: a message it does not acknowledge comes back this long
+   * after it failed (the invisible time of its receive; the pop revive puts it back), not after the
+   * retry policy's backoff.
+   */
+  invisibleMs?: number;
   /** The NameServers its instances poll for the topic's route (none: the scenario's layout, always). */
   nameServers?: NameServer[];
   group: string;
@@ -446,9 +452,11 @@ export class ConsumerGroup {
     this.metrics.retried++;
     // Pop: the client's nack waits the group's CUSTOMIZED retry policy (CustomizedRetryPolicy, 5.x: 1 s,
     // 5 s, 10 s, 30 s, 1 min, ...: the delay levels from the first) before the revive puts it back.
+    // A SimpleConsumer's message comes back once the invisible time of its receive is over.
     const level = Math.min((this.config.pop ? 1 : 3) + msg.reconsumeTimes, MESSAGE_DELAY_LEVELS_MS.length);
+    const delay = this.config.pop && this.config.invisibleMs !== undefined ? this.config.invisibleMs : MESSAGE_DELAY_LEVELS_MS[level - 1];
     const next: StoredMessage = { reconsumeTimes: msg.reconsumeTimes + 1 };
-    this.kernel.schedule(this.kernel.nowMs + MESSAGE_DELAY_LEVELS_MS[level - 1], Priority.process, () => b.store.putRetry(group, next));
+    this.kernel.schedule(this.kernel.nowMs + delay, Priority.process, () => b.store.putRetry(group, next));
   }
 
   /**
@@ -1246,9 +1254,14 @@ export interface ScenarioConsumerGroup extends ConsumerSettings {
   resets?: OffsetReset[];
   /**
    * `orderly`: MessageListenerOrderly's queue locks (its messages are still consumed concurrently);
-   * `pop`: a 5.x gRPC push consumer (its retries at the pop backoff). Default `concurrently`.
+   * `pop`: a 5.x gRPC consumer (its retries at the pop backoff; a SimpleConsumer's after `invisibleMs`). Default `concurrently`.
    */
   consumeMode?: 'concurrently' | 'orderly' | 'pop';
+  /**
+   * A pop group of 5.x gRPC SimpleConsumers: the invisible time of their receives, ms (a message not
+   * acknowledged comes back after it). Absent: a push consumer's retry policy backoff.
+   */
+  invisibleMs?: number;
 }
 
 /** The consumer groups of a scenario, their instances placed on their hosts and started at their times. */
@@ -1274,7 +1287,7 @@ export function consumerGroupsOf(
     const filtering = [g.subscription, ...g.instances.map((x) => x.subscription)].some((x) => x !== undefined && !parseSubscription(x).all);
     const broadcasting = g.messageModel === 'BROADCASTING';
     assert(!(broadcasting && (g.consumeMode === 'orderly' || g.consumeMode === 'pop')), `consumer group ${g.group}: ${g.consumeMode === 'orderly' ? 'an orderly' : 'a pop'} BROADCASTING group is not modelled`);
-    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', pop: g.consumeMode === 'pop', filtering, broadcasting });
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', pop: g.consumeMode === 'pop', ...(g.consumeMode === 'pop' && g.invisibleMs !== undefined ? { invisibleMs: g.invisibleMs } : {}), filtering, broadcasting });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;

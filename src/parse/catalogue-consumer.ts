@@ -373,6 +373,32 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     samples: [{ text: 'send msg to DLQ %DLQ%GroupPay, owner=null, originalTopic=TopicPay, consumerId=GroupPay, msgUniqKey=0A0000090C1A18B4AAC2591D5A6E0003, storeTimestamp=1733389300123', fields: { group: 'GroupPay', topic: 'TopicPay', msgId: '0A0000090C1A18B4AAC2591D5A6E0003', stored: true } }],
   },
 
+  // ---- pop-revive: the broker's pop revive put back a popped message that was not acknowledged ----
+  {
+    id: 'pop-revive/retry-topic-created',
+    type: 'pop-revive',
+    keywords: ['create new topic [TopicConfig [topicName=%RETRY%'],
+    pattern: /create new topic \[TopicConfig \[topicName=(?<topic>%RETRY%[^,\]\s]+)/,
+    versions: '>=5.0.0',
+    versionHint: '>=5.0.0',
+    // PopReviveService.reviveRetry calls addRetryTopicIfNotExist before it puts the message back into
+    // the pop retry topic (%RETRY%group_topic; %RETRY%group+topic with enableRetryTopicV2): the first
+    // revive of the group's messages of that topic creates it, logged by its PopReviveService_N
+    // thread. A consumerSendMsgBack's %RETRY%group is created without the brackets
+    // (TopicConfigManager.createTopicInSendMessageBackMethod: `create new topic TopicConfig [...]`).
+    source: 'broker/topic/TopicConfigManager#updateSingleTopicConfigWithoutPersist, called by broker/processor/PopReviveService#addRetryTopicIfNotExist (5.x)',
+    format: 'create new topic [{}]',
+    args: ['topicConfig'],
+    fields: (g) => eventFields('pop-revive', { retryTopic: str(g.topic) }),
+    samples: [
+      {
+        // Real: samples/lab/consumer-grpc-simple-failures (broker.log of a 5.3.3 master).
+        text: 'create new topic [TopicConfig [topicName=%RETRY%CID_STOCK_TopicOrder, readQueueNums=1, writeQueueNums=1, perm=RW-, topicFilterType=SINGLE_TAG, topicSysFlag=0, order=false, attributes={}]]',
+        fields: { retryTopic: '%RETRY%CID_STOCK_TopicOrder' },
+      },
+    ],
+  },
+
   // ---- pull-failed: the broker refused a pull (broker.log), or the client's pull failed (rocketmq_client.log) ----
   {
     id: 'pull-failed/pop-exception',

@@ -62,6 +62,7 @@ export const EVENT_FIELD_TABLE: Readonly<Record<Exclude<EventType, 'other'>, Rea
   'consume-failed': { returnType: S, group: SN, ...QUEUE, msgIds: L, reconsumeTimes: NN, cause: SN },
   'send-back-failed': { group: SN, topic: SN, msgId: SN, reconsumeTimes: NN, cause: SN },
   'send-to-dlq': { group: SN, topic: SN, msgId: SN, stored: B },
+  'pop-revive': { retryTopic: SN },
   'pull-failed': { reason: SN, code: NN, group: SN, ...QUEUE, addr: SN, cause: SN },
   'flow-control': { limit: S, threshold: NN, count: NN, sizeMiB: NN, maxSpan: NN, group: SN, ...QUEUE, flowControlTimes: NN },
   rebalance: { action: S, group: SN, ...QUEUE, clientId: SN, mqAllSize: NN, cidAllSize: NN, queues: LN },

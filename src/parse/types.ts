@@ -37,6 +37,7 @@ export type EventType =
   | 'consume-failed'
   | 'send-back-failed'
   | 'send-to-dlq'
+  | 'pop-revive'
   | 'pull-failed'
   | 'flow-control'
   | 'rebalance'
@@ -82,6 +83,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'consume-failed',
   'send-back-failed',
   'send-to-dlq',
+  'pop-revive',
   'pull-failed',
   'flow-control',
   'rebalance',

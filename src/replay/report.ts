@@ -205,6 +205,7 @@ export function consumerRows(sc: Scenario, defaults: Record<string, string>, t: 
       mark('consumeThreadMin', `${g.consumeThreadMin ?? CONSUMER_DEFAULTS.consumeThreadMin} consume threads`),
       mark('pullThresholdForQueue', `pullThresholdForQueue ${g.pullThresholdForQueue ?? CONSUMER_DEFAULTS.pullThresholdForQueue}`),
       mark('maxReconsumeTimes', `maxReconsumeTimes ${g.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes}`),
+      g.invisibleMs !== undefined ? mark('invisibleMs', `invisible time ${g.invisibleMs / 1000} s`) : '',
       ...listener,
       ...(g.resets ?? []).map((x) => `offsets reset at ${t(sc.startEpochMs + x.atMs)} to ${t(sc.startEpochMs + x.toMs)}`),
     ];

@@ -157,6 +157,19 @@ export const CONSUMER_DEFAULTS = {
 } as const;
 
 /**
+ * The 5.x proxy's defaults for its gRPC consumers (ProxyConfig, 5.0-5.3.3):
+ * - minInvisibleTimeMillsForRecv: the shortest invisible time a receive may ask (ReceiveMessageActivity
+ *   refuses a shorter one with code 40011 `the invisibleTime is too small`), so a message the pop
+ *   revive puts back was received at least this long before;
+ * - defaultInvisibleTimeMills: the invisible time of a receive that asks none.
+ * A SimpleConsumer's own invisible time is an argument of each receive() call: no log prints it.
+ */
+export const PROXY_DEFAULTS = {
+  minInvisibleTimeMillsForRecv: 10_000,
+  defaultInvisibleTimeMills: 60_000,
+} as const;
+
+/**
  * How far past waitTimeMillsInSendQueue a busy reply's wait goes while the broker still runs:
  * BrokerFastFailure.cleanExpiredRequest runs every 10 ms on a scheduled thread of its own (4.x and
  * 5.x), so a steady backlog answers its heads within about 10 ms of the limit, and a loaded JVM

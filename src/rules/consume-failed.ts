@@ -17,6 +17,14 @@
 // maxReconsumeTimes -1 is Integer.MAX_VALUE, so by default it never reaches the DLQ.
 // A broadcasting consumer drops a failed message (`BROADCASTING, the message consume failed, drop it`).
 //
+// A 5.x gRPC consumer's group (rocketmq-client-java through a proxy) receives by pop: the proxy
+// forwards a message received past its attempts (the group's retryMaxTimes + 1) to the DLQ from the
+// pop retry topic (`send msg to DLQ ... originalTopic=%RETRY%G_T`: ConsumerProcessor.popMessage,
+// PopMessageResultFilterImpl, 5.x proxy), and the broker's `create new subscription group,
+// SubscriptionGroupConfig{... retryMaxTimes=N ...}` prints its retryMaxTimes. A SimpleConsumer
+// (SimpleConsumerImpl, rocketmq-client-java 5.0.x) logs no failure at all: such a group's finding
+// has DLQ forwards and no failure logged.
+//
 // Decision: one finding per group. One delivery told twice (the exception, then `return null` or
 // `Orderly return not OK`) counts once (same group, messages and reconsumeTimes within 2 s).
 // Severity: error when the logs show messages stored in the DLQ or dropped, else warning.
@@ -65,6 +73,11 @@ interface Group {
   firstDrop: RmqEvent | null;
   /** Failures logged by a 5.x gRPC client (rocketmq-clients): retried by pop, not sent back. */
   grpc: number;
+  /** The pop retry topic (%RETRY%G_T) the DLQ forwards came from: a pop (gRPC) group's. */
+  popRetry: string | null;
+  /** The group's retryMaxTimes by the broker's subscription group config line, and that line. */
+  retryMaxTimes: number | null;
+  retryMaxTimesEv: RmqEvent | null;
 }
 
 const MAX_CLASSES = 20;
@@ -98,6 +111,9 @@ const newGroup = (name: string): Group => ({
   firstSendBack: null,
   firstDrop: null,
   grpc: 0,
+  popRetry: null,
+  retryMaxTimes: null,
+  retryMaxTimesEv: null,
 });
 
 const rule: Rule = {
@@ -116,7 +132,7 @@ const rule: Rule = {
         unit: 'count',
       },
     },
-    events: ['consume-failed', 'send-back-failed', 'send-to-dlq'],
+    events: ['consume-failed', 'send-back-failed', 'send-to-dlq', 'consumer-changed'],
   },
 
   create(ctx) {
@@ -125,10 +141,16 @@ const rule: Rule = {
     const groups = new Map<string, Group>();
     const deliveries = new Occurrences<RmqEvent>(2000);
 
+    /** A group's config line read before any other line of the group. */
+    const pendingRetryMax = new Map<string, RmqEvent>();
     const groupFor = (e: RmqEvent): Group => {
       const name = groupOf(e) ?? `(group not printed, ${e.host})`;
       let g = groups.get(name);
-      if (!g) groups.set(name, (g = newGroup(name)));
+      if (!g) {
+        groups.set(name, (g = newGroup(name)));
+        const cfg = pendingRetryMax.get(name);
+        if (cfg) (g.retryMaxTimes = num(cfg, 'retryMaxTimes')), (g.retryMaxTimesEv = cfg);
+      }
       g.span.add(e.ts);
       return g;
     };
@@ -185,6 +207,8 @@ const rule: Rule = {
       const orderly = g.orderlyNotOk > 0;
       /** Every failure is a 5.x gRPC client's: its retries are the group's retry policy, not maxReconsumeTimes. */
       const grpc = g.grpc > 0 && g.grpc === g.failures;
+      /** DLQ forwards of a pop group whose clients logged no failure (a SimpleConsumer logs none). */
+      const popOnly = g.popRetry !== null && g.failures === 0;
       const dlq = g.dlqStored.size;
       const severity = dlq > 0 || g.broadcastDropped > 0 ? 'error' : 'warning';
       const classes = [...g.exceptions.entries()].sort((a, b) => b[1].count - a[1].count);
@@ -201,6 +225,14 @@ const rule: Rule = {
           // A listener's RECONSUME_LATER answer is not logged (ConsumeMessageConcurrentlyService,
           // 4.x-5.x): only the client's CONSUME_FAILED_TPS and the broker's SNDBCK_PUT_NUMS count it.
           `${who} failed ${plural(g.failures, 'delivery', 'deliveries')} that the client logged${topics.length ? ` of ${someOf(topics)}` : ''} on ${plural(g.clients.size, 'client host')}${kinds.length ? `: ${kinds.join(', ')}` : ''}.${orderly ? '' : ` A ${grpc ? 'ConsumeResult.FAILURE' : 'RECONSUME_LATER'} answer is not logged: the failures in all are at least these.`}`,
+        );
+      } else if (popOnly) {
+        const attempts =
+          g.retryMaxTimes !== null
+            ? `the group's retryMaxTimes + 1; its retryMaxTimes is ${g.retryMaxTimes} by the broker's subscription group config, so ${plural(g.retryMaxTimes + 1, 'attempt')}`
+            : "the group's retryMaxTimes + 1; retryMaxTimes is 16 unless set on the group, and no line here prints it";
+        ex.push(
+          `The proxy moved messages of group ${G} to ${DLQ_PREFIX}${G} from its pop retry topic ${g.popRetry}: the group's consumers are 5.x gRPC consumers (they receive by pop through a proxy), and none of these messages was acknowledged on any of its attempts (${attempts}). No client log among the inputs logged a failure of the group: a 5.x gRPC SimpleConsumer logs none (the application receives, handles and acknowledges; a message it does not acknowledge comes back after the invisible time of its receive, which no log prints), and a PushConsumer logs only a listener that throws; how many deliveries failed is counted by the broker's pop revive (stats.log TOPIC_PUT_NUMS [${g.popRetry}]), not here.`,
         );
       } else {
         // Absent client logs, or clients that do not log a failure: a listener's RECONSUME_LATER (Java
@@ -254,10 +286,11 @@ const rule: Rule = {
       if (g.sendBackLocal || g.sendBackDirect) adv.push(`Check the broker${g.brokers.size ? ` ${someOf(g.brokers)}` : ''} that refused the send backs (the cause on the \`sendMessageBack\` line).`);
       if (orderly) adv.push('In an orderly listener return SUSPEND_CURRENT_QUEUE_A_MOMENT only for failures that can pass; store or skip a message that can never succeed, or its queue stays stuck.');
       if (g.broadcastDropped) adv.push('Broadcasting consumers do not retry: make the listener retry itself, or use clustering if the messages must not be lost.');
+      if (popOnly) adv.unshift("No client log shows why the messages were not acknowledged: find it in the application's own log (a SimpleConsumer acknowledges only what its code handled), then fix that path.");
       if (!adv.length) adv.push('Read the stack printed after the first failure to find what the listener could not do.');
 
       const evidence: RmqEvent[] = [];
-      for (const e of [g.firstFailure, g.maxReconsumeEv, g.firstDlq, g.firstSendBack, g.firstNull, g.firstDrop]) if (e && !evidence.includes(e)) evidence.push(e);
+      for (const e of [g.firstFailure, g.maxReconsumeEv, g.firstDlq, g.firstSendBack, g.firstNull, g.firstDrop, popOnly ? g.retryMaxTimesEv : null]) if (e && !evidence.includes(e)) evidence.push(e);
       const metrics: Record<string, MetricValue> = {
         failures: g.failures,
         exceptions: classes.map(([c]) => c),
@@ -268,7 +301,7 @@ const rule: Rule = {
         retried: g.retried,
         maxReconsumeTimesSeen: g.maxReconsume,
         // A gRPC consumer has no maxReconsumeTimes: the group's retryMaxTimes, which its log does not print.
-        maxReconsumeTimes: grpc ? null : maxReconsume,
+        maxReconsumeTimes: grpc || popOnly ? null : maxReconsume,
         failedAtMax: g.atMax.size,
         sentToDlq: dlq,
         dlqStoreFailed: g.dlqFailed,
@@ -280,7 +313,9 @@ const rule: Rule = {
       const what = classes.length ? classes[0][0].replace(/^.*\./, '') : g.returnedNull ? 'null returned' : orderly ? 'orderly not OK' : null;
       ctx.report({
         severity,
-        title: `${printed ? `Group ${g.name}` : 'A consumer group'}: ${plural(g.failures, 'consume failure')} logged${what ? ` (${what})` : ''}${dlq ? `, ${plural(dlq, 'message')} in ${DLQ_PREFIX}${G}` : g.atMax.size ? `, ${plural(g.atMax.size, 'message')} past maxReconsumeTimes` : ''}${g.broadcastDropped ? `, ${g.broadcastDropped} dropped` : ''}`,
+        title: popOnly
+          ? `Group ${g.name}: ${plural(dlq, 'message')} moved to ${DLQ_PREFIX}${G} from its pop retry topic, no consume failure logged`
+          : `${printed ? `Group ${g.name}` : 'A consumer group'}: ${plural(g.failures, 'consume failure')} logged${what ? ` (${what})` : ''}${dlq ? `, ${plural(dlq, 'message')} in ${DLQ_PREFIX}${G}` : g.atMax.size ? `, ${plural(g.atMax.size, 'message')} past maxReconsumeTimes` : ''}${g.broadcastDropped ? `, ${g.broadcastDropped} dropped` : ''}`,
         start: g.span.first,
         end: g.span.last,
         subject: g.clients.size === 1 ? { client: [...g.clients][0], ...(topics.length === 1 ? { topic: topics[0] } : {}) } : topics.length === 1 ? { topic: topics[0] } : {},
@@ -300,8 +335,19 @@ const rule: Rule = {
         if (e.entry === 'send-back-failed/direct') g.sendBackDirect++;
         else g.sendBackLocal++;
       },
+      'consumer-changed': (e) => {
+        // Only a group this rule reports on reads it (the groupFor of its other lines).
+        const rmt = num(e, 'retryMaxTimes');
+        const name = str(e, 'group');
+        if (rmt === null || !name) return;
+        const g = groups.get(name);
+        if (g) (g.retryMaxTimes = rmt), (g.retryMaxTimesEv = e);
+        else pendingRetryMax.set(name, e);
+      },
       'send-to-dlq': (e) => {
         const g = groupFor(e);
+        const topic = str(e, 'topic');
+        if (topic && (topic.startsWith(`${RETRY_PREFIX}${g.name}_`) || topic.startsWith(`${RETRY_PREFIX}${g.name}+`))) g.popRetry ??= topic;
         if (e.fields.stored === false) {
           g.dlqFailed++;
           g.firstDlq ??= e;

@@ -49,7 +49,7 @@ async function incidentsOf(name: string): Promise<Incident[]> {
 const consumerCauses = (incs: Incident[]): Cause[] => incs.flatMap((i) => i.causes).filter((c) => CONSUMER_KINDS.has(c.kind));
 
 describe('consumer faults named as incident causes', () => {
-  it.each(['consumer-slow-listener', 'consumer-failures-dlq', 'consumer-lite-pull-stop', 'consumer-offset-reset', 'consumer-rebalance-kill', 'consumer-subscription-mismatch'])(
+  it.each(['consumer-slow-listener', 'consumer-failures-dlq', 'consumer-lite-pull-stop', 'consumer-offset-reset', 'consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-grpc-simple-failures'])(
     '%s: every lab fault named on its host, of its kind, from within 10 s, with its group and evidence',
     async (name) => {
       const causes = consumerCauses(await incidentsOf(name));

@@ -57,6 +57,18 @@ describe('the consumers\' impact on the lab\'s consumer recordings', () => {
     expect(c.unknown.join('\n')).toMatch(/lag: a pop consumer commits no offsets/);
   });
 
+  it('consumer-grpc-simple-failures: SimpleConsumers, which name their group on no line of their own: placed by the broker\'s connections of their client ids; failures and DLQ from the retry topic\'s stats', async () => {
+    const [c, ...more] = await consumersOf('consumer-grpc-simple-failures');
+    const g = truthOf('consumer-grpc-simple-failures');
+    expect(more).toEqual([]);
+    expect(c.group).toBe('CID_STOCK');
+    expect(c.hosts).toEqual(['app-stock-01', 'app-stock-02']);
+    expect(c.failed).toBe(g.failed);
+    expect(c.failedHow).toMatch(/^TOPIC_PUT_NUMS \[%RETRY%CID_STOCK_TopicOrder\]/);
+    expect(c.dlq).toBe(g.dlq.byAdminTool);
+    expect(c.lag).toBeNull();
+  });
+
   it('consumer-offset-reset: the messages consumed again are the offsets the reset moved back', async () => {
     const [c] = await consumersOf('consumer-offset-reset');
     within(c.consumedAgain!, truthOf('consumer-offset-reset').duplicates);

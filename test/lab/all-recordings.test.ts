@@ -16,8 +16,8 @@ import { join } from 'node:path';
 const TARGET = { cause: 1, 'went-down': 1, other: 0.95, recallCauses: 0.9, recallClients: 0.9, reproduced: 0.9 };
 
 /**
- * Today's figures over the 55 committed recordings (npm run lab -- score samples/lab samples/generated),
- * rounded down. `reproduced` counts replay's verdict (28/55): the producers' milestones and busy
+ * Today's figures over the 56 committed recordings (npm run lab -- score samples/lab samples/generated),
+ * rounded down. `reproduced` counts replay's verdict (28/56): the producers' milestones and busy
  * windows, and the consumer groups' figures the logs give.
  */
 const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClients: number; reproduced: number } = {

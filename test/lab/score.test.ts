@@ -536,6 +536,29 @@ describe('score: consumers', () => {
     expect(of({ cause: 'slow-listener', slowHosts: ['app-4'] }, quiet)[1][1]).toBe('false');
   });
 
+  it("a SimpleConsumer group's invisible time, assumed or not, against the lab's receives (15 s unless set); a group of no SimpleConsumer is false", () => {
+    const l: any = withConsumers();
+    l.consumers = [
+      { host: 'app-3', group: 'CID_A', mode: 'grpcSimple', settings: { invisibleSeconds: 10 } },
+      { host: 'app-4', group: 'CID_A', mode: 'grpcSimple', settings: { invisibleSeconds: 10 } },
+    ];
+    const of = (invisibleMs: number, x: any = l, defaults: Record<string, string> = { 'scenario.consumerGroups[0].invisibleMs': '15000 (assumed)' }) =>
+      replayStatements(new Truth(x), {
+        scenario: { startEpochMs: 0, brokers: [], clients: [], faults: [], consumerGroups: [{ group: 'CID_A', invisibleMs, instances: [] }] },
+        defaults,
+        milestones: [],
+        outages: [],
+      } as any).map((st) => [st.claim, st.verdict, st.why]);
+    expect(of(15_000)).toEqual([['CID_A invisibleMs=15000 (assumed)', 'false', 'it received with 10000 ms']]);
+    expect(of(10_000, l, {})).toEqual([['CID_A invisibleMs=10000', 'true', 'it received with 10000 ms']]);
+    const unset = structuredClone(l);
+    for (const c of unset.consumers) c.settings = { invisibleSeconds: null };
+    expect(of(15_000, unset)[0][1]).toBe('true');
+    const push = structuredClone(l);
+    for (const c of push.consumers) c.mode = 'grpcPush';
+    expect(of(15_000, push)).toEqual([['CID_A invisibleMs=15000 (assumed)', 'false', 'the lab ran app-3, app-4 as no SimpleConsumer']]);
+  });
+
   it("replay taking a consumer's host for a producer is false, and says what ran there", () => {
     const ss = replayStatements(new Truth(withConsumers()), { scenario: { startEpochMs: 0, brokers: [], clients: [{ host: 'app-3', version: '4.9.4', sendRatePerSec: 1, settings: {} }], faults: [] }, milestones: [], outages: [] });
     expect(ss.map((s) => [s.claim, s.verdict, s.why])).toEqual([['a producer on app-3', 'false', 'the lab ran a consumer (CID_A), no producer, on app-3']]);
@@ -669,6 +692,16 @@ describe('score: consumer statements', () => {
     expect(judged(lag(12, '10:03:00'))).toEqual([['largest lag about 12 at 10:03:00.000', 'true']]);
     expect(judged(lag(50, '10:04:30'))).toEqual([['largest lag about 50 at 10:04:30.000', 'unknown']]);
     expect(judged({ cachedAtLeast: { count: 32, at: T('10:01:55'), host: 'app-3' } })).toEqual([['32 messages cached at 10:01:55.000', 'true']]);
+  });
+
+  it("consume-failed's messages the broker logged as stored in the DLQ: true up to what the admin tool counted there, unknown when it logged none", () => {
+    const of = (sentToDlq: number) =>
+      analyzeStatements(withGroup(), { incidents: [], findings: [{ ...finding('F1', 'consume-failed', {}, '10:00:00', '10:01:00', { sentToDlq }), title: 'Group CID_A: 13 messages moved to %DLQ%CID_A' }], consumers: [] } as any)
+        .filter((st) => st.cls === 'process')
+        .map((st) => [st.claim, st.verdict]);
+    expect(of(58)).toEqual([['the broker stored 58 messages of CID_A in %DLQ%CID_A', 'true']]);
+    expect(of(59)).toEqual([['the broker stored 59 messages of CID_A in %DLQ%CID_A', 'false']]);
+    expect(of(0)).toEqual([['Group CID_A: 13 messages moved to %DLQ%CID_A', 'unknown']]);
   });
 
   it('a group the lab did not run is false; a consumer rule\'s group and failures are checked', () => {

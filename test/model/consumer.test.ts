@@ -103,6 +103,23 @@ describe('mechanisms', () => {
     expect(p.maxLag).toBeNull();
   });
 
+  it("a SimpleConsumer group (pop with invisibleMs) puts a failed message back after its invisible time: a long one keeps a burst's retries out of the DLQ; only a pop group takes it", () => {
+    const f = load('consumer-failures-dlq');
+    const pop: Scenario = structuredClone(f.scenario);
+    pop.consumerGroups![0].consumeMode = 'pop';
+    const slow: Scenario = structuredClone(pop);
+    slow.consumerGroups![0].invisibleMs = 120_000;
+    expect(() => validateScenario(structuredClone(slow))).not.toThrow();
+    const p = group(pop, f.untilMs);
+    const s = group(slow, f.untilMs);
+    // Three failures 2 min apart do not all fall inside the burst: fewer messages reach the DLQ.
+    expect(s.dlq).toBeLessThan(p.dlq);
+    expect(s.retried + s.dlq).toBe(s.failed);
+    const push: Scenario = structuredClone(f.scenario);
+    push.consumerGroups![0].invisibleMs = 15_000;
+    expect(() => validateScenario(structuredClone(push))).toThrow(/consumerGroups\[0\]\.invisibleMs: only a pop group/);
+  });
+
   it('an instance killed -9 leaves its unpersisted offsets: the next owner consumes those messages again', () => {
     const f = load('consumer-slow-listener');
     const sc = JSON.parse(JSON.stringify(f.scenario)) as Scenario;

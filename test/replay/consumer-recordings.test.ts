@@ -286,3 +286,35 @@ describe('what-ifs on an inferred consumer group', () => {
     expect(r.whatIf[1].consumers[0].dlq).toBeGreaterThan(30);
   });
 });
+
+describe('consumer-grpc-simple-failures: 5.x gRPC SimpleConsumers, which log no failure', () => {
+  const dir = join(ROOT, 'samples', 'lab', 'consumer-grpc-simple-failures');
+  let report: ReplayReport;
+  beforeAll(async () => {
+    report = replay(await infer(dir), { seed: 1, variants: [], runs: 0 });
+  });
+
+  it('infers a pop group of both instances, its group from the broker, retryMaxTimes from its config, and its invisible time as assumed', () => {
+    const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8'));
+    const [g] = report.input.scenario.consumerGroups!;
+    expect(g).toMatchObject({ group: 'CID_STOCK', topic: 'TopicOrder', consumeMode: 'pop', maxReconsumeTimes: lab.consumerGroups[0].maxReconsumeTimes, invisibleMs: 15_000 });
+    expect(g.instances.map((i) => i.host)).toEqual(['app-stock-01', 'app-stock-02']);
+    // The lab received with 10 s; no log prints it: the model's value is listed as assumed.
+    expect(lab.consumers[0].settings.invisibleSeconds).toBe(10);
+    expect(report.input.defaults['scenario.consumerGroups[0].invisibleMs']).toMatch(/assumed/);
+    expect(report.input.provenance['scenario.consumerGroups[0].consumeMode']?.evidence.length).toBeGreaterThan(0);
+    expect(report.input.notes.join('\n')).toContain('SimpleConsumers');
+    // The failures from the broker's pop revive puts: one level, then none.
+    expect(g.listener.changes?.map((c) => c.laterShare)).toEqual([expect.any(Number), 0]);
+    expect(g.listener.changes![0].laterShare!).toBeGreaterThan(0.2);
+  });
+
+  it("reproduces the failed deliveries; not the DLQ, whose third failures the assumed 15 s invisible time (the lab's was 10 s) pushes past the burst", () => {
+    const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).consumerGroups[0];
+    const g = report.run.metrics.consumerGroups!.CID_STOCK;
+    expect(within(g.failed, lab.failed, TOLERANCE.countShare, TOLERANCE.countAbs)).toBe(true);
+    expect(g.dlq).toBeGreaterThan(0);
+    expect(within(g.dlq, lab.dlq.byDeliveries, TOLERANCE.countShare, TOLERANCE.countAbs)).toBe(false);
+    expect(report.verdict).toBe('not-reproduced');
+  });
+});

@@ -38,6 +38,30 @@ ruleTester(rule, {
   ],
   invalid: [
     {
+      // Real lines of samples/lab/consumer-grpc-simple-failures (a 5.3.3 master in a local-mode proxy;
+      // rocketmq-client-java 5.0.7 SimpleConsumers, which log no failure).
+      name: "a pop group's DLQ forwards from its retry topic and no client failure: SimpleConsumers, retryMaxTimes from the group's config, no maxReconsumeTimes",
+      files: {
+        'mq-broker-a/logs/rocketmqlogs/broker.log': lf([
+          '2026-12-07 13:02:25 INFO AdminBrokerThread_2 - create new subscription group, SubscriptionGroupConfig{groupName=CID_STOCK, consumeEnable=true, consumeFromMinEnable=false, consumeBroadcastEnable=false, consumeMessageOrderly=false, retryQueueNums=1, retryMaxTimes=2, groupRetryPolicy=GroupRetryPolicy{type=CUSTOMIZED, exponentialRetryPolicy=null, customizedRetryPolicy=null}, brokerId=0, whichBrokerWhenConsumeSlowly=1, notifyConsumerIdsChangedEnable=true, groupSysFlag=0, consumeTimeoutMinute=15, subscriptionDataSet=null, attributes={}}',
+        ]),
+        'mq-broker-a/logs/rocketmqlogs/broker_default.log': lf([
+          '2026-12-07 13:04:02 INFO ConsumerProcessorExecutor-0 - send msg to DLQ %DLQ%CID_STOCK, owner=null, originalTopic=%RETRY%CID_STOCK_TopicOrder, consumerId=CID_STOCK, msgUniqKey=0AD5001F4E4C4E0E2F2A21B35A290088, storeTimestamp=1796619842178',
+          '2026-12-07 13:04:04 INFO ConsumerProcessorExecutor-1 - send msg to DLQ %DLQ%CID_STOCK, owner=null, originalTopic=%RETRY%CID_STOCK_TopicOrder, consumerId=CID_STOCK, msgUniqKey=0AD5001F4E4C4E0E2F2A21B35E11008B, storeTimestamp=1796619844174',
+        ]),
+      },
+      findings: [
+        {
+          severity: 'error',
+          metrics: { failures: 0, sentToDlq: 2, maxReconsumeTimes: null },
+          evidence: ['mq-broker-a/logs/rocketmqlogs/broker_default.log:1', 'mq-broker-a/logs/rocketmqlogs/broker.log:1'],
+          mentions: ['%RETRY%CID_STOCK_TopicOrder', 'its retryMaxTimes is 2', '3 attempts', 'SimpleConsumer logs none', 'TOPIC_PUT_NUMS'],
+          adviceOmits: ['retried up to maxReconsumeTimes'],
+          explanationOmits: ['no client log among the inputs logged a failure of the group\'s listener (its clients\' logs are missing'],
+        },
+      ],
+    },
+    {
       name: 'real 3.x orderly listener: StackOverflowError then `Orderly return not OK` for the same delivery count once',
       files: { 'app/rocketmq_client.log': real('93-alibaba-3x-consume-exception-orderly-not-ok.log') },
       findings: [

@@ -1,6 +1,7 @@
 // The consumer groups of the scenario, from what the clients and brokers logged about them:
 // - instances: each `the consumer [G] start OK` of a client log is one instance run (a host started
-//   again is a new run); the broker's book ends a run: `unregister a consumer[G] from
+//   again is a new run; a 5.x gRPC SimpleConsumer's start prints no group, only its client id: the
+//   broker's `new consumer connected, group: G ... clientId=` of that id names it); the broker's book ends a run: `unregister a consumer[G] from
 //   consumerGroupInfo` (a shutdown) or `NETTY EVENT: remove channel` on its close (a kill;
 //   ConsumerManager.doChannelCloseEvent, 4.9.x);
 // - topic: the queues its rebalances took (RebalanceImpl.updateProcessQueueTableInRebalance);
@@ -39,6 +40,8 @@ const LEVEL_FACTOR = 1.5;
 const MIN_TIMES = 5;
 /** Failures at the highest reconsumeTimes that make it maxReconsumeTimes when none failed past it. */
 const FAILED_AT_TOP = 5;
+/** A SimpleConsumer's invisible time, assumed: rocketmq-clients' SimpleConsumerExample (java, 5.0.x) receives with 15 s. */
+const SIMPLE_INVISIBLE_MS = 15_000;
 /** A removed channel is a killed instance when its client log says nothing this long after it. */
 const KILL_SILENCE_MS = 10000;
 /** A minute's time per message within this share of the level before, or failure shares within this much, is the same level. */
@@ -77,7 +80,10 @@ interface Run {
 }
 
 export function inferConsumers(ctx: InferContext, hosts: HostsResult, topics: ScenarioTopic[], versionOf: (host: string, path: string) => string): ConsumersResult {
-  const starts = ctx.events.filter((e) => e.kind === 'client' && e.type === 'startup' && e.fields.role === 'consumer' && typeof e.fields.group === 'string' && e.ts !== null);
+  const starts = [
+    ...ctx.events.filter((e) => e.kind === 'client' && e.type === 'startup' && e.fields.role === 'consumer' && typeof e.fields.group === 'string' && e.ts !== null),
+    ...simpleConsumerStarts(ctx),
+  ];
   const names = [...new Set(starts.map((e) => e.fields.group as string))].sort();
   const groups: ScenarioConsumerGroup[] = [];
   const modes = new Map<string, ConsumeMode>();
@@ -87,6 +93,26 @@ export function inferConsumers(ctx: InferContext, hosts: HostsResult, topics: Sc
     if (g) groups.push(g);
   }
   return { groups, modes };
+}
+
+/**
+ * A 5.x gRPC SimpleConsumer's start line prints no group (rocketmq-client-java SimpleConsumerImpl:
+ * `Begin to start the rocketmq simple consumer, clientId=C`): its group is the one the broker
+ * connected that client id to (`new consumer connected, group: G ... clientId=C`). Each such start,
+ * with that group as its field.
+ */
+function simpleConsumerStarts(ctx: InferContext): RmqEvent[] {
+  const groupOf = new Map<string, string>();
+  for (const e of ctx.events) {
+    if (e.type === 'consumer-changed' && e.kind === 'broker' && e.fields.change === 'connected' && typeof e.fields.clientId === 'string' && typeof e.fields.group === 'string') groupOf.set(e.fields.clientId, e.fields.group);
+  }
+  const out: RmqEvent[] = [];
+  for (const e of ctx.events) {
+    if (e.kind !== 'client' || e.entry !== 'startup/grpc-simple-consumer' || e.ts === null || typeof e.fields.group === 'string') continue;
+    const group = groupOf.get(/clientId=([^,\s]+)/.exec(e.text)?.[1] ?? '');
+    if (group !== undefined) out.push({ ...e, fields: { ...e.fields, group } });
+  }
+  return out;
 }
 
 function inferGroup(
@@ -163,7 +189,19 @@ function inferGroup(
   if (messageModel === 'BROADCASTING' && mode === 'orderly') ctx.notes.push(`consumer group ${name}: an orderly BROADCASTING group is not modelled; replayed as concurrently`);
   const group: ScenarioConsumerGroup = { group: name, topic, version, subscription, messageModel, listener: { processMs: 0 }, instances };
   const grpcStart = starts.find((e) => e.entry?.startsWith('startup/grpc-'));
-  if (grpcStart) {
+  const simpleStart = starts.find((e) => e.entry === 'startup/grpc-simple-consumer');
+  if (simpleStart) {
+    group.consumeMode = 'pop';
+    prov(`${p}.consumeMode`, "a 5.x gRPC SimpleConsumer (rocketmq-client-java SimpleConsumerImpl: `Begin to start the rocketmq simple consumer`, its group the broker's `new consumer connected` of its client id): it receives by pop through a proxy, and a message it does not acknowledge comes back after the invisible time of its receive", [simpleStart]);
+    // The invisible time is an argument of each receive() call: no log prints it.
+    group.invisibleMs = SIMPLE_INVISIBLE_MS;
+    def(`${p}.invisibleMs`, `${SIMPLE_INVISIBLE_MS} (assumed: a SimpleConsumer's invisible time is an argument of its receive calls, which no log prints; rocketmq-clients' SimpleConsumerExample asks 15 s)`);
+    ctx.notes.push(`consumer group ${name}: 5.x gRPC SimpleConsumers (pop through a proxy); the model pulls its queues, puts a failed message back after an invisible time of ${SIMPLE_INVISIBLE_MS / 1000} s (assumed: no log prints it) and keeps no lag for it`);
+    if (messageModel === 'BROADCASTING') {
+      group.messageModel = 'CLUSTERING';
+      ctx.notes.push(`consumer group ${name}: a BROADCASTING pop group is not modelled; replayed as CLUSTERING`);
+    }
+  } else if (grpcStart) {
     group.consumeMode = 'pop';
     prov(`${p}.consumeMode`, "a 5.x gRPC client's push consumer (rocketmq-client-java PushConsumerImpl: `Create standard consume service`): it receives by pop through a proxy, its failed messages come back at the retry policy's backoff", [grpcStart]);
     ctx.notes.push(`consumer group ${name}: 5.x gRPC push consumers (pop through a proxy); the model pulls its queues, retries a failed message at the pop backoff (1 s, 5 s, 10 s, ...) and keeps no lag for it`);
@@ -198,6 +236,7 @@ function inferGroup(
   const failures = failuresOf(ctx, hostsOf, name);
   group.maxReconsumeTimes = grpcRetryMaxTimes(ctx, mine, book, p) ?? inferMaxReconsume(ctx, failures, p);
   group.listener =
+    (simpleStart && stats.length === 0 ? inferSimpleListener(ctx, name, topic, p, group.invisibleMs ?? SIMPLE_INVISIBLE_MS, (group.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes) + 1) : null) ??
     (group.consumeMode === 'pop' && stats.length === 0 ? inferPopListener(ctx, failures, name, topic, p) : null) ??
     inferListener(ctx, failures, stats, p, threads * Math.max(1, new Set(runs.map((r) => r.host)).size));
   return group;
@@ -497,6 +536,74 @@ function inferPopListener(ctx: InferContext, failed: Failures, name: string, top
   if (prev.laterShare + prev.throwShare > 0) listener.changes!.push({ atMs: ctx.rel(last + 1), laterShare: 0, throwShare: 0 });
   if (listener.changes!.length === 0) return null;
   ctx.prov(`${p}.listener.laterShare`, `the puts of ${names[0]} (the pop revive's, one per failed delivery) against the deliveries of each minute (the topic's puts and those), the thrown share from the gRPC client's exception lines`, [...retry.slice(0, 2).map((x) => x.event), ...failed.lines.slice(0, 2)]);
+  return listener;
+}
+
+/**
+ * A SimpleConsumer group's listener, from the broker alone (its client logs no failure). Each run of
+ * stats minutes with puts of its pop retry topic is one level of failures. The pop revive puts back
+ * every delivery not acknowledged within its invisible time (R puts); the proxy forwards to the DLQ
+ * a message received past its attempts (D: SNDBCK_PUT_NUMS of `%RETRY%G_T@G`). With A attempts
+ * (maxReconsumeTimes + 1) and a share p failing, F fresh deliveries give R = F (p + ... + p^A) and
+ * D = F p^A: p is the root of R/D = (p + ... + p^A) / p^A, and the failing span holds F of the
+ * topic's puts, from the first of those minutes. Without a DLQ forward, p is R against the
+ * deliveries of the minutes (the topic's puts, and those), up to the last less the invisible time.
+ * Which failures threw is not in the logs: every one is a later (FAILURE) answer.
+ */
+function inferSimpleListener(ctx: InferContext, name: string, topic: string, p: string, invisibleMs: number, attempts: number): ScenarioConsumerGroup['listener'] | null {
+  const names = [`%RETRY%${name}_${topic}`, `%RETRY%${name}+${topic}`];
+  const retry = ctx.c.topicPuts.filter((x) => names.includes(x.topic)).sort((a, b) => a.ts - b.ts);
+  if (retry.length === 0) return null;
+  const fresh = ctx.c.topicPuts.filter((x) => x.topic === topic);
+  const dlq = ctx.c.popDlqPuts.filter((x) => names.some((n) => x.key === `${n}@${name}`));
+  ctx.def(`${p}.listener.processMs`, '20 (a gRPC client prints no consume statistics)');
+  ctx.def(`${p}.listener.throwShare`, "0: a SimpleConsumer's failures are messages it did not acknowledge, whether its code threw or not (no log tells them apart): all are laterShare");
+  const listener: ScenarioConsumerGroup['listener'] = { processMs: 20, laterShare: 0, throwShare: 0, changes: [] };
+  const ends = [...new Set(retry.map((x) => x.ts))];
+  let run: number[] = [];
+  const close = () => {
+    if (!run.length) return;
+    const from = run[0] - 60000;
+    const last = run[run.length - 1];
+    const inRun = (ts: number) => ts >= run[0] && ts <= last + 60000;
+    const r = retry.filter((x) => run.includes(x.ts)).reduce((n, x) => n + x.sum, 0);
+    const f = fresh.filter((x) => run.includes(x.ts)).reduce((n, x) => n + x.sum, 0);
+    const d = dlq.filter((x) => inRun(x.ts)).reduce((n, x) => n + x.sum, 0);
+    run = [];
+    const rate = f / ((last - from) / 1000);
+    let share: number;
+    let to: number;
+    if (d > 0 && d < r && rate > 0) {
+      // R/D = sum of p^k (k = 1..A) / p^A, which falls as p grows: bisect.
+      const ratio = (x: number) => Array.from({ length: attempts }, (_, k) => x ** (k + 1)).reduce((a, b) => a + b, 0) / x ** attempts;
+      let lo = 0.001;
+      let hi = 1;
+      for (let i = 0; i < 60; i++) {
+        const mid = (lo + hi) / 2;
+        if (ratio(mid) > r / d) lo = mid;
+        else hi = mid;
+      }
+      share = (lo + hi) / 2;
+      to = from + Math.min(last - from, ((d / share ** attempts) / rate) * 1000);
+    } else {
+      to = Math.max(from + 1000, last - invisibleMs);
+      const deliveries = (f * (to - from)) / (last - from) + r;
+      if (deliveries <= 0) return;
+      share = r / deliveries;
+    }
+    listener.changes!.push({ atMs: Math.max(0, ctx.rel(from)), laterShare: round2(Math.min(1, share)), throwShare: 0 }, { atMs: ctx.rel(to), laterShare: 0, throwShare: 0 });
+  };
+  for (const end of ends) {
+    if (run.length && end - run[run.length - 1] > 90_000) close();
+    run.push(end);
+  }
+  close();
+  if (listener.changes!.length === 0) return null;
+  ctx.prov(
+    `${p}.listener.laterShare`,
+    `the puts of ${names[0]} (the pop revive's, one per delivery not acknowledged within its invisible time) and the proxy's DLQ forwards (SNDBCK_PUT_NUMS [${names[0]}@${name}]) with ${attempts} attempts, from the first minute with such puts`,
+    [...retry.slice(0, 2).map((x) => x.event), ...dlq.slice(0, 1).map((x) => x.event)],
+  );
   return listener;
 }
 
