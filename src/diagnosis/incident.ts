@@ -419,7 +419,9 @@ function causeStep(c: Cause): string {
     case 'blocked-listener':
       return `the listener of ${c.group} blocked ${c.detail ?? `on ${c.host}`}: its consume threads were all inside calls that did not return, its queues' offsets stood still and the group fell behind`;
     case 'consume-failures':
-      return `the listener of ${c.group} failed deliveries ${c.detail ?? `on ${c.host}`}: each went back to the broker for a later retry`;
+      return c.simpleConsumer
+        ? `the SimpleConsumers of ${c.group} did not acknowledge deliveries ${c.detail ?? `on ${c.host}`}: each came back after its invisible time, through the group's pop retry topic`
+        : `the listener of ${c.group} failed deliveries ${c.detail ?? `on ${c.host}`}: each went back to the broker for a later retry`;
     case 'consumer-gone':
       return `the ${c.group} instance on ${c.host} was gone without a shutdown: the broker closed its channel and the others took its queues`;
     case 'consumer-stopped':

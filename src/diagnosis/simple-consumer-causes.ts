@@ -128,6 +128,7 @@ export function simpleConsumerCauses(): SimpleConsumerCauses {
           namesrvAddrs: [],
           brokers: [],
           kind: 'consume-failures',
+          simpleConsumer: true,
           start: madeIn ? madeIn.ts - PROXY_DEFAULTS.minInvisibleTimeMillsForRecv : from,
           end: null,
           recognisedBy:

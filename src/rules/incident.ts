@@ -43,6 +43,8 @@ export interface Cause {
   detail: string | null;
   /** A consumer fault's group. */
   group?: string;
+  /** A consumer fault's group of 5.x gRPC SimpleConsumers: the application receives and acknowledges, no listener. */
+  simpleConsumer?: boolean;
   /** A partition's other side: the hosts it could not reach or be reached from. */
   peers?: string[];
   /**

@@ -195,6 +195,13 @@ describe('the incident of the bundled samples', () => {
     expect(order.lastedBecause).toMatch(/while broker-b was busy/);
     expect(order.lastedBecause).not.toMatch(/route/);
   });
+
+  it('lab/consumer-grpc-simple-failures: the chain says the SimpleConsumers did not acknowledge, not that a listener failed (they have none)', async () => {
+    const [inc] = await incidentsOf(join('lab', 'consumer-grpc-simple-failures'));
+    const text = inc.chain.map((s) => s.text).join('\n');
+    expect(text).toMatch(/the SimpleConsumers of CID_STOCK did not acknowledge deliveries/);
+    expect(text).not.toMatch(/listener/);
+  });
 });
 
 describe('advice once', () => {

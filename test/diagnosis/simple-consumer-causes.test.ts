@@ -43,7 +43,7 @@ describe('SimpleConsumer failures from the broker', () => {
   it('names a burst on the group\'s hosts, from the revive that created the retry topic less 10 s, with no end', () => {
     const [c, ...more] = run(incident());
     expect(more).toEqual([]);
-    expect(c).toMatchObject({ kind: 'consume-failures', host: 'app-stock-01', group: 'CID_STOCK', start: T0 + 81_000, end: null });
+    expect(c).toMatchObject({ kind: 'consume-failures', host: 'app-stock-01', group: 'CID_STOCK', start: T0 + 81_000, end: null, simpleConsumer: true });
     expect(c.recognisedBy).toContain('125 deliveries');
     expect(c.recognisedBy).toContain('2 messages');
     expect(c.detail).toContain('on app-stock-01, app-stock-02');
