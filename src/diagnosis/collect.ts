@@ -7,8 +7,9 @@
 // lines inference cites, as are the instances' rebalances and the brokers' book of consumer groups
 // (consumer-lines.ts); what it reads only near something else (peers' resets and
 // timeouts during a silence, slow puts beside a busy reply) only there; kept events lose what
-// nothing reads (see `lighten`); and every kept list has a cap (KEEP_CAP per type and host,
-// LIMITS.sendTimes send times per host); what a cap dropped is counted in `dropped`.
+// nothing reads (see `lighten`); a client's flow-control warnings are read for their minute, and
+// only the first FLOW_LINES_KEPT per host kept as lines; and every kept list has a cap (KEEP_CAP per
+// type and host, LIMITS.sendTimes send times per host); what a cap dropped is counted in `dropped`.
 
 import { ACTIVITY_GAP_MS, hostSilences, type ActivityMark } from '../parse/activity.js';
 import { type EventType, type RmqEvent, type SourceAccounting } from '../parse/types.js';
@@ -58,6 +59,13 @@ const CONSUMER_STATS = new Set(['CONSUME_RT', 'CONSUME_OK_TPS', 'CONSUME_FAILED_
 
 /** Events of one type kept per host (failures of a long incident fit; a flood is cut). */
 export const KEEP_CAP = 20000;
+/**
+ * A client's flow-control warnings kept as lines per host (to cite, and for what reads a host's
+ * lines); every warning is read for the minute it fell in (FlowWarnings). Kept as events up to
+ * KEEP_CAP, a busy group's warnings (a few thousand a week per instance) were what grew analyze's
+ * main thread from the second week of the consumer bench set on (docs/bench.md).
+ */
+export const FLOW_LINES_KEPT = 1000;
 /** Failed deliveries kept as events per host, group and reconsumeTimes: what inference cites. */
 const CITED_FAILURES = 3;
 /** Registrations kept per broker host and NameServer: the first ones (inference cites three). */
@@ -135,6 +143,24 @@ export interface ConsumeStatMinute {
   rtSeq: number;
 }
 
+/**
+ * A client host's flow-control warnings of one consumer group (null: the line names none), as
+ * inference reads them (infer/consumers.ts): the minutes that held one, each by its end as the
+ * consume statistics' rows name it (a warning at t falls in the minute ending at t rounded up to the
+ * minute), up to KEEP_CAP, and the first warning's line (kept among the events).
+ */
+export interface FlowWarnings {
+  host: string;
+  group: string | null;
+  first: RmqEvent;
+  /** Minute ends, in the order read. */
+  minutes: number[];
+  /** Minutes past KEEP_CAP, left out. */
+  left: number;
+  /** Whether a warning of the count limit with its threshold is among the kept lines. */
+  threshold: boolean;
+}
+
 /** A client's failed delivery as inference reads it (infer/consumers.ts). */
 export interface ConsumeFailure {
   ts: number;
@@ -178,6 +204,10 @@ export interface Collected {
   consumeFailureLines: RmqEvent[];
   /** The clients' consume statistics per host, key and minute (up to KEEP_CAP lines per host and statistic), in the order they were read. */
   consumeStats: ConsumeStatMinute[];
+  /** The clients' flow-control warnings per host and group, in the order of their first warning. */
+  flowWarnings: FlowWarnings[];
+  /** Flow-control warnings past FLOW_LINES_KEPT per host, read for their minute only (not kept as lines). */
+  flowLinesLeft: Map<string, number>;
   /** Server property dumps (`key=value` lines of a process start), per `host|kind`: key -> last value and line. */
   props: Map<string, Map<string, { value: string; event: RmqEvent }>>;
   /** Broker-side `new producer connected ... L:/local - R:/remote`: the broker's own address on its host. */
@@ -253,6 +283,8 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     consumeFailures: new Map(),
     consumeFailureLines: [],
     consumeStats: [],
+    flowWarnings: [],
+    flowLinesLeft: new Map(),
     props: new Map(),
     producerLinks: [],
     appSends: new Map(),
@@ -357,6 +389,44 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       cited.set(key, n + 1);
       out.consumeFailureLines.push(lighten(e));
     }
+  };
+  /** Per host and group: its flow-control warnings; per host: the lines kept of them. */
+  const flowOf = new Map<string, FlowWarnings>();
+  const flowLines = new Map<string, number>();
+  /**
+   * A flow-control warning: its minute, and its line while the host has fewer than FLOW_LINES_KEPT
+   * (besides the first of each host and group, and its first of the count limit that prints the
+   * threshold: inference cites those).
+   */
+  const flowWarning = (e: RmqEvent): void => {
+    let f: FlowWarnings | undefined;
+    let first = false;
+    if (e.kind === 'client' && e.ts !== null) {
+      const group = typeof e.fields.group === 'string' ? e.fields.group : null;
+      const key = group === null ? e.host : `${e.host}\n${group}`;
+      f = flowOf.get(key);
+      if (!f) {
+        first = true;
+        flowOf.set(key, (f = { host: e.host, group, first: e, minutes: [], left: 0, threshold: false }));
+        out.flowWarnings.push(f);
+      }
+      const end = Math.ceil(e.ts / 60000) * 60000;
+      if (f.minutes[f.minutes.length - 1] !== end) {
+        if (f.minutes.length < KEEP_CAP) f.minutes.push(end);
+        else f.left++;
+      }
+    }
+    const threshold = f !== undefined && !f.threshold && e.fields.limit === 'count' && typeof e.fields.threshold === 'number';
+    const n = flowLines.get(e.host) ?? 0;
+    if (n >= FLOW_LINES_KEPT && !first && !threshold) {
+      out.flowLinesLeft.set(e.host, (out.flowLinesLeft.get(e.host) ?? 0) + 1);
+      return;
+    }
+    flowLines.set(e.host, n + 1);
+    const light = lighten(e);
+    if (f && first) f.first = light;
+    if (f && threshold) f.threshold = true;
+    out.events.push(light);
   };
   /** Per `host key`: its minute being read (a minute's three lines come together). */
   const statMinutes = new Map<string, ConsumeStatMinute>();
@@ -474,6 +544,10 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     // Pipeline: resets seen by peers, and the connections clients opened (a silent host that still
     // accepts them only stopped its processes).
     if (CONSUMER_KEPT.has(e.type)) {
+      if (e.type === 'flow-control') {
+        flowWarning(e);
+        return;
+      }
       // Counted against the cap as every kept line is (the note of what a cap left out is the same).
       if (!keep(e)) return;
       if (e.type === 'consume-failed') {

@@ -10,7 +10,7 @@
 // They run in this order because provenance, defaults and notes are listed in the order recorded.
 
 import type { Scenario } from '../model/index.js';
-import { KEEP_CAP, type Collected } from './collect.js';
+import { FLOW_LINES_KEPT, KEEP_CAP, type Collected } from './collect.js';
 import { clientVersion, inferClients } from './infer/clients.js';
 import { assumeProducerTags, consumerOnlyHosts, inferConsumers } from './infer/consumers.js';
 import { inferContext, LEAD_MS, MARGIN_MS, type InferOptions } from './infer/context.js';
@@ -62,6 +62,12 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   for (const [key, n] of c.dropped) {
     const [type, host] = key.split(' ');
     notes.push(`${host}: only the first ${KEEP_CAP.toLocaleString('en-US')} ${type} events were read (${n.toLocaleString('en-US')} more left out, to keep memory bounded)`);
+  }
+  for (const [host, n] of c.flowLinesLeft) {
+    notes.push(`${host}: only the first ${FLOW_LINES_KEPT.toLocaleString('en-US')} flow-control lines were kept to cite (${n.toLocaleString('en-US')} more read for the minute they fell in only, to keep memory bounded)`);
+  }
+  for (const f of c.flowWarnings) {
+    if (f.left) notes.push(`${f.host}: only the first ${KEEP_CAP.toLocaleString('en-US')} minutes with a flow-control warning${f.group !== null ? ` of ${f.group}` : ''} were read (${f.left.toLocaleString('en-US')} more left out, to keep memory bounded)`);
   }
   return {
     scenario,

@@ -95,12 +95,109 @@ const LATE_SETS_KEPT = 64;
 const ROUNDS_BEFORE_MS = 180_000;
 const ROUNDS_AFTER_MS = 120_000;
 
-/** A client's call to a broker address that was refused or timed out. */
+/** Refused or timed-out calls kept per client host (a flood is cut). */
+const REFUSED_MAX = 5000;
+/**
+ * A backlog's window reads the calls from a minute before its start (brokerFault), and its start is
+ * the earliest of its flow control, its orderly queues put off and its late minutes: each known
+ * within a minute of its time, a late minute once the lag is compared (LAG_OPEN_MS). A call's line
+ * is kept while a start could still come before it (this much before the oldest minute not yet
+ * compared and before the stream's time, a reordered line included).
+ */
+const REFUSED_LINE_MS = 240_000;
+
+/** A client's call to a broker address that was refused or timed out, as brokerFault reads it. */
 interface Refused {
   ts: number;
   addr: string;
-  ev: RmqEvent;
   pull: boolean;
+  host: string;
+  /** Its place among its host's calls. */
+  i: number;
+}
+
+/**
+ * The refused and timed-out calls of each client host: every call's time, address and kind (up to
+ * REFUSED_MAX), and the line of only those a backlog's failures can cite (the first call to each
+ * address from a minute before each start a backlog can take: `start()`). A decoded line per call,
+ * kept to the end, was the rules' thread's growth with the length of a busy group's logs.
+ */
+class RefusedCalls {
+  private readonly hosts = new Map<string, RefusedHost>();
+
+  add(e: RmqEvent, addr: string, pull: boolean): void {
+    let h = this.hosts.get(e.host);
+    if (!h) this.hosts.set(e.host, (h = { ts: [], addr: [], addrs: new Map(), pull: [], recent: [], lines: new Map(), since: -Infinity, cited: new Set() }));
+    if (h.ts.length >= REFUSED_MAX) return;
+    let a = h.addrs.get(addr);
+    if (a === undefined) h.addrs.set(addr, (a = addr));
+    const i = h.ts.length;
+    h.ts.push(e.ts!);
+    h.addr.push(a);
+    h.pull.push(pull);
+    h.recent.push({ i, ev: e });
+    // The first call to an address since the latest start is cited by a backlog that starts there.
+    if (e.ts! >= h.since && !h.cited.has(a)) {
+      h.cited.add(a);
+      h.lines.set(i, e);
+    }
+  }
+
+  /** A backlog may start at `start` (the calls from a minute before it are read): the first call to each address from then on keeps its line. */
+  start(start: number): void {
+    const from = start - 60000;
+    for (const h of this.hosts.values()) {
+      // Per address, its earliest call from then on (the first read of those at the same time).
+      const first = new Map<string, { i: number; ev: RmqEvent }>();
+      for (const r of h.recent) {
+        const x = first.get(h.addr[r.i]);
+        if (h.ts[r.i] >= from && (!x || h.ts[r.i] < h.ts[x.i])) first.set(h.addr[r.i], r);
+      }
+      for (const r of first.values()) h.lines.set(r.i, r.ev);
+      // Calls yet to come are the first since the latest start for the addresses not called since it.
+      if (from >= h.since) {
+        h.since = from;
+        h.cited = new Set(first.keys());
+      }
+    }
+  }
+
+  /** No start can come before `bound` any more: the lines of the calls before it that no start cites are let go. */
+  settle(bound: number): void {
+    for (const h of this.hosts.values()) {
+      let k = 0;
+      while (k < h.recent.length && h.ts[h.recent[k].i] < bound) k++;
+      if (k) h.recent.splice(0, k);
+    }
+  }
+
+  /** A host's calls within [from, to], in the order read. */
+  between(host: string, from: number, to: number): Refused[] {
+    const h = this.hosts.get(host);
+    const out: Refused[] = [];
+    if (h) for (let i = 0; i < h.ts.length; i++) if (h.ts[i] >= from && h.ts[i] <= to) out.push({ ts: h.ts[i], addr: h.addr[i], pull: h.pull[i], host, i });
+    return out;
+  }
+
+  /** A call's line, where it was kept. */
+  line(r: Refused): RmqEvent | null {
+    return this.hosts.get(r.host)?.lines.get(r.i) ?? null;
+  }
+}
+
+interface RefusedHost {
+  ts: number[];
+  addr: string[];
+  /** One copy of each address. */
+  addrs: Map<string, string>;
+  pull: boolean[];
+  /** The calls whose line a start yet to come may cite (REFUSED_LINE_MS), oldest first. */
+  recent: Array<{ i: number; ev: RmqEvent }>;
+  /** The lines kept, by the call's place. */
+  lines: Map<number, RmqEvent>;
+  /** The latest start's window (a minute before it), and the addresses of the calls cited since. */
+  since: number;
+  cited: Set<string>;
 }
 
 interface Minute {
@@ -221,8 +318,9 @@ const rule: Rule = {
     const stormCount = Number(ctx.settings.rebalanceStormCount);
     const groups = new Map<string, Group>();
     /** Per client host: failed connects and timeouts to a broker address. */
-    const refused = new Map<string, Refused[]>();
-    const lag = new LagMinutes();
+    const refused = new RefusedCalls();
+    // A group's late minutes, its flow control and its orderly queues put off each may start a backlog.
+    const lag = new LagMinutes((at) => refused.start(at - 60000));
     const group = (name: string): Group => {
       let g = groups.get(name);
       if (!g) groups.set(name, (g = { name, hosts: new Map(), flow: new Span(), flowHosts: new Set(), flowEv: null, maxCached: null, locks: [], rebalances: [], topics: new Set(), consumedAt: new Map(), lagHosts: new Set(), late: new Map(), subs: [] }));
@@ -271,6 +369,7 @@ const rule: Rule = {
     const onStats = (e: RmqEvent) => {
       if (e.ts === null || str(e, 'window') !== 'minute') return;
       lag.close(e.ts, groups.values());
+      refused.settle(Math.min(lag.oldestOpen, e.ts) - REFUSED_LINE_MS);
       const key = str(e, 'key') ?? '';
       if (e.kind !== 'client') {
         // The broker's stats.log: the messages of a topic it stored in the minute.
@@ -321,6 +420,7 @@ const rule: Rule = {
       const name = groupOf(e) ?? `(group not printed, ${e.host})`;
       if (e.ts === null) return;
       const g = group(name);
+      if (g.flow.first === null || e.ts < g.flow.first) refused.start(e.ts);
       g.flow.add(e.ts);
       g.flowHosts.add(e.host);
       host(g, e.host).flow.add(e.ts);
@@ -358,7 +458,10 @@ const rule: Rule = {
       const last = g.locks[g.locks.length - 1];
       const cur = last && e.ts - last.to <= LOCK_GAP_MS ? last : null;
       const l = cur ?? { from: e.ts, to: e.ts, brokers: new Set<string>(), queues: new Set<string>(), ev: e, hosts: new Set<string>() };
-      if (!cur) g.locks.push(l);
+      if (!cur) {
+        g.locks.push(l);
+        refused.start(e.ts);
+      }
       l.to = e.ts;
       l.hosts.add(e.host);
       const b = str(e, 'brokerName');
@@ -370,9 +473,8 @@ const rule: Rule = {
     const onRefused = (e: RmqEvent) => {
       if (e.kind !== 'client' || e.ts === null) return;
       const addrs = e.type === 'connect-failed' ? ((e.fields.addrs as string[] | undefined) ?? []) : [str(e, 'addr')].filter((a): a is string => !!a);
-      const list = refused.get(e.host) ?? [];
-      refused.set(e.host, list);
-      for (const addr of addrs) if (list.length < 5000 && !addr.endsWith(':9876')) list.push({ ts: e.ts, addr, ev: e, pull: e.type === 'pull-failed' });
+      for (const addr of addrs) if (!addr.endsWith(':9876')) refused.add(e, addr, e.type === 'pull-failed');
+      refused.settle(Math.min(lag.oldestOpen, e.ts) - REFUSED_LINE_MS);
     };
 
     const onRebalance = (e: RmqEvent) => {
@@ -441,6 +543,11 @@ class LagMinutes {
   private readonly puts = new Map<number, Map<string, number>>();
   /** The oldest minute end not yet compared (of a group's consumption or the stored counts). */
   private openFrom = Infinity;
+  /** `late(at)`: a late minute that is the first of its sum so far (a backlog may start a minute before it). */
+  constructor(private readonly late: (at: number) => void) {}
+  get oldestOpen(): number {
+    return this.openFrom;
+  }
   stored(topic: string, at: number, sum: number): void {
     let byTopic = this.puts.get(at);
     if (!byTopic) this.puts.set(at, (byTopic = new Map()));
@@ -464,7 +571,7 @@ class LagMinutes {
       for (const [at, c] of g.consumedAt) {
         if (at >= before) open = Math.min(open, at);
         else {
-          lateMinute(g, at, c, this.puts.get(at));
+          if (lateMinute(g, at, c, this.puts.get(at))) this.late(at);
           g.consumedAt.delete(at);
         }
       }
@@ -502,7 +609,7 @@ function fold(f: Folded, m: Minute): void {
 }
 
 /** The backlog of a group and its cause, or null when the logs show none. */
-function judge(g: Group, refused: ReadonlyMap<string, Refused[]>, stormCount: number, lag: Behind | null): Report | null {
+function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind | null): Report | null {
   const stuck = g.locks.filter((l) => l.to - l.from >= LOCK_MIN_MS);
   if (g.flow.first === null && !stuck.length && !lag) return null;
   const from = Math.min(...[g.flow.first, lag?.from ?? null, ...stuck.map((l) => l.from)].filter((x): x is number => x !== null));
@@ -626,18 +733,23 @@ interface Behind {
  * tenth fewer and 30 or more; summed with the late minutes printed by the same hosts. A group with
  * more than one topic is not compared (behind() reads none: its topics only grow).
  */
-function lateMinute(g: Group, at: number, c: { n: number; hosts: Set<string> }, puts: ReadonlyMap<string, number> | undefined): void {
-  if (g.topics.size !== 1) return;
+function lateMinute(g: Group, at: number, c: { n: number; hosts: Set<string> }, puts: ReadonlyMap<string, number> | undefined): boolean {
+  if (g.topics.size !== 1) return false;
   const put = puts?.get([...g.topics][0]);
-  if (put === undefined || put - c.n < Math.max(30, 0.1 * put)) return;
+  if (put === undefined || put - c.n < Math.max(30, 0.1 * put)) return false;
   const key = [...c.hosts].sort().join('\n');
   const sum = g.late.get(key);
   if (sum) {
+    const first = at < sum.first;
     sum.first = Math.min(sum.first, at);
     sum.last = Math.max(sum.last, at);
     sum.puts += put;
     sum.consumed += c.n;
-  } else if (g.late.size < LATE_SETS_KEPT) g.late.set(key, { first: at, last: at, puts: put, consumed: c.n });
+    return first;
+  }
+  if (g.late.size >= LATE_SETS_KEPT) return false;
+  g.late.set(key, { first: at, last: at, puts: put, consumed: c.n });
+  return true;
 }
 
 /**
@@ -825,8 +937,8 @@ interface BrokerFault {
  * pulls that failed with no response code) during the backlog: at least 3 failures, the most on
  * that address.
  */
-function brokerFault(from: number, to: number, hosts: ReadonlySet<string>, stuck: Group['locks'], refused: ReadonlyMap<string, Refused[]>): BrokerFault | null {
-  const fails = [...hosts].flatMap((h) => refused.get(h) ?? []).filter((x) => x.ts >= from - 60000 && x.ts <= to);
+function brokerFault(from: number, to: number, hosts: ReadonlySet<string>, stuck: Group['locks'], refused: RefusedCalls): BrokerFault | null {
+  const fails = [...hosts].flatMap((h) => refused.between(h, from - 60000, to));
   const byAddr = new Map<string, typeof fails>();
   for (const x of fails) byAddr.set(x.addr, [...(byAddr.get(x.addr) ?? []), x]);
   const top = [...byAddr].sort((a, b) => b[1].length - a[1].length)[0];
@@ -836,7 +948,10 @@ function brokerFault(from: number, to: number, hosts: ReadonlySet<string>, stuck
   const failFrom = list[0].ts;
   const failTo = list[list.length - 1].ts;
   const lock = stuck.find((l) => l.from <= failTo && l.to >= failFrom) ?? null;
-  return { addr, failures: list.length, pulls: list.filter((x) => x.pull).length, failFrom, failTo, failEv: list[0].ev, lock };
+  // The first call's line is kept (RefusedCalls.start: the window begins a minute before a start).
+  const failEv = refused.line(list[0]) ?? list.map((x) => refused.line(x)).find((x) => x !== null);
+  if (!failEv) return null;
+  return { addr, failures: list.length, pulls: list.filter((x) => x.pull).length, failFrom, failTo, failEv, lock };
 }
 
 /** A blocked listener this rule found, as the other layers read it (the incident's cause, replay's inference). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RmqEvent, SourceAccounting } from '../../src/parse/types.js';
-import { KEEP_CAP, collect, collector } from '../../src/diagnosis/collect.js';
+import { FLOW_LINES_KEPT, KEEP_CAP, collect, collector } from '../../src/diagnosis/collect.js';
 import { sourceOf } from './sources.js';
 
 const T0 = Date.parse('2024-05-20T14:00:00+08:00');
@@ -182,6 +182,35 @@ describe('collect keeps a bounded summary of the timeline', () => {
     const older = collector([sources()[2]], '', T0, T0 + 1_000_000);
     older.visit(stat(0, 'CONSUME_RT', { sum: 3000, avgpt: 25 }, 1));
     expect(older.finish().consumeStats[0]).toMatchObject({ times: 120, rtSum: 3000, ok: 0, rtLine: 1 });
+  });
+
+  it("reads every flow-control warning of a client for its minute, and keeps FLOW_LINES_KEPT of them per host as lines (the first of each group and its first threshold besides)", () => {
+    const c = collector([sources()[2]], '', T0, T0 + 30 * 86_400_000);
+    const flow = (at: number, group: string | null, limit: string, line: number) =>
+      ev({ at, host: 'app', kind: 'client', file: 'app/client.log', line, type: 'flow-control', fields: { group, limit, ...(limit === 'count' ? { threshold: 1000, count: 1001 } : {}) } } as Partial<RmqEvent> & { at: number });
+    // A week of warnings, two a minute (one at the minute's end itself), of the size limit; then a count one, and one of another group.
+    const minutes = 7 * 1440;
+    let line = 0;
+    for (let i = 0; i < minutes; i++) {
+      c.visit(flow(i * 60000 + 1, 'CID', 'size', ++line));
+      c.visit(flow((i + 1) * 60000, 'CID', 'size', ++line));
+    }
+    c.visit(flow(minutes * 60000 + 5, 'CID', 'count', ++line));
+    c.visit(flow(minutes * 60000 + 6, 'OTHER', 'size', ++line));
+    const out = c.finish();
+    const lines = out.events.filter((e) => e.type === 'flow-control');
+    // The first FLOW_LINES_KEPT, then CID's first of the count limit (it prints the threshold) and the first of OTHER.
+    expect(lines.map((e) => e.line)).toEqual([...Array.from({ length: FLOW_LINES_KEPT }, (_, i) => i + 1), 2 * minutes + 1, 2 * minutes + 2]);
+    expect(out.flowLinesLeft.get('app')).toBe(2 * minutes - FLOW_LINES_KEPT);
+    const [cid, other] = out.flowWarnings;
+    expect(cid).toMatchObject({ host: 'app', group: 'CID', left: 0, threshold: true });
+    expect(cid.first).toBe(lines[0]);
+    // Each minute once, by its end: both warnings of minute i fall in the minute that ends at (i + 1) min.
+    expect(cid.minutes).toHaveLength(minutes + 1);
+    expect(cid.minutes.slice(0, 2)).toEqual([T0 + 60000, T0 + 120000]);
+    expect(cid.minutes[minutes]).toBe(T0 + (minutes + 1) * 60000);
+    expect(other).toMatchObject({ group: 'OTHER', minutes: [T0 + (minutes + 1) * 60000] });
+    expect(out.dropped.size).toBe(0);
   });
 });
 

@@ -262,6 +262,76 @@ describe('consumer-backlog over weeks of minutes', () => {
     expect(f[0].metrics).toMatchObject({ cause: 'slow-listener', lagGrewBy: 30 * 1800, rtBeforeMs: 20, rtDuringMs: 200 });
   }, 120000);
 
+  /** A pull to broker-a that timed out (its text a stack, as the client prints it), at minute `min` and `sec` seconds. */
+  const pullFailed = (min: number, sec: number, line: number): RmqEvent => ({
+    ts: T0 + min * 60000 + sec * 1000,
+    host: 'app-pay-01',
+    kind: 'client',
+    file: 'app-pay-01/rocketmq_client.log',
+    line,
+    level: 'WARN',
+    thread: null,
+    logger: null,
+    type: 'pull-failed',
+    fields: { addr: '10.0.0.2:10911' },
+    text: `execute the pull request exception ${line}\n${'\tat org.apache.rocketmq.client.impl.MQClientAPIImpl.pullMessageSync(MQClientAPIImpl.java:1000)\n'.repeat(12)}`,
+    source: 0,
+    seq: line,
+  });
+  /**
+   * A month's minutes at 20 ms a message all along (late from `lateAt` for 30 minutes, if given, the
+   * listener no slower), with a pull timed out every 10 minutes and the extra ones given (as [minute,
+   * second]), and 30 minutes of flow control from `flowAt`, in time order.
+   */
+  function* withRefusals(days: number, lateAt: number | null, extra: Array<[number, number]> = [], flowAt: number | null = null): Generator<RmqEvent> {
+    let line = 10_000_000;
+    for (const e of month(days, lateAt)) {
+      const min = Math.round((e.ts! - T0) / 60000);
+      yield e.fields.stat === 'CONSUME_RT' ? { ...e, fields: { ...e.fields, sum: 24000, avgpt: 20 } } : e;
+      if (e.fields.stat !== 'CONSUME_OK_TPS') continue;
+      if (min % 10 === 0) yield pullFailed(min, 20, ++line);
+      for (const [m, sec] of extra) if (m === min) yield pullFailed(m, sec, ++line);
+      if (flowAt !== null && min >= flowAt && min < flowAt + 30) yield { ...pullFailed(min, 40, ++line), type: 'flow-control', fields: { group: 'GroupPay', limit: 'count', count: 1001 }, text: 'flow' };
+    }
+  }
+
+  it('holds about the same after four weeks of refused pulls as after one (a decoded line per call was kept to the end)', () => {
+    const heldWith = (days: number) => {
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const runner = new RuleRunner({ rules: [rule], sources });
+      for (const e of withRefusals(days, null)) runner.visit(e);
+      gc();
+      const after = process.memoryUsage().heapUsed;
+      expect(runner.finish()).toEqual([]);
+      return after - before;
+    };
+    heldWith(7);
+    const week = heldWith(7);
+    const fourWeeks = heldWith(28);
+    // 21 more days of a call every 10 minutes, each with its line, is about 4 MB.
+    expect(fourWeeks - week).toBeLessThan(1_500_000);
+  }, 120000);
+
+  it.each([
+    ['its late minutes (known 10 min after them)', 'late'],
+    ['its flow control', 'flow'],
+  ])("reads a broker fault in the month's last day from the calls refused meanwhile, and cites the first of them from a minute before the backlog began: %s", (_, how) => {
+    const at = 30 * DAY - 200;
+    const extra: Array<[number, number]> = [[at + 3, 5], [at + 6, 5], [at + 9, 5]];
+    const runner = new RuleRunner({ rules: [rule], sources });
+    const events = [...withRefusals(30, how === 'late' ? at : null, extra, how === 'flow' ? at : null)];
+    for (const e of events) runner.visit(e);
+    const f = runner.finish();
+    expect(f).toHaveLength(1);
+    const start = f[0].start!;
+    const to = f[0].end!;
+    const calls = events.filter((e) => e.type === 'pull-failed' && e.ts! >= start - 60000 && e.ts! <= to);
+    expect(f[0].metrics).toMatchObject({ cause: 'broker-fault', brokerAddr: '10.0.0.2:10911', brokerFailures: calls.length, brokerFailedFrom: calls[0].ts });
+    expect(f[0].evidence.map((x) => x.line)).toContain(calls[0].line);
+    expect(f[0].evidence.find((x) => x.line === calls[0].line)!.text).toBe(calls[0].text);
+  }, 120000);
+
   it('reads a slow listener against its best minute weeks before (folded), and cites a minute it kept', () => {
     // The best minutes (10 ms) are all in the first week; the month's last day is slow at 200 ms.
     function* withBest(): Generator<RmqEvent> {

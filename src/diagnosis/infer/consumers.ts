@@ -222,7 +222,7 @@ function inferGroup(
   // it consumed nothing, or its CONSUME_RT holds the blocked calls' whole waits.
   const overBlock = (endTs: number) => blocked.some((b) => endTs > (b.from ?? b.finding.start!) && endTs - 60000 < (b.until ?? Infinity));
   const stats = consumeStats(statRows, name).filter((m) => !overBlock(m.endTs));
-  const threads = inferThreads(ctx, mine, statRows, name, p, overBlock);
+  const threads = inferThreads(ctx, hostsOf, statRows, name, p, overBlock);
   group.consumeThreadMin = threads;
   group.consumeThreadMax = Math.max(threads, CONSUMER_DEFAULTS.consumeThreadMax);
   def(`${p}.consumeThreadMax`, `${group.consumeThreadMax} (DefaultMQPushConsumer default, at least consumeThreadMin; the pool never grows past consumeThreadMin)`);
@@ -374,17 +374,18 @@ function consumeStats(rows: readonly ConsumeStatMinute[], group: string): StatMi
 }
 
 /** consumeThreadMin: the busy threads of an instance over a minute its queues were held by flow control. */
-function inferThreads(ctx: InferContext, mine: RmqEvent[], statRows: readonly ConsumeStatMinute[], group: string, p: string, overBlock: (endTs: number) => boolean): number {
-  const held = mine.filter((e) => e.type === 'flow-control' && e.ts !== null);
+function inferThreads(ctx: InferContext, hostsOf: readonly string[], statRows: readonly ConsumeStatMinute[], group: string, p: string, overBlock: (endTs: number) => boolean): number {
+  // The group's warnings (or those that name no group) on its hosts, in the order of their first line.
+  const held = ctx.c.flowWarnings.filter((f) => hostsOf.includes(f.host) && (f.group === group || f.group === null));
   let best: { threads: number; events: RmqEvent[] } | null = null;
-  for (const host of new Set(held.map((e) => e.host))) {
-    const warnings = held.filter((e) => e.host === host);
+  for (const host of new Set(held.map((f) => f.host))) {
+    const warnings = held.filter((f) => f.host === host);
+    const minutes = new Set(warnings.flatMap((f) => f.minutes));
     for (const m of consumeStats(statRows.filter((r) => r.host === host), group)) {
       // A warning within the minute: its queues were full, so every thread was busy.
-      const inMinute = warnings.some((e) => e.ts! > m.endTs - 60000 && e.ts! <= m.endTs);
-      if (!inMinute || m.times < MIN_TIMES || overBlock(m.endTs)) continue;
+      if (!minutes.has(m.endTs) || m.times < MIN_TIMES || overBlock(m.endTs)) continue;
       const busy = m.rtSum / 60000;
-      if (!best || busy > best.threads) best = { threads: busy, events: [...m.events, warnings[0]] };
+      if (!best || busy > best.threads) best = { threads: busy, events: [...m.events, warnings[0].first] };
     }
   }
   if (best && Math.round(best.threads) >= 1) {
