@@ -17,6 +17,7 @@ import type { Rng } from './random.js';
 import { RemotingClient } from './remoting.js';
 import { spawn } from './coroutine.js';
 import { MessageStore } from './store.js';
+import type { MessageCopies } from './copies.js';
 import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js';
 import { serverProfile, type ServerProfile } from './versions.js';
 import { SERVER, TIMEOUTS } from '../rocketmq/facts.js';
@@ -131,6 +132,8 @@ export class Broker extends Process implements Listener {
   private readonly epochMs: number;
   /** The consume queues, retry topics and consumer offsets (kept on disk across a restart). */
   readonly store: MessageStore;
+  /** The run's book of messages stored more than once (none: not kept). */
+  copies: MessageCopies | null = null;
 
   /** Busy replies sent, by reason (tests, reports). */
   readonly busyReplies: Array<{ atMs: number; reason: string; waitMs: number | null; size: number | null }> = [];
@@ -412,7 +415,9 @@ export class Broker extends Process implements Listener {
     if (task.ch !== null) {
       if (code === ResponseCode.SUCCESS) {
         const body = task.req.body as { topic: string; queueId: number; tag?: string };
-        this.store.putMessage(body.topic, body.queueId, this.nowMs, body.tag ?? null);
+        const offset = this.store.putMessage(body.topic, body.queueId, this.nowMs, body.tag ?? null);
+        // Stored even when its producer gave up on the attempt (a request read after a hang): copies.ts.
+        this.copies?.stored(task.req.msgKey ?? -1, this.config.name, body.topic, body.queueId, offset);
       }
       this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? SEND_RESULT_BODY : null });
     }

@@ -398,7 +398,10 @@ export class ConsumerGroup {
     let set = this.consumedOffsets.get(key);
     if (set === undefined) this.consumedOffsets.set(key, (set = new Set()));
     if (set.has(offset) || offset < (this.consumedBelow.get(key) ?? 0)) this.metrics.duplicates++;
-    else set.add(offset);
+    else {
+      set.add(offset);
+      if (this.consumedCopyBefore(mq, offset, inst)) this.metrics.duplicates++;
+    }
     // A message a filter passed over and consumed after all (pulled again from an older offset).
     const skipped = this.skippedOffsets.get(queueName(mq));
     if (skipped?.delete(offset)) {
@@ -407,6 +410,24 @@ export class ConsumerGroup {
       m.total--;
       m.byTag[tag]--;
     }
+  }
+
+  /**
+   * The first success of this copy: another copy of the same message (one send stored twice, see
+   * copies.ts) consumed before makes it a duplicate, as the consumers' message id is the send's
+   * UNIQ_KEY. The other copy may have been consumed before this one was stored: it counts as consumed
+   * when its offset is in the duplicates' book or (CLUSTERING) below its queue's committed offset.
+   */
+  private consumedCopyBefore(mq: MessageQueue, offset: number, inst: PushConsumer | null): boolean {
+    const copies = this.broker(mq.brokerName).copies?.copiesOf(mq.brokerName, mq.topic, mq.queueId, offset);
+    if (copies === undefined) return false;
+    for (const c of copies) {
+      if (c.brokerName === mq.brokerName && c.topic === mq.topic && c.queueId === mq.queueId && c.offset === offset) continue;
+      const other: MessageQueue = { topic: c.topic, brokerName: c.brokerName, queueId: c.queueId };
+      if (this.consumedOffsets.get(this.consumedKey(other, inst))?.has(c.offset)) return true;
+      if (!this.broadcasting && c.offset < this.broker(c.brokerName).store.queryOffset(this.config.group, c.topic, c.queueId)) return true;
+    }
+    return false;
   }
 
   /**
