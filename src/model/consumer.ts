@@ -86,8 +86,9 @@ export const PUSH_CONSUMER_TIMING = {
   /** ClientConfig.persistConsumerOffsetInterval; MQClientInstance starts it 10 s after the start. */
   persistConsumerOffsetIntervalMs: 5000,
   persistFirstDelayMs: 10000,
-  /** ClientConfig.heartbeatBrokerInterval. */
+  /** ClientConfig.heartbeatBrokerInterval: MQClientInstance sends the heartbeats 1 s after the start, then every 30 s (4.9.4, 5.1.4). */
   heartbeatBrokerIntervalMs: 30000,
+  heartbeatFirstDelayMs: 1000,
   /** ClientConfig.pollNameServerInterval: MQClientInstance polls the routes 10 ms after the start, then every 30 s. */
   pollNameServerIntervalMs: 30000,
   pollFirstDelayMs: 10,
@@ -288,8 +289,10 @@ export class ConsumerGroup {
   }
 
   /**
-   * ConsumerManager.registerConsumer: a new client id makes the broker notify the group's other
-   * instances; a group that filters books the heartbeat's subscription of the topic when its version is
+   * ConsumerManager.registerConsumer: a new client id makes the broker notify every channel of the
+   * group, the new instance's own too (ConsumerGroupInfo.getAllChannel, DefaultConsumerIdsChangeListener:
+   * 4.9.4, and 5.3.3 with realTimeNotifyConsumerChange, its default): each rebalances at once, the new
+   * one with the client ids of the broker it asks then; a group that filters books the heartbeat's subscription of the topic when its version is
    * higher (ConsumerGroupInfo.updateSubscription: the group has one subscription per topic, whichever
    * instance's heartbeat carried the newest version).
    */
@@ -301,7 +304,7 @@ export class ConsumerGroup {
     const isNew = !ids.has(inst.clientId);
     ids.set(inst.clientId, this.kernel.nowMs);
     if (this.filtering) this.bookSubscription(inst, brokerName);
-    if (isNew) this.notifyConsumerIdsChanged(brokerName, inst);
+    if (isNew) this.notifyConsumerIdsChanged(brokerName, null);
   }
 
   /** updateSubscription, and its `subscription changed` lines in broker.log (4.9.4 texts). */
@@ -652,7 +655,7 @@ export class PushConsumer extends Process {
     // MQClientInstance.start, then DefaultMQPushConsumerImpl.start: heartbeat to every broker, rebalance at once.
     this.sendHeartbeatToAllBroker();
     if ((this.group.config.nameServers ?? []).length > 0) this.every(t.pollNameServerIntervalMs, t.pollFirstDelayMs, () => this.updateTopicRouteInfoFromNameServer());
-    this.every(t.heartbeatBrokerIntervalMs, t.heartbeatBrokerIntervalMs, () => this.sendHeartbeatToAllBroker());
+    this.every(t.heartbeatBrokerIntervalMs, t.heartbeatFirstDelayMs, () => this.sendHeartbeatToAllBroker());
     this.every(t.persistConsumerOffsetIntervalMs, t.persistFirstDelayMs, () => this.persistAllConsumerOffset());
     this.every(t.rebalanceIntervalMs, t.rebalanceIntervalMs, () => this.doRebalance());
     if (this.group.config.orderly) this.every(REBALANCE_LOCK_INTERVAL_MS, 1000, () => this.lockAll());
@@ -682,9 +685,16 @@ export class PushConsumer extends Process {
     this.kill('fin');
   }
 
+  /**
+   * MQClientInstance.sendHeartbeatToAllBroker: to every broker of its brokerAddrTable, which holds the
+   * brokers of the routes it polled; the heartbeat task's cleanOfflineBroker drops one no route holds
+   * (4.9.4, 5.1.4). A broker that left the route and came back is heartbeated again only after a route
+   * poll found it: until then its (restarted) ConsumerManager does not know the instance.
+   */
   private sendHeartbeatToAllBroker(): void {
     for (const name of this.group.config.brokers.keys()) {
       if (!this.group.config.queues.some((q) => q.brokerName === name)) continue;
+      if (this.route !== null && !this.route.has(name)) continue;
       if (this.group.reach(this.host, name) === 'ok') this.group.heartbeat(this, name);
     }
   }
