@@ -71,20 +71,20 @@ const CASES: Case[] = [
     gaps: {
       peak: LOCKS,
       peakAt: LOCKS,
-      duplicates: LOCKS,
+      duplicates: "the same cause (app-stock-01's messages of broker-a's queues consumed after its last commit that reached broker-a, consumed again from that offset after broker-a's return): the model's instance consumed one a queue in those 3.5 s, the recording's two (not established why)",
     },
   },
   {
     name: 'consumer-5x-restart', verdict: { diverged: 'busy' },
     figures: ['peak', ...COUNTS],
-    gaps: { duplicates: "the model's broker keeps every committed offset across its restart; the broker persists them every 5 s (flushConsumerOffsetInterval), the likely source of the recording's 16" },
+    gaps: { duplicates: "the model has the overlap at broker-a's return (the first instance to heartbeat it takes every queue), not the commits lost on broker-a's queues nor the race of one queue's move; it consumes half the recording's messages" },
   },
   {
     name: 'consumer-broker-hang', verdict: 'reproduced',
     figures: ['peak', ...COUNTS],
     gaps: {
       peak: 'the pulls held by the hung broker and the channels it closes on its return are not modelled closely enough (lag 10 against 16)',
-      duplicates: 'the recording consumed 65 messages twice after the hang; the model none (not analysed yet)',
+      duplicates: "the same cause (the attempts the producer gave up on, stored when broker-a ran again, and their retries), three times as many: the model's producer sends at 6.17/s (the busiest minute holds a late line and the copies) without the application's 4 sending threads a 3 s attempt kept busy",
     },
   },
   { name: 'consumer-namesrv-hang', verdict: 'reproduced', figures: ['peak', ...COUNTS], gaps: {} },
