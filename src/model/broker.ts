@@ -20,7 +20,7 @@ import { MessageStore } from './store.js';
 import type { MessageCopies } from './copies.js';
 import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js';
 import { serverProfile, type ServerProfile } from './versions.js';
-import { SERVER, TIMEOUTS } from '../rocketmq/facts.js';
+import { CONSUMER_OFFSET_FLUSH, SERVER, TIMEOUTS } from '../rocketmq/facts.js';
 import { factHolds } from '../rocketmq/versions.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
@@ -207,10 +207,18 @@ export class Broker extends Process implements Listener {
     this.registerBrokerAll();
     this.every(registerPeriodMs(this.config.registerNameServerPeriodMs), 10000, () => this.registerBrokerAll());
     if (this.watermarkLog) this.every(1000, 10000, () => this.printWaterMark());
+    this.every(CONSUMER_OFFSET_FLUSH.intervalMs, CONSUMER_OFFSET_FLUSH.firstDelayMs, () => this.store.flushOffsets());
+  }
+
+  /** The JVM's shutdown hook (SIGTERM): BrokerController.shutdown persists the consumer offsets before the process ends. */
+  shutdownHook(): void {
+    if (this.alive && this.host.state === 'up') this.store.flushOffsets();
   }
 
   protected onKilled(): void {
     this.store.dropHeld();
+    // What it committed since its last persist is gone (a shutdown hook persisted just before).
+    this.store.restoreFlushedOffsets();
     this.remoting.reset();
     this.queue = [];
     this.head = 0;

@@ -241,6 +241,15 @@ export class ConsumerGroup {
         this.listenerNow = { processMs: c.processMs ?? this.listenerNow.processMs, laterShare: c.laterShare ?? this.listenerNow.laterShare, throwShare: c.throwShare ?? this.listenerNow.throwShare };
       });
     }
+    // A broker killed before it persisted its offsets goes back to older ones: what lies below the
+    // offsets it lost was consumed, and is consumed again (CLUSTERING: the offsets are the broker's).
+    if (!config.broadcasting)
+      for (const b of config.brokers.values())
+        b.store.offsetLostListeners.push((group, topic, queueId, committed) => {
+          if (group !== config.group) return;
+          const key = queueName({ topic, brokerName: b.store.brokerName, queueId });
+          this.consumedBelow.set(key, Math.max(this.consumedBelow.get(key) ?? 0, committed));
+        });
     for (const r of config.resets ?? []) {
       for (const b of config.brokers.values()) b.store.keepTimeIndex();
       kernel.schedule(r.atMs, Priority.app, () => this.resetOffsetByTime(r.toMs));
@@ -428,7 +437,7 @@ export class ConsumerGroup {
       if (c.brokerName === mq.brokerName && c.topic === mq.topic && c.queueId === mq.queueId && c.offset === offset) continue;
       const other: MessageQueue = { topic: c.topic, brokerName: c.brokerName, queueId: c.queueId };
       if (this.consumedOffsets.get(this.consumedKey(other, inst))?.has(c.offset)) return true;
-      if (!this.broadcasting && c.offset < this.broker(c.brokerName).store.queryOffset(this.config.group, c.topic, c.queueId)) return true;
+      if (!this.broadcasting && c.offset < Math.max(this.consumedBelow.get(queueName(other)) ?? 0, this.broker(c.brokerName).store.queryOffset(this.config.group, c.topic, c.queueId))) return true;
     }
     return false;
   }

@@ -107,6 +107,12 @@ export type Fault =
       boot?: BootDelays;
       /** With `hung`: only the processes froze (SIGSTOP, a stop-the-world pause); the OS still completes new TCP connections, which then get no answer. */
       processesOnly?: boolean;
+      /**
+       * With `down`: the servers ran their shutdown hook (SIGTERM, a planned stop): a broker persists
+       * its consumer offsets first. Without it (kill -9, a crash) a broker loses the offsets committed
+       * since its last persist (every 5 s).
+       */
+      graceful?: boolean;
     }
   | { atMs: number; broker: string; stall: { durationMs: number; ioFrozen?: boolean; ioFrozenMs?: number } }
   | {
@@ -320,6 +326,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
           return;
         }
         case 'down':
+          if (f.graceful === true) for (const p of host.processes) if (p instanceof Broker) p.shutdownHook();
           host.dropHeld();
           host.state = 'down';
           hostEpochs[host.name]++;

@@ -71,7 +71,7 @@ const CASES: Case[] = [
     gaps: {
       peak: LOCKS,
       peakAt: LOCKS,
-      duplicates: "the same cause (app-stock-01's messages of broker-a's queues consumed after its last commit that reached broker-a, consumed again from that offset after broker-a's return): the model's instance consumed one a queue in those 3.5 s, the recording's two (not established why)",
+      duplicates: "the same cause (broker-a killed boots with the offsets it last persisted, every 5 s: what app-stock-01 consumed since is consumed again); how many rests on the persist's phase, known only to the second from the registrations: the model's falls just after the kill (seeds 1, 2: 13)",
     },
   },
   {
