@@ -17,9 +17,10 @@ import type { Rng } from './random.js';
 import { RemotingClient } from './remoting.js';
 import { spawn } from './coroutine.js';
 import { MessageStore } from './store.js';
+import type { MessageCopies } from './copies.js';
 import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js';
 import { serverProfile, type ServerProfile } from './versions.js';
-import { SERVER, TIMEOUTS } from '../rocketmq/facts.js';
+import { CONSUMER_OFFSET_FLUSH, SERVER, TIMEOUTS } from '../rocketmq/facts.js';
 import { factHolds } from '../rocketmq/versions.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
@@ -131,6 +132,8 @@ export class Broker extends Process implements Listener {
   private readonly epochMs: number;
   /** The consume queues, retry topics and consumer offsets (kept on disk across a restart). */
   readonly store: MessageStore;
+  /** The run's book of messages stored more than once (none: not kept). */
+  copies: MessageCopies | null = null;
 
   /** Busy replies sent, by reason (tests, reports). */
   readonly busyReplies: Array<{ atMs: number; reason: string; waitMs: number | null; size: number | null }> = [];
@@ -204,10 +207,18 @@ export class Broker extends Process implements Listener {
     this.registerBrokerAll();
     this.every(registerPeriodMs(this.config.registerNameServerPeriodMs), 10000, () => this.registerBrokerAll());
     if (this.watermarkLog) this.every(1000, 10000, () => this.printWaterMark());
+    this.every(CONSUMER_OFFSET_FLUSH.intervalMs, CONSUMER_OFFSET_FLUSH.firstDelayMs, () => this.store.flushOffsets());
+  }
+
+  /** The JVM's shutdown hook (SIGTERM): BrokerController.shutdown persists the consumer offsets before the process ends. */
+  shutdownHook(): void {
+    if (this.alive && this.host.state === 'up') this.store.flushOffsets();
   }
 
   protected onKilled(): void {
     this.store.dropHeld();
+    // What it committed since its last persist is gone (a shutdown hook persisted just before).
+    this.store.restoreFlushedOffsets();
     this.remoting.reset();
     this.queue = [];
     this.head = 0;
@@ -412,7 +423,9 @@ export class Broker extends Process implements Listener {
     if (task.ch !== null) {
       if (code === ResponseCode.SUCCESS) {
         const body = task.req.body as { topic: string; queueId: number; tag?: string };
-        this.store.putMessage(body.topic, body.queueId, this.nowMs, body.tag ?? null);
+        const offset = this.store.putMessage(body.topic, body.queueId, this.nowMs, body.tag ?? null);
+        // Stored even when its producer gave up on the attempt (a request read after a hang): copies.ts.
+        this.copies?.stored(task.req.msgKey ?? -1, this.config.name, body.topic, body.queueId, offset);
       }
       this.net.reply(task.ch, { opaque: task.req.opaque, code, remark, body: code === ResponseCode.SUCCESS ? SEND_RESULT_BODY : null });
     }

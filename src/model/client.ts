@@ -19,6 +19,7 @@ const SELECT_FRAMES = [
   'org.apache.rocketmq.client.impl.producer.DefaultMQProducerImpl.send(DefaultMQProducerImpl.java:1092)',
 ];
 import type { ClientMetrics, Recorder } from './metrics.js';
+import type { MessageCopies } from './copies.js';
 import { Process, RequestCode, ResponseCode, type Host, type Network, type Response } from './network.js';
 import type { Rng } from './random.js';
 import { CachedCall, Exceptions, RemotingClient, type RpcResult } from './remoting.js';
@@ -160,6 +161,8 @@ class DefaultSend extends CachedCall {
   asyncLeft: number | null = null;
   /** The message's tag (null: none). */
   tag: string | null = null;
+  /** The message (its UNIQ_KEY, the same in every attempt: copies.ts); -1: not tracked. */
+  msgKey = -1;
   constructor(
     private readonly client: Client,
     public thread: string,
@@ -186,6 +189,7 @@ class DefaultSend extends CachedCall {
     this.free = false;
     this.asyncLeft = null;
     this.tag = null;
+    this.msgKey = -1;
   }
   /** brokersSent[times] = brokerName. */
   setBroker(times: number, brokerName: string): void {
@@ -279,6 +283,8 @@ export class Client extends Process {
   private msgKey = 0;
   /** The tags of its messages in turn (null: its messages carry none). */
   private readonly tagRotation: TagRotation | null;
+  /** The run's book of messages stored more than once (none: the sends' messages are not tracked). */
+  copies: MessageCopies | null = null;
 
   constructor(
     net: Network,
@@ -684,12 +690,14 @@ export class Client extends Process {
     if (op === undefined) op = new DefaultSend(this, thread, tp, begin, timesTotal);
     else op.reuse(thread, tp, begin, timesTotal);
     op.tag = tag;
+    op.msgKey = this.copies?.newMessage() ?? -1;
     if (this.config.async) op.asyncLeft = this.s.retryTimesWhenSendAsyncFailed;
     return op;
   }
 
   /** The send ends: its outcome is told, and its state is free for the next send. */
   private opDone(op: DefaultSend, r: SendOutcome): void {
+    this.copies?.ended(op.msgKey, op.times > 0 || !r.ok);
     this.sendDone(op.thread, r);
     op.free = true;
     this.freeSends.push(op);
@@ -722,13 +730,13 @@ export class Client extends Process {
     const left = timeout - costTime;
     let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     if (addr === null) {
-      spawn(this.sendKernelImpl(mq, left, op.tag)).then((a) => this.attemptDone(op, a));
+      spawn(this.sendKernelImpl(mq, left, op.tag, op.msgKey)).then((a) => this.attemptDone(op, a));
       return;
     }
     if (this.profile.vipChannel) addr = vipAddr(addr);
     const body = op.tag === null ? (mq.body ??= { topic: mq.topic, queueId: mq.queueId, producerGroup: this.config.group }) : this.sendBody(mq, op.tag);
     op.addr = addr;
-    if (!this.remoting.invokeCached(addr, RequestCode.SEND_MESSAGE, body, left, op)) spawn(this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, left)).then((r) => op.rpcDone(r));
+    if (!this.remoting.invokeCached(addr, RequestCode.SEND_MESSAGE, body, left, op, op.msgKey)) spawn(this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, left, op.msgKey)).then((r) => op.rpcDone(r));
   }
 
   /** @internal (DefaultSend) */
@@ -861,7 +869,7 @@ export class Client extends Process {
     return body;
   }
 
-  private *sendKernelImpl(mq: MessageQueue, timeoutMs: number, tag: string | null): Co<Attempt> {
+  private *sendKernelImpl(mq: MessageQueue, timeoutMs: number, tag: string | null, msgKey = -1): Co<Attempt> {
     let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     if (addr === null) {
       yield* this.tryToFindTopicPublishInfo(mq.topic);
@@ -870,7 +878,7 @@ export class Client extends Process {
     if (addr === null) return { ok: false, kind: 'client', exc: this.clientException(`The broker[${mq.brokerName}] not exist`), timeout: false };
     if (this.profile.vipChannel) addr = vipAddr(addr);
     const body = this.sendBody(mq, tag);
-    const r = yield* this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, timeoutMs);
+    const r = yield* this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, timeoutMs, msgKey);
     return this.attemptOf(r, addr);
   }
 

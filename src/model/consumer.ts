@@ -86,8 +86,9 @@ export const PUSH_CONSUMER_TIMING = {
   /** ClientConfig.persistConsumerOffsetInterval; MQClientInstance starts it 10 s after the start. */
   persistConsumerOffsetIntervalMs: 5000,
   persistFirstDelayMs: 10000,
-  /** ClientConfig.heartbeatBrokerInterval. */
+  /** ClientConfig.heartbeatBrokerInterval: MQClientInstance sends the heartbeats 1 s after the start, then every 30 s (4.9.4, 5.1.4). */
   heartbeatBrokerIntervalMs: 30000,
+  heartbeatFirstDelayMs: 1000,
   /** ClientConfig.pollNameServerInterval: MQClientInstance polls the routes 10 ms after the start, then every 30 s. */
   pollNameServerIntervalMs: 30000,
   pollFirstDelayMs: 10,
@@ -246,6 +247,15 @@ export class ConsumerGroup {
         this.listenerNow = { processMs: c.processMs ?? this.listenerNow.processMs, laterShare: c.laterShare ?? this.listenerNow.laterShare, throwShare: c.throwShare ?? this.listenerNow.throwShare };
       });
     }
+    // A broker killed before it persisted its offsets goes back to older ones: what lies below the
+    // offsets it lost was consumed, and is consumed again (CLUSTERING: the offsets are the broker's).
+    if (!config.broadcasting)
+      for (const b of config.brokers.values())
+        b.store.offsetLostListeners.push((group, topic, queueId, committed) => {
+          if (group !== config.group) return;
+          const key = queueName({ topic, brokerName: b.store.brokerName, queueId });
+          this.consumedBelow.set(key, Math.max(this.consumedBelow.get(key) ?? 0, committed));
+        });
     for (const r of config.resets ?? []) {
       for (const b of config.brokers.values()) b.store.keepTimeIndex();
       kernel.schedule(r.atMs, Priority.app, () => this.resetOffsetByTime(r.toMs));
@@ -294,8 +304,10 @@ export class ConsumerGroup {
   }
 
   /**
-   * ConsumerManager.registerConsumer: a new client id makes the broker notify the group's other
-   * instances; a group that filters books the heartbeat's subscription of the topic when its version is
+   * ConsumerManager.registerConsumer: a new client id makes the broker notify every channel of the
+   * group, the new instance's own too (ConsumerGroupInfo.getAllChannel, DefaultConsumerIdsChangeListener:
+   * 4.9.4, and 5.3.3 with realTimeNotifyConsumerChange, its default): each rebalances at once, the new
+   * one with the client ids of the broker it asks then; a group that filters books the heartbeat's subscription of the topic when its version is
    * higher (ConsumerGroupInfo.updateSubscription: the group has one subscription per topic, whichever
    * instance's heartbeat carried the newest version).
    */
@@ -307,7 +319,7 @@ export class ConsumerGroup {
     const isNew = !ids.has(inst.clientId);
     ids.set(inst.clientId, this.kernel.nowMs);
     if (this.filtering) this.bookSubscription(inst, brokerName);
-    if (isNew) this.notifyConsumerIdsChanged(brokerName, inst);
+    if (isNew) this.notifyConsumerIdsChanged(brokerName, null);
   }
 
   /** updateSubscription, and its `subscription changed` lines in broker.log (4.9.4 texts). */
@@ -404,7 +416,10 @@ export class ConsumerGroup {
     let set = this.consumedOffsets.get(key);
     if (set === undefined) this.consumedOffsets.set(key, (set = new Set()));
     if (set.has(offset) || offset < (this.consumedBelow.get(key) ?? 0)) this.metrics.duplicates++;
-    else set.add(offset);
+    else {
+      set.add(offset);
+      if (this.consumedCopyBefore(mq, offset, inst)) this.metrics.duplicates++;
+    }
     // A message a filter passed over and consumed after all (pulled again from an older offset).
     const skipped = this.skippedOffsets.get(queueName(mq));
     if (skipped?.delete(offset)) {
@@ -413,6 +428,24 @@ export class ConsumerGroup {
       m.total--;
       m.byTag[tag]--;
     }
+  }
+
+  /**
+   * The first success of this copy: another copy of the same message (one send stored twice, see
+   * copies.ts) consumed before makes it a duplicate, as the consumers' message id is the send's
+   * UNIQ_KEY. The other copy may have been consumed before this one was stored: it counts as consumed
+   * when its offset is in the duplicates' book or (CLUSTERING) below its queue's committed offset.
+   */
+  private consumedCopyBefore(mq: MessageQueue, offset: number, inst: PushConsumer | null): boolean {
+    const copies = this.broker(mq.brokerName).copies?.copiesOf(mq.brokerName, mq.topic, mq.queueId, offset);
+    if (copies === undefined) return false;
+    for (const c of copies) {
+      if (c.brokerName === mq.brokerName && c.topic === mq.topic && c.queueId === mq.queueId && c.offset === offset) continue;
+      const other: MessageQueue = { topic: c.topic, brokerName: c.brokerName, queueId: c.queueId };
+      if (this.consumedOffsets.get(this.consumedKey(other, inst))?.has(c.offset)) return true;
+      if (!this.broadcasting && c.offset < Math.max(this.consumedBelow.get(queueName(other)) ?? 0, this.broker(c.brokerName).store.queryOffset(this.config.group, c.topic, c.queueId))) return true;
+    }
+    return false;
   }
 
   /**
@@ -639,7 +672,7 @@ export class PushConsumer extends Process {
     // MQClientInstance.start, then DefaultMQPushConsumerImpl.start: heartbeat to every broker, rebalance at once.
     this.sendHeartbeatToAllBroker();
     if ((this.group.config.nameServers ?? []).length > 0) this.every(t.pollNameServerIntervalMs, t.pollFirstDelayMs, () => this.updateTopicRouteInfoFromNameServer());
-    this.every(t.heartbeatBrokerIntervalMs, t.heartbeatBrokerIntervalMs, () => this.sendHeartbeatToAllBroker());
+    this.every(t.heartbeatBrokerIntervalMs, t.heartbeatFirstDelayMs, () => this.sendHeartbeatToAllBroker());
     this.every(t.persistConsumerOffsetIntervalMs, t.persistFirstDelayMs, () => this.persistAllConsumerOffset());
     this.every(t.rebalanceIntervalMs, t.rebalanceIntervalMs, () => this.doRebalance());
     if (this.group.config.orderly) this.every(REBALANCE_LOCK_INTERVAL_MS, 1000, () => this.lockAll());
@@ -669,9 +702,16 @@ export class PushConsumer extends Process {
     this.kill('fin');
   }
 
+  /**
+   * MQClientInstance.sendHeartbeatToAllBroker: to every broker of its brokerAddrTable, which holds the
+   * brokers of the routes it polled; the heartbeat task's cleanOfflineBroker drops one no route holds
+   * (4.9.4, 5.1.4). A broker that left the route and came back is heartbeated again only after a route
+   * poll found it: until then its (restarted) ConsumerManager does not know the instance.
+   */
   private sendHeartbeatToAllBroker(): void {
     for (const name of this.group.config.brokers.keys()) {
       if (!this.group.config.queues.some((q) => q.brokerName === name)) continue;
+      if (this.route !== null && !this.route.has(name)) continue;
       if (this.group.reach(this.host, name) === 'ok') this.group.heartbeat(this, name);
     }
   }

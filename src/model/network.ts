@@ -24,6 +24,8 @@ export interface Request {
   code: number;
   opaque: number;
   body: unknown;
+  /** A SEND_MESSAGE's message (its UNIQ_KEY, the same in every attempt of one send: copies.ts); -1 otherwise. */
+  msgKey?: number;
 }
 
 export interface Response {

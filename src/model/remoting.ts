@@ -276,7 +276,7 @@ export class RemotingClient implements ChannelHandler {
   // ---- invokeSync --------------------------------------------------------------------------
 
   /** NettyRemotingClient.invokeSync; addr null means "the chosen name server". */
-  *invokeSync(addr: string | null, code: number, body: unknown, timeoutMs: number): Co<RpcResult> {
+  *invokeSync(addr: string | null, code: number, body: unknown, timeoutMs: number, msgKey = -1): Co<RpcResult> {
     const p = this.o.profile;
     const begin = this.now;
     let ch: Channel | null;
@@ -297,7 +297,7 @@ export class RemotingClient implements ChannelHandler {
       const opaque = this.opaqueNext++;
       const sig = new SyncWait(ch);
       this.pending.set(opaque, sig);
-      if (!this.o.proc.net.send(ch, { code, opaque, body })) return this.sendFailed(addr, ch, opaque);
+      if (!this.o.proc.net.send(ch, { code, opaque, body, msgKey })) return this.sendFailed(addr, ch, opaque);
       // waitResponse returns a little after the deadline (the 3001-3003 ms RTs of real logs).
       this.addDeadline(this.now + left + this.o.rng.uniform(0.5, 3), opaque);
       const resp = sig.settled ? sig.value : ((yield sig as Signal<unknown>) as Response | null);
@@ -315,7 +315,7 @@ export class RemotingClient implements ChannelHandler {
    * the same order) and calls k with the result, and returns true; otherwise it does nothing and
    * returns false (the caller then runs invokeSync).
    */
-  invokeCached(addr: string, code: number, body: unknown, timeoutMs: number, call: CachedCall): boolean {
+  invokeCached(addr: string, code: number, body: unknown, timeoutMs: number, call: CachedCall, msgKey = -1): boolean {
     const cached = this.channelTables.get(addr);
     if (cached === undefined || !cached.isOK()) return false;
     const ch = cached.ch!;
@@ -326,7 +326,7 @@ export class RemotingClient implements ChannelHandler {
     const opaque = this.opaqueNext++;
     call.bind(this, addr, ch, timeoutMs);
     this.pending.set(opaque, call);
-    if (!this.o.proc.net.send(ch, { code, opaque, body })) {
+    if (!this.o.proc.net.send(ch, { code, opaque, body, msgKey })) {
       call.onFailure(this.sendFailed(addr, ch, opaque));
       return true;
     }

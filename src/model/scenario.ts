@@ -6,6 +6,7 @@ import { parseZone, type Zone } from '../parse/time.js';
 import type { RmqEvent } from '../parse/types.js';
 import { Broker, type ServiceTime } from './broker.js';
 import { Client, type ClientSettings, type RateStep } from './client.js';
+import { MessageCopies } from './copies.js';
 import { consumerGroupsOf, type ConsumerGroupMetrics, type ScenarioConsumerGroup } from './consumer.js';
 export type { ScenarioConsumerGroup, ScenarioConsumerInstance } from './consumer.js';
 import { assert, Kernel, Priority } from './kernel.js';
@@ -106,6 +107,12 @@ export type Fault =
       boot?: BootDelays;
       /** With `hung`: only the processes froze (SIGSTOP, a stop-the-world pause); the OS still completes new TCP connections, which then get no answer. */
       processesOnly?: boolean;
+      /**
+       * With `down`: the servers ran their shutdown hook (SIGTERM, a planned stop): a broker persists
+       * its consumer offsets first. Without it (kill -9, a crash) a broker loses the offsets committed
+       * since its last persist (every 5 s).
+       */
+      graceful?: boolean;
     }
   | { atMs: number; broker: string; stall: { durationMs: number; ioFrozen?: boolean; ioFrozenMs?: number } }
   | {
@@ -250,6 +257,12 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
   const brokers = brokersOf(scenario, net, nsAddrs, serverVersion, sink, zone, random, opts.watermark ?? true);
 
   const clients = clientsOf(scenario, net, nsAddrs, sink, zone, recorder, random);
+  // Which messages a send stored twice is kept only where consumers can consume them twice.
+  if ((scenario.consumerGroups ?? []).length > 0) {
+    const copies = new MessageCopies();
+    for (const b of brokers.values()) b.copies = copies;
+    for (const c of clients) c.copies = copies;
+  }
 
   // Boot: NameServers first, then brokers (they register at once), then clients.
   // A start time (startAtMs) sets the phase of the process's timers; a fault may have booted it first.
@@ -313,6 +326,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
           return;
         }
         case 'down':
+          if (f.graceful === true) for (const p of host.processes) if (p instanceof Broker) p.shutdownHook();
           host.dropHeld();
           host.state = 'down';
           hostEpochs[host.name]++;

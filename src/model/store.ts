@@ -57,6 +57,10 @@ export class MessageStore {
   readonly dlq = new Map<string, number>();
   /** Committed offsets per `group@topic:queueId`. */
   private readonly offsets = new Map<string, number>();
+  /** The committed offsets as the broker last persisted them (consumerOffset.json). */
+  private flushedOffsets = new Map<string, number>();
+  /** Told of every committed offset a kill took back (the group's book of what was consumed: duplicates). */
+  readonly offsetLostListeners: Array<(group: string, topic: string, queueId: number, committed: number) => void> = [];
   /** Pulls held until a message arrives (PullRequestHoldService), per `topic:queueId`. */
   private readonly held = new Map<string, Set<Waiter>>();
   /**
@@ -245,6 +249,23 @@ export class MessageStore {
   unlock(group: string, queue: string, clientId: string): void {
     const key = `${group}@${queue}`;
     if (this.locks.get(key)?.clientId === clientId) this.locks.delete(key);
+  }
+
+  /** ConsumerOffsetManager.persist: the committed offsets as they are now survive the broker's death. */
+  flushOffsets(): void {
+    this.flushedOffsets = new Map(this.offsets);
+  }
+
+  /** The broker was killed: the offsets committed since its last persist are lost (it reads consumerOffset.json when it boots). */
+  restoreFlushedOffsets(): void {
+    for (const [k, committed] of this.offsets) {
+      if ((this.flushedOffsets.get(k) ?? -1) >= committed) continue;
+      const at = k.indexOf('@');
+      const colon = k.lastIndexOf(':');
+      for (const l of this.offsetLostListeners) l(k.slice(0, at), k.slice(at + 1, colon), Number(k.slice(colon + 1)), committed);
+    }
+    this.offsets.clear();
+    for (const [k, v] of this.flushedOffsets) this.offsets.set(k, v);
   }
 
   /** The broker died: held pulls are dropped with their channels, and the queue locks with its memory (messages and offsets are on disk). */

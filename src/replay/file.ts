@@ -385,6 +385,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
         knownHost('host', x.str('host', true)!);
         x.oneOf('state', ['hung', 'up', 'down', 'reboot'] as const);
         x.bool('processesOnly');
+        x.bool('graceful');
         const boot = x.obj('boot', false);
         if (boot) {
           dur(boot, 'namesrvMs', false);

@@ -198,6 +198,16 @@ export function isSendCallbackThread(thread: string | null): boolean {
   return thread !== null && (thread.startsWith(CLIENT_THREADS.asyncSender) || thread.startsWith(CLIENT_THREADS.callback));
 }
 
+/**
+ * BrokerController's ConsumerOffsetManager.persist (consumerOffset.json): every
+ * flushConsumerOffsetInterval (5 s) from 10 s after the start, and in its shutdown (the JVM's hook on
+ * SIGTERM); what was committed since the last one is lost when the broker is killed (4.9.4, 5.3.3).
+ */
+export const CONSUMER_OFFSET_FLUSH = {
+  firstDelayMs: 10000,
+  intervalMs: 5000,
+} as const;
+
 /** Remoting timeouts that more than one layer reads (the model's calls, the clock estimate's pairs). */
 export const TIMEOUTS = {
   /** NettyClientConfig.connectTimeoutMillis: 3000 ms in 4.x and 5.x clients and brokers. */

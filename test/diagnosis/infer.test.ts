@@ -143,6 +143,15 @@ describe("a producer's rate that changed, from the brokers' stored counts minute
     expect(client.sendRatePerSec).toBe(11.7);
   });
 
+  it("consumer-broker-hang: broker-a's line for the minute it missed, printed when it ran again (02:30:46), is not summed with its next minute's", async () => {
+    const input = await infer(join(LAB, 'consumer-broker-hang'));
+    const p = input.provenance['scenario.clients[0].sendRatePerSec'];
+    // 02:31: broker-a 97 (02:31:00) and broker-b 205; broker-a's 68 of 02:30:46 is the minute before's.
+    expect(p.rule).toContain('302 messages');
+    expect(input.scenario.clients[0].sendRatePerSec).toBeCloseTo(302 / 60, 2);
+    expect(p.evidence).toHaveLength(2);
+  });
+
   it('keeps one rate where it did not change, and where the minutes that differ held failed sends', async () => {
     for (const dir of [join(LAB, 'consumer-lite-pull-stop'), join(LAB, 'consumer-broker-hang'), join(ROOT, 'samples', 'generated', 'gen-23')]) {
       const input = await infer(dir);

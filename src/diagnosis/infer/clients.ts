@@ -470,9 +470,18 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
   const masters = new Set(hosts.brokerNames.map((n) => hosts.brokerHost.get(n)?.value).filter((h): h is string => !!h));
   const lines = ctx.c.topicPuts.filter((x) => x.topic === topic && masters.has(x.host));
   if (!masters.size || !lines.length) return null;
+  // Each line counts the minute that ended when it was printed; a line printed late (a hung broker
+  // prints the minute before when it runs again) counts the minute before its host's next line's.
+  const minuteOf = new Map<(typeof lines)[number], number>();
+  const nextOfHost = new Map<string, number>();
+  for (const l of [...lines].sort((a, b) => b.ts - a.ts)) {
+    const m = Math.min(Math.round(l.ts / 60000), (nextOfHost.get(l.host) ?? Infinity) - 1);
+    nextOfHost.set(l.host, m);
+    minuteOf.set(l, m);
+  }
   const byMinute = new Map<number, typeof lines>();
   for (const l of lines) {
-    const m = Math.round(l.ts / 60000);
+    const m = minuteOf.get(l)!;
     byMinute.set(m, [...(byMinute.get(m) ?? []), l]);
   }
   let best: typeof lines | null = null;

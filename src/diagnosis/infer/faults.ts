@@ -164,7 +164,8 @@ function silenceFault(ctx: InferContext, input: FaultsInput, s: Silence): Pendin
   const lastLine = `the last line ${h} wrote before ${Math.round((endTs - fromTs) / 1000)} s of silence while other hosts kept logging`;
   const out: Pending[] = [];
   out.push({
-    fault: { atMs: ctx.rel(startTs), host: h, state, ...(processesOnly ? { processesOnly } : {}) },
+    // A shutdown hook (SIGTERM) persisted the broker's consumer offsets; a stop without one lost what was committed since its last persist.
+    fault: { atMs: ctx.rel(startTs), host: h, state, ...(processesOnly ? { processesOnly } : {}), ...(state === 'down' && ev.shutdown ? { graceful: true } : {}) },
     defaults: [],
     rule:
       state === 'hung'
@@ -366,7 +367,7 @@ function restartFaults(ctx: InferContext, input: FaultsInput): Pending[] {
       const runs = [...(input.nameServers.some((n) => n.host === h) ? ['namesrv'] : []), ...(input.brokers.some((b) => b.host === h) ? ['broker'] : [])];
       if (!runs.every((r) => hooked.has(r))) continue;
       out.push({
-        fault: { atMs: ctx.rel(when(hook)), host: h, state: 'down' },
+        fault: { atMs: ctx.rel(when(hook)), host: h, state: 'down', graceful: true },
         rule: `the shutdown hook, then its boot ${Math.round((when(firsts[0]) - when(hook)) / 1000)} s later`,
         evidence: [hook],
         defaults: [],
