@@ -1,29 +1,17 @@
 // A send stored twice: the attempt its producer gave up on (the hung broker read it when it ran
 // again) and its retry. The consumers consume both copies, one message (one UNIQ_KEY) consumed twice.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MessageCopies } from '../../src/model/copies.js';
 import { runScenario, type Scenario } from '../../src/model/index.js';
-
-interface ScenarioFile {
-  untilMs: number;
-  scenario: Scenario;
-}
+import { twoMastersScenario } from './scenarios.js';
 
 /**
  * consumer-slow-listener's cluster with a fast listener, a second master and broker-a frozen
  * (SIGSTOP: its sockets stay open) for 60 s from 80 s on.
  */
 function hangScenario(retries: number | null, hang = true): { scenario: Scenario; untilMs: number } {
-  const f = JSON.parse(readFileSync('test/fixtures/replay-scenarios/consumer-slow-listener.json', 'utf8')) as ScenarioFile;
-  const sc = f.scenario;
-  sc.brokers.push({ name: 'broker-b', addr: '10.213.0.22:10911', host: 'mq-broker-b' });
-  const g = sc.consumerGroups![0];
-  g.listener = { processMs: 20 };
-  g.consumeThreadMin = 20;
-  g.consumeThreadMax = 20;
-  g.pullThresholdForQueue = 1000;
+  const sc = twoMastersScenario();
   if (retries !== null) sc.clients[0].settings = { ...(sc.clients[0].settings ?? {}), retryTimesWhenSendFailed: retries };
   if (hang)
     sc.faults = [

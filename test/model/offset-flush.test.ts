@@ -2,10 +2,10 @@
 // flushConsumerOffsetInterval) and in its shutdown hook: killed (-9), it boots with the offsets of its
 // last persist and the group consumes again what it had committed since; stopped (SIGTERM), nothing.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MessageStore } from '../../src/model/store.js';
 import { runScenario, type Scenario } from '../../src/model/index.js';
+import { twoMastersScenario } from './scenarios.js';
 
 describe('MessageStore offsets across a kill', () => {
   it('goes back to the offsets of its last persist and tells what each queue lost', () => {
@@ -41,13 +41,7 @@ describe('MessageStore offsets across a kill', () => {
  * them and read their offsets from broker-a when it is back.
  */
 function stopped(graceful: boolean): { scenario: Scenario; untilMs: number } {
-  const sc = JSON.parse(readFileSync('test/fixtures/replay-scenarios/consumer-slow-listener.json', 'utf8')).scenario as Scenario;
-  sc.brokers.push({ name: 'broker-b', addr: '10.213.0.22:10911', host: 'mq-broker-b' });
-  const g = sc.consumerGroups![0];
-  g.listener = { processMs: 20 };
-  g.consumeThreadMin = 20;
-  g.consumeThreadMax = 20;
-  g.pullThresholdForQueue = 1000;
+  const sc = twoMastersScenario();
   sc.faults = [
     { atMs: 100000, host: 'mq-broker-a', state: 'down', ...(graceful ? { graceful: true } : {}) },
     { atMs: 160000, host: 'mq-broker-a', state: 'up' },

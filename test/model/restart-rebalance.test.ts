@@ -4,22 +4,17 @@
 // with the client ids of the restarted broker, itself alone, takes every queue and consumes those the
 // others still hold until they register: messages consumed twice across instances.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runScenario, type Scenario } from '../../src/model/index.js';
+import { twoMastersScenario } from './scenarios.js';
 
 /**
  * consumer-slow-listener's cluster with a second master, a fast listener, `instances` consumers and a
  * producer that sends to one queue of broker-b only (so no offset on broker-a is lost in its restart).
  */
 function scenario(instances: number, restart: boolean): Scenario {
-  const sc = JSON.parse(readFileSync('test/fixtures/replay-scenarios/consumer-slow-listener.json', 'utf8')).scenario as Scenario;
-  sc.brokers.push({ name: 'broker-b', addr: '10.213.0.22:10911', host: 'mq-broker-b' });
+  const sc = twoMastersScenario();
   const g = sc.consumerGroups![0];
-  g.listener = { processMs: 20 };
-  g.consumeThreadMin = 20;
-  g.consumeThreadMax = 20;
-  g.pullThresholdForQueue = 1000;
   g.instances = Array.from({ length: instances }, (_, i) => ({ host: `app-stock-0${i + 1}`, ip: `10.213.0.4${i + 1}`, startAtMs: 18000 + i * 3000 }));
   // The last queue of the route, broker-b's queue 3, with or without broker-a's four.
   sc.clients[0].selector = true;

@@ -1,5 +1,6 @@
 // Scenario builders shared by the model tests.
 
+import { readFileSync } from 'node:fs';
 import type { ClientSettings } from '../../src/model/client.js';
 import type { Fault, Scenario, ScenarioClient } from '../../src/model/scenario.js';
 
@@ -62,4 +63,20 @@ export function seedOutage(o: SeedOptions = {}): Scenario {
       ...(o.extraFaults ?? []),
     ],
   };
+}
+
+/**
+ * The cluster of the duplicate tests: consumer-slow-listener's scenario (the replay fixture) with a
+ * second master, a fast listener (20 ms), 20 consume threads and the default pullThresholdForQueue,
+ * so that only the fault under test holds messages back.
+ */
+export function twoMastersScenario(): Scenario {
+  const sc = JSON.parse(readFileSync('test/fixtures/replay-scenarios/consumer-slow-listener.json', 'utf8')).scenario as Scenario;
+  sc.brokers.push({ name: 'broker-b', addr: '10.213.0.22:10911', host: 'mq-broker-b' });
+  const g = sc.consumerGroups![0];
+  g.listener = { processMs: 20 };
+  g.consumeThreadMin = 20;
+  g.consumeThreadMax = 20;
+  g.pullThresholdForQueue = 1000;
+  return sc;
 }
