@@ -74,6 +74,7 @@ export const WHAT_IF_KEYS: Record<string, KeySpec> = {
   consumeThreadMin: { target: 'consumer', kind: 'int', field: 'consumeThreadMin', describe: 'consume threads that run (at most consumeThreadMax)' },
   pullThresholdForQueue: { target: 'consumer', kind: 'int', field: 'pullThresholdForQueue', describe: 'messages cached per queue before flow control' },
   maxReconsumeTimes: { target: 'consumer', kind: 'int', field: 'maxReconsumeTimes', describe: 'retries of a failed message before %DLQ%group' },
+  invisibleMs: { target: 'consumer', kind: 'ms', field: 'invisibleMs', describe: "a SimpleConsumer group's invisible time per receive (no log prints it), ms" },
   consumerInstances: { target: 'consumer', kind: 'int', field: 'instances', describe: "instances of the group (more copy the last one's start on new hosts; fewer drop the last)" },
   processMs: { target: 'consumer', kind: 'number', field: 'listener.processMs', describe: "the listener's time per message until a change of the listener sets another, ms" },
   consistentSubscription: {
@@ -245,6 +246,11 @@ function applyConsumerKey(sc: Scenario, a: Assignment, v: number | boolean, wher
         break;
       case 'processMs':
         g.listener.processMs = value;
+        break;
+      case 'invisibleMs':
+        // Only a pop group receives with an invisible time (a remoting push consumer's retries follow the delay levels).
+        if (g.consumeMode !== 'pop') throw new WhatIfError(`${where}=${a.value}: ${g.group} is no pop group (consumeMode "pop"): it has no invisible time`);
+        g.invisibleMs = value;
         break;
       case 'consistentSubscription': {
         if (v !== true) break;

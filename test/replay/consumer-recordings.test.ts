@@ -316,4 +316,12 @@ describe('consumer-grpc-simple-failures: 5.x gRPC SimpleConsumers, which log no 
     expect(within(g.dlq, lab.dlq.byDeliveries, TOLERANCE.countShare, TOLERANCE.countAbs)).toBe(false);
     expect(report.verdict).toBe('not-reproduced');
   });
+
+  it('answers a what-if on the invisible time, and refuses it for a group that is no pop group', async () => {
+    const input = await infer(dir);
+    const r = replay(input, { seed: 1, variants: [{ label: 'lab', assignments: parseAssignments('invisibleMs=10000', '--what-if') }], runs: 0 });
+    expect(r.whatIf[0].consumers[0].dlq).toBeGreaterThan(r.baseline.consumers[0].dlq);
+    const push = await infer(join(ROOT, 'samples', 'lab', 'consumer-failures-dlq'));
+    expect(() => replay(push, { seed: 1, variants: [{ label: 'x', assignments: parseAssignments('invisibleMs=10000', '--what-if') }], runs: 0 })).toThrow(/CID_\w+ is no pop group/);
+  });
 });
