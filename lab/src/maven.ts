@@ -72,15 +72,15 @@ export function serverClasspath(t: Toolchain, version: string): string[] {
 }
 
 /**
- * The applications' class path for one client version: LabProducer and LabConsumer (and LabMain, what
- * they share) compiled against that version (LabLitePull too from 4.6.0, the first client with
+ * The applications' class path for one client version: LabProducer and LabConsumer (and LabMain and
+ * LabListener, what they share) compiled against that version (LabLitePull too from 4.6.0, the first client with
  * DefaultLitePullConsumer).
  */
 export function clientClasspath(t: Toolchain, version: string): string[] {
   const jars = classpath(t, 'client', version);
   const classes = join(t.cacheDir, `client-${version}`, 'classes');
   const dir = join(t.labDir, 'client', 'src', 'main', 'java', 'com', 'example', 'lab');
-  const names = ['LabMain', 'LabProducer', 'LabConsumer', ...(compareVersions(version, LITE_PULL_SINCE) >= 0 ? ['LabLitePull'] : [])];
+  const names = ['LabMain', 'LabListener', 'LabProducer', 'LabConsumer', ...(compareVersions(version, LITE_PULL_SINCE) >= 0 ? ['LabLitePull'] : [])];
   const stale = names.some((n) => {
     const built = join(classes, 'com', 'example', 'lab', `${n}.class`);
     return !existsSync(built) || statSync(built).mtimeMs < statSync(join(dir, `${n}.java`)).mtimeMs;
@@ -100,12 +100,14 @@ export function proxyClasspath(t: Toolchain, version: string): string[] {
 
 /**
  * The gRPC consumer application's class path for one rocketmq-client-java version: LabGrpcConsumer
- * (and LabMain) compiled against it. The client jar shades its own gRPC, protobuf and logback.
+ * (and LabMain, LabListener) compiled against it. The client jar shades its own gRPC, protobuf and logback.
  */
 export function grpcClientClasspath(t: Toolchain, version: string): string[] {
   const jars = classpath(t, 'client-grpc', version);
   const classes = join(t.cacheDir, `client-grpc-${version}`, 'classes');
-  const sources = [join(t.labDir, 'client', 'src', 'main', 'java', 'com', 'example', 'lab', 'LabMain.java'), join(t.labDir, 'client-grpc', 'src', 'main', 'java', 'com', 'example', 'lab', 'LabGrpcConsumer.java')];
+  // The lab's shared classes (LabMain, LabListener) are compiled beside it from the remoting client's folder.
+  const shared = join(t.labDir, 'client', 'src', 'main', 'java', 'com', 'example', 'lab');
+  const sources = [join(shared, 'LabMain.java'), join(shared, 'LabListener.java'), join(t.labDir, 'client-grpc', 'src', 'main', 'java', 'com', 'example', 'lab', 'LabGrpcConsumer.java')];
   const built = join(classes, 'com', 'example', 'lab', 'LabGrpcConsumer.class');
   if (!existsSync(built) || sources.some((f) => statSync(built).mtimeMs < statSync(f).mtimeMs)) {
     t.log(`compiling the gRPC consumer against rocketmq-client-java ${version}`);

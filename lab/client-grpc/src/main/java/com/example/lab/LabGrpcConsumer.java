@@ -29,19 +29,13 @@
  */
 package com.example.lab;
 
-import java.io.BufferedReader;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.ThreadLocalRandom;
 
 import org.apache.rocketmq.client.apis.ClientConfiguration;
 import org.apache.rocketmq.client.apis.ClientServiceProvider;
@@ -56,33 +50,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 public final class LabGrpcConsumer {
-    /** The listener's behaviour; replaced as a whole when the lab changes it. */
-    static final class Behaviour {
-        final long processMs;
-        final double laterShare;
-        final double throwShare;
-
-        Behaviour(long processMs, double laterShare, double throwShare) {
-            this.processMs = processMs;
-            this.laterShare = laterShare;
-            this.throwShare = throwShare;
-        }
-    }
-
-    /** The application's failure: what a service's handler throws when a downstream call fails. */
-    static final class HandlerException extends RuntimeException {
-        HandlerException(String message) {
-            super(message);
-        }
-    }
-
     private final Properties conf;
     private final Logger log;
     private final String group;
     private final String topic;
     private final PrintWriter consumed;
-    private volatile Behaviour behaviour;
-    private volatile long blockedUntil;
+    private final LabListener listener;
     private PushConsumer consumer;
     private SimpleConsumer simple;
     private final List<Thread> receivers = new ArrayList<>();
@@ -93,22 +66,9 @@ public final class LabGrpcConsumer {
         this.log = LoggerFactory.getLogger(conf.getProperty("appLogger", "com.example.lab.EventListener"));
         this.group = conf.getProperty("group");
         this.topic = conf.getProperty("topic");
-        this.behaviour = new Behaviour(Long.parseLong(conf.getProperty("processMs", "10")),
-            Double.parseDouble(conf.getProperty("laterShare", "0")), Double.parseDouble(conf.getProperty("throwShare", "0")));
-        this.consumed = writer(conf.getProperty("consumedFile"));
-        writer(conf.getProperty("queuesFile")).close();
-    }
-
-    private static PrintWriter writer(String path) throws IOException {
-        return new PrintWriter(new OutputStreamWriter(new FileOutputStream(path, true), StandardCharsets.UTF_8), true);
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        this.listener = new LabListener(conf);
+        this.consumed = LabListener.appender(conf.getProperty("consumedFile"));
+        LabListener.appender(conf.getProperty("queuesFile")).close();
     }
 
     /**
@@ -141,21 +101,15 @@ public final class LabGrpcConsumer {
 
     /** The listener: waits out a block, spends the processing time, then answers SUCCESS, FAILURE, or throws. */
     ConsumeResult consume(MessageView m) {
-        long wait;
-        while ((wait = blockedUntil - System.currentTimeMillis()) > 0) {
-            sleep(wait);
-        }
-        Behaviour b = behaviour;
-        if (b.processMs > 0) sleep(b.processMs);
-        double r = ThreadLocalRandom.current().nextDouble();
+        LabListener.Outcome o = listener.next();
         int reconsumeTimes = m.getDeliveryAttempt() - 1;
-        if (r < b.throwShare) {
-            HandlerException e = new HandlerException("inventory service call failed for order " + keys(m));
+        if (o == LabListener.Outcome.EXCEPTION) {
+            LabListener.HandlerException e = new LabListener.HandlerException(keys(m));
             log.error("Failed to handle message, topic={}, msgId={}, keys={}, reconsumeTimes={}", m.getTopic(), m.getMessageId(), keys(m), reconsumeTimes, e);
             record(m, "exception");
             throw e;
         }
-        if (r < b.throwShare + b.laterShare) {
+        if (o == LabListener.Outcome.LATER) {
             log.warn("Message deferred, topic={}, msgId={}, keys={}, reconsumeTimes={}", m.getTopic(), m.getMessageId(), keys(m), reconsumeTimes);
             record(m, "later");
             return ConsumeResult.FAILURE;
@@ -217,14 +171,14 @@ public final class LabGrpcConsumer {
             } catch (Exception e) {
                 if (down) return;
                 log.warn("Failed to receive messages, group={}, topic={}: {}", group, topic, e.toString());
-                sleep(1000);
+                LabListener.sleep(1000);
                 continue;
             }
             for (MessageView m : got) {
                 ConsumeResult r;
                 try {
                     r = consume(m);
-                } catch (HandlerException e) {
+                } catch (LabListener.HandlerException e) {
                     continue;
                 }
                 if (r != ConsumeResult.SUCCESS) continue;
@@ -240,17 +194,7 @@ public final class LabGrpcConsumer {
     private void run() throws Exception {
         start();
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "lab-shutdown"));
-        BufferedReader control = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = control.readLine()) != null) {
-            String[] w = line.trim().split("\\s+");
-            if (w[0].equals("stop")) break;
-            if (w[0].equals("listener") && w.length >= 4) {
-                behaviour = new Behaviour(Long.parseLong(w[1]), Double.parseDouble(w[2]), Double.parseDouble(w[3]));
-            } else if (w[0].equals("block") && w.length >= 2) {
-                blockedUntil = System.currentTimeMillis() + Math.round(Double.parseDouble(w[1]) * 1000);
-            }
-        }
+        listener.control();
         stop();
     }
 
@@ -258,7 +202,7 @@ public final class LabGrpcConsumer {
         if (down) return;
         down = true;
         log.info("Listener stopping: group={}", group);
-        blockedUntil = 0;
+        listener.unblock();
         try {
             if (consumer != null) consumer.close();
             if (simple != null) simple.close();

@@ -25,21 +25,15 @@
  */
 package com.example.lab;
 
-import java.io.BufferedReader;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.lang.reflect.Field;
-import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
@@ -52,30 +46,9 @@ import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.example.lab.LabListener.Outcome;
+
 public final class LabConsumer {
-    /** What the listener does with a message: its outcome, as the consumed file records it. */
-    enum Outcome { OK, LATER, EXCEPTION }
-
-    /** The listener's behaviour; replaced as a whole when the lab changes it. */
-    static final class Behaviour {
-        final long processMs;
-        final double laterShare;
-        final double throwShare;
-
-        Behaviour(long processMs, double laterShare, double throwShare) {
-            this.processMs = processMs;
-            this.laterShare = laterShare;
-            this.throwShare = throwShare;
-        }
-    }
-
-    /** The application's failure: what a service's handler throws when a downstream call fails. */
-    static final class HandlerException extends RuntimeException {
-        HandlerException(String message) {
-            super(message);
-        }
-    }
-
     final Properties conf;
     final Logger log;
     final String group;
@@ -88,8 +61,7 @@ public final class LabConsumer {
         t.setDaemon(true);
         return t;
     });
-    volatile Behaviour behaviour;
-    private volatile long blockedUntil;
+    private final LabListener listener;
     private String lastQueues = null;
     private Runnable shutdown;
     private boolean down;
@@ -100,41 +72,16 @@ public final class LabConsumer {
         this.group = conf.getProperty("group");
         this.topic = conf.getProperty("topic");
         this.mode = conf.getProperty("mode", "concurrently");
-        this.behaviour = new Behaviour(Long.parseLong(conf.getProperty("processMs", "10")),
-            Double.parseDouble(conf.getProperty("laterShare", "0")), Double.parseDouble(conf.getProperty("throwShare", "0")));
-        this.consumed = writer(conf.getProperty("consumedFile"));
-        this.queuesOut = writer(conf.getProperty("queuesFile"));
+        this.listener = new LabListener(conf);
+        this.consumed = LabListener.appender(conf.getProperty("consumedFile"));
+        this.queuesOut = LabListener.appender(conf.getProperty("queuesFile"));
     }
 
-    private static PrintWriter writer(String path) throws IOException {
-        return new PrintWriter(new OutputStreamWriter(new FileOutputStream(path, true), StandardCharsets.UTF_8), true);
-    }
-
-    /**
-     * Handles one message as the scenario's listener does: waits out a block, spends the processing
-     * time, then answers OK, asks for a later retry, or throws.
-     */
+    /** The scenario's listener on one message: OK, a later retry, or its exception thrown. */
     Outcome handle(MessageExt m) {
-        long wait;
-        while ((wait = blockedUntil - System.currentTimeMillis()) > 0) {
-            sleep(wait);
-        }
-        Behaviour b = behaviour;
-        if (b.processMs > 0) sleep(b.processMs);
-        double r = ThreadLocalRandom.current().nextDouble();
-        if (r < b.throwShare) {
-            throw new HandlerException("inventory service call failed for order " + m.getKeys());
-        }
-        if (r < b.throwShare + b.laterShare) return Outcome.LATER;
-        return Outcome.OK;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Outcome o = listener.next();
+        if (o == Outcome.EXCEPTION) throw new LabListener.HandlerException(m.getKeys());
+        return o;
     }
 
     /** One row per message handed to the listener: when, which message, where from, and what came of it. */
@@ -277,17 +224,7 @@ public final class LabConsumer {
             startPush();
         }
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "lab-shutdown"));
-        BufferedReader control = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = control.readLine()) != null) {
-            String[] w = line.trim().split("\\s+");
-            if (w[0].equals("stop")) break;
-            if (w[0].equals("listener") && w.length >= 4) {
-                behaviour = new Behaviour(Long.parseLong(w[1]), Double.parseDouble(w[2]), Double.parseDouble(w[3]));
-            } else if (w[0].equals("block") && w.length >= 2) {
-                blockedUntil = System.currentTimeMillis() + Math.round(Double.parseDouble(w[1]) * 1000);
-            }
-        }
+        listener.control();
         stop();
     }
 
@@ -295,7 +232,7 @@ public final class LabConsumer {
         if (down) return;
         down = true;
         log.info("Listener stopping: group={}", group);
-        blockedUntil = 0;
+        listener.unblock();
         clock.shutdownNow();
         if (shutdown != null) shutdown.run();
         consumed.flush();
