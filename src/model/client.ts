@@ -399,6 +399,8 @@ export class Client extends Process {
   }
 
   private readonly nextArrivalFn = (_a: null, _b: null): void => this.nextArrival();
+  /** The first of sendRateSteps not yet in force. */
+  private stepAt = 0;
 
   private nextArrival(): void {
     this.startSend();
@@ -409,17 +411,12 @@ export class Client extends Process {
     }
     // Poisson arrivals are memoryless: a draw that runs past the next change of rate starts again
     // there at the new rate (none while the rate is 0).
+    // Time only moves on: the steps passed are passed for good (a run may hold a week of minutes).
     let from = this.nowMs;
     for (;;) {
-      let rate = this.config.sendRatePerSec;
-      let next: number | null = null;
-      for (const s of steps) {
-        if (s.atMs <= from) rate = s.perSec;
-        else {
-          next = s.atMs;
-          break;
-        }
-      }
+      while (this.stepAt < steps.length && steps[this.stepAt].atMs <= from) this.stepAt++;
+      const rate = this.stepAt > 0 ? steps[this.stepAt - 1].perSec : this.config.sendRatePerSec;
+      const next = this.stepAt < steps.length ? steps[this.stepAt].atMs : null;
       const at = rate > 0 ? from + this.appRng.exponential(1000 / rate) : Infinity;
       if (next !== null && at > next) {
         from = next;

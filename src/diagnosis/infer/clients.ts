@@ -363,8 +363,9 @@ function clientStart(ctx: InferContext, cl: RmqEvent[], p: string, settings: Set
  * The ordering key of selector clients whose failures did not show it, from where their topic's
  * messages were stored: when every client of a topic sends through a selector and the brokers'
  * stats.log show all its messages stored on one broker, while the topic has queues on others whose
- * stats.log is among the inputs and holds no line of it (a broker prints a topic's TOPIC_PUT_NUMS
- * only for a minute it stored some), the selectors always picked that broker: one key, its first
+ * stats.log is among the inputs and shows none stored there (a broker's TOPIC_PUT_NUMS item of a
+ * topic exists from its first put and prints every minute from then, StatsItem.printAtMinutes,
+ * 4.9.4: no line, or only SUM 0), the selectors always picked that broker: one key, its first
  * queue (which queue of it is not in the logs). gen-185's app-order-01 sent every message to
  * broker-a though TopicOrder had queues on three brokers.
  */
@@ -391,7 +392,7 @@ function selectorsFromStoredCounts(ctx: InferContext, known: Known, clients: Sce
       delete ctx.defaults[`scenario.clients[${i}].selectorQueue`];
       ctx.prov(
         `scenario.clients[${i}].selectorQueue`,
-        `the brokers' stats.log: all ${total} messages of ${topic} stored on ${name}, none on ${onTopic.filter((b) => b !== name).join(', ')} (their stats.log print no line of it), though the topic has queues on each, and every client of it sends through a selector: one ordering key, the first queue of ${name} (which queue is not in the logs)`,
+        `the brokers' stats.log: all ${total} messages of ${topic} stored on ${name}, none on ${onTopic.filter((b) => b !== name).join(', ')} (their stats.log show none stored), though the topic has queues on each, and every client of it sends through a selector: one ordering key, the first queue of ${name} (which queue is not in the logs)`,
         [puts[0].event, puts[puts.length - 1].event],
       );
     }
@@ -505,13 +506,20 @@ const RATE_STEP_FACTOR = 1.3;
 /** Failures that make a minute's stored count say less than what was sent (not stored, or stored late). */
 const SEND_TROUBLE: ReadonlySet<string> = new Set(['busy-reply', 'send-call-timeout', 'send-failed', 'no-route', 'send-attempt-failed', 'rpc-timeout', 'send-request-failed', 'disk-full', 'connect-failed']);
 
-const troubleTimes = new WeakMap<InferContext, number[]>();
+const troubledMinutes = new WeakMap<InferContext, Set<number>>();
 
-/** When the clients logged a failed or slow send (every client's topic asks: read once). */
-function sendTroubleOf(ctx: InferContext): number[] {
-  let times = troubleTimes.get(ctx);
-  if (!times) troubleTimes.set(ctx, (times = ctx.events.filter((e) => e.ts !== null && SEND_TROUBLE.has(e.type) && (e.kind === 'client' || e.kind === 'app')).map((e) => e.ts!)));
-  return times;
+/**
+ * The minutes (as a stats line numbers them: the one ending at minute × 60 s) in which a client
+ * logged a failed or slow send; every client's topic asks, so they are read once.
+ */
+function sendTroubleOf(ctx: InferContext): Set<number> {
+  let minutes = troubledMinutes.get(ctx);
+  if (!minutes) {
+    minutes = new Set<number>();
+    for (const e of ctx.events) if (e.ts !== null && SEND_TROUBLE.has(e.type) && (e.kind === 'client' || e.kind === 'app')) minutes.add(Math.ceil(e.ts / 60000));
+    troubledMinutes.set(ctx, minutes);
+  }
+  return minutes;
 }
 
 /**
@@ -538,8 +546,7 @@ function topicRateSteps(
     const list = byMinute.get(m)!;
     const hosts = new Set(list.map((l) => l.host));
     if (hosts.size < masters || list.length !== hosts.size) continue;
-    const end = m * 60000;
-    if (trouble.some((t) => t > end - 60000 && t <= end)) continue;
+    if (trouble.has(m)) continue;
     clean.push({ minute: m, perSec: list.reduce((n, l) => n + l.sum, 0) / 60, lines: list.map((l) => l.event) });
   }
   const steps: RateStep[] = [];
