@@ -291,7 +291,7 @@ export function consumerCollector(): ConsumerCollector {
 function popImpactOf(group: string, g: GroupState, gaps: ReadonlySet<string>, unknown: string[]): ConsumerImpact {
   const retry = `${RETRY_PREFIX}${g.popRetry}`;
   const failed = Math.max(g.popRetryPuts, g.clientFailures);
-  const failedHow = g.popRetryPuts >= g.clientFailures ? `TOPIC_PUT_NUMS [${retry}] in the broker stats (a pop consumer's failed deliveries, put back for retry)` : "the client logs' consume failures";
+  const failedHow = g.popRetryPuts >= g.clientFailures ? `TOPIC_PUT_NUMS [${retry}] in the broker stats (a pop consumer's deliveries not acknowledged within their invisible time, failed or not done in time, each put back for retry)` : "the client logs' consume failures";
   unknown.push('consumed twice: a pop consumer acknowledges each message; the logs do not show one delivered twice');
   unknown.push('skipped: the logs do not print messages a subscription left unconsumed');
   unknown.push(gaps.size ? `lag: a broker's stats miss minutes (a broker down)` : 'lag: a pop consumer commits no offsets to read it from');
