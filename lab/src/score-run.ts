@@ -119,7 +119,9 @@ export function formatTable(scores: RecordingScore[], all: Figures): string {
     'prec: true / (true + false), in all and per class (cause, went-down, impact,',
     'advice, replay-setting). r-cau: lab faults a cause names / faults. r-cli:',
     'clients that lost sends and that an incident names / such clients. rplay:',
-    "replay's verdict (ok = reproduced).",
+    "replay's verdict (ok = reproduced). replay-assumed: values replay ran with",
+    'because no line gave them (its defaults: a release default, an equal share of',
+    "a topic's rate), true when the lab ran them; not claims, so not in prec.",
   );
   for (const s of scores) for (const e of s.errors) lines.push(`${s.name}: ${e}`);
   return lines.join('\n');

@@ -3,7 +3,7 @@
 // causes (one per lab fault) and of the impacted clients (sends.failed > 0).
 import type { LabJson } from './labjson.js';
 import { namedFaults, analyzeStatements } from './statements.js';
-import { CLASSES, type Statement, type StatementClass } from './statements-core.js';
+import { CLASSES, isClaim, type Statement, type StatementClass } from './statements-core.js';
 import { replayStatements } from './statements-replay.js';
 import { ms, TOLERANCE, Truth, type Boot, type BusyReply } from './score-truth.js';
 
@@ -19,8 +19,9 @@ export interface Ratio {
 }
 
 export interface Figures {
+  /** The claims' counts: every statement but the values replay says it assumed (`replay-assumed`). */
   counts: Counts;
-  /** true / (true + false); null when no statement was decided. */
+  /** true / (true + false) of the claims; null when no claim was decided. */
   precision: number | null;
   byClass: Record<StatementClass, Counts & { precision: number | null }>;
   recall: { causes: Ratio; clients: Ratio };
@@ -46,7 +47,7 @@ export function count(statements: Statement[]): Counts {
 export const precision = (c: Counts): number | null => (c.true + c.false ? c.true / (c.true + c.false) : null);
 
 function figures(statements: Statement[], recall: Figures['recall']): Figures {
-  const counts = count(statements);
+  const counts = count(statements.filter((s) => isClaim(s.cls)));
   const byClass = Object.fromEntries(
     CLASSES.map((k) => {
       const c = count(statements.filter((s) => s.cls === k));

@@ -2,9 +2,17 @@
 
 export type Verdict = 'true' | 'false' | 'unknown';
 
-/** The classes precision is given for. */
-export const CLASSES = ['cause', 'went-down', 'impact', 'process', 'advice', 'consumer', 'replay-setting', 'replay-fault', 'replay-milestone', 'replay-impact'] as const;
+/**
+ * The classes precision is given for. `replay-assumed` holds the values replay ran with because no
+ * line gave them (a release's default, a topic's rate shared equally among its producers), which its
+ * report lists as such (`defaults`): whether the lab ran them is counted, but they are not claims
+ * about the cluster, and the precision of all statements leaves them out (CLAIMS).
+ */
+export const CLASSES = ['cause', 'went-down', 'impact', 'process', 'advice', 'consumer', 'replay-setting', 'replay-fault', 'replay-milestone', 'replay-impact', 'replay-assumed'] as const;
 export type StatementClass = (typeof CLASSES)[number];
+
+/** The classes whose statements are claims: all but the values replay says it assumed. */
+export const isClaim = (cls: StatementClass): boolean => cls !== 'replay-assumed';
 
 export interface Statement {
   source: 'analyze' | 'replay';

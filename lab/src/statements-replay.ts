@@ -37,15 +37,18 @@ function clientStatements(truth: Truth, report: Report): Statement[] {
       return;
     }
     const e = effectiveClient(c);
+    // A value replay lists in its defaults is one no line gave: an assumption, said so, not a claim.
+    const assumed = (key: string) => report.defaults?.[`scenario.clients[${i}].${key}`] !== undefined;
+    const a = (claim: string) => say('replay', 'replay-assumed', where, claim);
     out.push(s(`${sc.host} runs client ${sc.version}`).is(sc.version === c.version, `client ${c.version}`, `it ran client ${c.version}`));
     for (const { model, lab } of SETTINGS) {
       const got = settingOf(report, i, model);
       const claim = `${sc.host} ${model}=${got?.value ?? '?'}${got?.defaulted ? ' (a default)' : ''}`;
       if (!got) out.push(s(claim).unknown('the replay does not say which value it ran'));
-      else out.push(s(claim).is(got.value === String(e[lab]), `it ran ${lab}=${e[lab]}`, `it ran ${lab}=${e[lab]}${c.settings && lab in c.settings ? ' (set by the scenario)' : ' (the default)'}`));
+      else out.push((got.defaulted ? a : s)(claim).is(got.value === String(e[lab]), `it ran ${lab}=${e[lab]}`, `it ran ${lab}=${e[lab]}${c.settings && lab in c.settings ? ' (set by the scenario)' : ' (the default)'}`));
     }
     if (sc.async === true) out.push(s(`${sc.host} sends asynchronously`).is(!!c.async, 'the application sent async, with a SendCallback', 'the application sent synchronously'));
-    else out.push(s(`${sc.host} sends synchronously${report.defaults?.[`scenario.clients[${i}].async`] !== undefined ? ' (a default)' : ''}`).is(!c.async, 'sync sends', 'the application sent async, with a SendCallback'));
+    else out.push((assumed('async') ? a : s)(`${sc.host} sends synchronously${assumed('async') ? ' (a default)' : ''}`).is(!c.async, 'sync sends', 'the application sent async, with a SendCallback'));
     if (Array.isArray(sc.sendTimesMs)) {
       const n = sc.sendTimesMs.length;
       const ok = n <= c.sends.total * TOLERANCE.rateFactor && n >= c.sends.total / TOLERANCE.rateFactor;
@@ -58,11 +61,44 @@ function clientStatements(truth: Truth, report: Report): Statement[] {
       const [lo, hi] = [Math.min(...rates), Math.max(...rates)];
       const said = lo === hi ? `${c.rate}/s` : `${lo}/s to ${hi}/s (its schedule)`;
       const ok = r <= hi * TOLERANCE.rateFactor && r >= lo / TOLERANCE.rateFactor;
-      out.push(s(`${sc.host} sends ${r}/s`).is(ok, `it sent ${said}`, `it sent ${said} (factor ${TOLERANCE.rateFactor})`));
+      // A share of its topic's stored rate (replay's defaults say so): the topic's sum is the claim (topicRateStatements).
+      const shared = assumed('sendRatePerSec');
+      out.push((shared ? a : s)(`${sc.host} sends ${r}/s${shared ? ' (an equal share)' : ''}`).is(ok, `it sent ${said}`, `it sent ${said} (factor ${TOLERANCE.rateFactor})`));
     }
     if (c.boundNamesrv && sc.namesrv && sc.namesrv !== 'random')
       out.push(s(`${sc.host} bound to NameServer ${sc.namesrv}`).is(sc.namesrv === c.boundNamesrv, `bound to ${c.boundNamesrv}`, `it was bound to ${c.boundNamesrv}`));
   });
+  return out;
+}
+
+/**
+ * The rate replay shared equally among a topic's producers (no line splits a topic's stored
+ * messages by producer): what it claims is their sum, against the sum of the lab's rates (each
+ * producer's lowest to highest where its scenario changed its traffic).
+ */
+function topicRateStatements(truth: Truth, report: Report): Statement[] {
+  const byTopic = new Map<string, Array<{ host: string; rate: number }>>();
+  (report.scenario.clients ?? []).forEach((sc: any, i: number) => {
+    // A share: assumed (in the defaults) but read from the logs as the topic's (in the provenance); a rate no line gave is only assumed.
+    const path = `scenario.clients[${i}].sendRatePerSec`;
+    if (report.defaults?.[path] === undefined || report.provenance?.[path] === undefined || typeof sc.sendRatePerSec !== 'number' || Array.isArray(sc.sendTimesMs)) return;
+    byTopic.set(sc.topic, [...(byTopic.get(sc.topic) ?? []), { host: sc.host, rate: sc.sendRatePerSec }]);
+  });
+  const out: Statement[] = [];
+  for (const [topic, shares] of byTopic) {
+    const sum = Math.round(shares.reduce((x, y) => x + y.rate, 0) * 100) / 100;
+    const claim = say('replay', 'replay-setting', `scenario.clients ${topic}`, `the ${shares.length} producers of ${topic} (${shares.map((x) => x.host).join(', ')}) send ${sum}/s together`);
+    const lab = shares.map((x) => truth.client(x.host));
+    if (lab.some((c) => !c)) {
+      out.push(claim.unknown(`the lab ran no producer on ${shares.filter((_, k) => !lab[k]).map((x) => x.host).join(', ')}`));
+      continue;
+    }
+    const range = (c: NonNullable<(typeof lab)[number]>) => [c.rate, ...(c.schedule ?? []).map((x) => x.rate)];
+    const lo = lab.reduce((x, c) => x + Math.min(...range(c!)), 0);
+    const hi = lab.reduce((x, c) => x + Math.max(...range(c!)), 0);
+    const said = lo === hi ? `${lo}/s` : `${lo}/s to ${hi}/s (their schedules)`;
+    out.push(claim.is(sum <= hi * TOLERANCE.rateFactor && sum >= lo / TOLERANCE.rateFactor, `they sent ${said}`, `they sent ${said} (factor ${TOLERANCE.rateFactor})`));
+  }
   return out;
 }
 
@@ -160,6 +196,7 @@ function consumerStatements(truth: Truth, report: Report): Statement[] {
   (report.scenario.consumerGroups ?? []).forEach((g: any, i: number) => {
     const where = `scenario.consumerGroups[${i}] ${g.group}`;
     const s = (claim: string) => say('replay', 'replay-setting', where, claim);
+    const a = (claim: string) => say('replay', 'replay-assumed', where, claim);
     for (const host of [...new Set((g.instances ?? []).map((x: any) => String(x.host)))] as string[]) {
       const c = truth.consumers().find((x) => x.host === host);
       out.push(s(`a consumer of ${g.group} on ${host}`).is(c?.group === g.group, c ? `the lab ran ${c.group} there` : '', c ? `the lab ran ${c.group} there` : `the lab ran no consumer on ${host}`));
@@ -171,13 +208,13 @@ function consumerStatements(truth: Truth, report: Report): Statement[] {
       if (typeof stated !== 'number') continue;
       const assumed = report.defaults?.[`scenario.consumerGroups[${i}].${key}`] !== undefined;
       const ran = [...new Set(lab.map((x: any) => (x.settings?.[key] ?? dflt) as number))];
-      out.push(s(`${g.group} ${key}=${stated}${assumed ? ' (assumed)' : ''}`).is(ran.length === 1 && ran[0] === stated, `it ran ${key}=${ran.join('/')}`, `it ran ${key}=${ran.join('/')}`));
+      out.push((assumed ? a : s)(`${g.group} ${key}=${stated}${assumed ? ' (assumed)' : ''}`).is(ran.length === 1 && ran[0] === stated, `it ran ${key}=${ran.join('/')}`, `it ran ${key}=${ran.join('/')}`));
     }
     // A SimpleConsumer group's invisible time (no log prints it): the lab's receives' (LabGrpcConsumer: 15 s unless set).
     if (typeof g.invisibleMs === 'number') {
       const assumed = report.defaults?.[`scenario.consumerGroups[${i}].invisibleMs`] !== undefined;
       const ran = [...new Set(lab.map((x: any) => (x.mode === 'grpcSimple' ? ((x.settings?.invisibleSeconds ?? 15) as number) * 1000 : null)))];
-      const claim = s(`${g.group} invisibleMs=${g.invisibleMs}${assumed ? ' (assumed)' : ''}`);
+      const claim = (assumed ? a : s)(`${g.group} invisibleMs=${g.invisibleMs}${assumed ? ' (assumed)' : ''}`);
       out.push(
         ran.includes(null)
           ? claim.is(false, '', `the lab ran ${lab.filter((x: any) => x.mode !== 'grpcSimple').map((x: any) => x.host).join(', ')} as no SimpleConsumer`)
@@ -204,5 +241,5 @@ function consumerStatements(truth: Truth, report: Report): Statement[] {
 /** Every statement of a replay report. */
 export function replayStatements(truth: Truth, report: Report): Statement[] {
   const faults = replayFaultClaims(report).flatMap((c) => checkFaultClaim(truth, c, 'replay', 'replay-fault', `scenario.faults[${c.index}]`));
-  return [...clientStatements(truth, report), ...consumerStatements(truth, report), ...faults, ...milestoneStatements(truth, report), ...outageStatements(truth, report)];
+  return [...clientStatements(truth, report), ...topicRateStatements(truth, report), ...consumerStatements(truth, report), ...faults, ...milestoneStatements(truth, report), ...outageStatements(truth, report)];
 }

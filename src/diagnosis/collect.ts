@@ -224,12 +224,18 @@ export interface Collected {
   /** Application `key=value` settings of the producer (`sendMsgTimeout=3000`), per host. */
   appProps: Map<string, Map<string, { value: string; event: RmqEvent }>>;
   /** Brokers' stats.log `[TOPIC_PUT_NUMS] [topic] Stats In One Minute, SUM: n`: messages stored per topic, broker host and minute (capped). */
-  topicPuts: Array<{ host: string; topic: string; ts: number; sum: number; event: RmqEvent }>;
+  topicPuts: Array<{ host: string; topic: string; ts: number; sum: number; tps: number; event: RmqEvent }>;
   /**
    * Brokers' stats.log `[SNDBCK_PUT_NUMS] [%RETRY%group_topic@group]` per minute: a pop group's
    * messages the proxy forwarded to its DLQ past their attempts (5.x; capped as topicPuts).
    */
   popDlqPuts: Array<{ host: string; key: string; ts: number; sum: number; event: RmqEvent }>;
+  /**
+   * Per broker host, the first and last minute end its stats.log printed a per-minute line of any
+   * statistic: BrokerStatsManager prints every item each minute from its first use, so a topic with
+   * no line of its own in that span stored nothing there.
+   */
+  statsSpan: Map<string, { first: number; last: number }>;
 }
 
 /** The event types collect reads: a timeline pass decodes these for it (and only these are counted). */
@@ -293,6 +299,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     dropped: new Map(),
     topicPuts: [],
     popDlqPuts: [],
+    statsSpan: new Map(),
     syncTimeouts: new Map(),
   };
   const silences = serverSilences(sources, last);
@@ -504,8 +511,13 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
         if (keep(e, `stats ${e.host} ${String(e.fields.stat)}`)) consumeStat(e);
         return;
       }
+      if (kind === 'stats' && e.fields.window === 'minute' && e.ts !== null) {
+        const span = out.statsSpan.get(e.host);
+        if (!span) out.statsSpan.set(e.host, { first: e.ts, last: e.ts });
+        else span.last = Math.max(span.last, e.ts);
+      }
       if (e.fields.stat === 'TOPIC_PUT_NUMS' && e.fields.window === 'minute' && e.ts !== null && typeof e.fields.sum === 'number' && keep(e)) {
-        out.topicPuts.push({ host: e.host, topic: String(e.fields.key), ts: e.ts, sum: e.fields.sum, event: lighten(e) });
+        out.topicPuts.push({ host: e.host, topic: String(e.fields.key), ts: e.ts, sum: e.fields.sum, tps: typeof e.fields.tps === 'number' ? e.fields.tps : e.fields.sum / 60, event: lighten(e) });
       }
       // Of the group statistics only a pop retry topic's sends back (%RETRY%G_T@G or %RETRY%G+T@G): its DLQ forwards.
       else if (e.fields.stat === 'SNDBCK_PUT_NUMS' && e.fields.window === 'minute' && e.ts !== null && typeof e.fields.sum === 'number' && /^%RETRY%([^@]+)[_+][^@]*@\1$/.test(String(e.fields.key)) && keep(e)) {

@@ -10,10 +10,9 @@
 import { formatShort, parseZone, type Zone } from '../parse/time.js';
 import type { SourceAccounting } from '../parse/types.js';
 import type { Fault, Scenario } from '../model/index.js';
-import { consumerRows, MILESTONE_LABEL as LABEL, sendsText, skippedText, statusText } from './report.js';
+import { clientText, consumerRows, MILESTONE_LABEL as LABEL, skippedText, statusText } from './report.js';
 import { signedMs, type MilestoneRow, type ReplayReport } from './run.js';
 import { formatMs } from '../util/durations.js';
-import { CLIENT_DEFAULTS } from '../rocketmq/facts.js';
 import { commonDir } from '../util/paths.js';
 import { accountingHtml } from '../report/html/analyze-html.js';
 import { axisSvg, h, htmlDocument, px, tableHtml, timeScale, tooltip, type EvidenceEntry } from '../report/html/page.js';
@@ -303,13 +302,7 @@ function scenarioHtml(r: ReplayReport, t: (ms: number) => string): string {
   const rows: string[][] = [];
   for (const n of sc.nameServers) rows.push(['NameServer', h(n.addr), h(n.host), h(n.version ?? sc.serverVersion ?? '')]);
   for (const b of sc.brokers) rows.push(['broker', h(`${b.name} ${b.addr}`), h(b.host), h(b.version ?? sc.serverVersion ?? '')]);
-  for (const c of sc.clients) {
-    const s = c.settings ?? {};
-    // DefaultMQProducer's sendMsgTimeout is 3000 ms when nothing set it: a default, said so.
-    const timeout = s.sendMsgTimeoutMs !== undefined ? `sendMsgTimeout ${s.sendMsgTimeoutMs} ms` : `sendMsgTimeout ${CLIENT_DEFAULTS.sendMsgTimeoutMs} ms (default)`;
-    const bits = [c.version, `bound to ${c.namesrv ?? 'random'}`, c.topic, sendsText(c), timeout].filter(Boolean);
-    rows.push(['client', h(`${c.host}${c.ip ? ` ${c.ip}` : ''}`), h(c.host), h(bits.join(', '))]);
-  }
+  sc.clients.forEach((c, i) => rows.push(['client', h(`${c.host}${c.ip ? ` ${c.ip}` : ''}`), h(c.host), h(clientText(sc, i, r.input.defaults))]));
   for (const row of consumerRows(sc, r.input.defaults, t)) rows.push(row.map(h));
   for (const f of faultWindows(sc, sc.startEpochMs + r.untilMs)) rows.push(['fault', h(`${f.on} ${f.what}`), '', h(f.from === f.to ? t(f.from) : `${t(f.from)} – ${t(f.to)}`)]);
   const out = ['<h2 id="scenario">Scenario</h2>', tableHtml([{ label: '' }, { label: 'name' }, { label: 'host' }, { label: 'details' }], rows, 'scenario')];

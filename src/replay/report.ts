@@ -186,6 +186,26 @@ export function sendsText(c: Scenario['clients'][number]): string {
   return `${Math.min(...rates)}-${Math.max(...rates)} sends/s (${steps.length - 1} changes)`;
 }
 
+/**
+ * A producer's line of the scenario: what the logs gave, then what replay assumed because no line
+ * gave it (the report's defaults: a release's default, an equal share of its topic's rate), said so.
+ */
+export function clientText(sc: Scenario, i: number, defaults: Record<string, string>): string {
+  const c = sc.clients[i];
+  const p = `scenario.clients[${i}]`;
+  const s = c.settings ?? {};
+  const known: string[] = [c.version ?? '', `bound to ${c.namesrv ?? 'random'}`, c.topic];
+  const assumed: string[] = [];
+  const put = (path: string, text: string) => (defaults[`${p}.${path}`] !== undefined ? assumed : known).push(text);
+  put('sendRatePerSec', `${sendsText(c)}${defaults[`${p}.sendRatePerSec`] !== undefined ? ` (an equal share of ${c.topic}'s)` : ''}`);
+  if (c.tags?.length) put('tags', `tags ${c.tags.map((x) => x.tag + (x.share !== undefined ? ` ×${x.share}` : '')).join(', ')} in turn`);
+  put('settings.sendMsgTimeoutMs', `sendMsgTimeout ${s.sendMsgTimeoutMs ?? CLIENT_DEFAULTS.sendMsgTimeoutMs} ms`);
+  put('settings.retryTimesWhenSendFailed', `${s.retryTimesWhenSendFailed ?? CLIENT_DEFAULTS.retryTimesWhenSendFailed} retries`);
+  put('settings.sendLatencyFaultEnable', `latency fault ${s.sendLatencyFaultEnable ? 'on' : 'off'}`);
+  put('async', c.async ? 'async' : 'sync');
+  return `${known.filter(Boolean).join(', ')}${assumed.length ? `; assumed: ${assumed.join(', ')}` : ''}`;
+}
+
 export function consumerRows(sc: Scenario, defaults: Record<string, string>, t: (ms: number) => string): string[][] {
   const rows: string[][] = [];
   (sc.consumerGroups ?? []).forEach((g, i) => {
@@ -309,19 +329,7 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
       .join(', ');
     rows.push(['broker', `${b.name} ${b.addr}`, `on ${b.host}`, extra]);
   }
-  for (const c of sc.clients) {
-    const s = c.settings ?? {};
-    const bits = [
-      c.version,
-      `bound to ${c.namesrv ?? 'random'}`,
-      c.topic,
-      sendsText(c),
-      c.tags?.length ? `tags ${c.tags.map((x) => x.tag + (x.share !== undefined ? ` ×${x.share}` : '')).join(', ')} in turn${r.input.defaults[`scenario.clients[${sc.clients.indexOf(c)}].tags`] !== undefined ? ' (assumed)' : ''}` : '',
-      `sendMsgTimeout ${s.sendMsgTimeoutMs ?? CLIENT_DEFAULTS.sendMsgTimeoutMs} ms`,
-      s.sendLatencyFaultEnable ? 'latency fault on' : '',
-    ].filter(Boolean);
-    rows.push(['client', c.host, c.ip ? `at ${c.ip}` : '', bits.join(', ')]);
-  }
+  sc.clients.forEach((c, i) => rows.push(['client', c.host, c.ip ? `at ${c.ip}` : '', clientText(sc, i, r.input.defaults)]));
   rows.push(...consumerRows(sc, r.input.defaults, t));
   out.push(columns(rows.map((x) => x.map(escapeText)), W));
   if ((sc.faults ?? []).length) out.push(columns((sc.faults ?? []).map((f) => ['fault', faultText(f, sc, t)]).map((x) => x.map(escapeText)), W));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { scoreAll, scoreRecording, type RecordingScore } from '../../lab/src/score.js';
-import { CLASSES, type Statement } from '../../lab/src/statements-core.js';
+import { CLASSES, isClaim, type Statement } from '../../lab/src/statements-core.js';
 import { analyzeStatements } from '../../lab/src/statements.js';
 import { replayStatements } from '../../lab/src/statements-replay.js';
 import { ROOT } from '../cli/helpers.js';
@@ -391,7 +391,7 @@ describe('score: busy replies in the logs', () => {
 });
 
 describe('score: replay', () => {
-  const replay = (clients: any[], faults: any[], defaults: Record<string, string> = {}) => ({
+  const replay = (clients: any[], faults: any[], defaults: Record<string, string> = {}, provenance: Record<string, unknown> = {}) => ({
     verdict: 'reproduced',
     scenario: {
       startEpochMs: Date.parse(T('09:58:00')),
@@ -400,6 +400,7 @@ describe('score: replay', () => {
       faults,
     },
     defaults,
+    provenance,
     milestones: [],
   });
   const sc = (host: string, settings: Record<string, unknown>, x: Record<string, unknown> = {}) => ({ host, version: '4.9.4', namesrv: '10.0.0.11:9876', sendRatePerSec: 2, settings, ...x });
@@ -413,15 +414,16 @@ describe('score: replay', () => {
         'scenario.clients[0].settings.sendLatencyFaultEnable': 'false (DefaultMQProducer default)',
       }),
     );
-    expect(ss.map((s) => [s.claim, s.verdict])).toEqual([
-      ['app-1 runs client 4.9.4', 'true'],
-      ['app-1 sendMsgTimeoutMs=2500', 'false'],
-      ['app-1 retryTimesWhenSendFailed=2 (a default)', 'false'],
-      ['app-1 sendLatencyFaultEnable=false (a default)', 'true'],
-      ['app-1 clientCloseSocketIfTimeout=?', 'unknown'],
-      ['app-1 sends synchronously', 'false'],
-      ['app-1 sends 5/s', 'false'],
-      ['app-1 bound to NameServer 10.0.0.11:9876', 'true'],
+    // A value replay lists in its defaults is an assumption it states as one: class replay-assumed.
+    expect(ss.map((s) => [s.claim, s.verdict, s.cls])).toEqual([
+      ['app-1 runs client 4.9.4', 'true', 'replay-setting'],
+      ['app-1 sendMsgTimeoutMs=2500', 'false', 'replay-setting'],
+      ['app-1 retryTimesWhenSendFailed=2 (a default)', 'false', 'replay-assumed'],
+      ['app-1 sendLatencyFaultEnable=false (a default)', 'true', 'replay-assumed'],
+      ['app-1 clientCloseSocketIfTimeout=?', 'unknown', 'replay-setting'],
+      ['app-1 sends synchronously', 'false', 'replay-setting'],
+      ['app-1 sends 5/s', 'false', 'replay-setting'],
+      ['app-1 bound to NameServer 10.0.0.11:9876', 'true', 'replay-setting'],
     ]);
     expect(ss[1].why).toBe('it ran sendMsgTimeout=3000 (the default)');
   });
@@ -436,7 +438,51 @@ describe('score: replay', () => {
     expect(claim(true, { async: true })).toEqual([['app-1 sends asynchronously', 'true']]);
     expect(claim(false, { async: true })).toEqual([['app-1 sends asynchronously', 'false']]);
     expect(claim(true, {}, { 'scenario.clients[0].async': 'false (no failed send came through a SendCallback)' })).toEqual([['app-1 sends synchronously (a default)', 'false']]);
+    expect(replayStatements(new Truth(lab()), replay([sc('app-1', {})], [], { 'scenario.clients[0].async': 'false (no failed send came through a SendCallback)' })).find((x) => x.claim.includes('synchronously'))!.cls).toBe('replay-assumed');
     expect(claim(false, {})).toEqual([['app-1 sends synchronously', 'true']]);
+  });
+
+  it("a rate shared equally among a topic's producers: each share is assumed, their sum is the claim (within 1.25x of the lab's rates summed)", () => {
+    const base = lab().clients[0];
+    const l = lab({ clients: [{ ...base, host: 'app-1', rate: 1 }, { ...base, host: 'app-2', rate: 5, schedule: [{ at: 0, rate: 5 }, { at: 60, rate: 9 }] }] });
+    const run = (share: number, defaults = true) =>
+      replayStatements(
+        new Truth(l),
+        replay(
+          [sc('app-1', {}, { topic: 'TopicA', sendRatePerSec: share }), sc('app-2', {}, { topic: 'TopicA', sendRatePerSec: share })],
+          [],
+          defaults ? { 'scenario.clients[0].sendRatePerSec': `${share} (an equal share)`, 'scenario.clients[1].sendRatePerSec': `${share} (an equal share)` } : {},
+          provenance,
+        ),
+      ).filter((x) => / sends? [\d.]+\/s/.test(x.claim));
+    const provenance: Record<string, unknown> = { 'scenario.clients[0].sendRatePerSec': { rule: 'stats.log' }, 'scenario.clients[1].sendRatePerSec': { rule: 'stats.log' } };
+    const three = run(3);
+    expect(three.map((x) => [x.claim, x.verdict, x.cls])).toEqual([
+      ['app-1 sends 3/s (an equal share)', 'false', 'replay-assumed'],
+      ['app-2 sends 3/s (an equal share)', 'false', 'replay-assumed'],
+      ['the 2 producers of TopicA (app-1, app-2) send 6/s together', 'true', 'replay-setting'],
+    ]);
+    expect(three[2].why).toBe('they sent 6/s to 10/s (their schedules)');
+    // 2 x 6.3 = 12.6 > 10 x 1.25; 2 x 2.3 = 4.6 < 6 / 1.25.
+    expect(run(6.3).at(-1)!.verdict).toBe('false');
+    expect(run(2.3).at(-1)!.verdict).toBe('false');
+    expect(run(2.5).at(-1)!.verdict).toBe('true');
+    // Rates replay read for each client are claims of their own, with no sum.
+    expect(run(3, false).map((x) => x.cls)).toEqual(['replay-setting', 'replay-setting']);
+    // A rate no line gave (in the defaults, not in the provenance) is assumed, and no sum is claimed.
+    for (const k of Object.keys(provenance)) delete provenance[k];
+    expect(run(1).map((x) => x.cls)).toEqual(['replay-assumed', 'replay-assumed']);
+  });
+
+  it("the precision of all statements leaves out the values replay says it assumed; their class keeps them", () => {
+    const l = lab({ clients: [{ ...lab().clients[0], settings: { retryTimesWhenSendFailed: 0 } }] });
+    const r = replay([sc('app-1', { sendMsgTimeoutMs: 3000, sendLatencyFaultEnable: false, clientCloseSocketIfTimeout: false })], [], {
+      'scenario.clients[0].settings.retryTimesWhenSendFailed': '2 (DefaultMQProducer default: 3 attempts)',
+    });
+    const score = scoreRecording('x', l, null, r);
+    expect(score.byClass['replay-assumed']).toMatchObject({ true: 0, false: 1 });
+    expect(score.counts.false).toBe(score.statements.filter((x) => x.verdict === 'false' && x.cls !== 'replay-assumed').length);
+    expect(score.statements.some((x) => x.verdict === 'false' && x.cls === 'replay-assumed')).toBe(true);
   });
 
   it('a producer whose traffic the scenario changed: a rate between its lowest and its highest is true', () => {
@@ -588,10 +634,12 @@ describe('score: the defaults a client ran with', () => {
 
 /** The figures of a score are what its statements and recall say. */
 function expectConsistent(s: RecordingScore, labJson: LabJson): void {
-  const n = s.statements.length;
-  expect(s.counts.true + s.counts.false + s.counts.unknown).toBe(n);
-  expect(s.counts.true).toBe(s.statements.filter((x) => x.verdict === 'true').length);
-  for (const k of ['true', 'false', 'unknown'] as const) expect(CLASSES.reduce((a, c) => a + s.byClass[c][k], 0), k).toBe(s.counts[k]);
+  // The counts are the claims': every statement but the values replay says it assumed.
+  const claims = s.statements.filter((x) => isClaim(x.cls));
+  expect(s.counts.true + s.counts.false + s.counts.unknown).toBe(claims.length);
+  expect(s.counts.true).toBe(claims.filter((x) => x.verdict === 'true').length);
+  for (const k of ['true', 'false', 'unknown'] as const) expect(CLASSES.filter(isClaim).reduce((a, c) => a + s.byClass[c][k], 0), k).toBe(s.counts[k]);
+  for (const k of ['true', 'false', 'unknown'] as const) expect(CLASSES.reduce((a, c) => a + s.byClass[c][k], 0), k).toBe(s.statements.filter((x) => x.verdict === k).length);
   expect(s.precision).toBe(s.counts.true + s.counts.false ? s.counts.true / (s.counts.true + s.counts.false) : null);
   for (const x of s.statements) {
     expect(CLASSES, x.where).toContain(x.cls);

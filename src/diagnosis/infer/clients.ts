@@ -51,9 +51,15 @@ export function inferClients(ctx: InferContext, hosts: HostsResult, servers: Pic
   }
   for (const { client, path } of sharedRates) {
     const n = clients.filter((x) => x.topic === client.topic).length;
-    client.sendRatePerSec = round2(client.sendRatePerSec / n);
+    const total = client.sendRatePerSec;
+    client.sendRatePerSec = round2(total / n);
     if (client.sendRateSteps) client.sendRateSteps = client.sendRateSteps.map((s) => ({ atMs: s.atMs, perSec: round2(s.perSec / n) }));
-    if (n > 1) ctx.provenance[path].rule += `, shared by the ${n} clients sending to it`;
+    if (n > 1) {
+      ctx.provenance[path].rule += `, shared by the ${n} clients sending to it`;
+      // No line splits a topic's stored messages by producer (stats.log counts a topic's puts, not a
+      // group's: BrokerStatsManager TOPIC_PUT_NUMS): each producer's own rate is not in the logs.
+      ctx.def(path, `${client.sendRatePerSec} (an equal share of the ${round2(total)}/s of ${client.topic} its masters stored: no line splits a topic's sends by producer)`);
+    }
   }
   clients.forEach((client, i) => inferSelector(ctx, known, client, `scenario.clients[${i}]`, ctx.events.filter((e) => e.host === client.host), client.sendRatePerSec));
   selectorsFromStoredCounts(ctx, known, clients);
@@ -485,20 +491,63 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
     const m = minuteOf.get(l)!;
     byMinute.set(m, [...(byMinute.get(m) ?? []), l]);
   }
+  // A master whose stats.log printed minutes but never a line of this topic stored none of it then
+  // (BrokerStatsManager prints an item every minute from its first put): it logged 0 in each.
+  const idle = [...masters].filter((h) => !lines.some((l) => l.host === h));
+  const loggedNone = (host: string, m: number) => {
+    const span = ctx.c.statsSpan.get(host);
+    return !!span && m >= Math.round(span.first / 60000) && m <= Math.round(span.last / 60000);
+  };
+  const complete = (list: ReadonlyArray<{ host: string }>, m: number) => new Set(list.map((l) => l.host)).size + idle.filter((h) => loggedNone(h, m)).length >= masters.size;
+  // A host's first line of the topic may cover less than a minute (the item was made by the
+  // topic's first put there): its TPS is the rate (storedPerSec).
+  const firsts = new Set<StoredLine>();
+  for (const l of [...lines].sort((a, b) => a.ts - b.ts)) if (![...firsts].some((f) => f.host === l.host)) firsts.add(l);
+  // Only in a minute of first lines alone (the producers started in it, every master stored its
+  // first message of the topic then): a broker that starts again later takes only what its clients'
+  // routes send it again, not its share of the topic.
+  const startLines = new Set([...byMinute.values()].filter((list) => list.every((l) => firsts.has(l))).flat());
+  const perSec = (l: StoredLine) => (startLines.has(l) ? firstPerSec(l) : l.sum / 60);
+  const rateOf = (list: ReadonlyArray<StoredLine>) => list.reduce((n, l) => n + perSec(l), 0);
+  // The busiest complete minute, preferring one after the first lines in which no client logged a
+  // failed or slow send (a fault's minute stores less than was sent, or a stall's backlog at once, as
+  // topicRateSteps reads too), then one after the first lines, then any.
+  const trouble = sendTroubleOf(ctx);
+  const candidates = [...byMinute].filter(([m, list]) => complete(list, m));
+  const later = candidates.filter(([, list]) => !list.some((l) => firsts.has(l)));
+  const calm = later.filter(([m]) => !trouble.has(m));
   let best: typeof lines | null = null;
-  for (const list of byMinute.values()) {
-    if (new Set(list.map((l) => l.host)).size < masters.size) continue;
-    if (!best || list.reduce((n, l) => n + l.sum, 0) > best.reduce((n, l) => n + l.sum, 0)) best = list;
+  for (const [, list] of calm.length ? calm : later.length ? later : candidates) {
+    if (!best || rateOf(list) > rateOf(best)) best = list;
   }
   if (!best) return null;
   const total = best.reduce((n, l) => n + l.sum, 0);
-  if (total <= 0) return null;
+  const rate = rateOf(best);
+  if (total <= 0 || rate <= 0) return null;
+  const uneven = best.some((l) => perSec(l) !== l.sum / 60);
   return {
-    rate: total / 60,
-    rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged`,
+    rate,
+    rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged${uneven ? ` (${round2(rate)}/s: a line that covered more or less than a minute counts at its TPS)` : ''}${idle.length ? ` (${idle.join(', ')} printed minutes but no line of ${topic}: none stored)` : ''}`,
     evidence: best.map((l) => l.event),
-    steps: topicRateSteps(ctx, byMinute, masters.size, total / 60),
+    steps: topicRateSteps(ctx, byMinute, complete, perSec, rate),
   };
+}
+
+type StoredLine = Collected['topicPuts'][number];
+
+/**
+ * The rate of a host's first stats line of a topic. StatsItem.computeStatsData (4.x, 5.x) prints SUM
+ * over the snapshots of the last minute and TPS = SUM / their span: a minute in the steady state,
+ * less for an item made inside the minute (the topic's first put on that broker, a broker started
+ * or restarted). Where SUM / TPS is a minute within 3 s the line counts SUM / 60 (TPS is rounded
+ * to 2 decimals), as it does when the span is under 10 s (too few snapshots to say a rate), else at
+ * its TPS. A later line covers a minute, or more when printed late (a broker that ran again after a
+ * hang), and then holds the backlog it stored at once: it counts SUM / 60 (topicRate).
+ */
+function firstPerSec(l: StoredLine): number {
+  if (l.tps <= 0 || l.sum <= 0) return l.sum / 60;
+  const span = l.sum / l.tps;
+  return Math.abs(span - 60) <= 3 || span < 10 ? l.sum / 60 : l.tps;
 }
 
 /** A clean minute's rate this many times above or below the level before it is a new level. */
@@ -533,8 +582,10 @@ function sendTroubleOf(ctx: InferContext): Set<number> {
  */
 function topicRateSteps(
   ctx: InferContext,
-  byMinute: ReadonlyMap<number, ReadonlyArray<{ host: string; sum: number; event: RmqEvent }>>,
-  masters: number,
+  byMinute: ReadonlyMap<number, ReadonlyArray<StoredLine>>,
+  /** Whether every master printed its count of the topic for minute m (a line, or none of an idle master's). */
+  complete: (list: ReadonlyArray<{ host: string }>, m: number) => boolean,
+  perSec: (l: StoredLine) => number,
   busiest: number,
 ): { steps: RateStep[]; rule: string; evidence: RmqEvent[] } | null {
   // The first minute's count may cover only part of it (a producer started in it); a line is printed at each minute's end.
@@ -544,10 +595,9 @@ function topicRateSteps(
   const clean: Array<{ minute: number; perSec: number; lines: RmqEvent[] }> = [];
   for (const m of minutes) {
     const list = byMinute.get(m)!;
-    const hosts = new Set(list.map((l) => l.host));
-    if (hosts.size < masters || list.length !== hosts.size) continue;
+    if (!complete(list, m) || list.length !== new Set(list.map((l) => l.host)).size) continue;
     if (trouble.has(m)) continue;
-    clean.push({ minute: m, perSec: list.reduce((n, l) => n + l.sum, 0) / 60, lines: list.map((l) => l.event) });
+    clean.push({ minute: m, perSec: list.reduce((n, l) => n + perSec(l), 0), lines: list.map((l) => l.event) });
   }
   const steps: RateStep[] = [];
   const evidence: RmqEvent[] = [];
