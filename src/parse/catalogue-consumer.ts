@@ -201,6 +201,9 @@ function remarkReason(text: string | null | undefined): { reason: string | null;
   if (/the consumer's group info not exist|the consumer's subscription not exist/.test(text)) return { reason: 'SUBSCRIPTION_NOT_EXIST', code };
   if (/the consumer's subscription not latest/.test(text)) return { reason: 'SUBSCRIPTION_NOT_LATEST', code };
   if (/subscription group \[[^\]]*\] does not exist/.test(text)) return { reason: 'SUBSCRIPTION_GROUP_NOT_EXIST', code };
+  if (/does not support consumer to filter message by /.test(text)) return { reason: 'FILTER_NOT_SUPPORTED', code };
+  if (/consumer filter data is not exist/.test(text)) return { reason: 'FILTER_DATA_NOT_EXIST', code };
+  if (/consumer filter data not latest/.test(text)) return { reason: 'FILTER_DATA_NOT_LATEST', code };
   return { reason: null, code };
 }
 
@@ -555,6 +558,77 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     fields: (g) => pullFailed('SUBSCRIPTION_NOT_LATEST', { group: str(g.group), queue: printedQueue(g.mq) }),
     // Built from the 5.3.1 format.
     samples: [{ text: `the subscription is not latest, group=GroupPay, messageQueue=${MQ2}`, fields: { reason: 'SUBSCRIPTION_NOT_LATEST', group: 'GroupPay', topic: 'TopicPay', brokerName: 'broker-a', queueId: 2 } }],
+  },
+  // ---- a subscription by SQL92 (MessageSelector.bySql) the broker does not take (4.1.0+) ----
+  {
+    id: 'pull-failed/filter-not-supported',
+    type: 'pull-failed',
+    keywords: ['does not support consumer to filter message by '],
+    pattern: new RegExp(`(?<!=)${CODE}The broker does not support consumer to filter message by (?<expressionType>\\w+)${BROKER}`),
+    versions: '>=4.1.0 (SQL92 filtering; 4.x-5.x)',
+    source:
+      'broker/processor/ClientManageProcessor (checkClientConfig: the consumer start asks it through MQClientInstance.checkClientInBroker, and DefaultMQPushConsumer.start throws it) and PullMessageProcessor (processRequest): SYSTEM_ERROR (1) while enablePropertyFilter=false (BrokerConfig, the default)',
+    format: 'The broker does not support consumer to filter message by {}',
+    args: ['expressionType'],
+    fields: (g) => ({ ...pullFailed('FILTER_NOT_SUPPORTED', { code: num(g.code), addr: normAddr(g.broker) }), expressionType: str(g.expressionType) }),
+    samples: [
+      // Real: apache/rocketmq#310 (client 4.2.0, DefaultMQPushConsumer.start in main).
+      {
+        text: 'Exception in thread "main" org.apache.rocketmq.client.exception.MQClientException: CODE: 1  DESC: The broker does not support consumer to filter message by SQL92',
+        fields: { reason: 'FILTER_NOT_SUPPORTED', code: 1, expressionType: 'SQL92', addr: null },
+      },
+      // Real: alibaba/spring-cloud-alibaba#3612 (the Stream binder's consumer init).
+      { text: 'DefaultMQPushConsumer init failed, Caused by CODE: 1  DESC: The broker does not support consumer to filter message by SQL92', fields: { reason: 'FILTER_NOT_SUPPORTED', code: 1, expressionType: 'SQL92' } },
+    ],
+  },
+  {
+    id: 'pull-failed/filter-data-not-exist',
+    type: 'pull-failed',
+    keywords: ["The broker's consumer filter data is not exist!"],
+    pattern: new RegExp(`(?<!=)${CODE}The broker's consumer filter data is not exist!Your expression may be wrong!${BROKER}`),
+    versions: '>=4.1.0 (4.x-5.x)',
+    source: "broker/processor/PullMessageProcessor (processRequest): FILTER_DATA_NOT_EXIST (27), a pull by an expression the broker holds no compiled filter of (ConsumerFilterManager: the heartbeat's expression did not compile, or no heartbeat since the broker started)",
+    format: "The broker's consumer filter data is not exist!Your expression may be wrong!",
+    args: [],
+    fields: (g) => pullFailed('FILTER_DATA_NOT_EXIST', { code: num(g.code), addr: normAddr(g.broker) }),
+    // Built from the 4.9.4 remark, as the client's MQBrokerException prints it (4.8.0+: with BROKER).
+    samples: [
+      {
+        text: "org.apache.rocketmq.client.exception.MQBrokerException: CODE: 27  DESC: The broker's consumer filter data is not exist!Your expression may be wrong! BROKER: 10.0.0.1:10911",
+        fields: { reason: 'FILTER_DATA_NOT_EXIST', code: 27, addr: '10.0.0.1:10911' },
+      },
+    ],
+  },
+  {
+    id: 'pull-failed/filter-data-not-latest',
+    type: 'pull-failed',
+    keywords: ["the consumer's consumer filter data not latest"],
+    pattern: new RegExp(`(?<!=)${CODE}the consumer's consumer filter data not latest${BROKER}`),
+    versions: '>=4.1.0 (4.x-5.x)',
+    source: 'broker/processor/PullMessageProcessor (processRequest): FILTER_DATA_NOT_LATEST (28), a pull carrying a newer subscription version than the filter the broker compiled, until the heartbeat with the new expression arrives',
+    format: "the consumer's consumer filter data not latest",
+    args: [],
+    fields: (g) => pullFailed('FILTER_DATA_NOT_LATEST', { code: num(g.code), addr: normAddr(g.broker) }),
+    // Built from the 4.9.4 remark.
+    samples: [{ text: "org.apache.rocketmq.client.exception.MQBrokerException: CODE: 28  DESC: the consumer's consumer filter data not latest", fields: { reason: 'FILTER_DATA_NOT_LATEST', code: 28 } }],
+  },
+  {
+    id: 'pull-failed/filter-compile-failed',
+    type: 'pull-failed',
+    keywords: [' filter message, but failed to compile expression! sub='],
+    pattern: /Client (?<client>\S*)@(?<group>[^@\s]*) filter message, but failed to compile expression! sub=(?<sub>.*), error=(?<error>.*?)\s*$/,
+    versions: '>=4.1.0 (4.x-5.x)',
+    source: 'broker/processor/ClientManageProcessor (checkClientConfig): the expression of a consumer starting does not compile; it answers SUBSCRIPTION_PARSE_FAILED (23) and DefaultMQPushConsumer.start throws it',
+    format: 'Client {}@{} filter message, but failed to compile expression! sub={}, error={}',
+    args: ['client', 'group', 'sub', 'error'],
+    fields: (g) => ({ ...pullFailed('SUBSCRIPTION_PARSE_FAILED', { code: 23, group: str(g.group), topic: printed(g.sub, 'topic'), cause: str(g.error) }), expressionType: printed(g.sub, 'expressionType') }),
+    // Built from the 4.9.4 format, with a SubscriptionData of expressionType SQL92.
+    samples: [
+      {
+        text: "Client 10.0.0.9@12345@GroupPay filter message, but failed to compile expression! sub=SubscriptionData [classFilterMode=false, topic=TopicPay, subString=a between 0  3, tagsSet=[], codeSet=[], subVersion=1733389211000, expressionType=SQL92], error=Encountered \"3\" at line 1, column 15.",
+        fields: { reason: 'SUBSCRIPTION_PARSE_FAILED', code: 23, group: 'GroupPay', topic: 'TopicPay', expressionType: 'SQL92', cause: 'Encountered "3" at line 1, column 15.' },
+      },
+    ],
   },
   {
     id: 'pull-failed/exception-5x',

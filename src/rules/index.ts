@@ -7,6 +7,7 @@ import consumeFailed from './consume-failed.js';
 import consumerBacklog from './consumer-backlog.js';
 import consumerFlowControl from './consumer-flow-control.js';
 import diskFull from './disk-full.js';
+import filterRefused from './filter-refused.js';
 import namesrvStuck from './namesrv-stuck.js';
 import networkPartition from './network-partition.js';
 import offsetMoved from './offset-moved.js';
@@ -39,6 +40,7 @@ export const ALL_RULES: readonly Rule[] = [
   storeSync,
   consumeFailed,
   pullRefused,
+  filterRefused,
   offsetMoved,
   consumerFlowControl,
   subscriptionInconsistent,

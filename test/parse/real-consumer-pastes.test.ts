@@ -1,4 +1,4 @@
-// The consumer side of the real pastes (test/fixtures/real 93-149, sources in its SOURCES.md): per
+// The consumer side of the real pastes (test/fixtures/real 93-153, sources in its SOURCES.md): per
 // paste, the consumer events an engineer needs from it, its line, type and key fields, written from
 // the text of each excerpt. The consumer types only: the other events of a paste are the producer
 // tests' (real-pastes.test.ts). Where no consumer event is right (141), the case says so.
@@ -167,6 +167,13 @@ describe('Java 4.x and 5.x remoting client consumer pastes', () => {
   it('149: the lite pull consumer holds back on its request cache (the line misprints its arguments)', () => {
     // `threshold 101` is the cache's size and `count=1` the flow-control count (two arguments for three placeholders).
     expectConsumerEvents(149, [[1, 'flow-control', { limit: 'consume-request', count: 101, flowControlTimes: 1, threshold: null }]]);
+  });
+
+  it('151, 153: a consumer subscribing by SQL92 refused at its start, the broker`s property filter off (a bare exception line; a Spring Boot console)', () => {
+    const refused = { reason: 'FILTER_NOT_SUPPORTED', code: 1, expressionType: 'SQL92' };
+    expectConsumerEvents(151, [[1, 'pull-failed', refused]]);
+    // The FAQ line is the first record's; the binder's retry names no RocketMQ event.
+    expectConsumerEvents(153, [[1, 'pull-failed', refused]]);
   });
 });
 
