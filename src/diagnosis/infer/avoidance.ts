@@ -31,14 +31,26 @@ interface Refusal {
   from: number;
   to: number;
   what: string;
+  /** Only for the client on this host (a partition between it and the broker's host); else for every client. */
+  client?: string;
 }
 
-/** Windows where a broker refused or left unanswered every write: its host down or hung (until it is up), its disk full. */
+/**
+ * Windows where a broker refused or left unanswered every write: its host down or hung (until it is
+ * up), its disk full; for one client, its host cut off from the broker's (a partition: its requests
+ * get no answer, as from a hung host).
+ */
 function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly ScenarioBroker[]): Refusal[] {
   const out: Refusal[] = [];
   const epoch = (atMs: number) => ctx.startEpochMs + atMs;
   faults.forEach((f, i) => {
     if ('diskFull' in f) out.push({ broker: f.broker, from: epoch(f.atMs), to: epoch(f.atMs + f.diskFull.durationMs), what: `its disk full (scenario.faults[${i}])` });
+    else if ('partition' in f) {
+      const to = f.durationMs !== undefined ? epoch(f.atMs + f.durationMs) : ctx.last;
+      for (const [side, other] of [f.partition, [f.partition[1], f.partition[0]]]) {
+        for (const b of brokers.filter((x) => x.host === side)) out.push({ broker: b.name, from: epoch(f.atMs), to, what: `${side} cut off from ${other} (scenario.faults[${i}])`, client: other });
+      }
+    }
     else if ('state' in f && (f.state === 'down' || f.state === 'hung')) {
       // Until the host's next change of state (a hang may end in a reboot or a kill).
       const next = faults.find((g, j) => j > i && 'state' in g && g.host === f.host && g.state !== f.state);
@@ -127,7 +139,7 @@ export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClien
     for (const f of failures) {
       const broker = at(f)!;
       const t = ctx.when(f);
-      const r = refusing.find((x) => x.broker === broker && x.from <= t && t <= x.to);
+      const r = refusing.find((x) => x.broker === broker && (x.client === undefined || x.client === c.host) && x.from <= t && t <= x.to);
       if (!r) continue;
       // The client's route at the failure, and when it next dropped the broker.
       const before = routes.filter((e) => ctx.when(e) <= t).pop();
