@@ -18,6 +18,7 @@ import { APP_SEND, APP_SETTING, APP_STATS, PRODUCER_LINK, inferenceReader, propL
 import { LIMITS } from '../model/index.js';
 import { isSyncTimeout } from './observe.js';
 import { isAppFailure } from '../parse/send-failure.js';
+import { isSendCallbackClass } from '../parse/record.js';
 import { consumerLines } from './consumer-lines.js';
 
 /** Typed events kept (watermark and the store's periodic histogram are summarised instead). */
@@ -27,6 +28,7 @@ const KEPT = new Set<EventType>([
   'send-failed',
   'send-call-timeout',
   'rpc-timeout',
+  'async-timeout',
   'send-request-failed',
   'connect-failed',
   'namesrv-chosen',
@@ -360,6 +362,9 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
         // An application's failed one-attempt or async send (a request timed out or could not be
         // written): a send it lost, counted for its impact; else the retry loop's, which it retried.
         return duringSilence(e) || (e.kind === 'app' && isAppFailure(e));
+      case 'async-timeout':
+        // An ASYNC send's request that timed out (infer/avoidance.ts, the send budget); a pull's tells only of a silent host.
+        return isSendCallbackClass(e.fields.callback) || duringSilence(e);
       case 'register-failed':
         // A broker's failed registrations: against a silent NameServer, or the first few naming each NameServer's address.
         return duringSilence(e) || keep(e, `${e.type} ${e.host} ${e.kind} ${String(e.fields.namesrvAddr)}`, REGISTRATIONS_KEPT);

@@ -131,6 +131,12 @@ const ASYNC_CALLBACK_FRAMES = [
   'org.apache.rocketmq.remoting.netty.ResponseFuture.executeInvokeCallback(ResponseFuture.java:54)',
   'org.apache.rocketmq.remoting.netty.NettyRemotingAbstract$2.run(NettyRemotingAbstract.java:321)',
 ];
+/** Where invokeAsync's RemotingTooMuchRequestException is thrown on a retry onExceptionImpl makes (4.9.4 line numbers). */
+const ASYNC_RETRY_FRAMES = [
+  'org.apache.rocketmq.remoting.netty.NettyRemotingClient.invokeAsync(NettyRemotingClient.java:538)',
+  'org.apache.rocketmq.client.impl.MQClientAPIImpl.sendMessageAsync(MQClientAPIImpl.java:542)',
+  'org.apache.rocketmq.client.impl.MQClientAPIImpl.onExceptionImpl(MQClientAPIImpl.java:634)',
+];
 const PROCESS_SEND_RESPONSE_FRAME = 'org.apache.rocketmq.client.impl.MQClientAPIImpl.processSendResponse(MQClientAPIImpl.java:675)';
 /** NettyClientConfig.clientCallbackExecutorThreads: the cores of the client's host (4 assumed). */
 const CALLBACK_THREADS = 4;
@@ -159,6 +165,8 @@ class DefaultSend extends CachedCall {
   free = false;
   /** An asynchronous send: the retries onExceptionImpl has left (null: a synchronous send). */
   asyncLeft: number | null = null;
+  /** The time the current attempt's request was given, ms. */
+  givenMs = 0;
   /** The message's tag (null: none). */
   tag: string | null = null;
   /** The message (its UNIQ_KEY, the same in every attempt: copies.ts); -1: not tracked. */
@@ -188,6 +196,7 @@ class DefaultSend extends CachedCall {
     this.addr = '';
     this.free = false;
     this.asyncLeft = null;
+    this.givenMs = 0;
     this.tag = null;
     this.msgKey = -1;
   }
@@ -339,6 +348,7 @@ export class Client extends Process {
       rng,
       onTimeout: () => this.metrics.timeouts++,
       onNamesrvChosen: (_old, addr, index) => this.metrics.namesrvChosen.push({ atMs: this.nowMs, addr, namesrvIndex: index }),
+      startEpochMs: sink.startEpochMs,
     });
   }
 
@@ -724,16 +734,24 @@ export class Client extends Process {
     op.beginPrev = this.nowMs;
     const costTime = op.beginPrev - op.begin;
     if (timeout < costTime) return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, true));
-    const left = timeout - costTime;
+    this.invokeAttempt(op, mq, timeout - costTime);
+  }
+
+  /** One attempt's request to mq's broker, given `left` ms (sendKernelImpl; an ASYNC send's goes out through invokeAsync). */
+  private invokeAttempt(op: DefaultSend, mq: MessageQueue, left: number): void {
+    const async = op.asyncLeft !== null;
+    op.givenMs = left;
     let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     if (addr === null) {
-      spawn(this.sendKernelImpl(mq, left, op.tag, op.msgKey)).then((a) => this.attemptDone(op, a));
+      spawn(this.sendKernelImpl(mq, left, op.tag, op.msgKey, async)).then((a) => this.attemptDone(op, a));
       return;
     }
     if (this.profile.vipChannel) addr = vipAddr(addr);
     const body = op.tag === null ? (mq.body ??= { topic: mq.topic, queueId: mq.queueId, producerGroup: this.config.group }) : this.sendBody(mq, op.tag);
     op.addr = addr;
-    if (!this.remoting.invokeCached(addr, RequestCode.SEND_MESSAGE, body, left, op, op.msgKey)) spawn(this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, left, op.msgKey)).then((r) => op.rpcDone(r));
+    if (!this.remoting.invokeCached(addr, RequestCode.SEND_MESSAGE, body, left, op, op.msgKey, async)) {
+      spawn(this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, left, op.msgKey, async)).then((r) => op.rpcDone(r));
+    }
   }
 
   /** @internal (DefaultSend) */
@@ -751,10 +769,11 @@ export class Client extends Process {
     if (a.kind === 'broker') this.updateFaultItem(mq.brokerName, rtMs, true, false);
     else if (a.kind === 'remoting') this.updateFaultItem(mq.brokerName, rtMs, true, true);
     else this.updateFaultItem(mq.brokerName, rtMs, this.profile.faultTables === 'latency-4x', true);
+    // An ASYNC send's failure is its InvokeCallback's (or sendMessageAsync's catch): sendDefaultImpl logs nothing of it.
+    if (op.asyncLeft !== null) return this.asyncAttemptFailed(op, a, rtMs);
     op.invokeId ??= this.rng.javaLong();
     this.logAttemptFailure(op.thread, op.invokeId, rtMs, mq, a.exc);
     op.lastExc = a.exc;
-    if (op.asyncLeft !== null) return this.asyncAttemptFailed(op, a);
     if (a.kind === 'broker' && !this.profile.retryResponseCodes.includes(a.code)) return this.opDone(op, { ok: false, exc: a.exc, callTimeout: false });
     op.times++;
     this.sendAttempt(op);
@@ -763,32 +782,87 @@ export class Client extends Process {
   /**
    * An asynchronous send's failed attempt, as MQClientAPIImpl.sendMessageAsync's InvokeCallback
    * handles it (4.x and 5.x): a broker's error reply goes to the SendCallback's onException as it is
-   * (processSendResponse throws it, onExceptionImpl with needRetry false); so does a request that
-   * timed out (4.x retries it with no time left, which fails at once; 5.x checks timeoutMillis > 0);
-   * a request that could not be sent (no connection, a send that failed) is sent again, up to
-   * retryTimesWhenSendAsyncFailed times, to the queue selectOneMessageQueue(lastBrokerName) picks,
-   * with the time left.
+   * (processSendResponse throws it, onExceptionImpl with needRetry false); a request that timed out
+   * (`wait response timeout`) or could not be sent is sent again through onExceptionImpl, up to
+   * retryTimesWhenSendAsyncFailed times, to the queue selectOneMessageQueue(lastBrokerName) picks
+   * (asyncRetry). Before 4.9.3 a first request that could not be sent leaves sendKernelImpl instead.
    */
-  private asyncAttemptFailed(op: DefaultSend, a: Exclude<Attempt, { ok: true }>): void {
-    if (a.kind !== 'broker' && !a.timeout && !this.profile.asyncRetriesUnsent) {
-      // Before 4.9.3 the exception leaves sendKernelImpl: sendDefaultImpl's one attempt is over.
+  private asyncAttemptFailed(op: DefaultSend, a: Exclude<Attempt, { ok: true }>, rtMs: number): void {
+    // A request the channel's close failed (failFast) reaches the callback; a connect failure is thrown by invokeAsync.
+    const unsent = a.exc.cls.endsWith('RemotingSendRequestException');
+    if (a.kind !== 'broker' && !a.timeout && !unsent && !this.profile.asyncRetriesUnsent && op.times === 0) {
+      // Before 4.9.3 the exception leaves sendKernelImpl: sendDefaultImpl logs it, and its one attempt is over.
+      op.invokeId ??= this.rng.javaLong();
+      this.logAttemptFailure(op.thread, op.invokeId, rtMs, op.mq!, a.exc);
+      op.lastExc = a.exc;
       this.asyncSenderThreads = (this.asyncSenderThreads % ASYNC_SENDER_THREADS) + 1;
       op.thread = `${CLIENT_THREADS.asyncSender}${this.asyncSenderThreads}`;
       op.times++;
       return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
     }
-    if (a.kind === 'broker' || a.timeout || op.asyncLeft! <= 0) {
-      // The SendCallback runs on the client's callback executor (NettyRemotingClient's publicExecutor).
-      this.callbackThreads = (this.callbackThreads % CALLBACK_THREADS) + 1;
-      op.thread = `${CLIENT_THREADS.callback}${this.callbackThreads}`;
-      // Thrown in the InvokeCallback: a broker's reply by processSendResponse, the rest made there.
-      const frames = a.kind === 'broker' ? [PROCESS_SEND_RESPONSE_FRAME, ...ASYNC_CALLBACK_FRAMES] : ASYNC_CALLBACK_FRAMES;
-      return this.opDone(op, { ok: false, exc: { ...a.exc, frames }, callTimeout: false });
-    }
+    // The callback makes its own exception of a timeout (4.x-5.1.x: the time the request was given;
+    // 5.2.0+: its cost) and of a request that was not sent (`send request failed`); what invokeAsync
+    // threw (a connect failure) it takes as it is.
+    const exc =
+      a.kind === 'broker' || !a.timeout
+        ? unsent
+          ? this.clientException('send request failed', a.exc)
+          : a.exc
+        : this.profile.asyncTimeoutCost
+          ? this.clientException(renderMessage('rpc-timeout/async-send-wait-response-cost', { cost: Math.floor(rtMs) }), a.exc)
+          : this.clientException(renderMessage('rpc-timeout/async-send-wait-response', { timeoutMs: Math.floor(op.givenMs) }));
+    if (a.kind === 'broker') return this.asyncCallback(op, exc, [PROCESS_SEND_RESPONSE_FRAME, ...ASYNC_CALLBACK_FRAMES]);
+    // 5.3.2+ onExceptionImpl retries only with time left (`timeoutMillis > 0`): never after a timeout.
+    const spent = this.s.sendMsgTimeoutMs - (this.nowMs - op.begin) <= 0;
+    if (op.asyncLeft! <= 0 || (spent && this.profile.asyncTimeoutRetry === 'none')) return this.asyncCallback(op, exc, ASYNC_CALLBACK_FRAMES);
+    this.asyncRetry(op, exc);
+  }
+
+  /** The SendCallback's onException, on the client's callback executor (NettyRemotingClient's publicExecutor). */
+  private asyncCallback(op: DefaultSend, exc: JavaException, frames: readonly string[]): void {
+    this.callbackThreads = (this.callbackThreads % CALLBACK_THREADS) + 1;
+    op.thread = `${CLIENT_THREADS.callback}${this.callbackThreads}`;
+    this.opDone(op, { ok: false, exc: { ...exc, frames: [...frames] }, callTimeout: false });
+  }
+
+  /**
+   * MQClientAPIImpl.onExceptionImpl's retry of an ASYNC send (a retry left): the queue
+   * selectOneMessageQueue(lastBrokerName) picks, its `async send msg by retry` line, and the request
+   * with what is left of the budget (asyncTimeoutRetry: 0 ms up to 4.6.1). After a timeout nothing
+   * is left: invokeAsync throws RemotingTooMuchRequestException before the call, which each release
+   * handles its way (ClientProfile.asyncTimeoutRetry).
+   */
+  private asyncRetry(op: DefaultSend, exc: JavaException): void {
     op.asyncLeft!--;
     op.times++;
     op.timesTotal++;
-    this.sendAttempt(op);
+    const mq = this.selectOneMessageQueue(op.tp, op.mq!.brokerName, true);
+    if (mq === null) return this.asyncCallback(op, exc, ASYNC_CALLBACK_FRAMES);
+    op.mq = mq;
+    op.setBroker(op.times, mq.brokerName);
+    const addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
+    this.logAsyncRetry(op, mq, addr, exc);
+    const mode = this.profile.asyncTimeoutRetry;
+    const left = mode === 'zero-budget' ? 0 : this.s.sendMsgTimeoutMs - (this.nowMs - op.begin);
+    op.beginPrev = this.nowMs;
+    if (left >= 0) return this.invokeAttempt(op, mq, left);
+    const tooMuch: JavaException = { ...this.remoting.callTimeout(addr, true), frames: [...ASYNC_RETRY_FRAMES, ...ASYNC_CALLBACK_FRAMES] };
+    if (mode === 'spent-stops') return this.asyncCallback(op, tooMuch, tooMuch.frames!);
+    // sendMessageAsync's catch (4.9.3+) or the callback's operationFail (5.3.0-5.3.1) isolates the retry's broker.
+    this.updateFaultItem(mq.brokerName, 0, true, mode === 'spent-callback');
+    if (mode === 'spent-callback') return this.asyncCallback(op, this.clientException('unknown reason', tooMuch), ASYNC_CALLBACK_FRAMES);
+    if (op.asyncLeft! <= 0) return this.asyncCallback(op, tooMuch, tooMuch.frames!);
+    this.asyncRetry(op, tooMuch);
+  }
+
+  /** onExceptionImpl's line: INFO without the exception up to 4.9.2, WARN with it from 4.9.3 (whose String.format left the placeholders). */
+  private logAsyncRetry(op: DefaultSend, mq: MessageQueue, addr: string | null, exc: JavaException): void {
+    this.callbackThreads = (this.callbackThreads % CALLBACK_THREADS) + 1;
+    const thread = `${CLIENT_THREADS.callback}${this.callbackThreads}`;
+    const warn = this.profile.asyncRetriesUnsent;
+    const args = this.profile.asyncRetryLiteral ? { times: '{}', topic: '{}', brokerAddr: '{}', brokerName: '{}' } : { times: op.times, topic: mq.topic, brokerAddr: addr, brokerName: mq.brokerName };
+    const text = renderMessage('send-async-retry/by-retry', args);
+    this.logClient(warn ? 'WARN' : 'INFO', text, warn ? { ...exc, frames: exc.frames ?? ASYNC_CALLBACK_FRAMES } : undefined, 'o.a.r.c.i.MQClientAPIImpl', thread);
   }
 
   /** How sendDefaultImpl ends when no attempt succeeded. */
@@ -866,7 +940,7 @@ export class Client extends Process {
     return body;
   }
 
-  private *sendKernelImpl(mq: MessageQueue, timeoutMs: number, tag: string | null, msgKey = -1): Co<Attempt> {
+  private *sendKernelImpl(mq: MessageQueue, timeoutMs: number, tag: string | null, msgKey = -1, async = false): Co<Attempt> {
     let addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     if (addr === null) {
       yield* this.tryToFindTopicPublishInfo(mq.topic);
@@ -875,7 +949,7 @@ export class Client extends Process {
     if (addr === null) return { ok: false, kind: 'client', exc: this.clientException(`The broker[${mq.brokerName}] not exist`), timeout: false };
     if (this.profile.vipChannel) addr = vipAddr(addr);
     const body = this.sendBody(mq, tag);
-    const r = yield* this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, timeoutMs, msgKey);
+    const r = yield* this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, timeoutMs, msgKey, async);
     return this.attemptOf(r, addr);
   }
 

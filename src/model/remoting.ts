@@ -10,6 +10,10 @@
 // - 5.0.0-5.2.0 clients reconnect every name server every 3 s (scanAvailableNameSrv), so a closed
 //   channel to a hung host that still accepts connections is back before the next call.
 // - Connect time counts against the call's timeout (invokeSync subtracts it).
+// - An asynchronous request (invokeAsync: an ASYNC send) waits in the response table until
+//   NettyRemotingAbstract.scanResponseTable, every second from 3 s after the start, finds
+//   `beginTimestamp + timeoutMillis + 1000` passed: it is then removed (`remove timeout request`) and
+//   its callback runs; nothing closes the channel (closeSocketIfTimeout is invokeSync's).
 
 import { type Co, Mutex, Signal, spawn, wait } from './coroutine.js';
 import { fail, Priority, type Timer } from './kernel.js';
@@ -74,6 +78,8 @@ interface RemotingClientOptions {
   onTimeout?: (addr: string) => void;
   /** Called when a name server is chosen. */
   onNamesrvChosen?: (oldAddr: string | null, newAddr: string, index: number) => void;
+  /** The epoch ms of model time 0 (a ResponseFuture prints its beginTimestamp); 0 where nothing asynchronous is sent. */
+  startEpochMs?: number;
 }
 
 class ChannelWrapper {
@@ -102,18 +108,25 @@ export abstract class CachedCall implements Waiter {
   private callAddr = '';
   private callCh: Channel | null = null;
   private callTimeoutMs = 0;
+  /** An invokeAsync request (its opaque and start), or null for invokeSync's. */
+  private callAsync: { opaque: number; beginMs: number } | null = null;
 
   /** @internal */
-  bind(remoting: RemotingClient, addr: string, ch: Channel, timeoutMs: number): void {
+  bind(remoting: RemotingClient, addr: string, ch: Channel, timeoutMs: number, async: { opaque: number; beginMs: number } | null = null): void {
     this.remoting = remoting;
     this.callAddr = addr;
     this.callCh = ch;
     this.callTimeoutMs = timeoutMs;
+    this.callAsync = async;
   }
 
   resolve(resp: Response | null): void {
-    if (resp === FAILED_FAST) this.onFailure(this.remoting!.sendRequestFailed(this.callAddr, this.callCh!));
+    // failFast (the channel closed under the request): invokeSync throws and closes the channel; an
+    // invokeAsync request's callback is told it was not sent (NettyRemotingAbstract.requestFail).
+    if (resp === FAILED_FAST && this.callAsync !== null) this.onFailure({ ok: false, exc: Exceptions.sendRequest(this.callCh!.remoteAddr), why: 'send' });
+    else if (resp === FAILED_FAST) this.onFailure(this.remoting!.sendRequestFailed(this.callAddr, this.callCh!));
     else if (resp !== null) this.onResponse(resp);
+    else if (this.callAsync !== null) this.onFailure(this.remoting!.asyncTimedOut(this.callCh!, this.callTimeoutMs, this.callAsync.opaque, this.callAsync.beginMs));
     else this.onFailure(this.remoting!.timedOut(this.callAddr, this.callCh!, this.callTimeoutMs, this.callTimeoutMs));
   }
 
@@ -234,8 +247,12 @@ export class RemotingClient implements ChannelHandler {
     return this.o.proc.nowMs;
   }
 
-  /** Forget everything (the process died). */
+  /** When the client started (reset at its boot): scanResponseTable's timer runs from 3 s after it. */
+  private startedMs = 0;
+
+  /** Forget everything (the process died, or starts). */
   reset(): void {
+    this.startedMs = this.now;
     this.channelTables = new Map();
     this.pending = new PendingTable();
     this.dlAt = [];
@@ -275,8 +292,12 @@ export class RemotingClient implements ChannelHandler {
 
   // ---- invokeSync --------------------------------------------------------------------------
 
-  /** NettyRemotingClient.invokeSync; addr null means "the chosen name server". */
-  *invokeSync(addr: string | null, code: number, body: unknown, timeoutMs: number, msgKey = -1): Co<RpcResult> {
+  /**
+   * NettyRemotingClient.invokeSync; addr null means "the chosen name server". `async`: invokeAsync
+   * (an ASYNC send) instead: the same channel handling, its own budget check, and a response table
+   * entry that scanResponseTable removes (asyncTimedOut).
+   */
+  *invokeSync(addr: string | null, code: number, body: unknown, timeoutMs: number, msgKey = -1, async = false): Co<RpcResult> {
     const p = this.o.profile;
     const begin = this.now;
     let ch: Channel | null;
@@ -289,21 +310,20 @@ export class RemotingClient implements ChannelHandler {
     }
     if (ch !== null && ch.clientOpen) {
       const cost = this.now - begin;
-      if (timeoutMs < cost) {
-        return { ok: false, exc: Exceptions.callTimeout(addr, this.o.profile.callTimeoutNamesAddr), why: 'timeout' };
-      }
+      if (timeoutMs < cost) return { ok: false, exc: this.callTimeout(addr, async), why: 'timeout' };
       const left = timeoutMs - cost;
       // invokeSyncImpl: write the request, wait for the response or the deadline.
       const opaque = this.opaqueNext++;
       const sig = new SyncWait(ch);
       this.pending.set(opaque, sig);
+      const sentAt = this.now;
       if (!this.o.proc.net.send(ch, { code, opaque, body, msgKey })) return this.sendFailed(addr, ch, opaque);
       // waitResponse returns a little after the deadline (the 3001-3003 ms RTs of real logs).
-      this.addDeadline(this.now + left + this.o.rng.uniform(0.5, 3), opaque);
+      this.addDeadline(async ? this.scanRemovalAt(sentAt, left) : this.now + left + this.o.rng.uniform(0.5, 3), opaque);
       const resp = sig.settled ? sig.value : ((yield sig as Signal<unknown>) as Response | null);
-      if (resp === FAILED_FAST) return this.sendRequestFailed(addr, ch);
+      if (resp === FAILED_FAST) return async ? { ok: false, exc: Exceptions.sendRequest(ch.remoteAddr), why: 'send' } : this.sendRequestFailed(addr, ch);
       if (resp !== null) return { ok: true, resp };
-      return this.timedOut(addr, ch, timeoutMs, left);
+      return async ? this.asyncTimedOut(ch, left, opaque, sentAt) : this.timedOut(addr, ch, timeoutMs, left);
     }
     this.closeChannel(addr, ch);
     return { ok: false, exc: Exceptions.connect(String(addr), p.connectExceptionAngle), why: 'connect' };
@@ -315,23 +335,67 @@ export class RemotingClient implements ChannelHandler {
    * the same order) and calls k with the result, and returns true; otherwise it does nothing and
    * returns false (the caller then runs invokeSync).
    */
-  invokeCached(addr: string, code: number, body: unknown, timeoutMs: number, call: CachedCall, msgKey = -1): boolean {
+  invokeCached(addr: string, code: number, body: unknown, timeoutMs: number, call: CachedCall, msgKey = -1, async = false): boolean {
     const cached = this.channelTables.get(addr);
     if (cached === undefined || !cached.isOK()) return false;
     const ch = cached.ch!;
     if (timeoutMs < 0) {
-      call.onFailure({ ok: false, exc: Exceptions.callTimeout(addr, this.o.profile.callTimeoutNamesAddr), why: 'timeout' });
+      call.onFailure({ ok: false, exc: this.callTimeout(addr, async), why: 'timeout' });
       return true;
     }
     const opaque = this.opaqueNext++;
-    call.bind(this, addr, ch, timeoutMs);
+    call.bind(this, addr, ch, timeoutMs, async ? { opaque, beginMs: this.now } : null);
     this.pending.set(opaque, call);
     if (!this.o.proc.net.send(ch, { code, opaque, body, msgKey })) {
       call.onFailure(this.sendFailed(addr, ch, opaque));
       return true;
     }
-    this.addDeadline(this.now + timeoutMs + this.o.rng.uniform(0.5, 3), opaque);
+    this.addDeadline(async ? this.scanRemovalAt(this.now, timeoutMs) : this.now + timeoutMs + this.o.rng.uniform(0.5, 3), opaque);
     return true;
+  }
+
+  /**
+   * The budget was spent before the call: invokeSync throws RemotingTimeoutException, invokeAsync
+   * RemotingTooMuchRequestException (NettyRemotingClient, 4.x and 5.x); 4.9.3+ name the address.
+   */
+  callTimeout(addr: string | null, async: boolean): JavaException {
+    if (!async) return Exceptions.callTimeout(addr, this.o.profile.callTimeoutNamesAddr);
+    const msg = this.o.profile.callTimeoutNamesAddr ? renderMessage('rpc-timeout/call-the-addr', { addr }, 'invokeAsync') : renderMessage('rpc-timeout/invoke-sync-call-timeout', {}, 'invokeAsync');
+    return Exceptions.tooMuch(msg);
+  }
+
+  /**
+   * When scanResponseTable removes an invokeAsync request begun at `beginMs` with `timeoutMs`: its
+   * first run (every 1000 ms from 3 s after the client's start, NettyRemotingClient.start's timer)
+   * at which `beginTimestamp + timeoutMillis + 1000 <= now` (NettyRemotingAbstract, 4.x and 5.x).
+   */
+  scanRemovalAt(beginMs: number, timeoutMs: number): number {
+    const due = beginMs + timeoutMs + 1000;
+    const first = this.startedMs + 3000;
+    return due <= first ? first : first + Math.ceil((due - first) / 1000) * 1000;
+  }
+
+  /**
+   * scanResponseTable removed an invokeAsync request: its `remove timeout request` line (4.x prints
+   * the channel, 5.x not), and what its callback is told (the channel stays open).
+   */
+  asyncTimedOut(ch: Channel, timeoutMs: number, opaque: number, beginMs: number): RpcResult & { ok: false } {
+    const p = this.o.profile;
+    const epoch = (ms: number) => Math.floor((this.o.startEpochMs ?? 0) + ms);
+    const hash = () => this.o.rng.uint32().toString(16);
+    const args = {
+      responseCommand: null,
+      sendRequestOK: true,
+      cause: null,
+      opaque,
+      processChannel: `[id: 0x${ch.shortId}, L:/${ch.localAddr} - R:/${ch.remoteAddr}]`,
+      timeoutMs: Math.floor(timeoutMs),
+      invokeCallback: p.v[0] >= 5 ? `org.apache.rocketmq.remoting.netty.NettyRemotingClient$InvokeCallbackWrapper@${hash()}` : `org.apache.rocketmq.client.impl.MQClientAPIImpl$1@${hash()}`,
+      beginMs: epoch(beginMs),
+      countDownLatch: `java.util.concurrent.CountDownLatch@${hash()}[Count = 1]`,
+    };
+    this.o.log('WARN', renderMessage('async-timeout/remove-timeout-request', args, p.v[0] >= 5 ? '5.x' : null));
+    return { ok: false, exc: Exceptions.timeout(ch.remoteAddr, p.timeoutAddrSlash, timeoutMs), why: 'timeout' };
   }
 
   /** invokeSyncImpl could not write the request. */
@@ -385,7 +449,7 @@ export class RemotingClient implements ChannelHandler {
     op.push(opaque);
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (at[p] <= at[i]) break;
+      if (!earlier(at, op, i, p)) break;
       swap(at, op, p, i);
       i = p;
     }
@@ -408,8 +472,8 @@ export class RemotingClient implements ChannelHandler {
         const l = 2 * i + 1;
         if (l >= n) break;
         const r = l + 1;
-        const c = r < n && at[r] < at[l] ? r : l;
-        if (at[i] <= at[c]) break;
+        const c = r < n && earlier(at, op, r, l) ? r : l;
+        if (!earlier(at, op, c, i)) break;
         swap(at, op, i, c);
         i = c;
       }
@@ -629,6 +693,11 @@ export class RemotingClient implements ChannelHandler {
     this.o.log('WARN', this.chanMessage('pipeline/client-idle-531', 'pipeline/client-idle', ch.remoteAddr, ch));
     this.closeByChannel(ch);
   }
+}
+
+/** Deadline i comes before deadline j: earlier, or at the same time with a lower opaque (scanResponseTable meets the table's entries in that order). */
+function earlier(at: readonly number[], op: readonly number[], i: number, j: number): boolean {
+  return at[i] < at[j] || (at[i] === at[j] && op[i] < op[j]);
 }
 
 function swap(at: number[], op: number[], i: number, j: number): void {

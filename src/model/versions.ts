@@ -31,6 +31,25 @@ export interface ClientProfile {
   readonly closeSocketIfTimeout: boolean;
   /** An asynchronous send whose request could not be sent is sent again (CLIENT.asyncRetriesUnsent, 4.9.3+). */
   readonly asyncRetriesUnsent: boolean;
+  /**
+   * What an ASYNC send's callback does with a request that timed out (MQClientAPIImpl.sendMessageAsync
+   * and onExceptionImpl; the timeout is known 1-2 s after the budget ran out, scanResponseTable):
+   * - `zero-budget` (up to 4.6.1): retried with a budget of 0 ms (`onExceptionImpl(..., 0L, ...)`),
+   *   which invokeAsync still sends; the next scan removes it unless its answer came first.
+   * - `spent-stops` (4.7.0-4.9.2): retried with what is left, less than nothing: invokeAsync throws
+   *   RemotingTooMuchRequestException at once, onExceptionImpl's catch gives it to the SendCallback.
+   * - `spent-retries` (4.9.3-5.2.x): the same exception, caught in sendMessageAsync, isolates the
+   *   retry's broker (updateFaultItem) and is retried again while retries are left; the SendCallback
+   *   gets the last one.
+   * - `spent-callback` (5.3.0-5.3.1): invokeAsync reports it through the callback's operationFail,
+   *   which isolates the broker and gives the SendCallback `unknown reason`, not retried.
+   * - `none` (5.3.2+): onExceptionImpl retries only with time left: the SendCallback gets the timeout.
+   */
+  readonly asyncTimeoutRetry: 'zero-budget' | 'spent-stops' | 'spent-retries' | 'spent-callback' | 'none';
+  /** 4.9.3 only: onExceptionImpl's retry line went through String.format, which left its `{}` placeholders as they are. */
+  readonly asyncRetryLiteral: boolean;
+  /** 5.2.0+: an ASYNC send's timeout is `wait response timeout, cost=N` (operationFail), before `wait response timeout Nms`. */
+  readonly asyncTimeoutCost: boolean;
   /** 5.1.4+: close on timeout only if enough of the timeout was left (NettyRemotingClient.invokeSync). */
   readonly closeGuard: boolean;
   /**
@@ -97,6 +116,17 @@ export function clientProfile(version: string): ClientProfile {
     flattenNewlines: atLeast(v, '4.9.3'),
     closeSocketIfTimeout: factHolds(CLIENT.closeSocketIfTimeout, v),
     asyncRetriesUnsent: factHolds(CLIENT.asyncRetriesUnsent, v),
+    asyncTimeoutRetry: !atLeast(v, '4.7.0')
+      ? 'zero-budget'
+      : !factHolds(CLIENT.asyncRetriesUnsent, v)
+        ? 'spent-stops'
+        : !atLeast(v, '5.3.0')
+          ? 'spent-retries'
+          : !atLeast(v, '5.3.2')
+            ? 'spent-callback'
+            : 'none',
+    asyncRetryLiteral: atLeast(v, '4.9.3') && !atLeast(v, '4.9.4'),
+    asyncTimeoutCost: atLeast(v, '5.2.0'),
     closeGuard: atLeast(v, '5.1.4'),
     scanAvailableNameSrv: factHolds(CLIENT.scanAvailableNameSrv, v),
     namesrvLoopAll: !atLeast(v, '5.3.0'),

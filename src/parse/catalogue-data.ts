@@ -43,6 +43,11 @@ export function num(s: string | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/** A value as printed, or null for an empty one, Java's `null` and a placeholder String.format left as it was (`{}`). */
+function placeholderless(s: string | null | undefined): string | null {
+  return s == null || s === '' || s === 'null' || s === '{}' ? null : s;
+}
+
 /**
  * A 64-bit integer (a commit log offset, a byte count): a number while it is exact, else its digits as
  * a string (beyond 2^53 a JSON number would lose the last digits).
@@ -828,6 +833,48 @@ export const ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
+    id: 'async-timeout/remove-timeout-request',
+    type: 'async-timeout',
+    keywords: ['remove timeout request'],
+    // NettyRemotingAbstract.scanResponseTable (every 1 s, 4.x and 5.x) drops an invokeAsync request
+    // once beginTimestamp + timeoutMillis + 1000 has passed and runs its callback: an ASYNC send's
+    // timeout (MQClientAPIImpl$1, sendMessageAsync's InvokeCallback: the first anonymous class of
+    // MQClientAPIImpl, 4.3.0-5.3.3), or a pull's. timeoutMillis is what the request was given: a
+    // send's first attempt gets its whole sendMsgTimeout less what went before it. ResponseFuture's
+    // toString names the channel (processChannel, `R:` its remote end) up to 4.9.x, not from 5.0.0.
+    pattern:
+      /remove timeout request, ResponseFuture \[.*?opaque=(?<op>-?\d+)(?:, processChannel=(?:\[[^\]]*?R:(?<a>[^\]\s,]+)[^\]]*\]|\S+?))?, timeoutMillis=(?<ms>-?\d+)(?:, invokeCallback=(?<cb>[\w.$]+?)(?:@[0-9a-f]+)?(?=[,\]]))?(?:.*?beginTimestamp=(?<begin>\d+))?/,
+    versions: 'all',
+    source: 'remoting/netty/NettyRemotingAbstract.scanResponseTable (ResponseFuture.toString)',
+    format:
+      'remove timeout request, ResponseFuture [responseCommand={}, sendRequestOK={}, cause={}, opaque={}, processChannel={}, timeoutMillis={}, invokeCallback={}, beginTimestamp={}, countDownLatch={}]',
+    args: ['responseCommand', 'sendRequestOK', 'cause', 'opaque', 'processChannel', 'timeoutMs', 'invokeCallback', 'beginMs', 'countDownLatch'],
+    forms: {
+      '5.x': {
+        format:
+          'remove timeout request, ResponseFuture [responseCommand={}, sendRequestOK={}, cause={}, opaque={}, timeoutMillis={}, invokeCallback={}, beginTimestamp={}, countDownLatch={}]',
+        args: ['responseCommand', 'sendRequestOK', 'cause', 'opaque', 'timeoutMs', 'invokeCallback', 'beginMs', 'countDownLatch'],
+      },
+    },
+    fields: (g) => ({ addr: normAddr(g.a), timeoutMs: num(g.ms), opaque: num(g.op), callback: g.cb ?? null, beginMs: num(g.begin) }),
+    samples: [
+      {
+        // gen-710, app-order-01 (4.9.4): an ASYNC send to the hung broker-a.
+        text: '2026-12-05 05:33:10,409 WARN RocketmqRemoting - remove timeout request, ResponseFuture [responseCommand=null, sendRequestOK=true, cause=null, opaque=166, processChannel=[id: 0x62730d41, L:/10.213.0.31:58446 - R:/10.213.0.21:10911], timeoutMillis=1000, invokeCallback=org.apache.rocketmq.client.impl.MQClientAPIImpl$1@30b2cdb0, beginTimestamp=1796419987422, countDownLatch=java.util.concurrent.CountDownLatch@2e103f66[Count = 1]]',
+        fields: { addr: '10.213.0.21:10911', timeoutMs: 1000, opaque: 166, callback: 'org.apache.rocketmq.client.impl.MQClientAPIImpl$1', beginMs: 1796419987422 },
+      },
+      {
+        text: 'WARN RocketmqRemoting - remove timeout request, ResponseFuture [responseCommand=null, sendRequestOK=true, cause=null, opaque=167, processChannel=[id: 0x62730d41, L:/10.213.0.31:58446 - R:/10.213.0.21:10911], timeoutMillis=997, invokeCallback=org.apache.rocketmq.client.impl.MQClientAPIImpl$1@488daec4, beginTimestamp=1796419988425, countDownLatch=java.util.concurrent.CountDownLatch@7feafdfc[Count = 1]]',
+        fields: { addr: '10.213.0.21:10911', timeoutMs: 997, opaque: 167 },
+      },
+      {
+        // 5.x: no channel in ResponseFuture.toString, the callback wrapped by NettyRemotingClient.
+        text: 'remove timeout request, ResponseFuture [responseCommand=null, sendRequestOK=true, cause=null, opaque=52, timeoutMillis=3000, invokeCallback=org.apache.rocketmq.remoting.netty.NettyRemotingClient$InvokeCallbackWrapper@1f2e3d4c, beginTimestamp=1700000000000, countDownLatch=java.util.concurrent.CountDownLatch@5a6b7c8d[Count = 1]]',
+        fields: { addr: null, timeoutMs: 3000, opaque: 52, callback: 'org.apache.rocketmq.remoting.netty.NettyRemotingClient$InvokeCallbackWrapper' },
+      },
+    ],
+  },
+  {
     id: 'rpc-timeout/async-send-wait-response-cost',
     type: 'rpc-timeout',
     keywords: ['wait response timeout, cost='],
@@ -857,6 +904,35 @@ export const ENTRIES: CatalogueEntry[] = [
     samples: [
       { text: 'org.apache.rocketmq.remoting.exception.RemotingTimeoutException: invokeSync call the addr[10.0.0.1:10911] timeout', fields: { addr: '10.0.0.1:10911', timeoutMs: null } },
       { text: 'RemotingTooMuchRequestException: invokeAsync call the addr[10.0.0.2:10911] timeout', fields: { addr: '10.0.0.2:10911' } },
+    ],
+  },
+  {
+    id: 'send-async-retry/by-retry',
+    type: 'send-async-retry',
+    keywords: ['async send msg by retry'],
+    // MQClientAPIImpl.onExceptionImpl: an ASYNC send's attempt failed in a way it retries (a timeout,
+    // a request that could not be sent; not a broker's error reply), and retries are left
+    // (retryTimesWhenSendAsyncFailed): it names the retry's count and the broker selectOneMessageQueue
+    // picked for it, not the one that failed. INFO without the exception up to 4.9.2; WARN with it
+    // from 4.9.3, where String.format left the placeholders as they were (`{} times. topic={}`);
+    // 5.x fills them.
+    pattern: /async send msg by retry (?<n>\S+) times\. topic=(?<t>[^,\s]*), brokerAddr=(?<a>[^,\s]*), brokerName=(?<b>\S*)/,
+    versions: 'all',
+    source: 'client/impl/MQClientAPIImpl.onExceptionImpl',
+    format: 'async send msg by retry {} times. topic={}, brokerAddr={}, brokerName={}',
+    args: ['times', 'topic', 'brokerAddr', 'brokerName'],
+    fields: (g) => ({ times: num(g.n), topic: placeholderless(g.t), brokerAddr: normAddr(placeholderless(g.a)), brokerName: placeholderless(g.b) }),
+    samples: [
+      {
+        // gen-710, app-order-01 (4.9.4).
+        text: '2026-12-05 05:33:10,411 WARN RocketmqClient - async send msg by retry 1 times. topic=TopicOrder, brokerAddr=10.213.0.23:10911, brokerName=broker-c',
+        fields: { times: 1, topic: 'TopicOrder', brokerAddr: '10.213.0.23:10911', brokerName: 'broker-c' },
+      },
+      {
+        text: 'WARN RocketmqClient - async send msg by retry 2 times. topic=TopicOrder, brokerAddr=10.213.0.22:10911, brokerName=broker-b',
+        fields: { times: 2, topic: 'TopicOrder', brokerAddr: '10.213.0.22:10911', brokerName: 'broker-b' },
+      },
+      { text: 'WARN RocketmqClient - async send msg by retry {} times. topic={}, brokerAddr={}, brokerName={}', fields: { times: null, topic: null, brokerAddr: null, brokerName: null } },
     ],
   },
   {

@@ -72,6 +72,16 @@ export function sendPathOf(method: string, seen: RmqEvent['sendPath'] | 'kernel'
 
 /** MQClientAPIImpl and its anonymous classes (sendMessageAsync's InvokeCallback among them). */
 const API_IMPL = 'org.apache.rocketmq.client.impl.MQClientAPIImpl';
+/**
+ * sendMessageAsync's InvokeCallback: the first anonymous class of MQClientAPIImpl in every release
+ * (4.3.0-5.3.3), so `MQClientAPIImpl$1` is an ASYNC send's where a ResponseFuture names its callback
+ * (`remove timeout request, ResponseFuture [... invokeCallback=...MQClientAPIImpl$1@...]`, 4.x; 5.x
+ * prints NettyRemotingClient's wrapper instead).
+ */
+export function isSendCallbackClass(cls: unknown): boolean {
+  return cls === `${API_IMPL}$1`;
+}
+
 /** Its methods that only a send goes through. */
 const API_SEND_METHOD = /^\.(processSendResponse|sendMessageAsync|sendMessageSync|sendMessage)\(/;
 /** An InvokeCallback's method: `operationComplete` in 4.x, `operationSucceed`/`operationFail` in 5.x. */

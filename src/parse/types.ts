@@ -9,7 +9,9 @@ export type EventType =
   | 'send-attempt-failed'
   | 'send-failed'
   | 'send-call-timeout'
+  | 'send-async-retry'
   | 'rpc-timeout'
+  | 'async-timeout'
   | 'late-response'
   | 'send-request-failed'
   | 'connect-failed'
@@ -55,7 +57,9 @@ export const EVENT_TYPES: readonly EventType[] = [
   'send-attempt-failed',
   'send-failed',
   'send-call-timeout',
+  'send-async-retry',
   'rpc-timeout',
+  'async-timeout',
   'late-response',
   'send-request-failed',
   'connect-failed',

@@ -21,6 +21,7 @@ import type { EventType, RmqEvent } from '../parse/types.js';
 import type { RuleContext, SourceInfo, Visitor } from './types.js';
 import { namesrvOwnAddress } from '../parse/namesrv-self.js';
 import { brokerDatas } from '../parse/route-change.js';
+import { isSendCallbackClass } from '../parse/record.js';
 import { CLIENT_DEFAULTS, SCHEDULED_LOGS, type ScheduledLog } from '../rocketmq/facts.js';
 
 /** NameServer default port. */
@@ -179,9 +180,13 @@ export function givenTimeoutMs(cause: string | null | undefined): number | null 
 export class SendBudgetSeen {
   private given: { n: number; e: RmqEvent } | null = null;
   private rt: { n: number; e: RmqEvent } | null = null;
+  /** The longest time an ASYNC send's timed-out request was given (asyncGivenMs). */
+  private asyncGiven: { n: number; e: RmqEvent } | null = null;
 
   /** Reads one event of the client (only failed send attempts count). */
   add(e: RmqEvent): void {
+    const a = asyncGivenMs(e);
+    if (a !== null && a >= MIN_BUDGET_MS && (!this.asyncGiven || a > this.asyncGiven.n)) this.asyncGiven = { n: a, e };
     if (e.type !== 'send-attempt-failed') return;
     const cause = (e.fields.cause as string | null) ?? null;
     if (!isTimeoutCause(cause)) return;
@@ -193,11 +198,32 @@ export class SendBudgetSeen {
 
   /** The budget read so far (ms), why, and the line that shows it; null: no attempt shows it. */
   get(): { ms: number; why: string; event: RmqEvent } | null {
-    const { given, rt } = this;
+    const { given, rt, asyncGiven } = this;
+    if (asyncGiven && (!given || asyncGiven.n > given.n)) {
+      const what = asyncGiven.e.entry === 'async-timeout/remove-timeout-request' ? `\`timeoutMillis=${asyncGiven.n}\` of a request removed by NettyRemotingAbstract.scanResponseTable` : `\`wait response timeout ${asyncGiven.n}ms\``;
+      return {
+        ms: Math.ceil(asyncGiven.n / 100) * 100,
+        why: `the longest time an ASYNC send's request that timed out was given (${what}; MQClientAPIImpl.sendMessageAsync: a first attempt gets the whole sendMsgTimeout less its route lookup, a retry what is left)`,
+        event: asyncGiven.e,
+      };
+    }
     if (given) return { ms: Math.ceil(given.n / 100) * 100, why: `the longest time a timed-out attempt was given (\`timeout, ${given.n}(ms)\`: a first attempt gets the whole budget less its route lookup)`, event: given.e };
     if (rt) return { ms: Math.floor(rt.n / 100) * 100, why: `the longest attempt that timed out (RT ${rt.n} ms)`, event: rt.e };
     return null;
   }
+}
+
+/**
+ * The time an ASYNC send's request that timed out was given (ResponseFuture.timeoutMillis), else
+ * null: `wait response timeout Nms`, which only MQClientAPIImpl.sendMessageAsync's InvokeCallback
+ * throws (4.x to 5.1.x; 5.2.0+ print the cost instead), or a request scanResponseTable removed
+ * whose callback is sendMessageAsync's (isSendCallbackClass; a pull's is another).
+ */
+export function asyncGivenMs(e: RmqEvent): number | null {
+  if ((e.type !== 'rpc-timeout' && e.type !== 'async-timeout') || typeof e.fields.timeoutMs !== 'number') return null;
+  if (e.entry === 'rpc-timeout/async-send-wait-response') return e.fields.timeoutMs;
+  if (e.entry === 'async-timeout/remove-timeout-request' && isSendCallbackClass(e.fields.callback)) return e.fields.timeoutMs;
+  return null;
 }
 
 /** SendBudgetSeen over one client's events. */

@@ -142,6 +142,7 @@ function typeColor(t: EventType): Color | undefined {
     case 'send-failed':
     case 'send-call-timeout':
     case 'rpc-timeout':
+    case 'async-timeout':
     case 'send-request-failed':
     case 'connect-failed':
     case 'heartbeat-failed':
@@ -160,6 +161,7 @@ function typeColor(t: EventType): Color | undefined {
     case 'offset-reset':
     case 'channel-closed':
     case 'late-response':
+    case 'send-async-retry':
     case 'pipeline':
     case 'broker-expired':
     case 'broker-removed':

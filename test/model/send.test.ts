@@ -155,6 +155,90 @@ describe('asynchronous sends (send(msg, SendCallback))', () => {
     expect(none.events.filter((e) => e.file === 'sim:app-async/app.log').every((e) => e.type === 'connect-failed' && e.sendPath === 'async')).toBe(true);
   });
 
+  // gen-710 (4.9.4, sendMsgTimeout 1000, sendLatencyFaultEnable): a request to the hung broker is
+  // removed by scanResponseTable 2-3 s after it began; its two retries find the budget spent and
+  // fail at once, each isolating its broker; the SendCallback gets the last one's exception.
+  describe('a request that timed out on a hung broker', () => {
+    const hung: Fault = { atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'hung' };
+    const run = (version: string, settings: ScenarioClient['settings'] = {}) => {
+      const sc = cluster([client('app-async', version, NS_110, { sendRatePerSec: 5, async: true }, { sendMsgTimeoutMs: 1000, ...settings })], [hung]);
+      const r = runScenario(sc, { seed, untilMs: FAULT_AT_MS + 30000 });
+      const of = (file: string, type: string) => r.events.filter((e) => e.file === `sim:app-async/${file}` && e.type === type && e.ts! >= sc.startEpochMs + FAULT_AT_MS);
+      return { r, m: r.metrics.clients['app-async'], of };
+    };
+
+    it('4.9.3+: removed by the scan, retried twice at once with nothing left, the SendCallback gets `invokeAsync call the addr[...] timeout`', () => {
+      const { m, of } = run('4.9.4');
+      const removed = of('rocketmq_client.log', 'async-timeout');
+      expect(removed.length).toBeGreaterThan(5);
+      for (const e of removed) {
+        expect(e.fields.addr).toBe(BROKER_A);
+        expect(e.fields.callback).toBe('org.apache.rocketmq.client.impl.MQClientAPIImpl$1');
+        // sendMsgTimeout less the little spent before the request; removed at the first scan past its timeout + 1000.
+        expect(e.fields.timeoutMs).toBeGreaterThan(990);
+        expect(e.fields.timeoutMs).toBeLessThanOrEqual(1000);
+        const waited = e.ts! - (e.fields.beginMs as number);
+        expect(waited).toBeGreaterThanOrEqual((e.fields.timeoutMs as number) + 1000);
+        expect(waited).toBeLessThanOrEqual((e.fields.timeoutMs as number) + 2000);
+      }
+      // Each timeout's two retries, at once (WARN with the exception from 4.9.3).
+      const retries = of('rocketmq_client.log', 'send-async-retry');
+      for (const e of removed) expect(retries.filter((r) => r.ts === e.ts).map((r) => [r.fields.times, r.level])).toEqual(expect.arrayContaining([[1, 'WARN'], [2, 'WARN']]));
+      // What the SendCallback gets: the last retry's RemotingTooMuchRequestException, on the callback executor.
+      const app = of('app.log', 'rpc-timeout');
+      expect(app.length).toBeGreaterThanOrEqual(removed.length);
+      expect(app.length).toBeLessThanOrEqual(m.failedSends);
+      for (const e of app) {
+        expect(e.entry).toBe('rpc-timeout/call-the-addr');
+        expect(e.sendPath).toBe('async');
+        expect(e.thread).toMatch(/^NettyClientPublicExecutor_[1-4]$/);
+      }
+      // Nothing of invokeSync's: no channel closed for them, and sendDefaultImpl logs no attempt.
+      const removedAt = new Set(removed.map((e) => e.ts));
+      expect(of('rocketmq_client.log', 'channel-closed').filter((e) => removedAt.has(e.ts))).toEqual([]);
+      expect(of('rocketmq_client.log', 'send-attempt-failed')).toEqual([]);
+    });
+
+    it('with sendLatencyFaultEnable the broker is isolated once a timeout is known: only the sends begun before are lost', () => {
+      const without = run('4.9.4').m;
+      const { m, of } = run('4.9.4', { sendLatencyFaultEnable: true });
+      // About half the sends of the 2-3 s before the first timeout was known, at 5/s, against a share of every send for 30 s.
+      expect(m.failedSends).toBe(of('rocketmq_client.log', 'async-timeout').length);
+      expect(m.failedSends).toBeGreaterThan(0);
+      expect(m.failedSends).toBeLessThanOrEqual(15);
+      expect(without.failedSends).toBeGreaterThan(4 * m.failedSends);
+    });
+
+    it('4.7.0-4.9.2: one retry (an INFO line), then the SendCallback gets `invokeAsync call timeout`', () => {
+      const { m, of } = run('4.9.2', { sendLatencyFaultEnable: true });
+      const removed = of('rocketmq_client.log', 'async-timeout');
+      expect(removed.length).toBeGreaterThan(5);
+      expect(of('rocketmq_client.log', 'send-async-retry').map((e) => [e.ts, e.fields.times, e.level])).toEqual(removed.map((e) => [e.ts, 1, 'INFO']));
+      const app = of('app.log', 'rpc-timeout');
+      expect(app.length).toBe(removed.length);
+      expect(m.failedSends).toBe(removed.length);
+      // RemotingTooMuchRequestException `invokeAsync call timeout` (no address before 4.9.3).
+      for (const e of app) expect([e.entry, e.sendPath]).toEqual(['rpc-timeout/invoke-sync-call-timeout', 'async']);
+    });
+
+    it('up to 4.6.1 the retry goes out with 0 ms left and a healthy broker answers it: nothing lost', () => {
+      const { m, of } = run('4.5.2');
+      const removed = of('rocketmq_client.log', 'async-timeout');
+      expect(removed.length).toBeGreaterThan(5);
+      expect(of('rocketmq_client.log', 'send-async-retry').length).toBe(removed.length);
+      expect(m.failedSends).toBe(0);
+    });
+
+    it('5.3.2+: no retry without time left: the SendCallback gets `wait response timeout, cost=`', () => {
+      const { of } = run('5.3.2', { sendLatencyFaultEnable: true });
+      const removed = of('rocketmq_client.log', 'async-timeout');
+      expect(removed.length).toBeGreaterThan(5);
+      expect(of('rocketmq_client.log', 'send-async-retry')).toEqual([]);
+      const app = of('app.log', 'rpc-timeout');
+      expect(app.map((e) => [e.ts, e.entry])).toEqual(removed.map((e) => [e.ts, 'rpc-timeout/async-send-wait-response-cost']));
+    });
+  });
+
   it('before 4.9.3 a request that could not be sent ends the send: `Send [1] times, still failed` on the async sender executor', () => {
     const down: Fault = { atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'down' };
     const r = runScenario(cluster([client('app-async', '4.9.2', NS_110, { sendRatePerSec: 10, async: true })], [down]), { seed, untilMs: FAULT_AT_MS + 20000 });

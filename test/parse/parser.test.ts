@@ -222,6 +222,39 @@ describe('late responses', () => {
   });
 });
 
+// gen-710 (client 4.9.4, async sends with sendMsgTimeout 1000, broker-a hung): the request removed by
+// NettyRemotingAbstract.scanResponseTable, then MQClientAPIImpl.onExceptionImpl's retries, each WARN
+// with the failure's exception below it (4.9.4).
+describe('an async send that timed out and its retries', () => {
+  const lines = [
+    '2026-12-05 05:33:10,409 WARN RocketmqRemoting - remove timeout request, ResponseFuture [responseCommand=null, sendRequestOK=true, cause=null, opaque=166, processChannel=[id: 0x62730d41, L:/10.213.0.31:58446 - R:/10.213.0.21:10911], timeoutMillis=1000, invokeCallback=org.apache.rocketmq.client.impl.MQClientAPIImpl$1@30b2cdb0, beginTimestamp=1796419987422, countDownLatch=java.util.concurrent.CountDownLatch@2e103f66[Count = 1]]',
+    '2026-12-05 05:33:10,411 WARN RocketmqClient - async send msg by retry 1 times. topic=TopicOrder, brokerAddr=10.213.0.23:10911, brokerName=broker-c',
+    'org.apache.rocketmq.client.exception.MQClientException: wait response timeout 1000ms',
+    'For more information, please visit the url, http://rocketmq.apache.org/docs/faq/',
+    '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl$1.operationComplete(MQClientAPIImpl.java:590)',
+    '\tat org.apache.rocketmq.remoting.netty.ResponseFuture.executeInvokeCallback(ResponseFuture.java:54)',
+    '',
+    '2026-12-05 05:33:10,411 WARN RocketmqClient - async send msg by retry 2 times. topic=TopicOrder, brokerAddr=10.213.0.22:10911, brokerName=broker-b',
+    'org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException: invokeAsync call the addr[10.213.0.23:10911] timeout',
+    '\tat org.apache.rocketmq.remoting.netty.NettyRemotingClient.invokeAsync(NettyRemotingClient.java:538)',
+  ];
+  it('reads the timed-out request (its broker, timeout, opaque, callback, begin) and each retry (its count and broker)', () => {
+    const evs = parseLines(lines, { kindHint: 'client' }).events;
+    expect(evs.map((e) => e.entry)).toEqual([
+      'async-timeout/remove-timeout-request',
+      'send-async-retry/by-retry',
+      'rpc-timeout/async-send-wait-response',
+      'send-async-retry/by-retry',
+      'rpc-timeout/call-the-addr',
+    ]);
+    expect(evs[0].fields).toEqual({ addr: '10.213.0.21:10911', timeoutMs: 1000, opaque: 166, callback: 'org.apache.rocketmq.client.impl.MQClientAPIImpl$1', beginMs: 1796419987422 });
+    expect(evs[1].fields).toEqual({ times: 1, topic: 'TopicOrder', brokerAddr: '10.213.0.23:10911', brokerName: 'broker-c' });
+    expect(evs[2].fields).toMatchObject({ timeoutMs: 1000 });
+    expect(evs[3].fields).toMatchObject({ times: 2, brokerName: 'broker-b' });
+    expect(evs[4].fields).toMatchObject({ addr: '10.213.0.23:10911' });
+  });
+});
+
 describe('kinds from content', () => {
   it('tells a NameServer log from a broker log by its threads', () => {
     expect(parseLines(fileLines('45-namesrv-log-new-broker-registered-ha-mismatch.log')).acc.kind).toBe('namesrv');

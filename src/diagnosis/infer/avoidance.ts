@@ -4,7 +4,8 @@
 // the retries (`sendKernelImpl exception, resend at once, ... Broker: MessageQueue [...]`,
 // DefaultMQProducerImpl.sendDefaultImpl logs every caught exception), so no more such lines means no
 // more attempts there; a one-attempt client's (retryTimesWhenSendFailed 0, or asynchronous) failure
-// is also read from its application's line. Without fault avoidance, selectOneMessageQueue's round robin (4.x
+// is also read from its application's line, and an asynchronous send's request that timed out from
+// the client's `remove timeout request` (4.x names its broker's address; every one is logged). Without fault avoidance, selectOneMessageQueue's round robin (4.x
 // TopicPublishInfo, 5.x) gives that broker its share of the next sends, each of which would have
 // failed too; with it, MQFaultStrategy isolates a broker after a failed attempt
 // (updateFaultItem(broker, latency, isolation=true) in DefaultMQProducerImpl.sendDefaultImpl, 4.9.x
@@ -15,6 +16,7 @@ import type { Fault, ScenarioBroker, ScenarioClient } from '../../model/index.js
 import { writableAfter } from '../../parse/route-change.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { InferContext } from './context.js';
+import { isSendCallbackClass } from '../../parse/record.js';
 
 /**
  * Sends a client without fault avoidance would have put on the refusing broker in the window, at
@@ -29,14 +31,26 @@ interface Refusal {
   from: number;
   to: number;
   what: string;
+  /** Only for the client on this host (a partition between it and the broker's host); else for every client. */
+  client?: string;
 }
 
-/** Windows where a broker refused or left unanswered every write: its host down or hung (until it is up), its disk full. */
+/**
+ * Windows where a broker refused or left unanswered every write: its host down or hung (until it is
+ * up), its disk full; for one client, its host cut off from the broker's (a partition: its requests
+ * get no answer, as from a hung host).
+ */
 function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly ScenarioBroker[]): Refusal[] {
   const out: Refusal[] = [];
   const epoch = (atMs: number) => ctx.startEpochMs + atMs;
   faults.forEach((f, i) => {
     if ('diskFull' in f) out.push({ broker: f.broker, from: epoch(f.atMs), to: epoch(f.atMs + f.diskFull.durationMs), what: `its disk full (scenario.faults[${i}])` });
+    else if ('partition' in f) {
+      const to = f.durationMs !== undefined ? epoch(f.atMs + f.durationMs) : ctx.last;
+      for (const [side, other] of [f.partition, [f.partition[1], f.partition[0]]]) {
+        for (const b of brokers.filter((x) => x.host === side)) out.push({ broker: b.name, from: epoch(f.atMs), to, what: `${side} cut off from ${other} (scenario.faults[${i}])`, client: other });
+      }
+    }
     else if ('state' in f && (f.state === 'down' || f.state === 'hung')) {
       // Until the host's next change of state (a hang may end in a reboot or a kill).
       const next = faults.find((g, j) => j > i && 'state' in g && g.host === f.host && g.state !== f.state);
@@ -57,6 +71,10 @@ function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly
 function failedAt(e: RmqEvent, async: boolean, brokers: readonly ScenarioBroker[]): string | null {
   // Any client's failed attempt, as its client log names it.
   if (e.kind === 'client' && e.type === 'send-attempt-failed' && typeof e.fields.brokerName === 'string') return e.fields.brokerName;
+  // An ASYNC send's request that timed out, as the client's scanResponseTable removed it (4.x names
+  // the channel): sendMessageAsync's InvokeCallback then calls updateFaultItem(broker, cost,
+  // isolation=true) (MQClientAPIImpl, 4.3.0-5.3.3), as sendDefaultImpl does for a sync attempt.
+  if (isAsyncSendTimeout(e) && typeof e.fields.addr === 'string') return brokers.find((b) => b.addr === e.fields.addr)?.name ?? null;
   if (e.kind !== 'app') return null;
   if (e.entry === 'send-failed/still-failed' && Array.isArray(e.fields.brokersSent)) {
     const sent = e.fields.brokersSent as string[];
@@ -64,6 +82,38 @@ function failedAt(e: RmqEvent, async: boolean, brokers: readonly ScenarioBroker[
   }
   if (async && typeof e.fields.brokerAddr === 'string') return brokers.find((b) => b.addr === e.fields.brokerAddr)?.name ?? null;
   return null;
+}
+
+function isAsyncSendTimeout(e: RmqEvent): boolean {
+  return e.kind === 'client' && e.entry === 'async-timeout/remove-timeout-request' && isSendCallbackClass(e.fields.callback);
+}
+
+/**
+ * Most a request waits in the response table beyond its timeout before scanResponseTable removes it:
+ * its `+ 1000` and the scan's 1 s period, and a second for a loaded JVM. A beginTimestamp further
+ * off than that is not read (another clock, a zone read wrongly).
+ */
+const SCAN_DELAY_MAX_MS = 3000;
+
+/**
+ * When a failed attempt began, in epoch ms: a removed ASYNC request's beginTimestamp when it agrees
+ * with the line's time (its timeout to SCAN_DELAY_MAX_MS more before it), else the line's time (a
+ * sync attempt's line comes when it failed).
+ */
+function began(ctx: InferContext, e: RmqEvent): number {
+  const t = ctx.when(e);
+  const begin = e.fields.beginMs;
+  if (!isAsyncSendTimeout(e) || typeof begin !== 'number' || e.ts === null) return t;
+  const waited = e.ts - begin;
+  const timeout = typeof e.fields.timeoutMs === 'number' ? e.fields.timeoutMs : 0;
+  return waited >= timeout && waited <= timeout + SCAN_DELAY_MAX_MS ? t - waited : t;
+}
+
+/** What a failed attempt was read from, for the provenance. */
+function failureText(e: RmqEvent, broker: string): string {
+  return isAsyncSendTimeout(e)
+    ? `an ASYNC send's request to ${broker} timed out (\`remove timeout request\`, NettyRemotingAbstract.scanResponseTable; its InvokeCallback calls updateFaultItem with isolation)`
+    : `a failed attempt on ${broker}`;
 }
 
 /**
@@ -89,14 +139,16 @@ export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClien
     for (const f of failures) {
       const broker = at(f)!;
       const t = ctx.when(f);
-      const r = refusing.find((x) => x.broker === broker && x.from <= t && t <= x.to);
+      const r = refusing.find((x) => x.broker === broker && (x.client === undefined || x.client === c.host) && x.from <= t && t <= x.to);
       if (!r) continue;
       // The client's route at the failure, and when it next dropped the broker.
       const before = routes.filter((e) => ctx.when(e) <= t).pop();
       const held = before ? writableAfter(before) : null;
       if (!held || !held.includes(broker) || held.length < 2) continue;
       const dropped = routes.find((e) => ctx.when(e) > t && !(writableAfter(e) ?? []).includes(broker));
-      const again = failures.find((g) => g !== f && ctx.when(g) > t && at(g) === broker);
+      // Requests already in flight when the failure was known (an ASYNC send's timeout is known a
+      // second or two after it: scanResponseTable) show nothing of the choices made after it.
+      const again = failures.find((g) => g !== f && began(ctx, g) > t && at(g) === broker);
       const end = Math.min(r.to, dropped ? ctx.when(dropped) : Infinity, again ? ctx.when(again) : Infinity);
       // Still sending after the window: a later failed send of its own shows it; without one, the
       // rate the run gives the client throughout is the premise, and the provenance says so.
@@ -107,7 +159,7 @@ export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClien
       delete ctx.defaults[path];
       ctx.prov(
         path,
-        `after a failed attempt on ${broker} the client sent it nothing more for ${Math.round((end - t) / 1000)} s, while ${broker} refused or left unanswered every write (${r.what}) and the client's route still held it among ${held.length} brokers; ${later ? 'it went on sending (a later failed send)' : 'no line shows it stopped sending (taken to send at its inferred rate throughout, as the run does)'}. At ${c.sendRatePerSec} sends/s the round robin of selectOneMessageQueue would have put about ${Math.round(expected)} of them on ${broker}: MQFaultStrategy isolated it after the failed attempt (inferred from behaviour)`,
+        `after ${failureText(f, broker)} the client sent it nothing more for ${Math.round((end - t) / 1000)} s, while ${broker} refused or left unanswered every write (${r.what}) and the client's route still held it among ${held.length} brokers; ${later ? 'it went on sending (a later failed send)' : 'no line shows it stopped sending (taken to send at its inferred rate throughout, as the run does)'}. At ${c.sendRatePerSec} sends/s the round robin of selectOneMessageQueue would have put about ${Math.round(expected)} of them on ${broker}: MQFaultStrategy isolated it after the failed attempt (inferred from behaviour)`,
         [f, before, later ?? null],
       );
       return;

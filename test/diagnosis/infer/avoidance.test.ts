@@ -59,6 +59,21 @@ describe('fault avoidance from behaviour', () => {
     expect(pay.assumed).toBeDefined();
   });
 
+  it("an async client's request that timed out against a hung broker, and none sent there after it was known (gen-710: 4.9.4, sendMsgTimeout 1000)", async () => {
+    const order = (await inferred('gen-710'))('app-order-01');
+    expect([order.value, order.ran]).toEqual([true, true]);
+    expect(order.assumed).toBeUndefined();
+    // The first removed request is the failure; the two removed after it had begun before it was known.
+    expect(order.provenance.rule).toMatch(/^after an ASYNC send's request to broker-a timed out \(`remove timeout request`.* the client sent it nothing more for \d+ s, while broker-a refused or left unanswered every write \(mq-node-a hung/);
+    expect(order.provenance.evidence[0]).toBe('app-order-01/logs/rocketmqlogs/rocketmq_client.log.gz:65');
+  });
+
+  it("a partition leaves the broker unanswered for the client cut off from it only (gen-599: app-stock-01, 4.9.0 async, cut off from mq-node-a)", async () => {
+    const stock = (await inferred('gen-599'))('app-stock-01');
+    expect([stock.value, stock.ran]).toEqual([true, true]);
+    expect(stock.provenance.rule).toMatch(/^after an ASYNC send's request to broker-a timed out .* while broker-a refused or left unanswered every write \(mq-node-a cut off from app-stock-01 \(scenario\.faults\[\d+\]\)\)/);
+  });
+
   it('is not inferred where no broker refused writes while the client sent to it: the clients that ran without it keep the default', async () => {
     for (const [name, host] of [['gen-704', 'app-pay-01'], ['gen-713', 'app-order-01']] as const) {
       const c = (await inferred(name))(host);

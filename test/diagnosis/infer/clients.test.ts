@@ -137,6 +137,23 @@ describe('inferClients', () => {
       }
     });
 
+    // gen-710 (lab.json: app-order-01 4.9.4, async, sendMsgTimeout 1000): its requests to the hung
+    // broker-a were removed by scanResponseTable and retried; the retry's exception names the time
+    // the request had been given.
+    it("an async client's sendMsgTimeout is the longest time its timed-out requests were given", async () => {
+      const removed = (opaque: number, ms: number) =>
+        `2026-12-05 05:33:10,409 WARN RocketmqRemoting - remove timeout request, ResponseFuture [responseCommand=null, sendRequestOK=true, cause=null, opaque=${opaque}, processChannel=[id: 0x62730d41, L:/10.213.0.31:58446 - R:/10.213.0.21:10911], timeoutMillis=${ms}, invokeCallback=org.apache.rocketmq.client.impl.MQClientAPIImpl$1@30b2cdb0, beginTimestamp=1796419987422, countDownLatch=java.util.concurrent.CountDownLatch@2e103f66[Count = 1]]`;
+      const retried = ['2026-12-05 05:33:11,400 WARN RocketmqClient - async send msg by retry 1 times. topic=TopicOrder, brokerAddr=10.213.0.22:10911, brokerName=broker-b', 'org.apache.rocketmq.client.exception.MQClientException: wait response timeout 997ms'];
+      const ctx = await contextOf([{ path: clientLog.path, text: [...clientLog.text, removed(167, 997), ...retried, removed(166, 1000)] }, appLog([])]);
+      const [c] = stages(ctx).clients;
+      expect(c.settings?.sendMsgTimeoutMs).toBe(1000);
+      expect(ctx.provenance['scenario.clients[0].settings.sendMsgTimeoutMs'].rule).toMatch(/^the longest time an ASYNC send's request that timed out was given \(`timeoutMillis=1000` of a request removed by NettyRemotingAbstract\.scanResponseTable/);
+      expect(ctx.provenance['scenario.clients[0].settings.sendMsgTimeoutMs'].evidence).toEqual(['rocketmqlogs/rocketmq_client.log:5']);
+      // A pull's request (MQClientAPIImpl$2, 30 s of long polling) is no send's budget.
+      const pull = await contextOf([{ path: clientLog.path, text: [...clientLog.text, removed(9, 30000).replace('MQClientAPIImpl$1', 'MQClientAPIImpl$2')] }, appLog([])]);
+      expect(stages(pull).clients[0].settings?.sendMsgTimeoutMs).toBeUndefined();
+    });
+
     // gen-713 (a 4.7.0 client sending asynchronously): its connect failure ended the send in
     // sendDefaultImpl, and the async sender executor gave it to the SendCallback.
     it("a failure caught on RocketMQ's async sender executor is an asynchronous send's", async () => {
