@@ -23,7 +23,9 @@ export const CLIENT = {
    * made) and sends the request again through onExceptionImpl from 4.9.3; before, the exception
    * leaves sendKernelImpl, and sendDefaultImpl (one attempt for an asynchronous send) ends the send
    * with `Send [1] times, still failed`, which DefaultMQProducerImpl's async sender executor gives to
-   * the SendCallback (gen-713: a 4.7.0 client, `AsyncSenderExecutor_2`).
+   * the SendCallback (gen-713: a 4.7.0 client, `AsyncSenderExecutor_2`). From 4.9.3 (ISSUE #3556, the
+   * catch around invokeAsync) such a request is retried in the callback as a failed answer is, up to
+   * retryTimesWhenSendAsyncFailed (2 by default).
    */
   asyncRetriesUnsent: { since: '4.9.3', until: null },
   /** DefaultMQProducer.retryResponseCodes holds SYSTEM_BUSY (2) from 5.3.0: a busy reply is retried on another broker. */
@@ -40,14 +42,6 @@ export const CLIENT = {
    * retry starts from a random queue.
    */
   faultStrategy514: { since: '5.1.4', until: null },
-  /**
-   * An ASYNC send is retried in its callback (MQClientAPIImpl.onExceptionImpl, up to
-   * retryTimesWhenSendAsyncFailed, 2 by default); a request that could not even be sent (invokeAsync
-   * threw: a refused connection) is retried that way too from 4.9.3 (ISSUE #3556, the catch around
-   * invokeAsync in sendMessageAsync); before, the exception went back to sendDefaultImpl, whose
-   * ASYNC pass is a single attempt.
-   */
-  asyncRetriesUnsentRequest: { since: '4.9.3', until: null },
 } as const satisfies Record<string, VersionFact>;
 
 /**

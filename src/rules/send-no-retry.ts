@@ -4,7 +4,7 @@
 //     of attempts allowed: one slot means retryTimesWhenSendFailed=0 or an ASYNC/ONEWAY send
 //     (sendDefaultImpl makes a single pass for them; async retries happen in the response callback,
 //     and from 4.9.3 also for a request that could not go out, e.g. a refused connection:
-//     CLIENT.asyncRetriesUnsentRequest); several slots with one used mean the time budget (sendMsgTimeout) was spent by the
+//     CLIENT.asyncRetriesUnsent); several slots with one used mean the time budget (sendMsgTimeout) was spent by the
 //     first attempt (clients that end the loop without "call timeout", e.g. 3.x).
 //   - `sendSelectImpl call timeout`: a send with a MessageQueueSelector (orderly send) makes one
 //     attempt, with no retry loop at all.
@@ -27,7 +27,7 @@ import { latencyFaultAdvice } from './versions.js';
 
 /** Whether an ASYNC send whose request could not go out is retried, for a client version range. */
 function asyncUnsentRetryText(cv: string): string {
-  const retried = factIn(CLIENT.asyncRetriesUnsentRequest, cv);
+  const retried = factIn(CLIENT.asyncRetriesUnsent, cv);
   if (retried === true) return `A request that could not be sent (a refused connection) is retried there too (client ${cv}; from 4.9.3).`;
   if (retried === false) return `Before 4.9.3 (client ${cv}) a request that could not be sent at all, such as a refused connection, is not retried.`;
   return 'A request that could not be sent at all, such as a refused connection, is retried there from client 4.9.3 on, not before.';
