@@ -217,6 +217,9 @@ export class Truth {
 export const KIND_WORDS: Record<string, readonly string[]> = {
   hang: ['hang'],
   hung: ['hang'],
+  // replay's whole host `hung` (not processesOnly): no connection to it completes, as a host that
+  // lost power (a lab reboot's dark time) shows; the lab's hangs stop processes, whose OS still accepts.
+  unreachable: ['reboot'],
   reboot: ['reboot'],
   crash: ['crash'],
   restart: ['restart'],

@@ -114,7 +114,9 @@ export function replayFaultClaims(report: Report): Array<FaultClaim & { index: n
       if (f.state === 'up') return;
       const next = faults.slice(index + 1).find((x) => 'state' in x && x.host === f.host);
       const end = f.state === 'reboot' ? at(f) + Math.max(f.boot?.namesrvMs ?? 0, f.boot?.brokerMs ?? 0) : next ? at(next) : null;
-      out.push({ index, kind: f.state, host: f.host, start: at(f), end });
+      // A whole host `hung` (its OS too: no connection completes) is what a host without power shows.
+      const kind = f.state === 'hung' && !f.processesOnly ? 'unreachable' : f.state;
+      out.push({ index, kind, host: f.host, start: at(f), end });
     } else if ('stall' in f) out.push({ index, kind: 'stall', host: hostOfBroker(f.broker), start: at(f), end: at(f) + f.stall.durationMs });
     else if ('overload' in f) out.push({ index, kind: 'overload', host: hostOfBroker(f.broker), start: at(f), end: at(f) + f.overload.durationMs });
     else if ('diskFull' in f) out.push({ index, kind: 'disk-full', host: hostOfBroker(f.broker), start: at(f), end: at(f) + f.diskFull.durationMs });

@@ -84,7 +84,9 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
     const starts = [f.seenStart, f.start, ...(f.darkStart !== null ? [f.darkStart] : [])];
     return starts.reduce((a, b) => (Math.abs(c.start - b) < Math.abs(c.start - a) ? b : a));
   };
-  const fit = (f: TruthFault) => ({ f, dStart: c.start - startOf(f), dEnd: c.end === null ? null : c.end - f.seenEnd });
+  // A host stated unreachable (replay's whole host `hung`) before a reboot is so until its link comes up.
+  const endOf = (f: TruthFault) => (c.kind === 'unreachable' && f.kind === 'reboot' ? f.seenStart : f.seenEnd);
+  const fit = (f: TruthFault) => ({ f, dStart: c.start - startOf(f), dEnd: c.end === null ? null : c.end - endOf(f) });
   const fits = named.map(fit);
   const within = (x: ReturnType<typeof fit>) => Math.abs(x.dStart) <= tol && (x.dEnd === null || Math.abs(x.dEnd) <= tol);
   const best = fits.find(within) ?? fits.reduce((a, b) => (Math.abs(b.dStart) < Math.abs(a.dStart) ? b : a));

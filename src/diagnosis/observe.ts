@@ -4,7 +4,7 @@
 // broker, and last failed send. Also the send failures and timeouts per client and the busy replies
 // per busy fault, for the figures beside the milestones.
 
-import type { Scenario } from '../model/index.js';
+import { hostStateWord, type Scenario } from '../model/index.js';
 import type { RmqEvent } from '../parse/types.js';
 import { routeDelta, writableAfter } from '../parse/route-change.js';
 import { isAppFailure } from '../parse/send-failure.js';
@@ -45,7 +45,7 @@ export interface MilestoneContext {
 }
 
 function faultSubject(f: NonNullable<Scenario['faults']>[number]): string {
-  if ('state' in f) return `${f.host} ${f.state}`;
+  if ('state' in f) return `${f.host} ${hostStateWord(f)}`;
   if ('stall' in f) return `${f.broker} stall`;
   if ('overload' in f) return `${f.broker} overload`;
   if ('slowPut' in f) return `${f.broker} slow put`;

@@ -127,6 +127,15 @@ export type Fault =
   | { atMs: number; partition: [string, string]; durationMs?: number }
   | { atMs: number; heal: [string, string] };
 
+/**
+ * A host state's word in the reports: a whole host `hung` (its OS too) is `unreachable`: no
+ * connection to it completes, as a host without power shows; `hung` is a host whose processes
+ * stopped (processesOnly: SIGSTOP, a pause), whose OS still completes connections.
+ */
+export function hostStateWord(f: Extract<Fault, { state: string }>): string {
+  return f.state === 'hung' && !f.processesOnly ? 'unreachable' : f.state;
+}
+
 export interface Scenario {
   name?: string;
   /** Epoch ms of model time 0. */

@@ -9,7 +9,7 @@
 
 import { formatShort, parseZone, type Zone } from '../parse/time.js';
 import type { SourceAccounting } from '../parse/types.js';
-import type { Fault, Scenario } from '../model/index.js';
+import { hostStateWord, type Fault, type Scenario } from '../model/index.js';
 import { clientText, consumerRows, MILESTONE_LABEL as LABEL, skippedText, statusText } from './report.js';
 import { signedMs, type MilestoneRow, type ReplayReport } from './run.js';
 import { formatMs } from '../util/durations.js';
@@ -48,7 +48,7 @@ function faultWindows(sc: Scenario, runEnd: number): Array<{ what: string; on: s
       // A host stays hung or down until it is up again (or reboots); a reboot is the moment itself.
       const next = faults.slice(i + 1).find((g) => 'state' in g && g.host === f.host && g.atMs > f.atMs);
       const to = f.state === 'reboot' ? from : next ? sc.startEpochMs + next.atMs : runEnd;
-      out.push({ what: f.state, on: f.host, from, to });
+      out.push({ what: hostStateWord(f), on: f.host, from, to });
     } else if ('stall' in f) out.push({ what: 'stall', on: f.broker, from, to: from + f.stall.durationMs });
     else if ('overload' in f) out.push({ what: 'overload', on: f.broker, from, to: from + f.overload.durationMs });
     else if ('slowPut' in f) out.push({ what: 'slow put', on: f.broker, from, to: from + f.slowPut.durationMs });

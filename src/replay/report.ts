@@ -6,7 +6,7 @@ import { formatIso, formatShort, parseZone, type Zone } from '../parse/time.js';
 import { escapeText, jsonSafe, type Palette } from '../report/escape.js';
 import { formatMs } from '../util/durations.js';
 import { CLIENT_DEFAULTS, CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
-import type { Fault, Scenario } from '../model/index.js';
+import { hostStateWord, type Fault, type Scenario } from '../model/index.js';
 import type { ComparedMilestone } from '../rules/milestones.js';
 import { prettyJson } from './file.js';
 import { signedMs, type MilestoneRow, type ReplayReport, type Stat, type VariantResult } from './run.js';
@@ -158,11 +158,17 @@ function sameDay(times: number[], zone: Zone): boolean {
 }
 
 
+const STATE_NOTE: Record<string, string> = {
+  unreachable: ' (no connection completes: without power, or frozen whole)',
+  hung: ' (its processes stopped; its OS still takes connections)',
+};
+
 function faultText(f: Fault, sc: Scenario, t: (ms: number) => string): string {
   const at = t(sc.startEpochMs + f.atMs);
   if ('state' in f) {
     const boot = f.boot && f.state === 'reboot' ? ` (${[f.boot.namesrvMs !== undefined ? `NameServer boots after ${formatMs(f.boot.namesrvMs)}` : '', f.boot.brokerMs !== undefined ? `broker after ${formatMs(f.boot.brokerMs)}` : ''].filter(Boolean).join(', ')})` : '';
-    return `${at}  ${f.host} ${f.state}${boot}`;
+    const word = hostStateWord(f);
+    return `${at}  ${f.host} ${word}${STATE_NOTE[word] ?? ''}${boot}`;
   }
   if ('stall' in f) return `${at}  ${f.broker} stalls ${f.stall.durationMs} ms${f.stall.ioFrozen ? ', reading nothing' : f.stall.ioFrozenMs ? `, reading nothing for the first ${f.stall.ioFrozenMs} ms` : ''}`;
   if ('overload' in f) return `${at}  ${f.broker} overloaded for ${formatMs(f.overload.durationMs)} (puts take ${f.overload.serviceMs} ms)`;

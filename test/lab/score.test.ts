@@ -505,6 +505,41 @@ describe('score: replay', () => {
   });
 });
 
+describe('score: a host without power in the replay', () => {
+  it("a whole host `hung` (no connection completes) names a reboot's dark time, until its link came up; a freeze of its processes does not", () => {
+    const T2 = (hms: string) => `2024-12-05T${hms}.000+08:00`;
+    const l = lab({ faults: [{ kind: 'reboot', host: 'broker-a-host', start: T2('10:00:00'), end: T2('10:00:40'), linkUp: T2('10:00:30'), pids: [] }] });
+    const run = (processesOnly: boolean, upAtMs: number) =>
+      replayStatements(
+        new Truth(l),
+        {
+          verdict: 'reproduced',
+          scenario: {
+            startEpochMs: Date.parse(T2('09:58:00')),
+            brokers: [{ name: 'broker-a', host: 'broker-a-host', addr: '10.0.0.21:10911' }],
+            clients: [],
+            faults: [
+              { atMs: 121_000, host: 'broker-a-host', state: 'hung', ...(processesOnly ? { processesOnly } : {}) },
+              { atMs: upAtMs, host: 'broker-a-host', state: 'reboot', boot: { brokerMs: 5000 } },
+            ],
+          },
+          defaults: {},
+          milestones: [],
+        },
+      )
+        .filter((x) => x.where === 'scenario.faults[0]')
+        .map((x) => [x.claim, x.verdict]);
+    expect(run(false, 151_000)).toEqual([
+      ['a fault on broker-a-host at 10:00:01.000-10:00:31.000', 'true'],
+      ['broker-a-host: unreachable', 'true'],
+      ['unreachable on broker-a-host over 10:00:01.000-10:00:31.000', 'true'],
+    ]);
+    // Unreachable until 10:00:45: 15 s after the link came up.
+    expect(run(false, 165_000).at(-1)![1]).toBe('false');
+    expect(run(true, 151_000)[1]).toEqual(['broker-a-host: hung', 'false']);
+  });
+});
+
 describe('score: consumers', () => {
   /** app-1 a producer, app-3 a consumer of CID_A that the lab killed at 10:00:00 and a slowdown of app-3 and app-4. */
   const withConsumers = () => {

@@ -12,7 +12,7 @@
 // and 5.x) and the sends go elsewhere. gen-704's app-stock-01 (4.9.5, retry 0): one failure against
 // each of broker-b (restarting) and broker-a (disk full), while the other clients kept failing.
 
-import type { Fault, ScenarioBroker, ScenarioClient } from '../../model/index.js';
+import { hostStateWord, type Fault, type ScenarioBroker, type ScenarioClient } from '../../model/index.js';
 import { writableAfter } from '../../parse/route-change.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { InferContext } from './context.js';
@@ -55,7 +55,7 @@ function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly
       // Until the host's next change of state (a hang may end in a reboot or a kill).
       const next = faults.find((g, j) => j > i && 'state' in g && g.host === f.host && g.state !== f.state);
       for (const b of brokers.filter((x) => x.host === f.host)) {
-        out.push({ broker: b.name, from: epoch(f.atMs), to: next ? epoch(next.atMs) : ctx.last, what: `${f.host} ${f.state} (scenario.faults[${i}])` });
+        out.push({ broker: b.name, from: epoch(f.atMs), to: next ? epoch(next.atMs) : ctx.last, what: `${f.host} ${hostStateWord(f)} (scenario.faults[${i}])` });
       }
     }
   });
