@@ -277,6 +277,12 @@ export class ConsumerGroup {
     return reach(this.net, from, this.broker(brokerName));
   }
 
+  /** The broker's host hung with the broker running on it: a request sent to it waits in its socket (network.ts). */
+  heldByHungBroker(from: Host, brokerName: string): boolean {
+    const b = this.broker(brokerName);
+    return b.alive && b.host.state === 'hung' && this.net.linked(from, b.host);
+  }
+
   get filtering(): boolean {
     return this.config.filtering === true;
   }
@@ -927,17 +933,51 @@ export class PushConsumer extends Process {
     if (limit !== null) return this.holdForFlowControl(pq, limit);
     const t = PUSH_CONSUMER_TIMING;
     const hop = this.net.latencyMs;
-    switch (this.group.reach(this.host, pq.mq.brokerName)) {
-      case 'timeout':
-        return this.pullFailed(pq, t.consumerTimeoutMillisWhenSuspend);
-      case 'refused':
-        return this.pullFailed(pq, Math.min(TIMEOUTS.connectMs, 2 * hop));
-    }
     const offset = pq.nextOffset;
     // Only CLUSTERING carries the offset to commit (PullSysFlag's commit offset flag).
     const commitOffset = this.group.broadcasting ? 0 : this.offsetTable.get(queueName(pq.mq)) ?? 0;
     const version = this.subVersion;
+    switch (this.group.reach(this.host, pq.mq.brokerName)) {
+      case 'timeout':
+        if (this.group.heldByHungBroker(this.host, pq.mq.brokerName)) return this.pullToHungBroker(pq, offset, commitOffset, version);
+        return this.pullFailed(pq, t.consumerTimeoutMillisWhenSuspend);
+      case 'refused':
+        return this.pullFailed(pq, Math.min(TIMEOUTS.connectMs, 2 * hop));
+    }
     this.kernel.schedule(this.nowMs + hop, Priority.network, () => this.processPull(pq, offset, commitOffset, version));
+  }
+
+  /**
+   * A pull written to the channel of a broker whose host hung: the request waits in the broker's
+   * socket and PullMessageProcessor handles it when the broker runs again, as a hung broker handles
+   * every request that reached it (network.ts). The client waits for the answer up to
+   * CONSUMER_TIMEOUT_MILLIS_WHEN_SUSPEND (30 s, DefaultMQPushConsumerImpl 4.9.4), then the pull fails
+   * and the next one is pullTimeDelayMillsWhenException (3 s) later; a broker that runs again before
+   * then answers it (the messages it stored meanwhile, or long polling until one arrives).
+   */
+  private pullToHungBroker(pq: ProcessQueue, offset: number, commitOffset: number, version: number): void {
+    const b = this.group.broker(pq.mq.brokerName);
+    const hop = this.net.latencyMs;
+    let state: 'waiting' | 'handled' | 'timed out' = 'waiting';
+    this.kernel.schedule(this.nowMs + hop, Priority.network, () => {
+      if (b.host.state !== 'hung') {
+        // It ran again (or died) while the request was on the wire: the broker handles it now.
+        state = 'handled';
+        return this.processPull(pq, offset, commitOffset, version);
+      }
+      const inc = b.incarnation;
+      b.host.hold(() => {
+        if (state !== 'waiting' || b.incarnation !== inc) return;
+        state = 'handled';
+        this.processPull(pq, offset, commitOffset, version);
+      });
+    });
+    this.after(PUSH_CONSUMER_TIMING.consumerTimeoutMillisWhenSuspend, () => {
+      if (state !== 'waiting') return;
+      state = 'timed out';
+      this.group.metrics.pullFailures++;
+      this.pullLater(pq, CONSUMER_DEFAULTS.pullTimeDelayMillsWhenException);
+    });
   }
 
   /** Which of pullMessage's flow controls holds the queue back, if any (the size threshold is not modelled). */
