@@ -485,20 +485,46 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
     const m = minuteOf.get(l)!;
     byMinute.set(m, [...(byMinute.get(m) ?? []), l]);
   }
-  let best: typeof lines | null = null;
-  for (const list of byMinute.values()) {
-    if (new Set(list.map((l) => l.host)).size < masters.size) continue;
-    if (!best || list.reduce((n, l) => n + l.sum, 0) > best.reduce((n, l) => n + l.sum, 0)) best = list;
+  // A broker that ran again after a hang stores at once the requests its sockets held, sends its
+  // producers gave up on and sent again elsewhere (copies.ts): the minute of its next line counts
+  // them with the minute's own, and measures no producer's rate; it is taken only when no other is.
+  const afterLate = new Set<number>();
+  for (const host of masters) {
+    const own = lines.filter((l) => l.host === host).sort((a, b) => a.ts - b.ts);
+    for (let i = 0; i + 1 < own.length; i++) if (printedLate(own[i].ts)) afterLate.add(minuteOf.get(own[i + 1])!);
   }
+  const busiest = (skip: ReadonlySet<number>): typeof lines | null => {
+    let best: typeof lines | null = null;
+    for (const [m, list] of byMinute) {
+      if (skip.has(m) || new Set(list.map((l) => l.host)).size < masters.size) continue;
+      if (!best || list.reduce((n, l) => n + l.sum, 0) > best.reduce((n, l) => n + l.sum, 0)) best = list;
+    }
+    return best;
+  };
+  const unskewed = busiest(afterLate);
+  const any = busiest(new Set());
+  const best = unskewed ?? any;
   if (!best) return null;
   const total = best.reduce((n, l) => n + l.sum, 0);
   if (total <= 0) return null;
+  const skipped = best !== any ? ' (not the busier minute that followed a line printed late: a broker that ran again after a hang stored at once the requests it held)' : '';
   return {
     rate: total / 60,
-    rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged`,
+    rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged${skipped}`,
     evidence: best.map((l) => l.event),
     steps: topicRateSteps(ctx, byMinute, masters.size, total / 60),
   };
+}
+
+/**
+ * StatsItem.printAtMinutes runs at each minute's start (its first run is delayed to the next whole
+ * minute, UtilAll.computeNextMinutesTimeMillis, 4.9.4 and 5.x): a line printed more than this after
+ * one was printed late, by a broker that did not run then (a hang).
+ */
+const STATS_LINE_LATE_MS = 2000;
+
+function printedLate(ts: number): boolean {
+  return ts - Math.floor(ts / 60000) * 60000 > STATS_LINE_LATE_MS;
 }
 
 /** A clean minute's rate this many times above or below the level before it is a new level. */
