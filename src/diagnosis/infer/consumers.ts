@@ -178,7 +178,7 @@ function inferGroup(
   const mode: ConsumeMode = locks.length > 0 ? 'orderly' : lite ? 'litePull' : 'concurrently';
   modes.set(name, mode);
   if (mode === 'orderly') ctx.notes.push(`consumer group ${name}: consumed orderly (it locked its queues on the brokers: ${ctx.ref(locks[0])}); the model locks its queues but consumes their messages concurrently`);
-  if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer`);
+  if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer whose offsets go into the offset store every 5 s (autoCommit), not as each message is consumed`);
   // The message model: the broker's `new consumer connected, group: G CONSUME_PASSIVELY <model>` lines.
   const conns = book.filter((e) => e.fields.change === 'connected' && typeof e.fields.messageModel === 'string');
   const models = new Set(conns.map((e) => String(e.fields.messageModel)));
@@ -212,6 +212,9 @@ function inferGroup(
   } else if (mode === 'orderly' && messageModel === 'CLUSTERING') {
     group.consumeMode = 'orderly';
     prov(`${p}.consumeMode`, 'it locked its queues on the brokers (RebalanceImpl.lock: `the message queue lock`, `pull message later because not locked in broker`)', locks.slice(0, 3));
+  } else if (mode === 'litePull' && messageModel === 'CLUSTERING') {
+    group.consumeMode = 'litePull';
+    prov(`${p}.consumeMode`, "DefaultLitePullConsumerImpl's start line (`start OK` without the push consumer's full stop): what it polls is committed at the first poll after each 5 s (autoCommit, DefaultLitePullConsumer.autoCommitIntervalMillis)", [lite!]);
   }
   const resets = offsetResets(ctx, mine, topic);
   if (resets.length > 0) {
