@@ -41,9 +41,14 @@
 //   offsets.json under the client id `ip@DEFAULT`, persisted every 5 s, read again by a new process
 //   on the host; without it a queue starts at its max offset, CONSUME_FROM_LAST_OFFSET); pulls commit
 //   nothing; a failed message is dropped (ConsumeMessageConcurrentlyService.processConsumeResult).
+// - Lite pull (DefaultLitePullConsumer with autoCommit, 4.9.4): its pulls commit nothing and what the
+//   application polled goes into the offset store only at the first poll after each 5 s (commitAll),
+//   so a queue that moves, or an instance that stops, leaves what was polled since to be consumed
+//   again; its queues are still pulled and consumed as a push consumer's.
 // Not modelled yet: SQL92 and class filters, an orderly queue's one-at-a-time
-// consumption and its retries in place, lite pull, pop, pullThresholdSizeForQueue (the model's
-// messages have no size), the %RETRY% topic's subscription versions (always '*').
+// consumption and its retries in place, a lite pull application's own polling (its thread, batch,
+// pullBatchSize 10), pop, pullThresholdSizeForQueue (the model's messages have no size), the
+// %RETRY% topic's subscription versions (always '*').
 
 import { CONSUMER_DEFAULTS, TIMEOUTS } from '../rocketmq/facts.js';
 import { renderMessage } from '../parse/message-render.js';
@@ -75,6 +80,9 @@ const HOLD_CHECK_INTERVAL_MS = 5000;
 const PULL_LATER_NOT_LOCKED_MS = 1000;
 /** ConsumeMessageOrderlyService locks every queue it holds every 20 s (ProcessQueue.REBALANCE_LOCK_INTERVAL), first 1 s after the start. */
 const REBALANCE_LOCK_INTERVAL_MS = 20000;
+
+/** DefaultLitePullConsumer.autoCommitIntervalMillis (5 s, 4.9.4). */
+const LITE_PULL_AUTO_COMMIT_INTERVAL_MS = 5000;
 
 /** MQClientInstance.resetOffset sleeps 10 s between dropping the queues and taking the new offsets (4.9.x). */
 const RESET_OFFSET_SLEEP_MS = 10000;
@@ -169,6 +177,11 @@ export interface ConsumerGroupConfig {
   resets?: OffsetReset[];
   /** MessageListenerOrderly: queues locked on their broker before they are pulled. */
   orderly?: boolean;
+  /**
+   * DefaultLitePullConsumer (autoCommit): what the application polled goes into the offset store only
+   * at the first poll after each autoCommitIntervalMillis, and its pulls commit nothing.
+   */
+  litePull?: boolean;
   /**
    * A 5.x gRPC push consumer (pop through a proxy): a failed message comes back after the retry
    * policy's backoff, not the send back's delay level, and the admin tool's lag is not modelled.
@@ -275,6 +288,12 @@ export class ConsumerGroup {
 
   reach(from: Host, brokerName: string): 'ok' | 'refused' | 'timeout' {
     return reach(this.net, from, this.broker(brokerName));
+  }
+
+  /** The broker's host hung with the broker running on it: a request sent to it waits in its socket (network.ts). */
+  heldByHungBroker(from: Host, brokerName: string): boolean {
+    const b = this.broker(brokerName);
+    return b.alive && b.host.state === 'hung' && this.net.linked(from, b.host);
   }
 
   get filtering(): boolean {
@@ -606,6 +625,11 @@ export class PushConsumer extends Process {
   private processQueueTable = new Map<string, ProcessQueue>();
   /** RemoteBrokerOffsetStore.offsetTable (LocalFileOffsetStore's for BROADCASTING): the offsets consumed, in memory. */
   private offsetTable = new Map<string, number>();
+  /**
+   * A lite pull instance's consume offsets (AssignedMessageQueue.updateConsumeOffset at each poll),
+   * not yet committed to the offset store (offsetTable) by commitAll.
+   */
+  private polledOffsets = new Map<string, number>();
   /** BROADCASTING: the host's offsets.json (ConsumerGroup.localOffsetFiles), read at the start (LocalFileOffsetStore.load). */
   private get localOffsets(): Map<string, number> {
     let f = this.group.localOffsetFiles.get(this.host.name);
@@ -676,6 +700,7 @@ export class PushConsumer extends Process {
     this.every(t.persistConsumerOffsetIntervalMs, t.persistFirstDelayMs, () => this.persistAllConsumerOffset());
     this.every(t.rebalanceIntervalMs, t.rebalanceIntervalMs, () => this.doRebalance());
     if (this.group.config.orderly) this.every(REBALANCE_LOCK_INTERVAL_MS, 1000, () => this.lockAll());
+    if (this.group.config.litePull) this.every(LITE_PULL_AUTO_COMMIT_INTERVAL_MS, LITE_PULL_AUTO_COMMIT_INTERVAL_MS, () => this.commitAll());
     this.rebalanceImmediately();
     if (this.config.stopAtMs !== undefined && this.config.stopAtMs > this.nowMs) {
       const stopAt = this.config.stopAtMs;
@@ -687,6 +712,7 @@ export class PushConsumer extends Process {
     for (const pq of this.processQueueTable.values()) pq.dropped = true;
     this.processQueueTable.clear();
     this.offsetTable.clear();
+    this.polledOffsets.clear();
     this.consumeRequests = [];
     this.consumeHead = 0;
     this.busyThreads = 0;
@@ -828,6 +854,7 @@ export class PushConsumer extends Process {
       this.persistOffset(pq.mq);
       if (this.group.config.orderly && this.group.reach(this.host, pq.mq.brokerName) === 'ok') this.group.broker(pq.mq.brokerName).store.unlock(this.group.config.group, key, this.clientId);
       this.offsetTable.delete(key);
+      this.polledOffsets.delete(key);
       pq.dropped = true;
       this.processQueueTable.delete(key);
       this.endFlowWait(pq);
@@ -905,6 +932,21 @@ export class PushConsumer extends Process {
     this.group.commitOffset(mq, off);
   }
 
+  /**
+   * DefaultLitePullConsumerImpl.commitAll (4.9.4), run by maybeAutoCommit at the first poll after each
+   * autoCommitIntervalMillis: each held queue's consume offset goes into the offset store, which
+   * the 5 s persist and the shutdown send to the broker. What was polled since the last commit is
+   * not in the store: a queue that moves, or an instance that stops, leaves it to be consumed again.
+   * The application polls all the time (the lab's poller: poll(1000) in a loop), so the model commits
+   * every 5 s.
+   */
+  private commitAll(): void {
+    for (const [key, off] of this.polledOffsets) {
+      if (!this.processQueueTable.has(key)) continue;
+      if (off > (this.offsetTable.get(key) ?? -1)) this.offsetTable.set(key, off);
+    }
+  }
+
   /** MQClientInstance.persistAllConsumerOffset (updateConsumerOffsetOneway per queue). */
   private persistAllConsumerOffset(): void {
     for (const pq of this.processQueueTable.values()) this.persistOffset(pq.mq);
@@ -927,17 +969,52 @@ export class PushConsumer extends Process {
     if (limit !== null) return this.holdForFlowControl(pq, limit);
     const t = PUSH_CONSUMER_TIMING;
     const hop = this.net.latencyMs;
+    const offset = pq.nextOffset;
+    // Only CLUSTERING carries the offset to commit (PullSysFlag's commit offset flag).
+    // Nor does a lite pull consumer's (DefaultLitePullConsumerImpl.pullSyncImpl: buildSysFlag(false, block, true, false, true)).
+    const commitOffset = this.group.broadcasting || this.group.config.litePull ? 0 : this.offsetTable.get(queueName(pq.mq)) ?? 0;
+    const version = this.subVersion;
     switch (this.group.reach(this.host, pq.mq.brokerName)) {
       case 'timeout':
+        if (this.group.heldByHungBroker(this.host, pq.mq.brokerName)) return this.pullToHungBroker(pq, offset, commitOffset, version);
         return this.pullFailed(pq, t.consumerTimeoutMillisWhenSuspend);
       case 'refused':
         return this.pullFailed(pq, Math.min(TIMEOUTS.connectMs, 2 * hop));
     }
-    const offset = pq.nextOffset;
-    // Only CLUSTERING carries the offset to commit (PullSysFlag's commit offset flag).
-    const commitOffset = this.group.broadcasting ? 0 : this.offsetTable.get(queueName(pq.mq)) ?? 0;
-    const version = this.subVersion;
     this.kernel.schedule(this.nowMs + hop, Priority.network, () => this.processPull(pq, offset, commitOffset, version));
+  }
+
+  /**
+   * A pull written to the channel of a broker whose host hung: the request waits in the broker's
+   * socket and PullMessageProcessor handles it when the broker runs again, as a hung broker handles
+   * every request that reached it (network.ts). The client waits for the answer up to
+   * CONSUMER_TIMEOUT_MILLIS_WHEN_SUSPEND (30 s, DefaultMQPushConsumerImpl 4.9.4), then the pull fails
+   * and the next one is pullTimeDelayMillsWhenException (3 s) later; a broker that runs again before
+   * then answers it (the messages it stored meanwhile, or long polling until one arrives).
+   */
+  private pullToHungBroker(pq: ProcessQueue, offset: number, commitOffset: number, version: number): void {
+    const b = this.group.broker(pq.mq.brokerName);
+    const hop = this.net.latencyMs;
+    let state: 'waiting' | 'handled' | 'timed out' = 'waiting';
+    this.kernel.schedule(this.nowMs + hop, Priority.network, () => {
+      if (b.host.state !== 'hung') {
+        // It ran again (or died) while the request was on the wire: the broker handles it now.
+        state = 'handled';
+        return this.processPull(pq, offset, commitOffset, version);
+      }
+      const inc = b.incarnation;
+      b.host.hold(() => {
+        if (state !== 'waiting' || b.incarnation !== inc) return;
+        state = 'handled';
+        this.processPull(pq, offset, commitOffset, version);
+      });
+    });
+    this.after(PUSH_CONSUMER_TIMING.consumerTimeoutMillisWhenSuspend, () => {
+      if (state !== 'waiting') return;
+      state = 'timed out';
+      this.group.metrics.pullFailures++;
+      this.pullLater(pq, CONSUMER_DEFAULTS.pullTimeDelayMillsWhenException);
+    });
   }
 
   /** Which of pullMessage's flow controls holds the queue back, if any (the size threshold is not modelled). */
@@ -1232,7 +1309,8 @@ export class PushConsumer extends Process {
       } else {
         const offset = pq.removeMessage(req.offset);
         const key = queueName(pq.mq);
-        if (offset > (this.offsetTable.get(key) ?? -1)) this.offsetTable.set(key, offset);
+        const table = this.group.config.litePull ? this.polledOffsets : this.offsetTable;
+        if (offset > (table.get(key) ?? -1)) table.set(key, offset);
         this.resumeAfterFlowControl(pq);
       }
     }
@@ -1294,9 +1372,10 @@ export interface ScenarioConsumerGroup extends ConsumerSettings {
   resets?: OffsetReset[];
   /**
    * `orderly`: MessageListenerOrderly's queue locks (its messages are still consumed concurrently);
-   * `pop`: a 5.x gRPC consumer (its retries at the pop backoff; a SimpleConsumer's after `invisibleMs`). Default `concurrently`.
+   * `pop`: a 5.x gRPC consumer (its retries at the pop backoff; a SimpleConsumer's after `invisibleMs`);
+   * `litePull`: DefaultLitePullConsumer's offsets (committed every 5 s, at a poll). Default `concurrently`.
    */
-  consumeMode?: 'concurrently' | 'orderly' | 'pop';
+  consumeMode?: 'concurrently' | 'orderly' | 'pop' | 'litePull';
   /**
    * A pop group of 5.x gRPC SimpleConsumers: the invisible time of their receives, ms (a message not
    * acknowledged comes back after it). Absent: a push consumer's retry policy backoff.
@@ -1327,7 +1406,7 @@ export function consumerGroupsOf(
     const filtering = [g.subscription, ...g.instances.map((x) => x.subscription)].some((x) => x !== undefined && !parseSubscription(x).all);
     const broadcasting = g.messageModel === 'BROADCASTING';
     assert(!(broadcasting && (g.consumeMode === 'orderly' || g.consumeMode === 'pop')), `consumer group ${g.group}: ${g.consumeMode === 'orderly' ? 'an orderly' : 'a pop'} BROADCASTING group is not modelled`);
-    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', pop: g.consumeMode === 'pop', ...(g.consumeMode === 'pop' && g.invisibleMs !== undefined ? { invisibleMs: g.invisibleMs } : {}), filtering, broadcasting });
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', litePull: g.consumeMode === 'litePull', pop: g.consumeMode === 'pop', ...(g.consumeMode === 'pop' && g.invisibleMs !== undefined ? { invisibleMs: g.invisibleMs } : {}), filtering, broadcasting });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;

@@ -460,8 +460,8 @@ function checkConsumerGroups(groups: Json[], path: string, topicNames: Set<strin
     g.version('version', true);
     checkSubscription(g, `${p}.subscription`);
     const model = g.oneOf('messageModel', ['CLUSTERING', 'BROADCASTING'] as const);
-    const mode = g.oneOf('consumeMode', ['concurrently', 'orderly', 'pop'] as const);
-    if (model === 'BROADCASTING' && (mode === 'orderly' || mode === 'pop')) fail(`${p}.consumeMode`, `${mode === 'orderly' ? 'an orderly' : 'a pop'} BROADCASTING group is not modelled`);
+    const mode = g.oneOf('consumeMode', ['concurrently', 'orderly', 'pop', 'litePull'] as const);
+    if (model === 'BROADCASTING' && mode !== undefined && mode !== 'concurrently') fail(`${p}.consumeMode`, `${mode === 'orderly' ? 'an orderly' : mode === 'pop' ? 'a pop' : 'a lite pull'} BROADCASTING group is not modelled`);
     // A SimpleConsumer's receive asks at least the proxy's minInvisibleTimeMillsForRecv (10 s) and at most its maxInvisibleTimeMills (12 h).
     if (g.num('invisibleMs', false, { min: 1, max: 43_200_000 }) !== undefined && mode !== 'pop') fail(`${p}.invisibleMs`, 'only a pop group (consumeMode "pop") has an invisible time');
     const threads = { min: 1, max: LIMITS.threads, int: true };

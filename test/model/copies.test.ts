@@ -79,3 +79,19 @@ describe('a hung broker stores the attempts its producer gave up on', () => {
     expect(m.consumerGroups!.CID_STOCK.duplicates).toBe(0);
   });
 });
+
+describe('the pulls a hung broker held', () => {
+  it('are answered when the broker runs again (PullMessageProcessor handles what its sockets held), not after the 30 s pull timeout: what it stored then is consumed at once', () => {
+    const m = run(hangScenario(null));
+    const g = Object.values(m.consumerGroups!)[0];
+    // broker-a runs again at 140 s and stores at once the attempts it held (about 100). The instances'
+    // pulls sent to it in the hang's last 30 s are answered then: by the next samples the lag is a
+    // healthy group's. Pulls failed at their 30 s timeout and pulled 3 s later would leave the
+    // stored messages there for up to 33 s (the lag over 100 at 150 s and 160 s).
+    const at = (ms: number) => g.lag.find((x) => x.atMs === ms)!.total;
+    expect(at(150000)).toBeLessThan(10);
+    expect(at(160000)).toBeLessThan(10);
+    // The pulls sent earlier in the hang still failed at their timeout.
+    expect(g.pullFailures).toBeGreaterThan(0);
+  });
+});

@@ -43,6 +43,14 @@ describe('scenario validation', () => {
     expect(messageOf(minimal())).toBe('valid');
   });
 
+  it('takes a lite pull group (consumeMode litePull), not a BROADCASTING one', () => {
+    const s = minimal();
+    s.consumerGroups = [{ group: 'G', topic: 'T', version: '4.9.4', consumeMode: 'litePull', listener: { processMs: 20 }, instances: [{ host: 'app-3' }] }];
+    expect(messageOf(s)).toBe('valid');
+    s.consumerGroups[0].messageModel = 'BROADCASTING';
+    expect(messageOf(s)).toBe('scenario.consumerGroups[0].consumeMode: a lite pull BROADCASTING group is not modelled');
+  });
+
   it.each([
     [(s: any) => (s.clients[1].namesrvAddrList = '10.0.0.1:9876'), 'scenario.clients[1].namesrvAddrList: expected an array of addresses'],
     [(s: any) => (s.clients[1].namesrvAddrList = ['10.0.0.1']), 'scenario.clients[1].namesrvAddrList: expected an array of addresses'],

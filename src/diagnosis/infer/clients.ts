@@ -507,30 +507,53 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
   // first message of the topic then): a broker that starts again later takes only what its clients'
   // routes send it again, not its share of the topic.
   const startLines = new Set([...byMinute.values()].filter((list) => list.every((l) => firsts.has(l))).flat());
-  const perSec = (l: StoredLine) => (startLines.has(l) ? firstPerSec(l) : l.sum / 60);
+  // A line printed late covers the minutes its broker did not run in too: SUM over its span (TPS).
+  const perSec = (l: StoredLine) => (startLines.has(l) ? firstPerSec(l) : printedLate(l.ts) && l.tps > 0 && l.sum / l.tps > 63 ? l.tps : l.sum / 60);
   const rateOf = (list: ReadonlyArray<StoredLine>) => list.reduce((n, l) => n + perSec(l), 0);
-  // The busiest complete minute, preferring one after the first lines in which no client logged a
-  // failed or slow send (a fault's minute stores less than was sent, or a stall's backlog at once, as
-  // topicRateSteps reads too), then one after the first lines, then any.
+  // A broker that ran again after a hang stores at once the requests its sockets held, sends its
+  // producers gave up on and sent again elsewhere (copies.ts): the minute of its next line counts
+  // them with the minute's own, and measures no producer's rate.
+  const afterLate = new Set<number>();
+  for (const host of masters) {
+    const own = lines.filter((l) => l.host === host).sort((a, b) => a.ts - b.ts);
+    for (let i = 0; i + 1 < own.length; i++) if (printedLate(own[i].ts)) afterLate.add(minuteOf.get(own[i + 1])!);
+  }
+  // The busiest complete minute, preferring one after the first lines and not after a late line in
+  // which no client logged a failed or slow send (a fault's minute stores less than was sent, as
+  // topicRateSteps reads too), then one after the first lines and not after a late line, then one
+  // after the first lines, then any.
   const trouble = sendTroubleOf(ctx);
   const candidates = [...byMinute].filter(([m, list]) => complete(list, m));
   const later = candidates.filter(([, list]) => !list.some((l) => firsts.has(l)));
-  const calm = later.filter(([m]) => !trouble.has(m));
+  const settled = later.filter(([m]) => !afterLate.has(m));
+  const calm = settled.filter(([m]) => !trouble.has(m));
   let best: typeof lines | null = null;
-  for (const [, list] of calm.length ? calm : later.length ? later : candidates) {
+  for (const [, list] of [calm, settled, later, candidates].find((x) => x.length) ?? []) {
     if (!best || rateOf(list) > rateOf(best)) best = list;
   }
   if (!best) return null;
+  const skipped = candidates.some(([m, list]) => afterLate.has(m) && rateOf(list) > rateOf(best!));
   const total = best.reduce((n, l) => n + l.sum, 0);
   const rate = rateOf(best);
   if (total <= 0 || rate <= 0) return null;
   const uneven = best.some((l) => perSec(l) !== l.sum / 60);
   return {
     rate,
-    rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged${uneven ? ` (${round2(rate)}/s: a line that covered more or less than a minute counts at its TPS)` : ''}${idle.length ? ` (${idle.join(', ')} printed minutes but no line of ${topic}: none stored)` : ''}`,
+    rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged${uneven ? ` (${round2(rate)}/s: a line that covered more or less than a minute counts at its TPS)` : ''}${idle.length ? ` (${idle.join(', ')} printed minutes but no line of ${topic}: none stored)` : ''}${skipped ? ' (not a busier minute that followed a line printed late: a broker that ran again after a hang stored at once the requests it held)' : ''}`,
     evidence: best.map((l) => l.event),
     steps: topicRateSteps(ctx, byMinute, complete, perSec, rate),
   };
+}
+
+/**
+ * StatsItem.printAtMinutes runs at each minute's start (its first run is delayed to the next whole
+ * minute, UtilAll.computeNextMinutesTimeMillis, 4.9.4 and 5.x): a line printed more than this after
+ * one was printed late, by a broker that did not run then (a hang).
+ */
+const STATS_LINE_LATE_MS = 2000;
+
+function printedLate(ts: number): boolean {
+  return ts - Math.floor(ts / 60000) * 60000 > STATS_LINE_LATE_MS;
 }
 
 type StoredLine = Collected['topicPuts'][number];
@@ -541,8 +564,8 @@ type StoredLine = Collected['topicPuts'][number];
  * less for an item made inside the minute (the topic's first put on that broker, a broker started
  * or restarted). Where SUM / TPS is a minute within 3 s the line counts SUM / 60 (TPS is rounded
  * to 2 decimals), as it does when the span is under 10 s (too few snapshots to say a rate), else at
- * its TPS. A later line covers a minute, or more when printed late (a broker that ran again after a
- * hang), and then holds the backlog it stored at once: it counts SUM / 60 (topicRate).
+ * its TPS. A later line covers a minute (SUM / 60), or more when printed late by a broker that ran
+ * again after a hang (its TPS, topicRate).
  */
 function firstPerSec(l: StoredLine): number {
   if (l.tps <= 0 || l.sum <= 0) return l.sum / 60;

@@ -24,7 +24,7 @@
 
 import type { ScenarioClient, ScenarioConsumerGroup, ScenarioConsumerInstance, ScenarioTopic } from '../../model/index.js';
 import { parseSubscription } from '../../model/subscription.js';
-import { CONSUMER_DEFAULTS } from '../../rocketmq/facts.js';
+import { CONSUMER_DEFAULTS, PROXY_DEFAULTS } from '../../rocketmq/facts.js';
 import { MESSAGE_DELAY_LEVELS_MS } from '../../model/store.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { ConsumeFailure, ConsumeStatMinute } from '../collect.js';
@@ -178,7 +178,7 @@ function inferGroup(
   const mode: ConsumeMode = locks.length > 0 ? 'orderly' : lite ? 'litePull' : 'concurrently';
   modes.set(name, mode);
   if (mode === 'orderly') ctx.notes.push(`consumer group ${name}: consumed orderly (it locked its queues on the brokers: ${ctx.ref(locks[0])}); the model locks its queues but consumes their messages concurrently`);
-  if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer`);
+  if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer whose offsets go into the offset store every 5 s (autoCommit), not as each message is consumed`);
   // The message model: the broker's `new consumer connected, group: G CONSUME_PASSIVELY <model>` lines.
   const conns = book.filter((e) => e.fields.change === 'connected' && typeof e.fields.messageModel === 'string');
   const models = new Set(conns.map((e) => String(e.fields.messageModel)));
@@ -196,7 +196,7 @@ function inferGroup(
     // The invisible time is an argument of each receive() call: no log prints it.
     group.invisibleMs = SIMPLE_INVISIBLE_MS;
     def(`${p}.invisibleMs`, `${SIMPLE_INVISIBLE_MS} (assumed: a SimpleConsumer's invisible time is an argument of its receive calls, which no log prints; rocketmq-clients' SimpleConsumerExample asks 15 s)`);
-    ctx.notes.push(`consumer group ${name}: 5.x gRPC SimpleConsumers (pop through a proxy); the model pulls its queues, puts a failed message back after an invisible time of ${SIMPLE_INVISIBLE_MS / 1000} s (assumed: no log prints it) and keeps no lag for it`);
+    ctx.notes.push(simpleConsumersNote(name, `${SIMPLE_INVISIBLE_MS / 1000} s (assumed: no log prints it)`));
     if (messageModel === 'BROADCASTING') {
       group.messageModel = 'CLUSTERING';
       ctx.notes.push(`consumer group ${name}: a BROADCASTING pop group is not modelled; replayed as CLUSTERING`);
@@ -212,6 +212,9 @@ function inferGroup(
   } else if (mode === 'orderly' && messageModel === 'CLUSTERING') {
     group.consumeMode = 'orderly';
     prov(`${p}.consumeMode`, 'it locked its queues on the brokers (RebalanceImpl.lock: `the message queue lock`, `pull message later because not locked in broker`)', locks.slice(0, 3));
+  } else if (mode === 'litePull' && messageModel === 'CLUSTERING') {
+    group.consumeMode = 'litePull';
+    prov(`${p}.consumeMode`, "DefaultLitePullConsumerImpl's start line (`start OK` without the push consumer's full stop): what it polls is committed at the first poll after each 5 s (autoCommit, DefaultLitePullConsumer.autoCommitIntervalMillis)", [lite!]);
   }
   const resets = offsetResets(ctx, mine, topic);
   if (resets.length > 0) {
@@ -236,7 +239,7 @@ function inferGroup(
   const failures = failuresOf(ctx, hostsOf, name);
   group.maxReconsumeTimes = grpcRetryMaxTimes(ctx, mine, book, p) ?? inferMaxReconsume(ctx, failures, p);
   group.listener =
-    (simpleStart && stats.length === 0 ? inferSimpleListener(ctx, name, topic, p, group.invisibleMs ?? SIMPLE_INVISIBLE_MS, (group.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes) + 1) : null) ??
+    (simpleStart && stats.length === 0 ? inferSimpleListener(ctx, name, topic, p, group, (group.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes) + 1) : null) ??
     (group.consumeMode === 'pop' && stats.length === 0 ? inferPopListener(ctx, failures, name, topic, p) : null) ??
     inferListener(ctx, failures, stats, p, threads * Math.max(1, new Set(runs.map((r) => r.host)).size));
   return group;
@@ -551,7 +554,8 @@ function inferPopListener(ctx: InferContext, failed: Failures, name: string, top
  * deliveries of the minutes (the topic's puts, and those), up to the last less the invisible time.
  * Which failures threw is not in the logs: every one is a later (FAILURE) answer.
  */
-function inferSimpleListener(ctx: InferContext, name: string, topic: string, p: string, invisibleMs: number, attempts: number): ScenarioConsumerGroup['listener'] | null {
+function inferSimpleListener(ctx: InferContext, name: string, topic: string, p: string, group: ScenarioConsumerGroup, attempts: number): ScenarioConsumerGroup['listener'] | null {
+  const invisibleMs = group.invisibleMs ?? SIMPLE_INVISIBLE_MS;
   const names = [`%RETRY%${name}_${topic}`, `%RETRY%${name}+${topic}`];
   const retry = ctx.c.topicPuts.filter((x) => names.includes(x.topic)).sort((a, b) => a.ts - b.ts);
   if (retry.length === 0) return null;
@@ -574,7 +578,22 @@ function inferSimpleListener(ctx: InferContext, name: string, topic: string, p: 
     const rate = f / ((last - from) / 1000);
     let share: number;
     let to: number;
-    if (d > 0 && d < r && rate > 0) {
+    const fit = d > 0 && d < r && rate > 0 ? (fitSimpleFailures(r, d, rate, attempts, invisibleMs) ?? fitAtProxyMinimum(r, d, rate, attempts, invisibleMs)) : null;
+    if (fit !== null) {
+      share = fit.share;
+      to = from + Math.min(last - from, fit.spanS * 1000);
+      if (fit.invisibleMs !== invisibleMs) {
+        group.invisibleMs = fit.invisibleMs;
+        const note = ctx.notes.indexOf(simpleConsumersNote(name, `${invisibleMs / 1000} s (assumed: no log prints it)`));
+        if (note >= 0) ctx.notes[note] = simpleConsumersNote(name, `${fit.invisibleMs / 1000} s (the proxy's minimum: the broker's counts rule out the assumed ${invisibleMs / 1000} s)`);
+        delete ctx.defaults[`${p}.invisibleMs`];
+        ctx.prov(
+          `${p}.invisibleMs`,
+          `no log prints it, and the broker's counts rule out ${invisibleMs / 1000} s (with it no failing share gives ${r} retry puts for ${d} DLQ forwards over ${attempts} attempts: the last attempts of the messages that failed in the span's last ${((attempts - 1) * invisibleMs) / 1000} s fall after it): the proxy's minInvisibleTimeMillsForRecv, the shortest a receive may ask (ProxyConfig, 5.x)`,
+          [...retry.slice(0, 2).map((x) => x.event), ...dlq.slice(0, 1).map((x) => x.event)],
+        );
+      }
+    } else if (d > 0 && d < r && rate > 0) {
       // R/D = sum of p^k (k = 1..A) / p^A, which falls as p grows: bisect.
       const ratio = (x: number) => Array.from({ length: attempts }, (_, k) => x ** (k + 1)).reduce((a, b) => a + b, 0) / x ** attempts;
       let lo = 0.001;
@@ -606,6 +625,49 @@ function inferSimpleListener(ctx: InferContext, name: string, topic: string, p: 
     [...retry.slice(0, 2).map((x) => x.event), ...dlq.slice(0, 1).map((x) => x.event)],
   );
   return listener;
+}
+
+function simpleConsumersNote(name: string, invisible: string): string {
+  return `consumer group ${name}: 5.x gRPC SimpleConsumers (pop through a proxy); the model pulls its queues, puts a failed message back after an invisible time of ${invisible} and keeps no lag for it`;
+}
+
+/**
+ * A failing span of S seconds over fresh deliveries at `rate` per second, each failing with share p,
+ * retried after the invisible time v, A attempts: a message first delivered at t (0 <= t < S) fails
+ * its k-th attempt only while t + (k - 1) v < S (after the span its attempts succeed). So
+ * R = rate × sum over k of p^k (S - (k - 1) v) retry puts and D = rate × p^A (S - (A - 1) v) DLQ
+ * forwards. For a share p, D gives S; the share is the root of R(p) = R on the side of the small
+ * shares (R(p) falls from infinity as p grows; with v > 0 it may rise again near 1): the one that
+ * becomes the R/D formula's as v goes to 0. Null when no share gives R.
+ */
+function fitSimpleFailures(r: number, d: number, rate: number, attempts: number, invisibleMs: number): { share: number; spanS: number; invisibleMs: number } | null {
+  const v = invisibleMs / 1000;
+  const span = (x: number) => d / (rate * x ** attempts) + (attempts - 1) * v;
+  const puts = (x: number) => {
+    const sp = span(x);
+    let n = 0;
+    for (let k = 1; k <= attempts; k++) n += x ** k * Math.max(0, sp - (k - 1) * v);
+    return rate * n;
+  };
+  // The falling side: from a small share up to the one that gives the fewest puts.
+  let low = 0.001;
+  let fewest = low;
+  for (let x = low; x <= 1; x += 0.001) if (puts(x) < puts(fewest)) fewest = x;
+  if (puts(fewest) > r) return null;
+  let hi = fewest;
+  for (let i = 0; i < 60; i++) {
+    const mid = (low + hi) / 2;
+    if (puts(mid) > r) low = mid;
+    else hi = mid;
+  }
+  const share = (low + hi) / 2;
+  return { share, spanS: span(share), invisibleMs };
+}
+
+/** fitSimpleFailures at the proxy's minInvisibleTimeMillsForRecv, when the assumed invisible time (longer) gives no share. */
+function fitAtProxyMinimum(r: number, d: number, rate: number, attempts: number, invisibleMs: number): { share: number; spanS: number; invisibleMs: number } | null {
+  const min = PROXY_DEFAULTS.minInvisibleTimeMillsForRecv;
+  return invisibleMs > min ? fitSimpleFailures(r, d, rate, attempts, min) : null;
 }
 
 function inferListener(ctx: InferContext, failed: Failures, stats: StatMinute[], p: string, threads: number): ScenarioConsumerGroup['listener'] {
