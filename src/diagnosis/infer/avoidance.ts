@@ -24,10 +24,10 @@ import { brokerVipAddr } from '../../rocketmq/facts.js';
  * least: below this the window is too short to tell avoidance from the round robin's luck (none of
  * 5 sends expected to land there does so about once in 150 times).
  */
-const EXPECTED_SENDS_MIN = 5;
+export const EXPECTED_SENDS_MIN = 5;
 
 /** A window in which a broker refused every write, in epoch ms. */
-interface Refusal {
+export interface Refusal {
   broker: string;
   from: number;
   to: number;
@@ -41,7 +41,7 @@ interface Refusal {
  * up), its disk full; for one client, its host cut off from the broker's (a partition: its requests
  * get no answer, as from a hung host).
  */
-function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly ScenarioBroker[]): Refusal[] {
+export function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly ScenarioBroker[]): Refusal[] {
   const out: Refusal[] = [];
   const epoch = (atMs: number) => ctx.startEpochMs + atMs;
   faults.forEach((f, i) => {
