@@ -607,9 +607,10 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       return;
     }
     if (KEPT.has(e.type) || (e.type === 'pipeline' && (e.fields.event === 'exception' || (e.fields.side === 'client' && e.fields.event === 'connect')))) {
-      // Resets and reconnects tell inference about a silent host only (infer/faults.ts reads them
-      // from a silence's start to 5 s past its end): elsewhere they are the ordinary churn of channels.
-      if (e.type === 'pipeline' && !duringSilence(e)) return;
+      // Resets and reconnects tell inference about a silent host (infer/faults.ts reads them from a
+      // silence's start to 5 s past its end): elsewhere they are the ordinary churn of channels, but
+      // for the resets a client got, which end a network partition (partitionFaults).
+      if (e.type === 'pipeline' && !duringSilence(e) && !(kind === 'client' && e.fields.side === 'client' && e.fields.event === 'exception')) return;
       if (!wanted(e)) return;
       if (!keep(e)) return;
       out.events.push(lighten(e));
