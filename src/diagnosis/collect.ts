@@ -221,6 +221,12 @@ export interface Collected {
   appStats: Map<string, AppStats>;
   /** The times of each client host's invokeSync timeouts (their events are kept only during a silence). */
   syncTimeouts: Map<string, number[]>;
+  /**
+   * Per client host, its first invokeSync timeout on a channel it did not close: no `invokeSync:
+   * close socket because of timeout` of that address just before its `wait response timeout
+   * exception` (NettyRemotingClient.invokeSync logs the close first, in the same catch block).
+   */
+  keptTimedOut: Map<string, RmqEvent>;
   /** Events a cap left out, per `type host`. */
   dropped: Map<string, number>;
   /** Application `key=value` settings of the producer (`sendMsgTimeout=3000`), per host. */
@@ -241,7 +247,10 @@ export interface Collected {
 }
 
 /** The event types collect reads: a timeline pass decodes these for it (and only these are counted). */
-const COLLECTED_TYPES: ReadonlySet<EventType> = new Set<EventType>([...KEPT, ...CONSUMER_KEPT, 'watermark', 'stats', 'pipeline', 'other']);
+const COLLECTED_TYPES: ReadonlySet<EventType> = new Set<EventType>([...KEPT, ...CONSUMER_KEPT, 'watermark', 'stats', 'pipeline', 'other', 'channel-closed', 'send-async-retry']);
+
+/** A `close socket because of timeout` this long before its call's `wait response timeout exception`, at most (one catch block logs both). */
+const CLOSE_BEFORE_WAIT_MS = 50;
 
 interface CollectOptions {
   /**
@@ -303,6 +312,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     popDlqPuts: [],
     statsSpan: new Map(),
     syncTimeouts: new Map(),
+    keptTimedOut: new Map(),
   };
   const silences = serverSilences(sources, last);
   out.silences = silences.list;
@@ -330,6 +340,25 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     }
     perKey.set(key, n + 1);
     return true;
+  };
+  /** Per `host addr`, a client's last `close socket because of timeout`. */
+  const timeoutCloses = new Map<string, number>();
+  /**
+   * A client's channels closed on timeout, and the timeouts that closed none (keptTimedOut); the
+   * first `async send msg by retry` of each client (an asynchronous sender's: infer/clients.ts).
+   * True when the event is read here and nowhere else.
+   */
+  const clientChannel = (e: RmqEvent, kind: string): boolean => {
+    if (e.type !== 'channel-closed' && e.type !== 'send-async-retry' && e.entry !== 'rpc-timeout/invoke-sync-wait') return false;
+    if (kind !== 'client' || e.ts === null) return e.type !== 'rpc-timeout';
+    if (e.entry === 'channel-closed/timeout') timeoutCloses.set(`${e.host} ${String(e.fields.addr)}`, e.ts);
+    else if (e.type === 'send-async-retry') {
+      if (keep(e, usualKey(e), 1)) out.events.push(lighten(e));
+    } else if (e.type === 'rpc-timeout' && !out.keptTimedOut.has(e.host)) {
+      const closed = timeoutCloses.get(`${e.host} ${String(e.fields.addr)}`);
+      if (closed === undefined || e.ts - closed > CLOSE_BEFORE_WAIT_MS) out.keptTimedOut.set(e.host, lighten(e));
+    }
+    return e.type !== 'rpc-timeout';
   };
   // Accepted connections of the last ACCEPT_WINDOW_MS, and until when those that follow are kept.
   let recentAccepts: RmqEvent[] = [];
@@ -500,6 +529,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       }
     }
     const kind = kindOf.get(e.file) ?? e.kind;
+    if (clientChannel(e, kind)) return;
     if (e.type === 'watermark') {
       out.clocked.add(e.host);
       if (e.fields.queue === 'Send' && typeof e.fields.slowMs === 'number' && e.fields.slowMs >= 100) {
@@ -577,9 +607,10 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       return;
     }
     if (KEPT.has(e.type) || (e.type === 'pipeline' && (e.fields.event === 'exception' || (e.fields.side === 'client' && e.fields.event === 'connect')))) {
-      // Resets and reconnects tell inference about a silent host only (infer/faults.ts reads them
-      // from a silence's start to 5 s past its end): elsewhere they are the ordinary churn of channels.
-      if (e.type === 'pipeline' && !duringSilence(e)) return;
+      // Resets and reconnects tell inference about a silent host (infer/faults.ts reads them from a
+      // silence's start to 5 s past its end): elsewhere they are the ordinary churn of channels, but
+      // for the resets a client got, which end a network partition (partitionFaults).
+      if (e.type === 'pipeline' && !duringSilence(e) && !(kind === 'client' && e.fields.side === 'client' && e.fields.event === 'exception')) return;
       if (!wanted(e)) return;
       if (!keep(e)) return;
       out.events.push(lighten(e));

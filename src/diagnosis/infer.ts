@@ -16,6 +16,7 @@ import { assumeProducerTags, consumerOnlyHosts, inferConsumers } from './infer/c
 import { inferContext, LEAD_MS, MARGIN_MS, type InferOptions } from './infer/context.js';
 import { inferFaults } from './infer/faults.js';
 import { avoidanceFromBehaviour } from './infer/avoidance.js';
+import { selectorsFromSilence } from './infer/selectors.js';
 import { inferHosts } from './infer/hosts.js';
 import { inferServers, inferServerStarts } from './infer/servers.js';
 import { contextOf, observe } from './observe.js';
@@ -36,6 +37,8 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   const faults = inferFaults(ctx, { hosts, serverVersion: servers.serverVersion, nameServers, brokers, topics, clients });
   // What the clients did while a broker refused writes tells whether they avoided it.
   avoidanceFromBehaviour(ctx, clients, faults, brokers);
+  // ... and whether one that failed nothing there picks its queues itself.
+  selectorsFromSilence(ctx, clients, faults, brokers, topics);
 
   const { startEpochMs, first, last, notes } = ctx;
   const scenario: Scenario = {

@@ -28,7 +28,7 @@ import { clientProfile, type ClientProfile } from './versions.js';
 import { TagRotation, type TagShare } from './subscription.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
-import { FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration, CLIENT_DEFAULTS, CLIENT_THREADS, TIMEOUTS, type FaultTables } from '../rocketmq/facts.js';
+import { brokerVipAddr, FAULT_TABLES_4X, FAULT_TABLES_514, isolationMs, notAvailableDuration, CLIENT_DEFAULTS, CLIENT_THREADS, TIMEOUTS, type FaultTables } from '../rocketmq/facts.js';
 
 export interface ClientSettings {
   /** ClientConfig.pollNameServerInterval (30 s). */
@@ -228,11 +228,6 @@ class DefaultSend extends CachedCall {
   }
 }
 
-/** The VIP channel (4.3.0-4.5.0): the broker port minus 2. */
-function vipAddr(addr: string): string {
-  const i = addr.lastIndexOf(':');
-  return `${addr.slice(0, i)}:${Number(addr.slice(i + 1)) - 2}`;
-}
 
 const MQ_CLIENT_EXCEPTION = 'org.apache.rocketmq.client.exception.MQClientException';
 const MQ_BROKER_EXCEPTION = 'org.apache.rocketmq.client.exception.MQBrokerException';
@@ -746,7 +741,7 @@ export class Client extends Process {
       spawn(this.sendKernelImpl(mq, left, op.tag, op.msgKey, async)).then((a) => this.attemptDone(op, a));
       return;
     }
-    if (this.profile.vipChannel) addr = vipAddr(addr);
+    if (this.profile.vipChannel) addr = brokerVipAddr(addr);
     const body = op.tag === null ? (mq.body ??= { topic: mq.topic, queueId: mq.queueId, producerGroup: this.config.group }) : this.sendBody(mq, op.tag);
     op.addr = addr;
     if (!this.remoting.invokeCached(addr, RequestCode.SEND_MESSAGE, body, left, op, op.msgKey, async)) {
@@ -947,7 +942,7 @@ export class Client extends Process {
       addr = this.brokerAddrTable.get(mq.brokerName)?.get(MASTER_ID) ?? null;
     }
     if (addr === null) return { ok: false, kind: 'client', exc: this.clientException(`The broker[${mq.brokerName}] not exist`), timeout: false };
-    if (this.profile.vipChannel) addr = vipAddr(addr);
+    if (this.profile.vipChannel) addr = brokerVipAddr(addr);
     const body = this.sendBody(mq, tag);
     const r = yield* this.remoting.invokeSync(addr, RequestCode.SEND_MESSAGE, body, timeoutMs, msgKey, async);
     return this.attemptOf(r, addr);

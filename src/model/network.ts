@@ -277,7 +277,8 @@ export class Network {
   readonly hosts = new Map<string, Host>();
   private readonly byIp = new Map<string, Host>();
   private readonly listeners = new Map<string, { proc: Process; listener: Listener }>();
-  private readonly partitions = new Set<string>();
+  /** Host pairs cut off from each other, and since when. */
+  private readonly partitions = new Map<string, number>();
   private readonly channels = new Set<Channel>();
   private nextChannelId = 1;
   readonly latencyMs: number;
@@ -320,11 +321,29 @@ export class Network {
   }
 
   partition(a: string, b: string): void {
-    this.partitions.add(pairKey(a, b));
+    if (!this.partitions.has(pairKey(a, b))) this.partitions.set(pairKey(a, b), this.kernel.nowMs);
   }
 
+  /**
+   * The path between the two hosts is back. A channel one side closed meanwhile is still open at
+   * the other, whose peer's FIN was lost: TCP retransmits it until it is acknowledged, and the side
+   * still open retransmits what it wrote meanwhile, which the closed side answers with a RST. The
+   * open side learns it now: `rst` when it wrote during the cut (gen-705: app-order-01's channel to
+   * the NameServer on mq-node-c, idle-closed by it during the partition, `Connection reset` 0.4 s
+   * after the heal; its next route poll chose another NameServer), else `fin`. The retransmission
+   * timer's backoff may put it later than the heal, by up to the timeout it had reached (not
+   * modelled).
+   */
   heal(a: string, b: string): void {
-    this.partitions.delete(pairKey(a, b));
+    const key = pairKey(a, b);
+    const since = this.partitions.get(key);
+    if (since === undefined) return;
+    this.partitions.delete(key);
+    for (const ch of [...this.channels]) {
+      if (pairKey(ch.client.host.name, ch.server.host.name) !== key) continue;
+      if (ch.clientOpen && !ch.serverOpen) this.notifyClient(ch, ch.clientLastIoMs >= since ? 'rst' : 'fin');
+      else if (ch.serverOpen && !ch.clientOpen) this.notifyServer(ch, ch.serverLastIoMs >= since ? 'rst' : 'fin');
+    }
   }
 
   /** Packets can flow between the two hosts (no partition; a hung host still receives into its buffers). */

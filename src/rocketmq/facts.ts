@@ -4,6 +4,16 @@
 
 import type { VersionFact } from './versions.js';
 
+/**
+ * A broker's VIP channel address: its port minus 2 (MixAll.brokerVIPChannel, 4.x and 5.x; the
+ * broker's fastRemotingServer listens there). Clients that send through it (vipChannelEnabled, true
+ * by default up to 4.5.0) name that address in what they log of a send's request.
+ */
+export function brokerVipAddr(addr: string): string {
+  const i = addr.lastIndexOf(':');
+  return `${addr.slice(0, i)}:${Number(addr.slice(i + 1)) - 2}`;
+}
+
 /** Client (and a broker's own remoting client) behaviours. */
 export const CLIENT = {
   /**

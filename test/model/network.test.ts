@@ -123,6 +123,45 @@ describe('Network', () => {
     expect(caller.responses).toEqual([4]);
   });
 
+  it('a side closed during a partition: the other learns it when the path is back, a reset if it wrote meanwhile (gen-705)', () => {
+    // The server closes (its idle close), the client writes (a route poll): both lost in the cut.
+    const wrote = world();
+    wrote.caller.connect('10.0.0.1:9876');
+    wrote.kernel.run(10);
+    wrote.net.partition('app', 'ns');
+    wrote.kernel.run(1000);
+    wrote.net.close(wrote.caller.ch!, 'server');
+    wrote.caller.send(3);
+    wrote.kernel.run(60000);
+    expect(wrote.caller.ch!.clientOpen).toBe(true);
+    expect(wrote.caller.inactive).toEqual([]);
+    wrote.net.heal('app', 'ns');
+    wrote.kernel.run(60010);
+    expect(wrote.caller.inactive).toEqual([{ atMs: 60001, why: 'rst' }]);
+    expect(wrote.caller.ch!.clientOpen).toBe(false);
+    // Nothing written by the client since the cut: the server's retransmitted FIN.
+    const quiet = world();
+    quiet.caller.connect('10.0.0.1:9876');
+    quiet.kernel.run(10);
+    quiet.net.partition('app', 'ns');
+    quiet.kernel.run(1000);
+    quiet.net.close(quiet.caller.ch!, 'server');
+    quiet.net.heal('app', 'ns');
+    quiet.kernel.run(1010);
+    expect(quiet.caller.inactive.map((x) => x.why)).toEqual(['fin']);
+    // The client closed during the cut (closeSocketIfTimeout): the server learns it at the heal.
+    const closed = world();
+    closed.caller.connect('10.0.0.1:9876');
+    closed.kernel.run(10);
+    closed.net.partition('app', 'ns');
+    closed.net.close(closed.caller.ch!, 'client');
+    closed.kernel.run(5000);
+    expect(closed.server.inactive).toEqual([]);
+    closed.net.heal('app', 'ns');
+    closed.kernel.run(5010);
+    expect(closed.server.inactive).toEqual(['fin']);
+  });
+
   it('reports ALL_IDLE after the idle time without reads or writes', () => {
     const { kernel, net, caller } = world();
     caller.connect('10.0.0.1:9876');

@@ -32,7 +32,7 @@ async function replayOf(dir: string): Promise<ReplayReport> {
   return replay(input, { seed: 1, variants: [], runs: 0 });
 }
 
-describe.each(['gen-145', 'gen-716'])('the partition of %s', (name) => {
+describe.each(['gen-145', 'gen-716', 'gen-705'])('the partition of %s', (name) => {
   const dir = join(ROOT, 'samples', 'generated', name);
   let report: ReplayReport;
   beforeAll(async () => {
@@ -67,4 +67,31 @@ describe('gen-145: broker-c cut off from the only NameServer', () => {
     // The one failed send of the logs came before the cut (a cold start): not the partition's.
     expect(r.milestones.filter((m) => m.name === 'first-failure')).toEqual([]);
   }, 60_000);
+});
+
+describe('gen-705: mq-node-c cut off from the three clients for 2 min 30 s', () => {
+  let r: ReplayReport;
+  beforeAll(async () => {
+    r = await replayOf(join(ROOT, 'samples', 'generated', 'gen-705'));
+  }, 60_000);
+
+  it("ends app-order-01's cut at the reset it got from the NameServer across it, within 1 s of lab.json's heal", () => {
+    const lab = labPartitions(join(ROOT, 'samples', 'generated', 'gen-705'))[0];
+    const sc = r.input.scenario;
+    const i = (sc.faults ?? []).findIndex((f) => 'partition' in f && f.partition[1] === 'app-order-01');
+    const f = sc.faults![i] as Partition;
+    expect(Math.abs(sc.startEpochMs + f.atMs + f.durationMs! - Date.parse(lab.end))).toBeLessThanOrEqual(1000);
+    expect(r.input.provenance[`scenario.faults[${i}]`].rule).toMatch(/ends when app-order-01 got a connection reset from 10\.213\.0\.23:9876/);
+  });
+
+  it('is reproduced: app-order-01 keeps its timed-out channels and switches NameServer at the poll after the reset; the selector and the async client lose nothing, as in the lab', () => {
+    expect(r.verdict).toBe('reproduced');
+    const sw = r.milestones.find((m) => m.name === 'namesrv-switch' && m.subject.startsWith('app-order-01'));
+    expect(sw?.status).toBe('ok');
+    expect(Math.abs(sw!.deltaMs!)).toBeLessThan(1000);
+    const lost = Object.fromEntries(r.outages.map((o) => [o.client, o.simulatedFailedSends]));
+    expect(lost['app-pay-01']).toBe(0);
+    expect(lost['app-stock-01']).toBe(0);
+    expect(lost['app-order-01']).toBeGreaterThan(42);
+  });
 });

@@ -17,16 +17,17 @@ import { writableAfter } from '../../parse/route-change.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { InferContext } from './context.js';
 import { isSendCallbackClass } from '../../parse/record.js';
+import { brokerVipAddr } from '../../rocketmq/facts.js';
 
 /**
  * Sends a client without fault avoidance would have put on the refusing broker in the window, at
  * least: below this the window is too short to tell avoidance from the round robin's luck (none of
  * 5 sends expected to land there does so about once in 150 times).
  */
-const EXPECTED_SENDS_MIN = 5;
+export const EXPECTED_SENDS_MIN = 5;
 
 /** A window in which a broker refused every write, in epoch ms. */
-interface Refusal {
+export interface Refusal {
   broker: string;
   from: number;
   to: number;
@@ -40,7 +41,7 @@ interface Refusal {
  * up), its disk full; for one client, its host cut off from the broker's (a partition: its requests
  * get no answer, as from a hung host).
  */
-function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly ScenarioBroker[]): Refusal[] {
+export function refusals(ctx: InferContext, faults: readonly Fault[], brokers: readonly ScenarioBroker[]): Refusal[] {
   const out: Refusal[] = [];
   const epoch = (atMs: number) => ctx.startEpochMs + atMs;
   faults.forEach((f, i) => {
@@ -74,7 +75,8 @@ function failedAt(e: RmqEvent, async: boolean, brokers: readonly ScenarioBroker[
   // An ASYNC send's request that timed out, as the client's scanResponseTable removed it (4.x names
   // the channel): sendMessageAsync's InvokeCallback then calls updateFaultItem(broker, cost,
   // isolation=true) (MQClientAPIImpl, 4.3.0-5.3.3), as sendDefaultImpl does for a sync attempt.
-  if (isAsyncSendTimeout(e) && typeof e.fields.addr === 'string') return brokers.find((b) => b.addr === e.fields.addr)?.name ?? null;
+  // The channel may be the broker's VIP one (a 4.3.0-4.5.0 client sends through it: port - 2).
+  if (isAsyncSendTimeout(e) && typeof e.fields.addr === 'string') return brokers.find((b) => b.addr === e.fields.addr || brokerVipAddr(b.addr) === e.fields.addr)?.name ?? null;
   if (e.kind !== 'app') return null;
   if (e.entry === 'send-failed/still-failed' && Array.isArray(e.fields.brokersSent)) {
     const sent = e.fields.brokersSent as string[];

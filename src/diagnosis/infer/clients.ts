@@ -2,7 +2,7 @@
 // NameServer list and the one it was bound to, group and topic, settings, start, send rate or every
 // send's time, first send, and whether it sends through a MessageQueueSelector.
 
-import { LIMITS, type RateStep, type ScenarioClient, type ScenarioTopic } from '../../model/index.js';
+import { clientProfile, LIMITS, type RateStep, type ScenarioClient, type ScenarioTopic } from '../../model/index.js';
 import { CLIENT, CLIENT_DEFAULTS, isSendCallbackThread } from '../../rocketmq/facts.js';
 import { pickVersion, versionAtLeast } from '../../rocketmq/versions.js';
 import type { RmqEvent } from '../../parse/types.js';
@@ -10,6 +10,7 @@ import { clientVersionOf } from '../../rules/versions.js';
 import { sendBudgetSeen } from '../../rules/routing.js';
 import type { Collected } from '../collect.js';
 import { isAppFailure } from '../../parse/send-failure.js';
+import { isSendCallbackClass } from '../../parse/record.js';
 import { writableAfter } from '../../parse/route-change.js';
 import { failuresOf } from '../observe.js';
 import { fileRef, mod, round2, type InferContext } from './context.js';
@@ -99,9 +100,13 @@ function inferClient(ctx: InferContext, known: Known, host: string, p: string): 
     client.async = true;
     ctx.prov(
       `${p}.async`,
-      async.sendPath === 'async'
-        ? "failed sends whose stack trace is MQClientAPIImpl's InvokeCallback: an asynchronous send's SendCallback got them (send(msg, SendCallback))"
-        : `failed sends the application caught on ${async.thread}, a thread of RocketMQ's that runs an asynchronous send's SendCallback (send(msg, SendCallback))`,
+      async.kind === 'client'
+        ? async.type === 'send-async-retry'
+          ? "the client retried a send through MQClientAPIImpl.onExceptionImpl (`async send msg by retry`), which only an asynchronous send (send(msg, SendCallback)) goes through"
+          : "a request the client removed on timeout was given sendMessageAsync's InvokeCallback (`remove timeout request, ... invokeCallback=...MQClientAPIImpl$1`): an asynchronous send (send(msg, SendCallback))"
+        : async.sendPath === 'async'
+          ? "failed sends whose stack trace is MQClientAPIImpl's InvokeCallback: an asynchronous send's SendCallback got them (send(msg, SendCallback))"
+          : `failed sends the application caught on ${async.thread}, a thread of RocketMQ's that runs an asynchronous send's SendCallback (send(msg, SendCallback))`,
       [async],
     );
   } else ctx.def(`${p}.async`, 'false (no failed send came through a SendCallback)');
@@ -195,7 +200,8 @@ function clientTopic(ctx: InferContext, mine: RmqEvent[], p: string, topics: Sce
 /**
  * The ClientConfig the client printed at start, the producer's `key=value` settings in the
  * application log, a send timeout from attempts that used the whole budget; closeSocketIfTimeout
- * from the version (NettyClientConfig: hard-coded false before 4.9.1).
+ * false from a timed-out channel the client kept (keptTimedOutChannel), else from the version
+ * (NettyClientConfig: hard-coded false before 4.9.1).
  */
 function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], attempts: AttemptsSeen, p: string, version: string): Settings {
   const { prov, def } = ctx;
@@ -250,11 +256,35 @@ function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], attempt
       [e, attempts.sameBroker.routeEvent],
     );
   } else def(`${p}.settings.sendLatencyFaultEnable`, 'false (DefaultMQProducer default)');
-  def(
-    `${p}.settings.clientCloseSocketIfTimeout`,
-    versionAtLeast(version, CLIENT.closeSocketIfTimeout.since) ? `true (the system property’s default from ${CLIENT.closeSocketIfTimeout.since})` : `false (hard-coded before ${CLIENT.closeSocketIfTimeout.since}; client ${version})`,
-  );
+  const kept = versionAtLeast(version, CLIENT.closeSocketIfTimeout.since) ? keptTimedOutChannel(ctx, host, version) : null;
+  if (kept) {
+    settings.clientCloseSocketIfTimeout = false;
+    prov(
+      `${p}.settings.clientCloseSocketIfTimeout`,
+      `a call on ${String(kept.fields.addr)} timed out and the client kept its channel: no \`invokeSync: close socket because of timeout\` before its \`wait response timeout exception\` (NettyRemotingClient.invokeSync closes the channel and logs so first when clientCloseSocketIfTimeout is true, 4.9.1-5.1.3): -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false (inferred from behaviour)`,
+      [kept],
+    );
+  } else {
+    def(
+      `${p}.settings.clientCloseSocketIfTimeout`,
+      versionAtLeast(version, CLIENT.closeSocketIfTimeout.since) ? `true (the system property’s default from ${CLIENT.closeSocketIfTimeout.since})` : `false (hard-coded before ${CLIENT.closeSocketIfTimeout.since}; client ${version})`,
+    );
+  }
   return settings;
+}
+
+/**
+ * A call of the client's whose wait timed out on a channel it did not close (collect's keptTimedOut):
+ * NettyRemotingClient.invokeSync (4.9.1-5.3.3) closes the channel and logs `invokeSync: close socket
+ * because of timeout, Nms, addr` when clientCloseSocketIfTimeout is true, then logs `invokeSync: wait
+ * response timeout exception, the channel[addr]` either way. From 5.1.4 it closes only when more than
+ * 100 ms or a quarter of the timeout was left for the wait, which no line shows: only releases that
+ * close whatever was left are read (the model's closeGuard). gen-705's app-order-01 (4.9.6, started
+ * with the property false): 84 sends timed out on broker-c's channel, never closed.
+ */
+function keptTimedOutChannel(ctx: InferContext, host: string, version: string): RmqEvent | null {
+  if (clientProfile(version).closeGuard) return null;
+  return ctx.c.keptTimedOut.get(host) ?? null;
 }
 
 interface AttemptsSeen {
@@ -262,7 +292,7 @@ interface AttemptsSeen {
   slots: { n: number; e: RmqEvent } | null;
   /** A retry sent back to the broker that had just failed while the route held another: fault avoidance. */
   sameBroker: { e: RmqEvent; broker: string; route: string[]; routeEvent: RmqEvent } | null;
-  /** An asynchronous send's failure (the stack of MQClientAPIImpl's InvokeCallback, or caught on a callback thread). */
+  /** An asynchronous send's failure (the stack of MQClientAPIImpl's InvokeCallback, or caught on a callback thread), or a line only an asynchronous send writes (isAsyncSendLine). */
   async: RmqEvent | null;
 }
 
@@ -282,6 +312,7 @@ function attemptsSeen(mine: readonly RmqEvent[]): AttemptsSeen {
   const async =
     mine.find((e) => e.kind === 'app' && e.sendPath === 'async' && isAppFailure(e)) ??
     mine.find((e) => e.kind === 'app' && isSendCallbackThread(e.thread) && isAppFailure(e)) ??
+    mine.find((e) => e.kind === 'client' && isAsyncSendLine(e)) ??
     null;
   let sameBroker: { e: RmqEvent; broker: string; route: string[]; routeEvent: RmqEvent } | null = null;
   /** Per topic, the client's route as it last changed (writable brokers). */
@@ -310,6 +341,18 @@ function attemptsSeen(mine: readonly RmqEvent[]): AttemptsSeen {
   // and the client sent nothing asynchronously.
   if (!slots && oneSlot && !async) slots = { n: 1, e: oneSlot };
   return { slots, sameBroker, async };
+}
+
+/**
+ * A client log line only an asynchronous send writes: its request removed by scanResponseTable with
+ * sendMessageAsync's InvokeCallback (`remove timeout request, ResponseFuture [...
+ * invokeCallback=...MQClientAPIImpl$1@...]`, 4.x), or MQClientAPIImpl.onExceptionImpl's retry of
+ * it (`async send msg by retry N times`), which only sendMessageAsync calls (4.3.0-5.3.3). A
+ * synchronous send waits in invokeSyncImpl and has no callback (gen-705's app-stock-01, 4.5.0:
+ * three timed-out requests retried on other brokers, no failed send).
+ */
+export function isAsyncSendLine(e: RmqEvent): boolean {
+  return e.type === 'send-async-retry' || (e.entry === 'async-timeout/remove-timeout-request' && isSendCallbackClass(e.fields.callback));
 }
 
 /**

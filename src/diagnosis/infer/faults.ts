@@ -4,7 +4,7 @@
 
 import { serverProfile, type Fault, type ScenarioBroker, type ScenarioClient, type ScenarioNameServer, type ScenarioTopic } from '../../model/index.js';
 import { formatIso } from '../../parse/time.js';
-import { BUSY_STALL_MARGIN_MS, TIMEOUTS } from '../../rocketmq/facts.js';
+import { brokerVipAddr, BUSY_STALL_MARGIN_MS, TIMEOUTS } from '../../rocketmq/facts.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { Silence } from '../collect.js';
 import { fileRef, modelled, round2, split, type InferContext } from './context.js';
@@ -641,8 +641,9 @@ function diskFullFaults(ctx: InferContext, input: FaultsInput): Pending[] {
  * again. A cut is seen only through the requests that cross it, so its window is the first and last
  * failed call: the first call waited NettyClientConfig.connectTimeoutMillis (3 s) before it failed,
  * so the cut is placed that long before it; its end is the last failed call (a request every 30 s
- * crosses it at the slowest, so either end may be up to that late or early). One partition per peer
- * the rule named that the scenario runs (the model drops packets between two hosts).
+ * crosses it at the slowest, so either end may be up to that late or early), or sooner the first
+ * reset the peer's client got from the cut-off host (resetAcross). One partition per peer the rule
+ * named that the scenario runs (the model drops packets between two hosts).
  */
 function partitionFaults(ctx: InferContext, input: FaultsInput): Pending[] {
   const hosts = new Set<string>([...input.nameServers.map((n) => n.host), ...input.brokers.map((b) => b.host), ...input.clients.map((c) => c.host)]);
@@ -652,16 +653,48 @@ function partitionFaults(ctx: InferContext, input: FaultsInput): Pending[] {
     if (f.rule !== 'network-partition' || f.start === null || host === undefined || !hosts.has(host)) continue;
     const peers = (Array.isArray(f.metrics.peers) ? f.metrics.peers : []).filter((p): p is string => typeof p === 'string' && p !== host && hosts.has(p));
     const from = f.start - TIMEOUTS.connectMs;
-    const durationMs = Math.max(1000, (f.end ?? f.start) - from);
+    const last = f.end ?? f.start;
     const evidence = f.evidence.slice(0, 6).map((e) => ({ ...fileRef(e.file), line: e.line }));
     for (const peer of peers) {
+      const reset = resetAcross(ctx, input, host, peer, from, last);
+      const durationMs = Math.max(1000, (reset ? ctx.when(reset) : last) - from);
       out.push({
         fault: { atMs: ctx.rel(from), partition: [host, peer], durationMs },
-        rule: `rule network-partition: calls between ${host} and ${peer} timed out while both ran, from ${formatIso(f.start, ctx.outZone)} to ${formatIso(f.end ?? f.start, ctx.outZone)}; the cut is placed one connect timeout (3 s) before the first`,
-        evidence,
-        defaults: [['durationMs', 'to the last failed call (the heal may be up to 30 s later: nothing crossed the cut in between)']],
+        rule: `rule network-partition: calls between ${host} and ${peer} timed out while both ran, from ${formatIso(f.start, ctx.outZone)} to ${formatIso(last, ctx.outZone)}; the cut is placed one connect timeout (3 s) before the first${reset ? `, and ends when ${peer} got a connection reset from ${String(reset.fields.addr)} (a packet crossed: TCP answered from across it)` : ''}`,
+        evidence: reset ? [...evidence, reset] : evidence,
+        defaults: reset
+          ? [['durationMs', 'to the first reset from across the cut (the heal may be up to one retransmission of TCP earlier: the reset answered one)']]
+          : [['durationMs', 'to the last failed call (the heal may be up to 30 s later: nothing crossed the cut in between)']],
       });
     }
   }
   return out;
+}
+
+/**
+ * The first connection reset a client on `peer` got from an address of `host` (a NameServer's or a
+ * broker's, or a broker's VIP channel) after the cut began and by its last failed call: nothing
+ * crosses a cut, so the path was back. A side that closed its channel meanwhile (a NameServer's or
+ * a broker's idle close, whose FIN was lost) answers the other side's retransmitted request with a
+ * RST (`NETTY CLIENT PIPELINE: exceptionCaught`, `Connection reset`): gen-705's app-order-01 got it
+ * from the NameServer on mq-node-c 0.4 s after the heal, while its sends on broker-c's channel, kept
+ * open, went on timing out for 20 s as TCP's retransmission backed off.
+ */
+function resetAcross(ctx: InferContext, input: FaultsInput, host: string, peer: string, from: number, until: number): RmqEvent | null {
+  const addrs = new Set<string>([...input.nameServers.filter((n) => n.host === host).map((n) => n.addr), ...input.brokers.filter((b) => b.host === host).flatMap((b) => [b.addr, brokerVipAddr(b.addr)])]);
+  return (
+    ctx.events.find(
+      (e) =>
+        e.host === peer &&
+        e.kind === 'client' &&
+        e.type === 'pipeline' &&
+        e.fields.side === 'client' &&
+        e.fields.event === 'exception' &&
+        typeof e.fields.addr === 'string' &&
+        addrs.has(e.fields.addr) &&
+        e.ts !== null &&
+        e.ts > from &&
+        e.ts <= until,
+    ) ?? null
+  );
 }

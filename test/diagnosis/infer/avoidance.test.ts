@@ -80,4 +80,10 @@ describe('fault avoidance from behaviour', () => {
       expect([c.value, c.ran], `${name} ${host}`).toEqual([false, false]);
     }
   });
+
+  it("an async client's timed-out request on the broker's VIP channel (port - 2, a 4.5.0 client) names that broker; a partition is its refusal window (gen-705)", async () => {
+    const stock = (await inferred('gen-705'))('app-stock-01');
+    expect([stock.value, stock.ran]).toEqual([true, true]);
+    expect(stock.provenance.rule).toMatch(/^after an ASYNC send's request to broker-c timed out .* the client sent it nothing more for \d+ s, while broker-c refused or left unanswered every write \(mq-node-c cut off from app-stock-01/);
+  });
 });

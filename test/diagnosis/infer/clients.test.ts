@@ -154,6 +154,33 @@ describe('inferClients', () => {
       expect(stages(pull).clients[0].settings?.sendMsgTimeoutMs).toBeUndefined();
     });
 
+    // gen-705 (lab.json: app-stock-01 4.5.0 sends asynchronously, lost no send): three requests to
+    // broker-c, cut off by a partition, were removed on timeout (through the VIP channel, port 10909)
+    // and retried on other brokers; no send failed, so no application line shows a SendCallback.
+    describe('an asynchronous sender that failed no send', () => {
+      const removed = (cls: string) =>
+        `2026-12-05 05:08:58,058 WARN RocketmqRemoting - remove timeout request, ResponseFuture [responseCommand=null, sendRequestOK=true, cause=null, opaque=330, processChannel=[id: 0x75af9731, L:/10.213.0.33:34706 - R:/10.213.0.23:10909], timeoutMillis=5000, invokeCallback=org.apache.rocketmq.client.impl.${cls}@5f1a6a1b, beginTimestamp=1796418532046, countDownLatch=java.util.concurrent.CountDownLatch@69fc2f2a[Count = 1]]`;
+      const retry = '2026-12-05 05:08:58,058 INFO RocketmqClient - async send msg by retry 1 times. topic=TopicOrder, brokerAddr=10.213.0.22:10911, brokerName=broker-b';
+
+      it("is asynchronous by a request removed with sendMessageAsync's InvokeCallback, or by onExceptionImpl's retry line", async () => {
+        const byTimeout = await contextOf([{ path: clientLog.path, text: [...clientLog.text, removed('MQClientAPIImpl$1')] }, appLog([])]);
+        expect(stages(byTimeout).clients[0].async).toBe(true);
+        expect(byTimeout.provenance['scenario.clients[0].async']).toEqual({
+          rule: "a request the client removed on timeout was given sendMessageAsync's InvokeCallback (`remove timeout request, ... invokeCallback=...MQClientAPIImpl$1`): an asynchronous send (send(msg, SendCallback))",
+          evidence: ['rocketmqlogs/rocketmq_client.log:2'],
+        });
+        const byRetry = await contextOf([{ path: clientLog.path, text: [...clientLog.text, retry] }, appLog([])]);
+        expect(stages(byRetry).clients[0].async).toBe(true);
+        expect(byRetry.provenance['scenario.clients[0].async'].rule).toMatch(/^the client retried a send through MQClientAPIImpl\.onExceptionImpl/);
+      });
+
+      it("is not by a pull's request (MQClientAPIImpl$2)", async () => {
+        const ctx = await contextOf([{ path: clientLog.path, text: [...clientLog.text, removed('MQClientAPIImpl$2')] }, appLog([])]);
+        expect(stages(ctx).clients[0].async).toBeUndefined();
+        expect(ctx.defaults['scenario.clients[0].async']).toMatch(/^false/);
+      });
+    });
+
     // gen-713 (a 4.7.0 client sending asynchronously): its connect failure ended the send in
     // sendDefaultImpl, and the async sender executor gave it to the SendCallback.
     it("a failure caught on RocketMQ's async sender executor is an asynchronous send's", async () => {
@@ -163,6 +190,45 @@ describe('inferClients', () => {
       expect(ctx.provenance['scenario.clients[0].async'].rule).toBe(
         "failed sends the application caught on AsyncSenderExecutor_2, a thread of RocketMQ's that runs an asynchronous send's SendCallback (send(msg, SendCallback))",
       );
+    });
+  });
+
+
+  // gen-705 (lab.json: app-order-01 4.9.6 started with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false):
+  // its sends to broker-c, cut off by a partition, timed out on a channel it kept.
+  describe('closeSocketIfTimeout from a timed-out channel', () => {
+    const start = (v: string) =>
+      `2026-12-05 05:06:29,300 INFO RocketmqClient - Created a new client Instance, InstanceIndex:0, ClientID:10.213.0.31@12254, ClientConfig:ClientConfig [namesrvAddr=10.213.0.23:9876, clientIP=10.213.0.31, instanceName=12254, clientCallbackExecutorThreads=8, pollNameServerInterval=60000, heartbeatBrokerInterval=30000, persistConsumerOffsetInterval=5000, pullTimeDelayMillsWhenException=1000, unitMode=false, unitName=null, vipChannelEnabled=false, useTLS=false, language=JAVA, namespace=null, mqClientApiTimeout=3000], ClientVersion:V${v.replace(/\./g, '_')}, SerializerType:JSON`;
+    const waited = '2026-12-05 05:08:51,848 WARN RocketmqRemoting - invokeSync: wait response timeout exception, the channel[10.213.0.23:10911]';
+    const closed = '2026-12-05 05:08:51,848 WARN RocketmqRemoting - invokeSync: close socket because of timeout, 5000ms, 10.213.0.23:10911';
+    const start51 = (v: string) =>
+      `2026-12-05 05:06:29.300 INFO  [23055] [main] [o.a.r.c.i.f.MQClientInstance#?:?] - Created a new client Instance, InstanceIndex:0, ClientID:10.213.0.31@23055#3987930724914, ClientConfig:ClientConfig [namesrvAddr=10.213.0.23:9876, clientIP=10.213.0.31, instanceName=23055#3987930724914, clientCallbackExecutorThreads=2, pollNameServerInterval=30000, heartbeatBrokerInterval=30000, persistConsumerOffsetInterval=5000, pullTimeDelayMillsWhenException=1000, unitMode=false, unitName=null, vipChannelEnabled=false, useTLS=false, socksProxyConfig={}, language=JAVA, namespace=null, mqClientApiTimeout=3000, decodeReadBody=true, decodeDecompressBody=true, enableStreamRequestType=false, sendLatencyEnable=false, startDetectorEnable=false, enableHeartbeatChannelEventListener=true, enableTrace=false, traceTopic=null], ClientVersion:V${v.replace(/\./g, '_')}, SerializerType:JSON`;
+    const run = async (v: string, lines: string[], layout51 = false) => {
+      const ctx = await contextOf([{ path: 'app-order-01/logs/rocketmqlogs/rocketmq_client.log', text: [layout51 ? start51(v) : start(v), ...lines] }]);
+      const [c] = stages(ctx).clients;
+      const path = 'scenario.clients[0].settings.clientCloseSocketIfTimeout';
+      return { value: c.settings?.clientCloseSocketIfTimeout, provenance: ctx.provenance[path], assumed: ctx.defaults[path] };
+    };
+
+    it('a 4.9.1+ client whose wait timed out with no close before it kept the channel: false, from behaviour', async () => {
+      const kept = await run('4.9.6', [waited]);
+      expect(kept.value).toBe(false);
+      expect(kept.assumed).toBeUndefined();
+      expect(kept.provenance.rule).toMatch(/^a call on 10\.213\.0\.23:10911 timed out and the client kept its channel/);
+      expect(kept.provenance.evidence).toEqual(['rocketmq_client.log:2']);
+    });
+
+    it('is the default when the close came first, or on another address; and not read from 5.1.4, which closes only with time left', async () => {
+      const closedFirst = await run('4.9.6', [closed, waited]);
+      expect(closedFirst.value).toBeUndefined();
+      expect(closedFirst.assumed).toMatch(/^true/);
+      const otherAddr = await run('4.9.6', [closed.replace('10.213.0.23:10911', '10.213.0.21:10911'), waited]);
+      expect(otherAddr.value).toBe(false);
+      // gen-599's app-order-01 (5.1.4), in the 5.1+ client layout.
+      const layout51 = (line: string) => line.replace(/^(\S+ \S+),(\d+) (\w+) \S+ - /, '$1.$2 $3  [23055] [MQClientFactoryScheduledThread] [RocketmqRemoting#?:?] - ');
+      const guarded = await run('5.1.4', [waited].map(layout51), true);
+      expect(guarded.value).toBeUndefined();
+      expect(guarded.assumed).toMatch(/^true/);
     });
   });
 });

@@ -1,0 +1,82 @@
+// A producer that picks its queues itself (a MessageQueueSelector) read from what it did not do: it
+// sent nothing to a broker its route held while that broker left unanswered or refused every write
+// of its, over a window where the round robin would have put many of its sends there, and it failed
+// no send at all. selectOneMessageQueue's round robin (4.x TopicPublishInfo.sendWhichQueue, 5.x)
+// walks every writable queue of the route, so each of its sends there would have failed and been
+// logged (DefaultMQProducerImpl.sendDefaultImpl logs every failed attempt, `sendKernelImpl
+// exception, resend at once`; an asynchronous send's timed-out request is removed and logged by
+// scanResponseTable); fault avoidance needs a failed attempt first (MQFaultStrategy isolates a
+// broker in updateFaultItem, after an attempt). A selector's send (sendSelectImpl) goes to the queue
+// it picks, whatever the broker. gen-705's app-pay-01 (4.9.8, selector on queue 0, broker-a): cut off
+// from broker-c for 2 min 30 s, it failed nothing while the round-robin clients lost sends there.
+
+import type { Fault, ScenarioBroker, ScenarioClient, ScenarioTopic } from '../../model/index.js';
+import { writableAfter } from '../../parse/route-change.js';
+import { isAppFailure } from '../../parse/send-failure.js';
+import type { RmqEvent } from '../../parse/types.js';
+import type { InferContext } from './context.js';
+import { refusals, type Refusal } from './avoidance.js';
+
+/**
+ * Sends the round robin would have put on the broker in the window, at least, at the client's
+ * inferred rate: twice fault avoidance's EXPECTED_SENDS_MIN, since a client's rate is often its
+ * equal share of the topic's (a client sending a third of that still puts 3 or more there).
+ */
+const EXPECTED_SENDS_SELECTOR_MIN = 10;
+
+/** Lines of the client that tell a send or an attempt of it failed, whichever broker it was on. */
+const FAILURE_TYPES: ReadonlySet<string> = new Set(['send-attempt-failed', 'send-failed', 'send-call-timeout', 'async-timeout', 'send-async-retry', 'busy-reply', 'no-route']);
+
+function failedSomething(e: RmqEvent): boolean {
+  return (e.kind === 'client' && FAILURE_TYPES.has(e.type)) || (e.kind === 'app' && isAppFailure(e));
+}
+
+/**
+ * For each client not known to send through a selector, whose logs show no failed send or attempt
+ * at all: a selector when a refusal window of a broker its route held (among 2 or more) would have
+ * taken EXPECTED_SENDS_SELECTOR_MIN or more of its sends. Its ordering key is not in the logs: the
+ * first queue of the first broker (by name) of the topic that never refused it is taken, and listed
+ * in the defaults.
+ */
+export function selectorsFromSilence(ctx: InferContext, clients: ScenarioClient[], faults: readonly Fault[], brokers: readonly ScenarioBroker[], topics: readonly ScenarioTopic[]): void {
+  const refusing = refusals(ctx, faults, brokers);
+  if (!refusing.length) return;
+  clients.forEach((c, i) => {
+    if (c.selector || c.sendTimesMs) return;
+    // A cap of the collect pass left some of its failures out: their absence says nothing.
+    if ([...ctx.c.dropped.keys()].some((k) => k.endsWith(` ${c.host}`) && FAILURE_TYPES.has(k.slice(0, k.indexOf(' '))))) return;
+    const mine = ctx.events.filter((e) => e.host === c.host && e.ts !== null);
+    if (mine.some(failedSomething)) return;
+    const mineRefusals = refusing.filter((r) => r.client === undefined || r.client === c.host);
+    const routes = mine.filter((e) => e.type === 'route-changed' && e.kind === 'client' && String(e.fields.topic) === c.topic);
+    for (const r of mineRefusals) {
+      const before = routes.filter((e) => ctx.when(e) <= r.from).pop();
+      const held = before ? writableAfter(before) : null;
+      if (!held || !held.includes(r.broker) || held.length < 2) continue;
+      const dropped = routes.find((e) => ctx.when(e) > r.from && !(writableAfter(e) ?? []).includes(r.broker));
+      const end = Math.min(r.to, dropped ? ctx.when(dropped) : Infinity);
+      const expected = (c.sendRatePerSec * (end - r.from)) / 1000 / held.length;
+      if (expected < EXPECTED_SENDS_SELECTOR_MIN) continue;
+      const queue = keyQueue(c, mineRefusals, brokers, topics);
+      if (queue === null) continue;
+      c.selector = true;
+      c.selectorQueue = queue.index;
+      const p = `scenario.clients[${i}]`;
+      ctx.prov(
+        `${p}.selector`,
+        `no send of the client failed while ${r.broker} refused or left unanswered every write of its (${r.what}) for ${Math.round((end - r.from) / 1000)} s and its route held ${r.broker} among ${held.length} brokers: at ${c.sendRatePerSec} sends/s the round robin of selectOneMessageQueue would have put about ${Math.round(expected)} there, each failed and logged, and fault avoidance needs a failed attempt first; a MessageQueueSelector picks its queue itself (sendSelectImpl) (inferred from behaviour)`,
+        [before],
+      );
+      ctx.def(`${p}.selectorQueue`, `${queue.index} (the first queue of ${queue.broker}, the first broker of ${c.topic} that never refused the client: which key the selector used is not in the logs)`);
+      return;
+    }
+  });
+}
+
+/** The first queue of the first broker (by name) of the client's topic that refused it in no window. */
+function keyQueue(c: ScenarioClient, mine: readonly Refusal[], brokers: readonly ScenarioBroker[], topics: readonly ScenarioTopic[]): { index: number; broker: string } | null {
+  const topic = topics.find((t) => t.name === c.topic);
+  const onTopic = (topic?.brokers ?? brokers.map((b) => b.name)).filter((b) => brokers.some((x) => x.name === b)).sort();
+  const at = onTopic.findIndex((b) => !mine.some((r) => r.broker === b));
+  return at < 0 ? null : { index: at * (topic?.queues ?? 4), broker: onTopic[at] };
+}
