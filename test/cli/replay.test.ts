@@ -25,7 +25,7 @@ describe('rmq-diag replay on the seed outage', () => {
   it('prints the verdict, the seed, milestones side by side and the what-if table; exit 0', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^rmq-diag replay: reproduced \(seed 1\)/);
-    expect(text.stdout).toMatch(/fault start\s+mq-node-100 hung\s+14:42:00\.000\s+14:42:00\.000/);
+    expect(text.stdout).toMatch(/fault start\s+mq-node-100 unreachable\s+14:42:00\.000\s+14:42:00\.000/);
     expect(text.stdout).toMatch(/NameServer switch\s+app-order-01 to 192\.168\.3\.101:9876/);
     expect(text.stdout).toMatch(/verdict\s+reproduced/);
     expect(text.stdout).toMatch(/what-if .*\n\s+baseline\s+clientCloseSocketIfTimeout=true\s+namesrvOnOwnHosts=true/);

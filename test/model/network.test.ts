@@ -124,13 +124,18 @@ describe('Network', () => {
   });
 
   it('a side closed during a partition: the other learns it when the path is back, a reset if it wrote meanwhile (gen-705)', () => {
+    /** A connection cut at 10 ms, and one side's close in the cut at `closeAt`. */
+    const cut = (side: 'server' | 'client', closeAt: number) => {
+      const w = world();
+      w.caller.connect('10.0.0.1:9876');
+      w.kernel.run(10);
+      w.net.partition('app', 'ns');
+      w.kernel.run(closeAt);
+      w.net.close(w.caller.ch!, side);
+      return w;
+    };
     // The server closes (its idle close), the client writes (a route poll): both lost in the cut.
-    const wrote = world();
-    wrote.caller.connect('10.0.0.1:9876');
-    wrote.kernel.run(10);
-    wrote.net.partition('app', 'ns');
-    wrote.kernel.run(1000);
-    wrote.net.close(wrote.caller.ch!, 'server');
+    const wrote = cut('server', 1000);
     wrote.caller.send(3);
     wrote.kernel.run(60000);
     expect(wrote.caller.ch!.clientOpen).toBe(true);
@@ -140,21 +145,12 @@ describe('Network', () => {
     expect(wrote.caller.inactive).toEqual([{ atMs: 60001, why: 'rst' }]);
     expect(wrote.caller.ch!.clientOpen).toBe(false);
     // Nothing written by the client since the cut: the server's retransmitted FIN.
-    const quiet = world();
-    quiet.caller.connect('10.0.0.1:9876');
-    quiet.kernel.run(10);
-    quiet.net.partition('app', 'ns');
-    quiet.kernel.run(1000);
-    quiet.net.close(quiet.caller.ch!, 'server');
+    const quiet = cut('server', 1000);
     quiet.net.heal('app', 'ns');
     quiet.kernel.run(1010);
     expect(quiet.caller.inactive.map((x) => x.why)).toEqual(['fin']);
     // The client closed during the cut (closeSocketIfTimeout): the server learns it at the heal.
-    const closed = world();
-    closed.caller.connect('10.0.0.1:9876');
-    closed.kernel.run(10);
-    closed.net.partition('app', 'ns');
-    closed.net.close(closed.caller.ch!, 'client');
+    const closed = cut('client', 10);
     closed.kernel.run(5000);
     expect(closed.server.inactive).toEqual([]);
     closed.net.heal('app', 'ns');

@@ -133,7 +133,7 @@ describe('the replay tab on the bundled sample', () => {
       const text = screen(app);
       expect(lines(app)[2]).toMatch(/^replay {2}reproduced: 12 milestones within tolerance · seed 1/);
       expect(text).toMatch(/^mq-node-100 .*◆/m);
-      expect(text).toMatch(/◆ fault-start +mq-node-100 hung +14:42:00\.000 +14:42:00\.000 +0 ms +ok/);
+      expect(text).toMatch(/◆ fault-start +mq-node-100 unreachable +14:42:00\.000 +14:42:00\.000 +0 ms +ok/);
       expect(text).toMatch(/app-order-01 +11 min \(72 failed\) +11 min 24 s \(145 failed\)/);
     } finally {
       app.unmount();
