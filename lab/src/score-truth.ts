@@ -86,6 +86,11 @@ export interface TruthFault {
   /** Until when peers could tell: a hang that ends in a reboot looks hung until the link comes up. */
   seenEnd: number;
   /**
+   * When each server of the host booted again after a restart, crash or reboot (its own boot line):
+   * a host's NameServer is often back tens of seconds before its broker, which peers see gone until then.
+   */
+  backAt: { broker: number | null; namesrv: number | null };
+  /**
    * A reboot right after a hang of its host (a frozen host that was reset): when the host stopped
    * answering, which is when a reboot told from its silence starts (the logs cannot tell a power loss
    * from a frozen host that was reset). Null otherwise.
@@ -129,7 +134,9 @@ export class Truth {
       const end = f.end ? ms(f.end) : this.windowEnd;
       const seenStart = f.kind === 'reboot' && f.linkUp ? ms(f.linkUp) : start;
       const next = raw.find((x) => x !== f && x.host === f.host && x.kind === 'reboot' && Math.abs(ms(x.start) - end) < 1000);
-      const booted = f.end && (f.kind === 'restart' || f.kind === 'crash' || f.kind === 'reboot') ? boots.filter((b) => b.host === f.host && b.at >= end - 1000 && b.at <= end + BOOT_MAX_MS).sort((a, b) => a.at - b.at)[0] : undefined;
+      const after = f.end && (f.kind === 'restart' || f.kind === 'crash' || f.kind === 'reboot') ? boots.filter((b) => b.host === f.host && b.at >= end - 1000 && b.at <= end + BOOT_MAX_MS).sort((a, b) => a.at - b.at) : [];
+      const booted = after[0];
+      const backAt = { broker: after.find((b) => b.process !== 'namesrv')?.at ?? null, namesrv: after.find((b) => b.process === 'namesrv')?.at ?? null };
       const seenEnd = f.kind === 'hang' && next?.linkUp ? ms(next.linkUp) : booted ? Math.max(end, booted.at) : end;
       // A partition's far side, the other consumer instances a listener fault struck, or every
       // instance of the group whose offsets an administrator reset (the reset acts on the group).
@@ -137,7 +144,7 @@ export class Truth {
       const resetHosts = group ? (lab.consumers ?? []).filter((c) => c.group === group).map((c) => c.host) : [];
       const peers = [...(f.groups?.flat() ?? []), ...(f.consumers ?? []), ...resetHosts].filter((h) => h !== f.host);
       const hungBefore = f.kind === 'reboot' ? raw.find((x) => x !== f && x.host === f.host && x.kind === 'hang' && x.end && Math.abs(ms(x.end) - start) < 1000) : undefined;
-      return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, darkStart: hungBefore ? ms(hungBefore.start) : null, text: '' };
+      return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, backAt, darkStart: hungBefore ? ms(hungBefore.start) : null, text: '' };
     });
     for (const f of this.faults) f.text = `${f.kind} on ${f.host} ${this.time(f.start)}-${this.time(f.end)}`;
   }
@@ -188,8 +195,10 @@ export class Truth {
    * Faults on a host (or cutting it off) that overlap [from - slack, to + slack]: from the lab's act
    * (a reboot's power loss too, which peers see as silence) to the end peers could see.
    */
-  faultsOn(host: string, from: number, to: number, slack: number): TruthFault[] {
-    return this.faults.filter((f) => (f.host === host || f.peers.includes(host)) && f.start <= to + slack && Math.max(f.end, f.seenEnd) >= from - slack);
+  faultsOn(host: string, from: number, to: number, slack: number, process?: 'broker' | 'namesrv'): TruthFault[] {
+    // A claim about one server of the host: gone until that server booted again.
+    const back = (f: TruthFault) => (process ? (f.backAt[process] ?? -Infinity) : -Infinity);
+    return this.faults.filter((f) => (f.host === host || f.peers.includes(host)) && f.start <= to + slack && Math.max(f.end, f.seenEnd, back(f)) >= from - slack);
   }
 
   /** Every fault, in one line, for the evidence of a false statement. */
@@ -274,10 +283,14 @@ export interface BusyReply {
 export interface Boot {
   host: string;
   at: number;
+  /** Which server booted: its log's (broker.log, namesrv.log). */
+  process?: 'broker' | 'namesrv';
 }
 /** A boot later than this after the lab started the process again is not that start's. */
 const BOOT_MAX_MS = 120_000;
 const BOOT_LINE = /boot success/;
+/** NamesrvStartup's line (`The Name Server boot success`); BrokerStartup's names the broker (`The broker[...] boot success`). */
+const BOOT_PROCESS = /Name Server boot success/;
 /** A record's date at the start of a line: the clients' and the servers' layouts (the 4.x servers' prints no milliseconds). */
 const LEADING_TIME = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:[,.](\d{3}))?/;
 
@@ -311,7 +324,7 @@ function eachLine(dir: string, zone: string, name: RegExp, line: (host: string, 
 export function bootsOf(dir: string, zone: string): Boot[] {
   const out: Boot[] = [];
   eachLine(dir, zone, /^(?:broker|namesrv)(?:_default)?\.log(?:\.gz)?$/, (host, at, text) => {
-    if (host && BOOT_LINE.test(text) && LEADING_TIME.test(text)) out.push({ host, at });
+    if (host && BOOT_LINE.test(text) && LEADING_TIME.test(text)) out.push({ host, at, process: BOOT_PROCESS.test(text) ? 'namesrv' : 'broker' });
   });
   return out;
 }

@@ -85,7 +85,12 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
     return starts.reduce((a, b) => (Math.abs(c.start - b) < Math.abs(c.start - a) ? b : a));
   };
   // A host stated unreachable (replay's whole host `hung`) before a reboot is so until its link comes up.
-  const endOf = (f: TruthFault) => (c.kind === 'unreachable' && f.kind === 'reboot' ? f.seenStart : f.seenEnd);
+  // A host whose servers booted at different times is back when either is: each boot is its end.
+  const endOf = (f: TruthFault) => {
+    if (c.kind === 'unreachable' && f.kind === 'reboot') return f.seenStart;
+    const ends = [f.seenEnd, f.backAt.broker, f.backAt.namesrv].filter((x): x is number => x !== null);
+    return c.end === null ? f.seenEnd : ends.reduce((a, b) => (Math.abs(c.end! - b) < Math.abs(c.end! - a) ? b : a));
+  };
   const fit = (f: TruthFault) => ({ f, dStart: c.start - startOf(f), dEnd: c.end === null ? null : c.end - endOf(f) });
   const fits = named.map(fit);
   const within = (x: ReturnType<typeof fit>) => Math.abs(x.dStart) <= tol && (x.dEnd === null || Math.abs(x.dEnd) <= tol);
@@ -106,7 +111,9 @@ export function checkDown(
   kinds: readonly string[] = DOWN_KINDS,
 ): Statement {
   if (!host) return s.unknown(`the lab does not know ${what}`);
-  const near = truth.faultsOn(host, from, to, TOLERANCE.claimMs);
+  // A broker's or a NameServer's claim: that server was gone until it booted again (a host's NameServer is often back first).
+  const process = what.startsWith('broker ') ? 'broker' : what.startsWith('NameServer ') ? 'namesrv' : undefined;
+  const near = truth.faultsOn(host, from, to, TOLERANCE.claimMs, process);
   // A busy claim the logs bear out: the broker answered busy then, fault or not.
   const said = kinds.includes('overload') && !near.length ? truth.busyRepliesIn(from, to) : [];
   if (said.length) {

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { scoreAll, scoreRecording, type RecordingScore } from '../../lab/src/score.js';
-import { CLASSES, isClaim, type Statement } from '../../lab/src/statements-core.js';
-import { analyzeStatements } from '../../lab/src/statements.js';
+import { CLASSES, isClaim, say, type Statement } from '../../lab/src/statements-core.js';
+import { analyzeStatements, checkDown } from '../../lab/src/statements.js';
 import { replayStatements } from '../../lab/src/statements-replay.js';
 import { ROOT } from '../cli/helpers.js';
 import { analyzeReport, recording, replayReport } from './recording.js';
@@ -346,12 +346,13 @@ describe('score: a restarted server is up at its own boot line', () => {
   it('consumer-5x-restart: the 5.3.3 broker launched again at 02:50:50.750 is seen down until its boot success at 02:51:07, and a restart said to end then is true', () => {
     const dir = join(ROOT, 'samples', 'lab', 'consumer-5x-restart');
     const boots = bootsOf(dir, '+08:00');
-    expect(boots).toContainEqual({ host: 'mq-broker-a', at: Date.parse('2026-12-06T02:51:07.000+08:00') });
-    expect(boots).toContainEqual({ host: 'mq-ns-1', at: Date.parse('2026-12-06T02:48:50.000+08:00') });
+    expect(boots).toContainEqual({ host: 'mq-broker-a', at: Date.parse('2026-12-06T02:51:07.000+08:00'), process: 'broker' });
+    expect(boots).toContainEqual({ host: 'mq-ns-1', at: Date.parse('2026-12-06T02:48:50.000+08:00'), process: 'namesrv' });
     const labJson = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')) as LabJson;
     const [restart] = new Truth(labJson, [], boots).faults;
     expect(restart.end).toBe(Date.parse('2026-12-06T02:50:50.750+08:00'));
     expect(restart.seenEnd).toBe(Date.parse('2026-12-06T02:51:07.000+08:00'));
+    expect(restart.backAt).toEqual({ broker: Date.parse('2026-12-06T02:51:07.000+08:00'), namesrv: null });
     // Without the logs the launch is the end, as before.
     expect(new Truth(labJson).faults[0].seenEnd).toBe(restart.end);
     // The broker's first boot (02:48:58, the cluster starting) is not the restart's.
@@ -502,6 +503,24 @@ describe('score: replay', () => {
       ['scenario.faults[0]', 'true'],
       ['scenario.faults[0]', 'false'],
     ]);
+  });
+});
+
+describe('score: a rebooted host whose servers booted at different times', () => {
+  it("a claim about its broker holds until the broker's boot, one about its NameServer until the NameServer's (gen-599: 40 s apart)", () => {
+    const T2 = (hms: string) => `2024-12-05T${hms}.000+08:00`;
+    const l = lab({ faults: [{ kind: 'reboot', host: 'broker-a-host', start: T2('10:00:00'), end: T2('10:00:20'), pids: [] }] });
+    const boots = [
+      { host: 'broker-a-host', at: ms(T2('10:00:35')), process: 'namesrv' as const },
+      { host: 'broker-a-host', at: ms(T2('10:01:15')), process: 'broker' as const },
+    ];
+    const truth = new Truth(l, [], boots);
+    const at = ms(T2('10:01:10'));
+    const claim = (what: string) => checkDown(truth, say('replay', 'replay-milestone', 'm', `${what} was gone`), 'broker-a-host', what, at, at).verdict;
+    expect(claim('broker broker-a')).toBe('true');
+    expect(claim('NameServer 10.0.0.21:9876')).toBe('false');
+    // Without the boot lines the fault ends at the lab's end of it.
+    expect(checkDown(new Truth(l), say('replay', 'replay-milestone', 'm', 'gone'), 'broker-a-host', 'broker broker-a', at, at).verdict).toBe('false');
   });
 });
 
