@@ -15,6 +15,10 @@
 // A refused pull is pulled again after pullTimeDelayMillsWhenException (3 s): nothing of the queue
 // is consumed while it lasts.
 //
+// A running broker takes the setting from `mqadmin updateBrokerConfig` (AdminBrokerProcessor.
+// updateBrokerConfig -> Configuration.update, which sets BrokerConfig and persists it), and both
+// checks read BrokerConfig.isEnablePropertyFilter() each time.
+//
 // Decision: one finding per group (the group a line prints; lines that print none are grouped per
 // host). Error, but a warning for 28 alone (it ends with the next heartbeat). The advice asks to
 // enable the property filter only where a broker said it was off.

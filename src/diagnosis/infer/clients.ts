@@ -534,33 +534,32 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
     const m = minuteOf.get(l)!;
     byMinute.set(m, [...(byMinute.get(m) ?? []), l]);
   }
+  // Each master's lines of the topic, in time order.
+  const byHost = new Map<string, StoredLine[]>();
+  for (const l of [...lines].sort((a, b) => a.ts - b.ts)) byHost.set(l.host, [...(byHost.get(l.host) ?? []), l]);
   // A master whose stats.log printed minutes but never a line of this topic stored none of it then
   // (BrokerStatsManager prints an item every minute from its first put): it logged 0 in each.
-  const idle = [...masters].filter((h) => !lines.some((l) => l.host === h));
+  const idle = [...masters].filter((h) => !byHost.has(h));
   const loggedNone = (host: string, m: number) => {
     const span = ctx.c.statsSpan.get(host);
     return !!span && m >= Math.round(span.first / 60000) && m <= Math.round(span.last / 60000);
   };
   const complete = (list: ReadonlyArray<{ host: string }>, m: number) => new Set(list.map((l) => l.host)).size + idle.filter((h) => loggedNone(h, m)).length >= masters.size;
   // A host's first line of the topic may cover less than a minute (the item was made by the
-  // topic's first put there): its TPS is the rate (storedPerSec).
-  const firsts = new Set<StoredLine>();
-  for (const l of [...lines].sort((a, b) => a.ts - b.ts)) if (![...firsts].some((f) => f.host === l.host)) firsts.add(l);
+  // topic's first put there): its TPS is the rate (firstPerSec).
+  const firsts = new Set([...byHost.values()].map((own) => own[0]));
   // Only in a minute of first lines alone (the producers started in it, every master stored its
   // first message of the topic then): a broker that starts again later takes only what its clients'
   // routes send it again, not its share of the topic.
   const startLines = new Set([...byMinute.values()].filter((list) => list.every((l) => firsts.has(l))).flat());
   // A line printed late covers the minutes its broker did not run in too: SUM over its span (TPS).
-  const perSec = (l: StoredLine) => (startLines.has(l) ? firstPerSec(l) : printedLate(l.ts) && l.tps > 0 && l.sum / l.tps > 63 ? l.tps : l.sum / 60);
+  const perSec = (l: StoredLine) => (startLines.has(l) ? firstPerSec(l) : printedLate(l.ts) && l.tps > 0 && l.sum / l.tps > 60 + MINUTE_SLACK_S ? l.tps : l.sum / 60);
   const rateOf = (list: ReadonlyArray<StoredLine>) => list.reduce((n, l) => n + perSec(l), 0);
   // A broker that ran again after a hang stores at once the requests its sockets held, sends its
   // producers gave up on and sent again elsewhere (copies.ts): the minute of its next line counts
   // them with the minute's own, and measures no producer's rate.
   const afterLate = new Set<number>();
-  for (const host of masters) {
-    const own = lines.filter((l) => l.host === host).sort((a, b) => a.ts - b.ts);
-    for (let i = 0; i + 1 < own.length; i++) if (printedLate(own[i].ts)) afterLate.add(minuteOf.get(own[i + 1])!);
-  }
+  for (const own of byHost.values()) for (let i = 0; i + 1 < own.length; i++) if (printedLate(own[i].ts)) afterLate.add(minuteOf.get(own[i + 1])!);
   // The busiest complete minute, preferring one after the first lines and not after a late line in
   // which no client logged a failed or slow send (a fault's minute stores less than was sent, as
   // topicRateSteps reads too), then one after the first lines and not after a late line, then one
@@ -613,8 +612,11 @@ type StoredLine = Collected['topicPuts'][number];
 function firstPerSec(l: StoredLine): number {
   if (l.tps <= 0 || l.sum <= 0) return l.sum / 60;
   const span = l.sum / l.tps;
-  return Math.abs(span - 60) <= 3 || span < 10 ? l.sum / 60 : l.tps;
+  return Math.abs(span - 60) <= MINUTE_SLACK_S || span < 10 ? l.sum / 60 : l.tps;
 }
+
+/** A stats line whose SUM / TPS is a minute within this many seconds covers a minute (TPS is printed to 2 decimals). */
+const MINUTE_SLACK_S = 3;
 
 /** A clean minute's rate this many times above or below the level before it is a new level. */
 const RATE_STEP_FACTOR = 1.3;
