@@ -11,6 +11,8 @@ export const SEND_LATENCY_ENABLE = 'com.rocketmq.sendLatencyEnable';
 export interface ClientRanWith {
   sendMsgTimeout: number;
   retryTimesWhenSendFailed: number;
+  /** LabProducer never sets it: every asynchronous application ran the release's default. */
+  retryTimesWhenSendAsyncFailed: number;
   sendLatencyFaultEnable: boolean;
   pollNameServerInterval: number;
   heartbeatBrokerInterval: number;
@@ -21,6 +23,7 @@ export interface ClientRanWith {
 export const CLIENT_DEFAULTS_FROM: Record<keyof ClientRanWith, string> = {
   sendMsgTimeout: 'DefaultMQProducer.sendMsgTimeout = 3000 (4.5.0-5.3.3)',
   retryTimesWhenSendFailed: 'DefaultMQProducer.retryTimesWhenSendFailed = 2 (4.5.0-5.3.3)',
+  retryTimesWhenSendAsyncFailed: 'DefaultMQProducer.retryTimesWhenSendAsyncFailed = 2 (4.5.0-5.3.3)',
   sendLatencyFaultEnable:
     'false: MQFaultStrategy.sendLatencyFaultEnable (4.5.0-5.1.3); ClientConfig.sendLatencyFaultEnable from system property com.rocketmq.sendLatencyEnable, default "false" (5.1.4+)',
   pollNameServerInterval: 'ClientConfig.pollNameServerInterval = 30000 ms (4.5.0-5.3.3)',
@@ -46,6 +49,7 @@ export function clientRanWith(p: ProducerProcess): ClientRanWith {
   return {
     sendMsgTimeout: num(set.sendMsgTimeout, 3000),
     retryTimesWhenSendFailed: num(set.retryTimesWhenSendFailed, 2),
+    retryTimesWhenSendAsyncFailed: 2,
     sendLatencyFaultEnable: bool(set.sendLatencyFaultEnable, latencyDefault),
     pollNameServerInterval: num(set.pollNameServerInterval, 30_000),
     heartbeatBrokerInterval: num(set.heartbeatBrokerInterval, 30_000),

@@ -69,7 +69,8 @@ export interface EffectiveClient extends ClientRanWith {
  */
 export function effectiveClient(c: LabClient): EffectiveClient {
   const ran = c.ranWith ?? clientRanWith({ kind: 'producer', version: c.version, group: c.group, topic: c.topic, rate: c.rate, settings: c.settings, systemProperties: c.systemProperties } as ProducerProcess);
-  return { ...ran, async: c.async, rate: c.rate, version: c.version };
+  // Recordings made before lab.json wrote retryTimesWhenSendAsyncFailed ran its default too (LabProducer never sets it).
+  return { ...ran, retryTimesWhenSendAsyncFailed: ran.retryTimesWhenSendAsyncFailed ?? clientRanWith({ version: c.version } as ProducerProcess).retryTimesWhenSendAsyncFailed, async: c.async, rate: c.rate, version: c.version };
 }
 
 /** A lab fault with its times in epoch ms, as the other hosts could see it. */

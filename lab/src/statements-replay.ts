@@ -18,6 +18,8 @@ const SETTINGS: Array<{ model: string; lab: keyof EffectiveClient }> = [
   { model: 'clientCloseSocketIfTimeout', lab: 'closeSocketIfTimeout' },
 ];
 
+const ASYNC_RETRIES: (typeof SETTINGS)[number] = { model: 'retryTimesWhenSendAsyncFailed', lab: 'retryTimesWhenSendAsyncFailed' };
+
 function settingOf(report: Report, i: number, key: string): { value: string; defaulted: boolean } | null {
   const given = report.scenario.clients[i].settings?.[key];
   if (given !== undefined) return { value: String(given), defaulted: false };
@@ -41,7 +43,9 @@ function clientStatements(truth: Truth, report: Report): Statement[] {
     const assumed = (key: string) => report.defaults?.[`scenario.clients[${i}].${key}`] !== undefined;
     const a = (claim: string) => say('replay', 'replay-assumed', where, claim);
     out.push(s(`${sc.host} runs client ${sc.version}`).is(sc.version === c.version, `client ${c.version}`, `it ran client ${c.version}`));
-    for (const { model, lab } of SETTINGS) {
+    // The retries of the sends replay runs asynchronously are retryTimesWhenSendAsyncFailed's (MQClientAPIImpl.onExceptionImpl); retryTimesWhenSendFailed does not apply to them.
+    const settings = sc.async === true ? SETTINGS.map((x) => (x.lab === 'retryTimesWhenSendFailed' ? ASYNC_RETRIES : x)) : SETTINGS;
+    for (const { model, lab } of settings) {
       const got = settingOf(report, i, model);
       const claim = `${sc.host} ${model}=${got?.value ?? '?'}${got?.defaulted ? ' (a default)' : ''}`;
       if (!got) out.push(s(claim).unknown('the replay does not say which value it ran'));

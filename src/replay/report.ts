@@ -207,7 +207,7 @@ export function clientText(sc: Scenario, i: number, defaults: Record<string, str
   if (c.tags?.length) put('tags', `tags ${c.tags.map((x) => x.tag + (x.share !== undefined ? ` ×${x.share}` : '')).join(', ')} in turn`);
   put('settings.sendMsgTimeoutMs', `sendMsgTimeout ${s.sendMsgTimeoutMs ?? CLIENT_DEFAULTS.sendMsgTimeoutMs} ms`);
   // An asynchronous send is retried in its callback, up to retryTimesWhenSendAsyncFailed (MQClientAPIImpl.onExceptionImpl), which no log line gives.
-  if (c.async) (s.retryTimesWhenSendAsyncFailed === undefined ? assumed : known).push(`${s.retryTimesWhenSendAsyncFailed ?? CLIENT_DEFAULTS.retryTimesWhenSendAsyncFailed} async retries`);
+  if (c.async) put('settings.retryTimesWhenSendAsyncFailed', `${s.retryTimesWhenSendAsyncFailed ?? CLIENT_DEFAULTS.retryTimesWhenSendAsyncFailed} async retries`);
   else put('settings.retryTimesWhenSendFailed', `${s.retryTimesWhenSendFailed ?? CLIENT_DEFAULTS.retryTimesWhenSendFailed} retries`);
   put('settings.sendLatencyFaultEnable', `latency fault ${s.sendLatencyFaultEnable ? 'on' : 'off'}`);
   put('async', c.async ? 'async' : 'sync');

@@ -429,6 +429,18 @@ describe('score: replay', () => {
     expect(ss[1].why).toBe('it ran sendMsgTimeout=3000 (the default)');
   });
 
+  it("an asynchronous client's retries are retryTimesWhenSendAsyncFailed's, which the lab's producer never set (2), not retryTimesWhenSendFailed's", () => {
+    const l = lab({ clients: [{ ...lab().clients[0], async: true, settings: { retryTimesWhenSendFailed: 0 } }] });
+    const retries = (async: boolean, value: string) =>
+      replayStatements(new Truth(l), replay([sc('app-1', {}, async ? { async: true } : {})], [], { [`scenario.clients[0].settings.${async ? 'retryTimesWhenSendAsyncFailed' : 'retryTimesWhenSendFailed'}`]: `${value} (DefaultMQProducer default)` }))
+        .filter((s) => s.claim.includes('retryTimes'))
+        .map((s) => [s.claim, s.verdict, s.cls]);
+    expect(retries(true, '2')).toEqual([['app-1 retryTimesWhenSendAsyncFailed=2 (a default)', 'true', 'replay-assumed']]);
+    expect(retries(true, '1')).toEqual([['app-1 retryTimesWhenSendAsyncFailed=1 (a default)', 'false', 'replay-assumed']]);
+    // A replay that runs the client synchronously states its synchronous retries, held to what the application set.
+    expect(retries(false, '2')).toEqual([['app-1 retryTimesWhenSendFailed=2 (a default)', 'false', 'replay-assumed']]);
+  });
+
   it("a replay's asynchronous client, inferred or taken as a default, against the application's sends", () => {
     const claim = (async: boolean, x: Record<string, unknown>, defaults: Record<string, string> = {}) => {
       const l = lab({ clients: [{ ...lab().clients[0], async }] });

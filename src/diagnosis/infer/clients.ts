@@ -242,6 +242,11 @@ function clientSettings(ctx: InferContext, host: string, cl: RmqEvent[], attempt
         : "a failed send's BrokersSent has 1 slot, and the application caught it on its own thread (no asynchronous send): DefaultMQProducerImpl.sendDefaultImpl gives a synchronous send one per attempt it may make (1 + retryTimesWhenSendFailed)",
       [attempts.slots.e],
     );
+  } else if (attempts.async) {
+    // An asynchronous send makes one attempt in sendDefaultImpl (timesTotal 1) whatever
+    // retryTimesWhenSendFailed is; its retries are MQClientAPIImpl.onExceptionImpl's, up to
+    // retryTimesWhenSendAsyncFailed (DefaultMQProducer, 4.x-5.3.3), which no line gives.
+    def(`${p}.settings.retryTimesWhenSendAsyncFailed`, `${CLIENT_DEFAULTS.retryTimesWhenSendAsyncFailed} (DefaultMQProducer default)`);
   } else def(`${p}.settings.retryTimesWhenSendFailed`, `${CLIENT_DEFAULTS.retryTimesWhenSendFailed} (DefaultMQProducer default: ${CLIENT_DEFAULTS.retryTimesWhenSendFailed + 1} attempts)`);
   const lfe = appProps.get('sendLatencyFaultEnable');
   if (lfe && /^(true|false)$/.test(lfe.value)) {

@@ -171,6 +171,9 @@ describe('inferClients', () => {
         });
         const byRetry = await contextOf([{ path: clientLog.path, text: [...clientLog.text, retry] }, appLog([])]);
         expect(stages(byRetry).clients[0].async).toBe(true);
+        // Its retries are onExceptionImpl's (retryTimesWhenSendAsyncFailed), which no line gives: that is the default it states.
+        expect(byRetry.defaults['scenario.clients[0].settings.retryTimesWhenSendAsyncFailed']).toBe('2 (DefaultMQProducer default)');
+        expect(byRetry.defaults['scenario.clients[0].settings.retryTimesWhenSendFailed']).toBeUndefined();
         expect(byRetry.provenance['scenario.clients[0].async'].rule).toMatch(/^the client retried a send through MQClientAPIImpl\.onExceptionImpl/);
       });
 
