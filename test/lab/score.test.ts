@@ -678,13 +678,19 @@ describe('score: consumers', () => {
 });
 
 describe('score: replay outages', () => {
-  it("each simulated client's lost sends within 0.5-1.5x of the application's, and none where it lost none", () => {
+  it("each simulated client's lost sends within 0.5-1.5x of the application's or 2 sends either way, and none where it lost none", () => {
     const r = { scenario: { startEpochMs: 0, brokers: [], clients: [], faults: [] }, milestones: [], outages: [
       { client: 'app-1', simulatedFailedSends: 59 },
       { client: 'app-1', simulatedFailedSends: 61 },
       { client: 'app-2', simulatedFailedSends: 1 },
     ] };
     expect(verdicts(replayStatements(new Truth(lab()), r))).toEqual(['true', 'false', 'false']);
+    // A few lost sends: 2 either way holds where the factors would ask for the exact count.
+    const few = (lost: number, failed: number) => {
+      const l = lab({ clients: [{ ...lab().clients[0], sends: { ...lab().clients[0].sends, failed } }] });
+      return verdicts(replayStatements(new Truth(l), { ...r, outages: [{ client: 'app-1', simulatedFailedSends: lost }] }));
+    };
+    expect([few(0, 1), few(3, 1), few(4, 1), few(0, 2), few(0, 3), few(1, 0)]).toEqual([['true'], ['true'], ['false'], ['true'], ['false'], ['false']]);
   });
 });
 
