@@ -465,6 +465,10 @@ export class Client extends Process {
     const r = yield* this.remoting.invokeSync(null, RequestCode.GET_ROUTEINFO_BY_TOPIC, { topic }, this.s.mqClientApiTimeoutMs);
     if (!r.ok) {
       this.metrics.routeUpdateFailures++;
+      if (!this.profile.routeRemotingAborts) {
+        if (topic !== DEFAULT_TOPIC) this.logClient('WARN', renderMessage('route-update-failed/exception'), r.exc);
+        return null;
+      }
       this.logClient('ERROR', renderMessage('route-update-failed/exception'), r.exc);
       return r.exc;
     }

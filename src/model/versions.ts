@@ -67,6 +67,13 @@ export interface ClientProfile {
   readonly createChannelFailedStack: boolean;
   /** ≤4.5.2 `connect to <addr> failed`; 4.6.0+ `connect to addr failed` (RemotingConnectException). */
   readonly connectExceptionAngle: boolean;
+  /**
+   * 4.6.0+: a RemotingException in a topic's route update is logged at ERROR and rethrown as
+   * IllegalStateException, which ends the scheduled round (the other topics wait for the next one);
+   * up to 4.5.2 one catch (Exception) logs it at WARN and the round goes on with the next topic, whose
+   * call may choose another NameServer at once (MQClientInstance.updateTopicRouteInfoFromNameServer).
+   */
+  readonly routeRemotingAborts: boolean;
   /** 5.3.1+ `channel[addr=…, id=…]` forms (NettyRemotingClient's closeChannel and invokeSync logs). */
   readonly channelIdForm: boolean;
   /** invokeSync's `send request exception, so close the channel[...]` takes that form a release later, from 5.3.2. */
@@ -133,6 +140,7 @@ export function clientProfile(version: string): ClientProfile {
     createChannelOutcomeLogs: !atLeast(v, '5.3.0'),
     createChannelFailedStack: !is5,
     connectExceptionAngle: !atLeast(v, '4.6.0'),
+    routeRemotingAborts: atLeast(v, '4.6.0'),
     channelIdForm: atLeast(v, '5.3.1'),
     sendExceptionIdForm: atLeast(v, '5.3.2'),
     invokeWarnsChannelAddr: atLeast(v, '5.1.1'),
