@@ -10,9 +10,12 @@
 //   resumes ('up'), dropped if it reboots.
 // - down: its processes are dead, the OS is alive: channels are closed (peers see the close at
 //   once), connects are refused.
-// - rebooting: the OS came back with a fresh TCP stack: every old channel is reset (peers get a
-//   RST); each process boots after its own delay, and connects to a port are refused until the
-//   process behind it has booted. The host is 'up' again once all of them run.
+// - rebooting: the OS came back with a fresh TCP stack, which knows none of the old channels: a
+//   peer's segment on one draws a RST (RFC 793), so a peer learns it when TCP retransmits what it
+//   wrote while the host was dark, or else at its next write; a peer that never writes (a NameServer
+//   holding a broker's channel) keeps it until its idle handler closes it. Each process boots after
+//   its own delay, and connects to a port are refused until the process behind it has booted. The
+//   host is 'up' again once all of them run.
 // Partitions drop every packet between two hosts in both directions (no RST, no FIN).
 
 import { assert, Kernel, Priority, type Call, type Gate, type Timer } from './kernel.js';
@@ -69,6 +72,8 @@ export class Host {
   state: HostState = 'up';
   /** While hung: the OS is alive (only the processes froze), so new connects complete into the listen backlog. */
   acceptsWhileHung = false;
+  /** Since when the host is hung, or null: what peers wrote to it since may be unacknowledged, and TCP retransmits it. */
+  hungSinceMs: number | null = null;
   readonly processes: Process[] = [];
   private held: Array<() => void> = [];
   /** Held callbacks that run before the others on resume (the timers Netty finds overdue). */
@@ -79,6 +84,13 @@ export class Host {
     readonly name: string,
     readonly ip: string,
   ) {}
+
+  /** The host hangs: its processes only (the OS still completes connects), or the whole host. */
+  hang(nowMs: number, processesOnly: boolean): void {
+    if (this.state !== 'hung') this.hungSinceMs = nowMs;
+    this.state = 'hung';
+    this.acceptsWhileHung = processesOnly;
+  }
 
   /** Hold a callback until the host resumes (it is dropped if the host reboots or goes down). */
   hold(fn: () => void): void {
@@ -413,6 +425,11 @@ export class Network {
     const from = ch.client.host;
     const to = ch.server.host;
     if (!this.linked(from, to)) return true; // lost on the way: the caller will time out
+    // The server process is gone and its host runs a new TCP stack (a reboot): the segment draws a RST.
+    if (!ch.serverOpen && !this.serverLive(ch)) {
+      if (to.state !== 'hung') this.kernel.after(this.hopMs(from, to), Priority.network, () => this.resetClientSide(ch));
+      return true;
+    }
     this.kernel.post2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.requestArrivedFn, ch, req, ch.server, ch.serverInc);
     return true;
   }
@@ -437,6 +454,11 @@ export class Network {
     const from = ch.server.host;
     const to = ch.client.host;
     if (!this.linked(from, to)) return;
+    // The client process is gone with a reboot of its host: the new TCP stack answers with a RST.
+    if (!ch.clientOpen && !this.clientLive(ch)) {
+      if (to.state !== 'hung') this.resetServerSide(ch);
+      return;
+    }
     this.kernel.post2(this.kernel.nowMs + this.hopMs(from, to), Priority.network, this.responseArrivedFn, ch, resp, ch.client, ch.clientInc);
   }
 
@@ -490,6 +512,20 @@ export class Network {
     });
   }
 
+  private resetServerSide(ch: Channel): void {
+    const from = ch.client.host;
+    const to = ch.server.host;
+    this.kernel.after(2 * this.hopMs(from, to), Priority.network, () => {
+      if (!this.serverLive(ch) || !this.linked(from, to)) return;
+      ch.server.guard(() => {
+        if (!ch.serverOpen) return;
+        ch.serverOpen = false;
+        this.channels.delete(ch);
+        ch.listener.onInactive(ch, 'rst');
+      })();
+    });
+  }
+
   private resetClientSide(ch: Channel): void {
     const from = ch.server.host;
     const to = ch.client.host;
@@ -506,21 +542,32 @@ export class Network {
   }
 
   /**
-   * A process died (with its host, or alone): its ends of every channel are gone; the peers learn it
-   * at once (`fin` when the process dies on a live OS, `rst` after a reboot).
+   * A process died (with its host, or alone): its ends of every channel are gone. On a live OS the
+   * peers learn it at once (`fin`: the OS closes the sockets). After a reboot (`rst`) a peer on
+   * another host learns it only when a segment of its reaches the new TCP stack: now when it wrote
+   * while the host was dark (TCP retransmits that data; the model tells it at the reboot, not at the
+   * retransmission timer's next expiry), else at its next write (send, reply). gen-711: the
+   * NameServers holding rebooted broker-a's channels removed nothing; its broker registered again
+   * on a new channel before their 120 s expiry.
    */
   dropProcessChannels(proc: Process, why: 'fin' | 'rst'): void {
+    const host = proc.host;
+    // A host hung with its OS alive (processes stopped) acknowledged what peers wrote until its OS
+    // went dark, at an instant no log gives (a reboot is placed at the first reset a peer logged):
+    // a peer that wrote since the hang began is told at once in either case.
+    const since = why === 'rst' && host.hungSinceMs !== null ? host.hungSinceMs : this.kernel.nowMs;
+    const tellsNow = (peer: Process, peerLastIoMs: number): boolean => why === 'fin' || peer.host === host || peerLastIoMs >= since;
     for (const ch of [...this.channels]) {
       const clientHere = ch.client === proc;
       const serverHere = ch.server === proc;
       if (!clientHere && !serverHere) continue;
       if (clientHere && ch.clientOpen) {
         ch.clientOpen = false;
-        if (ch.serverOpen) this.notifyServer(ch, why);
+        if (ch.serverOpen && tellsNow(ch.server, ch.serverLastIoMs)) this.notifyServer(ch, why);
       }
       if (serverHere && ch.serverOpen) {
         ch.serverOpen = false;
-        if (ch.clientOpen) this.notifyClient(ch, why);
+        if (ch.clientOpen && tellsNow(ch.client, ch.clientLastIoMs)) this.notifyClient(ch, why);
       }
       if (!ch.clientOpen && !ch.serverOpen) this.channels.delete(ch);
     }

@@ -323,13 +323,13 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
       const host = net.host(f.host);
       switch (f.state) {
         case 'hung':
-          host.state = 'hung';
-          host.acceptsWhileHung = f.processesOnly === true;
+          host.hang(kernel.nowMs, f.processesOnly === true);
           return;
         case 'up': {
           const was = host.state;
           if (was === 'hung') {
             host.state = 'up';
+            host.hungSinceMs = null;
             for (const fn of host.takeHeld()) fn();
           } else if (was === 'down') startLater(host, f.boot ?? { namesrvMs: 0, brokerMs: 0, clientMs: 0 });
           return;
@@ -338,12 +338,14 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
           if (f.graceful === true) for (const p of host.processes) if (p instanceof Broker) p.shutdownHook();
           host.dropHeld();
           host.state = 'down';
+          host.hungSinceMs = null;
           hostEpochs[host.name]++;
           for (const p of host.processes) p.kill('fin');
           return;
         case 'reboot':
           host.dropHeld();
           for (const p of host.processes) p.kill('rst');
+          host.hungSinceMs = null;
           startLater(host, f.boot);
           return;
       }

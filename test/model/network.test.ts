@@ -91,21 +91,51 @@ describe('Network', () => {
     expect(caller.responses).toEqual([7]);
   });
 
-  it('a dead process refuses connects; a reboot resets the peers', () => {
+  it('a dead process refuses connects; after a reboot a peer learns it at its next write (a RST)', () => {
     const { kernel, caller, server } = world();
     caller.connect('10.0.0.1:9876');
     kernel.run(10);
     server.kill('rst');
     kernel.run(20);
-    expect(caller.inactive).toEqual([{ atMs: 11, why: 'rst' }]);
-    expect(caller.send(1)).toBe(false);
+    // The new TCP stack knows nothing of the channel and the caller wrote nothing: it still holds it.
+    expect(caller.inactive).toEqual([]);
+    expect(caller.send(1)).toBe(true);
+    kernel.run(25);
+    expect(caller.inactive).toEqual([{ atMs: 22, why: 'rst' }]);
+    expect(caller.send(2)).toBe(false);
     caller.connect('10.0.0.1:9876');
     kernel.run(30);
-    expect(caller.connects[1]).toEqual({ atMs: 22, r: 'refused' });
+    expect(caller.connects[1]).toEqual({ atMs: 27, r: 'refused' });
     server.start();
     caller.connect('10.0.0.1:9876');
     kernel.run(40);
     expect(caller.connects[2].r).toBe(true);
+  });
+
+  it('a host rebooted after it hung: a peer that wrote while it hung is reset at once (TCP retransmits what was not acknowledged), one that did not at its next write; a server peer that never writes keeps the channel (gen-711)', () => {
+    const run = (writes: boolean) => {
+      const { kernel, net, caller, server } = world();
+      caller.connect('10.0.0.1:9876');
+      kernel.run(10);
+      net.host('ns').hang(kernel.nowMs, false);
+      if (writes) caller.send(1);
+      kernel.run(100);
+      net.host('ns').dropHeld();
+      server.kill('rst');
+      kernel.run(200);
+      return caller.inactive;
+    };
+    expect(run(true)).toEqual([{ atMs: 101, why: 'rst' }]);
+    expect(run(false)).toEqual([]);
+    // The rebooted process was the client: the server (a NameServer holding a broker's channel) is not told.
+    const { kernel, net, caller, server } = world();
+    caller.connect('10.0.0.1:9876');
+    kernel.run(10);
+    net.host('app').hang(kernel.nowMs, false);
+    kernel.run(100);
+    caller.kill('rst');
+    kernel.run(60_000);
+    expect(server.inactive).toEqual([]);
   });
 
   it('a partition drops packets both ways without closing anything', () => {
