@@ -172,6 +172,15 @@ class Runs {
   }
 }
 
+/**
+ * Calls alone, every one against a broker whose watermark showed its send queue empty through the
+ * whole wait, and those that state a wait of a second or more spanning more than a crossing period.
+ */
+function quietCut(g: Failure[]): boolean {
+  const waited = g.filter((f) => f.waited);
+  return g.every((f) => !f.connect && f.quiet) && waited.length >= 2 && waited[waited.length - 1].ts - waited[0].ts > REGISTER_PERIOD_MS;
+}
+
 const RUN_EVENTS: EventType[] = ['watermark', 'stats', 'store-slow', 'broker-registered', 'pipeline', 'channel-closed', 'namesrv-chosen', 'broker-expired', 'broker-removed', 'startup', 'route-changed', 'send-attempt-failed', 'heartbeat-failed', 'register-failed'];
 
 const rule: Rule = {
@@ -307,16 +316,6 @@ const rule: Rule = {
         out.push({ host, peers: [...peersOf.get(host)!].sort(), list });
       }
       return out;
-    }
-
-    /**
-     * Calls alone, every one against a broker whose watermark showed its send queue empty through
-     * the whole wait, and those that state a wait of a second or more spanning more than a crossing
-     * period.
-     */
-    function quietCut(g: Failure[]): boolean {
-      const waited = g.filter((f) => f.waited);
-      return g.every((f) => !f.connect && f.quiet) && waited.length >= 2 && waited[waited.length - 1].ts - waited[0].ts > REGISTER_PERIOD_MS;
     }
 
     function shapeOf(ep: Episode): string {
