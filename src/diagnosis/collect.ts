@@ -222,6 +222,14 @@ export interface Collected {
   /** The times of each client host's invokeSync timeouts (their events are kept only during a silence). */
   syncTimeouts: Map<string, number[]>;
   /**
+   * A broker's registrations answered again by a NameServer after failed ones (BrokerOuterAPI's
+   * `register broker[0]to name server X OK` after its `registerBroker Exception, X`): the first one
+   * answered, with the last failure before it. Between the two the path to that NameServer came
+   * back (a network partition's heal: infer/faults.ts); the registrations themselves recur all
+   * along and are kept only as the first few.
+   */
+  registrationsBack: Array<{ failed: RmqEvent; ok: RmqEvent }>;
+  /**
    * Per client host, its first invokeSync timeout on a channel it did not close: no `invokeSync:
    * close socket because of timeout` of that address just before its `wait response timeout
    * exception` (NettyRemotingClient.invokeSync logs the close first, in the same catch block).
@@ -313,6 +321,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     statsSpan: new Map(),
     syncTimeouts: new Map(),
     keptTimedOut: new Map(),
+    registrationsBack: [],
   };
   const silences = serverSilences(sources, last);
   out.silences = silences.list;
@@ -341,6 +350,8 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     perKey.set(key, n + 1);
     return true;
   };
+  /** Per `host namesrvAddr`, a broker's last failed registration there since one was answered. */
+  const regFailed = new Map<string, RmqEvent>();
   /** Per `host addr`, a client's last `close socket because of timeout`. */
   const timeoutCloses = new Map<string, number>();
   /**
@@ -395,6 +406,8 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
         // An ASYNC send's request that timed out (infer/avoidance.ts, the send budget); a pull's tells only of a silent host.
         return isSendCallbackClass(e.fields.callback) || duringSilence(e);
       case 'register-failed':
+        // The last failure to each NameServer, until a registration there is answered again (registrationsBack).
+        if (e.kind === 'broker' && e.ts !== null && typeof e.fields.namesrvAddr === 'string' && regFailed.size < KEEP_CAP) regFailed.set(`${e.host} ${e.fields.namesrvAddr}`, lighten(e));
         // A broker's failed registrations: against a silent NameServer, or the first few naming each NameServer's address.
         return duringSilence(e) || keep(e, `${e.type} ${e.host} ${e.kind} ${String(e.fields.namesrvAddr)}`, REGISTRATIONS_KEPT);
       case 'store-slow':
@@ -567,6 +580,12 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
           if (x.host === e.host && x.from.ts! >= e.ts) x.lastRegistration = e;
           else if (x.host !== e.host && e.ts > x.from.ts! && e.ts <= x.from.ts! + REGISTERED_AFTER_MS && typeof e.fields.namesrvAddr === 'string') x.registeredAfter.set(e.fields.namesrvAddr, lighten(e));
         }
+      }
+      const back = e.kind === 'broker' && typeof e.fields.namesrvAddr === 'string' ? `${e.host} ${e.fields.namesrvAddr}` : null;
+      const failed = back === null ? undefined : regFailed.get(back);
+      if (failed !== undefined && back !== null) {
+        regFailed.delete(back);
+        if (out.registrationsBack.length < KEEP_CAP) out.registrationsBack.push({ failed, ok: lighten(e) });
       }
       // Every broker re-registers every 30 s: its first registrations at each NameServer say all
       // inference reads, besides the last one before a silence (kept on the silence).

@@ -264,7 +264,10 @@ function partitionsOf(findings: readonly Finding[]): Cause[] {
         brokers: [],
         start: f.start!,
         end: f.end,
-        recognisedBy: `connects to or from it timed out (no refusal, no reset) while its own logs and its peers' show them running: the network dropped packets between it and ${peers.join(', ')} (network-partition)`,
+        recognisedBy:
+          f.metrics.connectTimeouts === 0
+            ? `calls to it timed out while it printed its send queue empty every second (the requests never reached it) and its own logs and its peers' show them running: the network dropped packets between it and ${peers.join(', ')} (network-partition)`
+            : `connects to or from it timed out (no refusal, no reset) while its own logs and its peers' show them running: the network dropped packets between it and ${peers.join(', ')} (network-partition)`,
         evidence: f.evidence.map((e) => `${e.file}:${e.line}`),
         detail: `from ${peers.join(', ')}, while ${f.subject.broker ? `${f.subject.broker} on it` : 'it'} kept running`,
         peers,

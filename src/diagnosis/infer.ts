@@ -16,7 +16,7 @@ import { assumeProducerTags, consumerOnlyHosts, inferConsumers } from './infer/c
 import { inferContext, LEAD_MS, MARGIN_MS, type InferOptions } from './infer/context.js';
 import { inferFaults } from './infer/faults.js';
 import { avoidanceFromBehaviour } from './infer/avoidance.js';
-import { selectorsFromSilence } from './infer/selectors.js';
+import { selectorKeysFromSilence, selectorsFromSilence } from './infer/selectors.js';
 import { inferHosts } from './infer/hosts.js';
 import { inferServers, inferServerStarts } from './infer/servers.js';
 import { contextOf, observe } from './observe.js';
@@ -39,6 +39,8 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   avoidanceFromBehaviour(ctx, clients, faults, brokers);
   // ... and whether one that failed nothing there picks its queues itself.
   selectorsFromSilence(ctx, clients, faults, brokers, topics);
+  // ... and, for one that does, whether it keeps to one key.
+  selectorKeysFromSilence(ctx, clients, faults, brokers, topics);
 
   const { startEpochMs, first, last, notes } = ctx;
   const scenario: Scenario = {

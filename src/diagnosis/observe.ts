@@ -39,8 +39,12 @@ export interface MilestoneContext {
   /** Where a client's failed sends are read: its application log (`app`) or its client log (`client`: failed attempts). */
   clients: Array<{ host: string; failureSource: 'app' | 'client' }>;
   nameServers: Array<{ addr: string; host: string }>;
-  /** Brokers whose host hung, went down or rebooted: routes drop them. */
-  faultyBrokers: Array<{ name: string; addr: string }>;
+  /**
+   * Brokers whose host hung, went down, rebooted or was cut off: routes drop them. `since`: the
+   * first fault of that host (epoch ms), from which a NameServer's removal of the broker is its
+   * failure's.
+   */
+  faultyBrokers: Array<{ name: string; addr: string; since: number }>;
   busyWindows: Array<{ broker: string; addr: string; kind: 'overload' | 'stall'; from: number; to: number }>;
 }
 
@@ -66,9 +70,11 @@ export function contextOf(sc: Scenario, untilTs: number, failureSource: (host: s
       seen.set(base, n);
       return { ts: sc.startEpochMs + f.atMs, subject: n === 1 ? base : `${base} (${n})` };
     });
-  const faultHosts = new Set<string>();
-  for (const f of sc.faults ?? []) if ('state' in f && f.state !== 'up') faultHosts.add(f.host);
-  for (const f of sc.faults ?? []) if ('partition' in f) f.partition.forEach((h) => faultHosts.add(h));
+  // Each failed host and its first fault's start.
+  const faultHosts = new Map<string, number>();
+  const failed = (h: string, atMs: number) => faultHosts.set(h, Math.min(faultHosts.get(h) ?? Infinity, sc.startEpochMs + atMs));
+  for (const f of sc.faults ?? []) if ('state' in f && f.state !== 'up') failed(f.host, f.atMs);
+  for (const f of sc.faults ?? []) if ('partition' in f) f.partition.forEach((h) => failed(h, f.atMs));
   const busyWindows: MilestoneContext['busyWindows'] = [];
   const overloads = (sc.faults ?? []).filter((f): f is Extract<typeof f, { overload: unknown }> => 'overload' in f);
   for (const f of sc.faults ?? []) {
@@ -87,7 +93,7 @@ export function contextOf(sc: Scenario, untilTs: number, failureSource: (host: s
     untilTs,
     clients: sc.clients.map((c) => ({ host: c.host, failureSource: failureSource(c.host) })),
     nameServers: sc.nameServers.map((n) => ({ addr: n.addr, host: n.host })),
-    faultyBrokers: sc.brokers.filter((b) => faultHosts.has(b.host)).map((b) => ({ name: b.name, addr: b.addr })),
+    faultyBrokers: sc.brokers.filter((b) => faultHosts.has(b.host)).map((b) => ({ name: b.name, addr: b.addr, since: faultHosts.get(b.host)! })),
     busyWindows,
   };
 }
@@ -208,12 +214,20 @@ export function observe(events: readonly RmqEvent[], ctx: MilestoneContext, ref:
   const whole = wholeSecondFiles(events);
   const after = events.filter((e) => e.ts !== null && e.ts + (SERVER_KINDS.has(e.kind) || whole.has(e.file) ? 999 : 0) >= from && e.ts <= ctx.untilTs);
 
+  // A removal is the NameServer's answer to the broker's failure only from that failure on: one
+  // before it had another cause. A NameServer resuming from a hang (gen-703's mq-ns-3, 5.x) reads at
+  // once the channels its brokers closed meanwhile (their registrations timed out) and the
+  // registrations they sent on new ones; RouteInfoManager.onChannelDestroy(Channel) unregisters a
+  // broker whose registered channel is one of the closed ones, unless a registration on a new one
+  // came first: which comes first is a race among its threads (broker-a was removed and registered
+  // again within the second, broker-b was not), and it is no answer to broker-b's hang 9 s later.
   for (const ns of ctx.nameServers) {
     for (const b of ctx.faultyBrokers) {
       const e = after.find(
         (x) =>
           x.host === ns.host &&
           x.kind === 'namesrv' &&
+          x.ts! + (whole.has(x.file) || SERVER_KINDS.has(x.kind) ? 999 : 0) >= b.since &&
           ((x.type === 'broker-expired' && x.fields.brokerAddr === b.addr) ||
             (x.type === 'broker-removed' && (x.fields.brokerAddr === b.addr || x.fields.brokerName === b.name))),
       );

@@ -18,9 +18,16 @@
 // the two. The calls that timed out around it (invokeSync `wait response on the channel <X> timeout`,
 // NettyRemotingAbstract.invokeSyncImpl / NettyRemotingClient.invokeSync) belong to the same cut when
 // X was running then too. One finding per cut: the host common to the failing pairs (the host cut
-// off), its peers, the first and last failed call; without a connect timeout (clients that keep their
-// timed-out channel, 4.x up to 4.9.0: NettyClientConfig.clientCloseSocketIfTimeout false) the
-// calls alone cannot tell a partition from a broker too busy to answer, and no finding is made.
+// off), its peers, the first and last failed call. Without a connect timeout (clients that keep their
+// timed-out channel, 4.x up to 4.9.0, or with NettyClientConfig.clientCloseSocketIfTimeout false)
+// the calls alone cannot tell a partition from a broker too busy to answer, unless the broker's own
+// watermark says it was not busy: every second of every failed call's wait it printed its send
+// queue empty and its head's wait 0 (`[WATERMARK] Send Queue Size: 0 SlowTimeMills: 0`,
+// BrokerController.printWaterMark), so the requests never reached it, and a broker whose send thread
+// or store is stuck queues them there; across more than one crossing period (a stall of seconds
+// times out the calls of seconds). gen-311: a 5.1.2 client with closeSocketIfTimeout false timed out
+// every send and heartbeat on broker-a for 52 s while broker-a printed an empty send queue every
+// second and registered with its NameServer.
 //
 // A partition is seen only through the requests that cross it: brokers register every 30 s
 // (registerNameServerPeriod), clients heartbeat and poll routes every 30 s, so the first and last
@@ -61,6 +68,19 @@ const STOPPING_MS = 120000;
 const RECENT_RUNS = 4;
 /** Other hosts' successful registrations with a NameServer kept per address. */
 const MAX_OK = 256;
+/** A call's wait when its line does not say (NettyClientConfig's and the clients' usual 3 s). */
+const DEFAULT_WAIT_MS = 3000;
+/** Seconds of a broker's send-queue watermark kept (the longest wait read: a 5.x registration's 24 s, and slack). */
+const WATERMARK_KEPT = 40;
+/**
+ * A failed call tells of a cut through an idle broker only when its line states a wait this long: a
+ * running broker whose send queue is empty answers within milliseconds, while a send's last attempt
+ * may get only what its budget had left (hang-5x: retries on a healthy broker-b after broker-a hung
+ * timed out with no wait stated).
+ */
+const QUIET_WAIT_MIN_MS = 1000;
+/** Most a watermark line may be late or missing within a wait (it prints every second; whole-second times). */
+const WATERMARK_GAP_MS = 2000;
 
 /** A connect that timed out (no answer at all), as NettyRemotingClient.createChannel words it. */
 export function isConnectTimeout(e: RmqEvent): boolean {
@@ -73,6 +93,41 @@ interface Failure {
   from: string;
   to: string;
   connect: boolean;
+  /** A call whose target's watermark showed its send queue empty through the whole wait. */
+  quiet: boolean;
+  /** Its line states a wait of QUIET_WAIT_MIN_MS or more (`timeout, 2000(ms)`). */
+  waited: boolean;
+}
+
+/**
+ * Each broker host's last seconds of its send queue's watermark: whether a request waited there.
+ * The stream is in time order, so when a failed call is read the seconds of its wait were read
+ * before it.
+ */
+class SendQueues {
+  private readonly byHost = new Map<string, Array<{ ts: number; idle: boolean }>>();
+  note(host: string, ts: number, idle: boolean): void {
+    let list = this.byHost.get(host);
+    if (!list) this.byHost.set(host, (list = []));
+    list.push({ ts, idle });
+    if (list.length > WATERMARK_KEPT) list.shift();
+  }
+  /** Whether the host printed its send queue empty, every second, from `from` to `to`. */
+  idleThrough(host: string, from: number, to: number): boolean {
+    const list = this.byHost.get(host);
+    if (!list?.length || list[0].ts > from) return false;
+    let prev = -Infinity;
+    for (const x of list) {
+      if (x.ts < from - WATERMARK_GAP_MS) {
+        prev = x.ts;
+        continue;
+      }
+      if (x.ts > to + WATERMARK_GAP_MS) break;
+      if (x.ts - prev > WATERMARK_GAP_MS || !x.idle) return false;
+      prev = x.ts;
+    }
+    return to - prev <= WATERMARK_GAP_MS;
+  }
 }
 
 /**
@@ -117,6 +172,15 @@ class Runs {
   }
 }
 
+/**
+ * Calls alone, every one against a broker whose watermark showed its send queue empty through the
+ * whole wait, and those that state a wait of a second or more spanning more than a crossing period.
+ */
+function quietCut(g: Failure[]): boolean {
+  const waited = g.filter((f) => f.waited);
+  return g.every((f) => !f.connect && f.quiet) && waited.length >= 2 && waited[waited.length - 1].ts - waited[0].ts > REGISTER_PERIOD_MS;
+}
+
 const RUN_EVENTS: EventType[] = ['watermark', 'stats', 'store-slow', 'broker-registered', 'pipeline', 'channel-closed', 'namesrv-chosen', 'broker-expired', 'broker-removed', 'startup', 'route-changed', 'send-attempt-failed', 'heartbeat-failed', 'register-failed'];
 
 const rule: Rule = {
@@ -125,8 +189,8 @@ const rule: Rule = {
     title: 'Network partition between hosts that kept running',
     severity: 'error',
     description:
-      'Connects that time out (no answer, no refusal, no reset) and calls that time out between hosts whose own logs show them running: the network between them dropped packets. Names the host cut off, its peers, the first and last failure.',
-    versions: 'all: a connect that timed out (NettyRemotingClient: `createChannel: connect remote host[X] timeout` or ConnectTimeoutException up to 5.2; from 5.3 `connect to X failed` 2 s or more after the host\'s own `NETTY CLIENT PIPELINE: CONNECT ... => X`), and invokeSync timeouts',
+      'Connects that time out (no answer, no refusal, no reset) and calls that time out between hosts whose own logs show them running, or calls alone to a broker that printed its send queue empty all along: the network between them dropped packets. Names the host cut off, its peers, the first and last failure.',
+    versions: 'all: a connect that timed out (NettyRemotingClient: `createChannel: connect remote host[X] timeout` or ConnectTimeoutException up to 5.2; from 5.3 `connect to X failed` 2 s or more after the host\'s own `NETTY CLIENT PIPELINE: CONNECT ... => X`), and invokeSync timeouts; calls alone when the broker\'s watermark.log prints its send queue every second',
     settings: {},
     events: [...new Set<EventType>([...BOOK_EVENTS, ...RUN_EVENTS, 'connect-failed', 'rpc-timeout', 'shutdown'])],
   },
@@ -152,13 +216,16 @@ const rule: Rule = {
       const started = a ? connecting.get(`${e.host}|${a}`) : undefined;
       return started !== undefined && e.ts - started >= CONNECT_WAIT_MS && e.ts - started <= CONNECT_MAX_MS;
     };
+    const queues = new SendQueues();
     const fail = (e: RmqEvent, connect: boolean) => {
       noteRun(e);
       const a = addrKey(e.fields.addr as string | null);
       if (!a || e.ts === null || failures.length >= MAX_FAILURES) return;
       const to = book.hostOfIp(ipOf(a));
       if (!to || to === e.host) return;
-      failures.push({ e, ts: e.ts, from: e.host, to, connect });
+      const stated = typeof e.fields.timeoutMs === 'number' && e.fields.timeoutMs > 0 ? e.fields.timeoutMs : null;
+      const wait = stated ?? DEFAULT_WAIT_MS;
+      failures.push({ e, ts: e.ts, from: e.host, to, connect, quiet: !connect && queues.idleThrough(to, e.ts - wait, e.ts), waited: stated !== null && stated >= QUIET_WAIT_MIN_MS });
       runs.ask(to, e.ts);
     };
     const visitor: Visitor = {
@@ -172,6 +239,10 @@ const rule: Rule = {
         else if (e.fields.event === 'active') connecting.delete(key);
       },
       'rpc-timeout': (e) => fail(e, false),
+      watermark: (e) => {
+        noteRun(e);
+        if (e.kind === 'watermark' && e.fields.queue === 'Send' && e.ts !== null) queues.note(e.host, e.ts, e.fields.size === 0 && e.fields.slowMs === 0);
+      },
       startup: (e) => {
         noteRun(e);
         if (e.ts !== null) boots.push({ host: e.host, ts: e.ts });
@@ -228,7 +299,7 @@ const rule: Rule = {
       }
       const out: Episode[] = [];
       for (const g of groups) {
-        if (!g.some((f) => f.connect)) continue;
+        if (!g.some((f) => f.connect) && !quietCut(g)) continue;
         // The host cut off: the one with the most peers; a broker's host before another.
         const peersOf = new Map<string, Set<string>>();
         for (const f of g) {
@@ -241,7 +312,7 @@ const rule: Rule = {
         const rank = (h: string) => peersOf.get(h)!.size * 2 + (book.hasKind(h, 'broker') ? 1 : 0);
         const host = [...peersOf.keys()].sort((a, b) => rank(b) - rank(a) || a.localeCompare(b))[0];
         const list = g.filter((f) => f.from === host || f.to === host);
-        if (!list.some((f) => f.connect)) continue;
+        if (!list.some((f) => f.connect) && !quietCut(list)) continue;
         out.push({ host, peers: [...peersOf.get(host)!].sort(), list });
       }
       return out;
@@ -281,16 +352,24 @@ const rule: Rule = {
         byHost ? `${ep.host} itself failed ${byHost} time${byHost === 1 ? '' : 's'} to reach ${[...new Set(ep.list.filter((f) => f.from === ep.host).map((f) => f.to))].join(', ')}` : '',
         against ? `${[...new Set(ep.list.filter((f) => f.to === ep.host).map((f) => f.from))].join(', ')} failed ${against} time${against === 1 ? '' : 's'} to reach it` : '',
       ].filter(Boolean).join('; ');
+      // Calls alone (quietCut): the brokers they went to printed an empty send queue throughout.
+      const quietTo = [...new Set(ep.list.map((f) => f.to))].join(', ');
+      const how = nConnects
+        ? `${nConnects} connect${nConnects === 1 ? '' : 's'} timed out`
+        : `${calls} call${calls === 1 ? '' : 's'} timed out while ${quietTo} printed ${quietTo.includes(',') ? 'their' : 'its'} send queue empty`;
+      const why = nConnects
+        ? `${nConnects} connect${nConnects === 1 ? '' : 's'} timed out (no answer at all, neither refused nor reset) and ${calls} call${calls === 1 ? '' : 's'} got no response, `
+        : `${calls} call${calls === 1 ? '' : 's'} got no response, while ${quietTo} printed every second of their waits an empty send queue (\`[WATERMARK] Send Queue Size: 0 SlowTimeMills: 0\`: the requests never reached it; a broker too busy to answer queues them there), `;
       ctx.report({
         severity: 'error',
-        title: `${ep.host}${runsOn ? ` (${runsOn})` : ''} was cut off ${shape} for ${formatMs(windowMs)} while it kept running: ${nConnects} connect${nConnects === 1 ? '' : 's'} timed out`,
+        title: `${ep.host}${runsOn ? ` (${runsOn})` : ''} was cut off ${shape} for ${formatMs(windowMs)} while it kept running: ${how}`,
         start: first.ts,
         end: last.ts,
         subject: { host: ep.host, ...(broker.name ? { broker: broker.name } : {}), ...(broker.addr ? { brokerAddr: broker.addr } : {}), ...(ns ? { namesrvAddr: ns } : {}) },
         metrics: { peers: ep.peers, connectTimeouts: nConnects, callTimeouts: calls, windowMs, hostRunning: true },
-        evidence: orderEvidence([first.e, connects[0].e, ...connects.filter((f) => f.from !== connects[0].from).slice(0, 1).map((f) => f.e), last.e]),
+        evidence: orderEvidence([first.e, ...connects.slice(0, 1).map((f) => f.e), ...connects.filter((f) => f.from !== connects[0].from).slice(0, 1).map((f) => f.e), last.e]),
         explanation:
-          `From ${clockOf(first.e)} to ${clockOf(last.e)} ${seen}: ${nConnects} connect${nConnects === 1 ? '' : 's'} timed out (no answer at all, neither refused nor reset) and ${calls} call${calls === 1 ? '' : 's'} got no response, ` +
+          `From ${clockOf(first.e)} to ${clockOf(last.e)} ${seen}: ${why}` +
           `while the logs of both sides show them running (a hung process still accepts connections and stops its own logs; a crashed one refuses them; a rebooted host resets them and logs a boot). ` +
           `So the network between ${ep.host} and ${peersText} dropped packets. A cut is seen only through the requests that cross it (registrations, heartbeats and route polls every ${formatMs(REGISTER_PERIOD_MS)}, and the sends), so it began up to that long before the first failure and may have ended up to that long before the last.`,
         advice: [

@@ -81,6 +81,23 @@ describe('collect keeps a bounded summary of the timeline', () => {
     expect(at('register-failed')).toEqual([0, 10, 20, 30, 40, 50]);
   });
 
+  it("keeps each registration a NameServer answered again after failed ones, with the last failure before it, however many registrations there were (a partition's heal: infer/faults.ts)", () => {
+    const day = function* (): Generator<RmqEvent> {
+      for (let at = 0; at < 600000; at += 30000) {
+        // registrations with 10.0.0.1 fail from 120 s to 210 s, then are answered again; 10.0.0.3 never fails
+        const failing = at >= 120000 && at <= 210000;
+        yield ev({ at, type: failing ? 'register-failed' : 'broker-registered', fields: { namesrvAddr: '10.0.0.1:9876' } });
+        yield ev({ at, type: 'broker-registered', fields: { namesrvAddr: '10.0.0.3:9876' } });
+      }
+    };
+    const c = collect(day(), sources(), '', T0, T0 + 600000);
+    expect(c.registrationsBack.map((x) => [x.failed.type, (x.failed.ts! - T0) / 1000, x.ok.type, (x.ok.ts! - T0) / 1000, x.ok.fields.namesrvAddr])).toEqual([
+      ['register-failed', 210, 'broker-registered', 240, '10.0.0.1:9876'],
+    ]);
+    // the registrations themselves: still the first three per NameServer
+    expect(c.events.filter((e) => e.type === 'broker-registered')).toHaveLength(6);
+  });
+
   it('keeps a route dump’s text the first three times a client logs it for its topic, and every new dump', () => {
     const dump = (brokers: string[]) =>
       `old[TopicRouteData [queueDatas=[], brokerDatas=[]]], new[TopicRouteData [queueDatas=[${brokers.map((b) => `QueueData [brokerName=${b}, readQueueNums=4, writeQueueNums=4, perm=6]`).join(', ')}]]]`;

@@ -95,3 +95,25 @@ describe('gen-705: mq-node-c cut off from the three clients for 2 min 30 s', () 
     expect(lost['app-order-01']).toBeGreaterThan(42);
   });
 });
+
+describe('gen-185: broker-c cut off from mq-node-a (NameServer and broker-a) and app-order-01 for 90 s', () => {
+  it("ends the NameServer's cut between broker-c's last failed registration and the first one answered again, within 15 s of lab.json's heal; app-order-01's, whose heartbeats on a kept channel timed out past the heal, at the last of them", async () => {
+    const dir = join(ROOT, 'samples', 'generated', 'gen-185');
+    const lab = labPartitions(dir)[0];
+    const { input } = await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir);
+    const sc = input.scenario;
+    const end = (peer: string) => {
+      const i = (sc.faults ?? []).findIndex((f) => 'partition' in f && f.partition[1] === peer);
+      const f = sc.faults![i] as Partition;
+      return { ts: sc.startEpochMs + f.atMs + f.durationMs!, rule: input.provenance[`scenario.faults[${i}]`].rule };
+    };
+    const ns = end('mq-node-a');
+    // broker.log: `registerBroker Exception` at 02:01:49, `register broker[0]to name server 10.213.0.21:9876 OK` at 02:02:17.
+    expect(ns.ts).toBeGreaterThan(Date.parse('2026-12-05T02:01:49+08:00'));
+    expect(ns.ts).toBeLessThan(Date.parse('2026-12-05T02:02:17+08:00'));
+    expect(Math.abs(ns.ts - Date.parse(lab.end))).toBeLessThanOrEqual(15_000);
+    expect(ns.rule).toMatch(/ends halfway between the pair's last failed registration .* and its first request that crossed again .*mq-broker-c's registration with 10\.213\.0\.21:9876 answered/);
+    const app = end('app-order-01');
+    expect(new Date(app.ts).toISOString()).toBe('2026-12-04T18:02:21.824Z');
+  }, 60_000);
+});

@@ -12,6 +12,7 @@ import type { RmqEvent } from '../../src/parse/types.js';
 import { RuleRunner } from '../../src/rules/engine.js';
 import rule from '../../src/rules/network-partition.js';
 import { findingsFor, ruleTester } from './rule-tester.js';
+import { generatedFindings, generatedTruth, labFindings } from './lab-findings.js';
 
 const ROOT = fileURLToPath(new URL('../fixtures/lab-partition/', import.meta.url));
 
@@ -148,3 +149,18 @@ it('holds about the same after four weeks of hosts logging once a minute as afte
   // 21 more days of four hosts' runs kept as they were is about 4 MB.
   expect(held(28) - week).toBeLessThan(1_000_000);
 }, 120000);
+
+// Calls alone, with no connect that timed out: a client that keeps its timed-out channel
+// (closeSocketIfTimeout false) never connects again during the cut.
+it("gen-311: a 5.1.2 client's sends and heartbeats timing out on broker-a while broker-a printed an empty send queue every second name a cut, within a crossing of lab.json's", async () => {
+  const cut = generatedTruth('gen-311').faults.find((f) => f.kind === 'partition')!;
+  const fs = await generatedFindings('gen-311', [rule]);
+  expect(fs.map((f) => [f.subject.host, f.metrics.peers, f.metrics.connectTimeouts])).toEqual([['mq-broker-a', ['app-order-01'], 0]]);
+  expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
+  expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
+  expect(fs[0].title).toMatch(/calls timed out while mq-broker-a printed its send queue empty$/);
+});
+
+it("hang-5x: retries on a healthy broker-b that timed out with no wait stated (what the send budget had left after broker-a hung) name no cut, though broker-b's send queue stayed empty", async () => {
+  expect(await labFindings('hang-5x', [rule])).toEqual([]);
+});

@@ -7,7 +7,7 @@ import { formatIso } from '../../parse/time.js';
 import { brokerVipAddr, BUSY_STALL_MARGIN_MS, TIMEOUTS } from '../../rocketmq/facts.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { Silence } from '../collect.js';
-import { fileRef, modelled, round2, split, type InferContext } from './context.js';
+import { fileRef, ipOf, modelled, round2, split, type InferContext } from './context.js';
 import type { HostsResult } from './hosts.js';
 
 /** Defaults of the model (docs/model.md) that inference states when the logs are silent. */
@@ -642,7 +642,14 @@ function diskFullFaults(ctx: InferContext, input: FaultsInput): Pending[] {
  * failed call: the first call waited NettyClientConfig.connectTimeoutMillis (3 s) before it failed,
  * so the cut is placed that long before it; its end is the last failed call (a request every 30 s
  * crosses it at the slowest, so either end may be up to that late or early), or sooner the first
- * reset the peer's client got from the cut-off host (resetAcross). One partition per peer the rule
+ * reset the peer's client got from the cut-off host (resetAcross). A request of the pair that
+ * crossed it again before the episode's last failure (crossedAcross: a broker's registration a
+ * NameServer across it answered) bounds the heal from above, and the pair's last failed registration
+ * before it from below: the heal is placed between the two (nothing tells where; the middle is at
+ * most half their gap off, 15 s for registrations every 30 s). The episode's later failures were
+ * another pair's (gen-185: broker-c's registration with the NameServer on mq-node-a answered at
+ * 02:02:17, 14 s after the heal, while app-order-01's heartbeats on the channel it kept to broker-c
+ * timed out until 02:02:21 as TCP's retransmission backed off). One partition per peer the rule
  * named that the scenario runs (the model drops packets between two hosts).
  */
 function partitionFaults(ctx: InferContext, input: FaultsInput): Pending[] {
@@ -657,14 +664,23 @@ function partitionFaults(ctx: InferContext, input: FaultsInput): Pending[] {
     const evidence = f.evidence.slice(0, 6).map((e) => ({ ...fileRef(e.file), line: e.line }));
     for (const peer of peers) {
       const reset = resetAcross(ctx, input, host, peer, from, last);
-      const durationMs = Math.max(1000, (reset ? ctx.when(reset) : last) - from);
+      const crossed = reset ? null : crossedAcross(ctx, input, host, peer, from, last);
+      const end = reset ? ctx.when(reset) : crossed ? (crossed.failed + ctx.when(crossed.ok)) / 2 : last;
+      const durationMs = Math.max(1000, end - from);
+      const how = reset
+        ? `, and ends when ${peer} got a connection reset from ${String(reset.fields.addr)} (a packet crossed: TCP answered from across it)`
+        : crossed
+          ? `, and ends halfway between the pair's last failed registration (${formatIso(crossed.failed, ctx.outZone)}) and its first request that crossed again (${formatIso(ctx.when(crossed.ok), ctx.outZone)}: ${crossed.what})`
+          : '';
       out.push({
         fault: { atMs: ctx.rel(from), partition: [host, peer], durationMs },
-        rule: `rule network-partition: calls between ${host} and ${peer} timed out while both ran, from ${formatIso(f.start, ctx.outZone)} to ${formatIso(last, ctx.outZone)}; the cut is placed one connect timeout (3 s) before the first${reset ? `, and ends when ${peer} got a connection reset from ${String(reset.fields.addr)} (a packet crossed: TCP answered from across it)` : ''}`,
-        evidence: reset ? [...evidence, reset] : evidence,
+        rule: `rule network-partition: calls between ${host} and ${peer} timed out while both ran, from ${formatIso(f.start, ctx.outZone)} to ${formatIso(last, ctx.outZone)}; the cut is placed one connect timeout (3 s) before the first${how}`,
+        evidence: reset ? [...evidence, reset] : crossed ? [...evidence, crossed.ok] : evidence,
         defaults: reset
           ? [['durationMs', 'to the first reset from across the cut (the heal may be up to one retransmission of TCP earlier: the reset answered one)']]
-          : [['durationMs', 'to the last failed call (the heal may be up to 30 s later: nothing crossed the cut in between)']],
+          : crossed
+            ? [['durationMs', `halfway between the last failed registration and the first one answered again (the heal may be up to ${Math.round((ctx.when(crossed.ok) - crossed.failed) / 2000)} s either way)`]]
+            : [['durationMs', 'to the last failed call (the heal may be up to 30 s later: nothing crossed the cut in between)']],
       });
     }
   }
@@ -697,4 +713,22 @@ function resetAcross(ctx: InferContext, input: FaultsInput, host: string, peer: 
         e.ts <= until,
     ) ?? null
   );
+}
+
+/**
+ * The first registration between `host` and `peer` that a NameServer answered again after the cut
+ * began, by the episode's last failure, with the broker's last failed registration there before it
+ * (Collected.registrationsBack: `registerBroker Exception, X` then `register broker[0]to name server
+ * X OK`, BrokerOuterAPI, 4.x; 5.x `Failed to register current broker to name server. TargetHost=X`,
+ * then `Registering current broker to name server completed`): between the two the path came back.
+ * A broker registers every 30 s (registerNameServerPeriod), so the two are that far apart at most.
+ */
+function crossedAcross(ctx: InferContext, input: FaultsInput, host: string, peer: string, from: number, until: number): { ok: RmqEvent; failed: number; what: string } | null {
+  const nsIps = (h: string) => new Set(input.nameServers.filter((n) => n.host === h).map((n) => ipOf(n.addr)));
+  const across = (broker: string, ns: string) => (x: { ok: RmqEvent }) => x.ok.host === broker && nsIps(ns).has(ipOf(String(x.ok.fields.namesrvAddr)));
+  const back = ctx.c.registrationsBack
+    .filter((x) => x.failed.ts! > from && x.ok.ts! <= until && (across(host, peer)(x) || across(peer, host)(x)))
+    .sort((a, b) => a.ok.ts! - b.ok.ts!)[0];
+  if (!back) return null;
+  return { ok: back.ok, failed: ctx.when(back.failed), what: `${back.ok.host}'s registration with ${String(back.ok.fields.namesrvAddr)} answered` };
 }

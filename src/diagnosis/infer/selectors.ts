@@ -73,6 +73,55 @@ export function selectorsFromSilence(ctx: InferContext, clients: ScenarioClient[
   });
 }
 
+/**
+ * The ordering key of a client known to send through a selector (its failures went through
+ * sendSelectImpl) whose failures did not show it at the send rate: every failed send of its hit one
+ * broker, but a failed send holds a sending thread for its whole timeout (a connect that times out
+ * after 3 s), so failures come at the rate the application's threads free up, not at the send rate
+ * (gen-716's app-stock-01: 84 failures on broker-a in 143 s, two threads failing every 3.5 s). Its
+ * key is one when it also failed nothing while another broker of its route refused or left
+ * unanswered every write over a window where new keys would have put EXPECTED_SENDS_SELECTOR_MIN or
+ * more of its sends there (sendSelectImpl sends to the queue the key picks, one attempt, and the
+ * application gets every failure): app-stock-01 failed nothing during broker-b's 30 s of full disk,
+ * while the round-robin clients did. The key is taken on the first queue of the broker it failed on.
+ */
+export function selectorKeysFromSilence(ctx: InferContext, clients: ScenarioClient[], faults: readonly Fault[], brokers: readonly ScenarioBroker[], topics: readonly ScenarioTopic[]): void {
+  const refusing = refusals(ctx, faults, brokers);
+  if (!refusing.length) return;
+  const nameOf = (addr: unknown) => brokers.find((b) => b.addr === addr)?.name ?? null;
+  clients.forEach((c, i) => {
+    if (!c.selector || c.selectorQueue !== undefined) return;
+    if ([...ctx.c.dropped.keys()].some((k) => k.endsWith(` ${c.host}`) && FAILURE_TYPES.has(k.slice(0, k.indexOf(' '))))) return;
+    const mine = ctx.events.filter((e) => e.host === c.host && e.ts !== null);
+    const selected = mine.filter((e) => e.sendPath === 'select' && (e.kind === 'client' || isAppFailure(e)));
+    const names = new Set(selected.map((e) => nameOf(e.fields.addr ?? e.fields.brokerAddr)));
+    const [name] = [...names];
+    if (names.size !== 1 || name === null || selected.length < 3) return;
+    const routes = mine.filter((e) => e.type === 'route-changed' && e.kind === 'client' && String(e.fields.topic) === c.topic);
+    for (const r of refusing.filter((x) => x.broker !== name && (x.client === undefined || x.client === c.host))) {
+      const before = routes.filter((e) => ctx.when(e) <= r.from).pop();
+      const held = before ? writableAfter(before) : null;
+      if (!held || !held.includes(r.broker) || !held.includes(name)) continue;
+      const dropped = routes.find((e) => ctx.when(e) > r.from && !(writableAfter(e) ?? []).includes(r.broker));
+      const end = Math.min(r.to, dropped ? ctx.when(dropped) : Infinity);
+      const expected = (c.sendRatePerSec * (end - r.from)) / 1000 / held.length;
+      if (expected < EXPECTED_SENDS_SELECTOR_MIN || mine.some((e) => failedSomething(e) && e.ts! >= r.from && e.ts! <= end)) continue;
+      const topic = topics.find((t) => t.name === c.topic);
+      const onTopic = (topic?.brokers ?? brokers.map((b) => b.name)).filter((b) => brokers.some((x) => x.name === b)).sort();
+      if (!onTopic.includes(name)) return;
+      c.selectorQueue = onTopic.indexOf(name) * (topic?.queues ?? 4);
+      const p = `scenario.clients[${i}].selectorQueue`;
+      delete ctx.defaults[p];
+      ctx.prov(
+        p,
+        `every failed send went to ${name} (${selected.length}), and none failed while ${r.broker} refused or left unanswered every write (${r.what}) for ${Math.round((end - r.from) / 1000)} s though its route held it: new keys at ${c.sendRatePerSec} sends/s would have put about ${Math.round(expected)} there, each failed and given to the application (sendSelectImpl, one attempt); one ordering key, the first queue of ${name} (which queue is not in the logs; inferred from behaviour)`,
+        [selected[0], selected[selected.length - 1], before],
+      );
+      return;
+    }
+  });
+}
+
 /** The first queue of the first broker (by name) of the client's topic that refused it in no window. */
 function keyQueue(c: ScenarioClient, mine: readonly Refusal[], brokers: readonly ScenarioBroker[], topics: readonly ScenarioTopic[]): { index: number; broker: string } | null {
   const topic = topics.find((t) => t.name === c.topic);

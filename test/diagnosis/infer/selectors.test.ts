@@ -55,3 +55,16 @@ describe('a selector from a broker the client never failed on', () => {
     expect(order.brokerOf(order.ran.selectorQueue!)).toBe('broker-b');
   });
 });
+
+describe("a selector's one key from a broker it never failed on", () => {
+  it("a selector whose failures all hit broker-a, as fast as its threads freed up, and which failed nothing through broker-b's full disk keeps to broker-a (gen-716)", async () => {
+    const of = await inferred('gen-716');
+    const stock = of('app-stock-01');
+    expect([stock.selector, stock.ran.selector]).toEqual([true, true]);
+    expect(stock.queueAssumed).toBeUndefined();
+    expect(stock.queue).toBeDefined();
+    expect(stock.brokerOf(stock.queue!)).toBe(stock.brokerOf(stock.ran.selectorQueue!));
+    // The round-robin clients, which failed sends through broker-b's full disk, are no selectors.
+    for (const host of ['app-order-01', 'app-pay-01']) expect([of(host).selector, of(host).ran.selector]).toEqual([false, false]);
+  });
+});
