@@ -21,7 +21,7 @@ import type { MessageCopies } from './copies.js';
 import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js';
 import { serverProfile, type ServerProfile } from './versions.js';
 import { CONSUMER_OFFSET_FLUSH, FAST_FAILURE, SERVER, TIMEOUTS } from '../rocketmq/facts.js';
-import { factHolds } from '../rocketmq/versions.js';
+import { factHolds, mqVersionOrdinal } from '../rocketmq/versions.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 
@@ -148,6 +148,7 @@ export class Broker extends Process implements Listener {
   ) {
     super(net, host, `broker:${config.name}`);
     this.profile = serverProfile(config.version);
+    this.remotingVersion = mqVersionOrdinal(this.profile.v);
     this.store = new MessageStore(config.name);
     this.epochMs = sink.startEpochMs;
     this.addr = config.addr;

@@ -162,6 +162,32 @@ describe('Broker send queue and BrokerFastFailure', () => {
     expect(r.metrics.clients['app-feed-02'].sends).toBe(0);
   });
 
+  it("a busy reply that comes after its send's budget is the client's late response, logged with the wait (4.9.4: two WARN lines; 5.3.3: one, with the channel id)", () => {
+    for (const [v, twoLines] of [
+      ['4.9.4', true],
+      ['5.3.3', false],
+    ] as const) {
+      // broker-b stops 3500 ms: the requests read meanwhile are answered when it runs again, past
+      // the clients' 3000 ms budget (their sends already failed with a timeout). The channel stays
+      // open (clientCloseSocketIfTimeout false; with true the close drops the response unread).
+      const sc = busyScenario([{ atMs: 120000, broker: 'broker-b', stall: { durationMs: 3500 } }], { clientVersion: v });
+      sc.clients.forEach((c) => (c.settings = { ...c.settings, clientCloseSocketIfTimeout: false }));
+      const r = runScenario(sc, { seed, untilMs: 125000 });
+      const late = clientBusy(r.events, 'TIMEOUT_CLEAN_QUEUE', 123000, 124000).filter((e) => (e.fields.waitMs as number) > 3000);
+      expect(late.length, v).toBeGreaterThan(10);
+      expect(Math.max(...late.map((e) => e.fields.waitMs as number))).toBeGreaterThanOrEqual(3490);
+      for (const e of late) {
+        // RemotingCommand.toString of the broker's response: its version is 4.9.4's MQVersion ordinal.
+        expect(e.text).toContain(`RemotingCommand [code=2, language=JAVA, version=401, opaque=`);
+        // The line after the warning naming the channel (4.x) is that channel's response.
+        if (twoLines) expect(e.fields.brokerAddr, e.text).toBe('192.168.1.12:10911');
+        else expect(e.text).toMatch(/but not matched any request, address=192\.168\.1\.12:10911, channelId=[0-9a-f]{8}$/);
+      }
+      const notMatched = r.events.filter((e) => e.type === 'late-response');
+      expect(notMatched.length, v).toBe(twoLines ? late.length : 0);
+    }
+  });
+
   it('a put slowed past 500 ms is logged in the words of its version: eclipse up to 4.5.1, elapsed to 4.9.8, CommitLog#putMessage cost in 5.x', () => {
     for (const [version, entry] of [
       ['4.4.0', 'store-slow/not-in-lock-eclipse'],
