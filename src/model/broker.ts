@@ -20,8 +20,8 @@ import { MessageStore } from './store.js';
 import type { MessageCopies } from './copies.js';
 import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js';
 import { serverProfile, type ServerProfile } from './versions.js';
-import { CONSUMER_OFFSET_FLUSH, SERVER, TIMEOUTS } from '../rocketmq/facts.js';
-import { factHolds } from '../rocketmq/versions.js';
+import { CONSUMER_OFFSET_FLUSH, FAST_FAILURE, SERVER, TIMEOUTS } from '../rocketmq/facts.js';
+import { factHolds, mqVersionOrdinal } from '../rocketmq/versions.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 
@@ -148,6 +148,7 @@ export class Broker extends Process implements Listener {
   ) {
     super(net, host, `broker:${config.name}`);
     this.profile = serverProfile(config.version);
+    this.remotingVersion = mqVersionOrdinal(this.profile.v);
     this.store = new MessageStore(config.name);
     this.epochMs = sink.startEpochMs;
     this.addr = config.addr;
@@ -197,7 +198,7 @@ export class Broker extends Process implements Listener {
 
   protected boot(): void {
     this.bootMs = this.nowMs;
-    this.cleanerBaseMs = this.nowMs + 1000;
+    this.cleanerBaseMs = this.nowMs + FAST_FAILURE.firstDelayMs;
     this.remoting.updateNameServerAddressList(this.config.namesrvAddrs, false);
     this.net.listen(this, this.port, this);
     this.net.listen(this, this.port - 2, this); // fastRemotingServer (the VIP channel)
@@ -437,7 +438,7 @@ export class Broker extends Process implements Listener {
   /** The cleaner runs every 10 ms from 1 s after boot; only ticks that can find work are scheduled. */
   private armCleaner(): void {
     if (!this.fastFailure || this.cleanerTimer !== null) return;
-    const period = 10;
+    const period = FAST_FAILURE.periodMs;
     const base = this.cleanerBaseMs;
     let t = this.nowMs <= base ? base : base + Math.ceil((this.nowMs - base) / period) * period;
     if (t <= this.lastCleanerMs) t = this.lastCleanerMs + period;

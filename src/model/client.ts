@@ -59,6 +59,15 @@ export interface RateStep {
   perSec: number;
 }
 
+/**
+ * A send the logs show on its own (a busy reply a stalled broker held): at `atMs` (model time, when
+ * the broker read its request) to `broker`, beside the sends of the rate.
+ */
+export interface LoggedSend {
+  atMs: number;
+  broker: string;
+}
+
 export interface ClientConfig {
   /** Client name: its host. */
   name: string;
@@ -82,6 +91,8 @@ export interface ClientConfig {
   sendTimesMs?: readonly number[];
   /** The Poisson rate from each step's time on (ascending); before the first, sendRatePerSec. */
   sendRateSteps?: readonly RateStep[];
+  /** Sends the logs show one by one, made beside the rate's (ascending by atMs). */
+  loggedSends?: readonly LoggedSend[];
   pid: number;
   settings: ClientSettings;
   /** The tags its messages carry, taken in turn by their shares (none: messages without tags). */
@@ -171,6 +182,8 @@ class DefaultSend extends CachedCall {
   tag: string | null = null;
   /** The message (its UNIQ_KEY, the same in every attempt: copies.ts); -1: not tracked. */
   msgKey = -1;
+  /** A logged send: the broker its first attempt went to (null: the one selectOneMessageQueue picks). */
+  toBroker: string | null = null;
   constructor(
     private readonly client: Client,
     public thread: string,
@@ -199,6 +212,7 @@ class DefaultSend extends CachedCall {
     this.givenMs = 0;
     this.tag = null;
     this.msgKey = -1;
+    this.toBroker = null;
   }
   /** brokersSent[times] = brokerName. */
   setBroker(times: number, brokerName: string): void {
@@ -378,6 +392,7 @@ export class Client extends Process {
     this.every(this.s.heartbeatBrokerIntervalMs, 1000, () => this.sched.submit('heartbeat', () => this.cleanAndHeartbeat()));
     if (c.sendTimesMs !== undefined) this.nextTraced(0);
     else if (c.sendRatePerSec > 0) this.after(c.sendStartMs, () => this.nextArrival(), Priority.app);
+    if (c.loggedSends?.length) this.nextLogged(0);
   }
 
   protected onKilled(): void {
@@ -401,6 +416,22 @@ export class Client extends Process {
       this.nextTraced(i + 1);
     };
     this.after(times[i] - this.nowMs, next, Priority.app);
+  }
+
+  /** The next logged send at or after now (a client that restarts skips what it missed). */
+  private nextLogged(from: number): void {
+    const sends = this.config.loggedSends!;
+    let i = from;
+    while (i < sends.length && sends[i].atMs < this.nowMs) i++;
+    if (i >= sends.length) return;
+    this.after(
+      sends[i].atMs - this.nowMs,
+      () => {
+        this.startSend(sends[i].broker);
+        this.nextLogged(i + 1);
+      },
+      Priority.app,
+    );
   }
 
   private readonly nextArrivalFn = (_a: null, _b: null): void => this.nextArrival();
@@ -568,6 +599,20 @@ export class Client extends Process {
     return this.faultItems.get(brokerName)?.reachable ?? true;
   }
 
+  /**
+   * A logged send's first queue: the next of the broker its attempt went to (the logs say where, not
+   * which of sendWhichQueue's per-thread indexes picked it); null when the route has no queue there.
+   */
+  private nextQueueOf(tp: TopicPublishInfo, brokerName: string): MessageQueue | null {
+    const size = tp.queues.length;
+    for (let i = 0; i < size; i++) {
+      tp.index = (tp.index + 1) | 0;
+      const mq = tp.queues[Math.abs(tp.index) % size];
+      if (mq.brokerName === brokerName) return mq;
+    }
+    return null;
+  }
+
   private roundRobin(tp: TopicPublishInfo, lastBrokerName: string | null): MessageQueue {
     const size = tp.queues.length;
     if (lastBrokerName !== null) {
@@ -661,7 +706,7 @@ export class Client extends Process {
    * callbacks (no coroutine per send): a route to fetch first, an attempt whose broker address or
    * channel is not ready yet, run as coroutines and come back into it.
    */
-  private startSend(): void {
+  private startSend(toBroker: string | null = null): void {
     const m = this.metrics;
     m.sends++;
     this.sendThreads = (this.sendThreads % 8) + 1;
@@ -677,10 +722,10 @@ export class Client extends Process {
     // send's retries are MQClientAPIImpl's (onExceptionImpl, retryTimesWhenSendAsyncFailed).
     const timesTotal = this.config.async ? 1 : 1 + this.s.retryTimesWhenSendFailed;
     const tp = this.readyPublishInfo(this.config.topic);
-    if (tp !== null) return this.sendAttempt(this.newSend(thread, tp, begin, timesTotal, tag));
+    if (tp !== null) return this.sendAttempt(this.newSend(thread, tp, begin, timesTotal, tag, toBroker));
     spawn(this.publishInfoForSend(this.config.topic)).then((r) => {
       if ('exc' in r) this.sendDone(thread, { ok: false, exc: r.exc, callTimeout: false });
-      else this.sendAttempt(this.newSend(thread, r.tp, begin, timesTotal, tag));
+      else this.sendAttempt(this.newSend(thread, r.tp, begin, timesTotal, tag, toBroker));
     });
   }
 
@@ -691,11 +736,12 @@ export class Client extends Process {
   private publisherLogger = '';
   private sendFailedText = '';
 
-  private newSend(thread: string, tp: TopicPublishInfo, begin: number, timesTotal: number, tag: string | null): DefaultSend {
+  private newSend(thread: string, tp: TopicPublishInfo, begin: number, timesTotal: number, tag: string | null, toBroker: string | null): DefaultSend {
     let op = this.freeSends.pop();
     if (op === undefined) op = new DefaultSend(this, thread, tp, begin, timesTotal);
     else op.reuse(thread, tp, begin, timesTotal);
     op.tag = tag;
+    op.toBroker = toBroker;
     op.msgKey = this.copies?.newMessage() ?? -1;
     if (this.config.async) op.asyncLeft = this.s.retryTimesWhenSendAsyncFailed;
     return op;
@@ -725,7 +771,7 @@ export class Client extends Process {
     const timeout = this.s.sendMsgTimeoutMs;
     if (op.times >= op.timesTotal) return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
     const lastBrokerName: string | null = op.mq === null ? null : op.mq.brokerName;
-    const selected = this.selectOneMessageQueue(op.tp, lastBrokerName, op.times > 0);
+    const selected = (op.times === 0 && op.toBroker !== null ? this.nextQueueOf(op.tp, op.toBroker) : null) ?? this.selectOneMessageQueue(op.tp, lastBrokerName, op.times > 0);
     if (selected === null) return this.opDone(op, this.sendFailedOutcome(op.begin, op.times, op.brokersSent(), op.lastExc, false));
     const mq = selected;
     op.mq = mq;

@@ -18,7 +18,7 @@ export type {
   ScenarioNameServer,
   ScenarioTopic,
 } from './scenario.js';
-export type { ClientSettings, RateStep } from './client.js';
+export type { ClientSettings, LoggedSend, RateStep } from './client.js';
 export type { ConsumerGroupMetrics, ConsumerListener, ConsumerSettings } from './consumer.js';
 export type { ServiceTime } from './broker.js';
 export type { ClientMetrics, NamesrvRemoval, RouteChange } from './metrics.js';

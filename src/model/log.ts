@@ -234,6 +234,8 @@ export class LogFile {
   /** Lines written so far (records, continuation lines and blank lines). */
   lineCount = 0;
   private seq = 0;
+  /** The last `receive response, but not matched any request, addr` (late-response) event, for the response the next record dumps. */
+  private lateResponse: RmqEvent | null = null;
   readonly path: string;
   readonly lines: string[] | null;
   private readonly renderer: HeaderRenderer;
@@ -352,8 +354,14 @@ export class LogFile {
       found.push(ev);
     }
     const sendPath = found.length && lines.length > 2 && namesProducer(lines) ? stackSendPath(lines) : undefined;
+    const late = this.lateResponse;
+    this.lateResponse = null;
     for (const ev of found) {
       if (sendPath) ev.sendPath = sendPath;
+      // As the parser reads it (SourceParser.closeRecord): the response the line after a late
+      // response's warning dumps is that channel's (a busy reply names no broker of its own).
+      if (ev.type === 'late-response') this.lateResponse = ev;
+      else if (late && ev.type === 'busy-reply' && ev.fields.brokerAddr == null && late.line === firstLine - 1 && late.thread === ev.thread) ev.fields = { ...ev.fields, brokerAddr: late.fields.addr };
       ev.seq = this.seq++;
       this.sink.add(ev);
     }

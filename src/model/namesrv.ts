@@ -18,6 +18,7 @@ import { MASTER_ID, type BrokerData, type QueueData, type RegisterBrokerBody, ty
 import { serverProfile, type ServerProfile } from './versions.js';
 import { renderMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
+import { mqVersionOrdinal } from '../rocketmq/versions.js';
 
 interface NameServerConfig {
   /** `ip:port`, e.g. `192.168.3.100:9876`. */
@@ -64,6 +65,7 @@ export class NameServer extends Process implements Listener {
     super(net, host, `namesrv:${config.addr}`);
     this.addr = config.addr;
     this.profile = serverProfile(config.version);
+    this.remotingVersion = mqVersionOrdinal(this.profile.v);
     this.idleMs = (config.serverChannelMaxIdleTimeSeconds ?? 120) * 1000;
     this.scanMs = config.scanNotActiveBrokerIntervalMs ?? this.profile.scanNotActiveBrokerIntervalMs;
     this.expiredMs = config.brokerChannelExpiredTimeMs ?? 120000;

@@ -128,6 +128,8 @@ export class Host {
 export abstract class Process implements Gate {
   incarnation = 0;
   alive = false;
+  /** The `version` of the RemotingCommands it answers with (MQVersion.Version's ordinal); 0 for a process that answers nothing. */
+  remotingVersion = 0;
 
   constructor(
     readonly net: Network,

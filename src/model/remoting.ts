@@ -505,11 +505,33 @@ export class RemotingClient implements ChannelHandler {
     this.armDeadlines();
   }
 
-  onResponse(_ch: Channel, resp: Response): void {
+  onResponse(ch: Channel, resp: Response): void {
     const sig = this.pending.get(resp.opaque);
-    if (sig === undefined) return; // late response: the caller gave up
+    if (sig === undefined) return this.lateResponse(ch, resp);
     this.pending.delete(resp.opaque);
     sig.resolve(resp);
+  }
+
+  /**
+   * A response whose request the caller gave up (timed out, removed from responseTable):
+   * NettyRemotingAbstract.processResponseCommand warns of it with the response itself (a busy
+   * reply's remark shows how long the request waited in the broker's send queue).
+   */
+  private lateResponse(ch: Channel, resp: Response): void {
+    // RemotingCommand.toString (4.x, 5.x): a response's flag is 1 (RPC_TYPE), its serialization JSON.
+    const cmd = `RemotingCommand [code=${resp.code}, language=JAVA, version=${ch.server.remotingVersion}, opaque=${resp.opaque}, flag(B)=1, remark=${resp.remark}, extFields=null, serializeTypeCurrentRPC=JSON]`;
+    const addr = ch.remoteAddr;
+    switch (this.o.profile.lateResponseForm) {
+      case 'two-lines':
+        this.o.log('WARN', renderMessage('late-response/not-matched', { addr }));
+        this.o.log('WARN', cmd);
+        return;
+      case 'cmd':
+        this.o.log('WARN', `receive response, cmd=${cmd}, but not matched any request, address=${addr}`);
+        return;
+      case 'cmd-channel':
+        this.o.log('WARN', `receive response, cmd=${cmd}, but not matched any request, address=${addr}, channelId=${ch.shortId}`);
+    }
   }
 
   // ---- channels ----------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 import { parseZone, type Zone } from '../parse/time.js';
 import type { RmqEvent } from '../parse/types.js';
 import { Broker, type ServiceTime } from './broker.js';
-import { Client, type ClientSettings, type RateStep } from './client.js';
+import { Client, type ClientSettings, type LoggedSend, type RateStep } from './client.js';
 import { MessageCopies } from './copies.js';
 import { consumerGroupsOf, type ConsumerGroupMetrics, type ScenarioConsumerGroup } from './consumer.js';
 export type { ScenarioConsumerGroup, ScenarioConsumerInstance } from './consumer.js';
@@ -87,6 +87,8 @@ export interface ScenarioClient {
   sendTimesMs?: number[];
   /** The Poisson rate changes at these model times (ascending): from `atMs` on it is `perSec`; before the first, sendRatePerSec. */
   sendRateSteps?: RateStep[];
+  /** Sends the logs show one by one (a busy reply a stall held), made beside the rate's: when the broker read each, and to which broker. */
+  loggedSends?: LoggedSend[];
   settings?: ClientSettings;
   /** The tags of its messages, taken in turn by their shares (`[{ tag: 'TagA' }, { tag: 'TagB' }]`: one each in turn); none: messages without tags. */
   tags?: TagShare[];
@@ -466,6 +468,7 @@ function clientsOf(scenario: Scenario, net: Network, nsAddrs: string[], sink: Lo
         sendStartMs: c.sendStartMs ?? 1000,
         sendTimesMs: c.sendTimesMs ? [...c.sendTimesMs].sort((a, b) => a - b) : undefined,
         sendRateSteps: c.sendRateSteps ? [...c.sendRateSteps].sort((a, b) => a.atMs - b.atMs) : undefined,
+        loggedSends: c.loggedSends ? [...c.loggedSends].sort((a, b) => a.atMs - b.atMs) : undefined,
         pid: 20000 + i * 7,
         settings: c.settings ?? {},
         tags: c.tags,

@@ -76,6 +76,13 @@ export interface ClientProfile {
   readonly routeRemotingAborts: boolean;
   /** 5.3.1+ `channel[addr=…, id=…]` forms (NettyRemotingClient's closeChannel and invokeSync logs). */
   readonly channelIdForm: boolean;
+  /**
+   * NettyRemotingAbstract.processResponseCommand's warning for a response whose request was given up
+   * (timed out): `receive response, but not matched any request, addr` and then the response
+   * (RemotingCommand.toString) up to 5.1.x; from 5.2.0 one line, `receive response, cmd=..., but not
+   * matched any request, address=...`, with `, channelId=...` from 5.3.1.
+   */
+  readonly lateResponseForm: 'two-lines' | 'cmd' | 'cmd-channel';
   /** invokeSync's `send request exception, so close the channel[...]` takes that form a release later, from 5.3.2. */
   readonly sendExceptionIdForm: boolean;
   /** 5.1.1+ invokeSync warnings print the resolved channel address instead of the addr argument (NettyRemotingClient.invokeSync). */
@@ -142,6 +149,7 @@ export function clientProfile(version: string): ClientProfile {
     connectExceptionAngle: !atLeast(v, '4.6.0'),
     routeRemotingAborts: atLeast(v, '4.6.0'),
     channelIdForm: atLeast(v, '5.3.1'),
+    lateResponseForm: atLeast(v, '5.3.1') ? 'cmd-channel' : atLeast(v, '5.2.0') ? 'cmd' : 'two-lines',
     sendExceptionIdForm: atLeast(v, '5.3.2'),
     invokeWarnsChannelAddr: atLeast(v, '5.1.1'),
     timeoutAddrSlash: atLeast(v, '5.2.0'),

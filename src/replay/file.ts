@@ -342,6 +342,14 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     if (Array.isArray(times) && times.length > LIMITS.sendTimes) {
       fail(`${p}.sendTimesMs`, `${times.length.toLocaleString('en-US')} send times is past the limit of ${LIMITS.sendTimes.toLocaleString('en-US')}`);
     }
+    const logged = c.arr('loggedSends', false, 'logged sends', LIMITS.sendTimes);
+    if (logged) {
+      eachObj(logged, `${p}.loggedSends`, (s) => {
+        s.num('atMs', true, { min: 0, max: LIMITS.modelMs });
+        const b = s.str('broker', true)!;
+        if (!brokerNames.has(b)) fail(`${s.path}.broker`, `unknown broker ${b}`);
+      });
+    }
     const steps = c.arr('sendRateSteps', false, 'rate steps', LIMITS.rateSteps);
     if (steps) {
       eachObj(steps, `${p}.sendRateSteps`, (s) => {

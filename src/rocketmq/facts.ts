@@ -174,6 +174,12 @@ export const PROXY_DEFAULTS = {
 } as const;
 
 /**
+ * BrokerFastFailure.start: cleanExpiredRequest at a fixed rate, 1 s after the start and every 10 ms
+ * (`scheduleAtFixedRate(..., 1000, 10, TimeUnit.MILLISECONDS)`, 4.x and 5.x, read at 4.9.4 and 5.3.3).
+ */
+export const FAST_FAILURE = { firstDelayMs: 1000, periodMs: 10 } as const;
+
+/**
  * How far past waitTimeMillsInSendQueue a busy reply's wait goes while the broker still runs:
  * BrokerFastFailure.cleanExpiredRequest runs every 10 ms on a scheduled thread of its own (4.x and
  * 5.x), so a steady backlog answers its heads within about 10 ms of the limit, and a loaded JVM

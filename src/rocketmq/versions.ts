@@ -20,6 +20,16 @@ export function compareVersions(a: Version, b: Version): number {
 }
 
 /** v >= min. */
+/**
+ * MQVersion.Version's ordinal for a release from 4.0.0 to 5.9.9: the number a RemotingCommand carries
+ * as `version` (createResponseCommand sets the process's MQVersion.CURRENT_VERSION). From
+ * V4_0_0_SNAPSHOT (212) the enum lists a SNAPSHOT and the release for every x.y.z in turn (read at
+ * 5.3.3; gen-23's 4.7.0 broker answers with version=353, gen-708's 4.7.1 with 355).
+ */
+export function mqVersionOrdinal(v: Version): number {
+  return 212 + 2 * ((v[0] - 4) * 100 + v[1] * 10 + v[2]) + 1;
+}
+
 export function atLeast(v: Version, min: string): boolean {
   return compareVersions(v, parseVersion(min)!) >= 0;
 }

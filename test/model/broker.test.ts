@@ -129,6 +129,65 @@ describe('Broker send queue and BrokerFastFailure', () => {
     expect(runScenario(alone, { seed, untilMs: 80000 }).metrics.brokers['broker-b'].busyReplies).toBe(0);
   });
 
+  it('a logged send goes to the broker its reply names, when the logs say, and the stall its reply shows holds it', () => {
+    // The second stall (65000-65500) starts 189.5 ms after broker-b read the last logged send
+    // (64810 + the 0.5 ms network): the backlog's send threads have not reached it, and the
+    // stopped cleaner answers it at the stall's end with 689 ms. The first stall (61000-64000)
+    // holds the others until it ends; round robin alone would have sent half of them to broker-c,
+    // which stores them.
+    const sc = busyScenario(
+      [
+        { atMs: 60000, broker: 'broker-b', overload: { durationMs: 10000, serviceMs: 2.5, backgroundPerSec: 450 } },
+        { atMs: 61000, broker: 'broker-b', stall: { durationMs: 3000 } },
+        { atMs: 65000, broker: 'broker-b', stall: { durationMs: 500 } },
+      ],
+      { brokers: 2 },
+    );
+    sc.clients.forEach((c) => (c.sendRatePerSec = 0));
+    const early = [61200, 61500, 62000, 62500, 63000, 63500, 63700];
+    sc.clients[0].loggedSends = [{ atMs: 64810, broker: 'broker-b' }, ...early.map((atMs) => ({ atMs, broker: 'broker-b' }))];
+    const r = runScenario(sc, { seed, untilMs: 80000 });
+    const busy = clientBusy(r.events, 'TIMEOUT_CLEAN_QUEUE', 60000, 71000);
+    expect(busy.every((e) => e.fields.brokerAddr === '192.168.1.12:10911')).toBe(true);
+    // Read half a millisecond after it was sent (the first one later: its connection is made first).
+    const waits = busy.map((e) => e.fields.waitMs as number);
+    expect(waits).toHaveLength(early.length + 1);
+    expect(waits).toContain(689);
+    const held = waits.filter((w) => w !== 689).sort((a, b) => b - a);
+    early.forEach((t, i) => expect(Math.abs(held[i] - (64000 - t - 1))).toBeLessThanOrEqual(2));
+    expect(busy.find((e) => e.fields.waitMs === 689)!.ts).toBe(START + 65500);
+    const m = r.metrics.clients['app-feed-01'];
+    expect(m.sends).toBe(early.length + 1);
+    expect(m.okSends).toBe(0);
+    expect(r.metrics.clients['app-feed-02'].sends).toBe(0);
+  });
+
+  it("a busy reply that comes after its send's budget is the client's late response, logged with the wait (4.9.4: two WARN lines; 5.3.3: one, with the channel id)", () => {
+    for (const [v, twoLines] of [
+      ['4.9.4', true],
+      ['5.3.3', false],
+    ] as const) {
+      // broker-b stops 3500 ms: the requests read meanwhile are answered when it runs again, past
+      // the clients' 3000 ms budget (their sends already failed with a timeout). The channel stays
+      // open (clientCloseSocketIfTimeout false; with true the close drops the response unread).
+      const sc = busyScenario([{ atMs: 120000, broker: 'broker-b', stall: { durationMs: 3500 } }], { clientVersion: v });
+      sc.clients.forEach((c) => (c.settings = { ...c.settings, clientCloseSocketIfTimeout: false }));
+      const r = runScenario(sc, { seed, untilMs: 125000 });
+      const late = clientBusy(r.events, 'TIMEOUT_CLEAN_QUEUE', 123000, 124000).filter((e) => (e.fields.waitMs as number) > 3000);
+      expect(late.length, v).toBeGreaterThan(10);
+      expect(Math.max(...late.map((e) => e.fields.waitMs as number))).toBeGreaterThanOrEqual(3490);
+      for (const e of late) {
+        // RemotingCommand.toString of the broker's response: its version is 4.9.4's MQVersion ordinal.
+        expect(e.text).toContain(`RemotingCommand [code=2, language=JAVA, version=401, opaque=`);
+        // The line after the warning naming the channel (4.x) is that channel's response.
+        if (twoLines) expect(e.fields.brokerAddr, e.text).toBe('192.168.1.12:10911');
+        else expect(e.text).toMatch(/but not matched any request, address=192\.168\.1\.12:10911, channelId=[0-9a-f]{8}$/);
+      }
+      const notMatched = r.events.filter((e) => e.type === 'late-response');
+      expect(notMatched.length, v).toBe(twoLines ? late.length : 0);
+    }
+  });
+
   it('a put slowed past 500 ms is logged in the words of its version: eclipse up to 4.5.1, elapsed to 4.9.8, CommitLog#putMessage cost in 5.x', () => {
     for (const [version, entry] of [
       ['4.4.0', 'store-slow/not-in-lock-eclipse'],

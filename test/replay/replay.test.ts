@@ -108,6 +108,26 @@ describe('replay of the broker-busy sample', () => {
   });
 });
 
+describe('replay of an overload under a CPU quota (gen-23: broker-b at 10 % of a CPU, a flood of producers whose logs were not given)', () => {
+  let input: ReplayInput;
+  beforeAll(async () => {
+    input = await infer(join(ROOT, 'samples', 'generated', 'gen-23'));
+  });
+
+  it('reproduces the longest wait a stall held (800 ms) whatever the seed: the send it held is made when the broker read it', () => {
+    for (const seed of [1, 2, 3]) {
+      const report = replay(input, { seed, variants: [], runs: 0 });
+      const [w] = report.busy;
+      expect(w.observed!.waitMaxMs).toBe(800);
+      expect(Math.abs(w.simulated.waitMaxMs! - 800)).toBeLessThanOrEqual(w.toleranceMs!);
+      expect(report.verdict, `seed ${seed}`).toBe('reproduced');
+    }
+    // The client's 10 held replies (over 300 ms; one of 595 ms came after its 1000 ms budget, a
+    // late response) are its logged sends.
+    expect(input.scenario.clients[0].loggedSends).toHaveLength(10);
+  });
+});
+
 describe('what-if keys', () => {
   it('are checked before anything runs', () => {
     expect(() => parseAssignments('clientCloseSocketIfTimout=true', '--set')).toThrow(WhatIfError);

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { clientProfile, serverProfile } from '../../src/model/versions.js';
 import { CLIENT, SERVER } from '../../src/rocketmq/facts.js';
-import { factHolds, factOver, formatRange, hintRange, intersectHints, parseRange, parseVersion, pickVersion, rangeContains, rangeOverlaps, versionSide } from '../../src/rocketmq/versions.js';
+import { factHolds, factOver, formatRange, hintRange, intersectHints, mqVersionOrdinal, parseRange, parseVersion, pickVersion, rangeContains, rangeOverlaps, versionSide } from '../../src/rocketmq/versions.js';
 import { clientVersionOf } from '../../src/rules/versions.js';
 
 const RELEASES = ['4.3.0', '4.5.2', '4.7.1', '4.8.0', '4.9.0', '4.9.1', '4.9.4', '4.9.8', '5.0.0', '5.1.4', '5.2.0', '5.3.0', '5.3.1', '5.3.3'];
@@ -82,5 +85,16 @@ describe('version facts', () => {
     expect(clientProfile('4.9.1').closeSocketIfTimeout).toBe(true);
     expect(clientProfile('5.2.0').scanAvailableNameSrv).toBe(true);
     expect(clientProfile('5.3.0').scanAvailableNameSrv).toBe(false);
+  });
+});
+
+describe("MQVersion.Version's ordinal (a RemotingCommand's version)", () => {
+  it("is what the lab's brokers answered with: 353 from 4.7.0 (gen-23), 355 from 4.7.1 (gen-708)", () => {
+    const logged = (file: string) => Number(/RemotingCommand \[code=2, language=JAVA, version=(\d+),/.exec(gunzipSync(readFileSync(join(__dirname, '..', '..', 'samples', 'generated', file))).toString())![1]);
+    expect(mqVersionOrdinal(parseVersion('4.7.0')!)).toBe(logged('gen-23/app-order-01/logs/rocketmqlogs/rocketmq_client.log.gz'));
+    expect(mqVersionOrdinal(parseVersion('4.7.1')!)).toBe(logged('gen-708/app-order-01/logs/rocketmqlogs/rocketmq_client.log.gz'));
+    // The enum's ends of the span it holds for: V4_0_0 and V5_9_9 (read at 5.3.3).
+    expect(mqVersionOrdinal(parseVersion('4.0.0')!)).toBe(213);
+    expect(mqVersionOrdinal(parseVersion('5.9.9')!)).toBe(611);
   });
 });

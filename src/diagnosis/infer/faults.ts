@@ -2,9 +2,9 @@
 // its end a reboot or a return; busy replies are an overload or stalls of their broker; the store's
 // disk-full marks (or the clients' code-14 replies) a full disk. Faults are recorded in time order.
 
-import { serverProfile, type Fault, type ScenarioBroker, type ScenarioClient, type ScenarioNameServer, type ScenarioTopic } from '../../model/index.js';
+import { serverProfile, type Fault, type LoggedSend, type ScenarioBroker, type ScenarioClient, type ScenarioNameServer, type ScenarioTopic } from '../../model/index.js';
 import { formatIso } from '../../parse/time.js';
-import { brokerVipAddr, BUSY_STALL_MARGIN_MS, TIMEOUTS } from '../../rocketmq/facts.js';
+import { brokerVipAddr, BUSY_STALL_MARGIN_MS, FAST_FAILURE, TIMEOUTS } from '../../rocketmq/facts.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { Silence } from '../collect.js';
 import { fileRef, ipOf, modelled, round2, split, type InferContext } from './context.js';
@@ -50,6 +50,8 @@ interface Pending {
   rule: string;
   evidence: Array<RmqEvent | null | undefined>;
   defaults: Array<[string, string]>;
+  /** The logged sends a stall held (its only witnesses): each client's loggedSends. */
+  held?: Array<{ host: string; send: LoggedSend; e: RmqEvent }>;
 }
 
 type Boot = NonNullable<Extract<Fault, { state: string }>['boot']>;
@@ -58,10 +60,33 @@ type Boot = NonNullable<Extract<Fault, { state: string }>['boot']>;
 export function inferFaults(ctx: InferContext, input: FaultsInput): Fault[] {
   const pending: Pending[] = [...silenceFaults(ctx, input), ...restartFaults(ctx, input), ...busyFaults(ctx, input), ...diskFullFaults(ctx, input), ...partitionFaults(ctx, input)];
   pending.sort((a, b) => a.fault.atMs - b.fault.atMs);
+  heldSends(ctx, input.clients, pending.flatMap((x) => x.held ?? []));
   return pending.map((x, i) => {
     ctx.prov(`scenario.faults[${i}]`, x.rule, x.evidence);
     for (const [k, v] of x.defaults) ctx.def(`scenario.faults[${i}].${k}`, v);
     return x.fault;
+  });
+}
+
+/**
+ * A stall is seen only through the sends it held: the stall's length comes from their waits, and
+ * whether a simulated send meets it is chance (a client sends a few a second, the stall holds what
+ * arrived in the last fraction of a second before it). The sends whose busy replies a stall held
+ * are made as the logs show them: when the broker read each (its reply's time less its wait in the
+ * send queue; BrokerFastFailure measures from the stamp NettyRemotingAbstract gives a request it
+ * reads), to the broker that answered, beside the sends of the client's rate. A client whose every
+ * send the application logged (sendTimesMs) makes them already.
+ */
+function heldSends(ctx: InferContext, clients: ScenarioClient[], held: Array<{ host: string; send: LoggedSend; e: RmqEvent }>): void {
+  clients.forEach((c, i) => {
+    const mine = held.filter((h) => h.host === c.host).sort((a, b) => a.send.atMs - b.send.atMs);
+    if (!mine.length || c.sendTimesMs) return;
+    c.loggedSends = mine.map((h) => h.send);
+    ctx.prov(
+      `scenario.clients[${i}].loggedSends`,
+      `${mine.length === 1 ? 'the send' : `the ${mine.length} sends`} whose busy replies a stall held (waits over waitTimeMillsInSendQueue + ${STALL_MARGIN_MS} ms), made when the broker read each (the reply's time less its wait) to the broker that answered, beside the sends of the rate: a stall is seen only through the sends it held`,
+      mine.map((h) => h.e),
+    );
   });
 }
 
@@ -425,10 +450,19 @@ function watermarkRun(ctx: InferContext, b: ScenarioBroker, reps: RmqEvent[], wa
 
 const maxWait = (cl: RmqEvent[]): number => Math.max(0, ...cl.map((e) => e.fields.waitMs).filter((w): w is number => typeof w === 'number'));
 
-/** The clients' busy replies per broker: by the ` BROKER: addr` they print, or the broker of the attempt that failed with it. */
+/**
+ * The clients' busy replies per broker: by the ` BROKER: addr` they print, or the broker of the
+ * attempt that failed with it. A reply a whole-second client log printed (the 4.3.0-4.7.1 logger
+ * that repeats the seconds as milliseconds) takes its time from the application's record of the
+ * same failure (the same wait and queue size, in that second), when the application logged it: a
+ * synchronous send's busy reply is thrown to it at once (SYSTEM_BUSY is not among
+ * DefaultMQProducerImpl.sendDefaultImpl's retried codes up to 4.9.x).
+ */
 function busyRepliesByBroker(ctx: InferContext, input: FaultsInput): Map<string, RmqEvent[]> {
   const lastAttempt = new Map<string, RmqEvent>();
   const replies = new Map<string, RmqEvent[]>();
+  const appRecords = ctx.events.filter((e) => e.type === 'busy-reply' && e.kind === 'app' && e.ts !== null && typeof e.fields.waitMs === 'number');
+  const taken = new Set<RmqEvent>();
   for (const e of ctx.events) {
     if (e.type === 'send-attempt-failed') lastAttempt.set(e.host, e);
     if (e.type !== 'busy-reply' || e.kind !== 'client' || e.ts === null) continue;
@@ -438,8 +472,13 @@ function busyRepliesByBroker(ctx: InferContext, input: FaultsInput): Map<string,
     if (!name || !input.brokers.some((x) => x.name === name)) continue;
     let list = replies.get(name);
     if (!list) replies.set(name, (list = []));
-    list.push(e);
+    const same = ctx.coarse(e)
+      ? appRecords.find((a) => !taken.has(a) && a.host === e.host && a.ts! >= e.ts! && a.ts! <= ctx.latest(e) && a.fields.waitMs === e.fields.waitMs && a.fields.queueSize === e.fields.queueSize)
+      : undefined;
+    if (same) taken.add(same);
+    list.push(same ? { ...e, ts: same.ts } : e);
   }
+  for (const list of replies.values()) list.sort((a, b) => a.ts! - b.ts!);
   return replies;
 }
 
@@ -461,7 +500,10 @@ function overloadWithStalls(ctx: InferContext, input: FaultsInput, b: ScenarioBr
     if (!held(pass)) continue;
     const max = maxWait(pass);
     const to = pass[0].ts!;
-    const from = to - (max - waitLimit);
+    // The last pass before the stop found that waiter younger than the limit: it ran at most one
+    // cleaner period before the waiter reached it. The stop is put there, when the backlog's
+    // send threads (which reach a request as it turns the limit old) had not taken it either.
+    const from = to - (max - waitLimit) - FAST_FAILURE.periodMs;
     const last = spans[spans.length - 1];
     if (last && from <= last.to) {
       last.to = to;
@@ -475,7 +517,7 @@ function overloadWithStalls(ctx: InferContext, input: FaultsInput, b: ScenarioBr
   for (const e of ep) if (typeof e.fields.waitMs === 'number') readAt.set(e.ts! - e.fields.waitMs, (readAt.get(e.ts! - e.fields.waitMs) ?? 0) + 1);
   const bursts = [...readAt].filter(([t, n]) => n + (readAt.get(t - 1) ?? 0) >= 2).map(([t]) => t);
   for (const s of spans) {
-    const why = `the queue head of the overload had waited up to ${waitLimit} ms when it stopped`;
+    const why = `the queue head of the overload had waited up to ${waitLimit} ms, less a cleaner period (${FAST_FAILURE.periodMs} ms), when it stopped`;
     const p = stallFault(ctx, b, s.reps, s.max, Math.round(s.to - s.from), why, s.to);
     const read = Math.max(0, ...bursts.filter((t) => t > s.from && t < s.to));
     if (read > 0 && 'stall' in p.fault) {
@@ -489,10 +531,17 @@ function overloadWithStalls(ctx: InferContext, input: FaultsInput, b: ScenarioBr
   return out;
 }
 
-/** A stall of durationMs that ends 1 ms before releasedAt (by default the first reply's time). */
+/**
+ * A stall of durationMs that ends 1 ms before releasedAt (by default the first reply's time), with
+ * the sends it held: each read by the broker its wait before its reply (the model's network adds
+ * half a millisecond each way, so that the stall finds it younger than the limit and holds it).
+ */
 function stallFault(ctx: InferContext, b: ScenarioBroker, reps: RmqEvent[], max: number, durationMs: number, why: string, releasedAt = reps[0].ts!): Pending {
   const waitLimit = b.waitTimeMillsInSendQueue ?? 200;
   const at = releasedAt - durationMs - 1;
+  const held = reps
+    .filter((e) => typeof e.fields.waitMs === 'number' && e.fields.waitMs > waitLimit + STALL_MARGIN_MS)
+    .map((e) => ({ host: e.host, send: { atMs: ctx.rel(e.ts! - (e.fields.waitMs as number)), broker: b.name }, e }));
   const put = ctx.events.find((e) => e.type === 'store-slow' && e.host === b.host && e.fields.what === 'in-lock' && e.ts !== null && Math.abs(e.ts - reps[0].ts!) <= 2000);
   return {
     fault: { atMs: ctx.rel(at), broker: b.name, stall: { durationMs } },
@@ -501,6 +550,7 @@ function stallFault(ctx: InferContext, b: ScenarioBroker, reps: RmqEvent[], max:
       `the broker stood still about ${durationMs} ms before answering them (${why})`,
     evidence: [reps[0], reps.find((e) => e.fields.waitMs === max), put],
     defaults: [],
+    held,
   };
 }
 

@@ -1,6 +1,7 @@
 // The faults stage: a hang from a server host's silence and the timeouts against it, and a stall
 // from busy replies that waited longer than waitTimeMillsInSendQueue.
 
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../../src/model/index.js';
 import { inferClients } from '../../../src/diagnosis/infer/clients.js';
@@ -8,7 +9,8 @@ import type { InferContext } from '../../../src/diagnosis/infer/context.js';
 import { inferFaults } from '../../../src/diagnosis/infer/faults.js';
 import { inferHosts } from '../../../src/diagnosis/infer/hosts.js';
 import { inferServers, inferServerStarts } from '../../../src/diagnosis/infer/servers.js';
-import { contextOf, sampleLines, type Excerpt } from './fixture.js';
+import { inferFromLogs } from '../../../src/replay/load.js';
+import { contextOf, sampleLines, SAMPLES, type Excerpt } from './fixture.js';
 
 /** The stages before the faults, then the faults. */
 function faults(ctx: InferContext): Fault[] {
@@ -111,3 +113,37 @@ describe('inferFaults', () => {
 function sampleOf(from: number, to: number): string[] {
   return sampleLines('broker-busy/app-feed-01/rocketmq_client.log', from, to);
 }
+
+describe('stalls within an overload under a CPU quota, and the sends they held', () => {
+  async function inferred(name: string) {
+    const dir = join(SAMPLES, 'generated', name);
+    const { input } = await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir);
+    const sc = input.scenario;
+    const epoch = (ms: number) => new Date(sc.startEpochMs + ms).toISOString();
+    return { sc, input, epoch };
+  }
+
+  it("a 4.5.2 client log's whole-second reply takes the application's time of the same failure; one pass's replies are one stall, and its sends are made when the broker read them (gen-719)", async () => {
+    const { sc, input, epoch } = await inferred('gen-719');
+    // app-pay-01's rocketmq_client.log prints 06:16:51,051 (the 4.3.0-4.7.1 logger's seconds as
+    // milliseconds) for the reply that waited 598 ms; its app.log has that failure at 06:16:51.360,
+    // 1 ms before app-order-01's 502 ms reply (5.3.2, real milliseconds): one BrokerFastFailure pass.
+    const stalls = sc.faults.filter((f): f is Extract<Fault, { stall: unknown }> => 'stall' in f && f.broker === 'broker-b');
+    const pass = stalls.find((f) => epoch(f.atMs + f.stall.durationMs + 1) === '2026-12-04T22:16:51.360Z');
+    expect(pass).toBeDefined();
+    // It stopped one cleaner period (10 ms) before the 598 ms waiter turned 200 ms old.
+    expect(pass!.stall.durationMs).toBe(598 - 200 + 10);
+    expect(stalls.some((f) => epoch(f.atMs + f.stall.durationMs + 1) === '2026-12-04T22:16:51.000Z')).toBe(false);
+    const i = sc.clients.findIndex((c) => c.host === 'app-pay-01');
+    const pay = sc.clients[i];
+    expect(pay.loggedSends?.map((s) => [epoch(s.atMs), s.broker])).toContainEqual(['2026-12-04T22:16:50.762Z', 'broker-b']);
+    // Only the held ones (over 300 ms): 397 and 598 ms, not the 297 ms of the same second.
+    expect(pay.loggedSends).toHaveLength(2);
+    expect(input.provenance[`scenario.clients[${i}].loggedSends`].rule).toMatch(/^the 2 sends whose busy replies a stall held/);
+  });
+
+  it('without held replies no client gets logged sends (gen-700: a broker down, no busy reply)', async () => {
+    const { sc } = await inferred('gen-700');
+    expect(sc.clients.every((c) => c.loggedSends === undefined)).toBe(true);
+  });
+});
