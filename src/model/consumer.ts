@@ -662,6 +662,8 @@ export class PushConsumer extends Process {
    * (at its start), raised by every rebalance that changes its queues; kept only for a group that filters.
    */
   subVersion = 0;
+  /** The release marks an orderly queue's new ProcessQueue locked when its rebalance locked it (4.9.5+). */
+  private readonly orderlyNewQueueLocked: boolean;
   /** Its first rebalance after the start is still to come (it follows the start's heartbeat). */
   private firstRebalance = true;
 
@@ -677,6 +679,7 @@ export class PushConsumer extends Process {
     super(net, host, `consumer:${group.config.group}@${host.name}`);
     this.clientId = config.clientId;
     const profile = clientProfile(group.config.version);
+    this.orderlyNewQueueLocked = profile.orderlyNewQueueLocked;
     const inner = profile.layout === 'inner';
     this.clientLog = sink.file({
       host: host.name,
@@ -884,7 +887,9 @@ export class PushConsumer extends Process {
       // An orderly queue is locked first: "add a new mq failed, ..., because lock failed".
       if (this.group.config.orderly && !this.lock(mq)) continue;
       const pq = new ProcessQueue(mq, this.computePullFromWhere(mq));
-      pq.locked = this.group.config.orderly === true;
+      // 4.9.4 and older: lock(mq) ran before the ProcessQueue existed, so the new one is not marked
+      // locked and waits for the next lockAll (ClientProfile.orderlyNewQueueLocked).
+      pq.locked = this.group.config.orderly === true && this.orderlyNewQueueLocked;
       this.offsetTable.set(key, pq.nextOffset);
       this.processQueueTable.set(key, pq);
       changed = true;
