@@ -339,3 +339,16 @@ describe('consumer-grpc-simple-failures: 5.x gRPC SimpleConsumers, which log no 
     expect(() => replay(push, { seed: 1, variants: [{ label: 'x', assignments: parseAssignments('invisibleMs=10000', '--what-if') }], runs: 0 })).toThrow(/CID_\w+ is no pop group/);
   });
 });
+
+describe('consumer-lite-pull-stop: a lite pull group has no consume threads', () => {
+  it("refuses a what-if on the consume threads (the application's polling thread consumes), and answers one on the listener's time", async () => {
+    const input = (await inferFromLogs({ inputs: [join(ROOT, 'samples', 'lab', 'consumer-lite-pull-stop')] }, () => '+08:00', join(ROOT, 'samples', 'lab', 'consumer-lite-pull-stop'))).input;
+    expect(input.scenario.consumerGroups![0].consumeMode).toBe('litePull');
+    for (const key of ['consumeThreadMax', 'consumeThreadMin'])
+      expect(() => replay(input, { seed: 1, variants: [{ label: 'x', assignments: parseAssignments(`${key}=4`, '--what-if') }], runs: 0 })).toThrow(/CID_STOCK is a lite pull group/);
+    // 300 ms a message on one polling thread: 3.3 a second an instance, under app-stock-01's 4 a second
+    // for the 40 s app-stock-02 is stopped: about 27 more behind (20 consume threads would not fall behind).
+    const r = replay(input, { seed: 1, variants: [{ label: 'slow', assignments: parseAssignments('processMs=300', '--what-if') }], runs: 0 });
+    expect(r.whatIf[0].consumers[0].maxLag).toBeGreaterThan(r.baseline.consumers[0].maxLag + 20);
+  });
+});
