@@ -406,14 +406,19 @@ export class ConsumerGroup {
     }
   }
 
-  /** findConsumerIdList: the client ids of the first broker of the topic (in the instance's route) that answers. */
-  findConsumerIdList(from: Host, route: ReadonlySet<string> | null = null): string[] | null {
-    for (const name of [...this.config.brokers.keys()].sort()) {
-      if (!this.config.queues.some((q) => q.brokerName === name) || (route !== null && !route.has(name))) continue;
-      if (this.reach(from, name) !== 'ok') continue;
-      return [...(this.broker(name).store.consumerTable.get(this.config.group)?.keys() ?? [])];
-    }
-    return null;
+  /**
+   * MQClientInstance.findConsumerIdList (4.9.4; the same in 5.x): the client ids of one broker of the
+   * topic's route, picked at random (findBrokerAddrByTopic: random.nextInt over the route's brokers),
+   * so instances may rebalance on different brokers' books (one that restarted, or that has not had an
+   * instance's heartbeat yet). A broker that does not answer gives none (`getConsumerIdListByGroup
+   * exception`): the rebalance of the topic changes nothing. `pick` is the draw in [0, 1).
+   */
+  findConsumerIdList(from: Host, route: ReadonlySet<string> | null, pick: number): string[] | null {
+    const names = [...this.config.brokers.keys()].sort().filter((name) => this.config.queues.some((q) => q.brokerName === name) && (route === null || route.has(name)));
+    if (names.length === 0) return null;
+    const name = names[Math.min(names.length - 1, Math.floor(pick * names.length))];
+    if (this.reach(from, name) !== 'ok') return null;
+    return [...(this.broker(name).store.consumerTable.get(this.config.group)?.keys() ?? [])];
   }
 
   commitOffset(mq: MessageQueue, offset: number): void {
@@ -675,6 +680,8 @@ export class PushConsumer extends Process {
     sink: LogSink,
     zone: Zone,
     private readonly rng: Rng,
+    /** The draws of findConsumerIdList's broker, a stream of their own (the listener's draws stay as they are). */
+    private readonly rebalanceRng: Rng,
   ) {
     super(net, host, `consumer:${group.config.group}@${host.name}`);
     this.clientId = config.clientId;
@@ -809,16 +816,19 @@ export class PushConsumer extends Process {
   /** RebalanceImpl.doRebalance: the topic's queues, then %RETRY%group's. */
   private doRebalance(): void {
     if (this.group.broadcasting) return this.doRebalanceBroadcasting();
-    const cidAll = this.group.findConsumerIdList(this.host, this.route);
-    if (cidAll === null || cidAll.length === 0) return; // "doRebalance ... get consumer id list failed"
     const inRoute = (q: MessageQueue) => this.route === null || this.route.has(q.brokerName);
+    // RebalanceImpl.rebalanceByTopic asks for the client ids once per topic (the topic's, then %RETRY%group's).
+    let rebalanced = false;
     for (const queues of [this.group.config.queues, this.group.retryQueues]) {
+      const cidAll = this.group.findConsumerIdList(this.host, this.route, this.rebalanceRng.next());
+      if (cidAll === null || cidAll.length === 0) continue; // "doRebalance ... get consumer id list failed"
       const mqAll = queues.filter(inRoute);
       const allocated = allocateMessageQueueAveragely(mqAll, cidAll, this.clientId);
       const change = this.updateProcessQueueTableInRebalance(queues[0]?.topic ?? '', allocated);
       if (change.changed && this.group.filtering && queues === this.group.config.queues) this.messageQueueChanged(change.added);
+      rebalanced = true;
     }
-    this.firstRebalance = false;
+    if (rebalanced) this.firstRebalance = false;
   }
 
   /**
@@ -1501,7 +1511,7 @@ export function consumerGroupsOf(
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;
       const subscription = parseSubscription(inst.subscription ?? g.subscription);
-      const c = new PushConsumer(net, host, group, { clientId: `${host.ip}@${pid}`, pid, stopAtMs: inst.stopAtMs, stop: inst.stop, blocks: inst.blocks, subscription }, sink, zone, random.stream(`consumer:${g.group}:${inst.host}:${i}`));
+      const c = new PushConsumer(net, host, group, { clientId: `${host.ip}@${pid}`, pid, stopAtMs: inst.stopAtMs, stop: inst.stop, blocks: inst.blocks, subscription }, sink, zone, random.stream(`consumer:${g.group}:${inst.host}:${i}`), random.stream(`rebalance:${g.group}:${inst.host}:${i}`));
       group.instances.push(c);
       group.metrics.instances.push(inst.host);
       kernel.schedule(inst.startAtMs ?? 1000 + ((i * 89) % 1000), Priority.process, () => {

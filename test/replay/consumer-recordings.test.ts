@@ -76,7 +76,10 @@ const CASES: Case[] = [
   {
     name: 'consumer-5x-restart', verdict: 'reproduced',
     figures: ['peak', ...COUNTS],
-    gaps: { duplicates: "the model has the overlap at broker-a's return (the first instance to heartbeat it takes every queue), not the commits lost on broker-a's queues nor the race of one queue's move; it consumes half the recording's messages" },
+    // The duplicates are with seed 1 (19 against 16), not with every seed (seeds 2-4: 26, 23, 28): whether the
+    // first instance to heartbeat broker-a at its return asks broker-a (alone there: it takes every queue)
+    // or broker-b for the client ids is a draw (MQClientInstance.findBrokerAddrByTopic picks a broker at random).
+    gaps: {},
   },
   {
     name: 'consumer-broker-hang', verdict: 'reproduced',
