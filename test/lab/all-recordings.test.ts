@@ -31,7 +31,7 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   'replay-setting': 0.99,
   'replay-fault': 0.99,
   'replay-milestone': 0.89,
-  'replay-impact': 0.79,
+  'replay-impact': 0.8,
   'replay-assumed': 0.71,
   recallCauses: 0.9,
   recallClients: 0.98,
