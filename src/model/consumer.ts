@@ -41,16 +41,17 @@
 //   offsets.json under the client id `ip@DEFAULT`, persisted every 5 s, read again by a new process
 //   on the host; without it a queue starts at its max offset, CONSUME_FROM_LAST_OFFSET); pulls commit
 //   nothing; a failed message is dropped (ConsumeMessageConcurrentlyService.processConsumeResult).
-// - Lite pull (DefaultLitePullConsumer with autoCommit, 4.9.4): its pulls commit nothing and what the
-//   application polled goes into the offset store only at the first poll after each 5 s (commitAll),
-//   so a queue that moves, or an instance that stops, leaves what was polled since to be consumed
-//   again; its queues are still pulled and consumed as a push consumer's.
+// - Lite pull (DefaultLitePullConsumer with autoCommit, 4.9.4): its queues are pulled as a push
+//   consumer's (pullBatchSize 10), its pulls commit nothing, and each FOUND pull is one ConsumeRequest
+//   that one poll of the application's thread takes; the thread consumes the batch and polls again,
+//   and the first poll after each 5 s commits what was polled (maybeAutoCommit, commitAll). A queue
+//   that moves, or an instance that stops, leaves what was polled since to be consumed again.
 // Not modelled yet: SQL92 and class filters, an orderly queue's one-at-a-time
-// consumption and its retries in place, a lite pull application's own polling (its thread, batch,
-// pullBatchSize 10), pop, pullThresholdSizeForQueue (the model's messages have no size), the
+// consumption and its retries in place, a lite pull consumer's pullThresholdForAll and its own
+// flow-control warnings, pop, pullThresholdSizeForQueue (the model's messages have no size), the
 // %RETRY% topic's subscription versions (always '*').
 
-import { CONSUMER_DEFAULTS, TIMEOUTS } from '../rocketmq/facts.js';
+import { CONSUMER_DEFAULTS, LITE_PULL_CONSUMER_DEFAULTS, TIMEOUTS } from '../rocketmq/facts.js';
 import { renderMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
 import type { Broker } from './broker.js';
@@ -80,9 +81,6 @@ const HOLD_CHECK_INTERVAL_MS = 5000;
 const PULL_LATER_NOT_LOCKED_MS = 1000;
 /** ConsumeMessageOrderlyService locks every queue it holds every 20 s (ProcessQueue.REBALANCE_LOCK_INTERVAL), first 1 s after the start. */
 const REBALANCE_LOCK_INTERVAL_MS = 20000;
-
-/** DefaultLitePullConsumer.autoCommitIntervalMillis (5 s, 4.9.4). */
-const LITE_PULL_AUTO_COMMIT_INTERVAL_MS = 5000;
 
 /** MQClientInstance.resetOffset sleeps 10 s between dropping the queues and taking the new offsets (4.9.x). */
 const RESET_OFFSET_SLEEP_MS = 10000;
@@ -209,12 +207,12 @@ export interface ConsumerGroupConfig {
   brokers: Map<string, Broker>;
 }
 
-/** The settings of a group, the release's defaults where the scenario says nothing. */
-export function consumerSettings(s: ConsumerSettings | undefined): Required<ConsumerSettings> {
+/** The settings of a group, the release's defaults where the scenario says nothing (a lite pull group's pulls take DefaultLitePullConsumer's batch). */
+export function consumerSettings(s: ConsumerSettings | undefined, litePull = false): Required<ConsumerSettings> {
   return {
     consumeThreadMin: s?.consumeThreadMin ?? CONSUMER_DEFAULTS.consumeThreadMin,
     consumeThreadMax: s?.consumeThreadMax ?? CONSUMER_DEFAULTS.consumeThreadMax,
-    pullBatchSize: s?.pullBatchSize ?? CONSUMER_DEFAULTS.pullBatchSize,
+    pullBatchSize: s?.pullBatchSize ?? (litePull ? LITE_PULL_CONSUMER_DEFAULTS.pullBatchSize : CONSUMER_DEFAULTS.pullBatchSize),
     pullThresholdForQueue: s?.pullThresholdForQueue ?? CONSUMER_DEFAULTS.pullThresholdForQueue,
     consumeConcurrentlyMaxSpan: s?.consumeConcurrentlyMaxSpan ?? CONSUMER_DEFAULTS.consumeConcurrentlyMaxSpan,
     maxReconsumeTimes: s?.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes,
@@ -408,14 +406,19 @@ export class ConsumerGroup {
     }
   }
 
-  /** findConsumerIdList: the client ids of the first broker of the topic (in the instance's route) that answers. */
-  findConsumerIdList(from: Host, route: ReadonlySet<string> | null = null): string[] | null {
-    for (const name of [...this.config.brokers.keys()].sort()) {
-      if (!this.config.queues.some((q) => q.brokerName === name) || (route !== null && !route.has(name))) continue;
-      if (this.reach(from, name) !== 'ok') continue;
-      return [...(this.broker(name).store.consumerTable.get(this.config.group)?.keys() ?? [])];
-    }
-    return null;
+  /**
+   * MQClientInstance.findConsumerIdList (4.9.4; the same in 5.x): the client ids of one broker of the
+   * topic's route, picked at random (findBrokerAddrByTopic: random.nextInt over the route's brokers),
+   * so instances may rebalance on different brokers' books (one that restarted, or that has not had an
+   * instance's heartbeat yet). A broker that does not answer gives none (`getConsumerIdListByGroup
+   * exception`): the rebalance of the topic changes nothing. `pick` is the draw in [0, 1).
+   */
+  findConsumerIdList(from: Host, route: ReadonlySet<string> | null, pick: number): string[] | null {
+    const names = [...this.config.brokers.keys()].sort().filter((name) => this.config.queues.some((q) => q.brokerName === name) && (route === null || route.has(name)));
+    if (names.length === 0) return null;
+    const name = names[Math.min(names.length - 1, Math.floor(pick * names.length))];
+    if (this.reach(from, name) !== 'ok') return null;
+    return [...(this.broker(name).store.consumerTable.get(this.config.group)?.keys() ?? [])];
   }
 
   commitOffset(mq: MessageQueue, offset: number): void {
@@ -597,6 +600,12 @@ interface ConsumeRequest {
   msg: StoredMessage;
 }
 
+/** DefaultLitePullConsumerImpl.ConsumeRequest: one FOUND pull's messages, handed to one poll. */
+interface LiteConsumeRequest {
+  pq: ProcessQueue;
+  msgs: Array<[number, StoredMessage]>;
+}
+
 export interface PushConsumerConfig {
   clientId: string;
   pid: number;
@@ -630,6 +639,12 @@ export class PushConsumer extends Process {
    * not yet committed to the offset store (offsetTable) by commitAll.
    */
   private polledOffsets = new Map<string, number>();
+  /** A lite pull instance's consumeRequestCache: one request per FOUND pull (its messages), in arrival order. */
+  private consumeRequestCache: LiteConsumeRequest[] = [];
+  /** DefaultLitePullConsumerImpl.nextAutoCommitDeadline (-1: the next poll commits). */
+  private nextAutoCommitDeadline = -1;
+  /** The polling thread waits in poll for a ConsumeRequest until this timer; null: it is consuming a batch. */
+  private pollWait: Timer | null = null;
   /** BROADCASTING: the host's offsets.json (ConsumerGroup.localOffsetFiles), read at the start (LocalFileOffsetStore.load). */
   private get localOffsets(): Map<string, number> {
     let f = this.group.localOffsetFiles.get(this.host.name);
@@ -652,6 +667,8 @@ export class PushConsumer extends Process {
    * (at its start), raised by every rebalance that changes its queues; kept only for a group that filters.
    */
   subVersion = 0;
+  /** The release marks an orderly queue's new ProcessQueue locked when its rebalance locked it (4.9.5+). */
+  private readonly orderlyNewQueueLocked: boolean;
   /** Its first rebalance after the start is still to come (it follows the start's heartbeat). */
   private firstRebalance = true;
 
@@ -663,10 +680,13 @@ export class PushConsumer extends Process {
     sink: LogSink,
     zone: Zone,
     private readonly rng: Rng,
+    /** The draws of findConsumerIdList's broker, a stream of their own (the listener's draws stay as they are). */
+    private readonly rebalanceRng: Rng,
   ) {
     super(net, host, `consumer:${group.config.group}@${host.name}`);
     this.clientId = config.clientId;
     const profile = clientProfile(group.config.version);
+    this.orderlyNewQueueLocked = profile.orderlyNewQueueLocked;
     const inner = profile.layout === 'inner';
     this.clientLog = sink.file({
       host: host.name,
@@ -700,8 +720,12 @@ export class PushConsumer extends Process {
     this.every(t.persistConsumerOffsetIntervalMs, t.persistFirstDelayMs, () => this.persistAllConsumerOffset());
     this.every(t.rebalanceIntervalMs, t.rebalanceIntervalMs, () => this.doRebalance());
     if (this.group.config.orderly) this.every(REBALANCE_LOCK_INTERVAL_MS, 1000, () => this.lockAll());
-    if (this.group.config.litePull) this.every(LITE_PULL_AUTO_COMMIT_INTERVAL_MS, LITE_PULL_AUTO_COMMIT_INTERVAL_MS, () => this.commitAll());
     this.rebalanceImmediately();
+    if (this.group.config.litePull) {
+      // The application's polling thread starts with the consumer; its first poll commits (the deadline is -1).
+      this.nextAutoCommitDeadline = -1;
+      this.poll();
+    }
     if (this.config.stopAtMs !== undefined && this.config.stopAtMs > this.nowMs) {
       const stopAt = this.config.stopAtMs;
       this.at(stopAt, () => (this.config.stop === 'kill' ? this.kill('fin') : this.shutdown()), Priority.fault);
@@ -713,6 +737,8 @@ export class PushConsumer extends Process {
     this.processQueueTable.clear();
     this.offsetTable.clear();
     this.polledOffsets.clear();
+    this.consumeRequestCache = [];
+    this.pollWait = null;
     this.consumeRequests = [];
     this.consumeHead = 0;
     this.busyThreads = 0;
@@ -790,16 +816,19 @@ export class PushConsumer extends Process {
   /** RebalanceImpl.doRebalance: the topic's queues, then %RETRY%group's. */
   private doRebalance(): void {
     if (this.group.broadcasting) return this.doRebalanceBroadcasting();
-    const cidAll = this.group.findConsumerIdList(this.host, this.route);
-    if (cidAll === null || cidAll.length === 0) return; // "doRebalance ... get consumer id list failed"
     const inRoute = (q: MessageQueue) => this.route === null || this.route.has(q.brokerName);
+    // RebalanceImpl.rebalanceByTopic asks for the client ids once per topic (the topic's, then %RETRY%group's).
+    let rebalanced = false;
     for (const queues of [this.group.config.queues, this.group.retryQueues]) {
+      const cidAll = this.group.findConsumerIdList(this.host, this.route, this.rebalanceRng.next());
+      if (cidAll === null || cidAll.length === 0) continue; // "doRebalance ... get consumer id list failed"
       const mqAll = queues.filter(inRoute);
       const allocated = allocateMessageQueueAveragely(mqAll, cidAll, this.clientId);
       const change = this.updateProcessQueueTableInRebalance(queues[0]?.topic ?? '', allocated);
       if (change.changed && this.group.filtering && queues === this.group.config.queues) this.messageQueueChanged(change.added);
+      rebalanced = true;
     }
-    this.firstRebalance = false;
+    if (rebalanced) this.firstRebalance = false;
   }
 
   /**
@@ -868,7 +897,9 @@ export class PushConsumer extends Process {
       // An orderly queue is locked first: "add a new mq failed, ..., because lock failed".
       if (this.group.config.orderly && !this.lock(mq)) continue;
       const pq = new ProcessQueue(mq, this.computePullFromWhere(mq));
-      pq.locked = this.group.config.orderly === true;
+      // 4.9.4 and older: lock(mq) ran before the ProcessQueue existed, so the new one is not marked
+      // locked and waits for the next lockAll (ClientProfile.orderlyNewQueueLocked).
+      pq.locked = this.group.config.orderly === true && this.orderlyNewQueueLocked;
       this.offsetTable.set(key, pq.nextOffset);
       this.processQueueTable.set(key, pq);
       changed = true;
@@ -933,18 +964,77 @@ export class PushConsumer extends Process {
   }
 
   /**
-   * DefaultLitePullConsumerImpl.commitAll (4.9.4), run by maybeAutoCommit at the first poll after each
-   * autoCommitIntervalMillis: each held queue's consume offset goes into the offset store, which
-   * the 5 s persist and the shutdown send to the broker. What was polled since the last commit is
-   * not in the store: a queue that moves, or an instance that stops, leaves it to be consumed again.
-   * The application polls all the time (the lab's poller: poll(1000) in a loop), so the model commits
-   * every 5 s.
+   * DefaultLitePullConsumerImpl.commitAll (4.9.4): each held queue's consume offset (what the
+   * application polled, AssignedMessageQueue.updateConsumeOffset) goes into the offset store
+   * (updateOffset, not increase-only), which the 5 s persist and the shutdown send to the broker.
+   * What was polled since the last commit is not in the store: a queue that moves, or an instance
+   * that stops, leaves it to be consumed again. A queue not polled since it was assigned has no
+   * consume offset (`consumerOffset is -1`): nothing is committed for it.
    */
   private commitAll(): void {
-    for (const [key, off] of this.polledOffsets) {
-      if (!this.processQueueTable.has(key)) continue;
-      if (off > (this.offsetTable.get(key) ?? -1)) this.offsetTable.set(key, off);
+    for (const [key, off] of this.polledOffsets) if (this.processQueueTable.has(key)) this.offsetTable.set(key, off);
+  }
+
+  // ---- DefaultLitePullConsumerImpl.poll, called by the application's polling thread ----------
+  //
+  // The application polls and consumes on one thread (RocketMQ's LitePullConsumerSubscribe example:
+  // `while (running) { poll(); ... }`; poll is synchronized, so one poll runs at a time anyway): each
+  // poll first runs maybeAutoCommit, then takes one ConsumeRequest (one pull's messages, up to
+  // pullBatchSize), removes its messages from the process queue and sets the queue's consume offset;
+  // the application consumes them one after another and polls again. The commits follow the polls:
+  // the first poll at or after each deadline commits and sets the next deadline 5 s from then, so
+  // they drift against MQClientInstance's persist every 5 s (the time from the deadline to the next
+  // poll: a batch still consuming, or a poll waiting for messages), and how far the broker's offsets
+  // trail the consumption moves with that phase.
+
+  /** DefaultLitePullConsumerImpl.poll(pollTimeoutMillis): maybeAutoCommit, then a request, or wait for one. */
+  private poll(): void {
+    if (this.nowMs >= this.nextAutoCommitDeadline) {
+      this.commitAll();
+      this.nextAutoCommitDeadline = this.nowMs + LITE_PULL_CONSUMER_DEFAULTS.autoCommitIntervalMillis;
     }
+    if (this.takeConsumeRequest()) return;
+    this.pollWait = this.after(LITE_PULL_CONSUMER_DEFAULTS.pollTimeoutMillis, () => {
+      this.pollWait = null;
+      this.poll();
+    });
+  }
+
+  /**
+   * consumeRequestCache.poll: the first request whose queue was not dropped; its messages leave the
+   * process queue (ProcessQueue.removeMessage gives the offset: the lowest still cached, else past the
+   * highest) and that offset is the queue's consume offset. False when none is waiting.
+   */
+  private takeConsumeRequest(): boolean {
+    while (this.consumeRequestCache.length > 0) {
+      const req = this.consumeRequestCache.shift()!;
+      const { pq } = req;
+      if (pq.dropped) continue;
+      let offset = pq.queueOffsetMax + 1;
+      for (const [o] of req.msgs) offset = pq.removeMessage(o);
+      this.polledOffsets.set(queueName(pq.mq), offset);
+      this.resumeAfterFlowControl(pq);
+      this.consumeBatch(req, 0);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The application consumes a polled batch one message after another (the listener's time each; a
+   * blocked listener holds the thread), then polls again. A lite pull consumer sends nothing back: a
+   * message the application fails is not consumed again (its offset is committed all the same).
+   */
+  private consumeBatch(req: LiteConsumeRequest, i: number): void {
+    if (i >= req.msgs.length) return this.poll();
+    const l = this.group.listener;
+    this.group.metrics.deliveries++;
+    const ok = this.rng.next() >= l.laterShare + l.throwShare;
+    this.at(Math.max(this.nowMs + l.processMs, this.blockedUntil()), () => {
+      if (ok) this.group.countConsumed(req.pq.mq, req.msgs[i][0], this);
+      else this.group.metrics.failed++;
+      this.consumeBatch(req, i + 1);
+    });
   }
 
   /** MQClientInstance.persistAllConsumerOffset (updateConsumerOffsetOneway per queue). */
@@ -1219,16 +1309,27 @@ export class PushConsumer extends Process {
     });
   }
 
-  /** PullCallback.onSuccess: FOUND caches and submits the messages; NO_NEW_MSG pulls again at once. */
+  /**
+   * PullCallback.onSuccess: FOUND caches and submits the messages; NO_NEW_MSG pulls again at once. A
+   * lite pull instance's PullTaskImpl puts a FOUND pull's messages in the process queue and its
+   * consumeRequestCache as one request, which a waiting poll takes at once, and pulls again at once.
+   */
   private onPullResult(pq: ProcessQueue, found: Array<[number, StoredMessage]>, next: number): void {
     if (pq.dropped) return;
     pq.nextOffset = next;
     for (const [o, msg] of found) {
       pq.cached.set(o, msg);
       if (o > pq.queueOffsetMax) pq.queueOffsetMax = o;
-      this.consumeRequests.push({ pq, offset: o, msg });
+      if (!this.group.config.litePull) this.consumeRequests.push({ pq, offset: o, msg });
     }
-    this.dispatchConsume();
+    if (this.group.config.litePull) {
+      if (found.length > 0) this.consumeRequestCache.push({ pq, msgs: found });
+      if (this.pollWait !== null && this.consumeRequestCache.length > 0) {
+        this.pollWait.cancel();
+        this.pollWait = null;
+        this.takeConsumeRequest();
+      }
+    } else this.dispatchConsume();
     this.pullMessage(pq);
   }
 
@@ -1309,8 +1410,7 @@ export class PushConsumer extends Process {
       } else {
         const offset = pq.removeMessage(req.offset);
         const key = queueName(pq.mq);
-        const table = this.group.config.litePull ? this.polledOffsets : this.offsetTable;
-        if (offset > (table.get(key) ?? -1)) table.set(key, offset);
+        if (offset > (this.offsetTable.get(key) ?? -1)) this.offsetTable.set(key, offset);
         this.resumeAfterFlowControl(pq);
       }
     }
@@ -1406,12 +1506,12 @@ export function consumerGroupsOf(
     const filtering = [g.subscription, ...g.instances.map((x) => x.subscription)].some((x) => x !== undefined && !parseSubscription(x).all);
     const broadcasting = g.messageModel === 'BROADCASTING';
     assert(!(broadcasting && (g.consumeMode === 'orderly' || g.consumeMode === 'pop')), `consumer group ${g.group}: ${g.consumeMode === 'orderly' ? 'an orderly' : 'a pop'} BROADCASTING group is not modelled`);
-    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', litePull: g.consumeMode === 'litePull', pop: g.consumeMode === 'pop', ...(g.consumeMode === 'pop' && g.invisibleMs !== undefined ? { invisibleMs: g.invisibleMs } : {}), filtering, broadcasting });
+    const group = new ConsumerGroup(kernel, net, { group: g.group, topic: g.topic, version: g.version, settings: consumerSettings(g, g.consumeMode === 'litePull'), listener: g.listener, queues, brokers, resets: g.resets, nameServers, orderly: g.consumeMode === 'orderly', litePull: g.consumeMode === 'litePull', pop: g.consumeMode === 'pop', ...(g.consumeMode === 'pop' && g.invisibleMs !== undefined ? { invisibleMs: g.invisibleMs } : {}), filtering, broadcasting });
     g.instances.forEach((inst, i) => {
       const host = net.host(inst.host);
       const pid = 30000 + gi * 97 + i * 7;
       const subscription = parseSubscription(inst.subscription ?? g.subscription);
-      const c = new PushConsumer(net, host, group, { clientId: `${host.ip}@${pid}`, pid, stopAtMs: inst.stopAtMs, stop: inst.stop, blocks: inst.blocks, subscription }, sink, zone, random.stream(`consumer:${g.group}:${inst.host}:${i}`));
+      const c = new PushConsumer(net, host, group, { clientId: `${host.ip}@${pid}`, pid, stopAtMs: inst.stopAtMs, stop: inst.stop, blocks: inst.blocks, subscription }, sink, zone, random.stream(`consumer:${g.group}:${inst.host}:${i}`), random.stream(`rebalance:${g.group}:${inst.host}:${i}`));
       group.instances.push(c);
       group.metrics.instances.push(inst.host);
       kernel.schedule(inst.startAtMs ?? 1000 + ((i * 89) % 1000), Priority.process, () => {

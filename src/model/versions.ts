@@ -111,6 +111,14 @@ export interface ClientProfile {
   readonly vipChannel: boolean;
   /** `No route info of this topic: T` (4.6.0+) or `No route info of this topic, T` (DefaultMQProducerImpl.sendDefaultImpl). */
   readonly noRouteColon: boolean;
+  /**
+   * 4.9.5+ (5.x too): RebalanceImpl.updateProcessQueueTableInRebalance marks the ProcessQueue of an
+   * orderly queue it just locked as locked (pq.setLocked(true)). Up to 4.9.4 it does not: lock(mq)
+   * marks only the queues already in processQueueTable, and the new ProcessQueue starts not locked
+   * (ProcessQueue.locked = false), so its pulls wait (`pull message later because not locked in
+   * broker`) until ConsumeMessageOrderlyService's lockMQPeriodically (lockAll every 20 s) marks it.
+   */
+  readonly orderlyNewQueueLocked: boolean;
   /** `ClientVersion:V4_8_0`. */
   readonly versionConstant: string;
 }
@@ -164,6 +172,7 @@ export function clientProfile(version: string): ClientProfile {
     faultTables: factHolds(CLIENT.faultStrategy514, v) ? 'latency-514' : 'latency-4x',
     faultPrefersLastBroker: factHolds(CLIENT.faultPrefersLastBroker, v),
     vipChannel: !atLeast(v, '4.5.1'),
+    orderlyNewQueueLocked: atLeast(v, '4.9.5'),
     noRouteColon: atLeast(v, '4.6.0'),
     versionConstant: `V${v[0]}_${v[1]}_${v[2]}`,
   };

@@ -230,7 +230,7 @@ export function consumerRows(sc: Scenario, defaults: Record<string, string>, t: 
       g.version,
       `${g.topic} '${g.subscription ?? '*'}'`,
       g.messageModel === 'BROADCASTING' ? 'BROADCASTING' : '',
-      mark('consumeThreadMin', `${g.consumeThreadMin ?? CONSUMER_DEFAULTS.consumeThreadMin} consume threads`),
+      g.consumeMode === 'litePull' ? mark('pollThreads', '1 polling thread an instance') : mark('consumeThreadMin', `${g.consumeThreadMin ?? CONSUMER_DEFAULTS.consumeThreadMin} consume threads`),
       mark('pullThresholdForQueue', `pullThresholdForQueue ${g.pullThresholdForQueue ?? CONSUMER_DEFAULTS.pullThresholdForQueue}`),
       mark('maxReconsumeTimes', `maxReconsumeTimes ${g.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes}`),
       g.invisibleMs !== undefined ? mark('invisibleMs', `invisible time ${g.invisibleMs / 1000} s`) : '',

@@ -235,6 +235,8 @@ function applyConsumerKey(sc: Scenario, a: Assignment, v: number | boolean, wher
   const targets = a.subject === null ? all : all.filter((g) => g.group === a.subject);
   if (!targets.length) throw new WhatIfError(`${where}=${a.value}: no consumer group ${a.subject ?? ''} (groups: ${all.map((g) => g.group).join(', ') || 'none'})`.replace('group  (', 'group ('));
   for (const g of targets) {
+    // The application polls and consumes a lite pull group's messages (DefaultLitePullConsumer has no consume pool).
+    if ((a.key === 'consumeThreadMax' || a.key === 'consumeThreadMin') && g.consumeMode === 'litePull') throw new WhatIfError(`${where}=${a.value}: ${g.group} is a lite pull group (consumeMode "litePull"): the application's polling thread consumes, it has no consume threads`);
     switch (a.key) {
       case 'consumeThreadMax':
         g.consumeThreadMax = value;

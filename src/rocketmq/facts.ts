@@ -161,6 +161,22 @@ export const CONSUMER_DEFAULTS = {
 } as const;
 
 /**
+ * DefaultLitePullConsumer's defaults (4.9.4; the same from 4.6.0 to 4.9.x):
+ * - pullBatchSize 10 messages a pull; each FOUND pull is one ConsumeRequest of consumeRequestCache,
+ *   and one poll hands one ConsumeRequest to the application (DefaultLitePullConsumerImpl.poll).
+ * - autoCommitIntervalMillis 5000: with autoCommit, poll first runs maybeAutoCommit, which commits
+ *   (commitAll: each queue's consume offset into the offset store) when now >= nextAutoCommitDeadline
+ *   and sets the deadline to now + 5000; nextAutoCommitDeadline starts at -1 (the first poll commits).
+ *   The commits so follow the application's polls, not a timer of their own.
+ * - pollTimeoutMillis 5000: poll() waits this long for a ConsumeRequest before it returns nothing.
+ */
+export const LITE_PULL_CONSUMER_DEFAULTS = {
+  pullBatchSize: 10,
+  autoCommitIntervalMillis: 5000,
+  pollTimeoutMillis: 5000,
+} as const;
+
+/**
  * The 5.x proxy's defaults for its gRPC consumers (ProxyConfig, 5.0-5.3.3):
  * - minInvisibleTimeMillsForRecv: the shortest invisible time a receive may ask (ReceiveMessageActivity
  *   refuses a shorter one with code 40011 `the invisibleTime is too small`), so a message the pop

@@ -1,7 +1,8 @@
 // A master restarts: its ConsumerManager starts empty. The group's instances find it back in the route
 // at their route polls and heartbeat it 1 s later (MQClientInstance's tasks); the broker notifies every
-// channel of the group at each new one, the new instance's own too. The first to heartbeat rebalances
-// with the client ids of the restarted broker, itself alone, takes every queue and consumes those the
+// channel of the group at each new one, the new instance's own too. The first to heartbeat rebalances;
+// when it asks the restarted broker for the client ids (a broker of the route picked at random,
+// MQClientInstance.findBrokerAddrByTopic) it is alone there, takes every queue and consumes those the
 // others still hold until they register: messages consumed twice across instances.
 
 import { describe, expect, it } from 'vitest';
@@ -28,6 +29,13 @@ const twice = (sc: Scenario, seed: number) => runScenario(sc, { seed, untilMs: 2
 describe('a restarted broker knows no instance until each heartbeats it', () => {
   it('three instances: the first to heartbeat it takes every queue, and what it shares with their owners is consumed twice', () => {
     for (const seed of [1, 2, 3]) expect(twice(scenario(3, true), seed)).toBeGreaterThan(0);
+  });
+
+  it("each rebalance asks a broker picked at random for the client ids (MQClientInstance.findBrokerAddrByTopic): the first to heartbeat the restarted broker takes every queue only when it asked that broker", () => {
+    const dups = Array.from({ length: 10 }, (_, i) => twice(scenario(3, true), i + 1));
+    // Asking broker-b, whose book held all three, it took its own share: nothing twice.
+    expect(dups.some((n) => n === 0)).toBe(true);
+    expect(dups.filter((n) => n > 0).length).toBeGreaterThan(5);
   });
 
   it('one instance, or no restart: nothing is consumed twice', () => {

@@ -48,35 +48,38 @@ interface Case {
 }
 
 const COUNTS: Figure[] = ['dlq', 'failed', 'duplicates'];
-const LOCKS = "the recording's instances rebalanced together and one could not lock the queues the other had not unlocked yet; the model's instances win no such race";
 
 const CASES: Case[] = [
   { name: 'consumer-slow-listener', verdict: 'reproduced', figures: ['peak', 'peakAt', 'backAt', ...COUNTS], gaps: {} },
   { name: 'consumer-failures-dlq', verdict: 'reproduced', figures: ['peak', ...COUNTS], gaps: {} },
   { name: 'consumer-rebalance-kill', verdict: 'nothing-compared', figures: ['peak', ...COUNTS], gaps: {} },
   { name: 'consumer-subscription-mismatch', verdict: 'nothing-compared', figures: ['peak', ...COUNTS], gaps: {} },
-  { name: 'consumer-offset-reset', verdict: 'reproduced', figures: ['peak', ...COUNTS], gaps: { peak: "the model's instances stop consuming for MQClientInstance.resetOffset's 10 s; the recording's lag samples show no such pause" } },
+  { name: 'consumer-offset-reset', verdict: 'reproduced', figures: ['peak', ...COUNTS], gaps: { peak: "the model's instances stop consuming for MQClientInstance.resetOffset's 10 s, as the recording's did (its [persistAll] lines send the old offsets meanwhile); the lab's lag samples reached the broker 3-6 s after their stamps (broker-a's remoting.log) and none fell in that pause" } },
   {
-    name: 'consumer-lite-pull-stop', verdict: { diverged: 'lag' },
+    name: 'consumer-lite-pull-stop', verdict: 'reproduced',
     figures: ['peak', 'peakAt', ...COUNTS],
     gaps: {
-      peak: "a lite pull group's lag is mostly what it consumed and has not committed (every 5 s, at a poll) and persisted (every 5 s) yet, up to 10 s of messages: how much a sample sees rests on the phase of the two, and the listener's slowdown to 200 ms is not in the logs (a lite pull consumer prints no consume statistics); the model's largest is over the recording's",
-      peakAt: 'the slowdown is not in the logs',
+      // The lag itself is (seed 1: 36 against 35): the commits follow the application's polls and drift against the 5 s persist.
+      peakAt: "the group's lag is mostly what it polled and has not committed (at the first poll after each 5 s) and persisted (every 5 s) yet: where the largest falls rests on the phase of the two, and the listener's slowdown to 200 ms that made the recording's is not in the logs (a lite pull consumer prints no consume statistics)",
     },
   },
   {
     name: 'consumer-orderly-broker-crash', verdict: 'reproduced',
     figures: ['peak', 'peakAt', ...COUNTS],
     gaps: {
-      peak: LOCKS,
-      peakAt: LOCKS,
+      // The peak is (124 at 19:53:25 against 115 at 19:53:22): broker-a's queues, added when it was
+      // back in the route, wait for lockAll's 20 s before their pulls (a 4.9.4 ProcessQueue is not
+      // marked locked by the rebalance's own lock).
       duplicates: "the same cause (broker-a killed boots with the offsets it last persisted, every 5 s: what app-stock-01 consumed since is consumed again); how many rests on the persist's phase, known only to the second from the registrations: the model's falls just after the kill (seeds 1, 2: 13)",
     },
   },
   {
     name: 'consumer-5x-restart', verdict: 'reproduced',
     figures: ['peak', ...COUNTS],
-    gaps: { duplicates: "the model has the overlap at broker-a's return (the first instance to heartbeat it takes every queue), not the commits lost on broker-a's queues nor the race of one queue's move; it consumes half the recording's messages" },
+    // The duplicates are with seed 1 (19 against 16), not with every seed (seeds 2-4: 26, 23, 28): whether the
+    // first instance to heartbeat broker-a at its return asks broker-a (alone there: it takes every queue)
+    // or broker-b for the client ids is a draw (MQClientInstance.findBrokerAddrByTopic picks a broker at random).
+    gaps: {},
   },
   {
     name: 'consumer-broker-hang', verdict: 'reproduced',
@@ -212,7 +215,14 @@ describe('replay of the lab consumer recordings against their lab.json', () => {
           }
         }
         const dflt = { consumeThreadMin: 20, pullThresholdForQueue: 1000, maxReconsumeTimes: 16 } as const;
+        const litePull = labConsumers[0].mode === 'litePull';
+        if (litePull) {
+          // A lite pull consumer has no consume threads (the lab refuses them for it): the application's polling thread, assumed.
+          expect(g.consumeThreadMin).toBeUndefined();
+          expect(report.input.defaults[`scenario.consumerGroups[${gi}].pollThreads`]).toBeDefined();
+        }
         for (const key of ['consumeThreadMin', 'pullThresholdForQueue', 'maxReconsumeTimes'] as const) {
+          if (litePull && key === 'consumeThreadMin') continue;
           const ran = new Set(labConsumers.map((x) => x.settings[key] ?? dflt[key]));
           // A field the scenario leaves out runs with the default.
           const inferred = g[key] ?? dflt[key];
@@ -330,5 +340,18 @@ describe('consumer-grpc-simple-failures: 5.x gRPC SimpleConsumers, which log no 
     expect(r.whatIf[0].consumers[0].dlq).toBeLessThan(r.baseline.consumers[0].dlq);
     const push = await infer(join(ROOT, 'samples', 'lab', 'consumer-failures-dlq'));
     expect(() => replay(push, { seed: 1, variants: [{ label: 'x', assignments: parseAssignments('invisibleMs=10000', '--what-if') }], runs: 0 })).toThrow(/CID_\w+ is no pop group/);
+  });
+});
+
+describe('consumer-lite-pull-stop: a lite pull group has no consume threads', () => {
+  it("refuses a what-if on the consume threads (the application's polling thread consumes), and answers one on the listener's time", async () => {
+    const input = (await inferFromLogs({ inputs: [join(ROOT, 'samples', 'lab', 'consumer-lite-pull-stop')] }, () => '+08:00', join(ROOT, 'samples', 'lab', 'consumer-lite-pull-stop'))).input;
+    expect(input.scenario.consumerGroups![0].consumeMode).toBe('litePull');
+    for (const key of ['consumeThreadMax', 'consumeThreadMin'])
+      expect(() => replay(input, { seed: 1, variants: [{ label: 'x', assignments: parseAssignments(`${key}=4`, '--what-if') }], runs: 0 })).toThrow(/CID_STOCK is a lite pull group/);
+    // 300 ms a message on one polling thread: 3.3 a second an instance, under app-stock-01's 4 a second
+    // for the 40 s app-stock-02 is stopped: about 27 more behind (20 consume threads would not fall behind).
+    const r = replay(input, { seed: 1, variants: [{ label: 'slow', assignments: parseAssignments('processMs=300', '--what-if') }], runs: 0 });
+    expect(r.whatIf[0].consumers[0].maxLag).toBeGreaterThan(r.baseline.consumers[0].maxLag + 20);
   });
 });

@@ -24,7 +24,7 @@
 
 import type { ScenarioClient, ScenarioConsumerGroup, ScenarioConsumerInstance, ScenarioTopic } from '../../model/index.js';
 import { parseSubscription } from '../../model/subscription.js';
-import { CONSUMER_DEFAULTS, PROXY_DEFAULTS } from '../../rocketmq/facts.js';
+import { CONSUMER_DEFAULTS, LITE_PULL_CONSUMER_DEFAULTS, PROXY_DEFAULTS } from '../../rocketmq/facts.js';
 import { MESSAGE_DELAY_LEVELS_MS } from '../../model/store.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { ConsumeFailure, ConsumeStatMinute } from '../collect.js';
@@ -178,7 +178,7 @@ function inferGroup(
   const mode: ConsumeMode = locks.length > 0 ? 'orderly' : lite ? 'litePull' : 'concurrently';
   modes.set(name, mode);
   if (mode === 'orderly') ctx.notes.push(`consumer group ${name}: consumed orderly (it locked its queues on the brokers: ${ctx.ref(locks[0])}); the model locks its queues but consumes their messages concurrently`);
-  if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model runs it as a push consumer whose offsets go into the offset store every 5 s (autoCommit), not as each message is consumed`);
+  if (mode === 'litePull') ctx.notes.push(`consumer group ${name}: a lite pull consumer (DefaultLitePullConsumer's start line: ${ctx.ref(lite!)}); the model polls it on one application thread (assumed) that consumes each polled batch in turn, and commits its offsets at the first poll after each 5 s (autoCommit), not as each message is consumed`);
   // The message model: the broker's `new consumer connected, group: G CONSUME_PASSIVELY <model>` lines.
   const conns = book.filter((e) => e.fields.change === 'connected' && typeof e.fields.messageModel === 'string');
   const models = new Set(conns.map((e) => String(e.fields.messageModel)));
@@ -225,16 +225,22 @@ function inferGroup(
   // it consumed nothing, or its CONSUME_RT holds the blocked calls' whole waits.
   const overBlock = (endTs: number) => blocked.some((b) => endTs > (b.from ?? b.finding.start!) && endTs - 60000 < (b.until ?? Infinity));
   const stats = consumeStats(statRows, name).filter((m) => !overBlock(m.endTs));
-  const threads = inferThreads(ctx, hostsOf, statRows, name, p, overBlock);
-  group.consumeThreadMin = threads;
-  group.consumeThreadMax = Math.max(threads, CONSUMER_DEFAULTS.consumeThreadMax);
-  def(`${p}.consumeThreadMax`, `${group.consumeThreadMax} (DefaultMQPushConsumer default, at least consumeThreadMin; the pool never grows past consumeThreadMin)`);
+  // A lite pull consumer has no consume threads: the application polls and consumes (DefaultLitePullConsumer).
+  const litePull = group.consumeMode === 'litePull';
+  const threads = litePull ? 1 : inferThreads(ctx, hostsOf, statRows, name, p, overBlock);
+  if (litePull) def(`${p}.pollThreads`, "1 an instance (assumed: the application's thread that polls and consumes, as RocketMQ's LitePullConsumerSubscribe example; DefaultLitePullConsumer has no consume threads and its poll is synchronized)");
+  else {
+    group.consumeThreadMin = threads;
+    group.consumeThreadMax = Math.max(threads, CONSUMER_DEFAULTS.consumeThreadMax);
+    def(`${p}.consumeThreadMax`, `${group.consumeThreadMax} (DefaultMQPushConsumer default, at least consumeThreadMin; the pool never grows past consumeThreadMin)`);
+  }
   const flow = mine.find((e) => e.type === 'flow-control' && e.fields.limit === 'count' && typeof e.fields.threshold === 'number');
   if (flow) {
     group.pullThresholdForQueue = flow.fields.threshold as number;
     prov(`${p}.pullThresholdForQueue`, 'the threshold of its flow-control warning', [flow]);
   } else def(`${p}.pullThresholdForQueue`, `${CONSUMER_DEFAULTS.pullThresholdForQueue} (DefaultMQPushConsumer default; no flow-control warning)`);
-  def(`${p}.pullBatchSize`, `${CONSUMER_DEFAULTS.pullBatchSize} (DefaultMQPushConsumer default)`);
+  if (litePull) def(`${p}.pullBatchSize`, `${LITE_PULL_CONSUMER_DEFAULTS.pullBatchSize} (DefaultLitePullConsumer default)`);
+  else def(`${p}.pullBatchSize`, `${CONSUMER_DEFAULTS.pullBatchSize} (DefaultMQPushConsumer default)`);
   def(`${p}.consumeConcurrentlyMaxSpan`, `${CONSUMER_DEFAULTS.consumeConcurrentlyMaxSpan} (DefaultMQPushConsumer default)`);
   const failures = failuresOf(ctx, hostsOf, name);
   group.maxReconsumeTimes = grpcRetryMaxTimes(ctx, mine, book, p) ?? inferMaxReconsume(ctx, failures, p);
