@@ -5,7 +5,7 @@
 //   of the topic and of %RETRY%group are shared by AllocateMessageQueueAveragely (rebalance.ts).
 // - DefaultMQPushConsumerImpl.pullMessage pulls each queue in a loop: flow control waits 50 ms while
 //   the queue caches more than pullThresholdForQueue messages or spans more than
-//   consumeConcurrentlyMaxSpan offsets; a failed pull waits pullTimeDelayMillsWhenException (3 s);
+//   consumeConcurrentlyMaxSpan offsets; a failed pull waits pullTimeDelayMillsWhenException (1 s from 4.6.0, 3 s before);
 //   the broker holds a pull with nothing new up to brokerSuspendMaxTimeMillis (15 s, long polling)
 //   and commits the offset the pull carries (PullMessageProcessor, hasCommitOffsetFlag).
 // - ConsumeMessageConcurrentlyService hands each message (consumeMessageBatchMaxSize 1) to its pool;
@@ -669,6 +669,8 @@ export class PushConsumer extends Process {
   subVersion = 0;
   /** The release marks an orderly queue's new ProcessQueue locked when its rebalance locked it (4.9.5+). */
   private readonly orderlyNewQueueLocked: boolean;
+  /** Its release's pause before a failed pull's queue is pulled again (PULL_RETRY_DELAY). */
+  private readonly pullRetryDelayMs: number;
   /** Its first rebalance after the start is still to come (it follows the start's heartbeat). */
   private firstRebalance = true;
 
@@ -687,6 +689,7 @@ export class PushConsumer extends Process {
     this.clientId = config.clientId;
     const profile = clientProfile(group.config.version);
     this.orderlyNewQueueLocked = profile.orderlyNewQueueLocked;
+    this.pullRetryDelayMs = profile.pullTimeDelayMillsWhenException;
     const inner = profile.layout === 'inner';
     this.clientLog = sink.file({
       host: host.name,
@@ -1079,7 +1082,7 @@ export class PushConsumer extends Process {
    * socket and PullMessageProcessor handles it when the broker runs again, as a hung broker handles
    * every request that reached it (network.ts). The client waits for the answer up to
    * CONSUMER_TIMEOUT_MILLIS_WHEN_SUSPEND (30 s, DefaultMQPushConsumerImpl 4.9.4), then the pull fails
-   * and the next one is pullTimeDelayMillsWhenException (3 s) later; a broker that runs again before
+   * and the next one is pullTimeDelayMillsWhenException (1 s from 4.6.0, 3 s before) later; a broker that runs again before
    * then answers it (the messages it stored meanwhile, or long polling until one arrives).
    */
   private pullToHungBroker(pq: ProcessQueue, offset: number, commitOffset: number, version: number): void {
@@ -1103,7 +1106,7 @@ export class PushConsumer extends Process {
       if (state !== 'waiting') return;
       state = 'timed out';
       this.group.metrics.pullFailures++;
-      this.pullLater(pq, CONSUMER_DEFAULTS.pullTimeDelayMillsWhenException);
+      this.pullLater(pq, this.pullRetryDelayMs);
     });
   }
 
@@ -1190,7 +1193,7 @@ export class PushConsumer extends Process {
   private pullFailed(pq: ProcessQueue, afterMs: number): void {
     this.after(afterMs, () => {
       this.group.metrics.pullFailures++;
-      this.pullLater(pq, CONSUMER_DEFAULTS.pullTimeDelayMillsWhenException);
+      this.pullLater(pq, this.pullRetryDelayMs);
     });
   }
 

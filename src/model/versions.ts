@@ -1,7 +1,7 @@
 // Version profiles: what a RocketMQ release does differently, as data the components read.
 // Facts that the rules and replay read too are in src/rocketmq/facts.ts; the rest are the model's own.
 
-import { CLIENT, SERVER, TIMEOUTS } from '../rocketmq/facts.js';
+import { CLIENT, PULL_RETRY_DELAY, SERVER, TIMEOUTS } from '../rocketmq/facts.js';
 import { atLeast, factHolds, OLDEST_MODELLED, parseVersion as parseVersionText, type Version } from '../rocketmq/versions.js';
 import { assert } from './kernel.js';
 
@@ -119,6 +119,8 @@ export interface ClientProfile {
    * broker`) until ConsumeMessageOrderlyService's lockMQPeriodically (lockAll every 20 s) marks it.
    */
   readonly orderlyNewQueueLocked: boolean;
+  /** A push consumer's pause before it pulls a queue again after a failed pull (PULL_RETRY_DELAY). */
+  readonly pullTimeDelayMillsWhenException: number;
   /** `ClientVersion:V4_8_0`. */
   readonly versionConstant: string;
 }
@@ -173,6 +175,7 @@ export function clientProfile(version: string): ClientProfile {
     faultPrefersLastBroker: factHolds(CLIENT.faultPrefersLastBroker, v),
     vipChannel: !atLeast(v, '4.5.1'),
     orderlyNewQueueLocked: atLeast(v, '4.9.5'),
+    pullTimeDelayMillsWhenException: atLeast(v, PULL_RETRY_DELAY.configurableSince) ? PULL_RETRY_DELAY.defaultMs : PULL_RETRY_DELAY.untilMs,
     noRouteColon: atLeast(v, '4.6.0'),
     versionConstant: `V${v[0]}_${v[1]}_${v[2]}`,
   };

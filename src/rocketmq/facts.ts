@@ -135,7 +135,7 @@ export const CLIENT_DEFAULTS = {
  * - pullThresholdForQueue 1000 messages, pullThresholdSizeForQueue 100 MiB, consumeConcurrentlyMaxSpan
  *   2000 offsets (not checked for orderly queues): over one, the queue's next pull waits
  *   PULL_TIME_DELAY_MILLS_WHEN_FLOW_CONTROL (50 ms); the warning is printed once every 1000 times.
- * - pullTimeDelayMillsWhenException 3000 ms: a pull that failed is tried again after it.
+ * - pullTimeDelayMillsWhenException: a pull that failed is tried again after it (PULL_RETRY_DELAY, by release).
  * - A message whose send back failed is consumed again locally after 5000 ms (submitConsumeRequestLater).
  * - suspendCurrentQueueTimeMillis 1000 ms: an orderly queue whose listener did not return SUCCESS waits it.
  * - consumeThreadMin 20: the consume pool's queue is unbounded, so it never grows past consumeThreadMin.
@@ -150,7 +150,6 @@ export const CONSUMER_DEFAULTS = {
   consumeConcurrentlyMaxSpan: 2000,
   flowControlDelayMs: 50,
   flowControlLogEvery: 1000,
-  pullTimeDelayMillsWhenException: 3000,
   sendBackFailedRetryMs: 5000,
   suspendCurrentQueueTimeMillis: 1000,
   consumeThreadMin: 20,
@@ -159,6 +158,18 @@ export const CONSUMER_DEFAULTS = {
   pullBatchSize: 32,
   consumeMessageBatchMaxSize: 1,
 } as const;
+
+/**
+ * The pause before a push consumer pulls a queue again after its pull failed
+ * (DefaultMQPushConsumerImpl.executePullRequestLater): up to 4.5.2 the constant
+ * PULL_TIME_DELAY_MILLS_WHEN_EXCEPTION, 3000 ms; from 4.6.0 ClientConfig.pullTimeDelayMillsWhenException,
+ * 1000 ms by default, which DefaultMQPushConsumerImpl's constructor takes over its own field's 3000
+ * (4.6.0-5.3.3; the clients print it in their ClientConfig line).
+ */
+export const PULL_RETRY_DELAY = { untilMs: 3000, configurableSince: '4.6.0', defaultMs: 1000 } as const;
+
+/** The words for PULL_RETRY_DELAY, for a text that does not know the client's release. */
+export const PULL_RETRY_DELAY_TEXT = `${PULL_RETRY_DELAY.defaultMs / 1000} s by default (pullTimeDelayMillsWhenException; ${PULL_RETRY_DELAY.untilMs / 1000} s, fixed, before ${PULL_RETRY_DELAY.configurableSince})`;
 
 /**
  * DefaultLitePullConsumer's defaults (4.9.4; the same from 4.6.0 to 4.9.x):

@@ -12,7 +12,7 @@
 //   registers it from the heartbeat, and drops one that does not compile);
 // - FILTER_DATA_NOT_LATEST (28): the pull carries a newer subscription version than the filter the
 //   broker compiled, until the heartbeat with it arrives.
-// A refused pull is pulled again after pullTimeDelayMillsWhenException (3 s): nothing of the queue
+// A refused pull is pulled again after pullTimeDelayMillsWhenException (1 s from 4.6.0, 3 s before): nothing of the queue
 // is consumed while it lasts.
 //
 // A running broker takes the setting from `mqadmin updateBrokerConfig` (AdminBrokerProcessor.
@@ -27,7 +27,7 @@ import type { RmqEvent } from '../parse/types.js';
 import type { Rule } from './types.js';
 import { num, str } from './send-path.js';
 import { Span, groupOf, someOf } from './consumer.js';
-import { CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
+import { PULL_RETRY_DELAY_TEXT } from '../rocketmq/facts.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
 
@@ -105,7 +105,7 @@ const rule: Rule = {
       const parts = [...g.reasons].map(([reason, r]) => `${reason} (${CODES[reason]}) ${plural(r.lines, 'time')}`);
       ex.push(`The broker${brokers.length > 1 ? 's' : ''}${at} refused the ${type} subscription of ${who}: ${parts.join('; ')}${g.span.ms ? ` over ${formatMs(g.span.ms)}` : ''}.`);
       ex.push(
-        `A push consumer asks a broker of its topic to check a ${type} subscription as it starts (MQClientInstance.checkClientInBroker): a refusal there is thrown from DefaultMQPushConsumer.start() to the application; a refused pull is pulled again after ${CONSUMER_DEFAULTS.pullTimeDelayMillsWhenException / 1000} s (pullTimeDelayMillsWhenException) and nothing of its queue is consumed meanwhile.`,
+        `A push consumer asks a broker of its topic to check a ${type} subscription as it starts (MQClientInstance.checkClientInBroker): a refusal there is thrown from DefaultMQPushConsumer.start() to the application; a refused pull is pulled again after ${PULL_RETRY_DELAY_TEXT} and nothing of its queue is consumed meanwhile.`,
       );
       if (g.reasons.has('FILTER_NOT_SUPPORTED')) {
         ex.push(`FILTER_NOT_SUPPORTED: the broker${at} runs with enablePropertyFilter=false (BrokerConfig's default), so it takes no subscription but by tag (ClientManageProcessor.checkClientConfig, PullMessageProcessor).`);

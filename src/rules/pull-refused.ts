@@ -15,7 +15,7 @@
 //   then show another subString each time; after a rebalance only subVersion differs).
 // The client (DefaultMQPushConsumerImpl.pullMessage's PullCallback.onException) logs `execute the pull
 // request exception` with `CODE: N DESC: ...` (not for %RETRY% queues) and pulls the queue again after
-// pullTimeDelayMillsWhenException (3 s); the broker logs its own line for 24 and 25.
+// pullTimeDelayMillsWhenException (1 s from 4.6.0, 3 s before); the broker logs its own line for 24 and 25.
 //
 // Decision: one finding per group (the group a line prints; client lines that print none are grouped
 // per host). A broker's printed response (`RemotingCommand [code=24 ... remark=...]`) within 2 s of its
@@ -26,7 +26,7 @@ import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
 import { num, str } from './send-path.js';
 import { Span, groupOf, someOf } from './consumer.js';
-import { CLIENT_DEFAULTS, CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
+import { CLIENT_DEFAULTS, PULL_RETRY_DELAY_TEXT } from '../rocketmq/facts.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
 
@@ -157,7 +157,7 @@ const rule: Rule = {
         parts.push(`${reason} (${CODES[reason]}): ${lines}${long ? ` over ${formatMs(long)}` : ''}`);
       }
       ex.push(`The broker${brokers.length > 1 ? 's' : ''}${brokers.length ? ` ${someOf(brokers)}` : ''} refused pulls of ${who}: ${parts.join('; ')}.`);
-      ex.push(`The Java client pulls each refused queue again after ${CONSUMER_DEFAULTS.pullTimeDelayMillsWhenException / 1000} s (pullTimeDelayMillsWhenException) and consumes nothing from it meanwhile; it does not log refusals of its %RETRY% queues.`);
+      ex.push(`The Java client pulls each refused queue again after ${PULL_RETRY_DELAY_TEXT} and consumes nothing from it meanwhile; it does not log refusals of its %RETRY% queues.`);
       const heartbeat = CLIENT_DEFAULTS.heartbeatBrokerIntervalMs;
       const r26 = g.reasons.get('SUBSCRIPTION_GROUP_NOT_EXIST');
       if (r26) {

@@ -48,7 +48,7 @@ ruleTester(rule, {
     {
       name: 'real 4.x client: CODE 24 without a group name',
       files: { 'app/client.log': real('103-pull-exception-code24-group-info-not-exist.log') },
-      findings: [{ severity: 'error', subject: { client: 'app' }, metrics: { codes: ['24'], refusals: 0, failedPulls: 1 }, mentions: ['its name is not printed', 'pulls each refused queue again after 3 s'] }],
+      findings: [{ severity: 'error', subject: { client: 'app' }, metrics: { codes: ['24'], refusals: 0, failedPulls: 1 }, mentions: ['its name is not printed', 'pulls each refused queue again after 1 s by default (pullTimeDelayMillsWhenException; 3 s, fixed, before 4.6.0)'] }],
     },
     {
       name: 'real connect worker: CODE 26, autoCreateSubscriptionGroup=false: create the group',
