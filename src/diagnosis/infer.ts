@@ -17,7 +17,7 @@ import { inferContext, LEAD_MS, MARGIN_MS, type InferOptions } from './infer/con
 import { inferFaults } from './infer/faults.js';
 import { avoidanceFromBehaviour } from './infer/avoidance.js';
 import { ratesFromRefusals } from './infer/rates.js';
-import { selectorsFromSilence } from './infer/selectors.js';
+import { selectorKeysFromRefusals, selectorsFromSilence } from './infer/selectors.js';
 import { inferHosts } from './infer/hosts.js';
 import { inferServers, inferServerStarts } from './infer/servers.js';
 import { contextOf, observe } from './observe.js';
@@ -38,6 +38,8 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   const faults = inferFaults(ctx, { hosts, serverVersion: servers.serverVersion, nameServers, brokers, topics, clients });
   // What the clients did while a broker refused writes tells whether they avoided it.
   avoidanceFromBehaviour(ctx, clients, faults, brokers);
+  // ... where a selector's key is, from the broker that refused it and the one that did not ...
+  selectorKeysFromRefusals(ctx, clients, faults, brokers, topics);
   // ... and, for one that makes one attempt per send, its own share of its topic's rate.
   ratesFromRefusals(ctx, clients, shared, faults, brokers, topics);
   // ... and whether one that failed nothing there picks its queues itself.

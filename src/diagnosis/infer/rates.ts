@@ -80,8 +80,8 @@ export function ratesFromRefusals(ctx: InferContext, clients: ScenarioClient[], 
       ctx.prov(
         path,
         `${m.refusals.length} of its sends refused while ${m.windows.join(' and ')}: a client that makes one attempt per send ` +
-          `(${c.async ? 'asynchronous: a broker’s error reply goes to the SendCallback, not retried' : 'retryTimesWhenSendFailed 0'}) had as many sends on the refusing queues, ` +
-          `${round2(m.exposureS)} s of its whole route's sends by the round robin of selectOneMessageQueue`,
+          `(${c.selector ? 'a selector: sendSelectImpl does not retry' : c.async ? 'asynchronous: a broker’s error reply goes to the SendCallback, not retried' : 'retryTimesWhenSendFailed 0'}) had as many sends on the refusing queues, ` +
+          (c.selector ? `every one of its sends for ${round2(m.exposureS)} s` : `${round2(m.exposureS)} s of its whole route's sends by the round robin of selectOneMessageQueue`),
         [m.refusals[0], m.refusals[m.refusals.length - 1]],
       );
     }
@@ -103,15 +103,22 @@ export function ratesFromRefusals(ctx: InferContext, clients: ScenarioClient[], 
 
 /** The client's rate from its refusals in the disk-full windows of its route's brokers, or null. */
 function measure(ctx: InferContext, c: ScenarioClient, i: number, faults: readonly Fault[], brokers: readonly ScenarioBroker[], topics: readonly ScenarioTopic[]): Measured | null {
-  if (c.selector || c.sendTimesMs || c.settings?.sendLatencyFaultEnable) return null;
+  if (c.sendTimesMs) return null;
+  const topic = topics.find((t) => t.name === c.topic);
+  const onTopic = topic?.brokers ?? brokers.map((b) => b.name);
+  // A selector with one key sends every message to its queue, once (sendSelectImpl: no retry); its
+  // queue's broker is the route it has. One with a new key per send is no round robin.
+  const keyed = c.selector && c.selectorQueue !== undefined && !(`scenario.clients[${i}].selectorQueue` in ctx.defaults);
+  const keyBroker = keyed ? [...onTopic].filter((b) => brokers.some((x) => x.name === b)).sort()[Math.floor(c.selectorQueue! / (topic?.queues ?? 4))] : undefined;
+  if (c.selector && !keyBroker) return null;
+  if (!c.selector && c.settings?.sendLatencyFaultEnable) return null;
   const retryKnown = !(`scenario.clients[${i}].settings.retryTimesWhenSendFailed` in ctx.defaults);
-  if (!c.async && !(retryKnown && c.settings?.retryTimesWhenSendFailed === 0)) return null;
+  if (!c.selector && !c.async && !(retryKnown && c.settings?.retryTimesWhenSendFailed === 0)) return null;
   // The application logs every send that failed (its SendCallback's onException, or the exception
   // send threw); without its log a one-attempt client's refusals are not all in the client's.
   if (!ctx.roles.get(c.host)?.has('app')) return null;
   const mine = ctx.events.filter((e) => e.host === c.host && e.ts !== null);
   const routes = mine.filter((e) => e.type === 'route-changed' && e.kind === 'client' && String(e.fields.topic) === c.topic);
-  const onTopic = topics.find((t) => t.name === c.topic)?.brokers ?? brokers.map((b) => b.name);
   const start = ctx.startEpochMs + (c.startAtMs ?? 0);
   let exposureS = 0;
   const windows: Array<{ from: number; to: number }> = [];
@@ -121,11 +128,11 @@ function measure(ctx: InferContext, c: ScenarioClient, i: number, faults: readon
     const from = ctx.startEpochMs + f.atMs;
     const to = from + f.diskFull.durationMs;
     const before = routes.filter((e) => ctx.when(e) <= from).pop();
-    const held = (before ? writableAfter(before) : null) ?? onTopic;
+    const held = keyBroker ? [keyBroker] : ((before ? writableAfter(before) : null) ?? onTopic);
     if (!held.includes(f.broker) || from < start) return;
     exposureS += (to - from) / 1000 / held.length;
     windows.push({ from, to: to + REPLY_SLACK_MS });
-    said.push(`${f.broker} refused every write for ${Math.round((to - from) / 1000)} s (its disk full), 1 of ${held.length} brokers of its route`);
+    said.push(`${f.broker} refused every write for ${Math.round((to - from) / 1000)} s (its disk full), ${keyBroker ? 'the broker of its selector’s queue' : `1 of ${held.length} brokers of its route`}`);
   });
   if (!windows.length || exposureS < EXPOSURE_MIN_S) return null;
   const refusals = mine.filter((e) => e.kind === 'app' && e.type === 'disk-full' && e.fields.code === 14 && windows.some((w) => e.ts! >= w.from && e.ts! <= w.to));
