@@ -83,8 +83,6 @@ const PAST_SILENCE_MS = 10000;
  * of gen-702 logged it 7 s after its first line).
  */
 const BOOT_AFTER_SHORT_SILENCE_MS = 20000;
-/** A shutdown hook this long before a short silence makes it a restart's (infer/faults.ts's restartFaults places those). */
-const SHUTDOWN_BEFORE_SHORT_SILENCE_MS = 10000;
 /** A broker's slow puts matter within this long of a client's busy reply (infer/faults.ts). */
 const STORE_WINDOW_MS = 2000;
 /** A client's invokeSync timeouts whose times are kept per host. */
@@ -815,8 +813,9 @@ function serverSilences(sources: readonly SourceAccounting[], last: number | nul
 /**
  * The short silences that were a stop: of a host that writes every second (its watermark), ended
  * by its broker's or NameServer's boot (BrokerStartup / NamesrvStartup `boot success`) within
- * BOOT_AFTER_SHORT_SILENCE_MS, with no shutdown hook logged since SHUTDOWN_BEFORE_SHORT_SILENCE_MS
- * before it (a restart's hook: restartFaults). A host that logs every second and boots again was
+ * BOOT_AFTER_SHORT_SILENCE_MS, with no shutdown hook logged since the host's boot before (a
+ * restart's hook: restartFaults places those; gen-709's broker ran its hook 23 s before it fell
+ * silent, shutting down, and booted 20 s later). A host that logs every second and boots again was
  * gone from its last line on (gen-702's mq-node-b, rebooted for 20 s: silent 21 s, then its
  * NameServer's boot). A pause that resumes with no boot is no stop: only 30 s or more make a
  * silence of it.
@@ -827,9 +826,11 @@ function shortStops(out: Collected, short: readonly Silence[]): Silence[] {
     if (!out.clocked.has(s.host) || s.to === null) return false;
     const from = s.from.ts!;
     const to = s.to.ts!;
-    const own = out.events.filter((e) => e.host === s.host && e.ts !== null && e.ts >= from - SHUTDOWN_BEFORE_SHORT_SILENCE_MS && e.ts <= to + BOOT_AFTER_SHORT_SILENCE_MS);
-    const boot = own.find((e) => e.type === 'startup' && (e.fields.role === 'broker' || e.fields.role === 'namesrv') && e.ts! >= to);
-    return boot !== undefined && !own.some((e) => e.type === 'shutdown' && e.ts! <= boot.ts!);
+    const boots = out.events.filter((e) => e.host === s.host && e.type === 'startup' && (e.fields.role === 'broker' || e.fields.role === 'namesrv') && e.ts !== null);
+    const boot = boots.find((e) => e.ts! >= to && e.ts! <= to + BOOT_AFTER_SHORT_SILENCE_MS);
+    if (!boot) return false;
+    const since = Math.max(-Infinity, ...boots.filter((e) => e.ts! < from).map((e) => e.ts!));
+    return !out.events.some((e) => e.host === s.host && e.type === 'shutdown' && e.ts !== null && e.ts > since && e.ts <= boot.ts!);
   });
 }
 

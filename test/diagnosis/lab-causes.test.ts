@@ -86,6 +86,13 @@ describe('a reboot shorter than 30 s is placed from the last line before its boo
     expect(Math.abs(causes[0].end! - ms(reboot.end!))).toBeLessThanOrEqual(5000);
   });
 
+  // gen-709: mq-broker-a ran its shutdown hook at 05:30:24, logged its shutting down until 05:30:47,
+  // and booted 20 s later: a restart (the hook since its boot before), not a crash at 05:30:47.
+  it('gen-709: a short silence after a shutdown hook is the restart, not a crash', async () => {
+    const causes = causesOn(await incidentsOf('gen-709'), 'mq-broker-a');
+    expect(causes.map((c) => c.kind)).toEqual(['restart']);
+  });
+
   // A host that logs every second and resumes after a pause with no boot is no stop under 30 s:
   // gen-712's hosts (disk full, no reboot) are named for their disks only.
   it('gen-712: no host is named down or rebooted', async () => {
