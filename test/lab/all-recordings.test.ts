@@ -31,9 +31,9 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   'replay-setting': 0.99,
   'replay-fault': 0.99,
   'replay-milestone': 0.89,
-  'replay-impact': 0.78,
-  'replay-assumed': 0.71,
-  recallCauses: 0.9,
+  'replay-impact': 0.82,
+  'replay-assumed': 0.72,
+  recallCauses: 0.92,
   recallClients: 0.98,
   reproduced: 0.64,
 };
