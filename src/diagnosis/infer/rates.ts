@@ -7,9 +7,11 @@
 // client's sends there, and each is refused. A client that makes one attempt per send makes as many
 // refusals as sends it put there: an asynchronous one (MQClientAPIImpl.sendMessageAsync hands a
 // broker's error reply to the SendCallback with needRetry false, 4.5.0-5.3.3: no retry), and one
-// whose retryTimesWhenSendFailed its logs showed to be 0. Its application logs each. Such a client's
-// rate is its refusals over the time the refusing queues were a share of its route; the topic's
-// other clients share what is left of the stored rate. gen-712's app-order-01 (4.6.0, async): 29
+// whose retryTimesWhenSendFailed its logs showed to be 0, and a selector whose key is known (all its
+// sends go to that queue, once: sendSelectImpl). Its application logs each. Such a client's rate is
+// its refusals over the time the refusing queues were a share of its route; the topic's other
+// clients share what is left of the stored rate, to which the sends refused in its minute and lost
+// are added (a refused put is neither stored nor counted). gen-712's app-order-01 (4.6.0, async): 29
 // refusals while broker-a and broker-c refused for 30 s and 60 s, a third of its route each: 0.97/s
 // (it sent 1/s), where the equal share of the topic's 3.96/s was 1.98/s.
 
