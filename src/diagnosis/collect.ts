@@ -11,7 +11,7 @@
 // only the first FLOW_LINES_KEPT per host kept as lines; and every kept list has a cap (KEEP_CAP per
 // type and host, LIMITS.sendTimes send times per host); what a cap dropped is counted in `dropped`.
 
-import { ACTIVITY_GAP_MS, hostSilences, type ActivityMark } from '../parse/activity.js';
+import { ACTIVITY_GAP_MS, ACTIVITY_SHORT_GAP_MS, hostSilences, type ActivityMark } from '../parse/activity.js';
 import { type EventType, type RmqEvent, type SourceAccounting } from '../parse/types.js';
 import { SERVER_KINDS } from '../ingest/kinds.js';
 import { APP_SEND, APP_SETTING, APP_STATS, PRODUCER_LINK, inferenceReader, propLine } from '../timeline/other-records.js';
@@ -76,6 +76,13 @@ const REGISTRATIONS_KEPT = 3;
 const REGISTERED_AFTER_MS = 60000;
 /** How long after a silence's end the peers' resets and reconnects still tell about it (inference reads 5 s). */
 const PAST_SILENCE_MS = 10000;
+/**
+ * A short silence (ACTIVITY_SHORT_GAP_MS to ACTIVITY_GAP_MS) is a stop when a boot of the host's
+ * broker or NameServer follows within this of its end: the first lines after it are the new
+ * process's start (its property dump), its `boot success` comes once it has loaded (a 5.1.4 broker
+ * of gen-702 logged it 7 s after its first line).
+ */
+const BOOT_AFTER_SHORT_SILENCE_MS = 20000;
 /** A broker's slow puts matter within this long of a client's busy reply (infer/faults.ts). */
 const STORE_WINDOW_MS = 2000;
 /** A client's invokeSync timeouts whose times are kept per host. */
@@ -326,6 +333,10 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   const silences = serverSilences(sources, last);
   out.silences = silences.list;
   out.serverLines = silences.lines;
+  // Short silences are kept at the end only if a boot ended them (shortStops); meanwhile the peers'
+  // lines in them are kept as in a silence, and left out again with the silences that are not.
+  const shortSilences = silences.short;
+  const shortKept = new Map<string, Silence[]>();
   // Silences in order of their start, and those under way at the current event's time.
   const pendingSilences = [...out.silences].sort((a, b) => a.from.ts! - b.from.ts!);
   let nextSilence = 0;
@@ -379,8 +390,16 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   // The brokers' book of consumer groups and the instances' rebalances: the few lines inference reads of them (consumer-lines.ts).
   const consumerKept = consumerLines(lighten);
   /** Within a silence of another host, or up to PAST_SILENCE_MS after it. */
-  const duringSilence = (e: RmqEvent): boolean =>
-    e.ts !== null && out.silences.some((x) => x.host !== e.host && e.ts! > x.from.ts! && (x.to === null || e.ts! <= x.to.ts! + PAST_SILENCE_MS));
+  const within = (e: RmqEvent, x: Silence) => x.host !== e.host && e.ts! > x.from.ts! && (x.to === null || e.ts! <= x.to.ts! + PAST_SILENCE_MS);
+  const duringSilence = (e: RmqEvent): boolean => e.ts !== null && out.silences.some((x) => within(e, x));
+  /** The short silences `e` falls in (when it is in no other silence), or none. */
+  const duringShort = (e: RmqEvent): Silence[] => (e.ts === null || !shortSilences.length || duringSilence(e) ? [] : shortSilences.filter((x) => within(e, x)));
+  /** Kept for a short silence alone: left out again unless that silence is kept. */
+  const keptForShort = (e: RmqEvent, alone: boolean): boolean => {
+    const list = alone ? duringShort(e) : [];
+    if (list.length) shortKept.set(`${e.file}|${e.line}|${e.seq}`, list);
+    return list.length > 0;
+  };
   // Store lines of the last STORE_WINDOW_MS, and until when those that follow are kept.
   let recentStore: RmqEvent[] = [];
   let storeUntil = -Infinity;
@@ -401,10 +420,10 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
         }
         // An application's failed one-attempt or async send (a request timed out or could not be
         // written): a send it lost, counted for its impact; else the retry loop's, which it retried.
-        return duringSilence(e) || (e.kind === 'app' && isAppFailure(e));
+        return duringSilence(e) || (e.kind === 'app' && isAppFailure(e)) || keptForShort(e, true);
       case 'async-timeout':
         // An ASYNC send's request that timed out (infer/avoidance.ts, the send budget); a pull's tells only of a silent host.
-        return isSendCallbackClass(e.fields.callback) || duringSilence(e);
+        return isSendCallbackClass(e.fields.callback) || duringSilence(e) || keptForShort(e, true);
       case 'register-failed':
         // The last failure to each NameServer, until a registration there is answered again (registrationsBack).
         if (e.kind === 'broker' && e.ts !== null && typeof e.fields.namesrvAddr === 'string' && regFailed.size < KEEP_CAP) regFailed.set(`${e.host} ${e.fields.namesrvAddr}`, lighten(e));
@@ -576,7 +595,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     if (e.type === 'broker-registered') {
       // The last registration before a silence sets the NameServers' expiry.
       if (e.kind === 'broker' && e.ts !== null) {
-        for (const x of out.silences) {
+        for (const x of [...out.silences, ...shortSilences]) {
           if (x.host === e.host && x.from.ts! >= e.ts) x.lastRegistration = e;
           else if (x.host !== e.host && e.ts > x.from.ts! && e.ts <= x.from.ts! + REGISTERED_AFTER_MS && typeof e.fields.namesrvAddr === 'string') x.registeredAfter.set(e.fields.namesrvAddr, lighten(e));
         }
@@ -629,7 +648,8 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       // Resets and reconnects tell inference about a silent host (infer/faults.ts reads them from a
       // silence's start to 5 s past its end): elsewhere they are the ordinary churn of channels, but
       // for the resets a client got, which end a network partition (partitionFaults).
-      if (e.type === 'pipeline' && !duringSilence(e) && !(kind === 'client' && e.fields.side === 'client' && e.fields.event === 'exception')) return;
+      const clientReset = kind === 'client' && e.fields.side === 'client' && e.fields.event === 'exception';
+      if (e.type === 'pipeline' && !duringSilence(e) && !clientReset && !keptForShort(e, true)) return;
       if (!wanted(e)) return;
       if (!keep(e)) return;
       out.events.push(lighten(e));
@@ -647,7 +667,11 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     else if (kind === 'app') appRecord(out, e, keepTimes);
   };
   const finish = (): Collected => {
+    const stops = shortStops(out, shortSilences);
+    if (stops.length) out.silences = [...out.silences, ...stops].sort((a, b) => a.from.ts! - b.from.ts! || a.host.localeCompare(b.host));
+    // (The consumer lines are merged in by the kept events' indexes: before any is left out.)
     out.events = consumerKept.merge(out.events);
+    if (shortKept.size) out.events = out.events.filter((e) => !(shortKept.get(`${e.file}|${e.line}|${e.seq}`)?.every((x) => !stops.includes(x)) ?? false));
     return out;
   };
   return { types: COLLECTED_TYPES, visit, finish };
@@ -757,7 +781,7 @@ function appRecord(out: Collected, e: RmqEvent, keepTimes: boolean): void {
  * silence that goes past `last` (the end of what a run covers) lasts to the end. `othersLogged`
  * starts with the other hosts' server logs that wrote meanwhile; collect() adds the events.
  */
-function serverSilences(sources: readonly SourceAccounting[], last: number | null): { list: Silence[]; lines: Map<string, HostLines> } {
+function serverSilences(sources: readonly SourceAccounting[], last: number | null): { list: Silence[]; short: Silence[]; lines: Map<string, HostLines> } {
   const byHost = new Map<string, Array<{ index: number; activity: NonNullable<SourceAccounting['activity']> }>>();
   sources.forEach((s, index) => {
     if (!SERVER_KINDS.has(s.kind) || !s.activity) return;
@@ -767,6 +791,7 @@ function serverSilences(sources: readonly SourceAccounting[], last: number | nul
   });
   const lines = new Map<string, HostLines>();
   const list: Silence[] = [];
+  const short: Silence[] = [];
   const stand = (source: number, m: ActivityMark): RmqEvent => {
     const src = sources[source];
     return { ts: m.ts, host: src.host, kind: src.kind, file: src.path, line: m.line, level: null, thread: null, logger: null, type: 'other', fields: {}, text: '', source, seq: 0 };
@@ -781,20 +806,51 @@ function serverSilences(sources: readonly SourceAccounting[], last: number | nul
       lastTs = Math.max(lastTs, a.last.ts);
     }
     lines.set(host, { count, first, last: lastTs });
-    for (const h of hostSilences(host, own, last)) {
+    // The silences of 30 s or more, and apart the shorter ones (from the short gaps too) that end.
+    const long = hostSilences(host, own, last).map((h) => ({ h, isShort: false }));
+    const shorter = hostSilences(host, own, last, ACTIVITY_SHORT_GAP_MS)
+      .filter((h) => h.to !== null && h.to.mark.ts - h.from.mark.ts < ACTIVITY_GAP_MS)
+      .map((h) => ({ h, isShort: true }));
+    for (const { h, isShort } of [...long, ...shorter]) {
       if (last !== null && h.from.mark.ts > last) continue;
       const to = h.to && (last === null || h.to.mark.ts <= last) ? stand(h.to.source, h.to.mark) : null;
-      if (to === null && last !== null && last - h.from.mark.ts < ACTIVITY_GAP_MS) continue;
+      if (!isShort && to === null && last !== null && last - h.from.mark.ts < ACTIVITY_GAP_MS) continue;
+      // A short silence that does not end in the logs is the logs' end, not a stop.
+      if (isShort && to === null) continue;
       const s: Silence = { host, from: stand(h.from.source, h.from.mark), to, othersLogged: 0, lastRegistration: null, registeredAfter: new Map() };
       const until = to?.ts ?? last ?? Infinity;
       for (const [other, theirs] of byHost) {
         if (other === host) continue;
         if (theirs.some(({ activity: a }) => activeWithin(a, s.from.ts!, until))) s.othersLogged++;
       }
-      list.push(s);
+      (isShort ? short : list).push(s);
     }
   }
-  return { list, lines };
+  return { list, short, lines };
+}
+
+/**
+ * The short silences that were a stop: of a host that writes every second (its watermark), ended
+ * by its broker's or NameServer's boot (BrokerStartup / NamesrvStartup `boot success`) within
+ * BOOT_AFTER_SHORT_SILENCE_MS, with no shutdown hook logged since the host's boot before (a
+ * restart's hook: restartFaults places those; gen-709's broker ran its hook 23 s before it fell
+ * silent, shutting down, and booted 20 s later). A host that logs every second and boots again was
+ * gone from its last line on (gen-702's mq-node-b, rebooted for 20 s: silent 21 s, then its
+ * NameServer's boot). A pause that resumes with no boot is no stop: only 30 s or more make a
+ * silence of it.
+ */
+function shortStops(out: Collected, short: readonly Silence[]): Silence[] {
+  if (!short.length) return [];
+  return short.filter((s) => {
+    if (!out.clocked.has(s.host) || s.to === null) return false;
+    const from = s.from.ts!;
+    const to = s.to.ts!;
+    const boots = out.events.filter((e) => e.host === s.host && e.type === 'startup' && (e.fields.role === 'broker' || e.fields.role === 'namesrv') && e.ts !== null);
+    const boot = boots.find((e) => e.ts! >= to && e.ts! <= to + BOOT_AFTER_SHORT_SILENCE_MS);
+    if (!boot) return false;
+    const since = Math.max(-Infinity, ...boots.filter((e) => e.ts! < from).map((e) => e.ts!));
+    return !out.events.some((e) => e.host === s.host && e.type === 'shutdown' && e.ts !== null && e.ts > since && e.ts <= boot.ts!);
+  });
 }
 
 /** Whether a source wrote a record strictly between `from` and `to`. */

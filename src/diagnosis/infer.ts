@@ -16,7 +16,8 @@ import { assumeProducerTags, consumerOnlyHosts, inferConsumers } from './infer/c
 import { inferContext, LEAD_MS, MARGIN_MS, type InferOptions } from './infer/context.js';
 import { inferFaults } from './infer/faults.js';
 import { avoidanceFromBehaviour } from './infer/avoidance.js';
-import { selectorKeysFromSilence, selectorsFromSilence } from './infer/selectors.js';
+import { ratesFromRefusals } from './infer/rates.js';
+import { selectorKeysFromRefusals, selectorKeysFromSilence, selectorsFromSilence } from './infer/selectors.js';
 import { inferHosts } from './infer/hosts.js';
 import { inferServers, inferServerStarts } from './infer/servers.js';
 import { contextOf, observe } from './observe.js';
@@ -29,7 +30,7 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   const hosts = inferHosts(ctx);
   const servers = inferServers(ctx, hosts);
   const consumersOnly = consumerOnlyHosts(ctx);
-  const { clients, topics } = inferClients(ctx, hosts, servers, consumersOnly);
+  const { clients, topics, shared } = inferClients(ctx, hosts, servers, consumersOnly);
   const consumers = inferConsumers(ctx, hosts, topics, (host, p) => clientVersion(ctx, host, ctx.events.filter((e) => e.host === host && e.kind === 'client'), p));
   assumeProducerTags(ctx, clients, consumers.groups);
   // The phase of the servers' timers is recorded after the clients.
@@ -37,6 +38,10 @@ export function inferScenario(c: Collected, opts: InferOptions): ReplayInput {
   const faults = inferFaults(ctx, { hosts, serverVersion: servers.serverVersion, nameServers, brokers, topics, clients });
   // What the clients did while a broker refused writes tells whether they avoided it.
   avoidanceFromBehaviour(ctx, clients, faults, brokers);
+  // ... where a selector's key is, from the broker that refused it and the one that did not ...
+  selectorKeysFromRefusals(ctx, clients, faults, brokers, topics);
+  // ... and, for one that makes one attempt per send, its own share of its topic's rate.
+  ratesFromRefusals(ctx, clients, shared, faults, brokers, topics);
   // ... and whether one that failed nothing there picks its queues itself.
   selectorsFromSilence(ctx, clients, faults, brokers, topics);
   // ... and, for one that does, whether it keeps to one key.

@@ -9,7 +9,8 @@
 // tick's first line belong to it: a tick prints a line per queue, per stats item, per NameServer),
 // and the cadence is the median interval between ticks. A silence is a stretch in which none of a
 // host's scheduled logs wrote, SILENT_TICKS or more of the cadence of a log that spans it, and at
-// least MIN_SILENCE_MS. The logs it names are those that span it and missed at least one tick.
+// least MIN_SILENCE_MS (SHORT_SILENCE_MS when a boot with no shutdown ends it). The logs it names
+// are those that span it and missed at least one tick.
 // Clients log no schedule of theirs (see SCHEDULED_LOGS): a client's log is never judged silent.
 //
 // Boots and stops: `The broker[NAME, ADDR] boot success` and `The Name Server boot success` end a
@@ -39,6 +40,12 @@ import { about } from './advice.js';
 const SILENT_TICKS = 5;
 /** ... and at least this long (a NameServer scans for expired brokers every 10 s; a pause shorter than this is no stop). */
 const MIN_SILENCE_MS = 30000;
+/**
+ * ... or, when a boot with no shutdown hook before it ends it, this long (and SILENT_TICKS of a
+ * log's cadence: a log written every second): the process that booted was gone from the host's
+ * last scheduled line (a reboot of 20 s, gen-701's slave: silent 21 s before its boot).
+ */
+const SHORT_SILENCE_MS = 10000;
 /** Intervals a log needs before its cadence is trusted. */
 const MIN_INTERVALS = 5;
 /** Intervals kept per log to measure its cadence (the schedule is steady: the first ones tell it). */
@@ -115,11 +122,11 @@ function stoodStill(logs: readonly Log[]): boolean {
 const gapMs = (g: Gap) => g.to.ts! - g.from.ts!;
 const spans = (l: Log, g: Gap) => l.first <= g.from.ts! && l.last >= g.to.ts!;
 
-/** The logs that make a gap a silence (they span it, and it is SILENT_TICKS of their cadence), or null. */
-function silenceOf(st: HostState, g: Gap): { gap: Gap; logs: Log[] } | null {
+/** The logs that make a gap a silence (they span it, and it is SILENT_TICKS of their cadence), or null; `minMs`: SHORT_SILENCE_MS before an unclean boot. */
+function silenceOf(st: HostState, g: Gap, minMs = MIN_SILENCE_MS): { gap: Gap; logs: Log[] } | null {
   const ms = gapMs(g);
   const spanning = [...st.logs.values()].filter((l) => spans(l, g) && cadenceOf(l) !== null);
-  if (!spanning.some((l) => ms >= Math.max(MIN_SILENCE_MS, SILENT_TICKS * cadenceOf(l)!))) return null;
+  if (!spanning.some((l) => ms >= Math.max(minMs, SILENT_TICKS * cadenceOf(l)!))) return null;
   return { gap: g, logs: spanning.filter((l) => ms >= 2 * cadenceOf(l)!) };
 }
 
@@ -157,7 +164,7 @@ const rule: Rule = {
       l.last = Math.max(l.last, ts);
       // The merged stream is in time order; a line a little behind (a reordered paste) moves nothing back.
       if (st.last !== null && ts < st.last.ts!) return;
-      if (st.last !== null && ts - st.last.ts! >= MIN_SILENCE_MS) {
+      if (st.last !== null && ts - st.last.ts! >= SHORT_SILENCE_MS) {
         st.gaps.push({ from: st.last, to: e });
         if (st.gaps.length > MAX_GAPS) st.gaps = st.gaps.filter((g) => silenceOf(st, g) !== null || g.to === e).slice(-MAX_GAPS);
       }
@@ -190,8 +197,15 @@ function episodesOf(host: string, st: HostState): Episode[] {
   let loose: Episode | null = null;
   boots.forEach((boot, i) => {
     const role = roleOf(boot)!;
-    const inSilence = out.find((ep) => ep.silence && boot.ts! >= ep.silence.gap.from.ts! && boot.ts! <= ep.silence.gap.to.ts! + BOOT_AFTER_MS);
     const before = boots.slice(0, i).filter((b) => roleOf(b) === role).pop() ?? null;
+    const ends = (g: Gap) => boot.ts! >= g.from.ts! && boot.ts! <= g.to.ts! + BOOT_AFTER_MS;
+    let inSilence = out.find((ep) => ep.silence && ends(ep.silence.gap));
+    // A shorter silence this boot ends, when no shutdown hook of its process was logged since its boot before.
+    const hooked = st.shutdowns.some((s) => roleOf(s) === role && s.ts! > (before?.ts ?? -Infinity) && s.ts! <= boot.ts!);
+    if (!inSilence && !hooked) {
+      const short = st.gaps.filter(ends).map((g) => silenceOf(st, g, SHORT_SILENCE_MS)).find((x) => x !== null);
+      if (short) out.push((inSilence = { host, silence: short, boots: [] }));
+    }
     // No earlier life of this process in the logs: the first start they hold.
     const since = before ?? inSilence?.silence?.gap.from ?? null;
     if (since === null) return;

@@ -179,7 +179,8 @@ function isMark(v: unknown): boolean {
 
 function isActivity(v: unknown): boolean {
   if (!isObject(v) || !isCount(v.records) || !isCount(v.gapsDropped) || !isMark(v.first) || !isMark(v.last) || !Array.isArray(v.gaps)) return false;
-  return v.gaps.every((g) => isObject(g) && isMark(g.from) && isMark(g.to));
+  const gapsOk = (list: unknown[]) => list.every((g) => isObject(g) && isMark(g.from) && isMark(g.to));
+  return gapsOk(v.gaps) && (v.shortGaps === undefined || (Array.isArray(v.shortGaps) && gapsOk(v.shortGaps)));
 }
 
 function isZone(z: string): boolean {

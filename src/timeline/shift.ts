@@ -62,7 +62,8 @@ function movedMark(m: ActivityMark, ms: number): ActivityMark {
 }
 
 function movedActivity(a: SourceActivity, ms: number): SourceActivity {
-  return { ...a, first: movedMark(a.first, ms), last: movedMark(a.last, ms), gaps: a.gaps.map((g) => ({ from: movedMark(g.from, ms), to: movedMark(g.to, ms) })) };
+  const moved = (gaps: SourceActivity['gaps']) => gaps.map((g) => ({ from: movedMark(g.from, ms), to: movedMark(g.to, ms) }));
+  return { ...a, first: movedMark(a.first, ms), last: movedMark(a.last, ms), gaps: moved(a.gaps), ...(a.shortGaps ? { shortGaps: moved(a.shortGaps) } : {}) };
 }
 
 /**

@@ -252,6 +252,34 @@ describe('silences come from the sources’ activity', () => {
     expect(c.serverLines.get('h')).toEqual({ count: 62, first: T0, last: T0 + 200000 });
   });
 
+  describe('a silence of 10-30 s is kept only as a stop before a boot', () => {
+    // broker.log of host h written every second to 40 s, then from 61 s (21 s of silence); the
+    // NameServer on ns all along; a client's timeout against h's broker during it.
+    const shortRun = (after: RmqEvent[]) => {
+      const src = sources();
+      src[0].activity = { records: 100, first: { ts: T0, line: 1 }, last: { ts: T0 + 120000, line: 100 }, gaps: [], gapsDropped: 0, shortGaps: [{ from: { ts: T0 + 40000, line: 41 }, to: { ts: T0 + 61000, line: 42 } }] };
+      src[1].activity = { records: 120, first: { ts: T0, line: 1 }, last: { ts: T0 + 120000, line: 120 }, gaps: [], gapsDropped: 0 };
+      const wm = (at: number) => ev({ at, type: 'watermark', fields: { queue: 'Send', size: 0, slowMs: 0 } });
+      const timeout = ev({ at: 50000, host: 'app', kind: 'client', file: 'app/client.log', line: 7, type: 'rpc-timeout', fields: { addr: '10.0.0.2:10911', timeoutMs: 3000 } });
+      return collect([wm(39000), wm(40000), timeout, ...after, wm(70000)], src, '', T0, T0 + 120000);
+    };
+    const boot = (at: number) => ev({ at, type: 'startup', fields: { role: 'broker', brokerName: 'broker-a', brokerAddr: '10.0.0.2:10911', version: null, group: null } });
+
+    it('a boot with no shutdown hook within 20 s of its end: the host stopped at its last line, and the peers’ timeouts in it are kept', () => {
+      const c = shortRun([boot(66000)]);
+      expect(c.silences.map((s) => [s.host, s.from.ts! - T0, s.to!.ts! - T0])).toEqual([['h', 40000, 61000]]);
+      expect(c.events.some((e) => e.type === 'rpc-timeout' && e.host === 'app')).toBe(true);
+    });
+
+    it('no boot (a pause that resumed), or a boot after a shutdown hook (a restart): no silence, and the peers’ timeouts in it are left out as before', () => {
+      for (const after of [[], [ev({ at: 40000, type: 'shutdown', fields: { role: 'broker' } }), boot(66000)]]) {
+        const c = shortRun(after);
+        expect(c.silences).toEqual([]);
+        expect(c.events.some((e) => e.type === 'rpc-timeout' && e.host === 'app')).toBe(false);
+      }
+    });
+  });
+
   it('a silence past the end of what is read lasts to the end', () => {
     const src = sources();
     src[0].activity = { records: 3, first: { ts: T0, line: 1 }, last: { ts: T0 + 400000, line: 3 }, gaps: [{ from: { ts: T0 + 10000, line: 2 }, to: { ts: T0 + 400000, line: 3 } }], gapsDropped: 0 };

@@ -72,3 +72,31 @@ describe('a host that went dark and came back with a new boot is a reboot, not a
     expect(Math.abs(causes[0].end! - ms(reboot.end!))).toBeLessThanOrEqual(10000);
   });
 });
+
+describe('a reboot shorter than 30 s is placed from the last line before its boot', () => {
+  // gen-702: mq-node-b rebooted for 20 s (link up after 15 s). Its watermark.log wrote every second
+  // up to 04:54:22 and its NameServer's boot lines began at 04:54:43, with no shutdown hook: 21 s of
+  // silence, short of the 30 s a silence needs, but ended by a boot.
+  it('gen-702: the reboot of mq-node-b is named, from its last line to its boot', async () => {
+    const reboot = faultsOf('gen-702').find((f) => f.kind === 'reboot')!;
+    expect(reboot.host).toBe('mq-node-b');
+    const causes = causesOn(await incidentsOf('gen-702'), 'mq-node-b');
+    expect(causes.map((c) => c.kind)).toEqual(['reboot']);
+    expect(Math.abs(causes[0].start - ms(reboot.start))).toBeLessThanOrEqual(2000);
+    expect(Math.abs(causes[0].end! - ms(reboot.end!))).toBeLessThanOrEqual(5000);
+  });
+
+  // gen-709: mq-broker-a ran its shutdown hook at 05:30:24, logged its shutting down until 05:30:47,
+  // and booted 20 s later: a restart (the hook since its boot before), not a crash at 05:30:47.
+  it('gen-709: a short silence after a shutdown hook is the restart, not a crash', async () => {
+    const causes = causesOn(await incidentsOf('gen-709'), 'mq-broker-a');
+    expect(causes.map((c) => c.kind)).toEqual(['restart']);
+  });
+
+  // A host that logs every second and resumes after a pause with no boot is no stop under 30 s:
+  // gen-712's hosts (disk full, no reboot) are named for their disks only.
+  it('gen-712: no host is named down or rebooted', async () => {
+    const causes = (await incidentsOf('gen-712')).flatMap((i) => i.causes);
+    expect(causes.map((c) => c.kind).sort()).toEqual(['disk-full', 'disk-full']);
+  });
+});

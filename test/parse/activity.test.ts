@@ -1,7 +1,7 @@
 // A server log's activity: every dated record counts, so a host's silences are found from the
 // accounting alone (analyze and replay read the same ones).
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY_GAPS_KEPT, ActivityTracker, hostSilences, type SourceActivity } from '../../src/parse/activity.js';
+import { ACTIVITY_GAPS_KEPT, ACTIVITY_SHORT_GAP_MS, ActivityTracker, hostSilences, joinActivity, type SourceActivity } from '../../src/parse/activity.js';
 import { SourceParser } from '../../src/parse/parser.js';
 import { GMT8 } from '../../src/parse/time.js';
 import type { SourceKind } from '../../src/ingest/kinds.js';
@@ -42,6 +42,25 @@ describe('ActivityTracker', () => {
     expect(a.last.ts).toBe(T0 + 100000);
   });
 
+  it('keeps the gaps of 10 s to 30 s apart, so that the silences of 30 s or more stay what they were', () => {
+    const a = track([0, 1000, 21000, 22000, 60000]);
+    expect(a.gaps.map((g) => [g.from.ts - T0, g.to.ts - T0])).toEqual([[22000, 60000]]);
+    expect(a.shortGaps!.map((g) => [g.from.ts - T0, g.to.ts - T0])).toEqual([[1000, 21000]]);
+    // No short gap: no field (the activity of a file written every second is as it was).
+    expect(track([0, 1000, 2000]).shortGaps).toBeUndefined();
+    expect(ACTIVITY_SHORT_GAP_MS).toBe(10000);
+  });
+
+  it('joins a short gap across a cut as one tracker over the whole file keeps it', () => {
+    const first = new ActivityTracker();
+    [0, 1000].forEach((t, i) => first.note(T0 + t, i + 1));
+    const second = new ActivityTracker();
+    [15000, 16000].forEach((t, i) => second.note(T0 + t, i + 3));
+    const joined = joinActivity(first.result(), first.edges(), second.result(), second.edges());
+    expect(joined!.shortGaps).toEqual([{ from: { ts: T0 + 1000, line: 2 }, to: { ts: T0 + 15000, line: 3 } }]);
+    expect(joined!.gaps).toEqual([]);
+  });
+
   it('keeps a bounded number of gaps and counts the rest', () => {
     const a = track(Array.from({ length: ACTIVITY_GAPS_KEPT + 11 }, (_, i) => i * 31000));
     expect(a.gaps).toHaveLength(ACTIVITY_GAPS_KEPT);
@@ -59,6 +78,14 @@ describe('hostSilences', () => {
       [1, 60000, 100000],
       [0, 101000, null],
     ]);
+  });
+
+  it('finds a silence of 10 s or more only when asked for the short ones', () => {
+    // watermark.log every second, dark from 20 s to 41 s (gen-702's mq-node-b rebooted for 20 s).
+    const wm = track([...Array.from({ length: 21 }, (_, i) => i * 1000), ...Array.from({ length: 10 }, (_, i) => 41000 + i * 1000)]);
+    expect(hostSilences('h', [{ index: 0, activity: wm }], T0 + 50000)).toEqual([]);
+    const short = hostSilences('h', [{ index: 0, activity: wm }], T0 + 50000, ACTIVITY_SHORT_GAP_MS);
+    expect(short.map((x) => [x.from.mark.ts - T0, x.to && x.to.mark.ts - T0])).toEqual([[20000, 41000]]);
   });
 
   it('finds no silence where the sources take turns', () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import rule from '../../src/rules/server-stopped.js';
 import type { Finding } from '../../src/rules/types.js';
-import { labFindings, labTruth, LAB } from './lab-findings.js';
+import { generatedFindings, generatedTruth, labFindings, labTruth, LAB } from './lab-findings.js';
 import { readdirSync } from 'node:fs';
 
 const at = (iso: string) => Date.parse(iso);
@@ -130,3 +130,24 @@ describe('every lab recording, whole', () => {
   });
 });
 
+describe('a reboot shorter than 30 s', () => {
+  // gen-701: the slave mq-broker-a-s rebooted for 20 s (link up after 15 s); its watermark.log wrote
+  // every second to 04:50:24 and its broker booted at 04:50:46 with no shutdown hook: 22 s.
+  it('gen-701: the slave went silent at its last watermark line and booted with no shutdown: an unclean stop from then', async () => {
+    const found = (await generatedFindings('gen-701', [rule])).filter((f) => f.rule === 'server-stopped');
+    const reboot = generatedTruth('gen-701').faults.find((x) => x.kind === 'reboot')!;
+    const f = found.find((x) => x.subject.host === reboot.host)!;
+    expect(f.metrics.stop).toBe('unclean');
+    expect(f.metrics.silentLogs).toEqual(['watermark.log']);
+    expect(f.metrics.silentMs).toBeLessThan(30000);
+    expect(Math.abs(f.start! - at(reboot.start))).toBeLessThanOrEqual(SLACK);
+    expect(f.title).toMatch(/went silent at 04:50:24 for 22 s and booted again at 04:50:46 with no shutdown logged before it$/);
+  });
+
+  // gen-709: mq-broker-a ran its shutdown hook, wrote its shutting down for 23 s, was silent 20 s and
+  // booted: the hook makes it a restart, whatever the silence before the boot.
+  it('gen-709: a shutdown hook since the boot before makes it a restart, with no silence', async () => {
+    const found = (await generatedFindings('gen-709', [rule])).filter((f) => f.rule === 'server-stopped' && f.subject.host === 'mq-broker-a');
+    expect(found.map((f) => [f.metrics.stop, f.metrics.silentMs])).toEqual([['restart', null]]);
+  });
+});

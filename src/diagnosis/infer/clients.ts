@@ -15,6 +15,7 @@ import { writableAfter } from '../../parse/route-change.js';
 import { failuresOf } from '../observe.js';
 import { fileRef, mod, round2, type InferContext } from './context.js';
 import type { HostsResult } from './hosts.js';
+import type { SharedRate } from './rates.js';
 import type { ServersResult } from './servers.js';
 
 const DEFAULT_CLIENT_VERSION = '4.9.8';
@@ -28,6 +29,8 @@ interface ClientsResult {
   clients: ScenarioClient[];
   /** The servers' topics, and after them the ones a client sent to with no route in the logs. */
   topics: ScenarioTopic[];
+  /** The topics whose stored rate was shared equally among 2 or more clients (infer/rates.ts reads them again once the faults are known). */
+  shared: SharedRate[];
 }
 
 /** What a client's inference reads of the earlier stages. */
@@ -40,19 +43,25 @@ interface Known {
 export function inferClients(ctx: InferContext, hosts: HostsResult, servers: Pick<ServersResult, 'brokers' | 'topics'>, consumersOnly: ReadonlySet<string> = new Set()): ClientsResult {
   const known: Known = { hosts, brokers: servers.brokers, topics: [...servers.topics] };
   /** Clients whose rate is their topic's stored rate: shared once every client's topic is known. */
-  const sharedRates: Array<{ client: ScenarioClient; path: string }> = [];
+  const sharedRates: Array<{ client: ScenarioClient; path: string; minuteEnd: number }> = [];
   const clients: ScenarioClient[] = [];
   for (const host of ctx.clientHosts) {
     // A host whose client log starts consumers and no producer of its own sends nothing (infer/consumers.ts).
     if (consumersOnly.has(host)) continue;
     const p = `scenario.clients[${clients.length}]`;
     const { client, sharedRate } = inferClient(ctx, known, host, p);
-    if (sharedRate) sharedRates.push({ client, path: `${p}.sendRatePerSec` });
+    if (sharedRate) sharedRates.push({ client, path: `${p}.sendRatePerSec`, minuteEnd: sharedRate.minuteEnd });
     clients.push(client);
   }
-  for (const { client, path } of sharedRates) {
+  const shared: SharedRate[] = [];
+  for (const { client, path, minuteEnd } of sharedRates) {
     const n = clients.filter((x) => x.topic === client.topic).length;
     const total = client.sendRatePerSec;
+    if (n > 1) {
+      let s = shared.find((x) => x.topic === client.topic);
+      if (!s) shared.push((s = { topic: client.topic, total, minuteEnd, clients: [] }));
+      s.clients.push(clients.indexOf(client));
+    }
     client.sendRatePerSec = round2(total / n);
     if (client.sendRateSteps) client.sendRateSteps = client.sendRateSteps.map((s) => ({ atMs: s.atMs, perSec: round2(s.perSec / n) }));
     if (n > 1) {
@@ -64,11 +73,11 @@ export function inferClients(ctx: InferContext, hosts: HostsResult, servers: Pic
   }
   clients.forEach((client, i) => inferSelector(ctx, known, client, `scenario.clients[${i}]`, ctx.events.filter((e) => e.host === client.host), client.sendRatePerSec));
   selectorsFromStoredCounts(ctx, known, clients);
-  return { clients, topics: known.topics };
+  return { clients, topics: known.topics, shared };
 }
 
 /** One client; `sharedRate`: its rate is its topic's stored rate, to be shared with the topic's other clients. */
-function inferClient(ctx: InferContext, known: Known, host: string, p: string): { client: ScenarioClient; sharedRate: boolean } {
+function inferClient(ctx: InferContext, known: Known, host: string, p: string): { client: ScenarioClient; sharedRate: { minuteEnd: number } | null } {
   const { prov, def } = ctx;
   const mine = ctx.events.filter((e) => e.host === host);
   const cl = mine.filter((e) => e.kind === 'client');
@@ -127,7 +136,7 @@ function inferClient(ctx: InferContext, known: Known, host: string, p: string): 
     const first = firstSend(ctx, cl, p, client.topic, start.startTs, sends);
     if (first !== null) client.sendStartMs = first;
   }
-  return { client, sharedRate: rate.shared };
+  return { client, sharedRate: rate.shared ? { minuteEnd: rate.shared.minuteEnd } : null };
 }
 
 /** ClientVersion of the start line or the other version hints (the rules' clientVersionOf); a range gives one picked from it. */
@@ -478,7 +487,7 @@ function laterPoll(ctx: InferContext, cl: readonly RmqEvent[], first: RmqEvent, 
  * The send rate, in order: the application's statistics lines, its sent and failed lines, the
  * brokers' stored count of the topic (`shared`: to divide among its clients), twice the failures.
  */
-function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[], p: string, topic: string): { rate: number; shared: boolean; steps?: RateStep[] } {
+function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[], p: string, topic: string): { rate: number; shared: { minuteEnd: number } | null; steps?: RateStep[] } {
   const { prov } = ctx;
   const stats = ctx.c.appStats.get(host);
   const sends = ctx.c.appSends.get(host);
@@ -488,7 +497,7 @@ function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[
     const period = gaps[Math.floor(gaps.length / 2)];
     if (period > 0) {
       prov(`${p}.sendRatePerSec`, `the application’s statistics lines (sent=N every ${period / 1000} s)`, [stats.first.event, stats.last.event]);
-      return { rate: round2(stats.total / stats.count / (period / 1000)), shared: false };
+      return { rate: round2(stats.total / stats.count / (period / 1000)), shared: null };
     }
   }
   if (sends && sends.count >= 2 && sends.firstEvent.ts !== null && sends.lastEvent.ts !== null) {
@@ -496,24 +505,24 @@ function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[
     const span = (sends.lastEvent.ts - sends.firstEvent.ts) / 1000;
     if (span > 0) {
       prov(`${p}.sendRatePerSec`, `sends the application logged (${sends.count} sent, ${failed} failed in ${Math.round(span)} s)`, [sends.firstEvent, sends.lastEvent]);
-      return { rate: round2((sends.count + failed) / span), shared: false };
+      return { rate: round2((sends.count + failed) / span), shared: null };
     }
   }
   const fromStats = topicRate(ctx, known.hosts, topic);
   if (fromStats) {
     prov(`${p}.sendRatePerSec`, fromStats.rule, fromStats.evidence);
     if (fromStats.steps) prov(`${p}.sendRateSteps`, fromStats.steps.rule, fromStats.steps.evidence);
-    return { rate: fromStats.rate, shared: true, ...(fromStats.steps ? { steps: fromStats.steps.steps } : {}) };
+    return { rate: fromStats.rate, shared: { minuteEnd: fromStats.minuteEnd }, ...(fromStats.steps ? { steps: fromStats.steps.steps } : {}) };
   }
   if (appFailures.length >= 2) {
     const span = (appFailures[appFailures.length - 1].ts! - appFailures[0].ts!) / 1000;
     if (span > 0) {
       prov(`${p}.sendRatePerSec`, 'twice the rate of failed sends (about half the queues were on the failing broker)', [appFailures[0], appFailures[appFailures.length - 1]]);
-      return { rate: round2(Math.max(0.1, (appFailures.length / span) * 2)), shared: false };
+      return { rate: round2(Math.max(0.1, (appFailures.length / span) * 2)), shared: null };
     }
   }
   ctx.def(`${p}.sendRatePerSec`, `${DEFAULT_RATE} (the logs show no send rate)`);
-  return { rate: DEFAULT_RATE, shared: false };
+  return { rate: DEFAULT_RATE, shared: null };
 }
 
 /**
@@ -521,7 +530,7 @@ function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[
  * every master of the topic logged, their sum is what all its producers sent and had stored. The
  * busiest such minute is a healthy one; the producers of the topic share it equally.
  */
-function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate: number; rule: string; evidence: RmqEvent[]; steps: ReturnType<typeof topicRateSteps> } | null {
+function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate: number; minuteEnd: number; rule: string; evidence: RmqEvent[]; steps: ReturnType<typeof topicRateSteps> } | null {
   const masters = new Set(hosts.brokerNames.map((n) => hosts.brokerHost.get(n)?.value).filter((h): h is string => !!h));
   const lines = ctx.c.topicPuts.filter((x) => x.topic === topic && masters.has(x.host));
   if (!masters.size || !lines.length) return null;
@@ -575,8 +584,9 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
   const settled = later.filter(([m]) => !afterLate.has(m));
   const calm = settled.filter(([m]) => !trouble.has(m));
   let best: typeof lines | null = null;
-  for (const [, list] of [calm, settled, later, candidates].find((x) => x.length) ?? []) {
-    if (!best || rateOf(list) > rateOf(best)) best = list;
+  let bestMinute = 0;
+  for (const [m, list] of [calm, settled, later, candidates].find((x) => x.length) ?? []) {
+    if (!best || rateOf(list) > rateOf(best)) [best, bestMinute] = [list, m];
   }
   if (!best) return null;
   const skipped = candidates.some(([m, list]) => afterLate.has(m) && rateOf(list) > rateOf(best!));
@@ -586,6 +596,7 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
   const uneven = best.some((l) => perSec(l) !== l.sum / 60);
   return {
     rate,
+    minuteEnd: bestMinute * 60000,
     rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged${uneven ? ` (${round2(rate)}/s: a line that covered more or less than a minute counts at its TPS)` : ''}${idle.length ? ` (${idle.join(', ')} printed minutes but no line of ${topic}: none stored)` : ''}${skipped ? ' (not a busier minute that followed a line printed late: a broker that ran again after a hang stored at once the requests it held)' : ''}`,
     evidence: best.map((l) => l.event),
     steps: topicRateSteps(ctx, byMinute, complete, perSec, rate),

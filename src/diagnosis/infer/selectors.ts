@@ -23,6 +23,8 @@ import { refusals, type Refusal } from './avoidance.js';
  * equal share of the topic's (a client sending a third of that still puts 3 or more there).
  */
 const EXPECTED_SENDS_SELECTOR_MIN = 10;
+/** A refusal's reply reaches the application this long after the store stopped refusing, at most (one round trip and the exception's way up). */
+const REPLY_SLACK_MS = 2000;
 
 /** Lines of the client that tell a send or an attempt of it failed, whichever broker it was on. */
 const FAILURE_TYPES: ReadonlySet<string> = new Set(['send-attempt-failed', 'send-failed', 'send-call-timeout', 'async-timeout', 'send-async-retry', 'busy-reply', 'no-route']);
@@ -128,4 +130,59 @@ function keyQueue(c: ScenarioClient, mine: readonly Refusal[], brokers: readonly
   const onTopic = (topic?.brokers ?? brokers.map((b) => b.name)).filter((b) => brokers.some((x) => x.name === b)).sort();
   const at = onTopic.findIndex((b) => !mine.some((r) => r.broker === b));
   return at < 0 ? null : { index: at * (topic?.queues ?? 4), broker: onTopic[at] };
+}
+
+/**
+ * For each client known to send through a selector (its failed sends' stack traces go through
+ * sendSelectImpl) whose key the failures did not place (no broker address in them: a 4.x client's
+ * MQBrokerException names none): its key is on broker B when every send it failed was refused by
+ * B's full disk (code 14, in a window when B alone had a full disk) and it failed nothing while
+ * another broker of its route refused or left unanswered every write over a window where sends
+ * picked anew would have put EXPECTED_SENDS_SELECTOR_MIN or more there. One ordering key sends every
+ * message to one queue (sendSelectImpl, no retry). gen-702's app-stock-01 (4.5.1, queue 0): 180
+ * sends refused by broker-a's full disk, none failed while mq-node-b rebooted.
+ */
+export function selectorKeysFromRefusals(ctx: InferContext, clients: ScenarioClient[], faults: readonly Fault[], brokers: readonly ScenarioBroker[], topics: readonly ScenarioTopic[]): void {
+  const refusing = refusals(ctx, faults, brokers);
+  const full = refusing.filter((r) => r.what.startsWith('its disk full'));
+  if (!full.length) return;
+  clients.forEach((c, i) => {
+    const p = `scenario.clients[${i}]`;
+    if (!c.selector || c.selectorQueue !== undefined || c.sendTimesMs || !(`${p}.selectorQueue` in ctx.defaults)) return;
+    if ([...ctx.c.dropped.keys()].some((k) => k.endsWith(` ${c.host}`) && FAILURE_TYPES.has(k.slice(0, k.indexOf(' '))))) return;
+    const mine = ctx.events.filter((e) => e.host === c.host && e.ts !== null);
+    const failed = mine.filter(failedSomething);
+    // Each failure a full disk's refusal, in a window of one broker's full disk and no other's.
+    const on = failed.map((e) => {
+      if (e.type !== 'disk-full' || e.fields.code !== 14) return null;
+      const t = ctx.when(e);
+      const at = full.filter((r) => t >= r.from && t <= r.to + REPLY_SLACK_MS);
+      return at.length === 1 ? at[0].broker : null;
+    });
+    const broker = on[0];
+    if (!broker || failed.length < 3 || on.some((b) => b !== broker)) return;
+    // A window of another broker of its route that its sends, were each key new, would have hit.
+    const routes = mine.filter((e) => e.type === 'route-changed' && e.kind === 'client' && String(e.fields.topic) === c.topic);
+    const quiet = refusing.find((r) => {
+      if (r.broker === broker || (r.client !== undefined && r.client !== c.host)) return false;
+      const before = routes.filter((e) => ctx.when(e) <= r.from).pop();
+      const held = before ? writableAfter(before) : null;
+      if (!held || !held.includes(r.broker) || !held.includes(broker)) return false;
+      const expected = (c.sendRatePerSec * (r.to - r.from)) / 1000 / held.length;
+      // Every failure of the client is the full disk's: none was there.
+      return expected >= EXPECTED_SENDS_SELECTOR_MIN;
+    });
+    if (!quiet) return;
+    const topic = topics.find((t) => t.name === c.topic);
+    const onTopic = (topic?.brokers ?? brokers.map((b) => b.name)).filter((b) => brokers.some((x) => x.name === b)).sort();
+    const at = onTopic.indexOf(broker);
+    if (at < 0) return;
+    c.selectorQueue = at * (topic?.queues ?? 4);
+    delete ctx.defaults[`${p}.selectorQueue`];
+    ctx.prov(
+      `${p}.selectorQueue`,
+      `every send it failed (${failed.length}) was refused by ${broker}'s full disk, and none failed while ${quiet.broker} refused or left unanswered every write (${quiet.what}) for ${Math.round((quiet.to - quiet.from) / 1000)} s: one ordering key, on ${broker} (sendSelectImpl sends each message to the queue the selector picks, with no retry); the first of ${broker}'s queues (which of them the key picks is not in the logs) (inferred from behaviour)`,
+      [failed[0], failed[failed.length - 1]],
+    );
+  });
 }
