@@ -40,9 +40,10 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
   const when = `${truth.time(c.start)}-${c.end === null ? '?' : truth.time(c.end)}`;
   const near = truth.faultsOn(c.host, c.start, c.end ?? c.start, TOLERANCE.faultMs);
   const out: Statement[] = [];
-  // An overload the broker's own busy replies bear out: it was busy then, fault injected or not (a
-  // cold JVM on a loaded machine answers [TIMEOUT_CLEAN_QUEUE] too).
-  const busy = !near.length && c.kind === 'overload' ? truth.busyRepliesOn(c.host, c.start, c.end ?? c.start) : [];
+  // An overload or a stall the broker's own busy replies bear out: it was busy then, fault injected
+  // or not (a cold JVM on a loaded machine answers [TIMEOUT_CLEAN_QUEUE] too, and a lone reply with
+  // nothing queued behind it says its send threads stood still for its wait).
+  const busy = !near.length && (c.kind === 'overload' || c.kind === 'stall') ? truth.busyRepliesOn(c.host, c.start, c.end ?? c.start) : [];
   if (busy.length) {
     const why = `a broker on ${c.host} answered busy ${busy.length} time${busy.length === 1 ? '' : 's'} then (first at ${truth.time(busy[0])}), with no fault injected`;
     out.push(say(source, cls, where, `${c.kind} on ${c.host} at ${when}`).is(true, why, why));

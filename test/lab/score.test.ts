@@ -385,6 +385,10 @@ describe('score: busy replies in the logs', () => {
       expect(claimOn('broker-b-host').map((x) => [x.claim, x.verdict])).toEqual([['overload on broker-b-host at 01:59:18.500-01:59:20.000', 'true']]);
       expect(claimOn('broker-b-host')[0].why).toBe('a broker on broker-b-host answered busy 1 time then (first at 01:59:19.283), with no fault injected');
       expect(claimOn('broker-a-host').map((x) => x.verdict)).toEqual(['false']);
+      // A stall (replay's, from a lone reply with nothing queued) is borne out the same way; a hang is not.
+      const kindOn = (kind: string) => analyzeStatements(truth, analyzed({ incidents: [incident({ causes: [{ ...cause(kind, 'broker-b-host', '10:00:00', '10:00:02'), start: '2026-12-05T01:59:19.070+08:00', end: '2026-12-05T01:59:19.283+08:00' }] })] })).filter((x) => x.cls === 'cause').map((x) => x.verdict);
+      expect(kindOn('stall')).toEqual(['true']);
+      expect(kindOn('hang')).toEqual(['false']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

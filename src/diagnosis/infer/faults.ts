@@ -84,7 +84,7 @@ function heldSends(ctx: InferContext, clients: ScenarioClient[], held: Array<{ h
     c.loggedSends = mine.map((h) => h.send);
     ctx.prov(
       `scenario.clients[${i}].loggedSends`,
-      `${mine.length === 1 ? 'the send' : `the ${mine.length} sends`} whose busy replies a stall held (waits over waitTimeMillsInSendQueue + ${STALL_MARGIN_MS} ms), made when the broker read each (the reply's time less its wait) to the broker that answered, beside the sends of the rate: a stall is seen only through the sends it held`,
+      `${mine.length === 1 ? 'the send' : `the ${mine.length} sends`} whose busy replies a stall held (waits over waitTimeMillsInSendQueue + ${STALL_MARGIN_MS} ms, or a lone reply with nothing queued behind it), made when the broker read each (the reply's time less its wait) to the broker that answered, beside the sends of the rate: a stall is seen only through the sends it held`,
       mine.map((h) => h.e),
     );
   });
@@ -419,6 +419,16 @@ function busyFaults(ctx: InferContext, input: FaultsInput): Pending[] {
     for (const ep of split(replies.get(name)!, 30000)) {
       const clusters = split(ep, 2000);
       const held = (cl: RmqEvent[]) => maxWait(cl) > waitLimit + STALL_MARGIN_MS;
+      const lone = ep.length === 1 && ep[0].fields.queueSize === 0 && typeof ep[0].fields.waitMs === 'number' ? ep[0].fields.waitMs : null;
+      if (lone !== null && !sustainedQueue(ctx, b, ep, waitLimit)) {
+        // One reply with nothing queued behind it (`size of queue: 0`) and no backlog in the
+        // watermark: no send thread took the queue's only request for its whole wait, so the broker
+        // stood still that long (a GC pause, a JVM out of CPU), not a queue that stayed full.
+        // BrokerFastFailure answered it when it ran again (gen-712, gen-702: one reply each, 201 and
+        // 205 ms, on a broker under the lab machine's load).
+        out.push(stallFault(ctx, b, ep, lone, lone + 1, 'the only request in its queue (`size of queue: 0`) waited as long', ep[0].ts!, true));
+        continue;
+      }
       if (clusters.some((cl) => !held(cl)) || sustainedQueue(ctx, b, ep, waitLimit)) {
         out.push(...overloadWithStalls(ctx, input, b, ep, waitLimit));
         continue;
@@ -536,18 +546,18 @@ function overloadWithStalls(ctx: InferContext, input: FaultsInput, b: ScenarioBr
  * the sends it held: each read by the broker its wait before its reply (the model's network adds
  * half a millisecond each way, so that the stall finds it younger than the limit and holds it).
  */
-function stallFault(ctx: InferContext, b: ScenarioBroker, reps: RmqEvent[], max: number, durationMs: number, why: string, releasedAt = reps[0].ts!): Pending {
+function stallFault(ctx: InferContext, b: ScenarioBroker, reps: RmqEvent[], max: number, durationMs: number, why: string, releasedAt = reps[0].ts!, heldAll = false): Pending {
   const waitLimit = b.waitTimeMillsInSendQueue ?? 200;
   const at = releasedAt - durationMs - 1;
   const held = reps
-    .filter((e) => typeof e.fields.waitMs === 'number' && e.fields.waitMs > waitLimit + STALL_MARGIN_MS)
+    .filter((e) => typeof e.fields.waitMs === 'number' && (heldAll || e.fields.waitMs > waitLimit + STALL_MARGIN_MS))
     .map((e) => ({ host: e.host, send: { atMs: ctx.rel(e.ts! - (e.fields.waitMs as number)), broker: b.name }, e }));
   const put = ctx.events.find((e) => e.type === 'store-slow' && e.host === b.host && e.fields.what === 'in-lock' && e.ts !== null && Math.abs(e.ts - reps[0].ts!) <= 2000);
   return {
     fault: { atMs: ctx.rel(at), broker: b.name, stall: { durationMs } },
     rule:
       `${reps.length === 1 ? '1 busy reply that' : `${reps.length} busy replies that`} waited up to ${max} ms, more than waitTimeMillsInSendQueue (${waitLimit} ms): ` +
-      `the broker stood still about ${durationMs} ms before answering them (${why})`,
+      `the broker stood still about ${durationMs} ms before answering ${reps.length === 1 ? 'it' : 'them'} (${why})`,
     evidence: [reps[0], reps.find((e) => e.fields.waitMs === max), put],
     defaults: [],
     held,

@@ -142,6 +142,23 @@ describe('stalls within an overload under a CPU quota, and the sends they held',
     expect(input.provenance[`scenario.clients[${i}].loggedSends`].rule).toMatch(/^the 2 sends whose busy replies a stall held/);
   });
 
+  it("a lone busy reply with nothing queued behind it is a stall of its wait, whose send is made when the broker read it (gen-702: broker-c's 205 ms, no fault of the lab's)", async () => {
+    const { sc, input, epoch } = await inferred('gen-702');
+    // app-order-01's client log: `period in queue: 205ms, size of queue: 0 BROKER: 10.213.0.23:10911`,
+    // the only busy reply of broker-c: its send threads took nothing for 205 ms.
+    const stalls = sc.faults.filter((f): f is Extract<Fault, { stall: unknown }> => 'stall' in f && f.broker === 'broker-c');
+    expect(stalls.map((f) => f.stall.durationMs)).toEqual([206]);
+    expect(sc.faults.some((f) => 'overload' in f && f.broker === 'broker-c')).toBe(false);
+    const i = sc.clients.findIndex((c) => c.host === 'app-order-01');
+    expect(sc.clients[i].loggedSends).toHaveLength(1);
+    const [send] = sc.clients[i].loggedSends!;
+    expect(send.broker).toBe('broker-c');
+    // Read inside the stall, 205 ms before the reply, which comes when the stall ends.
+    expect(send.atMs).toBeGreaterThan(stalls[0].atMs);
+    expect(epoch(stalls[0].atMs + stalls[0].stall.durationMs + 1)).toBe(epoch(send.atMs + 205));
+    expect(input.provenance[`scenario.faults[${sc.faults.indexOf(stalls[0])}]`].rule).toMatch(/the only request in its queue \(`size of queue: 0`\) waited as long/);
+  });
+
   it('without held replies no client gets logged sends (gen-700: a broker down, no busy reply)', async () => {
     const { sc } = await inferred('gen-700');
     expect(sc.clients.every((c) => c.loggedSends === undefined)).toBe(true);
