@@ -176,6 +176,7 @@ describe('lab.json', () => {
     expect(j.clients[0].ranWith).toEqual({
       sendMsgTimeout: 3000,
       retryTimesWhenSendFailed: 2,
+      retryTimesWhenSendAsyncFailed: 2,
       sendLatencyFaultEnable: false,
       pollNameServerInterval: 30000,
       heartbeatBrokerInterval: 30000,
