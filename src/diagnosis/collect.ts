@@ -363,25 +363,6 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   };
   /** Per `host namesrvAddr`, a broker's last failed registration there since one was answered. */
   const regFailed = new Map<string, RmqEvent>();
-  /** Per `host addr`, a client's last `close socket because of timeout`. */
-  const timeoutCloses = new Map<string, number>();
-  /**
-   * A client's channels closed on timeout, and the timeouts that closed none (keptTimedOut); the
-   * first `async send msg by retry` of each client (an asynchronous sender's: infer/clients.ts).
-   * True when the event is read here and nowhere else.
-   */
-  const clientChannel = (e: RmqEvent, kind: string): boolean => {
-    if (e.type !== 'channel-closed' && e.type !== 'send-async-retry' && e.entry !== 'rpc-timeout/invoke-sync-wait') return false;
-    if (kind !== 'client' || e.ts === null) return e.type !== 'rpc-timeout';
-    if (e.entry === 'channel-closed/timeout') timeoutCloses.set(`${e.host} ${String(e.fields.addr)}`, e.ts);
-    else if (e.type === 'send-async-retry') {
-      if (keep(e, usualKey(e), 1)) out.events.push(lighten(e));
-    } else if (e.type === 'rpc-timeout' && !out.keptTimedOut.has(e.host)) {
-      const closed = timeoutCloses.get(`${e.host} ${String(e.fields.addr)}`);
-      if (closed === undefined || e.ts - closed > CLOSE_BEFORE_WAIT_MS) out.keptTimedOut.set(e.host, lighten(e));
-    }
-    return e.type !== 'rpc-timeout';
-  };
   // Accepted connections of the last ACCEPT_WINDOW_MS, and until when those that follow are kept.
   let recentAccepts: RmqEvent[] = [];
   let acceptUntil = -Infinity;
@@ -400,146 +381,9 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     if (list.length) shortKept.set(`${e.file}|${e.line}|${e.seq}`, list);
     return list.length > 0;
   };
-  // Store lines of the last STORE_WINDOW_MS, and until when those that follow are kept.
-  let recentStore: RmqEvent[] = [];
-  let storeUntil = -Infinity;
-  /**
-   * Of some types inference reads only what is near something else (infer/faults.ts, infer/hosts.ts):
-   * elsewhere they recur all along a long log and tell it nothing. A client's invokeSync timeouts
-   * are counted outside a silence, so their times are kept (`syncTimeouts`) instead.
-   */
-  const wanted = (e: RmqEvent): boolean => {
-    switch (e.type) {
-      case 'rpc-timeout':
-      case 'send-request-failed':
-        // Timeouts against a silent host tell how it failed; a client's are also counted for its impact.
-        if (isSyncTimeout(e) && e.ts !== null) {
-          const times = out.syncTimeouts.get(e.host);
-          if (!times) out.syncTimeouts.set(e.host, [e.ts]);
-          else if (times.length < SYNC_TIMEOUTS_KEPT) times.push(e.ts);
-        }
-        // An application's failed one-attempt or async send (a request timed out or could not be
-        // written): a send it lost, counted for its impact; else the retry loop's, which it retried.
-        return duringSilence(e) || (e.kind === 'app' && isAppFailure(e)) || keptForShort(e, true);
-      case 'async-timeout':
-        // An ASYNC send's request that timed out (infer/avoidance.ts, the send budget); a pull's tells only of a silent host.
-        return isSendCallbackClass(e.fields.callback) || duringSilence(e) || keptForShort(e, true);
-      case 'register-failed':
-        // The last failure to each NameServer, until a registration there is answered again (registrationsBack).
-        if (e.kind === 'broker' && e.ts !== null && typeof e.fields.namesrvAddr === 'string' && regFailed.size < KEEP_CAP) regFailed.set(`${e.host} ${e.fields.namesrvAddr}`, lighten(e));
-        // A broker's failed registrations: against a silent NameServer, or the first few naming each NameServer's address.
-        return duringSilence(e) || keep(e, `${e.type} ${e.host} ${e.kind} ${String(e.fields.namesrvAddr)}`, REGISTRATIONS_KEPT);
-      case 'store-slow':
-        // A put slow in the commit log's lock is read beside a client's busy reply (within STORE_WINDOW_MS).
-        if (e.fields.what !== 'in-lock' || e.ts === null) return false;
-        if (e.ts <= storeUntil) return true;
-        recentStore.push(e);
-        while (recentStore.length > 4096 || e.ts - recentStore[0].ts! > STORE_WINDOW_MS) recentStore.shift();
-        return false;
-      case 'busy-reply':
-        if (e.kind === 'client' && e.ts !== null) {
-          for (const x of recentStore) if (e.ts - x.ts! <= STORE_WINDOW_MS && keep(x)) out.events.push(lighten(x));
-          recentStore = [];
-          storeUntil = e.ts + STORE_WINDOW_MS;
-        }
-        return true;
-      default:
-        return true;
-    }
-  };
-  const cited = new Map<string, number>();
-  const consumeFailure = (e: RmqEvent): void => {
-    if (e.ts === null || e.kind !== 'client') return;
-    const group = typeof e.fields.group === 'string' ? e.fields.group : null;
-    const reconsumeTimes = typeof e.fields.reconsumeTimes === 'number' ? e.fields.reconsumeTimes : null;
-    const rows = out.consumeFailures.get(e.host);
-    const row = { ts: e.ts, group, thrown: e.entry === 'consume-failed/exception', reconsumeTimes };
-    if (rows) rows.push(row);
-    else out.consumeFailures.set(e.host, [row]);
-    const key = `${e.host}|${group}|${reconsumeTimes}`;
-    const n = cited.get(key) ?? 0;
-    if (n < CITED_FAILURES) {
-      cited.set(key, n + 1);
-      out.consumeFailureLines.push(lighten(e));
-    }
-  };
-  /** Per host and group: its flow-control warnings; per host: the lines kept of them. */
-  const flowOf = new Map<string, FlowWarnings>();
-  const flowLines = new Map<string, number>();
-  /**
-   * A flow-control warning: its minute, and its line while the host has fewer than FLOW_LINES_KEPT
-   * (besides the first of each host and group, and its first of the count limit that prints the
-   * threshold: inference cites those).
-   */
-  const flowWarning = (e: RmqEvent): void => {
-    let f: FlowWarnings | undefined;
-    let first = false;
-    if (e.kind === 'client' && e.ts !== null) {
-      const group = typeof e.fields.group === 'string' ? e.fields.group : null;
-      const key = group === null ? e.host : `${e.host}\n${group}`;
-      f = flowOf.get(key);
-      if (!f) {
-        first = true;
-        flowOf.set(key, (f = { host: e.host, group, first: e, minutes: [], left: 0, threshold: false }));
-        out.flowWarnings.push(f);
-      }
-      const end = Math.ceil(e.ts / 60000) * 60000;
-      if (f.minutes[f.minutes.length - 1] !== end) {
-        if (f.minutes.length < KEEP_CAP) f.minutes.push(end);
-        else f.left++;
-      }
-    }
-    const threshold = f !== undefined && !f.threshold && e.fields.limit === 'count' && typeof e.fields.threshold === 'number';
-    const n = flowLines.get(e.host) ?? 0;
-    if (n >= FLOW_LINES_KEPT && !first && !threshold) {
-      out.flowLinesLeft.set(e.host, (out.flowLinesLeft.get(e.host) ?? 0) + 1);
-      return;
-    }
-    flowLines.set(e.host, n + 1);
-    const light = lighten(e);
-    if (f && first) f.first = light;
-    if (f && threshold) f.threshold = true;
-    out.events.push(light);
-  };
-  /** Per `host key`: its minute being read (a minute's three lines come together). */
-  const statMinutes = new Map<string, ConsumeStatMinute>();
-  let rtSeq = 0;
-  /** Hosts, keys and files of the statistics, one string each (weeks of minutes name the same few). */
-  const statStrings = new Map<string, string>();
-  const one = (x: string): string => {
-    const y = statStrings.get(x);
-    if (y !== undefined) return y;
-    statStrings.set(x, x);
-    return x;
-  };
-  const consumeStat = (e: RmqEvent): void => {
-    if (e.ts === null) return;
-    const key = String(e.fields.key);
-    const at = Math.round(e.ts / 60000) * 60000;
-    const hk = `${e.host} ${key}`;
-    let m = statMinutes.get(hk);
-    if (!m || m.at !== at || m.file !== e.file) {
-      m = { host: one(e.host), key: one(key), at, lastTs: e.ts, file: one(e.file), line: e.line, whole: true, times: 0, rtSum: 0, ok: 0, failed: 0, rtLine: null, rtSeq: 0 };
-      statMinutes.set(hk, m);
-      out.consumeStats.push(m);
-    }
-    m.lastTs = Math.max(m.lastTs, e.ts);
-    m.whole &&= e.ts % 1000 === 0;
-    const sum = Number(e.fields.sum ?? 0);
-    if (e.fields.stat === 'CONSUME_RT') {
-      // stats/in-one reads CONSUME_RT as StatsItem's older wording: `sum` the total ms, `avgpt` the
-      // average; `times` is the count where the client printed it (RTStatsItem: `TIMES: n AVGRT:`),
-      // else the total over the average.
-      const avg = Number(e.fields.avgpt ?? 0);
-      m.times += typeof e.fields.times === 'number' ? e.fields.times : avg > 0 ? Math.round(sum / avg) : 0;
-      m.rtSum += sum;
-      if (m.rtLine === null) {
-        m.rtLine = e.line;
-        m.rtSeq = rtSeq++;
-      }
-    } else if (e.fields.stat === 'CONSUME_OK_TPS') m.ok += sum;
-    else m.failed += sum;
-  };
+  const wanted = wantedReader(out, keep, lighten, duringSilence, keptForShort, regFailed);
+  const clientChannel = clientChannelReader(out, keep, usualKey, lighten);
+  const { consumeFailure, flowWarning, consumeStat } = consumerReaders(out, lighten);
   let past = false;
   // Of the records that are no event, only those a timeline for inference keeps: a timeline that
   // kept them all (the TUI's) would otherwise count the rest as another host's lines during a
@@ -675,6 +519,189 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     return out;
   };
   return { types: COLLECTED_TYPES, visit, finish };
+}
+
+
+/**
+ * A client's channels closed on timeout, and the timeouts that closed none (keptTimedOut); the
+ * first `async send msg by retry` of each client (an asynchronous sender's: infer/clients.ts).
+ * The reader returns true when the event is read here and nowhere else.
+ */
+function clientChannelReader(out: Collected, keep: (e: RmqEvent, key?: string, cap?: number) => boolean, usualKey: (e: RmqEvent) => string, lighten: (e: RmqEvent) => RmqEvent): (e: RmqEvent, kind: string) => boolean {
+  /** Per `host addr`, a client's last `close socket because of timeout`. */
+  const timeoutCloses = new Map<string, number>();
+  return (e: RmqEvent, kind: string): boolean => {
+    if (e.type !== 'channel-closed' && e.type !== 'send-async-retry' && e.entry !== 'rpc-timeout/invoke-sync-wait') return false;
+    if (kind !== 'client' || e.ts === null) return e.type !== 'rpc-timeout';
+    if (e.entry === 'channel-closed/timeout') timeoutCloses.set(`${e.host} ${String(e.fields.addr)}`, e.ts);
+    else if (e.type === 'send-async-retry') {
+      if (keep(e, usualKey(e), 1)) out.events.push(lighten(e));
+    } else if (e.type === 'rpc-timeout' && !out.keptTimedOut.has(e.host)) {
+      const closed = timeoutCloses.get(`${e.host} ${String(e.fields.addr)}`);
+      if (closed === undefined || e.ts - closed > CLOSE_BEFORE_WAIT_MS) out.keptTimedOut.set(e.host, lighten(e));
+    }
+    return e.type !== 'rpc-timeout';
+  };
+}
+
+/**
+ * Of some types inference reads only what is near something else (infer/faults.ts, infer/hosts.ts):
+ * elsewhere they recur all along a long log and tell it nothing. A client's invokeSync timeouts
+ * are counted outside a silence, so their times are kept (`syncTimeouts`) instead.
+ */
+function wantedReader(
+  out: Collected,
+  keep: (e: RmqEvent, key?: string, cap?: number) => boolean,
+  lighten: (e: RmqEvent) => RmqEvent,
+  duringSilence: (e: RmqEvent) => boolean,
+  keptForShort: (e: RmqEvent, alone: boolean) => boolean,
+  regFailed: Map<string, RmqEvent>,
+): (e: RmqEvent) => boolean {
+  // Store lines of the last STORE_WINDOW_MS, and until when those that follow are kept.
+  let recentStore: RmqEvent[] = [];
+  let storeUntil = -Infinity;
+  return (e: RmqEvent): boolean => {
+    switch (e.type) {
+      case 'rpc-timeout':
+      case 'send-request-failed':
+        // Timeouts against a silent host tell how it failed; a client's are also counted for its impact.
+        if (isSyncTimeout(e) && e.ts !== null) {
+          const times = out.syncTimeouts.get(e.host);
+          if (!times) out.syncTimeouts.set(e.host, [e.ts]);
+          else if (times.length < SYNC_TIMEOUTS_KEPT) times.push(e.ts);
+        }
+        // An application's failed one-attempt or async send (a request timed out or could not be
+        // written): a send it lost, counted for its impact; else the retry loop's, which it retried.
+        return duringSilence(e) || (e.kind === 'app' && isAppFailure(e)) || keptForShort(e, true);
+      case 'async-timeout':
+        // An ASYNC send's request that timed out (infer/avoidance.ts, the send budget); a pull's tells only of a silent host.
+        return isSendCallbackClass(e.fields.callback) || duringSilence(e) || keptForShort(e, true);
+      case 'register-failed':
+        // The last failure to each NameServer, until a registration there is answered again (registrationsBack).
+        if (e.kind === 'broker' && e.ts !== null && typeof e.fields.namesrvAddr === 'string' && regFailed.size < KEEP_CAP) regFailed.set(`${e.host} ${e.fields.namesrvAddr}`, lighten(e));
+        // A broker's failed registrations: against a silent NameServer, or the first few naming each NameServer's address.
+        return duringSilence(e) || keep(e, `${e.type} ${e.host} ${e.kind} ${String(e.fields.namesrvAddr)}`, REGISTRATIONS_KEPT);
+      case 'store-slow':
+        // A put slow in the commit log's lock is read beside a client's busy reply (within STORE_WINDOW_MS).
+        if (e.fields.what !== 'in-lock' || e.ts === null) return false;
+        if (e.ts <= storeUntil) return true;
+        recentStore.push(e);
+        while (recentStore.length > 4096 || e.ts - recentStore[0].ts! > STORE_WINDOW_MS) recentStore.shift();
+        return false;
+      case 'busy-reply':
+        if (e.kind === 'client' && e.ts !== null) {
+          for (const x of recentStore) if (e.ts - x.ts! <= STORE_WINDOW_MS && keep(x)) out.events.push(lighten(x));
+          recentStore = [];
+          storeUntil = e.ts + STORE_WINDOW_MS;
+        }
+        return true;
+      default:
+        return true;
+    }
+  };
+}
+
+/**
+ * The consumer side's readers of the collect pass: consume failures (each kept as a row, the first
+ * CITED_FAILURES lines of each host, group and reconsume count cited), flow-control warnings (their
+ * minutes and their lines up to FLOW_LINES_KEPT a host) and the clients' consume statistics (a
+ * minute's lines joined into one).
+ */
+function consumerReaders(out: Collected, lighten: (e: RmqEvent) => RmqEvent): { consumeFailure: (e: RmqEvent) => void; flowWarning: (e: RmqEvent) => void; consumeStat: (e: RmqEvent) => void } {
+  const cited = new Map<string, number>();
+  const consumeFailure = (e: RmqEvent): void => {
+    if (e.ts === null || e.kind !== 'client') return;
+    const group = typeof e.fields.group === 'string' ? e.fields.group : null;
+    const reconsumeTimes = typeof e.fields.reconsumeTimes === 'number' ? e.fields.reconsumeTimes : null;
+    const rows = out.consumeFailures.get(e.host);
+    const row = { ts: e.ts, group, thrown: e.entry === 'consume-failed/exception', reconsumeTimes };
+    if (rows) rows.push(row);
+    else out.consumeFailures.set(e.host, [row]);
+    const key = `${e.host}|${group}|${reconsumeTimes}`;
+    const n = cited.get(key) ?? 0;
+    if (n < CITED_FAILURES) {
+      cited.set(key, n + 1);
+      out.consumeFailureLines.push(lighten(e));
+    }
+  };
+  /** Per host and group: its flow-control warnings; per host: the lines kept of them. */
+  const flowOf = new Map<string, FlowWarnings>();
+  const flowLines = new Map<string, number>();
+  /**
+   * A flow-control warning: its minute, and its line while the host has fewer than FLOW_LINES_KEPT
+   * (besides the first of each host and group, and its first of the count limit that prints the
+   * threshold: inference cites those).
+   */
+  const flowWarning = (e: RmqEvent): void => {
+    let f: FlowWarnings | undefined;
+    let first = false;
+    if (e.kind === 'client' && e.ts !== null) {
+      const group = typeof e.fields.group === 'string' ? e.fields.group : null;
+      const key = group === null ? e.host : `${e.host}\n${group}`;
+      f = flowOf.get(key);
+      if (!f) {
+        first = true;
+        flowOf.set(key, (f = { host: e.host, group, first: e, minutes: [], left: 0, threshold: false }));
+        out.flowWarnings.push(f);
+      }
+      const end = Math.ceil(e.ts / 60000) * 60000;
+      if (f.minutes[f.minutes.length - 1] !== end) {
+        if (f.minutes.length < KEEP_CAP) f.minutes.push(end);
+        else f.left++;
+      }
+    }
+    const threshold = f !== undefined && !f.threshold && e.fields.limit === 'count' && typeof e.fields.threshold === 'number';
+    const n = flowLines.get(e.host) ?? 0;
+    if (n >= FLOW_LINES_KEPT && !first && !threshold) {
+      out.flowLinesLeft.set(e.host, (out.flowLinesLeft.get(e.host) ?? 0) + 1);
+      return;
+    }
+    flowLines.set(e.host, n + 1);
+    const light = lighten(e);
+    if (f && first) f.first = light;
+    if (f && threshold) f.threshold = true;
+    out.events.push(light);
+  };
+  /** Per `host key`: its minute being read (a minute's three lines come together). */
+  const statMinutes = new Map<string, ConsumeStatMinute>();
+  let rtSeq = 0;
+  /** Hosts, keys and files of the statistics, one string each (weeks of minutes name the same few). */
+  const statStrings = new Map<string, string>();
+  const one = (x: string): string => {
+    const y = statStrings.get(x);
+    if (y !== undefined) return y;
+    statStrings.set(x, x);
+    return x;
+  };
+  const consumeStat = (e: RmqEvent): void => {
+    if (e.ts === null) return;
+    const key = String(e.fields.key);
+    const at = Math.round(e.ts / 60000) * 60000;
+    const hk = `${e.host} ${key}`;
+    let m = statMinutes.get(hk);
+    if (!m || m.at !== at || m.file !== e.file) {
+      m = { host: one(e.host), key: one(key), at, lastTs: e.ts, file: one(e.file), line: e.line, whole: true, times: 0, rtSum: 0, ok: 0, failed: 0, rtLine: null, rtSeq: 0 };
+      statMinutes.set(hk, m);
+      out.consumeStats.push(m);
+    }
+    m.lastTs = Math.max(m.lastTs, e.ts);
+    m.whole &&= e.ts % 1000 === 0;
+    const sum = Number(e.fields.sum ?? 0);
+    if (e.fields.stat === 'CONSUME_RT') {
+      // stats/in-one reads CONSUME_RT as StatsItem's older wording: `sum` the total ms, `avgpt` the
+      // average; `times` is the count where the client printed it (RTStatsItem: `TIMES: n AVGRT:`),
+      // else the total over the average.
+      const avg = Number(e.fields.avgpt ?? 0);
+      m.times += typeof e.fields.times === 'number' ? e.fields.times : avg > 0 ? Math.round(sum / avg) : 0;
+      m.rtSum += sum;
+      if (m.rtLine === null) {
+        m.rtLine = e.line;
+        m.rtSeq = rtSeq++;
+      }
+    } else if (e.fields.stat === 'CONSUME_OK_TPS') m.ok += sum;
+    else m.failed += sum;
+  };
+  return { consumeFailure, flowWarning, consumeStat };
 }
 
 /**
