@@ -373,11 +373,13 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   /** Within a silence of another host, or up to PAST_SILENCE_MS after it. */
   const within = (e: RmqEvent, x: Silence) => x.host !== e.host && e.ts! > x.from.ts! && (x.to === null || e.ts! <= x.to.ts! + PAST_SILENCE_MS);
   const duringSilence = (e: RmqEvent): boolean => e.ts !== null && out.silences.some((x) => within(e, x));
-  /** The short silences `e` falls in (when it is in no other silence), or none. */
-  const duringShort = (e: RmqEvent): Silence[] => (e.ts === null || !shortSilences.length || duringSilence(e) ? [] : shortSilences.filter((x) => within(e, x)));
-  /** Kept for a short silence alone: left out again unless that silence is kept. */
-  const keptForShort = (e: RmqEvent, alone: boolean): boolean => {
-    const list = alone ? duringShort(e) : [];
+  /**
+   * Kept for the short silences it falls in: left out again unless one of them is kept. Asked only
+   * of an event in no other silence (its callers tried duringSilence first).
+   */
+  const keptForShort = (e: RmqEvent): boolean => {
+    if (e.ts === null || !shortSilences.length) return false;
+    const list = shortSilences.filter((x) => within(e, x));
     if (list.length) shortKept.set(`${e.file}|${e.line}|${e.seq}`, list);
     return list.length > 0;
   };
@@ -439,10 +441,11 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     if (e.type === 'broker-registered') {
       // The last registration before a silence sets the NameServers' expiry.
       if (e.kind === 'broker' && e.ts !== null) {
-        for (const x of [...out.silences, ...shortSilences]) {
-          if (x.host === e.host && x.from.ts! >= e.ts) x.lastRegistration = e;
-          else if (x.host !== e.host && e.ts > x.from.ts! && e.ts <= x.from.ts! + REGISTERED_AFTER_MS && typeof e.fields.namesrvAddr === 'string') x.registeredAfter.set(e.fields.namesrvAddr, lighten(e));
-        }
+        for (const list of [out.silences, shortSilences])
+          for (const x of list) {
+            if (x.host === e.host && x.from.ts! >= e.ts) x.lastRegistration = e;
+            else if (x.host !== e.host && e.ts > x.from.ts! && e.ts <= x.from.ts! + REGISTERED_AFTER_MS && typeof e.fields.namesrvAddr === 'string') x.registeredAfter.set(e.fields.namesrvAddr, lighten(e));
+          }
       }
       const back = e.kind === 'broker' && typeof e.fields.namesrvAddr === 'string' ? `${e.host} ${e.fields.namesrvAddr}` : null;
       const failed = back === null ? undefined : regFailed.get(back);
@@ -493,7 +496,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
       // silence's start to 5 s past its end): elsewhere they are the ordinary churn of channels, but
       // for the resets a client got, which end a network partition (partitionFaults).
       const clientReset = kind === 'client' && e.fields.side === 'client' && e.fields.event === 'exception';
-      if (e.type === 'pipeline' && !duringSilence(e) && !clientReset && !keptForShort(e, true)) return;
+      if (e.type === 'pipeline' && !duringSilence(e) && !clientReset && !keptForShort(e)) return;
       if (!wanted(e)) return;
       if (!keep(e)) return;
       out.events.push(lighten(e));
@@ -554,7 +557,7 @@ function wantedReader(
   keep: (e: RmqEvent, key?: string, cap?: number) => boolean,
   lighten: (e: RmqEvent) => RmqEvent,
   duringSilence: (e: RmqEvent) => boolean,
-  keptForShort: (e: RmqEvent, alone: boolean) => boolean,
+  keptForShort: (e: RmqEvent) => boolean,
   regFailed: Map<string, RmqEvent>,
 ): (e: RmqEvent) => boolean {
   // Store lines of the last STORE_WINDOW_MS, and until when those that follow are kept.
@@ -572,10 +575,10 @@ function wantedReader(
         }
         // An application's failed one-attempt or async send (a request timed out or could not be
         // written): a send it lost, counted for its impact; else the retry loop's, which it retried.
-        return duringSilence(e) || (e.kind === 'app' && isAppFailure(e)) || keptForShort(e, true);
+        return duringSilence(e) || (e.kind === 'app' && isAppFailure(e)) || keptForShort(e);
       case 'async-timeout':
         // An ASYNC send's request that timed out (infer/avoidance.ts, the send budget); a pull's tells only of a silent host.
-        return isSendCallbackClass(e.fields.callback) || duringSilence(e) || keptForShort(e, true);
+        return isSendCallbackClass(e.fields.callback) || duringSilence(e) || keptForShort(e);
       case 'register-failed':
         // The last failure to each NameServer, until a registration there is answered again (registrationsBack).
         if (e.kind === 'broker' && e.ts !== null && typeof e.fields.namesrvAddr === 'string' && regFailed.size < KEEP_CAP) regFailed.set(`${e.host} ${e.fields.namesrvAddr}`, lighten(e));

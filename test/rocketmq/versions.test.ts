@@ -98,3 +98,13 @@ describe("MQVersion.Version's ordinal (a RemotingCommand's version)", () => {
     expect(mqVersionOrdinal(parseVersion('5.9.9')!)).toBe(611);
   });
 });
+
+describe("a push consumer's pause after a failed pull (PULL_RETRY_DELAY)", () => {
+  it('is ClientConfig.pullTimeDelayMillsWhenException from 4.6.0, as the clients print it (consumer-slow-listener, 4.9.4), 3000 ms fixed before', () => {
+    const log = gunzipSync(readFileSync(join(__dirname, '..', '..', 'samples', 'lab', 'consumer-slow-listener', 'app-stock-01', 'logs', 'rocketmqlogs', 'rocketmq_client.log.gz'))).toString();
+    const printed = Number(/pullTimeDelayMillsWhenException=(\d+)/.exec(log)![1]);
+    expect(clientProfile('4.9.4').pullTimeDelayMillsWhenException).toBe(printed);
+    expect(clientProfile('4.6.0').pullTimeDelayMillsWhenException).toBe(printed);
+    expect(clientProfile('4.5.2').pullTimeDelayMillsWhenException).toBe(3000);
+  });
+});
