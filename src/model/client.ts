@@ -93,6 +93,12 @@ export interface ClientConfig {
   sendRateSteps?: readonly RateStep[];
   /** Sends the logs show one by one, made beside the rate's (ascending by atMs). */
   loggedSends?: readonly LoggedSend[];
+  /**
+   * The application's threads that call send: a synchronous send holds one until it returns, and a
+   * send of the rate that comes while all are busy is not made (counted in shedSends). Unset: each
+   * send has a thread of its own. Sends the logs show (sendTimesMs, loggedSends) are always made.
+   */
+  sendThreads?: number;
   pid: number;
   settings: ClientSettings;
   /** The tags its messages carry, taken in turn by their shares (none: messages without tags). */
@@ -297,7 +303,9 @@ export class Client extends Process {
   private faultItems = new Map<string, FaultItem>();
   private whichItemWorst = 0;
   private heartbeatTimes = 0;
-  private sendThreads = 0;
+  private senderTurn = 0;
+  /** The application's sending threads in a synchronous send now (with config.sendThreads). */
+  private readonly busySenders = new Set<string>();
   private msgKey = 0;
   /** The tags of its messages in turn (null: its messages carry none). */
   private readonly tagRotation: TagRotation | null;
@@ -403,6 +411,7 @@ export class Client extends Process {
     this.publishInfo = new Map();
     this.routeInFlight = new Map();
     this.faultItems = new Map();
+    this.busySenders.clear();
   }
 
   /** The next traced send at or after now (a client that restarts skips what it missed). */
@@ -439,7 +448,7 @@ export class Client extends Process {
   private stepAt = 0;
 
   private nextArrival(): void {
-    this.startSend();
+    this.startSend(null, true);
     const steps = this.config.sendRateSteps;
     if (!steps?.length) {
       this.post2(this.nowMs + this.appRng.exponential(1000 / this.config.sendRatePerSec), this.nextArrivalFn, null, null, Priority.app);
@@ -706,11 +715,14 @@ export class Client extends Process {
    * callbacks (no coroutine per send): a route to fetch first, an attempt whose broker address or
    * channel is not ready yet, run as coroutines and come back into it.
    */
-  private startSend(toBroker: string | null = null): void {
+  private startSend(toBroker: string | null = null, fromRate = false): void {
     const m = this.metrics;
+    const thread = this.senderThread(fromRate);
+    if (thread === null) {
+      m.shedSends++;
+      return;
+    }
     m.sends++;
-    this.sendThreads = (this.sendThreads % 8) + 1;
-    const thread = SENDER_THREADS[this.sendThreads];
     // The application's message: its tag is taken when it is made (new Message(topic, tags, ...)).
     const tag = this.tagRotation?.next() ?? null;
     if (this.config.selector) {
@@ -727,6 +739,28 @@ export class Client extends Process {
       if ('exc' in r) this.sendDone(thread, { ok: false, exc: r.exc, callTimeout: false });
       else this.sendAttempt(this.newSend(thread, r.tp, begin, timesTotal, tag, toBroker));
     });
+  }
+
+  /**
+   * The application thread a send runs on, or null when the send is not made: every one of the
+   * application's sendThreads is in a synchronous send and the send comes from the rate (a send the
+   * logs show was made, on a thread beside them). An asynchronous send returns at once
+   * (DefaultMQProducerImpl.sendDefaultImpl hands it to the async sender executor): it holds none.
+   */
+  private senderThread(fromRate: boolean): string | null {
+    const n = this.config.sendThreads;
+    if (n === undefined || this.config.async) {
+      this.senderTurn = (this.senderTurn % 8) + 1;
+      return SENDER_THREADS[this.senderTurn];
+    }
+    for (let i = 1; i <= n; i++) {
+      const name = `sender-${i}`;
+      if (!this.busySenders.has(name)) {
+        this.busySenders.add(name);
+        return name;
+      }
+    }
+    return fromRate ? null : `sender-${n + 1}`;
   }
 
   private readonly freeSends: DefaultSend[] = [];
@@ -757,6 +791,7 @@ export class Client extends Process {
 
   private sendDone(thread: string, r: SendOutcome): void {
     const m = this.metrics;
+    this.busySenders.delete(thread);
     if (r.ok) {
       m.okSends++;
       return;

@@ -27,6 +27,8 @@ export const LIMITS = {
   maxReconsumeTimes: 100,
   /** Sends per second of one client, and of the producers outside the scenario in an overload. */
   sendRatePerSec: 10000,
+  /** The application threads of one client that call send (the model keeps which of them is busy). */
+  sendThreads: 10_000,
   /** Logged send times of one client. */
   sendTimes: 1_000_000,
   /** Changes of one client's send rate (a week of minutes). */

@@ -15,6 +15,8 @@ export interface ClientMetrics {
   /** Sends issued by the application. */
   sends: number;
   okSends: number;
+  /** Sends the application did not make: they came while every one of its sendThreads was in a send (ClientConfig.sendThreads). */
+  shedSends: number;
   /** Sends that threw to the application. */
   failedSends: number;
   /** Of those, `sendDefaultImpl call timeout` / `sendSelectImpl call timeout`. */
@@ -61,6 +63,7 @@ export class Recorder {
         version,
         sends: 0,
         okSends: 0,
+        shedSends: 0,
         failedSends: 0,
         sendCallTimeouts: 0,
         timeouts: 0,

@@ -89,6 +89,8 @@ export interface ScenarioClient {
   sendRateSteps?: RateStep[];
   /** Sends the logs show one by one (a busy reply a stall held), made beside the rate's: when the broker read each, and to which broker. */
   loggedSends?: LoggedSend[];
+  /** The application's threads that call send (synchronous sends): a send of the rate that comes while all are in a send is not made. Default: a thread per send. */
+  sendThreads?: number;
   settings?: ClientSettings;
   /** The tags of its messages, taken in turn by their shares (`[{ tag: 'TagA' }, { tag: 'TagB' }]`: one each in turn); none: messages without tags. */
   tags?: TagShare[];
@@ -469,6 +471,7 @@ function clientsOf(scenario: Scenario, net: Network, nsAddrs: string[], sink: Lo
         sendTimesMs: c.sendTimesMs ? [...c.sendTimesMs].sort((a, b) => a - b) : undefined,
         sendRateSteps: c.sendRateSteps ? [...c.sendRateSteps].sort((a, b) => a.atMs - b.atMs) : undefined,
         loggedSends: c.loggedSends ? [...c.loggedSends].sort((a, b) => a.atMs - b.atMs) : undefined,
+        sendThreads: c.sendThreads,
         pid: 20000 + i * 7,
         settings: c.settings ?? {},
         tags: c.tags,

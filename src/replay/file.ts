@@ -333,6 +333,7 @@ export function validateScenario(v: Json, path = 'scenario'): Scenario {
     c.bool('selector');
     c.bool('async');
     c.num('selectorQueue', false, { min: 0, int: true, max: 65535 });
+    c.num('sendThreads', false, { min: 1, int: true, max: LIMITS.sendThreads });
     c.num('startAtMs', false, { min: 0, max: LIMITS.modelMs });
     c.num('sendStartMs', false, { min: 0, max: LIMITS.modelMs });
     const times = c.any('sendTimesMs');

@@ -211,6 +211,7 @@ export function clientText(sc: Scenario, i: number, defaults: Record<string, str
   else put('settings.retryTimesWhenSendFailed', `${s.retryTimesWhenSendFailed ?? CLIENT_DEFAULTS.retryTimesWhenSendFailed} retries`);
   put('settings.sendLatencyFaultEnable', `latency fault ${s.sendLatencyFaultEnable ? 'on' : 'off'}`);
   put('async', c.async ? 'async' : 'sync');
+  if (c.sendThreads !== undefined) known.push(`${c.sendThreads} sending thread${c.sendThreads === 1 ? '' : 's'}`);
   return `${known.filter(Boolean).join(', ')}${assumed.length ? `; assumed: ${assumed.join(', ')}` : ''}`;
 }
 

@@ -53,6 +53,7 @@ export const WHAT_IF_KEYS: Record<string, KeySpec> = {
   connectTimeoutMillis: { target: 'client', kind: 'ms', field: 'settings.connectTimeoutMs', describe: 'connect timeout, ms' },
   clientChannelMaxIdleTimeSeconds: { target: 'client', kind: 'int', field: 'settings.clientChannelMaxIdleTimeSeconds', describe: 'client channel idle close, s' },
   sendRatePerSec: { target: 'client', kind: 'number', field: 'sendRatePerSec', describe: 'application sends per second' },
+  sendThreads: { target: 'client', kind: 'int', field: 'sendThreads', describe: "the application's threads that call send (a send that finds them all busy is not made)" },
   namesrv: { target: 'client', kind: 'binding', field: 'namesrv', describe: "the NameServer the client binds to at start, or 'random'" },
   waitTimeMillsInSendQueue: { target: 'broker', kind: 'ms', field: 'waitTimeMillsInSendQueue', describe: 'send queue wait before [TIMEOUT_CLEAN_QUEUE], ms' },
   sendMessageThreadPoolNums: { target: 'broker', kind: 'int', field: 'sendMessageThreadPoolNums', describe: 'send threads' },

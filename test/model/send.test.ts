@@ -35,6 +35,26 @@ describe('send retries and the time budget', () => {
     expect(r.events.filter((e) => e.file.endsWith('/app.log'))).toEqual([]);
   });
 
+  it("an application with 2 sending threads has at most 2 sends in flight: on a hung broker it loses 2 per 3000 ms wait, and the rest of its rate is not sent", () => {
+    const faults: Fault[] = [{ atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'hung' }];
+    const bounded = runScenario(cluster([client('app-order-01', '4.8.0', NS_110, { sendRatePerSec: 5, selector: true, selectorQueue: 0, sendThreads: 2 })], faults), { seed, untilMs: FAULT_AT_MS + 60000 });
+    const free = runScenario(cluster([client('app-order-01', '4.8.0', NS_110, { sendRatePerSec: 5, selector: true, selectorQueue: 0 })], faults), { seed, untilMs: FAULT_AT_MS + 60000 });
+    const b = bounded.metrics.clients['app-order-01'];
+    const f = free.metrics.clients['app-order-01'];
+    // 60 s of 3000 ms waits on 2 threads: about 40 lost, where a thread per send loses the whole rate's.
+    expect(b.failedSends).toBeGreaterThanOrEqual(36);
+    expect(b.failedSends).toBeLessThanOrEqual(42);
+    expect(f.failedSends).toBeGreaterThan(250);
+    expect(b.shedSends).toBeGreaterThan(200);
+    expect(f.shedSends).toBe(0);
+    expect(b.sends + b.shedSends).toBeGreaterThan(0.9 * (f.sends + f.shedSends));
+    // Every failure is on one of the 2 threads, and never more than 2 fail within one wait.
+    const sc0 = cluster([], []);
+    const fails = bounded.events.filter((e) => e.file.endsWith("/app.log") && e.ts! >= sc0.startEpochMs + FAULT_AT_MS);
+    expect(new Set(fails.map((e) => e.thread))).toEqual(new Set(['sender-1', 'sender-2']));
+    for (let i = 2; i < fails.length; i++) expect(fails[i].ts! - fails[i - 2].ts!).toBeGreaterThanOrEqual(2990);
+  });
+
   it('a read timeout on a hung broker uses the whole 3000 ms: `sendDefaultImpl call timeout`, no second attempt', () => {
     const sc = cluster([client('app-order-01', '4.8.0', NS_110, { sendRatePerSec: 5 })], [{ atMs: FAULT_AT_MS, host: 'mq-node-100', state: 'hung' }]);
     const r = runScenario(sc, { seed, untilMs: FAULT_AT_MS + 60000 });

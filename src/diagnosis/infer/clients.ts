@@ -17,6 +17,7 @@ import { fileRef, mod, round2, type InferContext } from './context.js';
 import type { HostsResult } from './hosts.js';
 import type { SharedRate } from './rates.js';
 import type { ServersResult } from './servers.js';
+import { inferSendThreads } from './threads.js';
 
 const DEFAULT_CLIENT_VERSION = '4.9.8';
 const DEFAULT_RATE = 1;
@@ -71,7 +72,11 @@ export function inferClients(ctx: InferContext, hosts: HostsResult, servers: Pic
       ctx.def(path, `${client.sendRatePerSec} (an equal share of the ${round2(total)}/s of ${client.topic} its masters stored: no line splits a topic's sends by producer)`);
     }
   }
-  clients.forEach((client, i) => inferSelector(ctx, known, client, `scenario.clients[${i}]`, ctx.events.filter((e) => e.host === client.host), client.sendRatePerSec));
+  clients.forEach((client, i) => {
+    const mine = ctx.events.filter((e) => e.host === client.host);
+    inferSelector(ctx, known, client, `scenario.clients[${i}]`, mine, client.sendRatePerSec);
+    inferSendThreads(ctx, client, mine, `scenario.clients[${i}]`);
+  });
   selectorsFromStoredCounts(ctx, known, clients);
   return { clients, topics: known.topics, shared };
 }
