@@ -512,6 +512,20 @@ export const LAYOUTS: readonly Layout[] = [
     samples: ['[NettyClientSelector_1] INFO  RocketmqRemoting.info (Slf4jLoggerFactory.java:95) '],
   },
   {
+    id: 'rocksdb-info-log',
+    title: "RocksDB's info log `yyyy/MM/dd-HH:mm:ss.uuuuuu <thread id> msg`, a 5.x broker's `<db path>_LOG` in logs/rocketmqlogs",
+    // RocketMQ 5.x opens its RocksDB stores (ConfigHelper.createConfigDBOptions, RocksDBOptionsFactory)
+    // with setDbLogDir(ConfigHelper.getDBLogDir()) = ~/logs/rocketmqlogs, so RocksDB names its info
+    // log after the flattened db path there (home_rocketmq_store_rocksdbstore_LOG). RocksDB's
+    // EnvLogger prints the process's local time with microseconds, then the thread id.
+    header: /^(?<ts>\d{4}\/\d{2}\/\d{2}-\d{2}:\d{2}:\d{2}\.\d{6}) (?<thread>\d+) /,
+    ts: 'yyyy/MM/dd-HH:mm:ss.SSSSSS',
+    zone: 'source',
+    impliesKind: 'unknown',
+    priority: 44,
+    samples: ['2026/12/05-04:55:33.774105 140667973138112 RocksDB version: 8.4.4'],
+  },
+  {
     id: 'dated-line',
     title: 'any other line that starts with a full date and time (an application pattern not listed above)',
     header: new RegExp(`^(?<ts>${ANY_DATE})(?=[\\s\\]|,;]|$)${LEVEL_AHEAD}`),

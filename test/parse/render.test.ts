@@ -24,6 +24,7 @@ const READ_ONLY = new Set([
   'rust-tracing',
   'bracket-iso-level-logger',
   'log4j-location',
+  'rocksdb-info-log',
   'dated-line',
   'dated-bracket',
 ]);
