@@ -130,14 +130,20 @@ describe('inference from the broker-busy sample', () => {
 describe("a producer's rate that changed, from the brokers' stored counts minute by minute", () => {
   const LAB = join(ROOT, 'samples', 'lab');
 
-  it('consumer-too-few-threads: 3/s, 12/s for 90 s, then 3/s again: a step per level, the peak minute at 12/s', async () => {
+  it('consumer-too-few-threads: 3/s, 12/s for 90 s, then 3/s again: a step per level, the rise inside the minute it fell in', async () => {
     const input = await infer(join(LAB, 'consumer-too-few-threads'));
     const [client] = input.scenario.clients;
     const steps = client.sendRateSteps!;
     expect(steps.length).toBe(3);
     expect(steps[0].atMs).toBe(0);
-    // Minute by minute: part of the peak, the peak, back to the lab's 3/s (stats.log's SUM over 60 s).
-    expect(steps.map((s) => s.perSec)).toEqual([7.82, 11.7, 3]);
+    // The first minute at its TPS (1.00 + 1.70), the peak, back to the lab's 3/s (stats.log's SUM
+    // over 60 s). The minute of 7.82/s between them is the rise within it, where 2.7 and 11.7
+    // average to 7.82: 26.9 s into the minute that ended at 02:34:00, 5 s after the schedule's
+    // (lab.json faultsFrom 02:33:20.529, the schedule's `at` 0).
+    expect(steps.map((s) => s.perSec)).toEqual([2.7, 11.7, 3]);
+    const rise = input.scenario.startEpochMs + steps[1].atMs;
+    expect(Math.abs(rise - Date.parse('2026-12-06T02:33:20.529+08:00'))).toBeLessThan(10_000);
+    expect(input.provenance['scenario.clients[0].sendRateSteps'].rule).toMatch(/1 of them within a minute whose rate lay between the minutes around it/);
     expect(input.provenance['scenario.clients[0].sendRateSteps'].evidence.every((e) => /stats\.log/.test(e))).toBe(true);
     // The busiest minute is still the rate said for the client.
     expect(client.sendRatePerSec).toBe(11.7);

@@ -678,7 +678,8 @@ function topicRateSteps(
   busiest: number,
 ): { steps: RateStep[]; rule: string; evidence: RmqEvent[] } | null {
   // The first minute's count may cover only part of it (a producer started in it); a line is printed at each minute's end.
-  const minutes = [...byMinute.keys()].sort((a, b) => a - b).slice(1);
+  const all = [...byMinute.keys()].sort((a, b) => a - b);
+  const minutes = all.slice(1);
   if (minutes.length < 2) return null;
   const trouble = sendTroubleOf(ctx);
   const clean: Array<{ minute: number; perSec: number; lines: RmqEvent[] }> = [];
@@ -688,24 +689,66 @@ function topicRateSteps(
     if (trouble.has(m)) continue;
     clean.push({ minute: m, perSec: list.reduce((n, l) => n + perSec(l), 0), lines: list.map((l) => l.event) });
   }
-  const steps: RateStep[] = [];
+  let steps: RateStep[] = [];
   const evidence: RmqEvent[] = [];
+  /** The minute (of its line) each step was read from. */
+  const stepMinutes: number[] = [];
   let level: number | null = null;
   for (const c of clean) {
     if (level !== null && c.perSec <= level * RATE_STEP_FACTOR && c.perSec >= level / RATE_STEP_FACTOR) continue;
     // The minute's count is what was stored in the minute before its line.
     steps.push({ atMs: Math.max(0, (c.minute - 1) * 60000 - ctx.startEpochMs), perSec: round2(c.perSec) });
+    stepMinutes.push(c.minute);
     evidence.push(c.lines[0]);
     level = c.perSec;
   }
   if (steps.length < 2) return null;
+  // The first minute, where calm, gives the level before the first clean one (at its TPS: perSec).
+  const firstList = byMinute.get(all[0])!;
+  const first = complete(firstList, all[0]) && !trouble.has(all[0]) ? { minute: all[0], perSec: round2(firstList.reduce((n, l) => n + perSec(l), 0)) } : null;
+  const within = changesWithinMinutes(steps, stepMinutes, new Set(clean.map((c) => c.minute)), first);
+  steps = within.steps;
   // Before the first clean minute the rate is the first level's.
   steps[0] = { ...steps[0], atMs: 0 };
   return {
     steps,
-    rule: `the brokers’ stats.log, minute by minute: the topic's stored rate changed ${steps.length - 1} times in the minutes every master printed and no send failed (${steps.map((s) => `${s.perSec}/s`).join(', ')}; the busiest ${round2(busiest)}/s)`,
+    rule: `the brokers’ stats.log, minute by minute: the topic's stored rate changed ${steps.length - 1} times in the minutes every master printed and no send failed (${steps.map((s) => `${s.perSec}/s`).join(', ')}; the busiest ${round2(busiest)}/s)${within.split ? `; ${within.split} of them within a minute whose rate lay between the minutes around it, where the two rates average to it (a change within the minute is assumed to be one)` : ''}`,
     evidence: evidence.slice(0, 6),
   };
+}
+
+/**
+ * A clean minute whose rate lies strictly between the level before it (its previous minute clean at
+ * that level) and the next minute's, is taken as one change within it: the minute's count is the
+ * two levels weighted by the time each held, so the change falls where they average to the
+ * minute's rate (consumer-too-few-threads: 7.8/s between 3 and 11.7 puts the rise 27 s into the
+ * minute, where the producer's schedule put it 20 s in), and the minute is no level of its own.
+ */
+function changesWithinMinutes(
+  steps: readonly RateStep[],
+  minutes: readonly number[],
+  clean: ReadonlySet<number>,
+  first: { minute: number; perSec: number } | null,
+): { steps: RateStep[]; split: number } {
+  const out: RateStep[] = [];
+  let split = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const m = minutes[i];
+    const fromFirst = i === 0 && first !== null && first.minute === m - 1;
+    const before = fromFirst ? { atMs: 0, perSec: first!.perSec } : out[out.length - 1];
+    const next = steps[i + 1];
+    const between = before !== undefined && next !== undefined && minutes[i + 1] === m + 1 && (fromFirst || clean.has(m - 1)) && (steps[i].perSec - before.perSec) * (next.perSec - steps[i].perSec) > 0;
+    if (!between) {
+      out.push(steps[i]);
+      continue;
+    }
+    const atL1 = (steps[i].perSec - before.perSec) / (next.perSec - before.perSec);
+    if (fromFirst) out.push(before);
+    out.push({ atMs: Math.round(steps[i].atMs + (1 - atL1) * 60000), perSec: next.perSec });
+    split++;
+    i++;
+  }
+  return { steps: out, split };
 }
 
 /**
