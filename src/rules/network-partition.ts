@@ -298,11 +298,25 @@ const rule: Rule = {
         else groups.push([f]);
       }
       const out: Episode[] = [];
-      for (const g of groups) {
-        if (!g.some((f) => f.connect) && !quietCut(g)) continue;
-        // The host cut off: the one with the most peers; a broker's host before another.
+      for (const g of groups) out.push(...cutsOf(g));
+      return out;
+    }
+
+    /**
+     * The cuts in one group of failures close in time. The host cut off: of the hosts whose failures
+     * tell a cut (a connect that timed out, or calls alone to a broker idle throughout), the one with
+     * the most peers; a broker's host before another. Its failures are its cut's; what is left may
+     * tell another cut. A host whose failures tell none (calls that timed out on a broker too busy to
+     * answer) does not hide a cut beside it: gen-715's broker-b, whose connects to the three
+     * NameServers timed out for 40 s, was 19 s before the sends to an overloaded broker-a timed out,
+     * and broker-a, with more peers, was chosen and dropped with broker-b's connects.
+     */
+    function cutsOf(g: Failure[]): Episode[] {
+      const out: Episode[] = [];
+      let left = g;
+      while (left.some((f) => f.connect) || quietCut(left)) {
         const peersOf = new Map<string, Set<string>>();
-        for (const f of g) {
+        for (const f of left) {
           for (const [a, b] of [[f.from, f.to], [f.to, f.from]]) {
             let s = peersOf.get(a);
             if (!s) peersOf.set(a, (s = new Set()));
@@ -310,10 +324,17 @@ const rule: Rule = {
           }
         }
         const rank = (h: string) => peersOf.get(h)!.size * 2 + (book.hasKind(h, 'broker') ? 1 : 0);
-        const host = [...peersOf.keys()].sort((a, b) => rank(b) - rank(a) || a.localeCompare(b))[0];
-        const list = g.filter((f) => f.from === host || f.to === host);
-        if (!list.some((f) => f.connect) && !quietCut(list)) continue;
-        out.push({ host, peers: [...peersOf.get(host)!].sort(), list });
+        const touching = (h: string) => left.filter((f) => f.from === h || f.to === h);
+        const host = [...peersOf.keys()]
+          .sort((a, b) => rank(b) - rank(a) || a.localeCompare(b))
+          .find((h) => {
+            const list = touching(h);
+            return list.some((f) => f.connect) || quietCut(list);
+          });
+        if (host === undefined) break;
+        const list = touching(host);
+        out.push({ host, peers: [...new Set(list.flatMap((f) => [f.from, f.to]))].filter((h) => h !== host).sort(), list });
+        left = left.filter((f) => f.from !== host && f.to !== host);
       }
       return out;
     }
