@@ -39,7 +39,7 @@
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
-import { addressBook, addrKey, BOOK_EVENTS, clockOf, ipOf, orderEvidence, REGISTER_PERIOD_MS } from './routing.js';
+import { addressBook, addrKey, BOOK_EVENTS, clockOf, ipOf, isConnectTimeout, orderEvidence, REGISTER_PERIOD_MS } from './routing.js';
 import { about } from './advice.js';
 
 /**
@@ -81,11 +81,6 @@ const WATERMARK_KEPT = 40;
 const QUIET_WAIT_MIN_MS = 1000;
 /** Most a watermark line may be late or missing within a wait (it prints every second; whole-second times). */
 const WATERMARK_GAP_MS = 2000;
-
-/** A connect that timed out (no answer at all), as NettyRemotingClient.createChannel words it. */
-export function isConnectTimeout(e: RmqEvent): boolean {
-  return /connect remote host\[[^\]]*\] timeout|ConnectTimeoutException|connection timed out/.test(e.text) && !/refused|reset/i.test(e.text);
-}
 
 interface Failure {
   e: RmqEvent;
