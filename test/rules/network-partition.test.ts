@@ -179,6 +179,11 @@ it("gen-715: broker-b's connects to the three NameServers timing out name its cu
   expect(fs[0].metrics.connectTimeouts).toBeGreaterThanOrEqual(20);
   expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
   expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
+  // What separates it from the NameServers hung or down: they answered the other brokers meanwhile.
+  expect(fs[0].explanation).toContain('Meanwhile mq-broker-a, mq-broker-a-s, mq-broker-b-s registered with those NameServers');
+  // The heal is bounded by broker-b's own registrations answered again (05:55:31; lab.json 05:55:30.209).
+  expect(fs[0].explanation).toContain("mq-broker-b's registrations were answered again from 05:55:31");
+  expect(fs[0].explanation).toContain('the logs do not tell whether packets were dropped one way or both');
 });
 
 // gen-716: broker-a cut off from the applications, and 4 s before that cut healed, broker-b-s cut off
