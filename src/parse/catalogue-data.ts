@@ -690,6 +690,12 @@ export const ENTRIES: CatalogueEntry[] = [
         text: 'createChannel: connect remote host[10.0.0.1:10911] failed, DefaultChannelPromise@3c5a99da(failure: io.netty.channel.AbstractChannel$AnnotatedConnectException: Connection refused: /10.0.0.1:10911)',
         fields: { addr: '10.0.0.1:10911', addrs: ['10.0.0.1:10911'] },
       },
+      {
+        // A 5.1.4 broker's registration connect to a NameServer across a network cut (gen-715): the connect
+        // timed out, and the future's cause says so; the RemotingConnectException its caller logs does not.
+        text: '2026-12-05 05:54:59 WARN brokerOutApi_thread_3 - createChannel: connect remote host[10.213.0.13:9876] failed, AbstractBootstrap$PendingRegistrationPromise@6dd998b4(failure: io.netty.channel.ConnectTimeoutException: connection timed out: /10.213.0.13:9876)',
+        fields: { addr: '10.213.0.13:9876', addrs: ['10.213.0.13:9876'] },
+      },
     ],
   },
   {
@@ -707,6 +713,11 @@ export const ENTRIES: CatalogueEntry[] = [
       {
         text: 'createChannel: connect remote host[10.0.0.9:9876] timeout 3000ms, DefaultChannelPromise@1b2c3d4e(incomplete)',
         fields: { addr: '10.0.0.9:9876', addrs: ['10.0.0.9:9876'] },
+      },
+      {
+        // A 5.1.4 broker's NameServer scan (scanAvailableNameSrv) across a network cut (gen-715).
+        text: '2026-12-05 05:54:56 WARN NettyClientScan_thread_1 - createChannel: connect remote host[10.213.0.11:9876] timeout 3000ms, AbstractBootstrap$PendingRegistrationPromise@7d1ecc1d(uncancellable)',
+        fields: { addr: '10.213.0.11:9876', addrs: ['10.213.0.11:9876'] },
       },
     ],
   },

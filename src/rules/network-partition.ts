@@ -39,7 +39,7 @@
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
-import { addressBook, addrKey, BOOK_EVENTS, clockOf, ipOf, orderEvidence, REGISTER_PERIOD_MS } from './routing.js';
+import { addressBook, addrKey, BOOK_EVENTS, clockOf, ipOf, isConnectTimeout, orderEvidence, REGISTER_PERIOD_MS } from './routing.js';
 import { about } from './advice.js';
 
 /**
@@ -81,11 +81,6 @@ const WATERMARK_KEPT = 40;
 const QUIET_WAIT_MIN_MS = 1000;
 /** Most a watermark line may be late or missing within a wait (it prints every second; whole-second times). */
 const WATERMARK_GAP_MS = 2000;
-
-/** A connect that timed out (no answer at all), as NettyRemotingClient.createChannel words it. */
-export function isConnectTimeout(e: RmqEvent): boolean {
-  return /connect remote host\[[^\]]*\] timeout|ConnectTimeoutException|connection timed out/.test(e.text) && !/refused|reset/i.test(e.text);
-}
 
 interface Failure {
   e: RmqEvent;
@@ -201,8 +196,8 @@ const rule: Rule = {
     const boots: Array<{ host: string; ts: number }> = [];
     /** Shutdown hooks begun (BrokerStartup's, NamesrvStartup's): the process is going down until a boot. */
     const stops: Array<{ host: string; ts: number }> = [];
-    /** NameServer address -> times other brokers registered with it. */
-    const okWith = new Map<string, number[]>();
+    /** NameServer address -> the brokers' registrations it answered (the last MAX_OK). */
+    const okWith = new Map<string, Array<{ ts: number; host: string; e: RmqEvent }>>();
     const noteRun = (e: RmqEvent) => {
       if (e.ts !== null) runs.note(e.host, e.ts);
     };
@@ -256,7 +251,7 @@ const rule: Rule = {
         if (!ns || e.ts === null || e.kind === 'namesrv') return;
         let list = okWith.get(ns);
         if (!list) okWith.set(ns, (list = []));
-        list.push(e.ts);
+        list.push({ ts: e.ts, host: e.host, e });
         if (list.length > MAX_OK) list.shift();
       },
       end() {
@@ -280,7 +275,7 @@ const rule: Rule = {
       if (runs.covers(f.to, f.ts)) return true;
       if (book.hasKind(f.to, 'broker') || book.hasKind(f.to, 'watermark')) return false;
       const ns = book.namesrvAddrOfHost(f.to);
-      return ns !== null && (okWith.get(ns) ?? []).some((t) => Math.abs(t - f.ts) <= RUN_GAP_MS);
+      return ns !== null && (okWith.get(ns) ?? []).some((x) => Math.abs(x.ts - f.ts) <= RUN_GAP_MS);
     };
 
     interface Episode {
@@ -298,11 +293,25 @@ const rule: Rule = {
         else groups.push([f]);
       }
       const out: Episode[] = [];
-      for (const g of groups) {
-        if (!g.some((f) => f.connect) && !quietCut(g)) continue;
-        // The host cut off: the one with the most peers; a broker's host before another.
+      for (const g of groups) out.push(...cutsOf(g));
+      return out;
+    }
+
+    /**
+     * The cuts in one group of failures close in time. The host cut off: of the hosts whose failures
+     * tell a cut (a connect that timed out, or calls alone to a broker idle throughout), the one with
+     * the most peers; a broker's host before another. Its failures are its cut's; what is left may
+     * tell another cut. A host whose failures tell none (calls that timed out on a broker too busy to
+     * answer) does not hide a cut beside it: gen-715's broker-b, whose connects to the three
+     * NameServers timed out for 40 s, was 19 s before the sends to an overloaded broker-a timed out,
+     * and broker-a, with more peers, was chosen and dropped with broker-b's connects.
+     */
+    function cutsOf(g: Failure[]): Episode[] {
+      const out: Episode[] = [];
+      let left = g;
+      while (left.some((f) => f.connect) || quietCut(left)) {
         const peersOf = new Map<string, Set<string>>();
-        for (const f of g) {
+        for (const f of left) {
           for (const [a, b] of [[f.from, f.to], [f.to, f.from]]) {
             let s = peersOf.get(a);
             if (!s) peersOf.set(a, (s = new Set()));
@@ -310,12 +319,41 @@ const rule: Rule = {
           }
         }
         const rank = (h: string) => peersOf.get(h)!.size * 2 + (book.hasKind(h, 'broker') ? 1 : 0);
-        const host = [...peersOf.keys()].sort((a, b) => rank(b) - rank(a) || a.localeCompare(b))[0];
-        const list = g.filter((f) => f.from === host || f.to === host);
-        if (!list.some((f) => f.connect) && !quietCut(list)) continue;
-        out.push({ host, peers: [...peersOf.get(host)!].sort(), list });
+        const touching = (h: string) => left.filter((f) => f.from === h || f.to === h);
+        const host = [...peersOf.keys()]
+          .sort((a, b) => rank(b) - rank(a) || a.localeCompare(b))
+          .find((h) => {
+            const list = touching(h);
+            return list.some((f) => f.connect) || quietCut(list);
+          });
+        if (host === undefined) break;
+        const list = touching(host);
+        out.push({ host, peers: [...new Set(list.flatMap((f) => [f.from, f.to]))].filter((h) => h !== host).sort(), list });
+        left = left.filter((f) => f.from !== host && f.to !== host);
       }
       return out;
+    }
+
+    /**
+     * The NameServers among the peers answered other brokers' registrations during the cut (BrokerOuterAPI
+     * `Registering current broker to name server completed` / `register broker ... OK`): they ran and
+     * their network to the others worked.
+     */
+    function namesrvsMeanwhile(ep: Episode, from: number, to: number): string {
+      const addrs = ep.peers.map((h) => book.namesrvAddrOfHost(h)).filter((a): a is string => a !== null);
+      if (!addrs.length) return '';
+      const others = [...new Set(addrs.flatMap((a) => (okWith.get(a) ?? []).filter((x) => x.ts >= from && x.ts <= to && x.host !== ep.host).map((x) => x.host)))].sort();
+      if (!others.length) return '';
+      return `Meanwhile ${others.join(', ')} registered with ${addrs.length === 1 ? 'that NameServer' : 'those NameServers'}: they answered others. `;
+    }
+
+    /** The cut host's first registration answered again by a NameServer peer after the last failure: the cut had healed by then. */
+    function registeredAgain(ep: Episode, last: number): string {
+      const again = ep.peers
+        .map((h) => book.namesrvAddrOfHost(h))
+        .flatMap((a) => (a ? (okWith.get(a) ?? []).filter((x) => x.host === ep.host && x.ts >= last) : []))
+        .sort((a, b) => a.ts - b.ts)[0];
+      return again ? `; ${ep.host}'s registrations were answered again from ${clockOf(again.e)}, so the cut had healed by then` : '';
     }
 
     function shapeOf(ep: Episode): string {
@@ -354,6 +392,7 @@ const rule: Rule = {
       ].filter(Boolean).join('; ');
       // Calls alone (quietCut): the brokers they went to printed an empty send queue throughout.
       const quietTo = [...new Set(ep.list.map((f) => f.to))].join(', ');
+      const nsOnly = book.hasKind(ep.host, 'broker') && !book.hasKind(ep.host, 'namesrv') && ep.peers.every((h) => book.hasKind(h, 'namesrv') && !book.hasKind(h, 'broker'));
       const how = nConnects
         ? `${nConnects} connect${nConnects === 1 ? '' : 's'} timed out`
         : `${calls} call${calls === 1 ? '' : 's'} timed out while ${quietTo} printed ${quietTo.includes(',') ? 'their' : 'its'} send queue empty`;
@@ -371,7 +410,10 @@ const rule: Rule = {
         explanation:
           `From ${clockOf(first.e)} to ${clockOf(last.e)} ${seen}: ${why}` +
           `while the logs of both sides show them running (a hung process still accepts connections and stops its own logs; a crashed one refuses them; a rebooted host resets them and logs a boot). ` +
-          `So the network between ${ep.host} and ${peersText} dropped packets. A cut is seen only through the requests that cross it (registrations, heartbeats and route polls every ${formatMs(REGISTER_PERIOD_MS)}, and the sends), so it began up to that long before the first failure and may have ended up to that long before the last.`,
+          namesrvsMeanwhile(ep, first.ts, last.ts) +
+          `So the network between ${ep.host} and ${peersText} dropped packets. A cut is seen only through the requests that cross it (registrations, heartbeats and route polls every ${formatMs(REGISTER_PERIOD_MS)}, and the sends), so it began up to that long before the first failure and may have ended up to that long before the last` +
+          `${registeredAgain(ep, last.ts)}. ` +
+          `A connect that times out lost its SYN or the answer to it, and a call its request or the response: the logs do not tell whether packets were dropped one way or both${nsOnly ? ` (a NameServer sends no request of its own to a broker unless notifyMinBrokerIdChanged is on, RouteInfoManager 5.x: only ${ep.host}'s requests tried the cut)` : ''}.`,
         advice: [
           about('find-cause', `Check the network between ${ep.host} and ${peersText} around ${clockOf(first.e)}-${clockOf(last.e)}: firewall and security-group rules, iptables/nftables on both hosts, switches and routes. ${ep.host} kept running meanwhile: restarting it does not mend a network cut.`),
         ],

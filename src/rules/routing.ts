@@ -123,6 +123,21 @@ export function isTimeoutCause(cause: string | null | undefined): boolean {
   return /RemotingTimeoutException|wait response on the channel|call timeout|call the addr\[[^\]]*\] timeout|wait response timeout/.test(cause);
 }
 
+/**
+ * A connect that timed out (no answer at all: no SYN-ACK, no RST), as NettyRemotingClient.createChannel
+ * words it up to 5.2: `createChannel: connect remote host[X] timeout 3000ms`, or a ConnectTimeoutException
+ * under `createChannel: connect remote host[X] failed`. The RemotingConnectException a caller gets
+ * (`connect to X failed`, NettyRemotingClient.invokeSync) does not say which.
+ */
+export function isConnectTimeout(e: RmqEvent): boolean {
+  return /connect remote host\[[^\]]*\] timeout|ConnectTimeoutException|connection timed out/.test(e.text) && !/refused|reset/i.test(e.text);
+}
+
+/** A connect refused (nothing listening on a live host), as the exception under createChannel's line says. */
+export function isConnectRefused(e: RmqEvent): boolean {
+  return /Connection refused/i.test(e.text);
+}
+
 /** Whether an exception text or cause says a connection could not be made. */
 export function isConnectCause(cause: string | null | undefined): boolean {
   return !!cause && /RemotingConnectException|connect to \S+ failed|Connection refused|ConnectException/.test(cause);

@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import rule from '../../src/rules/broker-register-failed.js';
 import { ruleTester } from './rule-tester.js';
+import { generatedFindings, labFindings } from './lab-findings.js';
+import { expect, it } from 'vitest';
 
 const srv = (day: string) => (time: string, level: string, thread: string, msg: string) => `${day} ${time} ${level} ${thread} - ${msg}`;
 const s = srv('2020-12-22');
@@ -52,6 +54,8 @@ const fail5 = (t: string) =>
     'org.apache.rocketmq.remoting.exception.RemotingConnectException: connect to 10.0.0.6:9876 failed',
     '\tat org.apache.rocketmq.remoting.netty.NettyRemotingClient.invokeSync(NettyRemotingClient.java:539) ~[rocketmq-remoting-5.3.3.jar:5.3.3]',
   ].join('\n');
+const refused5 = (t: string) =>
+  s5(t, 'WARN', 'brokerOutApi_thread_3', 'createChannel: connect remote host[10.0.0.6:9876] failed, AbstractBootstrap$PendingRegistrationPromise@1aba9511(failure: io.netty.channel.AbstractChannel$AnnotatedConnectException: Connection refused: /10.0.0.6:9876)');
 const broker5 = [
   s5('14:03:17', 'INFO', 'brokerOutApi_thread_2', 'Registering current broker to name server completed. TargetHost=10.0.0.5:9876'),
   fail5('14:03:17'),
@@ -104,9 +108,50 @@ ruleTester(rule, {
       findings: [{ severity: 'warning', metrics: { failures: 6 } }],
     },
     {
-      name: '5.x: Failed to register current broker to name server, refused',
+      // The RemotingConnectException alone (`connect to X failed`, NettyRemotingClient.invokeSync) does not
+      // say whether the connect was refused or timed out: the finding does not either.
+      name: '5.x: Failed to register current broker to name server, the connect failed and no line says how',
       files: { 'broker5/broker.log': broker5 },
-      findings: [{ severity: 'warning', subject: { namesrvAddr: '10.0.0.6:9876' }, metrics: { failures: 2, windowMs: 30000, connectFailures: 2, otherNamesrvsOk: ['10.0.0.5:9876'] }, mentions: ['nothing was listening'] }],
+      findings: [{ severity: 'warning', subject: { namesrvAddr: '10.0.0.6:9876' }, metrics: { failures: 2, windowMs: 30000, connectFailures: 2, otherNamesrvsOk: ['10.0.0.5:9876'] }, mentions: ['2 failed connections', 'does not say whether the connect was refused or timed out'] }],
+    },
+    {
+      // remoting.log's createChannel line of the same connect says it was refused (the exception's text
+      // as a 5.x broker logs it, AbstractChannel$AnnotatedConnectException).
+      name: '5.x: the same failures, with the createChannel lines saying Connection refused',
+      files: { 'broker5/broker.log': broker5, 'broker5/remoting.log': [refused5('14:03:17'), refused5('14:03:47'), ''].join('\n') },
+      findings: [{ subject: { namesrvAddr: '10.0.0.6:9876' }, metrics: { connectFailures: 2 }, mentions: ['2 refused connections', 'nothing was listening'] }],
     },
   ],
+});
+
+// gen-715 (servers 5.1.4): broker-b cut off from the three NameServers. Its registration with
+// 10.213.0.13 failed with `RemotingConnectException: connect to 10.213.0.13:9876 failed`, and the
+// createChannel line of that connect in remoting.log says it timed out (`ConnectTimeoutException:
+// connection timed out`): not a refusal, and not a hung NameServer (whose host completes connects).
+// Its registrations with all three completed in the same second once the cut healed: those tell
+// nothing of the NameServers answering while it failed.
+it("gen-715: a registration whose connect timed out is called so, with the network among its causes, and the NameServers answered only after the heal are not said to have kept receiving it", async () => {
+  const fs = await generatedFindings('gen-715', [rule]);
+  const ns3 = fs.find((f) => f.subject.host === 'mq-broker-b' && f.subject.namesrvAddr === '10.213.0.13:9876')!;
+  expect(ns3.title).toMatch(/\(1 connect timed out\)$/);
+  expect(ns3.explanation).toContain('the network between dropped the packets');
+  expect(ns3.explanation).not.toMatch(/nothing was listening|refused connection/);
+  expect(ns3.metrics.otherNamesrvsOk).toEqual([]);
+  expect(ns3.explanation).not.toContain('kept receiving its registrations');
+  // The 24 s registration timeout with 10.213.0.12 came while connects to it timed out: the network is among its causes.
+  const ns2 = fs.find((f) => f.subject.host === 'mq-broker-b' && f.subject.namesrvAddr === '10.213.0.12:9876')!;
+  expect(ns2.title).toMatch(/\(1 timeout\)$/);
+  expect(ns2.explanation).toContain('hung or overloaded, or the network between dropped the packets');
+  expect(ns2.explanation).toContain('which a NameServer process hung or stopped on a live host does not cause');
+});
+
+// ns-hang-resume-5x: the NameServer on mq-ns-1 hung (its host's kernel kept completing connects), so
+// the registrations timed out on open connections and no connect timed out: the reading stays a hang.
+it('ns-hang-resume-5x: registrations that timed out on a hung NameServer, with no connect timed out, are read as a hung or overloaded NameServer', async () => {
+  const fs = await labFindings('ns-hang-resume-5x', [rule]);
+  expect(fs.length).toBeGreaterThan(0);
+  for (const f of fs) {
+    expect(f.explanation).toContain('hung or overloaded');
+    expect(f.explanation).not.toContain('the network between dropped the packets');
+  }
 });

@@ -164,3 +164,41 @@ it("gen-311: a 5.1.2 client's sends and heartbeats timing out on broker-a while 
 it("hang-5x: retries on a healthy broker-b that timed out with no wait stated (what the send budget had left after broker-a hung) name no cut, though broker-b's send queue stayed empty", async () => {
   expect(await labFindings('hang-5x', [rule])).toEqual([]);
 });
+
+// gen-715 (servers 5.1.4): broker-b cut off from the three NameServers for 45 s, then broker-a
+// overloaded. broker-b's own calls to them timed out (`ScheduledTask refresh metadata exception`,
+// BrokerOuterAPI.getBrokerClusterInfo; a registration's 24 s wait) and its connects did
+// (`createChannel: connect remote host[X] timeout 3000ms`, NettyRemotingClient's NameServer scan),
+// while the other brokers registered with the same NameServers and clients' sends reached broker-b.
+// The sends to the overloaded broker-a timed out 19 s after broker-b's last connect: broker-a has more
+// peers, and its calls tell no cut, so they must not hide broker-b's.
+it("gen-715: broker-b's connects to the three NameServers timing out name its cut, within a crossing of lab.json's, though broker-a's overload follows within a minute", async () => {
+  const cut = generatedTruth('gen-715').faults.find((f) => f.kind === 'partition')!;
+  const fs = await generatedFindings('gen-715', [rule]);
+  expect(fs.map((f) => [f.subject.host, f.metrics.peers])).toEqual([['mq-broker-b', ['mq-ns-1', 'mq-ns-2', 'mq-ns-3']]]);
+  expect(fs[0].metrics.connectTimeouts).toBeGreaterThanOrEqual(20);
+  expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
+  expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
+  // What separates it from the NameServers hung or down: they answered the other brokers meanwhile.
+  expect(fs[0].explanation).toContain('Meanwhile mq-broker-a, mq-broker-a-s, mq-broker-b-s registered with those NameServers');
+  // The heal is bounded by broker-b's own registrations answered again (05:55:31; lab.json 05:55:30.209).
+  expect(fs[0].explanation).toContain("mq-broker-b's registrations were answered again from 05:55:31");
+  expect(fs[0].explanation).toContain('the logs do not tell whether packets were dropped one way or both');
+});
+
+// gen-716: broker-a cut off from the applications, and 4 s before that cut healed, broker-b-s cut off
+// from everyone: two cuts within a minute are two findings, not the first one's alone.
+it('gen-716: the second cut within a minute of the first (broker-b-s from the NameServer and its master) is named too', async () => {
+  const truth = generatedTruth('gen-716').faults.filter((f) => f.kind === 'partition');
+  const fs = await generatedFindings('gen-716', [rule]);
+  expect(fs.map((f) => f.subject.host).sort()).toEqual(truth.map((f) => f.host).sort());
+  const bs = fs.find((f) => f.subject.host === 'mq-broker-b-s')!;
+  expect(bs.metrics.peers).toContain('mq-ns-1');
+  expect(Math.abs(bs.start! - Date.parse(truth.find((f) => f.host === 'mq-broker-b-s')!.start))).toBeLessThanOrEqual(30_000);
+});
+
+// namesrv-hang: the NameServer and broker host mq-node-a hung, then was rebooted: registrations to it
+// failed, and connects to it timed out while it was powered off. Neither is a cut.
+it('namesrv-hang: registrations that failed and connects that timed out against a hung, then rebooted NameServer host name no cut', async () => {
+  expect(await labFindings('namesrv-hang', [rule])).toEqual([]);
+});
