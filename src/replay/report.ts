@@ -211,7 +211,9 @@ export function clientText(sc: Scenario, i: number, defaults: Record<string, str
   else put('settings.retryTimesWhenSendFailed', `${s.retryTimesWhenSendFailed ?? CLIENT_DEFAULTS.retryTimesWhenSendFailed} retries`);
   put('settings.sendLatencyFaultEnable', `latency fault ${s.sendLatencyFaultEnable ? 'on' : 'off'}`);
   put('async', c.async ? 'async' : 'sync');
-  if (c.sendThreads !== undefined) known.push(`${c.sendThreads} sending thread${c.sendThreads === 1 ? '' : 's'}`);
+  if (c.sendThreads !== undefined || defaults[`${p}.sendThreads`] !== undefined) {
+    put('sendThreads', c.sendThreads !== undefined ? `${c.sendThreads} sending thread${c.sendThreads === 1 ? '' : 's'}` : 'a thread per send');
+  }
   return `${known.filter(Boolean).join(', ')}${assumed.length ? `; assumed: ${assumed.join(', ')}` : ''}`;
 }
 

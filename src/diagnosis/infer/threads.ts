@@ -65,6 +65,11 @@ function rateAt(c: ScenarioClient, atMs: number): number {
  */
 export function inferSendThreads(ctx: InferContext, client: ScenarioClient, mine: readonly RmqEvent[], p: string): void {
   if (client.async || client.sendTimesMs) return;
+  if (!boundedBy(ctx, client, mine, p)) ctx.def(`${p}.sendThreads`, "none: a thread per send (no failures show the application's sending threads all busy at once)");
+}
+
+/** Sets client.sendThreads where the failures show the bound (inferSendThreads); false where they do not. */
+function boundedBy(ctx: InferContext, client: ScenarioClient, mine: readonly RmqEvent[], p: string): boolean {
   const byThread = new Map<string, RmqEvent[]>();
   for (const e of mine) {
     if (e.kind !== 'app' || e.ts === null || e.thread === null || isSendCallbackThread(e.thread) || !isAppFailure(e)) continue;
@@ -72,23 +77,23 @@ export function inferSendThreads(ctx: InferContext, client: ScenarioClient, mine
     if (list) list.push(e);
     else byThread.set(e.thread, [e]);
   }
-  if (byThread.size === 0) return;
+  if (byThread.size === 0) return false;
   const runs: Run[] = [];
   for (const [thread, fails] of byThread) {
     fails.sort((a, b) => a.ts! - b.ts!);
     const run = busyRun(thread, fails);
-    if (run === null) return;
+    if (run === null) return false;
     runs.push(run);
   }
   // All busy at one time: the runs share an instant.
   const from = Math.max(...runs.map((r) => r.from.ts!));
   const to = Math.min(...runs.map((r) => r.to.ts!));
-  if (from > to) return;
+  if (from > to) return false;
   const gapMs = Math.max(...runs.map((r) => r.gapMs));
   const n = runs.length;
   const rate = rateAt(client, ctx.rel(from));
   const arrivals = (rate * gapMs) / 1000;
-  if (arrivals < ARRIVALS_PER_THREAD * n) return;
+  if (arrivals < ARRIVALS_PER_THREAD * n) return false;
   client.sendThreads = n;
   const longest = runs.reduce((a, b) => (b.failures > a.failures ? b : a));
   ctx.prov(
@@ -96,4 +101,5 @@ export function inferSendThreads(ctx: InferContext, client: ScenarioClient, mine
     `the application's failed sends were logged on ${n} thread${n === 1 ? '' : 's'} (${runs.map((r) => r.thread).join(', ')}), each failing again as soon as its last failed send returned (every ${(gapMs / 1000).toFixed(1)} s, ${longest.failures} in a row on ${longest.thread}) while about ${Math.round(arrivals)} sends came in each such gap at the inferred rate: it made no more than ${n} at once (whether it queued or dropped the others, no line shows; the run does not make them)`,
     runs.flatMap((r) => [r.from, r.to]),
   );
+  return true;
 }
