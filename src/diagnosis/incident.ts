@@ -396,6 +396,7 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
 /** The cause as a step of the chain: what it did to the others (the cause section says what ran there). */
 function causeStep(c: Cause): string {
   const brokers = c.brokers.map((b) => b.name).join(', ');
+  const named = c.brokers.map((b) => (b.role === 'slave' ? `${b.name}'s slave` : b.name)).join(', ');
   switch (c.kind) {
     case 'hang':
       return `${c.host} hung: ${c.detail ? 'its processes' : 'it'} stopped answering while its TCP connections stayed open`;
@@ -404,7 +405,7 @@ function causeStep(c: Cause): string {
     case 'crash':
       return `${c.host} crashed: its ports closed at once`;
     case 'restart':
-      return `${c.host} was shut down: its shutdown hook unregistered ${brokers || 'it'}${c.detail ? `; ${c.detail}` : ''}`;
+      return `${c.host} was shut down: its shutdown hook unregistered ${named || 'it'}${c.detail ? `; ${c.detail}` : ''}`;
     case 'shutdown':
       return `${c.host} was shut down and not started again in these logs`;
     case 'unclean-stop':
@@ -478,7 +479,10 @@ function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]
           : m.brokerAlive === null && m.namesrvStallMs != null
             ? `, as it ran again after a stall of its own (${formatMs(Number(m.namesrvStallMs))})`
             : '';
-      add(f.end ?? f.start, `${namesrvText(f)} removed ${f.subject.broker ?? f.subject.brokerAddr ?? 'a broker'} ${how}${alive}`, lastRef(f), id);
+      // A slave's removal (one of the incident's causes is that slave) leaves its master in the routes.
+      const slave = inc.causes.some((c) => c.brokers.some((b) => b.role === 'slave' && b.addr === f.subject.brokerAddr));
+      const whom = f.subject.broker ? `${f.subject.broker}${slave ? "'s slave" : ''}` : (f.subject.brokerAddr ?? 'a broker');
+      add(f.end ?? f.start, `${namesrvText(f)} removed ${whom} ${how}${alive}`, lastRef(f), id);
     } else if (f.rule === 'namesrv-stuck') {
       const v = m.clientVersion && m.clientVersion !== 'unknown' ? ` (client ${String(m.clientVersion)})` : '';
       add(f.start, `${f.subject.client ?? f.subject.host ?? 'a client'}${v} kept asking ${namesrvText(f)} for routes: ${plural(Number(m.timeouts), 'poll')} timed out and it did not switch`, ref(f), id);
