@@ -226,6 +226,15 @@ function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[]
     flush();
   }
   // A full disk: from the store's mark-full line to its mark-OK line, as the inference placed it.
+  // A synchronous send retries its refusal (code 14 is in retryResponseCodes); an asynchronous send
+  // does not retry a broker's reply (MQClientAPIImpl.sendMessageAsync: onExceptionImpl with
+  // needRetry=false, 4.x and 5.x), so its SendCallback gets it. Clients the inference saw send
+  // asynchronously (their failures came through the SendCallback) are named.
+  const asyncHosts = sc.clients.filter((c) => c.async === true).map((c) => c.host);
+  const refused =
+    asyncHosts.length === 0
+      ? 'which clients retry on another broker'
+      : `which a synchronous send retries on another broker; an asynchronous send, as ${asyncHosts.length === 1 ? `${asyncHosts[0]} makes` : `${asyncHosts.slice(0, -1).join(', ')} and ${asyncHosts[asyncHosts.length - 1]} make`}, is not retried`;
   faults.forEach((f, i) => {
     if (!('diskFull' in f)) return;
     const b = sc.brokers.find((x) => x.name === f.broker);
@@ -240,7 +249,7 @@ function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[]
       end: at(f) + f.diskFull.durationMs,
       recognisedBy: p.rule,
       evidence: p.evidence,
-      detail: `${Math.round(f.diskFull.ratio * 100)} % used: every write refused (SERVICE_NOT_AVAILABLE, which clients retry on another broker)`,
+      detail: `${Math.round(f.diskFull.ratio * 100)} % used: every write refused (SERVICE_NOT_AVAILABLE, ${refused})`,
     });
   });
   return out.sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
