@@ -226,6 +226,15 @@ function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[]
     flush();
   }
   // A full disk: from the store's mark-full line to its mark-OK line, as the inference placed it.
+  // A synchronous send retries its refusal (code 14 is in retryResponseCodes); an asynchronous send
+  // does not retry a broker's reply (MQClientAPIImpl.sendMessageAsync: onExceptionImpl with
+  // needRetry=false, 4.x and 5.x), so its SendCallback gets it. Clients the inference saw send
+  // asynchronously (their failures came through the SendCallback) are named.
+  const asyncHosts = sc.clients.filter((c) => c.async === true).map((c) => c.host);
+  const refused =
+    asyncHosts.length === 0
+      ? 'which clients retry on another broker'
+      : `which a synchronous send retries on another broker; an asynchronous send, as ${asyncHosts.length === 1 ? `${asyncHosts[0]} makes` : `${asyncHosts.slice(0, -1).join(', ')} and ${asyncHosts[asyncHosts.length - 1]} make`}, is not retried`;
   faults.forEach((f, i) => {
     if (!('diskFull' in f)) return;
     const b = sc.brokers.find((x) => x.name === f.broker);
@@ -240,7 +249,7 @@ function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[]
       end: at(f) + f.diskFull.durationMs,
       recognisedBy: p.rule,
       evidence: p.evidence,
-      detail: `${Math.round(f.diskFull.ratio * 100)} % used: every write refused (SERVICE_NOT_AVAILABLE, which clients retry on another broker)`,
+      detail: `${Math.round(f.diskFull.ratio * 100)} % used: every write refused (SERVICE_NOT_AVAILABLE, ${refused})`,
     });
   });
   return out.sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
@@ -396,6 +405,7 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
 /** The cause as a step of the chain: what it did to the others (the cause section says what ran there). */
 function causeStep(c: Cause): string {
   const brokers = c.brokers.map((b) => b.name).join(', ');
+  const named = c.brokers.map((b) => (b.role === 'slave' ? `${b.name}'s slave` : b.name)).join(', ');
   switch (c.kind) {
     case 'hang':
       return `${c.host} hung: ${c.detail ? 'its processes' : 'it'} stopped answering while its TCP connections stayed open`;
@@ -404,7 +414,7 @@ function causeStep(c: Cause): string {
     case 'crash':
       return `${c.host} crashed: its ports closed at once`;
     case 'restart':
-      return `${c.host} was shut down: its shutdown hook unregistered ${brokers || 'it'}${c.detail ? `; ${c.detail}` : ''}`;
+      return `${c.host} was shut down: its shutdown hook unregistered ${named || 'it'}${c.detail ? `; ${c.detail}` : ''}`;
     case 'shutdown':
       return `${c.host} was shut down and not started again in these logs`;
     case 'unclean-stop':
@@ -478,7 +488,10 @@ function chainOf(inc: Incident, mine: Mine, milestones: readonly MilestoneTime[]
           : m.brokerAlive === null && m.namesrvStallMs != null
             ? `, as it ran again after a stall of its own (${formatMs(Number(m.namesrvStallMs))})`
             : '';
-      add(f.end ?? f.start, `${namesrvText(f)} removed ${f.subject.broker ?? f.subject.brokerAddr ?? 'a broker'} ${how}${alive}`, lastRef(f), id);
+      // A slave's removal (one of the incident's causes is that slave) leaves its master in the routes.
+      const slave = inc.causes.some((c) => c.brokers.some((b) => b.role === 'slave' && b.addr === f.subject.brokerAddr));
+      const whom = f.subject.broker ? `${f.subject.broker}${slave ? "'s slave" : ''}` : (f.subject.brokerAddr ?? 'a broker');
+      add(f.end ?? f.start, `${namesrvText(f)} removed ${whom} ${how}${alive}`, lastRef(f), id);
     } else if (f.rule === 'namesrv-stuck') {
       const v = m.clientVersion && m.clientVersion !== 'unknown' ? ` (client ${String(m.clientVersion)})` : '';
       add(f.start, `${f.subject.client ?? f.subject.host ?? 'a client'}${v} kept asking ${namesrvText(f)} for routes: ${plural(Number(m.timeouts), 'poll')} timed out and it did not switch`, ref(f), id);

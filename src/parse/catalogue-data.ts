@@ -1814,16 +1814,24 @@ export const ENTRIES: CatalogueEntry[] = [
     id: 'disk-full/service-not-available-old',
     type: 'disk-full',
     keywords: ['service not available now'],
-    pattern: new RegExp(`${CODE}service not available now, maybe disk full(?:,\\s*(?<du>CL:[^,]*))?`),
-    versions: 'older 4.x and 3.x',
+    pattern: new RegExp(`${CODE}service not available now, maybe disk full(?:,\\s*(?<du>CL:[^,]*))?${BROKER}`),
+    // Brokers up to 4.7.1 (SendMessageProcessor; 4.8.0 has the text above). A 4.8.0+ client's
+    // MQBrokerException adds ` BROKER: addr` after it, which names the broker that refused: an
+    // asynchronous send's failure comes to its SendCallback with no client-log line naming one.
+    versions: 'brokers up to 4.7.1, and 3.x',
     source: 'broker/processor/SendMessageProcessor',
     format: 'service not available now, maybe disk full, {}, maybe your broker machine memory too small.',
     args: ['diskUtil'],
-    fields: (g) => diskFull(num(/CL:\s*(-?\d+(?:\.\d+)?)/.exec(g.du ?? '')?.[1]), num(g.code)),
+    fields: (g) => ({ ...diskFull(num(/CL:\s*(-?\d+(?:\.\d+)?)/.exec(g.du ?? '')?.[1]), num(g.code)), brokerAddr: normAddr(g.broker) }),
     samples: [
       {
         text: 'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 14  DESC: service not available now, maybe disk full, CL: 0.87 CQ: 0.87 INDEX: 0.87, maybe your broker machine memory too small.',
-        fields: { ratio: 0.87, code: 14 },
+        fields: { ratio: 0.87, code: 14, brokerAddr: null },
+      },
+      {
+        // a 4.6.1 broker's reply as a 4.9.5 client's SendCallback got it (lab, generated seed 20261205)
+        text: 'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 14  DESC: service not available now, maybe disk full, CL:  0.97 CQ:  0.97 INDEX:  0.97, maybe your broker machine memory too small. BROKER: 10.213.0.21:10911',
+        fields: { ratio: 0.97, code: 14, brokerAddr: '10.213.0.21:10911' },
       },
       { text: 'MQBrokerException: CODE: 14  DESC: service not available now, maybe disk full', fields: { ratio: null, code: 14 } },
     ],

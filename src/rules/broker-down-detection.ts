@@ -628,6 +628,12 @@ function firstClientFailure(j: Judge, addr: string | null, before: RmqEvent): Rm
   return best;
 }
 
+/**
+ * What a slave's removal means for producers: MQClientInstance.findBrokerAddressInPublish takes a
+ * broker name's brokerId 0 (MixAll.MASTER_ID) address only (4.6.0-5.3.3), so none writes to a slave.
+ */
+const NO_SENDS_TO_SLAVE = "It is a slave (a brokerId other than 0 in the clients' routes): producers write to masters only, so no send went to it.";
+
 /** The finding of a removal, once no later line can join it. */
 function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severity } {
   const { book, expiredMs } = j;
@@ -651,7 +657,9 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
       path = 'unknown';
     }
   }
-  const who = name && addr ? `${name} (${addr})` : (name ?? addr ?? 'a broker');
+  // A slave's address (brokerId > 0 in a client's route): no producer writes to it.
+  const slave = book.isSlaveAddr(addr) === true;
+  const who = name && addr ? `${name}${slave ? "'s slave" : ''} (${addr})` : (name ?? (addr && slave ? `the slave ${addr}` : addr) ?? 'a broker');
   const nsText = ns ? `NameServer ${ns} (${r.nsHost})` : `The NameServer on ${r.nsHost}`;
   const since = from
     ? `${formatMs(detectMs)} after ${hb ? `its last heartbeat (registration at ${clockOf(hb)})` : `the first client failure against it (${clockOf(fail)})`}`
@@ -676,7 +684,7 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
         : path === 'idle'
           ? `its idle timer closed the broker's connection after it carried no traffic for serverChannelMaxIdleTimeSeconds (120 s by default): "NETTY SERVER PIPELINE: IDLE exception" at ${clockOf(r.pipe)}, then "the broker's channel destroyed". The NameServer words it as a destroyed channel, but the cause is silence, not a closed connection`
           : `the removal came about the ${formatMs(expiredMs)} expiry after the last heartbeat, with no closed connection logged`;
-    how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${why}. The broker stopped registering while its TCP connection stayed open, so it hung (process or host freeze, long GC, reboot stuck in a self-test) or the network dropped silently; a crash or a shutdown closes the connection and is removed at once. Until the removal, and for up to one client route poll after it, clients keep sending to the broker and time out (see stale-route).`;
+    how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${why}. The broker stopped registering while its TCP connection stayed open, so it hung (process or host freeze, long GC, reboot stuck in a self-test) or the network dropped silently; a crash or a shutdown closes the connection and is removed at once. ${slave ? NO_SENDS_TO_SLAVE : 'Until the removal, and for up to one client route poll after it, clients keep sending to the broker and time out (see stale-route).'}`;
     advice = [about('find-cause', `Find why ${who} went silent around ${clockOf(hb ?? fail ?? r.first)} while its connections stayed open: check the host (freeze, memory fault, reboot), GC logs and the network.`)];
     // Only where a NameServer shares the broker's host: one on a host of its own is not hung with it.
     const brokerIp = ipOf(addr);
@@ -684,23 +692,27 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
       advice.push(
         about(
           'namesrv-placement',
-          `A hung broker costs clients up to expiry + scan + poll (about 160 s) of timeouts, and its host runs a NameServer too, which hangs with it; keep NameServers on other hosts than brokers (see colocated-namesrv).`,
+          `${slave ? 'Its host' : 'A hung broker costs clients up to expiry + scan + poll (about 160 s) of timeouts, and its host'} runs a NameServer too, which hangs with it; keep NameServers on other hosts than brokers (see colocated-namesrv).`,
         ),
       );
     }
   } else if (detection === 'destroyed') {
     severity = 'warning';
     const cause = r.pipe ? `the broker's connection closed (NETTY SERVER PIPELINE: ${r.pipe.fields.event === 'exception' ? 'exceptionCaught' : 'channelInactive'} at ${clockOf(r.pipe)})` : "the broker's connection closed (the NameServer logged \"the broker's channel destroyed\"; the close itself was not in the logs)";
-    how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${cause}, and the NameServer dropped the broker at once. The broker process or host went away without unregistering: a crash, kill -9, restart or reboot. Clients follow at their next route poll (within ${formatMs(ROUTING_SETTINGS.pollNameServerInterval.default)}); sends in between fail fast and are retried on another broker.`;
+    how = `${nsText} removed ${who} at ${removedAt}, ${since}: ${cause}, and the NameServer dropped the broker at once. The broker process or host went away without unregistering: a crash, kill -9, restart or reboot. ${slave ? NO_SENDS_TO_SLAVE : `Clients follow at their next route poll (within ${formatMs(ROUTING_SETTINGS.pollNameServerInterval.default)}); sends in between fail fast and are retried on another broker.`}`;
     advice = [
       about('find-cause', `Find why ${who} went down at ${removedAt}: the broker's hs_err_pid*.log and stdout, the kernel log (OOM killer), and the host's reboot history.`),
       'For planned restarts use mqshutdown (SIGTERM) so that the broker unregisters first.',
     ];
   } else {
     severity = 'info';
-    how = `${nsText} removed ${who} at ${removedAt}, ${since}, because the broker unregistered ("unregisterBroker, remove from brokerLiveTable OK"): a graceful shutdown, whose hook sends UNREGISTER_BROKER to every NameServer. Clients drop the broker at their next route poll; sends to it in between are refused and retried on another broker.`;
+    how = `${nsText} removed ${who} at ${removedAt}, ${since}, because the broker unregistered ("unregisterBroker, remove from brokerLiveTable OK"): a graceful shutdown, whose hook sends UNREGISTER_BROKER to every NameServer. ${slave ? NO_SENDS_TO_SLAVE : 'Clients drop the broker at their next route poll; sends to it in between are refused and retried on another broker.'}`;
     // What the producers ran with is not in the NameServer's log: the retries are the condition, not a fact about them.
-    advice = ['Planned shutdown: nothing to fix. Producers that retry ride through it (retryTimesWhenSendFailed, 2 by default, sends a refused attempt to another broker); make sure other brokers serve the same topics.'];
+    advice = [
+      slave
+        ? `Planned shutdown of a slave: nothing to fix for producers, which write to ${name ? `${name}'s` : 'its'} master only.`
+        : 'Planned shutdown: nothing to fix. Producers that retry ride through it (retryTimesWhenSendFailed, 2 by default, sends a refused attempt to another broker); make sure other brokers serve the same topics.',
+    ];
   }
   return {
     severity,

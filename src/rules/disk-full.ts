@@ -31,6 +31,8 @@ interface Group {
   name: string | null;
   host: string | null;
   replies: number;
+  /** Replies that reached an asynchronous send's SendCallback (no retry: see report). */
+  asyncReplies: number;
   marks: number;
   notWritable: number;
   maxRatio: number | null;
@@ -42,7 +44,7 @@ interface Group {
   firstMark: RmqEvent | null;
 }
 
-const newGroup = (): Group => ({ name: null, host: null, replies: 0, marks: 0, notWritable: 0, maxRatio: null, maxRatioEv: null, clients: new Set(), first: null, last: null, firstEv: null, firstMark: null });
+const newGroup = (): Group => ({ name: null, host: null, replies: 0, asyncReplies: 0, marks: 0, notWritable: 0, maxRatio: null, maxRatioEv: null, clients: new Set(), first: null, last: null, firstEv: null, firstMark: null });
 
 const note = (g: Group, e: RmqEvent, ratio: number | null) => {
   if (ratio !== null && (g.maxRatio === null || ratio > g.maxRatio)) (g.maxRatio = ratio), (g.maxRatioEv = e);
@@ -87,6 +89,7 @@ const rule: Rule = {
       if (!g) replyGroups.set(key, (g = newGroup()));
       g.name ??= h.name;
       g.replies++;
+      if (h.ev.sendPath === 'async') g.asyncReplies++;
       g.clients.add(h.host);
       note(g, h.ev, h.ratio);
     };
@@ -118,7 +121,13 @@ const rule: Rule = {
       else if (level === 'below' && g.replies && !g.marks) {
         ex.push(`The reported ratio (${r!.toFixed(2)}) is below every level, so the disk is probably not the cause: the same SERVICE_NOT_AVAILABLE reply is given when the message reached a slave or the store has been shut down.`);
       }
-      if (g.replies) ex.push(`Clients retry code 14 (it is in retryResponseCodes) on another broker, so a send fails only when the other brokers refuse too or the retries run out${g.clients.size ? `; seen by ${plural(g.clients.size, 'client host')}` : ''}.`);
+      const seen = g.clients.size ? `; seen by ${plural(g.clients.size, 'client host')}` : '';
+      if (g.replies && !g.asyncReplies) ex.push(`Clients retry code 14 (it is in retryResponseCodes) on another broker, so a send fails only when the other brokers refuse too or the retries run out${seen}.`);
+      else if (g.replies > g.asyncReplies) ex.push('A synchronous send retries code 14 (it is in retryResponseCodes) on another broker, so it fails only when the other brokers refuse too or the retries run out.');
+      // MQClientAPIImpl.sendMessageAsync (4.x, 5.x): a reply processSendResponse throws on goes to
+      // onExceptionImpl with needRetry=false, so the SendCallback gets it; only a request that got
+      // no reply is retried (retryTimesWhenSendAsyncFailed).
+      if (g.asyncReplies) ex.push(`An asynchronous send is not retried on a broker's reply: ${g.asyncReplies === g.replies ? (g.replies === 1 ? 'this one' : `these ${g.replies}`) : `${g.asyncReplies} of these`} went straight to the application's SendCallback${seen}.`);
 
       const adv: string[] = [];
       if (level !== 'below') {

@@ -386,6 +386,8 @@ export class AddressBook {
   private readonly nameByAddr = new Map<string, string>();
   private readonly addrsByName = new Map<string, Set<string>>();
   private readonly brokerAddrs = new Set<string>();
+  /** Broker address -> its brokerId as the last route line or heartbeat line that listed it gave it. */
+  private readonly idByAddr = new Map<string, number>();
   /** host -> IPs known directly (boot lines, folder names). */
   private readonly directIps = new Map<string, Set<string>>();
   /** host -> NameServer address known directly (5.3.3 boot line). */
@@ -417,6 +419,11 @@ export class AddressBook {
       this.nameByAddr.set(k, name);
       addTo(this.addrsByName, name, k);
     }
+  }
+
+  private noteBrokerId(addr: string | null | undefined, id: number): void {
+    const k = addrKey(addr);
+    if (k && Number.isInteger(id) && id >= 0) this.idByAddr.set(k, id);
   }
 
   noteNamesrv(addr: string | null | undefined, e?: RmqEvent): void {
@@ -470,12 +477,18 @@ export class AddressBook {
       this.noteNamesrv(e.fields.old as string | null);
     },
     'route-changed': (e) => {
-      for (const [name, addr] of brokerDataIn(e.text)) this.noteBroker(name, addr);
+      for (const [name, addr, id] of brokerDataIn(e.text)) {
+        this.noteBroker(name, addr);
+        this.noteBrokerId(addr, Number(id));
+      }
     },
     'route-update-failed': (e) => {
       if (e.fields.addr) this.noteNamesrv(e.fields.addr as string);
     },
-    'heartbeat-failed': (e) => this.noteBroker(e.fields.brokerName as string | null, e.fields.brokerAddr as string | null),
+    'heartbeat-failed': (e) => {
+      this.noteBroker(e.fields.brokerName as string | null, e.fields.brokerAddr as string | null);
+      if (typeof e.fields.brokerId === 'number') this.noteBrokerId(e.fields.brokerAddr as string | null, e.fields.brokerId);
+    },
     'send-attempt-failed': (e) => {
       const a = addrInText(e.fields.cause as string | null);
       if (a && !this.isNamesrv(a)) this.noteBroker(e.fields.brokerName as string | null, a);
@@ -532,6 +545,16 @@ export class AddressBook {
   brokerNameOf(addr: string | null | undefined): string | null {
     const k = addrKey(addr);
     return (k && this.nameByAddr.get(k)) ?? null;
+  }
+
+  /**
+   * Whether a broker address is a slave's: a brokerId other than 0 (MixAll.MASTER_ID) where a
+   * client's route or heartbeat line listed it; null when no such line did.
+   */
+  isSlaveAddr(addr: string | null | undefined): boolean | null {
+    const k = addrKey(addr);
+    const id = k ? this.idByAddr.get(k) : undefined;
+    return id === undefined ? null : id !== 0;
   }
 
   brokerAddrsOf(name: string | null | undefined): string[] {

@@ -14,7 +14,7 @@ import { ROOT, spawnBin, useHost } from './helpers.js';
 const cli = useHost();
 
 // Every bundled sample: a folder under samples/ (or a folder of one) with its ground truth.
-// samples/generated (31 recordings) is left to test/lab/all-recordings.test.ts: running every command
+// samples/generated (35 recordings) is left to test/lab/all-recordings.test.ts: running every command
 // of this file over each would take longer than the whole suite may.
 const SAMPLES = readdirSync(join(ROOT, 'samples'), { withFileTypes: true })
   .filter((d) => d.isDirectory() && d.name !== 'generated')

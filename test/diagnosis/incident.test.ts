@@ -130,6 +130,30 @@ describe('the incident of the bundled samples', () => {
     near(order.end, ms(truth.lastFailure), 5, 1000, 'its last failure');
   });
 
+  it("generated gen-20261207: a slave's planned restart: the chain says the slave was unregistered and removed (its master stayed), and nothing is asked of the producers", async () => {
+    const lab = JSON.parse(readFileSync(join(ROOT, 'samples', 'generated', 'gen-20261207', 'lab.json'), 'utf8'));
+    expect(lab.faults.map((f: { kind: string; host: string }) => `${f.kind} ${f.host}`)).toEqual(['restart mq-broker-a-s']);
+    const [inc, ...more] = await incidentsOf(join('generated', 'gen-20261207'));
+    expect(more).toEqual([]);
+    expect(inc.causes.map((c) => `${c.kind} ${c.host} ${c.brokers.map((b) => `${b.name}/${b.role}`).join(',')}`)).toEqual(['restart mq-broker-a-s broker-a/slave']);
+    expect(inc.impact).toEqual([]);
+    const chain = inc.chain.map((s) => s.text);
+    expect(chain[0]).toMatch(/its shutdown hook unregistered broker-a's slave;/);
+    expect(chain.filter((t) => /removed broker-a's slave when it unregistered on shutdown/.test(t)).length).toBe(2);
+    expect(chain.some((t) => /removed broker-a when/.test(t))).toBe(false);
+    expect(inc.advice.join(' ')).not.toMatch(/ride through|refused attempt/);
+  });
+
+  it("generated gen-20261205: a full disk's refusal is retried by a synchronous send, not by the asynchronous app-pay-01, which lost one send to it", async () => {
+    const lab = JSON.parse(readFileSync(join(ROOT, 'samples', 'generated', 'gen-20261205', 'lab.json'), 'utf8'));
+    const pay = lab.clients.find((c: { host: string }) => c.host === 'app-pay-01');
+    expect([pay.async, pay.sends.failed]).toEqual([true, 1]);
+    const [inc] = await incidentsOf(join('generated', 'gen-20261205'));
+    const disk = inc.causes.find((c) => c.kind === 'disk-full')!;
+    expect(disk.detail).toMatch(/a synchronous send retries on another broker; an asynchronous send, as app-pay-01 makes, is not retried/);
+    expect(inc.impact.map((i) => `${i.client} ${i.failedSends}`)).toEqual(['app-pay-01 1']);
+  });
+
   it('generated gen-239: a busy reply 23 ms past the limit, behind a 200 ms put of a cold broker, is a backlog (overload), not a stall, as rule broker-busy reads it', async () => {
     const [inc] = await incidentsOf(join('generated', 'gen-239'));
     const busy = inc.causes.find((c) => c.host === 'mq-broker-c')!;

@@ -300,7 +300,7 @@ describe('broker-down-detection on a generated lab recording', () => {
     expect(resumed.map((f) => f.subject.brokerAddr)).toEqual(['10.213.0.25:10911']);
     expect(resumed[0].metrics.brokerAlive).toBeNull();
     expect(resumed[0].metrics.namesrvStallMs).toBe(90000);
-    expect(resumed[0].explanation).toMatch(/does not tell whether broker-b \(10.213.0.25:10911\) went away/);
+    expect(resumed[0].explanation).toMatch(/does not tell whether broker-b's slave \(10.213.0.25:10911\) went away/);
     expect(resumed[0].advice.join(' ')).not.toMatch(/hs_err_pid|went down/);
     const expired = fs.filter((f) => f.subject.brokerAddr === '10.213.0.22:10911' && f.metrics.detection === 'expired');
     expect(expired.length).toBeGreaterThanOrEqual(2);
@@ -312,5 +312,24 @@ describe('broker-down-detection on a generated lab recording', () => {
     // NameServer host whose address they do not decide is named by its host only (not swapped).
     const hostAddr = new Map(truth.hosts.map((h) => [h.name, h.addr]));
     for (const f of fs) if (f.subject.namesrvAddr) expect(f.subject.namesrvAddr, f.title).toBe(`${hostAddr.get(f.subject.host!)}:9876`);
+  });
+
+  // gen-20261207 (5.1.4 servers): broker-a's slave restarted (SIGTERM); its shutdown hook
+  // unregistered it from both NameServers. The clients' routes list it as brokerId 1, and a producer
+  // writes to brokerId 0 only (MQClientInstance.findBrokerAddressInPublish): no send was refused by
+  // it or retried because of it, and no client lost one.
+  it("gen-20261207: a slave's unregistration is told as a slave's, with no sends refused or retried", async () => {
+    const truth = generatedTruth('gen-20261207');
+    expect(truth.faults.map((f) => [f.kind, f.host])).toEqual([['restart', 'mq-broker-a-s']]);
+    expect(truth.clients.every((c) => c.sends.failed === 0)).toBe(true);
+    const fs = (await generatedFindings('gen-20261207', [rule])).filter((f) => f.metrics.detection === 'unregistered');
+    expect(fs.map((f) => f.subject.namesrvAddr).sort()).toEqual(['10.213.0.11:9876', '10.213.0.12:9876']);
+    for (const f of fs) {
+      expect(f.subject.brokerAddr).toBe('10.213.0.24:10911');
+      expect(f.title).toMatch(/learned broker-a's slave \(10.213.0.24:10911\) was gone/);
+      expect(f.explanation).toMatch(/producers write to masters only, so no send went to it/);
+      expect(f.explanation).not.toMatch(/refused and retried/);
+      expect(f.advice.join(' ')).not.toMatch(/ride through|refused attempt/);
+    }
   });
 });

@@ -76,6 +76,30 @@ ruleTester(rule, {
       findings: [{ subject: { broker: 'broker-a' }, metrics: { failures: 1, maxRatio: 0.12 }, mentions: ['slave', 'not the cause'] }],
     },
     {
+      // A 4.6.1 broker's reply (the text of brokers up to 4.7.1) as a 4.9.5 client's SendCallback got
+      // it: MQBrokerException adds the broker's address; sendMessageAsync does not retry a reply.
+      name: "an asynchronous send's reply from a broker up to 4.7.1: its address names the broker, and no retry is claimed",
+      files: {
+        'app/app.log': lf([
+          '2026-12-08 00:29:57.371 ERROR 25236 --- [NettyClientPublicExecutor_1] com.example.pay.PaymentNotifier          : Failed to publish event asynchronously, topic=TopicOrder, key=evt-403',
+          '',
+          'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 14  DESC: service not available now, maybe disk full, CL:  0.97 CQ:  0.97 INDEX:  0.97, maybe your broker machine memory too small. BROKER: 10.213.0.21:10911',
+          FAQ,
+          '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl.processSendResponse(MQClientAPIImpl.java:675)',
+          '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl.access$000(MQClientAPIImpl.java:175)',
+          '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl$1.operationComplete(MQClientAPIImpl.java:564)',
+          '\tat org.apache.rocketmq.remoting.netty.ResponseFuture.executeInvokeCallback(ResponseFuture.java:54)',
+        ]),
+      },
+      findings: [
+        {
+          metrics: { failures: 1, rejectedSends: 1, maxRatio: 0.97 },
+          mentions: ['not retried', 'SendCallback'],
+          explanationOmits: ['Clients retry code 14'],
+        },
+      ],
+    },
+    {
       name: 'only the store log: the disk marked full, and the 4.x not-writable line',
       files: {
         'broker-b/store.log': lf([

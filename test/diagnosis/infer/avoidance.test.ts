@@ -47,6 +47,14 @@ describe('fault avoidance from behaviour', () => {
     expect(pay.provenance.rule).toMatch(/after a failed attempt on broker-b .*broker-b refused or left unanswered every write \(its disk full/);
   });
 
+  it("the same from a broker up to 4.7.1, whose refusal's old text a 4.8.0+ client follows with the broker's address (gen-20261205: 4.6.1 servers, a 4.9.5 async client)", async () => {
+    const pay = (await inferred('gen-20261205'))('app-pay-01');
+    expect([pay.value, pay.ran]).toEqual([true, true]);
+    expect(pay.assumed).toBeUndefined();
+    expect(pay.provenance.rule).toMatch(/after a failed attempt on broker-a .*broker-a refused or left unanswered every write \(its disk full/);
+    expect(pay.provenance.evidence[0]).toBe('app-pay-01/logs/app.log.gz:4');
+  });
+
   it('a retrying client whose attempts on a hung broker failed once, then never again while its route held it, runs it; one that kept failing there does not (latency-fault-on-4x)', async () => {
     const of = await inferred('latency-fault-on-4x');
     const order = of('app-order-01');
