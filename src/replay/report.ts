@@ -9,7 +9,7 @@ import { CLIENT_DEFAULTS, CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
 import { hostStateWord, type Fault, type Scenario } from '../model/index.js';
 import type { ComparedMilestone } from '../rules/milestones.js';
 import { prettyJson } from './file.js';
-import { signedMs, type MilestoneRow, type ReplayReport, type Stat, type VariantResult } from './run.js';
+import { signedMs, unharmedClients, type MilestoneRow, type ReplayReport, type Stat, type VariantResult } from './run.js';
 import { CONSUMER_TOLERANCE_TEXT, consumerFigureText } from './consumer-verdict.js';
 
 const REPLAY_SCHEMA_VERSION = 1;
@@ -401,10 +401,11 @@ export function renderReplayText(r: ReplayReport, o: ReplayTextOptions): string 
   if (r.verdict === 'reproduced') {
     const n = r.milestones.filter((m) => m.status === 'ok').length;
     const beyond = r.milestones.filter((m) => m.status === 'beyond-run').length;
+    const unharmed = unharmedClients(r.outages, r.firstFaultAt, r.input.scenario.startEpochMs + r.untilMs).length;
     out.push(
       flow(
         `${p.bold('verdict')}  ${p.green('reproduced')}: `,
-        `${n} milestone${n === 1 ? '' : 's'}${r.busy.length ? ` and ${r.busy.length} busy window${r.busy.length === 1 ? '' : 's'}` : ''}${r.consumers.length ? ` and ${r.consumers.length} consumer figure${r.consumers.length === 1 ? '' : 's'}` : ''} within tolerance${beyond ? ` (${beyond} after the end of the run not compared)` : ''}`,
+        `${n} milestone${n === 1 ? '' : 's'}${r.busy.length ? ` and ${r.busy.length} busy window${r.busy.length === 1 ? '' : 's'}` : ''}${r.consumers.length ? ` and ${r.consumers.length} consumer figure${r.consumers.length === 1 ? '' : 's'}` : ''} within tolerance${unharmed ? `, ${unharmed} client${unharmed === 1 ? '' : 's'} with no failed send as in the logs` : ''}${beyond ? ` (${beyond} after the end of the run not compared)` : ''}`,
         W,
         9,
       ),

@@ -20,6 +20,15 @@ const TOLERANCE_FRACTION = 0.1;
 /** A busy window's longest wait is reproduced within max(10 ms, 10%). */
 const WAIT_TOLERANCE_MIN_MS = 10;
 
+/**
+ * The clients that lost no send in the logs and none in the run, where a fault of the scenario falls
+ * in the run: the verdict counts each as compared (its outage row says no failed send on both sides).
+ */
+export function unharmedClients(outages: ReplayReport['outages'], firstFaultAt: number | null, runEnd: number): string[] {
+  if (firstFaultAt === null || firstFaultAt > runEnd) return [];
+  return outages.filter((x) => x.observedFailedSends === 0 && x.simulatedFailedSends === 0).map((x) => x.client);
+}
+
 interface ReplayOptions {
   seed: number;
   /** Model ms to run; default: the input's (end of the observed window plus a margin). */
@@ -304,22 +313,8 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
   const consumers = observed?.consumers?.length ? compareConsumers(observed.consumers, run.metrics.consumerGroups ?? {}, sc.startEpochMs, observed.window) : [];
   const zone = parseZone(input.zone);
   for (const c of consumers) if (c.status === 'diverged') divergences.push(consumerDivergence(c, (t) => formatIso(t, zone).slice(11, 19)));
-  // A fault's start is where the inference placed it: it always matches and proves nothing.
-  const compared = rows.filter((r) => r.name !== 'fault-start' && (r.status === 'ok' || r.status === 'diverged')).length + busy.filter((b) => b.observed).length + consumers.length;
-  // An incident: a fault of the servers, or a consumer group the logs show in trouble (its listener's
-  // faults are in the scenario's groups, not its faults).
-  const incident = (sc.faults?.length ?? 0) > 0 || consumers.some((c) => c.incident);
-  const verdict: ReplayReport['verdict'] = !observed
-    ? 'not-compared'
-    : divergences.length
-      ? 'not-reproduced'
-      : compared === 0 || !incident
-        ? // A healthy cluster's bindings and routes match, but no incident was reproduced.
-          'nothing-compared'
-        : 'reproduced';
   const faultTimes = (sc.faults ?? []).map((f) => sc.startEpochMs + f.atMs);
   const firstFaultAt = faultTimes.length ? Math.min(...faultTimes) : null;
-
   const outages = sc.clients.map((c) => {
     const o = observed?.clients[c.host] ?? null;
     const s = sim.clients[c.host];
@@ -331,6 +326,26 @@ export function replay(input: ReplayInput, opts: ReplayOptions): ReplayReport {
       simulatedFailedSends: s?.failedSends ?? 0,
     };
   });
+  // A fault's start is where the inference placed it: it always matches and proves nothing. A
+  // client that lost no send in the logs and none in a run that holds a fault is compared as the
+  // clients that lost some are by their first and last failed send (whether each lost sends).
+  const compared =
+    rows.filter((r) => r.name !== 'fault-start' && (r.status === 'ok' || r.status === 'diverged')).length +
+    busy.filter((b) => b.observed).length +
+    consumers.length +
+    unharmedClients(outages, firstFaultAt, runEnd).length;
+  // An incident: a fault of the servers, or a consumer group the logs show in trouble (its listener's
+  // faults are in the scenario's groups, not its faults).
+  const incident = (sc.faults?.length ?? 0) > 0 || consumers.some((c) => c.incident);
+  const verdict: ReplayReport['verdict'] = !observed
+    ? 'not-compared'
+    : divergences.length
+      ? 'not-reproduced'
+      : compared === 0 || !incident
+        ? // A healthy cluster's bindings and routes match, but no incident was reproduced.
+          'nothing-compared'
+        : 'reproduced';
+
 
   const baseline: VariantResult = { label: 'baseline', set: {}, notes: [], ...outcome(sc, run, sim) };
   const whatIf: VariantResult[] = variants.map(({ v, scenario, notes }) => {
