@@ -15,12 +15,13 @@ import type { JavaException, Level, LogFile, LogSink } from './log.js';
 import { Process, RequestCode, ResponseCode, type Channel, type Host, type Listener, type Network, type Request } from './network.js';
 import type { Rng } from './random.js';
 import { RemotingClient } from './remoting.js';
-import { spawn } from './coroutine.js';
+import { type Co, Signal, spawn, wait } from './coroutine.js';
+import { ScheduledThread } from './scheduled.js';
 import { MessageStore } from './store.js';
 import type { MessageCopies } from './copies.js';
 import { MASTER_ID, type RegisterBrokerBody, type TopicConfig } from './route.js';
 import { serverProfile, type ServerProfile } from './versions.js';
-import { CONSUMER_OFFSET_FLUSH, FAST_FAILURE, SERVER, TIMEOUTS } from '../rocketmq/facts.js';
+import { CONSUMER_OFFSET_FLUSH, FAST_FAILURE, REFRESH_METADATA, SERVER, TIMEOUTS } from '../rocketmq/facts.js';
 import { factHolds, mqVersionOrdinal } from '../rocketmq/versions.js';
 import { renderMessage, responseExceptionMessage } from '../parse/message-render.js';
 import type { Zone } from '../parse/time.js';
@@ -130,6 +131,8 @@ export class Broker extends Process implements Listener {
   private codecThread = 0;
   private producers = new Set<Channel>();
   private readonly epochMs: number;
+  /** BrokerController's scheduledExecutorService: registrations, the metadata refresh, watermarks, offset persists. */
+  private readonly scheduled = new ScheduledThread(this);
   /** The consume queues, retry topics and consumer offsets (kept on disk across a restart). */
   readonly store: MessageStore;
   /** The run's book of messages stored more than once (none: not kept). */
@@ -206,9 +209,15 @@ export class Broker extends Process implements Listener {
     const tip = renderMessage('startup/broker', { brokerName: this.config.name, brokerAddr: this.addr, serializeType: 'JSON', namesrvAddr: ns }, 'namesrv');
     this.writeBroker('INFO', 'main', tip);
     this.registerBrokerAll();
-    this.every(registerPeriodMs(this.config.registerNameServerPeriodMs), 10000, () => this.registerBrokerAll());
-    if (this.watermarkLog) this.every(1000, 10000, () => this.printWaterMark());
-    this.every(CONSUMER_OFFSET_FLUSH.intervalMs, CONSUMER_OFFSET_FLUSH.firstDelayMs, () => this.store.flushOffsets());
+    // One thread runs them all, in the order BrokerController schedules them (initialize's persists
+    // and watermark before start's registration and metadata refresh): a registration or a refresh
+    // that waits on a NameServer holds back the others (ScheduledThread).
+    const t = this.scheduled;
+    t.reset();
+    t.scheduleAtFixedRate(CONSUMER_OFFSET_FLUSH.firstDelayMs, CONSUMER_OFFSET_FLUSH.intervalMs, () => this.store.flushOffsets());
+    if (this.watermarkLog) t.scheduleAtFixedRate(10000, 1000, () => this.printWaterMark());
+    t.scheduleAtFixedRate(10000, registerPeriodMs(this.config.registerNameServerPeriodMs), () => this.registerRound());
+    if (factHolds(REFRESH_METADATA, this.profile.v)) t.scheduleAtFixedRate(REFRESH_METADATA.firstDelayMs, REFRESH_METADATA.periodMs, () => this.refreshMetadata());
   }
 
   /** The JVM's shutdown hook (SIGTERM): BrokerController.shutdown persists the consumer offsets before the process ends. */
@@ -217,6 +226,7 @@ export class Broker extends Process implements Listener {
   }
 
   protected onKilled(): void {
+    this.scheduled.reset();
     this.store.dropHeld();
     // What it committed since its last persist is gone (a shutdown hook persisted just before).
     this.store.restoreFlushedOffsets();
@@ -236,7 +246,28 @@ export class Broker extends Process implements Listener {
 
   // ---- registration (BrokerOuterAPI.registerBrokerAll) ------------------------------------
 
-  private registerBrokerAll(): void {
+  /**
+   * A scheduled registration: BrokerOuterAPI.registerBrokerAll hands each NameServer's call to its
+   * brokerOuterExecutor and waits on a CountDownLatch for all of them, up to registerBrokerTimeoutMills
+   * (4.3.0-5.3.3); 5.x warns when the wait ran out. The scheduled thread is held meanwhile.
+   */
+  private *registerRound(): Co<void> {
+    const timeoutMs = this.registerTimeoutMs();
+    const all = this.registerBrokerAll();
+    const timedOut = new Signal<boolean>();
+    all.then(() => timedOut.resolve(false));
+    if (!timedOut.settled) this.after(timeoutMs, () => timedOut.resolve(true), Priority.timer);
+    if ((yield* wait(timedOut)) && this.profile.is5) {
+      this.writeBroker('WARN', 'BrokerControllerScheduledThread1', renderMessage('register-failed/deadline', { timeoutMills: timeoutMs }));
+    }
+  }
+
+  private registerTimeoutMs(): number {
+    return this.config.registerBrokerTimeoutMills ?? this.profile.registerBrokerTimeoutMills;
+  }
+
+  /** One registration with every NameServer; the signal resolves when every call has ended. */
+  private registerBrokerAll(): Signal<void> {
     const body: RegisterBrokerBody = {
       cluster: this.config.cluster,
       brokerName: this.config.name,
@@ -245,7 +276,10 @@ export class Broker extends Process implements Listener {
       haAddr: `${this.host.ip}:${this.port + 1}`,
       topics: this.config.topics,
     };
-    const timeoutMs = this.config.registerBrokerTimeoutMills ?? this.profile.registerBrokerTimeoutMills;
+    const timeoutMs = this.registerTimeoutMs();
+    const all = new Signal<void>();
+    let left = this.config.namesrvAddrs.length;
+    if (left === 0) all.resolve();
     for (const ns of this.config.namesrvAddrs) {
       this.outThread = (this.outThread % 4) + 1;
       const thread = `brokerOutApi_thread_${this.outThread}`;
@@ -264,8 +298,18 @@ export class Broker extends Process implements Listener {
           if (this.profile.is5) this.writeBroker('ERROR', thread, renderMessage('register-failed/failed-to-register', { namesrvAddr: ns }), exc);
           else this.writeBroker('WARN', thread, renderMessage('register-failed/register-broker-exception', { namesrvAddr: ns }), exc);
         }
+        if (--left === 0) all.resolve();
       });
     }
+    return all;
+  }
+
+  /** 5.x BrokerOuterAPI.refreshMetadata: the cluster's info from the chosen NameServer (REFRESH_METADATA). */
+  private *refreshMetadata(): Co<void> {
+    const r = yield* this.remoting.invokeSync(null, RequestCode.GET_BROKER_CLUSTER_INFO, null, REFRESH_METADATA.timeoutMs);
+    if (r.ok && r.resp.code === ResponseCode.SUCCESS) return;
+    const exc: JavaException = r.ok ? { cls: 'org.apache.rocketmq.client.exception.MQBrokerException', msg: responseExceptionMessage(r.resp.code, r.resp.remark) } : r.exc;
+    this.writeBroker('ERROR', 'BrokerControllerScheduledThread1', 'ScheduledTask refresh metadata exception', exc);
   }
 
   // ---- Netty server events -----------------------------------------------------------------

@@ -7,9 +7,10 @@
 
 import { registerPeriodMs } from './broker.js';
 import { CLIENT_PERIODS } from './client.js';
-import type { Scenario } from './scenario.js';
-import { clientProfile } from './versions.js';
-import { CONSUMER_DEFAULTS } from '../rocketmq/facts.js';
+import { DEFAULT_SERVER_VERSION, type Scenario } from './scenario.js';
+import { clientProfile, serverProfile } from './versions.js';
+import { CONSUMER_DEFAULTS, REFRESH_METADATA } from '../rocketmq/facts.js';
+import { factHolds } from '../rocketmq/versions.js';
 
 /**
  * What the model runs in bounded time and memory (docs/replay.md, "Limits"). A value past these is a
@@ -121,6 +122,8 @@ export function runTasks(sc: Scenario, untilMs: number): RunTasks {
     const reg = runs(registerPeriodMs(b.registerNameServerPeriodMs)) * (b.namesrvAddrs?.length ?? sc.nameServers.length) * (1 + (topicsOn.get(b.name) ?? 0) / 8);
     add(b.registerNameServerPeriodMs !== undefined ? `scenario.brokers[${i}].registerNameServerPeriodMs` : 'scenario.brokers', b.registerNameServerPeriodMs !== undefined ? 'interval' : 'count', reg);
     add('scenario.brokers', 'count', runs(1000));
+    // 5.x: the metadata refresh every 5 s (BrokerOuterAPI.refreshMetadata).
+    if (factHolds(REFRESH_METADATA, serverProfile(b.version ?? sc.serverVersion ?? DEFAULT_SERVER_VERSION).v)) add('scenario.brokers', 'count', runs(REFRESH_METADATA.periodMs));
   });
   sc.nameServers.forEach((n, i) => {
     // The shorter of the versions' defaults (5 s on 5.x, 10 s on 4.x): an estimate errs on the side of cost.

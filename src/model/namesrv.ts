@@ -140,6 +140,10 @@ export class NameServer extends Process implements Listener {
         } else this.net.reply(ch, { opaque: req.opaque, code: ResponseCode.SUCCESS, remark: null, body: route });
         return;
       }
+      case RequestCode.GET_BROKER_CLUSTER_INFO:
+        // A 5.x broker's metadata refresh (it reads nothing of the answer the model would need).
+        this.net.reply(ch, { opaque: req.opaque, code: ResponseCode.SUCCESS, remark: null, body: null });
+        return;
       default:
         this.net.reply(ch, { opaque: req.opaque, code: 3, remark: ` request type ${req.code} not supported`, body: null });
     }

@@ -16,14 +16,19 @@
 //   holding a broker's channel) keeps it until its idle handler closes it. Each process boots after
 //   its own delay, and connects to a port are refused until the process behind it has booted. The
 //   host is 'up' again once all of them run.
-// Partitions drop every packet between two hosts in both directions (no RST, no FIN).
+// Partitions drop every packet between two hosts in both directions (no RST, no FIN). A FIN a
+// partition dropped is retransmitted by the closing side's TCP, on the retransmission timer's
+// backoff (TCP_RTO_MIN 200 ms, doubling) from its first unacknowledged segment, 8 times for a closed
+// (orphaned) socket (tcp_orphan_retries 0 means 8, Linux tcp_timer.c): the peer learns of the close
+// at the first retransmission after the heal, or never when the last one, about 51 s after that
+// segment, went out before the heal (it then learns at its next write, or at its idle close).
 
 import { assert, Kernel, Priority, type Call, type Gate, type Timer } from './kernel.js';
 
 type HostState = 'up' | 'hung' | 'down' | 'rebooting';
 
 export interface Request {
-  /** RequestCode, e.g. 10 SEND_MESSAGE, 34 HEART_BEAT, 103 REGISTER_BROKER, 105 GET_ROUTEINFO_BY_TOPIC. */
+  /** RequestCode, e.g. 10 SEND_MESSAGE, 34 HEART_BEAT, 103 REGISTER_BROKER, 105 GET_ROUTEINFO_BY_TOPIC, 106 GET_BROKER_CLUSTER_INFO. */
   code: number;
   opaque: number;
   body: unknown;
@@ -44,6 +49,7 @@ export const RequestCode = {
   HEART_BEAT: 34,
   REGISTER_BROKER: 103,
   GET_ROUTEINFO_BY_TOPIC: 105,
+  GET_BROKER_CLUSTER_INFO: 106,
 } as const;
 
 export const ResponseCode = {
@@ -53,6 +59,25 @@ export const ResponseCode = {
   SERVICE_NOT_AVAILABLE: 14,
   TOPIC_NOT_EXIST: 17,
 } as const;
+
+/** Linux's floor of the retransmission timeout (TCP_RTO_MIN): on a LAN the RTO sits at it. */
+export const TCP_RTO_MIN_MS = 200;
+/** Retransmissions of a closed socket's unacknowledged data and FIN (tcp_orphan_retries 0 means 8, tcp_timer.c). */
+export const TCP_ORPHAN_RETRIES = 8;
+
+/**
+ * When a FIN whose first unacknowledged segment went out at sentMs, and which a partition dropped,
+ * reaches the peer's side of the path once it is back at healMs: the first retransmission at or after
+ * the heal (retransmission k at sentMs + RTO * (2^k - 1), the timer doubling each time), or null when
+ * the last one went out before the heal (the orphaned socket gives up; nothing more is sent).
+ */
+export function finRetransmittedAt(sentMs: number, healMs: number): number | null {
+  for (let k = 1; k <= TCP_ORPHAN_RETRIES; k++) {
+    const at = sentMs + TCP_RTO_MIN_MS * (2 ** k - 1);
+    if (at >= healMs) return at;
+  }
+  return null;
+}
 
 /** What a process that listens on a port does with its server-side channels. */
 export interface Listener {
@@ -248,6 +273,15 @@ export class Channel {
   clientLastIoMs: number;
   serverLastIoMs: number;
   handler: ChannelHandler | null = null;
+  /** The first write of each side that a partition dropped (TCP would retransmit it from then), or null. */
+  clientLostSinceMs: number | null = null;
+  serverLostSinceMs: number | null = null;
+  /**
+   * A FIN of each side that a partition dropped: when its first unacknowledged segment went out (the
+   * first write the cut dropped, which the FIN follows in the send queue, else the close), or null.
+   */
+  clientFinMs: number | null = null;
+  serverFinMs: number | null = null;
   /** Incarnations of the two processes when the channel was made: a restarted process does not inherit it. */
   readonly clientInc: number;
   readonly serverInc: number;
@@ -340,24 +374,45 @@ export class Network {
 
   /**
    * The path between the two hosts is back. A channel one side closed meanwhile is still open at
-   * the other, whose peer's FIN was lost: TCP retransmits it until it is acknowledged, and the side
-   * still open retransmits what it wrote meanwhile, which the closed side answers with a RST. The
-   * open side learns it now: `rst` when it wrote during the cut (gen-705: app-order-01's channel to
-   * the NameServer on mq-node-c, idle-closed by it during the partition, `Connection reset` 0.4 s
-   * after the heal; its next route poll chose another NameServer), else `fin`. The retransmission
-   * timer's backoff may put it later than the heal, by up to the timeout it had reached (not
-   * modelled).
+   * the other. The open side learns it:
+   * - at the heal with a RST when it wrote during the cut: its retransmitted writes meet a closed
+   *   socket (gen-705: app-order-01's channel to the NameServer on mq-node-c, idle-closed by it during
+   *   the partition, `Connection reset` 0.4 s after the heal; its next route poll chose another
+   *   NameServer). Its own retransmission timer puts that at its next expiry after the heal, which
+   *   replay's inference takes as the heal itself (it ends a cut at the first reset a client logged);
+   * - else by the closing side's FIN, retransmitted on its backoff (finRetransmittedAt): the first
+   *   retransmission after the heal, or never when the orphaned socket gave up before it (gen-715:
+   *   the NameServers saw broker-b's channels, closed on timeouts during the cut, close 13-21 s after
+   *   the heal).
+   *   A side that closed without a FIN (a process gone with a reboot) sends none.
    */
   heal(a: string, b: string): void {
     const key = pairKey(a, b);
     const since = this.partitions.get(key);
     if (since === undefined) return;
     this.partitions.delete(key);
+    const now = this.kernel.nowMs;
     for (const ch of [...this.channels]) {
       if (pairKey(ch.client.host.name, ch.server.host.name) !== key) continue;
-      if (ch.clientOpen && !ch.serverOpen) this.notifyClient(ch, ch.clientLastIoMs >= since ? 'rst' : 'fin');
-      else if (ch.serverOpen && !ch.clientOpen) this.notifyServer(ch, ch.serverLastIoMs >= since ? 'rst' : 'fin');
+      if (ch.clientOpen && !ch.serverOpen) {
+        if (ch.clientLastIoMs >= since) this.notifyClient(ch, 'rst');
+        else if (ch.serverFinMs !== null) this.retransmitFin(ch, 'server', ch.serverFinMs, now);
+      } else if (ch.serverOpen && !ch.clientOpen) {
+        if (ch.serverLastIoMs >= since) this.notifyServer(ch, 'rst');
+        else if (ch.clientFinMs !== null) this.retransmitFin(ch, 'client', ch.clientFinMs, now);
+      }
+      // What the cut dropped on a channel both sides kept is lost (see send); TCP starts afresh.
+      if (ch.clientOpen) ch.clientLostSinceMs = null;
+      if (ch.serverOpen) ch.serverLostSinceMs = null;
     }
+  }
+
+  /** The closed side's FIN reaches the peer at its first retransmission after the heal, if it has one left. */
+  private retransmitFin(ch: Channel, from: 'client' | 'server', sentMs: number, healMs: number): void {
+    const at = finRetransmittedAt(sentMs, healMs);
+    if (at === null) return; // given up: the peer learns at its next write or its idle close
+    // A cut again by then drops it once more (notify* keeps the FIN's first send for the next heal).
+    this.kernel.schedule(at, Priority.network, () => (from === 'client' ? this.notifyServer(ch, 'fin') : this.notifyClient(ch, 'fin')));
   }
 
   /** Packets can flow between the two hosts (no partition; a hung host still receives into its buffers). */
@@ -426,7 +481,10 @@ export class Network {
     ch.clientLastIoMs = this.kernel.nowMs;
     const from = ch.client.host;
     const to = ch.server.host;
-    if (!this.linked(from, to)) return true; // lost on the way: the caller will time out
+    if (!this.linked(from, to)) {
+      ch.clientLostSinceMs ??= this.kernel.nowMs;
+      return true; // lost on the way: the caller will time out
+    }
     // The server process is gone and its host runs a new TCP stack (a reboot): the segment draws a RST.
     if (!ch.serverOpen && !this.serverLive(ch)) {
       if (to.state !== 'hung') this.kernel.after(this.hopMs(from, to), Priority.network, () => this.resetClientSide(ch));
@@ -455,7 +513,10 @@ export class Network {
     ch.serverLastIoMs = this.kernel.nowMs;
     const from = ch.server.host;
     const to = ch.client.host;
-    if (!this.linked(from, to)) return;
+    if (!this.linked(from, to)) {
+      ch.serverLostSinceMs ??= this.kernel.nowMs;
+      return;
+    }
     // The client process is gone with a reboot of its host: the new TCP stack answers with a RST.
     if (!ch.clientOpen && !this.clientLive(ch)) {
       if (to.state !== 'hung') this.resetServerSide(ch);
@@ -487,7 +548,10 @@ export class Network {
   private notifyServer(ch: Channel, why: 'fin' | 'rst'): void {
     const from = ch.client.host;
     const to = ch.server.host;
-    if (!this.linked(from, to)) return;
+    if (!this.linked(from, to)) {
+      if (why === 'fin') ch.clientFinMs ??= ch.clientLostSinceMs ?? this.kernel.nowMs;
+      return;
+    }
     this.kernel.after(this.hopMs(from, to), Priority.network, () => {
       if (!this.serverLive(ch)) return;
       ch.server.guard(() => {
@@ -502,7 +566,10 @@ export class Network {
   private notifyClient(ch: Channel, why: 'fin' | 'rst'): void {
     const from = ch.server.host;
     const to = ch.client.host;
-    if (!this.linked(from, to)) return;
+    if (!this.linked(from, to)) {
+      if (why === 'fin') ch.serverFinMs ??= ch.serverLostSinceMs ?? this.kernel.nowMs;
+      return;
+    }
     this.kernel.after(this.hopMs(from, to), Priority.network, () => {
       if (!this.clientLive(ch)) return;
       ch.client.guard(() => {

@@ -202,6 +202,9 @@ export interface RunResult {
   steps: number;
 }
 
+/** The servers' version when the scenario names none. */
+export const DEFAULT_SERVER_VERSION = '4.9.8';
+
 const DEFAULT_BOOT: Required<BootDelays> = { namesrvMs: 12000, brokerMs: 25000, clientMs: 30000 };
 
 function ipOf(addr: string): string {
@@ -223,7 +226,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
   const sink = new LogSink({ startEpochMs: scenario.startEpochMs, nowMs: () => kernel.nowMs, keepLines: opts.keepLines, keepTypes: opts.keepTypes, onEvent: opts.onEvent });
   const net = new Network(kernel, { latencyMs: scenario.latencyMs ?? 0.5 });
   const recorder = new Recorder();
-  const serverVersion = scenario.serverVersion ?? '4.9.8';
+  const serverVersion = scenario.serverVersion ?? DEFAULT_SERVER_VERSION;
 
   // Hosts: one IP each, from the addresses placed on them.
   const hostIps = new Map<string, string>();

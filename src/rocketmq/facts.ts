@@ -245,6 +245,17 @@ export const CONSUMER_OFFSET_FLUSH = {
   intervalMs: 5000,
 } as const;
 
+/**
+ * BrokerController.start (5.0.0-5.3.3) schedules BrokerOuterAPI.refreshMetadata every 5 s from 10 s
+ * after the start on scheduledExecutorService, the one thread that runs registerBrokerAll:
+ * getBrokerClusterInfo asks the chosen NameServer (`invokeSync(null, GET_BROKER_CLUSTER_INFO, 3000)`)
+ * and a failure is logged as `ScheduledTask refresh metadata exception`. While the NameServers are
+ * out of reach each run waits its call's timeout, or a connect timeout per NameServer tried
+ * (NettyRemotingClient.getAndCreateNameserverChannel), and the registration due meanwhile waits
+ * behind it (gen-715, 5.1.4: the round due at 05:55:27 ran at 05:55:31, after the heal). Not in 4.x.
+ */
+export const REFRESH_METADATA = { since: '5.0.0', until: null, firstDelayMs: 10000, periodMs: 5000, timeoutMs: 3000 } as const;
+
 /** Remoting timeouts that more than one layer reads (the model's calls, the clock estimate's pairs). */
 export const TIMEOUTS = {
   /** NettyClientConfig.connectTimeoutMillis: 3000 ms in 4.x and 5.x clients and brokers. */

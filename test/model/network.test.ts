@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Kernel } from '../../src/model/kernel.js';
-import { Network, Process, type Channel, type ChannelHandler, type ConnectResult, type Listener, type Request, type Response } from '../../src/model/network.js';
+import { finRetransmittedAt, Network, Process, TCP_ORPHAN_RETRIES, type Channel, type ChannelHandler, type ConnectResult, type Listener, type Request, type Response } from '../../src/model/network.js';
 
 /** Answers every request at once. */
 class Echo extends Process implements Listener {
@@ -174,18 +174,75 @@ describe('Network', () => {
     wrote.kernel.run(60010);
     expect(wrote.caller.inactive).toEqual([{ atMs: 60001, why: 'rst' }]);
     expect(wrote.caller.ch!.clientOpen).toBe(false);
-    // Nothing written by the client since the cut: the server's retransmitted FIN.
+    // Nothing written by the client since the cut: the server's FIN, retransmitted 200 ms after it
+    // went out (the first retransmission at or after the heal), reaches the client a hop later.
     const quiet = cut('server', 1000);
     quiet.net.heal('app', 'ns');
-    quiet.kernel.run(1010);
-    expect(quiet.caller.inactive.map((x) => x.why)).toEqual(['fin']);
-    // The client closed during the cut (closeSocketIfTimeout): the server learns it at the heal.
+    quiet.kernel.run(1200);
+    expect(quiet.caller.inactive).toEqual([]);
+    quiet.kernel.run(1210);
+    expect(quiet.caller.inactive).toEqual([{ atMs: 1201, why: 'fin' }]);
+    // The client closed during the cut (closeSocketIfTimeout): the server learns it when the FIN's
+    // retransmission next goes out after the heal (10 ms + 200 ms x 31, the fifth), not at the heal.
     const closed = cut('client', 10);
     closed.kernel.run(5000);
     expect(closed.server.inactive).toEqual([]);
     closed.net.heal('app', 'ns');
-    closed.kernel.run(5010);
+    closed.kernel.run(6210);
+    expect(closed.server.inactive).toEqual([]);
+    closed.kernel.run(6220);
     expect(closed.server.inactive).toEqual(['fin']);
+  });
+
+  it("a FIN a partition dropped follows TCP's backoff from the first segment the cut dropped, and an orphaned socket gives up after 8 retransmissions (gen-715, gen-185)", () => {
+    // Retransmission k at t0 + 200 ms x (2^k - 1): 0.2, 0.6, 1.4, 3.0, 6.2, 12.6, 25.4, 51.0 s.
+    expect(finRetransmittedAt(0, 0)).toBe(200);
+    expect(finRetransmittedAt(0, 3000)).toBe(3000);
+    expect(finRetransmittedAt(0, 3001)).toBe(6200);
+    expect(finRetransmittedAt(1000, 30_000)).toBe(1000 + 51_000);
+    expect(finRetransmittedAt(1000, 52_001)).toBeNull();
+    // The 8th is the last (tcp_orphan_retries): a heal after it gets nothing.
+    expect(finRetransmittedAt(0, 200 * (2 ** TCP_ORPHAN_RETRIES - 1) + 1)).toBeNull();
+
+    /** The client's request lost in a cut at `writeAt`, its close on the timeout at `closeAt`, the heal at `healAt`. */
+    const timedOut = (writeAt: number, closeAt: number, healAt: number) => {
+      const w = world();
+      w.caller.connect('10.0.0.1:9876');
+      w.kernel.run(10);
+      w.net.partition('app', 'ns');
+      w.kernel.run(writeAt);
+      w.caller.send(7);
+      w.kernel.run(closeAt);
+      w.net.close(w.caller.ch!, 'client');
+      w.kernel.run(healAt);
+      w.net.heal('app', 'ns');
+      return w;
+    };
+    // gen-715's shape: a registration written 2 s into the cut, closed 24 s later on its timeout, the
+    // heal 33 s after the write: the FIN rides the request's retransmissions, the 8th at write + 51 s.
+    const late = timedOut(2000, 26_000, 35_000);
+    late.kernel.run(2000 + 51_000);
+    expect(late.server.inactive).toEqual([]);
+    late.kernel.run(2000 + 51_000 + 10);
+    expect(late.server.inactive).toEqual(['fin']);
+    expect(late.server.handled).toBe(0); // what the cut dropped is not delivered
+    // gen-185's shape: the heal comes after the last retransmission (write + 51 s): never delivered;
+    // the server learns nothing until it writes or its idle handler closes the channel.
+    const given = timedOut(2000, 5000, 2000 + 51_001);
+    given.kernel.run(400_000);
+    expect(given.server.inactive).toEqual([]);
+    expect(given.caller.ch!.serverOpen).toBe(true);
+    // The process gone with a reboot of its host sent no FIN: nothing comes at the heal.
+    const rebooted = world();
+    rebooted.caller.connect('10.0.0.1:9876');
+    rebooted.kernel.run(10);
+    rebooted.net.partition('app', 'ns');
+    rebooted.kernel.run(1000);
+    rebooted.caller.kill('rst');
+    rebooted.kernel.run(2000);
+    rebooted.net.heal('app', 'ns');
+    rebooted.kernel.run(60_000);
+    expect(rebooted.server.inactive).toEqual([]);
   });
 
   it('reports ALL_IDLE after the idle time without reads or writes', () => {

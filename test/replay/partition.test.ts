@@ -117,3 +117,47 @@ describe('gen-185: broker-c cut off from mq-node-a (NameServer and broker-a) and
     expect(new Date(app.ts).toISOString()).toBe('2026-12-04T18:02:21.824Z');
   }, 60_000);
 });
+
+describe('gen-715: broker-b (5.1.4) cut off from its three NameServers for 45 s', () => {
+  let r: ReplayReport;
+  beforeAll(async () => {
+    const dir = join(ROOT, 'samples', 'generated', 'gen-715');
+    const { input } = await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir);
+    r = replay(input, { seed: 1, variants: [], runs: 0, keepLines: true });
+  }, 60_000);
+
+  it('registers broker-b again right after the heal, from the round its scheduled thread ran late, as broker.log shows (05:55:31)', () => {
+    const sc = r.input.scenario;
+    const heal = Math.max(...(sc.faults ?? []).filter((f): f is Partition => 'partition' in f).map((f) => sc.startEpochMs + f.atMs + f.durationMs!));
+    const after = r.run.metrics.registrations.filter((x) => x.brokerAddr === '10.213.0.22:10911' && sc.startEpochMs + x.atMs >= heal);
+    // One with each NameServer, the first within 2 s of broker.log's `Registering current broker to
+    // name server completed` at 05:55:31 (a second's resolution) and long before the round due at
+    // 05:55:57: the one due at 05:55:27 waited behind the metadata refresh's connects.
+    const first = new Map<string, number>();
+    for (const x of after) if (!first.has(x.namesrv)) first.set(x.namesrv, sc.startEpochMs + x.atMs);
+    expect([...first.keys()].sort()).toEqual(['10.213.0.11:9876', '10.213.0.12:9876', '10.213.0.13:9876']);
+    for (const t of first.values()) {
+      expect(t).toBeGreaterThanOrEqual(Date.parse('2026-12-05T05:55:30+08:00'));
+      expect(t).toBeLessThan(Date.parse('2026-12-05T05:55:32+08:00'));
+    }
+  });
+
+  it('removes broker-b at no NameServer: the channels it closed in the cut close there 8-18 s after the heal, by the retransmitted FIN, on channels it no longer holds', () => {
+    expect(r.run.metrics.removals.filter((x) => x.brokerAddr === '10.213.0.22:10911')).toEqual([]);
+    expect(r.milestones.filter((m) => m.name === 'namesrv-removal' || m.name === 'route-lost')).toEqual([]);
+    // namesrv.log: broker-b's old channels went inactive at 05:55:43-51, 13-21 s after lab.json's heal
+    // (TCP's backoff from the requests the cut dropped); the model's, at 200 ms a step, 8-18 s after its.
+    const sc = r.input.scenario;
+    const heal = Math.max(...(sc.faults ?? []).filter((f): f is Partition => 'partition' in f).map((f) => sc.startEpochMs + f.atMs + f.durationMs!));
+    const closes: number[] = [];
+    for (const [file, lines] of Object.entries(r.run.logs ?? {})) {
+      if (!file.endsWith('namesrv.log')) continue;
+      for (const l of lines) if (/channelInactive, the channel\[10\.213\.0\.22:/.test(l)) closes.push(Date.parse(`${l.slice(0, 10)}T${l.slice(11, 19)}+08:00`));
+    }
+    expect(closes.length).toBe(3);
+    for (const t of closes) {
+      expect(t - heal).toBeGreaterThanOrEqual(7000);
+      expect(t - heal).toBeLessThanOrEqual(19_000);
+    }
+  });
+});
