@@ -101,6 +101,8 @@ class Connects {
   /** A registration of the episode failed on a connection that could not be made (its cause line e). */
   failed(e: RmqEvent, ep: Episode): void {
     if (e.ts === null) return;
+    // Settled here too, not only by createChannel lines: logs without them (no remoting.log) keep none pending for long.
+    this.expire(e.ts);
     // `connect to null failed` (5.x, a NameServer channel not made) names no address: the episode's.
     const key = `${e.host}|${addrKey(e.fields.addr as string | null) ?? addrKey(ep.ns) ?? ''}`;
     const v = (this.verdicts.get(key) ?? []).find((x) => Math.abs(x.ts - e.ts!) <= CONNECT_LINK_MS);
