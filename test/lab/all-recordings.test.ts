@@ -31,7 +31,7 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   consumer: 1,
   'replay-setting': 0.99,
   'replay-fault': 0.99,
-  'replay-milestone': 0.88,
+  'replay-milestone': 0.89,
   'replay-impact': 0.88,
   'replay-assumed': 0.73,
   recallCauses: 0.94,

@@ -837,3 +837,41 @@ describe('score: consumer statements', () => {
     ]);
   });
 });
+
+describe("score: a replay's first failed send against a lab whose first failure came before any fault", () => {
+  // app-1 lost a send at 09:59:10 while it started (lab.json keeps only the first of all), and its
+  // incident's failures began after the hang of 10:00:00.
+  const l = lab({
+    clients: [
+      {
+        ...lab().clients[0],
+        sends: { total: 600, ok: 560, failed: 40, shed: 0, firstFailure: T('09:59:10'), lastFailure: T('10:02:30'), failuresByException: {}, okByBroker: {} },
+      },
+    ],
+  });
+  const claim = (at: string) =>
+    replayStatements(new Truth(l), {
+      verdict: 'reproduced',
+      scenario: { startEpochMs: Date.parse(T('09:58:00')), brokers: [], clients: [], faults: [] },
+      defaults: {},
+      milestones: [{ name: 'first-failure', subject: 'app-1', simulated: T(at) }],
+    }).find((x) => x.cls === 'replay-milestone')!;
+
+  it('is not checkable far from it: lab.json does not give the incident’s first', () => {
+    const s = claim('10:00:04');
+    expect(s.verdict).toBe('unknown');
+    expect(s.why).toMatch(/came before the lab injected any fault/);
+  });
+
+  it('is true near it; and a first failure after the faults began is held as ever (false 57 s off)', () => {
+    expect(claim('09:59:12').verdict).toBe('true');
+    const after = lab();
+    const s = replayStatements(new Truth(after), {
+      verdict: 'reproduced',
+      scenario: { startEpochMs: Date.parse(T('09:58:00')), brokers: [], clients: [], faults: [] },
+      defaults: {},
+      milestones: [{ name: 'first-failure', subject: 'app-1', simulated: T('10:01:00') }],
+    }).find((x) => x.cls === 'replay-milestone')!;
+    expect(s.verdict).toBe('false');
+  });
+});
