@@ -72,7 +72,8 @@ function clientStatements(truth: Truth, report: Report): Statement[] {
     if (typeof sc.sendThreads === 'number') {
       // The application's sending threads: LabProducer's publisher pool (threads, and its schedule's).
       const pools = [c.threads, ...(c.schedule ?? []).map((x) => x.threads)].filter((x): x is number => typeof x === 'number');
-      out.push(s(`${sc.host} sends from ${sc.sendThreads} application threads`).is(pools.includes(sc.sendThreads), `its publisher pool had ${pools.join(', then ')}`, `its publisher pool had ${pools.join(', then ')}`));
+      const thr = assumed('sendThreads');
+      out.push((thr ? a : s)(`${sc.host} sends from ${sc.sendThreads} application threads${thr ? ' (assumed)' : ''}`).is(pools.includes(sc.sendThreads), `its publisher pool had ${pools.join(', then ')}`, `its publisher pool had ${pools.join(', then ')}`));
     }
     if (c.boundNamesrv && sc.namesrv && sc.namesrv !== 'random')
       out.push(s(`${sc.host} bound to NameServer ${sc.namesrv}`).is(sc.namesrv === c.boundNamesrv, `bound to ${c.boundNamesrv}`, `it was bound to ${c.boundNamesrv}`));

@@ -29,6 +29,8 @@ export interface ReplayView {
   seed: number;
   milestones: ReplayMilestone[];
   outages: ReplayOutage[];
+  /** Clients that lost no send in the logs and none in the run (compared in the verdict: run.ts unharmedClients). */
+  unharmed: number;
   /** Hosts of the simulated cluster; each simulated RocketMQ event's time (epoch ms) and host (index). */
   simHosts: string[];
   simT: Float64Array;

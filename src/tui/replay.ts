@@ -7,7 +7,7 @@
 
 import { formatShort, type Zone } from '../parse/time.js';
 import type { MilestoneStatus, ReplayReport } from '../replay/run.js';
-import { signedMs } from '../replay/run.js';
+import { signedMs, unharmedClients } from '../replay/run.js';
 import { escapeText } from '../report/escape.js';
 import { formatMs } from '../util/durations.js';
 import { fit, fitLine, type Color, type Line, type Seg } from './format.js';
@@ -44,6 +44,7 @@ export function replayViewOf(report: ReplayReport): ReplayView {
       status: m.status,
     })),
     outages: report.outages.map((o) => ({ ...o })),
+    unharmed: unharmedClients(report.outages, report.firstFaultAt, report.input.scenario.startEpochMs + report.untilMs).length,
     simHosts: lanes.hosts,
     simT: lanes.t,
     simHost: lanes.h,
@@ -206,7 +207,7 @@ export function verdictLine(status: ReplayStatus, width: number): Line {
       const v = status.view;
       const ok = v.milestones.filter((m) => m.status === 'ok').length;
       const line: Line = [title, { text: VERDICT_WORD[v.verdict], bold: true, color: v.verdict === 'reproduced' ? 'green' : v.verdict === 'not-reproduced' ? 'red' : undefined }];
-      if (v.verdict === 'reproduced') line.push({ text: `: ${ok} milestone${ok === 1 ? '' : 's'} within tolerance` });
+      if (v.verdict === 'reproduced') line.push({ text: `: ${ok} milestone${ok === 1 ? '' : 's'} within tolerance${v.unharmed ? `, ${v.unharmed} client${v.unharmed === 1 ? '' : 's'} with no failed send as in the logs` : ''}` });
       else if (v.divergences.length) line.push({ text: `: ${escapeText(v.divergences[0])}${v.divergences.length > 1 ? ` (+${v.divergences.length - 1} more)` : ''}` });
       line.push({ text: ` · seed ${v.seed}`, dim: true });
       return fitLine(line, width);

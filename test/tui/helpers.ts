@@ -138,6 +138,7 @@ export function stubView(model: TuiModel): ReplayView {
       { client: 'app-1', observedMs: 117000, simulatedMs: 157000, observedFailedSends: 40, simulatedFailedSends: 52 },
       { client: 'app-2', observedMs: 0, simulatedMs: 0, observedFailedSends: 1, simulatedFailedSends: 0 },
     ],
+    unharmed: 0,
     simHosts: ['app-1', 'broker-a'],
     simT: Float64Array.from(simT),
     simHost: Uint16Array.from(simHost),

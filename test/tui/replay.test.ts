@@ -65,6 +65,8 @@ describe('replay text', () => {
     );
     const ok = { ...stubView(model), verdict: 'reproduced' as const, divergences: [] };
     expect(text(verdictLine({ kind: 'done', view: ok }, 200))).toBe('replay  reproduced: 2 milestones within tolerance · seed 1');
+    // Clients with no failed send in the logs or the run count in the verdict, as the text report says.
+    expect(text(verdictLine({ kind: 'done', view: { ...ok, unharmed: 2 } }, 200))).toBe('replay  reproduced: 2 milestones within tolerance, 2 clients with no failed send as in the logs · seed 1');
   });
 
   it('lists the milestones (observed, simulated, delta, status) and the outages', () => {

@@ -4,7 +4,7 @@
 
 import type { ScenarioClient } from '../../model/index.js';
 import { isSendCallbackThread } from '../../rocketmq/facts.js';
-import { isAppFailure } from '../../parse/send-failure.js';
+import { failuresOf } from '../observe.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { InferContext } from './context.js';
 
@@ -71,8 +71,9 @@ export function inferSendThreads(ctx: InferContext, client: ScenarioClient, mine
 /** Sets client.sendThreads where the failures show the bound (inferSendThreads); false where they do not. */
 function boundedBy(ctx: InferContext, client: ScenarioClient, mine: readonly RmqEvent[], p: string): boolean {
   const byThread = new Map<string, RmqEvent[]>();
-  for (const e of mine) {
-    if (e.kind !== 'app' || e.ts === null || e.thread === null || isSendCallbackThread(e.thread) || !isAppFailure(e)) continue;
+  // One per failed send (a record's failure and its `Caused by:` are one: observe's failuresOf).
+  for (const e of failuresOf(mine, client.host, 'app', -Infinity, Infinity)) {
+    if (e.thread === null || isSendCallbackThread(e.thread)) continue;
     const list = byThread.get(e.thread);
     if (list) list.push(e);
     else byThread.set(e.thread, [e]);
@@ -96,10 +97,11 @@ function boundedBy(ctx: InferContext, client: ScenarioClient, mine: readonly Rmq
   if (arrivals < ARRIVALS_PER_THREAD * n) return false;
   client.sendThreads = n;
   const longest = runs.reduce((a, b) => (b.failures > a.failures ? b : a));
-  ctx.prov(
-    `${p}.sendThreads`,
-    `the application's failed sends were logged on ${n} thread${n === 1 ? '' : 's'} (${runs.map((r) => r.thread).join(', ')}), each failing again as soon as its last failed send returned (every ${(gapMs / 1000).toFixed(1)} s, ${longest.failures} in a row on ${longest.thread}) while about ${Math.round(arrivals)} sends came in each such gap at the inferred rate: it made no more than ${n} at once (whether it queued or dropped the others, no line shows; the run does not make them)`,
-    runs.flatMap((r) => [r.from, r.to]),
-  );
+  const why = `the application's failed sends were logged on ${n} thread${n === 1 ? '' : 's'} (${runs.map((r) => r.thread).join(', ')}), each failing again as soon as its last failed send returned (every ${(gapMs / 1000).toFixed(1)} s, ${longest.failures} in a row on ${longest.thread}) while about ${Math.round(arrivals)} sends came in each such gap at the inferred rate: it made no more than ${n} at once (inferred from behaviour; whether it queued or dropped the others, no line shows; the run does not make them)`;
+  // The bound rests on the rate: where the rate is itself assumed (an equal share of its topic's),
+  // so is the bound, and it is listed with the defaults.
+  const rateAssumed = ctx.defaults[`${p}.sendRatePerSec`];
+  if (rateAssumed !== undefined) ctx.def(`${p}.sendThreads`, `${n} (assumed: ${why}, the rate being ${rateAssumed})`);
+  else ctx.prov(`${p}.sendThreads`, why, runs.flatMap((r) => [r.from, r.to]));
   return true;
 }
