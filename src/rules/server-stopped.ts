@@ -30,6 +30,7 @@
 // info for a restart after a shutdown.
 
 import type { EventType, RmqEvent } from '../parse/types.js';
+import { ACTIVITY_SHORT_GAP_MS } from '../parse/activity.js';
 import { SCHEDULED_LOGS, type ScheduledLog } from '../rocketmq/facts.js';
 import { formatMs } from '../util/durations.js';
 import type { FindingInput, Rule, RuleContext, Visitor } from './types.js';
@@ -43,9 +44,10 @@ const MIN_SILENCE_MS = 30000;
 /**
  * ... or, when a boot with no shutdown hook before it ends it, this long (and SILENT_TICKS of a
  * log's cadence: a log written every second): the process that booted was gone from the host's
- * last scheduled line (a reboot of 20 s, gen-701's slave: silent 21 s before its boot).
+ * last scheduled line (a reboot of 20 s, gen-701's slave: silent 21 s before its boot). The parse
+ * keeps such short gaps apart from this length (one value: the diagnosis reads them too).
  */
-const SHORT_SILENCE_MS = 10000;
+const SHORT_SILENCE_MS = ACTIVITY_SHORT_GAP_MS;
 /** Intervals a log needs before its cadence is trusted. */
 const MIN_INTERVALS = 5;
 /** Intervals kept per log to measure its cadence (the schedule is steady: the first ones tell it). */

@@ -26,6 +26,12 @@ import { brokerVipAddr } from '../../rocketmq/facts.js';
  */
 export const EXPECTED_SENDS_MIN = 5;
 
+/**
+ * A refusal's reply reaches the application this long after the store stopped refusing, at most (one
+ * round trip, and the exception's way up or the callback): a refusal logged that late is still the window's.
+ */
+export const REPLY_SLACK_MS = 2000;
+
 /** A window in which a broker refused every write, in epoch ms. */
 export interface Refusal {
   broker: string;

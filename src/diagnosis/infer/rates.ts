@@ -19,6 +19,7 @@ import type { Fault, ScenarioBroker, ScenarioClient, ScenarioTopic } from '../..
 import { writableAfter } from '../../parse/route-change.js';
 import type { RmqEvent } from '../../parse/types.js';
 import { round2, type InferContext } from './context.js';
+import { REPLY_SLACK_MS } from './avoidance.js';
 
 /**
  * Refusals below this say too little of a rate (each one more or less moves it by a fifth), and
@@ -34,8 +35,6 @@ const REFUSALS_MIN = 5;
  */
 const REFUSALS_STATED = 25;
 const EXPOSURE_MIN_S = 5;
-/** A refusal's reply reaches the application this long after the store stopped refusing, at most (one round trip and the callback). */
-const REPLY_SLACK_MS = 2000;
 
 /** A topic's stored rate that inferClients shared equally among its clients. */
 export interface SharedRate {

@@ -15,7 +15,7 @@ import { writableAfter } from '../../parse/route-change.js';
 import { isAppFailure } from '../../parse/send-failure.js';
 import type { RmqEvent } from '../../parse/types.js';
 import type { InferContext } from './context.js';
-import { refusals, type Refusal } from './avoidance.js';
+import { refusals, REPLY_SLACK_MS, type Refusal } from './avoidance.js';
 
 /**
  * Sends the round robin would have put on the broker in the window, at least, at the client's
@@ -23,8 +23,6 @@ import { refusals, type Refusal } from './avoidance.js';
  * equal share of the topic's (a client sending a third of that still puts 3 or more there).
  */
 const EXPECTED_SENDS_SELECTOR_MIN = 10;
-/** A refusal's reply reaches the application this long after the store stopped refusing, at most (one round trip and the exception's way up). */
-const REPLY_SLACK_MS = 2000;
 
 /** Lines of the client that tell a send or an attempt of it failed, whichever broker it was on. */
 const FAILURE_TYPES: ReadonlySet<string> = new Set(['send-attempt-failed', 'send-failed', 'send-call-timeout', 'async-timeout', 'send-async-retry', 'busy-reply', 'no-route']);
