@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLOSE_SOCKET_IF_TIMEOUT } from './defaults.js';
 import { SPACE, type PartitionShape } from './space.js';
-import { ScenarioError, compareVersions, faultEnd, validateScenario, type Fault, type ServerFaultKind as FaultKind, type Host, type ProducerProcess, type Scenario } from './scenario.js';
+import { LITE_PULL_SINCE, ScenarioError, compareVersions, consumers, faultEnd, validateScenario, type ConsumerFaultKind, type ConsumerProcess, type Fault, type ServerFaultKind as FaultKind, type Host, type ProducerProcess, type Scenario } from './scenario.js';
 
 /**
  * mulberry32: a small seeded generator, the same numbers on every machine and Node release. The seed
@@ -180,17 +180,21 @@ function addBatchJob(s: Scenario, overloaded: string): void {
   });
 }
 
-function describe(s: Scenario, seed: number): string {
+export function describeScenario(s: Scenario, seed: number): string {
   const masters = s.hosts.filter((h) => h.processes.some((p) => p.kind === 'broker' && p.brokerId === 0)).length;
   const slaves = s.hosts.some((h) => h.processes.some((p) => p.kind === 'broker' && p.brokerId > 0));
   const ns = s.hosts.filter((h) => h.processes.some((p) => p.kind === 'namesrv'));
   const beside = ns.some((h) => h.processes.length > 1);
   const apps = s.hosts.filter((h) => h.collect !== false && h.processes.some((p) => p.kind === 'producer'));
   const faults = s.faults.map((f) => `${f.kind} of ${f.host} at ${f.at} s${f.groups ? ` (from ${f.groups[1].join(', ')})` : ''}`).join('; ');
+  const groups = new Map<string, ConsumerProcess[]>();
+  for (const { consumer } of consumers(s)) groups.set(consumer.group, [...(groups.get(consumer.group) ?? []), consumer]);
+  const cg = [...groups].map(([g, cs]) => `${g}: ${cs.length} ${cs[0].mode ?? 'concurrently'}${cs[0].messageModel === 'BROADCASTING' ? ' broadcasting' : ''} instance${cs.length > 1 ? 's' : ''}, client ${cs[0].version}`);
   return (
     `Generated from seed ${seed}: ${faults}. ${masters} masters${slaves ? ' with slaves' : ''}, ${ns.length} NameServer${ns.length > 1 ? 's' : ''} ` +
     `${beside ? 'beside the brokers' : 'on hosts of their own'}, servers ${s.versions.broker}, ${apps.length} application${apps.length > 1 ? 's' : ''} ` +
-    `(clients ${apps.map((h) => (h.processes[0] as ProducerProcess).version).join(', ')}).`
+    `(clients ${apps.map((h) => (h.processes[0] as ProducerProcess).version).join(', ')})` +
+    (cg.length ? `; consumer group${cg.length > 1 ? 's' : ''} ${cg.join('; ')}.` : '.')
   );
 }
 
@@ -230,6 +234,107 @@ function addFault(d: Draw, t: Topology, s: Scenario, kind: FaultKind, count: num
   }
 }
 
+const GROUPS = [
+  { name: 'billing', logger: 'com.example.billing.OrderEventListener' },
+  { name: 'audit', logger: 'com.example.audit.OrderAuditListener' },
+];
+/** The lab's host limit (validateScenario). */
+const MAX_HOSTS = 16;
+
+/** A group's instances, alike but for their hosts; the last one joins later when the draw says so. */
+function consumerGroup(d: Draw, s: Scenario, g: number, room: number): Host[] {
+  const c = SPACE.consumers;
+  const n = Math.min(d.pick(c.instances), room);
+  const version = d.pick(SPACE.clientVersions);
+  let mode = d.pick(c.mode);
+  if (mode === 'litePull' && compareVersions(version, LITE_PULL_SINCE) < 0) mode = 'concurrently';
+  // BROADCASTING with the concurrent push consumer only: an orderly one is refused by the model and
+  // a lite pull one's offsets are its own file's, as a push one's (a combination nobody runs).
+  const messageModel = mode === 'concurrently' ? d.pick(c.messageModel) : 'CLUSTERING';
+  const threads = d.pick(c.consumeThreads);
+  const pullThreshold = d.pick(c.pullThresholdForQueue);
+  const reconsume = d.pick(c.maxReconsumeTimes);
+  const p: ConsumerProcess = {
+    kind: 'consumer',
+    version,
+    group: `CID_${GROUPS[g].name.toUpperCase()}`,
+    topic: TOPIC,
+    appLogger: GROUPS[g].logger,
+    listener: { processMs: d.pick(c.processMs) },
+  };
+  if (mode !== 'concurrently') p.mode = mode;
+  if (messageModel !== 'CLUSTERING') p.messageModel = messageModel;
+  if (mode !== 'litePull') {
+    if (threads !== null) Object.assign(p, { consumeThreadMin: threads, consumeThreadMax: threads });
+    if (reconsume !== null) p.maxReconsumeTimes = reconsume;
+  }
+  if (pullThreshold !== null) p.pullThresholdForQueue = pullThreshold;
+  const hosts: Host[] = [];
+  for (let i = 0; i < n; i++) hosts.push({ name: `app-${GROUPS[g].name}-0${i + 1}`, addr: `10.213.0.${41 + 10 * g + i}`, processes: [{ ...p, listener: { ...p.listener } }] });
+  if (n > 1 && d.pick(c.joinsLater)) {
+    const sub = d.pick(c.lateSubscription);
+    const at = Math.floor(d.next() * LAST_FAULT_START);
+    s.faults.push({ kind: 'consumer-start', host: hosts[n - 1].name, at, ...(sub === null ? {} : { subscription: sub }) });
+  }
+  return hosts;
+}
+
+function drawConsumerFault(d: Draw, s: Scenario, kind: Exclude<ConsumerFaultKind, 'consumer-start'>, at: number): Fault {
+  const f = SPACE.consumers.faults;
+  // Not an instance that joins later: a fault before its start would strike nothing.
+  const late = new Set(s.faults.filter((x) => x.kind === 'consumer-start').map((x) => x.host));
+  const host = d.pick(consumers(s).map((c) => c.host.name).filter((h) => !late.has(h)));
+  switch (kind) {
+    case 'consumer-kill':
+    case 'consumer-stop': {
+      const down = d.pick(f.down.downSeconds);
+      return { kind, host, at, ...(down === null ? {} : { downSeconds: down }) };
+    }
+    case 'slowdown':
+      return { kind, host, at, seconds: d.pick(f.slowdown.seconds), processMs: d.pick(f.slowdown.processMs) };
+    case 'consume-failures': {
+      const [laterShare, throwShare] = d.pick(f['consume-failures'].shares);
+      return { kind, host, at, seconds: d.pick(f['consume-failures'].seconds), laterShare, throwShare };
+    }
+    case 'listener-block':
+      return { kind, host, at, seconds: d.pick(f['listener-block'].seconds) };
+    case 'reset-offset':
+      return { kind, host, at, backSeconds: d.pick(f['reset-offset'].backSeconds) };
+  }
+}
+
+/**
+ * Consumer groups and their faults, from the seed's second stream. A consumer fault starts while a
+ * server fault lasts or anywhere before the last one ends, so that some strike a group already hurt.
+ * A draw the lab's rules refuse (an offset reset of a broadcasting group, a fault while the instance
+ * is down) is dropped.
+ */
+function addConsumers(d: Draw, s: Scenario): void {
+  const c = SPACE.consumers;
+  const groups = d.pick(c.groups);
+  for (let g = 0; g < groups; g++) {
+    const room = MAX_HOSTS - s.hosts.length;
+    if (room <= 0) break;
+    s.hosts.push(...consumerGroup(d, s, g, room));
+  }
+  if (!consumers(s).length) return;
+  const last = Math.min(LAST_FAULT_START, Math.max(...s.faults.map((f) => faultEnd(f) ?? f.at)));
+  const count = d.pick(c.faults.count);
+  for (let i = 0; i < count; i++) {
+    const f = drawConsumerFault(d, s, d.pick(c.faults.kinds), Math.floor(d.next() * (last + 1)));
+    s.faults.push(f);
+    try {
+      validateScenario(s);
+    } catch (e) {
+      if (!(e instanceof ScenarioError)) throw e;
+      s.faults.pop();
+    }
+  }
+}
+
+/** The seed's second stream: consumers are drawn from it, so that adding them changed nothing else of a seed. */
+const CONSUMER_STREAM = 0x9e3779b9;
+
 /** The scenario of one seed: always the same for the same seed, and always valid. */
 export function generateScenario(seed: number): Scenario {
   const d = new Draw(random(seed));
@@ -252,7 +357,8 @@ export function generateScenario(seed: number): Scenario {
     const kind = d.pick(SPACE.faults.kinds);
     for (let tries = 0; tries < 20; tries++) if (addFault(d, t, s, kind, count)) break;
   }
-  s.description = describe(s, seed);
+  addConsumers(new Draw(random((seed ^ CONSUMER_STREAM) >>> 0)), s);
+  s.description = describeScenario(s, seed);
   return validateScenario(s);
 }
 

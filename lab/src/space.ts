@@ -1,7 +1,7 @@
 // The space generated incidents are drawn from (`npm run lab -- generate`), declared as data.
 // docs/lab.md lists it; every value here is one the lab runs (the versions were resolved from Maven
 // Central and started in the lab; those that failed are named in docs/lab.md with the reason).
-import { FAULT_KINDS } from './scenario.js';
+import { CONSUMER_FAULT_KINDS, FAULT_KINDS } from './scenario.js';
 
 /** `null` in a list of setting values: the setting is not given, so the client runs its release default. */
 export const SPACE = {
@@ -64,6 +64,38 @@ export const SPACE = {
      * applications (from-clients: NameServers keep it in the routes, no client reaches it).
      */
     partition: { seconds: [20, 45, 90, 150], shapes: ['isolated', 'from-namesrvs', 'from-clients'] },
+  },
+  /**
+   * Consumer groups of the business topic. They are drawn from a stream of their own (the seed's
+   * second stream, generate.ts), after everything above: a seed's servers, producers and server
+   * faults are those it drew before consumers were part of the space.
+   */
+  consumers: {
+    groups: [0, 1, 1, 2],
+    instances: [1, 2, 3],
+    /** remoting clients only: a gRPC consumer needs a broker in a local-mode proxy, which the generated topology has not. */
+    mode: ['concurrently', 'concurrently', 'concurrently', 'orderly', 'litePull'],
+    messageModel: ['CLUSTERING', 'CLUSTERING', 'CLUSTERING', 'BROADCASTING'],
+    /** consumeThreadMin and consumeThreadMax alike (null: the client's 20 and 20). */
+    consumeThreads: [null, 1, 2, 4],
+    pullThresholdForQueue: [null, 20, 100],
+    maxReconsumeTimes: [null, 1, 2, 3],
+    /** The listener's milliseconds a message from the start. */
+    processMs: [5, 20, 100, 250],
+    /** An instance that joins the group later (a `consumer-start`), in the share of groups drawn with one. */
+    joinsLater: [false, false, true],
+    /** The subscription a late instance starts with: the group's, or a tag no producer sends (`TagX`). */
+    lateSubscription: [null, null, 'TagX'],
+    faults: {
+      count: [0, 1, 1, 2],
+      kinds: CONSUMER_FAULT_KINDS.filter((k) => k !== 'consumer-start'),
+      down: { downSeconds: [null, 20, 60] },
+      slowdown: { seconds: [30, 60, 90], processMs: [500, 1500] },
+      /** [laterShare, throwShare] */
+      'consume-failures': { seconds: [30, 60], shares: [[0.3, 0], [0, 0.3], [0.4, 0.3]] },
+      'listener-block': { seconds: [20, 45] },
+      'reset-offset': { backSeconds: [30, 60] },
+    },
   },
   timing: {
     settleSeconds: [45, 60, 75],

@@ -1,13 +1,14 @@
 // Generated incidents (lab/src/generate.ts): the same files for the same seed, every one valid and
 // meaningful, and over a few hundred seeds every part of the declared space (lab/src/space.ts) drawn.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLOSE_SOCKET_IF_TIMEOUT } from '../../lab/src/defaults.js';
-import { generateScenario, LAST_FAULT_START, writeGenerated } from '../../lab/src/generate.js';
+import { describeScenario, generateScenario, LAST_FAULT_START, writeGenerated } from '../../lab/src/generate.js';
 import { SPACE } from '../../lab/src/space.js';
-import { brokers, compareVersions, faultEnd, loadScenario, namesrvHosts, producers, validateScenario, type Scenario } from '../../lab/src/scenario.js';
+import { CONSUMER_FAULT_KINDS, brokers, compareVersions, consumers, faultEnd, loadScenario, namesrvHosts, producers, validateScenario, type Scenario } from '../../lab/src/scenario.js';
+import { ROOT } from '../cli/helpers.js';
 
 const SEEDS = Array.from({ length: 200 }, (_, i) => i + 1);
 const all: Scenario[] = SEEDS.map(generateScenario);
@@ -44,9 +45,14 @@ describe('generate', () => {
       const hosts = new Map(s.hosts.map((h) => [h.name, h]));
       const serverOn = (h: string) => hosts.get(h)!.processes.some((p) => p.kind !== 'producer');
       const masterOn = (h: string) => hosts.get(h)!.processes.some((p) => p.kind === 'broker' && p.brokerId === 0);
-      expect(s.faults.length, s.scenario).toBeGreaterThanOrEqual(1);
-      expect(s.faults.length, s.scenario).toBeLessThanOrEqual(3);
-      for (const f of s.faults) {
+      const server = s.faults.filter((f) => !CONSUMER_FAULT_KINDS.includes(f.kind as never));
+      expect(server.length, s.scenario).toBeGreaterThanOrEqual(1);
+      expect(server.length, s.scenario).toBeLessThanOrEqual(3);
+      // A consumer fault strikes a host that runs a consumer; at most two, and a late start.
+      const consumerFaults = s.faults.filter((f) => CONSUMER_FAULT_KINDS.includes(f.kind as never));
+      expect(consumerFaults.filter((f) => f.kind !== 'consumer-start').length, s.scenario).toBeLessThanOrEqual(2);
+      for (const f of consumerFaults) expect(hosts.get(f.host)!.processes.map((p) => p.kind), `${s.scenario}: ${f.kind}`).toEqual(['consumer']);
+      for (const f of server) {
         expect(f.at, s.scenario).toBeLessThanOrEqual(LAST_FAULT_START);
         expect(serverOn(f.host), `${s.scenario}: ${f.kind} of ${f.host}`).toBe(true);
         if (f.kind === 'overload' || f.kind === 'disk-full') expect(masterOn(f.host), `${s.scenario}: ${f.kind} of ${f.host}`).toBe(true);
@@ -79,7 +85,7 @@ describe('generate', () => {
       for (const w of want) expect(got.has(JSON.stringify(w)), `${what} ${JSON.stringify(w)} never drawn`).toBe(true);
     };
     expectAll('fault kind', seen(all.flatMap((s) => s.faults.map((f) => f.kind))), SPACE.faults.kinds);
-    expectAll('fault count', seen(all.map((s) => s.faults.length)), SPACE.faults.count);
+    expectAll('fault count', seen(all.map((s) => s.faults.filter((f) => !CONSUMER_FAULT_KINDS.includes(f.kind as never)).length)), SPACE.faults.count);
     expectAll('server version', seen(all.map((s) => s.versions.broker)), SPACE.serverVersions);
     const apps = all.flatMap((s) => producers(s).filter((p) => p.host.collect !== false).map((p) => p.producer));
     expectAll('client version', seen(apps.map((p) => p.version)), SPACE.clientVersions);
@@ -111,5 +117,51 @@ describe('generate', () => {
     expectAll('timing', seen(pairs), SPACE.faults.timing);
     expect(all.some((s) => s.faults.some((f, i) => f.kind === 'hang' && s.faults[i + 1]?.kind === 'reboot' && s.faults[i + 1].at === faultEnd(f)))).toBe(true);
     expect(all.some((s) => s.faults.some((f) => f.kind === 'crash' && f.downSeconds === undefined))).toBe(true);
+  });
+
+  it('draws consumer groups over their space: modes, models, settings, late instances and every consumer fault', () => {
+    const seen = (values: unknown[]) => new Set(values.map((v) => JSON.stringify(v)));
+    const expectAll = (what: string, got: Set<string>, want: readonly unknown[]) => {
+      for (const w of want) expect(got.has(JSON.stringify(w)), `${what} ${JSON.stringify(w)} never drawn`).toBe(true);
+    };
+    const c = SPACE.consumers;
+    const groupsOf = (s: Scenario) => new Set(consumers(s).map((x) => x.consumer.group)).size;
+    expectAll('consumer groups', seen(all.map(groupsOf)), c.groups);
+    const cs = all.flatMap((s) => consumers(s).map((x) => x.consumer));
+    expectAll('consumer mode', seen(cs.map((x) => x.mode ?? 'concurrently')), c.mode);
+    expectAll('message model', seen(cs.map((x) => x.messageModel ?? 'CLUSTERING')), c.messageModel);
+    expectAll('consume threads', seen(cs.filter((x) => x.mode !== 'litePull').map((x) => x.consumeThreadMax ?? null)), c.consumeThreads);
+    expectAll('pullThresholdForQueue', seen(cs.map((x) => x.pullThresholdForQueue ?? null)), c.pullThresholdForQueue);
+    expectAll('maxReconsumeTimes', seen(cs.filter((x) => x.mode !== 'litePull').map((x) => x.maxReconsumeTimes ?? null)), c.maxReconsumeTimes);
+    expectAll('consumer fault', seen(all.flatMap((s) => s.faults.map((f) => f.kind).filter((k) => CONSUMER_FAULT_KINDS.includes(k as never)))), CONSUMER_FAULT_KINDS);
+    expect(all.some((s) => s.faults.some((f) => f.kind === 'consumer-start' && f.subscription === 'TagX'))).toBe(true);
+    for (const s of all) {
+      expect(s.hosts.length, s.scenario).toBeLessThanOrEqual(16);
+      // One group's instances run alike; litePull from its first client; a late instance is struck by nothing before it starts.
+      for (const g of new Set(consumers(s).map((x) => x.consumer.group))) {
+        const own = consumers(s).filter((x) => x.consumer.group === g).map((x) => ({ ...x.consumer, listener: undefined }));
+        for (const o of own) expect(o, `${s.scenario} ${g}`).toEqual(own[0]);
+      }
+      for (const x of consumers(s)) if (x.consumer.mode === 'litePull') expect(compareVersions(x.consumer.version, '4.6.0')).toBeGreaterThanOrEqual(0);
+      const late = new Set(s.faults.filter((f) => f.kind === 'consumer-start').map((f) => f.host));
+      for (const f of s.faults) if (f.kind !== 'consumer-start') expect(late.has(f.host), `${s.scenario}: ${f.kind} of ${f.host}`).toBe(false);
+    }
+  });
+
+  it("draws a committed recording's servers, producers and server faults as it drew them before consumers were drawn", () => {
+    // Consumers come from a stream of their own: without them, each seed's scenario is the one recorded.
+    const dir = join(ROOT, 'samples', 'generated');
+    const recorded = readdirSync(dir).filter((d) => /^gen-\d+$/.test(d) && existsSync(join(dir, d, 'lab.json')));
+    expect(recorded.length).toBeGreaterThanOrEqual(25);
+    for (const d of recorded) {
+      const seed = Number(d.slice(4));
+      const lab = JSON.parse(readFileSync(join(dir, d, 'lab.json'), 'utf8')) as { description: string; hosts: { name: string }[] };
+      const s = generateScenario(seed);
+      const cons = new Set(consumers(s).map((x) => x.host.name));
+      s.hosts = s.hosts.filter((h) => !cons.has(h.name));
+      s.faults = s.faults.filter((f) => !cons.has(f.host));
+      expect(describeScenario(s, seed), d).toBe(lab.description);
+      expect(s.hosts.map((h) => h.name).sort(), d).toEqual(lab.hosts.map((h) => h.name).sort());
+    }
   });
 });
