@@ -97,7 +97,20 @@ export interface TruthFault {
    * from a frozen host that was reset). Null otherwise.
    */
   darkStart: number | null;
+  /** A partition's two sides (null for other faults). */
+  groups: [string[], string[]] | null;
   text: string;
+}
+
+/**
+ * Whether a fault kept `a` and `b` apart: any fault but a partition does (it is the host's own); a
+ * partition only when the two are on its opposite sides (a broker cut off from the applications is
+ * still reached by the NameServers, which then remove nothing).
+ */
+export function keptApart(f: TruthFault, a: string, b: string): boolean {
+  if (!f.groups) return true;
+  const [x, y] = f.groups;
+  return (x.includes(a) && y.includes(b)) || (x.includes(b) && y.includes(a));
 }
 
 export const ms = (iso: string): number => Date.parse(iso);
@@ -145,7 +158,7 @@ export class Truth {
       const resetHosts = group ? (lab.consumers ?? []).filter((c) => c.group === group).map((c) => c.host) : [];
       const peers = [...(f.groups?.flat() ?? []), ...(f.consumers ?? []), ...resetHosts].filter((h) => h !== f.host);
       const hungBefore = f.kind === 'reboot' ? raw.find((x) => x !== f && x.host === f.host && x.kind === 'hang' && x.end && Math.abs(ms(x.end) - start) < 1000) : undefined;
-      return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, backAt, darkStart: hungBefore ? ms(hungBefore.start) : null, text: '' };
+      return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, backAt, darkStart: hungBefore ? ms(hungBefore.start) : null, groups: f.groups ?? null, text: '' };
     });
     for (const f of this.faults) f.text = `${f.kind} on ${f.host} ${this.time(f.start)}-${this.time(f.end)}`;
   }

@@ -174,7 +174,10 @@ function milestoneStatements(truth: Truth, report: Report): Statement[] {
     const dropped = m.name === 'route-lost' ? /drops (\S+)/.exec(m.simulatedDetail ?? m.observedDetail ?? '') : null;
     const broker = removal?.[1] ?? dropped?.[1];
     if (broker) {
-      out.push(checkDown(truth, s(`${broker} was gone when ${m.subject}${dropped ? ` dropped it` : ''} at ${truth.time(sim)}`), truth.brokerHost(broker), `broker ${broker}`, sim, sim, DOWN_KINDS));
+      // A NameServer's removal: gone as that NameServer saw it (a partition that left the two connected is no reason).
+      const ns = removal ? /^(\d+\.\d+\.\d+\.\d+:\d+) removes/.exec(m.subject) : null;
+      const nsHost = ns ? truth.namesrvHost(ns[1]) : undefined;
+      out.push(checkDown(truth, s(`${broker} was gone when ${m.subject}${dropped ? ` dropped it` : ''} at ${truth.time(sim)}`), truth.brokerHost(broker), `broker ${broker}`, sim, sim, DOWN_KINDS, nsHost));
       continue;
     }
     out.push(s(`${m.name} ${m.subject} at ${truth.time(sim)}`).unknown(`lab.json does not record when a ${m.name} happened`));

@@ -4,7 +4,7 @@
 import { adviceStatements, type Scope } from './statements-advice.js';
 import { say, type Statement, type StatementClass } from './statements-core.js';
 import { consumerStatements } from './statements-consumer.js';
-import { DOWN_KINDS, effectiveClient, KIND_WORDS, labKinds, ms, TOLERANCE, Truth, UNANSWERING_KINDS, type TruthFault } from './score-truth.js';
+import { DOWN_KINDS, effectiveClient, keptApart, KIND_WORDS, labKinds, ms, TOLERANCE, Truth, UNANSWERING_KINDS, type TruthFault } from './score-truth.js';
 
 const t = (iso: string | null): number | null => (iso === null ? null : ms(iso));
 
@@ -110,6 +110,7 @@ export function checkDown(
   from: number,
   to: number,
   kinds: readonly string[] = DOWN_KINDS,
+  seenFrom?: string,
 ): Statement {
   if (!host) return s.unknown(`the lab does not know ${what}`);
   // A broker's or a NameServer's claim: that server was gone until it booted again (a host's NameServer is often back first).
@@ -121,7 +122,8 @@ export function checkDown(
     const why = `the client logs hold ${said.length} busy repl${said.length === 1 ? 'y' : 'ies'} then (first at ${truth.time(said[0])}), with no fault injected`;
     return s.is(true, why, why);
   }
-  const fit = near.filter((f) => labKinds(f).some((k) => kinds.includes(k)));
+  // A claim that `seenFrom` (a NameServer) saw it gone: a partition answers it only if it cut the two apart.
+  const fit = near.filter((f) => labKinds(f).some((k) => kinds.includes(k)) && (!seenFrom || keptApart(f, host, seenFrom)));
   const when = `${truth.time(from)}-${truth.time(to)}`;
   return s.is(
     fit.length > 0,
@@ -307,10 +309,11 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
         out.push(down(`NameServer ${sub.namesrvAddr ?? sub.host} removed broker ${broker} at ${truth.time(to)} without telling whether it went away`).unknown('the finding makes no claim about the broker'));
         break;
       }
-      out.push(checkDown(truth, down(`broker ${broker} was gone when NameServer ${sub.namesrvAddr} removed it at ${truth.time(to)}`), bHost, `broker ${broker}`, from, to));
+      const nsHost = sub.namesrvAddr ? truth.namesrvHost(sub.namesrvAddr) : undefined;
+      out.push(checkDown(truth, down(`broker ${broker} was gone when NameServer ${sub.namesrvAddr} removed it at ${truth.time(to)}`), bHost, `broker ${broker}`, from, to, DOWN_KINDS, nsHost));
       const how: Record<string, readonly string[]> = { expired: ['hang', 'reboot', 'partition'], destroyed: ['crash', 'reboot'], unregistered: ['restart'] };
       const kinds = how[m.detection as string];
-      if (kinds) out.push(checkDown(truth, proc(`broker ${broker} ${m.detection === 'expired' ? 'went silent with its connections open' : m.detection === 'destroyed' ? 'closed its connections (died)' : 'unregistered (shut down)'}`), bHost, `broker ${broker}`, from, to, kinds));
+      if (kinds) out.push(checkDown(truth, proc(`broker ${broker} ${m.detection === 'expired' ? 'went silent with its connections open' : m.detection === 'destroyed' ? 'closed its connections (died)' : 'unregistered (shut down)'}`), bHost, `broker ${broker}`, from, to, kinds, nsHost));
       break;
     }
     case 'colocated-namesrv': {

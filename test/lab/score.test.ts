@@ -223,6 +223,21 @@ describe('score: impact, findings, advice', () => {
     expect(ss.filter((s) => s.where === 'F1 broker-down-detection' && s.cls === 'process').map((s) => s.verdict)).toEqual(['true']);
   });
 
+  it('a partition answers "the NameServer removed broker X because it was gone" only when it cut the two apart', () => {
+    const sub = { host: 'ns-1', broker: 'broker-a', brokerAddr: '10.0.0.21:10911', namesrvAddr: '10.0.0.11:9876' };
+    const removal = (groups: [string[], string[]]) =>
+      analyzeStatements(
+        new Truth(lab({ faults: [{ kind: 'partition', host: 'broker-a-host', start: T('10:00:00'), end: T('10:03:00'), groups, pids: [] }] })),
+        analyzed({ findings: [finding('F1', 'broker-down-detection', sub, '10:00:00', '10:02:00', { detection: 'expired' })] }),
+      )
+        .filter((x) => x.where === 'F1 broker-down-detection' && (x.cls === 'went-down' || x.cls === 'process'))
+        .map((x) => `${x.cls} ${x.verdict}`);
+    // Cut off from the NameServer: it stopped hearing the broker, as an expiry says.
+    expect(removal([['broker-a-host'], ['ns-1', 'app-1', 'app-2']])).toEqual(['went-down true', 'process true']);
+    // Cut off from the applications only: the NameServer still heard it, so the removal had another reason.
+    expect(removal([['broker-a-host'], ['app-1', 'app-2']])).toEqual(['went-down false', 'process false']);
+  });
+
   it('advice whose premise is false: a setting the client already ran with, NameServers already on hosts of their own', () => {
     const l = lab({
       clients: [{ ...lab().clients[0], settings: { sendLatencyFaultEnable: true } }],
