@@ -61,6 +61,8 @@ const CONSUMER_STATS = new Set(['CONSUME_RT', 'CONSUME_OK_TPS', 'CONSUME_FAILED_
 
 /** Events of one type kept per host (failures of a long incident fit; a flood is cut). */
 export const KEEP_CAP = 20000;
+/** A broker's watermark prints its send queue every second (BrokerController.printWaterMark): a longer pause is the scheduled thread's. */
+const WATERMARK_SILENT_MS = 3000;
 /**
  * A client's flow-control warnings kept as lines per host (to cite, and for what reads a host's
  * lines); every warning is read for the minute it fell in (FlowWarnings). Kept as events up to
@@ -197,8 +199,14 @@ export interface Collected {
   /** Server-log records per host (every record, typed or not, from the sources' activity). */
   serverLines: Map<string, HostLines>;
   silences: Silence[];
-  /** `Send` watermark lines whose head waited at least 100 ms, per host. */
+  /** `Send` watermark lines whose head waited at least 100 ms, per host (the first KEEP_CAP). */
   watermarkHigh: Map<string, RmqEvent[]>;
+  /**
+   * Per host, the times of consecutive `Send` watermark lines more than WATERMARK_SILENT_MS apart
+   * (the first KEEP_CAP): the broker's scheduled thread, which prints every second, did not run
+   * between them.
+   */
+  watermarkGaps: Map<string, Array<[number, number]>>;
   /**
    * Hosts that wrote watermark lines, which their servers print on a clock (SCHEDULED_LOGS: a
    * broker's watermark.log, a 5.x NameServer's namesrv_default.log, every second).
@@ -311,6 +319,7 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     serverLines: new Map(),
     silences: [],
     watermarkHigh: new Map(),
+    watermarkGaps: new Map(),
     clocked: new Set(),
     consumeFailures: new Map(),
     consumeFailureLines: [],
@@ -342,6 +351,8 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
   let nextSilence = 0;
   let underWay: Silence[] = [];
   const perKey = new Map<string, number>();
+  /** Per host, the time of its last `Send` watermark line. */
+  const lastSendMark = new Map<string, number>();
   // The usual key of a type and a host, made once: a dense log asks for it millions of times.
   const usualKeys = new Map<string, Map<string, string>>();
   const usualKey = (e: RmqEvent): string => {
@@ -410,10 +421,19 @@ export function collector(sources: SourceAccounting[], base: string, first: numb
     if (clientChannel(e, kind)) return;
     if (e.type === 'watermark') {
       out.clocked.add(e.host);
+      if (e.fields.queue === 'Send' && e.ts !== null) {
+        const last = lastSendMark.get(e.host);
+        if (last !== undefined && e.ts - last > WATERMARK_SILENT_MS) {
+          const gaps = out.watermarkGaps.get(e.host) ?? [];
+          if (gaps.length < KEEP_CAP) gaps.push([last, e.ts]);
+          out.watermarkGaps.set(e.host, gaps);
+        }
+        if (last === undefined || e.ts > last) lastSendMark.set(e.host, e.ts);
+      }
       if (e.fields.queue === 'Send' && typeof e.fields.slowMs === 'number' && e.fields.slowMs >= 100) {
         const list = out.watermarkHigh.get(e.host) ?? [];
         // Read for their times and cited by file:line, as the kept events are.
-        list.push(lighten(e));
+        if (list.length < KEEP_CAP) list.push(lighten(e));
         out.watermarkHigh.set(e.host, list);
       }
       return;

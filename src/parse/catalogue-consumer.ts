@@ -129,10 +129,15 @@ const sendBack = (group: string | null, msg: string | null | undefined): EventFi
 const pullFailed = (reason: string | null, f: { code?: number | null; group?: string | null; queue?: PrintedQueue; topic?: string | null; addr?: string | null; cause?: string | null } = {}): EventFields =>
   eventFields('pull-failed', { reason, code: f.code, group: f.group, ...f.queue, ...(f.topic !== undefined ? { topic: f.topic } : {}), addr: f.addr, cause: f.cause });
 
+/**
+ * The Java client's three limits: DefaultMQPushConsumerImpl's lines begin `the` and print the
+ * pullRequest; DefaultLitePullConsumerImpl's (PullTaskImpl.run, 4.6.0-5.x) begin `The` and print none.
+ */
 const flow = (limit: string, g: G): EventFields => {
   const q = printedQueue(g.pr);
   return eventFields('flow-control', {
     limit,
+    ...(g.t ? { litePull: g.t === 'T' } : {}),
     threshold: num(g.threshold),
     count: num(g.count),
     sizeMiB: num(g.size),
@@ -667,7 +672,7 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'flow-control/cached-count',
     type: 'flow-control',
     keywords: ['cached message count exceeds the threshold'],
-    pattern: /[Tt]he cached message count exceeds the threshold (?<threshold>-?\d+), so do flow control, minOffset=(?<min>\S*), maxOffset=(?<max>\S*), count=(?<count>-?\d+), size=(?<size>-?\d+) MiB, (?:pullRequest=(?<pr>.*?), )?flowControlTimes=(?<times>\d+)/,
+    pattern: /(?<t>[Tt])he cached message count exceeds the threshold (?<threshold>-?\d+), so do flow control, minOffset=(?<min>\S*), maxOffset=(?<max>\S*), count=(?<count>-?\d+), size=(?<size>-?\d+) MiB, (?:pullRequest=(?<pr>.*?), )?flowControlTimes=(?<times>\d+)/,
     versions: 'all (4.x-5.x; the lite pull consumer from 4.6.0)',
     source: 'client/impl/consumer/DefaultMQPushConsumerImpl (pullMessage); DefaultLitePullConsumerImpl (PullTaskImpl.run)',
     // Over pullThresholdForQueue (1000 messages) cached for the queue: its next pull waits 50 ms. Printed once every 1000 times.
@@ -679,16 +684,18 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     fields: (g) => flow('count', g),
     samples: [
       // Built from the 4.9.7 format.
-      { text: `the cached message count exceeds the threshold 1000, so do flow control, minOffset=118, maxOffset=1119, count=1001, size=0 MiB, pullRequest=${PR}, flowControlTimes=2001`, fields: { limit: 'count', threshold: 1000, count: 1001, sizeMiB: 0, maxSpan: null, group: 'GroupPay', topic: 'TopicPay', brokerName: 'broker-a', queueId: 2, flowControlTimes: 2001 } },
+      { text: `the cached message count exceeds the threshold 1000, so do flow control, minOffset=118, maxOffset=1119, count=1001, size=0 MiB, pullRequest=${PR}, flowControlTimes=2001`, fields: { limit: 'count', litePull: false, threshold: 1000, count: 1001, sizeMiB: 0, maxSpan: null, group: 'GroupPay', topic: 'TopicPay', brokerName: 'broker-a', queueId: 2, flowControlTimes: 2001 } },
       // Built from the 4.9.7 lite pull format.
-      { text: 'The cached message count exceeds the threshold 1000, so do flow control, minOffset=0, maxOffset=1000, count=1001, size=1 MiB, flowControlTimes=1', fields: { limit: 'count', threshold: 1000, count: 1001, sizeMiB: 1, group: null, topic: null, flowControlTimes: 1 } },
+      { text: 'The cached message count exceeds the threshold 1000, so do flow control, minOffset=0, maxOffset=1000, count=1001, size=1 MiB, flowControlTimes=1', fields: { limit: 'count', litePull: true, threshold: 1000, count: 1001, sizeMiB: 1, group: null, topic: null, flowControlTimes: 1 } },
+      // gen-20261208's 4.9.3 DefaultLitePullConsumer, its application slowed to 1.5 s a message.
+      { text: '2026-12-08 03:24:32,052 WARN RocketmqClient - The cached message count exceeds the threshold 20, so do flow control, minOffset=105, maxOffset=125, count=21, size=0 MiB, flowControlTimes=1', fields: { limit: 'count', litePull: true, threshold: 20, count: 21, flowControlTimes: 1 } },
     ],
   },
   {
     id: 'flow-control/cached-size',
     type: 'flow-control',
     keywords: ['cached message size exceeds the threshold'],
-    pattern: /[Tt]he cached message size exceeds the threshold (?<threshold>-?\d+) MiB, so do flow control, minOffset=(?<min>\S*), maxOffset=(?<max>\S*), count=(?<count>-?\d+), size=(?<size>-?\d+) MiB, (?:pullRequest=(?<pr>.*?), )?flowControlTimes=(?<times>\d+)/,
+    pattern: /(?<t>[Tt])he cached message size exceeds the threshold (?<threshold>-?\d+) MiB, so do flow control, minOffset=(?<min>\S*), maxOffset=(?<max>\S*), count=(?<count>-?\d+), size=(?<size>-?\d+) MiB, (?:pullRequest=(?<pr>.*?), )?flowControlTimes=(?<times>\d+)/,
     versions: 'all (4.x-5.x; the lite pull consumer from 4.6.0)',
     source: 'client/impl/consumer/DefaultMQPushConsumerImpl (pullMessage); DefaultLitePullConsumerImpl (PullTaskImpl.run)',
     // Over pullThresholdSizeForQueue (100 MiB) cached for the queue.
@@ -708,7 +715,7 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     id: 'flow-control/span',
     type: 'flow-control',
     keywords: ["queue's messages, span too long"],
-    pattern: /[Tt]he queue's messages, span too long, so do flow control, minOffset=(?<min>\S*), maxOffset=(?<max>\S*), maxSpan=(?<span>-?\d+), (?:pullRequest=(?<pr>.*?), )?flowControlTimes=(?<times>\d+)/,
+    pattern: /(?<t>[Tt])he queue's messages, span too long, so do flow control, minOffset=(?<min>\S*), maxOffset=(?<max>\S*), maxSpan=(?<span>-?\d+), (?:pullRequest=(?<pr>.*?), )?flowControlTimes=(?<times>\d+)/,
     versions: 'all (4.x-5.x; the lite pull consumer from 4.6.0)',
     source: 'client/impl/consumer/DefaultMQPushConsumerImpl (pullMessage); DefaultLitePullConsumerImpl (PullTaskImpl.run)',
     // Concurrently consumed queues only: the first and last cached offsets over consumeConcurrentlyMaxSpan (2000) apart; one slow message holds back the queue.

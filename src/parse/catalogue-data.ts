@@ -260,8 +260,12 @@ const storeSync = (
 
 /** Optional `CODE: n  DESC: ` prefix of MQBrokerException / MQClientException messages (any spacing). */
 export const CODE = String.raw`(?:CODE:\s*(?<code>-?\d+)\s*DESC:\s*)?`;
-/** Optional ` BROKER: addr` suffix of MQBrokerException (4.8.0+), anywhere later on the line. */
-export const BROKER = String.raw`(?:.*?\bBROKER:\s*(?<broker>\S+))?`;
+/**
+ * Optional ` BROKER: addr` suffix of MQBrokerException (4.8.0+), anywhere later on the line; or the
+ * address of a late reply dumped on its own line from 5.2.0 (NettyRemotingAbstract.processResponseCommand:
+ * `receive response, cmd=RemotingCommand [... remark=...], but not matched any request, address=X`).
+ */
+export const BROKER = String.raw`(?:.*?(?:\bBROKER:\s*|but not matched any request, address=)(?<broker>[^\s,]+))?`;
 /** Optional `, period in queue: Nms, size of queue: N` part of the BrokerFastFailure texts. */
 const PERIOD = String.raw`(?:.*?period in queue:\s*(?<wait>-?\d+|[xX*]+)\s*ms(?:,\s*size of queue:\s*(?<size>-?\d+|[xX*]+))?)?`;
 
@@ -337,6 +341,11 @@ export const ENTRIES: CatalogueEntry[] = [
         fields: { waitMs: 201, queueSize: 12, brokerAddr: '192.168.0.7:10911' },
       },
       { text: '[TIMEOUT_CLEAN_QUEUE]broker busy', fields: { waitMs: null, queueSize: null, code: null } },
+      {
+        // 5.3.3's late reply (gen-20261208: an overloaded broker answered 14 s after the send gave up).
+        text: 'receive response, cmd=RemotingCommand [code=2, language=JAVA, version=433, opaque=422, flag(B)=1, remark=[TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: 14216ms, size of queue: 5168, extFields=null, serializeTypeCurrentRPC=JSON], but not matched any request, address=10.213.0.22:10911, channelId=881edd67',
+        fields: { reason: 'TIMEOUT_CLEAN_QUEUE', waitMs: 14216, queueSize: 5168, code: null, brokerAddr: '10.213.0.22:10911' },
+      },
       {
         text: 'MQBrokerException: CODE: 2  DESC: [TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while, period in queue: xxxms, size of queue: xx BROKER: 10.x.x.x:10911',
         fields: { waitMs: null, queueSize: null, code: 2, brokerAddr: '10.x.x.x:10911' },
@@ -949,8 +958,10 @@ export const ENTRIES: CatalogueEntry[] = [
   {
     id: 'late-response/not-matched',
     type: 'late-response',
-    keywords: ['receive response, but not matched any request'],
-    pattern: /receive response, but not matched any request, (?<a>\S+)/,
+    keywords: ['but not matched any request'],
+    pattern: /receive response, (?:cmd=.*, )?but not matched any request, (?:address=)?(?<a>[^\s,]+)/,
+    // Up to 5.1.x the address alone; from 5.2.0 the response first (`cmd={}`) and `address={}`,
+    // from 5.3.1 `, channelId={}` after it.
     versions: 'all',
     // NettyRemotingAbstract.processResponseCommand: a response whose request was already given up
     // (timed out and removed from responseTable); the next line of the same thread is the response
@@ -963,6 +974,10 @@ export const ENTRIES: CatalogueEntry[] = [
     samples: [
       { text: 'receive response, but not matched any request, 10.213.0.23:10911', fields: { addr: '10.213.0.23:10911' } },
       { text: 'receive response, but not matched any request, /10.0.0.5:10911', fields: { addr: '10.0.0.5:10911' } },
+      {
+        text: 'receive response, cmd=RemotingCommand [code=0, language=JAVA, version=433, opaque=99, flag(B)=1, remark=null, extFields={msgId=0A}, serializeTypeCurrentRPC=JSON], but not matched any request, address=10.213.0.22:10911, channelId=881edd67',
+        fields: { addr: '10.213.0.22:10911' },
+      },
     ],
   },
   {

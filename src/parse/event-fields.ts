@@ -66,7 +66,7 @@ export const EVENT_FIELD_TABLE: Readonly<Record<Exclude<EventType, 'other'>, Rea
   'send-to-dlq': { group: SN, topic: SN, msgId: SN, stored: B },
   'pop-revive': { retryTopic: SN },
   'pull-failed': { reason: SN, code: NN, group: SN, ...QUEUE, addr: SN, cause: SN, expressionType: opt(SN) },
-  'flow-control': { limit: S, threshold: NN, count: NN, sizeMiB: NN, maxSpan: NN, group: SN, ...QUEUE, flowControlTimes: NN },
+  'flow-control': { limit: S, litePull: opt(B), threshold: NN, count: NN, sizeMiB: NN, maxSpan: NN, group: SN, ...QUEUE, flowControlTimes: NN },
   rebalance: { action: S, group: SN, ...QUEUE, clientId: SN, mqAllSize: NN, cidAllSize: NN, queues: LN },
   'lock-failed': { what: S, group: SN, clientId: SN, ...QUEUE, cause: SN },
   'offset-illegal': { status: S, group: SN, ...QUEUE, offset: NN, nextBeginOffset: NN, minOffset: NN, maxOffset: NN, addr: SN },

@@ -529,7 +529,7 @@ function report(b: Busy, g: Group, onlyGroup: boolean): void {
   const adv: string[] = [];
   if (hasStall) {
     adv.push(
-      `Find what froze the broker at the stall times: GC logs (long stop-the-world pauses), CPU starvation or steal on the host, swapping${factIn(SERVER.jstackOnClean, bv) === true ? '; the "broker jstack" dumps in broker.log show the threads' : ''}.`,
+      `Find what froze ${(g.name ?? g.addr) ? `${brokerLabel(g.name, g.addr, '')}${where ? ` on ${where.host}` : ''}` : 'the broker'} at the stall times: GC logs (long stop-the-world pauses), CPU starvation or steal on the host, swapping${factIn(SERVER.jstackOnClean, bv) === true ? '; the "broker jstack" dumps in broker.log show the threads' : ''}.`,
     );
     // Only where the premise shows: the release known to be 4.7.1-4.9.2, or its sign in the watermark
     // (requests queued with a head age of 0: the head is a CompletableFuture callback, not a

@@ -51,6 +51,9 @@ interface Group {
   /** host|counter -> first and last flowControlTimes printed. */
   counters: Map<string, { first: number; last: number }>;
   span: Span;
+  /** Lines of a lite pull consumer (DefaultLitePullConsumerImpl's) were read, and of a push consumer. */
+  litePull: boolean;
+  push: boolean;
 }
 
 const max = (a: number | null, b: number | null) => (b === null ? a : a === null ? b : Math.max(a, b));
@@ -82,8 +85,10 @@ const rule: Rule = {
       const named = groupOf(e);
       const key = named ?? `(group not printed, ${e.host})`;
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { name: key, printed: named !== null, limits: new Map(), queues: new BoundedSet(), hosts: new Set(), counters: new Map(), span: new Span() }));
+      if (!g) groups.set(key, (g = { name: key, printed: named !== null, limits: new Map(), queues: new BoundedSet(), hosts: new Set(), counters: new Map(), span: new Span(), litePull: false, push: false }));
       g.hosts.add(e.host);
+      if (e.fields.litePull === true) g.litePull = true;
+      else if (e.fields.litePull === false) g.push = true;
       g.span.add(e.ts);
       const q = queueOf(e);
       if (q) g.queues.add(q);
@@ -136,11 +141,20 @@ const rule: Rule = {
           `A line is printed once every ${CONSUMER_DEFAULTS.flowControlLogEvery} flow controls: the counter reached ${reached}${total > 1 ? `, at least ${total} flow controls in these logs` : ''}${g.span.ms ? ` over ${formatMs(g.span.ms)}` : ''}; each puts that queue's next pull back ${CONSUMER_DEFAULTS.flowControlDelayMs} ms.`,
         );
       }
-      if (c || s) {
+      // A lite pull consumer (DefaultLitePullConsumerImpl's lines) has no consume pool: the application's poll loop consumes.
+      const litePull = g.litePull && !g.push;
+      if ((c || s) && litePull) {
+        ex.push("The application processes what poll() returns slower than messages arrive: they pile up in the pull tasks' cache up to the limit, then on the broker (the group's lag grows) while the pulls wait.");
+        adv.push(
+          'Make the application faster with each batch poll() returns, or hand the batches to more threads (a lite pull consumer has no consume threads: consumeThreadMin does not apply), or add instances up to the number of queues (an instance beyond that gets none).',
+        );
+      } else if (c || s) {
         ex.push("The listener consumes slower than messages arrive: they pile up in the client's cache up to the limit, then on the broker (the group's lag grows) while the pulls wait.");
         adv.push(
           `Make the listener faster, or give it more threads: raise consumeThreadMin (${CONSUMER_DEFAULTS.consumeThreadMin} by default; the consume pool's queue is unbounded, so it never grows past consumeThreadMin and consumeThreadMax alone changes nothing), or add instances up to the number of queues (an instance beyond that gets none).`,
         );
+      }
+      if (c || s) {
         adv.push('Raising pullThresholdForQueue only keeps more messages in the client\'s memory; it does not consume them sooner.');
       }
       if (s) ex.push('The size limit tripped: the messages are large, and the cache holds fewer of them than the count limit allows.');

@@ -81,6 +81,16 @@ const WATERMARK_KEPT = 40;
 const QUIET_WAIT_MIN_MS = 1000;
 /** Most a watermark line may be late or missing within a wait (it prints every second; whole-second times). */
 const WATERMARK_GAP_MS = 2000;
+/**
+ * A send queue whose head had waited this long: the broker had the requests and could not serve them.
+ * A broker cut off from its clients receives nothing, and one cut off from its NameServers serves its
+ * clients in milliseconds; one starved of CPU queues thousands (gen-20261208: broker-b under a 3 %
+ * quota printed `Send Queue Size: 3758 SlowTimeMills: 12200`, and its own connects to a NameServer
+ * timed out because its event loop did not run, while every call to it timed out).
+ */
+const BUSY_QUEUE_MS = 1000;
+/** Busy spans kept per host (a week of logs stays bounded). */
+const MAX_BUSY_SPANS = 4096;
 
 interface Failure {
   e: RmqEvent;
@@ -92,6 +102,8 @@ interface Failure {
   quiet: boolean;
   /** Its line states a wait of QUIET_WAIT_MIN_MS or more (`timeout, 2000(ms)`). */
   waited: boolean;
+  /** How long it waited: as its line states, else DEFAULT_WAIT_MS (a connect's too). */
+  waitMs: number;
 }
 
 /**
@@ -101,11 +113,24 @@ interface Failure {
  */
 class SendQueues {
   private readonly byHost = new Map<string, Array<{ ts: number; idle: boolean }>>();
-  note(host: string, ts: number, idle: boolean): void {
+  /** Per host, the spans its send queue's head had waited BUSY_QUEUE_MS or more (merged when they touch). */
+  private readonly busy = new Map<string, Array<[number, number]>>();
+  note(host: string, ts: number, idle: boolean, slowMs = 0): void {
     let list = this.byHost.get(host);
     if (!list) this.byHost.set(host, (list = []));
     list.push({ ts, idle });
     if (list.length > WATERMARK_KEPT) list.shift();
+    if (slowMs >= BUSY_QUEUE_MS) {
+      let spans = this.busy.get(host);
+      if (!spans) this.busy.set(host, (spans = []));
+      const last = spans[spans.length - 1];
+      if (last && ts - slowMs <= last[1] + WATERMARK_GAP_MS) last[1] = Math.max(last[1], ts);
+      else if (spans.length < MAX_BUSY_SPANS) spans.push([ts - slowMs, ts]);
+    }
+  }
+  /** Whether the host's send queue held a request waiting a second or more at some time in [from, to]. */
+  busyIn(host: string, from: number, to: number): boolean {
+    return (this.busy.get(host) ?? []).some(([a, b]) => a <= to + WATERMARK_GAP_MS && b >= from - WATERMARK_GAP_MS);
   }
   /** Whether the host printed its send queue empty, every second, from `from` to `to`. */
   idleThrough(host: string, from: number, to: number): boolean {
@@ -220,7 +245,7 @@ const rule: Rule = {
       if (!to || to === e.host) return;
       const stated = typeof e.fields.timeoutMs === 'number' && e.fields.timeoutMs > 0 ? e.fields.timeoutMs : null;
       const wait = stated ?? DEFAULT_WAIT_MS;
-      failures.push({ e, ts: e.ts, from: e.host, to, connect, quiet: !connect && queues.idleThrough(to, e.ts - wait, e.ts), waited: stated !== null && stated >= QUIET_WAIT_MIN_MS });
+      failures.push({ e, ts: e.ts, from: e.host, to, connect, quiet: !connect && queues.idleThrough(to, e.ts - wait, e.ts), waited: stated !== null && stated >= QUIET_WAIT_MIN_MS, waitMs: wait });
       runs.ask(to, e.ts);
     };
     const visitor: Visitor = {
@@ -236,7 +261,7 @@ const rule: Rule = {
       'rpc-timeout': (e) => fail(e, false),
       watermark: (e) => {
         noteRun(e);
-        if (e.kind === 'watermark' && e.fields.queue === 'Send' && e.ts !== null) queues.note(e.host, e.ts, e.fields.size === 0 && e.fields.slowMs === 0);
+        if (e.kind === 'watermark' && e.fields.queue === 'Send' && e.ts !== null) queues.note(e.host, e.ts, e.fields.size === 0 && e.fields.slowMs === 0, typeof e.fields.slowMs === 'number' ? e.fields.slowMs : 0);
       },
       startup: (e) => {
         noteRun(e);
@@ -284,8 +309,17 @@ const rule: Rule = {
       list: Failure[];
     }
 
+    /**
+     * Either end of the failure was a broker holding requests it could not serve: starved, not cut off
+     * (its queue filled because the requests reached it; its own connects failed because its threads
+     * did not run).
+     */
+    const drowning = (f: Failure): boolean => {
+      return queues.busyIn(f.to, f.ts - f.waitMs, f.ts) || queues.busyIn(f.from, f.ts - f.waitMs, f.ts);
+    };
+
     function episodes(): Episode[] {
-      const valid = failures.filter((f) => runs.has(f.to) && running(f)).sort((a, b) => a.ts - b.ts);
+      const valid = failures.filter((f) => runs.has(f.to) && running(f) && !drowning(f)).sort((a, b) => a.ts - b.ts);
       const groups: Failure[][] = [];
       for (const f of valid) {
         const g = groups[groups.length - 1];

@@ -63,6 +63,17 @@ ruleTester(rule, {
       ],
     },
     {
+      // gen-20261209's 4.9.3 DefaultLitePullConsumer while its application took 1.5 s a message.
+      name: "a lite pull consumer's count limit (`The cached message count ...`, no pullRequest): the application's poll loop, not consume threads",
+      files: {
+        'app-billing-01/logs/rocketmqlogs/rocketmq_client.log': client([
+          '2026-12-08 03:24:32,052 WARN RocketmqClient - The cached message count exceeds the threshold 20, so do flow control, minOffset=105, maxOffset=125, count=21, size=0 MiB, flowControlTimes=1',
+          '2026-12-08 03:24:57,454 WARN RocketmqClient - The cached message count exceeds the threshold 20, so do flow control, minOffset=114, maxOffset=140, count=27, size=0 MiB, flowControlTimes=1001',
+        ]),
+      },
+      findings: [{ metrics: { limits: ['count'], flowControlTimes: 1001, maxCachedCount: 27 }, mentions: ['poll() returns', 'no consume threads', 'pullThresholdForQueue (20 messages)'], adviceOmits: ['raise consumeThreadMin'] }],
+    },
+    {
       name: 'real lite pull `consume request count` line: poll() is too slow',
       files: { 'app/app.log': real('149-litepull-consume-request-flow-control-pid-layout.log') },
       findings: [{ metrics: { limits: ['consume-request'], flowControlTimes: 1, queues: 0 }, mentions: ['poll()', 'group not printed'], adviceOmits: ['consumeThreadMin'] }],

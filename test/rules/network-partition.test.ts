@@ -63,6 +63,18 @@ ruleTester(rule, {
         return { ...files, 'mq-node-c/broker.log': log.join('\n') };
       })(),
     },
+    {
+      // The same connect timeouts of broker-c, with its watermark showing thousands of requests waiting
+      // seconds in its send queue meanwhile (gen-20261208: broker-b under a 3 % CPU quota printed
+      // `Send Queue Size: 3758 SlowTimeMills: 12200`): a broker starved of CPU, whose own event loop
+      // did not run its connects, is not cut off.
+      name: "a broker whose send queue held requests for seconds while its connects timed out: starved, no partition",
+      files: (() => {
+        const files = recording('from-namesrvs-5.2.0');
+        const wm = files['mq-broker-c/watermark.log'].replace(/Send Queue Size: 0 SlowTimeMills: 0/g, 'Send Queue Size: 3758 SlowTimeMills: 12200');
+        return { ...files, 'mq-broker-c/watermark.log': wm };
+      })(),
+    },
   ],
   invalid: [
     {

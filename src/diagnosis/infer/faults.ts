@@ -455,7 +455,7 @@ function watermarkRun(ctx: InferContext, b: ScenarioBroker, reps: RmqEvent[], wa
   const firstTs = reps[0].ts!;
   const lastTs = reps[reps.length - 1].ts!;
   const marks = (ctx.c.watermarkHigh.get(b.host) ?? []).filter((e) => e.ts! >= firstTs - 60000 && e.ts! <= lastTs + 60000 && (e.fields.slowMs as number) >= waitLimit / 2);
-  return marks.length ? runAround(marks, firstTs, lastTs) : null;
+  return marks.length ? runAround(marks, firstTs, lastTs, ctx.c.watermarkGaps.get(b.host) ?? []) : null;
 }
 
 const maxWait = (cl: RmqEvent[]): number => Math.max(0, ...cl.map((e) => e.fields.waitMs).filter((w): w is number => typeof w === 'number'));
@@ -637,9 +637,20 @@ function backgroundOf(ctx: InferContext, input: FaultsInput, b: ScenarioBroker, 
   };
 }
 
-/** The runs of consecutive watermark seconds (gaps up to WATERMARK_GAP_MS) that overlap [from, to], joined. */
-function runAround(marks: RmqEvent[], from: number, to: number): RmqEvent[] | null {
-  const runs = split(marks, WATERMARK_GAP_MS);
+/**
+ * The runs of consecutive watermark seconds (gaps up to WATERMARK_GAP_MS) that overlap [from, to],
+ * joined. Two runs one silence of the watermark apart (`silent`: consecutive lines further apart)
+ * are one: the broker's scheduled thread did not run in between, so neither did it serve the queue
+ * (gen-20261208: broker-b under a 3 % CPU quota printed a head age of 901 ms, nothing for 18 s, then
+ * 12200 ms).
+ */
+function runAround(marks: RmqEvent[], from: number, to: number, silent: ReadonlyArray<readonly [number, number]> = []): RmqEvent[] | null {
+  const runs: RmqEvent[][] = [];
+  for (const r of split(marks, WATERMARK_GAP_MS)) {
+    const prev = runs[runs.length - 1];
+    if (prev && silent.some(([a, b]) => a === prev[prev.length - 1].ts && b === r[0].ts)) prev.push(...r);
+    else runs.push(r);
+  }
   const hit = runs.filter((r) => r[r.length - 1].ts! >= from - 5000 && r[0].ts! <= to);
   if (!hit.length) return null;
   return hit.flat();
