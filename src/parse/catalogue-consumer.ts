@@ -605,6 +605,41 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
+    id: 'pull-failed/lite-pull-not-supported',
+    type: 'pull-failed',
+    keywords: ['request type 361 not supported'],
+    pattern: new RegExp(`${CODE}\\s*request type 361 not supported${BROKER}`),
+    versions: 'clients >=5.0.0 (DefaultLitePullConsumer) against brokers before 5.0.0',
+    // A 5.x lite pull consumer pulls with LITE_PULL_MESSAGE (361: MQClientAPIImpl.pullMessage when the
+    // sysFlag has the lite pull flag, 5.0.0+); a broker without that code answers REQUEST_CODE_NOT_SUPPORTED
+    // (3) with ` request type 361 not supported` (NettyRemotingAbstract.processRequestCommand, 4.x).
+    source: 'remoting/netty/NettyRemotingAbstract (processRequestCommand): REQUEST_CODE_NOT_SUPPORTED (3) to RequestCode.LITE_PULL_MESSAGE (361)',
+    format: ' request type 361 not supported',
+    args: [],
+    fields: (g) => pullFailed('REQUEST_CODE_NOT_SUPPORTED', { code: num(g.code) ?? 3, addr: normAddr(g.broker) }),
+    // gen-20261210: a 5.3.0 DefaultLitePullConsumer against 4.9.7 brokers.
+    samples: [
+      {
+        text: 'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 3  DESC:  request type 361 not supported BROKER: 10.213.0.22:10911',
+        fields: { reason: 'REQUEST_CODE_NOT_SUPPORTED', code: 3, addr: '10.213.0.22:10911' },
+      },
+    ],
+  },
+  {
+    id: 'pull-failed/lite-pull-exception',
+    type: 'pull-failed',
+    keywords: ['An error occurred in pull message process.'],
+    pattern: /An error occurred in pull message process\./,
+    versions: '>=4.6.0 (DefaultLitePullConsumer)',
+    source: 'client/impl/consumer/DefaultLitePullConsumerImpl (PullTaskImpl.run): any failure of a pull task; the exception follows, and the queue is pulled again after pullTimeDelayMillsWhenException',
+    format: 'An error occurred in pull message process.',
+    args: [],
+    causeFromNext: true,
+    fields: () => pullFailed(null),
+    // gen-20261210 (client 5.3.0).
+    samples: [{ text: '2026-12-08 03:30:43.256 ERROR [11488] [PullMsgThread-CID_BILLING1] [o.a.r.c.i.c.DefaultLitePullConsumerImpl#?:?] - An error occurred in pull message process.', fields: { reason: null, code: null, cause: null } }],
+  },
+  {
     id: 'pull-failed/filter-data-not-latest',
     type: 'pull-failed',
     keywords: ["the consumer's consumer filter data not latest"],

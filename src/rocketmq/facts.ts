@@ -168,6 +168,15 @@ export const CONSUMER_DEFAULTS = {
  */
 export const PULL_RETRY_DELAY = { untilMs: 3000, configurableSince: '4.6.0', defaultMs: 1000 } as const;
 
+/**
+ * A DefaultLitePullConsumer pulls with its own request code from 5.0.0 (RequestCode.LITE_PULL_MESSAGE
+ * = 361; MQClientAPIImpl.pullMessage picks it when the sysFlag has PullSysFlag's lite pull flag, 5.0.0
+ * to 5.3.3); brokers before 5.0.0 do not register it and answer REQUEST_CODE_NOT_SUPPORTED (3,
+ * NettyRemotingAbstract.processRequestCommand, 4.9.7). Seen in gen-20261210: a 5.3.0 lite pull
+ * consumer against 4.9.7 brokers consumed nothing.
+ */
+export const LITE_PULL = { requestCode: 361, since: '5.0.0' } as const;
+
 /** The words for PULL_RETRY_DELAY, for a text that does not know the client's release. */
 export const PULL_RETRY_DELAY_TEXT = `${PULL_RETRY_DELAY.defaultMs / 1000} s by default (pullTimeDelayMillsWhenException; ${PULL_RETRY_DELAY.untilMs / 1000} s, fixed, before ${PULL_RETRY_DELAY.configurableSince})`;
 

@@ -26,12 +26,12 @@ import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
 import { num, str } from './send-path.js';
 import { Span, groupOf, someOf } from './consumer.js';
-import { CLIENT_DEFAULTS, PULL_RETRY_DELAY_TEXT } from '../rocketmq/facts.js';
+import { CLIENT_DEFAULTS, LITE_PULL, PULL_RETRY_DELAY_TEXT } from '../rocketmq/facts.js';
 import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
 
-type Reason = 'SUBSCRIPTION_NOT_EXIST' | 'SUBSCRIPTION_NOT_LATEST' | 'SUBSCRIPTION_GROUP_NOT_EXIST';
-const CODES: Record<Reason, number> = { SUBSCRIPTION_NOT_EXIST: 24, SUBSCRIPTION_NOT_LATEST: 25, SUBSCRIPTION_GROUP_NOT_EXIST: 26 };
+type Reason = 'SUBSCRIPTION_NOT_EXIST' | 'SUBSCRIPTION_NOT_LATEST' | 'SUBSCRIPTION_GROUP_NOT_EXIST' | 'REQUEST_CODE_NOT_SUPPORTED';
+const CODES: Record<Reason, number> = { SUBSCRIPTION_NOT_EXIST: 24, SUBSCRIPTION_NOT_LATEST: 25, SUBSCRIPTION_GROUP_NOT_EXIST: 26, REQUEST_CODE_NOT_SUPPORTED: 3 };
 const REASON_OF_CODE = new Map<number, Reason>(Object.entries(CODES).map(([r, c]) => [c, r as Reason]));
 /** The broker's book of a group losing a consumer (ConsumerGroupInfo, ConsumerManager), in words. */
 const REMOVED_WORDS: Record<string, string> = {
@@ -69,11 +69,11 @@ interface Group {
 const rule: Rule = {
   meta: {
     id: 'pull-refused',
-    title: "Pulls refused: the broker does not know the group or its subscription (codes 24, 25, 26)",
+    title: "Pulls refused: the broker does not know the group, its subscription (codes 24, 25, 26) or the lite pull request (3)",
     severity: 'error',
     description:
-      "Per consumer group: pulls the broker refused with SUBSCRIPTION_NOT_EXIST (24), SUBSCRIPTION_NOT_LATEST (25) or SUBSCRIPTION_GROUP_NOT_EXIST (26), from the broker's lines and the client's `execute the pull request exception`; which brokers, how long, and what the broker's book of the group shows at the time.",
-    versions: 'All 4.x and 5.x brokers and Java clients (and the Go client\'s remark); 26 only with autoCreateSubscriptionGroup=false.',
+      "Per consumer group: pulls the broker refused with SUBSCRIPTION_NOT_EXIST (24), SUBSCRIPTION_NOT_LATEST (25) or SUBSCRIPTION_GROUP_NOT_EXIST (26), from the broker's lines and the client's `execute the pull request exception`, and a 5.x lite pull consumer's pulls a broker before 5.0.0 does not know (REQUEST_CODE_NOT_SUPPORTED, 3: `request type 361 not supported`); which brokers, how long, and what the broker's book of the group shows at the time.",
+    versions: 'All 4.x and 5.x brokers and Java clients (and the Go client\'s remark); 26 only with autoCreateSubscriptionGroup=false; 3 with a 5.x DefaultLitePullConsumer and a 4.x broker.',
     settings: {},
     events: ['pull-failed', 'consumer-changed'],
   },
@@ -91,8 +91,10 @@ const rule: Rule = {
 
     const reasonOf = (e: RmqEvent): Reason | null => {
       const r = str(e, 'reason');
-      if (r === 'SUBSCRIPTION_NOT_EXIST' || r === 'SUBSCRIPTION_NOT_LATEST' || r === 'SUBSCRIPTION_GROUP_NOT_EXIST') return r;
+      if (r === 'SUBSCRIPTION_NOT_EXIST' || r === 'SUBSCRIPTION_NOT_LATEST' || r === 'SUBSCRIPTION_GROUP_NOT_EXIST' || r === 'REQUEST_CODE_NOT_SUPPORTED') return r;
       const c = num(e, 'code');
+      // Code 3 answers any request a broker does not know: only the catalogue's pull entry (LITE_PULL_MESSAGE) says it was a pull.
+      if (c === CODES.REQUEST_CODE_NOT_SUPPORTED) return null;
       return c === null ? null : (REASON_OF_CODE.get(c) ?? null);
     };
 
@@ -164,6 +166,15 @@ const rule: Rule = {
         ex.push(`SUBSCRIPTION_GROUP_NOT_EXIST: the broker has no subscription group config for ${g.printed ? g.name : 'the group'} and does not create one (autoCreateSubscriptionGroup=false), so every pull fails until it is created.`);
         adv.push(`Create the group on every broker of the cluster: \`mqadmin updateSubGroup -n <namesrv> -c <cluster> -g ${g.printed ? g.name : '<group>'}\` (or -b <broker addr>); or set autoCreateSubscriptionGroup=true on the brokers.`);
       }
+      const r3 = g.reasons.get('REQUEST_CODE_NOT_SUPPORTED');
+      if (r3) {
+        ex.push(
+          `REQUEST_CODE_NOT_SUPPORTED: the broker does not know request code ${LITE_PULL.requestCode} (LITE_PULL_MESSAGE), which a DefaultLitePullConsumer of client ${LITE_PULL.since} or later sends for every pull (MQClientAPIImpl.pullMessage); brokers before ${LITE_PULL.since} answer \` request type ${LITE_PULL.requestCode} not supported\`. No pull of that consumer ever succeeds on ${brokers.length ? someOf(brokers) : 'that broker'}: it consumes nothing there, and the group's lag grows with every message stored.`,
+        );
+        adv.push(
+          `Run the lite pull consumer on a 4.x client (4.9.x pulls with PULL_MESSAGE, which every broker serves) until the brokers run ${LITE_PULL.since} or later, or upgrade the brokers first; a push consumer of the same client is not affected.`,
+        );
+      }
       const r24 = g.reasons.get('SUBSCRIPTION_NOT_EXIST');
       if (r24) {
         const long = r24.span.ms ?? 0;
@@ -216,7 +227,7 @@ const rule: Rule = {
         expressionChanges: g.expressionChanges,
       };
       ctx.report({
-        severity: r24 || r26 ? 'error' : 'warning',
+        severity: r24 || r26 || r3 ? 'error' : 'warning',
         title: `Pulls of ${g.printed ? g.name : g.clients.size ? `a group on ${someOf([...g.clients].sort())}` : 'a group'} refused: ${[...g.reasons.keys()].map((r) => `${r} (${CODES[r]})`).join(', ')}${g.span.ms ? ` for ${formatMs(g.span.ms)}` : ''}`,
         start: g.span.first,
         end: g.span.last,

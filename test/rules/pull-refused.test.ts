@@ -41,6 +41,29 @@ ruleTester(rule, {
   ],
   invalid: [
     {
+      // gen-20261210: a 5.3.0 DefaultLitePullConsumer against 4.9.7 brokers, its every pull refused.
+      name: "a 5.x lite pull consumer's pulls on a 4.x broker: `request type 361 not supported` (REQUEST_CODE_NOT_SUPPORTED, 3)",
+      files: {
+        'app-billing-01/logs/rocketmqlogs/rocketmq_client.log': lf([
+          '2026-12-08 03:30:43.256 ERROR [11488] [PullMsgThread-CID_BILLING1] [o.a.r.c.i.c.DefaultLitePullConsumerImpl#?:?] - An error occurred in pull message process.',
+          'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 3  DESC:  request type 361 not supported BROKER: 10.213.0.22:10911',
+          'For more information, please visit the url, https://rocketmq.apache.org/docs/bestPractice/06FAQ',
+          '\tat org.apache.rocketmq.client.impl.MQClientAPIImpl.processPullResponse(MQClientAPIImpl.java:1103)',
+          '2026-12-08 03:30:44.301 ERROR [11488] [PullMsgThread-CID_BILLING2] [o.a.r.c.i.c.DefaultLitePullConsumerImpl#?:?] - An error occurred in pull message process.',
+          'org.apache.rocketmq.client.exception.MQBrokerException: CODE: 3  DESC:  request type 361 not supported BROKER: 10.213.0.21:10911',
+        ]),
+      },
+      findings: [
+        {
+          severity: 'error',
+          subject: { client: 'app-billing-01' },
+          metrics: { codes: ['3'], failedPulls: 2, brokers: ['10.213.0.22:10911', '10.213.0.21:10911'] },
+          mentions: ['REQUEST_CODE_NOT_SUPPORTED (3)', 'LITE_PULL_MESSAGE', 'consumes nothing there'],
+          adviceMentions: ['4.x client'],
+        },
+      ],
+    },
+    {
       name: "real 3.x broker: `group info not exist` and its printed response (code=24) are one refusal",
       files: { 'mq-broker-a/broker.log': real('99-alibaba-3x-broker-group-info-not-exist-folded.log') },
       findings: [{ severity: 'error', subject: { host: 'mq-broker-a' }, metrics: { codes: ['24'], refusals: 1, failedPulls: 0 }, evidence: ['mq-broker-a/broker.log:1'], mentions: ['TmpConsumer0406_3', 'heartbeatBrokerInterval (30 s', 'at one moment only'] }],
