@@ -187,6 +187,19 @@ export class Truth {
     return this.lab.consumerGroups ?? [];
   }
 
+  /**
+   * A listener fault (slowdown, consume-failures, listener-block) that struck no delivery: no instance
+   * it struck received a message from its start to its end (gen-20261210: a lite pull consumer that
+   * never pulled a message, its failures drawn for 30 s). Nothing happened to tell: no cause to recall.
+   */
+  leftNoTrace(f: TruthFault): boolean {
+    if (f.kind !== 'slowdown' && f.kind !== 'consume-failures' && f.kind !== 'listener-block') return false;
+    const struck = this.consumers().filter((c) => c.host === f.host || f.peers.includes(c.host));
+    // null: the lab counted no delivery at all; absent (a truth that does not say): not known, so counted.
+    const none = (c: LabConsumer) => c.firstDelivery === null || (!!c.firstDelivery && !!c.lastDelivery && (ms(c.lastDelivery) < f.start || ms(c.firstDelivery) > f.end));
+    return struck.length > 0 && struck.every(none);
+  }
+
   client(host: string): LabClient | undefined {
     return this.lab.clients.find((c) => c.host === host);
   }

@@ -66,12 +66,13 @@ export function scoreRecording(name: string, lab: LabJson, analyze: any | null, 
   const named = new Set(
     causes.flatMap((c: any) => namedFaults(truth, { kind: c.kind, host: c.host, start: ms(c.start), end: c.end ? ms(c.end) : null, detail: c.detail }).map((f) => f.index)),
   );
-  for (const f of truth.faults) if (!named.has(f.index)) missed.push(`no cause names ${f.text}`);
+  const present = truth.faults.filter((f) => named.has(f.index) || !truth.leftNoTrace(f));
+  for (const f of present) if (!named.has(f.index)) missed.push(`no cause names ${f.text}`);
   const impacted = truth.impactedClients();
   const stated = new Set((analyze?.incidents ?? []).flatMap((i: any) => (i.impact ?? []).map((x: any) => x.client)));
   for (const c of impacted) if (!stated.has(c.host)) missed.push(`no incident names ${c.host}'s ${c.sends.failed} lost sends`);
   const recall = {
-    causes: { stated: named.size, present: truth.faults.length },
+    causes: { stated: named.size, present: present.length },
     clients: { stated: impacted.filter((c) => stated.has(c.host)).length, present: impacted.length },
   };
   return { name, replayVerdict: replay ? String(replay.verdict) : 'error', errors, missed, ...figures(statements, recall), statements };

@@ -89,7 +89,10 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
     p(`a broker had a ${kinds.join('/')} fault`, fs.length > 0, fs.map((f) => f.text).join('; '), `no broker host had one then; the lab's faults: ${truth.allFaults()}`);
   };
   if (why) for (const name of why[1].split(/,\s*/)) (name === 'the broker' ? anyBroker(VERBS[why[2]]) : failed(name, resolve(truth, name), VERBS[why[2]]));
-  if (/Find what froze the broker/.test(advice)) for (const b of scope.brokers) failed(`broker ${b}`, truth.brokerHost(b), VERBS.froze);
+  // `Find what froze broker-b (addr) on host`: that broker; `the broker` (a finding that could not name it): each of its scope's.
+  const froze = /Find what froze (?:the broker|(\S+?)(?: \((\d+\.\d+\.\d+\.\d+:\d+)\))?(?: on \S+)?) at the stall times/.exec(advice);
+  if (froze && !froze[1]) for (const b of scope.brokers) failed(`broker ${b}`, truth.brokerHost(b), VERBS.froze);
+  else if (froze) failed(`broker ${froze[1]}`, froze[2] ? truth.brokerHost(undefined, froze[2]) : truth.brokerHost(froze[1], froze[1]), VERBS.froze);
   const what = /Find out what happened to (\S+)/.exec(advice);
   if (what) failed(what[1], resolve(truth, what[1]), [...UNANSWERING_KINDS, 'disk-full', 'stall']);
   const check = /Check NameServer (\S+) around/.exec(advice);

@@ -630,6 +630,19 @@ describe('score: consumers', () => {
     expect(named.recall.causes).toEqual({ stated: 1, present: 2 });
   });
 
+  it('a listener fault that struck no delivery is no cause to recall (gen-20261210: a consumer that never received a message)', () => {
+    const withDeliveries = (first: string | null, last: string | null) => {
+      const l: any = withConsumers();
+      l.consumers = l.consumers.map((c: any) => ({ ...c, firstDelivery: first && T(first), lastDelivery: last && T(last) }));
+      return l as LabJson;
+    };
+    // The slowdown (10:01-10:02) of app-3 and app-4: none received anything, or only before it.
+    expect(scoreRecording('t', withDeliveries(null, null), analyzed({}), null).recall.causes).toEqual({ stated: 0, present: 1 });
+    expect(scoreRecording('t', withDeliveries('09:58:00', '10:00:30'), analyzed({}), null).recall.causes).toEqual({ stated: 0, present: 1 });
+    // Deliveries around it: it may have slowed them, so it counts.
+    expect(scoreRecording('t', withDeliveries('09:58:00', '10:04:00'), analyzed({}), null).recall.causes).toEqual({ stated: 0, present: 2 });
+  });
+
   it("analyze's consumer cause words name the lab's faults, and the cause's group is held to the consumer on its host", () => {
     const causes = (c: any) => analyzeStatements(new Truth(withConsumers()), analyzed({ incidents: [incident({ causes: [c] })] })).filter((x) => x.cls === 'cause');
     const gone = causes({ ...cause('consumer-gone', 'app-3', '10:00:01', null), group: 'CID_A' });
