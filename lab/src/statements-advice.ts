@@ -91,8 +91,15 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
   if (why) for (const name of why[1].split(/,\s*/)) (name === 'the broker' ? anyBroker(VERBS[why[2]]) : failed(name, resolve(truth, name), VERBS[why[2]]));
   // `Find what froze broker-b (addr) on host`: that broker; `the broker` (a finding that could not name it): each of its scope's.
   const froze = /Find what froze (?:the broker|(\S+?)(?: \((\d+\.\d+\.\d+\.\d+:\d+)\))?(?: on \S+)?) at the stall times/.exec(advice);
-  if (froze && !froze[1]) for (const b of scope.brokers) failed(`broker ${b}`, truth.brokerHost(b), VERBS.froze);
-  else if (froze) failed(`broker ${froze[1]}`, froze[2] ? truth.brokerHost(undefined, froze[2]) : truth.brokerHost(froze[1], froze[1]), VERBS.froze);
+  // A broker that froze: a fault that froze it, or its own busy replies then (a wait far over the limit
+  // is a stall whatever caused it: gen-707's broker-c, warming up before any fault, held puts 857 ms).
+  const frozen = (label: string, host: string | undefined) => {
+    const said = host && !faultOn(host, VERBS.froze).length ? truth.busyRepliesOn(host, scope.start, scope.end) : [];
+    if (said.length) p(`${label} (${host}) stalled`, true, `its busy replies then (${said.length}, the first at ${truth.time(said[0])}), with no fault injected`, '');
+    else failed(label, host, VERBS.froze);
+  };
+  if (froze && !froze[1]) for (const b of scope.brokers) frozen(`broker ${b}`, truth.brokerHost(b));
+  else if (froze) frozen(`broker ${froze[1]}`, froze[2] ? truth.brokerHost(undefined, froze[2]) : truth.brokerHost(froze[1], froze[1]));
   const what = /Find out what happened to (\S+)/.exec(advice);
   if (what) failed(what[1], resolve(truth, what[1]), [...UNANSWERING_KINDS, 'disk-full', 'stall']);
   const check = /Check NameServer (\S+) around/.exec(advice);

@@ -340,6 +340,20 @@ describe('score: impact, findings, advice', () => {
     expect(verdicts(judge([{ at: ms(T('10:04:00')), broker: '10.0.0.22:10911' }]))).toEqual(['false']);
   });
 
+  it("'Find what froze broker-b' is about broker-b: held by a freeze of its host or by its own busy replies then, not by another broker's", () => {
+    const advice = 'Find what froze broker-b (10.0.0.22:10911) on broker-b-host at the stall times: GC logs (long stop-the-world pauses), CPU starvation or steal on the host, swapping.';
+    const judge = (faults: any[], busy: Array<{ at: number; broker: string }> = []) =>
+      verdicts(
+        analyzeStatements(new Truth(lab({ faults }), busy), analyzed({ findings: [finding('F1', 'broker-busy', { broker: 'broker-a' }, '10:00:00', '10:00:30', {}, [advice])] })).filter((x) => x.cls === 'advice'),
+      );
+    expect(judge([{ kind: 'hang', host: 'broker-b-host', start: T('10:00:00'), end: T('10:00:20'), pids: [] }])).toEqual(['true']);
+    // The finding's scope names broker-a, which hung: the advice names broker-b, which did not.
+    expect(judge([{ kind: 'hang', host: 'broker-a-host', start: T('10:00:00'), end: T('10:00:20'), pids: [] }])).toEqual(['false']);
+    // No fault, but broker-b answered busy then (gen-707: a broker stalling while it warmed up).
+    expect(judge([], [{ at: ms(T('10:00:10')), broker: '10.0.0.22:10911' }])).toEqual(['true']);
+    expect(judge([], [{ at: ms(T('10:00:10')), broker: '10.0.0.21:10911' }])).toEqual(['false']);
+  });
+
   it('what the lab cannot decide is unknown with its reason, never true', () => {
     const ss = analyzeStatements(
       new Truth(lab()),
