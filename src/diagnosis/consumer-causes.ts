@@ -356,7 +356,10 @@ function slowCauses(findings: readonly Finding[]): Cause[] {
       kind: 'slow-listener',
       start: m.slowFrom,
       end: typeof m.slowUntil === 'number' ? m.slowUntil : null,
-      recognisedBy: `the listener of group ${group} took ${String(m.rtDuringMs)} ms a message instead of ${String(m.rtBeforeMs)} (the client's CONSUME_RT per minute), and the offsets it committed every 5 s fell behind the arrivals (consumer-backlog)`,
+      recognisedBy:
+        typeof m.rtDuringMs === 'number'
+          ? `the listener of group ${group} took ${String(m.rtDuringMs)} ms a message instead of ${String(m.rtBeforeMs)} (the client's CONSUME_RT per minute), and the offsets it committed every 5 s fell behind the arrivals (consumer-backlog)`
+          : `the application of group ${group} consumed under half its earlier rate (the offsets it committed every 5 s) while its cache was full (flow control): it prints no CONSUME_RT, so its time per message is not told (consumer-backlog)`,
       evidence: f.evidence.map((e) => `${e.file}:${e.line}`),
       detail: `on ${hosts.join(', ')}`,
     });

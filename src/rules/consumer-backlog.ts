@@ -351,6 +351,8 @@ const rule: Rule = {
       s.roundN = 0;
       s.roundEv = null;
     };
+    /** Per client host, the groups it committed offsets of (a few at most). */
+    const committedBy = new Map<string, Set<string>>();
     /** A minute that can name a cause: the rounds around it are kept. */
     const keepAround = (s: HostState, minute: number) => {
       const from = minute - ROUNDS_BEFORE_MS;
@@ -416,10 +418,14 @@ const rule: Rule = {
     };
 
     const onFlow = (e: RmqEvent) => {
-      // The lite pull consumer's line prints no group: its host's.
-      const name = groupOf(e) ?? `(group not printed, ${e.host})`;
+      // The lite pull consumer's line prints no group: the one group its host commits offsets of, if one.
+      const own = committedBy.get(e.host);
+      const name = groupOf(e) ?? (own?.size === 1 ? [...own][0] : `(group not printed, ${e.host})`);
       if (e.ts === null) return;
       const g = group(name);
+      // A lite pull consumer prints no consume statistics: its commit rounds around the full cache are what
+      // can tell a slower application (slowListener).
+      if (e.fields.litePull === true) keepAround(host(g, e.host), Math.round(e.ts / 60000) * 60000);
       if (g.flow.first === null || e.ts < g.flow.first) refused.start(e.ts);
       g.flow.add(e.ts);
       g.flowHosts.add(e.host);
@@ -436,6 +442,9 @@ const rule: Rule = {
       const topic = str(e, 'topic');
       const off = num(e, 'offset');
       if (!name || e.kind !== 'client' || e.ts === null || off === null || !topic || topic.startsWith('%RETRY%') || e.fields.ok === false) return;
+      let own = committedBy.get(e.host);
+      if (!own) committedBy.set(e.host, (own = new Set()));
+      if (own.size < 8) own.add(name);
       const s = host(group(name), e.host);
       if (s.roundAt !== null && e.ts - s.roundAt > 1000) closeRound(s);
       s.roundAt ??= e.ts;
@@ -653,11 +662,20 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
     );
   } else if (slow) {
     Object.assign(metrics, { cause: 'slow-listener', slowHosts: slow.hosts, rtBeforeMs: slow.before, rtDuringMs: slow.during, busyThreads: slow.busy, slowFrom: slow.from, slowUntil: slow.until });
-    ex.push(
+    if (slow.perRound) {
+      const pr = slow.perRound;
+      ex.push(
+        `Cause: a slower consumer application on ${someOf(slow.hosts)}. Its cache was full (flow control) while the offsets it committed moved ${pr.during} messages a round (every 5 s) at the lowest, against ${pr.before} before${slow.until !== null ? `, for ${formatMs(slow.until - (slow.from ?? slow.until))}` : ' to the end of the logs'}: with the cache full the application was the limit, and it consumed slower than it had. It prints no CONSUME_RT (a lite pull consumer's application consumes what poll() returns), so its time per message is not told.`,
+      );
+      if (slow.round) evidence.push(slow.round);
+      adv.push(`Find what slowed the application on ${someOf(slow.hosts)} (a downstream call, a lock, GC pauses) where it handles what poll() returns; a lite pull consumer has no consume threads to add.`);
+    } else ex.push(
       `Cause: a slow listener. CONSUME_RT (the listener's average time per message, printed each minute by the client) rose from ${slow.before} ms to ${slow.during} ms on ${someOf(slow.hosts)}${slow.from !== null ? `; the consumption per commit (every 5 s) fell below half its earlier rate${slow.until !== null ? ` for ${formatMs(slow.until - slow.from)}` : ' to the end of the logs'}` : ''}.${slow.busy !== null ? ` About ${slow.busy} consume threads were busy on average then (consumed times CONSUME_RT over the minute): every thread of the pool was taken by the slow calls.` : ''}`,
     );
-    evidence.push(slow.ev, ...(slow.round ? [slow.round] : []));
-    adv.push(`Find what slowed the listener on ${someOf(slow.hosts)} (a downstream call, a lock, GC pauses): its time per message went from ${slow.before} ms to ${slow.during} ms.`);
+    if (!slow.perRound) {
+      evidence.push(slow.ev, ...(slow.round ? [slow.round] : []));
+      adv.push(`Find what slowed the listener on ${someOf(slow.hosts)} (a downstream call, a lock, GC pauses): its time per message went from ${slow.before} ms to ${slow.during} ms.`);
+    }
     if (slow.busy !== null) adv.push(`If the listener waits (I/O) rather than works, more consume threads (consumeThreadMin: the pool never grows past it) let more messages wait at once; about ${slow.busy} were busy.`);
   } else if (broker) {
     Object.assign(metrics, { cause: 'broker-fault', brokerAddr: broker.addr, brokerFailures: broker.failures, brokerFailedFrom: broker.failFrom, ...(broker.lock ? { brokers: [...broker.lock.brokers].sort(), notLockedUntil: broker.lock.to } : {}) });
@@ -843,8 +861,11 @@ function blockedListener(g: Group, from: number, to: number, lag: Behind | null)
 
 interface Slow {
   hosts: string[];
-  before: number;
-  during: number;
+  /** CONSUME_RT before and during (null: a host that prints none, a lite pull consumer). */
+  before: number | null;
+  during: number | null;
+  /** Without CONSUME_RT: the messages committed per round (5 s) before the fall and at its lowest. */
+  perRound: { before: number; during: number } | null;
   busy: number | null;
   from: number | null;
   until: number | null;
@@ -868,7 +889,7 @@ function slowListener(g: Group, from: number, to: number): Slow | null {
     const busy = worst.consumed ? Math.round(((worst.consumed * worst.rtMs!) / 60000) * 10) / 10 : null;
     slow.push({ host: h, before: Math.round(best), during: Math.round(worst.rtMs!), busy, m: worst, s });
   }
-  if (!slow.length) return null;
+  if (!slow.length) return unstatedSlow(g, from, to);
   slow.sort((a, b) => b.during - a.during);
   const windows = slow.map((x) => slowWindow(x.s, x.m.at - 120000, x.m.at + 60000)).filter((w): w is { from: number; until: number | null } => w !== null);
   const w = windows.sort((a, b) => a.from - b.from)[0] ?? null;
@@ -876,7 +897,35 @@ function slowListener(g: Group, from: number, to: number): Slow | null {
   if (!ev) return null;
   const round = slow[0].s.rounds.find((r) => w && r.at >= w.from)?.ev ?? null;
   return {
-    round, hosts: slow.map((x) => x.host), before: Math.min(...slow.map((x) => x.before)), during: slow[0].during, busy: slow[0].busy, from: w?.from ?? null, until: w?.until ?? null, ev };
+    round, hosts: slow.map((x) => x.host), before: Math.min(...slow.map((x) => x.before)), during: slow[0].during, perRound: null, busy: slow[0].busy, from: w?.from ?? null, until: w?.until ?? null, ev };
+}
+
+/**
+ * A host that prints no CONSUME_RT (DefaultLitePullConsumer: its application consumes what poll()
+ * returns, and ConsumerStatsManager counts nothing of it), whose cache was full (flow control) while
+ * its consumption per commit round fell below half its earlier rate: with the cache full the
+ * application was the limit, so it consumed slower than it had (more arrivals would not lower what
+ * it consumed). gen-20261209: a 4.9.3 lite pull application slowed to 1.5 s a message.
+ */
+function unstatedSlow(g: Group, from: number, to: number): Slow | null {
+  for (const [h, s] of g.hosts) {
+    if (s.folded.anyRt || [...s.minutes.values()].some((m) => m.rt) || s.flow.first === null) continue;
+    if (s.flow.last! < from || s.flow.first > to) continue;
+    const w = slowWindow(s, s.flow.first - ROUNDS_BEFORE_MS, s.flow.last! + 60000);
+    if (!w || w.from > s.flow.last!) continue;
+    const r = s.rounds;
+    const i = r.findIndex((x) => x.at > w.from);
+    const before = r.slice(Math.max(0, i - 6), i).map((x) => x.n).sort((a, b) => a - b);
+    const during = r.filter((x) => x.at > w.from && (w.until === null || x.at <= w.until)).map((x) => x.n);
+    if (!before.length || !during.length) continue;
+    const round = r[i]?.ev ?? null;
+    return {
+      hosts: [h], before: null, during: null,
+      perRound: { before: before[Math.floor(before.length / 2)], during: Math.min(...during) },
+      busy: null, from: w.from, until: w.until, ev: round ?? r[0].ev, round,
+    };
+  }
+  return null;
 }
 
 /**

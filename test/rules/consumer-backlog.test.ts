@@ -36,6 +36,23 @@ const steady = (from: number, to: number) =>
     atMinute(from + i, '[CONSUME_OK_TPS] [TopicPay@GroupPay] Stats In One Minute, SUM: 1200 TPS: 20.00 AVGPT: 1.00', '00,002'),
   ]).flat();
 
+/**
+ * A 4.9.3 lite pull consumer's client log (gen-20261209's lines): [persistAll] every 5 s from 03:22:35
+ * for 40 rounds, its one queue's offset moving `perRound(i)` a round, and its `The cached message
+ * count ...` flow control (no group printed, no CONSUME_RT ever).
+ */
+const litePull = (perRound: (i: number) => number) => {
+  const lines: string[] = [];
+  let off = 0;
+  for (let i = 0; i < 40; i++) {
+    const t = new Date(Date.UTC(2026, 11, 8, 3, 22, 35) + i * 5000).toISOString();
+    off += perRound(i);
+    lines.push(`${t.slice(0, 10)} ${t.slice(11, 19)},134 INFO RocketmqClient - [persistAll] Group: CID_BILLING ClientId: 10.213.0.41@32731#20227931105726 updateConsumeOffsetToBroker MessageQueue [topic=TopicOrder, brokerName=broker-a, queueId=0] ${off}`);
+    if (i === 24 || i === 29) lines.push(`${t.slice(0, 10)} ${t.slice(11, 19)},500 WARN RocketmqClient - The cached message count exceeds the threshold 20, so do flow control, minOffset=${off}, maxOffset=${off + 20}, count=21, size=0 MiB, flowControlTimes=${i === 24 ? 1 : 1001}`);
+  }
+  return { 'app-billing-01/logs/rocketmqlogs/rocketmq_client.log': lines.join('\n') + '\n' };
+};
+
 ruleTester(rule, {
   valid: [
     {
@@ -48,6 +65,25 @@ ruleTester(rule, {
     },
   ],
   invalid: [
+    {
+      // gen-20261209: the application slowed to 1.5 s a message from round 20: its cache filled.
+      name: "a lite pull consumer (no CONSUME_RT) whose commits fell below half their rate while its cache was full: a slower application, named on its host's group",
+      files: litePull((i) => (i >= 20 && i < 36 ? 1 : 15)),
+      findings: [
+        {
+          severity: 'warning',
+          metrics: { cause: 'slow-listener', slowHosts: ['app-billing-01'], rtDuringMs: null },
+          mentions: ['Group CID_BILLING', 'a slower consumer application on app-billing-01', '1 messages a round', 'against 15 before', 'no CONSUME_RT'],
+          adviceOmits: ['consumeThreadMin'],
+        },
+      ],
+    },
+    {
+      // The same full cache with its commits at their rate: more arrivals, not a slower application.
+      name: 'a lite pull consumer whose cache filled while its commits kept their rate: cause unknown, no slow application claimed',
+      files: litePull(() => 15),
+      findings: [{ metrics: { cause: 'unknown' } }],
+    },
     {
       name: 'a blocked minute more than a day before the end: its line is kept to cite (a minute that can name a cause), though older minutes\' lines are let go',
       files: {
