@@ -35,6 +35,10 @@ const SCHEDULE_TOPIC = 'SCHEDULE_TOPIC_XXXX';
 const RETRY_PREFIX = '%RETRY%';
 const DLQ_PREFIX = '%DLQ%';
 
+/** An exception's second line (`return null`, orderly `return not OK`) comes this soon after it, on its thread. */
+const TOLD_TWICE_MS = 2000;
+/** Threads whose last exception is remembered (the oldest let go). */
+const KEPT_THROWN = 4096;
 const TYPES: ReadonlySet<EventType> = new Set<EventType>(['stats', 'offset-commit', 'offset-reset', 'offset-illegal', 'consume-failed', 'flow-control', 'startup', 'consumer-changed']);
 /** Client ids and groups kept to place SimpleConsumers on their hosts (a few per instance). */
 const SIMPLE_KEPT = 5000;
@@ -45,6 +49,8 @@ interface GroupState {
   topics: Set<string>;
   hosts: Set<string>;
   clientFailures: number;
+  /** Its client logged an orderly listener's `return not OK`. */
+  orderly: boolean;
   sentBack: number;
   /** Per broker host: the group's sent-back messages (to weigh against the host's SCHEDULE puts). */
   sentBackOn: Map<string, number>;
@@ -129,12 +135,14 @@ export function consumerCollector(): ConsumerCollector {
   const retryPuts = new Map<string, number>();
   /** Pop retry topics (the name after %RETRY%) and their group, from the group stats' keys. */
   const popRetry = new Map<string, string>();
+  /** Per host and consume thread: when its last listener exception was logged (a second line of the same delivery follows). */
+  const thrownAt = new Map<string, number>();
 
   const state = (group: string): GroupState => {
     let g = groups.get(group);
     if (!g) {
       g = {
-        topics: new Set(), hosts: new Set(), clientFailures: 0, sentBack: 0, sentBackOn: new Map(), retryPuts: 0, dlqPuts: 0, dlqPutsSeen: false,
+        topics: new Set(), hosts: new Set(), clientFailures: 0, orderly: false, sentBack: 0, sentBackOn: new Map(), retryPuts: 0, dlqPuts: 0, dlqPutsSeen: false,
         sentBackSeen: false, retrySeen: false, popRetry: null, popRetryPuts: 0, popDlq: 0, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, skipped: new Map(), cached: null, curve: new Map(),
       };
       groups.set(group, g);
@@ -226,7 +234,20 @@ export function consumerCollector(): ConsumerCollector {
     const topic = typeof f.topic === 'string' ? f.topic : null;
     if (e.kind === 'client' || e.kind === 'app') g.hosts.add(e.host);
     if (e.type === 'consume-failed') {
+      // One delivery told twice counts once: the listener's exception, then on the same consume thread
+      // `return null` or, orderly, `return not OK` (ConsumeMessageOrderlyService takes the thrown call's
+      // null status as SUSPEND_CURRENT_QUEUE_A_MOMENT and logs it: gen-20261211, 54 exceptions among
+      // 118 such lines).
+      const key = `${e.host}|${e.thread ?? ''}`;
+      const told = thrownAt.get(key);
+      if (f.returnType === 'EXCEPTION') thrownAt.set(key, ts);
+      else if ((f.returnType === 'RETURNNULL' || f.returnType === 'FAILED') && told !== undefined && ts - told <= TOLD_TWICE_MS) {
+        thrownAt.delete(key);
+        return;
+      }
+      if (thrownAt.size > KEPT_THROWN) thrownAt.delete(thrownAt.keys().next().value!);
       g.clientFailures += Array.isArray(f.msgIds) && f.msgIds.length ? f.msgIds.length : 1;
+      if (e.entry === 'consume-failed/orderly-not-ok' || e.entry === 'consume-failed/go-orderly-not-ok') g.orderly = true;
     } else if (e.type === 'flow-control') {
       if (typeof f.count === 'number' && (!g.cached || f.count > g.cached.count)) g.cached = { count: f.count, at: ts, host: e.host };
     } else if (e.type === 'offset-illegal') {
@@ -344,8 +365,11 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
     }
   }
   if (dlq === null) unknown.push(g.sentBackSeen ? 'DLQ: no SCHEDULE_TOPIC_XXXX puts printed beside the sends back' : 'DLQ: no send back in the broker stats');
-  const redelivered = g.retrySeen ? g.retryPuts : null;
-  if (redelivered === null) unknown.push(`redelivered: no TOPIC_PUT_NUMS [${RETRY_PREFIX}${group}] in the broker stats`);
+  // An orderly group retries a failed delivery in place (ConsumeMessageOrderlyService: the queue is
+  // suspended and the same messages delivered again); only what reached maxReconsumeTimes is sent back,
+  // so %RETRY% counts few of its redeliveries (gen-20261211: 11 puts against 119 redeliveries).
+  const redelivered = g.retrySeen && !g.orderly ? g.retryPuts : null;
+  if (redelivered === null) unknown.push(g.orderly ? 'redelivered: an orderly group retries in place, which no line counts' : `redelivered: no TOPIC_PUT_NUMS [${RETRY_PREFIX}${group}] in the broker stats`);
   const consumedAgain = g.resetSeen ? g.consumedAgain : null;
   if (consumedAgain === null) unknown.push('consumed twice: no offset reset in the logs (a rebalance or a killed instance can deliver messages again without a line)');
   const skipped = g.skipped.size ? [...g.skipped.values()].reduce((a, b) => a + b, 0) : null;

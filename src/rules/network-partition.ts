@@ -237,12 +237,22 @@ const rule: Rule = {
       return started !== undefined && e.ts - started >= CONNECT_WAIT_MS && e.ts - started <= CONNECT_MAX_MS;
     };
     const queues = new SendQueues();
+    /**
+     * Failures whose address no host was known to have yet: the address book learns a 4.x NameServer's
+     * host from connects and accepts it pairs over time (gen-20261211: broker-a's registrations to all
+     * three NameServers timed out 2 min after their boots, before the book placed them). Read again at the end.
+     */
+    const unplaced: Array<{ e: RmqEvent; connect: boolean; addr: string }> = [];
     const fail = (e: RmqEvent, connect: boolean) => {
       noteRun(e);
       const a = addrKey(e.fields.addr as string | null);
       if (!a || e.ts === null || failures.length >= MAX_FAILURES) return;
       const to = book.hostOfIp(ipOf(a));
-      if (!to || to === e.host) return;
+      if (!to) {
+        if (unplaced.length < MAX_FAILURES) unplaced.push({ e, connect, addr: a });
+        return;
+      }
+      if (to === e.host) return;
       const stated = typeof e.fields.timeoutMs === 'number' && e.fields.timeoutMs > 0 ? e.fields.timeoutMs : null;
       const wait = stated ?? DEFAULT_WAIT_MS;
       failures.push({ e, ts: e.ts, from: e.host, to, connect, quiet: !connect && queues.idleThrough(to, e.ts - wait, e.ts), waited: stated !== null && stated >= QUIET_WAIT_MIN_MS, waitMs: wait });
@@ -319,6 +329,13 @@ const rule: Rule = {
     };
 
     function episodes(): Episode[] {
+      for (const u of unplaced) {
+        const to = book.hostOfIp(ipOf(u.addr));
+        if (!to || to === u.e.host || u.e.ts === null) continue;
+        const stated = typeof u.e.fields.timeoutMs === 'number' && u.e.fields.timeoutMs > 0 ? u.e.fields.timeoutMs : null;
+        // Its target's send queue was not followed then (quiet needs it in time order): no call alone tells a cut.
+        failures.push({ e: u.e, ts: u.e.ts, from: u.e.host, to, connect: u.connect, quiet: false, waited: stated !== null && stated >= QUIET_WAIT_MIN_MS, waitMs: stated ?? DEFAULT_WAIT_MS });
+      }
       const valid = failures.filter((f) => runs.has(f.to) && running(f) && !drowning(f)).sort((a, b) => a.ts - b.ts);
       const groups: Failure[][] = [];
       for (const f of valid) {

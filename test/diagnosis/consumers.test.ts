@@ -30,6 +30,22 @@ async function consumersOf(name: string): Promise<ConsumerImpact[]> {
 }
 
 describe('the consumers\' impact on the lab\'s consumer recordings', () => {
+  it("gen-20261211: an orderly group's exception and its `return not OK` are one failure, and its in-place retries are not %RETRY%'s", async () => {
+    const dir = join(ROOT, 'samples', 'generated', 'gen-20261211');
+    const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
+    let c: ConsumerImpact;
+    try {
+      [c] = diagnose(t, { rules: ALL_RULES }).consumers;
+    } finally {
+      t.close();
+    }
+    const g = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).consumerGroups[0];
+    // 54 exceptions among 118 `return not OK` lines: the lab counted 118 failed deliveries.
+    within(c.failed!, g.failed);
+    expect(c.redelivered).toBeNull();
+    expect(c.unknown.join(' ')).toMatch(/orderly group retries in place/);
+  });
+
   it('consumer-failures-dlq: failed, redelivered and the DLQ from the broker stats; duplicates unknown', async () => {
     const [c] = await consumersOf('consumer-failures-dlq');
     const g = truthOf('consumer-failures-dlq');

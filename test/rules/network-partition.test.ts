@@ -214,3 +214,17 @@ it('gen-716: the second cut within a minute of the first (broker-b-s from the Na
 it('namesrv-hang: registrations that failed and connects that timed out against a hung, then rebooted NameServer host name no cut', async () => {
   expect(await labFindings('namesrv-hang', [rule])).toEqual([]);
 });
+
+// gen-20261211: broker-a (4.9.4) cut off from its three NameServers; its registrations timed out 10 s
+// in, before the address book had placed the 4.x NameServers' hosts (learned later from the clients'
+// connects and the NameServers' accepts). Those failures are placed at the end, so the cut starts there
+// and not 70 s later with the first failure of a NameServer already placed.
+it("gen-20261211: failures to NameServers not yet placed when they were read still start the cut", async () => {
+  const cut = generatedTruth('gen-20261211').faults.find((f) => f.kind === 'partition')!;
+  const fs = await generatedFindings('gen-20261211', [rule]);
+  const a = fs.filter((f) => f.subject.host === 'mq-broker-a');
+  expect(a).toHaveLength(1);
+  expect(a[0].metrics.peers).toEqual(['mq-ns-1', 'mq-ns-2', 'mq-ns-3']);
+  expect(Math.abs(a[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
+  expect(Math.abs(a[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
+});
