@@ -55,6 +55,12 @@ interface HostLife {
   firstEv: RmqEvent;
   /** Stretches with no line of SILENT_MS or more: [from, to]. */
   gaps: Array<[number, number]>;
+  /**
+   * It committed offsets to the broker ([persistAll], every 5 s): its log keeps a clock, so a silence
+   * means something. A BROADCASTING instance (LocalFileOffsetStore) logs no commit and may say nothing
+   * for minutes (gen-20261212's app-billing-02, 5 lines in a minute).
+   */
+  commits: boolean;
 }
 
 interface ConsumerCauses {
@@ -114,8 +120,9 @@ export function consumerCauses(): ConsumerCauses {
     const f = e.fields as Record<string, unknown>;
     if (e.kind === 'client' || e.kind === 'app') {
       const l = lives.get(e.host);
-      if (!l) lives.set(e.host, { first: e.ts, last: e.ts, firstEv: e, gaps: [] });
+      if (!l) lives.set(e.host, { first: e.ts, last: e.ts, firstEv: e, gaps: [], commits: e.type === 'offset-commit' });
       else {
+        if (e.type === 'offset-commit') l.commits = true;
         if (e.ts - l.last >= SILENT_MS && l.gaps.length < KEPT) l.gaps.push([l.last, e.ts]);
         l.last = Math.max(l.last, e.ts);
       }
@@ -275,7 +282,7 @@ function instanceCauses(
     }
     // Gone without an unregister: only when its own log went silent then (else its connection was lost, not the process).
     const life = lives.get(host);
-    const silent = life && (life.last <= c.ts + 5000 || life.gaps.some(([from]) => from >= c.ts - SILENT_MS && from <= c.ts + 5000));
+    const silent = life && life.commits && (life.last <= c.ts + 5000 || life.gaps.some(([from]) => from >= c.ts - SILENT_MS && from <= c.ts + 5000));
     if (!silent) continue;
     const lastLine = life.last <= c.ts + 5000 ? life.last : life.gaps.find(([from]) => from >= c.ts - SILENT_MS && from <= c.ts + 5000)![0];
     const cause: Cause = {

@@ -141,7 +141,9 @@ const rule: Rule = {
     const lastFail = new Map<string, number>();
     const life = new BrokerLife();
     const stalls = new NamesrvStalls();
-    const judge: Judge = { book, expiredMs, failStarts, life, stalls };
+    /** NameServers' own shutdown hooks (the last NS_STOPS_KEPT). */
+    const nsStops: RmqEvent[] = [];
+    const judge: Judge = { book, expiredMs, failStarts, life, stalls, nsStops };
     /** Shutdowns not judged yet: later lines may still join them, or a NameServer's removal may show them. */
     const shutdowns: Shutdown[] = [];
     let shutdownsBegun = 0;
@@ -309,6 +311,10 @@ const rule: Rule = {
       },
       'broker-removed': (e) => brokerRemoved({ current, attach, start, classifyByPipe, closedJustBefore }, e),
       shutdown: (e) => {
+        if (e.fields.role === 'namesrv' && e.ts !== null) {
+          nsStops.push(e);
+          if (nsStops.length > NS_STOPS_KEPT) nsStops.shift();
+        }
         if (e.fields.role === 'broker' && isBrokerEvent(e)) {
           noteShutdown(e, null);
           life.note('stop', e);
@@ -471,7 +477,17 @@ interface Judge {
   failStarts: Map<string, RmqEvent[]>;
   life: BrokerLife;
   stalls: NamesrvStalls;
+  nsStops: RmqEvent[];
 }
+
+/** NameServer shutdowns kept to judge the removals they make. */
+const NS_STOPS_KEPT = 256;
+/**
+ * A removal this soon after its NameServer's own shutdown hook began is that shutdown's: the hook
+ * closes the NameServer's server channels, and each broker's closed channel is removed
+ * (RouteInfoManager.onChannelDestroy; 5.x BatchUnregistrationService). Logs print whole seconds.
+ */
+const NS_STOP_REMOVES_MS = 5000;
 
 /** How long a broker host's registrations, failed registrations and boots are kept. */
 const LIFE_KEEP_MS = 600000;
@@ -670,6 +686,8 @@ function removalFinding(j: Judge, r: Removal): FindingInput & { severity: Severi
   const removedAt = clockOf(r.first);
   const alive = brokerAlive(j, r, addr, ns, detection, hb);
   const facts: RemovalFacts = { who, ns, nsText, since, removedAt, detection, path, detectMs, hb, fail, from, addr, name };
+  const own = detection !== 'unregistered' && r.first.ts !== null ? j.nsStops.find((e) => e.host === r.nsHost && e.ts! <= r.first.ts! + 1000 && r.first.ts! - e.ts! <= NS_STOP_REMOVES_MS) : undefined;
+  if (own) return namesrvStoppingFinding(r, facts, own);
   if (alive) return aliveFinding(r, facts, alive);
   const stall = detection === 'unregistered' || r.first.ts === null ? null : j.stalls.endingNear(r.nsHost, r.first.ts);
   // An expiry is the NameServer's own only when the broker's silence began in its stall (or within
@@ -805,6 +823,30 @@ function resumedFinding(r: Removal, x: RemovalFacts, stall: Stall): FindingInput
     advice: [
       about('find-cause', `Find why ${nsName} stood still before ${x.removedAt} (GC pauses, a freeze of its host, CPU starvation), and check ${x.who}'s own log around ${x.removedAt} before acting on the broker.`),
     ],
+  };
+}
+
+/**
+ * A removal the NameServer made as it shut down: closing its own connections removed the brokers on
+ * them, whatever they were doing (gen-20261212: a NameServer and broker-a on one host, SIGTERMed
+ * together; the NameServer removed broker-a at 03:56:57 in its own hook, and broker-a's hook began 12 s
+ * later). It tells nothing of the broker.
+ */
+function namesrvStoppingFinding(r: Removal, x: RemovalFacts, stop: RmqEvent): FindingInput & { severity: Severity } {
+  const nsName = x.ns ? `NameServer ${x.ns}` : `the NameServer on ${r.nsHost}`;
+  return {
+    severity: 'info',
+    title: `${x.ns ? `NameServer ${x.ns}` : `NameServer on ${r.nsHost}`} dropped ${x.who} at ${x.removedAt} as it shut down itself`,
+    start: stop.ts,
+    end: r.first.ts,
+    subject: { host: r.nsHost, ...(x.name ? { broker: x.name } : {}), ...(x.addr ? { brokerAddr: x.addr } : {}), ...(x.ns ? { namesrvAddr: x.ns } : {}) },
+    metrics: { detection: x.detection, detectMs: x.detectMs, namesrvAddr: x.ns, path: x.path, detectFrom: x.hb ? 'heartbeat' : x.fail ? 'client-failure' : null, brokerAlive: null, namesrvStopping: true },
+    evidence: orderEvidence([stop, r.first]),
+    explanation:
+      `${x.nsText} began its own shutdown at ${clockOf(stop)} (its shutdown hook) and removed ${x.who} at ${x.removedAt}: a NameServer going down closes its connections, and each broker on a closed one is removed. ` +
+      `So this removal does not tell whether ${x.who} went away; the NameServer's own stop is what its clients and brokers saw. ` +
+      routesMiss(nsName, x.who),
+    advice: [],
   };
 }
 

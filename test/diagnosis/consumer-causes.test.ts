@@ -49,6 +49,20 @@ async function incidentsOf(name: string): Promise<Incident[]> {
 const consumerCauses = (incs: Incident[]): Cause[] => incs.flatMap((i) => i.causes).filter((c) => CONSUMER_KINDS.has(c.kind));
 
 describe('consumer faults named as incident causes', () => {
+  // gen-20261212: broker-a's restart closed the channels of CID_BILLING's BROADCASTING instances. Such an
+  // instance commits nothing to the broker, so its log keeps no 5 s clock: app-billing-02 printed 5 lines
+  // in the minute and ran on; its quiet is no sign that it went away.
+  it('gen-20261212: a broadcasting instance whose channel closed is not called gone for its quiet log', async () => {
+    const t = await buildTimeline({ inputs: [join(ROOT, 'samples', 'generated', 'gen-20261212')], keepOther: 'inference', cwd: ROOT, workers: 0 });
+    let incs: Incident[];
+    try {
+      incs = diagnose(t, { rules: ALL_RULES }).incidents;
+    } finally {
+      t.close();
+    }
+    expect(consumerCauses(incs).filter((c) => c.host === 'app-billing-02')).toEqual([]);
+  });
+
   it.each(['consumer-slow-listener', 'consumer-failures-dlq', 'consumer-lite-pull-stop', 'consumer-offset-reset', 'consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-grpc-simple-failures'])(
     '%s: every lab fault named on its host, of its kind, from within 10 s, with its group and evidence',
     async (name) => {

@@ -332,4 +332,17 @@ describe('broker-down-detection on a generated lab recording', () => {
       expect(f.advice.join(' ')).not.toMatch(/ride through|refused attempt/);
     }
   });
+
+  // gen-20261212: a NameServer and broker-a on mq-node-a, restarted together. The NameServer's own hook
+  // (03:56:57) closed its connections and removed broker-a, whose hook began 12 s later: no claim that
+  // broker-a kept running (nor went away), and no cause for the NameServer's side.
+  it("gen-20261212: a removal the NameServer made in its own shutdown tells nothing of the broker", async () => {
+    const fs = (await generatedFindings('gen-20261212', [rule])).filter((f) => f.subject.namesrvAddr === '10.213.0.21:9876' && f.subject.broker === 'broker-a');
+    const own = fs.find((f) => f.metrics.namesrvStopping === true);
+    expect(own).toBeDefined();
+    expect(own!.metrics.brokerAlive).toBeNull();
+    expect(own!.severity).toBe('info');
+    expect(own!.explanation).toMatch(/began its own shutdown at 03:56:57/);
+    expect(fs.filter((f) => f.metrics.brokerAlive === true)).toEqual([]);
+  });
 });
