@@ -51,9 +51,11 @@ describe('text fits 80 columns off a terminal (COLUMNS unset)', () => {
   it('rules and every --help, -h and help', async () => {
     // Every way of asking: help is laid out to the width only when asked for (cli/main.ts, asksHelp).
     const cmds = [['rules'], ['--help'], ['-h'], ['help'], ['analyze', '-h'], ...['events', 'analyze', 'rules', 'replay', 'tui'].map((c) => [c, '--help'])];
-    // Help goes through yargs to the process's own stdout, not main()'s: the executable, each.
-    for (const args of cmds) {
-      const r = args.length === 1 && args[0] === 'rules' ? await cli(args) : await spawnBin(args);
+    // Help goes through yargs to the process's own stdout, not main()'s: the executable, each. The
+    // processes are independent: started together (one after another, on a loaded machine, ten of
+    // them outlasted the test's timeout).
+    const runs = await Promise.all(cmds.map(async (args) => ({ args, r: args.length === 1 && args[0] === 'rules' ? await cli(args) : await spawnBin(args) })));
+    for (const { args, r } of runs) {
       expect(r.code, args.join(' ')).toBe(0);
       expect(longest(r.stdout), args.join(' ')).toBeLessThanOrEqual(80);
     }
