@@ -8,6 +8,7 @@
 // `zcat FILE | rmq-diag ...`, `npm start`); the lines that install, test, benchmark or record the
 // project itself (npm install, npm test, npm link, npm run bench, npm run lab: that one starts a real
 // cluster) are set-up and are not run; any other line fails the test, to be sorted into one of the two.
+// Each command's --help shows its examples as whole commands, one per line, under a comment line.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,10 +50,20 @@ function stripComment(line: string): string {
   return line;
 }
 
+const COMMANDS = ['events', 'analyze', 'rules', 'replay', 'tui'];
+/**
+ * `rmq-diag --help` and each command's --help at COLUMNS=80, by the executable (execFileSync fails on
+ * an exit code other than 0): their examples run below, and their layout is checked below too
+ * (help examples), from the same runs.
+ */
+const helpTexts = [['--help'], ...COMMANDS.map((c) => [c, '--help'])].map((args) => ({
+  args,
+  text: execFileSync(process.execPath, [join(ROOT, 'bin', 'rmq-diag.js'), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, COLUMNS: '80' } }),
+}));
+
 function helpExamples(): string[] {
   const out: string[] = [];
-  for (const args of [['--help'], ...['events', 'analyze', 'rules', 'replay', 'tui'].map((c) => [c, '--help'])]) {
-    const text = execFileSync(process.execPath, [join(ROOT, 'bin', 'rmq-diag.js'), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, COLUMNS: '80' } });
+  for (const { text } of helpTexts) {
     const lines = text.split('\n');
     let inEx = false;
     for (const l of lines) {
@@ -123,6 +134,22 @@ function runShell(cmd: string, cwd: string): Promise<{ code: number; stderr: str
     child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
   });
 }
+
+describe('help examples', () => {
+  it('are whole commands, one per line, under a line saying what they do', () => {
+    for (const c of COMMANDS) {
+      const lines = helpTexts.find((h) => h.args[0] === c)!.text.split('\n');
+      const at = lines.indexOf('Examples:');
+      expect(at, c).toBeGreaterThan(0);
+      const block = lines.slice(at + 1, lines.findIndex((l, i) => i > at && !l.startsWith('  ')));
+      expect(block.length % 2, c).toBe(0);
+      for (let i = 0; i < block.length; i += 2) {
+        expect(block[i], c).toMatch(/^ {2}# \S/);
+        expect(block[i + 1], c).toMatch(/^ {2}(rmq-diag|zcat) \S/);
+      }
+    }
+  });
+});
 
 describe('documented examples', () => {
   it('are rmq-diag commands or set-up lines (never anything else, never run blind)', () => {

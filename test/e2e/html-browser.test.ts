@@ -30,6 +30,21 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * `analyze samples/SAMPLE --format html --severity none -o FILE`, once per sample for the file: the
+ * page of each sample, and the same page for the tests below that look at the seed outage's and the
+ * lab's seed outage's (the same command writes the same page; each test opens it in a page of its
+ * own and changes nothing in the file).
+ */
+const analyzed = new Map<string, Promise<{ file: string; r: Awaited<ReturnType<typeof run>> }>>();
+function analyzeHtml(sample: string) {
+  if (!analyzed.has(sample)) {
+    const file = join(dir, `${sample.replace('/', '-')}.html`);
+    analyzed.set(sample, run(['analyze', `samples/${sample}`, '--format', 'html', '--severity', 'none', '-o', file]).then((r) => ({ file, r })));
+  }
+  return analyzed.get(sample)!;
+}
+
 interface Opened {
   page: Page;
   errors: string[];
@@ -71,8 +86,7 @@ async function colours(page: Page, png: Buffer): Promise<number> {
 
 describe('analyze --format html in chromium', () => {
   it.each(SAMPLES)('%s: opens from disk with a lane per host, a band per fault, evidence on click, a picture', async (sample) => {
-    const file = join(dir, `${sample.replace('/', '-')}.html`);
-    const r = await run(['analyze', `samples/${sample}`, '--format', 'html', '--severity', 'none', '-o', file]);
+    const { file, r } = await analyzeHtml(sample);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     const size = readFileSync(file).length;
@@ -113,8 +127,8 @@ describe('analyze --format html in chromium', () => {
   });
 
   it('the seed outage: a mark shows its evidence line (file:line, time, text)', async () => {
-    const file = join(dir, 'seed-mark.html');
-    await run(['analyze', 'samples/seed-outage', '--format', 'html', '--severity', 'none', '-o', file]);
+    const { file, r } = await analyzeHtml('seed-outage');
+    expect(r.code, r.stderr).toBe(0);
     const o = await open(file);
     try {
       await o.page.locator('#timeline-svg g.mark[data-kind="namesrv-switch"]').first().click();
@@ -129,8 +143,8 @@ describe('analyze --format html in chromium', () => {
   });
 
   it('reads without JavaScript: the picture, the cards and the evidence are in the page itself', async () => {
-    const file = join(dir, 'seed-nojs.html');
-    await run(['analyze', 'samples/seed-outage', '--format', 'html', '--severity', 'none', '-o', file]);
+    const { file, r } = await analyzeHtml('seed-outage');
+    expect(r.code, r.stderr).toBe(0);
     const ctx = await browser.newContext({ javaScriptEnabled: false });
     const page = await ctx.newPage();
     try {
@@ -239,10 +253,10 @@ describe('on a phone (390x844) and a laptop (1280x900)', () => {
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    pages.analyze = join(dir, 'lab-analyze.html');
     pages.replay = join(dir, 'lab-replay.html');
-    const a = await run(['analyze', 'samples/lab/seed-outage', '--format', 'html', '--severity', 'none', '-o', pages.analyze]);
+    const { file, r: a } = await analyzeHtml('lab/seed-outage');
     expect(a.code, a.stderr).toBe(0);
+    pages.analyze = file;
     const r = await run(['replay', 'samples/lab/seed-outage', '--what-if', 'clientCloseSocketIfTimeout=true', '--runs', '2', '--format', 'html', '-o', pages.replay]);
     expect(r.code, r.stderr).toBe(0);
   }, 120000);

@@ -16,12 +16,24 @@ const load = (name: string) => JSON.parse(readFileSync(join(ROOT, 'samples', nam
 // Generator categories that are event types with the same meaning, one occurrence per record.
 const SAME = ['send-attempt-failed', 'busy-reply', 'route-update-failed', 'heartbeat-failed', 'broker-expired', 'route-changed', 'namesrv-chosen', 'watermark', 'send-call-timeout', 'startup'];
 
-async function timeline(name: string) {
-  const r = await run(['events', join('samples', name), '--json']);
-  expect(r.code).toBe(0);
-  const lines = ndjson(r.stdout);
-  const summary = lines.pop()!.summary;
-  return { events: lines, summary };
+/**
+ * `events --json` of a sample: its events and summary. Once per sample for the file: the tests only
+ * read them, and the same command gives the same output (test/golden.test.ts pins it).
+ */
+const timelines = new Map<string, Promise<{ events: Array<Record<string, any>>; summary: any }>>();
+function timeline(name: string) {
+  if (!timelines.has(name)) {
+    timelines.set(
+      name,
+      run(['events', join('samples', name), '--json']).then((r) => {
+        expect(r.code).toBe(0);
+        const lines = ndjson(r.stdout);
+        const summary = lines.pop()!.summary;
+        return { events: lines, summary };
+      }),
+    );
+  }
+  return timelines.get(name)!;
 }
 
 describe.each(['seed-outage', 'healthy-restart', 'broker-busy'])('sample %s', (name) => {
