@@ -1,6 +1,6 @@
 // `npm run lab -- score DIR... [--json] [--verbose]`: run rmq-diag's analyze and replay (the built
 // bin/rmq-diag.js) on each recording, score their statements against lab.json, print the figures.
-import { bootsOf, busyRepliesOf } from './score-truth.js';
+import { bootsOf, busyRepliesOf, failedDeliveriesOf } from './score-truth.js';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
@@ -70,7 +70,7 @@ export async function scoreDir(repoDir: string, dir: string, run: CliRunner = (a
   const a = await report(run, 'analyze', dir);
   const r = await report(run, 'replay', dir);
   const errors = ['error' in a ? a.error : null, 'error' in r ? r.error : null].filter((x): x is string => x !== null);
-  return scoreRecording(basename(dir), lab, 'json' in a ? a.json : null, 'json' in r ? r.json : null, errors, busyRepliesOf(dir, lab.timeZone ?? '+08:00'), bootsOf(dir, lab.timeZone ?? '+08:00'));
+  return scoreRecording(basename(dir), lab, 'json' in a ? a.json : null, 'json' in r ? r.json : null, errors, busyRepliesOf(dir, lab.timeZone ?? '+08:00'), bootsOf(dir, lab.timeZone ?? '+08:00'), failedDeliveriesOf(dir, lab.timeZone ?? '+08:00'));
 }
 
 const p2 = (p: number | null): string => (p === null ? '-' : p.toFixed(2));

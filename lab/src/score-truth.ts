@@ -99,6 +99,12 @@ export interface TruthFault {
   darkStart: number | null;
   /** A partition's two sides (null for other faults). */
   groups: [string[], string[]] | null;
+  /**
+   * consume-failures: the first failed delivery a struck instance logged in its window (null: none
+   * logged). A listener made to fail fails nothing until a message reaches it (gen-20261211: an orderly
+   * group consumed nothing for 12 s after the fault began), so a cause may start there.
+   */
+  firstEffect: number | null;
   text: string;
 }
 
@@ -136,7 +142,7 @@ export class Truth {
    * is up when it says so (a 5.3.3 broker took 16.8 s), not when it was launched; a restart, crash or
    * reboot is seen by peers until then.
    */
-  constructor(readonly lab: LabJson, busyReplies: Array<number | BusyReply> = [], boots: readonly Boot[] = []) {
+  constructor(readonly lab: LabJson, busyReplies: Array<number | BusyReply> = [], boots: readonly Boot[] = [], failedDeliveries: readonly FailedDelivery[] = []) {
     this.busyFrom = busyReplies.map((x) => (typeof x === 'number' ? { at: x, broker: null } : x)).sort((a, b) => a.at - b.at);
     this.busyReplies = this.busyFrom.map((x) => x.at);
     this.windowEnd = ms(lab.window.end);
@@ -158,9 +164,15 @@ export class Truth {
       const resetHosts = group ? (lab.consumers ?? []).filter((c) => c.group === group).map((c) => c.host) : [];
       const peers = [...(f.groups?.flat() ?? []), ...(f.consumers ?? []), ...resetHosts].filter((h) => h !== f.host);
       const hungBefore = f.kind === 'reboot' ? raw.find((x) => x !== f && x.host === f.host && x.kind === 'hang' && x.end && Math.abs(ms(x.end) - start) < 1000) : undefined;
-      return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, backAt, darkStart: hungBefore ? ms(hungBefore.start) : null, groups: f.groups ?? null, text: '' };
+      return { index, kind: f.kind, host: f.host, peers, start, end, seenStart, seenEnd, backAt, darkStart: hungBefore ? ms(hungBefore.start) : null, groups: f.groups ?? null, firstEffect: null as number | null, text: '' };
     });
-    for (const f of this.faults) f.text = `${f.kind} on ${f.host} ${this.time(f.start)}-${this.time(f.end)}`;
+    for (const f of this.faults) {
+      f.text = `${f.kind} on ${f.host} ${this.time(f.start)}-${this.time(f.end)}`;
+      if (f.kind !== 'consume-failures') continue;
+      const struck = [f.host, ...f.peers];
+      const first = failedDeliveries.filter((d) => struck.includes(d.host) && d.at >= f.start - 1000 && d.at <= f.end + 1000).sort((a, b) => a.at - b.at)[0];
+      f.firstEffect = first ? first.at : null;
+    }
   }
 
   /** The busy replies the logs show within [from - slack, to + slack]. */
@@ -345,6 +357,23 @@ function eachLine(dir: string, zone: string, name: RegExp, line: (host: string, 
     }
   };
   walk(dir, null);
+}
+
+/** A failed delivery a consumer logged: when, on which host. */
+export interface FailedDelivery {
+  host: string;
+  at: number;
+}
+/** The Java clients' lines of a failed delivery (ConsumeMessageConcurrentlyService/OrderlyService, 4.x-5.x; rocketmq-client-java's). */
+const FAILED_DELIVERY = /consumeMessage exception|consumeMessage Orderly return not OK|consumeMessage return null|Message listener raised an exception/;
+
+/** The failed deliveries the consumers' client logs show (`rocketmq_client.log`, `rocketmq-client.log`). */
+export function failedDeliveriesOf(dir: string, zone: string): FailedDelivery[] {
+  const out: FailedDelivery[] = [];
+  eachLine(dir, zone, /^rocketmq[_-]client\.log(?:\.gz)?$/, (host, at, text) => {
+    if (host && FAILED_DELIVERY.test(text) && LEADING_TIME.test(text)) out.push({ host, at });
+  });
+  return out;
 }
 
 /** The servers' boot lines in a recording's broker and NameServer logs (`broker.log`, `namesrv.log`, their `_default` twins). */

@@ -5,7 +5,7 @@ import type { LabJson } from './labjson.js';
 import { namedFaults, analyzeStatements } from './statements.js';
 import { CLASSES, isClaim, type Statement, type StatementClass } from './statements-core.js';
 import { replayStatements } from './statements-replay.js';
-import { ms, TOLERANCE, Truth, type Boot, type BusyReply } from './score-truth.js';
+import { ms, TOLERANCE, Truth, type Boot, type BusyReply, type FailedDelivery } from './score-truth.js';
 
 export interface Counts {
   true: number;
@@ -58,8 +58,17 @@ function figures(statements: Statement[], recall: Figures['recall']): Figures {
 }
 
 /** Score one recording's reports (either may be null when its command gave none). */
-export function scoreRecording(name: string, lab: LabJson, analyze: any | null, replay: any | null, errors: string[] = [], busyReplies: Array<number | BusyReply> = [], boots: readonly Boot[] = []): RecordingScore {
-  const truth = new Truth(lab, busyReplies, boots);
+export function scoreRecording(
+  name: string,
+  lab: LabJson,
+  analyze: any | null,
+  replay: any | null,
+  errors: string[] = [],
+  busyReplies: Array<number | BusyReply> = [],
+  boots: readonly Boot[] = [],
+  failedDeliveries: readonly FailedDelivery[] = [],
+): RecordingScore {
+  const truth = new Truth(lab, busyReplies, boots, failedDeliveries);
   const statements = [...(analyze ? analyzeStatements(truth, analyze) : []), ...(replay ? replayStatements(truth, replay) : [])];
   const missed: string[] = [];
   const causes = (analyze?.incidents ?? []).flatMap((i: any) => i.causes ?? []);

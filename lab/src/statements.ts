@@ -81,6 +81,8 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
   // back (the first reset), or, after a hang of its host, from when the host stopped answering (a
   // frozen host that was reset): each is its start.
   const startOf = (f: TruthFault) => {
+    // A listener made to fail is seen failing from its first failed delivery (none before one reached it).
+    if (f.firstEffect !== null && f.firstEffect > f.seenStart) return Math.abs(c.start - f.firstEffect) < Math.abs(c.start - f.seenStart) ? f.firstEffect : f.seenStart;
     if (f.kind !== 'reboot') return f.seenStart;
     const starts = [f.seenStart, f.start, ...(f.darkStart !== null ? [f.darkStart] : [])];
     return starts.reduce((a, b) => (Math.abs(c.start - b) < Math.abs(c.start - a) ? b : a));

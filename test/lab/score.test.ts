@@ -644,6 +644,19 @@ describe('score: consumers', () => {
     expect(named.recall.causes).toEqual({ stated: 1, present: 2 });
   });
 
+  it('a consume-failures cause may start at the first failed delivery a struck instance logged (none fails before a message reaches it)', () => {
+    const l: any = withConsumers();
+    l.faults = [{ kind: 'consume-failures', host: 'app-4', start: T('10:01:00'), end: T('10:02:00'), consumers: ['app-4'], laterShare: 0.4, throwShare: 0.3, pids: [] }];
+    const judged = (failed: Array<{ host: string; at: number }>) =>
+      analyzeStatements(new Truth(l as LabJson, [], [], failed), analyzed({ incidents: [incident({ causes: [{ ...cause('consume-failures', 'app-4', '10:01:20', '10:01:58'), group: 'CID_A' }] })] }))
+        .filter((x) => x.cls === 'cause' && /over/.test(x.claim))
+        .map((x) => x.verdict);
+    expect(judged([])).toEqual(['false']);
+    expect(judged([{ host: 'app-4', at: ms(T('10:01:19')) }])).toEqual(['true']);
+    // Another instance's failure is not this fault's effect.
+    expect(judged([{ host: 'app-3', at: ms(T('10:01:19')) }])).toEqual(['false']);
+  });
+
   it('a listener fault that struck no delivery is no cause to recall (gen-20261210: a consumer that never received a message)', () => {
     const withDeliveries = (first: string | null, last: string | null) => {
       const l: any = withConsumers();
