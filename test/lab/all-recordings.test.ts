@@ -17,8 +17,8 @@ import { join, relative, sep } from 'node:path';
 const TARGET = { cause: 1, 'went-down': 1, other: 0.95, recallCauses: 0.9, recallClients: 0.9, reproduced: 0.9 };
 
 /**
- * Today's figures over the 65 committed recordings (npm run lab -- score samples/lab samples/generated),
- * rounded down. `reproduced` counts replay's verdict (46/65): the producers' milestones and busy
+ * Today's figures over the 66 committed recordings (npm run lab -- score samples/lab samples/generated),
+ * rounded down. `reproduced` counts replay's verdict (46/66): the producers' milestones and busy
  * windows, whether each client lost sends, and the consumer groups' figures the logs give.
  * `replay-assumed` is the share of the values replay took because no line gave them that the lab ran
  * (not claims: no target).
@@ -34,10 +34,10 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   'replay-fault': 0.99,
   'replay-milestone': 0.89,
   'replay-impact': 0.86,
-  'replay-assumed': 0.72,
+  'replay-assumed': 0.71,
   recallCauses: 0.94,
   recallClients: 1,
-  reproduced: 0.7,
+  reproduced: 0.69,
 };
 
 interface Host {
