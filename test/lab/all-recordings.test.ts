@@ -30,7 +30,7 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   process: 1,
   advice: 1,
   consumer: 0.98,
-  'replay-setting': 0.99,
+  'replay-setting': 0.98,
   'replay-fault': 0.99,
   'replay-milestone': 0.89,
   'replay-impact': 0.86,

@@ -158,7 +158,8 @@ describe('the binary event form', () => {
         if (asJson === true) expect(r.header(blank())).toBe(false);
         if (r.jsonSpan()) {
           spans++;
-          expect(asJson).not.toBe(false);
+          // The binary form writes an event it cannot hold (not usual: a thread left undefined, say) as its JSON.
+          expect(asJson !== false || !isUsualEvent(e) || !EVENT_TYPES.includes(e.type), 'a JSON record in the binary form is an event it cannot hold').toBe(true);
           expect(r.spanBytes.subarray(r.spanStart, r.spanEnd).equals(Buffer.from(json))).toBe(true);
         } else expect(asJson === false || Buffer.byteLength(json) !== json.length).toBe(true);
       }
