@@ -263,6 +263,8 @@ interface HostState {
   roundEv: RmqEvent | null;
   /** This host's flow-control warnings (its cache full). */
   flow: Span;
+  /** Its flow-control lines are DefaultLitePullConsumerImpl's: a lite pull consumer, which prints no CONSUME_RT. */
+  litePull: boolean;
 }
 
 interface Group {
@@ -328,7 +330,7 @@ const rule: Rule = {
     };
     const host = (g: Group, h: string): HostState => {
       let s = g.hosts.get(h);
-      if (!s) g.hosts.set(h, (s = { minutes: new Map(), order: [], folded: { slowBest: Infinity, slowN: 0, threadsBest: Infinity, threadsN: 0, anyRt: false, hours: [] }, lined: [], cited: 0, offsets: new Map(), rounds: [], recent: [], keep: [], bestRt: Infinity, roundAt: null, roundN: 0, roundEv: null, flow: new Span() }));
+      if (!s) g.hosts.set(h, (s = { minutes: new Map(), order: [], folded: { slowBest: Infinity, slowN: 0, threadsBest: Infinity, threadsN: 0, anyRt: false, hours: [] }, lined: [], cited: 0, offsets: new Map(), rounds: [], recent: [], keep: [], bestRt: Infinity, roundAt: null, roundN: 0, roundEv: null, flow: new Span(), litePull: false }));
       return s;
     };
     const kept = (s: HostState, ts: number): boolean => {
@@ -425,7 +427,11 @@ const rule: Rule = {
       const g = group(name);
       // A lite pull consumer prints no consume statistics: its commit rounds around the full cache are what
       // can tell a slower application (slowListener).
-      if (e.fields.litePull === true) keepAround(host(g, e.host), Math.round(e.ts / 60000) * 60000);
+      if (e.fields.litePull === true) {
+        const hs = host(g, e.host);
+        hs.litePull = true;
+        keepAround(hs, Math.round(e.ts / 60000) * 60000);
+      }
       if (g.flow.first === null || e.ts < g.flow.first) refused.start(e.ts);
       g.flow.add(e.ts);
       g.flowHosts.add(e.host);
@@ -901,15 +907,16 @@ function slowListener(g: Group, from: number, to: number): Slow | null {
 }
 
 /**
- * A host that prints no CONSUME_RT (DefaultLitePullConsumer: its application consumes what poll()
- * returns, and ConsumerStatsManager counts nothing of it), whose cache was full (flow control) while
+ * A lite pull consumer's host (its flow-control lines are DefaultLitePullConsumerImpl's), which prints
+ * no CONSUME_RT (its application consumes what poll() returns, and ConsumerStatsManager counts
+ * nothing of it; a push consumer's log without the lines is an excerpt, not told so), whose cache was full (flow control) while
  * its consumption per commit round fell below half its earlier rate: with the cache full the
  * application was the limit, so it consumed slower than it had (more arrivals would not lower what
  * it consumed). gen-20261209: a 4.9.3 lite pull application slowed to 1.5 s a message.
  */
 function unstatedSlow(g: Group, from: number, to: number): Slow | null {
   for (const [h, s] of g.hosts) {
-    if (s.folded.anyRt || [...s.minutes.values()].some((m) => m.rt) || s.flow.first === null) continue;
+    if (!s.litePull || s.folded.anyRt || [...s.minutes.values()].some((m) => m.rt) || s.flow.first === null) continue;
     if (s.flow.last! < from || s.flow.first > to) continue;
     const w = slowWindow(s, s.flow.first - ROUNDS_BEFORE_MS, s.flow.last! + 60000);
     if (!w || w.from > s.flow.last!) continue;

@@ -106,6 +106,12 @@ interface Failure {
   waitMs: number;
 }
 
+/** A failed connect or call of `e.host` to `to` (quiet: not known yet), with the wait its line states. */
+function failureOf(e: RmqEvent, to: string, connect: boolean): Failure {
+  const stated = typeof e.fields.timeoutMs === 'number' && e.fields.timeoutMs > 0 ? e.fields.timeoutMs : null;
+  return { e, ts: e.ts!, from: e.host, to, connect, quiet: false, waited: stated !== null && stated >= QUIET_WAIT_MIN_MS, waitMs: stated ?? DEFAULT_WAIT_MS };
+}
+
 /**
  * Each broker host's last seconds of its send queue's watermark: whether a request waited there.
  * The stream is in time order, so when a failed call is read the seconds of its wait were read
@@ -253,9 +259,9 @@ const rule: Rule = {
         return;
       }
       if (to === e.host) return;
-      const stated = typeof e.fields.timeoutMs === 'number' && e.fields.timeoutMs > 0 ? e.fields.timeoutMs : null;
-      const wait = stated ?? DEFAULT_WAIT_MS;
-      failures.push({ e, ts: e.ts, from: e.host, to, connect, quiet: !connect && queues.idleThrough(to, e.ts - wait, e.ts), waited: stated !== null && stated >= QUIET_WAIT_MIN_MS, waitMs: wait });
+      const f = failureOf(e, to, connect);
+      f.quiet = !connect && queues.idleThrough(to, e.ts - f.waitMs, e.ts);
+      failures.push(f);
       runs.ask(to, e.ts);
     };
     const visitor: Visitor = {
@@ -331,10 +337,9 @@ const rule: Rule = {
     function episodes(): Episode[] {
       for (const u of unplaced) {
         const to = book.hostOfIp(ipOf(u.addr));
-        if (!to || to === u.e.host || u.e.ts === null) continue;
-        const stated = typeof u.e.fields.timeoutMs === 'number' && u.e.fields.timeoutMs > 0 ? u.e.fields.timeoutMs : null;
+        if (!to || to === u.e.host) continue;
         // Its target's send queue was not followed then (quiet needs it in time order): no call alone tells a cut.
-        failures.push({ e: u.e, ts: u.e.ts, from: u.e.host, to, connect: u.connect, quiet: false, waited: stated !== null && stated >= QUIET_WAIT_MIN_MS, waitMs: stated ?? DEFAULT_WAIT_MS });
+        failures.push(failureOf(u.e, to, u.connect));
       }
       const valid = failures.filter((f) => runs.has(f.to) && running(f) && !drowning(f)).sort((a, b) => a.ts - b.ts);
       const groups: Failure[][] = [];
