@@ -205,11 +205,38 @@ export class Truth {
    * never pulled a message, its failures drawn for 30 s). Nothing happened to tell: no cause to recall.
    */
   leftNoTrace(f: TruthFault): boolean {
+    if (f.kind === 'partition') return this.partitionCrossedByNothing(f);
     if (f.kind !== 'slowdown' && f.kind !== 'consume-failures' && f.kind !== 'listener-block') return false;
     const struck = this.consumers().filter((c) => c.host === f.host || f.peers.includes(c.host));
     // null: the lab counted no delivery at all; absent (a truth that does not say): not known, so counted.
     const none = (c: LabConsumer) => c.firstDelivery === null || (!!c.firstDelivery && !!c.lastDelivery && (ms(c.lastDelivery) < f.start || ms(c.firstDelivery) > f.end));
     return struck.length > 0 && struck.every(none);
+  }
+
+  /**
+   * A partition between NameServer-only hosts and producer-only hosts none of which was bound to
+   * those NameServers (a client asks the one NameServer it chose, MQClientAPIImpl's remoting client,
+   * 4.x and 5.x), with no other fault on the NameServers they were bound to while it lasted: no
+   * packet would have crossed it, so no log can show it (gen-20261214: mq-ns-1 cut off from two
+   * producers bound to mq-ns-2 and mq-ns-3).
+   */
+  private partitionCrossedByNothing(f: TruthFault): boolean {
+    if (!f.groups) return false;
+    const hostOf = (name: string) => this.lab.hosts.find((h) => h.name === name);
+    const nsOnly = (name: string) => { const h = hostOf(name); return !!h && h.roles.length > 0 && h.roles.every((r) => r === 'namesrv'); };
+    const consumerHosts = new Set(this.consumers().map((c) => c.host));
+    for (const [ns, far] of [f.groups, [f.groups[1], f.groups[0]]]) {
+      if (!ns.length || !far.length || !ns.every(nsOnly)) continue;
+      const cut = new Set(this.lab.servers.namesrv.filter((n) => ns.includes(n.host)).map((n) => n.addr));
+      const quiet = far.every((name) => {
+        const c = this.client(name);
+        if (!c || consumerHosts.has(name) || !c.boundNamesrv || cut.has(c.boundNamesrv)) return false;
+        const bound = this.namesrvHost(c.boundNamesrv);
+        return bound !== undefined && !this.faults.some((x) => x !== f && (x.host === bound || x.peers.includes(bound)) && x.start <= f.end && x.end >= f.start);
+      });
+      if (quiet) return true;
+    }
+    return false;
   }
 
   client(host: string): LabClient | undefined {

@@ -28,6 +28,11 @@ import type { ConsumerFigure } from './types.js';
 
 /** A committed offset that moves back this long after a reset of its group is the reset's doing. */
 const RESET_EFFECT_MS = 60000;
+
+/** Within the reset's effect (a minute's stats line ending up to a minute after it counts). */
+function afterReset(g: { lastReset: number | null }, ts: number): boolean {
+  return g.lastReset !== null && ts >= g.lastReset && ts - g.lastReset <= RESET_EFFECT_MS + 60000;
+}
 /** Illegal offsets remembered per group (a flood of them is one queue's story told many times). */
 const SKIPPED_KEPT = 10000;
 /** The broker's retry delay topic (ScheduleMessageService, 4.x; also 5.x's delay levels). */
@@ -72,6 +77,12 @@ interface GroupState {
   lastReset: number | null;
   consumedAgain: number;
   resetSeen: boolean;
+  /**
+   * Deliveries that failed within RESET_EFFECT_MS of the last reset (the client's lines, or the
+   * group's sends back in a minute that ended in it): a message delivered again and failed is not
+   * consumed twice, unless a retry of it succeeds later.
+   */
+  failedAfterReset: number;
   /** Messages the store no longer held when the consumer asked for them (offset below nextBeginOffset), per `queue@offset` once. */
   skipped: Map<string, number>;
   /** The largest count of cached messages one queue's flow-control line printed. */
@@ -143,7 +154,7 @@ export function consumerCollector(): ConsumerCollector {
     if (!g) {
       g = {
         topics: new Set(), hosts: new Set(), clientFailures: 0, orderly: false, sentBack: 0, sentBackOn: new Map(), retryPuts: 0, dlqPuts: 0, dlqPutsSeen: false,
-        sentBackSeen: false, retrySeen: false, popRetry: null, popRetryPuts: 0, popDlq: 0, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, skipped: new Map(), cached: null, curve: new Map(),
+        sentBackSeen: false, retrySeen: false, popRetry: null, popRetryPuts: 0, popDlq: 0, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, failedAfterReset: 0, skipped: new Map(), cached: null, curve: new Map(),
       };
       groups.set(group, g);
     }
@@ -224,6 +235,7 @@ export function consumerCollector(): ConsumerCollector {
         }
         g.sentBack += sum;
         g.sentBackSeen = true;
+        if (afterReset(g, ts)) g.failedAfterReset += sum;
         g.sentBackOn.set(e.host, (g.sentBackOn.get(e.host) ?? 0) + sum);
       }
       return;
@@ -246,7 +258,9 @@ export function consumerCollector(): ConsumerCollector {
         return;
       }
       if (thrownAt.size > KEPT_THROWN) thrownAt.delete(thrownAt.keys().next().value!);
-      g.clientFailures += Array.isArray(f.msgIds) && f.msgIds.length ? f.msgIds.length : 1;
+      const n = Array.isArray(f.msgIds) && f.msgIds.length ? f.msgIds.length : 1;
+      g.clientFailures += n;
+      if (afterReset(g, ts)) g.failedAfterReset += n;
       if (e.entry === 'consume-failed/orderly-not-ok' || e.entry === 'consume-failed/go-orderly-not-ok') g.orderly = true;
     } else if (e.type === 'flow-control') {
       if (typeof f.count === 'number' && (!g.cached || f.count > g.cached.count)) g.cached = { count: f.count, at: ts, host: e.host };
@@ -372,6 +386,9 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
   if (redelivered === null) unknown.push(g.orderly ? 'redelivered: an orderly group retries in place, which no line counts' : `redelivered: no TOPIC_PUT_NUMS [${RETRY_PREFIX}${group}] in the broker stats`);
   const consumedAgain = g.resetSeen ? g.consumedAgain : null;
   if (consumedAgain === null) unknown.push('consumed twice: no offset reset in the logs (a rebalance or a killed instance can deliver messages again without a line)');
+  else if (consumedAgain > 0 && g.failedAfterReset > 0) {
+    unknown.push(`consumed twice: ${g.failedAfterReset} deliveries failed in the minutes after the offset reset; how many of the ${consumedAgain} delivered again were consumed OK a second time is not in the logs`);
+  }
   const skipped = g.skipped.size ? [...g.skipped.values()].reduce((a, b) => a + b, 0) : null;
   unknown.push(
     skipped === null

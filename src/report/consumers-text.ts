@@ -20,7 +20,7 @@ export function consumerFigures(c: ConsumerImpact, zone: Zone, sameDay: boolean)
     const bound = c.dlqHow?.startsWith(AT_LEAST) ?? false;
     out.push(`DLQ        ${bound ? 'at least ' : ''}${c.dlq} in %DLQ%${c.group} (${bound ? c.dlqHow!.slice(AT_LEAST.length) : c.dlqHow})`);
   }
-  if (c.consumedAgain !== null) out.push(`twice      ${c.consumedAgain} consumed again (committed offsets moved back by an offset reset)`);
+  if (c.consumedAgain !== null) out.push(`again      ${c.consumedAgain} delivered again (committed offsets moved back by an offset reset)`);
   if (c.skipped !== null) out.push(`skipped    ${c.skipped} deleted before they were consumed (illegal offsets moved forward to nextBeginOffset)`);
   if (c.lag && c.lag.about === 0) out.push(`lag        about 0 at each of the ${c.lag.minutes} minute ends read (${c.lag.how})`);
   else if (c.lag) {

@@ -25,6 +25,7 @@
 import type { RmqEvent } from '../parse/types.js';
 import type { MetricValue, Rule } from './types.js';
 import { num, str } from './send-path.js';
+import { clockOf } from './routing.js';
 import { Span, groupOf, someOf } from './consumer.js';
 import { CLIENT_DEFAULTS, LITE_PULL, PULL_RETRY_DELAY_TEXT } from '../rocketmq/facts.js';
 import { formatMs } from '../util/durations.js';
@@ -41,6 +42,10 @@ const REMOVED_WORDS: Record<string, string> = {
   unregistered: 'unregistered a consumer of the group (its shutdown)',
 };
 const SERVER_KINDS = new Set(['broker', 'store', 'remoting']);
+/** A broker's boot this recent (two heartbeat periods) explains a refusal of a group it does not know yet. */
+const BOOT_RECENT_MS = 2 * CLIENT_DEFAULTS.heartbeatBrokerIntervalMs;
+/** Broker hosts' boots and groups' removal lines kept (the oldest let go). */
+const KEPT = 10000;
 
 interface PerReason {
   brokerLines: number;
@@ -56,8 +61,12 @@ interface Group {
   brokers: Set<string>;
   clients: Set<string>;
   span: Span;
-  /** The broker's own `group removed` / channel closed / expired line before a 24. */
-  removed: RmqEvent | null;
+  /**
+   * What the broker that first refused with 24 did just before, on that broker: its boot (its book of
+   * heartbeats is in memory, empty until each consumer's next heartbeat), or its own `group removed`
+   * / channel closed / expired / unregistered line for the group.
+   */
+  before: { what: 'boot' | 'removed'; e: RmqEvent } | null;
   subscriptionChanges: number;
   /** Changes whose expression (subString) differs from the one before: instances subscribing differently. */
   expressionChanges: number;
@@ -75,17 +84,20 @@ const rule: Rule = {
       "Per consumer group: pulls the broker refused with SUBSCRIPTION_NOT_EXIST (24), SUBSCRIPTION_NOT_LATEST (25) or SUBSCRIPTION_GROUP_NOT_EXIST (26), from the broker's lines and the client's `execute the pull request exception`, and a 5.x lite pull consumer's pulls a broker before 5.0.0 does not know (REQUEST_CODE_NOT_SUPPORTED, 3: `request type 361 not supported`); which brokers, how long, and what the broker's book of the group shows at the time.",
     versions: 'All 4.x and 5.x brokers and Java clients (and the Go client\'s remark); 26 only with autoCreateSubscriptionGroup=false; 3 with a 5.x DefaultLitePullConsumer and a 4.x broker.',
     settings: {},
-    events: ['pull-failed', 'consumer-changed'],
+    events: ['pull-failed', 'consumer-changed', 'startup'],
   },
 
   create(ctx) {
     const groups = new Map<string, Group>();
+    /** Per broker host, its last boot line; per `host|group`, the broker's last removal line of the group. */
+    const boots = new Map<string, RmqEvent>();
+    const removals = new Map<string, RmqEvent>();
     const lastBrokerLine = new Map<string, { ts: number | null; group: Group }>();
 
     const groupNamed = (name: string | null, host: string): Group => {
       const key = name ?? `(group not printed, ${host})`;
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { name: key, printed: name !== null, reasons: new Map(), brokers: new Set(), clients: new Set(), span: new Span(), removed: null, subscriptionChanges: 0, expressionChanges: 0, versionChanges: 0, firstChange: null }));
+      if (!g) groups.set(key, (g = { name: key, printed: name !== null, reasons: new Map(), brokers: new Set(), clients: new Set(), span: new Span(), before: null, subscriptionChanges: 0, expressionChanges: 0, versionChanges: 0, firstChange: null }));
       return g;
     };
 
@@ -115,6 +127,7 @@ const rule: Rule = {
       let r = g.reasons.get(reason);
       if (!r) g.reasons.set(reason, (r = { brokerLines: 0, clientLines: 0, first: e, span: new Span() }));
       if (server) {
+        if (reason === 'SUBSCRIPTION_NOT_EXIST' && !r.brokerLines && g.name !== null) g.before = beforeRefusal(e, g.name);
         r.brokerLines++;
         g.brokers.add(e.host);
       } else {
@@ -125,6 +138,21 @@ const rule: Rule = {
       }
       r.span.add(e.ts);
       g.span.add(e.ts);
+    };
+
+    /** The later of the host's boot (within BOOT_RECENT_MS) and its removal line of the group, before a refusal. */
+    const beforeRefusal = (e: RmqEvent, group: string): Group['before'] => {
+      const boot = boots.get(e.host);
+      const removed = removals.get(`${e.host}|${group}`);
+      const recent = boot && boot.ts !== null && e.ts !== null && e.ts - boot.ts <= BOOT_RECENT_MS ? boot : undefined;
+      if (recent && (!removed || (removed.ts ?? 0) <= (recent.ts ?? 0))) return { what: 'boot', e: recent };
+      return removed ? { what: 'removed', e: removed } : null;
+    };
+
+    const started = (e: RmqEvent) => {
+      if (str(e, 'role') !== 'broker' || !SERVER_KINDS.has(e.kind)) return;
+      if (boots.size >= KEPT || boots.has(e.host)) boots.delete(e.host);
+      if (boots.size < KEPT) boots.set(e.host, e);
     };
 
     const changed = (e: RmqEvent) => {
@@ -143,7 +171,9 @@ const rule: Rule = {
         }
         h.firstChange ??= e;
       } else if (change === 'group-removed' || change === 'expired' || change === 'channel-removed' || change === 'unregistered') {
-        groupNamed(name, e.host).removed ??= e;
+        const k = `${e.host}|${name}`;
+        if (removals.has(k)) removals.delete(k);
+        if (removals.size < KEPT) removals.set(k, e);
       }
     };
 
@@ -181,7 +211,8 @@ const rule: Rule = {
         ex.push(
           `SUBSCRIPTION_NOT_EXIST: the broker holds no heartbeat of the group (\`group info not exist\`) or none subscribing to the topic (\`subscription not exist\`). A consumer registers with each broker by its heartbeat, at start and every heartbeatBrokerInterval (${heartbeat / 1000} s by default); the broker keeps them in memory, so a restarted broker, a heartbeat that did not reach it, or a connection closed or expired (120 s without a heartbeat) leaves the group unknown until the next heartbeat arrives.`,
         );
-        if (g.removed) ex.push(`Before, the broker ${REMOVED_WORDS[str(g.removed, 'change') ?? ''] ?? 'dropped a consumer of the group'} (in the evidence).`);
+        if (g.before?.what === 'boot') ex.push(`${g.before.e.host} booted at ${clockOf(g.before.e)}, just before its first refusal (in the evidence): a restarted broker knows no consumer until each one's next heartbeat.`);
+        else if (g.before) ex.push(`Before, ${g.before.e.host} ${REMOVED_WORDS[str(g.before.e, 'change') ?? ''] ?? 'dropped a consumer of the group'} (in the evidence).`);
         if (long > heartbeat) ex.push(`The refusals lasted ${formatMs(long)}, longer than a heartbeat period: the consumer's heartbeats are not registering on that broker.`);
         else if (long > 0) ex.push(`The refusals lasted ${formatMs(long)}, less than a heartbeat period.`);
         else ex.push('The logs show the refusals at one moment only: how long they went on is not shown.');
@@ -213,7 +244,7 @@ const rule: Rule = {
         }
       }
       const evidence: RmqEvent[] = [...g.reasons.values()].map((r) => r.first);
-      if (g.removed) evidence.push(g.removed);
+      if (g.before) evidence.push(g.before.e);
       if (g.firstChange) evidence.push(g.firstChange);
       const codes = [...g.reasons.keys()].map((r) => CODES[r]);
       const metrics: Record<string, MetricValue> = {
@@ -242,6 +273,7 @@ const rule: Rule = {
     return {
       'pull-failed': pull,
       'consumer-changed': changed,
+      startup: started,
       end() {
         for (const g of groups.values()) if (g.reasons.size) report(g);
       },

@@ -856,9 +856,15 @@ describe('score: consumer statements', () => {
       ['381 deliveries failed', 'true'],
       ['300 redelivered through %RETRY%', 'true'],
       ['at least 58 in %DLQ%CID_A', 'true'],
-      ['248 consumed again', 'true'],
+      ['248 delivered again', 'true'],
     ]);
     expect(judged({ failed: 175, redelivered: 200, consumedAgain: 7 }).map((x) => x[1])).toEqual(['false', 'false', 'false']);
+  });
+
+  it('messages delivered again are the lab\'s consumed twice, or up to its failed deliveries more (a redelivery that failed is no duplicate)', () => {
+    expect(judged({ consumedAgain: 300 })).toEqual([['300 delivered again', 'true']]);
+    expect(judged({ consumedAgain: 700 })).toEqual([['700 delivered again', 'false']]);
+    expect(judged({ consumedAgain: 200 })).toEqual([['200 delivered again', 'false']]);
   });
 
   it('a DLQ said to be at least N is false only above the truth; a lag estimate is held to the samples then', () => {

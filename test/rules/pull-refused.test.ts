@@ -148,5 +148,21 @@ ruleTester(rule, {
       },
       findings: [{ severity: 'error', metrics: { codes: ['24'], refusals: 3, refusedMs: 120000 }, evidence: ['mq-broker-a/broker.log:1', 'mq-broker-a/broker.log:2'], mentions: ['removed the group: its last consumer connection', 'longer than a heartbeat period', 'Check that the consumer\'s heartbeats reach mq-broker-a'] }],
     },
+    {
+      // gen-20261214 (5.1.1): broker-b restarted; its first pulls after the boot were refused, while
+      // broker-a had unregistered an instance of the group 3 s before. The refusals are the boot's.
+      name: 'a broker that refuses a group right after its own boot, beside another broker that unregistered a consumer of it',
+      files: {
+        'mq-broker-a/broker.log': lf([
+          srv('06:04:06', 'INFO', 'ClientManageThread_1', 'unregister a consumer[CID_BILLING] from consumerTable ClientChannelInfo [channel=[id: 0x1f2e3d4c, L:/10.213.0.21:10911 - R:/10.213.0.41:53120], clientId=10.213.0.41@12345, language=JAVA, version=453, lastUpdateTimestamp=1796680000000]'),
+        ]),
+        'mq-broker-b/broker.log': lf([
+          srv('06:04:09', 'INFO', 'main', 'The broker[broker-b, 10.213.0.22:10911] boot success. serializeType=JSON and name server is 10.213.0.11:9876;10.213.0.12:9876;10.213.0.13:9876'),
+          srv('06:04:09', 'WARN', 'PullMessageThread_1', "the consumer's group info not exist, group: CID_BILLING"),
+          srv('06:04:10', 'WARN', 'PullMessageThread_3', "the consumer's group info not exist, group: CID_BILLING"),
+        ]),
+      },
+      findings: [{ severity: 'error', metrics: { codes: ['24'], refusals: 2, brokers: ['mq-broker-b'] }, evidence: ['mq-broker-b/broker.log:2', 'mq-broker-b/broker.log:1'], mentions: ['mq-broker-b booted at 06:04:09, just before its first refusal', 'less than a heartbeat period'], explanationOmits: ['unregistered'] }],
+    },
   ],
 });

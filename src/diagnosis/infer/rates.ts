@@ -17,6 +17,7 @@
 
 import type { Fault, ScenarioBroker, ScenarioClient, ScenarioTopic } from '../../model/index.js';
 import { writableAfter } from '../../parse/route-change.js';
+import { isAppFailure } from '../../parse/send-failure.js';
 import type { RmqEvent } from '../../parse/types.js';
 import { round2, type InferContext } from './context.js';
 import { REPLY_SLACK_MS } from './avoidance.js';
@@ -54,6 +55,14 @@ interface Measured {
   refusals: RmqEvent[];
   exposureS: number;
   windows: string[];
+  /**
+   * Set for an asynchronous client not known to use a selector whose refusals all came from one
+   * broker: the rate it would have if a MessageQueueSelector had sent every message to that broker.
+   * An asynchronous send's failure reaches the SendCallback from the reply's thread
+   * (MQClientAPIImpl.sendMessageAsync, 4.x; its stack holds no sendSelectImpl), so its logs cannot
+   * tell a selector's send from the round robin's, and the two readings differ by the route's share.
+   */
+  ifSelector?: { rate: number; broker: string };
 }
 
 /**
@@ -76,8 +85,10 @@ export function ratesFromRefusals(ctx: InferContext, clients: ScenarioClient[], 
       c.sendRatePerSec = m.rate;
       delete c.sendRateSteps;
       delete ctx.defaults[`scenario.clients[${m.index}].sendRateSteps`];
-      if (m.refusals.length >= REFUSALS_STATED) delete ctx.defaults[path];
-      else ctx.def(path, `${m.rate} (from ${m.refusals.length} refused writes, fewer than ${REFUSALS_STATED}: too few to state a rate)`);
+      const few = m.refusals.length < REFUSALS_STATED ? `, fewer than ${REFUSALS_STATED}: too few to state a rate` : '';
+      if (m.ifSelector) ctx.def(path, `${m.rate} (from its ${m.refusals.length} refused writes${few}, if the round robin spread its sends over its route; ${m.ifSelector.rate} if a MessageQueueSelector sent each to ${m.ifSelector.broker}: every refusal was ${m.ifSelector.broker}'s, and an asynchronous send's failure does not show which of the two picked the queue)`);
+      else if (m.refusals.length >= REFUSALS_STATED) delete ctx.defaults[path];
+      else ctx.def(path, `${m.rate} (from ${m.refusals.length} refused writes${few})`);
       ctx.prov(
         path,
         `${m.refusals.length} of its sends refused while ${m.windows.join(' and ')}: a client that makes one attempt per send ` +
@@ -122,7 +133,7 @@ function measure(ctx: InferContext, c: ScenarioClient, i: number, faults: readon
   const routes = mine.filter((e) => e.type === 'route-changed' && e.kind === 'client' && String(e.fields.topic) === c.topic);
   const start = ctx.startEpochMs + (c.startAtMs ?? 0);
   let exposureS = 0;
-  const windows: Array<{ from: number; to: number }> = [];
+  const windows: Array<{ from: number; to: number; broker: string; s: number }> = [];
   const said: string[] = [];
   faults.forEach((f) => {
     if (!('diskFull' in f) || !onTopic.includes(f.broker)) return;
@@ -132,13 +143,30 @@ function measure(ctx: InferContext, c: ScenarioClient, i: number, faults: readon
     const held = keyBroker ? [keyBroker] : ((before ? writableAfter(before) : null) ?? onTopic);
     if (!held.includes(f.broker) || from < start) return;
     exposureS += (to - from) / 1000 / held.length;
-    windows.push({ from, to: to + REPLY_SLACK_MS });
+    windows.push({ from, to: to + REPLY_SLACK_MS, broker: f.broker, s: (to - from) / 1000 });
     said.push(`${f.broker} refused every write for ${Math.round((to - from) / 1000)} s (its disk full), ${keyBroker ? 'the broker of its selector’s queue' : `1 of ${held.length} brokers of its route`}`);
   });
   if (!windows.length || exposureS < EXPOSURE_MIN_S) return null;
   const refusals = mine.filter((e) => e.kind === 'app' && e.type === 'disk-full' && e.fields.code === 14 && windows.some((w) => e.ts! >= w.from && e.ts! <= w.to));
   if (refusals.length < REFUSALS_MIN) return null;
-  return { index: i, rate: round2(refusals.length / exposureS), refusals, exposureS, windows: said };
+  const measured: Measured = { index: i, rate: round2(refusals.length / exposureS), refusals, exposureS, windows: said };
+  const struck = windows.filter((w) => refusals.some((e) => e.ts! >= w.from && e.ts! <= w.to));
+  const struckBrokers = new Set(struck.map((w) => w.broker));
+  if (!keyBroker && c.async && struckBrokers.size === 1 && !sentElsewhere(mine, [...struckBrokers][0], brokers)) {
+    const selectorS = struck.reduce((n, w) => n + w.s, 0);
+    measured.ifSelector = { rate: round2(refusals.length / selectorS), broker: [...struckBrokers][0] };
+  }
+  return measured;
+}
+
+/** Whether a line of the client places one of its sends or attempts on a broker other than this one. */
+function sentElsewhere(mine: readonly RmqEvent[], broker: string, brokers: readonly ScenarioBroker[]): boolean {
+  const addr = brokers.find((b) => b.name === broker)?.addr;
+  return mine.some((e) => {
+    if (!((e.kind === 'app' && isAppFailure(e)) || (e.kind === 'client' && /^(send|busy-reply|async-timeout)/.test(e.type)))) return false;
+    const at = e.fields.addr ?? e.fields.brokerAddr ?? e.fields.brokerName;
+    return typeof at === 'string' && at !== addr && at !== broker && brokers.some((b) => b.addr === at || b.name === at);
+  });
 }
 
 /**
