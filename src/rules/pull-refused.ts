@@ -73,6 +73,8 @@ interface Group {
   /** Changes of the version alone (the same subString before and after): a rebalance's heartbeat. */
   versionChanges: number;
   firstChange: RmqEvent | null;
+  /** The first change logged after a refusal of the group (the heartbeat that ends a 25's wait). */
+  changeAfter: RmqEvent | null;
 }
 
 const rule: Rule = {
@@ -97,7 +99,7 @@ const rule: Rule = {
     const groupNamed = (name: string | null, host: string): Group => {
       const key = name ?? `(group not printed, ${host})`;
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { name: key, printed: name !== null, reasons: new Map(), brokers: new Set(), clients: new Set(), span: new Span(), before: null, subscriptionChanges: 0, expressionChanges: 0, versionChanges: 0, firstChange: null }));
+      if (!g) groups.set(key, (g = { name: key, printed: name !== null, reasons: new Map(), brokers: new Set(), clients: new Set(), span: new Span(), before: null, subscriptionChanges: 0, expressionChanges: 0, versionChanges: 0, firstChange: null, changeAfter: null }));
       return g;
     };
 
@@ -170,6 +172,7 @@ const rule: Rule = {
           else h.expressionChanges++;
         }
         h.firstChange ??= e;
+        if (h.reasons.size) h.changeAfter ??= e;
       } else if (change === 'group-removed' || change === 'expired' || change === 'channel-removed' || change === 'unregistered') {
         const k = `${e.host}|${name}`;
         if (removals.has(k)) removals.delete(k);
@@ -239,13 +242,14 @@ const rule: Rule = {
           );
           adv.push(`The subscriptions need no change: the refusals stop when ${g.printed ? g.name : 'the group'} stops rebalancing. Find why it rebalanced (instances starting or stopping, or a broker leaving or joining the topic's route).`);
         } else {
-          if (g.firstChange) ex.push(`The broker logged the group's subscription changing once after them (in the evidence): a heartbeat with the newer subscription arrived.`);
+          if (g.changeAfter) ex.push(`The broker logged the group's subscription changing after them (in the evidence): a heartbeat with the newer subscription arrived.`);
           adv.push(`If the refusals repeat, compare the subscriptions of the group's instances (topics and tags): they must be the same in every instance of a group.`);
         }
       }
       const evidence: RmqEvent[] = [...g.reasons.values()].map((r) => r.first);
       if (g.before) evidence.push(g.before.e);
-      if (g.firstChange) evidence.push(g.firstChange);
+      if (g.changeAfter) evidence.push(g.changeAfter);
+      else if (g.firstChange) evidence.push(g.firstChange);
       const codes = [...g.reasons.keys()].map((r) => CODES[r]);
       const metrics: Record<string, MetricValue> = {
         codes: codes.map(String),

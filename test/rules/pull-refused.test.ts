@@ -91,10 +91,20 @@ ruleTester(rule, {
           severity: 'warning',
           metrics: { codes: ['25'], refusals: 8, subscriptionChanges: 1 },
           evidence: ['mq-broker-a/broker.log:1', 'mq-broker-a/broker.log:9'],
-          mentions: ['real_db_consumer_group-dsp_error', 'changing once after them'],
+          mentions: ['real_db_consumer_group-dsp_error', 'changing after them'],
           adviceOmits: ['Give every instance'],
         },
       ],
+    },
+    {
+      name: 'a subscription change logged before the refusal is no heartbeat that ended it',
+      files: {
+        'mq-broker-a/broker.log': lf([
+          srv('10:00:00', 'INFO', 'HeartbeatThread_1', `subscription changed, group: CID_STOCK OLD: ${sd('*', 1000)} NEW: ${sd('TagA', 2000)}`),
+          notLatest('10:00:05', sd('*', 3000)),
+        ]),
+      },
+      findings: [{ severity: 'warning', metrics: { codes: ['25'], refusals: 1 }, explanationOmits: ['after them'] }],
     },
     {
       name: 'refusals beside subscription changes of the version alone (the same subString): they follow rebalances, the subscriptions need no change',
