@@ -318,6 +318,19 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
       if (kinds) out.push(checkDown(truth, proc(`broker ${broker} ${m.detection === 'expired' ? 'went silent with its connections open' : m.detection === 'destroyed' ? 'closed its connections (died)' : 'unregistered (shut down)'}`), bHost, `broker ${broker}`, from, to, kinds, nsHost));
       break;
     }
+    case 'pull-refused': {
+      // "<host> booted at T, just before its first refusal": the lab restarted, crashed or rebooted
+      // that host's broker, which booted again before the finding's first refusal.
+      const before = typeof m.before === 'string' ? m.before : null;
+      if (before?.endsWith(' boot')) {
+        const host = before.slice(0, -' boot'.length);
+        // The refusals with 24 lie somewhere in the finding's window (its start may be another code's).
+        const claim = proc(`${host}'s broker booted just before refusing pulls (in ${truth.time(from)}-${truth.time(to)})`);
+        const boots = truth.faults.filter((x) => x.host === host && x.backAt.broker !== null && x.backAt.broker <= to + TOLERANCE.failureMs && x.backAt.broker >= from - 2 * 30000 - TOLERANCE.failureMs);
+        out.push(claim.is(boots.length > 0, boots.map((x) => x.text).join('; '), `no fault of the lab restarted ${host}'s broker then (${truth.allFaults()})`));
+      }
+      break;
+    }
     case 'colocated-namesrv': {
       const h = truth.lab.hosts.find((x) => x.name === sub.host);
       const both = !!h && h.roles.includes('namesrv') && h.roles.some((r) => r.startsWith('broker'));

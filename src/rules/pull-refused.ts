@@ -260,6 +260,8 @@ const rule: Rule = {
         clients: g.clients.size,
         subscriptionChanges: g.subscriptionChanges,
         expressionChanges: g.expressionChanges,
+        // What the first broker to refuse with 24 did just before (in the explanation): its boot, or its removal of a consumer.
+        before: g.before ? `${g.before.e.host} ${g.before.what === 'boot' ? 'boot' : str(g.before.e, 'change') ?? 'removal'}` : null,
       };
       ctx.report({
         severity: r24 || r26 || r3 ? 'error' : 'warning',

@@ -223,6 +223,20 @@ describe('score: impact, findings, advice', () => {
     expect(ss.filter((s) => s.where === 'F1 broker-down-detection' && s.cls === 'process').map((s) => s.verdict)).toEqual(['true']);
   });
 
+  it('a pull refusal put down to the refusing broker\'s boot is true only when the lab restarted that broker then (gen-20261214)', () => {
+    const refused = (faults: any[], boots: any[]) =>
+      analyzeStatements(
+        new Truth(lab({ faults }), [], boots),
+        analyzed({ findings: [finding('F1', 'pull-refused', {}, '10:01:05', '10:01:08', { codes: ['24'], before: 'broker-b-host boot' })] }),
+      )
+        .filter((x) => x.where === 'F1 pull-refused')
+        .map((x) => `${x.cls} ${x.verdict}`);
+    const restart = { kind: 'restart', host: 'broker-b-host', start: T('10:00:40'), end: T('10:01:00'), pids: [] };
+    expect(refused([restart], [{ host: 'broker-b-host', process: 'broker', at: Date.parse(T('10:01:04')) }])).toEqual(['process true']);
+    // A restart of the other broker, or none: false.
+    expect(refused([{ ...restart, host: 'broker-a-host' }], [{ host: 'broker-a-host', process: 'broker', at: Date.parse(T('10:01:04')) }])).toEqual(['process false']);
+  });
+
   it('a partition answers "the NameServer removed broker X because it was gone" only when it cut the two apart', () => {
     const sub = { host: 'ns-1', broker: 'broker-a', brokerAddr: '10.0.0.21:10911', namesrvAddr: '10.0.0.11:9876' };
     const removal = (groups: [string[], string[]]) =>
