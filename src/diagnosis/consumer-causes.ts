@@ -292,7 +292,7 @@ function instanceCauses(
       end: null,
       recognisedBy: `the broker removed the closed channel of an instance of group ${c.group} (${c.change === 'expired' ? 'expired: no heartbeat for 120 s' : '`remove not active channel`'}) with no unregister, and its own log went silent then: killed, crashed or its host lost (the logs cannot tell which); the others rebalanced`,
       evidence: [ref(c.ev)],
-      detail: 'no shutdown: offsets consumed since its last commit (every 5 s) are consumed again by the new owners',
+      detail: 'messages consumed since its last commit (every 5 s) are consumed again by the new owners',
     };
     out.push(cause);
     open.set(key, cause);
