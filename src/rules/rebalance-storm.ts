@@ -218,7 +218,9 @@ const rule: Rule = {
           evidence.push(servers[0].e);
         }
         if (starts.length) {
-          told.push(`${plural(starts.length, 'instance')} of the group started meanwhile (${someOf([...new Set(starts.map((c) => c.host))].sort())}, their client logs' start lines): each start is a join.`);
+          const startedOn = [...new Set(starts.map((c) => c.host))].sort();
+          const who = startedOn.length === starts.length ? `${plural(starts.length, 'instance')} of the group started` : `Instances of the group started ${plural(starts.length, 'time')}`;
+          told.push(`${who} meanwhile (on ${someOf(startedOn)}, their client logs' start lines): each start is a join.`);
           adv.push('Instances that start one after another (a deploy, a scale-out) each move the queues: expected during a rolling deploy; if the starts were not planned, find why the instances restarted.');
           evidence.push(starts[0].e);
         }

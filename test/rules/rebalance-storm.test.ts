@@ -82,7 +82,7 @@ ruleTester(rule, {
         {
           metrics: { stormRebalances: 7, timeoutCloses: 0 },
           evidence: ['mq-broker-a/broker.log:2', 'app-pay-01/logs/rocketmq_client.log:1'],
-          mentions: ['A broker stopped and started meanwhile (mq-broker-a shut down at 17:00:20 and mq-broker-a booted at 17:01:07)', 'lost and regained its queues', '1 instance of the group started meanwhile (app-pay-01', 'expected around a planned restart'],
+          mentions: ['A broker stopped and started meanwhile (mq-broker-a shut down at 17:00:20 and mq-broker-a booted at 17:01:07)', 'lost and regained its queues', '1 instance of the group started meanwhile (on app-pay-01', 'expected around a planned restart'],
           adviceOmits: ['container probe'],
         },
       ],
