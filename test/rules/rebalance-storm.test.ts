@@ -66,6 +66,15 @@ ruleTester(rule, {
       ],
     },
     {
+      // gen-20261216: app-billing-02 killed and started again, beside app-billing-01: three starts on two hosts.
+      name: 'the same storm while one instance started twice: its starts counted as starts, not as instances',
+      files: {
+        'app-pay-01/logs/rocketmq_client.log': client([rec('16:59:50,000', 'INFO', 'the consumer [GroupPay] start OK.'), ...seven()]),
+        'app-pay-02/logs/rocketmq_client.log': client([rec('16:59:55,000', 'INFO', 'the consumer [GroupPay] start OK.'), rec('17:01:30,000', 'INFO', 'the consumer [GroupPay] start OK.')]),
+      },
+      findings: [{ metrics: { stormRebalances: 7 }, mentions: ['Instances of the group started 3 times meanwhile (on app-pay-01 and app-pay-02'], explanationOmits: ['3 instances'] }],
+    },
+    {
       name: 'the same storm while a broker restarted under a running group (lab consumer-5x-restart): the restart named, not instances coming and going; the cluster\'s own boot before the group ran is not',
       files: {
         'app-pay-01/logs/rocketmq_client.log': client([
