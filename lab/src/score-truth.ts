@@ -142,7 +142,7 @@ export class Truth {
    * is up when it says so (a 5.3.3 broker took 16.8 s), not when it was launched; a restart, crash or
    * reboot is seen by peers until then.
    */
-  constructor(readonly lab: LabJson, busyReplies: Array<number | BusyReply> = [], boots: readonly Boot[] = [], failedDeliveries: readonly FailedDelivery[] = []) {
+  constructor(readonly lab: LabJson, busyReplies: Array<number | BusyReply> = [], readonly boots: readonly Boot[] = [], failedDeliveries: readonly FailedDelivery[] = []) {
     this.busyFrom = busyReplies.map((x) => (typeof x === 'number' ? { at: x, broker: null } : x)).sort((a, b) => a.at - b.at);
     this.busyReplies = this.busyFrom.map((x) => x.at);
     this.windowEnd = ms(lab.window.end);

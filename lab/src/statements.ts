@@ -325,9 +325,13 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
       if (before?.endsWith(' boot')) {
         const host = before.slice(0, -' boot'.length);
         // The refusals with 24 lie somewhere in the finding's window (its start may be another code's).
+        // The broker's own boot line then, the cluster's first start or one after a fault of the lab.
         const claim = proc(`${host}'s broker booted just before refusing pulls (in ${truth.time(from)}-${truth.time(to)})`);
-        const boots = truth.faults.filter((x) => x.host === host && x.backAt.broker !== null && x.backAt.broker <= to + TOLERANCE.failureMs && x.backAt.broker >= from - 2 * 30000 - TOLERANCE.failureMs);
-        out.push(claim.is(boots.length > 0, boots.map((x) => x.text).join('; '), `no fault of the lab restarted ${host}'s broker then (${truth.allFaults()})`));
+        const near = (at: number) => at <= to + TOLERANCE.failureMs && at >= from - 2 * 30000 - TOLERANCE.failureMs;
+        const booted = truth.boots.filter((b) => b.host === host && b.process !== 'namesrv' && near(b.at));
+        const restarted = truth.faults.filter((x) => x.host === host && x.backAt.broker !== null && near(x.backAt.broker));
+        const said = booted.length ? `its boot line at ${truth.time(booted[0].at)}` : restarted.map((x) => x.text).join('; ');
+        out.push(claim.is(booted.length + restarted.length > 0, said, `no boot of ${host}'s broker then (${truth.allFaults()})`));
       }
       break;
     }

@@ -89,6 +89,8 @@ const WATERMARK_GAP_MS = 2000;
  * timed out because its event loop did not run, while every call to it timed out).
  */
 const BUSY_QUEUE_MS = 1000;
+/** Calls with their waits stated, from two hosts or more, that tell a quiet cut shorter than a crossing period. */
+const QUIET_CALLS_MIN = 4;
 /** Busy spans kept per host (a week of logs stays bounded). */
 const MAX_BUSY_SPANS = 4096;
 
@@ -204,7 +206,14 @@ class Runs {
  */
 function quietCut(g: Failure[]): boolean {
   const waited = g.filter((f) => f.waited);
-  return g.every((f) => !f.connect && f.quiet) && waited.length >= 2 && waited[waited.length - 1].ts - waited[0].ts > REGISTER_PERIOD_MS;
+  if (!g.every((f) => !f.connect && f.quiet) || waited.length < 2) return false;
+  if (waited[waited.length - 1].ts - waited[0].ts > REGISTER_PERIOD_MS) return true;
+  // Or several hosts' calls with their waits stated, to a broker that printed an empty send queue
+  // through each: what kept the requests from it was between it and each of them, not one client's
+  // connection (gen-20261218: four producers' sends to broker-a timed out for 20 s while it printed
+  // `Send Queue Size: 0` every second; the 4.9.0 clients kept their channels, so no connect was made).
+  const pairs = new Set(waited.map((f) => `${f.from}|${f.to}`));
+  return waited.length >= QUIET_CALLS_MIN && new Set(waited.map((f) => f.from)).size >= 2 && pairs.size >= 2;
 }
 
 const RUN_EVENTS: EventType[] = ['watermark', 'stats', 'store-slow', 'broker-registered', 'pipeline', 'channel-closed', 'namesrv-chosen', 'broker-expired', 'broker-removed', 'startup', 'route-changed', 'send-attempt-failed', 'heartbeat-failed', 'register-failed'];
@@ -218,7 +227,7 @@ const rule: Rule = {
       'Connects that time out (no answer, no refusal, no reset) and calls that time out between hosts whose own logs show them running, or calls alone to a broker that printed its send queue empty all along: the network between them dropped packets. Names the host cut off, its peers, the first and last failure.',
     versions: 'all: a connect that timed out (NettyRemotingClient: `createChannel: connect remote host[X] timeout` or ConnectTimeoutException up to 5.2; from 5.3 `connect to X failed` 2 s or more after the host\'s own `NETTY CLIENT PIPELINE: CONNECT ... => X`), and invokeSync timeouts; calls alone when the broker\'s watermark.log prints its send queue every second',
     settings: {},
-    events: [...new Set<EventType>([...BOOK_EVENTS, ...RUN_EVENTS, 'connect-failed', 'rpc-timeout', 'shutdown'])],
+    events: [...new Set<EventType>([...BOOK_EVENTS, ...RUN_EVENTS, 'connect-failed', 'rpc-timeout', 'async-timeout', 'shutdown'])],
   },
   create(ctx) {
     const book = addressBook(ctx);
@@ -275,6 +284,10 @@ const rule: Rule = {
         else if (e.fields.event === 'active') connecting.delete(key);
       },
       'rpc-timeout': (e) => fail(e, false),
+      // An asynchronous request removed on timeout (`remove timeout request, ResponseFuture [...
+      // R:/ip:port], timeoutMillis=N`, NettyRemotingAbstract.scanResponseTable, 4.x and 5.x): a call
+      // that waited its whole timeout on that channel.
+      'async-timeout': (e) => (typeof e.fields.addr === 'string' ? fail(e, false) : noteRun(e)),
       watermark: (e) => {
         noteRun(e);
         if (e.kind === 'watermark' && e.fields.queue === 'Send' && e.ts !== null) queues.note(e.host, e.ts, e.fields.size === 0 && e.fields.slowMs === 0, typeof e.fields.slowMs === 'number' ? e.fields.slowMs : 0);

@@ -214,7 +214,7 @@ const rule: Rule = {
         ex.push(
           `SUBSCRIPTION_NOT_EXIST: the broker holds no heartbeat of the group (\`group info not exist\`) or none subscribing to the topic (\`subscription not exist\`). A consumer registers with each broker by its heartbeat, at start and every heartbeatBrokerInterval (${heartbeat / 1000} s by default); the broker keeps them in memory, so a restarted broker, a heartbeat that did not reach it, or a connection closed or expired (120 s without a heartbeat) leaves the group unknown until the next heartbeat arrives.`,
         );
-        if (g.before?.what === 'boot') ex.push(`${g.before.e.host} booted at ${clockOf(g.before.e)}, just before its first refusal (in the evidence): a restarted broker knows no consumer until each one's next heartbeat.`);
+        if (g.before?.what === 'boot') ex.push(`${g.before.e.host} booted at ${clockOf(g.before.e)}, just before its first refusal (in the evidence): a broker that has just started knows no consumer until each one's next heartbeat.`);
         else if (g.before) ex.push(`Before, ${g.before.e.host} ${REMOVED_WORDS[str(g.before.e, 'change') ?? ''] ?? 'dropped a consumer of the group'} (in the evidence).`);
         if (long > heartbeat) ex.push(`The refusals lasted ${formatMs(long)}, longer than a heartbeat period: the consumer's heartbeats are not registering on that broker.`);
         else if (long > 0) ex.push(`The refusals lasted ${formatMs(long)}, less than a heartbeat period.`);

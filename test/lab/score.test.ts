@@ -235,6 +235,8 @@ describe('score: impact, findings, advice', () => {
     expect(refused([restart], [{ host: 'broker-b-host', process: 'broker', at: Date.parse(T('10:01:04')) }])).toEqual(['process true']);
     // A restart of the other broker, or none: false.
     expect(refused([{ ...restart, host: 'broker-a-host' }], [{ host: 'broker-a-host', process: 'broker', at: Date.parse(T('10:01:04')) }])).toEqual(['process false']);
+    // The cluster's first start: its boot line is the boot the finding names.
+    expect(refused([], [{ host: 'broker-b-host', process: 'broker', at: Date.parse(T('10:00:58')) }])).toEqual(['process true']);
   });
 
   it('a partition answers "the NameServer removed broker X because it was gone" only when it cut the two apart', () => {

@@ -228,3 +228,17 @@ it("gen-20261211: failures to NameServers not yet placed when they were read sti
   expect(Math.abs(a[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
   expect(Math.abs(a[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
 });
+
+// gen-20261218 (servers 5.5.0, clients 4.9.0-5.1.0): broker-a cut off from the four producers for
+// 20 s. The 4.x clients kept their timed-out channels (no connect was made across the cut); their
+// asynchronous sends were removed on timeout (`remove timeout request, ... timeoutMillis=3000`) while
+// broker-a printed `Send Queue Size: 0 SlowTimeMills: 0` every second: shorter than a crossing period,
+// but several hosts' calls, each with its wait stated, that never reached the broker.
+it("gen-20261218: four producers' timed-out asynchronous sends to broker-a, which printed an empty send queue throughout, name its cut within 20 s", async () => {
+  const cut = generatedTruth('gen-20261218').faults.find((f) => f.kind === 'partition')!;
+  const fs = await generatedFindings('gen-20261218', [rule]);
+  expect(fs.map((f) => [f.subject.host, f.metrics.connectTimeouts])).toEqual([['mq-broker-a', 0]]);
+  expect(fs[0].metrics.peers).toEqual(expect.arrayContaining(['app-pay-01', 'app-order-01']));
+  expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(10_000);
+  expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(10_000);
+});

@@ -18,6 +18,7 @@ import type { RmqEvent } from '../../parse/types.js';
 import type { InferContext } from './context.js';
 import { isSendCallbackClass } from '../../parse/record.js';
 import { brokerVipAddr } from '../../rocketmq/facts.js';
+import { addrInText } from '../../rules/routing.js';
 
 /**
  * Sends a client without fault avoidance would have put on the refusing broker in the window, at
@@ -77,7 +78,13 @@ export function refusals(ctx: InferContext, faults: readonly Fault[], brokers: r
  */
 function failedAt(e: RmqEvent, async: boolean, brokers: readonly ScenarioBroker[]): string | null {
   // Any client's failed attempt, as its client log names it.
-  if (e.kind === 'client' && e.type === 'send-attempt-failed' && typeof e.fields.brokerName === 'string') return e.fields.brokerName;
+  if (e.kind === 'client' && e.type === 'send-attempt-failed') {
+    if (typeof e.fields.brokerName === 'string') return e.fields.brokerName;
+    // 5.1.0-5.2.0 print the line's placeholders unfilled (`Broker: %s`): its cause names the
+    // channel (`wait response on the channel <ip:port> timeout`; gen-20261217's app-pay-01, 5.1.1).
+    const addr = addrInText(typeof e.fields.cause === 'string' ? e.fields.cause : null);
+    return addr ? (brokers.find((b) => b.addr === addr || brokerVipAddr(b.addr) === addr)?.name ?? null) : null;
+  }
   // An ASYNC send's request that timed out, as the client's scanResponseTable removed it (4.x names
   // the channel): sendMessageAsync's InvokeCallback then calls updateFaultItem(broker, cost,
   // isolation=true) (MQClientAPIImpl, 4.3.0-5.3.3), as sendDefaultImpl does for a sync attempt.

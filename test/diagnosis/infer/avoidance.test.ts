@@ -35,6 +35,12 @@ describe('fault avoidance from behaviour', () => {
     expect(order.assumed).toMatch(/default/);
   });
 
+  it('a 5.1.1 client whose failed-attempt line prints `Broker: %s` is placed by its cause\'s channel, and runs it (gen-20261217)', async () => {
+    const pay = (await inferred('gen-20261217'))('app-pay-01');
+    expect([pay.value, pay.ran]).toEqual([true, true]);
+    expect(pay.provenance.rule).toMatch(/^after a failed attempt on broker-b the client sent it nothing more for \d+ s, while broker-b refused or left unanswered every write \(mq-broker-b cut off from app-pay-01/);
+  });
+
   it('an async client with one failure and no later line: inferred on its inferred rate, and the provenance says that is the premise (gen-713)', async () => {
     const pay = (await inferred('gen-713'))('app-pay-01');
     expect([pay.value, pay.ran]).toEqual([true, true]);
