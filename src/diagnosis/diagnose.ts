@@ -75,7 +75,7 @@ export function incidentPass(t: Timeline, o: DiagnoseOptions = {}): IncidentPass
     finish(findings) {
       collected = c.finish();
       consumerImpacts = consumers.finish();
-      const input = inferScenario(collected!, { zone: t.defaultZone.name, source: 'analyze', findings });
+      const input = inferScenario(collected!, { zone: t.defaultZone.name, source: 'analyze', findings, consumers: consumerImpacts });
       const sources = sourcesOf(t);
       return buildIncidents(input, findings, {
         clientVersion: (h) => clientVersionOf(h, sources),

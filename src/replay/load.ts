@@ -58,13 +58,15 @@ export async function inferFromLogs(opts: BuildOptions, zoneOut: (t: Timeline) =
       }
     }
     const c = collect(read(timeline.events()), timeline.accounting, base, first, last, { otherRead: timeline.keepOther === 'inference' });
+    const impacts = consumers.finish();
     const input = inferScenario(c, {
       zone: timeline.defaultZone.name,
       source: `${source}: ${timeline.accounting.length} files from ${hosts.size} hosts`,
       findings: runner.finish(),
+      consumers: impacts,
     });
     input.zone = zoneOut(timeline);
-    const groups = consumerFigures(consumers.finish());
+    const groups = consumerFigures(impacts);
     if (input.observed && groups.length) input.observed.consumers = groups;
     if (last !== timeline.last && first !== null && timeline.last !== null) {
       input.notes.push(

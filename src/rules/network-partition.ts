@@ -378,7 +378,11 @@ const rule: Rule = {
     function cutsOf(g: Failure[]): Episode[] {
       const out: Episode[] = [];
       let left = g;
-      while (left.some((f) => f.connect) || quietCut(left)) {
+      // A host's calls alone tell a cut by those of them that waited on an idle broker (quiet): the
+      // others (a wait whose watermark seconds are missing, or calls to another broker, overloaded or
+      // hung meanwhile: gen-20261219) neither tell it nor hide it.
+      const quietOf = (fs: Failure[]) => fs.filter((f) => !f.connect && f.quiet);
+      while (left.some((f) => f.connect) || hasQuietHost(left)) {
         const peersOf = new Map<string, Set<string>>();
         for (const f of left) {
           for (const [a, b] of [[f.from, f.to], [f.to, f.from]]) {
@@ -393,14 +397,22 @@ const rule: Rule = {
           .sort((a, b) => rank(b) - rank(a) || a.localeCompare(b))
           .find((h) => {
             const list = touching(h);
-            return list.some((f) => f.connect) || quietCut(list);
+            return list.some((f) => f.connect) || quietCut(quietOf(list));
           });
         if (host === undefined) break;
-        const list = touching(host);
+        const all = touching(host);
+        // Without a connect, the cut is what its quiet calls show.
+        const list = all.some((f) => f.connect) ? all : quietOf(all);
         out.push({ host, peers: [...new Set(list.flatMap((f) => [f.from, f.to]))].filter((h) => h !== host).sort(), list });
         left = left.filter((f) => f.from !== host && f.to !== host);
       }
       return out;
+    }
+
+    /** Whether some host's quiet calls alone tell a cut. */
+    function hasQuietHost(fs: Failure[]): boolean {
+      const hosts = new Set(fs.flatMap((f) => [f.from, f.to]));
+      return [...hosts].some((h) => quietCut(fs.filter((f) => (f.from === h || f.to === h) && !f.connect && f.quiet)));
     }
 
     /**

@@ -28,7 +28,7 @@ import { CLIENT, CLIENT_DEFAULTS, CLIENT_THREADS } from '../rocketmq/facts.js';
 const DEFAULT_SEND_MSG_TIMEOUT_MS = CLIENT_DEFAULTS.sendMsgTimeoutMs;
 import { factIn, versionSide } from '../rocketmq/versions.js';
 import { about, type TopicAdvice } from './advice.js';
-import { faultAvoidanceSeen, latencyFaultAdvice } from './versions.js';
+import { faultAvoidanceSeen, lateAttempt, latencyFaultAdvice } from './versions.js';
 
 interface Hit {
   ev: RmqEvent;
@@ -54,6 +54,8 @@ interface Group {
   maxRtAttempt: RmqEvent | null;
   /** Of n, the sends the application made asynchronously (the record's thread is the producer's AsyncSenderExecutor). */
   async: number;
+  /** Of n, the sends more than an attempt's flight after the first (lateAttempt). */
+  late: number;
 }
 
 /** How far before the call timeout its last attempt may be logged. */
@@ -123,11 +125,12 @@ const rule: Rule = {
 
     const record = (h: Hit) => {
       let g = groups.get(h.host);
-      if (!g) groups.set(h.host, (g = { host: h.host, n: 0, retried: 0, joined: 0, brokers: new Map(), addrs: new Map(), maxRt: null, first: h.ev, last: h.ev, firstAttempt: null, maxRtAttempt: null, async: 0 }));
+      if (!g) groups.set(h.host, (g = { host: h.host, n: 0, retried: 0, joined: 0, brokers: new Map(), addrs: new Map(), maxRt: null, first: h.ev, last: h.ev, firstAttempt: null, maxRtAttempt: null, async: 0, late: 0 }));
       g.n++;
       // DefaultMQProducerImpl's async sender executor runs sendDefaultImpl with the same one budget.
       if ((h.ev.thread ?? '').startsWith(CLIENT_THREADS.asyncSender)) g.async++;
       if (h.retried) g.retried++;
+      if (lateAttempt(g.first.ts, h.ev.ts)) g.late++;
       if (h.ev.ts !== null && (g.first.ts === null || h.ev.ts < g.first.ts)) g.first = h.ev;
       if (h.ev.ts !== null && (g.last.ts === null || h.ev.ts >= g.last.ts)) g.last = h.ev;
       const a = h.attempt;
@@ -240,7 +243,7 @@ const rule: Rule = {
         else if (capped === null) adv.push(`On client 5.3.3 or later, set ${perRequest} ${why}.`);
         else if (versionSide(cv, '5.0.0') === 'atLeast') adv.push(`Client 5.3.3 and later can cap one attempt with ${perRequest}, ${why}; ${cv} has no such setting.`);
         // Every one of these sends had an attempt time out on this one broker: spread far apart, they show the client kept picking it.
-        const seen = brokers.length === 1 ? faultAvoidanceSeen(cv, brokers[0], g.first.ts, g.last.ts) : ({ state: 'unknown' } as const);
+        const seen = brokers.length === 1 ? faultAvoidanceSeen(cv, brokers[0], g.first.ts, g.last.ts, g.late) : ({ state: 'unknown' } as const);
         adv.push(about('latency-fault', latencyFaultAdvice(cv, seen, g.host)));
         // Only for a broker that gave no answer at all: one that answered other sends busy meanwhile
         // was slow (an overload), and its late answers to these came after the budget.

@@ -27,7 +27,7 @@ import type { EventType, RmqEvent } from '../parse/types.js';
 import { FindingKeeper, Occurrences } from './util.js';
 import { formatMs } from '../util/durations.js';
 import type { Rule, RuleContext, Severity, Visitor } from './types.js';
-import { closeTimedOutChannelAdvice, faultAvoidanceSeen, latencyFaultAdvice } from './versions.js';
+import { closeTimedOutChannelAdvice, faultAvoidanceSeen, lateAttempt, latencyFaultAdvice } from './versions.js';
 import { routeDelta, writableAfter } from '../parse/route-change.js';
 import {
   addressBook,
@@ -70,6 +70,8 @@ interface Episode {
   /** When the first and the last failed send attempt were logged. */
   firstAttemptMs: number | null;
   lastAttemptMs: number | null;
+  /** Failed attempts more than an attempt's flight after the first (lateAttempt). */
+  lateAttempts: number;
   /** Sends that failed in the end: a timed-out attempt (it waited for the whole remaining budget) or a `throw exception` attempt. */
   failedSends: number;
   /** Failed sends as the application logged them (its exceptions), tied to this episode by the attempt before them. */
@@ -225,6 +227,7 @@ const rule: Rule = {
         if (e.ts !== null) {
           ep.firstAttemptMs ??= e.ts;
           ep.lastAttemptMs = e.ts;
+          if (lateAttempt(ep.firstAttemptMs, e.ts)) ep.lateAttempts++;
         }
         // A sync send waits for what is left of its budget, so an attempt that waited it out ends
         // the send; one that failed at once is retried on another broker unless it was the last
@@ -449,6 +452,7 @@ function newEpisode(e: RmqEvent, a: string | null, n: string | null): Episode {
     failedAttempts: 0,
     firstAttemptMs: null,
     lastAttemptMs: null,
+    lateAttempts: 0,
     failedSends: 0,
     appFailures: 0,
     evidence: 0,
@@ -547,7 +551,7 @@ function report(w: Window, ep: Episode): void {
   }
   advice.push(about('find-cause', `Find why ${who} stopped answering at ${clockOf(ep.first)} (host freeze, long GC, network loss): a hang with the TCP connection open is only noticed after the ${formatMs(expiredMs)} expiry, a crash at once.`));
   if (ep.timeouts > 0 && ep.failedAttempts > 0) {
-    advice.push(about('latency-fault', latencyFaultAdvice(version.range, faultAvoidanceSeen(version.range, broker, ep.firstAttemptMs, ep.lastAttemptMs), ep.host)));
+    advice.push(about('latency-fault', latencyFaultAdvice(version.range, faultAvoidanceSeen(version.range, broker, ep.firstAttemptMs, ep.lastAttemptMs, ep.lateAttempts), ep.host)));
   }
   if (!within && ep.routePolls === 0) advice.push('Collect the NameServer logs (namesrv.log) of the cluster to see when, and whether, each NameServer removed the broker.');
 

@@ -88,17 +88,29 @@ export function latencyFaultAdvice(range: string, seen: FaultAvoidanceSeen, who:
 
 /**
  * Whether a producer's failed attempts against one broker show its fault avoidance off: up to
- * 5.1.3 a failed attempt keeps the broker out of the selection for 10 min (while another broker is
- * in the route), so failed attempts against it long after the first (more than the attempts already
- * in flight could take) mean the setting was off. From 5.1.4 the isolation is 10 s and the pattern
- * does not tell; nor does an unknown version.
+ * 5.1.3 a failed attempt keeps the broker out of the selection for 10 min while another broker is
+ * available, so failed attempts against it long after the first (more than the attempts already
+ * in flight could take) mean the setting was off, when there are LATE_ATTEMPTS_MIN of them: with
+ * every broker of the route isolated, MQFaultStrategy.selectOneMessageQueue falls back to
+ * LatencyFaultTolerance.pickOneAtLeast and may pick the avoided broker again (gen-20261219:
+ * app-stock-01, 4.8.0 with it on, tried broker-c once more 92 s after its first failure there, as
+ * broker-a was overloaded and broker-b hung). From 5.1.4 the isolation is 10 s and the pattern
+ * does not tell; nor does an unknown version. `late`: the attempts more than IN_FLIGHT_SPAN_MS
+ * after the first (lateAttempt).
  */
-export function faultAvoidanceSeen(range: string, broker: string, firstAttemptMs: number | null, lastAttemptMs: number | null): FaultAvoidanceSeen {
+export function faultAvoidanceSeen(range: string, broker: string, firstAttemptMs: number | null, lastAttemptMs: number | null, late: number): FaultAvoidanceSeen {
   if (factIn(CLIENT.faultStrategy514, range) !== false || firstAttemptMs === null || lastAttemptMs === null) return { state: 'unknown' };
   const span = lastAttemptMs - firstAttemptMs;
-  if (span <= IN_FLIGHT_SPAN_MS) return { state: 'unknown' };
-  return { state: 'off', why: `its attempts to ${broker} kept failing for ${formatMs(span)} after the first, where a client with it on avoids the broker for ${formatMs(isolationMs(FAULT_TABLES_4X))}` };
+  if (span <= IN_FLIGHT_SPAN_MS || late < LATE_ATTEMPTS_MIN) return { state: 'unknown' };
+  return { state: 'off', why: `its attempts to ${broker} kept failing for ${formatMs(span)} after the first (${late} of them more than ${formatMs(IN_FLIGHT_SPAN_MS)} after it), where a client with it on avoids the broker for ${formatMs(isolationMs(FAULT_TABLES_4X))}` };
+}
+
+/** Whether a failed attempt came too long after the first one on its broker to have been on its way then. */
+export function lateAttempt(firstAttemptMs: number | null, ts: number | null): boolean {
+  return firstAttemptMs !== null && ts !== null && ts - firstAttemptMs > IN_FLIGHT_SPAN_MS;
 }
 
 /** Longer than any attempt already on its way when the first failure came back (default budgets: 3 s a send). */
 const IN_FLIGHT_SPAN_MS = 15000;
+/** Late attempts that show the round robin still picking the broker, not one fallback pick. */
+const LATE_ATTEMPTS_MIN = 3;

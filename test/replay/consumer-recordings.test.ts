@@ -359,3 +359,24 @@ describe('consumer-lite-pull-stop: a lite pull group has no consume threads', ()
     expect(r.whatIf[0].consumers[0].maxLag).toBeGreaterThan(r.baseline.consumers[0].maxLag + 20);
   });
 });
+
+describe('maxReconsumeTimes from the failures', () => {
+  const group = async (name: string, g: string) => {
+    const input = await infer(join(ROOT, 'samples', 'generated', name));
+    const i = input.scenario.consumerGroups!.findIndex((x) => x.group === g);
+    const path = `scenario.consumerGroups[${i}].maxReconsumeTimes`;
+    return { value: input.scenario.consumerGroups![i].maxReconsumeTimes, assumed: input.defaults[path], rule: input.provenance[path]?.rule };
+  };
+
+  it('gen-20261219: none failed above reconsumeTimes 2 because the listener had stopped failing when they came back: assumed, not read as 2 (the group ran 3)', async () => {
+    const g = await group('gen-20261219', 'CID_BILLING');
+    expect(g.value).not.toBe(2);
+    expect(g.assumed).toMatch(/default/);
+  });
+
+  it('gen-20261211: the listener still failed after the retry was due, and none failed above 1: 1, as the group ran', async () => {
+    const g = await group('gen-20261211', 'CID_BILLING');
+    expect(g.value).toBe(1);
+    expect(g.rule).toMatch(/though the listener still failed deliveries after the retry's delay/);
+  });
+});

@@ -242,3 +242,16 @@ it("gen-20261218: four producers' timed-out asynchronous sends to broker-a, whic
   expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(10_000);
   expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(10_000);
 });
+
+// gen-20261219 (servers 4.7.0): broker-c cut off from the NameServer, the other brokers and three
+// producers for 150 s, while broker-a was overloaded and broker-b hung for 2 s. The calls to
+// broker-a and broker-b (not quiet: a full or silent watermark) and those to broker-c in the 6 s its
+// scheduler was held (no watermark line then) neither tell the cut nor hide the quiet ones.
+it("gen-20261219: broker-c's quiet timed-out calls name its cut beside timeouts on an overloaded broker-a and a hung broker-b", async () => {
+  const cut = generatedTruth('gen-20261219').faults.find((f) => f.kind === 'partition')!;
+  const fs = await generatedFindings('gen-20261219', [rule]);
+  expect(fs.map((f) => f.subject.host)).toEqual(['mq-broker-c']);
+  expect(fs[0].metrics.peers).toEqual(['app-order-01', 'app-pay-01', 'app-stock-01']);
+  expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
+  expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
+});

@@ -1,7 +1,7 @@
 // What a client's version range says of its fault strategy (MQFaultStrategy up to 5.1.3 and from
 // 5.1.4, read from rocketmq-all-4.9.4, 5.1.3 and 5.1.4), and the premise of the advice to enable it.
 import { describe, expect, it } from 'vitest';
-import { avoidanceAfterFailure, faultAvoidanceSeen, latencyFaultAdvice } from '../../src/rules/versions.js';
+import { avoidanceAfterFailure, faultAvoidanceSeen, lateAttempt, latencyFaultAdvice } from '../../src/rules/versions.js';
 
 describe('fault avoidance by client version', () => {
   it('a failed attempt keeps the broker out for 10 min up to 5.1.3 and 10 s from 5.1.4', () => {
@@ -15,15 +15,20 @@ describe('fault avoidance by client version', () => {
 
   it('infers the setting off only where a 4.x-5.1.3 client kept failing against the broker well past the attempts in flight', () => {
     const t0 = Date.UTC(2026, 0, 1);
-    expect(faultAvoidanceSeen('4.9.4', 'broker-a', t0, t0 + 16_000)).toMatchObject({ state: 'off' });
-    expect(faultAvoidanceSeen('4.7.1', 'broker-a', t0, t0 + 120_000)).toMatchObject({ state: 'off', why: expect.stringContaining('2 min') });
+    expect(faultAvoidanceSeen('4.9.4', 'broker-a', t0, t0 + 16_000, 3)).toMatchObject({ state: 'off' });
+    expect(faultAvoidanceSeen('4.7.1', 'broker-a', t0, t0 + 120_000, 5)).toMatchObject({ state: 'off', why: expect.stringContaining('2 min') });
     // Attempts already on their way when the first failure came back fail too, with the setting on.
-    expect(faultAvoidanceSeen('4.9.4', 'broker-a', t0, t0 + 14_000)).toEqual({ state: 'unknown' });
+    expect(faultAvoidanceSeen('4.9.4', 'broker-a', t0, t0 + 14_000, 0)).toEqual({ state: 'unknown' });
+    // One or two late picks: MQFaultStrategy's fallback (pickOneAtLeast) when every broker was isolated
+    // picks an avoided one again (gen-20261219: 4.8.0 with the setting on, one attempt 92 s later).
+    expect(faultAvoidanceSeen('4.8.0', 'broker-c', t0, t0 + 92_000, 1)).toEqual({ state: 'unknown' });
+    expect(faultAvoidanceSeen('4.8.0', 'broker-c', t0, t0 + 92_000, 2)).toEqual({ state: 'unknown' });
     // 5.1.4+ isolates for 10 s only: failures minutes apart happen with the setting on too.
-    expect(faultAvoidanceSeen('5.1.4', 'broker-a', t0, t0 + 120_000)).toEqual({ state: 'unknown' });
-    expect(faultAvoidanceSeen('4.3.0-5.3.3', 'broker-a', t0, t0 + 120_000)).toEqual({ state: 'unknown' });
-    expect(faultAvoidanceSeen('unknown', 'broker-a', t0, t0 + 120_000)).toEqual({ state: 'unknown' });
-    expect(faultAvoidanceSeen('4.9.4', 'broker-a', null, t0)).toEqual({ state: 'unknown' });
+    expect(faultAvoidanceSeen('5.1.4', 'broker-a', t0, t0 + 120_000, 9)).toEqual({ state: 'unknown' });
+    expect(faultAvoidanceSeen('4.3.0-5.3.3', 'broker-a', t0, t0 + 120_000, 9)).toEqual({ state: 'unknown' });
+    expect(faultAvoidanceSeen('unknown', 'broker-a', t0, t0 + 120_000, 9)).toEqual({ state: 'unknown' });
+    expect(faultAvoidanceSeen('4.9.4', 'broker-a', null, t0, 9)).toEqual({ state: 'unknown' });
+    expect([lateAttempt(t0, t0 + 15_001), lateAttempt(t0, t0 + 15_000), lateAttempt(null, t0)]).toEqual([true, false, false]);
   });
 
   it('states the premise of the advice as seen or as assumed', () => {

@@ -243,7 +243,7 @@ function inferGroup(
   else def(`${p}.pullBatchSize`, `${CONSUMER_DEFAULTS.pullBatchSize} (DefaultMQPushConsumer default)`);
   def(`${p}.consumeConcurrentlyMaxSpan`, `${CONSUMER_DEFAULTS.consumeConcurrentlyMaxSpan} (DefaultMQPushConsumer default)`);
   const failures = failuresOf(ctx, hostsOf, name);
-  group.maxReconsumeTimes = grpcRetryMaxTimes(ctx, mine, book, p) ?? inferMaxReconsume(ctx, failures, p);
+  group.maxReconsumeTimes = grpcRetryMaxTimes(ctx, mine, book, p) ?? inferMaxReconsume(ctx, failures, name, p);
   group.listener =
     (simpleStart && stats.length === 0 ? inferSimpleListener(ctx, name, topic, p, group, (group.maxReconsumeTimes ?? CONSUMER_DEFAULTS.maxReconsumeTimes) + 1) : null) ??
     (group.consumeMode === 'pop' && stats.length === 0 ? inferPopListener(ctx, failures, name, topic, p) : null) ??
@@ -483,7 +483,7 @@ function grpcRetryMaxTimes(ctx: InferContext, mine: readonly RmqEvent[], book: r
  * several times and none of those came back though the logs go on past the next delay level, that
  * is maxReconsumeTimes.
  */
-function inferMaxReconsume(ctx: InferContext, failures: Failures, p: string): number {
+function inferMaxReconsume(ctx: InferContext, failures: Failures, group: string, p: string): number {
   const failed = failures.rows.filter((f) => f.reconsumeTimes !== null);
   if (failed.length > 0) {
     const top = failed.reduce((m, f) => Math.max(m, f.reconsumeTimes!), -Infinity);
@@ -492,9 +492,18 @@ function inferMaxReconsume(ctx: InferContext, failures: Failures, p: string): nu
     const level = Math.min(3 + top, MESSAGE_DELAY_LEVELS_MS.length);
     const nextDelay = MESSAGE_DELAY_LEVELS_MS[level - 1];
     const firstTop = atTop[0].ts;
-    if (top < CONSUMER_DEFAULTS.maxReconsumeTimes && atTop.length >= FAILED_AT_TOP && firstTop + nextDelay + 10000 < ctx.last) {
+    // The listener still failed when the first of them came back: else its retry succeeding tells
+    // nothing of the limit (gen-20261219: failures for 60 s, the first at reconsumeTimes 2 due back
+    // 60 s after it, when the listener had stopped failing; the group ran maxReconsumeTimes 3).
+    // Or the group's DLQ took messages: one failed at maxReconsumeTimes or more, and none failed
+    // above `top`, so the limit is `top` (consumer-failures-dlq: at least 58 in %DLQ%, the last
+    // failures at 2 before their retry was due).
+    const stillFailing = failed.some((f) => f.ts >= firstTop + nextDelay);
+    const dlq = (ctx.opts.consumers ?? []).find((c) => c.group === group)?.dlq ?? 0;
+    if (top < CONSUMER_DEFAULTS.maxReconsumeTimes && atTop.length >= FAILED_AT_TOP && (stillFailing || dlq > 0) && firstTop + nextDelay + 10000 < ctx.last) {
       const cited = failures.lines.filter((e) => e.fields.reconsumeTimes === top).slice(0, 3);
-      ctx.prov(`${p}.maxReconsumeTimes`, `the highest reconsumeTimes of a failed delivery (${top}, ${atTop.length} failures): none failed at ${top + 1} though the logs go on past the retry's delay (${nextDelay / 1000} s)`, cited);
+      const why = stillFailing ? `though the listener still failed deliveries after the retry's delay (${nextDelay / 1000} s)` : `and the group's DLQ took ${dlq} or more (a message failed at maxReconsumeTimes goes there)`;
+      ctx.prov(`${p}.maxReconsumeTimes`, `the highest reconsumeTimes of a failed delivery (${top}, ${atTop.length} failures): none failed at ${top + 1} ${why}`, cited);
       return top;
     }
   }

@@ -7,6 +7,7 @@ import { parseZone, type Zone } from '../../parse/time.js';
 import type { RmqEvent } from '../../parse/types.js';
 import { relativeTo } from '../../util/paths.js';
 import type { Finding, SourceInfo } from '../../rules/types.js';
+import type { ConsumerImpact } from '../../rules/incident.js';
 import { SERVER_KINDS, type SourceKind } from '../../ingest/kinds.js';
 import type { Collected } from '../collect.js';
 import type { DefaultsMap, ProvenanceMap } from '../types.js';
@@ -26,6 +27,8 @@ export interface InferOptions {
    * consumer-backlog beside its reading): what a rule recognised is asked of it, not recognised again.
    */
   findings?: readonly Finding[];
+  /** The consumer groups' impact over the same logs (analyze's consumers), where the run has it. */
+  consumers?: readonly ConsumerImpact[];
 }
 
 /** A value with the rule that gave it and the lines it read. */
