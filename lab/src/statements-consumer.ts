@@ -52,7 +52,8 @@ function impactStatements(truth: Truth, c: any): Statement[] {
   if (c.failed !== null && c.failed !== undefined) out.push(s(`${c.failed} deliveries failed`).is(near(c.failed, g.failed), `the lab counted ${g.failed}`, `the lab counted ${g.failed} failed deliveries`));
   if (c.redelivered !== null && c.redelivered !== undefined) {
     const again = g.deliveries - g.received;
-    out.push(s(`${c.redelivered} redelivered through %RETRY%`).is(near(c.redelivered, again), `the lab counted ${again} deliveries beyond the first`, `the lab counted ${again} deliveries beyond each message's first`));
+    if (c.redeliveredAtLeast) out.push(s(`at least ${c.redelivered} redelivered through %RETRY%`).is(atMost(c.redelivered, again), `the lab counted ${again} deliveries beyond the first`, `the lab counted ${again} deliveries beyond each message's first`));
+    else out.push(s(`${c.redelivered} redelivered through %RETRY%`).is(near(c.redelivered, again), `the lab counted ${again} deliveries beyond the first`, `the lab counted ${again} deliveries beyond each message's first`));
   }
   if (c.dlq !== null && c.dlq !== undefined) {
     const dlq = g.dlq.byAdminTool ?? g.dlq.byDeliveries;

@@ -221,6 +221,9 @@ function instanceCauses(
     const host = hostOf(c);
     if (!host) continue;
     const key = `${c.group}|${host}`;
+    // A heartbeat the broker handled after its channel had closed (a broker resuming from a stall) is
+    // no instance coming back (its line prints the channel closed).
+    if (c.change === 'connected' && c.ev.fields.channelActive === false) continue;
     if (c.change === 'connected') {
       const prev = lastConnect.get(key);
       lastConnect.set(key, c.ts);
@@ -296,6 +299,16 @@ function instanceCauses(
     };
     out.push(cause);
     open.set(key, cause);
+  }
+  // A gone instance no broker saw connect again, whose own log resumed after its silence: a new
+  // process (gen-20261220: app-billing-03 killed, started again 63 s later; no broker logged its
+  // connection while one of them was overloaded).
+  for (const left of open.values()) {
+    if (left.kind !== 'consumer-gone' || left.end !== null) continue;
+    const gap = lives.get(left.host)?.gaps.find(([from, to]) => from <= left.start + 5000 && to > left.start);
+    if (!gap) continue;
+    left.end = gap[1];
+    left.detail = `${left.detail ?? ''}; its own log resumed after ${formatMs(gap[1] - left.start)} (a new process)`.replace(/^; /, '');
   }
   return out;
 }

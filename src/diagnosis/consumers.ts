@@ -26,6 +26,8 @@ import type { EventType, RmqEvent } from '../parse/types.js';
 import type { ConsumerImpact } from '../rules/incident.js';
 import type { ConsumerFigure } from './types.js';
 
+/** Retries of failures this close to the last stats minute may not be in %RETRY%'s counts yet (delay levels 3-6). */
+const RETRY_PENDING_MS = 120_000;
 /** A committed offset that moves back this long after a reset of its group is the reset's doing. */
 const RESET_EFFECT_MS = 60000;
 
@@ -75,6 +77,8 @@ interface GroupState {
    */
   committed: Map<string, Map<string, Map<string, number>>>;
   lastReset: number | null;
+  /** The last failed delivery: a client's line, or a minute's sends back (the line's time). */
+  lastFailure: number | null;
   consumedAgain: number;
   resetSeen: boolean;
   /**
@@ -144,6 +148,8 @@ export function consumerCollector(): ConsumerCollector {
   const putHosts = new Map<string, PutHosts>();
   /** Puts per retry topic (the name after %RETRY%), given to their group at the end (a pop retry topic's group is named by later lines). */
   const retryPuts = new Map<string, number>();
+  /** The last minute (epoch ms of its line) a broker printed a topic's puts: retries due later are not counted. */
+  let lastPutMinute: number | null = null;
   /** Pop retry topics (the name after %RETRY%) and their group, from the group stats' keys. */
   const popRetry = new Map<string, string>();
   /** Per host and consume thread: when its last listener exception was logged (a second line of the same delivery follows). */
@@ -154,7 +160,7 @@ export function consumerCollector(): ConsumerCollector {
     if (!g) {
       g = {
         topics: new Set(), hosts: new Set(), clientFailures: 0, orderly: false, sentBack: 0, sentBackOn: new Map(), retryPuts: 0, dlqPuts: 0, dlqPutsSeen: false,
-        sentBackSeen: false, retrySeen: false, popRetry: null, popRetryPuts: 0, popDlq: 0, committed: new Map(), lastReset: null, consumedAgain: 0, resetSeen: false, failedAfterReset: 0, skipped: new Map(), cached: null, curve: new Map(),
+        sentBackSeen: false, retrySeen: false, popRetry: null, popRetryPuts: 0, popDlq: 0, committed: new Map(), lastReset: null, lastFailure: null, consumedAgain: 0, resetSeen: false, failedAfterReset: 0, skipped: new Map(), cached: null, curve: new Map(),
       };
       groups.set(group, g);
     }
@@ -202,6 +208,7 @@ export function consumerCollector(): ConsumerCollector {
       const key = f.key;
       const sum = f.sum;
       if (f.stat === 'TOPIC_PUT_NUMS') {
+        if (lastPutMinute === null || ts > lastPutMinute) lastPutMinute = ts;
         if (key === SCHEDULE_TOPIC) schedule.set(e.host, (schedule.get(e.host) ?? 0) + sum);
         else if (key.startsWith(RETRY_PREFIX)) {
           const name = key.slice(RETRY_PREFIX.length);
@@ -235,6 +242,7 @@ export function consumerCollector(): ConsumerCollector {
         }
         g.sentBack += sum;
         g.sentBackSeen = true;
+        if (sum > 0) g.lastFailure = Math.max(g.lastFailure ?? ts, ts);
         if (afterReset(g, ts)) g.failedAfterReset += sum;
         g.sentBackOn.set(e.host, (g.sentBackOn.get(e.host) ?? 0) + sum);
       }
@@ -260,6 +268,7 @@ export function consumerCollector(): ConsumerCollector {
       if (thrownAt.size > KEPT_THROWN) thrownAt.delete(thrownAt.keys().next().value!);
       const n = Array.isArray(f.msgIds) && f.msgIds.length ? f.msgIds.length : 1;
       g.clientFailures += n;
+      g.lastFailure = Math.max(g.lastFailure ?? ts, ts);
       if (afterReset(g, ts)) g.failedAfterReset += n;
       if (e.entry === 'consume-failed/orderly-not-ok' || e.entry === 'consume-failed/go-orderly-not-ok') g.orderly = true;
     } else if (e.type === 'flow-control') {
@@ -312,7 +321,7 @@ export function consumerCollector(): ConsumerCollector {
       }
       // A broker that missed a minute (down, its stats lost with it) leaves the sum of puts short.
       const gaps = new Set([...putHosts].filter(([, ph]) => Math.min(ph.fewest, ...[...ph.recent.values()].map((x) => x.size)) < ph.all.size).map(([t]) => t));
-      return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen || g.popRetry !== null).map(([group, g]) => impactOf(group, g, schedule, gaps)).sort((a, b) => a.group.localeCompare(b.group));
+      return [...groups].filter(([, g]) => g.hosts.size > 0 || g.sentBackSeen || g.popRetry !== null).map(([group, g]) => impactOf(group, g, schedule, gaps, lastPutMinute)).sort((a, b) => a.group.localeCompare(b.group));
     },
   };
 }
@@ -355,7 +364,7 @@ function impact(group: string, g: GroupState, figures: Omit<ConsumerImpact, 'gro
   };
 }
 
-function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, number>, gaps: ReadonlySet<string>): ConsumerImpact {
+function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, number>, gaps: ReadonlySet<string>, lastPutMinute: number | null): ConsumerImpact {
   const unknown: string[] = [];
   // Failed: a concurrently consumer sends every failed message back (SNDBCK_PUT_NUMS); an orderly
   // one retries in place and the client logs each failure. The larger count stands.
@@ -383,6 +392,11 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
   // suspended and the same messages delivered again); only what reached maxReconsumeTimes is sent back,
   // so %RETRY% counts few of its redeliveries (gen-20261211: 11 puts against 119 redeliveries).
   const redelivered = g.retrySeen && !g.orderly ? g.retryPuts : null;
+  // A failure is put into %RETRY% after its delay level (10 s, 30 s, 1 min, 2 min for the first four
+  // reconsumeTimes: MessageStoreConfig.messageDelayLevel 3-6), and counted in the minute it lands: of
+  // failures within RETRY_PENDING_MS of the last minute printed, some retries are not counted yet
+  // (gen-20261220: 117 puts, 165 redeliveries by the end).
+  const redeliveredAtLeast = redelivered !== null && g.lastFailure !== null && lastPutMinute !== null && g.lastFailure > lastPutMinute - RETRY_PENDING_MS;
   if (redelivered === null) unknown.push(g.orderly ? 'redelivered: an orderly group retries in place, which no line counts' : `redelivered: no TOPIC_PUT_NUMS [${RETRY_PREFIX}${group}] in the broker stats`);
   const consumedAgain = g.resetSeen ? g.consumedAgain : null;
   if (consumedAgain === null) unknown.push('consumed twice: no offset reset in the logs (a rebalance or a killed instance can deliver messages again without a line)');
@@ -399,7 +413,7 @@ function impactOf(group: string, g: GroupState, schedule: ReadonlyMap<string, nu
   const lag = broken.length ? null : lagOf(g.curve);
   if (broken.length) unknown.push(`lag: a broker's stats miss minutes of ${broken.join(', ')} (a broker down): the puts cannot be summed`);
   else if (!lag) unknown.push('lag: needs the broker stats\' puts of the topic beside the committed offsets of every queue');
-  return impact(group, g, { failed, failedHow, redelivered, dlq, dlqHow, consumedAgain, skipped, lag }, unknown);
+  return impact(group, g, { failed, failedHow, redelivered, ...(redeliveredAtLeast ? { redeliveredAtLeast } : {}), dlq, dlqHow, consumedAgain, skipped, lag }, unknown);
 }
 
 /**

@@ -363,6 +363,9 @@ function belongsTo(f: Finding, inc: Incident, sc: Scenario): boolean {
 
 type Mine = ReadonlyArray<{ id: string; f: Finding }>;
 
+/** Sends already on their way when the route dropped a broker may fail up to a send's budget later. */
+const DROP_SLACK_MS = 10_000;
+
 function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readonly MilestoneTime[], opts: IncidentOptions): string | null {
   const stuck = mine.find((x) => x.f.rule === 'namesrv-stuck' && x.f.subject.client === im.client);
   if (stuck) {
@@ -379,7 +382,9 @@ function lastedBecause(im: Impact, inc: Incident, mine: Mine, milestones: readon
   // A slave going away takes nothing from a producer (it never sends to one).
   const away = inc.causes.filter((c) => c.brokers.some((b) => b.role === 'master') && ['hang', 'crash', 'reboot', 'restart', 'shutdown'].includes(c.kind));
   const beforeAway = im.end !== null && away.length > 0 && im.end < Math.min(...away.map((c) => c.start));
-  const drop = beforeAway ? undefined : milestones.find((m) => m.name === 'route-lost' && m.subject === im.client);
+  // The route's drop explains the losses only when they began before it (gen-20261220: a client
+  // dropped broker-c at its restart and lost sends two minutes later, to an overloaded broker-a).
+  const drop = beforeAway ? undefined : milestones.find((m) => m.name === 'route-lost' && m.subject === im.client && (im.start === null || im.start <= m.ts + DROP_SLACK_MS));
   const removal = milestones.filter((m) => m.name === 'namesrv-removal').sort((a, b) => a.ts - b.ts)[0];
   const silent = inc.causes.find((c) => c.kind === 'hang' || c.silentMs !== undefined);
   // Timed from the silent host's own stop: an incident may begin earlier with another cause (gen-599:

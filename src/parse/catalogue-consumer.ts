@@ -189,7 +189,20 @@ const consumerChanged = (
     oldSubString: f.oldSubString ?? null,
     messageModel: f.messageModel,
     retryMaxTimes: f.retryMaxTimes,
+    ...(change === 'connected' ? { channelActive: channelActive(f.channel) } : {}),
   });
+
+/**
+ * Whether a printed Netty channel was open when the line was written: its toString puts `-` between
+ * the local and remote address of an active channel and `!` of a closed one (AbstractChannel,
+ * Netty 4). A broker that resumes after a stall handles the heartbeats that waited for it, of
+ * channels closed meanwhile (gen-20261220: a slave hung for 150 s registered a killed consumer's
+ * heartbeat on `L:/10.213.0.26:10911 ! R:/10.213.0.43:40888` as it resumed). Null: not printed.
+ */
+function channelActive(channel: string | null | undefined): boolean | null {
+  const m = channel == null ? null : /L:\S+ ([-!]) R:/.exec(channel);
+  return m === null ? null : m[1] === '-';
+}
 
 /** topic and subString of a SubscriptionData.toString() (`SubscriptionData [classFilterMode=false, topic=T, subString=S, tagsSet=[...], ...]`). */
 function subscription(text: string | null | undefined): { topic: string | null; subString: string | null } {
@@ -1379,7 +1392,12 @@ export const CONSUMER_ENTRIES: CatalogueEntry[] = [
       {
         // Real: a 4.x broker.log line quoted in a public write-up (127.0.0.1, one broker and one consumer).
         text: 'new consumer connected, group: msgConsumer CONSUME_PASSIVELY CLUSTERING channel: ClientChannelInfo [channel=[id: 0x4d6d00e6, L:/127.0.0.1:10911 - R:/127.0.0.1:59928], clientId=127.0.0.1@8b8ac95a-9514-43b0-abfa-6b1dd9923b5e, language=JAVA, version=252, lastUpdateTimestamp=1548498275493]',
-        fields: { change: 'connected', group: 'msgConsumer', clientId: '127.0.0.1@8b8ac95a-9514-43b0-abfa-6b1dd9923b5e', addr: '127.0.0.1:59928', topic: null, subString: null, messageModel: 'CLUSTERING' },
+        fields: { change: 'connected', group: 'msgConsumer', clientId: '127.0.0.1@8b8ac95a-9514-43b0-abfa-6b1dd9923b5e', addr: '127.0.0.1:59928', topic: null, subString: null, messageModel: 'CLUSTERING', channelActive: true },
+      },
+      {
+        // gen-20261220 (4.9.1 slave resuming from a hang): a heartbeat handled after its channel had closed.
+        text: 'new consumer connected, group: CID_BILLING CONSUME_PASSIVELY CLUSTERING channel: ClientChannelInfo [channel=[id: 0x07a7bd7f, L:/10.213.0.26:10911 ! R:/10.213.0.43:40888], clientId=10.213.0.43@2010, language=JAVA, version=355, lastUpdateTimestamp=1796682727000]',
+        fields: { change: 'connected', group: 'CID_BILLING', clientId: '10.213.0.43@2010', addr: '10.213.0.43:40888', channelActive: false },
       },
     ],
   },

@@ -72,7 +72,7 @@ export const EVENT_FIELD_TABLE: Readonly<Record<Exclude<EventType, 'other'>, Rea
   'offset-illegal': { status: S, group: SN, ...QUEUE, offset: NN, nextBeginOffset: NN, minOffset: NN, maxOffset: NN, addr: SN },
   'offset-reset': { why: S, group: SN, ...QUEUE, offset: NN },
   'offset-commit': { ok: B, group: SN, clientId: SN, ...QUEUE, offset: NN, cause: SN },
-  'consumer-changed': { change: S, group: SN, clientId: SN, addr: SN, topic: SN, subString: SN, oldSubString: SN, messageModel: opt(SN), retryMaxTimes: opt(NN) },
+  'consumer-changed': { change: S, group: SN, clientId: SN, addr: SN, topic: SN, subString: SN, oldSubString: SN, messageModel: opt(SN), retryMaxTimes: opt(NN), channelActive: opt(BN) },
   // ---- a broker set's master elections: DLedger, 5.x controller mode ----
   dledger: { event: S, member: SN, term: NN, leader: SN, peer: SN, result: SN, group: SN },
   controller: { event: S, brokerName: SN, brokerId: NN, masterId: NN, masterAddr: SN, epoch: NN },

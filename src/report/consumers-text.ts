@@ -15,7 +15,7 @@ export function consumerFigures(c: ConsumerImpact, zone: Zone, sameDay: boolean)
   const at = (ts: number) => timeText(ts, zone, sameDay, false);
   const out: string[] = [];
   if (c.failed !== null) out.push(`failed     ${c.failed} ${c.failed === 1 ? 'delivery' : 'deliveries'} (${c.failedHow})`);
-  if (c.redelivered !== null) out.push(`retried    ${c.redelivered} redelivered through ${c.retryTopic ?? `%RETRY%${c.group}`}`);
+  if (c.redelivered !== null) out.push(`retried    ${c.redeliveredAtLeast ? 'at least ' : ''}${c.redelivered} redelivered through ${c.retryTopic ?? `%RETRY%${c.group}`}${c.redeliveredAtLeast ? ' (the retries of the last failures were not counted yet)' : ''}`);
   if (c.dlq !== null) {
     const bound = c.dlqHow?.startsWith(AT_LEAST) ?? false;
     out.push(`DLQ        ${bound ? 'at least ' : ''}${c.dlq} in %DLQ%${c.group} (${bound ? c.dlqHow!.slice(AT_LEAST.length) : c.dlqHow})`);

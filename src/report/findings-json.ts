@@ -87,6 +87,7 @@ function consumerToJson(c: ConsumerImpact, zone: Zone): Record<string, unknown> 
     failed: c.failed,
     failedHow: c.failedHow,
     redelivered: c.redelivered,
+    ...(c.redeliveredAtLeast ? { redeliveredAtLeast: true } : {}),
     ...(c.retryTopic ? { retryTopic: c.retryTopic } : {}),
     dlq: c.dlq,
     dlqHow: c.dlqHow,

@@ -93,6 +93,8 @@ export interface ConsumerImpact {
   failedHow: string | null;
   /** Messages put back for another delivery through %RETRY%group. */
   redelivered: number | null;
+  /** `redelivered` is a lower bound: failures came so late that the broker's stats had not counted all their retries. */
+  redeliveredAtLeast?: boolean;
   /** The retry topic when it is not %RETRY%<group>: a pop consumer's %RETRY%<group>_<topic> (5.x). */
   retryTopic?: string;
   /** Messages stored in %DLQ%group. */

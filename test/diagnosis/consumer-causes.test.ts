@@ -63,6 +63,26 @@ describe('consumer faults named as incident causes', () => {
     expect(consumerCauses(incs).filter((c) => c.host === 'app-billing-02')).toEqual([]);
   });
 
+  // gen-20261220: app-billing-03 killed at 06:31:35 and started again at 06:32:35. A slave that had hung
+  // for 150 s handled the killed process's queued heartbeat as it resumed at 06:32:07, on a channel
+  // already closed (`L:... ! R:...`); no broker logged the new process's connection.
+  it('gen-20261220: a late heartbeat on a closed channel is no return; the instance is back when its own log resumes', async () => {
+    const dir = join(ROOT, 'samples', 'generated', 'gen-20261220');
+    const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
+    let incs: Incident[];
+    try {
+      incs = diagnose(t, { rules: ALL_RULES }).incidents;
+    } finally {
+      t.close();
+    }
+    const kill = (JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).faults as LabFault[]).find((f) => f.kind === 'consumer-kill')!;
+    const [gone] = consumerCauses(incs).filter((c) => c.host === 'app-billing-03');
+    expect(gone.kind).toBe('consumer-gone');
+    expect(Math.abs(gone.start - Date.parse(kill.start))).toBeLessThanOrEqual(10_000);
+    expect(Math.abs(gone.end! - Date.parse(kill.end!))).toBeLessThanOrEqual(10_000);
+    expect(gone.detail).toMatch(/its own log resumed after 1 min 3 s \(a new process\)/);
+  });
+
   it.each(['consumer-slow-listener', 'consumer-failures-dlq', 'consumer-lite-pull-stop', 'consumer-offset-reset', 'consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-grpc-simple-failures'])(
     '%s: every lab fault named on its host, of its kind, from within 10 s, with its group and evidence',
     async (name) => {

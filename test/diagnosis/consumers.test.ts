@@ -51,6 +51,21 @@ describe('the consumers\' impact on the lab\'s consumer recordings', () => {
     expect(c.unknown.join(' ')).toMatch(/consumed twice: \d+ deliveries failed in the minutes after the offset reset; how many of the 34 delivered again were consumed OK a second time is not in the logs/);
   });
 
+  it('gen-20261220: failures up to 57 s before the last stats minute leave their retries uncounted: the redelivered figure is a lower bound', async () => {
+    const dir = join(ROOT, 'samples', 'generated', 'gen-20261220');
+    const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
+    let c: ConsumerImpact;
+    try {
+      [c] = diagnose(t, { rules: ALL_RULES }).consumers;
+    } finally {
+      t.close();
+    }
+    const g = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).consumerGroups[0];
+    expect(c.redeliveredAtLeast).toBe(true);
+    // 117 retry puts counted, 168 deliveries beyond the first by the end.
+    expect(c.redelivered!).toBeLessThan(g.deliveries - g.received);
+  });
+
   it('consumer-failures-dlq: failed, redelivered and the DLQ from the broker stats; duplicates unknown', async () => {
     const [c] = await consumersOf('consumer-failures-dlq');
     const g = truthOf('consumer-failures-dlq');

@@ -280,3 +280,10 @@ describe('advice by topic', () => {
     expect(advice.some((a) => ENABLE.test(a) || /^If \S+'s producer runs without sendLatencyFaultEnable/.test(a))).toBe(false);
   });
 });
+
+// gen-20261220: the clients dropped broker-c from their routes at its restart (06:29:36) and lost
+// sends two minutes later, while broker-a was overloaded: the route's drop is no part of that.
+it('gen-20261220: losses long after a route dropped a restarting broker are put down to the busy broker, not the route', async () => {
+  const [inc] = await incidentsOf('generated/gen-20261220');
+  for (const im of inc.impact) expect(im.lastedBecause, im.client).toMatch(/^it lost sends while broker-a was busy/);
+});
