@@ -242,6 +242,17 @@ const heartbeat = (g: G): EventFields => ({
 
 const diskFull = (ratio: number | null, code: number | null): EventFields => ({ ratio, code });
 
+/**
+ * The slave's housekeeping interval (now - lastWriteTimestamp, HAService$HAClient 4.x, DefaultHAClient
+ * 5.x): closeMaster sets lastWriteTimestamp to 0, so a housekeeping pass before the next write prints
+ * the clock itself (an epoch in ms), which is no interval. Null then.
+ */
+function haClientInterval(ms: number | null): number | null {
+  return ms !== null && ms > EPOCH_LIKE_MS ? null : ms;
+}
+/** An "interval" above this (about 3 years) is an epoch in ms. */
+const EPOCH_LIKE_MS = 1e11;
+
 const storeSync = (
   status: string,
   f: { topic?: string | null; brokerName?: string | null; queueId?: number | null; addr?: string | null; intervalMs?: number | null; behindBytes?: number | string | null } = {},
@@ -2236,11 +2247,16 @@ export const ENTRIES: CatalogueEntry[] = [
     forms: {
       AutoRecoverHAClient: { format: 'AutoRecoverHAClient, housekeeping, found this connection[{}] expired, {}', args: ['addr', 'intervalMs'] },
     },
-    fields: (g) => storeSync('HA_CONNECTION_EXPIRED', { addr: normAddr(g.a), intervalMs: num(g.ms) }),
+    fields: (g) => storeSync('HA_CONNECTION_EXPIRED', { addr: normAddr(g.a), intervalMs: haClientInterval(num(g.ms)) }),
     samples: [
       {
         text: '2024-05-20 14:06:31 WARN HAClient - HAClient, housekeeping, found this connection[10.0.0.1:10912] expired, 20011',
         fields: { status: 'HA_CONNECTION_EXPIRED', addr: '10.0.0.1:10912', intervalMs: 20011, topic: null, behindBytes: null },
+      },
+      {
+        // gen-20261220 (4.9.1 slave resuming from a 150 s hang): the interval since a lastWriteTimestamp of 0.
+        text: '2026-12-08 06:32:07 WARN HAClient - HAClient, housekeeping, found this connection[10.213.0.23:10912] expired, 1796682727510',
+        fields: { status: 'HA_CONNECTION_EXPIRED', addr: '10.213.0.23:10912', intervalMs: null },
       },
       {
         text: '2024-05-20 14:06:31 WARN DefaultHAClient - AutoRecoverHAClient, housekeeping, found this connection[10.0.0.1:10912] expired, 20004',

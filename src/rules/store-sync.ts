@@ -489,7 +489,7 @@ function report(w: SyncWork, a: Agg): void {
     }
     if (a.haMasterSide) sides.push(`on the master, ${plural(a.haMasterSide, 'housekeeping expiry', 'housekeeping expiries')} (nothing from the slave for 20 s)`);
     ex.push(
-      `The master/slave (HA) connection had trouble: ${sides.join('; ')}. The longest episode lasted about ${formatMs(a.haDownMs)}${haDown ? `, longer than ${formatMs(haDownLimit)}` : ''}. While the slave is not connected, a SYNC_MASTER answers SLAVE_NOT_AVAILABLE and an ASYNC_MASTER's slave falls behind.`,
+      `The master/slave (HA) connection had trouble: ${sides.join('; ')}. ${a.haDownMs > 0 ? `The longest episode lasted about ${formatMs(a.haDownMs)}${haDown ? `, longer than ${formatMs(haDownLimit)}` : ''}.` : 'Its lines fall in one moment: how long it lasted is not in them.'} While the slave is not connected, a SYNC_MASTER answers SLAVE_NOT_AVAILABLE and an ASYNC_MASTER's slave falls behind.`,
     );
     if (!a.haConnectFailed) ex.push('4.x slaves retry the connection every 5 s without logging the failures, so an HA outage there can be longer than its lines show.');
   }
@@ -551,7 +551,7 @@ function report(w: SyncWork, a: Agg): void {
   }
 
   const titleParts = [...parts];
-  if (a.ha) titleParts.push(`HA connection trouble for ${formatMs(a.haDownMs)}`);
+  if (a.ha) titleParts.push(a.haDownMs > 0 ? `HA connection trouble for ${formatMs(a.haDownMs)}` : 'HA connection trouble (how long, the lines do not show)');
   if (lag) titleParts.push(`slave ${bytes(a.maxBehind!)} behind`);
   const metrics: Record<string, MetricValue> = {
     failures,

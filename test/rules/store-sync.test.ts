@@ -65,6 +65,20 @@ ruleTester(rule, {
   ],
   invalid: [
     {
+      // gen-20261220: a 4.9.1 slave resuming from a 150 s hang; closeMaster had set lastWriteTimestamp
+      // to 0, so the housekeeping line prints the clock, not an interval.
+      name: '4.x slave whose housekeeping line prints the epoch (lastWriteTimestamp 0): no 57-year episode',
+      tz: '+08:00',
+      files: {
+        'mq-broker-c-s/broker.log': lf([boot('06:28:40', 'broker-c', '10.213.0.26:10911')]),
+        'mq-broker-c-s/store.log': lf([
+          '2024-05-20 06:32:07 WARN HAClient - HAClient, housekeeping, found this connection[10.213.0.23:10912] expired, 1796682727510',
+          '2024-05-20 06:32:07 WARN HAClient - HAClient, master not response some time, so close connection',
+        ]),
+      },
+      findings: [{ metrics: { haEvents: 2, haDownMs: 0 }, mentions: ['how long it lasted is not in them'], explanationOmits: ['min'] }],
+    },
+    {
       name: '5.x slave that cannot connect to its master (the master is the suspect): advice names the master, not the slave',
       tz: '+08:00',
       files: {
