@@ -938,6 +938,23 @@ export const ENTRIES: CatalogueEntry[] = [
     ],
   },
   {
+    id: 'rpc-timeout/invoke-async-impl',
+    type: 'rpc-timeout',
+    keywords: ['invokeAsyncImpl call timeout'],
+    // NettyRemotingAbstract.invokeAsyncImpl (5.x): the time spent before the request could be written
+    // (the semaphore, the channel's connect) was past the request's timeout; an asynchronous send's
+    // SendCallback gets it as `MQClientException: unknown reason` caused by this (gen-20261225: 30 of
+    // a 5.3.1 client's sends to a broker that had gone dark).
+    pattern: /RemotingTimeoutException: invokeAsyncImpl call timeout/,
+    versions: '5.x',
+    versionHint: '>=5.0.0',
+    source: 'remoting/netty/NettyRemotingAbstract (invokeAsyncImpl: RemotingTimeoutException)',
+    format: 'invokeAsyncImpl call timeout',
+    args: [],
+    fields: () => ({ addr: null, timeoutMs: null }),
+    samples: [{ text: 'Caused by: org.apache.rocketmq.remoting.exception.RemotingTimeoutException: invokeAsyncImpl call timeout', fields: { addr: null, timeoutMs: null } }],
+  },
+  {
     id: 'send-async-retry/by-retry',
     type: 'send-async-retry',
     keywords: ['async send msg by retry'],

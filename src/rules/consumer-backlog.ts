@@ -645,7 +645,11 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
     metrics.lagGrewBy = lag.grew;
     ex.push(`The brokers stored ${plural(lag.puts, 'message')} of ${lag.topic} in the minutes its instances consumed ${lag.consumed} of them (TOPIC_PUT_NUMS in the brokers' stats.log against CONSUME_OK_TPS and CONSUME_FAILED_TPS in every instance's log): the lag grew by about ${lag.grew}.`);
   }
-  const blocked = blockedListener(g, from, to, lag);
+  // A host whose calls to a broker failed in a minute consumed nothing then for want of messages,
+  // not because its listener blocked (gen-20261223: app-billing-02 held broker-b's queues while
+  // broker-b was cut off and then hung; its pulls timed out).
+  const pullsFailed = (host: string, minuteEnd: number) => refused.between(host, minuteEnd - 60000, minuteEnd).length > 0;
+  const blocked = blockedListener(g, from, to, lag, pullsFailed);
   const slow = blocked ? null : slowListener(g, from, to);
   const hosts = new Set([...g.flowHosts, ...stuck.flatMap((l) => [...l.hosts]), ...g.hosts.keys()]);
   const broker = brokerFault(from, to, hosts, stuck, refused);
@@ -819,7 +823,7 @@ interface Blocked {
  * the first round after (ConsumeMessageConcurrentlyService commits a queue's lowest offset not yet
  * consumed, so one blocked message holds its queue's offset).
  */
-function blockedListener(g: Group, from: number, to: number, lag: Behind | null): Blocked | null {
+function blockedListener(g: Group, from: number, to: number, lag: Behind | null, pullsFailed: (host: string, minuteEnd: number) => boolean): Blocked | null {
   const found: Array<{ host: string; m: Minute; s: HostState; flow: boolean }> = [];
   for (const [h, s] of g.hosts) {
     const ms = [...s.minutes.values()].sort((a, b) => a.at - b.at);
@@ -829,7 +833,7 @@ function blockedListener(g: Group, from: number, to: number, lag: Behind | null)
       if (!stoppedMinute(m) || m.consumed > 0) continue;
       const flow = s.flow.first !== null && s.flow.first <= m.at && s.flow.last! >= m.at - 60000;
       const inMinute = s.rounds.filter((r) => r.at > m.at - 60000 && r.at <= m.at);
-      const still = inMinute.length >= 3 && inMinute.every((r) => r.n === 0) && lag !== null && m.at > lag.from && m.at - 60000 < lag.to;
+      const still = inMinute.length >= 3 && inMinute.every((r) => r.n === 0) && lag !== null && m.at > lag.from && m.at - 60000 < lag.to && !pullsFailed(h, m.at);
       if (!flow && !still) continue;
       // A minute older than the lines kept that could name no cause when it was read: nothing to cite.
       if (m.rtEv === null) continue;

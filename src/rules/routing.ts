@@ -165,7 +165,7 @@ export function attemptOutcome(e: RmqEvent): 'spent' | 'fast' | 'leftover' {
   // NettyRemotingClient.invokeSync throws this before the request is written when the budget is gone
   // (`invokeSync call timeout` up to 4.9.x, `invokeSync call the addr[...] timeout` later; invokeAsync
   // the same); only a channel that took the budget to open makes it the broker's doing.
-  if (/invoke(?:Sync|Async) call (?:the addr\[[^\]]*\] )?timeout/.test(cause)) return rt !== null && rt >= SPENT_MIN_MS ? 'spent' : 'leftover';
+  if (/invoke(?:Sync|Async|AsyncImpl) call (?:the addr\[[^\]]*\] )?timeout/.test(cause)) return rt !== null && rt >= SPENT_MIN_MS ? 'spent' : 'leftover';
   if (!isTimeoutCause(cause)) return 'fast';
   const budget = givenTimeoutMs(cause);
   if (budget !== null && budget < LEFTOVER_BUDGET_MS) return 'leftover';

@@ -124,8 +124,12 @@ const rule: Rule = {
     const used = new WeakSet<RmqEvent>();
 
     const record = (h: Hit) => {
-      let g = groups.get(h.host);
-      if (!g) groups.set(h.host, (g = { host: h.host, n: 0, retried: 0, joined: 0, brokers: new Map(), addrs: new Map(), maxRt: null, first: h.ev, last: h.ev, firstAttempt: null, maxRtAttempt: null, async: 0, late: 0 }));
+      // The sends of a producer's first seconds are a finding of their own (cold: no fault anywhere),
+      // apart from later ones (gen-20261224: a 529 ms first attempt on broker-a, then broker-c's overload).
+      const started = startBefore(h.host, h.ev.ts);
+      const key = started !== null && h.ev.ts !== null && h.ev.ts - started.ts! <= COLD_START_MS ? `${h.host}|cold` : h.host;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { host: h.host, n: 0, retried: 0, joined: 0, brokers: new Map(), addrs: new Map(), maxRt: null, first: h.ev, last: h.ev, firstAttempt: null, maxRtAttempt: null, async: 0, late: 0 }));
       g.n++;
       // DefaultMQProducerImpl's async sender executor runs sendDefaultImpl with the same one budget.
       if ((h.ev.thread ?? '').startsWith(CLIENT_THREADS.asyncSender)) g.async++;
