@@ -11,7 +11,7 @@ import type { RmqEvent } from '../../src/parse/types.js';
 import rule from '../../src/rules/consumer-backlog.js';
 import { RuleRunner } from '../../src/rules/engine.js';
 import { ruleTester } from './rule-tester.js';
-import { labFindings, labTruth } from './lab-findings.js';
+import { generatedFindings, labFindings, labTruth } from './lab-findings.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -384,4 +384,12 @@ describe('consumer-backlog over weeks of minutes', () => {
     expect(f[0].metrics).toMatchObject({ cause: 'slow-listener', rtBeforeMs: 10, rtDuringMs: 200 });
     expect(f[0].evidence.length).toBeGreaterThan(0);
   }, 120000);
+});
+
+// gen-20261223: app-billing-02 held broker-b's queues while broker-b was cut off and then hung; its
+// pulls timed out and it consumed nothing. That is the broker's fault, not a blocked listener.
+it('gen-20261223: an instance whose pulls to a failed broker timed out is not called blocked', async () => {
+  const [f] = (await generatedFindings('gen-20261223', [rule])).filter((x) => x.metrics.cause !== undefined);
+  expect(f.metrics.cause).toBe('broker-fault');
+  expect(f.metrics.blockedHosts).toBeUndefined();
 });

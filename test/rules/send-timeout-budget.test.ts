@@ -192,3 +192,15 @@ describe('send-timeout-budget on generated lab recordings', () => {
     }
   });
 });
+
+// gen-20261224: app-pay-01's first send timed out on broker-a in its first second (a cold start),
+// and four more on the overloaded broker-c a minute later: two findings, the later one naming broker-c alone.
+it('gen-20261224: a cold start timeout and later ones on an overloaded broker are two findings', async () => {
+  const fs = (await generatedFindings('gen-20261224', [rule])).filter((f) => f.subject.host === 'app-pay-01' || f.subject.client === 'app-pay-01');
+  expect(fs).toHaveLength(2);
+  const [cold, later] = [...fs].sort((a, b) => a.start! - b.start!);
+  expect(cold.explanation).toMatch(/after the producer started/);
+  expect(later.explanation).not.toMatch(/after the producer started/);
+  expect(later.advice.join('\n')).toMatch(/broker-c/);
+  expect(later.advice.join('\n')).not.toMatch(/broker-a/);
+});

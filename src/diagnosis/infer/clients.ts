@@ -566,12 +566,13 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
     const span = ctx.c.statsSpan.get(host);
     return !!span && m >= Math.round(span.first / 60000) && m <= Math.round(span.last / 60000);
   };
-  // A master that booted again within a minute whose line it printed: the line counts only what the
-  // new process stored since its boot, the old process's part of the minute died with it
-  // (gen-20261221: broker-a restarted 15 s before its 06:36 line, 25 stored against broker-b's 317).
+  const complete = (list: ReadonlyArray<{ host: string }>, m: number) => new Set(list.map((l) => l.host)).size + idle.filter((h) => loggedNone(h, m)).length >= masters.size;
+  // A master that booted again within the minute of a line: the line counts only what the new process
+  // stored since its boot (its stats item is new), the old process's part died with it; its TPS is
+  // the rate over what it covers, as for a first line (gen-20261221: broker-a restarted 15 s before
+  // its 06:36 line, SUM 25 TPS 2.50, against broker-b's 317).
   const restarts = ctx.events.filter((e) => e.type === 'startup' && e.fields.role === 'broker' && masters.has(e.host) && e.ts !== null && (byHost.get(e.host)?.[0]?.ts ?? Infinity) < e.ts);
   const rebootedIn = (l: StoredLine) => restarts.some((e) => e.host === l.host && e.ts! <= l.ts && e.ts! > l.ts - 60000);
-  const complete = (list: ReadonlyArray<StoredLine>, m: number) => new Set(list.filter((l) => !rebootedIn(l)).map((l) => l.host)).size + idle.filter((h) => loggedNone(h, m)).length >= masters.size;
   // A host's first line of the topic may cover less than a minute (the item was made by the
   // topic's first put there): its TPS is the rate (firstPerSec).
   const firsts = new Set([...byHost.values()].map((own) => own[0]));
@@ -580,7 +581,7 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
   // routes send it again, not its share of the topic.
   const startLines = new Set([...byMinute.values()].filter((list) => list.every((l) => firsts.has(l))).flat());
   // A line printed late covers the minutes its broker did not run in too: SUM over its span (TPS).
-  const perSec = (l: StoredLine) => (startLines.has(l) ? firstPerSec(l) : printedLate(l.ts) && l.tps > 0 && l.sum / l.tps > 60 + MINUTE_SLACK_S ? l.tps : l.sum / 60);
+  const perSec = (l: StoredLine) => (startLines.has(l) || rebootedIn(l) ? firstPerSec(l) : printedLate(l.ts) && l.tps > 0 && l.sum / l.tps > 60 + MINUTE_SLACK_S ? l.tps : l.sum / 60);
   const rateOf = (list: ReadonlyArray<StoredLine>) => list.reduce((n, l) => n + perSec(l), 0);
   // A broker that ran again after a hang stores at once the requests its sockets held, sends its
   // producers gave up on and sent again elsewhere (copies.ts): the minute of its next line counts
@@ -683,7 +684,7 @@ function topicRateSteps(
   ctx: InferContext,
   byMinute: ReadonlyMap<number, ReadonlyArray<StoredLine>>,
   /** Whether every master printed its count of the topic for minute m (a line, or none of an idle master's). */
-  complete: (list: ReadonlyArray<StoredLine>, m: number) => boolean,
+  complete: (list: ReadonlyArray<{ host: string }>, m: number) => boolean,
   perSec: (l: StoredLine) => number,
   busiest: number,
 ): { steps: RateStep[]; rule: string; evidence: RmqEvent[] } | null {
