@@ -344,7 +344,10 @@ function findingStatements(truth: Truth, f: Report): Statement[] {
     }
     case 'send-timeout-budget': {
       for (const b of (m.brokers as string[] | undefined) ?? [broker]) {
-        out.push(checkDown(truth, down(`broker ${b} did not answer ${sub.host} within the send budget`), truth.brokerHost(b, b.includes(':') ? b : undefined), `broker ${b}`, from, to, UNANSWERING_KINDS));
+        const claim = down(`broker ${b} did not answer ${sub.host} within the send budget`);
+        // A producer's first seconds (sinceStartMs): the finding says its first sends ran out of a short budget with no fault anywhere.
+        if (typeof m.sinceStartMs === 'number') out.push(claim.unknown(`a cold start (${m.sinceStartMs} ms after the producer started): the finding claims no fault of the broker`));
+        else out.push(checkDown(truth, claim, truth.brokerHost(b, b.includes(':') ? b : undefined), `broker ${b}`, from, to, UNANSWERING_KINDS));
       }
       const c = truth.client(sub.host);
       if (c && typeof m.sendMsgTimeoutMs === 'number') {

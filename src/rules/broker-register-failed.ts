@@ -60,6 +60,9 @@ const CONNECT_LINK_MS = 5000;
 /** createChannel verdicts kept per broker host and address (those of the last registration period). */
 const MAX_VERDICTS = 256;
 
+/** A registration answered again this soon after a failed one: the NameServer answered then (server logs print whole seconds). */
+const ANSWERED_AT_ONCE_MS = 1000;
+
 /** A registration round's lines lie within the 5.x registration timeout (24 s; 6 s in 4.x) and a second. */
 const ROUND_MS = 25000;
 
@@ -152,6 +155,11 @@ const rule: Rule = {
     const closeEp = (key: string, ep: Episode, recovered: RmqEvent | null) => {
       ep.recovered = recovered;
       open.delete(key);
+      // One failed registration the same NameServer answered again at once (the same second): the
+      // NameServer was answering; the call failed on the broker's side (gen-20261223: broker-b,
+      // resuming from a 150 s hang, found its old channel broken, `send request to <ns> failed`, and
+      // registered OK in the same second). No NameServer to suspect, and nothing lasted.
+      if (!ep.namesrvSide && recovered && ep.failures <= 1 && recovered.ts !== null && ep.last.ts !== null && recovered.ts - ep.last.ts <= ANSWERED_AT_ONCE_MS) return;
       done.offer(ep, isLong(ep) ? 'error' : 'warning', ep.first.ts, closed++);
     };
 

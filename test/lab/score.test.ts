@@ -223,6 +223,15 @@ describe('score: impact, findings, advice', () => {
     expect(ss.filter((s) => s.where === 'F1 broker-down-detection' && s.cls === 'process').map((s) => s.verdict)).toEqual(['true']);
   });
 
+  it('a send-timeout-budget finding of a producer\'s first seconds claims no broker fault (gen-20261224)', () => {
+    const of = (metrics: Record<string, unknown>) =>
+      analyzeStatements(new Truth(lab({ faults: [] })), analyzed({ findings: [finding('F1', 'send-timeout-budget', { host: 'app-1', broker: 'broker-a' }, '09:58:05', '09:58:05', { brokers: ['broker-a'], ...metrics })] }))
+        .filter((x) => x.cls === 'went-down')
+        .map((x) => x.verdict);
+    expect(of({ sinceStartMs: 600 })).toEqual(['unknown']);
+    expect(of({})).toEqual(['false']);
+  });
+
   it('a pull refusal put down to the refusing broker\'s boot is true only when the lab restarted that broker then (gen-20261214)', () => {
     const refused = (faults: any[], boots: any[]) =>
       analyzeStatements(

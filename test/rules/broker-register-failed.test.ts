@@ -155,3 +155,9 @@ it('ns-hang-resume-5x: registrations that timed out on a hung NameServer, with n
     expect(f.explanation).not.toContain('the network between dropped the packets');
   }
 });
+
+// gen-20261223 (4.6.1): broker-b resumed from a 150 s hang, found its channel to the NameServer broken
+// (`send request to <ns> failed`) and registered OK in the same second: the NameServer answered.
+it('gen-20261223: one failed registration answered again in the same second blames no NameServer', async () => {
+  expect(await generatedFindings('gen-20261223', [rule])).toEqual([]);
+});
