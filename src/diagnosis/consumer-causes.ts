@@ -204,6 +204,9 @@ export function consumerCauses(): ConsumerCauses {
 
 const base = (host: string, group: string) => ({ host, group, namesrvAddrs: [], brokers: [] });
 
+/** A channel closed this close to the instance's unregistering from another broker is its shutdown's. */
+const UNREGISTER_NEAR_MS = 10_000;
+
 /** Instances that left (gone or stopped, and back when they connect again) or joined a consuming group. */
 function instanceCauses(
   changes: readonly Change[],
@@ -283,7 +286,11 @@ function instanceCauses(
       open.set(key, cause);
       continue;
     }
-    // Gone without an unregister: only when its own log went silent then (else its connection was lost, not the process).
+    // Gone without an unregister: not when it unregistered from another broker within seconds (its
+    // shutdown; this broker's channel closed for a reason of its own, gen-20261227: a slave restarting
+    // closed the channel a second before the instance's own shutdown unregistered it from the masters).
+    if (changes.some((x) => x.change === 'unregistered' && x.group === c.group && x.ts >= c.ts - UNREGISTER_NEAR_MS && x.ts <= c.ts + UNREGISTER_NEAR_MS && hostOf(x) === host)) continue;
+    // Only when its own log went silent then (else its connection was lost, not the process).
     const life = lives.get(host);
     const silent = life && life.commits && (life.last <= c.ts + 5000 || life.gaps.some(([from]) => from >= c.ts - SILENT_MS && from <= c.ts + 5000));
     if (!silent) continue;

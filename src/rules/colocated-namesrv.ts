@@ -33,6 +33,7 @@ import {
   portOf,
 } from './routing.js';
 import { about } from './advice.js';
+import { clientVersionOf } from './versions.js';
 
 interface RoleFailures {
   /** Occurrences of the telling events: failed sends, heartbeats, route polls, registrations, expiries. */
@@ -167,6 +168,15 @@ const rule: Rule = {
       },
     };
 
+    /** Every client log read is of a version known to close a timed-out NameServer channel and not connect it again (4.9.1-4.9.x, 5.3.0+). */
+    function everyClientLeavesTimedOutNamesrv(): boolean {
+      const hosts = [...new Set(ctx.sources.filter((x) => x.kind === 'client').map((x) => x.host))];
+      return hosts.length > 0 && hosts.every((h) => {
+        const v = clientVersionOf(h, ctx.sources);
+        return v.closeSocketIfTimeout === true && v.rescansNameServers === false;
+      });
+    }
+
     function report(ip: string, f: IpFailures, nsAddrs: string[], brokerAddrs: string[], byAddress: boolean, folderHost: string | null) {
       const prefer = (list: string[], port: number) => [...list].sort((a, b) => Number(portOf(a) !== port) - Number(portOf(b) !== port))[0] ?? null;
       const nsAddr = f.ns.addr ?? prefer(nsAddrs, NAMESRV_PORT) ?? `${ip}:${NAMESRV_PORT}`;
@@ -206,10 +216,15 @@ const rule: Rule = {
         explanation,
         advice: [
           about('namesrv-placement', 'Run the NameServers on hosts (or VMs/containers on other machines) without brokers; two or three small dedicated NameServers are enough.'),
-          about(
-            'close-timed-out-channel',
-            'Run clients 4.9.1-4.9.x or 5.3.0 and later: before 4.9.1 a client never leaves a NameServer that times out (no setting changes that); from 4.9.1 it closes the timed-out channel by default (-Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true), but 5.0.0-5.2.0 clients connect it again at once (their NameServer scan) while the host still accepts connections.',
-          ),
+          // Only where a client's version is unknown or one that stays on a NameServer that times out.
+          ...(everyClientLeavesTimedOutNamesrv()
+            ? []
+            : [
+                about(
+                  'close-timed-out-channel',
+                  'Run clients 4.9.1-4.9.x or 5.3.0 and later: before 4.9.1 a client never leaves a NameServer that times out (no setting changes that); from 4.9.1 it closes the timed-out channel by default (-Dcom.rocketmq.remoting.client.closeSocketIfTimeout=true), but 5.0.0-5.2.0 clients connect it again at once (their NameServer scan) while the host still accepts connections.',
+                ),
+              ]),
           about('find-cause', `Find out what happened to ${where} around ${clockOf(f.ns.first ?? f.broker.first)}.`),
         ],
       });

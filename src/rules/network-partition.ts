@@ -91,6 +91,12 @@ const WATERMARK_GAP_MS = 2000;
 const BUSY_QUEUE_MS = 1000;
 /** Calls with their waits stated, from two hosts or more, that tell a quiet cut shorter than a crossing period. */
 const QUIET_CALLS_MIN = 4;
+/**
+ * Or a send queue this long: hundreds of requests that reached the broker and waited (gen-20261226:
+ * mq-node-a under a 10 % CPU quota printed `Send Queue Size: 812 SlowTimeMills: 887` and `274 ... 70`
+ * as a client's connects and calls to it timed out); a broker cut off from its clients queues nothing.
+ */
+const BUSY_QUEUE_SIZE = 100;
 /** Busy spans kept per host (a week of logs stays bounded). */
 const MAX_BUSY_SPANS = 4096;
 
@@ -123,12 +129,12 @@ class SendQueues {
   private readonly byHost = new Map<string, Array<{ ts: number; idle: boolean }>>();
   /** Per host, the spans its send queue's head had waited BUSY_QUEUE_MS or more (merged when they touch). */
   private readonly busy = new Map<string, Array<[number, number]>>();
-  note(host: string, ts: number, idle: boolean, slowMs = 0): void {
+  note(host: string, ts: number, idle: boolean, slowMs = 0, size = 0): void {
     let list = this.byHost.get(host);
     if (!list) this.byHost.set(host, (list = []));
     list.push({ ts, idle });
     if (list.length > WATERMARK_KEPT) list.shift();
-    if (slowMs >= BUSY_QUEUE_MS) {
+    if (slowMs >= BUSY_QUEUE_MS || size >= BUSY_QUEUE_SIZE) {
       let spans = this.busy.get(host);
       if (!spans) this.busy.set(host, (spans = []));
       const last = spans[spans.length - 1];
@@ -290,7 +296,9 @@ const rule: Rule = {
       'async-timeout': (e) => (typeof e.fields.addr === 'string' ? fail(e, false) : noteRun(e)),
       watermark: (e) => {
         noteRun(e);
-        if (e.kind === 'watermark' && e.fields.queue === 'Send' && e.ts !== null) queues.note(e.host, e.ts, e.fields.size === 0 && e.fields.slowMs === 0, typeof e.fields.slowMs === 'number' ? e.fields.slowMs : 0);
+        if (e.kind === 'watermark' && e.fields.queue === 'Send' && e.ts !== null) {
+          queues.note(e.host, e.ts, e.fields.size === 0 && e.fields.slowMs === 0, typeof e.fields.slowMs === 'number' ? e.fields.slowMs : 0, typeof e.fields.size === 'number' ? e.fields.size : 0);
+        }
       },
       startup: (e) => {
         noteRun(e);

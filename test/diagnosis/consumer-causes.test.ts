@@ -83,6 +83,23 @@ describe('consumer faults named as incident causes', () => {
     expect(gone.detail).toMatch(/its own log resumed after 1 min 3 s \(a new process\)/);
   });
 
+  // gen-20261227: a slave's restart closed app-billing-01's channel to it a second before the instance's
+  // own shutdown unregistered it from the masters: a stop, not an instance gone.
+  it('gen-20261227: a channel closed beside the instance\'s unregistering from the other brokers is its shutdown', async () => {
+    const dir = join(ROOT, 'samples', 'generated', 'gen-20261227');
+    const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
+    let incs: Incident[];
+    try {
+      incs = diagnose(t, { rules: ALL_RULES }).incidents;
+    } finally {
+      t.close();
+    }
+    const stop = (JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).faults as LabFault[]).find((f) => f.kind === 'consumer-stop')!;
+    const mine = consumerCauses(incs).filter((c) => c.host === 'app-billing-01');
+    expect(mine.map((c) => c.kind)).toEqual(['consumer-stopped']);
+    expect(Math.abs(mine[0].start - Date.parse(stop.start))).toBeLessThanOrEqual(10_000);
+  });
+
   it.each(['consumer-slow-listener', 'consumer-failures-dlq', 'consumer-lite-pull-stop', 'consumer-offset-reset', 'consumer-rebalance-kill', 'consumer-subscription-mismatch', 'consumer-grpc-simple-failures'])(
     '%s: every lab fault named on its host, of its kind, from within 10 s, with its group and evidence',
     async (name) => {

@@ -255,3 +255,13 @@ it("gen-20261219: broker-c's quiet timed-out calls name its cut beside timeouts 
   expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
   expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
 });
+
+// gen-20261226 (5.3.3): mq-node-a (NameServer and broker-a) under a 10 % CPU quota, then mq-broker-b-s
+// cut off from it. A client's connects to the overloaded mq-node-a timed out while its send queue held
+// hundreds of requests (`Send Queue Size: 812`): starved, not cut off; the cut is mq-broker-b-s's.
+it('gen-20261226: connects timing out against a broker whose send queue held hundreds of requests are no cut; the slave cut off is', async () => {
+  const cut = generatedTruth('gen-20261226').faults.find((f) => f.kind === 'partition')!;
+  const fs = await generatedFindings('gen-20261226', [rule]);
+  expect(fs.map((f) => f.subject.host)).toEqual(['mq-broker-b-s']);
+  expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
+});
