@@ -33,6 +33,8 @@ const SHUTDOWN_BEFORE_SILENCE_MS = 10000;
 const RESTART_BOOT_WITHIN_MS = 5 * 60_000;
 /** Watermark seconds this close are one run (the watermark prints every second; a busy second may print late). */
 const WATERMARK_GAP_MS = 3000;
+/** An overload's watermark seconds over half the limit this far apart are one overload (a starved broker drains its queue between). */
+const OVERLOAD_JOIN_MS = 8000;
 
 /** What the faults are read against: the earlier stages' results. */
 interface FaultsInput {
@@ -573,6 +575,17 @@ function overloadFault(ctx: InferContext, input: FaultsInput, b: ScenarioBroker,
   const evidence: RmqEvent[] = [reps[0], reps[reps.length - 1]];
   const run = watermarkRun(ctx, b, reps, waitLimit);
   if (run) {
+    // Back through the seconds over half the limit before the run, while they come no more than
+    // OVERLOAD_JOIN_MS apart: a broker starved of CPU drains its queue now and then between them
+    // (gen-20261224: under a 5 % quota from 06:48:27, its queue head waited 193 ms at 06:48:30, 199 ms
+    // at 06:48:41, then 401 ms and on from 06:48:46).
+    const before = (ctx.c.watermarkHigh.get(b.host) ?? []).filter((e) => e.ts! < run[0].ts! && (e.fields.slowMs as number) >= waitLimit / 2).sort((x, y) => y.ts! - x.ts!);
+    let head = run[0];
+    for (const e of before) {
+      if (head.ts! - e.ts! > OVERLOAD_JOIN_MS) break;
+      head = e;
+    }
+    if (head !== run[0]) run.unshift(head);
     from = Math.min(from, run[0].ts!);
     to = Math.max(to, run[run.length - 1].ts! + 1000);
     evidence.push(run[0], run[run.length - 1]);

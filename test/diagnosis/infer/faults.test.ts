@@ -1,6 +1,7 @@
 // The faults stage: a hang from a server host's silence and the timeouts against it, and a stall
 // from busy replies that waited longer than waitTimeMillsInSendQueue.
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../../src/model/index.js';
@@ -122,6 +123,13 @@ describe('stalls within an overload under a CPU quota, and the sends they held',
     const epoch = (ms: number) => new Date(sc.startEpochMs + ms).toISOString();
     return { sc, input, epoch };
   }
+
+  it('an overload under a 5 % quota starts at the first watermark second over half the limit, across the seconds its queue drained (gen-20261224)', async () => {
+    const { sc, epoch } = await inferred('gen-20261224');
+    const lab = JSON.parse(readFileSync(join(SAMPLES, 'generated', 'gen-20261224', 'lab.json'), 'utf8')).faults.find((f: { kind: string }) => f.kind === 'overload');
+    const o = sc.faults.find((f): f is Extract<Fault, { overload: unknown }> => 'overload' in f && f.broker === 'broker-c')!;
+    expect(Math.abs(Date.parse(epoch(o.atMs)) - Date.parse(lab.start))).toBeLessThanOrEqual(10_000);
+  });
 
   it("a 4.5.2 client log's whole-second reply takes the application's time of the same failure; one pass's replies are one stall, and its sends are made when the broker read them (gen-719)", async () => {
     const { sc, input, epoch } = await inferred('gen-719');
