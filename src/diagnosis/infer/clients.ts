@@ -66,11 +66,10 @@ export function inferClients(ctx: InferContext, hosts: HostsResult, servers: Pic
     client.sendRatePerSec = round2(total / n);
     if (client.sendRateSteps) client.sendRateSteps = client.sendRateSteps.map((s) => ({ atMs: s.atMs, perSec: round2(s.perSec / n) }));
     if (n > 1) {
-      if (ctx.provenance[path]) ctx.provenance[path].rule += `, shared by the ${n} clients sending to it`;
+      ctx.provenance[path].rule += `, shared by the ${n} clients sending to it`;
       // No line splits a topic's stored messages by producer (stats.log counts a topic's puts, not a
       // group's: BrokerStatsManager TOPIC_PUT_NUMS): each producer's own rate is not in the logs.
-      if (ctx.provenance[path]) ctx.def(path, `${client.sendRatePerSec} (an equal share of the ${round2(total)}/s of ${client.topic} its masters stored: no line splits a topic's sends by producer)`);
-      else ctx.def(path, `${client.sendRatePerSec} (an equal share of the ${round2(total)}/s of ${client.topic} in the first minute its masters stored it, which may be before every producer sent: no later minute every master logged whole, and no line splits a topic's sends by producer)`);
+      ctx.def(path, `${client.sendRatePerSec} (an equal share of the ${round2(total)}/s of ${client.topic} its masters stored: no line splits a topic's sends by producer)`);
     }
   }
   clients.forEach((client, i) => {
@@ -516,9 +515,7 @@ function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[
   }
   const fromStats = topicRate(ctx, known.hosts, topic);
   if (fromStats) {
-    // Only the minute the topic was first stored in, which may hold only some producers' first seconds: no rate read.
-    if (fromStats.startOnly) ctx.def(`${p}.sendRatePerSec`, `${fromStats.rate} (${fromStats.rule}; the only minute every master logged whole is the one the topic was first stored in, which may be before every producer sent)`);
-    else prov(`${p}.sendRatePerSec`, fromStats.rule, fromStats.evidence);
+    prov(`${p}.sendRatePerSec`, fromStats.rule, fromStats.evidence);
     if (fromStats.steps) prov(`${p}.sendRateSteps`, fromStats.steps.rule, fromStats.steps.evidence);
     return { rate: fromStats.rate, shared: { minuteEnd: fromStats.minuteEnd }, ...(fromStats.steps ? { steps: fromStats.steps.steps } : {}) };
   }
@@ -538,7 +535,7 @@ function sendRate(ctx: InferContext, known: Known, host: string, mine: RmqEvent[
  * every master of the topic logged, their sum is what all its producers sent and had stored. The
  * busiest such minute is a healthy one; the producers of the topic share it equally.
  */
-function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate: number; startOnly: boolean; minuteEnd: number; rule: string; evidence: RmqEvent[]; steps: ReturnType<typeof topicRateSteps> } | null {
+function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate: number; minuteEnd: number; rule: string; evidence: RmqEvent[]; steps: ReturnType<typeof topicRateSteps> } | null {
   const masters = new Set(hosts.brokerNames.map((n) => hosts.brokerHost.get(n)?.value).filter((h): h is string => !!h));
   const lines = ctx.c.topicPuts.filter((x) => x.topic === topic && masters.has(x.host));
   if (!masters.size || !lines.length) return null;
@@ -567,12 +564,17 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
     return !!span && m >= Math.round(span.first / 60000) && m <= Math.round(span.last / 60000);
   };
   const complete = (list: ReadonlyArray<{ host: string }>, m: number) => new Set(list.map((l) => l.host)).size + idle.filter((h) => loggedNone(h, m)).length >= masters.size;
-  // A master that booted again within the minute of a line: the line counts only what the new process
+  // A master that restarted within the minute of a line: the line counts only what the new process
   // stored since its boot (its stats item is new), the old process's part died with it; its TPS is
   // the rate over what it covers, as for a first line (gen-20261221: broker-a restarted 15 s before
   // its 06:36 line, SUM 25 TPS 2.50, against broker-b's 317).
+  // Only where the old process ran in that minute (its shutdown hook in it): a broker down or hung
+  // until its boot left its part of the minute to the other masters, which stored it (namesrv-hang:
+  // mq-node-a rebooted after a hang, 49 stored in the 50 s of its new process, the rest on mq-node-b).
   const restarts = ctx.events.filter((e) => e.type === 'startup' && e.fields.role === 'broker' && masters.has(e.host) && e.ts !== null && (byHost.get(e.host)?.[0]?.ts ?? Infinity) < e.ts);
-  const rebootedIn = (l: StoredLine) => restarts.some((e) => e.host === l.host && e.ts! <= l.ts && e.ts! > l.ts - 60000);
+  const stops = ctx.events.filter((e) => e.type === 'shutdown' && e.fields.role === 'broker' && masters.has(e.host) && e.ts !== null);
+  const rebootedIn = (l: StoredLine) =>
+    restarts.some((e) => e.host === l.host && e.ts! <= l.ts && e.ts! > l.ts - 60000 && stops.some((x) => x.host === l.host && x.ts! <= e.ts! && x.ts! > l.ts - 60000));
   // A host's first line of the topic may cover less than a minute (the item was made by the
   // topic's first put there): its TPS is the rate (firstPerSec).
   const firsts = new Set([...byHost.values()].map((own) => own[0]));
@@ -597,10 +599,11 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
   const later = candidates.filter(([, list]) => !list.some((l) => firsts.has(l)));
   const settled = later.filter(([m]) => !afterLate.has(m));
   const calm = settled.filter(([m]) => !trouble.has(m));
+  // A minute with a master's line of a new process is read at that line's TPS only where no other will do.
+  const whole = (x: typeof candidates) => x.filter(([, list]) => !list.some(rebootedIn));
   let best: typeof lines | null = null;
   let bestMinute = 0;
-  const startOnly = !later.length;
-  for (const [m, list] of [calm, settled, later, candidates].find((x) => x.length) ?? []) {
+  for (const [m, list] of [whole(calm), whole(settled), whole(later), calm, settled, later, candidates].find((x) => x.length) ?? []) {
     if (!best || rateOf(list) > rateOf(best)) [best, bestMinute] = [list, m];
   }
   if (!best) return null;
@@ -611,7 +614,6 @@ function topicRate(ctx: InferContext, hosts: HostsResult, topic: string): { rate
   const uneven = best.some((l) => perSec(l) !== l.sum / 60);
   return {
     rate,
-    startOnly,
     minuteEnd: bestMinute * 60000,
     rule: `the brokers’ stats.log: ${total} messages of ${topic} stored in the busiest minute every master logged${uneven ? ` (${round2(rate)}/s: a line that covered more or less than a minute counts at its TPS)` : ''}${idle.length ? ` (${idle.join(', ')} printed minutes but no line of ${topic}: none stored)` : ''}${skipped ? ' (not a busier minute that followed a line printed late: a broker that ran again after a hang stored at once the requests it held)' : ''}`,
     evidence: best.map((l) => l.event),
