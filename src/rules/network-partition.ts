@@ -25,9 +25,10 @@
 // queue empty and its head's wait 0 (`[WATERMARK] Send Queue Size: 0 SlowTimeMills: 0`,
 // BrokerController.printWaterMark), so the requests never reached it, and a broker whose send thread
 // or store is stuck queues them there; across more than one crossing period (a stall of seconds
-// times out the calls of seconds). gen-311: a 5.1.2 client with closeSocketIfTimeout false timed out
-// every send and heartbeat on broker-a for 52 s while broker-a printed an empty send queue every
-// second and registered with its NameServer.
+// times out the calls of seconds), or from several hosts, each with its wait stated (synchronous
+// calls, and asynchronous requests removed on timeout: gen-20261218). gen-311: a 5.1.2 client with
+// closeSocketIfTimeout false timed out every send and heartbeat on broker-a for 52 s while broker-a
+// printed an empty send queue every second and registered with its NameServer.
 //
 // A partition is seen only through the requests that cross it: brokers register every 30 s
 // (registerNameServerPeriod), clients heartbeat and poll routes every 30 s, so the first and last
@@ -127,7 +128,7 @@ function failureOf(e: RmqEvent, to: string, connect: boolean): Failure {
  */
 class SendQueues {
   private readonly byHost = new Map<string, Array<{ ts: number; idle: boolean }>>();
-  /** Per host, the spans its send queue's head had waited BUSY_QUEUE_MS or more (merged when they touch). */
+  /** Per host, the spans its send queue's head had waited BUSY_QUEUE_MS or more, or held BUSY_QUEUE_SIZE requests (merged when they touch). */
   private readonly busy = new Map<string, Array<[number, number]>>();
   note(host: string, ts: number, idle: boolean, slowMs = 0, size = 0): void {
     let list = this.byHost.get(host);

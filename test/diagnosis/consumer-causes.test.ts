@@ -38,14 +38,15 @@ const NAMES: Record<string, string[]> = {
 };
 const CONSUMER_KINDS = new Set(Object.keys(NAMES));
 
-async function incidentsOf(name: string): Promise<Incident[]> {
-  const t = await buildTimeline({ inputs: [join(LAB, name)], keepOther: 'inference', cwd: ROOT, workers: 0 });
+async function incidentsAt(dir: string): Promise<Incident[]> {
+  const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
   try {
     return diagnose(t, { rules: ALL_RULES }).incidents;
   } finally {
     t.close();
   }
 }
+const incidentsOf = (name: string): Promise<Incident[]> => incidentsAt(join(LAB, name));
 const consumerCauses = (incs: Incident[]): Cause[] => incs.flatMap((i) => i.causes).filter((c) => CONSUMER_KINDS.has(c.kind));
 
 describe('consumer faults named as incident causes', () => {
@@ -53,13 +54,7 @@ describe('consumer faults named as incident causes', () => {
   // instance commits nothing to the broker, so its log keeps no 5 s clock: app-billing-02 printed 5 lines
   // in the minute and ran on; its quiet is no sign that it went away.
   it('gen-20261212: a broadcasting instance whose channel closed is not called gone for its quiet log', async () => {
-    const t = await buildTimeline({ inputs: [join(ROOT, 'samples', 'generated', 'gen-20261212')], keepOther: 'inference', cwd: ROOT, workers: 0 });
-    let incs: Incident[];
-    try {
-      incs = diagnose(t, { rules: ALL_RULES }).incidents;
-    } finally {
-      t.close();
-    }
+    const incs = await incidentsAt(join(ROOT, 'samples', 'generated', 'gen-20261212'));
     expect(consumerCauses(incs).filter((c) => c.host === 'app-billing-02')).toEqual([]);
   });
 
@@ -68,13 +63,7 @@ describe('consumer faults named as incident causes', () => {
   // already closed (`L:... ! R:...`); no broker logged the new process's connection.
   it('gen-20261220: a late heartbeat on a closed channel is no return; the instance is back when its own log resumes', async () => {
     const dir = join(ROOT, 'samples', 'generated', 'gen-20261220');
-    const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
-    let incs: Incident[];
-    try {
-      incs = diagnose(t, { rules: ALL_RULES }).incidents;
-    } finally {
-      t.close();
-    }
+    const incs = await incidentsAt(dir);
     const kill = (JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).faults as LabFault[]).find((f) => f.kind === 'consumer-kill')!;
     const [gone] = consumerCauses(incs).filter((c) => c.host === 'app-billing-03');
     expect(gone.kind).toBe('consumer-gone');
@@ -87,13 +76,7 @@ describe('consumer faults named as incident causes', () => {
   // own shutdown unregistered it from the masters: a stop, not an instance gone.
   it('gen-20261227: a channel closed beside the instance\'s unregistering from the other brokers is its shutdown', async () => {
     const dir = join(ROOT, 'samples', 'generated', 'gen-20261227');
-    const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
-    let incs: Incident[];
-    try {
-      incs = diagnose(t, { rules: ALL_RULES }).incidents;
-    } finally {
-      t.close();
-    }
+    const incs = await incidentsAt(dir);
     const stop = (JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).faults as LabFault[]).find((f) => f.kind === 'consumer-stop')!;
     const mine = consumerCauses(incs).filter((c) => c.host === 'app-billing-01');
     expect(mine.map((c) => c.kind)).toEqual(['consumer-stopped']);

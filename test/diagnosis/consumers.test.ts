@@ -20,25 +20,20 @@ const within = (stated: number, truth: number) => expect(Math.abs(stated - truth
 /** The lab's largest lag sampled within 15 s of a time. */
 const lagNear = (g: any, at: number) => Math.max(...g.lag.filter((x: any) => Math.abs(Date.parse(x.at) - at) <= 15000).map((x: any) => x.total));
 
-async function consumersOf(name: string): Promise<ConsumerImpact[]> {
-  const t = await buildTimeline({ inputs: [join(LAB, name)], keepOther: 'inference', cwd: ROOT, workers: 0 });
+async function consumersAt(dir: string): Promise<ConsumerImpact[]> {
+  const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
   try {
     return diagnose(t, { rules: ALL_RULES }).consumers;
   } finally {
     t.close();
   }
 }
+const consumersOf = (name: string): Promise<ConsumerImpact[]> => consumersAt(join(LAB, name));
 
 describe('the consumers\' impact on the lab\'s consumer recordings', () => {
   it("gen-20261211: an orderly group's exception and its `return not OK` are one failure, and its in-place retries are not %RETRY%'s", async () => {
     const dir = join(ROOT, 'samples', 'generated', 'gen-20261211');
-    const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
-    let c: ConsumerImpact;
-    try {
-      [c] = diagnose(t, { rules: ALL_RULES }).consumers;
-    } finally {
-      t.close();
-    }
+    const [c] = await consumersAt(dir);
     const g = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).consumerGroups[0];
     // 54 exceptions among 118 `return not OK` lines: the lab counted 118 failed deliveries.
     within(c.failed!, g.failed);
@@ -53,13 +48,7 @@ describe('the consumers\' impact on the lab\'s consumer recordings', () => {
 
   it('gen-20261220: failures up to 57 s before the last stats minute leave their retries uncounted: the redelivered figure is a lower bound', async () => {
     const dir = join(ROOT, 'samples', 'generated', 'gen-20261220');
-    const t = await buildTimeline({ inputs: [dir], keepOther: 'inference', cwd: ROOT, workers: 0 });
-    let c: ConsumerImpact;
-    try {
-      [c] = diagnose(t, { rules: ALL_RULES }).consumers;
-    } finally {
-      t.close();
-    }
+    const [c] = await consumersAt(dir);
     const g = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).consumerGroups[0];
     expect(c.redeliveredAtLeast).toBe(true);
     // 117 retry puts counted, 168 deliveries beyond the first by the end.
