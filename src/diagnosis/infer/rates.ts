@@ -63,7 +63,12 @@ interface Measured {
    * tell a selector's send from the round robin's, and the two readings differ by the route's share.
    */
   ifSelector?: { rate: number; broker: string };
+  /** A broker's stats line that stored less than the round robin would have put there: the selector's reading holds. */
+  notRoundRobin?: RmqEvent;
 }
+
+/** Below this share of what the round robin would put on a broker, its stored count rules the round robin out. */
+const ROUND_ROBIN_SHARE = 0.75;
 
 /**
  * For each topic whose stored rate was shared: each one-attempt client's rate from its refusals
@@ -82,19 +87,34 @@ export function ratesFromRefusals(ctx: InferContext, clients: ScenarioClient[], 
     for (const m of measured) {
       const c = clients[m.index];
       const path = `scenario.clients[${m.index}].sendRatePerSec`;
+      if (m.ifSelector && m.notRoundRobin) {
+        // Its sends all went to the refusing broker (measure took the selector's rate): a key there.
+        const topic = topics.find((t) => t.name === c.topic);
+        const onTopic = (topic?.brokers ?? brokers.map((b) => b.name)).filter((b) => brokers.some((x) => x.name === b)).sort();
+        if (onTopic.includes(m.ifSelector.broker)) {
+          c.selector = true;
+          c.selectorQueue = onTopic.indexOf(m.ifSelector.broker) * (topic?.queues ?? 4);
+          ctx.prov(`scenario.clients[${m.index}].selector`, `every send it failed was refused by ${m.ifSelector.broker}, and ${m.notRoundRobin.host} stored less of ${c.topic} in a minute before than the round robin would have put there from this client alone: a MessageQueueSelector (inferred from behaviour)`, [m.refusals[0], m.notRoundRobin]);
+          ctx.def(`scenario.clients[${m.index}].selectorQueue`, `${c.selectorQueue} (the first queue of ${m.ifSelector.broker}: which key the selector used is not in the logs)`);
+        }
+      }
       c.sendRatePerSec = m.rate;
       delete c.sendRateSteps;
       delete ctx.defaults[`scenario.clients[${m.index}].sendRateSteps`];
       const few = m.refusals.length < REFUSALS_STATED ? `, fewer than ${REFUSALS_STATED}: too few to state a rate` : '';
-      if (m.ifSelector) ctx.def(path, `${m.rate} (from its ${m.refusals.length} refused writes${few}, if the round robin spread its sends over its route; ${m.ifSelector.rate} if a MessageQueueSelector sent each to ${m.ifSelector.broker}: every refusal was ${m.ifSelector.broker}'s, and an asynchronous send's failure does not show which of the two picked the queue)`);
+      if (m.ifSelector && !m.notRoundRobin) ctx.def(path, `${m.rate} (from its ${m.refusals.length} refused writes${few}, if the round robin spread its sends over its route; ${m.ifSelector.rate} if a MessageQueueSelector sent each to ${m.ifSelector.broker}: every refusal was ${m.ifSelector.broker}'s, and an asynchronous send's failure does not show which of the two picked the queue)`);
       else if (m.refusals.length >= REFUSALS_STATED) delete ctx.defaults[path];
       else ctx.def(path, `${m.rate} (from ${m.refusals.length} refused writes${few})`);
       ctx.prov(
         path,
         `${m.refusals.length} of its sends refused while ${m.windows.join(' and ')}: a client that makes one attempt per send ` +
-          `(${c.selector ? 'a selector: sendSelectImpl does not retry' : c.async ? 'asynchronous: a broker’s error reply goes to the SendCallback, not retried' : 'retryTimesWhenSendFailed 0'}) had as many sends on the refusing queues, ` +
-          (c.selector ? `every one of its sends for ${round2(m.exposureS)} s` : `${round2(m.exposureS)} s of its whole route's sends by the round robin of selectOneMessageQueue`),
-        [m.refusals[0], m.refusals[m.refusals.length - 1]],
+          `(${c.selector && !m.notRoundRobin ? 'a selector: sendSelectImpl does not retry' : c.async ? 'asynchronous: a broker’s error reply goes to the SendCallback, not retried' : 'retryTimesWhenSendFailed 0'}) had as many sends on the refusing queues, ` +
+          (m.ifSelector && m.notRoundRobin
+            ? `every one of its sends for ${round2(m.exposureS)} s: every refusal was ${m.ifSelector.broker}'s, and ${m.notRoundRobin.host} stored less of ${c.topic} in a minute before than the round robin would have put there from this client alone, so its sends went to ${m.ifSelector.broker} (a MessageQueueSelector's key; inferred from behaviour)`
+            : c.selector
+              ? `every one of its sends for ${round2(m.exposureS)} s`
+              : `${round2(m.exposureS)} s of its whole route's sends by the round robin of selectOneMessageQueue`),
+        [m.refusals[0], m.refusals[m.refusals.length - 1], ...(m.notRoundRobin ? [m.notRoundRobin] : [])],
       );
     }
     const each = rest.length ? round2(left / rest.length) : 0;
@@ -154,9 +174,35 @@ function measure(ctx: InferContext, c: ScenarioClient, i: number, faults: readon
   const struckBrokers = new Set(struck.map((w) => w.broker));
   if (!keyBroker && c.async && struckBrokers.size === 1 && !sentElsewhere(mine, [...struckBrokers][0], brokers)) {
     const selectorS = struck.reduce((n, w) => n + w.s, 0);
-    measured.ifSelector = { rate: round2(refusals.length / selectorS), broker: [...struckBrokers][0] };
+    const broker = [...struckBrokers][0];
+    measured.ifSelector = { rate: round2(refusals.length / selectorS), broker };
+    const short = storedShort(ctx, c, measured.rate, broker, onTopic, brokers, start, Math.min(...struck.map((w) => w.from)));
+    if (short) {
+      measured.notRoundRobin = short;
+      measured.rate = measured.ifSelector.rate;
+      measured.exposureS = selectorS;
+    }
   }
   return measured;
+}
+
+/**
+ * A broker of the client's topic that stored, in a whole minute before the refusals while the client
+ * sent, less than ROUND_ROBIN_SHARE of what the round robin would have put there from this client
+ * alone at `rate` (its share of the topic's brokers, the most there could be): then the client's
+ * sends did not go round the route, and its refusals were all its sends (a selector's key). stats.log
+ * counts a topic's puts per broker (TOPIC_PUT_NUMS), every producer's together, so more than the
+ * share says nothing.
+ */
+function storedShort(ctx: InferContext, c: ScenarioClient, rate: number, refusing: string, onTopic: readonly string[], brokers: readonly ScenarioBroker[], start: number, before: number): RmqEvent | null {
+  const share = (rate * 60) / Math.max(1, onTopic.length);
+  for (const name of onTopic) {
+    if (name === refusing) continue;
+    const host = brokers.find((b) => b.name === name)?.host;
+    const line = ctx.c.topicPuts.find((x) => x.host === host && x.topic === c.topic && x.ts <= before && x.ts - 60000 >= start && x.sum < share * ROUND_ROBIN_SHARE);
+    if (line) return line.event;
+  }
+  return null;
 }
 
 /** Whether a line of the client places one of its sends or attempts on a broker other than this one. */

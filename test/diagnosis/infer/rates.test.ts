@@ -75,12 +75,19 @@ describe('a rate from the writes a full disk refused', () => {
     expect(of('app-order-01').assumed).toMatch(/an equal share of the [0-9.]+\/s of TopicOrder its masters stored/);
   });
 
-  it('lists an async client\'s rate as assumed when every refusal was one broker\'s: its logs cannot tell a selector from the round robin, and the truth is the other reading (gen-20261213)', async () => {
-    const order = (await inferred('gen-20261213'))('app-order-01');
-    // It sent 2/s through a selector on broker-a's queue 3; the round robin reading gives 4/s.
-    expect(order.rate).toBe(4);
-    expect(order.assumed).toMatch(/^4 \(from its 60 refused writes, if the round robin spread its sends over its route; 2 if a MessageQueueSelector sent each to broker-a/);
-    expect(order.ran).toBe(2);
+  it('an async client whose refusals were all one broker\'s: round robin or selector, told by the other brokers\' stored counts (gen-20261213, gen-717)', async () => {
+    // gen-20261213: app-order-01 sent 2/s through a selector on broker-a. The round robin's reading
+    // (4/s over broker-a and broker-b) would have put 80 a minute on broker-b from it alone, where
+    // broker-b stored 55 of the topic in the minute before: its sends all went to broker-a.
+    const of = await inferred('gen-20261213');
+    const order = of('app-order-01');
+    expect(order.assumed).toBeUndefined();
+    expect(order.rate).toBe(order.ran);
+    expect(order.rule).toMatch(/every refusal was broker-a's, and mq-broker-b stored less of TopicOrder in a minute before than the round robin would have put there from this client alone/);
+    // The other producers share what is left: app-stock-01 near the 3/s it sent (0.92 before).
+    expect(near(of('app-stock-01').rate, of('app-stock-01').ran)).toBe(true);
+    // gen-717: the other brokers stored enough for the round robin; the reading stays assumed.
+    expect((await inferred('gen-717'))('app-order-01').assumed).toMatch(/if a MessageQueueSelector sent each to broker-a/);
   });
 
   it('states an async client\'s rate when its refusals came from two brokers: the round robin spread them (gen-712)', async () => {
