@@ -36,6 +36,12 @@ interface Episode {
   freedBy: RmqEvent | null;
   /** `invokeSync: close socket because of timeout`: the client closes on timeout. */
   closedOnTimeout: RmqEvent | null;
+  /**
+   * NettyRemotingClient's own `invokeSync: wait response timeout exception` lines of the episode: a log
+   * that prints them prints the WARN that closes the channel right before each (invokeSync, 4.9.1+ and
+   * 5.x, when clientCloseSocketIfTimeout is true).
+   */
+  waitLines: number;
   switchEvent: RmqEvent | null;
   list: RmqEvent | null;
 }
@@ -78,7 +84,7 @@ const rule: Rule = {
     const timeout = (e: RmqEvent, ns: string) => {
       const s = stateOf(e.host);
       if (s.ep && s.ep.ns !== ns) close(s, null);
-      if (!s.ep) s.ep = { host: e.host, ns, first: e, last: e, timeouts: 0, freedBy: null, closedOnTimeout: null, switchEvent: null, list: s.list };
+      if (!s.ep) s.ep = { host: e.host, ns, first: e, last: e, timeouts: 0, freedBy: null, closedOnTimeout: null, waitLines: 0, switchEvent: null, list: s.list };
       const ep = s.ep;
       ep.last = e;
       if (polls.add(`${e.host}|${ns}`, e)) ep.timeouts++;
@@ -121,6 +127,7 @@ const rule: Rule = {
         // 4.x prints `channel[null]` for NameServer calls (addr = null).
         const ns = addr ? (book.isNamesrv(addr) ? addr : null) : e.entry === 'rpc-timeout/invoke-sync-wait' ? s.chosen : null;
         if (ns) timeout(e, ns);
+        if (ns && e.entry === 'rpc-timeout/invoke-sync-wait' && s.ep && s.ep.ns === ns) s.ep.waitLines++;
       },
       'channel-closed': (e) => {
         if (!isClientEvent(e)) return;
@@ -164,7 +171,13 @@ const rule: Rule = {
       // (NettyRemotingClient.invokeSync closes it; the next poll finds no channel and picks the next
       // address). Only two or more timeouts on one channel show a client that did not close it.
       const closedAsDefault = v.closeSocketIfTimeout === true && v.rescansNameServers !== true && ep.timeouts === 1 && !!ep.switchEvent;
-      const closeText = closedAsDefault
+      // Two timeouts or more, each with NettyRemotingClient's own line and no `close socket because of
+      // timeout` before it: this client ran with the channel left open, whatever its version's default
+      // (gen-705: a 4.9.6 client started with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false).
+      const leftOpen = ep.waitLines >= 2 && !ep.closedOnTimeout;
+      const closeText = leftOpen && v.closeSocketIfTimeout !== false
+        ? `Client ${v.range} closes a timed-out channel by default, but this one logged ${ep.waitLines} timeouts on it (\`invokeSync: wait response timeout exception\`) and never \`close socket because of timeout\`, which invokeSync logs as it closes: it ran with -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false`
+        : closedAsDefault
         ? `Client ${v.range} closes a timed-out channel by default (4.9.1+), and this one behaved so: after its one timeout it chose another NameServer at its next route poll`
         : v.closeSocketIfTimeout === false
           ? `Client ${v.range} does not close a channel on timeout (clientCloseSocketIfTimeout is false before 4.9.1 and cannot be configured there)`
@@ -187,7 +200,12 @@ const rule: Rule = {
         (ep.closedOnTimeout ? ` The channel was closed on timeout at ${clockOf(ep.closedOnTimeout)}, yet the client stayed on ${ep.ns}.` : '');
       const nsIp = ipOf(ep.ns);
       const advice = [
-        about('close-timed-out-channel', closeTimedOutChannelAdvice(v, ep.host)),
+        about(
+          'close-timed-out-channel',
+          leftOpen && v.closeSocketIfTimeout === true
+            ? `${ep.host} (client ${v.range}) left its timed-out NameServer channel open: remove -Dcom.rocketmq.remoting.client.closeSocketIfTimeout=false from its start command${v.rescansNameServers === true ? ', and upgrade it to 5.3.0 or later: 5.0.0-5.2.0 clients connect a closed NameServer channel again at once (their NameServer scan, every 3 s) while the host still accepts connections' : ''}.`
+            : closeTimedOutChannelAdvice(v, ep.host),
+        ),
         // Only where that NameServer shares its host with a broker (its premise).
         ...(nsIp && book.sharesHostWithBroker(nsIp)
           ? [about('namesrv-placement', `Keep NameServers off broker hosts: ${ep.ns} runs beside a broker, and a host that hangs then takes a broker and the NameServer its clients ask about that broker down together (see colocated-namesrv).`)]
@@ -211,7 +229,7 @@ const rule: Rule = {
           // switch. A 4.9.1+ or 5.3.0+ client that stayed through several ran against its default
           // of true (the property set to false, or calls outside invokeSync): its value is not
           // known, and the default would be a false statement.
-          closeSocketIfTimeout: v.closeSocketIfTimeout === true && v.rescansNameServers !== true && !closedAsDefault ? null : v.closeSocketIfTimeout,
+          closeSocketIfTimeout: leftOpen ? false : v.closeSocketIfTimeout === true && v.rescansNameServers !== true && !closedAsDefault ? null : v.closeSocketIfTimeout,
           rescansNameServers: v.rescansNameServers,
         },
         evidence: orderEvidence([ep.first, ep.switchEvent, ep.list, ep.freedBy, ep.last]),
