@@ -22,8 +22,10 @@ const ASYNC_RETRIES: (typeof SETTINGS)[number] = { model: 'retryTimesWhenSendAsy
 
 function settingOf(report: Report, i: number, key: string): { value: string; defaulted: boolean } | null {
   const given = report.scenario.clients[i].settings?.[key];
-  if (given !== undefined) return { value: String(given), defaulted: false };
   const d = report.defaults?.[`scenario.clients[${i}].settings.${key}`];
+  // A value the scenario runs with that replay lists among its defaults all the same (an inference
+  // whose premise is itself assumed) is an assumption too.
+  if (given !== undefined) return { value: String(given), defaulted: typeof d === 'string' };
   return typeof d === 'string' ? { value: d.split(/\s/)[0], defaulted: true } : null;
 }
 

@@ -220,6 +220,12 @@ function instanceCauses(
   /** Per group and host: the leave not yet followed by a connection. */
   const open = new Map<string, Cause>();
   const lastConnect = new Map<string, number>();
+  /** Per group and host: when the brokers logged the instance unregistering (its shutdown). */
+  const unregistered = new Map<string, number[]>();
+  for (const c of changes) {
+    const host = c.change === 'unregistered' ? hostOf(c) : null;
+    if (host) unregistered.set(`${c.group}|${host}`, [...(unregistered.get(`${c.group}|${host}`) ?? []), c.ts]);
+  }
   for (const c of [...changes].sort((a, b) => a.ts - b.ts)) {
     const host = hostOf(c);
     if (!host) continue;
@@ -289,7 +295,7 @@ function instanceCauses(
     // Gone without an unregister: not when it unregistered from another broker within seconds (its
     // shutdown; this broker's channel closed for a reason of its own, gen-20261227: a slave restarting
     // closed the channel a second before the instance's own shutdown unregistered it from the masters).
-    if (changes.some((x) => x.change === 'unregistered' && x.group === c.group && x.ts >= c.ts - UNREGISTER_NEAR_MS && x.ts <= c.ts + UNREGISTER_NEAR_MS && hostOf(x) === host)) continue;
+    if ((unregistered.get(key) ?? []).some((t) => Math.abs(t - c.ts) <= UNREGISTER_NEAR_MS)) continue;
     // Only when its own log went silent then (else its connection was lost, not the process).
     const life = lives.get(host);
     const silent = life && life.commits && (life.last <= c.ts + 5000 || life.gaps.some(([from]) => from >= c.ts - SILENT_MS && from <= c.ts + 5000));

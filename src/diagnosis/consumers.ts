@@ -82,9 +82,9 @@ interface GroupState {
   consumedAgain: number;
   resetSeen: boolean;
   /**
-   * Deliveries that failed within RESET_EFFECT_MS of the last reset (the client's lines, or the
-   * group's sends back in a minute that ended in it): a message delivered again and failed is not
-   * consumed twice, unless a retry of it succeeds later.
+   * Deliveries that failed after the last reset while its effect lasted (afterReset: the client's
+   * lines, or the group's sends back in a minute that ended then): a message delivered again and
+   * failed is not consumed twice, unless a retry of it succeeds later.
    */
   failedAfterReset: number;
   /** Messages the store no longer held when the consumer asked for them (offset below nextBeginOffset), per `queue@offset` once. */

@@ -38,8 +38,9 @@ interface Episode {
   closedOnTimeout: RmqEvent | null;
   /**
    * NettyRemotingClient's own `invokeSync: wait response timeout exception` lines of the episode: a log
-   * that prints them prints the WARN that closes the channel right before each (invokeSync, 4.9.1+ and
-   * 5.x, when clientCloseSocketIfTimeout is true).
+   * that prints them prints the WARN that closes the channel right before each (NettyRemotingClient.
+   * invokeSync, 4.9.1 and 5.0.0: `invokeSync: close socket because of timeout` when
+   * clientCloseSocketIfTimeout is true, then the wait line).
    */
   waitLines: number;
   switchEvent: RmqEvent | null;

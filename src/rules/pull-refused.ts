@@ -47,6 +47,13 @@ const BOOT_RECENT_MS = 2 * CLIENT_DEFAULTS.heartbeatBrokerIntervalMs;
 /** Broker hosts' boots and groups' removal lines kept (the oldest let go). */
 const KEPT = 10000;
 
+/** Sets the key's value as the newest, letting the oldest go past KEPT. */
+function keepLast<V>(m: Map<string, V>, key: string, value: V): void {
+  m.delete(key);
+  m.set(key, value);
+  if (m.size > KEPT) m.delete(m.keys().next().value!);
+}
+
 interface PerReason {
   brokerLines: number;
   clientLines: number;
@@ -152,9 +159,7 @@ const rule: Rule = {
     };
 
     const started = (e: RmqEvent) => {
-      if (str(e, 'role') !== 'broker' || !SERVER_KINDS.has(e.kind)) return;
-      if (boots.size >= KEPT || boots.has(e.host)) boots.delete(e.host);
-      if (boots.size < KEPT) boots.set(e.host, e);
+      if (str(e, 'role') === 'broker' && SERVER_KINDS.has(e.kind)) keepLast(boots, e.host, e);
     };
 
     const changed = (e: RmqEvent) => {
@@ -174,9 +179,7 @@ const rule: Rule = {
         h.firstChange ??= e;
         if (h.reasons.size) h.changeAfter ??= e;
       } else if (change === 'group-removed' || change === 'expired' || change === 'channel-removed' || change === 'unregistered') {
-        const k = `${e.host}|${name}`;
-        if (removals.has(k)) removals.delete(k);
-        if (removals.size < KEPT) removals.set(k, e);
+        keepLast(removals, `${e.host}|${name}`, e);
       }
     };
 

@@ -487,6 +487,14 @@ describe('score: replay', () => {
     expect(ss[1].why).toBe('it ran sendMsgTimeout=3000 (the default)');
   });
 
+  it('a setting the scenario runs with that replay also lists among its defaults is an assumption, not a claim (gen-20261225)', () => {
+    const ss = replayStatements(
+      new Truth(lab()),
+      replay([sc('app-1', { sendLatencyFaultEnable: true })], [], { 'scenario.clients[0].settings.sendLatencyFaultEnable': 'true (inferred at an assumed rate)' }),
+    ).filter((s) => s.claim.includes('sendLatencyFaultEnable'));
+    expect(ss.map((s) => [s.claim, s.verdict, s.cls])).toEqual([['app-1 sendLatencyFaultEnable=true (a default)', 'false', 'replay-assumed']]);
+  });
+
   it("an asynchronous client's retries are retryTimesWhenSendAsyncFailed's, which the lab's producer never set (2), not retryTimesWhenSendFailed's", () => {
     const l = lab({ clients: [{ ...lab().clients[0], async: true, settings: { retryTimesWhenSendFailed: 0 } }] });
     const retries = (async: boolean, value: string) =>

@@ -162,14 +162,24 @@ it('holds about the same after four weeks of hosts logging once a minute as afte
   expect(held(28) - week).toBeLessThan(1_000_000);
 }, 120000);
 
+/** A generated recording's partition (lab.json) and what the rule finds on it. */
+async function cutAndFindings(name: string) {
+  const cut = generatedTruth(name).faults.find((f) => f.kind === 'partition')!;
+  return { cut, fs: await generatedFindings(name, [rule]) };
+}
+
+/** The finding starts within `ms` of the lab's cut, and, unless `startOnly`, ends within `ms` of its heal. */
+function near(f: { start: number | null; end: number | null }, cut: { start: string; end: string | null }, ms: number, startOnly = false): void {
+  expect(Math.abs(f.start! - Date.parse(cut.start))).toBeLessThanOrEqual(ms);
+  if (!startOnly) expect(Math.abs(f.end! - Date.parse(cut.end!))).toBeLessThanOrEqual(ms);
+}
+
 // Calls alone, with no connect that timed out: a client that keeps its timed-out channel
 // (closeSocketIfTimeout false) never connects again during the cut.
 it("gen-311: a 5.1.2 client's sends and heartbeats timing out on broker-a while broker-a printed an empty send queue every second name a cut, within a crossing of lab.json's", async () => {
-  const cut = generatedTruth('gen-311').faults.find((f) => f.kind === 'partition')!;
-  const fs = await generatedFindings('gen-311', [rule]);
+  const { cut, fs } = await cutAndFindings('gen-311');
   expect(fs.map((f) => [f.subject.host, f.metrics.peers, f.metrics.connectTimeouts])).toEqual([['mq-broker-a', ['app-order-01'], 0]]);
-  expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
-  expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
+  near(fs[0], cut, 30_000);
   expect(fs[0].title).toMatch(/calls timed out while mq-broker-a printed its send queue empty$/);
 });
 
@@ -185,12 +195,10 @@ it("hang-5x: retries on a healthy broker-b that timed out with no wait stated (w
 // The sends to the overloaded broker-a timed out 19 s after broker-b's last connect: broker-a has more
 // peers, and its calls tell no cut, so they must not hide broker-b's.
 it("gen-715: broker-b's connects to the three NameServers timing out name its cut, within a crossing of lab.json's, though broker-a's overload follows within a minute", async () => {
-  const cut = generatedTruth('gen-715').faults.find((f) => f.kind === 'partition')!;
-  const fs = await generatedFindings('gen-715', [rule]);
+  const { cut, fs } = await cutAndFindings('gen-715');
   expect(fs.map((f) => [f.subject.host, f.metrics.peers])).toEqual([['mq-broker-b', ['mq-ns-1', 'mq-ns-2', 'mq-ns-3']]]);
   expect(fs[0].metrics.connectTimeouts).toBeGreaterThanOrEqual(20);
-  expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
-  expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
+  near(fs[0], cut, 30_000);
   // What separates it from the NameServers hung or down: they answered the other brokers meanwhile.
   expect(fs[0].explanation).toContain('Meanwhile mq-broker-a, mq-broker-a-s, mq-broker-b-s registered with those NameServers');
   // The heal is bounded by broker-b's own registrations answered again (05:55:31; lab.json 05:55:30.209).
@@ -220,13 +228,11 @@ it('namesrv-hang: registrations that failed and connects that timed out against 
 // connects and the NameServers' accepts). Those failures are placed at the end, so the cut starts there
 // and not 70 s later with the first failure of a NameServer already placed.
 it("gen-20261211: failures to NameServers not yet placed when they were read still start the cut", async () => {
-  const cut = generatedTruth('gen-20261211').faults.find((f) => f.kind === 'partition')!;
-  const fs = await generatedFindings('gen-20261211', [rule]);
+  const { cut, fs } = await cutAndFindings('gen-20261211');
   const a = fs.filter((f) => f.subject.host === 'mq-broker-a');
   expect(a).toHaveLength(1);
   expect(a[0].metrics.peers).toEqual(['mq-ns-1', 'mq-ns-2', 'mq-ns-3']);
-  expect(Math.abs(a[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
-  expect(Math.abs(a[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
+  near(a[0], cut, 30_000);
 });
 
 // gen-20261218 (servers 5.5.0, clients 4.9.0-5.1.0): broker-a cut off from the four producers for
@@ -235,12 +241,10 @@ it("gen-20261211: failures to NameServers not yet placed when they were read sti
 // broker-a printed `Send Queue Size: 0 SlowTimeMills: 0` every second: shorter than a crossing period,
 // but several hosts' calls, each with its wait stated, that never reached the broker.
 it("gen-20261218: four producers' timed-out asynchronous sends to broker-a, which printed an empty send queue throughout, name its cut within 20 s", async () => {
-  const cut = generatedTruth('gen-20261218').faults.find((f) => f.kind === 'partition')!;
-  const fs = await generatedFindings('gen-20261218', [rule]);
+  const { cut, fs } = await cutAndFindings('gen-20261218');
   expect(fs.map((f) => [f.subject.host, f.metrics.connectTimeouts])).toEqual([['mq-broker-a', 0]]);
   expect(fs[0].metrics.peers).toEqual(expect.arrayContaining(['app-pay-01', 'app-order-01']));
-  expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(10_000);
-  expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(10_000);
+  near(fs[0], cut, 10_000);
 });
 
 // gen-20261219 (servers 4.7.0): broker-c cut off from the NameServer, the other brokers and three
@@ -248,20 +252,17 @@ it("gen-20261218: four producers' timed-out asynchronous sends to broker-a, whic
 // broker-a and broker-b (not quiet: a full or silent watermark) and those to broker-c in the 6 s its
 // scheduler was held (no watermark line then) neither tell the cut nor hide the quiet ones.
 it("gen-20261219: broker-c's quiet timed-out calls name its cut beside timeouts on an overloaded broker-a and a hung broker-b", async () => {
-  const cut = generatedTruth('gen-20261219').faults.find((f) => f.kind === 'partition')!;
-  const fs = await generatedFindings('gen-20261219', [rule]);
+  const { cut, fs } = await cutAndFindings('gen-20261219');
   expect(fs.map((f) => f.subject.host)).toEqual(['mq-broker-c']);
   expect(fs[0].metrics.peers).toEqual(['app-order-01', 'app-pay-01', 'app-stock-01']);
-  expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
-  expect(Math.abs(fs[0].end! - Date.parse(cut.end!))).toBeLessThanOrEqual(30_000);
+  near(fs[0], cut, 30_000);
 });
 
 // gen-20261226 (5.3.3): mq-node-a (NameServer and broker-a) under a 10 % CPU quota, then mq-broker-b-s
 // cut off from it. A client's connects to the overloaded mq-node-a timed out while its send queue held
 // hundreds of requests (`Send Queue Size: 812`): starved, not cut off; the cut is mq-broker-b-s's.
 it('gen-20261226: connects timing out against a broker whose send queue held hundreds of requests are no cut; the slave cut off is', async () => {
-  const cut = generatedTruth('gen-20261226').faults.find((f) => f.kind === 'partition')!;
-  const fs = await generatedFindings('gen-20261226', [rule]);
+  const { cut, fs } = await cutAndFindings('gen-20261226');
   expect(fs.map((f) => f.subject.host)).toEqual(['mq-broker-b-s']);
-  expect(Math.abs(fs[0].start! - Date.parse(cut.start))).toBeLessThanOrEqual(30_000);
+  near(fs[0], cut, 30_000, true);
 });

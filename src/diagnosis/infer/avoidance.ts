@@ -20,6 +20,9 @@ import { isSendCallbackClass } from '../../parse/record.js';
 import { brokerVipAddr } from '../../rocketmq/facts.js';
 import { addrInText } from '../../rules/routing.js';
 
+/** How many times EXPECTED_SENDS_MIN a window must hold at a rate no line gave (an equal share may be twice the client's own). */
+const ASSUMED_RATE_MARGIN = 2;
+
 /**
  * Sends a client without fault avoidance would have put on the refusing broker in the window, at
  * least: below this the window is too short to tell avoidance from the round robin's luck (none of
@@ -171,12 +174,18 @@ export function avoidanceFromBehaviour(ctx: InferContext, clients: ScenarioClien
       const expected = (c.sendRatePerSec * (end - t)) / 1000 / held.length;
       if (again || expected < EXPECTED_SENDS_MIN) continue;
       c.settings = { ...settings, sendLatencyFaultEnable: true };
+      const why = `after ${failureText(f, broker)} the client sent it nothing more for ${Math.round((end - t) / 1000)} s, while ${broker} refused or left unanswered every write (${r.what}) and the client's route still held it among ${held.length} brokers; ${later ? 'it went on sending (a later failed send)' : 'no line shows it stopped sending (taken to send at its inferred rate throughout, as the run does)'}. At ${c.sendRatePerSec} sends/s the round robin of selectOneMessageQueue would have put about ${Math.round(expected)} of them on ${broker}: MQFaultStrategy isolated it after the failed attempt (inferred from behaviour)`;
+      // The sends it would have put there are its rate's: a rate no line gave (an equal share of its
+      // topic's) may be twice what it sent, and then the window must hold twice as many for the value
+      // to be stated; short of that it is an assumption, and listed so (gen-20261225: app-notify-01,
+      // assumed at 3.13/s where it sent 1, made no attempt on broker-b for 3 s: 5 sends at the share,
+      // one or two at its own rate, which says nothing; it ran without).
+      if (`scenario.clients[${i}].sendRatePerSec` in ctx.defaults && expected < ASSUMED_RATE_MARGIN * EXPECTED_SENDS_MIN) {
+        ctx.def(path, `true (${why}; its rate is an assumed share, too close to the least that tells to state it)`);
+        return;
+      }
       delete ctx.defaults[path];
-      ctx.prov(
-        path,
-        `after ${failureText(f, broker)} the client sent it nothing more for ${Math.round((end - t) / 1000)} s, while ${broker} refused or left unanswered every write (${r.what}) and the client's route still held it among ${held.length} brokers; ${later ? 'it went on sending (a later failed send)' : 'no line shows it stopped sending (taken to send at its inferred rate throughout, as the run does)'}. At ${c.sendRatePerSec} sends/s the round robin of selectOneMessageQueue would have put about ${Math.round(expected)} of them on ${broker}: MQFaultStrategy isolated it after the failed attempt (inferred from behaviour)`,
-        [f, before, later ?? null],
-      );
+      ctx.prov(path, why, [f, before, later ?? null]);
       return;
     }
   });

@@ -21,6 +21,7 @@ import { isAppFailure } from '../../parse/send-failure.js';
 import type { RmqEvent } from '../../parse/types.js';
 import { round2, type InferContext } from './context.js';
 import { REPLY_SLACK_MS } from './avoidance.js';
+import { firstQueueOf, selectorBrokers } from './selectors.js';
 
 /**
  * Refusals below this say too little of a rate (each one more or less moves it by a fifth), and
@@ -89,11 +90,10 @@ export function ratesFromRefusals(ctx: InferContext, clients: ScenarioClient[], 
       const path = `scenario.clients[${m.index}].sendRatePerSec`;
       if (m.ifSelector && m.notRoundRobin) {
         // Its sends all went to the refusing broker (measure took the selector's rate): a key there.
-        const topic = topics.find((t) => t.name === c.topic);
-        const onTopic = (topic?.brokers ?? brokers.map((b) => b.name)).filter((b) => brokers.some((x) => x.name === b)).sort();
-        if (onTopic.includes(m.ifSelector.broker)) {
+        const queue = firstQueueOf(topics, brokers, c.topic, m.ifSelector.broker);
+        if (queue !== null) {
           c.selector = true;
-          c.selectorQueue = onTopic.indexOf(m.ifSelector.broker) * (topic?.queues ?? 4);
+          c.selectorQueue = queue;
           ctx.prov(`scenario.clients[${m.index}].selector`, `every send it failed was refused by ${m.ifSelector.broker}, and ${m.notRoundRobin.host} stored less of ${c.topic} in a minute before than the round robin would have put there from this client alone: a MessageQueueSelector (inferred from behaviour)`, [m.refusals[0], m.notRoundRobin]);
           ctx.def(`scenario.clients[${m.index}].selectorQueue`, `${c.selectorQueue} (the first queue of ${m.ifSelector.broker}: which key the selector used is not in the logs)`);
         }
@@ -141,7 +141,8 @@ function measure(ctx: InferContext, c: ScenarioClient, i: number, faults: readon
   // A selector with one key sends every message to its queue, once (sendSelectImpl: no retry); its
   // queue's broker is the route it has. One with a new key per send is no round robin.
   const keyed = c.selector && c.selectorQueue !== undefined && !(`scenario.clients[${i}].selectorQueue` in ctx.defaults);
-  const keyBroker = keyed ? [...onTopic].filter((b) => brokers.some((x) => x.name === b)).sort()[Math.floor(c.selectorQueue! / (topic?.queues ?? 4))] : undefined;
+  const sel = selectorBrokers(topics, brokers, c.topic);
+  const keyBroker = keyed ? sel.names[Math.floor(c.selectorQueue! / sel.queues)] : undefined;
   if (c.selector && !keyBroker) return null;
   if (!c.selector && c.settings?.sendLatencyFaultEnable) return null;
   const retryKnown = !(`scenario.clients[${i}].settings.retryTimesWhenSendFailed` in ctx.defaults);
@@ -176,7 +177,7 @@ function measure(ctx: InferContext, c: ScenarioClient, i: number, faults: readon
     const selectorS = struck.reduce((n, w) => n + w.s, 0);
     const broker = [...struckBrokers][0];
     measured.ifSelector = { rate: round2(refusals.length / selectorS), broker };
-    const short = storedShort(ctx, c, measured.rate, broker, onTopic, brokers, start, Math.min(...struck.map((w) => w.from)));
+    const short = storedShort(ctx, c, measured.rate, broker, onTopic, brokers, faults, routes, start, Math.min(...struck.map((w) => w.from)));
     if (short) {
       measured.notRoundRobin = short;
       measured.rate = measured.ifSelector.rate;
@@ -192,17 +193,54 @@ function measure(ctx: InferContext, c: ScenarioClient, i: number, faults: readon
  * alone at `rate` (its share of the topic's brokers, the most there could be): then the client's
  * sends did not go round the route, and its refusals were all its sends (a selector's key). stats.log
  * counts a topic's puts per broker (TOPIC_PUT_NUMS), every producer's together, so more than the
- * share says nothing.
+ * share says nothing. Only a minute the broker was in the client's route all along and no fault of
+ * the scenario touched it (a broker down, stalled, overloaded or cut off stores less for its own reasons).
  */
-function storedShort(ctx: InferContext, c: ScenarioClient, rate: number, refusing: string, onTopic: readonly string[], brokers: readonly ScenarioBroker[], start: number, before: number): RmqEvent | null {
+function storedShort(
+  ctx: InferContext,
+  c: ScenarioClient,
+  rate: number,
+  refusing: string,
+  onTopic: readonly string[],
+  brokers: readonly ScenarioBroker[],
+  faults: readonly Fault[],
+  routes: readonly RmqEvent[],
+  start: number,
+  before: number,
+): RmqEvent | null {
   const share = (rate * 60) / Math.max(1, onTopic.length);
   for (const name of onTopic) {
     if (name === refusing) continue;
     const host = brokers.find((b) => b.name === name)?.host;
-    const line = ctx.c.topicPuts.find((x) => x.host === host && x.topic === c.topic && x.ts <= before && x.ts - 60000 >= start && x.sum < share * ROUND_ROBIN_SHARE);
+    const line = ctx.c.topicPuts.find(
+      (x) => x.host === host && x.topic === c.topic && x.ts <= before && x.ts - 60000 >= start && x.sum < share * ROUND_ROBIN_SHARE && heldAllMinute(ctx, routes, name, x.ts) && !faultIn(ctx, faults, name, host, x.ts - 60000, x.ts),
+    );
     if (line) return line.event;
   }
   return null;
+}
+
+/** Whether the client's route held the broker writable from a minute before `end` to `end` (its last route line before, and none between that dropped it). */
+function heldAllMinute(ctx: InferContext, routes: readonly RmqEvent[], broker: string, end: number): boolean {
+  const before = routes.filter((e) => ctx.when(e) <= end - 60000).pop();
+  if (!before || !(writableAfter(before) ?? []).includes(broker)) return false;
+  return !routes.some((e) => ctx.when(e) > end - 60000 && ctx.when(e) <= end && !(writableAfter(e) ?? []).includes(broker));
+}
+
+/** Whether a fault of the scenario on the broker or its host overlaps [from, to] (epoch ms). */
+function faultIn(ctx: InferContext, faults: readonly Fault[], broker: string, host: string | undefined, from: number, to: number): boolean {
+  return faults.some((f, i) => {
+    const at = ctx.startEpochMs + f.atMs;
+    if ('state' in f) {
+      if (f.host !== host) return false;
+      const next = faults.slice(i + 1).find((g) => 'state' in g && g.host === f.host);
+      return at <= to && (f.state === 'up' ? at >= from : next ? ctx.startEpochMs + next.atMs >= from : true);
+    }
+    if ('partition' in f) return (f.partition as readonly string[]).includes(host ?? '') && at <= to && (f.durationMs === undefined || at + f.durationMs >= from);
+    if (!('broker' in f) || f.broker !== broker) return false;
+    const durationMs = 'stall' in f ? f.stall.durationMs : 'diskFull' in f ? f.diskFull.durationMs : 'overload' in f ? f.overload.durationMs : 'slowPut' in f ? f.slowPut.durationMs : 0;
+    return at <= to && at + durationMs >= from;
+  });
 }
 
 /** Whether a line of the client places one of its sends or attempts on a broker other than this one. */

@@ -18,6 +18,22 @@ import type { InferContext } from './context.js';
 import { refusals, REPLY_SLACK_MS, type Refusal } from './avoidance.js';
 
 /**
+ * A topic's brokers in the order the model numbers a selector's queues (by name: queue i is on the
+ * broker at floor(i / queues)), and the queues each has.
+ */
+export function selectorBrokers(topics: readonly ScenarioTopic[], brokers: readonly ScenarioBroker[], topicName: string): { names: string[]; queues: number } {
+  const topic = topics.find((t) => t.name === topicName);
+  return { names: (topic?.brokers ?? brokers.map((b) => b.name)).filter((b) => brokers.some((x) => x.name === b)).sort(), queues: topic?.queues ?? 4 };
+}
+
+/** The first queue of `broker` among the topic's, or null when the topic has none there. */
+export function firstQueueOf(topics: readonly ScenarioTopic[], brokers: readonly ScenarioBroker[], topicName: string, broker: string): number | null {
+  const { names, queues } = selectorBrokers(topics, brokers, topicName);
+  const at = names.indexOf(broker);
+  return at < 0 ? null : at * queues;
+}
+
+/**
  * Sends the round robin would have put on the broker in the window, at least, at the client's
  * inferred rate: twice fault avoidance's EXPECTED_SENDS_MIN, since a client's rate is often its
  * equal share of the topic's (a client sending a third of that still puts 3 or more there).
@@ -106,10 +122,9 @@ export function selectorKeysFromSilence(ctx: InferContext, clients: ScenarioClie
       const end = Math.min(r.to, dropped ? ctx.when(dropped) : Infinity);
       const expected = (c.sendRatePerSec * (end - r.from)) / 1000 / held.length;
       if (expected < EXPECTED_SENDS_SELECTOR_MIN || mine.some((e) => failedSomething(e) && e.ts! >= r.from && e.ts! <= end)) continue;
-      const topic = topics.find((t) => t.name === c.topic);
-      const onTopic = (topic?.brokers ?? brokers.map((b) => b.name)).filter((b) => brokers.some((x) => x.name === b)).sort();
-      if (!onTopic.includes(name)) return;
-      c.selectorQueue = onTopic.indexOf(name) * (topic?.queues ?? 4);
+      const queue = firstQueueOf(topics, brokers, c.topic, name);
+      if (queue === null) return;
+      c.selectorQueue = queue;
       const p = `scenario.clients[${i}].selectorQueue`;
       delete ctx.defaults[p];
       ctx.prov(
@@ -124,10 +139,9 @@ export function selectorKeysFromSilence(ctx: InferContext, clients: ScenarioClie
 
 /** The first queue of the first broker (by name) of the client's topic that refused it in no window. */
 function keyQueue(c: ScenarioClient, mine: readonly Refusal[], brokers: readonly ScenarioBroker[], topics: readonly ScenarioTopic[]): { index: number; broker: string } | null {
-  const topic = topics.find((t) => t.name === c.topic);
-  const onTopic = (topic?.brokers ?? brokers.map((b) => b.name)).filter((b) => brokers.some((x) => x.name === b)).sort();
-  const at = onTopic.findIndex((b) => !mine.some((r) => r.broker === b));
-  return at < 0 ? null : { index: at * (topic?.queues ?? 4), broker: onTopic[at] };
+  const { names, queues } = selectorBrokers(topics, brokers, c.topic);
+  const at = names.findIndex((b) => !mine.some((r) => r.broker === b));
+  return at < 0 ? null : { index: at * queues, broker: names[at] };
 }
 
 /**
@@ -171,11 +185,9 @@ export function selectorKeysFromRefusals(ctx: InferContext, clients: ScenarioCli
       return expected >= EXPECTED_SENDS_SELECTOR_MIN;
     });
     if (!quiet) return;
-    const topic = topics.find((t) => t.name === c.topic);
-    const onTopic = (topic?.brokers ?? brokers.map((b) => b.name)).filter((b) => brokers.some((x) => x.name === b)).sort();
-    const at = onTopic.indexOf(broker);
-    if (at < 0) return;
-    c.selectorQueue = at * (topic?.queues ?? 4);
+    const queue = firstQueueOf(topics, brokers, c.topic, broker);
+    if (queue === null) return;
+    c.selectorQueue = queue;
     delete ctx.defaults[`${p}.selectorQueue`];
     ctx.prov(
       `${p}.selectorQueue`,

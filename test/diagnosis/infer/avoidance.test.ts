@@ -41,6 +41,13 @@ describe('fault avoidance from behaviour', () => {
     expect(pay.provenance.rule).toMatch(/^after a failed attempt on broker-b the client sent it nothing more for \d+ s, while broker-b refused or left unanswered every write \(mq-broker-b cut off from app-pay-01/);
   });
 
+  it('avoidance read from 3 s without attempts at a rate no line gave is assumed, not stated (gen-20261225: app-notify-01, an equal share of 3.13/s where it sent 1, ran without)', async () => {
+    const notify = (await inferred('gen-20261225'))('app-notify-01');
+    expect(notify.ran).toBe(false);
+    expect(notify.provenance).toBeUndefined();
+    expect(notify.assumed).toMatch(/^true \(after a failed attempt on broker-b .*; its rate is an assumed share, too close to the least that tells to state it\)$/);
+  });
+
   it('an async client with one failure and no later line: inferred on its inferred rate, and the provenance says that is the premise (gen-713)', async () => {
     const pay = (await inferred('gen-713'))('app-pay-01');
     expect([pay.value, pay.ran]).toEqual([true, true]);
