@@ -182,7 +182,9 @@ export class Truth {
 
   /** The busy replies a broker on `host` gave within [from - slack, to + slack] (by the address the line names). */
   busyRepliesOn(host: string, from: number, to: number, slack = 2000): number[] {
-    return this.busyFrom.filter((x) => x.broker !== null && this.hostByAddr(x.broker.split(':')[0]) === host && x.at >= from - slack && x.at <= to + slack).map((x) => x.at);
+    const masters = new Set(this.lab.servers.brokers.filter((b) => b.host === host && b.brokerId === 0).map((b) => b.brokerName));
+    const on = (x: BusyReply) => (x.broker !== null ? this.hostByAddr(x.broker.split(':')[0]) === host : !!x.brokerName && masters.has(x.brokerName));
+    return this.busyFrom.filter((x) => on(x) && x.at >= from - slack && x.at <= to + slack).map((x) => x.at);
   }
 
   /** A time of day in the lab's zone, for the evidence of a statement. */
@@ -338,11 +340,15 @@ export const UNANSWERING_KINDS = [...DOWN_KINDS, 'overload'] as const;
 const BUSY_REPLY = /\[(?:TIMEOUT_CLEAN_QUEUE|PCBUSY_CLEAN_QUEUE|PC_SYNCHRONIZED|REJECTREQUEST)\]/;
 /** MQBrokerException's message ends with the broker that answered (MQBrokerException, 4.x and 5.x). */
 const BUSY_BROKER = / BROKER: (\d+\.\d+\.\d+\.\d+:\d+)/;
+/** A failed attempt's line, naming its queue's broker (DefaultMQProducerImpl.sendDefaultImpl, 4.x-5.x). */
+const ATTEMPT_BROKER = /sendKernelImpl exception.*brokerName=([\w.-]+)/;
 
 /** A busy reply: when, and from which broker address (null: the line does not say). */
 export interface BusyReply {
   at: number;
   broker: string | null;
+  /** The broker name of the failed attempt's line above it, where the reply names no address (5.x clients). */
+  brokerName?: string | null;
 }
 
 /** A server's boot line (`The broker[...] boot success`, `The Name Server boot success`) on a host of the recording. */
@@ -391,14 +397,22 @@ export interface FailedDelivery {
   host: string;
   at: number;
 }
-/** The Java clients' lines of a failed delivery (ConsumeMessageConcurrentlyService/OrderlyService, 4.x-5.x; rocketmq-client-java's). */
+/**
+ * The lines of a failed delivery: the Java clients' (ConsumeMessageConcurrentlyService/OrderlyService,
+ * 4.x-5.x; rocketmq-client-java's), and the lab consumer's own for a RECONSUME_LATER answer, which the
+ * client does not log (LabConsumer, LabGrpcConsumer: `Message deferred`).
+ */
 const FAILED_DELIVERY = /consumeMessage exception|consumeMessage Orderly return not OK|consumeMessage return null|Message listener raised an exception/;
+const DEFERRED = /Message deferred, /;
 
-/** The failed deliveries the consumers' client logs show (`rocketmq_client.log`, `rocketmq-client.log`). */
+/** The failed deliveries the consumers' client logs (`rocketmq_client.log`, `rocketmq-client.log`) and the lab consumers' `app.log` show. */
 export function failedDeliveriesOf(dir: string, zone: string): FailedDelivery[] {
   const out: FailedDelivery[] = [];
   eachLine(dir, zone, /^rocketmq[_-]client\.log(?:\.gz)?$/, (host, at, text) => {
     if (host && FAILED_DELIVERY.test(text) && LEADING_TIME.test(text)) out.push({ host, at });
+  });
+  eachLine(dir, zone, /^app\.log(?:\.gz)?$/, (host, at, text) => {
+    if (host && DEFERRED.test(text) && LEADING_TIME.test(text)) out.push({ host, at });
   });
   return out;
 }
@@ -415,8 +429,17 @@ export function bootsOf(dir: string, zone: string): Boot[] {
 /** The times of the busy replies in a recording's client and application logs, and the broker each names. */
 export function busyRepliesOf(dir: string, zone: string): BusyReply[] {
   const out: BusyReply[] = [];
+  // A 5.x client's MQBrokerException names no address; its failed attempt's line just above names the
+  // queue's broker (`sendKernelImpl exception, resend at once, ... Broker: MessageQueue [... brokerName=X`).
+  let lastName: string | null = null;
   eachLine(dir, zone, /^(?:rocketmq_client|app)(?:\b.*)?\.log/, (_host, at, text) => {
-    if (BUSY_REPLY.test(text)) out.push({ at, broker: BUSY_BROKER.exec(text)?.[1] ?? null });
+    const named = ATTEMPT_BROKER.exec(text);
+    if (named) lastName = named[1];
+    if (BUSY_REPLY.test(text)) {
+      const broker = BUSY_BROKER.exec(text)?.[1] ?? null;
+      out.push({ at, broker, ...(broker === null && lastName ? { brokerName: lastName } : {}) });
+      lastName = null;
+    } else if (!named && LEADING_TIME.test(text)) lastName = null;
   });
   return out;
 }

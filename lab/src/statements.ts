@@ -18,6 +18,8 @@ export interface FaultClaim {
   detail?: string | null;
   /** A pause the report places inside an overload it also states: held to lie within the fault, not to match its ends. */
   inside?: boolean;
+  /** Its start and end are the bounds of stats minutes: held to have begun within them, not to match its ends. */
+  minuteBounds?: boolean;
 }
 
 /** The lab kinds a stated kind names. */
@@ -77,6 +79,14 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
     out.push(say(source, cls, where, `${c.kind} on ${c.host} over ${when}, inside the overload`).is(holds.length > 0, holds.map(seen).join('; '), `${named.map(seen).join('; ')}: it lies outside, beyond ${tol / 1000} s`));
     return out;
   }
+  if (c.minuteBounds) {
+    // A listener made to fail is seen failing from its first failed delivery.
+    const began = (f: TruthFault) => f.firstEffect ?? f.seenStart;
+    const holds = named.filter((f) => began(f) >= c.start - tol && began(f) <= (c.end ?? c.start) + tol);
+    const first = (f: TruthFault) => `${f.text}, first seen ${truth.time(began(f))}`;
+    out.push(say(source, cls, where, `${c.kind} on ${c.host} began within ${when}`).is(holds.length > 0, holds.map(first).join('; '), `${named.map(first).join('; ')}: outside, beyond ${tol / 1000} s`));
+    return out;
+  }
   // A reboot may be stated from its power-off (peers' calls start to hang), from its link coming
   // back (the first reset), or, after a hang of its host, from when the host stopped answering (a
   // frozen host that was reset): each is its start.
@@ -98,6 +108,16 @@ export function checkFaultClaim(truth: Truth, c: FaultClaim, source: Statement['
   const fits = named.map(fit);
   const within = (x: ReturnType<typeof fit>) => Math.abs(x.dStart) <= tol && (x.dEnd === null || Math.abs(x.dEnd) <= tol);
   const best = fits.find(within) ?? fits.reduce((a, b) => (Math.abs(b.dStart) < Math.abs(a.dStart) ? b : a));
+  // A busy broker's pauses stated from its busy replies: each end inside the fault or at a busy reply
+  // of that broker (a starved broker still answered busy seconds after its CPU quota was lifted).
+  if (!within(best) && (c.kind === 'overload' || c.kind === 'stall')) {
+    const borne = (t: number) => named.some((f) => t >= f.seenStart - tol && t <= f.seenEnd + tol) || truth.busyRepliesOn(c.host, t, t, 1000).length > 0;
+    if (borne(c.start) && borne(c.end ?? c.start)) {
+      const why = `${named.map(seen).join('; ')}; each end of ${when} lies within it or at a busy reply of a broker on ${c.host}`;
+      out.push(say(source, cls, where, `${c.kind} on ${c.host} over ${when}`).is(true, why, why));
+      return out;
+    }
+  }
   const delta = `start ${(best.dStart / 1000).toFixed(1)} s${best.dEnd === null ? ', no end stated' : `, end ${(best.dEnd / 1000).toFixed(1)} s`}`;
   out.push(say(source, cls, where, `${c.kind} on ${c.host} over ${when}`).is(within(best), `${seen(best.f)}: ${delta}`, `${seen(best.f)}: ${delta}, beyond ${tol / 1000} s`));
   return out;
@@ -142,7 +162,7 @@ type Report = any;
 function causeStatements(truth: Truth, report: Report): Statement[] {
   return (report.incidents ?? []).flatMap((inc: any) =>
     (inc.causes ?? []).map((c: any, i: number) => [
-      ...checkFaultClaim(truth, { kind: c.kind, host: c.host, start: ms(c.start), end: t(c.end), detail: c.detail }, 'analyze', 'cause', `${inc.id} cause ${i + 1}`),
+      ...checkFaultClaim(truth, { kind: c.kind, host: c.host, start: ms(c.start), end: t(c.end), detail: c.detail, minuteBounds: c.minuteBounds === true }, 'analyze', 'cause', `${inc.id} cause ${i + 1}`),
       ...(c.group ? [consumerGroupClaim(truth, c.host, c.group, `${inc.id} cause ${i + 1}`)] : []),
     ]),
   ).flat();

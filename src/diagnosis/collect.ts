@@ -166,6 +166,8 @@ export interface FlowWarnings {
   first: RmqEvent;
   /** Minute ends, in the order read. */
   minutes: number[];
+  /** Of those, the minute ends with two warnings or more (a second one says 1000 more pauses: the cache stayed full). */
+  repeated: number[];
   /** Minutes past KEEP_CAP, left out. */
   left: number;
   /** Whether a warning of the count limit with its threshold is among the kept lines. */
@@ -664,14 +666,14 @@ function consumerReaders(out: Collected, lighten: (e: RmqEvent) => RmqEvent): { 
       f = flowOf.get(key);
       if (!f) {
         first = true;
-        flowOf.set(key, (f = { host: e.host, group, first: e, minutes: [], left: 0, threshold: false }));
+        flowOf.set(key, (f = { host: e.host, group, first: e, minutes: [], repeated: [], left: 0, threshold: false }));
         out.flowWarnings.push(f);
       }
       const end = Math.ceil(e.ts / 60000) * 60000;
       if (f.minutes[f.minutes.length - 1] !== end) {
         if (f.minutes.length < KEEP_CAP) f.minutes.push(end);
         else f.left++;
-      }
+      } else if (f.repeated[f.repeated.length - 1] !== end && f.repeated.length < KEEP_CAP) f.repeated.push(end);
     }
     const threshold = f !== undefined && !f.threshold && e.fields.limit === 'count' && typeof e.fields.threshold === 'number';
     const n = flowLines.get(e.host) ?? 0;

@@ -27,6 +27,7 @@ import { formatMs } from '../util/durations.js';
 import { plural } from '../util/text.js';
 import { backlogGroup, blockedListenersOf } from '../rules/consumer-backlog.js';
 import { SIMPLE_CONSUMER_TYPES, simpleConsumerCauses } from './simple-consumer-causes.js';
+import { statsFailureCauses } from './stats-failure-causes.js';
 
 const TYPES: ReadonlySet<EventType> = new Set<EventType>(['consumer-changed', 'startup', 'offset-commit', 'offset-reset', 'consume-failed', ...SIMPLE_CONSUMER_TYPES]);
 /** A client's lines that may print its id with no clientId field (`ClientId: ...`), or its address (`clientIP=`, the instance's start). */
@@ -113,10 +114,12 @@ export function consumerCauses(): ConsumerCauses {
   /** Per group: its run of failures under way, and the bursts found so far (in time order). */
   const failures = new Map<string, { run: FailureRun | null; bursts: Cause[] }>();
   const simple = simpleConsumerCauses();
+  const counted = statsFailureCauses();
 
   const visit = (e: RmqEvent): void => {
     if (e.ts === null) return;
     simple.visit(e);
+    counted.visit(e);
     const f = e.fields as Record<string, unknown>;
     if (e.kind === 'client' || e.kind === 'app') {
       const l = lives.get(e.host);
@@ -197,6 +200,8 @@ export function consumerCauses(): ConsumerCauses {
         ...slowCauses(findings),
         // Groups whose clients logged failures are the bursts' above.
         ...simple.finish(new Set(failures.keys()), { min: BURST_MIN, ratePerS: BURST_RATE_PER_S }),
+        // Groups whose listeners failed without a line (RECONSUME_LATER): their clients' stats count them.
+        ...counted.finish(new Set(failures.keys()), BURST_MIN),
       ].sort((a, b) => a.start - b.start || a.host.localeCompare(b.host));
     },
   };

@@ -53,6 +53,17 @@ export interface SimpleConsumerCauses {
 
 const ref = (e: Pick<RmqEvent, 'file' | 'line'>) => `${e.file}:${e.line}`;
 
+/** Stats minutes in runs, in time order: a gap of more than RUN_GAP_MS between two ends a run. */
+export function minuteRuns<T extends { ts: number }>(minutes: Iterable<T>): T[][] {
+  const runs: T[][] = [];
+  for (const m of [...minutes].sort((a, b) => a.ts - b.ts)) {
+    const run = runs[runs.length - 1];
+    if (run && m.ts - run[run.length - 1].ts <= RUN_GAP_MS) run.push(m);
+    else runs.push([m]);
+  }
+  return runs;
+}
+
 /** The group a pop retry topic is of: %RETRY%<group>_<topic> or %RETRY%<group>+<topic>. */
 export function isPopRetryOf(topic: string, group: string): boolean {
   return topic.startsWith(`${RETRY}${group}_`) || topic.startsWith(`${RETRY}${group}+`);
@@ -108,16 +119,11 @@ export function simpleConsumerCauses(): SimpleConsumerCauses {
       if (logged.has(group)) continue;
       const hosts = [...new Set([...(connected.get(group) ?? [])].map((id) => simple.get(id)).filter((h): h is string => h !== undefined))].sort();
       if (!hosts.length) continue;
-      const minutes = [...(puts.get(topic) ?? [])].sort((a, b) => a.ts - b.ts);
-      let run: Minute[] = [];
-      const close = () => {
-        const r = run;
-        run = [];
-        if (!r.length) return;
+      for (const r of minuteRuns(puts.get(topic) ?? [])) {
         const sum = r.reduce((n, m) => n + m.sum, 0);
         const from = r[0].ts - MINUTE_MS;
         const to = r[r.length - 1].ts;
-        if (sum < burst.min || sum / ((to - from) / 1000) < burst.ratePerS) return;
+        if (sum < burst.min || sum / ((to - from) / 1000) < burst.ratePerS) continue;
         const made = created.get(topic);
         const madeIn = made !== undefined && made.ts > from - 5000 && made.ts <= r[0].ts ? made : null;
         const moved = (dlq.get(group) ?? []).filter((d) => d.ts > from && d.ts <= to + MINUTE_MS);
@@ -144,12 +150,7 @@ export function simpleConsumerCauses(): SimpleConsumerCauses {
               : `from the first stats minute with puts (when the first was received is not in the logs)`) +
             '; the end is not in the logs',
         });
-      };
-      for (const m of minutes) {
-        if (run.length && m.ts - run[run.length - 1].ts > RUN_GAP_MS) close();
-        run.push(m);
       }
-      close();
     }
     return out;
   };

@@ -121,6 +121,9 @@ function incidentToJson(inc: Incident, zone: Zone, shown: ReadonlySet<string>): 
       recognisedBy: c.recognisedBy,
       evidence: [...c.evidence],
       detail: c.detail,
+      ...(c.peers !== undefined ? { peers: [...c.peers] } : {}),
+      ...(c.silentMs !== undefined ? { silentMs: c.silentMs } : {}),
+      ...(c.minuteBounds ? { minuteBounds: true } : {}),
     })),
     impact: inc.impact.map((i) => ({
       client: i.client,

@@ -33,7 +33,8 @@
 //   the time at about the same time per message, at least one busy on average (the pool size is not
 //   printed: it is said assumed);
 // - subscriptions that differ: the broker's subscription of the group to a topic went back and forth
-//   during the backlog (the messages of a tag some instance does not subscribe to stay behind);
+//   during the backlog (the messages of a tag a pull was filtered out by are passed over, never
+//   consumed: the title counts them, not a backlog);
 // - a rebalance storm: rebalanceStormCount rebalances or more within the backlog.
 // Severity: warning.
 
@@ -95,6 +96,16 @@ const LATE_SETS_KEPT = 64;
 const ROUNDS_BEFORE_MS = 180_000;
 const ROUNDS_AFTER_MS = 120_000;
 
+/**
+ * A minute whose pulls brought this many more messages than it consumed, and at least twice as many,
+ * piled them up in the client's cache: its listener fell behind its own pulls (with flow control they
+ * stop; in a whole minute of normal running the two are about equal).
+ */
+const PILED_MIN = 30;
+/** Commit rounds that moved no offset for this long while messages piled up: the listener stood still. */
+const STILL_MIN_MS = 30_000;
+/** A broker's failed calls end at most this long before a backlog's start to be its cause (the minute ends of the clients and brokers are seconds apart). */
+const FAIL_REACH_MS = 5000;
 /** Refused or timed-out calls kept per client host (a flood is cut). */
 const REFUSED_MAX = 5000;
 /**
@@ -205,6 +216,8 @@ interface Minute {
   rtMs: number | null;
   calls: number | null;
   consumed: number;
+  /** Messages its pulls brought in the minute (PULL_TPS SUM; null: no such line read). */
+  pulled: number | null;
   /** Whether its CONSUME_RT line was read. */
   rt: boolean;
   /** The CONSUME_RT line, to cite: kept for the last LINES_KEPT minutes and the minutes that can name a cause (null: let go). */
@@ -363,8 +376,19 @@ const rule: Rule = {
       if (last && from <= last[1]) last[1] = Math.max(last[1], to);
       else if (s.keep.length < 10_000) s.keep.push([from, to]);
     };
+    /** A host's minute that is whole: one whose messages piled up in the cache keeps its rounds and line (blockedListener). */
+    const closeMinute = (s: HostState, m: Minute) => {
+      if (!piledMinute(m) || m.cited) return;
+      keepAround(s, m.at);
+      if (s.cited < CITED_MAX) {
+        m.cited = true;
+        s.cited++;
+      }
+    };
     /** After the last line: the recent rounds join the kept ones. */
     const flushRounds = (s: HostState) => {
+      const last = s.order[s.order.length - 1];
+      if (last) closeMinute(s, last);
       closeRound(s);
       for (const r of s.recent) if (s.rounds.length < ROUNDS_KEPT) s.rounds.push(r);
       s.recent = [];
@@ -386,6 +410,9 @@ const rule: Rule = {
       const stat = str(e, 'stat');
       const s = host(group(key.slice(at + 1)), e.host);
       const minute = Math.round(e.ts / 60000) * 60000;
+      // A host's minute is whole once its next one begins: one whose messages piled up can name a cause.
+      const last = s.order[s.order.length - 1];
+      if (last && last.at < minute) closeMinute(s, last);
       const m = minuteOf(s, minute);
       if (stat === 'CONSUME_RT') {
         m.rtMs = num(e, 'avgpt');
@@ -410,6 +437,8 @@ const rule: Rule = {
             s.cited++;
           }
         }
+      } else if (stat === 'PULL_TPS') {
+        m.pulled = num(e, 'sum');
       } else if (stat === 'CONSUME_OK_TPS' || stat === 'CONSUME_FAILED_TPS') {
         const n = num(e, 'sum') ?? 0;
         m.consumed += n;
@@ -538,7 +567,7 @@ type Report = FindingInput;
 function minuteOf(s: HostState, minute: number): Minute {
   let m = s.minutes.get(minute);
   if (m) return m;
-  s.minutes.set(minute, (m = { at: minute, rtMs: null, calls: null, consumed: 0, rt: false, rtEv: null, cited: false }));
+  s.minutes.set(minute, (m = { at: minute, rtMs: null, calls: null, consumed: 0, pulled: null, rt: false, rtEv: null, cited: false }));
   s.order.push(m);
   while (s.order.length > MINUTES_KEPT) {
     const old = s.order.shift()!;
@@ -641,6 +670,7 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
     ex.push(`${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`}: its consumers on ${someOf([...g.flowHosts].sort())} held their pulls back ${during}: their cache of messages not yet consumed was full${g.maxCached !== null ? ` (up to ${g.maxCached} messages on one queue)` : ''}, so the lag grew in the broker.`);
     if (g.flowEv) evidence.push(g.flowEv);
   }
+  const lagAt = ex.length;
   if (lag) {
     metrics.lagGrewBy = lag.grew;
     ex.push(`The brokers stored ${plural(lag.puts, 'message')} of ${lag.topic} in the minutes its instances consumed ${lag.consumed} of them (TOPIC_PUT_NUMS in the brokers' stats.log against CONSUME_OK_TPS and CONSUME_FAILED_TPS in every instance's log): the lag grew by about ${lag.grew}.`);
@@ -649,8 +679,11 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
   // not because its listener blocked (gen-20261223: app-billing-02 held broker-b's queues while
   // broker-b was cut off and then hung; its pulls timed out).
   const pullsFailed = (host: string, minuteEnd: number) => refused.between(host, minuteEnd - 60000, minuteEnd).length > 0;
-  const blocked = blockedListener(g, from, to, lag, pullsFailed);
-  const slow = blocked ? null : slowListener(g, from, to);
+  const blocked = blockedListener(g, from, to, lag, pullsFailed) ?? piledListener(g, from, to, pullsFailed);
+  // A listener that slowed only after the backlog's last late minute did not make it (gen-20270103:
+  // a lag of 40 in the minute to 09:32, a listener blocked from 09:33:05).
+  const slowRead = blocked ? null : slowListener(g, from, to);
+  const slow = slowRead && (slowRead.from === null || slowRead.from <= to) ? slowRead : null;
   const hosts = new Set([...g.flowHosts, ...stuck.flatMap((l) => [...l.hosts]), ...g.hosts.keys()]);
   const broker = brokerFault(from, to, hosts, stuck, refused);
   if (blocked) {
@@ -665,7 +698,9 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
         : '';
     // What the line printed: `TIMES: 0` where the client has RTStatsItem, else an average of 0.
     const printed = blocked.printedTimes ? 'CONSUME_RT TIMES: 0' : 'CONSUME_RT AVGPT: 0, CONSUME_OK_TPS SUM: 0';
-    ex.push(`Cause: a blocked listener. ${someOf(blocked.hosts)} consumed nothing in the minute to ${clockOf(blocked.ev)} (${printed}) while ${held}: every consume thread was inside a listener call that did not return.${still}${after}`);
+    const p = blocked.piled;
+    if (p) ex.push(`Cause: a blocked listener. ${someOf(blocked.hosts)} consumed ${p.consumed} in the minute to ${clockOf(blocked.ev)} while its pulls brought ${p.pulled} (PULL_TPS): they piled up in its cache, and its committed offsets stood still meanwhile: every consume thread was inside a listener call that did not return.${still}`);
+    else ex.push(`Cause: a blocked listener. ${someOf(blocked.hosts)} consumed nothing in the minute to ${clockOf(blocked.ev)} (${printed}) while ${held}: every consume thread was inside a listener call that did not return.${still}${after}`);
     evidence.push(blocked.ev, ...(blocked.fromEv ? [blocked.fromEv] : []));
     adv.push(
       `Find where the listener blocks on ${someOf(blocked.hosts)}: a thread dump (jstack) while it happens shows the ConsumeMessageThread_ threads' stacks (a downstream call without a timeout, a lock, a deadlock); give every call the listener makes a timeout. More consume threads would block the same way.`,
@@ -711,8 +746,12 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
     } else if (differing(g, from, to)) {
       const d = differing(g, from, to)!;
       Object.assign(metrics, { cause: 'subscription', subscriptions: d.subs });
-      ex.push(`Cause: the instances subscribe differently: the broker's subscription of ${g.name} to ${d.topic} went back and forth between ${d.subs.join(' and ')} meanwhile (see subscription-inconsistent); the messages of a tag an instance does not subscribe to are not consumed on the queues it holds, and they stay in the lag.`);
-      adv.push(`Give every instance of ${g.name} the same subscription (see subscription-inconsistent); the messages left behind are consumed once an instance subscribing to them holds their queues again.`);
+      // Filtered messages are passed over, not left waiting: the broker filters a pull by the
+      // subscription it holds (DefaultMessageStore.getMessage, NO_MATCHED_MESSAGE) and the client by its
+      // own (PullAPIWrapper.processPullResult), and the offset moves on past them.
+      if (lag) ex[lagAt] = `The brokers stored ${plural(lag.puts, 'message')} of ${lag.topic} in the minutes its instances consumed ${lag.consumed} of them (TOPIC_PUT_NUMS in the brokers' stats.log against CONSUME_OK_TPS and CONSUME_FAILED_TPS in every instance's log): about ${lag.grew} were not consumed.`;
+      ex.push(`Cause: the instances subscribe differently: the broker's subscription of ${g.name} to ${d.topic} went back and forth between ${d.subs.join(' and ')} meanwhile (see subscription-inconsistent); the messages of a tag left out by the subscription a pull was filtered with are passed over, the queue's offset moves on past them, and the group never consumes them: they are not waiting in the lag.`);
+      adv.push(`Give every instance of ${g.name} the same subscription (see subscription-inconsistent). The messages passed over meanwhile are consumed only if the group's offsets are reset to before them (mqadmin resetOffsetByTime), which delivers again what it consumed since.`);
     } else if (storm >= stormCount) {
       Object.assign(metrics, { cause: 'rebalance', rebalances: storm });
       ex.push(`Cause: a rebalance storm: ${plural(storm, 'rebalance')} during the backlog; each drops the cache of the queues that move and has their new owner start again from the committed offset (see rebalance-storm).`);
@@ -724,7 +763,7 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
   }
   if (stuck.length && !broker?.lock) ex.push(`Orderly queues were put off, not locked in the broker, for ${formatMs(stuck.reduce((n, l) => n + (l.to - l.from), 0))} (${someOf([...new Set(stuck.flatMap((l) => [...l.queues]))])}).`);
   return {
-    title: `${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`}: ${to > from ? `backlog for ${formatMs(to - from)}` : 'pulls held back by flow control'}, cause: ${CAUSE_WORDS[String(metrics.cause)] ?? String(metrics.cause)}`,
+    title: `${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`}: ${what(from, to, metrics.cause === 'subscription' ? lag : null)}, cause: ${CAUSE_WORDS[String(metrics.cause)] ?? String(metrics.cause)}`,
     start: from,
     end: to,
     subject: hosts.size === 1 ? { client: [...hosts][0] } : {},
@@ -733,6 +772,12 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
     explanation: ex.join(' '),
     advice: adv,
   };
+}
+
+/** What the finding is about: a backlog, pulls held back, or (subscriptions that differ) messages passed over. */
+function what(from: number, to: number, passedOver: Behind | null): string {
+  if (passedOver) return `about ${plural(passedOver.grew, 'message')} not consumed in ${formatMs(to - from)}`;
+  return to > from ? `backlog for ${formatMs(to - from)}` : 'pulls held back by flow control';
 }
 
 /** Two or more subscriptions of one topic the broker took in turn during the backlog (a return to an earlier one included). */
@@ -792,6 +837,11 @@ function behind(g: Group): Behind | null {
   return { topic: [...g.topics][0], from: late.first - 60000, to: late.last, puts: late.puts, consumed: late.consumed, grew: late.puts - late.consumed };
 }
 
+/** A minute whose pulls brought PILED_MIN or more messages than it consumed, and at least twice as many (PULL_TPS against CONSUME_OK_TPS and CONSUME_FAILED_TPS). */
+function piledMinute(m: Minute): boolean {
+  return m.pulled !== null && m.pulled - m.consumed >= PILED_MIN && m.pulled >= 2 * m.consumed;
+}
+
 /** A minute whose CONSUME_RT line says nothing was consumed (TIMES: 0; in the older wording, no time). */
 function stoppedMinute(m: Minute): boolean {
   return m.calls !== null ? m.calls === 0 : (m.rtMs ?? 0) === 0;
@@ -811,14 +861,16 @@ interface Blocked {
   after: Minute | null;
   /** Whether the stopped minute's CONSUME_RT printed TIMES (RTStatsItem), else the older AVGPT wording. */
   printedTimes: boolean;
+  /** A block within a minute that still consumed some (piledListener): its messages pulled and consumed. */
+  piled: { pulled: number; consumed: number } | null;
 }
 
 /**
  * A host whose listener stopped: a minute in which it consumed nothing (CONSUME_RT printed with
  * TIMES: 0, or SUM 0 in the older wording: ConsumerStatsManager prints every key it has each
  * minute, so the scheduled thread ran and the process was alive) while messages waited for it: its
- * cache full (flow control on that host over the minute), or its commit rounds all unmoved while the
- * group fell behind. Every consume thread was then inside a call that did not return. Its window is
+ * cache full (flow control on that host over the minute), or its commit rounds all unmoved while its
+ * pulls brought messages (PULL_TPS) and the group fell behind. Every consume thread was then inside a call that did not return. Its window is
  * read from its commit rounds: the offsets stop at the last round that moved them and move again at
  * the first round after (ConsumeMessageConcurrentlyService commits a queue's lowest offset not yet
  * consumed, so one blocked message holds its queue's offset).
@@ -833,7 +885,12 @@ function blockedListener(g: Group, from: number, to: number, lag: Behind | null,
       if (!stoppedMinute(m) || m.consumed > 0) continue;
       const flow = s.flow.first !== null && s.flow.first <= m.at && s.flow.last! >= m.at - 60000;
       const inMinute = s.rounds.filter((r) => r.at > m.at - 60000 && r.at <= m.at);
-      const still = inMinute.length >= 3 && inMinute.every((r) => r.n === 0) && lag !== null && m.at > lag.from && m.at - 60000 < lag.to && !pullsFailed(h, m.at);
+      // Its pulls brought messages that minute (PULL_TPS counts the messages of the pulls that found
+      // some, ConsumerStatsManager.incPullTPS): a host that pulled nothing had nothing waiting for it,
+      // whatever the group's lag (gen-20261228: app-billing-01 held broker-a's queues while the only
+      // producer was cut off from broker-a).
+      const waited = m.pulled === null || m.pulled > 0;
+      const still = inMinute.length >= 3 && inMinute.every((r) => r.n === 0) && waited && lag !== null && m.at > lag.from && m.at - 60000 < lag.to && !pullsFailed(h, m.at);
       if (!flow && !still) continue;
       // A minute older than the lines kept that could name no cause when it was read: nothing to cite.
       if (m.rtEv === null) continue;
@@ -866,7 +923,66 @@ function blockedListener(g: Group, from: number, to: number, lag: Behind | null,
     untilEv: j >= 0 ? r[j].ev : null,
     after,
     printedTimes: first.m.calls !== null,
+    piled: null,
   };
+}
+
+/**
+ * A host whose listener stopped within a minute that still consumed some (a block shorter than a
+ * minute, or one that began or ended inside it): its pulls brought messages that piled up in its
+ * cache (piledMinute), not for want of answers from a broker, while its commit rounds moved no
+ * offset for STILL_MIN_MS or more around that minute (gen-20261218: app-billing-01 consumed 44 and
+ * pulled 165 in the minute its listener blocked 45 s; its offsets stood still 50 s). A slow listener
+ * moves its offsets, however slowly, and a host with nothing to consume pulls nothing.
+ */
+function piledListener(g: Group, from: number, to: number, pullsFailed: (host: string, minuteEnd: number) => boolean): Blocked | null {
+  const found: Array<{ host: string; m: Minute; run: StillRun }> = [];
+  for (const [h, s] of g.hosts) {
+    const ms = [...s.minutes.values()].filter((m) => m.rtEv !== null && m.at > from && m.at - 60000 <= to && piledMinute(m) && !pullsFailed(h, m.at)).sort((a, b) => a.at - b.at);
+    for (const m of ms) {
+      const run = stillRun(s.rounds, m.at - 60000, m.at);
+      if (!run) continue;
+      found.push({ host: h, m, run });
+      break;
+    }
+  }
+  if (!found.length) return null;
+  found.sort((a, b) => a.run.from - b.run.from);
+  const { m, run } = found[0];
+  return {
+    hosts: [...new Set(found.map((x) => x.host))].sort(),
+    ev: m.rtEv!,
+    flow: false,
+    from: run.from,
+    until: run.until?.at ?? null,
+    fromEv: run.fromEv,
+    untilEv: run.until?.ev ?? null,
+    after: null,
+    printedTimes: m.calls !== null,
+    piled: { pulled: m.pulled!, consumed: m.consumed },
+  };
+}
+
+interface StillRun {
+  /** The last round that moved an offset before the run. */
+  from: number;
+  fromEv: RmqEvent;
+  /** The first that moved one again (null: none in the logs). */
+  until: Round | null;
+}
+
+/** Commit rounds that moved no offset for STILL_MIN_MS or more, from the last that moved one to the first that did again, overlapping [lo, hi]. */
+function stillRun(r: readonly Round[], lo: number, hi: number): StillRun | null {
+  let k = -1;
+  for (let i = 0; i < r.length; i++) {
+    if (r[i].n === 0) continue;
+    if (k >= 0 && i > k + 1 && r[i].at - r[k].at >= STILL_MIN_MS && r[k].at < hi && r[i].at > lo) return { from: r[k].at, fromEv: r[k].ev, until: r[i] };
+    k = i;
+  }
+  // Still to the end of the logs: the rounds after the last that moved span STILL_MIN_MS or more.
+  const end = r[r.length - 1];
+  if (k >= 0 && end && end.n === 0 && end.at - r[k].at >= STILL_MIN_MS && r[k].at < hi) return { from: r[k].at, fromEv: r[k].ev, until: null };
+  return null;
 }
 
 interface Slow {
@@ -1007,6 +1123,10 @@ function brokerFault(from: number, to: number, hosts: ReadonlySet<string>, stuck
   list.sort((a, b) => a.ts - b.ts);
   const failFrom = list[0].ts;
   const failTo = list[list.length - 1].ts;
+  // Failures that ended before the backlog began left nothing behind it: once the broker answered,
+  // the consumers pulled what it had stored at once (gen-20261228: broker-b's restart failed calls
+  // until 30 s before the group's first late minute; its instances caught up meanwhile).
+  if (failTo < from - FAIL_REACH_MS) return null;
   const lock = stuck.find((l) => l.from <= failTo && l.to >= failFrom) ?? null;
   // The first call's line is kept (RefusedCalls.start: the window begins a minute before a start).
   const failEv = refused.line(list[0]) ?? list.map((x) => refused.line(x)).find((x) => x !== null);

@@ -45,6 +45,8 @@ export interface Cause {
   group?: string;
   /** A consumer fault's group of 5.x gRPC SimpleConsumers: the application receives and acknowledges, no listener. */
   simpleConsumer?: boolean;
+  /** Start and end are the bounds of the stats minutes that counted it: it came within them, when in them is not in the logs. */
+  minuteBounds?: boolean;
   /** A partition's other side: the hosts it could not reach or be reached from. */
   peers?: string[];
   /**

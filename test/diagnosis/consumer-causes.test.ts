@@ -58,6 +58,22 @@ describe('consumer faults named as incident causes', () => {
     expect(consumerCauses(incs).filter((c) => c.host === 'app-billing-02')).toEqual([]);
   });
 
+  // gen-20261228: app-billing-01's listener answered RECONSUME_LATER to 30 % of its deliveries from
+  // 07:50:16 to 07:51:16; the client logs no line for such an answer, only CONSUME_FAILED_TPS (23 in
+  // the minute to 07:52:00: no message reached it before its broker's producer came back at 07:50:48).
+  it('gen-20261228: failures only the client\'s stats count, placed within their minute', async () => {
+    const dir = join(ROOT, 'samples', 'generated', 'gen-20261228');
+    const incs = await incidentsAt(dir);
+    const fault = (JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).faults as LabFault[]).find((f) => f.kind === 'consume-failures')!;
+    const [c] = consumerCauses(incs).filter((x) => x.kind === 'consume-failures');
+    expect(c).toMatchObject({ host: fault.host, group: 'CID_BILLING', minuteBounds: true });
+    expect(c.end! - c.start).toBe(60_000);
+    // The first failure (07:51:06 in the lab consumer's log) lies within the minute stated.
+    expect(c.start).toBeLessThanOrEqual(Date.parse('2026-12-08T07:51:06.102+08:00'));
+    expect(c.end!).toBeGreaterThanOrEqual(Date.parse('2026-12-08T07:51:06.102+08:00'));
+    expect(c.detail).toContain('(23)');
+  });
+
   // gen-20261220: app-billing-03 killed at 06:31:35 and started again at 06:32:35. A slave that had hung
   // for 150 s handled the killed process's queued heartbeat as it resumed at 06:32:07, on a channel
   // already closed (`L:... ! R:...`); no broker logged the new process's connection.

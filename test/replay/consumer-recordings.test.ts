@@ -380,3 +380,14 @@ describe('maxReconsumeTimes from the failures', () => {
     expect(g.rule).toMatch(/though the listener still failed deliveries after the retry's delay/);
   });
 });
+
+// gen-20261230: CID_BILLING ran 4 consume threads at pullThresholdForQueue 20. app-billing-01 logged one
+// flow-control warning (a pull batch of 32 over the threshold), in a minute with 1.44 threads busy:
+// one warning says the cache was full a moment, not that every thread was busy all the minute.
+it('gen-20261230: a lone flow-control warning gives no consumeThreadMin (the default, assumed)', async () => {
+  const dir = join(ROOT, 'samples', 'generated', 'gen-20261230');
+  const input = (await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir)).input;
+  const gi = input.scenario.consumerGroups!.findIndex((g) => g.group === 'CID_BILLING');
+  expect(input.scenario.consumerGroups![gi].consumeThreadMin ?? 20).toBe(20);
+  expect(input.defaults[`scenario.consumerGroups[${gi}].consumeThreadMin`]).toBeDefined();
+});

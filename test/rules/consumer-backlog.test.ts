@@ -11,7 +11,7 @@ import type { RmqEvent } from '../../src/parse/types.js';
 import rule from '../../src/rules/consumer-backlog.js';
 import { RuleRunner } from '../../src/rules/engine.js';
 import { ruleTester } from './rule-tester.js';
-import { generatedFindings, labFindings, labTruth } from './lab-findings.js';
+import { generatedFindings, generatedTruth, labFindings, labTruth } from './lab-findings.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -392,4 +392,31 @@ it('gen-20261223: an instance whose pulls to a failed broker timed out is not ca
   const [f] = (await generatedFindings('gen-20261223', [rule])).filter((x) => x.metrics.cause !== undefined);
   expect(f.metrics.cause).toBe('broker-fault');
   expect(f.metrics.blockedHosts).toBeUndefined();
+});
+
+// gen-20261228: app-billing-01 held broker-a's queues while the only producer was cut off from
+// broker-a: it pulled nothing (PULL_TPS SUM: 0) and consumed nothing, which is no blocked listener;
+// broker-b's restart failed calls until 30 s before the group's first late minute, so it is no cause
+// either. The late minutes are the messages the TagX instance's subscription had filtered out.
+it('gen-20261228: an instance that pulled nothing is not blocked, a broker fault over before the backlog is not its cause', async () => {
+  const [f] = (await generatedFindings('gen-20261228', [rule])).filter((x) => x.metrics.cause !== undefined);
+  expect(f.metrics.cause).toBe('subscription');
+  expect(f.metrics.blockedHosts).toBeUndefined();
+  expect(f.metrics.brokerAddr).toBeUndefined();
+  // Passed over, never consumed: the title counts them and says no backlog, the advice no catch-up.
+  expect(f.title).toMatch(/^Group CID_BILLING: about \d+ messages not consumed in /);
+  expect(f.explanation).toContain('they are not waiting in the lag');
+  expect(f.advice.join(' ')).toContain('consumed only if the group');
+});
+
+// gen-20261218: app-billing-01's one consume thread blocked 45 s (06:21:16-06:22:01) inside a minute
+// that still consumed 44 before it: its pulls brought 165 that minute and its offsets stood still 50 s.
+it('gen-20261218: a block shorter than a minute, read from the messages piled up and the offsets standing still', async () => {
+  const [f] = (await generatedFindings('gen-20261218', [rule])).filter((x) => x.metrics.cause !== undefined);
+  const fault = generatedTruth('gen-20261218').faults.find((x) => x.kind === 'listener-block')!;
+  expect(f.metrics.cause).toBe('blocked-listener');
+  expect(f.metrics.blockedHosts).toEqual([fault.host]);
+  expect(Math.abs(Number(f.metrics.blockedFrom) - Date.parse(fault.start))).toBeLessThanOrEqual(10_000);
+  expect(Math.abs(Number(f.metrics.blockedUntil) - Date.parse(fault.end!))).toBeLessThanOrEqual(10_000);
+  expect(f.explanation).toContain('consumed 44 in the minute to 06:22:00 while its pulls brought 165 (PULL_TPS)');
 });

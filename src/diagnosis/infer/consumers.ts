@@ -13,9 +13,10 @@
 //   locked in broker`); lite pull when its start line is DefaultLitePullConsumerImpl's (`start OK`
 //   without the push consumer's full stop);
 // - settings: pullThresholdForQueue from the flow-control warning's threshold; consumeThreadMin from
-//   the minutes its queues were held by flow control (all threads busy: the consume statistics'
-//   TIMES x AVGRT over the minute is the number of threads, Little's law); maxReconsumeTimes from
-//   the highest reconsumeTimes a failed message showed when no later delivery of it followed;
+//   the minutes its queues were held by flow control, two warnings in that minute or one in it and in
+//   the next or the one before (all threads busy: the consume statistics' TIMES x AVGRT over the
+//   minute is the number of threads, Little's law); maxReconsumeTimes from the highest reconsumeTimes
+//   a failed message showed when no later delivery of it followed;
 // - the listener: its time per message from the statistics of each minute (ConsumerStatsManager's
 //   CONSUME_RT), a minute's mix of two levels split at the moment that gives its average; the share
 //   of failed deliveries from CONSUME_FAILED_TPS against CONSUME_OK_TPS, the thrown share from the
@@ -390,9 +391,15 @@ function inferThreads(ctx: InferContext, hostsOf: readonly string[], statRows: r
   for (const host of new Set(held.map((f) => f.host))) {
     const warnings = held.filter((f) => f.host === host);
     const minutes = new Set(warnings.flatMap((f) => f.minutes));
+    const repeated = new Set(warnings.flatMap((f) => f.repeated));
     for (const m of consumeStats(statRows.filter((r) => r.host === host), group)) {
-      // A warning within the minute: its queues were full, so every thread was busy.
-      if (!minutes.has(m.endTs) || m.times < MIN_TIMES || overBlock(m.endTs)) continue;
+      // Two warnings within the minute, or one in it and one in the minute before or after: its queues
+      // stayed full, so every thread was busy. A client logs one warning per 1000 pauses
+      // (DefaultMQPushConsumerImpl.pullMessage, queueFlowControlTimes), so a second one says the cache
+      // stayed full; a lone one may be a pull batch (32) over a lower pullThresholdForQueue, gone in a
+      // second (gen-20261230: 1.44 threads busy of the 4 it ran).
+      const full = repeated.has(m.endTs) || (minutes.has(m.endTs) && (minutes.has(m.endTs - 60000) || minutes.has(m.endTs + 60000)));
+      if (!full || m.times < MIN_TIMES || overBlock(m.endTs)) continue;
       const busy = m.rtSum / 60000;
       if (!best || busy > best.threads) best = { threads: busy, events: [...m.events, warnings[0].first] };
     }

@@ -18,6 +18,8 @@ const STALL_MARGIN_MS = BUSY_STALL_MARGIN_MS;
 const STALL_EXTRA_MS = 0;
 /** A connect that fails within this (NettyClientConfig.connectTimeoutMillis, 3 s, and a second of logging) did not complete. */
 const CONNECT_FAILS_WITHIN_MS = 4000;
+/** A connect failure this close to the same host's connect timeout to the same address is that timeout (whole-second 4.x broker lines). */
+const CONNECT_TIMEOUT_SAME_MS = 1500;
 /** Busy replies closer than this came from one BrokerFastFailure pass (it answers a whole run of expired heads at once). */
 const RELEASE_GAP_MS = 50;
 /**
@@ -142,7 +144,21 @@ function silenceEvidence(ctx: InferContext, input: FaultsInput, s: Silence, inGa
   // MQClientInstance (`send heart beat to broker[...] failed`) and BrokerOuterAPI (`registerBroker
   // Exception, addr`) log any exception, printed under the line: a RemotingConnectException there
   // (a connect failure on the record's next line) is a refused connection, not a timeout.
-  const refusedRecords = new Set(events.filter((e) => e.type === 'connect-failed' && e.host !== h).map((e) => `${e.file}|${e.line - 1}`));
+  // RemotingConnectException (`connect to X failed`) is thrown for a connect that timed out too
+  // (NettyRemotingClient.createChannel waits connectTimeoutMillis, then logs `createChannel: connect
+  // remote host[X] timeout 3000ms` in remoting.log): such a failure is no refusal (gen-20270101: a
+  // slave cut off from a NameServer read as the NameServer's ports closed).
+  const connectTimeouts = new Map<string, number[]>();
+  for (const e of events) {
+    if (e.type !== 'connect-failed' || e.entry !== 'connect-failed/create-channel-timeout' || e.ts === null) continue;
+    for (const a of (e.fields.addrs as string[]) ?? []) {
+      const list = connectTimeouts.get(`${e.host}|${a}`) ?? [];
+      list.push(e.ts);
+      connectTimeouts.set(`${e.host}|${a}`, list);
+    }
+  }
+  const timedOut = (e: RmqEvent) => e.ts !== null && ((e.fields.addrs as string[]) ?? []).some((a) => (connectTimeouts.get(`${e.host}|${a}`) ?? []).some((t) => Math.abs(t - e.ts!) <= CONNECT_TIMEOUT_SAME_MS));
+  const refusedRecords = new Set(events.filter((e) => e.type === 'connect-failed' && e.host !== h && !timedOut(e)).map((e) => `${e.file}|${e.line - 1}`));
   const refusedRecord = (e: RmqEvent) => refusedRecords.has(`${e.file}|${e.line}`);
   const timeouts = events.filter(
     (e) =>
@@ -159,7 +175,7 @@ function silenceEvidence(ctx: InferContext, input: FaultsInput, s: Silence, inGa
     (e) =>
       (inGap(e, 0) || (e.host !== h && e.ts === fromTs && coarse(e))) &&
       e.ts! <= fromTs + 15000 &&
-      ((e.type === 'connect-failed' && ((e.fields.addrs as string[]) ?? []).some((a) => addrs.has(a)) && e.entry !== 'connect-failed/create-channel-timeout') ||
+      ((e.type === 'connect-failed' && ((e.fields.addrs as string[]) ?? []).some((a) => addrs.has(a)) && e.entry !== 'connect-failed/create-channel-timeout' && !timedOut(e)) ||
         (e.type === 'broker-removed' && e.fields.reason !== 'remove' && (names.has(String(e.fields.brokerName)) || addrs.has(String(e.fields.brokerAddr))))),
   );
   const resets = events.filter((e) => inGap(e) && e.type === 'pipeline' && e.fields.event === 'exception' && addrs.has(String(e.fields.addr)));
@@ -239,6 +255,14 @@ function silenceStart(
     const answeredAt = lastAnswer && !shutdown && lastAnswer.ts! > latest(s.from) ? lastAnswer : undefined;
     const downAt = shutdown ? when(shutdown) : firstRefusal <= lastPlus ? firstRefusal : Math.round((lastPlus + firstRefusal) / 2);
     return { state: 'down', startTs: downAt, startEvidence, ...(answeredAt ? { answeredAt } : {}) };
+  }
+  // A host that logs on no clock (a 4.x NameServer) is silent while it runs: its silence says nothing,
+  // and one peer's timeouts are as well a cut between the two (gen-20270101: a slave cut off from a
+  // NameServer that answered everyone else). Two peers or more are needed.
+  const peers = new Set(timeouts.map((e) => e.host));
+  if (timeouts.length && !regular(ctx, h) && peers.size < 2) {
+    ctx.notes.push(`${h} was silent from ${formatIso(fromTs, ctx.outZone)} for ${Math.round((endTs - fromTs) / 1000)} s and only ${[...peers][0]} timed out against it (its logs keep no clock, and one peer's timeouts may be a cut between the two): not replayed as a hang`);
+    return null;
   }
   if (timeouts.length) {
     const lastPlus = ctx.coarse(s.from) ? s.from.ts! + 1000 : s.from.ts! + 1;

@@ -172,3 +172,17 @@ describe('stalls within an overload under a CPU quota, and the sends they held',
     expect(sc.clients.every((c) => c.loggedSends === undefined)).toBe(true);
   });
 });
+
+// gen-20270101: the network cut mq-broker-c-s off from both NameServers (09:20:30-09:23:00) while
+// mq-ns-2 answered everyone else. Its slave's registrations timed out, and its reconnects failed with
+// `connect to 10.213.0.12:9876 failed` three seconds after `createChannel: ... timeout 3000ms`: a
+// connect that timed out, not a port refused. A 4.x NameServer keeps no clock in its log, and one
+// peer's timeouts are as well a cut between the two: no hang, no crash of mq-ns-2.
+it('gen-20270101: one peer cut off from a NameServer host is neither its hang nor its crash', async () => {
+  const dir = join(SAMPLES, 'generated', 'gen-20270101');
+  const { input } = await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir);
+  const onNs2 = input.scenario.faults.filter((f) => 'host' in f && f.host === 'mq-ns-2');
+  expect(onNs2).toEqual([]);
+  // The NameServer host that did reboot is still read as such.
+  expect(input.scenario.faults.some((f) => 'state' in f && f.host === 'mq-ns-1' && f.state === 'reboot')).toBe(true);
+});
