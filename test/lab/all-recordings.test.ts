@@ -33,11 +33,11 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   'replay-setting': 0.98,
   'replay-fault': 0.99,
   'replay-milestone': 0.89,
-  'replay-impact': 0.82,
-  'replay-assumed': 0.69,
-  recallCauses: 0.91,
+  'replay-impact': 0.78,
+  'replay-assumed': 0.68,
+  recallCauses: 0.9,
   recallClients: 1,
-  reproduced: 0.62,
+  reproduced: 0.6,
 };
 
 interface Host {
