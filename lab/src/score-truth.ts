@@ -15,6 +15,7 @@ const versions = (await import(new URL('../../dist/rocketmq/versions.js', import
 };
 export const FACTS = (await import(new URL('../../dist/rocketmq/facts.js', import.meta.url).href)) as {
   CLIENT: Record<'closeSocketIfTimeout' | 'sendMsgMaxTimeoutPerRequest' | 'retriesSystemBusy', { since: string }>;
+  brokerVipAddr(addr: string): string;
 };
 export const { versionAtLeast } = versions;
 

@@ -274,8 +274,13 @@ export interface Collected {
 /** The event types collect reads: a timeline pass decodes these for it (and only these are counted). */
 const COLLECTED_TYPES: ReadonlySet<EventType> = new Set<EventType>([...KEPT, ...CONSUMER_KEPT, 'watermark', 'stats', 'pipeline', 'other', 'channel-closed', 'send-async-retry']);
 
-/** A `close socket because of timeout` this long before its call's `wait response timeout exception`, at most (one catch block logs both). */
-const CLOSE_BEFORE_WAIT_MS = 50;
+/**
+ * A `close socket because of timeout` this long before its call's `wait response timeout exception`,
+ * at most: one catch block logs both, on the calling thread, but a client starved of CPU takes its
+ * time between them (gen-20270108: 85 ms on a 5.1.0 client). Only a client that closes on timeout
+ * logs the first line at all.
+ */
+const CLOSE_BEFORE_WAIT_MS = 1000;
 
 interface CollectOptions {
   /**
@@ -558,11 +563,11 @@ function clientChannelReader(out: Collected, keep: (e: RmqEvent, key?: string, c
   return (e: RmqEvent, kind: string): boolean => {
     if (e.type !== 'channel-closed' && e.type !== 'send-async-retry' && e.entry !== 'rpc-timeout/invoke-sync-wait') return false;
     if (kind !== 'client' || e.ts === null) return e.type !== 'rpc-timeout';
-    if (e.entry === 'channel-closed/timeout') timeoutCloses.set(`${e.host} ${String(e.fields.addr)}`, e.ts);
+    if (e.entry === 'channel-closed/timeout') timeoutCloses.set(`${e.host} ${e.thread ?? ''} ${String(e.fields.addr)}`, e.ts);
     else if (e.type === 'send-async-retry') {
       if (keep(e, usualKey(e), 1)) out.events.push(lighten(e));
     } else if (e.type === 'rpc-timeout' && !out.keptTimedOut.has(e.host)) {
-      const closed = timeoutCloses.get(`${e.host} ${String(e.fields.addr)}`);
+      const closed = timeoutCloses.get(`${e.host} ${e.thread ?? ''} ${String(e.fields.addr)}`);
       if (closed === undefined || e.ts - closed > CLOSE_BEFORE_WAIT_MS) out.keptTimedOut.set(e.host, lighten(e));
     }
     return e.type !== 'rpc-timeout';

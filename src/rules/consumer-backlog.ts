@@ -13,9 +13,11 @@
 // the minute is the average number of consume threads busy (Little's law).
 //
 // Decision: a group is behind when its client logs show flow control (the cache full), orderly
-// queues put off because they are not locked in the broker for at least 30 s, or minutes in which its
+// queues put off because they are not locked in the broker for at least 30 s, minutes in which its
 // instances consumed fewer messages than the brokers stored (TOPIC_PUT_NUMS against the clients'
-// CONSUME_OK_TPS and CONSUME_FAILED_TPS, every instance's log read). The cause, the first
+// CONSUME_OK_TPS and CONSUME_FAILED_TPS, every instance's log read), or, where none of these shows
+// (or their cause is unknown), a listener that slowed or stood still within minutes whose totals
+// kept up (listenerEpisode: its CONSUME_RT rose, its commit rounds stood still or slowed). The cause, the first
 // that the logs support, else `unknown` with what is missing:
 // - a blocked listener: a minute in which an instance consumed nothing (CONSUME_RT `TIMES: 0`) while
 //   messages waited for it (blockedListener below); first, since the minute after holds the blocked
@@ -320,7 +322,7 @@ const rule: Rule = {
     title: 'Consumer backlog: a group falls behind, with its cause where the logs show it',
     severity: 'warning',
     description:
-      "Per consumer group: a backlog (flow control, orderly queues not locked in the broker for 30 s or more, or minutes in which the instances consumed fewer messages than the brokers stored) and its cause: a blocked listener (a minute that consumed nothing while messages waited), a slow listener (the client's CONSUME_RT per minute rising), a broker fault (the client's connections to the broker refused or timed out while its queues were not locked), the consume threads (CONSUME_RT unchanged while the group fell behind), subscriptions that differ between instances, a rebalance storm; else the cause is said unknown.",
+      "Per consumer group: a backlog (flow control, orderly queues not locked in the broker for 30 s or more, minutes in which the instances consumed fewer messages than the brokers stored, or a listener whose CONSUME_RT rose while its committed offsets stood still or slowed within minutes that kept up) and its cause: a blocked listener (a minute that consumed nothing while messages waited), a slow listener (the client's CONSUME_RT per minute rising), a broker fault (the client's connections to the broker refused or timed out while its queues were not locked), the consume threads (CONSUME_RT unchanged while the group fell behind), subscriptions that differ between instances, a rebalance storm; else the cause is said unknown.",
     versions:
       'Java push consumers 4.x-5.x (ConsumerStatsManager per-minute lines: CONSUME_RT printed as `TIMES: n AVGRT: ms` by clients with RTStatsItem, 4.9.4 among them, else as `AVGPT`); the orderly lock from ConsumeMessageOrderlyService, all versions.',
     settings: {
@@ -368,23 +370,6 @@ const rule: Rule = {
     };
     /** Per client host, the groups it committed offsets of (a few at most). */
     const committedBy = new Map<string, Set<string>>();
-    /** A minute that can name a cause: the rounds around it are kept. */
-    const keepAround = (s: HostState, minute: number) => {
-      const from = minute - ROUNDS_BEFORE_MS;
-      const to = minute + ROUNDS_AFTER_MS;
-      const last = s.keep[s.keep.length - 1];
-      if (last && from <= last[1]) last[1] = Math.max(last[1], to);
-      else if (s.keep.length < 10_000) s.keep.push([from, to]);
-    };
-    /** A host's minute that is whole: one whose messages piled up in the cache keeps its rounds and line (blockedListener). */
-    const closeMinute = (s: HostState, m: Minute) => {
-      if (!piledMinute(m) || m.cited) return;
-      keepAround(s, m.at);
-      if (s.cited < CITED_MAX) {
-        m.cited = true;
-        s.cited++;
-      }
-    };
     /** After the last line: the recent rounds join the kept ones. */
     const flushRounds = (s: HostState) => {
       const last = s.order[s.order.length - 1];
@@ -553,7 +538,12 @@ const rule: Rule = {
         lag.close(Infinity, groups.values());
         for (const g of groups.values()) {
           for (const s of g.hosts.values()) flushRounds(s);
-          const f = judge(g, refused, stormCount, behind(g));
+          // Late minutes whose cause the lines do not tell give way to a listener fault the commit
+          // rounds show elsewhere (gen-20270103: 40 short in the minute to 09:32 with no cause, a
+          // listener blocked 45 s from 09:33:05 whose backlog drained within its minute).
+          const lagged = judge(g, refused, stormCount, behind(g));
+          const alone = lagged?.metrics.cause === 'unknown' ? judge(g, refused, stormCount, null) : null;
+          const f = alone && alone.metrics.cause !== 'unknown' ? alone : lagged;
           if (f) ctx.report(f);
         }
       },
@@ -562,6 +552,25 @@ const rule: Rule = {
 };
 
 type Report = FindingInput;
+
+/** A minute that can name a cause: the rounds around it are kept. */
+function keepAround(s: HostState, minute: number): void {
+  const from = minute - ROUNDS_BEFORE_MS;
+  const to = minute + ROUNDS_AFTER_MS;
+  const last = s.keep[s.keep.length - 1];
+  if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+  else if (s.keep.length < 10_000) s.keep.push([from, to]);
+}
+
+/** A host's minute that is whole: one whose messages piled up in the cache keeps its rounds and line (piledListener). */
+function closeMinute(s: HostState, m: Minute): void {
+  if (!piledMinute(m) || m.cited) return;
+  keepAround(s, m.at);
+  if (s.cited < CITED_MAX) {
+    m.cited = true;
+    s.cited++;
+  }
+}
 
 /** The minute of a host, made if new: past MINUTES_KEPT the oldest not cited is folded. */
 function minuteOf(s: HostState, minute: number): Minute {
@@ -655,10 +664,16 @@ function fold(f: Folded, m: Minute): void {
 /** The backlog of a group and its cause, or null when the logs show none. */
 function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind | null): Report | null {
   const stuck = g.locks.filter((l) => l.to - l.from >= LOCK_MIN_MS);
-  if (g.flow.first === null && !stuck.length && !lag) return null;
-  const from = Math.min(...[g.flow.first, lag?.from ?? null, ...stuck.map((l) => l.from)].filter((x): x is number => x !== null));
-  const to = Math.max(...[g.flow.last, lag?.to ?? null, ...stuck.map((l) => l.to)].filter((x): x is number => x !== null));
+  const episode = g.flow.first === null && !stuck.length && !lag ? listenerEpisode(g) : null;
+  if (g.flow.first === null && !stuck.length && !lag && !episode) return null;
+  const from = Math.min(...[g.flow.first, lag?.from ?? null, episode?.from ?? null, ...stuck.map((l) => l.from)].filter((x): x is number => x !== null));
+  const to = Math.max(...[g.flow.last, lag?.to ?? null, episode?.to ?? null, ...stuck.map((l) => l.to)].filter((x): x is number => x !== null));
   const ex: string[] = [];
+  if (episode) {
+    ex.push(
+      `${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`} fell behind on ${episode.host} for ${formatMs(episode.to - episode.from)}: the offsets it committed (every 5 s) ${episode.still ? 'stood still' : 'moved less than half as fast as before'}, and caught up within the minute's totals (no minute consumed fewer than the brokers stored).`,
+    );
+  }
   const adv: string[] = [];
   const evidence: RmqEvent[] = [];
   const metrics: Record<string, MetricValue> = { cause: 'unknown', maxCached: g.maxCached, flowControlHosts: [...g.flowHosts].sort(), notLockedMs: stuck.length ? stuck.reduce((n, l) => n + (l.to - l.from), 0) : null };
@@ -772,6 +787,34 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
     explanation: ex.join(' '),
     advice: adv,
   };
+}
+
+/**
+ * A listener that slowed or stood still inside minutes whose totals still kept up (no late minute,
+ * no flow control, no orderly queue put off): a minute whose CONSUME_RT rose SLOW_FACTOR times the
+ * host's best and SLOW_MIN_MS or more, with its commit rounds standing still STILL_MIN_MS or more in
+ * that minute, or falling below half their earlier median around it (slowWindow). The window is
+ * the rounds'. gen-20270103: app-billing-02's listener blocked 45 s and its 4 threads then took the
+ * minute's 377 other messages at 5 ms (CONSUME_RT 476 ms); gen-20270102: a 30 s slowdown to 1.5 s a
+ * message behind which a single instance caught up in the same minute.
+ */
+function listenerEpisode(g: Group): { host: string; from: number; to: number; still: boolean } | null {
+  let first: { host: string; from: number; to: number; still: boolean } | null = null;
+  for (const [h, s] of g.hosts) {
+    const ms = [...s.minutes.values()].filter(slowMeasured).sort((a, b) => a.at - b.at);
+    if (ms.length + s.folded.slowN < 2) continue;
+    const best = Math.min(s.folded.slowBest, ...ms.map((m) => m.rtMs!));
+    for (const m of ms) {
+      if (m.rtMs! < SLOW_MIN_MS || m.rtMs! < SLOW_FACTOR * best) continue;
+      const run = stillRun(s.rounds, m.at - 60000, m.at);
+      const w = run ? { from: run.from, until: run.until?.at ?? null } : slowWindow(s, m.at - 120000, m.at + 60000);
+      if (!w) continue;
+      const ep = { host: h, from: w.from, to: w.until ?? m.at, still: run !== null };
+      if (!first || ep.from < first.from) first = ep;
+      break;
+    }
+  }
+  return first;
 }
 
 /** What the finding is about: a backlog, pulls held back, or (subscriptions that differ) messages passed over. */

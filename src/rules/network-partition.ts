@@ -80,6 +80,14 @@ const WATERMARK_KEPT = 40;
  * timed out with no wait stated).
  */
 const QUIET_WAIT_MIN_MS = 1000;
+/**
+ * A timed-out call whose line states a wait under this got what its send's budget had left (a retry
+ * with sendMsgTimeout spent: `wait response on the channel <addr> timeout, 0(ms)`): it tells nothing
+ * of the network, and neither does the same call's `invokeSync: wait response timeout exception`
+ * line, which states no wait (gen-20270105: a 4.6.0 client's retries to two healthy brokers with 0
+ * and 1 ms left read as a cut between them).
+ */
+const SPENT_WAIT_MS = 50;
 /** Most a watermark line may be late or missing within a wait (it prints every second; whole-second times). */
 const WATERMARK_GAP_MS = 2000;
 /**
@@ -119,6 +127,31 @@ interface Failure {
 function failureOf(e: RmqEvent, to: string, connect: boolean): Failure {
   const stated = typeof e.fields.timeoutMs === 'number' && e.fields.timeoutMs > 0 ? e.fields.timeoutMs : null;
   return { e, ts: e.ts!, from: e.host, to, connect, quiet: false, waited: stated !== null && stated >= QUIET_WAIT_MIN_MS, waitMs: stated ?? DEFAULT_WAIT_MS };
+}
+
+/** The calls that timed out on a spent budget (SPENT_WAIT_MS): host|addr|ms. */
+class SpentCalls {
+  private readonly keys = new Set<string>();
+  /**
+   * Whether the timed-out call `e` to `addr` is one: its line stating the wait (which takes back
+   * the same call's line without a wait, read before it, from `failures`), or that line read after.
+   */
+  skip(e: RmqEvent, addr: string, failures: Failure[]): boolean {
+    if (e.type !== 'rpc-timeout' || e.ts === null) return false;
+    const key = `${e.host}|${addr}|${e.ts}`;
+    const stated = e.fields.timeoutMs;
+    if (typeof stated !== 'number') return this.keys.has(key);
+    if (stated >= SPENT_WAIT_MS) return false;
+    if (this.keys.size < MAX_FAILURES) this.keys.add(key);
+    for (let k = failures.length - 1; k >= 0 && failures[k].ts >= e.ts - 1; k--) {
+      const f = failures[k];
+      if (f.from === e.host && f.ts === e.ts && f.e.type === 'rpc-timeout' && typeof f.e.fields.timeoutMs !== 'number' && addrKey(f.e.fields.addr as string | null) === addr) {
+        failures.splice(k, 1);
+        break;
+      }
+    }
+    return true;
+  }
 }
 
 /**
@@ -265,10 +298,12 @@ const rule: Rule = {
      * three NameServers timed out 2 min after their boots, before the book placed them). Read again at the end.
      */
     const unplaced: Array<{ e: RmqEvent; connect: boolean; addr: string }> = [];
+    const spent = new SpentCalls();
     const fail = (e: RmqEvent, connect: boolean) => {
       noteRun(e);
       const a = addrKey(e.fields.addr as string | null);
       if (!a || e.ts === null || failures.length >= MAX_FAILURES) return;
+      if (!connect && spent.skip(e, a, failures)) return;
       const to = book.hostOfIp(ipOf(a));
       if (!to) {
         if (unplaced.length < MAX_FAILURES) unplaced.push({ e, connect, addr: a });

@@ -420,3 +420,19 @@ it('gen-20261218: a block shorter than a minute, read from the messages piled up
   expect(Math.abs(Number(f.metrics.blockedUntil) - Date.parse(fault.end!))).toBeLessThanOrEqual(10_000);
   expect(f.explanation).toContain('consumed 44 in the minute to 06:22:00 while its pulls brought 165 (PULL_TPS)');
 });
+
+// A listener that slowed or blocked inside minutes whose totals still kept up: the commit rounds
+// show it, around the minute whose CONSUME_RT rose (gen-20270103: a 45 s block, the 4 threads then
+// took the minute's 377 other messages at 5 ms; gen-20270102: a 30 s slowdown to 1.5 s a message).
+it.each([
+  ['gen-20270103', 'listener-block'],
+  ['gen-20270102', 'slowdown'],
+])('%s: a listener fault whose backlog drained within the minute, placed within 10 s by the commit rounds', async (name, kind) => {
+  const fault = generatedTruth(name).faults.find((x) => x.kind === kind)!;
+  const [f] = (await generatedFindings(name, [rule])).filter((x) => x.metrics.cause !== undefined);
+  expect(f.metrics.cause).toBe('slow-listener');
+  expect(f.metrics.slowHosts).toEqual([fault.host]);
+  expect(Math.abs(Number(f.metrics.slowFrom) - Date.parse(fault.start))).toBeLessThanOrEqual(10_000);
+  expect(Math.abs(f.start! - Date.parse(fault.start))).toBeLessThanOrEqual(10_000);
+  expect(f.explanation).toMatch(/caught up within the minute's totals/);
+});

@@ -266,3 +266,14 @@ it('gen-20261226: connects timing out against a broker whose send queue held hun
   expect(fs.map((f) => f.subject.host)).toEqual(['mq-broker-b-s']);
   near(fs[0], cut, 30_000, true);
 });
+
+// gen-20270105 (5.3.3, client 4.6.0): mq-broker-c cut off from mq-node-a, mq-broker-b and app-order-01.
+// A send whose budget the cut had spent retried on broker-a and broker-b with 0 and 1 ms left
+// (`wait response on the channel <...> timeout, 0(ms)`, and each call's own `invokeSync: wait response
+// timeout exception` line): no cut between app-order-01 and the two healthy brokers.
+it('gen-20270105: retries that timed out on a spent budget are no cut; the cut off broker is mq-broker-c', async () => {
+  const { cut, fs } = await cutAndFindings('gen-20270105');
+  expect(fs.map((f) => f.subject.host)).toEqual(['mq-broker-c']);
+  expect(fs[0].metrics.peers).not.toContain('mq-broker-b');
+  near(fs[0], cut, 30_000);
+});

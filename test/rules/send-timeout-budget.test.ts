@@ -204,3 +204,13 @@ it('gen-20261224: a cold start timeout and later ones on an overloaded broker ar
   expect(later.advice.join('\n')).toMatch(/broker-c/);
   expect(later.advice.join('\n')).not.toMatch(/broker-a/);
 });
+
+// gen-20270108: app-order-01 (5.1.0) sent to broker-b under a 3 % CPU quota; one send's retry went to
+// a healthy broker-c with the 140 ms its budget had left (`timeout, 140(ms)`): that says nothing of
+// broker-c, and the advice to find why it did not answer would send an operator to a healthy broker.
+it('gen-20270108: a retry given a leftover 140 ms is not a broker that did not answer', async () => {
+  const fs = (await generatedFindings('gen-20270108', [rule])).filter((f) => f.subject.client === 'app-order-01' || f.subject.host === 'app-order-01');
+  expect(fs.length).toBeGreaterThan(0);
+  for (const f of fs) expect(f.metrics.brokers).toEqual(['broker-b']);
+  expect(fs.flatMap((f) => f.advice).join(' ')).not.toMatch(/broker-c/);
+});

@@ -8,6 +8,8 @@ import { brokerVipAddr, BUSY_STALL_MARGIN_MS, FAST_FAILURE, TIMEOUTS } from '../
 import type { RmqEvent } from '../../parse/types.js';
 import type { Silence } from '../collect.js';
 import { fileRef, ipOf, modelled, round2, split, type InferContext } from './context.js';
+import { formatMs } from '../../util/durations.js';
+import { plural } from '../../util/text.js';
 import type { HostsResult } from './hosts.js';
 
 /** Defaults of the model (docs/model.md) that inference states when the logs are silent. */
@@ -37,6 +39,10 @@ const RESTART_BOOT_WITHIN_MS = 5 * 60_000;
 const WATERMARK_GAP_MS = 3000;
 /** An overload's watermark seconds over half the limit this far apart are one overload (a starved broker drains its queue between). */
 const OVERLOAD_JOIN_MS = 8000;
+/** Watermark seconds over the limit itself that an overload no busy reply shows needs (markedOverloads). */
+const MARKS_OVER_MIN = 3;
+/** Busy replies of a broker this close to a watermark run make it their episode's (busyFaults). */
+const BUSY_NEAR_MS = 30_000;
 
 /** What the faults are read against: the earlier stages' results. */
 interface FaultsInput {
@@ -439,6 +445,7 @@ function restartFaults(ctx: InferContext, input: FaultsInput): Pending[] {
 function busyFaults(ctx: InferContext, input: FaultsInput): Pending[] {
   const out: Pending[] = [];
   const replies = busyRepliesByBroker(ctx, input);
+  out.push(...markedOverloads(ctx, input, replies));
   for (const name of [...replies.keys()].sort()) {
     const b = input.brokers.find((x) => x.name === name)!;
     const waitLimit = b.waitTimeMillsInSendQueue ?? 200;
@@ -463,6 +470,33 @@ function busyFaults(ctx: InferContext, input: FaultsInput): Pending[] {
         const max = maxWait(cl);
         out.push(stallFault(ctx, b, cl, max, Math.max(1, max - STALL_EXTRA_MS), 'the first request that arrived in it waited as long'));
       }
+    }
+  }
+  return out;
+}
+
+/**
+ * An overload its watermark alone shows: the send queue's head over half waitTimeMillsInSendQueue in
+ * seconds no more than OVERLOAD_JOIN_MS apart for SUSTAINED_MS or more, over the limit itself in
+ * MARKS_OVER_MIN of them, and no busy reply of that broker logged within BUSY_NEAR_MS (an episode of
+ * those is busyFaults'). A broker starved of CPU may answer no request busy: BrokerFastFailure's
+ * cleaner runs on a scheduled thread that gets no CPU either, and the requests wait until a send
+ * thread takes them (gen-20270104: broker-c under a 10 % quota for 45 s, its queue's head up to
+ * 2295 ms, one client's call timed out and none was answered busy).
+ */
+function markedOverloads(ctx: InferContext, input: FaultsInput, replies: ReadonlyMap<string, RmqEvent[]>): Pending[] {
+  const out: Pending[] = [];
+  for (const b of input.brokers) {
+    if (b.role === 'slave') continue;
+    const waitLimit = b.waitTimeMillsInSendQueue ?? 200;
+    const marks = (ctx.c.watermarkHigh.get(b.host) ?? []).filter((e) => (e.fields.slowMs as number) >= waitLimit / 2).sort((x, y) => x.ts! - y.ts!);
+    const busy = replies.get(b.name) ?? [];
+    for (const run of split(marks, OVERLOAD_JOIN_MS)) {
+      const from = run[0].ts!;
+      const to = run[run.length - 1].ts!;
+      if (to - from < SUSTAINED_MS || run.filter((e) => (e.fields.slowMs as number) >= waitLimit).length < MARKS_OVER_MIN) continue;
+      if (busy.some((e) => e.ts! >= from - BUSY_NEAR_MS && e.ts! <= to + BUSY_NEAR_MS)) continue;
+      out.push(overloadFault(ctx, input, b, [], waitLimit, run));
     }
   }
   return out;
@@ -590,14 +624,14 @@ function stallFault(ctx: InferContext, b: ScenarioBroker, reps: RmqEvent[], max:
   };
 }
 
-function overloadFault(ctx: InferContext, input: FaultsInput, b: ScenarioBroker, reps: RmqEvent[], waitLimit: number): Pending {
-  const firstTs = reps[0].ts!;
-  const lastTs = reps[reps.length - 1].ts!;
+function overloadFault(ctx: InferContext, input: FaultsInput, b: ScenarioBroker, reps: RmqEvent[], waitLimit: number, marksOnly?: RmqEvent[]): Pending {
+  const firstTs = marksOnly ? marksOnly[0].ts! - (marksOnly[0].fields.slowMs as number) : reps[0].ts!;
+  const lastTs = marksOnly ? marksOnly[marksOnly.length - 1].ts! : reps[reps.length - 1].ts!;
   // The watermark shows when the send queue's head started waiting (if the broker's watermark.log was given).
-  let from = firstTs - waitLimit - 1000;
+  let from = marksOnly ? firstTs : firstTs - waitLimit - 1000;
   let to = lastTs + 1000;
-  const evidence: RmqEvent[] = [reps[0], reps[reps.length - 1]];
-  const run = watermarkRun(ctx, b, reps, waitLimit);
+  const evidence: RmqEvent[] = marksOnly ? [] : [reps[0], reps[reps.length - 1]];
+  const run = marksOnly ?? watermarkRun(ctx, b, reps, waitLimit);
   if (run) {
     // Back through the seconds over half the limit before the run, while they come no more than
     // OVERLOAD_JOIN_MS apart: a broker starved of CPU drains its queue now and then between them
@@ -637,11 +671,15 @@ function overloadFault(ctx: InferContext, input: FaultsInput, b: ScenarioBroker,
   const waits = reps.map((e) => e.fields.waitMs).filter((w): w is number => typeof w === 'number');
   const overload: Extract<Fault, { overload: unknown }>['overload'] = { durationMs: Math.round(to - from), serviceMs };
   if (background) overload.backgroundPerSec = background.rate;
+  const over = marksOnly?.filter((e) => (e.fields.slowMs as number) >= waitLimit) ?? [];
+  const seen = marksOnly
+    ? `its watermark printed the send queue's head waiting over half the limit (${waitLimit} ms) ${plural(marksOnly.length, 'time')} in ${formatMs(lastTs - marksOnly[0].ts!)}, ${over.length} of them over it (up to ${Math.max(...marksOnly.map((e) => e.fields.slowMs as number))} ms), with no busy reply logged: an overload, from the first to the last such second (its start less the first head's wait)`
+    : `${reps.length === 1 ? '1 busy reply that' : `${reps.length} busy replies that`} waited ${Math.min(...waits) === Math.max(...waits) ? Math.max(...waits) : `${Math.min(...waits)}-${Math.max(...waits)}`} ms (the limit is ${waitLimit} ms): an overload` +
+      `${run ? ', from the first to the last watermark second over half the limit' : ''}`;
   return {
     fault: { atMs: ctx.rel(from), broker: b.name, overload },
     rule:
-      `${reps.length === 1 ? '1 busy reply that' : `${reps.length} busy replies that`} waited ${Math.min(...waits) === Math.max(...waits) ? Math.max(...waits) : `${Math.min(...waits)}-${Math.max(...waits)}`} ms (the limit is ${waitLimit} ms): an overload` +
-      `${run ? ', from the first to the last watermark second over half the limit' : ''}; ${background ? `${background.rule}; ` : ''}` +
+      `${seen}; ${background ? `${background.rule}; ` : ''}` +
       `puts slowed to ${serviceMs} ms on ${threads} send thread${threads === 1 ? '' : 's'} so that the senders (${round2(total)} sends/s to this broker) overrun it by ` +
       `${round2(excess * 100)}%, as many as the ${steady} logged replies near the limit suggest`,
     evidence,

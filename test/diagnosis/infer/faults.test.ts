@@ -186,3 +186,19 @@ it('gen-20270101: one peer cut off from a NameServer host is neither its hang no
   // The NameServer host that did reboot is still read as such.
   expect(input.scenario.faults.some((f) => 'state' in f && f.host === 'mq-ns-1' && f.state === 'reboot')).toBe(true);
 });
+
+// gen-20270104: broker-c under a 10 % CPU quota from 09:37:56.8 to 09:38:41.9 answered no request
+// busy (BrokerFastFailure's cleaner got no CPU either); its watermark printed the send queue's head
+// waiting up to 2295 ms, and one client's call timed out. The overload is read from the watermark.
+it('gen-20270104: an overload no busy reply shows, from the watermark, within 10 s of the lab\'s', async () => {
+  const dir = join(SAMPLES, 'generated', 'gen-20270104');
+  const { input } = await inferFromLogs({ inputs: [dir] }, () => '+08:00', dir);
+  const sc = input.scenario;
+  const lab = JSON.parse(readFileSync(join(dir, 'lab.json'), 'utf8')).faults.find((f: { kind: string }) => f.kind === 'overload');
+  const o = sc.faults.find((f): f is Extract<Fault, { overload: unknown }> => 'overload' in f && f.broker === 'broker-c')!;
+  expect(o).toBeDefined();
+  expect(Math.abs(sc.startEpochMs + o.atMs - Date.parse(lab.start))).toBeLessThanOrEqual(10_000);
+  expect(Math.abs(sc.startEpochMs + o.atMs + o.overload.durationMs - Date.parse(lab.end))).toBeLessThanOrEqual(10_000);
+  const i = sc.faults.indexOf(o);
+  expect(input.provenance[`scenario.faults[${i}]`].rule).toMatch(/with no busy reply logged: an overload/);
+});
