@@ -44,9 +44,14 @@ function resolve(truth: Truth, name: string): string | undefined {
   }
   const n = name.replace(/^(?:the processes on|NameServer|broker)\s+/, '').replace(/\s*\(.*\)$/, '').trim();
   if (truth.lab.hosts.some((h) => h.name === n)) return n;
-  if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(n)) return truth.namesrvHost(n) ?? truth.brokerHost(undefined, n);
+  if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(n)) return truth.namesrvHost(n) ?? truth.brokerHost(undefined, n) ?? truth.brokerHost(undefined, listenAddrOfVip(truth, n));
   if (/^\d+\.\d+\.\d+\.\d+$/.test(n)) return truth.hostByAddr(n);
   return truth.brokerHost(n);
+}
+
+/** The broker address whose VIP channel `addr` is (a client with vipChannelEnabled sends there), or `addr`. */
+function listenAddrOfVip(truth: Truth, addr: string): string {
+  return truth.lab.servers.brokers.find((x) => FACTS.brokerVipAddr(x.addr) === addr)?.addr ?? addr;
 }
 
 export function adviceStatements(truth: Truth, advice: string, scope: Scope, where: string): Statement {
@@ -63,7 +68,8 @@ export function adviceStatements(truth: Truth, advice: string, scope: Scope, whe
   };
 
   for (const m of advice.matchAll(new RegExp(String.raw`Upgrade (\S+) \(client ${VERSION}\)`, 'g'))) {
-    const c = truth.client(m[1]);
+    // A producer's application, or a consumer instance (its client version is in lab.json too).
+    const c = truth.client(m[1]) ?? truth.consumers().find((k) => k.host === m[1]);
     p(`${m[1]} runs client ${m[2]}`, c?.version === m[2], c ? `it ran client ${c.version}` : `no application ${m[1]}`);
   }
   if (/(?:Enable|Consider|enable) (?:sendLatencyFaultEnable|latency fault tolerance)|sendLatencyFaultEnable=true|setSendLatencyFaultEnable\(true\)/.test(advice)) {
