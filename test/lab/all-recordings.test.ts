@@ -32,12 +32,12 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   consumer: 1,
   'replay-setting': 0.98,
   'replay-fault': 0.99,
-  'replay-milestone': 0.89,
-  'replay-impact': 0.78,
-  'replay-assumed': 0.68,
-  recallCauses: 0.9,
+  'replay-milestone': 0.88,
+  'replay-impact': 0.77,
+  'replay-assumed': 0.67,
+  recallCauses: 0.92,
   recallClients: 1,
-  reproduced: 0.6,
+  reproduced: 0.59,
 };
 
 interface Host {
