@@ -12,6 +12,8 @@ export const CONSUMER_TOLERANCE = {
   countMin: 2,
   /** A lag stated at a minute end against the lab's samples (every 10 s) this close to it. */
   lagMs: 15_000,
+  /** A lag sample's `mqadmin consumerProgress` queried the broker within this after its stamp (at most; before the next sample's stamp). */
+  lagQueryMs: 20_000,
   /** A lag estimated at a minute end: within this share of the lab's samples then, or this many messages, whichever is more. */
   lagShare: 0.25,
   lagMin: 10,
@@ -23,7 +25,19 @@ const atMost = (stated: number, truth: number) => stated <= truth + Math.max(CON
 
 /** The lab's lag samples within the tolerance of a time. */
 function lagsNear(g: LabConsumerGroup, at: number): number[] {
-  return (g.lag ?? []).filter((x: any) => x.error === undefined && Math.abs(ms(x.at) - at) <= CONSUMER_TOLERANCE.lagMs).map((x: any) => x.total as number);
+  // A sample is stamped when its `mqadmin consumerProgress` started (lab/src/consumers.ts): the JVM
+  // queried the broker some time before the next sample's stamp (the sampler waits for it; 3-18 s on a
+  // loaded lab machine), so a sample stands for its stamp up to the next one's, lagQueryMs at most
+  // (gen-20270114: stamped 10:49:42 at 125, the group's committed offsets still that far behind at 10:49:58).
+  const samples = (g.lag ?? []) as any[];
+  return samples
+    .filter((x: any, i: number) => {
+      if (x.error !== undefined) return false;
+      const from = ms(x.at);
+      const to = Math.max(from, Math.min(i + 1 < samples.length ? ms(samples[i + 1].at) : from, from + CONSUMER_TOLERANCE.lagQueryMs));
+      return at >= from - CONSUMER_TOLERANCE.lagMs && at <= to + CONSUMER_TOLERANCE.lagMs;
+    })
+    .map((x: any) => x.total as number);
 }
 
 /** The lab's largest lag sampled within the tolerance of a time (null: no sample there). */

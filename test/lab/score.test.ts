@@ -909,6 +909,8 @@ describe('score: consumer statements', () => {
     expect(judged(lag(208, '10:03:00'))).toEqual([['largest lag about 208 at 10:03:00.000', 'false']]);
     expect(judged(lag(12, '10:03:00'))).toEqual([['largest lag about 12 at 10:03:00.000', 'true']]);
     expect(judged(lag(50, '10:04:30'))).toEqual([['largest lag about 50 at 10:04:30.000', 'unknown']]);
+    // A sample stands for its stamp up to 20 s on (its mqadmin queried the broker after it started).
+    expect(judged(lag(218, '10:02:33'))).toEqual([['largest lag about 218 at 10:02:33.000', 'true']]);
     expect(judged({ cachedAtLeast: { count: 32, at: T('10:01:55'), host: 'app-3' } })).toEqual([['32 messages cached at 10:01:55.000', 'true']]);
   });
 
