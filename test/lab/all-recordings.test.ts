@@ -32,12 +32,12 @@ const FLOOR: Record<StatementClass, number> & { recallCauses: number; recallClie
   consumer: 1,
   'replay-setting': 0.98,
   'replay-fault': 0.99,
-  'replay-milestone': 0.88,
-  'replay-impact': 0.77,
+  'replay-milestone': 0.87,
+  'replay-impact': 0.76,
   'replay-assumed': 0.67,
   recallCauses: 0.92,
   recallClients: 1,
-  reproduced: 0.59,
+  reproduced: 0.58,
 };
 
 interface Host {
