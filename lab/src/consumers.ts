@@ -27,6 +27,8 @@ export interface LagSample {
   queues: Record<string, number>;
   /** Set when the admin tool gave no table (its first line of output). */
   error?: string;
+  /** When the admin tool had answered: it queried the broker between `at` and this (its JVM takes seconds to start). */
+  done?: number;
 }
 
 /** One run of an instance: when its JVM started, when and how it ended, what it subscribed. */
@@ -292,7 +294,7 @@ export class Consumers {
           const at = Date.now();
           const out = await this.admin(['consumerProgress', '-n', namesrvAddr(this.s), '-g', group]);
           const list = this.lag.get(group) ?? [];
-          list.push(parseConsumerProgress(out, group, at));
+          list.push({ ...parseConsumerProgress(out, group, at), done: Date.now() });
           this.lag.set(group, list);
         }
         while (this.sampling && Date.now() < next) await new Promise((r) => setTimeout(r, 200));

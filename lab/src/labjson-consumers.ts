@@ -223,7 +223,7 @@ export function consumerTruth(s: Scenario, side: ConsumerSide, sent: SentMessage
         ...(broadcasting ? { byInstance: Object.fromEntries(members.map((m, i) => [m.host.name, sentHere.filter((x) => !okBy[i].has(x.msgId)).length])) } : {}),
       },
       maxLag: peak ? { at: iso(peak.at), total: peak.total } : null,
-      lag: lag.map((x) => ({ at: iso(x.at), total: x.total, retry: x.retry, queues: x.queues, ...(x.error ? { error: x.error } : {}) })),
+      lag: lag.map((x) => ({ at: iso(x.at), ...(x.done !== undefined ? { done: iso(x.done) } : {}), total: x.total, retry: x.retry, queues: x.queues, ...(x.error ? { error: x.error } : {}) })),
     };
   });
   return { consumers: instances, groups };

@@ -34,7 +34,8 @@ function lagsNear(g: LabConsumerGroup, at: number): number[] {
     .filter((x: any, i: number) => {
       if (x.error !== undefined) return false;
       const from = ms(x.at);
-      const to = Math.max(from, Math.min(i + 1 < samples.length ? ms(samples[i + 1].at) : from, from + CONSUMER_TOLERANCE.lagQueryMs));
+      // Recordings that say when the admin tool answered (`done`) bound it so.
+      const to = x.done ? ms(x.done) : Math.max(from, Math.min(i + 1 < samples.length ? ms(samples[i + 1].at) : from, from + CONSUMER_TOLERANCE.lagQueryMs));
       return at >= from - CONSUMER_TOLERANCE.lagMs && at <= to + CONSUMER_TOLERANCE.lagMs;
     })
     .map((x: any) => x.total as number);

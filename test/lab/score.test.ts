@@ -914,6 +914,17 @@ describe('score: consumer statements', () => {
     expect(judged({ cachedAtLeast: { count: 32, at: T('10:01:55'), host: 'app-3' } })).toEqual([['32 messages cached at 10:01:55.000', 'true']]);
   });
 
+  it('a lag sample that says when the admin tool answered (`done`) stands for its stamp up to then', () => {
+    const t = withGroup();
+    (t.lab as any).consumerGroups[0].lag = [{ at: T('10:02:00'), done: T('10:02:05'), total: 218 }, { at: T('10:03:00'), done: T('10:03:04'), total: 4 }];
+    const lagAt = (about: number, at: string) =>
+      analyzeStatements(t, { incidents: [], findings: [], consumers: [impact({ lag: { about, at: T(at), from: T(at), until: T(at), minutes: 3, how: '' } })] } as any)
+        .filter((x) => x.cls === 'consumer')
+        .map((x) => x.verdict);
+    expect(lagAt(218, '10:02:19')).toEqual(['true']);
+    expect(lagAt(218, '10:02:33')).toEqual(['unknown']);
+  });
+
   it("consume-failed's messages the broker logged as stored in the DLQ: true up to what the admin tool counted there, unknown when it logged none", () => {
     const of = (sentToDlq: number) =>
       analyzeStatements(withGroup(), { incidents: [], findings: [{ ...finding('F1', 'consume-failed', {}, '10:00:00', '10:01:00', { sentToDlq }), title: 'Group CID_A: 13 messages moved to %DLQ%CID_A' }], consumers: [] } as any)
