@@ -4,7 +4,7 @@
 // chain ties the findings and the observed milestones to the causes in time order; the advice is
 // said once.
 
-import type { Fault, Scenario } from '../model/index.js';
+import { brokerFaultMs, type Fault, type Scenario } from '../model/index.js';
 import type { Cause, ChainStep, Impact, Incident } from '../rules/incident.js';
 import { findingId } from '../rules/incident.js';
 import type { AdviceTopic } from '../rules/advice.js';
@@ -191,7 +191,7 @@ function causesOf(sc: Scenario, input: Pick<ReplayInput, 'provenance'>): Cause[]
     const b = sc.brokers.find((x) => x.name === name);
     if (!b) continue;
     const base = { host: b.host, namesrvAddrs: [], brokers: [{ name, addr: b.addr, role: b.role ?? 'master' }] };
-    const endOf = (f: Fault) => at(f) + ('overload' in f ? f.overload.durationMs : 'stall' in f ? f.stall.durationMs : 0);
+    const endOf = (f: Fault) => at(f) + brokerFaultMs(f);
     let cur: { start: number; end: number; overload: { f: Fault; i: number } | null; stalls: Array<{ f: Fault; i: number }> } | null = null;
     const flush = () => {
       if (!cur) return;

@@ -1,7 +1,7 @@
 // The embedded model of a RocketMQ cluster (see docs/model.md): run a scenario, get the events its
 // components' logs would hold, in the parsers' schema, and the metrics of the run.
 
-export { runScenario, autoClientIp, hostStateWord } from './scenario.js';
+export { runScenario, autoClientIp, hostStateWord, brokerFaultMs } from './scenario.js';
 export { loadIncident, LOAD_INCIDENT_MS } from './load-incident.js';
 export { LIMITS, runTasks, topicQueues, type RunTasks } from './limits.js';
 export type {

@@ -131,6 +131,11 @@ export type Fault =
   | { atMs: number; partition: [string, string]; durationMs?: number }
   | { atMs: number; heal: [string, string] };
 
+/** How long a broker's fault lasts (a stall, an overload, slow puts, a full disk); 0 for the other faults, which are moments or last until their heal. */
+export function brokerFaultMs(f: Fault): number {
+  return 'stall' in f ? f.stall.durationMs : 'overload' in f ? f.overload.durationMs : 'slowPut' in f ? f.slowPut.durationMs : 'diskFull' in f ? f.diskFull.durationMs : 0;
+}
+
 /**
  * A host state's word in the reports: a whole host `hung` (its OS too) is `unreachable`: no
  * connection to it completes, as a host without power shows; `hung` is a host whose processes

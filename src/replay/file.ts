@@ -5,7 +5,7 @@
 // the field: `scenario.clients[1].namesrvAddrList: expected an array of addresses`.
 
 import { formatIso, parseZone, ZoneError } from '../parse/time.js';
-import { autoClientIp, LIMITS, runTasks, topicQueues, type Scenario } from '../model/index.js';
+import { autoClientIp, brokerFaultMs, LIMITS, runTasks, topicQueues, type Scenario } from '../model/index.js';
 import { parseSubscription } from '../model/subscription.js';
 import { COMPARED_MILESTONES } from '../rules/milestones.js';
 import { type BusyFigure, type ConsumerFigure, type ClientFailures, type MilestoneTime, type Observed, type ReplayInput } from '../diagnosis/types.js';
@@ -690,11 +690,11 @@ export function readScenarioFile(v: Json, name: string): ReplayInput {
   };
 }
 
-/** Without a stated length: one minute after the last fault or client start, at least ten minutes. */
+/** Without a stated length: five minutes after the last fault ends (a broker fault at its end) or client starts, at least ten minutes. */
 function defaultUntil(sc: Scenario): number {
   // A loop, not Math.max(...list): a spread of ten thousand values can overflow the stack.
   let latest = 0;
-  for (const f of sc.faults ?? []) latest = Math.max(latest, f.atMs + ('stall' in f ? f.stall.durationMs : 'overload' in f ? f.overload.durationMs : 0));
+  for (const f of sc.faults ?? []) latest = Math.max(latest, f.atMs + brokerFaultMs(f));
   for (const c of sc.clients) latest = Math.max(latest, c.startAtMs ?? 0);
   return Math.max(600000, latest + 300000);
 }

@@ -17,8 +17,8 @@
 // instances consumed fewer messages than the brokers stored (TOPIC_PUT_NUMS against the clients'
 // CONSUME_OK_TPS and CONSUME_FAILED_TPS, every instance's log read), or, where none of these shows
 // (or their cause is unknown), a listener that slowed or stood still within minutes whose totals
-// kept up (listenerEpisode: its CONSUME_RT rose, its commit rounds stood still or slowed). The cause, the first
-// that the logs support, else `unknown` with what is missing:
+// kept up (listenerEpisode: its CONSUME_RT rose, its commit rounds stood still or slowed). The
+// cause, the first that the logs support, else `unknown` with what is missing:
 // - a blocked listener: a minute in which an instance consumed nothing (CONSUME_RT `TIMES: 0`) while
 //   messages waited for it (blockedListener below); first, since the minute after holds the blocked
 //   calls' whole waits in its CONSUME_RT and would read as a slow listener with impossible threads;
@@ -543,7 +543,8 @@ const rule: Rule = {
           // listener blocked 45 s from 09:33:05 whose backlog drained within its minute).
           const lagged = judge(g, refused, stormCount, behind(g));
           const alone = lagged?.metrics.cause === 'unknown' ? judge(g, refused, stormCount, null) : null;
-          const f = alone && alone.metrics.cause !== 'unknown' ? alone : lagged;
+          const apart = alone && lagged && (alone.start! > lagged.end! || alone.end! < lagged.start!);
+          const f = alone && apart && alone.metrics.cause !== 'unknown' ? alone : lagged;
           if (f) ctx.report(f);
         }
       },
@@ -637,6 +638,16 @@ class LagMinutes {
   }
 }
 
+/** A host's minutes slowListener measures, in time order, and its best CONSUME_RT (the folded minutes' too); null with fewer than two. */
+function slowMeasuredOf(s: HostState): { ms: Minute[]; best: number } | null {
+  const ms = [...s.minutes.values()].filter(slowMeasured).sort((a, b) => a.at - b.at);
+  if (ms.length + s.folded.slowN < 2) return null;
+  return { ms, best: Math.min(s.folded.slowBest, ...ms.map((m) => m.rtMs!)) };
+}
+
+/** A measured minute slow against the host's best: SLOW_FACTOR times it, and SLOW_MIN_MS or more. */
+const slowAgainst = (m: Minute, best: number): boolean => m.rtMs! >= SLOW_MIN_MS && m.rtMs! >= SLOW_FACTOR * best;
+
 /** A minute slowListener measures: its CONSUME_RT over 5 calls or more. */
 const slowMeasured = (m: Minute): boolean => m.rtMs !== null && (m.calls ?? m.consumed) >= 5;
 /** A minute threadsLimit measures: its CONSUME_RT over 5 messages consumed or more. */
@@ -671,7 +682,7 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
   const ex: string[] = [];
   if (episode) {
     ex.push(
-      `${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`} fell behind on ${episode.host} for ${formatMs(episode.to - episode.from)}: the offsets it committed (every 5 s) ${episode.still ? 'stood still' : 'moved less than half as fast as before'}, and caught up within the minute's totals (no minute consumed fewer than the brokers stored).`,
+      `${g.name.startsWith('(') ? `A group ${g.name}` : `Group ${g.name}`} fell behind on ${episode.host} for ${formatMs(episode.to - episode.from)}: the offsets it committed (every 5 s) ${episode.still ? 'stood still' : 'moved less than half as fast as before'}, and caught up within the minute's totals (no minute it fell in consumed fewer than the brokers stored).`,
     );
   }
   const adv: string[] = [];
@@ -801,11 +812,10 @@ function judge(g: Group, refused: RefusedCalls, stormCount: number, lag: Behind 
 function listenerEpisode(g: Group): { host: string; from: number; to: number; still: boolean } | null {
   let first: { host: string; from: number; to: number; still: boolean } | null = null;
   for (const [h, s] of g.hosts) {
-    const ms = [...s.minutes.values()].filter(slowMeasured).sort((a, b) => a.at - b.at);
-    if (ms.length + s.folded.slowN < 2) continue;
-    const best = Math.min(s.folded.slowBest, ...ms.map((m) => m.rtMs!));
-    for (const m of ms) {
-      if (m.rtMs! < SLOW_MIN_MS || m.rtMs! < SLOW_FACTOR * best) continue;
+    const measured = slowMeasuredOf(s);
+    if (!measured) continue;
+    for (const m of measured.ms) {
+      if (!slowAgainst(m, measured.best)) continue;
       const run = stillRun(s.rounds, m.at - 60000, m.at);
       const w = run ? { from: run.from, until: run.until?.at ?? null } : slowWindow(s, m.at - 120000, m.at + 60000);
       if (!w) continue;
@@ -913,8 +923,8 @@ interface Blocked {
  * TIMES: 0, or SUM 0 in the older wording: ConsumerStatsManager prints every key it has each
  * minute, so the scheduled thread ran and the process was alive) while messages waited for it: its
  * cache full (flow control on that host over the minute), or its commit rounds all unmoved while its
- * pulls brought messages (PULL_TPS) and the group fell behind. Every consume thread was then inside a call that did not return. Its window is
- * read from its commit rounds: the offsets stop at the last round that moved them and move again at
+ * pulls brought messages (PULL_TPS) and the group fell behind. Every consume thread was then inside a
+ * call that did not return. Its window is read from its commit rounds: the offsets stop at the last round that moved them and move again at
  * the first round after (ConsumeMessageConcurrentlyService commits a queue's lowest offset not yet
  * consumed, so one blocked message holds its queue's offset).
  */
@@ -1047,14 +1057,14 @@ interface Slow {
 function slowListener(g: Group, from: number, to: number): Slow | null {
   const slow: Array<{ host: string; before: number; during: number; busy: number | null; m: Minute; s: HostState }> = [];
   for (const [h, s] of g.hosts) {
-    const ms = [...s.minutes.values()].filter(slowMeasured).sort((a, b) => a.at - b.at);
-    if (ms.length + s.folded.slowN < 2) continue;
-    const best = Math.min(s.folded.slowBest, ...ms.map((m) => m.rtMs!));
+    const measured = slowMeasuredOf(s);
+    if (!measured) continue;
+    const { ms, best } = measured;
     // A minute's line is printed at its end: it covers [at - 60 s, at]. Of the folded minutes, each hour's worst.
     const folded = s.folded.hours.flatMap((h) => (h.slowWorst ? [h.slowWorst] : []));
     const during = [...ms, ...folded].filter((m) => m.at > from && m.at - 60000 <= to + 60000);
     const worst = during.reduce<Minute | null>((a, b) => (a === null || b.rtMs! > a.rtMs! ? b : a), null);
-    if (!worst || worst.rtMs! < SLOW_MIN_MS || worst.rtMs! < SLOW_FACTOR * best) continue;
+    if (!worst || !slowAgainst(worst, best)) continue;
     const busy = worst.consumed ? Math.round(((worst.consumed * worst.rtMs!) / 60000) * 10) / 10 : null;
     slow.push({ host: h, before: Math.round(best), during: Math.round(worst.rtMs!), busy, m: worst, s });
   }

@@ -40,7 +40,7 @@
 import type { EventType, RmqEvent } from '../parse/types.js';
 import { formatMs } from '../util/durations.js';
 import type { Rule, Visitor } from './types.js';
-import { addressBook, addrKey, BOOK_EVENTS, clockOf, ipOf, isConnectTimeout, orderEvidence, REGISTER_PERIOD_MS } from './routing.js';
+import { addressBook, addrKey, BOOK_EVENTS, clockOf, ipOf, isConnectTimeout, isLeftoverBudget, orderEvidence, REGISTER_PERIOD_MS } from './routing.js';
 import { about } from './advice.js';
 
 /**
@@ -80,14 +80,6 @@ const WATERMARK_KEPT = 40;
  * timed out with no wait stated).
  */
 const QUIET_WAIT_MIN_MS = 1000;
-/**
- * A timed-out call whose line states a wait under this got what its send's budget had left (a retry
- * with sendMsgTimeout spent: `wait response on the channel <addr> timeout, 0(ms)`): it tells nothing
- * of the network, and neither does the same call's `invokeSync: wait response timeout exception`
- * line, which states no wait (gen-20270105: a 4.6.0 client's retries to two healthy brokers with 0
- * and 1 ms left read as a cut between them).
- */
-const SPENT_WAIT_MS = 50;
 /** Most a watermark line may be late or missing within a wait (it prints every second; whole-second times). */
 const WATERMARK_GAP_MS = 2000;
 /**
@@ -129,7 +121,13 @@ function failureOf(e: RmqEvent, to: string, connect: boolean): Failure {
   return { e, ts: e.ts!, from: e.host, to, connect, quiet: false, waited: stated !== null && stated >= QUIET_WAIT_MIN_MS, waitMs: stated ?? DEFAULT_WAIT_MS };
 }
 
-/** The calls that timed out on a spent budget (SPENT_WAIT_MS): host|addr|ms. */
+/**
+ * The calls that timed out on a spent budget (isLeftoverBudget: a retry given what its send had left,
+ * `wait response on the channel <addr> timeout, 0(ms)`), host|addr|ms: they tell nothing of the
+ * network, and neither does the same call's `invokeSync: wait response timeout exception` line, which
+ * states no wait (gen-20270105: a 4.6.0 client's retries to two healthy brokers with 0 and 1 ms left
+ * read as a cut between them).
+ */
 class SpentCalls {
   private readonly keys = new Set<string>();
   /**
@@ -141,7 +139,7 @@ class SpentCalls {
     const key = `${e.host}|${addr}|${e.ts}`;
     const stated = e.fields.timeoutMs;
     if (typeof stated !== 'number') return this.keys.has(key);
-    if (stated >= SPENT_WAIT_MS) return false;
+    if (!isLeftoverBudget(stated)) return false;
     if (this.keys.size < MAX_FAILURES) this.keys.add(key);
     for (let k = failures.length - 1; k >= 0 && failures[k].ts >= e.ts - 1; k--) {
       const f = failures[k];

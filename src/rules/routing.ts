@@ -150,7 +150,8 @@ export function isConnectCause(cause: string | null | undefined): boolean {
  * - `spent`: the call waited for (nearly) all the time it was given: the send is over.
  * - `fast`: it failed at once (a refused connection, a channel closed under it, a 4.9.1+ client's
  *   channel closed after an earlier timeout): the loop tries another broker, the send may succeed.
- * - `leftover`: it was given less than any sendMsgTimeout (`timeout, 140(ms)`: under 500 ms), or was stopped before the call
+ * - `leftover`: it was given less than any sendMsgTimeout (`timeout, 140(ms)`: isLeftoverBudget), or
+ *   was stopped before the call
  *   (`sendKernelImpl call timeout` and its kin, `invokeSync call the addr[...] timeout`): the send had already
  *   spent its budget on another attempt, and
  *   the attempt says nothing about this broker (a healthy broker's late answer is then logged as
@@ -171,7 +172,7 @@ export function attemptOutcome(e: RmqEvent): 'spent' | 'fast' | 'leftover' {
   // within it says nothing of the broker (gen-20270108: a retry to a healthy broker-c given the
   // 140 ms an attempt to an overloaded broker-b had left).
   const budget = givenTimeoutMs(cause);
-  if (budget !== null && budget < MIN_BUDGET_MS) return 'leftover';
+  if (budget !== null && isLeftoverBudget(budget)) return 'leftover';
   if (rt === null) return 'spent';
   if (budget !== null) return rt >= budget * 0.9 ? 'spent' : 'fast';
   return rt >= SPENT_MIN_MS ? 'spent' : 'fast';
@@ -253,6 +254,11 @@ export function sendBudgetSeen(events: readonly RmqEvent[]): { ms: number; why: 
 
 /** A budget below this is no sendMsgTimeout anyone sets, and an attempt given less was a retry's leftover. */
 const MIN_BUDGET_MS = 500;
+
+/** Whether a call given `ms` (its `timeout, N(ms)`) got a retry's leftover of a spent send budget: its timeout says nothing of the broker or the network. */
+export function isLeftoverBudget(ms: number): boolean {
+  return ms < MIN_BUDGET_MS;
+}
 
 /** Without the budget in the text, a timed-out attempt this long took the send's budget. */
 const SPENT_MIN_MS = 1000;

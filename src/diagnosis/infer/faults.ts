@@ -10,6 +10,7 @@ import type { Silence } from '../collect.js';
 import { fileRef, ipOf, modelled, round2, split, type InferContext } from './context.js';
 import { formatMs } from '../../util/durations.js';
 import { plural } from '../../util/text.js';
+import { isConnectTimeout } from '../../rules/routing.js';
 import type { HostsResult } from './hosts.js';
 
 /** Defaults of the model (docs/model.md) that inference states when the logs are silent. */
@@ -156,7 +157,7 @@ function silenceEvidence(ctx: InferContext, input: FaultsInput, s: Silence, inGa
   // slave cut off from a NameServer read as the NameServer's ports closed).
   const connectTimeouts = new Map<string, number[]>();
   for (const e of events) {
-    if (e.type !== 'connect-failed' || e.entry !== 'connect-failed/create-channel-timeout' || e.ts === null) continue;
+    if (e.type !== 'connect-failed' || !connectTimedOut(e) || e.ts === null) continue;
     for (const a of (e.fields.addrs as string[]) ?? []) {
       const list = connectTimeouts.get(`${e.host}|${a}`) ?? [];
       list.push(e.ts);
@@ -181,13 +182,16 @@ function silenceEvidence(ctx: InferContext, input: FaultsInput, s: Silence, inGa
     (e) =>
       (inGap(e, 0) || (e.host !== h && e.ts === fromTs && coarse(e))) &&
       e.ts! <= fromTs + 15000 &&
-      ((e.type === 'connect-failed' && ((e.fields.addrs as string[]) ?? []).some((a) => addrs.has(a)) && e.entry !== 'connect-failed/create-channel-timeout' && !timedOut(e)) ||
+      ((e.type === 'connect-failed' && ((e.fields.addrs as string[]) ?? []).some((a) => addrs.has(a)) && !connectTimedOut(e) && !timedOut(e)) ||
         (e.type === 'broker-removed' && e.fields.reason !== 'remove' && (names.has(String(e.fields.brokerName)) || addrs.has(String(e.fields.brokerAddr))))),
   );
   const resets = events.filter((e) => inGap(e) && e.type === 'pipeline' && e.fields.event === 'exception' && addrs.has(String(e.fields.addr)));
   const boots = s.to ? events.filter((e) => e.type === 'startup' && e.host === h && e.ts !== null && e.ts >= s.to!.ts! && e.ts <= s.to!.ts! + 120000 && (e.fields.role === 'broker' || e.fields.role === 'namesrv')) : [];
   return { timeouts, shutdown, refused, resets, boots, addrs };
 }
+
+/** A connect that timed out, by its entry (the kept events' text may be cut) or its text (routing's reading). */
+const connectTimedOut = (e: RmqEvent): boolean => e.entry === 'connect-failed/create-channel-timeout' || isConnectTimeout(e);
 
 const addrsOn = (input: FaultsInput, h: string): Set<string> =>
   new Set([...input.nameServers.filter((n) => n.host === h).map((n) => n.addr), ...input.brokers.filter((b) => b.host === h).map((b) => b.addr)]);

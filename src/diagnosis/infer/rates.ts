@@ -15,7 +15,7 @@
 // refusals while broker-a and broker-c refused for 30 s and 60 s, a third of its route each: 0.97/s
 // (it sent 1/s), where the equal share of the topic's 3.96/s was 1.98/s.
 
-import type { Fault, ScenarioBroker, ScenarioClient, ScenarioTopic } from '../../model/index.js';
+import { brokerFaultMs, type Fault, type ScenarioBroker, type ScenarioClient, type ScenarioTopic } from '../../model/index.js';
 import { writableAfter } from '../../parse/route-change.js';
 import { isAppFailure } from '../../parse/send-failure.js';
 import type { RmqEvent } from '../../parse/types.js';
@@ -238,8 +238,7 @@ function faultIn(ctx: InferContext, faults: readonly Fault[], broker: string, ho
     }
     if ('partition' in f) return (f.partition as readonly string[]).includes(host ?? '') && at <= to && (f.durationMs === undefined || at + f.durationMs >= from);
     if (!('broker' in f) || f.broker !== broker) return false;
-    const durationMs = 'stall' in f ? f.stall.durationMs : 'diskFull' in f ? f.diskFull.durationMs : 'overload' in f ? f.overload.durationMs : 'slowPut' in f ? f.slowPut.durationMs : 0;
-    return at <= to && at + durationMs >= from;
+    return at <= to && at + brokerFaultMs(f) >= from;
   });
 }
 
